@@ -1,0 +1,67 @@
+// Command uniperf predicts GPU kernel run times from symbolic operation
+// counts and per-device fitted weights (Stevens and Klöckner's unified,
+// hardware-fitted model), and compares that model with the analytical
+// models it grew out of.
+//
+// Each subcommand lives in a file of its own; see `uniperf --help`.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+var rootCmd = &cobra.Command{
+	Use:   "uniperf",
+	Short: "Predict GPU kernel run times from symbolic counts and fitted weights",
+	Long: `uniperf predicts how long a GPU kernel runs, before it runs.
+
+It counts a kernel's operations symbolically (global and local memory
+accesses by size and stride class, flops by kind and type, barriers,
+work-groups), measures a library of kernels on a real OpenCL or CUDA device,
+fits one weight per operation kind and device, and predicts new sizes as a
+dot product of weights and counts.
+
+Exit status: 0 on success, 2 for bad input (syntax errors, unbounded sets,
+missing parameters, corrupt tables), 1 for failures of the device or system.`,
+	SilenceUsage:  true,
+	SilenceErrors: true,
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// run executes the command line and returns the process exit status.
+func run(args []string) int {
+	rootCmd.SetArgs(args)
+	err := rootCmd.Execute()
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "uniperf: %v\n", err)
+	var fail *failure
+	if errors.As(err, &fail) {
+		return 1
+	}
+	return 2
+}
+
+// failure marks an error that is not the user's input: a device, driver or
+// file-system fault. Such errors exit with status 1; everything else,
+// including cobra's own flag errors, is bad input and exits with status 2.
+type failure struct{ err error }
+
+func (f *failure) Error() string { return f.err.Error() }
+func (f *failure) Unwrap() error { return f.err }
+
+// systemFailure wraps err so that the command exits with status 1.
+func systemFailure(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &failure{err}
+}
