@@ -1,0 +1,87 @@
+// Package devices finds the compute runtimes present on this machine
+// (OpenCL and CUDA, each loaded at run time) and opens a device by selector.
+// A runtime that is missing is reported, not fatal: uniperf works with
+// whichever runtime answers.
+package devices
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/uniperf/uniperf/measurekernels/gpu"
+	"github.com/uniperf/uniperf/measurekernels/gpu/cuda"
+	"github.com/uniperf/uniperf/measurekernels/gpu/opencl"
+)
+
+// Runtime is the outcome of loading one backend: its runtime, or the
+// reason it is unavailable.
+type Runtime struct {
+	Backend gpu.Backend
+	Runtime gpu.Runtime // nil when Err is set
+	Err     error
+}
+
+// Discover loads OpenCL and then CUDA and reports each.
+func Discover() []Runtime {
+	var out []Runtime
+	if rt, err := opencl.Load(); err != nil {
+		out = append(out, Runtime{Backend: gpu.OpenCL, Err: err})
+	} else {
+		out = append(out, Runtime{Backend: gpu.OpenCL, Runtime: rt})
+	}
+	if rt, err := cuda.Load(); err != nil {
+		out = append(out, Runtime{Backend: gpu.CUDA, Err: err})
+	} else {
+		out = append(out, Runtime{Backend: gpu.CUDA, Runtime: rt})
+	}
+	return out
+}
+
+// ErrNoRuntime is returned (wrapped, with each backend's reason) when
+// neither OpenCL nor CUDA answered.
+var ErrNoRuntime = errors.New("no OpenCL or CUDA runtime answered")
+
+// List returns the devices of every runtime that answered.
+func List() ([]gpu.Info, error) {
+	infos, _, err := collect(Discover())
+	return infos, err
+}
+
+func collect(runtimes []Runtime) ([]gpu.Info, map[gpu.Backend]gpu.Runtime, error) {
+	var infos []gpu.Info
+	var reasons []error
+	loaded := make(map[gpu.Backend]gpu.Runtime)
+	for _, r := range runtimes {
+		if r.Err != nil {
+			reasons = append(reasons, r.Err)
+			continue
+		}
+		loaded[r.Backend] = r.Runtime
+		infos = append(infos, r.Runtime.Devices()...)
+	}
+	if len(infos) == 0 {
+		return nil, nil, fmt.Errorf("%w: %w", ErrNoRuntime, errors.Join(reasons...))
+	}
+	return infos, loaded, nil
+}
+
+// Open opens the device that selector names (see gpu.Select). An unknown
+// or ambiguous selector is a *SelectError.
+func Open(selector string) (gpu.Device, error) {
+	infos, loaded, err := collect(Discover())
+	if err != nil {
+		return nil, fmt.Errorf("device %q: %w", selector, err)
+	}
+	info, err := gpu.Select(infos, selector)
+	if err != nil {
+		return nil, &SelectError{err}
+	}
+	return loaded[info.Backend].Open(info.Index)
+}
+
+// SelectError is a selector that names no device or several: the user's
+// input, not a fault of the device.
+type SelectError struct{ Err error }
+
+func (e *SelectError) Error() string { return e.Err.Error() }
+func (e *SelectError) Unwrap() error { return e.Err }
