@@ -1,0 +1,131 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// nnls solves min ‖A x − b‖₂ subject to x ≥ 0 by the active-set method of
+// Lawson and Hanson (Solving Least Squares Problems, 1974, ch. 23).
+//
+// The passive set P holds the variables free to move; the others are held
+// at zero. Each outer step frees the held variable whose gradient
+// w = Aᵀ(b − A x) is largest, solves the unconstrained problem on P, and,
+// while that solution has non-positive entries, steps from x towards it as
+// far as feasibility allows and returns the variables that hit zero to the
+// held set. It stops when no held variable has a positive gradient, which
+// with x ≥ 0 and w_P = 0 are the Karush–Kuhn–Tucker conditions.
+//
+// Subproblems are solved by SVD with the rank tolerance rankTol, so a
+// rank-deficient passive set gets its minimum-norm solution rather than a
+// division by zero.
+func nnls(a *mat.Dense, b *mat.VecDense, rankTol float64) ([]float64, error) {
+	m, n := a.Dims()
+	x := make([]float64, n)
+	passive := make([]bool, n)
+	// skip marks held variables whose freeing failed at the current x;
+	// it is cleared whenever x moves.
+	skip := make([]bool, n)
+	gradTol := 10 * eps * mat.Norm(a, 1) * float64(max(m, n))
+	maxOuter := 5 * (n + 1)
+	for outer := 0; ; outer++ {
+		w := gradient(a, b, x)
+		t, best := -1, gradTol
+		for j := range n {
+			if !passive[j] && !skip[j] && w[j] > best {
+				t, best = j, w[j]
+			}
+		}
+		if t < 0 {
+			return x, nil
+		}
+		if outer == maxOuter {
+			return nil, fmt.Errorf("fit: non-negative least squares did not converge in %d steps", maxOuter)
+		}
+		passive[t] = true
+		for inner := 0; ; inner++ {
+			z, err := solvePassive(a, b, passive, rankTol)
+			if err != nil {
+				return nil, err
+			}
+			// In exact arithmetic w_t > 0 makes z_t > 0 (Lawson and Hanson,
+			// lemma 23.17); when rounding says otherwise the step would be
+			// empty and the next outer step would pick t again.
+			if inner == 0 && z[t] <= 0 {
+				passive[t], skip[t] = false, true
+				break
+			}
+			alpha, hit := 1.0, -1
+			for j := range n {
+				if passive[j] && z[j] <= 0 {
+					if r := x[j] / (x[j] - z[j]); r < alpha {
+						alpha, hit = r, j
+					}
+				}
+			}
+			if hit < 0 {
+				copy(x, z)
+				clear(skip)
+				break
+			}
+			for j := range n {
+				if passive[j] {
+					x[j] += alpha * (z[j] - x[j])
+				}
+			}
+			x[hit] = 0
+			for j := range n {
+				if passive[j] && x[j] <= 0 {
+					passive[j], x[j] = false, 0
+				}
+			}
+		}
+	}
+}
+
+// gradient returns Aᵀ(b − A x), the negative gradient of ½‖A x − b‖².
+func gradient(a *mat.Dense, b *mat.VecDense, x []float64) []float64 {
+	_, n := a.Dims()
+	var r mat.VecDense
+	r.MulVec(a, mat.NewVecDense(n, x))
+	r.SubVec(b, &r)
+	w := mat.NewVecDense(n, nil)
+	w.MulVec(a.T(), &r)
+	return w.RawVector().Data
+}
+
+// solvePassive solves the unconstrained least-squares problem restricted to
+// the passive columns and returns it as a full-length vector, zero outside.
+func solvePassive(a *mat.Dense, b *mat.VecDense, passive []bool, rankTol float64) ([]float64, error) {
+	m, n := a.Dims()
+	var cols []int
+	for j := range n {
+		if passive[j] {
+			cols = append(cols, j)
+		}
+	}
+	sub := mat.NewDense(m, len(cols), nil)
+	for k, j := range cols {
+		sub.SetCol(k, mat.Col(nil, j, a))
+	}
+	var svd mat.SVD
+	if !svd.Factorize(sub, mat.SVDThin) {
+		return nil, fmt.Errorf("fit: non-negative least squares: singular value decomposition did not converge")
+	}
+	z := make([]float64, n)
+	rank := svd.Rank(rankTol)
+	if rank == 0 {
+		return z, nil
+	}
+	y := mat.NewVecDense(len(cols), nil)
+	svd.SolveVecTo(y, b, rank)
+	for k, j := range cols {
+		z[j] = y.AtVec(k)
+		if math.IsNaN(z[j]) {
+			return nil, fmt.Errorf("fit: non-negative least squares: subproblem gave NaN")
+		}
+	}
+	return z, nil
+}

@@ -1,0 +1,233 @@
+package fit
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"text/tabwriter"
+)
+
+// Case is one prediction checked against a measurement.
+type Case struct {
+	Device    string
+	Kernel    string
+	Size      string  // the size case: "a", "n=4096", ...
+	Measured  float64 // seconds
+	Predicted float64 // seconds
+}
+
+// RelErr returns the case's relative error |predicted − measured| / measured.
+func (c Case) RelErr() float64 { return RelativeError(c.Predicted, c.Measured) }
+
+// Report summarises predictions against measurements in the layout of seed
+// 001's Table 1: kernels down, devices across, per-kernel geometric means of
+// the relative error on each device, and their geometric means across
+// devices (per kernel) and across kernels (per device).
+//
+// Each (kernel, device) geometric mean is taken over that kernel's sizes;
+// the cross-device and cross-kernel means are geometric means of those, so
+// that every kernel (or device) counts once whatever its number of sizes.
+type Report struct {
+	Cases   []Case
+	Devices []string // in order of first appearance
+	Kernels []string // in order of first appearance
+	sizes   map[string][]string
+	cells   map[cellKey]Case
+	errs    map[[2]string][]float64 // (device, kernel) → relative errors
+}
+
+type cellKey struct{ kernel, size, device string }
+
+// NewReport checks the cases and builds the report. A measured time must be
+// positive and finite, a predicted one finite; a (kernel, size, device)
+// triple may occur once.
+func NewReport(cases []Case) (*Report, error) {
+	if len(cases) == 0 {
+		return nil, fmt.Errorf("report: no cases")
+	}
+	r := &Report{
+		Cases: cases,
+		sizes: make(map[string][]string),
+		cells: make(map[cellKey]Case),
+		errs:  make(map[[2]string][]float64),
+	}
+	for i, c := range cases {
+		where := fmt.Sprintf("report: case %d (%s, %s, size %s)", i+1, c.Kernel, c.Device, c.Size)
+		switch {
+		case math.IsNaN(c.Measured) || math.IsInf(c.Measured, 0) || c.Measured <= 0:
+			return nil, fmt.Errorf("%s: measured time %g s: want a positive, finite time", where, c.Measured)
+		case math.IsNaN(c.Predicted) || math.IsInf(c.Predicted, 0):
+			return nil, fmt.Errorf("%s: predicted time %g s", where, c.Predicted)
+		}
+		key := cellKey{c.Kernel, c.Size, c.Device}
+		if _, dup := r.cells[key]; dup {
+			return nil, fmt.Errorf("%s: given twice", where)
+		}
+		r.cells[key] = c
+		if _, ok := r.sizes[c.Kernel]; !ok {
+			r.Kernels = append(r.Kernels, c.Kernel)
+		}
+		if !slices.Contains(r.sizes[c.Kernel], c.Size) {
+			r.sizes[c.Kernel] = append(r.sizes[c.Kernel], c.Size)
+		}
+		if !slices.Contains(r.Devices, c.Device) {
+			r.Devices = append(r.Devices, c.Device)
+		}
+		dk := [2]string{c.Device, c.Kernel}
+		r.errs[dk] = append(r.errs[dk], c.RelErr())
+	}
+	return r, nil
+}
+
+// KernelError returns the geometric-mean relative error of a kernel on a
+// device over its sizes, or NaN if the report has no such cases.
+func (r *Report) KernelError(device, kernel string) float64 {
+	return GeoMean(r.errs[[2]string{device, kernel}])
+}
+
+// CrossDevice returns the geometric mean over devices of a kernel's
+// per-device errors.
+func (r *Report) CrossDevice(kernel string) float64 {
+	var means []float64
+	for _, d := range r.Devices {
+		if e, ok := r.errs[[2]string{d, kernel}]; ok {
+			means = append(means, GeoMean(e))
+		}
+	}
+	return GeoMean(means)
+}
+
+// CrossKernel returns the geometric mean over kernels of a device's
+// per-kernel errors.
+func (r *Report) CrossKernel(device string) float64 {
+	var means []float64
+	for _, k := range r.Kernels {
+		if e, ok := r.errs[[2]string{device, k}]; ok {
+			means = append(means, GeoMean(e))
+		}
+	}
+	return GeoMean(means)
+}
+
+// WriteText writes the report as an aligned text table with times in
+// milliseconds. Errors below ErrorFloor are marked with an asterisk.
+func (r *Report) WriteText(out io.Writer) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	decimals := r.msDecimals()
+	multi := len(r.Devices) > 1
+
+	// tabwriter aligns every column to the right; the two label columns
+	// are padded here so that they read left-aligned.
+	kw, sw := len("cross-kernel"), len("geomean")
+	for _, k := range r.Kernels {
+		kw = max(kw, len(k))
+		for _, s := range r.sizes[k] {
+			sw = max(sw, len(s))
+		}
+	}
+	row := func(cells ...string) {
+		label := fmt.Sprintf("%-*s  %-*s", kw, cells[0], sw, cells[1])
+		fmt.Fprintln(tw, label+"\t"+strings.Join(cells[2:], "\t")+"\t")
+	}
+	head1 := []string{"", ""}
+	head2 := []string{"kernel", "size"}
+	for _, d := range r.Devices {
+		head1 = append(head1, "", d, "")
+		head2 = append(head2, "meas ms", "pred ms", "rel.err")
+	}
+	if multi {
+		head1 = append(head1, "all devices")
+		head2 = append(head2, "geomean")
+	}
+	row(head1...)
+	row(head2...)
+
+	for _, k := range r.Kernels {
+		for i, s := range r.sizes[k] {
+			name := ""
+			if i == 0 {
+				name = k
+			}
+			cells := []string{name, s}
+			for _, d := range r.Devices {
+				c, ok := r.cells[cellKey{k, s, d}]
+				if !ok {
+					cells = append(cells, "", "", "")
+					continue
+				}
+				cells = append(cells, ms(c.Measured, decimals), ms(c.Predicted, decimals), errText(c.RelErr()))
+			}
+			if multi {
+				cells = append(cells, "")
+			}
+			row(cells...)
+		}
+		cells := []string{"", "geomean"}
+		for _, d := range r.Devices {
+			cells = append(cells, "", "", meanText(r.KernelError(d, k)))
+		}
+		if multi {
+			cells = append(cells, meanText(r.CrossDevice(k)))
+		}
+		row(cells...)
+	}
+	cells := []string{"cross-kernel", "geomean"}
+	for _, d := range r.Devices {
+		cells = append(cells, "", "", meanText(r.CrossKernel(d)))
+	}
+	if multi {
+		cells = append(cells, "")
+	}
+	row(cells...)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if n := r.Floored(); n > 0 {
+		_, err := fmt.Fprintf(out, "* %d relative error(s) below %g enter the geometric means as %g\n", n, ErrorFloor, ErrorFloor)
+		return err
+	}
+	return nil
+}
+
+// Floored returns how many cases have an error below ErrorFloor.
+func (r *Report) Floored() int {
+	n := 0
+	for _, e := range r.errs {
+		n += floored(e)
+	}
+	return n
+}
+
+// msDecimals picks the number of decimals that shows the smallest time in
+// milliseconds to two significant digits, between 2 (Table 1's 0.01 ms)
+// and 6 (a nanosecond).
+func (r *Report) msDecimals() int {
+	smallest := math.Inf(1)
+	for _, c := range r.Cases {
+		for _, t := range []float64{c.Measured, math.Abs(c.Predicted)} {
+			if t > 0 && t < smallest {
+				smallest = t
+			}
+		}
+	}
+	d := 1 - int(math.Floor(math.Log10(smallest*1e3)))
+	return min(max(d, 2), 6)
+}
+
+func ms(s float64, decimals int) string { return fmt.Sprintf("%.*f", decimals, s*1e3) }
+
+func errText(e float64) string {
+	if e < ErrorFloor {
+		return fmt.Sprintf("%.3f*", e)
+	}
+	return fmt.Sprintf("%.3f", e)
+}
+
+func meanText(e float64) string {
+	if math.IsNaN(e) {
+		return ""
+	}
+	return fmt.Sprintf("%.3f", e)
+}

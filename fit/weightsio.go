@@ -1,0 +1,283 @@
+package fit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/ipc"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+)
+
+// WeightsSchema is the value of the uniperf.schema metadata key of weight
+// tables.
+const WeightsSchema = "weights/1"
+
+// Metadata keys of weight tables.
+const (
+	keySchema      = "uniperf.schema"
+	keyVersion     = "uniperf.version"
+	keyPropertySet = "property_set"
+	keyInputs      = "inputs"
+	keyDiagnostics = "diagnostics"
+)
+
+var weightsFields = []arrow.Field{
+	{Name: "device", Type: arrow.BinaryTypes.String},
+	{Name: "model", Type: arrow.BinaryTypes.String},
+	{Name: "property", Type: arrow.BinaryTypes.String},
+	{Name: "weight", Type: arrow.PrimitiveTypes.Float64},
+}
+
+// EncodeWeights returns the table as an Arrow IPC file.
+func EncodeWeights(w *Weights) ([]byte, error) {
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
+	inputs, err := json.Marshal(nonNil(w.Inputs))
+	if err != nil {
+		return nil, err
+	}
+	diag, err := json.Marshal(w.Diagnostics)
+	if err != nil {
+		return nil, fmt.Errorf("weights for %s: diagnostics: %w", w.Device, err)
+	}
+	md := arrow.NewMetadata(
+		[]string{keySchema, keyVersion, keyPropertySet, keyInputs, keyDiagnostics},
+		[]string{WeightsSchema, w.Version, w.PropertySet, string(inputs), string(diag)})
+	schema := arrow.NewSchema(weightsFields, &md)
+
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i, p := range w.Properties {
+		b.Field(0).(*array.StringBuilder).Append(w.Device)
+		b.Field(1).(*array.StringBuilder).Append(w.Model)
+		b.Field(2).(*array.StringBuilder).Append(p)
+		b.Field(3).(*array.Float64Builder).Append(w.Values[i])
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	return encodeRecord(schema, rec)
+}
+
+// encodeRecord writes one record as an Arrow IPC file.
+func encodeRecord(schema *arrow.Schema, rec arrow.Record) ([]byte, error) {
+	var buf seekBuffer
+	fw, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+	if err != nil {
+		return nil, err
+	}
+	if err := fw.Write(rec); err != nil {
+		return nil, err
+	}
+	if err := fw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.data, nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// DecodeWeights reads a weight table from an Arrow IPC file and validates
+// it: schema, column types, no nulls, one device and model, finite weights,
+// well-formed metadata.
+func DecodeWeights(data []byte) (w *Weights, err error) {
+	// The Arrow reader trusts offsets in the file; a corrupt file must be
+	// an error, not a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			w, err = nil, fmt.Errorf("corrupt Arrow file: %v", r)
+		}
+	}()
+	r, err := ipc.NewFileReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("not an Arrow IPC file: %w", err)
+	}
+	defer r.Close()
+	md := r.Schema().Metadata()
+	if got := metaValue(md, keySchema); got != WeightsSchema {
+		return nil, fmt.Errorf("metadata %s is %q, want %q (not a uniperf weight table)", keySchema, got, WeightsSchema)
+	}
+	cols, err := weightColumns(r.Schema())
+	if err != nil {
+		return nil, err
+	}
+	w = &Weights{Version: metaValue(md, keyVersion), PropertySet: metaValue(md, keyPropertySet)}
+	if w.PropertySet == "" {
+		return nil, fmt.Errorf("metadata %s is missing", keyPropertySet)
+	}
+	if err := json.Unmarshal([]byte(metaValue(md, keyInputs)), &w.Inputs); err != nil {
+		return nil, fmt.Errorf("metadata %s: %w", keyInputs, err)
+	}
+	if err := json.Unmarshal([]byte(metaValue(md, keyDiagnostics)), &w.Diagnostics); err != nil {
+		return nil, fmt.Errorf("metadata %s: %w", keyDiagnostics, err)
+	}
+	row := 0
+	for i := 0; i < r.NumRecords(); i++ {
+		rec, err := r.Record(i)
+		if err != nil {
+			return nil, fmt.Errorf("record batch %d: %w", i, err)
+		}
+		if err := w.appendRows(rec, cols, &row); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// weightColumns returns the indices of the four weight-table columns,
+// checking their types.
+func weightColumns(s *arrow.Schema) ([4]int, error) {
+	var cols [4]int
+	for k, f := range weightsFields {
+		idx := s.FieldIndices(f.Name)
+		if len(idx) != 1 {
+			return cols, fmt.Errorf("column %s: want exactly one, found %d", f.Name, len(idx))
+		}
+		if got := s.Field(idx[0]).Type; !arrow.TypeEqual(got, f.Type) {
+			return cols, fmt.Errorf("column %s has type %s, want %s", f.Name, got, f.Type)
+		}
+		cols[k] = idx[0]
+	}
+	return cols, nil
+}
+
+func (w *Weights) appendRows(rec arrow.Record, cols [4]int, row *int) error {
+	device := rec.Column(cols[0]).(*array.String)
+	model := rec.Column(cols[1]).(*array.String)
+	prop := rec.Column(cols[2]).(*array.String)
+	weight := rec.Column(cols[3]).(*array.Float64)
+	for i := 0; i < int(rec.NumRows()); i++ {
+		*row++
+		for k, a := range []arrow.Array{device, model, prop, weight} {
+			if a.IsNull(i) {
+				return fmt.Errorf("row %d: column %s is null", *row, weightsFields[k].Name)
+			}
+		}
+		if *row == 1 {
+			w.Device, w.Model = device.Value(i), model.Value(i)
+		}
+		if device.Value(i) != w.Device || model.Value(i) != w.Model {
+			return fmt.Errorf("row %d: device %q, model %q: a weight table holds one device and model (%q, %q)",
+				*row, device.Value(i), model.Value(i), w.Device, w.Model)
+		}
+		w.Properties = append(w.Properties, prop.Value(i))
+		w.Values = append(w.Values, weight.Value(i))
+	}
+	return nil
+}
+
+func metaValue(md arrow.Metadata, key string) string {
+	if i := md.FindKey(key); i >= 0 {
+		return md.Values()[i]
+	}
+	return ""
+}
+
+// WriteWeights writes the table to path atomically: a temporary file in the
+// same directory, synced, then renamed, so that a crash leaves either the
+// old file or the new one.
+func WriteWeights(path string, w *Weights) error {
+	data, err := EncodeWeights(w)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return WriteFileAtomic(path, data)
+}
+
+// ReadWeights reads and validates the weight table at path; errors name the
+// file.
+func ReadWeights(path string) (*Weights, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	w, err := DecodeWeights(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return w, nil
+}
+
+// WriteFileAtomic writes data to path through a synced temporary file in
+// the same directory and a rename.
+func WriteFileAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		// Syncing the directory makes the rename durable; not every file
+		// system supports it, and the data is already safe.
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// seekBuffer is an in-memory io.WriteSeeker, which the Arrow IPC file
+// writer needs.
+type seekBuffer struct {
+	data []byte
+	pos  int
+}
+
+func (b *seekBuffer) Write(p []byte) (int, error) {
+	if need := b.pos + len(p); need > len(b.data) {
+		b.data = append(b.data, make([]byte, need-len(b.data))...)
+	}
+	copy(b.data[b.pos:], p)
+	b.pos += len(p)
+	return len(p), nil
+}
+
+func (b *seekBuffer) Seek(offset int64, whence int) (int64, error) {
+	var base int64
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		base = int64(b.pos)
+	case io.SeekEnd:
+		base = int64(len(b.data))
+	default:
+		return 0, errors.New("seek: bad whence")
+	}
+	if base+offset < 0 {
+		return 0, errors.New("seek: negative position")
+	}
+	b.pos = int(base + offset)
+	return base + offset, nil
+}
