@@ -1,0 +1,331 @@
+package gpus
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Device is one device parameter file.
+type Device struct {
+	// Name is the device's display name, e.g. "GeForce GTX 280".
+	Name string `json:"name"`
+	// Aliases are other names the device goes by, in particular the name
+	// an OpenCL or CUDA runtime reports, which is what measurement tables
+	// record in their device column.
+	Aliases []string `json:"aliases,omitempty"`
+	// Kind is "gpu" or "cpu".
+	Kind   string `json:"kind"`
+	Vendor string `json:"vendor"`
+	// ComputeCapability is NVIDIA's compute capability, e.g. "1.3"; empty
+	// for other vendors.
+	ComputeCapability string `json:"compute_capability,omitempty"`
+	// Sources lists where the numbers of this file come from.
+	Sources []string `json:"sources"`
+	Notes   string   `json:"notes,omitempty"`
+
+	// SMs is the number of streaming multiprocessors (compute units).
+	SMs int `json:"sm_count"`
+	// ClockHz is the clock of the SM processors, in Hz.
+	ClockHz float64 `json:"clock_hz"`
+	// MemBandwidth is the DRAM bandwidth in bytes per second; zero when
+	// unknown.
+	MemBandwidth float64 `json:"mem_bandwidth_bytes_per_s,omitempty"`
+
+	Limits Limits `json:"limits"`
+
+	HongKim *HongKim `json:"hongkim,omitempty"`
+	Cycles  *Cycles  `json:"cycles,omitempty"`
+	Resios  *Resios  `json:"resios,omitempty"`
+
+	// File is where the device was read from ("devices/gtx280.json" for
+	// an embedded file); set by Parse's callers, not by the JSON.
+	File string `json:"-"`
+}
+
+// Limits are the per-SM and per-block resource limits that decide how many
+// blocks are resident on an SM (Xu's constraints (3-1)–(3-15)), with the
+// allocation granularities of the CUDA occupancy calculator.
+type Limits struct {
+	WarpSize           int `json:"warp_size"`             // N_W
+	MaxThreadsPerBlock int `json:"max_threads_per_block"` // N_MTB
+	MaxThreadsPerSM    int `json:"max_threads_per_sm"`    // N_MTS
+	MaxWarpsPerSM      int `json:"max_warps_per_sm"`      // N_MWS
+	MaxBlocksPerSM     int `json:"max_blocks_per_sm"`     // N_MBS
+
+	// RegsPerSM is the register file size in 32-bit registers (R_MRM);
+	// zero means registers do not limit residency (CPU devices).
+	RegsPerSM        int `json:"regs_per_sm,omitempty"`
+	MaxRegsPerBlock  int `json:"max_regs_per_block,omitempty"`  // R_MRB
+	MaxRegsPerThread int `json:"max_regs_per_thread,omitempty"` // R_MRT
+	// RegAllocUnit is the register allocation unit, in registers.
+	RegAllocUnit int `json:"reg_alloc_unit,omitempty"`
+	// RegAllocGranularity is "warp" (compute capability 2.0 and later:
+	// registers are allocated per warp) or "block" (1.x: per block).
+	RegAllocGranularity string `json:"reg_alloc_granularity,omitempty"`
+	// RegSubPartitions is the number of register file partitions per SM
+	// (1 for 1.x, 2 for 2.x, 4 from 3.0 on); a warp's registers live in one.
+	RegSubPartitions int `json:"reg_sub_partitions,omitempty"`
+	// WarpAllocGranularity: warps are allocated to blocks in multiples of
+	// this (2 for 1.x, 1 later).
+	WarpAllocGranularity int `json:"warp_alloc_granularity,omitempty"`
+
+	SharedPerSM       int `json:"shared_per_sm"`                       // M_MSM, bytes
+	MaxSharedPerBlock int `json:"max_shared_per_block"`                // M_MSB, bytes
+	SharedAllocUnit   int `json:"shared_alloc_unit"`                   // bytes
+	SharedReserved    int `json:"shared_reserved_per_block,omitempty"` // bytes the runtime keeps per block (1 KB from 8.0)
+}
+
+// Validate checks that the limits are complete and consistent.
+func (l Limits) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"warp_size", l.WarpSize},
+		{"max_threads_per_block", l.MaxThreadsPerBlock},
+		{"max_threads_per_sm", l.MaxThreadsPerSM},
+		{"max_warps_per_sm", l.MaxWarpsPerSM},
+		{"max_blocks_per_sm", l.MaxBlocksPerSM},
+		{"shared_alloc_unit", l.SharedAllocUnit},
+	} {
+		if f.v <= 0 {
+			return fmt.Errorf("limits.%s must be positive, have %d", f.name, f.v)
+		}
+	}
+	// Eq. (3-4): N_MTS = N_W × N_MWS.
+	if l.MaxThreadsPerSM != l.WarpSize*l.MaxWarpsPerSM {
+		return fmt.Errorf("limits: max_threads_per_sm %d != warp_size %d × max_warps_per_sm %d",
+			l.MaxThreadsPerSM, l.WarpSize, l.MaxWarpsPerSM)
+	}
+	if l.SharedPerSM < 0 || l.MaxSharedPerBlock < 0 || l.SharedReserved < 0 {
+		return fmt.Errorf("limits: shared memory sizes must not be negative")
+	}
+	if l.MaxSharedPerBlock > l.SharedPerSM {
+		return fmt.Errorf("limits: max_shared_per_block %d exceeds shared_per_sm %d", l.MaxSharedPerBlock, l.SharedPerSM)
+	}
+	if l.RegsPerSM < 0 {
+		return fmt.Errorf("limits.regs_per_sm must not be negative, have %d", l.RegsPerSM)
+	}
+	if l.RegsPerSM == 0 {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"max_regs_per_block", l.MaxRegsPerBlock},
+		{"max_regs_per_thread", l.MaxRegsPerThread},
+		{"reg_alloc_unit", l.RegAllocUnit},
+		{"reg_sub_partitions", l.RegSubPartitions},
+		{"warp_alloc_granularity", l.WarpAllocGranularity},
+	} {
+		if f.v <= 0 {
+			return fmt.Errorf("limits.%s must be positive when regs_per_sm is set, have %d", f.name, f.v)
+		}
+	}
+	if l.RegAllocGranularity != "warp" && l.RegAllocGranularity != "block" {
+		return fmt.Errorf("limits.reg_alloc_granularity must be \"warp\" or \"block\", have %q", l.RegAllocGranularity)
+	}
+	return nil
+}
+
+// HongKim holds the memory-model constants of Hong and Kim's MWP–CWP model
+// (seed 002, Table 1 rows 2, 5–7, 19, 20), in SM cycles.
+type HongKim struct {
+	MemLD              float64 `json:"mem_ld"`
+	DepartureDelCoal   float64 `json:"departure_del_coal"`
+	DepartureDelUncoal float64 `json:"departure_del_uncoal"`
+	IssueCycles        float64 `json:"issue_cycles"`
+	CoalPerMW          float64 `json:"coal_per_mw"`
+	// UncoalPerMW is the number of transactions of an uncoalesced warp
+	// access; zero means it depends on the kernel's access pattern
+	// (compute capability 1.3, Table 3's "[12]").
+	UncoalPerMW float64 `json:"uncoal_per_mw,omitempty"`
+	Source      string  `json:"source"`
+}
+
+// Cycles holds the per-instruction-class cycle weights of the
+// cycle-weighted model (seed 004).
+type Cycles struct {
+	Weights map[string]float64 `json:"weights"`
+	Source  string             `json:"source"`
+}
+
+// Resios holds the constants of Resios's latency/throughput model
+// (seed 000, Table 3.1 and §4).
+type Resios struct {
+	// Instructions maps an instruction class ("fadd", "fmul", "madd", ...)
+	// to its latency, throughput and the parallelism that reaches peak.
+	Instructions map[string]ResiosInstruction `json:"instructions"`
+	Global       ResiosGlobal                 `json:"global"`
+	Shared       ResiosShared                 `json:"shared"`
+	Overhead     ResiosOverhead               `json:"overhead"`
+	Simulation   ResiosSimulation             `json:"simulation"`
+	Source       string                       `json:"source"`
+}
+
+// ResiosInstruction is one row of Resios's Table 3.1.
+type ResiosInstruction struct {
+	Latency    float64 `json:"latency"`    // cycles
+	Throughput float64 `json:"throughput"` // thread operations per cycle per SM
+	PeakWarps  float64 `json:"peak_warps"` // max_i of (4.5)
+}
+
+// ResiosGlobal are the global-memory constants of (4.6)–(4.8).
+type ResiosGlobal struct {
+	Latency     float64 `json:"latency"`      // cycles
+	MaxParallel float64 `json:"max_parallel"` // max_p, warps
+	LineBytes   float64 `json:"line_bytes"`   // transaction size
+}
+
+// ResiosShared are the shared-memory constants of (4.6), (4.7), (4.9).
+type ResiosShared struct {
+	Latency       float64 `json:"latency"`        // cycles
+	MaxParallel   float64 `json:"max_parallel"`   // max_p, warps
+	Banks         float64 `json:"banks"`          // n_banks
+	BankWidth     float64 `json:"bank_width"`     // bytes per bank word
+	BankBandwidth float64 `json:"bank_bandwidth"` // bytes per cycle per bank
+}
+
+// ResiosOverhead are the constants of (4.2) and (4.3).
+type ResiosOverhead struct {
+	LaunchSeconds       float64 `json:"launch_s"`
+	ContextInitSeconds  float64 `json:"context_init_s"`
+	TransferPeakMBps    float64 `json:"transfer_peak_mb_per_s"`
+	TransferSlope       float64 `json:"transfer_slope_mb_per_s_per_mb"`
+	TransferInterceptMB float64 `json:"transfer_intercept_mb_per_s"`
+}
+
+// ResiosSimulation are the free parameters of the warp simulation (§5.2.1).
+type ResiosSimulation struct {
+	ComputeUnits int `json:"compute_units"`
+	MemoryUnits  int `json:"memory_units"`
+	MaxSimWarps  int `json:"max_sim_warps"`
+	// LatencyHidingFactor is c of the launch-configuration heuristic
+	// (4 for CUDA 2.1).
+	LatencyHidingFactor float64 `json:"latency_hiding_factor"`
+}
+
+// MissingError reports a parameter a model needs that a device file lacks.
+type MissingError struct {
+	File  string // device file
+	Field string // JSON path, e.g. "hongkim.mem_ld"
+	Model string // the model that needs it
+	// Section is set when a whole section is absent.
+	Section bool
+}
+
+func (e *MissingError) Error() string {
+	if e.Section {
+		return fmt.Sprintf("device file %s has no %s section; the %s model needs it", e.File, e.Field, e.Model)
+	}
+	return fmt.Sprintf("device file %s: %s is missing or not positive; the %s model needs it", e.File, e.Field, e.Model)
+}
+
+type field struct {
+	path string // JSON path
+	v    float64
+}
+
+// require returns a *MissingError for the first field that is not positive.
+func (d *Device) require(model string, fields ...field) error {
+	for _, f := range fields {
+		if !(f.v > 0) {
+			return &MissingError{File: d.file(), Field: f.path, Model: model}
+		}
+	}
+	return nil
+}
+
+func (d *Device) file() string {
+	if d.File == "" {
+		return "(" + d.Name + ")"
+	}
+	return d.File
+}
+
+// HongKimParams returns the device's Hong–Kim constants, or a
+// *MissingError naming the first one that is absent. UncoalPerMW may be
+// zero (kernel-dependent).
+func (d *Device) HongKimParams() (HongKim, error) {
+	const model = "hongkim"
+	if d.HongKim == nil {
+		return HongKim{}, &MissingError{File: d.file(), Field: "hongkim", Model: model, Section: true}
+	}
+	h := *d.HongKim
+	err := d.require(model,
+		field{"mem_bandwidth_bytes_per_s", d.MemBandwidth},
+		field{"hongkim.mem_ld", h.MemLD},
+		field{"hongkim.departure_del_coal", h.DepartureDelCoal},
+		field{"hongkim.departure_del_uncoal", h.DepartureDelUncoal},
+		field{"hongkim.issue_cycles", h.IssueCycles},
+		field{"hongkim.coal_per_mw", h.CoalPerMW})
+	if err != nil {
+		return HongKim{}, err
+	}
+	return h, nil
+}
+
+// ResiosParams returns the device's Resios constants, or a *MissingError
+// naming the first one that is absent.
+func (d *Device) ResiosParams() (Resios, error) {
+	const model = "resios"
+	if d.Resios == nil {
+		return Resios{}, &MissingError{File: d.file(), Field: "resios", Model: model, Section: true}
+	}
+	r := *d.Resios
+	if len(r.Instructions) == 0 {
+		return Resios{}, &MissingError{File: d.file(), Field: "resios.instructions", Model: model}
+	}
+	fields := []field{{"mem_bandwidth_bytes_per_s", d.MemBandwidth}}
+	for _, name := range sortedKeys(r.Instructions) {
+		in, p := r.Instructions[name], "resios.instructions."+name
+		fields = append(fields,
+			field{p + ".latency", in.Latency}, field{p + ".throughput", in.Throughput}, field{p + ".peak_warps", in.PeakWarps})
+	}
+	g, s, o, sim := r.Global, r.Shared, r.Overhead, r.Simulation
+	fields = append(fields,
+		field{"resios.global.latency", g.Latency},
+		field{"resios.global.max_parallel", g.MaxParallel},
+		field{"resios.global.line_bytes", g.LineBytes},
+		field{"resios.shared.latency", s.Latency},
+		field{"resios.shared.max_parallel", s.MaxParallel},
+		field{"resios.shared.banks", s.Banks},
+		field{"resios.shared.bank_width", s.BankWidth},
+		field{"resios.shared.bank_bandwidth", s.BankBandwidth},
+		field{"resios.overhead.launch_s", o.LaunchSeconds},
+		field{"resios.simulation.compute_units", float64(sim.ComputeUnits)},
+		field{"resios.simulation.memory_units", float64(sim.MemoryUnits)},
+		field{"resios.simulation.max_sim_warps", float64(sim.MaxSimWarps)},
+		field{"resios.simulation.latency_hiding_factor", sim.LatencyHidingFactor})
+	if err := d.require(model, fields...); err != nil {
+		return Resios{}, err
+	}
+	return r, nil
+}
+
+// CycleWeights returns the device's cycle weights for the cycle-weighted
+// model, each class falling back to defaults where the file has none. The
+// second result says where the weights came from.
+func (d *Device) CycleWeights(defaults map[string]float64) (map[string]float64, string) {
+	w := make(map[string]float64, len(defaults))
+	for k, v := range defaults {
+		w[k] = v
+	}
+	if d.Cycles == nil || len(d.Cycles.Weights) == 0 {
+		return w, "defaults"
+	}
+	for k, v := range d.Cycles.Weights {
+		w[k] = v
+	}
+	return w, d.file()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,43 @@
+// Package gpus holds device parameter files: the hardware numbers that the
+// analytical models of package fit's subpackages need (clock, bandwidth, SM
+// count, occupancy limits and their allocation granularities) and, per
+// model, the constants that a paper measured or fitted for a device.
+//
+// A [Device] is one JSON file. The files shipped with uniperf are embedded
+// (directory devices/) and found by [Lookup]; [Load] and [Parse] read a
+// user's own file in the same format. Every number in a shipped file names
+// its source in the file's "sources" list or in its section's "source".
+//
+// # Shipped devices
+//
+//   - 8800gtx, quadro-fx5600, 8800gt, gtx280: Hong and Kim (ISCA 2009,
+//     seed 002), Table 3 (SMs, clocks, bandwidth, compute capability,
+//     #Coal_per_mw, #Uncoal_per_mw) and Table 6 (Mem_LD and the departure
+//     delays; the paper uses the FX5600 values for the 8800GTX and 8800GT).
+//     The clock is the processor (shader) clock, which is what Hong–Kim's
+//     Freq means. Occupancy limits per compute capability are from the CUDA
+//     C Programming Guide's table of technical specifications and the CUDA
+//     occupancy calculator's allocation granularities.
+//   - gtx460: the GF104 card of Resios's thesis (seed 000, §2.2.2, §3,
+//     Table 3.1, §4): 7 SMs at 1.35 GHz, per-instruction latency,
+//     throughput and peak warps, global and shared memory latency, kernel
+//     launch and transfer overheads.
+//   - tesla-c2050, gtx650, gtx970: Xu's thesis (seed 003), Table 3-3. The
+//     thesis gives no bandwidth; the files carry the vendor's specified
+//     figure and say so.
+//   - h100-sxm5, h100-pcie, h200: NVIDIA datasheets and the CUDA
+//     programming guide (compute capability 9.0). No paper measured their
+//     Hong–Kim or Resios constants, so those sections are absent: a model
+//     that needs them reports which parameter is missing.
+//   - pocl-cpu: the PoCL CPU device of the project's CI machine, as clinfo
+//     reports it. A CPU has no warps or register file; the file maps the
+//     OpenCL limits onto the same fields and documents the mapping.
+//
+// # Missing parameters
+//
+// A zero or absent number means unknown. Sections a model needs are checked
+// when the model asks for them ([Device.HongKimParams],
+// [Device.ResiosParams]); the error names the device file and the JSON
+// field that is missing, so that the fix is obvious. The cycle-weighted
+// model falls back to the seed's default weights ([Device.CycleWeights]).
+package gpus

@@ -1,0 +1,204 @@
+package gpus
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path"
+	"strings"
+)
+
+//go:embed devices/*.json
+var shipped embed.FS
+
+// Parse reads one device file. file names the source in error messages.
+// Unknown fields are errors (a misspelt parameter would otherwise be
+// silently absent), and so are non-finite or negative numbers and limits
+// that contradict each other.
+func Parse(file string, data []byte) (*Device, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var d Device
+	if err := dec.Decode(&d); err != nil {
+		return nil, fmt.Errorf("device file %s: %w", file, jsonPlace(data, err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("device file %s: unexpected data after the device object", file)
+	}
+	d.File = file
+	if err := d.validate(); err != nil {
+		return nil, fmt.Errorf("device file %s: %w", file, err)
+	}
+	return &d, nil
+}
+
+// jsonPlace adds the line and column (1-based) of a JSON syntax or type
+// error.
+func jsonPlace(data []byte, err error) error {
+	var offset int64 = -1
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		offset = syn.Offset
+	case errors.As(err, &typ):
+		offset = typ.Offset
+	}
+	if offset <= 0 || offset > int64(len(data)) {
+		return err
+	}
+	// The decoder reports how many bytes it read; the culprit is the last.
+	before := data[:offset-1]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - bytes.LastIndexByte(before, '\n')
+	return fmt.Errorf("%d:%d: %w", line, col, err)
+}
+
+func (d *Device) validate() error {
+	switch {
+	case strings.TrimSpace(d.Name) == "":
+		return errors.New("name is empty")
+	case d.Kind != "gpu" && d.Kind != "cpu":
+		return fmt.Errorf("kind must be \"gpu\" or \"cpu\", have %q", d.Kind)
+	case len(d.Sources) == 0:
+		return errors.New("sources is empty: every device file names where its numbers come from")
+	case d.SMs <= 0:
+		return fmt.Errorf("sm_count must be positive, have %d", d.SMs)
+	case !positive(d.ClockHz):
+		return fmt.Errorf("clock_hz must be positive and finite, have %g", d.ClockHz)
+	case !nonNegative(d.MemBandwidth):
+		return fmt.Errorf("mem_bandwidth_bytes_per_s must be non-negative and finite, have %g", d.MemBandwidth)
+	}
+	if err := d.Limits.Validate(); err != nil {
+		return err
+	}
+	return d.validateSections()
+}
+
+// validateSections rejects negative or non-finite model constants; absent
+// (zero) ones are reported only when a model asks for them.
+func (d *Device) validateSections() error {
+	var nums []field
+	if h := d.HongKim; h != nil {
+		nums = append(nums,
+			field{"hongkim.mem_ld", h.MemLD},
+			field{"hongkim.departure_del_coal", h.DepartureDelCoal},
+			field{"hongkim.departure_del_uncoal", h.DepartureDelUncoal},
+			field{"hongkim.issue_cycles", h.IssueCycles},
+			field{"hongkim.coal_per_mw", h.CoalPerMW},
+			field{"hongkim.uncoal_per_mw", h.UncoalPerMW})
+	}
+	if c := d.Cycles; c != nil {
+		for _, k := range sortedKeys(c.Weights) {
+			nums = append(nums, field{"cycles.weights." + k, c.Weights[k]})
+		}
+	}
+	if r := d.Resios; r != nil {
+		for _, k := range sortedKeys(r.Instructions) {
+			in, p := r.Instructions[k], "resios.instructions."+k
+			nums = append(nums, field{p + ".latency", in.Latency}, field{p + ".throughput", in.Throughput},
+				field{p + ".peak_warps", in.PeakWarps})
+		}
+		o := r.Overhead
+		nums = append(nums,
+			field{"resios.global.latency", r.Global.Latency},
+			field{"resios.global.max_parallel", r.Global.MaxParallel},
+			field{"resios.global.line_bytes", r.Global.LineBytes},
+			field{"resios.shared.latency", r.Shared.Latency},
+			field{"resios.shared.max_parallel", r.Shared.MaxParallel},
+			field{"resios.shared.banks", r.Shared.Banks},
+			field{"resios.shared.bank_width", r.Shared.BankWidth},
+			field{"resios.shared.bank_bandwidth", r.Shared.BankBandwidth},
+			field{"resios.overhead.launch_s", o.LaunchSeconds},
+			field{"resios.overhead.context_init_s", o.ContextInitSeconds},
+			field{"resios.overhead.transfer_peak_mb_per_s", o.TransferPeakMBps},
+			field{"resios.overhead.transfer_slope_mb_per_s_per_mb", o.TransferSlope},
+			field{"resios.overhead.transfer_intercept_mb_per_s", o.TransferInterceptMB},
+			field{"resios.simulation.compute_units", float64(r.Simulation.ComputeUnits)},
+			field{"resios.simulation.memory_units", float64(r.Simulation.MemoryUnits)},
+			field{"resios.simulation.max_sim_warps", float64(r.Simulation.MaxSimWarps)},
+			field{"resios.simulation.latency_hiding_factor", r.Simulation.LatencyHidingFactor})
+	}
+	for _, f := range nums {
+		if !nonNegative(f.v) {
+			return fmt.Errorf("%s must be non-negative and finite, have %g", f.path, f.v)
+		}
+	}
+	return nil
+}
+
+func positive(x float64) bool    { return x > 0 && !math.IsInf(x, 0) }
+func nonNegative(x float64) bool { return x >= 0 && !math.IsInf(x, 0) && !math.IsNaN(x) }
+
+// Load reads a device file from disk.
+func Load(filename string) (*Device, error) {
+	data, err := os.ReadFile(filename)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(filename, data)
+}
+
+// Names returns the keys of the shipped devices (their file names without
+// ".json"), sorted.
+func Names() []string {
+	entries, err := shipped.ReadDir("devices")
+	if err != nil {
+		panic(err) // the embedded directory is part of the binary
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), ".json"))
+	}
+	return names
+}
+
+// Shipped returns every shipped device, in the order of Names.
+func Shipped() ([]*Device, error) {
+	var out []*Device
+	for _, name := range Names() {
+		d, err := open(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func open(key string) (*Device, error) {
+	file := path.Join("devices", key+".json")
+	data, err := shipped.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(file, data)
+}
+
+// Lookup finds a shipped device by key ("gtx280"), by display name or by
+// alias ("NVIDIA H100 80GB HBM3"), ignoring case and surrounding space.
+func Lookup(name string) (*Device, error) {
+	want := strings.ToLower(strings.TrimSpace(name))
+	devices, err := Shipped()
+	if err != nil {
+		return nil, err
+	}
+	for i, key := range Names() {
+		d := devices[i]
+		if want == key || want == strings.ToLower(d.Name) {
+			return d, nil
+		}
+		for _, a := range d.Aliases {
+			if want == strings.ToLower(a) {
+				return d, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("no device file for %q; shipped devices: %s (or give a file of your own)",
+		name, strings.Join(Names(), ", "))
+}
