@@ -246,7 +246,8 @@ func (d *Device) file() string {
 
 // HongKimParams returns the device's Hong–Kim constants, or a
 // *MissingError naming the first one that is absent. UncoalPerMW may be
-// zero (kernel-dependent).
+// zero (kernel-dependent), and CoalPerMW is not required: equations
+// (10)–(27) never use it, a coalesced warp access being one transaction.
 func (d *Device) HongKimParams() (HongKim, error) {
 	const model = "hongkim"
 	if d.HongKim == nil {
@@ -258,8 +259,7 @@ func (d *Device) HongKimParams() (HongKim, error) {
 		field{"hongkim.mem_ld", h.MemLD},
 		field{"hongkim.departure_del_coal", h.DepartureDelCoal},
 		field{"hongkim.departure_del_uncoal", h.DepartureDelUncoal},
-		field{"hongkim.issue_cycles", h.IssueCycles},
-		field{"hongkim.coal_per_mw", h.CoalPerMW})
+		field{"hongkim.issue_cycles", h.IssueCycles})
 	if err != nil {
 		return HongKim{}, err
 	}
