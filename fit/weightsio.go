@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,12 +94,8 @@ func nonNil[T any](s []T) []T {
 func DecodeWeights(data []byte) (w *Weights, err error) {
 	// The Arrow reader trusts offsets in the file; a corrupt file must be
 	// an error, not a crash.
-	defer func() {
-		if r := recover(); r != nil {
-			w, err = nil, fmt.Errorf("corrupt Arrow file: %v", r)
-		}
-	}()
-	r, err := ipc.NewFileReader(bytes.NewReader(data))
+	defer recoverCorrupt(&err)
+	r, err := openArrow(data)
 	if err != nil {
 		return nil, fmt.Errorf("not an Arrow IPC file: %w", err)
 	}
