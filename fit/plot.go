@@ -1,0 +1,179 @@
+package fit
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// PlotValidation draws predicted against measured times on log-log axes,
+// one marker style per kernel, with the diagonal of perfect prediction, and
+// writes it as SVG. Cases with a predicted time ≤ 0 (possible with negative
+// weights) cannot sit on a log axis; they are left out and counted in the
+// title.
+func PlotValidation(w io.Writer, cases []Case, title string) error {
+	p, err := validationPlot(cases, title)
+	if err != nil {
+		return err
+	}
+	return writeSVG(w, vg.Points(480), vg.Points(480), p)
+}
+
+func validationPlot(cases []Case, title string) (*plot.Plot, error) {
+	r, err := NewReport(cases)
+	if err != nil {
+		return nil, err
+	}
+	p := plot.New()
+	p.X.Label.Text = "measured (ms)"
+	p.Y.Label.Text = "predicted (ms)"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.Legend.Top, p.Legend.Left = true, true
+
+	lo, hi := math.Inf(1), math.Inf(-1)
+	left := 0
+	for i, k := range r.Kernels {
+		var pts plotter.XYs
+		for _, c := range cases {
+			if c.Kernel != k {
+				continue
+			}
+			if c.Predicted <= 0 {
+				left++
+				continue
+			}
+			x, y := c.Measured*1e3, c.Predicted*1e3
+			pts = append(pts, plotter.XY{X: x, Y: y})
+			lo, hi = math.Min(lo, math.Min(x, y)), math.Max(hi, math.Max(x, y))
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		s, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, err
+		}
+		s.GlyphStyle.Color = plotutil.Color(i)
+		s.GlyphStyle.Shape = plotutil.Shape(i)
+		s.GlyphStyle.Radius = vg.Points(3)
+		p.Add(s)
+		p.Legend.Add(k, s)
+	}
+	if math.IsInf(lo, 1) {
+		return nil, fmt.Errorf("plot: no case with a positive predicted time")
+	}
+	// Pad the diagonal by a factor of 1.5 both ways so that the extreme
+	// points do not sit on the frame.
+	diag, err := plotter.NewLine(plotter.XYs{{X: lo / 1.5, Y: lo / 1.5}, {X: hi * 1.5, Y: hi * 1.5}})
+	if err != nil {
+		return nil, err
+	}
+	diag.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(diag)
+	p.Title.Text = title
+	if left > 0 {
+		p.Title.Text += fmt.Sprintf(" (%d predictions ≤ 0 not shown)", left)
+	}
+	return p, nil
+}
+
+// PlotRates draws the sustained rates of the compared devices as grouped
+// horizontal bars, one panel per rate unit (GB/s, GFLOP/s, GOP/s), and
+// writes it as SVG. Properties with no rate on a device (no weight, or a
+// weight ≤ 0) get no bar there; overheads (ns, µs) are not rates and are
+// not drawn.
+func PlotRates(w io.Writer, c *Comparison) error {
+	plots, height, err := ratePlots(c)
+	if err != nil {
+		return err
+	}
+	canvas := vgsvg.New(vg.Points(560), height)
+	drawStacked(draw.New(canvas), plots)
+	_, err = canvas.WriteTo(w)
+	return err
+}
+
+// drawStacked draws plots one above the other.
+func drawStacked(dc draw.Canvas, plots []*plot.Plot) {
+	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: vg.Points(12)}
+	for i, p := range plots {
+		p.Draw(tiles.At(dc, 0, i))
+	}
+}
+
+// ratePlots returns one panel per rate unit and the height they need.
+func ratePlots(c *Comparison) ([]*plot.Plot, vg.Length, error) {
+	var plots []*plot.Plot
+	var rows int
+	for _, u := range []string{"GB/s", "GFLOP/s", "GOP/s"} {
+		var props []string
+		for _, p := range c.Properties {
+			if unit(p) == u {
+				props = append(props, p)
+			}
+		}
+		if len(props) == 0 {
+			continue
+		}
+		p, err := ratePanel(c, props, u)
+		if err != nil {
+			return nil, 0, err
+		}
+		plots = append(plots, p)
+		rows += len(props)
+	}
+	if len(plots) == 0 {
+		return nil, 0, fmt.Errorf("plot: no memory or arithmetic property to draw")
+	}
+	return plots, vg.Points(float64(rows*len(c.Tables))*10 + float64(len(plots))*90), nil
+}
+
+func ratePanel(c *Comparison, props []string, u string) (*plot.Plot, error) {
+	p := plot.New()
+	p.X.Label.Text = u + " (no bar: no weight, or a weight ≤ 0)"
+	p.X.Min = 0
+	p.Legend.Top = true
+	barWidth := vg.Points(8)
+	n := len(c.Tables)
+	// Rows count from the bottom: list the properties top-down, and keep
+	// an empty top row for the legend.
+	labels := make([]string, len(props)+1)
+	for k, prop := range props {
+		labels[len(props)-1-k] = prop
+	}
+	for i := range c.Tables {
+		vals := make(plotter.Values, len(labels))
+		for k, prop := range labels[:len(props)] {
+			if _, r, ok := c.cell(i, prop); ok && r.OK {
+				vals[k] = r.Value
+			}
+		}
+		b, err := plotter.NewBarChart(vals, barWidth)
+		if err != nil {
+			return nil, err
+		}
+		b.Horizontal = true
+		b.Color = plotutil.Color(i)
+		b.LineStyle.Width = 0
+		b.Offset = barWidth * vg.Length(float64(n-1)/2-float64(i))
+		p.Add(b)
+		p.Legend.Add(c.Labels[i], b)
+	}
+	p.NominalY(labels...)
+	return p, nil
+}
+
+func writeSVG(w io.Writer, width, height vg.Length, p *plot.Plot) error {
+	canvas := vgsvg.New(width, height)
+	p.Draw(draw.New(canvas))
+	_, err := canvas.WriteTo(w)
+	return err
+}
