@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -114,7 +115,8 @@ func (r *Report) CrossKernel(device string) float64 {
 // WriteText writes the report as an aligned text table with times in
 // milliseconds. Errors below ErrorFloor are marked with an asterisk.
 func (r *Report) WriteText(out io.Writer) error {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', tabwriter.AlignRight)
 	decimals := r.msDecimals()
 	multi := len(r.Devices) > 1
 
@@ -184,11 +186,18 @@ func (r *Report) WriteText(out io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if n := r.Floored(); n > 0 {
-		_, err := fmt.Fprintf(out, "* %d relative error(s) below %g enter the geometric means as %g\n", n, ErrorFloor, ErrorFloor)
-		return err
+	var text strings.Builder
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		text.WriteString(strings.TrimRight(line, " \n"))
+		if strings.HasSuffix(line, "\n") {
+			text.WriteString("\n")
+		}
 	}
-	return nil
+	if n := r.Floored(); n > 0 {
+		fmt.Fprintf(&text, "* %d relative error(s) below %g enter the geometric means as %g\n", n, ErrorFloor, ErrorFloor)
+	}
+	_, err := io.WriteString(out, text.String())
+	return err
 }
 
 // Floored returns how many cases have an error below ErrorFloor.

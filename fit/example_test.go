@@ -1,0 +1,122 @@
+package fit_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/uniperf/uniperf/fit"
+)
+
+// Times built from known weights — 10 ps per stride-1 load, 1 ps per
+// addition, 5 µs per launch — are fitted back exactly.
+func ExampleFit() {
+	props := []string{"global.load.f32.stride=1", "flop.f32.add", "launch.const", "flop.f64.div"}
+	weights := []float64{1e-11, 1e-12, 5e-6, 0}
+	var samples []fit.Sample
+	for _, c := range [][]float64{{1e6, 1e6, 1, 0}, {4e6, 1e6, 1, 0}, {1e6, 8e7, 1, 0}, {1e8, 1e8, 1, 0}, {1e3, 1e3, 1, 0}} {
+		var t float64
+		for i := range c {
+			t += weights[i] * c[i]
+		}
+		samples = append(samples, fit.Sample{Kernel: "k", Class: "synthetic", Counts: c, Time: t})
+	}
+	w, err := fit.Fit(props, samples, fit.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, p := range w.Properties {
+		fmt.Printf("%-26s %.3g s/op\n", p, w.Values[i])
+	}
+	fmt.Println("dropped:", w.Diagnostics.Dropped, "rank:", w.Diagnostics.Rank)
+	// Output:
+	// global.load.f32.stride=1   1e-11 s/op
+	// flop.f32.add               1e-12 s/op
+	// launch.const               5e-06 s/op
+	// dropped: [flop.f64.div] rank: 3
+}
+
+// Two properties that always occur together cannot be told apart.
+func ExampleRankError() {
+	props := []string{"global.load.f32.stride=1", "global.store.f32.stride=1", "launch.const"}
+	var samples []fit.Sample
+	for _, n := range []float64{1e5, 1e6, 1e7} {
+		samples = append(samples, fit.Sample{Counts: []float64{n, n, 1}, Time: 2e-11*n + 5e-6})
+	}
+	_, err := fit.Fit(props, samples, fit.Options{})
+	var re *fit.RankError
+	if errors.As(err, &re) {
+		fmt.Printf("rank %d of %d\n", re.Rank, re.Properties)
+		for _, c := range re.Collinear {
+			fmt.Println(c.Exact, c.Properties)
+		}
+	}
+	// Output:
+	// rank 2 of 3
+	// true [global.load.f32.stride=1 global.store.f32.stride=1]
+}
+
+func ExampleGeoMean() {
+	// An exact hit enters the mean as fit.ErrorFloor.
+	fmt.Printf("%.4f\n", fit.GeoMean([]float64{0.1, 0.4}))
+	fmt.Printf("%.4f\n", fit.GeoMean([]float64{0, 0.1, 0.01}))
+	// Output:
+	// 0.2000
+	// 0.0100
+}
+
+func ExampleReport_WriteText() {
+	r, err := fit.NewReport([]fit.Case{
+		{Device: "k40", Kernel: "n_body", Size: "a", Measured: 0.99e-3, Predicted: 0.24e-3},
+		{Device: "k40", Kernel: "n_body", Size: "b", Measured: 1.99e-3, Predicted: 0.59e-3},
+		{Device: "k40", Kernel: "skinny_mm", Size: "a", Measured: 0.27e-3, Predicted: 0.14e-3},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r.WriteText(os.Stdout)
+	// Output:
+	// k40
+	//   kernel        size     meas ms  pred ms  rel.err
+	//   n_body        a           0.99     0.24    0.758
+	//                 b           1.99     0.59    0.704
+	//                 geomean                      0.730
+	//   skinny_mm     a           0.27     0.14    0.481
+	//                 geomean                      0.481
+	//   cross-kernel  geomean                      0.593
+}
+
+func ExampleDerivedRate() {
+	// Seed 001, Table 2: the R9 Fury's stride-1 f32 loads and local loads.
+	fmt.Println(fit.DerivedRate("global.load.f32.stride=1", 8.27e-12))
+	fmt.Println(fit.DerivedRate("local.load.f32", -1.76e-12))
+	fmt.Println(fit.DerivedRate("launch.const", 1.29e-4))
+	// Output:
+	// 483.7 GB/s
+	// negative weight
+	// 129 µs
+}
+
+func ExampleWeights_Predict() {
+	w := &fit.Weights{
+		Device: "gpu", Model: fit.ModelUnified,
+		Properties: []string{"global.load.f32.stride=1", "flop.f32.add", "launch.const"},
+		Values:     []float64{1e-11, 1e-12, 5e-6},
+	}
+	total, terms, err := w.Predict([]string{"flop.f32.add", "global.load.f32.stride=1", "launch.const"}, []float64{2e6, 1e6, 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.3g s\n", total)
+	for _, t := range terms {
+		fmt.Printf("%-26s %8.3g %6.1f%%\n", t.Property, t.Seconds, 100*t.Share)
+	}
+	// Output:
+	// 1.7e-05 s
+	// global.load.f32.stride=1      1e-05   58.8%
+	// launch.const                  5e-06   29.4%
+	// flop.f32.add                  2e-06   11.8%
+}
