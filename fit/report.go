@@ -91,21 +91,21 @@ func (r *Report) KernelError(device, kernel string) float64 {
 // CrossDevice returns the geometric mean over devices of a kernel's
 // per-device errors.
 func (r *Report) CrossDevice(kernel string) float64 {
-	var means []float64
-	for _, d := range r.Devices {
-		if e, ok := r.errs[[2]string{d, kernel}]; ok {
-			means = append(means, GeoMean(e))
-		}
-	}
-	return GeoMean(means)
+	return r.meanOfMeans(r.Devices, func(d string) [2]string { return [2]string{d, kernel} })
 }
 
 // CrossKernel returns the geometric mean over kernels of a device's
 // per-kernel errors.
 func (r *Report) CrossKernel(device string) float64 {
+	return r.meanOfMeans(r.Kernels, func(k string) [2]string { return [2]string{device, k} })
+}
+
+// meanOfMeans returns the geometric mean of the (device, kernel) means
+// that exist among key(name) for the names.
+func (r *Report) meanOfMeans(names []string, key func(string) [2]string) float64 {
 	var means []float64
-	for _, k := range r.Kernels {
-		if e, ok := r.errs[[2]string{device, k}]; ok {
+	for _, n := range names {
+		if e, ok := r.errs[key(n)]; ok {
 			means = append(means, GeoMean(e))
 		}
 	}
