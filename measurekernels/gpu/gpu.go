@@ -154,3 +154,11 @@ func CheckAlloc(info Info, bytes int64) error {
 	}
 	return nil
 }
+
+// CheckCopy rejects a copy of n bytes to or from a buffer of size bytes.
+func CheckCopy(backend Backend, n int, size int64) error {
+	if int64(n) > size {
+		return fmt.Errorf("%s: copying %d bytes to or from a buffer of %d", backend, n, size)
+	}
+	return nil
+}

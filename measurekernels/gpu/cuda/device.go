@@ -212,11 +212,8 @@ func (b *Buffer) Size() int64 { return b.size }
 
 // Write copies src to the device.
 func (b *Buffer) Write(src []byte) error {
-	if int64(len(src)) > b.size {
-		return fmt.Errorf("cuda: writing %d bytes into a buffer of %d", len(src), b.size)
-	}
-	if len(src) == 0 {
-		return nil
+	if err := gpu.CheckCopy(gpu.CUDA, len(src), b.size); err != nil || len(src) == 0 {
+		return err
 	}
 	return b.dev.do(func() error {
 		return b.dev.drv.check("cuMemcpyHtoD", b.dev.drv.memcpyHtoD(b.ptr, unsafe.Pointer(&src[0]), uintptr(len(src))))
@@ -225,11 +222,8 @@ func (b *Buffer) Write(src []byte) error {
 
 // Read copies from the device into dst.
 func (b *Buffer) Read(dst []byte) error {
-	if int64(len(dst)) > b.size {
-		return fmt.Errorf("cuda: reading %d bytes from a buffer of %d", len(dst), b.size)
-	}
-	if len(dst) == 0 {
-		return nil
+	if err := gpu.CheckCopy(gpu.CUDA, len(dst), b.size); err != nil || len(dst) == 0 {
+		return err
 	}
 	return b.dev.do(func() error {
 		return b.dev.drv.check("cuMemcpyDtoH", b.dev.drv.memcpyDtoH(unsafe.Pointer(&dst[0]), b.ptr, uintptr(len(dst))))

@@ -153,22 +153,16 @@ func (b *Buffer) Size() int64 { return b.size }
 
 // Write copies src into the buffer and waits for the copy.
 func (b *Buffer) Write(src []byte) error {
-	if int64(len(src)) > b.size {
-		return fmt.Errorf("opencl: writing %d bytes into a buffer of %d", len(src), b.size)
-	}
-	if len(src) == 0 {
-		return nil
+	if err := gpu.CheckCopy(gpu.OpenCL, len(src), b.size); err != nil || len(src) == 0 {
+		return err
 	}
 	return check("clEnqueueWriteBuffer", b.dev.api.enqueueWriteBuffer(b.dev.queue, b.mem, clTrue, 0, uintptr(len(src)), unsafe.Pointer(&src[0]), 0, nil, nil))
 }
 
 // Read copies the buffer's first len(dst) bytes into dst and waits.
 func (b *Buffer) Read(dst []byte) error {
-	if int64(len(dst)) > b.size {
-		return fmt.Errorf("opencl: reading %d bytes from a buffer of %d", len(dst), b.size)
-	}
-	if len(dst) == 0 {
-		return nil
+	if err := gpu.CheckCopy(gpu.OpenCL, len(dst), b.size); err != nil || len(dst) == 0 {
+		return err
 	}
 	return check("clEnqueueReadBuffer", b.dev.api.enqueueReadBuffer(b.dev.queue, b.mem, clTrue, 0, uintptr(len(dst)), unsafe.Pointer(&dst[0]), 0, nil, nil))
 }

@@ -1,0 +1,30 @@
+package datasets
+
+import (
+	"fmt"
+)
+
+// Table is a measurement table in memory: its metadata and rows in order.
+type Table struct {
+	Meta Meta
+	Rows []Row
+}
+
+// Validate checks the metadata, every row, and that no key occurs twice.
+func (t *Table) Validate() error {
+	if err := t.Meta.validate(); err != nil {
+		return &Error{Row: -1, Err: err}
+	}
+	seen := make(map[Key]int, len(t.Rows))
+	for i, r := range t.Rows {
+		if err := validateRow(i, r, t.Meta); err != nil {
+			return err
+		}
+		k := r.Key()
+		if j, dup := seen[k]; dup {
+			return &Error{Row: i, Err: fmt.Errorf("kernel %s with the same consts, params and local size as row %d", r.Kernel, j)}
+		}
+		seen[k] = i
+	}
+	return nil
+}

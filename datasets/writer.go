@@ -1,0 +1,156 @@
+package datasets
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Writer adds rows to a table file one at a time. After every row the whole
+// table is rewritten atomically (see WriteFile), so an interrupted run loses
+// at most the row it was measuring, and a new Writer on the same file
+// resumes: Has reports the rows already there.
+//
+// While open, a Writer holds an advisory lock (a hidden ".NAME.lock" file
+// next to the table), so that two processes cannot append to one table.
+type Writer struct {
+	path  string
+	table Table
+	keys  map[Key]bool
+	lock  *fileLock
+}
+
+// OpenWriter opens path for appending rows measured as meta describes.
+//
+// If path exists it must be a valid table whose metadata equals meta: its
+// rows are kept and the run resumes. A corrupt or mismatched table is an
+// error and the file is left untouched. If path does not exist, an empty
+// table is written at once, so that an unwritable path fails before any
+// measurement. Temporary files left by an interrupted writer are removed.
+func OpenWriter(path string, meta Meta) (*Writer, error) {
+	if err := meta.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	lock, err := lockFile(path)
+	if err != nil {
+		return nil, err
+	}
+	w := &Writer{path: path, table: Table{Meta: meta}, keys: make(map[Key]bool), lock: lock}
+	if err := w.open(); err != nil {
+		lock.release()
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *Writer) open() error {
+	if err := removeTemps(w.path); err != nil {
+		return err
+	}
+	old, err := Read(w.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return writeAtomic(w.path, &w.table)
+	case err != nil:
+		return fmt.Errorf("cannot resume: %w (the file is left as it is; repair it or choose another output)", err)
+	}
+	if diff := metaDiff(old.Meta, w.table.Meta); diff != "" {
+		return fmt.Errorf("%s: cannot resume: the table was measured %s (the file is left as it is; choose another output)", w.path, diff)
+	}
+	w.table.Rows = old.Rows
+	for _, r := range old.Rows {
+		w.keys[r.Key()] = true
+	}
+	return nil
+}
+
+// removeTemps deletes the temporary files of interrupted writes to path.
+// The caller holds path's lock, so none of them is in use.
+func removeTemps(path string) error {
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", path, err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), tempPrefix(path)) {
+			if err := os.Remove(filepath.Join(filepath.Dir(path), e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// metaDiff describes how a (the existing table) differs from b (this
+// run), or returns "".
+func metaDiff(a, b Meta) string {
+	var d []string
+	add := func(name string, x, y any) {
+		if x != y {
+			d = append(d, fmt.Sprintf("with %s %q, but this run has %q", name, fmt.Sprint(x), fmt.Sprint(y)))
+		}
+	}
+	add(keyDeviceName, a.DeviceName, b.DeviceName)
+	add(keyDeviceVendor, a.DeviceVendor, b.DeviceVendor)
+	add(keyDeviceDriver, a.DeviceDriver, b.DeviceDriver)
+	add(keyComputeUnits, a.ComputeUnits, b.ComputeUnits)
+	add(keyClockMHz, a.ClockMHz, b.ClockMHz)
+	add(keyGlobalMem, a.GlobalMemBytes, b.GlobalMemBytes)
+	add(keyLocalMem, a.LocalMemBytes, b.LocalMemBytes)
+	add(keyBackend, a.Backend, b.Backend)
+	add(keySuite, a.Suite, b.Suite)
+	add(keyMethod, a.Method, b.Method)
+	return strings.Join(d, "; ")
+}
+
+// Path is the table's file.
+func (w *Writer) Path() string { return w.path }
+
+// Has reports whether the table already holds a row with key k.
+func (w *Writer) Has(k Key) bool { return w.keys[k] }
+
+// Len is the number of rows in the table.
+func (w *Writer) Len() int { return len(w.table.Rows) }
+
+// Append validates r, adds it to the table and rewrites the file. On error
+// the file and the Writer keep the rows they had.
+func (w *Writer) Append(r Row) error {
+	if w.lock == nil {
+		return fmt.Errorf("%s: writer is closed", w.path)
+	}
+	i := len(w.table.Rows)
+	if err := validateRow(i, r, w.table.Meta); err != nil {
+		err.(*Error).File = w.path
+		return err
+	}
+	k := r.Key()
+	if w.keys[k] {
+		return &Error{File: w.path, Row: i, Err: fmt.Errorf("kernel %s: a row with the same consts, params and local size is already in the table", r.Kernel)}
+	}
+	w.table.Rows = append(w.table.Rows, r)
+	if err := writeAtomic(w.path, &w.table); err != nil {
+		w.table.Rows = w.table.Rows[:i]
+		return err
+	}
+	w.keys[k] = true
+	return nil
+}
+
+// Table returns a copy of the table as written so far.
+func (w *Writer) Table() *Table {
+	return &Table{Meta: w.table.Meta, Rows: append([]Row(nil), w.table.Rows...)}
+}
+
+// Close releases the lock. The file is complete after every Append, so
+// Close writes nothing.
+func (w *Writer) Close() error {
+	if w.lock == nil {
+		return nil
+	}
+	err := w.lock.release()
+	w.lock = nil
+	return err
+}

@@ -1,0 +1,278 @@
+package datasets
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestWriterAppendsAndResumes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	w, err := OpenWriter(path, testMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The empty table is on disk before any row.
+	if tab, err := Read(path); err != nil || len(tab.Rows) != 0 {
+		t.Fatalf("fresh table: %v, %v", tab, err)
+	}
+	for i := range 3 {
+		if err := w.Append(testRow(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Append(testRow(1)); err == nil || !strings.Contains(err.Error(), "already in the table") {
+		t.Errorf("duplicate row: %v", err)
+	}
+	bad := testRow(7)
+	bad.TimeS = 0
+	if err := w.Append(bad); err == nil || !strings.Contains(err.Error(), `column "time_s", row 3`) {
+		t.Errorf("invalid row: %v", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	w, err = OpenWriter(path, testMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if w.Len() != 3 || !w.Has(testRow(2).Key()) || w.Has(testRow(3).Key()) {
+		t.Fatalf("resumed writer: %d rows", w.Len())
+	}
+	if !w.Has(MakeKey("matmul_tiled", map[string]int64{"gs1": 12, "gs0": 16}, testRow(0).Params, []int64{16, 12})) {
+		t.Error("MakeKey does not match the key of the row it describes")
+	}
+	if err := w.Append(testRow(3)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, testTable(4)) {
+		t.Errorf("after resume the table is %+v", got)
+	}
+}
+
+func TestWriterRefusesCorruptOrMismatchedTables(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.arrow")
+	if err := WriteFile(good, testTable(2)); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(good)
+	cases := map[string]struct {
+		content []byte
+		meta    Meta
+		text    string
+	}{
+		"garbage":   {[]byte("this is not arrow"), testMeta, "not an Arrow IPC file"},
+		"truncated": {data[:len(data)-40], testMeta, "cannot resume"},
+		"empty":     {nil, testMeta, "cannot resume"},
+		"suite":     {data, func() Meta { m := testMeta; m.Suite = "paper"; return m }(), `suite "quick", but this run has "paper"`},
+		"device":    {data, func() Meta { m := testMeta; m.DeviceName = "Other"; return m }(), `device.name "Test Device"`},
+	}
+	for name, c := range cases {
+		path := filepath.Join(dir, name+".arrow")
+		if err := os.WriteFile(path, c.content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w, err := OpenWriter(path, c.meta)
+		if err == nil {
+			w.Close()
+			t.Errorf("%s: OpenWriter succeeded", name)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.text) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: error %q should name %s and say %q", name, err, path, c.text)
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(after, c.content) {
+			t.Errorf("%s: the existing file was modified", name)
+		}
+	}
+}
+
+func TestWriterUnwritablePath(t *testing.T) {
+	dir := t.TempDir()
+	notDir := filepath.Join(dir, "file")
+	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{filepath.Join(notDir, "m.arrow"), filepath.Join(dir, "missing", "m.arrow")} {
+		if w, err := OpenWriter(path, testMeta); err == nil {
+			w.Close()
+			t.Errorf("OpenWriter(%s) succeeded", path)
+		} else if !strings.Contains(err.Error(), path) {
+			t.Errorf("error %q does not name %s", err, path)
+		}
+	}
+}
+
+// When the directory disappears mid-run, Append fails and the rows already
+// appended stay with the writer.
+func TestWriterKeepsRowsWhenAWriteFails(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := OpenWriter(filepath.Join(dir, "m.arrow"), testMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.Append(testRow(0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(testRow(1)); err == nil || !strings.Contains(err.Error(), "m.arrow") {
+		t.Errorf("append into a removed directory: %v", err)
+	}
+	if w.Len() != 1 || w.Has(testRow(1).Key()) {
+		t.Errorf("failed append changed the writer: %d rows", w.Len())
+	}
+}
+
+func TestWriterLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	w, err := OpenWriter(path, testMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w2, err := OpenWriter(path, testMeta); err == nil {
+		w2.Close()
+		t.Error("two writers opened one table")
+	} else if !strings.Contains(err.Error(), "another process") {
+		t.Errorf("second writer: %v", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	w, err = OpenWriter(path, testMeta)
+	if err != nil {
+		t.Fatalf("reopening after Close: %v", err)
+	}
+	w.Close()
+	if _, err := os.Stat(lockPath(path)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock file left behind: %v", err)
+	}
+}
+
+// helperEnv names the table a helper process appends to until killed.
+const helperEnv = "UNIPERF_DATASETS_HELPER_TABLE"
+
+// TestHelperWriter is the body of the child process of TestKilledWriter;
+// in a normal test run it has nothing to do.
+func TestHelperWriter(t *testing.T) {
+	path := os.Getenv(helperEnv)
+	if path == "" {
+		return
+	}
+	w, err := OpenWriter(path, testMeta)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	for i := 0; ; i++ {
+		if w.Has(testRow(i).Key()) {
+			continue
+		}
+		if err := w.Append(testRow(i)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+	}
+}
+
+// A writer killed with SIGKILL at an arbitrary moment leaves a valid table
+// holding a prefix of its rows, possibly a temporary file, and a lock file;
+// a new writer resumes from there.
+func TestKilledWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	prev := 0
+	for round, delay := range []time.Duration{150, 250, 400} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWriter$")
+		cmd.Env = append(os.Environ(), helperEnv+"="+path)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(delay * time.Millisecond)
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != -1 {
+			t.Fatalf("round %d: helper did not die of the signal: %v\n%s", round, err, stderr.String())
+		}
+		tab, err := Read(path)
+		if err != nil {
+			t.Fatalf("round %d: table after kill: %v", round, err)
+		}
+		if len(tab.Rows) < prev {
+			t.Fatalf("round %d: %d rows, fewer than the %d before", round, len(tab.Rows), prev)
+		}
+		if !reflect.DeepEqual(tab.Rows, testTable(len(tab.Rows)).Rows) {
+			t.Fatalf("round %d: the rows are not the prefix written", round)
+		}
+		prev = len(tab.Rows)
+	}
+	if prev == 0 {
+		t.Fatal("the helper wrote no rows at all")
+	}
+	w, err := OpenWriter(path, testMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("leftover temporary file %s not removed on resume", e.Name())
+		}
+	}
+	if err := w.Append(testRow(prev)); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d rows survived three kills", prev)
+}
+
+func TestLeftoverTempFileIsRemoved(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	if err := WriteFile(path, testTable(2)); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(filepath.Dir(path), ".m.arrow.tmp-12345")
+	if err := os.WriteFile(tmp, []byte("ARROW1 half a table"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(filepath.Dir(path), ".other.arrow.tmp-1")
+	if err := os.WriteFile(other, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, err := OpenWriter(path, testMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if w.Len() != 2 {
+		t.Errorf("resumed with %d rows, want 2", w.Len())
+	}
+	if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+		t.Error("leftover temporary file survived")
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Error("another table's temporary file was removed")
+	}
+}
