@@ -22,7 +22,11 @@ func openArrow(data []byte) (*ipc.FileReader, error) {
 		return nil, err
 	}
 	alloc := &cappedAllocator{limit: 16*len(data) + 1<<16}
-	return ipc.NewFileReader(bytes.NewReader(data), ipc.WithAllocator(alloc))
+	r, err := ipc.NewFileReader(bytes.NewReader(data), ipc.WithAllocator(alloc))
+	if err != nil {
+		return nil, fmt.Errorf("not an Arrow IPC file: %w", err)
+	}
+	return r, nil
 }
 
 type cappedAllocator struct {

@@ -97,7 +97,7 @@ func DecodeWeights(data []byte) (w *Weights, err error) {
 	defer recoverCorrupt(&err)
 	r, err := openArrow(data)
 	if err != nil {
-		return nil, fmt.Errorf("not an Arrow IPC file: %w", err)
+		return nil, err
 	}
 	defer r.Close()
 	md := r.Schema().Metadata()
