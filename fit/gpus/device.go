@@ -244,47 +244,27 @@ func (d *Device) file() string {
 	return d.File
 }
 
-// HongKimParams returns the device's Hong–Kim constants, or a
-// *MissingError naming the first one that is absent. UncoalPerMW may be
-// zero (kernel-dependent), and CoalPerMW is not required: equations
-// (10)–(27) never use it, a coalesced warp access being one transaction.
-func (d *Device) HongKimParams() (HongKim, error) {
-	const model = "hongkim"
-	if d.HongKim == nil {
-		return HongKim{}, &MissingError{File: d.file(), Field: "hongkim", Model: model, Section: true}
+// fields lists the section's numbers by JSON path; a model needs the
+// required ones, the others may be absent.
+func (h *HongKim) fields() (required, optional []field) {
+	required = []field{
+		{"hongkim.mem_ld", h.MemLD},
+		{"hongkim.departure_del_coal", h.DepartureDelCoal},
+		{"hongkim.departure_del_uncoal", h.DepartureDelUncoal},
+		{"hongkim.issue_cycles", h.IssueCycles},
 	}
-	h := *d.HongKim
-	err := d.require(model,
-		field{"mem_bandwidth_bytes_per_s", d.MemBandwidth},
-		field{"hongkim.mem_ld", h.MemLD},
-		field{"hongkim.departure_del_coal", h.DepartureDelCoal},
-		field{"hongkim.departure_del_uncoal", h.DepartureDelUncoal},
-		field{"hongkim.issue_cycles", h.IssueCycles})
-	if err != nil {
-		return HongKim{}, err
-	}
-	return h, nil
+	optional = []field{{"hongkim.coal_per_mw", h.CoalPerMW}, {"hongkim.uncoal_per_mw", h.UncoalPerMW}}
+	return required, optional
 }
 
-// ResiosParams returns the device's Resios constants, or a *MissingError
-// naming the first one that is absent.
-func (d *Device) ResiosParams() (Resios, error) {
-	const model = "resios"
-	if d.Resios == nil {
-		return Resios{}, &MissingError{File: d.file(), Field: "resios", Model: model, Section: true}
-	}
-	r := *d.Resios
-	if len(r.Instructions) == 0 {
-		return Resios{}, &MissingError{File: d.file(), Field: "resios.instructions", Model: model}
-	}
-	fields := []field{{"mem_bandwidth_bytes_per_s", d.MemBandwidth}}
+func (r *Resios) fields() (required, optional []field) {
 	for _, name := range sortedKeys(r.Instructions) {
 		in, p := r.Instructions[name], "resios.instructions."+name
-		fields = append(fields,
+		required = append(required,
 			field{p + ".latency", in.Latency}, field{p + ".throughput", in.Throughput}, field{p + ".peak_warps", in.PeakWarps})
 	}
 	g, s, o, sim := r.Global, r.Shared, r.Overhead, r.Simulation
-	fields = append(fields,
+	required = append(required,
 		field{"resios.global.latency", g.Latency},
 		field{"resios.global.max_parallel", g.MaxParallel},
 		field{"resios.global.line_bytes", g.LineBytes},
@@ -298,10 +278,47 @@ func (d *Device) ResiosParams() (Resios, error) {
 		field{"resios.simulation.memory_units", float64(sim.MemoryUnits)},
 		field{"resios.simulation.max_sim_warps", float64(sim.MaxSimWarps)},
 		field{"resios.simulation.latency_hiding_factor", sim.LatencyHidingFactor})
-	if err := d.require(model, fields...); err != nil {
+	optional = []field{
+		{"resios.overhead.context_init_s", o.ContextInitSeconds},
+		{"resios.overhead.transfer_peak_mb_per_s", o.TransferPeakMBps},
+		{"resios.overhead.transfer_slope_mb_per_s_per_mb", o.TransferSlope},
+		{"resios.overhead.transfer_intercept_mb_per_s", o.TransferInterceptMB},
+	}
+	return required, optional
+}
+
+// HongKimParams returns the device's Hong–Kim constants, or a
+// *MissingError naming the first one that is absent. UncoalPerMW may be
+// zero (kernel-dependent), and CoalPerMW is not required: equations
+// (10)–(27) never use it, a coalesced warp access being one transaction.
+func (d *Device) HongKimParams() (HongKim, error) {
+	const model = "hongkim"
+	if d.HongKim == nil {
+		return HongKim{}, &MissingError{File: d.file(), Field: "hongkim", Model: model, Section: true}
+	}
+	required, _ := d.HongKim.fields()
+	if err := d.require(model, append([]field{{"mem_bandwidth_bytes_per_s", d.MemBandwidth}}, required...)...); err != nil {
+		return HongKim{}, err
+	}
+	return *d.HongKim, nil
+}
+
+// ResiosParams returns the device's Resios constants, or a *MissingError
+// naming the first one that is absent. The transfer and context overheads
+// are optional: a kernel's time includes only the launch.
+func (d *Device) ResiosParams() (Resios, error) {
+	const model = "resios"
+	if d.Resios == nil {
+		return Resios{}, &MissingError{File: d.file(), Field: "resios", Model: model, Section: true}
+	}
+	if len(d.Resios.Instructions) == 0 {
+		return Resios{}, &MissingError{File: d.file(), Field: "resios.instructions", Model: model}
+	}
+	required, _ := d.Resios.fields()
+	if err := d.require(model, append([]field{{"mem_bandwidth_bytes_per_s", d.MemBandwidth}}, required...)...); err != nil {
 		return Resios{}, err
 	}
-	return r, nil
+	return *d.Resios, nil
 }
 
 // CycleWeights returns the device's cycle weights for the cycle-weighted

@@ -84,45 +84,18 @@ func (d *Device) validate() error {
 // (zero) ones are reported only when a model asks for them.
 func (d *Device) validateSections() error {
 	var nums []field
-	if h := d.HongKim; h != nil {
-		nums = append(nums,
-			field{"hongkim.mem_ld", h.MemLD},
-			field{"hongkim.departure_del_coal", h.DepartureDelCoal},
-			field{"hongkim.departure_del_uncoal", h.DepartureDelUncoal},
-			field{"hongkim.issue_cycles", h.IssueCycles},
-			field{"hongkim.coal_per_mw", h.CoalPerMW},
-			field{"hongkim.uncoal_per_mw", h.UncoalPerMW})
+	if d.HongKim != nil {
+		required, optional := d.HongKim.fields()
+		nums = append(append(nums, required...), optional...)
 	}
 	if c := d.Cycles; c != nil {
 		for _, k := range sortedKeys(c.Weights) {
 			nums = append(nums, field{"cycles.weights." + k, c.Weights[k]})
 		}
 	}
-	if r := d.Resios; r != nil {
-		for _, k := range sortedKeys(r.Instructions) {
-			in, p := r.Instructions[k], "resios.instructions."+k
-			nums = append(nums, field{p + ".latency", in.Latency}, field{p + ".throughput", in.Throughput},
-				field{p + ".peak_warps", in.PeakWarps})
-		}
-		o := r.Overhead
-		nums = append(nums,
-			field{"resios.global.latency", r.Global.Latency},
-			field{"resios.global.max_parallel", r.Global.MaxParallel},
-			field{"resios.global.line_bytes", r.Global.LineBytes},
-			field{"resios.shared.latency", r.Shared.Latency},
-			field{"resios.shared.max_parallel", r.Shared.MaxParallel},
-			field{"resios.shared.banks", r.Shared.Banks},
-			field{"resios.shared.bank_width", r.Shared.BankWidth},
-			field{"resios.shared.bank_bandwidth", r.Shared.BankBandwidth},
-			field{"resios.overhead.launch_s", o.LaunchSeconds},
-			field{"resios.overhead.context_init_s", o.ContextInitSeconds},
-			field{"resios.overhead.transfer_peak_mb_per_s", o.TransferPeakMBps},
-			field{"resios.overhead.transfer_slope_mb_per_s_per_mb", o.TransferSlope},
-			field{"resios.overhead.transfer_intercept_mb_per_s", o.TransferInterceptMB},
-			field{"resios.simulation.compute_units", float64(r.Simulation.ComputeUnits)},
-			field{"resios.simulation.memory_units", float64(r.Simulation.MemoryUnits)},
-			field{"resios.simulation.max_sim_warps", float64(r.Simulation.MaxSimWarps)},
-			field{"resios.simulation.latency_hiding_factor", r.Simulation.LatencyHidingFactor})
+	if d.Resios != nil {
+		required, optional := d.Resios.fields()
+		nums = append(append(nums, required...), optional...)
 	}
 	for _, f := range nums {
 		if !nonNegative(f.v) {

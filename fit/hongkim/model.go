@@ -192,53 +192,59 @@ func (r *Result) synchCost(synchInsts float64) {
 // extraWarps is MWP − 1, the other memory warps of a window, never negative.
 func extraWarps(mwp float64) float64 { return math.Max(mwp-1, 0) }
 
-func (m Machine) check() error {
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{
-		{"Issue_cycles", m.IssueCycles},
-		{"Freq", m.Freq},
-		{"Mem_Bandwidth", m.MemBandwidth},
-		{"Mem_LD", m.MemLD},
-		{"Departure_del_coal", m.DepartureDelCoal},
-		{"Departure_del_uncoal", m.DepartureDelUncoal},
-		{"#Threads_per_warp", float64(m.ThreadsPerWarp)},
-		{"#SMs", float64(m.SMs)},
-	} {
-		if !(f.v > 0) || math.IsInf(f.v, 0) {
-			return fmt.Errorf("hongkim: machine parameter %s must be positive and finite, have %g", f.name, f.v)
+// param is a named number to check.
+type param struct {
+	name string
+	v    float64
+}
+
+// checkParams requires finite numbers, positive ones when strict and
+// non-negative ones otherwise.
+func checkParams(what string, strict bool, ps ...param) error {
+	for _, p := range ps {
+		if math.IsInf(p.v, 0) || !(p.v > 0 || !strict && p.v == 0) {
+			want := "non-negative"
+			if strict {
+				want = "positive"
+			}
+			return fmt.Errorf("hongkim: %s parameter %s must be %s and finite, have %g", what, p.name, want, p.v)
 		}
-	}
-	if !(m.UncoalPerMW >= 0) || math.IsInf(m.UncoalPerMW, 0) {
-		return fmt.Errorf("hongkim: machine parameter #Uncoal_per_mw must be finite and non-negative, have %g", m.UncoalPerMW)
 	}
 	return nil
 }
 
-func (k Kernel) check(m Machine) error {
-	switch {
-	case k.ThreadsPerBlock <= 0:
-		return fmt.Errorf("hongkim: #Threads_per_block must be positive, have %d", k.ThreadsPerBlock)
-	case k.Blocks <= 0:
-		return fmt.Errorf("hongkim: #Blocks must be positive, have %d", k.Blocks)
-	case k.ActiveBlocksPerSM <= 0:
-		return fmt.Errorf("hongkim: #Active_blocks_per_SM must be positive, have %d", k.ActiveBlocksPerSM)
+func (m Machine) check() error {
+	err := checkParams("machine", true,
+		param{"Issue_cycles", m.IssueCycles},
+		param{"Freq", m.Freq},
+		param{"Mem_Bandwidth", m.MemBandwidth},
+		param{"Mem_LD", m.MemLD},
+		param{"Departure_del_coal", m.DepartureDelCoal},
+		param{"Departure_del_uncoal", m.DepartureDelUncoal},
+		param{"#Threads_per_warp", float64(m.ThreadsPerWarp)},
+		param{"#SMs", float64(m.SMs)})
+	if err != nil {
+		return err
 	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{
-		{"#Comp_insts", k.CompInsts},
-		{"#Coal_Mem_insts", k.CoalMemInsts},
-		{"#Uncoal_Mem_insts", k.UncoalMemInsts},
-		{"#Synch_insts", k.SynchInsts},
-		{"#Uncoal_per_mw", k.UncoalPerMW},
-		{"Load_bytes_per_warp", k.LoadBytesPerWarp},
-	} {
-		if !(f.v >= 0) || math.IsInf(f.v, 0) {
-			return fmt.Errorf("hongkim: kernel parameter %s must be finite and non-negative, have %g", f.name, f.v)
-		}
+	return checkParams("machine", false, param{"#Uncoal_per_mw", m.UncoalPerMW})
+}
+
+func (k Kernel) check(m Machine) error {
+	err := checkParams("kernel", true,
+		param{"#Threads_per_block", float64(k.ThreadsPerBlock)},
+		param{"#Blocks", float64(k.Blocks)},
+		param{"#Active_blocks_per_SM", float64(k.ActiveBlocksPerSM)})
+	if err == nil {
+		err = checkParams("kernel", false,
+			param{"#Comp_insts", k.CompInsts},
+			param{"#Coal_Mem_insts", k.CoalMemInsts},
+			param{"#Uncoal_Mem_insts", k.UncoalMemInsts},
+			param{"#Synch_insts", k.SynchInsts},
+			param{"#Uncoal_per_mw", k.UncoalPerMW},
+			param{"Load_bytes_per_warp", k.LoadBytesPerWarp})
+	}
+	if err != nil {
+		return err
 	}
 	if k.CompInsts+k.CoalMemInsts+k.UncoalMemInsts == 0 {
 		return fmt.Errorf("hongkim: the kernel has no instructions")
