@@ -1,0 +1,263 @@
+package resios
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Launch describes the work of one SM for the simulation.
+type Launch struct {
+	Blocks        int64 // blocks of the whole launch
+	WarpsPerBlock int
+	SMs           int
+	// ResidentBlocks is how many blocks an SM holds at once (from the
+	// occupancy calculation); it bounds the resident warps res_w.
+	ResidentBlocks int
+	// ComputeUnits and MemoryUnits are the warps that can execute
+	// compute, respectively memory, instructions at the same time.
+	ComputeUnits, MemoryUnits int
+	// MaxSimWarps is W: at most this many warps (whole blocks, at least
+	// one) are simulated and the result extrapolated.
+	MaxSimWarps int
+}
+
+// Hotspot is one memory instruction's share of the time in which the SM's
+// compute units were idle (§5.2.1, §5.3).
+type Hotspot struct {
+	Name string
+	// Idle is the cycles during which this instruction was in flight and
+	// no compute unit was busy, summed over the simulated warps.
+	Idle float64
+	// Delay is the instruction's total delay over the simulated warps.
+	Delay float64
+	// Share is Idle over the idle time of all memory instructions.
+	Share float64
+}
+
+// Sim is the outcome of a simulation.
+type Sim struct {
+	// Cycles is the extrapolated execution time of the launch: the
+	// simulated time × blocks per SM / simulated blocks (§5.2.1,
+	// total = t·n/W on one SM, since the SMs run in parallel).
+	Cycles float64
+	// SimulatedCycles is t, for SimulatedBlocks of the BlocksPerSM blocks
+	// of one SM.
+	SimulatedCycles float64
+	SimulatedBlocks int64
+	BlocksPerSM     int64
+	// IdleCycles is the simulated time with no compute unit busy.
+	IdleCycles float64
+	// Hotspots are the memory instructions by decreasing idle time.
+	Hotspots []Hotspot
+}
+
+type warp struct {
+	block     int
+	pc        int
+	remaining float64
+	adjusted  bool
+}
+
+// Simulate runs the warp-level simulation of §5.2.1 (Algorithm 5.1) for a
+// warp trace on one SM.
+//
+// Each simulated warp runs the trace. Warps wait in a FIFO ready queue for
+// a unit of their instruction's kind; blocks wait in a block queue until
+// fewer than ResidentBlocks blocks are resident, and a block leaves when all
+// its warps are done. When an instruction becomes ready, its delay is fixed
+// once (the thesis's "mark them as processed") by (4.5) or (4.6) with the
+// thread-level parallelism TLP = the warps in the ready queue, itself
+// included, plus the warps on compute units. Warps on memory units wait for
+// memory and do not count. Time advances in lock step by the smallest
+// remaining delay among the units; while no compute unit is busy, that time
+// is idle and is charged to every memory instruction in flight.
+//
+// Choices where the thesis leaves the simulation open: units and warp count
+// come from the Launch (the device files use one compute and one memory
+// unit, the §5.2.1 example, because the delay formulas already divide by the
+// parallelism); whole blocks are simulated, as many as fit in MaxSimWarps
+// and at least one; the ready queue is first in, first out, and a warp that
+// finishes an instruction rejoins it at the back.
+func Simulate(trace []Instr, l Launch) (Sim, error) {
+	if err := checkSim(trace, l); err != nil {
+		return Sim{}, err
+	}
+	blocksPerSM := (l.Blocks + int64(l.SMs) - 1) / int64(l.SMs)
+	simBlocks := min(blocksPerSM, int64(max(1, l.MaxSimWarps/l.WarpsPerBlock)))
+
+	s := &state{trace: trace, l: l, hot: make(map[string]*Hotspot)}
+	s.queued = simBlocks
+	s.run()
+
+	out := Sim{
+		SimulatedCycles: s.time,
+		SimulatedBlocks: simBlocks,
+		BlocksPerSM:     blocksPerSM,
+		IdleCycles:      s.idle,
+	}
+	out.Cycles = s.time * float64(blocksPerSM) / float64(simBlocks)
+	var idle float64
+	for _, h := range s.hot {
+		idle += h.Idle
+		out.Hotspots = append(out.Hotspots, *h)
+	}
+	for i := range out.Hotspots {
+		if idle > 0 {
+			out.Hotspots[i].Share = out.Hotspots[i].Idle / idle
+		}
+	}
+	sort.SliceStable(out.Hotspots, func(a, b int) bool {
+		ha, hb := out.Hotspots[a], out.Hotspots[b]
+		if ha.Idle != hb.Idle {
+			return ha.Idle > hb.Idle
+		}
+		return ha.Name < hb.Name
+	})
+	return out, nil
+}
+
+func checkSim(trace []Instr, l Launch) error {
+	if len(trace) == 0 {
+		return errors.New("resios: empty trace")
+	}
+	for _, in := range trace {
+		if err := in.check(); err != nil {
+			return err
+		}
+	}
+	if l.Blocks <= 0 || l.WarpsPerBlock <= 0 || l.SMs <= 0 || l.ResidentBlocks <= 0 ||
+		l.ComputeUnits <= 0 || l.MemoryUnits <= 0 || l.MaxSimWarps <= 0 {
+		return fmt.Errorf("resios: the simulation needs positive blocks (%d), warps per block (%d), SMs (%d), resident blocks (%d), compute units (%d), memory units (%d) and simulated warps (%d)",
+			l.Blocks, l.WarpsPerBlock, l.SMs, l.ResidentBlocks, l.ComputeUnits, l.MemoryUnits, l.MaxSimWarps)
+	}
+	return nil
+}
+
+// state is the simulated SM.
+type state struct {
+	trace []Instr
+	l     Launch
+
+	queued   int64   // blocks in the block queue
+	resident int     // blocks on the SM
+	left     []int   // per block, warps not yet done
+	ready    []*warp // the ready queue
+	units    [2][]*warp
+	time     float64
+	idle     float64
+	hot      map[string]*Hotspot
+}
+
+func (s *state) run() {
+	for {
+		s.admit()
+		if len(s.ready) == 0 && len(s.units[Compute]) == 0 && len(s.units[Memory]) == 0 {
+			return
+		}
+		s.adjust()
+		s.distribute()
+		s.step()
+	}
+}
+
+// admit moves blocks from the block queue while there is room.
+func (s *state) admit() {
+	for s.queued > 0 && s.resident < s.l.ResidentBlocks {
+		s.queued--
+		s.resident++
+		b := len(s.left)
+		s.left = append(s.left, s.l.WarpsPerBlock)
+		for range s.l.WarpsPerBlock {
+			s.ready = append(s.ready, &warp{block: b})
+		}
+	}
+}
+
+// adjust fixes the delay of every ready instruction not yet adjusted.
+func (s *state) adjust() {
+	tlp := float64(len(s.ready) + len(s.units[Compute]))
+	for _, w := range s.ready {
+		if w.adjusted {
+			continue
+		}
+		in := s.trace[w.pc]
+		w.remaining, w.adjusted = in.Delay(tlp), true
+		if in.Kind == Memory {
+			s.hotspot(in.Name).Delay += w.remaining
+		}
+	}
+}
+
+// distribute moves ready warps, in queue order, to free units of their
+// instruction's kind.
+func (s *state) distribute() {
+	capacity := [2]int{s.l.ComputeUnits, s.l.MemoryUnits}
+	waiting := s.ready[:0]
+	for _, w := range s.ready {
+		k := s.trace[w.pc].Kind
+		if len(s.units[k]) < capacity[k] {
+			s.units[k] = append(s.units[k], w)
+		} else {
+			waiting = append(waiting, w)
+		}
+	}
+	s.ready = waiting
+}
+
+// step advances the clock by the smallest remaining delay on the units and
+// retires the instructions that complete.
+func (s *state) step() {
+	first := true
+	var d float64
+	for _, u := range s.units {
+		for _, w := range u {
+			if first || w.remaining < d {
+				d, first = w.remaining, false
+			}
+		}
+	}
+	if len(s.units[Compute]) == 0 {
+		s.idle += d
+		for _, w := range s.units[Memory] {
+			s.hotspot(s.trace[w.pc].Name).Idle += d
+		}
+	}
+	s.time += d
+	for k := range s.units {
+		busy := s.units[k][:0]
+		for _, w := range s.units[k] {
+			w.remaining -= d
+			if w.remaining > 0 {
+				busy = append(busy, w)
+				continue
+			}
+			s.retire(w)
+		}
+		s.units[k] = busy
+	}
+}
+
+// retire moves a warp past its instruction: back to the ready queue, or
+// out of the SM when its trace is done.
+func (s *state) retire(w *warp) {
+	w.pc++
+	w.adjusted = false
+	if w.pc < len(s.trace) {
+		s.ready = append(s.ready, w)
+		return
+	}
+	s.left[w.block]--
+	if s.left[w.block] == 0 {
+		s.resident--
+	}
+}
+
+func (s *state) hotspot(name string) *Hotspot {
+	h := s.hot[name]
+	if h == nil {
+		h = &Hotspot{Name: name}
+		s.hot[name] = h
+	}
+	return h
+}
