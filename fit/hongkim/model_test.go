@@ -271,3 +271,12 @@ func TestExplain(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkPredict(b *testing.B) {
+	m, k := table2()
+	for b.Loop() {
+		if _, err := Predict(m, k); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

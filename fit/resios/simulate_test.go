@@ -208,3 +208,26 @@ func TestFromDeviceMissing(t *testing.T) {
 		t.Errorf("H100: %v", err)
 	}
 }
+
+// BenchmarkSimulate simulates the transpose of TestPredictHotspot: 12
+// blocks of 8 warps over a 3-instruction trace.
+func BenchmarkSimulate(b *testing.B) {
+	g, err := gpus.Lookup("gtx460")
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := FromDevice(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	index, _ := d.Compute("index", "madd", 1, 2)
+	load, _ := d.Global("load idata", 1, 4, 1, 1)
+	store, _ := d.Global("store odata", 1024, 4, 1, 1)
+	trace := []Instr{index, load, store}
+	res := xu.Resources{ThreadsPerBlock: 256, RegsPerThread: 10}
+	for b.Loop() {
+		if _, err := d.Predict(trace, 1024, res); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

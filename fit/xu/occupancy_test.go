@@ -115,3 +115,16 @@ func TestActiveBlocksErrors(t *testing.T) {
 		})
 	}
 }
+
+func BenchmarkActiveBlocks(b *testing.B) {
+	d, err := gpus.Lookup("h100-sxm5")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := Resources{ThreadsPerBlock: 128, RegsPerThread: 64, SharedPerBlock: 49152}
+	for b.Loop() {
+		if _, err := ActiveBlocks(d.Limits, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
