@@ -1,0 +1,406 @@
+package counts
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// This file is the concrete domain engine: it evaluates the kernel's
+// domains at fixed parameter values. It answers two questions exactly, by
+// bounded enumeration: is a point (given values for some inames) in the
+// projection of a domain onto those inames, and which values of further
+// inames extend a point. Launch and the reference interpreter use it; the
+// symbolic counts never do.
+
+// cexpr is a qaff compiled to slot indices: inames take slots
+// 0..len(k.Inames)-1, parameters the slots after them.
+type cexpr struct {
+	lin    []cterm
+	floors []cfloor
+	c      int64
+}
+
+type cterm struct {
+	slot int
+	coef int64
+}
+
+type cfloor struct {
+	coef int64
+	num  *cexpr
+	den  int64
+}
+
+// eval computes the expression. bind's magnitude check guarantees that
+// no intermediate value overflows for slot values within the domain's
+// bounds.
+func (e *cexpr) eval(v []int64) int64 {
+	s := e.c
+	for _, t := range e.lin {
+		s += t.coef * v[t.slot]
+	}
+	for _, f := range e.floors {
+		s += f.coef * floorDiv(f.num.eval(v), f.den)
+	}
+	return s
+}
+
+// interval bounds the expression without its linear term in slot skip
+// (skip < 0 keeps everything), using exact values for known slots and box
+// bounds for the others.
+func (e *cexpr) interval(v []int64, known []bool, box []ival, skip int) ival {
+	r := point(e.c)
+	for _, t := range e.lin {
+		if t.slot == skip {
+			continue
+		}
+		x := box[t.slot]
+		if known[t.slot] {
+			x = point(v[t.slot])
+		}
+		r = addIval(r, scaleIval(x, t.coef))
+	}
+	for _, f := range e.floors {
+		n := f.num.interval(v, known, box, -1)
+		r = addIval(r, scaleIval(floorIval(n, f.den), f.coef))
+	}
+	return r
+}
+
+func (e *cexpr) coefOf(slot int) int64 {
+	for _, t := range e.lin {
+		if t.slot == slot {
+			return t.coef
+		}
+	}
+	return 0
+}
+
+func (e *cexpr) slots(dst []int) []int {
+	for _, t := range e.lin {
+		if !slices.Contains(dst, t.slot) {
+			dst = append(dst, t.slot)
+		}
+	}
+	for _, f := range e.floors {
+		dst = f.num.slots(dst)
+	}
+	return dst
+}
+
+// bound is the magnitude bound of the expression given per-slot value
+// magnitudes, or false when it reaches limit.
+func (e *cexpr) bound(mag []uint64) (uint64, bool) {
+	s := absU(e.c)
+	add := func(coef int64, m uint64) bool {
+		hi, lo := mulU(absU(coef), m)
+		if hi != 0 || lo >= limit || s+lo >= limit {
+			return false
+		}
+		s += lo
+		return true
+	}
+	for _, t := range e.lin {
+		if !add(t.coef, mag[t.slot]) {
+			return 0, false
+		}
+	}
+	for _, f := range e.floors {
+		m, ok := f.num.bound(mag)
+		if !ok || !add(f.coef, m) {
+			return 0, false
+		}
+	}
+	return s, true
+}
+
+type ccons struct {
+	e     cexpr
+	eq    bool
+	slots []int
+}
+
+func (c *ccons) holds(v []int64) bool {
+	x := c.e.eval(v)
+	if c.eq {
+		return x == 0
+	}
+	return x >= 0
+}
+
+// cconj is a compiled conjunction with the bounding box of its inames at
+// the engine's parameters. A dead conjunction has no points.
+type cconj struct {
+	cons []ccons
+	box  []ival
+	dead bool
+}
+
+// cdomain is the intersection of some of the kernel's domains, compiled.
+type cdomain struct {
+	inames []int // slots, in domain order
+	conjs  []*cconj
+}
+
+// engine binds a kernel to concrete parameter values.
+type engine struct {
+	k      *Kernel
+	slot   map[string]int
+	params map[string]int64
+	base   []int64 // slot values with the parameters filled in
+	doms   map[string]*cdomain
+}
+
+// maxParam bounds parameter magnitudes for concrete evaluation.
+const maxParam = 1 << 40
+
+func newEngine(k *Kernel, params map[string]int64) (*engine, error) {
+	for _, p := range k.Params {
+		if _, ok := params[p]; !ok {
+			return nil, errorf(k.File, Pos{}, "missing parameter %s (the kernel's parameters are %s)", p, strings.Join(k.Params, ", "))
+		}
+	}
+	for _, p := range sortedKeys(params) {
+		if !slices.Contains(k.Params, p) {
+			return nil, errorf(k.File, Pos{}, "unknown parameter %s (the kernel's parameters are %s)", p, listOrNone(k.Params))
+		}
+		if v := params[p]; v > maxParam || v < -maxParam {
+			return nil, errorf(k.File, Pos{}, "parameter %s=%d is too large to evaluate concretely (limit ±2^40)", p, v)
+		}
+	}
+	e := &engine{k: k, slot: map[string]int{}, params: params, doms: map[string]*cdomain{}}
+	for i, in := range k.Inames {
+		e.slot[in.Name] = i
+	}
+	e.base = make([]int64, len(k.Inames)+len(k.Params))
+	for i, p := range k.Params {
+		e.slot[p] = len(k.Inames) + i
+		e.base[len(k.Inames)+i] = params[p]
+	}
+	if !e.holdsParamsOnly(k.assume) {
+		return nil, errorf(k.File, Pos{}, "parameters %s violate the assumptions %s", e.paramString(), k.Assumptions())
+	}
+	return e, nil
+}
+
+func (e *engine) paramString() string {
+	parts := make([]string, len(e.k.Params))
+	for i, p := range e.k.Params {
+		parts[i] = p + "=" + strconv.FormatInt(e.params[p], 10)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// holdsParamsOnly evaluates a parameter-only condition with checked
+// arithmetic.
+func (e *engine) holdsParamsOnly(d dnf) bool {
+	for _, c := range d {
+		ok := true
+		for _, x := range c {
+			v, err := evalQaffChecked(x.e, e.params)
+			if err != nil || (x.eq && v != 0) || (!x.eq && v < 0) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+func evalQaffChecked(a qaff, vals map[string]int64) (int64, error) {
+	s := a.c
+	var err error
+	for _, t := range a.terms {
+		if s, err = addScaled(s, vals[t.name], t.coef); err != nil {
+			return 0, err
+		}
+	}
+	for _, f := range a.floors {
+		n, err := evalQaffChecked(f.num, vals)
+		if err != nil {
+			return 0, err
+		}
+		if s, err = addScaled(s, floorDiv(n, f.den), f.coef); err != nil {
+			return 0, err
+		}
+	}
+	return s, nil
+}
+
+func (e *engine) compile(a qaff) cexpr {
+	c := cexpr{c: a.c}
+	for _, t := range a.terms {
+		c.lin = append(c.lin, cterm{e.slot[t.name], t.coef})
+	}
+	for _, f := range a.floors {
+		num := e.compile(f.num)
+		c.floors = append(c.floors, cfloor{f.coef, &num, f.den})
+	}
+	return c
+}
+
+// relevantDomains returns the indices of the domains that constrain the
+// given inames: those declaring them, and transitively those declaring
+// the inames that these mention.
+func (k *Kernel) relevantDomains(inames []string) []int {
+	var out []int
+	var visit func(name string)
+	visit = func(name string) {
+		in := k.inameIndex[name]
+		if in == nil || slices.Contains(out, in.Domain) {
+			return
+		}
+		out = append(out, in.Domain)
+		for _, o := range k.Domains[in.Domain].Outer {
+			visit(o)
+		}
+	}
+	for _, n := range inames {
+		visit(n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// domain returns the compiled intersection of the domains relevant to
+// inames, with bounding boxes at the engine's parameters.
+func (e *engine) domain(inames []string) (*cdomain, error) {
+	idx := e.k.relevantDomains(inames)
+	key := fmt.Sprint(idx)
+	if d, ok := e.doms[key]; ok {
+		return d, nil
+	}
+	d := &cdomain{}
+	set := dnf{conj{}}
+	for _, i := range idx {
+		set = set.and(e.k.Domains[i].set)
+		for _, n := range e.k.Domains[i].Inames {
+			d.inames = append(d.inames, e.slot[n])
+		}
+	}
+	for _, c := range set {
+		cc := &cconj{}
+		for _, x := range c {
+			ce := e.compile(x.e)
+			cc.cons = append(cc.cons, ccons{e: ce, eq: x.eq, slots: ce.slots(nil)})
+		}
+		if err := e.boxConj(cc, d.inames); err != nil {
+			return nil, err
+		}
+		d.conjs = append(d.conjs, cc)
+	}
+	e.doms[key] = d
+	return d, nil
+}
+
+// boxConj bounds each iname of the conjunction by interval propagation and
+// checks that concrete evaluation cannot overflow.
+func (e *engine) boxConj(c *cconj, inames []int) error {
+	c.box = make([]ival, len(e.base))
+	known := make([]bool, len(e.base))
+	for i := range c.box {
+		c.box[i] = point(e.base[i])
+	}
+	for _, s := range inames {
+		c.box[s] = unbounded
+	}
+	for _, s := range e.k.Params {
+		known[e.slot[s]] = true
+	}
+	for round := 0; round < 4*(len(inames)+2); round++ {
+		changed := false
+		for i := range c.cons {
+			x := &c.cons[i]
+			if len(x.slots) == 0 || allKnown(x.slots, known) {
+				if !x.holds(e.base) {
+					c.dead = true
+					return nil
+				}
+				continue
+			}
+			for _, t := range x.e.lin {
+				if known[t.slot] {
+					continue
+				}
+				b := boundFrom(x, t.slot, t.coef, e.base, known, c.box)
+				nb := c.box[t.slot].intersect(b)
+				if nb.empty() {
+					c.dead = true
+					return nil
+				}
+				if nb != c.box[t.slot] {
+					c.box[t.slot] = nb
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	mag := make([]uint64, len(e.base))
+	for _, s := range inames {
+		if !c.box[s].bounded() {
+			return errorf(e.k.File, e.k.Domains[e.k.inameIndex[e.k.Inames[s].Name].Domain].pos,
+				"the domain is unbounded in iname %s (at %s)", e.k.Inames[s].Name, e.paramString())
+		}
+	}
+	for i := range c.box {
+		m := c.box[i].magnitude()
+		if !known[i] {
+			m = 4*m + 4 // room for work-item indices beyond this iname's extent
+		}
+		if m >= limit {
+			return errorf(e.k.File, Pos{}, "domain values are too large to evaluate concretely (at %s)", e.paramString())
+		}
+		mag[i] = m
+	}
+	for _, x := range c.cons {
+		if _, ok := x.e.bound(mag); !ok {
+			return errorf(e.k.File, Pos{}, "domain arithmetic would overflow 64-bit integers (at %s)", e.paramString())
+		}
+	}
+	return nil
+}
+
+func allKnown(slots []int, known []bool) bool {
+	for _, s := range slots {
+		if !known[s] {
+			return false
+		}
+	}
+	return true
+}
+
+// boundFrom derives the interval a constraint allows for slot (whose
+// linear coefficient is a) given the other slots.
+func boundFrom(x *ccons, slot int, a int64, v []int64, known []bool, box []ival) ival {
+	rest := x.e.interval(v, known, box, slot)
+	if rest.hi == math.MinInt64 || rest.lo == math.MinInt64 {
+		return unbounded // cannot be negated; only loosens the bound
+	}
+	r := unbounded
+	// a*s + rest >= 0  (or = 0)
+	if a > 0 {
+		if !rest.hiInf {
+			r.lo, r.loInf = ceilDiv(-rest.hi, a), false
+		}
+		if x.eq && !rest.loInf {
+			r.hi, r.hiInf = floorDiv(-rest.lo, a), false
+		}
+		return r
+	}
+	if !rest.hiInf {
+		r.hi, r.hiInf = floorDiv(rest.hi, -a), false
+	}
+	if x.eq && !rest.loInf {
+		r.lo, r.loInf = ceilDiv(rest.lo, -a), false
+	}
+	return r
+}

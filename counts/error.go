@@ -1,0 +1,36 @@
+package counts
+
+import "fmt"
+
+// Pos is a position in a .knl file: 1-based line and column (in bytes).
+type Pos struct {
+	Line, Col int
+}
+
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Error is a problem with a kernel: a syntax error, a semantic error such as
+// a reference to an undeclared array, or an error found while evaluating the
+// kernel at concrete parameters. File and Pos name the place when it is
+// known (Pos.Line == 0 when it is not).
+type Error struct {
+	File string
+	Pos  Pos
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Pos.Line > 0 && e.File != "":
+		return fmt.Sprintf("%s:%s: %s", e.File, e.Pos, e.Msg)
+	case e.Pos.Line > 0:
+		return fmt.Sprintf("%s: %s", e.Pos, e.Msg)
+	case e.File != "":
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return e.Msg
+}
+
+func errorf(file string, pos Pos, format string, args ...any) *Error {
+	return &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}

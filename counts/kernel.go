@@ -1,0 +1,207 @@
+package counts
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Kernel is a parsed, split, typed and scheduled .knl kernel.
+type Kernel struct {
+	Name   string
+	File   string
+	Consts []Const  // compile-time constants in declaration order, after overrides
+	Params []string // size parameters in order of first appearance
+
+	Domains []*Domain
+	Inames  []*Iname // in domain order: the loop nesting order
+	Arrays  []*Array // global arrays and temporaries in declaration order
+
+	// Statements holds the *Instruction and *Barrier statements in
+	// textual order; Schedule arranges them in loops.
+	Statements []Statement
+	Schedule   []Node
+
+	assume     dnf
+	inameIndex map[string]*Iname
+	arrayIndex map[string]*Array
+}
+
+// Const is a compile-time integer constant (a "const NAME = INT" line).
+type Const struct {
+	Name  string
+	Value int64
+}
+
+// Domain is one "domain" statement: a set of inames in isl notation. Its
+// constraints may mention parameters and the inames of other domains
+// (Outer), which is how loop bounds depend on enclosing loops.
+type Domain struct {
+	Inames []string
+	Outer  []string
+	set    dnf
+	pos    Pos
+}
+
+// Constraints returns the domain's constraints in isl syntax, after
+// constant substitution and splitting ("0 = 0" when there are none).
+func (d *Domain) Constraints() string {
+	if len(d.set) == 1 && len(d.set[0]) == 0 {
+		return "0 = 0"
+	}
+	return d.set.String()
+}
+
+// String renders the domain as an isl set, for instance
+// "[n] -> { [i_out, i_in] : 0 <= i_in <= 15 and 0 <= 16*i_out + i_in <= n - 1 }".
+func (d *Domain) String() string {
+	return islSet(d.Outer, d.Inames, d.Constraints())
+}
+
+func islSet(params, dims []string, constraints string) string {
+	return fmt.Sprintf("[%s] -> { [%s] : %s }", strings.Join(params, ", "), strings.Join(dims, ", "), constraints)
+}
+
+// TagKind says how an iname is executed.
+type TagKind uint8
+
+// Iname tags. Seq, Unroll and ILP inames are sequential loops (Unroll and
+// ILP are hints for code generation and change no count); Group and
+// LocalID inames are the work-group and work-item indices of a hardware
+// axis.
+const (
+	Seq TagKind = iota
+	Group
+	LocalID
+	Unroll
+	ILP
+)
+
+// Tag is an iname's tag; Axis is 0-2 for Group and LocalID.
+type Tag struct {
+	Kind TagKind
+	Axis int
+}
+
+// Parallel reports whether the tag makes the iname a hardware index.
+func (t Tag) Parallel() bool { return t.Kind == Group || t.Kind == LocalID }
+
+func (t Tag) String() string {
+	switch t.Kind {
+	case Group:
+		return fmt.Sprintf("g.%d", t.Axis)
+	case LocalID:
+		return fmt.Sprintf("l.%d", t.Axis)
+	case Unroll:
+		return "unr"
+	case ILP:
+		return "ilp"
+	}
+	return "seq"
+}
+
+// Iname is a loop index; Domain is the index of the domain declaring it.
+type Iname struct {
+	Name   string
+	Tag    Tag
+	Domain int
+}
+
+// Space is where an array lives.
+type Space uint8
+
+// Memory spaces.
+const (
+	Global  Space = iota // kernel argument in global memory
+	Local                // per work-group local (shared) memory
+	Private              // per work-item temporary (registers)
+)
+
+func (s Space) String() string {
+	return [...]string{"global", "local", "private"}[s]
+}
+
+// Array is a global array or a temporary. Shape entries are affine in the
+// parameters (constant for local and private arrays); a scalar has no
+// shape. Elements are stored row-major unless ColMajor.
+type Array struct {
+	Name     string
+	DType    DType
+	Space    Space
+	Shape    []Affine
+	ColMajor bool
+	Pos      Pos
+}
+
+// Statement is an *Instruction or a *Barrier.
+type Statement interface {
+	Node
+	StatementID() string
+}
+
+// Instruction assigns RHS to LHS at every point of its execution domain:
+// the kernel domain projected onto Within (see the package
+// documentation). Within lists the inames the instruction runs in, in
+// domain order: those it mentions outside reductions plus those named in
+// its inames= annotation. Its sequential ones are exactly its enclosing
+// loops in the schedule.
+type Instruction struct {
+	ID     string
+	Pos    Pos
+	LHS    *Access
+	RHS    Expr
+	Within []string
+	Deps   []string
+}
+
+// Barrier is a local barrier executed by every work-item, inside the
+// sequential loops Inames.
+type Barrier struct {
+	ID     string
+	Pos    Pos
+	Inames []string
+	Deps   []string
+}
+
+// StatementID returns the instruction's id.
+func (s *Instruction) StatementID() string { return s.ID }
+
+// StatementID returns the barrier's id.
+func (s *Barrier) StatementID() string { return s.ID }
+
+func (s *Instruction) String() string { return fmt.Sprintf("%s = %s", s.LHS, s.RHS) }
+
+// Iname returns the named iname, or nil.
+func (k *Kernel) Iname(name string) *Iname { return k.inameIndex[name] }
+
+// Array returns the named array or temporary, or nil.
+func (k *Kernel) Array(name string) *Array { return k.arrayIndex[name] }
+
+// Assumptions returns the kernel's assumptions on its parameters in isl
+// syntax ("" when there are none).
+func (k *Kernel) Assumptions() string {
+	if len(k.assume) == 1 && len(k.assume[0]) == 0 {
+		return ""
+	}
+	return k.assume.String()
+}
+
+// ConstMap returns the constant bindings as a map, as recorded in
+// measurement tables.
+func (k *Kernel) ConstMap() map[string]int64 {
+	m := make(map[string]int64, len(k.Consts))
+	for _, c := range k.Consts {
+		m[c.Name] = c.Value
+	}
+	return m
+}
+
+// inameOrder sorts names by their position in the domain order.
+func (k *Kernel) inameOrder(names []string) []string {
+	out := slices.Clone(names)
+	slices.SortFunc(out, func(a, b string) int {
+		return slices.IndexFunc(k.Inames, func(x *Iname) bool { return x.Name == a }) -
+			slices.IndexFunc(k.Inames, func(x *Iname) bool { return x.Name == b })
+	})
+	return out
+}

@@ -1,0 +1,76 @@
+package counts
+
+// grid is the launch grid of a kernel at concrete parameters.
+type grid struct {
+	groups, local [3]int64
+	// lb is the lower bound of each tagged iname: work-group (or
+	// work-item) index q along its axis runs that iname at lb + q.
+	lb map[int]int64
+	// tagged lists the slots of the tagged inames per hardware axis:
+	// tagged[0][a] for g.a, tagged[1][a] for l.a.
+	tagged [2][3][]int
+}
+
+// Launch returns the launch grid at the given parameters: the global size
+// (work-items) and the work-group size along each hardware axis. The
+// number of work-groups along axis a is the largest extent of the inames
+// tagged g.a, the work-group size the largest extent of those tagged l.a
+// (several inames may share an axis, say a prefetch iname and a compute
+// iname); an axis without tagged inames has size 1. An iname's extent is
+// max - min + 1 over the kernel domain projected onto it; iname value
+// min + q runs on index q. Inames of shorter extent than their axis leave
+// the remaining work-items idle in the instructions that use them.
+func (k *Kernel) Launch(params map[string]int64) (global, local [3]int64, err error) {
+	e, err := newEngine(k, params)
+	if err != nil {
+		return global, local, err
+	}
+	g, err := e.grid()
+	if err != nil {
+		return global, local, err
+	}
+	for a := range 3 {
+		global[a] = g.groups[a] * g.local[a]
+	}
+	return global, g.local, nil
+}
+
+func (e *engine) grid() (*grid, error) {
+	g := &grid{lb: map[int]int64{}}
+	for a := range 3 {
+		g.groups[a], g.local[a] = 1, 1
+	}
+	seen := [2][3]bool{}
+	for _, in := range e.k.Inames {
+		if !in.Tag.Parallel() {
+			continue
+		}
+		kind := 0
+		if in.Tag.Kind == LocalID {
+			kind = 1
+		}
+		slot := e.slot[in.Name]
+		g.tagged[kind][in.Tag.Axis] = append(g.tagged[kind][in.Tag.Axis], slot)
+		dom, err := e.domain([]string{in.Name})
+		if err != nil {
+			return nil, err
+		}
+		q := e.newQuery(dom, nil, []string{in.Name})
+		v := append([]int64(nil), e.base...)
+		lo, hi, ok := q.extremes(v)
+		extent := int64(0)
+		if ok {
+			extent = hi - lo + 1
+			g.lb[slot] = lo
+		}
+		size := &g.groups[in.Tag.Axis]
+		if kind == 1 {
+			size = &g.local[in.Tag.Axis]
+		}
+		if !seen[kind][in.Tag.Axis] || extent > *size {
+			*size = extent
+		}
+		seen[kind][in.Tag.Axis] = true
+	}
+	return g, nil
+}

@@ -1,0 +1,432 @@
+package counts_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/library"
+)
+
+// libraryCase runs one library kernel in the interpreter at one
+// configuration and checks its output against a direct Go computation.
+type libraryCase struct {
+	kernel string
+	consts map[string]int64
+	params map[string]int64
+	// setup makes the arrays (inputs filled, outputs poisoned) and returns
+	// a check of the outputs after the run.
+	setup func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error)
+}
+
+func loadLibraryKernel(t testing.TB, name string, consts map[string]int64) *counts.Kernel {
+	t.Helper()
+	src, err := library.Source(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := counts.ParseKernel(library.FileName(name), src, consts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func randF32(rng *rand.Rand, n int64) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(rng.IntN(2001)-1000) / 250
+	}
+	return s
+}
+
+func poisonF32(n int64) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(math.NaN())
+	}
+	return s
+}
+
+// near compares with a tolerance scaled by the magnitude of the terms
+// that were summed (scale), for kernels whose summation order differs
+// from the reference's.
+func near(got float32, want, scale float64) bool {
+	return math.Abs(float64(got)-want) <= 1e-5*scale+1e-6
+}
+
+func matmulSetup(n, m, l int64, rng *rand.Rand) (a, b, c []float32, check func() error) {
+	a, b, c = randF32(rng, n*m), randF32(rng, m*l), poisonF32(n*l)
+	return a, b, c, func() error {
+		for i := range n {
+			for j := range l {
+				var want, scale float64
+				for k := range m {
+					p := float64(a[i*m+k]) * float64(b[k*l+j])
+					want += p
+					scale += math.Abs(p)
+				}
+				if got := c[i*l+j]; !near(got, want, scale) {
+					return fmt.Errorf("c[%d, %d] = %v, want %v", i, j, got, want)
+				}
+			}
+		}
+		return nil
+	}
+}
+
+func transposeSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	n := p["n"]
+	a, b := randF32(rng, n*n), poisonF32(n*n)
+	return map[string]any{"a": a, "b": b}, func() error {
+		for i := range n {
+			for j := range n {
+				if b[i*n+j] != a[j*n+i] {
+					return fmt.Errorf("b[%d, %d] = %v, want a[%d, %d] = %v", i, j, b[i*n+j], j, i, a[j*n+i])
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// filledSetup checks stride2_filled and stride3_filled: out[i] sums, over
+// the columns q of i's block of lx columns, a[0,q] + ... + a[rows-1,q],
+// accumulated in f32 in increasing q as the kernel does.
+func filledSetup(rows, lx int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		a, out := randF32(rng, rows*n), poisonF32(n)
+		return map[string]any{"a": a, "out": out}, func() error {
+			for i := range n {
+				lo := i / lx * lx
+				var acc float32
+				for q := lo; q < min(lo+lx, n); q++ {
+					s := a[rows*q]
+					for r := int64(1); r < rows; r++ {
+						s = float32(s + a[rows*q+r])
+					}
+					acc = float32(acc + s)
+				}
+				if out[i] != acc {
+					return fmt.Errorf("out[%d] = %v, want %v", i, out[i], acc)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// arithSetup checks an arithmetic kernel: every element of out is the
+// sum over k < nk of term(k), accumulated in order.
+func arithSetup(f64 bool, term func(k float64) float64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n, nk := p["n"], p["nk"]
+		var want float64
+		for k := range nk {
+			if f64 {
+				want += term(float64(k))
+			} else {
+				want = float64(float32(want + term(float64(k))))
+			}
+		}
+		if f64 {
+			out := make([]float64, n*n)
+			return map[string]any{"out": out}, func() error {
+				for i, v := range out {
+					if v != want {
+						return fmt.Errorf("out element %d = %v, want %v", i, v, want)
+					}
+				}
+				return nil
+			}
+		}
+		out := poisonF32(n * n)
+		return map[string]any{"out": out}, func() error {
+			for i, v := range out {
+				if float64(v) != want {
+					return fmt.Errorf("out element %d = %v, want %v", i, v, want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// chain applies op with each constant in turn, rounding to f32 after each
+// step unless f64.
+func chain(f64 bool, x float64, op func(a, b float64) float64, consts ...float64) float64 {
+	r := func(v float64) float64 {
+		if f64 {
+			return v
+		}
+		return float64(float32(v))
+	}
+	for _, c := range consts {
+		if !f64 {
+			c = float64(float32(c))
+		}
+		x = r(op(x, c))
+	}
+	return x
+}
+
+func arithCases() []libraryCase {
+	var cases []libraryCase
+	add := func(a, b float64) float64 { return a + b }
+	mul := func(a, b float64) float64 { return a * b }
+	div := func(a, b float64) float64 { return a / b }
+	for _, f64 := range []bool{false, true} {
+		suffix := "f32"
+		if f64 {
+			suffix = "f64"
+		}
+		r := func(v float64) float64 {
+			if f64 {
+				return v
+			}
+			return float64(float32(v))
+		}
+		terms := map[string]func(k float64) float64{
+			"add": func(k float64) float64 {
+				x := chain(f64, k, add, 1.1)
+				x = chain(f64, x, func(a, b float64) float64 { return a - b }, 2.2)
+				x = chain(f64, x, add, 3.3)
+				x = chain(f64, x, func(a, b float64) float64 { return a - b }, 4.4)
+				x = chain(f64, x, add, 5.5)
+				x = chain(f64, x, func(a, b float64) float64 { return a - b }, 6.6)
+				return chain(f64, x, add, 7.7)
+			},
+			"mul": func(k float64) float64 { return chain(f64, k, mul, 1.1, 0.9, 1.2, 0.8, 1.3, 0.7) },
+			"div": func(k float64) float64 { return chain(f64, k, div, 1.1, 0.9, 1.2, 0.8, 1.3, 0.7) },
+			"pow": func(k float64) float64 { return chain(f64, k, math.Pow, 1.01, 0.99, 1.02, 0.98, 1.01, 0.99) },
+			"rsqrt": func(k float64) float64 {
+				x := r(k + 1)
+				for range 6 {
+					x = r(1 / math.Sqrt(x))
+				}
+				return x
+			},
+		}
+		for op, term := range terms {
+			cases = append(cases,
+				libraryCase{"arith_" + op + "_" + suffix, map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "nk": 11}, arithSetup(f64, term)},
+				libraryCase{"arith_" + op + "_" + suffix, nil, map[string]int64{"n": 16, "nk": 5}, arithSetup(f64, term)})
+		}
+	}
+	return cases
+}
+
+func vectorSetup(stride int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		x, y, z := randF32(rng, n), randF32(rng, n), poisonF32(n)
+		return map[string]any{"x": x, "y": y, "z": z}, func() error {
+			for i := range n {
+				want := float32(math.NaN())
+				if i%stride == 0 {
+					want = float32(float32(2.5*x[i]) + float32(1.5*y[i]))
+				}
+				if z[i] != want && !(math.IsNaN(float64(want)) && math.IsNaN(float64(z[i]))) {
+					return fmt.Errorf("z[%d] = %v, want %v", i, z[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+func libraryCases() []libraryCase {
+	small2 := map[string]int64{"LX": 4, "LY": 3}
+	cases := []libraryCase{
+		{"matmul_tiled", small2, map[string]int64{"n": 10, "m": 7, "ell": 9}, func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+			a, b, c, check := matmulSetup(p["n"], p["m"], p["ell"], rng)
+			return map[string]any{"a": a, "b": b, "c": c}, check
+		}},
+		{"matmul_tiled", nil, map[string]int64{"n": 17, "m": 33, "ell": 16}, func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+			a, b, c, check := matmulSetup(p["n"], p["m"], p["ell"], rng)
+			return map[string]any{"a": a, "b": b, "c": c}, check
+		}},
+		{"matmul_skinny", small2, map[string]int64{"n": 5, "m": 40}, func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+			a, b, c, check := matmulSetup(p["n"], p["m"], p["n"], rng)
+			return map[string]any{"a": a, "b": b, "c": c}, check
+		}},
+		{"matmul_naive", small2, map[string]int64{"n": 10}, func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+			a, b, c, check := matmulSetup(p["n"], p["n"], p["n"], rng)
+			return map[string]any{"a": a, "b": b, "c": c}, check
+		}},
+		{"transpose_prefetch", small2, map[string]int64{"n": 10}, transposeSetup},
+		{"transpose_prefetch", map[string]int64{"LX": 4, "LY": 4}, map[string]int64{"n": 8}, transposeSetup},
+		{"transpose_prefetch", map[string]int64{"LX": 8, "LY": 2}, map[string]int64{"n": 13}, transposeSetup},
+		{"transpose_write_coalesced", small2, map[string]int64{"n": 10}, transposeSetup},
+		{"transpose_read_coalesced", small2, map[string]int64{"n": 10}, transposeSetup},
+		{"vector_scale_add", map[string]int64{"LX": 8}, map[string]int64{"n": 37}, vectorSetup(1)},
+		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 2}, map[string]int64{"n": 37}, vectorSetup(2)},
+		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 3}, map[string]int64{"n": 37}, vectorSetup(3)},
+		{"global_copy", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+			a, b := randF32(rng, p["n"]), poisonF32(p["n"])
+			return map[string]any{"a": a, "b": b}, func() error {
+				for i := range a {
+					if a[i] != b[i] {
+						return fmt.Errorf("b[%d] = %v, want %v", i, b[i], a[i])
+					}
+				}
+				return nil
+			}
+		}},
+		{"global_add4", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+			n := p["n"]
+			a, b, c, d, e := randF32(rng, n), randF32(rng, n), randF32(rng, n), randF32(rng, n), poisonF32(n)
+			return map[string]any{"a": a, "b": b, "c": c, "d": d, "e": e}, func() error {
+				for i := range e {
+					if want := float32(float32(float32(a[i]+b[i])+c[i]) + d[i]); e[i] != want {
+						return fmt.Errorf("e[%d] = %v, want %v", i, e[i], want)
+					}
+				}
+				return nil
+			}
+		}},
+		{"global_store_index", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+			a := poisonF32(p["n"])
+			return map[string]any{"a": a}, func() error {
+				for i := range a {
+					if a[i] != float32(i) {
+						return fmt.Errorf("a[%d] = %v, want %d", i, a[i], i)
+					}
+				}
+				return nil
+			}
+		}},
+		{"stride2_filled", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, filledSetup(2, 8)},
+		{"stride3_filled", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, filledSetup(3, 8)},
+		{"stride2_filled", nil, map[string]int64{"n": 300}, filledSetup(2, 256)},
+		{"empty", small2, map[string]int64{"n": 10}, func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+			return map[string]any{}, func() error { return nil }
+		}},
+		{"finite_diff", small2, map[string]int64{"n": 11}, fdSetup},
+		{"finite_diff", map[string]int64{"LX": 4, "LY": 4}, map[string]int64{"n": 10}, fdSetup},
+		{"finite_diff", map[string]int64{"LX": 2, "LY": 1}, map[string]int64{"n": 5}, fdSetup},
+		{"nbody", map[string]int64{"LX": 8}, map[string]int64{"n": 19}, nbodySetup},
+		{"nbody", map[string]int64{"LX": 4}, map[string]int64{"n": 1}, nbodySetup},
+		{"convolution", small2, map[string]int64{"n": 5}, convSetup},
+	}
+	return append(cases, arithCases()...)
+}
+
+func fdSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	n := p["n"]
+	u, res := randF32(rng, n*n), poisonF32((n-2)*(n-2))
+	return map[string]any{"u": u, "res": res}, func() error {
+		for i := int64(1); i < n-1; i++ {
+			for j := int64(1); j < n-1; j++ {
+				c := u[i*n+j]
+				s := float32(float32(float32(u[(i-1)*n+j]+u[(i+1)*n+j])+u[i*n+j-1]) + u[i*n+j+1])
+				s = float32(s - float32(4*c))
+				want := float32(s + float32(0.25*float32(math.Pow(float64(c), 2))))
+				if got := res[(i-1)*(n-2)+j-1]; got != want {
+					return fmt.Errorf("res[%d, %d] = %v, want %v", i-1, j-1, got, want)
+				}
+			}
+		}
+		return nil
+	}
+}
+
+func nbodySetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	n := p["n"]
+	x, out := randF32(rng, 3*n), poisonF32(n)
+	return map[string]any{"x": x, "out": out}, func() error {
+		for i := range n {
+			var want, scale float64
+			for j := range n {
+				if j == i {
+					continue
+				}
+				var d2 float64
+				for c := range int64(3) {
+					d := float64(x[3*j+c]) - float64(x[3*i+c])
+					d2 += d * d
+				}
+				want += 1 / math.Sqrt(d2)
+				scale += 1 / math.Sqrt(d2)
+			}
+			if !near(out[i], want, 10*scale) {
+				return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
+			}
+		}
+		return nil
+	}
+}
+
+func convSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	n := p["n"]
+	w := n + 6
+	img, filt, r := randF32(rng, 3*w*w*3), randF32(rng, 3*7*7*3), poisonF32(3*3*n*n)
+	return map[string]any{"img": img, "filt": filt, "r": r}, func() error {
+		for im := range int64(3) {
+			for f := range int64(3) {
+				for y := range n {
+					for x := range n {
+						var want, scale float64
+						for dy := int64(-3); dy <= 3; dy++ {
+							for dx := int64(-3); dx <= 3; dx++ {
+								for ch := range int64(3) {
+									a := img[((im*w+3+y-dy)*w+3+x-dx)*3+ch]
+									b := filt[((f*7+3+dy)*7+3+dx)*3+ch]
+									want += float64(a) * float64(b)
+									scale += math.Abs(float64(a) * float64(b))
+								}
+							}
+						}
+						if got := r[((im*3+f)*n+y)*n+x]; !near(got, want, scale) {
+							return fmt.Errorf("r[%d, %d, %d, %d] = %v, want %v", im, f, y, x, got, want)
+						}
+					}
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// TestLibraryKernelsCompute runs every library kernel in the reference
+// interpreter at small sizes, with work-group sizes that do not divide
+// the problem, and compares the output with a direct computation.
+func TestLibraryKernelsCompute(t *testing.T) {
+	covered := map[string]bool{}
+	for i, c := range libraryCases() {
+		covered[c.kernel] = true
+		t.Run(fmt.Sprintf("%s/%d", c.kernel, i), func(t *testing.T) {
+			k := loadLibraryKernel(t, c.kernel, c.consts)
+			rng := rand.New(rand.NewPCG(uint64(i), 7))
+			arrays, check := c.setup(c.params, rng)
+			if _, err := counts.Run(k, c.params, arrays, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := check(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	for _, name := range library.Names() {
+		if !covered[name] {
+			t.Errorf("library kernel %s has no test case", name)
+		}
+	}
+}
+
+// TestLibraryNames checks that every file declares the kernel it is named
+// after.
+func TestLibraryNames(t *testing.T) {
+	names := library.Names()
+	if len(names) < 20 {
+		t.Fatalf("library lists %d kernels", len(names))
+	}
+	for _, name := range names {
+		if k := loadLibraryKernel(t, name, nil); k.Name != name {
+			t.Errorf("%s.knl declares kernel %s", name, k.Name)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package counts
+
+// OpKind is the kind of an arithmetic operation, the unit in which flops
+// (and integer operations) are counted.
+type OpKind uint8
+
+// Operation kinds. Add covers + and - (and sum reductions); Mul covers *
+// (and product reductions); Div covers /, and for integers // and %; Pow
+// covers ** and pow(); Exp is exp(); Special is every other function
+// (log, sqrt, rsqrt, sin, cos, fabs, fmin, fmax) and max/min reductions.
+// Negation and type conversion are free.
+const (
+	KindAdd OpKind = iota + 1
+	KindMul
+	KindDiv
+	KindPow
+	KindExp
+	KindSpecial
+)
+
+var opKindNames = [...]string{KindAdd: "add", KindMul: "mul", KindDiv: "div", KindPow: "pow", KindExp: "exp", KindSpecial: "special"}
+
+func (k OpKind) String() string {
+	if int(k) < len(opKindNames) && opKindNames[k] != "" {
+		return opKindNames[k]
+	}
+	return "?"
+}
+
+// Op is an operation kind at a type.
+type Op struct {
+	Kind  OpKind
+	DType DType
+}
+
+// Property is the op's property name: flop.f32.add for floating-point
+// types, int.i32.add for integer types.
+func (o Op) Property() string {
+	prefix := "flop."
+	if !o.DType.IsFloat() {
+		prefix = "int."
+	}
+	return prefix + o.DType.String() + "." + o.Kind.String()
+}
+
+// nodeOp returns the operation an expression node performs itself, per
+// evaluation, leaving its children aside. A reduction's own operation is
+// performed once per point of its body and is reported by reduceOp.
+func nodeOp(e Expr) (Op, bool) {
+	switch e := e.(type) {
+	case *Binary:
+		kind := map[BinOp]OpKind{OpAdd: KindAdd, OpSub: KindAdd, OpMul: KindMul, OpDiv: KindDiv,
+			OpFloorDiv: KindDiv, OpMod: KindDiv, OpPow: KindPow}[e.Op]
+		return Op{kind, e.T}, true
+	case *Call:
+		kind := KindSpecial
+		switch e.Func {
+		case "exp":
+			kind = KindExp
+		case "pow":
+			kind = KindPow
+		}
+		return Op{kind, e.T}, true
+	}
+	return Op{}, false
+}
+
+// reduceOp is the operation a reduction applies per point of its body.
+func reduceOp(r *Reduce) Op {
+	kind := map[ReduceOp]OpKind{RedSum: KindAdd, RedProduct: KindMul, RedMax: KindSpecial, RedMin: KindSpecial}[r.Op]
+	return Op{kind, r.T}
+}

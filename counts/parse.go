@@ -1,0 +1,324 @@
+package counts
+
+import (
+	"slices"
+	"sort"
+	"strconv"
+)
+
+// ParseKernel parses a .knl kernel. consts overrides the values of the
+// file's "const" declarations (an override naming no declared constant is
+// an error). Errors are *Error values naming the file, line and column.
+func ParseKernel(filename string, src []byte, consts map[string]int64) (*Kernel, error) {
+	toks, err := lex(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{file: filename, overrides: consts, constVals: map[string]int64{}}
+	for _, stmt := range splitStatements(toks) {
+		if err := b.statement(stmt); err != nil {
+			return nil, err
+		}
+	}
+	return b.finish()
+}
+
+// splitStatements groups tokens into statements: a newline ends a
+// statement unless a bracket is open, so domains and long instructions
+// may span lines. Each statement ends with its newline or EOF token.
+func splitStatements(toks []token) [][]token {
+	var out [][]token
+	depth, start := 0, 0
+	for i, t := range toks {
+		switch {
+		case t.is("(") || t.is("[") || t.is("{"):
+			depth++
+		case t.is(")") || t.is("]") || t.is("}"):
+			if depth > 0 {
+				depth--
+			}
+		case t.kind == tEOF || (t.kind == tNewline && depth == 0):
+			if i > start {
+				out = append(out, toks[start:i+1])
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+var statementKeywords = []string{"kernel", "const", "domain", "assume", "array", "local", "private", "split", "tag", "barrier"}
+
+// builder collects a kernel's statements; finish resolves and checks them.
+type builder struct {
+	file       string
+	overrides  map[string]int64
+	consts     []Const
+	constVals  map[string]int64
+	name       token
+	domains    []rawDomain
+	assume     dnf
+	assumePos  []Pos
+	arrays     []rawArray
+	splits     []rawSplit
+	tags       []rawTag
+	statements []rawStatement
+}
+
+type rawDomain struct {
+	params []token
+	inames []token
+	set    dnf
+	pos    Pos
+}
+
+type rawArray struct {
+	name     token
+	dtype    DType
+	space    Space
+	shape    []qaff
+	shapePos []Pos
+	colMajor bool
+}
+
+type rawSplit struct {
+	iname        token
+	factor       int64
+	outer, inner string
+}
+
+type rawTag struct {
+	iname token
+	tag   Tag
+}
+
+// rawStatement is an instruction (lhs != nil) or a barrier.
+type rawStatement struct {
+	pos      Pos
+	lhs      rexpr
+	rhs      rexpr
+	declType *DType // "<f32> x = ..." declares x; nil type pointer with decl means "<>"
+	decl     bool
+	ann      annotation
+}
+
+// statement parses one statement, substituting constants first.
+func (b *builder) statement(toks []token) (err error) {
+	toks = b.substConsts(toks)
+	c := &cursor{file: b.file, toks: toks}
+	defer func() {
+		if r := recover(); r != nil {
+			bo, ok := r.(bailout)
+			if !ok {
+				panic(r)
+			}
+			err = bo.err
+		}
+	}()
+	first := c.peek()
+	if b.name.text == "" && !first.isWord("kernel") && !first.isWord("const") {
+		c.failAt(first.pos, "expected 'kernel NAME' before anything else, found %s", first.describe())
+	}
+	if first.kind == tIdent && slices.Contains(statementKeywords, first.text) {
+		c.next()
+		switch first.text {
+		case "kernel":
+			b.kernelStmt(c, first)
+		case "const":
+			b.constStmt(c)
+		case "domain":
+			params, inames, set := c.parseDomainSet()
+			b.domains = append(b.domains, rawDomain{params, inames, set, first.pos})
+		case "assume":
+			b.assumePos = append(b.assumePos, c.peek().pos)
+			d := c.parseOr()
+			if b.assume == nil {
+				b.assume = dnf{conj{}}
+			}
+			b.assume = b.assume.and(d)
+		case "array", "local", "private":
+			b.arrayStmt(c, first.text)
+		case "split":
+			b.splitStmt(c)
+		case "tag":
+			b.tagStmt(c)
+		case "barrier":
+			b.statements = append(b.statements, rawStatement{pos: first.pos, ann: c.parseAnnotation()})
+		}
+		c.expectEnd()
+		return nil
+	}
+	if first.is("...") {
+		c.next()
+		t := c.ident("lbarrier")
+		if t.text != "lbarrier" {
+			c.failAt(t.pos, "only local barriers are supported: expected 'lbarrier', found %s", t.describe())
+		}
+		b.statements = append(b.statements, rawStatement{pos: first.pos, ann: c.parseAnnotation()})
+		c.expectEnd()
+		return nil
+	}
+	b.instructionStmt(c)
+	return nil
+}
+
+func (b *builder) substConsts(toks []token) []token {
+	out := make([]token, len(toks))
+	copy(out, toks)
+	for i, t := range out {
+		if t.kind != tIdent {
+			continue
+		}
+		if i == 1 && out[0].isWord("const") {
+			continue
+		}
+		if v, ok := b.constVals[t.text]; ok {
+			out[i] = intToken(v, t.pos)
+		}
+	}
+	return out
+}
+
+// intToken makes a literal token for a substituted constant; negative
+// values become "-" and the magnitude, which the cursor's intLit accepts.
+func intToken(v int64, pos Pos) token {
+	return token{kind: tInt, text: strconv.FormatInt(v, 10), pos: pos}
+}
+
+func (b *builder) kernelStmt(c *cursor, kw token) {
+	if b.name.text != "" {
+		c.failAt(kw.pos, "second 'kernel' statement (the first is at %s)", b.name.pos)
+	}
+	b.name = c.ident("the kernel name")
+}
+
+func (b *builder) constStmt(c *cursor) {
+	name := c.ident("a constant name")
+	if _, dup := b.constVals[name.text]; dup {
+		c.failAt(name.pos, "constant %s declared twice", name.text)
+	}
+	c.expect("=")
+	v, _ := c.intLit("an integer value")
+	if o, ok := b.overrides[name.text]; ok {
+		v = o
+	}
+	b.constVals[name.text] = v
+	b.consts = append(b.consts, Const{name.text, v})
+}
+
+func (b *builder) arrayStmt(c *cursor, kw string) {
+	a := rawArray{name: c.ident("an array name"), space: map[string]Space{"array": Global, "local": Local, "private": Private}[kw]}
+	if slices.Contains(statementKeywords, a.name.text) || reduceNames[a.name.text] != 0 || funcArity[a.name.text] != 0 {
+		c.failAt(a.name.pos, "%q is reserved and cannot name an array", a.name.text)
+	}
+	dt := c.ident("an element type (f32, f64, i32, i64)")
+	var ok bool
+	if a.dtype, ok = parseDType(dt.text); !ok {
+		c.failAt(dt.pos, "unknown element type %q (want f32, f64, i32 or i64)", dt.text)
+	}
+	if c.accept("[") {
+		for {
+			a.shapePos = append(a.shapePos, c.peek().pos)
+			a.shape = append(a.shape, c.parseQSum())
+			if c.accept("]") {
+				break
+			}
+			c.expect(",")
+		}
+	}
+	if c.peek().isWord("order") {
+		c.next()
+		c.expect("=")
+		o := c.ident("F or C")
+		switch o.text {
+		case "F":
+			a.colMajor = true
+		case "C":
+		default:
+			c.failAt(o.pos, "unknown order %q (want F for column-major or C for row-major)", o.text)
+		}
+	}
+	b.arrays = append(b.arrays, a)
+}
+
+func (b *builder) splitStmt(c *cursor) {
+	s := rawSplit{iname: c.ident("the iname to split")}
+	f, fpos := c.intLit("a positive split factor")
+	if f <= 0 {
+		c.failAt(fpos, "split factor must be positive, not %d", f)
+	}
+	s.factor = f
+	s.outer, s.inner = s.iname.text+"_outer", s.iname.text+"_inner"
+	if !c.atEnd() {
+		s.outer = c.ident("the outer iname's name").text
+		s.inner = c.ident("the inner iname's name").text
+	}
+	b.splits = append(b.splits, s)
+}
+
+func (b *builder) tagStmt(c *cursor) {
+	for {
+		t := rawTag{iname: c.ident("an iname")}
+		tg := c.ident("a tag (g.N, l.N, unr, ilp or seq)")
+		switch tg.text {
+		case "g", "l":
+			c.expect(".")
+			axis, apos := c.intLit("a hardware axis 0, 1 or 2")
+			if axis < 0 || axis > 2 {
+				c.failAt(apos, "tag %s.%d is out of range: hardware axes are 0, 1 and 2", tg.text, axis)
+			}
+			t.tag = Tag{Kind: Group, Axis: int(axis)}
+			if tg.text == "l" {
+				t.tag.Kind = LocalID
+			}
+		case "unr":
+			t.tag.Kind = Unroll
+		case "ilp":
+			t.tag.Kind = ILP
+		case "seq", "for":
+			t.tag.Kind = Seq
+		default:
+			c.failAt(tg.pos, "unknown tag %q (want g.0-2, l.0-2, unr, ilp or seq)", tg.text)
+		}
+		b.tags = append(b.tags, t)
+		if !c.accept(",") {
+			return
+		}
+	}
+}
+
+func (b *builder) instructionStmt(c *cursor) {
+	s := rawStatement{pos: c.peek().pos}
+	if c.accept("<") {
+		s.decl = true
+		if !c.peek().is(">") {
+			dt := c.ident("an element type or '>'")
+			t, ok := parseDType(dt.text)
+			if !ok {
+				c.failAt(dt.pos, "unknown element type %q (want f32, f64, i32 or i64)", dt.text)
+			}
+			s.declType = &t
+		}
+		c.expect(">")
+	}
+	name := c.ident("an instruction (NAME = EXPR) or a statement keyword")
+	s.lhs = &rName{name}
+	if c.accept("[") {
+		s.lhs = &rSub{name, c.parseExprs("]")}
+	}
+	c.expect("=")
+	s.rhs = c.parseExpr()
+	s.ann = c.parseAnnotation()
+	c.expectEnd()
+	b.statements = append(b.statements, s)
+}
+
+// sortedKeys returns a map's keys in order, for deterministic messages.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

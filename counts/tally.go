@@ -1,0 +1,72 @@
+package counts
+
+// MemAccess identifies memory traffic to one array in one direction.
+type MemAccess struct {
+	Array string
+	DType DType
+	Store bool
+}
+
+// Tally is what a run of the reference interpreter performed, counted
+// per execution: every global and local load and store (per array and
+// direction), every operation by kind and type, every barrier encountered
+// by every work-item, and the work-groups launched.
+type Tally struct {
+	Global   map[MemAccess]int64
+	Local    map[MemAccess]int64
+	Ops      map[Op]int64
+	Barriers int64
+	Groups   int64
+
+	// Sites and Footprints are filled in when RunOptions.Trace is set.
+	Sites      []*SiteTrace
+	Footprints map[string]map[int64]bool // global array -> flattened indices accessed
+}
+
+// SiteTrace records what one global access site (an array reference in an
+// instruction) did during a run.
+type SiteTrace struct {
+	Instruction string
+	Site        int // index among the instruction's global accesses, left-hand side first
+	Array       string
+	Store       bool
+	Count       int64
+	// Strides holds each observed difference between the flattened
+	// indices accessed by work-items adjacent along l.0 (local ids lx and
+	// lx+1, everything else equal) at the same point of the iteration,
+	// with the number of times it was observed.
+	Strides map[int64]int64
+}
+
+// Totals returns the tally by property name, without stride classes:
+// global.load.f32, global.store.f64, local.load.f32, flop.f32.add,
+// int.i32.add, sync.barrier, launch.groups, launch.const. Zero entries
+// are left out.
+func (t *Tally) Totals() map[string]int64 {
+	m := map[string]int64{}
+	add := func(name string, v int64) {
+		if v != 0 {
+			m[name] += v
+		}
+	}
+	for k, v := range t.Global {
+		add("global."+direction(k.Store)+"."+k.DType.String(), v)
+	}
+	for k, v := range t.Local {
+		add("local."+direction(k.Store)+"."+k.DType.String(), v)
+	}
+	for k, v := range t.Ops {
+		add(k.Property(), v)
+	}
+	add("sync.barrier", t.Barriers)
+	add("launch.groups", t.Groups)
+	add("launch.const", 1)
+	return m
+}
+
+func direction(store bool) string {
+	if store {
+		return "store"
+	}
+	return "load"
+}

@@ -1,0 +1,52 @@
+// Package library holds uniperf's kernel library: the measurement kernels
+// of seed 001 section 4.1 and the test kernels of section 5, written in
+// the .knl kernel format of package counts and embedded in the binary.
+//
+// Work-group sizes are constants that suites override: LX is the number of
+// work-items along hardware axis l.0, LY along l.1 (two-dimensional
+// kernels only). vector_scale_add also has STRIDE (1, 2 or 3). Each
+// file's comment says what the kernel computes and which configuration of
+// the seed it is.
+//
+// This package only stores text; it does not depend on the parser.
+package library
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+//go:embed *.knl
+var files embed.FS
+
+// Names lists the kernels of the library, sorted. A kernel's name is its
+// file name without ".knl", and also the name its "kernel" line declares.
+func Names() []string {
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".knl"); ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Source returns the .knl text of the named kernel.
+func Source(name string) ([]byte, error) {
+	b, err := files.ReadFile(name + ".knl")
+	if err != nil {
+		return nil, fmt.Errorf("kernel library: no kernel %q", name)
+	}
+	return b, nil
+}
+
+// FileName is the file name of the named kernel, for error messages.
+func FileName(name string) string { return name + ".knl" }
