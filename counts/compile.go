@@ -501,6 +501,9 @@ func (in *interp) indexer(acc *Access, cx *cctx) func(st *state) int64 {
 }
 
 func formatIndex(name string, vals []int64) string {
+	if len(vals) == 0 && name != "" {
+		return name
+	}
 	parts := make([]string, len(vals))
 	for i, v := range vals {
 		parts[i] = strconv.FormatInt(v, 10)
@@ -545,7 +548,7 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 		check := func(st *state, j int64) {
 			st.counters[ctr]++
 			if w, race := m.readRace(int(j), int32(st.wi), st.epoch); race {
-				in.fail(cx.ins, "reads %s, which work-item %s wrote with no barrier in between", a.Name, in.describeItem(w))
+				in.fail(cx.ins, "reads %s, which work-item %s wrote with no barrier in between", in.cellName(a, j), in.describeItem(w))
 			}
 		}
 		if m.float {
@@ -600,7 +603,7 @@ func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64
 			st.counters[ctr]++
 			same := (m.float && (m.f[j] == f)) || (!m.float && m.i[j] == i)
 			if w, race := m.writeRace(int(j), int32(st.wi), st.epoch, same); race {
-				in.fail(cx.ins, "writes %s, which work-item %s accessed with no barrier in between", a.Name, in.describeItem(w))
+				in.fail(cx.ins, "writes %s, which work-item %s accessed with no barrier in between", in.cellName(a, j), in.describeItem(w))
 			}
 			if m.float {
 				m.f[j] = f
@@ -629,6 +632,21 @@ func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64
 		return func(st *state, _ float64, i int64) { data[at(st)] = i }, nil
 	}
 	return nil, errorf(in.k.File, acc.At, "array %s has no data", a.Name)
+}
+
+// cellName renders the element of a at flattened index flat.
+func (in *interp) cellName(a *Array, flat int64) string {
+	ext := in.sizes[a.Name]
+	idx := make([]int64, len(ext))
+	for d := range ext {
+		dd := len(ext) - 1 - d
+		if a.ColMajor {
+			dd = d
+		}
+		idx[dd] = flat % ext[dd]
+		flat /= ext[dd]
+	}
+	return formatIndex(a.Name, idx)
 }
 
 // describeItem names a work-item of the current group by its local ids.

@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -152,6 +153,19 @@ type engine struct {
 	params map[string]int64
 	base   []int64 // slot values with the parameters filled in
 	doms   map[string]*cdomain
+	// budget bounds the number of candidate values the enumeration may
+	// try; spending past it aborts with errTooLarge.
+	budget int64
+}
+
+// errTooLarge aborts an enumeration that exceeds the engine's budget.
+var errTooLarge = errors.New("the domain is too large to enumerate")
+
+func (e *engine) spend() {
+	e.budget--
+	if e.budget < 0 {
+		panic(runError{errorf(e.k.File, Pos{}, "%v (at %s)", errTooLarge, e.paramString())})
+	}
 }
 
 // maxParam bounds parameter magnitudes for concrete evaluation.
@@ -171,7 +185,7 @@ func newEngine(k *Kernel, params map[string]int64) (*engine, error) {
 			return nil, errorf(k.File, Pos{}, "parameter %s=%d is too large to evaluate concretely (limit ±2^40)", p, v)
 		}
 	}
-	e := &engine{k: k, slot: map[string]int{}, params: params, doms: map[string]*cdomain{}}
+	e := &engine{k: k, slot: map[string]int{}, params: params, doms: map[string]*cdomain{}, budget: math.MaxInt64}
 	for i, in := range k.Inames {
 		e.slot[in.Name] = i
 	}
@@ -279,6 +293,9 @@ func (e *engine) domain(inames []string) (*cdomain, error) {
 	d := &cdomain{}
 	set := dnf{conj{}}
 	for _, i := range idx {
+		if len(set)*len(e.k.Domains[i].set) > maxDisjuncts {
+			return nil, errorf(e.k.File, e.k.Domains[i].pos, "the intersection of the domains has more than %d disjuncts", maxDisjuncts)
+		}
 		set = set.and(e.k.Domains[i].set)
 		for _, n := range e.k.Domains[i].Inames {
 			d.inames = append(d.inames, e.slot[n])

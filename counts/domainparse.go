@@ -63,10 +63,16 @@ func (c *cursor) parseDomainSet() (params, inames []token, d dnf) {
 	return params, inames, d
 }
 
+// maxDisjuncts bounds the size of a condition in disjunctive normal
+// form; "!=" and "or" under "and" multiply it.
+const maxDisjuncts = 256
+
 func (c *cursor) parseOr() dnf {
 	d := c.parseAnd()
 	for c.acceptWord("or") {
+		pos := c.peek().pos
 		d = append(d, c.parseAnd()...)
+		c.checkSize(pos, d)
 	}
 	return d
 }
@@ -74,9 +80,20 @@ func (c *cursor) parseOr() dnf {
 func (c *cursor) parseAnd() dnf {
 	d := c.parseBoolAtom()
 	for c.acceptWord("and") {
-		d = d.and(c.parseBoolAtom())
+		pos := c.peek().pos
+		e := c.parseBoolAtom()
+		if len(d)*len(e) > maxDisjuncts {
+			c.failAt(pos, "condition too complex: more than %d disjuncts", maxDisjuncts)
+		}
+		d = d.and(e)
 	}
 	return d
+}
+
+func (c *cursor) checkSize(pos Pos, d dnf) {
+	if len(d) > maxDisjuncts {
+		c.failAt(pos, "condition too complex: more than %d disjuncts", maxDisjuncts)
+	}
 }
 
 // parseBoolAtom reads a parenthesised condition or a comparison chain. A
@@ -140,7 +157,11 @@ func (c *cursor) parseComparison() dnf {
 	for k, op := range ops {
 		for _, a := range lists[k] {
 			for _, b := range lists[k+1] {
-				d = d.and(c.compare(a, op, b))
+				e := c.compare(a, op, b)
+				if len(d)*len(e) > maxDisjuncts {
+					c.failAt(op.pos, "condition too complex: more than %d disjuncts", maxDisjuncts)
+				}
+				d = d.and(e)
 			}
 		}
 	}

@@ -107,7 +107,10 @@ func (c *cursor) parsePrimary() rexpr {
 		case c.peek().is("(") && reduceNames[t.text] != 0:
 			c.next()
 			inames := c.parseReductionInames()
-			c.expect(",")
+			if !c.peek().is(",") {
+				c.failAt(t.pos, "%s is a reduction: write %s(iname, expr) or %s((iname, ...), expr)", t.text, t.text, t.text)
+			}
+			c.next()
 			body := c.parseExpr()
 			c.expect(")")
 			return &rReduce{t, inames, body}

@@ -42,6 +42,12 @@ func Run(k *Kernel, params map[string]int64, arrays map[string]any, opts *RunOpt
 	if err != nil {
 		return nil, err
 	}
+	return e.run(opts, arrays)
+}
+
+func (e *engine) run(opts *RunOptions, arrays map[string]any) (t *Tally, err error) {
+	defer recoverRun(&err)
+	k := e.k
 	g, err := e.grid()
 	if err != nil {
 		return nil, err
@@ -53,15 +59,6 @@ func Run(k *Kernel, params map[string]int64, arrays map[string]any, opts *RunOpt
 	if opts.Trace {
 		in.trace = newTracer()
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			re, ok := r.(runError)
-			if !ok {
-				panic(r)
-			}
-			t, err = nil, re.err
-		}
-	}()
 	nodes, err := in.compileNodes(k.Schedule, nil)
 	if err != nil {
 		return nil, err
@@ -70,8 +67,19 @@ func Run(k *Kernel, params map[string]int64, arrays map[string]any, opts *RunOpt
 	return in.tally(), nil
 }
 
-// runError aborts a run; Run recovers it and returns the error.
+// runError aborts a run or an enumeration; recoverRun turns it into the
+// function's error.
 type runError struct{ err error }
+
+func recoverRun(err *error) {
+	if r := recover(); r != nil {
+		re, ok := r.(runError)
+		if !ok {
+			panic(r)
+		}
+		*err = re.err
+	}
+}
 
 type interp struct {
 	k     *Kernel

@@ -25,6 +25,11 @@ func (k *Kernel) Launch(params map[string]int64) (global, local [3]int64, err er
 	if err != nil {
 		return global, local, err
 	}
+	return e.launch()
+}
+
+func (e *engine) launch() (global, local [3]int64, err error) {
+	defer recoverRun(&err)
 	g, err := e.grid()
 	if err != nil {
 		return global, local, err

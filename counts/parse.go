@@ -28,8 +28,9 @@ func ParseKernel(filename string, src []byte, consts map[string]int64) (*Kernel,
 // may span lines. Each statement ends with its newline or EOF token.
 func splitStatements(toks []token) [][]token {
 	var out [][]token
-	depth, start := 0, 0
-	for i, t := range toks {
+	var cur []token
+	depth := 0
+	for _, t := range toks {
 		switch {
 		case t.is("(") || t.is("[") || t.is("{"):
 			depth++
@@ -37,12 +38,16 @@ func splitStatements(toks []token) [][]token {
 			if depth > 0 {
 				depth--
 			}
-		case t.kind == tEOF || (t.kind == tNewline && depth == 0):
-			if i > start {
-				out = append(out, toks[start:i+1])
+		case t.kind == tNewline && depth > 0:
+			continue
+		case t.kind == tEOF || t.kind == tNewline:
+			if len(cur) > 0 {
+				out = append(out, append(cur, t))
 			}
-			start = i + 1
+			cur = nil
+			continue
 		}
+		cur = append(cur, t)
 	}
 	return out
 }
@@ -63,6 +68,7 @@ type builder struct {
 	splits     []rawSplit
 	tags       []rawTag
 	statements []rawStatement
+	firstUse   map[string]Pos // names seen so far, for "const after use"
 }
 
 type rawDomain struct {
@@ -106,6 +112,7 @@ type rawStatement struct {
 func (b *builder) statement(toks []token) (err error) {
 	toks = b.substConsts(toks)
 	c := &cursor{file: b.file, toks: toks}
+	defer b.noteNames(toks)
 	defer func() {
 		if r := recover(); r != nil {
 			bo, ok := r.(bailout)
@@ -134,6 +141,9 @@ func (b *builder) statement(toks []token) (err error) {
 			d := c.parseOr()
 			if b.assume == nil {
 				b.assume = dnf{conj{}}
+			}
+			if len(b.assume)*len(d) > maxDisjuncts {
+				c.failAt(first.pos, "assumptions too complex: more than %d disjuncts", maxDisjuncts)
 			}
 			b.assume = b.assume.and(d)
 		case "array", "local", "private":
@@ -185,6 +195,22 @@ func intToken(v int64, pos Pos) token {
 	return token{kind: tInt, text: strconv.FormatInt(v, 10), pos: pos}
 }
 
+// noteNames records where names are first used, so that a constant
+// declared after a use of its name is caught.
+func (b *builder) noteNames(toks []token) {
+	if b.firstUse == nil {
+		b.firstUse = map[string]Pos{}
+	}
+	for i, t := range toks {
+		if t.kind != tIdent || (i == 1 && toks[0].isWord("const")) {
+			continue
+		}
+		if _, seen := b.firstUse[t.text]; !seen {
+			b.firstUse[t.text] = t.pos
+		}
+	}
+}
+
 func (b *builder) kernelStmt(c *cursor, kw token) {
 	if b.name.text != "" {
 		c.failAt(kw.pos, "second 'kernel' statement (the first is at %s)", b.name.pos)
@@ -196,6 +222,9 @@ func (b *builder) constStmt(c *cursor) {
 	name := c.ident("a constant name")
 	if _, dup := b.constVals[name.text]; dup {
 		c.failAt(name.pos, "constant %s declared twice", name.text)
+	}
+	if p, used := b.firstUse[name.text]; used {
+		c.failAt(name.pos, "constant %s is declared after its first use at %s", name.text, p)
 	}
 	c.expect("=")
 	v, _ := c.intLit("an integer value")

@@ -234,8 +234,9 @@ func (c cons) String() string {
 	if c.eq {
 		op = "="
 	}
-	// Keep the constant with the side that has fewer terms: 0 <= i, i <= n - 1.
-	if len(lhs.terms)+len(lhs.floors) >= len(rhs.terms)+len(rhs.floors) {
+	// The side with more terms goes left, ties as upper bounds:
+	// i >= 0, 16*i_out + i_in <= n - 1, i <= n - 1.
+	if len(lhs.terms)+len(lhs.floors) > len(rhs.terms)+len(rhs.floors) || len(rhs.terms)+len(rhs.floors) == 0 {
 		rhs.c = -c.e.c
 		return lhs.String() + " " + op + " " + rhs.String()
 	}

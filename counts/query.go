@@ -5,6 +5,7 @@ package counts
 // from the caller, the targets are enumerated, and the remaining (free)
 // inames are projected out, that is, searched for an extension.
 type query struct {
+	e       *engine
 	dom     *cdomain
 	targets []int
 	free    []int
@@ -34,7 +35,7 @@ type qcomp struct {
 // newQuery prepares questions about dom where fixed inames have given
 // values and targets are enumerated.
 func (e *engine) newQuery(dom *cdomain, fixed, targets []string) *query {
-	q := &query{dom: dom, known: make([]bool, len(e.base))}
+	q := &query{e: e, dom: dom, known: make([]bool, len(e.base))}
 	for _, p := range e.k.Params {
 		q.known[e.slot[p]] = true
 	}
@@ -207,6 +208,7 @@ func (q *query) search(c *cconj, comp *qcomp, d int, v []int64) bool {
 	q.known[x] = true
 	found := false
 	for val := b.lo; val <= b.hi && !found; val++ {
+		q.e.spend()
 		v[x] = val
 		ok := true
 		for _, i := range comp.checks[d] {
@@ -258,6 +260,7 @@ func (q *query) eachFrom(j int, v []int64, fn func()) {
 	r := q.targetRange(j, v)
 	q.known[t] = true
 	for x := r.lo; x <= r.hi; x++ {
+		q.e.spend()
 		v[t] = x
 		q.eachFrom(j+1, v, fn)
 	}
@@ -273,6 +276,7 @@ func (q *query) extremes(v []int64) (lo, hi int64, ok bool) {
 	q.known[t] = true
 	defer func() { q.known[t] = false }()
 	for x := r.lo; x <= r.hi; x++ {
+		q.e.spend()
 		v[t] = x
 		if q.member(v) {
 			lo, ok = x, true
@@ -283,6 +287,7 @@ func (q *query) extremes(v []int64) (lo, hi int64, ok bool) {
 		return 0, 0, false
 	}
 	for x := r.hi; x >= lo; x-- {
+		q.e.spend()
 		v[t] = x
 		if q.member(v) {
 			return lo, x, true

@@ -1,0 +1,189 @@
+// Package counts reads GPU kernels written in the .knl format, builds
+// their typed intermediate representation and schedule, executes them
+// with a reference interpreter, and (see the counting documentation of
+// the package when it lands) counts their performance-relevant
+// properties symbolically, as in Stevens and Klöckner's unified,
+// hardware-fitted performance model (seed 001).
+//
+// The main types are Kernel (the parsed kernel: domains, inames, arrays,
+// statements and Schedule), the expression nodes of Expr, the schedule
+// nodes of Node (Loop, *Instruction, *Barrier), and Tally (what the
+// interpreter did). ParseKernel reads a kernel, (*Kernel).Launch computes
+// its launch grid, Run interprets it.
+//
+// # The .knl format
+//
+// A .knl file is a sequence of statements, one per line. A statement
+// continues onto the next line while a bracket ( [ { is open, so domains
+// and long instructions may span lines. '#' starts a comment that runs
+// to the end of the line. The statements are:
+//
+//	kernel NAME                          the kernel's name; first (after consts)
+//	const NAME = INT                     a compile-time integer constant
+//	domain [PARAMS] -> { [INAMES] : CONSTRAINTS }
+//	assume CONSTRAINTS                   assumptions on the parameters
+//	array NAME DTYPE [SHAPE] [order=F]   a global array (order=F: column-major)
+//	local NAME DTYPE [SHAPE]             a work-group local array
+//	private NAME DTYPE [SHAPE]           a per-work-item temporary
+//	split INAME FACTOR [OUTER INNER]     INAME = FACTOR*OUTER + INNER
+//	tag INAME TAG {, INAME TAG}          g.0-2, l.0-2, unr, ilp, seq
+//	LHS = EXPR [{ANNOTATIONS}]           an instruction
+//	<DTYPE> NAME = EXPR, <> NAME = EXPR  an instruction declaring a private scalar
+//	barrier [{ANNOTATIONS}]              a local barrier (also "... lbarrier")
+//
+// DTYPE is f32, f64, i32 or i64 (float32, float64, int32 and int64 are
+// accepted too). A SHAPE lists extents in brackets, [n, m + 1]; extents
+// are affine in the parameters for global arrays and constant for local
+// and private ones; a missing shape makes a scalar. ANNOTATIONS are
+// comma-separated id=NAME, dep=NAME:NAME:... and inames=NAME:NAME:....
+// Declarations may come in any order; a constant must be declared before
+// its first use.
+//
+// Constants are substituted textually, as whole identifiers, in every
+// later statement; ParseKernel's consts argument overrides their values
+// (work-group and tile sizes are constants for that reason).
+//
+// Domains use isl's set notation, which loopy uses, so a loopy domain
+// string can be copied: an optional parameter list, one tuple of inames,
+// and constraints built from chained comparisons (< <= > >= = == !=) of
+// comma-separated expression lists ("0 <= i, j < n"), and, or and
+// parentheses. Expressions are affine with integer coefficients ("2i" and
+// "2*i"), floor(e/d), ceil(e/d), "e mod d" and "e % d" for positive
+// constants d. Unions with ';' and exists are not supported. A domain may
+// mention inames of other domains (including inames that a split creates):
+// they act as its parameters, which is how the bounds of inner loops
+// depend on outer ones. Every other name in a domain, shape or assumption
+// is a size parameter of the kernel.
+//
+// Instructions use loopy's expression syntax: + - * / // % ** with the
+// usual precedence (** binds tighter than unary minus and associates to
+// the right), parentheses, integer and floating-point literals (a
+// trailing f makes a single-precision literal: 1.5f), array references
+// a[i, j + 1], temporaries, inames and parameters as values, the
+// functions exp, log, sqrt, rsqrt, sin, cos, fabs (one argument) and pow,
+// fmin, fmax (two), and the reductions sum, product, max and min over one
+// iname or a tuple of them: sum(k, a[i, k]*b[k, j]), sum((k, l), ...).
+// Subscripts must be affine in inames and parameters.
+//
+// A tiled matrix multiplication:
+//
+//	kernel matmul
+//	const T = 16
+//	domain [n, m, ell] -> { [i, j, k] : 0 <= i < n and 0 <= j < ell and 0 <= k < m }
+//	domain { [pa] : 0 <= pa < T and T*k_out + pa < m }
+//	domain { [pb] : 0 <= pb < T and T*k_out + pb < m }
+//	array a f32 [n, m]
+//	array b f32 [m, ell]
+//	array c f32 [n, ell]
+//	local ta f32 [T, T]
+//	local tb f32 [T, T]
+//	private acc f32
+//	split i T i_out i_in
+//	split j T j_out j_in
+//	split k T k_out k_in
+//	tag i_out g.1, i_in l.1, j_out g.0, j_in l.0, pa l.0, pb l.1
+//	acc = 0
+//	barrier {inames=k_out}
+//	ta[i_in, pa] = a[i, T*k_out + pa]
+//	tb[pb, j_in] = b[T*k_out + pb, j]
+//	barrier {inames=k_out}
+//	acc = acc + sum(k_in, ta[i_in, k_in]*tb[k_in, j_in]) {inames=k_out}
+//	c[i, j] = acc
+//
+// Errors name the file, line and column and say what was expected:
+// syntax errors, undeclared arrays and names, non-affine or
+// data-dependent subscripts, out-of-range or unknown tags, an instruction
+// that uses two inames with the same hardware tag, unknown functions,
+// reductions over parallel inames, barriers inside parallel inames,
+// dependencies on later or unknown statements, and type errors.
+//
+// # Splits and tags
+//
+// "split i 16 i_out i_in" replaces iname i, in its domain's tuple, by
+// i_out and i_in, substitutes 16*i_out + i_in for i in every domain and
+// every later use of i (subscripts, values, reductions and annotations),
+// and adds 0 <= i_in <= 15. The new names default to i_outer and
+// i_inner. Splits apply in file order, so a split iname may be split
+// again. Where 16 does not divide the extent of i, the domain itself
+// excludes the surplus points: that is the guard.
+//
+// Inames tagged g.N are work-group indices along hardware axis N, inames
+// tagged l.N work-item indices; all others (seq, unr, ilp, untagged) are
+// sequential loops. unr and ilp are hints for code generation and change
+// nothing here.
+//
+// # Execution semantics
+//
+// The domain of a set of inames is the intersection of the domains that
+// declare them and, transitively, of the domains declaring the inames
+// those mention; the domain projected onto a set S of inames is the set of
+// values of S that extend to a point of that intersection.
+//
+// An instruction runs in the inames of its Within list: those it mentions
+// outside reductions, those of its inames= annotation, and (as loopy
+// infers from data flow) the parallel inames of earlier instructions that
+// wrote the private temporaries it reads, on hardware axes it does not
+// use itself. It executes once for each point of the domain projected onto
+// Within, and, on each hardware axis none of its inames is tagged with,
+// once on every work-item (or work-group) along that axis: counts are
+// totals over all work-items, and work that does not depend on an axis is
+// done redundantly along it (loopy's count_redundant_work).
+//
+// A reduction is an inner loop of its instruction: its body is evaluated
+// at each point of the domain projected onto the instruction's inames plus
+// the reduction's (and any enclosing reduction's) inames, starting from
+// the neutral element of its operator.
+//
+// The schedule orders statements textually and nests each in loops over
+// its sequential inames, in domain order (see Node). A Loop over iname k
+// inside loops over O runs k through the values of the domain projected
+// onto O and k, for the current values of O, in increasing order; an
+// instruction inside is guarded by its own execution domain. A barrier
+// executes once per point of the domain projected onto its inames, on
+// every work-item of every group.
+//
+// The launch grid follows from the tagged inames (see Kernel.Launch): the
+// number of groups along axis a is the largest extent of the inames tagged
+// g.a, the group size the largest extent of those tagged l.a, and iname x
+// takes value min(x) + q on index q.
+//
+// # Types
+//
+// Arrays and temporaries have their declared types; inames and parameters
+// used as values are i32. A literal is weak: it takes the type of what it
+// is combined with, as in loopy and numpy ("2*a[i]" is f32 for an f32
+// array). Otherwise, for + - * / ** // % and two-argument functions:
+//
+//   - a floating-point type wins over an integer type (i32 + f32 is f32);
+//   - within floats or within integers, the wider type wins;
+//   - a weak float literal combined with an integer gives f64;
+//   - an expression of literals only takes the type of the instruction's
+//     left-hand side (f64 for a float literal assigned to an integer).
+//
+// / and ** need a floating-point result ("i / 2" is an error: write //);
+// // and % need integers and round towards negative infinity, like
+// Python and isl. One-argument functions need floating-point arguments
+// (an integer literal becomes a float). The right-hand side is converted
+// to the left-hand side's type. A "<> t = e" temporary gets e's type (i32
+// or f64 if e is literals only). Every conversion is an explicit *Cast in
+// the IR, and costs nothing.
+//
+// # Operations
+//
+// Each arithmetic node counts one operation of its kind (see OpKind) at
+// its type, per evaluation: + and - are add, * mul, / div, ** and pow()
+// pow, exp() exp, and the other functions special; for integers // and %
+// are div. A reduction counts one operation of its operator's kind (sum:
+// add, product: mul, max and min: special) per point of its body.
+// Negation and conversions are free. As in loopy, subscript arithmetic is
+// not counted: it is address computation, not work. Integer arithmetic on
+// values (i + 1 used as a value) is counted, as int.i32.add and so on.
+//
+// # The reference interpreter
+//
+// Run executes the schedule work-group by work-group, the work-items of a
+// group in lock-step, with private temporaries per work-item, local arrays
+// per group, and a race check on local memory; see Run. Its Tally counts
+// every global and local load and store, operation and barrier it
+// performs, in the categories of the property names.
+package counts

@@ -1,0 +1,62 @@
+package counts_test
+
+import (
+	"fmt"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+const exampleKernel = `kernel scale
+const LX = 4
+domain [n] -> { [i] : 0 <= i < n }
+array x f32 [n]
+array y f32 [n]
+split i LX i_out i_in
+tag i_out g.0, i_in l.0
+y[i] = 2*x[i] + 1
+`
+
+func ExampleParseKernel() {
+	k, err := counts.ParseKernel("scale.knl", []byte(exampleKernel), map[string]int64{"LX": 8})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(k.Domains[0])
+	fmt.Print(counts.FormatSchedule(k.Schedule))
+	// Output:
+	// [n] -> { [i_out, i_in] : i_in >= 0 and i_in <= 7 and 8*i_out + i_in >= 0 and 8*i_out + i_in <= n - 1 }
+	// insn_0: y[8*i_out + i_in] = ((2.0f * x[8*i_out + i_in]) + 1.0f)
+}
+
+func ExampleKernel_Launch() {
+	k, err := counts.ParseKernel("scale.knl", []byte(exampleKernel), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	global, local, err := k.Launch(map[string]int64{"n": 10})
+	fmt.Println(global, local, err)
+	// Output: [12 1 1] [4 1 1] <nil>
+}
+
+func ExampleRun() {
+	k, err := counts.ParseKernel("scale.knl", []byte(exampleKernel), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	x := []float32{0, 1, 2, 3, 4}
+	y := make([]float32, 5)
+	tally, err := counts.Run(k, map[string]int64{"n": 5}, map[string]any{"x": x, "y": y}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(y)
+	t := tally.Totals()
+	fmt.Println(t["global.load.f32"], t["flop.f32.mul"], t["flop.f32.add"], t["launch.groups"])
+	// Output:
+	// [1 3 5 7 9]
+	// 5 5 5 2
+}

@@ -1,0 +1,283 @@
+package counts_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+func mustParse(t testing.TB, src string) *counts.Kernel {
+	t.Helper()
+	k, err := counts.ParseKernel("test.knl", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func instr(t testing.TB, k *counts.Kernel, id string) *counts.Instruction {
+	t.Helper()
+	for _, s := range k.Statements {
+		if in, ok := s.(*counts.Instruction); ok && in.ID == id {
+			return in
+		}
+	}
+	t.Fatalf("no instruction %s", id)
+	return nil
+}
+
+// TestParseErrors checks that bad kernels are rejected with the file, the
+// line and column of the culprit, and what is wrong.
+func TestParseErrors(t *testing.T) {
+	const head = "kernel k\ndomain [n] -> { [i, j] : 0 <= i, j < n }\narray a f32 [n]\narray m f32 [n, n]\narray o i32 [n]\n"
+	cases := []struct {
+		name, src, pos, msg string
+	}{
+		{"empty", "", "", "no 'kernel NAME' statement"},
+		{"kernel first", "domain { [i] : 0 <= i < 4 }\n", "1:1", "expected 'kernel NAME' before anything else"},
+		{"bad character", "kernel k\n$\n", "2:1", "unexpected character '$'"},
+		{"second kernel", "kernel k\nkernel l\n", "2:1", "second 'kernel' statement"},
+		{"undeclared array", head + "a[i] = b[i]\n", "6:8", "undeclared array b"},
+		{"non-affine subscript", head + "a[i*j] = 1\n", "6:4", "non-affine subscript"},
+		{"parameter product", head + "a[n*i] = 1\n", "6:4", "non-affine subscript"},
+		{"division subscript", head + "a[i//2] = 1\n", "6:4", "operator // is not allowed in subscripts"},
+		{"data-dependent subscript", head + "a[o[i]] = 1\n", "6:3", "data-dependent subscript"},
+		{"float subscript", head + "a[1.5] = 1\n", "6:3", "subscripts are integers"},
+		{"tag out of range", head + "tag i l.3\n", "6:9", "tag l.3 is out of range"},
+		{"group tag out of range", head + "tag i g.5\n", "6:9", "tag g.5 is out of range"},
+		{"unknown tag", head + "tag i x.0\n", "6:7", "unknown tag \"x\""},
+		{"same tag twice", head + "tag i l.0, j l.0\nm[i, j] = 1\n", "7:1", "inames i and j, which are both tagged l.0"},
+		{"tag unknown iname", head + "tag q l.0\n", "6:5", "q is not an iname"},
+		{"tag split iname", head + "split i 4 io ii\ntag i l.0\n", "7:5", "iname i was split into io and ii"},
+		{"tagged twice", head + "tag i l.0\ntag i g.0\n", "7:5", "tagged twice"},
+		{"unknown function", head + "a[i] = foo(a[i])\n", "6:8", "unknown function foo"},
+		{"reduction as call", head + "a[i] = sum(a[i])\n", "6:8", "sum is a reduction: write sum(iname, expr)"},
+		{"wrong arity", head + "a[i] = pow(a[i])\n", "6:8", "pow takes 2 argument(s), not 1"},
+		{"domain syntax", "kernel k\ndomain [n] -> { [i] : 0 <= i < }\n", "2:32", "expected an affine expression, found '}'"},
+		{"domain non-affine", "kernel k\ndomain [n] -> { [i] : 0 <= i and i*i < n }\n", "2:35", "non-affine product"},
+		{"domain division", "kernel k\ndomain [n] -> { [i] : 0 <= i and 2*i/3 < n }\n", "2:37", "floor(e/d)"},
+		{"domain exists", "kernel k\ndomain { [i] : exists q : i = 2q }\n", "2:16", "exists is not supported"},
+		{"domain union", "kernel k\ndomain { [i] : 0 <= i < 4; [i] : 8 <= i < 9 }\n", "2:26", "unions written with ';'"},
+		{"iname twice", "kernel k\ndomain { [i] : 0 <= i < 4 }\ndomain { [i] : 0 <= i < 4 }\n", "3:11", "iname i is declared twice"},
+		{"split unknown", head + "split q 4\n", "6:7", "split: q is not an iname"},
+		{"split factor", head + "split i 0\n", "6:9", "split factor must be positive"},
+		{"split name clash", head + "split i 4 j k\n", "6:7", "name j is already in use"},
+		{"dep later", head + "a[i] = 1 {dep=b}\na[i] = 2 {id=b}\n", "6:1", "does not come earlier"},
+		{"dep unknown", head + "a[i] = 1 {dep=zz}\n", "6:1", "no statement has that id"},
+		{"duplicate id", head + "a[i] = 1 {id=x}\na[i] = 2 {id=x}\n", "7:14", "id x is used twice"},
+		{"unknown annotation", head + "a[i] = 1 {nosync=x}\n", "6:11", "unknown annotation \"nosync\""},
+		{"int division", head + "o[i] = i / 2\n", "6:10", "write // for floor division"},
+		{"float modulo", head + "a[i] = a[i] % 2\n", "6:13", "needs integer operands"},
+		{"int power", head + "o[i] = i ** 2\n", "6:10", "'**' needs a floating-point operand"},
+		{"int function", head + "a[i] = exp(i)\n", "6:8", "exp needs floating-point arguments, not i32"},
+		{"parallel reduction", head + "tag j l.0\na[i] = sum(j, m[i, j])\n", "7:8", "reduction over parallel iname j (l.0)"},
+		{"reduced and used", head + "m[i, j] = sum(j, m[i, j])\n", "6:11", "reduced over but also used outside"},
+		{"parallel barrier", head + "tag i l.0\nbarrier {inames=i}\n", "7:1", "barrier inside parallel iname i"},
+		{"global barrier", head + "... gbarrier\n", "6:5", "only local barriers are supported"},
+		{"subscript count", head + "m[i] = 1\n", "6:1", "m has 2 dimension(s) but is used with 1 subscript(s)"},
+		{"assign to iname", head + "i = 1\n", "6:1", "i is an iname, not an array"},
+		{"literal range", head + "o[i] = 3000000000\n", "6:8", "out of range for i32"},
+		{"literal too big", head + "o[i] = 99999999999999999999\n", "6:8", "does not fit in 64 bits"},
+		{"keyword array", "kernel k\narray tag f32 [4]\n", "2:7", "reserved"},
+		{"shape with iname", head + "array z f32 [i]\n", "6:14", "shape depends on iname i"},
+		{"local parametric", head + "local z f32 [n]\n", "6:14", "shape must be constant"},
+		{"array twice", head + "array a f32 [n]\n", "6:7", "a is declared twice"},
+		{"const after use", "kernel k\ndomain { [i] : 0 <= i < TS }\nconst TS = 4\n", "3:7", "constant TS is declared after its first use at 2:25"},
+		{"const twice", "kernel k\nconst A = 1\nconst A = 2\n", "3:7", "constant A declared twice"},
+		{"assume iname", head + "assume i >= 0\n", "6:8", "assumptions mention iname i"},
+		{"declared temp array", head + "<> t[i] = 1\n", "6:4", "must be a scalar"},
+		{"missing bracket", head + "a[i = 1\n", "6:5", "expected ']'"},
+		{"trailing tokens", head + "a[i] = 1 2\n", "6:10", "expected end of statement, found '2'"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := counts.ParseKernel("test.knl", []byte(c.src), nil)
+			if err == nil {
+				t.Fatalf("no error")
+			}
+			var ke *counts.Error
+			if !errors.As(err, &ke) {
+				t.Fatalf("error %v is a %T, not *counts.Error", err, err)
+			}
+			want := "test.knl:"
+			if c.pos != "" {
+				want += c.pos + ":"
+			}
+			if !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("error %q, want prefix %q and %q", err, want, c.msg)
+			}
+		})
+	}
+}
+
+func TestConstOverride(t *testing.T) {
+	src := "kernel k\nconst TS = 16\ndomain [n] -> { [i] : 0 <= i < n }\nsplit i TS\ntag i_inner l.0, i_outer g.0\n"
+	k, err := counts.ParseKernel("k.knl", []byte(src), map[string]int64{"TS": 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := k.Domains[0].String(); got != "[n] -> { [i_outer, i_inner] : i_inner >= 0 and i_inner <= 7 and 8*i_outer + i_inner >= 0 and 8*i_outer + i_inner <= n - 1 }" {
+		t.Errorf("domain %s", got)
+	}
+	if got := k.ConstMap()["TS"]; got != 8 {
+		t.Errorf("TS = %d", got)
+	}
+	_, err = counts.ParseKernel("k.knl", []byte(src), map[string]int64{"TX": 8})
+	if err == nil || !strings.Contains(err.Error(), "constant TX is overridden but not declared (the kernel declares TS)") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestDomainSyntax checks the isl constructs a loopy domain string may use,
+// against constraints written out by hand.
+func TestDomainSyntax(t *testing.T) {
+	cases := []struct{ domain, want string }{
+		{"{ [i, j] : 0 <= i, j < n }", "[n] -> { [i, j] : i >= 0 and j >= 0 and i <= n - 1 and j <= n - 1 }"},
+		{"[n, m] -> { [i] : 2i + 1 < 3(n - m) }", "[n, m] -> { [i] : 3*m + 2*i <= 3*n - 2 }"},
+		{"{ [i] : i mod 4 = 1 and 0 <= i < 9 }", "[] -> { [i] : 4*floor((i)/4) = i - 1 and i >= 0 and i <= 8 }"},
+		{"{ [i] : 0 <= floor(i/2) <= ceil(7/2) }", "[] -> { [i] : floor((i)/2) >= 0 and floor((i)/2) <= 4 }"},
+		{"{ [i] : (0 <= i < 2 or 5 <= i < 7) }", "[] -> { [i] : (i >= 0 and i <= 1) or (i >= 5 and i <= 6) }"},
+		{"{ [i] : 0 <= i < 9 and i != 3 }", "[] -> { [i] : (i >= 0 and i <= 8 and i >= 4) or (i >= 0 and i <= 8 and i <= 2) }"},
+		{"{ S[i] : (i + 1) * 2 <= 8 and i >= -3 }", "[] -> { [i] : 2*i <= 6 and i >= -3 }"},
+	}
+	for _, c := range cases {
+		k := mustParse(t, "kernel k\ndomain "+c.domain+"\n")
+		if got := k.Domains[0].String(); got != c.want {
+			t.Errorf("domain %s\n got %s\nwant %s", c.domain, got, c.want)
+		}
+	}
+}
+
+func TestStatementsSpanLinesAndComments(t *testing.T) {
+	k := mustParse(t, `# a comment
+kernel k   # trailing comment
+domain [n] -> {
+   [i] : 0 <= i < n   # inside a domain
+}
+array a f32 [n]
+a[i] = exp(
+   a[i])   # continued
+`)
+	if len(k.Statements) != 1 || instr(t, k, "insn_0").String() != "a[i] = exp(a[i])" {
+		t.Errorf("statements %v", k.Statements)
+	}
+}
+
+// TestTyping checks the typing rules of the package documentation on
+// expressions whose types are worked out by hand.
+func TestTyping(t *testing.T) {
+	const head = "kernel k\ndomain [n] -> { [i, j] : 0 <= i, j < n }\narray a f32 [n]\narray d f64 [n]\narray o i32 [n]\narray q i64 [n]\n"
+	cases := []struct{ insn, want string }{
+		{"a[i] = 2*a[i]", "a[i] = (2.0f * a[i])"},
+		{"a[i] = a[i]/3.0 + a[i]", "a[i] = ((a[i] / 3.0f) + a[i])"},
+		{"d[i] = a[i] + d[i]", "d[i] = (f64(a[i]) + d[i])"},
+		{"a[i] = a[i] + i", "a[i] = (a[i] + f32(i))"},
+		{"d[i] = i*2.5", "d[i] = (f64(i) * 2.5)"},
+		{"a[i] = i*2.5", "a[i] = f32((f64(i) * 2.5))"},
+		{"a[i] = i*2.5f", "a[i] = (f32(i) * 2.5f)"},
+		{"o[i] = 2*i + 1", "o[i] = ((2 * i) + 1)"},
+		{"q[i] = o[i] + i", "q[i] = i64((o[i] + i))"},
+		{"q[i] = q[i] + o[i]", "q[i] = (q[i] + i64(o[i]))"},
+		{"a[i] = 1 + 2", "a[i] = (1.0f + 2.0f)"},
+		{"o[i] = 1.5", "o[i] = i32(1.5)"},
+		{"d[i] = exp(1)", "d[i] = exp(1.0)"},
+		{"a[i] = pow(a[i], 2)", "a[i] = pow(a[i], 2.0f)"},
+		{"a[i] = a[i]**2", "a[i] = (a[i] ** 2.0f)"},
+		{"a[i] = -a[i] + -1", "a[i] = (-a[i] + -1.0f)"},
+		{"o[i] = (i + n) // 2 % 3", "o[i] = (((i + n) // 2) % 3)"},
+		{"a[i] = fmax(a[i], d[i])", "a[i] = f32(fmax(f64(a[i]), d[i]))"},
+		{"o[i] = sum(j, 1)", "o[i] = sum(j, 1)"},
+		{"a[i] = sum(j, 1)", "a[i] = sum(j, 1.0f)"},
+	}
+	for _, c := range cases {
+		k := mustParse(t, head+c.insn+"\n")
+		if got := instr(t, k, "insn_0").String(); got != c.want {
+			t.Errorf("%s\n got %s\nwant %s", c.insn, got, c.want)
+		}
+	}
+	k := mustParse(t, head+"<> t = 1.5\n<f32> u = 1\n<> w = i\n")
+	for name, want := range map[string]counts.DType{"t": counts.F64, "u": counts.F32, "w": counts.I32} {
+		if a := k.Array(name); a == nil || a.DType != want || a.Space != counts.Private {
+			t.Errorf("temporary %s: %+v, want private %s", name, a, want)
+		}
+	}
+}
+
+// TestWithin checks which inames instructions run in: those they mention
+// outside reductions, those annotated, and the parallel inames of the
+// writers of the private temporaries they read.
+func TestWithin(t *testing.T) {
+	k := mustParse(t, `kernel k
+domain [n] -> { [i, j, k] : 0 <= i, j, k < n }
+array a f32 [n, n]
+array b f32 [n]
+private t f32
+private s f32
+split i 4 io ii
+tag ii l.0, io g.0
+t = b[i] {id=w}
+s = 0 {id=z}
+s = s + t*sum(k, a[j, k]) {id=r, inames=j}
+b[j] = s {id=u}
+`)
+	want := map[string]string{"w": "io ii", "z": "", "r": "io ii j", "u": "io ii j"}
+	for id, w := range want {
+		if got := strings.Join(instr(t, k, id).Within, " "); got != w {
+			t.Errorf("%s: within %q, want %q", id, got, w)
+		}
+	}
+}
+
+// TestSchedule checks the loop structure built from textual order and
+// domain order.
+func TestSchedule(t *testing.T) {
+	k := mustParse(t, `kernel k
+domain [n] -> { [i, j, k] : 0 <= i, j, k < n }
+array a f32 [n, n, n]
+array b f32 [n]
+local l f32 [4]
+tag k l.0
+b[i] = 0 {id=s0}
+a[i, j, 0] = b[i] {id=s1}
+a[i, j, 1] = 1 {id=s2, inames=k}
+barrier {id=bar, inames=i}
+b[j] = sum(i, a[i, j, 2]) {id=s3}
+l[k] = 1 {id=s4}
+`)
+	want := `for i
+  s0: b[i] = 0.0f
+  for j
+    s1: a[i, j, 0] = b[i]
+    s2: a[i, j, 1] = 1.0f
+  end
+  bar: barrier
+end
+for j
+  s3: b[j] = sum(i, a[i, j, 2])
+end
+s4: l[k] = 1.0f
+`
+	if got := counts.FormatSchedule(k.Schedule); got != want {
+		t.Errorf("schedule\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestMultipleDomains checks that a domain may use inames of another as
+// parameters, including inames created by splits.
+func TestMultipleDomains(t *testing.T) {
+	k := mustParse(t, `kernel k
+domain [n] -> { [i] : 0 <= i < n }
+domain { [j] : 0 <= j <= i_out }
+array a f32 [n]
+split i 4 i_out i_in
+a[i] = sum(j, 1)
+`)
+	if got, want := k.Domains[1].String(), "[i_out] -> { [j] : j >= 0 and j <= i_out }"; got != want {
+		t.Errorf("domain %s, want %s", got, want)
+	}
+	if got := strings.Join(k.Params, " "); got != "n" {
+		t.Errorf("params %s", got)
+	}
+}
