@@ -2,8 +2,8 @@ package datasets
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -97,14 +97,7 @@ func writeMap(b *strings.Builder, m map[string]int64) {
 	}
 }
 
-func sortedKeys(m map[string]int64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys(m map[string]int64) []string { return slices.Sorted(maps.Keys(m)) }
 
 // Column names, in schema order.
 const (

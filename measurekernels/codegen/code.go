@@ -1,0 +1,24 @@
+// Package codegen turns a counts kernel (its IR and schedule) into OpenCL C
+// or CUDA C source, together with the order of the kernel's arguments.
+package codegen
+
+import (
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
+)
+
+// Code is a kernel generated for one backend.
+type Code struct {
+	Backend gpu.Backend
+	Entry   string // the kernel function's name
+	Source  string
+	// Args are the kernel function's parameters in order: the global
+	// arrays (as buffers) and the size parameters (as 32-bit integers).
+	Args []Arg
+}
+
+// Arg is one parameter of a generated kernel.
+type Arg struct {
+	Name  string
+	Array *counts.Array // the global array, or nil for a size parameter
+}

@@ -1,0 +1,198 @@
+package measurekernels
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+// arrayUse says which global arrays an instruction reads and which it
+// writes: inputs get random data, outputs are poisoned before a
+// correctness run.
+type arrayUse struct {
+	read, written map[string]bool
+}
+
+func usesOf(k *counts.Kernel) arrayUse {
+	u := arrayUse{read: map[string]bool{}, written: map[string]bool{}}
+	for _, s := range k.Statements {
+		ins, ok := s.(*counts.Instruction)
+		if !ok {
+			continue
+		}
+		if ins.LHS.Array.Space == counts.Global {
+			u.written[ins.LHS.Array.Name] = true
+		}
+		counts.Walk(ins.RHS, func(e counts.Expr) bool {
+			if a, ok := e.(*counts.Access); ok && a.Array.Space == counts.Global {
+				u.read[a.Array.Name] = true
+			}
+			return true
+		})
+	}
+	return u
+}
+
+// elements is the number of elements of a global array at params.
+func elements(a *counts.Array, params map[string]int64) (int64, error) {
+	n := int64(1)
+	for d, ext := range a.Shape {
+		v := ext.Const
+		for _, t := range ext.Terms {
+			p, ok := params[t.Name]
+			if !ok {
+				return 0, fmt.Errorf("array %s: extent %s needs parameter %s", a.Name, ext, t.Name)
+			}
+			v += t.Coeff * p
+		}
+		if v <= 0 {
+			return 0, fmt.Errorf("array %s: extent %d along dimension %d is not positive", a.Name, v, d)
+		}
+		if n > math.MaxInt64/v {
+			return 0, fmt.Errorf("array %s: size overflows", a.Name)
+		}
+		n *= v
+	}
+	return n, nil
+}
+
+// rng is a small deterministic generator (xorshift64*) for test data.
+type rng uint64
+
+func (r *rng) next() uint64 {
+	x := uint64(*r)
+	x ^= x >> 12
+	x ^= x << 25
+	x ^= x >> 27
+	*r = rng(x)
+	return x * 2685821657736338717
+}
+
+// unit returns a value in [0.5, 1.5): positive and away from zero, so that
+// division, pow, log and rsqrt stay finite.
+func (r *rng) unit() float64 { return 0.5 + float64(r.next()>>11)/(1<<53) }
+
+// elem is an element type of a global array.
+type elem interface {
+	float32 | float64 | int32 | int64
+}
+
+// codec is how one element type is encoded for the device, drawn at
+// random (floats in [0.5, 1.5), integers in [0, 16)) and poisoned (NaN, or
+// a sentinel for integers).
+type codec[T elem] struct {
+	size   int
+	put    func(b []byte, v T)
+	get    func(b []byte) T
+	random func(r *rng) T
+	poison T
+}
+
+var (
+	f32Codec = codec[float32]{4, func(b []byte, v float32) { binary.LittleEndian.PutUint32(b, math.Float32bits(v)) },
+		func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) },
+		func(r *rng) float32 { return float32(r.unit()) }, float32(math.NaN())}
+	f64Codec = codec[float64]{8, func(b []byte, v float64) { binary.LittleEndian.PutUint64(b, math.Float64bits(v)) },
+		func(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b)) },
+		func(r *rng) float64 { return r.unit() }, math.NaN()}
+	i32Codec = codec[int32]{4, func(b []byte, v int32) { binary.LittleEndian.PutUint32(b, uint32(v)) },
+		func(b []byte) int32 { return int32(binary.LittleEndian.Uint32(b)) },
+		func(r *rng) int32 { return int32(r.next() % 16) }, math.MinInt32 + 7}
+	i64Codec = codec[int64]{8, func(b []byte, v int64) { binary.LittleEndian.PutUint64(b, uint64(v)) },
+		func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) },
+		func(r *rng) int64 { return int64(r.next() % 16) }, math.MinInt64 + 7}
+)
+
+// hostArray is a global array's data on the host, as a typed slice for
+// the reference interpreter.
+type hostArray interface {
+	len() int64
+	fill(r *rng)
+	poison()
+	clone() hostArray
+	bytes() []byte
+	decode(b []byte) hostArray // a new array of this type from device bytes
+	at(i int64) float64
+	slice() any // []float32, []float64, []int32 or []int64
+}
+
+type typedArray[T elem] struct {
+	c codec[T]
+	s []T
+}
+
+func newHostArray(t counts.DType, n int64) hostArray {
+	switch t {
+	case counts.F32:
+		return &typedArray[float32]{f32Codec, make([]float32, n)}
+	case counts.F64:
+		return &typedArray[float64]{f64Codec, make([]float64, n)}
+	case counts.I32:
+		return &typedArray[int32]{i32Codec, make([]int32, n)}
+	default:
+		return &typedArray[int64]{i64Codec, make([]int64, n)}
+	}
+}
+
+func (a *typedArray[T]) len() int64 { return int64(len(a.s)) }
+
+func (a *typedArray[T]) fill(r *rng) {
+	for i := range a.s {
+		a.s[i] = a.c.random(r)
+	}
+}
+
+func (a *typedArray[T]) poison() {
+	for i := range a.s {
+		a.s[i] = a.c.poison
+	}
+}
+
+func (a *typedArray[T]) clone() hostArray {
+	return &typedArray[T]{a.c, append([]T(nil), a.s...)}
+}
+
+func (a *typedArray[T]) bytes() []byte {
+	b := make([]byte, len(a.s)*a.c.size)
+	for i, v := range a.s {
+		a.c.put(b[i*a.c.size:], v)
+	}
+	return b
+}
+
+func (a *typedArray[T]) decode(b []byte) hostArray {
+	out := &typedArray[T]{a.c, make([]T, len(a.s))}
+	for i := range out.s {
+		out.s[i] = a.c.get(b[i*a.c.size:])
+	}
+	return out
+}
+
+func (a *typedArray[T]) at(i int64) float64 { return float64(a.s[i]) }
+
+func (a *typedArray[T]) slice() any { return a.s }
+
+// randomBytes returns n random elements of type t encoded for the device,
+// without the typed copy; timing runs use it.
+func randomBytes(t counts.DType, n int64, r *rng) []byte {
+	switch t {
+	case counts.F32:
+		return encodeRandom(f32Codec, n, r)
+	case counts.F64:
+		return encodeRandom(f64Codec, n, r)
+	case counts.I32:
+		return encodeRandom(i32Codec, n, r)
+	default:
+		return encodeRandom(i64Codec, n, r)
+	}
+}
+
+func encodeRandom[T elem](c codec[T], n int64, r *rng) []byte {
+	b := make([]byte, n*int64(c.size))
+	for i := range n {
+		c.put(b[i*int64(c.size):], c.random(r))
+	}
+	return b
+}

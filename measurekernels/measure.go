@@ -1,0 +1,237 @@
+// Package measurekernels measures uniperf's kernel library on a device:
+// for every case of a suite it generates the kernel for the device's
+// backend, checks it against the counts reference interpreter, times it
+// with the device's event timers by the protocol of seed 001 §4.2, and
+// appends one row to a measurement table (package datasets).
+//
+// Subpackages: gpu (the backend-neutral runtime interface, with opencl and
+// cuda implementations loaded at run time), devices (discovery and
+// selection), codegen (OpenCL C and CUDA C from the counts IR), suite (the
+// suites' description) and library (the .knl kernels).
+package measurekernels
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
+	"github.com/uniperf/uniperf/measurekernels/suite"
+)
+
+// Options configure a measurement run.
+type Options struct {
+	Suite     *suite.Suite
+	Generate  Generator
+	Runs      int           // timed runs per row (seed 001: 30)
+	Discard   int           // leading runs left out of the minimum (seed 001: 4)
+	Budget    time.Duration // wall-time budget; 0 means none
+	SizeClass string        // work-group size class; "" picks one from the device
+	// OverheadFactor: a kernel's smallest size is raised until its run
+	// time is at least this multiple of the empty kernel's.
+	OverheadFactor float64
+	// MemoryFraction of the device's global memory that one case may use.
+	MemoryFraction float64
+	Kernels        []string  // only these library kernels; all when empty
+	Progress       io.Writer // one line per case; nil for none
+}
+
+// Defaults of the timing protocol (seed 001 §4.2) and of calibration.
+const (
+	DefaultRuns           = 30
+	DefaultDiscard        = 4
+	DefaultOverheadFactor = 2
+	DefaultMemoryFraction = 0.8
+)
+
+func (o *Options) defaults() {
+	if o.Runs == 0 {
+		o.Runs = DefaultRuns
+	}
+	if o.Discard == 0 {
+		o.Discard = DefaultDiscard
+	}
+	if o.OverheadFactor == 0 {
+		o.OverheadFactor = DefaultOverheadFactor
+	}
+	if o.MemoryFraction == 0 {
+		o.MemoryFraction = DefaultMemoryFraction
+	}
+}
+
+func (o *Options) validate() error {
+	switch {
+	case o.Suite == nil || o.Generate == nil:
+		return fmt.Errorf("measure: a suite and a code generator are required")
+	case o.Runs < 1 || o.Discard < 0 || o.Discard >= o.Runs:
+		return fmt.Errorf("measure: %d runs with %d discarded leaves none to keep", o.Runs, o.Discard)
+	case o.Budget < 0 || o.OverheadFactor < 0 || o.MemoryFraction <= 0 || o.MemoryFraction > 1:
+		return fmt.Errorf("measure: budget, overhead factor and memory fraction must be positive (memory fraction at most 1)")
+	}
+	for _, name := range o.Kernels {
+		if !slices.ContainsFunc(o.Suite.Kernels, func(k *suite.Kernel) bool { return k.Kernel == name }) {
+			return fmt.Errorf("measure: kernel %s is not in suite %s", name, o.Suite.Name)
+		}
+	}
+	return nil
+}
+
+// Meta is the table metadata of a run of opts on device info. Its method
+// text depends only on the options and the host, so that a rerun with the
+// same options resumes the table.
+func Meta(info gpu.Info, opts Options) datasets.Meta {
+	opts.defaults()
+	host, _ := os.Hostname()
+	class := opts.SizeClass
+	if class == "" {
+		class = suite.SizeClass(info.MaxGroupSize)
+	}
+	budget := "none"
+	if opts.Budget > 0 {
+		budget = opts.Budget.String()
+	}
+	method := fmt.Sprintf("uniperf %s measure, suite %s, work-group size class %s. "+
+		"Each kernel is generated as %s C from its .knl description and checked against the counts reference interpreter "+
+		"on random inputs with poisoned outputs before it is timed. "+
+		"Timing: device event timers, %d runs per row back to back, the first %d discarded, time_s = minimum of the rest; "+
+		"inputs random in [0.5, 1.5). Sizes N = 2^(p + step*t): p raised from the suite's list until the smallest size takes at least %g times "+
+		"the empty kernel's time; cases needing more than %g of device memory skipped; wall-time budget %s. "+
+		"Host %s (%s/%s, %d CPUs).",
+		datasets.Version, opts.Suite.Name, class, info.Backend, opts.Runs, opts.Discard, opts.OverheadFactor,
+		opts.MemoryFraction, budget, host, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	return datasets.Meta{
+		DeviceName: info.Name, DeviceVendor: info.Vendor, DeviceDriver: info.Driver,
+		ComputeUnits: info.ComputeUnits, ClockMHz: info.ClockMHz,
+		GlobalMemBytes: info.GlobalMemBytes, LocalMemBytes: info.LocalMemBytes,
+		Backend: string(info.Backend), Suite: opts.Suite.Name, Method: method,
+	}
+}
+
+// Report summarizes a run.
+type Report struct {
+	Rows     int           // rows measured in this run
+	Resumed  int           // cases already in the table, skipped
+	Skipped  []string      // cases not measured, with the reason (memory, budget)
+	Failures []error       // kernels that failed to build or computed wrong results: never timed
+	Overhead float64       // the empty kernel's time, seconds (0 without one)
+	Wall     time.Duration // wall time of the run
+	// KernelSeconds is the sum of every recorded run's device time.
+	KernelSeconds float64
+}
+
+// Efficiency is the fraction of wall time spent inside the timed kernels.
+func (r *Report) Efficiency() float64 {
+	if r.Wall <= 0 {
+		return 0
+	}
+	return r.KernelSeconds / r.Wall.Seconds()
+}
+
+// Measure runs the suite on dev and appends a row per case to out. Cases
+// already in out are skipped (a resumed run). A kernel that fails to
+// compile or computes a wrong result is reported in the Report and never
+// timed; the run goes on with the others. The error is for faults that
+// stop the run: the device failing or the table not being writable.
+func Measure(dev gpu.Device, out *datasets.Writer, opts Options) (*Report, error) {
+	opts.defaults()
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	m := newMeasurer(dev, out, opts)
+	defer m.close()
+	err := m.run()
+	m.report.Wall = time.Since(m.start)
+	return m.report, err
+}
+
+func (m *measurer) run() error {
+	entries := m.entries()
+	if len(entries) == 0 {
+		return fmt.Errorf("measure: nothing to measure")
+	}
+	// The empty kernel goes first: its time is the launch overhead that
+	// calibration compares against (seed 001 §4.2).
+	slices.SortStableFunc(entries, func(a, b *suite.Kernel) int {
+		return btoi(b.Class == "empty") - btoi(a.Class == "empty")
+	})
+	var plans []*plan
+	for _, e := range entries {
+		p, err := m.calibrate(e)
+		if err != nil {
+			if fatal(err) {
+				return err
+			}
+			m.report.Failures = append(m.report.Failures, err)
+			continue
+		}
+		if p == nil {
+			continue
+		}
+		plans = append(plans, p)
+		if e.Class == "empty" && m.overhead == 0 {
+			if err := m.measureEmptyFirst(p); err != nil {
+				return err
+			}
+		}
+	}
+	m.total = 0
+	for _, p := range plans {
+		m.total += len(p.cases)
+	}
+	// Smallest sizes of every kernel first, so that a budget that runs
+	// out leaves every kernel measured at its small sizes.
+	levels := 0
+	for _, p := range plans {
+		levels = max(levels, len(p.entry.Sizes.T))
+	}
+	for level := range levels {
+		for _, p := range plans {
+			for _, c := range p.cases {
+				if slices.Index(p.entry.Sizes.T, c.T) != level {
+					continue
+				}
+				if err := m.measureCase(c); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (m *measurer) entries() []*suite.Kernel {
+	var out []*suite.Kernel
+	for _, k := range m.opts.Suite.Kernels {
+		if len(m.opts.Kernels) == 0 || slices.Contains(m.opts.Kernels, k.Kernel) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// measureEmptyFirst measures the empty kernel's smallest case, whose time
+// is the launch overhead.
+func (m *measurer) measureEmptyFirst(p *plan) error {
+	if len(p.cases) == 0 {
+		return nil
+	}
+	if err := m.measureCase(p.cases[0]); err != nil {
+		return err
+	}
+	if t, ok := m.times[caseKey(p.cases[0])]; ok {
+		m.overhead = t
+		m.report.Overhead = t
+	}
+	return nil
+}

@@ -1,0 +1,213 @@
+package measurekernels
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/measurekernels/devices"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
+)
+
+func openPoCL(t *testing.T) gpu.Device {
+	t.Helper()
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("these tests need an OpenCL device (PoCL in CI): %v", err)
+	}
+	t.Cleanup(func() { dev.Close() })
+	return dev
+}
+
+func runFixture(t *testing.T, dev gpu.Device, path string, opts Options) (*Report, *datasets.Table) {
+	t.Helper()
+	if opts.Runs == 0 {
+		opts.Runs, opts.Discard = 5, 1
+	}
+	w, err := datasets.OpenWriter(path, Meta(dev.Info(), opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	rep, err := Measure(dev, w, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := datasets.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, tab
+}
+
+func TestMeasureFixture(t *testing.T) {
+	dev := openPoCL(t)
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	rep, tab := runFixture(t, dev, path, Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large"})
+	if len(rep.Failures) > 0 {
+		t.Fatalf("failures: %v", rep.Failures)
+	}
+	// global_copy: 2 sizes x 2 groups; vector_scale_add: 2 sizes x 2
+	// strides x 2 groups; empty: 2 sizes x 1 group.
+	if rep.Rows != 14 || len(tab.Rows) != 14 {
+		t.Fatalf("%d rows reported, %d in the table; want 14 (skipped %v)", rep.Rows, len(tab.Rows), rep.Skipped)
+	}
+	if tab.Rows[0].Kernel != "empty" || rep.Overhead != tab.Rows[0].TimeS {
+		t.Errorf("the empty kernel must be measured first, and its time is the overhead: first row %s, overhead %g", tab.Rows[0].Kernel, rep.Overhead)
+	}
+	for _, r := range tab.Rows {
+		if len(r.RawTimesS) != 5 || r.RunsDiscarded != 1 || r.TimeS != slices.Min(r.RawTimesS[1:]) {
+			t.Errorf("%s: raw times %v, time %g", r.Kernel, r.RawTimesS, r.TimeS)
+		}
+		if r.Kernel == "vector_scale_add" {
+			n, lx := r.Params["n"], r.Consts["LX"]
+			groups := (n/r.Consts["STRIDE"] + lx) / lx // i ranges over 0 <= i < ceil(n/STRIDE)
+			if n%r.Consts["STRIDE"] == 0 {
+				groups = (n/r.Consts["STRIDE"] + lx - 1) / lx
+			}
+			if !slices.Equal(r.LocalSize, []int64{lx}) || !slices.Equal(r.GlobalSize, []int64{groups * lx}) {
+				t.Errorf("vector_scale_add %v %v: local %v global %v", r.Params, r.Consts, r.LocalSize, r.GlobalSize)
+			}
+		}
+	}
+	if tab.Meta.Suite != "fixture" || !strings.Contains(tab.Meta.Method, "5 runs per row") {
+		t.Errorf("metadata %+v", tab.Meta)
+	}
+	if e := rep.Efficiency(); !(e > 0 && e <= 1) {
+		t.Errorf("efficiency %g", e)
+	}
+}
+
+func TestWrongKernelIsNeverTimed(t *testing.T) {
+	dev := openPoCL(t)
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	rep, tab := runFixture(t, dev, path, Options{Suite: fixtureSuite(t, ""), SizeClass: "large",
+		Generate: fixture(map[string]string{"global_copy": "+ 1.0f"})})
+	if len(rep.Failures) != 2 { // one per work-group size: each is its own program
+		t.Fatalf("failures %v, want the two global_copy programs", rep.Failures)
+	}
+	for _, err := range rep.Failures {
+		if msg := err.Error(); !strings.Contains(msg, "correctness check failed, not timed") || !strings.Contains(msg, "array b:") {
+			t.Errorf("failure message %q", msg)
+		}
+	}
+	for _, r := range tab.Rows {
+		if r.Kernel == "global_copy" {
+			t.Errorf("a wrong kernel was timed: %v", r.Params)
+		}
+	}
+	if len(tab.Rows) != 10 {
+		t.Errorf("%d rows, want the 10 of the other kernels", len(tab.Rows))
+	}
+}
+
+func TestCompileFailureShowsTheLog(t *testing.T) {
+	dev := openPoCL(t)
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	rep, tab := runFixture(t, dev, path, Options{Suite: fixtureSuite(t, ""), SizeClass: "large", Kernels: []string{"vector_scale_add", "empty"},
+		Generate: fixture(map[string]string{"vector_scale_add": "__kernel void vector_scale_add(__global float *x) { x[0] = undefined_thing; }"})})
+	if len(rep.Failures) != 4 { // 2 strides x 2 work-group sizes
+		t.Fatalf("failures %v", rep.Failures)
+	}
+	var ce *gpu.CompileError
+	if msg := rep.Failures[0].Error(); !strings.Contains(msg, "undefined_thing") || !strings.Contains(msg, "vector_scale_add LX=") {
+		t.Errorf("compile failure %q should name the program and carry the compiler log", msg)
+	} else if !errors.As(rep.Failures[0], &ce) {
+		t.Errorf("compile failure is not a *gpu.CompileError: %T", rep.Failures[0])
+	}
+	if len(tab.Rows) != 2 || tab.Rows[0].Kernel != "empty" {
+		t.Errorf("rows %d, want the empty kernel's 2", len(tab.Rows))
+	}
+}
+
+func TestCasesBeyondDeviceMemoryAreSkipped(t *testing.T) {
+	dev := openPoCL(t)
+	info := dev.Info()
+	// 2^p floats per array, with p chosen so that one array exceeds the
+	// largest allocation.
+	p := 2
+	for int64(4)<<p <= info.MaxAllocBytes {
+		p++
+	}
+	big := `,{"kernel": "global_store_index", "class": "global_stride1", "role": "measurement", "groups": "1d",
+	   "variants": [{"name": "index", "params": {"n": "N"}}], "sizes": {"p": [` + strconv.Itoa(p) + `], "t": [0], "step": 1}, "check": {"N": 100}}`
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	rep, _ := runFixture(t, dev, path, Options{Suite: fixtureSuite(t, big), SizeClass: "large", Kernels: []string{"global_store_index"},
+		Generate: fixture(nil)})
+	if len(rep.Skipped) != 1 || !strings.Contains(rep.Skipped[0], "does not fit the device's memory") {
+		t.Errorf("skipped %v", rep.Skipped)
+	}
+}
+
+func TestMeasureResumes(t *testing.T) {
+	dev := openPoCL(t)
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	opts := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large", Kernels: []string{"empty", "vector_scale_add"}}
+	rep, tab := runFixture(t, dev, path, opts)
+	if rep.Rows != 10 || len(tab.Rows) != 10 {
+		t.Fatalf("first run: %d rows", rep.Rows)
+	}
+	first := tab.Rows
+	opts.Kernels = nil
+	rep, tab = runFixture(t, dev, path, opts)
+	if rep.Resumed != 10 || rep.Rows != 4 || len(tab.Rows) != 14 {
+		t.Fatalf("second run: resumed %d, measured %d, table %d rows; want 10, 4, 14", rep.Resumed, rep.Rows, len(tab.Rows))
+	}
+	for i, r := range first {
+		if r.Key() != tab.Rows[i].Key() || r.TimeS != tab.Rows[i].TimeS {
+			t.Errorf("row %d changed on resume", i)
+		}
+	}
+}
+
+// movingWriter renames the table's directory away when the progress
+// reaches a line containing trigger, as if the output vanished mid-run.
+type movingWriter struct {
+	t         *testing.T
+	trigger   string
+	dir, away string
+	moved     bool
+}
+
+func (w *movingWriter) Write(b []byte) (int, error) {
+	if !w.moved && strings.Contains(string(b), w.trigger) {
+		if err := os.Rename(w.dir, w.away); err != nil {
+			w.t.Fatal(err)
+		}
+		w.moved = true
+	}
+	return len(b), nil
+}
+
+func TestUnwritableTableStopsTheRunAndKeepsRows(t *testing.T) {
+	dev := openPoCL(t)
+	base := t.TempDir()
+	dir := filepath.Join(base, "out")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "m.arrow")
+	opts := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large", Runs: 5, Discard: 1,
+		Progress: &movingWriter{t: t, trigger: "global_copy \"copy\" 64 n=", dir: dir, away: filepath.Join(base, "moved")}}
+	w, err := datasets.OpenWriter(path, Meta(dev.Info(), opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	rep, err := Measure(dev, w, opts)
+	if err == nil || !strings.Contains(err.Error(), "m.arrow") {
+		t.Fatalf("got %v, want the write error naming the table", err)
+	}
+	tab, rerr := datasets.Read(filepath.Join(base, "moved", "m.arrow"))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if len(tab.Rows) != rep.Rows || len(tab.Rows) < 2 {
+		t.Errorf("the table holds %d rows, the run measured %d before failing", len(tab.Rows), rep.Rows)
+	}
+}
