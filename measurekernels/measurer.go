@@ -9,6 +9,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
+	"github.com/uniperf/uniperf/measurekernels/launch"
 	"github.com/uniperf/uniperf/measurekernels/suite"
 )
 
@@ -60,7 +61,7 @@ func newMeasurer(dev gpu.Device, out *datasets.Writer, opts Options) *measurer {
 
 func (m *measurer) close() {
 	for _, p := range m.programs {
-		p.close()
+		p.Close()
 	}
 }
 
@@ -104,7 +105,7 @@ func (m *measurer) program(c suite.Case) (*program, error) {
 		}
 		m.programs[key] = p
 	}
-	if err := p.check(m.dev, c.Entry, c.Variant); err != nil {
+	if err := p.check(c.Entry, c.Variant); err != nil {
 		m.failed[key] = true
 		err = fmt.Errorf("%s %q: correctness check failed, not timed: %w", key, c.Variant.Name, err)
 		m.report.Failures = append(m.report.Failures, err)
@@ -120,7 +121,7 @@ var errSkip = errors.New("skipped")
 
 // fits checks a case against the device's memory.
 func (m *measurer) fits(p *program, c suite.Case) (map[string]int64, error) {
-	sizes, total, err := p.footprint(c.Params)
+	sizes, total, err := p.Sizes(c.Params)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +129,7 @@ func (m *measurer) fits(p *program, c suite.Case) (map[string]int64, error) {
 	if total > limit {
 		return nil, fmt.Errorf("needs %d bytes of device memory, more than %g of the device's %d", total, m.opts.MemoryFraction, m.info.GlobalMemBytes)
 	}
-	for _, a := range p.kern.Arrays {
+	for _, a := range p.IR.Arrays {
 		if n, ok := sizes[a.Name]; ok && n*int64(a.DType.Size()) > m.info.MaxAllocBytes {
 			return nil, fmt.Errorf("array %s needs %d bytes, more than the device's largest allocation of %d", a.Name, n*int64(a.DType.Size()), m.info.MaxAllocBytes)
 		}
@@ -232,29 +233,24 @@ func (m *measurer) timeCase(p *program, c suite.Case, runs int) ([]float64, erro
 	if err != nil {
 		return nil, err
 	}
-	bufs, err := allocate(m.dev, p.kern, sizes)
+	bufs, err := p.Alloc(sizes)
 	if err != nil {
 		return nil, err
 	}
-	defer release(bufs)
-	r := rng(0x2545F4914F6CDD1D)
-	for _, a := range p.kern.Arrays {
-		if b, ok := bufs[a.Name]; ok && p.uses.read[a.Name] {
-			if err := b.Write(randomBytes(a.DType, sizes[a.Name], &r)); err != nil {
-				return nil, err
-			}
-		}
+	defer bufs.Close()
+	if err := p.FillInputs(bufs, sizes, 0x2545F4914F6CDD1D); err != nil {
+		return nil, err
 	}
-	global, local, err := p.grid(c.Params)
+	global, local, err := p.Grid(c.Params)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.bind(bufs, c.Params); err != nil {
+	if err := p.Bind(bufs, c.Params); err != nil {
 		return nil, err
 	}
 	raw := make([]float64, runs)
 	for i := range raw {
-		if raw[i], err = p.fn.Run(global, local); err != nil {
+		if raw[i], err = p.Run(global, local); err != nil {
 			return nil, err
 		}
 		if !(raw[i] > 0) {
@@ -299,7 +295,7 @@ func (m *measurer) measureCase(c suite.Case) error {
 		m.progress("FAILED %s: %v", m.describe(c), err)
 		return nil
 	}
-	global, local, _ := p.grid(c.Params)
+	global, local, _ := p.Grid(c.Params)
 	row := datasets.Row{
 		Device: m.info.Name, Backend: string(m.info.Backend),
 		Kernel: c.Entry.Kernel, Class: c.Entry.Class, Role: c.Entry.Role, Variant: c.Variant.Name,
@@ -321,7 +317,7 @@ func (m *measurer) measureCase(c suite.Case) error {
 }
 
 func (m *measurer) describe(c suite.Case) string {
-	return fmt.Sprintf("%s %q %s %s", c.Entry.Kernel, c.Variant.Name, groupString(c.Group), paramString(c.Params))
+	return fmt.Sprintf("%s %q %s %s", c.Entry.Kernel, c.Variant.Name, groupString(c.Group), launch.ParamString(c.Params))
 }
 
 func groupString(g []int64) string {

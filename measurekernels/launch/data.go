@@ -1,4 +1,4 @@
-package measurekernels
+package launch
 
 import (
 	"encoding/binary"

@@ -1,0 +1,355 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+// domain answers the polyhedral questions of code generation, with answers
+// rendered as C over inames (C variables of the same names), parameters
+// and the floordiv helper.
+type domain interface {
+	// min is the smallest value of a parallel iname in the kernel domain
+	// projected onto it: the iname's value on local or group index 0.
+	min(iname string) (string, error)
+	// loop bounds iname for fixed values of fixed, over the domain
+	// projected onto fixed and iname. Values between lo and hi that are
+	// not in the projection fail guard ("" when there are none).
+	loop(iname string, fixed []string) (lo, hi, guard string, err error)
+	// member is the test that the current values of inames lie in the
+	// domain projected onto them, given that those of known already do
+	// ("" when it always holds).
+	member(inames, known []string) (string, error)
+}
+
+// emitter writes one kernel's body.
+type emitter struct {
+	k       *counts.Kernel
+	d       dialect
+	dom     domain
+	b       strings.Builder
+	temp    int             // counter for reduction temporaries
+	f64     bool            // double precision used
+	helpers map[string]bool // integer helpers used: floordiv_i32, ...
+}
+
+func (e *emitter) line(depth int, format string, args ...any) {
+	e.b.WriteString(strings.Repeat("\t", depth))
+	fmt.Fprintf(&e.b, format, args...)
+	e.b.WriteByte('\n')
+}
+
+// nodes emits schedule nodes inside the sequential loops fixed.
+func (e *emitter) nodes(nodes []counts.Node, fixed []string, depth int) error {
+	for _, n := range nodes {
+		var err error
+		switch n := n.(type) {
+		case *counts.Loop:
+			err = e.loop(n, fixed, depth)
+		case *counts.Barrier:
+			e.line(depth, "%s", e.d.barrier)
+		case *counts.Instruction:
+			err = e.instruction(n, fixed, depth)
+		default:
+			err = fmt.Errorf("unknown schedule node %T", n)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *emitter) loop(l *counts.Loop, fixed []string, depth int) error {
+	lo, hi, guard, err := e.dom.loop(l.Iname, fixed)
+	if err != nil {
+		return fmt.Errorf("loop over %s: %w", l.Iname, err)
+	}
+	e.line(depth, "for (int %s = %s; %s <= %s; ++%s) {", l.Iname, lo, l.Iname, hi, l.Iname)
+	inner := append(append([]string(nil), fixed...), l.Iname)
+	body := depth + 1
+	if guard != "" {
+		// The guard depends only on sequential inames, so every work-item
+		// takes the same branch and barriers inside stay legal.
+		e.line(body, "if (%s) {", guard)
+		body++
+	}
+	if err := e.nodes(l.Body, inner, body); err != nil {
+		return err
+	}
+	if guard != "" {
+		e.line(body-1, "}")
+	}
+	e.line(depth, "}")
+	return nil
+}
+
+// instruction emits an assignment guarded by the test that the current
+// iname values lie in its execution domain, with its reductions hoisted
+// into loops before it.
+func (e *emitter) instruction(ins *counts.Instruction, loops []string, depth int) error {
+	guard, err := e.dom.member(ins.Within, loops)
+	if err != nil {
+		return fmt.Errorf("instruction %s: %w", ins.ID, err)
+	}
+	body := depth
+	if guard != "" {
+		e.line(depth, "if (%s) {", guard)
+		body++
+	}
+	e.line(body, "/* %s */", ins.ID)
+	rhs, err := e.expr(ins.RHS, ins.Within, body)
+	if err != nil {
+		return fmt.Errorf("instruction %s: %w", ins.ID, err)
+	}
+	lhs, err := e.access(ins.LHS)
+	if err != nil {
+		return fmt.Errorf("instruction %s: %w", ins.ID, err)
+	}
+	e.line(body, "%s = %s;", lhs, rhs)
+	if guard != "" {
+		e.line(depth, "}")
+	}
+	return nil
+}
+
+// expr renders an expression; reductions are computed into temporaries by
+// statements emitted before it at depth. within lists the inames with
+// values at this point.
+func (e *emitter) expr(x counts.Expr, within []string, depth int) (string, error) {
+	switch x := x.(type) {
+	case *counts.Literal:
+		return e.literal(x), nil
+	case *counts.Index:
+		return "(" + affine(x.Value) + ")", nil
+	case *counts.Access:
+		return e.access(x)
+	case *counts.Neg:
+		v, err := e.expr(x.X, within, depth)
+		return "(-" + v + ")", err
+	case *counts.Cast:
+		v, err := e.expr(x.X, within, depth)
+		e.use(x.T)
+		return fmt.Sprintf("((%s)%s)", e.d.ctype(x.T), v), err
+	case *counts.Binary:
+		return e.binary(x, within, depth)
+	case *counts.Call:
+		return e.call(x, within, depth)
+	case *counts.Reduce:
+		return e.reduce(x, within, depth)
+	}
+	return "", fmt.Errorf("cannot generate code for %T", x)
+}
+
+func (e *emitter) use(t counts.DType) {
+	if t == counts.F64 {
+		e.f64 = true
+	}
+}
+
+func (e *emitter) literal(l *counts.Literal) string {
+	e.use(l.T)
+	switch l.T {
+	case counts.F32, counts.F64:
+		s := strconv.FormatFloat(l.Float, 'g', -1, 64)
+		if l.T == counts.F32 {
+			s = strconv.FormatFloat(l.Float, 'g', -1, 32)
+		}
+		switch {
+		case math.IsInf(l.Float, 0) || math.IsNaN(l.Float):
+			s = "(" + e.d.infinity(l.T) + ")"
+			if math.IsInf(l.Float, -1) {
+				s = "(-" + s + ")"
+			} else if math.IsNaN(l.Float) {
+				s = "(" + s + " - " + s + ")"
+			}
+			return s
+		case !strings.ContainsAny(s, ".e"):
+			s += ".0"
+		}
+		if l.T == counts.F32 {
+			s += "f"
+		}
+		return "(" + s + ")"
+	case counts.I64:
+		if l.Int == math.MinInt64 { // its magnitude is no literal
+			return "(-9223372036854775807" + e.d.i64Suffix + " - 1)"
+		}
+		return "(" + strconv.FormatInt(l.Int, 10) + e.d.i64Suffix + ")"
+	default:
+		if l.Int == math.MinInt32 {
+			return "(-2147483647 - 1)"
+		}
+		return "(" + strconv.FormatInt(l.Int, 10) + ")"
+	}
+}
+
+// affine renders an affine expression of inames and parameters.
+func affine(a counts.Affine) string { return a.String() }
+
+// access renders an array element or a temporary. Global arrays are
+// pointers, indexed by the flattened row-major (or column-major) offset;
+// local and private arrays are C arrays.
+func (e *emitter) access(a *counts.Access) (string, error) {
+	arr := a.Array
+	e.use(arr.DType)
+	if len(a.Index) != len(arr.Shape) {
+		return "", fmt.Errorf("%s has %d subscripts, its shape %d", arr.Name, len(a.Index), len(arr.Shape))
+	}
+	if len(a.Index) == 0 {
+		return arr.Name, nil
+	}
+	if arr.Space != counts.Global {
+		var b strings.Builder
+		b.WriteString(arr.Name)
+		for _, ix := range a.Index {
+			b.WriteString("[" + affine(ix) + "]")
+		}
+		return b.String(), nil
+	}
+	dims := make([]int, len(a.Index))
+	for i := range dims {
+		dims[i] = i
+		if arr.ColMajor {
+			dims[i] = len(dims) - 1 - i
+		}
+	}
+	off := ""
+	for j, d := range dims {
+		if j == 0 {
+			off = "(" + affine(a.Index[d]) + ")"
+			continue
+		}
+		off = fmt.Sprintf("(%s*(%s) + (%s))", off, affine(arr.Shape[d]), affine(a.Index[d]))
+	}
+	return arr.Name + "[" + off + "]", nil
+}
+
+func (e *emitter) binary(x *counts.Binary, within []string, depth int) (string, error) {
+	l, err := e.expr(x.X, within, depth)
+	if err != nil {
+		return "", err
+	}
+	r, err := e.expr(x.Y, within, depth)
+	if err != nil {
+		return "", err
+	}
+	e.use(x.T)
+	switch x.Op {
+	case counts.OpAdd:
+		return "(" + l + " + " + r + ")", nil
+	case counts.OpSub:
+		return "(" + l + " - " + r + ")", nil
+	case counts.OpMul:
+		return "(" + l + " * " + r + ")", nil
+	case counts.OpDiv:
+		return "(" + l + " / " + r + ")", nil
+	case counts.OpPow:
+		return e.d.function("pow", x.T) + "(" + l + ", " + r + ")", nil
+	case counts.OpFloorDiv, counts.OpMod:
+		name := map[counts.BinOp]string{counts.OpFloorDiv: "floordiv", counts.OpMod: "floormod"}[x.Op] + "_" + x.T.String()
+		e.helpers[name] = true
+		return name + "(" + l + ", " + r + ")", nil
+	}
+	return "", fmt.Errorf("operator %s", x.Op)
+}
+
+func (e *emitter) call(x *counts.Call, within []string, depth int) (string, error) {
+	args := make([]string, len(x.Args))
+	for i, a := range x.Args {
+		var err error
+		if args[i], err = e.expr(a, within, depth); err != nil {
+			return "", err
+		}
+	}
+	e.use(x.T)
+	switch x.Func {
+	case "exp", "log", "sqrt", "rsqrt", "sin", "cos", "fabs", "pow", "fmin", "fmax":
+		return e.d.function(x.Func, x.T) + "(" + strings.Join(args, ", ") + ")", nil
+	}
+	return "", fmt.Errorf("function %s", x.Func)
+}
+
+// reduce emits the reduction as nested loops over its inames that
+// accumulate into a fresh temporary, and returns the temporary.
+func (e *emitter) reduce(x *counts.Reduce, within []string, depth int) (string, error) {
+	e.use(x.T)
+	t := e.d.ctype(x.T)
+	acc := fmt.Sprintf("red%d", e.temp)
+	e.temp++
+	e.line(depth, "%s %s = %s;", t, acc, e.neutral(x.Op, x.T))
+	fixed := append([]string(nil), within...)
+	inner := depth
+	for _, r := range x.Inames {
+		lo, hi, _, err := e.dom.loop(r, fixed)
+		if err != nil {
+			return "", fmt.Errorf("reduction over %s: %w", r, err)
+		}
+		e.line(inner, "for (int %s = %s; %s <= %s; ++%s) {", r, lo, r, hi, r)
+		fixed = append(fixed, r)
+		inner++
+	}
+	guard, err := e.dom.member(fixed, within)
+	if err != nil {
+		return "", fmt.Errorf("reduction over %v: %w", x.Inames, err)
+	}
+	body := inner
+	if guard != "" {
+		e.line(inner, "if (%s) {", guard)
+		body++
+	}
+	v, err := e.expr(x.Body, fixed, body)
+	if err != nil {
+		return "", err
+	}
+	switch x.Op {
+	case counts.RedSum:
+		e.line(body, "%s = %s + %s;", acc, acc, v)
+	case counts.RedProduct:
+		e.line(body, "%s = %s * %s;", acc, acc, v)
+	case counts.RedMax, counts.RedMin:
+		f := map[counts.ReduceOp]string{counts.RedMax: "max", counts.RedMin: "min"}[x.Op]
+		if x.T.IsFloat() {
+			f = e.d.function("f"+f, x.T)
+		}
+		e.line(body, "%s = %s(%s, %s);", acc, f, acc, v)
+	default:
+		return "", fmt.Errorf("reduction %s", x.Op)
+	}
+	if guard != "" {
+		e.line(inner, "}")
+	}
+	for i := len(x.Inames) - 1; i >= 0; i-- {
+		e.line(depth+i, "}")
+	}
+	return acc, nil
+}
+
+// neutral is the reduction's starting value.
+func (e *emitter) neutral(op counts.ReduceOp, t counts.DType) string {
+	switch op {
+	case counts.RedSum:
+		return e.literal(&counts.Literal{T: t})
+	case counts.RedProduct:
+		return e.literal(&counts.Literal{T: t, Int: 1, Float: 1})
+	}
+	if t.IsFloat() {
+		inf := e.d.infinity(t)
+		if op == counts.RedMax {
+			return "(-" + inf + ")"
+		}
+		return inf
+	}
+	lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
+	if t == counts.I64 {
+		lo, hi = math.MinInt64, math.MaxInt64
+	}
+	if op == counts.RedMax {
+		return e.literal(&counts.Literal{T: t, Int: lo})
+	}
+	return e.literal(&counts.Literal{T: t, Int: hi})
+}
