@@ -52,7 +52,6 @@ type resolver struct {
 	splitInto map[string][2]string // split-away iname -> its outer and inner parts
 	inamePos  map[string]Pos
 	isParam   map[string]bool
-	writerPar map[string][]string // private temporary -> parallel inames of its writers
 }
 
 func (r *resolver) errf(pos Pos, format string, args ...any) error {

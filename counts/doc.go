@@ -120,14 +120,17 @@
 // values of S that extend to a point of that intersection.
 //
 // An instruction runs in the inames of its Within list: those it mentions
-// outside reductions, those of its inames= annotation, and (as loopy
-// infers from data flow) the parallel inames of earlier instructions that
-// wrote the private temporaries it reads, on hardware axes it does not
-// use itself. It executes once for each point of the domain projected onto
-// Within, and, on each hardware axis none of its inames is tagged with,
-// once on every work-item (or work-group) along that axis: counts are
-// totals over all work-items, and work that does not depend on an axis is
-// done redundantly along it (loopy's count_redundant_work).
+// outside reductions, those of its inames= annotation, and the parallel
+// inames of its domain on hardware axes none of those is tagged with (two
+// such inames on one axis are an error: name one with inames=). It
+// executes once for each point of the domain projected onto Within. So an
+// instruction runs only on the work-items and groups whose indices lie in
+// its domain: where a split does not divide, the surplus work-items skip
+// it, and the guard follows from the domain. On a hardware axis where
+// Within has no iname at all, it runs on every work-item (or group) along
+// the axis: counts are totals over all work-items, and work that does not
+// depend on an axis is done redundantly along it, as with loopy's
+// count_redundant_work.
 //
 // A reduction is an inner loop of its instruction: its body is evaluated
 // at each point of the domain projected onto the instruction's inames plus

@@ -142,9 +142,10 @@ type Statement interface {
 // Instruction assigns RHS to LHS at every point of its execution domain:
 // the kernel domain projected onto Within (see the package
 // documentation). Within lists the inames the instruction runs in, in
-// domain order: those it mentions outside reductions plus those named in
-// its inames= annotation. Its sequential ones are exactly its enclosing
-// loops in the schedule.
+// domain order: those it mentions outside reductions, those named in its
+// inames= annotation, and the parallel inames of its domain on hardware
+// axes it does not otherwise use. Its sequential ones are exactly its
+// enclosing loops in the schedule; its parallel ones are its guards.
 type Instruction struct {
 	ID     string
 	Pos    Pos
@@ -204,4 +205,31 @@ func (k *Kernel) inameOrder(names []string) []string {
 			slices.IndexFunc(k.Inames, func(x *Iname) bool { return x.Name == b })
 	})
 	return out
+}
+
+// ProjectedDomain returns, in isl notation, the kernel domain projected
+// onto the given inames: the intersection of the domains relevant to
+// them and of the assumptions, with every other iname of those domains
+// existentially quantified. All kernel parameters are listed. Loop
+// bounds are ProjectedDomain of the enclosing loops' inames plus the
+// loop's; an instruction's guard is ProjectedDomain(Within).
+func (k *Kernel) ProjectedDomain(inames []string) string {
+	set := k.assume
+	var others []string
+	for _, di := range k.relevantDomains(inames) {
+		set = set.and(k.Domains[di].set)
+		for _, n := range k.Domains[di].Inames {
+			if !containsString(inames, n) {
+				others = append(others, n)
+			}
+		}
+	}
+	c := "0 = 0"
+	if len(set) != 1 || len(set[0]) != 0 {
+		c = set.String()
+	}
+	if len(others) > 0 {
+		c = "exists (" + strings.Join(others, ", ") + " : " + c + ")"
+	}
+	return islSet(k.Params, inames, c)
 }

@@ -206,27 +206,38 @@ func TestTyping(t *testing.T) {
 }
 
 // TestWithin checks which inames instructions run in: those they mention
-// outside reductions, those annotated, and the parallel inames of the
-// writers of the private temporaries they read.
+// outside reductions, those annotated, and the parallel inames of their
+// domain on hardware axes they do not use.
 func TestWithin(t *testing.T) {
 	k := mustParse(t, `kernel k
 domain [n] -> { [i, j, k] : 0 <= i, j, k < n }
+domain { [p] : 0 <= p < 4 and 4*k_out + p < n }
 array a f32 [n, n]
 array b f32 [n]
-private t f32
+local l f32 [4]
 private s f32
 split i 4 io ii
-tag ii l.0, io g.0
-t = b[i] {id=w}
+split k 4 k_out k_in
+tag ii l.0, io g.0, p l.0
 s = 0 {id=z}
-s = s + t*sum(k, a[j, k]) {id=r, inames=j}
+l[p] = b[4*k_out + p] {id=f}
+s = s + sum(k_in, a[j, 4*k_out + k_in]) {id=r, inames=j:k_out}
 b[j] = s {id=u}
 `)
-	want := map[string]string{"w": "io ii", "z": "", "r": "io ii j", "u": "io ii j"}
+	want := map[string]string{"z": "", "f": "io k_out p", "r": "io ii j k_out", "u": "io ii j"}
 	for id, w := range want {
 		if got := strings.Join(instr(t, k, id).Within, " "); got != w {
 			t.Errorf("%s: within %q, want %q", id, got, w)
 		}
+	}
+	_, err := counts.ParseKernel("amb.knl", []byte(`kernel k
+domain [n] -> { [i, p, q] : 0 <= i, q < n and 0 <= p < 4 }
+array b f32 [n]
+tag i l.0, p l.0
+b[q] = 1
+`), nil)
+	if err == nil || !strings.Contains(err.Error(), "amb.knl:5:1: instruction uses no iname tagged l.0, and its domain has two (i and p)") {
+		t.Errorf("ambiguous axis: %v", err)
 	}
 }
 
@@ -279,5 +290,27 @@ a[i] = sum(j, 1)
 	}
 	if got := strings.Join(k.Params, " "); got != "n" {
 		t.Errorf("params %s", got)
+	}
+}
+
+func TestProjectedDomain(t *testing.T) {
+	k := mustParse(t, `kernel k
+domain [n, m] -> { [i, j] : 0 <= i < n and 0 <= j <= i }
+domain { [p] : 0 <= p < j }
+assume n >= 1
+array a f32 [n]
+a[i] = sum(p, 1)
+`)
+	cases := map[string]string{
+		"i":     "[n, m] -> { [i] : exists (j : n >= 1 and i >= 0 and i <= n - 1 and j >= 0 and j <= i) }",
+		"i j":   "[n, m] -> { [i, j] : n >= 1 and i >= 0 and i <= n - 1 and j >= 0 and j <= i }",
+		"p":     "[n, m] -> { [p] : exists (i, j : n >= 1 and i >= 0 and i <= n - 1 and j >= 0 and j <= i and p >= 0 and p <= j - 1) }",
+		"i j p": "[n, m] -> { [i, j, p] : n >= 1 and i >= 0 and i <= n - 1 and j >= 0 and j <= i and p >= 0 and p <= j - 1 }",
+		"":      "[n, m] -> { [] : n >= 1 }",
+	}
+	for in, want := range cases {
+		if got := k.ProjectedDomain(strings.Fields(in)); got != want {
+			t.Errorf("ProjectedDomain(%s)\n got %s\nwant %s", in, got, want)
+		}
 	}
 }

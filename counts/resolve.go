@@ -170,42 +170,37 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 		}
 		byTag[tag] = n
 	}
-	within = r.inheritParallel(lhs, rhs, within, byTag)
+	within = r.addDomainParallel(s.pos, within, byTag)
 	return &Instruction{ID: id, Pos: s.pos, LHS: lhs, RHS: rhs, Within: r.k.inameOrder(within), Deps: deps}
 }
 
-// inheritParallel adds to an instruction's inames the parallel inames of
-// the earlier instructions that wrote the private temporaries it reads,
-// on hardware axes it does not use itself, as loopy infers inames from
-// data flow: a value computed per work-item is consumed by the same
-// work-items. It then records the parallel inames of the temporary the
-// instruction writes.
-func (r *resolver) inheritParallel(lhs *Access, rhs Expr, within []string, byTag map[Tag]string) []string {
-	if r.writerPar == nil {
-		r.writerPar = map[string][]string{}
-	}
-	var reads []string
-	Walk(rhs, func(e Expr) bool {
-		if a, ok := e.(*Access); ok && a.Array.Space == Private {
-			reads = append(reads, a.Array.Name)
-		}
-		return true
-	})
-	for _, t := range reads {
-		for _, n := range r.writerPar[t] {
+// addDomainParallel adds to an instruction's inames the parallel inames
+// of its domain on hardware axes it does not use itself: the instruction
+// then runs only on the work-items and groups whose indices lie in its
+// domain, so that guards where splits do not divide follow from the
+// domain. Two such inames on one axis would be ambiguous and are an
+// error.
+func (r *resolver) addDomainParallel(pos Pos, within []string, byTag map[Tag]string) []string {
+	added := map[Tag]string{}
+	var order []Tag
+	for _, di := range r.k.relevantDomains(within) {
+		for _, n := range r.k.Domains[di].Inames {
 			tag := r.k.inameIndex[n].Tag
-			if _, used := byTag[tag]; !used {
-				byTag[tag] = n
-				within = append(within, n)
+			if !tag.Parallel() {
+				continue
 			}
+			if _, used := byTag[tag]; used {
+				continue
+			}
+			if other, dup := added[tag]; dup {
+				r.fail(pos, "instruction uses no iname tagged %s, and its domain has two (%s and %s); name the one it runs in with inames=", tag, other, n)
+			}
+			added[tag] = n
+			order = append(order, tag)
 		}
 	}
-	if lhs.Array.Space == Private {
-		for _, n := range within {
-			if r.k.inameIndex[n].Tag.Parallel() && !containsString(r.writerPar[lhs.Array.Name], n) {
-				r.writerPar[lhs.Array.Name] = append(r.writerPar[lhs.Array.Name], n)
-			}
-		}
+	for _, tag := range order {
+		within = append(within, added[tag])
 	}
 	return within
 }
