@@ -146,13 +146,17 @@ type cdomain struct {
 	conjs  []*cconj
 }
 
-// engine binds a kernel to concrete parameter values.
+// engine binds variables (a kernel's inames, or the variables of a set
+// being counted) and parameters to slots, with the parameters' values.
 type engine struct {
-	k      *Kernel
-	slot   map[string]int
-	params map[string]int64
-	base   []int64 // slot values with the parameters filled in
-	doms   map[string]*cdomain
+	k          *Kernel // nil when counting a set that is not a kernel domain
+	file       string
+	varNames   []string // slots 0..len-1
+	paramNames []string // the slots after them
+	slot       map[string]int
+	params     map[string]int64
+	base       []int64 // slot values with the parameters filled in
+	doms       map[string]*cdomain
 	// budget bounds the number of candidate values the enumeration may
 	// try; spending past it aborts with errTooLarge.
 	budget int64
@@ -164,7 +168,7 @@ var errTooLarge = errors.New("the domain is too large to enumerate")
 func (e *engine) spend() {
 	e.budget--
 	if e.budget < 0 {
-		panic(runError{errorf(e.k.File, Pos{}, "%v (at %s)", errTooLarge, e.paramString())})
+		panic(runError{errorf(e.file, Pos{}, "%v (at %s)", errTooLarge, e.paramString())})
 	}
 }
 
@@ -185,24 +189,37 @@ func newEngine(k *Kernel, params map[string]int64) (*engine, error) {
 			return nil, errorf(k.File, Pos{}, "parameter %s=%d is too large to evaluate concretely (limit ±2^40)", p, v)
 		}
 	}
-	e := &engine{k: k, slot: map[string]int{}, params: params, doms: map[string]*cdomain{}, budget: math.MaxInt64}
+	names := make([]string, len(k.Inames))
 	for i, in := range k.Inames {
-		e.slot[in.Name] = i
+		names[i] = in.Name
 	}
-	e.base = make([]int64, len(k.Inames)+len(k.Params))
-	for i, p := range k.Params {
-		e.slot[p] = len(k.Inames) + i
-		e.base[len(k.Inames)+i] = params[p]
-	}
+	e := newSetEngine(k.File, names, k.Params, params)
+	e.k = k
 	if !e.holdsParamsOnly(k.assume) {
 		return nil, errorf(k.File, Pos{}, "parameters %s violate the assumptions %s", e.paramString(), k.Assumptions())
 	}
 	return e, nil
 }
 
+// newSetEngine binds the given variables and parameters; params must hold
+// every parameter's value.
+func newSetEngine(file string, vars, paramNames []string, params map[string]int64) *engine {
+	e := &engine{file: file, varNames: vars, paramNames: paramNames, slot: map[string]int{}, params: params,
+		doms: map[string]*cdomain{}, budget: math.MaxInt64}
+	for i, n := range vars {
+		e.slot[n] = i
+	}
+	e.base = make([]int64, len(vars)+len(paramNames))
+	for i, p := range paramNames {
+		e.slot[p] = len(vars) + i
+		e.base[len(vars)+i] = params[p]
+	}
+	return e
+}
+
 func (e *engine) paramString() string {
-	parts := make([]string, len(e.k.Params))
-	for i, p := range e.k.Params {
+	parts := make([]string, len(e.paramNames))
+	for i, p := range e.paramNames {
 		parts[i] = p + "=" + strconv.FormatInt(e.params[p], 10)
 	}
 	return strings.Join(parts, ", ")
@@ -302,12 +319,8 @@ func (e *engine) domain(inames []string) (*cdomain, error) {
 		}
 	}
 	for _, c := range set {
-		cc := &cconj{}
-		for _, x := range c {
-			ce := e.compile(x.e)
-			cc.cons = append(cc.cons, ccons{e: ce, eq: x.eq, slots: ce.slots(nil)})
-		}
-		if err := e.boxConj(cc, d.inames); err != nil {
+		cc, err := e.compileConj(c, d.inames)
+		if err != nil {
 			return nil, err
 		}
 		d.conjs = append(d.conjs, cc)
@@ -316,8 +329,21 @@ func (e *engine) domain(inames []string) (*cdomain, error) {
 	return d, nil
 }
 
+// compileConj compiles a conjunction whose variables own must be bounded
+// (other variables of the engine that it does not mention are free and
+// irrelevant to it), and bounds them.
+func (e *engine) compileConj(c conj, own []int) (*cconj, error) {
+	cc := &cconj{}
+	for _, x := range c {
+		ce := e.compile(x.e)
+		cc.cons = append(cc.cons, ccons{e: ce, eq: x.eq, slots: ce.slots(nil)})
+	}
+	return cc, e.boxConj(cc, own)
+}
+
 // boxConj bounds each iname of the conjunction by interval propagation and
-// checks that concrete evaluation cannot overflow.
+// checks that concrete evaluation cannot overflow. Variables outside
+// inames get the box [0, 0]: the conjunction does not constrain them.
 func (e *engine) boxConj(c *cconj, inames []int) error {
 	c.box = make([]ival, len(e.base))
 	known := make([]bool, len(e.base))
@@ -327,7 +353,7 @@ func (e *engine) boxConj(c *cconj, inames []int) error {
 	for _, s := range inames {
 		c.box[s] = unbounded
 	}
-	for _, s := range e.k.Params {
+	for _, s := range e.paramNames {
 		known[e.slot[s]] = true
 	}
 	for round := 0; round < 4*(len(inames)+2); round++ {
@@ -364,8 +390,11 @@ func (e *engine) boxConj(c *cconj, inames []int) error {
 	mag := make([]uint64, len(e.base))
 	for _, s := range inames {
 		if !c.box[s].bounded() {
-			return errorf(e.k.File, e.k.Domains[e.k.inameIndex[e.k.Inames[s].Name].Domain].pos,
-				"the domain is unbounded in iname %s (at %s)", e.k.Inames[s].Name, e.paramString())
+			pos := Pos{}
+			if e.k != nil {
+				pos = e.k.Domains[e.k.Inames[s].Domain].pos
+			}
+			return errorf(e.file, pos, "the domain is unbounded in iname %s (at %s)", e.varNames[s], e.paramString())
 		}
 	}
 	for i := range c.box {
@@ -374,13 +403,13 @@ func (e *engine) boxConj(c *cconj, inames []int) error {
 			m = 4*m + 4 // room for work-item indices beyond this iname's extent
 		}
 		if m >= limit {
-			return errorf(e.k.File, Pos{}, "domain values are too large to evaluate concretely (at %s)", e.paramString())
+			return errorf(e.file, Pos{}, "domain values are too large to evaluate concretely (at %s)", e.paramString())
 		}
 		mag[i] = m
 	}
 	for _, x := range c.cons {
 		if _, ok := x.e.bound(mag); !ok {
-			return errorf(e.k.File, Pos{}, "domain arithmetic would overflow 64-bit integers (at %s)", e.paramString())
+			return errorf(e.file, Pos{}, "domain arithmetic would overflow 64-bit integers (at %s)", e.paramString())
 		}
 	}
 	return nil

@@ -182,6 +182,55 @@
 // not counted: it is address computation, not work. Integer arithmetic on
 // values (i + 1 used as a value) is counted, as int.i32.add and so on.
 //
+// # Properties
+//
+// The properties of seed 001 section 2 are named as in the measurement
+// and weight tables:
+//
+//	global.load.<t>.stride=<c>    global loads of element type t in stride class c
+//	global.store.<t>.stride=<c>   global stores
+//	global.minldst.<t>.stride=<c> min(loads, stores) of the same type and class
+//	local.load.<t>, local.store.<t>
+//	flop.<t>.<kind>               floating-point operations (f32, f64; kinds of OpKind)
+//	int.<t>.<kind>                integer operations (i32, i64)
+//	sync.barrier                  barriers, summed over every work-item that meets them
+//	launch.groups                 work-groups launched
+//	launch.const                  1
+//
+// An operation or array reference inside an instruction counts once per
+// point of the domain projected onto the instruction's Within plus the
+// inames of the reductions enclosing it, times the launch size of every
+// hardware axis on which Within has no iname (the redundant work of the
+// execution semantics above). Private temporaries are registers and are
+// not counted. The element type t names the access size: f32 and i32 are
+// 32-bit, f64 and i64 64-bit.
+//
+// The stride of a global reference is the coefficient, in elements, of
+// the Within iname tagged l.0 in the array's flattened index (row-major,
+// or column-major for order=F arrays), as an absolute value: 0 (uniform)
+// when Within has no l.0 iname or the subscripts do not use it. A
+// coefficient that depends on the parameters (a[j, i] with i on l.0 in an
+// n x n array strides by n) is put in the >4 class whatever the
+// parameters' values, so that the class of a reference never changes
+// with the problem size. Strides 0 and 1 are classes "0" and "1".
+//
+// Other strides are split by utilization. The footprint of a global
+// array is the set of its cells that any reference to it (load or store,
+// in any instruction) touches; the filled-in footprint is every cell of
+// the array from the first touched to the last touched, in storage order.
+// The utilization u is the number of cells of the footprint over the
+// number of cells of the filled-in footprint. A reference of stride s in
+// 2..4 is in class "k/s" and one of a larger or parameter-dependent
+// stride in class "k/>4", where k is u times s (times 4 for >4), rounded
+// to the nearest integer (halves up) and at least 1. The rounding makes
+// the class robust to edge effects: a[2*i] over 0 <= i < 4096 touches
+// 4096 of 8191 cells, u*2 rounds to 1, class 1/2.
+//
+// Barriers count once per point of the domain projected onto their
+// inames, times the number of work-items launched. The launch size along
+// an axis is the largest extent max - min + 1 of the inames tagged with
+// it, as in Kernel.Launch.
+//
 // # The reference interpreter
 //
 // Run executes the schedule work-group by work-group, the work-items of a

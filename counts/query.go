@@ -36,7 +36,7 @@ type qcomp struct {
 // values and targets are enumerated.
 func (e *engine) newQuery(dom *cdomain, fixed, targets []string) *query {
 	q := &query{e: e, dom: dom, known: make([]bool, len(e.base))}
-	for _, p := range e.k.Params {
+	for _, p := range e.paramNames {
 		q.known[e.slot[p]] = true
 	}
 	isFixed := make([]bool, len(e.base))
@@ -48,7 +48,7 @@ func (e *engine) newQuery(dom *cdomain, fixed, targets []string) *query {
 		q.targets = append(q.targets, e.slot[n])
 		isFixed[e.slot[n]] = true
 	}
-	for _, p := range e.k.Params {
+	for _, p := range e.paramNames {
 		isFixed[e.slot[p]] = true
 	}
 	for _, s := range dom.inames {
@@ -61,7 +61,7 @@ func (e *engine) newQuery(dom *cdomain, fixed, targets []string) *query {
 		if c.dead {
 			continue
 		}
-		q.conjs = append(q.conjs, q.prepareConj(c, isFixed, len(e.k.Inames)))
+		q.conjs = append(q.conjs, q.prepareConj(c, isFixed, len(e.varNames)))
 	}
 	return q
 }

@@ -1,0 +1,124 @@
+package counts
+
+import (
+	"math"
+	"strings"
+)
+
+// This file evaluates a counting plan at concrete parameters by
+// enumerating its sets. It is the independent check of the symbolic
+// counts, and is exact but slow.
+
+// breakdown is a plan evaluated at concrete parameters.
+type breakdown struct {
+	props map[string]int64 // property -> value; zero values left out
+	cards []int64          // number of points of each set
+	// per global access: its property name and count, in plan order
+	access []accessCount
+}
+
+type accessCount struct {
+	property string
+	count    int64
+}
+
+func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, error) {
+	if _, err := newEngine(p.k, params); err != nil {
+		return nil, err
+	}
+	b := &breakdown{props: map[string]int64{}, cards: make([]int64, len(p.sets))}
+	for i := range b.cards {
+		b.cards[i] = -1
+	}
+	card := func(i int) (int64, error) {
+		if b.cards[i] < 0 {
+			n, err := countConcrete(p.sets[i], p.k.File, p.k.Params, params, budget)
+			if err != nil {
+				return 0, err
+			}
+			b.cards[i] = n
+		}
+		return b.cards[i], nil
+	}
+	value := func(t term) (int64, error) {
+		v := t.coef
+		for _, f := range t.factors {
+			c, err := card(f)
+			if err == nil {
+				v, err = mulInt(v, c)
+			}
+			if err != nil {
+				return 0, err
+			}
+		}
+		return v, nil
+	}
+	add := func(name string, v int64) error {
+		s, err := addInt(b.props[name], v)
+		b.props[name] = s
+		return err
+	}
+	for name, terms := range p.static {
+		for _, t := range terms {
+			v, err := value(t)
+			if err == nil {
+				err = add(name, v)
+			}
+			if err != nil {
+				return nil, errorf(p.k.File, Pos{}, "%s: %v", name, err)
+			}
+		}
+	}
+	for _, g := range p.global {
+		v, err := value(g.count)
+		if err != nil {
+			return nil, err
+		}
+		num := int64(0)
+		if sets, ok := p.fp[g.array.Name]; ok && g.stride != 0 && g.stride != 1 {
+			fp, err := card(sets[0])
+			if err != nil {
+				return nil, err
+			}
+			filled, err := card(sets[1])
+			if err != nil {
+				return nil, err
+			}
+			num = utilClass(fp, filled, classDenominator(g.stride))
+		}
+		name := globalProperty(g.store, g.array.DType, g.stride, num)
+		b.access = append(b.access, accessCount{name, v})
+		if err := add(name, v); err != nil {
+			return nil, err
+		}
+	}
+	addMinLdSt(b.props)
+	for name, v := range b.props {
+		if v == 0 {
+			delete(b.props, name)
+		}
+	}
+	return b, nil
+}
+
+// globalProperty names a global access property.
+func globalProperty(store bool, t DType, stride, num int64) string {
+	if stride == strideVar {
+		stride = math.MaxInt64
+	}
+	return "global." + direction(store) + "." + t.String() + ".stride=" + strideName(stride, num)
+}
+
+// addMinLdSt adds global.minldst.<dtype>.stride=<class> = min(loads,
+// stores) for every dtype and class with both.
+func addMinLdSt(props map[string]int64) {
+	for name, ld := range props {
+		rest, ok := strings.CutPrefix(name, "global.load.")
+		if !ok {
+			continue
+		}
+		if st := props["global.store."+rest]; st > 0 && ld > 0 {
+			props["global.minldst."+rest] = min(ld, st)
+		}
+	}
+}

@@ -1,0 +1,453 @@
+package counts
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+)
+
+// This file turns a kernel into a counting plan: every property becomes a
+// sum of terms, each a coefficient times a product of numbers of points
+// of sets (usets). The sets are the kernel domain projected onto the
+// inames an operation executes in, and the ranges of the hardware axes
+// an instruction runs redundantly along. Global memory accesses carry
+// their stride; their class is completed at evaluation from the
+// utilization of their array's footprint.
+
+// term is coef × Π |sets[f]| over its factors.
+type term struct {
+	coef    int64
+	factors []int
+}
+
+// globalAccess is one global array reference of an instruction.
+type globalAccess struct {
+	ins    *Instruction
+	site   int // left-hand side first, then right-hand side in order
+	array  *Array
+	store  bool
+	stride int64 // strideVar when it depends on the parameters
+	coef   poly  // the coefficient of the l.0 iname in the flattened index
+	count  term
+}
+
+type plan struct {
+	k      *Kernel
+	sets   []*uset
+	index  map[string]int    // isl text -> set index
+	static map[string][]term // properties whose name is known statically
+	global []globalAccess    // global memory traffic
+	fp     map[string][2]int // array -> footprint and filled-in footprint sets
+	names  map[string]bool   // every name in use, for fresh variables
+	axis   map[[2]int]int    // (g 0 / l 1, axis) -> extent set
+	refs   map[string][]gref // array -> its references, for footprints
+	fresh  int
+}
+
+// gref is a reference to a global array: its subscripts and the inames
+// it executes in.
+type gref struct {
+	index  []Affine
+	inames []string
+}
+
+func newPlan(k *Kernel) (*plan, error) {
+	p := &plan{k: k, index: map[string]int{}, static: map[string][]term{}, fp: map[string][2]int{},
+		names: map[string]bool{}, axis: map[[2]int]int{}, refs: map[string][]gref{}}
+	for _, in := range k.Inames {
+		p.names[in.Name] = true
+	}
+	for _, n := range k.Params {
+		p.names[n] = true
+	}
+	for _, a := range k.Arrays {
+		p.names[a.Name] = true
+	}
+	var err error
+	for _, s := range k.Statements {
+		switch s := s.(type) {
+		case *Instruction:
+			err = p.instruction(s)
+		case *Barrier:
+			t := term{1, append([]int{p.projection(s.Inames)}, p.axes(nil, true)...)}
+			p.static["sync.barrier"] = append(p.static["sync.barrier"], t)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var groups []int
+	for a := range 3 {
+		if f, ok := p.axisSet(0, a); ok {
+			groups = append(groups, f)
+		}
+	}
+	p.static["launch.groups"] = []term{{1, groups}}
+	p.static["launch.const"] = []term{{1, nil}}
+	// Utilization matters only for arrays with accesses of stride 2 and
+	// more; only those get footprints.
+	for _, g := range p.global {
+		if _, done := p.fp[g.array.Name]; done || g.stride == 0 || g.stride == 1 {
+			continue
+		}
+		if err := p.footprints(g.array.Name); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// add registers a set and returns its index, sharing equal sets.
+func (p *plan) add(u *uset) int {
+	key := u.isl(p.k.Params)
+	if i, ok := p.index[key]; ok {
+		return i
+	}
+	p.sets = append(p.sets, u)
+	p.index[key] = len(p.sets) - 1
+	return len(p.sets) - 1
+}
+
+// freshName returns a name used nowhere in the kernel or the plan.
+func (p *plan) freshName(base string) string {
+	for {
+		p.fresh++
+		n := base + "_" + strconv.Itoa(p.fresh)
+		if !p.names[n] {
+			p.names[n] = true
+			return n
+		}
+	}
+}
+
+// domainPieces returns the kernel domain relevant to inames as pieces
+// over renamed variables: rename maps each iname of the relevant
+// domains to the name it gets (identity when nil); the pieces quantify
+// every renamed iname not in keep.
+func (p *plan) domainPieces(inames []string, rename map[string]string, keep []string) []piece {
+	set := p.k.assume
+	var all []string
+	for _, di := range p.k.relevantDomains(inames) {
+		set = set.and(p.k.Domains[di].set)
+		all = append(all, p.k.Domains[di].Inames...)
+	}
+	var exists []string
+	for _, n := range all {
+		r := n
+		if rename != nil {
+			r = rename[n]
+		}
+		if !slices.Contains(keep, r) {
+			exists = append(exists, r)
+		}
+	}
+	pieces := make([]piece, len(set))
+	for i, c := range set {
+		pieces[i] = piece{exists: exists, c: renameConj(c, rename)}
+	}
+	return pieces
+}
+
+func renameConj(c conj, rename map[string]string) conj {
+	out := make(conj, len(c))
+	for i, x := range c {
+		out[i] = cons{renameQaff(x.e, rename), x.eq}
+	}
+	return out
+}
+
+// renameQaff renames variables; renaming cannot overflow.
+func renameQaff(e qaff, rename map[string]string) qaff {
+	r := qaff{c: e.c}
+	for _, t := range e.terms {
+		n := t.name
+		if to, ok := rename[n]; ok {
+			n = to
+		}
+		r.terms = append(r.terms, lterm{n, t.coef})
+	}
+	for _, f := range e.floors {
+		r.floors = append(r.floors, fterm{f.coef, renameQaff(f.num, rename), f.den})
+	}
+	return r
+}
+
+// projection is the set of the domain projected onto inames.
+func (p *plan) projection(inames []string) int {
+	inames = p.k.inameOrder(inames)
+	return p.add(&uset{dims: inames, pieces: p.domainPieces(inames, nil, inames)})
+}
+
+// copyNames renames every iname of the domains relevant to inames apart.
+func (p *plan) copyNames(inames []string) map[string]string {
+	m := map[string]string{}
+	for _, di := range p.k.relevantDomains(inames) {
+		for _, n := range p.k.Domains[di].Inames {
+			m[n] = p.freshName(n)
+		}
+	}
+	return m
+}
+
+// axisSet returns the set whose size is the launch size along a hardware
+// axis (kind 0: groups along g.a, kind 1: work-items along l.a): the
+// values 0 <= t <= max x - min x for some iname x tagged with it. ok is
+// false when no iname has the tag (the size is 1).
+func (p *plan) axisSet(kind, a int) (int, bool) {
+	if f, ok := p.axis[[2]int{kind, a}]; ok {
+		return f, true
+	}
+	want := Tag{Kind: Group, Axis: a}
+	if kind == 1 {
+		want.Kind = LocalID
+	}
+	t := p.freshName([]string{"t_g", "t_l"}[kind] + strconv.Itoa(a))
+	u := &uset{dims: []string{t}}
+	for _, in := range p.k.Inames {
+		if in.Tag != want {
+			continue
+		}
+		lo, hi := p.copyNames([]string{in.Name}), p.copyNames([]string{in.Name})
+		for _, pl := range p.domainPieces([]string{in.Name}, lo, nil) {
+			for _, ph := range p.domainPieces([]string{in.Name}, hi, nil) {
+				c := append(slices.Clone(pl.c), ph.c...)
+				// 0 <= t <= x_hi - x_lo
+				c = append(c, cons{qname(t), false},
+					cons{qaff{terms: []lterm{{hi[in.Name], 1}, {lo[in.Name], -1}, {t, -1}}}, false})
+				u.pieces = append(u.pieces, piece{exists: append(slices.Clone(pl.exists), ph.exists...), c: c})
+			}
+		}
+	}
+	if len(u.pieces) == 0 {
+		return 0, false
+	}
+	f := p.add(u)
+	p.axis[[2]int{kind, a}] = f
+	return f, true
+}
+
+// axes returns the extent sets of the hardware axes that no iname of
+// within is tagged with (all axes when all is set).
+func (p *plan) axes(within []string, all bool) []int {
+	var out []int
+	for kind := range 2 {
+		for a := range 3 {
+			used := false
+			for _, n := range within {
+				t := p.k.inameIndex[n].Tag
+				if t.Parallel() && t.Axis == a && (t.Kind == LocalID) == (kind == 1) {
+					used = true
+				}
+			}
+			if used && !all {
+				continue
+			}
+			if f, ok := p.axisSet(kind, a); ok {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// instruction adds the operations and memory traffic of one instruction.
+func (p *plan) instruction(ins *Instruction) error {
+	axes := p.axes(ins.Within, false)
+	site := 0
+	countAt := func(red []string) term {
+		return term{1, append([]int{p.projection(append(slices.Clone(ins.Within), red...))}, axes...)}
+	}
+	mem := func(acc *Access, red []string, store bool) error {
+		a := acc.Array
+		switch a.Space {
+		case Local:
+			name := "local." + direction(store) + "." + a.DType.String()
+			p.static[name] = append(p.static[name], countAt(red))
+		case Global:
+			inames := append(slices.Clone(ins.Within), red...)
+			stride, coef, err := p.k.accessStride(acc, inames)
+			if err != nil {
+				return errorf(p.k.File, acc.At, "instruction %s: stride of %s: %v", ins.ID, acc, err)
+			}
+			p.global = append(p.global, globalAccess{ins: ins, site: site, array: a, store: store, stride: stride, coef: coef, count: countAt(red)})
+			p.refs[a.Name] = append(p.refs[a.Name], gref{acc.Index, inames})
+			site++
+		}
+		return nil
+	}
+	if err := mem(ins.LHS, nil, true); err != nil {
+		return err
+	}
+	var visit func(e Expr, red []string) error
+	visit = func(e Expr, red []string) error {
+		switch e := e.(type) {
+		case *Access:
+			return mem(e, red, false)
+		case *Reduce:
+			inner := append(slices.Clone(red), e.Inames...)
+			op := reduceOp(e)
+			p.static[op.Property()] = append(p.static[op.Property()], countAt(inner))
+			return visit(e.Body, inner)
+		}
+		if op, ok := nodeOp(e); ok {
+			p.static[op.Property()] = append(p.static[op.Property()], countAt(red))
+		}
+		var err error
+		switch e := e.(type) {
+		case *Binary:
+			if err = visit(e.X, red); err == nil {
+				err = visit(e.Y, red)
+			}
+		case *Neg:
+			err = visit(e.X, red)
+		case *Cast:
+			err = visit(e.X, red)
+		case *Call:
+			for _, a := range e.Args {
+				if err = visit(a, red); err != nil {
+					break
+				}
+			}
+		}
+		return err
+	}
+	return visit(ins.RHS, nil)
+}
+
+// footprints adds the footprint of a global array (the cells its
+// references touch) and its filled-in footprint (every cell between the
+// first and the last touched, in storage order).
+func (p *plan) footprints(name string) error {
+	a := p.k.arrayIndex[name]
+	refs := p.refs[name]
+	dims := make([]string, len(a.Shape))
+	for d := range dims {
+		dims[d] = p.freshName(name + "_idx" + strconv.Itoa(d))
+	}
+	// image pieces: idx = I(x) for x in the reference's domain, renamed apart.
+	image := func(r gref, rename map[string]string) []piece {
+		ps := p.domainPieces(r.inames, rename, nil)
+		for i := range ps {
+			for d, ix := range r.index {
+				e, _ := renameQaff(ix.qaff(), rename).addScaled(qname(dims[d]), -1)
+				ps[i].c = append(slices.Clone(ps[i].c), cons{e, true})
+			}
+		}
+		return ps
+	}
+	fp := &uset{dims: dims}
+	for _, r := range refs {
+		fp.pieces = append(fp.pieces, image(r, p.copyNames(r.inames))...)
+	}
+	// The filled-in footprint: idx within the array's bounds, with a
+	// touched cell at or before it and one at or after it in storage order.
+	order := make([]int, len(dims))
+	for d := range order {
+		order[d] = d
+		if a.ColMajor {
+			order[d] = len(dims) - 1 - d
+		}
+	}
+	var box conj
+	for d, ext := range a.Shape {
+		box = append(box, cons{qname(dims[d]), false})
+		hi, _ := ext.qaff().addScaled(qname(dims[d]), -1)
+		hi.c--
+		box = append(box, cons{hi, false})
+	}
+	filled := &uset{dims: dims}
+	for _, lo := range refs {
+		for _, hi := range refs {
+			loNames, hiNames := p.copyNames(lo.inames), p.copyNames(hi.inames)
+			loIdx := make([]qaff, len(dims))
+			hiIdx := make([]qaff, len(dims))
+			for d := range dims {
+				loIdx[d] = renameQaff(lo.index[d].qaff(), loNames)
+				hiIdx[d] = renameQaff(hi.index[d].qaff(), hiNames)
+			}
+			for _, pl := range p.domainPieces(lo.inames, loNames, nil) {
+				for _, ph := range p.domainPieces(hi.inames, hiNames, nil) {
+					for _, cl := range lexLE(loIdx, dimAffs(dims), order) {
+						for _, ch := range lexLE(dimAffs(dims), hiIdx, order) {
+							c := slices.Concat(box, pl.c, ph.c, cl, ch)
+							filled.pieces = append(filled.pieces, piece{exists: slices.Concat(pl.exists, ph.exists), c: c})
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(filled.pieces) > 4*maxDisjuncts {
+		return errorf(p.k.File, a.Pos, "array %s: the filled-in footprint has %d pieces, too many to count", name, len(filled.pieces))
+	}
+	p.fp[name] = [2]int{p.add(fp), p.add(filled)}
+	return nil
+}
+
+func dimAffs(dims []string) []qaff {
+	out := make([]qaff, len(dims))
+	for i, d := range dims {
+		out[i] = qname(d)
+	}
+	return out
+}
+
+// lexLE returns the conjunctions whose union says u <= w in the
+// lexicographic order of the dimensions listed in order: equal on a
+// prefix, then smaller, or equal throughout.
+func lexLE(u, w []qaff, order []int) []conj {
+	var out []conj
+	var prefix conj
+	for i, d := range order {
+		diff, _ := w[d].addScaled(u[d], -1) // w - u
+		if i == len(order)-1 {
+			out = append(out, append(slices.Clone(prefix), cons{diff, false}))
+			break
+		}
+		strict := diff.clone()
+		strict.c--
+		out = append(out, append(slices.Clone(prefix), cons{strict, false}))
+		prefix = append(prefix, cons{diff, true})
+	}
+	if len(order) == 0 {
+		out = append(out, conj{})
+	}
+	return out
+}
+
+// strideName renders a stride class: "0", "1", "k/s" for s = 2, 3, 4 and
+// "k/>4" beyond.
+func strideName(stride int64, num int64) string {
+	switch {
+	case stride == 0 || stride == 1:
+		return strconv.FormatInt(stride, 10)
+	case stride >= 2 && stride <= 4:
+		return fmt.Sprintf("%d/%d", num, stride)
+	}
+	return fmt.Sprintf("%d/>4", num)
+}
+
+// classDenominator is the number of utilization classes of a stride: 2,
+// 3 or 4, or 4 for strides above 4 and strides that depend on parameters.
+func classDenominator(stride int64) int64 {
+	if stride >= 2 && stride <= 4 {
+		return stride
+	}
+	return 4
+}
+
+// utilClass quantizes a utilization |fp|/|filled| robustly: the
+// numerator is the utilization times the class denominator, rounded to
+// the nearest integer (halves up), at least 1.
+func utilClass(fp, filled, den int64) int64 {
+	if filled <= 0 {
+		return 1
+	}
+	// round(fp*den/filled) = floor((2*fp*den + filled) / (2*filled)),
+	// computed in 128 bits.
+	n := new(big.Int).Mul(big.NewInt(fp), big.NewInt(2*den))
+	n.Add(n, big.NewInt(filled))
+	n.Quo(n, new(big.Int).Mul(big.NewInt(filled), big.NewInt(2)))
+	return max(1, min(n.Int64(), den))
+}

@@ -1,0 +1,217 @@
+package counts
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/measurekernels/library"
+)
+
+// planCheck is one kernel at one parameter point for the comparison of
+// the counting plan, evaluated by enumeration, with an interpreter run.
+type planCheck struct {
+	kernel string
+	consts map[string]int64
+	params map[string]int64
+}
+
+func planChecks() []planCheck {
+	s2 := map[string]int64{"LX": 4, "LY": 3}
+	l1 := map[string]int64{"LX": 8}
+	var out []planCheck
+	add := func(kernel string, consts map[string]int64, params ...map[string]int64) {
+		for _, p := range params {
+			out = append(out, planCheck{kernel, consts, p})
+		}
+	}
+	add("matmul_tiled", s2, map[string]int64{"n": 10, "m": 7, "ell": 9}, map[string]int64{"n": 6, "m": 6, "ell": 8}, map[string]int64{"n": 1, "m": 1, "ell": 1})
+	add("matmul_skinny", s2, map[string]int64{"n": 5, "m": 17})
+	add("matmul_naive", s2, map[string]int64{"n": 7}, map[string]int64{"n": 12})
+	for _, st := range []int64{1, 2, 3} {
+		add("vector_scale_add", map[string]int64{"LX": 8, "STRIDE": st}, map[string]int64{"n": 37}, map[string]int64{"n": 48}, map[string]int64{"n": 1})
+	}
+	add("transpose_prefetch", s2, map[string]int64{"n": 10}, map[string]int64{"n": 4})
+	add("transpose_prefetch", map[string]int64{"LX": 8, "LY": 2}, map[string]int64{"n": 13})
+	add("transpose_write_coalesced", s2, map[string]int64{"n": 9})
+	add("transpose_read_coalesced", s2, map[string]int64{"n": 9})
+	add("global_copy", l1, map[string]int64{"n": 21})
+	add("global_add4", l1, map[string]int64{"n": 21})
+	add("global_store_index", l1, map[string]int64{"n": 16})
+	add("stride2_filled", l1, map[string]int64{"n": 21}, map[string]int64{"n": 16})
+	add("stride3_filled", l1, map[string]int64{"n": 21})
+	add("empty", s2, map[string]int64{"n": 10})
+	add("finite_diff", s2, map[string]int64{"n": 11}, map[string]int64{"n": 3})
+	add("nbody", l1, map[string]int64{"n": 19}, map[string]int64{"n": 2}, map[string]int64{"n": 9})
+	add("convolution", s2, map[string]int64{"n": 5})
+	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {
+		for _, t := range []string{"f32", "f64"} {
+			add("arith_"+op+"_"+t, s2, map[string]int64{"n": 5, "nk": 3})
+		}
+	}
+	return out
+}
+
+// randomArrays makes arrays of the kernel's global arrays at params with
+// small random values (positive, so that rsqrt and pow stay finite).
+func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]any {
+	rng := rand.New(rand.NewPCG(1, 2))
+	arrays := map[string]any{}
+	for _, a := range k.Arrays {
+		if a.Space != Global {
+			continue
+		}
+		n := int64(1)
+		for _, s := range a.Shape {
+			v, err := evalQaffChecked(s.qaff(), params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n *= v
+		}
+		switch a.DType {
+		case F32:
+			s := make([]float32, n)
+			for i := range s {
+				s[i] = 1 + rng.Float32()
+			}
+			arrays[a.Name] = s
+		case F64:
+			s := make([]float64, n)
+			for i := range s {
+				s[i] = 1 + rng.Float64()
+			}
+			arrays[a.Name] = s
+		case I32:
+			arrays[a.Name] = make([]int32, n)
+		case I64:
+			arrays[a.Name] = make([]int64, n)
+		}
+	}
+	return arrays
+}
+
+// sumClasses folds the stride classes of global properties away and drops
+// minldst, giving the interpreter's categories.
+func sumClasses(props map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for name, v := range props {
+		if strings.HasPrefix(name, "global.minldst.") {
+			continue
+		}
+		if i := strings.Index(name, ".stride="); i >= 0 {
+			name = name[:i]
+		}
+		out[name] += v
+	}
+	return out
+}
+
+// TestPlanMatchesExecution evaluates the counting plan of every library
+// kernel by enumerating its sets and compares it, property by property,
+// with what the reference interpreter executed; per global access site
+// it compares the stride with the strides the interpreter observed, and
+// per array the footprint and filled-in footprint with the cells the
+// interpreter touched.
+func TestPlanMatchesExecution(t *testing.T) {
+	covered := map[string]bool{}
+	for _, c := range planChecks() {
+		covered[c.kernel] = true
+		t.Run(fmt.Sprintf("%s/%v/%v", c.kernel, c.consts, c.params), func(t *testing.T) {
+			src, err := library.Source(c.kernel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k, err := ParseKernel(library.FileName(c.kernel), src, c.consts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPlanAgainstRun(t, k, c.params)
+		})
+	}
+	for _, name := range library.Names() {
+		if !covered[name] {
+			t.Errorf("library kernel %s is not checked", name)
+		}
+	}
+}
+
+func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) {
+	t.Helper()
+	p, err := newPlan(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.concrete(params, 1e9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := Run(k, params, randomArrays(t, k, params), &RunOptions{Trace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := sumClasses(b.props), tl.Totals()
+	for _, name := range sortedKeys(want) {
+		if got[name] != want[name] {
+			t.Errorf("%s: plan %d, execution %d", name, got[name], want[name])
+		}
+	}
+	for _, name := range sortedKeys(got) {
+		if _, ok := want[name]; !ok {
+			t.Errorf("%s: plan %d, execution 0", name, got[name])
+		}
+	}
+	// Per array and direction.
+	perArray := map[MemAccess]int64{}
+	for i, g := range p.global {
+		perArray[MemAccess{g.array.Name, g.array.DType, g.store}] += b.access[i].count
+	}
+	for key, n := range tl.Global {
+		if perArray[key] != n {
+			t.Errorf("%s %s: plan %d, execution %d", key.Array, direction(key.Store), perArray[key], n)
+		}
+	}
+	// Strides per site.
+	for _, g := range p.global {
+		i := slices.IndexFunc(tl.Sites, func(s *SiteTrace) bool { return s.Instruction == g.ins.ID && s.Site == g.site })
+		if i < 0 {
+			t.Errorf("%s site %d: not traced", g.ins.ID, g.site)
+			continue
+		}
+		s := tl.Sites[i]
+		if s.Array != g.array.Name || s.Store != g.store {
+			t.Errorf("%s site %d: plan %s, trace %s", g.ins.ID, g.site, g.array.Name, s.Array)
+		}
+		coef, err := g.coef.eval(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for d := range s.Strides {
+			if d != coef {
+				t.Errorf("%s site %d (%s): stride coefficient %d, observed %d", g.ins.ID, g.site, g.array.Name, coef, d)
+			}
+		}
+		if c, ok := g.coef.constant(); g.stride != strideVar && (!ok || int64(absU(c)) != g.stride) {
+			t.Errorf("%s site %d: stride %d for coefficient %v", g.ins.ID, g.site, g.stride, g.coef)
+		}
+	}
+	// Footprints.
+	for name, sets := range p.fp {
+		fp := tl.Footprints[name]
+		lo, hi := int64(-1), int64(-1)
+		for off := range fp {
+			if lo < 0 || off < lo {
+				lo = off
+			}
+			hi = max(hi, off)
+		}
+		if got := b.cards[sets[0]]; got != int64(len(fp)) {
+			t.Errorf("footprint of %s: plan %d cells, execution %d", name, got, len(fp))
+		}
+		if got, want := b.cards[sets[1]], hi-lo+1; len(fp) > 0 && got != want {
+			t.Errorf("filled-in footprint of %s: plan %d cells, execution %d", name, got, want)
+		}
+	}
+}
