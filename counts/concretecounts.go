@@ -43,11 +43,16 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 	value := func(t term) (int64, error) {
 		v := t.coef
 		for _, f := range t.factors {
-			c, err := card(f)
-			if err == nil {
-				v, err = mulInt(v, c)
+			m := int64(0)
+			for _, s := range f {
+				c, err := card(s)
+				if err != nil {
+					return 0, err
+				}
+				m = max(m, c)
 			}
-			if err != nil {
+			var err error
+			if v, err = mulInt(v, m); err != nil {
 				return 0, err
 			}
 		}
@@ -75,16 +80,12 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 			return nil, err
 		}
 		num := int64(0)
-		if sets, ok := p.fp[g.array.Name]; ok && g.stride != 0 && g.stride != 1 {
-			fp, err := card(sets[0])
+		if f, ok := p.fp[g.array.Name]; ok && g.stride != 0 && g.stride != 1 {
+			cells, filled, err := b.footprint(f, value)
 			if err != nil {
 				return nil, err
 			}
-			filled, err := card(sets[1])
-			if err != nil {
-				return nil, err
-			}
-			num = utilClass(fp, filled, classDenominator(g.stride))
+			num = utilClass(cells, filled, classDenominator(g.stride))
 		}
 		name := globalProperty(g.store, g.array.DType, g.stride, num)
 		b.access = append(b.access, accessCount{name, v})
@@ -99,6 +100,31 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 		}
 	}
 	return b, nil
+}
+
+// footprint evaluates the number of cells of a footprint and of its
+// filled-in bounding box.
+func (b *breakdown) footprint(f footprint, value func(term) (int64, error)) (cells, filled int64, err error) {
+	for _, t := range f.cells {
+		v, err := value(t)
+		if err == nil {
+			cells, err = addInt(cells, v)
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+	}
+	filled = 1
+	for _, ext := range f.extents {
+		e, err := value(term{1, [][]int{ext}})
+		if err == nil {
+			filled, err = mulInt(filled, e)
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+	}
+	return cells, filled, nil
 }
 
 // globalProperty names a global access property.

@@ -216,10 +216,12 @@
 //
 // Other strides are split by utilization. The footprint of a global
 // array is the set of its cells that any reference to it (load or store,
-// in any instruction) touches; the filled-in footprint is every cell of
-// the array from the first touched to the last touched, in storage order.
-// The utilization u is the number of cells of the footprint over the
-// number of cells of the filled-in footprint. A reference of stride s in
+// in any instruction) touches; the filled-in footprint is its bounding
+// box in index space, the cells whose every subscript lies between the
+// least and the greatest value that subscript takes in the footprint, so
+// that the gaps striding leaves along any dimension are filled in. The
+// utilization u is the number of cells of the footprint over the number
+// of cells of the filled-in footprint. A reference of stride s in
 // 2..4 is in class "k/s" and one of a larger or parameter-dependent
 // stride in class "k/>4", where k is u times s (times 4 for >4), rounded
 // to the nearest integer (halves up) and at least 1. The rounding makes

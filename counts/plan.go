@@ -15,10 +15,11 @@ import (
 // their stride; their class is completed at evaluation from the
 // utilization of their array's footprint.
 
-// term is coef × Π |sets[f]| over its factors.
+// term is coef × Π factors, where each factor is the largest of the
+// numbers of points of the sets it lists (usually one).
 type term struct {
 	coef    int64
-	factors []int
+	factors [][]int
 }
 
 // globalAccess is one global array reference of an instruction.
@@ -35,13 +36,13 @@ type globalAccess struct {
 type plan struct {
 	k      *Kernel
 	sets   []*uset
-	index  map[string]int    // isl text -> set index
-	static map[string][]term // properties whose name is known statically
-	global []globalAccess    // global memory traffic
-	fp     map[string][2]int // array -> footprint and filled-in footprint sets
-	names  map[string]bool   // every name in use, for fresh variables
-	axis   map[[2]int]int    // (g 0 / l 1, axis) -> extent set
-	refs   map[string][]gref // array -> its references, for footprints
+	index  map[string]int       // isl text -> set index
+	static map[string][]term    // properties whose name is known statically
+	global []globalAccess       // global memory traffic
+	fp     map[string]footprint // array -> footprint sets
+	names  map[string]bool      // every name in use, for fresh variables
+	axis   map[[2]int][]int     // (g 0 / l 1, axis) -> projections of its inames
+	refs   map[string][]gref    // array -> its references, for footprints
 	fresh  int
 }
 
@@ -53,8 +54,8 @@ type gref struct {
 }
 
 func newPlan(k *Kernel) (*plan, error) {
-	p := &plan{k: k, index: map[string]int{}, static: map[string][]term{}, fp: map[string][2]int{},
-		names: map[string]bool{}, axis: map[[2]int]int{}, refs: map[string][]gref{}}
+	p := &plan{k: k, index: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
+		names: map[string]bool{}, axis: map[[2]int][]int{}, refs: map[string][]gref{}}
 	for _, in := range k.Inames {
 		p.names[in.Name] = true
 	}
@@ -70,14 +71,14 @@ func newPlan(k *Kernel) (*plan, error) {
 		case *Instruction:
 			err = p.instruction(s)
 		case *Barrier:
-			t := term{1, append([]int{p.projection(s.Inames)}, p.axes(nil, true)...)}
+			t := term{1, append([][]int{{p.projection(s.Inames)}}, p.axes(nil, true)...)}
 			p.static["sync.barrier"] = append(p.static["sync.barrier"], t)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	var groups []int
+	var groups [][]int
 	for a := range 3 {
 		if f, ok := p.axisSet(0, a); ok {
 			groups = append(groups, f)
@@ -98,8 +99,12 @@ func newPlan(k *Kernel) (*plan, error) {
 	return p, nil
 }
 
-// add registers a set and returns its index, sharing equal sets.
+// add registers a set, simplified, and returns its index, sharing equal
+// sets.
 func (p *plan) add(u *uset) int {
+	for i, pc := range u.pieces {
+		u.pieces[i] = pc.simplify()
+	}
 	key := u.isl(p.k.Params)
 	if i, ok := p.index[key]; ok {
 		return i
@@ -190,11 +195,12 @@ func (p *plan) copyNames(inames []string) map[string]string {
 	return m
 }
 
-// axisSet returns the set whose size is the launch size along a hardware
+// axisSet returns the factor that is the launch size along a hardware
 // axis (kind 0: groups along g.a, kind 1: work-items along l.a): the
-// values 0 <= t <= max x - min x for some iname x tagged with it. ok is
-// false when no iname has the tag (the size is 1).
-func (p *plan) axisSet(kind, a int) (int, bool) {
+// largest number of values of an iname tagged with it. Launch checks that
+// the values of a tagged iname are contiguous, so that this is its extent.
+// ok is false when no iname has the tag (the size is 1).
+func (p *plan) axisSet(kind, a int) ([]int, bool) {
 	if f, ok := p.axis[[2]int{kind, a}]; ok {
 		return f, true
 	}
@@ -202,35 +208,23 @@ func (p *plan) axisSet(kind, a int) (int, bool) {
 	if kind == 1 {
 		want.Kind = LocalID
 	}
-	t := p.freshName([]string{"t_g", "t_l"}[kind] + strconv.Itoa(a))
-	u := &uset{dims: []string{t}}
+	var f []int
 	for _, in := range p.k.Inames {
-		if in.Tag != want {
-			continue
-		}
-		lo, hi := p.copyNames([]string{in.Name}), p.copyNames([]string{in.Name})
-		for _, pl := range p.domainPieces([]string{in.Name}, lo, nil) {
-			for _, ph := range p.domainPieces([]string{in.Name}, hi, nil) {
-				c := append(slices.Clone(pl.c), ph.c...)
-				// 0 <= t <= x_hi - x_lo
-				c = append(c, cons{qname(t), false},
-					cons{qaff{terms: []lterm{{hi[in.Name], 1}, {lo[in.Name], -1}, {t, -1}}}, false})
-				u.pieces = append(u.pieces, piece{exists: append(slices.Clone(pl.exists), ph.exists...), c: c})
-			}
+		if in.Tag == want {
+			f = append(f, p.projection([]string{in.Name}))
 		}
 	}
-	if len(u.pieces) == 0 {
-		return 0, false
+	if len(f) == 0 {
+		return nil, false
 	}
-	f := p.add(u)
 	p.axis[[2]int{kind, a}] = f
 	return f, true
 }
 
-// axes returns the extent sets of the hardware axes that no iname of
-// within is tagged with (all axes when all is set).
-func (p *plan) axes(within []string, all bool) []int {
-	var out []int
+// axes returns the launch sizes of the hardware axes that no iname of
+// within is tagged with (all axes when all is set), as factors.
+func (p *plan) axes(within []string, all bool) [][]int {
+	var out [][]int
 	for kind := range 2 {
 		for a := range 3 {
 			used := false
@@ -256,7 +250,7 @@ func (p *plan) instruction(ins *Instruction) error {
 	axes := p.axes(ins.Within, false)
 	site := 0
 	countAt := func(red []string) term {
-		return term{1, append([]int{p.projection(append(slices.Clone(ins.Within), red...))}, axes...)}
+		return term{1, append([][]int{{p.projection(append(slices.Clone(ins.Within), red...))}}, axes...)}
 	}
 	mem := func(acc *Access, red []string, store bool) error {
 		a := acc.Array
@@ -315,105 +309,100 @@ func (p *plan) instruction(ins *Instruction) error {
 	return visit(ins.RHS, nil)
 }
 
-// footprints adds the footprint of a global array (the cells its
-// references touch) and its filled-in footprint (every cell between the
-// first and the last touched, in storage order).
+// maxFootprintPieces bounds the references (times their domains'
+// disjuncts) whose footprint is counted by inclusion and exclusion.
+const maxFootprintPieces = 10
+
+// footprints adds the footprint of a global array, the cells its
+// references touch, and for each dimension the extent of the footprint
+// along it (max - min + 1 of that index over the footprint); the
+// filled-in footprint is the bounding box, the product of the extents.
+//
+// Both are built from sets of one piece each: the number of cells by
+// inclusion and exclusion over the images of the references, each extent
+// as the largest of the ranges spanned by pairs of references (the ranges
+// all start at 0, so their union is the largest).
 func (p *plan) footprints(name string) error {
 	a := p.k.arrayIndex[name]
-	refs := p.refs[name]
 	dims := make([]string, len(a.Shape))
 	for d := range dims {
 		dims[d] = p.freshName(name + "_idx" + strconv.Itoa(d))
 	}
-	// image pieces: idx = I(x) for x in the reference's domain, renamed apart.
-	image := func(r gref, rename map[string]string) []piece {
-		ps := p.domainPieces(r.inames, rename, nil)
-		for i := range ps {
-			for d, ix := range r.index {
-				e, _ := renameQaff(ix.qaff(), rename).addScaled(qname(dims[d]), -1)
-				ps[i].c = append(slices.Clone(ps[i].c), cons{e, true})
+	// One image per reference and disjunct of its domain, over its own
+	// copy of the inames.
+	type image struct {
+		pc  piece
+		idx []qaff
+	}
+	var images []image
+	for _, r := range p.refs[name] {
+		rename := p.copyNames(r.inames)
+		for _, pc := range p.domainPieces(r.inames, rename, nil) {
+			im := image{pc: pc}
+			for _, ix := range r.index {
+				im.idx = append(im.idx, renameQaff(ix.qaff(), rename))
 			}
-		}
-		return ps
-	}
-	fp := &uset{dims: dims}
-	for _, r := range refs {
-		fp.pieces = append(fp.pieces, image(r, p.copyNames(r.inames))...)
-	}
-	// The filled-in footprint: idx within the array's bounds, with a
-	// touched cell at or before it and one at or after it in storage order.
-	order := make([]int, len(dims))
-	for d := range order {
-		order[d] = d
-		if a.ColMajor {
-			order[d] = len(dims) - 1 - d
+			images = append(images, im)
 		}
 	}
-	var box conj
-	for d, ext := range a.Shape {
-		box = append(box, cons{qname(dims[d]), false})
-		hi, _ := ext.qaff().addScaled(qname(dims[d]), -1)
-		hi.c--
-		box = append(box, cons{hi, false})
+	if len(images) > maxFootprintPieces {
+		return errorf(p.k.File, a.Pos, "array %s: %d references (with their domains' disjuncts) are too many to count its footprint (at most %d)", name, len(images), maxFootprintPieces)
 	}
-	filled := &uset{dims: dims}
-	for _, lo := range refs {
-		for _, hi := range refs {
-			loNames, hiNames := p.copyNames(lo.inames), p.copyNames(hi.inames)
-			loIdx := make([]qaff, len(dims))
-			hiIdx := make([]qaff, len(dims))
-			for d := range dims {
-				loIdx[d] = renameQaff(lo.index[d].qaff(), loNames)
-				hiIdx[d] = renameQaff(hi.index[d].qaff(), hiNames)
+	var f footprint
+	for subset := 1; subset < 1<<len(images); subset++ {
+		meet := piece{}
+		n := 0
+		for i, im := range images {
+			if subset&(1<<i) == 0 {
+				continue
 			}
-			for _, pl := range p.domainPieces(lo.inames, loNames, nil) {
-				for _, ph := range p.domainPieces(hi.inames, hiNames, nil) {
-					for _, cl := range lexLE(loIdx, dimAffs(dims), order) {
-						for _, ch := range lexLE(dimAffs(dims), hiIdx, order) {
-							c := slices.Concat(box, pl.c, ph.c, cl, ch)
-							filled.pieces = append(filled.pieces, piece{exists: slices.Concat(pl.exists, ph.exists), c: c})
-						}
-					}
+			n++
+			meet.exists = append(meet.exists, im.pc.exists...)
+			meet.c = append(meet.c, im.pc.c...)
+			for d, ix := range im.idx {
+				e, _ := ix.addScaled(qname(dims[d]), -1)
+				meet.c = append(meet.c, cons{e, true})
+			}
+		}
+		coef := int64(1)
+		if n%2 == 0 {
+			coef = -1
+		}
+		f.cells = append(f.cells, term{coef, [][]int{{p.add(&uset{dims: dims, pieces: []piece{meet}})}}})
+	}
+	for d := range dims {
+		t := p.freshName(name + "_ext" + strconv.Itoa(d))
+		var spans []int
+		for _, lo := range images {
+			for _, hi := range images {
+				// Rename the second copy apart when lo and hi are the same image.
+				rename := map[string]string{}
+				for _, e := range hi.pc.exists {
+					rename[e] = p.freshName(e)
 				}
+				hc := renameConj(hi.pc.c, rename)
+				span, _ := renameQaff(hi.idx[d], rename).addScaled(lo.idx[d], -1)
+				span, _ = span.addScaled(qname(t), -1) // t <= I_hi - I_lo
+				var he []string
+				for _, e := range hi.pc.exists {
+					he = append(he, rename[e])
+				}
+				pc := piece{exists: slices.Concat(lo.pc.exists, he), c: slices.Concat(lo.pc.c, hc, conj{{qname(t), false}, {span, false}})}
+				spans = append(spans, p.add(&uset{dims: []string{t}, pieces: []piece{pc}}))
 			}
 		}
+		f.extents = append(f.extents, spans)
 	}
-	if len(filled.pieces) > 4*maxDisjuncts {
-		return errorf(p.k.File, a.Pos, "array %s: the filled-in footprint has %d pieces, too many to count", name, len(filled.pieces))
-	}
-	p.fp[name] = [2]int{p.add(fp), p.add(filled)}
+	p.fp[name] = f
 	return nil
 }
 
-func dimAffs(dims []string) []qaff {
-	out := make([]qaff, len(dims))
-	for i, d := range dims {
-		out[i] = qname(d)
-	}
-	return out
-}
-
-// lexLE returns the conjunctions whose union says u <= w in the
-// lexicographic order of the dimensions listed in order: equal on a
-// prefix, then smaller, or equal throughout.
-func lexLE(u, w []qaff, order []int) []conj {
-	var out []conj
-	var prefix conj
-	for i, d := range order {
-		diff, _ := w[d].addScaled(u[d], -1) // w - u
-		if i == len(order)-1 {
-			out = append(out, append(slices.Clone(prefix), cons{diff, false}))
-			break
-		}
-		strict := diff.clone()
-		strict.c--
-		out = append(out, append(slices.Clone(prefix), cons{strict, false}))
-		prefix = append(prefix, cons{diff, true})
-	}
-	if len(order) == 0 {
-		out = append(out, conj{})
-	}
-	return out
+// footprint holds how to count an array's footprint: its cells as a sum
+// of terms, and its extent along each dimension as the largest of the
+// sizes of the listed sets.
+type footprint struct {
+	cells   []term
+	extents [][]int
 }
 
 // strideName renders a stride class: "0", "1", "k/s" for s = 2, 3, 4 and

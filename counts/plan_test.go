@@ -197,21 +197,71 @@ func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) {
 			t.Errorf("%s site %d: stride %d for coefficient %v", g.ins.ID, g.site, g.stride, g.coef)
 		}
 	}
-	// Footprints.
-	for name, sets := range p.fp {
-		fp := tl.Footprints[name]
-		lo, hi := int64(-1), int64(-1)
-		for off := range fp {
-			if lo < 0 || off < lo {
-				lo = off
+	// Footprints: the cells the interpreter touched, and their bounding
+	// box in index space.
+	for name, f := range p.fp {
+		a := k.arrayIndex[name]
+		ext := make([]int64, len(a.Shape))
+		for d, s := range a.Shape {
+			ext[d], _ = evalQaffChecked(s.qaff(), params)
+		}
+		lo := make([]int64, len(ext))
+		hi := make([]int64, len(ext))
+		first := true
+		for off := range tl.Footprints[name] {
+			idx := unflatten(off, ext, a.ColMajor)
+			for d := range idx {
+				if first || idx[d] < lo[d] {
+					lo[d] = idx[d]
+				}
+				if first || idx[d] > hi[d] {
+					hi[d] = idx[d]
+				}
 			}
-			hi = max(hi, off)
+			first = false
 		}
-		if got := b.cards[sets[0]]; got != int64(len(fp)) {
-			t.Errorf("footprint of %s: plan %d cells, execution %d", name, got, len(fp))
+		card := func(i int) int64 {
+			if b.cards[i] < 0 {
+				t.Fatalf("set %d was not counted", i)
+			}
+			return b.cards[i]
 		}
-		if got, want := b.cards[sets[1]], hi-lo+1; len(fp) > 0 && got != want {
-			t.Errorf("filled-in footprint of %s: plan %d cells, execution %d", name, got, want)
+		value := func(tm term) (int64, error) {
+			v := tm.coef
+			for _, f := range tm.factors {
+				m := int64(0)
+				for _, s := range f {
+					m = max(m, card(s))
+				}
+				v *= m
+			}
+			return v, nil
+		}
+		cells, _, _ := b.footprint(f, value)
+		if want := int64(len(tl.Footprints[name])); cells != want {
+			t.Errorf("footprint of %s: plan %d cells, execution %d", name, cells, want)
+		}
+		for d, e := range f.extents {
+			want := hi[d] - lo[d] + 1
+			if first {
+				want = 0
+			}
+			if got, _ := value(term{1, [][]int{e}}); got != want {
+				t.Errorf("footprint of %s: extent along dimension %d: plan %d, execution %d", name, d, got, want)
+			}
 		}
 	}
+}
+
+func unflatten(off int64, ext []int64, colMajor bool) []int64 {
+	idx := make([]int64, len(ext))
+	for i := range ext {
+		d := len(ext) - 1 - i
+		if colMajor {
+			d = i
+		}
+		idx[d] = off % ext[d]
+		off /= ext[d]
+	}
+	return idx
 }

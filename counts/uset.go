@@ -82,3 +82,114 @@ func countConcrete(u *uset, file string, paramNames []string, params map[string]
 	q.each(v, func() { n++ })
 	return n, nil
 }
+
+// simplify removes existential variables that can be eliminated exactly
+// and cheaply, which keeps the sets small for the symbolic counter and
+// for enumeration:
+//
+//   - a variable no constraint mentions;
+//   - a variable fixed by an equality with coefficient ±1, substituted
+//     into the other constraints;
+//   - a variable bounded on one side only (some value always satisfies
+//     its constraints);
+//   - a variable in exactly two inequalities k*v + A >= 0 and
+//     -k*v + B >= 0 with A + B a constant >= k - 1: an interval of length
+//     at least k always holds a multiple of k (the tile of a split).
+//
+// Variables inside floor divisions are left alone.
+func (pc piece) simplify() piece {
+	c := slices.Clone(pc.c)
+	exists := slices.Clone(pc.exists)
+	for changed := true; changed; {
+		changed = false
+		for vi := 0; vi < len(exists); vi++ {
+			v := exists[vi]
+			if nc, ok := eliminate(c, v); ok {
+				c = nc
+				exists = slices.Delete(exists, vi, vi+1)
+				vi--
+				changed = true
+			}
+		}
+	}
+	return piece{exists: exists, c: c}
+}
+
+// eliminate tries the eliminations of simplify on one variable.
+func eliminate(c conj, v string) (conj, bool) {
+	var uses []int
+	for i, x := range c {
+		for _, f := range x.e.floors {
+			if slices.Contains(f.num.names(nil), v) {
+				return nil, false
+			}
+		}
+		if x.e.coefOf(v) != 0 {
+			uses = append(uses, i)
+		}
+	}
+	if len(uses) == 0 {
+		return c, true
+	}
+	for _, i := range uses {
+		a := c[i].e.coefOf(v)
+		if !c[i].eq || (a != 1 && a != -1) {
+			continue
+		}
+		// v = -(e - a*v)/a
+		rest, err := c[i].e.addScaled(qname(v), -a)
+		if err != nil {
+			return nil, false
+		}
+		val, err := rest.scale(-a)
+		if err != nil {
+			return nil, false
+		}
+		out := make(conj, 0, len(c)-1)
+		for j, x := range c {
+			if j == i {
+				continue
+			}
+			e, err := x.e.subst(v, val)
+			if err != nil {
+				return nil, false
+			}
+			out = append(out, cons{e, x.eq})
+		}
+		return out, true
+	}
+	pos, neg := 0, 0
+	for _, i := range uses {
+		if c[i].eq {
+			return nil, false
+		}
+		if c[i].e.coefOf(v) > 0 {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	drop := func() conj {
+		out := make(conj, 0, len(c)-len(uses))
+		for j, x := range c {
+			if !slices.Contains(uses, j) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	if pos == 0 || neg == 0 {
+		return drop(), true
+	}
+	if len(uses) == 2 {
+		lo, hi := c[uses[0]].e, c[uses[1]].e
+		if lo.coefOf(v) < 0 {
+			lo, hi = hi, lo
+		}
+		k := lo.coefOf(v)
+		if sum, err := lo.addScaled(hi, 1); err == nil && hi.coefOf(v) == -k && sum.isConst() && sum.c >= k-1 {
+			return drop(), true
+		}
+	}
+	return nil, false
+}
