@@ -3,6 +3,7 @@ package counts_test
 import (
 	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -382,5 +383,34 @@ func TestTrace(t *testing.T) {
 		if len(fp) != 7 || !fp[0] || !fp[12] || fp[1] {
 			t.Errorf("footprint of %s: %v", name, fp)
 		}
+	}
+}
+
+// TestIndexBases checks that a tagged iname whose domain starts above 0
+// runs from its least value: work-item q handles i = 2 + q.
+func TestIndexBases(t *testing.T) {
+	k := mustParse(t, `kernel off
+domain [n] -> { [i] : 2 <= i < n }
+array a i32 [n]
+tag i l.0
+a[i] = i
+`)
+	p := map[string]int64{"n": 7}
+	bases, err := k.IndexBases(p)
+	if err != nil || bases["i"] != 2 {
+		t.Fatalf("bases %v, %v", bases, err)
+	}
+	global, local, err := k.Launch(p)
+	if err != nil || global != [3]int64{5, 1, 1} || local != [3]int64{5, 1, 1} {
+		t.Errorf("Launch = %v %v %v", global, local, err)
+	}
+	a := make([]int32, 7)
+	run(t, k, p, map[string]any{"a": a})
+	if want := []int32{0, 0, 2, 3, 4, 5, 6}; !slices.Equal(a, want) {
+		t.Errorf("a = %v, want %v", a, want)
+	}
+	gap := mustParse(t, "kernel gap\ndomain [n] -> { [i] : 0 <= i < n and i mod 2 = 0 }\ntag i g.0\n")
+	if _, _, err := gap.Launch(p); err == nil || !strings.Contains(err.Error(), "takes 4 values between 0 and 6") {
+		t.Errorf("non-contiguous iname: %v", err)
 	}
 }

@@ -28,6 +28,27 @@ func (k *Kernel) Launch(params map[string]int64) (global, local [3]int64, err er
 	return e.launch()
 }
 
+// IndexBases returns, at the given parameters, the value each tagged
+// iname takes at index 0 of its hardware axis (its least value in the
+// domain): the work-group or work-item with index q runs iname x at
+// bases[x] + q. Inames whose projection is empty are left out.
+func (k *Kernel) IndexBases(params map[string]int64) (bases map[string]int64, err error) {
+	e, err := newEngine(k, params)
+	if err != nil {
+		return nil, err
+	}
+	defer recoverRun(&err)
+	g, err := e.grid()
+	if err != nil {
+		return nil, err
+	}
+	bases = map[string]int64{}
+	for slot, lb := range g.lb {
+		bases[k.Inames[slot].Name] = lb
+	}
+	return bases, nil
+}
+
 func (e *engine) launch() (global, local [3]int64, err error) {
 	defer recoverRun(&err)
 	g, err := e.grid()
