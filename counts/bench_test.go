@@ -1,0 +1,66 @@
+package counts
+
+import (
+	"testing"
+
+	"github.com/uniperf/uniperf/measurekernels/library"
+)
+
+func benchKernel(b *testing.B, name string) *Kernel {
+	src, err := library.Source(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	k, err := ParseKernel(library.FileName(name), src, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return k
+}
+
+// BenchmarkParseMatmulTiled parses, types and schedules the tiled matmul.
+func BenchmarkParseMatmulTiled(b *testing.B) {
+	src, _ := library.Source("matmul_tiled")
+	for b.Loop() {
+		if _, err := ParseKernel("matmul_tiled.knl", src, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPlanMatmulTiled builds the counting plan of the tiled matmul
+// (the sets to count, before any counting).
+func BenchmarkPlanMatmulTiled(b *testing.B) {
+	k := benchKernel(b, "matmul_tiled")
+	for b.Loop() {
+		if _, err := newPlan(k); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRunMatmulTiled interprets the tiled matmul at n = m = ell = 64
+// (262144 multiply-adds); ns/op divided by that is the interpreter's cost
+// per inner-loop iteration.
+func BenchmarkRunMatmulTiled(b *testing.B) {
+	k := benchKernel(b, "matmul_tiled")
+	p := map[string]int64{"n": 64, "m": 64, "ell": 64}
+	arrays := map[string]any{"a": make([]float32, 64*64), "b": make([]float32, 64*64), "c": make([]float32, 64*64)}
+	for b.Loop() {
+		if _, err := Run(k, p, arrays, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLaunchVector computes the launch grid of the vector kernel at
+// a measurement size (n = 2^24, 65536 groups).
+func BenchmarkLaunchVector(b *testing.B) {
+	k := benchKernel(b, "vector_scale_add")
+	p := map[string]int64{"n": 1 << 24}
+	for b.Loop() {
+		if _, _, err := k.Launch(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
