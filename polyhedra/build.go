@@ -1,0 +1,447 @@
+package polyhedra
+
+import (
+	"fmt"
+	"slices"
+)
+
+// ParseSet reads a set in isl notation, for example
+//
+//	[n, m] -> { [i, j] : 0 <= i < n and 0 <= j <= i and j < m }
+//
+// Names that are neither declared parameters nor dimensions become
+// parameters, as in isl. Errors are *SyntaxError values carrying the line
+// and column.
+func ParseSet(src string) (s *Set, err error) {
+	defer catch(&err, "parsing set")
+	ast, err := parseSetAST(src)
+	if err != nil {
+		return nil, err
+	}
+	bd := &builder{params: ast.params}
+	s = &Set{params: ast.params}
+	for i, pc := range ast.pieces {
+		if i == 0 {
+			s.name, s.dims = pc.name, pc.dims
+		} else {
+			if len(pc.dims) != len(s.dims) {
+				return nil, &SyntaxError{pc.p.line, pc.p.col, fmt.Sprintf("this piece has %d dimensions, the first has %d", len(pc.dims), len(s.dims))}
+			}
+			if pc.name != s.name {
+				return nil, &SyntaxError{pc.p.line, pc.p.col, fmt.Sprintf("tuple name %q differs from the first piece's %q", pc.name, s.name)}
+			}
+		}
+		for _, d := range pc.dims {
+			if slices.Contains(ast.params, d) {
+				return nil, &SyntaxError{pc.p.line, pc.p.col, fmt.Sprintf("dimension %s has the name of a parameter", d)}
+			}
+		}
+		if pc.cond != nil {
+			bd.collectParams(pc.cond, pc.dims)
+		}
+	}
+	s.params = bd.params
+	for _, pc := range ast.pieces {
+		parts := []*bset{newBset(len(bd.params), len(pc.dims))}
+		if pc.cond != nil {
+			parts, err = bd.formula(pc.cond, pc.dims)
+			if err != nil {
+				return nil, err
+			}
+		}
+		s.parts = append(s.parts, parts...)
+	}
+	s.parts = cleanParts(s.parts)
+	return s, nil
+}
+
+// builder turns a syntax tree into basic sets over the parameters and a
+// list of dimension names (the tuple followed by existential variables in
+// scope, innermost last).
+type builder struct {
+	params []string
+}
+
+// collectParams appends the free names of f to the parameters.
+func (bd *builder) collectParams(f fNode, scope []string) {
+	switch n := f.(type) {
+	case *fAnd:
+		bd.collectParams(n.l, scope)
+		bd.collectParams(n.r, scope)
+	case *fOr:
+		bd.collectParams(n.l, scope)
+		bd.collectParams(n.r, scope)
+	case *fNot:
+		bd.collectParams(n.x, scope)
+	case *fExists:
+		bd.collectParams(n.body, append(slices.Clone(scope), n.vars...))
+	case *fCmp:
+		for _, l := range n.lists {
+			for _, e := range l {
+				bd.collectExprParams(e, scope)
+			}
+		}
+	}
+}
+
+func (bd *builder) collectExprParams(e eNode, scope []string) {
+	switch n := e.(type) {
+	case *eVar:
+		if !slices.Contains(scope, n.name) && !slices.Contains(bd.params, n.name) {
+			bd.params = append(bd.params, n.name)
+		}
+	case *eBin:
+		bd.collectExprParams(n.l, scope)
+		bd.collectExprParams(n.r, scope)
+	case *eNeg:
+		bd.collectExprParams(n.x, scope)
+	case *eFloor:
+		bd.collectExprParams(n.x, scope)
+	case *eMinMax:
+		for _, a := range n.args {
+			bd.collectExprParams(a, scope)
+		}
+	}
+}
+
+func semErr(p pos, format string, args ...any) error {
+	return &SyntaxError{p.line, p.col, fmt.Sprintf(format, args...)}
+}
+
+func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
+	np, nd := len(bd.params), len(scope)
+	switch n := f.(type) {
+	case *fBool:
+		if n.v {
+			return []*bset{newBset(np, nd)}, nil
+		}
+		return nil, nil
+	case *fAnd:
+		l, err := bd.formula(n.l, scope)
+		if err != nil || len(l) == 0 {
+			return nil, err
+		}
+		r, err := bd.formula(n.r, scope)
+		if err != nil {
+			return nil, err
+		}
+		return intersectParts(l, r), nil
+	case *fOr:
+		l, err := bd.formula(n.l, scope)
+		if err != nil {
+			return nil, err
+		}
+		r, err := bd.formula(n.r, scope)
+		if err != nil {
+			return nil, err
+		}
+		return append(l, r...), nil
+	case *fNot:
+		x, err := bd.formula(n.x, scope)
+		if err != nil {
+			return nil, err
+		}
+		return complementParts(x, np, nd), nil
+	case *fExists:
+		inner := append(slices.Clone(scope), n.vars...)
+		body, err := bd.formula(n.body, inner)
+		if err != nil {
+			return nil, err
+		}
+		out, err := projectOutTail(body, len(n.vars))
+		if ce, ok := err.(*ComplexityError); ok {
+			ce.Dim = fmt.Sprintf("exists variable at %d:%d", n.p.line, n.p.col)
+		}
+		return out, err
+	case *fCmp:
+		return bd.comparison(n, scope)
+	}
+	panic("polyhedra: unknown formula node")
+}
+
+// A qaff is the rational affine value row/den (den > 0) over the columns
+// of the bset in which it was built; a qcase is one case of a piecewise
+// value (min, max): the value holds where the rows cond are >= 0.
+type qaff struct {
+	row []int64
+	den int64
+}
+
+type qcase struct {
+	cond [][]int64
+	val  qaff
+}
+
+func (q qaff) isConst() bool { return isZeroRow(q.row[1:]) }
+
+// comparison builds the parts of a comparison chain: every expression is
+// evaluated into one shared bset b (so that divs are shared), then every
+// combination of the expressions' cases yields one part.
+func (bd *builder) comparison(c *fCmp, scope []string) ([]*bset, error) {
+	b := newBset(len(bd.params), len(scope))
+	vals := make([][][]qcase, len(c.lists))
+	for i, l := range c.lists {
+		for _, e := range l {
+			v, err := bd.expr(b, e, scope)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = append(vals[i], v)
+		}
+	}
+	// choose one case per expression
+	var flat [][]qcase
+	for _, l := range vals {
+		flat = append(flat, l...)
+	}
+	var out []*bset
+	var rec func(k int, cur *bset, picked []qaff) error
+	rec = func(k int, cur *bset, picked []qaff) error {
+		if k == len(flat) {
+			parts := []*bset{cur}
+			idx := 0
+			lists := make([][]qaff, len(vals))
+			for i, l := range vals {
+				lists[i] = picked[idx : idx+len(l)]
+				idx += len(l)
+			}
+			for i, op := range c.ops {
+				for _, x := range lists[i] {
+					for _, y := range lists[i+1] {
+						parts = compare(parts, x, y, op.text)
+					}
+				}
+			}
+			out = append(out, parts...)
+			return nil
+		}
+		for _, cs := range flat[k] {
+			next := cur.clone()
+			for _, r := range cs.cond {
+				next.addIneq(r)
+			}
+			if err := rec(k+1, next, append(picked, cs.val)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := rec(0, b, nil); err != nil {
+		return nil, err
+	}
+	return cleanParts(out), nil
+}
+
+// compare adds x op y to every part.
+func compare(parts []*bset, x, y qaff, op string) []*bset {
+	var out []*bset
+	for _, p := range parts {
+		// diff = x - y scaled by the positive x.den*y.den
+		diff := p.newRow()
+		addScaled(diff, y.den, x.row)
+		addScaled(diff, neg64(x.den), y.row)
+		switch op {
+		case "<=":
+			p.addIneq(negRow(diff))
+		case "<":
+			r := negRow(diff)
+			r[0] = sub64(r[0], 1)
+			p.addIneq(r)
+		case ">=":
+			p.addIneq(diff)
+		case ">":
+			r := copyRow(diff)
+			r[0] = sub64(r[0], 1)
+			p.addIneq(r)
+		case "=", "==":
+			p.addEq(diff)
+		case "!=":
+			q := p.clone()
+			r := copyRow(diff)
+			r[0] = sub64(r[0], 1)
+			p.addIneq(r)
+			r = negRow(diff)
+			r[0] = sub64(r[0], 1)
+			q.addIneq(r)
+			out = append(out, q)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func (bd *builder) resolve(b *bset, n *eVar, scope []string) int {
+	for i := len(scope) - 1; i >= 0; i-- {
+		if scope[i] == n.name {
+			return b.firstDim() + i
+		}
+	}
+	return 1 + slices.Index(bd.params, n.name)
+}
+
+func (bd *builder) expr(b *bset, e eNode, scope []string) ([]qcase, error) {
+	one := func(row []int64, den int64) []qcase { return []qcase{{val: qaff{row, den}}} }
+	switch n := e.(type) {
+	case *eNum:
+		return one(b.unit(0, n.v), 1), nil
+	case *eVar:
+		return one(b.unit(bd.resolve(b, n, scope), 1), 1), nil
+	case *eNeg:
+		x, err := bd.expr(b, n.x, scope)
+		if err != nil {
+			return nil, err
+		}
+		for i := range x {
+			x[i].val.row = negRow(x[i].val.row)
+		}
+		return x, nil
+	case *eFloor:
+		x, err := bd.expr(b, n.x, scope)
+		if err != nil {
+			return nil, err
+		}
+		for i, c := range x {
+			x[i].val = qaff{floorOf(b, c.val, n.ceil), 1}
+		}
+		return x, nil
+	case *eMinMax:
+		return bd.minMax(b, n, scope)
+	case *eBin:
+		l, err := bd.expr(b, n.l, scope)
+		if err != nil {
+			return nil, err
+		}
+		r, err := bd.expr(b, n.r, scope)
+		if err != nil {
+			return nil, err
+		}
+		var out []qcase
+		for _, x := range l {
+			for _, y := range r {
+				v, err := binOp(b, n, x.val, y.val)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, qcase{append(slices.Clone(x.cond), y.cond...), v})
+			}
+		}
+		return out, nil
+	}
+	panic("polyhedra: unknown expression node")
+}
+
+// floorOf returns floor(v) (or ceil(v)) as an integer row of b.
+func floorOf(b *bset, v qaff, ceil bool) []int64 {
+	if ceil {
+		return negRow(b.floorExpr(negRow(b.fit(v.row)), v.den))
+	}
+	return b.floorExpr(b.fit(v.row), v.den)
+}
+
+func binOp(b *bset, n *eBin, x, y qaff) (qaff, error) {
+	x.row, y.row = b.fit(x.row), b.fit(y.row)
+	switch n.op {
+	case "+", "-":
+		k := int64(1)
+		if n.op == "-" {
+			k = -1
+		}
+		row := b.newRow()
+		addScaled(row, y.den, x.row)
+		addScaled(row, mul64(k, x.den), y.row)
+		return reduce(qaff{row, mul64(x.den, y.den)}), nil
+	case "*":
+		switch {
+		case x.isConst():
+			x, y = y, x
+		case !y.isConst():
+			return qaff{}, semErr(n.p, "non-affine expression: both factors of the product depend on variables")
+		}
+		row := b.newRow()
+		addScaled(row, y.row[0], x.row)
+		return reduce(qaff{row, mul64(x.den, y.den)}), nil
+	case "/":
+		if !y.isConst() {
+			return qaff{}, semErr(n.p, "non-affine expression: the divisor depends on variables")
+		}
+		if y.row[0] == 0 {
+			return qaff{}, semErr(n.p, "division by zero")
+		}
+		// (x.row/x.den) / (y0/y.den) = x.row*y.den / (x.den*y0)
+		row := b.newRow()
+		num, den := y.den, y.row[0]
+		if den < 0 {
+			num, den = neg64(num), neg64(den)
+		}
+		addScaled(row, num, x.row)
+		return reduce(qaff{row, mul64(x.den, den)}), nil
+	case "%":
+		if !y.isConst() || y.den != 1 || y.row[0] <= 0 {
+			return qaff{}, semErr(n.p, "the modulus must be a positive integer constant")
+		}
+		m := y.row[0]
+		// x - m*floor(x/m)
+		fl := b.floorExpr(x.row, mul64(x.den, m))
+		row := b.newRow()
+		addScaled(row, 1, x.row)
+		addScaled(row, neg64(mul64(m, x.den)), fl)
+		return reduce(qaff{row, x.den}), nil
+	}
+	panic("polyhedra: unknown operator " + n.op)
+}
+
+func reduce(q qaff) qaff {
+	g := gcd64(gcd64(rowGCD(q.row), q.row[0]), q.den)
+	if g > 1 {
+		for j := range q.row {
+			q.row[j] /= g
+		}
+		q.den /= g
+	}
+	return q
+}
+
+// minMax evaluates min(a, b, ...) as cases: argument i wins where it is <=
+// every later argument and < every earlier one (>= and > for max).
+func (bd *builder) minMax(b *bset, n *eMinMax, scope []string) ([]qcase, error) {
+	args := make([][]qcase, len(n.args))
+	for i, a := range n.args {
+		v, err := bd.expr(b, a, scope)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = v
+	}
+	var out []qcase
+	var rec func(k int, cond [][]int64, picked []qaff)
+	rec = func(k int, cond [][]int64, picked []qaff) {
+		if k < len(args) {
+			for _, c := range args[k] {
+				rec(k+1, append(slices.Clone(cond), c.cond...), append(slices.Clone(picked), c.val))
+			}
+			return
+		}
+		for i, w := range picked {
+			cs := slices.Clone(cond)
+			for j, o := range picked {
+				if j == i {
+					continue
+				}
+				// w <= o (min) or w >= o (max): sign*(o - w) >= 0, strict for j < i
+				r := b.newRow()
+				addScaled(r, w.den, b.fit(o.row))
+				addScaled(r, neg64(o.den), b.fit(w.row))
+				if n.max {
+					r = negRow(r)
+				}
+				if j < i {
+					r[0] = sub64(r[0], 1)
+				}
+				cs = append(cs, r)
+			}
+			out = append(out, qcase{cs, w})
+		}
+	}
+	rec(0, nil, nil)
+	return out, nil
+}

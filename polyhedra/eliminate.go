@@ -1,0 +1,330 @@
+package polyhedra
+
+import (
+	"errors"
+	"fmt"
+)
+
+// maxSplit bounds the residue classes one variable may be split into.
+const maxSplit = 1 << 12
+
+// errUnbounded reports that a dimension has no lower or no upper bound in a
+// non-empty part of a set being counted; count names the dimension.
+var errUnbounded = errors.New("unbounded")
+
+// ComplexityError reports a set whose exact treatment would need more
+// residue classes than the package is willing to enumerate.
+type ComplexityError struct {
+	Dim     string // the variable being split, if known
+	Classes int64  // residue classes it would need
+}
+
+func (e *ComplexityError) Error() string {
+	return fmt.Sprintf("set too complex: eliminating %s needs %d residue classes (limit %d)", e.Dim, e.Classes, maxSplit)
+}
+
+// splitModulus returns M such that x := M*x' + r makes every div that
+// depends on x directly affine in x', or 1 when no div depends on x.
+func (b *bset) splitModulus(x int) int64 {
+	m := int64(1)
+	for _, d := range b.divs {
+		if c := d.num[x]; c != 0 {
+			m = lcm64(m, d.den/gcd64(c, d.den))
+		}
+	}
+	return m
+}
+
+// eliminate removes column x (a parameter or dimension) from b, which it
+// consumes. Without sum it returns the exact integer projection
+// { rest : exists x }; with sum it returns chambers whose polys add up to
+// the sum of b.poly over x. The results are disjoint and normalised.
+//
+// The steps: split x by residue until no div depends on it; solve an
+// equality for x if there is one (the equality turns into a divisibility
+// condition); otherwise pair lower and upper bounds.
+func (b *bset) eliminate(x int, sum bool) ([]*bset, error) {
+	if !b.normalize() || b.provablyEmpty() {
+		return nil, nil
+	}
+	if m := b.splitModulus(x); m > 1 {
+		return b.splitResidues(x, m, sum)
+	}
+	if i := b.pickEq(x); i >= 0 {
+		return b.solveEq(x, i), nil
+	}
+	var lows, ups, rest [][]int64
+	for _, r := range b.ineqs {
+		switch {
+		case r[x] > 0:
+			lows = append(lows, r)
+		case r[x] < 0:
+			ups = append(ups, r)
+		default:
+			rest = append(rest, r)
+		}
+	}
+	b.ineqs = rest
+	if !sum {
+		return b.projectBounds(x, lows, ups), nil
+	}
+	if len(lows) == 0 || len(ups) == 0 {
+		b.ineqs = append(append(b.ineqs, lows...), ups...)
+		empty, err := b.exactlyEmpty()
+		if err != nil {
+			return nil, err
+		}
+		if empty {
+			return nil, nil
+		}
+		return nil, errUnbounded
+	}
+	var out []*bset
+	for i := range lows {
+		for j := range ups {
+			if c := b.chamber(x, lows, ups, i, j); c != nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (b *bset) splitResidues(x int, m int64, sum bool) ([]*bset, error) {
+	if m > maxSplit {
+		return nil, &ComplexityError{Classes: m}
+	}
+	var out []*bset
+	for r := int64(0); r < m; r++ {
+		c := b.clone()
+		e := c.unit(x, m)
+		e[0] = r
+		c.substitute(x, e)
+		parts, err := c.eliminate(x, sum)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, parts...)
+	}
+	return out, nil
+}
+
+// pickEq returns the equality with the smallest non-zero |coefficient| of x.
+func (b *bset) pickEq(x int) int {
+	best := -1
+	for i, r := range b.eqs {
+		if r[x] != 0 && (best < 0 || abs64(r[x]) < abs64(b.eqs[best][x])) {
+			best = i
+		}
+	}
+	return best
+}
+
+// solveEq substitutes x from a*x + g = 0: x = -g (a = 1) or
+// x = -floor(g/a), which turns the equality into g = a*floor(g/a).
+func (b *bset) solveEq(x, i int) []*bset {
+	row := copyRow(b.eqs[i])
+	if row[x] < 0 {
+		row = negRow(row)
+	}
+	a := row[x]
+	row[x] = 0
+	var expr []int64
+	if a == 1 {
+		expr = negRow(row)
+	} else {
+		expr = negRow(b.floorExpr(row, a))
+	}
+	b.substitute(x, expr)
+	b.deleteCol(x)
+	if !b.normalize() {
+		return nil
+	}
+	return []*bset{b}
+}
+
+// projectBounds adds, for every lower bound a*x + l >= 0 and upper bound
+// -c*x + u >= 0, the condition ceil(-l/a) <= floor(u/c) under which an
+// integer x lies between them, and drops x. With a = 1 or c = 1 this is the
+// Fourier–Motzkin combination c*l + a*u >= 0; otherwise one side becomes a
+// div. Together the pairs say exactly that max of the lower bounds <= min of
+// the upper bounds.
+func (b *bset) projectBounds(x int, lows, ups [][]int64) []*bset {
+	for _, l := range lows {
+		for _, u := range ups {
+			a, c := l[x], neg64(u[x])
+			lr, ur := copyRow(l), copyRow(u)
+			lr[x], ur[x] = 0, 0
+			var row []int64
+			switch {
+			case a == 1 || c == 1:
+				row = b.newRow()
+				addScaled(row, c, lr)
+				addScaled(row, a, ur)
+			case a <= c:
+				// -floor(l/a) <= u/c  <=>  u + c*floor(l/a) >= 0
+				d := b.floorExpr(lr, a)
+				row = b.newRow()
+				addScaled(row, 1, ur)
+				addScaled(row, c, d)
+			default:
+				// -l/a <= floor(u/c)  <=>  a*floor(u/c) + l >= 0
+				d := b.floorExpr(ur, c)
+				row = b.newRow()
+				addScaled(row, 1, lr)
+				addScaled(row, a, d)
+			}
+			b.addIneq(row)
+		}
+	}
+	b.deleteCol(x)
+	if !b.normalize() {
+		return nil
+	}
+	return []*bset{b}
+}
+
+// chamber returns the part of b where lower bound i is the largest and
+// upper bound j the smallest and where they do not cross, with b.poly
+// summed over x from L = ceil(-l_i/a_i) to U = floor(u_j/c_j). It returns
+// nil for a chamber that is provably empty.
+//
+// The chambers compare the rational bounds -l/a and u/c, which needs no
+// divs: ceil and floor are monotone, so the largest rational lower bound
+// has the largest ceiling. Ties go to the first bound, so the chambers
+// partition b.
+func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
+	c := b.clone()
+	rest := func(r []int64) []int64 {
+		r = copyRow(r)
+		r[x] = 0
+		return r
+	}
+	ai, cj := lows[i][x], neg64(ups[j][x])
+	li, uj := rest(lows[i]), rest(ups[j])
+	for k, l := range lows {
+		if k == i {
+			continue
+		}
+		// -l_i/a_i >= -l_k/a_k  <=>  a_i*l_k - a_k*l_i >= 0 (> for k < i)
+		row := c.newRow()
+		addScaled(row, ai, rest(l))
+		addScaled(row, neg64(l[x]), li)
+		if k < i {
+			row[0] = sub64(row[0], 1)
+		}
+		c.addIneq(row)
+	}
+	for k, u := range ups {
+		if k == j {
+			continue
+		}
+		// u_j/c_j <= u_k/c_k  <=>  c_j*u_k - c_k*u_j >= 0 (> for k < j)
+		row := c.newRow()
+		addScaled(row, cj, rest(u))
+		addScaled(row, u[x], uj)
+		if k < j {
+			row[0] = sub64(row[0], 1)
+		}
+		c.addIneq(row)
+	}
+	var L, U []int64
+	if ai == 1 {
+		L = negRow(li)
+	} else {
+		L = negRow(c.floorExpr(li, ai))
+	}
+	if cj == 1 {
+		U = uj
+	} else {
+		U = c.floorExpr(uj, cj)
+	}
+	L, U = c.fit(L), c.fit(U)
+	// U >= L - 1: Faulhaber's S(U) - S(L-1) is the sum for U >= L - 1 (0
+	// for U = L - 1, which lets chambers of different residue classes share
+	// their domains), but not 0 for U < L - 1.
+	nonEmpty := copyRow(U)
+	addScaled(nonEmpty, -1, L)
+	nonEmpty[0] = add64(nonEmpty[0], 1)
+	c.addIneq(nonEmpty)
+	c.poly = c.poly.sumOver(x, polyFromRow(L), polyFromRow(U))
+	c.deleteCol(x)
+	if !c.normalize() || c.provablyEmpty() {
+		return nil
+	}
+	return c
+}
+
+// exactlyEmpty decides whether b has an integer point for some parameter
+// values by projecting out every parameter and dimension exactly.
+func (b *bset) exactlyEmpty() (bool, error) {
+	start := b.clone()
+	start.poly = nil
+	stack := []*bset{start}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !p.normalize() || p.provablyEmpty() {
+			continue
+		}
+		if p.np+p.nd == 0 {
+			return false, nil
+		}
+		parts, err := p.eliminate(p.pickVar(1, 1+p.np+p.nd, false), false)
+		if err != nil {
+			return false, err
+		}
+		stack = append(stack, parts...)
+	}
+	return true, nil
+}
+
+// pickVar chooses which column in [from, to) to eliminate next: no residue
+// split if possible, then an equality, then unit coefficients and few
+// bound pairs. Ties go to the later column (the innermost loop).
+func (b *bset) pickVar(from, to int, sum bool) int {
+	best, bestCost := -1, int64(0)
+	for x := from; x < to; x++ {
+		cost := b.elimCost(x, sum)
+		if best < 0 || cost <= bestCost {
+			best, bestCost = x, cost
+		}
+	}
+	return best
+}
+
+func (b *bset) elimCost(x int, sum bool) int64 {
+	if m := b.splitModulus(x); m > 1 {
+		return 1<<40 + m
+	}
+	for _, r := range b.eqs {
+		if r[x] == 1 || r[x] == -1 {
+			return 0
+		}
+	}
+	for _, r := range b.eqs {
+		if r[x] != 0 {
+			return 1
+		}
+	}
+	var lows, ups, nonUnit int64
+	for _, r := range b.ineqs {
+		switch {
+		case r[x] > 0:
+			lows++
+		case r[x] < 0:
+			ups++
+		}
+		if r[x] > 1 || r[x] < -1 {
+			nonUnit++
+		}
+	}
+	if b.poly.usesCol(x) && sum {
+		nonUnit++
+	}
+	cost := 2 + lows*ups
+	if nonUnit > 0 {
+		cost += 1000 + nonUnit
+	}
+	return cost
+}

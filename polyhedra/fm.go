@@ -1,0 +1,314 @@
+package polyhedra
+
+import "math"
+
+// Fourier–Motzkin elimination with integer tightening: the rational
+// relaxation of a basic set, strengthened by Chvátal–Gomory rounding (every
+// column is an integer, so a.x + c >= 0 with gcd(a) = g implies
+// (a/g).x + floor(c/g) >= 0). What it proves empty has no integer point;
+// what it cannot prove empty may still have none. It therefore only serves
+// pruning, redundancy and simplification, never the counts themselves.
+
+// fmLimit bounds the rows FM may create before it gives up.
+const fmLimit = 600
+
+type fmResult int
+
+const (
+	fmFeasible fmResult = iota // no contradiction found
+	fmEmpty                    // certainly no integer point
+	fmGaveUp                   // too large or overflow: nothing known
+)
+
+// fmEliminate eliminates the columns marked in elim from eqs and ineqs.
+// On fmFeasible it returns the remaining inequalities and equalities.
+func fmEliminate(eqs, ineqs [][]int64, elim []bool) (outEqs, outIneqs [][]int64, res fmResult) {
+	var empty bool
+	ok := tryNoOverflow(func() {
+		s := &fmSys{eqs: cloneRows(eqs), ineqs: cloneRows(ineqs)}
+		if !s.tidy() {
+			empty = true
+			return
+		}
+		for {
+			col := s.pick(elim)
+			if col < 0 {
+				break
+			}
+			if !s.eliminate(col) {
+				empty = true
+				return
+			}
+			if len(s.ineqs) > fmLimit {
+				res = fmGaveUp
+				return
+			}
+		}
+		outEqs, outIneqs = s.eqs, s.ineqs
+	})
+	switch {
+	case !ok:
+		return nil, nil, fmGaveUp
+	case empty:
+		return nil, nil, fmEmpty
+	}
+	return outEqs, outIneqs, res
+}
+
+type fmSys struct {
+	eqs, ineqs [][]int64
+}
+
+// pick chooses the next column to eliminate: one with an equality if
+// possible, else the one creating the fewest rows.
+func (s *fmSys) pick(elim []bool) int {
+	best, bestCost := -1, 0
+	for col := 1; col < len(elim); col++ {
+		if !elim[col] {
+			continue
+		}
+		for _, r := range s.eqs {
+			if r[col] != 0 {
+				return col
+			}
+		}
+		pos, neg := 0, 0
+		for _, r := range s.ineqs {
+			switch {
+			case r[col] > 0:
+				pos++
+			case r[col] < 0:
+				neg++
+			}
+		}
+		if pos+neg == 0 {
+			continue
+		}
+		cost := pos*neg - pos - neg
+		if best < 0 || cost < bestCost {
+			best, bestCost = col, cost
+		}
+	}
+	return best
+}
+
+func (s *fmSys) eliminate(col int) bool {
+	for i, e := range s.eqs {
+		a := e[col]
+		if a == 0 {
+			continue
+		}
+		if a < 0 {
+			e = negRow(e)
+			a = -a
+		}
+		s.eqs = append(s.eqs[:i:i], s.eqs[i+1:]...)
+		combine := func(rows [][]int64) {
+			for j, r := range rows {
+				if c := r[col]; c != 0 {
+					n := make([]int64, len(r))
+					addScaled(n, a, r)
+					addScaled(n, neg64(c), e)
+					rows[j] = n
+				}
+			}
+		}
+		combine(s.eqs)
+		combine(s.ineqs)
+		return s.tidy()
+	}
+	var pos, neg, rest [][]int64
+	for _, r := range s.ineqs {
+		switch {
+		case r[col] > 0:
+			pos = append(pos, r)
+		case r[col] < 0:
+			neg = append(neg, r)
+		default:
+			rest = append(rest, r)
+		}
+	}
+	for _, p := range pos {
+		for _, n := range neg {
+			r := make([]int64, len(p))
+			addScaled(r, neg64(n[col]), p)
+			addScaled(r, p[col], n)
+			rest = append(rest, r)
+		}
+	}
+	s.ineqs = rest
+	return s.tidy()
+}
+
+// tidy normalises rows, removes duplicates and detects contradictions.
+func (s *fmSys) tidy() bool {
+	eqs := s.eqs[:0]
+	for _, r := range s.eqs {
+		g := rowGCD(r)
+		if g == 0 {
+			if r[0] != 0 {
+				return false
+			}
+			continue
+		}
+		if r[0]%g != 0 {
+			return false
+		}
+		if g > 1 {
+			for j := range r {
+				r[j] /= g
+			}
+		}
+		eqs = append(eqs, r)
+	}
+	s.eqs = eqs
+	idx := make(map[uint64][]int, len(s.ineqs))
+	ineqs := s.ineqs[:0]
+	find := func(r []int64, sign int64) int {
+		for _, i := range idx[hashRow(r[1:], sign)] {
+			if sameDirection(ineqs[i][1:], r[1:], sign) {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, r := range s.ineqs {
+		g := rowGCD(r)
+		if g == 0 {
+			if r[0] < 0 {
+				return false
+			}
+			continue
+		}
+		if g > 1 {
+			for j := 1; j < len(r); j++ {
+				r[j] /= g
+			}
+			r[0] = floorDiv(r[0], g)
+		}
+		if i := find(r, 1); i >= 0 {
+			if r[0] < ineqs[i][0] {
+				ineqs[i][0] = r[0]
+			}
+			continue
+		}
+		h := hashRow(r[1:], 1)
+		idx[h] = append(idx[h], len(ineqs))
+		ineqs = append(ineqs, r)
+	}
+	s.ineqs = ineqs
+	for _, r := range s.ineqs {
+		if i := find(r, -1); i >= 0 && add64(r[0], ineqs[i][0]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// hashRow hashes sign*r without allocating.
+func hashRow(r []int64, sign int64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range r {
+		h ^= uint64(sign * v)
+		h *= 1099511628211
+		h ^= h >> 29
+	}
+	return h
+}
+
+// sameDirection reports whether a = sign*b.
+func sameDirection(a, b []int64, sign int64) bool {
+	for j := range a {
+		if a[j] != sign*b[j] || (sign < 0 && b[j] == math.MinInt64) {
+			return false
+		}
+	}
+	return true
+}
+
+// divRows returns the defining inequalities of b's divs:
+// num - den*d >= 0 and den*d + den - 1 - num >= 0.
+func (b *bset) divRows() [][]int64 {
+	var rows [][]int64
+	for k, d := range b.divs {
+		col := b.divCol(k)
+		lo := copyRow(d.num)
+		lo[col] = neg64(d.den)
+		hi := negRow(d.num)
+		hi[col] = d.den
+		hi[0] = add64(hi[0], d.den-1)
+		rows = append(rows, lo, hi)
+	}
+	return rows
+}
+
+// fmRows returns b's equalities and inequalities including the div rows.
+func (b *bset) fmRows() (eqs, ineqs [][]int64) {
+	return b.eqs, append(append([][]int64(nil), b.ineqs...), b.divRows()...)
+}
+
+// provablyEmpty reports whether b certainly has no integer point.
+func (b *bset) provablyEmpty() bool {
+	eqs, ineqs := b.fmRows()
+	elim := make([]bool, b.width())
+	for i := 1; i < len(elim); i++ {
+		elim[i] = true
+	}
+	_, _, res := fmEliminate(eqs, ineqs, elim)
+	return res == fmEmpty
+}
+
+// implies reports whether every integer point of b satisfies row >= 0
+// (as proved by FM on b with the negated row -row - 1 >= 0 added).
+func (b *bset) implies(row []int64) bool {
+	eqs, ineqs := b.fmRows()
+	neg := negRow(b.fit(copyRow(row)))
+	neg[0] = sub64(neg[0], 1)
+	ineqs = append(ineqs, neg)
+	elim := make([]bool, b.width())
+	for i := 1; i < len(elim); i++ {
+		elim[i] = true
+	}
+	_, _, res := fmEliminate(eqs, ineqs, elim)
+	return res == fmEmpty
+}
+
+// impliesEq reports whether b implies row = 0.
+func (b *bset) impliesEq(row []int64) bool {
+	return b.implies(row) && b.implies(negRow(row))
+}
+
+// ratRange returns the bounds FM derives for column col over b.
+func (b *bset) ratRange(col int) (lo, hi int64, hasLo, hasHi, empty bool) {
+	eqs, ineqs := b.fmRows()
+	elim := make([]bool, b.width())
+	for i := 1; i < len(elim); i++ {
+		elim[i] = i != col
+	}
+	outEqs, outIneqs, res := fmEliminate(eqs, ineqs, elim)
+	switch res {
+	case fmEmpty:
+		return 0, 0, false, false, true
+	case fmGaveUp:
+		return 0, 0, false, false, false
+	}
+	if len(outEqs) > 0 {
+		// r[col]*x + r[0] = 0 with r[col] = ±1 after tidy (else empty).
+		r := outEqs[0]
+		v := r[0]
+		if r[col] > 0 {
+			v = neg64(v)
+		}
+		return v, v, true, true, false
+	}
+	for _, r := range outIneqs {
+		if r[col] > 0 { // x + c >= 0
+			if v := neg64(r[0]); !hasLo || v > lo {
+				lo, hasLo = v, true
+			}
+		} else if v := r[0]; !hasHi || v < hi { // -x + c >= 0
+			hi, hasHi = v, true
+		}
+	}
+	return lo, hi, hasLo, hasHi, false
+}

@@ -1,0 +1,123 @@
+package polyhedra
+
+import (
+	"fmt"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// SyntaxError is a malformed set: Line and Col (1-based, Col counts
+// characters) point at the offending token, Msg says what was expected.
+type SyntaxError struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+
+type tokKind int
+
+const (
+	tEOF tokKind = iota
+	tIdent
+	tInt
+	tPunct // operators and brackets; text holds the spelling
+)
+
+type token struct {
+	kind      tokKind
+	text      string
+	val       int64
+	line, col int
+}
+
+func (t token) String() string {
+	switch t.kind {
+	case tEOF:
+		return "end of input"
+	case tInt:
+		return fmt.Sprintf("%q", t.text)
+	}
+	return fmt.Sprintf("%q", t.text)
+}
+
+// punctuation, longest first so that "<=" wins over "<".
+var puncts = []string{"->", "<=", ">=", "==", "!=", "&&", "||", "[", "]", "{", "}", "(", ")",
+	",", ":", ";", "+", "-", "*", "/", "%", "<", ">", "=", "&", "|", "!"}
+
+func lex(src string) ([]token, error) {
+	var toks []token
+	line, col := 1, 1
+	i := 0
+	advance := func(n int) {
+		for _, r := range src[i : i+n] {
+			if r == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		i += n
+	}
+	for i < len(src) {
+		r, size := utf8.DecodeRuneInString(src[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return nil, &SyntaxError{line, col, "invalid UTF-8 encoding"}
+		case unicode.IsSpace(r):
+			advance(size)
+			continue
+		case r == '#': // comment to the end of the line
+			for i < len(src) && src[i] != '\n' {
+				advance(1)
+			}
+			continue
+		}
+		start := token{line: line, col: col}
+		switch {
+		case isIdentStart(r):
+			j := i
+			for j < len(src) {
+				r, size := utf8.DecodeRuneInString(src[j:])
+				if !isIdentStart(r) && !unicode.IsDigit(r) && r != '\'' {
+					break
+				}
+				j += size
+			}
+			start.kind, start.text = tIdent, src[i:j]
+			advance(j - i)
+		case r >= '0' && r <= '9':
+			j := i
+			for j < len(src) && src[j] >= '0' && src[j] <= '9' {
+				j++
+			}
+			v, err := strconv.ParseInt(src[i:j], 10, 64)
+			if err != nil {
+				return nil, &SyntaxError{line, col, fmt.Sprintf("integer %s does not fit in 64 bits", src[i:j])}
+			}
+			start.kind, start.text, start.val = tInt, src[i:j], v
+			advance(j - i)
+		default:
+			p := matchPunct(src[i:])
+			if p == "" {
+				return nil, &SyntaxError{line, col, fmt.Sprintf("unexpected character %q", r)}
+			}
+			start.kind, start.text = tPunct, p
+			advance(len(p))
+		}
+		toks = append(toks, start)
+	}
+	return append(toks, token{kind: tEOF, line: line, col: col}), nil
+}
+
+func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) }
+
+func matchPunct(s string) string {
+	for _, p := range puncts {
+		if len(s) >= len(p) && s[:len(p)] == p {
+			return p
+		}
+	}
+	return ""
+}

@@ -1,0 +1,372 @@
+package polyhedra
+
+// canonicalFloor writes floor(num/den) as q + sign*floor(r/d) with q an
+// integer affine row and r/d canonical: d > 1, the variable coefficients of
+// r lie in [0, d) and have gcd 1 with d. Of the two such forms,
+// floor(r/d) and sum_{r_j>0} x_j - floor(s/d) with s_j = d - r_j and
+// s_0 = d - 1 - r_0 (from floor(x/d) = -floor((d - 1 - x)/d)), the one
+// with the smaller coefficients is taken, so ceil(n/16) stays
+// floor((15 + n)/16) rather than n - floor(15n/16); ties go to the larger
+// constant, then to the smaller coefficients in column order. d = 0 means
+// floor(num/den) is affine (q).
+func canonicalFloor(num []int64, den int64) (q, r []int64, d, sign int64) {
+	num = copyRow(num)
+	g := gcd64(rowGCD(num), den)
+	if g > 1 {
+		for j := 1; j < len(num); j++ {
+			num[j] /= g
+		}
+		num[0] = floorDiv(num[0], g)
+		den /= g
+	}
+	q = make([]int64, len(num))
+	for j, v := range num {
+		q[j] = floorDiv(v, den)
+		num[j] = sub64(v, mul64(q[j], den))
+	}
+	if den == 1 || isZeroRow(num[1:]) {
+		return q, nil, 0, 0
+	}
+	alt := make([]int64, len(num))
+	alt[0] = den - 1 - num[0]
+	for j := 1; j < len(num); j++ {
+		if num[j] > 0 {
+			alt[j] = den - num[j]
+		}
+	}
+	if divLess(alt, num) {
+		for j := 1; j < len(num); j++ {
+			if num[j] > 0 {
+				q[j]++
+			}
+		}
+		return q, alt, den, -1
+	}
+	return q, num, den, 1
+}
+
+// divLess orders canonical div numerators: smaller coefficient sum, then
+// larger constant, then smaller coefficients in column order.
+func divLess(a, b []int64) bool {
+	var sa, sb int64
+	for j := 1; j < len(a); j++ {
+		sa, sb = sa+a[j], sb+b[j]
+	}
+	if sa != sb {
+		return sa < sb
+	}
+	if a[0] != b[0] {
+		return a[0] > b[0]
+	}
+	for j := 1; j < len(a); j++ {
+		if a[j] != b[j] {
+			return a[j] < b[j]
+		}
+	}
+	return false
+}
+
+// floorExpr returns a row equal to floor(num/den), den > 0, reusing an
+// equal div or adding a new one at the end.
+func (b *bset) floorExpr(num []int64, den int64) []int64 {
+	q, r, d, sign := canonicalFloor(b.fit(copyRow(num)), den)
+	if d == 0 {
+		return q
+	}
+	col := b.findDiv(r, d, len(b.divs))
+	if col < 0 {
+		col = b.appendDivCol(r, d)
+	}
+	q = b.fit(q)
+	q[col] += sign
+	return q
+}
+
+// findDiv returns the column of a div among the first n equal to r/d, or -1.
+func (b *bset) findDiv(r []int64, d int64, n int) int {
+	for k := 0; k < n; k++ {
+		if b.divs[k].den == d && equalRows(b.divs[k].num, b.fit(r)) {
+			return b.divCol(k)
+		}
+	}
+	return -1
+}
+
+// normalizeDivs brings every div into canonical form (see canonicalFloor),
+// merges equal divs and replaces divs that turned affine. Substitutions keep
+// the value of every row; they only rewrite it.
+func (b *bset) normalizeDivs() {
+	for k := 0; k < len(b.divs); k++ {
+		col := b.divCol(k)
+		q, r, d, sign := canonicalFloor(b.divs[k].num, b.divs[k].den)
+		if d != 0 {
+			if dup := b.findDiv(r, d, k); dup >= 0 {
+				q[dup] += sign
+				d = 0
+			}
+		}
+		if d == 0 {
+			b.substitute(col, q)
+			b.deleteCol(col)
+			k--
+			continue
+		}
+		b.divs[k] = div{r, d}
+		if sign != 1 || !isZeroRow(q) {
+			q[col] = sign
+			b.substitute(col, q)
+		}
+	}
+}
+
+// dropUnusedDivs removes divs that no constraint, div or poly refers to.
+func (b *bset) dropUnusedDivs() {
+	for k := len(b.divs) - 1; k >= 0; k-- {
+		if !b.usesCol(b.divCol(k)) {
+			b.deleteCol(b.divCol(k))
+		}
+	}
+}
+
+// normalize brings b into a normal form: canonical divs, constraints
+// divided by the gcd of their coefficients (inequalities tightened to the
+// integers), duplicates and parallel pairs merged, single-div constraints
+// rewritten without the div where that is exact. It returns false when b is
+// trivially empty.
+func (b *bset) normalize() bool {
+	b.normalizeDivs()
+	if !b.normalizeConstraints() {
+		return false
+	}
+	b.dropUnusedDivs()
+	return true
+}
+
+// normalizeConstraints is normalize without touching the divs.
+func (b *bset) normalizeConstraints() bool {
+	for changed := true; changed; {
+		changed = false
+		b.rewriteSingleDiv()
+		if !b.normalizeRows() {
+			return false
+		}
+		if b.promoteOpposites() {
+			changed = true
+		}
+	}
+	return true
+}
+
+// normalizeRows divides each constraint by its gcd and removes constant
+// and duplicate constraints; it returns false on a contradiction.
+func (b *bset) normalizeRows() bool {
+	eqs := b.eqs[:0]
+	seenEq := map[string]int64{}
+	for _, r := range b.eqs {
+		g := rowGCD(r)
+		if g == 0 {
+			if r[0] != 0 {
+				return false
+			}
+			continue
+		}
+		if r[0]%g != 0 {
+			return false
+		}
+		for j := range r {
+			r[j] /= g
+		}
+		if firstNonZero(r[1:]) < 0 {
+			for j := range r {
+				r[j] = -r[j]
+			}
+		}
+		key := rowKey(r[1:])
+		if c, ok := seenEq[key]; ok {
+			if c != r[0] {
+				return false
+			}
+			continue
+		}
+		seenEq[key] = r[0]
+		eqs = append(eqs, r)
+	}
+	b.eqs = eqs
+
+	best := map[string]int{}
+	ineqs := b.ineqs[:0]
+	for _, r := range b.ineqs {
+		g := rowGCD(r)
+		if g == 0 {
+			if r[0] < 0 {
+				return false
+			}
+			continue
+		}
+		if g > 1 {
+			for j := 1; j < len(r); j++ {
+				r[j] /= g
+			}
+			r[0] = floorDiv(r[0], g)
+		}
+		key := rowKey(r[1:])
+		if c, ok := seenEq[key]; ok {
+			// a.x + c0 = 0 and a.x + r0 >= 0: need r0 - c0 >= 0.
+			if sub64(r[0], c) < 0 {
+				return false
+			}
+			continue
+		}
+		if c, ok := seenEq[rowKey(negRow(r[1:]))]; ok {
+			// a.x + c0 = 0 and -a.x + r0 >= 0: need r0 + c0 >= 0.
+			if add64(r[0], c) < 0 {
+				return false
+			}
+			continue
+		}
+		if i, ok := best[key]; ok {
+			if r[0] < ineqs[i][0] {
+				ineqs[i][0] = r[0]
+			}
+			continue
+		}
+		best[key] = len(ineqs)
+		ineqs = append(ineqs, r)
+	}
+	b.ineqs = ineqs
+	return true
+}
+
+// promoteOpposites finds pairs a.x + c >= 0, -a.x + d >= 0: with c + d < 0
+// the set is empty (normalizeRows will report it once the pair becomes a
+// contradictory equality); with c + d = 0 they form the equality a.x + c = 0.
+// It reports whether it changed anything.
+func (b *bset) promoteOpposites() bool {
+	idx := map[string]int{}
+	for i, r := range b.ineqs {
+		idx[rowKey(r[1:])] = i
+	}
+	drop := map[int]bool{}
+	changed := false
+	for i, r := range b.ineqs {
+		if drop[i] {
+			continue
+		}
+		j, ok := idx[rowKey(negRow(r[1:]))]
+		if !ok || drop[j] {
+			continue
+		}
+		s := add64(r[0], b.ineqs[j][0])
+		switch {
+		case s < 0:
+			b.eqs = append(b.eqs, b.unit(0, 1)) // 1 = 0
+		case s == 0:
+			b.eqs = append(b.eqs, copyRow(r))
+		default:
+			continue
+		}
+		drop[i], drop[j] = true, true
+		changed = true
+	}
+	if changed {
+		out := b.ineqs[:0]
+		for i, r := range b.ineqs {
+			if !drop[i] {
+				out = append(out, r)
+			}
+		}
+		b.ineqs = out
+	}
+	return changed
+}
+
+// rewriteSingleDiv rewrites a constraint k*d + f >= 0 whose only div is
+// d = floor(e/m) and whose other variable coefficients k divides: the
+// constraint says d >= g (k > 0) or d <= g (k < 0) for an integer affine g,
+// that is e >= m*g or e <= m*g + m - 1. An equality becomes both.
+func (b *bset) rewriteSingleDiv() {
+	out := b.ineqs[:0]
+	var extra [][]int64
+	for _, r := range b.ineqs {
+		if e, ok := b.singleDivBound(r); ok {
+			extra = append(extra, e)
+			continue
+		}
+		out = append(out, r)
+	}
+	b.ineqs = append(out, extra...)
+	eqs := b.eqs[:0]
+	for _, r := range b.eqs {
+		lo, ok1 := b.singleDivBound(r)
+		hi, ok2 := b.singleDivBound(negRow(r))
+		if ok1 && ok2 {
+			b.ineqs = append(b.ineqs, lo, hi)
+			continue
+		}
+		eqs = append(eqs, r)
+	}
+	b.eqs = eqs
+}
+
+func (b *bset) singleDivBound(r []int64) ([]int64, bool) {
+	col := -1
+	for c := b.firstDiv(); c < len(r); c++ {
+		if r[c] != 0 {
+			if col >= 0 {
+				return nil, false
+			}
+			col = c
+		}
+	}
+	if col < 0 {
+		return nil, false
+	}
+	k := r[col]
+	ak := abs64(k)
+	for j := 1; j < col; j++ {
+		if r[j]%ak != 0 {
+			return nil, false
+		}
+	}
+	d := b.divs[col-b.firstDiv()]
+	g := make([]int64, len(r))
+	if k > 0 {
+		// d >= -(f_vars/k) - floor(c/k)
+		for j := 1; j < col; j++ {
+			g[j] = -r[j] / k
+		}
+		g[0] = neg64(floorDiv(r[0], k))
+		// e - m*g >= 0
+		out := copyRow(d.num)
+		addScaled(out, neg64(d.den), g)
+		return out, true
+	}
+	// d <= f_vars/|k| + floor(c/|k|); e <= m*g + m - 1
+	for j := 1; j < col; j++ {
+		g[j] = r[j] / ak
+	}
+	g[0] = floorDiv(r[0], ak)
+	out := negRow(d.num)
+	addScaled(out, d.den, g)
+	out[0] = add64(out[0], d.den-1)
+	return out, true
+}
+
+func firstNonZero(r []int64) int64 {
+	for _, v := range r {
+		if v != 0 {
+			return v
+		}
+	}
+	return 0
+}
+
+// rowKey returns a map key for a coefficient vector.
+func rowKey(r []int64) string {
+	buf := make([]byte, 0, 8*len(r))
+	for _, v := range r {
+		u := uint64(v)
+		buf = append(buf, byte(u), byte(u>>8), byte(u>>16), byte(u>>24), byte(u>>32), byte(u>>40), byte(u>>48), byte(u>>56))
+	}
+	return string(buf)
+}

@@ -1,0 +1,343 @@
+package polyhedra
+
+import (
+	"bytes"
+	"math/big"
+	"slices"
+	"sync"
+)
+
+// A poly is a polynomial with exact rational coefficients over the columns
+// of a bset: parameters, dimensions and divs (the latter make it a
+// quasi-polynomial once only parameters and divs are left).
+type poly struct {
+	terms []term // sorted by exp, no zero coefficients
+}
+
+// A term is c times the product of column^exp[column]. exp[0] (the
+// constant column) is always 0 and trailing zeros are trimmed, so equal
+// monomials have equal exp slices.
+type term struct {
+	exp []uint8
+	c   *big.Rat
+}
+
+func polyConst(c *big.Rat) *poly {
+	if c.Sign() == 0 {
+		return &poly{}
+	}
+	return &poly{terms: []term{{nil, c}}}
+}
+
+func polyInt(v int64) *poly { return polyConst(big.NewRat(v, 1)) }
+
+// polyFromRow returns the affine polynomial row[0] + sum row[j]*x_j.
+func polyFromRow(row []int64) *poly {
+	p := &poly{}
+	if row[0] != 0 {
+		p.terms = append(p.terms, term{nil, big.NewRat(row[0], 1)})
+	}
+	for j := 1; j < len(row); j++ {
+		if row[j] != 0 {
+			e := make([]uint8, j+1)
+			e[j] = 1
+			p.terms = append(p.terms, term{e, big.NewRat(row[j], 1)})
+		}
+	}
+	p.normalize()
+	return p
+}
+
+func (p *poly) clone() *poly {
+	if p == nil {
+		return nil
+	}
+	q := &poly{terms: make([]term, len(p.terms))}
+	copy(q.terms, p.terms) // exps and coefficients are never mutated in place
+	return q
+}
+
+func (p *poly) isZero() bool { return len(p.terms) == 0 }
+
+func (p *poly) usesCol(col int) bool {
+	if p == nil {
+		return false
+	}
+	for _, t := range p.terms {
+		if col < len(t.exp) && t.exp[col] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func compareExp(a, b []uint8) int { return bytes.Compare(a, b) }
+
+// normalize sorts the terms, merges equal monomials and drops zeros.
+func (p *poly) normalize() {
+	for i := range p.terms {
+		p.terms[i].exp = trimExp(p.terms[i].exp)
+	}
+	slices.SortStableFunc(p.terms, func(a, b term) int { return compareExp(a.exp, b.exp) })
+	out := p.terms[:0]
+	for _, t := range p.terms {
+		if n := len(out); n > 0 && compareExp(out[n-1].exp, t.exp) == 0 {
+			out[n-1].c = new(big.Rat).Add(out[n-1].c, t.c)
+			continue
+		}
+		out = append(out, t)
+	}
+	nz := out[:0]
+	for _, t := range out {
+		if t.c.Sign() != 0 {
+			nz = append(nz, t)
+		}
+	}
+	p.terms = nz
+}
+
+func trimExp(e []uint8) []uint8 {
+	n := len(e)
+	for n > 0 && e[n-1] == 0 {
+		n--
+	}
+	if n == 0 {
+		return nil
+	}
+	return e[:n]
+}
+
+func (p *poly) add(q *poly) *poly {
+	r := &poly{terms: append(append(make([]term, 0, len(p.terms)+len(q.terms)), p.terms...), q.terms...)}
+	r.normalize()
+	return r
+}
+
+func (p *poly) sub(q *poly) *poly { return p.add(q.scale(big.NewRat(-1, 1))) }
+
+func (p *poly) scale(k *big.Rat) *poly {
+	if k.Sign() == 0 {
+		return &poly{}
+	}
+	r := &poly{terms: make([]term, len(p.terms))}
+	for i, t := range p.terms {
+		r.terms[i] = term{t.exp, new(big.Rat).Mul(t.c, k)}
+	}
+	return r
+}
+
+func mulExp(a, b []uint8) []uint8 {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	e := make([]uint8, len(a))
+	copy(e, a)
+	for j, v := range b {
+		s := int(e[j]) + int(v)
+		if s > 255 {
+			panic(overflowPanic{})
+		}
+		e[j] = uint8(s)
+	}
+	return e
+}
+
+func (p *poly) mul(q *poly) *poly {
+	r := &poly{terms: make([]term, 0, len(p.terms)*len(q.terms))}
+	for _, a := range p.terms {
+		for _, b := range q.terms {
+			r.terms = append(r.terms, term{mulExp(a.exp, b.exp), new(big.Rat).Mul(a.c, b.c)})
+		}
+	}
+	r.normalize()
+	return r
+}
+
+// coeffsIn splits p by powers of column col: p = sum_k out[k] * x_col^k.
+func (p *poly) coeffsIn(col int) []*poly {
+	var out []*poly
+	for _, t := range p.terms {
+		k := 0
+		if col < len(t.exp) {
+			k = int(t.exp[col])
+		}
+		for len(out) <= k {
+			out = append(out, &poly{})
+		}
+		e := t.exp
+		if k > 0 {
+			e = slices.Clone(e)
+			e[col] = 0
+			e = trimExp(e)
+		}
+		out[k].terms = append(out[k].terms, term{e, t.c})
+	}
+	for _, c := range out {
+		c.normalize()
+	}
+	return out
+}
+
+// substitute replaces column col by the polynomial e.
+func (p *poly) substitute(col int, e *poly) *poly {
+	if !p.usesCol(col) {
+		return p
+	}
+	cs := p.coeffsIn(col)
+	r := cs[0]
+	pow := polyInt(1)
+	for k := 1; k < len(cs); k++ {
+		pow = pow.mul(e)
+		if !cs[k].isZero() {
+			r = r.add(cs[k].mul(pow))
+		}
+	}
+	return r
+}
+
+// substituteAll replaces every column c by subst[c] (nil keeps x_c).
+func (p *poly) substituteAll(subst []*poly) *poly {
+	r := &poly{}
+	for _, t := range p.terms {
+		m := polyConst(t.c)
+		for c, k := range t.exp {
+			for ; k > 0; k-- {
+				if subst[c] == nil {
+					m = m.mul(polyVar(c))
+				} else {
+					m = m.mul(subst[c])
+				}
+			}
+		}
+		r.terms = append(r.terms, m.terms...)
+	}
+	r.normalize()
+	return r
+}
+
+func polyVar(col int) *poly {
+	e := make([]uint8, col+1)
+	e[col] = 1
+	return &poly{terms: []term{{e, big.NewRat(1, 1)}}}
+}
+
+// remap moves the exponent of column c to column colMap[c].
+func (p *poly) remap(colMap []int) *poly {
+	r := &poly{terms: make([]term, len(p.terms))}
+	for i, t := range p.terms {
+		var e []uint8
+		for c, k := range t.exp {
+			if k == 0 {
+				continue
+			}
+			if colMap[c] < 0 {
+				panic("polyhedra: remap drops a column used by a polynomial")
+			}
+			for len(e) <= colMap[c] {
+				e = append(e, 0)
+			}
+			e[colMap[c]] = k
+		}
+		r.terms[i] = term{e, t.c}
+	}
+	r.normalize()
+	return r
+}
+
+// eval evaluates p at the column values vals (vals[0] unused).
+func (p *poly) eval(vals []*big.Int) *big.Rat {
+	sum := new(big.Rat)
+	x := new(big.Int)
+	for _, t := range p.terms {
+		m := big.NewInt(1)
+		for c, k := range t.exp {
+			if k > 0 {
+				m.Mul(m, x.Exp(vals[c], big.NewInt(int64(k)), nil))
+			}
+		}
+		sum.Add(sum, new(big.Rat).Mul(t.c, new(big.Rat).SetInt(m)))
+	}
+	return sum
+}
+
+// sumOver returns sum_{x_col = lo}^{hi} p, valid whenever lo <= hi + 1.
+func (p *poly) sumOver(col int, lo, hi *poly) *poly {
+	cs := p.coeffsIn(col)
+	loMinus1 := lo.add(polyInt(-1))
+	r := &poly{}
+	for k, c := range cs {
+		if c.isZero() {
+			continue
+		}
+		s := powerSum(k)
+		r = r.add(c.mul(evalUnivariate(s, hi).sub(evalUnivariate(s, loMinus1))))
+	}
+	return r
+}
+
+// evalUnivariate evaluates sum_i coef[i] y^i at the polynomial y (Horner).
+func evalUnivariate(coef []*big.Rat, y *poly) *poly {
+	r := &poly{}
+	for i := len(coef) - 1; i >= 0; i-- {
+		r = r.mul(y).add(polyConst(coef[i]))
+	}
+	return r
+}
+
+var (
+	powerSumMu    sync.Mutex
+	powerSumCache [][]*big.Rat
+	bernoulli     []*big.Rat
+)
+
+// powerSum returns the coefficients of Faulhaber's polynomial
+// S_k(x) = sum_{t=1}^{x} t^k, whose identity S_k(x) - S_k(x-1) = x^k holds
+// for every integer x, so sum_{t=L}^{U} t^k = S_k(U) - S_k(L-1) whenever
+// L <= U+1, negative bounds included.
+func powerSum(k int) []*big.Rat {
+	powerSumMu.Lock()
+	defer powerSumMu.Unlock()
+	for len(powerSumCache) <= k {
+		powerSumCache = append(powerSumCache, faulhaber(len(powerSumCache)))
+	}
+	return powerSumCache[k]
+}
+
+// faulhaber computes S_k(x) = 1/(k+1) sum_{j=0}^{k} C(k+1,j) B+_j x^{k+1-j}
+// with the Bernoulli numbers B+ (B+_1 = +1/2).
+func faulhaber(k int) []*big.Rat {
+	for len(bernoulli) <= k {
+		bernoulli = append(bernoulli, nextBernoulli(bernoulli))
+	}
+	coef := make([]*big.Rat, k+2)
+	for i := range coef {
+		coef[i] = new(big.Rat)
+	}
+	inv := big.NewRat(1, int64(k+1))
+	for j := 0; j <= k; j++ {
+		b := bernoulli[j]
+		if j == 1 {
+			b = big.NewRat(1, 2)
+		}
+		t := new(big.Rat).SetInt(new(big.Int).Binomial(int64(k+1), int64(j)))
+		t.Mul(t, b)
+		t.Mul(t, inv)
+		coef[k+1-j].Add(coef[k+1-j], t)
+	}
+	return coef
+}
+
+// nextBernoulli returns B_m (with B_1 = -1/2) from B_0..B_{m-1} through
+// sum_{j=0}^{m} C(m+1, j) B_j = 0.
+func nextBernoulli(prev []*big.Rat) *big.Rat {
+	m := int64(len(prev))
+	if m == 0 {
+		return big.NewRat(1, 1)
+	}
+	s := new(big.Rat)
+	for j, b := range prev {
+		t := new(big.Rat).SetInt(new(big.Int).Binomial(m+1, int64(j)))
+		s.Add(s, t.Mul(t, b))
+	}
+	return s.Quo(s.Neg(s), big.NewRat(m+1, 1))
+}

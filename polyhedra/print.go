@@ -1,0 +1,302 @@
+package polyhedra
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+)
+
+// Printing in isl notation. Divs are written inline as floor((e)/m), and a
+// constraint containing k*(e - m*floor(e/m)) is written with e mod m, so
+// the output parses back into the same set.
+
+// names gives the printed name of every non-div column of a bset.
+type names struct {
+	params, dims []string
+}
+
+func (nm names) col(b *bset, c int) string {
+	switch {
+	case c < b.firstDim():
+		return nm.params[c-1]
+	case c < b.firstDiv():
+		return nm.dims[c-b.firstDim()]
+	}
+	d := b.divs[c-b.firstDiv()]
+	return fmt.Sprintf("floor((%s)/%d)", nm.affine(b, d.num), d.den)
+}
+
+// affine renders an affine row, constant first as isl does in floors.
+func (nm names) affine(b *bset, row []int64) string {
+	l := lin{c: row[0]}
+	for c := 1; c < len(row); c++ {
+		if row[c] != 0 {
+			l.terms = append(l.terms, linTerm{row[c], nm.col(b, c), c})
+		}
+	}
+	return l.render(true)
+}
+
+type linTerm struct {
+	k    int64
+	atom string
+	rank int // larger ranks are preferred as the subject of a constraint
+}
+
+type lin struct {
+	terms []linTerm
+	c     int64
+}
+
+// render writes the combination; constFirst puts the constant in front.
+func (l lin) render(constFirst bool) string {
+	var sb strings.Builder
+	first := true
+	put := func(k int64, atom string) {
+		switch {
+		case first && k < 0:
+			sb.WriteString("-")
+		case !first && k < 0:
+			sb.WriteString(" - ")
+		case !first:
+			sb.WriteString(" + ")
+		}
+		first = false
+		a := abs64(k)
+		switch {
+		case atom == "":
+			fmt.Fprintf(&sb, "%d", uint64(a))
+		case a == 1:
+			sb.WriteString(atom)
+		default:
+			fmt.Fprintf(&sb, "%d*%s", uint64(a), atom)
+		}
+	}
+	if constFirst && l.c != 0 {
+		put(l.c, "")
+	}
+	for _, t := range l.terms {
+		put(t.k, t.atom)
+	}
+	if !constFirst && l.c != 0 {
+		put(l.c, "")
+	}
+	if first {
+		return "0"
+	}
+	return sb.String()
+}
+
+// constraintLin turns a row into atoms, folding mod patterns.
+func (nm names) constraintLin(b *bset, row []int64) lin {
+	row = copyRow(row)
+	var mods []linTerm
+	for k := len(b.divs) - 1; k >= 0; k-- {
+		col := b.divCol(k)
+		d := b.divs[k]
+		c := row[col]
+		if c == 0 || c%d.den != 0 {
+			continue
+		}
+		f := -c / d.den // row contains f*(e - den*floor(e/den))
+		ok := true
+		for j := 1; j < col; j++ {
+			if d.num[j] != 0 && row[j] != f*d.num[j] {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		for j := 1; j < col; j++ {
+			row[j] -= f * d.num[j]
+		}
+		row[0] = sub64(row[0], mul64(f, d.num[0]))
+		row[col] = 0
+		e := nm.affine(b, d.num)
+		if strings.ContainsAny(e, " ") {
+			e = "(" + e + ")"
+		}
+		mods = append(mods, linTerm{f, fmt.Sprintf("%s mod %d", e, d.den), 0})
+	}
+	l := lin{c: row[0]}
+	for c := 1; c < len(row); c++ {
+		if row[c] == 0 {
+			continue
+		}
+		rank := 1
+		switch {
+		case c >= b.firstDiv():
+			rank = 0
+		case c >= b.firstDim():
+			rank = 3 + c
+		case c >= 1:
+			rank = 2
+		}
+		l.terms = append(l.terms, linTerm{row[c], nm.col(b, c), rank})
+	}
+	for _, m := range mods {
+		if m.k != 1 {
+			// -i mod 3 would parse as (-i) mod 3
+			m.atom = "(" + m.atom + ")"
+		}
+		l.terms = append(l.terms, m)
+	}
+	return l
+}
+
+// constraint renders row >= 0 (or row = 0) as subject op rest.
+func (nm names) constraint(b *bset, row []int64, eq bool) string {
+	l := nm.constraintLin(b, row)
+	if len(l.terms) == 0 {
+		if (eq && l.c == 0) || (!eq && l.c >= 0) {
+			return "true"
+		}
+		return "false"
+	}
+	s := 0
+	for i, t := range l.terms {
+		if t.rank > l.terms[s].rank || (t.rank == l.terms[s].rank && i > s) {
+			s = i
+		}
+	}
+	subj := l.terms[s]
+	rest := lin{c: -l.c}
+	for i, t := range l.terms {
+		if i != s {
+			rest.terms = append(rest.terms, linTerm{-t.k, t.atom, t.rank})
+		}
+	}
+	op := ">="
+	if subj.k < 0 {
+		subj.k = -subj.k
+		for i := range rest.terms {
+			rest.terms[i].k = -rest.terms[i].k
+		}
+		rest.c = -rest.c
+		op = "<="
+	}
+	if eq {
+		op = "="
+	} else if len(rest.terms) > 0 {
+		// i <= n - 1 reads better as i < n.
+		if op == "<=" && rest.c == -1 {
+			op, rest.c = "<", 0
+		} else if op == ">=" && rest.c == 1 {
+			op, rest.c = ">", 0
+		}
+	}
+	lhs := lin{terms: []linTerm{subj}}.render(false)
+	return lhs + " " + op + " " + rest.render(false)
+}
+
+// conjunction renders the constraints of b joined by "and".
+func (nm names) conjunction(b *bset) string {
+	var cs []string
+	for _, r := range b.eqs {
+		cs = append(cs, nm.constraint(b, r, true))
+	}
+	for _, r := range b.ineqs {
+		cs = append(cs, nm.constraint(b, r, false))
+	}
+	if len(cs) == 0 {
+		return "true"
+	}
+	return strings.Join(cs, " and ")
+}
+
+func paramPrefix(params []string) string {
+	if len(params) == 0 {
+		return ""
+	}
+	return "[" + strings.Join(params, ", ") + "] -> "
+}
+
+// String returns the set in isl notation; ParseSet reads it back.
+func (s *Set) String() string {
+	nm := names{s.params, s.dims}
+	tuple := s.name + "[" + strings.Join(s.dims, ", ") + "]"
+	var sb strings.Builder
+	sb.WriteString(paramPrefix(s.params))
+	sb.WriteString("{ ")
+	sb.WriteString(tuple)
+	switch {
+	case len(s.parts) == 0:
+		sb.WriteString(" : false")
+	case len(s.parts) == 1 && len(s.parts[0].eqs)+len(s.parts[0].ineqs) == 0:
+	default:
+		var ds []string
+		for _, p := range s.parts {
+			ds = append(ds, nm.conjunction(p))
+		}
+		sb.WriteString(" : ")
+		sb.WriteString(strings.Join(ds, " or "))
+	}
+	sb.WriteString(" }")
+	return sb.String()
+}
+
+// polyString renders a poly of b in isl's notation, terms ordered by
+// degree and then by their text, so that equal polynomials over equal divs
+// print equally whatever the column order.
+func (nm names) polyString(b *bset, p *poly) string {
+	if p.isZero() {
+		return "0"
+	}
+	type pt struct {
+		deg  int
+		mono string
+		c    *big.Rat
+	}
+	var ts []pt
+	for _, t := range p.terms {
+		var fs []string
+		deg := 0
+		for c, k := range t.exp {
+			if k == 0 {
+				continue
+			}
+			deg += int(k)
+			f := nm.col(b, c)
+			if k > 1 {
+				f += fmt.Sprintf("^%d", k)
+			}
+			fs = append(fs, f)
+		}
+		slices.Sort(fs)
+		ts = append(ts, pt{deg, strings.Join(fs, " * "), t.c})
+	}
+	slices.SortFunc(ts, func(a, b pt) int {
+		if a.deg != b.deg {
+			return a.deg - b.deg
+		}
+		return strings.Compare(a.mono, b.mono)
+	})
+	var sb strings.Builder
+	for i, t := range ts {
+		c := new(big.Rat).Set(t.c)
+		if c.Sign() < 0 {
+			if i == 0 {
+				sb.WriteString("-")
+			} else {
+				sb.WriteString(" - ")
+			}
+			c.Neg(c)
+		} else if i > 0 {
+			sb.WriteString(" + ")
+		}
+		switch {
+		case t.mono == "":
+			sb.WriteString(c.RatString())
+		case c.Cmp(big.NewRat(1, 1)) == 0:
+			sb.WriteString(t.mono)
+		default:
+			sb.WriteString(c.RatString() + " * " + t.mono)
+		}
+	}
+	if len(ts) > 1 || ts[0].c.Sign() < 0 {
+		return "(" + sb.String() + ")"
+	}
+	return sb.String()
+}

@@ -1,0 +1,197 @@
+package polyhedra
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+)
+
+// A PwQPolynomial is a piecewise quasi-polynomial in named parameters:
+// pieces, each a domain (a conjunction of affine constraints on the
+// parameters and floor divs of them) with a polynomial with exact
+// rational coefficients in the parameters and the divs. Its value at a
+// point is the sum of the polynomials of the pieces whose domain contains
+// the point, 0 outside every domain. Normally the domains are disjoint, as
+// in isl; a function whose disjoint form would need too many pieces is
+// kept as a sum of overlapping pieces and printed as such. It is
+// immutable.
+type PwQPolynomial struct {
+	params   []string
+	pieces   []*bset // no dimensions, poly set and non-zero
+	disjoint bool    // no two domains share a point
+}
+
+// newPwQP builds a PwQPolynomial from pieces whose domains may overlap
+// (their values add up) and simplifies it.
+func newPwQP(params []string, pieces []*bset) *PwQPolynomial {
+	ps, disjoint := simplifyPieces(pieces)
+	return &PwQPolynomial{params: slices.Clone(params), pieces: ps, disjoint: disjoint}
+}
+
+// Params returns the parameter names.
+func (p *PwQPolynomial) Params() []string { return slices.Clone(p.params) }
+
+// String returns p in isl notation, e.g.
+// [n] -> { (1/2 * n + 1/2 * n^2) : n >= 1 }. Pieces with equal
+// polynomials are joined with "or". A function kept as a sum of
+// overlapping pieces is printed as the sum of one-piece functions,
+// { A : D1 } + { B : D2 }, as in isl's calculator iscc.
+func (p *PwQPolynomial) String() string {
+	if !p.disjoint && len(p.pieces) > 1 {
+		var terms []string
+		for _, pc := range p.pieces {
+			q := &PwQPolynomial{params: p.params, pieces: []*bset{pc}, disjoint: true}
+			terms = append(terms, q.String())
+		}
+		return strings.Join(terms, " + ")
+	}
+	nm := names{params: p.params}
+	var polys []string
+	doms := map[string][]string{}
+	for _, pc := range p.pieces {
+		ps := nm.polyString(pc, pc.poly)
+		if _, ok := doms[ps]; !ok {
+			polys = append(polys, ps)
+		}
+		doms[ps] = append(doms[ps], nm.conjunction(pc))
+	}
+	var sb strings.Builder
+	sb.WriteString(paramPrefix(p.params))
+	sb.WriteString("{ ")
+	if len(polys) == 0 {
+		sb.WriteString("0")
+	}
+	for i, ps := range polys {
+		if i > 0 {
+			sb.WriteString("; ")
+		}
+		sb.WriteString(ps)
+		ds := doms[ps]
+		if len(ds) == 1 && ds[0] == "true" {
+			continue
+		}
+		sb.WriteString(" : ")
+		sb.WriteString(strings.Join(ds, " or "))
+	}
+	sb.WriteString(" }")
+	return sb.String()
+}
+
+// paramValues returns the parameter values in column order.
+func paramValues(names []string, params map[string]int64) ([]int64, error) {
+	vals := make([]int64, len(names))
+	for i, n := range names {
+		v, ok := params[n]
+		if !ok {
+			return nil, fmt.Errorf("missing parameter %s", n)
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+// Eval returns the exact value of p at the given parameter values. A
+// missing parameter is an error; extra names are ignored. A floor division
+// of the domain that overflows int64 is an error, never a wrong value.
+func (p *PwQPolynomial) Eval(params map[string]int64) (v *big.Int, err error) {
+	defer catch(&err, "evaluating")
+	vals, err := paramValues(p.params, params)
+	if err != nil {
+		return nil, err
+	}
+	return p.evalVals(vals)
+}
+
+func (p *PwQPolynomial) evalVals(vals []int64) (*big.Int, error) {
+	sum := new(big.Rat)
+	for _, pc := range p.pieces {
+		cols, ok := pc.contains(vals)
+		if !ok {
+			continue
+		}
+		bv := make([]*big.Int, len(cols))
+		for i, c := range cols {
+			bv[i] = big.NewInt(c)
+		}
+		sum.Add(sum, pc.poly.eval(bv))
+		if p.disjoint {
+			break
+		}
+	}
+	if !sum.IsInt() {
+		return nil, fmt.Errorf("polyhedra: internal error: non-integer value %s", sum.RatString())
+	}
+	return new(big.Int).Set(sum.Num()), nil
+}
+
+// contains evaluates the divs of a dimensionless bset at the parameter
+// values and reports whether every constraint holds; it returns all column
+// values.
+func (b *bset) contains(params []int64) ([]int64, bool) {
+	cols := make([]int64, b.width())
+	cols[0] = 1
+	copy(cols[1:], params)
+	return cols, b.holds(cols)
+}
+
+// holds computes the div columns of cols (the other columns given) and
+// checks the constraints.
+func (b *bset) holds(cols []int64) bool {
+	for k, d := range b.divs {
+		cols[b.divCol(k)] = floorDiv(dot(d.num, cols), d.den)
+	}
+	for _, r := range b.eqs {
+		if dot(r, cols) != 0 {
+			return false
+		}
+	}
+	for _, r := range b.ineqs {
+		if dot(r, cols) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// dot returns row·cols with cols[0] = 1, checked for overflow.
+func dot(row, cols []int64) int64 {
+	var s int64
+	for j, v := range row {
+		if v != 0 {
+			s = add64(s, mul64(v, cols[j]))
+		}
+	}
+	return s
+}
+
+// Add returns p + q; the parameters are p's followed by q's new ones.
+func (p *PwQPolynomial) Add(q *PwQPolynomial) (r *PwQPolynomial, err error) {
+	defer catch(&err, "adding")
+	params := mergeNames(p.params, q.params)
+	var pieces []*bset
+	for _, x := range []*PwQPolynomial{p, q} {
+		m := make([]int, 1+len(x.params))
+		for i, n := range x.params {
+			m[1+i] = 1 + slices.Index(params, n)
+		}
+		for _, pc := range x.pieces {
+			pieces = append(pieces, lift(pc, len(params), 0, m))
+		}
+	}
+	return newPwQP(params, pieces), nil
+}
+
+// Scale returns c*p.
+func (p *PwQPolynomial) Scale(c *big.Rat) *PwQPolynomial {
+	r := &PwQPolynomial{params: p.params, disjoint: p.disjoint}
+	if c.Sign() == 0 {
+		return r
+	}
+	for _, pc := range p.pieces {
+		n := pc.clone()
+		n.poly = n.poly.scale(c)
+		r.pieces = append(r.pieces, n)
+	}
+	return r
+}

@@ -1,0 +1,241 @@
+package polyhedra
+
+import (
+	"fmt"
+	"slices"
+)
+
+// A Set is a finite union of basic sets over named parameters and named
+// set dimensions. It is immutable: operations return new sets.
+type Set struct {
+	name   string // tuple name, possibly empty
+	params []string
+	dims   []string
+	parts  []*bset
+}
+
+// Params returns the parameter names in column order.
+func (s *Set) Params() []string { return slices.Clone(s.params) }
+
+// Dims returns the set dimension names in tuple order.
+func (s *Set) Dims() []string { return slices.Clone(s.dims) }
+
+// Name returns the tuple name (S in { S[i] : ... }), or "".
+func (s *Set) Name() string { return s.name }
+
+func (s *Set) withParts(parts []*bset) *Set {
+	return &Set{name: s.name, params: s.params, dims: s.dims, parts: parts}
+}
+
+// cleanParts normalises the parts and drops those provably empty.
+func cleanParts(parts []*bset) []*bset {
+	var out []*bset
+	for _, p := range parts {
+		if p.normalize() && !p.provablyEmpty() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// importCols adds src's divs to dst (both over the same parameters and
+// dimensions) and returns, for every column of src, a row of dst equal
+// to it.
+func (dst *bset) importCols(src *bset) [][]int64 {
+	m := make([][]int64, src.width())
+	for c := 0; c < src.firstDiv(); c++ {
+		m[c] = dst.unit(c, 1)
+	}
+	for k, d := range src.divs {
+		m[src.divCol(k)] = dst.floorExpr(dst.translate(m, d.num), d.den)
+	}
+	return m
+}
+
+// translate rewrites a row of src into dst through the column map m.
+func (dst *bset) translate(m [][]int64, row []int64) []int64 {
+	out := dst.newRow()
+	for c, v := range row {
+		if v != 0 {
+			addScaled(out, v, m[c])
+		}
+	}
+	return out
+}
+
+// translatePoly rewrites a poly of src into dst through the column map m.
+func translatePoly(m [][]int64, p *poly) *poly {
+	if p == nil {
+		return nil
+	}
+	subst := make([]*poly, len(m))
+	for c, r := range m {
+		subst[c] = polyFromRow(r)
+	}
+	return p.substituteAll(subst)
+}
+
+// intersectBset returns a ∩ b (same space); its poly is a's.
+func intersectBset(a, b *bset) *bset {
+	c := a.clone()
+	m := c.importCols(b)
+	for _, r := range b.eqs {
+		c.addEq(c.translate(m, r))
+	}
+	for _, r := range b.ineqs {
+		c.addIneq(c.translate(m, r))
+	}
+	return c
+}
+
+func intersectParts(a, b []*bset) []*bset {
+	var out []*bset
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, intersectBset(x, y))
+		}
+	}
+	return cleanParts(out)
+}
+
+// subtractBset returns b \ a as disjoint parts: for a's constraints
+// c_1..c_n, the parts b ∧ c_1 ∧ ... ∧ c_{k-1} ∧ ¬c_k. Because a has only
+// divs (functions of the other columns), ¬(e >= 0) is the single
+// constraint -e - 1 >= 0 and ¬(e = 0) is e >= 1 or -e >= 1.
+func subtractBset(b, a *bset) []*bset {
+	cur := b.clone()
+	m := cur.importCols(a)
+	var cons [][]int64
+	var isEq []bool
+	for _, r := range a.eqs {
+		cons, isEq = append(cons, cur.translate(m, r)), append(isEq, true)
+	}
+	for _, r := range a.ineqs {
+		cons, isEq = append(cons, cur.translate(m, r)), append(isEq, false)
+	}
+	var out []*bset
+	for k, r := range cons {
+		r = cur.fit(r)
+		negs := [][]int64{negRow(r)}
+		if isEq[k] {
+			negs = append(negs, copyRow(r))
+		}
+		for _, n := range negs {
+			n[0] = sub64(n[0], 1)
+			p := cur.clone()
+			p.addIneq(n)
+			out = append(out, p)
+		}
+		if isEq[k] {
+			cur.addEq(r)
+		} else {
+			cur.addIneq(r)
+		}
+	}
+	return cleanParts(out)
+}
+
+// subtractParts returns the parts of ps minus a.
+func subtractParts(ps []*bset, a *bset) []*bset {
+	var out []*bset
+	for _, p := range ps {
+		out = append(out, subtractBset(p, a)...)
+	}
+	return out
+}
+
+// disjointParts returns pairwise disjoint parts with the same union.
+func disjointParts(parts []*bset) []*bset {
+	var out []*bset
+	for i, p := range parts {
+		rest := []*bset{p.clone()}
+		for _, q := range parts[:i] {
+			if x := intersectBset(p, q); x.normalize() && !x.provablyEmpty() {
+				rest = subtractParts(rest, q)
+			}
+		}
+		out = append(out, rest...)
+	}
+	return out
+}
+
+// complementParts returns the complement of the union of parts.
+func complementParts(parts []*bset, np, nd int) []*bset {
+	out := []*bset{newBset(np, nd)}
+	for _, p := range parts {
+		out = subtractParts(out, p)
+	}
+	return out
+}
+
+// projectOutTail eliminates the last n dimensions of every part exactly.
+func projectOutTail(parts []*bset, n int) ([]*bset, error) {
+	var out []*bset
+	for _, p := range parts {
+		work := []*bset{p.clone()}
+		for k := 0; k < n; k++ {
+			var next []*bset
+			for _, w := range work {
+				first := w.firstDim() + w.nd - (n - k)
+				x := w.pickVar(first, w.firstDiv(), false)
+				res, err := w.eliminate(x, false)
+				if err != nil {
+					return nil, err
+				}
+				next = append(next, res...)
+			}
+			work = next
+		}
+		out = append(out, work...)
+	}
+	return cleanParts(out), nil
+}
+
+// lift copies b into a space with np parameters and nd dimensions,
+// moving column c to colMap[c] (divs follow in order).
+func lift(b *bset, np, nd int, colMap []int) *bset {
+	c := b.clone()
+	m := make([]int, b.width())
+	copy(m, colMap)
+	for k := range b.divs {
+		m[b.divCol(k)] = 1 + np + nd + k
+	}
+	c.remap(np, nd, m)
+	return c
+}
+
+// alignedTo returns s's parts in the space params × dims, which must
+// contain all of s's names. It reports an error for a missing dimension.
+func (s *Set) alignedTo(params, dims []string) ([]*bset, error) {
+	m := make([]int, 1+len(s.params)+len(s.dims))
+	for i, p := range s.params {
+		j := slices.Index(params, p)
+		if j < 0 {
+			return nil, fmt.Errorf("parameter %s is missing from the target space", p)
+		}
+		m[1+i] = 1 + j
+	}
+	for i, d := range s.dims {
+		j := slices.Index(dims, d)
+		if j < 0 {
+			return nil, fmt.Errorf("dimension %s is missing from the target space", d)
+		}
+		m[1+len(s.params)+i] = 1 + len(params) + j
+	}
+	out := make([]*bset, len(s.parts))
+	for i, p := range s.parts {
+		out[i] = lift(p, len(params), len(dims), m)
+	}
+	return out, nil
+}
+
+// mergeNames returns a followed by the names of b not in a.
+func mergeNames(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, n := range b {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,502 @@
+package polyhedra
+
+import (
+	"math/big"
+	"slices"
+	"strings"
+)
+
+// Simplification of piecewise quasi-polynomials. Counting leaves many
+// pieces with overlapping domains (the chambers of different dimensions
+// project onto overlapping parameter regions), periodic terms that cancel
+// (floor(n/2) + floor((n+1)/2) = n) and domains split by residue classes.
+// Every step below keeps the value of the function at every parameter
+// point; steps that would need an exact emptiness or implication test use
+// Fourier–Motzkin with integer tightening, which only ever claims what is
+// true, and skip the step when it proves nothing.
+
+// maxCollapsePeriod bounds the residue classes tried per parameter.
+const maxCollapsePeriod = 64
+
+// maxCells bounds the disjoint cells disjointSum may create. Beyond it a
+// function stays a sum of overlapping pieces: exact, only less readable.
+const maxCells = 96
+
+// simplifyPieces simplifies pieces whose values add up. It returns
+// disjoint pieces when it can make them disjoint within maxCells, and
+// otherwise the simplified overlapping pieces with disjoint = false.
+func simplifyPieces(pieces []*bset) (out []*bset, disjoint bool) {
+	var ps []*bset
+	for _, p := range pieces {
+		p = p.clone()
+		if p.normalize() && !p.provablyEmpty() && !p.poly.isZero() {
+			p.dropRedundant()
+			ps = append(ps, p)
+		}
+	}
+	ps = mergeEqualDomains(ps)
+	cells, disjoint := disjointSum(ps)
+	if disjoint {
+		ps = cells
+	}
+	for _, p := range ps {
+		if p.simplifyPiece() {
+			out = append(out, p)
+		}
+	}
+	if disjoint {
+		out = coalesce(out)
+	}
+	slices.SortStableFunc(out, func(a, b *bset) int {
+		return strings.Compare(pieceKey(a), pieceKey(b))
+	})
+	return out, disjoint
+}
+
+func pieceKey(p *bset) string {
+	nm := names{params: make([]string, p.np)}
+	for i := range nm.params {
+		nm.params[i] = string(rune('a' + i%26))
+	}
+	return nm.conjunction(p) + "|" + nm.polyString(p, p.poly)
+}
+
+// domainKey identifies a domain by its printed constraints.
+func domainKey(p *bset) string {
+	nm := names{params: make([]string, p.np)}
+	for i := range nm.params {
+		nm.params[i] = "p" + string(rune('0'+i%10))
+	}
+	return nm.conjunction(p)
+}
+
+// mergeEqualDomains adds up the polys of pieces with identical domains.
+func mergeEqualDomains(ps []*bset) []*bset {
+	var out []*bset
+	idx := map[string]int{}
+	for _, p := range ps {
+		k := domainKey(p)
+		if i, ok := idx[k]; ok {
+			q := out[i]
+			m := q.importCols(p)
+			q.poly = q.poly.add(translatePoly(m, p.poly))
+			continue
+		}
+		idx[k] = len(out)
+		out = append(out, p)
+	}
+	return out
+}
+
+// disjointSum refines pieces whose domains may overlap into disjoint
+// cells, each carrying the sum of the polys of the pieces containing it.
+// All pieces are first written over one common list of divs; every
+// constraint of every piece then splits the cells it cuts, but only cells
+// that some still possible piece cares about, and a cell is dropped as
+// soon as no piece can contain it. At the end each cell has decided every
+// constraint of every piece, so the pieces containing it are known
+// exactly.
+func disjointSum(pieces []*bset) ([]*bset, bool) {
+	if len(pieces) <= 1 {
+		return pieces, true
+	}
+	base := newBset(pieces[0].np, 0)
+	type member struct {
+		split int
+		pos   bool
+	}
+	var splits [][]int64
+	splitIdx := map[string]int{}
+	addSplit := func(r []int64) member {
+		if k, ok := splitIdx[rowKey(r)]; ok {
+			return member{k, true}
+		}
+		n := negRow(r)
+		n[0] = sub64(n[0], 1)
+		if k, ok := splitIdx[rowKey(n)]; ok {
+			return member{k, false}
+		}
+		splitIdx[rowKey(r)] = len(splits)
+		splits = append(splits, r)
+		return member{len(splits) - 1, true}
+	}
+	polys := make([]*poly, len(pieces))
+	needs := make([][]member, len(pieces))
+	for i, p := range pieces {
+		m := base.importCols(p)
+		polys[i] = translatePoly(m, p.poly)
+		var rows [][]int64
+		for _, r := range p.eqs {
+			r = base.translate(m, r)
+			rows = append(rows, r, negRow(r))
+		}
+		for _, r := range p.ineqs {
+			rows = append(rows, base.translate(m, r))
+		}
+		for _, r := range rows {
+			needs[i] = append(needs[i], addSplit(tightRow(r)))
+		}
+	}
+	w := base.width()
+	for i := range splits {
+		splits[i] = fitTo(splits[i], w)
+	}
+	for i := range polys {
+		polys[i] = polys[i].clone()
+	}
+	type cell struct {
+		b      *bset
+		active []int // pieces not yet excluded
+		sign   map[int]bool
+	}
+	all := make([]int, len(pieces))
+	for i := range all {
+		all[i] = i
+	}
+	cells := []cell{{base.clone(), all, map[int]bool{}}}
+	for s, row := range splits {
+		var next []cell
+		for _, c := range cells {
+			relevant := false
+			for _, i := range c.active {
+				for _, m := range needs[i] {
+					relevant = relevant || m.split == s
+				}
+			}
+			if !relevant {
+				next = append(next, c)
+				continue
+			}
+			neg := negRow(row)
+			neg[0] = sub64(neg[0], 1)
+			var signs []bool
+			switch {
+			case c.b.implies(row):
+				signs = []bool{true}
+			case c.b.implies(neg):
+				signs = []bool{false}
+			default:
+				signs = []bool{true, false}
+			}
+			for _, sg := range signs {
+				nc := cell{c.b, nil, map[int]bool{}}
+				for k, v := range c.sign {
+					nc.sign[k] = v
+				}
+				nc.sign[s] = sg
+				if len(signs) == 2 {
+					nc.b = c.b.clone()
+					if sg {
+						nc.b.addIneq(copyRow(row))
+					} else {
+						nc.b.addIneq(neg)
+					}
+					if !nc.b.normalizeConstraints() || nc.b.provablyEmpty() {
+						continue
+					}
+				}
+				for _, i := range c.active {
+					ok := true
+					for _, m := range needs[i] {
+						if m.split == s && m.pos != sg {
+							ok = false
+						}
+					}
+					if ok {
+						nc.active = append(nc.active, i)
+					}
+				}
+				if len(nc.active) > 0 {
+					next = append(next, nc)
+				}
+			}
+		}
+		cells = next
+		if len(cells) > maxCells {
+			return nil, false
+		}
+	}
+	var out []*bset
+	for _, c := range cells {
+		p := c.b.clone()
+		p.poly = &poly{}
+		for _, i := range c.active {
+			p.poly = p.poly.add(polys[i])
+		}
+		out = append(out, p)
+	}
+	return out, true
+}
+
+// tightRow divides an inequality by the gcd of its coefficients,
+// rounding the constant down (exact over the integers).
+func tightRow(r []int64) []int64 {
+	r = copyRow(r)
+	if g := rowGCD(r); g > 1 {
+		for j := 1; j < len(r); j++ {
+			r[j] /= g
+		}
+		r[0] = floorDiv(r[0], g)
+	}
+	return r
+}
+
+func fitTo(r []int64, w int) []int64 {
+	if len(r) < w {
+		r = append(r, make([]int64, w-len(r))...)
+	}
+	return r
+}
+
+// simplifyPiece simplifies one piece in place; it returns false when the
+// piece turned out empty or zero.
+func (p *bset) simplifyPiece() bool {
+	if !p.normalize() || p.provablyEmpty() || p.poly.isZero() {
+		return false
+	}
+	p.applyEqualities()
+	p.fixDivs()
+	for c := 1; c <= p.np; c++ {
+		if !p.collapse(c) {
+			return false
+		}
+	}
+	p.fixDivs()
+	p.dropRedundant()
+	return p.normalize() && !p.provablyEmpty() && !p.poly.isZero()
+}
+
+// applyEqualities uses each equality x = e (unit coefficient, e without
+// divs) to replace x in every other row, div and the poly; the equality
+// itself stays, so the domain is unchanged, and divs of x whose value the
+// equality fixes become constants.
+func (p *bset) applyEqualities() {
+	for i := 0; i < len(p.eqs); i++ {
+		r := p.eqs[i]
+		x := -1
+		for c := 1; c < p.firstDiv(); c++ {
+			if r[c] == 1 || r[c] == -1 {
+				x = c
+			}
+		}
+		if x < 0 || !isZeroRow(r[p.firstDiv():]) {
+			continue
+		}
+		expr := copyRow(r)
+		if r[x] == 1 {
+			expr = negRow(expr)
+		}
+		expr[x] = 0
+		p.eqs = slices.Delete(p.eqs, i, i+1)
+		p.substitute(x, expr)
+		p.eqs = slices.Insert(p.eqs, i, r)
+		if !p.normalize() {
+			return
+		}
+	}
+}
+
+// fixDivs replaces divs whose value the domain pins to a constant.
+func (p *bset) fixDivs() {
+	for k := len(p.divs) - 1; k >= 0; k-- {
+		col := p.divCol(k)
+		lo, hi, hasLo, hasHi, _ := p.ratRange(col)
+		if hasLo && hasHi && lo == hi {
+			// Keep floor(num/den) = lo as den*lo <= num <= den*lo + den - 1.
+			d := p.divs[k]
+			l := copyRow(d.num)
+			l[0] = sub64(l[0], mul64(d.den, lo))
+			h := negRow(d.num)
+			h[0] = add64(h[0], add64(mul64(d.den, lo), d.den-1))
+			p.addIneq(l)
+			p.addIneq(h)
+			p.substitute(col, p.unit(0, lo))
+			p.normalize()
+			k = len(p.divs)
+		}
+	}
+}
+
+// dropRedundant removes inequalities implied by the others.
+func (p *bset) dropRedundant() {
+	for i := 0; i < len(p.ineqs); i++ {
+		r := p.ineqs[i]
+		q := p.clone()
+		q.poly = nil
+		q.ineqs = slices.Delete(q.ineqs, i, i+1)
+		if q.implies(r) {
+			p.ineqs = slices.Delete(p.ineqs, i, i+1)
+			i--
+		}
+	}
+}
+
+// collapse removes the periodicity of the poly in parameter column c when
+// every residue class of c modulo the period gives the same polynomial.
+// With n = M*k + r, each class's poly is a polynomial in k, which is
+// rewritten in n through k = (n - r)/M; if all classes agree, that one
+// polynomial is the value everywhere on the domain. It returns false when
+// every residue class is empty (the piece is empty).
+func (p *bset) collapse(c int) bool {
+	usesDiv := false
+	for k := range p.divs {
+		usesDiv = usesDiv || p.poly.usesCol(p.divCol(k))
+	}
+	m := p.splitModulus(c)
+	if !usesDiv || m == 1 || m > maxCollapsePeriod {
+		return true
+	}
+	var key string
+	var found *bset
+	var foundPoly *poly
+	for r := int64(0); r < m; r++ {
+		q := p.clone()
+		e := q.unit(c, m)
+		e[0] = r
+		q.substitute(c, e)
+		if !q.normalize() || q.provablyEmpty() {
+			continue
+		}
+		if q.splitModulus(c) != 1 {
+			return true
+		}
+		back := polyVar(c).add(polyInt(-r)).scale(big.NewRat(1, m))
+		qp := q.poly.substitute(c, back)
+		k := names{params: paramNames(q.np)}.polyString(q, qp)
+		switch {
+		case found == nil:
+			key, found, foundPoly = k, q, qp
+		case k != key:
+			return true
+		}
+	}
+	if found == nil {
+		return false
+	}
+	mp := p.importCols(found)
+	p.poly = translatePoly(mp, foundPoly)
+	p.normalize()
+	return true
+}
+
+func paramNames(np int) []string {
+	out := make([]string, np)
+	for i := range out {
+		out[i] = "p" + strings.Repeat("'", i)
+	}
+	return out
+}
+
+// coalesce merges pieces with equal polynomials whose domains unite into
+// one basic set.
+func coalesce(ps []*bset) []*bset {
+	keys := make([]string, len(ps))
+	for i, p := range ps {
+		keys[i] = names{params: paramNames(p.np)}.polyString(p, p.poly)
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < len(ps); i++ {
+			for j := i + 1; j < len(ps); j++ {
+				if keys[i] != keys[j] {
+					continue
+				}
+				u := unite(ps[i], ps[j])
+				if u == nil {
+					u = unite(ps[j], ps[i])
+				}
+				if u != nil {
+					ps[i] = u
+					ps = slices.Delete(ps, j, j+1)
+					keys = slices.Delete(keys, j, j+1)
+					j = i
+					changed = true
+				}
+			}
+		}
+	}
+	return ps
+}
+
+// unite returns a basic set C with C = a ∪ b, or nil. It looks for a
+// constraint c of a such that a = C ∧ c, b ⊆ C and C ∧ ¬c ⊆ b, where C is
+// a without c; an equality of a counts as two inequalities. The result
+// keeps a's poly.
+func unite(a, b *bset) *bset {
+	base := a.clone()
+	m := base.importCols(b)
+	var bEqs, bIneqs [][]int64
+	for _, r := range b.eqs {
+		bEqs = append(bEqs, base.translate(m, r))
+	}
+	for _, r := range b.ineqs {
+		bIneqs = append(bIneqs, base.translate(m, r))
+	}
+	type cons struct {
+		row []int64
+		eq  int // index of the equality it halves, or -1
+	}
+	var cs []cons
+	for i, r := range base.eqs {
+		cs = append(cs, cons{r, i}, cons{negRow(r), i})
+	}
+	for _, r := range base.ineqs {
+		cs = append(cs, cons{r, -1})
+	}
+	bSet := base.clone()
+	bSet.eqs, bSet.ineqs = fitRows(bSet, bEqs), fitRows(bSet, bIneqs)
+	for ci, c := range cs {
+		C := base.clone()
+		C.eqs, C.ineqs = nil, nil
+		for _, r := range base.eqs {
+			C.eqs = append(C.eqs, copyRow(r))
+		}
+		if c.eq >= 0 {
+			C.eqs = slices.Delete(C.eqs, c.eq, c.eq+1)
+			C.ineqs = append(C.ineqs, copyRow(cs[ci^1].row))
+		}
+		for _, r := range base.ineqs {
+			if c.eq >= 0 || !equalRows(r, c.row) {
+				C.ineqs = append(C.ineqs, copyRow(r))
+			}
+		}
+		if !subsetOf(bSet, C) {
+			continue
+		}
+		notC := C.clone()
+		n := negRow(c.row)
+		n[0] = sub64(n[0], 1)
+		notC.addIneq(n)
+		if !subsetOf(notC, bSet) {
+			continue
+		}
+		if !C.normalize() {
+			return nil
+		}
+		return C
+	}
+	return nil
+}
+
+func fitRows(b *bset, rows [][]int64) [][]int64 {
+	out := make([][]int64, len(rows))
+	for i, r := range rows {
+		out[i] = b.fit(copyRow(r))
+	}
+	return out
+}
+
+// subsetOf reports whether FM proves x ⊆ y for bsets over the same columns.
+func subsetOf(x, y *bset) bool {
+	for _, r := range y.eqs {
+		if !x.impliesEq(r) {
+			return false
+		}
+	}
+	for _, r := range y.ineqs {
+		if !x.implies(r) {
+			return false
+		}
+	}
+	return true
+}
