@@ -556,15 +556,7 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 		}
 		return cval{i: func(st *state) int64 { j := idx(st); check(st, j); return m.i[j] }}, nil
 	}
-	ctr := in.memCounter(a, false)
-	load := func(st *state) int64 {
-		j := idx(st)
-		st.counters[ctr]++
-		if trace != nil {
-			trace(st, j)
-		}
-		return j
-	}
+	load := countedIndex(idx, in.memCounter(a, false), trace)
 	switch data := in.global[a.Name].(type) {
 	case []float32:
 		return cval{f: func(st *state) float64 { return float64(data[load(st)]) }}, nil
@@ -576,6 +568,19 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 		return cval{i: func(st *state) int64 { return data[load(st)] }}, nil
 	}
 	return cval{}, errorf(in.k.File, acc.At, "array %s has no data", a.Name)
+}
+
+// countedIndex wraps a global access's indexer: each use counts the
+// access and records it in the trace.
+func countedIndex(idx func(*state) int64, ctr int, trace func(*state, int64)) func(*state) int64 {
+	return func(st *state) int64 {
+		j := idx(st)
+		st.counters[ctr]++
+		if trace != nil {
+			trace(st, j)
+		}
+		return j
+	}
 }
 
 // compileStore returns the store of an instruction's left-hand side; it
@@ -612,15 +617,7 @@ func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64
 			}
 		}, nil
 	}
-	ctr := in.memCounter(a, true)
-	at := func(st *state) int64 {
-		j := idx(st)
-		st.counters[ctr]++
-		if trace != nil {
-			trace(st, j)
-		}
-		return j
-	}
+	at := countedIndex(idx, in.memCounter(a, true), trace)
 	switch data := in.global[a.Name].(type) {
 	case []float32:
 		return func(st *state, f float64, _ int64) { data[at(st)] = float32(f) }, nil

@@ -152,17 +152,7 @@ func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, want := sumClasses(b.props), tl.Totals()
-	for _, name := range sortedKeys(want) {
-		if got[name] != want[name] {
-			t.Errorf("%s: plan %d, execution %d", name, got[name], want[name])
-		}
-	}
-	for _, name := range sortedKeys(got) {
-		if _, ok := want[name]; !ok {
-			t.Errorf("%s: plan %d, execution 0", name, got[name])
-		}
-	}
+	compareProps(t, sumClasses(b.props), tl.Totals())
 	// Per array and direction.
 	perArray := map[MemAccess]int64{}
 	for i, g := range p.global {
