@@ -1,9 +1,11 @@
 // Package counts reads GPU kernels written in the .knl format, builds
 // their typed intermediate representation and schedule, executes them
-// with a reference interpreter, and (see the counting documentation of
-// the package when it lands) counts their performance-relevant
-// properties symbolically, as in Stevens and Klöckner's unified,
-// hardware-fitted performance model (seed 001).
+// with a reference interpreter, and defines their performance-relevant
+// properties (see Properties), the kernel properties of Stevens and
+// Klöckner's unified, hardware-fitted performance model (seed 001).
+// Internally each property is a sum of products of numbers of points of
+// integer sets, which an exact enumerator checks against the interpreter
+// and which package polyhedra is to count symbolically.
 //
 // The main types are Kernel (the parsed kernel: domains, inames, arrays,
 // statements and Schedule), the expression nodes of Expr, the schedule
