@@ -48,11 +48,17 @@ func tryNoOverflow(f func()) (ok bool) {
 }
 
 func add64(a, b int64) int64 {
-	c := a + b
-	if (c > a) != (b > 0) {
+	c, ok := addOK(a, b)
+	if !ok {
 		panic(overflowPanic{})
 	}
 	return c
+}
+
+// addOK returns a + b and whether it did not overflow.
+func addOK(a, b int64) (int64, bool) {
+	c := a + b
+	return c, (c > a) == (b > 0)
 }
 
 func sub64(a, b int64) int64 {
@@ -64,15 +70,24 @@ func sub64(a, b int64) int64 {
 }
 
 func mul64(a, b int64) int64 {
+	c, ok := mulOK(a, b)
+	if !ok {
+		panic(overflowPanic{})
+	}
+	return c
+}
+
+// mulOK returns a * b and whether it did not overflow.
+func mulOK(a, b int64) (int64, bool) {
 	hi, lo := bits.Mul64(uint64(abs64(a)), uint64(abs64(b)))
 	neg := (a < 0) != (b < 0)
 	if hi != 0 || lo > math.MaxInt64+1 || (lo == math.MaxInt64+1 && !neg) {
-		panic(overflowPanic{})
+		return 0, false
 	}
 	if neg {
-		return -int64(lo)
+		return -int64(lo), true
 	}
-	return int64(lo)
+	return int64(lo), true
 }
 
 func neg64(a int64) int64 {

@@ -20,6 +20,8 @@ type bset struct {
 	eqs    [][]int64 // row = 0
 	ineqs  [][]int64 // row >= 0
 	poly   *poly     // nil unless counting
+	lifts  int       // divs lifted into dimensions so far (see liftDiv)
+	work   *budget   // shared by the bsets of one operation; nil: unlimited
 }
 
 type div struct {
@@ -51,7 +53,7 @@ func (b *bset) fit(row []int64) []int64 {
 }
 
 func (b *bset) clone() *bset {
-	c := &bset{np: b.np, nd: b.nd, poly: b.poly.clone()}
+	c := &bset{np: b.np, nd: b.nd, poly: b.poly.clone(), lifts: b.lifts, work: b.work}
 	c.divs = make([]div, len(b.divs))
 	for k, d := range b.divs {
 		c.divs[k] = div{copyRow(d.num), d.den}

@@ -42,6 +42,13 @@ func ParseSet(src string) (s *Set, err error) {
 	}
 	s.params = bd.params
 	for _, pc := range ast.pieces {
+		for _, d := range pc.dims {
+			if slices.Contains(bd.params, d) {
+				return nil, &SyntaxError{pc.p.line, pc.p.col, fmt.Sprintf("%s is a dimension here but a parameter elsewhere", d)}
+			}
+		}
+	}
+	for _, pc := range ast.pieces {
 		parts := []*bset{newBset(len(bd.params), len(pc.dims))}
 		if pc.cond != nil {
 			parts, err = bd.formula(pc.cond, pc.dims)

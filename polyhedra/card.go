@@ -25,9 +25,11 @@ func (e *UnboundedError) Error() string {
 func (s *Set) Card() (q *PwQPolynomial, err error) {
 	defer catch(&err, "counting")
 	var pieces []*bset
+	work := &budget{}
 	for _, p := range disjointParts(s.parts) {
 		c := p.clone()
 		c.poly = polyInt(1)
+		c.work = work
 		dims := slices.Clone(s.dims)
 		dims = compressTiles(c, dims)
 		ps, err := countBset(c, dims)
@@ -46,6 +48,7 @@ func countBset(b *bset, dims []string) ([]*bset, error) {
 		if !b.normalize() || b.provablyEmpty() || b.poly.isZero() {
 			return nil, nil
 		}
+		b.work = nil
 		return []*bset{b}, nil
 	}
 	if !b.normalize() {
@@ -67,7 +70,11 @@ func countBset(b *bset, dims []string) ([]*bset, error) {
 	rest := slices.Delete(slices.Clone(dims), x-1-b.np, x-b.np)
 	var out []*bset
 	for _, p := range parts {
-		ps, err := countBset(p, rest)
+		names := rest
+		for len(names) < p.nd { // dimensions lifted from divs
+			names = append(slices.Clone(names), "floor of "+name)
+		}
+		ps, err := countBset(p, names)
 		if err != nil {
 			return nil, err
 		}

@@ -8,19 +8,72 @@ import (
 // maxSplit bounds the residue classes one variable may be split into.
 const maxSplit = 1 << 12
 
+// liftThreshold is the period above which a variable's divs are lifted
+// into new dimensions instead of splitting the variable into residue
+// classes (each lift adds a summation and raises the degree of the
+// intermediate polynomials, so small periods are better split);
+// maxLifts bounds the lifts along one derivation.
+const (
+	liftThreshold = 128
+	maxLifts      = 16
+)
+
 // errUnbounded reports that a dimension has no lower or no upper bound in a
 // non-empty part of a set being counted; count names the dimension.
 var errUnbounded = errors.New("unbounded")
 
-// ComplexityError reports a set whose exact treatment would need more
-// residue classes than the package is willing to enumerate.
+// ComplexityError reports a set whose exact treatment would take more
+// work than the package is willing to do: too many residue classes, too
+// many divs lifted into dimensions, or too large intermediate
+// polynomials.
 type ComplexityError struct {
-	Dim     string // the variable being split, if known
-	Classes int64  // residue classes it would need
+	Dim    string // the variable being eliminated, if known
+	Reason string
 }
 
 func (e *ComplexityError) Error() string {
-	return fmt.Sprintf("set too complex: eliminating %s needs %d residue classes (limit %d)", e.Dim, e.Classes, maxSplit)
+	s := "set too complex to count exactly: " + e.Reason
+	if e.Dim != "" {
+		s += " (eliminating " + e.Dim + ")"
+	}
+	return s
+}
+
+// workLimit bounds the work units (one per elimination step and
+// polynomial term) spent on one operation; fmLimitCalls bounds its
+// Fourier–Motzkin runs, which only prune and simplify: once they are
+// spent, the operation goes on without them.
+const (
+	workLimit    = 4_000_000
+	fmLimitCalls = 8000
+)
+
+// A budget counts work shared by all bsets derived from one operation.
+type budget struct{ used, fmCalls int64 }
+
+// fmAllowed charges one Fourier–Motzkin run to b's budget and reports
+// whether it may be done.
+func (b *bset) fmAllowed() bool {
+	if b.work == nil {
+		return true
+	}
+	b.work.fmCalls++
+	return b.work.fmCalls <= fmLimitCalls
+}
+
+// spend charges an elimination step of b to its budget, if any.
+func (b *bset) spend() error {
+	if b.work == nil {
+		return nil
+	}
+	b.work.used += 1
+	if b.poly != nil {
+		b.work.used += int64(len(b.poly.terms))
+	}
+	if b.work.used > workLimit {
+		return &ComplexityError{Reason: fmt.Sprintf("more than %d steps and polynomial terms", workLimit)}
+	}
+	return nil
 }
 
 // splitModulus returns M such that x := M*x' + r makes every div that
@@ -44,10 +97,25 @@ func (b *bset) splitModulus(x int) int64 {
 // equality for x if there is one (the equality turns into a divisibility
 // condition); otherwise pair lower and upper bounds.
 func (b *bset) eliminate(x int, sum bool) ([]*bset, error) {
+	if err := b.spend(); err != nil {
+		return nil, err
+	}
 	if !b.normalize() || b.provablyEmpty() {
 		return nil, nil
 	}
-	if m := b.splitModulus(x); m > 1 {
+	if m := b.splitModulus(x); m > liftThreshold {
+		if b.lifts >= maxLifts {
+			return nil, &ComplexityError{Reason: fmt.Sprintf("more than %d divs lifted into dimensions", maxLifts)}
+		}
+		b.lifts++
+		for k := 0; k < len(b.divs); k++ {
+			if b.divs[k].num[x] != 0 {
+				b.liftDiv(k)
+				k--
+			}
+		}
+		return b.eliminate(x, sum)
+	} else if m > 1 {
 		return b.splitResidues(x, m, sum)
 	}
 	if i := b.pickEq(x); i >= 0 {
@@ -90,9 +158,33 @@ func (b *bset) eliminate(x int, sum bool) ([]*bset, error) {
 	return out, nil
 }
 
+// liftDiv turns div k, d = floor(e/m), into a new last dimension q with
+// m*q <= e <= m*q + m - 1. Because q is determined by the other
+// variables, the integer points (and their count) correspond one to one,
+// and eliminating a variable of e no longer needs its residue classes.
+func (b *bset) liftDiv(k int) {
+	m := b.identityMap()
+	for c := b.firstDiv(); c < len(m); c++ {
+		m[c] = c + 1
+	}
+	b.remap(b.np, b.nd+1, m)
+	q := b.firstDiv() - 1
+	d := b.divs[k]
+	lo := copyRow(d.num)
+	lo[q] = neg64(d.den)
+	hi := negRow(d.num)
+	hi[q] = d.den
+	hi[0] = add64(hi[0], d.den-1)
+	b.addIneq(lo)
+	b.addIneq(hi)
+	col := b.divCol(k)
+	b.substitute(col, b.unit(q, 1))
+	b.deleteCol(col)
+}
+
 func (b *bset) splitResidues(x int, m int64, sum bool) ([]*bset, error) {
 	if m > maxSplit {
-		return nil, &ComplexityError{Classes: m}
+		return nil, &ComplexityError{Reason: fmt.Sprintf("%d residue classes (limit %d)", m, maxSplit)}
 	}
 	var out []*bset
 	for r := int64(0); r < m; r++ {
@@ -260,6 +352,7 @@ func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
 func (b *bset) exactlyEmpty() (bool, error) {
 	start := b.clone()
 	start.poly = nil
+	start.work = &budget{}
 	stack := []*bset{start}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]

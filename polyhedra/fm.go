@@ -23,9 +23,70 @@ const (
 // fmEliminate eliminates the columns marked in elim from eqs and ineqs.
 // On fmFeasible it returns the remaining inequalities and equalities.
 func fmEliminate(eqs, ineqs [][]int64, elim []bool) (outEqs, outIneqs [][]int64, res fmResult) {
+	// Work on the columns some row uses only: bsets carry many divs.
+	cols := usedColumns(eqs, ineqs)
+	eqs, ineqs = compactRows(eqs, cols), compactRows(ineqs, cols)
+	celim := make([]bool, len(cols))
+	for i, c := range cols {
+		celim[i] = c < len(elim) && elim[c]
+	}
+	outEqs, outIneqs, res = fmCompact(eqs, ineqs, celim)
+	w := len(elim)
+	return expandRows(outEqs, cols, w), expandRows(outIneqs, cols, w), res
+}
+
+// usedColumns lists column 0 and every column some row uses.
+func usedColumns(sets ...[][]int64) []int {
+	var used []bool
+	for _, rows := range sets {
+		for _, r := range rows {
+			for len(used) < len(r) {
+				used = append(used, false)
+			}
+			for c, v := range r {
+				used[c] = used[c] || v != 0
+			}
+		}
+	}
+	cols := []int{0}
+	for c := 1; c < len(used); c++ {
+		if used[c] {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}
+
+func compactRows(rows [][]int64, cols []int) [][]int64 {
+	out := make([][]int64, len(rows))
+	for i, r := range rows {
+		n := make([]int64, len(cols))
+		for j, c := range cols {
+			if c < len(r) {
+				n[j] = r[c]
+			}
+		}
+		out[i] = n
+	}
+	return out
+}
+
+func expandRows(rows [][]int64, cols []int, w int) [][]int64 {
+	out := make([][]int64, len(rows))
+	for i, r := range rows {
+		n := make([]int64, w)
+		for j, c := range cols {
+			n[c] = r[j]
+		}
+		out[i] = n
+	}
+	return out
+}
+
+func fmCompact(eqs, ineqs [][]int64, elim []bool) (outEqs, outIneqs [][]int64, res fmResult) {
 	var empty bool
 	ok := tryNoOverflow(func() {
-		s := &fmSys{eqs: cloneRows(eqs), ineqs: cloneRows(ineqs)}
+		s := &fmSys{eqs: eqs, ineqs: ineqs}
 		if !s.tidy() {
 			empty = true
 			return
@@ -226,30 +287,50 @@ func sameDirection(a, b []int64, sign int64) bool {
 	return true
 }
 
-// divRows returns the defining inequalities of b's divs:
-// num - den*d >= 0 and den*d + den - 1 - num >= 0.
-func (b *bset) divRows() [][]int64 {
-	var rows [][]int64
+// fmRows returns b's equalities and inequalities, the extra rows, and
+// the defining rows of the divs that any of them (or column also, if
+// positive) uses; a div that nothing uses constrains nothing.
+func (b *bset) fmRows(also int, extra ...[]int64) (eqs, ineqs [][]int64) {
+	need := make([]bool, b.width())
+	if also > 0 {
+		need[also] = true
+	}
+	for _, rows := range [][][]int64{b.eqs, b.ineqs, extra} {
+		for _, r := range rows {
+			for c, v := range r {
+				need[c] = need[c] || v != 0
+			}
+		}
+	}
+	for k := len(b.divs) - 1; k >= 0; k-- {
+		if need[b.divCol(k)] {
+			for c, v := range b.divs[k].num {
+				need[c] = need[c] || v != 0
+			}
+		}
+	}
+	ineqs = append(ineqs, b.ineqs...)
 	for k, d := range b.divs {
 		col := b.divCol(k)
+		if !need[col] {
+			continue
+		}
 		lo := copyRow(d.num)
 		lo[col] = neg64(d.den)
 		hi := negRow(d.num)
 		hi[col] = d.den
 		hi[0] = add64(hi[0], d.den-1)
-		rows = append(rows, lo, hi)
+		ineqs = append(ineqs, lo, hi)
 	}
-	return rows
-}
-
-// fmRows returns b's equalities and inequalities including the div rows.
-func (b *bset) fmRows() (eqs, ineqs [][]int64) {
-	return b.eqs, append(append([][]int64(nil), b.ineqs...), b.divRows()...)
+	return append(eqs, b.eqs...), append(ineqs, extra...)
 }
 
 // provablyEmpty reports whether b certainly has no integer point.
 func (b *bset) provablyEmpty() bool {
-	eqs, ineqs := b.fmRows()
+	if !b.fmAllowed() {
+		return false
+	}
+	eqs, ineqs := b.fmRows(0)
 	elim := make([]bool, b.width())
 	for i := 1; i < len(elim); i++ {
 		elim[i] = true
@@ -261,10 +342,12 @@ func (b *bset) provablyEmpty() bool {
 // implies reports whether every integer point of b satisfies row >= 0
 // (as proved by FM on b with the negated row -row - 1 >= 0 added).
 func (b *bset) implies(row []int64) bool {
-	eqs, ineqs := b.fmRows()
+	if !b.fmAllowed() {
+		return false
+	}
 	neg := negRow(b.fit(copyRow(row)))
 	neg[0] = sub64(neg[0], 1)
-	ineqs = append(ineqs, neg)
+	eqs, ineqs := b.fmRows(0, neg)
 	elim := make([]bool, b.width())
 	for i := 1; i < len(elim); i++ {
 		elim[i] = true
@@ -280,7 +363,10 @@ func (b *bset) impliesEq(row []int64) bool {
 
 // ratRange returns the bounds FM derives for column col over b.
 func (b *bset) ratRange(col int) (lo, hi int64, hasLo, hasHi, empty bool) {
-	eqs, ineqs := b.fmRows()
+	if !b.fmAllowed() {
+		return 0, 0, false, false, false
+	}
+	eqs, ineqs := b.fmRows(col)
 	elim := make([]bool, b.width())
 	for i := 1; i < len(elim); i++ {
 		elim[i] = i != col

@@ -6,9 +6,9 @@ package polyhedra
 // floor(r/d) and sum_{r_j>0} x_j - floor(s/d) with s_j = d - r_j and
 // s_0 = d - 1 - r_0 (from floor(x/d) = -floor((d - 1 - x)/d)), the one
 // with the smaller coefficients is taken, so ceil(n/16) stays
-// floor((15 + n)/16) rather than n - floor(15n/16); ties go to the larger
-// constant, then to the smaller coefficients in column order. d = 0 means
-// floor(num/den) is affine (q).
+// floor((15 + n)/16) rather than n - floor(15n/16); ties go to the smaller
+// constant (floor(n/2), not floor((n+1)/2)), then to the smaller
+// coefficients in column order. d = 0 means floor(num/den) is affine (q).
 func canonicalFloor(num []int64, den int64) (q, r []int64, d, sign int64) {
 	num = copyRow(num)
 	g := gcd64(rowGCD(num), den)
@@ -46,7 +46,7 @@ func canonicalFloor(num []int64, den int64) (q, r []int64, d, sign int64) {
 }
 
 // divLess orders canonical div numerators: smaller coefficient sum, then
-// larger constant, then smaller coefficients in column order.
+// smaller constant, then smaller coefficients in column order.
 func divLess(a, b []int64) bool {
 	var sa, sb int64
 	for j := 1; j < len(a); j++ {
@@ -56,7 +56,7 @@ func divLess(a, b []int64) bool {
 		return sa < sb
 	}
 	if a[0] != b[0] {
-		return a[0] > b[0]
+		return a[0] < b[0]
 	}
 	for j := 1; j < len(a); j++ {
 		if a[j] != b[j] {
@@ -150,6 +150,7 @@ func (b *bset) normalizeConstraints() bool {
 		if !b.normalizeRows() {
 			return false
 		}
+		b.tightenCongruences()
 		if b.promoteOpposites() {
 			changed = true
 		}
@@ -370,3 +371,67 @@ func rowKey(r []int64) string {
 	}
 	return string(buf)
 }
+
+// tightenCongruences moves the bounds of a variable x with a congruence
+// x - m*floor((x + c)/m) = t (x = t mod m) to the nearest values that
+// satisfy it: with i = 3j, i >= -2 becomes i >= 0.
+func (b *bset) tightenCongruences() {
+	for _, e := range b.eqs {
+		x, _, m, t, ok := b.congruence(e)
+		if !ok {
+			continue
+		}
+		for _, r := range b.ineqs {
+			if r[x] == 0 || !onlyCol(r, x) {
+				continue
+			}
+			if r[x] == 1 { // x >= -r0
+				lo := neg64(r[0])
+				r[0] = neg64(add64(lo, floorMod(sub64(t, lo), m)))
+			} else if r[x] == -1 { // x <= r0
+				hi := r[0]
+				r[0] = sub64(hi, floorMod(sub64(hi, t), m))
+			}
+		}
+	}
+}
+
+// congruence recognises x - m*d - t = 0 (or its negation) with
+// d = floor((x + c)/m): x = t (mod m).
+func (b *bset) congruence(e []int64) (x, col int, m, t int64, ok bool) {
+	x, col = -1, -1
+	for c := 1; c < len(e); c++ {
+		switch {
+		case e[c] == 0:
+		case c < b.firstDiv() && x < 0:
+			x = c
+		case c >= b.firstDiv() && col < 0:
+			col = c
+		default:
+			return 0, 0, 0, 0, false
+		}
+	}
+	if x < 0 || col < 0 {
+		return 0, 0, 0, 0, false
+	}
+	if e[x] == -1 {
+		e = negRow(e)
+	}
+	d := b.divs[col-b.firstDiv()]
+	if e[x] != 1 || e[col] != -d.den || d.num[x] != 1 || !onlyCol(d.num, x) {
+		return 0, 0, 0, 0, false
+	}
+	return x, col, d.den, neg64(e[0]), true
+}
+
+// onlyCol reports whether column x is the only variable in r.
+func onlyCol(r []int64, x int) bool {
+	for c := 1; c < len(r); c++ {
+		if c != x && r[c] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func floorMod(a, m int64) int64 { return sub64(a, mul64(m, floorDiv(a, m))) }

@@ -54,6 +54,10 @@ func (l lin) render(constFirst bool) string {
 	var sb strings.Builder
 	first := true
 	put := func(k int64, atom string) {
+		if strings.Contains(atom, " mod ") && (k < 0 && first || abs64(k) != 1) {
+			// -i mod 3 and 2*i mod 3 would parse as (-i) mod 3, (2*i) mod 3
+			atom = "(" + atom + ")"
+		}
 		switch {
 		case first && k < 0:
 			sb.WriteString("-")
@@ -136,18 +140,17 @@ func (nm names) constraintLin(b *bset, row []int64) lin {
 		}
 		l.terms = append(l.terms, linTerm{row[c], nm.col(b, c), rank})
 	}
-	for _, m := range mods {
-		if m.k != 1 {
-			// -i mod 3 would parse as (-i) mod 3
-			m.atom = "(" + m.atom + ")"
-		}
-		l.terms = append(l.terms, m)
-	}
+	l.terms = append(l.terms, mods...)
 	return l
 }
 
 // constraint renders row >= 0 (or row = 0) as subject op rest.
 func (nm names) constraint(b *bset, row []int64, eq bool) string {
+	if eq {
+		if x, _, m, t, ok := b.congruence(row); ok {
+			return fmt.Sprintf("%s mod %d = %d", nm.col(b, x), m, floorMod(t, m))
+		}
+	}
 	l := nm.constraintLin(b, row)
 	if len(l.terms) == 0 {
 		if (eq && l.c == 0) || (!eq && l.c >= 0) {
@@ -191,19 +194,58 @@ func (nm names) constraint(b *bset, row []int64, eq bool) string {
 	return lhs + " " + op + " " + rest.render(false)
 }
 
-// conjunction renders the constraints of b joined by "and".
+// conjunction renders the constraints of b joined by "and": equalities
+// first, then by the variable they bound in column order, lower bounds
+// before upper bounds.
 func (nm names) conjunction(b *bset) string {
-	var cs []string
+	type rc struct {
+		eq   bool
+		col  int
+		up   bool
+		text string
+	}
+	var rs []rc
+	add := func(r []int64, eq bool) {
+		col, up := 0, false
+		for c := len(r) - 1; c >= 1; c-- {
+			if r[c] != 0 && c < b.firstDiv() {
+				col, up = c, r[c] < 0
+				break
+			}
+		}
+		rs = append(rs, rc{eq, col, up, nm.constraint(b, r, eq)})
+	}
 	for _, r := range b.eqs {
-		cs = append(cs, nm.constraint(b, r, true))
+		add(r, true)
 	}
 	for _, r := range b.ineqs {
-		cs = append(cs, nm.constraint(b, r, false))
+		add(r, false)
 	}
-	if len(cs) == 0 {
+	if len(rs) == 0 {
 		return "true"
 	}
-	return strings.Join(cs, " and ")
+	slices.SortStableFunc(rs, func(x, y rc) int {
+		switch {
+		case x.eq != y.eq:
+			if x.eq {
+				return -1
+			}
+			return 1
+		case x.col != y.col:
+			return x.col - y.col
+		case x.up != y.up:
+			if y.up {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(x.text, y.text)
+	})
+	texts := make([]string, len(rs))
+	for i, r := range rs {
+		texts[i] = r.text
+	}
+	return strings.Join(texts, " and ")
 }
 
 func paramPrefix(params []string) string {
@@ -237,22 +279,27 @@ func (s *Set) String() string {
 	return sb.String()
 }
 
-// polyString renders a poly of b in isl's notation, terms ordered by
-// degree and then by their text, so that equal polynomials over equal divs
-// print equally whatever the column order.
+// polyString renders a poly of b in isl's notation: terms by degree, then
+// by the powers of the parameters in column order, then by their divs'
+// text; factors as parameters in column order, then divs by text. The
+// order depends only on the polynomial, not on the order of b's divs, so
+// equal polynomials print equally and the text serves as a key.
 func (nm names) polyString(b *bset, p *poly) string {
 	if p.isZero() {
 		return "0"
 	}
 	type pt struct {
 		deg  int
+		pexp []int
+		divs string
 		mono string
 		c    *big.Rat
 	}
 	var ts []pt
 	for _, t := range p.terms {
-		var fs []string
+		var fs, ds []string
 		deg := 0
+		pexp := make([]int, b.firstDiv())
 		for c, k := range t.exp {
 			if k == 0 {
 				continue
@@ -262,16 +309,27 @@ func (nm names) polyString(b *bset, p *poly) string {
 			if k > 1 {
 				f += fmt.Sprintf("^%d", k)
 			}
-			fs = append(fs, f)
+			if c < b.firstDiv() {
+				pexp[c] = int(k)
+				fs = append(fs, f)
+			} else {
+				ds = append(ds, f)
+			}
 		}
-		slices.Sort(fs)
-		ts = append(ts, pt{deg, strings.Join(fs, " * "), t.c})
+		slices.Sort(ds)
+		fs = append(fs, ds...)
+		ts = append(ts, pt{deg, pexp, strings.Join(ds, " * "), strings.Join(fs, " * "), t.c})
 	}
 	slices.SortFunc(ts, func(a, b pt) int {
 		if a.deg != b.deg {
 			return a.deg - b.deg
 		}
-		return strings.Compare(a.mono, b.mono)
+		for c := range a.pexp {
+			if a.pexp[c] != b.pexp[c] {
+				return b.pexp[c] - a.pexp[c]
+			}
+		}
+		return strings.Compare(a.divs, b.divs)
 	})
 	var sb strings.Builder
 	for i, t := range ts {

@@ -2,6 +2,7 @@ package polyhedra
 
 import (
 	"errors"
+	"math"
 	"math/rand"
 	"testing"
 	"time"
@@ -58,8 +59,25 @@ func checkCard(t *testing.T, r *rand.Rand, gs *genSet) bool {
 		t.Errorf("Card(%s): %v", gs.src, err)
 		return false
 	}
+	prog, err := card.Compile(gs.params)
+	if err != nil {
+		t.Errorf("Compile(%s): %v", card, err)
+		return false
+	}
+	args := make([]int64, len(gs.params))
 	for _, p := range paramGrid(r, gs.params, len(gs.dims)) {
 		want := gs.count(p)
+		for i, n := range gs.params {
+			args[i] = p[n]
+		}
+		if v, err := prog.Eval(args); err != nil || v != want {
+			t.Errorf("%s\n  card %s\n  compiled at %v: %d, %v; brute force %d", gs.src, card, p, v, err, want)
+			return false
+		}
+		if f := prog.EvalFloat(args); math.Abs(f-float64(want)) > 1e-6*math.Max(1, math.Abs(float64(want))) {
+			t.Errorf("%s\n  card %s\n  EvalFloat at %v: %g; brute force %d", gs.src, card, p, f, want)
+			return false
+		}
 		got, err := card.Eval(p)
 		if err != nil {
 			t.Errorf("%s\n  card %s\n  Eval(%v): %v", gs.src, card, p, err)

@@ -172,21 +172,27 @@ func complementParts(parts []*bset, np, nd int) []*bset {
 func projectOutTail(parts []*bset, n int) ([]*bset, error) {
 	var out []*bset
 	for _, p := range parts {
-		work := []*bset{p.clone()}
-		for k := 0; k < n; k++ {
-			var next []*bset
-			for _, w := range work {
-				first := w.firstDim() + w.nd - (n - k)
-				x := w.pickVar(first, w.firstDiv(), false)
-				res, err := w.eliminate(x, false)
-				if err != nil {
-					return nil, err
-				}
-				next = append(next, res...)
+		keep := p.nd - n
+		start := p.clone()
+		start.work = &budget{}
+		work := []*bset{start}
+		for len(work) > 0 {
+			w := work[len(work)-1]
+			work = work[:len(work)-1]
+			if w.nd == keep {
+				w.work = nil
+				out = append(out, w)
+				continue
 			}
-			work = next
+			// dimensions lifted from divs are appended, so the ones to
+			// eliminate stay at the end
+			x := w.pickVar(w.firstDim()+keep, w.firstDiv(), false)
+			res, err := w.eliminate(x, false)
+			if err != nil {
+				return nil, err
+			}
+			work = append(work, res...)
 		}
-		out = append(out, work...)
 	}
 	return cleanParts(out), nil
 }

@@ -27,8 +27,15 @@ const maxCells = 96
 // otherwise the simplified overlapping pieces with disjoint = false.
 func simplifyPieces(pieces []*bset) (out []*bset, disjoint bool) {
 	var ps []*bset
+	work := &budget{}
+	defer func() {
+		for _, p := range out {
+			p.work = nil
+		}
+	}()
 	for _, p := range pieces {
 		p = p.clone()
+		p.work = work
 		if p.normalize() && !p.provablyEmpty() && !p.poly.isZero() {
 			p.dropRedundant()
 			ps = append(ps, p)
@@ -44,6 +51,16 @@ func simplifyPieces(pieces []*bset) (out []*bset, disjoint bool) {
 			out = append(out, p)
 		}
 	}
+	if disjoint {
+		out = coalesce(out)
+	}
+	kept := out[:0]
+	for _, p := range out {
+		if p.dropZeroBoundaries() {
+			kept = append(kept, p)
+		}
+	}
+	out = kept
 	if disjoint {
 		out = coalesce(out)
 	}
@@ -101,6 +118,7 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 		return pieces, true
 	}
 	base := newBset(pieces[0].np, 0)
+	base.work = pieces[0].work
 	type member struct {
 		split int
 		pos   bool
@@ -296,10 +314,14 @@ func (p *bset) applyEqualities() {
 	}
 }
 
-// fixDivs replaces divs whose value the domain pins to a constant.
+// fixDivs replaces divs of the poly whose value the domain pins to a
+// constant.
 func (p *bset) fixDivs() {
 	for k := len(p.divs) - 1; k >= 0; k-- {
 		col := p.divCol(k)
+		if !p.poly.usesCol(col) {
+			continue
+		}
 		lo, hi, hasLo, hasHi, _ := p.ratRange(col)
 		if hasLo && hasHi && lo == hi {
 			// Keep floor(num/den) = lo as den*lo <= num <= den*lo + den - 1.
@@ -499,4 +521,29 @@ func subsetOf(x, y *bset) bool {
 		}
 	}
 	return true
+}
+
+// maxBoundaryShifts bounds how far dropZeroBoundaries moves one constraint.
+const maxBoundaryShifts = 4
+
+// dropZeroBoundaries moves a constraint e >= 0 of the domain to e >= 1
+// while the polynomial vanishes on the hyperplane e = 0: those points add
+// nothing, and the domain reads as a user expects (a triangle's count
+// n(n+1)/2 for n >= 1 rather than n >= -1, which the summation's U >= L-1
+// chambers produce).
+// It reports whether the domain may still have points.
+func (p *bset) dropZeroBoundaries() bool {
+	for i := range p.ineqs {
+		for shift := 0; shift < maxBoundaryShifts; shift++ {
+			q := p.clone()
+			q.eqs = append(q.eqs, q.ineqs[i])
+			q.ineqs = slices.Delete(q.ineqs, i, i+1)
+			q.applyEqualities()
+			if q.normalize() && !q.poly.isZero() {
+				break
+			}
+			p.ineqs[i][0] = sub64(p.ineqs[i][0], 1)
+		}
+	}
+	return p.normalize() && !p.provablyEmpty()
 }

@@ -1,0 +1,80 @@
+// Package polyhedra counts the integer points of parametric sets exactly.
+//
+// Every count uniperf predicts with starts here: a kernel's loop domain,
+// written in isl's set notation, is counted symbolically as a piecewise
+// quasi-polynomial in the size parameters, once per kernel, and evaluated
+// for each problem size.
+//
+//	s, _ := polyhedra.ParseSet("[n] -> { [i, j] : 0 <= j <= i < n }")
+//	c, _ := s.Card()       // [n] -> { (1/2 * n + 1/2 * n^2) : n >= 0 }
+//	v, _ := c.Eval(map[string]int64{"n": 10}) // 55
+//
+// # Sets
+//
+// A Set is a finite union of basic sets over named parameters and named
+// dimensions. A basic set is a conjunction of affine constraints with
+// int64 coefficients (checked: overflow is an error, ErrOverflow) over the
+// parameters, the dimensions and divs. A div is floor(e/m) for an affine e
+// over earlier columns and an integer m > 1, kept in a canonical form so
+// that equal divs are recognised. Divs are functions of the other
+// variables, so a basic set has no existential variables: floor(e/m) and
+// e mod m parse straight into divs, and an existential variable is
+// projected out when the set is built.
+//
+// Projection is exact over the integers. Eliminating a variable x first
+// splits it into residue classes (x = M*x' + r) until no div depends on
+// it; an equality a*x + g = 0 then fixes x = -floor(g/a) and leaves the
+// divisibility condition g = a*floor(g/a); otherwise each pair of a lower
+// bound a*x >= -l and an upper bound c*x <= u contributes
+// ceil(-l/a) <= floor(u/c), which is linear once one side is a div. A
+// union is made disjoint by subtraction, which is exact because the
+// negation of a constraint over divs is again one constraint.
+//
+// # Counting
+//
+// Card sums the polynomial 1 over one dimension at a time. For a
+// dimension x with lower bounds L_i and upper bounds U_j, the set splits
+// into chambers in which one L_i is the largest and one U_j the smallest
+// (compared as rational bounds, ties to the first, so the chambers are
+// disjoint) and U_j >= L_i - 1; there the sum of t^k from L_i to U_j is
+// Faulhaber's S_k(U_j) - S_k(L_i - 1), a polynomial in the remaining
+// variables and the divs ceil and floor of the bounds. Divs thus move
+// outward until only parameters and floors of parameters remain: a
+// quasi-polynomial. Variables with unit coefficients that no div depends
+// on are eliminated first, and tiled pairs (0 <= ii < T and T*io + ii
+// everywhere else) are merged into one dimension beforehand, so that a
+// tiled matrix-multiplication domain needs neither residue classes nor
+// chambers. Chambers that Fourier–Motzkin elimination with integer
+// rounding proves empty are dropped; this only saves work, the counts do
+// not depend on it.
+//
+// # Quasi-polynomials
+//
+// A PwQPolynomial is a list of pieces: a domain over the parameters and
+// divs of them, with a polynomial with exact rational coefficients
+// (math/big) in the parameters and those divs. The counted pieces are
+// refined into disjoint ones, periodic terms whose residue classes agree
+// are replaced by plain polynomials (floor(n/2) + floor((n+1)/2) becomes
+// n), redundant constraints are dropped and pieces with equal polynomials
+// are merged where their domains unite. A function whose disjoint form
+// would need too many pieces is kept as a sum of overlapping pieces. Eval
+// evaluates exactly; Compile builds a Program that evaluates with checked
+// int64 arithmetic in tens of nanoseconds and falls back to exact
+// arithmetic on overflow.
+//
+// # Notation
+//
+// ParseSet accepts isl's notation: a parameter list [n, m] ->, pieces
+// { S[i, j] : condition } separated by ";", and, or, not, exists (q : ...),
+// true, false, chained comparisons 0 <= i < n with comma lists (i, j >= 0),
+// = and !=, integer coefficients with implicit multiplication (2i),
+// + - * /, floor, ceil, mod and %, min and max. Products of two
+// variables are syntax errors. Sets and quasi-polynomials print in the
+// same notation.
+//
+// # Code generation
+//
+// Bounds gives the loop bounds of one dimension given outer ones, and
+// Set.C, Expr.C and Constraint.C render membership tests and bounds as C
+// expressions with a floordiv(a, b) helper.
+package polyhedra

@@ -1,0 +1,105 @@
+package polyhedra_test
+
+import (
+	"fmt"
+
+	"github.com/uniperf/uniperf/polyhedra"
+)
+
+func ExampleParseSet() {
+	s, err := polyhedra.ParseSet("[n, m] -> { [i, j] : 0 <= i < n and 0 <= j <= i and j < m }")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s.Params(), s.Dims())
+	fmt.Println(s)
+	// Output:
+	// [n m] [i j]
+	// [n, m] -> { [i, j] : i >= 0 and i < n and j >= 0 and j < m and j <= i }
+}
+
+func ExampleSet_Card() {
+	s, _ := polyhedra.ParseSet("[n] -> { [i, j] : 0 <= j <= i < n }")
+	c, err := s.Card()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c)
+	v, _ := c.Eval(map[string]int64{"n": 10})
+	fmt.Println(v)
+	// Output:
+	// [n] -> { (1/2 * n + 1/2 * n^2) : n >= 1 }
+	// 55
+}
+
+func ExampleSet_Card_strided() {
+	s, _ := polyhedra.ParseSet("[n] -> { [i] : 0 <= i < n and exists q : i = 2q }")
+	c, _ := s.Card()
+	fmt.Println(c)
+	// Output:
+	// [n] -> { (n - floor((n)/2)) : n >= 1 }
+}
+
+func ExampleSet_Card_tiled() {
+	s, _ := polyhedra.ParseSet("[n, m, l] -> { [io, ii, jo, ji] : 0 <= ii < 16 and 0 <= 16io + ii < n and " +
+		"0 <= ji < 16 and 0 <= 16jo + ji < m }")
+	c, _ := s.Card()
+	fmt.Println(c)
+	// Output:
+	// [n, m, l] -> { n * m : n >= 1 and m >= 1 }
+}
+
+func ExamplePwQPolynomial_Compile() {
+	s, _ := polyhedra.ParseSet("[n, m] -> { [i, j] : 0 <= i < n and 0 <= j < m and j <= i }")
+	c, _ := s.Card()
+	// Arguments in the caller's order.
+	prog, err := c.Compile([]string{"m", "n"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, args := range [][]int64{{3, 10}, {10, 3}} {
+		v, err := prog.Eval(args)
+		fmt.Println(v, err)
+	}
+	// Output:
+	// 27 <nil>
+	// 6 <nil>
+}
+
+func ExampleSet_Project() {
+	s, _ := polyhedra.ParseSet("{ [i, j] : 0 <= j < 4 and i = 3j }")
+	p, _ := s.Project([]string{"i"})
+	fmt.Println(p)
+	// Output:
+	// { [i] : i mod 3 = 0 and i >= 0 and i <= 9 }
+}
+
+func ExampleSet_Image() {
+	// The footprint of a[i + j] over a 4 x 3 iteration space.
+	s, _ := polyhedra.ParseSet("{ [i, j] : 0 <= i < 4 and 0 <= j < 3 }")
+	fp, _ := s.Image(&polyhedra.AffineMap{
+		In:    []string{"i", "j"},
+		Out:   []string{"x"},
+		Exprs: []polyhedra.LinExpr{{Coeffs: map[string]int64{"i": 1, "j": 1}}},
+	})
+	c, _ := fp.Card()
+	fmt.Println(fp, c)
+	// Output:
+	// { [x] : x >= 0 and x <= 5 } { 6 }
+}
+
+func ExampleSet_Bounds() {
+	s, _ := polyhedra.ParseSet("[n] -> { [i, j] : 0 <= i < n and i <= j < n and j mod 2 = 0 }")
+	lb, _ := s.Bounds("j", []string{"i"})
+	vars := map[string]string{"n": "N", "i": "i0"}
+	for _, b := range lb {
+		fmt.Println("if", polyhedra.ConjunctionC(b.Guard, vars))
+		fmt.Println("for j from", b.Lower[0].C(vars), "to", b.Upper[0].C(vars), "if", polyhedra.ConjunctionC(b.Filter, vars))
+	}
+	// Output:
+	// if (i0 >= 0) && (N - i0 - 1 >= 0)
+	// for j from i0 to N - 1 if (j - 2*floordiv(j, 2) == 0)
+}
