@@ -29,8 +29,7 @@ type progPiece struct {
 	ineqs [][]int64
 	terms []progTerm
 	den   int64 // the polynomial is sum(terms)/den
-	fcoef []float64
-	exact bool // coefficients fit in int64; otherwise always use big
+	exact bool  // coefficients fit in int64; otherwise always use big
 }
 
 type progDiv struct {

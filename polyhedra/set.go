@@ -23,10 +23,6 @@ func (s *Set) Dims() []string { return slices.Clone(s.dims) }
 // Name returns the tuple name (S in { S[i] : ... }), or "".
 func (s *Set) Name() string { return s.name }
 
-func (s *Set) withParts(parts []*bset) *Set {
-	return &Set{name: s.name, params: s.params, dims: s.dims, parts: parts}
-}
-
 // cleanParts normalises the parts and drops those provably empty.
 func cleanParts(parts []*bset) []*bset {
 	var out []*bset
