@@ -47,13 +47,15 @@ func tryNoOverflow(f func()) (ok bool) {
 	return true
 }
 
-func add64(a, b int64) int64 {
-	c, ok := addOK(a, b)
+// must returns c, or panics with overflowPanic when !ok.
+func must(c int64, ok bool) int64 {
 	if !ok {
 		panic(overflowPanic{})
 	}
 	return c
 }
+
+func add64(a, b int64) int64 { return must(addOK(a, b)) }
 
 // addOK returns a + b and whether it did not overflow.
 func addOK(a, b int64) (int64, bool) {
@@ -69,13 +71,7 @@ func sub64(a, b int64) int64 {
 	return c
 }
 
-func mul64(a, b int64) int64 {
-	c, ok := mulOK(a, b)
-	if !ok {
-		panic(overflowPanic{})
-	}
-	return c
-}
+func mul64(a, b int64) int64 { return must(mulOK(a, b)) }
 
 // mulOK returns a * b and whether it did not overflow.
 func mulOK(a, b int64) (int64, bool) {

@@ -150,41 +150,13 @@ func (c Constraint) String() string { return c.Expr.nm.constraint(c.Expr.b, c.Ex
 // as they are). Floor divisions are written floordiv(a, b), b > 0, which
 // the generated code must define with floor semantics for negative a.
 func (e Expr) C(vars map[string]string) string {
-	var sb strings.Builder
-	first := true
-	put := func(k int64, atom string) {
-		if k == 0 {
-			return
-		}
-		switch {
-		case first && k < 0:
-			sb.WriteString("-")
-		case !first && k < 0:
-			sb.WriteString(" - ")
-		case !first:
-			sb.WriteString(" + ")
-		}
-		first = false
-		a := abs64(k)
-		switch {
-		case atom == "":
-			sb.WriteString(cInt(a))
-		case a == 1:
-			sb.WriteString(atom)
-		default:
-			sb.WriteString(cInt(a) + "*" + atom)
-		}
-	}
+	l := lin{c: e.row[0], cStyle: true}
 	for c := 1; c < len(e.row); c++ {
 		if e.row[c] != 0 {
-			put(e.row[c], e.cAtom(c, vars))
+			l.terms = append(l.terms, linTerm{k: e.row[c], atom: e.cAtom(c, vars)})
 		}
 	}
-	put(e.row[0], "")
-	if first {
-		return "0"
-	}
-	return sb.String()
+	return l.render(false)
 }
 
 func (e Expr) cAtom(c int, vars map[string]string) string {
@@ -203,8 +175,10 @@ func (e Expr) cAtom(c int, vars map[string]string) string {
 	return name
 }
 
+// cInt writes v as a C integer literal, with LL beyond 32 bits. v is
+// non-negative: render writes the signs.
 func cInt(v int64) string {
-	s := strconv.FormatInt(v, 10)
+	s := strconv.FormatUint(uint64(v), 10)
 	if v > 1<<31-1 || v < -(1<<31) {
 		s += "LL"
 	}

@@ -144,6 +144,14 @@ func TestCardLargePeriods(t *testing.T) {
 		{"[n] -> { [i, j] : 0 <= i < n and 0 <= j < 3 and floor((i + j)/64) = floor(n/100) }", func(i, j, n int64) bool {
 			return 0 <= i && i < n && 0 <= j && j < 3 && floorDivT(i+j, 64) == floorDivT(n, 100)
 		}, true},
+		// periods above liftThreshold
+		{"[n] -> { [i] : 0 <= i < n and i mod 150 < 9 }", func(i, _, n int64) bool { return 0 <= i && i < n && modT(i, 150) < 9 }, false},
+		{"[n] -> { [i] : 0 <= i < n and floor(i/200) >= floor(n/230) }", func(i, _, n int64) bool {
+			return 0 <= i && i < n && floorDivT(i, 200) >= floorDivT(n, 230)
+		}, false},
+		{"[n] -> { [i, j] : 0 <= i < n and 0 <= j < 2 and exists q : i + j = 129q }", func(i, j, n int64) bool {
+			return 0 <= i && i < n && 0 <= j && j < 2 && modT(i+j, 129) == 0
+		}, true},
 	}
 	for _, c := range cases {
 		s, err := ParseSet(c.src)
@@ -154,7 +162,7 @@ func TestCardLargePeriods(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.src, err)
 		}
-		for n := int64(-3); n <= 260; n += 1 + n/40 {
+		for n := int64(-3); n <= 700; n += 1 + n/10 {
 			var want int64
 			for i := int64(-2); i <= n+2; i++ {
 				jmax := int64(0)

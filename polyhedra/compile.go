@@ -127,14 +127,7 @@ func (prog *Program) Eval(args []int64) (int64, error) {
 		return 0, fmt.Errorf("eval: %d arguments, want %d", len(args), prog.nargs)
 	}
 	var buf [32]int64
-	var vals []int64
-	if prog.width <= len(buf) {
-		vals = buf[:prog.width]
-	} else {
-		vals = make([]int64, prog.width)
-	}
-	vals[0] = 1
-	copy(vals[1:], args)
+	vals := prog.values(buf[:0], args)
 	var sum int64
 	for i := range prog.pieces {
 		pp := &prog.pieces[i]
@@ -168,14 +161,7 @@ func (prog *Program) EvalFloat(args []int64) float64 {
 		return math.NaN()
 	}
 	var buf [32]int64
-	var vals []int64
-	if prog.width <= len(buf) {
-		vals = buf[:prog.width]
-	} else {
-		vals = make([]int64, prog.width)
-	}
-	vals[0] = 1
-	copy(vals[1:], args)
+	vals := prog.values(buf[:0], args)
 	var sum float64
 	for i := range prog.pieces {
 		pp := &prog.pieces[i]
@@ -198,6 +184,19 @@ func (prog *Program) EvalFloat(args []int64) float64 {
 		}
 	}
 	return sum
+}
+
+// values returns the column vector [1, args..., room for divs], in buf
+// when it is large enough (so that evaluation does not allocate).
+func (prog *Program) values(buf, args []int64) []int64 {
+	vals := buf[:0]
+	if cap(buf) < prog.width {
+		vals = make([]int64, 0, prog.width)
+	}
+	vals = vals[:prog.width]
+	vals[0] = 1
+	copy(vals[1:], args)
+	return vals
 }
 
 // slowEval evaluates exactly with big integers.

@@ -205,22 +205,13 @@ func (s *fmSys) eliminate(col int) bool {
 func (s *fmSys) tidy() bool {
 	eqs := s.eqs[:0]
 	for _, r := range s.eqs {
-		g := rowGCD(r)
-		if g == 0 {
-			if r[0] != 0 {
-				return false
-			}
-			continue
-		}
-		if r[0]%g != 0 {
+		vars, holds := tightenEq(r)
+		if !holds {
 			return false
 		}
-		if g > 1 {
-			for j := range r {
-				r[j] /= g
-			}
+		if vars {
+			eqs = append(eqs, r)
 		}
-		eqs = append(eqs, r)
 	}
 	s.eqs = eqs
 	idx := make(map[uint64][]int, len(s.ineqs))
@@ -234,18 +225,12 @@ func (s *fmSys) tidy() bool {
 		return -1
 	}
 	for _, r := range s.ineqs {
-		g := rowGCD(r)
-		if g == 0 {
-			if r[0] < 0 {
-				return false
-			}
-			continue
+		vars, holds := tightenIneq(r)
+		if !holds {
+			return false
 		}
-		if g > 1 {
-			for j := 1; j < len(r); j++ {
-				r[j] /= g
-			}
-			r[0] = floorDiv(r[0], g)
+		if !vars {
+			continue
 		}
 		if i := find(r, 1); i >= 0 {
 			if r[0] < ineqs[i][0] {

@@ -42,20 +42,15 @@ func fuzzParams(s *Set, a, b int8) map[string]int64 {
 	return params
 }
 
-// FuzzParseSet: the parser never panics, reports only syntax errors (or
-// overflow), and what it prints parses back into the same set.
-func FuzzParseSet(f *testing.F) {
-	for _, s := range []string{
-		"[n] -> { [i, j] : 0 <= j <= i < n }",
-		"[n, m] -> { S[i] : 0 <= i < min(n, m) and i mod 3 != 1; S[i] : i = n }",
-		"{ [i] : exists (q : i = 2q and 0 <= q < 5) }",
-		"[n] -> { [i] : not (i mod 2 = 0 and i > 3) and 0 <= i <= floor(n/2) + ceil(n/3) }",
-		"{ [i, j] : 0 <= i, j < 4 and (i + j) % 2 = 0 }",
-	} {
-		f.Add(s, int8(3), int8(4))
+// fuzzSets runs check on every parsed fuzz input of at most maxLen
+// bytes, with parameter values from the fuzzed bytes; parse errors must be
+// documented ones.
+func fuzzSets(f *testing.F, seeds []string, maxLen int, check func(t *testing.T, src string, s *Set, params map[string]int64)) {
+	for _, s := range seeds {
+		f.Add(s, int8(7), int8(5))
 	}
 	f.Fuzz(func(t *testing.T, src string, a, b int8) {
-		if len(src) > 300 {
+		if len(src) > maxLen {
 			return
 		}
 		s, err := ParseSet(src)
@@ -65,6 +60,21 @@ func FuzzParseSet(f *testing.F) {
 			}
 			return
 		}
+		check(t, src, s, fuzzParams(s, a, b))
+	})
+}
+
+// FuzzParseSet: the parser never panics, reports only syntax errors (or
+// overflow), and what it prints parses back into the same set.
+func FuzzParseSet(f *testing.F) {
+	seeds := []string{
+		"[n] -> { [i, j] : 0 <= j <= i < n }",
+		"[n, m] -> { S[i] : 0 <= i < min(n, m) and i mod 3 != 1; S[i] : i = n }",
+		"{ [i] : exists (q : i = 2q and 0 <= q < 5) }",
+		"[n] -> { [i] : not (i mod 2 = 0 and i > 3) and 0 <= i <= floor(n/2) + ceil(n/3) }",
+		"{ [i, j] : 0 <= i, j < 4 and (i + j) % 2 = 0 }",
+	}
+	fuzzSets(f, seeds, 300, func(t *testing.T, src string, s *Set, params map[string]int64) {
 		back, err := ParseSet(s.String())
 		if err != nil {
 			if errors.Is(err, ErrOverflow) {
@@ -72,7 +82,6 @@ func FuzzParseSet(f *testing.F) {
 			}
 			t.Fatalf("ParseSet(%q) printed %q, which does not parse: %v", src, s, err)
 		}
-		params := fuzzParams(s, a, b)
 		p1, ok1 := enumerateCapped(s, params, 2000)
 		p2, ok2 := enumerateCapped(back, params, 2000)
 		if ok1 && ok2 && !samePoints(p1, p2) {
@@ -85,24 +94,15 @@ func FuzzParseSet(f *testing.F) {
 // the number of points Enumerate visits (which tests every point exactly
 // against the constraints), at fuzzed parameter values.
 func FuzzCard(f *testing.F) {
-	for _, s := range []string{
+	seeds := []string{
 		"[n] -> { [i, j] : 0 <= j <= i < n }",
 		"[n] -> { [io, ii] : 0 <= ii < 16 and 0 <= 16io + ii < n }",
 		"[n, m] -> { [i] : 0 <= i < n or 0 <= i < m }",
 		"[n] -> { [i] : 0 <= i < n and exists q : i = 3q + 1 }",
 		"[n, m] -> { [i, j] : 0 <= i < n and 0 <= j < m and (i + 2j) mod 5 = 2 }",
 		"[n] -> { [i, j] : 0 <= i < n and i <= 2j <= n and not (j mod 2 = 0) }",
-	} {
-		f.Add(s, int8(7), int8(5))
 	}
-	f.Fuzz(func(t *testing.T, src string, a, b int8) {
-		if len(src) > 200 {
-			return
-		}
-		s, err := ParseSet(src)
-		if err != nil {
-			return
-		}
+	fuzzSets(f, seeds, 200, func(t *testing.T, src string, s *Set, params map[string]int64) {
 		card, err := s.Card()
 		if err != nil {
 			if !acceptableError(err) {
@@ -110,7 +110,6 @@ func FuzzCard(f *testing.F) {
 			}
 			return
 		}
-		params := fuzzParams(s, a, b)
 		pts, ok := enumerateCapped(s, params, 20000)
 		if !ok {
 			return

@@ -164,18 +164,12 @@ func (b *bset) normalizeRows() bool {
 	eqs := b.eqs[:0]
 	seenEq := map[string]int64{}
 	for _, r := range b.eqs {
-		g := rowGCD(r)
-		if g == 0 {
-			if r[0] != 0 {
-				return false
-			}
-			continue
-		}
-		if r[0]%g != 0 {
+		vars, holds := tightenEq(r)
+		if !holds {
 			return false
 		}
-		for j := range r {
-			r[j] /= g
+		if !vars {
+			continue
 		}
 		if firstNonZero(r[1:]) < 0 {
 			for j := range r {
@@ -197,18 +191,12 @@ func (b *bset) normalizeRows() bool {
 	best := map[string]int{}
 	ineqs := b.ineqs[:0]
 	for _, r := range b.ineqs {
-		g := rowGCD(r)
-		if g == 0 {
-			if r[0] < 0 {
-				return false
-			}
-			continue
+		vars, holds := tightenIneq(r)
+		if !holds {
+			return false
 		}
-		if g > 1 {
-			for j := 1; j < len(r); j++ {
-				r[j] /= g
-			}
-			r[0] = floorDiv(r[0], g)
+		if !vars {
+			continue
 		}
 		key := rowKey(r[1:])
 		if c, ok := seenEq[key]; ok {
@@ -435,3 +423,39 @@ func onlyCol(r []int64, x int) bool {
 }
 
 func floorMod(a, m int64) int64 { return sub64(a, mul64(m, floorDiv(a, m))) }
+
+// tightenIneq divides r >= 0 by the gcd of its variable coefficients,
+// rounding the constant down, which is exact over the integers. It
+// reports whether r has variables and, if it has none, whether it holds.
+func tightenIneq(r []int64) (vars, holds bool) {
+	g := rowGCD(r)
+	if g == 0 {
+		return false, r[0] >= 0
+	}
+	if g > 1 {
+		for j := 1; j < len(r); j++ {
+			r[j] /= g
+		}
+		r[0] = floorDiv(r[0], g)
+	}
+	return true, true
+}
+
+// tightenEq divides r = 0 by the gcd of its variable coefficients. It
+// reports whether r has variables and whether it can hold: not when the
+// gcd does not divide the constant.
+func tightenEq(r []int64) (vars, holds bool) {
+	g := rowGCD(r)
+	if g == 0 {
+		return false, r[0] == 0
+	}
+	if r[0]%g != 0 {
+		return true, false
+	}
+	if g > 1 {
+		for j := range r {
+			r[j] /= g
+		}
+	}
+	return true, true
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -45,8 +46,9 @@ type linTerm struct {
 }
 
 type lin struct {
-	terms []linTerm
-	c     int64
+	terms  []linTerm
+	c      int64
+	cStyle bool // integers as C literals (see cInt)
 }
 
 // render writes the combination; constFirst puts the constant in front.
@@ -67,14 +69,17 @@ func (l lin) render(constFirst bool) string {
 			sb.WriteString(" + ")
 		}
 		first = false
-		a := abs64(k)
+		a := strconv.FormatUint(uint64(abs64(k)), 10)
+		if l.cStyle {
+			a = cInt(abs64(k))
+		}
 		switch {
 		case atom == "":
-			fmt.Fprintf(&sb, "%d", uint64(a))
-		case a == 1:
+			sb.WriteString(a)
+		case a == "1":
 			sb.WriteString(atom)
 		default:
-			fmt.Fprintf(&sb, "%d*%s", uint64(a), atom)
+			sb.WriteString(a + "*" + atom)
 		}
 	}
 	if constFirst && l.c != 0 {

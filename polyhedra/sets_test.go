@@ -2,6 +2,7 @@ package polyhedra
 
 import (
 	"fmt"
+	"math/big"
 	"math/rand"
 	"slices"
 	"testing"
@@ -322,5 +323,111 @@ func TestIsEmpty(t *testing.T) {
 		if got != c.empty {
 			t.Errorf("IsEmpty(%s) = %v, want %v", c.src, got, c.empty)
 		}
+	}
+}
+
+// TestAddScaleProperty checks |A ∪ B| = |A| + |B| - |A ∩ B| with Add and
+// Scale on random sets, at many parameter values.
+func TestAddScaleProperty(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	minus := big.NewRat(-1, 1)
+	for i := 0; i < 40; i++ {
+		nd, np := 1+r.Intn(2), 1+r.Intn(2)
+		ga, gb := randomSet(r, nd, np), randomSet(r, nd, np)
+		a, _ := ParseSet(ga.src)
+		b, _ := ParseSet(gb.src)
+		inter, err := Intersect(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		union, err := Union(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cards []*PwQPolynomial
+		for _, s := range []*Set{a, b, inter, union} {
+			c, err := s.Card()
+			if err != nil {
+				t.Fatalf("Card(%s): %v", s, err)
+			}
+			cards = append(cards, c)
+		}
+		sum, err := cards[0].Add(cards[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err = sum.Add(cards[2].Scale(minus))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paramGrid(r, ga.params, nd) {
+			want, err := cards[3].Eval(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := sum.Eval(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Cmp(want) != 0 || want.Int64() != int64(len(unionPoints(ga, gb, p))) {
+				t.Fatalf("%s ∪ %s at %v: |A|+|B|-|A∩B| = %s, |A∪B| = %s, brute force %d\n%s", ga.src, gb.src, p, got, want, len(unionPoints(ga, gb, p)), sum)
+			}
+		}
+	}
+}
+
+func unionPoints(ga, gb *genSet, p env) [][]int64 {
+	out := ga.points(p)
+	for _, q := range gb.points(p) {
+		if !slices.ContainsFunc(out, func(x []int64) bool { return slices.Equal(x, q) }) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// The C rendering of bounds and membership tests for a tiled loop.
+func TestBoundsC(t *testing.T) {
+	s, err := ParseSet("[n] -> { [io, ii] : 0 <= ii < 16 and 0 <= 16io + ii < n }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, err := s.Bounds("io", nil)
+	if err != nil || len(lb) != 1 {
+		t.Fatalf("Bounds(io) = %v, %v", lb, err)
+	}
+	vars := map[string]string{"n": "sizes[0]", "io": "get_group_id(0)"}
+	// io runs from 0 to ceil(n/16) - 1 where n >= 1
+	got := []string{ConjunctionC(lb[0].Guard, vars), lb[0].Lower[0].C(vars), lb[0].Upper[0].C(vars), ConjunctionC(lb[0].Filter, vars)}
+	want := []string{"((sizes[0]) - 1 >= 0)", "0", "floordiv((sizes[0]) + 15, 16) - 1", "1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("io bounds in C: %q, want %q", got, want)
+	}
+	lb, err = s.Bounds("ii", []string{"io"})
+	if err != nil || len(lb) != 1 {
+		t.Fatalf("Bounds(ii) = %v, %v", lb, err)
+	}
+	var lo, hi []string
+	for _, e := range lb[0].Lower {
+		lo = append(lo, e.C(vars))
+	}
+	for _, e := range lb[0].Upper {
+		hi = append(hi, e.C(vars))
+	}
+	if !slices.Equal(lo, []string{"0", "-16*(get_group_id(0))"}) || !slices.Equal(hi, []string{"15", "(sizes[0]) - 16*(get_group_id(0)) - 1"}) {
+		t.Errorf("ii bounds in C: max(%q) to min(%q)", lo, hi)
+	}
+	if got, want := s.C(vars), "((ii >= 0) && (-ii + 15 >= 0) && (16*(get_group_id(0)) + ii >= 0) && ((sizes[0]) - 16*(get_group_id(0)) - ii - 1 >= 0))"; got != want {
+		t.Errorf("membership in C:\n got %s\nwant %s", got, want)
+	}
+	u, err := ParseSet("[n] -> { [i] : i mod 3 = 2 or i = 2n + 5000000000 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := u.C(nil), "((i - 3*floordiv(i, 3) - 2 == 0)) || ((2*n - i + 5000000000LL == 0))"; got != want {
+		t.Errorf("membership in C:\n got %s\nwant %s", got, want)
+	}
+	if got := lb[0].Upper[1].String(); got != "-1 + n - 16*io" {
+		t.Errorf("upper bound %q", got)
 	}
 }

@@ -246,16 +246,10 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 	return out, true
 }
 
-// tightRow divides an inequality by the gcd of its coefficients,
-// rounding the constant down (exact over the integers).
+// tightRow returns a copy of the inequality r tightened by tightenIneq.
 func tightRow(r []int64) []int64 {
 	r = copyRow(r)
-	if g := rowGCD(r); g > 1 {
-		for j := 1; j < len(r); j++ {
-			r[j] /= g
-		}
-		r[0] = floorDiv(r[0], g)
-	}
+	tightenIneq(r)
 	return r
 }
 
