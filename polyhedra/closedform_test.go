@@ -41,6 +41,13 @@ func TestCardClosedForms(t *testing.T) {
 			return 8*(n/16) + min(8, n%16)
 		}},
 		{"tiled matmul", matmulTiled3, func(n, m int64) int64 { return pos(n) * pos(m) * pos(n+m) }},
+		{"shifted tiles", "[n] -> { [k, io, ii] : 0 <= k < 3 and k <= ii < k + 4 and 0 <= 4io + ii < n }", func(n, _ int64) int64 {
+			// for each k, (io, ii) -> 4io + ii is one-to-one onto 0..n-1
+			return 3 * pos(n)
+		}},
+		{"tiled triangle", "[n] -> { [io, ii, j] : 0 <= ii < 8 and 0 <= 8io + ii < n and 0 <= j <= 8io + ii }", func(n, _ int64) int64 {
+			return pos(n) * (pos(n) + 1) / 2
+		}},
 		{"stride 2", "[n] -> { [i] : 0 <= i < n and exists q : i = 2q }", func(n, _ int64) int64 { return ceilDiv(pos(n), 2) }},
 		{"stride 3 offset 1", "[n] -> { [i] : 0 <= i < n and i mod 3 = 1 }", func(n, _ int64) int64 { return pos(n+1) / 3 }},
 		{"stride by floor", "[n] -> { [i] : 0 <= i < n and 4*floor(i/4) = i }", func(n, _ int64) int64 { return ceilDiv(pos(n), 4) }},

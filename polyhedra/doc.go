@@ -6,7 +6,7 @@
 // for each problem size.
 //
 //	s, _ := polyhedra.ParseSet("[n] -> { [i, j] : 0 <= j <= i < n }")
-//	c, _ := s.Card()       // [n] -> { (1/2 * n + 1/2 * n^2) : n >= 0 }
+//	c, _ := s.Card()                          // [n] -> { (1/2 * n + 1/2 * n^2) : n >= 1 }
 //	v, _ := c.Eval(map[string]int64{"n": 10}) // 55
 //
 // # Sets
@@ -38,15 +38,24 @@
 // (compared as rational bounds, ties to the first, so the chambers are
 // disjoint) and U_j >= L_i - 1; there the sum of t^k from L_i to U_j is
 // Faulhaber's S_k(U_j) - S_k(L_i - 1), a polynomial in the remaining
-// variables and the divs ceil and floor of the bounds. Divs thus move
-// outward until only parameters and floors of parameters remain: a
-// quasi-polynomial. Variables with unit coefficients that no div depends
-// on are eliminated first, and tiled pairs (0 <= ii < T and T*io + ii
-// everywhere else) are merged into one dimension beforehand, so that a
-// tiled matrix-multiplication domain needs neither residue classes nor
-// chambers. Chambers that Fourier–Motzkin elimination with integer
-// rounding proves empty are dropped; this only saves work, the counts do
-// not depend on it.
+// variables and the divs ceil and floor of the bounds (0 for U_j = L_i -
+// 1, which lets the chambers of different residue classes share their
+// domains). Divs thus move outward until only parameters and floors of
+// parameters remain: a quasi-polynomial. Variables with unit coefficients
+// that no div depends on are eliminated first, and tiled pairs
+// (0 <= ii < T and T*io + ii everywhere else) are merged into one
+// dimension beforehand, so that a tiled matrix-multiplication domain
+// needs neither residue classes nor chambers. A div with a period above
+// 128 is lifted into a new dimension q with m*q <= e <= m*q + m - 1
+// instead of splitting into residue classes; q is a function of the other
+// variables, so the count is unchanged. Chambers that Fourier–Motzkin
+// elimination with integer rounding proves empty are dropped; this only
+// saves work, the counts do not depend on it.
+//
+// Each operation has a work budget. A set whose exact treatment would
+// exceed it (thousands of residue classes, exploding intermediate
+// polynomials) fails with *ComplexityError rather than running for hours;
+// no budget ever changes a result that is returned.
 //
 // # Quasi-polynomials
 //
@@ -56,11 +65,13 @@
 // refined into disjoint ones, periodic terms whose residue classes agree
 // are replaced by plain polynomials (floor(n/2) + floor((n+1)/2) becomes
 // n), redundant constraints are dropped and pieces with equal polynomials
-// are merged where their domains unite. A function whose disjoint form
-// would need too many pieces is kept as a sum of overlapping pieces. Eval
-// evaluates exactly; Compile builds a Program that evaluates with checked
-// int64 arithmetic in tens of nanoseconds and falls back to exact
-// arithmetic on overflow.
+// are merged where their domains unite, and a domain boundary on which
+// the polynomial vanishes is moved inward (n(n+1)/2 for n >= 1). A
+// function whose disjoint form would need too many pieces is kept, and
+// printed, as a sum of overlapping pieces ({ A : D1 } + { B : D2 }, as in
+// isl's calculator iscc). Eval evaluates exactly with big integers;
+// Compile builds a Program that evaluates with checked int64 arithmetic
+// in tens of nanoseconds and falls back to exact arithmetic on overflow.
 //
 // # Notation
 //
@@ -69,8 +80,10 @@
 // true, false, chained comparisons 0 <= i < n with comma lists (i, j >= 0),
 // = and !=, integer coefficients with implicit multiplication (2i),
 // + - * /, floor, ceil, mod and %, min and max. Products of two
-// variables are syntax errors. Sets and quasi-polynomials print in the
-// same notation.
+// variables are syntax errors. Unparenthesised, exists q : ... extends to
+// the end of the enclosing condition. Names that are neither parameters
+// nor dimensions become parameters, as in isl. Sets and quasi-polynomials
+// print in the same notation.
 //
 // # Code generation
 //
