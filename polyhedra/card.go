@@ -30,8 +30,13 @@ func (s *Set) Card() (q *PwQPolynomial, err error) {
 		c := p.clone()
 		c.poly = polyInt(1)
 		c.work = work
-		dims := slices.Clone(s.dims)
-		dims = compressTiles(c, dims)
+		dims := compressTiles(c, slices.Clone(s.dims))
+		if c.nd >= 2 {
+			// A redundant bound (g < ceil(n/256) next to 256g + l < n)
+			// hides a tile; fewer bounds also mean fewer chambers.
+			c.dropRedundant()
+			dims = compressTiles(c, dims)
+		}
 		ps, err := countBset(c, dims)
 		if err != nil {
 			return nil, err
@@ -83,60 +88,44 @@ func countBset(b *bset, dims []string) ([]*bset, error) {
 	return out, nil
 }
 
-// compressTiles merges tiled pairs of dimensions before counting. If
-// dimension ii occurs without io only in a box a <= ii <= a + T - 1 (a
-// affine in the other columns, without divs) and everywhere else only
-// together with io as c*(T*io + ii), then (io, ii) -> T*io + ii maps the
-// set one-to-one onto the set with the box dropped and T*io + ii replaced
-// by one dimension, which therefore has the same count and needs no
-// residue classes. A tiled matmul domain becomes a plain box this way.
+// compressTiles merges tiled pairs of dimensions before counting. Let
+// dimension ii occur without io only in a box a <= ii <= a + T - 1 (a
+// affine in other columns, without divs). Write ii = i - T*io: if io then
+// occurs nowhere but in the box, which reads a <= i - T*io <= a + T - 1,
+// then for every i exactly one io satisfies it, so the count is that of
+// the set over i with the box and io dropped, and it needs no residue
+// classes. A tiled matmul domain becomes a plain box this way; a
+// condition on ii mod 2 with a tile size of 256 becomes one on i mod 2.
 // b.poly must not use the dimensions (it is 1 when counting starts).
 func compressTiles(b *bset, dims []string) []string {
 	for {
-		ii, io, ok := b.findTile()
+		c, io, ok := b.findTile()
 		if !ok {
 			return dims
 		}
-		var ineqs [][]int64
-		for _, r := range b.ineqs {
-			if r[io] == 0 && r[ii] != 0 {
-				continue // the box
-			}
-			ineqs = append(ineqs, r)
-		}
-		b.ineqs = ineqs
-		fold := func(r []int64) {
-			r[io] = r[ii]
-			r[ii] = 0
-		}
-		for _, r := range b.eqs {
-			fold(r)
-		}
-		for _, r := range b.ineqs {
-			fold(r)
-		}
-		for k := range b.divs {
-			fold(b.divs[k].num)
-		}
-		b.deleteCol(ii)
-		dims = slices.Delete(dims, ii-b.firstDim(), ii-b.firstDim()+1)
-		b.normalizeDivs()
+		*b = *c
+		b.deleteCol(io)
+		dims = slices.Delete(dims, io-b.firstDim(), io-b.firstDim()+1)
 	}
 }
 
-// findTile looks for a pair (ii, io) that compressTiles may merge.
-func (b *bset) findTile() (ii, io int, ok bool) {
-	for ii = b.firstDim(); ii < b.firstDiv(); ii++ {
-		for io = b.firstDim(); io < b.firstDiv(); io++ {
-			if io != ii && b.isTile(ii, io) {
-				return ii, io, true
+// findTile looks for a pair (ii, io) that compressTiles may merge and
+// returns b with ii replaced by i - T*io and the box dropped, io unused.
+func (b *bset) findTile() (*bset, int, bool) {
+	for ii := b.firstDim(); ii < b.firstDiv(); ii++ {
+		for io := b.firstDim(); io < b.firstDiv(); io++ {
+			if io == ii {
+				continue
+			}
+			if c, ok := b.tile(ii, io); ok {
+				return c, io, true
 			}
 		}
 	}
-	return 0, 0, false
+	return nil, 0, false
 }
 
-func (b *bset) isTile(ii, io int) bool {
+func (b *bset) tile(ii, io int) (*bset, bool) {
 	var lo, hi []int64
 	for _, r := range b.ineqs {
 		if r[ii] == 0 || r[io] != 0 {
@@ -148,36 +137,75 @@ func (b *bset) isTile(ii, io int) bool {
 		case r[ii] == -1 && hi == nil:
 			hi = r
 		default:
-			return false
+			return nil, false
 		}
 	}
 	if lo == nil || hi == nil {
-		return false
+		return nil, false
 	}
 	for c := 1; c < len(lo); c++ {
 		if lo[c]+hi[c] != 0 || (c >= b.firstDiv() && lo[c] != 0) {
-			return false
+			return nil, false
 		}
 	}
-	t := add64(add64(lo[0], hi[0]), 1)
-	if t < 1 {
-		return false
+	t0 := add64(add64(lo[0], hi[0]), 1)
+	if t0 < 1 {
+		return nil, false
 	}
-	linked := func(r []int64) bool { return r[io] == mul64(t, r[ii]) }
-	for _, r := range b.eqs {
-		if !linked(r) {
-			return false
+	if c, ok := b.tileWith(ii, io, lo, hi, t0); ok {
+		return c, true
+	}
+	// With a congruence ii = r (mod m), normalisation moved the box's
+	// bounds to values of that class: 0 <= l < 256 with l even reads
+	// 0 <= l <= 254. A wider tile T fits as well when every value the
+	// box lost violates the congruence.
+	m, r, ok := b.congruenceOf(ii)
+	if !ok || !onlyCol(lo, ii) {
+		return nil, false
+	}
+	a := neg64(lo[0])
+	for t := t0 + 1; t < t0+m; t++ {
+		fits := true
+		for v := a + t0; v < a+t; v++ {
+			fits = fits && floorMod(v-r, m) != 0
+		}
+		if !fits {
+			continue
+		}
+		if c, ok := b.tileWith(ii, io, lo, hi, t); ok {
+			return c, true
 		}
 	}
-	for _, r := range b.ineqs {
-		if !(r[io] == 0 && r[ii] != 0) && !linked(r) {
-			return false
+	return nil, false
+}
+
+// congruenceOf returns m and r when an equality says x = r (mod m).
+func (b *bset) congruenceOf(x int) (m, r int64, ok bool) {
+	for _, e := range b.eqs {
+		if y, _, m, r, ok := b.congruence(e); ok && y == x {
+			return m, r, true
 		}
 	}
-	for _, d := range b.divs {
-		if !linked(d.num) {
-			return false
+	return 0, 0, false
+}
+
+// tileWith substitutes ii = i - t*io and drops the box lo, hi; it
+// succeeds when io is then unused.
+func (b *bset) tileWith(ii, io int, lo, hi []int64, t int64) (*bset, bool) {
+	c := b.clone()
+	var rest [][]int64
+	for _, r := range c.ineqs {
+		if !equalRows(r, lo) && !equalRows(r, hi) {
+			rest = append(rest, r)
 		}
 	}
-	return true
+	c.ineqs = rest
+	e := c.unit(ii, 1)
+	e[io] = neg64(t)
+	c.substitute(ii, e)
+	c.normalizeDivs()
+	if c.usesCol(io) {
+		return nil, false
+	}
+	return c, true
 }

@@ -404,34 +404,119 @@ func paramNames(np int) []string {
 }
 
 // coalesce merges pieces with equal polynomials whose domains unite into
-// one basic set.
+// one basic set. A piece with a few points whose values another piece's
+// polynomial also gives takes that polynomial first (n = 1 with value 1
+// next to n(n+1)(n+2)/6 for n >= 2).
 func coalesce(ps []*bset) []*bset {
 	keys := make([]string, len(ps))
+	points := make([][][]int64, len(ps)) // nil: more than maxAdoptPoints
 	for i, p := range ps {
 		keys[i] = names{params: paramNames(p.np)}.polyString(p, p.poly)
+		if pts, ok := p.paramPoints(maxAdoptPoints); ok {
+			points[i] = append(pts, nil) // non-nil even when empty
+		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for i := 0; i < len(ps); i++ {
-			for j := i + 1; j < len(ps); j++ {
-				if keys[i] != keys[j] {
+	for i := 0; i < len(ps); i++ {
+		for j := 0; j < len(ps); j++ {
+			if i == j {
+				continue
+			}
+			a := ps[i]
+			if keys[i] != keys[j] {
+				if points[i] == nil {
 					continue
 				}
-				u := unite(ps[i], ps[j])
-				if u == nil {
-					u = unite(ps[j], ps[i])
-				}
-				if u != nil {
-					ps[i] = u
-					ps = slices.Delete(ps, j, j+1)
-					keys = slices.Delete(keys, j, j+1)
-					j = i
-					changed = true
+				if a = adopt(ps[i], ps[j], points[i][:len(points[i])-1]); a == nil {
+					continue
 				}
 			}
+			u := unite(a, ps[j])
+			if u == nil {
+				u = unite(ps[j], a)
+			}
+			if u == nil {
+				continue
+			}
+			// u has ps[j]'s polynomial; drop ps[i] and start over
+			ps[j] = u
+			if pts, ok := u.paramPoints(maxAdoptPoints); ok {
+				points[j] = append(pts, nil)
+			} else {
+				points[j] = nil
+			}
+			ps = slices.Delete(ps, i, i+1)
+			keys = slices.Delete(keys, i, i+1)
+			points = slices.Delete(points, i, i+1)
+			i, j = -1, len(ps)
 		}
 	}
 	return ps
+}
+
+// maxAdoptPoints bounds the points of a piece that adopt checks.
+const maxAdoptPoints = 8
+
+// adopt returns a with b's polynomial when b's polynomial gives a's
+// values at each of a's points pts, else nil.
+func adopt(a, b *bset, pts [][]int64) *bset {
+	c := a.clone()
+	c.poly = translatePoly(c.importCols(b), b.poly)
+	for _, pt := range pts {
+		va, ok1 := evalPiece(a, pt)
+		vc, ok2 := evalPiece(c, pt)
+		if !ok1 || !ok2 || va.Cmp(vc) != 0 {
+			return nil
+		}
+	}
+	return c
+}
+
+// paramPoints lists the parameter points of a dimensionless bset if there
+// are at most limit.
+func (p *bset) paramPoints(limit int) ([][]int64, bool) {
+	size := int64(1)
+	for c := 1; c <= p.np; c++ {
+		lo, hi, hasLo, hasHi, empty := p.ratRange(c)
+		if empty {
+			return nil, true
+		}
+		if !hasLo || !hasHi || hi-lo >= int64(limit) {
+			return nil, false
+		}
+		if size *= hi - lo + 1; size > 64*int64(limit) {
+			return nil, false
+		}
+	}
+	b := p.clone()
+	b.poly = nil
+	m := b.identityMap()
+	b.remap(0, b.np, m) // parameters become dimensions
+	var pts [][]int64
+	e := &enumerator{b: b, point: make([]int64, b.nd), dims: paramNames(b.nd), visit: func(pt []int64) bool {
+		pts = append(pts, slices.Clone(pt))
+		return len(pts) <= limit
+	}}
+	if _, err := e.start(); err != nil || len(pts) > limit {
+		return nil, false
+	}
+	return pts, true
+}
+
+// evalPiece evaluates a piece's polynomial at a parameter point inside
+// its domain; ok is false on overflow.
+func evalPiece(p *bset, params []int64) (v *big.Rat, ok bool) {
+	ok = tryNoOverflow(func() {
+		cols, in := p.contains(params)
+		if !in {
+			return
+		}
+		bv := make([]*big.Int, len(cols))
+		for i, c := range cols {
+			bv[i] = big.NewInt(c)
+		}
+		v = p.poly.eval(bv)
+	})
+	return v, ok && v != nil
 }
 
 // unite returns a basic set C with C = a ∪ b, or nil. It looks for a
@@ -517,27 +602,65 @@ func subsetOf(x, y *bset) bool {
 	return true
 }
 
-// maxBoundaryShifts bounds how far dropZeroBoundaries moves one constraint.
-const maxBoundaryShifts = 4
+// maxBoundaryShift bounds how far dropZeroBoundaries moves a constraint.
+const maxBoundaryShift = 1 << 12
 
-// dropZeroBoundaries moves a constraint e >= 0 of the domain to e >= 1
-// while the polynomial vanishes on the hyperplane e = 0: those points add
+// dropZeroBoundaries moves a constraint e >= 0 of the domain to e >= w
+// when the polynomial vanishes on the slab 0 <= e < w: those points add
 // nothing, and the domain reads as a user expects (a triangle's count
 // n(n+1)/2 for n >= 1 rather than n >= -1, which the summation's U >= L-1
-// chambers produce).
-// It reports whether the domain may still have points.
+// chambers produce; 256*floor((255 + n)/256) for n >= 1). The widest slab
+// is found by doubling and bisection. It reports whether the domain may
+// still have points.
 func (p *bset) dropZeroBoundaries() bool {
 	for i := range p.ineqs {
-		for shift := 0; shift < maxBoundaryShifts; shift++ {
-			q := p.clone()
-			q.eqs = append(q.eqs, q.ineqs[i])
-			q.ineqs = slices.Delete(q.ineqs, i, i+1)
-			q.applyEqualities()
-			if q.normalize() && !q.poly.isZero() {
-				break
-			}
-			p.ineqs[i][0] = sub64(p.ineqs[i][0], 1)
+		if !p.zeroOnSlab(i, 1) {
+			continue
 		}
+		lo, hi := int64(1), int64(2) // zero on width lo; hi untested
+		for hi <= maxBoundaryShift && p.zeroOnSlab(i, hi) {
+			lo, hi = hi, 2*hi
+		}
+		hi = min(hi, maxBoundaryShift+1)
+		for hi-lo > 1 {
+			if mid := lo + (hi-lo)/2; p.zeroOnSlab(i, mid) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		p.ineqs[i][0] = sub64(p.ineqs[i][0], lo)
 	}
 	return p.normalize() && !p.provablyEmpty()
+}
+
+// zeroOnSlab reports whether the poly vanishes where the domain holds and
+// 0 <= e_i < w: for narrow slabs one hyperplane e_i = k at a time, for
+// wide ones at once, with the divs the slab fixes replaced by their
+// values.
+func (p *bset) zeroOnSlab(i int, w int64) bool {
+	if w <= 8 {
+		for k := int64(0); k < w; k++ {
+			if !p.zeroOnLayer(i, k, 1) {
+				return false
+			}
+		}
+		return true
+	}
+	return p.zeroOnLayer(i, 0, w)
+}
+
+// zeroOnLayer is zeroOnSlab on k <= e_i < k + w.
+func (p *bset) zeroOnLayer(i int, k, w int64) bool {
+	q := p.clone()
+	q.ineqs[i][0] = sub64(q.ineqs[i][0], k)
+	r := negRow(q.ineqs[i])
+	r[0] = add64(r[0], w-1)
+	q.addIneq(r)
+	if !q.normalize() {
+		return true
+	}
+	q.applyEqualities()
+	q.fixDivs()
+	return !q.normalize() || q.poly.isZero()
 }
