@@ -3,7 +3,7 @@ GOBIN    := $(shell $(GO) env GOPATH)/bin
 BIN      := bin/uniperf
 export CGO_ENABLED := 0
 
-.PHONY: all build demo test deps check unit bench fuzz clean
+.PHONY: all build demo test deps check unit arrowjs bench fuzz clean
 
 all: build
 
@@ -16,7 +16,7 @@ demo: build
 
 # The README's second command: installs what the tests need, then runs
 # every check and test.
-test: deps check unit
+test: deps check unit arrowjs
 
 deps:
 	./.ci/install-deps
@@ -28,6 +28,10 @@ check:
 
 unit:
 	$(GO) test -count=1 ./...
+
+# A second Arrow implementation (npm apache-arrow) reads every shipped table.
+arrowjs:
+	./.ci/arrow-js/check.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
