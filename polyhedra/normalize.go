@@ -138,8 +138,112 @@ func (b *bset) normalize() bool {
 	if !b.normalizeConstraints() {
 		return false
 	}
+	for b.pinDivs() {
+		b.normalizeDivs()
+		if !b.normalizeConstraints() {
+			return false
+		}
+	}
 	b.dropUnusedDivs()
 	return true
+}
+
+// pinDivs replaces each div whose value the variables' own bounds fix by
+// that value: with 0 <= i <= 15, floor(i/16) is 0. The bounds are those
+// of constraints on one variable; a div's numerator ranges over the box
+// they span, and if the floor is the same at both ends it is the same at
+// every point of b. Without this, i mod 16 in a tile would split i into
+// 16 residue classes for nothing. It reports whether it pinned a div.
+func (b *bset) pinDivs() (pinned bool) {
+	if len(b.divs) == 0 {
+		return false
+	}
+	tryNoOverflow(func() {
+		lo, hi, hasLo, hasHi := b.box()
+		for k, d := range b.divs {
+			nlo, nhi, ok := rowRange(d.num, lo, hi, hasLo, hasHi)
+			if !ok {
+				continue
+			}
+			col := b.divCol(k)
+			vlo, vhi := floorDiv(nlo, d.den), floorDiv(nhi, d.den)
+			if vlo == vhi && b.usesCol(col) {
+				b.substitute(col, b.unit(0, vlo))
+				pinned = true
+				return
+			}
+			// Later divs may use this one.
+			if !hasLo[col] || vlo > lo[col] {
+				lo[col], hasLo[col] = vlo, true
+			}
+			if !hasHi[col] || vhi < hi[col] {
+				hi[col], hasHi[col] = vhi, true
+			}
+		}
+	})
+	return pinned
+}
+
+// box returns the bounds of each column that constraints on that column
+// alone give.
+func (b *bset) box() (lo, hi []int64, hasLo, hasHi []bool) {
+	w := b.width()
+	lo, hi = make([]int64, w), make([]int64, w)
+	hasLo, hasHi = make([]bool, w), make([]bool, w)
+	bound := func(c int, l, h int64, isLo, isHi bool) {
+		if isLo && (!hasLo[c] || l > lo[c]) {
+			lo[c], hasLo[c] = l, true
+		}
+		if isHi && (!hasHi[c] || h < hi[c]) {
+			hi[c], hasHi[c] = h, true
+		}
+	}
+	single := func(r []int64) int {
+		c := -1
+		for j := 1; j < len(r); j++ {
+			if r[j] != 0 {
+				if c >= 0 {
+					return -1
+				}
+				c = j
+			}
+		}
+		return c
+	}
+	for _, r := range b.eqs {
+		if c := single(r); c > 0 && r[0]%r[c] == 0 {
+			v := neg64(r[0]) / r[c]
+			bound(c, v, v, true, true)
+		}
+	}
+	for _, r := range b.ineqs {
+		c := single(r)
+		switch {
+		case c < 0:
+		case r[c] > 0: // x >= ceil(-r0/a)
+			bound(c, neg64(floorDiv(r[0], r[c])), 0, true, false)
+		default: // x <= floor(r0/|a|)
+			bound(c, 0, floorDiv(r[0], neg64(r[c])), false, true)
+		}
+	}
+	return lo, hi, hasLo, hasHi
+}
+
+// rowRange returns the range of the affine row over the box, if bounded.
+func rowRange(row, lo, hi []int64, hasLo, hasHi []bool) (rlo, rhi int64, ok bool) {
+	rlo, rhi = row[0], row[0]
+	for c := 1; c < len(row); c++ {
+		k := row[c]
+		if k == 0 {
+			continue
+		}
+		if !hasLo[c] || !hasHi[c] {
+			return 0, 0, false
+		}
+		a, z := mul64(k, lo[c]), mul64(k, hi[c])
+		rlo, rhi = add64(rlo, min(a, z)), add64(rhi, max(a, z))
+	}
+	return rlo, rhi, true
 }
 
 // normalizeConstraints is normalize without touching the divs.

@@ -56,7 +56,7 @@ func simplifyPieces(pieces []*bset) (out []*bset, disjoint bool) {
 	}
 	kept := out[:0]
 	for _, p := range out {
-		if p.dropZeroBoundaries() {
+		if p.settleBoundaries() {
 			kept = append(kept, p)
 		}
 	}
@@ -602,6 +602,26 @@ func subsetOf(x, y *bset) bool {
 	return true
 }
 
+// settleBoundaries alternates dropZeroBoundaries and simplifyPiece: a
+// moved boundary can pin a div (floor(n/256) = 0 once n >= 0 is known),
+// and the simpler polynomial can vanish on a further slab. It reports
+// whether the piece may still have points.
+func (p *bset) settleBoundaries() bool {
+	for range 3 {
+		nonEmpty, moved := p.dropZeroBoundaries()
+		if !nonEmpty {
+			return false
+		}
+		if !moved {
+			return true
+		}
+		if !p.simplifyPiece() {
+			return false
+		}
+	}
+	return true
+}
+
 // maxBoundaryShift bounds how far dropZeroBoundaries moves a constraint.
 const maxBoundaryShift = 1 << 12
 
@@ -611,8 +631,8 @@ const maxBoundaryShift = 1 << 12
 // n(n+1)/2 for n >= 1 rather than n >= -1, which the summation's U >= L-1
 // chambers produce; 256*floor((255 + n)/256) for n >= 1). The widest slab
 // is found by doubling and bisection. It reports whether the domain may
-// still have points.
-func (p *bset) dropZeroBoundaries() bool {
+// still have points and whether a boundary moved.
+func (p *bset) dropZeroBoundaries() (nonEmpty, moved bool) {
 	for i := range p.ineqs {
 		if !p.zeroOnSlab(i, 1) {
 			continue
@@ -630,8 +650,9 @@ func (p *bset) dropZeroBoundaries() bool {
 			}
 		}
 		p.ineqs[i][0] = sub64(p.ineqs[i][0], lo)
+		moved = true
 	}
-	return p.normalize() && !p.provablyEmpty()
+	return p.normalize() && !p.provablyEmpty(), moved
 }
 
 // zeroOnSlab reports whether the poly vanishes where the domain holds and
