@@ -43,16 +43,11 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 	value := func(t term) (int64, error) {
 		v := t.coef
 		for _, f := range t.factors {
-			m := int64(0)
-			for _, s := range f {
-				c, err := card(s)
-				if err != nil {
-					return 0, err
-				}
-				m = max(m, c)
+			c, err := card(f)
+			if err == nil {
+				v, err = mulInt(v, c)
 			}
-			var err error
-			if v, err = mulInt(v, m); err != nil {
+			if err != nil {
 				return 0, err
 			}
 		}
@@ -105,18 +100,12 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 // footprint evaluates the number of cells of a footprint and of its
 // filled-in bounding box.
 func (b *breakdown) footprint(f footprint, value func(term) (int64, error)) (cells, filled int64, err error) {
-	for _, t := range f.cells {
-		v, err := value(t)
-		if err == nil {
-			cells, err = addInt(cells, v)
-		}
-		if err != nil {
-			return 0, 0, err
-		}
+	if cells, err = value(term{1, []int{f.cells}, f.cells}); err != nil {
+		return 0, 0, err
 	}
 	filled = 1
 	for _, ext := range f.extents {
-		e, err := value(term{1, [][]int{ext}})
+		e, err := value(term{1, []int{ext}, ext})
 		if err == nil {
 			filled, err = mulInt(filled, e)
 		}

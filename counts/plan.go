@@ -15,11 +15,14 @@ import (
 // their stride; their class is completed at evaluation from the
 // utilization of their array's footprint.
 
-// term is coef × Π factors, where each factor is the largest of the
-// numbers of points of the sets it lists (usually one).
+// term is coef × Π |factors|. set is one set with that many points (the
+// Cartesian product of the factors, or the only factor), which the
+// symbolic counter counts; the enumerator multiplies the factors' sizes,
+// which is much cheaper.
 type term struct {
 	coef    int64
-	factors [][]int
+	factors []int
+	set     int
 }
 
 // globalAccess is one global array reference of an instruction.
@@ -41,7 +44,7 @@ type plan struct {
 	global []globalAccess       // global memory traffic
 	fp     map[string]footprint // array -> footprint sets
 	names  map[string]bool      // every name in use, for fresh variables
-	axis   map[[2]int][]int     // (g 0 / l 1, axis) -> projections of its inames
+	axis   map[[2]int]int       // (g 0 / l 1, axis) -> set of its launch size
 	refs   map[string][]gref    // array -> its references, for footprints
 	fresh  int
 }
@@ -55,7 +58,7 @@ type gref struct {
 
 func newPlan(k *Kernel) (*plan, error) {
 	p := &plan{k: k, index: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
-		names: map[string]bool{}, axis: map[[2]int][]int{}, refs: map[string][]gref{}}
+		names: map[string]bool{}, axis: map[[2]int]int{}, refs: map[string][]gref{}}
 	for _, in := range k.Inames {
 		p.names[in.Name] = true
 	}
@@ -71,21 +74,21 @@ func newPlan(k *Kernel) (*plan, error) {
 		case *Instruction:
 			err = p.instruction(s)
 		case *Barrier:
-			t := term{1, append([][]int{{p.projection(s.Inames)}}, p.axes(nil, true)...)}
+			t := p.term(1, append([]int{p.projection(s.Inames)}, p.axes(nil, true)...))
 			p.static["sync.barrier"] = append(p.static["sync.barrier"], t)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	var groups [][]int
+	var groups []int
 	for a := range 3 {
 		if f, ok := p.axisSet(0, a); ok {
 			groups = append(groups, f)
 		}
 	}
-	p.static["launch.groups"] = []term{{1, groups}}
-	p.static["launch.const"] = []term{{1, nil}}
+	p.static["launch.groups"] = []term{p.term(1, groups)}
+	p.static["launch.const"] = []term{p.term(1, nil)}
 	// Utilization matters only for arrays with accesses of stride 2 and
 	// more; only those get footprints.
 	for _, g := range p.global {
@@ -112,6 +115,52 @@ func (p *plan) add(u *uset) int {
 	p.sets = append(p.sets, u)
 	p.index[key] = len(p.sets) - 1
 	return len(p.sets) - 1
+}
+
+// term makes the term coef × Π |factors|, registering the Cartesian
+// product of the factors as its set. Without factors the product is the
+// one point of a zero-dimensional set.
+func (p *plan) term(coef int64, factors []int) term {
+	if len(factors) == 1 {
+		return term{coef, factors, factors[0]}
+	}
+	prod := &uset{pieces: []piece{{}}}
+	for i, f := range factors {
+		u := p.sets[f]
+		if i > 0 {
+			u = p.renamedApart(u)
+		}
+		prod.dims = append(prod.dims, u.dims...)
+		var next []piece
+		for _, a := range prod.pieces {
+			for _, b := range u.pieces {
+				next = append(next, piece{exists: slices.Concat(a.exists, b.exists), c: slices.Concat(a.c, b.c)})
+			}
+		}
+		prod.pieces = next
+	}
+	return term{coef, factors, p.add(prod)}
+}
+
+// renamedApart returns a copy of u with every dimension and existential
+// variable renamed to a fresh name.
+func (p *plan) renamedApart(u *uset) *uset {
+	rename := map[string]string{}
+	for _, v := range u.vars() {
+		rename[v] = p.freshName(v)
+	}
+	r := &uset{}
+	for _, d := range u.dims {
+		r.dims = append(r.dims, rename[d])
+	}
+	for _, pc := range u.pieces {
+		var ex []string
+		for _, e := range pc.exists {
+			ex = append(ex, rename[e])
+		}
+		r.pieces = append(r.pieces, piece{exists: ex, c: renameConj(pc.c, rename)})
+	}
+	return r
 }
 
 // freshName returns a name used nowhere in the kernel or the plan.
@@ -195,12 +244,15 @@ func (p *plan) copyNames(inames []string) map[string]string {
 	return m
 }
 
-// axisSet returns the factor that is the launch size along a hardware
+// axisSet returns the set whose size is the launch size along a hardware
 // axis (kind 0: groups along g.a, kind 1: work-items along l.a): the
 // largest number of values of an iname tagged with it. Launch checks that
-// the values of a tagged iname are contiguous, so that this is its extent.
-// ok is false when no iname has the tag (the size is 1).
-func (p *plan) axisSet(kind, a int) ([]int, bool) {
+// the values of a tagged iname are contiguous, so that this is its
+// extent. With one iname the set is its projection; with several it is
+// the union of their spans { t : 0 <= t <= x - x' } (x and x' two values
+// of one iname), whose size is the largest extent. ok is false when no
+// iname has the tag (the size is 1).
+func (p *plan) axisSet(kind, a int) (int, bool) {
 	if f, ok := p.axis[[2]int{kind, a}]; ok {
 		return f, true
 	}
@@ -208,14 +260,39 @@ func (p *plan) axisSet(kind, a int) ([]int, bool) {
 	if kind == 1 {
 		want.Kind = LocalID
 	}
-	var f []int
+	var tagged []string
 	for _, in := range p.k.Inames {
 		if in.Tag == want {
-			f = append(f, p.projection([]string{in.Name}))
+			tagged = append(tagged, in.Name)
 		}
 	}
-	if len(f) == 0 {
-		return nil, false
+	var f int
+	switch len(tagged) {
+	case 0:
+		return 0, false
+	case 1:
+		f = p.projection(tagged)
+	default:
+		t := p.freshName("size")
+		span := &uset{dims: []string{t}}
+		for _, x := range tagged {
+			var vals [2]qaff
+			var pcs [2][]piece
+			for c := range vals {
+				rename := p.copyNames([]string{x})
+				vals[c] = qname(rename[x])
+				pcs[c] = p.domainPieces([]string{x}, rename, nil)
+			}
+			diff, _ := vals[0].addScaled(vals[1], -1)
+			diff, _ = diff.addScaled(qname(t), -1) // t <= x - x'
+			for _, lo := range pcs[0] {
+				for _, hi := range pcs[1] {
+					span.pieces = append(span.pieces, piece{exists: slices.Concat(lo.exists, hi.exists),
+						c: slices.Concat(lo.c, hi.c, conj{{qname(t), false}, {diff, false}})})
+				}
+			}
+		}
+		f = p.add(span)
 	}
 	p.axis[[2]int{kind, a}] = f
 	return f, true
@@ -223,8 +300,8 @@ func (p *plan) axisSet(kind, a int) ([]int, bool) {
 
 // axes returns the launch sizes of the hardware axes that no iname of
 // within is tagged with (all axes when all is set), as factors.
-func (p *plan) axes(within []string, all bool) [][]int {
-	var out [][]int
+func (p *plan) axes(within []string, all bool) []int {
+	var out []int
 	for kind := range 2 {
 		for a := range 3 {
 			used := false
@@ -250,7 +327,7 @@ func (p *plan) instruction(ins *Instruction) error {
 	axes := p.axes(ins.Within, false)
 	site := 0
 	countAt := func(red []string) term {
-		return term{1, append([][]int{{p.projection(append(slices.Clone(ins.Within), red...))}}, axes...)}
+		return p.term(1, append([]int{p.projection(append(slices.Clone(ins.Within), red...))}, axes...))
 	}
 	mem := func(acc *Access, red []string, store bool) error {
 		a := acc.Array
@@ -309,19 +386,20 @@ func (p *plan) instruction(ins *Instruction) error {
 	return visit(ins.RHS, nil)
 }
 
-// maxFootprintPieces bounds the references (times their domains'
-// disjuncts) whose footprint is counted by inclusion and exclusion.
-const maxFootprintPieces = 10
+// maxFootprintImages bounds the references (times their domains'
+// disjuncts) of an array whose footprint is counted: the extents take
+// a union of one set per pair of them.
+const maxFootprintImages = 8
 
 // footprints adds the footprint of a global array, the cells its
 // references touch, and for each dimension the extent of the footprint
 // along it (max - min + 1 of that index over the footprint); the
 // filled-in footprint is the bounding box, the product of the extents.
 //
-// Both are built from sets of one piece each: the number of cells by
-// inclusion and exclusion over the images of the references, each extent
-// as the largest of the ranges spanned by pairs of references (the ranges
-// all start at 0, so their union is the largest).
+// The cells are the union of the images of the references' execution
+// domains under their subscripts; the extent along a dimension is the
+// size of the union of the ranges { t : 0 <= t <= I_hi - I_lo } spanned
+// by pairs of references (all start at 0, so the union is the largest).
 func (p *plan) footprints(name string) error {
 	a := p.k.arrayIndex[name]
 	dims := make([]string, len(a.Shape))
@@ -345,34 +423,22 @@ func (p *plan) footprints(name string) error {
 			images = append(images, im)
 		}
 	}
-	if len(images) > maxFootprintPieces {
-		return errorf(p.k.File, a.Pos, "array %s: %d references (with their domains' disjuncts) are too many to count its footprint (at most %d)", name, len(images), maxFootprintPieces)
+	if len(images) > maxFootprintImages {
+		return errorf(p.k.File, a.Pos, "array %s: %d references (with their domains' disjuncts) are too many to count its footprint (at most %d)", name, len(images), maxFootprintImages)
 	}
-	var f footprint
-	for subset := 1; subset < 1<<len(images); subset++ {
-		meet := piece{}
-		n := 0
-		for i, im := range images {
-			if subset&(1<<i) == 0 {
-				continue
-			}
-			n++
-			meet.exists = append(meet.exists, im.pc.exists...)
-			meet.c = append(meet.c, im.pc.c...)
-			for d, ix := range im.idx {
-				e, _ := ix.addScaled(qname(dims[d]), -1)
-				meet.c = append(meet.c, cons{e, true})
-			}
+	cells := &uset{dims: dims}
+	for _, im := range images {
+		pc := piece{exists: im.pc.exists, c: slices.Clone(im.pc.c)}
+		for d, ix := range im.idx {
+			e, _ := ix.addScaled(qname(dims[d]), -1)
+			pc.c = append(pc.c, cons{e, true})
 		}
-		coef := int64(1)
-		if n%2 == 0 {
-			coef = -1
-		}
-		f.cells = append(f.cells, term{coef, [][]int{{p.add(&uset{dims: dims, pieces: []piece{meet}})}}})
+		cells.pieces = append(cells.pieces, pc)
 	}
+	f := footprint{cells: p.add(cells)}
 	for d := range dims {
 		t := p.freshName(name + "_ext" + strconv.Itoa(d))
-		var spans []int
+		spans := &uset{dims: []string{t}}
 		for _, lo := range images {
 			for _, hi := range images {
 				// Rename the second copy apart when lo and hi are the same image.
@@ -387,22 +453,20 @@ func (p *plan) footprints(name string) error {
 				for _, e := range hi.pc.exists {
 					he = append(he, rename[e])
 				}
-				pc := piece{exists: slices.Concat(lo.pc.exists, he), c: slices.Concat(lo.pc.c, hc, conj{{qname(t), false}, {span, false}})}
-				spans = append(spans, p.add(&uset{dims: []string{t}, pieces: []piece{pc}}))
+				spans.pieces = append(spans.pieces, piece{exists: slices.Concat(lo.pc.exists, he), c: slices.Concat(lo.pc.c, hc, conj{{qname(t), false}, {span, false}})})
 			}
 		}
-		f.extents = append(f.extents, spans)
+		f.extents = append(f.extents, p.add(spans))
 	}
 	p.fp[name] = f
 	return nil
 }
 
-// footprint holds how to count an array's footprint: its cells as a sum
-// of terms, and its extent along each dimension as the largest of the
-// sizes of the listed sets.
+// footprint holds the sets that count an array's footprint: its cells,
+// and its extent along each dimension.
 type footprint struct {
-	cells   []term
-	extents [][]int
+	cells   int
+	extents []int
 }
 
 // strideName renders a stride class: "0", "1", "k/s" for s = 2, 3, 4 and

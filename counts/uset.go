@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"math"
 	"slices"
 	"strings"
 )
@@ -94,7 +95,14 @@ func countConcrete(u *uset, file string, paramNames []string, params map[string]
 //     its constraints);
 //   - a variable in exactly two inequalities k*v + A >= 0 and
 //     -k*v + B >= 0 with A + B a constant >= k - 1: an interval of length
-//     at least k always holds a multiple of k (the tile of a split).
+//     at least k always holds a multiple of k (the tile of a split);
+//   - a variable with one lower bound a*v + R >= 0 and otherwise upper
+//     bounds only, where ⌈-R/a⌉ is the same constant c for every value R
+//     takes within the constant bounds the piece puts on its variables:
+//     some v satisfies the piece exactly when v = c does, so c is
+//     substituted (and symmetrically for one upper bound). This turns
+//     "exists i_out : 0 <= 16*i_out + i_in < n", with 0 <= i_in <= 15,
+//     into i_in < n.
 //
 // Variables inside floor divisions are left alone.
 func (pc piece) simplify() piece {
@@ -181,6 +189,11 @@ func eliminate(c conj, v string) (conj, bool) {
 	if pos == 0 || neg == 0 {
 		return drop(), true
 	}
+	if pos == 1 || neg == 1 {
+		if nc, ok := pinExtreme(c, v, uses, pos == 1); ok {
+			return nc, true
+		}
+	}
 	if len(uses) == 2 {
 		lo, hi := c[uses[0]].e, c[uses[1]].e
 		if lo.coefOf(v) < 0 {
@@ -192,4 +205,111 @@ func eliminate(c conj, v string) (conj, bool) {
 		}
 	}
 	return nil, false
+}
+
+// pinExtreme substitutes for v the value its only lower bound (lower
+// set) or only upper bound forces, when that value is a constant within
+// the bounds of the other variables.
+func pinExtreme(c conj, v string, uses []int, lower bool) (conj, bool) {
+	var bound qaff
+	for _, i := range uses {
+		if (c[i].e.coefOf(v) > 0) == lower {
+			bound = c[i].e
+		}
+	}
+	a := bound.coefOf(v)
+	rest, err := bound.addScaled(qname(v), -a)
+	if err != nil || len(rest.floors) > 0 {
+		return nil, false
+	}
+	lo, hi, ok := varBounds(c).rangeOf(rest, v)
+	if !ok || lo == math.MinInt64 || hi == math.MinInt64 || a == math.MinInt64 {
+		return nil, false
+	}
+	// lower: v >= ⌈-R/a⌉; upper (a < 0): v <= ⌊R/-a⌋.
+	var val int64
+	if lower {
+		val = ceilDiv(-hi, a)
+		if ceilDiv(-lo, a) != val {
+			return nil, false
+		}
+	} else {
+		val = floorDiv(lo, -a)
+		if floorDiv(hi, -a) != val {
+			return nil, false
+		}
+	}
+	out := make(conj, len(c))
+	for j, x := range c {
+		e, err := x.e.subst(v, qconst(val))
+		if err != nil {
+			return nil, false
+		}
+		out[j] = cons{e, x.eq}
+	}
+	return out, true
+}
+
+// bounds holds constant lower and upper bounds of variables.
+type bounds map[string][2]int64
+
+// varBounds collects the constant bounds that the one-variable
+// constraints of c put on their variables.
+func varBounds(c conj) bounds {
+	b := bounds{}
+	for _, x := range c {
+		if len(x.e.terms) != 1 || len(x.e.floors) > 0 || x.e.c == math.MinInt64 {
+			continue
+		}
+		t := x.e.terms[0]
+		r, ok := b[t.name]
+		if !ok {
+			r = [2]int64{math.MinInt64, math.MaxInt64}
+		}
+		// coef*v + c >= 0 (or = 0)
+		if t.coef > 0 || x.eq {
+			k := absU(t.coef)
+			lb := ceilDiv(-x.e.c*sign(t.coef), int64(k))
+			r[0] = max(r[0], lb)
+		}
+		if t.coef < 0 || x.eq {
+			k := absU(t.coef)
+			ub := floorDiv(x.e.c*sign(-t.coef), int64(k))
+			r[1] = min(r[1], ub)
+		}
+		b[t.name] = r
+	}
+	return b
+}
+
+func sign(a int64) int64 {
+	if a < 0 {
+		return -1
+	}
+	return 1
+}
+
+// rangeOf bounds an affine expression (without floors) that does not
+// mention skip; ok is false when a variable lacks a bound or a value
+// overflows.
+func (b bounds) rangeOf(e qaff, skip string) (lo, hi int64, ok bool) {
+	lo, hi = e.c, e.c
+	for _, t := range e.terms {
+		r, found := b[t.name]
+		if !found || t.name == skip || r[0] == math.MinInt64 || r[1] == math.MaxInt64 {
+			return 0, 0, false
+		}
+		x, err1 := mulInt(t.coef, r[0])
+		y, err2 := mulInt(t.coef, r[1])
+		if err1 != nil || err2 != nil {
+			return 0, 0, false
+		}
+		var err3, err4 error
+		lo, err3 = addInt(lo, min(x, y))
+		hi, err4 = addInt(hi, max(x, y))
+		if err3 != nil || err4 != nil {
+			return 0, 0, false
+		}
+	}
+	return lo, hi, true
 }
