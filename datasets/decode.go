@@ -3,14 +3,13 @@ package datasets
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/ipc"
-	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/uniperf/uniperf/datasets/arrowfile"
 )
 
 // Read reads and validates the measurement table at path. Every problem is
@@ -30,20 +29,12 @@ func Decode(name string, data []byte) (*Table, error) {
 	return decode(name, bytes.NewReader(data))
 }
 
-func decode(name string, r ipc.ReadAtSeeker) (t *Table, err error) {
-	defer func() {
-		// The Arrow reader trusts the lengths in the file; a damaged file
-		// can make it index out of range. That is a corrupt table, not a
-		// crash.
-		if p := recover(); p != nil {
-			t, err = nil, &Error{File: name, Row: -1, Err: fmt.Errorf("corrupt Arrow IPC file: %v", p)}
-		}
-	}()
-	size, err := r.Seek(0, io.SeekEnd)
-	if err != nil {
-		return nil, &Error{File: name, Row: -1, Err: err}
-	}
-	t, err = decodeUnchecked(r, size)
+func decode(name string, r ipc.ReadAtSeeker) (*Table, error) {
+	var t *Table
+	err := arrowfile.Read(r, func(fr *ipc.FileReader) (err error) {
+		t, err = tableFrom(fr)
+		return err
+	})
 	if err == nil {
 		err = t.Validate()
 	}
@@ -58,16 +49,8 @@ func decode(name string, r ipc.ReadAtSeeker) (t *Table, err error) {
 	return t, nil
 }
 
-func decodeUnchecked(r ipc.ReadAtSeeker, size int64) (*Table, error) {
-	if err := checkFooter(r, size); err != nil {
-		return nil, err
-	}
-	mem := &cappedAllocator{Allocator: memory.NewGoAllocator(), limit: max(64<<20, 64*size)}
-	fr, err := ipc.NewFileReader(r, ipc.WithAllocator(mem))
-	if err != nil {
-		return nil, fmt.Errorf("not an Arrow IPC file: %w", err)
-	}
-	defer fr.Close()
+// tableFrom reads the metadata and rows of a measurement table.
+func tableFrom(fr *ipc.FileReader) (*Table, error) {
 	schema := fr.Schema()
 	meta, err := metaFrom(schema.Metadata())
 	if err != nil {
@@ -89,32 +72,6 @@ func decodeUnchecked(r ipc.ReadAtSeeker, size int64) (*Table, error) {
 		t.Rows = append(t.Rows, rows...)
 	}
 	return t, nil
-}
-
-// cappedAllocator refuses allocations far larger than the file. The Arrow
-// reader sizes buffers from lengths stored in the file; without a cap a
-// damaged length asks for terabytes, which the Go runtime cannot recover
-// from. The limit leaves room for compressed buffers; the panic is turned
-// into an error by decode.
-type cappedAllocator struct {
-	memory.Allocator
-	limit int64
-}
-
-func (a *cappedAllocator) Allocate(size int) []byte {
-	a.check(size)
-	return a.Allocator.Allocate(size)
-}
-
-func (a *cappedAllocator) Reallocate(size int, b []byte) []byte {
-	a.check(size)
-	return a.Allocator.Reallocate(size, b)
-}
-
-func (a *cappedAllocator) check(size int) {
-	if int64(size) > a.limit {
-		panic(fmt.Sprintf("a buffer of %d bytes in a file of at most %d", size, a.limit/64))
-	}
 }
 
 // checkSchema compares columns by name, order and type. Field nullability

@@ -197,7 +197,7 @@ func TestDecodeWeightsRejects(t *testing.T) {
 }
 
 // TestDecodeWeightsMutations corrupts a valid table a few bytes at a time.
-// Before checkArrowFooter, such files made the Arrow reader allocate
+// Before package arrowfile, such files made the Arrow reader allocate
 // terabytes (a fatal error, not a panic); every one must now decode to a
 // valid table or give an error.
 func TestDecodeWeightsMutations(t *testing.T) {

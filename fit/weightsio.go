@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/uniperf/uniperf/datasets/arrowfile"
 )
 
 // WeightsSchema is the value of the uniperf.schema metadata key of weight
@@ -91,15 +93,23 @@ func nonNil[T any](s []T) []T {
 // DecodeWeights reads a weight table from an Arrow IPC file and validates
 // it: schema, column types, no nulls, one device and model, finite weights,
 // well-formed metadata.
-func DecodeWeights(data []byte) (w *Weights, err error) {
-	// The Arrow reader trusts offsets in the file; a corrupt file must be
-	// an error, not a crash.
-	defer recoverCorrupt(&err)
-	r, err := openArrow(data)
+func DecodeWeights(data []byte) (*Weights, error) {
+	var w *Weights
+	err := arrowfile.Read(bytes.NewReader(data), func(r *ipc.FileReader) (err error) {
+		w, err = weightsFrom(r)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// weightsFrom reads the metadata and rows of a weight table.
+func weightsFrom(r *ipc.FileReader) (*Weights, error) {
 	md := r.Schema().Metadata()
 	if got := metaValue(md, keySchema); got != WeightsSchema {
 		return nil, fmt.Errorf("metadata %s is %q, want %q (not a uniperf weight table)", keySchema, got, WeightsSchema)
@@ -108,7 +118,7 @@ func DecodeWeights(data []byte) (w *Weights, err error) {
 	if err != nil {
 		return nil, err
 	}
-	w = &Weights{Version: metaValue(md, keyVersion), PropertySet: metaValue(md, keyPropertySet)}
+	w := &Weights{Version: metaValue(md, keyVersion), PropertySet: metaValue(md, keyPropertySet)}
 	if w.PropertySet == "" {
 		return nil, fmt.Errorf("metadata %s is missing", keyPropertySet)
 	}
@@ -127,9 +137,6 @@ func DecodeWeights(data []byte) (w *Weights, err error) {
 		if err := w.appendRows(rec, cols, &row); err != nil {
 			return nil, err
 		}
-	}
-	if err := w.Validate(); err != nil {
-		return nil, err
 	}
 	return w, nil
 }

@@ -1,0 +1,37 @@
+package arrowfile
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow/go/v17/arrow/ipc"
+)
+
+// Read checks the Arrow IPC file in r, opens it and calls use with its
+// reader, which is closed when use returns. Records and arrays obtained
+// from the reader are valid only during use.
+//
+// An error returned by use is returned unchanged. Any other problem is an
+// error that says the file is not Arrow or is corrupt; that includes panics
+// during use, because the Arrow arrays of a damaged file can index out of
+// range when use reads them.
+func Read(r ipc.ReadAtSeeker, use func(*ipc.FileReader) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("corrupt Arrow IPC file: %v", p)
+		}
+	}()
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
+	if err := checkFooter(r, size); err != nil {
+		return err
+	}
+	fr, err := ipc.NewFileReader(r, ipc.WithAllocator(newBudget(size)))
+	if err != nil {
+		return fmt.Errorf("not an Arrow IPC file: %w", err)
+	}
+	defer fr.Close()
+	return use(fr)
+}
