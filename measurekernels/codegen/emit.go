@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,19 +12,27 @@ import (
 
 // domain answers the polyhedral questions of code generation, with answers
 // rendered as C over inames (C variables of the same names), parameters
-// and the floordiv helper.
+// and the helpers floordiv, imin and imax. known lists inames whose current
+// values are known to lie in the kernel domain projected onto them.
 type domain interface {
-	// min is the smallest value of a parallel iname in the kernel domain
-	// projected onto it: the iname's value on local or group index 0.
-	min(iname string) (string, error)
-	// loop bounds iname for fixed values of fixed, over the domain
-	// projected onto fixed and iname. Values between lo and hi that are
-	// not in the projection fail guard ("" when there are none).
-	loop(iname string, fixed []string) (lo, hi, guard string, err error)
+	// base is the value of a parallel iname on hardware index 0: its
+	// smallest value in the kernel domain projected onto it, as an
+	// expression of the parameters, after the statements stmts (which
+	// compute it when it is not a plain expression).
+	base(iname string) (stmts []string, expr string, err error)
+	// loop bounds iname over the kernel domain projected onto known and
+	// iname, for the current values of known.
+	loop(iname string, known []string) (loopBounds, error)
 	// member is the test that the current values of inames lie in the
-	// domain projected onto them, given that those of known already do
-	// ("" when it always holds).
+	// domain projected onto them ("" when it always holds).
 	member(inames, known []string) (string, error)
+}
+
+// loopBounds are the C bounds of a loop: where guard holds, the values
+// from lo to hi (inclusive) that satisfy filter. Empty guards and filters
+// always hold.
+type loopBounds struct {
+	guard, lo, hi, filter string
 }
 
 // emitter writes one kernel's body.
@@ -65,27 +74,43 @@ func (e *emitter) nodes(nodes []counts.Node, fixed []string, depth int) error {
 }
 
 func (e *emitter) loop(l *counts.Loop, fixed []string, depth int) error {
-	lo, hi, guard, err := e.dom.loop(l.Iname, fixed)
+	lb, err := e.dom.loop(l.Iname, fixed)
 	if err != nil {
 		return fmt.Errorf("loop over %s: %w", l.Iname, err)
 	}
-	e.line(depth, "for (int %s = %s; %s <= %s; ++%s) {", l.Iname, lo, l.Iname, hi, l.Iname)
-	inner := append(append([]string(nil), fixed...), l.Iname)
-	body := depth + 1
-	if guard != "" {
-		// The guard depends only on sequential inames, so every work-item
-		// takes the same branch and barriers inside stay legal.
-		e.line(body, "if (%s) {", guard)
-		body++
-	}
-	if err := e.nodes(l.Body, inner, body); err != nil {
+	// The bounds depend only on sequential inames, so every work-item
+	// takes the same branches and barriers inside stay legal.
+	body, closeLoop := e.openLoop(l.Iname, lb, depth)
+	if err := e.nodes(l.Body, append(slices.Clone(fixed), l.Iname), body); err != nil {
 		return err
 	}
-	if guard != "" {
-		e.line(body-1, "}")
-	}
-	e.line(depth, "}")
+	closeLoop()
 	return nil
+}
+
+// openLoop writes the head of a loop over iname (its guard, the for, its
+// filter) and returns the depth of its body and the function that closes
+// it.
+func (e *emitter) openLoop(iname string, lb loopBounds, depth int) (int, func()) {
+	var opened []int
+	if lb.guard != "" {
+		e.line(depth, "if (%s) {", lb.guard)
+		opened = append(opened, depth)
+		depth++
+	}
+	e.line(depth, "for (int %s = %s; %s <= %s; ++%s) {", iname, lb.lo, iname, lb.hi, iname)
+	opened = append(opened, depth)
+	depth++
+	if lb.filter != "" {
+		e.line(depth, "if (%s) {", lb.filter)
+		opened = append(opened, depth)
+		depth++
+	}
+	return depth, func() {
+		for i := len(opened) - 1; i >= 0; i-- {
+			e.line(opened[i], "}")
+		}
+	}
 }
 
 // instruction emits an assignment guarded by the test that the current
@@ -275,32 +300,27 @@ func (e *emitter) call(x *counts.Call, within []string, depth int) (string, erro
 }
 
 // reduce emits the reduction as nested loops over its inames that
-// accumulate into a fresh temporary, and returns the temporary.
+// accumulate into a fresh temporary, and returns the temporary. The loops
+// visit exactly the domain projected onto within and the reduction's
+// inames, so the body needs no guard of its own.
 func (e *emitter) reduce(x *counts.Reduce, within []string, depth int) (string, error) {
 	e.use(x.T)
 	t := e.d.ctype(x.T)
 	acc := fmt.Sprintf("red%d", e.temp)
 	e.temp++
 	e.line(depth, "%s %s = %s;", t, acc, e.neutral(x.Op, x.T))
-	fixed := append([]string(nil), within...)
-	inner := depth
+	fixed := slices.Clone(within)
+	body := depth
+	var closers []func()
 	for _, r := range x.Inames {
-		lo, hi, _, err := e.dom.loop(r, fixed)
+		lb, err := e.dom.loop(r, fixed)
 		if err != nil {
 			return "", fmt.Errorf("reduction over %s: %w", r, err)
 		}
-		e.line(inner, "for (int %s = %s; %s <= %s; ++%s) {", r, lo, r, hi, r)
+		var closeLoop func()
+		body, closeLoop = e.openLoop(r, lb, body)
+		closers = append(closers, closeLoop)
 		fixed = append(fixed, r)
-		inner++
-	}
-	guard, err := e.dom.member(fixed, within)
-	if err != nil {
-		return "", fmt.Errorf("reduction over %v: %w", x.Inames, err)
-	}
-	body := inner
-	if guard != "" {
-		e.line(inner, "if (%s) {", guard)
-		body++
 	}
 	v, err := e.expr(x.Body, fixed, body)
 	if err != nil {
@@ -320,11 +340,8 @@ func (e *emitter) reduce(x *counts.Reduce, within []string, depth int) (string, 
 	default:
 		return "", fmt.Errorf("reduction %s", x.Op)
 	}
-	if guard != "" {
-		e.line(inner, "}")
-	}
-	for i := len(x.Inames) - 1; i >= 0; i-- {
-		e.line(depth+i, "}")
+	for i := len(closers) - 1; i >= 0; i-- {
+		closers[i]()
 	}
 	return acc, nil
 }

@@ -58,18 +58,17 @@ func TestMatmulTiled(t *testing.T) {
 	k := parse(t, "matmul_tiled", map[string]int64{"LX": 16, "LY": 12})
 	rows, cols := "12*i_out + i_in <= n - 1", "16*j_out + j_in <= ell - 1"
 	dom := codegen.HandDomain{
-		Min: map[string]string{"i_out": "0", "i_in": "0", "j_out": "0", "j_in": "0", "pa": "0", "pb": "0"},
-		Loop: map[string][3]string{
-			"k_out|":                           {"0", "(m - 1) / 12", ""},
-			"k_in|i_out,i_in,j_out,j_in,k_out": {"0", "min(11, m - 1 - 12*k_out)", ""},
+		Base: map[string]string{"i_out": "0", "i_in": "0", "j_out": "0", "j_in": "0", "pa": "0", "pb": "0"},
+		Loop: map[string][4]string{
+			"k_out|":                           {"", "0", "(m - 1) / 12", ""},
+			"k_in|i_out,i_in,j_out,j_in,k_out": {"", "0", "min(11, m - 1 - 12*k_out)", ""},
 		},
 		Member: map[string]string{
 			"|":                                 "",
 			"i_out,i_in,j_out,k_out,pa|k_out":   rows + " && pa <= 11 && 12*k_out + pa <= m - 1",
 			"i_out,j_out,j_in,k_out,pb|k_out":   cols + " && 12*k_out + pb <= m - 1",
 			"i_out,i_in,j_out,j_in,k_out|k_out": rows + " && " + cols,
-			"i_out,i_in,j_out,j_in,k_out,k_in|i_out,i_in,j_out,j_in,k_out": "",
-			"i_out,i_in,j_out,j_in|": rows + " && " + cols,
+			"i_out,i_in,j_out,j_in|":            rows + " && " + cols,
 		},
 	}
 	src := checkOnPoCL(t, k, dom, map[string]int64{"n": 40, "m": 40, "ell": 20})
@@ -86,18 +85,17 @@ func TestNBody(t *testing.T) {
 	k := parse(t, "nbody", map[string]int64{"LX": 64})
 	own := "64*i_out + i_in <= n - 1"
 	dom := codegen.HandDomain{
-		Min: map[string]string{"i_out": "0", "i_in": "0", "p": "0"},
-		Loop: map[string][3]string{
-			"j_out|":                {"0", "(n - 1) / 64", ""},
-			"c|j_out":               {"0", "2", ""},
-			"j_in|i_out,i_in,j_out": {"0", "min(63, n - 1 - 64*j_out)", ""},
+		Base: map[string]string{"i_out": "0", "i_in": "0", "p": "0"},
+		Loop: map[string][4]string{
+			"j_out|":                {"", "0", "(n - 1) / 64", ""},
+			"c|j_out":               {"", "0", "2", ""},
+			"j_in|i_out,i_in,j_out": {"", "0", "min(63, n - 1 - 64*j_out)", "64*j_out + j_in != 64*i_out + i_in"},
 		},
 		Member: map[string]string{
-			"|":                                      "",
-			"i_out,i_in|":                            own,
-			"i_out,j_out,c,p|j_out,c":                "64*j_out + p <= n - 1",
-			"i_out,i_in,j_out|j_out":                 own,
-			"i_out,i_in,j_out,j_in|i_out,i_in,j_out": "64*j_out + j_in != 64*i_out + i_in",
+			"|":                       "",
+			"i_out,i_in|":             own,
+			"i_out,j_out,c,p|j_out,c": "64*j_out + p <= n - 1",
+			"i_out,i_in,j_out|j_out":  own,
 		},
 	}
 	checkOnPoCL(t, k, dom, map[string]int64{"n": 150})
@@ -108,7 +106,7 @@ func TestNBody(t *testing.T) {
 func TestVectorScaleAddStride3(t *testing.T) {
 	k := parse(t, "vector_scale_add", map[string]int64{"LX": 64, "STRIDE": 3})
 	dom := codegen.HandDomain{
-		Min:    map[string]string{"i_out": "0", "i_in": "0"},
+		Base:   map[string]string{"i_out": "0", "i_in": "0"},
 		Member: map[string]string{"i_out,i_in|": "3*(64*i_out + i_in) <= n - 1"},
 	}
 	checkOnPoCL(t, k, dom, map[string]int64{"n": 1000})
@@ -119,7 +117,7 @@ func TestVectorScaleAddStride3(t *testing.T) {
 func TestWrongBoundsAreCaught(t *testing.T) {
 	k := parse(t, "vector_scale_add", map[string]int64{"LX": 64, "STRIDE": 1})
 	dom := codegen.HandDomain{
-		Min:    map[string]string{"i_out": "0", "i_in": "0"},
+		Base:   map[string]string{"i_out": "0", "i_in": "0"},
 		Member: map[string]string{"i_out,i_in|": "64*i_out + i_in <= n - 65"},
 	}
 	code, err := codegen.GenerateWith(k, gpu.OpenCL, dom)

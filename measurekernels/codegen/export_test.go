@@ -10,27 +10,28 @@ import (
 
 // HandDomain answers code generation's polyhedral questions from tables
 // derived by hand, so that the emitter can be tested on its own. Keys are
-// "iname" for Min, "iname|fixed,..." for Loop and "inames,...|known,..."
-// for Member; a question without an answer is an error.
+// "iname" for Base, "iname|known,..." for Loop (guard, lo, hi, filter) and
+// "inames,...|known,..." for Member; a question without an answer is an
+// error.
 type HandDomain struct {
-	Min    map[string]string
-	Loop   map[string][3]string // lo, hi, guard
+	Base   map[string]string
+	Loop   map[string][4]string
 	Member map[string]string
 }
 
-func (h HandDomain) min(iname string) (string, error) {
-	if v, ok := h.Min[iname]; ok {
-		return v, nil
+func (h HandDomain) base(iname string) ([]string, string, error) {
+	if v, ok := h.Base[iname]; ok {
+		return nil, v, nil
 	}
-	return "", fmt.Errorf("no hand answer for min %s", iname)
+	return nil, "", fmt.Errorf("no hand answer for the base of %s", iname)
 }
 
-func (h HandDomain) loop(iname string, fixed []string) (string, string, string, error) {
-	key := iname + "|" + strings.Join(fixed, ",")
+func (h HandDomain) loop(iname string, known []string) (loopBounds, error) {
+	key := iname + "|" + strings.Join(known, ",")
 	if v, ok := h.Loop[key]; ok {
-		return v[0], v[1], v[2], nil
+		return loopBounds{guard: v[0], lo: v[1], hi: v[2], filter: v[3]}, nil
 	}
-	return "", "", "", fmt.Errorf("no hand answer for loop %s", key)
+	return loopBounds{}, fmt.Errorf("no hand answer for loop %s", key)
 }
 
 func (h HandDomain) member(inames, known []string) (string, error) {

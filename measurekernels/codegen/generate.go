@@ -32,7 +32,7 @@ func generate(k *counts.Kernel, b gpu.Backend, dom domain) (*Code, error) {
 	}
 
 	// Parallel inames take their value from the work-group and work-item
-	// indices, offset by their smallest value.
+	// indices, offset by their first value.
 	for _, in := range k.Inames {
 		var ids [3]string
 		switch in.Tag.Kind {
@@ -43,11 +43,18 @@ func generate(k *counts.Kernel, b gpu.Backend, dom domain) (*Code, error) {
 		default:
 			continue
 		}
-		lo, err := dom.min(in.Name)
+		stmts, base, err := dom.base(in.Name)
 		if err != nil {
 			return nil, fmt.Errorf("codegen: %s: iname %s: %w", k.Name, in.Name, err)
 		}
-		e.line(1, "int %s = %s + (int)%s;", in.Name, lo, ids[in.Tag.Axis])
+		for _, s := range stmts {
+			e.line(1, "%s", s)
+		}
+		if base == "0" {
+			e.line(1, "int %s = (int)%s;", in.Name, ids[in.Tag.Axis])
+		} else {
+			e.line(1, "int %s = %s + (int)%s;", in.Name, base, ids[in.Tag.Axis])
+		}
 	}
 	for _, a := range k.Arrays {
 		if a.Space == counts.Global {
@@ -69,7 +76,7 @@ func generate(k *counts.Kernel, b gpu.Backend, dom domain) (*Code, error) {
 	if e.f64 && b == gpu.OpenCL {
 		src.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
 	}
-	src.WriteString(helpers(d, e.helpers))
+	src.WriteString(helpers(d, e.helpers, e.b.String()))
 	fmt.Fprintf(&src, "\n%s\n{\n%s}\n", d.prologue(k.Name, params), e.b.String())
 	code.Source = src.String()
 	return code, nil
@@ -92,8 +99,10 @@ func declaration(d dialect, a *counts.Array) (string, error) {
 }
 
 // helpers defines the integer floor division and modulo that round
-// towards negative infinity (C's / and % truncate), for each type used.
-func helpers(d dialect, used map[string]bool) string {
+// towards negative infinity (C's / and % truncate), for each type used,
+// and the floordiv, imin and imax of loop bounds and guards where body
+// uses them.
+func helpers(d dialect, used map[string]bool, body string) string {
 	var b strings.Builder
 	qual := "static inline"
 	if d.backend == gpu.CUDA {
@@ -108,6 +117,18 @@ func helpers(d dialect, used map[string]bool) string {
 		if used["floormod_"+t.String()] {
 			fmt.Fprintf(&b, "%s %s floormod_%s(%s a, %s b) { return a - b * floordiv_%s(a, b); }\n", qual, ct, t, ct, ct, t)
 		}
+	}
+	// Bounds are computed in 64 bits: the expressions polyhedra renders
+	// may hold 64-bit constants.
+	l := d.i64
+	if strings.Contains(body, "floordiv(") {
+		fmt.Fprintf(&b, "%s %s floordiv(%s a, %s b) { return (a >= 0 ? a : a - b + 1) / b; } /* b > 0 */\n", qual, l, l, l)
+	}
+	if strings.Contains(body, "imin(") {
+		fmt.Fprintf(&b, "%s %s imin(%s a, %s b) { return a < b ? a : b; }\n", qual, l, l, l)
+	}
+	if strings.Contains(body, "imax(") {
+		fmt.Fprintf(&b, "%s %s imax(%s a, %s b) { return a > b ? a : b; }\n", qual, l, l, l)
 	}
 	return b.String()
 }
