@@ -150,7 +150,8 @@ func (e *emitter) expr(x counts.Expr, within []string, depth int) (string, error
 	case *counts.Literal:
 		return e.literal(x), nil
 	case *counts.Index:
-		return "(" + affine(x.Value) + ")", nil
+		v, err := affine(x.Value)
+		return "(" + v + ")", err
 	case *counts.Access:
 		return e.access(x)
 	case *counts.Neg:
@@ -213,8 +214,19 @@ func (e *emitter) literal(l *counts.Literal) string {
 	}
 }
 
-// affine renders an affine expression of inames and parameters.
-func affine(a counts.Affine) string { return a.String() }
+// affine renders an affine expression of inames and parameters, which
+// the generated code computes in 32-bit integers.
+func affine(a counts.Affine) (string, error) {
+	fits := func(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
+	ok := fits(a.Const)
+	for _, t := range a.Terms {
+		ok = ok && fits(t.Coeff)
+	}
+	if !ok {
+		return "", fmt.Errorf("%s has a coefficient beyond the generated code's 32-bit integers", a)
+	}
+	return a.String(), nil
+}
 
 // access renders an array element or a temporary. Global arrays are
 // pointers, indexed by the flattened row-major (or column-major) offset;
@@ -232,7 +244,11 @@ func (e *emitter) access(a *counts.Access) (string, error) {
 		var b strings.Builder
 		b.WriteString(arr.Name)
 		for _, ix := range a.Index {
-			b.WriteString("[" + affine(ix) + "]")
+			s, err := affine(ix)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString("[" + s + "]")
 		}
 		return b.String(), nil
 	}
@@ -245,11 +261,19 @@ func (e *emitter) access(a *counts.Access) (string, error) {
 	}
 	off := ""
 	for j, d := range dims {
+		ix, err := affine(a.Index[d])
+		if err != nil {
+			return "", err
+		}
 		if j == 0 {
-			off = "(" + affine(a.Index[d]) + ")"
+			off = "(" + ix + ")"
 			continue
 		}
-		off = fmt.Sprintf("(%s*(%s) + (%s))", off, affine(arr.Shape[d]), affine(a.Index[d]))
+		ext, err := affine(arr.Shape[d])
+		if err != nil {
+			return "", err
+		}
+		off = fmt.Sprintf("(%s*(%s) + (%s))", off, ext, ix)
 	}
 	return arr.Name + "[" + off + "]", nil
 }

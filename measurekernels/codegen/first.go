@@ -1,0 +1,222 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/polyhedra"
+)
+
+// first computes the first value of parallel iname x, its value on
+// hardware index 0 (its least value in the kernel domain projected onto
+// it, as counts.Kernel.IndexBases defines it), as C over the parameters.
+//
+// The bounds are simplified against the assumptions only: x's own domain
+// would make every bound of x redundant. Hardware indices run over
+// contiguous values, so where filters remain the first value is found by
+// stepping up from the largest lower bound.
+func (d *polyDomain) first(x string) (firstValue, error) {
+	ps, err := d.pieces(d.assume, x, nil)
+	if err != nil {
+		return firstValue{}, err
+	}
+	f, err := d.firstCode(x, ps)
+	if err != nil {
+		return firstValue{}, err
+	}
+	if len(ps) == 1 {
+		for _, c := range ps[0].all {
+			if c.side == lower {
+				f.lows = append(f.lows, c.boundISL)
+			}
+		}
+		if f.stmts == nil && len(f.lows) == 1 {
+			f.exact = f.lows[0]
+		}
+	}
+	f.extent, err = d.extentBound(x)
+	return f, err
+}
+
+// extentBound bounds the number of values of x, max - min + 1 over the
+// domain projected onto it, by a constant: the least constant upper bound
+// minus the largest constant lower bound plus one, when its bounds have
+// one piece with both (0 when they have none). It is -1 when unknown.
+func (d *polyDomain) extentBound(x string) (int64, error) {
+	s, err := d.projected([]string{x})
+	if err != nil {
+		return 0, err
+	}
+	raw, err := s.Bounds(x, nil)
+	switch {
+	case err != nil:
+		return 0, err
+	case len(raw) == 0:
+		return 0, nil
+	case len(raw) > 1:
+		return -1, nil
+	}
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	for _, l := range raw[0].Lower {
+		if v, err := l.Eval(nil); err == nil {
+			lo = max(lo, v)
+		}
+	}
+	for _, u := range raw[0].Upper {
+		if v, err := u.Eval(nil); err == nil {
+			hi = min(hi, v)
+		}
+	}
+	if lo < math.MinInt32 || hi > math.MaxInt32 { // unknown, or too large to matter
+		return -1, nil
+	}
+	return max(hi-lo+1, 0), nil
+}
+
+// hardwareFacts is what the launch grid guarantees about the parallel
+// inames: one alone on its hardware axis takes exactly the values of its
+// projected domain (counts makes them a contiguous range and the axis
+// exactly as long); one that shares its axis is x = first + q for an
+// index q >= 0, so at least every lower bound its first value starts from
+// (firstCode only steps up from their largest), and where the first value
+// is one bound E, and the extent of every iname on the axis has a constant
+// bound, at most E plus the largest of those bounds minus one.
+func (d *polyDomain) hardwareFacts() (*polyhedra.Set, error) {
+	onAxis := map[counts.Tag][]string{}
+	for _, in := range d.k.Inames {
+		if in.Tag.Parallel() {
+			onAxis[in.Tag] = append(onAxis[in.Tag], in.Name)
+		}
+	}
+	facts := d.assume
+	for _, in := range d.k.Inames {
+		if !in.Tag.Parallel() {
+			continue
+		}
+		names := onAxis[in.Tag]
+		var fact *polyhedra.Set
+		var err error
+		if len(names) == 1 {
+			fact, err = d.projected(names)
+		} else {
+			fact, err = d.sharedFact(in.Name, names)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("iname %s: %w", in.Name, err)
+		}
+		if facts, err = polyhedra.Intersect(facts, fact); err != nil {
+			return nil, fmt.Errorf("iname %s: %w", in.Name, err)
+		}
+	}
+	return facts, nil
+}
+
+// sharedFact is the fact about x, which shares its hardware axis with the
+// inames of axis (x among them); see hardwareFacts.
+func (d *polyDomain) sharedFact(x string, axis []string) (*polyhedra.Set, error) {
+	f := d.firsts[x]
+	var conds []string
+	for _, l := range f.lows {
+		conds = append(conds, x+" >= "+l)
+	}
+	longest := int64(0)
+	for _, y := range axis {
+		if e := d.firsts[y].extent; e < 0 || longest < 0 {
+			longest = -1
+		} else {
+			longest = max(longest, e)
+		}
+	}
+	if f.exact != "" && longest > 0 {
+		conds = append(conds, fmt.Sprintf("%s <= %s + %d", x, f.exact, longest-1))
+	}
+	return d.simp.set([]string{x}, conds)
+}
+
+// firstCode writes the computation of the first value of x from the
+// simplified pieces of its bounds.
+func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
+	v := "base_" + x
+	switch len(ps) {
+	case 0: // the domain is empty: no instruction runs in x
+		return firstValue{expr: "0"}, nil
+	case 1:
+		p := ps[0]
+		lo, err := p.lo(nil)
+		if err != nil {
+			return firstValue{}, err
+		}
+		filter := conj(p.all, map[string]string{x: v})
+		if filter == "" {
+			return firstValue{expr: lo}, nil
+		}
+		ok, err := d.filterHoldsFirst(x, p)
+		if err != nil || ok {
+			return firstValue{expr: lo}, err
+		}
+		hi, err := p.hi(nil)
+		if err != nil {
+			return firstValue{}, err
+		}
+		return firstValue{stmts: []string{
+			fmt.Sprintf("int %s = %s;", v, lo),
+			fmt.Sprintf("while (%s < %s && !(%s)) ++%s;", v, hi, filter, v),
+		}, expr: v}, nil
+	}
+	// Several pieces: the least first value of those that are not empty.
+	first := "first_" + x
+	at := map[string]string{x: first}
+	stmts := []string{fmt.Sprintf("int %s = %s;", v, intMax)}
+	for _, p := range ps {
+		lo, err := p.lo(nil)
+		if err != nil {
+			return firstValue{}, err
+		}
+		hi, err := p.hi(nil)
+		if err != nil {
+			return firstValue{}, err
+		}
+		test := conj(p.all, at)
+		if test == "" {
+			test = "1"
+		}
+		s := fmt.Sprintf("{ int %s = %s; while (%s <= %s && !(%s)) ++%s; if (%s <= %s) %s = imin(%s, %s); }",
+			first, lo, first, hi, test, first, first, hi, v, v, first)
+		if g := conj(p.guard, nil); g != "" {
+			s = "if (" + g + ") " + s
+		}
+		stmts = append(stmts, s)
+	}
+	stmts = append(stmts, fmt.Sprintf("if (%s == %s) %s = 0;", v, intMax, v))
+	return firstValue{stmts: stmts, expr: v}, nil
+}
+
+// filterHoldsFirst reports whether a piece with one lower bound L always
+// has L itself as its first value when it is not empty: the filters hold
+// at x = L whenever the guard holds and L is below the upper bounds.
+func (d *polyDomain) filterHoldsFirst(x string, p piece) (bool, error) {
+	var given, filters []cond
+	for _, c := range p.all {
+		switch c.side {
+		case lower:
+			given = append(given, cond{isl: x + " = " + c.boundISL})
+		case upper:
+			given = append(given, c)
+		default:
+			filters = append(filters, c)
+		}
+	}
+	if countSide(p.all, lower) != 1 {
+		return false, nil
+	}
+	if len(filters) == 0 {
+		return true, nil
+	}
+	inner, err := d.simp.within(d.assume, nil, p.guard)
+	if err != nil {
+		return false, err
+	}
+	return d.simp.implied(inner, []string{x}, given, strings.Join(isls(filters), " and "))
+}
