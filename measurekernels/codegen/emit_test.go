@@ -12,7 +12,7 @@ import (
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
-func parse(t *testing.T, name string, consts map[string]int64) *counts.Kernel {
+func parse(t testing.TB, name string, consts map[string]int64) *counts.Kernel {
 	t.Helper()
 	src, err := library.Source(name)
 	if err != nil {

@@ -1,0 +1,183 @@
+package codegen_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/codegen"
+	"github.com/uniperf/uniperf/measurekernels/devices"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
+	"github.com/uniperf/uniperf/measurekernels/launch"
+	"github.com/uniperf/uniperf/measurekernels/library"
+)
+
+type consts = map[string]int64
+type params = map[string]int64
+
+// Work-group sizes: 2-D kernels with LX = 16 and LY = 12 (tiles that
+// divide nothing below, and a prefetch narrower than its axis) and square
+// 16 x 16 ones; 1-D kernels with 16 and 64 work-items.
+var (
+	groups2D = []consts{{"LX": 16, "LY": 12}, {"LX": 16, "LY": 16}}
+	groups1D = []consts{{"LX": 16}, {"LX": 64}}
+)
+
+// libraryCase is how one library kernel is checked: at every const
+// setting, at every parameter set.
+type libraryCase struct {
+	consts []consts
+	params []params
+}
+
+// with adds const settings to a case.
+func (c libraryCase) with(more ...consts) libraryCase {
+	return libraryCase{append(slices.Clone(c.consts), more...), c.params}
+}
+
+// libraryCases holds every kernel of the library. The sizes are small, so
+// that the reference interpreter stays quick, and include sizes that 16
+// and 12 do not divide (37, 40), sizes below one tile, and the smallest
+// sizes the assumptions allow, where loops run once or not at all.
+var libraryCases = map[string]libraryCase{
+	"arith":       {groups2D, []params{{"n": 37, "nk": 5}, {"n": 40, "nk": 1}, {"n": 1, "nk": 3}}},
+	"convolution": libraryCase{groups2D, []params{{"n": 21}, {"n": 1}}}.with(consts{"LX": 5, "LY": 3}),
+	"empty":       {groups2D, []params{{"n": 37}}},
+	// LY = 1: three passes over the halo rows.
+	"finite_diff":        libraryCase{groups2D, []params{{"n": 40}, {"n": 37}, {"n": 3}, {"n": 14}, {"n": 18}}}.with(consts{"LX": 3, "LY": 1}),
+	"global_add4":        {groups1D, []params{{"n": 1000}, {"n": 37}, {"n": 1}}},
+	"global_copy":        {groups1D, []params{{"n": 1000}, {"n": 37}, {"n": 1}}},
+	"global_store_index": {groups1D, []params{{"n": 1000}, {"n": 37}, {"n": 1}}},
+	"matmul_naive":       {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
+	"matmul_skinny":      {groups2D, []params{{"n": 37, "m": 40}, {"n": 5, "m": 70}, {"n": 1, "m": 1}}},
+	// LX < LY: the prefetch of a widens the work-group beyond j_in.
+	"matmul_tiled":   libraryCase{groups2D, []params{{"n": 40, "m": 37, "ell": 20}, {"n": 17, "m": 1, "ell": 33}, {"n": 1, "m": 25, "ell": 1}}}.with(consts{"LX": 8, "LY": 12}),
+	"nbody":          libraryCase{groups1D, []params{{"n": 150}, {"n": 37}, {"n": 2}, {"n": 1}}}.with(consts{"LX": 7}),
+	"stride2_filled": {groups1D, []params{{"n": 300}, {"n": 37}, {"n": 1}}},
+	"stride3_filled": {groups1D, []params{{"n": 300}, {"n": 37}, {"n": 1}}},
+	// LY = 5: four passes over the tile's 16 rows.
+	"transpose_prefetch":        libraryCase{groups2D, []params{{"n": 40}, {"n": 37}, {"n": 13}, {"n": 1}}}.with(consts{"LX": 16, "LY": 5}),
+	"transpose_read_coalesced":  {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
+	"transpose_write_coalesced": {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
+	"vector_scale_add": {
+		[]consts{{"LX": 16, "STRIDE": 1}, {"LX": 64, "STRIDE": 2}, {"LX": 16, "STRIDE": 3}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}, {"n": 2}},
+	},
+}
+
+func caseOf(name string) (libraryCase, bool) {
+	if strings.HasPrefix(name, "arith_") {
+		name = "arith"
+	}
+	c, ok := libraryCases[name]
+	return c, ok
+}
+
+func constString(c consts) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, c[k]))
+	}
+	return strings.Join(parts, ",")
+}
+
+// Every library kernel, generated as OpenCL C and built on PoCL, computes
+// what the reference interpreter computes, at every work-group size and
+// parameter set of its case.
+func TestLibraryOnPoCL(t *testing.T) {
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	for _, name := range library.Names() {
+		c, ok := caseOf(name)
+		if !ok {
+			t.Errorf("library kernel %s has no test case", name)
+			continue
+		}
+		for _, cs := range c.consts {
+			t.Run(name+"/"+constString(cs), func(t *testing.T) {
+				k := parse(t, name, cs)
+				code, err := codegen.Generate(k, gpu.OpenCL)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lk, err := launch.Build(dev, k, code)
+				if err != nil {
+					t.Fatalf("%v\n%s", err, code.Source)
+				}
+				defer lk.Close()
+				for _, p := range c.params {
+					if err := lk.Check(p); err != nil {
+						t.Errorf("%v\n%s", err, code.Source)
+					}
+				}
+			})
+		}
+	}
+}
+
+// CUDA C is not compiled here (there is no CUDA compiler); its sources use
+// CUDA's forms and none of OpenCL's.
+func TestLibraryCUDAForms(t *testing.T) {
+	for _, name := range library.Names() {
+		k := parse(t, name, nil)
+		code, err := codegen.Generate(k, gpu.CUDA)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		src := code.Source
+		want := []string{`extern "C" __global__ void ` + name + "(", "blockIdx.", "threadIdx."}
+		if hasLocal(k) {
+			want = append(want, "__shared__ ", "__syncthreads();")
+		}
+		for _, w := range want {
+			if !strings.Contains(src, w) {
+				t.Errorf("%s: CUDA source lacks %q:\n%s", name, w, src)
+			}
+		}
+		for _, bad := range []string{"__kernel", "__local", "__global float", "get_group_id", "get_local_id", "barrier(", "CLK_"} {
+			if strings.Contains(src, bad) {
+				t.Errorf("%s: CUDA source has the OpenCL form %q:\n%s", name, bad, src)
+			}
+		}
+	}
+}
+
+func hasLocal(k *counts.Kernel) bool {
+	return slices.ContainsFunc(k.Arrays, func(a *counts.Array) bool { return a.Space == counts.Local })
+}
+
+// The library check notices a loop bound that is off by one: the tiled
+// matmul with its reduction over each tile cut one short.
+func TestLibraryCheckCatchesAnOffByOne(t *testing.T) {
+	k := parse(t, "matmul_tiled", consts{"LX": 16, "LY": 12})
+	code, err := codegen.Generate(k, gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bound, short = "k_in <= imin(11, ", "k_in <= imin(10, "
+	if !strings.Contains(code.Source, bound) {
+		t.Fatalf("the reduction loop has no bound %q:\n%s", bound, code.Source)
+	}
+	code.Source = strings.Replace(code.Source, bound, short, 1)
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	lk, err := launch.Build(dev, k, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lk.Close()
+	err = lk.Check(params{"n": 40, "m": 37, "ell": 20})
+	if err == nil || !strings.Contains(err.Error(), "array c:") {
+		t.Errorf("got %v, want the wrong elements of c reported", err)
+	}
+}
