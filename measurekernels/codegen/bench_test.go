@@ -1,0 +1,23 @@
+package codegen_test
+
+import (
+	"testing"
+
+	"github.com/uniperf/uniperf/measurekernels/codegen"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
+)
+
+// Generation runs once per kernel and work-group size before measuring;
+// it should take well under a second.
+func BenchmarkGenerate(b *testing.B) {
+	for _, name := range []string{"matmul_tiled", "finite_diff"} {
+		b.Run(name, func(b *testing.B) {
+			k := parse(b, name, nil)
+			for b.Loop() {
+				if _, err := codegen.Generate(k, gpu.OpenCL); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
