@@ -6,19 +6,22 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/codegen"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
 	"github.com/uniperf/uniperf/measurekernels/library"
 	"github.com/uniperf/uniperf/measurekernels/suite"
 )
 
 var kernelsCmd = &cobra.Command{
 	Use:   "kernels",
-	Short: "List the kernel library",
+	Short: "List the kernel library and show generated sources",
 	Long: `kernels inspects uniperf's kernel library: the measurement kernels of seed
 001 §4.1 and the test kernels of §5, written in the .knl format and embedded
 in the binary.
@@ -26,9 +29,11 @@ in the binary.
   uniperf kernels list    one line per kernel: name, class, role (measurement
                           kernels are fitted on, test kernels validate), size
                           parameters, and consts with their default values
-                          (work-group sizes LX, LY; suites override them)`,
+                          (work-group sizes LX, LY; suites override them)
+  uniperf kernels show    the OpenCL C or CUDA C source generated for a kernel`,
 	Example: `  uniperf kernels list
-  uniperf kernels list --json`,
+  uniperf kernels list --json
+  uniperf kernels show matmul_tiled --lang cuda --const LX=32 --const LY=8`,
 }
 
 var kernelsListJSON bool
@@ -47,9 +52,33 @@ fields name, class, role, params and consts.`,
 	},
 }
 
+var (
+	kernelsShowLang   string
+	kernelsShowConsts []string
+)
+
+var kernelsShowCmd = &cobra.Command{
+	Use:   "show NAME",
+	Short: "Print the OpenCL C or CUDA C source generated for a library kernel",
+	Long: `show prints the source that uniperf generates for the library kernel NAME
+and measures: OpenCL C by default, CUDA C with --lang cuda. --const
+NAME=VALUE overrides one of the kernel's consts (work-group sizes LX, LY,
+and STRIDE for vector_scale_add; see uniperf kernels list), as suites do.
+
+Exit status 2 for an unknown kernel, language or const.`,
+	Example: `  uniperf kernels show global_copy
+  uniperf kernels show finite_diff --lang cuda --const LX=32 --const LY=8`,
+	Args: cobra.ExactArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		return showKernel(cmd.OutOrStdout(), args[0], kernelsShowLang, kernelsShowConsts)
+	},
+}
+
 func init() {
 	kernelsListCmd.Flags().BoolVar(&kernelsListJSON, "json", false, "print JSON instead of a table")
-	kernelsCmd.AddCommand(kernelsListCmd)
+	kernelsShowCmd.Flags().StringVar(&kernelsShowLang, "lang", "opencl", "language of the source: opencl or cuda")
+	kernelsShowCmd.Flags().StringArrayVar(&kernelsShowConsts, "const", nil, "const value NAME=VALUE (repeatable)")
+	kernelsCmd.AddCommand(kernelsListCmd, kernelsShowCmd)
 	rootCmd.AddCommand(kernelsCmd)
 }
 
@@ -108,4 +137,61 @@ func listKernels(w io.Writer, asJSON bool) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.Name, k.Class, k.Role, strings.Join(k.Params, ","), strings.Join(consts, ","))
 	}
 	return tw.Flush()
+}
+
+// showKernel writes the source generated for library kernel name in
+// language lang, with the const overrides given as NAME=VALUE.
+func showKernel(w io.Writer, name, lang string, constFlags []string) error {
+	var backend gpu.Backend
+	switch lang {
+	case "opencl":
+		backend = gpu.OpenCL
+	case "cuda":
+		backend = gpu.CUDA
+	default:
+		return fmt.Errorf("--lang %q: unknown language; want opencl or cuda", lang)
+	}
+	if !slices.Contains(library.Names(), name) {
+		return fmt.Errorf("no kernel %q in the library; its kernels: %s", name, strings.Join(library.Names(), ", "))
+	}
+	consts, err := parseConsts(constFlags)
+	if err != nil {
+		return err
+	}
+	src, err := library.Source(name)
+	if err != nil {
+		return systemFailure(err)
+	}
+	k, err := counts.ParseKernel(library.FileName(name), src, consts)
+	if err != nil {
+		return err
+	}
+	code, err := codegen.Generate(k, backend)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, code.Source)
+	return err
+}
+
+// parseConsts turns repeated --const NAME=VALUE flags into a map; a
+// repeated name or a value that is not a 64-bit integer is an error.
+func parseConsts(flags []string) (map[string]int64, error) {
+	consts := make(map[string]int64, len(flags))
+	for _, f := range flags {
+		name, value, ok := strings.Cut(f, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("--const %q: want NAME=VALUE", f)
+		}
+		if _, dup := consts[name]; dup {
+			return nil, fmt.Errorf("--const %q: %s given twice", f, name)
+		}
+		v, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--const %q: %q is not a 64-bit integer", f, value)
+		}
+		consts[name] = v
+	}
+	return consts, nil
 }

@@ -50,3 +50,63 @@ func TestKernelsList(t *testing.T) {
 		t.Errorf("%d test kernels, seed 001 §5 has 4", tests)
 	}
 }
+
+// runShow runs uniperf kernels show with args and returns the exit status
+// and the standard output.
+func runShow(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var out bytes.Buffer
+	kernelsShowCmd.SetOut(&out)
+	reset := func() { kernelsShowCmd.SetOut(nil); kernelsShowLang = "opencl"; kernelsShowConsts = nil }
+	t.Cleanup(reset)
+	reset()
+	kernelsShowCmd.SetOut(&out)
+	code := run(append([]string{"kernels", "show"}, args...))
+	return code, out.String()
+}
+
+func TestKernelsShow(t *testing.T) {
+	// matmul_tiled.knl declares "local tb f32 [LY, LX]" and the prefetch
+	// "ta[i_in, pa] = a[i, LY*k_out + pa]".
+	code, out := runShow(t, "matmul_tiled", "--const", "LX=8", "--const", "LY=12")
+	for _, want := range []string{"__kernel void matmul_tiled(__global float *a, __global float *b, __global float *c, int n, int m, int ell)",
+		"__local float tb[12][8];", "barrier(CLK_LOCAL_MEM_FENCE);", "get_local_id(1)", "ta[i_in][pa] = a["} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; the source lacks %q:\n%s", code, want, out)
+		}
+	}
+
+	code, out = runShow(t, "matmul_tiled", "--lang", "cuda")
+	for _, want := range []string{`extern "C" __global__ void matmul_tiled(float *a, float *b, float *c, int n, int m, int ell)`,
+		"__shared__ float tb[16][16];", "__syncthreads();", "threadIdx.y", "blockIdx.x"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; the CUDA source lacks %q:\n%s", code, want, out)
+		}
+	}
+	if strings.Contains(out, "__kernel") || strings.Contains(out, "get_local_id") {
+		t.Errorf("the CUDA source has OpenCL forms:\n%s", out)
+	}
+
+	// OpenCL is the default language.
+	_, def := runShow(t, "global_copy")
+	_, explicit := runShow(t, "global_copy", "--lang", "opencl")
+	if def != explicit || !strings.Contains(def, "__kernel void global_copy(") {
+		t.Errorf("default:\n%s\n--lang opencl:\n%s", def, explicit)
+	}
+}
+
+func TestKernelsShowErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"no_such_kernel"},
+		{"global_copy", "--lang", "metal"},
+		{"global_copy", "--const", "LY=4"}, // 1-D: no LY
+		{"global_copy", "--const", "LX"},
+		{"global_copy", "--const", "LX=1.5"},
+		{"global_copy", "--const", "LX=16", "--const", "LX=32"},
+		{},
+	} {
+		if code, out := runShow(t, args...); code != 2 || out != "" {
+			t.Errorf("%v: exit %d, output %q; want exit 2 and no output", args, code, out)
+		}
+	}
+}
