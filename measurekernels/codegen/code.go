@@ -1,5 +1,3 @@
-// Package codegen turns a counts kernel (its IR and schedule) into OpenCL C
-// or CUDA C source, together with the order of the kernel's arguments.
 package codegen
 
 import (
