@@ -28,8 +28,9 @@ import (
 //     inames lie in the domain projected onto them;
 //   - a parallel iname alone on its hardware axis takes exactly the values
 //     of its projected domain (counts makes that range contiguous and the
-//     axis exactly as long), and one sharing its axis is at least the
-//     lower bounds its first value was computed from (see firstValue).
+//     axis exactly as long), and one sharing its axis lies between its
+//     first value and the first value plus the axis's length (see
+//     hardwareFacts).
 //
 // A bound is never the context of itself: the first value of a parallel
 // iname is computed against the assumptions alone, a loop's bounds against
