@@ -58,7 +58,7 @@ func (w *Writer) open() error {
 		return fmt.Errorf("cannot resume: %w (the file is left as it is; repair it or choose another output)", err)
 	}
 	if diff := metaDiff(old.Meta, w.table.Meta); diff != "" {
-		return fmt.Errorf("%s: cannot resume: the table was measured %s (the file is left as it is; choose another output)", w.path, diff)
+		return &Error{File: w.path, Row: -1, Err: fmt.Errorf("cannot resume: the table was measured %s (the file is left as it is; choose another output, or rerun with the table's settings)", diff)}
 	}
 	w.table.Rows = old.Rows
 	for _, r := range old.Rows {
@@ -102,8 +102,29 @@ func metaDiff(a, b Meta) string {
 	add(keyLocalMem, a.LocalMemBytes, b.LocalMemBytes)
 	add(keyBackend, a.Backend, b.Backend)
 	add(keySuite, a.Suite, b.Suite)
-	add(keyMethod, a.Method, b.Method)
+	if x, y := firstDifference(a.Method, b.Method); x != y {
+		d = append(d, fmt.Sprintf("with method %q, but this run has %q", x, y))
+	}
 	return strings.Join(d, "; ")
+}
+
+// firstDifference returns the first sentences in which two texts differ,
+// so that a long method text is not quoted whole; equal texts give "", "".
+func firstDifference(a, b string) (string, string) {
+	sa, sb := strings.SplitAfter(a, ". "), strings.SplitAfter(b, ". ")
+	for i := range max(len(sa), len(sb)) {
+		x, y := "", ""
+		if i < len(sa) {
+			x = sa[i]
+		}
+		if i < len(sb) {
+			y = sb[i]
+		}
+		if x != y {
+			return strings.TrimSpace(x), strings.TrimSpace(y)
+		}
+	}
+	return "", ""
 }
 
 // Path is the table's file.

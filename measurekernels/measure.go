@@ -63,7 +63,12 @@ func (o *Options) defaults() {
 	}
 }
 
-func (o *Options) validate() error {
+// Validate reports options that cannot run: no suite or generator, runs
+// that leave none to keep, out-of-range factors, kernels not in the suite.
+// Zero values stand for the defaults. Measure validates too; callers check
+// first to tell bad options from faults of the run.
+func (o Options) Validate() error {
+	o.defaults()
 	switch {
 	case o.Suite == nil || o.Generate == nil:
 		return fmt.Errorf("measure: a suite and a code generator are required")
@@ -81,8 +86,10 @@ func (o *Options) validate() error {
 }
 
 // Meta is the table metadata of a run of opts on device info. Its method
-// text depends only on the options and the host, so that a rerun with the
-// same options resumes the table.
+// text depends only on the options that change how a row is measured and
+// on the host, so that a rerun with the same options resumes the table;
+// the budget only decides which rows get measured, so a resumed run may
+// give another.
 func Meta(info gpu.Info, opts Options) datasets.Meta {
 	opts.defaults()
 	host, _ := os.Hostname()
@@ -90,19 +97,15 @@ func Meta(info gpu.Info, opts Options) datasets.Meta {
 	if class == "" {
 		class = suite.SizeClass(info.MaxGroupSize)
 	}
-	budget := "none"
-	if opts.Budget > 0 {
-		budget = opts.Budget.String()
-	}
 	method := fmt.Sprintf("uniperf %s measure, suite %s, work-group size class %s. "+
 		"Each kernel is generated as %s C from its .knl description and checked against the counts reference interpreter "+
 		"on random inputs with poisoned outputs before it is timed. "+
 		"Timing: device event timers, %d runs per row back to back, the first %d discarded, time_s = minimum of the rest; "+
 		"inputs random in [0.5, 1.5). Sizes N = 2^(p + step*t): p raised from the suite's list until the smallest size takes at least %g times "+
-		"the empty kernel's time; cases needing more than %g of device memory skipped; wall-time budget %s. "+
+		"the empty kernel's time; cases needing more than %g of device memory skipped. "+
 		"Host %s (%s/%s, %d CPUs).",
 		datasets.Version, opts.Suite.Name, class, info.Backend, opts.Runs, opts.Discard, opts.OverheadFactor,
-		opts.MemoryFraction, budget, host, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+		opts.MemoryFraction, host, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 	return datasets.Meta{
 		DeviceName: info.Name, DeviceVendor: info.Vendor, DeviceDriver: info.Driver,
 		ComputeUnits: info.ComputeUnits, ClockMHz: info.ClockMHz,
@@ -138,7 +141,7 @@ func (r *Report) Efficiency() float64 {
 // stop the run: the device failing or the table not being writable.
 func Measure(dev gpu.Device, out *datasets.Writer, opts Options) (*Report, error) {
 	opts.defaults()
-	if err := opts.validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
 	m := newMeasurer(dev, out, opts)

@@ -365,6 +365,10 @@ func (m *measurer) progress(format string, args ...any) {
 		return
 	}
 	elapsed := time.Since(m.start).Round(time.Second)
+	if m.total == 0 {
+		fmt.Fprintf(m.opts.Progress, "measure [calibrating, %s elapsed]: %s\n", elapsed, fmt.Sprintf(format, args...))
+		return
+	}
 	fmt.Fprintf(m.opts.Progress, "measure [%d/%d, %s elapsed, %s left]: %s\n", m.done, m.total, elapsed, m.left(), fmt.Sprintf(format, args...))
 }
 
