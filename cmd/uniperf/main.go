@@ -9,6 +9,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -35,6 +36,9 @@ func main() {
 	os.Exit(run(os.Args[1:]))
 }
 
+// stderr receives the error message of a failed command; tests replace it.
+var stderr io.Writer = os.Stderr
+
 // run executes the command line and returns the process exit status.
 func run(args []string) int {
 	rootCmd.SetArgs(args)
@@ -42,7 +46,7 @@ func run(args []string) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(os.Stderr, "uniperf: %v\n", err)
+	fmt.Fprintf(stderr, "uniperf: %v\n", err)
 	var fail *failure
 	if errors.As(err, &fail) {
 		return 1
