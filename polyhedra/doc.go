@@ -69,7 +69,11 @@
 // the polynomial vanishes is moved inward (n(n+1)/2 for n >= 1). A
 // function whose disjoint form would need too many pieces is kept, and
 // printed, as a sum of overlapping pieces ({ A : D1 } + { B : D2 }, as in
-// isl's calculator iscc). Eval evaluates exactly with big integers;
+// isl's calculator iscc). Add, Scale and Mul combine functions exactly
+// (Mul multiplies pairs of pieces on the intersections of their domains);
+// Max takes the pointwise maximum where the differences of the
+// polynomials are affine, as for the extents of loops, and fails with
+// ErrNotAffine elsewhere. Eval evaluates exactly with big integers;
 // Compile builds a Program that evaluates with checked int64 arithmetic
 // in tens of nanoseconds and falls back to exact arithmetic on overflow.
 //

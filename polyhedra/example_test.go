@@ -103,3 +103,33 @@ func ExampleSet_Bounds() {
 	// if (i0 >= 0) && (N - i0 - 1 >= 0)
 	// for j from i0 to N - 1 if (j - 2*floordiv(j, 2) == 0)
 }
+
+func ExamplePwQPolynomial_Mul() {
+	// The work-items of a launch: groups times group size.
+	count := func(src string) *polyhedra.PwQPolynomial {
+		s, _ := polyhedra.ParseSet(src)
+		c, _ := s.Card()
+		return c
+	}
+	groups := count("[n] -> { [g] : 0 <= 16g < n }")
+	size := count("[n] -> { [l] : 0 <= l < 16 and l < n }")
+	items, err := groups.Mul(size)
+	fmt.Println(items, err)
+	// Output:
+	// [n] -> { n : n >= 1 and n <= 15; 16 * floor((15 + n)/16) : n >= 16 } <nil>
+}
+
+func ExamplePwQPolynomial_Max() {
+	// The launch size of an axis shared by two loops of different extent.
+	count := func(src string) *polyhedra.PwQPolynomial {
+		s, _ := polyhedra.ParseSet(src)
+		c, _ := s.Card()
+		return c
+	}
+	a := count("[n] -> { [i] : 0 <= i < 16 and i < n }")
+	b := count("[n] -> { [j] : 0 <= j < 18 and j < n + 2 }")
+	m, err := a.Max(b)
+	fmt.Println(m, err)
+	// Output:
+	// [n] -> { (2 + n) : n >= -1 and n <= 0 or n >= 1 and n <= 15; 18 : n >= 16 } <nil>
+}
