@@ -67,7 +67,7 @@ func (p *PwQPolynomial) Max(q *PwQPolynomial) (r *PwQPolynomial, err error) {
 	if err := alone(qs, ps); err != nil {
 		return nil, err
 	}
-	return newPwQP(params, pieces), nil
+	return newDisjointPwQP(params, pieces), nil
 }
 
 // comparisons returns the constraints a - b >= 0 and b - a > 0 (as

@@ -25,8 +25,15 @@ type PwQPolynomial struct {
 // newPwQP builds a PwQPolynomial from pieces whose domains may overlap
 // (their values add up) and simplifies it.
 func newPwQP(params []string, pieces []*bset) *PwQPolynomial {
-	ps, disjoint := simplifyPieces(pieces)
+	ps, disjoint := simplifyPieces(pieces, false)
 	return &PwQPolynomial{params: slices.Clone(params), pieces: ps, disjoint: disjoint}
+}
+
+// newDisjointPwQP builds a PwQPolynomial from pieces with disjoint
+// domains and simplifies it.
+func newDisjointPwQP(params []string, pieces []*bset) *PwQPolynomial {
+	ps, _ := simplifyPieces(pieces, true)
+	return &PwQPolynomial{params: slices.Clone(params), pieces: ps, disjoint: true}
 }
 
 // Params returns the parameter names.
@@ -192,6 +199,9 @@ func (p *PwQPolynomial) Mul(q *PwQPolynomial) (r *PwQPolynomial, err error) {
 			c.poly = c.poly.mul(bp)
 			pieces = append(pieces, c)
 		}
+	}
+	if p.disjoint && q.disjoint {
+		return newDisjointPwQP(params, pieces), nil
 	}
 	return newPwQP(params, pieces), nil
 }
