@@ -24,11 +24,13 @@ type Counted struct {
 	k      *Kernel
 	params []string
 	values []*polyhedra.PwQPolynomial // the counted quantities
-	progs  []*polyhedra.Program       // values compiled over params
-	groups []group
-	utils  []util
-	names  []string   // every property that can be non-zero, sorted
-	all    *Evaluator // evaluates names, for Eval
+	gisted []*polyhedra.PwQPolynomial // values where the assumptions hold
+	// assumed is 1 where the parameters satisfy the assumptions, else 0.
+	assumed *polyhedra.PwQPolynomial
+	groups  []group
+	utils   []util
+	names   []string   // every property that can be non-zero, sorted
+	all     *Evaluator // evaluates names, for Eval
 	// sums holds each group's terms summed into one function, formed on
 	// demand: evaluation does not need them.
 	sums func() ([]*polyhedra.PwQPolynomial, error)
@@ -94,12 +96,8 @@ func Count(k *Kernel) (*Counted, error) {
 		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
 	}
 	c := b.c
-	for _, v := range c.values {
-		prog, err := v.Compile(c.params)
-		if err != nil {
-			return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
-		}
-		c.progs = append(c.progs, prog)
+	if err = c.gist(); err != nil {
+		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
 	}
 	c.names = c.possibleNames()
 	c.sums = sync.OnceValues(c.groupSums)
@@ -107,6 +105,31 @@ func Count(k *Kernel) (*Counted, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// gist prepares the counted quantities for evaluation at parameters
+// that satisfy the kernel's assumptions (evaluation checks them first),
+// dropping the constraints they imply, and counts the assumptions
+// themselves: a set without dimensions has one point where they hold.
+func (c *Counted) gist() error {
+	a := c.k.Assumptions()
+	if a == "" {
+		a = "0 = 0"
+	}
+	ctx, err := polyhedra.ParseSet(islSet(c.params, nil, a))
+	if err != nil {
+		return err
+	}
+	if c.assumed, err = ctx.Card(); err != nil {
+		return err
+	}
+	c.gisted = make([]*polyhedra.PwQPolynomial, len(c.values))
+	for i, v := range c.values {
+		if c.gisted[i], err = v.Gist(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // counter turns a plan into a Counted.

@@ -2,7 +2,6 @@ package counts
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,14 +15,14 @@ import (
 // call with compiled polyhedra Programs and checked int64 arithmetic, and
 // allocates nothing. It is safe for concurrent use.
 type Evaluator struct {
-	file    string
-	params  []string
-	assume  string // for errors
-	conds   [][]pcons
-	progs   []*polyhedra.Program
-	utils   []evUtil
-	props   []evProp
-	maxVals int
+	file   string
+	params []string
+	assume string                // for errors
+	set    *polyhedra.ProgramSet // the assumptions, then the quantities
+	utils  []evUtil
+	sums   [][]prodTerm // distinct sums of terms over the set's values
+	props  []evProp
+	stack  int // the intermediate values a call needs
 }
 
 type evUtil struct {
@@ -31,45 +30,38 @@ type evUtil struct {
 	den         int64
 }
 
-// evTerm is coef × Π vals[factors], counted when util < 0 or when the
-// class numerator of utils[util] is num.
-type evTerm struct {
-	coef    int64
-	factors []int
-	util    int
-	num     int64
+// evPart is the sum sums[sum], counted when util < 0 or when the class
+// numerator of utils[util] is num.
+type evPart struct {
+	sum  int
+	util int
+	num  int64
 }
 
-// evProp is the sum of terms, or for min the smaller of the sums of
-// terms and of other.
+// evProp is the sum of parts, or for min the smaller of the sums of
+// parts and of other.
 type evProp struct {
-	terms, other []evTerm
+	parts, other []evPart
 	min          bool
 }
 
-// stackValues is the number of quantities an Evaluator keeps on the
-// stack; beyond it a call allocates.
-const stackValues = 64
+// stackValues is the number of intermediate values an Evaluator keeps
+// on the stack; beyond it a call allocates.
+const stackValues = 48
 
 // Compile returns an Evaluator of the given properties, in that order.
 // Each name must be a property name of the package documentation; a
 // property the kernel never has evaluates to 0.
 func (c *Counted) Compile(properties []string) (*Evaluator, error) {
 	e := &Evaluator{file: c.k.File, params: c.params, assume: c.k.Assumptions()}
-	for _, cj := range c.k.assume {
-		var conds []pcons
-		for _, x := range cj {
-			conds = append(conds, pcons{compileParamExpr(x.e, c.params), x.eq})
-		}
-		e.conds = append(e.conds, conds)
-	}
+	fns := []*polyhedra.PwQPolynomial{c.assumed}
 	local := map[int]int{}
 	val := func(v int) int {
 		if i, ok := local[v]; ok {
 			return i
 		}
-		local[v] = len(e.progs)
-		e.progs = append(e.progs, c.progs[v])
+		local[v] = len(fns)
+		fns = append(fns, c.gisted[v])
 		return local[v]
 	}
 	localUtil := map[int]int{}
@@ -81,27 +73,37 @@ func (c *Counted) Compile(properties []string) (*Evaluator, error) {
 		e.utils = append(e.utils, evUtil{cells: val(c.utils[u].cells), fill: val(c.utils[u].fill), den: c.utils[u].den})
 		return localUtil[u]
 	}
-	terms := func(name string) []evTerm {
-		var out []evTerm
-		for _, g := range c.groups {
-			add := func(util int, num int64) {
-				for _, t := range g.terms {
-					et := evTerm{coef: t.coef, util: util, num: num}
-					for _, f := range t.factors {
-						et.factors = append(et.factors, val(f))
-					}
-					out = append(out, et)
-				}
+	sumIndex := map[string]int{}
+	sumOf := func(g *group) int {
+		var ts []prodTerm
+		for _, t := range g.terms {
+			lt := prodTerm{coef: t.coef}
+			for _, f := range t.factors {
+				lt.factors = append(lt.factors, val(f))
 			}
+			ts = append(ts, lt)
+		}
+		key := fmt.Sprint(ts)
+		if i, ok := sumIndex[key]; ok {
+			return i
+		}
+		sumIndex[key] = len(e.sums)
+		e.sums = append(e.sums, ts)
+		return len(e.sums) - 1
+	}
+	parts := func(name string) []evPart {
+		var out []evPart
+		for i := range c.groups {
+			g := &c.groups[i]
 			if g.util < 0 {
 				if g.name == name {
-					add(-1, 0)
+					out = append(out, evPart{sumOf(g), -1, 0})
 				}
 				continue
 			}
 			for num := int64(1); num <= c.utils[g.util].den; num++ {
 				if g.nameAt(num) == name {
-					add(utilOf(g.util), num)
+					out = append(out, evPart{sumOf(g), utilOf(g.util), num})
 				}
 			}
 		}
@@ -112,12 +114,16 @@ func (c *Counted) Compile(properties []string) (*Evaluator, error) {
 			return nil, errorf(c.k.File, Pos{}, "unknown property %q (see the property names of package counts)", name)
 		}
 		if rest, ok := strings.CutPrefix(name, "global.minldst."); ok {
-			e.props = append(e.props, evProp{terms: terms("global.load." + rest), other: terms("global.store." + rest), min: true})
+			e.props = append(e.props, evProp{parts: parts("global.load." + rest), other: parts("global.store." + rest), min: true})
 		} else {
-			e.props = append(e.props, evProp{terms: terms(name)})
+			e.props = append(e.props, evProp{parts: parts(name)})
 		}
 	}
-	e.maxVals = max(len(e.progs), len(e.utils))
+	var err error
+	if e.set, err = polyhedra.CompileSet(fns, c.params); err != nil {
+		return nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
+	}
+	e.stack = len(fns) + len(e.utils) + len(e.sums)
 	return e, nil
 }
 
@@ -142,30 +148,35 @@ func (e *Evaluator) run(params []int64, set func(int, int64)) error {
 	if len(params) != len(e.params) {
 		return fmt.Errorf("evaluator: %d parameter values for %d parameters (%s)", len(params), len(e.params), listOrNone(e.params))
 	}
-	if !e.assumed(params) {
+	var buf [stackValues]int64
+	scratch := buf[:]
+	if e.stack > stackValues {
+		scratch = make([]int64, e.stack)
+	}
+	vals := scratch[:e.set.Len()]
+	classes := scratch[len(vals) : len(vals)+len(e.utils)]
+	sums := scratch[len(vals)+len(classes) : e.stack]
+	if err := e.set.Eval(params, vals); err != nil {
+		return e.errorAt(params, "%v", err)
+	}
+	if vals[0] != 1 {
 		return e.errorAt(params, "the parameters violate the assumptions %s", e.assume)
-	}
-	var buf, cbuf [stackValues]int64
-	vals, classes := buf[:], cbuf[:]
-	if e.maxVals > stackValues {
-		vals, classes = make([]int64, e.maxVals), make([]int64, e.maxVals)
-	}
-	for i, p := range e.progs {
-		v, err := p.Eval(params)
-		if err != nil {
-			return e.errorAt(params, "%v", err)
-		}
-		vals[i] = v
 	}
 	for i, u := range e.utils {
 		classes[i] = utilClass(vals[u.cells], vals[u.fill], u.den)
 	}
+	for i, ts := range e.sums {
+		var ok bool
+		if sums[i], ok = sumTerms(ts, vals); !ok {
+			return e.errorAt(params, "a count does not fit in 64 bits: %v", errOverflow)
+		}
+	}
 	for i := range e.props {
 		pr := &e.props[i]
-		v, ok := sumTerms(pr.terms, vals, classes)
+		v, ok := addParts(pr.parts, sums, classes)
 		if ok && pr.min {
 			var w int64
-			if w, ok = sumTerms(pr.other, vals, classes); ok {
+			if w, ok = addParts(pr.other, sums, classes); ok {
 				v = min(v, w)
 			}
 		}
@@ -177,14 +188,11 @@ func (e *Evaluator) run(params []int64, set func(int, int64)) error {
 	return nil
 }
 
-// sumTerms adds up the terms that apply; ok is false on overflow.
-func sumTerms(terms []evTerm, vals, classes []int64) (int64, bool) {
+// sumTerms returns Σ coef × Π vals[factors]; ok is false on overflow.
+func sumTerms(terms []prodTerm, vals []int64) (int64, bool) {
 	var s int64
 	for i := range terms {
 		t := &terms[i]
-		if t.util >= 0 && classes[t.util] != t.num {
-			continue
-		}
 		v := t.coef
 		var err error
 		for _, f := range t.factors {
@@ -199,87 +207,27 @@ func sumTerms(terms []evTerm, vals, classes []int64) (int64, bool) {
 	return s, true
 }
 
+// addParts adds up the parts that apply; ok is false on overflow.
+func addParts(parts []evPart, sums, classes []int64) (int64, bool) {
+	var s int64
+	for _, p := range parts {
+		if p.util >= 0 && classes[p.util] != p.num {
+			continue
+		}
+		var err error
+		if s, err = addInt(s, sums[p.sum]); err != nil {
+			return 0, false
+		}
+	}
+	return s, true
+}
+
 func (e *Evaluator) errorAt(params []int64, format string, args ...any) error {
 	parts := make([]string, len(e.params))
 	for i, p := range e.params {
 		parts[i] = p + "=" + strconv.FormatInt(params[i], 10)
 	}
 	return errorf(e.file, Pos{}, "at %s: %s", strings.Join(parts, ", "), fmt.Sprintf(format, args...))
-}
-
-// assumed reports whether params satisfy the assumptions (a constraint
-// that overflows does not hold).
-func (e *Evaluator) assumed(params []int64) bool {
-	for _, cj := range e.conds {
-		ok := true
-		for _, x := range cj {
-			v, fine := x.e.eval(params)
-			if !fine || (x.eq && v != 0) || (!x.eq && v < 0) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
-// pexpr is a quasi-affine expression over parameter values by index.
-type pexpr struct {
-	c      int64
-	lin    []pterm
-	floors []pfloor
-}
-
-type pterm struct {
-	arg  int
-	coef int64
-}
-
-type pfloor struct {
-	coef int64
-	num  pexpr
-	den  int64
-}
-
-type pcons struct {
-	e  pexpr
-	eq bool
-}
-
-func compileParamExpr(a qaff, params []string) pexpr {
-	e := pexpr{c: a.c}
-	for _, t := range a.terms {
-		e.lin = append(e.lin, pterm{slices.Index(params, t.name), t.coef})
-	}
-	for _, f := range a.floors {
-		e.floors = append(e.floors, pfloor{f.coef, compileParamExpr(f.num, params), f.den})
-	}
-	return e
-}
-
-// eval computes the expression with checked arithmetic.
-func (e *pexpr) eval(args []int64) (int64, bool) {
-	s := e.c
-	var err error
-	for _, t := range e.lin {
-		if s, err = addScaled(s, args[t.arg], t.coef); err != nil {
-			return 0, false
-		}
-	}
-	for i := range e.floors {
-		f := &e.floors[i]
-		n, ok := f.num.eval(args)
-		if !ok {
-			return 0, false
-		}
-		if s, err = addScaled(s, floorDiv(n, f.den), f.coef); err != nil {
-			return 0, false
-		}
-	}
-	return s, true
 }
 
 // propertyNames is the set of every property name of the package

@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -118,18 +119,15 @@ func (c *Counted) functionsAt(params map[string]int64) (map[string]*polyhedra.Pw
 	if err != nil {
 		return nil, nil, err
 	}
-	args, _ := c.args(params)
 	classes := make([]int64, len(c.utils))
 	for i, u := range c.utils {
-		cells, err := c.progs[u.cells].Eval(args)
-		if err != nil {
+		cells, err1 := c.values[u.cells].Eval(params)
+		fill, err2 := c.values[u.fill].Eval(params)
+		if err := errors.Join(err1, err2); err != nil {
 			return nil, nil, err
 		}
-		fill, err := c.progs[u.fill].Eval(args)
-		if err != nil {
-			return nil, nil, err
-		}
-		classes[i] = utilClass(cells, fill, u.den)
+		// Eval above evaluated both within int64.
+		classes[i] = utilClass(cells.Int64(), fill.Int64(), u.den)
 	}
 	sums, err := c.sums()
 	if err != nil {

@@ -2,6 +2,7 @@ package polyhedra
 
 import (
 	"errors"
+	"fmt"
 	"math/big"
 	"math/rand"
 	"testing"
@@ -97,5 +98,55 @@ func TestMaxExtents(t *testing.T) {
 	}
 	if _, err := sq.Max(a); !errors.Is(err, ErrNotAffine) {
 		t.Errorf("Max of a square and a line: %v, want ErrNotAffine", err)
+	}
+}
+
+// TestGistProperty checks that Gist keeps the values of random counts
+// inside random contexts, and that it drops what a context implies.
+func TestGistProperty(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	for i := 0; i < 40; i++ {
+		np := 1 + r.Intn(2)
+		g := randomSet(r, 1+i%2, np)
+		s, err := ParseSet(g.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := s.Card()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo := int64(r.Intn(5) - 2)
+		ctxSrc := fmt.Sprintf("[n] -> { [] : n >= %d }", lo)
+		if np == 2 {
+			ctxSrc = fmt.Sprintf("[n, m] -> { [] : n >= %d and m >= n - 1 }", lo)
+		}
+		ctx, err := ParseSet(ctxSrc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gc, err := c.Gist(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paramGrid(r, g.params, 1) {
+			if p["n"] < lo || np == 2 && p["m"] < p["n"]-1 {
+				continue
+			}
+			want, got := int64(len(g.points(p))), int64(-1)
+			if v, err := gc.Eval(p); err == nil && v.IsInt64() {
+				got = v.Int64()
+			}
+			if got != want {
+				t.Fatalf("%s in %s at %v: %d, brute force %d\n%s\n%s", g.src, ctxSrc, p, got, want, c, gc)
+			}
+		}
+	}
+	s, _ := ParseSet("[n, m] -> { [i] : 0 <= i < n and i < m }")
+	c, _ := s.Card()
+	ctx, _ := ParseSet("[n, m] -> { [] : n >= 1 and m >= n }")
+	gc, err := c.Gist(ctx)
+	if err != nil || gc.String() != "[n, m] -> { n }" {
+		t.Errorf("Gist(%s, %s) = %v, %v; want [n, m] -> { n }", c, ctx, gc, err)
 	}
 }
