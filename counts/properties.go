@@ -34,10 +34,13 @@ type Utilization struct {
 	Cells, Filled string
 }
 
-// String renders the property as "name = expression", followed for a
-// utilization-dependent class by how k follows from the footprint.
-func (p Property) String() string {
-	s := p.Name + " = " + p.Expression
+// String renders the property as "name = " followed by its Detail.
+func (p Property) String() string { return p.Name + " = " + p.Detail() }
+
+// Detail returns the expression followed, for a class that depends on
+// utilization, by how k follows from the footprint.
+func (p Property) Detail() string {
+	s := p.Expression
 	if u := p.Utilization; u != nil {
 		s += fmt.Sprintf("; k = round(%d × cells / filled) in 1..%d over the footprint of %s: cells = %s, filled = %s",
 			u.Den, u.Den, u.Array, u.Cells, u.Filled)
