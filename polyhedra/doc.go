@@ -73,9 +73,14 @@
 // (Mul multiplies pairs of pieces on the intersections of their domains);
 // Max takes the pointwise maximum where the differences of the
 // polynomials are affine, as for the extents of loops, and fails with
-// ErrNotAffine elsewhere. Eval evaluates exactly with big integers;
-// Compile builds a Program that evaluates with checked int64 arithmetic
-// in tens of nanoseconds and falls back to exact arithmetic on overflow.
+// ErrNotAffine elsewhere. Gist drops the constraints that a context (the
+// assumptions on the parameters) implies. Eval evaluates exactly with big
+// integers; Compile builds a Program that evaluates with checked int64
+// arithmetic in tens of nanoseconds and falls back to exact arithmetic on
+// overflow. CompileSet compiles several functions into a ProgramSet that
+// computes their shared floor divisions once per call and, for arguments
+// small enough that no intermediate value can overflow (a bound proved
+// when compiling), evaluates a flat code stream without checks.
 //
 // # Notation
 //

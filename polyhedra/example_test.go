@@ -133,3 +133,38 @@ func ExamplePwQPolynomial_Max() {
 	// Output:
 	// [n] -> { (2 + n) : n >= -1 and n <= 0 or n >= 1 and n <= 15; 18 : n >= 16 } <nil>
 }
+
+func ExamplePwQPolynomial_Gist() {
+	s, _ := polyhedra.ParseSet("[n, m] -> { [i] : 0 <= i < n and i < m }")
+	c, _ := s.Card()
+	// Known: n >= 1 and m >= n.
+	ctx, _ := polyhedra.ParseSet("[n, m] -> { [] : n >= 1 and m >= n }")
+	g, err := c.Gist(ctx)
+	fmt.Println(c)
+	fmt.Println(g, err)
+	// Output:
+	// [n, m] -> { n : n >= 1 and m >= n; m : m >= 1 and m < n }
+	// [n, m] -> { n } <nil>
+}
+
+func ExampleCompileSet() {
+	var fs []*polyhedra.PwQPolynomial
+	for _, src := range []string{"[n] -> { [i, j] : 0 <= j <= i < n }", "[n] -> { [g] : 0 <= 16g < n }"} {
+		s, _ := polyhedra.ParseSet(src)
+		c, _ := s.Card()
+		fs = append(fs, c)
+	}
+	ps, err := polyhedra.CompileSet(fs, []string{"n"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out := make([]int64, ps.Len())
+	for _, n := range []int64{10, 4_000_000_000} {
+		err := ps.Eval([]int64{n}, out)
+		fmt.Println(out, err)
+	}
+	// Output:
+	// [55 1] <nil>
+	// [8000000002000000000 250000000] <nil>
+}
