@@ -96,3 +96,33 @@ func BenchmarkEvaluatorMatmulTiled(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCountLibrary counts every library kernel, one sub-benchmark
+// per kernel.
+func BenchmarkCountLibrary(b *testing.B) {
+	for _, name := range library.Names() {
+		k := benchKernel(b, name)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Count(k); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPropertiesMatmulTiled counts the tiled matmul and forms every
+// property's expression (Properties), which evaluation does not need.
+func BenchmarkPropertiesMatmulTiled(b *testing.B) {
+	k := benchKernel(b, "matmul_tiled")
+	for b.Loop() {
+		c, err := Count(k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.Properties(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -138,7 +138,9 @@ func TestPlanMatchesExecution(t *testing.T) {
 	}
 }
 
-func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) {
+// checkPlanAgainstRun compares the plan, evaluated by enumeration, with
+// an interpreter run, and returns the interpreter's totals.
+func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) map[string]int64 {
 	t.Helper()
 	p, err := newPlan(k)
 	if err != nil {
@@ -152,7 +154,8 @@ func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compareProps(t, sumClasses(b.props), tl.Totals())
+	totals := tl.Totals()
+	compareProps(t, sumClasses(b.props), totals)
 	// Per array and direction.
 	perArray := map[MemAccess]int64{}
 	for i, g := range p.global {
@@ -241,6 +244,7 @@ func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) {
 			}
 		}
 	}
+	return totals
 }
 
 func unflatten(off int64, ext []int64, colMajor bool) []int64 {
