@@ -115,8 +115,11 @@ func (ps *ProgramSet) evalFast(vals, out []int64) bool {
 			pc += 3
 			in := true
 			for k := 0; k < neqs+nineqs && in; k++ {
-				v := dot()
-				in = v == 0 || k >= neqs && v > 0
+				if v := dot(); k < neqs {
+					in = v == 0
+				} else {
+					in = v >= 0
+				}
 			}
 			if !in {
 				pc = end

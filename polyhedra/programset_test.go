@@ -82,3 +82,33 @@ func TestProgramSetOverflow(t *testing.T) {
 		t.Error("one result for two functions: no error")
 	}
 }
+
+// TestProgramSetEqualities evaluates a count whose domain has an
+// equality on both paths.
+func TestProgramSetEqualities(t *testing.T) {
+	s, _ := ParseSet("[n, m] -> { [i] : 0 <= i < n and n mod 3 = 0 and m = 2n }")
+	c, err := s.Card()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := CompileSet([]*PwQPolynomial{c}, []string{"n", "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := *ps
+	checked.safe = -1
+	out := make([]int64, 1)
+	for n := int64(-2); n < 10; n++ {
+		for m := int64(-2); m < 20; m++ {
+			want := int64(0)
+			if n > 0 && n%3 == 0 && m == 2*n {
+				want = n
+			}
+			for _, set := range []*ProgramSet{ps, &checked} {
+				if err := set.Eval([]int64{n, m}, out); err != nil || out[0] != want {
+					t.Fatalf("%s at n=%d m=%d (safe %d): %d, %v; want %d", c, n, m, set.safe, out[0], err, want)
+				}
+			}
+		}
+	}
+}
