@@ -3,6 +3,7 @@ package counts
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -152,4 +153,36 @@ func (c *Counted) functionsAt(params map[string]int64) (map[string]*polyhedra.Pw
 		}
 	}
 	return fns, values, nil
+}
+
+// groupSums sums the terms of each group.
+func (c *Counted) groupSums() ([]*polyhedra.PwQPolynomial, error) {
+	out := make([]*polyhedra.PwQPolynomial, len(c.groups))
+	for i, g := range c.groups {
+		var err error
+		if out[i], err = c.sum(g.terms); err != nil {
+			return nil, errorf(c.k.File, Pos{}, "kernel %s: forming %s: %v", c.k.Name, g.nameAt(0), err)
+		}
+	}
+	return out, nil
+}
+
+// sum returns Σ coef × Π values as one function.
+func (c *Counted) sum(terms []prodTerm) (*polyhedra.PwQPolynomial, error) {
+	var s *polyhedra.PwQPolynomial
+	for _, t := range terms {
+		v := c.values[t.factors[0]].Scale(big.NewRat(t.coef, 1))
+		var err error
+		for _, f := range t.factors[1:] {
+			if v, err = v.Mul(c.values[f]); err != nil {
+				return nil, err
+			}
+		}
+		if s == nil {
+			s = v
+		} else if s, err = s.Add(v); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
