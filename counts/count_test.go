@@ -3,12 +3,15 @@ package counts
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/uniperf/uniperf/measurekernels/library"
+	"github.com/uniperf/uniperf/measurekernels/suite"
 )
 
 // countChecks are library kernels with their default constants (16 x 16
@@ -300,5 +303,44 @@ func TestSpanUnionFallback(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Error("no axis with several inames")
+	}
+}
+
+// TestCountSuiteConfigurations counts every kernel of the paper suite in
+// every configuration the suite measures (work-group sizes, strides) and
+// compares the counts with the plan evaluated by enumeration at a size
+// that no work-group size divides.
+func TestCountSuiteConfigurations(t *testing.T) {
+	s, err := suite.Load("paper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, sk := range s.Kernels {
+		for _, sizes := range slices.Sorted(maps.Keys(s.GroupSets)) {
+			for _, gs := range s.GroupSets[sizes][sk.Groups] {
+				for _, v := range sk.Variants {
+					consts := map[string]int64{}
+					maps.Copy(consts, sk.Consts)
+					maps.Copy(consts, v.Consts)
+					for i, g := range gs {
+						consts[s.GroupConsts[i]] = g
+					}
+					key := fmt.Sprint(sk.Kernel, consts)
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
+					t.Run(key, func(t *testing.T) {
+						k, c := countedLibraryKernel(t, sk.Kernel, consts)
+						params := map[string]int64{}
+						for _, p := range k.Params {
+							params[p] = 37
+						}
+						checkCountAgainstPlan(t, k, c, params)
+					})
+				}
+			}
+		}
 	}
 }

@@ -46,7 +46,7 @@
 // (0 <= ii < T and T*io + ii everywhere else) are merged into one
 // dimension beforehand, so that a tiled matrix-multiplication domain
 // needs neither residue classes nor chambers. A div with a period above
-// 128 is lifted into a new dimension q with m*q <= e <= m*q + m - 1
+// 64 is lifted into a new dimension q with m*q <= e <= m*q + m - 1
 // instead of splitting into residue classes; q is a function of the other
 // variables, so the count is unchanged. Chambers that Fourier–Motzkin
 // elimination with integer rounding proves empty are dropped; this only
