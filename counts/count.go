@@ -85,9 +85,6 @@ func Count(k *Kernel) (*Counted, error) {
 	}
 	b := &counter{p: p, c: &Counted{k: k, params: slices.Clone(k.Params)}, set: map[int]int{}, max: map[string]int{}}
 	b.unit = p.add(&uset{pieces: []piece{{}}})
-	if err := b.countAll(); err != nil {
-		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
-	}
 	if err := b.count(); err != nil {
 		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
 	}

@@ -1,11 +1,8 @@
 package counts
 
 import (
-	"errors"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/uniperf/uniperf/polyhedra"
 )
@@ -17,35 +14,11 @@ import (
 
 // counter turns a plan into a Counted.
 type counter struct {
-	p      *plan
-	c      *Counted
-	unit   int                        // the plan's zero-dimensional set
-	counts []*polyhedra.PwQPolynomial // of the plan's sets, by countAll
-	set    map[int]int                // plan set -> value
-	max    map[string]int             // factor with several sets -> value
-}
-
-// countAll counts the plan's sets, which are independent, on all
-// processors.
-func (b *counter) countAll() error {
-	n := len(b.p.sets)
-	b.counts = make([]*polyhedra.PwQPolynomial, n)
-	errs := make([]error, n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(n, runtime.GOMAXPROCS(0)) {
-		wg.Go(func() {
-			for i := range next {
-				b.counts[i], errs[i] = countSet(b.p.sets[i], b.c.params)
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return errors.Join(errs...)
+	p    *plan
+	c    *Counted
+	unit int            // the plan's zero-dimensional set
+	set  map[int]int    // plan set -> value
+	max  map[string]int // factor with several sets -> value
 }
 
 // countSet counts the points of a set symbolically.
@@ -193,20 +166,14 @@ func (b *counter) maxOf(sets []int) (*polyhedra.PwQPolynomial, error) {
 	return m, nil
 }
 
-// countSet returns the value of a plan set's count, counting sets that
-// countAll did not see.
+// countSet returns the value of a plan set's count, counting it once.
 func (b *counter) countSet(i int) (int, error) {
 	if v, ok := b.set[i]; ok {
 		return v, nil
 	}
-	var n *polyhedra.PwQPolynomial
-	if i < len(b.counts) {
-		n = b.counts[i]
-	} else {
-		var err error
-		if n, err = countSet(b.p.sets[i], b.c.params); err != nil {
-			return 0, err
-		}
+	n, err := countSet(b.p.sets[i], b.c.params)
+	if err != nil {
+		return 0, err
 	}
 	b.set[i] = b.value(n)
 	return b.set[i], nil
