@@ -11,9 +11,11 @@ import (
 
 // An Evaluator computes chosen properties of a counted kernel at
 // parameter values given as a slice, for predictions made millions of
-// times: it evaluates each counted quantity the properties share once per
-// call with compiled polyhedra Programs and checked int64 arithmetic, and
-// allocates nothing. It is safe for concurrent use.
+// times. The counted quantities the properties need are compiled
+// together into one polyhedra.ProgramSet, so that each is evaluated once
+// per call however many properties share it; products and sums use
+// checked int64 arithmetic. A call allocates nothing unless the kernel
+// needs more than a few dozen quantities. It is safe for concurrent use.
 type Evaluator struct {
 	file   string
 	params []string
@@ -129,7 +131,8 @@ func (c *Counted) Compile(properties []string) (*Evaluator, error) {
 
 // Eval fills out[i] with the value of the i-th property given to Compile
 // at params, the values of the parameters in the order of
-// Counted.Params. The values are exact integers converted to float64.
+// Counted.Params. The values are computed exactly in int64 and then
+// converted to float64 (which rounds them beyond 2^53).
 // Parameters that violate the kernel's assumptions, and counts that do
 // not fit in int64, are errors.
 func (e *Evaluator) Eval(params []int64, out []float64) error {
