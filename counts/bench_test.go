@@ -6,7 +6,7 @@ import (
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
-func benchKernel(b *testing.B, name string) *Kernel {
+func benchKernel(b testing.TB, name string) *Kernel {
 	src, err := library.Source(name)
 	if err != nil {
 		b.Fatal(err)
@@ -60,6 +60,68 @@ func BenchmarkLaunchVector(b *testing.B) {
 	p := map[string]int64{"n": 1 << 24}
 	for b.Loop() {
 		if _, _, err := k.Launch(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCountMatmulTiled counts every property of the tiled matmul
+// symbolically.
+func BenchmarkCountMatmulTiled(b *testing.B) {
+	k := benchKernel(b, "matmul_tiled")
+	for b.Loop() {
+		if _, err := Count(k); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEvaluatorMatmulTiled evaluates every property of the tiled
+// matmul at one parameter point per call, as predictions do.
+func BenchmarkEvaluatorMatmulTiled(b *testing.B) {
+	c, err := Count(benchKernel(b, "matmul_tiled"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev, err := c.Compile(c.names)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := make([]float64, len(c.names))
+	params := []int64{1000, 1000, 1000}
+	for i := 0; b.Loop(); i++ {
+		params[0] = 1000 + int64(i%64)
+		if err := ev.Eval(params, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCountLibrary counts every library kernel, one sub-benchmark
+// per kernel.
+func BenchmarkCountLibrary(b *testing.B) {
+	for _, name := range library.Names() {
+		k := benchKernel(b, name)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Count(k); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPropertiesMatmulTiled counts the tiled matmul and forms every
+// property's expression (Properties), which evaluation does not need.
+func BenchmarkPropertiesMatmulTiled(b *testing.B) {
+	k := benchKernel(b, "matmul_tiled")
+	for b.Loop() {
+		c, err := Count(k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.Properties(); err != nil {
 			b.Fatal(err)
 		}
 	}

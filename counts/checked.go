@@ -2,7 +2,6 @@ package counts
 
 import (
 	"errors"
-	"math"
 	"math/bits"
 )
 
@@ -18,17 +17,13 @@ func addInt(a, b int64) (int64, error) {
 	return s, nil
 }
 
+// mulInt returns a*b. The high word of the signed 128-bit product is the
+// unsigned one less b when a < 0 and a when b < 0; the product fits when
+// that is the sign extension of the low word.
 func mulInt(a, b int64) (int64, error) {
-	if a == 0 || b == 0 {
-		return 0, nil
-	}
-	hi, lo := bits.Mul64(uint64(absU(a)), uint64(absU(b)))
-	neg := (a < 0) != (b < 0)
-	if hi != 0 || (!neg && lo > math.MaxInt64) || (neg && lo > 1<<63) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if int64(hi)-(a>>63)&b-(b>>63)&a != int64(lo)>>63 {
 		return 0, errOverflow
-	}
-	if neg {
-		return -int64(lo), nil
 	}
 	return int64(lo), nil
 }

@@ -43,11 +43,16 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 	value := func(t term) (int64, error) {
 		v := t.coef
 		for _, f := range t.factors {
-			c, err := card(f)
-			if err == nil {
-				v, err = mulInt(v, c)
+			m := int64(0)
+			for _, s := range f {
+				c, err := card(s)
+				if err != nil {
+					return 0, err
+				}
+				m = max(m, c)
 			}
-			if err != nil {
+			var err error
+			if v, err = mulInt(v, m); err != nil {
 				return 0, err
 			}
 		}
@@ -100,12 +105,12 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 // footprint evaluates the number of cells of a footprint and of its
 // filled-in bounding box.
 func (b *breakdown) footprint(f footprint, value func(term) (int64, error)) (cells, filled int64, err error) {
-	if cells, err = value(term{1, []int{f.cells}, f.cells}); err != nil {
+	if cells, err = value(term{1, []factor{{f.cells}}}); err != nil {
 		return 0, 0, err
 	}
 	filled = 1
 	for _, ext := range f.extents {
-		e, err := value(term{1, []int{ext}, ext})
+		e, err := value(term{1, []factor{{ext}}})
 		if err == nil {
 			filled, err = mulInt(filled, e)
 		}

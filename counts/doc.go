@@ -2,16 +2,19 @@
 // their typed intermediate representation and schedule, executes them
 // with a reference interpreter, and defines their performance-relevant
 // properties (see Properties), the kernel properties of Stevens and
-// Klöckner's unified, hardware-fitted performance model (seed 001).
-// Internally each property is a sum of products of numbers of points of
-// integer sets, which an exact enumerator checks against the interpreter
-// and which package polyhedra is to count symbolically.
+// Klöckner's unified, hardware-fitted performance model (seed 001), and
+// counts them symbolically. Internally each property is a sum of products
+// of numbers of points of integer sets; package polyhedra counts the sets
+// as piecewise quasi-polynomials in the size parameters, and an exact
+// enumerator checks them against the interpreter.
 //
 // The main types are Kernel (the parsed kernel: domains, inames, arrays,
 // statements and Schedule), the expression nodes of Expr, the schedule
-// nodes of Node (Loop, *Instruction, *Barrier), and Tally (what the
-// interpreter did). ParseKernel reads a kernel, (*Kernel).Launch computes
-// its launch grid, Run interprets it.
+// nodes of Node (Loop, *Instruction, *Barrier), Tally (what the
+// interpreter did), Counted (the symbolic counts of a kernel) and
+// Evaluator (chosen counts compiled for fast evaluation). ParseKernel
+// reads a kernel, (*Kernel).Launch computes its launch grid, Run
+// interprets it, Count counts it.
 //
 // # The .knl format
 //
@@ -234,6 +237,29 @@
 // inames, times the number of work-items launched. The launch size along
 // an axis is the largest extent max - min + 1 of the inames tagged with
 // it, as in Kernel.Launch.
+//
+// # Symbolic counts
+//
+// Count counts every property of a kernel once: each set of the counting
+// plan (the domain projected onto the inames an operation executes in,
+// the tagged inames' extents, and the footprints of arrays with strided
+// accesses) is counted with package polyhedra, and the launch size of an
+// axis with several tagged inames is the maximum of their extents
+// (polyhedra's Max; should it fail, the size of the union of the inames'
+// spans is counted instead). A property is then a sum of terms, each a
+// coefficient times a product of such counts.
+//
+// (*Counted).Eval evaluates every property exactly at given parameters;
+// the stride classes of strided accesses follow from the footprint's
+// cells and bounding box evaluated there. Properties lists the counts as
+// expressions, a strided class with the placeholder k and the footprint
+// it follows from; PropertiesAt resolves the classes at given
+// parameters. (*Counted).Compile builds an Evaluator of chosen
+// properties for predictions: all counts it needs are compiled together
+// (polyhedra.CompileSet) with the constraints that the kernel's
+// assumptions imply removed, and evaluated once per call. Parameters
+// must satisfy the assumptions, and a count that overflows int64 is an
+// error, never a wrong value.
 //
 // # The reference interpreter
 //

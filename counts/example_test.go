@@ -60,3 +60,49 @@ func ExampleRun() {
 	// [1 3 5 7 9]
 	// 5 5 5 2
 }
+
+func ExampleCount() {
+	k, err := counts.ParseKernel("scale.knl", []byte(exampleKernel), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	props, _ := c.Properties()
+	for _, p := range props {
+		fmt.Println(p)
+	}
+	v, err := c.Eval(map[string]int64{"n": 10})
+	fmt.Println(v["flop.f32.mul"], v["global.load.f32.stride=1"], v["launch.groups"], err)
+	// Output:
+	// flop.f32.add = [n] -> { n : n >= 1 }
+	// flop.f32.mul = [n] -> { n : n >= 1 }
+	// global.load.f32.stride=1 = [n] -> { n : n >= 1 }
+	// global.minldst.f32.stride=1 = min([n] -> { n : n >= 1 }, [n] -> { n : n >= 1 })
+	// global.store.f32.stride=1 = [n] -> { n : n >= 1 }
+	// launch.const = [n] -> { 1 }
+	// launch.groups = [n] -> { floor((3 + n)/4) : n >= 1 }
+	// 10 10 3 <nil>
+}
+
+func ExampleCounted_Compile() {
+	k, _ := counts.ParseKernel("scale.knl", []byte(exampleKernel), nil)
+	c, _ := counts.Count(k)
+	ev, err := c.Compile([]string{"global.load.f32.stride=1", "launch.groups", "flop.f64.add"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out := make([]float64, 3)
+	for _, n := range []int64{10, 1 << 30} {
+		err := ev.Eval([]int64{n}, out) // parameters in the order of c.Params()
+		fmt.Println(c.Params(), n, out, err)
+	}
+	// Output:
+	// [n] 10 [10 3 0] <nil>
+	// [n] 1073741824 [1.073741824e+09 2.68435456e+08 0] <nil>
+}

@@ -221,7 +221,8 @@ o[i] = 3*i + i // 2
 }
 
 // TestHandCounts checks the counting plan, evaluated exactly by
-// enumeration, against counts derived by hand.
+// enumeration, and the symbolic counts of Count against counts derived
+// by hand, and the plan against the interpreter.
 func TestHandCounts(t *testing.T) {
 	for _, c := range handCases() {
 		t.Run(c.name, func(t *testing.T) {
@@ -244,6 +245,15 @@ func TestHandCounts(t *testing.T) {
 				}
 			}
 			compareProps(t, b.props, want)
+			counted, err := Count(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := counted.Eval(c.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareProps(t, got, want)
 			checkPlanAgainstRun(t, k, c.params)
 		})
 	}

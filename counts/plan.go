@@ -2,7 +2,7 @@ package counts
 
 import (
 	"fmt"
-	"math/big"
+	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -15,15 +15,16 @@ import (
 // their stride; their class is completed at evaluation from the
 // utilization of their array's footprint.
 
-// term is coef × Π |factors|. set is one set with that many points (the
-// Cartesian product of the factors, or the only factor), which the
-// symbolic counter counts; the enumerator multiplies the factors' sizes,
-// which is much cheaper.
+// term is coef × Π factors. A factor is the number of points of one set,
+// or the largest number among several (the launch size of an axis with
+// several tagged inames); a term without factors is just coef.
 type term struct {
 	coef    int64
-	factors []int
-	set     int
+	factors []factor
 }
+
+// factor lists sets (indices into plan.sets) whose largest size it is.
+type factor []int
 
 // globalAccess is one global array reference of an instruction.
 type globalAccess struct {
@@ -44,7 +45,6 @@ type plan struct {
 	global []globalAccess       // global memory traffic
 	fp     map[string]footprint // array -> footprint sets
 	names  map[string]bool      // every name in use, for fresh variables
-	axis   map[[2]int]int       // (g 0 / l 1, axis) -> set of its launch size
 	refs   map[string][]gref    // array -> its references, for footprints
 	fresh  int
 }
@@ -58,7 +58,7 @@ type gref struct {
 
 func newPlan(k *Kernel) (*plan, error) {
 	p := &plan{k: k, index: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
-		names: map[string]bool{}, axis: map[[2]int]int{}, refs: map[string][]gref{}}
+		names: map[string]bool{}, refs: map[string][]gref{}}
 	for _, in := range k.Inames {
 		p.names[in.Name] = true
 	}
@@ -74,21 +74,21 @@ func newPlan(k *Kernel) (*plan, error) {
 		case *Instruction:
 			err = p.instruction(s)
 		case *Barrier:
-			t := p.term(1, append([]int{p.projection(s.Inames)}, p.axes(nil, true)...))
+			t := term{1, append([]factor{{p.projection(s.Inames)}}, p.axes(nil, true)...)}
 			p.static["sync.barrier"] = append(p.static["sync.barrier"], t)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	var groups []int
+	var groups []factor
 	for a := range 3 {
-		if f, ok := p.axisSet(0, a); ok {
+		if f, ok := p.axisSize(0, a); ok {
 			groups = append(groups, f)
 		}
 	}
-	p.static["launch.groups"] = []term{p.term(1, groups)}
-	p.static["launch.const"] = []term{p.term(1, nil)}
+	p.static["launch.groups"] = []term{{1, groups}}
+	p.static["launch.const"] = []term{{1, nil}}
 	// Utilization matters only for arrays with accesses of stride 2 and
 	// more; only those get footprints.
 	for _, g := range p.global {
@@ -115,31 +115,6 @@ func (p *plan) add(u *uset) int {
 	p.sets = append(p.sets, u)
 	p.index[key] = len(p.sets) - 1
 	return len(p.sets) - 1
-}
-
-// term makes the term coef × Π |factors|, registering the Cartesian
-// product of the factors as its set. Without factors the product is the
-// one point of a zero-dimensional set.
-func (p *plan) term(coef int64, factors []int) term {
-	if len(factors) == 1 {
-		return term{coef, factors, factors[0]}
-	}
-	prod := &uset{pieces: []piece{{}}}
-	for i, f := range factors {
-		u := p.sets[f]
-		if i > 0 {
-			u = p.renamedApart(u)
-		}
-		prod.dims = append(prod.dims, u.dims...)
-		var next []piece
-		for _, a := range prod.pieces {
-			for _, b := range u.pieces {
-				next = append(next, piece{exists: slices.Concat(a.exists, b.exists), c: slices.Concat(a.c, b.c)})
-			}
-		}
-		prod.pieces = next
-	}
-	return term{coef, factors, p.add(prod)}
 }
 
 // renamedApart returns a copy of u with every dimension and existential
@@ -244,64 +219,50 @@ func (p *plan) copyNames(inames []string) map[string]string {
 	return m
 }
 
-// axisSet returns the set whose size is the launch size along a hardware
-// axis (kind 0: groups along g.a, kind 1: work-items along l.a): the
-// largest number of values of an iname tagged with it. Launch checks that
-// the values of a tagged iname are contiguous, so that this is its
-// extent. With one iname the set is its projection; with several it is
-// the union of their spans { t : 0 <= t <= x - x' } (x and x' two values
-// of one iname), whose size is the largest extent. ok is false when no
-// iname has the tag (the size is 1).
-func (p *plan) axisSet(kind, a int) (int, bool) {
-	if f, ok := p.axis[[2]int{kind, a}]; ok {
-		return f, true
-	}
+// axisSize returns the launch size along a hardware axis (kind 0: groups
+// along g.a, kind 1: work-items along l.a) as a factor: the largest
+// number of values of an iname tagged with it, the projection of the
+// domain onto each tagged iname. Launch checks that the values of a
+// tagged iname are contiguous, so that this is its extent. ok is false
+// when no iname has the tag (the size is 1).
+func (p *plan) axisSize(kind, a int) (factor, bool) {
 	want := Tag{Kind: Group, Axis: a}
 	if kind == 1 {
 		want.Kind = LocalID
 	}
-	var tagged []string
+	var f factor
 	for _, in := range p.k.Inames {
 		if in.Tag == want {
-			tagged = append(tagged, in.Name)
+			f = append(f, p.projection([]string{in.Name}))
 		}
 	}
-	var f int
-	switch len(tagged) {
-	case 0:
-		return 0, false
-	case 1:
-		f = p.projection(tagged)
-	default:
-		t := p.freshName("size")
-		span := &uset{dims: []string{t}}
-		for _, x := range tagged {
-			var vals [2]qaff
-			var pcs [2][]piece
-			for c := range vals {
-				rename := p.copyNames([]string{x})
-				vals[c] = qname(rename[x])
-				pcs[c] = p.domainPieces([]string{x}, rename, nil)
-			}
-			diff, _ := vals[0].addScaled(vals[1], -1)
-			diff, _ = diff.addScaled(qname(t), -1) // t <= x - x'
-			for _, lo := range pcs[0] {
-				for _, hi := range pcs[1] {
-					span.pieces = append(span.pieces, piece{exists: slices.Concat(lo.exists, hi.exists),
-						c: slices.Concat(lo.c, hi.c, conj{{qname(t), false}, {diff, false}})})
-				}
+	return f, len(f) > 0
+}
+
+// spanUnion registers the set whose size is the largest size of the
+// given one-dimensional sets of contiguous values: the union of their
+// spans { t : 0 <= t <= x - x' } (x and x' two points of one set).
+func (p *plan) spanUnion(sets []int) int {
+	t := p.freshName("size")
+	span := &uset{dims: []string{t}}
+	for _, i := range sets {
+		lo, hi := p.renamedApart(p.sets[i]), p.renamedApart(p.sets[i])
+		diff, _ := qname(hi.dims[0]).addScaled(qname(lo.dims[0]), -1)
+		diff, _ = diff.addScaled(qname(t), -1) // t <= x - x'
+		for _, l := range lo.pieces {
+			for _, h := range hi.pieces {
+				span.pieces = append(span.pieces, piece{exists: slices.Concat(lo.dims, hi.dims, l.exists, h.exists),
+					c: slices.Concat(l.c, h.c, conj{{qname(t), false}, {diff, false}})})
 			}
 		}
-		f = p.add(span)
 	}
-	p.axis[[2]int{kind, a}] = f
-	return f, true
+	return p.add(span)
 }
 
 // axes returns the launch sizes of the hardware axes that no iname of
 // within is tagged with (all axes when all is set), as factors.
-func (p *plan) axes(within []string, all bool) []int {
-	var out []int
+func (p *plan) axes(within []string, all bool) []factor {
+	var out []factor
 	for kind := range 2 {
 		for a := range 3 {
 			used := false
@@ -314,7 +275,7 @@ func (p *plan) axes(within []string, all bool) []int {
 			if used && !all {
 				continue
 			}
-			if f, ok := p.axisSet(kind, a); ok {
+			if f, ok := p.axisSize(kind, a); ok {
 				out = append(out, f)
 			}
 		}
@@ -327,7 +288,7 @@ func (p *plan) instruction(ins *Instruction) error {
 	axes := p.axes(ins.Within, false)
 	site := 0
 	countAt := func(red []string) term {
-		return p.term(1, append([]int{p.projection(append(slices.Clone(ins.Within), red...))}, axes...))
+		return term{1, append([]factor{{p.projection(append(slices.Clone(ins.Within), red...))}}, axes...)}
 	}
 	mem := func(acc *Access, red []string, store bool) error {
 		a := acc.Array
@@ -492,15 +453,19 @@ func classDenominator(stride int64) int64 {
 
 // utilClass quantizes a utilization |fp|/|filled| robustly: the
 // numerator is the utilization times the class denominator, rounded to
-// the nearest integer (halves up), at least 1.
+// the nearest integer (halves up), clamped to 1..den. The rounded value
+// is the largest k with k <= fp*den/filled + 1/2, that is with
+// filled*(2k - 1) <= 2*den*fp, compared exactly in 128 bits.
 func utilClass(fp, filled, den int64) int64 {
-	if filled <= 0 {
+	if filled <= 0 || fp <= 0 {
 		return 1
 	}
-	// round(fp*den/filled) = floor((2*fp*den + filled) / (2*filled)),
-	// computed in 128 bits.
-	n := new(big.Int).Mul(big.NewInt(fp), big.NewInt(2*den))
-	n.Add(n, big.NewInt(filled))
-	n.Quo(n, new(big.Int).Mul(big.NewInt(filled), big.NewInt(2)))
-	return max(1, min(n.Int64(), den))
+	hi, lo := bits.Mul64(uint64(fp), uint64(2*den))
+	for k := den; k > 1; k-- {
+		h, l := bits.Mul64(uint64(filled), uint64(2*k-1))
+		if h < hi || h == hi && l <= lo {
+			return k
+		}
+	}
+	return 1
 }

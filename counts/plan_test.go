@@ -138,7 +138,9 @@ func TestPlanMatchesExecution(t *testing.T) {
 	}
 }
 
-func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) {
+// checkPlanAgainstRun compares the plan, evaluated by enumeration, with
+// an interpreter run, and returns the interpreter's totals.
+func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) map[string]int64 {
 	t.Helper()
 	p, err := newPlan(k)
 	if err != nil {
@@ -152,7 +154,8 @@ func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compareProps(t, sumClasses(b.props), tl.Totals())
+	totals := tl.Totals()
+	compareProps(t, sumClasses(b.props), totals)
 	// Per array and direction.
 	perArray := map[MemAccess]int64{}
 	for i, g := range p.global {
@@ -219,7 +222,11 @@ func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) {
 		value := func(tm term) (int64, error) {
 			v := tm.coef
 			for _, f := range tm.factors {
-				v *= card(f)
+				m := int64(0)
+				for _, s := range f {
+					m = max(m, card(s))
+				}
+				v *= m
 			}
 			return v, nil
 		}
@@ -232,11 +239,12 @@ func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) {
 			if first {
 				want = 0
 			}
-			if got, _ := value(term{1, []int{e}, e}); got != want {
+			if got, _ := value(term{1, []factor{{e}}}); got != want {
 				t.Errorf("footprint of %s: extent along dimension %d: plan %d, execution %d", name, d, got, want)
 			}
 		}
 	}
+	return totals
 }
 
 func unflatten(off int64, ext []int64, colMajor bool) []int64 {

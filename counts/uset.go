@@ -102,7 +102,15 @@ func countConcrete(u *uset, file string, paramNames []string, params map[string]
 //     some v satisfies the piece exactly when v = c does, so c is
 //     substituted (and symmetrically for one upper bound). This turns
 //     "exists i_out : 0 <= 16*i_out + i_in < n", with 0 <= i_in <= 15,
-//     into i_in < n.
+//     into i_in < n;
+//   - the outer variable io of a tile: when the inner variable ii occurs
+//     alone only in constant bounds lo <= ii <= lo + T - 1, and io only
+//     in T*io + ii (times some coefficient), every value i of T*io + ii
+//     has exactly one such pair, so ii takes the place of i and io and
+//     the bounds go. This undoes the splits of the kernel in the
+//     existential part of a set (two copies of a split loop in the
+//     footprint of a strided access, say), where the symbolic counter
+//     would otherwise eliminate the tile pair by residue classes.
 //
 // Variables inside floor divisions are left alone.
 func (pc piece) simplify() piece {
@@ -119,8 +127,73 @@ func (pc piece) simplify() piece {
 				changed = true
 			}
 		}
+		for _, io := range exists {
+			for _, ii := range exists {
+				if nc, ok := mergeTile(c, io, ii); ok && ii != io {
+					c = nc
+					exists = slices.DeleteFunc(exists, func(v string) bool { return v == io })
+					changed = true
+					break
+				}
+			}
+			if changed {
+				break
+			}
+		}
 	}
 	return piece{exists: exists, c: c}
+}
+
+// mergeTile merges the tile pair (io, ii) of c into ii, as simplify
+// describes.
+func mergeTile(c conj, io, ii string) (conj, bool) {
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	t := int64(0) // T, from the first constraint with both
+	for _, x := range c {
+		for _, f := range x.e.floors {
+			if names := f.num.names(nil); slices.Contains(names, io) || slices.Contains(names, ii) {
+				return nil, false
+			}
+		}
+		a, b := x.e.coefOf(io), x.e.coefOf(ii)
+		switch {
+		case a == 0 && b == 0:
+		case a == 0:
+			// a bound on ii alone
+			if len(x.e.terms) != 1 || x.eq {
+				return nil, false
+			}
+			if b > 0 {
+				lo = max(lo, ceilDiv(-x.e.c, b))
+			} else {
+				hi = min(hi, floorDiv(x.e.c, -b))
+			}
+		default:
+			if b == 0 || a%b != 0 || a/b <= 1 || t != 0 && a/b != t {
+				return nil, false
+			}
+			t = a / b
+		}
+	}
+	if t == 0 || lo == math.MinInt64 || hi == math.MaxInt64 || hi-lo+1 != t {
+		return nil, false
+	}
+	out := make(conj, 0, len(c))
+	for _, x := range c {
+		a, b := x.e.coefOf(io), x.e.coefOf(ii)
+		switch {
+		case a == 0 && b != 0:
+			continue // the box
+		case a != 0:
+			e, err := x.e.addScaled(qname(io), -a)
+			if err != nil {
+				return nil, false
+			}
+			x = cons{e, x.eq}
+		}
+		out = append(out, x)
+	}
+	return out, true
 }
 
 // eliminate tries the eliminations of simplify on one variable.

@@ -73,17 +73,14 @@ func sub64(a, b int64) int64 {
 
 func mul64(a, b int64) int64 { return must(mulOK(a, b)) }
 
-// mulOK returns a * b and whether it did not overflow.
+// mulOK returns a * b and whether it did not overflow. The high word of
+// the signed 128-bit product is the unsigned one less b when a < 0 and a
+// when b < 0; the product fits when that is the sign extension of the
+// low word.
 func mulOK(a, b int64) (int64, bool) {
-	hi, lo := bits.Mul64(uint64(abs64(a)), uint64(abs64(b)))
-	neg := (a < 0) != (b < 0)
-	if hi != 0 || lo > math.MaxInt64+1 || (lo == math.MaxInt64+1 && !neg) {
-		return 0, false
-	}
-	if neg {
-		return -int64(lo), true
-	}
-	return int64(lo), true
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	h := int64(hi) - (a>>63)&b - (b>>63)&a
+	return int64(lo), h == int64(lo)>>63
 }
 
 func neg64(a int64) int64 {

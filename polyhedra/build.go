@@ -132,6 +132,12 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(l) == 1 && len(r) == 1 {
+			// A chain of comparisons: the conjunction is normalised and
+			// tested for emptiness once, at the end, rather than after
+			// every comparison.
+			return []*bset{intersectBset(l[0], r[0])}, nil
+		}
 		return intersectParts(l, r), nil
 	case *fOr:
 		l, err := bd.formula(n.l, scope)

@@ -25,16 +25,24 @@ type Program struct {
 
 type progPiece struct {
 	divs  []progDiv
-	eqs   [][]int64 // over [1, args..., divs...]
-	ineqs [][]int64
+	eqs   []sparseRow // over [1, args..., divs...]
+	ineqs []sparseRow
 	terms []progTerm
 	den   int64 // the polynomial is sum(terms)/den
 	exact bool  // coefficients fit in int64; otherwise always use big
 }
 
 type progDiv struct {
-	num []int64
+	num sparseRow
 	den int64
+}
+
+// sparseRow is c + Σ coefs[k] * vals[cols[k]]: only the non-zero entries
+// of a row, whose columns are mostly zero.
+type sparseRow struct {
+	c     int64
+	cols  []int
+	coefs []int64
 }
 
 type progTerm struct {
@@ -48,6 +56,25 @@ type progTerm struct {
 // accepted and ignored.
 func (p *PwQPolynomial) Compile(params []string) (prog *Program, err error) {
 	defer catch(&err, "compiling")
+	argMap, err := argMapOf(p, params)
+	if err != nil {
+		return nil, err
+	}
+	prog = &Program{nargs: len(params), width: 1 + len(params), disjoint: p.disjoint, source: p, argMap: argMap}
+	for _, pc := range p.pieces {
+		prog.width = max(prog.width, 1+len(params)+len(pc.divs))
+	}
+	for _, pc := range p.pieces {
+		divs := &divTable{nargs: len(params)}
+		pp := compilePiece(pc, argMap, divs)
+		pp.divs = divs.divs
+		prog.pieces = append(prog.pieces, pp)
+	}
+	return prog, nil
+}
+
+// argMapOf maps p's parameters to their positions in params.
+func argMapOf(p *PwQPolynomial, params []string) ([]int, error) {
 	argMap := make([]int, len(p.params))
 	for i, n := range p.params {
 		argMap[i] = slices.Index(params, n)
@@ -55,37 +82,50 @@ func (p *PwQPolynomial) Compile(params []string) (prog *Program, err error) {
 			return nil, fmt.Errorf("compile: missing parameter %s", n)
 		}
 	}
-	prog = &Program{nargs: len(params), width: 1 + len(params), disjoint: p.disjoint, source: p, argMap: argMap}
-	for _, pc := range p.pieces {
-		prog.width = max(prog.width, 1+len(params)+len(pc.divs))
-	}
-	for _, pc := range p.pieces {
-		prog.pieces = append(prog.pieces, compilePiece(pc, len(params), argMap))
-	}
-	return prog, nil
+	return argMap, nil
 }
 
-func compilePiece(pc *bset, nargs int, argMap []int) progPiece {
-	// column c of pc goes to column cmap[c] of the argument vector
+// divTable lists the divs of compiled pieces, in columns 1 + nargs + k
+// of the value vector; with shared set, equal divs get one column.
+type divTable struct {
+	nargs  int
+	divs   []progDiv
+	shared map[string]int
+}
+
+// col returns the column of a div.
+func (t *divTable) col(d progDiv) int {
+	if t.shared != nil {
+		key := fmt.Sprint(d)
+		if k, ok := t.shared[key]; ok {
+			return 1 + t.nargs + k
+		}
+		t.shared[key] = len(t.divs)
+	}
+	t.divs = append(t.divs, d)
+	return t.nargs + len(t.divs)
+}
+
+func compilePiece(pc *bset, argMap []int, divs *divTable) progPiece {
+	// column c of pc goes to column cmap[c] of the value vector
 	cmap := make([]int, pc.width())
 	for c := 1; c <= pc.np; c++ {
 		cmap[c] = 1 + argMap[c-1]
 	}
-	for k := range pc.divs {
-		cmap[pc.divCol(k)] = 1 + nargs + k
-	}
-	w := 1 + nargs + len(pc.divs)
-	move := func(r []int64) []int64 {
-		out := make([]int64, w)
-		for c, v := range r {
-			out[cmap[c]] = v
+	move := func(r []int64) sparseRow {
+		s := sparseRow{c: r[0]}
+		for c := 1; c < len(r); c++ {
+			if r[c] != 0 {
+				s.cols = append(s.cols, cmap[c])
+				s.coefs = append(s.coefs, r[c])
+			}
 		}
-		return out
+		return s
+	}
+	for k, d := range pc.divs {
+		cmap[pc.divCol(k)] = divs.col(progDiv{move(d.num), d.den})
 	}
 	var pp progPiece
-	for _, d := range pc.divs {
-		pp.divs = append(pp.divs, progDiv{move(d.num), d.den})
-	}
 	for _, r := range pc.eqs {
 		pp.eqs = append(pp.eqs, move(r))
 	}
@@ -223,8 +263,9 @@ func evalBig(p *PwQPolynomial, vals []int64) (v *big.Int, err error) {
 // contains computes the divs into vals and tests the constraints; ok is
 // false on overflow.
 func (pp *progPiece) contains(vals []int64, nargs int) (in, ok bool) {
-	for k, d := range pp.divs {
-		s, ok := dotOK(d.num, vals)
+	for k := range pp.divs {
+		d := &pp.divs[k]
+		s, ok := d.num.dotOK(vals)
 		if !ok {
 			return false, false
 		}
@@ -234,8 +275,14 @@ func (pp *progPiece) contains(vals []int64, nargs int) (in, ok bool) {
 		}
 		vals[1+nargs+k] = q
 	}
-	for _, r := range pp.eqs {
-		s, ok := dotOK(r, vals)
+	return pp.holds(vals)
+}
+
+// holds tests the constraints at vals, divs included; ok is false on
+// overflow.
+func (pp *progPiece) holds(vals []int64) (in, ok bool) {
+	for i := range pp.eqs {
+		s, ok := pp.eqs[i].dotOK(vals)
 		if !ok {
 			return false, false
 		}
@@ -243,8 +290,8 @@ func (pp *progPiece) contains(vals []int64, nargs int) (in, ok bool) {
 			return false, true
 		}
 	}
-	for _, r := range pp.ineqs {
-		s, ok := dotOK(r, vals)
+	for i := range pp.ineqs {
+		s, ok := pp.ineqs[i].dotOK(vals)
 		if !ok {
 			return false, false
 		}
@@ -262,7 +309,8 @@ func (pp *progPiece) value(vals []int64) (int64, bool) {
 		return 0, false
 	}
 	var sum int64
-	for _, t := range pp.terms {
+	for i := range pp.terms {
+		t := &pp.terms[i]
 		m := t.coef
 		for _, c := range t.vars {
 			var ok bool
@@ -275,19 +323,20 @@ func (pp *progPiece) value(vals []int64) (int64, bool) {
 			return 0, false
 		}
 	}
+	if pp.den == 1 {
+		return sum, true
+	}
 	if sum%pp.den != 0 {
 		return 0, false // not an integer: let the exact path report it
 	}
 	return sum / pp.den, true
 }
 
-func dotOK(row, vals []int64) (int64, bool) {
-	var s int64
-	for j, v := range row {
-		if v == 0 {
-			continue
-		}
-		p, ok := mulOK(v, vals[j])
+// dotOK evaluates the row at vals; ok is false on overflow.
+func (r *sparseRow) dotOK(vals []int64) (int64, bool) {
+	s := r.c
+	for k, c := range r.cols {
+		p, ok := mulOK(r.coefs[k], vals[c])
 		if !ok {
 			return 0, false
 		}

@@ -46,7 +46,7 @@
 // (0 <= ii < T and T*io + ii everywhere else) are merged into one
 // dimension beforehand, so that a tiled matrix-multiplication domain
 // needs neither residue classes nor chambers. A div with a period above
-// 128 is lifted into a new dimension q with m*q <= e <= m*q + m - 1
+// 64 is lifted into a new dimension q with m*q <= e <= m*q + m - 1
 // instead of splitting into residue classes; q is a function of the other
 // variables, so the count is unchanged. Chambers that Fourier–Motzkin
 // elimination with integer rounding proves empty are dropped; this only
@@ -69,9 +69,18 @@
 // the polynomial vanishes is moved inward (n(n+1)/2 for n >= 1). A
 // function whose disjoint form would need too many pieces is kept, and
 // printed, as a sum of overlapping pieces ({ A : D1 } + { B : D2 }, as in
-// isl's calculator iscc). Eval evaluates exactly with big integers;
-// Compile builds a Program that evaluates with checked int64 arithmetic
-// in tens of nanoseconds and falls back to exact arithmetic on overflow.
+// isl's calculator iscc). Add, Scale and Mul combine functions exactly
+// (Mul multiplies pairs of pieces on the intersections of their domains);
+// Max takes the pointwise maximum where the differences of the
+// polynomials are affine, as for the extents of loops, and fails with
+// ErrNotAffine elsewhere. Gist drops the constraints that a context (the
+// assumptions on the parameters) implies. Eval evaluates exactly with big
+// integers; Compile builds a Program that evaluates with checked int64
+// arithmetic in tens of nanoseconds and falls back to exact arithmetic on
+// overflow. CompileSet compiles several functions into a ProgramSet that
+// computes their shared floor divisions once per call and, for arguments
+// small enough that no intermediate value can overflow (a bound proved
+// when compiling), evaluates a flat code stream without checks.
 //
 // # Notation
 //

@@ -14,7 +14,7 @@ const maxSplit = 1 << 12
 // intermediate polynomials, so small periods are better split);
 // maxLifts bounds the lifts along one derivation.
 const (
-	liftThreshold = 128
+	liftThreshold = 64
 	maxLifts      = 16
 )
 

@@ -103,3 +103,68 @@ func ExampleSet_Bounds() {
 	// if (i0 >= 0) && (N - i0 - 1 >= 0)
 	// for j from i0 to N - 1 if (j - 2*floordiv(j, 2) == 0)
 }
+
+func ExamplePwQPolynomial_Mul() {
+	// The work-items of a launch: groups times group size.
+	count := func(src string) *polyhedra.PwQPolynomial {
+		s, _ := polyhedra.ParseSet(src)
+		c, _ := s.Card()
+		return c
+	}
+	groups := count("[n] -> { [g] : 0 <= 16g < n }")
+	size := count("[n] -> { [l] : 0 <= l < 16 and l < n }")
+	items, err := groups.Mul(size)
+	fmt.Println(items, err)
+	// Output:
+	// [n] -> { n : n >= 1 and n <= 15; 16 * floor((15 + n)/16) : n >= 16 } <nil>
+}
+
+func ExamplePwQPolynomial_Max() {
+	// The launch size of an axis shared by two loops of different extent.
+	count := func(src string) *polyhedra.PwQPolynomial {
+		s, _ := polyhedra.ParseSet(src)
+		c, _ := s.Card()
+		return c
+	}
+	a := count("[n] -> { [i] : 0 <= i < 16 and i < n }")
+	b := count("[n] -> { [j] : 0 <= j < 18 and j < n + 2 }")
+	m, err := a.Max(b)
+	fmt.Println(m, err)
+	// Output:
+	// [n] -> { (2 + n) : n >= -1 and n <= 0 or n >= 1 and n <= 15; 18 : n >= 16 } <nil>
+}
+
+func ExamplePwQPolynomial_Gist() {
+	s, _ := polyhedra.ParseSet("[n, m] -> { [i] : 0 <= i < n and i < m }")
+	c, _ := s.Card()
+	// Known: n >= 1 and m >= n.
+	ctx, _ := polyhedra.ParseSet("[n, m] -> { [] : n >= 1 and m >= n }")
+	g, err := c.Gist(ctx)
+	fmt.Println(c)
+	fmt.Println(g, err)
+	// Output:
+	// [n, m] -> { n : n >= 1 and m >= n; m : m >= 1 and m < n }
+	// [n, m] -> { n } <nil>
+}
+
+func ExampleCompileSet() {
+	var fs []*polyhedra.PwQPolynomial
+	for _, src := range []string{"[n] -> { [i, j] : 0 <= j <= i < n }", "[n] -> { [g] : 0 <= 16g < n }"} {
+		s, _ := polyhedra.ParseSet(src)
+		c, _ := s.Card()
+		fs = append(fs, c)
+	}
+	ps, err := polyhedra.CompileSet(fs, []string{"n"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out := make([]int64, ps.Len())
+	for _, n := range []int64{10, 4_000_000_000} {
+		err := ps.Eval([]int64{n}, out)
+		fmt.Println(out, err)
+	}
+	// Output:
+	// [55 1] <nil>
+	// [8000000002000000000 250000000] <nil>
+}

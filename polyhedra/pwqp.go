@@ -25,8 +25,15 @@ type PwQPolynomial struct {
 // newPwQP builds a PwQPolynomial from pieces whose domains may overlap
 // (their values add up) and simplifies it.
 func newPwQP(params []string, pieces []*bset) *PwQPolynomial {
-	ps, disjoint := simplifyPieces(pieces)
+	ps, disjoint := simplifyPieces(pieces, false)
 	return &PwQPolynomial{params: slices.Clone(params), pieces: ps, disjoint: disjoint}
+}
+
+// newDisjointPwQP builds a PwQPolynomial from pieces with disjoint
+// domains and simplifies it.
+func newDisjointPwQP(params []string, pieces []*bset) *PwQPolynomial {
+	ps, _ := simplifyPieces(pieces, true)
+	return &PwQPolynomial{params: slices.Clone(params), pieces: ps, disjoint: true}
 }
 
 // Params returns the parameter names.
@@ -165,21 +172,69 @@ func dot(row, cols []int64) int64 {
 	return s
 }
 
+// IsZero reports whether p has no pieces, which makes it 0 everywhere.
+// Simplification drops pieces with a zero polynomial or a domain it
+// proves empty, so this is how a function that is recognisably zero
+// shows; a zero function it fails to recognise reports false.
+func (p *PwQPolynomial) IsZero() bool { return len(p.pieces) == 0 }
+
 // Add returns p + q; the parameters are p's followed by q's new ones.
 func (p *PwQPolynomial) Add(q *PwQPolynomial) (r *PwQPolynomial, err error) {
 	defer catch(&err, "adding")
-	params := mergeNames(p.params, q.params)
+	params, ps, qs := aligned(p, q)
+	return newPwQP(params, append(ps, qs...)), nil
+}
+
+// Mul returns p * q; the parameters are p's followed by q's new ones. Each
+// pair of pieces contributes the product of its polynomials on the
+// intersection of its domains, so the product of two sums of overlapping
+// pieces is again one.
+func (p *PwQPolynomial) Mul(q *PwQPolynomial) (r *PwQPolynomial, err error) {
+	defer catch(&err, "multiplying")
+	params, ps, qs := aligned(p, q)
 	var pieces []*bset
-	for _, x := range []*PwQPolynomial{p, q} {
+	for _, a := range ps {
+		for _, b := range qs {
+			c, bp := meet(a, b)
+			c.poly = c.poly.mul(bp)
+			pieces = append(pieces, c)
+		}
+	}
+	if p.disjoint && q.disjoint {
+		return newDisjointPwQP(params, pieces), nil
+	}
+	return newPwQP(params, pieces), nil
+}
+
+// aligned returns the merged parameters of p and q and both functions'
+// pieces over them.
+func aligned(p, q *PwQPolynomial) (params []string, ps, qs []*bset) {
+	params = mergeNames(p.params, q.params)
+	lifted := func(x *PwQPolynomial) []*bset {
 		m := make([]int, 1+len(x.params))
 		for i, n := range x.params {
 			m[1+i] = 1 + slices.Index(params, n)
 		}
-		for _, pc := range x.pieces {
-			pieces = append(pieces, lift(pc, len(params), 0, m))
+		out := make([]*bset, len(x.pieces))
+		for i, pc := range x.pieces {
+			out[i] = lift(pc, len(params), 0, m)
 		}
+		return out
 	}
-	return newPwQP(params, pieces), nil
+	return params, lifted(p), lifted(q)
+}
+
+// meet returns a ∩ b, carrying a's poly, and b's poly over its columns.
+func meet(a, b *bset) (*bset, *poly) {
+	c := a.clone()
+	m := c.importCols(b)
+	for _, r := range b.eqs {
+		c.addEq(c.translate(m, r))
+	}
+	for _, r := range b.ineqs {
+		c.addIneq(c.translate(m, r))
+	}
+	return c, translatePoly(m, b.poly)
 }
 
 // Scale returns c*p.

@@ -73,14 +73,7 @@ func translatePoly(m [][]int64, p *poly) *poly {
 
 // intersectBset returns a ∩ b (same space); its poly is a's.
 func intersectBset(a, b *bset) *bset {
-	c := a.clone()
-	m := c.importCols(b)
-	for _, r := range b.eqs {
-		c.addEq(c.translate(m, r))
-	}
-	for _, r := range b.ineqs {
-		c.addIneq(c.translate(m, r))
-	}
+	c, _ := meet(a, b)
 	return c
 }
 

@@ -25,7 +25,8 @@ const maxCells = 96
 // simplifyPieces simplifies pieces whose values add up. It returns
 // disjoint pieces when it can make them disjoint within maxCells, and
 // otherwise the simplified overlapping pieces with disjoint = false.
-func simplifyPieces(pieces []*bset) (out []*bset, disjoint bool) {
+// Pieces known to be disjoint (known) are taken as they are.
+func simplifyPieces(pieces []*bset, known bool) (out []*bset, disjoint bool) {
 	var ps []*bset
 	work := &budget{}
 	defer func() {
@@ -41,10 +42,13 @@ func simplifyPieces(pieces []*bset) (out []*bset, disjoint bool) {
 			ps = append(ps, p)
 		}
 	}
-	ps = mergeEqualDomains(ps)
-	cells, disjoint := disjointSum(ps)
-	if disjoint {
-		ps = cells
+	disjoint = known
+	if !known {
+		ps = mergeEqualDomains(ps)
+		var cells []*bset
+		if cells, disjoint = disjointSum(ps); disjoint {
+			ps = cells
+		}
 	}
 	for _, p := range ps {
 		if p.simplifyPiece() {

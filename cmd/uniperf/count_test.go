@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// runCount runs uniperf count with args and returns the exit status and
+// the standard output.
+func runCount(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var out bytes.Buffer
+	countCmd.SetOut(&out)
+	reset := func() { countParams, countConsts, countJSON = nil, nil, false }
+	t.Cleanup(func() { countCmd.SetOut(nil); reset() })
+	reset()
+	code := run(append([]string{"count"}, args...))
+	return code, out.String()
+}
+
+// countValues reads the NAME VALUE columns of count's table.
+func countValues(t *testing.T, out string) map[string]int64 {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	values := map[string]int64{}
+	for _, l := range lines[1:] {
+		f := strings.Fields(l)
+		v, err := strconv.ParseInt(f[1], 10, 64)
+		if err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		values[f[0]] = v
+	}
+	return values
+}
+
+func compareCounts(t *testing.T, what string, got, want map[string]int64) {
+	t.Helper()
+	for n, v := range want {
+		if got[n] != v {
+			t.Errorf("%s: %s = %d, want %d", what, n, got[n], v)
+		}
+	}
+	for n, v := range got {
+		if _, ok := want[n]; !ok {
+			t.Errorf("%s: unexpected %s = %d", what, n, v)
+		}
+	}
+}
+
+func TestCountCommand(t *testing.T) {
+	// matmul_naive at n = 64, 16 x 16 groups: a multiply and an add per
+	// (i, j, k); a[i, k] is uniform along j (l.0), b[k, j] stride 1;
+	// n^2 stores of c; (64/16)^2 groups.
+	code, out := runCount(t, "matmul_naive", "--param", "n=64")
+	if code != 0 || !strings.HasPrefix(out, "kernel matmul_naive at n=64\n") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	const n3, n2 = 64 * 64 * 64, 64 * 64
+	compareCounts(t, "matmul_naive", countValues(t, out), map[string]int64{"flop.f32.mul": n3, "flop.f32.add": n3,
+		"global.load.f32.stride=0": n3, "global.load.f32.stride=1": n3, "global.store.f32.stride=1": n2,
+		"global.minldst.f32.stride=1": n2, "launch.groups": 16, "launch.const": 1})
+	if !strings.Contains(out, "flop.f32.mul                 262144  [n] -> { n^3 : n >= 1 }") {
+		t.Errorf("no expression for flop.f32.mul:\n%s", out)
+	}
+
+	// Without parameters: expressions only; the stride-2 class shows k
+	// and the footprint it follows from.
+	code, out = runCount(t, "vector_scale_add", "--const", "STRIDE=2")
+	if code != 0 || !strings.HasPrefix(out, "kernel vector_scale_add, parameters n\n") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	for _, s := range []string{"global.load.f32.stride=k/2", "over the footprint of x: cells = [n] -> { (n - floor((n)/2)) : n >= 1 }",
+		"launch.groups                  [n] -> { floor((511 + n)/512) : n >= 1 }"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("no %q in\n%s", s, out)
+		}
+	}
+}
+
+func TestCountCommandJSON(t *testing.T) {
+	// A kernel file with a constant override: y = 2*a + 1 over n = 20
+	// elements in groups of 8 (3 groups), one load, store, multiply and
+	// add per element.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ew.knl")
+	src := "kernel ew\nconst LX = 4\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\narray b f32 [n]\n" +
+		"split i LX io ii\ntag io g.0, ii l.0\nb[i] = 2*a[i] + 1\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// And vector_scale_add with stride 2 at n = 1000: 500 elements, each
+	// with loads of x and y, a store of z, two multiplies and an add; a
+	// footprint of 500 cells spanning 999, round(2*500/999) = 1: class
+	// 1/2; groups of 256 elements cover 512 indices: 2 groups.
+	cases := []struct {
+		args []string
+		want map[string]int64
+	}{
+		{[]string{path, "--const", "LX=8", "--param", "n=20"}, map[string]int64{"global.load.f32.stride=1": 20,
+			"global.store.f32.stride=1": 20, "global.minldst.f32.stride=1": 20, "flop.f32.mul": 20, "flop.f32.add": 20,
+			"launch.groups": 3, "launch.const": 1}},
+		{[]string{"vector_scale_add", "--const", "STRIDE=2", "--param", "n=1000"}, map[string]int64{"global.load.f32.stride=1/2": 1000,
+			"global.store.f32.stride=1/2": 500, "global.minldst.f32.stride=1/2": 500, "flop.f32.mul": 1000, "flop.f32.add": 500,
+			"launch.groups": 2, "launch.const": 1}},
+	}
+	for _, c := range cases {
+		code, out := runCount(t, append(c.args, "--json")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", c.args, code)
+		}
+		var res struct {
+			Kernel     string
+			Properties []struct {
+				Name, Expression string
+				Value            *int64
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("%v: %v in %s", c.args, err, out)
+		}
+		got := map[string]int64{}
+		for _, p := range res.Properties {
+			if p.Value == nil || !strings.Contains(p.Expression, "->") {
+				t.Errorf("%v: property %+v", c.args, p)
+				continue
+			}
+			got[p.Name] = *p.Value
+		}
+		compareCounts(t, res.Kernel, got, c.want)
+	}
+	code, out := runCount(t, "matmul_tiled", "--json")
+	if code != 0 || strings.Contains(out, `"value"`) || !strings.Contains(out, `"name": "sync.barrier"`) {
+		t.Errorf("without parameters: exit %d, output %s", code, out)
+	}
+}
+
+func TestCountCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.knl")
+	if err := os.WriteFile(bad, []byte("kernel bad\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\na[i] = 2 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{filepath.Join(dir, "missing.knl")}, "no such file, and no library kernel"},
+		{[]string{"no_such_kernel"}, "no library kernel of that name"},
+		{[]string{bad}, bad + ":4:"},
+		{[]string{"matmul_tiled", "--param", "n=4"}, "missing parameter m"},
+		{[]string{"matmul_tiled", "--param", "n=4", "--param", "k=4"}, "has no parameter k"},
+		{[]string{"matmul_tiled", "--const", "LZ=4"}, "constant LZ is overridden but not declared"},
+		{[]string{"matmul_tiled", "--const", "LX"}, "want NAME=VALUE"},
+		{[]string{"matmul_naive", "--param", "n=0"}, "violate the assumptions n >= 1"},
+		{[]string{"matmul_naive", "--param", "n=3000000"}, "overflow"},
+	}
+	for _, c := range cases {
+		if code, _ := runCount(t, c.args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", c.args, code)
+		}
+		consts, err := parseConsts(constFlags(c.args))
+		var params map[string]int64
+		if err == nil {
+			params, err = parseParams(paramFlags(c.args))
+		}
+		if err == nil {
+			err = count(&bytes.Buffer{}, c.args[0], consts, params, false)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%v: error %v, want one containing %q", c.args, err, c.msg)
+		}
+	}
+}
+
+// constFlags extracts the --const values from an argument list.
+func constFlags(args []string) []string {
+	var out []string
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == "--const" {
+			out = append(out, args[i+1])
+		}
+	}
+	return out
+}

@@ -1,0 +1,194 @@
+package counts
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/uniperf/uniperf/polyhedra"
+)
+
+// Counted holds the properties of a kernel counted symbolically by
+// Count: piecewise quasi-polynomials in the size parameters, evaluated
+// exactly at any parameter values with Eval, or fast with a compiled
+// Evaluator. It is safe for concurrent use.
+//
+// Internally every property is a sum of terms, each a coefficient times a
+// product of counted quantities (numbers of points of sets, launch sizes);
+// a quantity shared by several properties is counted and evaluated once.
+type Counted struct {
+	k      *Kernel
+	params []string
+	values []*polyhedra.PwQPolynomial // the counted quantities
+	gisted []*polyhedra.PwQPolynomial // values where the assumptions hold
+	// assumed is 1 where the parameters satisfy the assumptions, else 0.
+	assumed *polyhedra.PwQPolynomial
+	groups  []group
+	utils   []util
+	names   []string   // every property that can be non-zero, sorted
+	all     *Evaluator // evaluates names, for Eval
+	// sums holds each group's terms summed into one function, formed on
+	// demand: evaluation does not need them.
+	sums func() ([]*polyhedra.PwQPolynomial, error)
+}
+
+// group is a sum of terms that belongs to one property: a static
+// property, or the global accesses of one direction, type and stride
+// (and array, for strides whose class depends on utilization).
+type group struct {
+	name  string // the property, when its class is fixed
+	util  int    // index into Counted.utils, or -1 when name is fixed
+	acc   accessKind
+	terms []prodTerm
+}
+
+// accessKind is what names the stride class of a global access.
+type accessKind struct {
+	store  bool
+	dtype  DType
+	stride int64
+	array  string
+}
+
+// nameAt names the property of a group whose class numerator is num.
+func (g *group) nameAt(num int64) string {
+	if g.util < 0 {
+		return g.name
+	}
+	return globalProperty(g.acc.store, g.acc.dtype, g.acc.stride, num)
+}
+
+// prodTerm is coef × Π values[factors].
+type prodTerm struct {
+	coef    int64
+	factors []int
+}
+
+// util is the utilization of an array's footprint, which decides the
+// class numerator of its accesses of stride 2 and more: round(den ×
+// cells / filled), at least 1.
+type util struct {
+	array       string
+	den         int64
+	cells, fill int // indices into values
+}
+
+// Count counts every property of k symbolically, once per kernel; the
+// result evaluates them at any parameters. Each set of the counting plan
+// is counted with package polyhedra; products and sums of counts are
+// formed with its exact arithmetic, and the launch size of an axis with
+// several tagged inames is the maximum of their extents.
+func Count(k *Kernel) (*Counted, error) {
+	p, err := newPlan(k)
+	if err != nil {
+		return nil, err
+	}
+	b := &counter{p: p, c: &Counted{k: k, params: slices.Clone(k.Params)}, set: map[int]int{}, max: map[string]int{}}
+	b.unit = p.add(&uset{pieces: []piece{{}}})
+	if err := b.count(); err != nil {
+		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
+	}
+	c := b.c
+	if err = c.gist(); err != nil {
+		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
+	}
+	c.names = c.possibleNames()
+	c.sums = sync.OnceValues(c.groupSums)
+	if c.all, err = c.Compile(c.names); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// gist prepares the counted quantities for evaluation at parameters
+// that satisfy the kernel's assumptions (evaluation checks them first),
+// dropping the constraints they imply, and counts the assumptions
+// themselves: a set without dimensions has one point where they hold.
+func (c *Counted) gist() error {
+	a := c.k.Assumptions()
+	if a == "" {
+		a = "0 = 0"
+	}
+	ctx, err := polyhedra.ParseSet(islSet(c.params, nil, a))
+	if err != nil {
+		return err
+	}
+	if c.assumed, err = ctx.Card(); err != nil {
+		return err
+	}
+	c.gisted = make([]*polyhedra.PwQPolynomial, len(c.values))
+	for i, v := range c.values {
+		if c.gisted[i], err = v.Gist(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Params returns the kernel's size parameters, the order in which an
+// Evaluator takes their values.
+func (c *Counted) Params() []string { return slices.Clone(c.params) }
+
+// possibleNames lists every property that is non-zero at some
+// parameters, as far as the structure of the kernel tells: the fixed
+// ones, every class a strided access may fall in, and the minima of
+// loads and stores of a type and class that both may have.
+func (c *Counted) possibleNames() []string {
+	seen := map[string]bool{}
+	for _, g := range c.groups {
+		if g.util < 0 {
+			seen[g.name] = true
+			continue
+		}
+		for num := int64(1); num <= c.utils[g.util].den; num++ {
+			seen[g.nameAt(num)] = true
+		}
+	}
+	for name := range seen {
+		if rest, ok := strings.CutPrefix(name, "global.load."); ok && seen["global.store."+rest] {
+			seen["global.minldst."+rest] = true
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// Eval returns the exact value of every non-zero property at the given
+// parameter values, by name (see the package documentation). Every
+// parameter of the kernel must be given, and no other name; the values
+// must satisfy the kernel's assumptions. A count that does not fit in
+// int64 is an error, never a wrong value.
+func (c *Counted) Eval(params map[string]int64) (map[string]int64, error) {
+	args, err := c.args(params)
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]int64, len(c.names))
+	if err := c.all.evalInts(args, vals); err != nil {
+		return nil, err
+	}
+	out := map[string]int64{}
+	for i, v := range vals {
+		if v != 0 {
+			out[c.names[i]] = v
+		}
+	}
+	return out, nil
+}
+
+// args orders parameter values as Params does.
+func (c *Counted) args(params map[string]int64) ([]int64, error) {
+	args := make([]int64, len(c.params))
+	for i, p := range c.params {
+		v, ok := params[p]
+		if !ok {
+			return nil, errorf(c.k.File, Pos{}, "missing parameter %s (the kernel's parameters are %s)", p, listOrNone(c.params))
+		}
+		args[i] = v
+	}
+	for _, p := range sortedKeys(params) {
+		if !slices.Contains(c.params, p) {
+			return nil, errorf(c.k.File, Pos{}, "unknown parameter %s (the kernel's parameters are %s)", p, listOrNone(c.params))
+		}
+	}
+	return args, nil
+}

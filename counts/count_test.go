@@ -1,0 +1,346 @@
+package counts
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/uniperf/uniperf/measurekernels/library"
+	"github.com/uniperf/uniperf/measurekernels/suite"
+)
+
+// countChecks are library kernels with their default constants (16 x 16
+// and 256-wide work-groups) at sizes where the splits do not divide, at
+// multiples of the work-group size and at the smallest sizes allowed.
+func countChecks() []planCheck {
+	var out []planCheck
+	add := func(kernel string, consts map[string]int64, params ...map[string]int64) {
+		for _, p := range params {
+			out = append(out, planCheck{kernel, consts, p})
+		}
+	}
+	n := func(v int64) map[string]int64 { return map[string]int64{"n": v} }
+	add("matmul_tiled", nil, map[string]int64{"n": 40, "m": 37, "ell": 33}, map[string]int64{"n": 37, "m": 40, "ell": 16},
+		map[string]int64{"n": 16, "m": 15, "ell": 17}, map[string]int64{"n": 1, "m": 1, "ell": 1})
+	add("matmul_skinny", nil, map[string]int64{"n": 37, "m": 40}, map[string]int64{"n": 16, "m": 3}, map[string]int64{"n": 1, "m": 1})
+	add("matmul_naive", nil, n(40), n(37), n(1))
+	for _, st := range []int64{1, 2, 3} {
+		add("vector_scale_add", map[string]int64{"STRIDE": st}, n(1000), n(513), n(1))
+	}
+	for _, k := range []string{"transpose_prefetch", "transpose_read_coalesced", "transpose_write_coalesced", "empty"} {
+		add(k, nil, n(40), n(37), n(16), n(1))
+	}
+	for _, k := range []string{"global_copy", "global_add4", "global_store_index"} {
+		add(k, nil, n(600), n(256), n(1))
+	}
+	add("stride2_filled", nil, n(300), n(37), n(1))
+	add("stride3_filled", nil, n(300), n(37), n(1))
+	add("finite_diff", nil, n(40), n(37), n(18), n(17), n(3))
+	add("nbody", nil, n(37), n(2), n(1))
+	add("nbody", map[string]int64{"LX": 16}, n(40), n(37))
+	add("convolution", nil, n(20), n(1))
+	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {
+		for _, t := range []string{"f32", "f64"} {
+			add("arith_"+op+"_"+t, nil, map[string]int64{"n": 37, "nk": 3}, map[string]int64{"n": 16, "nk": 1})
+		}
+	}
+	return out
+}
+
+// countedKernels caches Count per kernel and constants: a kernel is
+// counted once and evaluated at many parameters.
+var countedKernels sync.Map
+
+func countedLibraryKernel(t *testing.T, name string, consts map[string]int64) (*Kernel, *Counted) {
+	t.Helper()
+	src, err := library.Source(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := ParseKernel(library.FileName(name), src, consts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := fmt.Sprint(name, consts)
+	if c, ok := countedKernels.Load(key); ok {
+		return k, c.(*Counted)
+	}
+	c, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	countedKernels.Store(key, c)
+	return k, c
+}
+
+// TestCountMatchesPlanAndRun evaluates the symbolic counts of every
+// library kernel and compares them, property by property, with the
+// counting plan evaluated by enumeration; at the sizes of countChecks it
+// also compares the plan with the reference interpreter (the plan checks
+// already do so at theirs).
+func TestCountMatchesPlanAndRun(t *testing.T) {
+	covered := map[string]bool{}
+	run := func(c planCheck, interpret bool) {
+		covered[c.kernel] = true
+		t.Run(fmt.Sprintf("%s/%v/%v", c.kernel, c.consts, c.params), func(t *testing.T) {
+			k, counted := countedLibraryKernel(t, c.kernel, c.consts)
+			got := checkCountAgainstPlan(t, k, counted, c.params)
+			if interpret {
+				compareProps(t, sumClasses(got), checkPlanAgainstRun(t, k, c.params))
+			}
+		})
+	}
+	for _, c := range planChecks() {
+		run(c, false)
+	}
+	for _, c := range countChecks() {
+		run(c, true)
+	}
+	for _, name := range library.Names() {
+		if !covered[name] {
+			t.Errorf("library kernel %s is not checked", name)
+		}
+	}
+}
+
+// checkCountAgainstPlan compares Count's Eval, its Evaluator and the
+// functions behind PropertiesAt with the plan evaluated by enumeration,
+// and returns Eval's values.
+func checkCountAgainstPlan(t *testing.T, k *Kernel, c *Counted, params map[string]int64) map[string]int64 {
+	t.Helper()
+	p, err := newPlan(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.concrete(params, 1e9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Eval(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareProps(t, got, b.props)
+	names := append([]string{"int.i64.pow"}, c.names...) // and one no kernel has
+	ev, err := c.Compile(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, err := c.args(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, len(names))
+	if err := ev.Eval(args, out); err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range names {
+		if out[i] != float64(b.props[n]) {
+			t.Errorf("evaluator: %s = %g, enumeration %d", n, out[i], b.props[n])
+		}
+	}
+	fns, values, err := c.functionsAt(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareProps(t, values, b.props)
+	for name, f := range fns {
+		v, err := f.Eval(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.IsInt64() || v.Int64() != b.props[name] {
+			t.Errorf("%s = %s at %v by its expression, enumeration %d", name, v, params, b.props[name])
+		}
+	}
+	return got
+}
+
+// TestCountLarge evaluates at sizes far beyond enumeration, against
+// counts derived by hand.
+func TestCountLarge(t *testing.T) {
+	// matmul_naive: one multiply and one add per (i, j, k); a[i, k] does
+	// not depend on j (on l.0): uniform; b[k, j] stride 1; n^2 stores of
+	// c; (n/16)^2 groups.
+	_, naive := countedLibraryKernel(t, "matmul_naive", nil)
+	const n = 4096
+	got, err := naive.Eval(map[string]int64{"n": n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareProps(t, got, map[string]int64{"flop.f32.mul": n * n * n, "flop.f32.add": n * n * n,
+		"global.load.f32.stride=0": n * n * n, "global.load.f32.stride=1": n * n * n, "global.store.f32.stride=1": n * n,
+		"global.minldst.f32.stride=1": n * n, "launch.groups": (n / 16) * (n / 16), "launch.const": 1})
+
+	// matmul_tiled, n x m times m x ell with 16 x 16 groups and m not a
+	// multiple of 16: each work-item (i, j) runs m multiplies and adds in
+	// the reductions plus one add per k tile (ceil(m/16) of them) and
+	// reads 2m tile elements. Each of the ell/16 group columns loads all
+	// n x m elements of a into its tiles, each of the n/16 group rows all
+	// m x ell elements of b. Two barriers per k tile for every launched
+	// work-item.
+	_, tiled := countedLibraryKernel(t, "matmul_tiled", nil)
+	const ni, mi, li = 4096, 1000, 2048
+	tiles := int64((mi + 15) / 16)
+	got, err = tiled.Eval(map[string]int64{"n": ni, "m": mi, "ell": li})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tileLoads := int64(ni*mi*(li/16) + mi*li*(ni/16))
+	compareProps(t, got, map[string]int64{"flop.f32.mul": ni * mi * li, "flop.f32.add": ni*mi*li + ni*li*tiles,
+		"global.load.f32.stride=1": tileLoads, "local.store.f32": tileLoads, "local.load.f32": 2 * ni * mi * li,
+		"global.store.f32.stride=1": ni * li, "global.minldst.f32.stride=1": ni * li, "sync.barrier": 2 * tiles * ni * li,
+		"launch.groups": (ni / 16) * (li / 16), "launch.const": 1})
+}
+
+// TestCountErrors checks overflow, assumptions and parameter names.
+func TestCountErrors(t *testing.T) {
+	_, naive := countedLibraryKernel(t, "matmul_naive", nil)
+	// n^3 overflows int64 beyond n = 2097151.
+	if _, err := naive.Eval(map[string]int64{"n": 2097151}); err != nil {
+		t.Errorf("n = 2097151: %v", err)
+	}
+	ev, err := naive.Compile([]string{"flop.f32.mul", "launch.groups"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, 2)
+	for _, n := range []int64{2097152, 1 << 40, 1 << 62} {
+		_, err := naive.Eval(map[string]int64{"n": n})
+		if err == nil || !strings.Contains(err.Error(), "overflow") && !strings.Contains(err.Error(), "64 bits") {
+			t.Errorf("n = %d: error %v, want an overflow", n, err)
+		}
+		if err := ev.Eval([]int64{n}, out); err == nil {
+			t.Errorf("evaluator at n = %d: no error", n)
+		}
+	}
+	_, tiled := countedLibraryKernel(t, "matmul_tiled", nil)
+	cases := []struct {
+		params map[string]int64
+		msg    string
+	}{
+		{map[string]int64{"n": 4, "m": 4}, "missing parameter ell"},
+		{map[string]int64{"n": 4, "m": 4, "ell": 4, "k": 1}, "unknown parameter k"},
+		{map[string]int64{"n": 0, "m": 4, "ell": 4}, "violate the assumptions n >= 1"},
+	}
+	for _, c := range cases {
+		if _, err := tiled.Eval(c.params); err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%v: error %v, want %q", c.params, err, c.msg)
+		}
+	}
+	if _, err := tiled.Compile([]string{"flop.f32.addd"}); err == nil || !strings.Contains(err.Error(), `unknown property "flop.f32.addd"`) {
+		t.Errorf("misspelt property: %v", err)
+	}
+	ev, err = tiled.Compile([]string{"flop.f32.add"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.Eval([]int64{4, 4}, out[:1]); err == nil || !strings.Contains(err.Error(), "2 parameter values for 3") {
+		t.Errorf("too few parameters: %v", err)
+	}
+	if err := ev.Eval([]int64{4, 4, 4}, out); err == nil || !strings.Contains(err.Error(), "2 outputs for 1") {
+		t.Errorf("too many outputs: %v", err)
+	}
+	if err := ev.Eval([]int64{4, -1, 4}, out[:1]); err == nil || !strings.Contains(err.Error(), "m=-1") {
+		t.Errorf("assumption: %v", err)
+	}
+}
+
+// TestSpanUnionFallback checks that the union of spans, which counts the
+// launch size of an axis should the maximum of the extents fail, gives
+// the same sizes as the maximum, for every axis with several inames.
+func TestSpanUnionFallback(t *testing.T) {
+	checked := 0
+	for _, name := range []string{"matmul_tiled", "finite_diff", "transpose_prefetch"} {
+		src, _ := library.Source(name)
+		k, err := ParseKernel(name+".knl", src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := newPlan(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := &counter{p: p, c: &Counted{k: k, params: k.Params}, set: map[int]int{}, max: map[string]int{}}
+		for kind := range 2 {
+			for a := range 3 {
+				f, ok := p.axisSize(kind, a)
+				if !ok || len(f) < 2 {
+					continue
+				}
+				m, err := b.maxOf(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				span, err := countSet(p.sets[p.spanUnion(f)], k.Params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rng := rand.New(rand.NewPCG(3, uint64(a)))
+				for range 40 {
+					params := map[string]int64{}
+					for _, q := range k.Params {
+						params[q] = 1 + rng.Int64N(70)
+					}
+					params["n"] = max(params["n"], 3)
+					x, err1 := m.Eval(params)
+					y, err2 := span.Eval(params)
+					if err := errors.Join(err1, err2); err != nil {
+						t.Fatal(err)
+					}
+					if x.Cmp(y) != 0 {
+						t.Errorf("%s axis %d/%d at %v: maximum %s, span union %s", name, kind, a, params, x, y)
+					}
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no axis with several inames")
+	}
+}
+
+// TestCountSuiteConfigurations counts every kernel of the paper suite in
+// every configuration the suite measures (work-group sizes, strides) and
+// compares the counts with the plan evaluated by enumeration at a size
+// that no work-group size divides.
+func TestCountSuiteConfigurations(t *testing.T) {
+	s, err := suite.Load("paper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, sk := range s.Kernels {
+		for _, sizes := range slices.Sorted(maps.Keys(s.GroupSets)) {
+			for _, gs := range s.GroupSets[sizes][sk.Groups] {
+				for _, v := range sk.Variants {
+					consts := map[string]int64{}
+					maps.Copy(consts, sk.Consts)
+					maps.Copy(consts, v.Consts)
+					for i, g := range gs {
+						consts[s.GroupConsts[i]] = g
+					}
+					key := fmt.Sprint(sk.Kernel, consts)
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
+					t.Run(key, func(t *testing.T) {
+						k, c := countedLibraryKernel(t, sk.Kernel, consts)
+						params := map[string]int64{}
+						for _, p := range k.Params {
+							params[p] = 37
+						}
+						checkCountAgainstPlan(t, k, c, params)
+					})
+				}
+			}
+		}
+	}
+}
