@@ -32,6 +32,10 @@ func countChecks() []planCheck {
 	for _, st := range []int64{1, 2, 3} {
 		add("vector_scale_add", map[string]int64{"STRIDE": st}, n(1000), n(513), n(1))
 	}
+	for _, st := range []int64{2, 3} {
+		add("global_copy_strided", map[string]int64{"STRIDE": st}, n(1000), n(513), n(1))
+		add("global_store_strided", map[string]int64{"STRIDE": st}, n(1000), n(513), n(1))
+	}
 	for _, k := range []string{"transpose_prefetch", "transpose_read_coalesced", "transpose_write_coalesced", "empty"} {
 		add(k, nil, n(40), n(37), n(16), n(1))
 	}

@@ -238,6 +238,38 @@ func vectorSetup(stride int64) func(p map[string]int64, rng *rand.Rand) (map[str
 	}
 }
 
+// stridedCopySetup checks b[i] = a[i] on every stride-th element, the
+// others left poisoned.
+func stridedCopySetup(stride int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		a, b := randF32(rng, p["n"]), poisonF32(p["n"])
+		return map[string]any{"a": a, "b": b}, func() error {
+			for i := range a {
+				if want := a[i]; i%int(stride) == 0 && b[i] != want || i%int(stride) != 0 && !math.IsNaN(float64(b[i])) {
+					return fmt.Errorf("b[%d] = %v (a[%d] = %v, stride %d)", i, b[i], i, a[i], stride)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// stridedStoreSetup checks a[stride*i] = i, the other elements left
+// poisoned.
+func stridedStoreSetup(stride int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		a := poisonF32(p["n"])
+		return map[string]any{"a": a}, func() error {
+			for i := range a {
+				if i%int(stride) == 0 && a[i] != float32(i/int(stride)) || i%int(stride) != 0 && !math.IsNaN(float64(a[i])) {
+					return fmt.Errorf("a[%d] = %v, stride %d", i, a[i], stride)
+				}
+			}
+			return nil
+		}
+	}
+}
+
 func libraryCases() []libraryCase {
 	small2 := map[string]int64{"LX": 4, "LY": 3}
 	cases := []libraryCase{
@@ -265,6 +297,10 @@ func libraryCases() []libraryCase {
 		{"vector_scale_add", map[string]int64{"LX": 8}, map[string]int64{"n": 37}, vectorSetup(1)},
 		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 2}, map[string]int64{"n": 37}, vectorSetup(2)},
 		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 3}, map[string]int64{"n": 37}, vectorSetup(3)},
+		{"global_copy_strided", map[string]int64{"LX": 8, "STRIDE": 2}, map[string]int64{"n": 37}, stridedCopySetup(2)},
+		{"global_copy_strided", map[string]int64{"LX": 8, "STRIDE": 3}, map[string]int64{"n": 37}, stridedCopySetup(3)},
+		{"global_store_strided", map[string]int64{"LX": 8, "STRIDE": 2}, map[string]int64{"n": 37}, stridedStoreSetup(2)},
+		{"global_store_strided", map[string]int64{"LX": 8, "STRIDE": 3}, map[string]int64{"n": 37}, stridedStoreSetup(3)},
 		{"global_copy", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 			a, b := randF32(rng, p["n"]), poisonF32(p["n"])
 			return map[string]any{"a": a, "b": b}, func() error {

@@ -33,6 +33,11 @@ func planChecks() []planCheck {
 	for _, st := range []int64{1, 2, 3} {
 		add("vector_scale_add", map[string]int64{"LX": 8, "STRIDE": st}, map[string]int64{"n": 37}, map[string]int64{"n": 48}, map[string]int64{"n": 1})
 	}
+	for _, st := range []int64{2, 3} {
+		for _, k := range []string{"global_copy_strided", "global_store_strided"} {
+			add(k, map[string]int64{"LX": 8, "STRIDE": st}, map[string]int64{"n": 37}, map[string]int64{"n": 48}, map[string]int64{"n": 1})
+		}
+	}
 	add("transpose_prefetch", s2, map[string]int64{"n": 10}, map[string]int64{"n": 4})
 	add("transpose_prefetch", map[string]int64{"LX": 8, "LY": 2}, map[string]int64{"n": 13})
 	add("transpose_write_coalesced", s2, map[string]int64{"n": 9})

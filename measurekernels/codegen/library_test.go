@@ -62,6 +62,14 @@ var libraryCases = map[string]libraryCase{
 	"transpose_prefetch":        libraryCase{groups2D, []params{{"n": 40}, {"n": 37}, {"n": 13}, {"n": 1}}}.with(consts{"LX": 16, "LY": 5}),
 	"transpose_read_coalesced":  {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
 	"transpose_write_coalesced": {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
+	"global_copy_strided": {
+		[]consts{{"LX": 16, "STRIDE": 2}, {"LX": 64, "STRIDE": 3}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}, {"n": 2}},
+	},
+	"global_store_strided": {
+		[]consts{{"LX": 16, "STRIDE": 2}, {"LX": 64, "STRIDE": 3}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}, {"n": 2}},
+	},
 	"vector_scale_add": {
 		[]consts{{"LX": 16, "STRIDE": 1}, {"LX": 64, "STRIDE": 2}, {"LX": 16, "STRIDE": 3}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}, {"n": 2}},

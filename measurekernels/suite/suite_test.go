@@ -66,8 +66,9 @@ func TestPaperSuiteFollowsTheSeed(t *testing.T) {
 			t.Errorf("%s: sizes %+v, want %+v", name, k, want)
 		}
 	}
-	if len(classes) != 9 {
-		t.Errorf("%d measurement classes %v, the seed has 9", len(classes), classes)
+	// The seed's nine classes and uniperf's global_strided.
+	if len(classes) != 10 || !classes["global_strided"] {
+		t.Errorf("%d measurement classes %v, want the seed's 9 and global_strided", len(classes), classes)
 	}
 	for _, name := range []string{"finite_diff", "matmul_skinny", "nbody", "convolution"} {
 		if byName[name].Role != "test" {
