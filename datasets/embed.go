@@ -36,6 +36,16 @@ func Shipped() []string {
 
 // OpenShipped reads and validates an embedded table by name.
 func OpenShipped(name string) (*Table, error) {
+	data, err := ShippedBytes(name)
+	if err != nil {
+		return nil, err
+	}
+	return Decode("embedded "+name, data)
+}
+
+// ShippedBytes returns the bytes of an embedded table by name, for callers
+// that record what they read (a hash of it, say) as well as decode it.
+func ShippedBytes(name string) ([]byte, error) {
 	if !strings.HasSuffix(name, ".arrow") {
 		return nil, &Error{File: name, Row: -1, Err: fs.ErrNotExist}
 	}
@@ -43,5 +53,5 @@ func OpenShipped(name string) (*Table, error) {
 	if err != nil {
 		return nil, &Error{File: name, Row: -1, Err: fs.ErrNotExist}
 	}
-	return Decode("embedded "+name, data)
+	return data, nil
 }

@@ -1,0 +1,136 @@
+package linear
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/library"
+)
+
+// Source returns the .knl text of a kernel by name, and the file name to
+// give in errors.
+type Source func(name string) (file string, src []byte, err error)
+
+// Library is the Source of uniperf's kernel library.
+func Library(name string) (string, []byte, error) {
+	src, err := library.Source(name)
+	return name + ".knl", src, err
+}
+
+// Files is the Source that reads kernels from .knl files: a kernel's name
+// is its path.
+func Files(path string) (string, []byte, error) {
+	src, err := os.ReadFile(path)
+	return path, src, err
+}
+
+// Counter counts kernels by name, once per binding of their consts, and is
+// safe for concurrent use.
+type Counter struct {
+	source Source
+	mu     sync.Mutex
+	cache  map[string]*counted
+}
+
+type counted struct {
+	once sync.Once
+	c    *counts.Counted
+	err  error
+}
+
+// NewCounter returns a Counter of the kernels source provides; nil means
+// uniperf's kernel library.
+func NewCounter(source Source) *Counter {
+	if source == nil {
+		source = Library
+	}
+	return &Counter{source: source, cache: map[string]*counted{}}
+}
+
+// Kernel returns the symbolic counts of kernel name with its consts bound.
+func (c *Counter) Kernel(name string, consts map[string]int64) (*counts.Counted, error) {
+	key := name + constString(consts)
+	c.mu.Lock()
+	e, ok := c.cache[key]
+	if !ok {
+		e = &counted{}
+		c.cache[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() {
+		file, src, err := c.source(name)
+		if err != nil {
+			e.err = fmt.Errorf("kernel %s: no .knl description: %w", name, err)
+			return
+		}
+		k, err := counts.ParseKernel(file, src, consts)
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.c, e.err = counts.Count(k)
+	})
+	return e.c, e.err
+}
+
+// Counts returns the exact non-zero property counts of kernel name with
+// consts bound, at params.
+func (c *Counter) Counts(name string, consts, params map[string]int64) (map[string]int64, error) {
+	k, err := c.Kernel(name, consts)
+	if err != nil {
+		return nil, err
+	}
+	v, err := k.Eval(params)
+	if err != nil {
+		return nil, fmt.Errorf("kernel %s at %s: %w", name, paramString(params), err)
+	}
+	return v, nil
+}
+
+// prepare counts the distinct kernels of keys on every CPU at once, so
+// that later calls find them counted.
+func (c *Counter) prepare(kernels map[string]map[string]int64, workers int) {
+	keys := slices.Sorted(maps.Keys(kernels))
+	jobs := make(chan string)
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for key := range jobs {
+				name, _, _ := strings.Cut(key, "{")
+				// The error is cached; the caller meets it again.
+				_, _ = c.Kernel(name, kernels[key])
+			}
+		}()
+	}
+	for _, k := range keys {
+		jobs <- k
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// constString renders a const binding in a fixed order, "{LX=16,LY=16}".
+func constString(consts map[string]int64) string {
+	return "{" + assignments(consts, ",") + "}"
+}
+
+// paramString renders parameters in a fixed order, "m=64 n=128".
+func paramString(params map[string]int64) string {
+	return assignments(params, " ")
+}
+
+func assignments(m map[string]int64, sep string) string {
+	parts := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, k+"="+strconv.FormatInt(m[k], 10))
+	}
+	return strings.Join(parts, sep)
+}

@@ -1,0 +1,212 @@
+package linear
+
+import (
+	"fmt"
+	"maps"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit"
+)
+
+// Options adjust Train and CrossValidate.
+type Options struct {
+	Fit fit.Options
+	// Integer puts the int.* properties into the fit; seed 001 leaves
+	// them out.
+	Integer bool
+}
+
+// Row is a measured row together with where it comes from, for messages.
+type Row struct {
+	datasets.Row
+	Table string // the table's name
+	Index int    // the row's index in the table
+}
+
+// Rows returns the rows of the tables whose role is role ("" for all).
+func Rows(tables map[string]*datasets.Table, role string) []Row {
+	var out []Row
+	for _, name := range slices.Sorted(maps.Keys(tables)) {
+		for i, r := range tables[name].Rows {
+			if role == "" || r.Role == role {
+				out = append(out, Row{Row: r, Table: name, Index: i})
+			}
+		}
+	}
+	return out
+}
+
+func (r Row) label() string {
+	return fmt.Sprintf("%s row %d (%s %s, %s)", r.Table, r.Index, r.Kernel, r.Variant, paramString(r.Params))
+}
+
+// Samples counts every row and returns the properties that occur in any of
+// them (sorted) with one fit sample per row. Counting errors name the row.
+func (c *Counter) Samples(rows []Row, opts Options) ([]string, []fit.Sample, error) {
+	distinct := map[string]map[string]int64{}
+	for _, r := range rows {
+		distinct[r.Kernel+constString(r.Consts)] = r.Consts
+	}
+	c.prepare(distinct, runtime.GOMAXPROCS(0))
+	values := make([]map[string]int64, len(rows))
+	seen := map[string]bool{}
+	for i, r := range rows {
+		v, err := c.Counts(r.Kernel, r.Consts, r.Params)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", r.label(), err)
+		}
+		values[i] = v
+		for p := range v {
+			if opts.Integer || !strings.HasPrefix(p, "int.") {
+				seen[p] = true
+			}
+		}
+	}
+	props := slices.Sorted(maps.Keys(seen))
+	samples := make([]fit.Sample, len(rows))
+	for i, r := range rows {
+		cnt := make([]float64, len(props))
+		for j, p := range props {
+			cnt[j] = float64(values[i][p])
+		}
+		samples[i] = fit.Sample{Kernel: r.Kernel, Class: r.Class, Label: r.label(), Counts: cnt, Time: r.TimeS}
+	}
+	return props, samples, nil
+}
+
+// Train fits the weights of one device on the measurement rows of tables
+// (keyed by name). The tables must come from one device.
+func (c *Counter) Train(tables map[string]*datasets.Table, opts Options) (*fit.Weights, error) {
+	device, err := oneDevice(tables)
+	if err != nil {
+		return nil, err
+	}
+	rows := Rows(tables, datasets.RoleMeasurement)
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("fit: the tables have no measurement rows (role %q) to fit on", datasets.RoleMeasurement)
+	}
+	w, err := c.train(rows, opts)
+	if err != nil {
+		return nil, err
+	}
+	w.Device = device
+	return w, nil
+}
+
+func (c *Counter) train(rows []Row, opts Options) (*fit.Weights, error) {
+	props, samples, err := c.Samples(rows, opts)
+	if err != nil {
+		return nil, err
+	}
+	w, err := fit.Fit(props, samples, opts.Fit)
+	if err != nil {
+		return nil, err
+	}
+	w.Model = fit.ModelUnified
+	w.Version = datasets.Version
+	w.PropertySet = fit.PropertySetID(w.Properties)
+	return w, nil
+}
+
+// oneDevice returns the device all tables were measured on.
+func oneDevice(tables map[string]*datasets.Table) (string, error) {
+	device := ""
+	for _, name := range slices.Sorted(maps.Keys(tables)) {
+		d := tables[name].Meta.DeviceName
+		if device != "" && d != device {
+			return "", fmt.Errorf("fit: %s was measured on %q, other tables on %q: fit one device at a time", name, d, device)
+		}
+		device = d
+	}
+	if device == "" {
+		return "", fmt.Errorf("fit: no tables")
+	}
+	return device, nil
+}
+
+// Predict returns the predicted time of kernel name (consts bound) at
+// params, with its terms sorted by decreasing share.
+func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string]int64) (float64, []fit.Term, error) {
+	v, err := c.Counts(name, consts, params)
+	if err != nil {
+		return 0, nil, err
+	}
+	props := slices.Sorted(maps.Keys(v))
+	cnt := make([]float64, len(props))
+	for i, p := range props {
+		cnt[i] = float64(v[p])
+	}
+	return w.Predict(props, cnt)
+}
+
+// Validate predicts every row with w and pairs the prediction with the
+// measured time.
+func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]fit.Case, error) {
+	distinct := map[string]map[string]int64{}
+	for _, r := range rows {
+		distinct[r.Kernel+constString(r.Consts)] = r.Consts
+	}
+	c.prepare(distinct, runtime.GOMAXPROCS(0))
+	cases := make([]fit.Case, 0, len(rows))
+	for _, r := range rows {
+		t, _, err := c.Predict(w, r.Kernel, r.Consts, r.Params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.label(), err)
+		}
+		cases = append(cases, fit.Case{Device: r.Device, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS, Predicted: t})
+	}
+	return cases, nil
+}
+
+// CrossValidate leaves out each kernel class of the measurement rows in
+// turn, fits on the other classes and predicts the class left out. A class
+// whose removal leaves some of its properties unpriced, or the fit
+// rank-deficient, cannot be predicted; it is listed in skipped with the
+// reason.
+func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options) (cases []fit.Case, skipped []string, err error) {
+	if _, err := oneDevice(tables); err != nil {
+		return nil, nil, err
+	}
+	rows := Rows(tables, datasets.RoleMeasurement)
+	classes := map[string]bool{}
+	for _, r := range rows {
+		classes[r.Class] = true
+	}
+	for _, class := range slices.Sorted(maps.Keys(classes)) {
+		var train, held []Row
+		for _, r := range rows {
+			if r.Class == class {
+				held = append(held, r)
+			} else {
+				train = append(train, r)
+			}
+		}
+		w, err := c.train(train, opts)
+		if err == nil {
+			var got []fit.Case
+			if got, err = c.Validate(w, held); err == nil {
+				cases = append(cases, got...)
+				continue
+			}
+		}
+		skipped = append(skipped, fmt.Sprintf("%s: %v", class, err))
+	}
+	return cases, skipped, nil
+}
+
+// SizeLabel names a row's size case in reports: its parameters and, where
+// the kernel has a work-group, the work-group size ("n=1024 @16x16").
+func SizeLabel(r datasets.Row) string {
+	s := paramString(r.Params)
+	if len(r.LocalSize) > 0 {
+		g := make([]string, len(r.LocalSize))
+		for i, l := range r.LocalSize {
+			g[i] = fmt.Sprint(l)
+		}
+		s += " @" + strings.Join(g, "x")
+	}
+	return s
+}
