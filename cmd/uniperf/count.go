@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -76,27 +75,6 @@ func init() {
 	countCmd.Flags().StringArrayVar(&countConsts, "const", nil, "constant override NAME=VALUE (repeatable)")
 	countCmd.Flags().BoolVar(&countJSON, "json", false, "print one JSON object")
 	rootCmd.AddCommand(countCmd)
-}
-
-// parseConsts turns repeated --const NAME=VALUE flags into a map.
-func parseConsts(flags []string) (map[string]int64, error) {
-	consts := make(map[string]int64, len(flags))
-	for _, f := range flags {
-		name, value, ok := strings.Cut(f, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" {
-			return nil, fmt.Errorf("--const %q: want NAME=VALUE", f)
-		}
-		if _, dup := consts[name]; dup {
-			return nil, fmt.Errorf("--const %q: %s given twice", f, name)
-		}
-		v, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("--const %q: %q is not a 64-bit integer", f, value)
-		}
-		consts[name] = v
-	}
-	return consts, nil
 }
 
 // countResult is the JSON output of uniperf count.

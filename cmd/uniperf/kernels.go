@@ -6,7 +6,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -172,26 +171,4 @@ func showKernel(w io.Writer, name, lang string, constFlags []string) error {
 	}
 	_, err = io.WriteString(w, code.Source)
 	return err
-}
-
-// parseConsts turns repeated --const NAME=VALUE flags into a map; a
-// repeated name or a value that is not a 64-bit integer is an error.
-func parseConsts(flags []string) (map[string]int64, error) {
-	consts := make(map[string]int64, len(flags))
-	for _, f := range flags {
-		name, value, ok := strings.Cut(f, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" {
-			return nil, fmt.Errorf("--const %q: want NAME=VALUE", f)
-		}
-		if _, dup := consts[name]; dup {
-			return nil, fmt.Errorf("--const %q: %s given twice", f, name)
-		}
-		v, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("--const %q: %q is not a 64-bit integer", f, value)
-		}
-		consts[name] = v
-	}
-	return consts, nil
 }

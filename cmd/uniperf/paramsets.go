@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"math/big"
+	"slices"
+	"strings"
+)
+
+// maxParamSets bounds the parameter sets one command line may expand to.
+const maxParamSets = 100000
+
+// paramSets expands --param NAME=V1,V2,... flags and --sweep ranges into
+// every combination of their values, in the order given (the last flag
+// varies fastest). A name given twice is an error.
+func paramSets(params, sweeps []string) ([]map[string]int64, error) {
+	type axis struct {
+		name   string
+		values []int64
+	}
+	var axes []axis
+	seen := map[string]bool{}
+	add := func(flag, name string, values []int64) error {
+		if seen[name] {
+			return fmt.Errorf("%s: %s given twice", flag, name)
+		}
+		seen[name] = true
+		axes = append(axes, axis{name, values})
+		return nil
+	}
+	for _, f := range params {
+		name, list, ok := strings.Cut(f, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("--param %q: want NAME=VALUE or NAME=V1,V2 and so on", f)
+		}
+		var values []int64
+		for _, s := range strings.Split(list, ",") {
+			v, err := parseInt(s)
+			if err != nil {
+				return nil, fmt.Errorf("--param %q: %w", f, err)
+			}
+			values = append(values, v)
+		}
+		if err := add("--param "+f, name, values); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range sweeps {
+		name, values, err := parseSweep(f)
+		if err != nil {
+			return nil, err
+		}
+		if err := add("--sweep "+f, name, values); err != nil {
+			return nil, err
+		}
+	}
+	sets := []map[string]int64{{}}
+	for _, a := range axes {
+		if len(sets)*len(a.values) > maxParamSets {
+			return nil, fmt.Errorf("the --param and --sweep values make more than %d parameter sets", maxParamSets)
+		}
+		var next []map[string]int64
+		for _, s := range sets {
+			for _, v := range a.values {
+				m := maps.Clone(s)
+				m[a.name] = v
+				next = append(next, m)
+			}
+		}
+		sets = next
+	}
+	return sets, nil
+}
+
+// parseSweep reads NAME=A..B (every integer from A to B), NAME=A..B:S
+// (step S) or NAME=2^A..2^B (the powers of two from 2^A to 2^B).
+func parseSweep(f string) (string, []int64, error) {
+	bad := func(why string) (string, []int64, error) {
+		return "", nil, fmt.Errorf("--sweep %q: %s (want NAME=A..B, NAME=A..B:STEP or NAME=2^A..2^B)", f, why)
+	}
+	name, spec, ok := strings.Cut(f, "=")
+	name = strings.TrimSpace(name)
+	lo, hi, ok2 := strings.Cut(spec, "..")
+	if !ok || !ok2 || name == "" {
+		return bad("malformed")
+	}
+	if strings.HasPrefix(strings.TrimSpace(lo), "2^") {
+		a, err1 := parseInt(strings.TrimPrefix(strings.TrimSpace(lo), "2^"))
+		b, err2 := parseInt(strings.TrimPrefix(strings.TrimSpace(hi), "2^"))
+		switch {
+		case err1 != nil || err2 != nil || !strings.HasPrefix(strings.TrimSpace(hi), "2^"):
+			return bad("both ends must be powers 2^K")
+		case a < 0 || b > 62 || a > b:
+			return bad("want 0 <= A <= B <= 62")
+		}
+		var values []int64
+		for k := a; k <= b; k++ {
+			values = append(values, int64(1)<<k)
+		}
+		return name, values, nil
+	}
+	step := int64(1)
+	if h, s, ok := strings.Cut(hi, ":"); ok {
+		v, err := parseInt(s)
+		if err != nil || v <= 0 {
+			return bad("the step must be a positive integer")
+		}
+		hi, step = h, v
+	}
+	a, err1 := parseInt(lo)
+	b, err2 := parseInt(hi)
+	if err1 != nil || err2 != nil || a > b {
+		return bad("the ends must be integers with A <= B")
+	}
+	if (b-a)/step >= maxParamSets {
+		return bad(fmt.Sprintf("more than %d values", maxParamSets))
+	}
+	var values []int64
+	for v := a; v <= b; v += step {
+		values = append(values, v)
+		if v > b-step {
+			break
+		}
+	}
+	return name, values, nil
+}
+
+// parseInt reads an exact 64-bit integer.
+func parseInt(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	v, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		return 0, fmt.Errorf("%q is not an integer", s)
+	}
+	if !v.IsInt64() {
+		return 0, fmt.Errorf("%s does not fit in a 64-bit integer", s)
+	}
+	return v.Int64(), nil
+}
+
+// setString renders a parameter set in a fixed order, "m=64 n=128".
+func setString(p map[string]int64) string {
+	parts := make([]string, 0, len(p))
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, p[k]))
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParamSets(t *testing.T) {
+	got, err := paramSets([]string{"m=1,2", "k=7"}, []string{"n=2^3..2^5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []map[string]int64
+	for _, m := range []int64{1, 2} {
+		for _, n := range []int64{8, 16, 32} {
+			want = append(want, map[string]int64{"m": m, "k": 7, "n": n})
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+
+	for _, c := range []struct {
+		sweep string
+		want  []int64
+	}{
+		{"n=3..6", []int64{3, 4, 5, 6}},
+		{"n=10..40:15", []int64{10, 25, 40}},
+		{"n=10..44:15", []int64{10, 25, 40}},
+		{"n=-2..-2", []int64{-2}},
+		{"n=2^0..2^2", []int64{1, 2, 4}},
+		{"n=9223372036854775806..9223372036854775807", []int64{9223372036854775806, 9223372036854775807}},
+	} {
+		_, values, err := parseSweep(c.sweep)
+		if err != nil || !reflect.DeepEqual(values, c.want) {
+			t.Errorf("%s: %v, %v; want %v", c.sweep, values, err, c.want)
+		}
+	}
+}
+
+func TestParamSetsErrors(t *testing.T) {
+	for _, c := range []struct {
+		params, sweeps []string
+		want           string
+	}{
+		{[]string{"n"}, nil, "want NAME=VALUE"},
+		{[]string{"n=1,x"}, nil, `"x" is not an integer`},
+		{[]string{"n=99999999999999999999"}, nil, "does not fit"},
+		{[]string{"n=1"}, []string{"n=1..2"}, "n given twice"},
+		{nil, []string{"n=5..1"}, "A <= B"},
+		{nil, []string{"n=2^3..8"}, "powers"},
+		{nil, []string{"n=2^3..2^63"}, "<= 62"},
+		{nil, []string{"n=1..2:0"}, "positive"},
+		{nil, []string{"n=0..1000000000"}, "more than"},
+		{nil, []string{"n=0..999:1", "m=0..999:1"}, "more than"},
+		{nil, []string{"n"}, "malformed"},
+	} {
+		_, err := paramSets(c.params, c.sweeps)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v %v: error %v, want one containing %q", c.params, c.sweeps, err, c.want)
+		}
+	}
+}
