@@ -129,6 +129,9 @@ func (c *Counted) gist() error {
 // Evaluator takes their values.
 func (c *Counted) Params() []string { return slices.Clone(c.params) }
 
+// Kernel returns the kernel that was counted.
+func (c *Counted) Kernel() *Kernel { return c.k }
+
 // possibleNames lists every property that is non-zero at some
 // parameters, as far as the structure of the kernel tells: the fixed
 // ones, every class a strided access may fall in, and the minima of
