@@ -109,6 +109,19 @@ func train(lt *loadedTables, opts fitOptions) (*fit.Weights, error) {
 
 // printFit prints a fit's diagnostics and its weights with derived rates.
 func printFit(out io.Writer, w *fit.Weights) error {
+	printDiagnostics(out, w)
+	fmt.Fprintln(out)
+	c, err := fit.Compare([]*fit.Weights{w}, nil)
+	if err != nil {
+		return err
+	}
+	return c.WriteMarkdown(out)
+}
+
+// printDiagnostics prints what a fit says about itself: its size and
+// conditioning, the properties it dropped or could not separate, and the
+// training error per kernel class.
+func printDiagnostics(out io.Writer, w *fit.Weights) {
 	d := w.Diagnostics
 	fmt.Fprintf(out, "device %s: %d rows, %d properties, rank %d, condition number %.3g, residual %.4g\n",
 		w.Device, d.Rows, d.Properties, d.Rank, d.Condition, d.Residual)
@@ -128,10 +141,4 @@ func printFit(out io.Writer, w *fit.Weights) error {
 	if !math.IsNaN(d.TrainingError) {
 		fmt.Fprintf(out, "  %-28s %.3f\n", "all classes", d.TrainingError)
 	}
-	fmt.Fprintln(out)
-	c, err := fit.Compare([]*fit.Weights{w}, nil)
-	if err != nil {
-		return err
-	}
-	return c.WriteMarkdown(out)
 }

@@ -130,7 +130,11 @@ func kernelSource(kernel string) linear.Source {
 }
 
 func printBreakdown(out io.Writer, p prediction) error {
-	fmt.Fprintf(out, "%s at %s on %s: predicted %s\n\n", p.Kernel, setString(p.Params), p.Device, seconds(p.Predicted))
+	fmt.Fprintf(out, "%s at %s on %s: predicted %s\n", p.Kernel, setString(p.Params), p.Device, seconds(p.Predicted))
+	if p.Predicted <= 0 {
+		fmt.Fprintf(out, "the prediction is not positive: negative weights dominate it (refit with --nonnegative)\n")
+	}
+	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "property\tcount\tweight (s/op)\tseconds\tshare\t")
 	for _, t := range p.Terms {
@@ -147,7 +151,11 @@ func printPredictions(out io.Writer, preds []prediction) error {
 		if len(p.Terms) > 0 {
 			top = fmt.Sprintf("%s (%.0f%%)", p.Terms[0].Property, 100*p.Terms[0].Share)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", setString(p.Params), seconds(p.Predicted), top)
+		mark := ""
+		if p.Predicted <= 0 {
+			mark = " (not positive: refit with --nonnegative)"
+		}
+		fmt.Fprintf(tw, "%s\t%s%s\t%s\n", setString(p.Params), seconds(p.Predicted), mark, top)
 	}
 	return tw.Flush()
 }

@@ -88,7 +88,7 @@ func (c *Counter) Train(tables map[string]*datasets.Table, opts Options) (*fit.W
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("fit: the tables have no measurement rows (role %q) to fit on", datasets.RoleMeasurement)
 	}
-	w, err := c.train(rows, opts)
+	w, err := c.Fit(rows, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +96,9 @@ func (c *Counter) Train(tables map[string]*datasets.Table, opts Options) (*fit.W
 	return w, nil
 }
 
-func (c *Counter) train(rows []Row, opts Options) (*fit.Weights, error) {
+// Fit fits weights to rows, which the caller has chosen (Train takes the
+// measurement rows of whole tables). The weights have no device set.
+func (c *Counter) Fit(rows []Row, opts Options) (*fit.Weights, error) {
 	props, samples, err := c.Samples(rows, opts)
 	if err != nil {
 		return nil, err
@@ -184,7 +186,7 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options)
 				train = append(train, r)
 			}
 		}
-		w, err := c.train(train, opts)
+		w, err := c.Fit(train, opts)
 		if err == nil {
 			var got []fit.Case
 			if got, err = c.Validate(w, held); err == nil {
@@ -197,10 +199,20 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options)
 	return cases, skipped, nil
 }
 
-// SizeLabel names a row's size case in reports: its parameters and, where
-// the kernel has a work-group, the work-group size ("n=1024 @16x16").
+// SizeLabel names a row's size case in reports: its parameters, the
+// consts that are not work-group sizes (a stride, say), and the
+// work-group size: "n=262144 STRIDE=2 @256".
 func SizeLabel(r datasets.Row) string {
 	s := paramString(r.Params)
+	other := map[string]int64{}
+	for k, v := range r.Consts {
+		if !groupConst[k] {
+			other[k] = v
+		}
+	}
+	if len(other) > 0 {
+		s += " " + paramString(other)
+	}
 	if len(r.LocalSize) > 0 {
 		g := make([]string, len(r.LocalSize))
 		for i, l := range r.LocalSize {
@@ -210,3 +222,7 @@ func SizeLabel(r datasets.Row) string {
 	}
 	return s
 }
+
+// groupConst names the consts that set work-group sizes in the library,
+// which the label shows as the work-group size instead.
+var groupConst = map[string]bool{"LX": true, "LY": true, "LZ": true}
