@@ -129,6 +129,11 @@ func (c *Counted) gist() error {
 // Evaluator takes their values.
 func (c *Counted) Params() []string { return slices.Clone(c.params) }
 
+// Names lists, sorted, every property that may be non-zero at some
+// parameters, as far as the structure of the kernel tells; the others are
+// zero everywhere.
+func (c *Counted) Names() []string { return slices.Clone(c.names) }
+
 // Kernel returns the kernel that was counted.
 func (c *Counted) Kernel() *Kernel { return c.k }
 

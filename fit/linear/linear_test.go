@@ -3,6 +3,7 @@ package linear
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -272,5 +273,79 @@ func TestErrors(t *testing.T) {
 	w = &fit.Weights{Device: "d", Model: "hongkim"}
 	if err := CheckWeights(w); err == nil || !strings.Contains(err.Error(), "not the unified linear model") {
 		t.Errorf("foreign model: %v", err)
+	}
+}
+
+func TestPredictor(t *testing.T) {
+	c := NewCounter(testSource)
+	tables := map[string]*datasets.Table{"m": syntheticTable("dev", allKernels, datasets.RoleMeasurement)}
+	w, err := c.Train(tables, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range allKernels {
+		p, err := c.Predictor(w, k, map[string]int64{"LX": 32})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(p.Params(), []string{"n"}) {
+			t.Fatalf("%s: parameters %v", k, p.Params())
+		}
+		for _, n := range []int64{1, 31, 33, 123456789} {
+			got, err := p.Predict([]int64{n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 0.0
+			for prop, cnt := range handCounts(k, n, 32) {
+				want += trueWeights[prop] * cnt
+			}
+			if math.Abs(got-want) > 1e-6*want {
+				t.Errorf("%s at n=%d: predicted %g, want %g", k, n, got, want)
+			}
+		}
+	}
+
+	// Weights fitted without any multiplication cannot price scale.
+	noMul := map[string]*datasets.Table{"m": syntheticTable("dev", []string{"store", "copy", "add2"}, datasets.RoleMeasurement)}
+	w, err = c.Train(noMul, Options{Fit: fit.Options{MinNorm: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Predictor(w, "scale", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Predict([]int64{100}); err == nil || !strings.Contains(err.Error(), "flop.f32.mul = 100 but the weights have no price") {
+		t.Errorf("unpriced property: %v", err)
+	}
+}
+
+// BenchmarkPredictorMatmulTiled times one prediction of the tiled matrix
+// multiplication: its counts evaluated from compiled expressions and
+// their dot product with a weight per property.
+func BenchmarkPredictorMatmulTiled(b *testing.B) {
+	c := NewCounter(nil)
+	k, err := c.Kernel("matmul_tiled", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := &fit.Weights{Device: "bench", Model: fit.ModelUnified, Properties: k.Names()}
+	for range w.Properties {
+		w.Values = append(w.Values, 1e-10)
+	}
+	p, err := c.Predictor(w, "matmul_tiled", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	params := make([]int64, len(p.Params()))
+	for i := range params {
+		params[i] = 4096
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Predict(params); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit"
+)
+
+// shippedTable is the embedded PoCL table the pipeline tests run on.
+const shippedTable = "pocl-epyc-quick.arrow"
+
+// runCommand runs uniperf with args, after resetting the flags of cmd to
+// their defaults, and returns the exit status, standard output and the
+// error message.
+func runCommand(t *testing.T, cmd *cobra.Command, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out bytes.Buffer
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			_ = sv.Replace(nil)
+		} else {
+			_ = f.Value.Set(f.DefValue)
+		}
+		f.Changed = false
+	})
+	cmd.SetOut(&out)
+	t.Cleanup(func() { cmd.SetOut(nil) })
+	stderr = captureStderr(t, func() { code = run(args) })
+	return code, out.String(), stderr
+}
+
+func TestDemo(t *testing.T) {
+	code, out, stderr := runCommand(t, demoCmd, "demo")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"== test kernels, free fit", "== test kernels, non-negative", "finite_diff", "matmul_skinny",
+		"nbody", "convolution", "cross-kernel", "| property | rate unit | free fit weight (s/op)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q", want)
+		}
+	}
+}
+
+// TestFitPredictValidate runs fit, predict and validate on the shipped
+// table and checks the prediction of global_copy against its counts
+// derived by hand: n loads and n stores of stride 1, as many of their
+// minimum, ceil(n/LX) work-groups and one launch.
+func TestFitPredictValidate(t *testing.T) {
+	dir := t.TempDir()
+	weights := filepath.Join(dir, "w.arrow")
+	code, out, stderr := runCommand(t, fitCmd, "fit", embeddedPrefix+shippedTable, "--nonnegative", "--out", weights)
+	if code != 0 || !strings.Contains(out, "wrote "+weights) {
+		t.Fatalf("fit: exit %d: %s\n%s", code, stderr, out)
+	}
+	w, err := fit.ReadWeights(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := datasets.ShippedBytes(shippedTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	if len(w.Inputs) != 1 || w.Inputs[0].SHA256 != hex.EncodeToString(sum[:]) || !w.Diagnostics.NonNegative {
+		t.Errorf("weights record inputs %+v, non-negative %v", w.Inputs, w.Diagnostics.NonNegative)
+	}
+
+	const n, lx = 3000000, 128
+	weight := map[string]float64{}
+	for i, p := range w.Properties {
+		weight[p] = w.Values[i]
+	}
+	want := weight["global.load.f32.stride=1"]*n + weight["global.store.f32.stride=1"]*n +
+		weight["global.minldst.f32.stride=1"]*n + weight["launch.groups"]*((n+lx-1)/lx) + weight["launch.const"]
+	code, out, stderr = runCommand(t, predictCmd, "predict", "--weights", weights, "global_copy",
+		"--param", "n=3000000", "--const", "LX=128", "--json")
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	var p prediction
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatalf("predict --json: %v\n%s", err, out)
+	}
+	if math.Abs(p.Predicted-want) > 1e-9*want || p.Device != w.Device || len(p.Terms) == 0 {
+		t.Errorf("predicted %g s on %q, want %g s from the hand counts", p.Predicted, p.Device, want)
+	}
+
+	code, out, stderr = runCommand(t, predictCmd, "predict", "--weights", weights, "global_copy", "--sweep", "n=2^16..2^20")
+	if code != 0 || strings.Count(out, "\n") != 6 || !strings.Contains(out, "n=1048576") {
+		t.Errorf("predict --sweep: exit %d: %s\n%s", code, stderr, out)
+	}
+
+	svg := filepath.Join(dir, "v.svg")
+	code, out, stderr = runCommand(t, validateCmd, "validate", "--weights", weights, embeddedPrefix+shippedTable, "--plot", svg)
+	if code != 0 || !strings.Contains(out, "cross-kernel") || !strings.Contains(out, "nbody") {
+		t.Fatalf("validate: exit %d: %s\n%s", code, stderr, out)
+	}
+	if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("<svg")) {
+		t.Errorf("validate --plot wrote no SVG: %v", err)
+	}
+	code, out, stderr = runCommand(t, validateCmd, "validate", "--cv", embeddedPrefix+shippedTable, "--nonnegative")
+	if code != 0 || !strings.Contains(out, "matmul_tiled") {
+		t.Errorf("validate --cv: exit %d: %s\n%s", code, stderr, out)
+	}
+}
+
+func TestPipelineErrors(t *testing.T) {
+	dir := t.TempDir()
+	table := embeddedPrefix + shippedTable
+	data, err := datasets.ShippedBytes(shippedTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "truncated.arrow")
+	if err := os.WriteFile(truncated, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	foreign := filepath.Join(dir, "foreign.weights.arrow")
+	if err := fit.WriteWeights(foreign, &fit.Weights{Device: "pthread-skylake-avx512-AMD EPYC", Model: fit.ModelUnified, Version: "0.0.1",
+		PropertySet: "sha256:0", Properties: []string{"global.load.float.stride1"}, Values: []float64{1e-9}}); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.weights.arrow")
+	if err := fit.WriteWeights(other, &fit.Weights{Device: "Another GPU", Model: fit.ModelUnified, Version: "0.0.1",
+		PropertySet: "sha256:0", Properties: []string{"launch.const"}, Values: []float64{1e-5}}); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "w.arrow")
+	if code, _, stderr := runCommand(t, fitCmd, "fit", table, "--out", good); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	for _, c := range []struct {
+		cmd  *cobra.Command
+		args []string
+		want string
+	}{
+		{fitCmd, []string{"fit", table}, "--out is required"},
+		{fitCmd, []string{"fit", filepath.Join(dir, "none.arrow"), "--out", good}, "no such file"},
+		{fitCmd, []string{"fit", truncated, "--out", good}, truncated},
+		{fitCmd, []string{"fit", foreign, "--out", good}, "not a uniperf measurement table"},
+		{fitCmd, []string{"fit", "embedded:none.arrow", "--out", good}, "no such embedded table"},
+		{fitCmd, []string{"fit", table, table, "--out", good}, "given twice"},
+		{predictCmd, []string{"predict", "global_copy", "--param", "n=5"}, "--weights is required"},
+		{predictCmd, []string{"predict", "--weights", good, "global_copy"}, "give the kernel's parameters"},
+		{predictCmd, []string{"predict", "--weights", foreign, "global_copy", "--param", "n=5"}, "another property set"},
+		{predictCmd, []string{"predict", "--weights", good, "no_such_kernel", "--param", "n=5"}, "neither a .knl file nor a library kernel"},
+		{predictCmd, []string{"predict", "--weights", good, "global_copy", "--param", "m=5"}, "missing parameter n"},
+		{predictCmd, []string{"predict", "--weights", good, "global_copy", "--param", "n=0"}, "assum"},
+		{predictCmd, []string{"predict", "--weights", good, filepath.Join(dir, "none.knl"), "--param", "n=5"}, "none.knl"},
+		{validateCmd, []string{"validate", table}, "either --weights"},
+		{validateCmd, []string{"validate", "--weights", other, table}, "validate a device with its own weights"},
+		{validateCmd, []string{"validate", "--weights", good, "--role", "train", table}, "--role"},
+	} {
+		code, _, stderr := runCommand(t, c.cmd, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
