@@ -232,6 +232,10 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if _, err = tmp.Write(data); err != nil {
 		return err
 	}
+	// CreateTemp makes the file private; the result is an ordinary file.
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
 	if err = tmp.Sync(); err != nil {
 		return err
 	}

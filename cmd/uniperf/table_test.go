@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestTable checks the summary of the shipped table against the quick
+// suite that measured it: every arithmetic kernel at 2 sizes, 2 values of
+// k and 2 work-group sizes (8 rows), every test kernel at 2 sizes and 2
+// work-group sizes (4 rows).
+func TestTable(t *testing.T) {
+	table := embeddedPrefix + shippedTable
+	code, out, stderr := runCommand(t, tableCmd, "table", table)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		`(?m)^measurement\s+arith\s+arith_pow_f64\s+8$`,
+		`(?m)^test\s+nbody\s+nbody\s+4$`,
+		`(?m)^backend\s+opencl, suite quick, 172 rows$`,
+		`(?m)^method\s+.*30 runs per row`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("summary lacks %s:\n%s", want, out)
+		}
+	}
+
+	code, out, stderr = runCommand(t, tableCmd, "table", table, "--format", "csv")
+	if code != 0 || strings.Count(out, "\n") != 173 || !strings.HasPrefix(out, "device,backend,kernel,class,role") {
+		t.Errorf("csv: exit %d, %d lines: %s", code, strings.Count(out, "\n"), stderr)
+	}
+
+	path := filepath.Join(t.TempDir(), "t.parquet")
+	code, _, stderr = runCommand(t, tableCmd, "table", table, "--format", "parquet", "--out", path)
+	if data, err := os.ReadFile(path); code != 0 || err != nil || !bytes.HasPrefix(data, []byte("PAR1")) || !bytes.HasSuffix(data, []byte("PAR1")) {
+		t.Errorf("parquet: exit %d: %s, %v", code, stderr, err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("parquet file mode: %v, %v", fi, err)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"table", table, "--format", "xml"}, "want summary, csv or parquet"},
+		{[]string{"table", table, "--format", "parquet"}, "give --out"},
+		{[]string{"table", "embedded:none.arrow"}, "no such embedded table"},
+	} {
+		code, _, stderr := runCommand(t, tableCmd, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
