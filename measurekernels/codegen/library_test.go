@@ -129,8 +129,8 @@ func TestLibraryOnPoCL(t *testing.T) {
 	}
 }
 
-// CUDA C is not compiled here (there is no CUDA compiler); its sources use
-// CUDA's forms and none of OpenCL's.
+// The CUDA C sources use CUDA's forms and none of OpenCL's (cuda_test.go
+// compiles them).
 func TestLibraryCUDAForms(t *testing.T) {
 	for _, name := range library.Names() {
 		k := parse(t, name, nil)

@@ -1,0 +1,85 @@
+package codegen_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/uniperf/uniperf/measurekernels/codegen"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
+	"github.com/uniperf/uniperf/measurekernels/library"
+)
+
+// findClang returns a clang with CUDA support: the default one, or the
+// newest versioned one on the PATH.
+func findClang() (string, error) {
+	if p, err := exec.LookPath("clang"); err == nil {
+		return p, nil
+	}
+	for v := 30; v >= 14; v-- {
+		if p, err := exec.LookPath("clang-" + strconv.Itoa(v)); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("no clang or clang-14 ... clang-30 on the PATH")
+}
+
+// TestLibraryCUDACompiles compiles the CUDA C of every library kernel, at
+// each of its test const settings, to PTX with clang's CUDA front end and
+// NVRTC's implicit declarations (testdata/nvrtc_prelude.h), warnings as
+// errors. There is no GPU or CUDA toolkit here; this is the check that
+// the CUDA sources are well-formed, well-typed CUDA C++ that a GPU
+// compiler lowers to PTX. make test installs clang.
+func TestLibraryCUDACompiles(t *testing.T) {
+	clang, err := findClang()
+	if err != nil {
+		t.Fatalf("this test needs clang with CUDA support (make test installs Debian's clang): %v", err)
+	}
+	prelude, err := filepath.Abs(filepath.Join("testdata", "nvrtc_prelude.h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range library.Names() {
+		c, ok := caseOf(name)
+		if !ok {
+			t.Errorf("library kernel %s has no test case", name)
+			continue
+		}
+		for i, cs := range c.consts {
+			k := parse(t, name, cs)
+			code, err := codegen.Generate(k, gpu.CUDA)
+			if err != nil {
+				t.Errorf("%s %v: %v", name, cs, err)
+				continue
+			}
+			src := filepath.Join(dir, name+".cu")
+			if err := os.WriteFile(src, []byte(code.Source), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ptx := filepath.Join(dir, name+".ptx")
+			cmd := exec.Command(clang, "-x", "cuda", "--cuda-gpu-arch=sm_80", "--cuda-device-only", "-nocudainc", "-nocudalib",
+				"-include", prelude, "-Wall", "-Wno-unused-variable", "-Werror", "-S", "-o", ptx, src)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil {
+				t.Errorf("%s %v: clang: %v\n%s\n%s", name, cs, err, stderr.String(), code.Source)
+				continue
+			}
+			out, err := os.ReadFile(ptx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(out, []byte(".entry "+name+"(")) {
+				t.Errorf("%s: the PTX has no entry %s", name, name)
+			}
+			if i == 0 && hasLocal(k) && !bytes.Contains(out, []byte("bar.sync")) {
+				t.Errorf("%s: the PTX has no barrier", name)
+			}
+		}
+	}
+}

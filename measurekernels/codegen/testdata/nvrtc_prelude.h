@@ -1,0 +1,23 @@
+/*
+ * What NVRTC declares implicitly, for compiling uniperf's generated CUDA C
+ * with clang's CUDA front end where no CUDA toolkit is installed (see
+ * cuda_test.go). NVRTC compiles a source with no #include: the execution
+ * space and memory qualifiers, the built-in index variables, the barrier
+ * and the math library are predefined. Only what generated kernels use is
+ * declared here.
+ */
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __shared__ __attribute__((shared))
+#include <__clang_cuda_builtin_vars.h>
+__device__ void __syncthreads(void);
+__device__ float powf(float, float);   __device__ double pow(double, double);
+__device__ float rsqrtf(float);        __device__ double rsqrt(double);
+__device__ float sqrtf(float);         __device__ double sqrt(double);
+__device__ float expf(float);          __device__ double exp(double);
+__device__ float logf(float);          __device__ double log(double);
+__device__ float sinf(float);          __device__ double sin(double);
+__device__ float cosf(float);          __device__ double cos(double);
+__device__ float fabsf(float);         __device__ double fabs(double);
+__device__ float fminf(float, float);  __device__ double fmin(double, double);
+__device__ float fmaxf(float, float);  __device__ double fmax(double, double);
