@@ -169,7 +169,8 @@ func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]fit.Case, error) {
 // rank-deficient, cannot be predicted; it is listed in skipped with the
 // reason.
 func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options) (cases []fit.Case, skipped []string, err error) {
-	if _, err := oneDevice(tables); err != nil {
+	device, err := oneDevice(tables)
+	if err != nil {
 		return nil, nil, err
 	}
 	rows := Rows(tables, datasets.RoleMeasurement)
@@ -188,6 +189,7 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options)
 		}
 		w, err := c.Fit(train, opts)
 		if err == nil {
+			w.Device = device
 			var got []fit.Case
 			if got, err = c.Validate(w, held); err == nil {
 				cases = append(cases, got...)
