@@ -114,6 +114,9 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 			if err != nil {
 				return nil, fmt.Errorf("cycles on device %s: %w", d.Device, err)
 			}
+			for i := range s {
+				s[i].Device = d.Device
+			}
 			c.Sensitivity = append(c.Sensitivity, s...)
 			c.SensitivitySkipped = append(c.SensitivitySkipped, skipped...)
 		}

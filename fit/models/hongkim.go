@@ -184,7 +184,10 @@ func hongKimExplain(k hongkim.Kernel, r hongkim.Result, fixed gpus.HongKim) []Qu
 		return Quantity{Name: name, Value: v, Unit: unit, Note: note}
 	}
 	uncoal, uncoalNote := k.UncoalPerMW, "from the strides and the warp width"
-	if uncoal == 0 {
+	switch {
+	case k.UncoalMemInsts == 0:
+		uncoalNote = "no uncoalesced accesses"
+	case uncoal == 0:
 		uncoal, uncoalNote = fixed.UncoalPerMW, "the device's"
 	}
 	return []Quantity{
