@@ -8,11 +8,14 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/linear"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // fitOptions are the flags of `uniperf fit`.
@@ -21,13 +24,15 @@ type fitOptions struct {
 	nonNegative bool
 	minNorm     bool
 	integer     bool
+	model       string
+	deviceFile  string
 }
 
 var fitOpts fitOptions
 
 var fitCmd = &cobra.Command{
-	Use:   "fit TABLE.arrow... --out WEIGHTS.arrow",
-	Short: "Fit one weight per property to a device's measurement tables",
+	Use:   "fit TABLE.arrow... --out WEIGHTS.arrow [--model NAME]",
+	Short: "Fit a model (by default one weight per property) to a device's measurement tables",
 	Long: `fit counts the kernel of every measurement row (role "measurement") at the
 row's parameters and finds the weights α (seconds per operation) that
 minimise the squared relative error of seed 001 §4.3,
@@ -49,9 +54,27 @@ unless --integer is given.
 
 The weight table (Arrow IPC) records the device, the weights, the fit
 diagnostics (rows, rank, residual, condition number, per-class training
-error), the uniperf version and the SHA-256 of every input table.`,
-	Example: `  uniperf fit embedded:pocl-cpu.arrow --out pocl.weights.arrow
-  uniperf fit h100-cuda.arrow --nonnegative --out h100.weights.arrow`,
+error), the uniperf version and the SHA-256 of every input table.
+
+--model NAME calibrates another model (see uniperf compare) on the
+measurement rows instead, with the device parameters of the shipped device
+file for the tables' device or of --device-file:
+
+  hongkim  fits Hong and Kim's Mem_LD, Departure_del_coal and
+           Departure_del_uncoal (cycles) by relative-error least squares
+  cycles   sets one adjusting weight per kernel (kernel and consts) from
+           its smallest measured size
+
+and writes a calibration file (JSON, schema uniperf-calibration/1: the
+model, the tables' device name, the device file, the uniperf version, the
+SHA-256 of every input table, and under "calibration" the model's
+calibrated state: Hong–Kim's three parameters and fit report, or the
+cycle weights and every kernel's adjusting weight with the size it was
+calibrated on). uniperf predict and validate read it with the same
+--model.`,
+	Example: `  uniperf fit embedded:pocl-epyc-quick.arrow --out pocl.weights.arrow
+  uniperf fit h100-cuda.arrow --nonnegative --out h100.weights.arrow
+  uniperf fit embedded:pocl-epyc-quick.arrow --model hongkim --out pocl.hongkim.json`,
 	Args: cobra.MinimumNArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		return fitTables(cmd.OutOrStdout(), args, fitOpts)
@@ -64,6 +87,8 @@ func init() {
 	f.BoolVar(&fitOpts.nonNegative, "nonnegative", false, "constrain every weight to be non-negative")
 	f.BoolVar(&fitOpts.minNorm, "min-norm", false, "accept collinear properties with the minimum-norm solution")
 	f.BoolVar(&fitOpts.integer, "integer", false, "fit integer operations too")
+	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
+	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	rootCmd.AddCommand(fitCmd)
 }
 
@@ -73,11 +98,23 @@ func (o fitOptions) linear() linear.Options {
 
 func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 	if opts.out == "" {
-		return fmt.Errorf("--out is required: the weight table to write")
+		return fmt.Errorf("--out is required: the weight table (or calibration file) to write")
+	}
+	if _, err := models.New(opts.model); err != nil {
+		return fmt.Errorf("--model: %w", err)
+	}
+	if err := opts.linearOnly(opts.model); err != nil {
+		return err
 	}
 	lt, err := loadTables(args)
 	if err != nil {
 		return err
+	}
+	if opts.model != "linear" {
+		return calibrate(stdout, lt, opts)
+	}
+	if opts.deviceFile != "" {
+		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
 	}
 	w, err := train(lt, opts)
 	if err != nil {
@@ -140,5 +177,58 @@ func printDiagnostics(out io.Writer, w *fit.Weights) {
 	}
 	if !math.IsNaN(d.TrainingError) {
 		fmt.Fprintf(out, "  %-28s %.3f\n", "all classes", d.TrainingError)
+	}
+}
+
+// calibrate calibrates a model other than linear on the measurement rows
+// of one device's tables and writes its calibration file.
+func calibrate(stdout io.Writer, lt *loadedTables, opts fitOptions) error {
+	groups := byDevice(lt)
+	if len(groups) != 1 {
+		return fmt.Errorf("the tables come from %d devices (%s): calibrate one device at a time",
+			len(groups), strings.Join(slices.Sorted(maps.Keys(groups)), ", "))
+	}
+	devices, notes, err := deviceRows(lt, true, opts.deviceFile)
+	if err != nil {
+		return err
+	}
+	d := devices[0]
+	var rows []linear.Row
+	for _, r := range d.Rows {
+		if r.Role == datasets.RoleMeasurement {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		return fmt.Errorf("the tables have no measurement rows to calibrate on")
+	}
+	m, _ := models.New(opts.model)
+	if err := m.Calibrate(d.Env, rows); err != nil {
+		return fmt.Errorf("%s model on %s: %w", opts.model, d.Device, err)
+	}
+	if err := writeCalibration(opts.out, m, d.Device, d.Env.Device, lt.inputs); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stdout, "note: %s\n", n)
+	}
+	fmt.Fprintf(stdout, "device %s (parameters %s), %s model on %d measurement rows:\n%s\n", d.Device, d.Env.Device.File, m.Name(), len(rows), models.Describe(m))
+	if c, ok := m.(*models.Cycles); ok {
+		printAdjusting(stdout, c)
+	}
+	fmt.Fprintf(stdout, "\nwrote %s\n", opts.out)
+	return nil
+}
+
+// printAdjusting lists the cycle-weighted model's adjusting weights.
+func printAdjusting(out io.Writer, c *models.Cycles) {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "\nkernel\tcalibrated at\tmeasured\testimated\tadjusting weight\n")
+	for _, k := range c.Kernels {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.4g\n", k.Key, setString(k.Params), seconds(k.MeasuredS), seconds(k.EstimatedS), k.AdjustingWeight)
+	}
+	tw.Flush()
+	for _, s := range c.Skipped {
+		fmt.Fprintf(out, "not calibrated: %s\n", s)
 	}
 }

@@ -11,16 +11,19 @@ import (
 
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/linear"
+	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
 // predictOptions are the flags of `uniperf predict`.
 type predictOptions struct {
-	weights string
-	params  []string
-	consts  []string
-	sweeps  []string
-	json    bool
+	weights    string
+	params     []string
+	consts     []string
+	sweeps     []string
+	json       bool
+	model      string
+	deviceFile string
 }
 
 var predictOpts predictOptions
@@ -44,10 +47,19 @@ NAME=A..B:STEP ranges; the sets are every combination. --const NAME=VALUE
 binds a kernel const such as a work-group size (LX, LY).
 
 --json prints one object per parameter set (a list for several) with the
-kernel, device, parameters, predicted seconds and terms.`,
+kernel, device, parameters, predicted seconds and terms.
+
+--model NAME predicts with another model (hongkim, cycles; see uniperf
+compare): --weights is then the calibration file that uniperf fit --model
+NAME wrote, and the device parameters come from the shipped device file of
+the calibration's device or from --device-file. A single parameter set
+prints the model's intermediate quantities (Hong–Kim's per-thread inputs,
+MWP, CWP, cycles; the cycle model's cycles per thread, occupancy and
+adjusting weight) instead of terms.`,
 	Example: `  uniperf predict --weights pocl.weights.arrow matmul_tiled --param n=1024 --param m=1024 --param ell=1024
   uniperf predict --weights pocl.weights.arrow global_copy --sweep n=2^16..2^24
-  uniperf predict --weights w.arrow ./mykernel.knl --param n=4096 --const LX=256 --json`,
+  uniperf predict --weights w.arrow ./mykernel.knl --param n=4096 --const LX=256 --json
+  uniperf predict --model hongkim --weights pocl.hongkim.json matmul_tiled --param n=512 --param m=512 --param ell=512`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		return predict(cmd.OutOrStdout(), args[0], predictOpts)
@@ -61,6 +73,8 @@ func init() {
 	f.StringArrayVar(&predictOpts.consts, "const", nil, "kernel const binding NAME=VALUE (repeatable)")
 	f.StringArrayVar(&predictOpts.sweeps, "sweep", nil, "parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP (repeatable)")
 	f.BoolVar(&predictOpts.json, "json", false, "print JSON")
+	f.StringVar(&predictOpts.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", "))
+	f.StringVar(&predictOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	rootCmd.AddCommand(predictCmd)
 }
 
@@ -79,6 +93,15 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	}
 	if len(opts.params) == 0 && len(opts.sweeps) == 0 {
 		return fmt.Errorf("give the kernel's parameters with --param NAME=VALUE (or --sweep)")
+	}
+	if _, err := models.New(opts.model); err != nil {
+		return fmt.Errorf("--model: %w", err)
+	}
+	if opts.model != "linear" {
+		return predictModel(out, kernel, opts)
+	}
+	if opts.deviceFile != "" {
+		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
 	}
 	w, err := loadWeights(opts.weights)
 	if err != nil {
@@ -181,4 +204,70 @@ func writeJSON(out io.Writer, v any) error {
 		return systemFailure(err)
 	}
 	return nil
+}
+
+// modelPrediction is one parameter set predicted by a model other than
+// linear, as printed with --json.
+type modelPrediction struct {
+	Kernel    string            `json:"kernel"`
+	Device    string            `json:"device"`
+	Model     string            `json:"model"`
+	Params    map[string]int64  `json:"params"`
+	Predicted float64           `json:"predicted_s"`
+	Explain   []models.Quantity `json:"explain"`
+}
+
+// predictModel predicts with a calibrated model other than linear.
+func predictModel(out io.Writer, kernel string, opts predictOptions) error {
+	cal, m, err := readCalibration(opts.weights, opts.model)
+	if err != nil {
+		return err
+	}
+	d, err := deviceParams(cal.Device, opts.deviceFile)
+	if err != nil {
+		return err
+	}
+	consts, err := parseConsts(opts.consts)
+	if err != nil {
+		return err
+	}
+	sets, err := paramSets(opts.params, opts.sweeps)
+	if err != nil {
+		return err
+	}
+	env := &models.Env{Counter: linear.NewCounter(kernelSource(kernel)), Device: d}
+	preds := make([]modelPrediction, len(sets))
+	for i, p := range sets {
+		pr, err := m.Predict(env, models.Case{Kernel: kernel, Consts: consts, Params: p})
+		if err != nil {
+			return err
+		}
+		preds[i] = modelPrediction{Kernel: kernel, Device: cal.Device, Model: m.Name(), Params: p, Predicted: pr.Seconds, Explain: pr.Explain}
+	}
+	switch {
+	case opts.json && len(preds) == 1:
+		return writeJSON(out, preds[0])
+	case opts.json:
+		return writeJSON(out, preds)
+	case len(preds) == 1:
+		return printExplain(out, preds[0])
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "parameters\tpredicted (%s)\n", m.Name())
+	for _, p := range preds {
+		fmt.Fprintf(tw, "%s\t%s\n", setString(p.Params), seconds(p.Predicted))
+	}
+	return tw.Flush()
+}
+
+// printExplain prints a model's prediction with its intermediate
+// quantities.
+func printExplain(out io.Writer, p modelPrediction) error {
+	fmt.Fprintf(out, "%s at %s on %s (%s model): predicted %s\n\n", p.Kernel, setString(p.Params), p.Device, p.Model, seconds(p.Predicted))
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "quantity\tvalue\tunit\tfrom")
+	for _, q := range p.Explain {
+		fmt.Fprintf(tw, "%s\t%.6g\t%s\t%s\n", q.Name, q.Value, q.Unit, q.Note)
+	}
+	return tw.Flush()
 }

@@ -13,15 +13,18 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/linear"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // validateOptions are the flags of `uniperf validate`.
 type validateOptions struct {
-	weights string
-	cv      bool
-	role    string
-	plot    string
-	fit     fitOptions // for --cv
+	weights    string
+	cv         bool
+	role       string
+	plot       string
+	fit        fitOptions // for --cv
+	model      string
+	deviceFile string
 }
 
 var validateOpts validateOptions
@@ -46,9 +49,17 @@ which shows how well the measurement set prices kernels it has not seen.
 --nonnegative, --min-norm and --integer set up those fits as in uniperf fit.
 
 --plot FILE.svg draws predicted against measured time, log-log, with the
-diagonal.`,
+diagonal.
+
+--model NAME validates another model (hongkim, cycles; see uniperf
+compare): --weights is then the calibration file that uniperf fit --model
+NAME wrote, and --cv calibrates that model without each class in turn.
+The device parameters come from the shipped device file of the tables'
+device or from --device-file. Rows the model cannot predict are listed
+and left out of the report.`,
 	Example: `  uniperf validate --weights pocl.weights.arrow embedded:pocl-cpu.arrow
-  uniperf validate --cv embedded:pocl-cpu.arrow --plot cv.svg`,
+  uniperf validate --cv embedded:pocl-cpu.arrow --plot cv.svg
+  uniperf validate --model cycles --cv embedded:pocl-epyc-quick.arrow`,
 	Args: cobra.MinimumNArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		return validate(cmd.OutOrStdout(), args, validateOpts)
@@ -64,6 +75,8 @@ func init() {
 	f.BoolVar(&validateOpts.fit.nonNegative, "nonnegative", false, "with --cv: non-negative fits")
 	f.BoolVar(&validateOpts.fit.minNorm, "min-norm", false, "with --cv: accept collinear properties")
 	f.BoolVar(&validateOpts.fit.integer, "integer", false, "with --cv: fit integer operations too")
+	f.StringVar(&validateOpts.model, "model", "linear", "model to validate: "+strings.Join(models.Names(), ", "))
+	f.StringVar(&validateOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	rootCmd.AddCommand(validateCmd)
 }
 
@@ -79,13 +92,32 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	default:
 		return fmt.Errorf("--role %q: want test, measurement or all", opts.role)
 	}
+	if _, err := models.New(opts.model); err != nil {
+		return fmt.Errorf("--model: %w", err)
+	}
+	if err := opts.fit.linearOnly(opts.model); err != nil {
+		return err
+	}
+	if opts.model == "linear" && opts.deviceFile != "" {
+		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
+	}
 	lt, err := loadTables(args)
 	if err != nil {
 		return err
 	}
 	var cases []fit.Case
 	title := ""
-	if opts.cv {
+	switch {
+	case opts.model != "linear":
+		var skipped []string
+		cases, skipped, title, err = validateModel(out, lt, role, opts)
+		if err != nil {
+			return err
+		}
+		for _, s := range skipped {
+			fmt.Fprintf(out, "not predicted: %s\n", s)
+		}
+	case opts.cv:
 		var skipped []string
 		cases, skipped, err = cvCases(lt, opts.fit)
 		if err != nil {
@@ -95,7 +127,7 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 			fmt.Fprintf(out, "not cross-validated: %s\n", s)
 		}
 		title = "leave-one-class-out cross-validation"
-	} else {
+	default:
 		if cases, err = validationCases(lt, opts.weights, role); err != nil {
 			return err
 		}
@@ -152,4 +184,66 @@ func printReport(out io.Writer, cases []fit.Case) error {
 		return err
 	}
 	return r.WriteText(out)
+}
+
+// validateModel predicts rows of the tables with a model other than
+// linear: the rows of role with the calibration at opts.weights, or, with
+// --cv, every measurement row by the model calibrated without its class.
+// It returns the cases and why other rows were not predicted, and prints
+// where the tables and the device file disagree.
+func validateModel(out io.Writer, lt *loadedTables, role string, opts validateOptions) (cases []fit.Case, skipped []string, title string, err error) {
+	var cal *calibrationFile
+	var m models.Model
+	if !opts.cv {
+		if cal, m, err = readCalibration(opts.weights, opts.model); err != nil {
+			return nil, nil, "", err
+		}
+		for _, name := range slices.Sorted(maps.Keys(lt.tables)) {
+			if d := lt.tables[name].Meta.DeviceName; d != cal.Device {
+				return nil, nil, "", fmt.Errorf("%s was measured on %q but %s calibrates %q: validate a device with its own calibration", name, d, opts.weights, cal.Device)
+			}
+		}
+	}
+	devices, notes, err := deviceRows(lt, true, opts.deviceFile)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(out, "note: %s\n", n)
+	}
+	var outs []models.Outcome
+	for _, d := range devices {
+		if opts.cv {
+			o, s := models.CrossValidate(d, opts.model, models.New)
+			outs, skipped = append(outs, o...), append(skipped, s...)
+			continue
+		}
+		for _, r := range d.Rows {
+			if role != "" && r.Role != role {
+				continue
+			}
+			o := models.Outcome{Device: d.Device, Kernel: r.Kernel, Size: linear.SizeLabel(r.Row), Measured: r.TimeS}
+			if p, err := m.Predict(d.Env, models.CaseOf(r)); err != nil {
+				o.Err = err.Error()
+			} else {
+				o.Predicted = p.Seconds
+			}
+			outs = append(outs, o)
+		}
+	}
+	for _, o := range outs {
+		if o.Err != "" {
+			skipped = append(skipped, fmt.Sprintf("%s %s: %s", o.Kernel, o.Size, o.Err))
+			continue
+		}
+		cases = append(cases, fit.Case{Device: o.Device, Kernel: o.Kernel, Size: o.Size, Measured: o.Measured, Predicted: o.Predicted})
+	}
+	if len(cases) == 0 {
+		return nil, nil, "", fmt.Errorf("the %s model predicted none of the rows:\n  %s", opts.model, strings.Join(skipped, "\n  "))
+	}
+	title = fmt.Sprintf("%s model, validation with %s", opts.model, opts.weights)
+	if opts.cv {
+		title = opts.model + " model, leave-one-class-out cross-validation"
+	}
+	return cases, skipped, title, nil
 }

@@ -141,7 +141,12 @@ type HongKim struct {
 	// access; zero means it depends on the kernel's access pattern
 	// (compute capability 1.3, Table 3's "[12]").
 	UncoalPerMW float64 `json:"uncoal_per_mw,omitempty"`
-	Source      string  `json:"source"`
+	// SegmentBytes is the size of one memory transaction, from which the
+	// transactions of a kernel's uncoalesced access follow where
+	// UncoalPerMW is zero; zero means 128 bytes (see package
+	// fit/models).
+	SegmentBytes float64 `json:"segment_bytes,omitempty"`
+	Source       string  `json:"source"`
 }
 
 // Cycles holds the per-instruction-class cycle weights of the
@@ -253,7 +258,8 @@ func (h *HongKim) fields() (required, optional []field) {
 		{"hongkim.departure_del_uncoal", h.DepartureDelUncoal},
 		{"hongkim.issue_cycles", h.IssueCycles},
 	}
-	optional = []field{{"hongkim.coal_per_mw", h.CoalPerMW}, {"hongkim.uncoal_per_mw", h.UncoalPerMW}}
+	optional = []field{{"hongkim.coal_per_mw", h.CoalPerMW}, {"hongkim.uncoal_per_mw", h.UncoalPerMW},
+		{"hongkim.segment_bytes", h.SegmentBytes}}
 	return required, optional
 }
 
@@ -298,6 +304,24 @@ func (d *Device) HongKimParams() (HongKim, error) {
 	}
 	required, _ := d.HongKim.fields()
 	if err := d.require(model, append([]field{{"mem_bandwidth_bytes_per_s", d.MemBandwidth}}, required...)...); err != nil {
+		return HongKim{}, err
+	}
+	return *d.HongKim, nil
+}
+
+// HongKimFixedParams returns the device's Hong–Kim constants that
+// calibration does not fit: the bandwidth and Issue_cycles must be present,
+// or a *MissingError names the first that is absent. Mem_LD and the two
+// departure delays may be zero, because calibration against measurements
+// fits them (the paper fitted them to micro-benchmarks, §5.1).
+func (d *Device) HongKimFixedParams() (HongKim, error) {
+	const model = "hongkim"
+	if d.HongKim == nil {
+		return HongKim{}, &MissingError{File: d.file(), Field: "hongkim", Model: model, Section: true}
+	}
+	err := d.require(model, field{"mem_bandwidth_bytes_per_s", d.MemBandwidth},
+		field{"hongkim.issue_cycles", d.HongKim.IssueCycles})
+	if err != nil {
 		return HongKim{}, err
 	}
 	return *d.HongKim, nil

@@ -29,15 +29,20 @@
 //     programming guide (compute capability 9.0). No paper measured their
 //     Hong–Kim or Resios constants, so those sections are absent: a model
 //     that needs them reports which parameter is missing.
-//   - pocl-cpu: the PoCL CPU device of the project's CI machine, as clinfo
-//     reports it. A CPU has no warps or register file; the file maps the
-//     OpenCL limits onto the same fields and documents the mapping.
+//   - pocl-cpu: the PoCL CPU device of the machine that measured the
+//     shipped table datasets/pocl-epyc-quick.arrow, as clinfo reports it,
+//     with a measured copy bandwidth. A CPU has no warps or register file;
+//     the file maps the OpenCL limits onto the same fields and documents the
+//     mapping. Its Hong–Kim section holds only what calibration does not
+//     fit (Issue_cycles, the transaction size), and its cycle weights are
+//     micro-benchmarked from the table's arithmetic and copy kernels.
 //
 // # Missing parameters
 //
 // A zero or absent number means unknown. Sections a model needs are checked
 // when the model asks for them ([Device.HongKimParams],
-// [Device.ResiosParams]); the error names the device file and the JSON
-// field that is missing, so that the fix is obvious. The cycle-weighted
-// model falls back to the seed's default weights ([Device.CycleWeights]).
+// [Device.HongKimFixedParams], [Device.ResiosParams]); the error names the
+// device file and the JSON field that is missing, so that the fix is
+// obvious. The cycle-weighted model falls back to the seed's default
+// weights ([Device.CycleWeights]).
 package gpus

@@ -125,6 +125,30 @@ func TestMissingParameters(t *testing.T) {
 		t.Errorf("missing mem_ld: %v", err)
 	}
 
+	// Calibration needs only Issue_cycles and the bandwidth: the PoCL CPU
+	// has no measured memory constants, and the full set is missing.
+	pocl, err := Lookup("pocl-cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := pocl.HongKimFixedParams(); err != nil || h.IssueCycles != 1 || h.SegmentBytes != 64 {
+		t.Errorf("PoCL fixed Hong–Kim constants: %+v, %v", h, err)
+	}
+	if _, err := pocl.HongKimParams(); !errors.As(err, &m) || m.Field != "hongkim.mem_ld" {
+		t.Errorf("PoCL full Hong–Kim constants: %v", err)
+	}
+	pocl.HongKim.IssueCycles = 0
+	if _, err := pocl.HongKimFixedParams(); !errors.As(err, &m) || m.Field != "hongkim.issue_cycles" || m.File != "devices/pocl-cpu.json" {
+		t.Errorf("missing issue_cycles: %v", err)
+	}
+	pocl.MemBandwidth = 0
+	if _, err := pocl.HongKimFixedParams(); !errors.As(err, &m) || m.Field != "mem_bandwidth_bytes_per_s" {
+		t.Errorf("missing bandwidth: %v", err)
+	}
+	if _, err := h100.HongKimFixedParams(); !errors.As(err, &m) || !m.Section {
+		t.Errorf("H100 fixed Hong–Kim constants: %v", err)
+	}
+
 	g, err := Lookup("gtx460")
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/linear"
+	"github.com/uniperf/uniperf/fit/models"
+)
+
+// calibrationSchema names the JSON file that uniperf fit --model NAME
+// writes for the models other than linear (whose weights are an Arrow
+// weight table).
+const calibrationSchema = "uniperf-calibration/1"
+
+// calibrationFile is a calibrated model: which model, for which device
+// (as the measurement tables name it) and parameter file, from which
+// tables, and the model's calibrated state as the model package defines
+// it (models.HongKim, models.Cycles).
+type calibrationFile struct {
+	Schema      string          `json:"schema"`
+	Model       string          `json:"model"`
+	Device      string          `json:"device"`
+	DeviceFile  string          `json:"device_file"`
+	Version     string          `json:"uniperf_version"`
+	Inputs      []fit.Input     `json:"inputs"`
+	Calibration json.RawMessage `json:"calibration"`
+}
+
+// writeCalibration stores a calibrated model at path.
+func writeCalibration(path string, m models.Model, device string, d *gpus.Device, inputs []fit.Input) error {
+	state, err := json.Marshal(m)
+	if err != nil {
+		return systemFailure(err)
+	}
+	f := calibrationFile{Schema: calibrationSchema, Model: m.Name(), Device: device, DeviceFile: d.File,
+		Version: datasets.Version, Inputs: inputs, Calibration: state}
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return systemFailure(err)
+	}
+	return writeOutput(nil, path, append(data, '\n'))
+}
+
+// readCalibration reads a calibration file written by uniperf fit and
+// restores the model, which must be the one asked for.
+func readCalibration(path, model string) (*calibrationFile, models.Model, error) {
+	data, err := os.ReadFile(path)
+	var pe *fs.PathError
+	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+		return nil, nil, systemFailure(err)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var f calibrationFile
+	if err := strictJSON(data, &f); err != nil || f.Schema != calibrationSchema {
+		return nil, nil, fmt.Errorf("%s is not a calibration file written by uniperf fit --model (schema %s): %v", path, calibrationSchema, err)
+	}
+	if f.Model != model {
+		return nil, nil, fmt.Errorf("%s holds a calibration of the %s model, not of %s (give --model %s)", path, f.Model, model, f.Model)
+	}
+	m, err := models.New(f.Model)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := strictJSON(f.Calibration, m); err != nil {
+		return nil, nil, fmt.Errorf("%s: the %s calibration: %w", path, f.Model, err)
+	}
+	return &f, m, nil
+}
+
+// strictJSON decodes one JSON value, refusing unknown fields.
+func strictJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("unexpected data after the JSON value")
+	}
+	return nil
+}
+
+// deviceParams returns the device parameter file for a device as the
+// measurement tables name it: file when given, else the shipped file whose
+// name or alias it is.
+func deviceParams(device, file string) (*gpus.Device, error) {
+	if file == "" {
+		d, err := gpus.Lookup(device)
+		if err != nil {
+			return nil, fmt.Errorf("device %q: %w; give one with --device-file", device, err)
+		}
+		return d, nil
+	}
+	d, err := gpus.Load(file)
+	var pe *fs.PathError
+	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+		return nil, systemFailure(err)
+	}
+	return d, err
+}
+
+// modelMaker makes models by name, the linear one with the fit options.
+func modelMaker(opts fitOptions) func(string) (models.Model, error) {
+	return func(name string) (models.Model, error) {
+		m, err := models.New(name)
+		if l, ok := m.(*models.Linear); ok {
+			l.Options = opts.linear()
+		}
+		return m, err
+	}
+}
+
+// linearOnly refuses the linear model's fit options with another model.
+func (o fitOptions) linearOnly(model string) error {
+	if model != "linear" && (o.nonNegative || o.minNorm || o.integer) {
+		return fmt.Errorf("--nonnegative, --min-norm and --integer set up the linear model's fit, not the %s model's", model)
+	}
+	return nil
+}
+
+// byDevice groups the loaded tables by the device they were measured on.
+func byDevice(lt *loadedTables) map[string][]string {
+	out := map[string][]string{}
+	for name, t := range lt.tables {
+		out[t.Meta.DeviceName] = append(out[t.Meta.DeviceName], name)
+	}
+	for _, names := range out {
+		slices.Sort(names)
+	}
+	return out
+}
+
+// deviceRows sets up the rows of every device of the tables with its
+// parameter file. needDevice says whether a device without one is an
+// error; deviceFile applies when the tables come from one device.
+func deviceRows(lt *loadedTables, needDevice bool, deviceFile string) ([]models.DeviceRows, []string, error) {
+	groups := byDevice(lt)
+	if deviceFile != "" && len(groups) > 1 {
+		return nil, nil, fmt.Errorf("--device-file gives the parameters of one device, and the tables come from %d: %s",
+			len(groups), strings.Join(slices.Sorted(maps.Keys(groups)), ", "))
+	}
+	counter := linear.NewCounter(nil)
+	var out []models.DeviceRows
+	var notes []string
+	for _, device := range slices.Sorted(maps.Keys(groups)) {
+		tables := map[string]*datasets.Table{}
+		for _, name := range groups[device] {
+			tables[name] = lt.tables[name]
+		}
+		env := &models.Env{Counter: counter}
+		if needDevice || deviceFile != "" {
+			d, err := deviceParams(device, deviceFile)
+			if err != nil {
+				return nil, nil, err
+			}
+			env.Device = d
+			notes = append(notes, deviceNotes(tables, d)...)
+		}
+		out = append(out, models.DeviceRows{Device: device, Env: env, Rows: linear.Rows(tables, "")})
+	}
+	return out, notes, nil
+}
+
+// deviceNotes points out where a table's metadata disagrees with the
+// device file's compute units or clock.
+func deviceNotes(tables map[string]*datasets.Table, d *gpus.Device) []string {
+	var notes []string
+	for _, name := range slices.Sorted(maps.Keys(tables)) {
+		m := tables[name].Meta
+		if m.ComputeUnits > 0 && m.ComputeUnits != d.SMs || m.ClockMHz > 0 && float64(m.ClockMHz) != d.ClockHz/1e6 {
+			notes = append(notes, fmt.Sprintf("%s reports %d compute units at %d MHz; the device file %s has %d at %g MHz",
+				name, m.ComputeUnits, m.ClockMHz, d.File, d.SMs, d.ClockHz/1e6))
+		}
+	}
+	return notes
+}

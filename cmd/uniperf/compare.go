@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/uniperf/uniperf/fit/models"
+)
+
+// compareOptions are the flags of `uniperf compare`.
+type compareOptions struct {
+	models     string
+	cv         bool
+	plot       string
+	deviceFile string
+	out        string
+	fit        fitOptions // the linear model's
+}
+
+var compareOpts compareOptions
+
+var compareCmd = &cobra.Command{
+	Use:   "compare TABLE.arrow... [--models linear,hongkim,cycles] [--cv]",
+	Short: "Compare performance models on the same measurements",
+	Long: `compare calibrates every selected model on the same measurement rows (role
+"measurement") of each device's tables and predicts the same test rows
+(role "test"), then prints in Markdown the geometric-mean relative error
+|predicted − measured| / measured of each model over all test rows, per
+kernel class and per device. A table is a path or embedded:NAME.
+
+The models (uniperf compare --models with a list; the default is all three):
+
+  linear   seed 001's unified model: one weight per property, fitted by
+           relative-error least squares (--nonnegative, --min-norm and
+           --integer set up its fit as in uniperf fit)
+  hongkim  Hong and Kim's MWP–CWP model (seed 002) on per-thread counts;
+           its three memory parameters are fitted to the measurement rows
+  cycles   the cycle-weighted model (seed 004): cycle weights per
+           instruction class and one adjusting weight per kernel from one
+           measured size; kernels without rows of their own get the
+           geometric mean of the others'
+
+The analytical models need the device's parameters (clock, SM count,
+limits, bandwidth, Hong–Kim's issue cycles, cycle weights). They come from
+the device file shipped for the tables' device name (see the fit/gpus
+package), or from --device-file for tables of one device. A parameter a
+model needs and the file lacks is an error that names both.
+
+--cv adds leave-one-kernel-class-out errors: each class of the measurement
+rows is predicted by models calibrated on the other classes. When
+"cycles" is among the models, the report also shows how its error on a
+kernel's sizes moves with the size its adjusting weight is calibrated on.
+Rows a model cannot predict (a property the linear fit never saw, a kernel
+without instructions) are listed with the reason and left out of that
+model's errors; a column "on the rows every model predicted" compares the
+models on the same rows.
+
+--plot FILE.svg draws predicted against measured time per model (and the
+cross-validation in a second panel). --out FILE.md writes the report to a
+file.`,
+	Example: `  uniperf compare embedded:pocl-epyc-quick.arrow
+  uniperf compare h100.arrow --models linear,hongkim --cv --plot models.svg
+  uniperf compare mygpu.arrow --device-file mygpu.json`,
+	Args: cobra.MinimumNArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		return compareModels(cmd.OutOrStdout(), args, compareOpts)
+	},
+}
+
+func init() {
+	f := compareCmd.Flags()
+	f.StringVar(&compareOpts.models, "models", "linear,hongkim,cycles", "comma-separated models to compare")
+	f.BoolVar(&compareOpts.cv, "cv", false, "add leave-one-kernel-class-out errors")
+	f.StringVar(&compareOpts.plot, "plot", "", "draw predicted against measured time to this SVG file")
+	f.StringVar(&compareOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for tables of one device")
+	f.StringVar(&compareOpts.out, "out", "", "write the report to this file instead of standard output")
+	f.BoolVar(&compareOpts.fit.nonNegative, "nonnegative", false, "fit the linear model with non-negative weights")
+	f.BoolVar(&compareOpts.fit.minNorm, "min-norm", false, "accept collinear properties in the linear fit")
+	f.BoolVar(&compareOpts.fit.integer, "integer", false, "fit integer operations in the linear model")
+	rootCmd.AddCommand(compareCmd)
+}
+
+func compareModels(stdout io.Writer, args []string, opts compareOptions) error {
+	names, err := modelList(opts.models)
+	if err != nil {
+		return err
+	}
+	lt, err := loadTables(args)
+	if err != nil {
+		return err
+	}
+	needDevice := false
+	for _, n := range names {
+		needDevice = needDevice || n != "linear"
+	}
+	devices, notes, err := deviceRows(lt, needDevice, opts.deviceFile)
+	if err != nil {
+		return err
+	}
+	c, err := models.Compare(devices, models.CompareOptions{Models: names, CV: opts.cv, New: modelMaker(opts.fit)})
+	if err != nil {
+		return err
+	}
+	var report bytes.Buffer
+	for _, n := range notes {
+		fmt.Fprintf(&report, "> note: %s\n\n", n)
+	}
+	if err := c.WriteMarkdown(&report); err != nil {
+		return systemFailure(err)
+	}
+	if err := writeOutput(stdout, opts.out, report.Bytes()); err != nil {
+		return err
+	}
+	if opts.plot != "" {
+		var svg bytes.Buffer
+		if err := c.WritePlot(&svg); err != nil {
+			return err
+		}
+		return writeOutput(nil, opts.plot, svg.Bytes())
+	}
+	return nil
+}
+
+// modelList parses --models: registered names, each once.
+func modelList(list string) ([]string, error) {
+	var names []string
+	for _, n := range strings.Split(list, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if _, err := models.New(n); err != nil {
+			return nil, fmt.Errorf("--models: %w", err)
+		}
+		if slices.Contains(names, n) {
+			return nil, fmt.Errorf("--models: %s is given twice", n)
+		}
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("--models is empty: give some of %s", strings.Join(models.Names(), ", "))
+	}
+	return names, nil
+}

@@ -1,0 +1,193 @@
+package models
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/linear"
+)
+
+// DeviceRows are the measured rows of one device and the Env that models
+// them.
+type DeviceRows struct {
+	Device string
+	Env    *Env
+	Rows   []linear.Row
+}
+
+// CompareOptions select the models Compare runs and how.
+type CompareOptions struct {
+	Models []string
+	// CV adds leave-one-kernel-class-out errors on the measurement rows.
+	CV bool
+	// New makes a model by name; nil means the package's New. Callers
+	// that configure models (the linear model's fit options, say) pass
+	// their own.
+	New func(name string) (Model, error)
+}
+
+// Outcome is one model's prediction of one measured row.
+type Outcome struct {
+	Model, Device, Class, Kernel, Size string
+	Measured, Predicted                float64
+	// Err says why the model could not predict the row; Predicted is
+	// then zero and the row counts in no error.
+	Err string
+}
+
+// RelErr is the outcome's relative error |predicted − measured| / measured.
+func (o Outcome) RelErr() float64 { return fit.RelativeError(o.Predicted, o.Measured) }
+
+// Calibrated is one model calibrated on one device's measurement rows.
+type Calibrated struct {
+	Device string
+	Model  Model
+}
+
+// Comparison is what Compare found.
+type Comparison struct {
+	Models []string
+	// Measurement and TestRows count the rows calibrated on and predicted.
+	MeasurementRows, TestRows int
+	// Calibrated holds every model calibrated on each device's
+	// measurement rows, in the order of Models.
+	Calibrated []Calibrated
+	// Test are the predictions of the test rows by those models.
+	Test []Outcome
+	// CV are the leave-one-class-out predictions of the measurement rows
+	// (with CompareOptions.CV); CVSkipped says which model could not be
+	// calibrated without a class, and why (the class's rows are then
+	// outcomes with Err set).
+	CV        []Outcome
+	CVSkipped []string
+	// Sensitivity is the cycle-weighted model's error against its
+	// calibration size (when "cycles" is among the models), over all
+	// rows; SensitivitySkipped lists kernels it cannot price.
+	Sensitivity        []SizeSensitivity
+	SensitivitySkipped []string
+}
+
+// Compare calibrates every model on the same measurement rows of each
+// device and predicts the same test rows; with CV it also leaves out one
+// kernel class of the measurement rows at a time, calibrates on the rest
+// and predicts the class left out. A model that cannot be calibrated on
+// a device's measurement rows is an error; a row a model cannot predict
+// is an Outcome with Err set.
+func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
+	if len(opts.Models) == 0 {
+		return nil, fmt.Errorf("compare: no models")
+	}
+	newModel := opts.New
+	if newModel == nil {
+		newModel = New
+	}
+	for _, name := range opts.Models {
+		if _, err := newModel(name); err != nil {
+			return nil, err
+		}
+	}
+	c := &Comparison{Models: opts.Models}
+	for _, d := range devices {
+		meas, test := byRole(d.Rows)
+		if len(meas) == 0 {
+			return nil, fmt.Errorf("device %s: no measurement rows to calibrate on", d.Device)
+		}
+		c.MeasurementRows += len(meas)
+		c.TestRows += len(test)
+		for _, name := range opts.Models {
+			m, _ := newModel(name)
+			if err := m.Calibrate(d.Env, meas); err != nil {
+				return nil, fmt.Errorf("model %s on device %s: %w", name, d.Device, err)
+			}
+			c.Calibrated = append(c.Calibrated, Calibrated{d.Device, m})
+			c.Test = append(c.Test, predictRows(m, d, test)...)
+			if opts.CV {
+				out, skipped := CrossValidate(d, name, newModel)
+				c.CV, c.CVSkipped = append(c.CV, out...), append(c.CVSkipped, skipped...)
+			}
+		}
+		if slices.Contains(opts.Models, "cycles") {
+			s, skipped, err := CyclesSizeSensitivity(d.Env, d.Rows, 0)
+			if err != nil {
+				return nil, fmt.Errorf("cycles on device %s: %w", d.Device, err)
+			}
+			for i := range s {
+				s[i].Device = d.Device
+			}
+			c.Sensitivity = append(c.Sensitivity, s...)
+			c.SensitivitySkipped = append(c.SensitivitySkipped, skipped...)
+		}
+	}
+	return c, nil
+}
+
+// byRole splits rows into measurement and test rows.
+func byRole(rows []linear.Row) (meas, test []linear.Row) {
+	for _, r := range rows {
+		switch r.Role {
+		case datasets.RoleMeasurement:
+			meas = append(meas, r)
+		case datasets.RoleTest:
+			test = append(test, r)
+		}
+	}
+	return meas, test
+}
+
+// predictRows predicts rows with a calibrated model.
+func predictRows(m Model, d DeviceRows, rows []linear.Row) []Outcome {
+	out := make([]Outcome, len(rows))
+	for i, r := range rows {
+		o := Outcome{Model: m.Name(), Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: linear.SizeLabel(r.Row), Measured: r.TimeS}
+		p, err := m.Predict(d.Env, CaseOf(r))
+		if err != nil {
+			o.Err = err.Error()
+		} else {
+			o.Predicted = p.Seconds
+		}
+		out[i] = o
+	}
+	return out
+}
+
+// CrossValidate leaves out each kernel class of the device's measurement
+// rows in turn, calibrates a new model (newModel(name)) on the other
+// classes and predicts the class left out. A class the model cannot be
+// calibrated without is listed in skipped with the reason, and its rows
+// are outcomes with Err set.
+func CrossValidate(d DeviceRows, name string, newModel func(string) (Model, error)) (out []Outcome, skipped []string) {
+	meas, _ := byRole(d.Rows)
+	classes := map[string][]linear.Row{}
+	for _, r := range meas {
+		classes[r.Class] = append(classes[r.Class], r)
+	}
+	for _, class := range slices.Sorted(maps.Keys(classes)) {
+		var rest []linear.Row
+		for _, r := range meas {
+			if r.Class != class {
+				rest = append(rest, r)
+			}
+		}
+		m, err := newModel(name)
+		switch {
+		case err != nil:
+		case len(rest) == 0:
+			err = fmt.Errorf("no other class to calibrate on")
+		default:
+			err = m.Calibrate(d.Env, rest)
+		}
+		if err == nil {
+			out = append(out, predictRows(m, d, classes[class])...)
+			continue
+		}
+		skipped = append(skipped, fmt.Sprintf("%s, %s, class %s: %v", name, d.Device, class, err))
+		for _, r := range classes[class] {
+			out = append(out, Outcome{Model: name, Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: linear.SizeLabel(r.Row),
+				Measured: r.TimeS, Err: fmt.Sprintf("not calibrated without class %s (see below)", class)})
+		}
+	}
+	return out, skipped
+}

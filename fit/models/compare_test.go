@@ -1,0 +1,155 @@
+package models
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit/linear"
+)
+
+// TestErrorTable checks the geometric means by hand: errors 0.1 and 0.4
+// have the geometric mean 0.2; a row a model did not predict counts in
+// its rows but not in its mean.
+func TestErrorTable(t *testing.T) {
+	outs := []Outcome{
+		{Model: "a", Class: "x", Kernel: "k1", Size: "1", Measured: 1, Predicted: 1.1},
+		{Model: "a", Class: "x", Kernel: "k1", Size: "2", Measured: 2, Predicted: 1.2},
+		{Model: "b", Class: "x", Kernel: "k1", Size: "1", Measured: 1, Predicted: 0.5},
+		{Model: "b", Class: "x", Kernel: "k1", Size: "2", Measured: 2, Err: "cannot"},
+		{Model: "a", Class: "y", Kernel: "k2", Size: "1", Measured: 4, Predicted: 5},
+		{Model: "b", Class: "y", Kernel: "k2", Size: "1", Measured: 4, Predicted: 3},
+	}
+	groups, cells := errorTable(outs, []string{"a", "b"}, func(o Outcome) string { return o.Class })
+	if len(groups) != 2 || groups[0] != "x" {
+		t.Fatalf("groups %v", groups)
+	}
+	check := func(name string, got errorCell, rows, predicted int, geo float64) {
+		t.Helper()
+		if got.Rows != rows || got.Predicted != predicted || math.Abs(got.GeoMean-geo) > 1e-12 {
+			t.Errorf("%s: %+v, want %d rows, %d predicted, %g", name, got, rows, predicted, geo)
+		}
+	}
+	check("a on x", cells["x"][0], 2, 2, 0.2)
+	check("b on x", cells["x"][1], 2, 1, 0.5)
+	check("a on y", cells["y"][0], 1, 1, 0.25)
+	common := commonRows(outs, []string{"a", "b"})
+	if len(common) != 4 {
+		t.Errorf("common rows %v, want k1 size 1 and k2 for both models", common)
+	}
+	if f := failures(outs); len(f) != 1 || f[0] != "b, k1 (1 rows): cannot" {
+		t.Errorf("failures %v", f)
+	}
+}
+
+// linearRows are rows timed by a known linear function of hand-derived
+// counts: global_copy (n loads and n stores), global_store_index (n
+// stores) and global_add4 (4n loads, n stores, 3n adds), each with ⌈n/LX⌉
+// work-groups and a launch. The rows with 128 work-items per group are the
+// test rows.
+func linearRows() []linear.Row {
+	const load, store, add, group, launch = 2e-10, 3e-10, 1e-10, 1e-7, 5e-6
+	var rows []linear.Row
+	for _, k := range []struct {
+		kernel               string
+		loads, stores, flops int64
+	}{
+		{"global_copy", 1, 1, 0},
+		{"global_store_index", 0, 1, 0},
+		{"global_add4", 4, 1, 3},
+	} {
+		for _, n := range []int64{1 << 12, 1 << 16, 1 << 20} {
+			for _, lx := range []int64{64, 128, 256} {
+				secs := load*float64(k.loads*n) + store*float64(k.stores*n) + add*float64(k.flops*n) + group*float64((n+lx-1)/lx) + launch
+				role := datasets.RoleMeasurement
+				if lx == 128 {
+					role = datasets.RoleTest
+				}
+				rows = append(rows, linear.Row{Table: "synthetic", Row: datasets.Row{Kernel: k.kernel, Class: k.kernel, Role: role,
+					Consts: map[string]int64{"LX": lx}, Params: map[string]int64{"n": n}, TimeS: secs}})
+			}
+		}
+	}
+	return rows
+}
+
+func TestCompare(t *testing.T) {
+	d := device(t, "quadro-fx5600")
+	env := &Env{Counter: linear.NewCounter(nil), Device: d}
+	models := []string{"linear", "hongkim", "cycles"}
+	newModel := func(name string) (Model, error) {
+		m, err := New(name)
+		if l, ok := m.(*Linear); ok {
+			l.Options.Fit.MinNorm = true // loads − min(loads, stores) = adds on these kernels
+		}
+		return m, err
+	}
+	c, err := Compare([]DeviceRows{{"FX", env, linearRows()}}, CompareOptions{Models: models, CV: true, New: newModel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MeasurementRows != 18 || c.TestRows != 9 || len(c.Test) != 27 || len(c.Calibrated) != 3 {
+		t.Fatalf("rows %d/%d, %d test outcomes, %d calibrated", c.MeasurementRows, c.TestRows, len(c.Test), len(c.Calibrated))
+	}
+	// The linear model is the function that timed the rows.
+	for _, o := range c.Test {
+		if o.Err != "" {
+			t.Errorf("%s could not predict %s %s: %s", o.Model, o.Kernel, o.Size, o.Err)
+		}
+		if o.Model == "linear" && o.RelErr() > 1e-6 {
+			t.Errorf("linear on %s %s: %+v", o.Kernel, o.Size, o)
+		}
+	}
+	// Every model predicts or explains every measurement row once.
+	if len(c.CV) != 3*18 {
+		t.Errorf("%d cross-validation outcomes, want 54", len(c.CV))
+	}
+	// The cycles model has three sizes per kernel and work-group size.
+	if len(c.Sensitivity) != 9 {
+		t.Errorf("%d sensitivity rows, want 9", len(c.Sensitivity))
+	}
+	var md bytes.Buffer
+	if err := c.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Calibration", "- hongkim on FX: Mem_LD", "## Test rows", "| linear | 9/9 | 0.001 |",
+		"| kernel class | rows | linear | hongkim | cycles |", "| global_add4 | 3 |", "| device | rows |",
+		"## Leave one kernel class out", "## Cycle-weighted model: error against the calibration size", "| geometric mean |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	var svg bytes.Buffer
+	if err := c.WritePlot(&svg); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(svg.String(), "<svg") || !strings.Contains(svg.String(), "leave one class out") {
+		t.Errorf("plot is not the two-panel SVG: %.200s", svg.String())
+	}
+}
+
+func TestCompareErrors(t *testing.T) {
+	rows := linearRows()
+	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "h100-sxm5")}
+	if _, err := Compare([]DeviceRows{{"H100", env, rows}}, CompareOptions{Models: []string{"linear", "oracle"}}); err == nil || !strings.Contains(err.Error(), `no model "oracle"`) {
+		t.Errorf("unknown model: %v", err)
+	}
+	_, err := Compare([]DeviceRows{{"H100", env, rows}}, CompareOptions{Models: []string{"hongkim"}})
+	if err == nil || !strings.Contains(err.Error(), "model hongkim on device H100: device file devices/h100-sxm5.json has no hongkim section") {
+		t.Errorf("device without Hong–Kim constants: %v", err)
+	}
+	var test []linear.Row
+	for _, r := range rows {
+		if r.Role == datasets.RoleTest {
+			test = append(test, r)
+		}
+	}
+	if _, err := Compare([]DeviceRows{{"H100", env, test}}, CompareOptions{Models: []string{"cycles"}}); err == nil || !strings.Contains(err.Error(), "no measurement rows") {
+		t.Errorf("test rows only: %v", err)
+	}
+	if _, err := Compare(nil, CompareOptions{}); err == nil {
+		t.Error("no models: no error")
+	}
+}

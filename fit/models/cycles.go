@@ -1,0 +1,282 @@
+package models
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/cycles"
+	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/linear"
+)
+
+func init() {
+	Register("cycles", func() Model { return &Cycles{} })
+}
+
+// Cycles is the cycle-weighted model of seed 004 (package fit/cycles) on
+// uniperf's counts:
+//
+//	E.T = N_threads · (computation + memAccessGM + memAccessSM) / (F · O · adjustingWeight).
+//
+// Calibrate sets one adjusting weight per kernel (a kernel and its const
+// binding) from one measured size of it, as the seed does. A kernel
+// without measured rows is predicted with the geometric mean of the
+// calibrated kernels' adjusting weights (uniperf's extension, so that the
+// model can predict kernels it has not seen, like the others).
+type Cycles struct {
+	// CalibrateAt picks the measured size of each kernel that calibrates
+	// its adjusting weight: "smallest" (the default, the seed's cheap
+	// run) or "largest" measured time.
+	CalibrateAt string `json:"calibrate_at,omitempty"`
+	// RegsPerThread is the registers a work-item uses, for occupancy;
+	// zero leaves registers out.
+	RegsPerThread int    `json:"regs_per_thread,omitempty"`
+	Device        string `json:"device"`
+	// Weights are the cycle weights used: the device file's, falling back
+	// to the seed's defaults; WeightsFrom says which.
+	Weights     map[string]float64 `json:"weights"`
+	WeightsFrom string             `json:"weights_from"`
+	// Kernels are the calibrated kernels, sorted by key.
+	Kernels []CyclesKernel `json:"kernels"`
+	// Fallback is the geometric mean of the kernels' adjusting weights.
+	Fallback float64 `json:"fallback"`
+	// Skipped lists kernels that could not be calibrated, with the reason.
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// CyclesKernel is one kernel's adjusting weight and the size it was
+// calibrated on.
+type CyclesKernel struct {
+	Key             string           `json:"key"` // kernel name and consts: "matmul_tiled LX=16 LY=16"
+	Params          map[string]int64 `json:"params"`
+	MeasuredS       float64          `json:"measured_s"`
+	EstimatedS      float64          `json:"estimated_s"` // with adjustingWeight = 1
+	AdjustingWeight float64          `json:"adjusting_weight"`
+}
+
+// kernelKey names a kernel with its const binding.
+func kernelKey(kernel string, consts map[string]int64) string {
+	var b strings.Builder
+	b.WriteString(kernel)
+	for _, k := range slices.Sorted(maps.Keys(consts)) {
+		fmt.Fprintf(&b, " %s=%d", k, consts[k])
+	}
+	return b.String()
+}
+
+// Name implements Model.
+func (m *Cycles) Name() string { return "cycles" }
+
+// Calibrate implements Model: one adjusting weight per kernel of the rows,
+// from the row CalibrateAt picks.
+func (m *Cycles) Calibrate(env *Env, rows []linear.Row) error {
+	if env.Device == nil {
+		return fmt.Errorf("the cycles model needs a device parameter file (package fit/gpus)")
+	}
+	pick, err := m.picker()
+	if err != nil {
+		return err
+	}
+	m.Device = env.Device.Name
+	m.Weights, m.WeightsFrom = env.Device.CycleWeights(cycles.DefaultWeights())
+	m.Kernels, m.Skipped, m.Fallback = nil, nil, 0
+	groups := map[string][]linear.Row{}
+	for _, r := range rows {
+		key := kernelKey(r.Kernel, r.Consts)
+		groups[key] = append(groups[key], r)
+	}
+	var logSum float64
+	for _, key := range slices.Sorted(maps.Keys(groups)) {
+		r := pick(groups[key])
+		e, err := m.estimate(env, CaseOf(r))
+		if errors.Is(err, errNoWork) {
+			m.Skipped = append(m.Skipped, fmt.Sprintf("%s: %v", key, err))
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", rowName(r), err)
+		}
+		aw, err := e.Calibrate(r.TimeS)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rowName(r), err)
+		}
+		m.Kernels = append(m.Kernels, CyclesKernel{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw})
+		logSum += math.Log(aw)
+	}
+	if len(m.Kernels) == 0 {
+		return fmt.Errorf("cycles: no kernel to calibrate on (%d rows): %s", len(rows), strings.Join(m.Skipped, "; "))
+	}
+	m.Fallback = math.Exp(logSum / float64(len(m.Kernels)))
+	return nil
+}
+
+// picker returns the function that picks a kernel's calibration row.
+func (m *Cycles) picker() (func([]linear.Row) linear.Row, error) {
+	less := func(a, b linear.Row) bool { return a.TimeS < b.TimeS }
+	switch m.CalibrateAt {
+	case "", "smallest":
+	case "largest":
+		less = func(a, b linear.Row) bool { return a.TimeS > b.TimeS }
+	default:
+		return nil, fmt.Errorf("cycles: calibrate at %q: want smallest or largest", m.CalibrateAt)
+	}
+	return func(rows []linear.Row) linear.Row {
+		best := rows[0]
+		for _, r := range rows[1:] {
+			if less(r, best) {
+				best = r
+			}
+		}
+		return best
+	}, nil
+}
+
+// Predict implements Model: the estimate over the kernel's adjusting
+// weight, or over the fallback for a kernel not calibrated.
+func (m *Cycles) Predict(env *Env, c Case) (Prediction, error) {
+	if m.Fallback <= 0 {
+		return Prediction{}, fmt.Errorf("cycles model: not calibrated")
+	}
+	if env.Device == nil || env.Device.Name != m.Device {
+		return Prediction{}, fmt.Errorf("cycles model: calibrated for %s, asked to predict on another device", m.Device)
+	}
+	e, err := m.estimate(env, c)
+	if err != nil {
+		return Prediction{}, err
+	}
+	aw, note := m.Fallback, fmt.Sprintf("geometric mean over %d calibrated kernels (this kernel has none of its own)", len(m.Kernels))
+	key := kernelKey(c.Kernel, c.Consts)
+	if i, ok := slices.BinarySearchFunc(m.Kernels, key, func(k CyclesKernel, key string) int { return strings.Compare(k.Key, key) }); ok {
+		k := m.Kernels[i]
+		aw, note = k.AdjustingWeight, fmt.Sprintf("calibrated at %s: estimated %.4g s / measured %.4g s", paramString(k.Params), k.EstimatedS, k.MeasuredS)
+	}
+	t, err := e.Seconds(aw)
+	if err != nil {
+		return Prediction{}, err
+	}
+	return Prediction{Seconds: t, Explain: []Quantity{
+		{Name: "computation", Value: e.Computation, Unit: "cycles per thread", Note: "Σ weight × flops by kind"},
+		{Name: "memAccessGM", Value: e.GlobalMemory, Unit: "cycles per thread", Note: "global loads and stores × weight"},
+		{Name: "memAccessSM", Value: e.SharedMemory, Unit: "cycles per thread", Note: "local loads and stores × weight"},
+		{Name: "occupancy", Value: e.Occupancy, Note: "active warps / max warps per SM (xu.ActiveBlocks)"},
+		{Name: "unadjusted", Value: e.Unadjusted, Unit: "s", Note: "N_threads × cycles / (F × O)"},
+		{Name: "adjustingWeight", Value: aw, Note: note},
+	}}, nil
+}
+
+// estimate is the unadjusted estimate of a launch.
+func (m *Cycles) estimate(env *Env, c Case) (cycles.Estimate, error) {
+	in, err := env.Inputs(c)
+	if err != nil {
+		return cycles.Estimate{}, err
+	}
+	k, o, err := cyclesKernel(env.Device, in, m.RegsPerThread)
+	if err != nil {
+		return cycles.Estimate{}, err
+	}
+	e, err := cycles.Estimated(k, m.Weights, env.Device.ClockHz, o)
+	if err != nil {
+		return cycles.Estimate{}, fmt.Errorf("kernel %s on device file %s (weights from %s): %w", c.Kernel, env.Device.File, m.WeightsFrom, err)
+	}
+	if e.PerThread == 0 {
+		return e, fmt.Errorf("cycles: kernel %s: %w (it prices flops and memory accesses, and this kernel has none)", c.Kernel, errNoWork)
+	}
+	return e, nil
+}
+
+// cyclesKernel derives the seed's per-thread counts and the occupancy
+// fraction from a launch, by the mapping of the package documentation.
+func cyclesKernel(d *gpus.Device, in *Inputs, regs int) (cycles.Kernel, float64, error) {
+	p, err := perThreadOf(in)
+	if err != nil {
+		return cycles.Kernel{}, 0, err
+	}
+	o, err := occupancy(d, in, regs)
+	if err != nil {
+		return cycles.Kernel{}, 0, err
+	}
+	k := cycles.Kernel{Threads: p.workItems, Compute: p.flops, SharedAccesses: p.local}
+	for _, a := range p.global {
+		k.GlobalAccesses += a.perThread
+	}
+	return k, o.Fraction, nil
+}
+
+// paramString renders parameters as "n=1024 m=512", sorted by name.
+func paramString(params map[string]int64) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, params[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// SizeSensitivity is how the cycle-weighted model's error on a kernel's
+// sizes depends on the size its adjusting weight is calibrated on.
+type SizeSensitivity struct {
+	Device string
+	Key    string   // kernel name and consts
+	Sizes  []string // size labels, by increasing measured time
+	// Errors[i] is the geometric-mean relative error on the other sizes
+	// when the kernel is calibrated on Sizes[i].
+	Errors []float64
+}
+
+// CyclesSizeSensitivity calibrates every kernel of rows with two or more
+// sizes on each of its sizes in turn and predicts the others. With
+// r_j = estimated_j / measured_j, calibrating on size i predicts size j
+// with relative error |r_j / r_i − 1|. Kernels the model cannot price are
+// listed in skipped with the reason.
+func CyclesSizeSensitivity(env *Env, rows []linear.Row, regsPerThread int) (out []SizeSensitivity, skipped []string, err error) {
+	if env.Device == nil {
+		return nil, nil, fmt.Errorf("the cycles model needs a device parameter file (package fit/gpus)")
+	}
+	m := &Cycles{RegsPerThread: regsPerThread, Device: env.Device.Name}
+	m.Weights, m.WeightsFrom = env.Device.CycleWeights(cycles.DefaultWeights())
+	groups := map[string][]linear.Row{}
+	for _, r := range rows {
+		key := kernelKey(r.Kernel, r.Consts)
+		groups[key] = append(groups[key], r)
+	}
+	for _, key := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[key]
+		if len(g) < 2 {
+			continue
+		}
+		slices.SortStableFunc(g, func(a, b linear.Row) int { return cmp.Compare(a.TimeS, b.TimeS) })
+		ratio := make([]float64, len(g))
+		s := SizeSensitivity{Device: env.Device.Name, Key: key}
+		for j, r := range g {
+			e, err := m.estimate(env, CaseOf(r))
+			if errors.Is(err, errNoWork) {
+				skipped = append(skipped, fmt.Sprintf("%s: %v", key, err))
+				break
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", rowName(r), err)
+			}
+			ratio[j] = e.Unadjusted / r.TimeS
+			s.Sizes = append(s.Sizes, linear.SizeLabel(r.Row))
+		}
+		if len(s.Sizes) < len(g) {
+			continue
+		}
+		for i := range g {
+			var errs []float64
+			for j := range g {
+				if j != i {
+					errs = append(errs, math.Abs(ratio[j]/ratio[i]-1))
+				}
+			}
+			s.Errors = append(s.Errors, fit.GeoMean(errs))
+		}
+		out = append(out, s)
+	}
+	return out, skipped, nil
+}
