@@ -8,27 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/uniperf/uniperf/datasets"
 )
 
-// runCommand runs uniperf with args and returns the exit status, the
-// standard output and what the command reported on stderr. reset sets the
-// command's option variables to their defaults, before and after.
-func runCommand(t *testing.T, cmd *cobra.Command, reset func(), args ...string) (int, string, string) {
-	t.Helper()
-	var out bytes.Buffer
-	reset()
-	cmd.SetOut(&out)
-	t.Cleanup(func() { reset(); cmd.SetOut(nil) })
-	var code int
-	errText := captureStderr(t, func() { code = run(args) })
-	return code, out.String(), errText
-}
-
 func runCompare(t *testing.T, args ...string) (int, string, string) {
-	return runCommand(t, compareCmd, func() { compareOpts = compareOptions{models: "linear,hongkim,cycles"} }, append([]string{"compare"}, args...)...)
+	return runCommand(t, compareCmd, append([]string{"compare"}, args...)...)
 }
 
 // vsaTable writes a table of vector_scale_add (stride 1, 256 work-items

@@ -9,15 +9,15 @@ import (
 )
 
 func runFit(t *testing.T, args ...string) (int, string, string) {
-	return runCommand(t, fitCmd, func() { fitOpts = fitOptions{model: "linear"} }, append([]string{"fit"}, args...)...)
+	return runCommand(t, fitCmd, append([]string{"fit"}, args...)...)
 }
 
 func runPredict(t *testing.T, args ...string) (int, string, string) {
-	return runCommand(t, predictCmd, func() { predictOpts = predictOptions{model: "linear"} }, append([]string{"predict"}, args...)...)
+	return runCommand(t, predictCmd, append([]string{"predict"}, args...)...)
 }
 
 func runValidate(t *testing.T, args ...string) (int, string, string) {
-	return runCommand(t, validateCmd, func() { validateOpts = validateOptions{model: "linear", role: "test"} }, append([]string{"validate"}, args...)...)
+	return runCommand(t, validateCmd, append([]string{"validate"}, args...)...)
 }
 
 // TestModelFlagCycles calibrates the cycle-weighted model on the GTX 460

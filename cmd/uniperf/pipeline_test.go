@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
@@ -20,26 +19,6 @@ import (
 
 // shippedTable is the embedded PoCL table the pipeline tests run on.
 const shippedTable = "pocl-epyc-quick.arrow"
-
-// runCommand runs uniperf with args, after resetting the flags of cmd to
-// their defaults, and returns the exit status, standard output and the
-// error message.
-func runCommand(t *testing.T, cmd *cobra.Command, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out bytes.Buffer
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			_ = sv.Replace(nil)
-		} else {
-			_ = f.Value.Set(f.DefValue)
-		}
-		f.Changed = false
-	})
-	cmd.SetOut(&out)
-	t.Cleanup(func() { cmd.SetOut(nil) })
-	stderr = captureStderr(t, func() { code = run(args) })
-	return code, out.String(), stderr
-}
 
 func TestDemo(t *testing.T) {
 	code, out, stderr := runCommand(t, demoCmd, "demo")
