@@ -26,7 +26,8 @@ type GroupConst struct {
 }
 
 // GroupConsts finds the consts that set a kernel's work-group size: those
-// whose doubling changes the launch's work-group size. A const that
+// whose doubling, or halving (repeatedly, for a small problem whose
+// extent caps the group), changes the launch's work-group size. A const that
 // changes several axes (matmul_tiled's LY widens the prefetch along l.0
 // beyond LX as well as l.1) is the const of an axis no other const
 // changes alone. consts are the bindings to start from; the kernel's own
@@ -47,23 +48,12 @@ func GroupConsts(src linear.Source, kernel string, consts, params map[string]int
 	changes := map[string][]int{}
 	claimed := map[int]bool{}
 	for _, c := range k.Consts {
-		moved := k.ConstMap()
-		moved[c.Name] = 2 * c.Value
-		k2, err := counts.ParseKernel(file, text, moved)
-		if err != nil {
-			continue // a value the kernel rejects tells nothing
+		axes := changedAxes(file, text, k.ConstMap(), c, params, local)
+		if len(axes) > 0 {
+			changes[c.Name] = axes
 		}
-		_, local2, err := k2.Launch(params)
-		if err != nil {
-			continue
-		}
-		for a := range 3 {
-			if local2[a] != local[a] {
-				changes[c.Name] = append(changes[c.Name], a)
-			}
-		}
-		if len(changes[c.Name]) == 1 {
-			claimed[changes[c.Name][0]] = true
+		if len(axes) == 1 {
+			claimed[axes[0]] = true
 		}
 	}
 	var out []GroupConst
@@ -84,6 +74,37 @@ func GroupConsts(src linear.Source, kernel string, consts, params map[string]int
 		return out[i].Name < out[j].Name
 	})
 	return out, nil
+}
+
+// changedAxes returns the axes along which the work-group size changes
+// when const c takes another value: twice its value, else half, a
+// quarter, ... down to 1. Values the kernel rejects tell nothing.
+func changedAxes(file string, text []byte, consts map[string]int64, c counts.Const, params map[string]int64, local [3]int64) []int {
+	trials := []int64{2 * c.Value}
+	for v := c.Value / 2; v >= 1; v /= 2 {
+		trials = append(trials, v)
+	}
+	for _, v := range trials {
+		consts[c.Name] = v
+		k, err := counts.ParseKernel(file, text, consts)
+		if err != nil {
+			continue
+		}
+		_, moved, err := k.Launch(params)
+		if err != nil {
+			continue
+		}
+		var axes []int
+		for a := range 3 {
+			if moved[a] != local[a] {
+				axes = append(axes, a)
+			}
+		}
+		if len(axes) > 0 {
+			return axes
+		}
+	}
+	return nil
 }
 
 // DefaultSizes are the candidate group shapes tried when none are given:

@@ -16,6 +16,9 @@ func TestGroupConsts(t *testing.T) {
 		want   []GroupConst
 	}{
 		{"global_copy", map[string]int64{"n": 4096}, []GroupConst{{"LX", 0}}},
+		// At n = 64 the extent caps the group below LX = 256 and 512;
+		// halving LX to 32 shows it.
+		{"global_copy", map[string]int64{"n": 64}, []GroupConst{{"LX", 0}}},
 		// STRIDE changes the work-items, not the group.
 		{"vector_scale_add", map[string]int64{"n": 4096}, []GroupConst{{"LX", 0}}},
 		{"matmul_tiled", map[string]int64{"n": 256, "m": 256, "ell": 256}, []GroupConst{{"LX", 0}, {"LY", 1}}},

@@ -43,11 +43,15 @@ func init() {
 // one, such as a CPU under PoCL, gets them fitted to the measurement rows
 // (Calibrate), with uniperf's structural choices: one compute and one
 // memory unit, 64 simulated warps, peak parallelism max_i = 16 warps (the
-// thesis's "most common value") with latency = 16 × the class's cycles per
-// warp instruction at peak, max_p = 8 warps for both memories (the
-// thesis's GTX 460 value; tying max_p to the fitted latency and bandwidth
-// instead makes the threshold move with the constants, and the fit
-// jump), 32 banks of 4 bytes,
+// thesis's "most common value") and max_p = 8 warps for both memories
+// (its GTX 460 value), and latencies tied to the fitted costs at peak:
+// latency = max × the cost of a warp instruction, or of a coalesced warp
+// access, at peak, the latency that max instructions in flight hide
+// exactly (Little's law). Fitting latencies apart lets them collapse to
+// zero when the rows all run above the thresholds, and then a launch of
+// few warps costs nothing; tying max_p to a fitted latency instead makes
+// the threshold move with the constants and the fit jump. The rest: 32
+// banks of 4 bytes,
 // and lines of 4 bytes per work-item of a warp, so that a coalesced warp
 // access of 32-bit elements is one transaction (128 bytes on a GPU, as
 // seed 000 §3.2 has it; the 32 bytes of PoCL's 8-wide warps on a CPU).
@@ -250,19 +254,17 @@ const (
 	fittedHidingCoeff = 4
 )
 
-// resiosTheta names the fitted constants of a device, all in cycles:
-// per class the cycles of a warp instruction at peak throughput, then the
-// memory latencies and transfer costs.
+// resiosTheta names the fitted constants of a device, all in cycles: per
+// class the cycles of a warp instruction at peak throughput, the cycles to
+// transfer a line of global memory, and a byte of a local-memory bank.
 type resiosTheta struct {
 	names  []string
 	values []float64
 }
 
 const (
-	thetaGlobalLatency = "global.latency"
-	thetaGlobalLine    = "global.cycles_per_line"
-	thetaLocalLatency  = "local.latency"
-	thetaLocalByte     = "local.cycles_per_byte"
+	thetaGlobalLine = "global.cycles_per_line"
+	thetaLocalByte  = "local.cycles_per_byte"
 )
 
 // device builds a device from the constants.
@@ -281,14 +283,12 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) resios.De
 	for j, n := range th.names {
 		v := th.values[j]
 		switch n {
-		case thetaGlobalLatency:
-			p.Global.Latency = v
 		case thetaGlobalLine:
 			bytesPerCycle = line / v
-		case thetaLocalLatency:
-			p.Shared.Latency = v
+			p.Global.Latency = fittedMaxParallel * v
 		case thetaLocalByte:
 			p.Shared.BankBandwidth = 1 / v
+			p.Shared.Latency = fittedMaxParallel * resios.SharedPenalty(base.Limits.WarpSize, 4, fittedBanks, 1, p.Shared.BankBandwidth)
 		default:
 			p.Instructions[n] = gpus.ResiosInstruction{Latency: fittedPeakWarps * v, Throughput: warp / v, PeakWarps: fittedPeakWarps}
 		}
@@ -367,15 +367,15 @@ func initialTheta(launches []*launch) (resiosTheta, [][]int) {
 			}
 			for _, a := range r.Accesses {
 				if a.Array.Space == counts.Local {
-					perRow[i][thetaLocalLatency], perRow[i][thetaLocalByte] = true, true
+					perRow[i][thetaLocalByte] = true
 				} else {
-					perRow[i][thetaGlobalLatency], perRow[i][thetaGlobalLine] = true, true
+					perRow[i][thetaGlobalLine] = true
 				}
 			}
 		}
 		maps.Copy(used, perRow[i])
 	}
-	start := map[string]float64{thetaGlobalLatency: 100, thetaGlobalLine: 4, thetaLocalLatency: 10, thetaLocalByte: 0.25}
+	start := map[string]float64{thetaGlobalLine: 4, thetaLocalByte: 0.25}
 	th := resiosTheta{names: slices.Sorted(maps.Keys(used))}
 	index := map[string]int{}
 	for j, n := range th.names {
