@@ -204,7 +204,7 @@ func (ps *parser) launch(rest string) error {
 	}
 	fields := strings.Fields(rest)
 	if len(fields) == 0 {
-		return fmt.Errorf("launch: want launch KERNEL [NAME=EXPR]... [const NAME=EXPR]... after it")
+		return fmt.Errorf("launch: no kernel (want launch KERNEL [NAME=EXPR]... [const NAME=EXPR]...)")
 	}
 	l := Launch{Line: ps.lineNo(), Layer: ps.layer, Phase: ps.phase, Kernel: fields[0]}
 	seen := map[string]bool{}
