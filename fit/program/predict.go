@@ -41,6 +41,9 @@ func Predict(p *Program, batch int64, predict Predictor) (*Result, error) {
 	prog := xu.Program{Loading: p.Loading, Update: p.Update}
 	for _, b := range bound {
 		t, err := predict(b)
+		if err == nil && !(t >= 0) {
+			err = fmt.Errorf("predicted %g s, which is no run time", t)
+		}
 		if err != nil {
 			return nil, &Error{File: p.File, Line: b.Line, Msg: fmt.Sprintf("launch %s: %v", b.Kernel, err)}
 		}
