@@ -554,3 +554,13 @@ func abs(x int64) int64 {
 	}
 	return x
 }
+
+// Trace derives the trace of a launch for warps of warpSize work-items,
+// as the resios and xu models see it.
+func (e *Env) Trace(c Case, warpSize int) (*Trace, error) {
+	in, err := e.Inputs(c)
+	if err != nil {
+		return nil, err
+	}
+	return newTracer().trace(in, c.Params, warpSize)
+}
