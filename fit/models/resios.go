@@ -41,20 +41,21 @@ func init() {
 //
 // Constants come from the device file's resios section. A device without
 // one, such as a CPU under PoCL, gets them fitted to the measurement rows
-// (Calibrate), with uniperf's structural choices: one compute and one
-// memory unit, 64 simulated warps, peak parallelism max_i = 16 warps (the
-// thesis's "most common value") and max_p = 8 warps for both memories
-// (its GTX 460 value), and latencies tied to the fitted costs at peak:
-// latency = max × the cost of a warp instruction, or of a coalesced warp
-// access, at peak, the latency that max instructions in flight hide
-// exactly (Little's law). Fitting latencies apart lets them collapse to
-// zero when the rows all run above the thresholds, and then a launch of
-// few warps costs nothing; tying max_p to a fitted latency instead makes
-// the threshold move with the constants and the fit jump. The rest: 32
-// banks of 4 bytes,
-// and lines of 4 bytes per work-item of a warp, so that a coalesced warp
-// access of 32-bit elements is one transaction (128 bytes on a GPU, as
-// seed 000 §3.2 has it; the 32 bytes of PoCL's 8-wide warps on a CPU).
+// (Calibrate): per instruction class the cycles of a warp instruction at
+// peak throughput, the cycles to transfer a global line and a byte of a
+// local-memory bank, and the launch overhead. The rest is uniperf's
+// structural choice: one compute and one memory unit, 64 simulated warps,
+// peak parallelism max_i = 16 warps (the thesis's "most common value")
+// and max_p = 8 warps for both memories (its GTX 460 value), 32 banks of
+// 4 bytes, lines of 4 bytes per work-item of a warp (a coalesced warp
+// access of 32-bit elements is one transaction: 128 bytes on a GPU, as
+// seed 000 §3.2 has it, 32 bytes for PoCL's 8-wide warps), and latencies
+// tied to the costs at peak: latency = max × the cost of a warp
+// instruction, or of a coalesced warp access, the latency that max
+// instructions in flight hide exactly (Little's law). Latencies fitted
+// apart collapse to zero when every row runs above the thresholds, and a
+// launch of few warps then costs nothing; max_p tied to a fitted latency
+// moves the threshold with the constants and makes the fit jump.
 type Resios struct {
 	// Device holds the model's constants after Calibrate.
 	Device *resios.Device
