@@ -377,7 +377,7 @@ func printBlocksize(out io.Writer, r blocksizeResult) error {
 	for _, c := range r.Candidates {
 		line := c.Label
 		if c.Occupancy == nil {
-			line += "\t-\t-\t-\tcannot launch: " + c.Error
+			line += "\t-\t-\t-\tcannot launch"
 		} else {
 			o := c.Occupancy
 			line += fmt.Sprintf("\t%d\t%d\t%.1f%%\t%s", o.BlocksPerSM, o.ActiveWarps, 100*o.Fraction, strings.Join(o.Limiters, ", "))
@@ -404,6 +404,10 @@ func printBlocksize(out io.Writer, r blocksizeResult) error {
 		}
 	}
 	for _, c := range r.Candidates {
+		if c.Error != "" {
+			fmt.Fprintf(out, "%s cannot launch: %s\n", c.Label, c.Error)
+			continue
+		}
 		for _, m := range r.Models {
 			if e := c.Predictions[m].Error; e != "" {
 				fmt.Fprintf(out, "%s, %s: %s\n", c.Label, m, e)

@@ -42,15 +42,15 @@ type programOptions struct {
 
 // programReport is what predict --program reports, as printed with --json.
 type programReport struct {
-	Program  string               `json:"program"`
-	File     string               `json:"file"`
-	Batch    int64                `json:"batch,omitempty"`
-	Device   string               `json:"device"`
-	Models   []string             `json:"models"`
-	Launches []programLaunch      `json:"launches"`
-	Totals   map[string]modelSums `json:"totals"`
-	Measured *measuredSums        `json:"measured,omitempty"`
-	Splits   map[string]*program.Split
+	Program  string                    `json:"program"`
+	File     string                    `json:"file"`
+	Batch    int64                     `json:"batch,omitempty"`
+	Device   string                    `json:"device"`
+	Models   []string                  `json:"models"`
+	Launches []programLaunch           `json:"launches"`
+	Totals   map[string]modelSums      `json:"totals"`
+	Measured *measuredSums             `json:"measured,omitempty"`
+	Splits   map[string]*program.Split `json:"splits,omitempty"`
 }
 
 type programLaunch struct {
