@@ -52,7 +52,7 @@ func TestPredictProgramByHand(t *testing.T) {
 	r := programJSON(t, path, programOptions{models: []string{"xu"}, devices: []string{"gtx460"}})
 	compute, transpose := (1000+48*1024)*16.0/42/1.35e9, 9000*4096.0/42/1.35e9
 	tot := r.Totals["xu"]
-	if !near(tot.Layers["compute"], compute) || !near(tot.Layers["copy"], transpose) || !near(tot.Total, compute+transpose) || !near(tot.Forward, tot.Total) {
+	if !nearRel(tot.Layers["compute"], compute) || !nearRel(tot.Layers["copy"], transpose) || !nearRel(tot.Total, compute+transpose) || !nearRel(tot.Forward, tot.Total) {
 		t.Errorf("totals %+v; want compute %g, copy %g", tot, compute, transpose)
 	}
 	if len(r.Launches) != 2 || r.Launches[1].Line != 5 || r.Launches[1].Layer != "copy" {
@@ -67,7 +67,7 @@ func TestPredictProgramByHand(t *testing.T) {
 	}
 }
 
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Abs(b) }
+func nearRel(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Abs(b) }
 
 // TestPredictProgramSplit splits a batch of 8 over two GTX 460s: equal
 // devices get 4 each, and a ring all-reduce of 1 MB between two devices
@@ -80,7 +80,7 @@ func TestPredictProgramSplit(t *testing.T) {
 		t.Fatalf("split %+v", s)
 	}
 	share := s.Shares[0].Result.Breakdown.Total
-	if !near(s.Step.Transfer, 1e-3) || !near(s.Step.Total, share+1e-3) || s.Shares[0].Result.Launches[0].Params["n"] != 4*65536 {
+	if !nearRel(s.Step.Transfer, 1e-3) || !nearRel(s.Step.Total, share+1e-3) || s.Shares[0].Result.Launches[0].Params["n"] != 4*65536 {
 		t.Errorf("step %+v, share %g", s.Step, share)
 	}
 	err := predictProgram(&bytes.Buffer{}, path, programOptions{models: []string{"xu"}, devices: []string{"gtx460", "gtx460"}, exchange: "ring"})
@@ -111,7 +111,7 @@ func TestPredictProgramCNN(t *testing.T) {
 		}
 		sum += l.Measured
 	}
-	if !near(r.Measured.Total, sum) {
+	if !nearRel(r.Measured.Total, sum) {
 		t.Errorf("measured total %g, sum of launches %g", r.Measured.Total, sum)
 	}
 }

@@ -80,7 +80,7 @@ func TestSpearman(t *testing.T) {
 // from 192 threads up all 48 warps are resident. Every candidate gets a
 // rank and an occupancy.
 func TestRankCandidates(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	m, _ := New("xu")
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ a[i] = acc
 // SMs gets a block of 160 threads, "an evenly distributed workload":
 // n_w¹ = ⌈1024/(7·32)⌉ = 5 is the smallest of the three strategies.
 func TestResiosLaunch160(t *testing.T) {
-	env, paths := knlEnv(t, device(t, "gtx460"), map[string]string{"loop": loopKernel})
+	env, paths := knlEnv(t, lookupDevice(t, "gtx460"), map[string]string{"loop": loopKernel})
 	c, err := ResiosLaunch(env, Case{Kernel: paths["loop"], Params: map[string]int64{"n": 1024, "its": 1024}})
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func TestResiosLaunch160(t *testing.T) {
 	if c.Block != [2]int{160, 1} || c.Even != 5 || c.Utilization != 48 || c.Latency != 64 {
 		t.Errorf("got %+v, want a block of 160 from (5, 48, 64)", c)
 	}
-	if _, err := ResiosLaunch(&Env{Counter: linear.NewCounter(nil), Device: device(t, "pocl-cpu")},
+	if _, err := ResiosLaunch(&Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")},
 		Case{Kernel: "global_copy", Params: map[string]int64{"n": 64}}); err == nil {
 		t.Error("a device without resios constants gave a launch configuration")
 	}

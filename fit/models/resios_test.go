@@ -15,7 +15,7 @@ import (
 	"github.com/uniperf/uniperf/fit/xu"
 )
 
-func device(t *testing.T, name string) *gpus.Device {
+func lookupDevice(t *testing.T, name string) *gpus.Device {
 	t.Helper()
 	d, err := gpus.Lookup(name)
 	if err != nil {
@@ -48,7 +48,7 @@ func relClose(got, want, tol float64) bool { return math.Abs(got-want) <= tol*ma
 // in (4.8)), and the store depends on the load (ILP 2/2 = 1); 28 groups of
 // 256 work-items.
 func TestResiosCopyByHand(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	m := &Resios{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ func TestResiosCopyByHand(t *testing.T) {
 // work-item of a warp (c = 32). As in the thesis's §7.2 transpose, the
 // uncoalesced store is the top hotspot.
 func TestResiosTransposeHotspot(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	m := &Resios{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
@@ -127,7 +127,7 @@ out[g, i] = t[S*i]
 // gcd(32, S) ways, which (4.9) turns into the penalty
 // 32·4/(32·BW) + gcd·4/BW.
 func TestResiosBankConflicts(t *testing.T) {
-	env, paths := knlEnv(t, device(t, "gtx460"), map[string]string{"bank": bankKernel})
+	env, paths := knlEnv(t, lookupDevice(t, "gtx460"), map[string]string{"bank": bankKernel})
 	m := &Resios{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
@@ -188,7 +188,7 @@ out[i] = g
 // kernel's expression DAG: three instructions, the longest chain two,
 // ILP 3/2. The store of g is a region of its own, of ILP 1.
 func TestResiosILPExample(t *testing.T) {
-	env, paths := knlEnv(t, device(t, "gtx460"), map[string]string{"ilp": ilpKernel})
+	env, paths := knlEnv(t, lookupDevice(t, "gtx460"), map[string]string{"ilp": ilpKernel})
 	in, err := env.Inputs(Case{Kernel: paths["ilp"], Params: map[string]int64{"n": 64}})
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +207,7 @@ func TestResiosILPExample(t *testing.T) {
 // predictions of the generating constants on other sizes, and the
 // per-class costs the rows determine.
 func TestResiosFitRecovers(t *testing.T) {
-	dev := device(t, "pocl-cpu")
+	dev := lookupDevice(t, "pocl-cpu")
 	env := &Env{Counter: linear.NewCounter(nil), Device: dev}
 	truth := resiosTheta{
 		names:  []string{"f32.add", "f32.fma", "f32.mul", thetaGlobalLine},
@@ -282,14 +282,14 @@ func TestResiosErrors(t *testing.T) {
 		t.Errorf("no device: %v", err)
 	}
 	var missing *gpus.MissingError
-	err := m.Calibrate(&Env{Counter: linear.NewCounter(nil), Device: device(t, "pocl-cpu")}, nil)
+	err := m.Calibrate(&Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")}, nil)
 	if !errors.As(err, &missing) || !strings.Contains(err.Error(), "no measurement rows") {
 		t.Errorf("no constants, no rows: %v", err)
 	}
 	if _, err := m.Predict(&Env{Counter: linear.NewCounter(nil)}, Case{Kernel: "global_copy"}); err == nil {
 		t.Error("an uncalibrated model predicts")
 	}
-	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // by hand. Blocks of 256 threads: 8 warps, 6 resident blocks (48 warps of
 // the SM's 48), 7 SMs.
 func TestXuByHand(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	m, err := New("xu")
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestXuByHand(t *testing.T) {
 // TestXuFitRecovers generates times with known constants on the PoCL CPU
 // and checks that calibration recovers them.
 func TestXuFitRecovers(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "pocl-cpu")}
+	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")}
 	gen := &Xu{Cycles: map[string]float64{"f32.add": 3}, Coalesced: 50, PerTransaction: 20, Launch: 2e-6}
 	var rows []linear.Row
 	for _, c := range []Case{
@@ -108,7 +108,7 @@ func TestXuErrors(t *testing.T) {
 	if _, err := m.Predict(&Env{Counter: linear.NewCounter(nil)}, Case{Kernel: "global_copy"}); err == nil {
 		t.Error("an uncalibrated model predicts")
 	}
-	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}
