@@ -59,9 +59,13 @@ func init() {
 type Resios struct {
 	// Device holds the model's constants after Calibrate.
 	Device *resios.Device
-	// Fitted reports that Calibrate fitted the constants to rows.
-	Fitted bool
-	tr     *tracer
+	// Fitted reports that Calibrate fitted the constants to rows; FitRows
+	// is their number and FitRMS the root-mean-square relative error of
+	// the fitted model on them.
+	Fitted  bool
+	FitRows int
+	FitRMS  float64
+	tr      *tracer
 }
 
 // Name implements Model.
@@ -91,12 +95,25 @@ func (m *Resios) Calibrate(env *Env, rows []linear.Row) error {
 	case len(rows) == 0:
 		return fmt.Errorf("resios model: %w, and there are no measurement rows to fit its constants to", err)
 	}
-	fitted, err := fitResios(env, m.tracer(), rows)
+	fitted, obj, err := fitResios(env, m.tracer(), rows)
 	if err != nil {
 		return fmt.Errorf("resios model on %s: fitting the constants: %w", env.Device.Name, err)
 	}
-	m.Device, m.Fitted = fitted, true
+	m.Device, m.Fitted, m.FitRows, m.FitRMS = fitted, true, len(rows), math.Sqrt(obj/float64(len(rows)))
 	return nil
+}
+
+// Summary says where the constants come from, in one line.
+func (m *Resios) Summary() string {
+	if m.Device == nil {
+		return "not calibrated"
+	}
+	if !m.Fitted {
+		return "constants of the device file's resios section"
+	}
+	p := m.Device.Params
+	return fmt.Sprintf("%d instruction classes, %.3g cycles per global line, launch %.3g µs, fitted on %d rows (RMS relative error %.3f)",
+		len(p.Instructions), float64(fittedLineElems*m.Device.WarpSize)/m.Device.GlobalBytesPerCycle, 1e6*p.Overhead.LaunchSeconds, m.FitRows, m.FitRMS)
 }
 
 // Predict implements Model.
@@ -194,6 +211,9 @@ func resiosTrace(d resios.Device, t *Trace, fitted bool) ([]resios.Instr, []stri
 			if store {
 				for _, op := range r.Ops {
 					in, err := d.Compute(r.Name+" "+op.Class, resiosClass(op.Class, fitted), r.ILP, r.Count*float64(op.N))
+					if err != nil && fitted {
+						err = fmt.Errorf("%w: no calibration row exercises it", err)
+					}
 					if err != nil {
 						return nil, nil, err
 					}
@@ -309,23 +329,23 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) resios.De
 // linear relative-error problem (non-negative least squares, with the
 // launch overhead as one more constant) for new constants, halving the
 // step in log space while the true objective does not improve.
-func fitResios(env *Env, tr *tracer, rows []linear.Row) (*resios.Device, error) {
+func fitResios(env *Env, tr *tracer, rows []linear.Row) (*resios.Device, float64, error) {
 	launches, err := prepareRows(env, tr, rows)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	th, uses := initialTheta(launches)
 	f := &resiosFitter{env: env, rows: rows, launches: launches, uses: uses}
 	launch := 0.0
 	pred, err := f.predict(th, launch)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	best := relObjective(pred, rows)
 	for iter := 0; iter < 25; iter++ {
 		next, nextLaunch, err := f.step(th)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		improved := false
 		for t := 1.0; t > 1.0/64; t /= 2 {
@@ -333,7 +353,7 @@ func fitResios(env *Env, tr *tracer, rows []linear.Row) (*resios.Device, error) 
 			l := launch + t*(nextLaunch-launch)
 			pred, err := f.predict(cand, l)
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			if obj := relObjective(pred, rows); obj < best {
 				improved = best-obj > 1e-6*best
@@ -346,7 +366,7 @@ func fitResios(env *Env, tr *tracer, rows []linear.Row) (*resios.Device, error) 
 		}
 	}
 	d := th.device(env.Device, launch)
-	return &d, nil
+	return &d, best, nil
 }
 
 // initialTheta lists the constants the rows exercise, with starting values,

@@ -53,8 +53,8 @@ func TestResiosCopyByHand(t *testing.T) {
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}
-	if m.Fitted {
-		t.Error("the GTX 460 file has resios constants, yet they were fitted")
+	if m.Fitted || !strings.Contains(m.Summary(), "device file") {
+		t.Errorf("the GTX 460 file has resios constants, yet: %s", m.Summary())
 	}
 	c := Case{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 28 * 256}}
 	p, err := m.Predict(env, c)
@@ -244,8 +244,8 @@ func TestResiosFitRecovers(t *testing.T) {
 	if err := m.Calibrate(env, rows); err != nil {
 		t.Fatal(err)
 	}
-	if !m.Fitted {
-		t.Fatal("the PoCL device has no resios constants, yet none were fitted")
+	if !m.Fitted || m.FitRows != len(rows) || m.FitRMS > 1e-3 || !strings.Contains(m.Summary(), "fitted on 16 rows") {
+		t.Fatalf("fitted %v on %d rows, RMS %g: %s", m.Fitted, m.FitRows, m.FitRMS, m.Summary())
 	}
 	cost := func(class string) float64 {
 		return float64(dev.Limits.WarpSize) / m.Device.Params.Instructions[class].Throughput

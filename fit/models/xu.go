@@ -57,9 +57,12 @@ type Xu struct {
 	Coalesced, PerTransaction float64
 	// Launch is the launch overhead in seconds.
 	Launch float64
-	// Source says where the constants come from.
-	Source string
-	tr     *tracer
+	// Source says where the constants come from; FitRows and FitRMS are
+	// the rows fitted on and the root-mean-square relative error there.
+	Source  string
+	FitRows int
+	FitRMS  float64
+	tr      *tracer
 }
 
 // Name implements Model.
@@ -115,6 +118,19 @@ func (m *Xu) fromDevice(env *Env) error {
 	return nil
 }
 
+// Summary says where the constants come from, in one line.
+func (m *Xu) Summary() string {
+	if m.Cycles == nil {
+		return "not calibrated"
+	}
+	s := fmt.Sprintf("%d cycle classes, T_Mco %.3g, T_tx %.3g cycles, launch %.3g µs; %s",
+		len(m.Cycles), m.Coalesced, m.PerTransaction, 1e6*m.Launch, m.Source)
+	if m.FitRows > 0 {
+		s += fmt.Sprintf(" (%d rows, RMS relative error %.3f)", m.FitRows, m.FitRMS)
+	}
+	return s
+}
+
 // Predict implements Model.
 func (m *Xu) Predict(env *Env, c Case) (Prediction, error) {
 	if m.Cycles == nil {
@@ -141,8 +157,12 @@ func (m *Xu) exec(env *Env, f xuFeatures, l *launch) (xu.Kernel, xu.Exec, float6
 	for _, class := range slices.Sorted(maps.Keys(f.compute)) {
 		v, ok := m.Cycles[class]
 		if !ok {
-			return k, xu.Exec{}, 0, fmt.Errorf("the xu model has no cycles for %s (it has %s)",
-				class, strings.Join(slices.Sorted(maps.Keys(m.Cycles)), ", "))
+			why := ""
+			if m.FitRows > 0 {
+				why = ": no calibration row exercises it"
+			}
+			return k, xu.Exec{}, 0, fmt.Errorf("the xu model has no cycles for %s%s (it has %s)",
+				class, why, strings.Join(slices.Sorted(maps.Keys(m.Cycles)), ", "))
 		}
 		k.WarpCompute += f.compute[class] * v
 	}
@@ -269,6 +289,7 @@ func (m *Xu) fit(env *Env, rows []linear.Row) error {
 		}
 		if obj := relObjective(pred, rows); obj < best {
 			best = obj
+			m.FitRows, m.FitRMS = len(rows), math.Sqrt(obj/float64(len(rows)))
 			m.Cycles, m.Coalesced, m.PerTransaction, m.Launch = cand.Cycles, cand.Coalesced, cand.PerTransaction, cand.Launch
 		}
 	}

@@ -88,6 +88,9 @@ func TestXuFitRecovers(t *testing.T) {
 	if err := m.Calibrate(env, rows); err != nil {
 		t.Fatal(err)
 	}
+	if m.FitRows != len(rows) || m.FitRMS > 1e-9 || !strings.Contains(m.Summary(), "fitted") {
+		t.Errorf("fit on %d rows, RMS %g: %s", m.FitRows, m.FitRMS, m.Summary())
+	}
 	for _, c := range []struct {
 		name      string
 		got, want float64
