@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // UnknownStride marks an access whose stride the analysis cannot bound;
@@ -39,6 +40,34 @@ func RequestsPerWarp(stride int64, elemBytes, warpSize, lineBytes int) (int, err
 	span := int64(warpSize-1)*step + first
 	lines := span/int64(lineBytes) + 1
 	return int(min(lines, int64(warpSize))), nil
+}
+
+// RequestsForOffsets is the coalescing parameter c of (4.8) for any warp
+// access: the number of lineBytes-sized lines that the elemBytes-byte
+// elements at the given element offsets (one per thread) touch, from a
+// line-aligned base at the smallest offset, as RequestsPerWarp assumes.
+// It generalizes RequestsPerWarp to accesses that are not one stride
+// across the warp, such as a 16-wide work-group row and the next row.
+func RequestsForOffsets(offsets []int64, elemBytes, lineBytes int) (int, error) {
+	if elemBytes <= 0 || lineBytes <= 0 {
+		return 0, fmt.Errorf("resios: element size (%d) and line size (%d) must be positive", elemBytes, lineBytes)
+	}
+	if len(offsets) == 0 {
+		return 0, errors.New("resios: requests of an empty warp")
+	}
+	low := slices.Min(offsets)
+	lines := make(map[int64]bool)
+	for _, o := range offsets {
+		d := o - low
+		if d < 0 || d > math.MaxInt64/int64(elemBytes)-1 {
+			return len(offsets), nil // beyond int64: far apart, a line each
+		}
+		first, last := d*int64(elemBytes), d*int64(elemBytes)+int64(elemBytes)-1
+		for l := first / int64(lineBytes); l <= last/int64(lineBytes); l++ {
+			lines[l] = true
+		}
+	}
+	return min(len(lines), len(offsets)), nil
 }
 
 // BankConflicts is Algorithm 6.1: the degree of bank conflict of one warp

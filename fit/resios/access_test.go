@@ -104,3 +104,41 @@ func TestRequestsPerWarp(t *testing.T) {
 		t.Error("zero element size accepted")
 	}
 }
+
+// TestRequestsForOffsets checks the general form against RequestsPerWarp
+// on single strides and against enumeration on two-row warps: a 16-wide
+// row of 4-byte elements and the next row a pitch further.
+func TestRequestsForOffsets(t *testing.T) {
+	for s := int64(-40); s <= 40; s++ {
+		for _, elem := range []int{4, 8} {
+			offs := make([]int64, 32)
+			for k := range offs {
+				offs[k] = int64(k) * s
+			}
+			got, err := RequestsForOffsets(offs, elem, 128)
+			want, _ := RequestsPerWarp(s, elem, 32, 128)
+			if err != nil || got != want {
+				t.Errorf("stride %d, %d bytes: %d, %v; RequestsPerWarp %d", s, elem, got, err, want)
+			}
+		}
+	}
+	for _, pitch := range []int64{16, 17, 32, 64, 1000} {
+		offs := make([]int64, 32)
+		for q := range offs {
+			offs[q] = int64(q%16) + int64(q/16)*pitch
+		}
+		seen := map[int64]bool{}
+		for _, o := range offs {
+			seen[o*4/128] = true
+		}
+		if got, _ := RequestsForOffsets(offs, 4, 128); got != len(seen) {
+			t.Errorf("pitch %d: %d lines, enumeration %d", pitch, got, len(seen))
+		}
+	}
+	if _, err := RequestsForOffsets(nil, 4, 128); err == nil {
+		t.Error("empty warp accepted")
+	}
+	if got, _ := RequestsForOffsets([]int64{0, 1 << 62}, 4, 128); got != 2 {
+		t.Errorf("far offsets: %d, want 2", got)
+	}
+}

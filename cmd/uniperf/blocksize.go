@@ -1,0 +1,441 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/linear"
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/xu"
+)
+
+// blocksizeOptions are the flags of `uniperf blocksize`.
+type blocksizeOptions struct {
+	device  string
+	models  []string
+	params  []string
+	consts  []string
+	sizes   []string
+	tables  []string
+	measure string
+	runs    int
+	discard int
+	json    bool
+}
+
+var blocksizeOpts blocksizeOptions
+
+var blocksizeCmd = &cobra.Command{
+	Use:   "blocksize KERNEL --device DEVICE --param NAME=VALUE...",
+	Short: "Rank candidate work-group sizes of a kernel by predicted run time",
+	Long: `blocksize predicts KERNEL (a .knl file or a library kernel) at each candidate
+work-group size with one or more models and ranks the candidates, fastest
+first, next to each one's occupancy on the device (xu.ActiveBlocks: resident
+blocks and warps per SM, the fraction of the SM's warps, and the limiting
+resource).
+
+The work-group size of a .knl kernel is set by consts that are split
+factors (LX, LY in the library); blocksize finds them by re-parsing the
+kernel with each const doubled, and every candidate re-counts the kernel
+with its values. The default candidates are powers of two from the warp
+size to the device's largest block (at most 1024), spread over the
+group consts' axes; --sizes 64,128,256 or --sizes 16x16,32x8 (one value
+per group const, in axis order) gives them instead.
+
+--device names a device file (see fit/gpus: gtx460, pocl-cpu, ... or a
+path to a .json file). Models that calibrate on measurements (linear, and
+resios and xu where the device file lacks their constants) use the
+measurement rows of --tables, by default the shipped tables measured on
+that device. --model takes a comma-separated list (default xu,resios);
+when the device file carries Resios constants, the thesis's launch
+heuristic (seed 000 §5.2.1) is shown too.
+
+--measure SELECTOR (an OpenCL or CUDA device, as for uniperf measure)
+also times every candidate, checked first against the reference
+interpreter, and reports each model's Spearman rank correlation between
+predicted and measured times.`,
+	Example: `  uniperf blocksize global_copy --device pocl-cpu --param n=1048576 --model xu,resios,linear
+  uniperf blocksize matmul_tiled --device gtx460 --param n=1024 --param m=1024 --param ell=1024
+  uniperf blocksize vector_scale_add --device pocl-cpu --param n=4194304 --measure pocl`,
+	Args: cobra.ExactArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		return blocksize(cmd.OutOrStdout(), args[0], blocksizeOpts)
+	},
+}
+
+func init() {
+	f := blocksizeCmd.Flags()
+	f.StringVar(&blocksizeOpts.device, "device", "", "device file: a shipped device's name or a .json path")
+	f.StringSliceVar(&blocksizeOpts.models, "model", []string{"xu", "resios"}, "models to rank by (comma-separated)")
+	f.StringArrayVar(&blocksizeOpts.params, "param", nil, "parameter value NAME=VALUE (repeatable)")
+	f.StringArrayVar(&blocksizeOpts.consts, "const", nil, "kernel const binding NAME=VALUE other than the group size (repeatable)")
+	f.StringSliceVar(&blocksizeOpts.sizes, "sizes", nil, "candidate work-group shapes, e.g. 64,128 or 16x16,32x8")
+	f.StringArrayVar(&blocksizeOpts.tables, "tables", nil, "measurement tables to calibrate on (paths or embedded:NAME; repeatable)")
+	f.StringVar(&blocksizeOpts.measure, "measure", "", "also time every candidate on this OpenCL or CUDA device")
+	f.IntVar(&blocksizeOpts.runs, "runs", 10, "with --measure: timed runs per candidate")
+	f.IntVar(&blocksizeOpts.discard, "discard", 2, "with --measure: leading runs left out of the minimum")
+	f.BoolVar(&blocksizeOpts.json, "json", false, "print JSON")
+	rootCmd.AddCommand(blocksizeCmd)
+}
+
+// blocksizeResult is what blocksize reports, as printed with --json.
+type blocksizeResult struct {
+	Kernel     string               `json:"kernel"`
+	Device     string               `json:"device"`
+	Params     map[string]int64     `json:"params"`
+	Groups     []models.GroupConst  `json:"group_consts"`
+	Calibrated string               `json:"calibrated_on,omitempty"`
+	Heuristic  string               `json:"resios_heuristic,omitempty"`
+	Models     []string             `json:"models"`
+	Candidates []blocksizeCandidate `json:"candidates"`
+	Measured   string               `json:"measured_on,omitempty"`
+	Spearman   map[string]float64   `json:"spearman,omitempty"`
+}
+
+type blocksizeCandidate struct {
+	Label       string                `json:"label"`
+	Consts      map[string]int64      `json:"consts"`
+	Occupancy   *xu.Occupancy         `json:"occupancy,omitempty"`
+	Error       string                `json:"error,omitempty"` // the candidate cannot launch
+	Predictions map[string]rankedTime `json:"predictions"`
+	Measured    *rankedTime           `json:"measured,omitempty"`
+}
+
+type rankedTime struct {
+	Seconds float64 `json:"seconds,omitempty"`
+	Rank    int     `json:"rank,omitempty"`
+	Error   string  `json:"error,omitempty"`
+}
+
+func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
+	if opts.device == "" {
+		return fmt.Errorf("--device is required: a device file (%s, or a .json path)", strings.Join(gpus.Names(), ", "))
+	}
+	if len(opts.models) == 0 {
+		return fmt.Errorf("--model: give at least one model (%s)", strings.Join(models.Names(), ", "))
+	}
+	for _, m := range opts.models {
+		if _, err := models.New(m); err != nil {
+			return fmt.Errorf("--model %s: %w", m, err)
+		}
+	}
+	dev, err := deviceFile(opts.device)
+	if err != nil {
+		return err
+	}
+	params, err := parseParams(opts.params)
+	if err != nil {
+		return err
+	}
+	consts, err := parseConsts(opts.consts)
+	if err != nil {
+		return err
+	}
+	src := kernelSource(kernel)
+	groups, err := models.GroupConsts(src, kernel, consts, params)
+	if err != nil {
+		return err
+	}
+	if len(groups) == 0 {
+		return fmt.Errorf("kernel %s: no const sets its work-group size (a split factor of an l.* iname), so there is nothing to choose", kernel)
+	}
+	for _, g := range groups {
+		if _, ok := consts[g.Name]; ok {
+			return fmt.Errorf("--const %s: %s is the work-group size that blocksize varies; give candidates with --sizes", g.Name, g.Name)
+		}
+	}
+	shapes, err := parseShapes(opts.sizes, len(groups))
+	if err != nil {
+		return err
+	}
+	if shapes == nil {
+		shapes = models.DefaultSizes(groups, dev.Limits.WarpSize, dev.Limits.MaxThreadsPerBlock)
+	}
+	cands, err := models.Candidates(models.Case{Kernel: kernel, Consts: consts, Params: params}, groups, shapes)
+	if err != nil {
+		return err
+	}
+	env := &models.Env{Counter: linear.NewCounter(withKernel(kernel, src)), Device: dev}
+	res := blocksizeResult{Kernel: kernel, Device: dev.Name, Params: params, Groups: groups, Models: opts.models}
+	rows, calibrated, err := calibrationRows(dev, opts.tables)
+	if err != nil {
+		return err
+	}
+	res.Calibrated = calibrated
+	res.Candidates = make([]blocksizeCandidate, len(cands))
+	for i, c := range cands {
+		bc := blocksizeCandidate{Label: c.Label, Consts: c.Case.Consts, Predictions: map[string]rankedTime{}}
+		if occ, err := models.Occupancy(env, c.Case); err != nil {
+			bc.Error = err.Error()
+		} else {
+			bc.Occupancy = &occ
+		}
+		res.Candidates[i] = bc
+	}
+	for _, name := range opts.models {
+		m, _ := models.New(name)
+		if err := m.Calibrate(env, rows); err != nil {
+			return fmt.Errorf("--model %s: %w", name, err)
+		}
+		for i, r := range models.RankCandidates(env, m, cands) {
+			rt := rankedTime{Seconds: r.Seconds, Rank: r.Rank}
+			if r.Err != nil {
+				rt = rankedTime{Error: r.Err.Error()}
+			}
+			res.Candidates[i].Predictions[name] = rt
+		}
+	}
+	if lc, err := models.ResiosLaunch(env, cands[0].Case); err == nil {
+		res.Heuristic = fmt.Sprintf("%d warps per block, block (%d, %d): n_w = min(even %g, utilization %g, latency %g)",
+			lc.WarpsPerBlock, lc.Block[0], lc.Block[1], lc.Even, lc.Utilization, lc.Latency)
+	}
+	if opts.measure != "" {
+		if err := measureCandidates(&res, cands, src, opts); err != nil {
+			return err
+		}
+	}
+	if opts.json {
+		return writeJSON(out, res)
+	}
+	return printBlocksize(out, res)
+}
+
+// deviceFile reads a device file: a path to a .json file, or a shipped
+// device's name or alias.
+func deviceFile(arg string) (*gpus.Device, error) {
+	if strings.HasSuffix(arg, ".json") || strings.ContainsRune(arg, '/') {
+		d, err := gpus.Load(arg)
+		if err != nil {
+			return nil, fmt.Errorf("--device %s: %w", arg, err)
+		}
+		return d, nil
+	}
+	d, err := gpus.Lookup(arg)
+	if err != nil {
+		return nil, fmt.Errorf("--device %s: %w", arg, err)
+	}
+	return d, nil
+}
+
+// withKernel reads kernel from src and every other name (the library
+// kernels of calibration rows) from the library.
+func withKernel(kernel string, src linear.Source) linear.Source {
+	return func(name string) (string, []byte, error) {
+		if name == kernel {
+			return src(name)
+		}
+		return linear.Library(name)
+	}
+}
+
+// calibrationRows reads the measurement rows of tables, or of the shipped
+// tables measured on the device when none are given, and says where they
+// come from. No table is fine: models with device constants need none.
+func calibrationRows(dev *gpus.Device, tables []string) ([]linear.Row, string, error) {
+	if len(tables) == 0 {
+		tables = shippedTablesOf(dev)
+	}
+	if len(tables) == 0 {
+		return nil, "", nil
+	}
+	lt, err := loadTables(tables)
+	if err != nil {
+		return nil, "", err
+	}
+	rows := linear.Rows(lt.tables, datasets.RoleMeasurement)
+	return rows, fmt.Sprintf("%s (%d measurement rows)", strings.Join(tables, ", "), len(rows)), nil
+}
+
+// shippedTablesOf names the shipped tables measured on the device.
+func shippedTablesOf(dev *gpus.Device) []string {
+	names := append([]string{dev.Name}, dev.Aliases...)
+	var out []string
+	for _, n := range datasets.Shipped() {
+		t, err := datasets.OpenShipped(n)
+		if err != nil {
+			continue
+		}
+		for _, name := range names {
+			if strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(t.Meta.DeviceName)) {
+				out = append(out, embeddedPrefix+n)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// parseShapes reads --sizes: one value per group const, joined by x.
+func parseShapes(sizes []string, consts int) ([][]int64, error) {
+	var out [][]int64
+	for _, s := range sizes {
+		parts := strings.Split(s, "x")
+		if len(parts) != consts {
+			return nil, fmt.Errorf("--sizes %s: want %d value(s) joined by x, one per work-group const", s, consts)
+		}
+		shape := make([]int64, len(parts))
+		for i, p := range parts {
+			v, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+			if err != nil || v <= 0 {
+				return nil, fmt.Errorf("--sizes %s: %q is not a positive integer", s, p)
+			}
+			shape[i] = v
+		}
+		out = append(out, shape)
+	}
+	return out, nil
+}
+
+// measureCandidates times every candidate that can launch and computes
+// each model's Spearman correlation with the measured times.
+func measureCandidates(res *blocksizeResult, cands []models.Candidate, src linear.Source, opts blocksizeOptions) error {
+	timer, err := openTimer(opts.measure, opts.runs, opts.discard)
+	if err != nil {
+		return err
+	}
+	defer timer.close()
+	res.Measured = timer.name()
+	var measured []int
+	for i, c := range cands {
+		if res.Candidates[i].Error != "" {
+			continue
+		}
+		t, err := timer.time(src, c.Case.Kernel, c.Case.Consts, c.Case.Params)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.Label, err)
+		}
+		res.Candidates[i].Measured = &rankedTime{Seconds: t}
+		measured = append(measured, i)
+	}
+	slices.SortStableFunc(measured, func(a, b int) int {
+		return cmpFloat(res.Candidates[a].Measured.Seconds, res.Candidates[b].Measured.Seconds)
+	})
+	for r, i := range measured {
+		res.Candidates[i].Measured.Rank = r + 1
+	}
+	res.Spearman = map[string]float64{}
+	for _, name := range res.Models {
+		var p, m []float64
+		for _, c := range res.Candidates {
+			if pr, ok := c.Predictions[name]; ok && pr.Error == "" && c.Measured != nil {
+				p = append(p, pr.Seconds)
+				m = append(m, c.Measured.Seconds)
+			}
+		}
+		if rho, err := models.Spearman(p, m); err == nil {
+			res.Spearman[name] = rho
+		} else {
+			res.Spearman[name] = math.NaN()
+		}
+	}
+	return nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func printBlocksize(out io.Writer, r blocksizeResult) error {
+	fmt.Fprintf(out, "%s on %s at %s\n", r.Kernel, r.Device, setString(r.Params))
+	var gs []string
+	for _, g := range r.Groups {
+		gs = append(gs, fmt.Sprintf("%s (axis %d)", g.Name, g.Axis))
+	}
+	fmt.Fprintf(out, "work-group consts: %s\n", strings.Join(gs, ", "))
+	if r.Calibrated != "" {
+		fmt.Fprintf(out, "calibrated on %s\n", r.Calibrated)
+	}
+	if r.Heuristic != "" {
+		fmt.Fprintf(out, "resios launch heuristic (seed 000 §5.2.1): %s\n", r.Heuristic)
+	}
+	fmt.Fprintln(out)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	head := "candidate\tblocks/SM\twarps/SM\toccupancy\tlimited by"
+	for _, m := range r.Models {
+		head += "\t" + m + "\trank"
+	}
+	if r.Measured != "" {
+		head += "\tmeasured\trank"
+	}
+	fmt.Fprintln(tw, head)
+	for _, c := range r.Candidates {
+		line := c.Label
+		if c.Occupancy == nil {
+			line += "\t-\t-\t-\tcannot launch"
+		} else {
+			o := c.Occupancy
+			line += fmt.Sprintf("\t%d\t%d\t%.1f%%\t%s", o.BlocksPerSM, o.ActiveWarps, 100*o.Fraction, strings.Join(o.Limiters, ", "))
+		}
+		for _, m := range r.Models {
+			line += "\t" + rankedString(c.Predictions[m])
+		}
+		if r.Measured != "" {
+			mt := rankedTime{Error: "not measured"}
+			if c.Measured != nil {
+				mt = *c.Measured
+			}
+			line += "\t" + rankedString(mt)
+		}
+		fmt.Fprintln(tw, line)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	for _, m := range r.Models {
+		if best := bestOf(r, m); best != "" {
+			fmt.Fprintf(out, "best under %s: %s\n", m, best)
+		}
+	}
+	for _, c := range r.Candidates {
+		if c.Error != "" {
+			fmt.Fprintf(out, "%s cannot launch: %s\n", c.Label, c.Error)
+			continue
+		}
+		for _, m := range r.Models {
+			if e := c.Predictions[m].Error; e != "" {
+				fmt.Fprintf(out, "%s, %s: %s\n", c.Label, m, e)
+			}
+		}
+	}
+	if r.Measured != "" {
+		fmt.Fprintf(out, "measured on %s; Spearman rank correlation with the measured order:", r.Measured)
+		for _, m := range slices.Sorted(maps.Keys(r.Spearman)) {
+			fmt.Fprintf(out, " %s %.2f", m, r.Spearman[m])
+		}
+		fmt.Fprintln(out)
+	}
+	return nil
+}
+
+func rankedString(t rankedTime) string {
+	if t.Error != "" || t.Rank == 0 {
+		return "-\t-"
+	}
+	return fmt.Sprintf("%s\t%d", seconds(t.Seconds), t.Rank)
+}
+
+func bestOf(r blocksizeResult, model string) string {
+	for _, c := range r.Candidates {
+		if p := c.Predictions[model]; p.Rank == 1 {
+			return fmt.Sprintf("%s (%s)", c.Label, seconds(p.Seconds))
+		}
+	}
+	return ""
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runBlocksize runs uniperf blocksize with args and returns the exit
+// status, the standard output and what was reported on stderr.
+func runBlocksize(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out bytes.Buffer
+	reset := func() {
+		blocksizeCmd.SetOut(nil)
+		blocksizeOpts = blocksizeOptions{}
+		for _, name := range []string{"model", "runs", "discard", "json"} {
+			f := blocksizeCmd.Flags().Lookup(name)
+			_ = f.Value.Set(f.DefValue)
+		}
+		blocksizeOpts.models = []string{"xu", "resios"}
+	}
+	reset()
+	t.Cleanup(reset)
+	blocksizeCmd.SetOut(&out)
+	var code int
+	errOut := captureStderr(t, func() { code = run(append([]string{"blocksize"}, args...)) })
+	return code, out.String(), errOut
+}
+
+// TestBlocksizeGTX460 ranks matmul_tiled's shapes on the GTX 460 from its
+// device file. The occupancy columns follow from the limits by hand:
+// 16×16 is 8 warps, 6 blocks fill the 48 warps; 8×4 is one warp, 8
+// blocks (the block limit) hold 8 warps.
+func TestBlocksizeGTX460(t *testing.T) {
+	code, out, errOut := runBlocksize(t, "matmul_tiled", "--device", "gtx460",
+		"--param", "n=1024", "--param", "m=1024", "--param", "ell=1024", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r blocksizeResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Groups) != 2 || r.Heuristic == "" || r.Calibrated != "" {
+		t.Errorf("groups %v, heuristic %q, calibrated %q", r.Groups, r.Heuristic, r.Calibrated)
+	}
+	occ := map[string][2]int{}
+	for _, c := range r.Candidates {
+		if c.Occupancy == nil {
+			t.Fatalf("%s: %s", c.Label, c.Error)
+		}
+		occ[c.Label] = [2]int{c.Occupancy.BlocksPerSM, c.Occupancy.ActiveWarps}
+		for _, m := range []string{"xu", "resios"} {
+			if p := c.Predictions[m]; p.Error != "" || p.Rank == 0 || !(p.Seconds > 0) {
+				t.Errorf("%s under %s: %+v", c.Label, m, p)
+			}
+		}
+	}
+	if occ["LX=16 LY=16"] != [2]int{6, 48} || occ["LX=8 LY=4"] != [2]int{8, 8} {
+		t.Errorf("occupancies %v", occ)
+	}
+	code, out, _ = runBlocksize(t, "global_copy", "--device", "gtx460", "--param", "n=65536", "--sizes", "64,256")
+	if code != 0 || !strings.Contains(out, "LX=64 ") || !strings.Contains(out, "LX=256 ") || strings.Contains(out, "LX=128") {
+		t.Errorf("--sizes: exit %d\n%s", code, out)
+	}
+}
+
+// TestBlocksizeMeasure times two group sizes of global_copy on PoCL and
+// reports each model's Spearman correlation with them.
+func TestBlocksizeMeasure(t *testing.T) {
+	code, out, errOut := runBlocksize(t, "global_copy", "--device", "pocl-cpu", "--param", "n=65536",
+		"--sizes", "16,64,256", "--model", "xu,resios,linear", "--measure", "opencl", "--runs", "4", "--discard", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r blocksizeResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Calibrated, "embedded:pocl-epyc-quick.arrow") || r.Measured == "" {
+		t.Errorf("calibrated on %q, measured on %q", r.Calibrated, r.Measured)
+	}
+	for _, c := range r.Candidates {
+		if c.Measured == nil || !(c.Measured.Seconds > 0) || c.Measured.Rank == 0 {
+			t.Errorf("%s: measured %+v", c.Label, c.Measured)
+		}
+	}
+	for _, m := range []string{"xu", "resios", "linear"} {
+		if rho, ok := r.Spearman[m]; !ok || rho < -1 || rho > 1 {
+			t.Errorf("Spearman of %s: %v", m, r.Spearman)
+		}
+	}
+}
+
+func TestBlocksizeErrors(t *testing.T) {
+	dir := t.TempDir()
+	fixed := filepath.Join(dir, "fixed.knl")
+	src := "kernel fixed\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\nsplit i 64 io ii\ntag io g.0, ii l.0\na[i] = 1\n"
+	if err := os.WriteFile(fixed, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"global_copy", "--param", "n=64"}, "--device is required"},
+		{[]string{"global_copy", "--device", "no-such-gpu", "--param", "n=64"}, "--device no-such-gpu"},
+		{[]string{"global_copy", "--device", "gtx460", "--param", "n=64", "--model", "oracle"}, `no model "oracle"`},
+		{[]string{fixed, "--device", "gtx460", "--param", "n=64"}, "no const sets its work-group size"},
+		{[]string{"global_copy", "--device", "gtx460", "--param", "n=64", "--sizes", "16x16"}, "want 1 value"},
+		{[]string{"global_copy", "--device", "gtx460", "--param", "n=64", "--const", "LX=64"}, "--const LX"},
+		{[]string{"global_copy", "--device", "gtx460", "--param", "m=64"}, "kernel global_copy"},
+		// The GTX 460 has no table to fit the linear model on.
+		{[]string{"global_copy", "--device", "gtx460", "--param", "n=64", "--model", "linear"}, "--model linear"},
+		{[]string{"global_copy", "--device", "pocl-cpu", "--param", "n=64", "--measure", "no-such-device"}, "--measure no-such-device"},
+	} {
+		code, _, errOut := runBlocksize(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package models
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/linear"
+	"github.com/uniperf/uniperf/fit/xu"
+)
+
+// This file holds what the analytical models of seeds 000 and 003 share:
+// the launch of a case as they see it (counts, trace, occupancy) and the
+// relative-error fit of their device constants to measured rows.
+
+// launch is a case prepared for an analytical model.
+type launch struct {
+	in    *Inputs
+	trace *Trace
+	occ   xu.Occupancy
+}
+
+// prepare counts, traces and sizes a case for a device of the env.
+func prepare(env *Env, tr *tracer, c Case) (*launch, error) {
+	if env.Device == nil {
+		return nil, errors.New("no device file: the analytical models need the device's limits (give --device)")
+	}
+	in, err := env.Inputs(c)
+	if err != nil {
+		return nil, err
+	}
+	t, err := tr.trace(in, c.Params, env.Device.Limits.WarpSize)
+	if err != nil {
+		return nil, fmt.Errorf("kernel %s: %w", c.Kernel, err)
+	}
+	occ, err := xu.ActiveBlocks(env.Device.Limits, resources(in))
+	if err != nil {
+		return nil, fmt.Errorf("kernel %s on %s: %w", c.Kernel, env.Device.Name, err)
+	}
+	return &launch{in: in, trace: t, occ: occ}, nil
+}
+
+// resources is what a work-group asks of an SM. Registers are unknown
+// from a .knl kernel and do not limit residency.
+func resources(in *Inputs) xu.Resources {
+	return xu.Resources{ThreadsPerBlock: int(in.GroupSize()), SharedPerBlock: int(in.LocalBytes)}
+}
+
+// Occupancy is the residency of a launch on the env's device: the blocks
+// of its work-group size and local memory that xu.ActiveBlocks lets an SM
+// hold. Registers, which a .knl kernel does not declare, do not limit it.
+func Occupancy(env *Env, c Case) (xu.Occupancy, error) {
+	if env.Device == nil {
+		return xu.Occupancy{}, errors.New("no device file: occupancy needs the device's limits")
+	}
+	in, err := env.Inputs(c)
+	if err != nil {
+		return xu.Occupancy{}, err
+	}
+	return xu.ActiveBlocks(env.Device.Limits, resources(in))
+}
+
+// prepareRows prepares the measured rows for calibration; an error names
+// the row.
+func prepareRows(env *Env, tr *tracer, rows []linear.Row) ([]*launch, error) {
+	if len(rows) == 0 {
+		return nil, errors.New("no measurement rows to calibrate on")
+	}
+	out := make([]*launch, len(rows))
+	for i, r := range rows {
+		l, err := prepare(env, tr, CaseOf(r))
+		if err != nil {
+			return nil, fmt.Errorf("%s row %d (%s): %w", r.Table, r.Index, r.Kernel, err)
+		}
+		out[i] = l
+	}
+	return out, nil
+}
+
+// relFit solves the relative-error least-squares problem for non-negative
+// constants: times[r] ≈ Σ_j features[r][j]·θ_j. Constants that no row
+// exercises come back as NaN.
+func relFit(names []string, features [][]float64, rows []linear.Row) ([]float64, error) {
+	samples := make([]fit.Sample, len(rows))
+	for i, r := range rows {
+		samples[i] = fit.Sample{Kernel: r.Kernel, Class: r.Class, Counts: features[i], Time: r.TimeS,
+			Label: fmt.Sprintf("%s row %d", r.Table, r.Index)}
+	}
+	w, err := fit.Fit(names, samples, fit.Options{NonNegative: true, MinNorm: true})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(names))
+	for j, n := range names {
+		v, ok := w.Weight(n)
+		if !ok {
+			v = math.NaN()
+		}
+		out[j] = v
+	}
+	return out, nil
+}
+
+// relObjective is the fits' objective: the sum of squared relative
+// errors.
+func relObjective(pred []float64, rows []linear.Row) float64 {
+	var s float64
+	for i, r := range rows {
+		e := pred[i]/r.TimeS - 1
+		s += e * e
+	}
+	return s
+}

@@ -1,0 +1,147 @@
+package models
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/fit/linear"
+)
+
+func TestGroupConsts(t *testing.T) {
+	for _, c := range []struct {
+		kernel string
+		params map[string]int64
+		want   []GroupConst
+	}{
+		{"global_copy", map[string]int64{"n": 4096}, []GroupConst{{"LX", 0}}},
+		// At n = 64 the extent caps the group below LX = 256 and 512;
+		// halving LX to 32 shows it.
+		{"global_copy", map[string]int64{"n": 64}, []GroupConst{{"LX", 0}}},
+		// STRIDE changes the work-items, not the group.
+		{"vector_scale_add", map[string]int64{"n": 4096}, []GroupConst{{"LX", 0}}},
+		{"matmul_tiled", map[string]int64{"n": 256, "m": 256, "ell": 256}, []GroupConst{{"LX", 0}, {"LY", 1}}},
+	} {
+		got, err := GroupConsts(linear.Library, c.kernel, nil, c.params)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, %v; want %v", c.kernel, got, err, c.want)
+		}
+	}
+	if _, err := GroupConsts(linear.Library, "no_such_kernel", nil, nil); err == nil {
+		t.Error("unknown kernel accepted")
+	}
+}
+
+func TestDefaultSizes(t *testing.T) {
+	one := DefaultSizes([]GroupConst{{"LX", 0}}, 32, 1024)
+	if want := [][]int64{{32}, {64}, {128}, {256}, {512}, {1024}}; !slices.EqualFunc(one, want, slices.Equal) {
+		t.Errorf("1-D: %v, want %v", one, want)
+	}
+	two := DefaultSizes([]GroupConst{{"LX", 0}, {"LY", 1}}, 8, 4096)
+	if want := [][]int64{{4, 2}, {4, 4}, {8, 4}, {8, 8}, {16, 8}, {16, 16}, {32, 16}, {32, 32}}; !slices.EqualFunc(two, want, slices.Equal) {
+		t.Errorf("2-D: %v, want %v", two, want)
+	}
+}
+
+// TestSpearman checks the rank correlation against values derived by
+// hand: 1 for the same order, −1 for the reverse, and for x = 1, 2, 3, 4
+// against y = 10, 30, 20, 40: ranks 1, 3, 2, 4, d² = 0+1+1+0, so
+// 1 − 6·2/(4·15) = 0.8. With a tie, y = 5, 5, 1, 9 has ranks 2.5, 2.5, 1,
+// 4, and the Pearson correlation of the ranks follows by hand below.
+func TestSpearman(t *testing.T) {
+	for _, c := range []struct {
+		x, y []float64
+		want float64
+	}{
+		{[]float64{1, 2, 3}, []float64{10, 20, 30}, 1},
+		{[]float64{1, 2, 3}, []float64{3, 2, 1}, -1},
+		{[]float64{1, 2, 3, 4}, []float64{10, 30, 20, 40}, 0.8},
+		// Ranks 1,2,3,4 against 2.5,2.5,1,4: means 2.5; covariance
+		// sum (−1.5·0)+(−0.5·0)+(0.5·−1.5)+(1.5·1.5) = 1.5; variances 5 and
+		// 0+0+2.25+2.25 = 4.5.
+		{[]float64{1, 2, 3, 4}, []float64{5, 5, 1, 9}, 1.5 / math.Sqrt(5*4.5)},
+	} {
+		got, err := Spearman(c.x, c.y)
+		if err != nil || math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Spearman(%v, %v) = %g, %v; want %g", c.x, c.y, got, err, c.want)
+		}
+	}
+	for _, bad := range [][2][]float64{{{1}, {2}}, {{1, 2}, {1}}, {{1, 1}, {2, 3}}} {
+		if _, err := Spearman(bad[0], bad[1]); err == nil {
+			t.Errorf("Spearman(%v, %v) accepted", bad[0], bad[1])
+		}
+	}
+}
+
+// TestRankCandidates ranks global_copy's group sizes on the GTX 460 with
+// the xu model from the device file: at n = 2^16, blocks of 32 threads
+// are limited to 8 resident blocks (8 of 48 warps), so they are slowest;
+// from 192 threads up all 48 warps are resident. Every candidate gets a
+// rank and an occupancy.
+func TestRankCandidates(t *testing.T) {
+	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
+	m, _ := New("xu")
+	if err := m.Calibrate(env, nil); err != nil {
+		t.Fatal(err)
+	}
+	base := Case{Kernel: "global_copy", Params: map[string]int64{"n": 1 << 16}}
+	groups := []GroupConst{{"LX", 0}}
+	cands, err := Candidates(base, groups, DefaultSizes(groups, 32, 1024))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked := RankCandidates(env, m, cands)
+	if len(ranked) != 6 || ranked[0].Label != "LX=32" {
+		t.Fatalf("ranked %+v", ranked)
+	}
+	for _, r := range ranked {
+		if r.Err != nil || r.Rank == 0 {
+			t.Errorf("%s: rank %d, %v", r.Label, r.Rank, r.Err)
+		}
+	}
+	if ranked[0].Rank != 6 {
+		t.Errorf("LX=32 ranked %d, want last (6)", ranked[0].Rank)
+	}
+	occ, err := Occupancy(env, cands[0].Case)
+	if err != nil || occ.ActiveWarps != 8 || !slices.Contains(occ.Limiters, "blocks") {
+		t.Errorf("occupancy of LX=32: %+v, %v", occ, err)
+	}
+	if _, err := Candidates(base, groups, [][]int64{{16, 16}}); err == nil || !strings.Contains(err.Error(), "2 values for 1") {
+		t.Errorf("a 2-D shape for a 1-D kernel: %v", err)
+	}
+}
+
+// loopKernel is the thesis's §7.1 benchmark: each of 1024 work-items runs
+// a loop of 1024 dependent multiplications and stores the result.
+const loopKernel = `kernel loop
+domain [n, its] -> { [i, k] : 0 <= i < n and 0 <= k < its }
+array a f32 [n]
+private acc f32
+split i 32 io ii
+tag io g.0, ii l.0
+acc = 1.5f
+acc = acc*1.001f {inames=k}
+a[i] = acc
+`
+
+// TestResiosLaunch160 is the thesis's launch-configuration example
+// (§7.1): a loop of 1024 iterations over 1024 threads on the GTX 460's 7
+// SMs gets a block of 160 threads, "an evenly distributed workload":
+// n_w¹ = ⌈1024/(7·32)⌉ = 5 is the smallest of the three strategies.
+func TestResiosLaunch160(t *testing.T) {
+	env, paths := knlEnv(t, lookupDevice(t, "gtx460"), map[string]string{"loop": loopKernel})
+	c, err := ResiosLaunch(env, Case{Kernel: paths["loop"], Params: map[string]int64{"n": 1024, "its": 1024}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// n_w² = 48 resident warps; n_w³ = 4·16 for fmul's latency (the
+	// store's 500 cycles over an arithmetic intensity of 1024 need 2).
+	if c.Block != [2]int{160, 1} || c.Even != 5 || c.Utilization != 48 || c.Latency != 64 {
+		t.Errorf("got %+v, want a block of 160 from (5, 48, 64)", c)
+	}
+	if _, err := ResiosLaunch(&Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")},
+		Case{Kernel: "global_copy", Params: map[string]int64{"n": 64}}); err == nil {
+		t.Error("a device without resios constants gave a launch configuration")
+	}
+}

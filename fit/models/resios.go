@@ -1,0 +1,506 @@
+package models
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/linear"
+	"github.com/uniperf/uniperf/fit/resios"
+)
+
+func init() {
+	Register("resios", func() Model { return &Resios{} })
+}
+
+// Resios is seed 000's latency/throughput model with its warp-level
+// simulation (package resios), on uniperf's counts.
+//
+// A launch becomes one warp's trace (Trace): per region, its loads, its
+// operations by class and its stores, each executed Count times per
+// work-item, with the region's ILP (6.1). A global access issues the
+// lines its first warp's addresses touch (resios.RequestsForOffsets, the
+// c of (4.8)); a local access has the bank-conflict degree of those
+// addresses (Algorithm 6.1). The simulation supplies TLP, and its
+// hotspots, each memory access's share of compute-idle time, are the
+// explanation's "hotspot" lines.
+//
+// Instruction classes. Operations map to the rows of the thesis's Table
+// 3.1: f32 add, mul, fused multiply-add, div and special functions to
+// fadd, fmul, fmadd, fdiv and sqrt; integer add, mul and div to add, mul
+// and div, integer min and max to and. Other operations (f64, pow, exp)
+// keep their own class name, "f64.add" say, which the device file must
+// list. A barrier is class "barrier" (the thesis models no
+// synchronization): unpriced, and said so in the explanation, when the
+// device file lists no such class.
+//
+// Constants come from the device file's resios section. A device without
+// one, such as a CPU under PoCL, gets them fitted to the measurement rows
+// (Calibrate): per instruction class the cycles of a warp instruction at
+// peak throughput, the cycles to transfer a global line and a byte of a
+// local-memory bank, and the launch overhead. The rest is uniperf's
+// structural choice: one compute and one memory unit, 64 simulated warps,
+// peak parallelism max_i = 16 warps (the thesis's "most common value")
+// and max_p = 8 warps for both memories (its GTX 460 value), 32 banks of
+// 4 bytes, lines of 4 bytes per work-item of a warp (a coalesced warp
+// access of 32-bit elements is one transaction: 128 bytes on a GPU, as
+// seed 000 §3.2 has it, 32 bytes for PoCL's 8-wide warps), and latencies
+// tied to the costs at peak: latency = max × the cost of a warp
+// instruction, or of a coalesced warp access, the latency that max
+// instructions in flight hide exactly (Little's law). Latencies fitted
+// apart collapse to zero when every row runs above the thresholds, and a
+// launch of few warps then costs nothing; max_p tied to a fitted latency
+// moves the threshold with the constants and makes the fit jump.
+type Resios struct {
+	// Device holds the model's constants after Calibrate.
+	Device *resios.Device
+	// Fitted reports that Calibrate fitted the constants to rows; FitRows
+	// is their number and FitRMS the root-mean-square relative error of
+	// the fitted model on them.
+	Fitted  bool
+	FitRows int
+	FitRMS  float64
+	tr      *tracer
+}
+
+// Name implements Model.
+func (m *Resios) Name() string { return "resios" }
+
+func (m *Resios) tracer() *tracer {
+	if m.tr == nil {
+		m.tr = newTracer()
+	}
+	return m.tr
+}
+
+// Calibrate implements Model: it reads the device file's resios
+// constants, or fits them to rows when the file has no resios section.
+func (m *Resios) Calibrate(env *Env, rows []linear.Row) error {
+	if env.Device == nil {
+		return errors.New("resios model: no device file (give --device)")
+	}
+	d, err := resios.FromDevice(env.Device)
+	var missing *gpus.MissingError
+	switch {
+	case err == nil:
+		m.Device, m.Fitted = &d, false
+		return nil
+	case !errors.As(err, &missing) || !missing.Section:
+		return err
+	case len(rows) == 0:
+		return fmt.Errorf("resios model: %w, and there are no measurement rows to fit its constants to", err)
+	}
+	fitted, obj, err := fitResios(env, m.tracer(), rows)
+	if err != nil {
+		return fmt.Errorf("resios model on %s: fitting the constants: %w", env.Device.Name, err)
+	}
+	m.Device, m.Fitted, m.FitRows, m.FitRMS = fitted, true, len(rows), math.Sqrt(obj/float64(len(rows)))
+	return nil
+}
+
+// Summary says where the constants come from, in one line.
+func (m *Resios) Summary() string {
+	if m.Device == nil {
+		return "not calibrated"
+	}
+	if !m.Fitted {
+		return "constants of the device file's resios section"
+	}
+	p := m.Device.Params
+	return fmt.Sprintf("%d instruction classes, %.3g cycles per global line, launch %.3g µs, fitted on %d rows (RMS relative error %.3f)",
+		len(p.Instructions), float64(fittedLineElems*m.Device.WarpSize)/m.Device.GlobalBytesPerCycle, 1e6*p.Overhead.LaunchSeconds, m.FitRows, m.FitRMS)
+}
+
+// Predict implements Model.
+func (m *Resios) Predict(env *Env, c Case) (Prediction, error) {
+	if m.Device == nil {
+		return Prediction{}, errors.New("resios model: not calibrated")
+	}
+	l, err := prepare(env, m.tracer(), c)
+	if err != nil {
+		return Prediction{}, err
+	}
+	trace, unpriced, err := resiosTrace(*m.Device, l.trace, m.Fitted)
+	if err != nil {
+		return Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
+	}
+	if len(trace) == 0 {
+		launch := m.Device.Params.Overhead.LaunchSeconds
+		return Prediction{Seconds: launch, Explain: []Quantity{
+			{Name: "overhead", Value: launch, Unit: "s", Note: "kernel launch (4.3); the kernel executes no instruction"}}}, nil
+	}
+	p, err := m.Device.Predict(trace, l.in.Groups(), resources(l.in))
+	if err != nil {
+		return Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
+	}
+	return Prediction{Seconds: p.Time, Explain: resiosExplain(p, unpriced, m.Fitted)}, nil
+}
+
+func resiosExplain(p resios.Prediction, unpriced []string, fitted bool) []Quantity {
+	source := "device file"
+	if fitted {
+		source = "constants fitted to the measurement rows"
+	}
+	q := []Quantity{
+		{Name: "execution", Value: p.Execution, Unit: "s", Note: "simulated cycles / clock (" + source + ")"},
+		{Name: "overhead", Value: p.Overhead, Unit: "s", Note: "kernel launch (4.3)"},
+		{Name: "blocks per SM", Value: float64(p.Occupancy.BlocksPerSM),
+			Note: "resident, limited by " + strings.Join(p.Occupancy.Limiters, ", ") + " (xu.ActiveBlocks)"},
+		{Name: "warps per block", Value: float64(p.Occupancy.WarpsPerBlock)},
+		{Name: "simulated cycles", Value: p.Sim.SimulatedCycles,
+			Note: fmt.Sprintf("%d of %d blocks per SM, extrapolated to %.6g", p.Sim.SimulatedBlocks, p.Sim.BlocksPerSM, p.Sim.Cycles)},
+		{Name: "compute-idle cycles", Value: p.Sim.IdleCycles, Note: "no compute unit busy (§5.2.1)"},
+	}
+	for _, h := range p.Sim.Hotspots {
+		q = append(q, Quantity{Name: "hotspot " + h.Name, Value: 100 * h.Share, Unit: "%",
+			Note: fmt.Sprintf("share of compute-idle time; %.6g idle of %.6g delay cycles", h.Idle, h.Delay)})
+	}
+	for _, u := range unpriced {
+		q = append(q, Quantity{Name: "unpriced " + u, Note: "the device file lists no such instruction class"})
+	}
+	return q
+}
+
+// thesisClass maps operation classes to the rows of Table 3.1.
+var thesisClass = map[string]string{
+	"f32.add": "fadd", "f32.mul": "fmul", "f32.fma": "fmadd", "f32.div": "fdiv", "f32.special": "sqrt",
+	"i32.add": "add", "i32.mul": "mul", "i32.div": "div", "i32.special": "and",
+	"i64.add": "add", "i64.mul": "mul", "i64.div": "div", "i64.special": "and",
+}
+
+// barrierClass is the instruction class of a barrier.
+const barrierClass = "barrier"
+
+// resiosClass is the device instruction class of an operation class;
+// fitted constants use the operation classes themselves.
+func resiosClass(op string, fitted bool) string {
+	if c, ok := thesisClass[op]; ok && !fitted {
+		return c
+	}
+	return op
+}
+
+// resiosTrace turns a trace into the simulation's instructions for a
+// device: per region its loads, operations and stores. It also returns
+// the barriers it could not price.
+func resiosTrace(d resios.Device, t *Trace, fitted bool) ([]resios.Instr, []string, error) {
+	var out []resios.Instr
+	var unpriced []string
+	for _, r := range t.Regions {
+		if r.Count == 0 {
+			continue
+		}
+		if r.Barrier {
+			if _, ok := d.Params.Instructions[barrierClass]; !ok {
+				unpriced = append(unpriced, r.Name)
+				continue
+			}
+			in, err := d.Compute(r.Name, barrierClass, 1, r.Count)
+			if err != nil {
+				return nil, nil, err
+			}
+			out = append(out, in)
+			continue
+		}
+		for _, store := range []bool{false, true} {
+			if store {
+				for _, op := range r.Ops {
+					in, err := d.Compute(r.Name+" "+op.Class, resiosClass(op.Class, fitted), r.ILP, r.Count*float64(op.N))
+					if err != nil && fitted {
+						err = fmt.Errorf("%w: no calibration row exercises it", err)
+					}
+					if err != nil {
+						return nil, nil, err
+					}
+					out = append(out, in)
+				}
+			}
+			for _, a := range r.Accesses {
+				if a.Store != store {
+					continue
+				}
+				in, err := resiosAccess(d, a, r)
+				if err != nil {
+					return nil, nil, err
+				}
+				out = append(out, in)
+			}
+		}
+	}
+	return out, unpriced, nil
+}
+
+// resiosAccess prices one global or local access of a region.
+func resiosAccess(d resios.Device, a Access, r Region) (resios.Instr, error) {
+	size := a.Array.DType.Size()
+	if a.Array.Space == counts.Local {
+		s := d.Params.Shared
+		conflicts := d.WarpSize
+		if a.Offsets != nil {
+			bytes := make([]int64, len(a.Offsets))
+			low := slices.Min(a.Offsets)
+			for i, o := range a.Offsets {
+				bytes[i] = (o - low) * int64(size)
+			}
+			var err error
+			if conflicts, err = resios.BankConflicts(bytes, int(s.Banks), int(s.BankWidth)); err != nil {
+				return resios.Instr{}, err
+			}
+		}
+		return resios.SharedAccess(a.Name, s, d.WarpSize, float64(size), float64(conflicts), r.ILP, r.Count), nil
+	}
+	requests := d.WarpSize
+	if a.Offsets != nil {
+		var err error
+		if requests, err = resios.RequestsForOffsets(a.Offsets, size, int(d.Params.Global.LineBytes)); err != nil {
+			return resios.Instr{}, err
+		}
+	}
+	return resios.GlobalAccess(a.Name, d.Params.Global, float64(requests), d.GlobalBytesPerCycle, r.ILP, r.Count), nil
+}
+
+// The structural constants of a fitted device (see Resios).
+const (
+	fittedPeakWarps   = 16
+	fittedMaxParallel = 8
+	fittedSimWarps    = 64
+	fittedBanks       = 32
+	fittedBankWidth   = 4
+	fittedLineElems   = 4
+	fittedHidingCoeff = 4
+)
+
+// resiosTheta names the fitted constants of a device, all in cycles: per
+// class the cycles of a warp instruction at peak throughput, the cycles to
+// transfer a line of global memory, and a byte of a local-memory bank.
+type resiosTheta struct {
+	names  []string
+	values []float64
+}
+
+const (
+	thetaGlobalLine = "global.cycles_per_line"
+	thetaLocalByte  = "local.cycles_per_byte"
+)
+
+// device builds a device from the constants.
+func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) resios.Device {
+	p := gpus.Resios{
+		Instructions: map[string]gpus.ResiosInstruction{},
+		Overhead:     gpus.ResiosOverhead{LaunchSeconds: launchSeconds},
+		Simulation:   gpus.ResiosSimulation{ComputeUnits: 1, MemoryUnits: 1, MaxSimWarps: fittedSimWarps, LatencyHidingFactor: fittedHidingCoeff},
+		Source:       "fitted to measurement rows",
+	}
+	warp := float64(base.Limits.WarpSize)
+	line := float64(fittedLineElems * base.Limits.WarpSize)
+	p.Global.LineBytes = line
+	p.Shared.Banks, p.Shared.BankWidth = fittedBanks, fittedBankWidth
+	var bytesPerCycle float64
+	for j, n := range th.names {
+		v := th.values[j]
+		switch n {
+		case thetaGlobalLine:
+			bytesPerCycle = line / v
+			p.Global.Latency = fittedMaxParallel * v
+		case thetaLocalByte:
+			p.Shared.BankBandwidth = 1 / v
+			p.Shared.Latency = fittedMaxParallel * resios.SharedPenalty(base.Limits.WarpSize, 4, fittedBanks, 1, p.Shared.BankBandwidth)
+		default:
+			p.Instructions[n] = gpus.ResiosInstruction{Latency: fittedPeakWarps * v, Throughput: warp / v, PeakWarps: fittedPeakWarps}
+		}
+	}
+	p.Global.MaxParallel, p.Shared.MaxParallel = fittedMaxParallel, fittedMaxParallel
+	return resios.Device{Name: base.Name, Params: p, Limits: base.Limits, ClockHz: base.ClockHz, SMs: base.SMs,
+		WarpSize: base.Limits.WarpSize, GlobalBytesPerCycle: bytesPerCycle}
+}
+
+// fitResios fits a device's constants to rows by Gauss–Newton iterations
+// on the relative error. Simulated cycles are a homogeneous function of
+// degree one of the constants (scaling every latency and cost by s scales
+// every delay, hence the simulated time, by s; the thresholds max_i and
+// max_p are ratios and do not move), so by Euler's theorem they equal
+// Σ_j θ_j ∂cycles/∂θ_j wherever they are differentiable: each iteration
+// takes the partial derivatives by forward differences and solves the
+// linear relative-error problem (non-negative least squares, with the
+// launch overhead as one more constant) for new constants, halving the
+// step in log space while the true objective does not improve.
+func fitResios(env *Env, tr *tracer, rows []linear.Row) (*resios.Device, float64, error) {
+	launches, err := prepareRows(env, tr, rows)
+	if err != nil {
+		return nil, 0, err
+	}
+	th, uses := initialTheta(launches)
+	f := &resiosFitter{env: env, rows: rows, launches: launches, uses: uses}
+	launch := 0.0
+	pred, err := f.predict(th, launch)
+	if err != nil {
+		return nil, 0, err
+	}
+	best := relObjective(pred, rows)
+	for iter := 0; iter < 25; iter++ {
+		next, nextLaunch, err := f.step(th)
+		if err != nil {
+			return nil, 0, err
+		}
+		improved := false
+		for t := 1.0; t > 1.0/64; t /= 2 {
+			cand := th.towards(next, t)
+			l := launch + t*(nextLaunch-launch)
+			pred, err := f.predict(cand, l)
+			if err != nil {
+				return nil, 0, err
+			}
+			if obj := relObjective(pred, rows); obj < best {
+				improved = best-obj > 1e-6*best
+				th, launch, best = cand, l, obj
+				break
+			}
+		}
+		if !improved {
+			break
+		}
+	}
+	d := th.device(env.Device, launch)
+	return &d, best, nil
+}
+
+// initialTheta lists the constants the rows exercise, with starting values,
+// and per row the indices of the constants it uses.
+func initialTheta(launches []*launch) (resiosTheta, [][]int) {
+	used := map[string]bool{}
+	perRow := make([]map[string]bool, len(launches))
+	for i, l := range launches {
+		perRow[i] = map[string]bool{}
+		for _, r := range l.trace.Regions {
+			if r.Count == 0 {
+				continue
+			}
+			if r.Barrier {
+				perRow[i][barrierClass] = true
+			}
+			for _, op := range r.Ops {
+				perRow[i][op.Class] = true
+			}
+			for _, a := range r.Accesses {
+				if a.Array.Space == counts.Local {
+					perRow[i][thetaLocalByte] = true
+				} else {
+					perRow[i][thetaGlobalLine] = true
+				}
+			}
+		}
+		maps.Copy(used, perRow[i])
+	}
+	start := map[string]float64{thetaGlobalLine: 4, thetaLocalByte: 0.25}
+	th := resiosTheta{names: slices.Sorted(maps.Keys(used))}
+	index := map[string]int{}
+	for j, n := range th.names {
+		v, ok := start[n]
+		if !ok {
+			v = 1
+		}
+		th.values = append(th.values, v)
+		index[n] = j
+	}
+	uses := make([][]int, len(launches))
+	for i := range launches {
+		for n := range perRow[i] {
+			uses[i] = append(uses[i], index[n])
+		}
+		slices.Sort(uses[i])
+	}
+	return th, uses
+}
+
+// towards moves geometrically from th towards next by the fraction t.
+func (th resiosTheta) towards(next resiosTheta, t float64) resiosTheta {
+	out := resiosTheta{names: th.names, values: make([]float64, len(th.values))}
+	for j, v := range th.values {
+		out.values[j] = v * math.Pow(next.values[j]/v, t)
+	}
+	return out
+}
+
+type resiosFitter struct {
+	env      *Env
+	rows     []linear.Row
+	launches []*launch
+	uses     [][]int
+}
+
+// cycles simulates row i with constants th.
+func (f *resiosFitter) cycles(th resiosTheta, i int) (float64, error) {
+	d := th.device(f.env.Device, 0)
+	l := f.launches[i]
+	trace, _, err := resiosTrace(d, l.trace, true)
+	if err != nil || len(trace) == 0 {
+		return 0, err
+	}
+	p, err := d.Predict(trace, l.in.Groups(), resources(l.in))
+	if err != nil {
+		return 0, fmt.Errorf("%s row %d: %w", f.rows[i].Table, f.rows[i].Index, err)
+	}
+	return p.Sim.Cycles, nil
+}
+
+func (f *resiosFitter) predict(th resiosTheta, launch float64) ([]float64, error) {
+	out := make([]float64, len(f.rows))
+	for i := range f.rows {
+		c, err := f.cycles(th, i)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = launch + c/f.env.Device.ClockHz
+	}
+	return out, nil
+}
+
+// step linearizes at th and returns the solution of the linear problem.
+// Constants the solution sets to zero, or that no row determines, keep a
+// thousandth of their value, so that every delay stays defined.
+func (f *resiosFitter) step(th resiosTheta) (resiosTheta, float64, error) {
+	n := len(th.names)
+	features := make([][]float64, len(f.rows))
+	for i := range f.rows {
+		base, err := f.cycles(th, i)
+		if err != nil {
+			return resiosTheta{}, 0, err
+		}
+		features[i] = make([]float64, n+1)
+		for _, j := range f.uses[i] {
+			h := 1e-4 * th.values[j]
+			moved := resiosTheta{names: th.names, values: slices.Clone(th.values)}
+			moved.values[j] += h
+			c, err := f.cycles(moved, i)
+			if err != nil {
+				return resiosTheta{}, 0, err
+			}
+			// A longer delay never shortens the simulation; a negative
+			// difference is rounding.
+			features[i][j] = max(0, (c-base)/h/f.env.Device.ClockHz)
+		}
+		features[i][n] = 1 // the launch overhead, in seconds
+	}
+	names := append(slices.Clone(th.names), "launch")
+	sol, err := relFit(names, features, f.rows)
+	if err != nil {
+		return resiosTheta{}, 0, err
+	}
+	next := resiosTheta{names: th.names, values: make([]float64, n)}
+	for j := range n {
+		next.values[j] = sol[j]
+		if !(sol[j] > 1e-3*th.values[j]) {
+			next.values[j] = 1e-3 * th.values[j]
+		}
+	}
+	launch := sol[n]
+	if math.IsNaN(launch) {
+		launch = 0
+	}
+	return next, launch, nil
+}

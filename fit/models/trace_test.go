@@ -1,0 +1,161 @@
+package models
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit/linear"
+)
+
+// traceTotals turns a trace back into property totals without stride
+// classes, as counts.Tally.Totals names them: a fused multiply-add is one
+// addition and one multiplication.
+func traceTotals(tr *Trace, workItems int64) map[string]float64 {
+	out := map[string]float64{}
+	n := float64(workItems)
+	for _, r := range tr.Regions {
+		if r.Barrier {
+			out["sync.barrier"] += r.Count * n
+			continue
+		}
+		for _, op := range r.Ops {
+			t, kind, _ := strings.Cut(op.Class, ".")
+			prefix := "flop."
+			if strings.HasPrefix(t, "i") {
+				prefix = "int."
+			}
+			if kind == fmaKind {
+				out[prefix+t+".add"] += float64(op.N) * r.Count * n
+				out[prefix+t+".mul"] += float64(op.N) * r.Count * n
+				continue
+			}
+			out[prefix+op.Class] += float64(op.N) * r.Count * n
+		}
+		for _, a := range r.Accesses {
+			dir := "load"
+			if a.Store {
+				dir = "store"
+			}
+			out[a.Array.Space.String()+"."+dir+"."+a.Array.DType.String()] += r.Count * n
+		}
+	}
+	return out
+}
+
+// countTotals drops the stride classes of counts.Eval's properties and
+// the launch properties.
+func countTotals(v map[string]int64) map[string]float64 {
+	out := map[string]float64{}
+	for p, c := range v {
+		if strings.HasPrefix(p, "launch.") || strings.HasPrefix(p, "global.minldst") {
+			continue
+		}
+		if i := strings.Index(p, ".stride="); i >= 0 {
+			p = p[:i]
+		}
+		out[p] += float64(c)
+	}
+	return out
+}
+
+// TestTraceTotals checks every trace of the shipped PoCL table's launches
+// (every library kernel at two work-group sizes) against the independent
+// symbolic counts of package counts: the regions' executions per
+// work-item, times the work-items, give every operation, memory access
+// and barrier total.
+func TestTraceTotals(t *testing.T) {
+	tb, err := datasets.OpenShipped("pocl-epyc-quick.arrow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{Counter: linear.NewCounter(nil)}
+	tr := newTracer()
+	seen := map[string]bool{}
+	for _, r := range tb.Rows {
+		key := string(datasets.MakeKey(r.Kernel, r.Consts, nil, r.LocalSize))
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		in, err := env.Inputs(Case{Kernel: r.Kernel, Consts: r.Consts, Params: r.Params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		trace, err := tr.trace(in, r.Params, 32)
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		got, want := traceTotals(trace, in.WorkItems()), countTotals(in.Counts)
+		for _, p := range slices.Sorted(maps.Keys(want)) {
+			if math.Abs(got[p]-want[p]) > 1e-9*want[p] {
+				t.Errorf("%s: %s: trace %g, counts %g", key, p, got[p], want[p])
+			}
+		}
+		for p, v := range got {
+			if _, ok := want[p]; !ok && v != 0 {
+				t.Errorf("%s: trace has %s = %g, counts none", key, p, v)
+			}
+		}
+	}
+	if len(seen) < 50 {
+		t.Errorf("only %d launches checked", len(seen))
+	}
+}
+
+// TestTraceRegions checks the regions of matmul_tiled (16 x 16 groups)
+// by hand: per k tile each work-item loads one element of a and b into
+// local memory between two barriers, then the reduction body runs 16
+// times: two local loads and one fused multiply-add, a chain of length 2
+// over 3 instructions (ILP 3/2), and acc is added to its result once.
+func TestTraceRegions(t *testing.T) {
+	env := &Env{Counter: linear.NewCounter(nil)}
+	params := map[string]int64{"n": 64, "m": 96, "ell": 32}
+	in, err := env.Inputs(Case{Kernel: "matmul_tiled", Params: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace, err := newTracer().trace(in, params, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range trace.Regions {
+		names = append(names, strings.Fields(r.Name)[0])
+	}
+	// acc = 0 has no memory access or operation and makes no region.
+	// acc = acc + sum(...) is the reduction body, then the outer addition.
+	wantNames := []string{"barrier_1", "insn_2", "insn_3", "barrier_4", "insn_5", "insn_5", "insn_6"}
+	if !slices.Equal(names, wantNames) {
+		t.Fatalf("regions %v, want %v", names, wantNames)
+	}
+	tiles := 96.0 / 16
+	body := trace.Regions[4]
+	if body.Count != tiles*16 || body.ILP != 1.5 || len(body.Accesses) != 2 ||
+		!slices.Equal(body.Ops, []OpCount{{"f32.fma", 1}}) {
+		t.Errorf("reduction body %+v", body)
+	}
+	if outer := trace.Regions[5]; outer.Count != tiles || !slices.Equal(outer.Ops, []OpCount{{"f32.add", 1}}) {
+		t.Errorf("acc = acc + ...: %+v", outer)
+	}
+	for _, i := range []int{0, 1, 2, 3} {
+		if r := trace.Regions[i]; r.Count != tiles {
+			t.Errorf("%s: %g executions per work-item, want %g", r.Name, r.Count, tiles)
+		}
+	}
+	// a[16 i_out + i_in, 16 k_out + pa]: pa along l.0 steps 1, i_in along
+	// l.1 steps a row of m = 96 elements; a warp of 32 covers two rows
+	// of the 16-wide group.
+	load := trace.Regions[1].Accesses[0]
+	if load.Store || load.Array.Name != "a" {
+		t.Fatalf("access %+v", load)
+	}
+	for q, o := range load.Offsets {
+		if want := int64(q%16 + q/16*96); o != want {
+			t.Errorf("a: work-item %d at offset %d, want %d", q, o, want)
+		}
+	}
+}
