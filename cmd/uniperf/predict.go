@@ -17,19 +17,31 @@ import (
 
 // predictOptions are the flags of `uniperf predict`.
 type predictOptions struct {
-	weights    string
-	params     []string
-	consts     []string
-	sweeps     []string
-	json       bool
-	model      string
-	deviceFile string
+	weights     string
+	params      []string
+	consts      []string
+	sweeps      []string
+	json        bool
+	model       string
+	deviceFiles []string
+	program     programFlags
+}
+
+// programFlags are the flags of predict that only --program takes.
+type programFlags struct {
+	file               string
+	tables             []string
+	batch              int64
+	exchange           string
+	bandwidth, latency float64
+	measure            string
+	runs, discard      int
 }
 
 var predictOpts predictOptions
 
 var predictCmd = &cobra.Command{
-	Use:   "predict --weights WEIGHTS.arrow KERNEL --param NAME=VALUE...",
+	Use:   "predict (--weights WEIGHTS.arrow KERNEL --param NAME=VALUE... | --program FILE --device-file D)",
 	Short: "Predict a kernel's run time from its counts and a device's weights",
 	Long: `predict counts KERNEL (a .knl file, or the name of a library kernel; see
 uniperf kernels list) symbolically, evaluates its property counts at the
@@ -55,13 +67,37 @@ NAME wrote, and the device parameters come from the shipped device file of
 the calibration's device or from --device-file. A single parameter set
 prints the model's intermediate quantities (Hong–Kim's per-thread inputs,
 MWP, CWP, cycles; the cycle model's cycles per thread, occupancy and
-adjusting weight) instead of terms.`,
+adjusting weight) instead of terms.
+
+--program FILE predicts a program: a list of kernel launches grouped into
+layers (the format is documented in package fit/program; embedded:cnn is
+a small CNN forward pass). It prints each launch's predicted
+time under every --model given (comma-separated), and the per-layer and
+whole-program sums of Xu's layer-sum model (seed 003 equations 6-4 to
+6-8). The models are calibrated on --tables (default: the measurement
+tables shipped for the device). --device-file names the device file
+(shipped name or .json); several device files split the batch data-
+parallel, and the exchange of parameters between them is priced from
+--bandwidth (bytes/s), --latency (s per message) and --exchange (ring or
+ps). --measure SELECTOR also times every launch on a real device (after
+checking each against the reference interpreter), so that the sum of the
+predictions can be compared with the measured program.`,
 	Example: `  uniperf predict --weights pocl.weights.arrow matmul_tiled --param n=1024 --param m=1024 --param ell=1024
   uniperf predict --weights pocl.weights.arrow global_copy --sweep n=2^16..2^24
   uniperf predict --weights w.arrow ./mykernel.knl --param n=4096 --const LX=256 --json
-  uniperf predict --model hongkim --weights pocl.hongkim.json matmul_tiled --param n=512 --param m=512 --param ell=512`,
-	Args: cobra.ExactArgs(1),
+  uniperf predict --model hongkim --weights pocl.hongkim.json matmul_tiled --param n=512 --param m=512 --param ell=512
+  uniperf predict --program embedded:cnn --device-file pocl-cpu --model linear,xu,resios --measure pocl`,
+	Args: cobra.RangeArgs(0, 1),
 	RunE: func(cmd *cobra.Command, args []string) error {
+		if predictOpts.program.file != "" {
+			if len(args) > 0 {
+				return fmt.Errorf("--program takes no KERNEL")
+			}
+			return predictProgram(cmd.OutOrStdout(), predictOpts.program.file, predictOpts.programOptions())
+		}
+		if len(args) != 1 {
+			return fmt.Errorf("give a KERNEL (a .knl file or a library kernel), or --program FILE")
+		}
 		return predict(cmd.OutOrStdout(), args[0], predictOpts)
 	},
 }
@@ -74,8 +110,28 @@ func init() {
 	f.StringArrayVar(&predictOpts.sweeps, "sweep", nil, "parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP (repeatable)")
 	f.BoolVar(&predictOpts.json, "json", false, "print JSON")
 	f.StringVar(&predictOpts.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", "))
-	f.StringVar(&predictOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
+	f.StringArrayVar(&predictOpts.deviceFiles, "device-file", nil, "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear; with --program, repeatable to split the batch")
+	pf := &predictOpts.program
+	f.StringVar(&pf.file, "program", "", "predict a program file (see package fit/program), or embedded:cnn")
+	f.StringArrayVar(&pf.tables, "tables", nil, "with --program: measurement tables to calibrate on (default: the device's shipped tables)")
+	f.Int64Var(&pf.batch, "batch", 0, "with --program: override the program's batch")
+	f.StringVar(&pf.exchange, "exchange", "ring", "with --program and several devices: ring or ps (parameter server)")
+	f.Float64Var(&pf.bandwidth, "bandwidth", 0, "with --program and several devices: exchange bandwidth, bytes/s")
+	f.Float64Var(&pf.latency, "latency", 0, "with --program and several devices: seconds per exchanged message")
+	f.StringVar(&pf.measure, "measure", "", "with --program: also time every launch on this OpenCL or CUDA device")
+	f.IntVar(&pf.runs, "runs", 10, "with --measure: timed runs per launch")
+	f.IntVar(&pf.discard, "discard", 2, "with --measure: leading runs left out of the minimum")
 	rootCmd.AddCommand(predictCmd)
+}
+
+// programOptions turns predict's flags into the options of predictProgram.
+func (o predictOptions) programOptions() programOptions {
+	return programOptions{
+		models: strings.Split(o.model, ","), devices: o.deviceFiles, tables: o.program.tables,
+		weights: o.weights, batch: o.program.batch, exchange: o.program.exchange,
+		bandwidth: o.program.bandwidth, latency: o.program.latency, measure: o.program.measure,
+		runs: o.program.runs, discard: o.program.discard, json: o.json,
+	}
 }
 
 // prediction is one predicted parameter set, as printed with --json.
@@ -100,7 +156,7 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	if opts.model != "linear" {
 		return predictModel(out, kernel, opts)
 	}
-	if opts.deviceFile != "" {
+	if len(opts.deviceFiles) > 0 {
 		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
 	}
 	w, err := loadWeights(opts.weights)
@@ -223,7 +279,14 @@ func predictModel(out io.Writer, kernel string, opts predictOptions) error {
 	if err != nil {
 		return err
 	}
-	d, err := deviceParams(cal.Device, opts.deviceFile)
+	if len(opts.deviceFiles) > 1 {
+		return fmt.Errorf("--device-file given %d times: one kernel is predicted on one device", len(opts.deviceFiles))
+	}
+	deviceFile := ""
+	if len(opts.deviceFiles) == 1 {
+		deviceFile = opts.deviceFiles[0]
+	}
+	d, err := deviceParams(cal.Device, deviceFile)
 	if err != nil {
 		return err
 	}

@@ -94,7 +94,7 @@ func predictProgram(out io.Writer, path string, opts programOptions) error {
 		}
 	}
 	if len(opts.devices) == 0 {
-		return fmt.Errorf("--device is required with --program: the device file to predict on (%s, or a .json path)", strings.Join(gpus.Names(), ", "))
+		return fmt.Errorf("--device-file is required with --program: the device file to predict on (%s, or a .json path)", strings.Join(gpus.Names(), ", "))
 	}
 	if opts.batch < 0 {
 		return fmt.Errorf("--batch %d: want a positive batch", opts.batch)

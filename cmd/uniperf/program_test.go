@@ -129,7 +129,7 @@ func TestPredictProgramErrors(t *testing.T) {
 		{bad, programOptions{devices: []string{"gtx460"}, models: []string{"xu"}}, "p.prog:4: launch global_copy: m: C is not a let"},
 		{missing, programOptions{devices: []string{"gtx460"}, models: []string{"xu"}}, "p.prog:2: launch nothere.knl"},
 		{odd, programOptions{devices: []string{"gtx460"}, models: []string{"xu"}}, "p.prog:3: launch global_copy: n: 3/2 is not an exact"},
-		{good, programOptions{models: []string{"xu"}}, "--device is required"},
+		{good, programOptions{models: []string{"xu"}}, "--device-file is required"},
 		{good, programOptions{devices: []string{"gtx460"}, models: []string{"oracle"}}, `no model "oracle"`},
 		{good, programOptions{devices: []string{"gtx460"}, models: []string{"linear"}}, "--model linear on GeForce GTX 460"},
 		{filepath.Join(t.TempDir(), "none.prog"), programOptions{devices: []string{"gtx460"}}, "--program"},
