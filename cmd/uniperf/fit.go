@@ -212,7 +212,7 @@ func calibrate(stdout io.Writer, lt *loadedTables, opts fitOptions) error {
 	for _, n := range notes {
 		fmt.Fprintf(stdout, "note: %s\n", n)
 	}
-	fmt.Fprintf(stdout, "device %s (parameters %s), %s model on %d measurement rows:\n%s\n", d.Device, d.Env.Device.File, m.Name(), len(rows), models.Describe(m))
+	fmt.Fprintf(stdout, "device %s (parameters %s), %s model on %d measurement rows:\n%s\n", d.Device, d.Env.Device.File, m.Name(), len(rows), m.Summary())
 	if c, ok := m.(*models.Cycles); ok {
 		printAdjusting(stdout, c)
 	}

@@ -168,41 +168,9 @@ func writeList(b *strings.Builder, title string, lines []string) {
 func (c *Comparison) writeCalibrated(b *strings.Builder) {
 	b.WriteString("## Calibration\n\n")
 	for _, cal := range c.Calibrated {
-		fmt.Fprintf(b, "- %s on %s: %s\n", cal.Model.Name(), mdCell(cal.Device), mdCell(Describe(cal.Model)))
+		fmt.Fprintf(b, "- %s on %s: %s\n", cal.Model.Name(), mdCell(cal.Device), mdCell(cal.Model.Summary()))
 	}
 	b.WriteString("\n")
-}
-
-// Describe summarises what a calibrated model found, in one line.
-func Describe(m Model) string {
-	switch m := m.(type) {
-	case *Linear:
-		d := m.Weights.Diagnostics
-		return fmt.Sprintf("%d weights fitted on %d rows (rank %d, condition number %.3g), training error %s",
-			len(m.Weights.Properties), d.Rows, d.Rank, d.Condition, errText(d.TrainingError))
-	case *HongKim:
-		s := fmt.Sprintf("Mem_LD %.4g, Departure_del_coal %.4g, Departure_del_uncoal %.4g cycles", m.Memory.MemLD, m.Memory.DepartureDelCoal, m.Memory.DepartureDelUncoal)
-		if cal := m.Calibration; cal != nil {
-			s += fmt.Sprintf(", fitted on %d rows (training error %s, RMS relative error %.3g)", cal.Rows, errText(cal.GeoMeanRelativeError), cal.RMSRelativeError)
-			if len(cal.Held) > 0 {
-				s += "; held at the start, no row exercises them: " + strings.Join(cal.Held, ", ")
-			}
-			if len(cal.AtBound) > 0 {
-				s += "; at the search bound, not determined by the rows: " + strings.Join(cal.AtBound, ", ")
-			}
-			if len(cal.Skipped) > 0 {
-				s += fmt.Sprintf("; %d rows without instructions left out", len(cal.Skipped))
-			}
-		}
-		return s
-	case *Cycles:
-		s := fmt.Sprintf("adjusting weights of %d kernels (weights from %s), fallback %.4g for kernels not calibrated", len(m.Kernels), m.WeightsFrom, m.Fallback)
-		if len(m.Skipped) > 0 {
-			s += fmt.Sprintf("; %d kernels without work left out", len(m.Skipped))
-		}
-		return s
-	}
-	return "calibrated"
 }
 
 // writeSensitivity writes the cycle-weighted model's error against its

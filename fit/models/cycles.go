@@ -280,3 +280,12 @@ func CyclesSizeSensitivity(env *Env, rows []linear.Row, regsPerThread int) (out 
 	}
 	return out, skipped, nil
 }
+
+// Summary implements Model: the adjusting weights calibrated.
+func (m *Cycles) Summary() string {
+	s := fmt.Sprintf("adjusting weights of %d kernels (weights from %s), fallback %.4g for kernels not calibrated", len(m.Kernels), m.WeightsFrom, m.Fallback)
+	if len(m.Skipped) > 0 {
+		s += fmt.Sprintf("; %d kernels without work left out", len(m.Skipped))
+	}
+	return s
+}

@@ -3,6 +3,7 @@ package models
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/hongkim"
@@ -212,4 +213,22 @@ func hongKimExplain(k hongkim.Kernel, r hongkim.Result, fixed gpus.HongKim) []Qu
 		q("Synch_cost", r.SynchCost, "cycles", "(26)"),
 		q("Exec_cycles_with_synch", r.ExecCycles, "cycles", "(27)"),
 	}
+}
+
+// Summary implements Model: the memory parameters and how their fit went.
+func (m *HongKim) Summary() string {
+	s := fmt.Sprintf("Mem_LD %.4g, Departure_del_coal %.4g, Departure_del_uncoal %.4g cycles", m.Memory.MemLD, m.Memory.DepartureDelCoal, m.Memory.DepartureDelUncoal)
+	if cal := m.Calibration; cal != nil {
+		s += fmt.Sprintf(", fitted on %d rows (training error %s, RMS relative error %.3g)", cal.Rows, errText(cal.GeoMeanRelativeError), cal.RMSRelativeError)
+		if len(cal.Held) > 0 {
+			s += "; held at the start, no row exercises them: " + strings.Join(cal.Held, ", ")
+		}
+		if len(cal.AtBound) > 0 {
+			s += "; at the search bound, not determined by the rows: " + strings.Join(cal.AtBound, ", ")
+		}
+		if len(cal.Skipped) > 0 {
+			s += fmt.Sprintf("; %d rows without instructions left out", len(cal.Skipped))
+		}
+	}
+	return s
 }

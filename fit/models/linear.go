@@ -48,3 +48,13 @@ func (m *Linear) Predict(env *Env, c Case) (Prediction, error) {
 	}
 	return p, nil
 }
+
+// Summary implements Model.
+func (m *Linear) Summary() string {
+	if m.Weights == nil {
+		return "not calibrated"
+	}
+	d := m.Weights.Diagnostics
+	return fmt.Sprintf("%d weights fitted on %d rows (rank %d, condition number %.3g), training error %s",
+		len(m.Weights.Properties), d.Rows, d.Rank, d.Condition, errText(d.TrainingError))
+}

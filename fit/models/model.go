@@ -120,6 +120,8 @@ type Model interface {
 	Calibrate(env *Env, rows []linear.Row) error
 	// Predict predicts a launch. It is called after Calibrate.
 	Predict(env *Env, c Case) (Prediction, error)
+	// Summary says in one line what calibration found, for reports.
+	Summary() string
 }
 
 var registry = map[string]func() Model{}
