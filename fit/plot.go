@@ -31,6 +31,32 @@ func validationPlot(cases []Case, title string) (*plot.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
+	series := make([]Series, len(r.Kernels))
+	for i, k := range r.Kernels {
+		series[i].Label = k
+		for _, c := range cases {
+			if c.Kernel == k {
+				series[i].Measured = append(series[i].Measured, c.Measured)
+				series[i].Predicted = append(series[i].Predicted, c.Predicted)
+			}
+		}
+	}
+	return PredictedVsMeasured(series, title, 0)
+}
+
+// Series is one marker style of a predicted-against-measured plot: pairs
+// of measured and predicted times in seconds.
+type Series struct {
+	Label               string
+	Measured, Predicted []float64
+}
+
+// PredictedVsMeasured plots series of predicted against measured times,
+// in milliseconds on log-log axes, with the dashed diagonal of perfect
+// prediction. Points predicted at ≤ 0 (possible with negative weights)
+// cannot sit on a log axis; they are left out and counted in the title,
+// with the missing rows that have no prediction at all.
+func PredictedVsMeasured(series []Series, title string, missing int) (*plot.Plot, error) {
 	p := plot.New()
 	p.X.Label.Text = "measured (ms)"
 	p.Y.Label.Text = "predicted (ms)"
@@ -39,18 +65,15 @@ func validationPlot(cases []Case, title string) (*plot.Plot, error) {
 	p.Legend.Top, p.Legend.Left = true, true
 
 	lo, hi := math.Inf(1), math.Inf(-1)
-	left := 0
-	for i, k := range r.Kernels {
+	nonPositive := 0
+	for i, sr := range series {
 		var pts plotter.XYs
-		for _, c := range cases {
-			if c.Kernel != k {
+		for j, m := range sr.Measured {
+			if sr.Predicted[j] <= 0 {
+				nonPositive++
 				continue
 			}
-			if c.Predicted <= 0 {
-				left++
-				continue
-			}
-			x, y := c.Measured*1e3, c.Predicted*1e3
+			x, y := m*1e3, sr.Predicted[j]*1e3
 			pts = append(pts, plotter.XY{X: x, Y: y})
 			lo, hi = math.Min(lo, math.Min(x, y)), math.Max(hi, math.Max(x, y))
 		}
@@ -65,10 +88,10 @@ func validationPlot(cases []Case, title string) (*plot.Plot, error) {
 		s.GlyphStyle.Shape = plotutil.Shape(i)
 		s.GlyphStyle.Radius = vg.Points(3)
 		p.Add(s)
-		p.Legend.Add(k, s)
+		p.Legend.Add(sr.Label, s)
 	}
 	if math.IsInf(lo, 1) {
-		return nil, fmt.Errorf("plot: no case with a positive predicted time")
+		return nil, fmt.Errorf("plot %s: no prediction with a positive time", title)
 	}
 	// Pad the diagonal by a factor of 1.5 both ways so that the extreme
 	// points do not sit on the frame.
@@ -79,8 +102,11 @@ func validationPlot(cases []Case, title string) (*plot.Plot, error) {
 	diag.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	p.Add(diag)
 	p.Title.Text = title
-	if left > 0 {
-		p.Title.Text += fmt.Sprintf(" (%d predictions ≤ 0 not shown)", left)
+	switch {
+	case missing > 0:
+		p.Title.Text += fmt.Sprintf(" (%d not shown: not predicted or ≤ 0)", missing+nonPositive)
+	case nonPositive > 0:
+		p.Title.Text += fmt.Sprintf(" (%d predictions ≤ 0 not shown)", nonPositive)
 	}
 	return p, nil
 }

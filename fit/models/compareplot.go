@@ -3,14 +3,13 @@ package models
 import (
 	"fmt"
 	"io"
-	"math"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/uniperf/uniperf/fit"
 )
 
 // WritePlot draws predicted against measured time, log-log, one marker
@@ -50,53 +49,20 @@ func (c *Comparison) WritePlot(w io.Writer) error {
 
 // comparePanel is one predicted-against-measured panel.
 func comparePanel(models []string, outs []Outcome, title string) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text, p.Y.Label.Text = "measured (ms)", "predicted (ms)"
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	p.Legend.Top, p.Legend.Left = true, true
-	lo, hi := math.Inf(1), math.Inf(-1)
-	left := 0
+	series := make([]fit.Series, len(models))
+	missing := 0
 	for i, m := range models {
-		var pts plotter.XYs
+		series[i].Label = m
 		for _, o := range outs {
-			if o.Model != m {
-				continue
+			switch {
+			case o.Model != m:
+			case o.Err != "":
+				missing++
+			default:
+				series[i].Measured = append(series[i].Measured, o.Measured)
+				series[i].Predicted = append(series[i].Predicted, o.Predicted)
 			}
-			if o.Err != "" || o.Predicted <= 0 {
-				left++
-				continue
-			}
-			x, y := o.Measured*1e3, o.Predicted*1e3
-			pts = append(pts, plotter.XY{X: x, Y: y})
-			lo, hi = math.Min(lo, math.Min(x, y)), math.Max(hi, math.Max(x, y))
 		}
-		if len(pts) == 0 {
-			continue
-		}
-		s, err := plotter.NewScatter(pts)
-		if err != nil {
-			return nil, err
-		}
-		s.GlyphStyle.Color, s.GlyphStyle.Shape = plotutil.Color(i), plotutil.Shape(i)
-		s.GlyphStyle.Radius = vg.Points(3)
-		p.Add(s)
-		p.Legend.Add(m, s)
 	}
-	if math.IsInf(lo, 1) {
-		return nil, fmt.Errorf("plot: no %s prediction with a positive time", title)
-	}
-	// Pad the diagonal by 1.5 both ways so that extreme points are not on
-	// the frame.
-	diag, err := plotter.NewLine(plotter.XYs{{X: lo / 1.5, Y: lo / 1.5}, {X: hi * 1.5, Y: hi * 1.5}})
-	if err != nil {
-		return nil, err
-	}
-	diag.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	p.Add(diag)
-	if left > 0 {
-		p.Title.Text += fmt.Sprintf(" (%d not shown: not predicted or ≤ 0)", left)
-	}
-	return p, nil
+	return fit.PredictedVsMeasured(series, title, missing)
 }
