@@ -26,7 +26,8 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{"== test kernels, free fit", "== test kernels, non-negative", "finite_diff", "matmul_skinny",
-		"nbody", "convolution", "cross-kernel", "| property | rate unit | free fit weight (s/op)"} {
+		"nbody", "convolution", "cross-kernel", "| property | rate unit | free fit weight (s/op)",
+		"== every model on the same rows", "xu       pthread-skylake-avx512-AMD EPYC  16/16"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
