@@ -11,8 +11,9 @@
 // The main types are Kernel (the parsed kernel: domains, inames, arrays,
 // statements and Schedule), the expression nodes of Expr, the schedule
 // nodes of Node (Loop, *Instruction, *Barrier), Tally (what the
-// interpreter did), Counted (the symbolic counts of a kernel) and
-// Evaluator (chosen counts compiled for fast evaluation). ParseKernel
+// interpreter did), Counted (the symbolic counts of a kernel), Evaluator
+// (chosen counts compiled for fast evaluation) and Weighted (a weighted
+// sum of the counts compiled for fast evaluation: a linear prediction). ParseKernel
 // reads a kernel, (*Kernel).Launch computes its launch grid, Run
 // interprets it, Count counts it.
 //

@@ -226,11 +226,16 @@ func addParts(parts []evPart, sums, classes []int64) (int64, bool) {
 }
 
 func (e *Evaluator) errorAt(params []int64, format string, args ...any) error {
-	parts := make([]string, len(e.params))
-	for i, p := range e.params {
+	return errorAtParams(e.file, e.params, params, format, args...)
+}
+
+// errorAtParams is an evaluation error that names the parameter values.
+func errorAtParams(file string, names []string, params []int64, format string, args ...any) error {
+	parts := make([]string, len(names))
+	for i, p := range names {
 		parts[i] = p + "=" + strconv.FormatInt(params[i], 10)
 	}
-	return errorf(e.file, Pos{}, "at %s: %s", strings.Join(parts, ", "), fmt.Sprintf(format, args...))
+	return errorf(file, Pos{}, "at %s: %s", strings.Join(parts, ", "), fmt.Sprintf(format, args...))
 }
 
 // propertyNames is the set of every property name of the package

@@ -321,31 +321,36 @@ func TestPredictor(t *testing.T) {
 	}
 }
 
-// BenchmarkPredictorMatmulTiled times one prediction of the tiled matrix
-// multiplication: its counts evaluated from compiled expressions and
-// their dot product with a weight per property.
-func BenchmarkPredictorMatmulTiled(b *testing.B) {
-	c := NewCounter(nil)
-	k, err := c.Kernel("matmul_tiled", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := &fit.Weights{Device: "bench", Model: fit.ModelUnified, Properties: k.Names()}
-	for range w.Properties {
-		w.Values = append(w.Values, 1e-10)
-	}
-	p, err := c.Predictor(w, "matmul_tiled", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	params := make([]int64, len(p.Params()))
-	for i := range params {
-		params[i] = 4096
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := p.Predict(params); err != nil {
-			b.Fatal(err)
-		}
+// BenchmarkPredictor times one prediction of library kernels, from the
+// simplest to the tiled matrix multiplication: the kernel's counts
+// evaluated from compiled expressions and their dot product with a
+// weight per property.
+func BenchmarkPredictor(b *testing.B) {
+	for _, name := range []string{"global_copy", "vector_scale_add", "matmul_tiled", "finite_diff"} {
+		b.Run(name, func(b *testing.B) {
+			c := NewCounter(nil)
+			k, err := c.Kernel(name, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			w := &fit.Weights{Device: "bench", Model: fit.ModelUnified, Properties: k.Names()}
+			for range w.Properties {
+				w.Values = append(w.Values, 1e-10)
+			}
+			p, err := c.Predictor(w, name, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			params := make([]int64, len(p.Params()))
+			for i := range params {
+				params[i] = 4096
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Predict(params); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -9,10 +10,18 @@ import (
 )
 
 // Predictor predicts one kernel at many parameter values: its counts are
-// compiled once (counts.Evaluator) and each prediction is their dot
-// product with the weights, seed 001's "small inner product involving
-// precomputed symbolic expressions". It is safe for concurrent use.
+// compiled once and each prediction is their dot product with the
+// weights, seed 001's "small inner product involving precomputed symbolic
+// expressions". Where every property of the kernel has a weight and no
+// stride class depends on the parameters, the weights are folded into the
+// compiled counts (counts.Weighted); otherwise the properties are
+// evaluated one by one (counts.Evaluator), so that an unpriced property
+// is an error where it is not zero. It is safe for concurrent use.
 type Predictor struct {
+	// folded is the prediction as one compiled weighted sum, where the
+	// kernel allows it (counts.Counted.Weighted); ev and the rest
+	// evaluate the counts one by one otherwise.
+	folded  *counts.Weighted
 	ev      *counts.Evaluator
 	params  []string
 	weights []float64 // of the first len(weights) outputs of ev
@@ -26,6 +35,17 @@ type Predictor struct {
 func (c *Counter) Predictor(w *fit.Weights, name string, consts map[string]int64) (*Predictor, error) {
 	k, err := c.Kernel(name, consts)
 	if err != nil {
+		return nil, err
+	}
+	weights := make(map[string]float64, len(w.Properties))
+	for i, p := range w.Properties {
+		weights[p] = w.Values[i]
+	}
+	folded, err := k.Weighted(weights)
+	switch {
+	case err == nil:
+		return &Predictor{folded: folded, params: k.Params(), kernel: name}, nil
+	case !errors.Is(err, counts.ErrNotWeighable):
 		return nil, err
 	}
 	props := slices.Clone(w.Properties)
@@ -53,6 +73,9 @@ const maxOutputs = 64
 // order of Params. A non-zero count of a property the weights do not
 // price is an error, as in fit.Weights.Predict.
 func (p *Predictor) Predict(params []int64) (float64, error) {
+	if p.folded != nil {
+		return p.folded.Eval(params)
+	}
 	var buf [maxOutputs]float64
 	out := buf[:]
 	if n := len(p.weights) + len(p.unpriced); n <= maxOutputs {
