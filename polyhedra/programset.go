@@ -60,13 +60,6 @@ func CompileSet(fs []*PwQPolynomial, params []string) (ps *ProgramSet, err error
 // Len returns the number of functions.
 func (ps *ProgramSet) Len() int { return len(ps.funcs) }
 
-// SafeBound returns the largest B such that at arguments of magnitude at
-// most B no intermediate value of the functions overflows int64 (it is
-// proved when the set is compiled), or -1 when there is none. Callers that
-// evaluate the same functions another way, in floating point say, use it
-// to know where that is as good as exact evaluation.
-func (ps *ProgramSet) SafeBound() int64 { return ps.safe }
-
 // Eval stores the value of the i-th function at args (in the order given
 // to CompileSet) in out[i]. It fails only when a value itself does not
 // fit in int64.
