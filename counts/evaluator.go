@@ -47,6 +47,38 @@ type evProp struct {
 	min          bool
 }
 
+// quantities collects the counted quantities a compiled evaluation
+// needs, after the assumptions, in the order of first use.
+type quantities struct {
+	c     *Counted
+	fns   []*polyhedra.PwQPolynomial
+	local map[int]int // index in Counted.gisted -> index in fns
+}
+
+func (c *Counted) quantities() *quantities {
+	return &quantities{c: c, fns: []*polyhedra.PwQPolynomial{c.assumed}, local: map[int]int{}}
+}
+
+// index returns the position of quantity v (an index into
+// Counted.gisted) among those collected, adding it if it is new.
+func (q *quantities) index(v int) int {
+	if i, ok := q.local[v]; ok {
+		return i
+	}
+	q.local[v] = len(q.fns)
+	q.fns = append(q.fns, q.c.gisted[v])
+	return q.local[v]
+}
+
+// compile compiles the collected quantities together.
+func (q *quantities) compile() (*polyhedra.ProgramSet, error) {
+	set, err := polyhedra.CompileSet(q.fns, q.c.params)
+	if err != nil {
+		return nil, errorf(q.c.k.File, Pos{}, "kernel %s: %v", q.c.k.Name, err)
+	}
+	return set, nil
+}
+
 // stackValues is the number of intermediate values an Evaluator keeps
 // on the stack; beyond it a call allocates.
 const stackValues = 48
@@ -56,16 +88,8 @@ const stackValues = 48
 // property the kernel never has evaluates to 0.
 func (c *Counted) Compile(properties []string) (*Evaluator, error) {
 	e := &Evaluator{file: c.k.File, params: c.params, assume: c.k.Assumptions()}
-	fns := []*polyhedra.PwQPolynomial{c.assumed}
-	local := map[int]int{}
-	val := func(v int) int {
-		if i, ok := local[v]; ok {
-			return i
-		}
-		local[v] = len(fns)
-		fns = append(fns, c.gisted[v])
-		return local[v]
-	}
+	q := c.quantities()
+	val := q.index
 	localUtil := map[int]int{}
 	utilOf := func(u int) int {
 		if i, ok := localUtil[u]; ok {
@@ -122,10 +146,10 @@ func (c *Counted) Compile(properties []string) (*Evaluator, error) {
 		}
 	}
 	var err error
-	if e.set, err = polyhedra.CompileSet(fns, c.params); err != nil {
-		return nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
+	if e.set, err = q.compile(); err != nil {
+		return nil, err
 	}
-	e.stack = len(fns) + len(e.utils) + len(e.sums)
+	e.stack = len(q.fns) + len(e.utils) + len(e.sums)
 	return e, nil
 }
 

@@ -63,16 +63,7 @@ func (c *Counted) Weighted(weights map[string]float64) (*Weighted, error) {
 		}
 	}
 	wt := &Weighted{file: c.k.File, params: c.params, assume: c.k.Assumptions()}
-	fns := []*polyhedra.PwQPolynomial{c.assumed}
-	local := map[int]int{}
-	val := func(v int) int {
-		if i, ok := local[v]; ok {
-			return i
-		}
-		local[v] = len(fns)
-		fns = append(fns, c.gisted[v])
-		return local[v]
-	}
+	q := c.quantities()
 	terms := func(name string, scale float64) []weightedTerm {
 		var out []weightedTerm
 		for _, g := range c.groups {
@@ -82,7 +73,7 @@ func (c *Counted) Weighted(weights map[string]float64) (*Weighted, error) {
 			for _, t := range g.terms {
 				wt := weightedTerm{w: scale * float64(t.coef)}
 				for _, f := range t.factors {
-					wt.factors = append(wt.factors, val(f))
+					wt.factors = append(wt.factors, q.index(f))
 				}
 				out = append(out, wt)
 			}
@@ -98,8 +89,8 @@ func (c *Counted) Weighted(weights map[string]float64) (*Weighted, error) {
 	}
 	wt.terms = mergeWeighted(wt.terms)
 	var err error
-	if wt.set, err = polyhedra.CompileSet(fns, c.params); err != nil {
-		return nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
+	if wt.set, err = q.compile(); err != nil {
+		return nil, err
 	}
 	return wt, nil
 }
