@@ -166,32 +166,49 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	if err := linear.CheckWeights(w); err != nil {
 		return fmt.Errorf("%s: %w", opts.weights, err)
 	}
-	consts, err := parseConsts(opts.consts)
+	counter := linear.NewCounter(kernelSource(kernel))
+	preds, err := predictSets(opts, func(consts, p map[string]int64) (prediction, error) {
+		t, terms, err := counter.Predict(w, kernel, consts, p)
+		return prediction{Kernel: kernel, Device: w.Device, Params: p, Predicted: t, Terms: terms}, err
+	})
 	if err != nil {
 		return err
+	}
+	return writePredictions(out, opts.json, preds, printBreakdown, printPredictions)
+}
+
+// predictSets predicts every parameter set that --param and --sweep give,
+// with the consts of --const.
+func predictSets[P any](opts predictOptions, predict func(consts, params map[string]int64) (P, error)) ([]P, error) {
+	consts, err := parseConsts(opts.consts)
+	if err != nil {
+		return nil, err
 	}
 	sets, err := paramSets(opts.params, opts.sweeps)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	counter := linear.NewCounter(kernelSource(kernel))
-	preds := make([]prediction, len(sets))
+	preds := make([]P, len(sets))
 	for i, p := range sets {
-		t, terms, err := counter.Predict(w, kernel, consts, p)
-		if err != nil {
-			return err
+		if preds[i], err = predict(consts, p); err != nil {
+			return nil, err
 		}
-		preds[i] = prediction{Kernel: kernel, Device: w.Device, Params: p, Predicted: t, Terms: terms}
 	}
+	return preds, nil
+}
+
+// writePredictions prints predictions as JSON (an object for one, a list
+// for several), with one's breakdown, or as a table of several.
+func writePredictions[P any](out io.Writer, asJSON bool, preds []P, one func(io.Writer, P) error, many func(io.Writer, []P) error) error {
 	switch {
-	case opts.json && len(preds) == 1:
+	case asJSON && len(preds) == 1:
 		return writeJSON(out, preds[0])
-	case opts.json:
+	case asJSON:
 		return writeJSON(out, preds)
 	case len(preds) == 1:
-		return printBreakdown(out, preds[0])
+		return one(out, preds[0])
 	}
-	return printPredictions(out, preds)
+	return many(out, preds)
 }
 
 // kernelSource reads kernel from a file when it names one (a path or a
@@ -290,33 +307,21 @@ func predictModel(out io.Writer, kernel string, opts predictOptions) error {
 	if err != nil {
 		return err
 	}
-	consts, err := parseConsts(opts.consts)
-	if err != nil {
-		return err
-	}
-	sets, err := paramSets(opts.params, opts.sweeps)
-	if err != nil {
-		return err
-	}
 	env := &models.Env{Counter: linear.NewCounter(kernelSource(kernel)), Device: d}
-	preds := make([]modelPrediction, len(sets))
-	for i, p := range sets {
+	preds, err := predictSets(opts, func(consts, p map[string]int64) (modelPrediction, error) {
 		pr, err := m.Predict(env, models.Case{Kernel: kernel, Consts: consts, Params: p})
-		if err != nil {
-			return err
-		}
-		preds[i] = modelPrediction{Kernel: kernel, Device: cal.Device, Model: m.Name(), Params: p, Predicted: pr.Seconds, Explain: pr.Explain}
+		return modelPrediction{Kernel: kernel, Device: cal.Device, Model: m.Name(), Params: p, Predicted: pr.Seconds, Explain: pr.Explain}, err
+	})
+	if err != nil {
+		return err
 	}
-	switch {
-	case opts.json && len(preds) == 1:
-		return writeJSON(out, preds[0])
-	case opts.json:
-		return writeJSON(out, preds)
-	case len(preds) == 1:
-		return printExplain(out, preds[0])
-	}
+	return writePredictions(out, opts.json, preds, printExplain, printModelPredictions)
+}
+
+// printModelPredictions prints a table of a model's predictions.
+func printModelPredictions(out io.Writer, preds []modelPrediction) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "parameters\tpredicted (%s)\n", m.Name())
+	fmt.Fprintf(tw, "parameters\tpredicted (%s)\n", preds[0].Model)
 	for _, p := range preds {
 		fmt.Fprintf(tw, "%s\t%s\n", setString(p.Params), seconds(p.Predicted))
 	}
