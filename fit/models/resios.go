@@ -65,18 +65,11 @@ type Resios struct {
 	Fitted  bool
 	FitRows int
 	FitRMS  float64
-	tr      *tracer
+	traced
 }
 
 // Name implements Model.
 func (m *Resios) Name() string { return "resios" }
-
-func (m *Resios) tracer() *tracer {
-	if m.tr == nil {
-		m.tr = newTracer()
-	}
-	return m.tr
-}
 
 // Calibrate implements Model: it reads the device file's resios
 // constants, or fits them to rows when the file has no resios section.

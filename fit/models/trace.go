@@ -89,6 +89,16 @@ type cardKey struct {
 	inames string
 }
 
+// traced gives a model the tracer of its kernels, made on first use.
+type traced struct{ tr *tracer }
+
+func (t *traced) tracer() *tracer {
+	if t.tr == nil {
+		t.tr = newTracer()
+	}
+	return t.tr
+}
+
 func newTracer() *tracer { return &tracer{cards: map[cardKey]*polyhedra.PwQPolynomial{}} }
 
 // card is the number of points of the kernel domain projected onto

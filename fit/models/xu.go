@@ -62,18 +62,11 @@ type Xu struct {
 	Source  string
 	FitRows int
 	FitRMS  float64
-	tr      *tracer
+	traced
 }
 
 // Name implements Model.
 func (m *Xu) Name() string { return "xu" }
-
-func (m *Xu) tracer() *tracer {
-	if m.tr == nil {
-		m.tr = newTracer()
-	}
-	return m.tr
-}
 
 const (
 	xuLocal   = "local"
