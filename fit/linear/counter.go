@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,25 +94,27 @@ func (c *Counter) Counts(name string, consts, params map[string]int64) (map[stri
 	return v, nil
 }
 
-// prepare counts the distinct kernels of keys on every CPU at once, so
-// that later calls find them counted.
-func (c *Counter) prepare(kernels map[string]map[string]int64, workers int) {
-	keys := slices.Sorted(maps.Keys(kernels))
-	jobs := make(chan string)
+// prepare counts the distinct kernels (with their consts) of rows on
+// every CPU at once, so that later calls find them counted.
+func (c *Counter) prepare(rows []Row) {
+	distinct := map[string]Row{}
+	for _, r := range rows {
+		distinct[r.Kernel+constString(r.Consts)] = r
+	}
+	jobs := make(chan Row)
 	var wg sync.WaitGroup
-	for range max(workers, 1) {
+	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for key := range jobs {
-				name, _, _ := strings.Cut(key, "{")
+			for r := range jobs {
 				// The error is cached; the caller meets it again.
-				_, _ = c.Kernel(name, kernels[key])
+				_, _ = c.Kernel(r.Kernel, r.Consts)
 			}
 		}()
 	}
-	for _, k := range keys {
-		jobs <- k
+	for _, k := range slices.Sorted(maps.Keys(distinct)) {
+		jobs <- distinct[k]
 	}
 	close(jobs)
 	wg.Wait()

@@ -3,7 +3,6 @@ package linear
 import (
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -46,11 +45,7 @@ func (r Row) label() string {
 // Samples counts every row and returns the properties that occur in any of
 // them (sorted) with one fit sample per row. Counting errors name the row.
 func (c *Counter) Samples(rows []Row, opts Options) ([]string, []fit.Sample, error) {
-	distinct := map[string]map[string]int64{}
-	for _, r := range rows {
-		distinct[r.Kernel+constString(r.Consts)] = r.Consts
-	}
-	c.prepare(distinct, runtime.GOMAXPROCS(0))
+	c.prepare(rows)
 	values := make([]map[string]int64, len(rows))
 	seen := map[string]bool{}
 	for i, r := range rows {
@@ -147,11 +142,7 @@ func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string
 // Validate predicts every row with w and pairs the prediction with the
 // measured time.
 func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]fit.Case, error) {
-	distinct := map[string]map[string]int64{}
-	for _, r := range rows {
-		distinct[r.Kernel+constString(r.Consts)] = r.Consts
-	}
-	c.prepare(distinct, runtime.GOMAXPROCS(0))
+	c.prepare(rows)
 	cases := make([]fit.Case, 0, len(rows))
 	for _, r := range rows {
 		t, _, err := c.Predict(w, r.Kernel, r.Consts, r.Params)

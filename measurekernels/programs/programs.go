@@ -35,11 +35,10 @@ func Names() []string {
 // program file in it.
 func Open(name string) (fs.FS, string, error) {
 	dir, err := fs.Sub(files, name)
-	if err != nil || name == "" || strings.ContainsAny(name, "/.") {
-		return nil, "", fmt.Errorf("no example program %q (the examples: %s)", name, strings.Join(Names(), ", "))
+	if err == nil && name != "" && !strings.ContainsAny(name, "/.") {
+		if _, err = fs.Stat(dir, name+".prog"); err == nil {
+			return dir, name + ".prog", nil
+		}
 	}
-	if _, err := fs.Stat(dir, name+".prog"); err != nil {
-		return nil, "", fmt.Errorf("no example program %q (the examples: %s)", name, strings.Join(Names(), ", "))
-	}
-	return dir, name + ".prog", nil
+	return nil, "", fmt.Errorf("no example program %q (the examples: %s)", name, strings.Join(Names(), ", "))
 }
