@@ -144,23 +144,32 @@ func byDevice(lt *loadedTables) map[string][]string {
 	return out
 }
 
+// tablesOf returns the loaded tables of the given names.
+func tablesOf(lt *loadedTables, names []string) map[string]*datasets.Table {
+	tables := make(map[string]*datasets.Table, len(names))
+	for _, name := range names {
+		tables[name] = lt.tables[name]
+	}
+	return tables
+}
+
 // deviceRows sets up the rows of every device of the tables with its
-// parameter file. needDevice says whether a device without one is an
-// error; deviceFile applies when the tables come from one device.
-func deviceRows(lt *loadedTables, needDevice bool, deviceFile string) ([]models.DeviceRows, []string, error) {
+// parameter file, counting kernels with counter (a new one when nil).
+// needDevice says whether a device without a parameter file is an error;
+// deviceFile applies when the tables come from one device.
+func deviceRows(lt *loadedTables, counter *linear.Counter, needDevice bool, deviceFile string) ([]models.DeviceRows, []string, error) {
 	groups := byDevice(lt)
 	if deviceFile != "" && len(groups) > 1 {
 		return nil, nil, fmt.Errorf("--device-file gives the parameters of one device, and the tables come from %d: %s",
 			len(groups), strings.Join(slices.Sorted(maps.Keys(groups)), ", "))
 	}
-	counter := linear.NewCounter(nil)
+	if counter == nil {
+		counter = linear.NewCounter(nil)
+	}
 	var out []models.DeviceRows
 	var notes []string
 	for _, device := range slices.Sorted(maps.Keys(groups)) {
-		tables := map[string]*datasets.Table{}
-		for _, name := range groups[device] {
-			tables[name] = lt.tables[name]
-		}
+		tables := tablesOf(lt, groups[device])
 		env := &models.Env{Counter: counter}
 		if needDevice || deviceFile != "" {
 			d, err := deviceParams(device, deviceFile)

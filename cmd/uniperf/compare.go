@@ -98,7 +98,7 @@ func compareModels(stdout io.Writer, args []string, opts compareOptions) error {
 	for _, n := range names {
 		needDevice = needDevice || n != "linear"
 	}
-	devices, notes, err := deviceRows(lt, needDevice, opts.deviceFile)
+	devices, notes, err := deviceRows(lt, nil, needDevice, opts.deviceFile)
 	if err != nil {
 		return err
 	}

@@ -67,18 +67,12 @@ func demo(out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	byDevice := map[string][]string{}
-	for name, t := range lt.tables {
-		byDevice[t.Meta.DeviceName] = append(byDevice[t.Meta.DeviceName], name)
-	}
+	groups := byDevice(lt)
 	counter := linear.NewCounter(nil)
 	all := make([][]fit.Case, len(demoFits))
-	for _, device := range slices.Sorted(maps.Keys(byDevice)) {
-		tables := map[string]*datasets.Table{}
-		for _, name := range byDevice[device] {
-			tables[name] = lt.tables[name]
-		}
-		fmt.Fprintf(out, "== %s (%s)\n\n", device, strings.Join(slices.Sorted(slices.Values(byDevice[device])), ", "))
+	for _, device := range slices.Sorted(maps.Keys(groups)) {
+		tables := tablesOf(lt, groups[device])
+		fmt.Fprintf(out, "== %s (%s)\n\n", device, strings.Join(groups[device], ", "))
 		var weights []*fit.Weights
 		var labels []string
 		for i, f := range demoFits {
@@ -112,14 +106,14 @@ func demo(out io.Writer) error {
 		}
 		fmt.Fprintln(out)
 	}
-	return demoCompare(out, lt)
+	return demoCompare(out, lt, counter)
 }
 
 // demoCompare prints every model's geometric-mean error on the test rows
 // when each is calibrated on the same measurement rows.
-func demoCompare(out io.Writer, lt *loadedTables) error {
+func demoCompare(out io.Writer, lt *loadedTables, counter *linear.Counter) error {
 	names := models.Names()
-	devices, _, err := deviceRows(lt, true, "")
+	devices, _, err := deviceRows(lt, counter, true, "")
 	if err != nil {
 		// A table of a device without a parameter file still fits and
 		// validates above; only the analytical models need the file.

@@ -188,7 +188,7 @@ func calibrate(stdout io.Writer, lt *loadedTables, opts fitOptions) error {
 		return fmt.Errorf("the tables come from %d devices (%s): calibrate one device at a time",
 			len(groups), strings.Join(slices.Sorted(maps.Keys(groups)), ", "))
 	}
-	devices, notes, err := deviceRows(lt, true, opts.deviceFile)
+	devices, notes, err := deviceRows(lt, nil, true, opts.deviceFile)
 	if err != nil {
 		return err
 	}

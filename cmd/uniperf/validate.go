@@ -204,7 +204,7 @@ func validateModel(out io.Writer, lt *loadedTables, role string, opts validateOp
 			}
 		}
 	}
-	devices, notes, err := deviceRows(lt, true, opts.deviceFile)
+	devices, notes, err := deviceRows(lt, nil, true, opts.deviceFile)
 	if err != nil {
 		return nil, nil, "", err
 	}
