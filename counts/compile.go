@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -102,14 +103,30 @@ func (in *interp) compileInstr(ins *Instruction) (*xinstr, error) {
 	if err != nil {
 		return nil, err
 	}
+	pred := func(*state) int64 { return 1 }
+	if ins.Pred != nil {
+		p, err := in.compileExpr(ins.Pred, cx)
+		if err != nil {
+			return nil, err
+		}
+		pred = p.i
+	}
 	val, err := in.compileExpr(ins.RHS, cx)
 	if err != nil {
 		return nil, err
 	}
 	if ins.LHS.Type().IsFloat() {
-		x.body = func(st *state) { store(st, val.f(st), 0) }
+		x.body = func(st *state) {
+			if pred(st) != 0 {
+				store(st, val.f(st), 0)
+			}
+		}
 	} else {
-		x.body = func(st *state) { store(st, 0, val.i(st)) }
+		x.body = func(st *state) {
+			if pred(st) != 0 {
+				store(st, 0, val.i(st))
+			}
+		}
 	}
 	return x, nil
 }
@@ -171,12 +188,29 @@ func (in *interp) compileExpr(e Expr, cx *cctx) (cval, error) {
 			}
 			return -v
 		}}, nil
+	case *BitNot:
+		x, err := in.compileExpr(e.X, cx)
+		if err != nil {
+			return cval{}, err
+		}
+		ctr := in.opCounter(Op{KindBitwise, e.Type()})
+		return cval{i: func(st *state) int64 {
+			v := x.i(st)
+			st.counters[ctr]++
+			return ^v
+		}}, nil
 	case *Call:
 		return in.compileCall(e, cx)
 	case *Reduce:
 		return in.compileReduce(e, cx)
 	case *Cast:
 		return in.compileCast(e, cx)
+	case *Compare:
+		return in.compileCompare(e, cx)
+	case *Logic, *Not:
+		return in.compileLogic(e, cx)
+	case *Conditional:
+		return in.compileConditional(e, cx)
 	}
 	return cval{}, errorf(in.k.File, e.Pos(), "cannot interpret %T", e)
 }
@@ -208,6 +242,8 @@ func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
 			f = func(a, b float64) float64 { return a / b }
 		case OpPow:
 			f = math.Pow
+		case OpMod:
+			f = math.Mod // C's fmod: the sign of a
 		}
 		return cval{f: func(st *state) float64 {
 			a, b := x.f(st), y.f(st)
@@ -218,7 +254,7 @@ func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
 	return cval{i: func(st *state) int64 {
 		a, b := x.i(st), y.i(st)
 		st.counters[ctr]++
-		v, msg := intBinary(e.Op, a, b)
+		v, msg := intBinary(e.Op, a, b, t)
 		if msg == "" && t == I32 && (v < math.MinInt32 || v > math.MaxInt32) {
 			msg = "integer overflow"
 		}
@@ -229,10 +265,28 @@ func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
 	}}, nil
 }
 
-// intBinary evaluates an integer operator exactly; msg explains a failure.
-func intBinary(op BinOp, a, b int64) (v int64, msg string) {
+// intBinary evaluates an integer operator of type t exactly; msg explains
+// a failure.
+func intBinary(op BinOp, a, b int64, t DType) (v int64, msg string) {
 	var err error
 	switch op {
+	case OpBitAnd:
+		return a & b, ""
+	case OpBitOr:
+		return a | b, ""
+	case OpBitXor:
+		return a ^ b, ""
+	case OpShl, OpShr:
+		if w := int64(8 * t.Size()); b < 0 || b >= w {
+			return 0, fmt.Sprintf("shift count %d out of range for %s", b, t)
+		}
+		if op == OpShr {
+			return a >> b, ""
+		}
+		if v = a << b; v>>b != a {
+			return 0, "integer overflow"
+		}
+		return v, ""
 	case OpAdd:
 		v, err = addInt(a, b)
 	case OpSub:
@@ -270,7 +324,7 @@ var unaryFuncs = map[string]func(float64) float64{
 }
 
 var binaryFuncs = map[string]func(float64, float64) float64{
-	"pow": math.Pow, "fmin": cMin, "fmax": cMax,
+	"pow": math.Pow, "fmin": cMin, "fmax": cMax, "fmod": math.Mod,
 }
 
 // cMin and cMax follow C's fmin and fmax: a NaN argument is ignored.
@@ -356,9 +410,9 @@ func (in *interp) compileReduce(e *Reduce, cx *cctx) (cval, error) {
 			var msg string
 			switch e.Op {
 			case RedSum:
-				acc, msg = intBinary(OpAdd, acc, b)
+				acc, msg = intBinary(OpAdd, acc, b, t)
 			case RedProduct:
-				acc, msg = intBinary(OpMul, acc, b)
+				acc, msg = intBinary(OpMul, acc, b, t)
 			case RedMax:
 				acc = max(acc, b)
 			case RedMin:

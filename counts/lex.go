@@ -40,8 +40,9 @@ func (t token) describe() string {
 }
 
 // Multi-character punctuation, longest first.
-var puncts = []string{"...", "->", "**", "//", "<=", ">=", "==", "!=",
-	"[", "]", "{", "}", "(", ")", ",", ":", ";", "=", "<", ">", "+", "-", "*", "/", "%", "."}
+var puncts = []string{"...", "->", "**", "//", "<=", ">=", "==", "!=", "<<", ">>",
+	"[", "]", "{", "}", "(", ")", ",", ":", ";", "=", "<", ">", "+", "-", "*", "/", "%", ".",
+	"|", "&", "^", "~", "$"}
 
 // lex splits src into tokens. Comments run from '#' to the end of the line.
 // It reports the first character it cannot read.
