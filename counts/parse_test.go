@@ -57,7 +57,9 @@ func TestParseErrors(t *testing.T) {
 		{"wrong arity", head + "a[i] = pow(a[i])\n", "6:8", "pow takes 2 argument(s), not 1"},
 		{"domain syntax", "kernel k\ndomain [n] -> { [i] : 0 <= i < }\n", "2:32", "expected an affine expression, found '}'"},
 		{"domain non-affine", "kernel k\ndomain [n] -> { [i] : 0 <= i and i*i < n }\n", "2:35", "non-affine product"},
-		{"domain division", "kernel k\ndomain [n] -> { [i] : 0 <= i and 2*i/3 < n }\n", "2:37", "floor(e/d)"},
+		{"domain division", "kernel k\ndomain [n] -> { [i] : 0 <= i and 2*i/n < 1 }\n", "2:37", "division by n: divisors must be constants"},
+		{"domain division by zero", "kernel k\ndomain [n] -> { [i] : 0 <= i and i/0 < n }\n", "2:35", "division by zero"},
+		{"rational extent", "kernel k\narray a f32 [n/2]\n", "2:14", "(n)/2 is not an integer: write floor(e/d) or ceil(e/d)"},
 		{"domain exists", "kernel k\ndomain { [i] : exists q : i = 2q }\n", "2:16", "exists is not supported"},
 		{"domain union", "kernel k\ndomain { [i] : 0 <= i < 4; [i] : 8 <= i < 9 }\n", "2:26", "unions written with ';'"},
 		{"iname twice", "kernel k\ndomain { [i] : 0 <= i < 4 }\ndomain { [i] : 0 <= i < 4 }\n", "3:11", "iname i is declared twice"},
@@ -141,11 +143,47 @@ func TestDomainSyntax(t *testing.T) {
 		{"{ [i] : (0 <= i < 2 or 5 <= i < 7) }", "[] -> { [i] : (i >= 0 and i <= 1) or (i >= 5 and i <= 6) }"},
 		{"{ [i] : 0 <= i < 9 and i != 3 }", "[] -> { [i] : (i >= 0 and i <= 8 and i >= 4) or (i >= 0 and i <= 8 and i <= 2) }"},
 		{"{ S[i] : (i + 1) * 2 <= 8 and i >= -3 }", "[] -> { [i] : 2*i <= 6 and i >= -3 }"},
+		// isl's rational expressions, multiplied out.
+		{"{ [i] : 0 <= i <= n/16 }", "[n] -> { [i] : i >= 0 and 16*i <= n }"},
+		{"{ [i] : i/2 + 1/3 < n/6 - 1 }", "[n] -> { [i] : 3*i <= n - 9 }"},
+		{"{ [i] : 0 <= i < (n + 1)/(-2/3) + 2n }", "[n] -> { [i] : i >= 0 and 2*i <= n - 4 }"},
+		{"{ [i] : 0 <= i <= floor(n/4) + ceil((n + 1)/3/2) }", "[n] -> { [i] : i >= 0 and i + floor((-n - 1)/6) <= floor((n)/4) }"},
 	}
 	for _, c := range cases {
 		k := mustParse(t, "kernel k\ndomain "+c.domain+"\n")
 		if got := k.Domains[0].String(); got != c.want {
 			t.Errorf("domain %s\n got %s\nwant %s", c.domain, got, c.want)
+		}
+	}
+}
+
+// TestRationalDomains counts the points of a domain with isl's rational
+// constraints, each multiplied out by hand, against enumeration.
+func TestRationalDomains(t *testing.T) {
+	k := mustParse(t, `kernel k
+domain [n] -> { [i, j] : 0 <= i <= n/4 and 0 <= 3*j < n + 1/2 and 2*i + j/2 <= n }
+array a f32 [n, n]
+a[i, j] = 1
+`)
+	c, err := counts.Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{1, 2, 3, 7, 8, 30, 31} {
+		want := int64(0)
+		for i := range n {
+			for j := range n {
+				if 4*i <= n && 6*j < 2*n+1 && 4*i+j <= 2*n {
+					want++
+				}
+			}
+		}
+		got, err := c.Eval(map[string]int64{"n": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got["global.store.f32.stride=0"] != want {
+			t.Errorf("n = %d: %d points, want %d", n, got["global.store.f32.stride=0"], want)
 		}
 	}
 }
