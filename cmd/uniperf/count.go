@@ -45,8 +45,14 @@ resolves the classes and prints each property's exact value next to its
 expression.
 
 With --json it prints one object with the fields kernel and properties, a
-list of objects with the fields name, expression and value (an integer,
-present when every parameter is given).
+list of objects with the fields name, expression, value (an integer,
+present when every parameter is given) and upper_bound (true for a count
+that is an upper bound).
+
+A count is exact, except where part of what it counts runs under a
+condition that reads data (if a[i] > 0: ..., a branch of if() whose
+condition reads an array): that part counts as if the condition always
+held, and the property is marked an upper bound.
 
 Exit status 2 for a missing file or unknown kernel, a syntax error in the
 kernel (with file, line and column), a missing or unknown parameter or
@@ -87,6 +93,7 @@ type countProperty struct {
 	Name       string `json:"name"`
 	Expression string `json:"expression"`
 	Value      *int64 `json:"value,omitempty"`
+	UpperBound bool   `json:"upper_bound,omitempty"`
 }
 
 // loadKernel reads KERNEL: a file if one exists at that path, else a
@@ -130,7 +137,7 @@ func count(w io.Writer, arg string, consts, params map[string]int64, asJSON bool
 			return err
 		}
 		for _, p := range props {
-			res.Properties = append(res.Properties, countProperty{Name: p.Name, Expression: p.Detail()})
+			res.Properties = append(res.Properties, countProperty{Name: p.Name, Expression: p.Detail(), UpperBound: p.UpperBound})
 		}
 	} else {
 		for _, p := range k.Params {
@@ -144,7 +151,7 @@ func count(w io.Writer, arg string, consts, params map[string]int64, asJSON bool
 		}
 		for _, p := range props {
 			v := values[p.Name]
-			res.Properties = append(res.Properties, countProperty{Name: p.Name, Expression: p.Detail(), Value: &v})
+			res.Properties = append(res.Properties, countProperty{Name: p.Name, Expression: p.Detail(), Value: &v, UpperBound: p.UpperBound})
 		}
 	}
 	if asJSON {
