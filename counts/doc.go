@@ -111,8 +111,10 @@
 // references a[i, j + 1], temporaries, inames and parameters as values,
 // the functions exp, log, sqrt, rsqrt, sin, cos, fabs (one argument) and
 // pow, fmin, fmax, fmod (two), the conditional values if(COND, THEN,
-// ELSE) and select(ELSE, THEN, COND) (OpenCL's argument order: the value
-// is THEN where COND holds), and the reductions sum, product, max and min
+// ELSE) (also written THEN if COND else ELSE, Python's conditional
+// expression, which binds loosest of all) and select(ELSE, THEN, COND)
+// (OpenCL's argument order: the value is THEN where COND holds), and the
+// reductions sum, product, max and min
 // over one iname or a tuple of them: sum(k, a[i, k]*b[k, j]),
 // sum((k, l), ...). A reference may carry loopy's tag, a$first[i], a
 // label that changes nothing. Subscripts must be affine in inames and

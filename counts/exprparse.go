@@ -24,7 +24,8 @@ import "slices"
 //	inames  = name | "(" name { "," name } ")" | "[" name { "," name } "]"
 //
 // where red is sum, product, max or min, and func includes if and
-// select. Comparisons do not chain. The parser builds an untyped tree;
+// select; an expression may also be Python's THEN if COND else ELSE.
+// Comparisons do not chain. The parser builds an untyped tree;
 // names are resolved and types inferred once the whole file is read.
 
 type rexpr interface{ rpos() Pos }
@@ -77,7 +78,21 @@ var exprKeywords = []string{"and", "or", "not", "if", "select"}
 
 var cmpOps = []string{"<", "<=", ">", ">=", "==", "!="}
 
-func (c *cursor) parseExpr() rexpr { return c.parseOrExpr() }
+// parseExpr reads an expression, Python's conditional expression
+// THEN if COND else ELSE included (the same as if(COND, THEN, ELSE)).
+func (c *cursor) parseExpr() rexpr {
+	x := c.parseOrExpr()
+	t := c.peek()
+	if !t.isWord("if") {
+		return x
+	}
+	c.next()
+	cond := c.parseOrExpr()
+	if !c.acceptWord("else") {
+		c.expected("'else' of the conditional expression THEN if COND else ELSE")
+	}
+	return &rCall{t, []rexpr{cond, x, c.parseExpr()}}
+}
 
 func (c *cursor) parseOrExpr() rexpr {
 	x := c.parseAndExpr()
@@ -130,6 +145,9 @@ func (c *cursor) parseBinary(level int) rexpr {
 			return x
 		}
 		c.next()
+		if u := c.peek(); (t.text == "&" || t.text == "|") && u.is(t.text) && u.pos.Col == t.pos.Col+1 {
+			c.failAt(t.pos, "%s%s is C's; write %s", t.text, t.text, map[string]string{"&": "and", "|": "or"}[t.text])
+		}
 		x = &rBin{t.text, x, c.parseBinary(level + 1), t.pos}
 	}
 }

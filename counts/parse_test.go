@@ -37,7 +37,11 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"empty", "", "", "no 'kernel NAME' statement"},
 		{"kernel first", "domain { [i] : 0 <= i < 4 }\n", "1:1", "expected 'kernel NAME' before anything else"},
-		{"bad character", "kernel k\n?\n", "2:1", "unexpected character '?'"},
+		{"bad character", "kernel k\n@\n", "2:1", "unexpected character '@'"},
+		{"C conditional", head + "a[i] = i > 0 ? 1 : 2\n", "6:14", "unexpected character '?': write a conditional value as if(COND, THEN, ELSE)"},
+		{"C not", head + "a[i] = if(!(i > 0), 1, 2)\n", "6:11", "unexpected character '!': write not"},
+		{"C and", head + "a[i] = if(i > 0 && i < 3, 1, 2)\n", "6:17", "&& is C's; write and"},
+		{"ternary without else", head + "a[i] = 1 if i > 0\n", "6:18", "expected 'else' of the conditional expression"},
 		{"second kernel", "kernel k\nkernel l\n", "2:1", "second 'kernel' statement"},
 		{"undeclared array", head + "a[i] = b[i]\n", "6:8", "undeclared array b"},
 		{"non-affine subscript", head + "a[i*j] = 1\n", "6:4", "non-affine subscript"},
@@ -303,14 +307,16 @@ for i
   end
 end
 if j != 0: a[j] = select(0, a[j], a[j] > 0) {id=sel, dep=*}
+a[j] = 1 if j > 2 else 2 if j > 1 else a[j] {id=ternary}
 <> t[p] = p {id=decl, dep=b*:mod}
 `)
 	want := map[string]string{
-		"bits": "o[i] = ((i & 3) | ((i << 1) ^ ~i))",
-		"mod":  "if (i > 2): a$t[i] = (a[i] % 2.5f)",
-		"cond": "if (((not (i > 2) and not (i == 1)) and (a[i] != 0.0f)) and (n > 3)): a[i] = if(((i > 0) or (a[i] != 0.0f)), 1.0f, 2.5f)",
-		"sel":  "if (j != 0): a[j] = select(0.0f, a[j], (a[j] > 0.0f))",
-		"decl": "t[p] = p",
+		"bits":    "o[i] = ((i & 3) | ((i << 1) ^ ~i))",
+		"mod":     "if (i > 2): a$t[i] = (a[i] % 2.5f)",
+		"cond":    "if (((not (i > 2) and not (i == 1)) and (a[i] != 0.0f)) and (n > 3)): a[i] = if(((i > 0) or (a[i] != 0.0f)), 1.0f, 2.5f)",
+		"sel":     "if (j != 0): a[j] = select(0.0f, a[j], (a[j] > 0.0f))",
+		"decl":    "t[p] = p",
+		"ternary": "a[j] = if((j > 2), 1.0f, if((j > 1), 2.0f, a[j]))",
 	}
 	for id, w := range want {
 		if got := instr(t, k, id).String(); got != w {
