@@ -103,28 +103,26 @@ func (in *interp) compileInstr(ins *Instruction) (*xinstr, error) {
 	if err != nil {
 		return nil, err
 	}
-	pred := func(*state) int64 { return 1 }
+	var pred cval
 	if ins.Pred != nil {
-		p, err := in.compileExpr(ins.Pred, cx)
-		if err != nil {
+		if pred, err = in.compileExpr(ins.Pred, cx); err != nil {
 			return nil, err
 		}
-		pred = p.i
 	}
 	val, err := in.compileExpr(ins.RHS, cx)
 	if err != nil {
 		return nil, err
 	}
 	if ins.LHS.Type().IsFloat() {
-		x.body = func(st *state) {
-			if pred(st) != 0 {
-				store(st, val.f(st), 0)
-			}
-		}
+		x.body = func(st *state) { store(st, val.f(st), 0) }
 	} else {
+		x.body = func(st *state) { store(st, 0, val.i(st)) }
+	}
+	if pred.i != nil {
+		assign := x.body
 		x.body = func(st *state) {
-			if pred(st) != 0 {
-				store(st, 0, val.i(st))
+			if pred.i(st) != 0 {
+				assign(st)
 			}
 		}
 	}
