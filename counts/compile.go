@@ -215,15 +215,24 @@ func (in *interp) compileExpr(e Expr, cx *cctx) (cval, error) {
 
 func (in *interp) opCounter(op Op) int { return in.counter(counterKey{kind: 1, op: op}) }
 
+// compileAll compiles expressions in order.
+func (in *interp) compileAll(cx *cctx, es ...Expr) ([]cval, error) {
+	out := make([]cval, len(es))
+	for i, e := range es {
+		var err error
+		if out[i], err = in.compileExpr(e, cx); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
-	x, err := in.compileExpr(e.X, cx)
+	xy, err := in.compileAll(cx, e.X, e.Y)
 	if err != nil {
 		return cval{}, err
 	}
-	y, err := in.compileExpr(e.Y, cx)
-	if err != nil {
-		return cval{}, err
-	}
+	x, y := xy[0], xy[1]
 	op, _ := nodeOp(e)
 	ctr := in.opCounter(op)
 	t := e.T
@@ -347,12 +356,9 @@ func cMax(a, b float64) float64 {
 }
 
 func (in *interp) compileCall(e *Call, cx *cctx) (cval, error) {
-	args := make([]cval, len(e.Args))
-	for i, a := range e.Args {
-		var err error
-		if args[i], err = in.compileExpr(a, cx); err != nil {
-			return cval{}, err
-		}
+	args, err := in.compileAll(cx, e.Args...)
+	if err != nil {
+		return cval{}, err
 	}
 	op, _ := nodeOp(e)
 	ctr := in.opCounter(op)

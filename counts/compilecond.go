@@ -5,15 +5,11 @@ package counts
 // elsewhere.
 
 func (in *interp) compileCompare(e *Compare, cx *cctx) (cval, error) {
-	x, err := in.compileExpr(e.X, cx)
+	xy, err := in.compileAll(cx, e.X, e.Y)
 	if err != nil {
 		return cval{}, err
 	}
-	y, err := in.compileExpr(e.Y, cx)
-	if err != nil {
-		return cval{}, err
-	}
-	op := e.Op
+	x, y, op := xy[0], xy[1], e.Op
 	if x.f != nil {
 		return cval{i: func(st *state) int64 { return truth(compare(op, x.f(st), y.f(st))) }}, nil
 	}
@@ -58,14 +54,11 @@ func (in *interp) compileLogic(e Expr, cx *cctx) (cval, error) {
 		return cval{i: func(st *state) int64 { return 1 - x.i(st) }}, nil
 	}
 	l := e.(*Logic)
-	x, err := in.compileExpr(l.X, cx)
+	xy, err := in.compileAll(cx, l.X, l.Y)
 	if err != nil {
 		return cval{}, err
 	}
-	y, err := in.compileExpr(l.Y, cx)
-	if err != nil {
-		return cval{}, err
-	}
+	x, y := xy[0], xy[1]
 	if l.Or {
 		return cval{i: func(st *state) int64 {
 			if x.i(st) != 0 {
@@ -85,48 +78,33 @@ func (in *interp) compileLogic(e Expr, cx *cctx) (cval, error) {
 // compileConditional compiles if(c, a, b), which evaluates one branch,
 // and select(b, a, c), which evaluates both.
 func (in *interp) compileConditional(e *Conditional, cx *cctx) (cval, error) {
-	c, err := in.compileExpr(e.Cond, cx)
+	v, err := in.compileAll(cx, e.Cond, e.Then, e.Else)
 	if err != nil {
 		return cval{}, err
 	}
-	a, err := in.compileExpr(e.Then, cx)
-	if err != nil {
-		return cval{}, err
+	c, a, b := v[0].i, v[1], v[2]
+	if a.f != nil {
+		return cval{f: choose(c, a.f, b.f, e.Eager)}, nil
 	}
-	b, err := in.compileExpr(e.Else, cx)
-	if err != nil {
-		return cval{}, err
-	}
-	cond := c.i
-	switch {
-	case e.Eager && a.f != nil:
-		return cval{f: func(st *state) float64 {
-			x, y := b.f(st), a.f(st)
-			if cond(st) != 0 {
-				return y
+	return cval{i: choose(c, a.i, b.i, e.Eager)}, nil
+}
+
+// choose returns a where c holds and b elsewhere, evaluating both (b
+// first) when eager.
+func choose[T int64 | float64](c func(*state) int64, a, b func(*state) T, eager bool) func(*state) T {
+	if eager {
+		return func(st *state) T {
+			y, x := b(st), a(st)
+			if c(st) != 0 {
+				return x
 			}
-			return x
-		}}, nil
-	case e.Eager:
-		return cval{i: func(st *state) int64 {
-			x, y := b.i(st), a.i(st)
-			if cond(st) != 0 {
-				return y
-			}
-			return x
-		}}, nil
-	case a.f != nil:
-		return cval{f: func(st *state) float64 {
-			if cond(st) != 0 {
-				return a.f(st)
-			}
-			return b.f(st)
-		}}, nil
-	}
-	return cval{i: func(st *state) int64 {
-		if cond(st) != 0 {
-			return a.i(st)
+			return y
 		}
-		return b.i(st)
-	}}, nil
+	}
+	return func(st *state) T {
+		if c(st) != 0 {
+			return a(st)
+		}
+		return b(st)
+	}
 }

@@ -37,14 +37,7 @@ func findClang() (string, error) {
 // the CUDA sources are well-formed, well-typed CUDA C++ that a GPU
 // compiler lowers to PTX. make test installs clang.
 func TestLibraryCUDACompiles(t *testing.T) {
-	clang, err := findClang()
-	if err != nil {
-		t.Fatalf("this test needs clang with CUDA support (make test installs Debian's clang): %v", err)
-	}
-	prelude, err := filepath.Abs(filepath.Join("testdata", "nvrtc_prelude.h"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	clang, prelude := cudaTools(t)
 	dir := t.TempDir()
 	for _, name := range library.Names() {
 		c, ok := caseOf(name)
@@ -64,6 +57,19 @@ func TestLibraryCUDACompiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// cudaTools returns clang and the absolute path of the NVRTC prelude.
+func cudaTools(t *testing.T) (clang, prelude string) {
+	t.Helper()
+	clang, err := findClang()
+	if err != nil {
+		t.Fatalf("this test needs clang with CUDA support (make test installs Debian's clang): %v", err)
+	}
+	if prelude, err = filepath.Abs(filepath.Join("testdata", "nvrtc_prelude.h")); err != nil {
+		t.Fatal(err)
+	}
+	return clang, prelude
 }
 
 // compileCUDA generates k's CUDA C, compiles it to PTX in dir with clang

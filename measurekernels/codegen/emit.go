@@ -301,12 +301,18 @@ func (e *emitter) access(a *counts.Access) (string, error) {
 	return arr.Name + "[" + off + "]", nil
 }
 
-func (e *emitter) binary(x *counts.Binary, within []string, depth int) (string, error) {
-	l, err := e.expr(x.X, within, depth)
+// operands renders the two operands of a binary operator or comparison.
+func (e *emitter) operands(x, y counts.Expr, within []string, depth int) (string, string, error) {
+	l, err := e.expr(x, within, depth)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	r, err := e.expr(x.Y, within, depth)
+	r, err := e.expr(y, within, depth)
+	return l, r, err
+}
+
+func (e *emitter) binary(x *counts.Binary, within []string, depth int) (string, error) {
+	l, r, err := e.operands(x.X, x.Y, within, depth)
 	if err != nil {
 		return "", err
 	}

@@ -14,15 +14,8 @@ import (
 // statement around them.
 
 func (e *emitter) compare(x *counts.Compare, within []string, depth int) (string, error) {
-	l, err := e.expr(x.X, within, depth)
-	if err != nil {
-		return "", err
-	}
-	r, err := e.expr(x.Y, within, depth)
-	if err != nil {
-		return "", err
-	}
-	return "(" + l + " " + x.Op.String() + " " + r + ")", nil
+	l, r, err := e.operands(x.X, x.Y, within, depth)
+	return "(" + l + " " + x.Op.String() + " " + r + ")", err
 }
 
 // branch renders x as at depth, returning the statements it needs

@@ -10,7 +10,6 @@ import (
 	"github.com/uniperf/uniperf/measurekernels/codegen"
 	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
-	"github.com/uniperf/uniperf/measurekernels/launch"
 )
 
 // langDir holds the kernels that exercise the language's conditions,
@@ -74,21 +73,7 @@ func TestLangOnPoCL(t *testing.T) {
 		}
 		for _, cs := range c.consts {
 			t.Run(name+"/"+constString(cs), func(t *testing.T) {
-				k := langKernel(t, name, cs)
-				code, err := codegen.Generate(k, gpu.OpenCL)
-				if err != nil {
-					t.Fatal(err)
-				}
-				lk, err := launch.Build(dev, k, code)
-				if err != nil {
-					t.Fatalf("%v\n%s", err, code.Source)
-				}
-				defer lk.Close()
-				for _, p := range c.params {
-					if err := lk.Check(p); err != nil {
-						t.Errorf("%v\n%s", err, code.Source)
-					}
-				}
+				checkCase(t, dev, langKernel(t, name, cs), c.params)
 			})
 		}
 	}
@@ -96,14 +81,7 @@ func TestLangOnPoCL(t *testing.T) {
 
 // The CUDA C of every kernel of the language test set compiles to PTX.
 func TestLangCUDACompiles(t *testing.T) {
-	clang, err := findClang()
-	if err != nil {
-		t.Fatalf("this test needs clang with CUDA support (make test installs Debian's clang): %v", err)
-	}
-	prelude, err := filepath.Abs(filepath.Join("testdata", "nvrtc_prelude.h"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	clang, prelude := cudaTools(t)
 	dir := t.TempDir()
 	for _, name := range langKernels(t) {
 		for _, cs := range langCases[name].consts {
