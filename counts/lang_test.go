@@ -230,3 +230,32 @@ func TestForBlocksAreInamesAnnotations(t *testing.T) {
 		compareProps(t, a, b)
 	}
 }
+
+// BenchmarkCountLangKernels counts every kernel of testdata/lang: the
+// unions that !=, or and negated conditions make, and the data-dependent
+// conditions' upper bounds.
+func BenchmarkCountLangKernels(b *testing.B) {
+	files, err := filepath.Glob(filepath.Join("testdata", "lang", "*.knl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ks []*Kernel
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		k, err := ParseKernel(f, src, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ks = append(ks, k)
+	}
+	for b.Loop() {
+		for _, k := range ks {
+			if _, err := Count(k); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
