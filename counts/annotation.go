@@ -29,7 +29,7 @@ type depRef struct {
 	pos  Pos
 }
 
-var annotationKeys = "id, dep, inames, if or tags"
+const annotationKeys = "id, dep, inames, if or tags"
 
 func (c *cursor) parseAnnotation() annotation {
 	var a annotation
