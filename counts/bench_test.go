@@ -33,7 +33,7 @@ func BenchmarkParseMatmulTiled(b *testing.B) {
 func BenchmarkPlanMatmulTiled(b *testing.B) {
 	k := benchKernel(b, "matmul_tiled")
 	for b.Loop() {
-		if _, err := newPlan(k); err != nil {
+		if _, err := newPlan(k, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
