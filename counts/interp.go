@@ -9,8 +9,8 @@ import (
 type RunOptions struct {
 	// Trace records, per global access site, the strides between
 	// adjacent work-items, and per global array the flattened indices
-	// accessed (Tally.Sites and Tally.Footprints). It is slow; use it at
-	// small sizes.
+	// accessed, in all and by direction (Tally.Sites, Tally.Footprints,
+	// Tally.Loaded and Tally.Stored). It is slow; use it at small sizes.
 	Trace bool
 	// CountSubscripts counts the arithmetic of every subscript evaluated
 	// as integer operations, as Options.CountSubscripts does.
