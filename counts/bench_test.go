@@ -126,3 +126,37 @@ func BenchmarkPropertiesMatmulTiled(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFootprintsLibrary counts every library kernel and its
+// footprints (subtract BenchmarkCountLibrary for the footprints alone).
+func BenchmarkFootprintsLibrary(b *testing.B) {
+	for _, name := range library.Names() {
+		k := benchKernel(b, name)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				c, err := Count(k)
+				if err == nil {
+					_, err = c.Footprints()
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBreakdownAtMatmulTiled splits the counted properties of the
+// tiled matmul, with subscript arithmetic, by instruction at one size.
+func BenchmarkBreakdownAtMatmulTiled(b *testing.B) {
+	c, err := CountWith(benchKernel(b, "matmul_tiled"), Options{CountSubscripts: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	params := map[string]int64{"n": 1000, "m": 1000, "ell": 1000}
+	for b.Loop() {
+		if _, _, err := c.BreakdownAt(ByInstruction, params); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
