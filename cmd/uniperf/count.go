@@ -222,10 +222,17 @@ func count(w io.Writer, arg string, o countOptions) error {
 		return err
 	}
 	if o.json {
+		var v any = res
+		if o.footprint { // the list even when the kernel has no global array
+			v = struct {
+				Kernel     string         `json:"kernel"`
+				Footprints []footprintRow `json:"footprints"`
+			}{res.Kernel, res.Footprints}
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		return enc.Encode(res)
+		return enc.Encode(v)
 	}
 	return writeCounts(w, k, o.params, res)
 }

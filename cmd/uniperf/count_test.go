@@ -358,4 +358,8 @@ func TestCountFootprint(t *testing.T) {
 			t.Errorf("footprint %d: %s, want %s", i, got, want)
 		}
 	}
+	// A kernel without global arrays has an empty list.
+	if code, out = runCount(t, "empty", "--footprint", "--json"); code != 0 || !strings.Contains(out, `"footprints": []`) {
+		t.Errorf("empty: exit %d, output %s", code, out)
+	}
 }
