@@ -11,20 +11,16 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 )
 
-// runMeasure runs uniperf measure with args and returns the exit status
-// and the standard output and error.
+// runMeasure runs uniperf measure with args, every flag reset to its
+// default first, and returns the exit status and the standard output and
+// error.
 func runMeasure(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	reset := func() {
 		measureCmd.SetOut(nil)
 		measureCmd.SetErr(nil)
-		measureOpts = measureOptions{}
-		for _, name := range []string{"suite", "runs", "discard", "kernels", "budget", "size-class", "quiet"} {
-			f := measureCmd.Flags().Lookup(name)
-			_ = f.Value.Set(f.DefValue)
-		}
-		measureOpts.kernels = nil
+		resetFlags(measureCmd)
 	}
 	reset()
 	t.Cleanup(reset)
