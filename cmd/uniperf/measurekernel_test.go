@@ -113,35 +113,6 @@ func TestMeasureKernelOnPoCL(t *testing.T) {
 	}
 }
 
-func TestMeasureKernelErrors(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.knl")
-	if err := os.WriteFile(bad, []byte("kernel bad\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\na[i] = 2*a[i] +\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"global_copy", "--device", "opencl"}, "give the kernel's parameters"},
-		{[]string{"global_copy", "--param", "n=100"}, "--device is required"},
-		{[]string{"no_such_kernel", "--device", "opencl", "--param", "n=100"}, "neither a .knl file nor a library kernel"},
-		{[]string{bad, "--device", "opencl", "--param", "n=100"}, "bad.knl:4:16: expected an expression"},
-		{[]string{"matmul_naive", "--device", "opencl", "--param", "n=4096"}, "would interpret 2.75e+11 operations"},
-		{[]string{"matmul_naive", "--device", "opencl", "--param", "n=4096", "--check-param", "n=2048"}, "choose a smaller --check-param"},
-		{[]string{"global_copy", "--device", "opencl", "--param", "n=100", "--suite", "paper"}, "--suite is for measuring a suite"},
-		{[]string{"--device", "opencl", "--param", "n=100", "--out", filepath.Join(dir, "x.arrow")}, "--param is for uniperf measure KERNEL"},
-		{[]string{"global_copy", "--device", "opencl", "--param", "n=100", "--compare-with", filepath.Join(dir, "none.arrow")}, "none.arrow"},
-		{[]string{"global_copy", "--device", "no-such-gpu", "--param", "n=100"}, "no such device"},
-	} {
-		var code int
-		stderr := captureStderr(t, func() { code, _, _ = runMeasure(t, c.args...) })
-		if code != 2 || !strings.Contains(stderr, c.want) {
-			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
-		}
-	}
-}
-
 // TestKernelsShowFile shows a .knl file of the user's: the source is the
 // library kernel's when the file holds the library kernel's text, and a
 // file with errors is refused with its line and column.
