@@ -27,6 +27,24 @@ var langChecks = map[string][]langCheck{
 	"matmul_blocks": {{map[string]int64{"T": 8}, []map[string]int64{{"n": 17, "m": 13, "ell": 9}, {"n": 1, "m": 1, "ell": 1}}}},
 }
 
+// langBreakdownCases are the kernels of testdata/lang whose counts are
+// exact, as breakdown cases at the parameters of langChecks.
+func langBreakdownCases() []breakdownCase {
+	var out []breakdownCase
+	for _, name := range []string{"loopy_logic", "loopy_bitwise", "loopy_specialops", "predicated", "matmul_blocks"} {
+		src, err := os.ReadFile(filepath.Join("testdata", "lang", name+".knl"))
+		if err != nil {
+			panic(err)
+		}
+		for _, lc := range langChecks[name] {
+			for _, p := range lc.params {
+				out = append(out, breakdownCase{name: name, src: src, consts: lc.consts, params: p})
+			}
+		}
+	}
+	return out
+}
+
 func langKernel(t *testing.T, name string, consts map[string]int64) *Kernel {
 	t.Helper()
 	file := filepath.Join("testdata", "lang", name+".knl")
