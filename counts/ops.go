@@ -92,6 +92,17 @@ func nodeOp(e Expr) (Op, bool) {
 	return Op{}, false
 }
 
+// OpOf returns the operation an expression node performs itself, per
+// evaluation, leaving its children aside: for a reduction, the operation
+// its operator applies per point of its body. Nodes that cost nothing
+// (literals, accesses, conversions, comparisons, conditions) have none.
+func OpOf(e Expr) (Op, bool) {
+	if r, ok := e.(*Reduce); ok {
+		return reduceOp(r), true
+	}
+	return nodeOp(e)
+}
+
 // reduceOp is the operation a reduction applies per point of its body.
 func reduceOp(r *Reduce) Op {
 	kind := map[ReduceOp]OpKind{RedSum: KindAdd, RedProduct: KindMul, RedMax: KindSpecial, RedMin: KindSpecial}[r.Op]
