@@ -295,7 +295,7 @@ func printKernelTimes(w io.Writer, results []kernelTime, table *datasets.Writer)
 			line += fmt.Sprintf("%s\t%+.3f\t", seconds(*r.Predicted), *r.RelErr)
 		}
 		if r.Resumed {
-			line += "(from the table)"
+			line += "  (from the table)"
 		}
 		fmt.Fprintln(tw, line)
 	}

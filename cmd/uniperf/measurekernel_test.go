@@ -147,3 +147,17 @@ func TestKernelsShowFile(t *testing.T) {
 		t.Errorf("bad file: exit %d, output %q, stderr %q", code, out, stderr)
 	}
 }
+
+// TestPrintKernelTimesResumed prints a time taken from the table apart
+// from the time itself.
+func TestPrintKernelTimesResumed(t *testing.T) {
+	var b strings.Builder
+	results := []kernelTime{{Kernel: "k.knl", Device: "dev", Params: map[string]int64{"n": 37}, Local: []int64{4}, Global: []int64{40},
+		Measured: 7.39e-6, Resumed: true}}
+	if err := printKernelTimes(&b, results, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "7.39 µs  (from the table)") {
+		t.Errorf("got\n%s", b.String())
+	}
+}
