@@ -111,6 +111,17 @@ func TestMeasureKernelOnPoCL(t *testing.T) {
 	if tab2, err := datasets.Read(table); err != nil || len(tab2.Rows) != 2 {
 		t.Errorf("the table changed: %v", err)
 	}
+	// An edited kernel is a new kernel: the table's times are not its.
+	if err := os.WriteFile(knl, []byte(strings.Replace(axpyKnl, "2.5f", "3.5f", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr = captureStderr(t, func() { code, _, _ = runMeasure(t, args...) })
+	if code != 2 || !strings.Contains(stderr, "another text of the kernel") {
+		t.Errorf("rerun after an edit: exit %d, %q", code, stderr)
+	}
+	if tab2, err := datasets.Read(table); err != nil || len(tab2.Rows) != 2 {
+		t.Errorf("the table changed: %v", err)
+	}
 }
 
 // TestKernelsShowFile shows a .knl file of the user's: the source is the
