@@ -26,6 +26,7 @@ type fitOptions struct {
 	integer     bool
 	model       string
 	deviceFile  string
+	coverage    bool
 }
 
 var fitOpts fitOptions
@@ -51,6 +52,15 @@ solution instead. --nonnegative constrains every weight to be >= 0
 (Lawson–Hanson), since the paper's free fit produced negative weights.
 Integer operations are counted but left out of the fit, as in seed 001,
 unless --integer is given.
+
+--coverage reports, for every property that the tables' test kernels
+use, which measurement classes exercise it (rows, distinct counts), its
+weight's standard error from the relative-error regression (residual
+variance σ̂² times (AᵀA)⁻¹), and for every test row the leverage of its
+prediction against the measurement rows' and its relative standard error
+σ̂·√leverage; it warns where a prediction extrapolates (leverage above
+every measurement row's) or relies (5% of the time or more) on a weight
+that one class alone exercises or that is uncertain by more than 25%.
 
 The weight table (Arrow IPC) records the device, the weights, the fit
 diagnostics (rows, rank, residual, condition number, per-class training
@@ -89,6 +99,7 @@ func init() {
 	f.BoolVar(&fitOpts.integer, "integer", false, "fit integer operations too")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
+	f.BoolVar(&fitOpts.coverage, "coverage", false, "report how well the measurement rows determine the test kernels' weights and predictions")
 	rootCmd.AddCommand(fitCmd)
 }
 
@@ -126,8 +137,25 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 	if err := printFit(stdout, w); err != nil {
 		return err
 	}
+	if opts.coverage {
+		fmt.Fprintln(stdout)
+		if err := printCoverage(stdout, w, lt, opts); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(stdout, "\nwrote %s\n", opts.out)
 	return nil
+}
+
+// printCoverage prints which measurement classes determine the weights of
+// the test kernels' properties, how well, and where the test predictions
+// extrapolate or lean on weakly determined weights.
+func printCoverage(out io.Writer, w *fit.Weights, lt *loadedTables, opts fitOptions) error {
+	c, err := linear.NewCounter(nil).Coverage(w, lt.tables, opts.linear())
+	if err != nil {
+		return err
+	}
+	return c.WriteText(out)
 }
 
 // train fits the weights of the loaded tables and records their inputs.

@@ -91,6 +91,12 @@ func TestFitPredictValidate(t *testing.T) {
 	if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("<svg")) {
 		t.Errorf("validate --plot wrote no SVG: %v", err)
 	}
+	code, out, stderr = runCommand(t, validateCmd, "validate", "--weights", weights, embeddedPrefix+shippedTable, "--coverage")
+	for _, want := range []string{"weights of the test kernels' properties", "flop.f32.pow", "predictions of the test rows", "leverage"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("validate --coverage: exit %d, output lacks %q: %s\n%s", code, want, stderr, out)
+		}
+	}
 	code, out, stderr = runCommand(t, validateCmd, "validate", "--cv", embeddedPrefix+shippedTable, "--nonnegative")
 	if code != 0 || !strings.Contains(out, "matmul_tiled") {
 		t.Errorf("validate --cv: exit %d: %s\n%s", code, stderr, out)
@@ -118,6 +124,15 @@ func TestPipelineErrors(t *testing.T) {
 		PropertySet: "sha256:0", Properties: []string{"launch.const"}, Values: []float64{1e-5}}); err != nil {
 		t.Fatal(err)
 	}
+	fewer := filepath.Join(dir, "fewer.arrow")
+	shipped, err := datasets.Decode(shippedTable, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped.Rows = shipped.Rows[1:]
+	if err := datasets.WriteFile(fewer, shipped); err != nil {
+		t.Fatal(err)
+	}
 	good := filepath.Join(dir, "w.arrow")
 	if code, _, stderr := runCommand(t, fitCmd, "fit", table, "--out", good); code != 0 {
 		t.Fatalf("fit: %s", stderr)
@@ -143,6 +158,10 @@ func TestPipelineErrors(t *testing.T) {
 		{validateCmd, []string{"validate", table}, "either --weights"},
 		{validateCmd, []string{"validate", "--weights", other, table}, "validate a device with its own weights"},
 		{validateCmd, []string{"validate", "--weights", good, "--role", "train", table}, "--role"},
+		{validateCmd, []string{"validate", "--cv", "--coverage", table}, "give --weights"},
+		{validateCmd, []string{"validate", "--weights", good, "--coverage", truncated}, truncated},
+		{validateCmd, []string{"validate", "--weights", good, "--coverage", fewer}, "fitted on other tables (" + table + ")"},
+		{fitCmd, []string{"fit", table, "--coverage", "--model", "cycles", "--out", good}, "--coverage concern the linear model"},
 	} {
 		code, _, stderr := runCommand(t, c.cmd, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

@@ -25,6 +25,7 @@ type validateOptions struct {
 	fit        fitOptions // for --cv
 	model      string
 	deviceFile string
+	coverage   bool
 }
 
 var validateOpts validateOptions
@@ -47,6 +48,14 @@ mean zero); such cases are marked with an asterisk.
 rows at a time, fits on the other classes, and predicts the class left out,
 which shows how well the measurement set prices kernels it has not seen.
 --nonnegative, --min-norm and --integer set up those fits as in uniperf fit.
+
+--coverage (with --weights) adds the coverage report of uniperf fit
+--coverage: for every property of the test kernels, the measurement
+classes that exercise it and the standard error of its weight, and for
+every test row the leverage and relative standard error of its
+prediction, with a warning where the prediction extrapolates or relies on
+a weight that one class or a weak determination supports. It needs the
+tables the weights were fitted on.
 
 --plot FILE.svg draws predicted against measured time, log-log, with the
 diagonal.
@@ -77,6 +86,7 @@ func init() {
 	f.BoolVar(&validateOpts.fit.integer, "integer", false, "with --cv: fit integer operations too")
 	f.StringVar(&validateOpts.model, "model", "linear", "model to validate: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&validateOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
+	f.BoolVar(&validateOpts.coverage, "coverage", false, "with --weights: report how well the measurement rows determine the test predictions")
 	rootCmd.AddCommand(validateCmd)
 }
 
@@ -97,6 +107,9 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	}
 	if err := opts.fit.linearOnly(opts.model); err != nil {
 		return err
+	}
+	if opts.coverage && (opts.weights == "" || opts.model != "linear") {
+		return fmt.Errorf("--coverage reports on the linear model's weights: give --weights, not --cv or another --model")
 	}
 	if opts.model == "linear" && opts.deviceFile != "" {
 		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
@@ -136,6 +149,12 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	if err := printReport(out, cases); err != nil {
 		return err
 	}
+	if opts.coverage {
+		fmt.Fprintln(out)
+		if err := validateCoverage(out, lt, opts.weights); err != nil {
+			return err
+		}
+	}
 	if opts.plot != "" {
 		var svg bytes.Buffer
 		if err := fit.PlotValidation(&svg, cases, title); err != nil {
@@ -165,6 +184,46 @@ func validationCases(lt *loadedTables, path, role string) ([]fit.Case, error) {
 		return nil, fmt.Errorf("the tables have no rows of role %q to validate", role)
 	}
 	return linear.NewCounter(nil).Validate(w, rows)
+}
+
+// validateCoverage prints the coverage report of the weights at path,
+// which must have been fitted on the loaded tables.
+func validateCoverage(out io.Writer, lt *loadedTables, path string) error {
+	w, err := loadWeights(path)
+	if err != nil {
+		return err
+	}
+	if err := sameInputs(w, lt); err != nil {
+		return fmt.Errorf("--coverage: %s: %w", path, err)
+	}
+	integer := slices.ContainsFunc(w.Properties, func(p string) bool { return strings.HasPrefix(p, "int.") })
+	c, err := linear.NewCounter(nil).Coverage(w, lt.tables, linear.Options{Integer: integer})
+	if err != nil {
+		return err
+	}
+	return c.WriteText(out)
+}
+
+// sameInputs checks that the loaded tables are the ones the weights were
+// fitted on, by content.
+func sameInputs(w *fit.Weights, lt *loadedTables) error {
+	var want, got []string
+	for _, in := range w.Inputs {
+		want = append(want, in.SHA256)
+	}
+	for _, in := range lt.inputs {
+		got = append(got, in.SHA256)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(want, got) {
+		var names []string
+		for _, in := range w.Inputs {
+			names = append(names, in.Name)
+		}
+		return fmt.Errorf("the weights were fitted on other tables (%s); give exactly those", strings.Join(names, ", "))
+	}
+	return nil
 }
 
 func cvCases(lt *loadedTables, opts fitOptions) ([]fit.Case, []string, error) {

@@ -219,3 +219,22 @@ func SizeLabel(r datasets.Row) string {
 // groupConst names the consts that set work-group sizes in the library,
 // which the label shows as the work-group size instead.
 var groupConst = map[string]bool{"LX": true, "LY": true, "LZ": true}
+
+// Coverage reports how well the measurement rows of tables determine the
+// weights w, fitted to them with opts, and the predictions of the tables'
+// test rows (see fit.Coverage).
+func (c *Counter) Coverage(w *fit.Weights, tables map[string]*datasets.Table, opts Options) (*fit.Coverage, error) {
+	train := Rows(tables, datasets.RoleMeasurement)
+	test := Rows(tables, datasets.RoleTest)
+	if len(train) == 0 || len(test) == 0 {
+		return nil, fmt.Errorf("coverage: the tables have %d measurement and %d test rows: it needs both", len(train), len(test))
+	}
+	props, samples, err := c.Samples(append(slices.Clone(train), test...), opts)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range test {
+		samples[len(train)+i].Label = SizeLabel(r.Row)
+	}
+	return fit.NewCoverage(w, props, samples[:len(train)], samples[len(train):])
+}
