@@ -129,7 +129,7 @@ func budgetMethod(s *suite.Suite) string {
 	}
 	return fmt.Sprintf("Time budget per run %s s (per kernel in the suite): p then lowered, below the suite's list if need be, "+
 		"until the first min_sizes sizes are predicted to fit it (t ~ N^e, e from the smallest size at p and p-1, for the largest extra values), "+
-		"but not below the overhead rule; cases predicted beyond it skipped. ", strings.Join(budgets, " or "))
+		"but not below the overhead rule nor below one work-group per compute unit; cases predicted beyond it skipped. ", strings.Join(budgets, " or "))
 }
 
 // Report summarizes a run.

@@ -215,18 +215,25 @@ func (m *measurer) calibrate(e *suite.Kernel) (*plan, error) {
 // expensive extra values (the largest listed), t ~ N^e, with the exponent
 // e measured between p and p−1; it is kept for the series that have one
 // size measured. Lowering stops where the smallest size would fall below
-// OverheadFactor times the launch overhead, or where the variants' size
+// OverheadFactor times the launch overhead or launch fewer work-groups
+// than the device has compute units, or where the variants' size
 // expressions stop being exact.
 func (m *measurer) budgetP(e *suite.Kernel, p int, c suite.Case, prog *program, budget float64, keep int) int {
 	step, ts := e.Sizes.Step, e.Sizes.T
 	// A size that cannot be probed (an inexact size expression, too
-	// little memory for the largest extras) ends the lowering.
+	// little memory for the largest extras) ends the lowering, and so does
+	// one that launches fewer work-groups than the device has compute
+	// units, which leaves some of them idle.
 	probe := func(p int) (float64, bool) {
 		cases, err := m.opts.Suite.Cases(e, m.class, p)
 		if err != nil || p+step*ts[0] < 0 {
 			return 0, false
 		}
-		secs, err := m.quickTime(prog, probeCase(cases, c))
+		pc := probeCase(cases, c)
+		if groups, err := workGroups(prog, pc); err != nil || groups < int64(m.info.ComputeUnits) {
+			return 0, false
+		}
+		secs, err := m.quickTime(prog, pc)
 		return secs, err == nil && secs > 0
 	}
 	tp, ok := probe(p)
@@ -250,6 +257,19 @@ func (m *measurer) budgetP(e *suite.Kernel, p int, c suite.Case, prog *program, 
 		}
 		p, tp = p-1, tq
 	}
+}
+
+// workGroups is the number of work-groups a case launches.
+func workGroups(prog *program, c suite.Case) (int64, error) {
+	global, local, err := prog.Grid(c.Params)
+	if err != nil {
+		return 0, err
+	}
+	groups := int64(1)
+	for ax := range global {
+		groups *= global[ax] / local[ax]
+	}
+	return groups, nil
 }
 
 // probeCase is the case among the smallest sizes of cases that runs the
