@@ -21,6 +21,11 @@ import (
 // weights; a prediction whose leverage exceeds every measurement row's lies
 // outside what the rows span and is an extrapolation.
 //
+// A fit that balances the kernel classes (Options.Balance) is the same
+// regression with row j weighted by w_j (ClassWeights, which average 1):
+// σ̂² = Σ_j w_j r_j² / (rows − free weights) is then the variance of a row
+// of average weight, AᵀA is AᵀWA, and a prediction counts as such a row.
+//
 // Only free weights take part. The non-negative fit holds some weights at
 // zero, which are then constants of the fit, not estimates: their standard
 // error is NaN and they do not enter the leverages. A direction that the
@@ -72,7 +77,8 @@ func NewPrecision(w *Weights, properties []string, samples []Sample) (*Precision
 	if len(pr.free) == 0 {
 		return nil, fmt.Errorf("precision: no free weight")
 	}
-	a, scale := scaledMatrix(samples, pr.free)
+	rw := rowWeights(samples, w.Diagnostics.Balanced)
+	a, scale := scaledMatrix(samples, pr.free, rw)
 	pr.scale = scale
 	var svd mat.SVD
 	if !svd.Factorize(a, mat.SVDThin) {
@@ -96,7 +102,7 @@ func NewPrecision(w *Weights, properties []string, samples []Sample) (*Precision
 
 	var ss float64
 	for i := range samples {
-		r := 1 - dot(aligned, samples[i].Counts)/samples[i].Time
+		r := rw[i] * (1 - dot(aligned, samples[i].Counts)/samples[i].Time)
 		ss += r * r
 	}
 	pr.DOF = len(samples) - rank

@@ -238,3 +238,53 @@ func warningTexts(ws []Warning) string {
 	}
 	return strings.Join(s, "; ")
 }
+
+// Class weights on one property with rows a = 1, 1 (class A) and 2
+// (class B): m = 3 rows in C = 2 classes weigh 3/(2·2) = 0.75 (A) and
+// 3/(2·1) = 1.5 (B). The weighted fit solves Σ w a (1 − a α) = 0:
+// α = Σwa/Σwa² = 4.5/7.5 = 0.6 (unweighted, 4/6); the residuals are 0.4,
+// 0.4 and −0.2, σ̂² = Σ w r²/(3 − 1) = 0.15, Var α = σ̂²/Σwa² = 0.02, and
+// the leverages w a²/Σwa² are 0.1, 0.1 and 0.8.
+func TestBalance(t *testing.T) {
+	props := []string{"p"}
+	samples := samplesOf([][]float64{{1}, {1}, {2}}, []float64{1, 1, 1}, "A", "A", "B")
+	for i, want := range []float64{0.75, 0.75, 1.5} {
+		checkNear(t, "class weight", ClassWeights(samples)[i], want)
+	}
+	w, err := Fit(props, samples, Options{Balance: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNear(t, "weight", w.Values[0], 0.6)
+	if !w.Diagnostics.Balanced {
+		t.Error("diagnostics do not say the fit was balanced")
+	}
+	pr, err := NewPrecision(w, props, samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNear(t, "σ̂", pr.Sigma, math.Sqrt(0.15))
+	checkNear(t, "s.e.", pr.StdErr[0], math.Sqrt(0.02))
+	for i, want := range []float64{0.1, 0.1, 0.8} {
+		checkNear(t, "leverage", pr.Leverage[i], want)
+	}
+	if w, _ := Fit(props, samples, Options{}); !near(w.Values[0], 4.0/6) {
+		t.Errorf("unbalanced weight %g, want 2/3", w.Values[0])
+	}
+}
+
+// The robust fit minimises Σ|1 − a α| over rows a = 1, 1, 1, 2: on
+// [1/2, 1] the sum is 3(1 − α) + (2α − 1) = 2 − α, above 1 it is 5α − 4,
+// so the minimum is at α = 1, where least squares gives Σa/Σa² = 5/7.
+func TestRobust(t *testing.T) {
+	samples := samplesOf([][]float64{{1}, {1}, {1}, {2}}, []float64{1, 1, 1, 1})
+	for _, nn := range []bool{false, true} {
+		w, err := Fit([]string{"p"}, samples, Options{Robust: true, NonNegative: nn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(w.Values[0]-1) > 1e-3 {
+			t.Errorf("non-negative %v: weight %g, want 1", nn, w.Values[0])
+		}
+	}
+}

@@ -22,6 +22,8 @@ import (
 type fitOptions struct {
 	out         string
 	nonNegative bool
+	balance     bool
+	robust      bool
 	minNorm     bool
 	integer     bool
 	model       string
@@ -95,6 +97,8 @@ func init() {
 	f := fitCmd.Flags()
 	f.StringVar(&fitOpts.out, "out", "", "weight table to write (Arrow IPC file)")
 	f.BoolVar(&fitOpts.nonNegative, "nonnegative", false, "constrain every weight to be non-negative")
+	f.BoolVar(&fitOpts.balance, "balance", false, "weigh the rows so that every kernel class counts the same")
+	f.BoolVar(&fitOpts.robust, "robust", false, "minimise absolute relative errors")
 	f.BoolVar(&fitOpts.minNorm, "min-norm", false, "accept collinear properties with the minimum-norm solution")
 	f.BoolVar(&fitOpts.integer, "integer", false, "fit integer operations too")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
@@ -104,7 +108,7 @@ func init() {
 }
 
 func (o fitOptions) linear() linear.Options {
-	return linear.Options{Fit: fit.Options{NonNegative: o.nonNegative, MinNorm: o.minNorm}, Integer: o.integer}
+	return linear.Options{Fit: fit.Options{NonNegative: o.nonNegative, Balance: o.balance, Robust: o.robust, MinNorm: o.minNorm}, Integer: o.integer}
 }
 
 func fitTables(stdout io.Writer, args []string, opts fitOptions) error {

@@ -82,6 +82,8 @@ func init() {
 	f.StringVar(&validateOpts.role, "role", datasets.RoleTest, "rows to validate: test, measurement or all")
 	f.StringVar(&validateOpts.plot, "plot", "", "draw predicted against measured time to this SVG file")
 	f.BoolVar(&validateOpts.fit.nonNegative, "nonnegative", false, "with --cv: non-negative fits")
+	f.BoolVar(&validateOpts.fit.balance, "balance", false, "with --cv: balance the kernel classes")
+	f.BoolVar(&validateOpts.fit.robust, "robust", false, "with --cv: minimise absolute relative errors")
 	f.BoolVar(&validateOpts.fit.minNorm, "min-norm", false, "with --cv: accept collinear properties")
 	f.BoolVar(&validateOpts.fit.integer, "integer", false, "with --cv: fit integer operations too")
 	f.StringVar(&validateOpts.model, "model", "linear", "model to validate: "+strings.Join(models.Names(), ", "))
