@@ -14,7 +14,9 @@ import (
 const (
 	// WeakRelStdErr is the relative standard error above which a weight
 	// counts as weakly determined: at one standard error it is uncertain
-	// by more than a quarter of its value.
+	// by more than a quarter of its value. A weight that moves by more
+	// than this fraction when one of its classes is left out of the fit
+	// is one its classes disagree on.
 	WeakRelStdErr = 0.25
 	// MinClasses is the number of kernel classes that should exercise a
 	// property, so that its weight does not rest on one kind of kernel.
@@ -39,6 +41,31 @@ type PropertyCoverage struct {
 	StdErr   float64    `json:"std_err_s"` // NaN when held, +Inf when undetermined
 	Held     bool       `json:"held_at_zero"`
 	Classes  []ClassUse `json:"classes"`
+	// Without is the weight refitted without each class that exercises
+	// the property, in the order of Classes: NaN where the other classes
+	// do not determine it.
+	Without []float64 `json:"without_class"`
+}
+
+// Spread is the largest change of the weight, relative to its magnitude,
+// when one of its classes is left out of the fit: the standard error
+// assumes the model fits every class alike, the spread shows where the
+// classes disagree. It is NaN when no class can be left out.
+func (c PropertyCoverage) Spread() float64 {
+	spread := math.NaN()
+	for _, w := range c.Without {
+		if !math.IsNaN(w) {
+			spread = math.Max(nanZero(spread), math.Abs(w-c.Weight)/math.Abs(c.Weight))
+		}
+	}
+	return spread
+}
+
+func nanZero(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return x
 }
 
 // RelStdErr is the standard error relative to the weight's magnitude.
@@ -61,6 +88,9 @@ func (c PropertyCoverage) Problems() []string {
 		out = append(out, "undetermined")
 	case c.RelStdErr() > WeakRelStdErr:
 		out = append(out, "weak")
+	}
+	if !c.Held && c.Spread() > WeakRelStdErr {
+		out = append(out, "classes disagree")
 	}
 	return out
 }
@@ -107,7 +137,9 @@ func (w Warning) String() string {
 
 // Coverage reports, for every property that the test samples use, which
 // kernel classes of the measurement samples exercise it and how well the
-// fit determines its weight, and for every test sample the leverage and
+// fit determines its weight (its standard error, and how far it moves
+// when the fit leaves out one of those classes), and for every test
+// sample the leverage and
 // standard error of its prediction, with a warning where the prediction is
 // an extrapolation or leans on a weight that few classes or a weak
 // determination support.
@@ -138,10 +170,17 @@ func NewCoverage(w *Weights, properties []string, train, test []Sample) (*Covera
 			used[j] = used[j] || n != 0
 		}
 	}
+	without, err := weightsWithout(w, properties, train, used)
+	if err != nil {
+		return nil, err
+	}
 	byProperty := make(map[string]PropertyCoverage)
 	for j, p := range properties {
 		pc := PropertyCoverage{Property: p, Weight: pr.Weights[j], StdErr: pr.StdErr[j], Classes: classUses(train, j)}
 		pc.Held = !pr.Free(j) && len(pc.Classes) > 0
+		for _, u := range pc.Classes {
+			pc.Without = append(pc.Without, without[u.Class][j])
+		}
 		byProperty[p] = pc
 		if used[j] {
 			c.Properties = append(c.Properties, pc)
@@ -158,6 +197,53 @@ func NewCoverage(w *Weights, properties []string, train, test []Sample) (*Covera
 		c.Predictions = append(c.Predictions, p)
 	}
 	return c, nil
+}
+
+// weightsWithout refits w's fit without each class that exercises a used
+// property, and returns per class the weights in the order of properties:
+// NaN for a property the other classes do not determine (zero in all of
+// them, or in a collinear group).
+func weightsWithout(w *Weights, properties []string, train []Sample, used []bool) (map[string][]float64, error) {
+	opts := w.options()
+	opts.MinNorm = true
+	out := map[string][]float64{}
+	for j := range properties {
+		if !used[j] {
+			continue
+		}
+		for _, u := range classUses(train, j) {
+			if _, done := out[u.Class]; done {
+				continue
+			}
+			var rest []Sample
+			for i := range train {
+				if train[i].Class != u.Class {
+					rest = append(rest, train[i])
+				}
+			}
+			ws := make([]float64, len(properties))
+			for k := range ws {
+				ws[k] = math.NaN()
+			}
+			out[u.Class] = ws
+			fw, err := Fit(properties, rest, opts)
+			if err != nil {
+				continue
+			}
+			undetermined := map[string]bool{}
+			for _, g := range fw.Diagnostics.Collinear {
+				for _, p := range g.Properties {
+					undetermined[p] = undetermined[p] || g.Exact
+				}
+			}
+			for k, p := range properties {
+				if v, ok := fw.Weight(p); ok && !undetermined[p] {
+					ws[k] = v
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // classUses counts, per class, the samples with a non-zero count of
@@ -227,22 +313,26 @@ func (c *Coverage) WriteText(out io.Writer) error {
 	pr := c.Precision
 	fmt.Fprintf(&buf, "weights of the test kernels' properties: σ̂ = %.3g (standard deviation of a measurement row's relative error, %d degrees of freedom)\n\n", pr.Sigma, pr.DOF)
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "property\tweight (s/op)\tstd. error\trel.\tclasses (rows, sizes)\t")
+	fmt.Fprintln(tw, "property\tweight (s/op)\tstd. error\trel.\tspread\tclasses (rows, sizes; weight without the class)\t")
 	for _, p := range c.Properties {
 		var cls []string
-		for _, u := range p.Classes {
-			cls = append(cls, fmt.Sprintf("%s (%d, %d)", u.Class, u.Rows, u.Sizes))
+		for i, u := range p.Classes {
+			cls = append(cls, fmt.Sprintf("%s (%d, %d; %s)", u.Class, u.Rows, u.Sizes, weightText(p.Without[i])))
 		}
 		rel := fmt.Sprintf("%.3f", p.RelStdErr())
 		se := fmt.Sprintf("%.3g", p.StdErr)
 		if p.Held {
 			rel, se = "held", "-"
 		}
+		spread := "-"
+		if s := p.Spread(); !math.IsNaN(s) && !p.Held {
+			spread = fmt.Sprintf("%.2f", s)
+		}
 		flag := ""
 		if probs := p.Problems(); len(probs) > 0 {
 			flag = "  ! " + strings.Join(probs, ", ")
 		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\t%s%s\t\n", p.Property, p.Weight, se, rel, strings.Join(cls, ", "), flag)
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\t%s\t%s%s\t\n", p.Property, p.Weight, se, rel, spread, strings.Join(cls, ", "), flag)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -261,6 +351,14 @@ func (c *Coverage) WriteText(out io.Writer) error {
 	}
 	_, err := out.Write(buf.Bytes())
 	return err
+}
+
+// weightText shows a refitted weight, or "undetermined".
+func weightText(w float64) string {
+	if math.IsNaN(w) {
+		return "undetermined"
+	}
+	return fmt.Sprintf("%.3g", w)
 }
 
 // kernelWarnings merges the warnings of each kernel's predictions: one

@@ -51,6 +51,20 @@ type Options struct {
 	RankTol float64
 }
 
+// DefaultOptions returns the fit uniperf makes unless asked for another;
+// the package documentation says why. The zero Options is seed 001's free
+// fit.
+func DefaultOptions() Options {
+	return Options{NonNegative: true}
+}
+
+// options returns the options that fitted w, as its diagnostics record
+// them.
+func (w *Weights) options() Options {
+	d := w.Diagnostics
+	return Options{NonNegative: d.NonNegative, Balance: d.Balanced, Robust: d.Robust, MinNorm: d.MinNorm}
+}
+
 // nearCollinear is the singular-value ratio σ_k/σ_1 below which a
 // direction is reported as nearly collinear even when the matrix has full
 // rank: below √ε half the digits of the weights along it are noise.
@@ -106,6 +120,7 @@ func Fit(properties []string, samples []Sample, opts Options) (*Weights, error) 
 		Condition:   sv[0] / sv[len(sv)-1],
 		NonNegative: opts.NonNegative,
 		Balanced:    opts.Balance,
+		Robust:      opts.Robust,
 		Dropped:     dropped,
 		Collinear:   collinear(sv, &v, names, tol),
 	}

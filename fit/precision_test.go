@@ -164,7 +164,10 @@ func TestPrecisionUndetermined(t *testing.T) {
 // The coverage of the two-property design with classes: p is exercised by
 // classes A (row 1) and B (row 3), q by B alone (rows 2 and 3, two
 // distinct counts). Both weights have relative standard error
-// (√2/3)/(2/3) = 1/√2 > WeakRelStdErr.
+// (√2/3)/(2/3) = 1/√2 > WeakRelStdErr. Without class A the rows (0, 1)
+// and (1, 1) give p = 0 and q = 1; without B the row (1, 0) gives p = 1
+// and leaves q undetermined; so p's weight moves by up to
+// |0 − 2/3|/(2/3) = 1 when a class is left out.
 func TestCoverage(t *testing.T) {
 	props := []string{"p", "q", "r"}
 	train := samplesOf([][]float64{{1, 0, 0}, {0, 1, 0}, {1, 1, 0}}, []float64{2, 3, 1}, "A", "B", "B")
@@ -192,7 +195,14 @@ func TestCoverage(t *testing.T) {
 		t.Errorf("classes of q: %+v", q.Classes)
 	}
 	checkNear(t, "rel. s.e. p", p.RelStdErr(), 1/math.Sqrt2)
-	if got := strings.Join(p.Problems(), ","); got != "weak" {
+	if len(p.Without) != 2 || !near(p.Without[0], 0) || !near(p.Without[1], 1) || len(q.Without) != 1 || !math.IsNaN(q.Without[0]) {
+		t.Errorf("weights without a class: p %v, q %v; want [0 1] and [NaN]", p.Without, q.Without)
+	}
+	checkNear(t, "spread of p", p.Spread(), 1)
+	if !math.IsNaN(q.Spread()) {
+		t.Errorf("spread of q %g, want NaN", q.Spread())
+	}
+	if got := strings.Join(p.Problems(), ","); got != "weak,classes disagree" {
 		t.Errorf("problems of p: %q", got)
 	}
 	if got := strings.Join(q.Problems(), ","); got != "one class,weak" {
@@ -204,12 +214,12 @@ func TestCoverage(t *testing.T) {
 
 	big, mixed, fresh := c.Predictions[0], c.Predictions[1], c.Predictions[2]
 	checkNear(t, "rel. s.e. of big", big.RelStdErr, math.Sqrt(1.0/3*1.5))
-	want := []string{"extrapolated: leverage above every measurement row's", "relies on p (100% of the time): weak"}
+	want := []string{"extrapolated: leverage above every measurement row's", "relies on p (100% of the time): weak, classes disagree"}
 	if got := warningTexts(big.Warnings); got != strings.Join(want, "; ") {
 		t.Errorf("warnings of big: %s", got)
 	}
 	// mixed: T̂ = 2, shares 1/3 (p) and 2/3 (q), leverage 0.5 < 2/3.
-	want = []string{"relies on p (33% of the time): weak", "relies on q (67% of the time): one class, weak"}
+	want = []string{"relies on p (33% of the time): weak, classes disagree", "relies on q (67% of the time): one class, weak"}
 	if got := warningTexts(mixed.Warnings); got != strings.Join(want, "; ") {
 		t.Errorf("warnings of mixed: %s", got)
 	}
@@ -223,7 +233,7 @@ func TestCoverage(t *testing.T) {
 	for _, line := range []string{
 		"warning: t1 (1 of 1 sizes): extrapolated",
 		"warning: t2 (1 of 1 sizes): relies on q (67% of the time): one class, weak",
-		"q  ", "B (2, 2)  ! one class, weak",
+		"q  ", "B (2, 2; undetermined)  ! one class, weak", "A (1, 1; 0), B (1, 1; 1)  ! weak, classes disagree",
 	} {
 		if !strings.Contains(text.String(), line) {
 			t.Errorf("text lacks %q:\n%s", line, text.String())

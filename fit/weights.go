@@ -41,6 +41,7 @@ type Diagnostics struct {
 	Rank        int  `json:"rank"`       // numerical rank of the column-scaled matrix
 	NonNegative bool `json:"nonnegative"`
 	Balanced    bool `json:"balanced,omitempty"` // rows weighted to balance the kernel classes
+	Robust      bool `json:"robust,omitempty"`   // absolute rather than squared relative errors
 	MinNorm     bool `json:"min_norm"`           // rank-deficient; minimum-norm solution
 	// Residual is ‖1 − A α‖₂, the square root of the minimised sum of
 	// squared relative errors.

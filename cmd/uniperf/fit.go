@@ -20,15 +20,15 @@ import (
 
 // fitOptions are the flags of `uniperf fit`.
 type fitOptions struct {
-	out         string
-	nonNegative bool
-	balance     bool
-	robust      bool
-	minNorm     bool
-	integer     bool
-	model       string
-	deviceFile  string
-	coverage    bool
+	out        string
+	free       bool
+	balance    bool
+	robust     bool
+	minNorm    bool
+	integer    bool
+	model      string
+	deviceFile string
+	coverage   bool
 }
 
 var fitOpts fitOptions
@@ -42,27 +42,34 @@ minimise the squared relative error of seed 001 §4.3,
 
   Σ_rows (1 − Σ_i α_i p_i / T)²,
 
-by a column-scaled singular value decomposition. Test rows (role "test")
-are left for uniperf validate. All tables must come from one device.
-A table is a path or embedded:NAME for a table shipped in the binary.
+by a column-scaled singular value decomposition, with every weight held
+non-negative (Lawson–Hanson): uniperf's default fit, chosen over the
+paper's free fit by leave-one-class-out cross-validation (go doc ./fit
+gives the evidence). --free is seed 001's free fit, whose negative
+weights can make predictions negative. --balance weighs the rows so that
+every kernel class counts the same; --robust minimises the absolute
+relative errors instead of their squares. Test rows (role "test") are
+left for uniperf validate. All tables must come from one device. A table
+is a path or embedded:NAME for a table shipped in the binary.
 
 Properties that are zero in every row are dropped and listed. Properties
 that the measurement set cannot tell apart (collinear columns) make the fit
 fail with their names and the condition number, because any split of the
 time between them would be arbitrary; --min-norm accepts the minimum-norm
-solution instead. --nonnegative constrains every weight to be >= 0
-(Lawson–Hanson), since the paper's free fit produced negative weights.
-Integer operations are counted but left out of the fit, as in seed 001,
-unless --integer is given.
+solution instead. Integer operations are counted but left out of the fit,
+as in seed 001, unless --integer is given.
 
 --coverage reports, for every property that the tables' test kernels
 use, which measurement classes exercise it (rows, distinct counts), its
 weight's standard error from the relative-error regression (residual
-variance σ̂² times (AᵀA)⁻¹), and for every test row the leverage of its
-prediction against the measurement rows' and its relative standard error
-σ̂·√leverage; it warns where a prediction extrapolates (leverage above
-every measurement row's) or relies (5% of the time or more) on a weight
-that one class alone exercises or that is uncertain by more than 25%.
+variance σ̂² times (AᵀA)⁻¹), the weight refitted without each of those
+classes in turn and the largest relative change among them (spread), and
+for every test row the leverage of its prediction against the
+measurement rows' and its relative standard error σ̂·√leverage. It warns
+where a prediction extrapolates (leverage above every measurement row's)
+or relies (5% of the time or more) on a weight that one class alone
+exercises, that is uncertain by more than 25%, or that moves by more
+than 25% without one of its classes.
 
 The weight table (Arrow IPC) records the device, the weights, the fit
 diagnostics (rows, rank, residual, condition number, per-class training
@@ -84,8 +91,8 @@ calibrated state: Hong–Kim's three parameters and fit report, or the
 cycle weights and every kernel's adjusting weight with the size it was
 calibrated on). uniperf predict and validate read it with the same
 --model.`,
-	Example: `  uniperf fit embedded:pocl-epyc-quick.arrow --out pocl.weights.arrow
-  uniperf fit h100-cuda.arrow --nonnegative --out h100.weights.arrow
+	Example: `  uniperf fit embedded:pocl-epyc-paper.arrow --out pocl.weights.arrow --coverage
+  uniperf fit h100-cuda.arrow --free --out h100.paper.weights.arrow
   uniperf fit embedded:pocl-epyc-quick.arrow --model hongkim --out pocl.hongkim.json`,
 	Args: cobra.MinimumNArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
@@ -96,7 +103,7 @@ calibrated on). uniperf predict and validate read it with the same
 func init() {
 	f := fitCmd.Flags()
 	f.StringVar(&fitOpts.out, "out", "", "weight table to write (Arrow IPC file)")
-	f.BoolVar(&fitOpts.nonNegative, "nonnegative", false, "constrain every weight to be non-negative")
+	f.BoolVar(&fitOpts.free, "free", false, "seed 001's free fit, negative weights allowed, instead of the default fit")
 	f.BoolVar(&fitOpts.balance, "balance", false, "weigh the rows so that every kernel class counts the same")
 	f.BoolVar(&fitOpts.robust, "robust", false, "minimise absolute relative errors")
 	f.BoolVar(&fitOpts.minNorm, "min-norm", false, "accept collinear properties with the minimum-norm solution")
@@ -107,8 +114,17 @@ func init() {
 	rootCmd.AddCommand(fitCmd)
 }
 
+// linear returns the linear model's options: uniperf's default fit, or
+// with --free seed 001's, with the other flags applied.
 func (o fitOptions) linear() linear.Options {
-	return linear.Options{Fit: fit.Options{NonNegative: o.nonNegative, Balance: o.balance, Robust: o.robust, MinNorm: o.minNorm}, Integer: o.integer}
+	f := fit.DefaultOptions()
+	if o.free {
+		f = fit.Options{}
+	}
+	f.Balance = f.Balance || o.balance
+	f.Robust = f.Robust || o.robust
+	f.MinNorm = o.minNorm
+	return linear.Options{Fit: f, Integer: o.integer}
 }
 
 func fitTables(stdout io.Writer, args []string, opts fitOptions) error {

@@ -25,8 +25,11 @@ func TestDemo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"== test kernels, free fit", "== test kernels, non-negative", "finite_diff", "matmul_skinny",
+	for _, want := range []string{"== embedded:pocl-epyc-paper.arrow: pthread-skylake-avx512-AMD EPYC, suite paper",
+		"== embedded:pocl-epyc-quick.arrow: pthread-skylake-avx512-AMD EPYC, suite quick, 172 rows",
+		"test kernels, free fit", "test kernels, default fit", "finite_diff", "matmul_skinny",
 		"nbody", "convolution", "cross-kernel", "| property | rate unit | free fit weight (s/op)",
+		"coverage of the default fit", "leave-one-class-out cross-validation", "default fit  72/156",
 		"== every model on the same rows", "xu       pthread-skylake-avx512-AMD EPYC  16/16"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
@@ -41,7 +44,7 @@ func TestDemo(t *testing.T) {
 func TestFitPredictValidate(t *testing.T) {
 	dir := t.TempDir()
 	weights := filepath.Join(dir, "w.arrow")
-	code, out, stderr := runCommand(t, fitCmd, "fit", embeddedPrefix+shippedTable, "--nonnegative", "--out", weights)
+	code, out, stderr := runCommand(t, fitCmd, "fit", embeddedPrefix+shippedTable, "--out", weights)
 	if code != 0 || !strings.Contains(out, "wrote "+weights) {
 		t.Fatalf("fit: exit %d: %s\n%s", code, stderr, out)
 	}
@@ -97,7 +100,7 @@ func TestFitPredictValidate(t *testing.T) {
 			t.Errorf("validate --coverage: exit %d, output lacks %q: %s\n%s", code, want, stderr, out)
 		}
 	}
-	code, out, stderr = runCommand(t, validateCmd, "validate", "--cv", embeddedPrefix+shippedTable, "--nonnegative")
+	code, out, stderr = runCommand(t, validateCmd, "validate", "--cv", embeddedPrefix+shippedTable, "--free")
 	if code != 0 || !strings.Contains(out, "matmul_tiled") {
 		t.Errorf("validate --cv: exit %d: %s\n%s", code, stderr, out)
 	}

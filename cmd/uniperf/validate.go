@@ -47,7 +47,8 @@ mean zero); such cases are marked with an asterisk.
 --cv needs no weights: it leaves out one kernel class of the measurement
 rows at a time, fits on the other classes, and predicts the class left out,
 which shows how well the measurement set prices kernels it has not seen.
---nonnegative, --min-norm and --integer set up those fits as in uniperf fit.
+--free, --balance, --robust, --min-norm and --integer set up those fits as
+in uniperf fit.
 
 --coverage (with --weights) adds the coverage report of uniperf fit
 --coverage: for every property of the test kernels, the measurement
@@ -81,7 +82,7 @@ func init() {
 	f.BoolVar(&validateOpts.cv, "cv", false, "leave-one-kernel-class-out cross-validation on the measurement rows")
 	f.StringVar(&validateOpts.role, "role", datasets.RoleTest, "rows to validate: test, measurement or all")
 	f.StringVar(&validateOpts.plot, "plot", "", "draw predicted against measured time to this SVG file")
-	f.BoolVar(&validateOpts.fit.nonNegative, "nonnegative", false, "with --cv: non-negative fits")
+	f.BoolVar(&validateOpts.fit.free, "free", false, "with --cv: seed 001's free fits instead of the default fit")
 	f.BoolVar(&validateOpts.fit.balance, "balance", false, "with --cv: balance the kernel classes")
 	f.BoolVar(&validateOpts.fit.robust, "robust", false, "with --cv: minimise absolute relative errors")
 	f.BoolVar(&validateOpts.fit.minNorm, "min-norm", false, "with --cv: accept collinear properties")
