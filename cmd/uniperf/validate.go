@@ -45,18 +45,22 @@ timings can give an error of exactly zero, which would make any geometric
 mean zero); such cases are marked with an asterisk.
 
 --cv needs no weights: it leaves out one kernel class of the measurement
-rows at a time, fits on the other classes, and predicts the class left out,
-which shows how well the measurement set prices kernels it has not seen.
+rows at a time, fits on the other classes, and predicts the rows left
+out, which shows how well the measurement set prices kernels it has not
+seen. Rows that count a property no other class exercises, or a
+combination of properties the other classes do not determine, are not
+predicted; each class's such rows are listed with the reason.
 --free, --balance, --robust, --min-norm and --integer set up those fits as
 in uniperf fit.
 
 --coverage (with --weights) adds the coverage report of uniperf fit
 --coverage: for every property of the test kernels, the measurement
-classes that exercise it and the standard error of its weight, and for
-every test row the leverage and relative standard error of its
-prediction, with a warning where the prediction extrapolates or relies on
-a weight that one class or a weak determination supports. It needs the
-tables the weights were fitted on.
+classes that exercise it, the standard error of its weight and the weight
+refitted without each of those classes, and for every test row the
+leverage and relative standard error of its prediction, with a warning
+where the prediction extrapolates or relies on a weight that one class
+alone supports, that is weakly determined, or that its classes disagree
+on. It needs the tables the weights were fitted on.
 
 --plot FILE.svg draws predicted against measured time, log-log, with the
 diagonal.
