@@ -18,6 +18,7 @@ import (
 // a quantity shared by several properties is counted and evaluated once.
 type Counted struct {
 	k      *Kernel
+	plan   *plan // kept for footprints, counted on demand
 	params []string
 	values []*polyhedra.PwQPolynomial // the counted quantities
 	gisted []*polyhedra.PwQPolynomial // values where the assumptions hold
@@ -25,11 +26,14 @@ type Counted struct {
 	assumed *polyhedra.PwQPolynomial
 	groups  []group
 	utils   []util
-	names   []string   // every property that can be non-zero, sorted
-	all     *Evaluator // evaluates names, for Eval
+	names   []string        // every property that can be non-zero, sorted
+	upper   map[string]bool // properties whose counts are upper bounds
+	all     *Evaluator      // evaluates names, for Eval
 	// sums holds each group's terms summed into one function, formed on
 	// demand: evaluation does not need them.
 	sums func() ([]*polyhedra.PwQPolynomial, error)
+	// footprints counts the footprints on demand.
+	footprints func() ([]countedFootprint, error)
 }
 
 // group is a sum of terms that belongs to one property: a static
@@ -40,6 +44,26 @@ type group struct {
 	util  int    // index into Counted.utils, or -1 when name is fixed
 	acc   accessKind
 	terms []prodTerm
+	upper bool // some term counts under a condition that is not affine
+	// parts holds the terms as they were planned, each with its source,
+	// for breakdowns; terms merges those with the same factors.
+	parts []sourcedTerm
+}
+
+// sourcedTerm is a term of a group and where it comes from.
+type sourcedTerm struct {
+	prodTerm
+	src source
+}
+
+// sourced pairs counted terms with the plan terms they were counted
+// from.
+func sourced(ts []prodTerm, planned []term) []sourcedTerm {
+	out := make([]sourcedTerm, len(ts))
+	for i, t := range ts {
+		out[i] = sourcedTerm{t, planned[i].src}
+	}
+	return out
 }
 
 // accessKind is what names the stride class of a global access.
@@ -78,12 +102,28 @@ type util struct {
 // is counted with package polyhedra; products and sums of counts are
 // formed with its exact arithmetic, and the launch size of an axis with
 // several tagged inames is the maximum of their extents.
-func Count(k *Kernel) (*Counted, error) {
-	p, err := newPlan(k)
+func Count(k *Kernel) (*Counted, error) { return CountWith(k, Options{}) }
+
+// Options adjusts what CountWith counts.
+type Options struct {
+	// CountSubscripts counts the arithmetic of array subscripts as
+	// integer operations, as loopy's count_within_subscripts does: an
+	// int.i32.add per + or - and an int.i32.mul per coefficient other
+	// than ±1 of each subscript, written after splitting (a[i] with i
+	// split by 16 is a[16*i_out + i_in]: an add and a mul), once per
+	// evaluation of the access. Without it, subscripts are address
+	// computation and cost nothing.
+	CountSubscripts bool
+}
+
+// CountWith counts every property of k symbolically, as Count does, with
+// options.
+func CountWith(k *Kernel, opts Options) (*Counted, error) {
+	p, err := newPlan(k, opts)
 	if err != nil {
 		return nil, err
 	}
-	b := &counter{p: p, c: &Counted{k: k, params: slices.Clone(k.Params)}, set: map[int]int{}, max: map[string]int{}}
+	b := &counter{p: p, c: &Counted{k: k, plan: p, params: slices.Clone(k.Params)}, set: map[int]int{}, max: map[string]int{}}
 	b.unit = p.add(&uset{pieces: []piece{{}}})
 	if err := b.count(); err != nil {
 		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
@@ -93,7 +133,9 @@ func Count(k *Kernel) (*Counted, error) {
 		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
 	}
 	c.names = c.possibleNames()
+	c.upper = c.upperBounds()
 	c.sums = sync.OnceValues(c.groupSums)
+	c.footprints = sync.OnceValues(c.countFootprints)
 	if c.all, err = c.Compile(c.names); err != nil {
 		return nil, err
 	}
@@ -159,6 +201,42 @@ func (c *Counted) possibleNames() []string {
 	}
 	return sortedKeys(seen)
 }
+
+// upperBounds lists the properties that some group counted under a
+// condition that is not affine: every name its class may take, and the
+// minima of loads and stores that involve one.
+func (c *Counted) upperBounds() map[string]bool {
+	up := map[string]bool{}
+	for _, g := range c.groups {
+		if !g.upper {
+			continue
+		}
+		if g.util < 0 {
+			up[g.name] = true
+			continue
+		}
+		for num := int64(1); num <= c.utils[g.util].den; num++ {
+			up[g.nameAt(num)] = true
+		}
+	}
+	for _, name := range c.names {
+		if rest, ok := strings.CutPrefix(name, "global.minldst."); ok && (up["global.load."+rest] || up["global.store."+rest]) {
+			up[name] = true
+		}
+	}
+	return up
+}
+
+// UpperBound reports whether the count of a property is an upper bound
+// rather than exact: some of what it counts happens under a condition
+// that is not affine in the inames and parameters (one that reads an
+// array or a temporary, say), and is counted as if the condition always
+// held. The values of such a property may exceed what a run performs.
+func (c *Counted) UpperBound(name string) bool { return c.upper[name] }
+
+// Bounds lists, sorted, the properties whose counts are upper bounds
+// (see UpperBound).
+func (c *Counted) Bounds() []string { return sortedKeys(c.upper) }
 
 // Eval returns the exact value of every non-zero property at the given
 // parameter values, by name (see the package documentation). Every
