@@ -313,7 +313,7 @@ func (c *Coverage) WriteText(out io.Writer) error {
 	pr := c.Precision
 	fmt.Fprintf(&buf, "weights of the test kernels' properties: σ̂ = %.3g (standard deviation of a measurement row's relative error, %d degrees of freedom)\n\n", pr.Sigma, pr.DOF)
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "property\tweight (s/op)\tstd. error\trel.\tspread\tclasses (rows, sizes; weight without the class)\t")
+	fmt.Fprintln(tw, "property\tweight (s/op)\tstd. error\trel.\tspread\tclasses (rows, sizes; weight without the class)")
 	for _, p := range c.Properties {
 		var cls []string
 		for i, u := range p.Classes {
@@ -332,16 +332,16 @@ func (c *Coverage) WriteText(out io.Writer) error {
 		if probs := p.Problems(); len(probs) > 0 {
 			flag = "  ! " + strings.Join(probs, ", ")
 		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\t%s\t%s%s\t\n", p.Property, p.Weight, se, rel, spread, strings.Join(cls, ", "), flag)
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\t%s\t%s%s\n", p.Property, p.Weight, se, rel, spread, strings.Join(cls, ", "), flag)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintf(&buf, "\npredictions of the test rows: leverage against the largest measurement row's %.3g\n\n", pr.MaxLeverage)
 	tw = tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "kernel\tsize\tpredicted ms\tleverage\trel. std. error\twarnings\t")
+	fmt.Fprintln(tw, "kernel\tsize\tpredicted ms\tleverage\trel. std. error\twarnings")
 	for _, p := range c.Predictions {
-		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.3g\t%.3f\t%d\t\n", p.Kernel, p.Size, p.Predicted*1e3, p.Leverage, p.RelStdErr, len(p.Warnings))
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.3g\t%.3f\t%d\n", p.Kernel, p.Size, p.Predicted*1e3, p.Leverage, p.RelStdErr, len(p.Warnings))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
