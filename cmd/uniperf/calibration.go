@@ -164,7 +164,7 @@ func deviceRows(lt *loadedTables, counter *linear.Counter, needDevice bool, devi
 			len(groups), strings.Join(slices.Sorted(maps.Keys(groups)), ", "))
 	}
 	if counter == nil {
-		counter = linear.NewCounter(nil)
+		counter = linear.NewCounter(tableKernels)
 	}
 	var out []models.DeviceRows
 	var notes []string

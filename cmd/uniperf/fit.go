@@ -171,7 +171,7 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 // the test kernels' properties, how well, and where the test predictions
 // extrapolate or lean on weakly determined weights.
 func printCoverage(out io.Writer, w *fit.Weights, lt *loadedTables, opts fitOptions) error {
-	c, err := linear.NewCounter(nil).Coverage(w, lt.tables, opts.linear())
+	c, err := linear.NewCounter(tableKernels).Coverage(w, lt.tables, opts.linear())
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func printCoverage(out io.Writer, w *fit.Weights, lt *loadedTables, opts fitOpti
 
 // train fits the weights of the loaded tables and records their inputs.
 func train(lt *loadedTables, opts fitOptions) (*fit.Weights, error) {
-	w, err := linear.NewCounter(nil).Train(lt.tables, opts.linear())
+	w, err := linear.NewCounter(tableKernels).Train(lt.tables, opts.linear())
 	var re *fit.RankError
 	if errors.As(err, &re) {
 		return nil, fmt.Errorf("%w\n(give --min-norm to accept a minimum-norm solution, or measure kernels that separate these properties)", err)

@@ -95,6 +95,12 @@ func TestMeasureKernelOnPoCL(t *testing.T) {
 		}
 	}
 
+	// validate finds the kernel of the rows by the path they record.
+	code, out, errOut = runCommand(t, validateCmd, "validate", "--weights", weights, table)
+	if code != 0 || !strings.Contains(out, knl) {
+		t.Errorf("validate of the user's rows: exit %d: %s\n%s", code, errOut, out)
+	}
+
 	// The same command again measures nothing and reports the table's times.
 	code, out, errOut = runMeasure(t, args...)
 	var again []kernelTime

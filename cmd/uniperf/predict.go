@@ -225,6 +225,11 @@ func kernelSource(kernel string) linear.Source {
 	return linear.Library
 }
 
+// tableKernels reads the kernels that measurement tables name: library
+// kernels by name, and the .knl files that uniperf measure KERNEL
+// recorded by their path.
+func tableKernels(name string) (string, []byte, error) { return kernelSource(name)(name) }
+
 func printBreakdown(out io.Writer, p prediction) error {
 	fmt.Fprintf(out, "%s at %s on %s: predicted %s\n", p.Kernel, setString(p.Params), p.Device, seconds(p.Predicted))
 	if p.Predicted <= 0 {

@@ -190,7 +190,7 @@ func validationCases(lt *loadedTables, path, role string) ([]fit.Case, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("the tables have no rows of role %q to validate", role)
 	}
-	return linear.NewCounter(nil).Validate(w, rows)
+	return linear.NewCounter(tableKernels).Validate(w, rows)
 }
 
 // validateCoverage prints the coverage report of the weights at path,
@@ -204,7 +204,7 @@ func validateCoverage(out io.Writer, lt *loadedTables, path string) error {
 		return fmt.Errorf("--coverage: %s: %w", path, err)
 	}
 	integer := slices.ContainsFunc(w.Properties, func(p string) bool { return strings.HasPrefix(p, "int.") })
-	c, err := linear.NewCounter(nil).Coverage(w, lt.tables, linear.Options{Integer: integer})
+	c, err := linear.NewCounter(tableKernels).Coverage(w, lt.tables, linear.Options{Integer: integer})
 	if err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func sameInputs(w *fit.Weights, lt *loadedTables) error {
 }
 
 func cvCases(lt *loadedTables, opts fitOptions) ([]fit.Case, []string, error) {
-	cases, skipped, err := linear.NewCounter(nil).CrossValidate(lt.tables, opts.linear())
+	cases, skipped, err := linear.NewCounter(tableKernels).CrossValidate(lt.tables, opts.linear())
 	if err != nil {
 		return nil, nil, err
 	}
