@@ -48,6 +48,11 @@ func countChecks() []planCheck {
 	add("nbody", nil, n(37), n(2), n(1))
 	add("nbody", map[string]int64{"LX": 16}, n(40), n(37))
 	add("convolution", nil, n(20), n(1))
+	for _, d := range []int64{2, 3} {
+		add("sumsq", map[string]int64{"D": d}, n(600), n(257), n(1))
+		add("inv_norm", map[string]int64{"D": d}, n(600), n(257), n(1))
+	}
+	add("matvec_t", nil, map[string]int64{"m": 37, "n": 600}, map[string]int64{"m": 1, "n": 257}, map[string]int64{"m": 5, "n": 1})
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {
 		for _, t := range []string{"f32", "f64"} {
 			add("arith_"+op+"_"+t, nil, map[string]int64{"n": 37, "nk": 3}, map[string]int64{"n": 16, "nk": 1})

@@ -347,8 +347,61 @@ func libraryCases() []libraryCase {
 		{"nbody", map[string]int64{"LX": 8}, map[string]int64{"n": 19}, nbodySetup},
 		{"nbody", map[string]int64{"LX": 4}, map[string]int64{"n": 1}, nbodySetup},
 		{"convolution", small2, map[string]int64{"n": 5}, convSetup},
+		{"sumsq", map[string]int64{"LX": 8, "D": 2}, map[string]int64{"n": 21}, normSetup(2, false)},
+		{"sumsq", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, normSetup(3, false)},
+		{"inv_norm", map[string]int64{"LX": 8, "D": 2}, map[string]int64{"n": 21}, normSetup(2, true)},
+		{"inv_norm", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, normSetup(3, true)},
+		{"matvec_t", map[string]int64{"LX": 8}, map[string]int64{"m": 7, "n": 21}, matvecSetup},
+		{"matvec_t", map[string]int64{"LX": 8}, map[string]int64{"m": 1, "n": 3}, matvecSetup},
 	}
 	return append(cases, arithCases()...)
+}
+
+// normSetup checks sumsq (inverse false) or inv_norm (true) on a d x n
+// column-major array: the sum of the squares of each column, or its
+// inverse square root.
+func normSetup(d int64, inverse bool) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		x, out := randF32(rng, d*n), poisonF32(n)
+		return map[string]any{"x": x, "out": out}, func() error {
+			for i := range n {
+				var want float64
+				for c := range d {
+					want += float64(x[i*d+c]) * float64(x[i*d+c])
+				}
+				scale := want
+				if inverse {
+					want = 1 / math.Sqrt(want)
+					scale = want
+				}
+				if !near(out[i], want, 10*scale) {
+					return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// matvecSetup checks y = aᵀv for an m x n row-major a.
+func matvecSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	m, n := p["m"], p["n"]
+	a, v, y := randF32(rng, m*n), randF32(rng, m), poisonF32(n)
+	return map[string]any{"a": a, "v": v, "y": y}, func() error {
+		for j := range n {
+			var want, scale float64
+			for k := range m {
+				t := float64(a[k*n+j]) * float64(v[k])
+				want += t
+				scale += math.Abs(t)
+			}
+			if !near(y[j], want, scale) {
+				return fmt.Errorf("y[%d] = %v, want %v", j, y[j], want)
+			}
+		}
+		return nil
+	}
 }
 
 func fdSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {

@@ -51,6 +51,9 @@ func planChecks() []planCheck {
 	add("finite_diff", s2, map[string]int64{"n": 11}, map[string]int64{"n": 3})
 	add("nbody", l1, map[string]int64{"n": 19}, map[string]int64{"n": 2}, map[string]int64{"n": 9})
 	add("convolution", s2, map[string]int64{"n": 5})
+	add("sumsq", map[string]int64{"LX": 8, "D": 2}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	add("inv_norm", l1, map[string]int64{"n": 21}, map[string]int64{"n": 16})
+	add("matvec_t", l1, map[string]int64{"m": 5, "n": 21}, map[string]int64{"m": 1, "n": 8})
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {
 		for _, t := range []string{"f32", "f64"} {
 			add("arith_"+op+"_"+t, s2, map[string]int64{"n": 5, "nk": 3})

@@ -34,6 +34,12 @@ func (s *Sample) describe(i int) string {
 type Options struct {
 	// NonNegative constrains every weight to α ≥ 0 (Lawson–Hanson NNLS).
 	NonNegative bool
+	// Balance weighs the rows so that every kernel class counts the same
+	// in the sum, whatever its number of rows (see ClassWeights).
+	Balance bool
+	// Robust minimises the sum of absolute relative errors instead of
+	// their squares (by iteratively reweighted least squares).
+	Robust bool
 	// MinNorm accepts a rank-deficient matrix and returns the
 	// minimum-norm solution in column-scaled coordinates, with the
 	// collinear properties listed in the diagnostics, instead of a
@@ -43,6 +49,20 @@ type Options struct {
 	// column-scaled matrix counts as rank-deficient: σ_k ≤ RankTol·σ_1.
 	// Zero means max(rows, properties)·ε, as LAPACK and NumPy use.
 	RankTol float64
+}
+
+// DefaultOptions returns the fit uniperf makes unless asked for another;
+// the package documentation says why. The zero Options is seed 001's free
+// fit.
+func DefaultOptions() Options {
+	return Options{NonNegative: true}
+}
+
+// options returns the options that fitted w, as its diagnostics record
+// them.
+func (w *Weights) options() Options {
+	d := w.Diagnostics
+	return Options{NonNegative: d.NonNegative, Balance: d.Balanced, Robust: d.Robust, MinNorm: d.MinNorm}
 }
 
 // nearCollinear is the singular-value ratio σ_k/σ_1 below which a
@@ -76,7 +96,8 @@ func Fit(properties []string, samples []Sample, opts Options) (*Weights, error) 
 		names[k] = properties[j]
 	}
 
-	a, scale := scaledMatrix(samples, keep)
+	rw := rowWeights(samples, opts.Balance)
+	a, scale := scaledMatrix(samples, keep, rw)
 	var svd mat.SVD
 	if !svd.Factorize(a, mat.SVDThin) {
 		return nil, fmt.Errorf("fit: singular value decomposition of the %d×%d matrix did not converge", len(samples), len(keep))
@@ -98,6 +119,8 @@ func Fit(properties []string, samples []Sample, opts Options) (*Weights, error) 
 		Rank:        rank,
 		Condition:   sv[0] / sv[len(sv)-1],
 		NonNegative: opts.NonNegative,
+		Balanced:    opts.Balance,
+		Robust:      opts.Robust,
 		Dropped:     dropped,
 		Collinear:   collinear(sv, &v, names, tol),
 	}
@@ -108,7 +131,7 @@ func Fit(properties []string, samples []Sample, opts Options) (*Weights, error) 
 		diag.MinNorm = true
 	}
 
-	b := mat.NewVecDense(len(samples), ones(len(samples)))
+	b := mat.NewVecDense(len(samples), rw)
 	beta := make([]float64, len(keep))
 	if opts.NonNegative {
 		var err error
@@ -123,6 +146,18 @@ func Fit(properties []string, samples []Sample, opts Options) (*Weights, error) 
 		}
 	} else {
 		svd.SolveVecTo(mat.NewVecDense(len(keep), beta), b, rank)
+	}
+	if opts.Robust {
+		var err error
+		if beta, err = irls(a, rw, beta, opts.NonNegative, tol); err != nil {
+			return nil, err
+		}
+		diag.AtZero = nil
+		for k, x := range beta {
+			if opts.NonNegative && x == 0 {
+				diag.AtZero = append(diag.AtZero, names[k])
+			}
+		}
 	}
 
 	w := &Weights{Model: ModelUnified, Properties: names, Values: make([]float64, len(keep))}
@@ -190,16 +225,16 @@ func nonZeroColumns(properties []string, samples []Sample) (keep []int, dropped 
 	return keep, dropped
 }
 
-// scaledMatrix returns A with A_ik = p_i,keep[k] / T_i, each column divided
-// by its 2-norm, and those norms. Dividing a row by its time keeps exact
-// collinearity of the counts exact in A; the column scaling makes the
-// singular values, and so the rank and condition number, independent of
-// the units of the counts.
-func scaledMatrix(samples []Sample, keep []int) (*mat.Dense, []float64) {
+// scaledMatrix returns A with A_ik = w_i p_i,keep[k] / T_i (w the row
+// weights), each column divided by its 2-norm, and those norms. Dividing a
+// row by its time keeps exact collinearity of the counts exact in A; the
+// column scaling makes the singular values, and so the rank and condition
+// number, independent of the units of the counts.
+func scaledMatrix(samples []Sample, keep []int, w []float64) (*mat.Dense, []float64) {
 	a := mat.NewDense(len(samples), len(keep), nil)
 	for i := range samples {
 		for k, j := range keep {
-			a.Set(i, k, samples[i].Counts[j]/samples[i].Time)
+			a.Set(i, k, w[i]*samples[i].Counts[j]/samples[i].Time)
 		}
 	}
 	scale := make([]float64, len(keep))
@@ -212,12 +247,35 @@ func scaledMatrix(samples []Sample, keep []int) (*mat.Dense, []float64) {
 	return a, scale
 }
 
-func ones(n int) []float64 {
-	x := make([]float64, n)
-	for i := range x {
-		x[i] = 1
+// ClassWeights returns the weights that make every kernel class count the
+// same in a sum over the samples: w_i = m / (C·m_c) for a sample of class c
+// with m_c samples, C classes and m samples in all, so that the weights of
+// a class sum to m/C and all weights to m.
+func ClassWeights(samples []Sample) []float64 {
+	rows := map[string]int{}
+	for i := range samples {
+		rows[samples[i].Class]++
 	}
-	return x
+	w := make([]float64, len(samples))
+	for i := range samples {
+		w[i] = float64(len(samples)) / float64(len(rows)*rows[samples[i].Class])
+	}
+	return w
+}
+
+// rowWeights returns the square roots of the class weights, which multiply
+// the rows of the least-squares problem, or ones.
+func rowWeights(samples []Sample, balance bool) []float64 {
+	w := make([]float64, len(samples))
+	for i := range w {
+		w[i] = 1
+	}
+	if balance {
+		for i, c := range ClassWeights(samples) {
+			w[i] = math.Sqrt(c)
+		}
+	}
+	return w
 }
 
 // trainingError returns the 2-norm of the relative residuals 1 − Σ α_i p_i/T,
@@ -243,4 +301,50 @@ func trainingError(samples []Sample, keep []int, w []float64) (float64, map[stri
 	}
 	sort.Float64s(means) // a fixed summation order gives a reproducible mean
 	return math.Sqrt(ss), classErr, GeoMean(means)
+}
+
+// irls minimises Σ_j rw_j² |1 − (A β)_j / rw_j| by iteratively reweighted
+// least squares, starting from β: each step solves the least-squares
+// problem with row j scaled by 1/√max(|r_j|, δ).
+func irls(a *mat.Dense, rw, beta []float64, nonNegative bool, tol float64) ([]float64, error) {
+	const delta = 1e-3
+	m, n := a.Dims()
+	for range 100 {
+		var pred mat.VecDense
+		pred.MulVec(a, mat.NewVecDense(n, beta))
+		aw := mat.NewDense(m, n, nil)
+		bw := make([]float64, m)
+		for i := range m {
+			r := 1 - pred.AtVec(i)/rw[i]
+			u := 1 / math.Sqrt(math.Max(math.Abs(r), delta))
+			for k := range n {
+				aw.Set(i, k, a.At(i, k)*u)
+			}
+			bw[i] = rw[i] * u
+		}
+		var next []float64
+		if nonNegative {
+			var err error
+			if next, err = nnls(aw, mat.NewVecDense(m, bw), tol); err != nil {
+				return nil, err
+			}
+		} else {
+			var svd mat.SVD
+			if !svd.Factorize(aw, mat.SVDThin) {
+				return nil, fmt.Errorf("fit: robust fit: singular value decomposition did not converge")
+			}
+			next = make([]float64, n)
+			svd.SolveVecTo(mat.NewVecDense(n, next), mat.NewVecDense(m, bw), svd.Rank(tol))
+		}
+		var change, size float64
+		for k := range n {
+			change = math.Max(change, math.Abs(next[k]-beta[k]))
+			size = math.Max(size, math.Abs(next[k]))
+		}
+		beta = next
+		if change <= 1e-9*size {
+			break
+		}
+	}
+	return beta, nil
 }

@@ -313,3 +313,11 @@ func TestFitBadInput(t *testing.T) {
 		}
 	}
 }
+
+func ones(n int) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = 1
+	}
+	return x
+}

@@ -40,7 +40,9 @@ type Diagnostics struct {
 	Properties  int  `json:"properties"` // properties solved for
 	Rank        int  `json:"rank"`       // numerical rank of the column-scaled matrix
 	NonNegative bool `json:"nonnegative"`
-	MinNorm     bool `json:"min_norm"` // rank-deficient; minimum-norm solution
+	Balanced    bool `json:"balanced,omitempty"` // rows weighted to balance the kernel classes
+	Robust      bool `json:"robust,omitempty"`   // absolute rather than squared relative errors
+	MinNorm     bool `json:"min_norm"`           // rank-deficient; minimum-norm solution
 	// Residual is ‖1 − A α‖₂, the square root of the minimised sum of
 	// squared relative errors.
 	Residual float64 `json:"residual"`

@@ -16,6 +16,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/uniperf/uniperf/datasets"
@@ -102,16 +103,33 @@ func Meta(info gpu.Info, opts Options) datasets.Meta {
 		"on random inputs with poisoned outputs before it is timed. "+
 		"Timing: device event timers, %d runs per row back to back, the first %d discarded, time_s = minimum of the rest; "+
 		"inputs random in [0.5, 1.5). Sizes N = 2^(p + step*t): p raised from the suite's list until the smallest size takes at least %g times "+
-		"the empty kernel's time; cases needing more than %g of device memory skipped. "+
+		"the empty kernel's time; cases needing more than %g of device memory skipped. %s"+
 		"Host %s (%s/%s, %d CPUs).",
 		datasets.Version, opts.Suite.Name, class, info.Backend, opts.Runs, opts.Discard, opts.OverheadFactor,
-		opts.MemoryFraction, host, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+		opts.MemoryFraction, budgetMethod(opts.Suite), host, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 	return datasets.Meta{
 		DeviceName: info.Name, DeviceVendor: info.Vendor, DeviceDriver: info.Driver,
 		ComputeUnits: info.ComputeUnits, ClockMHz: info.ClockMHz,
 		GlobalMemBytes: info.GlobalMemBytes, LocalMemBytes: info.LocalMemBytes,
 		Backend: string(info.Backend), Suite: opts.Suite.Name, Method: method,
 	}
+}
+
+// budgetMethod describes the suite's time budget for the method text, or
+// is empty when it has none.
+func budgetMethod(s *suite.Suite) string {
+	var budgets []string
+	for _, k := range s.Kernels {
+		if b, _ := s.Budget(k); b > 0 && !slices.Contains(budgets, fmt.Sprint(b)) {
+			budgets = append(budgets, fmt.Sprint(b))
+		}
+	}
+	if len(budgets) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Time budget per run %s s (per kernel in the suite): p then lowered, below the suite's list if need be, "+
+		"until the first min_sizes sizes are predicted to fit it (t ~ N^e, e from the smallest size at p and p-1, for the largest extra values), "+
+		"but not below the overhead rule nor below one work-group per compute unit; cases predicted beyond it skipped. ", strings.Join(budgets, " or "))
 }
 
 // Report summarizes a run.

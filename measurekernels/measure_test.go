@@ -211,3 +211,40 @@ func TestUnwritableTableStopsTheRunAndKeepsRows(t *testing.T) {
 		t.Errorf("the table holds %d rows, the run measured %d before failing", len(tab.Rows), rep.Rows)
 	}
 }
+
+// A time budget no case can meet, with one size to keep, leaves each
+// series its smallest size only (at a p no larger than the suite's), says why the others were
+// skipped, is named in the method, and resumes to the same p.
+func TestTimeBudget(t *testing.T) {
+	dev := openPoCL(t)
+	tiny := `,{"kernel": "global_store_index", "class": "global_stride1", "role": "measurement", "groups": "1d", "run_seconds": 1e-9, "min_sizes": 1,
+	   "variants": [{"name": "index", "params": {"n": "N"}}], "sizes": {"p": [14], "t": [0, 1, 2], "step": 2}, "check": {"N": 100}}`
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	opts := Options{Suite: fixtureSuite(t, tiny), SizeClass: "large", Kernels: []string{"empty", "global_store_index"}, Generate: fixture(nil)}
+	rep, tab := runFixture(t, dev, path, opts)
+	var rows []datasets.Row
+	for _, r := range tab.Rows {
+		if r.Kernel == "global_store_index" {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) != 2 || rows[0].Params["n"] != rows[1].Params["n"] || rows[0].Params["n"] > 1<<14 {
+		t.Errorf("rows %v, want the smallest size at both work-group sizes", rows)
+	}
+	skips := 0
+	for _, s := range rep.Skipped {
+		if strings.Contains(s, "beyond the time budget of") {
+			skips++
+		}
+	}
+	if skips != 4 {
+		t.Errorf("skipped %q, want the 2 larger sizes at 2 work-group sizes beyond the time budget", rep.Skipped)
+	}
+	if !strings.Contains(tab.Meta.Method, "Time budget per run 1e-09 s") {
+		t.Errorf("method %q does not state the budget", tab.Meta.Method)
+	}
+	rep, _ = runFixture(t, dev, path, opts)
+	if rep.Rows != 0 || rep.Resumed < 2 {
+		t.Errorf("resumed run measured %d rows and resumed %d; want 0 and the table's", rep.Rows, rep.Resumed)
+	}
+}

@@ -1,9 +1,11 @@
 package measurekernels
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,6 +35,9 @@ type measurer struct {
 	total, done int
 	series      map[string][]point
 	measured    map[datasets.Key]bool // cases measured in this run
+	// exponent is, per kernel, the exponent e of t ~ N^e that
+	// calibration found, for series with one size measured.
+	exponent map[string]float64
 }
 
 type point struct{ n, secs float64 }
@@ -52,7 +57,8 @@ func newMeasurer(dev gpu.Device, out *datasets.Writer, opts Options) *measurer {
 	}
 	m := &measurer{dev: dev, info: info, out: out, opts: opts, class: class, start: time.Now(),
 		report: &Report{}, programs: map[string]*program{}, failed: map[string]bool{},
-		times: map[datasets.Key]float64{}, series: map[string][]point{}, measured: map[datasets.Key]bool{}}
+		times: map[datasets.Key]float64{}, series: map[string][]point{}, measured: map[datasets.Key]bool{},
+		exponent: map[string]float64{}}
 	for _, r := range out.Table().Rows {
 		m.times[r.Key()] = r.TimeS
 	}
@@ -140,21 +146,25 @@ func (m *measurer) fits(p *program, c suite.Case) (map[string]int64, error) {
 // calibrate chooses the entry's base size p and returns its cases: on a
 // resumed table the p whose cases the table already holds, otherwise the
 // smallest p whose smallest case takes at least OverheadFactor times the
-// empty kernel's time (the largest p that fits when none does).
+// empty kernel's time (the largest p that fits when none does), lowered
+// to fit the entry's time budget (see budgetP).
 func (m *measurer) calibrate(e *suite.Kernel) (*plan, error) {
-	best, bestHits := -1, 0
-	for _, p := range e.Sizes.P {
+	// The sizes of neighbouring p overlap; the p whose smallest sizes the
+	// table holds is the one measured before.
+	best, bestHits := -1, [2]int{}
+	for p := 0; p <= slices.Max(e.Sizes.P); p++ {
 		cases, err := m.opts.Suite.Cases(e, m.class, p)
 		if err != nil {
-			return nil, err
+			continue
 		}
-		hits := 0
+		var hits [2]int // of the smallest size, of all
 		for _, c := range cases {
 			if m.out.Has(caseKey(c)) {
-				hits++
+				hits[0] += btoi(c.T == cases[0].T)
+				hits[1]++
 			}
 		}
-		if hits > bestHits {
+		if hits[0] > bestHits[0] || hits[0] == bestHits[0] && hits[1] > bestHits[1] {
 			best, bestHits = p, hits
 		}
 	}
@@ -162,6 +172,8 @@ func (m *measurer) calibrate(e *suite.Kernel) (*plan, error) {
 		return m.plan(e, best)
 	}
 	chosen := -1
+	var chosenCase suite.Case
+	var chosenProg *program
 	for _, p := range e.Sizes.P {
 		cases, err := m.opts.Suite.Cases(e, m.class, p)
 		if err != nil {
@@ -174,7 +186,7 @@ func (m *measurer) calibrate(e *suite.Kernel) (*plan, error) {
 		if _, err := m.fits(prog, c); err != nil {
 			break
 		}
-		chosen = p
+		chosen, chosenCase, chosenProg = p, c, prog
 		if e.Class == "empty" || m.overhead == 0 {
 			break
 		}
@@ -191,7 +203,86 @@ func (m *measurer) calibrate(e *suite.Kernel) (*plan, error) {
 		m.skip(fmt.Sprintf("%s: even the smallest size (p=%d) does not fit the device's memory", e.Kernel, e.Sizes.P[0]))
 		return nil, nil
 	}
+	if budget, keep := m.opts.Suite.Budget(e); budget > 0 && e.Class != "empty" && m.overhead > 0 {
+		chosen = m.budgetP(e, chosen, chosenCase, chosenProg, budget, keep)
+	}
 	return m.plan(e, chosen)
+}
+
+// budgetP lowers p, below the suite's list if need be, until the first
+// keep sizes of the entry are predicted to take at most budget seconds a
+// run. The prediction extrapolates the time of the smallest size's most
+// expensive extra values (the largest listed), t ~ N^e, with the exponent
+// e measured between p and p−1; it is kept for the series that have one
+// size measured. Lowering stops where the smallest size would fall below
+// OverheadFactor times the launch overhead or launch fewer work-groups
+// than the device has compute units, or where the variants' size
+// expressions stop being exact.
+func (m *measurer) budgetP(e *suite.Kernel, p int, c suite.Case, prog *program, budget float64, keep int) int {
+	step, ts := e.Sizes.Step, e.Sizes.T
+	// A size that cannot be probed (an inexact size expression, too
+	// little memory for the largest extras) ends the lowering, and so does
+	// one that launches fewer work-groups than the device has compute
+	// units, which leaves some of them idle.
+	probe := func(p int) (float64, bool) {
+		cases, err := m.opts.Suite.Cases(e, m.class, p)
+		if err != nil || p+step*ts[0] < 0 {
+			return 0, false
+		}
+		pc := probeCase(cases, c)
+		if groups, err := workGroups(prog, pc); err != nil || groups < int64(m.info.ComputeUnits) {
+			return 0, false
+		}
+		secs, err := m.quickTime(prog, pc)
+		return secs, err == nil && secs > 0
+	}
+	tp, ok := probe(p)
+	if !ok {
+		return p
+	}
+	for {
+		tq, ok := probe(p - 1)
+		if !ok {
+			return p
+		}
+		exp := math.Max(0, math.Log2(tp/tq))
+		m.exponent[e.Kernel] = exp
+		est := tp * math.Pow(2, exp*float64(step*(ts[keep-1]-ts[0])))
+		if est <= budget || tq < m.opts.OverheadFactor*m.overhead {
+			if est > budget {
+				m.progress("%s: p=%d is the smallest size above the overhead; its size %d is predicted at %s a run, beyond the %s budget",
+					e.Kernel, p, keep, seconds(est), seconds(budget))
+			}
+			return p
+		}
+		p, tp = p-1, tq
+	}
+}
+
+// workGroups is the number of work-groups a case launches.
+func workGroups(prog *program, c suite.Case) (int64, error) {
+	global, local, err := prog.Grid(c.Params)
+	if err != nil {
+		return 0, err
+	}
+	groups := int64(1)
+	for ax := range global {
+		groups *= global[ax] / local[ax]
+	}
+	return groups, nil
+}
+
+// probeCase is the case among the smallest sizes of cases that runs the
+// same program as c (same variant and work-group size) with the last,
+// largest, values of the extra variables.
+func probeCase(cases []suite.Case, c suite.Case) suite.Case {
+	var out suite.Case
+	for _, x := range cases {
+		if x.T == cases[0].T && x.Variant == c.Variant && slices.Equal(x.Group, c.Group) {
+			out = x
+		}
+	}
+	return out
 }
 
 // usable returns the first of the smallest cases whose program builds and
@@ -282,6 +373,12 @@ func (m *measurer) measureCase(c suite.Case) error {
 		m.skip(fmt.Sprintf("%s: %v", m.describe(c), err))
 		return nil
 	}
+	if budget, keep := m.opts.Suite.Budget(c.Entry); budget > 0 && slices.Index(c.Entry.Sizes.T, c.T) >= keep {
+		if est := m.predict(c); est > budget {
+			m.skip(fmt.Sprintf("%s: predicted %s a run, beyond the time budget of %s", m.describe(c), seconds(est), seconds(budget)))
+			return nil
+		}
+	}
 	if m.opts.Budget > 0 {
 		est := m.predict(c) * float64(m.opts.Runs)
 		if left := m.opts.Budget - time.Since(m.start); time.Duration(est*float64(time.Second)) > left {
@@ -339,22 +436,32 @@ func (m *measurer) addPoint(c suite.Case, secs float64) {
 }
 
 // predict extrapolates a case's run time from the smaller sizes of its
-// series: t ~ N^e with e fitted to the last two sizes (2 with one size
-// measured); 0 when nothing is known yet.
+// series: t ~ N^e with e fitted to the two largest sizes below the case's
+// (with one, the kernel's exponent from calibration, or 2); 0 when nothing
+// is known yet.
 func (m *measurer) predict(c suite.Case) float64 {
-	pts := m.series[seriesKey(c)]
-	if len(pts) == 0 {
+	n := float64(int64(1) << (c.P + c.Entry.Sizes.Step*c.T))
+	var below []point
+	for _, pt := range m.series[seriesKey(c)] {
+		if pt.n < n {
+			below = append(below, pt)
+		}
+	}
+	if len(below) == 0 {
 		return 0
 	}
-	last := pts[len(pts)-1]
-	e := 2.0
-	if len(pts) >= 2 {
-		prev := pts[len(pts)-2]
+	slices.SortStableFunc(below, func(a, b point) int { return cmp.Compare(a.n, b.n) })
+	last := below[len(below)-1]
+	e, ok := m.exponent[c.Entry.Kernel]
+	if !ok {
+		e = 2
+	}
+	if len(below) >= 2 {
+		prev := below[len(below)-2]
 		if prev.n != last.n && prev.secs > 0 {
 			e = math.Max(0, math.Log(last.secs/prev.secs)/math.Log(last.n/prev.n))
 		}
 	}
-	n := float64(int64(1) << (c.P + c.Entry.Sizes.Step*c.T))
 	return last.secs * math.Pow(n/last.n, e)
 }
 

@@ -126,8 +126,8 @@ func modelMaker(opts fitOptions) func(string) (models.Model, error) {
 
 // linearOnly refuses the linear model's fit options with another model.
 func (o fitOptions) linearOnly(model string) error {
-	if model != "linear" && (o.nonNegative || o.minNorm || o.integer) {
-		return fmt.Errorf("--nonnegative, --min-norm and --integer set up the linear model's fit, not the %s model's", model)
+	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.integer || o.coverage) {
+		return fmt.Errorf("--free, --balance, --robust, --min-norm, --integer and --coverage concern the linear model's fit, not the %s model's", model)
 	}
 	return nil
 }
@@ -164,7 +164,7 @@ func deviceRows(lt *loadedTables, counter *linear.Counter, needDevice bool, devi
 			len(groups), strings.Join(slices.Sorted(maps.Keys(groups)), ", "))
 	}
 	if counter == nil {
-		counter = linear.NewCounter(nil)
+		counter = linear.NewCounter(tableKernels)
 	}
 	var out []models.DeviceRows
 	var notes []string

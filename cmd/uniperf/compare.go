@@ -36,8 +36,8 @@ kernel class and per device. A table is a path or embedded:NAME.
 The models (uniperf compare --models with a list; the default is all three):
 
   linear   seed 001's unified model: one weight per property, fitted by
-           relative-error least squares (--nonnegative, --min-norm and
-           --integer set up its fit as in uniperf fit)
+           relative-error least squares (uniperf's default fit; --free,
+           --min-norm and --integer set it up as in uniperf fit)
   hongkim  Hong and Kim's MWP–CWP model (seed 002) on per-thread counts;
            its three memory parameters are fitted to the measurement rows
   cycles   the cycle-weighted model (seed 004): cycle weights per
@@ -79,7 +79,7 @@ func init() {
 	f.StringVar(&compareOpts.plot, "plot", "", "draw predicted against measured time to this SVG file")
 	f.StringVar(&compareOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for tables of one device")
 	f.StringVar(&compareOpts.out, "out", "", "write the report to this file instead of standard output")
-	f.BoolVar(&compareOpts.fit.nonNegative, "nonnegative", false, "fit the linear model with non-negative weights")
+	f.BoolVar(&compareOpts.fit.free, "free", false, "fit the linear model freely, as seed 001 does, instead of by uniperf's default fit")
 	f.BoolVar(&compareOpts.fit.minNorm, "min-norm", false, "accept collinear properties in the linear fit")
 	f.BoolVar(&compareOpts.fit.integer, "integer", false, "fit integer operations in the linear model")
 	rootCmd.AddCommand(compareCmd)

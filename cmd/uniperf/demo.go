@@ -3,9 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -19,26 +16,31 @@ import (
 var demoCmd = &cobra.Command{
 	Use:   "demo",
 	Short: "Run the whole pipeline on the measurement tables shipped in the binary",
-	Long: `demo needs no device and no arguments. For every device with a measurement
-table embedded in the binary (see the datasets/ directory of the source) it
+	Long: `demo needs no device and no arguments. For every measurement table
+embedded in the binary (see the datasets/ directory of the source), on its
+own, it
 
   1. counts every measured kernel symbolically and evaluates the counts at
      each row's parameters,
   2. fits one weight per property to the measurement rows twice: freely, as
-     seed 001 §4.3 does, and with every weight constrained to be
-     non-negative, and prints both sets of weights with the rates they imply,
+     seed 001 §4.3 does, and with uniperf's default fit (every weight
+     non-negative; see go doc ./fit), and prints both sets of weights with
+     the rates they imply,
   3. predicts the test kernels (finite differences, skinny matrix
      multiplication, n-body, convolution) with both fits and prints measured
      against predicted times with geometric-mean relative errors, in the
-     layout of seed 001's Table 1,
-  4. compares the seeds' other models (Hong–Kim, cycle-weighted, Resios,
-     Xu) with the non-negative linear fit on the same rows, as uniperf
-     compare does.
+     layout of seed 001's Table 1, with the coverage of the default fit
+     (uniperf fit --coverage),
+  4. cross-validates both fits, leaving out one kernel class of the
+     measurement rows at a time (uniperf validate --cv),
+  5. compares the seeds' other models (Hong–Kim, cycle-weighted, Resios,
+     Xu) with the default linear fit on the same rows, as uniperf compare
+     does.
 
 The free fit reproduces the paper's method, negative weights included; a
-negative weight can make a prediction negative, which the non-negative fit
-cannot. The same steps are uniperf fit (with and without --nonnegative),
-uniperf validate and uniperf export on embedded:NAME tables.`,
+negative weight can make a prediction negative, which the default fit
+cannot. The same steps are uniperf fit (with and without --free), uniperf
+validate and uniperf export on embedded:NAME tables.`,
 	Args: cobra.NoArgs,
 	RunE: func(cmd *cobra.Command, _ []string) error {
 		return demo(cmd.OutOrStdout())
@@ -52,60 +54,93 @@ func init() {
 // demoFits are the fits the demo compares, by the label of its columns.
 var demoFits = []struct {
 	label string
-	opts  linear.Options
+	opts  fitOptions
 }{
-	{"free fit", linear.Options{}},
-	{"non-negative", linear.Options{Fit: fit.Options{NonNegative: true}}},
+	{"free fit", fitOptions{free: true}},
+	{"default fit", fitOptions{}},
 }
 
+// demo runs the pipeline on each shipped table alone: tables measured on
+// different hosts may name the same device.
 func demo(out io.Writer) error {
 	names := shippedTables()
 	if len(names) == 0 {
 		return fmt.Errorf("this binary embeds no measurement tables")
 	}
-	lt, err := loadTables(names)
-	if err != nil {
-		return err
-	}
-	groups := byDevice(lt)
 	counter := linear.NewCounter(nil)
-	all := make([][]fit.Case, len(demoFits))
-	for _, device := range slices.Sorted(maps.Keys(groups)) {
-		tables := tablesOf(lt, groups[device])
-		fmt.Fprintf(out, "== %s (%s)\n\n", device, strings.Join(groups[device], ", "))
-		var weights []*fit.Weights
-		var labels []string
-		for i, f := range demoFits {
-			w, err := counter.Train(tables, f.opts)
-			if err != nil {
-				return fmt.Errorf("fitting %s (%s): %w", device, f.label, err)
-			}
-			fmt.Fprintf(out, "%s: ", f.label)
-			printDiagnostics(out, w)
-			fmt.Fprintln(out)
-			cases, err := counter.Validate(w, linear.Rows(tables, datasets.RoleTest))
-			if err != nil {
-				return fmt.Errorf("validating %s: %w", device, err)
-			}
-			all[i] = append(all[i], cases...)
-			weights, labels = append(weights, w), append(labels, f.label)
-		}
-		c, err := fit.Compare(weights, labels)
+	for _, name := range names {
+		lt, err := loadTables([]string{name})
 		if err != nil {
 			return err
 		}
-		if err := c.WriteMarkdown(out); err != nil {
+		if err := demoTable(out, name, lt, counter); err != nil {
 			return err
 		}
-		fmt.Fprintln(out)
 	}
+	return nil
+}
+
+// demoTable fits, validates, cross-validates and compares one table.
+func demoTable(out io.Writer, name string, lt *loadedTables, counter *linear.Counter) error {
+	t := lt.tables[name]
+	fmt.Fprintf(out, "== %s: %s, suite %s, %d rows\n\n", name, t.Meta.DeviceName, t.Meta.Suite, len(t.Rows))
+	var weights []*fit.Weights
+	var labels []string
+	cases := make([][]fit.Case, len(demoFits))
 	for i, f := range demoFits {
-		fmt.Fprintf(out, "== test kernels, %s: measured against predicted (seed 001 Table 1)\n\n", f.label)
-		if err := printReport(out, all[i]); err != nil {
+		w, err := counter.Train(lt.tables, f.opts.linear())
+		if err != nil {
+			return fmt.Errorf("fitting %s (%s): %w", name, f.label, err)
+		}
+		fmt.Fprintf(out, "%s: ", f.label)
+		printDiagnostics(out, w)
+		fmt.Fprintln(out)
+		if cases[i], err = counter.Validate(w, linear.Rows(lt.tables, datasets.RoleTest)); err != nil {
+			return fmt.Errorf("validating %s: %w", name, err)
+		}
+		weights, labels = append(weights, w), append(labels, f.label)
+	}
+	c, err := fit.Compare(weights, labels)
+	if err != nil {
+		return err
+	}
+	if err := c.WriteMarkdown(out); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	for i, f := range demoFits {
+		fmt.Fprintf(out, "== %s, test kernels, %s: measured against predicted (seed 001 Table 1)\n\n", name, f.label)
+		if err := printReport(out, cases[i]); err != nil {
 			return err
 		}
 		fmt.Fprintln(out)
 	}
+	fmt.Fprintf(out, "== %s, coverage of the default fit\n\n", name)
+	cov, err := counter.Coverage(weights[len(weights)-1], lt.tables, demoFits[len(demoFits)-1].opts.linear())
+	if err != nil {
+		return err
+	}
+	if err := cov.WriteText(out); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\n== %s, leave-one-class-out cross-validation (uniperf validate --cv)\n\n", name)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "fit\trows predicted\tcross-kernel geomean relative error")
+	for _, f := range demoFits {
+		cv, _, err := counter.CrossValidate(lt.tables, f.opts.linear())
+		if err != nil {
+			return err
+		}
+		r, err := fit.NewReport(cv)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%.3f\n", f.label, len(cv), len(linear.Rows(lt.tables, datasets.RoleMeasurement)), r.CrossKernel(t.Meta.DeviceName))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
 	return demoCompare(out, lt, counter)
 }
 
@@ -117,14 +152,14 @@ func demoCompare(out io.Writer, lt *loadedTables, counter *linear.Counter) error
 	if err != nil {
 		// A table of a device without a parameter file still fits and
 		// validates above; only the analytical models need the file.
-		fmt.Fprintf(out, "(the other models are not compared: %v)\n", err)
+		fmt.Fprintf(out, "(the other models are not compared: %v)\n\n", err)
 		return nil
 	}
-	c, err := models.Compare(devices, models.CompareOptions{Models: names, New: modelMaker(fitOptions{nonNegative: true})})
+	c, err := models.Compare(devices, models.CompareOptions{Models: names, New: modelMaker(fitOptions{})})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "== every model on the same rows (uniperf compare; linear is the non-negative fit)\n\n")
+	fmt.Fprintf(out, "== every model on the same rows (uniperf compare; linear is the default fit)\n\n")
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "model\tdevice\ttest rows predicted\tgeomean relative error")
 	for _, d := range devices {
@@ -142,5 +177,9 @@ func demoCompare(out io.Writer, lt *loadedTables, counter *linear.Counter) error
 			fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%.3f\n", m, d.Device, len(errs), rows, fit.GeoMean(errs))
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	return nil
 }

@@ -20,12 +20,15 @@ import (
 
 // fitOptions are the flags of `uniperf fit`.
 type fitOptions struct {
-	out         string
-	nonNegative bool
-	minNorm     bool
-	integer     bool
-	model       string
-	deviceFile  string
+	out        string
+	free       bool
+	balance    bool
+	robust     bool
+	minNorm    bool
+	integer    bool
+	model      string
+	deviceFile string
+	coverage   bool
 }
 
 var fitOpts fitOptions
@@ -39,18 +42,34 @@ minimise the squared relative error of seed 001 §4.3,
 
   Σ_rows (1 − Σ_i α_i p_i / T)²,
 
-by a column-scaled singular value decomposition. Test rows (role "test")
-are left for uniperf validate. All tables must come from one device.
-A table is a path or embedded:NAME for a table shipped in the binary.
+by a column-scaled singular value decomposition, with every weight held
+non-negative (Lawson–Hanson): uniperf's default fit, chosen over the
+paper's free fit by leave-one-class-out cross-validation (go doc ./fit
+gives the evidence). --free is seed 001's free fit, whose negative
+weights can make predictions negative. --balance weighs the rows so that
+every kernel class counts the same; --robust minimises the absolute
+relative errors instead of their squares. Test rows (role "test") are
+left for uniperf validate. All tables must come from one device. A table
+is a path or embedded:NAME for a table shipped in the binary.
 
 Properties that are zero in every row are dropped and listed. Properties
 that the measurement set cannot tell apart (collinear columns) make the fit
 fail with their names and the condition number, because any split of the
 time between them would be arbitrary; --min-norm accepts the minimum-norm
-solution instead. --nonnegative constrains every weight to be >= 0
-(Lawson–Hanson), since the paper's free fit produced negative weights.
-Integer operations are counted but left out of the fit, as in seed 001,
-unless --integer is given.
+solution instead. Integer operations are counted but left out of the fit,
+as in seed 001, unless --integer is given.
+
+--coverage reports, for every property that the tables' test kernels
+use, which measurement classes exercise it (rows, distinct counts), its
+weight's standard error from the relative-error regression (residual
+variance σ̂² times (AᵀA)⁻¹), the weight refitted without each of those
+classes in turn and the largest relative change among them (spread), and
+for every test row the leverage of its prediction against the
+measurement rows' and its relative standard error σ̂·√leverage. It warns
+where a prediction extrapolates (leverage above every measurement row's)
+or relies (5% of the time or more) on a weight that one class alone
+exercises, that is uncertain by more than 25%, or that moves by more
+than 25% without one of its classes.
 
 The weight table (Arrow IPC) records the device, the weights, the fit
 diagnostics (rows, rank, residual, condition number, per-class training
@@ -72,8 +91,8 @@ calibrated state: Hong–Kim's three parameters and fit report, or the
 cycle weights and every kernel's adjusting weight with the size it was
 calibrated on). uniperf predict and validate read it with the same
 --model.`,
-	Example: `  uniperf fit embedded:pocl-epyc-quick.arrow --out pocl.weights.arrow
-  uniperf fit h100-cuda.arrow --nonnegative --out h100.weights.arrow
+	Example: `  uniperf fit embedded:pocl-epyc-paper.arrow --out pocl.weights.arrow --coverage
+  uniperf fit h100-cuda.arrow --free --out h100.paper.weights.arrow
   uniperf fit embedded:pocl-epyc-quick.arrow --model hongkim --out pocl.hongkim.json`,
 	Args: cobra.MinimumNArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
@@ -84,16 +103,28 @@ calibrated on). uniperf predict and validate read it with the same
 func init() {
 	f := fitCmd.Flags()
 	f.StringVar(&fitOpts.out, "out", "", "weight table to write (Arrow IPC file)")
-	f.BoolVar(&fitOpts.nonNegative, "nonnegative", false, "constrain every weight to be non-negative")
+	f.BoolVar(&fitOpts.free, "free", false, "seed 001's free fit, negative weights allowed, instead of the default fit")
+	f.BoolVar(&fitOpts.balance, "balance", false, "weigh the rows so that every kernel class counts the same")
+	f.BoolVar(&fitOpts.robust, "robust", false, "minimise absolute relative errors")
 	f.BoolVar(&fitOpts.minNorm, "min-norm", false, "accept collinear properties with the minimum-norm solution")
 	f.BoolVar(&fitOpts.integer, "integer", false, "fit integer operations too")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
+	f.BoolVar(&fitOpts.coverage, "coverage", false, "report how well the measurement rows determine the test kernels' weights and predictions")
 	rootCmd.AddCommand(fitCmd)
 }
 
+// linear returns the linear model's options: uniperf's default fit, or
+// with --free seed 001's, with the other flags applied.
 func (o fitOptions) linear() linear.Options {
-	return linear.Options{Fit: fit.Options{NonNegative: o.nonNegative, MinNorm: o.minNorm}, Integer: o.integer}
+	f := fit.DefaultOptions()
+	if o.free {
+		f = fit.Options{}
+	}
+	f.Balance = f.Balance || o.balance
+	f.Robust = f.Robust || o.robust
+	f.MinNorm = o.minNorm
+	return linear.Options{Fit: f, Integer: o.integer}
 }
 
 func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
@@ -126,13 +157,30 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 	if err := printFit(stdout, w); err != nil {
 		return err
 	}
+	if opts.coverage {
+		fmt.Fprintln(stdout)
+		if err := printCoverage(stdout, w, lt, opts); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(stdout, "\nwrote %s\n", opts.out)
 	return nil
 }
 
+// printCoverage prints which measurement classes determine the weights of
+// the test kernels' properties, how well, and where the test predictions
+// extrapolate or lean on weakly determined weights.
+func printCoverage(out io.Writer, w *fit.Weights, lt *loadedTables, opts fitOptions) error {
+	c, err := linear.NewCounter(tableKernels).Coverage(w, lt.tables, opts.linear())
+	if err != nil {
+		return err
+	}
+	return c.WriteText(out)
+}
+
 // train fits the weights of the loaded tables and records their inputs.
 func train(lt *loadedTables, opts fitOptions) (*fit.Weights, error) {
-	w, err := linear.NewCounter(nil).Train(lt.tables, opts.linear())
+	w, err := linear.NewCounter(tableKernels).Train(lt.tables, opts.linear())
 	var re *fit.RankError
 	if errors.As(err, &re) {
 		return nil, fmt.Errorf("%w\n(give --min-norm to accept a minimum-norm solution, or measure kernels that separate these properties)", err)

@@ -38,7 +38,7 @@ func TestMeasureKernelOnPoCL(t *testing.T) {
 		t.Fatal(err)
 	}
 	weights := filepath.Join(dir, "w.arrow")
-	if code, _, stderr := runCommand(t, fitCmd, "fit", embeddedPrefix+shippedTable, "--nonnegative", "--out", weights); code != 0 {
+	if code, _, stderr := runCommand(t, fitCmd, "fit", embeddedPrefix+shippedTable, "--out", weights); code != 0 {
 		t.Fatalf("fit: exit %d: %s", code, stderr)
 	}
 	w, err := fit.ReadWeights(weights)
@@ -93,6 +93,12 @@ func TestMeasureKernelOnPoCL(t *testing.T) {
 		if r.Kernel != knl || r.Class != "user" || r.Role != datasets.RoleTest || r.TimeS != got[i].Measured {
 			t.Errorf("row %d: kernel %s class %s role %s time %g", i, r.Kernel, r.Class, r.Role, r.TimeS)
 		}
+	}
+
+	// validate finds the kernel of the rows by the path they record.
+	code, out, errOut = runCommand(t, validateCmd, "validate", "--weights", weights, table)
+	if code != 0 || !strings.Contains(out, knl) {
+		t.Errorf("validate of the user's rows: exit %d: %s\n%s", code, errOut, out)
 	}
 
 	// The same command again measures nothing and reports the table's times.

@@ -130,8 +130,8 @@ func TestModelFlagErrors(t *testing.T) {
 			return runFit(t, table, "--model", "hongkim", "--out", filepath.Join(dir, "x"))
 		}, "device file devices/gtx460.json has no hongkim section"},
 		{"fit linear options with another model", func() (int, string, string) {
-			return runFit(t, table, "--model", "cycles", "--nonnegative", "--out", filepath.Join(dir, "x"))
-		}, "set up the linear model's fit, not the cycles model's"},
+			return runFit(t, table, "--model", "cycles", "--free", "--out", filepath.Join(dir, "x"))
+		}, "concern the linear model's fit, not the cycles model's"},
 		{"fit linear with a device file", func() (int, string, string) {
 			return runFit(t, table, "--device-file", "x.json", "--out", filepath.Join(dir, "x"))
 		}, "--device-file is for models other than linear"},

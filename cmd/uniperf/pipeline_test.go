@@ -25,8 +25,11 @@ func TestDemo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"== test kernels, free fit", "== test kernels, non-negative", "finite_diff", "matmul_skinny",
+	for _, want := range []string{"== embedded:pocl-epyc-paper.arrow: pthread-skylake-avx512-AMD EPYC, suite paper",
+		"== embedded:pocl-epyc-quick.arrow: pthread-skylake-avx512-AMD EPYC, suite quick, 172 rows",
+		"test kernels, free fit", "test kernels, default fit", "finite_diff", "matmul_skinny",
 		"nbody", "convolution", "cross-kernel", "| property | rate unit | free fit weight (s/op)",
+		"coverage of the default fit", "leave-one-class-out cross-validation", "default fit  72/156",
 		"== every model on the same rows", "xu       pthread-skylake-avx512-AMD EPYC  16/16"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
@@ -41,7 +44,7 @@ func TestDemo(t *testing.T) {
 func TestFitPredictValidate(t *testing.T) {
 	dir := t.TempDir()
 	weights := filepath.Join(dir, "w.arrow")
-	code, out, stderr := runCommand(t, fitCmd, "fit", embeddedPrefix+shippedTable, "--nonnegative", "--out", weights)
+	code, out, stderr := runCommand(t, fitCmd, "fit", embeddedPrefix+shippedTable, "--out", weights)
 	if code != 0 || !strings.Contains(out, "wrote "+weights) {
 		t.Fatalf("fit: exit %d: %s\n%s", code, stderr, out)
 	}
@@ -91,7 +94,13 @@ func TestFitPredictValidate(t *testing.T) {
 	if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("<svg")) {
 		t.Errorf("validate --plot wrote no SVG: %v", err)
 	}
-	code, out, stderr = runCommand(t, validateCmd, "validate", "--cv", embeddedPrefix+shippedTable, "--nonnegative")
+	code, out, stderr = runCommand(t, validateCmd, "validate", "--weights", weights, embeddedPrefix+shippedTable, "--coverage")
+	for _, want := range []string{"weights of the test kernels' properties", "flop.f32.pow", "predictions of the test rows", "leverage"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("validate --coverage: exit %d, output lacks %q: %s\n%s", code, want, stderr, out)
+		}
+	}
+	code, out, stderr = runCommand(t, validateCmd, "validate", "--cv", embeddedPrefix+shippedTable, "--free")
 	if code != 0 || !strings.Contains(out, "matmul_tiled") {
 		t.Errorf("validate --cv: exit %d: %s\n%s", code, stderr, out)
 	}
@@ -116,6 +125,15 @@ func TestPipelineErrors(t *testing.T) {
 	other := filepath.Join(dir, "other.weights.arrow")
 	if err := fit.WriteWeights(other, &fit.Weights{Device: "Another GPU", Model: fit.ModelUnified, Version: "0.0.1",
 		PropertySet: "sha256:0", Properties: []string{"launch.const"}, Values: []float64{1e-5}}); err != nil {
+		t.Fatal(err)
+	}
+	fewer := filepath.Join(dir, "fewer.arrow")
+	shipped, err := datasets.Decode(shippedTable, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped.Rows = shipped.Rows[1:]
+	if err := datasets.WriteFile(fewer, shipped); err != nil {
 		t.Fatal(err)
 	}
 	good := filepath.Join(dir, "w.arrow")
@@ -143,6 +161,10 @@ func TestPipelineErrors(t *testing.T) {
 		{validateCmd, []string{"validate", table}, "either --weights"},
 		{validateCmd, []string{"validate", "--weights", other, table}, "validate a device with its own weights"},
 		{validateCmd, []string{"validate", "--weights", good, "--role", "train", table}, "--role"},
+		{validateCmd, []string{"validate", "--cv", "--coverage", table}, "give --weights"},
+		{validateCmd, []string{"validate", "--weights", good, "--coverage", truncated}, truncated},
+		{validateCmd, []string{"validate", "--weights", good, "--coverage", fewer}, "fitted on other tables (" + table + ")"},
+		{fitCmd, []string{"fit", table, "--coverage", "--model", "cycles", "--out", good}, "--coverage concern the linear model"},
 	} {
 		code, _, stderr := runCommand(t, c.cmd, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

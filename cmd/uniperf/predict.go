@@ -225,10 +225,15 @@ func kernelSource(kernel string) linear.Source {
 	return linear.Library
 }
 
+// tableKernels reads the kernels that measurement tables name: library
+// kernels by name, and the .knl files that uniperf measure KERNEL
+// recorded by their path.
+func tableKernels(name string) (string, []byte, error) { return kernelSource(name)(name) }
+
 func printBreakdown(out io.Writer, p prediction) error {
 	fmt.Fprintf(out, "%s at %s on %s: predicted %s\n", p.Kernel, setString(p.Params), p.Device, seconds(p.Predicted))
 	if p.Predicted <= 0 {
-		fmt.Fprintf(out, "the prediction is not positive: negative weights dominate it (refit with --nonnegative)\n")
+		fmt.Fprintf(out, "the prediction is not positive: negative weights dominate it (refit without --free)\n")
 	}
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -249,7 +254,7 @@ func printPredictions(out io.Writer, preds []prediction) error {
 		}
 		mark := ""
 		if p.Predicted <= 0 {
-			mark = " (not positive: refit with --nonnegative)"
+			mark = " (not positive: refit without --free)"
 		}
 		fmt.Fprintf(tw, "%s\t%s%s\t%s\n", setString(p.Params), seconds(p.Predicted), mark, top)
 	}

@@ -25,6 +25,7 @@ type validateOptions struct {
 	fit        fitOptions // for --cv
 	model      string
 	deviceFile string
+	coverage   bool
 }
 
 var validateOpts validateOptions
@@ -44,9 +45,22 @@ timings can give an error of exactly zero, which would make any geometric
 mean zero); such cases are marked with an asterisk.
 
 --cv needs no weights: it leaves out one kernel class of the measurement
-rows at a time, fits on the other classes, and predicts the class left out,
-which shows how well the measurement set prices kernels it has not seen.
---nonnegative, --min-norm and --integer set up those fits as in uniperf fit.
+rows at a time, fits on the other classes, and predicts the rows left
+out, which shows how well the measurement set prices kernels it has not
+seen. Rows that count a property no other class exercises, or a
+combination of properties the other classes do not determine, are not
+predicted; each class's such rows are listed with the reason.
+--free, --balance, --robust, --min-norm and --integer set up those fits as
+in uniperf fit.
+
+--coverage (with --weights) adds the coverage report of uniperf fit
+--coverage: for every property of the test kernels, the measurement
+classes that exercise it, the standard error of its weight and the weight
+refitted without each of those classes, and for every test row the
+leverage and relative standard error of its prediction, with a warning
+where the prediction extrapolates or relies on a weight that one class
+alone supports, that is weakly determined, or that its classes disagree
+on. It needs the tables the weights were fitted on.
 
 --plot FILE.svg draws predicted against measured time, log-log, with the
 diagonal.
@@ -72,11 +86,14 @@ func init() {
 	f.BoolVar(&validateOpts.cv, "cv", false, "leave-one-kernel-class-out cross-validation on the measurement rows")
 	f.StringVar(&validateOpts.role, "role", datasets.RoleTest, "rows to validate: test, measurement or all")
 	f.StringVar(&validateOpts.plot, "plot", "", "draw predicted against measured time to this SVG file")
-	f.BoolVar(&validateOpts.fit.nonNegative, "nonnegative", false, "with --cv: non-negative fits")
+	f.BoolVar(&validateOpts.fit.free, "free", false, "with --cv: seed 001's free fits instead of the default fit")
+	f.BoolVar(&validateOpts.fit.balance, "balance", false, "with --cv: balance the kernel classes")
+	f.BoolVar(&validateOpts.fit.robust, "robust", false, "with --cv: minimise absolute relative errors")
 	f.BoolVar(&validateOpts.fit.minNorm, "min-norm", false, "with --cv: accept collinear properties")
 	f.BoolVar(&validateOpts.fit.integer, "integer", false, "with --cv: fit integer operations too")
 	f.StringVar(&validateOpts.model, "model", "linear", "model to validate: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&validateOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
+	f.BoolVar(&validateOpts.coverage, "coverage", false, "with --weights: report how well the measurement rows determine the test predictions")
 	rootCmd.AddCommand(validateCmd)
 }
 
@@ -97,6 +114,9 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	}
 	if err := opts.fit.linearOnly(opts.model); err != nil {
 		return err
+	}
+	if opts.coverage && (opts.weights == "" || opts.model != "linear") {
+		return fmt.Errorf("--coverage reports on the linear model's weights: give --weights, not --cv or another --model")
 	}
 	if opts.model == "linear" && opts.deviceFile != "" {
 		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
@@ -136,6 +156,12 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	if err := printReport(out, cases); err != nil {
 		return err
 	}
+	if opts.coverage {
+		fmt.Fprintln(out)
+		if err := validateCoverage(out, lt, opts.weights); err != nil {
+			return err
+		}
+	}
 	if opts.plot != "" {
 		var svg bytes.Buffer
 		if err := fit.PlotValidation(&svg, cases, title); err != nil {
@@ -164,11 +190,51 @@ func validationCases(lt *loadedTables, path, role string) ([]fit.Case, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("the tables have no rows of role %q to validate", role)
 	}
-	return linear.NewCounter(nil).Validate(w, rows)
+	return linear.NewCounter(tableKernels).Validate(w, rows)
+}
+
+// validateCoverage prints the coverage report of the weights at path,
+// which must have been fitted on the loaded tables.
+func validateCoverage(out io.Writer, lt *loadedTables, path string) error {
+	w, err := loadWeights(path)
+	if err != nil {
+		return err
+	}
+	if err := sameInputs(w, lt); err != nil {
+		return fmt.Errorf("--coverage: %s: %w", path, err)
+	}
+	integer := slices.ContainsFunc(w.Properties, func(p string) bool { return strings.HasPrefix(p, "int.") })
+	c, err := linear.NewCounter(tableKernels).Coverage(w, lt.tables, linear.Options{Integer: integer})
+	if err != nil {
+		return err
+	}
+	return c.WriteText(out)
+}
+
+// sameInputs checks that the loaded tables are the ones the weights were
+// fitted on, by content.
+func sameInputs(w *fit.Weights, lt *loadedTables) error {
+	var want, got []string
+	for _, in := range w.Inputs {
+		want = append(want, in.SHA256)
+	}
+	for _, in := range lt.inputs {
+		got = append(got, in.SHA256)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(want, got) {
+		var names []string
+		for _, in := range w.Inputs {
+			names = append(names, in.Name)
+		}
+		return fmt.Errorf("the weights were fitted on other tables (%s); give exactly those", strings.Join(names, ", "))
+	}
+	return nil
 }
 
 func cvCases(lt *loadedTables, opts fitOptions) ([]fit.Case, []string, error) {
-	cases, skipped, err := linear.NewCounter(nil).CrossValidate(lt.tables, opts.linear())
+	cases, skipped, err := linear.NewCounter(tableKernels).CrossValidate(lt.tables, opts.linear())
 	if err != nil {
 		return nil, nil, err
 	}

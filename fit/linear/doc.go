@@ -8,9 +8,11 @@
 // consts (work-group and tile sizes), and evaluates the counts exactly for
 // each row. Train fits the weights of one device; Validate predicts rows and
 // pairs each prediction with its measurement; CrossValidate leaves out one
-// kernel class at a time, fits on the others, and predicts the class left
-// out (seed 001 fits on measurement kernels and validates on test kernels;
-// leaving classes out asks the same question of the measurement set itself).
+// kernel class at a time, fits on the others, and predicts the rows left
+// out that the others determine (seed 001 fits on measurement kernels and
+// validates on test kernels; leaving classes out asks the same question of
+// the measurement set itself); Coverage reports how well the measurement
+// rows determine the weights and predictions of the test rows.
 //
 // Which properties enter the fit follows seed 001 §2: integer operations are
 // counted but left out (Train's Options.Integer puts them in), because the

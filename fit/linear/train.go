@@ -1,8 +1,10 @@
 package linear
 
 import (
+	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -155,13 +157,14 @@ func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]fit.Case, error) {
 }
 
 // CrossValidate leaves out each kernel class of the measurement rows in
-// turn, fits on the other classes and predicts the class left out. A class
-// whose removal leaves some of its properties unpriced, or the fit
-// rank-deficient, cannot be predicted; it is listed in skipped with the
-// reason.
+// turn, fits on the other classes and predicts the rows left out. Where
+// the other classes leave properties collinear, the fit is the
+// minimum-norm one. A row that counts a property the other classes do not
+// exercise, or whose counts have a component the fit does not determine
+// (an infinite leverage, see fit.Precision), cannot be predicted; skipped
+// lists, per class, the rows left unpredicted and why.
 func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options) (cases []fit.Case, skipped []string, err error) {
-	device, err := oneDevice(tables)
-	if err != nil {
+	if _, err := oneDevice(tables); err != nil {
 		return nil, nil, err
 	}
 	rows := Rows(tables, datasets.RoleMeasurement)
@@ -178,18 +181,76 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options)
 				train = append(train, r)
 			}
 		}
-		w, err := c.Fit(train, opts)
-		if err == nil {
-			w.Device = device
-			var got []fit.Case
-			if got, err = c.Validate(w, held); err == nil {
-				cases = append(cases, got...)
-				continue
-			}
+		got, why, err := c.predictHeld(train, held, opts)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s: %v", class, err))
+			continue
 		}
-		skipped = append(skipped, fmt.Sprintf("%s: %v", class, err))
+		cases = append(cases, got...)
+		if len(why) > 0 {
+			skipped = append(skipped, fmt.Sprintf("%s: %d of %d rows not predicted: %s", class, len(held)-len(got), len(held), strings.Join(why, "; ")))
+		}
 	}
 	return cases, skipped, nil
+}
+
+// predictHeld fits train and predicts the rows of held that the fit
+// prices and determines, and says why it left the others out (each reason
+// once).
+func (c *Counter) predictHeld(train, held []Row, opts Options) ([]fit.Case, []string, error) {
+	w, err := c.Fit(train, opts)
+	var re *fit.RankError
+	if errors.As(err, &re) {
+		o := opts
+		o.Fit.MinNorm = true
+		w, err = c.Fit(train, o)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	props, samples, err := c.Samples(append(slices.Clone(train), held...), opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	pr, err := fit.NewPrecision(w, props, samples[:len(train)])
+	if err != nil {
+		return nil, nil, err
+	}
+	var cases []fit.Case
+	var why []string
+	note := func(s string) {
+		if !slices.Contains(why, s) {
+			why = append(why, s)
+		}
+	}
+	for i, r := range held {
+		counts := samples[len(train)+i].Counts
+		if p := unpriced(w, props, counts); p != "" {
+			note(fmt.Sprintf("%s is exercised by no other class", p))
+			continue
+		}
+		pred, h, err := pr.PredictionLeverage(counts)
+		if err != nil {
+			return nil, nil, err
+		}
+		if math.IsInf(h, 1) {
+			note(fmt.Sprintf("%s counts a combination of properties the other classes do not determine", r.Kernel))
+			continue
+		}
+		cases = append(cases, fit.Case{Device: r.Device, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS, Predicted: pred})
+	}
+	return cases, why, nil
+}
+
+// unpriced names a property that counts has and w has no weight for, or
+// returns "".
+func unpriced(w *fit.Weights, props []string, counts []float64) string {
+	for j, n := range counts {
+		if _, ok := w.Weight(props[j]); n != 0 && !ok {
+			return props[j]
+		}
+	}
+	return ""
 }
 
 // SizeLabel names a row's size case in reports: its parameters, the
@@ -219,3 +280,22 @@ func SizeLabel(r datasets.Row) string {
 // groupConst names the consts that set work-group sizes in the library,
 // which the label shows as the work-group size instead.
 var groupConst = map[string]bool{"LX": true, "LY": true, "LZ": true}
+
+// Coverage reports how well the measurement rows of tables determine the
+// weights w, fitted to them with opts, and the predictions of the tables'
+// test rows (see fit.Coverage).
+func (c *Counter) Coverage(w *fit.Weights, tables map[string]*datasets.Table, opts Options) (*fit.Coverage, error) {
+	train := Rows(tables, datasets.RoleMeasurement)
+	test := Rows(tables, datasets.RoleTest)
+	if len(train) == 0 || len(test) == 0 {
+		return nil, fmt.Errorf("coverage: the tables have %d measurement and %d test rows: it needs both", len(train), len(test))
+	}
+	props, samples, err := c.Samples(append(slices.Clone(train), test...), opts)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range test {
+		samples[len(train)+i].Label = SizeLabel(r.Row)
+	}
+	return fit.NewCoverage(w, props, samples[:len(train)], samples[len(train):])
+}

@@ -4,8 +4,9 @@
 //
 // Work-group sizes are constants that suites override: LX is the number of
 // work-items along hardware axis l.0, LY along l.1 (two-dimensional
-// kernels only). vector_scale_add also has STRIDE (1, 2 or 3), and
-// global_copy_strided and global_store_strided have STRIDE (2 or 3). Each
+// kernels only). vector_scale_add also has STRIDE (1, 2 or 3),
+// global_copy_strided and global_store_strided have STRIDE (2 or 3), and
+// sumsq and inv_norm have D, the length of their vectors (2 or 3). Each
 // file's comment says what the kernel computes and which configuration of
 // the seed it is.
 //

@@ -7,7 +7,13 @@
 //
 // Size cases follow the seed: a size N = 2^(p + step*t) for t in a list,
 // with p chosen per device from a list (the harness raises p until the
-// smallest case clearly exceeds launch overhead). A variant maps N, and
+// smallest case clearly exceeds launch overhead). A suite may also give a
+// time budget, run_seconds, the longest one run of a case should take: on
+// a slow device the harness then lowers p, below the seed's list if need
+// be, until the first min_sizes sizes fit it, and skips the larger sizes
+// that do not (seed 001 chose p per GPU "depending on launch overhead and
+// memory limitations"; on a CPU the arithmetic kernels at the seed's sizes
+// take minutes a run). A variant maps N, and
 // any extra size variables, to the kernel's parameters with integer
 // expressions such as "N/2". Work-group sizes come from the seed's six
 // sets (1-D and 2-D, Small, Med, Large) and bind the kernel's group-size
@@ -38,7 +44,10 @@ type Suite struct {
 	// GroupSets maps a size class ("small", "med", "large") and a family
 	// ("1d", "2d") to the work-group sizes to run.
 	GroupSets map[string]map[string][][]int64 `json:"group_sets"`
-	Kernels   []*Kernel                       `json:"kernels"`
+	// RunSeconds is the time budget of one run of a case; zero means
+	// none. A kernel's own run_seconds overrides it.
+	RunSeconds float64   `json:"run_seconds,omitempty"`
+	Kernels    []*Kernel `json:"kernels"`
 }
 
 // Kernel is one library kernel's entry.
@@ -57,6 +66,33 @@ type Kernel struct {
 	// Check binds N and the extra variables for the correctness check: a
 	// small size, preferably one the work-group sizes do not divide.
 	Check map[string]int64 `json:"check"`
+	// GroupSizes, when given, are the work-group sizes to run instead of
+	// the suite's set (seed 001 reports its test kernels with 256
+	// work-items per group only).
+	GroupSizes [][]int64 `json:"group_sizes,omitempty"`
+	// RunSeconds overrides the suite's time budget for this kernel.
+	RunSeconds float64 `json:"run_seconds,omitempty"`
+	// MinSizes is how many of the smallest sizes the time budget must
+	// leave (default 2, at most len(t)): p is lowered until they fit.
+	MinSizes int `json:"min_sizes,omitempty"`
+}
+
+// DefaultMinSizes is the number of sizes a time budget leaves by default:
+// two, so that every series varies.
+const DefaultMinSizes = 2
+
+// Budget returns the kernel's time budget for one run (zero for none) and
+// the number of sizes it must leave.
+func (s *Suite) Budget(k *Kernel) (runSeconds float64, minSizes int) {
+	runSeconds = s.RunSeconds
+	if k.RunSeconds > 0 {
+		runSeconds = k.RunSeconds
+	}
+	minSizes = DefaultMinSizes
+	if k.MinSizes > 0 {
+		minSizes = k.MinSizes
+	}
+	return runSeconds, min(minSizes, len(k.Sizes.T))
 }
 
 // Variant is one configuration of a kernel.
@@ -120,6 +156,9 @@ func (s *Suite) validate() error {
 	if s.Name == "" || len(s.Kernels) == 0 || len(s.GroupConsts) == 0 {
 		return fmt.Errorf("a suite needs a name, group_consts and kernels")
 	}
+	if !(s.RunSeconds >= 0) {
+		return fmt.Errorf("run_seconds %g: want a non-negative time", s.RunSeconds)
+	}
 	for class, fams := range s.GroupSets {
 		for fam, sizes := range fams {
 			want := map[string]int{Groups1D: 1, Groups2D: 2}[fam]
@@ -161,6 +200,15 @@ func (k *Kernel) validate(s *Suite) error {
 	}
 	if _, ok := k.Check["N"]; !ok {
 		return fmt.Errorf("check must bind N")
+	}
+	if !(k.RunSeconds >= 0) || k.MinSizes < 0 {
+		return fmt.Errorf("run_seconds %g and min_sizes %d: want non-negative values", k.RunSeconds, k.MinSizes)
+	}
+	want := map[string]int{Groups1D: 1, Groups2D: 2}[k.Groups]
+	for _, g := range k.GroupSizes {
+		if len(g) != want || slices.ContainsFunc(g, func(v int64) bool { return v < 1 }) {
+			return fmt.Errorf("group_sizes: %v is not a positive %s size", g, k.Groups)
+		}
 	}
 	for _, p := range k.Sizes.P {
 		for _, t := range k.Sizes.T {
@@ -220,8 +268,11 @@ type Case struct {
 }
 
 // Groups returns the work-group sizes of the entry's family in size class
-// ("small", "med" or "large").
+// ("small", "med" or "large"), or the entry's own group_sizes.
 func (s *Suite) Groups(k *Kernel, class string) ([][]int64, error) {
+	if len(k.GroupSizes) > 0 {
+		return k.GroupSizes, nil
+	}
 	fams, ok := s.GroupSets[class]
 	if !ok {
 		return nil, fmt.Errorf("suite %s has no group size class %q (it has %v)", s.Name, class, sortedKeys(s.GroupSets))

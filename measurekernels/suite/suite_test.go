@@ -66,13 +66,28 @@ func TestPaperSuiteFollowsTheSeed(t *testing.T) {
 			t.Errorf("%s: sizes %+v, want %+v", name, k, want)
 		}
 	}
-	// The seed's nine classes and uniperf's global_strided.
-	if len(classes) != 10 || !classes["global_strided"] {
-		t.Errorf("%d measurement classes %v, want the seed's 9 and global_strided", len(classes), classes)
+	// The seed's nine classes and uniperf's global_strided, vector_norms
+	// and matvec.
+	if len(classes) != 12 || !classes["global_strided"] || !classes["vector_norms"] || !classes["matvec"] {
+		t.Errorf("%d measurement classes %v, want the seed's 9, global_strided, vector_norms and matvec", len(classes), classes)
 	}
+	// Seed 001 reports its test kernels with 256 work-items per group, at
+	// four sizes.
 	for _, name := range []string{"finite_diff", "matmul_skinny", "nbody", "convolution"} {
-		if byName[name].Role != "test" {
-			t.Errorf("%s is not a test kernel", name)
+		k := byName[name]
+		groups, err := s.Groups(k, "large")
+		if err != nil || len(groups) != 1 {
+			t.Fatalf("%s: groups %v, %v", name, groups, err)
+		}
+		items := int64(1)
+		for _, g := range groups[0] {
+			items *= g
+		}
+		if k.Role != "test" || items != 256 {
+			t.Errorf("%s: role %s, groups %v", name, k.Role, groups)
+		}
+		if b, keep := s.Budget(k); b <= 0 || keep != 4 {
+			t.Errorf("%s: budget %g s for %d sizes, want 4 sizes", name, b, keep)
 		}
 	}
 	if k := byName["arith_add_f32"]; !reflect.DeepEqual(k.Extra, map[string][]int64{"K": {256, 512, 728}}) {
@@ -182,18 +197,45 @@ func TestParseRejects(t *testing.T) {
 		t.Fatalf("good suite: %v", err)
 	}
 	for change, msg := range map[[2]string]string{
-		{`"role": "measurement"`, `"role": "train"`}:       `role "train"`,
-		{`"N": 10`, `"M": 10`}:                             "check must bind N",
-		{`"params": {"n": "N"}`, `"params": {"n": "N/4"}`}: "not an exact",
-		{`[[64]]`, `[[64, 2]]`}:                            "not a positive 1d size",
-		{`"step": 1`, `"step": 1, "stride": 2`}:            "unknown field",
-		{`"p": [4]`, `"p": [44]`}:                          "out of range",
-		{`"groups": "1d"`, `"groups": "3d"`}:               "neither 1d nor 2d",
+		{`"role": "measurement"`, `"role": "train"`}:            `role "train"`,
+		{`"N": 10`, `"M": 10`}:                                  "check must bind N",
+		{`"params": {"n": "N"}`, `"params": {"n": "N/4"}`}:      "not an exact",
+		{`[[64]]`, `[[64, 2]]`}:                                 "not a positive 1d size",
+		{`"step": 1`, `"step": 1, "stride": 2`}:                 "unknown field",
+		{`"p": [4]`, `"p": [44]`}:                               "out of range",
+		{`"groups": "1d"`, `"groups": "3d"`}:                    "neither 1d nor 2d",
+		{`"check"`, `"group_sizes": [[16, 16]], "check"`}:       "not a positive 1d size",
+		{`"check"`, `"run_seconds": -1, "check"`}:               "non-negative",
+		{`"group_consts"`, `"run_seconds": -1, "group_consts"`}: "non-negative time",
 	} {
 		bad := strings.Replace(good, change[0], change[1], 1)
 		_, err := Parse("bad.json", []byte(bad))
 		if err == nil || !strings.Contains(err.Error(), msg) || !strings.HasPrefix(err.Error(), "bad.json: ") {
 			t.Errorf("%v: got %v, want an error containing %q", change, err, msg)
 		}
+	}
+}
+
+func TestBudget(t *testing.T) {
+	s, err := Parse("b.json", []byte(`{"name": "b", "group_consts": ["LX"], "group_sets": {"small": {"1d": [[64], [128]]}}, "run_seconds": 0.5,
+	 "kernels": [{"kernel": "a", "class": "c", "role": "measurement", "groups": "1d",
+	   "variants": [{"name": "v", "params": {"n": "N"}}], "sizes": {"p": [4], "t": [0, 1, 2], "step": 1}, "check": {"N": 10}},
+	  {"kernel": "b", "class": "c", "role": "test", "groups": "1d", "group_sizes": [[256]], "run_seconds": 2, "min_sizes": 9,
+	   "variants": [{"name": "v", "params": {"n": "N"}}], "sizes": {"p": [4], "t": [0, 1, 2], "step": 1}, "check": {"N": 10}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, keep := s.Budget(s.Kernels[0]); b != 0.5 || keep != DefaultMinSizes {
+		t.Errorf("suite budget: %g s, %d sizes", b, keep)
+	}
+	// min_sizes is capped by the number of sizes.
+	if b, keep := s.Budget(s.Kernels[1]); b != 2 || keep != 3 {
+		t.Errorf("kernel budget: %g s, %d sizes", b, keep)
+	}
+	if g, err := s.Groups(s.Kernels[1], "small"); err != nil || !reflect.DeepEqual(g, [][]int64{{256}}) {
+		t.Errorf("group_sizes: %v, %v", g, err)
+	}
+	if g, err := s.Groups(s.Kernels[0], "small"); err != nil || len(g) != 2 {
+		t.Errorf("suite groups: %v, %v", g, err)
 	}
 }
