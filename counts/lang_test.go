@@ -26,6 +26,8 @@ var langChecks = map[string][]langCheck{
 	"guarded": {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 5}, {"n": 2}, {"n": 1}}},
 		{map[string]int64{"LX": 5}, []map[string]int64{{"n": 37}, {"n": 3}}}},
 	"lazy":          {{map[string]int64{"LX": 8}, []map[string]int64{{"n": 11, "m": 5}, {"n": 1, "m": 1}}}},
+	"manyrefs":      {{map[string]int64{"LX": 4}, []map[string]int64{{"n": 37}, {"n": 6}, {"n": 2}, {"n": 1}}}},
+	"shifts":        {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 	"matmul_blocks": {{map[string]int64{"T": 8}, []map[string]int64{{"n": 17, "m": 13, "ell": 9}, {"n": 1, "m": 1, "ell": 1}}}},
 }
 
@@ -33,7 +35,7 @@ var langChecks = map[string][]langCheck{
 // exact, as breakdown cases at the parameters of langChecks.
 func langBreakdownCases() []breakdownCase {
 	var out []breakdownCase
-	for _, name := range []string{"loopy_logic", "loopy_bitwise", "loopy_specialops", "predicated", "matmul_blocks"} {
+	for _, name := range []string{"loopy_logic", "loopy_bitwise", "loopy_specialops", "predicated", "matmul_blocks", "manyrefs", "shifts"} {
 		src, err := os.ReadFile(filepath.Join("testdata", "lang", name+".knl"))
 		if err != nil {
 			panic(err)

@@ -518,10 +518,7 @@ type image struct {
 // accepts and per disjunct of its domain.
 func (p *plan) images(name string, keep func(gref) bool) ([]image, error) {
 	var images []image
-	for _, r := range p.refs[name] {
-		if !keep(r) {
-			continue
-		}
+	for _, r := range widest(p.refs[name], keep) {
 		rename := p.copyNames(r.inames)
 		pieces, err := withConds(p.domainPieces(r.inames, rename, nil), r.conds, rename)
 		if err != nil {
@@ -536,6 +533,38 @@ func (p *plan) images(name string, keep func(gref) bool) ([]image, error) {
 		}
 	}
 	return images, nil
+}
+
+// widest returns the references that keep accepts, less those whose
+// image another one's contains: a reference with the same inames and
+// subscripts under fewer conditions (a predicated copy of an access
+// touches no cell the access does not). The union of the images, and so
+// the footprint, stays the same, with fewer sets to unite.
+func widest(refs []gref, keep func(gref) bool) []gref {
+	var out []gref
+	for _, r := range refs {
+		if !keep(r) || slices.ContainsFunc(out, func(o gref) bool { return contains(o, r) }) {
+			continue
+		}
+		out = slices.DeleteFunc(out, func(o gref) bool { return contains(r, o) })
+		out = append(out, r)
+	}
+	return out
+}
+
+// contains reports whether reference a's image contains b's because they
+// access the same subscripts over the same inames and a's conditions are
+// among b's.
+func contains(a, b gref) bool {
+	if !slices.Equal(a.inames, b.inames) || fmt.Sprint(a.index) != fmt.Sprint(b.index) {
+		return false
+	}
+	for _, c := range a.conds {
+		if !slices.ContainsFunc(b.conds, func(d dnf) bool { return fmt.Sprint(c) == fmt.Sprint(d) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // cells returns the set of cells of an array that some image touches,

@@ -319,8 +319,13 @@ func (e *emitter) binary(x *counts.Binary, within []string, depth int) (string, 
 	e.use(x.T)
 	switch x.Op {
 	case counts.OpAdd, counts.OpSub, counts.OpMul, counts.OpDiv,
-		counts.OpBitAnd, counts.OpBitOr, counts.OpBitXor, counts.OpShl, counts.OpShr:
+		counts.OpBitAnd, counts.OpBitOr, counts.OpBitXor, counts.OpShr:
 		return "(" + l + " " + x.Op.String() + " " + r + ")", nil
+	case counts.OpShl:
+		// C leaves the left shift of a negative value undefined; the
+		// interpreter shifts two's-complement bits, as unsigned types do.
+		t := e.d.ctype(x.T)
+		return "((" + t + ")((unsigned " + t + ")" + l + " << " + r + "))", nil
 	case counts.OpPow:
 		return e.d.function("pow", x.T) + "(" + l + ", " + r + ")", nil
 	case counts.OpMod:

@@ -27,6 +27,8 @@ var langCases = map[string]libraryCase{
 	"datadep":          {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"guarded":          {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 3}, {"n": 1}}},
 	"lazy":             {[]consts{{"LX": 8}, {"LX": 3}}, []params{{"n": 11, "m": 5}, {"n": 1, "m": 1}}},
+	"manyrefs":         {[]consts{{"LX": 4}, {"LX": 3}}, []params{{"n": 37}, {"n": 6}, {"n": 1}}},
+	"shifts":           {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"matmul_blocks":    {[]consts{{"T": 8}, {"T": 3}}, []params{{"n": 17, "m": 13, "ell": 9}, {"n": 1, "m": 1, "ell": 1}}},
 }
 
@@ -103,6 +105,28 @@ func TestLangLazyForms(t *testing.T) {
 	for _, want := range []string{"\t\tif ((floormod_i32(", "\t\t} else {\n", "\t\tint cnd", "\t\tif (cnd"} {
 		if !strings.Contains(code.Source, want) {
 			t.Errorf("source lacks %q:\n%s", want, code.Source)
+		}
+	}
+}
+
+// A left shift is generated on the unsigned type, since C leaves the left
+// shift of a negative value undefined, and cast back.
+func TestLangShiftForms(t *testing.T) {
+	for _, c := range []struct {
+		backend gpu.Backend
+		want    []string
+	}{
+		{gpu.OpenCL, []string{"((int)((unsigned int)(k[", "((long)((unsigned long)(g["}},
+		{gpu.CUDA, []string{"((int)((unsigned int)(k[", "((long long)((unsigned long long)(g["}},
+	} {
+		code, err := codegen.Generate(langKernel(t, "shifts", nil), c.backend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range c.want {
+			if !strings.Contains(code.Source, want) {
+				t.Errorf("%s source lacks %q:\n%s", c.backend, want, code.Source)
+			}
 		}
 	}
 }
