@@ -134,7 +134,7 @@ func (e *emitter) instruction(ins *counts.Instruction, loops []string, depth int
 		if err != nil {
 			return fmt.Errorf("instruction %s: %w", ins.ID, err)
 		}
-		e.line(body, "if (%s) {", pred)
+		e.line(body, "if (%s) {", unwrapped(pred))
 		closers = append(closers, body)
 		body++
 	}

@@ -101,7 +101,7 @@ func (e *emitter) conditional(x *counts.Conditional, within []string, depth int)
 	name := fmt.Sprintf("cnd%d", e.temp)
 	e.temp++
 	e.line(depth, "%s %s;", e.d.ctype(x.T), name)
-	e.line(depth, "if (%s) {", c)
+	e.line(depth, "if (%s) {", unwrapped(c))
 	e.b.WriteString(as)
 	e.line(depth+1, "%s = %s;", name, a)
 	e.line(depth, "} else {")
@@ -109,4 +109,26 @@ func (e *emitter) conditional(x *counts.Conditional, within []string, depth int)
 	e.line(depth+1, "%s = %s;", name, b)
 	e.line(depth, "}")
 	return name, nil
+}
+
+// unwrapped drops the parentheses around a whole expression, so that an
+// if statement's test has one pair: compilers warn about if ((a == b)),
+// which reads like a mistaken assignment.
+func unwrapped(s string) string {
+	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
+		return s
+	}
+	depth := 0
+	for i, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 && i < len(s)-1 {
+				return s
+			}
+		}
+	}
+	return s[1 : len(s)-1]
 }
