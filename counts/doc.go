@@ -294,7 +294,9 @@
 // an array or a temporary, compares floating-point values, multiplies
 // inames), what it guards counts as if it always held: the count is an
 // upper bound, and the property says so (Counted.UpperBound,
-// Property.UpperBound; a footprint, Footprint.UpperBound). Both values
+// Property.UpperBound; a footprint, Footprint.UpperBound). The affine
+// conditions around it still bound it: under "i < 4 and a[i] > 0", an if
+// block on i < 4 or {if=a[i] > 0:i < 4}, it counts where i < 4. Both values
 // of select() are always evaluated and always count. loopy counts both
 // branches of if() everywhere; that is the upper bound here, and the
 // exact count where the condition is affine.

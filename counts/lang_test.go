@@ -22,7 +22,9 @@ var langChecks = map[string][]langCheck{
 	"loopy_specialops": {{nil, []map[string]int64{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}}},
 	"predicated": {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 16}, {"n": 4}, {"n": 2}, {"n": 1}}},
 		{map[string]int64{"LX": 5}, []map[string]int64{{"n": 37}, {"n": 3}}}},
-	"datadep":       {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
+	"datadep": {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
+	"guarded": {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 5}, {"n": 2}, {"n": 1}}},
+		{map[string]int64{"LX": 5}, []map[string]int64{{"n": 37}, {"n": 3}}}},
 	"lazy":          {{map[string]int64{"LX": 8}, []map[string]int64{{"n": 11, "m": 5}, {"n": 1, "m": 1}}}},
 	"matmul_blocks": {{map[string]int64{"T": 8}, []map[string]int64{{"n": 17, "m": 13, "ell": 9}, {"n": 1, "m": 1, "ell": 1}}}},
 }
@@ -177,11 +179,31 @@ func TestLangHandCounts(t *testing.T) {
 			"global.load.f64.stride=0": 4 * nm, "global.store.f64.stride=0": nm, "global.minldst.f64.stride=0": nm,
 			"launch.groups": 1, "launch.const": 1}
 	}
+	// guarded, as if its data-dependent conditions held and its affine
+	// ones bound what they guard: insn_0 loads a where i < 4 for its
+	// predicate and then stores out and loads a and takes a sqrt there;
+	// insn_1 loads a everywhere, computes n - 3 where that holds (a
+	// bound), and loads and stores out and adds where i >= n - 3; insn_2
+	// computes i % 2 everywhere, loads a in even rows, and multiplies,
+	// loads and stores out there; insn_3 loads a everywhere, and loads,
+	// subtracts and stores out where i <= 5.
+	guarded := func(n int64) map[string]int64 {
+		c3, c4, c6, even := min(n, 3), min(n, 4), min(n, 6), (n+1)/2
+		stores := c4 + c3 + even + c6
+		return map[string]int64{"global.load.f32.stride=1": 2*c4 + n + c3 + 2*even + n + c6,
+			"global.store.f32.stride=1": stores, "global.minldst.f32.stride=1": stores,
+			"flop.f32.special": c4, "flop.f32.add": c3 + c6, "flop.f32.mul": even, "int.i32.add": n, "int.i32.div": n,
+			"launch.groups": (n + 15) / 16, "launch.const": 1}
+	}
 	cases := []struct {
 		name   string
 		params map[string]int64
 		want   map[string]int64
 	}{
+		{"guarded", map[string]int64{"n": 37}, guarded(37)},
+		{"guarded", map[string]int64{"n": 5}, guarded(5)},
+		{"guarded", map[string]int64{"n": 2}, guarded(2)},
+		{"guarded", map[string]int64{"n": 100000}, guarded(100000)},
 		{"loopy_logic", map[string]int64{"n": 512, "m": 256, "ell": 128}, logic(512, 256, 128)},
 		{"loopy_logic", map[string]int64{"n": 3, "m": 40, "ell": 9}, logic(3, 40, 9)},
 		{"loopy_logic", map[string]int64{"n": 5, "m": 6, "ell": 2}, logic(5, 6, 2)},

@@ -80,6 +80,8 @@ func TestParseErrors(t *testing.T) {
 		{"int function", head + "a[i] = exp(i)\n", "6:8", "exp needs floating-point arguments, not i32"},
 		{"parallel reduction", head + "tag j l.0\na[i] = sum(j, m[i, j])\n", "7:8", "reduction over parallel iname j (l.0)"},
 		{"reduced and used", head + "m[i, j] = sum(j, m[i, j])\n", "6:11", "reduced over but also used outside"},
+		{"reduced and annotated", head + "a[i] = sum(j, m[i, j]) {inames=j}\n", "6:8", "iname j is reduced over but is also an iname of the instruction (inames= or a for block)"},
+		{"reduced in a for block", head + "for j\na[i] = sum(j, m[i, j])\nend\n", "7:8", "iname j is reduced over but is also an iname of the instruction (inames= or a for block)"},
 		{"parallel barrier", head + "tag i l.0\nbarrier {inames=i}\n", "7:1", "barrier inside parallel iname i"},
 		{"global barrier", head + "... gbarrier\n", "6:5", "only local barriers are supported"},
 		{"subscript count", head + "m[i] = 1\n", "6:1", "m has 2 dimension(s) but is used with 1 subscript(s)"},

@@ -193,6 +193,11 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 		}
 	}
 	within := r.expandInames(statementInames(s), "inames annotation")
+	for n, p := range sc.reduced {
+		if containsString(within, n) {
+			r.fail(p, "iname %s is reduced over but is also an iname of the instruction (inames= or a for block): reduce over another iname, or leave %s out", n, n)
+		}
+	}
 	for n := range sc.used {
 		if !containsString(within, n) {
 			within = append(within, n)

@@ -12,14 +12,40 @@ type where struct {
 	upper bool
 }
 
-// and narrows w by condition c, or by its negation.
+// and narrows w by condition c, or by its negation. A conjunction that
+// is not affine as a whole is narrowed by each of its parts, so that its
+// affine parts still bound what its data-dependent ones leave open
+// (i < 4 and a[i] > 0 holds at most where i < 4).
 func (w where) and(c Expr, negate bool) where {
 	d, ok := affineCond(c)
 	if ok && negate {
 		d, ok = d.not()
 	}
-	if !ok {
-		return where{conds: w.conds, upper: true}
+	if ok {
+		return where{conds: append(slices.Clone(w.conds), d), upper: w.upper}
 	}
-	return where{conds: append(slices.Clone(w.conds), d), upper: w.upper}
+	switch c := c.(type) {
+	case *Not:
+		return w.and(c.X, !negate)
+	case *Logic:
+		if c.Or == negate { // X and Y, or not (X or Y)
+			if n := w.and(c.X, negate).and(c.Y, negate); n.disjuncts() <= maxDisjuncts {
+				return n
+			}
+		}
+	}
+	return where{conds: w.conds, upper: true}
+}
+
+// disjuncts is the number of disjuncts of the intersection of w's
+// conditions.
+func (w where) disjuncts() int {
+	n := 1
+	for _, d := range w.conds {
+		n *= len(d)
+		if n > maxDisjuncts {
+			return n
+		}
+	}
+	return n
 }

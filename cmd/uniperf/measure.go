@@ -48,8 +48,10 @@ The kernel is checked against the reference interpreter first (at each
 size, or once at the size --check-param names: the interpreter is far
 slower than the device, and a check that would interpret more than 1e8
 operations is refused with a request for a smaller --check-param). --out
-appends a row per set to a measurement table (class --class, role test;
-a rerun skips the sets already in it). --compare-with WEIGHTS.arrow
+appends a row per set to a measurement table (class --class, role test,
+variant the parameters and a digest of the kernel's text; a rerun skips
+the sets already in it, and refuses a table whose rows were measured
+before the file was edited). --compare-with WEIGHTS.arrow
 predicts each set with the weights of uniperf fit and prints predicted
 against measured, with the signed relative error (predicted - measured) /
 measured. --json prints the results as a list of objects.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"maps"
@@ -120,7 +121,7 @@ func measureKernel(stdout io.Writer, kernel string, opts kernelMeasureOptions) e
 	}
 	var results []kernelTime
 	for _, p := range sets {
-		r, err := measureSet(timer, k, table, kernel, consts, p, len(checkAt) == 0, opts.class)
+		r, err := measureSet(timer, k, table, kernel, text, consts, p, len(checkAt) == 0, opts.class)
 		if err != nil {
 			return err
 		}
@@ -174,15 +175,21 @@ func checkSizes(ir *counts.Kernel, sets []map[string]int64, checkAt map[string]i
 
 // measureSet checks (unless a --check-param check replaced it) and times
 // k at params, or takes the time from the table when a row of the same
-// case is there already, and appends a new row to the table.
-func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, kernel string, consts, params map[string]int64, check bool, class string) (kernelTime, error) {
+// case, measured from the same source text, is there already, and appends
+// a new row to the table.
+func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, kernel string, text []byte, consts, params map[string]int64, check bool, class string) (kernelTime, error) {
 	global, local, err := k.Grid(params)
 	if err != nil {
 		return kernelTime{}, fmt.Errorf("kernel %s: %w", kernel, err)
 	}
 	r := kernelTime{Kernel: kernel, Device: timer.name(), Consts: consts, Params: params, Local: local, Global: global}
+	variant := sourceVariant(params, text)
 	if table != nil {
 		if row, ok := findRow(table, datasets.MakeKey(kernel, consts, params, local)); ok {
+			if row.Variant != variant {
+				return kernelTime{}, fmt.Errorf("%s: the row of %s at %s was measured from another text of the kernel (variant %q, now %q): "+
+					"the file changed since; measure into another --out table", table.Path(), kernel, launch.ParamString(params), row.Variant, variant)
+			}
 			r.Measured, r.Raw, r.Resumed = row.TimeS, row.RawTimesS, true
 			return r, nil
 		}
@@ -203,7 +210,7 @@ func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, ke
 	info := timer.dev.Info()
 	row := datasets.Row{
 		Device: info.Name, Backend: string(info.Backend), Kernel: kernel, Class: class, Role: datasets.RoleTest,
-		Variant: launch.ParamString(params), Consts: orEmptyMap(consts), Params: params,
+		Variant: variant, Consts: orEmptyMap(consts), Params: params,
 		LocalSize: tm.local, GlobalSize: tm.global, TimeS: r.Measured, RawTimesS: tm.raw,
 		RunsKept: int32(timer.runs - timer.discard), RunsDiscarded: int32(timer.discard),
 		Timestamp: time.Now().UTC(), Version: datasets.Version,
@@ -212,6 +219,14 @@ func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, ke
 		return kernelTime{}, tableError(err)
 	}
 	return r, nil
+}
+
+// sourceVariant is the variant column of a row: the parameters and a
+// digest of the kernel's source text, so that a rerun after the file was
+// edited does not take the old kernel's times for the new one's.
+func sourceVariant(params map[string]int64, text []byte) string {
+	sum := sha256.Sum256(text)
+	return fmt.Sprintf("%s source=%x", launch.ParamString(params), sum[:6])
 }
 
 // findRow returns the table's row with key k.
@@ -295,7 +310,7 @@ func printKernelTimes(w io.Writer, results []kernelTime, table *datasets.Writer)
 			line += fmt.Sprintf("%s\t%+.3f\t", seconds(*r.Predicted), *r.RelErr)
 		}
 		if r.Resumed {
-			line += "(from the table)"
+			line += "  (from the table)"
 		}
 		fmt.Fprintln(tw, line)
 	}

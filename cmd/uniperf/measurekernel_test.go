@@ -117,6 +117,17 @@ func TestMeasureKernelOnPoCL(t *testing.T) {
 	if tab2, err := datasets.Read(table); err != nil || len(tab2.Rows) != 2 {
 		t.Errorf("the table changed: %v", err)
 	}
+	// An edited kernel is a new kernel: the table's times are not its.
+	if err := os.WriteFile(knl, []byte(strings.Replace(axpyKnl, "2.5f", "3.5f", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr = captureStderr(t, func() { code, _, _ = runMeasure(t, args...) })
+	if code != 2 || !strings.Contains(stderr, "another text of the kernel") {
+		t.Errorf("rerun after an edit: exit %d, %q", code, stderr)
+	}
+	if tab2, err := datasets.Read(table); err != nil || len(tab2.Rows) != 2 {
+		t.Errorf("the table changed: %v", err)
+	}
 }
 
 // TestKernelsShowFile shows a .knl file of the user's: the source is the
@@ -151,5 +162,19 @@ func TestKernelsShowFile(t *testing.T) {
 	stderr := captureStderr(t, func() { code, out = runShow(t, bad) })
 	if code != 2 || out != "" || !strings.Contains(stderr, "bad.knl:2:") {
 		t.Errorf("bad file: exit %d, output %q, stderr %q", code, out, stderr)
+	}
+}
+
+// TestPrintKernelTimesResumed prints a time taken from the table apart
+// from the time itself.
+func TestPrintKernelTimesResumed(t *testing.T) {
+	var b strings.Builder
+	results := []kernelTime{{Kernel: "k.knl", Device: "dev", Params: map[string]int64{"n": 37}, Local: []int64{4}, Global: []int64{40},
+		Measured: 7.39e-6, Resumed: true}}
+	if err := printKernelTimes(&b, results, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "7.39 µs  (from the table)") {
+		t.Errorf("got\n%s", b.String())
 	}
 }
