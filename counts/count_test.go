@@ -52,6 +52,8 @@ func countChecks() []planCheck {
 		add("sumsq", map[string]int64{"D": d}, n(600), n(257), n(1))
 		add("inv_norm", map[string]int64{"D": d}, n(600), n(257), n(1))
 	}
+	add("scaled_sum", nil, n(600), n(257), n(1))
+	add("scaled_sum", map[string]int64{"K": 1}, n(37))
 	add("matvec_t", nil, map[string]int64{"m": 37, "n": 600}, map[string]int64{"m": 1, "n": 257}, map[string]int64{"m": 5, "n": 1})
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {
 		for _, t := range []string{"f32", "f64"} {

@@ -353,6 +353,8 @@ func libraryCases() []libraryCase {
 		{"inv_norm", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, normSetup(3, true)},
 		{"matvec_t", map[string]int64{"LX": 8}, map[string]int64{"m": 7, "n": 21}, matvecSetup},
 		{"matvec_t", map[string]int64{"LX": 8}, map[string]int64{"m": 1, "n": 3}, matvecSetup},
+		{"scaled_sum", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, scaledSumSetup(5)},
+		{"scaled_sum", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 3}, scaledSumSetup(1)},
 	}
 	return append(cases, arithCases()...)
 }
@@ -401,6 +403,27 @@ func matvecSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() err
 			}
 		}
 		return nil
+	}
+}
+
+// scaledSumSetup checks out[i] = a[i]·(w[0] + ... + w[k-1]).
+func scaledSumSetup(k int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		a, w, out := randF32(rng, n), randF32(rng, k), poisonF32(n)
+		return map[string]any{"a": a, "w": w, "out": out}, func() error {
+			var sum, abs float64
+			for _, v := range w {
+				sum += float64(v)
+				abs += math.Abs(float64(v))
+			}
+			for i := range n {
+				if want := float64(a[i]) * sum; !near(out[i], want, math.Abs(float64(a[i]))*abs) {
+					return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
+				}
+			}
+			return nil
+		}
 	}
 }
 

@@ -66,10 +66,10 @@ func TestPaperSuiteFollowsTheSeed(t *testing.T) {
 			t.Errorf("%s: sizes %+v, want %+v", name, k, want)
 		}
 	}
-	// The seed's nine classes and uniperf's global_strided, vector_norms
-	// and matvec.
-	if len(classes) != 12 || !classes["global_strided"] || !classes["vector_norms"] || !classes["matvec"] {
-		t.Errorf("%d measurement classes %v, want the seed's 9, global_strided, vector_norms and matvec", len(classes), classes)
+	// The seed's nine classes and uniperf's global_strided, vector_norms,
+	// matvec and uniform_loads.
+	if len(classes) != 13 || !classes["global_strided"] || !classes["vector_norms"] || !classes["matvec"] || !classes["uniform_loads"] {
+		t.Errorf("%d measurement classes %v, want the seed's 9, global_strided, vector_norms, matvec and uniform_loads", len(classes), classes)
 	}
 	// Seed 001 reports its test kernels with 256 work-items per group, at
 	// four sizes.
