@@ -18,7 +18,7 @@ func ParseSet(src string) (s *Set, err error) {
 	if err != nil {
 		return nil, err
 	}
-	bd := &builder{params: ast.params}
+	bd := &builder{params: ast.params, work: newBudget(Limits{})}
 	s = &Set{params: ast.params}
 	for i, pc := range ast.pieces {
 		if i == 0 {
@@ -67,6 +67,7 @@ func ParseSet(src string) (s *Set, err error) {
 // scope, innermost last).
 type builder struct {
 	params []string
+	work   *budget
 }
 
 // collectParams appends the free names of f to the parameters.
@@ -138,7 +139,7 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 			// every comparison.
 			return []*bset{intersectBset(l[0], r[0])}, nil
 		}
-		return intersectParts(l, r), nil
+		return intersectParts(l, r, bd.work), nil
 	case *fOr:
 		l, err := bd.formula(n.l, scope)
 		if err != nil {
@@ -154,14 +155,14 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 		if err != nil {
 			return nil, err
 		}
-		return complementParts(x, np, nd), nil
+		return complementParts(x, np, nd, bd.work), nil
 	case *fExists:
 		inner := append(slices.Clone(scope), n.vars...)
 		body, err := bd.formula(n.body, inner)
 		if err != nil {
 			return nil, err
 		}
-		out, err := projectOutTail(body, len(n.vars))
+		out, err := projectOutTail(body, len(n.vars), bd.work)
 		if ce, ok := err.(*ComplexityError); ok {
 			ce.Dim = fmt.Sprintf("exists variable at %d:%d", n.p.line, n.p.col)
 		}

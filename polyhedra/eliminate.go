@@ -48,9 +48,6 @@ const (
 	fmLimitCalls = 8000
 )
 
-// A budget counts work shared by all bsets derived from one operation.
-type budget struct{ used, fmCalls int64 }
-
 // fmAllowed charges one Fourier–Motzkin run to b's budget and reports
 // whether it may be done.
 func (b *bset) fmAllowed() bool {
@@ -147,6 +144,7 @@ func (b *bset) eliminate(x int, sum bool) ([]*bset, error) {
 		}
 		return nil, errUnbounded
 	}
+	b.work.charge(len(lows) * len(ups))
 	var out []*bset
 	for i := range lows {
 		for j := range ups {
@@ -186,6 +184,7 @@ func (b *bset) splitResidues(x int, m int64, sum bool) ([]*bset, error) {
 	if m > maxSplit {
 		return nil, &ComplexityError{Reason: fmt.Sprintf("%d residue classes (limit %d)", m, maxSplit)}
 	}
+	b.work.charge(int(m))
 	var out []*bset
 	for r := int64(0); r < m; r++ {
 		c := b.clone()
@@ -352,7 +351,7 @@ func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
 func (b *bset) exactlyEmpty() (bool, error) {
 	start := b.clone()
 	start.poly = nil
-	start.work = &budget{}
+	start.work = newBudget(Limits{})
 	stack := []*bset{start}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]

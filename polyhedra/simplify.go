@@ -25,15 +25,18 @@ const maxCells = 96
 // simplifyPieces simplifies pieces whose values add up. It returns
 // disjoint pieces when it can make them disjoint within maxCells, and
 // otherwise the simplified overlapping pieces with disjoint = false.
-// Pieces known to be disjoint (known) are taken as they are.
-func simplifyPieces(pieces []*bset, known bool) (out []*bset, disjoint bool) {
+// Pieces known to be disjoint (known) are taken as they are. A sum of
+// more than maxCells overlapping pieces is only normalised: simplifying
+// each of thousands of pieces takes longer than counting them did, for a
+// function that stays unreadable anyway.
+func simplifyPieces(pieces []*bset, known bool, work *budget) (out []*bset, disjoint bool) {
 	var ps []*bset
-	work := &budget{}
 	defer func() {
 		for _, p := range out {
 			p.work = nil
 		}
 	}()
+	work.charge(len(pieces))
 	for _, p := range pieces {
 		p = p.clone()
 		p.work = work
@@ -49,6 +52,9 @@ func simplifyPieces(pieces []*bset, known bool) (out []*bset, disjoint bool) {
 		if cells, disjoint = disjointSum(ps); disjoint {
 			ps = cells
 		}
+	}
+	if !disjoint && len(ps) > maxCells {
+		return sortPieces(ps), false
 	}
 	for _, p := range ps {
 		if p.simplifyPiece() {
@@ -68,10 +74,24 @@ func simplifyPieces(pieces []*bset, known bool) (out []*bset, disjoint bool) {
 	if disjoint {
 		out = coalesce(out)
 	}
-	slices.SortStableFunc(out, func(a, b *bset) int {
-		return strings.Compare(pieceKey(a), pieceKey(b))
-	})
-	return out, disjoint
+	return sortPieces(out), disjoint
+}
+
+// sortPieces puts pieces in a canonical order, for a stable printed form.
+func sortPieces(ps []*bset) []*bset {
+	type keyed struct {
+		key string
+		p   *bset
+	}
+	ks := make([]keyed, len(ps))
+	for i, p := range ps {
+		ks[i] = keyed{pieceKey(p), p}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	for i, k := range ks {
+		ps[i] = k.p
+	}
+	return ps
 }
 
 func pieceKey(p *bset) string {
@@ -120,6 +140,13 @@ func mergeEqualDomains(ps []*bset) []*bset {
 func disjointSum(pieces []*bset) ([]*bset, bool) {
 	if len(pieces) <= 1 {
 		return pieces, true
+	}
+	if len(pieces) > maxCells {
+		// Every piece's domain needs a cell of its own unless another
+		// piece has the same domain, and mergeEqualDomains merged those:
+		// more pieces than maxCells cannot end in fewer cells. Giving up
+		// before the common divs are gathered keeps a large sum cheap.
+		return nil, false
 	}
 	base := newBset(pieces[0].np, 0)
 	base.work = pieces[0].work
@@ -207,6 +234,7 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 				}
 				nc.sign[s] = sg
 				if len(signs) == 2 {
+					base.work.charge(1)
 					nc.b = c.b.clone()
 					if sg {
 						nc.b.addIneq(copyRow(row))
