@@ -48,6 +48,12 @@ const (
 	fmLimitCalls = 8000
 )
 
+// maxPolyTerms bounds the terms of the summand of one piece: each lifted
+// div and each summation raise the degree, and the cost of a summation
+// grows with the square of the terms, so that a few pieces could
+// otherwise take hours without reaching any budget of pieces.
+const maxPolyTerms = 2000
+
 // fmAllowed charges one Fourier–Motzkin run to b's budget and reports
 // whether it may be done.
 func (b *bset) fmAllowed() bool {
@@ -66,6 +72,9 @@ func (b *bset) spend() error {
 	b.work.used += 1
 	if b.poly != nil {
 		b.work.used += int64(len(b.poly.terms))
+		if len(b.poly.terms) > maxPolyTerms {
+			return &ComplexityError{Reason: fmt.Sprintf("a summand of more than %d terms", maxPolyTerms)}
+		}
 	}
 	if b.work.used > workLimit {
 		return &ComplexityError{Reason: fmt.Sprintf("more than %d steps and polynomial terms", workLimit)}
