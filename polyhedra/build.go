@@ -168,9 +168,70 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 		}
 		return out, err
 	case *fCmp:
+		if c := splitMinMax(n); c != nil {
+			return bd.formula(c, scope)
+		}
 		return bd.comparison(n, scope)
 	}
 	panic("polyhedra: unknown formula node")
+}
+
+// splitMinMax rewrites a comparison with a minimum on the larger side or
+// a maximum on the smaller side as a conjunction, x <= min(a, b) as
+// x <= a and x <= b, which is one basic set where evaluating the minimum
+// would give one per argument. It returns nil when there is nothing to
+// split.
+func splitMinMax(c *fCmp) fNode {
+	type pair struct {
+		x, y eNode
+		op   token
+	}
+	var pairs []pair
+	for i, op := range c.ops {
+		for _, x := range c.lists[i] {
+			for _, y := range c.lists[i+1] {
+				pairs = append(pairs, pair{x, y, op})
+			}
+		}
+	}
+	split := false
+	for k := 0; k < len(pairs); k++ {
+		p := pairs[k]
+		less := p.op.text == "<" || p.op.text == "<="
+		more := p.op.text == ">" || p.op.text == ">="
+		var args []eNode
+		var left bool
+		if m, ok := p.y.(*eMinMax); ok && (less && !m.max || more && m.max) {
+			args = m.args
+		} else if m, ok := p.x.(*eMinMax); ok && (less && m.max || more && !m.max) {
+			args, left = m.args, true
+		} else {
+			continue
+		}
+		split = true
+		pairs = slices.Delete(pairs, k, k+1)
+		for _, a := range args {
+			q := pair{p.x, a, p.op}
+			if left {
+				q = pair{a, p.y, p.op}
+			}
+			pairs = append(pairs, q)
+		}
+		k--
+	}
+	if !split {
+		return nil
+	}
+	var f fNode
+	for _, p := range pairs {
+		var cmp fNode = &fCmp{lists: [][]eNode{{p.x}, {p.y}}, ops: []token{p.op}}
+		if f == nil {
+			f = cmp
+		} else {
+			f = &fAnd{f, cmp}
+		}
+	}
+	return f
 }
 
 // A qaff is the rational affine value row/den (den > 0) over the columns

@@ -441,12 +441,10 @@ func paramNames(np int) []string {
 // next to n(n+1)(n+2)/6 for n >= 2).
 func coalesce(ps []*bset) []*bset {
 	keys := make([]string, len(ps))
-	points := make([][][]int64, len(ps)) // nil: more than maxAdoptPoints
+	points := make([]*piecePoints, len(ps)) // nil: more than maxAdoptPoints
 	for i, p := range ps {
 		keys[i] = names{params: paramNames(p.np)}.polyString(p, p.poly)
-		if pts, ok := p.paramPoints(maxAdoptPoints); ok {
-			points[i] = append(pts, nil) // non-nil even when empty
-		}
+		points[i] = p.pointValues()
 	}
 	for i := 0; i < len(ps); i++ {
 		for j := 0; j < len(ps); j++ {
@@ -458,7 +456,7 @@ func coalesce(ps []*bset) []*bset {
 				if points[i] == nil {
 					continue
 				}
-				if a = adopt(ps[i], ps[j], points[i][:len(points[i])-1]); a == nil {
+				if a = adopt(ps[i], ps[j], points[i]); a == nil {
 					continue
 				}
 			}
@@ -471,11 +469,7 @@ func coalesce(ps []*bset) []*bset {
 			}
 			// u has ps[j]'s polynomial; drop ps[i] and start over
 			ps[j] = u
-			if pts, ok := u.paramPoints(maxAdoptPoints); ok {
-				points[j] = append(pts, nil)
-			} else {
-				points[j] = nil
-			}
+			points[j] = u.pointValues()
 			ps = slices.Delete(ps, i, i+1)
 			keys = slices.Delete(keys, i, i+1)
 			points = slices.Delete(points, i, i+1)
@@ -488,15 +482,39 @@ func coalesce(ps []*bset) []*bset {
 // maxAdoptPoints bounds the points of a piece that adopt checks.
 const maxAdoptPoints = 8
 
+// piecePoints are the parameter points of a piece with few of them and
+// the piece's values there.
+type piecePoints struct {
+	pts  [][]int64
+	vals []*big.Rat
+}
+
+// pointValues returns p's points and values, or nil when it has more
+// than maxAdoptPoints points or a value overflows.
+func (p *bset) pointValues() *piecePoints {
+	pts, ok := p.paramPoints(maxAdoptPoints)
+	if !ok {
+		return nil
+	}
+	pp := &piecePoints{pts: pts}
+	for _, pt := range pts {
+		v, ok := evalPiece(p, pt)
+		if !ok {
+			return nil
+		}
+		pp.vals = append(pp.vals, v)
+	}
+	return pp
+}
+
 // adopt returns a with b's polynomial when b's polynomial gives a's
-// values at each of a's points pts, else nil.
-func adopt(a, b *bset, pts [][]int64) *bset {
+// values at each of a's points, else nil.
+func adopt(a, b *bset, pp *piecePoints) *bset {
 	c := a.clone()
 	c.poly = translatePoly(c.importCols(b), b.poly)
-	for _, pt := range pts {
-		va, ok1 := evalPiece(a, pt)
-		vc, ok2 := evalPiece(c, pt)
-		if !ok1 || !ok2 || va.Cmp(vc) != 0 {
+	for k, pt := range pp.pts {
+		vc, ok := evalPiece(c, pt)
+		if !ok || pp.vals[k].Cmp(vc) != 0 {
 			return nil
 		}
 	}
