@@ -33,7 +33,7 @@ func BenchmarkParseMatmulTiled(b *testing.B) {
 func BenchmarkPlanMatmulTiled(b *testing.B) {
 	k := benchKernel(b, "matmul_tiled")
 	for b.Loop() {
-		if _, err := newPlan(k); err != nil {
+		if _, err := newPlan(k, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -122,6 +122,40 @@ func BenchmarkPropertiesMatmulTiled(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := c.Properties(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFootprintsLibrary counts every library kernel and its
+// footprints (subtract BenchmarkCountLibrary for the footprints alone).
+func BenchmarkFootprintsLibrary(b *testing.B) {
+	for _, name := range library.Names() {
+		k := benchKernel(b, name)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				c, err := Count(k)
+				if err == nil {
+					_, err = c.Footprints()
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBreakdownAtMatmulTiled splits the counted properties of the
+// tiled matmul, with subscript arithmetic, by instruction at one size.
+func BenchmarkBreakdownAtMatmulTiled(b *testing.B) {
+	c, err := CountWith(benchKernel(b, "matmul_tiled"), Options{CountSubscripts: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	params := map[string]int64{"n": 1000, "m": 1000, "ell": 1000}
+	for b.Loop() {
+		if _, _, err := c.BreakdownAt(ByInstruction, params); err != nil {
 			b.Fatal(err)
 		}
 	}

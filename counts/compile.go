@@ -24,10 +24,10 @@ func (x *xloop) exec(in *interp) {
 	})
 }
 
-type xbarrier struct{}
+type xbarrier struct{ ctr int }
 
-func (xbarrier) exec(in *interp) {
-	in.st.counters[in.barrierCtr] += int64(in.nWorkItems)
+func (x xbarrier) exec(in *interp) {
+	in.st.counters[x.ctr] += int64(in.nWorkItems)
 	in.st.epoch++
 }
 
@@ -66,7 +66,7 @@ func (in *interp) compileNodes(nodes []Node, loops []string) ([]xnode, error) {
 			}
 			out = append(out, &xloop{q: in.e.newQuery(dom, loops, []string{n.Iname}), body: body})
 		case *Barrier:
-			out = append(out, xbarrier{})
+			out = append(out, xbarrier{in.counter(counterKey{kind: 2, stmt: n.ID})})
 		case *Instruction:
 			x, err := in.compileInstr(n)
 			if err != nil {
@@ -87,6 +87,7 @@ type cctx struct {
 }
 
 func (in *interp) compileInstr(ins *Instruction) (*xinstr, error) {
+	in.stmt = ins.ID
 	dom, err := in.e.domain(ins.Within)
 	if err != nil {
 		return nil, err
@@ -181,7 +182,7 @@ func (in *interp) compileExpr(e Expr, cx *cctx) (cval, error) {
 	return cval{}, errorf(in.k.File, e.Pos(), "cannot interpret %T", e)
 }
 
-func (in *interp) opCounter(op Op) int { return in.counter(counterKey{kind: 1, op: op}) }
+func (in *interp) opCounter(op Op) int { return in.counter(counterKey{kind: 1, op: op, stmt: in.stmt}) }
 
 func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
 	x, err := in.compileExpr(e.X, cx)
@@ -482,7 +483,18 @@ func (in *interp) indexer(acc *Access, cx *cctx) func(st *state) int64 {
 		s *= ext[dd]
 	}
 	vals := make([]int64, len(dims))
+	var ops []int // with RunOptions.CountSubscripts, the subscripts' operations
+	if in.countSubscripts {
+		for _, x := range acc.Index {
+			for _, op := range subscriptOps(x) {
+				ops = append(ops, in.opCounter(op))
+			}
+		}
+	}
 	return func(st *state) int64 {
+		for _, c := range ops {
+			st.counters[c]++
+		}
 		flat := int64(0)
 		bad := false
 		for d, x := range dims {
@@ -512,7 +524,7 @@ func formatIndex(name string, vals []int64) string {
 }
 
 func (in *interp) memCounter(a *Array, store bool) int {
-	return in.counter(counterKey{kind: 0, space: a.Space, mem: MemAccess{Array: a.Name, DType: a.DType, Store: store}})
+	return in.counter(counterKey{kind: 0, space: a.Space, mem: MemAccess{Array: a.Name, DType: a.DType, Store: store}, stmt: in.stmt})
 }
 
 // traceSite returns the trace recorder of a global access, or nil.

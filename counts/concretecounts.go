@@ -105,12 +105,12 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 // footprint evaluates the number of cells of a footprint and of its
 // filled-in bounding box.
 func (b *breakdown) footprint(f footprint, value func(term) (int64, error)) (cells, filled int64, err error) {
-	if cells, err = value(term{1, []factor{{f.cells}}}); err != nil {
+	if cells, err = value(term{coef: 1, factors: []factor{{f.cells}}}); err != nil {
 		return 0, 0, err
 	}
 	filled = 1
 	for _, ext := range f.extents {
-		e, err := value(term{1, []factor{{ext}}})
+		e, err := value(term{coef: 1, factors: []factor{{ext}}})
 		if err == nil {
 			filled, err = mulInt(filled, e)
 		}

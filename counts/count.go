@@ -18,6 +18,7 @@ import (
 // a quantity shared by several properties is counted and evaluated once.
 type Counted struct {
 	k      *Kernel
+	plan   *plan // kept for footprints, counted on demand
 	params []string
 	values []*polyhedra.PwQPolynomial // the counted quantities
 	gisted []*polyhedra.PwQPolynomial // values where the assumptions hold
@@ -30,6 +31,8 @@ type Counted struct {
 	// sums holds each group's terms summed into one function, formed on
 	// demand: evaluation does not need them.
 	sums func() ([]*polyhedra.PwQPolynomial, error)
+	// footprints counts the footprints on demand.
+	footprints func() ([]countedFootprint, error)
 }
 
 // group is a sum of terms that belongs to one property: a static
@@ -40,6 +43,25 @@ type group struct {
 	util  int    // index into Counted.utils, or -1 when name is fixed
 	acc   accessKind
 	terms []prodTerm
+	// parts holds the terms as they were planned, each with its source,
+	// for breakdowns; terms merges those with the same factors.
+	parts []sourcedTerm
+}
+
+// sourcedTerm is a term of a group and where it comes from.
+type sourcedTerm struct {
+	prodTerm
+	src source
+}
+
+// sourced pairs counted terms with the plan terms they were counted
+// from.
+func sourced(ts []prodTerm, planned []term) []sourcedTerm {
+	out := make([]sourcedTerm, len(ts))
+	for i, t := range ts {
+		out[i] = sourcedTerm{t, planned[i].src}
+	}
+	return out
 }
 
 // accessKind is what names the stride class of a global access.
@@ -78,12 +100,28 @@ type util struct {
 // is counted with package polyhedra; products and sums of counts are
 // formed with its exact arithmetic, and the launch size of an axis with
 // several tagged inames is the maximum of their extents.
-func Count(k *Kernel) (*Counted, error) {
-	p, err := newPlan(k)
+func Count(k *Kernel) (*Counted, error) { return CountWith(k, Options{}) }
+
+// Options adjusts what CountWith counts.
+type Options struct {
+	// CountSubscripts counts the arithmetic of array subscripts as
+	// integer operations, as loopy's count_within_subscripts does: an
+	// int.i32.add per + or - and an int.i32.mul per coefficient other
+	// than ±1 of each subscript, written after splitting (a[i] with i
+	// split by 16 is a[16*i_out + i_in]: an add and a mul), once per
+	// evaluation of the access. Without it, subscripts are address
+	// computation and cost nothing.
+	CountSubscripts bool
+}
+
+// CountWith counts every property of k symbolically, as Count does, with
+// options.
+func CountWith(k *Kernel, opts Options) (*Counted, error) {
+	p, err := newPlan(k, opts)
 	if err != nil {
 		return nil, err
 	}
-	b := &counter{p: p, c: &Counted{k: k, params: slices.Clone(k.Params)}, set: map[int]int{}, max: map[string]int{}}
+	b := &counter{p: p, c: &Counted{k: k, plan: p, params: slices.Clone(k.Params)}, set: map[int]int{}, max: map[string]int{}}
 	b.unit = p.add(&uset{pieces: []piece{{}}})
 	if err := b.count(); err != nil {
 		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
@@ -94,6 +132,7 @@ func Count(k *Kernel) (*Counted, error) {
 	}
 	c.names = c.possibleNames()
 	c.sums = sync.OnceValues(c.groupSums)
+	c.footprints = sync.OnceValues(c.countFootprints)
 	if c.all, err = c.Compile(c.names); err != nil {
 		return nil, err
 	}

@@ -117,7 +117,7 @@ func TestCountMatchesPlanAndRun(t *testing.T) {
 // and returns Eval's values.
 func checkCountAgainstPlan(t *testing.T, k *Kernel, c *Counted, params map[string]int64) map[string]int64 {
 	t.Helper()
-	p, err := newPlan(k)
+	p, err := newPlan(k, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +266,7 @@ func TestSpanUnionFallback(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := newPlan(k)
+		p, err := newPlan(k, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

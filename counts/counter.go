@@ -40,7 +40,7 @@ func (b *counter) count() error {
 		if err != nil {
 			return err
 		}
-		b.c.groups = append(b.c.groups, group{name: name, util: -1, terms: terms})
+		b.c.groups = append(b.c.groups, group{name: name, util: -1, terms: terms, parts: sourced(terms, b.p.static[name])})
 	}
 	type utilKey struct {
 		array string
@@ -70,11 +70,13 @@ func (b *counter) count() error {
 			}
 			gr.util = u
 		}
+		parts := sourced(t, []term{g.count})
 		if i, ok := index[kind]; ok {
 			b.c.groups[i].terms = append(b.c.groups[i].terms, t...)
+			b.c.groups[i].parts = append(b.c.groups[i].parts, parts...)
 			continue
 		}
-		gr.acc, gr.terms = kind, t
+		gr.acc, gr.terms, gr.parts = kind, t, parts
 		index[kind] = len(b.c.groups)
 		b.c.groups = append(b.c.groups, gr)
 	}

@@ -13,9 +13,11 @@
 // nodes of Node (Loop, *Instruction, *Barrier), Tally (what the
 // interpreter did), Counted (the symbolic counts of a kernel), Evaluator
 // (chosen counts compiled for fast evaluation) and Weighted (a weighted
-// sum of the counts compiled for fast evaluation: a linear prediction). ParseKernel
-// reads a kernel, (*Kernel).Launch computes its launch grid, Run
-// interprets it, Count counts it.
+// sum of the counts compiled for fast evaluation: a linear prediction).
+// ParseKernel reads a kernel, (*Kernel).Launch computes its launch grid,
+// Run interprets it, Count (or CountWith) counts it; a Counted also splits
+// its properties by instruction or array (Breakdown) and counts the
+// footprints of its global arrays (Footprints).
 //
 // # The .knl format
 //
@@ -184,9 +186,18 @@
 // pow, exp() exp, and the other functions special; for integers // and %
 // are div. A reduction counts one operation of its operator's kind (sum:
 // add, product: mul, max and min: special) per point of its body.
-// Negation and conversions are free. As in loopy, subscript arithmetic is
-// not counted: it is address computation, not work. Integer arithmetic on
-// values (i + 1 used as a value) is counted, as int.i32.add and so on.
+// Negation and conversions are free. Integer arithmetic on values (i + 1
+// used as a value) is counted, as int.i32.add and so on.
+//
+// Subscript arithmetic is address computation, not work, and Count leaves
+// it out, as loopy's get_op_map does with count_within_subscripts=False.
+// CountWith with Options.CountSubscripts counts it, as loopy does by
+// default: each subscript, written as a sum of terms after splitting and
+// constant substitution, costs an int.i32.add per + or - and an
+// int.i32.mul per coefficient other than 1 and -1, once per evaluation of
+// its access (left-hand sides, local and private arrays included). a[i, k
+// + 1] with i split by 16 is a[16*i_out + i_in, k + 1]: two adds and a
+// mul. An iname used as a value costs nothing either way, split or not.
 //
 // # Properties
 //
@@ -262,11 +273,49 @@
 // must satisfy the assumptions, and a count that overflows int64 is an
 // error, never a wrong value.
 //
+// # Breakdowns
+//
+// (*Counted).Breakdown splits each property into parts, each a piecewise
+// quasi-polynomial, that sum to it; BreakdownAt does so at given
+// parameters, with the classes of strided accesses resolved there, and
+// gives each part's value. ByInstruction attributes each term to the
+// statement that performs it: the operations and memory traffic of an
+// instruction (its reductions included), or for sync.barrier the barrier.
+// ByArray attributes memory traffic and subscript arithmetic to the array
+// accessed, and the operations of an instruction's value to the array or
+// temporary it assigns to. launch.groups and launch.const, and by array
+// sync.barrier, belong to the kernel as a whole (Part.Source ""). The
+// minima global.minldst.* are not sums and have no parts.
+//
+// # Footprints
+//
+// The footprint of a global array in one direction is the set of its
+// elements that the kernel's loads (or stores) touch over the whole
+// launch: the union, over the references in that direction, of the image
+// of each reference's execution domain (the domain projected onto its
+// instruction's Within and its enclosing reductions' inames) under its
+// subscripts. (*Counted).Footprints counts it with package polyhedra, as
+// the set { [e_0, ...] : exists a point x of the domain with e_d =
+// subscript_d(x) }, in elements and in bytes (times the element size);
+// FootprintsAt evaluates both. The count is exact whatever the
+// subscripts: an element touched by several work-items, iterations or
+// references counts once (b[i + j] over n x m points is n + m - 1
+// elements), and elements no point touches do not count (a[3*i] over n
+// points is n elements). A footprint follows from the execution domains
+// alone: subscripts are affine, so no value read at run time changes it,
+// and where an execution domain only bounds what runs (a condition on
+// data), the footprint is an upper bound in the same way. Local and
+// private arrays, which live per work-group and per work-item, have no
+// footprint.
+//
 // # The reference interpreter
 //
 // Run executes the schedule work-group by work-group, the work-items of a
 // group in lock-step, with private temporaries per work-item, local arrays
 // per group, and a race check on local memory; see Run. Its Tally counts
 // every global and local load and store, operation and barrier it
-// performs, in the categories of the property names.
+// performs, in the categories of the property names, in total and per
+// statement; traced, it records the elements of every global array each
+// direction touched. These are the oracles of the symbolic counts,
+// breakdowns and footprints.
 package counts

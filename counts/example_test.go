@@ -2,6 +2,7 @@ package counts_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/uniperf/uniperf/counts"
 )
@@ -105,4 +106,79 @@ func ExampleCounted_Compile() {
 	// Output:
 	// [n] 10 [10 3 0] <nil>
 	// [n] 1073741824 [1.073741824e+09 2.68435456e+08 0] <nil>
+}
+
+func ExampleCountWith() {
+	k, _ := counts.ParseKernel("scale.knl", []byte(exampleKernel), nil)
+	// y[4*i_out + i_in] = 2*x[4*i_out + i_in] + 1: each subscript takes an
+	// add and a mul.
+	c, err := counts.CountWith(k, counts.Options{CountSubscripts: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, err := c.Eval(map[string]int64{"n": 10})
+	fmt.Println(v["int.i32.add"], v["int.i32.mul"], v["flop.f32.mul"], err)
+	// Output: 20 20 10 <nil>
+}
+
+const twoStepKernel = `kernel two_steps
+domain [n] -> { [i] : 0 <= i < n }
+assume n >= 1
+array x f32 [n]
+array y f32 [n]
+array z f32 [n]
+y[i] = 2*x[i] {id=scale}
+z[i] = y[i] + x[i] {id=add}
+`
+
+func ExampleCounted_BreakdownAt() {
+	k, _ := counts.ParseKernel("two.knl", []byte(twoStepKernel), nil)
+	c, _ := counts.Count(k)
+	for _, by := range []counts.Attribution{counts.ByInstruction, counts.ByArray} {
+		parts, values, err := c.BreakdownAt(by, map[string]int64{"n": 10})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for i, p := range parts {
+			if strings.HasPrefix(p.Property, "global.") {
+				fmt.Printf("%s %s (line %d): %d = %s\n", p.Property, p.Source, p.Pos.Line, values[i], p.Expression)
+			}
+		}
+	}
+	// Output:
+	// global.load.f32.stride=0 scale (line 7): 10 = [n] -> { n : n >= 1 }
+	// global.load.f32.stride=0 add (line 8): 20 = [n] -> { 2 * n : n >= 1 }
+	// global.store.f32.stride=0 scale (line 7): 10 = [n] -> { n : n >= 1 }
+	// global.store.f32.stride=0 add (line 8): 10 = [n] -> { n : n >= 1 }
+	// global.load.f32.stride=0 x (line 4): 20 = [n] -> { 2 * n : n >= 1 }
+	// global.load.f32.stride=0 y (line 5): 10 = [n] -> { n : n >= 1 }
+	// global.store.f32.stride=0 y (line 5): 10 = [n] -> { n : n >= 1 }
+	// global.store.f32.stride=0 z (line 6): 10 = [n] -> { n : n >= 1 }
+}
+
+func ExampleCounted_FootprintsAt() {
+	k, _ := counts.ParseKernel("conv1d.knl", []byte(`kernel conv1d
+domain [n, m] -> { [i, j] : 0 <= i < n and 0 <= j < m }
+assume n >= 1 and m >= 1
+array b f32 [n + m]
+array x f64 [m]
+array y f32 [n]
+y[i] = sum(j, b[i + j]*x[j])
+`), nil)
+	c, _ := counts.Count(k)
+	// b[i + j] is loaded n*m times but touches only n + m - 1 elements.
+	fps, sizes, err := c.FootprintsAt(map[string]int64{"n": 100, "m": 5})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, f := range fps {
+		fmt.Printf("%s store=%v: %d elements, %d bytes; %s\n", f.Array, f.Store, sizes[i].Elements, sizes[i].Bytes, f.Elements)
+	}
+	// Output:
+	// b store=false: 104 elements, 416 bytes; [n, m] -> { (-1 + n + m) : n >= 1 and m >= 1 }
+	// x store=false: 5 elements, 40 bytes; [n, m] -> { m : n >= 1 and m >= 1 }
+	// y store=true: 100 elements, 400 bytes; [n, m] -> { n : n >= 1 and m >= 1 }
 }

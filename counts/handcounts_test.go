@@ -230,7 +230,7 @@ func TestHandCounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := newPlan(k)
+			p, err := newPlan(k, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

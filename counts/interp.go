@@ -9,9 +9,12 @@ import (
 type RunOptions struct {
 	// Trace records, per global access site, the strides between
 	// adjacent work-items, and per global array the flattened indices
-	// accessed (Tally.Sites and Tally.Footprints). It is slow; use it at
-	// small sizes.
+	// accessed, in all and by direction (Tally.Sites, Tally.Footprints,
+	// Tally.Loaded and Tally.Stored). It is slow; use it at small sizes.
 	Trace bool
+	// CountSubscripts counts the arithmetic of every subscript evaluated
+	// as integer operations, as Options.CountSubscripts does.
+	CountSubscripts bool
 }
 
 // Run executes a kernel with the reference interpreter at concrete
@@ -52,7 +55,7 @@ func (e *engine) run(opts *RunOptions, arrays map[string]any) (t *Tally, err err
 	if err != nil {
 		return nil, err
 	}
-	in := &interp{k: k, e: e, g: g, counterIndex: map[counterKey]int{}}
+	in := &interp{k: k, e: e, g: g, counterIndex: map[counterKey]int{}, countSubscripts: opts.CountSubscripts}
 	if err := in.bindArrays(arrays); err != nil {
 		return nil, err
 	}
@@ -88,10 +91,13 @@ type interp struct {
 	st    state
 	sizes map[string][]int64 // array extents at the parameters
 	trace *tracer
+	// stmt is the statement being compiled, whose counters are its own;
+	// countSubscripts counts subscript arithmetic.
+	stmt            string
+	countSubscripts bool
 
 	counterIndex map[counterKey]int
 	counterKeys  []counterKey
-	barrierCtr   int
 	groupCtr     int
 	nWorkItems   int
 	global       map[string]any
@@ -105,6 +111,7 @@ type counterKey struct {
 	mem   MemAccess
 	op    Op
 	kind  uint8 // 0 memory, 1 op, 2 barrier, 3 group
+	stmt  string
 }
 
 func (in *interp) counter(k counterKey) int {
@@ -221,7 +228,6 @@ func goType(t DType) string {
 // run executes every work-group.
 func (in *interp) run(nodes []xnode) {
 	in.st.v = append([]int64(nil), in.e.base...)
-	in.barrierCtr = in.counter(counterKey{kind: 2})
 	in.groupCtr = in.counter(counterKey{kind: 3})
 	g := in.g
 	var gid [3]int64
@@ -271,12 +277,13 @@ func (in *interp) setWorkItem(wi int) {
 }
 
 func (in *interp) tally() *Tally {
-	t := &Tally{Global: map[MemAccess]int64{}, Local: map[MemAccess]int64{}, Ops: map[Op]int64{}}
+	t := &Tally{Global: map[MemAccess]int64{}, Local: map[MemAccess]int64{}, Ops: map[Op]int64{}, Statements: map[string]map[string]int64{}}
 	for i, k := range in.counterKeys {
 		v := in.st.counters[i]
 		if v == 0 {
 			continue
 		}
+		var name string
 		switch k.kind {
 		case 0:
 			if k.space == Global {
@@ -284,16 +291,25 @@ func (in *interp) tally() *Tally {
 			} else {
 				t.Local[k.mem] += v
 			}
+			name = k.space.String() + "." + direction(k.mem.Store) + "." + k.mem.DType.String()
 		case 1:
 			t.Ops[k.op] += v
+			name = k.op.Property()
 		case 2:
 			t.Barriers += v
+			name = "sync.barrier"
 		case 3:
 			t.Groups += v
+			continue
 		}
+		if t.Statements[k.stmt] == nil {
+			t.Statements[k.stmt] = map[string]int64{}
+		}
+		t.Statements[k.stmt][name] += v
 	}
 	if in.trace != nil {
 		t.Sites, t.Footprints = in.trace.result()
+		t.Loaded, t.Stored = in.trace.loaded, in.trace.stored
 	}
 	return t
 }

@@ -17,10 +17,22 @@ import (
 
 // term is coef × Π factors. A factor is the number of points of one set,
 // or the largest number among several (the launch size of an axis with
-// several tagged inames); a term without factors is just coef.
+// several tagged inames); a term without factors is just coef. src says
+// where it comes from, for breakdowns.
 type term struct {
 	coef    int64
 	factors []factor
+	src     source
+}
+
+// source is where a term comes from: the statement that performs it (nil
+// for the launch properties) and the array it belongs to ("" for
+// barriers and the launch): the array accessed, for memory traffic and
+// subscript arithmetic, and the array or temporary the instruction
+// assigns to, for the operations of its value.
+type source struct {
+	stmt  Statement
+	array string
 }
 
 // factor lists sets (indices into plan.sets) whose largest size it is.
@@ -39,6 +51,7 @@ type globalAccess struct {
 
 type plan struct {
 	k      *Kernel
+	opts   Options
 	sets   []*uset
 	index  map[string]int       // isl text -> set index
 	static map[string][]term    // properties whose name is known statically
@@ -49,15 +62,16 @@ type plan struct {
 	fresh  int
 }
 
-// gref is a reference to a global array: its subscripts and the inames
-// it executes in.
+// gref is a reference to a global array: its subscripts, the inames it
+// executes in and its direction.
 type gref struct {
 	index  []Affine
 	inames []string
+	store  bool
 }
 
-func newPlan(k *Kernel) (*plan, error) {
-	p := &plan{k: k, index: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
+func newPlan(k *Kernel, opts Options) (*plan, error) {
+	p := &plan{k: k, opts: opts, index: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
 		names: map[string]bool{}, refs: map[string][]gref{}}
 	for _, in := range k.Inames {
 		p.names[in.Name] = true
@@ -74,7 +88,7 @@ func newPlan(k *Kernel) (*plan, error) {
 		case *Instruction:
 			err = p.instruction(s)
 		case *Barrier:
-			t := term{1, append([]factor{{p.projection(s.Inames)}}, p.axes(nil, true)...)}
+			t := term{1, append([]factor{{p.projection(s.Inames)}}, p.axes(nil, true)...), source{stmt: s}}
 			p.static["sync.barrier"] = append(p.static["sync.barrier"], t)
 		}
 		if err != nil {
@@ -87,8 +101,8 @@ func newPlan(k *Kernel) (*plan, error) {
 			groups = append(groups, f)
 		}
 	}
-	p.static["launch.groups"] = []term{{1, groups}}
-	p.static["launch.const"] = []term{{1, nil}}
+	p.static["launch.groups"] = []term{{1, groups, source{}}}
+	p.static["launch.const"] = []term{{1, nil, source{}}}
 	// Utilization matters only for arrays with accesses of stride 2 and
 	// more; only those get footprints.
 	for _, g := range p.global {
@@ -283,27 +297,36 @@ func (p *plan) axes(within []string, all bool) []factor {
 	return out
 }
 
-// instruction adds the operations and memory traffic of one instruction.
+// instruction adds the operations and memory traffic of one instruction,
+// and with Options.CountSubscripts the arithmetic of its subscripts.
 func (p *plan) instruction(ins *Instruction) error {
 	axes := p.axes(ins.Within, false)
 	site := 0
 	countAt := func(red []string) term {
-		return term{1, append([]factor{{p.projection(append(slices.Clone(ins.Within), red...))}}, axes...)}
+		return term{1, append([]factor{{p.projection(append(slices.Clone(ins.Within), red...))}}, axes...), source{ins, ins.LHS.Array.Name}}
 	}
 	mem := func(acc *Access, red []string, store bool) error {
 		a := acc.Array
+		if a.Space == Private && !p.opts.CountSubscripts {
+			return nil
+		}
+		count := countAt(red)
+		count.src.array = a.Name
+		if p.opts.CountSubscripts {
+			p.subscripts(acc, count)
+		}
 		switch a.Space {
 		case Local:
 			name := "local." + direction(store) + "." + a.DType.String()
-			p.static[name] = append(p.static[name], countAt(red))
+			p.static[name] = append(p.static[name], count)
 		case Global:
 			inames := append(slices.Clone(ins.Within), red...)
 			stride, coef, err := p.k.accessStride(acc, inames)
 			if err != nil {
 				return errorf(p.k.File, acc.At, "instruction %s: stride of %s: %v", ins.ID, acc, err)
 			}
-			p.global = append(p.global, globalAccess{ins: ins, site: site, array: a, store: store, stride: stride, coef: coef, count: countAt(red)})
-			p.refs[a.Name] = append(p.refs[a.Name], gref{acc.Index, inames})
+			p.global = append(p.global, globalAccess{ins: ins, site: site, array: a, store: store, stride: stride, coef: coef, count: count})
+			p.refs[a.Name] = append(p.refs[a.Name], gref{acc.Index, inames, store})
 			site++
 		}
 		return nil
@@ -363,41 +386,12 @@ const maxFootprintImages = 8
 // by pairs of references (all start at 0, so the union is the largest).
 func (p *plan) footprints(name string) error {
 	a := p.k.arrayIndex[name]
-	dims := make([]string, len(a.Shape))
-	for d := range dims {
-		dims[d] = p.freshName(name + "_idx" + strconv.Itoa(d))
-	}
-	// One image per reference and disjunct of its domain, over its own
-	// copy of the inames.
-	type image struct {
-		pc  piece
-		idx []qaff
-	}
-	var images []image
-	for _, r := range p.refs[name] {
-		rename := p.copyNames(r.inames)
-		for _, pc := range p.domainPieces(r.inames, rename, nil) {
-			im := image{pc: pc}
-			for _, ix := range r.index {
-				im.idx = append(im.idx, renameQaff(ix.qaff(), rename))
-			}
-			images = append(images, im)
-		}
-	}
+	images := p.images(name, func(gref) bool { return true })
 	if len(images) > maxFootprintImages {
 		return errorf(p.k.File, a.Pos, "array %s: %d references (with their domains' disjuncts) are too many to count its footprint (at most %d)", name, len(images), maxFootprintImages)
 	}
-	cells := &uset{dims: dims}
-	for _, im := range images {
-		pc := piece{exists: im.pc.exists, c: slices.Clone(im.pc.c)}
-		for d, ix := range im.idx {
-			e, _ := ix.addScaled(qname(dims[d]), -1)
-			pc.c = append(pc.c, cons{e, true})
-		}
-		cells.pieces = append(cells.pieces, pc)
-	}
-	f := footprint{cells: p.add(cells)}
-	for d := range dims {
+	f := footprint{cells: p.add(p.cells(name, images))}
+	for d := range a.Shape {
 		t := p.freshName(name + "_ext" + strconv.Itoa(d))
 		spans := &uset{dims: []string{t}}
 		for _, lo := range images {
@@ -421,6 +415,56 @@ func (p *plan) footprints(name string) error {
 	}
 	p.fp[name] = f
 	return nil
+}
+
+// image is the part of an array that one reference touches in one
+// disjunct of its execution domain: the domain over the reference's own
+// copy of the inames (all existential), and the subscripts over them.
+type image struct {
+	pc  piece
+	idx []qaff
+}
+
+// images returns an image per reference to a global array that keep
+// accepts and per disjunct of its domain.
+func (p *plan) images(name string, keep func(gref) bool) []image {
+	var images []image
+	for _, r := range p.refs[name] {
+		if !keep(r) {
+			continue
+		}
+		rename := p.copyNames(r.inames)
+		for _, pc := range p.domainPieces(r.inames, rename, nil) {
+			im := image{pc: pc}
+			for _, ix := range r.index {
+				im.idx = append(im.idx, renameQaff(ix.qaff(), rename))
+			}
+			images = append(images, im)
+		}
+	}
+	return images
+}
+
+// cells returns the set of cells of an array that some image touches,
+// over fresh index variables: the union of the images of the execution
+// domains under the subscripts. An element that several points or
+// references touch is one point of the set.
+func (p *plan) cells(name string, images []image) *uset {
+	a := p.k.arrayIndex[name]
+	dims := make([]string, len(a.Shape))
+	for d := range dims {
+		dims[d] = p.freshName(name + "_idx" + strconv.Itoa(d))
+	}
+	cells := &uset{dims: dims}
+	for _, im := range images {
+		pc := piece{exists: im.pc.exists, c: slices.Clone(im.pc.c)}
+		for d, ix := range im.idx {
+			e, _ := ix.addScaled(qname(dims[d]), -1)
+			pc.c = append(pc.c, cons{e, true})
+		}
+		cells.pieces = append(cells.pieces, pc)
+	}
+	return cells
 }
 
 // footprint holds the sets that count an array's footprint: its cells,

@@ -147,7 +147,7 @@ func TestPlanMatchesExecution(t *testing.T) {
 // an interpreter run, and returns the interpreter's totals.
 func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) map[string]int64 {
 	t.Helper()
-	p, err := newPlan(k)
+	p, err := newPlan(k, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) map[s
 			if first {
 				want = 0
 			}
-			if got, _ := value(term{1, []factor{{e}}}); got != want {
+			if got, _ := value(term{coef: 1, factors: []factor{{e}}}); got != want {
 				t.Errorf("footprint of %s: extent along dimension %d: plan %d, execution %d", name, d, got, want)
 			}
 		}

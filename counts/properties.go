@@ -123,15 +123,9 @@ func (c *Counted) functionsAt(params map[string]int64) (map[string]*polyhedra.Pw
 	if err != nil {
 		return nil, nil, err
 	}
-	classes := make([]int64, len(c.utils))
-	for i, u := range c.utils {
-		cells, err1 := c.values[u.cells].Eval(params)
-		fill, err2 := c.values[u.fill].Eval(params)
-		if err := errors.Join(err1, err2); err != nil {
-			return nil, nil, err
-		}
-		// Eval above evaluated both within int64.
-		classes[i] = utilClass(cells.Int64(), fill.Int64(), u.den)
+	classes, err := c.classesAt(params)
+	if err != nil {
+		return nil, nil, err
 	}
 	sums, err := c.sums()
 	if err != nil {
@@ -153,6 +147,22 @@ func (c *Counted) functionsAt(params map[string]int64) (map[string]*polyhedra.Pw
 		}
 	}
 	return fns, values, nil
+}
+
+// classesAt returns the class numerator of each utilization at params,
+// which Eval has checked.
+func (c *Counted) classesAt(params map[string]int64) ([]int64, error) {
+	classes := make([]int64, len(c.utils))
+	for i, u := range c.utils {
+		cells, err1 := c.values[u.cells].Eval(params)
+		fill, err2 := c.values[u.fill].Eval(params)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		// Eval evaluated both within int64.
+		classes[i] = utilClass(cells.Int64(), fill.Int64(), u.den)
+	}
+	return classes, nil
 }
 
 // groupSums sums the terms of each group.

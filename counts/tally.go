@@ -17,10 +17,16 @@ type Tally struct {
 	Ops      map[Op]int64
 	Barriers int64
 	Groups   int64
+	// Statements splits Global, Local, Ops and Barriers by the statement
+	// that performed them: statement id -> property name, as in Totals.
+	Statements map[string]map[string]int64
 
-	// Sites and Footprints are filled in when RunOptions.Trace is set.
+	// Sites, Footprints, Loaded and Stored are filled in when
+	// RunOptions.Trace is set.
 	Sites      []*SiteTrace
 	Footprints map[string]map[int64]bool // global array -> flattened indices accessed
+	// Loaded and Stored split Footprints by direction.
+	Loaded, Stored map[string]map[int64]bool
 }
 
 // SiteTrace records what one global access site (an array reference in an

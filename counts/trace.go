@@ -8,6 +8,8 @@ import (
 type tracer struct {
 	sites      []*siteRec
 	footprints map[string]map[int64]bool
+	// loaded and stored split footprints by direction.
+	loaded, stored map[string]map[int64]bool
 }
 
 type siteRec struct {
@@ -15,14 +17,22 @@ type siteRec struct {
 	lanes map[string]map[int64]int64 // instance -> l.0 local id -> flattened index
 }
 
-func newTracer() *tracer { return &tracer{footprints: map[string]map[int64]bool{}} }
+func newTracer() *tracer {
+	return &tracer{footprints: map[string]map[int64]bool{}, loaded: map[string]map[int64]bool{}, stored: map[string]map[int64]bool{}}
+}
 
 func (t *tracer) newSite(ins *Instruction, site int, a *Array, store bool) *siteRec {
 	s := &siteRec{info: SiteTrace{Instruction: ins.ID, Site: site, Array: a.Name, Store: store, Strides: map[int64]int64{}},
 		lanes: map[string]map[int64]int64{}}
 	t.sites = append(t.sites, s)
-	if t.footprints[a.Name] == nil {
-		t.footprints[a.Name] = map[int64]bool{}
+	dir := t.loaded
+	if store {
+		dir = t.stored
+	}
+	for _, m := range []map[string]map[int64]bool{t.footprints, dir} {
+		if m[a.Name] == nil {
+			m[a.Name] = map[int64]bool{}
+		}
 	}
 	return s
 }
@@ -33,6 +43,11 @@ func (t *tracer) newSite(ins *Instruction, site int, a *Array, store bool) *site
 func (t *tracer) record(s *siteRec, st *state, gid [3]int64, ctx []int, flat int64) {
 	s.info.Count++
 	t.footprints[s.info.Array][flat] = true
+	if s.info.Store {
+		t.stored[s.info.Array][flat] = true
+	} else {
+		t.loaded[s.info.Array][flat] = true
+	}
 	key := make([]byte, 0, 64)
 	for _, x := range gid {
 		key = strconv.AppendInt(key, x, 10)

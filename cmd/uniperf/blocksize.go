@@ -299,7 +299,7 @@ func parseShapes(sizes []string, consts int) ([][]int64, error) {
 // measureCandidates times every candidate that can launch and computes
 // each model's Spearman correlation with the measured times.
 func measureCandidates(res *blocksizeResult, cands []models.Candidate, src linear.Source, opts blocksizeOptions) error {
-	timer, err := openTimer(opts.measure, opts.runs, opts.discard)
+	timer, err := openTimer("--measure", opts.measure, opts.runs, opts.discard)
 	if err != nil {
 		return err
 	}

@@ -18,9 +18,12 @@ import (
 )
 
 var (
-	countParams []string
-	countConsts []string
-	countJSON   bool
+	countParams     []string
+	countConsts     []string
+	countJSON       bool
+	countBy         string
+	countSubscripts bool
+	countFootprint  bool
 )
 
 var countCmd = &cobra.Command{
@@ -44,16 +47,45 @@ from which it follows. With --param NAME=VALUE for every parameter, count
 resolves the classes and prints each property's exact value next to its
 expression.
 
-With --json it prints one object with the fields kernel and properties, a
-list of objects with the fields name, expression and value (an integer,
-present when every parameter is given).
+--count-subscripts counts the arithmetic of array subscripts too, as integer
+operations (loopy's count_within_subscripts): an int.i32.add per + or - and an
+int.i32.mul per coefficient other than 1 or -1 of each subscript as written
+after splitting, once per access. By default subscripts are address
+arithmetic and cost nothing.
+
+--by instruction lists under each property its parts: what each instruction
+(or, for sync.barrier, each barrier) contributes, named by its id and
+file:line. --by array splits memory traffic and subscript arithmetic by the
+array accessed, and the operations of an instruction's value by the array or
+temporary it assigns to. The parts of a property sum to it; the launch
+properties (and, by array, the barriers) belong to the kernel as a whole,
+shown as (kernel), and the minima global.minldst.* have no parts. --by
+property, the default, lists the properties alone.
+
+--footprint prints, instead of the properties, the footprint of every global
+array in each direction: the number of distinct elements its loads, or its
+stores, touch over the whole launch, and the bytes they hold (elements times
+the element size). An element that several work-items, iterations or
+references touch counts once, so the count is exact even where a subscript
+maps several points to one element.
+
+With --json it prints one object with the fields kernel, by (with --by
+instruction or array) and properties, a list of objects with the fields name,
+expression, value (an integer, present when every parameter is given) and
+parts (with --by: objects with the fields source, position, expression and
+value); with --footprint, the field footprints instead of properties, a list
+of objects with the fields array, direction, type, elements and bytes, each
+of these two an object with the fields expression and value.
 
 Exit status 2 for a missing file or unknown kernel, a syntax error in the
 kernel (with file, line and column), a missing or unknown parameter or
-constant, parameters that violate the kernel's assumptions, or a count that
-overflows 64-bit arithmetic.`,
+constant, an unknown --by, parameters that violate the kernel's assumptions,
+or a count that overflows 64-bit arithmetic.`,
 	Example: `  uniperf count matmul_tiled
   uniperf count matmul_tiled --param n=1024 --param m=1024 --param ell=512
+  uniperf count matmul_tiled --by instruction --count-subscripts --param n=100 --param m=100 --param ell=100
+  uniperf count finite_diff --by array
+  uniperf count matmul_tiled --footprint --param n=1024 --param m=1024 --param ell=512
   uniperf count vector_scale_add --const STRIDE=2 --param n=100000 --json
   uniperf count ./mykernel.knl --const LX=32`,
 	Args: cobra.ExactArgs(1),
@@ -66,7 +98,8 @@ overflows 64-bit arithmetic.`,
 		if err != nil {
 			return err
 		}
-		return count(cmd.OutOrStdout(), args[0], consts, params, countJSON)
+		return count(cmd.OutOrStdout(), args[0], countOptions{consts: consts, params: params, by: countBy,
+			subscripts: countSubscripts, footprint: countFootprint, json: countJSON})
 	},
 }
 
@@ -74,17 +107,51 @@ func init() {
 	countCmd.Flags().StringArrayVar(&countParams, "param", nil, "parameter value NAME=VALUE (repeatable)")
 	countCmd.Flags().StringArrayVar(&countConsts, "const", nil, "constant override NAME=VALUE (repeatable)")
 	countCmd.Flags().BoolVar(&countJSON, "json", false, "print one JSON object")
+	countCmd.Flags().StringVar(&countBy, "by", "property", "split each property by instruction or array (property: no split)")
+	countCmd.Flags().BoolVar(&countSubscripts, "count-subscripts", false, "count the arithmetic of array subscripts as integer operations")
+	countCmd.Flags().BoolVar(&countFootprint, "footprint", false, "print the distinct elements and bytes each global array's loads and stores touch")
 	rootCmd.AddCommand(countCmd)
+}
+
+// countOptions are the flags of uniperf count.
+type countOptions struct {
+	consts, params              map[string]int64
+	by                          string
+	subscripts, footprint, json bool
 }
 
 // countResult is the JSON output of uniperf count.
 type countResult struct {
 	Kernel     string          `json:"kernel"`
-	Properties []countProperty `json:"properties"`
+	By         string          `json:"by,omitempty"`
+	Properties []countProperty `json:"properties,omitempty"`
+	Footprints []footprintRow  `json:"footprints,omitempty"`
 }
 
 type countProperty struct {
-	Name       string `json:"name"`
+	Name       string      `json:"name"`
+	Expression string      `json:"expression"`
+	Value      *int64      `json:"value,omitempty"`
+	Parts      []countPart `json:"parts,omitempty"`
+}
+
+// countPart is the share of a property that one source contributes.
+type countPart struct {
+	Source     string `json:"source"`
+	Position   string `json:"position,omitempty"`
+	Expression string `json:"expression"`
+	Value      *int64 `json:"value,omitempty"`
+}
+
+type footprintRow struct {
+	Array     string     `json:"array"`
+	Direction string     `json:"direction"`
+	Type      string     `json:"type"`
+	Elements  countValue `json:"elements"`
+	Bytes     countValue `json:"bytes"`
+}
+
+type countValue struct {
 	Expression string `json:"expression"`
 	Value      *int64 `json:"value,omitempty"`
 }
@@ -106,58 +173,160 @@ func loadKernel(arg string, consts map[string]int64) (*counts.Kernel, error) {
 	return counts.ParseKernel(file, src, consts)
 }
 
-// count counts the kernel and writes its properties, with their values
-// when params give every parameter (any given parameter makes all of
-// them required).
-func count(w io.Writer, arg string, consts, params map[string]int64, asJSON bool) error {
-	k, err := loadKernel(arg, consts)
+// attributions maps the values of --by to what they split by (0: no
+// split).
+var attributions = map[string]counts.Attribution{"property": 0, "instruction": counts.ByInstruction, "array": counts.ByArray}
+
+// count counts the kernel and writes its properties, or its footprints,
+// with their values when params give every parameter (any given
+// parameter makes all of them required).
+func count(w io.Writer, arg string, o countOptions) error {
+	by, ok := attributions[o.by]
+	if !ok {
+		return fmt.Errorf("--by %q: want property, instruction or array", o.by)
+	}
+	if o.footprint && by != 0 {
+		return fmt.Errorf("--footprint lists arrays, not properties: it takes no --by %s", o.by)
+	}
+	k, err := loadKernel(arg, o.consts)
 	if err != nil {
 		return err
 	}
-	for name := range params {
+	for name := range o.params {
 		if !slices.Contains(k.Params, name) {
 			return fmt.Errorf("--param %s: kernel %s has no parameter %s (its parameters: %s)", name, k.Name, name, paramList(k.Params))
 		}
 	}
-	c, err := counts.Count(k)
+	at := len(o.params) > 0 || len(k.Params) == 0
+	if at {
+		for _, p := range k.Params {
+			if _, ok := o.params[p]; !ok {
+				return fmt.Errorf("missing parameter %s: give --param %s=VALUE (the kernel's parameters: %s)", p, p, paramList(k.Params))
+			}
+		}
+	}
+	c, err := counts.CountWith(k, counts.Options{CountSubscripts: o.subscripts})
 	if err != nil {
 		return err
 	}
 	res := countResult{Kernel: k.Name}
-	if len(params) == 0 && len(k.Params) > 0 {
-		props, err := c.Properties()
-		if err != nil {
-			return err
-		}
-		for _, p := range props {
-			res.Properties = append(res.Properties, countProperty{Name: p.Name, Expression: p.Detail()})
-		}
-	} else {
-		for _, p := range k.Params {
-			if _, ok := params[p]; !ok {
-				return fmt.Errorf("missing parameter %s: give --param %s=VALUE (the kernel's parameters: %s)", p, p, paramList(k.Params))
-			}
-		}
-		props, values, err := c.PropertiesAt(params)
-		if err != nil {
-			return err
-		}
-		for _, p := range props {
-			v := values[p.Name]
-			res.Properties = append(res.Properties, countProperty{Name: p.Name, Expression: p.Detail(), Value: &v})
-		}
+	if by != 0 {
+		res.By = o.by
 	}
-	if asJSON {
+	if o.footprint {
+		res.Footprints, err = footprintsOf(c, o.params, at)
+	} else {
+		res.Properties, err = propertiesOf(c, by, o.params, at)
+	}
+	if err != nil {
+		return err
+	}
+	if o.json {
+		var v any = res
+		if o.footprint { // the list even when the kernel has no global array
+			v = struct {
+				Kernel     string         `json:"kernel"`
+				Footprints []footprintRow `json:"footprints"`
+			}{res.Kernel, res.Footprints}
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		return enc.Encode(res)
+		return enc.Encode(v)
 	}
-	return writeCounts(w, k, params, res)
+	return writeCounts(w, k, o.params, res)
 }
 
-// writeCounts prints a header line and one line per property: name,
-// value (when known) and expression.
+// propertiesOf lists the properties, split by (when not 0), at params
+// when at is set.
+func propertiesOf(c *counts.Counted, by counts.Attribution, params map[string]int64, at bool) ([]countProperty, error) {
+	var (
+		props  []counts.Property
+		values map[string]int64
+		parts  []counts.Part
+		pvals  []int64
+		err    error
+	)
+	if at {
+		if props, values, err = c.PropertiesAt(params); err == nil && by != 0 {
+			parts, pvals, err = c.BreakdownAt(by, params)
+		}
+	} else if props, err = c.Properties(); err == nil && by != 0 {
+		parts, err = c.Breakdown(by)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]countProperty, len(props))
+	for i, p := range props {
+		out[i] = countProperty{Name: p.Name, Expression: p.Detail()}
+		if at {
+			out[i].Value = ptr(values[p.Name])
+		}
+		for j, part := range parts {
+			if part.Property != p.Name || utilArray(part.Utilization) != utilArray(p.Utilization) {
+				continue
+			}
+			cp := countPart{Source: part.Source, Expression: part.Expression}
+			if cp.Source == "" {
+				cp.Source = "(kernel)"
+			}
+			if part.Pos.Line > 0 {
+				cp.Position = fmt.Sprintf("%s:%d", c.Kernel().File, part.Pos.Line)
+			}
+			if at {
+				cp.Value = ptr(pvals[j])
+			}
+			out[i].Parts = append(out[i].Parts, cp)
+		}
+	}
+	return out, nil
+}
+
+// utilArray names the array whose footprint decides a class ("" for a
+// fixed class): Properties lists a class of each array on its own.
+func utilArray(u *counts.Utilization) string {
+	if u == nil {
+		return ""
+	}
+	return u.Array
+}
+
+// footprintsOf lists the footprints, at params when at is set.
+func footprintsOf(c *counts.Counted, params map[string]int64, at bool) ([]footprintRow, error) {
+	var (
+		fps   []counts.Footprint
+		sizes []counts.FootprintSize
+		err   error
+	)
+	if at {
+		fps, sizes, err = c.FootprintsAt(params)
+	} else {
+		fps, err = c.Footprints()
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]footprintRow, len(fps))
+	for i, f := range fps {
+		dir := "load"
+		if f.Store {
+			dir = "store"
+		}
+		out[i] = footprintRow{Array: f.Array, Direction: dir, Type: f.DType.String(),
+			Elements: countValue{Expression: f.Elements}, Bytes: countValue{Expression: f.Bytes}}
+		if at {
+			out[i].Elements.Value, out[i].Bytes.Value = ptr(sizes[i].Elements), ptr(sizes[i].Bytes)
+		}
+	}
+	return out, nil
+}
+
+func ptr(v int64) *int64 { return &v }
+
+// writeCounts prints a header line and then one line per property (name,
+// value when known, expression) with a line per part below it, or one
+// line per footprint.
 func writeCounts(w io.Writer, k *counts.Kernel, params map[string]int64, res countResult) error {
 	header := "kernel " + k.Name
 	if len(k.Params) > 0 {
@@ -173,13 +342,37 @@ func writeCounts(w io.Writer, k *counts.Kernel, params map[string]int64, res cou
 			header += ", parameters " + strings.Join(k.Params, ", ")
 		}
 	}
+	if res.By != "" {
+		header += ", by " + res.By
+	}
+	if res.Footprints != nil {
+		header += ": footprints in distinct elements and bytes"
+	}
 	fmt.Fprintln(w, header)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, p := range res.Properties {
-		if p.Value != nil {
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", p.Name, *p.Value, p.Expression)
+	row := func(name string, v *int64, expr string) {
+		if v != nil {
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", name, *v, expr)
 		} else {
-			fmt.Fprintf(tw, "%s\t%s\n", p.Name, p.Expression)
+			fmt.Fprintf(tw, "%s\t%s\n", name, expr)
+		}
+	}
+	for _, p := range res.Properties {
+		row(p.Name, p.Value, p.Expression)
+		for _, part := range p.Parts {
+			src := "  " + part.Source
+			if part.Position != "" {
+				src += " (" + part.Position + ")"
+			}
+			row(src, part.Value, part.Expression)
+		}
+	}
+	for _, f := range res.Footprints {
+		name := f.Array + "\t" + f.Direction + "\t" + f.Type
+		if f.Elements.Value != nil {
+			fmt.Fprintf(tw, "%s\t%d elements\t%d bytes\t%s\n", name, *f.Elements.Value, *f.Bytes.Value, f.Elements.Expression)
+		} else {
+			fmt.Fprintf(tw, "%s\telements %s\tbytes %s\n", name, f.Elements.Expression, f.Bytes.Expression)
 		}
 	}
 	return tw.Flush()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,7 +17,9 @@ func runCount(t *testing.T, args ...string) (int, string) {
 	t.Helper()
 	var out bytes.Buffer
 	countCmd.SetOut(&out)
-	reset := func() { countParams, countConsts, countJSON = nil, nil, false }
+	reset := func() {
+		countParams, countConsts, countJSON, countBy, countSubscripts, countFootprint = nil, nil, false, "property", false, false
+	}
 	t.Cleanup(func() { countCmd.SetOut(nil); reset() })
 	reset()
 	code := run(append([]string{"count"}, args...))
@@ -159,6 +162,8 @@ func TestCountCommandErrors(t *testing.T) {
 		{[]string{"matmul_tiled", "--const", "LX"}, "want NAME=VALUE"},
 		{[]string{"matmul_naive", "--param", "n=0"}, "violate the assumptions n >= 1"},
 		{[]string{"matmul_naive", "--param", "n=3000000"}, "overflow"},
+		{[]string{"matmul_naive", "--by", "statement"}, `--by "statement": want property, instruction or array`},
+		{[]string{"matmul_naive", "--footprint", "--by", "array"}, "it takes no --by array"},
 	}
 	for _, c := range cases {
 		if code, _ := runCount(t, c.args...); code != 2 {
@@ -170,12 +175,20 @@ func TestCountCommandErrors(t *testing.T) {
 			params, err = parseParams(paramFlags(c.args))
 		}
 		if err == nil {
-			err = count(&bytes.Buffer{}, c.args[0], consts, params, false)
+			err = count(&bytes.Buffer{}, c.args[0], countOptions{consts: consts, params: params, by: byFlag(c.args), footprint: slices.Contains(c.args, "--footprint")})
 		}
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%v: error %v, want one containing %q", c.args, err, c.msg)
 		}
 	}
+}
+
+// byFlag extracts the --by value from an argument list.
+func byFlag(args []string) string {
+	if i := slices.Index(args, "--by"); i >= 0 {
+		return args[i+1]
+	}
+	return "property"
 }
 
 // constFlags extracts the --const values from an argument list.
@@ -187,4 +200,166 @@ func constFlags(args []string) []string {
 		}
 	}
 	return out
+}
+
+// countParts reads count's table with --by: property rows, each followed
+// by its part rows (indented), into values by property and by part.
+func countParts(t *testing.T, out string) (props map[string]int64, parts map[string]map[string]int64) {
+	t.Helper()
+	props, parts = map[string]int64{}, map[string]map[string]int64{}
+	prop := ""
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		f := strings.Fields(l)
+		i := 1
+		if strings.HasPrefix(l, "  ") && strings.HasPrefix(f[1], "(") && strings.HasSuffix(f[1], ")") {
+			i = 2 // the source's position
+		}
+		v, err := strconv.ParseInt(f[i], 10, 64)
+		if err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		if !strings.HasPrefix(l, "  ") {
+			prop = f[0]
+			props[prop] = v
+			continue
+		}
+		if parts[prop] == nil {
+			parts[prop] = map[string]int64{}
+		}
+		parts[prop][f[0]] = v
+	}
+	return props, parts
+}
+
+func TestCountBy(t *testing.T) {
+	// matmul_naive at n = 64 has one instruction, insn_0 (line 15):
+	// c[i, j] = sum(k, a[i, k]*b[k, j]). By instruction it does everything
+	// but the launch; by array the loads are a's (uniform along j) and
+	// b's, the store and the flops c's.
+	const n3, n2 = 64 * 64 * 64, 64 * 64
+	code, out := runCount(t, "matmul_naive", "--param", "n=64", "--by", "instruction")
+	if code != 0 || !strings.HasPrefix(out, "kernel matmul_naive at n=64, by instruction\n") ||
+		!strings.Contains(out, "  insn_0 (matmul_naive.knl:15)  262144") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	props, parts := countParts(t, out)
+	compareCounts(t, "by instruction", props, map[string]int64{"flop.f32.mul": n3, "flop.f32.add": n3,
+		"global.load.f32.stride=0": n3, "global.load.f32.stride=1": n3, "global.store.f32.stride=1": n2,
+		"global.minldst.f32.stride=1": n2, "launch.groups": 16, "launch.const": 1})
+	want := map[string]map[string]int64{"flop.f32.mul": {"insn_0": n3}, "flop.f32.add": {"insn_0": n3},
+		"global.load.f32.stride=0": {"insn_0": n3}, "global.load.f32.stride=1": {"insn_0": n3},
+		"global.store.f32.stride=1": {"insn_0": n2}, "launch.groups": {"(kernel)": 16}, "launch.const": {"(kernel)": 1}}
+	for name := range props {
+		compareCounts(t, "by instruction: "+name, parts[name], want[name])
+	}
+
+	code, out = runCount(t, "matmul_naive", "--param", "n=64", "--by", "array")
+	if code != 0 || !strings.Contains(out, "  c (matmul_naive.knl:11)    262144") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	_, parts = countParts(t, out)
+	want = map[string]map[string]int64{"flop.f32.mul": {"c": n3}, "flop.f32.add": {"c": n3},
+		"global.load.f32.stride=0": {"a": n3}, "global.load.f32.stride=1": {"b": n3},
+		"global.store.f32.stride=1": {"c": n2}, "launch.groups": {"(kernel)": 16}, "launch.const": {"(kernel)": 1}}
+	for name := range props {
+		compareCounts(t, "by array: "+name, parts[name], want[name])
+	}
+
+	// With subscripts: c[16*i_out + i_in, 16*j_out + j_in] takes two adds
+	// and two muls per store, a[16*i_out + i_in, k] and b[k, 16*j_out +
+	// j_in] one of each per load: 2n^3 + 2n^2 of each, c's and a's and b's.
+	code, out = runCount(t, "matmul_naive", "--param", "n=64", "--by", "array", "--count-subscripts")
+	if code != 0 {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	props, parts = countParts(t, out)
+	for _, op := range []string{"int.i32.add", "int.i32.mul"} {
+		if props[op] != 2*n3+2*n2 {
+			t.Errorf("%s = %d, want %d", op, props[op], 2*n3+2*n2)
+		}
+		compareCounts(t, "subscripts by array: "+op, parts[op], map[string]int64{"a": n3, "b": n3, "c": 2 * n2})
+	}
+
+	// JSON: the parts of the stride-2 loads of vector_scale_add, one per
+	// array of class k/2 without parameters.
+	code, out = runCount(t, "vector_scale_add", "--const", "STRIDE=2", "--by", "instruction", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	var res struct {
+		Kernel, By string
+		Properties []struct {
+			Name, Expression string
+			Value            *int64
+			Parts            []struct {
+				Source, Position, Expression string
+				Value                        *int64
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	strided := 0
+	for _, p := range res.Properties {
+		if p.Name == "global.load.f32.stride=k/2" {
+			strided++
+			if len(p.Parts) != 1 || p.Parts[0].Source != "insn_0" || p.Parts[0].Position != "vector_scale_add.knl:15" ||
+				p.Parts[0].Value != nil || !strings.HasPrefix(p.Parts[0].Expression, "[n] -> ") {
+				t.Errorf("%s: parts %+v", p.Name, p.Parts)
+			}
+		}
+		if strings.HasPrefix(p.Name, "global.minldst.") && len(p.Parts) > 0 {
+			t.Errorf("%s has parts", p.Name)
+		}
+	}
+	if res.By != "instruction" || strided != 2 {
+		t.Errorf("by %q, %d strided loads in %s", res.By, strided, out)
+	}
+}
+
+func TestCountFootprint(t *testing.T) {
+	// matmul_tiled at n = 40, m = 37, ell = 33: all of a (n x m), of b (m
+	// x ell) and of c (n x ell), 4 bytes each.
+	code, out := runCount(t, "matmul_tiled", "--footprint", "--param", "n=40", "--param", "m=37", "--param", "ell=33")
+	if code != 0 {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	for _, s := range []string{"a  load   f32  1480 elements  5920 bytes  [n, m, ell] -> { n * m : ",
+		"b  load   f32  1221 elements  4884 bytes", "c  store  f32  1320 elements  5280 bytes"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("no %q in\n%s", s, out)
+		}
+	}
+	// finite_diff as JSON without parameters: u is loaded, res stored.
+	code, out = runCount(t, "finite_diff", "--footprint", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	var res struct {
+		Properties []any
+		Footprints []struct {
+			Array, Direction, Type string
+			Elements, Bytes        struct {
+				Expression string
+				Value      *int64
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Properties) != 0 || len(res.Footprints) != 2 {
+		t.Fatalf("output %s", out)
+	}
+	for i, want := range []string{"u load f32 [n] -> { n^2 : n >= 3 }", "res store f32 [n] -> { (4 - 4 * n + n^2) : n >= 3 }"} {
+		f := res.Footprints[i]
+		if got := f.Array + " " + f.Direction + " " + f.Type + " " + f.Elements.Expression; got != want || f.Elements.Value != nil {
+			t.Errorf("footprint %d: %s, want %s", i, got, want)
+		}
+	}
+	// A kernel without global arrays has an empty list.
+	if code, out = runCount(t, "empty", "--footprint", "--json"); code != 0 || !strings.Contains(out, `"footprints": []`) {
+		t.Errorf("empty: exit %d, output %s", code, out)
+	}
 }

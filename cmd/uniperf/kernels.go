@@ -29,10 +29,12 @@ in the binary.
                           kernels are fitted on, test kernels validate), size
                           parameters, and consts with their default values
                           (work-group sizes LX, LY; suites override them)
-  uniperf kernels show    the OpenCL C or CUDA C source generated for a kernel`,
+  uniperf kernels show    the OpenCL C or CUDA C source generated for a library
+                          kernel or a .knl file of your own`,
 	Example: `  uniperf kernels list
   uniperf kernels list --json
-  uniperf kernels show matmul_tiled --lang cuda --const LX=32 --const LY=8`,
+  uniperf kernels show matmul_tiled --lang cuda --const LX=32 --const LY=8
+  uniperf kernels show ./mykernel.knl`,
 }
 
 var kernelsListJSON bool
@@ -57,16 +59,20 @@ var (
 )
 
 var kernelsShowCmd = &cobra.Command{
-	Use:   "show NAME",
-	Short: "Print the OpenCL C or CUDA C source generated for a library kernel",
-	Long: `show prints the source that uniperf generates for the library kernel NAME
-and measures: OpenCL C by default, CUDA C with --lang cuda. --const
-NAME=VALUE overrides one of the kernel's consts (work-group sizes LX, LY,
-and STRIDE for vector_scale_add; see uniperf kernels list), as suites do.
+	Use:   "show KERNEL",
+	Short: "Print the OpenCL C or CUDA C source generated for a kernel",
+	Long: `show prints the source that uniperf generates, and measures, for KERNEL:
+the name of a library kernel, or a .knl file of your own (a path ending in
+.knl or containing a slash). OpenCL C by default, CUDA C with --lang cuda.
+--const NAME=VALUE overrides one of the kernel's consts (work-group sizes
+LX, LY, and STRIDE for vector_scale_add; see uniperf kernels list), as
+suites do.
 
-Exit status 2 for an unknown kernel, language or const.`,
+Exit status 2 for an unknown kernel, language or const, and for a kernel
+file with errors (named by file, line and column).`,
 	Example: `  uniperf kernels show global_copy
-  uniperf kernels show finite_diff --lang cuda --const LX=32 --const LY=8`,
+  uniperf kernels show finite_diff --lang cuda --const LX=32 --const LY=8
+  uniperf kernels show ./mykernel.knl --const LX=64`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		return showKernel(cmd.OutOrStdout(), args[0], kernelsShowLang, kernelsShowConsts)
@@ -138,8 +144,9 @@ func listKernels(w io.Writer, asJSON bool) error {
 	return tw.Flush()
 }
 
-// showKernel writes the source generated for library kernel name in
-// language lang, with the const overrides given as NAME=VALUE.
+// showKernel writes the source generated for kernel name (a library
+// kernel or a .knl file) in language lang, with the const overrides given
+// as NAME=VALUE.
 func showKernel(w io.Writer, name, lang string, constFlags []string) error {
 	var backend gpu.Backend
 	switch lang {
@@ -150,18 +157,15 @@ func showKernel(w io.Writer, name, lang string, constFlags []string) error {
 	default:
 		return fmt.Errorf("--lang %q: unknown language; want opencl or cuda", lang)
 	}
-	if !slices.Contains(library.Names(), name) {
-		return fmt.Errorf("no kernel %q in the library; its kernels: %s", name, strings.Join(library.Names(), ", "))
-	}
 	consts, err := parseConsts(constFlags)
 	if err != nil {
 		return err
 	}
-	src, err := library.Source(name)
+	file, src, err := kernelSource(name)(name)
 	if err != nil {
-		return systemFailure(err)
+		return fmt.Errorf("KERNEL %s: %w", name, err)
 	}
-	k, err := counts.ParseKernel(library.FileName(name), src, consts)
+	k, err := counts.ParseKernel(file, src, consts)
 	if err != nil {
 		return err
 	}

@@ -14,19 +14,20 @@ import (
 )
 
 // kernelTimer generates, checks and times .knl kernels on one device for
-// the measured checks of blocksize and predict --program, by the protocol
-// of uniperf measure: each kernel is checked against the reference
-// interpreter on random inputs with poisoned outputs at the parameters it
-// is timed at, then run back to back with the device's event timers, the
+// uniperf measure KERNEL and the measured checks of blocksize and predict
+// --program, by the protocol of uniperf measure: each kernel is checked
+// against the reference interpreter on random inputs with poisoned
+// outputs, then run back to back with the device's event timers, the
 // first runs discarded and the minimum of the rest kept.
 type kernelTimer struct {
 	dev           gpu.Device
 	runs, discard int
 }
 
-// openTimer opens the device a selector names; an unknown selector is bad
-// input, a runtime that fails is the system's.
-func openTimer(selector string, runs, discard int) (*kernelTimer, error) {
+// openTimer opens the device a selector names, for the command-line flag
+// flag; an unknown selector is bad input, a runtime that fails is the
+// system's.
+func openTimer(flag, selector string, runs, discard int) (*kernelTimer, error) {
 	if runs <= discard || discard < 0 {
 		return nil, fmt.Errorf("--runs %d must exceed --discard %d, which must not be negative", runs, discard)
 	}
@@ -34,9 +35,9 @@ func openTimer(selector string, runs, discard int) (*kernelTimer, error) {
 	if err != nil {
 		var sel *devices.SelectError
 		if errors.As(err, &sel) {
-			return nil, fmt.Errorf("--measure %s: %w", selector, err)
+			return nil, fmt.Errorf("%s %s: %w", flag, selector, err)
 		}
-		return nil, systemFailure(fmt.Errorf("--measure %s: %w", selector, err))
+		return nil, systemFailure(fmt.Errorf("%s %s: %w", flag, selector, err))
 	}
 	return &kernelTimer{dev: dev, runs: runs, discard: discard}, nil
 }
@@ -45,6 +46,70 @@ func (t *kernelTimer) close() { _ = t.dev.Close() }
 
 // name is the device as its runtime reports it.
 func (t *kernelTimer) name() string { return t.dev.Info().Name }
+
+// build generates the device's source for ir and compiles it. A kernel
+// the generator refuses is bad input; a compiler failure is the system's.
+func (t *kernelTimer) build(ir *counts.Kernel) (*launch.Kernel, error) {
+	code, err := codegen.Generate(ir, t.dev.Info().Backend)
+	if err != nil {
+		return nil, fmt.Errorf("kernel %s: %w", ir.Name, err)
+	}
+	k, err := launch.Build(t.dev, ir, code)
+	if err != nil {
+		return nil, systemFailure(fmt.Errorf("kernel %s: %w", ir.Name, err))
+	}
+	return k, nil
+}
+
+// check runs k at params against the reference interpreter. A wrong
+// result is the device's or the generator's fault, not the user's.
+func (t *kernelTimer) check(k *launch.Kernel, params map[string]int64) error {
+	if err := k.Check(params); err != nil {
+		return systemFailure(fmt.Errorf("kernel %s at %s: %w", k.IR.Name, launch.ParamString(params), err))
+	}
+	return nil
+}
+
+// timing is one timed case: every run's time in seconds, the discarded
+// first, and the launch grid.
+type timing struct {
+	raw           []float64
+	global, local []int64
+}
+
+// measure runs k at params t.runs times on random inputs. It does not
+// check the results: call check first.
+func (t *kernelTimer) measure(k *launch.Kernel, params map[string]int64) (timing, error) {
+	sizes, _, err := k.Sizes(params)
+	if err != nil {
+		return timing{}, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
+	}
+	global, local, err := k.Grid(params)
+	if err != nil {
+		return timing{}, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
+	}
+	bufs, err := k.Alloc(sizes)
+	if err != nil {
+		return timing{}, systemFailure(err)
+	}
+	defer bufs.Close()
+	if err := k.FillInputs(bufs, sizes, 0x2545F4914F6CDD1D); err != nil {
+		return timing{}, systemFailure(err)
+	}
+	if err := k.Bind(bufs, params); err != nil {
+		return timing{}, systemFailure(err)
+	}
+	raw := make([]float64, t.runs)
+	for i := range raw {
+		if raw[i], err = k.Run(global, local); err != nil {
+			return timing{}, systemFailure(fmt.Errorf("kernel %s: %w", k.IR.Name, err))
+		}
+		if !(raw[i] > 0) {
+			return timing{}, systemFailure(fmt.Errorf("kernel %s: the device timer reported %g s", k.IR.Name, raw[i]))
+		}
+	}
+	return timing{raw: raw, global: global, local: local}, nil
+}
 
 // time checks and times kernel (read from src) with consts at params and
 // returns the minimum kept time in seconds. Kernel and parameter errors
@@ -58,45 +123,17 @@ func (t *kernelTimer) time(src linear.Source, kernel string, consts, params map[
 	if err != nil {
 		return 0, err
 	}
-	code, err := codegen.Generate(ir, t.dev.Info().Backend)
+	k, err := t.build(ir)
 	if err != nil {
-		return 0, fmt.Errorf("kernel %s: %w", kernel, err)
-	}
-	k, err := launch.Build(t.dev, ir, code)
-	if err != nil {
-		return 0, systemFailure(fmt.Errorf("kernel %s: %w", kernel, err))
+		return 0, err
 	}
 	defer k.Close()
-	if err := k.Check(params); err != nil {
-		return 0, systemFailure(fmt.Errorf("kernel %s at %s: %w", kernel, launch.ParamString(params), err))
+	if err := t.check(k, params); err != nil {
+		return 0, err
 	}
-	sizes, _, err := k.Sizes(params)
+	tm, err := t.measure(k, params)
 	if err != nil {
-		return 0, fmt.Errorf("kernel %s: %w", kernel, err)
+		return 0, err
 	}
-	bufs, err := k.Alloc(sizes)
-	if err != nil {
-		return 0, systemFailure(err)
-	}
-	defer bufs.Close()
-	if err := k.FillInputs(bufs, sizes, 0x2545F4914F6CDD1D); err != nil {
-		return 0, systemFailure(err)
-	}
-	global, local, err := k.Grid(params)
-	if err != nil {
-		return 0, fmt.Errorf("kernel %s: %w", kernel, err)
-	}
-	if err := k.Bind(bufs, params); err != nil {
-		return 0, systemFailure(err)
-	}
-	raw := make([]float64, t.runs)
-	for i := range raw {
-		if raw[i], err = k.Run(global, local); err != nil {
-			return 0, systemFailure(fmt.Errorf("kernel %s: %w", kernel, err))
-		}
-		if !(raw[i] > 0) {
-			return 0, systemFailure(fmt.Errorf("kernel %s: the device timer reported %g s", kernel, raw[i]))
-		}
-	}
-	return datasets.MinKept(raw, t.discard), nil
+	return datasets.MinKept(tm.raw, t.discard), nil
 }

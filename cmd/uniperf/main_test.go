@@ -25,6 +25,16 @@ func captureStderr(t *testing.T, f func()) string {
 func runCommand(t *testing.T, cmd *cobra.Command, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out bytes.Buffer
+	resetFlags(cmd)
+	cmd.SetOut(&out)
+	t.Cleanup(func() { cmd.SetOut(nil) })
+	stderr = captureStderr(t, func() { code = run(args) })
+	return code, out.String(), stderr
+}
+
+// resetFlags sets every flag of cmd back to its default, as if it had not
+// been given.
+func resetFlags(cmd *cobra.Command) {
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			_ = sv.Replace(nil)
@@ -33,8 +43,4 @@ func runCommand(t *testing.T, cmd *cobra.Command, args ...string) (code int, std
 		}
 		f.Changed = false
 	})
-	cmd.SetOut(&out)
-	t.Cleanup(func() { cmd.SetOut(nil) })
-	stderr = captureStderr(t, func() { code = run(args) })
-	return code, out.String(), stderr
 }

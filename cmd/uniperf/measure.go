@@ -29,14 +29,32 @@ type measureOptions struct {
 	sizeClass string
 	kernels   []string
 	quiet     bool
+	// The flags of uniperf measure KERNEL.
+	kernel kernelMeasureOptions
 }
 
 var measureOpts measureOptions
 
 var measureCmd = &cobra.Command{
-	Use:   "measure --device SELECTOR --out FILE.arrow",
-	Short: "Time the kernel library on a device into a measurement table",
-	Long: `measure runs a suite of the kernel library on one OpenCL or CUDA device and
+	Use:   "measure [KERNEL] --device SELECTOR (--out FILE.arrow | --param NAME=VALUE...)",
+	Short: "Time the kernel library, or one kernel of your own, on a device",
+	Long: `measure has two forms.
+
+uniperf measure KERNEL --device SELECTOR --param NAME=VALUE... times one
+kernel, a .knl file of your own or a library kernel, at the parameter sets
+that --param (NAME=V1,V2,... lists values) and --sweep give, with --const
+NAME=VALUE bindings, and prints each set's launch grid and measured time.
+The kernel is checked against the reference interpreter first (at each
+size, or once at the size --check-param names: the interpreter is far
+slower than the device, and a check that would interpret more than 1e8
+operations is refused with a request for a smaller --check-param). --out
+appends a row per set to a measurement table (class --class, role test;
+a rerun skips the sets already in it). --compare-with WEIGHTS.arrow
+predicts each set with the weights of uniperf fit and prints predicted
+against measured, with the signed relative error (predicted - measured) /
+measured. --json prints the results as a list of objects.
+
+uniperf measure --device SELECTOR --out FILE.arrow runs a suite of the kernel library on one OpenCL or CUDA device and
 appends one row per (kernel, configuration, size, work-group size) to an
 Arrow measurement table, following seed 001 §4.2:
 
@@ -70,13 +88,43 @@ unless --size-class is given.
 Exit status: 0 when every kernel was measured, 1 when a kernel failed its
 check or the device failed (rows measured before stay in the table), 2 for
 bad input (an unknown device or suite, an unwritable or corrupt table).`,
-	Example: `  uniperf measure --device pocl --suite quick --out datasets/pocl-cpu.arrow
+	Example: `  uniperf measure ./mykernel.knl --device pocl --param n=4096,8192 --const LX=128
+  uniperf measure matmul_tiled --device cuda:0 --param n=2048 --param m=2048 --param ell=2048 --compare-with h100.weights.arrow
+  uniperf measure ./stencil.knl --device opencl --sweep n=2^10..2^13 --check-param n=100 --out stencil.arrow
+  uniperf measure --device pocl --suite quick --out datasets/pocl-cpu.arrow
   uniperf measure --device cuda:0 --suite paper --out h100.arrow --budget 25m
   uniperf measure --device opencl --kernels global_copy,empty --runs 10 --discard 2 --out small.arrow`,
-	Args: cobra.NoArgs,
-	RunE: func(cmd *cobra.Command, _ []string) error {
-		return measure(cmd.OutOrStdout(), cmd.ErrOrStderr(), measureOpts)
+	Args: cobra.MaximumNArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			if f := changedFlag(cmd, kernelOnlyFlags); f != "" {
+				return fmt.Errorf("--%s is for uniperf measure KERNEL: name the kernel to time", f)
+			}
+			return measure(cmd.OutOrStdout(), cmd.ErrOrStderr(), measureOpts)
+		}
+		if f := changedFlag(cmd, suiteOnlyFlags); f != "" {
+			return fmt.Errorf("--%s is for measuring a suite, not one KERNEL", f)
+		}
+		k := measureOpts.kernel
+		k.device, k.out, k.runs, k.discard = measureOpts.device, measureOpts.out, measureOpts.runs, measureOpts.discard
+		return measureKernel(cmd.OutOrStdout(), args[0], k)
 	},
+}
+
+// The flags that only one form of measure takes.
+var (
+	suiteOnlyFlags  = []string{"suite", "budget", "size-class", "kernels", "quiet"}
+	kernelOnlyFlags = []string{"param", "sweep", "const", "check-param", "compare-with", "class", "json"}
+)
+
+// changedFlag returns the first of names given on cmd's command line.
+func changedFlag(cmd *cobra.Command, names []string) string {
+	for _, n := range names {
+		if cmd.Flags().Changed(n) {
+			return n
+		}
+	}
+	return ""
 }
 
 func init() {
@@ -90,6 +138,14 @@ func init() {
 	f.StringVar(&measureOpts.sizeClass, "size-class", "", "work-group size class: small, med or large (default: from the device)")
 	f.StringSliceVar(&measureOpts.kernels, "kernels", nil, "measure only these library kernels (comma-separated)")
 	f.BoolVar(&measureOpts.quiet, "quiet", false, "no progress lines")
+	k := &measureOpts.kernel
+	f.StringArrayVar(&k.params, "param", nil, "with KERNEL: parameter values NAME=V or NAME=V1,V2,... (repeatable)")
+	f.StringArrayVar(&k.sweeps, "sweep", nil, "with KERNEL: parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP (repeatable)")
+	f.StringArrayVar(&k.consts, "const", nil, "with KERNEL: const binding NAME=VALUE (repeatable)")
+	f.StringArrayVar(&k.checkParams, "check-param", nil, "with KERNEL: check against the interpreter once, at these parameters NAME=VALUE (repeatable), instead of at every timed size")
+	f.StringVar(&k.compareWith, "compare-with", "", "with KERNEL: weight table of uniperf fit; print predicted against measured")
+	f.StringVar(&k.class, "class", "user", "with KERNEL and --out: the class column of the rows")
+	f.BoolVar(&k.json, "json", false, "with KERNEL: print JSON")
 	rootCmd.AddCommand(measureCmd)
 }
 

@@ -11,20 +11,16 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 )
 
-// runMeasure runs uniperf measure with args and returns the exit status
-// and the standard output and error.
+// runMeasure runs uniperf measure with args, every flag reset to its
+// default first, and returns the exit status and the standard output and
+// error.
 func runMeasure(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	reset := func() {
 		measureCmd.SetOut(nil)
 		measureCmd.SetErr(nil)
-		measureOpts = measureOptions{}
-		for _, name := range []string{"suite", "runs", "discard", "kernels", "budget", "size-class", "quiet"} {
-			f := measureCmd.Flags().Lookup(name)
-			_ = f.Value.Set(f.DefValue)
-		}
-		measureOpts.kernels = nil
+		resetFlags(measureCmd)
 	}
 	reset()
 	t.Cleanup(reset)
@@ -79,6 +75,10 @@ func TestMeasureErrors(t *testing.T) {
 	if err := os.WriteFile(corrupt, []byte("not a table"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	bad := filepath.Join(dir, "bad.knl")
+	if err := os.WriteFile(bad, []byte("kernel bad\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\na[i] = 2*a[i] +\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -91,6 +91,17 @@ func TestMeasureErrors(t *testing.T) {
 		{[]string{"--device", "opencl", "--kernels", "nosuch", "--out", filepath.Join(dir, "e.arrow")}, "not in suite quick"},
 		{[]string{"--device", "opencl", "--out", filepath.Join(dir, "missing", "f.arrow")}, "no such file or directory"},
 		{[]string{"--device", "opencl", "--kernels", "empty", "--out", corrupt}, "cannot resume"},
+		// uniperf measure KERNEL
+		{[]string{"global_copy", "--device", "opencl"}, "give the kernel's parameters"},
+		{[]string{"global_copy", "--param", "n=100"}, "--device is required"},
+		{[]string{"no_such_kernel", "--device", "opencl", "--param", "n=100"}, "neither a .knl file nor a library kernel"},
+		{[]string{bad, "--device", "opencl", "--param", "n=100"}, "bad.knl:4:16: expected an expression"},
+		{[]string{"matmul_naive", "--device", "opencl", "--param", "n=4096"}, "would interpret 2.75e+11 operations"},
+		{[]string{"matmul_naive", "--device", "opencl", "--param", "n=4096", "--check-param", "n=2048"}, "choose a smaller --check-param"},
+		{[]string{"global_copy", "--device", "opencl", "--param", "n=100", "--suite", "paper"}, "--suite is for measuring a suite"},
+		{[]string{"--device", "opencl", "--param", "n=100", "--out", filepath.Join(dir, "x.arrow")}, "--param is for uniperf measure KERNEL"},
+		{[]string{"global_copy", "--device", "opencl", "--param", "n=100", "--compare-with", filepath.Join(dir, "none.arrow")}, "none.arrow"},
+		{[]string{"global_copy", "--device", "no-such-gpu", "--param", "n=100"}, "no such device"},
 	} {
 		var code int
 		stderr := captureStderr(t, func() { code, _, _ = runMeasure(t, c.args...) })

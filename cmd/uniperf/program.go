@@ -242,7 +242,7 @@ func (rep *programReport) add(model string, r *program.Result) {
 
 // measure times every launch at the predicted batch.
 func (rep *programReport) measure(prog *program.Program, src linear.Source, opts programOptions) error {
-	timer, err := openTimer(opts.measure, opts.runs, opts.discard)
+	timer, err := openTimer("--measure", opts.measure, opts.runs, opts.discard)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/linear"
+	"github.com/uniperf/uniperf/measurekernels/launch"
+)
+
+// kernelMeasureOptions are the flags of uniperf measure KERNEL.
+type kernelMeasureOptions struct {
+	device      string
+	params      []string
+	sweeps      []string
+	consts      []string
+	checkParams []string
+	out         string
+	compareWith string
+	class       string
+	runs        int
+	discard     int
+	json        bool
+}
+
+// maxCheckOps bounds the operations the reference interpreter may be asked
+// to perform for one correctness check: about 40 ns each, so a few
+// seconds. Beyond it the user names a smaller size to check at.
+const maxCheckOps = 1e8
+
+// kernelTime is one measured parameter set of uniperf measure KERNEL.
+type kernelTime struct {
+	Kernel    string           `json:"kernel"`
+	Device    string           `json:"device"`
+	Consts    map[string]int64 `json:"consts,omitempty"`
+	Params    map[string]int64 `json:"params"`
+	Local     []int64          `json:"local_size"`
+	Global    []int64          `json:"global_size"`
+	Measured  float64          `json:"measured_s"`
+	Raw       []float64        `json:"raw_times_s"`
+	Resumed   bool             `json:"resumed,omitempty"`
+	Predicted *float64         `json:"predicted_s,omitempty"`
+	RelErr    *float64         `json:"relative_error,omitempty"`
+}
+
+// measureKernel times one kernel (a .knl file or a library kernel) at
+// every parameter set of the flags, checks each against the reference
+// interpreter first, and writes the times, a table row per set with
+// --out, and predictions with --compare-with.
+func measureKernel(stdout io.Writer, kernel string, opts kernelMeasureOptions) error {
+	if opts.device == "" {
+		return fmt.Errorf("--device is required: see uniperf devices for the devices present")
+	}
+	if len(opts.params) == 0 && len(opts.sweeps) == 0 {
+		return fmt.Errorf("give the kernel's parameters with --param NAME=VALUE (or --sweep)")
+	}
+	consts, err := parseConsts(opts.consts)
+	if err != nil {
+		return err
+	}
+	sets, err := paramSets(opts.params, opts.sweeps)
+	if err != nil {
+		return err
+	}
+	checkAt, err := parseBindings("--check-param", opts.checkParams)
+	if err != nil {
+		return err
+	}
+	src := kernelSource(kernel)
+	file, text, err := src(kernel)
+	if err != nil {
+		return fmt.Errorf("KERNEL %s: %w", kernel, err)
+	}
+	ir, err := counts.ParseKernel(file, text, consts)
+	if err != nil {
+		return err
+	}
+	if err := checkSizes(ir, sets, checkAt); err != nil {
+		return err
+	}
+	var w *fit.Weights
+	if opts.compareWith != "" {
+		if w, err = loadWeights(opts.compareWith); err != nil {
+			return err
+		}
+		if err := linear.CheckWeights(w); err != nil {
+			return fmt.Errorf("%s: %w", opts.compareWith, err)
+		}
+	}
+	timer, err := openTimer("--device", opts.device, opts.runs, opts.discard)
+	if err != nil {
+		return err
+	}
+	defer timer.close()
+	var table *datasets.Writer
+	if opts.out != "" {
+		if table, err = datasets.OpenWriter(opts.out, kernelMeta(timer, opts)); err != nil {
+			return tableError(err)
+		}
+		defer table.Close()
+	}
+	k, err := timer.build(ir)
+	if err != nil {
+		return err
+	}
+	defer k.Close()
+	if len(checkAt) > 0 {
+		if err := timer.check(k, checkAt); err != nil {
+			return err
+		}
+	}
+	var results []kernelTime
+	for _, p := range sets {
+		r, err := measureSet(timer, k, table, kernel, consts, p, len(checkAt) == 0, opts.class)
+		if err != nil {
+			return err
+		}
+		results = append(results, r)
+	}
+	if w != nil {
+		if err := comparePredictions(stdout, w, src, kernel, consts, results); err != nil {
+			return err
+		}
+	}
+	if opts.json {
+		return writeJSON(stdout, results)
+	}
+	return printKernelTimes(stdout, results, table)
+}
+
+// checkSizes refuses a correctness check that would keep the reference
+// interpreter busy for minutes: at the --check-param size if given, else
+// at every timed size.
+func checkSizes(ir *counts.Kernel, sets []map[string]int64, checkAt map[string]int64) error {
+	c, err := counts.Count(ir)
+	if err != nil {
+		return err
+	}
+	at := sets
+	if len(checkAt) > 0 {
+		at = []map[string]int64{checkAt}
+	}
+	for _, p := range at {
+		v, err := c.Eval(p)
+		if err != nil {
+			return fmt.Errorf("parameters %s: %w", launch.ParamString(p), err)
+		}
+		ops := 0.0
+		for name, n := range v {
+			if !strings.HasPrefix(name, "launch.") && !strings.HasPrefix(name, "global.minldst.") {
+				ops += float64(n)
+			}
+		}
+		if ops > maxCheckOps {
+			flag := "give a smaller size to check the kernel at with --check-param NAME=VALUE"
+			if len(checkAt) > 0 {
+				flag = "choose a smaller --check-param"
+			}
+			return fmt.Errorf("checking %s against the reference interpreter at %s would interpret %.3g operations (the limit is %.0g, a few seconds); %s",
+				ir.Name, launch.ParamString(p), ops, float64(maxCheckOps), flag)
+		}
+	}
+	return nil
+}
+
+// measureSet checks (unless a --check-param check replaced it) and times
+// k at params, or takes the time from the table when a row of the same
+// case is there already, and appends a new row to the table.
+func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, kernel string, consts, params map[string]int64, check bool, class string) (kernelTime, error) {
+	global, local, err := k.Grid(params)
+	if err != nil {
+		return kernelTime{}, fmt.Errorf("kernel %s: %w", kernel, err)
+	}
+	r := kernelTime{Kernel: kernel, Device: timer.name(), Consts: consts, Params: params, Local: local, Global: global}
+	if table != nil {
+		if row, ok := findRow(table, datasets.MakeKey(kernel, consts, params, local)); ok {
+			r.Measured, r.Raw, r.Resumed = row.TimeS, row.RawTimesS, true
+			return r, nil
+		}
+	}
+	if check {
+		if err := timer.check(k, params); err != nil {
+			return kernelTime{}, err
+		}
+	}
+	tm, err := timer.measure(k, params)
+	if err != nil {
+		return kernelTime{}, err
+	}
+	r.Raw, r.Measured = tm.raw, datasets.MinKept(tm.raw, timer.discard)
+	if table == nil {
+		return r, nil
+	}
+	info := timer.dev.Info()
+	row := datasets.Row{
+		Device: info.Name, Backend: string(info.Backend), Kernel: kernel, Class: class, Role: datasets.RoleTest,
+		Variant: launch.ParamString(params), Consts: orEmptyMap(consts), Params: params,
+		LocalSize: tm.local, GlobalSize: tm.global, TimeS: r.Measured, RawTimesS: tm.raw,
+		RunsKept: int32(timer.runs - timer.discard), RunsDiscarded: int32(timer.discard),
+		Timestamp: time.Now().UTC(), Version: datasets.Version,
+	}
+	if err := table.Append(row); err != nil {
+		return kernelTime{}, tableError(err)
+	}
+	return r, nil
+}
+
+// findRow returns the table's row with key k.
+func findRow(table *datasets.Writer, k datasets.Key) (datasets.Row, bool) {
+	if !table.Has(k) {
+		return datasets.Row{}, false
+	}
+	for _, r := range table.Table().Rows {
+		if r.Key() == k {
+			return r, true
+		}
+	}
+	return datasets.Row{}, false
+}
+
+func orEmptyMap(m map[string]int64) map[string]int64 {
+	if m == nil {
+		return map[string]int64{}
+	}
+	return maps.Clone(m)
+}
+
+// kernelMeta is the metadata of a table of uniperf measure KERNEL: the
+// device and the protocol, so that a rerun with other settings is refused
+// rather than mixed into the table.
+func kernelMeta(timer *kernelTimer, opts kernelMeasureOptions) datasets.Meta {
+	info := timer.dev.Info()
+	host, _ := os.Hostname()
+	check := "at each timed size"
+	if len(opts.checkParams) > 0 {
+		check = "once, at " + strings.Join(opts.checkParams, ",")
+	}
+	method := fmt.Sprintf("uniperf %s measure KERNEL: the kernel is generated as %s C from its .knl description and checked against "+
+		"the counts reference interpreter on random inputs with poisoned outputs %s before it is timed. "+
+		"Timing: device event timers, %d runs per row back to back, the first %d discarded, time_s = minimum of the rest; "+
+		"inputs random in [0.5, 1.5). Host %s (%s/%s, %d CPUs).",
+		datasets.Version, info.Backend, check, opts.runs, opts.discard, host, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	return datasets.Meta{
+		DeviceName: info.Name, DeviceVendor: info.Vendor, DeviceDriver: info.Driver,
+		ComputeUnits: info.ComputeUnits, ClockMHz: info.ClockMHz,
+		GlobalMemBytes: info.GlobalMemBytes, LocalMemBytes: info.LocalMemBytes,
+		Backend: string(info.Backend), Suite: "kernel", Method: method,
+	}
+}
+
+// comparePredictions fills in the prediction of every result from the
+// weights w, and warns on stderr when they were fitted on another device.
+func comparePredictions(stdout io.Writer, w *fit.Weights, src linear.Source, kernel string, consts map[string]int64, results []kernelTime) error {
+	counter := linear.NewCounter(src)
+	for i := range results {
+		t, _, err := counter.Predict(w, kernel, consts, results[i].Params)
+		if err != nil {
+			return err
+		}
+		rel := (t - results[i].Measured) / results[i].Measured
+		results[i].Predicted, results[i].RelErr = &t, &rel
+	}
+	if len(results) > 0 && w.Device != results[0].Device {
+		fmt.Fprintf(stderr, "warning: the weights were fitted on %q, the kernel was timed on %q\n", w.Device, results[0].Device)
+	}
+	return nil
+}
+
+// printKernelTimes writes one line per parameter set: the launch, the
+// measured time and, with weights, the prediction and its signed relative
+// error.
+func printKernelTimes(w io.Writer, results []kernelTime, table *datasets.Writer) error {
+	if len(results) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "%s on %s\n", results[0].Kernel, results[0].Device)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	head := "params\tlocal\tglobal\tmeasured\t"
+	if results[0].Predicted != nil {
+		head += "predicted\trel.err\t"
+	}
+	fmt.Fprintln(tw, head)
+	for _, r := range results {
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t", launch.ParamString(r.Params), sizeString(r.Local), sizeString(r.Global), seconds(r.Measured))
+		if r.Predicted != nil {
+			line += fmt.Sprintf("%s\t%+.3f\t", seconds(*r.Predicted), *r.RelErr)
+		}
+		if r.Resumed {
+			line += "(from the table)"
+		}
+		fmt.Fprintln(tw, line)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if table != nil {
+		fmt.Fprintf(w, "%s: %d rows\n", table.Path(), table.Len())
+	}
+	return nil
+}
+
+// sizeString renders a launch size as 16x16.
+func sizeString(s []int64) string {
+	parts := make([]string, len(s))
+	for i, v := range s {
+		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, "x")
+}

@@ -1,0 +1,102 @@
+package counts
+
+import (
+	"math/big"
+
+	"github.com/uniperf/uniperf/polyhedra"
+)
+
+// Footprint is the set of distinct elements of a global array that a
+// kernel's loads, or its stores, touch over the whole launch: the union,
+// over the array's references in that direction, of the images of their
+// execution domains under their subscripts. An element that several
+// work-items, loop iterations or references touch counts once, so the
+// count is exact whether or not a reference's subscripts are injective.
+type Footprint struct {
+	Array string
+	DType DType
+	Store bool
+	// Elements is the number of elements, a piecewise quasi-polynomial
+	// in the parameters in isl notation.
+	Elements string
+	// Bytes is Elements times the size of an element.
+	Bytes string
+}
+
+// FootprintSize is the size of a footprint at given parameters.
+type FootprintSize struct {
+	Elements, Bytes int64
+}
+
+// countedFootprint is a footprint with its count of elements.
+type countedFootprint struct {
+	Footprint
+	elements *polyhedra.PwQPolynomial
+}
+
+// Footprints returns the load and store footprints of every global
+// array, arrays in declaration order, loads first; an array that is
+// never loaded (stored) has no load (store) footprint. They are counted
+// on the first call.
+func (c *Counted) Footprints() ([]Footprint, error) {
+	fps, err := c.footprints()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Footprint, len(fps))
+	for i, f := range fps {
+		out[i] = f.Footprint
+	}
+	return out, nil
+}
+
+// FootprintsAt returns the footprints, as Footprints does, with their
+// sizes at the given parameters: sizes[i] is that of fps[i]. The
+// parameters are checked as Eval checks them, and a size beyond int64 is
+// an error.
+func (c *Counted) FootprintsAt(params map[string]int64) (fps []Footprint, sizes []FootprintSize, err error) {
+	if _, err := c.Eval(params); err != nil {
+		return nil, nil, err
+	}
+	counted, err := c.footprints()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range counted {
+		n, err := evalInt64(f.elements, params)
+		var b int64
+		if err == nil {
+			b, err = mulInt(n, int64(f.DType.Size()))
+		}
+		if err != nil {
+			return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: footprint of %s (%s): %v", c.k.Name, f.Array, direction(f.Store), err)
+		}
+		fps = append(fps, f.Footprint)
+		sizes = append(sizes, FootprintSize{n, b})
+	}
+	return fps, sizes, nil
+}
+
+// countFootprints counts the footprints of Footprints.
+func (c *Counted) countFootprints() ([]countedFootprint, error) {
+	p := c.plan
+	var out []countedFootprint
+	for _, a := range c.k.Arrays {
+		if a.Space != Global {
+			continue
+		}
+		for _, store := range []bool{false, true} {
+			images := p.images(a.Name, func(r gref) bool { return r.store == store })
+			if len(images) == 0 {
+				continue
+			}
+			n, err := countSet(p.sets[p.add(p.cells(a.Name, images))], c.params)
+			if err != nil {
+				return nil, errorf(c.k.File, a.Pos, "kernel %s: footprint of %s (%s): %v", c.k.Name, a.Name, direction(store), err)
+			}
+			b := n.Scale(big.NewRat(int64(a.DType.Size()), 1))
+			out = append(out, countedFootprint{Footprint{a.Name, a.DType, store, n.String(), b.String()}, n})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,38 @@
+package counts
+
+// This file counts the arithmetic of subscripts, which Options.
+// CountSubscripts adds to the operations (loopy's count_within_subscripts).
+
+// subscriptOps returns the operations that evaluating an affine subscript
+// takes, written as a sum of terms after splitting and constant
+// substitution (16*i_out + i_in - 1): an add for each summand after the
+// first (a subtraction is an add) and a mul for each term whose
+// coefficient is not 1 or -1, as loopy counts the sums and products of
+// an index expression. Subscripts are i32, like the inames and
+// parameters they combine.
+func subscriptOps(a Affine) []Op {
+	var ops []Op
+	summands := len(a.Terms)
+	if a.Const != 0 {
+		summands++
+	}
+	for range summands - 1 {
+		ops = append(ops, Op{KindAdd, I32})
+	}
+	for _, t := range a.Terms {
+		if t.Coeff != 1 && t.Coeff != -1 {
+			ops = append(ops, Op{KindMul, I32})
+		}
+	}
+	return ops
+}
+
+// subscripts adds the arithmetic of an access's subscripts, performed
+// as often as the access (count).
+func (p *plan) subscripts(acc *Access, count term) {
+	for _, ix := range acc.Index {
+		for _, op := range subscriptOps(ix) {
+			p.static[op.Property()] = append(p.static[op.Property()], count)
+		}
+	}
+}
