@@ -30,7 +30,7 @@ var cardCmd = &cobra.Command{
 and prints the count as a piecewise quasi-polynomial in the parameters, in
 isl notation: pieces "polynomial : domain" separated by ";", with floor
 divisions where the count is periodic. The count is exact: it is computed
-symbolically, not by enumeration.
+symbolically, not by enumeration (but see the budgets below).
 
 With --param NAME=VALUE for every parameter, card also prints the exact
 value of the count. With --json it prints one object with the fields set
@@ -39,8 +39,9 @@ present when every parameter is given), method and note (see below).
 
 A count is bounded in work and memory: --max-pieces bounds the basic sets
 (chambers, residue classes, pieces of differences) it may create and
---max-memory the memory it may take. Past either budget the symbolic count
-stops. Without --param that is an error (exit status 2) naming the budget
+--max-memory the memory it may take. Past either budget, or past the
+counter's own work limits (residue classes, size of the summands), the
+symbolic count stops. Without --param that is an error (exit status 2) naming the budget
 and the set. With every parameter given, card counts the set with the
 parameters replaced by their values instead, which is far cheaper, and
 if that too exceeds the budget it enumerates the points; it then prints
