@@ -124,7 +124,12 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 		res.Note = fmt.Sprintf("the symbolic count stopped (%v); the value is that of the set %s", err, methodNote[method])
 		fmt.Fprintf(errw, "uniperf card: %s\n", res.Note)
 	case err != nil && tooCostly(err):
-		return fmt.Errorf("counting SET: %w; raise --max-pieces or --max-memory, or give every parameter with --param to count at those values", err)
+		hint := "give every parameter with --param to count at those values"
+		var be *polyhedra.BudgetError
+		if errors.As(err, &be) {
+			hint = "raise --max-pieces or --max-memory, or " + hint
+		}
+		return fmt.Errorf("counting SET: %w; %s", err, hint)
 	case err != nil:
 		return fmt.Errorf("counting SET: %w", err)
 	default:
