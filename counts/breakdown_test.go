@@ -68,7 +68,7 @@ func breakdownCases() []breakdownCase {
 	for _, c := range handCases() {
 		out = append(out, breakdownCase{name: c.name, src: []byte(c.src), params: c.params})
 	}
-	return out
+	return append(out, langBreakdownCases()...)
 }
 
 func (c breakdownCase) kernel(t *testing.T) *Kernel {

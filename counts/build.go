@@ -28,7 +28,7 @@ func (b *builder) finish() (*Kernel, error) {
 		k.assume = dnf{conj{}}
 	}
 	r := &resolver{b: b, k: k, expand: map[string]Affine{}, splitInto: map[string][2]string{}}
-	steps := []func() error{r.domains, r.splits, r.tags, r.params, r.arrays, r.statements, r.checkDeps, r.schedule}
+	steps := []func() error{r.domains, r.splits, r.tags, r.params, r.autoTags, r.arrays, r.statements, r.checkDeps, r.schedule}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
@@ -180,7 +180,38 @@ func (r *resolver) tags() error {
 			return r.errf(t.iname.pos, "iname %s is tagged twice (first at %s)", in.Name, p)
 		}
 		tagged[in.Name] = t.iname.pos
-		in.Tag = t.tag
+		if !t.auto {
+			in.Tag = t.tag
+		}
+	}
+	return nil
+}
+
+// autoTags gives each iname tagged l.auto, in the order of the tags, the
+// lowest local axis that no l.N tag and no earlier l.auto takes. Like
+// loopy, it needs the iname's extent to be a constant: the work-group size
+// follows from it.
+func (r *resolver) autoTags() error {
+	var taken [3]bool
+	for _, in := range r.k.Inames {
+		if in.Tag.Kind == LocalID {
+			taken[in.Tag.Axis] = true
+		}
+	}
+	for _, t := range r.b.tags {
+		if !t.auto {
+			continue
+		}
+		n := t.iname.text
+		if lo, hi, ok := r.k.constantRange(n); !ok || hi < lo {
+			return r.errf(t.iname.pos, "tag %s l.auto: the extent of %s depends on the parameters, so no work-group size follows from it; split it and tag the parts: split %s 64 %s_out %s_in, tag %s_out g.0, %s_in l.0", n, n, n, n, n, n, n)
+		}
+		axis := slices.Index(taken[:], false)
+		if axis < 0 {
+			return r.errf(t.iname.pos, "tag %s l.auto: local axes 0, 1 and 2 are all taken; tag it seq or l.N", n)
+		}
+		taken[axis] = true
+		r.k.inameIndex[n].Tag = Tag{Kind: LocalID, Axis: axis}
 	}
 	return nil
 }

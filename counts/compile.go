@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -103,6 +104,12 @@ func (in *interp) compileInstr(ins *Instruction) (*xinstr, error) {
 	if err != nil {
 		return nil, err
 	}
+	var pred cval
+	if ins.Pred != nil {
+		if pred, err = in.compileExpr(ins.Pred, cx); err != nil {
+			return nil, err
+		}
+	}
 	val, err := in.compileExpr(ins.RHS, cx)
 	if err != nil {
 		return nil, err
@@ -111,6 +118,14 @@ func (in *interp) compileInstr(ins *Instruction) (*xinstr, error) {
 		x.body = func(st *state) { store(st, val.f(st), 0) }
 	} else {
 		x.body = func(st *state) { store(st, 0, val.i(st)) }
+	}
+	if pred.i != nil {
+		assign := x.body
+		x.body = func(st *state) {
+			if pred.i(st) != 0 {
+				assign(st)
+			}
+		}
 	}
 	return x, nil
 }
@@ -172,27 +187,53 @@ func (in *interp) compileExpr(e Expr, cx *cctx) (cval, error) {
 			}
 			return -v
 		}}, nil
+	case *BitNot:
+		x, err := in.compileExpr(e.X, cx)
+		if err != nil {
+			return cval{}, err
+		}
+		ctr := in.opCounter(Op{KindBitwise, e.Type()})
+		return cval{i: func(st *state) int64 {
+			v := x.i(st)
+			st.counters[ctr]++
+			return ^v
+		}}, nil
 	case *Call:
 		return in.compileCall(e, cx)
 	case *Reduce:
 		return in.compileReduce(e, cx)
 	case *Cast:
 		return in.compileCast(e, cx)
+	case *Compare:
+		return in.compileCompare(e, cx)
+	case *Logic, *Not:
+		return in.compileLogic(e, cx)
+	case *Conditional:
+		return in.compileConditional(e, cx)
 	}
 	return cval{}, errorf(in.k.File, e.Pos(), "cannot interpret %T", e)
 }
 
 func (in *interp) opCounter(op Op) int { return in.counter(counterKey{kind: 1, op: op, stmt: in.stmt}) }
 
+// compileAll compiles expressions in order.
+func (in *interp) compileAll(cx *cctx, es ...Expr) ([]cval, error) {
+	out := make([]cval, len(es))
+	for i, e := range es {
+		var err error
+		if out[i], err = in.compileExpr(e, cx); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
-	x, err := in.compileExpr(e.X, cx)
+	xy, err := in.compileAll(cx, e.X, e.Y)
 	if err != nil {
 		return cval{}, err
 	}
-	y, err := in.compileExpr(e.Y, cx)
-	if err != nil {
-		return cval{}, err
-	}
+	x, y := xy[0], xy[1]
 	op, _ := nodeOp(e)
 	ctr := in.opCounter(op)
 	t := e.T
@@ -209,6 +250,8 @@ func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
 			f = func(a, b float64) float64 { return a / b }
 		case OpPow:
 			f = math.Pow
+		case OpMod:
+			f = math.Mod // C's fmod: the sign of a
 		}
 		return cval{f: func(st *state) float64 {
 			a, b := x.f(st), y.f(st)
@@ -219,7 +262,7 @@ func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
 	return cval{i: func(st *state) int64 {
 		a, b := x.i(st), y.i(st)
 		st.counters[ctr]++
-		v, msg := intBinary(e.Op, a, b)
+		v, msg := intBinary(e.Op, a, b, t)
 		if msg == "" && t == I32 && (v < math.MinInt32 || v > math.MaxInt32) {
 			msg = "integer overflow"
 		}
@@ -230,10 +273,28 @@ func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
 	}}, nil
 }
 
-// intBinary evaluates an integer operator exactly; msg explains a failure.
-func intBinary(op BinOp, a, b int64) (v int64, msg string) {
+// intBinary evaluates an integer operator of type t exactly; msg explains
+// a failure.
+func intBinary(op BinOp, a, b int64, t DType) (v int64, msg string) {
 	var err error
 	switch op {
+	case OpBitAnd:
+		return a & b, ""
+	case OpBitOr:
+		return a | b, ""
+	case OpBitXor:
+		return a ^ b, ""
+	case OpShl, OpShr:
+		if w := int64(8 * t.Size()); b < 0 || b >= w {
+			return 0, fmt.Sprintf("shift count %d out of range for %s", b, t)
+		}
+		if op == OpShr {
+			return a >> b, ""
+		}
+		if v = a << b; v>>b != a {
+			return 0, "integer overflow"
+		}
+		return v, ""
 	case OpAdd:
 		v, err = addInt(a, b)
 	case OpSub:
@@ -271,7 +332,7 @@ var unaryFuncs = map[string]func(float64) float64{
 }
 
 var binaryFuncs = map[string]func(float64, float64) float64{
-	"pow": math.Pow, "fmin": cMin, "fmax": cMax,
+	"pow": math.Pow, "fmin": cMin, "fmax": cMax, "fmod": math.Mod,
 }
 
 // cMin and cMax follow C's fmin and fmax: a NaN argument is ignored.
@@ -296,12 +357,9 @@ func cMax(a, b float64) float64 {
 }
 
 func (in *interp) compileCall(e *Call, cx *cctx) (cval, error) {
-	args := make([]cval, len(e.Args))
-	for i, a := range e.Args {
-		var err error
-		if args[i], err = in.compileExpr(a, cx); err != nil {
-			return cval{}, err
-		}
+	args, err := in.compileAll(cx, e.Args...)
+	if err != nil {
+		return cval{}, err
 	}
 	op, _ := nodeOp(e)
 	ctr := in.opCounter(op)
@@ -357,9 +415,9 @@ func (in *interp) compileReduce(e *Reduce, cx *cctx) (cval, error) {
 			var msg string
 			switch e.Op {
 			case RedSum:
-				acc, msg = intBinary(OpAdd, acc, b)
+				acc, msg = intBinary(OpAdd, acc, b, t)
 			case RedProduct:
-				acc, msg = intBinary(OpMul, acc, b)
+				acc, msg = intBinary(OpMul, acc, b, t)
 			case RedMax:
 				acc = max(acc, b)
 			case RedMin:

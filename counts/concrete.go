@@ -356,36 +356,8 @@ func (e *engine) boxConj(c *cconj, inames []int) error {
 	for _, s := range e.paramNames {
 		known[e.slot[s]] = true
 	}
-	for round := 0; round < 4*(len(inames)+2); round++ {
-		changed := false
-		for i := range c.cons {
-			x := &c.cons[i]
-			if len(x.slots) == 0 || allKnown(x.slots, known) {
-				if !x.holds(e.base) {
-					c.dead = true
-					return nil
-				}
-				continue
-			}
-			for _, t := range x.e.lin {
-				if known[t.slot] {
-					continue
-				}
-				b := boundFrom(x, t.slot, t.coef, e.base, known, c.box)
-				nb := c.box[t.slot].intersect(b)
-				if nb.empty() {
-					c.dead = true
-					return nil
-				}
-				if nb != c.box[t.slot] {
-					c.box[t.slot] = nb
-					changed = true
-				}
-			}
-		}
-		if !changed {
-			break
-		}
+	if c.dead = propagate(c, e.base, known, 4*(len(inames)+2)); c.dead {
+		return nil
 	}
 	mag := make([]uint64, len(e.base))
 	for _, s := range inames {
@@ -413,6 +385,43 @@ func (e *engine) boxConj(c *cconj, inames []int) error {
 		}
 	}
 	return nil
+}
+
+// propagate narrows the box of each slot that is not known by the
+// constraints of c, for at most rounds rounds or until nothing changes;
+// v holds the values of the known slots. It reports whether c has no
+// points.
+func propagate(c *cconj, v []int64, known []bool, rounds int) (dead bool) {
+	for range rounds {
+		changed := false
+		for i := range c.cons {
+			x := &c.cons[i]
+			if len(x.slots) == 0 || allKnown(x.slots, known) {
+				if !x.holds(v) {
+					return true
+				}
+				continue
+			}
+			for _, t := range x.e.lin {
+				if known[t.slot] {
+					continue
+				}
+				b := boundFrom(x, t.slot, t.coef, v, known, c.box)
+				nb := c.box[t.slot].intersect(b)
+				if nb.empty() {
+					return true
+				}
+				if nb != c.box[t.slot] {
+					c.box[t.slot] = nb
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			return false
+		}
+	}
+	return false
 }
 
 func allKnown(slots []int, known []bool) bool {

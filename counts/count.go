@@ -26,8 +26,9 @@ type Counted struct {
 	assumed *polyhedra.PwQPolynomial
 	groups  []group
 	utils   []util
-	names   []string   // every property that can be non-zero, sorted
-	all     *Evaluator // evaluates names, for Eval
+	names   []string        // every property that can be non-zero, sorted
+	upper   map[string]bool // properties whose counts are upper bounds
+	all     *Evaluator      // evaluates names, for Eval
 	// sums holds each group's terms summed into one function, formed on
 	// demand: evaluation does not need them.
 	sums func() ([]*polyhedra.PwQPolynomial, error)
@@ -43,6 +44,7 @@ type group struct {
 	util  int    // index into Counted.utils, or -1 when name is fixed
 	acc   accessKind
 	terms []prodTerm
+	upper bool // some term counts under a condition that is not affine
 	// parts holds the terms as they were planned, each with its source,
 	// for breakdowns; terms merges those with the same factors.
 	parts []sourcedTerm
@@ -131,6 +133,7 @@ func CountWith(k *Kernel, opts Options) (*Counted, error) {
 		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
 	}
 	c.names = c.possibleNames()
+	c.upper = c.upperBounds()
 	c.sums = sync.OnceValues(c.groupSums)
 	c.footprints = sync.OnceValues(c.countFootprints)
 	if c.all, err = c.Compile(c.names); err != nil {
@@ -198,6 +201,42 @@ func (c *Counted) possibleNames() []string {
 	}
 	return sortedKeys(seen)
 }
+
+// upperBounds lists the properties that some group counted under a
+// condition that is not affine: every name its class may take, and the
+// minima of loads and stores that involve one.
+func (c *Counted) upperBounds() map[string]bool {
+	up := map[string]bool{}
+	for _, g := range c.groups {
+		if !g.upper {
+			continue
+		}
+		if g.util < 0 {
+			up[g.name] = true
+			continue
+		}
+		for num := int64(1); num <= c.utils[g.util].den; num++ {
+			up[g.nameAt(num)] = true
+		}
+	}
+	for _, name := range c.names {
+		if rest, ok := strings.CutPrefix(name, "global.minldst."); ok && (up["global.load."+rest] || up["global.store."+rest]) {
+			up[name] = true
+		}
+	}
+	return up
+}
+
+// UpperBound reports whether the count of a property is an upper bound
+// rather than exact: some of what it counts happens under a condition
+// that is not affine in the inames and parameters (one that reads an
+// array or a temporary, say), and is counted as if the condition always
+// held. The values of such a property may exceed what a run performs.
+func (c *Counted) UpperBound(name string) bool { return c.upper[name] }
+
+// Bounds lists, sorted, the properties whose counts are upper bounds
+// (see UpperBound).
+func (c *Counted) Bounds() []string { return sortedKeys(c.upper) }
 
 // Eval returns the exact value of every non-zero property at the given
 // parameter values, by name (see the package documentation). Every

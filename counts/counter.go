@@ -40,7 +40,7 @@ func (b *counter) count() error {
 		if err != nil {
 			return err
 		}
-		b.c.groups = append(b.c.groups, group{name: name, util: -1, terms: terms, parts: sourced(terms, b.p.static[name])})
+		b.c.groups = append(b.c.groups, group{name: name, util: -1, terms: terms, parts: sourced(terms, b.p.static[name]), upper: b.p.upper[name]})
 	}
 	type utilKey struct {
 		array string
@@ -54,7 +54,7 @@ func (b *counter) count() error {
 			return err
 		}
 		kind := accessKind{store: g.store, dtype: g.array.DType, stride: g.stride}
-		gr := group{util: -1}
+		gr := group{util: -1, upper: g.upper}
 		if g.stride == 0 || g.stride == 1 {
 			gr.name = globalProperty(g.store, g.array.DType, g.stride, 0)
 		} else {
@@ -74,6 +74,7 @@ func (b *counter) count() error {
 		if i, ok := index[kind]; ok {
 			b.c.groups[i].terms = append(b.c.groups[i].terms, t...)
 			b.c.groups[i].parts = append(b.c.groups[i].parts, parts...)
+			b.c.groups[i].upper = b.c.groups[i].upper || g.upper
 			continue
 		}
 		gr.acc, gr.terms, gr.parts = kind, t, parts

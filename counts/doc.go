@@ -34,18 +34,55 @@
 //	local NAME DTYPE [SHAPE]             a work-group local array
 //	private NAME DTYPE [SHAPE]           a per-work-item temporary
 //	split INAME FACTOR [OUTER INNER]     INAME = FACTOR*OUTER + INNER
-//	tag INAME TAG {, INAME TAG}          g.0-2, l.0-2, unr, ilp, seq
+//	tag INAME TAG {, INAME TAG}          g.0-2, l.0-2, l.auto, unr, ilp, seq
 //	LHS = EXPR [{ANNOTATIONS}]           an instruction
 //	<DTYPE> NAME = EXPR, <> NAME = EXPR  an instruction declaring a private scalar
+//	<> NAME[INAME, ...] = EXPR           ... declaring a private array (see below)
+//	if COND: INSTRUCTION                 a predicated instruction
 //	barrier [{ANNOTATIONS}]              a local barrier (also "... lbarrier")
+//	for INAME {, INAME}  ...  end        loopy's block: what is inside runs in INAMEs too
+//	if COND ... [elif COND ...] [else ...] end
+//	                                     loopy's block: what is inside is predicated
 //
 // DTYPE is f32, f64, i32 or i64 (float32, float64, int32 and int64 are
 // accepted too). A SHAPE lists extents in brackets, [n, m + 1]; extents
 // are affine in the parameters for global arrays and constant for local
-// and private ones; a missing shape makes a scalar. ANNOTATIONS are
-// comma-separated id=NAME, dep=NAME:NAME:... and inames=NAME:NAME:....
-// Declarations may come in any order; a constant must be declared before
-// its first use.
+// and private ones; a missing shape makes a scalar. Declarations may come
+// in any order, but not inside blocks; a constant must be declared before
+// its first use. ANNOTATIONS are comma-separated KEY=VALUE pairs, in
+// loopy's syntax:
+//
+//	id=NAME               the statement's id
+//	dep=ID:ID:...         statements it depends on, which must come earlier
+//	                      (statements run in textual order: dependencies are
+//	                      checks). An ID may hold * wildcards and then stands
+//	                      for every earlier statement whose id it matches; a
+//	                      leading * (loopy: the list is exhaustive) is
+//	                      accepted, so dep=* says there are none
+//	inames=INAME:INAME:...  inames it runs in besides those it mentions
+//	                      (loopy's leading + is accepted)
+//	if=COND:COND:...      predicates, as loopy's if=: it runs where all hold
+//	tags=NAME:NAME:...    labels (loopy's instruction tags); they change nothing
+//
+// "<> t[k, l] = EXPR", as in loopy, declares a private array whose
+// subscripts are inames: its extent along each is the greatest value of
+// the iname plus one, which must be a constant that the domains imply
+// whatever the parameters (and the least value must not be negative).
+//
+// "tag x l.auto" gives x the lowest local axis that no l.N tag and no
+// earlier l.auto takes; x's extent must be a constant, from which the
+// work-group size follows (split an iname of parametric extent and tag
+// the parts instead). loopy's ilp.unr, ilp.seq and ord are accepted as
+// ilp, ilp and seq.
+//
+// A for block adds its inames to the statements inside, instructions and
+// barriers alike, as inames= does: "for k_out ... end" around two barriers
+// and the instructions between them is the same kernel as annotating each
+// with inames=k_out. An if block predicates the instructions inside by its
+// condition, an elif branch by its condition and the failure of the
+// earlier ones, an else branch by the failure of all; barriers may not
+// stand inside an if block, where not every work-item would reach them.
+// Blocks nest. loopy's with blocks are refused.
 //
 // Constants are substituted textually, as whole identifiers, in every
 // later statement; ParseKernel's consts argument overrides their values
@@ -56,22 +93,40 @@
 // and constraints built from chained comparisons (< <= > >= = == !=) of
 // comma-separated expression lists ("0 <= i, j < n"), and, or and
 // parentheses. Expressions are affine with integer coefficients ("2i" and
-// "2*i"), floor(e/d), ceil(e/d), "e mod d" and "e % d" for positive
-// constants d. Unions with ';' and exists are not supported. A domain may
+// "2*i"), floor(e), ceil(e), "e mod d" and "e % d" for positive constants
+// d, and division by non-zero constants: as in isl, a rational expression
+// in a constraint means what it says of rational numbers, so
+// "i <= n/16" is 16*i <= n and "j/2 + 1/3 < n" is 3*j + 2 < 6*n.
+// Array extents must stay integer (write floor(n/2)). Unions with ';' and
+// exists are not supported. A domain may
 // mention inames of other domains (including inames that a split creates):
 // they act as its parameters, which is how the bounds of inner loops
 // depend on outer ones. Every other name in a domain, shape or assumption
 // is a size parameter of the kernel.
 //
-// Instructions use loopy's expression syntax: + - * / // % ** with the
-// usual precedence (** binds tighter than unary minus and associates to
-// the right), parentheses, integer and floating-point literals (a
-// trailing f makes a single-precision literal: 1.5f), array references
-// a[i, j + 1], temporaries, inames and parameters as values, the
-// functions exp, log, sqrt, rsqrt, sin, cos, fabs (one argument) and pow,
-// fmin, fmax (two), and the reductions sum, product, max and min over one
-// iname or a tuple of them: sum(k, a[i, k]*b[k, j]), sum((k, l), ...).
-// Subscripts must be affine in inames and parameters.
+// Instructions use loopy's (pymbolic's, Python's) expression syntax.
+// From the loosest binding to the tightest: or; and; not; the comparisons
+// < <= > >= == != (which do not chain); |; ^; &; << >>; + -; * / // %;
+// unary - + ~; ** (which binds tighter than unary minus and associates
+// to the right). Operands are parentheses, integer and floating-point
+// literals (a trailing f makes a single-precision literal: 1.5f), array
+// references a[i, j + 1], temporaries, inames and parameters as values,
+// the functions exp, log, sqrt, rsqrt, sin, cos, fabs (one argument) and
+// pow, fmin, fmax, fmod (two), the conditional values if(COND, THEN,
+// ELSE) (also written THEN if COND else ELSE, Python's conditional
+// expression, which binds loosest of all) and select(ELSE, THEN, COND)
+// (OpenCL's argument order: the value is THEN where COND holds), and the
+// reductions sum, product, max and min
+// over one iname or a tuple of them: sum(k, a[i, k]*b[k, j]),
+// sum((k, l), ...). A reference may carry loopy's tag, a$first[i], a
+// label that changes nothing. Subscripts must be affine in inames and
+// parameters.
+//
+// Comparisons and and, or and not make conditions, which are not numbers:
+// they stand where a condition is expected (a predicate, the COND of
+// if() and select(), an operand of and, or, not), and "a*(i > 0)" is an
+// error (write if(i > 0, a, 0)). Where a condition is expected, a number
+// is one too, as in C and loopy's if=: it holds where it is not zero.
 //
 // A tiled matrix multiplication:
 //
@@ -102,8 +157,12 @@
 // syntax errors, undeclared arrays and names, non-affine or
 // data-dependent subscripts, out-of-range or unknown tags, an instruction
 // that uses two inames with the same hardware tag, unknown functions,
-// reductions over parallel inames, barriers inside parallel inames,
-// dependencies on later or unknown statements, and type errors.
+// reductions over parallel inames, barriers inside parallel inames or if
+// blocks, dependencies on later or unknown statements, unclosed or
+// unopened blocks, conditions used as numbers, and type errors. Where a
+// loopy spelling has no meaning here (with blocks, loopy annotations other
+// than those above, integer / in a comparison), the error says what to
+// write instead.
 //
 // # Splits and tags
 //
@@ -145,6 +204,18 @@
 // the reduction's (and any enclosing reduction's) inames, starting from
 // the neutral element of its operator.
 //
+// Conditions evaluate as in C. At each point of an instruction's
+// execution domain its predicate, if it has one, is evaluated first; the
+// right-hand side is evaluated and the left-hand side stored only where
+// it holds. "X and Y" evaluates Y only where X holds, "X or Y" only where
+// X fails. if(COND, THEN, ELSE) evaluates COND and then the branch it
+// chooses, as C's COND ? THEN : ELSE: so if(i > 0, a[i - 1], 0) never
+// reads a[-1]. select(ELSE, THEN, COND) evaluates all three, as the
+// arguments of OpenCL's select are: it is what a GPU does when it
+// computes both sides of a branch and picks one, and a reference out of
+// bounds in either value is an error. The inames a condition mentions are
+// inames of its instruction, like those of its right-hand side.
+//
 // The schedule orders statements textually and nests each in loops over
 // its sequential inames, in domain order (see Node). A Loop over iname k
 // inside loops over O runs k through the values of the domain projected
@@ -172,9 +243,17 @@
 //     left-hand side (f64 for a float literal assigned to an integer).
 //
 // / and ** need a floating-point result ("i / 2" is an error: write //);
-// // and % need integers and round towards negative infinity, like
-// Python and isl. One-argument functions need floating-point arguments
-// (an integer literal becomes a float). The right-hand side is converted
+// // needs integers and rounds towards negative infinity, like Python and
+// isl, and % on integers is the matching remainder. % on floating-point
+// values is C's fmod: its result has the sign of the dividend (unlike
+// Python's). The bitwise operators & | ^ ~ and the shifts << >> need
+// integers; a right shift is arithmetic (it rounds towards negative
+// infinity), a shift count must lie between 0 and the type's width less
+// one, and a left shift that overflows is an error, as every integer
+// overflow is. The operands of a comparison, and the two values of if()
+// and select(), take their common type by the rules above; a condition
+// has type Bool, which no array has. One-argument functions need
+// floating-point arguments (an integer literal becomes a float). The right-hand side is converted
 // to the left-hand side's type. A "<> t = e" temporary gets e's type (i32
 // or f64 if e is literals only). Every conversion is an explicit *Cast in
 // the IR, and costs nothing.
@@ -183,11 +262,14 @@
 //
 // Each arithmetic node counts one operation of its kind (see OpKind) at
 // its type, per evaluation: + and - are add, * mul, / div, ** and pow()
-// pow, exp() exp, and the other functions special; for integers // and %
-// are div. A reduction counts one operation of its operator's kind (sum:
-// add, product: mul, max and min: special) per point of its body.
-// Negation and conversions are free. Integer arithmetic on values (i + 1
-// used as a value) is counted, as int.i32.add and so on.
+// pow, exp() exp, % on floating-point values and fmod() fmod, and the
+// other functions special; for integers // and % are div, & | ^ and ~
+// bitwise, << and >> shift (loopy's "bw" and "shift"). A reduction counts
+// one operation of its operator's kind (sum: add, product: mul, max and
+// min: special) per point of its body. Negation, conversions,
+// comparisons, and, or, not and the choice of a conditional value are
+// free, as in loopy. Integer arithmetic on values (i + 1 used as a value)
+// is counted, as int.i32.add and so on, in conditions too.
 //
 // Subscript arithmetic is address computation, not work, and Count leaves
 // it out, as loopy's get_op_map does with count_within_subscripts=False.
@@ -199,6 +281,24 @@
 // + 1] with i split by 16 is a[16*i_out + i_in, k + 1]: two adds and a
 // mul. An iname used as a value costs nothing either way, split or not.
 //
+// Operations and memory accesses count per evaluation, so conditions
+// decide what counts. A predicate and everything of an instruction that
+// is always evaluated count over its whole execution domain; what a
+// condition guards (the assignment of a predicated instruction, a branch
+// of if(), the second operand of and and or) counts where the condition
+// lets it be evaluated. Where the conditions are affine in the inames and
+// parameters (integer comparisons of affine expressions, with // and %
+// by positive constants, under and, or and not), that is the execution
+// domain intersected with the set where they hold, and the count is
+// exact; != and or make unions. Where a condition is not affine (it reads
+// an array or a temporary, compares floating-point values, multiplies
+// inames), what it guards counts as if it always held: the count is an
+// upper bound, and the property says so (Counted.UpperBound,
+// Property.UpperBound; a footprint, Footprint.UpperBound). Both values
+// of select() are always evaluated and always count. loopy counts both
+// branches of if() everywhere; that is the upper bound here, and the
+// exact count where the condition is affine.
+//
 // # Properties
 //
 // The properties of seed 001 section 2 are named as in the measurement
@@ -208,8 +308,10 @@
 //	global.store.<t>.stride=<c>   global stores
 //	global.minldst.<t>.stride=<c> min(loads, stores) of the same type and class
 //	local.load.<t>, local.store.<t>
-//	flop.<t>.<kind>               floating-point operations (f32, f64; kinds of OpKind)
-//	int.<t>.<kind>                integer operations (i32, i64)
+//	flop.<t>.<kind>               floating-point operations (f32, f64; kinds add, mul,
+//	                              div, pow, exp, special and fmod of OpKind)
+//	int.<t>.<kind>                integer operations (i32, i64; kinds add, mul, div,
+//	                              bitwise and shift)
 //	sync.barrier                  barriers, summed over every work-item that meets them
 //	launch.groups                 work-groups launched
 //	launch.const                  1

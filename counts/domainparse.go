@@ -12,9 +12,12 @@ import "slices"
 // constraints built from chained comparisons (< <= > >= = == !=) of
 // comma-separated expression lists ("0 <= i, j < n"), combined with and,
 // or and parentheses. Expressions are affine with integer coefficients
-// ("2i" and "2*i" both multiply), floor(e/d), ceil(e/d), "e mod d" and
-// "e % d" for positive integer constants d. exists, unions written with
-// ';' and products of two non-constant terms are rejected with an error.
+// ("2i" and "2*i" both multiply), floor(e), ceil(e), "e mod d" and "e % d"
+// for positive integer constants d, and, as in isl, division by non-zero
+// constants: a rational expression in a constraint means what it says of
+// rational numbers, so i <= n/16 is 16*i <= n. exists, unions written
+// with ';' and products of two non-constant terms are rejected with an
+// error.
 
 var domainKeywords = []string{"and", "or", "not", "mod", "floor", "ceil", "exists", "min", "max"}
 
@@ -141,16 +144,13 @@ var comparisonOps = []string{"<", "<=", ">", ">=", "=", "==", "!="}
 // parseComparison reads e1 op e2 op e3 ... where each ei is a list of
 // expressions; every adjacent pair of lists holds for all their members.
 func (c *cursor) parseComparison() dnf {
-	lists := [][]qaff{c.parseExprList()}
+	lists := [][]rat{c.parseExprList()}
 	var ops []token
 	for c.peek().kind == tPunct && slices.Contains(comparisonOps, c.peek().text) {
 		ops = append(ops, c.next())
 		lists = append(lists, c.parseExprList())
 	}
 	if len(ops) == 0 {
-		if c.peek().is("/") {
-			c.failAt(c.peek().pos, "division must be written floor(e/d) or ceil(e/d)")
-		}
 		c.expected("a comparison operator")
 	}
 	d := dnf{conj{}}
@@ -168,15 +168,18 @@ func (c *cursor) parseComparison() dnf {
 	return d
 }
 
-func (c *cursor) parseExprList() []qaff {
-	l := []qaff{c.parseQSum()}
+func (c *cursor) parseExprList() []rat {
+	l := []rat{c.parseRSum()}
 	for c.accept(",") {
-		l = append(l, c.parseQSum())
+		l = append(l, c.parseRSum())
 	}
 	return l
 }
 
-func (c *cursor) compare(a qaff, op token, b qaff) dnf {
+// compare turns a op b into constraints, multiplying a rational
+// comparison out as isl does: n/16 >= i holds where n >= 16*i.
+func (c *cursor) compare(ra rat, op token, rb rat) dnf {
+	x, y := c.overCommon(op.pos, ra, rb)
 	diff := func(x, y qaff, k int64) qaff { // x - y + k
 		r, err := x.addScaled(y, -1)
 		if err == nil {
@@ -189,17 +192,17 @@ func (c *cursor) compare(a qaff, op token, b qaff) dnf {
 	}
 	switch op.text {
 	case "<":
-		return dnf{conj{{diff(b, a, -1), false}}}
+		return dnf{conj{{diff(y, x, -1), false}}}
 	case "<=":
-		return dnf{conj{{diff(b, a, 0), false}}}
+		return dnf{conj{{diff(y, x, 0), false}}}
 	case ">":
-		return dnf{conj{{diff(a, b, -1), false}}}
+		return dnf{conj{{diff(x, y, -1), false}}}
 	case ">=":
-		return dnf{conj{{diff(a, b, 0), false}}}
+		return dnf{conj{{diff(x, y, 0), false}}}
 	case "=", "==":
-		return dnf{conj{{diff(a, b, 0), true}}}
+		return dnf{conj{{diff(x, y, 0), true}}}
 	}
-	return dnf{conj{{diff(a, b, -1), false}}, conj{{diff(b, a, -1), false}}}
+	return dnf{conj{{diff(x, y, -1), false}}, conj{{diff(y, x, -1), false}}}
 }
 
 // must returns a function that passes a qaff result through, or aborts at
@@ -213,110 +216,188 @@ func (c *cursor) must(pos Pos) func(qaff, error) qaff {
 	}
 }
 
+// rat is a quasi-affine expression over a positive denominator: isl
+// allows rational expressions in constraints, such as i <= n/16, which
+// mean what they say of rational numbers (16*i <= n).
+type rat struct {
+	q   qaff
+	den int64
+}
+
+func whole(q qaff) rat { return rat{q, 1} }
+
+// overCommon brings two rationals over a common denominator and returns
+// their numerators.
+func (c *cursor) overCommon(pos Pos, a, b rat) (qaff, qaff) {
+	if a.den == b.den {
+		return a.q, b.q
+	}
+	g := gcd(a.den, b.den)
+	return c.must(pos)(a.q.scale(b.den / g)), c.must(pos)(b.q.scale(a.den / g))
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func (c *cursor) radd(pos Pos, a, b rat, k int64) rat { // a + k*b
+	x, y := c.overCommon(pos, a, b)
+	den := a.den
+	if a.den != b.den {
+		var err error
+		if den, err = mulInt(a.den/gcd(a.den, b.den), b.den); err != nil {
+			c.failAt(pos, "coefficients overflow 64-bit integers")
+		}
+	}
+	return rat{c.must(pos)(x.addScaled(y, k)), den}
+}
+
+// parseQSum reads an integer affine expression (an array extent).
 func (c *cursor) parseQSum() qaff {
-	r := c.parseQTerm()
+	pos := c.peek().pos
+	r := c.parseRSum()
+	if r.den != 1 {
+		c.failAt(pos, "(%s)/%d is not an integer: write floor(e/d) or ceil(e/d)", r.q, r.den)
+	}
+	return r.q
+}
+
+func (c *cursor) parseRSum() rat {
+	r := c.parseRTerm()
 	for {
 		t := c.peek()
 		switch {
 		case t.is("+"):
 			c.next()
-			x := c.parseQTerm()
-			r = c.must(t.pos)(r.addScaled(x, 1))
+			r = c.radd(t.pos, r, c.parseRTerm(), 1)
 		case t.is("-"):
 			c.next()
-			x := c.parseQTerm()
-			r = c.must(t.pos)(r.addScaled(x, -1))
+			r = c.radd(t.pos, r, c.parseRTerm(), -1)
 		default:
 			return r
 		}
 	}
 }
 
-func (c *cursor) parseQTerm() qaff {
-	r := c.parseQUnary()
+func (c *cursor) parseRTerm() rat {
+	r := c.parseRUnary()
 	for {
 		t := c.peek()
 		switch {
 		case t.is("*"):
 			c.next()
-			x := c.parseQUnary()
-			r = c.qmul(t.pos, r, x)
+			r = c.rmul(t.pos, r, c.parseRUnary())
+		case t.is("/"):
+			c.next()
+			r = c.rdiv(t.pos, r, c.parseRUnary())
 		case t.isWord("mod") || t.is("%"):
 			c.next()
 			d, dpos := c.intLit("a positive integer modulus")
 			if d <= 0 {
 				c.failAt(dpos, "modulus must be a positive integer, not %d", d)
 			}
+			if r.den != 1 {
+				c.failAt(t.pos, "mod of a rational (%s)/%d: write floor first", r.q, r.den)
+			}
 			// e mod d = e - d*floor(e/d)
-			r = c.must(t.pos)(r.addScaled(floorOf(r, d), -d))
-		case t.kind == tIdent && !slices.Contains(domainKeywords, t.text) && r.isConst(),
-			t.is("(") && r.isConst():
+			r = whole(c.must(t.pos)(r.q.addScaled(floorOf(r.q, d), -d)))
+		case t.kind == tIdent && !slices.Contains(domainKeywords, t.text) && r.q.isConst(),
+			t.is("(") && r.q.isConst():
 			// Implicit multiplication: 2i, 3(i + 1).
-			x := c.parseQUnary()
-			r = c.qmul(t.pos, r, x)
+			r = c.rmul(t.pos, r, c.parseRUnary())
 		default:
 			return r
 		}
 	}
 }
 
-func (c *cursor) qmul(pos Pos, a, b qaff) qaff {
-	switch {
-	case a.isConst():
-		return c.must(pos)(b.scale(a.c))
-	case b.isConst():
-		return c.must(pos)(a.scale(b.c))
+func (c *cursor) rmul(pos Pos, a, b rat) rat {
+	if !a.q.isConst() {
+		a, b = b, a
 	}
-	c.failAt(pos, "non-affine product (%s)*(%s): one factor must be a constant", a, b)
-	return qaff{}
+	if !a.q.isConst() {
+		c.failAt(pos, "non-affine product (%s)*(%s): one factor must be a constant", a.q, b.q)
+	}
+	den, err := mulInt(a.den, b.den)
+	if err != nil {
+		c.failAt(pos, "coefficients overflow 64-bit integers")
+	}
+	return rat{c.must(pos)(b.q.scale(a.q.c)), den}
 }
 
-func (c *cursor) parseQUnary() qaff {
+// rdiv divides by a non-zero constant.
+func (c *cursor) rdiv(pos Pos, a, b rat) rat {
+	if !b.q.isConst() {
+		c.failAt(pos, "division by %s: divisors must be constants", b.q)
+	}
+	if b.q.c == 0 {
+		c.failAt(pos, "division by zero")
+	}
+	// a / (p/q) = a*q / p, with p made positive.
+	p, q := b.q.c, b.den
+	if p < 0 {
+		p, q = -p, -q
+	}
+	return c.rmul(pos, rat{qconst(q), 1}, rat{a.q, 1}).over(c, pos, a.den, p)
+}
+
+// over divides r's denominator by d1*d2 more.
+func (r rat) over(c *cursor, pos Pos, d1, d2 int64) rat {
+	den, err := mulInt(r.den, d1)
+	if err == nil {
+		den, err = mulInt(den, d2)
+	}
+	if err != nil {
+		c.failAt(pos, "coefficients overflow 64-bit integers")
+	}
+	return rat{r.q, den}
+}
+
+func (c *cursor) parseRUnary() rat {
 	if t := c.peek(); t.is("-") {
 		c.next()
-		return c.must(t.pos)(c.parseQUnary().scale(-1))
+		r := c.parseRUnary()
+		return rat{c.must(t.pos)(r.q.scale(-1)), r.den}
 	}
 	if c.accept("+") {
-		return c.parseQUnary()
+		return c.parseRUnary()
 	}
-	return c.parseQPrimary()
+	return c.parseRPrimary()
 }
 
-func (c *cursor) parseQPrimary() qaff {
+func (c *cursor) parseRPrimary() rat {
 	t := c.peek()
 	switch {
 	case t.kind == tInt:
 		v, _ := c.intLit("an integer")
-		return qconst(v)
+		return whole(qconst(v))
 	case t.is("("):
 		c.next()
-		r := c.parseQSum()
+		r := c.parseRSum()
 		c.expect(")")
 		return r
 	case t.isWord("floor") || t.isWord("ceil"):
 		c.next()
 		c.expect("(")
-		num := c.parseQSum()
-		c.expect("/")
-		d, dpos := c.intLit("a positive integer divisor")
-		if d <= 0 {
-			c.failAt(dpos, "divisor must be a positive integer, not %d", d)
-		}
+		r := c.parseRSum()
 		c.expect(")")
 		if t.text == "floor" {
-			return floorOf(num, d)
+			return whole(floorOf(r.q, r.den))
 		}
-		neg := c.must(t.pos)(num.scale(-1))
-		return c.must(t.pos)(floorOf(neg, d).scale(-1))
+		neg := c.must(t.pos)(r.q.scale(-1))
+		return whole(c.must(t.pos)(floorOf(neg, r.den).scale(-1)))
 	case t.kind == tIdent:
 		if slices.Contains(domainKeywords, t.text) {
 			c.failAt(t.pos, "%q is not supported in kernel domains", t.text)
 		}
 		c.next()
-		return qname(t.text)
+		return whole(qname(t.text))
 	case t.kind == tFloat:
 		c.failAt(t.pos, "domain constraints need integers, not %s", t.text)
 	}
 	c.expected("an affine expression")
-	return qaff{}
+	return rat{}
 }

@@ -6,12 +6,15 @@ import "fmt"
 type DType uint8
 
 // The supported element types. Inames and parameters used as values have
-// type I32, as in loopy.
+// type I32, as in loopy. Bool is the type of conditions (comparisons and
+// their combinations with and, or and not); no array or temporary has it,
+// and no arithmetic takes it.
 const (
 	F32 DType = iota + 1
 	F64
 	I32
 	I64
+	Bool
 )
 
 var dtypeNames = map[string]DType{
@@ -36,12 +39,17 @@ func (t DType) String() string {
 		return "i32"
 	case I64:
 		return "i64"
+	case Bool:
+		return "bool"
 	}
 	return fmt.Sprintf("DType(%d)", uint8(t))
 }
 
 // IsFloat reports whether t is a floating-point type.
 func (t DType) IsFloat() bool { return t == F32 || t == F64 }
+
+// IsInt reports whether t is an integer type.
+func (t DType) IsInt() bool { return t == I32 || t == I64 }
 
 // Size is the size of one element in bytes.
 func (t DType) Size() int {

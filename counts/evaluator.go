@@ -281,8 +281,10 @@ var propertyNames = sync.OnceValue(func() map[string]bool {
 				names["global."+dir+"."+t.String()+".stride="+c] = true
 			}
 		}
-		for k := KindAdd; k <= KindSpecial; k++ {
-			names[Op{k, t}.Property()] = true
+		for k := KindAdd; int(k) < len(opKindNames); k++ {
+			if k.appliesTo(t) {
+				names[Op{k, t}.Property()] = true
+			}
 		}
 	}
 	return names

@@ -108,6 +108,37 @@ func ExampleCounted_Compile() {
 	// [n] 1073741824 [1.073741824e+09 2.68435456e+08 0] <nil>
 }
 
+// A boundary condition that is affine counts exactly; one that reads data
+// counts as if it always held, and says so.
+func ExampleCounted_UpperBound() {
+	k, err := counts.ParseKernel("clip.knl", []byte(`kernel clip
+domain [n] -> { [i] : 0 <= i < n }
+array a f32 [n]
+array b f32 [n]
+b[i] = if(i > 0, a[i - 1], 0.0f) + a[i]
+if a[i] > 1: b[i] = 2*b[i]
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// 99 loads of a[i - 1], 100 of a[i] in each instruction, and at most
+	// 100 of b[i].
+	v, _ := c.Eval(map[string]int64{"n": 100})
+	for _, name := range []string{"flop.f32.add", "flop.f32.mul", "global.load.f32.stride=0"} {
+		fmt.Println(name, v[name], c.UpperBound(name))
+	}
+	// Output:
+	// flop.f32.add 100 false
+	// flop.f32.mul 100 true
+	// global.load.f32.stride=0 399 true
+}
+
 func ExampleCountWith() {
 	k, _ := counts.ParseKernel("scale.knl", []byte(exampleKernel), nil)
 	// y[4*i_out + i_in] = 2*x[4*i_out + i_in] + 1: each subscript takes an

@@ -6,11 +6,15 @@ import (
 	"strings"
 )
 
-// Expr is a typed expression of an instruction's right-hand side. The
-// concrete types are *Literal, *Access, *Index, *Binary, *Neg, *Call,
-// *Reduce and *Cast. Every node carries its resolved type; a *Cast marks
-// each place where a value changes type, so that code generators and the
-// interpreter need no typing rules of their own.
+// Expr is a typed expression of an instruction's right-hand side or
+// predicate. The concrete types are *Literal, *Access, *Index, *Binary,
+// *Neg, *BitNot, *Call, *Reduce, *Cast, *Compare, *Logic, *Not and
+// *Conditional. Every node carries its resolved type; a *Cast marks each
+// place where a value changes type, so that code generators and the
+// interpreter need no typing rules of their own. Conditions (*Compare,
+// *Logic, *Not) have type Bool and appear only where a condition is
+// expected: a predicate, the condition of a *Conditional, an operand of
+// *Logic or *Not.
 type Expr interface {
 	Type() DType
 	Pos() Pos
@@ -27,10 +31,13 @@ type Literal struct {
 }
 
 // Access reads an element of an array or a temporary (Index is empty for
-// scalars). It is also the left-hand side of every instruction.
+// scalars). It is also the left-hand side of every instruction. Tag is
+// loopy's tag of this use of the array (a$tag[i]), a label that changes
+// nothing; "" when there is none.
 type Access struct {
 	Array *Array
 	Index []Affine
+	Tag   string
 	At    Pos
 }
 
@@ -44,9 +51,13 @@ type Index struct {
 // BinOp is a binary arithmetic operator.
 type BinOp uint8
 
-// The binary operators. FloorDiv (//) and Mod (%) are integer-only and
-// round towards negative infinity (Python and isl semantics); Div (/) is
-// floating-point only; Pow (**) is floating-point only.
+// The binary operators. FloorDiv (//) is integer-only and rounds towards
+// negative infinity (Python and isl semantics); Mod (%) on integers is the
+// matching remainder, and on floating-point values C's fmod (the result
+// has the sign of X). Div (/) and Pow (**) are floating-point only. The
+// bitwise operators & | ^ and the shifts << >> are integer-only; a right
+// shift is arithmetic (it rounds towards negative infinity), and the
+// count of a shift must lie between 0 and the width of the type less one.
 const (
 	OpAdd BinOp = iota + 1
 	OpSub
@@ -55,9 +66,15 @@ const (
 	OpFloorDiv
 	OpMod
 	OpPow
+	OpBitAnd
+	OpBitOr
+	OpBitXor
+	OpShl
+	OpShr
 )
 
-var binOpText = map[BinOp]string{OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/", OpFloorDiv: "//", OpMod: "%", OpPow: "**"}
+var binOpText = map[BinOp]string{OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/", OpFloorDiv: "//", OpMod: "%", OpPow: "**",
+	OpBitAnd: "&", OpBitOr: "|", OpBitXor: "^", OpShl: "<<", OpShr: ">>"}
 
 func (o BinOp) String() string { return binOpText[o] }
 
@@ -73,6 +90,65 @@ type Binary struct {
 type Neg struct {
 	X  Expr
 	At Pos
+}
+
+// BitNot is ~X, the bitwise complement of an integer.
+type BitNot struct {
+	X  Expr
+	At Pos
+}
+
+// CmpOp is a comparison operator.
+type CmpOp uint8
+
+// The comparisons.
+const (
+	CmpLT CmpOp = iota + 1
+	CmpLE
+	CmpGT
+	CmpGE
+	CmpEQ
+	CmpNE
+)
+
+var cmpOpText = map[CmpOp]string{CmpLT: "<", CmpLE: "<=", CmpGT: ">", CmpGE: ">=", CmpEQ: "==", CmpNE: "!="}
+
+func (o CmpOp) String() string { return cmpOpText[o] }
+
+// Compare is the condition X Op Y; X and Y have the same type, which is
+// not Bool. Its type is Bool.
+type Compare struct {
+	Op   CmpOp
+	X, Y Expr
+	At   Pos
+}
+
+// Logic is the condition X and Y (Or false) or X or Y (Or set), both
+// conditions. As in C and Python, Y is evaluated only when X does not
+// decide the result: where X holds for and, where it does not for or.
+type Logic struct {
+	Or   bool
+	X, Y Expr
+	At   Pos
+}
+
+// Not is the condition not X.
+type Not struct {
+	X  Expr
+	At Pos
+}
+
+// Conditional is Then where the condition Cond holds and Else elsewhere;
+// Then and Else have type T. Written if(Cond, Then, Else) it evaluates
+// Cond and then only the branch it chooses, as C's Cond ? Then : Else.
+// Written select(Else, Then, Cond), OpenCL's argument order, it is Eager:
+// all three are evaluated, as the arguments of OpenCL's select are.
+type Conditional struct {
+	Cond       Expr
+	Then, Else Expr
+	Eager      bool
+	T          DType
+	At         Pos
 }
 
 // Call applies one of the special functions exp, log, sqrt, rsqrt, sin,
@@ -124,23 +200,33 @@ type Cast struct {
 	T DType
 }
 
-func (e *Literal) Type() DType { return e.T }
-func (e *Access) Type() DType  { return e.Array.DType }
-func (e *Index) Type() DType   { return I32 }
-func (e *Binary) Type() DType  { return e.T }
-func (e *Neg) Type() DType     { return e.X.Type() }
-func (e *Call) Type() DType    { return e.T }
-func (e *Reduce) Type() DType  { return e.T }
-func (e *Cast) Type() DType    { return e.T }
+func (e *Literal) Type() DType     { return e.T }
+func (e *Access) Type() DType      { return e.Array.DType }
+func (e *Index) Type() DType       { return I32 }
+func (e *Binary) Type() DType      { return e.T }
+func (e *Neg) Type() DType         { return e.X.Type() }
+func (e *BitNot) Type() DType      { return e.X.Type() }
+func (e *Call) Type() DType        { return e.T }
+func (e *Reduce) Type() DType      { return e.T }
+func (e *Cast) Type() DType        { return e.T }
+func (e *Compare) Type() DType     { return Bool }
+func (e *Logic) Type() DType       { return Bool }
+func (e *Not) Type() DType         { return Bool }
+func (e *Conditional) Type() DType { return e.T }
 
-func (e *Literal) Pos() Pos { return e.At }
-func (e *Access) Pos() Pos  { return e.At }
-func (e *Index) Pos() Pos   { return e.At }
-func (e *Binary) Pos() Pos  { return e.At }
-func (e *Neg) Pos() Pos     { return e.At }
-func (e *Call) Pos() Pos    { return e.At }
-func (e *Reduce) Pos() Pos  { return e.At }
-func (e *Cast) Pos() Pos    { return e.X.Pos() }
+func (e *Literal) Pos() Pos     { return e.At }
+func (e *Access) Pos() Pos      { return e.At }
+func (e *Index) Pos() Pos       { return e.At }
+func (e *Binary) Pos() Pos      { return e.At }
+func (e *Neg) Pos() Pos         { return e.At }
+func (e *BitNot) Pos() Pos      { return e.At }
+func (e *Call) Pos() Pos        { return e.At }
+func (e *Reduce) Pos() Pos      { return e.At }
+func (e *Cast) Pos() Pos        { return e.X.Pos() }
+func (e *Compare) Pos() Pos     { return e.At }
+func (e *Logic) Pos() Pos       { return e.At }
+func (e *Not) Pos() Pos         { return e.At }
+func (e *Conditional) Pos() Pos { return e.At }
 
 func (e *Literal) String() string {
 	if !e.T.IsFloat() {
@@ -157,14 +243,18 @@ func (e *Literal) String() string {
 }
 
 func (e *Access) String() string {
+	name := e.Array.Name
+	if e.Tag != "" {
+		name += "$" + e.Tag
+	}
 	if len(e.Index) == 0 {
-		return e.Array.Name
+		return name
 	}
 	parts := make([]string, len(e.Index))
 	for i, a := range e.Index {
 		parts[i] = a.String()
 	}
-	return e.Array.Name + "[" + strings.Join(parts, ", ") + "]"
+	return name + "[" + strings.Join(parts, ", ") + "]"
 }
 
 func (e *Index) String() string {
@@ -174,8 +264,26 @@ func (e *Index) String() string {
 	return "(" + e.Value.String() + ")"
 }
 
-func (e *Binary) String() string { return fmt.Sprintf("(%s %s %s)", e.X, e.Op, e.Y) }
-func (e *Neg) String() string    { return fmt.Sprintf("-%s", e.X) }
+func (e *Binary) String() string  { return fmt.Sprintf("(%s %s %s)", e.X, e.Op, e.Y) }
+func (e *Neg) String() string     { return fmt.Sprintf("-%s", e.X) }
+func (e *BitNot) String() string  { return fmt.Sprintf("~%s", e.X) }
+func (e *Compare) String() string { return fmt.Sprintf("(%s %s %s)", e.X, e.Op, e.Y) }
+func (e *Not) String() string     { return fmt.Sprintf("not %s", e.X) }
+
+func (e *Logic) String() string {
+	op := "and"
+	if e.Or {
+		op = "or"
+	}
+	return fmt.Sprintf("(%s %s %s)", e.X, op, e.Y)
+}
+
+func (e *Conditional) String() string {
+	if e.Eager {
+		return fmt.Sprintf("select(%s, %s, %s)", e.Else, e.Then, e.Cond)
+	}
+	return fmt.Sprintf("if(%s, %s, %s)", e.Cond, e.Then, e.Else)
+}
 
 func (e *Call) String() string {
 	parts := make([]string, len(e.Args))
@@ -207,6 +315,20 @@ func Walk(e Expr, visit func(Expr) bool) {
 		Walk(e.Y, visit)
 	case *Neg:
 		Walk(e.X, visit)
+	case *BitNot:
+		Walk(e.X, visit)
+	case *Compare:
+		Walk(e.X, visit)
+		Walk(e.Y, visit)
+	case *Logic:
+		Walk(e.X, visit)
+		Walk(e.Y, visit)
+	case *Not:
+		Walk(e.X, visit)
+	case *Conditional:
+		Walk(e.Cond, visit)
+		Walk(e.Then, visit)
+		Walk(e.Else, visit)
 	case *Call:
 		for _, a := range e.Args {
 			Walk(a, visit)

@@ -1,28 +1,41 @@
 package counts
 
-// Instruction expressions follow loopy (pymbolic) syntax:
+import "slices"
+
+// Instruction expressions follow loopy (pymbolic) syntax, with Python's
+// precedence:
 //
-//	expr    = sum
+//	expr    = or
+//	or      = and { "or" and }
+//	and     = not { "and" not }
+//	not     = "not" not | compare
+//	compare = bitor [ ("<" | "<=" | ">" | ">=" | "==" | "!=") bitor ]
+//	bitor   = bitxor { "|" bitxor }
+//	bitxor  = bitand { "^" bitand }
+//	bitand  = shift { "&" shift }
+//	shift   = sum { ("<<" | ">>") sum }
 //	sum     = term { ("+" | "-") term }
 //	term    = unary { ("*" | "/" | "//" | "%") unary }
-//	unary   = "-" unary | power
+//	unary   = ("-" | "+" | "~") unary | power
 //	power   = primary [ "**" unary ]
-//	primary = number | name | name "[" expr { "," expr } "]"
+//	primary = number | name [ "$" tag ] [ "[" expr { "," expr } "]" ]
 //	        | func "(" expr { "," expr } ")"
 //	        | red "(" inames "," expr ")" | "(" expr ")"
 //	inames  = name | "(" name { "," name } ")" | "[" name { "," name } "]"
 //
-// where red is sum, product, max or min. The parser builds an untyped
-// tree; names are resolved and types inferred once the whole file is read.
+// where red is sum, product, max or min, and func includes if and
+// select; an expression may also be Python's THEN if COND else ELSE.
+// Comparisons do not chain. The parser builds an untyped tree;
+// names are resolved and types inferred once the whole file is read.
 
 type rexpr interface{ rpos() Pos }
 
 type (
 	rNum  struct{ t token }
-	rName struct{ t token }
+	rName struct{ t, tag token }
 	rSub  struct {
-		t   token
-		idx []rexpr
+		t, tag token
+		idx    []rexpr
 	}
 	rBin struct {
 		op   string
@@ -30,6 +43,12 @@ type (
 		at   Pos
 	}
 	rNeg struct {
+		x  rexpr
+		at Pos
+	}
+	// rUnary is ~x or not x.
+	rUnary struct {
+		op string
 		x  rexpr
 		at Pos
 	}
@@ -49,30 +68,87 @@ func (e *rName) rpos() Pos   { return e.t.pos }
 func (e *rSub) rpos() Pos    { return e.t.pos }
 func (e *rBin) rpos() Pos    { return e.at }
 func (e *rNeg) rpos() Pos    { return e.at }
+func (e *rUnary) rpos() Pos  { return e.at }
 func (e *rCall) rpos() Pos   { return e.t.pos }
 func (e *rReduce) rpos() Pos { return e.t.pos }
 
+// exprKeywords are the words of the expression syntax, which no array,
+// iname or parameter may be named.
+var exprKeywords = []string{"and", "or", "not", "if", "select"}
+
+var cmpOps = []string{"<", "<=", ">", ">=", "==", "!="}
+
+// parseExpr reads an expression, Python's conditional expression
+// THEN if COND else ELSE included (the same as if(COND, THEN, ELSE)).
 func (c *cursor) parseExpr() rexpr {
-	x := c.parseTerm()
-	for {
-		t := c.peek()
-		if !t.is("+") && !t.is("-") {
-			return x
-		}
-		c.next()
-		x = &rBin{t.text, x, c.parseTerm(), t.pos}
+	x := c.parseOrExpr()
+	t := c.peek()
+	if !t.isWord("if") {
+		return x
 	}
+	c.next()
+	cond := c.parseOrExpr()
+	if !c.acceptWord("else") {
+		c.expected("'else' of the conditional expression THEN if COND else ELSE")
+	}
+	return &rCall{t, []rexpr{cond, x, c.parseExpr()}}
 }
 
-func (c *cursor) parseTerm() rexpr {
-	x := c.parseUnary()
+func (c *cursor) parseOrExpr() rexpr {
+	x := c.parseAndExpr()
+	for c.peek().isWord("or") {
+		t := c.next()
+		x = &rBin{"or", x, c.parseAndExpr(), t.pos}
+	}
+	return x
+}
+
+func (c *cursor) parseAndExpr() rexpr {
+	x := c.parseNotExpr()
+	for c.peek().isWord("and") {
+		t := c.next()
+		x = &rBin{"and", x, c.parseNotExpr(), t.pos}
+	}
+	return x
+}
+
+func (c *cursor) parseNotExpr() rexpr {
+	if t := c.peek(); t.isWord("not") {
+		c.next()
+		return &rUnary{"not", c.parseNotExpr(), t.pos}
+	}
+	x := c.parseBinary(0)
+	t := c.peek()
+	if t.kind != tPunct || !slices.Contains(cmpOps, t.text) {
+		return x
+	}
+	c.next()
+	x = &rBin{t.text, x, c.parseBinary(0), t.pos}
+	if u := c.peek(); u.kind == tPunct && slices.Contains(cmpOps, u.text) {
+		c.failAt(u.pos, "comparisons do not chain: write (a %s b) and (b %s c)", t.text, u.text)
+	}
+	return x
+}
+
+// binaryLevels lists the left-associative binary operators from the
+// loosest to the tightest binding.
+var binaryLevels = [][]string{{"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "//", "%"}}
+
+func (c *cursor) parseBinary(level int) rexpr {
+	if level == len(binaryLevels) {
+		return c.parseUnary()
+	}
+	x := c.parseBinary(level + 1)
 	for {
 		t := c.peek()
-		if !t.is("*") && !t.is("/") && !t.is("//") && !t.is("%") {
+		if t.kind != tPunct || !slices.Contains(binaryLevels[level], t.text) {
 			return x
 		}
 		c.next()
-		x = &rBin{t.text, x, c.parseUnary(), t.pos}
+		if u := c.peek(); (t.text == "&" || t.text == "|") && u.is(t.text) && u.pos.Col == t.pos.Col+1 {
+			c.failAt(t.pos, "%s%s is C's; write %s", t.text, t.text, map[string]string{"&": "and", "|": "or"}[t.text])
+		}
+		x = &rBin{t.text, x, c.parseBinary(level + 1), t.pos}
 	}
 }
 
@@ -80,6 +156,10 @@ func (c *cursor) parseUnary() rexpr {
 	if t := c.peek(); t.is("-") {
 		c.next()
 		return &rNeg{c.parseUnary(), t.pos}
+	}
+	if t := c.peek(); t.is("~") {
+		c.next()
+		return &rUnary{"~", c.parseUnary(), t.pos}
 	}
 	if c.accept("+") {
 		return c.parseUnary()
@@ -99,11 +179,15 @@ func (c *cursor) parsePrimary() rexpr {
 		c.next()
 		return &rNum{t}
 	case tIdent:
+		if t.isWord("and") || t.isWord("or") || t.isWord("not") {
+			break
+		}
 		c.next()
+		tag := c.parseTag(t)
 		switch {
 		case c.peek().is("["):
 			c.next()
-			return &rSub{t, c.parseExprs("]")}
+			return &rSub{t, tag, c.parseExprs("]")}
 		case c.peek().is("(") && reduceNames[t.text] != 0:
 			c.next()
 			inames := c.parseReductionInames()
@@ -114,11 +198,11 @@ func (c *cursor) parsePrimary() rexpr {
 			body := c.parseExpr()
 			c.expect(")")
 			return &rReduce{t, inames, body}
-		case c.peek().is("("):
+		case c.peek().is("(") && tag.text == "":
 			c.next()
 			return &rCall{t, c.parseExprs(")")}
 		}
-		return &rName{t}
+		return &rName{t, tag}
 	case tPunct:
 		if t.is("(") {
 			c.next()
@@ -129,6 +213,21 @@ func (c *cursor) parsePrimary() rexpr {
 	}
 	c.expected("an expression")
 	return nil
+}
+
+// parseTag reads loopy's tag of a variable use, name$tag, written without
+// spaces.
+func (c *cursor) parseTag(name token) token {
+	d := c.peek()
+	if !d.is("$") {
+		return token{}
+	}
+	c.next()
+	t := c.peek()
+	if t.kind != tIdent || d.pos.Line != name.pos.Line || d.pos.Col != name.pos.Col+len(name.text) || t.pos.Col != d.pos.Col+1 {
+		c.failAt(d.pos, "a tag is written name$tag, without spaces (loopy's tagged variable)")
+	}
+	return c.next()
 }
 
 // parseExprs reads a non-empty comma-separated list up to the closing
@@ -158,49 +257,4 @@ func (c *cursor) parseReductionInames() []token {
 	}
 	c.expect(closing)
 	return names
-}
-
-// annotation is the parsed {id=..., dep=..., inames=...} suffix.
-type annotation struct {
-	id     token
-	deps   []token
-	inames []token
-}
-
-func (c *cursor) parseAnnotation() annotation {
-	var a annotation
-	if !c.accept("{") {
-		return a
-	}
-	seen := map[string]bool{}
-	for !c.accept("}") {
-		key := c.ident("an annotation key (id, dep or inames)")
-		if seen[key.text] {
-			c.failAt(key.pos, "annotation %s given twice", key.text)
-		}
-		seen[key.text] = true
-		c.expect("=")
-		var vals []token
-		vals = append(vals, c.ident("a name"))
-		for c.accept(":") {
-			vals = append(vals, c.ident("a name"))
-		}
-		switch key.text {
-		case "id":
-			if len(vals) != 1 {
-				c.failAt(vals[1].pos, "an instruction has one id")
-			}
-			a.id = vals[0]
-		case "dep":
-			a.deps = vals
-		case "inames":
-			a.inames = vals
-		default:
-			c.failAt(key.pos, "unknown annotation %q (want id, dep or inames)", key.text)
-		}
-		if !c.peek().is("}") {
-			c.expect(",")
-		}
-	}
-	return a
 }

@@ -21,6 +21,10 @@ type Footprint struct {
 	Elements string
 	// Bytes is Elements times the size of an element.
 	Bytes string
+	// UpperBound is set when a reference in this direction executes
+	// under a condition that is not affine (see Counted.UpperBound): the
+	// footprint then counts it as if it always executed.
+	UpperBound bool
 }
 
 // FootprintSize is the size of a footprint at given parameters.
@@ -86,7 +90,14 @@ func (c *Counted) countFootprints() ([]countedFootprint, error) {
 			continue
 		}
 		for _, store := range []bool{false, true} {
-			images := p.images(a.Name, func(r gref) bool { return r.store == store })
+			upper := false
+			images, err := p.images(a.Name, func(r gref) bool {
+				upper = upper || r.store == store && r.upper
+				return r.store == store
+			})
+			if err != nil {
+				return nil, err
+			}
 			if len(images) == 0 {
 				continue
 			}
@@ -95,7 +106,7 @@ func (c *Counted) countFootprints() ([]countedFootprint, error) {
 				return nil, errorf(c.k.File, a.Pos, "kernel %s: footprint of %s (%s): %v", c.k.Name, a.Name, direction(store), err)
 			}
 			b := n.Scale(big.NewRat(int64(a.DType.Size()), 1))
-			out = append(out, countedFootprint{Footprint{a.Name, a.DType, store, n.String(), b.String()}, n})
+			out = append(out, countedFootprint{Footprint{a.Name, a.DType, store, n.String(), b.String(), upper}, n})
 		}
 	}
 	return out, nil

@@ -280,6 +280,67 @@ q[i] = o[i]*o[i]
 	}
 }
 
+// TestInterpConditions checks the values and tallies of conditions,
+// conditional values, predicates and bitwise operators against a direct
+// computation: if() evaluates one branch (a[i - 1] is never read at
+// i = 0), select() both, and a predicate the right-hand side only where
+// it holds.
+func TestInterpConditions(t *testing.T) {
+	k := mustParse(t, `kernel c
+domain [n] -> { [i] : 0 <= i < n }
+array a f32 [n]
+array b f32 [n]
+array o i32 [n]
+array q i64 [n]
+b[i] = if(i > 0, a[i - 1], 7.0f) + select(a[i], -a[i], i % 2 == 0)
+if a[i] > 2 or i == 3: b[i] = b[i] % 1.5f
+o[i] = (i ^ 5) & ~(i << 2) | i >> 1
+q[i] = if(not (i < 2 and o[i] > 4), q[i] << 3, -q[i] >> 1)
+`)
+	n := int64(6)
+	a := []float32{0.5, 2.5, 1, 3, -4, 2.25}
+	b := make([]float32, n)
+	o := make([]int32, n)
+	q := []int64{-5, 3, 1 << 40, -7, 9, 11}
+	q0 := slices.Clone(q)
+	tl := run(t, k, map[string]int64{"n": n}, map[string]any{"a": a, "b": b, "o": o, "q": q})
+	var fmods int64
+	for i := range n {
+		want := float32(7)
+		if i > 0 {
+			want = a[i-1]
+		}
+		if i%2 == 0 {
+			want += -a[i]
+		} else {
+			want += a[i]
+		}
+		if a[i] > 2 || i == 3 {
+			want = float32(math.Mod(float64(want), 1.5))
+			fmods++
+		}
+		if b[i] != want {
+			t.Errorf("b[%d] = %v, want %v", i, b[i], want)
+		}
+		if w := int32((i^5)&^(i<<2) | i>>1); o[i] != w {
+			t.Errorf("o[%d] = %d, want %d", i, o[i], w)
+		}
+		wq := q0[i] << 3
+		if i < 2 && o[i] > 4 {
+			wq = -q0[i] >> 1
+		}
+		if q[i] != wq {
+			t.Errorf("q[%d] = %d, want %d", i, q[i], wq)
+		}
+	}
+	checkTotals(t, tl, map[string]int64{
+		"global.load.f32": (n - 1) + n + n + n + fmods, "global.store.f32": n + fmods, "flop.f32.add": n, "flop.f32.fmod": fmods,
+		"int.i32.bitwise": 4 * n, "int.i32.shift": 2 * n, "int.i64.shift": n, "int.i32.div": n,
+		"global.load.i32": 2, "global.load.i64": n, "global.store.i32": n, "global.store.i64": n,
+		"launch.groups": 1, "launch.const": 1,
+	})
+}
+
 // TestRunErrors checks that bad runs name the place and the cause.
 func TestRunErrors(t *testing.T) {
 	k := mustParse(t, `kernel bad
@@ -313,6 +374,17 @@ a[i + 1] = 1 {id=shift}
 	div := mustParse(t, "kernel d\ndomain [n] -> { [i] : 0 <= i < n }\narray o i32 [n]\no[i] = 7 // (i - 2)\n")
 	if _, err := counts.Run(div, map[string]int64{"n": 4}, map[string]any{"o": make([]int32, 4)}, nil); err == nil || !strings.Contains(err.Error(), "integer division by zero") {
 		t.Errorf("division by zero: %v", err)
+	}
+	for src, msg := range map[string]string{
+		"o[i] = 1 << (i + 29)":                      "integer overflow in (1 << (i + 29)) (1 << 31)",
+		"o[i] = 1 << (i - 1)":                       "shift count -1 out of range for i32 in (1 << (i - 1))",
+		"o[i] = select(0, o[i - 1], i > 0)":         "o[-1] is out of bounds for shape [4]",
+		"o[i] = if(i > 0, o[i - 1], 0) >> (i + 40)": "shift count 40 out of range for i32",
+	} {
+		k := mustParse(t, "kernel s\ndomain [n] -> { [i] : 0 <= i < n }\narray o i32 [n]\n"+src+"\n")
+		if _, err := counts.Run(k, map[string]int64{"n": 4}, map[string]any{"o": make([]int32, 4)}, nil); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: error %v, want %q", src, err, msg)
+		}
 	}
 	unb := mustParse(t, "kernel u\ndomain { [i] : i >= 0 }\narray o i32 [4]\no[0] = i\n")
 	if _, err := counts.Run(unb, nil, map[string]any{"o": make([]int32, 4)}, nil); err == nil || !strings.Contains(err.Error(), "unbounded in iname i") {

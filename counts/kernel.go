@@ -146,13 +146,20 @@ type Statement interface {
 // inames= annotation, and the parallel inames of its domain on hardware
 // axes it does not otherwise use. Its sequential ones are exactly its
 // enclosing loops in the schedule; its parallel ones are its guards.
+//
+// Pred, when not nil, is the instruction's predicate, a condition (type
+// Bool) evaluated first at each point of the execution domain: the
+// assignment, with its right-hand side, happens only where it holds.
+// Tags are loopy's instruction tags, labels that change nothing.
 type Instruction struct {
 	ID     string
 	Pos    Pos
 	LHS    *Access
 	RHS    Expr
+	Pred   Expr
 	Within []string
 	Deps   []string
+	Tags   []string
 }
 
 // Barrier is a local barrier executed by every work-item, inside the
@@ -162,6 +169,7 @@ type Barrier struct {
 	Pos    Pos
 	Inames []string
 	Deps   []string
+	Tags   []string
 }
 
 // StatementID returns the instruction's id.
@@ -170,7 +178,12 @@ func (s *Instruction) StatementID() string { return s.ID }
 // StatementID returns the barrier's id.
 func (s *Barrier) StatementID() string { return s.ID }
 
-func (s *Instruction) String() string { return fmt.Sprintf("%s = %s", s.LHS, s.RHS) }
+func (s *Instruction) String() string {
+	if s.Pred != nil {
+		return fmt.Sprintf("if %s: %s = %s", s.Pred, s.LHS, s.RHS)
+	}
+	return fmt.Sprintf("%s = %s", s.LHS, s.RHS)
+}
 
 // Iname returns the named iname, or nil.
 func (k *Kernel) Iname(name string) *Iname { return k.inameIndex[name] }

@@ -40,8 +40,15 @@ func (t token) describe() string {
 }
 
 // Multi-character punctuation, longest first.
-var puncts = []string{"...", "->", "**", "//", "<=", ">=", "==", "!=",
-	"[", "]", "{", "}", "(", ")", ",", ":", ";", "=", "<", ">", "+", "-", "*", "/", "%", "."}
+var puncts = []string{"...", "->", "**", "//", "<=", ">=", "==", "!=", "<<", ">>",
+	"[", "]", "{", "}", "(", ")", ",", ":", ";", "=", "<", ">", "+", "-", "*", "/", "%", ".",
+	"|", "&", "^", "~", "$"}
+
+// cHints say what to write for C's spellings.
+var cHints = map[rune]string{
+	'?': ": write a conditional value as if(COND, THEN, ELSE) or THEN if COND else ELSE",
+	'!': ": write not",
+}
 
 // lex splits src into tokens. Comments run from '#' to the end of the line.
 // It reports the first character it cannot read.
@@ -90,7 +97,7 @@ func lex(file string, src []byte) ([]token, error) {
 			}
 			if !matched {
 				r, _ := utf8.DecodeRuneInString(s[i:])
-				return nil, errorf(file, pos, "unexpected character %q", r)
+				return nil, errorf(file, pos, "unexpected character %q%s", r, cHints[r])
 			}
 		}
 	}

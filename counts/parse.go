@@ -20,6 +20,9 @@ func ParseKernel(filename string, src []byte, consts map[string]int64) (*Kernel,
 			return nil, err
 		}
 	}
+	if err := b.closeBlocks(); err != nil {
+		return nil, err
+	}
 	return b.finish()
 }
 
@@ -52,7 +55,12 @@ func splitStatements(toks []token) [][]token {
 	return out
 }
 
-var statementKeywords = []string{"kernel", "const", "domain", "assume", "array", "local", "private", "split", "tag", "barrier"}
+var statementKeywords = []string{"kernel", "const", "domain", "assume", "array", "local", "private", "split", "tag", "barrier",
+	"for", "if", "elif", "else", "end", "with"}
+
+// declarationKeywords start the statements that declare rather than
+// execute; they may not stand inside a for or if block.
+var declarationKeywords = []string{"kernel", "const", "domain", "assume", "array", "local", "private", "split", "tag"}
 
 // builder collects a kernel's statements; finish resolves and checks them.
 type builder struct {
@@ -68,6 +76,7 @@ type builder struct {
 	splits     []rawSplit
 	tags       []rawTag
 	statements []rawStatement
+	blocks     []block        // the for and if blocks open at this point
 	firstUse   map[string]Pos // names seen so far, for "const after use"
 }
 
@@ -93,9 +102,12 @@ type rawSplit struct {
 	outer, inner string
 }
 
+// rawTag is an iname's tag; auto marks l.auto, whose axis is chosen once
+// the domains are known.
 type rawTag struct {
 	iname token
 	tag   Tag
+	auto  bool
 }
 
 // rawStatement is an instruction (lhs != nil) or a barrier.
@@ -106,6 +118,11 @@ type rawStatement struct {
 	declType *DType // "<f32> x = ..." declares x; nil type pointer with decl means "<>"
 	decl     bool
 	ann      annotation
+	// inames are those of the enclosing for blocks; preds the conditions
+	// of the enclosing if blocks and of an "if COND:" prefix, outermost
+	// first (the if= annotation's follow).
+	inames []token
+	preds  []rexpr
 }
 
 // statement parses one statement, substituting constants first.
@@ -128,6 +145,10 @@ func (b *builder) statement(toks []token) (err error) {
 	}
 	if first.kind == tIdent && slices.Contains(statementKeywords, first.text) {
 		c.next()
+		if len(b.blocks) > 0 && slices.Contains(declarationKeywords, first.text) {
+			open := b.blocks[len(b.blocks)-1].kw
+			c.failAt(first.pos, "'%s' inside the %s block opened at %s: declarations go outside for and if blocks", first.text, open.text, open.pos)
+		}
 		switch first.text {
 		case "kernel":
 			b.kernelStmt(c, first)
@@ -153,7 +174,12 @@ func (b *builder) statement(toks []token) (err error) {
 		case "tag":
 			b.tagStmt(c)
 		case "barrier":
-			b.statements = append(b.statements, rawStatement{pos: first.pos, ann: c.parseAnnotation()})
+			b.barrierStmt(c, first)
+		case "if":
+			b.ifStmt(c, first)
+			return nil
+		case "for", "elif", "else", "end", "with":
+			b.blockStmt(c, first)
 		}
 		c.expectEnd()
 		return nil
@@ -164,12 +190,27 @@ func (b *builder) statement(toks []token) (err error) {
 		if t.text != "lbarrier" {
 			c.failAt(t.pos, "only local barriers are supported: expected 'lbarrier', found %s", t.describe())
 		}
-		b.statements = append(b.statements, rawStatement{pos: first.pos, ann: c.parseAnnotation()})
+		b.barrierStmt(c, first)
 		c.expectEnd()
 		return nil
 	}
-	b.instructionStmt(c)
+	b.instructionStmt(c, nil)
 	return nil
+}
+
+// barrierStmt reads a barrier's annotation. A barrier inside a for block
+// runs in its inames; one inside an if block would not be reached by
+// every work-item.
+func (b *builder) barrierStmt(c *cursor, kw token) {
+	s := b.newStatement(kw.pos)
+	if len(s.preds) > 0 {
+		c.failAt(kw.pos, "a barrier inside an if block: every work-item must reach a barrier, so it cannot be conditional")
+	}
+	s.ann = c.parseAnnotation()
+	if len(s.ann.conds) > 0 {
+		c.failAt(s.ann.condPos, "a barrier cannot be conditional (if=): every work-item must reach it")
+	}
+	b.statements = append(b.statements, s)
 }
 
 func (b *builder) substConsts(toks []token) []token {
@@ -237,7 +278,7 @@ func (b *builder) constStmt(c *cursor) {
 
 func (b *builder) arrayStmt(c *cursor, kw string) {
 	a := rawArray{name: c.ident("an array name"), space: map[string]Space{"array": Global, "local": Local, "private": Private}[kw]}
-	if slices.Contains(statementKeywords, a.name.text) || reduceNames[a.name.text] != 0 || funcArity[a.name.text] != 0 {
+	if reservedName(a.name.text) {
 		c.failAt(a.name.pos, "%q is reserved and cannot name an array", a.name.text)
 	}
 	dt := c.ident("an element type (f32, f64, i32, i64)")
@@ -288,26 +329,36 @@ func (b *builder) splitStmt(c *cursor) {
 func (b *builder) tagStmt(c *cursor) {
 	for {
 		t := rawTag{iname: c.ident("an iname")}
-		tg := c.ident("a tag (g.N, l.N, unr, ilp or seq)")
+		tg := c.ident("a tag (g.N, l.N, l.auto, unr, ilp or seq)")
 		switch tg.text {
 		case "g", "l":
 			c.expect(".")
+			t.tag.Kind = Group
+			if tg.text == "l" {
+				t.tag.Kind = LocalID
+				if c.acceptWord("auto") {
+					t.auto = true
+					break
+				}
+			}
 			axis, apos := c.intLit("a hardware axis 0, 1 or 2")
 			if axis < 0 || axis > 2 {
 				c.failAt(apos, "tag %s.%d is out of range: hardware axes are 0, 1 and 2", tg.text, axis)
 			}
-			t.tag = Tag{Kind: Group, Axis: int(axis)}
-			if tg.text == "l" {
-				t.tag.Kind = LocalID
-			}
+			t.tag.Axis = int(axis)
 		case "unr":
 			t.tag.Kind = Unroll
 		case "ilp":
 			t.tag.Kind = ILP
-		case "seq", "for":
+			if c.accept(".") {
+				if v := c.ident("unr or seq"); v.text != "unr" && v.text != "seq" {
+					c.failAt(v.pos, "unknown tag ilp.%s (want ilp, ilp.unr or ilp.seq)", v.text)
+				}
+			}
+		case "seq", "for", "ord":
 			t.tag.Kind = Seq
 		default:
-			c.failAt(tg.pos, "unknown tag %q (want g.0-2, l.0-2, unr, ilp or seq)", tg.text)
+			c.failAt(tg.pos, "unknown tag %q (want g.0-2, l.0-2, l.auto, unr, ilp or seq)", tg.text)
 		}
 		b.tags = append(b.tags, t)
 		if !c.accept(",") {
@@ -316,8 +367,20 @@ func (b *builder) tagStmt(c *cursor) {
 	}
 }
 
-func (b *builder) instructionStmt(c *cursor) {
-	s := rawStatement{pos: c.peek().pos}
+// reservedName reports whether a word of the language's syntax cannot
+// name an array or temporary.
+func reservedName(name string) bool {
+	return slices.Contains(statementKeywords, name) || slices.Contains(exprKeywords, name) ||
+		reduceNames[name] != 0 || funcArity[name] != 0
+}
+
+// instructionStmt reads "[<TYPE>] LHS = EXPR [{ANNOTATIONS}]"; pred is the
+// condition of an "if COND:" prefix, or nil.
+func (b *builder) instructionStmt(c *cursor, pred rexpr) {
+	s := b.newStatement(c.peek().pos)
+	if pred != nil {
+		s.preds = append(s.preds, pred)
+	}
 	if c.accept("<") {
 		s.decl = true
 		if !c.peek().is(">") {
@@ -331,13 +394,15 @@ func (b *builder) instructionStmt(c *cursor) {
 		c.expect(">")
 	}
 	name := c.ident("an instruction (NAME = EXPR) or a statement keyword")
-	s.lhs = &rName{name}
+	tag := c.parseTag(name)
+	s.lhs = &rName{name, tag}
 	if c.accept("[") {
-		s.lhs = &rSub{name, c.parseExprs("]")}
+		s.lhs = &rSub{name, tag, c.parseExprs("]")}
 	}
 	c.expect("=")
 	s.rhs = c.parseExpr()
 	s.ann = c.parseAnnotation()
+	s.preds = append(s.preds, s.ann.conds...)
 	c.expectEnd()
 	b.statements = append(b.statements, s)
 }

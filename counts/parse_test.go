@@ -37,7 +37,11 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"empty", "", "", "no 'kernel NAME' statement"},
 		{"kernel first", "domain { [i] : 0 <= i < 4 }\n", "1:1", "expected 'kernel NAME' before anything else"},
-		{"bad character", "kernel k\n$\n", "2:1", "unexpected character '$'"},
+		{"bad character", "kernel k\n@\n", "2:1", "unexpected character '@'"},
+		{"C conditional", head + "a[i] = i > 0 ? 1 : 2\n", "6:14", "unexpected character '?': write a conditional value as if(COND, THEN, ELSE)"},
+		{"C not", head + "a[i] = if(!(i > 0), 1, 2)\n", "6:11", "unexpected character '!': write not"},
+		{"C and", head + "a[i] = if(i > 0 && i < 3, 1, 2)\n", "6:17", "&& is C's; write and"},
+		{"ternary without else", head + "a[i] = 1 if i > 0\n", "6:18", "expected 'else' of the conditional expression"},
 		{"second kernel", "kernel k\nkernel l\n", "2:1", "second 'kernel' statement"},
 		{"undeclared array", head + "a[i] = b[i]\n", "6:8", "undeclared array b"},
 		{"non-affine subscript", head + "a[i*j] = 1\n", "6:4", "non-affine subscript"},
@@ -57,7 +61,9 @@ func TestParseErrors(t *testing.T) {
 		{"wrong arity", head + "a[i] = pow(a[i])\n", "6:8", "pow takes 2 argument(s), not 1"},
 		{"domain syntax", "kernel k\ndomain [n] -> { [i] : 0 <= i < }\n", "2:32", "expected an affine expression, found '}'"},
 		{"domain non-affine", "kernel k\ndomain [n] -> { [i] : 0 <= i and i*i < n }\n", "2:35", "non-affine product"},
-		{"domain division", "kernel k\ndomain [n] -> { [i] : 0 <= i and 2*i/3 < n }\n", "2:37", "floor(e/d)"},
+		{"domain division", "kernel k\ndomain [n] -> { [i] : 0 <= i and 2*i/n < 1 }\n", "2:37", "division by n: divisors must be constants"},
+		{"domain division by zero", "kernel k\ndomain [n] -> { [i] : 0 <= i and i/0 < n }\n", "2:35", "division by zero"},
+		{"rational extent", "kernel k\narray a f32 [n/2]\n", "2:14", "(n)/2 is not an integer: write floor(e/d) or ceil(e/d)"},
 		{"domain exists", "kernel k\ndomain { [i] : exists q : i = 2q }\n", "2:16", "exists is not supported"},
 		{"domain union", "kernel k\ndomain { [i] : 0 <= i < 4; [i] : 8 <= i < 9 }\n", "2:26", "unions written with ';'"},
 		{"iname twice", "kernel k\ndomain { [i] : 0 <= i < 4 }\ndomain { [i] : 0 <= i < 4 }\n", "3:11", "iname i is declared twice"},
@@ -69,7 +75,7 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate id", head + "a[i] = 1 {id=x}\na[i] = 2 {id=x}\n", "7:14", "id x is used twice"},
 		{"unknown annotation", head + "a[i] = 1 {nosync=x}\n", "6:11", "unknown annotation \"nosync\""},
 		{"int division", head + "o[i] = i / 2\n", "6:10", "write // for floor division"},
-		{"float modulo", head + "a[i] = a[i] % 2\n", "6:13", "needs integer operands"},
+		{"float floor division", head + "a[i] = a[i] // 2\n", "6:13", "needs integer operands"},
 		{"int power", head + "o[i] = i ** 2\n", "6:10", "'**' needs a floating-point operand"},
 		{"int function", head + "a[i] = exp(i)\n", "6:8", "exp needs floating-point arguments, not i32"},
 		{"parallel reduction", head + "tag j l.0\na[i] = sum(j, m[i, j])\n", "7:8", "reduction over parallel iname j (l.0)"},
@@ -87,9 +93,47 @@ func TestParseErrors(t *testing.T) {
 		{"const after use", "kernel k\ndomain { [i] : 0 <= i < TS }\nconst TS = 4\n", "3:7", "constant TS is declared after its first use at 2:25"},
 		{"const twice", "kernel k\nconst A = 1\nconst A = 2\n", "3:7", "constant A declared twice"},
 		{"assume iname", head + "assume i >= 0\n", "6:8", "assumptions mention iname i"},
-		{"declared temp array", head + "<> t[i] = 1\n", "6:4", "must be a scalar"},
+		{"declared temp array", head + "<> t[i] = 1\n", "6:6", "the bounds of iname i depend on the parameters, so the shape of t does not follow from them"},
 		{"missing bracket", head + "a[i = 1\n", "6:5", "expected ']'"},
 		{"trailing tokens", head + "a[i] = 1 2\n", "6:10", "expected end of statement, found '2'"},
+		// Conditions, bitwise operators and loopy's spellings.
+		{"end alone", head + "end\n", "6:1", "end without a for or if block to close"},
+		{"unclosed for", head + "for i\na[i] = 1\n", "6:1", "the for block opened here is not closed: add 'end'"},
+		{"unclosed if", head + "if i > 2\na[i] = 1\n", "6:1", "the if block opened here is not closed"},
+		{"else alone", head + "else\n", "6:1", "else without an if block"},
+		{"else in for", head + "for i\nelse\nend\n", "7:1", "else without an if block"},
+		{"elif after else", head + "if i > 1\nelse\nelif i > 2\nend\n", "8:1", "elif after the else of the if block opened at 6:1"},
+		{"for without inames", head + "for\nend\n", "6:1", "for needs the inames"},
+		{"for unknown iname", head + "for q\na[i] = 1\nend\n", "6:5", "q is not an iname"},
+		{"declaration in block", head + "for i\narray z f32 [n]\nend\n", "7:1", "'array' inside the for block opened at 6:1: declarations go outside"},
+		{"barrier in if", head + "if i > 2\nbarrier\nend\n", "7:1", "a barrier inside an if block"},
+		{"predicated barrier", head + "if i > 2: barrier\n", "6:11", "a barrier cannot be conditional"},
+		{"barrier if annotation", head + "barrier {if=n > 2}\n", "6:13", "a barrier cannot be conditional (if=)"},
+		{"if without colon", head + "if i > 2 a[i] = 1\n", "6:10", "expected ':' and an instruction"},
+		{"loopy with", head + "with {id=x}\n", "6:1", "loopy's with blocks are not supported"},
+		{"condition as number", head + "a[i] = (i < 3)*2\n", "6:11", "a condition is not a number: write if((i < 3), 1, 0)"},
+		{"condition assigned", head + "o[i] = i < 3\n", "6:10", "a condition is not a number"},
+		{"chained comparison", head + "a[i] = if(0 < i < 3, 1, 2)\n", "6:17", "comparisons do not chain: write (a < b) and (b < c)"},
+		{"float bitwise", head + "a[i] = a[i] | 1\n", "6:13", "operator | needs integer operands, but a[i] is f32"},
+		{"float complement", head + "a[i] = ~a[i]\n", "6:8", "operator ~ needs an integer operand"},
+		{"float shift", head + "o[i] = o[i] << 1.5\n", "6:13", "operator << needs integer operands"},
+		{"shift count", head + "o[i] = o[i] << 40\n", "6:13", "shift count 40 is out of range for i32 (0 to 31)"},
+		{"if arity", head + "a[i] = if(i > 0, 1)\n", "6:8", "if takes 3 arguments, not 2: write if(COND, THEN, ELSE)"},
+		{"select arity", head + "a[i] = select(1, i > 0)\n", "6:8", "select takes 3 arguments, not 2: write select(ELSE, THEN, COND), OpenCL's order"},
+		{"integer quotient in condition", head + "a[i] = if(i/2 == n, 1, 2)\n", "6:12", "in a comparison, multiply out: k/2 == n is k == 2*n"},
+		{"tag on iname", head + "a[i] = i$x\n", "6:10", "i$x: only arrays and temporaries carry tags"},
+		{"tag with space", head + "a[i] = a $x[i]\n", "6:10", "a tag is written name$tag, without spaces"},
+		{"dep pattern", head + "a[i] = 1 {dep=zz*}\n", "6:15", "dep=zz*: no earlier statement's id matches"},
+		{"dep pattern later", head + "a[i] = 1 {dep=insn_*}\na[i] = 2\n", "6:15", "dep=insn_*: no earlier statement's id matches"},
+		{"auto tag parametric", head + "tag i l.auto\n", "6:5", "tag i l.auto: the extent of i depends on the parameters, so no work-group size follows from it; split it and tag the parts: split i 64 i_out i_in"},
+		{"auto tag no axis", "kernel k\ndomain { [p, q, r, s] : 0 <= p, q, r, s < 4 }\ntag p l.0, q l.1, r l.2, s l.auto\n", "3:26", "local axes 0, 1 and 2 are all taken"},
+		{"ilp variant", head + "tag i ilp.foo\n", "6:11", "unknown tag ilp.foo"},
+		{"declared array subscript", "kernel k\ndomain { [p] : 0 <= p < 4 }\n<> t[p + 1] = 1\n", "3:8", "the subscripts of a declared temporary array are inames"},
+		{"declared array negative", "kernel k\ndomain { [p] : -2 <= p < 4 }\n<> t[p] = 1\n", "3:6", "iname p takes negative values (from -2)"},
+		{"declared array split", "kernel k\ndomain { [p] : 0 <= p < 4 }\nsplit p 2\n<> t[p] = 1\n", "4:6", "iname p was split into p_outer and p_inner"},
+		{"keyword temporary", "kernel k\n<> select = 1\n", "2:4", "\"select\" is reserved"},
+		{"keyword as array", "kernel k\narray end f32 [4]\n", "2:7", "reserved"},
+		{"unknown annotation with if", head + "a[i] = 1 {priority=2}\n", "6:11", "unknown annotation \"priority\" (want id, dep, inames, if or tags)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -141,11 +185,47 @@ func TestDomainSyntax(t *testing.T) {
 		{"{ [i] : (0 <= i < 2 or 5 <= i < 7) }", "[] -> { [i] : (i >= 0 and i <= 1) or (i >= 5 and i <= 6) }"},
 		{"{ [i] : 0 <= i < 9 and i != 3 }", "[] -> { [i] : (i >= 0 and i <= 8 and i >= 4) or (i >= 0 and i <= 8 and i <= 2) }"},
 		{"{ S[i] : (i + 1) * 2 <= 8 and i >= -3 }", "[] -> { [i] : 2*i <= 6 and i >= -3 }"},
+		// isl's rational expressions, multiplied out.
+		{"{ [i] : 0 <= i <= n/16 }", "[n] -> { [i] : i >= 0 and 16*i <= n }"},
+		{"{ [i] : i/2 + 1/3 < n/6 - 1 }", "[n] -> { [i] : 3*i <= n - 9 }"},
+		{"{ [i] : 0 <= i < (n + 1)/(-2/3) + 2n }", "[n] -> { [i] : i >= 0 and 2*i <= n - 4 }"},
+		{"{ [i] : 0 <= i <= floor(n/4) + ceil((n + 1)/3/2) }", "[n] -> { [i] : i >= 0 and i + floor((-n - 1)/6) <= floor((n)/4) }"},
 	}
 	for _, c := range cases {
 		k := mustParse(t, "kernel k\ndomain "+c.domain+"\n")
 		if got := k.Domains[0].String(); got != c.want {
 			t.Errorf("domain %s\n got %s\nwant %s", c.domain, got, c.want)
+		}
+	}
+}
+
+// TestRationalDomains counts the points of a domain with isl's rational
+// constraints, each multiplied out by hand, against enumeration.
+func TestRationalDomains(t *testing.T) {
+	k := mustParse(t, `kernel k
+domain [n] -> { [i, j] : 0 <= i <= n/4 and 0 <= 3*j < n + 1/2 and 2*i + j/2 <= n }
+array a f32 [n, n]
+a[i, j] = 1
+`)
+	c, err := counts.Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{1, 2, 3, 7, 8, 30, 31} {
+		want := int64(0)
+		for i := range n {
+			for j := range n {
+				if 4*i <= n && 6*j < 2*n+1 && 4*i+j <= 2*n {
+					want++
+				}
+			}
+		}
+		got, err := c.Eval(map[string]int64{"n": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got["global.store.f32.stride=0"] != want {
+			t.Errorf("n = %d: %d points, want %d", n, got["global.store.f32.stride=0"], want)
 		}
 	}
 }
@@ -202,6 +282,64 @@ func TestTyping(t *testing.T) {
 		if a := k.Array(name); a == nil || a.DType != want || a.Space != counts.Private {
 			t.Errorf("temporary %s: %+v, want private %s", name, a, want)
 		}
+	}
+}
+
+// TestConditionsAndBlocks checks the statements that conditions, blocks
+// and loopy's spellings produce, against forms written out by hand.
+func TestConditionsAndBlocks(t *testing.T) {
+	k := mustParse(t, `kernel k
+domain [n] -> { [i, j] : 0 <= i, j < n }
+domain { [p] : 0 <= p < 4 }
+array a f32 [n]
+array o i32 [n]
+tag p l.auto
+tag j l.0
+for i
+  o[i] = i & 3 | i << 1 ^ ~i {id=bits, tags=x:y}
+  barrier
+  if i > 2
+    a$t[i] = a[i] % 2.5 {id=mod}
+  elif i == 1
+    o[i] = 7
+  else
+    a[i] = if(i > 0 or a[i], 1, 2.5f) {id=cond, if=a[i]:n > 3}
+  end
+end
+if j != 0: a[j] = select(0, a[j], a[j] > 0) {id=sel, dep=*}
+a[j] = 1 if j > 2 else 2 if j > 1 else a[j] {id=ternary}
+<> t[p] = p {id=decl, dep=b*:mod}
+`)
+	want := map[string]string{
+		"bits":    "o[i] = ((i & 3) | ((i << 1) ^ ~i))",
+		"mod":     "if (i > 2): a$t[i] = (a[i] % 2.5f)",
+		"cond":    "if (((not (i > 2) and not (i == 1)) and (a[i] != 0.0f)) and (n > 3)): a[i] = if(((i > 0) or (a[i] != 0.0f)), 1.0f, 2.5f)",
+		"sel":     "if (j != 0): a[j] = select(0.0f, a[j], (a[j] > 0.0f))",
+		"decl":    "t[p] = p",
+		"ternary": "a[j] = if((j > 2), 1.0f, if((j > 1), 2.0f, a[j]))",
+	}
+	for id, w := range want {
+		if got := instr(t, k, id).String(); got != w {
+			t.Errorf("%s\n got %s\nwant %s", id, got, w)
+		}
+	}
+	if in := instr(t, k, "bits"); strings.Join(in.Within, " ") != "i j" || strings.Join(in.Tags, ":") != "x:y" {
+		t.Errorf("bits: within %v, tags %v", in.Within, in.Tags)
+	}
+	if b, ok := k.Statements[1].(*counts.Barrier); !ok || strings.Join(b.Inames, " ") != "i" {
+		t.Errorf("barrier in the for block: %#v", k.Statements[1])
+	}
+	if d := instr(t, k, "sel").Deps; d != nil {
+		t.Errorf("dep=* gives deps %v", d)
+	}
+	if d := instr(t, k, "decl").Deps; strings.Join(d, " ") != "bits barrier_1 mod" {
+		t.Errorf("dep=b*:mod gives deps %v", d)
+	}
+	if tg := k.Iname("p").Tag; tg != (counts.Tag{Kind: counts.LocalID, Axis: 1}) {
+		t.Errorf("p l.auto: tag %s, want l.1 (l.0 is j's)", tg)
+	}
+	if a := k.Array("t"); a == nil || a.Space != counts.Private || len(a.Shape) != 1 || a.Shape[0].Const != 4 || a.DType != counts.I32 {
+		t.Errorf("<> t[p]: %+v", a)
 	}
 }
 

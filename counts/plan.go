@@ -47,6 +47,7 @@ type globalAccess struct {
 	stride int64 // strideVar when it depends on the parameters
 	coef   poly  // the coefficient of the l.0 iname in the flattened index
 	count  term
+	upper  bool // count is an upper bound (see where)
 }
 
 type plan struct {
@@ -59,20 +60,24 @@ type plan struct {
 	fp     map[string]footprint // array -> footprint sets
 	names  map[string]bool      // every name in use, for fresh variables
 	refs   map[string][]gref    // array -> its references, for footprints
+	upper  map[string]bool      // static properties counted as upper bounds
 	fresh  int
 }
 
 // gref is a reference to a global array: its subscripts, the inames it
-// executes in and its direction.
+// executes in, its direction and the affine conditions under which it
+// executes (upper: and others, which its images leave out).
 type gref struct {
 	index  []Affine
 	inames []string
 	store  bool
+	conds  []dnf
+	upper  bool
 }
 
 func newPlan(k *Kernel, opts Options) (*plan, error) {
 	p := &plan{k: k, opts: opts, index: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
-		names: map[string]bool{}, refs: map[string][]gref{}}
+		names: map[string]bool{}, refs: map[string][]gref{}, upper: map[string]bool{}}
 	for _, in := range k.Inames {
 		p.names[in.Name] = true
 	}
@@ -298,76 +303,157 @@ func (p *plan) axes(within []string, all bool) []factor {
 }
 
 // instruction adds the operations and memory traffic of one instruction,
-// and with Options.CountSubscripts the arithmetic of its subscripts.
+// and with Options.CountSubscripts the arithmetic of its subscripts. The
+// store and the right-hand side count where the predicate holds, the
+// predicate everywhere; inside conditions they count where the conditions
+// let them be evaluated (see where).
 func (p *plan) instruction(ins *Instruction) error {
 	axes := p.axes(ins.Within, false)
 	site := 0
-	countAt := func(red []string) term {
-		return term{1, append([]factor{{p.projection(append(slices.Clone(ins.Within), red...))}}, axes...), source{ins, ins.LHS.Array.Name}}
+	countAt := func(red []string, w where) (term, error) {
+		set, err := p.projectionWhere(append(slices.Clone(ins.Within), red...), w.conds)
+		if err != nil {
+			return term{}, errorf(p.k.File, ins.Pos, "instruction %s: %v", ins.ID, err)
+		}
+		return term{1, append([]factor{{set}}, axes...), source{ins, ins.LHS.Array.Name}}, nil
 	}
-	mem := func(acc *Access, red []string, store bool) error {
+	static := func(name string, t term, w where) {
+		p.static[name] = append(p.static[name], t)
+		p.upper[name] = p.upper[name] || w.upper
+	}
+	mem := func(acc *Access, red []string, store bool, w where) error {
 		a := acc.Array
 		if a.Space == Private && !p.opts.CountSubscripts {
 			return nil
 		}
-		count := countAt(red)
+		count, err := countAt(red, w)
+		if err != nil {
+			return err
+		}
 		count.src.array = a.Name
 		if p.opts.CountSubscripts {
-			p.subscripts(acc, count)
+			for _, op := range p.subscripts(acc, count) {
+				p.upper[op.Property()] = p.upper[op.Property()] || w.upper
+			}
 		}
 		switch a.Space {
 		case Local:
-			name := "local." + direction(store) + "." + a.DType.String()
-			p.static[name] = append(p.static[name], count)
+			static("local."+direction(store)+"."+a.DType.String(), count, w)
 		case Global:
 			inames := append(slices.Clone(ins.Within), red...)
 			stride, coef, err := p.k.accessStride(acc, inames)
 			if err != nil {
 				return errorf(p.k.File, acc.At, "instruction %s: stride of %s: %v", ins.ID, acc, err)
 			}
-			p.global = append(p.global, globalAccess{ins: ins, site: site, array: a, store: store, stride: stride, coef: coef, count: count})
-			p.refs[a.Name] = append(p.refs[a.Name], gref{acc.Index, inames, store})
+			p.global = append(p.global, globalAccess{ins: ins, site: site, array: a, store: store, stride: stride, coef: coef, count: count, upper: w.upper})
+			p.refs[a.Name] = append(p.refs[a.Name], gref{acc.Index, inames, store, w.conds, w.upper})
 			site++
 		}
 		return nil
 	}
-	if err := mem(ins.LHS, nil, true); err != nil {
-		return err
-	}
-	var visit func(e Expr, red []string) error
-	visit = func(e Expr, red []string) error {
+	var visit func(e Expr, red []string, w where) error
+	visit = func(e Expr, red []string, w where) error {
 		switch e := e.(type) {
 		case *Access:
-			return mem(e, red, false)
+			return mem(e, red, false, w)
 		case *Reduce:
 			inner := append(slices.Clone(red), e.Inames...)
-			op := reduceOp(e)
-			p.static[op.Property()] = append(p.static[op.Property()], countAt(inner))
-			return visit(e.Body, inner)
-		}
-		if op, ok := nodeOp(e); ok {
-			p.static[op.Property()] = append(p.static[op.Property()], countAt(red))
-		}
-		var err error
-		switch e := e.(type) {
-		case *Binary:
-			if err = visit(e.X, red); err == nil {
-				err = visit(e.Y, red)
+			t, err := countAt(inner, w)
+			if err != nil {
+				return err
 			}
-		case *Neg:
-			err = visit(e.X, red)
-		case *Cast:
-			err = visit(e.X, red)
-		case *Call:
-			for _, a := range e.Args {
-				if err = visit(a, red); err != nil {
-					break
+			static(reduceOp(e).Property(), t, w)
+			return visit(e.Body, inner, w)
+		case *Logic:
+			if err := visit(e.X, red, w); err != nil {
+				return err
+			}
+			return visit(e.Y, red, w.and(e.X, e.Or))
+		case *Conditional:
+			then, els := w, w
+			if !e.Eager {
+				then, els = w.and(e.Cond, false), w.and(e.Cond, true)
+			}
+			for i, x := range []Expr{e.Cond, e.Then, e.Else} {
+				if err := visit(x, red, []where{w, then, els}[i]); err != nil {
+					return err
 				}
 			}
+			return nil
 		}
+		if op, ok := nodeOp(e); ok {
+			t, err := countAt(red, w)
+			if err != nil {
+				return err
+			}
+			static(op.Property(), t, w)
+		}
+		var kids []Expr
+		switch e := e.(type) {
+		case *Binary:
+			kids = []Expr{e.X, e.Y}
+		case *Compare:
+			kids = []Expr{e.X, e.Y}
+		case *Neg:
+			kids = []Expr{e.X}
+		case *BitNot:
+			kids = []Expr{e.X}
+		case *Not:
+			kids = []Expr{e.X}
+		case *Cast:
+			kids = []Expr{e.X}
+		case *Call:
+			kids = e.Args
+		}
+		for _, k := range kids {
+			if err := visit(k, red, w); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	body := where{}
+	if ins.Pred != nil {
+		body = body.and(ins.Pred, false)
+	}
+	if err := mem(ins.LHS, nil, true, body); err != nil {
 		return err
 	}
-	return visit(ins.RHS, nil)
+	if ins.Pred != nil {
+		if err := visit(ins.Pred, nil, where{}); err != nil {
+			return err
+		}
+	}
+	return visit(ins.RHS, nil, body)
+}
+
+// projectionWhere is the set of the domain projected onto inames where
+// the conditions hold; they mention only those inames and parameters.
+func (p *plan) projectionWhere(inames []string, conds []dnf) (int, error) {
+	inames = p.k.inameOrder(inames)
+	pieces, err := withConds(p.domainPieces(inames, nil, inames), conds, nil)
+	if err != nil {
+		return 0, err
+	}
+	return p.add(&uset{dims: inames, pieces: pieces}), nil
+}
+
+// withConds intersects pieces with conditions whose names rename renames
+// (nil: none).
+func withConds(pieces []piece, conds []dnf, rename map[string]string) ([]piece, error) {
+	for _, d := range conds {
+		if len(pieces)*len(d) > maxDisjuncts {
+			return nil, fmt.Errorf("the conditions and the domain have more than %d disjuncts", maxDisjuncts)
+		}
+		var out []piece
+		for _, pc := range pieces {
+			for _, c := range d {
+				out = append(out, piece{exists: pc.exists, c: append(slices.Clone(pc.c), renameConj(c, rename)...)})
+			}
+		}
+		pieces = out
+	}
+	return pieces, nil
 }
 
 // maxFootprintImages bounds the references (times their domains'
@@ -386,7 +472,10 @@ const maxFootprintImages = 8
 // by pairs of references (all start at 0, so the union is the largest).
 func (p *plan) footprints(name string) error {
 	a := p.k.arrayIndex[name]
-	images := p.images(name, func(gref) bool { return true })
+	images, err := p.images(name, func(gref) bool { return true })
+	if err != nil {
+		return err
+	}
 	if len(images) > maxFootprintImages {
 		return errorf(p.k.File, a.Pos, "array %s: %d references (with their domains' disjuncts) are too many to count its footprint (at most %d)", name, len(images), maxFootprintImages)
 	}
@@ -427,14 +516,18 @@ type image struct {
 
 // images returns an image per reference to a global array that keep
 // accepts and per disjunct of its domain.
-func (p *plan) images(name string, keep func(gref) bool) []image {
+func (p *plan) images(name string, keep func(gref) bool) ([]image, error) {
 	var images []image
 	for _, r := range p.refs[name] {
 		if !keep(r) {
 			continue
 		}
 		rename := p.copyNames(r.inames)
-		for _, pc := range p.domainPieces(r.inames, rename, nil) {
+		pieces, err := withConds(p.domainPieces(r.inames, rename, nil), r.conds, rename)
+		if err != nil {
+			return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
+		}
+		for _, pc := range pieces {
 			im := image{pc: pc}
 			for _, ix := range r.index {
 				im.idx = append(im.idx, renameQaff(ix.qaff(), rename))
@@ -442,7 +535,7 @@ func (p *plan) images(name string, keep func(gref) bool) []image {
 			images = append(images, im)
 		}
 	}
-	return images
+	return images, nil
 }
 
 // cells returns the set of cells of an array that some image touches,

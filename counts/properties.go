@@ -23,6 +23,9 @@ type Property struct {
 	// Utilization, for a name with the placeholder k, says how k
 	// follows from the array's footprint.
 	Utilization *Utilization
+	// UpperBound is set when the count is an upper bound (see
+	// Counted.UpperBound).
+	UpperBound bool
 }
 
 // Utilization describes the class numerator k of strided accesses to an
@@ -39,12 +42,16 @@ type Utilization struct {
 func (p Property) String() string { return p.Name + " = " + p.Detail() }
 
 // Detail returns the expression followed, for a class that depends on
-// utilization, by how k follows from the footprint.
+// utilization, by how k follows from the footprint, and for an upper
+// bound by a note that it is one.
 func (p Property) Detail() string {
 	s := p.Expression
 	if u := p.Utilization; u != nil {
 		s += fmt.Sprintf("; k = round(%d × cells / filled) in 1..%d over the footprint of %s: cells = %s, filled = %s",
 			u.Den, u.Den, u.Array, u.Cells, u.Filled)
+	}
+	if p.UpperBound {
+		s += "; upper bound: counted as if its data-dependent conditions held"
 	}
 	return s
 }
@@ -72,12 +79,13 @@ func (c *Counted) Properties() ([]Property, error) {
 			p.Utilization = &Utilization{Array: u.array, Den: u.den, Cells: c.values[u.cells].String(), Filled: c.values[u.fill].String()}
 			name = p.Name
 		}
+		p.UpperBound = g.upper || c.upper[name]
 		byName[name] = sums[i]
 		out = append(out, p)
 	}
 	for _, name := range sortedKeys(byName) {
 		if rest, ok := strings.CutPrefix(name, "global.load."); ok && byName["global.store."+rest] != nil {
-			out = append(out, Property{Name: "global.minldst." + rest, Expression: minText(name, rest, byName)})
+			out = append(out, Property{Name: "global.minldst." + rest, Expression: minText(name, rest, byName), UpperBound: c.upper["global.minldst."+rest]})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
@@ -107,10 +115,10 @@ func (c *Counted) PropertiesAt(params map[string]int64) ([]Property, map[string]
 	var out []Property
 	for _, name := range sortedKeys(values) {
 		if rest, ok := strings.CutPrefix(name, "global.minldst."); ok {
-			out = append(out, Property{Name: name, Expression: minText("global.load."+rest, rest, fns)})
+			out = append(out, Property{Name: name, Expression: minText("global.load."+rest, rest, fns), UpperBound: c.upper[name]})
 			continue
 		}
-		out = append(out, Property{Name: name, Expression: fns[name].String()})
+		out = append(out, Property{Name: name, Expression: fns[name].String(), UpperBound: c.upper[name]})
 	}
 	return out, values, nil
 }

@@ -2,13 +2,16 @@ package counts
 
 import (
 	"math"
+	"path"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // funcArity lists the special functions and their number of arguments.
 var funcArity = map[string]int{
 	"exp": 1, "log": 1, "sqrt": 1, "rsqrt": 1, "sin": 1, "cos": 1, "fabs": 1,
-	"pow": 2, "fmin": 2, "fmax": 2,
+	"pow": 2, "fmin": 2, "fmax": 2, "fmod": 2,
 }
 
 // weakness records whether an expression's type is still open: literals
@@ -55,30 +58,75 @@ func (r *resolver) statements() (err error) {
 			taken[id.text] = id.pos
 		}
 	}
+	ids := make([]string, len(r.b.statements))
 	for i, s := range r.b.statements {
-		id := s.ann.id.text
-		if id == "" {
+		ids[i] = s.ann.id.text
+		if ids[i] == "" {
 			prefix := "insn"
 			if s.lhs == nil {
 				prefix = "barrier"
 			}
-			id = prefix + "_" + strconv.Itoa(i)
-			for _, dup := taken[id]; dup; _, dup = taken[id] {
-				id += "_"
+			ids[i] = prefix + "_" + strconv.Itoa(i)
+			for _, dup := taken[ids[i]]; dup; _, dup = taken[ids[i]] {
+				ids[i] += "_"
 			}
-			taken[id] = s.pos
+			taken[ids[i]] = s.pos
 		}
-		var deps []string
-		for _, d := range s.ann.deps {
-			deps = append(deps, d.text)
-		}
+	}
+	for i, s := range r.b.statements {
+		deps := r.deps(s, i, ids)
 		if s.lhs == nil {
-			r.k.Statements = append(r.k.Statements, r.barrier(s, id, deps))
+			r.k.Statements = append(r.k.Statements, r.barrier(s, ids[i], deps))
 		} else {
-			r.k.Statements = append(r.k.Statements, r.instruction(s, id, deps))
+			r.k.Statements = append(r.k.Statements, r.instruction(s, ids[i], deps))
 		}
 	}
 	return nil
+}
+
+// deps lists the ids a statement depends on. An id is kept as written
+// (checkDeps checks it); a pattern with * stands for the ids of the
+// earlier statements it matches (statements run in textual order, so only
+// those can be dependencies), of which there must be one.
+func (r *resolver) deps(s rawStatement, self int, ids []string) []string {
+	var out []string
+	for _, d := range s.ann.deps {
+		if !strings.Contains(d.text, "*") {
+			out = append(out, d.text)
+			continue
+		}
+		matched := false
+		for _, id := range ids[:self] {
+			if ok, _ := path.Match(d.text, id); ok {
+				matched = true
+				out = append(out, id)
+			}
+		}
+		if !matched {
+			r.fail(d.pos, "dep=%s: no earlier statement's id matches", d.text)
+		}
+	}
+	return out
+}
+
+// statementInames joins the inames of a statement's for blocks and of its
+// inames= annotation, each once.
+func statementInames(s rawStatement) []token {
+	var out []token
+	for _, t := range append(slices.Clone(s.inames), s.ann.inames...) {
+		if !slices.ContainsFunc(out, func(u token) bool { return u.text == t.text }) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func tagNames(toks []token) []string {
+	var out []string
+	for _, t := range toks {
+		out = append(out, t.text)
+	}
+	return out
 }
 
 // expandInames maps names from an annotation or reduction to inames,
@@ -110,13 +158,13 @@ func (r *resolver) expandInames(toks []token, context string) []string {
 }
 
 func (r *resolver) barrier(s rawStatement, id string, deps []string) *Barrier {
-	inames := r.expandInames(s.ann.inames, "barrier inames")
+	inames := r.expandInames(statementInames(s), "barrier inames")
 	for _, n := range inames {
 		if tag := r.k.inameIndex[n].Tag; tag.Parallel() {
 			r.fail(s.pos, "barrier inside parallel iname %s (%s): every work-item must reach a barrier, so it may only be inside sequential loops", n, tag)
 		}
 	}
-	return &Barrier{ID: id, Pos: s.pos, Inames: inames, Deps: deps}
+	return &Barrier{ID: id, Pos: s.pos, Inames: inames, Deps: deps, Tags: tagNames(s.ann.tags)}
 }
 
 func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instruction {
@@ -124,28 +172,19 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	var lhs *Access
 	if !s.decl {
 		lhs = r.access(s.lhs, sc, "assignment")
-	} else if sub, ok := s.lhs.(*rSub); ok {
-		r.fail(sub.t.pos, "a declared temporary (<> %s) must be a scalar", sub.t.text)
 	}
-	rhs, w := r.typeExpr(s.rhs, sc)
+	var pred Expr
+	for _, p := range s.preds {
+		c := r.cond(p, sc)
+		if pred == nil {
+			pred = c
+		} else {
+			pred = &Logic{X: pred, Y: c, At: c.Pos()}
+		}
+	}
+	rhs, w := r.value(s.rhs, sc)
 	if s.decl {
-		name := s.lhs.(*rName).t
-		if r.k.arrayIndex[name.text] != nil || r.k.inameIndex[name.text] != nil || r.isParam[name.text] {
-			r.fail(name.pos, "%s is already declared; '<>' declares a new temporary", name.text)
-		}
-		dt := rhs.Type()
-		switch {
-		case s.declType != nil:
-			dt = *s.declType
-		case w == weakInt:
-			dt = I32
-		case w == weakFloat:
-			dt = F64
-		}
-		a := &Array{Name: name.text, DType: dt, Space: Private, Pos: name.pos}
-		r.k.Arrays = append(r.k.Arrays, a)
-		r.k.arrayIndex[a.Name] = a
-		lhs = &Access{Array: a, At: name.pos}
+		lhs = r.declare(s, rhs.Type(), w, sc)
 	}
 	rhs = r.coerce(rhs, w, lhs.Type())
 	for n, p := range sc.reduced {
@@ -153,7 +192,7 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 			r.fail(p, "iname %s is reduced over but also used outside the reduction", n)
 		}
 	}
-	within := r.expandInames(s.ann.inames, "inames annotation")
+	within := r.expandInames(statementInames(s), "inames annotation")
 	for n := range sc.used {
 		if !containsString(within, n) {
 			within = append(within, n)
@@ -171,7 +210,69 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 		byTag[tag] = n
 	}
 	within = r.addDomainParallel(s.pos, within, byTag)
-	return &Instruction{ID: id, Pos: s.pos, LHS: lhs, RHS: rhs, Within: r.k.inameOrder(within), Deps: deps}
+	return &Instruction{ID: id, Pos: s.pos, LHS: lhs, RHS: rhs, Pred: pred, Within: r.k.inameOrder(within), Deps: deps,
+		Tags: tagNames(s.ann.tags)}
+}
+
+// maxDeclaredElements bounds the size of a temporary array declared by
+// "<> NAME[I, ...]", which lives in each work-item's registers.
+const maxDeclaredElements = 1 << 16
+
+// declare creates the private temporary that "<TYPE> NAME = ..." or
+// "<> NAME[I, J] = ..." declares, as loopy does: a scalar, or an array
+// whose subscripts are inames with constant bounds, each extent running
+// from 0 to the iname's greatest value. t and w are the type and
+// weakness of the right-hand side, which "<>" adopts.
+func (r *resolver) declare(s rawStatement, t DType, w weakness, sc *scope) *Access {
+	var name token
+	var idx []rexpr
+	switch l := s.lhs.(type) {
+	case *rName:
+		name = l.t
+	case *rSub:
+		name, idx = l.t, l.idx
+	}
+	if r.k.arrayIndex[name.text] != nil || r.k.inameIndex[name.text] != nil || r.isParam[name.text] {
+		r.fail(name.pos, "%s is already declared; '<>' declares a new temporary", name.text)
+	}
+	if reservedName(name.text) {
+		r.fail(name.pos, "%q is reserved and cannot name a temporary", name.text)
+	}
+	switch {
+	case s.declType != nil:
+		t = *s.declType
+	case w == weakInt:
+		t = I32
+	case w == weakFloat:
+		t = F64
+	}
+	a := &Array{Name: name.text, DType: t, Space: Private, Pos: name.pos}
+	size := int64(1)
+	for _, x := range idx {
+		n, ok := x.(*rName)
+		if !ok || r.k.inameIndex[n.t.text] == nil {
+			if ok && r.splitInto[n.t.text] != [2]string{} {
+				panic(resolveBailout{r.unknownIname(n.t.pos, n.t.text, "declared temporary "+name.text)})
+			}
+			r.fail(x.rpos(), "the subscripts of a declared temporary array are inames, from whose bounds its shape follows; declare other arrays with 'private %s %s [EXTENT, ...]'", name.text, t)
+		}
+		lo, hi, ok := r.k.constantRange(n.t.text)
+		switch {
+		case ok && hi < lo:
+			r.fail(n.t.pos, "iname %s takes no values, so %s would be empty", n.t.text, name.text)
+		case !ok:
+			r.fail(n.t.pos, "the bounds of iname %s depend on the parameters, so the shape of %s does not follow from them; declare it with 'private %s %s [EXTENT, ...]'", n.t.text, name.text, name.text, t)
+		case lo < 0:
+			r.fail(n.t.pos, "iname %s takes negative values (from %d), which cannot subscript %s; declare it with 'private' and shift the subscript", n.t.text, lo, name.text)
+		case hi >= maxDeclaredElements || size*(hi+1) > maxDeclaredElements:
+			r.fail(n.t.pos, "temporary %s would have more than %d elements, too many for a work-item's registers", name.text, maxDeclaredElements)
+		}
+		size *= hi + 1
+		a.Shape = append(a.Shape, Affine{Const: hi + 1})
+	}
+	r.k.Arrays = append(r.k.Arrays, a)
+	r.k.arrayIndex[a.Name] = a
+	return r.access(s.lhs, sc, "assignment")
 }
 
 // addDomainParallel adds to an instruction's inames the parallel inames
@@ -216,13 +317,13 @@ func containsString(list []string, s string) bool {
 
 // access resolves an array or temporary reference.
 func (r *resolver) access(e rexpr, sc *scope, context string) *Access {
-	var name token
+	var name, tag token
 	var idx []rexpr
 	switch e := e.(type) {
 	case *rName:
-		name = e.t
+		name, tag = e.t, e.tag
 	case *rSub:
-		name, idx = e.t, e.idx
+		name, tag, idx = e.t, e.tag, e.idx
 	}
 	a := r.k.arrayIndex[name.text]
 	if a == nil {
@@ -237,7 +338,7 @@ func (r *resolver) access(e rexpr, sc *scope, context string) *Access {
 	if len(idx) != len(a.Shape) {
 		r.fail(name.pos, "%s has %d dimension(s) but is used with %d subscript(s)", a.Name, len(a.Shape), len(idx))
 	}
-	acc := &Access{Array: a, At: name.pos}
+	acc := &Access{Array: a, Tag: tag.text, At: name.pos}
 	for _, x := range idx {
 		acc.Index = append(acc.Index, r.affine(x, sc))
 	}
@@ -266,6 +367,9 @@ func (r *resolver) affine(e rexpr, sc *scope) Affine {
 		return Affine{Const: v}
 	case *rName:
 		n := e.t.text
+		if e.tag.text != "" && r.k.arrayIndex[n] == nil {
+			r.fail(e.tag.pos, "%s$%s: only arrays and temporaries carry tags", n, e.tag.text)
+		}
 		switch {
 		case r.k.inameIndex[n] != nil:
 			r.noteUse(sc, n, e.t.pos)
@@ -335,12 +439,21 @@ func (r *resolver) typeExpr(e rexpr, sc *scope) (Expr, weakness) {
 	case *rSub:
 		return r.access(e, sc, "reference"), strong
 	case *rNeg:
-		x, w := r.typeExpr(e.x, sc)
+		x, w := r.value(e.x, sc)
 		if lit, ok := x.(*Literal); ok {
 			lit.Int, lit.Float, lit.At = -lit.Int, -lit.Float, e.at
 			return lit, w
 		}
 		return &Neg{X: x, At: e.at}, w
+	case *rUnary:
+		if e.op == "not" {
+			return &Not{X: r.cond(e.x, sc), At: e.at}, strong
+		}
+		x, w := r.value(e.x, sc)
+		if x.Type().IsFloat() || w == weakFloat {
+			r.fail(e.at, "operator ~ needs an integer operand, but %s is %s", x, x.Type())
+		}
+		return &BitNot{X: x, At: e.at}, w
 	case *rBin:
 		return r.binary(e, sc)
 	case *rCall:
@@ -350,6 +463,62 @@ func (r *resolver) typeExpr(e rexpr, sc *scope) (Expr, weakness) {
 	}
 	r.fail(e.rpos(), "unsupported expression")
 	return nil, strong
+}
+
+// value resolves an expression that must be a number.
+func (r *resolver) value(e rexpr, sc *scope) (Expr, weakness) {
+	x, w := r.typeExpr(e, sc)
+	if x.Type() == Bool {
+		r.fail(e.rpos(), "a condition is not a number: write if(%s, 1, 0)", x)
+	}
+	return x, w
+}
+
+// cond resolves a condition. A number is a condition too, as in C: it
+// holds where the number is not zero.
+func (r *resolver) cond(e rexpr, sc *scope) Expr {
+	x, w := r.typeExpr(e, sc)
+	if x.Type() == Bool {
+		return x
+	}
+	x = r.coerce(x, w, x.Type())
+	return &Compare{Op: CmpNE, X: x, Y: &Literal{T: x.Type(), At: x.Pos()}, At: e.rpos()}
+}
+
+var cmpOpsByText = map[string]CmpOp{"<": CmpLT, "<=": CmpLE, ">": CmpGT, ">=": CmpGE, "==": CmpEQ, "!=": CmpNE}
+
+// compare resolves a comparison: both operands take their common type.
+func (r *resolver) compare(e *rBin, sc *scope) Expr {
+	x, wx := r.value(e.x, sc)
+	y, wy := r.value(e.y, sc)
+	t, w := combine(x.Type(), wx, y.Type(), wy)
+	if w != strong {
+		wx, wy = strong, strong
+		x, y = r.settle(x, t), r.settle(y, t)
+	}
+	return &Compare{Op: cmpOpsByText[e.op], X: r.coerce(x, wx, t), Y: r.coerce(y, wy, t), At: e.at}
+}
+
+// conditional resolves if(COND, THEN, ELSE) and select(ELSE, THEN, COND).
+func (r *resolver) conditional(e *rCall, sc *scope) (Expr, weakness) {
+	name := e.t.text
+	if len(e.args) != 3 {
+		form := map[string]string{"if": "if(COND, THEN, ELSE)", "select": "select(ELSE, THEN, COND), OpenCL's order"}[name]
+		r.fail(e.t.pos, "%s takes 3 arguments, not %d: write %s", name, len(e.args), form)
+	}
+	c, th, el := e.args[0], e.args[1], e.args[2]
+	eager := name == "select"
+	if eager {
+		c, el = el, c
+	}
+	cond := r.cond(c, sc)
+	x, wx := r.value(th, sc)
+	y, wy := r.value(el, sc)
+	t, w := combine(x.Type(), wx, y.Type(), wy)
+	if w != strong {
+		return &Conditional{Cond: cond, Then: x, Else: y, Eager: eager, T: t, At: e.t.pos}, w
+	}
+	return &Conditional{Cond: cond, Then: r.coerce(x, wx, t), Else: r.coerce(y, wy, t), Eager: eager, T: t, At: e.t.pos}, strong
 }
 
 func (r *resolver) literal(t token) (Expr, weakness) {
@@ -408,13 +577,25 @@ func combine(x DType, wx weakness, y DType, wy weakness) (DType, weakness) {
 	return x, strong
 }
 
-var binOps = map[string]BinOp{"+": OpAdd, "-": OpSub, "*": OpMul, "/": OpDiv, "//": OpFloorDiv, "%": OpMod, "**": OpPow}
+var binOps = map[string]BinOp{"+": OpAdd, "-": OpSub, "*": OpMul, "/": OpDiv, "//": OpFloorDiv, "%": OpMod, "**": OpPow,
+	"&": OpBitAnd, "|": OpBitOr, "^": OpBitXor, "<<": OpShl, ">>": OpShr}
+
+// intOnly reports whether an operator takes integers only.
+func intOnly(op BinOp) bool {
+	return op == OpFloorDiv || op >= OpBitAnd
+}
 
 func (r *resolver) binary(e *rBin, sc *scope) (Expr, weakness) {
-	x, wx := r.typeExpr(e.x, sc)
-	y, wy := r.typeExpr(e.y, sc)
+	switch e.op {
+	case "and", "or":
+		return &Logic{Or: e.op == "or", X: r.cond(e.x, sc), Y: r.cond(e.y, sc), At: e.at}, strong
+	case "<", "<=", ">", ">=", "==", "!=":
+		return r.compare(e, sc), strong
+	}
+	x, wx := r.value(e.x, sc)
+	y, wy := r.value(e.y, sc)
 	op := binOps[e.op]
-	if op == OpFloorDiv || op == OpMod {
+	if intOnly(op) {
 		for _, o := range []struct {
 			e Expr
 			w weakness
@@ -428,24 +609,30 @@ func (r *resolver) binary(e *rBin, sc *scope) (Expr, weakness) {
 	isInt := !t.IsFloat()
 	switch {
 	case op == OpDiv && isInt:
-		r.fail(e.at, "'/' on integers: write // for floor division, or make an operand floating-point")
+		r.fail(e.at, "'/' on integers: write // for floor division, or make an operand floating-point (in a comparison, multiply out: k/2 == n is k == 2*n)")
 	case op == OpPow && isInt:
 		r.fail(e.at, "'**' needs a floating-point operand; integer powers are not supported")
 	}
 	if w != strong {
 		return &Binary{Op: op, X: x, Y: y, T: t, At: e.at}, w
 	}
+	if lit, ok := y.(*Literal); ok && (op == OpShl || op == OpShr) && (lit.Int < 0 || lit.Int >= int64(8*t.Size())) {
+		r.fail(e.at, "shift count %d is out of range for %s (0 to %d)", lit.Int, t, 8*t.Size()-1)
+	}
 	return &Binary{Op: op, X: r.coerce(x, wx, t), Y: r.coerce(y, wy, t), T: t, At: e.at}, strong
 }
 
 func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 	name := e.t.text
+	if name == "if" || name == "select" {
+		return r.conditional(e, sc)
+	}
 	arity, ok := funcArity[name]
 	if !ok {
 		if reduceNames[name] != 0 {
 			r.fail(e.t.pos, "%s is a reduction: write %s(iname, expr)", name, name)
 		}
-		r.fail(e.t.pos, "unknown function %s (known: exp, log, sqrt, rsqrt, sin, cos, fabs, pow, fmin, fmax)", name)
+		r.fail(e.t.pos, "unknown function %s (known: exp, log, sqrt, rsqrt, sin, cos, fabs, pow, fmin, fmax, fmod, if, select)", name)
 	}
 	if len(e.args) != arity {
 		r.fail(e.t.pos, "%s takes %d argument(s), not %d", name, arity, len(e.args))
@@ -453,7 +640,7 @@ func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 	args := make([]Expr, arity)
 	ws := make([]weakness, arity)
 	for i, a := range e.args {
-		args[i], ws[i] = r.typeExpr(a, sc)
+		args[i], ws[i] = r.value(a, sc)
 	}
 	t, w := args[0].Type(), ws[0]
 	if arity == 2 {
@@ -496,7 +683,7 @@ func (r *resolver) reduce(e *rReduce, sc *scope) (Expr, weakness) {
 		sc.reduced[n] = e.t.pos
 	}
 	sc.bound = append(sc.bound, inames...)
-	body, w := r.typeExpr(e.body, sc)
+	body, w := r.value(e.body, sc)
 	sc.bound = sc.bound[:len(sc.bound)-len(inames)]
 	return &Reduce{Op: reduceNames[e.t.text], Inames: inames, Body: body, T: body.Type(), At: e.t.pos}, w
 }
@@ -543,9 +730,20 @@ func (r *resolver) settle(e Expr, t DType) Expr {
 		}
 		e.T = t
 	case *Binary:
+		if (intOnly(e.Op) || e.Op == OpMod) && !e.T.IsFloat() && t.IsFloat() {
+			// Integer arithmetic of literals stays integer arithmetic.
+			return &Cast{X: r.settle(e, I32), T: t}
+		}
 		e.T, e.X, e.Y = t, r.settle(e.X, t), r.settle(e.Y, t)
 	case *Neg:
 		e.X = r.settle(e.X, t)
+	case *BitNot:
+		if t.IsFloat() {
+			return &Cast{X: r.settle(e, I32), T: t}
+		}
+		e.X = r.settle(e.X, t)
+	case *Conditional:
+		e.T, e.Then, e.Else = t, r.settle(e.Then, t), r.settle(e.Else, t)
 	case *Call:
 		e.T = t
 		for i := range e.Args {

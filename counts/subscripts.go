@@ -28,11 +28,14 @@ func subscriptOps(a Affine) []Op {
 }
 
 // subscripts adds the arithmetic of an access's subscripts, performed
-// as often as the access (count).
-func (p *plan) subscripts(acc *Access, count term) {
+// as often as the access (count), and returns its operations.
+func (p *plan) subscripts(acc *Access, count term) []Op {
+	var ops []Op
 	for _, ix := range acc.Index {
 		for _, op := range subscriptOps(ix) {
 			p.static[op.Property()] = append(p.static[op.Property()], count)
+			ops = append(ops, op)
 		}
 	}
+	return ops
 }

@@ -69,13 +69,20 @@ the element size). An element that several work-items, iterations or
 references touch counts once, so the count is exact even where a subscript
 maps several points to one element.
 
+A count is exact, except where part of what it counts runs under a
+condition that reads data (if a[i] > 0: ..., a branch of if() whose
+condition reads an array): that part counts as if the condition always
+held, and the property is marked an upper bound.
+
 With --json it prints one object with the fields kernel, by (with --by
 instruction or array) and properties, a list of objects with the fields name,
-expression, value (an integer, present when every parameter is given) and
-parts (with --by: objects with the fields source, position, expression and
-value); with --footprint, the field footprints instead of properties, a list
+expression, value (an integer, present when every parameter is given),
+upper_bound (true for a count that is an upper bound) and parts (with --by:
+objects with the fields source, position, expression and value); with --footprint, the field footprints instead of properties, a list
 of objects with the fields array, direction, type, elements and bytes, each
-of these two an object with the fields expression and value.
+of these two an object with the fields expression and value, and
+upper_bound (true where a reference executes under a condition that reads
+data, counted as if it always did).
 
 Exit status 2 for a missing file or unknown kernel, a syntax error in the
 kernel (with file, line and column), a missing or unknown parameter or
@@ -132,6 +139,7 @@ type countProperty struct {
 	Name       string      `json:"name"`
 	Expression string      `json:"expression"`
 	Value      *int64      `json:"value,omitempty"`
+	UpperBound bool        `json:"upper_bound,omitempty"`
 	Parts      []countPart `json:"parts,omitempty"`
 }
 
@@ -144,11 +152,12 @@ type countPart struct {
 }
 
 type footprintRow struct {
-	Array     string     `json:"array"`
-	Direction string     `json:"direction"`
-	Type      string     `json:"type"`
-	Elements  countValue `json:"elements"`
-	Bytes     countValue `json:"bytes"`
+	Array      string     `json:"array"`
+	Direction  string     `json:"direction"`
+	Type       string     `json:"type"`
+	Elements   countValue `json:"elements"`
+	Bytes      countValue `json:"bytes"`
+	UpperBound bool       `json:"upper_bound,omitempty"`
 }
 
 type countValue struct {
@@ -259,7 +268,7 @@ func propertiesOf(c *counts.Counted, by counts.Attribution, params map[string]in
 	}
 	out := make([]countProperty, len(props))
 	for i, p := range props {
-		out[i] = countProperty{Name: p.Name, Expression: p.Detail()}
+		out[i] = countProperty{Name: p.Name, Expression: p.Detail(), UpperBound: p.UpperBound}
 		if at {
 			out[i].Value = ptr(values[p.Name])
 		}
@@ -314,7 +323,7 @@ func footprintsOf(c *counts.Counted, params map[string]int64, at bool) ([]footpr
 			dir = "store"
 		}
 		out[i] = footprintRow{Array: f.Array, Direction: dir, Type: f.DType.String(),
-			Elements: countValue{Expression: f.Elements}, Bytes: countValue{Expression: f.Bytes}}
+			Elements: countValue{Expression: f.Elements}, Bytes: countValue{Expression: f.Bytes}, UpperBound: f.UpperBound}
 		if at {
 			out[i].Elements.Value, out[i].Bytes.Value = ptr(sizes[i].Elements), ptr(sizes[i].Bytes)
 		}
@@ -369,10 +378,14 @@ func writeCounts(w io.Writer, k *counts.Kernel, params map[string]int64, res cou
 	}
 	for _, f := range res.Footprints {
 		name := f.Array + "\t" + f.Direction + "\t" + f.Type
+		note := ""
+		if f.UpperBound {
+			note = "; upper bound: counted as if its data-dependent conditions held"
+		}
 		if f.Elements.Value != nil {
-			fmt.Fprintf(tw, "%s\t%d elements\t%d bytes\t%s\n", name, *f.Elements.Value, *f.Bytes.Value, f.Elements.Expression)
+			fmt.Fprintf(tw, "%s\t%d elements\t%d bytes\t%s%s\n", name, *f.Elements.Value, *f.Bytes.Value, f.Elements.Expression, note)
 		} else {
-			fmt.Fprintf(tw, "%s\telements %s\tbytes %s\n", name, f.Elements.Expression, f.Bytes.Expression)
+			fmt.Fprintf(tw, "%s\telements %s\tbytes %s%s\n", name, f.Elements.Expression, f.Bytes.Expression, note)
 		}
 	}
 	return tw.Flush()

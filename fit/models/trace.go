@@ -16,7 +16,13 @@ import (
 // models of seeds 000 and 003 price per warp. It is derived from the same
 // kernel IR as the counts, and Σ Count × (its operations and accesses) ×
 // work-items reproduces the kernel's property totals (fit/models tests
-// check this against counts.Eval).
+// check this against counts.Eval) for kernels without conditions.
+//
+// Conditional code is priced as a warp runs it under SIMT: a predicated
+// statement as if every work-item executed it, both branches of a
+// conditional value, and the predicate's own operations. Where counts
+// are exact over an affine condition, the trace is thus an upper bound,
+// as counts are for conditions on data.
 type Trace struct {
 	Regions []Region
 }
@@ -241,6 +247,16 @@ func (b *traceBuilder) instruction(s *counts.Instruction) error {
 	if err != nil {
 		return err
 	}
+	if s.Pred != nil {
+		// A predicated statement is priced as if every warp executed
+		// it: under SIMT a warp in which some work-item's predicate
+		// holds does.
+		pred, err := walk(outer, s.Pred)
+		if err != nil {
+			return err
+		}
+		root = outer.add(root, pred)
+	}
 	if sp := s.LHS.Array.Space; sp == counts.Global || sp == counts.Local {
 		deps := []int{}
 		if root >= 0 {
@@ -319,6 +335,22 @@ func (b *traceBuilder) node(g *dag, e counts.Expr, s *counts.Instruction, region
 		return walk(g, e.X)
 	case *counts.Neg:
 		return walk(g, e.X)
+	case *counts.Not:
+		return walk(g, e.X)
+	case *counts.BitNot:
+		x, err := walk(g, e.X)
+		if err != nil {
+			return 0, err
+		}
+		return g.op(opClass(e), x), nil
+	case *counts.Compare:
+		return b.joined(g, walk, e.X, e.Y)
+	case *counts.Logic:
+		return b.joined(g, walk, e.X, e.Y)
+	case *counts.Conditional:
+		// A warp whose work-items disagree on the condition runs both
+		// branches, one after the other (SIMT), so both are priced.
+		return b.joined(g, walk, e.Cond, e.Then, e.Else)
 	case *counts.Access:
 		if e.Array.Space == counts.Private {
 			return -1, nil
@@ -334,7 +366,7 @@ func (b *traceBuilder) node(g *dag, e counts.Expr, s *counts.Instruction, region
 			}
 			deps = append(deps, d)
 		}
-		return g.op(OpClass(e.T, callKind(e.Func)), deps...), nil
+		return g.op(opClass(e), deps...), nil
 	case *counts.Binary:
 		return b.binary(g, e, walk)
 	case *counts.Reduce:
@@ -356,12 +388,26 @@ func (b *traceBuilder) node(g *dag, e counts.Expr, s *counts.Instruction, region
 			if err != nil {
 				return 0, err
 			}
-			body.op(OpClass(e.T, reduceKind(e.Op)), root)
+			body.op(opClass(e), root)
 		}
 		// The reduction's result is a register of the enclosing region.
 		return -1, nil
 	}
 	return 0, fmt.Errorf("statement %s: unknown expression %T", s.ID, e)
+}
+
+// joined walks es and returns a node that depends on all of them and
+// costs nothing: comparisons, conditions and the choice of a value are
+// free, as in package counts, but what they use must be ready first.
+func (b *traceBuilder) joined(g *dag, walk func(*dag, counts.Expr) (int, error), es ...counts.Expr) (int, error) {
+	deps := make([]int, len(es))
+	for i, e := range es {
+		var err error
+		if deps[i], err = walk(g, e); err != nil {
+			return 0, err
+		}
+	}
+	return g.add(deps...), nil
 }
 
 // binary adds a binary operation, fusing a multiplication into the
@@ -396,7 +442,7 @@ func (b *traceBuilder) binary(g *dag, e *counts.Binary, walk func(*dag, counts.E
 	if err != nil {
 		return 0, err
 	}
-	return g.op(OpClass(e.T, binaryKind(e.Op)), x, y), nil
+	return g.op(opClass(e), x, y), nil
 }
 
 // fusable returns e as a floating-point multiplication when an addition
@@ -409,37 +455,11 @@ func fusable(additive bool, e counts.Expr) (*counts.Binary, bool) {
 	return m, true
 }
 
-// The operation kinds, as package counts names them (counts.OpKind).
-func binaryKind(op counts.BinOp) string {
-	switch op {
-	case counts.OpAdd, counts.OpSub:
-		return counts.KindAdd.String()
-	case counts.OpMul:
-		return counts.KindMul.String()
-	case counts.OpPow:
-		return counts.KindPow.String()
-	}
-	return counts.KindDiv.String() // /, // and %
-}
-
-func callKind(f string) string {
-	switch f {
-	case "pow":
-		return counts.KindPow.String()
-	case "exp":
-		return counts.KindExp.String()
-	}
-	return counts.KindSpecial.String()
-}
-
-func reduceKind(op counts.ReduceOp) string {
-	switch op {
-	case counts.RedSum:
-		return counts.KindAdd.String()
-	case counts.RedProduct:
-		return counts.KindMul.String()
-	}
-	return counts.KindSpecial.String()
+// opClass is the class of the operation node e performs, as package
+// counts classifies it.
+func opClass(e counts.Expr) string {
+	op, _ := counts.OpOf(e)
+	return OpClass(op.DType, op.Kind.String())
 }
 
 // access adds a global or local array reference to g.

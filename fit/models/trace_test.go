@@ -159,3 +159,63 @@ func TestTraceRegions(t *testing.T) {
 		}
 	}
 }
+
+// condKnl has a predicated statement, a data-dependent conditional value
+// and integer bitwise operators.
+const condKnl = `kernel cond
+const LX = 32
+domain [n] -> { [i] : 0 <= i < n }
+array x f32 [n]
+array y f32 [n]
+array z f32 [n]
+array k i32 [n]
+array w i32 [n]
+split i LX i_out i_in
+tag i_out g.0, i_in l.0
+if i % 2 == 0: y[i] = 3*x[i] + 1
+z[i] = if(x[i] > 1, x[i]*x[i], x[i] - 1)
+w[i] = k[i] ^ (k[i] << 2)
+`
+
+// TestTraceConditions checks the trace of condKnl by hand. Each statement
+// runs once per work-item: the predicated one too, since a warp in which
+// some work-item's predicate holds executes it (SIMT), and so do both
+// branches of the conditional value, with the four loads of x it names.
+// The comparisons and the choice cost nothing; the predicate's i % 2 is
+// an integer division, as package counts counts it; 3*x + 1 is one fused
+// multiply-add; ^ and << are one bitwise and one shift operation.
+func TestTraceConditions(t *testing.T) {
+	src := func(string) (string, []byte, error) { return "cond.knl", []byte(condKnl), nil }
+	env := &Env{Counter: linear.NewCounter(src)}
+	trace, err := env.Trace(Case{Kernel: "cond", Params: map[string]int64{"n": 64}}, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		ops           []OpCount
+		loads, stores int
+	}
+	wants := []want{
+		{[]OpCount{{"f32.fma", 1}, {"i32.div", 1}}, 1, 1},
+		{[]OpCount{{"f32.mul", 1}, {"f32.add", 1}}, 4, 1},
+		{[]OpCount{{"i32.shift", 1}, {"i32.bitwise", 1}}, 2, 1},
+	}
+	if len(trace.Regions) != len(wants) {
+		t.Fatalf("%d regions, want %d: %+v", len(trace.Regions), len(wants), trace.Regions)
+	}
+	for i, w := range wants {
+		r := trace.Regions[i]
+		loads, stores := 0, 0
+		for _, a := range r.Accesses {
+			if a.Store {
+				stores++
+			} else {
+				loads++
+			}
+		}
+		if r.Count != 1 || !slices.Equal(r.Ops, w.ops) || loads != w.loads || stores != w.stores {
+			t.Errorf("region %s: count %g, ops %v, %d loads, %d stores; want 1, %v, %d, %d",
+				r.Name, r.Count, r.Ops, loads, stores, w.ops, w.loads, w.stores)
+		}
+	}
+}

@@ -3,12 +3,14 @@ package codegen_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/measurekernels/codegen"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
 	"github.com/uniperf/uniperf/measurekernels/library"
@@ -35,14 +37,7 @@ func findClang() (string, error) {
 // the CUDA sources are well-formed, well-typed CUDA C++ that a GPU
 // compiler lowers to PTX. make test installs clang.
 func TestLibraryCUDACompiles(t *testing.T) {
-	clang, err := findClang()
-	if err != nil {
-		t.Fatalf("this test needs clang with CUDA support (make test installs Debian's clang): %v", err)
-	}
-	prelude, err := filepath.Abs(filepath.Join("testdata", "nvrtc_prelude.h"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	clang, prelude := cudaTools(t)
 	dir := t.TempDir()
 	for _, name := range library.Names() {
 		c, ok := caseOf(name)
@@ -52,34 +47,57 @@ func TestLibraryCUDACompiles(t *testing.T) {
 		}
 		for i, cs := range c.consts {
 			k := parse(t, name, cs)
-			code, err := codegen.Generate(k, gpu.CUDA)
+			out, err := compileCUDA(clang, prelude, dir, k)
 			if err != nil {
 				t.Errorf("%s %v: %v", name, cs, err)
 				continue
-			}
-			src := filepath.Join(dir, name+".cu")
-			if err := os.WriteFile(src, []byte(code.Source), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			ptx := filepath.Join(dir, name+".ptx")
-			cmd := exec.Command(clang, "-x", "cuda", "--cuda-gpu-arch=sm_80", "--cuda-device-only", "-nocudainc", "-nocudalib",
-				"-include", prelude, "-Wall", "-Wno-unused-variable", "-Werror", "-S", "-o", ptx, src)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Run(); err != nil {
-				t.Errorf("%s %v: clang: %v\n%s\n%s", name, cs, err, stderr.String(), code.Source)
-				continue
-			}
-			out, err := os.ReadFile(ptx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Contains(out, []byte(".entry "+name+"(")) {
-				t.Errorf("%s: the PTX has no entry %s", name, name)
 			}
 			if i == 0 && hasLocal(k) && !bytes.Contains(out, []byte("bar.sync")) {
 				t.Errorf("%s: the PTX has no barrier", name)
 			}
 		}
 	}
+}
+
+// cudaTools returns clang and the absolute path of the NVRTC prelude.
+func cudaTools(t *testing.T) (clang, prelude string) {
+	t.Helper()
+	clang, err := findClang()
+	if err != nil {
+		t.Fatalf("this test needs clang with CUDA support (make test installs Debian's clang): %v", err)
+	}
+	if prelude, err = filepath.Abs(filepath.Join("testdata", "nvrtc_prelude.h")); err != nil {
+		t.Fatal(err)
+	}
+	return clang, prelude
+}
+
+// compileCUDA generates k's CUDA C, compiles it to PTX in dir with clang
+// and the NVRTC prelude, and returns the PTX, which must hold the kernel's
+// entry.
+func compileCUDA(clang, prelude, dir string, k *counts.Kernel) ([]byte, error) {
+	code, err := codegen.Generate(k, gpu.CUDA)
+	if err != nil {
+		return nil, err
+	}
+	src := filepath.Join(dir, k.Name+".cu")
+	if err := os.WriteFile(src, []byte(code.Source), 0o644); err != nil {
+		return nil, err
+	}
+	ptx := filepath.Join(dir, k.Name+".ptx")
+	cmd := exec.Command(clang, "-x", "cuda", "--cuda-gpu-arch=sm_80", "--cuda-device-only", "-nocudainc", "-nocudalib",
+		"-include", prelude, "-Wall", "-Wno-unused-variable", "-Werror", "-S", "-o", ptx, src)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("clang: %v\n%s\n%s", err, stderr.String(), code.Source)
+	}
+	out, err := os.ReadFile(ptx)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Contains(out, []byte(".entry "+k.Name+"(")) {
+		return nil, fmt.Errorf("the PTX has no entry %s", k.Name)
+	}
+	return out, nil
 }

@@ -69,7 +69,7 @@ func (d dialect) ctype(t counts.DType) string {
 		return "float"
 	case counts.F64:
 		return "double"
-	case counts.I32:
+	case counts.I32, counts.Bool:
 		return "int"
 	default:
 		return d.i64

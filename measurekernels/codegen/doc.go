@@ -37,7 +37,18 @@
 //     their projected domain: that is where a split does not divide, where
 //     a prefetch iname is narrower than its hardware axis, and where a
 //     domain excludes points (j != i). A reduction becomes loops over its
-//     inames, inside the guard, that accumulate into a temporary.
+//     inames, inside the guard, that accumulate into a temporary;
+//   - tests a predicated instruction's predicate inside the guard, and
+//     evaluates its right-hand side and stores only where it holds.
+//
+// Conditions are C ints, 1 where they hold: comparisons, && and || (which
+// evaluate their second operand only where the first does not decide, as
+// the kernel language's and and or do) and !. if(c, a, b) becomes
+// c ? a : b, or an if statement where a branch holds a reduction, so
+// that exactly the branch chosen runs; select(b, a, c) evaluates b and a
+// into temporaries first, as OpenCL's select does, and then picks one.
+// The bitwise operators and shifts are C's; % on floating-point values is
+// fmod (fmodf in CUDA for f32).
 //
 // Subscripts of global arrays are flattened row-major (or column-major
 // for order=F arrays) in 32-bit arithmetic; bounds use 64-bit helpers

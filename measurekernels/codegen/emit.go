@@ -40,15 +40,15 @@ type emitter struct {
 	k       *counts.Kernel
 	d       dialect
 	dom     domain
-	b       strings.Builder
-	temp    int             // counter for reduction temporaries
+	b       *strings.Builder
+	temp    int             // counter for temporaries
 	f64     bool            // double precision used
 	helpers map[string]bool // integer helpers used: floordiv_i32, ...
 }
 
 func (e *emitter) line(depth int, format string, args ...any) {
 	e.b.WriteString(strings.Repeat("\t", depth))
-	fmt.Fprintf(&e.b, format, args...)
+	fmt.Fprintf(e.b, format, args...)
 	e.b.WriteByte('\n')
 }
 
@@ -114,19 +114,30 @@ func (e *emitter) openLoop(iname string, lb loopBounds, depth int) (int, func())
 }
 
 // instruction emits an assignment guarded by the test that the current
-// iname values lie in its execution domain, with its reductions hoisted
-// into loops before it.
+// iname values lie in its execution domain, and by its predicate, with its
+// reductions hoisted into loops before it.
 func (e *emitter) instruction(ins *counts.Instruction, loops []string, depth int) error {
 	guard, err := e.dom.member(ins.Within, loops)
 	if err != nil {
 		return fmt.Errorf("instruction %s: %w", ins.ID, err)
 	}
+	var closers []int
 	body := depth
 	if guard != "" {
 		e.line(depth, "if (%s) {", guard)
+		closers = append(closers, depth)
 		body++
 	}
 	e.line(body, "/* %s */", ins.ID)
+	if ins.Pred != nil {
+		pred, err := e.expr(ins.Pred, ins.Within, body)
+		if err != nil {
+			return fmt.Errorf("instruction %s: %w", ins.ID, err)
+		}
+		e.line(body, "if (%s) {", pred)
+		closers = append(closers, body)
+		body++
+	}
 	rhs, err := e.expr(ins.RHS, ins.Within, body)
 	if err != nil {
 		return fmt.Errorf("instruction %s: %w", ins.ID, err)
@@ -136,8 +147,8 @@ func (e *emitter) instruction(ins *counts.Instruction, loops []string, depth int
 		return fmt.Errorf("instruction %s: %w", ins.ID, err)
 	}
 	e.line(body, "%s = %s;", lhs, rhs)
-	if guard != "" {
-		e.line(depth, "}")
+	for i := len(closers) - 1; i >= 0; i-- {
+		e.line(closers[i], "}")
 	}
 	return nil
 }
@@ -157,6 +168,18 @@ func (e *emitter) expr(x counts.Expr, within []string, depth int) (string, error
 	case *counts.Neg:
 		v, err := e.expr(x.X, within, depth)
 		return "(-" + v + ")", err
+	case *counts.BitNot:
+		v, err := e.expr(x.X, within, depth)
+		return "(~" + v + ")", err
+	case *counts.Compare:
+		return e.compare(x, within, depth)
+	case *counts.Not:
+		v, err := e.expr(x.X, within, depth)
+		return "(!" + v + ")", err
+	case *counts.Logic:
+		return e.logic(x, within, depth)
+	case *counts.Conditional:
+		return e.conditional(x, within, depth)
 	case *counts.Cast:
 		v, err := e.expr(x.X, within, depth)
 		e.use(x.T)
@@ -278,28 +301,34 @@ func (e *emitter) access(a *counts.Access) (string, error) {
 	return arr.Name + "[" + off + "]", nil
 }
 
-func (e *emitter) binary(x *counts.Binary, within []string, depth int) (string, error) {
-	l, err := e.expr(x.X, within, depth)
+// operands renders the two operands of a binary operator or comparison.
+func (e *emitter) operands(x, y counts.Expr, within []string, depth int) (string, string, error) {
+	l, err := e.expr(x, within, depth)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	r, err := e.expr(x.Y, within, depth)
+	r, err := e.expr(y, within, depth)
+	return l, r, err
+}
+
+func (e *emitter) binary(x *counts.Binary, within []string, depth int) (string, error) {
+	l, r, err := e.operands(x.X, x.Y, within, depth)
 	if err != nil {
 		return "", err
 	}
 	e.use(x.T)
 	switch x.Op {
-	case counts.OpAdd:
-		return "(" + l + " + " + r + ")", nil
-	case counts.OpSub:
-		return "(" + l + " - " + r + ")", nil
-	case counts.OpMul:
-		return "(" + l + " * " + r + ")", nil
-	case counts.OpDiv:
-		return "(" + l + " / " + r + ")", nil
+	case counts.OpAdd, counts.OpSub, counts.OpMul, counts.OpDiv,
+		counts.OpBitAnd, counts.OpBitOr, counts.OpBitXor, counts.OpShl, counts.OpShr:
+		return "(" + l + " " + x.Op.String() + " " + r + ")", nil
 	case counts.OpPow:
 		return e.d.function("pow", x.T) + "(" + l + ", " + r + ")", nil
-	case counts.OpFloorDiv, counts.OpMod:
+	case counts.OpMod:
+		if x.T.IsFloat() {
+			return e.d.function("fmod", x.T) + "(" + l + ", " + r + ")", nil
+		}
+		fallthrough
+	case counts.OpFloorDiv:
 		name := map[counts.BinOp]string{counts.OpFloorDiv: "floordiv", counts.OpMod: "floormod"}[x.Op] + "_" + x.T.String()
 		e.helpers[name] = true
 		return name + "(" + l + ", " + r + ")", nil
@@ -317,7 +346,7 @@ func (e *emitter) call(x *counts.Call, within []string, depth int) (string, erro
 	}
 	e.use(x.T)
 	switch x.Func {
-	case "exp", "log", "sqrt", "rsqrt", "sin", "cos", "fabs", "pow", "fmin", "fmax":
+	case "exp", "log", "sqrt", "rsqrt", "sin", "cos", "fabs", "pow", "fmin", "fmax", "fmod":
 		return e.d.function(x.Func, x.T) + "(" + strings.Join(args, ", ") + ")", nil
 	}
 	return "", fmt.Errorf("function %s", x.Func)

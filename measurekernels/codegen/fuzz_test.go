@@ -1,6 +1,8 @@
 package codegen_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
@@ -10,10 +12,22 @@ import (
 )
 
 // Generate returns code or an error for every kernel that parses, never
-// panics, for both backends.
+// panics, for both backends. The seeds are the library and the language
+// test set.
 func FuzzGenerate(f *testing.F) {
 	for _, name := range library.Names() {
 		src, err := library.Source(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	lang, err := filepath.Glob(filepath.Join(langDir, "*.knl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, file := range lang {
+		src, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
 		}

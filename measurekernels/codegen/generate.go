@@ -15,7 +15,7 @@ func generate(k *counts.Kernel, b gpu.Backend, dom domain) (*Code, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &emitter{k: k, d: d, dom: dom, helpers: map[string]bool{}}
+	e := &emitter{k: k, d: d, dom: dom, b: &strings.Builder{}, helpers: map[string]bool{}}
 	code := &Code{Backend: b, Entry: k.Name}
 	var params []string
 	for _, a := range k.Arrays {

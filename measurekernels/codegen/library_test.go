@@ -109,22 +109,28 @@ func TestLibraryOnPoCL(t *testing.T) {
 		}
 		for _, cs := range c.consts {
 			t.Run(name+"/"+constString(cs), func(t *testing.T) {
-				k := parse(t, name, cs)
-				code, err := codegen.Generate(k, gpu.OpenCL)
-				if err != nil {
-					t.Fatal(err)
-				}
-				lk, err := launch.Build(dev, k, code)
-				if err != nil {
-					t.Fatalf("%v\n%s", err, code.Source)
-				}
-				defer lk.Close()
-				for _, p := range c.params {
-					if err := lk.Check(p); err != nil {
-						t.Errorf("%v\n%s", err, code.Source)
-					}
-				}
+				checkCase(t, dev, parse(t, name, cs), c.params)
 			})
+		}
+	}
+}
+
+// checkCase generates k as OpenCL C, builds it on dev and compares its
+// results with the reference interpreter's at every parameter set.
+func checkCase(t *testing.T, dev gpu.Device, k *counts.Kernel, params []params) {
+	t.Helper()
+	code, err := codegen.Generate(k, gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := launch.Build(dev, k, code)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, code.Source)
+	}
+	defer lk.Close()
+	for _, p := range params {
+		if err := lk.Check(p); err != nil {
+			t.Errorf("%v\n%s", err, code.Source)
 		}
 	}
 }

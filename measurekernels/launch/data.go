@@ -25,12 +25,17 @@ func usesOf(k *counts.Kernel) arrayUse {
 		if ins.LHS.Array.Space == counts.Global {
 			u.written[ins.LHS.Array.Name] = true
 		}
-		counts.Walk(ins.RHS, func(e counts.Expr) bool {
-			if a, ok := e.(*counts.Access); ok && a.Array.Space == counts.Global {
-				u.read[a.Array.Name] = true
+		for _, x := range []counts.Expr{ins.RHS, ins.Pred} {
+			if x == nil {
+				continue
 			}
-			return true
-		})
+			counts.Walk(x, func(e counts.Expr) bool {
+				if a, ok := e.(*counts.Access); ok && a.Array.Space == counts.Global {
+					u.read[a.Array.Name] = true
+				}
+				return true
+			})
+		}
 	}
 	return u
 }

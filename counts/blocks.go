@@ -1,0 +1,113 @@
+package counts
+
+// Loopy's block statements group instructions:
+//
+//	for i, j            the statements inside run in i and j too
+//	  ...
+//	end
+//	if COND             the statements inside run where COND holds
+//	  ...
+//	elif COND           ... where the earlier conditions fail and COND holds
+//	  ...
+//	else                ... where every earlier condition fails
+//	  ...
+//	end
+//
+// and "if COND: STATEMENT" predicates one instruction. Blocks nest; each
+// statement records the inames and conditions of the blocks around it.
+
+// block is an open for or if block.
+type block struct {
+	kw     token   // the for or if that opened it
+	inames []token // a for block's inames
+	// conds are the conditions of an if block's branches so far; the
+	// current branch holds where the last holds and the others fail,
+	// or, after else, where all fail.
+	conds    []rexpr
+	elseSeen bool
+}
+
+// newStatement starts a statement inside the open blocks.
+func (b *builder) newStatement(pos Pos) rawStatement {
+	s := rawStatement{pos: pos}
+	for _, bl := range b.blocks {
+		s.inames = append(s.inames, bl.inames...)
+		for i, c := range bl.conds {
+			last := i == len(bl.conds)-1 && !bl.elseSeen
+			if !last {
+				c = &rUnary{"not", c, c.rpos()}
+			}
+			s.preds = append(s.preds, c)
+		}
+	}
+	return s
+}
+
+// ifStmt reads "if COND: INSTRUCTION" or, when the line ends after COND,
+// opens an if block.
+func (b *builder) ifStmt(c *cursor, kw token) {
+	cond := c.parseExpr()
+	if c.atEnd() {
+		b.blocks = append(b.blocks, block{kw: kw, conds: []rexpr{cond}})
+		return
+	}
+	if !c.accept(":") {
+		c.expected("':' and an instruction, or the end of the line that opens an if block")
+	}
+	if t := c.peek(); t.is("...") || t.isWord("barrier") {
+		c.failAt(t.pos, "a barrier cannot be conditional: every work-item must reach it")
+	}
+	b.instructionStmt(c, cond)
+}
+
+// blockStmt reads for, elif, else and end, and refuses loopy's with.
+func (b *builder) blockStmt(c *cursor, kw token) {
+	switch kw.text {
+	case "for":
+		bl := block{kw: kw}
+		for !c.atEnd() {
+			bl.inames = append(bl.inames, c.ident("an iname"))
+			c.accept(",")
+		}
+		if len(bl.inames) == 0 {
+			c.failAt(kw.pos, "for needs the inames its statements run in: for i, j")
+		}
+		b.blocks = append(b.blocks, bl)
+	case "elif", "else":
+		top := b.openIf(c, kw)
+		if kw.text == "else" {
+			top.elseSeen = true
+			return
+		}
+		top.conds = append(top.conds, c.parseExpr())
+	case "end":
+		if len(b.blocks) == 0 {
+			c.failAt(kw.pos, "end without a for or if block to close")
+		}
+		b.blocks = b.blocks[:len(b.blocks)-1]
+	case "with":
+		c.failAt(kw.pos, "loopy's with blocks are not supported: put the annotations on each instruction")
+	}
+}
+
+// openIf returns the innermost block, which must be an if block still
+// open for another branch.
+func (b *builder) openIf(c *cursor, kw token) *block {
+	if len(b.blocks) == 0 || b.blocks[len(b.blocks)-1].conds == nil {
+		c.failAt(kw.pos, "%s without an if block", kw.text)
+	}
+	top := &b.blocks[len(b.blocks)-1]
+	if top.elseSeen {
+		c.failAt(kw.pos, "%s after the else of the if block opened at %s", kw.text, top.kw.pos)
+	}
+	return top
+}
+
+// closeBlocks reports a block left open at the end of the file.
+func (b *builder) closeBlocks() error {
+	if len(b.blocks) == 0 {
+		return nil
+	}
+	open := b.blocks[len(b.blocks)-1].kw
+	return errorf(b.file, open.pos, "the %s block opened here is not closed: add 'end'", open.text)
+}

@@ -1,0 +1,48 @@
+package counts
+
+import "slices"
+
+// constantRange returns the least and the greatest value of an iname over
+// the kernel domain that the constraints imply whatever the values of the
+// parameters, by interval propagation (hi < lo when it takes no values).
+// ok is false when a bound depends on the parameters. Loopy asks the same
+// of the inames of an "<> a[i]" declaration and of an l.auto tag.
+func (k *Kernel) constantRange(iname string) (lo, hi int64, ok bool) {
+	set := k.assume
+	for _, di := range k.relevantDomains([]string{iname}) {
+		if len(set)*len(k.Domains[di].set) > maxDisjuncts {
+			return 0, 0, false
+		}
+		set = set.and(k.Domains[di].set)
+	}
+	names := set.names()
+	if !slices.Contains(names, iname) {
+		return 0, 0, false
+	}
+	e := newSetEngine(k.File, names, nil, nil)
+	slot := e.slot[iname]
+	r := ival{lo: 1, hi: 0}
+	for _, c := range set {
+		cc := &cconj{box: make([]ival, len(names))}
+		for _, x := range c {
+			ce := e.compile(x.e)
+			cc.cons = append(cc.cons, ccons{e: ce, eq: x.eq, slots: ce.slots(nil)})
+		}
+		for i := range cc.box {
+			cc.box[i] = unbounded
+		}
+		if propagate(cc, e.base, make([]bool, len(names)), 4*(len(names)+2)) {
+			continue
+		}
+		b := cc.box[slot]
+		if !b.bounded() {
+			return 0, 0, false
+		}
+		if r.lo > r.hi {
+			r = b
+		} else {
+			r.lo, r.hi = min(r.lo, b.lo), max(r.hi, b.hi)
+		}
+	}
+	return r.lo, r.hi, true
+}

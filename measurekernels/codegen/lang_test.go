@@ -1,0 +1,107 @@
+package codegen_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/codegen"
+	"github.com/uniperf/uniperf/measurekernels/devices"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
+)
+
+// langDir holds the kernels that exercise the language's conditions,
+// bitwise operators and loopy spellings (package counts tests them too).
+const langDir = "../../counts/testdata/lang"
+
+// langCases are the const settings and parameters at which each of them
+// runs: sizes the splits do not divide, sizes below one work-group, and
+// the smallest sizes allowed.
+var langCases = map[string]libraryCase{
+	"loopy_logic":      {[]consts{nil}, []params{{"n": 3, "m": 13, "ell": 3}, {"n": 2, "m": 21, "ell": 10}, {"n": 1, "m": 1, "ell": 1}}},
+	"loopy_bitwise":    {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}},
+	"loopy_specialops": {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}},
+	"predicated":       {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 16}, {"n": 4}, {"n": 2}, {"n": 1}}},
+	"datadep":          {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
+	"lazy":             {[]consts{{"LX": 8}, {"LX": 3}}, []params{{"n": 11, "m": 5}, {"n": 1, "m": 1}}},
+	"matmul_blocks":    {[]consts{{"T": 8}, {"T": 3}}, []params{{"n": 17, "m": 13, "ell": 9}, {"n": 1, "m": 1, "ell": 1}}},
+}
+
+// langKernels returns the names of the kernels in langDir.
+func langKernels(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(langDir, "*.knl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no kernels in %s: %v", langDir, err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(filepath.Base(f), ".knl"))
+	}
+	return names
+}
+
+func langKernel(t *testing.T, name string, cs consts) *counts.Kernel {
+	t.Helper()
+	file := filepath.Join(langDir, name+".knl")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := counts.ParseKernel(file, src, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// Every kernel of the language test set, generated as OpenCL C and run on
+// PoCL, computes what the reference interpreter computes.
+func TestLangOnPoCL(t *testing.T) {
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	for _, name := range langKernels(t) {
+		c, ok := langCases[name]
+		if !ok {
+			t.Errorf("kernel %s has no test case", name)
+			continue
+		}
+		for _, cs := range c.consts {
+			t.Run(name+"/"+constString(cs), func(t *testing.T) {
+				checkCase(t, dev, langKernel(t, name, cs), c.params)
+			})
+		}
+	}
+}
+
+// The CUDA C of every kernel of the language test set compiles to PTX.
+func TestLangCUDACompiles(t *testing.T) {
+	clang, prelude := cudaTools(t)
+	dir := t.TempDir()
+	for _, name := range langKernels(t) {
+		for _, cs := range langCases[name].consts {
+			if _, err := compileCUDA(clang, prelude, dir, langKernel(t, name, cs)); err != nil {
+				t.Errorf("%s %v: %v", name, cs, err)
+			}
+		}
+	}
+}
+
+// An if() or "and" whose lazy operand holds a reduction becomes an if
+// statement around the reduction's loop.
+func TestLangLazyForms(t *testing.T) {
+	code, err := codegen.Generate(langKernel(t, "lazy", nil), gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\t\tif ((floormod_i32(", "\t\t} else {\n", "\t\tint cnd", "\t\tif (cnd"} {
+		if !strings.Contains(code.Source, want) {
+			t.Errorf("source lacks %q:\n%s", want, code.Source)
+		}
+	}
+}
