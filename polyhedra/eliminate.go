@@ -52,7 +52,7 @@ const (
 // div and each summation raise the degree, and the cost of a summation
 // grows with the square of the terms, so that a few pieces could
 // otherwise take hours without reaching any budget of pieces.
-const maxPolyTerms = 2000
+const maxPolyTerms = 500
 
 // fmAllowed charges one Fourier–Motzkin run to b's budget and reports
 // whether it may be done.
