@@ -126,10 +126,10 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 	case err != nil && tooCostly(err):
 		hint := "give every parameter with --param to count at those values"
 		var be *polyhedra.BudgetError
-		if errors.As(err, &be) {
-			hint = "raise --max-pieces or --max-memory, or " + hint
+		if errors.As(err, &be) { // it names the set
+			return fmt.Errorf("counting SET: %w; raise --max-pieces or --max-memory, or %s", err, hint)
 		}
-		return fmt.Errorf("counting SET: %w; %s", err, hint)
+		return fmt.Errorf("counting SET %s: %w; %s", res.Set, err, hint)
 	case err != nil:
 		return fmt.Errorf("counting SET: %w", err)
 	default:

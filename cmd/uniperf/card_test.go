@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -184,4 +185,20 @@ func bruteIssue13(n, m int64) int64 {
 		}
 	}
 	return c
+}
+
+// TestCardComplexity: a count stopped by the counter's own work limits
+// names the set too, and falls back like one past the budget.
+func TestCardComplexity(t *testing.T) {
+	err := card(&bytes.Buffer{}, &bytes.Buffer{}, issue13Set, nil, false, polyhedra.Limits{})
+	if err == nil || !strings.Contains(err.Error(), "[n, m] -> { [i, j, k]") {
+		t.Errorf("error %v does not name the set", err)
+	}
+	var out bytes.Buffer
+	if err := card(&out, &bytes.Buffer{}, issue13Set, map[string]int64{"n": 3, "m": 2}, false, polyhedra.Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("value at n=3 m=2: %d\n", bruteIssue13(3, 2)); out.String() != want {
+		t.Errorf("output %q, want %q", out.String(), want)
+	}
 }
