@@ -53,7 +53,7 @@
 // saves work, the counts do not depend on it.
 //
 // Each operation has a work budget. A set whose exact treatment would
-// exceed it (thousands of residue classes, a summand of thousands of
+// exceed it (thousands of residue classes, a summand of hundreds of
 // terms) fails with *ComplexityError rather than running for hours, and
 // one that needs more basic sets (chambers, residue classes, pieces of
 // differences, cells) than Limits.MaxPieces, or more heap than
