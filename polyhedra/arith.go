@@ -21,9 +21,14 @@ var ErrOverflow = errors.New("integer overflow")
 type overflowPanic struct{}
 
 // catch turns an overflowPanic into an error wrapping ErrOverflow, naming
-// the operation. Any other panic is a bug and keeps unwinding.
+// the operation, and a budgetPanic into its *BudgetError. Any other panic
+// is a bug and keeps unwinding.
 func catch(err *error, op string) {
 	if r := recover(); r != nil {
+		if b, ok := r.(budgetPanic); ok {
+			*err = fmt.Errorf("%s: %w", op, b.err)
+			return
+		}
 		if _, ok := r.(overflowPanic); !ok {
 			panic(r)
 		}

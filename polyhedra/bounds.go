@@ -52,7 +52,7 @@ func (s *Set) Bounds(dim string, outer []string) (lb []LoopBounds, err error) {
 	}
 	nm := names{params: p.params, dims: p.dims}
 	x := 1 + len(p.params) + len(outer)
-	for _, b := range disjointParts(p.parts) {
+	for _, b := range disjointParts(p.parts, newBudget(Limits{})) {
 		// Divs that depend on the dimension, directly or through other
 		// divs, make their constraints filters.
 		onDim := make([]bool, b.width())

@@ -18,7 +18,7 @@ func ParseSet(src string) (s *Set, err error) {
 	if err != nil {
 		return nil, err
 	}
-	bd := &builder{params: ast.params}
+	bd := &builder{params: ast.params, work: newBudget(Limits{})}
 	s = &Set{params: ast.params}
 	for i, pc := range ast.pieces {
 		if i == 0 {
@@ -67,6 +67,7 @@ func ParseSet(src string) (s *Set, err error) {
 // scope, innermost last).
 type builder struct {
 	params []string
+	work   *budget
 }
 
 // collectParams appends the free names of f to the parameters.
@@ -138,7 +139,7 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 			// every comparison.
 			return []*bset{intersectBset(l[0], r[0])}, nil
 		}
-		return intersectParts(l, r), nil
+		return intersectParts(l, r, bd.work), nil
 	case *fOr:
 		l, err := bd.formula(n.l, scope)
 		if err != nil {
@@ -154,22 +155,83 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 		if err != nil {
 			return nil, err
 		}
-		return complementParts(x, np, nd), nil
+		return complementParts(x, np, nd, bd.work), nil
 	case *fExists:
 		inner := append(slices.Clone(scope), n.vars...)
 		body, err := bd.formula(n.body, inner)
 		if err != nil {
 			return nil, err
 		}
-		out, err := projectOutTail(body, len(n.vars))
+		out, err := projectOutTail(body, len(n.vars), bd.work)
 		if ce, ok := err.(*ComplexityError); ok {
 			ce.Dim = fmt.Sprintf("exists variable at %d:%d", n.p.line, n.p.col)
 		}
 		return out, err
 	case *fCmp:
+		if c := splitMinMax(n); c != nil {
+			return bd.formula(c, scope)
+		}
 		return bd.comparison(n, scope)
 	}
 	panic("polyhedra: unknown formula node")
+}
+
+// splitMinMax rewrites a comparison with a minimum on the larger side or
+// a maximum on the smaller side as a conjunction, x <= min(a, b) as
+// x <= a and x <= b, which is one basic set where evaluating the minimum
+// would give one per argument. It returns nil when there is nothing to
+// split.
+func splitMinMax(c *fCmp) fNode {
+	type pair struct {
+		x, y eNode
+		op   token
+	}
+	var pairs []pair
+	for i, op := range c.ops {
+		for _, x := range c.lists[i] {
+			for _, y := range c.lists[i+1] {
+				pairs = append(pairs, pair{x, y, op})
+			}
+		}
+	}
+	split := false
+	for k := 0; k < len(pairs); k++ {
+		p := pairs[k]
+		less := p.op.text == "<" || p.op.text == "<="
+		more := p.op.text == ">" || p.op.text == ">="
+		var args []eNode
+		var left bool
+		if m, ok := p.y.(*eMinMax); ok && (less && !m.max || more && m.max) {
+			args = m.args
+		} else if m, ok := p.x.(*eMinMax); ok && (less && m.max || more && !m.max) {
+			args, left = m.args, true
+		} else {
+			continue
+		}
+		split = true
+		pairs = slices.Delete(pairs, k, k+1)
+		for _, a := range args {
+			q := pair{p.x, a, p.op}
+			if left {
+				q = pair{a, p.y, p.op}
+			}
+			pairs = append(pairs, q)
+		}
+		k--
+	}
+	if !split {
+		return nil
+	}
+	var f fNode
+	for _, p := range pairs {
+		var cmp fNode = &fCmp{lists: [][]eNode{{p.x}, {p.y}}, ops: []token{p.op}}
+		if f == nil {
+			f = cmp
+		} else {
+			f = &fAnd{f, cmp}
+		}
+	}
+	return f
 }
 
 // A qaff is the rational affine value row/den (den > 0) over the columns

@@ -18,15 +18,22 @@ func (e *UnboundedError) Error() string {
 
 // Card returns the number of integer points of s as a piecewise
 // quasi-polynomial in the parameters. It fails with *UnboundedError when
-// the count is infinite for some parameter values, naming the dimension.
+// the count is infinite for some parameter values, naming the dimension,
+// and with *BudgetError past the default Limits.
 //
 // The union is first made disjoint; each basic set is then summed one
 // dimension at a time (see the package documentation).
-func (s *Set) Card() (q *PwQPolynomial, err error) {
+func (s *Set) Card() (*PwQPolynomial, error) { return s.CardLimits(Limits{}) }
+
+// CardLimits is Card within the given limits; a *BudgetError names the
+// limit and s.
+func (s *Set) CardLimits(l Limits) (q *PwQPolynomial, err error) {
 	defer catch(&err, "counting")
 	var pieces []*bset
-	work := &budget{}
-	for _, p := range disjointParts(s.parts) {
+	work := newBudget(l)
+	work.subject = s.String
+	for _, p := range disjointParts(s.parts, work) {
+		work.charge(1)
 		c := p.clone()
 		c.poly = polyInt(1)
 		c.work = work
@@ -43,7 +50,7 @@ func (s *Set) Card() (q *PwQPolynomial, err error) {
 		}
 		pieces = append(pieces, ps...)
 	}
-	return newPwQP(s.params, pieces), nil
+	return newPwQP(s.params, pieces, work), nil
 }
 
 // countBset sums b.poly over all dimensions of b and returns the pieces,

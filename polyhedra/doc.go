@@ -53,9 +53,22 @@
 // saves work, the counts do not depend on it.
 //
 // Each operation has a work budget. A set whose exact treatment would
-// exceed it (thousands of residue classes, exploding intermediate
-// polynomials) fails with *ComplexityError rather than running for hours;
-// no budget ever changes a result that is returned.
+// exceed it (thousands of residue classes, a summand of hundreds of
+// terms) fails with *ComplexityError rather than running for hours, and
+// one that needs more basic sets (chambers, residue classes, pieces of
+// differences, cells) than Limits.MaxPieces, or more heap than
+// Limits.MaxHeap, fails with *BudgetError naming the limit and the set
+// rather than exhausting the machine's memory (CardLimits; Card uses the
+// defaults, far above what loop domains need). No budget ever changes a
+// result that is returned. Chained comparisons and unions multiply
+// pieces: every disjunct, != and minimum on the smaller side of a
+// comparison is one more basic set before the union is made disjoint,
+// and each needs its own chambers; x <= min(a, b) and max(a, b) <= x are
+// plain conjunctions and cost nothing. A sum of more overlapping pieces
+// than can be made disjoint cheaply is kept as such and only normalised.
+// Specialize fixes parameters to values: a set without parameters is
+// counted far more cheaply, which is what uniperf card falls back to
+// when a symbolic count exceeds its budget.
 //
 // # Quasi-polynomials
 //

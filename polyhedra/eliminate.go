@@ -48,8 +48,11 @@ const (
 	fmLimitCalls = 8000
 )
 
-// A budget counts work shared by all bsets derived from one operation.
-type budget struct{ used, fmCalls int64 }
+// maxPolyTerms bounds the terms of the summand of one piece: each lifted
+// div and each summation raise the degree, and the cost of a summation
+// grows with the square of the terms, so that a few pieces could
+// otherwise take hours without reaching any budget of pieces.
+const maxPolyTerms = 500
 
 // fmAllowed charges one Fourier–Motzkin run to b's budget and reports
 // whether it may be done.
@@ -69,6 +72,9 @@ func (b *bset) spend() error {
 	b.work.used += 1
 	if b.poly != nil {
 		b.work.used += int64(len(b.poly.terms))
+		if len(b.poly.terms) > maxPolyTerms {
+			return &ComplexityError{Reason: fmt.Sprintf("a summand of more than %d terms", maxPolyTerms)}
+		}
 	}
 	if b.work.used > workLimit {
 		return &ComplexityError{Reason: fmt.Sprintf("more than %d steps and polynomial terms", workLimit)}
@@ -147,6 +153,7 @@ func (b *bset) eliminate(x int, sum bool) ([]*bset, error) {
 		}
 		return nil, errUnbounded
 	}
+	b.work.charge(len(lows) * len(ups))
 	var out []*bset
 	for i := range lows {
 		for j := range ups {
@@ -186,6 +193,7 @@ func (b *bset) splitResidues(x int, m int64, sum bool) ([]*bset, error) {
 	if m > maxSplit {
 		return nil, &ComplexityError{Reason: fmt.Sprintf("%d residue classes (limit %d)", m, maxSplit)}
 	}
+	b.work.charge(int(m))
 	var out []*bset
 	for r := int64(0); r < m; r++ {
 		c := b.clone()
@@ -352,7 +360,7 @@ func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
 func (b *bset) exactlyEmpty() (bool, error) {
 	start := b.clone()
 	start.poly = nil
-	start.work = &budget{}
+	start.work = newBudget(Limits{})
 	stack := []*bset{start}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]

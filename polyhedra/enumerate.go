@@ -1,6 +1,9 @@
 package polyhedra
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Enumerate calls visit with every integer point of s at the given
 // parameter values, each point once, in lexicographic order within each
@@ -15,14 +18,13 @@ func (s *Set) Enumerate(params map[string]int64, visit func(point []int64) bool)
 	}
 	var done []*bset
 	point := make([]int64, len(s.dims))
+	fix := make([]bool, len(vals))
+	for i := range fix {
+		fix[i] = true
+	}
 	for _, p := range s.parts {
 		b := p.clone()
-		for i, v := range vals {
-			b.substitute(1+i, b.unit(0, v))
-		}
-		for i := len(vals) - 1; i >= 0; i-- {
-			b.deleteCol(1 + i)
-		}
+		b.fixParams(fix, vals)
 		if !b.normalize() {
 			continue
 		}
@@ -164,4 +166,40 @@ func (e *enumerator) bounds(k int) (lo, hi int64, err error) {
 		return 0, 0, &UnboundedError{Dim: e.dims[k]}
 	}
 	return lo, hi, nil
+}
+
+// Specialize returns s with the given parameters replaced by their
+// values; the result's parameters are the others, in their order. Names
+// that are not parameters of s are ignored. Counting a set specialised
+// to every parameter is much cheaper than counting it symbolically.
+func (s *Set) Specialize(params map[string]int64) (sp *Set, err error) {
+	defer catch(&err, "specializing set")
+	fix := make([]bool, len(s.params))
+	vals := make([]int64, len(s.params))
+	var rest []string
+	for i, p := range s.params {
+		vals[i], fix[i] = params[p]
+		if !fix[i] {
+			rest = append(rest, p)
+		}
+	}
+	sp = &Set{name: s.name, params: rest, dims: slices.Clone(s.dims)}
+	for _, p := range s.parts {
+		b := p.clone()
+		b.fixParams(fix, vals)
+		sp.parts = append(sp.parts, b)
+	}
+	sp.parts = cleanParts(sp.parts)
+	return sp, nil
+}
+
+// fixParams replaces each parameter i with fix[i] by vals[i] and drops
+// its column.
+func (b *bset) fixParams(fix []bool, vals []int64) {
+	for i := len(fix) - 1; i >= 0; i-- {
+		if fix[i] {
+			b.substitute(1+i, b.unit(0, vals[i]))
+			b.deleteCol(1 + i)
+		}
+	}
 }

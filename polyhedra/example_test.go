@@ -1,6 +1,7 @@
 package polyhedra_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -167,4 +168,20 @@ func ExampleCompileSet() {
 	// Output:
 	// [55 1] <nil>
 	// [8000000002000000000 250000000] <nil>
+}
+
+// A count past its budget fails with *BudgetError; with the parameters
+// fixed, the same set is cheap to count. At n = 6, the 12 points with
+// i = 1 or 4 count, and of the 24 others all but (0, 3) and (2, 4).
+func ExampleSet_CardLimits() {
+	s, _ := polyhedra.ParseSet("[n] -> { [i, j] : 0 <= i, j < n and (i mod 3 = 1 or 2j != i + n) }")
+	_, err := s.CardLimits(polyhedra.Limits{MaxPieces: 3})
+	var be *polyhedra.BudgetError
+	fmt.Println(errors.As(err, &be), be.Limit, be.Value)
+	sp, _ := s.Specialize(map[string]int64{"n": 6})
+	c, _ := sp.CardLimits(polyhedra.Limits{MaxPieces: 100})
+	fmt.Println(c)
+	// Output:
+	// true pieces 3
+	// { 34 }
 }

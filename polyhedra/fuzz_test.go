@@ -13,7 +13,8 @@ func acceptableError(err error) bool {
 	var se *SyntaxError
 	var ue *UnboundedError
 	var ce *ComplexityError
-	return errors.As(err, &se) || errors.As(err, &ue) || errors.As(err, &ce) || errors.Is(err, ErrOverflow)
+	var be *BudgetError
+	return errors.As(err, &se) || errors.As(err, &ue) || errors.As(err, &ce) || errors.As(err, &be) || errors.Is(err, ErrOverflow)
 }
 
 // enumerateCapped lists up to limit points; ok is false when there were

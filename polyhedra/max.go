@@ -28,6 +28,8 @@ func (p *PwQPolynomial) Max(q *PwQPolynomial) (r *PwQPolynomial, err error) {
 		}
 	}
 	params, ps, qs := aligned(p, q)
+	work := newBudget(Limits{})
+	work.charge(2 * len(ps) * len(qs))
 	var pieces []*bset
 	for _, a := range ps {
 		for _, b := range qs {
@@ -48,7 +50,7 @@ func (p *PwQPolynomial) Max(q *PwQPolynomial) (r *PwQPolynomial, err error) {
 		for _, a := range xs {
 			rest := []*bset{a.clone()}
 			for _, b := range others {
-				rest = subtractParts(rest, b)
+				rest = subtractParts(rest, b, work)
 			}
 			for _, c := range rest {
 				ge, _, err := comparisons(c, c.poly, &poly{})
@@ -67,7 +69,7 @@ func (p *PwQPolynomial) Max(q *PwQPolynomial) (r *PwQPolynomial, err error) {
 	if err := alone(qs, ps); err != nil {
 		return nil, err
 	}
-	return newDisjointPwQP(params, pieces), nil
+	return newDisjointPwQP(params, pieces, work), nil
 }
 
 // comparisons returns the constraints a - b >= 0 and b - a > 0 (as

@@ -24,15 +24,15 @@ type PwQPolynomial struct {
 
 // newPwQP builds a PwQPolynomial from pieces whose domains may overlap
 // (their values add up) and simplifies it.
-func newPwQP(params []string, pieces []*bset) *PwQPolynomial {
-	ps, disjoint := simplifyPieces(pieces, false)
+func newPwQP(params []string, pieces []*bset, w *budget) *PwQPolynomial {
+	ps, disjoint := simplifyPieces(pieces, false, w)
 	return &PwQPolynomial{params: slices.Clone(params), pieces: ps, disjoint: disjoint}
 }
 
 // newDisjointPwQP builds a PwQPolynomial from pieces with disjoint
 // domains and simplifies it.
-func newDisjointPwQP(params []string, pieces []*bset) *PwQPolynomial {
-	ps, _ := simplifyPieces(pieces, true)
+func newDisjointPwQP(params []string, pieces []*bset, w *budget) *PwQPolynomial {
+	ps, _ := simplifyPieces(pieces, true, w)
 	return &PwQPolynomial{params: slices.Clone(params), pieces: ps, disjoint: true}
 }
 
@@ -182,7 +182,7 @@ func (p *PwQPolynomial) IsZero() bool { return len(p.pieces) == 0 }
 func (p *PwQPolynomial) Add(q *PwQPolynomial) (r *PwQPolynomial, err error) {
 	defer catch(&err, "adding")
 	params, ps, qs := aligned(p, q)
-	return newPwQP(params, append(ps, qs...)), nil
+	return newPwQP(params, append(ps, qs...), newBudget(Limits{})), nil
 }
 
 // Mul returns p * q; the parameters are p's followed by q's new ones. Each
@@ -192,6 +192,8 @@ func (p *PwQPolynomial) Add(q *PwQPolynomial) (r *PwQPolynomial, err error) {
 func (p *PwQPolynomial) Mul(q *PwQPolynomial) (r *PwQPolynomial, err error) {
 	defer catch(&err, "multiplying")
 	params, ps, qs := aligned(p, q)
+	work := newBudget(Limits{})
+	work.charge(len(ps) * len(qs))
 	var pieces []*bset
 	for _, a := range ps {
 		for _, b := range qs {
@@ -201,9 +203,9 @@ func (p *PwQPolynomial) Mul(q *PwQPolynomial) (r *PwQPolynomial, err error) {
 		}
 	}
 	if p.disjoint && q.disjoint {
-		return newDisjointPwQP(params, pieces), nil
+		return newDisjointPwQP(params, pieces, work), nil
 	}
-	return newPwQP(params, pieces), nil
+	return newPwQP(params, pieces, work), nil
 }
 
 // aligned returns the merged parameters of p and q and both functions'

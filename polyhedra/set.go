@@ -77,7 +77,8 @@ func intersectBset(a, b *bset) *bset {
 	return c
 }
 
-func intersectParts(a, b []*bset) []*bset {
+func intersectParts(a, b []*bset, w *budget) []*bset {
+	w.charge(len(a) * len(b))
 	var out []*bset
 	for _, x := range a {
 		for _, y := range b {
@@ -125,22 +126,23 @@ func subtractBset(b, a *bset) []*bset {
 }
 
 // subtractParts returns the parts of ps minus a.
-func subtractParts(ps []*bset, a *bset) []*bset {
+func subtractParts(ps []*bset, a *bset, w *budget) []*bset {
 	var out []*bset
 	for _, p := range ps {
 		out = append(out, subtractBset(p, a)...)
 	}
+	w.charge(len(out))
 	return out
 }
 
 // disjointParts returns pairwise disjoint parts with the same union.
-func disjointParts(parts []*bset) []*bset {
+func disjointParts(parts []*bset, w *budget) []*bset {
 	var out []*bset
 	for i, p := range parts {
 		rest := []*bset{p.clone()}
 		for _, q := range parts[:i] {
 			if x := intersectBset(p, q); x.normalize() && !x.provablyEmpty() {
-				rest = subtractParts(rest, q)
+				rest = subtractParts(rest, q, w)
 			}
 		}
 		out = append(out, rest...)
@@ -149,38 +151,39 @@ func disjointParts(parts []*bset) []*bset {
 }
 
 // complementParts returns the complement of the union of parts.
-func complementParts(parts []*bset, np, nd int) []*bset {
+func complementParts(parts []*bset, np, nd int, w *budget) []*bset {
 	out := []*bset{newBset(np, nd)}
 	for _, p := range parts {
-		out = subtractParts(out, p)
+		out = subtractParts(out, p, w)
 	}
 	return out
 }
 
 // projectOutTail eliminates the last n dimensions of every part exactly.
-func projectOutTail(parts []*bset, n int) ([]*bset, error) {
+func projectOutTail(parts []*bset, n int, w *budget) ([]*bset, error) {
 	var out []*bset
 	for _, p := range parts {
 		keep := p.nd - n
 		start := p.clone()
-		start.work = &budget{}
-		work := []*bset{start}
-		for len(work) > 0 {
-			w := work[len(work)-1]
-			work = work[:len(work)-1]
-			if w.nd == keep {
-				w.work = nil
-				out = append(out, w)
+		start.work = w
+		stack := []*bset{start}
+		for len(stack) > 0 {
+			b := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if b.nd == keep {
+				b.work = nil
+				out = append(out, b)
 				continue
 			}
 			// dimensions lifted from divs are appended, so the ones to
 			// eliminate stay at the end
-			x := w.pickVar(w.firstDim()+keep, w.firstDiv(), false)
-			res, err := w.eliminate(x, false)
+			x := b.pickVar(b.firstDim()+keep, b.firstDiv(), false)
+			res, err := b.eliminate(x, false)
 			if err != nil {
 				return nil, err
 			}
-			work = append(work, res...)
+			w.charge(len(res))
+			stack = append(stack, res...)
 		}
 	}
 	return cleanParts(out), nil

@@ -20,7 +20,7 @@ func Intersect(a, b *Set) (s *Set, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Set{name: a.name, params: params, dims: dims, parts: intersectParts(pa, pb)}, nil
+	return &Set{name: a.name, params: params, dims: dims, parts: intersectParts(pa, pb, newBudget(Limits{}))}, nil
 }
 
 // Union returns a ∪ b. Both must have the same dimension names (in any
@@ -89,7 +89,7 @@ func (s *Set) Project(keep []string) (p *Set, err error) {
 	if err != nil {
 		return nil, err
 	}
-	parts, err = projectOutTail(parts, len(dims)-len(keep))
+	parts, err = projectOutTail(parts, len(dims)-len(keep), newBudget(Limits{}))
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func (s *Set) Image(m *AffineMap) (img *Set, err error) {
 			p.addEq(r)
 		}
 	}
-	parts, err = projectOutTail(parts, len(m.In))
+	parts, err = projectOutTail(parts, len(m.In), newBudget(Limits{}))
 	if err != nil {
 		return nil, err
 	}

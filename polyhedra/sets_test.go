@@ -431,3 +431,40 @@ func TestBoundsC(t *testing.T) {
 		t.Errorf("upper bound %q", got)
 	}
 }
+
+// TestMinMaxConjunction: a minimum on the larger side of <= (a maximum on
+// the smaller) is a conjunction, one basic set; counts by brute force.
+func TestMinMaxConjunction(t *testing.T) {
+	cases := []struct {
+		src   string
+		parts int
+		count func(n, m int64) int64
+	}{
+		{"[n, m] -> { [i] : 0 <= i <= min(n, m, 7) }", 1, func(n, m int64) int64 { return max(0, min(n, m, 7)+1) }},
+		{"[n, m] -> { [i] : max(0, n - 3) <= i < min(m, 2n) }", 1, func(n, m int64) int64 { return max(0, min(m, 2*n)-max(0, n-3)) }},
+		{"[n, m] -> { [i] : min(n, m) >= i >= max(-n, 1) }", 1, func(n, m int64) int64 { return max(0, min(n, m)-max(-n, 1)+1) }},
+		// a minimum on the smaller side stays a union
+		{"[n, m] -> { [i] : 0 <= i <= 9 and min(n, m) <= i }", 2, func(n, m int64) int64 { return max(0, 10-max(0, min(n, m))) }},
+	}
+	for _, c := range cases {
+		s, err := ParseSet(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.parts) != c.parts {
+			t.Errorf("%s: %d basic sets, want %d", c.src, len(s.parts), c.parts)
+		}
+		q, err := s.Card()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := int64(-4); n <= 12; n++ {
+			for m := int64(-4); m <= 12; m++ {
+				want := c.count(n, m)
+				if got, err := q.Eval(map[string]int64{"n": n, "m": m}); err != nil || got.Int64() != want {
+					t.Errorf("%s at n=%d m=%d: %v (%v), want %d", c.src, n, m, got, err, want)
+				}
+			}
+		}
+	}
+}

@@ -25,15 +25,18 @@ const maxCells = 96
 // simplifyPieces simplifies pieces whose values add up. It returns
 // disjoint pieces when it can make them disjoint within maxCells, and
 // otherwise the simplified overlapping pieces with disjoint = false.
-// Pieces known to be disjoint (known) are taken as they are.
-func simplifyPieces(pieces []*bset, known bool) (out []*bset, disjoint bool) {
+// Pieces known to be disjoint (known) are taken as they are. A sum of
+// more than maxCells overlapping pieces is only normalised: simplifying
+// each of thousands of pieces takes longer than counting them did, for a
+// function that stays unreadable anyway.
+func simplifyPieces(pieces []*bset, known bool, work *budget) (out []*bset, disjoint bool) {
 	var ps []*bset
-	work := &budget{}
 	defer func() {
 		for _, p := range out {
 			p.work = nil
 		}
 	}()
+	work.charge(len(pieces))
 	for _, p := range pieces {
 		p = p.clone()
 		p.work = work
@@ -49,6 +52,9 @@ func simplifyPieces(pieces []*bset, known bool) (out []*bset, disjoint bool) {
 		if cells, disjoint = disjointSum(ps); disjoint {
 			ps = cells
 		}
+	}
+	if !disjoint && len(ps) > maxCells {
+		return sortPieces(ps), false
 	}
 	for _, p := range ps {
 		if p.simplifyPiece() {
@@ -68,10 +74,24 @@ func simplifyPieces(pieces []*bset, known bool) (out []*bset, disjoint bool) {
 	if disjoint {
 		out = coalesce(out)
 	}
-	slices.SortStableFunc(out, func(a, b *bset) int {
-		return strings.Compare(pieceKey(a), pieceKey(b))
-	})
-	return out, disjoint
+	return sortPieces(out), disjoint
+}
+
+// sortPieces puts pieces in a canonical order, for a stable printed form.
+func sortPieces(ps []*bset) []*bset {
+	type keyed struct {
+		key string
+		p   *bset
+	}
+	ks := make([]keyed, len(ps))
+	for i, p := range ps {
+		ks[i] = keyed{pieceKey(p), p}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	for i, k := range ks {
+		ps[i] = k.p
+	}
+	return ps
 }
 
 func pieceKey(p *bset) string {
@@ -120,6 +140,13 @@ func mergeEqualDomains(ps []*bset) []*bset {
 func disjointSum(pieces []*bset) ([]*bset, bool) {
 	if len(pieces) <= 1 {
 		return pieces, true
+	}
+	if len(pieces) > maxCells {
+		// Every piece's domain needs a cell of its own unless another
+		// piece has the same domain, and mergeEqualDomains merged those:
+		// more pieces than maxCells cannot end in fewer cells. Giving up
+		// before the common divs are gathered keeps a large sum cheap.
+		return nil, false
 	}
 	base := newBset(pieces[0].np, 0)
 	base.work = pieces[0].work
@@ -207,6 +234,7 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 				}
 				nc.sign[s] = sg
 				if len(signs) == 2 {
+					base.work.charge(1)
 					nc.b = c.b.clone()
 					if sg {
 						nc.b.addIneq(copyRow(row))
@@ -413,12 +441,10 @@ func paramNames(np int) []string {
 // next to n(n+1)(n+2)/6 for n >= 2).
 func coalesce(ps []*bset) []*bset {
 	keys := make([]string, len(ps))
-	points := make([][][]int64, len(ps)) // nil: more than maxAdoptPoints
+	points := make([]*piecePoints, len(ps)) // nil: more than maxAdoptPoints
 	for i, p := range ps {
 		keys[i] = names{params: paramNames(p.np)}.polyString(p, p.poly)
-		if pts, ok := p.paramPoints(maxAdoptPoints); ok {
-			points[i] = append(pts, nil) // non-nil even when empty
-		}
+		points[i] = p.pointValues()
 	}
 	for i := 0; i < len(ps); i++ {
 		for j := 0; j < len(ps); j++ {
@@ -430,7 +456,7 @@ func coalesce(ps []*bset) []*bset {
 				if points[i] == nil {
 					continue
 				}
-				if a = adopt(ps[i], ps[j], points[i][:len(points[i])-1]); a == nil {
+				if a = adopt(ps[i], ps[j], points[i]); a == nil {
 					continue
 				}
 			}
@@ -443,11 +469,7 @@ func coalesce(ps []*bset) []*bset {
 			}
 			// u has ps[j]'s polynomial; drop ps[i] and start over
 			ps[j] = u
-			if pts, ok := u.paramPoints(maxAdoptPoints); ok {
-				points[j] = append(pts, nil)
-			} else {
-				points[j] = nil
-			}
+			points[j] = u.pointValues()
 			ps = slices.Delete(ps, i, i+1)
 			keys = slices.Delete(keys, i, i+1)
 			points = slices.Delete(points, i, i+1)
@@ -460,15 +482,39 @@ func coalesce(ps []*bset) []*bset {
 // maxAdoptPoints bounds the points of a piece that adopt checks.
 const maxAdoptPoints = 8
 
+// piecePoints are the parameter points of a piece with few of them and
+// the piece's values there.
+type piecePoints struct {
+	pts  [][]int64
+	vals []*big.Rat
+}
+
+// pointValues returns p's points and values, or nil when it has more
+// than maxAdoptPoints points or a value overflows.
+func (p *bset) pointValues() *piecePoints {
+	pts, ok := p.paramPoints(maxAdoptPoints)
+	if !ok {
+		return nil
+	}
+	pp := &piecePoints{pts: pts}
+	for _, pt := range pts {
+		v, ok := evalPiece(p, pt)
+		if !ok {
+			return nil
+		}
+		pp.vals = append(pp.vals, v)
+	}
+	return pp
+}
+
 // adopt returns a with b's polynomial when b's polynomial gives a's
-// values at each of a's points pts, else nil.
-func adopt(a, b *bset, pts [][]int64) *bset {
+// values at each of a's points, else nil.
+func adopt(a, b *bset, pp *piecePoints) *bset {
 	c := a.clone()
 	c.poly = translatePoly(c.importCols(b), b.poly)
-	for _, pt := range pts {
-		va, ok1 := evalPiece(a, pt)
-		vc, ok2 := evalPiece(c, pt)
-		if !ok1 || !ok2 || va.Cmp(vc) != 0 {
+	for k, pt := range pp.pts {
+		vc, ok := evalPiece(c, pt)
+		if !ok || pp.vals[k].Cmp(vc) != 0 {
 			return nil
 		}
 	}

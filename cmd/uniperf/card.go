@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -13,8 +14,10 @@ import (
 )
 
 var (
-	cardParams []string
-	cardJSON   bool
+	cardParams    []string
+	cardJSON      bool
+	cardMaxPieces int64
+	cardMaxMemory int64
 )
 
 var cardCmd = &cobra.Command{
@@ -27,12 +30,23 @@ var cardCmd = &cobra.Command{
 and prints the count as a piecewise quasi-polynomial in the parameters, in
 isl notation: pieces "polynomial : domain" separated by ";", with floor
 divisions where the count is periodic. The count is exact: it is computed
-symbolically, not by enumeration.
+symbolically, not by enumeration (but see the budgets below).
 
 With --param NAME=VALUE for every parameter, card also prints the exact
 value of the count. With --json it prints one object with the fields set
-(the set as understood), expression (the count) and value (an integer,
-present when every parameter is given).
+(the set as understood), expression (the count), value (an integer,
+present when every parameter is given), method and note (see below).
+
+A count is bounded in work and memory: --max-pieces bounds the basic sets
+(chambers, residue classes, pieces of differences) it may create and
+--max-memory the memory it may take. Past either budget, or past the
+counter's own work limits (residue classes, size of the summands), the
+symbolic count stops. Without --param that is an error (exit status 2) naming the budget
+and the set. With every parameter given, card counts the set with the
+parameters replaced by their values instead, which is far cheaper, and
+if that too exceeds the budget it enumerates the points; it then prints
+only the value, says so on standard error, and --json reports the method
+("specialized" or "enumerated" rather than "symbolic") and the note.
 
 The set notation: parameters [n, m] ->, tuples { [i, j] : ... } (a tuple
 name S[i, j] is allowed), pieces separated by ";", and, or, not, exists
@@ -41,7 +55,8 @@ name S[i, j] is allowed), pieces separated by ";", and, or, not, exists
 
 Exit status 2 for a syntax error (with line and column), a set that is
 unbounded for some parameter values (naming the dimension), a missing or
-unknown parameter, or a count that overflows 64-bit arithmetic.`,
+unknown parameter, a count that overflows 64-bit arithmetic, or a count
+past its budget (without --param).`,
 	Example: `  uniperf card '[n] -> { [i, j] : 0 <= j <= i < n }'
   uniperf card '[n] -> { [i] : 0 <= i < n and i mod 4 = 1 }' --param n=100
   uniperf card '[n, m] -> { [i, j] : 0 <= i < n and 0 <= j < m }' --param n=3 --param m=5 --json`,
@@ -51,26 +66,35 @@ unknown parameter, or a count that overflows 64-bit arithmetic.`,
 		if err != nil {
 			return err
 		}
-		return card(cmd.OutOrStdout(), args[0], params, cardJSON)
+		lim := polyhedra.Limits{MaxPieces: cardMaxPieces, MaxHeap: cardMaxMemory << 20}
+		return card(cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], params, cardJSON, lim)
 	},
 }
 
 func init() {
 	cardCmd.Flags().StringArrayVar(&cardParams, "param", nil, "parameter value NAME=VALUE (repeatable)")
 	cardCmd.Flags().BoolVar(&cardJSON, "json", false, "print one JSON object")
+	cardCmd.Flags().Int64Var(&cardMaxPieces, "max-pieces", polyhedra.DefaultMaxPieces,
+		"most basic sets (chambers, residue classes, pieces) one count may create")
+	cardCmd.Flags().Int64Var(&cardMaxMemory, "max-memory", polyhedra.DefaultMaxHeap>>20,
+		"most memory, in MiB, a count may take")
 	rootCmd.AddCommand(cardCmd)
 }
 
 // cardResult is the JSON output of uniperf card.
 type cardResult struct {
 	Set        string          `json:"set"`
-	Expression string          `json:"expression"`
+	Expression string          `json:"expression,omitempty"`
 	Value      json.RawMessage `json:"value,omitempty"`
+	Method     string          `json:"method"`
+	Note       string          `json:"note,omitempty"`
 }
 
 // card counts src and writes the count, and its value when params give
-// every parameter (any given parameter makes all of them required).
-func card(w io.Writer, src string, params map[string]int64, asJSON bool) error {
+// every parameter (any given parameter makes all of them required). A
+// symbolic count past its budget falls back to the value at params, with
+// a note on errw.
+func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, lim polyhedra.Limits) error {
 	s, err := polyhedra.ParseSet(src)
 	if err != nil {
 		return fmt.Errorf("SET:%w", err)
@@ -80,22 +104,43 @@ func card(w io.Writer, src string, params map[string]int64, asJSON bool) error {
 			return fmt.Errorf("--param %s: the set has no parameter %s (its parameters: %s)", name, name, paramList(s.Params()))
 		}
 	}
-	c, err := s.Card()
-	if err != nil {
-		return fmt.Errorf("counting SET: %w", err)
-	}
-	res := cardResult{Set: s.String(), Expression: c.String()}
-	if len(params) > 0 || len(s.Params()) == 0 {
+	valued := len(params) > 0 || len(s.Params()) == 0
+	if valued {
 		for _, p := range s.Params() {
 			if _, ok := params[p]; !ok {
 				return fmt.Errorf("missing parameter %s: give --param %s=VALUE (the set's parameters: %s)", p, p, paramList(s.Params()))
 			}
 		}
-		v, err := c.Eval(params)
-		if err != nil {
-			return fmt.Errorf("evaluating the count: %w", err)
+	}
+	res := cardResult{Set: s.String(), Method: "symbolic"}
+	c, err := s.CardLimits(lim)
+	switch {
+	case err != nil && valued && tooCostly(err):
+		v, method, ferr := cardAt(s, params, lim)
+		if ferr != nil {
+			return fmt.Errorf("counting SET: %w; at the given parameters: %w", err, ferr)
 		}
-		res.Value = json.RawMessage(v.String())
+		res.Value, res.Method = json.RawMessage(v), method
+		res.Note = fmt.Sprintf("the symbolic count stopped (%v); the value is that of the set %s", err, methodNote[method])
+		fmt.Fprintf(errw, "uniperf card: %s\n", res.Note)
+	case err != nil && tooCostly(err):
+		hint := "give every parameter with --param to count at those values"
+		var be *polyhedra.BudgetError
+		if errors.As(err, &be) { // it names the set
+			return fmt.Errorf("counting SET: %w; raise --max-pieces or --max-memory, or %s", err, hint)
+		}
+		return fmt.Errorf("counting SET %s: %w; %s", res.Set, err, hint)
+	case err != nil:
+		return fmt.Errorf("counting SET: %w", err)
+	default:
+		res.Expression = c.String()
+		if valued {
+			v, err := c.Eval(params)
+			if err != nil {
+				return fmt.Errorf("evaluating the count: %w", err)
+			}
+			res.Value = json.RawMessage(v.String())
+		}
 	}
 	if asJSON {
 		enc := json.NewEncoder(w)
@@ -103,7 +148,9 @@ func card(w io.Writer, src string, params map[string]int64, asJSON bool) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(res)
 	}
-	fmt.Fprintln(w, res.Expression)
+	if res.Expression != "" {
+		fmt.Fprintln(w, res.Expression)
+	}
 	if res.Value != nil {
 		label := "value"
 		if len(s.Params()) > 0 {
@@ -123,4 +170,54 @@ func paramList(ps []string) string {
 		return "none"
 	}
 	return strings.Join(ps, ", ")
+}
+
+// tooCostly reports whether err stopped a count at a budget or a work
+// limit, rather than at a fault of the set.
+func tooCostly(err error) bool {
+	var be *polyhedra.BudgetError
+	var ce *polyhedra.ComplexityError
+	return errors.As(err, &be) || errors.As(err, &ce)
+}
+
+var methodNote = map[string]string{
+	"specialized": "with the parameters replaced by their values, counted exactly",
+	"enumerated":  "at the given parameters, counted by enumerating its points",
+}
+
+// maxEnumerated bounds the points cardAt enumerates.
+const maxEnumerated = 1 << 30
+
+// cardAt counts s at concrete parameters: symbolically once they are
+// substituted, which leaves a set without parameters, or, should that
+// exceed the budget too, by enumeration. It returns the value and the
+// method.
+func cardAt(s *polyhedra.Set, params map[string]int64, lim polyhedra.Limits) (string, string, error) {
+	sp, err := s.Specialize(params)
+	if err != nil {
+		return "", "", err
+	}
+	c, err := sp.CardLimits(lim)
+	if err == nil {
+		v, err := c.Eval(nil)
+		if err != nil {
+			return "", "", err
+		}
+		return v.String(), "specialized", nil
+	}
+	if !tooCostly(err) {
+		return "", "", err
+	}
+	var n int64
+	err = s.Enumerate(params, func([]int64) bool {
+		n++
+		return n <= maxEnumerated
+	})
+	if err != nil {
+		return "", "", err
+	}
+	if n > maxEnumerated {
+		return "", "", fmt.Errorf("more than %d points to enumerate", maxEnumerated)
+	}
+	return fmt.Sprint(n), "enumerated", nil
 }

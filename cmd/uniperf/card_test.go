@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/polyhedra"
 )
 
 // runCard runs uniperf card with args and returns the exit status and
@@ -13,8 +16,8 @@ func runCard(t *testing.T, args ...string) (int, string) {
 	t.Helper()
 	var out bytes.Buffer
 	cardCmd.SetOut(&out)
-	t.Cleanup(func() { cardCmd.SetOut(nil); cardParams = nil; cardJSON = false })
-	cardParams, cardJSON = nil, false
+	t.Cleanup(func() { cardCmd.SetOut(nil); cardCmd.SetErr(nil); resetCardFlags() })
+	resetCardFlags()
 	code := run(append([]string{"card"}, args...))
 	return code, out.String()
 }
@@ -89,7 +92,7 @@ func TestCardCommandErrors(t *testing.T) {
 		}
 		params, err := parseParams(paramFlags(c.args))
 		if err == nil {
-			err = card(&bytes.Buffer{}, c.args[0], params, false)
+			err = card(&bytes.Buffer{}, &bytes.Buffer{}, c.args[0], params, false, polyhedra.Limits{})
 		}
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%v: error %v, want one containing %q", c.args, err, c.msg)
@@ -98,6 +101,12 @@ func TestCardCommandErrors(t *testing.T) {
 	if code, _ := runCard(t); code != 2 {
 		t.Errorf("no SET: exit %d, want 2", code)
 	}
+}
+
+// resetCardFlags sets the flags of uniperf card to their defaults.
+func resetCardFlags() {
+	cardParams, cardJSON = nil, false
+	cardMaxPieces, cardMaxMemory = polyhedra.DefaultMaxPieces, polyhedra.DefaultMaxHeap>>20
 }
 
 // paramFlags extracts the --param values from an argument list.
@@ -109,4 +118,87 @@ func paramFlags(args []string) []string {
 		}
 	}
 	return out
+}
+
+// issue13Set made uniperf card grow past 20 GB (issue 13). Its symbolic
+// count exceeds the default piece budget.
+const issue13Set = "[n, m] -> { [i, j, k] : 0 <= i <= m and -2 <= j < n + 2 and 0 <= k <= m and " +
+	"(2k - m - 3 <= min(3n - 5, 2i + 2j - 2k + 1) or ((2i + 2k + n - 1 != -2j + 3k - n - 2m + 3 and " +
+	"floor((-2i - j - 2n - 2m + 2)/2) <= k - 2m - 5) and ceil((-2i + 3j + k - 2n - 1)/4) <= 2i - 2j - k - 2n + 3m + 3)) }"
+
+func TestCardBudget(t *testing.T) {
+	// Without parameters the budget is an error naming itself and the set.
+	var stderr bytes.Buffer
+	err := card(&bytes.Buffer{}, &stderr, issue13Set, nil, false, polyhedra.Limits{MaxPieces: 300})
+	if err == nil || !strings.Contains(err.Error(), "more than 300 basic sets") || !strings.Contains(err.Error(), "[n, m] -> { [i, j, k]") {
+		t.Errorf("error %v, want the piece budget and the set", err)
+	}
+	if code, _ := runCard(t, issue13Set, "--max-pieces", "300"); code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+
+	// With parameters it falls back to the specialised set, says so, and
+	// gives the value that brute force finds.
+	stderr.Reset()
+	var out bytes.Buffer
+	err = card(&out, &stderr, issue13Set, map[string]int64{"n": 2, "m": 1}, true, polyhedra.Limits{MaxPieces: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Expression *string `json:"expression"`
+		Value      int64   `json:"value"`
+		Method     string  `json:"method"`
+		Note       string  `json:"note"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v in %s", err, out.String())
+	}
+	if res.Value != bruteIssue13(2, 1) || res.Method != "specialized" || res.Expression != nil || !strings.Contains(res.Note, "300") {
+		t.Errorf("JSON %s", out.String())
+	}
+	if !strings.Contains(stderr.String(), "symbolic count stopped") {
+		t.Errorf("stderr %q does not say that the count fell back", stderr.String())
+	}
+}
+
+// bruteIssue13 counts issue13Set's points by brute force over its
+// bounding box, the condition transcribed by hand.
+func bruteIssue13(n, m int64) int64 {
+	floor := func(a, b int64) int64 {
+		q := a / b
+		if a%b != 0 && (a < 0) != (b < 0) {
+			q--
+		}
+		return q
+	}
+	var c int64
+	for i := int64(0); i <= m; i++ {
+		for j := int64(-2); j < n+2; j++ {
+			for k := int64(0); k <= m; k++ {
+				if 2*k-m-3 <= min(3*n-5, 2*i+2*j-2*k+1) ||
+					2*i+2*k+n-1 != -2*j+3*k-n-2*m+3 && floor(-2*i-j-2*n-2*m+2, 2) <= k-2*m-5 &&
+						-floor(2*i-3*j-k+2*n+1, 4) <= 2*i-2*j-k-2*n+3*m+3 {
+					c++
+				}
+			}
+		}
+	}
+	return c
+}
+
+// TestCardComplexity: a count stopped by the counter's own work limits
+// names the set too, and falls back like one past the budget.
+func TestCardComplexity(t *testing.T) {
+	err := card(&bytes.Buffer{}, &bytes.Buffer{}, issue13Set, nil, false, polyhedra.Limits{})
+	if err == nil || !strings.Contains(err.Error(), "[n, m] -> { [i, j, k]") {
+		t.Errorf("error %v does not name the set", err)
+	}
+	var out bytes.Buffer
+	if err := card(&out, &bytes.Buffer{}, issue13Set, map[string]int64{"n": 3, "m": 2}, false, polyhedra.Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("value at n=3 m=2: %d\n", bruteIssue13(3, 2)); out.String() != want {
+		t.Errorf("output %q, want %q", out.String(), want)
+	}
 }
