@@ -152,8 +152,8 @@ type Conditional struct {
 }
 
 // Call applies one of the special functions exp, log, sqrt, rsqrt, sin,
-// cos, fabs (one argument) or pow, fmin, fmax (two arguments). Arguments
-// have type T.
+// cos, fabs (one argument) or pow, fmin, fmax, fmod (two arguments).
+// Arguments have type T.
 type Call struct {
 	Func string
 	Args []Expr
