@@ -192,7 +192,8 @@ func (in *interp) compileExpr(e Expr, cx *cctx) (cval, error) {
 		if err != nil {
 			return cval{}, err
 		}
-		ctr := in.opCounter(Op{KindBitwise, e.Type()})
+		op, _ := nodeOp(e)
+		ctr := in.opCounter(op)
 		return cval{i: func(st *state) int64 {
 			v := x.i(st)
 			st.counters[ctr]++
