@@ -1,24 +1,26 @@
 package counts
 
 import (
+	"maps"
 	"strconv"
 )
 
 // tracer records global accesses for RunOptions.Trace.
 type tracer struct {
-	sites      []*siteRec
-	footprints map[string]map[int64]bool
-	// loaded and stored split footprints by direction.
+	sites []*siteRec
+	// loaded and stored hold, per global array, the flattened indices
+	// accessed in each direction; the footprints are their union.
 	loaded, stored map[string]map[int64]bool
 }
 
 type siteRec struct {
 	info  SiteTrace
 	lanes map[string]map[int64]int64 // instance -> l.0 local id -> flattened index
+	cells map[int64]bool             // the site's array's entry in loaded or stored
 }
 
 func newTracer() *tracer {
-	return &tracer{footprints: map[string]map[int64]bool{}, loaded: map[string]map[int64]bool{}, stored: map[string]map[int64]bool{}}
+	return &tracer{loaded: map[string]map[int64]bool{}, stored: map[string]map[int64]bool{}}
 }
 
 func (t *tracer) newSite(ins *Instruction, site int, a *Array, store bool) *siteRec {
@@ -29,11 +31,10 @@ func (t *tracer) newSite(ins *Instruction, site int, a *Array, store bool) *site
 	if store {
 		dir = t.stored
 	}
-	for _, m := range []map[string]map[int64]bool{t.footprints, dir} {
-		if m[a.Name] == nil {
-			m[a.Name] = map[int64]bool{}
-		}
+	if dir[a.Name] == nil {
+		dir[a.Name] = map[int64]bool{}
 	}
+	s.cells = dir[a.Name]
 	return s
 }
 
@@ -42,12 +43,7 @@ func (t *tracer) newSite(ins *Instruction, site int, a *Array, store bool) *site
 // sequential inames in scope (ctx).
 func (t *tracer) record(s *siteRec, st *state, gid [3]int64, ctx []int, flat int64) {
 	s.info.Count++
-	t.footprints[s.info.Array][flat] = true
-	if s.info.Store {
-		t.stored[s.info.Array][flat] = true
-	} else {
-		t.loaded[s.info.Array][flat] = true
-	}
+	s.cells[flat] = true
 	key := make([]byte, 0, 64)
 	for _, x := range gid {
 		key = strconv.AppendInt(key, x, 10)
@@ -81,5 +77,19 @@ func (t *tracer) result() ([]*SiteTrace, map[string]map[int64]bool) {
 		info := s.info
 		out[i] = &info
 	}
-	return out, t.footprints
+	return out, t.footprints()
+}
+
+// footprints unites the loaded and stored indices of each array.
+func (t *tracer) footprints() map[string]map[int64]bool {
+	fp := map[string]map[int64]bool{}
+	for _, dir := range []map[string]map[int64]bool{t.loaded, t.stored} {
+		for name, cells := range dir {
+			if fp[name] == nil {
+				fp[name] = map[int64]bool{}
+			}
+			maps.Copy(fp[name], cells)
+		}
+	}
+	return fp
 }
