@@ -55,12 +55,11 @@ func splitStatements(toks []token) [][]token {
 	return out
 }
 
-var statementKeywords = []string{"kernel", "const", "domain", "assume", "array", "local", "private", "split", "tag", "barrier",
-	"for", "if", "elif", "else", "end", "with"}
-
 // declarationKeywords start the statements that declare rather than
 // execute; they may not stand inside a for or if block.
 var declarationKeywords = []string{"kernel", "const", "domain", "assume", "array", "local", "private", "split", "tag"}
+
+var statementKeywords = append(slices.Clip(declarationKeywords), "barrier", "for", "if", "elif", "else", "end", "with")
 
 // builder collects a kernel's statements; finish resolves and checks them.
 type builder struct {
