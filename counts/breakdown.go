@@ -56,12 +56,7 @@ func (c *Counted) Breakdown(by Attribution) ([]Part, error) {
 		if sums[i].IsZero() {
 			continue
 		}
-		name, util := g.nameAt(0), (*Utilization)(nil)
-		if g.util >= 0 {
-			u := c.utils[g.util]
-			name = strings.Replace(g.nameAt(1), "stride=1/", "stride=k/", 1)
-			util = &Utilization{Array: u.array, Den: u.den, Cells: c.values[u.cells].String(), Filled: c.values[u.fill].String()}
-		}
+		name, util := c.symbolicName(&g)
 		for _, b := range c.bySource(by, [][]sourcedTerm{g.parts}) {
 			f, err := c.sum(b.terms)
 			if err != nil {

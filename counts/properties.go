@@ -71,14 +71,8 @@ func (c *Counted) Properties() ([]Property, error) {
 		if sums[i].IsZero() {
 			continue
 		}
-		name := g.nameAt(0)
-		p := Property{Name: name, Expression: sums[i].String()}
-		if g.util >= 0 {
-			u := c.utils[g.util]
-			p.Name = strings.Replace(g.nameAt(1), "stride=1/", "stride=k/", 1)
-			p.Utilization = &Utilization{Array: u.array, Den: u.den, Cells: c.values[u.cells].String(), Filled: c.values[u.fill].String()}
-			name = p.Name
-		}
+		name, util := c.symbolicName(&g)
+		p := Property{Name: name, Expression: sums[i].String(), Utilization: util}
 		p.UpperBound = g.upper || c.upper[name]
 		byName[name] = sums[i]
 		out = append(out, p)
@@ -90,6 +84,18 @@ func (c *Counted) Properties() ([]Property, error) {
 	}
 	slices.SortStableFunc(out, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
+}
+
+// symbolicName is the name under which Properties and Breakdown list a
+// group: its fixed name, or for a class that depends on utilization the
+// name with the placeholder k and how k follows from the footprint.
+func (c *Counted) symbolicName(g *group) (string, *Utilization) {
+	if g.util < 0 {
+		return g.nameAt(0), nil
+	}
+	u := c.utils[g.util]
+	return strings.Replace(g.nameAt(1), "stride=1/", "stride=k/", 1),
+		&Utilization{Array: u.array, Den: u.den, Cells: c.values[u.cells].String(), Filled: c.values[u.fill].String()}
 }
 
 // minText renders min(loads, stores): the counts themselves for a fixed
