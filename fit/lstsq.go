@@ -209,20 +209,23 @@ func checkInput(properties []string, samples []Sample) error {
 // some sample, and the names of the others.
 func nonZeroColumns(properties []string, samples []Sample) (keep []int, dropped []string) {
 	for j, p := range properties {
-		zero := true
-		for i := range samples {
-			if samples[i].Counts[j] != 0 {
-				zero = false
-				break
-			}
-		}
-		if zero {
+		if zeroColumn(samples, j) {
 			dropped = append(dropped, p)
 		} else {
 			keep = append(keep, j)
 		}
 	}
 	return keep, dropped
+}
+
+// zeroColumn reports whether property j counts zero in every sample.
+func zeroColumn(samples []Sample, j int) bool {
+	for i := range samples {
+		if samples[i].Counts[j] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // scaledMatrix returns A with A_ik = w_i p_i,keep[k] / T_i (w the row

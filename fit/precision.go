@@ -3,6 +3,7 @@ package fit
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -62,7 +63,7 @@ func NewPrecision(w *Weights, properties []string, samples []Sample) (*Precision
 	}
 	aligned, missing := w.Align(properties)
 	for _, p := range missing {
-		if col := columnOf(properties, p); !zeroColumn(samples, col) {
+		if col := slices.Index(properties, p); !zeroColumn(samples, col) {
 			return nil, fmt.Errorf("precision: the weights have no weight for %s, which the samples count", p)
 		}
 	}
@@ -180,14 +181,7 @@ func (pr *Precision) PredictionLeverage(counts []float64) (predicted, leverage f
 
 // Free says whether the weight of property j is estimated by the fit
 // (rather than held at zero or absent from every row).
-func (pr *Precision) Free(j int) bool {
-	for _, k := range pr.free {
-		if k == j {
-			return true
-		}
-	}
-	return false
-}
+func (pr *Precision) Free(j int) bool { return slices.Contains(pr.free, j) }
 
 func dot(a, b []float64) float64 {
 	var s float64
@@ -195,22 +189,4 @@ func dot(a, b []float64) float64 {
 		s += a[i] * b[i]
 	}
 	return s
-}
-
-func columnOf(properties []string, p string) int {
-	for j, q := range properties {
-		if q == p {
-			return j
-		}
-	}
-	return -1
-}
-
-func zeroColumn(samples []Sample, j int) bool {
-	for i := range samples {
-		if samples[i].Counts[j] != 0 {
-			return false
-		}
-	}
-	return true
 }
