@@ -151,7 +151,7 @@ type Coverage struct {
 
 // NewCoverage computes the coverage of weights w, fitted to train, for the
 // test samples. Samples of both kinds have their counts in the order of
-// properties; a test sample's Size names its size case in the report.
+// properties; a test sample's Label names its size case in the report.
 func NewCoverage(w *Weights, properties []string, train, test []Sample) (*Coverage, error) {
 	pr, err := NewPrecision(w, properties, train)
 	if err != nil {
