@@ -115,6 +115,15 @@ const (
 	Groups2D = "2d"
 )
 
+// groupDims is the number of axes of a work-group size of each family.
+var groupDims = map[string]int{Groups1D: 1, Groups2D: 2}
+
+// isGroupSize reports whether g is a work-group size of family fam: one
+// positive extent per axis.
+func isGroupSize(fam string, g []int64) bool {
+	return len(g) == groupDims[fam] && !slices.ContainsFunc(g, func(v int64) bool { return v < 1 })
+}
+
 // Names lists the embedded suites.
 func Names() []string {
 	entries, err := files.ReadDir(".")
@@ -161,12 +170,11 @@ func (s *Suite) validate() error {
 	}
 	for class, fams := range s.GroupSets {
 		for fam, sizes := range fams {
-			want := map[string]int{Groups1D: 1, Groups2D: 2}[fam]
-			if want == 0 || want > len(s.GroupConsts) {
+			if want := groupDims[fam]; want == 0 || want > len(s.GroupConsts) {
 				return fmt.Errorf("group set %s/%s: the family must be 1d or 2d with a group const per axis", class, fam)
 			}
 			for _, g := range sizes {
-				if len(g) != want || slices.ContainsFunc(g, func(v int64) bool { return v < 1 }) {
+				if !isGroupSize(fam, g) {
 					return fmt.Errorf("group set %s/%s: %v is not a positive %s size", class, fam, g, fam)
 				}
 			}
@@ -204,9 +212,8 @@ func (k *Kernel) validate(s *Suite) error {
 	if !(k.RunSeconds >= 0) || k.MinSizes < 0 {
 		return fmt.Errorf("run_seconds %g and min_sizes %d: want non-negative values", k.RunSeconds, k.MinSizes)
 	}
-	want := map[string]int{Groups1D: 1, Groups2D: 2}[k.Groups]
 	for _, g := range k.GroupSizes {
-		if len(g) != want || slices.ContainsFunc(g, func(v int64) bool { return v < 1 }) {
+		if !isGroupSize(k.Groups, g) {
 			return fmt.Errorf("group_sizes: %v is not a positive %s size", g, k.Groups)
 		}
 	}
