@@ -161,7 +161,7 @@ func showKernel(w io.Writer, name, lang string, constFlags []string) error {
 	if err != nil {
 		return err
 	}
-	file, src, err := kernelSource(name)(name)
+	file, src, err := tableKernels(name)
 	if err != nil {
 		return fmt.Errorf("KERNEL %s: %w", name, err)
 	}
