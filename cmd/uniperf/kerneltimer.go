@@ -70,45 +70,39 @@ func (t *kernelTimer) check(k *launch.Kernel, params map[string]int64) error {
 	return nil
 }
 
-// timing is one timed case: every run's time in seconds, the discarded
-// first, and the launch grid.
-type timing struct {
-	raw           []float64
-	global, local []int64
-}
-
-// measure runs k at params t.runs times on random inputs. It does not
-// check the results: call check first.
-func (t *kernelTimer) measure(k *launch.Kernel, params map[string]int64) (timing, error) {
+// measure runs k at params t.runs times on random inputs and returns
+// every run's time in seconds, the discarded first. It does not check the
+// results: call check first.
+func (t *kernelTimer) measure(k *launch.Kernel, params map[string]int64) ([]float64, error) {
 	sizes, _, err := k.Sizes(params)
 	if err != nil {
-		return timing{}, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
+		return nil, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
 	}
 	global, local, err := k.Grid(params)
 	if err != nil {
-		return timing{}, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
+		return nil, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
 	}
 	bufs, err := k.Alloc(sizes)
 	if err != nil {
-		return timing{}, systemFailure(err)
+		return nil, systemFailure(err)
 	}
 	defer bufs.Close()
 	if err := k.FillInputs(bufs, sizes, 0x2545F4914F6CDD1D); err != nil {
-		return timing{}, systemFailure(err)
+		return nil, systemFailure(err)
 	}
 	if err := k.Bind(bufs, params); err != nil {
-		return timing{}, systemFailure(err)
+		return nil, systemFailure(err)
 	}
 	raw := make([]float64, t.runs)
 	for i := range raw {
 		if raw[i], err = k.Run(global, local); err != nil {
-			return timing{}, systemFailure(fmt.Errorf("kernel %s: %w", k.IR.Name, err))
+			return nil, systemFailure(fmt.Errorf("kernel %s: %w", k.IR.Name, err))
 		}
 		if !(raw[i] > 0) {
-			return timing{}, systemFailure(fmt.Errorf("kernel %s: the device timer reported %g s", k.IR.Name, raw[i]))
+			return nil, systemFailure(fmt.Errorf("kernel %s: the device timer reported %g s", k.IR.Name, raw[i]))
 		}
 	}
-	return timing{raw: raw, global: global, local: local}, nil
+	return raw, nil
 }
 
 // time checks and times kernel (read from src) with consts at params and
@@ -131,9 +125,9 @@ func (t *kernelTimer) time(src linear.Source, kernel string, consts, params map[
 	if err := t.check(k, params); err != nil {
 		return 0, err
 	}
-	tm, err := t.measure(k, params)
+	raw, err := t.measure(k, params)
 	if err != nil {
 		return 0, err
 	}
-	return datasets.MinKept(tm.raw, t.discard), nil
+	return datasets.MinKept(raw, t.discard), nil
 }

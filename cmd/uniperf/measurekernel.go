@@ -206,11 +206,11 @@ func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, ke
 			return kernelTime{}, err
 		}
 	}
-	tm, err := timer.measure(k, params)
+	raw, err := timer.measure(k, params)
 	if err != nil {
 		return kernelTime{}, err
 	}
-	r.Raw, r.Measured = tm.raw, datasets.MinKept(tm.raw, timer.discard)
+	r.Raw, r.Measured = raw, datasets.MinKept(raw, timer.discard)
 	if table == nil {
 		return r, nil
 	}
@@ -218,7 +218,7 @@ func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, ke
 	row := datasets.Row{
 		Device: info.Name, Backend: string(info.Backend), Kernel: kernel, Class: class, Role: datasets.RoleTest,
 		Variant: variant, Consts: orEmptyMap(consts), Params: params,
-		LocalSize: tm.local, GlobalSize: tm.global, TimeS: r.Measured, RawTimesS: tm.raw,
+		LocalSize: local, GlobalSize: global, TimeS: r.Measured, RawTimesS: raw,
 		RunsKept: int32(timer.runs - timer.discard), RunsDiscarded: int32(timer.discard),
 		Timestamp: time.Now().UTC(), Version: datasets.Version,
 	}
