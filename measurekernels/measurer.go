@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/uniperf/uniperf/datasets"
@@ -414,15 +413,7 @@ func (m *measurer) measureCase(c suite.Case) error {
 }
 
 func (m *measurer) describe(c suite.Case) string {
-	return fmt.Sprintf("%s %q %s %s", c.Entry.Kernel, c.Variant.Name, groupString(c.Group), launch.ParamString(c.Params))
-}
-
-func groupString(g []int64) string {
-	parts := make([]string, len(g))
-	for i, v := range g {
-		parts[i] = fmt.Sprint(v)
-	}
-	return strings.Join(parts, "x")
+	return fmt.Sprintf("%s %q %s %s", c.Entry.Kernel, c.Variant.Name, launch.SizeString(c.Group), launch.ParamString(c.Params))
 }
 
 func (m *measurer) skip(why string) {

@@ -312,7 +312,7 @@ func printKernelTimes(w io.Writer, results []kernelTime, table *datasets.Writer)
 	}
 	fmt.Fprintln(tw, head)
 	for _, r := range results {
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t", launch.ParamString(r.Params), sizeString(r.Local), sizeString(r.Global), seconds(r.Measured))
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t", launch.ParamString(r.Params), launch.SizeString(r.Local), launch.SizeString(r.Global), seconds(r.Measured))
 		if r.Predicted != nil {
 			line += fmt.Sprintf("%s\t%+.3f\t", seconds(*r.Predicted), *r.RelErr)
 		}
@@ -328,13 +328,4 @@ func printKernelTimes(w io.Writer, results []kernelTime, table *datasets.Writer)
 		fmt.Fprintf(w, "%s: %d rows\n", table.Path(), table.Len())
 	}
 	return nil
-}
-
-// sizeString renders a launch size as 16x16.
-func sizeString(s []int64) string {
-	parts := make([]string, len(s))
-	for i, v := range s {
-		parts[i] = fmt.Sprint(v)
-	}
-	return strings.Join(parts, "x")
 }

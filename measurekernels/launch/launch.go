@@ -221,3 +221,12 @@ func ParamString(params map[string]int64) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// SizeString renders a launch size as "16x16".
+func SizeString(size []int64) string {
+	parts := make([]string, len(size))
+	for i, v := range size {
+		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, "x")
+}
