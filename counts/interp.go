@@ -291,7 +291,7 @@ func (in *interp) tally() *Tally {
 			} else {
 				t.Local[k.mem] += v
 			}
-			name = k.space.String() + "." + direction(k.mem.Store) + "." + k.mem.DType.String()
+			name = memProperty(k.space, k.mem.Store, k.mem.DType)
 		case 1:
 			t.Ops[k.op] += v
 			name = k.op.Property()

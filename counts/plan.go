@@ -338,7 +338,7 @@ func (p *plan) instruction(ins *Instruction) error {
 		}
 		switch a.Space {
 		case Local:
-			static("local."+direction(store)+"."+a.DType.String(), count, w)
+			static(memProperty(Local, store, a.DType), count, w)
 		case Global:
 			inames := append(slices.Clone(ins.Within), red...)
 			stride, coef, err := p.k.accessStride(acc, inames)

@@ -56,10 +56,10 @@ func (t *Tally) Totals() map[string]int64 {
 		}
 	}
 	for k, v := range t.Global {
-		add("global."+direction(k.Store)+"."+k.DType.String(), v)
+		add(memProperty(Global, k.Store, k.DType), v)
 	}
 	for k, v := range t.Local {
-		add("local."+direction(k.Store)+"."+k.DType.String(), v)
+		add(memProperty(Local, k.Store, k.DType), v)
 	}
 	for k, v := range t.Ops {
 		add(k.Property(), v)
@@ -68,6 +68,12 @@ func (t *Tally) Totals() map[string]int64 {
 	add("launch.groups", t.Groups)
 	add("launch.const", 1)
 	return m
+}
+
+// memProperty names the traffic of a space in one direction at one type,
+// without stride class: global.load.f32, local.store.f64.
+func memProperty(space Space, store bool, t DType) string {
+	return space.String() + "." + direction(store) + "." + t.String()
 }
 
 func direction(store bool) string {
