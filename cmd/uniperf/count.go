@@ -75,14 +75,15 @@ condition reads an array): that part counts as if the condition always
 held, and the property is marked an upper bound.
 
 With --json it prints one object with the fields kernel, by (with --by
-instruction or array) and properties, a list of objects with the fields name,
-expression, value (an integer, present when every parameter is given),
+instruction or array) and properties, a list of objects with the fields
+name, expression, value (an integer, present when every parameter is given),
 upper_bound (true for a count that is an upper bound) and parts (with --by:
-objects with the fields source, position, expression and value); with --footprint, the field footprints instead of properties, a list
-of objects with the fields array, direction, type, elements and bytes, each
-of these two an object with the fields expression and value, and
-upper_bound (true where a reference executes under a condition that reads
-data, counted as if it always did).
+objects with the fields source, position, expression and value); with
+--footprint, the field footprints instead of properties, a list of objects
+with the fields array, direction, type, elements and bytes, each of these
+two an object with the fields expression and value, and upper_bound (true
+where a reference executes under a condition that reads data, counted as if
+it always did).
 
 Exit status 2 for a missing file or unknown kernel, a syntax error in the
 kernel (with file, line and column), a missing or unknown parameter or

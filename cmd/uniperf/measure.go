@@ -44,21 +44,22 @@ uniperf measure KERNEL --device SELECTOR --param NAME=VALUE... times one
 kernel, a .knl file of your own or a library kernel, at the parameter sets
 that --param (NAME=V1,V2,... lists values) and --sweep give, with --const
 NAME=VALUE bindings, and prints each set's launch grid and measured time.
-The kernel is checked against the reference interpreter first (at each
-size, or once at the size --check-param names: the interpreter is far
-slower than the device, and a check that would interpret more than 1e8
-operations is refused with a request for a smaller --check-param). --out
-appends a row per set to a measurement table (class --class, role test,
-variant the parameters and a digest of the kernel's text; a rerun skips
-the sets already in it, and refuses a table whose rows were measured
-before the file was edited). --compare-with WEIGHTS.arrow
-predicts each set with the weights of uniperf fit and prints predicted
-against measured, with the signed relative error (predicted - measured) /
-measured. --json prints the results as a list of objects.
+The kernel is checked against the reference interpreter first (at each size,
+or once at the size --check-param names: the interpreter is far slower than
+the device, and a check that would interpret more than 1e8 operations is
+refused with a request for a smaller --check-param). --out appends a row per
+set to a measurement table (class --class, role test, variant the parameters
+and a digest of the kernel's text; a rerun skips the sets already in it, and
+refuses a table whose rows were measured before the file was edited).
+--compare-with WEIGHTS.arrow predicts each set with the weights of uniperf
+fit and prints predicted against measured, with the signed relative error
+(predicted - measured) / measured. --json prints the results as a list of
+objects.
 
-uniperf measure --device SELECTOR --out FILE.arrow runs a suite of the kernel library on one OpenCL or CUDA device and
-appends one row per (kernel, configuration, size, work-group size) to an
-Arrow measurement table, following seed 001 §4.2:
+uniperf measure --device SELECTOR --out FILE.arrow runs a suite of the
+kernel library on one OpenCL or CUDA device and appends one row per (kernel,
+configuration, size, work-group size) to an Arrow measurement table,
+following seed 001 §4.2:
 
   1. each kernel is generated as OpenCL C or CUDA C from its .knl
      description and checked against the reference interpreter on random
