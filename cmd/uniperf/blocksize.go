@@ -55,8 +55,9 @@ per group const, in axis order) gives them instead.
 --device names a device file (see fit/gpus: gtx460, pocl-cpu, ... or a
 path to a .json file). Models that calibrate on measurements (linear, and
 resios and xu where the device file lacks their constants) use the
-measurement rows of --tables, by default the shipped tables measured on
-that device. --model takes a comma-separated list (default xu,resios);
+measurement rows of --tables, by default the shipped table measured on
+that device with the paper suite (or every shipped table of the device
+when none is of that suite). --model takes a comma-separated list (default xu,resios);
 when the device file carries Resios constants, the thesis's launch
 heuristic (seed 000 §5.2.1) is shown too.
 
@@ -256,10 +257,13 @@ func calibrationRows(dev *gpus.Device, tables []string) ([]linear.Row, string, e
 	return rows, fmt.Sprintf("%s (%d measurement rows)", strings.Join(tables, ", "), len(rows)), nil
 }
 
-// shippedTablesOf names the shipped tables measured on the device.
+// shippedTablesOf names the shipped tables measured on the device: its
+// paper-suite table where one ships, since tables of other suites may come
+// from other hosts and would mix their rows into one calibration; else
+// every table of the device.
 func shippedTablesOf(dev *gpus.Device) []string {
 	names := append([]string{dev.Name}, dev.Aliases...)
-	var out []string
+	var all, paper []string
 	for _, n := range datasets.Shipped() {
 		t, err := datasets.OpenShipped(n)
 		if err != nil {
@@ -267,12 +271,18 @@ func shippedTablesOf(dev *gpus.Device) []string {
 		}
 		for _, name := range names {
 			if strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(t.Meta.DeviceName)) {
-				out = append(out, embeddedPrefix+n)
+				all = append(all, embeddedPrefix+n)
+				if t.Meta.Suite == "paper" {
+					paper = append(paper, embeddedPrefix+n)
+				}
 				break
 			}
 		}
 	}
-	return out
+	if len(paper) > 0 {
+		return paper
+	}
+	return all
 }
 
 // parseShapes reads --sizes: one value per group const, joined by x.

@@ -75,7 +75,8 @@ a small CNN forward pass). It prints each launch's predicted
 time under every --model given (comma-separated), and the per-layer and
 whole-program sums of Xu's layer-sum model (seed 003 equations 6-4 to
 6-8). The models are calibrated on --tables (default: the measurement
-tables shipped for the device). --device-file names the device file
+table shipped for the device, its paper-suite table where there are
+several). --device-file names the device file
 (shipped name or .json); several device files split the batch data-
 parallel, and the exchange of parameters between them is priced from
 --bandwidth (bytes/s), --latency (s per message) and --exchange (ring or
@@ -113,7 +114,7 @@ func init() {
 	f.StringArrayVar(&predictOpts.deviceFiles, "device-file", nil, "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear; with --program, repeatable to split the batch")
 	pf := &predictOpts.program
 	f.StringVar(&pf.file, "program", "", "predict a program file (see package fit/program), or embedded:cnn")
-	f.StringArrayVar(&pf.tables, "tables", nil, "with --program: measurement tables to calibrate on (default: the device's shipped tables)")
+	f.StringArrayVar(&pf.tables, "tables", nil, "with --program: measurement tables to calibrate on (default: the device's shipped paper-suite table)")
 	f.Int64Var(&pf.batch, "batch", 0, "with --program: override the program's batch")
 	f.StringVar(&pf.exchange, "exchange", "ring", "with --program and several devices: ring or ps (parameter server)")
 	f.Float64Var(&pf.bandwidth, "bandwidth", 0, "with --program and several devices: exchange bandwidth, bytes/s")
