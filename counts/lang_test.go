@@ -301,3 +301,45 @@ func BenchmarkCountLangKernels(b *testing.B) {
 		}
 	}
 }
+
+// TestUpperBoundMinimum checks that min(loads, stores) is marked an upper
+// bound where its loads are, in the symbolic listing (stride class with
+// the placeholder k) as at given parameters: the minimum of an upper
+// bound and a count bounds the minimum of the counts.
+func TestUpperBoundMinimum(t *testing.T) {
+	k, err := ParseKernel("strided.knl", []byte(`kernel strided
+const LX = 16
+domain [n] -> { [i] : 0 <= i and 2*i < n }
+assume n >= 1
+array a f32 [n]
+array b f32 [n]
+split i LX i_out i_in
+tag i_out g.0, i_in l.0
+b[2*i] = a[2*i] {if=a[2*i] > 1}
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props, err := c.Properties()
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := map[string]bool{}
+	for _, p := range props {
+		marked[p.Name] = p.UpperBound
+	}
+	for _, name := range []string{"global.load.f32.stride=k/2", "global.store.f32.stride=k/2", "global.minldst.f32.stride=k/2"} {
+		if !marked[name] {
+			t.Errorf("%s is not marked an upper bound: %v", name, marked)
+		}
+	}
+	for _, name := range []string{"global.load.f32.stride=1/2", "global.store.f32.stride=1/2", "global.minldst.f32.stride=1/2"} {
+		if !c.UpperBound(name) {
+			t.Errorf("%s is not an upper bound at given parameters: %v", name, c.Bounds())
+		}
+	}
+}

@@ -67,6 +67,7 @@ func (c *Counted) Properties() ([]Property, error) {
 	}
 	var out []Property
 	byName := map[string]*polyhedra.PwQPolynomial{}
+	upper := map[string]bool{}
 	for i, g := range c.groups {
 		if sums[i].IsZero() {
 			continue
@@ -74,12 +75,17 @@ func (c *Counted) Properties() ([]Property, error) {
 		name, util := c.symbolicName(&g)
 		p := Property{Name: name, Expression: sums[i].String(), Utilization: util}
 		p.UpperBound = g.upper || c.upper[name]
+		upper[name] = upper[name] || p.UpperBound
 		byName[name] = sums[i]
 		out = append(out, p)
 	}
 	for _, name := range sortedKeys(byName) {
 		if rest, ok := strings.CutPrefix(name, "global.load."); ok && byName["global.store."+rest] != nil {
-			out = append(out, Property{Name: "global.minldst." + rest, Expression: minText(name, rest, byName), UpperBound: c.upper["global.minldst."+rest]})
+			// The minimum of an upper bound and a count bounds the
+			// minimum of the counts.
+			minName := "global.minldst." + rest
+			out = append(out, Property{Name: minName, Expression: minText(name, rest, byName),
+				UpperBound: c.upper[minName] || upper[name] || upper["global.store."+rest]})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
