@@ -125,14 +125,20 @@ const (
 )
 
 func (w Warning) String() string {
-	switch w.Problem {
-	case problemHeld, problemNoClass:
-		return fmt.Sprintf("counts %s: %s", w.Property, w.Problem)
+	return describe(w.Property, fmt.Sprintf("%.0f%%", 100*w.Share), w.Problem)
+}
+
+// describe words a problem of a prediction's term over property, whose
+// share of the time is share; a problem of the whole prediction has no
+// property.
+func describe(property, share, problem string) string {
+	switch {
+	case property == "":
+		return problem
+	case problem == problemHeld || problem == problemNoClass:
+		return fmt.Sprintf("counts %s: %s", property, problem)
 	}
-	if w.Property == "" {
-		return w.Problem
-	}
-	return fmt.Sprintf("relies on %s (%.0f%% of the time): %s", w.Property, 100*w.Share, w.Problem)
+	return fmt.Sprintf("relies on %s (%s of the time): %s", property, share, problem)
 }
 
 // Coverage reports, for every property that the test samples use, which
@@ -390,19 +396,11 @@ func (c *Coverage) kernelWarnings() []string {
 	var out []string
 	for _, k := range order {
 		a := seen[k]
-		where := fmt.Sprintf("%s (%d of %d sizes)", k.kernel, a.sizes, sizes[k.kernel])
-		switch {
-		case k.property == "":
-			out = append(out, fmt.Sprintf("%s: %s", where, k.problem))
-		case k.problem == problemHeld || k.problem == problemNoClass:
-			out = append(out, fmt.Sprintf("%s: counts %s: %s", where, k.property, k.problem))
-		default:
-			share := fmt.Sprintf("%.0f%%", 100*a.lo)
-			if math.Round(100*a.lo) != math.Round(100*a.hi) {
-				share = fmt.Sprintf("%.0f–%.0f%%", 100*a.lo, 100*a.hi)
-			}
-			out = append(out, fmt.Sprintf("%s: relies on %s (%s of the time): %s", where, k.property, share, k.problem))
+		share := fmt.Sprintf("%.0f%%", 100*a.lo)
+		if math.Round(100*a.lo) != math.Round(100*a.hi) {
+			share = fmt.Sprintf("%.0f–%.0f%%", 100*a.lo, 100*a.hi)
 		}
+		out = append(out, fmt.Sprintf("%s (%d of %d sizes): %s", k.kernel, a.sizes, sizes[k.kernel], describe(k.property, share, k.problem)))
 	}
 	return out
 }
