@@ -87,6 +87,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *linear.Cou
 	var weights []*fit.Weights
 	var labels []string
 	cases := make([][]fit.Case, len(demoFits))
+	test := linear.Rows(lt.tables, datasets.RoleTest)
 	for i, f := range demoFits {
 		w, err := counter.Train(lt.tables, f.opts.linear())
 		if err != nil {
@@ -95,7 +96,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *linear.Cou
 		fmt.Fprintf(out, "%s: ", f.label)
 		printDiagnostics(out, w)
 		fmt.Fprintln(out)
-		if cases[i], err = counter.Validate(w, linear.Rows(lt.tables, datasets.RoleTest)); err != nil {
+		if cases[i], err = counter.Validate(w, test); err != nil {
 			return fmt.Errorf("validating %s: %w", name, err)
 		}
 		weights, labels = append(weights, w), append(labels, f.label)
@@ -126,6 +127,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *linear.Cou
 	fmt.Fprintf(out, "\n== %s, leave-one-class-out cross-validation (uniperf validate --cv)\n\n", name)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "fit\trows predicted\tcross-kernel geomean relative error")
+	measured := len(linear.Rows(lt.tables, datasets.RoleMeasurement))
 	for _, f := range demoFits {
 		cv, _, err := counter.CrossValidate(lt.tables, f.opts.linear())
 		if err != nil {
@@ -135,7 +137,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *linear.Cou
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%.3f\n", f.label, len(cv), len(linear.Rows(lt.tables, datasets.RoleMeasurement)), r.CrossKernel(t.Meta.DeviceName))
+		fmt.Fprintf(tw, "%s\t%d/%d\t%.3f\n", f.label, len(cv), measured, r.CrossKernel(t.Meta.DeviceName))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
