@@ -197,13 +197,20 @@ func (b *bset) congruenceOf(x int) (m, r int64, ok bool) {
 }
 
 // tileWith substitutes ii = i - t*io and drops the box lo, hi; it
-// succeeds when io is then unused.
+// succeeds when io is then unused. A bound on io alone with coefficient
+// ±1 is first rewritten as a bound on i, which is what projecting the
+// inner variable of a tile leaves (io >= 0 from 0 <= 16io + ii < n).
 func (b *bset) tileWith(ii, io int, lo, hi []int64, t int64) (*bset, bool) {
 	c := b.clone()
 	var rest [][]int64
 	for _, r := range c.ineqs {
 		if !equalRows(r, lo) && !equalRows(r, hi) {
 			rest = append(rest, r)
+		}
+	}
+	for k, r := range rest {
+		if r[ii] == 0 && (r[io] == 1 || r[io] == -1) {
+			rest[k] = tileBound(r, ii, io, lo, t)
 		}
 	}
 	c.ineqs = rest
@@ -215,4 +222,25 @@ func (b *bset) tileWith(ii, io int, lo, hi []int64, t int64) (*bset, bool) {
 		return nil, false
 	}
 	return c, true
+}
+
+// tileBound rewrites s*io + R >= 0 (s = ±1, R free of io and ii) as a
+// bound on i = t*io + ii. With the box ii + L >= 0 (lo) and
+// ii <= t - 1 - L, io = floor((i + L)/t), so io >= -R reads
+// i + L + t*R >= 0 and io <= R reads t*R + t - 1 - i - L >= 0; i is
+// written t*io + ii, which the substitution then turns into i.
+func tileBound(r []int64, ii, io int, lo []int64, t int64) []int64 {
+	s := r[io]
+	n := make([]int64, len(r))
+	addScaled(n, t, r)
+	n[io] = 0
+	noii := copyRow(lo)
+	noii[ii] = 0
+	addScaled(n, s, noii)
+	if s < 0 {
+		n[0] = add64(n[0], t-1)
+	}
+	n[io] = s * t
+	n[ii] = s
+	return n
 }
