@@ -19,6 +19,7 @@ type counter struct {
 	unit int            // the plan's zero-dimensional set
 	set  map[int]int    // plan set -> value
 	max  map[string]int // factor with several sets -> value
+	done map[int]counted
 }
 
 // countSet counts the points of a set symbolically.
@@ -35,6 +36,7 @@ func countSet(u *uset, params []string) (*polyhedra.PwQPolynomial, error) {
 }
 
 func (b *counter) count() error {
+	b.prefetch(b.needed())
 	for _, name := range sortedKeys(b.p.static) {
 		terms, err := b.terms(b.p.static[name])
 		if err != nil {
@@ -174,7 +176,11 @@ func (b *counter) countSet(i int) (int, error) {
 	if v, ok := b.set[i]; ok {
 		return v, nil
 	}
-	n, err := countSet(b.p.sets[i], b.c.params)
+	r, ok := b.done[i]
+	if !ok {
+		r.n, r.err = countSet(b.p.sets[i], b.c.params)
+	}
+	n, err := r.n, r.err
 	if err != nil {
 		return 0, err
 	}
