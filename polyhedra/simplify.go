@@ -441,10 +441,18 @@ func paramNames(np int) []string {
 // next to n(n+1)(n+2)/6 for n >= 2).
 func coalesce(ps []*bset) []*bset {
 	keys := make([]string, len(ps))
-	points := make([]*piecePoints, len(ps)) // nil: more than maxAdoptPoints
+	// points[i] is found when first needed (it takes an FM run per
+	// parameter); nil: more than maxAdoptPoints.
+	points := make([]*piecePoints, len(ps))
+	found := make([]bool, len(ps))
+	pointsOf := func(i int) *piecePoints {
+		if !found[i] {
+			points[i], found[i] = ps[i].pointValues(), true
+		}
+		return points[i]
+	}
 	for i, p := range ps {
 		keys[i] = names{params: paramNames(p.np)}.polyString(p, p.poly)
-		points[i] = p.pointValues()
 	}
 	for i := 0; i < len(ps); i++ {
 		for j := 0; j < len(ps); j++ {
@@ -453,10 +461,11 @@ func coalesce(ps []*bset) []*bset {
 			}
 			a := ps[i]
 			if keys[i] != keys[j] {
-				if points[i] == nil {
+				pp := pointsOf(i)
+				if pp == nil {
 					continue
 				}
-				if a = adopt(ps[i], ps[j], points[i]); a == nil {
+				if a = adopt(ps[i], ps[j], pp); a == nil {
 					continue
 				}
 			}
@@ -469,10 +478,11 @@ func coalesce(ps []*bset) []*bset {
 			}
 			// u has ps[j]'s polynomial; drop ps[i] and start over
 			ps[j] = u
-			points[j] = u.pointValues()
+			found[j] = false
 			ps = slices.Delete(ps, i, i+1)
 			keys = slices.Delete(keys, i, i+1)
 			points = slices.Delete(points, i, i+1)
+			found = slices.Delete(found, i, i+1)
 			i, j = -1, len(ps)
 		}
 	}
@@ -510,15 +520,29 @@ func (p *bset) pointValues() *piecePoints {
 // adopt returns a with b's polynomial when b's polynomial gives a's
 // values at each of a's points, else nil.
 func adopt(a, b *bset, pp *piecePoints) *bset {
-	c := a.clone()
-	c.poly = translatePoly(c.importCols(b), b.poly)
 	for k, pt := range pp.pts {
-		vc, ok := evalPiece(c, pt)
-		if !ok || pp.vals[k].Cmp(vc) != 0 {
+		vb, ok := polyAt(b, pt)
+		if !ok || pp.vals[k].Cmp(vb) != 0 {
 			return nil
 		}
 	}
+	c := a.clone()
+	c.poly = translatePoly(c.importCols(b), b.poly)
 	return c
+}
+
+// polyAt evaluates a piece's polynomial at a parameter point, inside its
+// domain or not; ok is false on overflow.
+func polyAt(p *bset, params []int64) (v *big.Rat, ok bool) {
+	ok = tryNoOverflow(func() {
+		cols, _ := p.contains(params)
+		bv := make([]*big.Int, len(cols))
+		for i, c := range cols {
+			bv[i] = big.NewInt(c)
+		}
+		v = p.poly.eval(bv)
+	})
+	return v, ok
 }
 
 // paramPoints lists the parameter points of a dimensionless bset if there
