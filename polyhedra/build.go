@@ -304,6 +304,14 @@ func (bd *builder) comparison(c *fCmp, scope []string) ([]*bset, error) {
 	if err := rec(0, b, nil); err != nil {
 		return nil, err
 	}
+	if len(out) == 1 {
+		// One constraint is empty only if normalising finds it false;
+		// the conjunction it joins is tested once it is complete.
+		if !out[0].normalize() {
+			return nil, nil
+		}
+		return out, nil
+	}
 	return cleanParts(out), nil
 }
 
