@@ -127,6 +127,9 @@ func (p *plan) add(u *uset) int {
 	for i, pc := range u.pieces {
 		u.pieces[i] = pc.simplify()
 	}
+	for i, pc := range u.meet {
+		u.meet[i] = pc.simplify()
+	}
 	key := u.isl(p.k.Params)
 	if i, ok := p.index[key]; ok {
 		return i
@@ -147,12 +150,18 @@ func (p *plan) renamedApart(u *uset) *uset {
 	for _, d := range u.dims {
 		r.dims = append(r.dims, rename[d])
 	}
-	for _, pc := range u.pieces {
+	renamed := func(pc piece) piece {
 		var ex []string
 		for _, e := range pc.exists {
 			ex = append(ex, rename[e])
 		}
-		r.pieces = append(r.pieces, piece{exists: ex, c: renameConj(pc.c, rename)})
+		return piece{exists: ex, c: renameConj(pc.c, rename)}
+	}
+	for _, pc := range u.pieces {
+		r.pieces = append(r.pieces, renamed(pc))
+	}
+	for _, pc := range u.meet {
+		r.meet = append(r.meet, renamed(pc))
 	}
 	return r
 }
@@ -457,8 +466,9 @@ func withConds(pieces []piece, conds []dnf, rename map[string]string) ([]piece, 
 }
 
 // maxFootprintImages bounds the references (times their domains'
-// disjuncts) of an array whose footprint is counted: the extents take
-// a union of one set per pair of them.
+// disjuncts) of an array whose footprint is counted: the extents
+// intersect two unions of one set per reference, which takes a basic
+// set per pair of them.
 const maxFootprintImages = 8
 
 // footprints adds the footprint of a global array, the cells its
@@ -468,8 +478,9 @@ const maxFootprintImages = 8
 //
 // The cells are the union of the images of the references' execution
 // domains under their subscripts; the extent along a dimension is the
-// size of the union of the ranges { t : 0 <= t <= I_hi - I_lo } spanned
-// by pairs of references (all start at 0, so the union is the largest).
+// size of the interval from the smallest to the largest index of any
+// reference, the values t with I' <= t <= I for indices I and I' of two
+// (or the same) references.
 func (p *plan) footprints(name string) error {
 	a := p.k.arrayIndex[name]
 	images, err := p.images(name, func(gref) bool { return true })
@@ -482,25 +493,22 @@ func (p *plan) footprints(name string) error {
 	f := footprint{cells: p.add(p.cells(name, images))}
 	for d := range a.Shape {
 		t := p.freshName(name + "_ext" + strconv.Itoa(d))
-		spans := &uset{dims: []string{t}}
-		for _, lo := range images {
-			for _, hi := range images {
-				// Rename the second copy apart when lo and hi are the same image.
-				rename := map[string]string{}
-				for _, e := range hi.pc.exists {
-					rename[e] = p.freshName(e)
-				}
-				hc := renameConj(hi.pc.c, rename)
-				span, _ := renameQaff(hi.idx[d], rename).addScaled(lo.idx[d], -1)
-				span, _ = span.addScaled(qname(t), -1) // t <= I_hi - I_lo
-				var he []string
-				for _, e := range hi.pc.exists {
-					he = append(he, rename[e])
-				}
-				spans.pieces = append(spans.pieces, piece{exists: slices.Concat(lo.pc.exists, he), c: slices.Concat(lo.pc.c, hc, conj{{qname(t), false}, {span, false}})})
+		hull := &uset{dims: []string{t}}
+		for _, im := range images {
+			// t <= I: some image's index is at least t.
+			below, _ := im.idx[d].addScaled(qname(t), -1)
+			hull.pieces = append(hull.pieces, piece{exists: im.pc.exists, c: slices.Concat(im.pc.c, conj{{below, false}})})
+			// t >= I', over a copy of the image renamed apart.
+			rename := map[string]string{}
+			var ex []string
+			for _, e := range im.pc.exists {
+				rename[e] = p.freshName(e)
+				ex = append(ex, rename[e])
 			}
+			above, _ := qname(t).addScaled(renameQaff(im.idx[d], rename), -1)
+			hull.meet = append(hull.meet, piece{exists: ex, c: slices.Concat(renameConj(im.pc.c, rename), conj{{above, false}})})
 		}
-		f.extents = append(f.extents, p.add(spans))
+		f.extents = append(f.extents, p.add(hull))
 	}
 	p.fp[name] = f
 	return nil

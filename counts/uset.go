@@ -14,6 +14,12 @@ import (
 type uset struct {
 	dims   []string
 	pieces []piece
+	// meet, when not empty, is a second union that the points must lie
+	// in as well. The bounding interval of a union of images is the
+	// points below some image's point and above some image's point: two
+	// unions of n pieces, where their intersection written out takes n²
+	// pieces, each with the existential variables of two images.
+	meet []piece
 }
 
 // piece is one basic set of a uset with its own existential variables.
@@ -27,8 +33,20 @@ func (u *uset) isl(params []string) string {
 	if len(u.pieces) == 0 {
 		return islSet(params, u.dims, "1 = 0")
 	}
-	parts := make([]string, len(u.pieces))
-	for i, p := range u.pieces {
+	cond := union(u.pieces)
+	if len(u.meet) > 0 {
+		cond = "(" + cond + ") and (" + union(u.meet) + ")"
+	}
+	return islSet(params, u.dims, cond)
+}
+
+// union renders a union of pieces in isl notation.
+func union(pieces []piece) string {
+	if len(pieces) == 0 {
+		return "1 = 0"
+	}
+	parts := make([]string, len(pieces))
+	for i, p := range pieces {
 		c := "0 = 0"
 		if len(p.c) > 0 {
 			c = p.c.String()
@@ -37,17 +55,33 @@ func (u *uset) isl(params []string) string {
 			c = "exists (" + strings.Join(p.exists, ", ") + " : " + c + ")"
 		}
 		parts[i] = c
-		if len(u.pieces) > 1 {
+		if len(pieces) > 1 {
 			parts[i] = "(" + c + ")"
 		}
 	}
-	return islSet(params, u.dims, strings.Join(parts, " or "))
+	return strings.Join(parts, " or ")
+}
+
+// dnf returns u's pieces, with a meet written out as the pairwise
+// conjunctions of its pieces with u's (whose existential variables are
+// distinct).
+func (u *uset) dnf() []piece {
+	if len(u.meet) == 0 {
+		return u.pieces
+	}
+	var out []piece
+	for _, p := range u.pieces {
+		for _, q := range u.meet {
+			out = append(out, piece{exists: slices.Concat(p.exists, q.exists), c: slices.Concat(p.c, q.c)})
+		}
+	}
+	return out
 }
 
 // vars lists the dimensions and then every existential variable once.
 func (u *uset) vars() []string {
 	out := slices.Clone(u.dims)
-	for _, p := range u.pieces {
+	for _, p := range slices.Concat(u.pieces, u.meet) {
 		for _, e := range p.exists {
 			if !slices.Contains(out, e) {
 				out = append(out, e)
@@ -67,7 +101,7 @@ func countConcrete(u *uset, file string, paramNames []string, params map[string]
 	for i := range u.vars() {
 		dom.inames = append(dom.inames, i)
 	}
-	for _, p := range u.pieces {
+	for _, p := range u.dnf() {
 		var own []int
 		for _, n := range append(slices.Clone(u.dims), p.exists...) {
 			own = append(own, e.slot[n])
