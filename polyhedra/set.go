@@ -163,30 +163,127 @@ func complementParts(parts []*bset, np, nd int, w *budget) []*bset {
 func projectOutTail(parts []*bset, n int, w *budget) ([]*bset, error) {
 	var out []*bset
 	for _, p := range parts {
-		keep := p.nd - n
-		start := p.clone()
-		start.work = w
-		stack := []*bset{start}
-		for len(stack) > 0 {
-			b := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if b.nd == keep {
-				b.work = nil
-				out = append(out, b)
-				continue
-			}
-			// dimensions lifted from divs are appended, so the ones to
-			// eliminate stay at the end
-			x := b.pickVar(b.firstDim()+keep, b.firstDiv(), false)
-			res, err := b.eliminate(x, false)
-			if err != nil {
-				return nil, err
-			}
-			w.charge(len(res))
-			stack = append(stack, res...)
+		ps, err := projectPart(p, n, w)
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, ps...)
 	}
 	return cleanParts(out), nil
+}
+
+// projectPart eliminates the last n dimensions of p. Variables that no
+// constraint relates, directly or through others, are projected apart:
+// ∃x ∃y (A(x) ∧ B(y) ∧ C) is (∃x A(x)) ∧ (∃y B(y)) ∧ C, and each
+// smaller projection needs fewer residue classes and smaller
+// Fourier–Motzkin systems than the whole (the existential variables of
+// a loop domain projected onto one loop mostly fall apart this way).
+func projectPart(p *bset, n int, w *budget) ([]*bset, error) {
+	comps := p.tailComponents(n)
+	if len(comps) < 2 {
+		return eliminateTail(p, n, w)
+	}
+	first := p.firstDim() + p.nd - n
+	inTail := func(r []int64) int { // the component of r, or -1
+		for c := first; c < first+n; c++ {
+			if r[c] != 0 {
+				return comps[c-first]
+			}
+		}
+		return -1
+	}
+	restrict := func(comp int) *bset {
+		c := p.clone()
+		c.eqs = slices.DeleteFunc(c.eqs, func(r []int64) bool { return inTail(r) != comp })
+		c.ineqs = slices.DeleteFunc(c.ineqs, func(r []int64) bool { return inTail(r) != comp })
+		for col := first + n - 1; col >= first; col-- {
+			if comps[col-first] != comp {
+				c.deleteCol(col)
+			}
+		}
+		return c
+	}
+	out := []*bset{restrict(-1)}
+	for _, k := range slices.Compact(slices.Sorted(slices.Values(comps))) {
+		c := restrict(k)
+		ps, err := eliminateTail(c, c.nd-(p.nd-n), w)
+		if err != nil {
+			return nil, err
+		}
+		out = intersectParts(out, ps, w)
+	}
+	return out, nil
+}
+
+// tailComponents labels each of the last n dimensions of b with its
+// connected component, two variables being connected when a constraint
+// uses both. It returns nil when a div uses one of them, since a div
+// ties its variables together wherever it is used.
+func (b *bset) tailComponents(n int) []int {
+	first := b.firstDim() + b.nd - n
+	for _, d := range b.divs {
+		for c := first; c < first+n; c++ {
+			if d.num[c] != 0 {
+				return nil
+			}
+		}
+	}
+	comp := make([]int, n)
+	for i := range comp {
+		comp[i] = i
+	}
+	var find func(i int) int
+	find = func(i int) int {
+		if comp[i] != i {
+			comp[i] = find(comp[i])
+		}
+		return comp[i]
+	}
+	for _, r := range slices.Concat(b.eqs, b.ineqs) {
+		root := -1
+		for c := first; c < first+n; c++ {
+			if r[c] == 0 {
+				continue
+			}
+			if root < 0 {
+				root = find(c - first)
+			} else {
+				comp[find(c-first)] = root
+			}
+		}
+	}
+	for i := range comp {
+		comp[i] = find(i)
+	}
+	return comp
+}
+
+// eliminateTail eliminates the last n dimensions of p one at a time.
+func eliminateTail(p *bset, n int, w *budget) ([]*bset, error) {
+	var out []*bset
+	keep := p.nd - n
+	start := p.clone()
+	start.work = w
+	stack := []*bset{start}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b.nd == keep {
+			b.work = nil
+			out = append(out, b)
+			continue
+		}
+		// dimensions lifted from divs are appended, so the ones to
+		// eliminate stay at the end
+		x := b.pickVar(b.firstDim()+keep, b.firstDiv(), false)
+		res, err := b.eliminate(x, false)
+		if err != nil {
+			return nil, err
+		}
+		w.charge(len(res))
+		stack = append(stack, res...)
+	}
+	return out, nil
 }
 
 // lift copies b into a space with np parameters and nd dimensions,
