@@ -30,6 +30,11 @@ func TestTable(t *testing.T) {
 		}
 	}
 
+	code, short, stderr := runCommand(t, tableCmd, "table", strings.TrimSuffix(table, ".arrow"))
+	if code != 0 || short != out {
+		t.Errorf("the table named without .arrow: exit %d: %s", code, stderr)
+	}
+
 	code, out, stderr = runCommand(t, tableCmd, "table", table, "--format", "csv")
 	if code != 0 || strings.Count(out, "\n") != 173 || !strings.HasPrefix(out, "device,backend,kernel,class,role") {
 		t.Errorf("csv: exit %d, %d lines: %s", code, strings.Count(out, "\n"), stderr)

@@ -61,6 +61,10 @@ func shippedTables() []string {
 func readTable(arg string) ([]byte, error) {
 	if name, ok := strings.CutPrefix(arg, embeddedPrefix); ok {
 		data, err := datasets.ShippedBytes(name)
+		if err != nil && !strings.HasSuffix(name, ".arrow") {
+			// embedded:NAME as for programs, the extension left out
+			data, err = datasets.ShippedBytes(name + ".arrow")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: no such embedded table (embedded: %s)", arg, strings.Join(datasets.Shipped(), ", "))
 		}
