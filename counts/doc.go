@@ -363,7 +363,12 @@
 // axis with several tagged inames is the maximum of their extents
 // (polyhedra's Max; should it fail, the size of the union of the inames'
 // spans is counted instead). A property is then a sum of terms, each a
-// coefficient times a product of such counts.
+// coefficient times a product of such counts. The sets are independent,
+// so Count counts them on up to GOMAXPROCS goroutines. A footprint's
+// extent along a dimension is the interval from the smallest to the
+// largest index: the values t that some reference's index is at least
+// and some reference's index is at most, an intersection of two unions
+// of one set per reference.
 //
 // (*Counted).Eval evaluates every property exactly at given parameters;
 // the stride classes of strided accesses follow from the footprint's

@@ -26,9 +26,13 @@
 // it; an equality a*x + g = 0 then fixes x = -floor(g/a) and leaves the
 // divisibility condition g = a*floor(g/a); otherwise each pair of a lower
 // bound a*x >= -l and an upper bound c*x <= u contributes
-// ceil(-l/a) <= floor(u/c), which is linear once one side is a div. A
-// union is made disjoint by subtraction, which is exact because the
-// negation of a constraint over divs is again one constraint.
+// ceil(-l/a) <= floor(u/c), which is linear once one side is a div.
+// Existential variables that no constraint relates, directly or through
+// others, are projected apart and the results intersected: the
+// variables of a loop domain projected onto one loop mostly fall into
+// small independent groups. A union is made disjoint by subtraction,
+// which is exact because the negation of a constraint over divs is
+// again one constraint.
 //
 // # Counting
 //
@@ -43,9 +47,11 @@
 // domains). Divs thus move outward until only parameters and floors of
 // parameters remain: a quasi-polynomial. Variables with unit coefficients
 // that no div depends on are eliminated first, and tiled pairs
-// (0 <= ii < T and T*io + ii everywhere else) are merged into one
-// dimension beforehand, so that a tiled matrix-multiplication domain
-// needs neither residue classes nor chambers. A div with a period above
+// (0 <= ii < T and T*io + ii everywhere else, or io alone with
+// coefficient ±1, as projecting a tile's inner variable leaves it) are
+// merged into one dimension beforehand, so that a tiled
+// matrix-multiplication domain needs neither residue classes nor
+// chambers. A div with a period above
 // 64 is lifted into a new dimension q with m*q <= e <= m*q + m - 1
 // instead of splitting into residue classes; q is a function of the other
 // variables, so the count is unchanged. Chambers that Fourier–Motzkin
