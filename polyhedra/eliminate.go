@@ -109,6 +109,18 @@ func (b *bset) eliminate(x int, sum bool) ([]*bset, error) {
 	if !b.normalize() || b.provablyEmpty() {
 		return nil, nil
 	}
+	if parts, ok := b.splitNarrowDiv(x); ok {
+		b.work.charge(len(parts))
+		var out []*bset
+		for _, p := range parts {
+			ps, err := p.eliminate(x, sum)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ps...)
+		}
+		return out, nil
+	}
 	if m := b.splitModulus(x); m > liftThreshold {
 		if b.lifts >= maxLifts {
 			return nil, &ComplexityError{Reason: fmt.Sprintf("more than %d divs lifted into dimensions", maxLifts)}
