@@ -11,7 +11,9 @@ func TestProjectApart(t *testing.T) {
 		member func(i, a, b, n, m int64) bool
 	}{
 		{"[n, m] -> { [i] : 0 <= i <= 20 and exists (a, b : 0 <= a < n and 2a <= i and 0 <= b and 3b + i <= m) }",
-			func(i, a, b, n, m int64) bool { return 0 <= i && i <= 20 && 0 <= a && a < n && 2*a <= i && 0 <= b && 3*b+i <= m }},
+			func(i, a, b, n, m int64) bool {
+				return 0 <= i && i <= 20 && 0 <= a && a < n && 2*a <= i && 0 <= b && 3*b+i <= m
+			}},
 		{"[n, m] -> { [i] : 0 <= i <= 20 and exists (a, b : 4a <= i <= 4a + 1 and 5b + 2 <= m + i and 5b >= m - 3 and 0 <= a + n) }",
 			func(i, a, b, n, m int64) bool {
 				return 0 <= i && i <= 20 && 4*a <= i && i <= 4*a+1 && 5*b+2 <= m+i && 5*b >= m-3 && 0 <= a+n
