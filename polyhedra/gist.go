@@ -52,5 +52,5 @@ func (p *PwQPolynomial) Gist(ctx *Set) (g *PwQPolynomial, err error) {
 		kept.dropUnusedDivs()
 		g.pieces = append(g.pieces, kept)
 	}
-	return g, nil
+	return g.present(), nil
 }

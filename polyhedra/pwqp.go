@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A PwQPolynomial is a piecewise quasi-polynomial in named parameters:
@@ -20,20 +21,37 @@ type PwQPolynomial struct {
 	params   []string
 	pieces   []*bset // no dimensions, poly set and non-zero
 	disjoint bool    // no two domains share a point
+	// shown holds the pieces as printed (see presentPieces), formed on
+	// first use.
+	shown func() []*bset
+}
+
+// view returns the pieces as printed.
+func (p *PwQPolynomial) view() []*bset {
+	if p.shown == nil {
+		return p.pieces
+	}
+	return p.shown()
+}
+
+// present sets p up to form its printed pieces on first use.
+func (p *PwQPolynomial) present() *PwQPolynomial {
+	p.shown = sync.OnceValue(func() []*bset { return presentPieces(p.pieces, p.disjoint) })
+	return p
 }
 
 // newPwQP builds a PwQPolynomial from pieces whose domains may overlap
 // (their values add up) and simplifies it.
 func newPwQP(params []string, pieces []*bset, w *budget) *PwQPolynomial {
 	ps, disjoint := simplifyPieces(pieces, false, w)
-	return &PwQPolynomial{params: slices.Clone(params), pieces: ps, disjoint: disjoint}
+	return (&PwQPolynomial{params: slices.Clone(params), pieces: ps, disjoint: disjoint}).present()
 }
 
 // newDisjointPwQP builds a PwQPolynomial from pieces with disjoint
 // domains and simplifies it.
 func newDisjointPwQP(params []string, pieces []*bset, w *budget) *PwQPolynomial {
 	ps, _ := simplifyPieces(pieces, true, w)
-	return &PwQPolynomial{params: slices.Clone(params), pieces: ps, disjoint: true}
+	return (&PwQPolynomial{params: slices.Clone(params), pieces: ps, disjoint: true}).present()
 }
 
 // Params returns the parameter names.
@@ -45,9 +63,10 @@ func (p *PwQPolynomial) Params() []string { return slices.Clone(p.params) }
 // overlapping pieces is printed as the sum of one-piece functions,
 // { A : D1 } + { B : D2 }, as in isl's calculator iscc.
 func (p *PwQPolynomial) String() string {
-	if !p.disjoint && len(p.pieces) > 1 {
+	pieces := p.view()
+	if !p.disjoint && len(pieces) > 1 {
 		var terms []string
-		for _, pc := range p.pieces {
+		for _, pc := range pieces {
 			q := &PwQPolynomial{params: p.params, pieces: []*bset{pc}, disjoint: true}
 			terms = append(terms, q.String())
 		}
@@ -56,7 +75,7 @@ func (p *PwQPolynomial) String() string {
 	nm := names{params: p.params}
 	var polys []string
 	doms := map[string][]string{}
-	for _, pc := range p.pieces {
+	for _, pc := range pieces {
 		ps := nm.polyString(pc, pc.poly)
 		if _, ok := doms[ps]; !ok {
 			polys = append(polys, ps)
@@ -176,7 +195,7 @@ func dot(row, cols []int64) int64 {
 // Simplification drops pieces with a zero polynomial or a domain it
 // proves empty, so this is how a function that is recognisably zero
 // shows; a zero function it fails to recognise reports false.
-func (p *PwQPolynomial) IsZero() bool { return len(p.pieces) == 0 }
+func (p *PwQPolynomial) IsZero() bool { return len(p.view()) == 0 }
 
 // Add returns p + q; the parameters are p's followed by q's new ones.
 func (p *PwQPolynomial) Add(q *PwQPolynomial) (r *PwQPolynomial, err error) {
@@ -250,5 +269,5 @@ func (p *PwQPolynomial) Scale(c *big.Rat) *PwQPolynomial {
 		n.poly = n.poly.scale(c)
 		r.pieces = append(r.pieces, n)
 	}
-	return r
+	return r.present()
 }

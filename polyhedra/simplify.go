@@ -61,6 +61,23 @@ func simplifyPieces(pieces []*bset, known bool, work *budget) (out []*bset, disj
 			out = append(out, p)
 		}
 	}
+	return out, disjoint
+}
+
+// presentPieces readies simplified pieces for printing: pieces with
+// equal polynomials whose domains unite are merged, boundaries on which
+// the polynomial vanishes move inward, and the pieces are put in a
+// canonical order. The values stay the same, so this is left until a
+// function is printed: most counted functions are only evaluated, and
+// this is the larger part of simplifying.
+func presentPieces(ps []*bset, disjoint bool) []*bset {
+	if !disjoint && len(ps) > maxCells {
+		return sortPieces(slices.Clone(ps))
+	}
+	out := make([]*bset, len(ps))
+	for i, p := range ps {
+		out[i] = p.clone()
+	}
 	if disjoint {
 		out = coalesce(out)
 	}
@@ -74,7 +91,7 @@ func simplifyPieces(pieces []*bset, known bool, work *budget) (out []*bset, disj
 	if disjoint {
 		out = coalesce(out)
 	}
-	return sortPieces(out), disjoint
+	return sortPieces(out)
 }
 
 // sortPieces puts pieces in a canonical order, for a stable printed form.
