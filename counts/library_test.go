@@ -164,8 +164,9 @@ func arithOutput(f64 bool, n int64, want float64) (map[string]any, func() error)
 // mixSetup checks arith_mix_f32 (f64 false) or arith_mix_f64: every
 // element of out is the sum over k < na of ((0.9k + 1.1)0.8 + 1.2)0.7 +
 // 1.3, plus the sum over m < nb of rsqrt(rsqrt(m + 1.5) + 0.5), plus the
-// sum over q < nc of (q + 1.5)/1.1/0.9 + 0.5, each accumulated in order
-// and rounded to f32 after each operation unless f64.
+// sum over q < nc of (q + 1.5)/1.1/0.9 + 0.5, plus the sum over r < nd of
+// ((r + 1.1) - 2.2) + 3.3, each accumulated in order and rounded to f32
+// after each operation unless f64.
 func mixSetup(f64 bool) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	r := func(v float64) float64 {
 		if f64 {
@@ -193,8 +194,11 @@ func mixSetup(f64 bool) func(p map[string]int64, rng *rand.Rand) (map[string]any
 	quotients := func(q float64) float64 {
 		return chain(f64, chain(f64, chain(f64, q, add, 1.5), div, 1.1, 0.9), add, 0.5)
 	}
+	sums := func(x float64) float64 {
+		return chain(f64, chain(f64, chain(f64, x, add, 1.1), func(a, b float64) float64 { return a - b }, 2.2), add, 3.3)
+	}
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
-		want := r(r(sum(p["na"], poly)+sum(p["nb"], roots)) + sum(p["nc"], quotients))
+		want := r(r(r(sum(p["na"], poly)+sum(p["nb"], roots))+sum(p["nc"], quotients)) + sum(p["nd"], sums))
 		return arithOutput(f64, p["n"], want)
 	}
 }
@@ -399,10 +403,10 @@ func libraryCases() []libraryCase {
 		{"matvec_t", map[string]int64{"LX": 8}, map[string]int64{"m": 1, "n": 3}, matvecSetup},
 		{"scaled_sum", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, scaledSumSetup(5)},
 		{"scaled_sum", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 3}, scaledSumSetup(1)},
-		{"arith_mix_f32", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 11, "nb": 3, "nc": 5}, mixSetup(false)},
-		{"arith_mix_f32", nil, map[string]int64{"n": 16, "na": 1, "nb": 9, "nc": 1}, mixSetup(false)},
-		{"arith_mix_f64", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 11, "nb": 3, "nc": 5}, mixSetup(true)},
-		{"arith_mix_f64", nil, map[string]int64{"n": 16, "na": 2, "nb": 1, "nc": 9}, mixSetup(true)},
+		{"arith_mix_f32", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 11, "nb": 3, "nc": 5, "nd": 4}, mixSetup(false)},
+		{"arith_mix_f32", nil, map[string]int64{"n": 16, "na": 1, "nb": 9, "nc": 1, "nd": 1}, mixSetup(false)},
+		{"arith_mix_f64", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 11, "nb": 3, "nc": 5, "nd": 6}, mixSetup(true)},
+		{"arith_mix_f64", nil, map[string]int64{"n": 16, "na": 2, "nb": 1, "nc": 9, "nd": 1}, mixSetup(true)},
 		{"fan_out", map[string]int64{"LX": 8, "S": 3}, map[string]int64{"n": 21}, fanOutSetup(3)},
 		{"fan_out", map[string]int64{"LX": 8, "S": 1}, map[string]int64{"n": 3}, fanOutSetup(1)},
 		{"fan_in", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 21}, fanInSetup(4)},

@@ -57,7 +57,7 @@ func planChecks() []planCheck {
 	add("fan_out", map[string]int64{"LX": 8, "S": 3}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("fan_in", map[string]int64{"LX": 8, "S": 3}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	for _, t := range []string{"f32", "f64"} {
-		add("arith_mix_"+t, s2, map[string]int64{"n": 5, "na": 3, "nb": 2, "nc": 1})
+		add("arith_mix_"+t, s2, map[string]int64{"n": 5, "na": 3, "nb": 2, "nc": 1, "nd": 2})
 	}
 	add("matvec_t", l1, map[string]int64{"m": 5, "n": 21}, map[string]int64{"m": 1, "n": 8})
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {

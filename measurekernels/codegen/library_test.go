@@ -82,7 +82,7 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "K": 7}, {"LX": 64, "K": 1}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
-	"arith_mix": {groups2D, []params{{"n": 37, "na": 5, "nb": 2, "nc": 3}, {"n": 1, "na": 1, "nb": 1, "nc": 1}}},
+	"arith_mix": {groups2D, []params{{"n": 37, "na": 5, "nb": 2, "nc": 3, "nd": 4}, {"n": 1, "na": 1, "nb": 1, "nc": 1, "nd": 1}}},
 	"fan_out": {
 		[]consts{{"LX": 16, "S": 3}, {"LX": 64, "S": 1}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
