@@ -54,6 +54,13 @@ func countChecks() []planCheck {
 	}
 	add("scaled_sum", nil, n(600), n(257), n(1))
 	add("scaled_sum", map[string]int64{"K": 1}, n(37))
+	for _, s := range []int64{1, 2, 4} {
+		add("fan_out", map[string]int64{"S": s}, n(600), n(257), n(1))
+		add("fan_in", map[string]int64{"S": s}, n(600), n(257), n(1))
+	}
+	for _, t := range []string{"f32", "f64"} {
+		add("arith_mix_"+t, nil, map[string]int64{"n": 37, "na": 3, "nb": 2, "nc": 5, "nd": 4}, map[string]int64{"n": 16, "na": 1, "nb": 1, "nc": 1, "nd": 1})
+	}
 	add("matvec_t", nil, map[string]int64{"m": 37, "n": 600}, map[string]int64{"m": 1, "n": 257}, map[string]int64{"m": 5, "n": 1})
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {
 		for _, t := range []string{"f32", "f64"} {

@@ -132,26 +132,74 @@ func arithSetup(f64 bool, term func(k float64) float64) func(p map[string]int64,
 				want = float64(float32(want + term(float64(k))))
 			}
 		}
-		if f64 {
-			out := make([]float64, n*n)
-			return map[string]any{"out": out}, func() error {
-				for i, v := range out {
-					if v != want {
-						return fmt.Errorf("out element %d = %v, want %v", i, v, want)
-					}
-				}
-				return nil
-			}
-		}
-		out := poisonF32(n * n)
+		return arithOutput(f64, n, want)
+	}
+}
+
+// arithOutput makes the n x n output of an arithmetic kernel, f64 or f32
+// (poisoned), and its check: every element equals want.
+func arithOutput(f64 bool, n int64, want float64) (map[string]any, func() error) {
+	if f64 {
+		out := make([]float64, n*n)
 		return map[string]any{"out": out}, func() error {
 			for i, v := range out {
-				if float64(v) != want {
+				if v != want {
 					return fmt.Errorf("out element %d = %v, want %v", i, v, want)
 				}
 			}
 			return nil
 		}
+	}
+	out := poisonF32(n * n)
+	return map[string]any{"out": out}, func() error {
+		for i, v := range out {
+			if float64(v) != want {
+				return fmt.Errorf("out element %d = %v, want %v", i, v, want)
+			}
+		}
+		return nil
+	}
+}
+
+// mixSetup checks arith_mix_f32 (f64 false) or arith_mix_f64: every
+// element of out is the sum over k < na of ((0.9k + 1.1)0.8 + 1.2)0.7 +
+// 1.3, plus the sum over m < nb of rsqrt(rsqrt(m + 1.5) + 0.5), plus the
+// sum over q < nc of (q + 1.5)/1.1/0.9 + 0.5, plus the sum over r < nd of
+// ((r + 1.1) - 2.2) + 3.3, each accumulated in order and rounded to f32
+// after each operation unless f64.
+func mixSetup(f64 bool) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	r := func(v float64) float64 {
+		if f64 {
+			return v
+		}
+		return float64(float32(v))
+	}
+	add := func(a, b float64) float64 { return a + b }
+	mul := func(a, b float64) float64 { return a * b }
+	div := func(a, b float64) float64 { return a / b }
+	rsqrt := func(x float64) float64 { return r(1 / math.Sqrt(x)) }
+	sum := func(n int64, term func(x float64) float64) float64 {
+		var s float64
+		for x := range n {
+			s = r(s + term(float64(x)))
+		}
+		return s
+	}
+	poly := func(k float64) float64 {
+		x := chain(f64, chain(f64, k, mul, 0.9), add, 1.1)
+		x = chain(f64, chain(f64, x, mul, 0.8), add, 1.2)
+		return chain(f64, chain(f64, x, mul, 0.7), add, 1.3)
+	}
+	roots := func(m float64) float64 { return rsqrt(chain(f64, rsqrt(chain(f64, m, add, 1.5)), add, 0.5)) }
+	quotients := func(q float64) float64 {
+		return chain(f64, chain(f64, chain(f64, q, add, 1.5), div, 1.1, 0.9), add, 0.5)
+	}
+	sums := func(x float64) float64 {
+		return chain(f64, chain(f64, chain(f64, x, add, 1.1), func(a, b float64) float64 { return a - b }, 2.2), add, 3.3)
+	}
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		want := r(r(r(sum(p["na"], poly)+sum(p["nb"], roots))+sum(p["nc"], quotients)) + sum(p["nd"], sums))
+		return arithOutput(f64, p["n"], want)
 	}
 }
 
@@ -355,6 +403,14 @@ func libraryCases() []libraryCase {
 		{"matvec_t", map[string]int64{"LX": 8}, map[string]int64{"m": 1, "n": 3}, matvecSetup},
 		{"scaled_sum", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, scaledSumSetup(5)},
 		{"scaled_sum", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 3}, scaledSumSetup(1)},
+		{"arith_mix_f32", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 11, "nb": 3, "nc": 5, "nd": 4}, mixSetup(false)},
+		{"arith_mix_f32", nil, map[string]int64{"n": 16, "na": 1, "nb": 9, "nc": 1, "nd": 1}, mixSetup(false)},
+		{"arith_mix_f64", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 11, "nb": 3, "nc": 5, "nd": 6}, mixSetup(true)},
+		{"arith_mix_f64", nil, map[string]int64{"n": 16, "na": 2, "nb": 1, "nc": 9, "nd": 1}, mixSetup(true)},
+		{"fan_out", map[string]int64{"LX": 8, "S": 3}, map[string]int64{"n": 21}, fanOutSetup(3)},
+		{"fan_out", map[string]int64{"LX": 8, "S": 1}, map[string]int64{"n": 3}, fanOutSetup(1)},
+		{"fan_in", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 21}, fanInSetup(4)},
+		{"fan_in", map[string]int64{"LX": 8, "S": 1}, map[string]int64{"n": 3}, fanInSetup(1)},
 	}
 	return append(cases, arithCases()...)
 }
@@ -419,6 +475,45 @@ func scaledSumSetup(k int64) func(map[string]int64, *rand.Rand) (map[string]any,
 			}
 			for i := range n {
 				if want := float64(a[i]) * sum; !near(out[i], want, math.Abs(float64(a[i]))*abs) {
+					return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// fanOutSetup checks b[s, i] = a[i] for every s < S, b an S x n array.
+func fanOutSetup(S int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		a, b := randF32(rng, n), poisonF32(S*n)
+		return map[string]any{"a": a, "b": b}, func() error {
+			for s := range S {
+				for i := range n {
+					if b[s*n+i] != a[i] {
+						return fmt.Errorf("b[%d, %d] = %v, want %v", s, i, b[s*n+i], a[i])
+					}
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// fanInSetup checks out[i] = a[0, i] + ... + a[S-1, i], summed in order
+// in f32, a an S x n array.
+func fanInSetup(S int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		a, out := randF32(rng, S*n), poisonF32(n)
+		return map[string]any{"a": a, "out": out}, func() error {
+			for i := range n {
+				var want float32
+				for s := range S {
+					want += a[s*n+i]
+				}
+				if out[i] != want {
 					return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
 				}
 			}

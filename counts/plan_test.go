@@ -54,6 +54,11 @@ func planChecks() []planCheck {
 	add("sumsq", map[string]int64{"LX": 8, "D": 2}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("inv_norm", l1, map[string]int64{"n": 21}, map[string]int64{"n": 16})
 	add("scaled_sum", map[string]int64{"LX": 8, "K": 3}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	add("fan_out", map[string]int64{"LX": 8, "S": 3}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	add("fan_in", map[string]int64{"LX": 8, "S": 3}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	for _, t := range []string{"f32", "f64"} {
+		add("arith_mix_"+t, s2, map[string]int64{"n": 5, "na": 3, "nb": 2, "nc": 1, "nd": 2})
+	}
 	add("matvec_t", l1, map[string]int64{"m": 5, "n": 21}, map[string]int64{"m": 1, "n": 8})
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {
 		for _, t := range []string{"f32", "f64"} {

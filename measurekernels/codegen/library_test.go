@@ -82,6 +82,15 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "K": 7}, {"LX": 64, "K": 1}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
+	"arith_mix": {groups2D, []params{{"n": 37, "na": 5, "nb": 2, "nc": 3, "nd": 4}, {"n": 1, "na": 1, "nb": 1, "nc": 1, "nd": 1}}},
+	"fan_out": {
+		[]consts{{"LX": 16, "S": 3}, {"LX": 64, "S": 1}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	"fan_in": {
+		[]consts{{"LX": 16, "S": 4}, {"LX": 64, "S": 1}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
 	"matvec_t": {groups1D, []params{{"m": 37, "n": 1000}, {"m": 1, "n": 37}, {"m": 5, "n": 1}}},
 	"vector_scale_add": {
 		[]consts{{"LX": 16, "STRIDE": 1}, {"LX": 64, "STRIDE": 2}, {"LX": 16, "STRIDE": 3}},
@@ -90,7 +99,10 @@ var libraryCases = map[string]libraryCase{
 }
 
 func caseOf(name string) (libraryCase, bool) {
-	if strings.HasPrefix(name, "arith_") {
+	switch {
+	case strings.HasPrefix(name, "arith_mix_"):
+		name = "arith_mix"
+	case strings.HasPrefix(name, "arith_"):
 		name = "arith"
 	}
 	c, ok := libraryCases[name]

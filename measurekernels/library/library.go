@@ -6,8 +6,10 @@
 // work-items along hardware axis l.0, LY along l.1 (two-dimensional
 // kernels only). vector_scale_add also has STRIDE (1, 2 or 3),
 // global_copy_strided and global_store_strided have STRIDE (2 or 3), and
-// sumsq and inv_norm have D, the length of their vectors (2 or 3), and
-// scaled_sum has K, the length of the vector it sums. Each
+// sumsq and inv_norm have D, the length of their vectors (2 or 3),
+// scaled_sum has K, the length of the vector it sums, and fan_out and
+// fan_in have S, the number of rows each element is stored to or summed
+// from. Each
 // file's comment says what the kernel computes and which configuration of
 // the seed it is.
 //
