@@ -83,9 +83,11 @@
 // (math/big) in the parameters and those divs. The counted pieces are
 // refined into disjoint ones, periodic terms whose residue classes agree
 // are replaced by plain polynomials (floor(n/2) + floor((n+1)/2) becomes
-// n), redundant constraints are dropped and pieces with equal polynomials
-// are merged where their domains unite, and a domain boundary on which
-// the polynomial vanishes is moved inward (n(n+1)/2 for n >= 1). A
+// n) and redundant constraints are dropped. For printing (and IsZero),
+// once and only when first asked for, pieces with equal polynomials are
+// merged where their domains unite and a domain boundary on which the
+// polynomial vanishes is moved inward (n(n+1)/2 for n >= 1): that takes
+// longer than the rest, and a counted function is mostly only evaluated. A
 // function whose disjoint form would need too many pieces is kept, and
 // printed, as a sum of overlapping pieces ({ A : D1 } + { B : D2 }, as in
 // isl's calculator iscc). Add, Scale and Mul combine functions exactly
