@@ -180,7 +180,8 @@ func projectOutTail(parts []*bset, n int, w *budget) ([]*bset, error) {
 // a loop domain projected onto one loop mostly fall apart this way).
 func projectPart(p *bset, n int, w *budget) ([]*bset, error) {
 	comps := p.tailComponents(n)
-	if len(comps) < 2 {
+	labels := slices.Compact(slices.Sorted(slices.Values(comps)))
+	if len(labels) < 2 {
 		return eliminateTail(p, n, w)
 	}
 	first := p.firstDim() + p.nd - n
@@ -204,7 +205,7 @@ func projectPart(p *bset, n int, w *budget) ([]*bset, error) {
 		return c
 	}
 	out := []*bset{restrict(-1)}
-	for _, k := range slices.Compact(slices.Sorted(slices.Values(comps))) {
+	for _, k := range labels {
 		c := restrict(k)
 		ps, err := eliminateTail(c, c.nd-(p.nd-n), w)
 		if err != nil {
