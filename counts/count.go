@@ -34,6 +34,9 @@ type Counted struct {
 	sums func() ([]*polyhedra.PwQPolynomial, error)
 	// footprints counts the footprints on demand.
 	footprints func() ([]countedFootprint, error)
+	// products caches the products of values that sums form, by factors.
+	productsMu sync.Mutex
+	products   map[string]*polyhedra.PwQPolynomial
 }
 
 // group is a sum of terms that belongs to one property: a static

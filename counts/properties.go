@@ -201,13 +201,11 @@ func (c *Counted) groupSums() ([]*polyhedra.PwQPolynomial, error) {
 func (c *Counted) sum(terms []prodTerm) (*polyhedra.PwQPolynomial, error) {
 	var s *polyhedra.PwQPolynomial
 	for _, t := range terms {
-		v := c.values[t.factors[0]].Scale(big.NewRat(t.coef, 1))
-		var err error
-		for _, f := range t.factors[1:] {
-			if v, err = v.Mul(c.values[f]); err != nil {
-				return nil, err
-			}
+		p, err := c.product(t.factors)
+		if err != nil {
+			return nil, err
 		}
+		v := p.Scale(big.NewRat(t.coef, 1))
 		if s == nil {
 			s = v
 		} else if s, err = s.Add(v); err != nil {
@@ -215,4 +213,27 @@ func (c *Counted) sum(terms []prodTerm) (*polyhedra.PwQPolynomial, error) {
 		}
 	}
 	return s, nil
+}
+
+// product returns the product of counted values, formed once per
+// Counted: the parts of a breakdown at every size share them.
+func (c *Counted) product(factors []int) (*polyhedra.PwQPolynomial, error) {
+	key := fmt.Sprint(factors)
+	c.productsMu.Lock()
+	defer c.productsMu.Unlock()
+	if p, ok := c.products[key]; ok {
+		return p, nil
+	}
+	p := c.values[factors[0]]
+	for _, f := range factors[1:] {
+		var err error
+		if p, err = p.Mul(c.values[f]); err != nil {
+			return nil, err
+		}
+	}
+	if c.products == nil {
+		c.products = map[string]*polyhedra.PwQPolynomial{}
+	}
+	c.products[key] = p
+	return p, nil
 }
