@@ -33,6 +33,10 @@ func FuzzCardBox(f *testing.F) {
 		{"floor(i/2) + ceil(j/3) != k and (l >= n or l <= -m)", 4},
 		{"min(i, j, k) >= -n and max(i, j, k) <= m + 1 and i + j + k != 0", 3},
 		{"3i + 2j - k >= ceil((n - l)/2) or floor((i - j + o)/5) = m", 5},
+		// divs whose period exceeds the variable's range (split in two,
+		// not into residue classes)
+		{"floor((i + n)/16) <= floor((j - m)/16) + k and floor((-k + 2n)/13) != i", 3},
+		{"i + 16*floor((j + n)/16) != k or ceil((l - m)/9) >= floor((i + j)/11)", 4},
 	}
 	for _, s := range seeds {
 		f.Add(s.cond, s.nd, int8(2), int8(1))
