@@ -1,0 +1,27 @@
+package polyhedra
+
+import "testing"
+
+// checkCounts counts src symbolically and compares its value at every
+// n in [n0, n1] and m in [m0, m1] with want, a count by enumeration.
+func checkCounts(t *testing.T, src string, n0, n1, m0, m1 int64, want func(n, m int64) int64) *PwQPolynomial {
+	t.Helper()
+	s, err := ParseSet(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := s.Card()
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	for n := n0; n <= n1; n++ {
+		for m := m0; m <= m1; m++ {
+			w := want(n, m)
+			got, err := q.Eval(map[string]int64{"n": n, "m": m})
+			if err != nil || !got.IsInt64() || got.Int64() != w {
+				t.Fatalf("%s at n=%d m=%d: %s = %v (%v), enumeration %d", src, n, m, q, got, err, w)
+			}
+		}
+	}
+	return q
+}
