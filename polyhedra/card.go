@@ -197,9 +197,9 @@ func (b *bset) congruenceOf(x int) (m, r int64, ok bool) {
 }
 
 // tileWith substitutes ii = i - t*io and drops the box lo, hi; it
-// succeeds when io is then unused. A bound on io alone with coefficient
-// ±1 is first rewritten as a bound on i, which is what projecting the
-// inner variable of a tile leaves (io >= 0 from 0 <= 16io + ii < n).
+// succeeds when io is then unused. A bound on io alone is first
+// rewritten as a bound on i, which is what projecting the inner variable
+// of a tile leaves (io >= 0 and 16io < n from 0 <= 16io + ii < n).
 func (b *bset) tileWith(ii, io int, lo, hi []int64, t int64) (*bset, bool) {
 	c := b.clone()
 	var rest [][]int64
@@ -208,12 +208,14 @@ func (b *bset) tileWith(ii, io int, lo, hi []int64, t int64) (*bset, bool) {
 			rest = append(rest, r)
 		}
 	}
-	for k, r := range rest {
-		if r[ii] == 0 && (r[io] == 1 || r[io] == -1) {
-			rest[k] = tileBound(r, ii, io, lo, t)
+	c.ineqs = rest
+	for k := range c.ineqs {
+		if r := c.ineqs[k]; r[ii] == 0 && r[io] != 0 {
+			if n, ok := c.tileBound(r, ii, io, lo, t); ok {
+				c.ineqs[k] = n
+			}
 		}
 	}
-	c.ineqs = rest
 	e := c.unit(ii, 1)
 	e[io] = neg64(t)
 	c.substitute(ii, e)
@@ -224,23 +226,37 @@ func (b *bset) tileWith(ii, io int, lo, hi []int64, t int64) (*bset, bool) {
 	return c, true
 }
 
-// tileBound rewrites s*io + R >= 0 (s = ±1, R free of io and ii) as a
-// bound on i = t*io + ii. With the box ii + L >= 0 (lo) and
-// ii <= t - 1 - L, io = floor((i + L)/t), so io >= -R reads
-// i + L + t*R >= 0 and io <= R reads t*R + t - 1 - i - L >= 0; i is
-// written t*io + ii, which the substitution then turns into i.
-func tileBound(r []int64, ii, io int, lo []int64, t int64) []int64 {
-	s := r[io]
-	n := make([]int64, len(r))
-	addScaled(n, t, r)
-	n[io] = 0
-	noii := copyRow(lo)
+// tileBound rewrites s*k*io + R >= 0 (s = ±1, k > 0, R free of io
+// and ii) as a bound on i = t*io + ii. With the box ii + L >= 0 (lo) and
+// ii <= t - 1 - L, io = floor((i + L)/t); with F = floor(R/k) (R itself
+// for k = 1), io >= -F reads i + L + t*F >= 0 and io <= F reads
+// t*F + t - 1 - i - L >= 0. i is written t*io + ii, which the
+// substitution then turns into i. For k > 1, F is a div, and only one of
+// the parameters: a div of a dimension would cost residue classes later.
+func (c *bset) tileBound(r []int64, ii, io int, lo []int64, t int64) ([]int64, bool) {
+	s, k := int64(1), r[io]
+	if k < 0 {
+		s, k = -1, -k
+	}
+	f := copyRow(r)
+	f[io] = 0
+	if k > 1 {
+		for col := c.firstDim(); col < len(f); col++ {
+			if f[col] != 0 {
+				return nil, false
+			}
+		}
+		f = c.floorExpr(f, k) // may add a column
+	}
+	n := c.newRow()
+	addScaled(n, t, c.fit(f))
+	noii := c.fit(copyRow(lo))
 	noii[ii] = 0
 	addScaled(n, s, noii)
 	if s < 0 {
 		n[0] = add64(n[0], t-1)
 	}
-	n[io] = s * t
-	n[ii] = s
-	return n
+	n[io] = add64(n[io], s*t)
+	n[ii] = add64(n[ii], s)
+	return n, true
 }
