@@ -277,8 +277,8 @@ func (p *plan) spanUnion(sets []int) int {
 		lo, hi := p.renamedApart(p.sets[i]), p.renamedApart(p.sets[i])
 		diff, _ := qname(hi.dims[0]).addScaled(qname(lo.dims[0]), -1)
 		diff, _ = diff.addScaled(qname(t), -1) // t <= x - x'
-		for _, l := range lo.pieces {
-			for _, h := range hi.pieces {
+		for _, l := range lo.dnf() {
+			for _, h := range hi.dnf() {
 				span.pieces = append(span.pieces, piece{exists: slices.Concat(lo.dims, hi.dims, l.exists, h.exists),
 					c: slices.Concat(l.c, h.c, conj{{qname(t), false}, {diff, false}})})
 			}
