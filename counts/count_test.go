@@ -295,7 +295,7 @@ func TestSpanUnionFallback(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				span, err := countSet(p.sets[p.spanUnion(f)], k.Params)
+				span, err := countSet(p.texts[p.spanUnion(f)])
 				if err != nil {
 					t.Fatal(err)
 				}

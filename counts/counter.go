@@ -22,9 +22,10 @@ type counter struct {
 	done map[int]counted
 }
 
-// countSet counts the points of a set symbolically.
-func countSet(u *uset, params []string) (*polyhedra.PwQPolynomial, error) {
-	s, err := polyhedra.ParseSet(u.isl(params))
+// countSet counts the points of a set, given in isl notation,
+// symbolically.
+func countSet(text string) (*polyhedra.PwQPolynomial, error) {
+	s, err := polyhedra.ParseSet(text)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +179,7 @@ func (b *counter) countSet(i int) (int, error) {
 	}
 	r, ok := b.done[i]
 	if !ok {
-		r.n, r.err = countSet(b.p.sets[i], b.c.params)
+		r.n, r.err = countSet(b.p.texts[i])
 	}
 	n, err := r.n, r.err
 	if err != nil {

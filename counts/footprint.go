@@ -101,7 +101,7 @@ func (c *Counted) countFootprints() ([]countedFootprint, error) {
 			if len(images) == 0 {
 				continue
 			}
-			n, err := countSet(p.sets[p.add(p.cells(a.Name, images))], c.params)
+			n, err := countSet(p.texts[p.add(p.cells(a.Name, images))])
 			if err != nil {
 				return nil, errorf(c.k.File, a.Pos, "kernel %s: footprint of %s (%s): %v", c.k.Name, a.Name, direction(store), err)
 			}

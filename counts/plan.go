@@ -54,6 +54,7 @@ type plan struct {
 	k      *Kernel
 	opts   Options
 	sets   []*uset
+	texts  []string             // the sets in isl notation
 	index  map[string]int       // isl text -> set index
 	static map[string][]term    // properties whose name is known statically
 	global []globalAccess       // global memory traffic
@@ -135,6 +136,7 @@ func (p *plan) add(u *uset) int {
 		return i
 	}
 	p.sets = append(p.sets, u)
+	p.texts = append(p.texts, key)
 	p.index[key] = len(p.sets) - 1
 	return len(p.sets) - 1
 }

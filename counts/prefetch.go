@@ -62,7 +62,7 @@ func (b *counter) prefetch(sets []int) {
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				n, err := countSet(b.p.sets[sets[k]], b.c.params)
+				n, err := countSet(b.p.texts[sets[k]])
 				results[k] = counted{n, err}
 			}
 		}()
