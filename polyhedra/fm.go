@@ -23,16 +23,28 @@ const (
 // fmEliminate eliminates the columns marked in elim from eqs and ineqs.
 // On fmFeasible it returns the remaining inequalities and equalities.
 func fmEliminate(eqs, ineqs [][]int64, elim []bool) (outEqs, outIneqs [][]int64, res fmResult) {
-	// Work on the columns some row uses only: bsets carry many divs.
-	cols := usedColumns(eqs, ineqs)
+	cols, outEqs, outIneqs, res := fmOnUsed(eqs, ineqs, elim)
+	w := len(elim)
+	return expandRows(outEqs, cols, w), expandRows(outIneqs, cols, w), res
+}
+
+// fmVerdict is fmEliminate for callers that want only the verdict.
+func fmVerdict(eqs, ineqs [][]int64, elim []bool) fmResult {
+	_, _, _, res := fmOnUsed(eqs, ineqs, elim)
+	return res
+}
+
+// fmOnUsed runs fmCompact on the columns some row uses only (bsets carry
+// many divs) and returns those columns with its results over them.
+func fmOnUsed(eqs, ineqs [][]int64, elim []bool) (cols []int, outEqs, outIneqs [][]int64, res fmResult) {
+	cols = usedColumns(eqs, ineqs)
 	eqs, ineqs = compactRows(eqs, cols), compactRows(ineqs, cols)
 	celim := make([]bool, len(cols))
 	for i, c := range cols {
 		celim[i] = c < len(elim) && elim[c]
 	}
 	outEqs, outIneqs, res = fmCompact(eqs, ineqs, celim)
-	w := len(elim)
-	return expandRows(outEqs, cols, w), expandRows(outIneqs, cols, w), res
+	return cols, outEqs, outIneqs, res
 }
 
 // usedColumns lists column 0 and every column some row uses.
@@ -59,8 +71,9 @@ func usedColumns(sets ...[][]int64) []int {
 
 func compactRows(rows [][]int64, cols []int) [][]int64 {
 	out := make([][]int64, len(rows))
+	flat := make([]int64, len(rows)*len(cols))
 	for i, r := range rows {
-		n := make([]int64, len(cols))
+		n := flat[i*len(cols) : (i+1)*len(cols) : (i+1)*len(cols)]
 		for j, c := range cols {
 			if c < len(r) {
 				n[j] = r[c]
@@ -320,8 +333,7 @@ func (b *bset) provablyEmpty() bool {
 	for i := 1; i < len(elim); i++ {
 		elim[i] = true
 	}
-	_, _, res := fmEliminate(eqs, ineqs, elim)
-	return res == fmEmpty
+	return fmVerdict(eqs, ineqs, elim) == fmEmpty
 }
 
 // implies reports whether every integer point of b satisfies row >= 0
@@ -337,8 +349,7 @@ func (b *bset) implies(row []int64) bool {
 	for i := 1; i < len(elim); i++ {
 		elim[i] = true
 	}
-	_, _, res := fmEliminate(eqs, ineqs, elim)
-	return res == fmEmpty
+	return fmVerdict(eqs, ineqs, elim) == fmEmpty
 }
 
 // impliesEq reports whether b implies row = 0.
