@@ -19,7 +19,7 @@ type counter struct {
 	unit int            // the plan's zero-dimensional set
 	set  map[int]int    // plan set -> value
 	max  map[string]int // factor with several sets -> value
-	done map[int]counted
+	done []counted      // sets counted ahead, by plan index (see prefetch)
 }
 
 // countSet counts the points of a set, given in isl notation,
@@ -37,7 +37,7 @@ func countSet(text string) (*polyhedra.PwQPolynomial, error) {
 }
 
 func (b *counter) count() error {
-	b.prefetch(b.needed())
+	b.prefetch()
 	for _, name := range sortedKeys(b.p.static) {
 		terms, err := b.terms(b.p.static[name])
 		if err != nil {
@@ -177,8 +177,10 @@ func (b *counter) countSet(i int) (int, error) {
 	if v, ok := b.set[i]; ok {
 		return v, nil
 	}
-	r, ok := b.done[i]
-	if !ok {
+	var r counted
+	if i < len(b.done) {
+		r = b.done[i]
+	} else {
 		r.n, r.err = countSet(b.p.texts[i])
 	}
 	n, err := r.n, r.err

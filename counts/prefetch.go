@@ -2,7 +2,6 @@ package counts
 
 import (
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -18,61 +17,32 @@ type counted struct {
 	err error
 }
 
-// needed lists, ascending, the plan sets that counting the properties
-// reads: the factors of every term and, for accesses whose class depends
-// on utilization, the footprint's cells and extents.
-func (b *counter) needed() []int {
-	var out []int
-	addTerm := func(t term) {
-		for _, f := range t.factors {
-			out = append(out, f...)
-		}
-	}
-	for _, ts := range b.p.static {
-		for _, t := range ts {
-			addTerm(t)
-		}
-	}
-	for _, g := range b.p.global {
-		addTerm(g.count)
-		if g.stride != 0 && g.stride != 1 {
-			f := b.p.fp[g.array.Name]
-			out = append(out, f.cells)
-			out = append(out, f.extents...)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// prefetch counts the given sets on up to GOMAXPROCS goroutines. Errors
-// are kept with their sets, so that countSet reports the first one that
+// prefetch counts every set of the plan (each is there because counting
+// the properties reads it) on up to GOMAXPROCS goroutines. Errors are
+// kept with their sets, so that countSet reports the first one that
 // counting in order meets, as if the sets had been counted in turn.
-func (b *counter) prefetch(sets []int) {
-	b.done = make(map[int]counted, len(sets))
-	workers := min(runtime.GOMAXPROCS(0), len(sets))
+func (b *counter) prefetch() {
+	n := len(b.p.sets)
+	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers < 2 {
 		return
 	}
-	results := make([]counted, len(sets))
+	results := make([]counted, n)
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := range next {
-				n, err := countSet(b.p.texts[sets[k]])
-				results[k] = counted{n, err}
+			for i := range next {
+				results[i].n, results[i].err = countSet(b.p.texts[i])
 			}
 		}()
 	}
-	for k := range sets {
-		next <- k
+	for i := range n {
+		next <- i
 	}
 	close(next)
 	wg.Wait()
-	for k, s := range sets {
-		b.done[s] = results[k]
-	}
+	b.done = results
 }
