@@ -54,7 +54,7 @@ func simplifyPieces(pieces []*bset, known bool, work *budget) (out []*bset, disj
 		}
 	}
 	if !disjoint && len(ps) > maxCells {
-		return sortPieces(ps), false
+		return ps, false
 	}
 	for _, p := range ps {
 		if p.simplifyPiece() {
@@ -538,7 +538,7 @@ func (p *bset) pointValues() *piecePoints {
 // values at each of a's points, else nil.
 func adopt(a, b *bset, pp *piecePoints) *bset {
 	for k, pt := range pp.pts {
-		vb, ok := polyAt(b, pt)
+		vb, _, ok := polyAt(b, pt)
 		if !ok || pp.vals[k].Cmp(vb) != 0 {
 			return nil
 		}
@@ -549,17 +549,18 @@ func adopt(a, b *bset, pp *piecePoints) *bset {
 }
 
 // polyAt evaluates a piece's polynomial at a parameter point, inside its
-// domain or not; ok is false on overflow.
-func polyAt(p *bset, params []int64) (v *big.Rat, ok bool) {
+// domain or not (in says which); ok is false on overflow.
+func polyAt(p *bset, params []int64) (v *big.Rat, in, ok bool) {
 	ok = tryNoOverflow(func() {
-		cols, _ := p.contains(params)
+		var cols []int64
+		cols, in = p.contains(params)
 		bv := make([]*big.Int, len(cols))
 		for i, c := range cols {
 			bv[i] = big.NewInt(c)
 		}
 		v = p.poly.eval(bv)
 	})
-	return v, ok
+	return v, in, ok
 }
 
 // paramPoints lists the parameter points of a dimensionless bset if there
@@ -594,20 +595,10 @@ func (p *bset) paramPoints(limit int) ([][]int64, bool) {
 }
 
 // evalPiece evaluates a piece's polynomial at a parameter point inside
-// its domain; ok is false on overflow.
+// its domain; ok is false outside it or on overflow.
 func evalPiece(p *bset, params []int64) (v *big.Rat, ok bool) {
-	ok = tryNoOverflow(func() {
-		cols, in := p.contains(params)
-		if !in {
-			return
-		}
-		bv := make([]*big.Int, len(cols))
-		for i, c := range cols {
-			bv[i] = big.NewInt(c)
-		}
-		v = p.poly.eval(bv)
-	})
-	return v, ok && v != nil
+	v, in, ok := polyAt(p, params)
+	return v, ok && in
 }
 
 // unite returns a basic set C with C = a ∪ b, or nil. It looks for a
