@@ -140,11 +140,32 @@ func TestLibraryOnPoCL(t *testing.T) {
 	}
 }
 
-// checkCase generates k as OpenCL C, builds it on dev and compares its
-// results with the reference interpreter's at every parameter set.
+// Every library kernel, generated as CUDA C and built with NVRTC, computes
+// what the reference interpreter computes, on a machine with an NVIDIA
+// driver. CI has none; the test then stops at the driver's absence, whose
+// message TestLoadOrRun in package cuda checks.
+func TestLibraryOnCUDA(t *testing.T) {
+	dev, err := devices.Open("cuda")
+	if err != nil {
+		t.Skipf("no CUDA device on this machine: %v", err)
+	}
+	defer dev.Close()
+	for _, name := range library.Names() {
+		c, _ := caseOf(name)
+		for _, cs := range c.consts {
+			t.Run(name+"/"+constString(cs), func(t *testing.T) {
+				checkCase(t, dev, parse(t, name, cs), c.params)
+			})
+		}
+	}
+}
+
+// checkCase generates k in dev's language (OpenCL C or CUDA C), builds it
+// on dev and compares its results with the reference interpreter's at
+// every parameter set.
 func checkCase(t *testing.T, dev gpu.Device, k *counts.Kernel, params []params) {
 	t.Helper()
-	code, err := codegen.Generate(k, gpu.OpenCL)
+	code, err := codegen.Generate(k, dev.Info().Backend)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,9 +80,9 @@ type Program interface {
 // Buffer is device memory.
 type Buffer interface {
 	Size() int64
-	// Write copies src to the start of the buffer; Read copies the start
-	// of the buffer into dst. Both block until the copy is complete.
-	Write(src []byte) error
+	// WriteAt copies src into the buffer from byte off on; Read copies the
+	// start of the buffer into dst. Both block until the copy is complete.
+	WriteAt(src []byte, off int64) error
 	Read(dst []byte) error
 	Close() error
 }
@@ -155,10 +155,11 @@ func CheckAlloc(info Info, bytes int64) error {
 	return nil
 }
 
-// CheckCopy rejects a copy of n bytes to or from a buffer of size bytes.
-func CheckCopy(backend Backend, n int, size int64) error {
-	if int64(n) > size {
-		return fmt.Errorf("%s: copying %d bytes to or from a buffer of %d", backend, n, size)
+// CheckCopy rejects a copy of n bytes at byte off to or from a buffer of
+// size bytes that would leave the buffer.
+func CheckCopy(backend Backend, n int, off, size int64) error {
+	if off < 0 || int64(n) > size-off {
+		return fmt.Errorf("%s: copying %d bytes at offset %d to or from a buffer of %d", backend, n, off, size)
 	}
 	return nil
 }

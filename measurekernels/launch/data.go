@@ -4,8 +4,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
 )
 
 // arrayUse says which global arrays an instruction reads and which it
@@ -98,17 +101,22 @@ type codec[T elem] struct {
 var (
 	f32Codec = codec[float32]{4, func(b []byte, v float32) { binary.LittleEndian.PutUint32(b, math.Float32bits(v)) },
 		func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) },
-		func(r *rng) float32 { return float32(r.unit()) }, float32(math.NaN())}
+		drawF32, float32(math.NaN())}
 	f64Codec = codec[float64]{8, func(b []byte, v float64) { binary.LittleEndian.PutUint64(b, math.Float64bits(v)) },
 		func(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b)) },
-		func(r *rng) float64 { return r.unit() }, math.NaN()}
+		drawF64, math.NaN()}
 	i32Codec = codec[int32]{4, func(b []byte, v int32) { binary.LittleEndian.PutUint32(b, uint32(v)) },
 		func(b []byte) int32 { return int32(binary.LittleEndian.Uint32(b)) },
-		func(r *rng) int32 { return int32(r.next() % 16) }, math.MinInt32 + 7}
+		drawI32, math.MinInt32 + 7}
 	i64Codec = codec[int64]{8, func(b []byte, v int64) { binary.LittleEndian.PutUint64(b, uint64(v)) },
 		func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) },
-		func(r *rng) int64 { return int64(r.next() % 16) }, math.MinInt64 + 7}
+		drawI64, math.MinInt64 + 7}
 )
+
+func drawF32(r *rng) float32 { return float32(r.unit()) }
+func drawF64(r *rng) float64 { return r.unit() }
+func drawI32(r *rng) int32   { return int32(r.next() % 16) }
+func drawI64(r *rng) int64   { return int64(r.next() % 16) }
 
 // hostArray is a global array's data on the host, as a typed slice for
 // the reference interpreter.
@@ -179,25 +187,84 @@ func (a *typedArray[T]) at(i int64) float64 { return float64(a.s[i]) }
 
 func (a *typedArray[T]) slice() any { return a.s }
 
-// randomBytes returns n random elements of type t encoded for the device,
-// without the typed copy; timing runs use it.
-func randomBytes(t counts.DType, n int64, r *rng) []byte {
+// writeRandom writes n random elements of type t, encoded for the device,
+// into b. Inputs of a gigabyte or more took seconds a case when drawn on
+// one core into one fresh host array, mostly in first touches of its
+// pages, far longer than the kernels they feed. They are drawn a batch at
+// a time, a chunk per core, into one host buffer that every batch reuses.
+// Each chunk has its own generator, seeded from seed and the chunk's
+// index, so the bytes do not depend on the number of cores.
+func writeRandom(b gpu.Buffer, t counts.DType, n int64, seed uint64) error {
+	size := int64(t.Size())
+	chunks := (n + chunkElems - 1) / chunkElems
+	batch := min(int64(runtime.GOMAXPROCS(0)), chunks)
+	scratch := getScratch(min(n, batch*chunkElems) * size)
+	defer scratchPool.Put(scratch)
+	for k0 := int64(0); k0 < chunks; k0 += batch {
+		k1 := min(chunks, k0+batch)
+		var wg sync.WaitGroup
+		for k := k0; k < k1; k++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := rng(splitmix(seed+uint64(k)) | 1)
+				lo, hi := (k-k0)*chunkElems*size, (min(n, (k+1)*chunkElems)-k0*chunkElems)*size
+				drawChunk(t, (*scratch)[lo:hi], &r)
+			}()
+		}
+		wg.Wait()
+		written := (min(n, k1*chunkElems) - k0*chunkElems) * size
+		if err := b.WriteAt((*scratch)[:written], k0*chunkElems*size); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scratchPool keeps the host buffer of writeRandom between cases.
+var scratchPool sync.Pool
+
+func getScratch(bytes int64) *[]byte {
+	if p, ok := scratchPool.Get().(*[]byte); ok && int64(cap(*p)) >= bytes {
+		*p = (*p)[:bytes]
+		return p
+	}
+	p := make([]byte, bytes)
+	return &p
+}
+
+// chunkElems is the number of elements one generator draws.
+const chunkElems = 1 << 20
+
+// drawChunk fills b with random elements of type t. Each type has its own
+// loop so that drawing and encoding inline (a codec's function fields do
+// not).
+func drawChunk(t counts.DType, b []byte, r *rng) {
 	switch t {
 	case counts.F32:
-		return encodeRandom(f32Codec, n, r)
+		for i := 0; i < len(b); i += 4 {
+			binary.LittleEndian.PutUint32(b[i:], math.Float32bits(drawF32(r)))
+		}
 	case counts.F64:
-		return encodeRandom(f64Codec, n, r)
+		for i := 0; i < len(b); i += 8 {
+			binary.LittleEndian.PutUint64(b[i:], math.Float64bits(drawF64(r)))
+		}
 	case counts.I32:
-		return encodeRandom(i32Codec, n, r)
+		for i := 0; i < len(b); i += 4 {
+			binary.LittleEndian.PutUint32(b[i:], uint32(drawI32(r)))
+		}
 	default:
-		return encodeRandom(i64Codec, n, r)
+		for i := 0; i < len(b); i += 8 {
+			binary.LittleEndian.PutUint64(b[i:], uint64(drawI64(r)))
+		}
 	}
 }
 
-func encodeRandom[T elem](c codec[T], n int64, r *rng) []byte {
-	b := make([]byte, n*int64(c.size))
-	for i := range n {
-		c.put(b[i*int64(c.size):], c.random(r))
-	}
-	return b
+// splitmix is SplitMix64's output function: it turns neighbouring seeds
+// (chunk indices) into unrelated generator states.
+func splitmix(x uint64) uint64 {
+	x += 0x9E3779B97F4A7C15
+	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
+	x = (x ^ x>>27) * 0x94D049BB133111EB
+	return x ^ x>>31
 }

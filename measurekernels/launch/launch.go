@@ -111,13 +111,12 @@ func (k *Kernel) Alloc(sizes map[string]int64) (Buffers, error) {
 }
 
 // FillInputs writes random values (floats in [0.5, 1.5), integers in
-// [0, 16)) into the arrays the kernel reads, from a generator seeded with
-// seed.
+// [0, 16)) into the arrays the kernel reads, from generators seeded with
+// seed and each array's position.
 func (k *Kernel) FillInputs(bufs Buffers, sizes map[string]int64, seed uint64) error {
-	r := rng(seed | 1)
-	for _, a := range k.IR.Arrays {
+	for i, a := range k.IR.Arrays {
 		if b, ok := bufs[a.Name]; ok && k.uses.read[a.Name] {
-			if err := b.Write(randomBytes(a.DType, sizes[a.Name], &r)); err != nil {
+			if err := writeRandom(b, a.DType, sizes[a.Name], splitmix(seed^uint64(i)<<40)); err != nil {
 				return fmt.Errorf("array %s: %w", a.Name, err)
 			}
 		}
@@ -182,7 +181,7 @@ func (k *Kernel) Check(params map[string]int64) error {
 	}
 	defer bufs.Close()
 	for name, h := range host {
-		if err := bufs[name].Write(h.bytes()); err != nil {
+		if err := bufs[name].WriteAt(h.bytes(), 0); err != nil {
 			return err
 		}
 	}

@@ -210,19 +210,19 @@ type Buffer struct {
 // Size is the allocation's size in bytes.
 func (b *Buffer) Size() int64 { return b.size }
 
-// Write copies src to the device.
-func (b *Buffer) Write(src []byte) error {
-	if err := gpu.CheckCopy(gpu.CUDA, len(src), b.size); err != nil || len(src) == 0 {
+// WriteAt copies src to the device, from byte off of the buffer on.
+func (b *Buffer) WriteAt(src []byte, off int64) error {
+	if err := gpu.CheckCopy(gpu.CUDA, len(src), off, b.size); err != nil || len(src) == 0 {
 		return err
 	}
 	return b.dev.do(func() error {
-		return b.dev.drv.check("cuMemcpyHtoD", b.dev.drv.memcpyHtoD(b.ptr, unsafe.Pointer(&src[0]), uintptr(len(src))))
+		return b.dev.drv.check("cuMemcpyHtoD", b.dev.drv.memcpyHtoD(b.ptr+uint64(off), unsafe.Pointer(&src[0]), uintptr(len(src))))
 	})
 }
 
 // Read copies from the device into dst.
 func (b *Buffer) Read(dst []byte) error {
-	if err := gpu.CheckCopy(gpu.CUDA, len(dst), b.size); err != nil || len(dst) == 0 {
+	if err := gpu.CheckCopy(gpu.CUDA, len(dst), 0, b.size); err != nil || len(dst) == 0 {
 		return err
 	}
 	return b.dev.do(func() error {

@@ -46,7 +46,9 @@ func Axpy(t testing.TB, dev gpu.Device, source string) {
 		t.Fatal(err)
 	}
 	defer yb.Close()
-	if err := errors.Join(xb.Write(x), yb.Write(y), k.SetArgs(yb, xb, float32(3), int32(n))); err != nil {
+	// y goes over in two writes, the second at an offset.
+	half := 4 * (n / 2)
+	if err := errors.Join(xb.WriteAt(x, 0), yb.WriteAt(y[:half], 0), yb.WriteAt(y[half:], int64(half)), k.SetArgs(yb, xb, float32(3), int32(n))); err != nil {
 		t.Fatal(err)
 	}
 	secs, err := k.Run([]int64{(n + group - 1) / group * group}, []int64{group})
@@ -102,6 +104,16 @@ func Misuse(t testing.TB, dev gpu.Device, source string) {
 		t.Fatal(err)
 	}
 	defer k.Close()
+	buf, err := dev.Alloc(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	for _, off := range []int64{-4, 12, 17} {
+		if err := buf.WriteAt(make([]byte, 8), off); err == nil {
+			t.Errorf("writing 8 bytes at offset %d of a 16-byte buffer was accepted", off)
+		}
+	}
 	if err := k.SetArgs("text"); err == nil {
 		t.Error("a string argument was accepted")
 	}

@@ -152,16 +152,16 @@ type Buffer struct {
 func (b *Buffer) Size() int64 { return b.size }
 
 // Write copies src into the buffer and waits for the copy.
-func (b *Buffer) Write(src []byte) error {
-	if err := gpu.CheckCopy(gpu.OpenCL, len(src), b.size); err != nil || len(src) == 0 {
+func (b *Buffer) WriteAt(src []byte, off int64) error {
+	if err := gpu.CheckCopy(gpu.OpenCL, len(src), off, b.size); err != nil || len(src) == 0 {
 		return err
 	}
-	return check("clEnqueueWriteBuffer", b.dev.api.enqueueWriteBuffer(b.dev.queue, b.mem, clTrue, 0, uintptr(len(src)), unsafe.Pointer(&src[0]), 0, nil, nil))
+	return check("clEnqueueWriteBuffer", b.dev.api.enqueueWriteBuffer(b.dev.queue, b.mem, clTrue, uintptr(off), uintptr(len(src)), unsafe.Pointer(&src[0]), 0, nil, nil))
 }
 
 // Read copies the buffer's first len(dst) bytes into dst and waits.
 func (b *Buffer) Read(dst []byte) error {
-	if err := gpu.CheckCopy(gpu.OpenCL, len(dst), b.size); err != nil || len(dst) == 0 {
+	if err := gpu.CheckCopy(gpu.OpenCL, len(dst), 0, b.size); err != nil || len(dst) == 0 {
 		return err
 	}
 	return check("clEnqueueReadBuffer", b.dev.api.enqueueReadBuffer(b.dev.queue, b.mem, clTrue, 0, uintptr(len(dst)), unsafe.Pointer(&dst[0]), 0, nil, nil))

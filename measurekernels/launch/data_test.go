@@ -1,0 +1,87 @@
+package launch
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"runtime"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+// hostBuffer is a gpu.Buffer in host memory, poisoned with 0xff bytes (a
+// NaN as f32 or f64, -1 as an integer) so that unwritten elements show.
+type hostBuffer struct{ b []byte }
+
+func newHostBuffer(n int) *hostBuffer { return &hostBuffer{bytes.Repeat([]byte{0xff}, n)} }
+
+func (h *hostBuffer) Size() int64 { return int64(len(h.b)) }
+func (h *hostBuffer) WriteAt(src []byte, off int64) error {
+	if off < 0 || off+int64(len(src)) > h.Size() {
+		return fmt.Errorf("write of %d bytes at %d leaves the buffer", len(src), off)
+	}
+	copy(h.b[off:], src)
+	return nil
+}
+func (h *hostBuffer) Read(dst []byte) error { copy(dst, h.b); return nil }
+func (h *hostBuffer) Close() error          { return nil }
+
+func random(t *testing.T, dt counts.DType, n int64, seed uint64, procs int) []byte {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	h := newHostBuffer(int(n) * dt.Size())
+	if err := writeRandom(h, dt, n, seed); err != nil {
+		t.Fatal(err)
+	}
+	return h.b
+}
+
+// Drawn on one core or several, an input is the same bytes; every element
+// is written, lies in the documented range, and the values have the mean
+// and variance of the uniform distribution (1 and 1/12 on [0.5, 1.5)),
+// which a chunk drawn twice would break.
+func TestWriteRandom(t *testing.T) {
+	const n = 5*chunkElems + 17
+	one := random(t, counts.F32, n, 42, 1)
+	if !bytes.Equal(one, random(t, counts.F32, n, 42, 3)) {
+		t.Fatal("the bytes depend on the number of cores drawing them")
+	}
+	var sum, sq float64
+	for i := range n {
+		v := float64(math.Float32frombits(binary.LittleEndian.Uint32(one[4*i:])))
+		if !(v >= 0.5 && v <= 1.5) {
+			t.Fatalf("element %d = %g, outside [0.5, 1.5]", i, v)
+		}
+		sum += v
+		sq += (v - 1) * (v - 1)
+	}
+	if mean, variance := sum/n, sq/n; math.Abs(mean-1) > 0.002 || math.Abs(variance-1.0/12) > 0.001 {
+		t.Errorf("mean %g and variance %g, want 1 and %g", mean, variance, 1.0/12)
+	}
+	if bytes.Equal(one[:4*chunkElems], one[4*chunkElems:8*chunkElems]) || bytes.Equal(random(t, counts.F32, n, 43, 2), one) {
+		t.Error("chunks or seeds repeat one stream")
+	}
+	ints := random(t, counts.I64, chunkElems+1, 7, 2)
+	for i := range chunkElems + 1 {
+		if v := int64(binary.LittleEndian.Uint64(ints[8*i:])); v < 0 || v >= 16 {
+			t.Fatalf("integer element %d = %d, outside [0, 16)", i, v)
+		}
+	}
+	if err := writeRandom(newHostBuffer(8), counts.F64, 2, 1); err == nil {
+		t.Error("16 bytes were written to an 8-byte buffer without an error")
+	}
+}
+
+// BenchmarkWriteRandom draws a 1 GiB f32 input, the size of the largest
+// stride-1 cases on a GPU, into host memory.
+func BenchmarkWriteRandom(b *testing.B) {
+	h := &hostBuffer{make([]byte, 1<<30)}
+	b.SetBytes(1 << 30)
+	for b.Loop() {
+		if err := writeRandom(h, counts.F32, 1<<28, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
