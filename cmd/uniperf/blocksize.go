@@ -17,6 +17,7 @@ import (
 	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/xu"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
 )
 
 // blocksizeOptions are the flags of `uniperf blocksize`.
@@ -57,7 +58,8 @@ path to a .json file). Models that calibrate on measurements (linear, and
 resios and xu where the device file lacks their constants) use the
 measurement rows of --tables, by default the shipped table measured on
 that device with the paper suite (or every shipped table of the device
-when none is of that suite). --model takes a comma-separated list (default xu,resios);
+when none is of that suite; the CUDA tables where both CUDA and OpenCL
+ones ship). --model takes a comma-separated list (default xu,resios);
 when the device file carries Resios constants, the thesis's launch
 heuristic (seed 000 §5.2.1) is shown too.
 
@@ -260,10 +262,13 @@ func calibrationRows(dev *gpus.Device, tables []string) ([]linear.Row, string, e
 // shippedTablesOf names the shipped tables measured on the device: its
 // paper-suite table where one ships, since tables of other suites may come
 // from other hosts and would mix their rows into one calibration; else
-// every table of the device.
+// every table of the device. Where tables of both backends ship (an H100
+// through CUDA and through OpenCL), the CUDA ones are used: the two
+// compilers build different code, and occupancy is CUDA's notion.
 func shippedTablesOf(dev *gpus.Device) []string {
 	names := append([]string{dev.Name}, dev.Aliases...)
 	var all, paper []string
+	backends := map[string]string{}
 	for _, n := range datasets.Shipped() {
 		t, err := datasets.OpenShipped(n)
 		if err != nil {
@@ -275,14 +280,20 @@ func shippedTablesOf(dev *gpus.Device) []string {
 				if t.Meta.Suite == "paper" {
 					paper = append(paper, embeddedPrefix+n)
 				}
+				backends[embeddedPrefix+n] = t.Meta.Backend
 				break
 			}
 		}
 	}
+	chosen := all
 	if len(paper) > 0 {
-		return paper
+		chosen = paper
 	}
-	return all
+	isCUDA := func(n string) bool { return backends[n] == string(gpu.CUDA) }
+	if slices.ContainsFunc(chosen, isCUDA) {
+		chosen = slices.DeleteFunc(chosen, func(n string) bool { return !isCUDA(n) })
+	}
+	return chosen
 }
 
 // parseShapes reads --sizes: one value per group const, joined by x.

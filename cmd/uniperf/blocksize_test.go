@@ -126,3 +126,21 @@ func TestBlocksizeErrors(t *testing.T) {
 		}
 	}
 }
+
+// On the H100, whose paper suite ships measured through CUDA and through
+// OpenCL, the linear model calibrates on the CUDA table alone (one fit
+// refuses two backends).
+func TestBlocksizeCalibratesOnOneBackend(t *testing.T) {
+	code, out, errOut := runBlocksize(t, "global_copy", "--device", "h100-sxm5", "--param", "n=16777216",
+		"--sizes", "128,256", "--model", "linear", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r blocksizeResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(r.Calibrated, "embedded:h100-cuda-paper.arrow (") || strings.Contains(r.Calibrated, "opencl") {
+		t.Errorf("calibrated on %q", r.Calibrated)
+	}
+}

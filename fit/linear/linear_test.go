@@ -245,6 +245,11 @@ func TestErrors(t *testing.T) {
 	if _, err := c.Train(map[string]*datasets.Table{"a": a, "b": b}, Options{}); err == nil || !strings.Contains(err.Error(), "one device at a time") {
 		t.Errorf("two devices: %v", err)
 	}
+	cuda := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
+	cuda.Meta.Backend = "cuda"
+	if _, err := c.Train(map[string]*datasets.Table{"a": a, "c": cuda}, Options{}); err == nil || !strings.Contains(err.Error(), "c was measured through cuda, a through opencl: fit one backend at a time") {
+		t.Errorf("two backends: %v", err)
+	}
 	tests := syntheticTable("gpu A", []string{"copy"}, datasets.RoleTest)
 	if _, err := c.Train(map[string]*datasets.Table{"t": tests}, Options{}); err == nil || !strings.Contains(err.Error(), "no measurement rows") {
 		t.Errorf("only test rows: %v", err)

@@ -110,15 +110,23 @@ func (c *Counter) Fit(rows []Row, opts Options) (*fit.Weights, error) {
 	return w, nil
 }
 
-// oneDevice returns the device all tables were measured on.
+// oneDevice returns the device all tables were measured on. Tables of one
+// device measured through different backends are refused too: CUDA and
+// OpenCL compile the same kernel to different code (on an H100 their
+// stride-2 load rates differ by 1.6x), so one fit would average two
+// machines.
 func oneDevice(tables map[string]*datasets.Table) (string, error) {
-	device := ""
+	device, backend, first := "", "", ""
 	for _, name := range slices.Sorted(maps.Keys(tables)) {
-		d := tables[name].Meta.DeviceName
-		if device != "" && d != device {
-			return "", fmt.Errorf("fit: %s was measured on %q, other tables on %q: fit one device at a time", name, d, device)
+		m := tables[name].Meta
+		switch {
+		case first == "":
+			device, backend, first = m.DeviceName, m.Backend, name
+		case m.DeviceName != device:
+			return "", fmt.Errorf("fit: %s was measured on %q, %s on %q: fit one device at a time", name, m.DeviceName, first, device)
+		case m.Backend != backend:
+			return "", fmt.Errorf("fit: %s was measured through %s, %s through %s: fit one backend at a time", name, m.Backend, first, backend)
 		}
-		device = d
 	}
 	if device == "" {
 		return "", fmt.Errorf("fit: no tables")
