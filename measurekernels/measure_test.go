@@ -248,3 +248,31 @@ func TestTimeBudget(t *testing.T) {
 		t.Errorf("resumed run measured %d rows and resumed %d; want 0 and the table's", rep.Rows, rep.Resumed)
 	}
 }
+
+// A work-group size beyond a kernel's limit on the device (NVIDIA's
+// OpenCL allows 256 work-items for every library kernel on an H100) is a
+// limit of the device: its cases are skipped with the reason, the other
+// sizes are measured, and nothing counts as a failure.
+func TestMeasureSkipsGroupsBeyondTheKernelLimit(t *testing.T) {
+	dev := openPoCL(t)
+	s := fixtureSuite(t, "")
+	big := []int64{2 * dev.Info().MaxGroupSize}
+	s.GroupSets["large"]["1d"] = [][]int64{{64}, big}
+	rep, tab := runFixture(t, dev, filepath.Join(t.TempDir(), "m.arrow"), Options{Suite: s, Generate: fixture(nil), SizeClass: "large"})
+	if len(rep.Failures) > 0 {
+		t.Fatalf("failures: %v", rep.Failures)
+	}
+	want := "global_copy LX=" + strconv.FormatInt(big[0], 10) + ": a work-group of " + strconv.FormatInt(big[0], 10) + " work-items exceeds this kernel's limit of "
+	if !slices.ContainsFunc(rep.Skipped, func(s string) bool { return strings.HasPrefix(s, want) }) {
+		t.Errorf("skipped %q, want a line starting %q", rep.Skipped, want)
+	}
+	// As in TestMeasureFixture, less the cases of the large group.
+	if rep.Rows != 8 || len(tab.Rows) != 8 {
+		t.Fatalf("%d rows reported, %d in the table; want 8 (skipped %v)", rep.Rows, len(tab.Rows), rep.Skipped)
+	}
+	for _, r := range tab.Rows {
+		if r.LocalSize[0] == big[0] {
+			t.Errorf("%s measured at the group %v", r.Kernel, r.LocalSize)
+		}
+	}
+}

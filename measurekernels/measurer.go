@@ -110,6 +110,13 @@ func (m *measurer) program(c suite.Case) (*program, error) {
 		}
 		m.programs[key] = p
 	}
+	if group := groupSize(c.Group); group > p.MaxGroup() {
+		// A device limit, not a fault: the rest of the suite runs.
+		m.failed[key] = true
+		m.skip(fmt.Sprintf("%s: a work-group of %d work-items exceeds this kernel's limit of %d on %s; its cases are not measured (--size-class small keeps to 256)",
+			key, group, p.MaxGroup(), m.info.Name))
+		return nil, errSkip
+	}
 	if err := p.check(c.Entry, c.Variant); err != nil {
 		m.failed[key] = true
 		err = fmt.Errorf("%s %q: correctness check failed, not timed: %w", key, c.Variant.Name, err)
@@ -118,6 +125,15 @@ func (m *measurer) program(c suite.Case) (*program, error) {
 		return nil, errSkip
 	}
 	return p, nil
+}
+
+// groupSize is the number of work-items in a work-group of extents g.
+func groupSize(g []int64) int64 {
+	n := int64(1)
+	for _, v := range g {
+		n *= v
+	}
+	return n
 }
 
 // errSkip reports that a case's program is unusable; the failure is

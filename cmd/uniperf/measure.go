@@ -67,8 +67,10 @@ following seed 001 §4.2:
      computes a wrong result is reported and never timed;
   2. the empty kernel is timed first: its time is the launch overhead;
   3. each kernel's smallest size is raised until its run time is at least
-     twice that overhead, and sizes that would need more than 80% of the
-     device's memory are skipped;
+     twice that overhead; sizes that would need more than 80% of the
+     device's memory, and work-group sizes beyond a kernel's limit on the
+     device (256 work-items in NVIDIA's OpenCL, where --size-class small
+     fits), are skipped and listed;
   4. every case runs --runs times back to back with device event timers;
      the first --discard runs are left out and the minimum of the rest is
      the row's time. Every raw time is kept in the table.

@@ -98,6 +98,10 @@ type Kernel interface {
 	// waits for it, and returns its run time in seconds as the device's
 	// event timers measured it.
 	Run(global, local []int64) (float64, error)
+	// MaxGroup is the most work-items a work-group of this kernel may
+	// have on its device, which can be below the device's limit: NVIDIA's
+	// OpenCL allows 256 for every library kernel on an H100, CUDA 1024.
+	MaxGroup() int64
 	Close() error
 }
 

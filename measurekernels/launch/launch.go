@@ -145,6 +145,10 @@ func (k *Kernel) Bind(bufs Buffers, params map[string]int64) error {
 	return k.fn.SetArgs(args...)
 }
 
+// MaxGroup is the most work-items a work-group of the kernel may have on
+// its device.
+func (k *Kernel) MaxGroup() int64 { return k.fn.MaxGroup() }
+
 // Run launches the bound kernel and returns its device time in seconds.
 func (k *Kernel) Run(global, local []int64) (float64, error) { return k.fn.Run(global, local) }
 

@@ -281,6 +281,9 @@ func (k *Kernel) SetArgs(args ...any) error {
 	return nil
 }
 
+// MaxGroup is CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK.
+func (k *Kernel) MaxGroup() int64 { return k.maxGroup }
+
 // Run launches the kernel on a grid of global/local blocks of local threads
 // and returns the time between events recorded before and after it.
 func (k *Kernel) Run(global, local []int64) (float64, error) {

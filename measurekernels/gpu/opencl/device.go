@@ -218,6 +218,9 @@ func (k *Kernel) SetArgs(args ...any) error {
 	return nil
 }
 
+// MaxGroup is CL_KERNEL_WORK_GROUP_SIZE.
+func (k *Kernel) MaxGroup() int64 { return k.maxGroup }
+
 // Run launches the kernel, waits for it, and returns the time between the
 // event's CL_PROFILING_COMMAND_START and CL_PROFILING_COMMAND_END.
 func (k *Kernel) Run(global, local []int64) (float64, error) {
