@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Cross-checks uniperf's measurement tables with a second Arrow
 # implementation: the npm apache-arrow package reads every datasets/*.arrow
-# and datasets/gpu/*.arrow (plus a sample table with awkward values that Go writes here) and must
-# agree with Go's package datasets on row counts, columns, metadata and
-# every value. Installs apache-arrow into .ci/arrow-js/node_modules (npm ci,
+# and datasets/gpu/*.arrow (plus a sample table with awkward values that Go
+# writes here) and must agree with Go's package datasets on row counts,
+# columns, metadata and every value. Installs apache-arrow into .ci/arrow-js/node_modules (npm ci,
 # from package-lock.json) on first use. Needs go, node and npm.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
