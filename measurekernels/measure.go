@@ -136,7 +136,7 @@ func budgetMethod(s *suite.Suite) string {
 type Report struct {
 	Rows     int           // rows measured in this run
 	Resumed  int           // cases already in the table, skipped
-	Skipped  []string      // cases not measured, with the reason (memory, budget)
+	Skipped  []string      // cases, or all cases of a program, not measured, with the reason (memory, budget, work-group limit)
 	Failures []error       // kernels that failed to build or computed wrong results: never timed
 	Overhead float64       // the empty kernel's time, seconds (0 without one)
 	Wall     time.Duration // wall time of the run

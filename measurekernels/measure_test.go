@@ -276,3 +276,38 @@ func TestMeasureSkipsGroupsBeyondTheKernelLimit(t *testing.T) {
 		}
 	}
 }
+
+// allocCounter counts a device's allocations by size.
+type allocCounter struct {
+	gpu.Device
+	sizes map[int64]int
+}
+
+func (d *allocCounter) Alloc(bytes int64) (gpu.Buffer, error) {
+	d.sizes[bytes]++
+	return d.Device.Alloc(bytes)
+}
+
+// The cases of one kernel and size at its work-group sizes, timed one
+// after another, share one set of arrays: global_copy's largest size,
+// timed at two work-group sizes, allocates its two arrays once.
+func TestMeasureReusesArraysAcrossGroupSizes(t *testing.T) {
+	dev := &allocCounter{openPoCL(t), map[int64]int{}}
+	_, tab := runFixture(t, dev, filepath.Join(t.TempDir(), "m.arrow"), Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large"})
+	var largest int64
+	groups := 0
+	for _, r := range tab.Rows {
+		if r.Kernel == "global_copy" && r.Params["n"] >= largest {
+			if r.Params["n"] > largest {
+				largest, groups = r.Params["n"], 0
+			}
+			groups++
+		}
+	}
+	if groups != 2 {
+		t.Fatalf("global_copy's largest size n=%d was timed at %d work-group sizes, want 2", largest, groups)
+	}
+	if got := dev.sizes[4*largest]; got != 2 {
+		t.Errorf("%d allocations of %d bytes, want 2 (arrays a and b, once)", got, 4*largest)
+	}
+}

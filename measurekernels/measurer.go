@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -37,6 +38,7 @@ type measurer struct {
 	// exponent is, per kernel, the exponent e of t ~ N^e that
 	// calibration found, for series with one size measured.
 	exponent map[string]float64
+	last     lastArrays
 }
 
 type point struct{ n, secs float64 }
@@ -65,6 +67,7 @@ func newMeasurer(dev gpu.Device, out *datasets.Writer, opts Options) *measurer {
 }
 
 func (m *measurer) close() {
+	m.last.bufs.Close()
 	for _, p := range m.programs {
 		p.Close()
 	}
@@ -333,18 +336,14 @@ func (m *measurer) quickTime(p *program, c suite.Case) (float64, error) {
 	return datasets.MinKept(raw, 1), nil
 }
 
-// timeCase allocates and fills the case's arrays and times runs launches.
+// timeCase times runs launches of the case on its arrays (see arrays).
 func (m *measurer) timeCase(p *program, c suite.Case, runs int) ([]float64, error) {
 	sizes, err := m.fits(p, c)
 	if err != nil {
 		return nil, err
 	}
-	bufs, err := p.Alloc(sizes)
+	bufs, err := m.arrays(p, sizes)
 	if err != nil {
-		return nil, err
-	}
-	defer bufs.Close()
-	if err := p.FillInputs(bufs, sizes, 0x2545F4914F6CDD1D); err != nil {
 		return nil, err
 	}
 	global, local, err := p.Grid(c.Params)
@@ -364,6 +363,41 @@ func (m *measurer) timeCase(p *program, c suite.Case, runs int) ([]float64, erro
 		}
 	}
 	return raw, nil
+}
+
+// arrays returns the device arrays of a case, allocated and filled with
+// random inputs, or those of the case timed before when it ran the same
+// kernel at the same sizes. The suite times each size at three work-group
+// sizes in a row, and drawing and copying the inputs of the largest
+// stride-1 cases (gigabytes on a GPU) took longer than timing them. The
+// arrays stay allocated until a case needs others or the run ends.
+func (m *measurer) arrays(p *program, sizes map[string]int64) (launch.Buffers, error) {
+	key := p.name
+	for _, a := range slices.Sorted(maps.Keys(sizes)) {
+		key += fmt.Sprintf(" %s:%d", a, sizes[a])
+	}
+	if m.last.bufs != nil && m.last.key == key {
+		return m.last.bufs, nil
+	}
+	m.last.bufs.Close()
+	m.last = lastArrays{}
+	bufs, err := p.Alloc(sizes)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.FillInputs(bufs, sizes, 0x2545F4914F6CDD1D); err != nil {
+		bufs.Close()
+		return nil, err
+	}
+	m.last = lastArrays{key, bufs}
+	return bufs, nil
+}
+
+// lastArrays are the device arrays of the last case timed, by kernel and
+// array sizes.
+type lastArrays struct {
+	key  string
+	bufs launch.Buffers
 }
 
 // measureCase measures one case and appends its row, unless the table

@@ -234,7 +234,7 @@ func printMeasureReport(w io.Writer, tw *datasets.Writer, rep *measurekernels.Re
 	}
 	fmt.Fprintf(w, "wall time %s, %.1f%% of it inside timed kernels\n", rep.Wall.Round(time.Millisecond), 100*rep.Efficiency())
 	if len(rep.Skipped) > 0 {
-		fmt.Fprintf(w, "skipped %d cases:\n", len(rep.Skipped))
+		fmt.Fprintf(w, "not measured (%d):\n", len(rep.Skipped))
 		for _, s := range rep.Skipped {
 			fmt.Fprintf(w, "  %s\n", s)
 		}
