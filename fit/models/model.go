@@ -19,6 +19,8 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/gpus"
@@ -44,6 +46,10 @@ type Env struct {
 	// Device holds the device's parameters; nil where none is known,
 	// which only models that need no device parameters accept.
 	Device *gpus.Device
+	// inputs caches Inputs by case: every model, and every fold of a
+	// cross-validation, asks for the same rows, and finding a launch
+	// grid enumerates the kernel's domain (most of the demo's time).
+	inputs sync.Map
 }
 
 // Inputs are the facts about a launch that every model may draw on.
@@ -68,8 +74,35 @@ func (in *Inputs) GroupSize() int64 { return in.Local[0] * in.Local[1] * in.Loca
 // Groups is the number of work-groups launched.
 func (in *Inputs) Groups() int64 { return in.WorkItems() / in.GroupSize() }
 
-// Inputs counts and sizes a launch.
+// Inputs counts and sizes a launch. The result is shared between
+// callers and must not be modified.
 func (e *Env) Inputs(c Case) (*Inputs, error) {
+	key := c.key()
+	if in, ok := e.inputs.Load(key); ok {
+		return in.(*Inputs), nil
+	}
+	in, err := e.newInputs(c)
+	if err != nil {
+		return nil, err
+	}
+	e.inputs.Store(key, in)
+	return in, nil
+}
+
+// key identifies a case: kernel, consts and params in name order.
+func (c Case) key() string {
+	var b strings.Builder
+	b.WriteString(c.Kernel)
+	for _, m := range []map[string]int64{c.Consts, c.Params} {
+		b.WriteByte('|')
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			fmt.Fprintf(&b, "%s=%d,", name, m[name])
+		}
+	}
+	return b.String()
+}
+
+func (e *Env) newInputs(c Case) (*Inputs, error) {
 	counted, err := e.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {
 		return nil, err
