@@ -126,6 +126,12 @@ func TestLibraryOnPoCL(t *testing.T) {
 		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
 	}
 	defer dev.Close()
+	checkLibrary(t, dev)
+}
+
+// checkLibrary checks every library kernel on dev at each const binding
+// and parameter set of its case.
+func checkLibrary(t *testing.T, dev gpu.Device) {
 	for _, name := range library.Names() {
 		c, ok := caseOf(name)
 		if !ok {
@@ -150,14 +156,7 @@ func TestLibraryOnCUDA(t *testing.T) {
 		t.Skipf("no CUDA device on this machine: %v", err)
 	}
 	defer dev.Close()
-	for _, name := range library.Names() {
-		c, _ := caseOf(name)
-		for _, cs := range c.consts {
-			t.Run(name+"/"+constString(cs), func(t *testing.T) {
-				checkCase(t, dev, parse(t, name, cs), c.params)
-			})
-		}
-	}
+	checkLibrary(t, dev)
 }
 
 // checkCase generates k in dev's language (OpenCL C or CUDA C), builds it
