@@ -116,8 +116,12 @@ func (m *measurer) program(c suite.Case) (*program, error) {
 	if group := groupSize(c.Group); group > p.MaxGroup() {
 		// A device limit, not a fault: the rest of the suite runs.
 		m.failed[key] = true
-		m.skip(fmt.Sprintf("%s: a work-group of %d work-items exceeds this kernel's limit of %d on %s; its cases are not measured (--size-class small keeps to 256)",
-			key, group, p.MaxGroup(), m.info.Name))
+		hint := ""
+		if p.MaxGroup() >= 256 && c.Entry.GroupSizes == nil {
+			hint = " (--size-class small keeps to 256)"
+		}
+		m.skip(fmt.Sprintf("%s: a work-group of %d work-items exceeds this kernel's limit of %d on %s; its cases are not measured%s",
+			key, group, p.MaxGroup(), m.info.Name, hint))
 		return nil, errSkip
 	}
 	if err := p.check(c.Entry, c.Variant); err != nil {
@@ -370,7 +374,9 @@ func (m *measurer) timeCase(p *program, c suite.Case, runs int) ([]float64, erro
 // kernel at the same sizes. The suite times each size at three work-group
 // sizes in a row, and drawing and copying the inputs of the largest
 // stride-1 cases (gigabytes on a GPU) took longer than timing them. The
-// arrays stay allocated until a case needs others or the run ends.
+// next case then starts from what the last one's runs left in its
+// outputs, as each run of a case does from the run before. The arrays
+// stay allocated until a case needs others or the run ends.
 func (m *measurer) arrays(p *program, sizes map[string]int64) (launch.Buffers, error) {
 	key := p.name
 	for _, a := range slices.Sorted(maps.Keys(sizes)) {

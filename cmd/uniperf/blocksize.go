@@ -255,6 +255,9 @@ func calibrationRows(dev *gpus.Device, tables []string) ([]linear.Row, string, e
 	if err != nil {
 		return nil, "", err
 	}
+	if err := oneBackend(lt, slices.Sorted(maps.Keys(lt.tables))); err != nil {
+		return nil, "", err
+	}
 	rows := linear.Rows(lt.tables, datasets.RoleMeasurement)
 	return rows, fmt.Sprintf("%s (%d measurement rows)", strings.Join(tables, ", "), len(rows)), nil
 }

@@ -128,8 +128,8 @@ func TestBlocksizeErrors(t *testing.T) {
 }
 
 // On the H100, whose paper suite ships measured through CUDA and through
-// OpenCL, the linear model calibrates on the CUDA table alone (one fit
-// refuses two backends).
+// OpenCL, the linear model calibrates on the CUDA table alone; given both
+// with --tables, blocksize refuses them.
 func TestBlocksizeCalibratesOnOneBackend(t *testing.T) {
 	code, out, errOut := runBlocksize(t, "global_copy", "--device", "h100-sxm5", "--param", "n=16777216",
 		"--sizes", "128,256", "--model", "linear", "--json")
@@ -142,5 +142,23 @@ func TestBlocksizeCalibratesOnOneBackend(t *testing.T) {
 	}
 	if !strings.HasPrefix(r.Calibrated, "embedded:h100-cuda-paper.arrow (") || strings.Contains(r.Calibrated, "opencl") {
 		t.Errorf("calibrated on %q", r.Calibrated)
+	}
+	both := []string{"embedded:h100-cuda-paper.arrow", "embedded:h100-opencl-paper.arrow"}
+	want := "embedded:h100-opencl-paper.arrow was measured through opencl, embedded:h100-cuda-paper.arrow through cuda: give the tables of one backend"
+	for _, run := range []struct {
+		name string
+		run  func() (int, string, string)
+	}{
+		{"blocksize", func() (int, string, string) {
+			return runBlocksize(t, "global_copy", "--device", "h100-sxm5", "--param", "n=16777216", "--model", "linear", "--tables", both[0], "--tables", both[1])
+		}},
+		{"compare", func() (int, string, string) { return runCompare(t, append([]string{"--models", "linear"}, both...)...) }},
+		{"fit --model cycles", func() (int, string, string) {
+			return runFit(t, append([]string{"--model", "cycles", "--out", filepath.Join(t.TempDir(), "c.json")}, both...)...)
+		}},
+	} {
+		if code, _, errOut := run.run(); code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("%s on both backends: exit %d, %q", run.name, code, errOut)
+		}
 	}
 }

@@ -133,15 +133,33 @@ func (o fitOptions) linearOnly(model string) error {
 }
 
 // byDevice groups the loaded tables by the device they were measured on.
-func byDevice(lt *loadedTables) map[string][]string {
+// One device's tables measured through different backends are refused,
+// as uniperf fit refuses them.
+func byDevice(lt *loadedTables) (map[string][]string, error) {
 	out := map[string][]string{}
 	for name, t := range lt.tables {
 		out[t.Meta.DeviceName] = append(out[t.Meta.DeviceName], name)
 	}
-	for _, names := range out {
-		slices.Sort(names)
+	for _, device := range slices.Sorted(maps.Keys(out)) {
+		slices.Sort(out[device])
+		if err := oneBackend(lt, out[device]); err != nil {
+			return nil, err
+		}
 	}
-	return out
+	return out, nil
+}
+
+// oneBackend refuses tables measured through different backends: CUDA and
+// OpenCL compile the same kernel to different code, so rows of both in
+// one calibration would average two machines.
+func oneBackend(lt *loadedTables, names []string) error {
+	first := lt.tables[names[0]].Meta.Backend
+	for _, name := range names[1:] {
+		if b := lt.tables[name].Meta.Backend; b != first {
+			return fmt.Errorf("%s was measured through %s, %s through %s: give the tables of one backend", name, b, names[0], first)
+		}
+	}
+	return nil
 }
 
 // tablesOf returns the loaded tables of the given names.
@@ -158,7 +176,10 @@ func tablesOf(lt *loadedTables, names []string) map[string]*datasets.Table {
 // needDevice says whether a device without a parameter file is an error;
 // deviceFile applies when the tables come from one device.
 func deviceRows(lt *loadedTables, counter *linear.Counter, needDevice bool, deviceFile string) ([]models.DeviceRows, []string, error) {
-	groups := byDevice(lt)
+	groups, err := byDevice(lt)
+	if err != nil {
+		return nil, nil, err
+	}
 	if deviceFile != "" && len(groups) > 1 {
 		return nil, nil, fmt.Errorf("--device-file gives the parameters of one device, and the tables come from %d: %s",
 			len(groups), strings.Join(slices.Sorted(maps.Keys(groups)), ", "))

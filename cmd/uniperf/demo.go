@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 )
@@ -164,9 +166,13 @@ func demoCompare(out io.Writer, lt *loadedTables, counter *linear.Counter) error
 	var missing []string
 	for _, m := range models.Names() {
 		c, err := models.Compare(devices, models.CompareOptions{Models: []string{m}, New: modelMaker(fitOptions{})})
-		if err != nil {
+		var missingParam *gpus.MissingError
+		if errors.As(err, &missingParam) {
 			missing = append(missing, fmt.Sprintf("%s: %v", m, err))
 			continue
+		}
+		if err != nil {
+			return err
 		}
 		for _, d := range devices {
 			var errs []float64

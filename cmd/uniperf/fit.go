@@ -231,7 +231,10 @@ func printDiagnostics(out io.Writer, w *fit.Weights) {
 // calibrate calibrates a model other than linear on the measurement rows
 // of one device's tables and writes its calibration file.
 func calibrate(stdout io.Writer, lt *loadedTables, opts fitOptions) error {
-	groups := byDevice(lt)
+	groups, err := byDevice(lt)
+	if err != nil {
+		return err
+	}
 	if len(groups) != 1 {
 		return fmt.Errorf("the tables come from %d devices (%s): calibrate one device at a time",
 			len(groups), strings.Join(slices.Sorted(maps.Keys(groups)), ", "))

@@ -80,7 +80,8 @@ type Program interface {
 // Buffer is device memory.
 type Buffer interface {
 	Size() int64
-	// WriteAt copies src into the buffer from byte off on; Read copies the
+	// WriteAt copies src into the buffer from byte off on (all of it, or
+	// an error: unlike io.WriterAt it returns no count); Read copies the
 	// start of the buffer into dst. Both block until the copy is complete.
 	WriteAt(src []byte, off int64) error
 	Read(dst []byte) error

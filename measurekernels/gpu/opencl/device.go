@@ -151,7 +151,8 @@ type Buffer struct {
 // Size is the buffer's size in bytes.
 func (b *Buffer) Size() int64 { return b.size }
 
-// Write copies src into the buffer and waits for the copy.
+// WriteAt copies src into the buffer from byte off on and waits for the
+// copy.
 func (b *Buffer) WriteAt(src []byte, off int64) error {
 	if err := gpu.CheckCopy(gpu.OpenCL, len(src), off, b.size); err != nil || len(src) == 0 {
 		return err
