@@ -389,6 +389,9 @@ func libraryCases() []libraryCase {
 		{"empty", small2, map[string]int64{"n": 10}, func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
 			return map[string]any{}, func() error { return nil }
 		}},
+		{"empty_1d", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+			return map[string]any{}, func() error { return nil }
+		}},
 		{"finite_diff", small2, map[string]int64{"n": 11}, fdSetup},
 		{"finite_diff", map[string]int64{"LX": 4, "LY": 4}, map[string]int64{"n": 10}, fdSetup},
 		{"finite_diff", map[string]int64{"LX": 2, "LY": 1}, map[string]int64{"n": 5}, fdSetup},

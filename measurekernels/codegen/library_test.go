@@ -46,6 +46,7 @@ var libraryCases = map[string]libraryCase{
 	"arith":       {groups2D, []params{{"n": 37, "nk": 5}, {"n": 40, "nk": 1}, {"n": 1, "nk": 3}}},
 	"convolution": libraryCase{groups2D, []params{{"n": 21}, {"n": 1}}}.with(consts{"LX": 5, "LY": 3}),
 	"empty":       {groups2D, []params{{"n": 37}}},
+	"empty_1d":    {groups1D, []params{{"n": 1000}, {"n": 1}}},
 	// LY = 1: three passes over the halo rows.
 	"finite_diff":        libraryCase{groups2D, []params{{"n": 40}, {"n": 37}, {"n": 3}, {"n": 14}, {"n": 18}}}.with(consts{"LX": 3, "LY": 1}),
 	"global_add4":        {groups1D, []params{{"n": 1000}, {"n": 37}, {"n": 1}}},

@@ -68,8 +68,8 @@ func TestPaperSuiteFollowsTheSeed(t *testing.T) {
 		}
 	}
 	// The seed's nine classes and uniperf's global_strided, vector_norms,
-	// matvec, uniform_loads, arith_mix and global_fan.
-	own := []string{"global_strided", "vector_norms", "matvec", "uniform_loads", "arith_mix", "global_fan"}
+	// matvec, uniform_loads, arith_mix, global_fan and empty_1d.
+	own := []string{"global_strided", "vector_norms", "matvec", "uniform_loads", "arith_mix", "global_fan", "empty_1d"}
 	if len(classes) != 9+len(own) || slices.ContainsFunc(own, func(c string) bool { return !classes[c] }) {
 		t.Errorf("%d measurement classes %v, want the seed's 9 and %v", len(classes), classes, own)
 	}
