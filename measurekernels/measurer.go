@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"time"
@@ -378,10 +377,7 @@ func (m *measurer) timeCase(p *program, c suite.Case, runs int) ([]float64, erro
 // outputs, as each run of a case does from the run before. The arrays
 // stay allocated until a case needs others or the run ends.
 func (m *measurer) arrays(p *program, sizes map[string]int64) (launch.Buffers, error) {
-	key := p.name
-	for _, a := range slices.Sorted(maps.Keys(sizes)) {
-		key += fmt.Sprintf(" %s:%d", a, sizes[a])
-	}
+	key := programKey(p.name, sizes)
 	if m.last.bufs != nil && m.last.key == key {
 		return m.last.bufs, nil
 	}

@@ -22,7 +22,8 @@ type program struct {
 	checked map[string]bool // variants whose correctness check passed
 }
 
-// programKey identifies a program: kernel name and const bindings.
+// programKey identifies a program: kernel name and const bindings (arrays
+// uses it for a kernel name and array sizes).
 func programKey(name string, consts map[string]int64) string {
 	var b strings.Builder
 	b.WriteString(name)

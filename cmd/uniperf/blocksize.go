@@ -255,7 +255,7 @@ func calibrationRows(dev *gpus.Device, tables []string) ([]linear.Row, string, e
 	if err != nil {
 		return nil, "", err
 	}
-	if err := oneBackend(lt, slices.Sorted(maps.Keys(lt.tables))); err != nil {
+	if err := linear.OneBackend(lt.tables); err != nil {
 		return nil, "", err
 	}
 	rows := linear.Rows(lt.tables, datasets.RoleMeasurement)

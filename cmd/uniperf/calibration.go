@@ -142,24 +142,11 @@ func byDevice(lt *loadedTables) (map[string][]string, error) {
 	}
 	for _, device := range slices.Sorted(maps.Keys(out)) {
 		slices.Sort(out[device])
-		if err := oneBackend(lt, out[device]); err != nil {
+		if err := linear.OneBackend(tablesOf(lt, out[device])); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
-}
-
-// oneBackend refuses tables measured through different backends: CUDA and
-// OpenCL compile the same kernel to different code, so rows of both in
-// one calibration would average two machines.
-func oneBackend(lt *loadedTables, names []string) error {
-	first := lt.tables[names[0]].Meta.Backend
-	for _, name := range names[1:] {
-		if b := lt.tables[name].Meta.Backend; b != first {
-			return fmt.Errorf("%s was measured through %s, %s through %s: give the tables of one backend", name, b, names[0], first)
-		}
-	}
-	return nil
 }
 
 // tablesOf returns the loaded tables of the given names.

@@ -247,7 +247,7 @@ func TestErrors(t *testing.T) {
 	}
 	cuda := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
 	cuda.Meta.Backend = "cuda"
-	if _, err := c.Train(map[string]*datasets.Table{"a": a, "c": cuda}, Options{}); err == nil || !strings.Contains(err.Error(), "c was measured through cuda, a through opencl: fit one backend at a time") {
+	if _, err := c.Train(map[string]*datasets.Table{"a": a, "c": cuda}, Options{}); err == nil || !strings.Contains(err.Error(), "fit: c was measured through cuda, a through opencl: give the tables of one backend") {
 		t.Errorf("two backends: %v", err)
 	}
 	tests := syntheticTable("gpu A", []string{"copy"}, datasets.RoleTest)

@@ -110,28 +110,42 @@ func (c *Counter) Fit(rows []Row, opts Options) (*fit.Weights, error) {
 	return w, nil
 }
 
-// oneDevice returns the device all tables were measured on. Tables of one
-// device measured through different backends are refused too: CUDA and
-// OpenCL compile the same kernel to different code (on an H100 their
-// stride-2 load rates differ by 1.6x), so one fit would average two
-// machines.
+// oneDevice returns the device all tables were measured on, through one
+// backend (see OneBackend).
 func oneDevice(tables map[string]*datasets.Table) (string, error) {
-	device, backend, first := "", "", ""
+	device, first := "", ""
 	for _, name := range slices.Sorted(maps.Keys(tables)) {
-		m := tables[name].Meta
-		switch {
+		switch d := tables[name].Meta.DeviceName; {
 		case first == "":
-			device, backend, first = m.DeviceName, m.Backend, name
-		case m.DeviceName != device:
-			return "", fmt.Errorf("fit: %s was measured on %q, %s on %q: fit one device at a time", name, m.DeviceName, first, device)
-		case m.Backend != backend:
-			return "", fmt.Errorf("fit: %s was measured through %s, %s through %s: fit one backend at a time", name, m.Backend, first, backend)
+			device, first = d, name
+		case d != device:
+			return "", fmt.Errorf("fit: %s was measured on %q, %s on %q: fit one device at a time", name, d, first, device)
 		}
 	}
 	if device == "" {
 		return "", fmt.Errorf("fit: no tables")
 	}
+	if err := OneBackend(tables); err != nil {
+		return "", fmt.Errorf("fit: %w", err)
+	}
 	return device, nil
+}
+
+// OneBackend refuses tables (keyed by name) measured through different
+// backends: CUDA and OpenCL compile the same kernel to different code (on
+// an H100 their stride-2 load rates differ by 1.6x), so rows of both in
+// one fit or calibration would average two machines.
+func OneBackend(tables map[string]*datasets.Table) error {
+	first := ""
+	for _, name := range slices.Sorted(maps.Keys(tables)) {
+		switch b := tables[name].Meta.Backend; {
+		case first == "":
+			first = name
+		case b != tables[first].Meta.Backend:
+			return fmt.Errorf("%s was measured through %s, %s through %s: give the tables of one backend", name, b, first, tables[first].Meta.Backend)
+		}
+	}
+	return nil
 }
 
 // Predict returns the predicted time of kernel name (consts bound) at
