@@ -150,20 +150,15 @@ func CountWith(k *Kernel, opts Options) (*Counted, error) {
 // dropping the constraints they imply, and counts the assumptions
 // themselves: a set without dimensions has one point where they hold.
 func (c *Counted) gist() error {
-	a := c.k.Assumptions()
-	if a == "" {
-		a = "0 = 0"
-	}
-	ctx, err := polyhedra.ParseSet(islSet(c.params, nil, a))
-	if err != nil {
+	var err error
+	if c.assumed, err = c.plan.ctx.Card(); err != nil {
 		return err
 	}
-	if c.assumed, err = ctx.Card(); err != nil {
-		return err
-	}
-	c.gisted = make([]*polyhedra.PwQPolynomial, len(c.values))
 	for i, v := range c.values {
-		if c.gisted[i], err = v.Gist(ctx); err != nil {
+		if c.gisted[i] != nil {
+			continue
+		}
+		if c.gisted[i], err = v.Gist(c.plan.ctx); err != nil {
 			return err
 		}
 	}

@@ -19,7 +19,6 @@ type counter struct {
 	unit int            // the plan's zero-dimensional set
 	set  map[int]int    // plan set -> value
 	max  map[string]int // factor with several sets -> value
-	done []counted      // sets counted ahead, by plan index (see prefetch)
 }
 
 // countSet counts the points of a set, given in isl notation,
@@ -37,7 +36,6 @@ func countSet(text string) (*polyhedra.PwQPolynomial, error) {
 }
 
 func (b *counter) count() error {
-	b.prefetch()
 	for _, name := range sortedKeys(b.p.static) {
 		terms, err := b.terms(b.p.static[name])
 		if err != nil {
@@ -172,27 +170,25 @@ func (b *counter) maxOf(sets []int) (*polyhedra.PwQPolynomial, error) {
 	return m, nil
 }
 
-// countSet returns the value of a plan set's count, counting it once.
+// countSet returns the value of a plan set's count.
 func (b *counter) countSet(i int) (int, error) {
 	if v, ok := b.set[i]; ok {
 		return v, nil
 	}
-	var r counted
-	if i < len(b.done) {
-		r = b.done[i]
-	} else {
-		r.n, r.err = countSet(b.p.texts[i])
+	r := b.p.counted(i)
+	if r.err != nil {
+		return 0, r.err
 	}
-	n, err := r.n, r.err
-	if err != nil {
-		return 0, err
-	}
-	b.set[i] = b.value(n)
+	b.set[i] = b.value(r.n)
+	b.c.gisted[b.set[i]] = r.gisted
 	return b.set[i], nil
 }
 
+// value registers a counted quantity; Counted.gist simplifies it later
+// unless its simplified form is set meanwhile.
 func (b *counter) value(v *polyhedra.PwQPolynomial) int {
 	b.c.values = append(b.c.values, v)
+	b.c.gisted = append(b.c.gisted, nil)
 	return len(b.c.values) - 1
 }
 

@@ -101,7 +101,8 @@ func (c *Counted) countFootprints() ([]countedFootprint, error) {
 			if len(images) == 0 {
 				continue
 			}
-			n, err := countSet(p.texts[p.add(p.cells(a.Name, images))])
+			r := p.counted(p.add(p.cells(a.Name, images)))
+			n, err := r.n, r.err
 			if err != nil {
 				return nil, errorf(c.k.File, a.Pos, "kernel %s: footprint of %s (%s): %v", c.k.Name, a.Name, direction(store), err)
 			}

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+
+	"github.com/uniperf/uniperf/polyhedra"
 )
 
 // This file turns a kernel into a counting plan: every property becomes a
@@ -55,6 +57,9 @@ type plan struct {
 	opts   Options
 	sets   []*uset
 	texts  []string             // the sets in isl notation
+	counts []*counting          // the sets' counts, under way
+	ctx    *polyhedra.Set       // the kernel's assumptions
+	slots  chan struct{}        // see startCount
 	index  map[string]int       // isl text -> set index
 	static map[string][]term    // properties whose name is known statically
 	global []globalAccess       // global memory traffic
@@ -78,7 +83,15 @@ type gref struct {
 
 func newPlan(k *Kernel, opts Options) (*plan, error) {
 	p := &plan{k: k, opts: opts, index: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
-		names: map[string]bool{}, refs: map[string][]gref{}, upper: map[string]bool{}}
+		names: map[string]bool{}, refs: map[string][]gref{}, upper: map[string]bool{}, slots: newSlots()}
+	a := k.Assumptions()
+	if a == "" {
+		a = "0 = 0"
+	}
+	var err error
+	if p.ctx, err = polyhedra.ParseSet(islSet(k.Params, nil, a)); err != nil {
+		return nil, errorf(k.File, Pos{}, "kernel %s: assumptions: %v", k.Name, err)
+	}
 	for _, in := range k.Inames {
 		p.names[in.Name] = true
 	}
@@ -88,7 +101,6 @@ func newPlan(k *Kernel, opts Options) (*plan, error) {
 	for _, a := range k.Arrays {
 		p.names[a.Name] = true
 	}
-	var err error
 	for _, s := range k.Statements {
 		switch s := s.(type) {
 		case *Instruction:
@@ -137,6 +149,7 @@ func (p *plan) add(u *uset) int {
 	}
 	p.sets = append(p.sets, u)
 	p.texts = append(p.texts, key)
+	p.counts = append(p.counts, p.startCount(key))
 	p.index[key] = len(p.sets) - 1
 	return len(p.sets) - 1
 }

@@ -2,47 +2,50 @@ package counts
 
 import (
 	"runtime"
-	"sync"
 
 	"github.com/uniperf/uniperf/polyhedra"
 )
 
 // The sets of a plan are independent of each other, and counting them is
-// nearly all the work of Count, so the counter counts them concurrently
-// before it assembles the properties, which then find every count done.
+// nearly all the work of Count, so each set starts counting on a
+// goroutine of its own as soon as the plan registers it: counting
+// overlaps with building the rest of the plan, and the sets with each
+// other, GOMAXPROCS at a time. Each count is also simplified against the
+// kernel's assumptions there, as evaluation needs (see Counted.gist).
+// Errors are kept with their sets, so that the counter reports the first
+// one that counting in order meets, as if the sets had been counted in
+// turn.
 
-// counted is the outcome of counting one set.
-type counted struct {
-	n   *polyhedra.PwQPolynomial
-	err error
+// counting is the eventual outcome of counting one set.
+type counting struct {
+	done   chan struct{}
+	n      *polyhedra.PwQPolynomial
+	gisted *polyhedra.PwQPolynomial // n where the assumptions hold
+	err    error
 }
 
-// prefetch counts every set of the plan (each is there because counting
-// the properties reads it) on up to GOMAXPROCS goroutines. Errors are
-// kept with their sets, so that countSet reports the first one that
-// counting in order meets, as if the sets had been counted in turn.
-func (b *counter) prefetch() {
-	n := len(b.p.sets)
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers < 2 {
-		return
-	}
-	results := make([]counted, n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i].n, results[i].err = countSet(b.p.texts[i])
-			}
+// newSlots returns the semaphore that limits the sets counting at once.
+func newSlots() chan struct{} { return make(chan struct{}, runtime.GOMAXPROCS(0)) }
+
+// startCount counts a set, given in isl notation, in the background.
+func (p *plan) startCount(text string) *counting {
+	r := &counting{done: make(chan struct{})}
+	go func() {
+		p.slots <- struct{}{}
+		defer func() {
+			<-p.slots
+			close(r.done)
 		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	b.done = results
+		if r.n, r.err = countSet(text); r.err == nil {
+			r.gisted, r.err = r.n.Gist(p.ctx)
+		}
+	}()
+	return r
+}
+
+// counted waits for the count of plan set i.
+func (p *plan) counted(i int) *counting {
+	r := p.counts[i]
+	<-r.done
+	return r
 }

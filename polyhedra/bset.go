@@ -63,10 +63,20 @@ func (b *bset) clone() *bset {
 	return c
 }
 
+// cloneRows copies rows into one allocation: sets are cloned far more
+// often than they grow. Each row's capacity ends where it does, so that
+// appending a column to one (padRows) moves it rather than overwriting
+// the next.
 func cloneRows(rows [][]int64) [][]int64 {
+	n := 0
+	for _, r := range rows {
+		n += len(r)
+	}
+	flat := make([]int64, n)
 	out := make([][]int64, len(rows))
 	for i, r := range rows {
-		out[i] = copyRow(r)
+		k := copy(flat, r)
+		out[i], flat = flat[:k:k], flat[k:]
 	}
 	return out
 }

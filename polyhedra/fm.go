@@ -227,16 +227,8 @@ func (s *fmSys) tidy() bool {
 		}
 	}
 	s.eqs = eqs
-	idx := make(map[uint64][]int, len(s.ineqs))
+	idx := newRowIndex(len(s.ineqs))
 	ineqs := s.ineqs[:0]
-	find := func(r []int64, sign int64) int {
-		for _, i := range idx[hashRow(r[1:], sign)] {
-			if sameDirection(ineqs[i][1:], r[1:], sign) {
-				return i
-			}
-		}
-		return -1
-	}
 	for _, r := range s.ineqs {
 		vars, holds := tightenIneq(r)
 		if !holds {
@@ -245,19 +237,18 @@ func (s *fmSys) tidy() bool {
 		if !vars {
 			continue
 		}
-		if i := find(r, 1); i >= 0 {
+		if i := idx.find(r[1:], 1); i >= 0 {
 			if r[0] < ineqs[i][0] {
 				ineqs[i][0] = r[0]
 			}
 			continue
 		}
-		h := hashRow(r[1:], 1)
-		idx[h] = append(idx[h], len(ineqs))
+		idx.add(r[1:])
 		ineqs = append(ineqs, r)
 	}
 	s.ineqs = ineqs
 	for _, r := range s.ineqs {
-		if i := find(r, -1); i >= 0 && add64(r[0], ineqs[i][0]) < 0 {
+		if i := idx.find(r[1:], -1); i >= 0 && add64(r[0], ineqs[i][0]) < 0 {
 			return false
 		}
 	}
@@ -325,7 +316,7 @@ func (b *bset) fmRows(also int, extra ...[]int64) (eqs, ineqs [][]int64) {
 
 // provablyEmpty reports whether b certainly has no integer point.
 func (b *bset) provablyEmpty() bool {
-	if !b.fmAllowed() {
+	if b.witness() || !b.fmAllowed() {
 		return false
 	}
 	eqs, ineqs := b.fmRows(0)
@@ -339,11 +330,11 @@ func (b *bset) provablyEmpty() bool {
 // implies reports whether every integer point of b satisfies row >= 0
 // (as proved by FM on b with the negated row -row - 1 >= 0 added).
 func (b *bset) implies(row []int64) bool {
-	if !b.fmAllowed() {
-		return false
-	}
 	neg := negRow(b.fit(copyRow(row)))
 	neg[0] = sub64(neg[0], 1)
+	if b.witness(neg) || !b.fmAllowed() {
+		return false
+	}
 	eqs, ineqs := b.fmRows(0, neg)
 	elim := make([]bool, b.width())
 	for i := 1; i < len(elim); i++ {

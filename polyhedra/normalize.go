@@ -266,7 +266,8 @@ func (b *bset) normalizeConstraints() bool {
 // and duplicate constraints; it returns false on a contradiction.
 func (b *bset) normalizeRows() bool {
 	eqs := b.eqs[:0]
-	seenEq := map[string]int64{}
+	seenEq := newRowIndex(len(b.eqs))
+	var eqConst []int64
 	for _, r := range b.eqs {
 		vars, holds := tightenEq(r)
 		if !holds {
@@ -280,19 +281,19 @@ func (b *bset) normalizeRows() bool {
 				r[j] = -r[j]
 			}
 		}
-		key := rowKey(r[1:])
-		if c, ok := seenEq[key]; ok {
-			if c != r[0] {
+		if i := seenEq.find(r[1:], 1); i >= 0 {
+			if eqConst[i] != r[0] {
 				return false
 			}
 			continue
 		}
-		seenEq[key] = r[0]
+		seenEq.add(r[1:])
+		eqConst = append(eqConst, r[0])
 		eqs = append(eqs, r)
 	}
 	b.eqs = eqs
 
-	best := map[string]int{}
+	best := newRowIndex(len(b.ineqs))
 	ineqs := b.ineqs[:0]
 	for _, r := range b.ineqs {
 		vars, holds := tightenIneq(r)
@@ -302,28 +303,27 @@ func (b *bset) normalizeRows() bool {
 		if !vars {
 			continue
 		}
-		key := rowKey(r[1:])
-		if c, ok := seenEq[key]; ok {
+		if i := seenEq.find(r[1:], 1); i >= 0 {
 			// a.x + c0 = 0 and a.x + r0 >= 0: need r0 - c0 >= 0.
-			if sub64(r[0], c) < 0 {
+			if sub64(r[0], eqConst[i]) < 0 {
 				return false
 			}
 			continue
 		}
-		if c, ok := seenEq[rowKey(negRow(r[1:]))]; ok {
+		if i := seenEq.find(r[1:], -1); i >= 0 {
 			// a.x + c0 = 0 and -a.x + r0 >= 0: need r0 + c0 >= 0.
-			if add64(r[0], c) < 0 {
+			if add64(r[0], eqConst[i]) < 0 {
 				return false
 			}
 			continue
 		}
-		if i, ok := best[key]; ok {
+		if i := best.find(r[1:], 1); i >= 0 {
 			if r[0] < ineqs[i][0] {
 				ineqs[i][0] = r[0]
 			}
 			continue
 		}
-		best[key] = len(ineqs)
+		best.add(r[1:])
 		ineqs = append(ineqs, r)
 	}
 	b.ineqs = ineqs
@@ -335,18 +335,18 @@ func (b *bset) normalizeRows() bool {
 // contradictory equality); with c + d = 0 they form the equality a.x + c = 0.
 // It reports whether it changed anything.
 func (b *bset) promoteOpposites() bool {
-	idx := map[string]int{}
-	for i, r := range b.ineqs {
-		idx[rowKey(r[1:])] = i
+	idx := newRowIndex(len(b.ineqs))
+	for _, r := range b.ineqs {
+		idx.add(r[1:])
 	}
-	drop := map[int]bool{}
+	drop := make([]bool, len(b.ineqs))
 	changed := false
 	for i, r := range b.ineqs {
 		if drop[i] {
 			continue
 		}
-		j, ok := idx[rowKey(negRow(r[1:]))]
-		if !ok || drop[j] {
+		j := idx.find(r[1:], -1)
+		if j < 0 || drop[j] {
 			continue
 		}
 		s := add64(r[0], b.ineqs[j][0])
@@ -452,16 +452,6 @@ func firstNonZero(r []int64) int64 {
 		}
 	}
 	return 0
-}
-
-// rowKey returns a map key for a coefficient vector.
-func rowKey(r []int64) string {
-	buf := make([]byte, 0, 8*len(r))
-	for _, v := range r {
-		u := uint64(v)
-		buf = append(buf, byte(u), byte(u>>8), byte(u>>16), byte(u>>24), byte(u>>32), byte(u>>40), byte(u>>48), byte(u>>56))
-	}
-	return string(buf)
 }
 
 // tightenCongruences moves the bounds of a variable x with a congruence

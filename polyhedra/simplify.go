@@ -172,17 +172,17 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 		pos   bool
 	}
 	var splits [][]int64
-	splitIdx := map[string]int{}
+	splitIdx := newRowIndex(0)
 	addSplit := func(r []int64) member {
-		if k, ok := splitIdx[rowKey(r)]; ok {
+		if k := splitIdx.find(r, 1); k >= 0 {
 			return member{k, true}
 		}
 		n := negRow(r)
 		n[0] = sub64(n[0], 1)
-		if k, ok := splitIdx[rowKey(n)]; ok {
+		if k := splitIdx.find(n, 1); k >= 0 {
 			return member{k, false}
 		}
-		splitIdx[rowKey(r)] = len(splits)
+		splitIdx.add(r)
 		splits = append(splits, r)
 		return member{len(splits) - 1, true}
 	}

@@ -1,0 +1,67 @@
+package polyhedra
+
+// rowIndex finds rows by value, or by the value of their negation,
+// without building a key per row: normalising a set looks rows up so
+// often that string keys were a large share of all allocation. Rows are
+// compared by hashRow first; a basic set has a few dozen rows, which a
+// scan of their hashes serves faster than a map, so the map of chains
+// is built only for long lists.
+type rowIndex struct {
+	rows   [][]int64
+	hashes []uint64
+	head   map[uint64]int // hash -> last row with it, once the list is long
+	next   []int          // row -> previous row with the same hash, or -1
+}
+
+// scanRows is the length up to which rowIndex scans its hashes.
+const scanRows = 64
+
+func newRowIndex(n int) *rowIndex {
+	return &rowIndex{rows: make([][]int64, 0, n), hashes: make([]uint64, 0, n)}
+}
+
+// find returns the number of the stored row equal to sign*r, or -1.
+func (x *rowIndex) find(r []int64, sign int64) int {
+	h := hashRow(r, sign)
+	if x.head == nil {
+		for i, g := range x.hashes {
+			if g == h && sameDirection(x.rows[i], r, sign) {
+				return i
+			}
+		}
+		return -1
+	}
+	i, ok := x.head[h]
+	for ; ok && i >= 0; i = x.next[i] {
+		if sameDirection(x.rows[i], r, sign) {
+			return i
+		}
+	}
+	return -1
+}
+
+// add stores r, numbered in the order of adding.
+func (x *rowIndex) add(r []int64) {
+	h := hashRow(r, 1)
+	x.rows = append(x.rows, r)
+	x.hashes = append(x.hashes, h)
+	switch {
+	case x.head != nil:
+		x.chain(len(x.rows)-1, h)
+	case len(x.rows) > scanRows:
+		x.head = make(map[uint64]int, 2*len(x.rows))
+		x.next = make([]int, 0, 2*len(x.rows))
+		for i, g := range x.hashes {
+			x.chain(i, g)
+		}
+	}
+}
+
+func (x *rowIndex) chain(i int, h uint64) {
+	prev, ok := x.head[h]
+	if !ok {
+		prev = -1
+	}
+	x.next = append(x.next, prev)
+	x.head[h] = i
+}
