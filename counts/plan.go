@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/uniperf/uniperf/polyhedra"
 )
@@ -61,6 +62,7 @@ type plan struct {
 	ctx    *polyhedra.Set       // the kernel's assumptions
 	slots  chan struct{}        // see startCount
 	index  map[string]int       // isl text -> set index
+	proj   map[string]int       // inames -> set index of their projection
 	static map[string][]term    // properties whose name is known statically
 	global []globalAccess       // global memory traffic
 	fp     map[string]footprint // array -> footprint sets
@@ -82,7 +84,7 @@ type gref struct {
 }
 
 func newPlan(k *Kernel, opts Options) (*plan, error) {
-	p := &plan{k: k, opts: opts, index: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
+	p := &plan{k: k, opts: opts, index: map[string]int{}, proj: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
 		names: map[string]bool{}, refs: map[string][]gref{}, upper: map[string]bool{}, slots: newSlots()}
 	a := k.Assumptions()
 	if a == "" {
@@ -248,7 +250,12 @@ func renameQaff(e qaff, rename map[string]string) qaff {
 // projection is the set of the domain projected onto inames.
 func (p *plan) projection(inames []string) int {
 	inames = p.k.inameOrder(inames)
-	return p.add(&uset{dims: inames, pieces: p.domainPieces(inames, nil, inames)})
+	key := strings.Join(inames, " ")
+	if i, ok := p.proj[key]; ok {
+		return i
+	}
+	p.proj[key] = p.add(&uset{dims: inames, pieces: p.domainPieces(inames, nil, inames)})
+	return p.proj[key]
 }
 
 // copyNames renames every iname of the domains relevant to inames apart.

@@ -125,21 +125,7 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 		}
 		return nil, nil
 	case *fAnd:
-		l, err := bd.formula(n.l, scope)
-		if err != nil || len(l) == 0 {
-			return nil, err
-		}
-		r, err := bd.formula(n.r, scope)
-		if err != nil {
-			return nil, err
-		}
-		if len(l) == 1 && len(r) == 1 {
-			// A chain of comparisons: the conjunction is normalised and
-			// tested for emptiness once, at the end, rather than after
-			// every comparison.
-			return []*bset{intersectBset(l[0], r[0])}, nil
-		}
-		return intersectParts(l, r, bd.work), nil
+		return bd.conjunction(n, scope)
 	case *fOr:
 		l, err := bd.formula(n.l, scope)
 		if err != nil {
@@ -174,6 +160,44 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 		return bd.comparison(n, scope)
 	}
 	panic("polyhedra: unknown formula node")
+}
+
+// conjunction builds a chain of conjuncts left to right. While both
+// sides are one basic set, each conjunct's constraints join the
+// accumulated set in place: the conjunction is normalised and tested for
+// emptiness once, at the end, rather than after every comparison, and is
+// not copied at every step.
+func (bd *builder) conjunction(n *fAnd, scope []string) ([]*bset, error) {
+	var terms []fNode
+	for f := fNode(n); ; {
+		a, ok := f.(*fAnd)
+		if !ok {
+			terms = append(terms, f)
+			break
+		}
+		terms = append(terms, a.r)
+		f = a.l
+	}
+	slices.Reverse(terms)
+	var acc []*bset
+	for i, t := range terms {
+		parts, err := bd.formula(t, scope)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case i == 0:
+			acc = parts
+		case len(acc) == 1 && len(parts) == 1:
+			acc[0].meetInto(parts[0])
+		default:
+			acc = intersectParts(acc, parts, bd.work)
+		}
+		if len(acc) == 0 {
+			return nil, nil
+		}
+	}
+	return acc, nil
 }
 
 // splitMinMax rewrites a comparison with a minimum on the larger side or
