@@ -227,7 +227,8 @@ func (s *fmSys) tidy() bool {
 		}
 	}
 	s.eqs = eqs
-	idx := newRowIndex(len(s.ineqs))
+	idx := newRowIndex()
+	defer idx.release()
 	ineqs := s.ineqs[:0]
 	for _, r := range s.ineqs {
 		vars, holds := tightenIneq(r)

@@ -266,7 +266,8 @@ func (b *bset) normalizeConstraints() bool {
 // and duplicate constraints; it returns false on a contradiction.
 func (b *bset) normalizeRows() bool {
 	eqs := b.eqs[:0]
-	seenEq := newRowIndex(len(b.eqs))
+	seenEq := newRowIndex()
+	defer seenEq.release()
 	var eqConst []int64
 	for _, r := range b.eqs {
 		vars, holds := tightenEq(r)
@@ -293,7 +294,8 @@ func (b *bset) normalizeRows() bool {
 	}
 	b.eqs = eqs
 
-	best := newRowIndex(len(b.ineqs))
+	best := newRowIndex()
+	defer best.release()
 	ineqs := b.ineqs[:0]
 	for _, r := range b.ineqs {
 		vars, holds := tightenIneq(r)
@@ -335,7 +337,8 @@ func (b *bset) normalizeRows() bool {
 // contradictory equality); with c + d = 0 they form the equality a.x + c = 0.
 // It reports whether it changed anything.
 func (b *bset) promoteOpposites() bool {
-	idx := newRowIndex(len(b.ineqs))
+	idx := newRowIndex()
+	defer idx.release()
 	for _, r := range b.ineqs {
 		idx.add(r[1:])
 	}

@@ -1,5 +1,7 @@
 package polyhedra
 
+import "sync"
+
 // rowIndex finds rows by value, or by the value of their negation,
 // without building a key per row: normalising a set looks rows up so
 // often that string keys were a large share of all allocation. Rows are
@@ -16,8 +18,18 @@ type rowIndex struct {
 // scanRows is the length up to which rowIndex scans its hashes.
 const scanRows = 64
 
-func newRowIndex(n int) *rowIndex {
-	return &rowIndex{rows: make([][]int64, 0, n), hashes: make([]uint64, 0, n)}
+// rowIndexes recycles indexes: normalising builds several per set, and
+// their slices were a tenth of the objects counting allocated.
+var rowIndexes = sync.Pool{New: func() any { return new(rowIndex) }}
+
+// newRowIndex returns an empty index; release returns it for reuse.
+func newRowIndex() *rowIndex { return rowIndexes.Get().(*rowIndex) }
+
+// release empties x and recycles it; x must not be used afterwards.
+func (x *rowIndex) release() {
+	clear(x.rows)
+	x.rows, x.hashes, x.head, x.next = x.rows[:0], x.hashes[:0], nil, x.next[:0]
+	rowIndexes.Put(x)
 }
 
 // find returns the number of the stored row equal to sign*r, or -1.

@@ -172,7 +172,8 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 		pos   bool
 	}
 	var splits [][]int64
-	splitIdx := newRowIndex(0)
+	splitIdx := newRowIndex()
+	defer splitIdx.release()
 	addSplit := func(r []int64) member {
 		if k := splitIdx.find(r, 1); k >= 0 {
 			return member{k, true}
@@ -382,13 +383,14 @@ func (p *bset) fixDivs() {
 	}
 }
 
-// dropRedundant removes inequalities implied by the others.
+// dropRedundant removes inequalities implied by the others. The test
+// reads the others through a shallow copy of p: implies changes no row.
 func (p *bset) dropRedundant() {
 	for i := 0; i < len(p.ineqs); i++ {
 		r := p.ineqs[i]
-		q := p.clone()
+		q := *p
 		q.poly = nil
-		q.ineqs = slices.Delete(q.ineqs, i, i+1)
+		q.ineqs = slices.Delete(slices.Clone(p.ineqs), i, i+1)
 		if q.implies(r) {
 			p.ineqs = slices.Delete(p.ineqs, i, i+1)
 			i--

@@ -17,7 +17,13 @@ var (
 // witness reports whether a simple integer point satisfies every
 // constraint of b and every row of extra (rows >= 0).
 func (b *bset) witness(extra ...[]int64) bool {
-	x := b.newRow()
+	var buf [32]int64
+	x := buf[:0]
+	if w := b.width(); w <= len(buf) {
+		x = buf[:w]
+	} else {
+		x = b.newRow()
+	}
 	for _, pv := range witnessParams {
 		for _, dv := range witnessDims {
 			if b.fillPoint(x, pv, dv) && b.satisfies(x, extra) {
