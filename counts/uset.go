@@ -146,6 +146,12 @@ func countConcrete(u *uset, file string, paramNames []string, params map[string]
 //     footprint of a strided access, say), where the symbolic counter
 //     would otherwise eliminate the tile pair by residue classes.
 //
+// When none of these applies, a variable with coefficient ±1 in every
+// inequality it is in, and in no equality, goes when pairing its lower
+// and upper bounds gives at most two constraints more than it removes:
+// the sums of the pairs take their place (the loop domain's variables
+// that a projection leaves out mostly look like this).
+//
 // Variables inside floor divisions are left alone.
 func (pc piece) simplify() piece {
 	c := slices.Clone(pc.c)
@@ -171,6 +177,19 @@ func (pc piece) simplify() piece {
 				}
 			}
 			if changed {
+				break
+			}
+		}
+		if changed {
+			continue
+		}
+		// Last, as pairing bounds would hide the tiles that mergeTile
+		// removes more simply.
+		for vi, v := range exists {
+			if nc, ok := unitPairs(c, v); ok {
+				c = nc
+				exists = slices.Delete(exists, vi, vi+1)
+				changed = true
 				break
 			}
 		}
@@ -312,6 +331,54 @@ func eliminate(c conj, v string) (conj, bool) {
 		}
 	}
 	return nil, false
+}
+
+// unitPairs eliminates v from c when v has coefficient ±1 in each
+// inequality it is in and no equality or floor mentions it: some integer
+// v lies between the integer lower bounds and upper bounds exactly when
+// every lower bound is at most every upper bound, so the pairs' sums
+// replace them (Fourier–Motzkin, exact here). Pairs whose sum is a
+// constant hold or fail outright. It declines when the pairs would
+// outnumber the bounds by more than two.
+func unitPairs(c conj, v string) (conj, bool) {
+	var lower, upper []qaff
+	var rest conj
+	for _, x := range c {
+		for _, f := range x.e.floors {
+			if slices.Contains(f.num.names(nil), v) {
+				return nil, false
+			}
+		}
+		a := x.e.coefOf(v)
+		switch {
+		case a == 0:
+			rest = append(rest, x)
+		case x.eq:
+			return nil, false
+		case a == 1:
+			lower = append(lower, x.e)
+		case a == -1:
+			upper = append(upper, x.e)
+		default:
+			return nil, false
+		}
+	}
+	if len(lower)*len(upper) > len(lower)+len(upper)+2 {
+		return nil, false
+	}
+	for _, l := range lower {
+		for _, u := range upper {
+			sum, err := l.addScaled(u, 1)
+			if err != nil {
+				return nil, false
+			}
+			if sum.isConst() && sum.c >= 0 {
+				continue
+			}
+			rest = append(rest, cons{e: sum})
+		}
+	}
+	return rest, true
 }
 
 // pinExtreme substitutes for v the value its only lower bound (lower

@@ -315,7 +315,10 @@ func (bd *builder) comparison(c *fCmp, scope []string) ([]*bset, error) {
 			return nil
 		}
 		for _, cs := range flat[k] {
-			next := cur.clone()
+			next := cur
+			if len(flat[k]) > 1 { // cur serves the other cases too
+				next = cur.clone()
+			}
 			for _, r := range cs.cond {
 				next.addIneq(r)
 			}

@@ -18,7 +18,7 @@ var (
 // constraint of b and every row of extra (rows >= 0).
 func (b *bset) witness(extra ...[]int64) bool {
 	var buf [32]int64
-	x := buf[:0]
+	var x []int64
 	if w := b.width(); w <= len(buf) {
 		x = buf[:w]
 	} else {
