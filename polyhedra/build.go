@@ -127,15 +127,7 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 	case *fAnd:
 		return bd.conjunction(n, scope)
 	case *fOr:
-		l, err := bd.formula(n.l, scope)
-		if err != nil {
-			return nil, err
-		}
-		r, err := bd.formula(n.r, scope)
-		if err != nil {
-			return nil, err
-		}
-		return append(l, r...), nil
+		return bd.disjunction(n, scope)
 	case *fNot:
 		x, err := bd.formula(n.x, scope)
 		if err != nil {
@@ -168,19 +160,8 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 // emptiness once, at the end, rather than after every comparison, and is
 // not copied at every step.
 func (bd *builder) conjunction(n *fAnd, scope []string) ([]*bset, error) {
-	var terms []fNode
-	for f := fNode(n); ; {
-		a, ok := f.(*fAnd)
-		if !ok {
-			terms = append(terms, f)
-			break
-		}
-		terms = append(terms, a.r)
-		f = a.l
-	}
-	slices.Reverse(terms)
 	var acc []*bset
-	for i, t := range terms {
+	for i, t := range chain(n) {
 		parts, err := bd.formula(t, scope)
 		if err != nil {
 			return nil, err
@@ -198,6 +179,54 @@ func (bd *builder) conjunction(n *fAnd, scope []string) ([]*bset, error) {
 		}
 	}
 	return acc, nil
+}
+
+// disjunction builds a chain of disjuncts and drops the parts another
+// part contains. A conjunction of disjunctions multiplies their parts,
+// so a part dropped here saves many later: the bounding box of a
+// footprint is such a conjunction, its disjuncts the bounds that each
+// reference gives, most of which the others' imply.
+func (bd *builder) disjunction(n *fOr, scope []string) ([]*bset, error) {
+	var out []*bset
+	for _, t := range chain(n) {
+		parts, err := bd.formula(t, scope)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, parts...)
+	}
+	return dropCovered(out), nil
+}
+
+// chain lists in order the operands of a left-leaning chain of the
+// operator at root (and, or).
+func chain(root fNode) []fNode {
+	var out []fNode
+	f := root
+	for {
+		l, r, ok := operands(f, root)
+		if !ok {
+			out = append(out, f)
+			break
+		}
+		out = append(out, r)
+		f = l
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// operands returns the operands of f when its operator is that of root.
+func operands(f, root fNode) (l, r fNode, ok bool) {
+	switch n := f.(type) {
+	case *fAnd:
+		_, ok = root.(*fAnd)
+		return n.l, n.r, ok
+	case *fOr:
+		_, ok = root.(*fOr)
+		return n.l, n.r, ok
+	}
+	return nil, nil, false
 }
 
 // splitMinMax rewrites a comparison with a minimum on the larger side or

@@ -34,6 +34,54 @@ func cleanParts(parts []*bset) []*bset {
 	return out
 }
 
+// maxCoverParts bounds the parts dropCovered compares, pairwise.
+const maxCoverParts = 16
+
+// dropCovered removes the parts that another part contains, keeping the
+// first of equal ones. Testing containment costs a Fourier–Motzkin run
+// per constraint where a simple point does not refute it, so longer
+// lists are left alone.
+func dropCovered(parts []*bset) []*bset {
+	if len(parts) < 2 || len(parts) > maxCoverParts {
+		return parts
+	}
+	drop := make([]bool, len(parts))
+	for i, p := range parts {
+		for j, q := range parts {
+			if i != j && !drop[j] && contains(q, p) {
+				drop[i] = true
+				break
+			}
+		}
+	}
+	out := parts[:0]
+	for i, p := range parts {
+		if !drop[i] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// contains reports whether every point of b is in a, as far as proofs
+// by Fourier–Motzkin go (false when unsure).
+func contains(a, b *bset) bool {
+	c := b.clone()
+	c.poly = nil
+	m := c.importCols(a)
+	for _, r := range a.eqs {
+		if !c.impliesEq(c.translate(m, r)) {
+			return false
+		}
+	}
+	for _, r := range a.ineqs {
+		if !c.implies(c.translate(m, r)) {
+			return false
+		}
+	}
+	return true
+}
+
 // importCols adds src's divs to dst (both over the same parameters and
 // dimensions) and returns, for every column of src, a row of dst equal
 // to it.
