@@ -331,7 +331,11 @@ func (b *bset) provablyEmpty() bool {
 // implies reports whether every integer point of b satisfies row >= 0
 // (as proved by FM on b with the negated row -row - 1 >= 0 added).
 func (b *bset) implies(row []int64) bool {
-	neg := negRow(b.fit(copyRow(row)))
+	row = b.fit(copyRow(row))
+	if b.boundsImply(row) {
+		return true
+	}
+	neg := negRow(row)
 	neg[0] = sub64(neg[0], 1)
 	if b.witness(neg) || !b.fmAllowed() {
 		return false

@@ -91,3 +91,34 @@ func dotOK(r, x []int64) (int64, bool) {
 	}
 	return s, true
 }
+
+// boundsImply reports whether row >= 0 follows from the constant bounds
+// that b's one-variable constraints put on its columns: where it does (a
+// tile's 16*io + ii >= 0 next to io >= 0 and ii >= 0), no
+// Fourier–Motzkin run is needed to prove it.
+func (b *bset) boundsImply(row []int64) bool {
+	lo, hi, hasLo, hasHi := b.box()
+	m := row[0]
+	for c := 1; c < len(row); c++ {
+		k := row[c]
+		var v int64
+		switch {
+		case k == 0:
+			continue
+		case k > 0 && hasLo[c]:
+			v = lo[c]
+		case k < 0 && hasHi[c]:
+			v = hi[c]
+		default:
+			return false
+		}
+		p, ok := mulOK(k, v)
+		if !ok {
+			return false
+		}
+		if m, ok = addOK(m, p); !ok {
+			return false
+		}
+	}
+	return m >= 0
+}
