@@ -461,6 +461,9 @@ func (p *plan) instruction(ins *Instruction) error {
 // projectionWhere is the set of the domain projected onto inames where
 // the conditions hold; they mention only those inames and parameters.
 func (p *plan) projectionWhere(inames []string, conds []dnf) (int, error) {
+	if len(conds) == 0 {
+		return p.projection(inames), nil
+	}
 	inames = p.k.inameOrder(inames)
 	pieces, err := withConds(p.domainPieces(inames, nil, inames), conds, nil)
 	if err != nil {
