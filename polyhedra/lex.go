@@ -16,7 +16,7 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
 
-type tokKind int
+type tokKind uint8
 
 const (
 	tEOF tokKind = iota
@@ -25,11 +25,12 @@ const (
 	tPunct // operators and brackets; text holds the spelling
 )
 
+// token is kept small: a set's text runs to hundreds of them.
 type token struct {
-	kind      tokKind
 	text      string
 	val       int64
-	line, col int
+	line, col int32
+	kind      tokKind
 }
 
 func (t token) String() string {
@@ -82,7 +83,7 @@ func lex(src string) ([]token, error) {
 			}
 			continue
 		}
-		start := token{line: line, col: col}
+		start := token{line: int32(line), col: int32(col)}
 		switch {
 		case isIdentStart(r):
 			j := i
@@ -123,7 +124,7 @@ func lex(src string) ([]token, error) {
 		}
 		toks = append(toks, start)
 	}
-	return append(toks, token{kind: tEOF, line: line, col: col}), nil
+	return append(toks, token{kind: tEOF, line: int32(line), col: int32(col)}), nil
 }
 
 func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) }

@@ -125,7 +125,7 @@ func (p *parser) accept(text string) bool {
 }
 
 func (p *parser) errorf(t token, format string, args ...any) error {
-	return &SyntaxError{t.line, t.col, fmt.Sprintf(format, args...)}
+	return &SyntaxError{int(t.line), int(t.col), fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) expect(text, context string) error {
@@ -135,7 +135,7 @@ func (p *parser) expect(text, context string) error {
 	return p.errorf(p.peek(), "expected %q %s, found %s", text, context, p.peek())
 }
 
-func tokPos(t token) pos { return pos{t.line, t.col} }
+func tokPos(t token) pos { return pos{int(t.line), int(t.col)} }
 
 func parseSetAST(src string) (*setAST, error) {
 	toks, err := lex(src)
