@@ -198,15 +198,25 @@ func (p *poly) substitute(col int, e *poly) *poly {
 // substituteAll replaces every column c by subst[c] (nil keeps x_c).
 func (p *poly) substituteAll(subst []*poly) *poly {
 	r := &poly{}
+	pows := make([][]*poly, len(subst)) // pows[c][k-1] = subst[c]^k
+	pow := func(c int, k uint8) *poly {
+		for len(pows[c]) < int(k) {
+			x := subst[c]
+			if x == nil {
+				x = polyVar(c)
+			}
+			if n := len(pows[c]); n > 0 {
+				x = pows[c][n-1].mul(x)
+			}
+			pows[c] = append(pows[c], x)
+		}
+		return pows[c][k-1]
+	}
 	for _, t := range p.terms {
 		m := polyConst(t.c)
 		for c, k := range t.exp {
-			for ; k > 0; k-- {
-				if subst[c] == nil {
-					m = m.mul(polyVar(c))
-				} else {
-					m = m.mul(subst[c])
-				}
+			if k > 0 {
+				m = m.mul(pow(c, k))
 			}
 		}
 		r.terms = append(r.terms, m.terms...)
@@ -244,6 +254,31 @@ func (p *poly) remap(colMap []int) *poly {
 	return r
 }
 
+// moveCols moves the exponent of each column c that p uses to column
+// to[c], adding exponents that meet in one column.
+func (p *poly) moveCols(to []int) *poly {
+	r := &poly{terms: make([]term, len(p.terms))}
+	for i, t := range p.terms {
+		var e []uint8
+		for c, k := range t.exp {
+			if k == 0 {
+				continue
+			}
+			for len(e) <= to[c] {
+				e = append(e, 0)
+			}
+			s := int(e[to[c]]) + int(k)
+			if s > 255 {
+				panic(overflowPanic{})
+			}
+			e[to[c]] = uint8(s)
+		}
+		r.terms[i] = term{e, t.c}
+	}
+	r.normalize()
+	return r
+}
+
 // eval evaluates p at the column values vals (vals[0] unused).
 func (p *poly) eval(vals []*big.Int) *big.Rat {
 	sum := new(big.Rat)
@@ -263,24 +298,37 @@ func (p *poly) eval(vals []*big.Int) *big.Rat {
 // sumOver returns sum_{x_col = lo}^{hi} p, valid whenever lo <= hi + 1.
 func (p *poly) sumOver(col int, lo, hi *poly) *poly {
 	cs := p.coeffsIn(col)
-	loMinus1 := lo.add(polyInt(-1))
+	// S_k has degree k + 1; the powers of the bounds serve every k.
+	his, los := powers(hi, len(cs)), powers(lo.add(polyInt(-1)), len(cs))
 	r := &poly{}
 	for k, c := range cs {
 		if c.isZero() {
 			continue
 		}
 		s := powerSum(k)
-		r = r.add(c.mul(evalUnivariate(s, hi).sub(evalUnivariate(s, loMinus1))))
+		r = r.add(c.mul(evalUnivariate(s, his).sub(evalUnivariate(s, los))))
 	}
 	return r
 }
 
-// evalUnivariate evaluates sum_i coef[i] y^i at the polynomial y (Horner).
-func evalUnivariate(coef []*big.Rat, y *poly) *poly {
-	r := &poly{}
-	for i := len(coef) - 1; i >= 0; i-- {
-		r = r.mul(y).add(polyConst(coef[i]))
+// powers returns y^0, ..., y^n.
+func powers(y *poly, n int) []*poly {
+	out := []*poly{polyInt(1)}
+	for len(out) <= n {
+		out = append(out, out[len(out)-1].mul(y))
 	}
+	return out
+}
+
+// evalUnivariate evaluates sum_i coef[i] y^i, given the powers of y.
+func evalUnivariate(coef []*big.Rat, pows []*poly) *poly {
+	r := &poly{}
+	for i, c := range coef {
+		if c.Sign() != 0 {
+			r.terms = append(r.terms, pows[i].scale(c).terms...)
+		}
+	}
+	r.normalize()
 	return r
 }
 

@@ -112,11 +112,47 @@ func translatePoly(m [][]int64, p *poly) *poly {
 	if p == nil {
 		return nil
 	}
+	if to, ok := unitTargets(m, p); ok {
+		return p.moveCols(to)
+	}
 	subst := make([]*poly, len(m))
 	for c, r := range m {
 		subst[c] = polyFromRow(r)
 	}
 	return p.substituteAll(subst)
+}
+
+// unitTargets returns, for every column, the column that m maps it to,
+// when m maps each column p uses to another column alone (as importing
+// a set's divs into a set that has them does); polynomials then need
+// their exponents moved, not substitution.
+func unitTargets(m [][]int64, p *poly) ([]int, bool) {
+	to := make([]int, len(m))
+	for c := range to {
+		to[c] = -1
+	}
+	for _, t := range p.terms {
+		for c, k := range t.exp {
+			if k == 0 || to[c] >= 0 {
+				continue
+			}
+			j := -1
+			for i, v := range m[c] {
+				switch {
+				case v == 0:
+				case v == 1 && i > 0 && j < 0:
+					j = i
+				default:
+					return nil, false
+				}
+			}
+			if j < 0 {
+				return nil, false
+			}
+			to[c] = j
+		}
+	}
+	return to, true
 }
 
 // intersectBset returns a ∩ b (same space); its poly is a's.
