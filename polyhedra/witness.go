@@ -31,7 +31,39 @@ func (b *bset) witness(extra ...[]int64) bool {
 			}
 		}
 	}
-	return false
+	return len(extra) == 1 && b.fillExtreme(x, extra[0]) && b.satisfies(x, extra)
+}
+
+// fillExtreme sets x to a point that pushes dir·x up within the constant
+// bounds of b's columns: an implication test looks for a point where the
+// row is violated, which the points above miss when the row bounds a
+// parameter (n >= 1 next to m >= 1). Columns without a bound in the
+// direction wanted go far. It reports false on overflow.
+func (b *bset) fillExtreme(x, dir []int64) bool {
+	const far = 1 << 20
+	lo, hi, hasLo, hasHi := b.box()
+	x[0] = 1
+	for c := 1; c < b.firstDiv(); c++ {
+		switch {
+		case c < len(dir) && dir[c] > 0:
+			x[c] = far
+			if hasHi[c] {
+				x[c] = hi[c]
+			}
+		case c < len(dir) && dir[c] < 0:
+			x[c] = -far
+			if hasLo[c] {
+				x[c] = lo[c]
+			}
+		case hasLo[c]:
+			x[c] = lo[c]
+		case hasHi[c]:
+			x[c] = hi[c]
+		default:
+			x[c] = 0
+		}
+	}
+	return b.fillDivs(x)
 }
 
 // fillPoint sets x to the point with every parameter pv, every dimension
@@ -44,6 +76,12 @@ func (b *bset) fillPoint(x []int64, pv, dv int64) bool {
 	for c := b.firstDim(); c < b.firstDiv(); c++ {
 		x[c] = dv
 	}
+	return b.fillDivs(x)
+}
+
+// fillDivs sets the div columns of x to their values at x's other
+// columns; it reports false on overflow.
+func (b *bset) fillDivs(x []int64) bool {
 	for k, d := range b.divs {
 		if len(d.num) > b.divCol(k) && !isZeroRow(d.num[b.divCol(k):]) {
 			return false // defined by a later column: not evaluated in order
