@@ -298,6 +298,9 @@ func (p *poly) eval(vals []*big.Int) *big.Rat {
 // sumOver returns sum_{x_col = lo}^{hi} p, valid whenever lo <= hi + 1.
 func (p *poly) sumOver(col int, lo, hi *poly) *poly {
 	cs := p.coeffsIn(col)
+	if len(cs) == 1 { // p does not depend on x_col
+		return cs[0].mul(hi.sub(lo).add(polyInt(1)))
+	}
 	// S_k has degree k + 1; the powers of the bounds serve every k.
 	his, los := powers(hi, len(cs)), powers(lo.add(polyInt(-1)), len(cs))
 	r := &poly{}

@@ -24,6 +24,9 @@ func (b *bset) witness(extra ...[]int64) bool {
 	} else {
 		x = b.newRow()
 	}
+	if len(extra) == 1 && b.fillExtreme(x, extra[0]) && b.satisfies(x, extra) {
+		return true
+	}
 	for _, pv := range witnessParams {
 		for _, dv := range witnessDims {
 			if b.fillPoint(x, pv, dv) && b.satisfies(x, extra) {
@@ -31,7 +34,7 @@ func (b *bset) witness(extra ...[]int64) bool {
 			}
 		}
 	}
-	return len(extra) == 1 && b.fillExtreme(x, extra[0]) && b.satisfies(x, extra)
+	return false
 }
 
 // fillExtreme sets x to a point that pushes dir·x up within the constant
