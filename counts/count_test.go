@@ -285,14 +285,15 @@ func TestSpanUnionFallback(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := &counter{p: p, c: &Counted{k: k, params: k.Params}, set: map[int]int{}, max: map[string]int{}}
 		for kind := range 2 {
 			for a := range 3 {
 				f, ok := p.axisSize(kind, a)
 				if !ok || len(f) < 2 {
 					continue
 				}
-				m, err := b.maxOf(f)
+				r := p.startMax(f)
+				<-r.done
+				m, err := r.n, r.err
 				if err != nil {
 					t.Fatal(err)
 				}

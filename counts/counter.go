@@ -145,29 +145,17 @@ func (b *counter) factor(f factor) (int, error) {
 	if v, ok := b.max[key]; ok {
 		return v, nil
 	}
-	m, err := b.maxOf(f)
-	if err != nil {
+	r, ok := b.p.maxes[key]
+	if !ok {
+		r = b.p.startMax(f)
+	}
+	<-r.done
+	if r.err != nil {
 		return b.countSet(b.p.spanUnion(f))
 	}
-	b.max[key] = b.value(m)
+	b.max[key] = b.value(r.n)
+	b.c.gisted[b.max[key]] = r.gisted
 	return b.max[key], nil
-}
-
-// maxOf returns the maximum of the counts of sets.
-func (b *counter) maxOf(sets []int) (*polyhedra.PwQPolynomial, error) {
-	var m *polyhedra.PwQPolynomial
-	for _, s := range sets {
-		v, err := b.countSet(s)
-		if err != nil {
-			return nil, err
-		}
-		if m == nil {
-			m = b.c.values[v]
-		} else if m, err = m.Max(b.c.values[v]); err != nil {
-			return nil, err
-		}
-	}
-	return m, nil
 }
 
 // countSet returns the value of a plan set's count.

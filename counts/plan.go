@@ -59,6 +59,7 @@ type plan struct {
 	sets   []*uset
 	texts  []string             // the sets in isl notation
 	counts []*counting          // the sets' counts, under way
+	maxes  map[string]*counting // factor with several sets -> their maximum, under way
 	ctx    *polyhedra.Set       // the kernel's assumptions
 	slots  chan struct{}        // see startCount
 	index  map[string]int       // isl text -> set index
@@ -133,6 +134,7 @@ func newPlan(k *Kernel, opts Options) (*plan, error) {
 			return nil, err
 		}
 	}
+	p.startMaxes()
 	return p, nil
 }
 

@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"fmt"
 	"runtime"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -41,6 +42,65 @@ func (p *plan) startCount(text string) *counting {
 		}
 	}()
 	return r
+}
+
+// startMax finds the maximum of the counts of sets in the background
+// once they are counted: a launch size along an axis that several inames
+// share is such a maximum, and Max takes as long as counting a small
+// set. The simplified form is left to Counted.gist when simplifying
+// fails here.
+func (p *plan) startMax(sets factor) *counting {
+	r := &counting{done: make(chan struct{})}
+	pending := make([]*counting, len(sets)) // p.counts grows meanwhile
+	for i, s := range sets {
+		pending[i] = p.counts[s]
+	}
+	go func() {
+		defer close(r.done)
+		counts := make([]*polyhedra.PwQPolynomial, len(sets))
+		for i, c := range pending {
+			<-c.done // before taking a slot, which c may need
+			if c.err != nil {
+				r.err = c.err
+				return
+			}
+			counts[i] = c.n
+		}
+		p.slots <- struct{}{}
+		defer func() { <-p.slots }()
+		m := counts[0]
+		for _, n := range counts[1:] {
+			if m, r.err = m.Max(n); r.err != nil {
+				return
+			}
+		}
+		r.n = m
+		if g, err := m.Gist(p.ctx); err == nil {
+			r.gisted = g
+		}
+	}()
+	return r
+}
+
+// startMaxes starts finding the maximum of every factor with several
+// sets that the plan's terms use.
+func (p *plan) startMaxes() {
+	p.maxes = map[string]*counting{}
+	start := func(t term) {
+		for _, f := range t.factors {
+			if key := fmt.Sprint([]int(f)); len(f) > 1 && p.maxes[key] == nil {
+				p.maxes[key] = p.startMax(f)
+			}
+		}
+	}
+	for _, ts := range p.static {
+		for _, t := range ts {
+			start(t)
+		}
+	}
+	for _, g := range p.global {
+		start(g.count)
+	}
 }
 
 // counted waits for the count of plan set i.

@@ -3,6 +3,7 @@ package counts
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -179,11 +180,12 @@ func (a qaff) String() string {
 		first = false
 		c := absU(coef)
 		if body == "" {
-			fmt.Fprintf(&b, "%d", c)
+			b.WriteString(strconv.FormatUint(c, 10))
 			return
 		}
 		if c != 1 {
-			fmt.Fprintf(&b, "%d*", c)
+			b.WriteString(strconv.FormatUint(c, 10))
+			b.WriteString("*")
 		}
 		b.WriteString(body)
 	}
@@ -248,9 +250,12 @@ func (c cons) String() string {
 }
 
 func (c conj) String() string {
-	parts := make([]string, len(c))
-	for i, x := range c {
-		parts[i] = x.String()
+	parts := make([]string, 0, len(c))
+	for _, x := range c {
+		// Projections repeat the assumptions once per domain they meet.
+		if s := x.String(); !slices.Contains(parts, s) {
+			parts = append(parts, s)
+		}
 	}
 	return strings.Join(parts, " and ")
 }
