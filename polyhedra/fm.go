@@ -238,13 +238,14 @@ func (s *fmSys) tidy() bool {
 		if !vars {
 			continue
 		}
-		if i := idx.find(r[1:], 1); i >= 0 {
+		h := hashRow(r[1:], 1)
+		if i := idx.findHash(h, r[1:], 1); i >= 0 {
 			if r[0] < ineqs[i][0] {
 				ineqs[i][0] = r[0]
 			}
 			continue
 		}
-		idx.add(r[1:])
+		idx.addHash(h, r[1:])
 		ineqs = append(ineqs, r)
 	}
 	s.ineqs = ineqs

@@ -319,13 +319,14 @@ func (b *bset) normalizeRows() bool {
 			}
 			continue
 		}
-		if i := best.find(r[1:], 1); i >= 0 {
+		h := hashRow(r[1:], 1)
+		if i := best.findHash(h, r[1:], 1); i >= 0 {
 			if r[0] < ineqs[i][0] {
 				ineqs[i][0] = r[0]
 			}
 			continue
 		}
-		best.add(r[1:])
+		best.addHash(h, r[1:])
 		ineqs = append(ineqs, r)
 	}
 	b.ineqs = ineqs

@@ -34,7 +34,14 @@ func (x *rowIndex) release() {
 
 // find returns the number of the stored row equal to sign*r, or -1.
 func (x *rowIndex) find(r []int64, sign int64) int {
-	h := hashRow(r, sign)
+	if len(x.rows) == 0 {
+		return -1
+	}
+	return x.findHash(hashRow(r, sign), r, sign)
+}
+
+// findHash is find given h = hashRow(r, sign).
+func (x *rowIndex) findHash(h uint64, r []int64, sign int64) int {
 	if x.head == nil {
 		for i, g := range x.hashes {
 			if g == h && sameDirection(x.rows[i], r, sign) {
@@ -53,8 +60,10 @@ func (x *rowIndex) find(r []int64, sign int64) int {
 }
 
 // add stores r, numbered in the order of adding.
-func (x *rowIndex) add(r []int64) {
-	h := hashRow(r, 1)
+func (x *rowIndex) add(r []int64) { x.addHash(hashRow(r, 1), r) }
+
+// addHash is add given h = hashRow(r, 1).
+func (x *rowIndex) addHash(h uint64, r []int64) {
 	x.rows = append(x.rows, r)
 	x.hashes = append(x.hashes, h)
 	switch {
