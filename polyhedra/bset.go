@@ -212,3 +212,19 @@ func (b *bset) deleteCol(col int) {
 	}
 	b.remap(np, nd, m)
 }
+
+// constantlyFalse reports whether a constraint of b without variables
+// fails (1 = 0, -1 >= 0).
+func (b *bset) constantlyFalse() bool {
+	for _, r := range b.eqs {
+		if r[0] != 0 && isZeroRow(r[1:]) {
+			return true
+		}
+	}
+	for _, r := range b.ineqs {
+		if r[0] < 0 && isZeroRow(r[1:]) {
+			return true
+		}
+	}
+	return false
+}

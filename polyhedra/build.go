@@ -361,9 +361,9 @@ func (bd *builder) comparison(c *fCmp, scope []string) ([]*bset, error) {
 		return nil, err
 	}
 	if len(out) == 1 {
-		// One constraint is empty only if normalising finds it false;
-		// the conjunction it joins is tested once it is complete.
-		if !out[0].normalize() {
+		// The conjunction a comparison joins is normalised and tested
+		// once it is complete; here only a constant row can be false.
+		if out[0].constantlyFalse() {
 			return nil, nil
 		}
 		return out, nil
