@@ -122,7 +122,7 @@ type Options struct {
 // CountWith counts every property of k symbolically, as Count does, with
 // options.
 func CountWith(k *Kernel, opts Options) (*Counted, error) {
-	p, err := newPlan(k, opts)
+	p, err := newCountingPlan(k, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -62,6 +62,7 @@ type plan struct {
 	maxes  map[string]*counting // factor with several sets -> their maximum, under way
 	ctx    *polyhedra.Set       // the kernel's assumptions
 	slots  chan struct{}        // see startCount
+	eager  bool                 // count each set as it is registered
 	index  map[string]int       // isl text -> set index
 	proj   map[string]int       // inames -> set index of their projection
 	static map[string][]term    // properties whose name is known statically
@@ -84,8 +85,17 @@ type gref struct {
 	upper  bool
 }
 
-func newPlan(k *Kernel, opts Options) (*plan, error) {
-	p := &plan{k: k, opts: opts, index: map[string]int{}, proj: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
+// newPlan builds the counting plan of k. Its sets are counted when
+// asked for (see counted); newCountingPlan starts each as it comes.
+func newPlan(k *Kernel, opts Options) (*plan, error) { return buildPlan(k, opts, false) }
+
+// newCountingPlan is newPlan with every set counting from the moment the
+// plan registers it, and the maxima that launch sizes need from the
+// moment the plan is complete.
+func newCountingPlan(k *Kernel, opts Options) (*plan, error) { return buildPlan(k, opts, true) }
+
+func buildPlan(k *Kernel, opts Options, eager bool) (*plan, error) {
+	p := &plan{eager: eager, k: k, opts: opts, index: map[string]int{}, proj: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
 		names: map[string]bool{}, refs: map[string][]gref{}, upper: map[string]bool{}, slots: newSlots()}
 	a := k.Assumptions()
 	if a == "" {
@@ -134,7 +144,9 @@ func newPlan(k *Kernel, opts Options) (*plan, error) {
 			return nil, err
 		}
 	}
-	p.startMaxes()
+	if p.eager {
+		p.startMaxes()
+	}
 	return p, nil
 }
 
@@ -153,7 +165,10 @@ func (p *plan) add(u *uset) int {
 	}
 	p.sets = append(p.sets, u)
 	p.texts = append(p.texts, key)
-	p.counts = append(p.counts, p.startCount(key))
+	p.counts = append(p.counts, nil)
+	if p.eager {
+		p.counts[len(p.counts)-1] = p.startCount(key)
+	}
 	p.index[key] = len(p.sets) - 1
 	return len(p.sets) - 1
 }

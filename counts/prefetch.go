@@ -8,8 +8,9 @@ import (
 )
 
 // The sets of a plan are independent of each other, and counting them is
-// nearly all the work of Count, so each set starts counting on a
-// goroutine of its own as soon as the plan registers it: counting
+// nearly all the work of Count, so in the plan Count builds
+// (newCountingPlan) each set starts counting on a goroutine of its own
+// as soon as the plan registers it: counting
 // overlaps with building the rest of the plan, and the sets with each
 // other, GOMAXPROCS at a time. Each count is also simplified against the
 // kernel's assumptions there, as evaluation needs (see Counted.gist).
@@ -53,7 +54,7 @@ func (p *plan) startMax(sets factor) *counting {
 	r := &counting{done: make(chan struct{})}
 	pending := make([]*counting, len(sets)) // p.counts grows meanwhile
 	for i, s := range sets {
-		pending[i] = p.counts[s]
+		pending[i] = p.counting(s)
 	}
 	go func() {
 		defer close(r.done)
@@ -105,7 +106,16 @@ func (p *plan) startMaxes() {
 
 // counted waits for the count of plan set i.
 func (p *plan) counted(i int) *counting {
-	r := p.counts[i]
+	r := p.counting(i)
 	<-r.done
 	return r
+}
+
+// counting returns the count of plan set i, under way, starting it if
+// it has not started.
+func (p *plan) counting(i int) *counting {
+	if p.counts[i] == nil {
+		p.counts[i] = p.startCount(p.texts[i])
+	}
+	return p.counts[i]
 }
