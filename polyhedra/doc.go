@@ -56,7 +56,12 @@
 // instead of splitting into residue classes; q is a function of the other
 // variables, so the count is unchanged. Chambers that Fourier–Motzkin
 // elimination with integer rounding proves empty are dropped; this only
-// saves work, the counts do not depend on it.
+// saves work, the counts do not depend on it. Before such a run, the
+// emptiness and implication tests try a few simple integer points (nine
+// in ten emptiness tests of the library kernels' sets find one) and the
+// constant bounds that one-variable constraints give; a part of a
+// disjunction that another part contains is dropped before a
+// conjunction multiplies the parts.
 //
 // Each operation has a work budget. A set whose exact treatment would
 // exceed it (thousands of residue classes, a summand of hundreds of
