@@ -123,6 +123,20 @@
 //     whose serial sums run faster per element than the uniform loads of
 //     matvec and matmul_naive, which come one for one with loads that
 //     stream from memory.
+//   - Held out, arith's multiplications are priced by arith_mix alone,
+//     whose Horner polynomial the OpenCL C compiler contracts into
+//     multiply-adds (FP_CONTRACT is on by default), so they cost next to
+//     nothing there: mul f32 is predicted 8 times too fast. A third
+//     compute class tried on 2026-11-25, arith_unfused (multiplications
+//     that no addition absorbs: (k + 0.5) times six constants, and an
+//     add-only chain, lengths varied apart), brought mul f64 from 0.81
+//     to 0.31 and mul f32 to 0.63, yet the leave-one-class-out error rose
+//     to 0.289 and it was not shipped: on this CPU additions and
+//     multiplications issue to separate pipes and overlap (a product of
+//     six sums, 6 additions and 5 multiplications, took 0.65 ns per term
+//     and work-item, four additions alone 0.48 ns), which a sum of one
+//     weight per operation cannot express, so pricing multiplications
+//     took time from the memory kernels' loads and stores.
 //
 // On round 2, keeping only the rows of streaming kernels whose footprint
 // exceeds twice the last-level cache (simulating a suite sized as the
