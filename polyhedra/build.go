@@ -349,7 +349,9 @@ func (bd *builder) comparison(c *fCmp, scope []string) ([]*bset, error) {
 				next = cur.clone()
 			}
 			for _, r := range cs.cond {
-				next.addIneq(r)
+				// The cases of one expression share their condition
+				// rows, and normalising a part rewrites its rows.
+				next.addIneq(copyRow(r))
 			}
 			if err := rec(k+1, next, append(picked, cs.val)); err != nil {
 				return err
