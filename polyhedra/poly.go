@@ -231,38 +231,18 @@ func polyVar(col int) *poly {
 	return &poly{terms: []term{{e, big.NewRat(1, 1)}}}
 }
 
-// remap moves the exponent of column c to column colMap[c].
-func (p *poly) remap(colMap []int) *poly {
-	r := &poly{terms: make([]term, len(p.terms))}
-	for i, t := range p.terms {
-		var e []uint8
-		for c, k := range t.exp {
-			if k == 0 {
-				continue
-			}
-			if colMap[c] < 0 {
-				panic("polyhedra: remap drops a column used by a polynomial")
-			}
-			for len(e) <= colMap[c] {
-				e = append(e, 0)
-			}
-			e[colMap[c]] = k
-		}
-		r.terms[i] = term{e, t.c}
-	}
-	r.normalize()
-	return r
-}
-
-// moveCols moves the exponent of each column c that p uses to column
+// remap moves the exponent of each column c that p uses to column
 // to[c], adding exponents that meet in one column.
-func (p *poly) moveCols(to []int) *poly {
+func (p *poly) remap(to []int) *poly {
 	r := &poly{terms: make([]term, len(p.terms))}
 	for i, t := range p.terms {
 		var e []uint8
 		for c, k := range t.exp {
 			if k == 0 {
 				continue
+			}
+			if to[c] < 0 {
+				panic("polyhedra: remap drops a column used by a polynomial")
 			}
 			for len(e) <= to[c] {
 				e = append(e, 0)

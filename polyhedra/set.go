@@ -113,7 +113,7 @@ func translatePoly(m [][]int64, p *poly) *poly {
 		return nil
 	}
 	if to, ok := unitTargets(m, p); ok {
-		return p.moveCols(to)
+		return p.remap(to)
 	}
 	subst := make([]*poly, len(m))
 	for c, r := range m {
