@@ -131,6 +131,7 @@ func CountWith(k *Kernel, opts Options) (*Counted, error) {
 	if err := b.count(); err != nil {
 		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
 	}
+	p.eager = false // sets the plan registers from now on are footprints
 	c := b.c
 	if err = c.gist(); err != nil {
 		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)

@@ -62,7 +62,7 @@ type plan struct {
 	maxes  map[string]*counting // factor with several sets -> their maximum, under way
 	ctx    *polyhedra.Set       // the kernel's assumptions
 	slots  chan struct{}        // see startCount
-	eager  bool                 // count each set as it is registered
+	eager  bool                 // count each set as it is registered (see Count)
 	index  map[string]int       // isl text -> set index
 	proj   map[string]int       // inames -> set index of their projection
 	static map[string][]term    // properties whose name is known statically

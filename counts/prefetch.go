@@ -29,7 +29,8 @@ type counting struct {
 // newSlots returns the semaphore that limits the sets counting at once.
 func newSlots() chan struct{} { return make(chan struct{}, runtime.GOMAXPROCS(0)) }
 
-// startCount counts a set, given in isl notation, in the background.
+// startCount counts a set, given in isl notation, in the background,
+// and simplifies the count against the assumptions there too.
 func (p *plan) startCount(text string) *counting {
 	r := &counting{done: make(chan struct{})}
 	go func() {
@@ -42,6 +43,16 @@ func (p *plan) startCount(text string) *counting {
 			r.gisted, r.err = r.n.Gist(p.ctx)
 		}
 	}()
+	return r
+}
+
+// countNow counts a set, given in isl notation, in the calling
+// goroutine, for a caller that would only wait (footprints, counted
+// after Count, need no simplified form either).
+func countNow(text string) *counting {
+	r := &counting{done: make(chan struct{})}
+	r.n, r.err = countSet(text)
+	close(r.done)
 	return r
 }
 
@@ -111,11 +122,11 @@ func (p *plan) counted(i int) *counting {
 	return r
 }
 
-// counting returns the count of plan set i, under way, starting it if
-// it has not started.
+// counting returns the count of plan set i, under way, or counts it
+// now if it has not started.
 func (p *plan) counting(i int) *counting {
 	if p.counts[i] == nil {
-		p.counts[i] = p.startCount(p.texts[i])
+		p.counts[i] = countNow(p.texts[i])
 	}
 	return p.counts[i]
 }
