@@ -370,9 +370,9 @@
 // plan eliminates the existential inames it can exactly: one fixed by an
 // equality, one bounded on one side, the outer iname of a tile, and one
 // with coefficient ±1 in all its inequalities (pairing its lower and
-// upper bounds). Counting a library kernel takes 0.1 to 1.7 ms
+// upper bounds). Counting a library kernel takes 0.07 to 1.7 ms
 // (BenchmarkCountLibrary, two cores of an AMD EPYC): 1.2 ms for
-// matmul_tiled, 1.7 ms for nbody, 1.6 ms for finite_diff. A footprint's
+// matmul_tiled, 1.7 ms for nbody, 1.5 ms for finite_diff. A footprint's
 // extent along a dimension is the interval from the smallest to the
 // largest index: the values t that some reference's index is at least
 // and some reference's index is at most, an intersection of two unions
