@@ -141,7 +141,7 @@ func (b *counter) factor(f factor) (int, error) {
 	if len(f) == 1 {
 		return b.countSet(f[0])
 	}
-	key := fmt.Sprint([]int(f))
+	key := f.key()
 	if v, ok := b.max[key]; ok {
 		return v, nil
 	}

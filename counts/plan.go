@@ -41,6 +41,9 @@ type source struct {
 // factor lists sets (indices into plan.sets) whose largest size it is.
 type factor []int
 
+// key identifies a factor in maps.
+func (f factor) key() string { return fmt.Sprint([]int(f)) }
+
 // globalAccess is one global array reference of an instruction.
 type globalAccess struct {
 	ins    *Instruction

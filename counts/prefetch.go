@@ -1,7 +1,6 @@
 package counts
 
 import (
-	"fmt"
 	"runtime"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -10,13 +9,12 @@ import (
 // The sets of a plan are independent of each other, and counting them is
 // nearly all the work of Count, so in the plan Count builds
 // (newCountingPlan) each set starts counting on a goroutine of its own
-// as soon as the plan registers it: counting
-// overlaps with building the rest of the plan, and the sets with each
-// other, GOMAXPROCS at a time. Each count is also simplified against the
-// kernel's assumptions there, as evaluation needs (see Counted.gist).
-// Errors are kept with their sets, so that the counter reports the first
-// one that counting in order meets, as if the sets had been counted in
-// turn.
+// as soon as the plan registers it: counting overlaps with building the
+// rest of the plan, and the sets with each other, GOMAXPROCS at a time.
+// Each count is also simplified against the kernel's assumptions there,
+// as evaluation needs (see Counted.gist). Errors are kept with their
+// sets, so that the counter reports the first one that counting in order
+// meets, as if the sets had been counted in turn.
 
 // counting is the eventual outcome of counting one set.
 type counting struct {
@@ -100,8 +98,8 @@ func (p *plan) startMaxes() {
 	p.maxes = map[string]*counting{}
 	start := func(t term) {
 		for _, f := range t.factors {
-			if key := fmt.Sprint([]int(f)); len(f) > 1 && p.maxes[key] == nil {
-				p.maxes[key] = p.startMax(f)
+			if len(f) > 1 && p.maxes[f.key()] == nil {
+				p.maxes[f.key()] = p.startMax(f)
 			}
 		}
 	}
