@@ -88,15 +88,13 @@ type gref struct {
 	upper  bool
 }
 
-// newPlan builds the counting plan of k. Its sets are counted when
-// asked for (see counted); newCountingPlan starts each as it comes.
-func newPlan(k *Kernel, opts Options) (*plan, error) { return buildPlan(k, opts, false) }
-
-// newCountingPlan is newPlan with every set counting from the moment the
-// plan registers it, and the maxima that launch sizes need from the
-// moment the plan is complete.
+// newCountingPlan builds the counting plan of k and counts every set
+// from the moment the plan registers it, and the maxima that launch
+// sizes need from the moment the plan is complete.
 func newCountingPlan(k *Kernel, opts Options) (*plan, error) { return buildPlan(k, opts, true) }
 
+// buildPlan builds the counting plan of k; with eager false, it counts a
+// set only when asked for (see counted).
 func buildPlan(k *Kernel, opts Options, eager bool) (*plan, error) {
 	p := &plan{eager: eager, k: k, opts: opts, index: map[string]int{}, proj: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
 		names: map[string]bool{}, refs: map[string][]gref{}, upper: map[string]bool{}, slots: newSlots()}

@@ -274,3 +274,7 @@ func unflatten(off int64, ext []int64, colMajor bool) []int64 {
 	}
 	return idx
 }
+
+// newPlan builds a plan that counts a set only when asked for, so that
+// tests and benchmarks of planning start no goroutines.
+func newPlan(k *Kernel, opts Options) (*plan, error) { return buildPlan(k, opts, false) }

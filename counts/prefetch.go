@@ -12,9 +12,9 @@ import (
 // as soon as the plan registers it: counting overlaps with building the
 // rest of the plan, and the sets with each other, GOMAXPROCS at a time.
 // Each count is also simplified against the kernel's assumptions there,
-// as evaluation needs (see Counted.gist). Errors are kept with their
-// sets, so that the counter reports the first one that counting in order
-// meets, as if the sets had been counted in turn.
+// as evaluation needs (see Counted.gist). Counting errors are kept with
+// their sets, so that the counter reports the first one that counting in
+// order meets, as if the sets had been counted in turn.
 
 // counting is the eventual outcome of counting one set.
 type counting struct {
@@ -28,7 +28,8 @@ type counting struct {
 func newSlots() chan struct{} { return make(chan struct{}, runtime.GOMAXPROCS(0)) }
 
 // startCount counts a set, given in isl notation, in the background,
-// and simplifies the count against the assumptions there too.
+// and simplifies the count against the assumptions there too; should
+// that fail, Counted.gist tries again and reports the error.
 func (p *plan) startCount(text string) *counting {
 	r := &counting{done: make(chan struct{})}
 	go func() {
@@ -38,10 +39,20 @@ func (p *plan) startCount(text string) *counting {
 			close(r.done)
 		}()
 		if r.n, r.err = countSet(text); r.err == nil {
-			r.gisted, r.err = r.n.Gist(p.ctx)
+			r.gisted = p.gist(r.n)
 		}
 	}()
 	return r
+}
+
+// gist returns n simplified against the assumptions, or nil if that
+// fails.
+func (p *plan) gist(n *polyhedra.PwQPolynomial) *polyhedra.PwQPolynomial {
+	g, err := n.Gist(p.ctx)
+	if err != nil {
+		return nil
+	}
+	return g
 }
 
 // countNow counts a set, given in isl notation, in the calling
@@ -57,8 +68,7 @@ func countNow(text string) *counting {
 // startMax finds the maximum of the counts of sets in the background
 // once they are counted: a launch size along an axis that several inames
 // share is such a maximum, and Max takes as long as counting a small
-// set. The simplified form is left to Counted.gist when simplifying
-// fails here.
+// set.
 func (p *plan) startMax(sets factor) *counting {
 	r := &counting{done: make(chan struct{})}
 	pending := make([]*counting, len(sets)) // p.counts grows meanwhile
@@ -84,10 +94,7 @@ func (p *plan) startMax(sets factor) *counting {
 				return
 			}
 		}
-		r.n = m
-		if g, err := m.Gist(p.ctx); err == nil {
-			r.gisted = g
-		}
+		r.n, r.gisted = m, p.gist(m)
 	}()
 	return r
 }

@@ -32,7 +32,7 @@ func (x *rowIndex) release() {
 	rowIndexes.Put(x)
 }
 
-// find returns the number of the stored row equal to sign*r, or -1.
+// find returns the number of a stored row equal to sign*r, or -1.
 func (x *rowIndex) find(r []int64, sign int64) int {
 	if len(x.rows) == 0 {
 		return -1

@@ -38,7 +38,7 @@ func cleanParts(parts []*bset) []*bset {
 const maxCoverParts = 16
 
 // dropCovered removes the parts that another part contains, keeping the
-// first of equal ones. Testing containment costs a Fourier–Motzkin run
+// last of equal ones. Testing containment costs a Fourier–Motzkin run
 // per constraint where a simple point does not refute it, so longer
 // lists are left alone.
 func dropCovered(parts []*bset) []*bset {
