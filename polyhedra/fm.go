@@ -318,7 +318,7 @@ func (b *bset) fmRows(also int, extra ...[]int64) (eqs, ineqs [][]int64) {
 
 // provablyEmpty reports whether b certainly has no integer point.
 func (b *bset) provablyEmpty() bool {
-	if b.witness() || !b.fmAllowed() {
+	if b.witness(nil) || !b.fmAllowed() {
 		return false
 	}
 	eqs, ineqs := b.fmRows(0)
@@ -333,12 +333,13 @@ func (b *bset) provablyEmpty() bool {
 // (as proved by FM on b with the negated row -row - 1 >= 0 added).
 func (b *bset) implies(row []int64) bool {
 	row = b.fit(copyRow(row))
-	if b.boundsImply(row) {
+	cb := b.colBounds()
+	if cb.imply(row) {
 		return true
 	}
 	neg := negRow(row)
 	neg[0] = sub64(neg[0], 1)
-	if b.witness(neg) || !b.fmAllowed() {
+	if b.witness(cb, neg) || !b.fmAllowed() {
 		return false
 	}
 	eqs, ineqs := b.fmRows(0, neg)

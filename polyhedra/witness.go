@@ -15,8 +15,10 @@ var (
 )
 
 // witness reports whether a simple integer point satisfies every
-// constraint of b and every row of extra (rows >= 0).
-func (b *bset) witness(extra ...[]int64) bool {
+// constraint of b and every row of extra (rows >= 0). Given the
+// constant bounds cb of b's columns and one extra row, it first tries
+// the point they let push furthest along that row.
+func (b *bset) witness(cb *colBounds, extra ...[]int64) bool {
 	var buf [32]int64
 	var x []int64
 	if w := b.width(); w <= len(buf) {
@@ -24,7 +26,7 @@ func (b *bset) witness(extra ...[]int64) bool {
 	} else {
 		x = b.newRow()
 	}
-	if len(extra) == 1 && b.fillExtreme(x, extra[0]) && b.satisfies(x, extra) {
+	if cb != nil && len(extra) == 1 && b.fillExtreme(x, extra[0], cb) && b.satisfies(x, extra) {
 		return true
 	}
 	for _, pv := range witnessParams {
@@ -42,9 +44,9 @@ func (b *bset) witness(extra ...[]int64) bool {
 // row is violated, which the points above miss when the row bounds a
 // parameter (n >= 1 next to m >= 1). Columns without a bound in the
 // direction wanted go far. It reports false on overflow.
-func (b *bset) fillExtreme(x, dir []int64) bool {
+func (b *bset) fillExtreme(x, dir []int64, cb *colBounds) bool {
 	const far = 1 << 20
-	lo, hi, hasLo, hasHi := b.box()
+	lo, hi, hasLo, hasHi := cb.lo, cb.hi, cb.hasLo, cb.hasHi
 	x[0] = 1
 	for c := 1; c < b.firstDiv(); c++ {
 		switch {
@@ -133,12 +135,24 @@ func dotOK(r, x []int64) (int64, bool) {
 	return s, true
 }
 
-// boundsImply reports whether row >= 0 follows from the constant bounds
-// that b's one-variable constraints put on its columns: where it does (a
-// tile's 16*io + ii >= 0 next to io >= 0 and ii >= 0), no
-// Fourier–Motzkin run is needed to prove it.
-func (b *bset) boundsImply(row []int64) bool {
+// colBounds are the constant bounds that a set's one-variable
+// constraints put on its columns (see box); an implication test uses
+// them twice.
+type colBounds struct {
+	lo, hi       []int64
+	hasLo, hasHi []bool
+}
+
+func (b *bset) colBounds() *colBounds {
 	lo, hi, hasLo, hasHi := b.box()
+	return &colBounds{lo, hi, hasLo, hasHi}
+}
+
+// imply reports whether row >= 0 follows from the bounds: where it does
+// (a tile's 16*io + ii >= 0 next to io >= 0 and ii >= 0), no
+// Fourier–Motzkin run is needed to prove it.
+func (cb *colBounds) imply(row []int64) bool {
+	lo, hi, hasLo, hasHi := cb.lo, cb.hi, cb.hasLo, cb.hasHi
 	m := row[0]
 	for c := 1; c < len(row); c++ {
 		k := row[c]
