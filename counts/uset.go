@@ -202,12 +202,10 @@ func (pc piece) simplify() piece {
 func mergeTile(c conj, io, ii string) (conj, bool) {
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	t := int64(0) // T, from the first constraint with both
+	if c.inFloor(io) || c.inFloor(ii) {
+		return nil, false
+	}
 	for _, x := range c {
-		for _, f := range x.e.floors {
-			if names := f.num.names(nil); slices.Contains(names, io) || slices.Contains(names, ii) {
-				return nil, false
-			}
-		}
 		a, b := x.e.coefOf(io), x.e.coefOf(ii)
 		switch {
 		case a == 0 && b == 0:
@@ -249,15 +247,26 @@ func mergeTile(c conj, io, ii string) (conj, bool) {
 	return out, true
 }
 
-// eliminate tries the eliminations of simplify on one variable.
-func eliminate(c conj, v string) (conj, bool) {
-	var uses []int
-	for i, x := range c {
+// inFloor reports whether a floor division of c mentions v; simplify
+// leaves such variables alone.
+func (c conj) inFloor(v string) bool {
+	for _, x := range c {
 		for _, f := range x.e.floors {
 			if slices.Contains(f.num.names(nil), v) {
-				return nil, false
+				return true
 			}
 		}
+	}
+	return false
+}
+
+// eliminate tries the eliminations of simplify on one variable.
+func eliminate(c conj, v string) (conj, bool) {
+	if c.inFloor(v) {
+		return nil, false
+	}
+	var uses []int
+	for i, x := range c {
 		if x.e.coefOf(v) != 0 {
 			uses = append(uses, i)
 		}
@@ -341,14 +350,12 @@ func eliminate(c conj, v string) (conj, bool) {
 // constant hold or fail outright. It declines when the pairs would
 // outnumber the bounds by more than two.
 func unitPairs(c conj, v string) (conj, bool) {
+	if c.inFloor(v) {
+		return nil, false
+	}
 	var lower, upper []qaff
 	var rest conj
 	for _, x := range c {
-		for _, f := range x.e.floors {
-			if slices.Contains(f.num.names(nil), v) {
-				return nil, false
-			}
-		}
 		a := x.e.coefOf(v)
 		switch {
 		case a == 0:
