@@ -162,6 +162,13 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 func (bd *builder) conjunction(n *fAnd, scope []string) ([]*bset, error) {
 	var acc []*bset
 	for i, t := range chain(n) {
+		if c, ok := t.(*fCmp); ok && (i == 0 || len(acc) == 1) && plainComparison(c) {
+			if i == 0 {
+				acc = []*bset{newBset(len(bd.params), len(scope))}
+			}
+			bd.compareInto(acc[0], c, scope)
+			continue
+		}
 		parts, err := bd.formula(t, scope)
 		if err != nil {
 			return nil, err
@@ -371,6 +378,129 @@ func (bd *builder) comparison(c *fCmp, scope []string) ([]*bset, error) {
 		return out, nil
 	}
 	return cleanParts(out), nil
+}
+
+// plainComparison reports whether every side of c is an integer affine
+// expression (sums of variables and constants, and products with a
+// constant factor) and c has no !=: such a comparison is a list of rows
+// over the columns a set already has.
+func plainComparison(c *fCmp) bool {
+	for _, op := range c.ops {
+		if op.text == "!=" {
+			return false
+		}
+	}
+	for _, l := range c.lists {
+		for _, e := range l {
+			if !linearExpr(e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func linearExpr(e eNode) bool {
+	switch n := e.(type) {
+	case *eNum, *eVar:
+		return true
+	case *eNeg:
+		return linearExpr(n.x)
+	case *eBin:
+		switch n.op {
+		case "+", "-":
+			return linearExpr(n.l) && linearExpr(n.r)
+		case "*":
+			return linearExpr(n.l) && linearExpr(n.r) && (constExpr(n.l) || constExpr(n.r))
+		}
+	}
+	return false
+}
+
+func constExpr(e eNode) bool {
+	switch n := e.(type) {
+	case *eNum:
+		return true
+	case *eNeg:
+		return constExpr(n.x)
+	case *eBin:
+		return (n.op == "+" || n.op == "-" || n.op == "*") && constExpr(n.l) && constExpr(n.r)
+	}
+	return false
+}
+
+// compareInto adds the rows of a plain comparison (see plainComparison)
+// to b, sparing the set of its own that comparison builds, the merge of
+// that set into b and a row for every term.
+func (bd *builder) compareInto(b *bset, c *fCmp, scope []string) {
+	for i, op := range c.ops {
+		for _, x := range c.lists[i] {
+			for _, y := range c.lists[i+1] {
+				// row = y - x, or x - y for > and >=: row >= 0 or row = 0
+				lo, hi := x, y
+				if op.text == ">" || op.text == ">=" {
+					lo, hi = y, x
+				}
+				row := b.newRow()
+				bd.addLinear(b, row, hi, 1, scope)
+				bd.addLinear(b, row, lo, -1, scope)
+				switch op.text {
+				case "<", ">":
+					row[0] = sub64(row[0], 1)
+				case "=", "==":
+					b.addEq(row)
+					continue
+				}
+				b.addIneq(row)
+			}
+		}
+	}
+}
+
+// addLinear adds k times the value of the linear expression e (see
+// linearExpr) to row.
+func (bd *builder) addLinear(b *bset, row []int64, e eNode, k int64, scope []string) {
+	switch n := e.(type) {
+	case *eNum:
+		row[0] = add64(row[0], mul64(k, n.v))
+	case *eVar:
+		c := bd.resolve(b, n, scope)
+		row[c] = add64(row[c], k)
+	case *eNeg:
+		bd.addLinear(b, row, n.x, neg64(k), scope)
+	case *eBin:
+		switch {
+		case n.op == "+":
+			bd.addLinear(b, row, n.l, k, scope)
+			bd.addLinear(b, row, n.r, k, scope)
+		case n.op == "-":
+			bd.addLinear(b, row, n.l, k, scope)
+			bd.addLinear(b, row, n.r, neg64(k), scope)
+		case constExpr(n.l):
+			bd.addLinear(b, row, n.r, mul64(k, constValue(n.l)), scope)
+		default:
+			bd.addLinear(b, row, n.l, mul64(k, constValue(n.r)), scope)
+		}
+	}
+}
+
+// constValue returns the value of a constant expression (see constExpr).
+func constValue(e eNode) int64 {
+	switch n := e.(type) {
+	case *eNum:
+		return n.v
+	case *eNeg:
+		return neg64(constValue(n.x))
+	}
+	n := e.(*eBin)
+	l, r := constValue(n.l), constValue(n.r)
+	switch n.op {
+	case "+":
+		return add64(l, r)
+	case "-":
+		return sub64(l, r)
+	}
+	return mul64(l, r)
 }
 
 // compare adds x op y to every part.
