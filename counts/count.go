@@ -20,8 +20,12 @@ type Counted struct {
 	k      *Kernel
 	plan   *plan // kept for footprints, counted on demand
 	params []string
-	values []*polyhedra.PwQPolynomial // the counted quantities
+	values []*polyhedra.PwQPolynomial // the counted quantities; see value
 	gisted []*polyhedra.PwQPolynomial // values where the assumptions hold
+	// assumedMax holds the launch sizes that are known only where the
+	// assumptions hold until value needs them (see plan.startMax).
+	assumedMax map[int]*polyhedra.PwQPolynomial
+	valuesMu   sync.Mutex
 	// assumed is 1 where the parameters satisfy the assumptions, else 0.
 	assumed *polyhedra.PwQPolynomial
 	groups  []group
@@ -126,7 +130,7 @@ func CountWith(k *Kernel, opts Options) (*Counted, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &counter{p: p, c: &Counted{k: k, plan: p, params: slices.Clone(k.Params)}, set: map[int]int{}, max: map[string]int{}}
+	b := &counter{p: p, c: &Counted{k: k, plan: p, params: slices.Clone(k.Params), assumedMax: map[int]*polyhedra.PwQPolynomial{}}, set: map[int]int{}, max: map[string]int{}}
 	b.unit = p.add(&uset{pieces: []piece{{}}})
 	if err := b.count(); err != nil {
 		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
@@ -164,6 +168,23 @@ func (c *Counted) gist() error {
 		}
 	}
 	return nil
+}
+
+// value returns counted quantity i. A launch size that is known only
+// where the assumptions hold is zero elsewhere, as the counts of its sets
+// are: it is formed, once, as that function times the assumptions'
+// indicator.
+func (c *Counted) value(i int) (*polyhedra.PwQPolynomial, error) {
+	c.valuesMu.Lock()
+	defer c.valuesMu.Unlock()
+	if c.values[i] == nil {
+		v, err := c.assumedMax[i].Mul(c.assumed)
+		if err != nil {
+			return nil, err
+		}
+		c.values[i] = v
+	}
+	return c.values[i], nil
 }
 
 // Params returns the kernel's size parameters, the order in which an

@@ -155,6 +155,9 @@ func (b *counter) factor(f factor) (int, error) {
 	}
 	b.max[key] = b.value(r.n)
 	b.c.gisted[b.max[key]] = r.gisted
+	if r.n == nil {
+		b.c.assumedMax[b.max[key]] = r.assumed
+	}
 	return b.max[key], nil
 }
 

@@ -2,6 +2,7 @@ package counts
 
 import (
 	"runtime"
+	"slices"
 
 	"github.com/uniperf/uniperf/polyhedra"
 )
@@ -21,7 +22,10 @@ type counting struct {
 	done   chan struct{}
 	n      *polyhedra.PwQPolynomial
 	gisted *polyhedra.PwQPolynomial // n where the assumptions hold
-	err    error
+	// assumed, when n is nil, is a maximum of counts that equals n where
+	// the assumptions hold, n being zero elsewhere (see startMax).
+	assumed *polyhedra.PwQPolynomial
+	err     error
 }
 
 // newSlots returns the semaphore that limits the sets counting at once.
@@ -68,7 +72,13 @@ func countNow(text string) *counting {
 // startMax finds the maximum of the counts of sets in the background
 // once they are counted: a launch size along an axis that several inames
 // share is such a maximum, and Max takes as long as counting a small
-// set.
+// set. It takes the maximum of the simplified counts, half the work of
+// the maximum of the counts themselves, which is only needed to print
+// properties: the sets of a launch size are projections of the domain,
+// which includes the assumptions, so every count is zero where they fail,
+// and the maximum is the maximum where they hold times their indicator
+// (see Counted.value). Should that fail, it takes the maximum of the
+// counts themselves.
 func (p *plan) startMax(sets factor) *counting {
 	r := &counting{done: make(chan struct{})}
 	pending := make([]*counting, len(sets)) // p.counts grows meanwhile
@@ -78,25 +88,42 @@ func (p *plan) startMax(sets factor) *counting {
 	go func() {
 		defer close(r.done)
 		counts := make([]*polyhedra.PwQPolynomial, len(sets))
+		gisted := make([]*polyhedra.PwQPolynomial, len(sets))
 		for i, c := range pending {
 			<-c.done // before taking a slot, which c may need
 			if c.err != nil {
 				r.err = c.err
 				return
 			}
-			counts[i] = c.n
+			counts[i], gisted[i] = c.n, c.gisted
 		}
 		p.slots <- struct{}{}
 		defer func() { <-p.slots }()
-		m := counts[0]
-		for _, n := range counts[1:] {
-			if m, r.err = m.Max(n); r.err != nil {
-				return
+		if !slices.Contains(gisted, nil) {
+			if m, err := maxOf(gisted); err == nil {
+				if r.gisted = p.gist(m); r.gisted != nil {
+					r.assumed = m
+					return
+				}
 			}
 		}
-		r.n, r.gisted = m, p.gist(m)
+		if r.n, r.err = maxOf(counts); r.err == nil {
+			r.gisted = p.gist(r.n)
+		}
 	}()
 	return r
+}
+
+// maxOf returns the maximum of functions.
+func maxOf(fs []*polyhedra.PwQPolynomial) (*polyhedra.PwQPolynomial, error) {
+	m := fs[0]
+	for _, f := range fs[1:] {
+		var err error
+		if m, err = m.Max(f); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
 }
 
 // startMaxes starts finding the maximum of every factor with several

@@ -224,10 +224,16 @@ func (c *Counted) product(factors []int) (*polyhedra.PwQPolynomial, error) {
 	if p, ok := c.products[key]; ok {
 		return p, nil
 	}
-	p := c.values[factors[0]]
+	p, err := c.value(factors[0])
+	if err != nil {
+		return nil, err
+	}
 	for _, f := range factors[1:] {
-		var err error
-		if p, err = p.Mul(c.values[f]); err != nil {
+		v, err := c.value(f)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = p.Mul(v); err != nil {
 			return nil, err
 		}
 	}
