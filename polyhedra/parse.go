@@ -94,8 +94,13 @@ type pieceAST struct {
 	arity bool  // a tuple was given
 }
 
-var keywords = map[string]bool{"and": true, "or": true, "not": true, "exists": true, "mod": true,
-	"floor": true, "ceil": true, "min": true, "max": true, "true": true, "false": true}
+func isKeyword(s string) bool {
+	switch s {
+	case "and", "or", "not", "exists", "mod", "floor", "ceil", "min", "max", "true", "false":
+		return true
+	}
+	return false
+}
 
 type parser struct {
 	toks []token
@@ -112,8 +117,8 @@ func (p *parser) next() token {
 }
 
 func (p *parser) is(text string) bool {
-	t := p.peek()
-	return (t.kind == tPunct || t.kind == tIdent) && t.text == text
+	t := &p.toks[p.i]
+	return t.text == text && (t.kind == tPunct || t.kind == tIdent)
 }
 
 func (p *parser) accept(text string) bool {
@@ -189,7 +194,7 @@ func (p *parser) nameList(closing, what string) ([]string, error) {
 	}
 	for {
 		t := p.next()
-		if t.kind != tIdent || keywords[t.text] {
+		if t.kind != tIdent || isKeyword(t.text) {
 			return nil, p.errorf(t, "expected %s name, found %s", what, t)
 		}
 		if slices.Contains(names, t.text) {
@@ -208,7 +213,7 @@ func (p *parser) nameList(closing, what string) ([]string, error) {
 func (p *parser) piece() (pieceAST, error) {
 	t := p.peek()
 	pc := pieceAST{p: tokPos(t)}
-	if t.kind == tIdent && !keywords[t.text] && p.toks[p.i+1].text == "[" {
+	if t.kind == tIdent && !isKeyword(t.text) && p.toks[p.i+1].text == "[" {
 		pc.name = t.text
 		p.next()
 	}
@@ -308,7 +313,7 @@ func (p *parser) exists(t token) (fNode, error) {
 	var vars []string
 	for {
 		v := p.next()
-		if v.kind != tIdent || keywords[v.text] {
+		if v.kind != tIdent || isKeyword(v.text) {
 			return nil, p.errorf(v, "expected a variable name after \"exists\", found %s", v)
 		}
 		vars = append(vars, v.text)
@@ -400,7 +405,7 @@ func startsFactor(t token) bool {
 	case tInt:
 		return true
 	case tIdent:
-		return !keywords[t.text] || t.text == "floor" || t.text == "ceil" || t.text == "min" || t.text == "max"
+		return !isKeyword(t.text) || t.text == "floor" || t.text == "ceil" || t.text == "min" || t.text == "max"
 	}
 	return t.text == "("
 }
@@ -478,7 +483,7 @@ func (p *parser) factor() (eNode, error) {
 			return nil, err
 		}
 		return &eMinMax{tokPos(t), t.text == "max", args}, nil
-	case t.kind == tIdent && !keywords[t.text]:
+	case t.kind == tIdent && !isKeyword(t.text):
 		return &eVar{tokPos(t), t.text}, nil
 	}
 	return nil, p.errorf(t, "expected an expression (a number, a name, \"(\", floor, ceil, min or max), found %s", t)
