@@ -362,7 +362,11 @@
 // accesses) is counted with package polyhedra, and the launch size of an
 // axis with several tagged inames is the maximum of their extents
 // (polyhedra's Max; should it fail, the size of the union of the inames'
-// spans is counted instead). A property is then a sum of terms, each a
+// spans is counted instead). Evaluation needs the maximum only where the
+// assumptions hold, and taking it of counts simplified against them is
+// half the work; as the sets include the assumptions, their counts are
+// zero elsewhere, and the maximum everywhere, which Properties prints, is
+// formed from it when first needed. A property is then a sum of terms, each a
 // coefficient times a product of such counts. The sets are independent,
 // so Count counts each on a goroutine of its own, up to GOMAXPROCS at a
 // time, from the moment the plan finds it, and the maxima from the
@@ -370,9 +374,9 @@
 // plan eliminates the existential inames it can exactly: one fixed by an
 // equality, one bounded on one side, the outer iname of a tile, and one
 // with coefficient ±1 in all its inequalities (pairing its lower and
-// upper bounds). Counting a library kernel takes 0.07 to 1.7 ms
-// (BenchmarkCountLibrary, two cores of an AMD EPYC): 1.2 ms for
-// matmul_tiled, 1.7 ms for nbody, 1.5 ms for finite_diff. A footprint's
+// upper bounds). Counting a library kernel takes 0.07 to 1.5 ms
+// (BenchmarkCountLibrary, two cores of an AMD EPYC): 0.86 ms for
+// matmul_tiled, 1.4 ms for nbody, 1.5 ms for finite_diff. A footprint's
 // extent along a dimension is the interval from the smallest to the
 // largest index: the values t that some reference's index is at least
 // and some reference's index is at most, an intersection of two unions
