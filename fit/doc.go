@@ -124,19 +124,42 @@
 //     matvec and matmul_naive, which come one for one with loads that
 //     stream from memory.
 //   - Held out, arith's multiplications are priced by arith_mix alone,
-//     whose Horner polynomial the OpenCL C compiler contracts into
-//     multiply-adds (FP_CONTRACT is on by default), so they cost next to
-//     nothing there: mul f32 is predicted 8 times too fast. A third
-//     compute class tried on 2026-11-25, arith_unfused (multiplications
-//     that no addition absorbs: (k + 0.5) times six constants, and an
-//     add-only chain, lengths varied apart), brought mul f64 from 0.81
-//     to 0.31 and mul f32 to 0.63, yet the leave-one-class-out error rose
-//     to 0.289 and it was not shipped: on this CPU additions and
-//     multiplications issue to separate pipes and overlap (a product of
-//     six sums, 6 additions and 5 multiplications, took 0.65 ns per term
-//     and work-item, four additions alone 0.48 ns), which a sum of one
-//     weight per operation cannot express, so pricing multiplications
-//     took time from the memory kernels' loads and stores.
+//     where they cost next to nothing: mul f32 is predicted 8 times too
+//     fast. Contraction into multiply-adds is not the reason. Measured
+//     again on 2026-11-25 with #pragma OPENCL FP_CONTRACT OFF, arith_mix
+//     took the same time (median ratio 1.01 over its 96 rows), arith_mul
+//     0.79 of its time (its sum accumulates through a multiply-add, whose
+//     latency is longer than an addition's) and matmul_naive 0.84; with
+//     the 13 kernels that multiply and add replaced by those rows, the
+//     leave-one-class-out error was 0.283, against 0.273 with a control
+//     re-measurement of the same kernels with contraction on (0.262 on
+//     the shipped rows: re-measuring alone moves it by 0.01). The
+//     arithmetic kernels are chains of dependent operations, timed by
+//     their latency more than by the throughput a weight per operation
+//     stands for. A third compute class tried the same day,
+//     arith_unfused (multiplications that no addition absorbs:
+//     (k + 0.5) times six constants, and an add-only chain, lengths
+//     varied apart), brought mul f64 from 0.81 to 0.31 and mul f32 to
+//     0.63, yet the leave-one-class-out error rose to 0.289 and it was
+//     not shipped: on this CPU additions and multiplications issue to
+//     separate pipes and overlap (a product of six sums, 6 additions and
+//     5 multiplications, took 0.65 ns per term and work-item, four
+//     additions alone 0.48 ns), which a sum of one weight per operation
+//     cannot express, so pricing multiplications took time from the
+//     memory kernels' loads and stores.
+//
+// Other fits tried on the shipped table, each against the non-negative
+// fit's 0.262 (leave-one-class-out) and 0.094 (test kernels, across
+// kernels): minimising the squared logarithm of predicted over measured
+// time (the geometric mean's own measure, by Gauss–Newton under α ≥ 0)
+// 0.352 and 0.125; one weight for the loads and stores of a stride class
+// 0.340 and 0.091; one weight for an operation in f32 and f64 0.324 and
+// 0.109; without the global.minldst properties 0.268 and 0.095; leaving
+// out the rows of streaming kernels that move less than 16, 32 or 64 MiB
+// 0.305, 0.290 and 0.346. A non-negative ridge fit (penalty 0.0001 to
+// 0.1 in the column-scaled coordinates) gave 0.256 to 0.257 on the 28
+// kernels it predicts (the two of global_strided fall out), where the
+// non-negative fit gives 0.247 on the same kernels.
 //
 // On round 2, keeping only the rows of streaming kernels whose footprint
 // exceeds twice the last-level cache (simulating a suite sized as the
