@@ -28,11 +28,18 @@ func (p *PwQPolynomial) Gist(ctx *Set) (g *PwQPolynomial, err error) {
 		if q.provablyEmpty() {
 			continue
 		}
-		// q's first inequalities are pc's.
+		// q's first inequalities are pc's. Most pieces repeat the
+		// context's constraints, which a context row with the same
+		// coefficients implies; the others take a test each, which
+		// reads q through a shallow copy (implies changes no row).
 		n := len(pc.ineqs)
 		dropped := make([]bool, n)
 		for i := range n {
-			t := q.clone()
+			if weakerThanAny(q.ineqs[i], q.ineqs[n:]) {
+				dropped[i] = true
+				continue
+			}
+			t := *q
 			t.poly = nil
 			t.ineqs = nil
 			for j, r := range q.ineqs {
@@ -53,4 +60,15 @@ func (p *PwQPolynomial) Gist(ctx *Set) (g *PwQPolynomial, err error) {
 		g.pieces = append(g.pieces, kept)
 	}
 	return g.present(), nil
+}
+
+// weakerThanAny reports whether one of rows has the coefficients of row
+// and a constant no larger, so that it implies row >= 0.
+func weakerThanAny(row []int64, rows [][]int64) bool {
+	for _, r := range rows {
+		if r[0] <= row[0] && equalRows(r[1:], row[1:]) {
+			return true
+		}
+	}
+	return false
 }
