@@ -156,12 +156,20 @@ func countConcrete(u *uset, file string, paramNames []string, params map[string]
 func (pc piece) simplify() piece {
 	c := slices.Clone(pc.c)
 	exists := slices.Clone(pc.exists)
+	// The constant bounds of c serve every attempt until c changes.
+	var cb bounds
+	bounded := func() bounds {
+		if cb == nil {
+			cb = varBounds(c)
+		}
+		return cb
+	}
 	for changed := true; changed; {
-		changed = false
+		changed, cb = false, nil
 		for vi := 0; vi < len(exists); vi++ {
 			v := exists[vi]
-			if nc, ok := eliminate(c, v); ok {
-				c = nc
+			if nc, ok := eliminate(c, v, bounded); ok {
+				c, cb = nc, nil
 				exists = slices.Delete(exists, vi, vi+1)
 				vi--
 				changed = true
@@ -260,8 +268,9 @@ func (c conj) inFloor(v string) bool {
 	return false
 }
 
-// eliminate tries the eliminations of simplify on one variable.
-func eliminate(c conj, v string) (conj, bool) {
+// eliminate tries the eliminations of simplify on one variable; bounded
+// returns the constant bounds of c's variables (varBounds).
+func eliminate(c conj, v string, bounded func() bounds) (conj, bool) {
 	if c.inFloor(v) {
 		return nil, false
 	}
@@ -325,7 +334,7 @@ func eliminate(c conj, v string) (conj, bool) {
 		return drop(), true
 	}
 	if pos == 1 || neg == 1 {
-		if nc, ok := pinExtreme(c, v, uses, pos == 1); ok {
+		if nc, ok := pinExtreme(c, v, uses, pos == 1, bounded); ok {
 			return nc, true
 		}
 	}
@@ -353,25 +362,33 @@ func unitPairs(c conj, v string) (conj, bool) {
 	if c.inFloor(v) {
 		return nil, false
 	}
-	var lower, upper []qaff
-	var rest conj
+	// Most calls decline, so the bounds are only counted first.
+	nl, nu := 0, 0
 	for _, x := range c {
-		a := x.e.coefOf(v)
-		switch {
+		switch a := x.e.coefOf(v); {
 		case a == 0:
-			rest = append(rest, x)
-		case x.eq:
+		case x.eq || a != 1 && a != -1:
 			return nil, false
 		case a == 1:
-			lower = append(lower, x.e)
-		case a == -1:
-			upper = append(upper, x.e)
+			nl++
 		default:
-			return nil, false
+			nu++
 		}
 	}
-	if len(lower)*len(upper) > len(lower)+len(upper)+2 {
+	if nl*nu > nl+nu+2 {
 		return nil, false
+	}
+	lower, upper := make([]qaff, 0, nl), make([]qaff, 0, nu)
+	rest := make(conj, 0, len(c)-nl-nu+nl*nu)
+	for _, x := range c {
+		switch a := x.e.coefOf(v); a {
+		case 0:
+			rest = append(rest, x)
+		case 1:
+			lower = append(lower, x.e)
+		default:
+			upper = append(upper, x.e)
+		}
 	}
 	for _, l := range lower {
 		for _, u := range upper {
@@ -390,8 +407,8 @@ func unitPairs(c conj, v string) (conj, bool) {
 
 // pinExtreme substitutes for v the value its only lower bound (lower
 // set) or only upper bound forces, when that value is a constant within
-// the bounds of the other variables.
-func pinExtreme(c conj, v string, uses []int, lower bool) (conj, bool) {
+// the bounds of the other variables (bounded, as for eliminate).
+func pinExtreme(c conj, v string, uses []int, lower bool, bounded func() bounds) (conj, bool) {
 	var bound qaff
 	for _, i := range uses {
 		if (c[i].e.coefOf(v) > 0) == lower {
@@ -403,7 +420,7 @@ func pinExtreme(c conj, v string, uses []int, lower bool) (conj, bool) {
 	if err != nil || len(rest.floors) > 0 {
 		return nil, false
 	}
-	lo, hi, ok := varBounds(c).rangeOf(rest, v)
+	lo, hi, ok := bounded().rangeOf(rest, v)
 	if !ok || lo == math.MinInt64 || hi == math.MinInt64 || a == math.MinInt64 {
 		return nil, false
 	}
