@@ -68,6 +68,7 @@ type plan struct {
 	eager  bool                 // count each set as it is registered (see Count)
 	index  map[string]int       // isl text -> set index
 	proj   map[string]int       // inames -> set index of their projection
+	parts  map[string]piece     // simplified parts of pieces (see simplifyParts)
 	static map[string][]term    // properties whose name is known statically
 	global []globalAccess       // global memory traffic
 	fp     map[string]footprint // array -> footprint sets
@@ -96,7 +97,7 @@ func newCountingPlan(k *Kernel, opts Options) (*plan, error) { return buildPlan(
 // buildPlan builds the counting plan of k; with eager false, it counts a
 // set only when asked for (see counted).
 func buildPlan(k *Kernel, opts Options, eager bool) (*plan, error) {
-	p := &plan{eager: eager, k: k, opts: opts, index: map[string]int{}, proj: map[string]int{}, static: map[string][]term{}, fp: map[string]footprint{},
+	p := &plan{eager: eager, k: k, opts: opts, index: map[string]int{}, proj: map[string]int{}, parts: map[string]piece{}, static: map[string][]term{}, fp: map[string]footprint{},
 		names: map[string]bool{}, refs: map[string][]gref{}, upper: map[string]bool{}, slots: newSlots()}
 	a := k.Assumptions()
 	if a == "" {
@@ -155,10 +156,10 @@ func buildPlan(k *Kernel, opts Options, eager bool) (*plan, error) {
 // sets.
 func (p *plan) add(u *uset) int {
 	for i, pc := range u.pieces {
-		u.pieces[i] = pc.simplify()
+		u.pieces[i] = pc.simplifyParts(p.k.Params, p.parts)
 	}
 	for i, pc := range u.meet {
-		u.meet[i] = pc.simplify()
+		u.meet[i] = pc.simplifyParts(p.k.Params, p.parts)
 	}
 	key := u.isl(p.k.Params)
 	if i, ok := p.index[key]; ok {
