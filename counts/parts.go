@@ -17,7 +17,7 @@ import (
 // simplifyParts simplifies pc as simplify does, simplifying first each
 // part of its existential variables that shares no constraint with a
 // name other than the parameters and the part's own variables, looked up
-// in memo by its constraints or added to it.
+// in memo by its variables (in order) and constraints or added to it.
 func (pc piece) simplifyParts(params []string, memo map[string]piece) piece {
 	parts, rest := pc.freeParts(params)
 	if len(parts) == 0 {

@@ -120,3 +120,63 @@ func bruteCount(pc piece, n int64) int64 {
 	}
 	return count
 }
+
+// TestSimplifyPartsKeepsCounts checks that simplifying a part of the
+// existentials on its own changes no count (against the count derived by
+// hand), that the part found is the one no constraint links to a
+// dimension, and that a second piece with the same part takes it from
+// the memo.
+func TestSimplifyPartsKeepsCounts(t *testing.T) {
+	term := func(name string, k int64) qaff { return qaff{terms: []lterm{{name, k}}} }
+	sum := func(parts ...qaff) qaff {
+		r := qaff{}
+		for _, p := range parts {
+			r, _ = r.addScaled(p, 1)
+		}
+		return r
+	}
+	// The part {a, b}: 2 <= a, a + 3 <= n and 0 <= b - 4a <= 3 (a tile),
+	// which has points exactly when n >= 5. The rest: o with 0 <= x - 2o
+	// <= 1 ties o to the dimension x.
+	c := conj{
+		{sum(term("x", 1)), false},                            // x >= 0
+		{sum(term("n", 1), term("x", -1), qconst(-1)), false}, // x <= n - 1
+		{sum(term("y", 1)), false},                            // y >= 0
+		{sum(term("n", 1), term("y", -1)), false},             // y <= n
+		{sum(term("a", 1), qconst(-2)), false},                // a >= 2
+		{sum(term("n", 1), term("a", -1), qconst(-3)), false}, // a <= n - 3
+		{sum(term("b", 1), term("a", -4)), false},             // b >= 4a
+		{sum(term("a", 4), term("b", -1), qconst(3)), false},  // b <= 4a + 3
+		{sum(term("x", 1), term("o", -2)), false},             // x >= 2o
+		{sum(term("o", 2), term("x", -1), qconst(1)), false},  // x <= 2o + 1
+	}
+	pc := piece{exists: []string{"a", "o", "b"}, c: c}
+	parts, rest := pc.freeParts([]string{"n"})
+	if len(parts) != 1 || !slices.Equal(parts[0].exists, []string{"a", "b"}) || len(parts[0].c) != 4 {
+		t.Fatalf("parts %v, want one part over a and b with their 4 constraints", parts)
+	}
+	if !slices.Equal(rest.exists, []string{"o"}) || len(rest.c) != 6 {
+		t.Fatalf("rest %v, want o and the other 6 constraints", rest)
+	}
+	memo := map[string]piece{}
+	simple := pc.simplifyParts([]string{"n"}, memo)
+	s := &uset{dims: []string{"x", "y"}, pieces: []piece{simple}}
+	for n := int64(0); n < 9; n++ {
+		want := int64(0)
+		if n >= 5 {
+			want = n * (n + 1) // x in [0, n-1], y in [0, n]
+		}
+		got, err := countConcrete(s, "t", []string{"n"}, map[string]int64{"n": n}, 1e7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Fatalf("n=%d: %d points after simplifying, want %d\n%s", n, got, want, s.isl([]string{"n"}))
+		}
+	}
+	other := piece{exists: []string{"a", "b"}, c: slices.Concat(c[4:8], conj{{sum(term("y", 1), qconst(-1)), false}})}
+	other.simplifyParts([]string{"n"}, memo)
+	if len(memo) != 1 {
+		t.Errorf("memo holds %d parts, want the one part both pieces share", len(memo))
+	}
+}
