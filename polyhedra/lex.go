@@ -49,12 +49,15 @@ func (t token) String() string {
 var puncts = []string{"->", "<=", ">=", "==", "!=", "&&", "||", "[", "]", "{", "}", "(", ")",
 	",", ":", ";", "+", "-", "*", "/", "%", "<", ">", "=", "&", "|", "!"}
 
-func lex(src string) ([]token, error) {
+// lex appends the tokens of src to toks.
+func lex(src string, toks []token) ([]token, error) {
 	// Sets that programs write run to a token every two to four
 	// characters; growing the slice from nothing was a tenth of all the
 	// allocation of counting a kernel, and growing it from a third of the
 	// length a third of the time of lexing.
-	toks := make([]token, 0, len(src)/2+1)
+	if n := len(src)/2 + 1; cap(toks)-len(toks) < n {
+		toks = slices.Grow(toks, n)
+	}
 	line, col := 1, 1
 	i := 0
 	for i < len(src) {
