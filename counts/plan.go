@@ -57,25 +57,25 @@ type globalAccess struct {
 }
 
 type plan struct {
-	k      *Kernel
-	opts   Options
-	sets   []*uset
-	texts  []string             // the sets in isl notation
-	counts []*counting          // the sets' counts, under way
-	maxes  map[string]*counting // factor with several sets -> their maximum, under way
-	ctx    *polyhedra.Set       // the kernel's assumptions
-	slots  chan struct{}        // see startCount
-	eager  bool                 // count each set as it is registered (see Count)
-	index  map[string]int       // isl text -> set index
-	proj   map[string]int       // inames -> set index of their projection
-	parts  map[string]piece     // simplified parts of pieces (see simplifyParts)
-	static map[string][]term    // properties whose name is known statically
-	global []globalAccess       // global memory traffic
-	fp     map[string]footprint // array -> footprint sets
-	names  map[string]bool      // every name in use, for fresh variables
-	refs   map[string][]gref    // array -> its references, for footprints
-	upper  map[string]bool      // static properties counted as upper bounds
-	fresh  int
+	k       *Kernel
+	opts    Options
+	sets    []*uset
+	texts   []string             // the sets in isl notation
+	counts  []*counting          // the sets' counts, under way
+	maxes   map[string]*counting // factor with several sets -> their maximum, under way
+	ctx     *polyhedra.Set       // the kernel's assumptions
+	workers *workers             // count the sets (see startCount)
+	eager   bool                 // count each set as it is registered (see Count)
+	index   map[string]int       // isl text -> set index
+	proj    map[string]int       // inames -> set index of their projection
+	parts   map[string]piece     // simplified parts of pieces (see simplifyParts)
+	static  map[string][]term    // properties whose name is known statically
+	global  []globalAccess       // global memory traffic
+	fp      map[string]footprint // array -> footprint sets
+	names   map[string]bool      // every name in use, for fresh variables
+	refs    map[string][]gref    // array -> its references, for footprints
+	upper   map[string]bool      // static properties counted as upper bounds
+	fresh   int
 }
 
 // gref is a reference to a global array: its subscripts, the inames it
@@ -98,7 +98,7 @@ func newCountingPlan(k *Kernel, opts Options) (*plan, error) { return buildPlan(
 // set only when asked for (see counted).
 func buildPlan(k *Kernel, opts Options, eager bool) (*plan, error) {
 	p := &plan{eager: eager, k: k, opts: opts, index: map[string]int{}, proj: map[string]int{}, parts: map[string]piece{}, static: map[string][]term{}, fp: map[string]footprint{},
-		names: map[string]bool{}, refs: map[string][]gref{}, upper: map[string]bool{}, slots: newSlots()}
+		names: map[string]bool{}, refs: map[string][]gref{}, upper: map[string]bool{}, workers: newWorkers()}
 	a := k.Assumptions()
 	if a == "" {
 		a = "0 = 0"

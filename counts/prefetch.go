@@ -1,7 +1,6 @@
 package counts
 
 import (
-	"runtime"
 	"slices"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -9,9 +8,9 @@ import (
 
 // The sets of a plan are independent of each other, and counting them is
 // nearly all the work of Count, so in the plan Count builds
-// (newCountingPlan) each set starts counting on a goroutine of its own
-// as soon as the plan registers it: counting overlaps with building the
-// rest of the plan, and the sets with each other, GOMAXPROCS at a time.
+// (newCountingPlan) each set is queued for counting as soon as the plan
+// registers it: counting overlaps with building the rest of the plan,
+// and the sets with each other, GOMAXPROCS at a time (see workers).
 // Each count is also simplified against the kernel's assumptions there,
 // as evaluation needs (see Counted.gist). Counting errors are kept with
 // their sets, so that the counter reports the first one that counting in
@@ -28,24 +27,17 @@ type counting struct {
 	err     error
 }
 
-// newSlots returns the semaphore that limits the sets counting at once.
-func newSlots() chan struct{} { return make(chan struct{}, runtime.GOMAXPROCS(0)) }
-
 // startCount counts a set, given in isl notation, in the background,
 // and simplifies the count against the assumptions there too; should
 // that fail, Counted.gist tries again and reports the error.
 func (p *plan) startCount(text string) *counting {
 	r := &counting{done: make(chan struct{})}
-	go func() {
-		p.slots <- struct{}{}
-		defer func() {
-			<-p.slots
-			close(r.done)
-		}()
+	p.workers.run(func() {
+		defer close(r.done)
 		if r.n, r.err = countSet(text); r.err == nil {
 			r.gisted = p.gist(r.n)
 		}
-	}()
+	}, false)
 	return r
 }
 
@@ -86,32 +78,38 @@ func (p *plan) startMax(sets factor) *counting {
 		pending[i] = p.counting(s)
 	}
 	go func() {
-		defer close(r.done)
 		counts := make([]*polyhedra.PwQPolynomial, len(sets))
 		gisted := make([]*polyhedra.PwQPolynomial, len(sets))
 		for i, c := range pending {
-			<-c.done // before taking a slot, which c may need
+			<-c.done // before queueing, so as not to hold a worker
 			if c.err != nil {
 				r.err = c.err
+				close(r.done)
 				return
 			}
 			counts[i], gisted[i] = c.n, c.gisted
 		}
-		p.slots <- struct{}{}
-		defer func() { <-p.slots }()
-		if !slices.Contains(gisted, nil) {
-			if m, err := maxOf(gisted); err == nil {
-				if r.gisted = p.gist(m); r.gisted != nil {
-					r.assumed = m
-					return
-				}
-			}
-		}
-		if r.n, r.err = maxOf(counts); r.err == nil {
-			r.gisted = p.gist(r.n)
-		}
+		p.workers.run(func() {
+			defer close(r.done)
+			r.max(p, counts, gisted)
+		}, true)
 	}()
 	return r
+}
+
+// max sets r to the maximum of counts, as startMax describes.
+func (r *counting) max(p *plan, counts, gisted []*polyhedra.PwQPolynomial) {
+	if !slices.Contains(gisted, nil) {
+		if m, err := maxOf(gisted); err == nil {
+			if r.gisted = p.gist(m); r.gisted != nil {
+				r.assumed = m
+				return
+			}
+		}
+	}
+	if r.n, r.err = maxOf(counts); r.err == nil {
+		r.gisted = p.gist(r.n)
+	}
 }
 
 // maxOf returns the maximum of functions.
