@@ -53,7 +53,7 @@
 // matrix-multiplication domain needs neither residue classes nor
 // chambers. A redundant bound can hide a tile and adds chambers, so
 // bounds are tested for redundancy where a tile's box failed to merge
-// and among the bounds of a dimension with several in one direction
+// or a dimension has several bounds in one direction, not in a box
 // (testing every bound took a seventh of the time of counting a tiled
 // matrix multiplication). A div with a period above
 // 64 is lifted into a new dimension q with m*q <= e <= m*q + m - 1

@@ -385,16 +385,9 @@ func (p *bset) fixDivs() {
 
 // dropRedundant removes inequalities implied by the others. The test
 // reads the others through a shallow copy of p: implies changes no row.
-func (p *bset) dropRedundant() { p.dropRedundantIf(nil) }
-
-// dropRedundantIf removes inequalities implied by the others among those
-// that test accepts (all for a nil test).
-func (p *bset) dropRedundantIf(test func(row []int64) bool) {
+func (p *bset) dropRedundant() {
 	for i := 0; i < len(p.ineqs); i++ {
 		r := p.ineqs[i]
-		if test != nil && !test(r) {
-			continue
-		}
 		q := *p
 		q.poly = nil
 		q.ineqs = slices.Delete(slices.Clone(p.ineqs), i, i+1)
