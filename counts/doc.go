@@ -377,8 +377,8 @@
 // upper bounds). A part of the existential inames that no constraint
 // links to the kept ones (the loops a projection leaves out) only says
 // whether those loops run, and is simplified once per plan however many
-// projections leave it out. Counting a library kernel takes 0.07 to 1.5 ms
-// (BenchmarkCountLibrary, two cores of an AMD EPYC): 0.86 ms for
+// projections leave it out. Counting a library kernel takes 0.06 to 1.5
+// ms (BenchmarkCountLibrary, two cores of an AMD EPYC): 0.82 ms for
 // matmul_tiled, 1.4 ms for nbody, 1.5 ms for finite_diff. A footprint's
 // extent along a dimension is the interval from the smallest to the
 // largest index: the values t that some reference's index is at least
