@@ -105,16 +105,7 @@ func countBset(b *bset, dims []string) ([]*bset, error) {
 // upper bounds.
 func (b *bset) severalBounds() bool {
 	for x := b.firstDim(); x < b.firstDiv(); x++ {
-		lower, upper := 0, 0
-		for _, r := range b.ineqs {
-			switch {
-			case r[x] > 0:
-				lower++
-			case r[x] < 0:
-				upper++
-			}
-		}
-		if lower > 1 || upper > 1 {
+		if lower, upper := signCounts(b.ineqs, x); lower > 1 || upper > 1 {
 			return true
 		}
 	}

@@ -133,6 +133,20 @@ type fmSys struct {
 	eqs, ineqs [][]int64
 }
 
+// signCounts returns how many rows have a positive and how many a
+// negative coefficient in column col: its lower and upper bounds.
+func signCounts(rows [][]int64, col int) (pos, neg int) {
+	for _, r := range rows {
+		switch {
+		case r[col] > 0:
+			pos++
+		case r[col] < 0:
+			neg++
+		}
+	}
+	return pos, neg
+}
+
 // pick chooses the next column to eliminate: one with an equality if
 // possible, else the one creating the fewest rows.
 func (s *fmSys) pick(elim []bool) int {
@@ -146,15 +160,7 @@ func (s *fmSys) pick(elim []bool) int {
 				return col
 			}
 		}
-		pos, neg := 0, 0
-		for _, r := range s.ineqs {
-			switch {
-			case r[col] > 0:
-				pos++
-			case r[col] < 0:
-				neg++
-			}
-		}
+		pos, neg := signCounts(s.ineqs, col)
 		if pos+neg == 0 {
 			continue
 		}
