@@ -7,47 +7,50 @@ import (
 	"testing"
 )
 
+// tterm and tsum build the affine expressions of the tests below.
+func tterm(name string, k int64) qaff { return qaff{terms: []lterm{{name, k}}} }
+
+func tsum(parts ...qaff) qaff {
+	r := qaff{}
+	for _, p := range parts {
+		r, _ = r.addScaled(p, 1)
+	}
+	return r
+}
+
 // TestSimplifyKeepsCounts builds random sets with existential variables,
 // including the patterns simplify removes (tiles of splits, unit
 // equalities, one-sided bounds), and checks by enumeration that
 // simplifying changes no count.
 func TestSimplifyKeepsCounts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	term := func(name string, k int64) qaff { return qaff{terms: []lterm{{name, k}}} }
-	sum := func(parts ...qaff) qaff {
-		r := qaff{}
-		for _, p := range parts {
-			r, _ = r.addScaled(p, 1)
-		}
-		return r
-	}
 	for trial := range 100 {
 		k := int64(rng.IntN(5) + 1)
 		// dims x, y; existentials o, q, w
 		c := conj{
-			{sum(term("x", 1)), false},                            // x >= 0
-			{sum(term("n", 1), term("x", -1), qconst(-1)), false}, // x <= n - 1
-			{sum(term("y", 1), qconst(2)), false},                 // y >= -2
-			{sum(term("n", 1), term("y", -1)), false},             // y <= n
+			{tsum(tterm("x", 1)), false},                             // x >= 0
+			{tsum(tterm("n", 1), tterm("x", -1), qconst(-1)), false}, // x <= n - 1
+			{tsum(tterm("y", 1), qconst(2)), false},                  // y >= -2
+			{tsum(tterm("n", 1), tterm("y", -1)), false},             // y <= n
 		}
 		switch trial % 5 {
 		case 0: // tile: 0 <= x - k*o <= k - 1 (+ slack)
 			slack := int64(rng.IntN(2))
-			c = append(c, cons{sum(term("x", 1), term("o", -k)), false},
-				cons{sum(term("o", k), term("x", -1), qconst(k-1+slack)), false})
+			c = append(c, cons{tsum(tterm("x", 1), tterm("o", -k)), false},
+				cons{tsum(tterm("o", k), tterm("x", -1), qconst(k-1+slack)), false})
 		case 1: // equality: q = x + y - 1, then a bound on q
-			c = append(c, cons{sum(term("q", 1), term("x", -1), term("y", -1), qconst(1)), true},
-				cons{sum(term("q", -1), qconst(int64(rng.IntN(8)))), false})
+			c = append(c, cons{tsum(tterm("q", 1), tterm("x", -1), tterm("y", -1), qconst(1)), true},
+				cons{tsum(tterm("q", -1), qconst(int64(rng.IntN(8)))), false})
 		case 2: // one-sided: w >= x and w >= y
-			c = append(c, cons{sum(term("w", 1), term("x", -1)), false}, cons{sum(term("w", 1), term("y", -1)), false})
+			c = append(c, cons{tsum(tterm("w", 1), tterm("x", -1)), false}, cons{tsum(tterm("w", 1), tterm("y", -1)), false})
 		case 3: // a coupled pair that must stay: x = 2*o or y = k*o + 1
-			c = append(c, cons{sum(term("x", 1), term("o", -2)), true}, cons{sum(term("y", 1), term("o", -k), qconst(-1)), false})
+			c = append(c, cons{tsum(tterm("x", 1), tterm("o", -2)), true}, cons{tsum(tterm("y", 1), tterm("o", -k), qconst(-1)), false})
 		case 4: // an existential tile pair: 1 <= q <= k + 1 (k + 1 wide),
 			// y <= (k+1)*o + q and 2*((k+1)*o + q) <= x + n
 			lo := int64(1)
-			c = append(c, cons{sum(term("q", 1), qconst(-lo)), false}, cons{sum(term("q", -1), qconst(lo+k)), false},
-				cons{sum(term("o", k+1), term("q", 1), term("y", -1)), false},
-				cons{sum(term("x", 1), term("n", 1), term("o", -2*(k+1)), term("q", -2)), false})
+			c = append(c, cons{tsum(tterm("q", 1), qconst(-lo)), false}, cons{tsum(tterm("q", -1), qconst(lo+k)), false},
+				cons{tsum(tterm("o", k+1), tterm("q", 1), tterm("y", -1)), false},
+				cons{tsum(tterm("x", 1), tterm("n", 1), tterm("o", -2*(k+1)), tterm("q", -2)), false})
 		}
 		pc := piece{exists: []string{"o", "q", "w"}, c: c}
 		simple := pc.simplify()
@@ -127,28 +130,20 @@ func bruteCount(pc piece, n int64) int64 {
 // dimension, and that a second piece with the same part takes it from
 // the memo.
 func TestSimplifyPartsKeepsCounts(t *testing.T) {
-	term := func(name string, k int64) qaff { return qaff{terms: []lterm{{name, k}}} }
-	sum := func(parts ...qaff) qaff {
-		r := qaff{}
-		for _, p := range parts {
-			r, _ = r.addScaled(p, 1)
-		}
-		return r
-	}
 	// The part {a, b}: 2 <= a, a + 3 <= n and 0 <= b - 4a <= 3 (a tile),
 	// which has points exactly when n >= 5. The rest: o with 0 <= x - 2o
 	// <= 1 ties o to the dimension x.
 	c := conj{
-		{sum(term("x", 1)), false},                            // x >= 0
-		{sum(term("n", 1), term("x", -1), qconst(-1)), false}, // x <= n - 1
-		{sum(term("y", 1)), false},                            // y >= 0
-		{sum(term("n", 1), term("y", -1)), false},             // y <= n
-		{sum(term("a", 1), qconst(-2)), false},                // a >= 2
-		{sum(term("n", 1), term("a", -1), qconst(-3)), false}, // a <= n - 3
-		{sum(term("b", 1), term("a", -4)), false},             // b >= 4a
-		{sum(term("a", 4), term("b", -1), qconst(3)), false},  // b <= 4a + 3
-		{sum(term("x", 1), term("o", -2)), false},             // x >= 2o
-		{sum(term("o", 2), term("x", -1), qconst(1)), false},  // x <= 2o + 1
+		{tsum(tterm("x", 1)), false},                             // x >= 0
+		{tsum(tterm("n", 1), tterm("x", -1), qconst(-1)), false}, // x <= n - 1
+		{tsum(tterm("y", 1)), false},                             // y >= 0
+		{tsum(tterm("n", 1), tterm("y", -1)), false},             // y <= n
+		{tsum(tterm("a", 1), qconst(-2)), false},                 // a >= 2
+		{tsum(tterm("n", 1), tterm("a", -1), qconst(-3)), false}, // a <= n - 3
+		{tsum(tterm("b", 1), tterm("a", -4)), false},             // b >= 4a
+		{tsum(tterm("a", 4), tterm("b", -1), qconst(3)), false},  // b <= 4a + 3
+		{tsum(tterm("x", 1), tterm("o", -2)), false},             // x >= 2o
+		{tsum(tterm("o", 2), tterm("x", -1), qconst(1)), false},  // x <= 2o + 1
 	}
 	pc := piece{exists: []string{"a", "o", "b"}, c: c}
 	parts, rest := pc.freeParts([]string{"n"})
@@ -174,7 +169,7 @@ func TestSimplifyPartsKeepsCounts(t *testing.T) {
 			t.Fatalf("n=%d: %d points after simplifying, want %d\n%s", n, got, want, s.isl([]string{"n"}))
 		}
 	}
-	other := piece{exists: []string{"a", "b"}, c: slices.Concat(c[4:8], conj{{sum(term("y", 1), qconst(-1)), false}})}
+	other := piece{exists: []string{"a", "b"}, c: slices.Concat(c[4:8], conj{{tsum(tterm("y", 1), qconst(-1)), false}})}
 	other.simplifyParts([]string{"n"}, memo)
 	if len(memo) != 1 {
 		t.Errorf("memo holds %d parts, want the one part both pieces share", len(memo))
