@@ -436,22 +436,10 @@ func (bd *builder) compareInto(b *bset, c *fCmp, scope []string) {
 	for i, op := range c.ops {
 		for _, x := range c.lists[i] {
 			for _, y := range c.lists[i+1] {
-				// row = y - x, or x - y for > and >=: row >= 0 or row = 0
-				lo, hi := x, y
-				if op.text == ">" || op.text == ">=" {
-					lo, hi = y, x
-				}
-				row := b.newRow()
-				bd.addLinear(b, row, hi, 1, scope)
-				bd.addLinear(b, row, lo, -1, scope)
-				switch op.text {
-				case "<", ">":
-					row[0] = sub64(row[0], 1)
-				case "=", "==":
-					b.addEq(row)
-					continue
-				}
-				b.addIneq(row)
+				diff := b.newRow()
+				bd.addLinear(b, diff, x, 1, scope)
+				bd.addLinear(b, diff, y, -1, scope)
+				addComparison(b, diff, op.text)
 			}
 		}
 	}
@@ -511,34 +499,39 @@ func compare(parts []*bset, x, y qaff, op string) []*bset {
 		diff := p.newRow()
 		addScaled(diff, y.den, x.row)
 		addScaled(diff, neg64(x.den), y.row)
-		switch op {
-		case "<=":
-			p.addIneq(negRow(diff))
-		case "<":
-			r := negRow(diff)
-			r[0] = sub64(r[0], 1)
-			p.addIneq(r)
-		case ">=":
-			p.addIneq(diff)
-		case ">":
-			r := copyRow(diff)
-			r[0] = sub64(r[0], 1)
-			p.addIneq(r)
-		case "=", "==":
-			p.addEq(diff)
-		case "!=":
-			q := p.clone()
-			r := copyRow(diff)
-			r[0] = sub64(r[0], 1)
-			p.addIneq(r)
-			r = negRow(diff)
-			r[0] = sub64(r[0], 1)
-			q.addIneq(r)
+		if q := addComparison(p, diff, op); q != nil {
 			out = append(out, q)
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// addComparison adds x op y to p, given diff = x - y (a row of p, which
+// it takes over). For != it adds x > y and returns a copy of p with
+// x < y instead.
+func addComparison(p *bset, diff []int64, op string) (other *bset) {
+	switch op {
+	case "<=", "<":
+		for j, v := range diff {
+			diff[j] = neg64(v)
+		}
+	case "!=":
+		other = p.clone()
+		r := negRow(diff)
+		r[0] = sub64(r[0], 1)
+		other.addIneq(r)
+	}
+	switch op {
+	case "<", ">", "!=":
+		diff[0] = sub64(diff[0], 1)
+	}
+	if op == "=" || op == "==" {
+		p.addEq(diff)
+	} else {
+		p.addIneq(diff)
+	}
+	return other
 }
 
 func (bd *builder) resolve(b *bset, n *eVar, scope []string) int {
