@@ -176,7 +176,8 @@
 //
 // Inames tagged g.N are work-group indices along hardware axis N, inames
 // tagged l.N work-item indices; all others (seq, unr, ilp, untagged) are
-// sequential loops. unr and ilp are hints for code generation and change
+// sequential loops. unr and ilp are hints for code generation (the code
+// generator of package measurekernels/codegen unrolls unr loops) and change
 // nothing here.
 //
 // # Execution semantics

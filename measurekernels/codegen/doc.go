@@ -29,7 +29,11 @@
 //     x, from the largest lower bound to the smallest upper bound, with a
 //     test for any filters. Bounds in several pieces become one loop from
 //     the least first value to the greatest last value of the pieces that
-//     hold, testing membership in the pieces;
+//     hold, testing membership in the pieces. A loop over an iname tagged
+//     unr gets #pragma unroll (OpenCL C and CUDA C both take it): on a CPU
+//     OpenCL that unrolls it, so that the work-items' loop around the
+//     straight-line code vectorizes across work-items as a GPU would run
+//     them, where a loop left rolled runs serially in each work-item;
 //   - writes each barrier where the schedule has it. Loop bounds depend on
 //     the parameters and sequential inames only, so every work-item of a
 //     group reaches the same barriers;

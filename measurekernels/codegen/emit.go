@@ -98,6 +98,10 @@ func (e *emitter) openLoop(iname string, lb loopBounds, depth int) (int, func())
 		opened = append(opened, depth)
 		depth++
 	}
+	// The pragma must come right before the for, after any guard.
+	if in := e.k.Iname(iname); in != nil && in.Tag.Kind == counts.Unroll {
+		e.line(depth, "#pragma unroll")
+	}
 	e.line(depth, "for (int %s = %s; %s <= %s; ++%s) {", iname, lb.lo, iname, lb.hi, iname)
 	opened = append(opened, depth)
 	depth++
