@@ -93,6 +93,14 @@ var libraryCases = map[string]libraryCase{
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
 	"matvec_t": {groups1D, []params{{"m": 37, "n": 1000}, {"m": 1, "n": 37}, {"m": 5, "n": 1}}},
+	"matvec_t_unrolled": {
+		[]consts{{"LX": 16, "M": 37}, {"LX": 64, "M": 1}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	"vector_sum": {
+		[]consts{{"LX": 16, "D": 3}, {"LX": 64, "D": 2}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
 	"vector_scale_add": {
 		[]consts{{"LX": 16, "STRIDE": 1}, {"LX": 64, "STRIDE": 2}, {"LX": 16, "STRIDE": 3}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}, {"n": 2}},

@@ -68,8 +68,9 @@ func TestPaperSuiteFollowsTheSeed(t *testing.T) {
 		}
 	}
 	// The seed's nine classes and uniperf's global_strided, vector_norms,
-	// matvec, uniform_loads, arith_mix, global_fan and empty_1d.
-	own := []string{"global_strided", "vector_norms", "matvec", "uniform_loads", "arith_mix", "global_fan", "empty_1d"}
+	// vector_sums, matvec, uniform_loads, arith_mix, global_fan and
+	// empty_1d.
+	own := []string{"global_strided", "vector_norms", "vector_sums", "matvec", "uniform_loads", "arith_mix", "global_fan", "empty_1d"}
 	if len(classes) != 9+len(own) || slices.ContainsFunc(own, func(c string) bool { return !classes[c] }) {
 		t.Errorf("%d measurement classes %v, want the seed's 9 and %v", len(classes), classes, own)
 	}
@@ -97,7 +98,9 @@ func TestPaperSuiteFollowsTheSeed(t *testing.T) {
 	}
 }
 
-// Every library kernel is in both suites, and every const a suite sets is
+// Every library kernel is in both suites, but for matvec_t, which the paper
+// suite no longer measures (matvec_t_unrolled took its place; the kernel
+// stays for the tables measured with it), and every const a suite sets is
 // declared by the kernel: the kernels parse with the consts of every case.
 func TestSuitesMatchTheLibrary(t *testing.T) {
 	for _, name := range Names() {
@@ -139,7 +142,7 @@ func TestSuitesMatchTheLibrary(t *testing.T) {
 			}
 		}
 		for _, lib := range library.Names() {
-			if !listed[lib] {
+			if !listed[lib] && (name != "paper" || lib != "matvec_t") {
 				t.Errorf("suite %s lacks library kernel %s", name, lib)
 			}
 		}
