@@ -63,6 +63,10 @@ func countChecks() []planCheck {
 		add("arith_mix_"+t, nil, map[string]int64{"n": 37, "na": 3, "nb": 2, "nc": 5, "nd": 4}, map[string]int64{"n": 16, "na": 1, "nb": 1, "nc": 1, "nd": 1})
 	}
 	add("matvec_t", nil, map[string]int64{"m": 37, "n": 600}, map[string]int64{"m": 1, "n": 257}, map[string]int64{"m": 5, "n": 1})
+	add("matvec_t_unrolled", map[string]int64{"M": 37}, n(600), n(257), n(1))
+	add("matvec_t_unrolled", map[string]int64{"M": 1}, n(37))
+	add("vector_sum", nil, n(600), n(257), n(1))
+	add("vector_sum", map[string]int64{"D": 2}, n(37))
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {
 		for _, t := range []string{"f32", "f64"} {
 			add("arith_"+op+"_"+t, nil, map[string]int64{"n": 37, "nk": 3}, map[string]int64{"n": 16, "nk": 1})

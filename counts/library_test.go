@@ -404,6 +404,10 @@ func libraryCases() []libraryCase {
 		{"inv_norm", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, normSetup(3, true)},
 		{"matvec_t", map[string]int64{"LX": 8}, map[string]int64{"m": 7, "n": 21}, matvecSetup},
 		{"matvec_t", map[string]int64{"LX": 8}, map[string]int64{"m": 1, "n": 3}, matvecSetup},
+		{"matvec_t_unrolled", map[string]int64{"LX": 8, "M": 7}, map[string]int64{"n": 21}, matvecConstSetup(7)},
+		{"matvec_t_unrolled", map[string]int64{"LX": 8, "M": 1}, map[string]int64{"n": 3}, matvecConstSetup(1)},
+		{"vector_sum", map[string]int64{"LX": 8, "D": 2}, map[string]int64{"n": 21}, vectorSumSetup(2)},
+		{"vector_sum", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, vectorSumSetup(3)},
 		{"scaled_sum", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, scaledSumSetup(5)},
 		{"scaled_sum", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 3}, scaledSumSetup(1)},
 		{"arith_mix_f32", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 11, "nb": 3, "nc": 5, "nd": 4}, mixSetup(false)},
@@ -462,6 +466,35 @@ func matvecSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() err
 			}
 		}
 		return nil
+	}
+}
+
+// matvecConstSetup checks matvec_t_unrolled, whose m is the constant M.
+func matvecConstSetup(m int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		return matvecSetup(map[string]int64{"m": m, "n": p["n"]}, rng)
+	}
+}
+
+// vectorSumSetup checks out[i] = x[0, i] + ... + x[d-1, i] on a d x n
+// column-major array.
+func vectorSumSetup(d int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		x, out := randF32(rng, d*n), poisonF32(n)
+		return map[string]any{"x": x, "out": out}, func() error {
+			for i := range n {
+				var want, scale float64
+				for c := range d {
+					want += float64(x[i*d+c])
+					scale += math.Abs(float64(x[i*d+c]))
+				}
+				if !near(out[i], want, scale) {
+					return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
+				}
+			}
+			return nil
+		}
 	}
 }
 
