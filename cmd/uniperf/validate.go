@@ -51,11 +51,12 @@ seen. Rows that count a property no other class exercises, or a
 combination of properties the other classes do not determine, are not
 predicted; each class's such rows are listed with the reason.
 --free, --balance, --robust, --min-norm and --integer set up those fits as
-in uniperf fit. On a CPU the error is large (0.26 on the shipped
-pocl-epyc-paper table, 0.17 to 0.21 on the H100 and H200 tables) where a
-class alone sets a property apart (uniform loads) or its sizes straddle
-the last-level cache; go doc github.com/uniperf/uniperf/fit says which
-classes and why.
+in uniperf fit. The error is 0.25 on the shipped pocl-epyc-paper table
+and 0.17 to 0.21 on the H100 and H200 tables; on a CPU it is large where
+a class alone sets a property apart (strided stores), where its sizes
+straddle the last-level cache, or where a loop over a parameter runs
+serially in each work-item; go doc github.com/uniperf/uniperf/fit says
+which classes and why.
 
 --coverage (with --weights) adds the coverage report of uniperf fit
 --coverage: for every property of the test kernels, the measurement
