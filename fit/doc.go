@@ -105,7 +105,7 @@
 // work-item, had a training error of 0.83; its slowness raised the
 // weight of uniform loads, so that scaled_sum held out was predicted about
 // 2.2 times too slow. Unrolled, the matvec class has a training
-// error of 0.09. vector_sum, new in the same table, sums the components
+// error of 0.10. vector_sum, new in the same table, sums the components
 // of the vectors of vector_norms, so that the filled stride-2 and
 // stride-3 loads vary apart from the pow and rsqrt that outweigh them
 // there: convolution's image loads (filled stride 3) had the weight zero
