@@ -1,7 +1,15 @@
 // Package fit turns measured kernel run times and property counts into
-// per-device weights, and weights and counts back into predicted run times:
-// the fitting, prediction and reporting half of Stevens and Klöckner's
-// unified, hardware-fitted performance model (seed 001, §4.3 and §5).
+// per-device weights by relative-error least squares, the fitting half of
+// Stevens and Klöckner's unified, hardware-fitted performance model (seed
+// 001, §4.3).
+//
+// [Fit] solves for a [Weights] table from [Sample] rows under [Options]
+// ([DefaultOptions] is the non-negative fit); [Weights.Predict] prices new
+// counts; [NewPrecision] and [NewCoverage] say how well the rows determine
+// the weights; [RelativeError] and [GeoMean] measure predictions. Weight
+// tables on disk are package [github.com/uniperf/uniperf/fit/weightsio];
+// the paper's Table 1 and Table 2 layouts, derived rates and plots are
+// package [github.com/uniperf/uniperf/fit/report].
 //
 // # Fitting
 //
@@ -217,24 +225,11 @@
 // its classes in turn shows where that fails, as it often does on a CPU. For robust fits they are the least-squares formulas
 // evaluated at the robust solution, an approximation.
 //
-// # Errors and reports
+// # Errors of predictions
 //
 // [RelativeError] is |predicted − measured| / measured, and [GeoMean]
 // summarises errors by their geometric mean, as the paper does. A relative
 // error of exactly zero (which rounded timings can produce) would make any
 // geometric mean zero; errors below [ErrorFloor] enter the mean as
-// ErrorFloor. [Report] lays out measured and predicted times per kernel,
-// size and device with per-kernel, cross-device and cross-kernel geometric
-// means, in the layout of the paper's Table 1.
-//
-// # Weight tables
-//
-// [Weights] is a fitted weight table. [WriteWeights] and [ReadWeights] store
-// it as an Apache Arrow IPC file (schema weights/1: columns device, model,
-// property, weight; metadata with the uniperf version, the property-set id,
-// the input tables' hashes and the fit diagnostics). [Comparison] puts the
-// weights of several devices side by side with derived sustained rates
-// ([DerivedRate]: GB/s per memory access class, GFLOP/s per operation
-// class) and writes them as Markdown, CSV, JSON or Arrow. [PlotValidation]
-// and [PlotRates] draw predicted-against-measured and rate plots as SVG.
+// ErrorFloor.
 package fit

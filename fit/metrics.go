@@ -39,14 +39,3 @@ func GeoMean(errs []float64) float64 {
 	}
 	return math.Exp(sum / float64(len(errs)))
 }
-
-// floored counts the errors that GeoMean raises to ErrorFloor.
-func floored(errs []float64) int {
-	n := 0
-	for _, e := range errs {
-		if e < ErrorFloor {
-			n++
-		}
-	}
-	return n
-}

@@ -13,6 +13,7 @@ import (
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/report"
 )
 
 var demoCmd = &cobra.Command{
@@ -88,7 +89,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *linear.Cou
 	fmt.Fprintf(out, "== %s: %s, suite %s, %d rows\n\n", name, t.Meta.DeviceName, t.Meta.Suite, len(t.Rows))
 	var weights []*fit.Weights
 	var labels []string
-	cases := make([][]fit.Case, len(demoFits))
+	cases := make([][]report.Case, len(demoFits))
 	test := linear.Rows(lt.tables, datasets.RoleTest)
 	for i, f := range demoFits {
 		w, err := counter.Train(lt.tables, f.opts.linear())
@@ -103,7 +104,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *linear.Cou
 		}
 		weights, labels = append(weights, w), append(labels, f.label)
 	}
-	c, err := fit.Compare(weights, labels)
+	c, err := report.Compare(weights, labels)
 	if err != nil {
 		return err
 	}
@@ -135,7 +136,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *linear.Cou
 		if err != nil {
 			return err
 		}
-		r, err := fit.NewReport(cv)
+		r, err := report.NewReport(cv)
 		if err != nil {
 			return err
 		}

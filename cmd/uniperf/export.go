@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/report"
+	"github.com/uniperf/uniperf/fit/weightsio"
 )
 
 // exportOptions are the flags of `uniperf export`.
@@ -61,11 +63,11 @@ func init() {
 
 // exportWeights writes the comparison of the weight tables at paths.
 func exportWeights(stdout io.Writer, paths []string, opts exportOptions) error {
-	write := map[string]func(*fit.Comparison, io.Writer) error{
-		"markdown": (*fit.Comparison).WriteMarkdown,
-		"csv":      (*fit.Comparison).WriteCSV,
-		"json":     (*fit.Comparison).WriteJSON,
-		"arrow":    (*fit.Comparison).WriteArrow,
+	write := map[string]func(*report.Comparison, io.Writer) error{
+		"markdown": (*report.Comparison).WriteMarkdown,
+		"csv":      (*report.Comparison).WriteCSV,
+		"json":     (*report.Comparison).WriteJSON,
+		"arrow":    (*report.Comparison).WriteArrow,
 	}[opts.format]
 	if write == nil {
 		return fmt.Errorf("--format %q: want markdown, csv, json or arrow", opts.format)
@@ -81,7 +83,7 @@ func exportWeights(stdout io.Writer, paths []string, opts exportOptions) error {
 		}
 		tables[i] = w
 	}
-	c, err := fit.Compare(tables, exportLabels(tables, paths))
+	c, err := report.Compare(tables, exportLabels(tables, paths))
 	if err != nil {
 		return err
 	}
@@ -94,7 +96,7 @@ func exportWeights(stdout io.Writer, paths []string, opts exportOptions) error {
 	}
 	if opts.plot != "" {
 		var svg bytes.Buffer
-		if err := fit.PlotRates(&svg, c); err != nil {
+		if err := report.PlotRates(&svg, c); err != nil {
 			return err
 		}
 		if err := writeOutput(nil, opts.plot, svg.Bytes()); err != nil {
@@ -124,7 +126,7 @@ func exportLabels(tables []*fit.Weights, paths []string) []string {
 // loadWeights reads a weight table. A missing or malformed file is bad
 // input (exit 2); any other read failure is the system's (exit 1).
 func loadWeights(path string) (*fit.Weights, error) {
-	w, err := fit.ReadWeights(path)
+	w, err := weightsio.ReadWeights(path)
 	var pe *fs.PathError
 	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) {
 		return nil, systemFailure(err)
@@ -141,7 +143,7 @@ func writeOutput(stdout io.Writer, path string, data []byte) error {
 		}
 		return nil
 	}
-	if err := fit.WriteFileAtomic(path, data); err != nil {
+	if err := weightsio.WriteFileAtomic(path, data); err != nil {
 		return systemFailure(err)
 	}
 	return nil

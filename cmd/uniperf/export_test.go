@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/weightsio"
 )
 
 // writeTestWeights writes a small weight table and returns its path.
@@ -18,7 +19,7 @@ func writeTestWeights(t *testing.T, dir, file, device, set string, props []strin
 	w := &fit.Weights{Device: device, Model: fit.ModelUnified, Version: "test", PropertySet: set,
 		Properties: props, Values: vals, Diagnostics: fit.Diagnostics{ClassError: map[string]float64{}}}
 	path := filepath.Join(dir, file)
-	if err := fit.WriteWeights(path, w); err != nil {
+	if err := weightsio.WriteWeights(path, w); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -16,6 +16,8 @@ import (
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/report"
+	"github.com/uniperf/uniperf/fit/weightsio"
 )
 
 // fitOptions are the flags of `uniperf fit`.
@@ -151,7 +153,7 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := fit.WriteWeights(opts.out, w); err != nil {
+	if err := weightsio.WriteWeights(opts.out, w); err != nil {
 		return systemFailure(err)
 	}
 	if err := printFit(stdout, w); err != nil {
@@ -196,7 +198,7 @@ func train(lt *loadedTables, opts fitOptions) (*fit.Weights, error) {
 func printFit(out io.Writer, w *fit.Weights) error {
 	printDiagnostics(out, w)
 	fmt.Fprintln(out)
-	c, err := fit.Compare([]*fit.Weights{w}, nil)
+	c, err := report.Compare([]*fit.Weights{w}, nil)
 	if err != nil {
 		return err
 	}

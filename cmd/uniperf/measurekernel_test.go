@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
-	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/weightsio"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -41,7 +41,7 @@ func TestMeasureKernelOnPoCL(t *testing.T) {
 	if code, _, stderr := runCommand(t, fitCmd, "fit", embeddedPrefix+shippedTable, "--out", weights); code != 0 {
 		t.Fatalf("fit: exit %d: %s", code, stderr)
 	}
-	w, err := fit.ReadWeights(weights)
+	w, err := weightsio.ReadWeights(weights)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/weightsio"
 )
 
 // shippedTable is the embedded PoCL table the pipeline tests run on.
@@ -48,7 +49,7 @@ func TestFitPredictValidate(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "wrote "+weights) {
 		t.Fatalf("fit: exit %d: %s\n%s", code, stderr, out)
 	}
-	w, err := fit.ReadWeights(weights)
+	w, err := weightsio.ReadWeights(weights)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,12 +119,12 @@ func TestPipelineErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	foreign := filepath.Join(dir, "foreign.weights.arrow")
-	if err := fit.WriteWeights(foreign, &fit.Weights{Device: "pthread-skylake-avx512-AMD EPYC", Model: fit.ModelUnified, Version: "0.0.1",
+	if err := weightsio.WriteWeights(foreign, &fit.Weights{Device: "pthread-skylake-avx512-AMD EPYC", Model: fit.ModelUnified, Version: "0.0.1",
 		PropertySet: "sha256:0", Properties: []string{"global.load.float.stride1"}, Values: []float64{1e-9}}); err != nil {
 		t.Fatal(err)
 	}
 	other := filepath.Join(dir, "other.weights.arrow")
-	if err := fit.WriteWeights(other, &fit.Weights{Device: "Another GPU", Model: fit.ModelUnified, Version: "0.0.1",
+	if err := weightsio.WriteWeights(other, &fit.Weights{Device: "Another GPU", Model: fit.ModelUnified, Version: "0.0.1",
 		PropertySet: "sha256:0", Properties: []string{"launch.const"}, Values: []float64{1e-5}}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/report"
 )
 
 // validateOptions are the flags of `uniperf validate`.
@@ -130,7 +131,7 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	if err != nil {
 		return err
 	}
-	var cases []fit.Case
+	var cases []report.Case
 	title := ""
 	switch {
 	case opts.model != "linear":
@@ -169,7 +170,7 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	}
 	if opts.plot != "" {
 		var svg bytes.Buffer
-		if err := fit.PlotValidation(&svg, cases, title); err != nil {
+		if err := report.PlotValidation(&svg, cases, title); err != nil {
 			return err
 		}
 		return writeOutput(nil, opts.plot, svg.Bytes())
@@ -178,7 +179,7 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 }
 
 // validationCases predicts the rows of role with the weights at path.
-func validationCases(lt *loadedTables, path, role string) ([]fit.Case, error) {
+func validationCases(lt *loadedTables, path, role string) ([]report.Case, error) {
 	w, err := loadWeights(path)
 	if err != nil {
 		return nil, err
@@ -238,7 +239,7 @@ func sameInputs(w *fit.Weights, lt *loadedTables) error {
 	return nil
 }
 
-func cvCases(lt *loadedTables, opts fitOptions) ([]fit.Case, []string, error) {
+func cvCases(lt *loadedTables, opts fitOptions) ([]report.Case, []string, error) {
 	cases, skipped, err := linear.NewCounter(tableKernels).CrossValidate(lt.tables, opts.linear())
 	if err != nil {
 		return nil, nil, err
@@ -249,8 +250,8 @@ func cvCases(lt *loadedTables, opts fitOptions) ([]fit.Case, []string, error) {
 	return cases, skipped, nil
 }
 
-func printReport(out io.Writer, cases []fit.Case) error {
-	r, err := fit.NewReport(cases)
+func printReport(out io.Writer, cases []report.Case) error {
+	r, err := report.NewReport(cases)
 	if err != nil {
 		return err
 	}
@@ -262,7 +263,7 @@ func printReport(out io.Writer, cases []fit.Case) error {
 // --cv, every measurement row by the model calibrated without its class.
 // It returns the cases and why other rows were not predicted, and prints
 // where the tables and the device file disagree.
-func validateModel(out io.Writer, lt *loadedTables, role string, opts validateOptions) (cases []fit.Case, skipped []string, title string, err error) {
+func validateModel(out io.Writer, lt *loadedTables, role string, opts validateOptions) (cases []report.Case, skipped []string, title string, err error) {
 	var cal *calibrationFile
 	var m models.Model
 	if !opts.cv {
@@ -307,7 +308,7 @@ func validateModel(out io.Writer, lt *loadedTables, role string, opts validateOp
 			skipped = append(skipped, fmt.Sprintf("%s %s: %s", o.Kernel, o.Size, o.Err))
 			continue
 		}
-		cases = append(cases, fit.Case{Device: o.Device, Kernel: o.Kernel, Size: o.Size, Measured: o.Measured, Predicted: o.Predicted})
+		cases = append(cases, report.Case{Device: o.Device, Kernel: o.Kernel, Size: o.Size, Measured: o.Measured, Predicted: o.Predicted})
 	}
 	if len(cases) == 0 {
 		return nil, nil, "", fmt.Errorf("the %s model predicted none of the rows:\n  %s", opts.model, strings.Join(skipped, "\n  "))

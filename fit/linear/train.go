@@ -10,6 +10,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/report"
 )
 
 // Options adjust Train and CrossValidate.
@@ -165,15 +166,15 @@ func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string
 
 // Validate predicts every row with w and pairs the prediction with the
 // measured time.
-func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]fit.Case, error) {
+func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]report.Case, error) {
 	c.prepare(rows)
-	cases := make([]fit.Case, 0, len(rows))
+	cases := make([]report.Case, 0, len(rows))
 	for _, r := range rows {
 		t, _, err := c.Predict(w, r.Kernel, r.Consts, r.Params)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.label(), err)
 		}
-		cases = append(cases, fit.Case{Device: r.Device, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS, Predicted: t})
+		cases = append(cases, report.Case{Device: r.Device, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS, Predicted: t})
 	}
 	return cases, nil
 }
@@ -185,7 +186,7 @@ func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]fit.Case, error) {
 // exercise, or whose counts have a component the fit does not determine
 // (an infinite leverage, see fit.Precision), cannot be predicted; skipped
 // lists, per class, the rows left unpredicted and why.
-func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options) (cases []fit.Case, skipped []string, err error) {
+func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options) (cases []report.Case, skipped []string, err error) {
 	if _, err := oneDevice(tables); err != nil {
 		return nil, nil, err
 	}
@@ -219,7 +220,7 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options)
 // predictHeld fits train and predicts the rows of held that the fit
 // prices and determines, and says why it left the others out (each reason
 // once).
-func (c *Counter) predictHeld(train, held []Row, opts Options) ([]fit.Case, []string, error) {
+func (c *Counter) predictHeld(train, held []Row, opts Options) ([]report.Case, []string, error) {
 	w, err := c.Fit(train, opts)
 	var re *fit.RankError
 	if errors.As(err, &re) {
@@ -238,7 +239,7 @@ func (c *Counter) predictHeld(train, held []Row, opts Options) ([]fit.Case, []st
 	if err != nil {
 		return nil, nil, err
 	}
-	var cases []fit.Case
+	var cases []report.Case
 	var why []string
 	note := func(s string) {
 		if !slices.Contains(why, s) {
@@ -259,7 +260,7 @@ func (c *Counter) predictHeld(train, held []Row, opts Options) ([]fit.Case, []st
 			note(fmt.Sprintf("%s counts a combination of properties the other classes do not determine", r.Kernel))
 			continue
 		}
-		cases = append(cases, fit.Case{Device: r.Device, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS, Predicted: pred})
+		cases = append(cases, report.Case{Device: r.Device, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS, Predicted: pred})
 	}
 	return cases, why, nil
 }

@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/uniperf/uniperf/fit/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
-
-	"github.com/uniperf/uniperf/fit"
 )
 
 // WritePlot draws predicted against measured time, log-log, one marker
@@ -49,7 +48,7 @@ func (c *Comparison) WritePlot(w io.Writer) error {
 
 // comparePanel is one predicted-against-measured panel.
 func comparePanel(models []string, outs []Outcome, title string) (*plot.Plot, error) {
-	series := make([]fit.Series, len(models))
+	series := make([]report.Series, len(models))
 	missing := 0
 	for i, m := range models {
 		series[i].Label = m
@@ -64,5 +63,5 @@ func comparePanel(models []string, outs []Outcome, title string) (*plot.Plot, er
 			}
 		}
 	}
-	return fit.PredictedVsMeasured(series, title, missing)
+	return report.PredictedVsMeasured(series, title, missing)
 }

@@ -1,4 +1,4 @@
-package fit
+package report
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/ipc"
+	"github.com/uniperf/uniperf/fit"
 )
 
 // table2Names maps the property names printed in seed 001's Table 2 to
@@ -35,8 +36,8 @@ var table2Names = map[string]string{
 	"Const(1)":                             "launch.const",
 }
 
-func furyWeights(t *testing.T) *Weights {
-	w := &Weights{Device: "R9 Fury", Model: ModelUnified, PropertySet: "sha256:x"}
+func furyWeights(t *testing.T) *fit.Weights {
+	w := &fit.Weights{Device: "R9 Fury", Model: fit.ModelUnified, PropertySet: "sha256:x"}
 	for _, r := range readPublished(t, "seed001-table2-r9fury-weights.csv") {
 		name, ok := table2Names[r[0]]
 		if !ok {
@@ -98,10 +99,10 @@ func TestDerivedRatesTable2(t *testing.T) {
 
 func twoDevices(t *testing.T) *Comparison {
 	fury := furyWeights(t)
-	other := &Weights{Device: "Other GPU", Model: ModelUnified, PropertySet: "sha256:x",
+	other := &fit.Weights{Device: "Other GPU", Model: fit.ModelUnified, PropertySet: "sha256:x",
 		Properties: []string{"launch.const", "global.load.f32.stride=1", "flop.f64.add"},
 		Values:     []float64{5e-6, 4e-12, 2e-12}}
-	c, err := Compare([]*Weights{fury, other}, nil)
+	c, err := Compare([]*fit.Weights{fury, other}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,13 +122,13 @@ func TestCompareOrderAndLabels(t *testing.T) {
 		t.Errorf("order\n got %s\nwant %s", got, want)
 	}
 	w := furyWeights(t)
-	c2, err := Compare([]*Weights{w, w}, nil)
+	c2, err := Compare([]*fit.Weights{w, w}, nil)
 	if err != nil || c2.Labels[1] != "R9 Fury (2)" {
 		t.Errorf("labels %v, %v", c2.Labels, err)
 	}
 	other := furyWeights(t)
 	other.PropertySet = "sha256:y"
-	if _, err := Compare([]*Weights{w, other}, nil); err == nil || !strings.Contains(err.Error(), "sha256:y") {
+	if _, err := Compare([]*fit.Weights{w, other}, nil); err == nil || !strings.Contains(err.Error(), "sha256:y") {
 		t.Errorf("mixed property sets: %v", err)
 	}
 }

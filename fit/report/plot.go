@@ -1,4 +1,4 @@
-package fit
+package report
 
 import (
 	"fmt"

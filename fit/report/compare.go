@@ -1,4 +1,4 @@
-package fit
+package report
 
 import (
 	"encoding/csv"
@@ -12,6 +12,8 @@ import (
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/weightsio"
 )
 
 // ComparisonSchema is the uniperf.schema metadata value of the Arrow form of
@@ -22,15 +24,15 @@ const ComparisonSchema = "weights-comparison/1"
 // manner of seed 001's Table 2 for many devices, with the rates the weights
 // imply.
 type Comparison struct {
-	Labels     []string   // one column label per table
-	Tables     []*Weights // the tables, in column order
-	Properties []string   // every property of any table: memory, arithmetic, synchronisation, launch
+	Labels     []string       // one column label per table
+	Tables     []*fit.Weights // the tables, in column order
+	Properties []string       // every property of any table: memory, arithmetic, synchronisation, launch
 }
 
 // Compare builds a comparison. Labels default to the device names; a label
 // that repeats gets a suffix " (2)", " (3)", ... . Tables fitted against
 // different property sets are not comparable and give an error.
-func Compare(tables []*Weights, labels []string) (*Comparison, error) {
+func Compare(tables []*fit.Weights, labels []string) (*Comparison, error) {
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("compare: no weight tables")
 	}
@@ -159,12 +161,12 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 }
 
 type jsonDevice struct {
-	Label       string      `json:"label"`
-	Device      string      `json:"device"`
-	Model       string      `json:"model"`
-	Version     string      `json:"uniperf_version"`
-	PropertySet string      `json:"property_set"`
-	Diagnostics Diagnostics `json:"diagnostics"`
+	Label       string          `json:"label"`
+	Device      string          `json:"device"`
+	Model       string          `json:"model"`
+	Version     string          `json:"uniperf_version"`
+	PropertySet string          `json:"property_set"`
+	Diagnostics fit.Diagnostics `json:"diagnostics"`
 }
 
 type jsonValue struct {
@@ -214,7 +216,7 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 // row per (device, property): label, device, model, property, weight_s,
 // rate (null where there is none), rate_unit, note.
 func (c *Comparison) WriteArrow(w io.Writer) error {
-	md := arrow.NewMetadata([]string{keySchema}, []string{ComparisonSchema})
+	md := arrow.NewMetadata([]string{weightsio.KeySchema}, []string{ComparisonSchema})
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "label", Type: arrow.BinaryTypes.String},
 		{Name: "device", Type: arrow.BinaryTypes.String},
@@ -250,7 +252,7 @@ func (c *Comparison) WriteArrow(w io.Writer) error {
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	data, err := encodeRecord(schema, rec)
+	data, err := weightsio.EncodeRecord(schema, rec)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package fit
+package weightsio
 
 import (
 	"bytes"
@@ -14,15 +14,20 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/uniperf/uniperf/datasets/arrowfile"
+	"github.com/uniperf/uniperf/fit"
 )
 
 // WeightsSchema is the value of the uniperf.schema metadata key of weight
 // tables.
 const WeightsSchema = "weights/1"
 
+// KeySchema is the metadata key that names the schema of an Arrow file
+// written by uniperf: [WeightsSchema] here, the comparison schema of package
+// report.
+const KeySchema = "uniperf.schema"
+
 // Metadata keys of weight tables.
 const (
-	keySchema      = "uniperf.schema"
 	keyVersion     = "uniperf.version"
 	keyPropertySet = "property_set"
 	keyInputs      = "inputs"
@@ -37,7 +42,7 @@ var weightsFields = []arrow.Field{
 }
 
 // EncodeWeights returns the table as an Arrow IPC file.
-func EncodeWeights(w *Weights) ([]byte, error) {
+func EncodeWeights(w *fit.Weights) ([]byte, error) {
 	if err := w.Validate(); err != nil {
 		return nil, err
 	}
@@ -50,7 +55,7 @@ func EncodeWeights(w *Weights) ([]byte, error) {
 		return nil, fmt.Errorf("weights for %s: diagnostics: %w", w.Device, err)
 	}
 	md := arrow.NewMetadata(
-		[]string{keySchema, keyVersion, keyPropertySet, keyInputs, keyDiagnostics},
+		[]string{KeySchema, keyVersion, keyPropertySet, keyInputs, keyDiagnostics},
 		[]string{WeightsSchema, w.Version, w.PropertySet, string(inputs), string(diag)})
 	schema := arrow.NewSchema(weightsFields, &md)
 
@@ -64,11 +69,11 @@ func EncodeWeights(w *Weights) ([]byte, error) {
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	return encodeRecord(schema, rec)
+	return EncodeRecord(schema, rec)
 }
 
-// encodeRecord writes one record as an Arrow IPC file.
-func encodeRecord(schema *arrow.Schema, rec arrow.Record) ([]byte, error) {
+// EncodeRecord writes one record as an Arrow IPC file.
+func EncodeRecord(schema *arrow.Schema, rec arrow.Record) ([]byte, error) {
 	var buf seekBuffer
 	fw, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
 	if err != nil {
@@ -93,8 +98,8 @@ func nonNil[T any](s []T) []T {
 // DecodeWeights reads a weight table from an Arrow IPC file and validates
 // it: schema, column types, no nulls, one device and model, finite weights,
 // well-formed metadata.
-func DecodeWeights(data []byte) (*Weights, error) {
-	var w *Weights
+func DecodeWeights(data []byte) (*fit.Weights, error) {
+	var w *fit.Weights
 	err := arrowfile.Read(bytes.NewReader(data), func(r *ipc.FileReader) (err error) {
 		w, err = weightsFrom(r)
 		return err
@@ -109,16 +114,16 @@ func DecodeWeights(data []byte) (*Weights, error) {
 }
 
 // weightsFrom reads the metadata and rows of a weight table.
-func weightsFrom(r *ipc.FileReader) (*Weights, error) {
+func weightsFrom(r *ipc.FileReader) (*fit.Weights, error) {
 	md := r.Schema().Metadata()
-	if got := metaValue(md, keySchema); got != WeightsSchema {
-		return nil, fmt.Errorf("metadata %s is %q, want %q (not a uniperf weight table)", keySchema, got, WeightsSchema)
+	if got := metaValue(md, KeySchema); got != WeightsSchema {
+		return nil, fmt.Errorf("metadata %s is %q, want %q (not a uniperf weight table)", KeySchema, got, WeightsSchema)
 	}
 	cols, err := weightColumns(r.Schema())
 	if err != nil {
 		return nil, err
 	}
-	w := &Weights{Version: metaValue(md, keyVersion), PropertySet: metaValue(md, keyPropertySet)}
+	w := &fit.Weights{Version: metaValue(md, keyVersion), PropertySet: metaValue(md, keyPropertySet)}
 	if w.PropertySet == "" {
 		return nil, fmt.Errorf("metadata %s is missing", keyPropertySet)
 	}
@@ -134,7 +139,7 @@ func weightsFrom(r *ipc.FileReader) (*Weights, error) {
 		if err != nil {
 			return nil, fmt.Errorf("record batch %d: %w", i, err)
 		}
-		if err := w.appendRows(rec, cols, &row); err != nil {
+		if err := appendRows(w, rec, cols, &row); err != nil {
 			return nil, err
 		}
 	}
@@ -158,7 +163,9 @@ func weightColumns(s *arrow.Schema) ([4]int, error) {
 	return cols, nil
 }
 
-func (w *Weights) appendRows(rec arrow.Record, cols [4]int, row *int) error {
+// appendRows appends the rows of one record batch to w, counting them in row
+// for the messages.
+func appendRows(w *fit.Weights, rec arrow.Record, cols [4]int, row *int) error {
 	device := rec.Column(cols[0]).(*array.String)
 	model := rec.Column(cols[1]).(*array.String)
 	prop := rec.Column(cols[2]).(*array.String)
@@ -193,7 +200,7 @@ func metaValue(md arrow.Metadata, key string) string {
 // WriteWeights writes the table to path atomically: a temporary file in the
 // same directory, synced, then renamed, so that a crash leaves either the
 // old file or the new one.
-func WriteWeights(path string, w *Weights) error {
+func WriteWeights(path string, w *fit.Weights) error {
 	data, err := EncodeWeights(w)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -203,7 +210,7 @@ func WriteWeights(path string, w *Weights) error {
 
 // ReadWeights reads and validates the weight table at path; errors name the
 // file.
-func ReadWeights(path string) (*Weights, error) {
+func ReadWeights(path string) (*fit.Weights, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

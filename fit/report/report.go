@@ -1,4 +1,4 @@
-package fit
+package report
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/uniperf/uniperf/fit"
 )
 
 // Case is one prediction checked against a measurement.
@@ -20,7 +22,7 @@ type Case struct {
 }
 
 // RelErr returns the case's relative error |predicted − measured| / measured.
-func (c Case) RelErr() float64 { return RelativeError(c.Predicted, c.Measured) }
+func (c Case) RelErr() float64 { return fit.RelativeError(c.Predicted, c.Measured) }
 
 // Report summarises predictions against measurements in the layout of seed
 // 001's Table 1: kernels down, devices across, per-kernel geometric means of
@@ -85,7 +87,7 @@ func NewReport(cases []Case) (*Report, error) {
 // KernelError returns the geometric-mean relative error of a kernel on a
 // device over its sizes, or NaN if the report has no such cases.
 func (r *Report) KernelError(device, kernel string) float64 {
-	return GeoMean(r.errs[[2]string{device, kernel}])
+	return fit.GeoMean(r.errs[[2]string{device, kernel}])
 }
 
 // CrossDevice returns the geometric mean over devices of a kernel's
@@ -106,14 +108,14 @@ func (r *Report) meanOfMeans(names []string, key func(string) [2]string) float64
 	var means []float64
 	for _, n := range names {
 		if e, ok := r.errs[key(n)]; ok {
-			means = append(means, GeoMean(e))
+			means = append(means, fit.GeoMean(e))
 		}
 	}
-	return GeoMean(means)
+	return fit.GeoMean(means)
 }
 
 // WriteText writes the report as an aligned text table with times in
-// milliseconds. Errors below ErrorFloor are marked with an asterisk.
+// milliseconds. Errors below fit.ErrorFloor are marked with an asterisk.
 func (r *Report) WriteText(out io.Writer) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -194,13 +196,13 @@ func (r *Report) WriteText(out io.Writer) error {
 		}
 	}
 	if n := r.Floored(); n > 0 {
-		fmt.Fprintf(&text, "* %d relative error(s) below %g enter the geometric means as %g\n", n, ErrorFloor, ErrorFloor)
+		fmt.Fprintf(&text, "* %d relative error(s) below %g enter the geometric means as %g\n", n, fit.ErrorFloor, fit.ErrorFloor)
 	}
 	_, err := io.WriteString(out, text.String())
 	return err
 }
 
-// Floored returns how many cases have an error below ErrorFloor.
+// Floored returns how many cases have an error below fit.ErrorFloor.
 func (r *Report) Floored() int {
 	n := 0
 	for _, e := range r.errs {
@@ -228,7 +230,7 @@ func (r *Report) msDecimals() int {
 func ms(s float64, decimals int) string { return fmt.Sprintf("%.*f", decimals, s*1e3) }
 
 func errText(e float64) string {
-	if e < ErrorFloor {
+	if e < fit.ErrorFloor {
 		return fmt.Sprintf("%.3f*", e)
 	}
 	return fmt.Sprintf("%.3f", e)
@@ -239,4 +241,15 @@ func meanText(e float64) string {
 		return ""
 	}
 	return fmt.Sprintf("%.3f", e)
+}
+
+// floored counts the errors that fit.GeoMean raises to fit.ErrorFloor.
+func floored(errs []float64) int {
+	n := 0
+	for _, e := range errs {
+		if e < fit.ErrorFloor {
+			n++
+		}
+	}
+	return n
 }

@@ -1,4 +1,4 @@
-package fit
+package report
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/fit"
 )
 
 // readPublished reads one of the CSVs transcribed from the seeds: comment
@@ -21,7 +23,7 @@ func readPublished(t *testing.T, name string) [][]string {
 		t.Fatal(err)
 	}
 	// The copies in testdata must not drift from the project's transcription.
-	if orig, err := os.ReadFile(filepath.Join("..", "..", "shared", "published", name)); err == nil && !bytes.Equal(orig, data) {
+	if orig, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "published", name)); err == nil && !bytes.Equal(orig, data) {
 		t.Fatalf("testdata/%s differs from shared/published/%s", name, name)
 	}
 	var lines []string
@@ -96,7 +98,7 @@ type interval struct{ lo, hi float64 }
 // rounding allows: the geometric mean is increasing in every argument, so
 // it lies between the means of the per-case lower and upper bounds, and the
 // printed value, itself rounded to 0.01, lies within 0.005 of that range.
-// The recomputed means (with the ErrorFloor for the one exact zero) must
+// The recomputed means (with the fit.ErrorFloor for the one exact zero) must
 // lie in the same range.
 func TestTable1GeoMeans(t *testing.T) {
 	rows, cases := table1(t)
@@ -169,8 +171,8 @@ func TestTable1GeoMeans(t *testing.T) {
 		}
 	}
 	// K40 finite differences, size a: 0.70 ms measured and predicted, an
-	// exact zero that enters the mean as ErrorFloor.
-	want := math.Pow(ErrorFloor*(0.05/2.37)*(0.14/9.17)*(0.47/37.34), 0.25)
+	// exact zero that enters the mean as fit.ErrorFloor.
+	want := math.Pow(fit.ErrorFloor*(0.05/2.37)*(0.14/9.17)*(0.47/37.34), 0.25)
 	if got := rep.KernelError("tesla_k40", "finite_difference"); math.Abs(got-want) > 1e-12 {
 		t.Errorf("K40 finite differences: %g, want %g", got, want)
 	}

@@ -1,0 +1,13 @@
+// Package report lays out checked predictions and fitted weights as seed
+// 001 does: measured against predicted times per kernel, size and device
+// (the paper's Table 1), weights side by side with the rates they imply
+// (its Table 2), and plots of both.
+//
+// [NewReport] groups [Case] values, one checked prediction each, into a
+// [Report] with per-kernel, cross-device and cross-kernel geometric means;
+// [Compare] puts the weight tables of several devices side by side in a
+// [Comparison], written as Markdown, CSV, JSON or Arrow, with sustained
+// rates from [DerivedRate] (GB/s per memory access class, GFLOP/s per
+// operation class). [PlotValidation], [PredictedVsMeasured] and
+// [PlotRates] draw predicted-against-measured and rate plots as SVG.
+package report
