@@ -65,13 +65,6 @@ func (w *Weights) options() Options {
 	return Options{NonNegative: d.NonNegative, Balance: d.Balanced, Robust: d.Robust, MinNorm: d.MinNorm}
 }
 
-// nearCollinear is the singular-value ratio σ_k/σ_1 below which a
-// direction is reported as nearly collinear even when the matrix has full
-// rank: below √ε half the digits of the weights along it are noise.
-var nearCollinear = math.Sqrt(eps)
-
-const eps = 0x1p-52
-
 // Fit solves the relative-error least-squares problem of seed 001 §4.3 for
 // the named properties over the samples and returns the weights. The
 // returned table has no device, model, version or inputs; the caller sets
