@@ -16,7 +16,6 @@ import (
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
-	"github.com/uniperf/uniperf/fit/xu"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
 )
 
@@ -41,7 +40,7 @@ var blocksizeCmd = &cobra.Command{
 	Short: "Rank candidate work-group sizes of a kernel by predicted run time",
 	Long: `blocksize predicts KERNEL (a .knl file or a library kernel) at each candidate
 work-group size with one or more models and ranks the candidates, fastest
-first, next to each one's occupancy on the device (xu.ActiveBlocks: resident
+first, next to each one's occupancy on the device (gpus.ActiveBlocks: resident
 blocks and warps per SM, the fraction of the SM's warps, and the limiting
 resource).
 
@@ -108,7 +107,7 @@ type blocksizeResult struct {
 type blocksizeCandidate struct {
 	Label       string                `json:"label"`
 	Consts      map[string]int64      `json:"consts"`
-	Occupancy   *xu.Occupancy         `json:"occupancy,omitempty"`
+	Occupancy   *gpus.Occupancy       `json:"occupancy,omitempty"`
 	Error       string                `json:"error,omitempty"` // the candidate cannot launch
 	Predictions map[string]rankedTime `json:"predictions"`
 	Measured    *rankedTime           `json:"measured,omitempty"`

@@ -14,7 +14,7 @@
 //
 //	E.T = N_threads · (computation + memAccessGM + memAccessSM) / (F · O · adjustingWeight)
 //
-// with F the clock frequency, O the occupancy (from xu.ActiveBlocks) and
+// with F the clock frequency, O the occupancy (from gpus.ActiveBlocks) and
 // adjustingWeight a per-kernel, per-device factor that absorbs everything
 // the count leaves out (divergence, coalescing, bank conflicts, latency
 // hiding). The seed calibrates it once, from one measured size: it is "the

@@ -1,7 +1,8 @@
 // Package gpus holds device parameter files: the hardware numbers that the
 // analytical models of package fit's subpackages need (clock, bandwidth, SM
 // count, occupancy limits and their allocation granularities) and, per
-// model, the constants that a paper measured or fitted for a device.
+// model, the constants that a paper measured or fitted for a device; and
+// the occupancy a block reaches on a device.
 //
 // A [Device] is one JSON file. The files shipped with uniperf are embedded
 // (directory devices/) and found by [Lookup]; [Load] and [Parse] read a
@@ -36,6 +37,19 @@
 //     mapping. Its Hong–Kim section holds only what calibration does not
 //     fit (Issue_cycles, the transaction size), and its cycle weights are
 //     micro-benchmarked from the table's arithmetic and copy kernels.
+//
+// # Occupancy
+//
+// [ActiveBlocks] is the one occupancy function of uniperf: given a device's
+// [Limits] and a block's [Resources] (threads, registers per thread,
+// shared memory) it returns how many blocks are resident on an SM, which
+// constraint limits them, and the occupancy fraction. It applies the
+// constraints (3-1)–(3-15) of Xu's thesis (seed 003) with the allocation
+// granularities of NVIDIA's occupancy calculator (warps in pairs on 1.x; registers per block on 1.x,
+// per warp within register-file sub-partitions later; shared memory in
+// allocation units plus a per-block reservation from 8.0 on). The other
+// models (Hong–Kim's #Active_blocks_per_SM, the cycle-weighted model's
+// occupancy, Resios's resident-warp limit) take their occupancy from here.
 //
 // # Missing parameters
 //

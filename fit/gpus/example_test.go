@@ -26,3 +26,18 @@ func ExampleLookup() {
 	// GeForce GTX 280: 30 SMs at 1.30 GHz, Mem_LD 450 cycles
 	// device file devices/h100-sxm5.json has no hongkim section; the hongkim model needs it
 }
+
+func ExampleActiveBlocks() {
+	d, err := gpus.Lookup("h100-sxm5")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	o, err := gpus.ActiveBlocks(d.Limits, gpus.Resources{ThreadsPerBlock: 128, RegsPerThread: 64, SharedPerBlock: 48 << 10})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d blocks, %d warps, occupancy %.2f, limited by %v\n", o.BlocksPerSM, o.ActiveWarps, o.Fraction, o.Limiters)
+	// Output: 4 blocks, 16 warps, occupancy 0.25, limited by [shared memory]
+}

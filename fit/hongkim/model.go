@@ -50,7 +50,7 @@ func MachineFromDevice(d *gpus.Device) (Machine, error) {
 type Kernel struct {
 	ThreadsPerBlock int   // #Threads_per_block
 	Blocks          int64 // #Blocks
-	// ActiveBlocksPerSM is the occupancy limit, e.g. from xu.ActiveBlocks.
+	// ActiveBlocksPerSM is the occupancy limit, e.g. from gpus.ActiveBlocks.
 	ActiveBlocksPerSM int
 	CompInsts         float64 // #Comp_insts
 	CoalMemInsts      float64 // #Coal_Mem_insts

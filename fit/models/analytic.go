@@ -6,8 +6,8 @@ import (
 	"math"
 
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/linear"
-	"github.com/uniperf/uniperf/fit/xu"
 )
 
 // This file holds what the analytical models of seeds 000 and 003 share:
@@ -18,7 +18,7 @@ import (
 type launch struct {
 	in    *Inputs
 	trace *Trace
-	occ   xu.Occupancy
+	occ   gpus.Occupancy
 }
 
 // prepare counts, traces and sizes a case for a device of the env.
@@ -34,7 +34,7 @@ func prepare(env *Env, tr *tracer, c Case) (*launch, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
-	occ, err := xu.ActiveBlocks(env.Device.Limits, resources(in))
+	occ, err := gpus.ActiveBlocks(env.Device.Limits, resources(in))
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s on %s: %w", c.Kernel, env.Device.Name, err)
 	}
@@ -43,22 +43,22 @@ func prepare(env *Env, tr *tracer, c Case) (*launch, error) {
 
 // resources is what a work-group asks of an SM. Registers are unknown
 // from a .knl kernel and do not limit residency.
-func resources(in *Inputs) xu.Resources {
-	return xu.Resources{ThreadsPerBlock: int(in.GroupSize()), SharedPerBlock: int(in.LocalBytes)}
+func resources(in *Inputs) gpus.Resources {
+	return gpus.Resources{ThreadsPerBlock: int(in.GroupSize()), SharedPerBlock: int(in.LocalBytes)}
 }
 
 // Occupancy is the residency of a launch on the env's device: the blocks
-// of its work-group size and local memory that xu.ActiveBlocks lets an SM
+// of its work-group size and local memory that gpus.ActiveBlocks lets an SM
 // hold. Registers, which a .knl kernel does not declare, do not limit it.
-func Occupancy(env *Env, c Case) (xu.Occupancy, error) {
+func Occupancy(env *Env, c Case) (gpus.Occupancy, error) {
 	if env.Device == nil {
-		return xu.Occupancy{}, errors.New("no device file: occupancy needs the device's limits")
+		return gpus.Occupancy{}, errors.New("no device file: occupancy needs the device's limits")
 	}
 	in, err := env.Inputs(c)
 	if err != nil {
-		return xu.Occupancy{}, err
+		return gpus.Occupancy{}, err
 	}
-	return xu.ActiveBlocks(env.Device.Limits, resources(in))
+	return gpus.ActiveBlocks(env.Device.Limits, resources(in))
 }
 
 // prepareRows prepares the measured rows for calibration; an error names

@@ -164,7 +164,7 @@ func (m *Cycles) Predict(env *Env, c Case) (Prediction, error) {
 		{Name: "computation", Value: e.Computation, Unit: "cycles per thread", Note: "Σ weight × flops by kind"},
 		{Name: "memAccessGM", Value: e.GlobalMemory, Unit: "cycles per thread", Note: "global loads and stores × weight"},
 		{Name: "memAccessSM", Value: e.SharedMemory, Unit: "cycles per thread", Note: "local loads and stores × weight"},
-		{Name: "occupancy", Value: e.Occupancy, Note: "active warps / max warps per SM (xu.ActiveBlocks)"},
+		{Name: "occupancy", Value: e.Occupancy, Note: "active warps / max warps per SM (gpus.ActiveBlocks)"},
 		{Name: "unadjusted", Value: e.Unadjusted, Unit: "s", Note: "N_threads × cycles / (F × O)"},
 		{Name: "adjustingWeight", Value: aw, Note: note},
 	}}, nil

@@ -200,7 +200,7 @@ func hongKimExplain(k hongkim.Kernel, r hongkim.Result, fixed gpus.HongKim) []Qu
 		q("Load_bytes_per_warp", k.LoadBytesPerWarp, "bytes", ""),
 		q("#Threads_per_block", float64(k.ThreadsPerBlock), "", ""),
 		q("#Blocks", float64(k.Blocks), "", ""),
-		q("#Active_blocks_per_SM", r.ActiveBlocksPerSM, "", "occupancy (xu.ActiveBlocks), capped by the grid"),
+		q("#Active_blocks_per_SM", r.ActiveBlocksPerSM, "", "occupancy (gpus.ActiveBlocks), capped by the grid"),
 		q("N", r.N, "warps", "(20)"),
 		q("Mem_L", r.MemL, "cycles", "(10)-(12)"),
 		q("Departure_delay", r.DepartureDelay, "cycles", "(15)"),

@@ -31,7 +31,7 @@
 // strided access's gaps issue transactions of their own.
 //
 // Occupancy. #Active_blocks_per_SM (Hong–Kim) and the occupancy fraction
-// O (cycles) come from xu.ActiveBlocks with the work-group size, the
+// O (cycles) come from gpus.ActiveBlocks with the work-group size, the
 // kernel's local arrays as shared memory, and the registers per thread the
 // caller supplies (RegsPerThread; zero leaves registers out, as the
 // counts do not see register allocation).
@@ -64,7 +64,6 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/xu"
 )
 
 // strideWide is the stride of the k/>4 class: larger than 4 elements, or
@@ -168,16 +167,16 @@ func (a globalAccess) transactions(warp int, segmentBytes float64) float64 {
 	return math.Min(float64(warp), math.Ceil(span/segmentBytes))
 }
 
-// occupancy is xu.ActiveBlocks for a launch on a device: a work-group is
+// occupancy is gpus.ActiveBlocks for a launch on a device: a work-group is
 // a block, its local memory the block's shared memory.
-func occupancy(d *gpus.Device, in *Inputs, regsPerThread int) (xu.Occupancy, error) {
+func occupancy(d *gpus.Device, in *Inputs, regsPerThread int) (gpus.Occupancy, error) {
 	group, local := in.GroupSize(), in.LocalBytes
 	if group > math.MaxInt32 || local > math.MaxInt32 {
-		return xu.Occupancy{}, fmt.Errorf("kernel %s: work-group of %d work-items and %d bytes of local memory is beyond any device", in.Kernel.Name, group, local)
+		return gpus.Occupancy{}, fmt.Errorf("kernel %s: work-group of %d work-items and %d bytes of local memory is beyond any device", in.Kernel.Name, group, local)
 	}
-	o, err := xu.ActiveBlocks(d.Limits, xu.Resources{ThreadsPerBlock: int(group), RegsPerThread: regsPerThread, SharedPerBlock: int(local)})
+	o, err := gpus.ActiveBlocks(d.Limits, gpus.Resources{ThreadsPerBlock: int(group), RegsPerThread: regsPerThread, SharedPerBlock: int(local)})
 	if err != nil {
-		return xu.Occupancy{}, fmt.Errorf("kernel %s on %s (%s): %w", in.Kernel.Name, d.Name, d.File, err)
+		return gpus.Occupancy{}, fmt.Errorf("kernel %s on %s (%s): %w", in.Kernel.Name, d.Name, d.File, err)
 	}
 	return o, nil
 }

@@ -143,7 +143,7 @@ func resiosExplain(p resios.Prediction, unpriced []string, fitted bool) []Quanti
 		{Name: "execution", Value: p.Execution, Unit: "s", Note: "simulated cycles / clock (" + source + ")"},
 		{Name: "overhead", Value: p.Overhead, Unit: "s", Note: "kernel launch (4.3)"},
 		{Name: "blocks per SM", Value: float64(p.Occupancy.BlocksPerSM),
-			Note: "resident, limited by " + strings.Join(p.Occupancy.Limiters, ", ") + " (xu.ActiveBlocks)"},
+			Note: "resident, limited by " + strings.Join(p.Occupancy.Limiters, ", ") + " (gpus.ActiveBlocks)"},
 		{Name: "warps per block", Value: float64(p.Occupancy.WarpsPerBlock)},
 		{Name: "simulated cycles", Value: p.Sim.SimulatedCycles,
 			Note: fmt.Sprintf("%d of %d blocks per SM, extrapolated to %.6g", p.Sim.SimulatedBlocks, p.Sim.BlocksPerSM, p.Sim.Cycles)},

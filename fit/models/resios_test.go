@@ -12,7 +12,6 @@ import (
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/resios"
-	"github.com/uniperf/uniperf/fit/xu"
 )
 
 func lookupDevice(t *testing.T, name string) *gpus.Device {
@@ -65,7 +64,7 @@ func TestResiosCopyByHand(t *testing.T) {
 	g := d.Params.Global
 	load := resios.GlobalAccess("load", g, 1, d.GlobalBytesPerCycle, 1, 1)
 	store := resios.GlobalAccess("store", g, 1, d.GlobalBytesPerCycle, 1, 1)
-	want, err := d.Predict([]resios.Instr{load, store}, 28, xu.Resources{ThreadsPerBlock: 256})
+	want, err := d.Predict([]resios.Instr{load, store}, 28, gpus.Resources{ThreadsPerBlock: 256})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/cycles"
+	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/resios"
 	"github.com/uniperf/uniperf/fit/xu"
@@ -21,7 +22,7 @@ func init() {
 
 // Xu is the execution-time model of seed 003, Chapter 3 (package xu): a
 // warp's computation time T_C and memory time T_M, the active warps N_w
-// from the occupancy (xu.ActiveBlocks), and (3-22) when N_w·T_C ≥ T_M
+// from the occupancy (gpus.ActiveBlocks), and (3-22) when N_w·T_C ≥ T_M
 // hides the memory latency, (4-5) when it does not, over N_CB/(N_AB·N_SM)
 // groups of blocks.
 //
@@ -167,7 +168,7 @@ func (m *Xu) exec(env *Env, f xuFeatures, l *launch) (xu.Kernel, xu.Exec, float6
 	return k, e, m.Launch + e.Total/env.Device.ClockHz, nil
 }
 
-func xuExplain(k xu.Kernel, e xu.Exec, occ xu.Occupancy, m *Xu) []Quantity {
+func xuExplain(k xu.Kernel, e xu.Exec, occ gpus.Occupancy, m *Xu) []Quantity {
 	cover := "N_w·T_C < T_M: latency not hidden"
 	if e.Covered {
 		cover = "N_w·T_C ≥ T_M: latency hidden"

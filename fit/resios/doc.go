@@ -45,7 +45,7 @@
 // divide latency by the parallelism, so more units would count it twice).
 // Whole blocks are simulated, as many as fit in the device's max_sim_warps,
 // and the time is extrapolated by the blocks each SM runs (total = t·n/W). The
-// resident blocks come from the occupancy calculation (xu.ActiveBlocks),
+// resident blocks come from the occupancy calculation (gpus.ActiveBlocks),
 // which refines the thesis's resident-warp limit res_w with registers and
 // shared memory. Idle time (no compute unit busy) is charged to every memory
 // instruction in flight; a hotspot's share is its idle time over the sum.

@@ -5,7 +5,6 @@ import (
 
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/resios"
-	"github.com/uniperf/uniperf/fit/xu"
 )
 
 // The thesis's §6.2 example: e = a + b; f = c + d; g = e * f.
@@ -44,7 +43,7 @@ func ExampleDevice_Predict() {
 	index, _ := d.Compute("index", "madd", 1, 2)
 	load, _ := d.Global("load idata", 1, 4, 1, 1)
 	store, _ := d.Global("store odata", 1024, 4, 1, 1)
-	p, err := d.Predict([]resios.Instr{index, load, store}, 1024, xu.Resources{ThreadsPerBlock: 256, RegsPerThread: 10})
+	p, err := d.Predict([]resios.Instr{index, load, store}, 1024, gpus.Resources{ThreadsPerBlock: 256, RegsPerThread: 10})
 	if err != nil {
 		fmt.Println(err)
 		return

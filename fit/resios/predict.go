@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/xu"
 )
 
 // Device is a device file's Resios constants, ready to build traces and
@@ -88,17 +87,17 @@ type Prediction struct {
 	Overhead  float64 // seconds: the kernel launch of (4.3)
 	Execution float64 // seconds: the simulated cycles over the clock
 	Time      float64 // seconds
-	Occupancy xu.Occupancy
+	Occupancy gpus.Occupancy
 	Sim       Sim
 }
 
 // Predict simulates a kernel whose warps run trace, launched as blocks
 // blocks of res, and adds the launch overhead. The resident blocks come
-// from xu.ActiveBlocks; units and simulated warps from the device file.
+// from gpus.ActiveBlocks; units and simulated warps from the device file.
 // Transfers and context creation are not part of a kernel's time in
 // uniperf's measurements; Overhead prices them separately.
-func (d Device) Predict(trace []Instr, blocks int64, res xu.Resources) (Prediction, error) {
-	occ, err := xu.ActiveBlocks(d.Limits, res)
+func (d Device) Predict(trace []Instr, blocks int64, res gpus.Resources) (Prediction, error) {
+	occ, err := gpus.ActiveBlocks(d.Limits, res)
 	if err != nil {
 		return Prediction{}, err
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/xu"
 )
 
 // plain is an instruction whose delay is latency/TLP: no penalty in reach.
@@ -152,7 +151,7 @@ func TestPredictGTX460(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := d.Predict([]Instr{mul}, 7, xu.Resources{ThreadsPerBlock: 160, RegsPerThread: 8})
+	p, err := d.Predict([]Instr{mul}, 7, gpus.Resources{ThreadsPerBlock: 160, RegsPerThread: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +188,7 @@ func TestPredictHotspot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := d.Predict([]Instr{index, load, store}, 1024, xu.Resources{ThreadsPerBlock: 256, RegsPerThread: 10})
+	p, err := d.Predict([]Instr{index, load, store}, 1024, gpus.Resources{ThreadsPerBlock: 256, RegsPerThread: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +223,7 @@ func BenchmarkSimulate(b *testing.B) {
 	load, _ := d.Global("load idata", 1, 4, 1, 1)
 	store, _ := d.Global("store odata", 1024, 4, 1, 1)
 	trace := []Instr{index, load, store}
-	res := xu.Resources{ThreadsPerBlock: 256, RegsPerThread: 10}
+	res := gpus.Resources{ThreadsPerBlock: 256, RegsPerThread: 10}
 	for b.Loop() {
 		if _, err := d.Predict(trace, 1024, res); err != nil {
 			b.Fatal(err)

@@ -1,20 +1,8 @@
 // Package xu implements the models of Xu's thesis "Parallel Computing
-// Framework and GPU Performance Modeling" (2022, seed 003): the occupancy
-// constraints and execution-time model of Chapter 3, the throughput split of
-// Chapter 4 and the layer-sum program model of Chapters 5 and 6.
-//
-// # Occupancy
-//
-// [ActiveBlocks] is the one occupancy function of uniperf: given a device's
-// [gpus.Limits] and a block's [Resources] (threads, registers per thread,
-// shared memory) it returns how many blocks are resident on an SM, which
-// constraint limits them, and the occupancy fraction. It applies Xu's
-// constraints (3-1)–(3-15) with the allocation granularities of NVIDIA's
-// occupancy calculator (warps in pairs on 1.x; registers per block on 1.x,
-// per warp within register-file sub-partitions later; shared memory in
-// allocation units plus a per-block reservation from 8.0 on). The other
-// models (Hong–Kim's #Active_blocks_per_SM, the cycle-weighted model's
-// occupancy, Resios's resident-warp limit) take their occupancy from here.
+// Framework and GPU Performance Modeling" (2022, seed 003): the
+// execution-time model of Chapter 3 (its occupancy constraints are
+// [gpus.ActiveBlocks]), the throughput split of Chapter 4 and the layer-sum
+// program model of Chapters 5 and 6.
 //
 // # Execution time
 //

@@ -3,24 +3,8 @@ package xu_test
 import (
 	"fmt"
 
-	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/xu"
 )
-
-func ExampleActiveBlocks() {
-	d, err := gpus.Lookup("h100-sxm5")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	o, err := xu.ActiveBlocks(d.Limits, xu.Resources{ThreadsPerBlock: 128, RegsPerThread: 64, SharedPerBlock: 48 << 10})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("%d blocks, %d warps, occupancy %.2f, limited by %v\n", o.BlocksPerSM, o.ActiveWarps, o.Fraction, o.Limiters)
-	// Output: 4 blocks, 16 warps, occupancy 0.25, limited by [shared memory]
-}
 
 func ExampleSumProgram() {
 	b, err := xu.SumProgram(xu.Program{

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/uniperf/uniperf/fit/gpus"
 )
 
 // Kernel is what the execution-time model needs to know about a kernel. All
@@ -63,7 +65,7 @@ type Exec struct {
 // full residency.
 //
 // A kernel without memory accesses is always covered, with T_Mem_n = 0.
-func ExecTime(k Kernel, occ Occupancy, sms int) (Exec, error) {
+func ExecTime(k Kernel, occ gpus.Occupancy, sms int) (Exec, error) {
 	if err := k.check(); err != nil {
 		return Exec{}, err
 	}

@@ -4,10 +4,12 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/fit/gpus"
 )
 
 // occ is an occupancy of 2 blocks of 4 warps per SM.
-var occ = Occupancy{BlocksPerSM: 2, WarpsPerBlock: 4, ActiveWarps: 8}
+var occ = gpus.Occupancy{BlocksPerSM: 2, WarpsPerBlock: 4, ActiveWarps: 8}
 
 func TestExecTimeCovered(t *testing.T) {
 	// N_w·T_C = 8·100 = 800 ≥ T_M = 400: covered. T_Mem_n = 400/4 = 100;
@@ -39,7 +41,7 @@ func TestExecTimeUncovered(t *testing.T) {
 // With one warp per SM the two cases must agree on a serial warp: memory
 // plus computation, no overlap.
 func TestExecTimeOneWarpIsSerial(t *testing.T) {
-	one := Occupancy{BlocksPerSM: 1, WarpsPerBlock: 1, ActiveWarps: 1}
+	one := gpus.Occupancy{BlocksPerSM: 1, WarpsPerBlock: 1, ActiveWarps: 1}
 	e, err := ExecTime(Kernel{WarpCompute: 30, WarpMemory: 400, MemAccesses: 2, Blocks: 3}, one, 3)
 	if err != nil {
 		t.Fatal(err)

@@ -1,11 +1,9 @@
-package xu
+package gpus
 
 import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/uniperf/uniperf/fit/gpus"
 )
 
 // Resources is what one block of a kernel asks of an SM.
@@ -65,7 +63,7 @@ type Occupancy struct {
 //     memory allocation unit after adding the per-block reservation.
 //
 // The result is the minimum of these limits.
-func ActiveBlocks(l gpus.Limits, r Resources) (Occupancy, error) {
+func ActiveBlocks(l Limits, r Resources) (Occupancy, error) {
 	if err := l.Validate(); err != nil {
 		return Occupancy{}, err
 	}
@@ -112,7 +110,7 @@ func ActiveBlocks(l gpus.Limits, r Resources) (Occupancy, error) {
 
 // checkBlock applies the per-block constraints, which decide whether a
 // block can launch at all.
-func checkBlock(l gpus.Limits, r Resources) error {
+func checkBlock(l Limits, r Resources) error {
 	switch {
 	case r.ThreadsPerBlock <= 0:
 		return fmt.Errorf("occupancy: threads per block must be positive, have %d", r.ThreadsPerBlock)
@@ -133,7 +131,7 @@ func checkBlock(l gpus.Limits, r Resources) error {
 }
 
 // registerLimit fills in the register constraint (3-11)–(3-15).
-func registerLimit(l gpus.Limits, r Resources, allocWarps int, o *Occupancy) error {
+func registerLimit(l Limits, r Resources, allocWarps int, o *Occupancy) error {
 	if l.RegsPerSM == 0 || r.RegsPerThread == 0 {
 		return nil
 	}

@@ -1,17 +1,15 @@
-package xu
+package gpus
 
 import (
 	"math"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/uniperf/uniperf/fit/gpus"
 )
 
-func limits(t *testing.T, device string) gpus.Limits {
+func limits(t *testing.T, device string) Limits {
 	t.Helper()
-	d, err := gpus.Lookup(device)
+	d, err := Lookup(device)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +89,7 @@ func TestActiveBlocksErrors(t *testing.T) {
 	h100 := limits(t, "h100-sxm5")
 	cases := []struct {
 		name string
-		l    gpus.Limits
+		l    Limits
 		r    Resources
 		want string
 	}{
@@ -103,7 +101,7 @@ func TestActiveBlocksErrors(t *testing.T) {
 		{"registers per block", h100, Resources{1024, 255, 0}, "Eq. 3-12"},
 		{"no threads", h100, Resources{0, 0, 0}, "must be positive"},
 		{"negative shared", h100, Resources{32, 0, -1}, "must not be negative"},
-		{"inconsistent limits", gpus.Limits{WarpSize: 32, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2000,
+		{"inconsistent limits", Limits{WarpSize: 32, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2000,
 			MaxWarpsPerSM: 64, MaxBlocksPerSM: 32, SharedAllocUnit: 128}, Resources{32, 0, 0}, "max_threads_per_sm"},
 	}
 	for _, c := range cases {
@@ -117,7 +115,7 @@ func TestActiveBlocksErrors(t *testing.T) {
 }
 
 func BenchmarkActiveBlocks(b *testing.B) {
-	d, err := gpus.Lookup("h100-sxm5")
+	d, err := Lookup("h100-sxm5")
 	if err != nil {
 		b.Fatal(err)
 	}
