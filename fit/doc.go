@@ -51,7 +51,7 @@
 // [DefaultOptions] is the non-negative fit; the zero [Options] is the
 // paper's free fit (uniperf fit --free). The choice was made by
 // leave-one-class-out cross-validation on the measurement rows alone
-// (linear.Counter.CrossValidate: fit without one kernel class, predict
+// (models.Counter.CrossValidate: fit without one kernel class, predict
 // its rows), not on the test rows. Each candidate's error is the
 // geometric mean over kernels of the geometric-mean relative error of
 // their rows, on the rows every candidate predicts, and the comparison

@@ -14,7 +14,6 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
 )
@@ -167,7 +166,7 @@ func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
 	if err != nil {
 		return err
 	}
-	env := &models.Env{Counter: linear.NewCounter(withKernel(kernel, src)), Device: dev}
+	env := &models.Env{Counter: models.NewCounter(withKernel(kernel, src)), Device: dev}
 	res := blocksizeResult{Kernel: kernel, Device: dev.Name, Params: params, Groups: groups, Models: opts.models}
 	rows, calibrated, err := calibrationRows(dev, opts.tables)
 	if err != nil {
@@ -231,19 +230,19 @@ func deviceFile(arg string) (*gpus.Device, error) {
 
 // withKernel reads kernel from src and every other name (the library
 // kernels of calibration rows) from the library.
-func withKernel(kernel string, src linear.Source) linear.Source {
+func withKernel(kernel string, src models.Source) models.Source {
 	return func(name string) (string, []byte, error) {
 		if name == kernel {
 			return src(name)
 		}
-		return linear.Library(name)
+		return models.Library(name)
 	}
 }
 
 // calibrationRows reads the measurement rows of tables, or of the shipped
 // tables measured on the device when none are given, and says where they
 // come from. No table is fine: models with device constants need none.
-func calibrationRows(dev *gpus.Device, tables []string) ([]linear.Row, string, error) {
+func calibrationRows(dev *gpus.Device, tables []string) ([]models.Row, string, error) {
 	if len(tables) == 0 {
 		tables = shippedTablesOf(dev)
 	}
@@ -254,10 +253,10 @@ func calibrationRows(dev *gpus.Device, tables []string) ([]linear.Row, string, e
 	if err != nil {
 		return nil, "", err
 	}
-	if err := linear.OneBackend(lt.tables); err != nil {
+	if err := models.OneBackend(lt.tables); err != nil {
 		return nil, "", err
 	}
-	rows := linear.Rows(lt.tables, datasets.RoleMeasurement)
+	rows := models.Rows(lt.tables, datasets.RoleMeasurement)
 	return rows, fmt.Sprintf("%s (%d measurement rows)", strings.Join(tables, ", "), len(rows)), nil
 }
 
@@ -321,7 +320,7 @@ func parseShapes(sizes []string, consts int) ([][]int64, error) {
 
 // measureCandidates times every candidate that can launch and computes
 // each model's Spearman correlation with the measured times.
-func measureCandidates(res *blocksizeResult, cands []models.Candidate, src linear.Source, opts blocksizeOptions) error {
+func measureCandidates(res *blocksizeResult, cands []models.Candidate, src models.Source, opts blocksizeOptions) error {
 	timer, err := openTimer("--measure", opts.measure, opts.runs, opts.discard)
 	if err != nil {
 		return err

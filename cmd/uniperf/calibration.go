@@ -15,7 +15,6 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 )
 
@@ -142,7 +141,7 @@ func byDevice(lt *loadedTables) (map[string][]string, error) {
 	}
 	for _, device := range slices.Sorted(maps.Keys(out)) {
 		slices.Sort(out[device])
-		if err := linear.OneBackend(tablesOf(lt, out[device])); err != nil {
+		if err := models.OneBackend(tablesOf(lt, out[device])); err != nil {
 			return nil, err
 		}
 	}
@@ -162,7 +161,7 @@ func tablesOf(lt *loadedTables, names []string) map[string]*datasets.Table {
 // parameter file, counting kernels with counter (a new one when nil).
 // needDevice says whether a device without a parameter file is an error;
 // deviceFile applies when the tables come from one device.
-func deviceRows(lt *loadedTables, counter *linear.Counter, needDevice bool, deviceFile string) ([]models.DeviceRows, []string, error) {
+func deviceRows(lt *loadedTables, counter *models.Counter, needDevice bool, deviceFile string) ([]models.DeviceRows, []string, error) {
 	groups, err := byDevice(lt)
 	if err != nil {
 		return nil, nil, err
@@ -172,7 +171,7 @@ func deviceRows(lt *loadedTables, counter *linear.Counter, needDevice bool, devi
 			len(groups), strings.Join(slices.Sorted(maps.Keys(groups)), ", "))
 	}
 	if counter == nil {
-		counter = linear.NewCounter(tableKernels)
+		counter = models.NewCounter(tableKernels)
 	}
 	var out []models.DeviceRows
 	var notes []string
@@ -187,7 +186,7 @@ func deviceRows(lt *loadedTables, counter *linear.Counter, needDevice bool, devi
 			env.Device = d
 			notes = append(notes, deviceNotes(tables, d)...)
 		}
-		out = append(out, models.DeviceRows{Device: device, Env: env, Rows: linear.Rows(tables, "")})
+		out = append(out, models.DeviceRows{Device: device, Env: env, Rows: models.Rows(tables, "")})
 	}
 	return out, notes, nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/report"
 )
@@ -70,7 +69,7 @@ func demo(out io.Writer) error {
 	if len(names) == 0 {
 		return fmt.Errorf("this binary embeds no measurement tables")
 	}
-	counter := linear.NewCounter(nil)
+	counter := models.NewCounter(nil)
 	for _, name := range names {
 		lt, err := loadTables([]string{name})
 		if err != nil {
@@ -84,13 +83,13 @@ func demo(out io.Writer) error {
 }
 
 // demoTable fits, validates, cross-validates and compares one table.
-func demoTable(out io.Writer, name string, lt *loadedTables, counter *linear.Counter) error {
+func demoTable(out io.Writer, name string, lt *loadedTables, counter *models.Counter) error {
 	t := lt.tables[name]
 	fmt.Fprintf(out, "== %s: %s, suite %s, %d rows\n\n", name, t.Meta.DeviceName, t.Meta.Suite, len(t.Rows))
 	var weights []*fit.Weights
 	var labels []string
 	cases := make([][]report.Case, len(demoFits))
-	test := linear.Rows(lt.tables, datasets.RoleTest)
+	test := models.Rows(lt.tables, datasets.RoleTest)
 	for i, f := range demoFits {
 		w, err := counter.Train(lt.tables, f.opts.linear())
 		if err != nil {
@@ -130,7 +129,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *linear.Cou
 	fmt.Fprintf(out, "\n== %s, leave-one-class-out cross-validation (uniperf validate --cv)\n\n", name)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "fit\trows predicted\tcross-kernel geomean relative error")
-	measured := len(linear.Rows(lt.tables, datasets.RoleMeasurement))
+	measured := len(models.Rows(lt.tables, datasets.RoleMeasurement))
 	for _, f := range demoFits {
 		cv, _, err := counter.CrossValidate(lt.tables, f.opts.linear())
 		if err != nil {
@@ -153,7 +152,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *linear.Cou
 // when each is calibrated on the same measurement rows. A model whose
 // device file lacks its parameters (no paper measured the H100's Hong–Kim
 // constants, say) is listed with the reason instead of ending the demo.
-func demoCompare(out io.Writer, lt *loadedTables, counter *linear.Counter) error {
+func demoCompare(out io.Writer, lt *loadedTables, counter *models.Counter) error {
 	devices, _, err := deviceRows(lt, counter, true, "")
 	if err != nil {
 		// A table of a device without a parameter file still fits and

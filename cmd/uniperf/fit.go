@@ -14,7 +14,6 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/report"
 	"github.com/uniperf/uniperf/fit/weightsio"
@@ -118,7 +117,7 @@ func init() {
 
 // linear returns the linear model's options: uniperf's default fit, or
 // with --free seed 001's, with the other flags applied.
-func (o fitOptions) linear() linear.Options {
+func (o fitOptions) linear() models.LinearOptions {
 	f := fit.DefaultOptions()
 	if o.free {
 		f = fit.Options{}
@@ -126,7 +125,7 @@ func (o fitOptions) linear() linear.Options {
 	f.Balance = f.Balance || o.balance
 	f.Robust = f.Robust || o.robust
 	f.MinNorm = o.minNorm
-	return linear.Options{Fit: f, Integer: o.integer}
+	return models.LinearOptions{Fit: f, Integer: o.integer}
 }
 
 func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
@@ -173,7 +172,7 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 // the test kernels' properties, how well, and where the test predictions
 // extrapolate or lean on weakly determined weights.
 func printCoverage(out io.Writer, w *fit.Weights, lt *loadedTables, opts fitOptions) error {
-	c, err := linear.NewCounter(tableKernels).Coverage(w, lt.tables, opts.linear())
+	c, err := models.NewCounter(tableKernels).Coverage(w, lt.tables, opts.linear())
 	if err != nil {
 		return err
 	}
@@ -182,7 +181,7 @@ func printCoverage(out io.Writer, w *fit.Weights, lt *loadedTables, opts fitOpti
 
 // train fits the weights of the loaded tables and records their inputs.
 func train(lt *loadedTables, opts fitOptions) (*fit.Weights, error) {
-	w, err := linear.NewCounter(tableKernels).Train(lt.tables, opts.linear())
+	w, err := models.NewCounter(tableKernels).Train(lt.tables, opts.linear())
 	var re *fit.RankError
 	if errors.As(err, &re) {
 		return nil, fmt.Errorf("%w\n(give --min-norm to accept a minimum-norm solution, or measure kernels that separate these properties)", err)
@@ -246,7 +245,7 @@ func calibrate(stdout io.Writer, lt *loadedTables, opts fitOptions) error {
 		return err
 	}
 	d := devices[0]
-	var rows []linear.Row
+	var rows []models.Row
 	for _, r := range d.Rows {
 		if r.Role == datasets.RoleMeasurement {
 			rows = append(rows, r)

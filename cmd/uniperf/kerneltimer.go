@@ -6,7 +6,7 @@ import (
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets"
-	"github.com/uniperf/uniperf/fit/linear"
+	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/measurekernels/codegen"
 	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
@@ -108,7 +108,7 @@ func (t *kernelTimer) measure(k *launch.Kernel, params map[string]int64) ([]floa
 // time checks and times kernel (read from src) with consts at params and
 // returns the minimum kept time in seconds. Kernel and parameter errors
 // are bad input; device faults are the system's.
-func (t *kernelTimer) time(src linear.Source, kernel string, consts, params map[string]int64) (float64, error) {
+func (t *kernelTimer) time(src models.Source, kernel string, consts, params map[string]int64) (float64, error) {
 	file, text, err := src(kernel)
 	if err != nil {
 		return 0, fmt.Errorf("kernel %s: %w", kernel, err)

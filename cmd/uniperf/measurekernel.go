@@ -15,7 +15,7 @@ import (
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
-	"github.com/uniperf/uniperf/fit/linear"
+	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/measurekernels/launch"
 )
 
@@ -98,7 +98,7 @@ func measureKernel(stdout io.Writer, kernel string, opts kernelMeasureOptions) e
 		if w, err = loadWeights(opts.compareWith); err != nil {
 			return err
 		}
-		if err := linear.CheckWeights(w); err != nil {
+		if err := models.CheckWeights(w); err != nil {
 			return fmt.Errorf("%s: %w", opts.compareWith, err)
 		}
 	}
@@ -281,8 +281,8 @@ func kernelMeta(timer *kernelTimer, opts kernelMeasureOptions) datasets.Meta {
 
 // comparePredictions fills in the prediction of every result from the
 // weights w, and warns on stderr when they were fitted on another device.
-func comparePredictions(stdout io.Writer, w *fit.Weights, src linear.Source, kernel string, consts map[string]int64, results []kernelTime) error {
-	counter := linear.NewCounter(src)
+func comparePredictions(stdout io.Writer, w *fit.Weights, src models.Source, kernel string, consts map[string]int64, results []kernelTime) error {
+	counter := models.NewCounter(src)
 	for i := range results {
 		t, _, err := counter.Predict(w, kernel, consts, results[i].Params)
 		if err != nil {

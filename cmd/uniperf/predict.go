@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/uniperf/uniperf/fit"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
@@ -164,10 +163,10 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := linear.CheckWeights(w); err != nil {
+	if err := models.CheckWeights(w); err != nil {
 		return fmt.Errorf("%s: %w", opts.weights, err)
 	}
-	counter := linear.NewCounter(kernelSource(kernel))
+	counter := models.NewCounter(kernelSource(kernel))
 	preds, err := predictSets(opts, func(consts, p map[string]int64) (prediction, error) {
 		t, terms, err := counter.Predict(w, kernel, consts, p)
 		return prediction{Kernel: kernel, Device: w.Device, Params: p, Predicted: t, Terms: terms}, err
@@ -214,16 +213,16 @@ func writePredictions[P any](out io.Writer, asJSON bool, preds []P, one func(io.
 
 // kernelSource reads kernel from a file when it names one (a path or a
 // name ending in .knl) and from the library otherwise.
-func kernelSource(kernel string) linear.Source {
+func kernelSource(kernel string) models.Source {
 	if strings.HasSuffix(kernel, ".knl") || strings.ContainsRune(kernel, '/') {
-		return linear.Files
+		return models.Files
 	}
 	if _, err := library.Source(kernel); err != nil {
 		return func(string) (string, []byte, error) {
 			return "", nil, fmt.Errorf("%q is neither a .knl file nor a library kernel (see uniperf kernels list)", kernel)
 		}
 	}
-	return linear.Library
+	return models.Library
 }
 
 // tableKernels reads the kernels that measurement tables name: library
@@ -313,7 +312,7 @@ func predictModel(out io.Writer, kernel string, opts predictOptions) error {
 	if err != nil {
 		return err
 	}
-	env := &models.Env{Counter: linear.NewCounter(kernelSource(kernel)), Device: d}
+	env := &models.Env{Counter: models.NewCounter(kernelSource(kernel)), Device: d}
 	preds, err := predictSets(opts, func(consts, p map[string]int64) (modelPrediction, error) {
 		pr, err := m.Predict(env, models.Case{Kernel: kernel, Consts: consts, Params: p})
 		return modelPrediction{Kernel: kernel, Device: cal.Device, Model: m.Name(), Params: p, Predicted: pr.Seconds, Explain: pr.Explain}, err

@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/program"
 	"github.com/uniperf/uniperf/measurekernels/programs"
@@ -153,7 +152,7 @@ func predictProgram(out io.Writer, path string, opts programOptions) error {
 // readProgram reads a program file, or an embedded example, and returns
 // it with the source of its kernels: .knl names from the program's
 // directory, other names from the library.
-func readProgram(path string) (*program.Program, linear.Source, error) {
+func readProgram(path string) (*program.Program, models.Source, error) {
 	var dir fs.FS
 	var file, where string
 	if name, ok := strings.CutPrefix(path, embeddedPrefix); ok {
@@ -179,7 +178,7 @@ func readProgram(path string) (*program.Program, linear.Source, error) {
 	}
 	src := func(name string) (string, []byte, error) {
 		if !strings.HasSuffix(name, ".knl") {
-			return linear.Library(name)
+			return models.Library(name)
 		}
 		b, err := fs.ReadFile(dir, name)
 		return where + name, b, err
@@ -189,15 +188,15 @@ func readProgram(path string) (*program.Program, linear.Source, error) {
 
 // programPredictor calibrates a model for a device and returns it as a
 // program predictor.
-func programPredictor(name string, dev *gpus.Device, src linear.Source, opts programOptions) (program.Predictor, error) {
+func programPredictor(name string, dev *gpus.Device, src models.Source, opts programOptions) (program.Predictor, error) {
 	m, _ := models.New(name)
-	env := &models.Env{Counter: linear.NewCounter(src), Device: dev}
+	env := &models.Env{Counter: models.NewCounter(src), Device: dev}
 	if lin, ok := m.(*models.Linear); ok && opts.weights != "" {
 		w, err := loadWeights(opts.weights)
 		if err != nil {
 			return nil, err
 		}
-		if err := linear.CheckWeights(w); err != nil {
+		if err := models.CheckWeights(w); err != nil {
 			return nil, fmt.Errorf("%s: %w", opts.weights, err)
 		}
 		lin.Weights = w
@@ -241,7 +240,7 @@ func (rep *programReport) add(model string, r *program.Result) {
 }
 
 // measure times every launch at the predicted batch.
-func (rep *programReport) measure(prog *program.Program, src linear.Source, opts programOptions) error {
+func (rep *programReport) measure(prog *program.Program, src models.Source, opts programOptions) error {
 	timer, err := openTimer("--measure", opts.measure, opts.runs, opts.discard)
 	if err != nil {
 		return err

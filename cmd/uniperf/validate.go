@@ -12,7 +12,6 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/report"
 )
@@ -184,7 +183,7 @@ func validationCases(lt *loadedTables, path, role string) ([]report.Case, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := linear.CheckWeights(w); err != nil {
+	if err := models.CheckWeights(w); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	for _, name := range slices.Sorted(maps.Keys(lt.tables)) {
@@ -192,11 +191,11 @@ func validationCases(lt *loadedTables, path, role string) ([]report.Case, error)
 			return nil, fmt.Errorf("%s was measured on %q but %s holds weights for %q: validate a device with its own weights", name, d, path, w.Device)
 		}
 	}
-	rows := linear.Rows(lt.tables, role)
+	rows := models.Rows(lt.tables, role)
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("the tables have no rows of role %q to validate", role)
 	}
-	return linear.NewCounter(tableKernels).Validate(w, rows)
+	return models.NewCounter(tableKernels).Validate(w, rows)
 }
 
 // validateCoverage prints the coverage report of the weights at path,
@@ -210,7 +209,7 @@ func validateCoverage(out io.Writer, lt *loadedTables, path string) error {
 		return fmt.Errorf("--coverage: %s: %w", path, err)
 	}
 	integer := slices.ContainsFunc(w.Properties, func(p string) bool { return strings.HasPrefix(p, "int.") })
-	c, err := linear.NewCounter(tableKernels).Coverage(w, lt.tables, linear.Options{Integer: integer})
+	c, err := models.NewCounter(tableKernels).Coverage(w, lt.tables, models.LinearOptions{Integer: integer})
 	if err != nil {
 		return err
 	}
@@ -240,7 +239,7 @@ func sameInputs(w *fit.Weights, lt *loadedTables) error {
 }
 
 func cvCases(lt *loadedTables, opts fitOptions) ([]report.Case, []string, error) {
-	cases, skipped, err := linear.NewCounter(tableKernels).CrossValidate(lt.tables, opts.linear())
+	cases, skipped, err := models.NewCounter(tableKernels).CrossValidate(lt.tables, opts.linear())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -294,7 +293,7 @@ func validateModel(out io.Writer, lt *loadedTables, role string, opts validateOp
 			if role != "" && r.Role != role {
 				continue
 			}
-			o := models.Outcome{Device: d.Device, Kernel: r.Kernel, Size: linear.SizeLabel(r.Row), Measured: r.TimeS}
+			o := models.Outcome{Device: d.Device, Kernel: r.Kernel, Size: models.SizeLabel(r.Row), Measured: r.TimeS}
 			if p, err := m.Predict(d.Env, models.CaseOf(r)); err != nil {
 				o.Err = err.Error()
 			} else {

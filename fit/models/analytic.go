@@ -7,7 +7,6 @@ import (
 
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 // This file holds what the analytical models of seeds 000 and 003 share:
@@ -63,7 +62,7 @@ func Occupancy(env *Env, c Case) (gpus.Occupancy, error) {
 
 // prepareRows prepares the measured rows for calibration; an error names
 // the row.
-func prepareRows(env *Env, tr *tracer, rows []linear.Row) ([]*launch, error) {
+func prepareRows(env *Env, tr *tracer, rows []Row) ([]*launch, error) {
 	if len(rows) == 0 {
 		return nil, errors.New("no measurement rows to calibrate on")
 	}
@@ -81,7 +80,7 @@ func prepareRows(env *Env, tr *tracer, rows []linear.Row) ([]*launch, error) {
 // relFit solves the relative-error least-squares problem for non-negative
 // constants: times[r] ≈ Σ_j features[r][j]·θ_j. Constants that no row
 // exercises come back as NaN.
-func relFit(names []string, features [][]float64, rows []linear.Row) ([]float64, error) {
+func relFit(names []string, features [][]float64, rows []Row) ([]float64, error) {
 	samples := make([]fit.Sample, len(rows))
 	for i, r := range rows {
 		samples[i] = fit.Sample{Kernel: r.Kernel, Class: r.Class, Counts: features[i], Time: r.TimeS,
@@ -104,7 +103,7 @@ func relFit(names []string, features [][]float64, rows []linear.Row) ([]float64,
 
 // relObjective is the fits' objective: the sum of squared relative
 // errors.
-func relObjective(pred []float64, rows []linear.Row) float64 {
+func relObjective(pred []float64, rows []Row) float64 {
 	var s float64
 	for i, r := range rows {
 		e := pred[i]/r.TimeS - 1

@@ -5,7 +5,6 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 // benchCalibrate calibrates a model on the shipped PoCL table's 156
@@ -19,8 +18,8 @@ func benchCalibrate(b *testing.B, name string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rows := linear.Rows(map[string]*datasets.Table{"pocl": tb}, datasets.RoleMeasurement)
-	env := &Env{Counter: linear.NewCounter(nil), Device: dev}
+	rows := Rows(map[string]*datasets.Table{"pocl": tb}, datasets.RoleMeasurement)
+	env := &Env{Counter: NewCounter(nil), Device: dev}
 	for b.Loop() {
 		m, _ := New(name)
 		if err := m.Calibrate(env, rows); err != nil {

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/counts"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/resios"
 )
 
@@ -32,7 +31,7 @@ type GroupConst struct {
 // beyond LX as well as l.1) is the const of an axis no other const
 // changes alone. consts are the bindings to start from; the kernel's own
 // values fill in the rest. The result is ordered by axis, then name.
-func GroupConsts(src linear.Source, kernel string, consts, params map[string]int64) ([]GroupConst, error) {
+func GroupConsts(src Source, kernel string, consts, params map[string]int64) ([]GroupConst, error) {
 	file, text, err := src(kernel)
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", kernel, err)

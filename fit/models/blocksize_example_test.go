@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 )
 
@@ -16,14 +15,14 @@ func ExampleRankCandidates() {
 		fmt.Println(err)
 		return
 	}
-	env := &models.Env{Counter: linear.NewCounter(nil), Device: dev}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: dev}
 	m, _ := models.New("xu")
 	if err := m.Calibrate(env, nil); err != nil {
 		fmt.Println(err)
 		return
 	}
 	base := models.Case{Kernel: "global_copy", Params: map[string]int64{"n": 1 << 16}}
-	groups, err := models.GroupConsts(linear.Library, base.Kernel, nil, base.Params)
+	groups, err := models.GroupConsts(models.Library, base.Kernel, nil, base.Params)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -53,7 +52,7 @@ func ExampleSpearman() {
 // The trace of the tiled matrix multiplication: per region, its
 // executions per work-item and instruction-level parallelism.
 func ExampleEnv_Trace() {
-	env := &models.Env{Counter: linear.NewCounter(nil)}
+	env := &models.Env{Counter: models.NewCounter(nil)}
 	tr, err := env.Trace(models.Case{Kernel: "matmul_tiled", Params: map[string]int64{"n": 64, "m": 64, "ell": 64}}, 32)
 	if err != nil {
 		fmt.Println(err)

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 func TestGroupConsts(t *testing.T) {
@@ -23,12 +21,12 @@ func TestGroupConsts(t *testing.T) {
 		{"vector_scale_add", map[string]int64{"n": 4096}, []GroupConst{{"LX", 0}}},
 		{"matmul_tiled", map[string]int64{"n": 256, "m": 256, "ell": 256}, []GroupConst{{"LX", 0}, {"LY", 1}}},
 	} {
-		got, err := GroupConsts(linear.Library, c.kernel, nil, c.params)
+		got, err := GroupConsts(Library, c.kernel, nil, c.params)
 		if err != nil || !slices.Equal(got, c.want) {
 			t.Errorf("%s: %v, %v; want %v", c.kernel, got, err, c.want)
 		}
 	}
-	if _, err := GroupConsts(linear.Library, "no_such_kernel", nil, nil); err == nil {
+	if _, err := GroupConsts(Library, "no_such_kernel", nil, nil); err == nil {
 		t.Error("unknown kernel accepted")
 	}
 }
@@ -80,7 +78,7 @@ func TestSpearman(t *testing.T) {
 // from 192 threads up all 48 warps are resident. Every candidate gets a
 // rank and an occupancy.
 func TestRankCandidates(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
+	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	m, _ := New("xu")
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
@@ -140,7 +138,7 @@ func TestResiosLaunch160(t *testing.T) {
 	if c.Block != [2]int{160, 1} || c.Even != 5 || c.Utilization != 48 || c.Latency != 64 {
 		t.Errorf("got %+v, want a block of 160 from (5, 48, 64)", c)
 	}
-	if _, err := ResiosLaunch(&Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")},
+	if _, err := ResiosLaunch(&Env{Counter: NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")},
 		Case{Kernel: "global_copy", Params: map[string]int64{"n": 64}}); err == nil {
 		t.Error("a device without resios constants gave a launch configuration")
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 // DeviceRows are the measured rows of one device and the Env that models
@@ -15,7 +14,7 @@ import (
 type DeviceRows struct {
 	Device string
 	Env    *Env
-	Rows   []linear.Row
+	Rows   []Row
 }
 
 // CompareOptions select the models Compare runs and how.
@@ -125,7 +124,7 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 }
 
 // byRole splits rows into measurement and test rows.
-func byRole(rows []linear.Row) (meas, test []linear.Row) {
+func byRole(rows []Row) (meas, test []Row) {
 	for _, r := range rows {
 		switch r.Role {
 		case datasets.RoleMeasurement:
@@ -138,10 +137,10 @@ func byRole(rows []linear.Row) (meas, test []linear.Row) {
 }
 
 // predictRows predicts rows with a calibrated model.
-func predictRows(m Model, d DeviceRows, rows []linear.Row) []Outcome {
+func predictRows(m Model, d DeviceRows, rows []Row) []Outcome {
 	out := make([]Outcome, len(rows))
 	for i, r := range rows {
-		o := Outcome{Model: m.Name(), Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: linear.SizeLabel(r.Row), Measured: r.TimeS}
+		o := Outcome{Model: m.Name(), Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS}
 		p, err := m.Predict(d.Env, CaseOf(r))
 		if err != nil {
 			o.Err = err.Error()
@@ -160,12 +159,12 @@ func predictRows(m Model, d DeviceRows, rows []linear.Row) []Outcome {
 // are outcomes with Err set.
 func CrossValidate(d DeviceRows, name string, newModel func(string) (Model, error)) (out []Outcome, skipped []string) {
 	meas, _ := byRole(d.Rows)
-	classes := map[string][]linear.Row{}
+	classes := map[string][]Row{}
 	for _, r := range meas {
 		classes[r.Class] = append(classes[r.Class], r)
 	}
 	for _, class := range slices.Sorted(maps.Keys(classes)) {
-		var rest []linear.Row
+		var rest []Row
 		for _, r := range meas {
 			if r.Class != class {
 				rest = append(rest, r)
@@ -185,7 +184,7 @@ func CrossValidate(d DeviceRows, name string, newModel func(string) (Model, erro
 		}
 		skipped = append(skipped, fmt.Sprintf("%s, %s, class %s: %v", name, d.Device, class, err))
 		for _, r := range classes[class] {
-			out = append(out, Outcome{Model: name, Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: linear.SizeLabel(r.Row),
+			out = append(out, Outcome{Model: name, Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: SizeLabel(r.Row),
 				Measured: r.TimeS, Err: fmt.Sprintf("not calibrated without class %s (see below)", class)})
 		}
 	}

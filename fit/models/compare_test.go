@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 // TestErrorTable checks the geometric means by hand: errors 0.1 and 0.4
@@ -49,9 +48,9 @@ func TestErrorTable(t *testing.T) {
 // stores) and global_add4 (4n loads, n stores, 3n adds), each with ⌈n/LX⌉
 // work-groups and a launch. The rows with 128 work-items per group are the
 // test rows.
-func linearRows() []linear.Row {
+func linearRows() []Row {
 	const load, store, add, group, launch = 2e-10, 3e-10, 1e-10, 1e-7, 5e-6
-	var rows []linear.Row
+	var rows []Row
 	for _, k := range []struct {
 		kernel               string
 		loads, stores, flops int64
@@ -67,7 +66,7 @@ func linearRows() []linear.Row {
 				if lx == 128 {
 					role = datasets.RoleTest
 				}
-				rows = append(rows, linear.Row{Table: "synthetic", Row: datasets.Row{Kernel: k.kernel, Class: k.kernel, Role: role,
+				rows = append(rows, Row{Table: "synthetic", Row: datasets.Row{Kernel: k.kernel, Class: k.kernel, Role: role,
 					Consts: map[string]int64{"LX": lx}, Params: map[string]int64{"n": n}, TimeS: secs}})
 			}
 		}
@@ -77,7 +76,7 @@ func linearRows() []linear.Row {
 
 func TestCompare(t *testing.T) {
 	d := device(t, "quadro-fx5600")
-	env := &Env{Counter: linear.NewCounter(nil), Device: d}
+	env := &Env{Counter: NewCounter(nil), Device: d}
 	models := []string{"linear", "hongkim", "cycles"}
 	newModel := func(name string) (Model, error) {
 		m, err := New(name)
@@ -132,7 +131,7 @@ func TestCompare(t *testing.T) {
 
 func TestCompareErrors(t *testing.T) {
 	rows := linearRows()
-	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "h100-sxm5")}
+	env := &Env{Counter: NewCounter(nil), Device: device(t, "h100-sxm5")}
 	if _, err := Compare([]DeviceRows{{"H100", env, rows}}, CompareOptions{Models: []string{"linear", "oracle"}}); err == nil || !strings.Contains(err.Error(), `no model "oracle"`) {
 		t.Errorf("unknown model: %v", err)
 	}
@@ -140,7 +139,7 @@ func TestCompareErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "model hongkim on device H100: device file devices/h100-sxm5.json has no hongkim section") {
 		t.Errorf("device without Hong–Kim constants: %v", err)
 	}
-	var test []linear.Row
+	var test []Row
 	for _, r := range rows {
 		if r.Role == datasets.RoleTest {
 			test = append(test, r)

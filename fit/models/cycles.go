@@ -12,7 +12,6 @@ import (
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/cycles"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 func init() {
@@ -75,7 +74,7 @@ func (m *Cycles) Name() string { return "cycles" }
 
 // Calibrate implements Model: one adjusting weight per kernel of the rows,
 // from the row CalibrateAt picks.
-func (m *Cycles) Calibrate(env *Env, rows []linear.Row) error {
+func (m *Cycles) Calibrate(env *Env, rows []Row) error {
 	if env.Device == nil {
 		return fmt.Errorf("the cycles model needs a device parameter file (package fit/gpus)")
 	}
@@ -86,7 +85,7 @@ func (m *Cycles) Calibrate(env *Env, rows []linear.Row) error {
 	m.Device = env.Device.Name
 	m.Weights, m.WeightsFrom = env.Device.CycleWeights(cycles.DefaultWeights())
 	m.Kernels, m.Skipped, m.Fallback = nil, nil, 0
-	groups := map[string][]linear.Row{}
+	groups := map[string][]Row{}
 	for _, r := range rows {
 		key := kernelKey(r.Kernel, r.Consts)
 		groups[key] = append(groups[key], r)
@@ -117,16 +116,16 @@ func (m *Cycles) Calibrate(env *Env, rows []linear.Row) error {
 }
 
 // picker returns the function that picks a kernel's calibration row.
-func (m *Cycles) picker() (func([]linear.Row) linear.Row, error) {
-	less := func(a, b linear.Row) bool { return a.TimeS < b.TimeS }
+func (m *Cycles) picker() (func([]Row) Row, error) {
+	less := func(a, b Row) bool { return a.TimeS < b.TimeS }
 	switch m.CalibrateAt {
 	case "", "smallest":
 	case "largest":
-		less = func(a, b linear.Row) bool { return a.TimeS > b.TimeS }
+		less = func(a, b Row) bool { return a.TimeS > b.TimeS }
 	default:
 		return nil, fmt.Errorf("cycles: calibrate at %q: want smallest or largest", m.CalibrateAt)
 	}
-	return func(rows []linear.Row) linear.Row {
+	return func(rows []Row) Row {
 		best := rows[0]
 		for _, r := range rows[1:] {
 			if less(r, best) {
@@ -208,15 +207,6 @@ func cyclesKernel(d *gpus.Device, in *Inputs, regs int) (cycles.Kernel, float64,
 	return k, o.Fraction, nil
 }
 
-// paramString renders parameters as "n=1024 m=512", sorted by name.
-func paramString(params map[string]int64) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(params)) {
-		parts = append(parts, fmt.Sprintf("%s=%d", k, params[k]))
-	}
-	return strings.Join(parts, " ")
-}
-
 // SizeSensitivity is how the cycle-weighted model's error on a kernel's
 // sizes depends on the size its adjusting weight is calibrated on.
 type SizeSensitivity struct {
@@ -233,13 +223,13 @@ type SizeSensitivity struct {
 // r_j = estimated_j / measured_j, calibrating on size i predicts size j
 // with relative error |r_j / r_i − 1|. Kernels the model cannot price are
 // listed in skipped with the reason.
-func CyclesSizeSensitivity(env *Env, rows []linear.Row, regsPerThread int) (out []SizeSensitivity, skipped []string, err error) {
+func CyclesSizeSensitivity(env *Env, rows []Row, regsPerThread int) (out []SizeSensitivity, skipped []string, err error) {
 	if env.Device == nil {
 		return nil, nil, fmt.Errorf("the cycles model needs a device parameter file (package fit/gpus)")
 	}
 	m := &Cycles{RegsPerThread: regsPerThread, Device: env.Device.Name}
 	m.Weights, m.WeightsFrom = env.Device.CycleWeights(cycles.DefaultWeights())
-	groups := map[string][]linear.Row{}
+	groups := map[string][]Row{}
 	for _, r := range rows {
 		key := kernelKey(r.Kernel, r.Consts)
 		groups[key] = append(groups[key], r)
@@ -249,7 +239,7 @@ func CyclesSizeSensitivity(env *Env, rows []linear.Row, regsPerThread int) (out 
 		if len(g) < 2 {
 			continue
 		}
-		slices.SortStableFunc(g, func(a, b linear.Row) int { return cmp.Compare(a.TimeS, b.TimeS) })
+		slices.SortStableFunc(g, func(a, b Row) int { return cmp.Compare(a.TimeS, b.TimeS) })
 		ratio := make([]float64, len(g))
 		s := SizeSensitivity{Device: env.Device.Name, Key: key}
 		for j, r := range g {
@@ -262,7 +252,7 @@ func CyclesSizeSensitivity(env *Env, rows []linear.Row, regsPerThread int) (out 
 				return nil, nil, fmt.Errorf("%s: %w", rowName(r), err)
 			}
 			ratio[j] = e.Unadjusted / r.TimeS
-			s.Sizes = append(s.Sizes, linear.SizeLabel(r.Row))
+			s.Sizes = append(s.Sizes, SizeLabel(r.Row))
 		}
 		if len(s.Sizes) < len(g) {
 			continue

@@ -9,14 +9,13 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/cycles"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 func near(got, want, rel float64) bool { return math.Abs(got-want) <= rel*math.Abs(want) }
 
 // vsaRow is a vector_scale_add row (stride 1, 256 work-items per group).
-func vsaRow(n int64, secs float64) linear.Row {
-	return linear.Row{Row: datasets.Row{Kernel: "vector_scale_add", Class: "vector_scale_add", Role: datasets.RoleMeasurement,
+func vsaRow(n int64, secs float64) Row {
+	return Row{Row: datasets.Row{Kernel: "vector_scale_add", Class: "vector_scale_add", Role: datasets.RoleMeasurement,
 		Consts: map[string]int64{"LX": 256, "STRIDE": 1}, Params: map[string]int64{"n": n}, TimeS: secs}}
 }
 
@@ -32,10 +31,10 @@ func vsaEstimate(n float64) float64 { return n * vsaCycles / gtx460Hz }
 // calibration against the seed's definition (estimated / measured), and
 // the prediction of another size (the estimate scales with n).
 func TestCyclesHandDerived(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &Env{Counter: NewCounter(nil), Device: device(t, "gtx460")}
 	m := &Cycles{}
 	const measured = 2e-4
-	if err := m.Calibrate(env, []linear.Row{vsaRow(1<<16, measured), vsaRow(1<<20, 1)}); err != nil {
+	if err := m.Calibrate(env, []Row{vsaRow(1<<16, measured), vsaRow(1<<20, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	if len(m.Kernels) != 1 || m.WeightsFrom != "devices/gtx460.json" {
@@ -58,7 +57,7 @@ func TestCyclesHandDerived(t *testing.T) {
 
 	// Calibrated on the largest size instead: 1 s for 2^20.
 	m = &Cycles{CalibrateAt: "largest"}
-	if err := m.Calibrate(env, []linear.Row{vsaRow(1<<16, measured), vsaRow(1<<20, 1)}); err != nil {
+	if err := m.Calibrate(env, []Row{vsaRow(1<<16, measured), vsaRow(1<<20, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	if p, _ := m.Predict(env, CaseOf(vsaRow(1<<18, 0))); !near(p.Seconds, 0.25, 1e-12) {
@@ -72,7 +71,7 @@ func TestCyclesHandDerived(t *testing.T) {
 // 256 work-items with 2 KiB of local memory, 6 blocks, occupancy 1.
 func TestCyclesLocalMemory(t *testing.T) {
 	d := device(t, "gtx460")
-	env := &Env{Counter: linear.NewCounter(nil), Device: d}
+	env := &Env{Counter: NewCounter(nil), Device: d}
 	in := inputs(t, env, "matmul_tiled", nil, map[string]int64{"n": 64, "m": 64, "ell": 64})
 	k, o, err := cyclesKernel(d, in, 0)
 	if err != nil {
@@ -94,8 +93,8 @@ func TestCyclesLocalMemory(t *testing.T) {
 // 1/2 and 1 (geometric mean √0.5); on the middle, 1/3 and 1/3; on the
 // largest, 1/2 and 1/4 (√(1/8)).
 func TestCyclesSizeSensitivity(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "gtx460")}
-	rows := []linear.Row{
+	env := &Env{Counter: NewCounter(nil), Device: device(t, "gtx460")}
+	rows := []Row{
 		vsaRow(1<<20, vsaEstimate(1<<20)/4),
 		vsaRow(1<<16, vsaEstimate(1<<16)/2),
 		vsaRow(1<<18, vsaEstimate(1<<18)/3),
@@ -123,13 +122,13 @@ func TestCyclesSizeSensitivity(t *testing.T) {
 // TestCyclesFallback: a kernel without rows of its own is predicted with
 // the geometric mean of the calibrated kernels' adjusting weights.
 func TestCyclesFallback(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &Env{Counter: NewCounter(nil), Device: device(t, "gtx460")}
 	// 128 work-items are 4 warps; 8 blocks (the block limit) are 32 of 48
 	// warps: occupancy 2/3, the estimate 3/2 that of 256 work-items.
 	other := vsaRow(1<<16, 1.5*vsaEstimate(1<<16)/8) // adjusting weight 8
 	other.Consts = map[string]int64{"LX": 128, "STRIDE": 1}
 	m := &Cycles{}
-	if err := m.Calibrate(env, []linear.Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), other}); err != nil {
+	if err := m.Calibrate(env, []Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), other}); err != nil {
 		t.Fatal(err)
 	}
 	if !near(m.Fallback, 4, 1e-12) {
@@ -159,7 +158,7 @@ func TestPoCLCycleWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counter := linear.NewCounter(nil)
+	counter := NewCounter(nil)
 	cyclesOf := func(kernel string, params map[string]int64, lx int64) (float64, map[string]int64) {
 		t.Helper()
 		for _, r := range table.Rows {
@@ -202,28 +201,28 @@ func TestPoCLCycleWeights(t *testing.T) {
 // The H100 PCIe file carries no cycle weights (no table of it ships), so
 // the seed's defaults, which have none for pow, apply.
 func TestCyclesErrors(t *testing.T) {
-	counter := linear.NewCounter(nil)
+	counter := NewCounter(nil)
 	h100 := &Env{Counter: counter, Device: device(t, "h100-pcie")}
-	powRow := linear.Row{Row: datasets.Row{Kernel: "arith_pow_f32", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64, "nk": 8}, TimeS: 1e-3}}
-	err := (&Cycles{}).Calibrate(h100, []linear.Row{powRow})
+	powRow := Row{Row: datasets.Row{Kernel: "arith_pow_f32", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64, "nk": 8}, TimeS: 1e-3}}
+	err := (&Cycles{}).Calibrate(h100, []Row{powRow})
 	if err == nil || !strings.Contains(err.Error(), `no cycle weight for instruction class "pow"`) || !strings.Contains(err.Error(), "devices/h100-pcie.json") {
 		t.Errorf("no pow weight: %v", err)
 	}
-	if err := (&Cycles{}).Calibrate(&Env{Counter: counter}, []linear.Row{powRow}); err == nil || !strings.Contains(err.Error(), "needs a device parameter file") {
+	if err := (&Cycles{}).Calibrate(&Env{Counter: counter}, []Row{powRow}); err == nil || !strings.Contains(err.Error(), "needs a device parameter file") {
 		t.Errorf("no device: %v", err)
 	}
-	if err := (&Cycles{CalibrateAt: "median"}).Calibrate(h100, []linear.Row{powRow}); err == nil || !strings.Contains(err.Error(), `"median"`) {
+	if err := (&Cycles{CalibrateAt: "median"}).Calibrate(h100, []Row{powRow}); err == nil || !strings.Contains(err.Error(), `"median"`) {
 		t.Errorf("bad calibration size: %v", err)
 	}
-	empty := linear.Row{Row: datasets.Row{Kernel: "empty", Params: map[string]int64{"n": 64}, TimeS: 1e-6}}
-	if err := (&Cycles{}).Calibrate(h100, []linear.Row{empty}); err == nil || !strings.Contains(err.Error(), "no kernel to calibrate on") {
+	empty := Row{Row: datasets.Row{Kernel: "empty", Params: map[string]int64{"n": 64}, TimeS: 1e-6}}
+	if err := (&Cycles{}).Calibrate(h100, []Row{empty}); err == nil || !strings.Contains(err.Error(), "no kernel to calibrate on") {
 		t.Errorf("only the empty kernel: %v", err)
 	}
 	m := &Cycles{}
 	if _, err := m.Predict(h100, CaseOf(empty)); err == nil || !strings.Contains(err.Error(), "not calibrated") {
 		t.Errorf("uncalibrated: %v", err)
 	}
-	if err := m.Calibrate(h100, []linear.Row{vsaRow(1<<16, 1e-5)}); err != nil {
+	if err := m.Calibrate(h100, []Row{vsaRow(1<<16, 1e-5)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Predict(h100, CaseOf(empty)); !errors.Is(err, errNoWork) {

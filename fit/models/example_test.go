@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 )
 
@@ -19,7 +18,7 @@ func Example_hongKim() {
 		fmt.Println(err)
 		return
 	}
-	env := &models.Env{Counter: linear.NewCounter(nil), Device: d}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
 	m, _ := models.New("hongkim")
 	if err := m.Calibrate(env, nil); err != nil { // no rows: the file's Table 6 values
 		fmt.Println(err)

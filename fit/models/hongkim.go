@@ -7,7 +7,6 @@ import (
 
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/hongkim"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 func init() {
@@ -50,7 +49,7 @@ func (m *HongKim) Name() string { return "hongkim" }
 // Calibrate implements Model. Without rows it takes the memory parameters
 // from the device file, which must then have them all; with rows it fits
 // them (HongKimCalibration).
-func (m *HongKim) Calibrate(env *Env, rows []linear.Row) error {
+func (m *HongKim) Calibrate(env *Env, rows []Row) error {
 	d, fixed, err := hongKimDevice(env)
 	if err != nil {
 		return err

@@ -10,7 +10,6 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/hongkim"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 func device(t *testing.T, name string) *gpus.Device {
@@ -34,7 +33,7 @@ func inputs(t *testing.T, env *Env, kernel string, consts, params map[string]int
 // TestHongKimInputs checks the per-thread inputs of library kernels
 // against counts derived by hand from their .knl text.
 func TestHongKimInputs(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil)}
+	env := &Env{Counter: NewCounter(nil)}
 	cases := []struct {
 		name, device, kernel string
 		consts, params       map[string]int64
@@ -153,12 +152,12 @@ func TestHongKimCalibrationRecovery(t *testing.T) {
 	d := device(t, "quadro-fx5600")
 	d.HongKim.MemLD, d.HongKim.DepartureDelCoal, d.HongKim.DepartureDelUncoal = 0, 0, 0 // nothing to start from
 	truth := HongKimMemory{MemLD: 500, DepartureDelCoal: 40, DepartureDelUncoal: 15}
-	env := &Env{Counter: linear.NewCounter(nil), Device: d}
+	env := &Env{Counter: NewCounter(nil), Device: d}
 	fixed, err := d.HongKimFixedParams()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []linear.Row
+	var rows []Row
 	add := func(kernel string, consts, params map[string]int64) {
 		in := inputs(t, env, kernel, consts, params)
 		k, err := hongKimKernel(d, fixed, in, 0)
@@ -169,7 +168,7 @@ func TestHongKimCalibrationRecovery(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows = append(rows, linear.Row{Row: datasets.Row{Kernel: kernel, Class: kernel, Role: datasets.RoleMeasurement, Consts: consts, Params: params, TimeS: r.Seconds}})
+		rows = append(rows, Row{Row: datasets.Row{Kernel: kernel, Class: kernel, Role: datasets.RoleMeasurement, Consts: consts, Params: params, TimeS: r.Seconds}})
 	}
 	for _, lx := range []int64{64, 128, 256} {
 		for _, n := range []int64{1 << 14, 1 << 18} {
@@ -204,8 +203,8 @@ func TestHongKimCalibrationRecovery(t *testing.T) {
 // determine Departure_del_uncoal, which stays at its start.
 func TestHongKimHeldParameters(t *testing.T) {
 	d := device(t, "quadro-fx5600")
-	env := &Env{Counter: linear.NewCounter(nil), Device: d}
-	rows := []linear.Row{
+	env := &Env{Counter: NewCounter(nil), Device: d}
+	rows := []Row{
 		{Row: datasets.Row{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 1 << 16}, TimeS: 1e-4}},
 		{Row: datasets.Row{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 1 << 18}, TimeS: 3e-4}},
 		{Row: datasets.Row{Kernel: "empty", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 256}, TimeS: 1e-5}},
@@ -224,14 +223,14 @@ func TestHongKimHeldParameters(t *testing.T) {
 }
 
 func TestHongKimErrors(t *testing.T) {
-	counter := linear.NewCounter(nil)
-	row := linear.Row{Row: datasets.Row{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 4096}, TimeS: 1e-5}}
+	counter := NewCounter(nil)
+	row := Row{Row: datasets.Row{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 4096}, TimeS: 1e-5}}
 	var missing *gpus.MissingError
 
-	if err := (&HongKim{}).Calibrate(&Env{Counter: counter}, []linear.Row{row}); err == nil || !strings.Contains(err.Error(), "needs a device parameter file") {
+	if err := (&HongKim{}).Calibrate(&Env{Counter: counter}, []Row{row}); err == nil || !strings.Contains(err.Error(), "needs a device parameter file") {
 		t.Errorf("no device: %v", err)
 	}
-	err := (&HongKim{}).Calibrate(&Env{Counter: counter, Device: device(t, "h100-sxm5")}, []linear.Row{row})
+	err := (&HongKim{}).Calibrate(&Env{Counter: counter, Device: device(t, "h100-sxm5")}, []Row{row})
 	if !errors.As(err, &missing) || !strings.Contains(err.Error(), "devices/h100-sxm5.json has no hongkim section") {
 		t.Errorf("H100: %v", err)
 	}
@@ -242,7 +241,7 @@ func TestHongKimErrors(t *testing.T) {
 		t.Errorf("PoCL without rows: %v", err)
 	}
 	pocl.HongKim.IssueCycles = 0
-	err = (&HongKim{}).Calibrate(&Env{Counter: counter, Device: pocl}, []linear.Row{row})
+	err = (&HongKim{}).Calibrate(&Env{Counter: counter, Device: pocl}, []Row{row})
 	if !errors.As(err, &missing) || missing.Field != "hongkim.issue_cycles" {
 		t.Errorf("PoCL without issue cycles: %v", err)
 	}

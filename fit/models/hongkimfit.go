@@ -10,7 +10,6 @@ import (
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/hongkim"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 // HongKimCalibration reports how Calibrate fitted the memory parameters.
@@ -70,7 +69,7 @@ var memParams = []memParam{
 }
 
 // calibrateHongKim fits the memory parameters to rows.
-func calibrateHongKim(env *Env, d *gpus.Device, fixed gpus.HongKim, regs int, rows []linear.Row) (HongKimMemory, *HongKimCalibration, error) {
+func calibrateHongKim(env *Env, d *gpus.Device, fixed gpus.HongKim, regs int, rows []Row) (HongKimMemory, *HongKimCalibration, error) {
 	c := &HongKimCalibration{Start: hongKimStart}
 	file := HongKimMemory{fixed.MemLD, fixed.DepartureDelCoal, fixed.DepartureDelUncoal}
 	for _, p := range memParams {
@@ -136,8 +135,8 @@ func calibrateHongKim(env *Env, d *gpus.Device, fixed gpus.HongKim, regs int, ro
 }
 
 // rowName names a measured row in messages.
-func rowName(r linear.Row) string {
-	return fmt.Sprintf("%s row %d (%s %s)", r.Table, r.Index, r.Kernel, linear.SizeLabel(r.Row))
+func rowName(r Row) string {
+	return fmt.Sprintf("%s row %d (%s %s)", r.Table, r.Index, r.Kernel, SizeLabel(r.Row))
 }
 
 // hongKimObjective returns the sum of squared relative errors as a

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/uniperf/uniperf/fit"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 func init() {
@@ -14,7 +13,7 @@ func init() {
 // Linear is seed 001's unified model: one weight per property, fitted by
 // relative-error least squares, needing no device parameters.
 type Linear struct {
-	Options linear.Options
+	Options LinearOptions
 	Weights *fit.Weights // set by Calibrate, or by the caller from a weight table
 }
 
@@ -22,7 +21,7 @@ type Linear struct {
 func (m *Linear) Name() string { return "linear" }
 
 // Calibrate implements Model: it fits the weights to the rows.
-func (m *Linear) Calibrate(env *Env, rows []linear.Row) error {
+func (m *Linear) Calibrate(env *Env, rows []Row) error {
 	w, err := env.Counter.Fit(rows, m.Options)
 	if err != nil {
 		return err

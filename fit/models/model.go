@@ -1,17 +1,3 @@
-// Package models puts uniperf's performance models behind one interface,
-// so that every model is calibrated on the same measurement rows and
-// evaluated on the same test rows, from the same symbolic counts.
-//
-// A Model is calibrated for one device (Calibrate) and then predicts kernel
-// launches (Predict), explaining each prediction by its intermediate
-// quantities. The models register themselves by name (Register); New makes
-// one by name. The unified linear model of seed 001 is "linear"; the
-// analytical models of the other seeds register in their own files.
-//
-// An Env carries what the models share: a linear.Counter that counts
-// kernels once per const binding, and the device's parameter file
-// (package gpus), which the analytical models need and the linear model
-// does not.
 package models
 
 import (
@@ -24,7 +10,6 @@ import (
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 // Case is one kernel launch: a kernel (a library name, or a .knl path
@@ -36,13 +21,13 @@ type Case struct {
 }
 
 // CaseOf is the launch a measured row timed.
-func CaseOf(r linear.Row) Case {
+func CaseOf(r Row) Case {
 	return Case{Kernel: r.Kernel, Consts: r.Consts, Params: r.Params}
 }
 
 // Env is what models share on one device.
 type Env struct {
-	Counter *linear.Counter
+	Counter *Counter
 	// Device holds the device's parameters; nil where none is known,
 	// which only models that need no device parameters accept.
 	Device *gpus.Device
@@ -150,7 +135,7 @@ type Model interface {
 	// Calibrate fits the model's free parameters to measured rows of the
 	// Env's device. A model without free parameters checks that the Env
 	// has what it needs.
-	Calibrate(env *Env, rows []linear.Row) error
+	Calibrate(env *Env, rows []Row) error
 	// Predict predicts a launch. It is called after Calibrate.
 	Predict(env *Env, c Case) (Prediction, error)
 	// Summary says in one line what calibration found, for reports.

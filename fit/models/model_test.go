@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 func TestRegistry(t *testing.T) {
@@ -27,7 +26,7 @@ func TestRegistry(t *testing.T) {
 // kernel text: global_copy splits n by LX (one element per work-item);
 // matmul_tiled holds two 16 x 16 f32 tiles in local memory.
 func TestInputs(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil)}
+	env := &Env{Counter: NewCounter(nil)}
 	in, err := env.Inputs(Case{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 1000}})
 	if err != nil {
 		t.Fatal(err)
@@ -63,17 +62,17 @@ func TestLinearModel(t *testing.T) {
 		}
 		return load*float64(loads) + store*float64(n) + group*float64((n+lx-1)/lx) + launch
 	}
-	var rows []linear.Row
+	var rows []Row
 	for _, k := range []string{"global_copy", "global_store_index"} {
 		for _, n := range []int64{1000, 70000, 1 << 20} {
 			for _, lx := range []int64{64, 256} {
 				secs := timeOf(k, n, lx)
-				rows = append(rows, linear.Row{Row: datasets.Row{Kernel: k, Class: k, Role: datasets.RoleMeasurement,
+				rows = append(rows, Row{Row: datasets.Row{Kernel: k, Class: k, Role: datasets.RoleMeasurement,
 					Consts: map[string]int64{"LX": lx}, Params: map[string]int64{"n": n}, TimeS: secs}})
 			}
 		}
 	}
-	env := &Env{Counter: linear.NewCounter(nil)}
+	env := &Env{Counter: NewCounter(nil)}
 	m, _ := New("linear")
 	if _, err := m.Predict(env, CaseOf(rows[0])); err == nil {
 		t.Error("an uncalibrated model predicts")

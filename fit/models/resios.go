@@ -10,7 +10,6 @@ import (
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/resios"
 )
 
@@ -73,7 +72,7 @@ func (m *Resios) Name() string { return "resios" }
 
 // Calibrate implements Model: it reads the device file's resios
 // constants, or fits them to rows when the file has no resios section.
-func (m *Resios) Calibrate(env *Env, rows []linear.Row) error {
+func (m *Resios) Calibrate(env *Env, rows []Row) error {
 	if env.Device == nil {
 		return errors.New("resios model: no device file (give --device)")
 	}
@@ -322,7 +321,7 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) resios.De
 // linear relative-error problem (non-negative least squares, with the
 // launch overhead as one more constant) for new constants, halving the
 // step in log space while the true objective does not improve.
-func fitResios(env *Env, tr *tracer, rows []linear.Row) (*resios.Device, float64, error) {
+func fitResios(env *Env, tr *tracer, rows []Row) (*resios.Device, float64, error) {
 	launches, err := prepareRows(env, tr, rows)
 	if err != nil {
 		return nil, 0, err
@@ -421,7 +420,7 @@ func (th resiosTheta) towards(next resiosTheta, t float64) resiosTheta {
 
 type resiosFitter struct {
 	env      *Env
-	rows     []linear.Row
+	rows     []Row
 	launches []*launch
 	uses     [][]int
 }

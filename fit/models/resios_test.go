@@ -10,7 +10,6 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/resios"
 )
 
@@ -36,7 +35,7 @@ func knlEnv(t *testing.T, dev *gpus.Device, kernels map[string]string) (*Env, ma
 		}
 		paths[name] = p
 	}
-	return &Env{Counter: linear.NewCounter(linear.Files), Device: dev}, paths
+	return &Env{Counter: NewCounter(Files), Device: dev}, paths
 }
 
 func relClose(got, want, tol float64) bool { return math.Abs(got-want) <= tol*math.Abs(want) }
@@ -47,7 +46,7 @@ func relClose(got, want, tol float64) bool { return math.Abs(got-want) <= tol*ma
 // in (4.8)), and the store depends on the load (ILP 2/2 = 1); 28 groups of
 // 256 work-items.
 func TestResiosCopyByHand(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
+	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	m := &Resios{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
@@ -87,7 +86,7 @@ func TestResiosCopyByHand(t *testing.T) {
 // work-item of a warp (c = 32). As in the thesis's §7.2 transpose, the
 // uncoalesced store is the top hotspot.
 func TestResiosTransposeHotspot(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
+	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	m := &Resios{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
@@ -207,14 +206,14 @@ func TestResiosILPExample(t *testing.T) {
 // per-class costs the rows determine.
 func TestResiosFitRecovers(t *testing.T) {
 	dev := lookupDevice(t, "pocl-cpu")
-	env := &Env{Counter: linear.NewCounter(nil), Device: dev}
+	env := &Env{Counter: NewCounter(nil), Device: dev}
 	truth := resiosTheta{
 		names:  []string{"f32.add", "f32.fma", "f32.mul", thetaGlobalLine},
 		values: []float64{2, 4, 5, 3},
 	}
 	truthDev := truth.device(dev, 3e-6)
 	gen := &Resios{Device: &truthDev, Fitted: true}
-	var rows []linear.Row
+	var rows []Row
 	for _, k := range []struct {
 		kernel string
 		params []map[string]int64
@@ -234,7 +233,7 @@ func TestResiosFitRecovers(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rows = append(rows, linear.Row{Row: datasets.Row{Kernel: k.kernel, Class: k.kernel, Role: datasets.RoleMeasurement,
+				rows = append(rows, Row{Row: datasets.Row{Kernel: k.kernel, Class: k.kernel, Role: datasets.RoleMeasurement,
 					Consts: c.Consts, Params: c.Params, TimeS: pr.Seconds}, Table: "synthetic", Index: len(rows)})
 			}
 		}
@@ -277,18 +276,18 @@ func TestResiosFitRecovers(t *testing.T) {
 
 func TestResiosErrors(t *testing.T) {
 	m := &Resios{}
-	if err := m.Calibrate(&Env{Counter: linear.NewCounter(nil)}, nil); err == nil || !strings.Contains(err.Error(), "no device file") {
+	if err := m.Calibrate(&Env{Counter: NewCounter(nil)}, nil); err == nil || !strings.Contains(err.Error(), "no device file") {
 		t.Errorf("no device: %v", err)
 	}
 	var missing *gpus.MissingError
-	err := m.Calibrate(&Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")}, nil)
+	err := m.Calibrate(&Env{Counter: NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")}, nil)
 	if !errors.As(err, &missing) || !strings.Contains(err.Error(), "no measurement rows") {
 		t.Errorf("no constants, no rows: %v", err)
 	}
-	if _, err := m.Predict(&Env{Counter: linear.NewCounter(nil)}, Case{Kernel: "global_copy"}); err == nil {
+	if _, err := m.Predict(&Env{Counter: NewCounter(nil)}, Case{Kernel: "global_copy"}); err == nil {
 		t.Error("an uncalibrated model predicts")
 	}
-	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
+	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}

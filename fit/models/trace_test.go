@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 // traceTotals turns a trace back into property totals without stride
@@ -72,7 +71,7 @@ func TestTraceTotals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Counter: linear.NewCounter(nil)}
+	env := &Env{Counter: NewCounter(nil)}
 	tr := newTracer()
 	seen := map[string]bool{}
 	for _, r := range tb.Rows {
@@ -112,7 +111,7 @@ func TestTraceTotals(t *testing.T) {
 // times: two local loads and one fused multiply-add, a chain of length 2
 // over 3 instructions (ILP 3/2), and acc is added to its result once.
 func TestTraceRegions(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil)}
+	env := &Env{Counter: NewCounter(nil)}
 	params := map[string]int64{"n": 64, "m": 96, "ell": 32}
 	in, err := env.Inputs(Case{Kernel: "matmul_tiled", Params: params})
 	if err != nil {
@@ -186,7 +185,7 @@ w[i] = k[i] ^ (k[i] << 2)
 // multiply-add; ^ and << are one bitwise and one shift operation.
 func TestTraceConditions(t *testing.T) {
 	src := func(string) (string, []byte, error) { return "cond.knl", []byte(condKnl), nil }
-	env := &Env{Counter: linear.NewCounter(src)}
+	env := &Env{Counter: NewCounter(src)}
 	trace, err := env.Trace(Case{Kernel: "cond", Params: map[string]int64{"n": 64}}, 32)
 	if err != nil {
 		t.Fatal(err)

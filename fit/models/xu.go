@@ -11,7 +11,6 @@ import (
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/cycles"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/resios"
 	"github.com/uniperf/uniperf/fit/xu"
 )
@@ -78,7 +77,7 @@ const (
 )
 
 // Calibrate implements Model.
-func (m *Xu) Calibrate(env *Env, rows []linear.Row) error {
+func (m *Xu) Calibrate(env *Env, rows []Row) error {
 	if env.Device == nil {
 		return errors.New("xu model: no device file (give --device)")
 	}
@@ -239,7 +238,7 @@ func xuFeaturesOf(l *launch, warpSize int) (xuFeatures, error) {
 // fit fits the constants to rows, alternating between the linear
 // relative-error problem for a fixed choice of equation per row and the
 // choice the constants make.
-func (m *Xu) fit(env *Env, rows []linear.Row) error {
+func (m *Xu) fit(env *Env, rows []Row) error {
 	launches, err := prepareRows(env, m.tracer(), rows)
 	if err != nil {
 		return err

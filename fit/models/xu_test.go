@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
-	"github.com/uniperf/uniperf/fit/linear"
 )
 
 // TestXuByHand predicts two launches on the GTX 460 from its cycle
@@ -14,7 +13,7 @@ import (
 // by hand. Blocks of 256 threads: 8 warps, 6 resident blocks (48 warps of
 // the SM's 48), 7 SMs.
 func TestXuByHand(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
+	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	m, err := New("xu")
 	if err != nil {
 		t.Fatal(err)
@@ -65,9 +64,9 @@ func TestXuByHand(t *testing.T) {
 // TestXuFitRecovers generates times with known constants on the PoCL CPU
 // and checks that calibration recovers them.
 func TestXuFitRecovers(t *testing.T) {
-	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")}
+	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")}
 	gen := &Xu{Cycles: map[string]float64{"f32.add": 3}, Coalesced: 50, PerTransaction: 20, Launch: 2e-6}
-	var rows []linear.Row
+	var rows []Row
 	for _, c := range []Case{
 		{Kernel: "global_copy", Consts: map[string]int64{"LX": 64}, Params: map[string]int64{"n": 1 << 16}},
 		{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 1 << 20}},
@@ -81,7 +80,7 @@ func TestXuFitRecovers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows = append(rows, linear.Row{Row: datasets.Row{Kernel: c.Kernel, Class: c.Kernel, Role: datasets.RoleMeasurement,
+		rows = append(rows, Row{Row: datasets.Row{Kernel: c.Kernel, Class: c.Kernel, Role: datasets.RoleMeasurement,
 			Consts: c.Consts, Params: c.Params, TimeS: p.Seconds}, Table: "synthetic", Index: len(rows)})
 	}
 	m := &Xu{}
@@ -105,13 +104,13 @@ func TestXuFitRecovers(t *testing.T) {
 
 func TestXuErrors(t *testing.T) {
 	m := &Xu{}
-	if err := m.Calibrate(&Env{Counter: linear.NewCounter(nil)}, nil); err == nil || !strings.Contains(err.Error(), "no device file") {
+	if err := m.Calibrate(&Env{Counter: NewCounter(nil)}, nil); err == nil || !strings.Contains(err.Error(), "no device file") {
 		t.Errorf("no device: %v", err)
 	}
-	if _, err := m.Predict(&Env{Counter: linear.NewCounter(nil)}, Case{Kernel: "global_copy"}); err == nil {
+	if _, err := m.Predict(&Env{Counter: NewCounter(nil)}, Case{Kernel: "global_copy"}); err == nil {
 		t.Error("an uncalibrated model predicts")
 	}
-	env := &Env{Counter: linear.NewCounter(nil), Device: lookupDevice(t, "gtx460")}
+	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package linear
+package models
 
 import (
 	"errors"
@@ -13,41 +13,17 @@ import (
 	"github.com/uniperf/uniperf/fit/report"
 )
 
-// Options adjust Train and CrossValidate.
-type Options struct {
+// LinearOptions adjust Train and CrossValidate.
+type LinearOptions struct {
 	Fit fit.Options
 	// Integer puts the int.* properties into the fit; seed 001 leaves
 	// them out.
 	Integer bool
 }
 
-// Row is a measured row together with where it comes from, for messages.
-type Row struct {
-	datasets.Row
-	Table string // the table's name
-	Index int    // the row's index in the table
-}
-
-// Rows returns the rows of the tables whose role is role ("" for all).
-func Rows(tables map[string]*datasets.Table, role string) []Row {
-	var out []Row
-	for _, name := range slices.Sorted(maps.Keys(tables)) {
-		for i, r := range tables[name].Rows {
-			if role == "" || r.Role == role {
-				out = append(out, Row{Row: r, Table: name, Index: i})
-			}
-		}
-	}
-	return out
-}
-
-func (r Row) label() string {
-	return fmt.Sprintf("%s row %d (%s %s, %s)", r.Table, r.Index, r.Kernel, r.Variant, paramString(r.Params))
-}
-
 // Samples counts every row and returns the properties that occur in any of
 // them (sorted) with one fit sample per row. Counting errors name the row.
-func (c *Counter) Samples(rows []Row, opts Options) ([]string, []fit.Sample, error) {
+func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sample, error) {
 	c.prepare(rows)
 	values := make([]map[string]int64, len(rows))
 	seen := map[string]bool{}
@@ -77,7 +53,7 @@ func (c *Counter) Samples(rows []Row, opts Options) ([]string, []fit.Sample, err
 
 // Train fits the weights of one device on the measurement rows of tables
 // (keyed by name). The tables must come from one device.
-func (c *Counter) Train(tables map[string]*datasets.Table, opts Options) (*fit.Weights, error) {
+func (c *Counter) Train(tables map[string]*datasets.Table, opts LinearOptions) (*fit.Weights, error) {
 	device, err := oneDevice(tables)
 	if err != nil {
 		return nil, err
@@ -96,7 +72,7 @@ func (c *Counter) Train(tables map[string]*datasets.Table, opts Options) (*fit.W
 
 // Fit fits weights to rows, which the caller has chosen (Train takes the
 // measurement rows of whole tables). The weights have no device set.
-func (c *Counter) Fit(rows []Row, opts Options) (*fit.Weights, error) {
+func (c *Counter) Fit(rows []Row, opts LinearOptions) (*fit.Weights, error) {
 	props, samples, err := c.Samples(rows, opts)
 	if err != nil {
 		return nil, err
@@ -113,42 +89,6 @@ func (c *Counter) Fit(rows []Row, opts Options) (*fit.Weights, error) {
 
 // oneDevice returns the device all tables were measured on, through one
 // backend (see OneBackend).
-func oneDevice(tables map[string]*datasets.Table) (string, error) {
-	device, first := "", ""
-	for _, name := range slices.Sorted(maps.Keys(tables)) {
-		switch d := tables[name].Meta.DeviceName; {
-		case first == "":
-			device, first = d, name
-		case d != device:
-			return "", fmt.Errorf("fit: %s was measured on %q, %s on %q: fit one device at a time", name, d, first, device)
-		}
-	}
-	if device == "" {
-		return "", fmt.Errorf("fit: no tables")
-	}
-	if err := OneBackend(tables); err != nil {
-		return "", fmt.Errorf("fit: %w", err)
-	}
-	return device, nil
-}
-
-// OneBackend refuses tables (keyed by name) measured through different
-// backends: CUDA and OpenCL compile the same kernel to different code (on
-// an H100 their stride-2 load rates differ by 1.6x), so rows of both in
-// one fit or calibration would average two machines.
-func OneBackend(tables map[string]*datasets.Table) error {
-	first := ""
-	for _, name := range slices.Sorted(maps.Keys(tables)) {
-		switch b := tables[name].Meta.Backend; {
-		case first == "":
-			first = name
-		case b != tables[first].Meta.Backend:
-			return fmt.Errorf("%s was measured through %s, %s through %s: give the tables of one backend", name, b, first, tables[first].Meta.Backend)
-		}
-	}
-	return nil
-}
-
 // Predict returns the predicted time of kernel name (consts bound) at
 // params, with its terms sorted by decreasing share.
 func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string]int64) (float64, []fit.Term, error) {
@@ -186,7 +126,7 @@ func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]report.Case, error) {
 // exercise, or whose counts have a component the fit does not determine
 // (an infinite leverage, see fit.Precision), cannot be predicted; skipped
 // lists, per class, the rows left unpredicted and why.
-func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options) (cases []report.Case, skipped []string, err error) {
+func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOptions) (cases []report.Case, skipped []string, err error) {
 	if _, err := oneDevice(tables); err != nil {
 		return nil, nil, err
 	}
@@ -220,7 +160,7 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts Options)
 // predictHeld fits train and predicts the rows of held that the fit
 // prices and determines, and says why it left the others out (each reason
 // once).
-func (c *Counter) predictHeld(train, held []Row, opts Options) ([]report.Case, []string, error) {
+func (c *Counter) predictHeld(train, held []Row, opts LinearOptions) ([]report.Case, []string, error) {
 	w, err := c.Fit(train, opts)
 	var re *fit.RankError
 	if errors.As(err, &re) {
@@ -276,38 +216,10 @@ func unpriced(w *fit.Weights, props []string, counts []float64) string {
 	return ""
 }
 
-// SizeLabel names a row's size case in reports: its parameters, the
-// consts that are not work-group sizes (a stride, say), and the
-// work-group size: "n=262144 STRIDE=2 @256".
-func SizeLabel(r datasets.Row) string {
-	s := paramString(r.Params)
-	other := map[string]int64{}
-	for k, v := range r.Consts {
-		if !groupConst[k] {
-			other[k] = v
-		}
-	}
-	if len(other) > 0 {
-		s += " " + paramString(other)
-	}
-	if len(r.LocalSize) > 0 {
-		g := make([]string, len(r.LocalSize))
-		for i, l := range r.LocalSize {
-			g[i] = fmt.Sprint(l)
-		}
-		s += " @" + strings.Join(g, "x")
-	}
-	return s
-}
-
-// groupConst names the consts that set work-group sizes in the library,
-// which the label shows as the work-group size instead.
-var groupConst = map[string]bool{"LX": true, "LY": true, "LZ": true}
-
 // Coverage reports how well the measurement rows of tables determine the
 // weights w, fitted to them with opts, and the predictions of the tables'
 // test rows (see fit.Coverage).
-func (c *Counter) Coverage(w *fit.Weights, tables map[string]*datasets.Table, opts Options) (*fit.Coverage, error) {
+func (c *Counter) Coverage(w *fit.Weights, tables map[string]*datasets.Table, opts LinearOptions) (*fit.Coverage, error) {
 	train := Rows(tables, datasets.RoleMeasurement)
 	test := Rows(tables, datasets.RoleTest)
 	if len(train) == 0 || len(test) == 0 {

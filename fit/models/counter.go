@@ -1,4 +1,4 @@
-package linear
+package models
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/uniperf/uniperf/counts"
@@ -118,22 +116,4 @@ func (c *Counter) prepare(rows []Row) {
 	}
 	close(jobs)
 	wg.Wait()
-}
-
-// constString renders a const binding in a fixed order, "{LX=16,LY=16}".
-func constString(consts map[string]int64) string {
-	return "{" + assignments(consts, ",") + "}"
-}
-
-// paramString renders parameters in a fixed order, "m=64 n=128".
-func paramString(params map[string]int64) string {
-	return assignments(params, " ")
-}
-
-func assignments(m map[string]int64, sep string) string {
-	parts := make([]string, 0, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, k+"="+strconv.FormatInt(m[k], 10))
-	}
-	return strings.Join(parts, sep)
 }

@@ -1,0 +1,37 @@
+// Package models runs uniperf's performance models on measurement tables:
+// it counts the kernel of every measured row (package counts), calibrates a
+// model for one device on the measurement rows, and predicts and checks
+// launches, every model from the same counts and on the same rows.
+//
+// The shared vocabulary: a [Row] is a measured row with where it comes
+// from ([Rows] selects them from tables); a [Source] gives a kernel's text
+// by name ([Library], [Files]); a [Counter] ([NewCounter]) counts kernels
+// symbolically, once per kernel and binding of its consts (work-group and
+// tile sizes), and evaluates the counts exactly for each row. An [Env]
+// carries the Counter and the device's parameter file (package gpus), which
+// the analytical models need and the linear model does not.
+//
+// A [Model] is calibrated for one device (Calibrate) and then predicts
+// kernel launches (Predict), explaining each prediction by its
+// intermediate quantities. The models register themselves by name
+// ([Register]); [New] makes one by name. The unified linear model of seed
+// 001 is "linear"; the analytical models of the other seeds ("hongkim",
+// "cycles", "resios", "xu") register in their own files. [Compare]
+// calibrates several models on the same rows and tests them on the same
+// test rows.
+//
+// # The linear model
+//
+// [Counter.Train] fits the weights of one device; [Counter.Validate]
+// predicts rows and pairs each prediction with its measurement;
+// [Counter.CrossValidate] leaves out one kernel class at a time, fits on
+// the others, and predicts the rows left out that the others determine
+// (seed 001 fits on measurement kernels and validates on test kernels;
+// leaving classes out asks the same question of the measurement set
+// itself); [Counter.Coverage] reports how well the measurement rows
+// determine the weights and predictions of the test rows.
+//
+// Which properties enter the fit follows seed 001 §2: integer operations
+// are counted but left out ([LinearOptions].Integer puts them in), because
+// the paper's model does not price them and compilers remove most of them.
+package models
