@@ -111,3 +111,9 @@ func relObjective(pred []float64, rows []Row) float64 {
 	}
 	return s
 }
+
+// fittedLineElems is the bytes of a global-memory line per work-item of a
+// warp where no device file says otherwise (see Resios): a coalesced warp
+// access of 32-bit elements is one transaction. The resios and xu models
+// both count transactions by it.
+const fittedLineElems = 4

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/counts"
-	"github.com/uniperf/uniperf/fit/resios"
 )
 
 // This file chooses work-group sizes: which consts of a kernel set its
@@ -256,61 +255,4 @@ func ranks(v []float64) []float64 {
 		i = j + 1
 	}
 	return out
-}
-
-// ResiosLaunch is the launch-configuration heuristic of seed 000 §5.2.1
-// (resios.BlockSize) for a case on the env's device, whose file must
-// carry Resios constants: n_t is the case's work-items, the block is
-// two-dimensional when the kernel uses l.1, registers are not known, the
-// shared memory is the kernel's local memory over its group size, and the
-// latencies are those of the trace's instruction classes and memories,
-// memory latencies divided by the arithmetic intensity (compute over
-// memory instructions per work-item, §5.3; 1 when either is absent, since
-// there is then nothing to divide).
-func ResiosLaunch(env *Env, c Case) (resios.LaunchConfig, error) {
-	if env.Device == nil {
-		return resios.LaunchConfig{}, errors.New("the launch heuristic needs a device file")
-	}
-	d, err := resios.FromDevice(env.Device)
-	if err != nil {
-		return resios.LaunchConfig{}, err
-	}
-	l, err := prepare(env, newTracer(), c)
-	if err != nil {
-		return resios.LaunchConfig{}, err
-	}
-	in := resios.LaunchInput{
-		Threads: l.in.WorkItems(), TwoD: l.in.Local[1] > 1, WarpSize: d.WarpSize, SMs: d.SMs,
-		MaxWarps: d.Limits.MaxWarpsPerSM, MaxThreadsPerBlock: d.Limits.MaxThreadsPerBlock,
-		SharedPerSM: d.Limits.SharedPerSM, SharedPerThread: float64(l.in.LocalBytes) / float64(l.in.GroupSize()),
-		HidingFactor: d.Params.Simulation.LatencyHidingFactor,
-	}
-	var compute, memory float64
-	for _, r := range l.trace.Regions {
-		for _, op := range r.Ops {
-			class := resiosClass(op.Class, false)
-			cl, ok := d.Params.Instructions[class]
-			if !ok {
-				return resios.LaunchConfig{}, fmt.Errorf("device %s has no instruction class %q", d.Name, class)
-			}
-			in.Latencies = append(in.Latencies, resios.Latency{Cycles: cl.Latency})
-			compute += r.Count * float64(op.N)
-		}
-		for _, a := range r.Accesses {
-			latency := d.Params.Global.Latency
-			if a.Array.Space == counts.Local {
-				latency = d.Params.Shared.Latency
-			}
-			in.Latencies = append(in.Latencies, resios.Latency{Cycles: latency, Memory: true})
-			memory += r.Count
-		}
-	}
-	if len(in.Latencies) == 0 {
-		return resios.LaunchConfig{}, fmt.Errorf("kernel %s executes no instruction", c.Kernel)
-	}
-	in.ArithmeticIntensity = compute / memory
-	if memory == 0 || compute == 0 {
-		in.ArithmeticIntensity = 1 // no memory latency to scale, or none to hide behind computation
-	}
-	return resios.BlockSize(in)
 }

@@ -62,9 +62,9 @@ type Comparison struct {
 	// outcomes with Err set).
 	CV        []Outcome
 	CVSkipped []string
-	// Sensitivity is the cycle-weighted model's error against its
-	// calibration size (when "cycles" is among the models), over all
-	// rows; SensitivitySkipped lists kernels it cannot price.
+	// Sensitivity is the error against the calibration size of the
+	// models that are SizeSensitive (the cycle-weighted model), over all
+	// rows; SensitivitySkipped lists kernels they cannot price.
 	Sensitivity        []SizeSensitivity
 	SensitivitySkipped []string
 }
@@ -96,6 +96,7 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 		}
 		c.MeasurementRows += len(meas)
 		c.TestRows += len(test)
+		var sensitive []Model
 		for _, name := range opts.Models {
 			m, _ := newModel(name)
 			if err := m.Calibrate(d.Env, meas); err != nil {
@@ -107,11 +108,14 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 				out, skipped := CrossValidate(d, name, newModel)
 				c.CV, c.CVSkipped = append(c.CV, out...), append(c.CVSkipped, skipped...)
 			}
+			if _, ok := m.(SizeSensitive); ok {
+				sensitive = append(sensitive, m)
+			}
 		}
-		if slices.Contains(opts.Models, "cycles") {
-			s, skipped, err := CyclesSizeSensitivity(d.Env, d.Rows, 0)
+		for _, m := range sensitive {
+			s, skipped, err := m.(SizeSensitive).SizeSensitivity(d.Env, d.Rows)
 			if err != nil {
-				return nil, fmt.Errorf("cycles on device %s: %w", d.Device, err)
+				return nil, fmt.Errorf("%s on device %s: %w", m.Name(), d.Device, err)
 			}
 			for i := range s {
 				s[i].Device = d.Device

@@ -193,13 +193,6 @@ func (c *Comparison) writeSensitivity(b *strings.Builder) {
 	writeList(b, "Not calibrated", c.SensitivitySkipped)
 }
 
-func errText(e float64) string {
-	if math.IsNaN(e) {
-		return "–"
-	}
-	return fmt.Sprintf("%.3f", e)
-}
-
 func cellText(e errorCell) string {
 	if e.Predicted == e.Rows {
 		return errText(e.GeoMean)

@@ -207,27 +207,17 @@ func cyclesKernel(d *gpus.Device, in *Inputs, regs int) (cycles.Kernel, float64,
 	return k, o.Fraction, nil
 }
 
-// SizeSensitivity is how the cycle-weighted model's error on a kernel's
-// sizes depends on the size its adjusting weight is calibrated on.
-type SizeSensitivity struct {
-	Device string
-	Key    string   // kernel name and consts
-	Sizes  []string // size labels, by increasing measured time
-	// Errors[i] is the geometric-mean relative error on the other sizes
-	// when the kernel is calibrated on Sizes[i].
-	Errors []float64
-}
-
-// CyclesSizeSensitivity calibrates every kernel of rows with two or more
-// sizes on each of its sizes in turn and predicts the others. With
-// r_j = estimated_j / measured_j, calibrating on size i predicts size j
-// with relative error |r_j / r_i − 1|. Kernels the model cannot price are
-// listed in skipped with the reason.
-func CyclesSizeSensitivity(env *Env, rows []Row, regsPerThread int) (out []SizeSensitivity, skipped []string, err error) {
+// SizeSensitivity implements SizeSensitive: it calibrates every kernel of
+// rows with two or more sizes on each of its sizes in turn and predicts the
+// others. With r_j = estimated_j / measured_j, calibrating on size i
+// predicts size j with relative error |r_j / r_i − 1|. Kernels the model
+// cannot price are listed in skipped with the reason. It uses m's
+// RegsPerThread and the env's device, not m's calibration.
+func (m *Cycles) SizeSensitivity(env *Env, rows []Row) (out []SizeSensitivity, skipped []string, err error) {
 	if env.Device == nil {
 		return nil, nil, fmt.Errorf("the cycles model needs a device parameter file (package fit/gpus)")
 	}
-	m := &Cycles{RegsPerThread: regsPerThread, Device: env.Device.Name}
+	m = &Cycles{RegsPerThread: m.RegsPerThread, Device: env.Device.Name}
 	m.Weights, m.WeightsFrom = env.Device.CycleWeights(cycles.DefaultWeights())
 	groups := map[string][]Row{}
 	for _, r := range rows {

@@ -101,7 +101,7 @@ func TestCyclesSizeSensitivity(t *testing.T) {
 		{Row: datasets.Row{Kernel: "empty", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64}, TimeS: 1e-6}},
 		{Row: datasets.Row{Kernel: "empty", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 128}, TimeS: 2e-6}},
 	}
-	s, skipped, err := CyclesSizeSensitivity(env, rows, 0)
+	s, skipped, err := (&Cycles{}).SizeSensitivity(env, rows)
 	if err != nil {
 		t.Fatal(err)
 	}

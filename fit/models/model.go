@@ -142,6 +142,24 @@ type Model interface {
 	Summary() string
 }
 
+// SizeSensitivity is how a model's error on a kernel's sizes depends on the
+// size that calibrates it (the cycle-weighted model's adjusting weight).
+type SizeSensitivity struct {
+	Device string
+	Key    string   // kernel name and consts
+	Sizes  []string // size labels, by increasing measured time
+	// Errors[i] is the geometric-mean relative error on the other sizes
+	// when the kernel is calibrated on Sizes[i].
+	Errors []float64
+}
+
+// SizeSensitive is implemented by a model whose calibration of a kernel
+// rests on one of its sizes; Compare reports how its error moves with that
+// size.
+type SizeSensitive interface {
+	SizeSensitivity(env *Env, rows []Row) (out []SizeSensitivity, skipped []string, err error)
+}
+
 var registry = map[string]func() Model{}
 
 // Register makes a model available to New under name. It is called from

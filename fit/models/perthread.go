@@ -54,7 +54,7 @@
 // to micro-benchmarks; Issue_cycles, the clock, the bandwidth and the SM
 // count come from the device file. The cycle-weighted model's adjusting
 // weight is calibrated per kernel from one measured size (Cycles), and
-// CyclesSizeSensitivity reports how the error moves with that size.
+// Cycles.SizeSensitivity reports how the error moves with that size.
 // Compare runs several models on the same rows.
 package models
 

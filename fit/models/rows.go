@@ -29,6 +29,9 @@ func Rows(tables map[string]*datasets.Table, role string) []Row {
 	return out
 }
 
+// label names a row in the linear model's messages, with its variant and
+// parameters; rowName names it by its size label, as the analytical models
+// do.
 func (r Row) label() string {
 	return fmt.Sprintf("%s row %d (%s %s, %s)", r.Table, r.Index, r.Kernel, r.Variant, paramString(r.Params))
 }
@@ -96,3 +99,8 @@ func SizeLabel(r datasets.Row) string {
 // groupConst names the consts that set work-group sizes in the library,
 // which the label shows as the work-group size instead.
 var groupConst = map[string]bool{"LX": true, "LY": true, "LZ": true}
+
+// rowName names a measured row in messages.
+func rowName(r Row) string {
+	return fmt.Sprintf("%s row %d (%s %s)", r.Table, r.Index, r.Kernel, SizeLabel(r.Row))
+}
