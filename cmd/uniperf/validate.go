@@ -282,7 +282,7 @@ func validateModel(out io.Writer, lt *loadedTables, role string, opts validateOp
 	for _, n := range notes {
 		fmt.Fprintf(out, "note: %s\n", n)
 	}
-	var outs []models.Outcome
+	var outs []report.Case
 	for _, d := range devices {
 		if opts.cv {
 			o, s := models.CrossValidate(d, opts.model, models.New)
@@ -293,7 +293,7 @@ func validateModel(out io.Writer, lt *loadedTables, role string, opts validateOp
 			if role != "" && r.Role != role {
 				continue
 			}
-			o := models.Outcome{Device: d.Device, Kernel: r.Kernel, Size: models.SizeLabel(r.Row), Measured: r.TimeS}
+			o := report.Case{Device: d.Device, Kernel: r.Kernel, Size: models.SizeLabel(r.Row), Measured: r.TimeS}
 			if p, err := m.Predict(d.Env, models.CaseOf(r)); err != nil {
 				o.Err = err.Error()
 			} else {
@@ -307,7 +307,7 @@ func validateModel(out io.Writer, lt *loadedTables, role string, opts validateOp
 			skipped = append(skipped, fmt.Sprintf("%s %s: %s", o.Kernel, o.Size, o.Err))
 			continue
 		}
-		cases = append(cases, report.Case{Device: o.Device, Kernel: o.Kernel, Size: o.Size, Measured: o.Measured, Predicted: o.Predicted})
+		cases = append(cases, o)
 	}
 	if len(cases) == 0 {
 		return nil, nil, "", fmt.Errorf("the %s model predicted none of the rows:\n  %s", opts.model, strings.Join(skipped, "\n  "))

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/uniperf/uniperf/datasets"
-	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/report"
 )
 
 // DeviceRows are the measured rows of one device and the Env that models
@@ -28,18 +28,6 @@ type CompareOptions struct {
 	New func(name string) (Model, error)
 }
 
-// Outcome is one model's prediction of one measured row.
-type Outcome struct {
-	Model, Device, Class, Kernel, Size string
-	Measured, Predicted                float64
-	// Err says why the model could not predict the row; Predicted is
-	// then zero and the row counts in no error.
-	Err string
-}
-
-// RelErr is the outcome's relative error |predicted − measured| / measured.
-func (o Outcome) RelErr() float64 { return fit.RelativeError(o.Predicted, o.Measured) }
-
 // Calibrated is one model calibrated on one device's measurement rows.
 type Calibrated struct {
 	Device string
@@ -55,12 +43,12 @@ type Comparison struct {
 	// measurement rows, in the order of Models.
 	Calibrated []Calibrated
 	// Test are the predictions of the test rows by those models.
-	Test []Outcome
+	Test []report.Case
 	// CV are the leave-one-class-out predictions of the measurement rows
 	// (with CompareOptions.CV); CVSkipped says which model could not be
 	// calibrated without a class, and why (the class's rows are then
 	// outcomes with Err set).
-	CV        []Outcome
+	CV        []report.Case
 	CVSkipped []string
 	// Sensitivity is the error against the calibration size of the
 	// models that are SizeSensitive (the cycle-weighted model), over all
@@ -74,7 +62,7 @@ type Comparison struct {
 // kernel class of the measurement rows at a time, calibrates on the rest
 // and predicts the class left out. A model that cannot be calibrated on
 // a device's measurement rows is an error; a row a model cannot predict
-// is an Outcome with Err set.
+// is an report.Case with Err set.
 func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 	if len(opts.Models) == 0 {
 		return nil, fmt.Errorf("compare: no models")
@@ -141,10 +129,10 @@ func byRole(rows []Row) (meas, test []Row) {
 }
 
 // predictRows predicts rows with a calibrated model.
-func predictRows(m Model, d DeviceRows, rows []Row) []Outcome {
-	out := make([]Outcome, len(rows))
+func predictRows(m Model, d DeviceRows, rows []Row) []report.Case {
+	out := make([]report.Case, len(rows))
 	for i, r := range rows {
-		o := Outcome{Model: m.Name(), Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS}
+		o := report.Case{Model: m.Name(), Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS}
 		p, err := m.Predict(d.Env, CaseOf(r))
 		if err != nil {
 			o.Err = err.Error()
@@ -161,7 +149,7 @@ func predictRows(m Model, d DeviceRows, rows []Row) []Outcome {
 // classes and predicts the class left out. A class the model cannot be
 // calibrated without is listed in skipped with the reason, and its rows
 // are outcomes with Err set.
-func CrossValidate(d DeviceRows, name string, newModel func(string) (Model, error)) (out []Outcome, skipped []string) {
+func CrossValidate(d DeviceRows, name string, newModel func(string) (Model, error)) (out []report.Case, skipped []string) {
 	meas, _ := byRole(d.Rows)
 	classes := map[string][]Row{}
 	for _, r := range meas {
@@ -188,7 +176,7 @@ func CrossValidate(d DeviceRows, name string, newModel func(string) (Model, erro
 		}
 		skipped = append(skipped, fmt.Sprintf("%s, %s, class %s: %v", name, d.Device, class, err))
 		for _, r := range classes[class] {
-			out = append(out, Outcome{Model: name, Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: SizeLabel(r.Row),
+			out = append(out, report.Case{Model: name, Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: SizeLabel(r.Row),
 				Measured: r.TimeS, Err: fmt.Sprintf("not calibrated without class %s (see below)", class)})
 		}
 	}

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit/report"
 )
 
 // TestErrorTable checks the geometric means by hand: errors 0.1 and 0.4
 // have the geometric mean 0.2; a row a model did not predict counts in
 // its rows but not in its mean.
 func TestErrorTable(t *testing.T) {
-	outs := []Outcome{
+	outs := []report.Case{
 		{Model: "a", Class: "x", Kernel: "k1", Size: "1", Measured: 1, Predicted: 1.1},
 		{Model: "a", Class: "x", Kernel: "k1", Size: "2", Measured: 2, Predicted: 1.2},
 		{Model: "b", Class: "x", Kernel: "k1", Size: "1", Measured: 1, Predicted: 0.5},
@@ -21,7 +22,7 @@ func TestErrorTable(t *testing.T) {
 		{Model: "a", Class: "y", Kernel: "k2", Size: "1", Measured: 4, Predicted: 5},
 		{Model: "b", Class: "y", Kernel: "k2", Size: "1", Measured: 4, Predicted: 3},
 	}
-	groups, cells := errorTable(outs, []string{"a", "b"}, func(o Outcome) string { return o.Class })
+	groups, cells := errorTable(outs, []string{"a", "b"}, func(o report.Case) string { return o.Class })
 	if len(groups) != 2 || groups[0] != "x" {
 		t.Fatalf("groups %v", groups)
 	}

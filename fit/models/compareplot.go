@@ -21,7 +21,7 @@ func (c *Comparison) WritePlot(w io.Writer) error {
 	var plots []*plot.Plot
 	for _, panel := range []struct {
 		title string
-		outs  []Outcome
+		outs  []report.Case
 	}{{"test rows", c.Test}, {"leave one class out", c.CV}} {
 		if len(panel.outs) == 0 {
 			continue
@@ -47,7 +47,7 @@ func (c *Comparison) WritePlot(w io.Writer) error {
 }
 
 // comparePanel is one predicted-against-measured panel.
-func comparePanel(models []string, outs []Outcome, title string) (*plot.Plot, error) {
+func comparePanel(models []string, outs []report.Case, title string) (*plot.Plot, error) {
 	series := make([]report.Series, len(models))
 	missing := 0
 	for i, m := range models {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/report"
 )
 
 // errorCell is one model's geometric-mean relative error over a group of
@@ -22,7 +23,7 @@ type errorCell struct {
 // the kernel class, the device, or "" for all) and each model, the
 // geometric-mean relative error over the rows the model predicted. Groups
 // are sorted.
-func errorTable(outs []Outcome, models []string, group func(Outcome) string) (groups []string, cells map[string][]errorCell) {
+func errorTable(outs []report.Case, models []string, group func(report.Case) string) (groups []string, cells map[string][]errorCell) {
 	errs := map[string]map[string][]float64{}
 	rows := map[string]map[string]int{}
 	for _, o := range outs {
@@ -46,7 +47,7 @@ func errorTable(outs []Outcome, models []string, group func(Outcome) string) (gr
 }
 
 // commonRows keeps the outcomes of rows that every model predicted.
-func commonRows(outs []Outcome, models []string) []Outcome {
+func commonRows(outs []report.Case, models []string) []report.Case {
 	type rowKey struct{ device, kernel, size string }
 	ok := map[rowKey]int{}
 	for _, o := range outs {
@@ -54,7 +55,7 @@ func commonRows(outs []Outcome, models []string) []Outcome {
 			ok[rowKey{o.Device, o.Kernel, o.Size}]++
 		}
 	}
-	var keep []Outcome
+	var keep []report.Case
 	for _, o := range outs {
 		if ok[rowKey{o.Device, o.Kernel, o.Size}] == len(models) {
 			keep = append(keep, o)
@@ -87,8 +88,8 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 }
 
 // writeErrors writes the error tables of a set of outcomes.
-func (c *Comparison) writeErrors(b *strings.Builder, outs []Outcome) {
-	all := func(Outcome) string { return "all rows" }
+func (c *Comparison) writeErrors(b *strings.Builder, outs []report.Case) {
+	all := func(report.Case) string { return "all rows" }
 	_, cells := errorTable(outs, c.Models, all)
 	_, common := errorTable(commonRows(outs, c.Models), c.Models, all)
 	b.WriteString("| model | rows predicted | geomean error | on the rows every model predicted |\n|---|---:|---:|---:|\n")
@@ -103,10 +104,10 @@ func (c *Comparison) writeErrors(b *strings.Builder, outs []Outcome) {
 	b.WriteString("\n")
 	for _, by := range []struct {
 		title string
-		group func(Outcome) string
+		group func(report.Case) string
 	}{
-		{"kernel class", func(o Outcome) string { return o.Class }},
-		{"device", func(o Outcome) string { return o.Device }},
+		{"kernel class", func(o report.Case) string { return o.Class }},
+		{"device", func(o report.Case) string { return o.Device }},
 	} {
 		groups, cells := errorTable(outs, c.Models, by.group)
 		fmt.Fprintf(b, "| %s | rows | %s |\n|---|---:|%s\n", by.title, strings.Join(c.Models, " | "), strings.Repeat("---:|", len(c.Models)))
@@ -130,7 +131,7 @@ func (c *Comparison) writeErrors(b *strings.Builder, outs []Outcome) {
 // failures lists why rows were not predicted, one line per model and
 // kernel with the reason of its first row (the others differ at most in
 // the counts they quote).
-func failures(outs []Outcome) []string {
+func failures(outs []report.Case) []string {
 	type key struct{ model, kernel string }
 	n := map[key]int{}
 	first := map[key]string{}

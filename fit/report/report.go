@@ -14,11 +14,16 @@ import (
 
 // Case is one prediction checked against a measurement.
 type Case struct {
+	Model     string // the model that predicted, where several are compared
 	Device    string
+	Class     string // the kernel's class, where the errors are grouped by class
 	Kernel    string
 	Size      string  // the size case: "a", "n=4096", ...
 	Measured  float64 // seconds
 	Predicted float64 // seconds
+	// Err says why the model could not predict the row; Predicted is then
+	// zero, and a comparison of models counts the case in no error.
+	Err string
 }
 
 // RelErr returns the case's relative error |predicted − measured| / measured.
