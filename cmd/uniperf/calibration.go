@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -18,43 +15,18 @@ import (
 	"github.com/uniperf/uniperf/fit/models"
 )
 
-// calibrationSchema names the JSON file that uniperf fit --model NAME
-// writes for the models other than linear (whose weights are an Arrow
-// weight table).
-const calibrationSchema = "uniperf-calibration/1"
-
-// calibrationFile is a calibrated model: which model, for which device
-// (as the measurement tables name it) and parameter file, from which
-// tables, and the model's calibrated state as the model package defines
-// it (models.HongKim, models.Cycles).
-type calibrationFile struct {
-	Schema      string          `json:"schema"`
-	Model       string          `json:"model"`
-	Device      string          `json:"device"`
-	DeviceFile  string          `json:"device_file"`
-	Version     string          `json:"uniperf_version"`
-	Inputs      []fit.Input     `json:"inputs"`
-	Calibration json.RawMessage `json:"calibration"`
-}
-
 // writeCalibration stores a calibrated model at path.
 func writeCalibration(path string, m models.Model, device string, d *gpus.Device, inputs []fit.Input) error {
-	state, err := json.Marshal(m)
+	data, err := models.EncodeCalibration(m, device, d, inputs)
 	if err != nil {
 		return systemFailure(err)
 	}
-	f := calibrationFile{Schema: calibrationSchema, Model: m.Name(), Device: device, DeviceFile: d.File,
-		Version: datasets.Version, Inputs: inputs, Calibration: state}
-	data, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return systemFailure(err)
-	}
-	return writeOutput(nil, path, append(data, '\n'))
+	return writeOutput(nil, path, data)
 }
 
 // readCalibration reads a calibration file written by uniperf fit and
 // restores the model, which must be the one asked for.
-func readCalibration(path, model string) (*calibrationFile, models.Model, error) {
+func readCalibration(path, model string) (*models.CalibrationFile, models.Model, error) {
 	data, err := os.ReadFile(path)
 	var pe *fs.PathError
 	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
@@ -63,34 +35,7 @@ func readCalibration(path, model string) (*calibrationFile, models.Model, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	var f calibrationFile
-	if err := strictJSON(data, &f); err != nil || f.Schema != calibrationSchema {
-		return nil, nil, fmt.Errorf("%s is not a calibration file written by uniperf fit --model (schema %s): %v", path, calibrationSchema, err)
-	}
-	if f.Model != model {
-		return nil, nil, fmt.Errorf("%s holds a calibration of the %s model, not of %s (give --model %s)", path, f.Model, model, f.Model)
-	}
-	m, err := models.New(f.Model)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := strictJSON(f.Calibration, m); err != nil {
-		return nil, nil, fmt.Errorf("%s: the %s calibration: %w", path, f.Model, err)
-	}
-	return &f, m, nil
-}
-
-// strictJSON decodes one JSON value, refusing unknown fields.
-func strictJSON(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("unexpected data after the JSON value")
-	}
-	return nil
+	return models.DecodeCalibration(path, data, model)
 }
 
 // deviceParams returns the device parameter file for a device as the

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 func runFit(t *testing.T, args ...string) (int, string, string) {
@@ -47,7 +49,7 @@ func TestModelFlagCycles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(data, &f); err != nil || f.Schema != calibrationSchema || f.Model != "cycles" || f.Device != "GeForce GTX 460" || len(f.Calibration.Kernels) != 1 {
+	if err := json.Unmarshal(data, &f); err != nil || f.Schema != models.CalibrationSchema || f.Model != "cycles" || f.Device != "GeForce GTX 460" || len(f.Calibration.Kernels) != 1 {
 		t.Fatalf("calibration file %+v (%v):\n%s", f, err, data)
 	}
 	// 2^16 work-items × 1548 cycles / 1.35 GHz (occupancy 1) over 100 µs.

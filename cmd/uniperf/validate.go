@@ -263,7 +263,7 @@ func printReport(out io.Writer, cases []report.Case) error {
 // It returns the cases and why other rows were not predicted, and prints
 // where the tables and the device file disagree.
 func validateModel(out io.Writer, lt *loadedTables, role string, opts validateOptions) (cases []report.Case, skipped []string, title string, err error) {
-	var cal *calibrationFile
+	var cal *models.CalibrationFile
 	var m models.Model
 	if !opts.cv {
 		if cal, m, err = readCalibration(opts.weights, opts.model); err != nil {

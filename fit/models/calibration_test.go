@@ -1,0 +1,30 @@
+package models
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDecodeCalibration(t *testing.T) {
+	const file = `{"schema": "uniperf-calibration/1", "model": "cycles", "device": "GeForce GTX 460",
+		"device_file": "devices/gtx460.json", "uniperf_version": "v", "inputs": [],
+		"calibration": {"device": "GeForce GTX 460", "weights": {"f32.add": 4}, "weights_from": "device file"}}`
+	f, m, err := DecodeCalibration("c.json", []byte(file), "cycles")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := m.(*Cycles)
+	if !ok || f.Device != "GeForce GTX 460" || c.Device != "GeForce GTX 460" || c.Weights["f32.add"] != 4 {
+		t.Errorf("file %+v, model %#v", f, m)
+	}
+	for _, bad := range []struct{ text, model, want string }{
+		{file, "hongkim", "c.json holds a calibration of the cycles model, not of hongkim (give --model cycles)"},
+		{strings.Replace(file, "/1", "/2", 1), "cycles", "c.json is not a calibration file"},
+		{strings.Replace(file, `"weights_from"`, `"weights_form"`, 1), "cycles", `unknown field "weights_form"`},
+		{file + "{}", "cycles", "unexpected data after the JSON value"},
+	} {
+		if _, _, err := DecodeCalibration("c.json", []byte(bad.text), bad.model); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("got %v, want an error containing %q", err, bad.want)
+		}
+	}
+}
