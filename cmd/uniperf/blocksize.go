@@ -15,7 +15,6 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
-	"github.com/uniperf/uniperf/measurekernels/gpu"
 )
 
 // blocksizeOptions are the flags of `uniperf blocksize`.
@@ -244,7 +243,9 @@ func withKernel(kernel string, src models.Source) models.Source {
 // come from. No table is fine: models with device constants need none.
 func calibrationRows(dev *gpus.Device, tables []string) ([]models.Row, string, error) {
 	if len(tables) == 0 {
-		tables = shippedTablesOf(dev)
+		for _, n := range datasets.ShippedFor(append([]string{dev.Name}, dev.Aliases...)...) {
+			tables = append(tables, embeddedPrefix+n)
+		}
 	}
 	if len(tables) == 0 {
 		return nil, "", nil
@@ -258,43 +259,6 @@ func calibrationRows(dev *gpus.Device, tables []string) ([]models.Row, string, e
 	}
 	rows := models.Rows(lt.tables, datasets.RoleMeasurement)
 	return rows, fmt.Sprintf("%s (%d measurement rows)", strings.Join(tables, ", "), len(rows)), nil
-}
-
-// shippedTablesOf names the shipped tables measured on the device: its
-// paper-suite table where one ships, since tables of other suites may come
-// from other hosts and would mix their rows into one calibration; else
-// every table of the device. Where tables of both backends ship (an H100
-// through CUDA and through OpenCL), the CUDA ones are used: the two
-// compilers build different code, and occupancy is CUDA's notion.
-func shippedTablesOf(dev *gpus.Device) []string {
-	names := append([]string{dev.Name}, dev.Aliases...)
-	var all, paper []string
-	backends := map[string]string{}
-	for _, n := range datasets.Shipped() {
-		t, err := datasets.OpenShipped(n)
-		if err != nil {
-			continue
-		}
-		for _, name := range names {
-			if strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(t.Meta.DeviceName)) {
-				all = append(all, embeddedPrefix+n)
-				if t.Meta.Suite == "paper" {
-					paper = append(paper, embeddedPrefix+n)
-				}
-				backends[embeddedPrefix+n] = t.Meta.Backend
-				break
-			}
-		}
-	}
-	chosen := all
-	if len(paper) > 0 {
-		chosen = paper
-	}
-	isCUDA := func(n string) bool { return backends[n] == string(gpu.CUDA) }
-	if slices.ContainsFunc(chosen, isCUDA) {
-		chosen = slices.DeleteFunc(chosen, func(n string) bool { return !isCUDA(n) })
-	}
-	return chosen
 }
 
 // parseShapes reads --sizes: one value per group const, joined by x.
@@ -339,11 +303,12 @@ func measureCandidates(res *blocksizeResult, cands []models.Candidate, src model
 		res.Candidates[i].Measured = &rankedTime{Seconds: t}
 		measured = append(measured, i)
 	}
-	slices.SortStableFunc(measured, func(a, b int) int {
-		return cmpFloat(res.Candidates[a].Measured.Seconds, res.Candidates[b].Measured.Seconds)
-	})
-	for r, i := range measured {
-		res.Candidates[i].Measured.Rank = r + 1
+	times := make([]float64, len(measured))
+	for k, i := range measured {
+		times[k] = res.Candidates[i].Measured.Seconds
+	}
+	for k, r := range models.MeasuredRanks(times) {
+		res.Candidates[measured[k]].Measured.Rank = r
 	}
 	res.Spearman = map[string]float64{}
 	for _, name := range res.Models {
@@ -361,16 +326,6 @@ func measureCandidates(res *blocksizeResult, cands []models.Candidate, src model
 		}
 	}
 	return nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func printBlocksize(out io.Writer, r blocksizeResult) error {

@@ -204,6 +204,23 @@ func RankCandidates(env *Env, m Model, cands []Candidate) []Ranked {
 	return out
 }
 
+// MeasuredRanks ranks measured times, 1 for the fastest. Unlike the
+// predicted ranks of RankCandidates, equal times keep distinct ranks in the
+// order given: two timings that agree to the last digit are chance, not a
+// tie the model could be credited with.
+func MeasuredRanks(seconds []float64) []int {
+	order := make([]int, len(seconds))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return seconds[order[a]] < seconds[order[b]] })
+	ranks := make([]int, len(seconds))
+	for r, i := range order {
+		ranks[i] = r + 1
+	}
+	return ranks
+}
+
 // Spearman is the rank correlation of x and y: the Pearson correlation of
 // their ranks, ties given the mean of the ranks they span. It needs at
 // least two pairs and some spread in both.

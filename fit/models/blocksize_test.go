@@ -143,3 +143,10 @@ func TestResiosLaunch160(t *testing.T) {
 		t.Error("a device without resios constants gave a launch configuration")
 	}
 }
+
+func TestMeasuredRanks(t *testing.T) {
+	got := MeasuredRanks([]float64{3e-3, 1e-3, 2e-3, 1e-3})
+	if want := []int{4, 1, 3, 2}; !slices.Equal(got, want) {
+		t.Errorf("ranks %v, want %v", got, want)
+	}
+}
