@@ -356,16 +356,7 @@ func (m *measurer) timeCase(p *program, c suite.Case, runs int) ([]float64, erro
 	if err := p.Bind(bufs, c.Params); err != nil {
 		return nil, err
 	}
-	raw := make([]float64, runs)
-	for i := range raw {
-		if raw[i], err = p.Run(global, local); err != nil {
-			return nil, err
-		}
-		if !(raw[i] > 0) {
-			return nil, fmt.Errorf("the device timer reported %g s", raw[i])
-		}
-	}
-	return raw, nil
+	return TimeRuns(p.Kernel, global, local, runs)
 }
 
 // arrays returns the device arrays of a case, allocated and filled with
@@ -383,12 +374,8 @@ func (m *measurer) arrays(p *program, sizes map[string]int64) (launch.Buffers, e
 	}
 	m.last.bufs.Close()
 	m.last = lastArrays{}
-	bufs, err := p.Alloc(sizes)
+	bufs, err := Inputs(p.Kernel, sizes)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.FillInputs(bufs, sizes, 0x2545F4914F6CDD1D); err != nil {
-		bufs.Close()
 		return nil, err
 	}
 	m.last = lastArrays{key, bufs}

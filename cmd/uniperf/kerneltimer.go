@@ -7,6 +7,7 @@ import (
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/measurekernels"
 	"github.com/uniperf/uniperf/measurekernels/codegen"
 	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
@@ -70,8 +71,9 @@ func (t *kernelTimer) check(k *launch.Kernel, params map[string]int64) error {
 	return nil
 }
 
-// measure runs k at params t.runs times on random inputs and returns
-// every run's time in seconds, the discarded first. It does not check the
+// measure runs k at params t.runs times on the random inputs of the
+// timing protocol (measurekernels.Inputs, measurekernels.TimeRuns) and
+// returns every run's time in seconds, the discarded first. It does not check the
 // results: call check first.
 func (t *kernelTimer) measure(k *launch.Kernel, params map[string]int64) ([]float64, error) {
 	sizes, _, err := k.Sizes(params)
@@ -82,25 +84,17 @@ func (t *kernelTimer) measure(k *launch.Kernel, params map[string]int64) ([]floa
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
 	}
-	bufs, err := k.Alloc(sizes)
+	bufs, err := measurekernels.Inputs(k, sizes)
 	if err != nil {
 		return nil, systemFailure(err)
 	}
 	defer bufs.Close()
-	if err := k.FillInputs(bufs, sizes, 0x2545F4914F6CDD1D); err != nil {
-		return nil, systemFailure(err)
-	}
 	if err := k.Bind(bufs, params); err != nil {
 		return nil, systemFailure(err)
 	}
-	raw := make([]float64, t.runs)
-	for i := range raw {
-		if raw[i], err = k.Run(global, local); err != nil {
-			return nil, systemFailure(fmt.Errorf("kernel %s: %w", k.IR.Name, err))
-		}
-		if !(raw[i] > 0) {
-			return nil, systemFailure(fmt.Errorf("kernel %s: the device timer reported %g s", k.IR.Name, raw[i]))
-		}
+	raw, err := measurekernels.TimeRuns(k, global, local, t.runs)
+	if err != nil {
+		return nil, systemFailure(fmt.Errorf("kernel %s: %w", k.IR.Name, err))
 	}
 	return raw, nil
 }
