@@ -91,7 +91,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *models.Cou
 	cases := make([][]report.Case, len(demoFits))
 	test := models.Rows(lt.tables, datasets.RoleTest)
 	for i, f := range demoFits {
-		w, err := counter.Train(lt.tables, f.opts.linear())
+		w, err := counter.CalibrateTables(lt.tables, f.opts.linear())
 		if err != nil {
 			return fmt.Errorf("fitting %s (%s): %w", name, f.label, err)
 		}
@@ -103,7 +103,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *models.Cou
 		}
 		weights, labels = append(weights, w), append(labels, f.label)
 	}
-	c, err := report.Compare(weights, labels)
+	c, err := report.CompareWeights(weights, labels)
 	if err != nil {
 		return err
 	}

@@ -63,11 +63,11 @@ func init() {
 
 // exportWeights writes the comparison of the weight tables at paths.
 func exportWeights(stdout io.Writer, paths []string, opts exportOptions) error {
-	write := map[string]func(*report.Comparison, io.Writer) error{
-		"markdown": (*report.Comparison).WriteMarkdown,
-		"csv":      (*report.Comparison).WriteCSV,
-		"json":     (*report.Comparison).WriteJSON,
-		"arrow":    (*report.Comparison).WriteArrow,
+	write := map[string]func(*report.WeightComparison, io.Writer) error{
+		"markdown": (*report.WeightComparison).WriteMarkdown,
+		"csv":      (*report.WeightComparison).WriteCSV,
+		"json":     (*report.WeightComparison).WriteJSON,
+		"arrow":    (*report.WeightComparison).WriteArrow,
 	}[opts.format]
 	if write == nil {
 		return fmt.Errorf("--format %q: want markdown, csv, json or arrow", opts.format)
@@ -83,7 +83,7 @@ func exportWeights(stdout io.Writer, paths []string, opts exportOptions) error {
 		}
 		tables[i] = w
 	}
-	c, err := report.Compare(tables, exportLabels(tables, paths))
+	c, err := report.CompareWeights(tables, exportLabels(tables, paths))
 	if err != nil {
 		return err
 	}

@@ -181,7 +181,7 @@ func printCoverage(out io.Writer, w *fit.Weights, lt *loadedTables, opts fitOpti
 
 // train fits the weights of the loaded tables and records their inputs.
 func train(lt *loadedTables, opts fitOptions) (*fit.Weights, error) {
-	w, err := models.NewCounter(tableKernels).Train(lt.tables, opts.linear())
+	w, err := models.NewCounter(tableKernels).CalibrateTables(lt.tables, opts.linear())
 	var re *fit.RankError
 	if errors.As(err, &re) {
 		return nil, fmt.Errorf("%w\n(give --min-norm to accept a minimum-norm solution, or measure kernels that separate these properties)", err)
@@ -197,7 +197,7 @@ func train(lt *loadedTables, opts fitOptions) (*fit.Weights, error) {
 func printFit(out io.Writer, w *fit.Weights) error {
 	printDiagnostics(out, w)
 	fmt.Fprintln(out)
-	c, err := report.Compare([]*fit.Weights{w}, nil)
+	c, err := report.CompareWeights([]*fit.Weights{w}, nil)
 	if err != nil {
 		return err
 	}

@@ -188,7 +188,7 @@ func readProgram(path string) (*program.Program, models.Source, error) {
 
 // programPredictor calibrates a model for a device and returns it as a
 // program predictor.
-func programPredictor(name string, dev *gpus.Device, src models.Source, opts programOptions) (program.Predictor, error) {
+func programPredictor(name string, dev *gpus.Device, src models.Source, opts programOptions) (program.PredictFunc, error) {
 	m, _ := models.New(name)
 	env := &models.Env{Counter: models.NewCounter(src), Device: dev}
 	if lin, ok := m.(*models.Linear); ok && opts.weights != "" {

@@ -20,7 +20,7 @@
 // hiding). The seed calibrates it once, from one measured size: it is "the
 // ratio of estimated execution time to the actual execution time", so the
 // calibrated model reproduces the calibration measurement exactly and
-// scales the estimate for other sizes ([Estimate.Calibrate],
+// scales the estimate for other sizes ([Estimate.AdjustingWeight],
 // [Estimate.Seconds]).
 //
 // # Weights
@@ -186,9 +186,9 @@ func (e Estimate) Seconds(adjustingWeight float64) (float64, error) {
 	return e.Unadjusted / adjustingWeight, nil
 }
 
-// Calibrate returns the adjusting weight that makes the model reproduce one
+// AdjustingWeight returns the adjusting weight that makes the model reproduce one
 // measured run time: estimated / actual.
-func (e Estimate) Calibrate(measured float64) (float64, error) {
+func (e Estimate) AdjustingWeight(measured float64) (float64, error) {
 	if !(measured > 0) || math.IsInf(measured, 0) {
 		return 0, fmt.Errorf("cycles: measured time must be positive and finite, have %g s", measured)
 	}

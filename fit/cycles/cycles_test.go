@@ -55,7 +55,7 @@ func TestCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	aw, err := small.Calibrate(1.5e-3)
+	aw, err := small.AdjustingWeight(1.5e-3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,8 +125,8 @@ func TestErrors(t *testing.T) {
 			return err
 		}, `"global"`},
 		{"zero adjusting weight", func() error { _, err := Estimate{Unadjusted: 1}.Seconds(0); return err }, "adjusting weight"},
-		{"zero measurement", func() error { _, err := Estimate{Unadjusted: 1}.Calibrate(0); return err }, "measured"},
-		{"empty kernel", func() error { _, err := Estimate{}.Calibrate(1); return err }, "zero cycles"},
+		{"zero measurement", func() error { _, err := Estimate{Unadjusted: 1}.AdjustingWeight(0); return err }, "measured"},
+		{"empty kernel", func() error { _, err := Estimate{}.AdjustingWeight(1); return err }, "zero cycles"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

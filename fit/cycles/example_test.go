@@ -8,13 +8,13 @@ import (
 
 // Calibrate the adjusting weight on one measured size, then predict
 // another.
-func ExampleEstimate_Calibrate() {
+func ExampleEstimate_AdjustingWeight() {
 	vectorAdd := func(n float64) cycles.Kernel {
 		return cycles.Kernel{Threads: n, Compute: map[string]float64{cycles.Add: 1}, GlobalAccesses: 3}
 	}
 	w := cycles.DefaultWeights()
 	small, _ := cycles.Estimated(vectorAdd(1<<20), w, 1.5e9, 1)
-	aw, err := small.Calibrate(0.2e-3) // measured: 0.2 ms
+	aw, err := small.AdjustingWeight(0.2e-3) // measured: 0.2 ms
 	if err != nil {
 		fmt.Println(err)
 		return

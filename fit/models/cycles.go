@@ -101,7 +101,7 @@ func (m *Cycles) Calibrate(env *Env, rows []Row) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", rowName(r), err)
 		}
-		aw, err := e.Calibrate(r.TimeS)
+		aw, err := e.AdjustingWeight(r.TimeS)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rowName(r), err)
 		}

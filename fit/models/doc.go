@@ -22,7 +22,10 @@
 //
 // # The linear model
 //
-// [Counter.Train] fits the weights of one device; [Counter.Validate]
+// [Counter.CalibrateTables] fits the weights of one device on the
+// measurement rows of its tables, [Counter.Calibrate] on rows the caller
+// chooses (fitting, in package fit, is the least-squares solve that
+// calibrating the linear model calls); [Counter.Validate]
 // predicts rows and pairs each prediction with its measurement;
 // [Counter.CrossValidate] leaves out one kernel class at a time, fits on
 // the others, and predicts the rows left out that the others determine

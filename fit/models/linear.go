@@ -22,7 +22,7 @@ func (m *Linear) Name() string { return "linear" }
 
 // Calibrate implements Model: it fits the weights to the rows.
 func (m *Linear) Calibrate(env *Env, rows []Row) error {
-	w, err := env.Counter.Fit(rows, m.Options)
+	w, err := env.Counter.Calibrate(rows, m.Options)
 	if err != nil {
 		return err
 	}

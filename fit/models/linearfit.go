@@ -13,7 +13,8 @@ import (
 	"github.com/uniperf/uniperf/fit/report"
 )
 
-// LinearOptions adjust Train and CrossValidate.
+// LinearOptions adjust the linear model's calibration and
+// CrossValidate.
 type LinearOptions struct {
 	Fit fit.Options
 	// Integer puts the int.* properties into the fit; seed 001 leaves
@@ -51,9 +52,10 @@ func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sampl
 	return props, samples, nil
 }
 
-// Train fits the weights of one device on the measurement rows of tables
-// (keyed by name). The tables must come from one device.
-func (c *Counter) Train(tables map[string]*datasets.Table, opts LinearOptions) (*fit.Weights, error) {
+// CalibrateTables fits the linear model's weights for one device on the
+// measurement rows of tables (keyed by name). The tables must come from one
+// device.
+func (c *Counter) CalibrateTables(tables map[string]*datasets.Table, opts LinearOptions) (*fit.Weights, error) {
 	device, err := oneDevice(tables)
 	if err != nil {
 		return nil, err
@@ -62,7 +64,7 @@ func (c *Counter) Train(tables map[string]*datasets.Table, opts LinearOptions) (
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("fit: the tables have no measurement rows (role %q) to fit on", datasets.RoleMeasurement)
 	}
-	w, err := c.Fit(rows, opts)
+	w, err := c.Calibrate(rows, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -70,9 +72,10 @@ func (c *Counter) Train(tables map[string]*datasets.Table, opts LinearOptions) (
 	return w, nil
 }
 
-// Fit fits weights to rows, which the caller has chosen (Train takes the
-// measurement rows of whole tables). The weights have no device set.
-func (c *Counter) Fit(rows []Row, opts LinearOptions) (*fit.Weights, error) {
+// Calibrate fits the linear model's weights to rows, which the caller has
+// chosen (CalibrateTables takes the measurement rows of whole tables). The
+// weights have no device set.
+func (c *Counter) Calibrate(rows []Row, opts LinearOptions) (*fit.Weights, error) {
 	props, samples, err := c.Samples(rows, opts)
 	if err != nil {
 		return nil, err
@@ -161,12 +164,12 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOp
 // prices and determines, and says why it left the others out (each reason
 // once).
 func (c *Counter) predictHeld(train, held []Row, opts LinearOptions) ([]report.Case, []string, error) {
-	w, err := c.Fit(train, opts)
+	w, err := c.Calibrate(train, opts)
 	var re *fit.RankError
 	if errors.As(err, &re) {
 		o := opts
 		o.Fit.MinNorm = true
-		w, err = c.Fit(train, o)
+		w, err = c.Calibrate(train, o)
 	}
 	if err != nil {
 		return nil, nil, err

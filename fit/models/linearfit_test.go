@@ -152,7 +152,7 @@ func TestTrainRecoversWeights(t *testing.T) {
 	tables := map[string]*datasets.Table{
 		"m.arrow": syntheticTable("dev", allKernels, datasets.RoleMeasurement),
 	}
-	w, err := c.Train(tables, LinearOptions{})
+	w, err := c.CalibrateTables(tables, LinearOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestValidateAndCrossValidate(t *testing.T) {
 	test := syntheticTable("dev", []string{"copy", "scale"}, datasets.RoleTest)
 	m.Rows = append(m.Rows, test.Rows...)
 	tables := map[string]*datasets.Table{"m": m}
-	w, err := c.Train(tables, LinearOptions{})
+	w, err := c.CalibrateTables(tables, LinearOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,32 +242,32 @@ func TestErrors(t *testing.T) {
 	c := NewCounter(testSource)
 	a := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
 	b := syntheticTable("gpu B", []string{"copy"}, datasets.RoleMeasurement)
-	if _, err := c.Train(map[string]*datasets.Table{"a": a, "b": b}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "one device at a time") {
+	if _, err := c.CalibrateTables(map[string]*datasets.Table{"a": a, "b": b}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "one device at a time") {
 		t.Errorf("two devices: %v", err)
 	}
 	cuda := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
 	cuda.Meta.Backend = "cuda"
-	if _, err := c.Train(map[string]*datasets.Table{"a": a, "c": cuda}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "fit: c was measured through cuda, a through opencl: give the tables of one backend") {
+	if _, err := c.CalibrateTables(map[string]*datasets.Table{"a": a, "c": cuda}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "fit: c was measured through cuda, a through opencl: give the tables of one backend") {
 		t.Errorf("two backends: %v", err)
 	}
 	tests := syntheticTable("gpu A", []string{"copy"}, datasets.RoleTest)
-	if _, err := c.Train(map[string]*datasets.Table{"t": tests}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "no measurement rows") {
+	if _, err := c.CalibrateTables(map[string]*datasets.Table{"t": tests}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "no measurement rows") {
 		t.Errorf("only test rows: %v", err)
 	}
 	unknown := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
 	unknown.Rows[3].Kernel = "nosuch"
-	if _, err := c.Train(map[string]*datasets.Table{"u.arrow": unknown}, LinearOptions{}); err == nil ||
+	if _, err := c.CalibrateTables(map[string]*datasets.Table{"u.arrow": unknown}, LinearOptions{}); err == nil ||
 		!strings.Contains(err.Error(), "u.arrow row 3") || !strings.Contains(err.Error(), "no .knl description") {
 		t.Errorf("kernel without .knl: %v", err)
 	}
 	few := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
 	few.Rows = few.Rows[:2]
-	if _, err := c.Train(map[string]*datasets.Table{"f": few}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "at least as many measurement rows as properties") {
+	if _, err := c.CalibrateTables(map[string]*datasets.Table{"f": few}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "at least as many measurement rows as properties") {
 		t.Errorf("fewer rows than properties: %v", err)
 	}
 	missing := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
 	missing.Rows[0].Params = map[string]int64{"m": 5}
-	if _, err := c.Train(map[string]*datasets.Table{"p": missing}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "p row 0") {
+	if _, err := c.CalibrateTables(map[string]*datasets.Table{"p": missing}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "p row 0") {
 		t.Errorf("missing parameter: %v", err)
 	}
 
@@ -284,7 +284,7 @@ func TestErrors(t *testing.T) {
 func TestPredictor(t *testing.T) {
 	c := NewCounter(testSource)
 	tables := map[string]*datasets.Table{"m": syntheticTable("dev", allKernels, datasets.RoleMeasurement)}
-	w, err := c.Train(tables, LinearOptions{})
+	w, err := c.CalibrateTables(tables, LinearOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestPredictor(t *testing.T) {
 
 	// Weights fitted without any multiplication cannot price scale.
 	noMul := map[string]*datasets.Table{"m": syntheticTable("dev", []string{"store", "copy", "add2"}, datasets.RoleMeasurement)}
-	w, err = c.Train(noMul, LinearOptions{Fit: fit.Options{MinNorm: true}})
+	w, err = c.CalibrateTables(noMul, LinearOptions{Fit: fit.Options{MinNorm: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

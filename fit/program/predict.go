@@ -7,8 +7,8 @@ import (
 	"github.com/uniperf/uniperf/fit/xu"
 )
 
-// Predictor predicts one bound launch in seconds.
-type Predictor func(b Bound) (float64, error)
+// PredictFunc predicts one bound launch in seconds.
+type PredictFunc func(b Bound) (float64, error)
 
 // Timed is a launch with its predicted (or measured) time.
 type Timed struct {
@@ -27,7 +27,7 @@ type Result struct {
 // Predict binds the program at batch (0: the file's value) and sums the
 // predictions of every launch (seed 003 (6-4)–(6-8)). A launch the
 // predictor fails on is an error naming its line.
-func Predict(p *Program, batch int64, predict Predictor) (*Result, error) {
+func Predict(p *Program, batch int64, predict PredictFunc) (*Result, error) {
 	bound, _, err := p.Bind(batch)
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func Predict(p *Program, batch int64, predict Predictor) (*Result, error) {
 // launch on it.
 type Device struct {
 	Name    string
-	Predict Predictor
+	Predict PredictFunc
 }
 
 // Exchange says how devices exchange the parameters after a step.
@@ -147,7 +147,7 @@ func DataParallel(p *Program, devices []Device, x Exchange) (*Split, error) {
 	default:
 		return nil, fmt.Errorf("exchange mode %q: want ring or ps", x.Mode)
 	}
-	if s.Step, err = xu.DataParallel(shares, s.Exchange); err != nil {
+	if s.Step, err = xu.ParallelStep(shares, s.Exchange); err != nil {
 		return nil, err
 	}
 	return s, nil

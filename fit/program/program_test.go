@@ -158,7 +158,7 @@ func TestDataParallel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	perSample := func(s float64) Predictor {
+	perSample := func(s float64) PredictFunc {
 		return func(b Bound) (float64, error) { return s * float64(b.Params["b"]), nil }
 	}
 	devs := []Device{{"fast", perSample(1e-3)}, {"slow", perSample(3e-3)}}

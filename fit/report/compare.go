@@ -16,30 +16,31 @@ import (
 	"github.com/uniperf/uniperf/fit/weightsio"
 )
 
-// ComparisonSchema is the uniperf.schema metadata value of the Arrow form of
-// a Comparison.
-const ComparisonSchema = "weights-comparison/1"
+// WeightComparisonSchema is the uniperf.schema metadata value of the Arrow
+// form of a WeightComparison.
+const WeightComparisonSchema = "weights-comparison/1"
 
-// Comparison puts the weight tables of several devices side by side, in the
-// manner of seed 001's Table 2 for many devices, with the rates the weights
-// imply.
-type Comparison struct {
+// WeightComparison puts the weight tables of several devices side by side,
+// in the manner of seed 001's Table 2 for many devices, with the rates the
+// weights imply. (Package models' Comparison compares models, not
+// devices.)
+type WeightComparison struct {
 	Labels     []string       // one column label per table
 	Tables     []*fit.Weights // the tables, in column order
 	Properties []string       // every property of any table: memory, arithmetic, synchronisation, launch
 }
 
-// Compare builds a comparison. Labels default to the device names; a label
-// that repeats gets a suffix " (2)", " (3)", ... . Tables fitted against
-// different property sets are not comparable and give an error.
-func Compare(tables []*fit.Weights, labels []string) (*Comparison, error) {
+// CompareWeights builds a comparison. Labels default to the device names;
+// a label that repeats gets a suffix " (2)", " (3)", ... . Tables fitted
+// against different property sets are not comparable and give an error.
+func CompareWeights(tables []*fit.Weights, labels []string) (*WeightComparison, error) {
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("compare: no weight tables")
 	}
 	if labels != nil && len(labels) != len(tables) {
 		return nil, fmt.Errorf("compare: %d labels for %d tables", len(labels), len(tables))
 	}
-	c := &Comparison{Tables: tables}
+	c := &WeightComparison{Tables: tables}
 	count := make(map[string]int)
 	for i, t := range tables {
 		if t.PropertySet != tables[0].PropertySet {
@@ -66,7 +67,7 @@ func Compare(tables []*fit.Weights, labels []string) (*Comparison, error) {
 }
 
 // cell returns table i's weight of a property and its rate.
-func (c *Comparison) cell(i int, property string) (w float64, r Rate, ok bool) {
+func (c *WeightComparison) cell(i int, property string) (w float64, r Rate, ok bool) {
 	w, ok = c.Tables[i].Weight(property)
 	if !ok {
 		return 0, Rate{}, false
@@ -82,7 +83,7 @@ func unit(property string) string {
 // WriteMarkdown writes a Markdown table: one row per property, a weight
 // and a rate column per device. A missing weight is an empty cell; a
 // weight that implies no rate says why.
-func (c *Comparison) WriteMarkdown(w io.Writer) error {
+func (c *WeightComparison) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| property | rate unit |")
 	for _, l := range c.Labels {
@@ -130,7 +131,7 @@ func rateDecimals(v float64) int {
 // WriteCSV writes the comparison as CSV: property, rate unit, and for each
 // device its weight in s/op, its rate and a note saying why a rate is
 // missing.
-func (c *Comparison) WriteCSV(w io.Writer) error {
+func (c *WeightComparison) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := []string{"property", "rate_unit"}
 	for _, l := range c.Labels {
@@ -183,7 +184,7 @@ type jsonProperty struct {
 
 // WriteJSON writes the comparison as one JSON object with a "devices" list
 // and a "properties" list whose "values" follow the device order.
-func (c *Comparison) WriteJSON(w io.Writer) error {
+func (c *WeightComparison) WriteJSON(w io.Writer) error {
 	var out struct {
 		Devices    []jsonDevice   `json:"devices"`
 		Properties []jsonProperty `json:"properties"`
@@ -215,8 +216,8 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 // WriteArrow writes the comparison as an Arrow IPC file in long form, one
 // row per (device, property): label, device, model, property, weight_s,
 // rate (null where there is none), rate_unit, note.
-func (c *Comparison) WriteArrow(w io.Writer) error {
-	md := arrow.NewMetadata([]string{weightsio.KeySchema}, []string{ComparisonSchema})
+func (c *WeightComparison) WriteArrow(w io.Writer) error {
+	md := arrow.NewMetadata([]string{weightsio.KeySchema}, []string{WeightComparisonSchema})
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "label", Type: arrow.BinaryTypes.String},
 		{Name: "device", Type: arrow.BinaryTypes.String},

@@ -97,12 +97,12 @@ func TestDerivedRatesTable2(t *testing.T) {
 	}
 }
 
-func twoDevices(t *testing.T) *Comparison {
+func twoDevices(t *testing.T) *WeightComparison {
 	fury := furyWeights(t)
 	other := &fit.Weights{Device: "Other GPU", Model: fit.ModelUnified, PropertySet: "sha256:x",
 		Properties: []string{"launch.const", "global.load.f32.stride=1", "flop.f64.add"},
 		Values:     []float64{5e-6, 4e-12, 2e-12}}
-	c, err := Compare([]*fit.Weights{fury, other}, nil)
+	c, err := CompareWeights([]*fit.Weights{fury, other}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,13 +122,13 @@ func TestCompareOrderAndLabels(t *testing.T) {
 		t.Errorf("order\n got %s\nwant %s", got, want)
 	}
 	w := furyWeights(t)
-	c2, err := Compare([]*fit.Weights{w, w}, nil)
+	c2, err := CompareWeights([]*fit.Weights{w, w}, nil)
 	if err != nil || c2.Labels[1] != "R9 Fury (2)" {
 		t.Errorf("labels %v, %v", c2.Labels, err)
 	}
 	other := furyWeights(t)
 	other.PropertySet = "sha256:y"
-	if _, err := Compare([]*fit.Weights{w, other}, nil); err == nil || !strings.Contains(err.Error(), "sha256:y") {
+	if _, err := CompareWeights([]*fit.Weights{w, other}, nil); err == nil || !strings.Contains(err.Error(), "sha256:y") {
 		t.Errorf("mixed property sets: %v", err)
 	}
 }

@@ -5,9 +5,9 @@
 //
 // [NewReport] groups [Case] values, one checked prediction each, into a
 // [Report] with per-kernel, cross-device and cross-kernel geometric means;
-// [Compare] puts the weight tables of several devices side by side in a
-// [Comparison], written as Markdown, CSV, JSON or Arrow, with sustained
-// rates from [DerivedRate] (GB/s per memory access class, GFLOP/s per
-// operation class). [PlotValidation], [PredictedVsMeasured] and
+// [CompareWeights] puts the weight tables of several devices side by side
+// in a [WeightComparison], written as Markdown, CSV, JSON or Arrow, with
+// sustained rates from [DerivedRate] (GB/s per memory access class,
+// GFLOP/s per operation class). [PlotValidation], [PredictedVsMeasured] and
 // [PlotRates] draw predicted-against-measured and rate plots as SVG.
 package report

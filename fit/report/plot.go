@@ -116,7 +116,7 @@ func PredictedVsMeasured(series []Series, title string, missing int) (*plot.Plot
 // writes it as SVG. Properties with no rate on a device (no weight, or a
 // weight ≤ 0) get no bar there; overheads (ns, µs) are not rates and are
 // not drawn.
-func PlotRates(w io.Writer, c *Comparison) error {
+func PlotRates(w io.Writer, c *WeightComparison) error {
 	plots, height, err := ratePlots(c)
 	if err != nil {
 		return err
@@ -136,7 +136,7 @@ func drawStacked(dc draw.Canvas, plots []*plot.Plot) {
 }
 
 // ratePlots returns one panel per rate unit and the height they need.
-func ratePlots(c *Comparison) ([]*plot.Plot, vg.Length, error) {
+func ratePlots(c *WeightComparison) ([]*plot.Plot, vg.Length, error) {
 	var plots []*plot.Plot
 	var rows int
 	for _, u := range []string{"GB/s", "GFLOP/s", "GOP/s"} {
@@ -162,7 +162,7 @@ func ratePlots(c *Comparison) ([]*plot.Plot, vg.Length, error) {
 	return plots, vg.Points(float64(rows*len(c.Tables))*10 + float64(len(plots))*90), nil
 }
 
-func ratePanel(c *Comparison, props []string, u string) (*plot.Plot, error) {
+func ratePanel(c *WeightComparison, props []string, u string) (*plot.Plot, error) {
 	p := plot.New()
 	p.X.Label.Text = u + " (no bar: no weight, or a weight ≤ 0)"
 	p.X.Min = 0

@@ -20,7 +20,7 @@
 //
 // [SumProgram] is the layer-sum model (6-4)–(6-8): a program's time is its
 // loading time, the sum over layers of their forward and backward kernels,
-// and the update time. [DataParallel] prices a data-parallel step over
+// and the update time. [ParallelStep] prices a data-parallel step over
 // several devices as the slowest device's share (5-2b), (5-13) plus the
 // parameter exchange (5-10); [ParameterServerBytes] and
 // [RingAllReduceBytes] give the exchanged volume for the thesis's two

@@ -30,10 +30,10 @@ func ExampleSumProgram() {
 	// total  2.35 s
 }
 
-func ExampleDataParallel() {
+func ExampleParallelStep() {
 	// Two devices share a batch; after the step they exchange 100 MB of
 	// gradients through a ring all-reduce over a 10 GB/s link.
-	step, err := xu.DataParallel(
+	step, err := xu.ParallelStep(
 		[]xu.Share{{Device: "GTX 1080", Seconds: 0.84}, {Device: "GTX 1080 Ti", Seconds: 0.80}},
 		xu.Exchange{Bytes: xu.RingAllReduceBytes(100e6, 2), Bandwidth: 10e9})
 	if err != nil {

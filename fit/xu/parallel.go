@@ -69,11 +69,11 @@ type Step struct {
 	Slowest  string  // the device of the slowest share
 }
 
-// DataParallel is the time of one data-parallel step over several devices
+// ParallelStep is the time of one data-parallel step over several devices
 // (seed 003, Ch. 5–6): the devices run their shares at once, so the step
 // takes as long as the slowest share (the parallel-task rule (5-2b), (5-13)),
 // followed by the parameter exchange.
-func DataParallel(shares []Share, x Exchange) (Step, error) {
+func ParallelStep(shares []Share, x Exchange) (Step, error) {
 	if len(shares) == 0 {
 		return Step{}, errors.New("data parallel: no device shares")
 	}

@@ -67,7 +67,7 @@ func TestSumProgramErrors(t *testing.T) {
 func TestDataParallel(t *testing.T) {
 	// Slowest share 0.84 s; exchange 1e8 bytes at 1e10 bytes/s plus two
 	// messages of 1 ms: 0.01 + 0.002 s.
-	s, err := DataParallel([]Share{{"GTX 1080", 0.84}, {"GTX 1080 Ti", 0.80}},
+	s, err := ParallelStep([]Share{{"GTX 1080", 0.84}, {"GTX 1080 Ti", 0.80}},
 		Exchange{Bytes: 1e8, Bandwidth: 1e10, Latency: 1e-3, Messages: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -75,13 +75,13 @@ func TestDataParallel(t *testing.T) {
 	if s.Slowest != "GTX 1080" || s.Compute != 0.84 || math.Abs(s.Transfer-0.012) > 1e-15 || math.Abs(s.Total-0.852) > 1e-15 {
 		t.Errorf("got %+v", s)
 	}
-	if _, err := DataParallel(nil, Exchange{}); err == nil {
+	if _, err := ParallelStep(nil, Exchange{}); err == nil {
 		t.Error("no shares accepted")
 	}
-	if _, err := DataParallel([]Share{{"a", 1}}, Exchange{Bytes: 1}); err == nil || !strings.Contains(err.Error(), "bandwidth") {
+	if _, err := ParallelStep([]Share{{"a", 1}}, Exchange{Bytes: 1}); err == nil || !strings.Contains(err.Error(), "bandwidth") {
 		t.Errorf("bytes without bandwidth: %v", err)
 	}
-	if s, err := DataParallel([]Share{{"a", 1}}, Exchange{}); err != nil || s.Total != 1 {
+	if s, err := ParallelStep([]Share{{"a", 1}}, Exchange{}); err != nil || s.Total != 1 {
 		t.Errorf("no exchange: %+v, %v", s, err)
 	}
 }
