@@ -30,27 +30,6 @@ func (c Collinearity) String() string {
 	return fmt.Sprintf("%s (σ/σ₁ = %.1e): %s", kind, c.Ratio, strings.Join(c.Properties, ", "))
 }
 
-// RankError reports a rank-deficient fit: the measurement rows do not
-// determine every weight.
-type RankError struct {
-	Rank       int            // numerical rank of the column-scaled matrix
-	Properties int            // properties in the fit (after dropping zero ones)
-	Condition  float64        // σ_1/σ_n of the column-scaled matrix
-	Collinear  []Collinearity // groups, exact ones included
-}
-
-func (e *RankError) Error() string {
-	var groups []string
-	for _, c := range e.Collinear {
-		if c.Exact {
-			groups = append(groups, "{"+strings.Join(c.Properties, ", ")+"}")
-		}
-	}
-	return fmt.Sprintf("fit: rank %d of %d properties (condition number %.3g): collinear over the measurement rows: %s; "+
-		"add measurement kernels that vary these properties independently, or ask for the minimum-norm solution",
-		e.Rank, e.Properties, e.Condition, strings.Join(groups, "; "))
-}
-
 // involved is the threshold on null-space projector entries: entries of a
 // dependency among k columns are about 1/k, rounding noise about ε·κ.
 const involved = 1e-6

@@ -2,7 +2,6 @@ package measurekernels
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -72,18 +71,6 @@ func (m *measurer) close() {
 	}
 }
 
-// fatalError marks an error that stops the run (the table cannot be
-// written); other errors belong to one kernel or case.
-type fatalError struct{ err error }
-
-func (e *fatalError) Error() string { return e.err.Error() }
-func (e *fatalError) Unwrap() error { return e.err }
-
-func fatal(err error) bool {
-	var f *fatalError
-	return errors.As(err, &f)
-}
-
 func caseKey(c suite.Case) datasets.Key {
 	return datasets.MakeKey(c.Entry.Kernel, c.Consts, c.Params, c.Group)
 }
@@ -141,10 +128,6 @@ func groupSize(g []int64) int64 {
 	}
 	return n
 }
-
-// errSkip reports that a case's program is unusable; the failure is
-// already in the report.
-var errSkip = errors.New("skipped")
 
 // fits checks a case against the device's memory.
 func (m *measurer) fits(p *program, c suite.Case) (map[string]int64, error) {

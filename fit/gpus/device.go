@@ -211,22 +211,6 @@ type ResiosSimulation struct {
 	LatencyHidingFactor float64 `json:"latency_hiding_factor"`
 }
 
-// MissingError reports a parameter a model needs that a device file lacks.
-type MissingError struct {
-	File  string // device file
-	Field string // JSON path, e.g. "hongkim.mem_ld"
-	Model string // the model that needs it
-	// Section is set when a whole section is absent.
-	Section bool
-}
-
-func (e *MissingError) Error() string {
-	if e.Section {
-		return fmt.Sprintf("device file %s has no %s section; the %s model needs it", e.File, e.Field, e.Model)
-	}
-	return fmt.Sprintf("device file %s: %s is missing or not positive; the %s model needs it", e.File, e.Field, e.Model)
-}
-
 type field struct {
 	path string // JSON path
 	v    float64

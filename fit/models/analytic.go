@@ -23,7 +23,7 @@ type launch struct {
 // prepare counts, traces and sizes a case for a device of the env.
 func prepare(env *Env, tr *tracer, c Case) (*launch, error) {
 	if env.Device == nil {
-		return nil, errors.New("no device file: the analytical models need the device's limits (give --device)")
+		return nil, fmt.Errorf("%w: the analytical models need the device's limits (give --device)", ErrNoDeviceFile)
 	}
 	in, err := env.Inputs(c)
 	if err != nil {
@@ -51,7 +51,7 @@ func resources(in *Inputs) gpus.Resources {
 // hold. Registers, which a .knl kernel does not declare, do not limit it.
 func Occupancy(env *Env, c Case) (gpus.Occupancy, error) {
 	if env.Device == nil {
-		return gpus.Occupancy{}, errors.New("no device file: occupancy needs the device's limits")
+		return gpus.Occupancy{}, fmt.Errorf("%w: occupancy needs the device's limits", ErrNoDeviceFile)
 	}
 	in, err := env.Inputs(c)
 	if err != nil {

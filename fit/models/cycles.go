@@ -140,10 +140,10 @@ func (m *Cycles) picker() (func([]Row) Row, error) {
 // weight, or over the fallback for a kernel not calibrated.
 func (m *Cycles) Predict(env *Env, c Case) (Prediction, error) {
 	if m.Fallback <= 0 {
-		return Prediction{}, fmt.Errorf("cycles model: not calibrated")
+		return Prediction{}, fmt.Errorf("cycles: %w", ErrNotCalibrated)
 	}
 	if env.Device == nil || env.Device.Name != m.Device {
-		return Prediction{}, fmt.Errorf("cycles model: calibrated for %s, asked to predict on another device", m.Device)
+		return Prediction{}, fmt.Errorf("cycles: calibrated for %s, asked to predict on another device", m.Device)
 	}
 	e, err := m.estimate(env, c)
 	if err != nil {

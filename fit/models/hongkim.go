@@ -85,14 +85,14 @@ func hongKimDevice(env *Env) (*gpus.Device, gpus.HongKim, error) {
 // and every quantity of equations (5)–(27).
 func (m *HongKim) Predict(env *Env, c Case) (Prediction, error) {
 	if m.Memory.MemLD <= 0 {
-		return Prediction{}, fmt.Errorf("hongkim model: not calibrated")
+		return Prediction{}, fmt.Errorf("hongkim: %w", ErrNotCalibrated)
 	}
 	d, fixed, err := hongKimDevice(env)
 	if err != nil {
 		return Prediction{}, err
 	}
 	if d.Name != m.Device {
-		return Prediction{}, fmt.Errorf("hongkim model: calibrated for %s, asked to predict on %s", m.Device, d.Name)
+		return Prediction{}, fmt.Errorf("hongkim: calibrated for %s, asked to predict on %s", m.Device, d.Name)
 	}
 	in, err := env.Inputs(c)
 	if err != nil {

@@ -34,7 +34,7 @@ func (m *Linear) Calibrate(env *Env, rows []Row) error {
 // explanation is the terms, largest share first, in seconds.
 func (m *Linear) Predict(env *Env, c Case) (Prediction, error) {
 	if m.Weights == nil {
-		return Prediction{}, fmt.Errorf("linear model: not calibrated")
+		return Prediction{}, fmt.Errorf("linear: %w", ErrNotCalibrated)
 	}
 	t, terms, err := env.Counter.Predict(m.Weights, c.Kernel, c.Consts, c.Params)
 	if err != nil {

@@ -74,7 +74,7 @@ func (m *Resios) Name() string { return "resios" }
 // constants, or fits them to rows when the file has no resios section.
 func (m *Resios) Calibrate(env *Env, rows []Row) error {
 	if env.Device == nil {
-		return errors.New("resios model: no device file (give --device)")
+		return fmt.Errorf("resios: %w (give --device)", ErrNoDeviceFile)
 	}
 	d, err := resios.FromDevice(env.Device)
 	var missing *gpus.MissingError
@@ -85,7 +85,7 @@ func (m *Resios) Calibrate(env *Env, rows []Row) error {
 	case !errors.As(err, &missing) || !missing.Section:
 		return err
 	case len(rows) == 0:
-		return fmt.Errorf("resios model: %w, and there are no measurement rows to fit its constants to", err)
+		return fmt.Errorf("resios: %w, and there are no measurement rows to fit its constants to", err)
 	}
 	fitted, obj, err := fitResios(env, m.tracer(), rows)
 	if err != nil {
@@ -111,7 +111,7 @@ func (m *Resios) Summary() string {
 // Predict implements Model.
 func (m *Resios) Predict(env *Env, c Case) (Prediction, error) {
 	if m.Device == nil {
-		return Prediction{}, errors.New("resios model: not calibrated")
+		return Prediction{}, fmt.Errorf("resios: %w", ErrNotCalibrated)
 	}
 	l, err := prepare(env, m.tracer(), c)
 	if err != nil {

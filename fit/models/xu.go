@@ -1,7 +1,6 @@
 package models
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -79,7 +78,7 @@ const (
 // Calibrate implements Model.
 func (m *Xu) Calibrate(env *Env, rows []Row) error {
 	if env.Device == nil {
-		return errors.New("xu model: no device file (give --device)")
+		return fmt.Errorf("xu: %w (give --device)", ErrNoDeviceFile)
 	}
 	if len(rows) == 0 {
 		return m.fromDevice(env)
@@ -127,7 +126,7 @@ func (m *Xu) Summary() string {
 // Predict implements Model.
 func (m *Xu) Predict(env *Env, c Case) (Prediction, error) {
 	if m.Cycles == nil {
-		return Prediction{}, errors.New("xu model: not calibrated")
+		return Prediction{}, fmt.Errorf("xu: %w", ErrNotCalibrated)
 	}
 	l, err := prepare(env, m.tracer(), c)
 	if err != nil {

@@ -47,15 +47,6 @@ type arg struct {
 	e    expr
 }
 
-// Error is a problem with a program file, at a line.
-type Error struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
-
 // maxLine bounds a line, so that a corrupt file is an error rather than a
 // buffer the size of the file.
 const maxLine = 1 << 16
