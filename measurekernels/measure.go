@@ -4,6 +4,10 @@
 // with the device's event timers by the protocol of seed 001 §4.2, and
 // appends one row to a measurement table (package datasets).
 //
+// [Measure] runs a suite on a device into a table whose metadata [Meta]
+// gives; [Inputs] and [TimeRuns] are the timing protocol itself, which the
+// suite's cases and uniperf measure KERNEL's single kernels share.
+//
 // Subpackages: gpu (the backend-neutral runtime interface, with opencl and
 // cuda implementations loaded at run time), devices (discovery and
 // selection), codegen (OpenCL C and CUDA C from the counts IR), suite (the

@@ -3,6 +3,12 @@
 // binds the kernel's arguments, computes its launch grid, and checks its
 // results against the counts reference interpreter on random inputs with
 // the outputs poisoned.
+//
+// [Build] compiles a kernel for a device; the [Kernel] it returns sizes
+// ([Kernel.Sizes]), allocates ([Kernel.Alloc]), fills
+// ([Kernel.FillInputs]), binds ([Kernel.Bind]) and runs ([Kernel.Grid],
+// [Kernel.Run]) it, and [Kernel.Check] compares its results with the
+// interpreter's.
 package launch
 
 import (

@@ -18,6 +18,9 @@
 // expressions such as "N/2". Work-group sizes come from the seed's six
 // sets (1-D and 2-D, Small, Med, Large) and bind the kernel's group-size
 // consts (LX, LY).
+//
+// [Load] reads a shipped suite by name and [Parse] a suite file; a
+// [Suite]'s [Suite.Cases] are the points to measure of one [Kernel] entry.
 package suite
 
 import (
