@@ -3,12 +3,23 @@
 // layer-sum model (seed 003, Chapter 6, equations (6-4)–(6-8)), on one
 // device or split data-parallel across several (Chapter 5, §6.4).
 //
-// A program file lists the launches; Parse reads it, Program.Bind
-// evaluates its parameters, Predict sums a model's kernel predictions
-// into per-kernel and per-layer totals (xu.SumProgram), and DataParallel
+// A program file lists the launches; [Parse] reads it, [Program.Bind]
+// evaluates its parameters, [Predict] sums a model's kernel predictions
+// into per-kernel and per-layer totals ([SumProgram]), and [DataParallel]
 // divides the batch across devices in proportion to their predicted
-// throughput (xu.Split), takes the slowest device's share and adds the
-// parameter exchange at a given bandwidth (xu.DataParallel).
+// throughput ([Proportional]), takes the slowest device's share and adds
+// the parameter exchange at a given bandwidth ([ParallelStep]).
+//
+// # The layer-sum and data-parallel models
+//
+// [SumProgram] is the layer-sum model (6-4)–(6-8): a program's time is its
+// loading time, the sum over layers of their forward and backward kernels,
+// and the update time. [ParallelStep] prices a data-parallel step over
+// several devices as the slowest device's share (5-2b), (5-13) plus the
+// parameter exchange (5-10); [ParameterServerBytes] and
+// [RingAllReduceBytes] give the exchanged volume for the thesis's two
+// transfer modes. [Proportional] divides work in proportion to throughput, as
+// (4-8)–(4-10) divide SMs between two kernels.
 //
 // # Program files
 //

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/uniperf/uniperf/fit/xu"
 )
 
 // Program is a parsed program file.
@@ -36,7 +34,7 @@ type let struct {
 type Launch struct {
 	Line   int
 	Layer  string
-	Phase  xu.Phase
+	Phase  Phase
 	Kernel string
 	params []arg
 	consts []arg
@@ -83,7 +81,7 @@ type parser struct {
 	p     *Program
 	lets  map[string]bool
 	layer string
-	phase xu.Phase
+	phase Phase
 	n     int // the line being parsed, 1-based
 }
 
@@ -136,9 +134,9 @@ func (ps *parser) line(text string) error {
 	case "phase":
 		switch rest {
 		case "forward":
-			ps.phase = xu.Forward
+			ps.phase = Forward
 		case "backward":
-			ps.phase = xu.Backward
+			ps.phase = Backward
 		default:
 			return fmt.Errorf("phase %q: want forward or backward", rest)
 		}

@@ -3,8 +3,6 @@ package program
 import (
 	"errors"
 	"fmt"
-
-	"github.com/uniperf/uniperf/fit/xu"
 )
 
 // PredictFunc predicts one bound launch in seconds.
@@ -21,7 +19,7 @@ type Timed struct {
 type Result struct {
 	Batch     int64 // the batch it ran at; 0 without a batch line
 	Launches  []Timed
-	Breakdown xu.Breakdown
+	Breakdown Breakdown
 }
 
 // Predict binds the program at batch (0: the file's value) and sums the
@@ -38,7 +36,7 @@ func Predict(p *Program, batch int64, predict PredictFunc) (*Result, error) {
 			return nil, err
 		}
 	}
-	prog := xu.Program{Loading: p.Loading, Update: p.Update}
+	prog := Timeline{Loading: p.Loading, Update: p.Update}
 	for _, b := range bound {
 		t, err := predict(b)
 		if err == nil && !(t >= 0) {
@@ -48,9 +46,9 @@ func Predict(p *Program, batch int64, predict PredictFunc) (*Result, error) {
 			return nil, &Error{File: p.File, Line: b.Line, Msg: fmt.Sprintf("launch %s: %v", b.Kernel, err)}
 		}
 		r.Launches = append(r.Launches, Timed{Bound: b, Seconds: t})
-		prog.Kernels = append(prog.Kernels, xu.KernelTime{Layer: b.Layer, Kernel: b.Kernel, Phase: b.Phase, Seconds: t})
+		prog.Kernels = append(prog.Kernels, KernelTime{Layer: b.Layer, Kernel: b.Kernel, Phase: b.Phase, Seconds: t})
 	}
-	if r.Breakdown, err = xu.SumProgram(prog); err != nil {
+	if r.Breakdown, err = SumProgram(prog); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.File, err)
 	}
 	return r, nil
@@ -85,13 +83,13 @@ type Share struct {
 type Split struct {
 	Batch    int64
 	Shares   []Share
-	Exchange xu.Exchange
-	Step     xu.Step
+	Exchange Transfer
+	Step     Step
 }
 
 // DataParallel predicts one data-parallel step of the program over
 // devices (seed 003 Chapters 5 and 6): the batch is divided in proportion
-// to each device's throughput on the whole batch (xu.Split), every device
+// to each device's throughput on the whole batch (Split), every device
 // runs the program on its part, and the step takes the slowest share plus
 // the exchange of the program's parameter bytes.
 func DataParallel(p *Program, devices []Device, x Exchange) (*Split, error) {
@@ -121,33 +119,33 @@ func DataParallel(p *Program, devices []Device, x Exchange) (*Split, error) {
 		}
 		throughputs[i] = float64(total) / r.Breakdown.Total
 	}
-	parts, err := xu.Split(total, throughputs)
+	parts, err := Proportional(total, throughputs)
 	if err != nil {
 		return nil, err
 	}
-	var shares []xu.Share
+	var shares []ShareTime
 	for i, d := range devices {
 		sh := Share{Device: d.Name, Batch: parts[i], Throughput: throughputs[i]}
 		if parts[i] > 0 {
 			if sh.Result, err = Predict(p, parts[i], d.Predict); err != nil {
 				return nil, fmt.Errorf("device %s: %w", d.Name, err)
 			}
-			shares = append(shares, xu.Share{Device: d.Name, Seconds: sh.Result.Breakdown.Total})
+			shares = append(shares, ShareTime{Device: d.Name, Seconds: sh.Result.Breakdown.Total})
 		}
 		s.Shares = append(s.Shares, sh)
 	}
 	n := len(devices)
-	s.Exchange = xu.Exchange{Bandwidth: x.Bandwidth, Latency: x.Latency}
+	s.Exchange = Transfer{Bandwidth: x.Bandwidth, Latency: x.Latency}
 	switch {
 	case n == 1:
 	case x.Mode == "ring":
-		s.Exchange.Bytes, s.Exchange.Messages = xu.RingAllReduceBytes(float64(params), n), 2*(n-1)
+		s.Exchange.Bytes, s.Exchange.Messages = RingAllReduceBytes(float64(params), n), 2*(n-1)
 	case x.Mode == "ps":
-		s.Exchange.Bytes, s.Exchange.Messages = xu.ParameterServerBytes(float64(params), n), 2*n
+		s.Exchange.Bytes, s.Exchange.Messages = ParameterServerBytes(float64(params), n), 2*n
 	default:
 		return nil, fmt.Errorf("exchange mode %q: want ring or ps", x.Mode)
 	}
-	if s.Step, err = xu.ParallelStep(shares, s.Exchange); err != nil {
+	if s.Step, err = ParallelStep(shares, s.Exchange); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -5,8 +5,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/uniperf/uniperf/fit/xu"
 )
 
 const cnn = `# A small CNN forward pass.
@@ -40,14 +38,14 @@ func TestParseAndBind(t *testing.T) {
 		t.Errorf("exchange %d bytes", exch)
 	}
 	c := bound[0]
-	if c.Layer != "conv1" || c.Line != 9 || c.Phase != xu.Forward || c.Params["b"] != 16 || c.Params["h"] != 34 ||
+	if c.Layer != "conv1" || c.Line != 9 || c.Phase != Forward || c.Params["b"] != 16 || c.Params["h"] != 34 ||
 		c.Consts["LX"] != 16 || c.Consts["LY"] != 8 || len(c.Params) != 5 || len(c.Consts) != 2 {
 		t.Errorf("conv1: %+v", c)
 	}
-	if b := bound[1]; b.Params["ho"] != 16 || b.Layer != "pool1" || b.Phase != xu.Forward {
+	if b := bound[1]; b.Params["ho"] != 16 || b.Layer != "pool1" || b.Phase != Forward {
 		t.Errorf("pool1: %+v", b)
 	}
-	if b := bound[2]; b.Layer != "pool1" || b.Phase != xu.Backward {
+	if b := bound[2]; b.Layer != "pool1" || b.Phase != Backward {
 		t.Errorf("the backward launch: %+v", b)
 	}
 	// A batch override reaches every expression that uses B.

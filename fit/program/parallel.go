@@ -1,4 +1,4 @@
-package xu
+package program
 
 import (
 	"errors"
@@ -8,16 +8,16 @@ import (
 	"sort"
 )
 
-// Share is one device's part of a data-parallel step: the predicted time of
+// ShareTime is one device's part of a data-parallel step: the predicted time of
 // its slice of the work (a Breakdown's Total, say).
-type Share struct {
+type ShareTime struct {
 	Device  string
 	Seconds float64
 }
 
-// Exchange is the data moved between devices after each step, priced by
+// Transfer is the data moved between devices after each step, priced by
 // Xu's transfer model (5-10): T = V/B + L·N_msg.
-type Exchange struct {
+type Transfer struct {
 	Bytes     float64 // V, the bytes crossing the slowest link
 	Bandwidth float64 // B, bytes per second
 	Latency   float64 // L, seconds per message
@@ -26,7 +26,7 @@ type Exchange struct {
 
 // Seconds is the exchange's time, (5-10). No bytes and no messages cost
 // nothing, whatever the bandwidth.
-func (x Exchange) Seconds() (float64, error) {
+func (x Transfer) Seconds() (float64, error) {
 	if !(x.Bytes >= 0) || math.IsInf(x.Bytes, 0) || !(x.Latency >= 0) || math.IsInf(x.Latency, 0) || x.Messages < 0 {
 		return 0, fmt.Errorf("exchange: bytes (%g), latency (%g s) and messages (%d) must be finite and non-negative",
 			x.Bytes, x.Latency, x.Messages)
@@ -73,7 +73,7 @@ type Step struct {
 // (seed 003, Ch. 5–6): the devices run their shares at once, so the step
 // takes as long as the slowest share (the parallel-task rule (5-2b), (5-13)),
 // followed by the parameter exchange.
-func ParallelStep(shares []Share, x Exchange) (Step, error) {
+func ParallelStep(shares []ShareTime, x Transfer) (Step, error) {
 	if len(shares) == 0 {
 		return Step{}, errors.New("data parallel: no device shares")
 	}
@@ -95,12 +95,12 @@ func ParallelStep(shares []Share, x Exchange) (Step, error) {
 	return s, nil
 }
 
-// Split divides total units of work (a batch, or SMs as in Chapter 4) in
+// Proportional divides total units of work (a batch, or SMs as in Chapter 4) in
 // proportion to the throughputs, as (4-8)–(4-10) do for two kernels:
 // part_i / total = K_i / ΣK. Parts are whole numbers; the remainder after
 // rounding down goes one unit at a time to the largest fractional parts
 // (ties to the earlier device), so the parts add up to total.
-func Split(total int64, throughputs []float64) ([]int64, error) {
+func Proportional(total int64, throughputs []float64) ([]int64, error) {
 	if total < 0 {
 		return nil, fmt.Errorf("split: total must not be negative, have %d", total)
 	}

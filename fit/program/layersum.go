@@ -1,4 +1,4 @@
-package xu
+package program
 
 import (
 	"errors"
@@ -32,9 +32,9 @@ type KernelTime struct {
 	Seconds float64
 }
 
-// Program is a sequence of kernel launches, layer by layer, with the
+// Timeline is a sequence of kernel launches, layer by layer, with the
 // host-side times of (6-1) and (6-2).
-type Program struct {
+type Timeline struct {
 	// Loading is t_loading of (6-2): moving the input data and the
 	// instructions to the device.
 	Loading float64
@@ -64,7 +64,7 @@ type Breakdown struct {
 // t_update (6-4), where t_forward and t_backward sum the layers (6-5),
 // (6-6) and each layer sums its kernels (6-7), (6-8). Kernels run one after
 // another, as the thesis assumes.
-func SumProgram(p Program) (Breakdown, error) {
+func SumProgram(p Timeline) (Breakdown, error) {
 	if err := checkTime("loading time", p.Loading); err != nil {
 		return Breakdown{}, err
 	}

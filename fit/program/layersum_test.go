@@ -1,4 +1,4 @@
-package xu
+package program
 
 import (
 	"math"
@@ -8,7 +8,7 @@ import (
 )
 
 func TestSumProgram(t *testing.T) {
-	p := Program{
+	p := Timeline{
 		Loading: 0.2e-3,
 		Update:  0.3e-3,
 		Kernels: []KernelTime{
@@ -49,14 +49,14 @@ func TestSumProgram(t *testing.T) {
 
 func TestSumProgramErrors(t *testing.T) {
 	for _, c := range []struct {
-		p    Program
+		p    Timeline
 		want string
 	}{
-		{Program{}, "no kernel launches"},
-		{Program{Kernels: []KernelTime{{"", "k", Forward, 1}}}, "launch 1 (k) has no layer name"},
-		{Program{Kernels: []KernelTime{{"l", "k", Forward, -1}}}, "launch 1 (l/k)"},
-		{Program{Kernels: []KernelTime{{"l", "k", Phase(7), 1}}}, "unknown phase"},
-		{Program{Loading: math.Inf(1), Kernels: []KernelTime{{"l", "k", Forward, 1}}}, "loading time"},
+		{Timeline{}, "no kernel launches"},
+		{Timeline{Kernels: []KernelTime{{"", "k", Forward, 1}}}, "launch 1 (k) has no layer name"},
+		{Timeline{Kernels: []KernelTime{{"l", "k", Forward, -1}}}, "launch 1 (l/k)"},
+		{Timeline{Kernels: []KernelTime{{"l", "k", Phase(7), 1}}}, "unknown phase"},
+		{Timeline{Loading: math.Inf(1), Kernels: []KernelTime{{"l", "k", Forward, 1}}}, "loading time"},
 	} {
 		if _, err := SumProgram(c.p); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want %q", err, c.want)
@@ -64,24 +64,24 @@ func TestSumProgramErrors(t *testing.T) {
 	}
 }
 
-func TestDataParallel(t *testing.T) {
+func TestParallelStep(t *testing.T) {
 	// Slowest share 0.84 s; exchange 1e8 bytes at 1e10 bytes/s plus two
 	// messages of 1 ms: 0.01 + 0.002 s.
-	s, err := ParallelStep([]Share{{"GTX 1080", 0.84}, {"GTX 1080 Ti", 0.80}},
-		Exchange{Bytes: 1e8, Bandwidth: 1e10, Latency: 1e-3, Messages: 2})
+	s, err := ParallelStep([]ShareTime{{"GTX 1080", 0.84}, {"GTX 1080 Ti", 0.80}},
+		Transfer{Bytes: 1e8, Bandwidth: 1e10, Latency: 1e-3, Messages: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Slowest != "GTX 1080" || s.Compute != 0.84 || math.Abs(s.Transfer-0.012) > 1e-15 || math.Abs(s.Total-0.852) > 1e-15 {
 		t.Errorf("got %+v", s)
 	}
-	if _, err := ParallelStep(nil, Exchange{}); err == nil {
+	if _, err := ParallelStep(nil, Transfer{}); err == nil {
 		t.Error("no shares accepted")
 	}
-	if _, err := ParallelStep([]Share{{"a", 1}}, Exchange{Bytes: 1}); err == nil || !strings.Contains(err.Error(), "bandwidth") {
+	if _, err := ParallelStep([]ShareTime{{"a", 1}}, Transfer{Bytes: 1}); err == nil || !strings.Contains(err.Error(), "bandwidth") {
 		t.Errorf("bytes without bandwidth: %v", err)
 	}
-	if s, err := ParallelStep([]Share{{"a", 1}}, Exchange{}); err != nil || s.Total != 1 {
+	if s, err := ParallelStep([]ShareTime{{"a", 1}}, Transfer{}); err != nil || s.Total != 1 {
 		t.Errorf("no exchange: %+v, %v", s, err)
 	}
 }
@@ -111,21 +111,21 @@ func TestSplit(t *testing.T) {
 		{3, []float64{0.2, 0.3, 0.5}, []int64{1, 1, 1}}, // 0.6, 0.9, 1.5: floors 0, 0, 1; units to remainders .9 then .6
 		{0, []float64{1, 2}, []int64{0, 0}},
 	} {
-		got, err := Split(c.total, c.k)
+		got, err := Proportional(c.total, c.k)
 		if err != nil || !slices.Equal(got, c.want) {
-			t.Errorf("Split(%d, %v) = %v, %v; want %v", c.total, c.k, got, err, c.want)
+			t.Errorf("Proportional(%d, %v) = %v, %v; want %v", c.total, c.k, got, err, c.want)
 		}
 	}
-	huge, err := Split(math.MaxInt64, []float64{1, 1})
+	huge, err := Proportional(math.MaxInt64, []float64{1, 1})
 	if err != nil || huge[0]+huge[1] != math.MaxInt64 || huge[0]-huge[1] != 1 {
-		t.Errorf("Split(MaxInt64, 1:1) = %v, %v", huge, err)
+		t.Errorf("Proportional(MaxInt64, 1:1) = %v, %v", huge, err)
 	}
 	for _, k := range [][]float64{nil, {0, 1}, {math.NaN()}, {math.Inf(1)}} {
-		if _, err := Split(5, k); err == nil {
-			t.Errorf("Split(5, %v) accepted", k)
+		if _, err := Proportional(5, k); err == nil {
+			t.Errorf("Proportional(5, %v) accepted", k)
 		}
 	}
-	if _, err := Split(-1, []float64{1}); err == nil {
+	if _, err := Proportional(-1, []float64{1}); err == nil {
 		t.Error("negative total accepted")
 	}
 }
