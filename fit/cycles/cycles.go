@@ -1,6 +1,11 @@
 // Package cycles implements the cycle-weighted instruction-count model of
 // "Analytical Model for GPU Kernel Performance Prediction" (seed 004).
 //
+// [Estimated] prices a [Kernel]'s per-thread instruction counts with cycle
+// weights ([DefaultWeights] are the seed's) into an [Estimate], which
+// [Estimate.AdjustingWeight] calibrates on one measured time and
+// [Estimate.Seconds] turns into a predicted time.
+//
 // Each instruction class carries a weight, its cost in clock cycles. A
 // thread's cycles are the weighted sum of its instructions, split as the
 // seed splits them:
