@@ -104,7 +104,7 @@ predictions can be compared with the measured program.`,
 
 func init() {
 	f := predictCmd.Flags()
-	f.StringVar(&predictOpts.weights, "weights", "", "weight table written by uniperf fit")
+	f.StringVar(&predictOpts.weights, "weights", "", "weight table written by uniperf fit, or weights in the CSV of uniperf export (FILE.csv, or FILE.csv#DEVICE for one of several devices)")
 	f.StringArrayVar(&predictOpts.params, "param", nil, "parameter values NAME=V or NAME=V1,V2,... (repeatable)")
 	f.StringArrayVar(&predictOpts.consts, "const", nil, "kernel const binding NAME=VALUE (repeatable)")
 	f.StringArrayVar(&predictOpts.sweeps, "sweep", nil, "parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP (repeatable)")

@@ -87,7 +87,7 @@ and left out of the report.`,
 
 func init() {
 	f := validateCmd.Flags()
-	f.StringVar(&validateOpts.weights, "weights", "", "weight table written by uniperf fit")
+	f.StringVar(&validateOpts.weights, "weights", "", "weight table written by uniperf fit, or weights in the CSV of uniperf export (FILE.csv, or FILE.csv#DEVICE for one of several devices)")
 	f.BoolVar(&validateOpts.cv, "cv", false, "leave-one-kernel-class-out cross-validation on the measurement rows")
 	f.StringVar(&validateOpts.role, "role", datasets.RoleTest, "rows to validate: test, measurement or all")
 	f.StringVar(&validateOpts.plot, "plot", "", "draw predicted against measured time to this SVG file")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -209,18 +210,30 @@ func WriteWeights(path string, w *fit.Weights) error {
 }
 
 // ReadWeights reads and validates the weight table at path; errors name the
-// file.
+// file. A path ending in .csv is read as the CSV of uniperf export
+// ([DecodeWeightsCSV]), and FILE.csv#DEVICE picks one device of several.
 func ReadWeights(path string) (*fit.Weights, error) {
-	data, err := os.ReadFile(path)
+	file, label := path, ""
+	if i := strings.LastIndexByte(path, '#'); i >= 0 && isCSV(path[:i]) {
+		file, label = path[:i], path[i+1:]
+	}
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	w, err := DecodeWeights(data)
+	var w *fit.Weights
+	if isCSV(file) {
+		w, err = DecodeWeightsCSV(data, label)
+	} else {
+		w, err = DecodeWeights(data)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return w, nil
 }
+
+func isCSV(path string) bool { return strings.EqualFold(filepath.Ext(path), ".csv") }
 
 // WriteFileAtomic writes data to path through a synced temporary file in
 // the same directory and a rename.
