@@ -136,8 +136,9 @@ func TestCompareErrors(t *testing.T) {
 	if _, err := Compare([]DeviceRows{{"H100", env, rows}}, CompareOptions{Models: []string{"linear", "oracle"}}); err == nil || !strings.Contains(err.Error(), `no model "oracle"`) {
 		t.Errorf("unknown model: %v", err)
 	}
-	_, err := Compare([]DeviceRows{{"H100", env, rows}}, CompareOptions{Models: []string{"hongkim"}})
-	if err == nil || !strings.Contains(err.Error(), "model hongkim on device H100: device file devices/h100-sxm5.json has no hongkim section") {
+	gtx970 := &Env{Counter: env.Counter, Device: device(t, "gtx970")}
+	_, err := Compare([]DeviceRows{{"GTX 970", gtx970, rows}}, CompareOptions{Models: []string{"hongkim"}})
+	if err == nil || !strings.Contains(err.Error(), "model hongkim on device GTX 970: device file devices/gtx970.json has no hongkim section") {
 		t.Errorf("device without Hong–Kim constants: %v", err)
 	}
 	var test []linear.Row
