@@ -1,6 +1,7 @@
 package models
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -68,14 +69,20 @@ type Comparison struct {
 	// rows; SensitivitySkipped lists kernels it cannot price.
 	Sensitivity        []SizeSensitivity
 	SensitivitySkipped []string
+	// NotCompared says, per model and device, why the model could not be
+	// calibrated there (a device file without its constants, say); the
+	// model has no outcomes on that device.
+	NotCompared []string
 }
 
 // Compare calibrates every model on the same measurement rows of each
 // device and predicts the same test rows; with CV it also leaves out one
 // kernel class of the measurement rows at a time, calibrates on the rest
 // and predicts the class left out. A model that cannot be calibrated on
-// a device's measurement rows is an error; a row a model cannot predict
-// is an Outcome with Err set.
+// a device's measurement rows is listed in NotCompared while the others
+// are compared, and it is an error only when no model could be
+// calibrated anywhere; a row a model cannot predict is an Outcome with
+// Err set.
 func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 	if len(opts.Models) == 0 {
 		return nil, fmt.Errorf("compare: no models")
@@ -90,6 +97,7 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 		}
 	}
 	c := &Comparison{Models: opts.Models}
+	var firstErr error
 	for _, d := range devices {
 		meas, test := byRole(d.Rows)
 		if len(meas) == 0 {
@@ -97,11 +105,16 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 		}
 		c.MeasurementRows += len(meas)
 		c.TestRows += len(test)
+		calibrated := map[string]bool{}
 		for _, name := range opts.Models {
 			m, _ := newModel(name)
 			if err := m.Calibrate(d.Env, meas); err != nil {
-				return nil, fmt.Errorf("model %s on device %s: %w", name, d.Device, err)
+				err = fmt.Errorf("model %s on device %s: %w", name, d.Device, err)
+				firstErr = cmp.Or(firstErr, err)
+				c.NotCompared = append(c.NotCompared, err.Error())
+				continue
 			}
+			calibrated[name] = true
 			c.Calibrated = append(c.Calibrated, Calibrated{d.Device, m})
 			c.Test = append(c.Test, predictRows(m, d, test)...)
 			if opts.CV {
@@ -109,7 +122,7 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 				c.CV, c.CVSkipped = append(c.CV, out...), append(c.CVSkipped, skipped...)
 			}
 		}
-		if slices.Contains(opts.Models, "cycles") {
+		if calibrated["cycles"] {
 			s, skipped, err := CyclesSizeSensitivity(d.Env, d.Rows, 0)
 			if err != nil {
 				return nil, fmt.Errorf("cycles on device %s: %w", d.Device, err)
@@ -120,6 +133,9 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 			c.Sensitivity = append(c.Sensitivity, s...)
 			c.SensitivitySkipped = append(c.SensitivitySkipped, skipped...)
 		}
+	}
+	if len(c.Calibrated) == 0 {
+		return nil, firstErr
 	}
 	return c, nil
 }

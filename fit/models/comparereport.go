@@ -45,18 +45,19 @@ func errorTable(outs []Outcome, models []string, group func(Outcome) string) (gr
 	return slices.Sorted(maps.Keys(cells)), cells
 }
 
-// commonRows keeps the outcomes of rows that every model predicted.
-func commonRows(outs []Outcome, models []string) []Outcome {
+// commonRows keeps the outcomes of rows that every model compared on the
+// row's device predicted.
+func commonRows(outs []Outcome) []Outcome {
 	type rowKey struct{ device, kernel, size string }
-	ok := map[rowKey]int{}
+	failed := map[rowKey]bool{}
 	for _, o := range outs {
-		if o.Err == "" {
-			ok[rowKey{o.Device, o.Kernel, o.Size}]++
+		if o.Err != "" {
+			failed[rowKey{o.Device, o.Kernel, o.Size}] = true
 		}
 	}
 	var keep []Outcome
 	for _, o := range outs {
-		if ok[rowKey{o.Device, o.Kernel, o.Size}] == len(models) {
+		if !failed[rowKey{o.Device, o.Kernel, o.Size}] {
 			keep = append(keep, o)
 		}
 	}
@@ -72,6 +73,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "# Model comparison\n\nEvery model is calibrated on the same %d measurement rows and predicts the same %d test rows. Errors are geometric means of |predicted − measured| / measured (errors below %g count as %g); a cell says how many of the group's rows the model could predict when it could not predict them all.\n\n",
 		c.MeasurementRows, c.TestRows, fit.ErrorFloor, fit.ErrorFloor)
 	c.writeCalibrated(&b)
+	writeList(&b, "Not compared", c.NotCompared)
 	if len(c.Test) > 0 {
 		b.WriteString("## Test rows\n\n")
 		c.writeErrors(&b, c.Test)
@@ -90,7 +92,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 func (c *Comparison) writeErrors(b *strings.Builder, outs []Outcome) {
 	all := func(Outcome) string { return "all rows" }
 	_, cells := errorTable(outs, c.Models, all)
-	_, common := errorTable(commonRows(outs, c.Models), c.Models, all)
+	_, common := errorTable(commonRows(outs), c.Models, all)
 	b.WriteString("| model | rows predicted | geomean error | on the rows every model predicted |\n|---|---:|---:|---:|\n")
 	for i, m := range c.Models {
 		e := cells["all rows"][i]
