@@ -43,9 +43,9 @@ LX and LY, say).
 Strided global accesses fall in a class k/s that depends on how much of the
 array's footprint they use; without parameter values the class numerator is
 shown as k, with the counts of the footprint's cells and of its bounding box
-from which it follows. With --param NAME=VALUE for every parameter, count
-resolves the classes and prints each property's exact value next to its
-expression.
+from which it follows. With --param NAME=VALUE for every parameter
+(--param n=m=1024 binds both), count resolves the classes and prints each
+property's exact value next to its expression.
 
 --count-subscripts counts the arithmetic of array subscripts too, as integer
 operations (loopy's count_within_subscripts): an int.i32.add per + or - and an
@@ -112,7 +112,7 @@ or a count that overflows 64-bit arithmetic.`,
 }
 
 func init() {
-	countCmd.Flags().StringArrayVar(&countParams, "param", nil, "parameter value NAME=VALUE (repeatable)")
+	countCmd.Flags().StringArrayVar(&countParams, "param", nil, "parameter value NAME=VALUE, or NAME1=NAME2=VALUE for several (repeatable)")
 	countCmd.Flags().StringArrayVar(&countConsts, "const", nil, "constant override NAME=VALUE (repeatable)")
 	countCmd.Flags().BoolVar(&countJSON, "json", false, "print one JSON object")
 	countCmd.Flags().StringVar(&countBy, "by", "property", "split each property by instruction or array (property: no split)")
