@@ -137,7 +137,9 @@ type countResult struct {
 }
 
 type countProperty struct {
-	Name       string      `json:"name"`
+	Name string `json:"name"`
+	// Label says in words what the property counts (counts.Describe).
+	Label      string      `json:"label"`
 	Expression string      `json:"expression"`
 	Value      *int64      `json:"value,omitempty"`
 	UpperBound bool        `json:"upper_bound,omitempty"`
@@ -269,7 +271,7 @@ func propertiesOf(c *counts.Counted, by counts.Attribution, params map[string]in
 	}
 	out := make([]countProperty, len(props))
 	for i, p := range props {
-		out[i] = countProperty{Name: p.Name, Expression: p.Detail(), UpperBound: p.UpperBound}
+		out[i] = countProperty{Name: p.Name, Label: counts.Describe(p.Name), Expression: p.Detail(), UpperBound: p.UpperBound}
 		if at {
 			out[i].Value = ptr(values[p.Name])
 		}
@@ -388,6 +390,22 @@ func writeCounts(w io.Writer, k *counts.Kernel, params map[string]int64, res cou
 		} else {
 			fmt.Fprintf(tw, "%s\telements %s\tbytes %s%s\n", name, f.Elements.Expression, f.Bytes.Expression, note)
 		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeLegend(w, res.Properties)
+}
+
+// writeLegend says in words what each property of the list counts.
+func writeLegend(w io.Writer, props []countProperty) error {
+	if len(props) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nwhere")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, p := range props {
+		fmt.Fprintf(tw, "  %s\t%s\n", p.Name, p.Label)
 	}
 	return tw.Flush()
 }

@@ -71,6 +71,7 @@ func TestEveryCommandJSON(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Cleanup(func() { resetFlags(c.cmd) })
 			code, out, stderr := runCommand(t, c.cmd, c.args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
