@@ -394,18 +394,22 @@ func writeCounts(w io.Writer, k *counts.Kernel, params map[string]int64, res cou
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	return writeLegend(w, res.Properties)
+	names := make([]string, len(res.Properties))
+	for i, p := range res.Properties {
+		names[i] = p.Name
+	}
+	return writeLegend(w, names)
 }
 
-// writeLegend says in words what each property of the list counts.
-func writeLegend(w io.Writer, props []countProperty) error {
-	if len(props) == 0 {
+// writeLegend says in words what each property counts (counts.Describe).
+func writeLegend(w io.Writer, properties []string) error {
+	if len(properties) == 0 {
 		return nil
 	}
 	fmt.Fprintln(w, "\nwhere")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, p := range props {
-		fmt.Fprintf(tw, "  %s\t%s\n", p.Name, p.Label)
+	for _, p := range properties {
+		fmt.Fprintf(tw, "  %s\t%s\n", p, counts.Describe(p))
 	}
 	return tw.Flush()
 }

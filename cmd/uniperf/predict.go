@@ -241,10 +241,15 @@ func printBreakdown(out io.Writer, p prediction) error {
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "property\tcount\tweight (s/op)\tseconds\tshare\t")
-	for _, t := range p.Terms {
+	names := make([]string, len(p.Terms))
+	for i, t := range p.Terms {
 		fmt.Fprintf(tw, "%s\t%.0f\t%.3g\t%.3g\t%.1f%%\t\n", t.Property, t.Count, t.Weight, t.Seconds, 100*t.Share)
+		names[i] = t.Property
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeLegend(out, names)
 }
 
 func printPredictions(out io.Writer, preds []prediction) error {
