@@ -19,6 +19,9 @@ import (
 
 // blocksizeOptions are the flags of `uniperf blocksize`.
 type blocksizeOptions struct {
+	deviceFile string
+	// device is the old spelling of --device-file, refused with a hint:
+	// elsewhere --device selects a device to run on.
 	device  string
 	models  []string
 	params  []string
@@ -34,7 +37,7 @@ type blocksizeOptions struct {
 var blocksizeOpts blocksizeOptions
 
 var blocksizeCmd = &cobra.Command{
-	Use:   "blocksize KERNEL --device DEVICE --param NAME=VALUE...",
+	Use:   "blocksize KERNEL --device-file DEVICE --param NAME=VALUE...",
 	Short: "Rank candidate work-group sizes of a kernel by predicted run time",
 	Long: `blocksize predicts KERNEL (a .knl file or a library kernel) at each candidate
 work-group size with one or more models and ranks the candidates, fastest
@@ -50,8 +53,8 @@ size to the device's largest block (at most 1024), spread over the
 group consts' axes; --sizes 64,128,256 or --sizes 16x16,32x8 (one value
 per group const, in axis order) gives them instead.
 
---device names a device file (see fit/gpus: gtx460, pocl-cpu, ... or a
-path to a .json file). Models that calibrate on measurements (linear, and
+--device-file names a device parameter file (see fit/gpus: gtx460,
+pocl-cpu, ... or a path to a .json file). Models that calibrate on measurements (linear, and
 resios and xu where the device file lacks their constants) use the
 measurement rows of --tables, by default the shipped table measured on
 that device with the paper suite (or every shipped table of the device
@@ -64,9 +67,9 @@ heuristic (seed 000 §5.2.1) is shown too.
 also times every candidate, checked first against the reference
 interpreter, and reports each model's Spearman rank correlation between
 predicted and measured times.`,
-	Example: `  uniperf blocksize global_copy --device pocl-cpu --param n=1048576 --model xu,resios,linear
-  uniperf blocksize matmul_tiled --device gtx460 --param n=1024 --param m=1024 --param ell=1024
-  uniperf blocksize vector_scale_add --device pocl-cpu --param n=4194304 --measure pocl`,
+	Example: `  uniperf blocksize global_copy --device-file pocl-cpu --param n=1048576 --model xu,resios,linear
+  uniperf blocksize matmul_tiled --device-file gtx460 --param n=1024 --param m=1024 --param ell=1024
+  uniperf blocksize vector_scale_add --device-file pocl-cpu --param n=4194304 --measure pocl`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		return blocksize(cmd.OutOrStdout(), args[0], blocksizeOpts)
@@ -75,7 +78,9 @@ predicted and measured times.`,
 
 func init() {
 	f := blocksizeCmd.Flags()
-	f.StringVar(&blocksizeOpts.device, "device", "", "device file: a shipped device's name or a .json path")
+	f.StringVar(&blocksizeOpts.deviceFile, "device-file", "", "device parameter file: a shipped device's name or a .json path")
+	f.StringVar(&blocksizeOpts.device, "device", "", "")
+	f.Lookup("device").Hidden = true
 	f.StringSliceVar(&blocksizeOpts.models, "model", []string{"xu", "resios"}, "models to rank by (comma-separated)")
 	f.StringArrayVar(&blocksizeOpts.params, "param", nil, "parameter value NAME=VALUE (repeatable)")
 	f.StringArrayVar(&blocksizeOpts.consts, "const", nil, "kernel const binding NAME=VALUE other than the group size (repeatable)")
@@ -118,8 +123,11 @@ type rankedTime struct {
 }
 
 func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
-	if opts.device == "" {
-		return fmt.Errorf("--device is required: a device file (%s, or a .json path)", strings.Join(gpus.Names(), ", "))
+	if opts.device != "" {
+		return fmt.Errorf("--device %s: blocksize takes the device parameter file as --device-file %s (--device selects a device to run on, as in uniperf measure; here that is --measure)", opts.device, opts.device)
+	}
+	if opts.deviceFile == "" {
+		return fmt.Errorf("--device-file is required: a device parameter file (%s, or a .json path)", strings.Join(gpus.Names(), ", "))
 	}
 	if len(opts.models) == 0 {
 		return fmt.Errorf("--model: give at least one model (%s)", strings.Join(models.Names(), ", "))
@@ -129,7 +137,7 @@ func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
 			return fmt.Errorf("--model %s: %w", m, err)
 		}
 	}
-	dev, err := deviceFile(opts.device)
+	dev, err := deviceFile(opts.deviceFile)
 	if err != nil {
 		return err
 	}
@@ -216,13 +224,13 @@ func deviceFile(arg string) (*gpus.Device, error) {
 	if strings.HasSuffix(arg, ".json") || strings.ContainsRune(arg, '/') {
 		d, err := gpus.Load(arg)
 		if err != nil {
-			return nil, fmt.Errorf("--device %s: %w", arg, err)
+			return nil, fmt.Errorf("--device-file %s: %w", arg, err)
 		}
 		return d, nil
 	}
 	d, err := gpus.Lookup(arg)
 	if err != nil {
-		return nil, fmt.Errorf("--device %s: %w", arg, err)
+		return nil, fmt.Errorf("--device-file %s: %w", arg, err)
 	}
 	return d, nil
 }

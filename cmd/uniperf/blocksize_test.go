@@ -36,7 +36,7 @@ func runBlocksize(t *testing.T, args ...string) (int, string, string) {
 // 16×16 is 8 warps, 6 blocks fill the 48 warps; 8×4 is one warp, 8
 // blocks (the block limit) hold 8 warps.
 func TestBlocksizeGTX460(t *testing.T) {
-	code, out, errOut := runBlocksize(t, "matmul_tiled", "--device", "gtx460",
+	code, out, errOut := runBlocksize(t, "matmul_tiled", "--device-file", "gtx460",
 		"--param", "n=1024", "--param", "m=1024", "--param", "ell=1024", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -63,7 +63,7 @@ func TestBlocksizeGTX460(t *testing.T) {
 	if occ["LX=16 LY=16"] != [2]int{6, 48} || occ["LX=8 LY=4"] != [2]int{8, 8} {
 		t.Errorf("occupancies %v", occ)
 	}
-	code, out, _ = runBlocksize(t, "global_copy", "--device", "gtx460", "--param", "n=65536", "--sizes", "64,256")
+	code, out, _ = runBlocksize(t, "global_copy", "--device-file", "gtx460", "--param", "n=65536", "--sizes", "64,256")
 	if code != 0 || !strings.Contains(out, "LX=64 ") || !strings.Contains(out, "LX=256 ") || strings.Contains(out, "LX=128") {
 		t.Errorf("--sizes: exit %d\n%s", code, out)
 	}
@@ -72,7 +72,7 @@ func TestBlocksizeGTX460(t *testing.T) {
 // TestBlocksizeMeasure times two group sizes of global_copy on PoCL and
 // reports each model's Spearman correlation with them.
 func TestBlocksizeMeasure(t *testing.T) {
-	code, out, errOut := runBlocksize(t, "global_copy", "--device", "pocl-cpu", "--param", "n=65536",
+	code, out, errOut := runBlocksize(t, "global_copy", "--device-file", "pocl-cpu", "--param", "n=65536",
 		"--sizes", "16,64,256", "--model", "xu,resios,linear", "--measure", "opencl", "--runs", "4", "--discard", "1", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -109,16 +109,17 @@ func TestBlocksizeErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"global_copy", "--param", "n=64"}, "--device is required"},
-		{[]string{"global_copy", "--device", "no-such-gpu", "--param", "n=64"}, "--device no-such-gpu"},
-		{[]string{"global_copy", "--device", "gtx460", "--param", "n=64", "--model", "oracle"}, `no model "oracle"`},
-		{[]string{fixed, "--device", "gtx460", "--param", "n=64"}, "no const sets its work-group size"},
-		{[]string{"global_copy", "--device", "gtx460", "--param", "n=64", "--sizes", "16x16"}, "want 1 value"},
-		{[]string{"global_copy", "--device", "gtx460", "--param", "n=64", "--const", "LX=64"}, "--const LX"},
-		{[]string{"global_copy", "--device", "gtx460", "--param", "m=64"}, "kernel global_copy"},
+		{[]string{"global_copy", "--param", "n=64"}, "--device-file is required"},
+		{[]string{"global_copy", "--device-file", "no-such-gpu", "--param", "n=64"}, "--device-file no-such-gpu"},
+		{[]string{"global_copy", "--device", "gtx460", "--param", "n=64"}, "blocksize takes the device parameter file as --device-file gtx460"},
+		{[]string{"global_copy", "--device-file", "gtx460", "--param", "n=64", "--model", "oracle"}, `no model "oracle"`},
+		{[]string{fixed, "--device-file", "gtx460", "--param", "n=64"}, "no const sets its work-group size"},
+		{[]string{"global_copy", "--device-file", "gtx460", "--param", "n=64", "--sizes", "16x16"}, "want 1 value"},
+		{[]string{"global_copy", "--device-file", "gtx460", "--param", "n=64", "--const", "LX=64"}, "--const LX"},
+		{[]string{"global_copy", "--device-file", "gtx460", "--param", "m=64"}, "kernel global_copy"},
 		// The GTX 460 has no table to fit the linear model on.
-		{[]string{"global_copy", "--device", "gtx460", "--param", "n=64", "--model", "linear"}, "--model linear"},
-		{[]string{"global_copy", "--device", "pocl-cpu", "--param", "n=64", "--measure", "no-such-device"}, "--measure no-such-device"},
+		{[]string{"global_copy", "--device-file", "gtx460", "--param", "n=64", "--model", "linear"}, "--model linear"},
+		{[]string{"global_copy", "--device-file", "pocl-cpu", "--param", "n=64", "--measure", "no-such-device"}, "--measure no-such-device"},
 	} {
 		code, _, errOut := runBlocksize(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
@@ -131,7 +132,7 @@ func TestBlocksizeErrors(t *testing.T) {
 // OpenCL, the linear model calibrates on the CUDA table alone; given both
 // with --tables, blocksize refuses them.
 func TestBlocksizeCalibratesOnOneBackend(t *testing.T) {
-	code, out, errOut := runBlocksize(t, "global_copy", "--device", "h100-sxm5", "--param", "n=16777216",
+	code, out, errOut := runBlocksize(t, "global_copy", "--device-file", "h100-sxm5", "--param", "n=16777216",
 		"--sizes", "128,256", "--model", "linear", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -150,7 +151,7 @@ func TestBlocksizeCalibratesOnOneBackend(t *testing.T) {
 		run  func() (int, string, string)
 	}{
 		{"blocksize", func() (int, string, string) {
-			return runBlocksize(t, "global_copy", "--device", "h100-sxm5", "--param", "n=16777216", "--model", "linear", "--tables", both[0], "--tables", both[1])
+			return runBlocksize(t, "global_copy", "--device-file", "h100-sxm5", "--param", "n=16777216", "--model", "linear", "--tables", both[0], "--tables", both[1])
 		}},
 		{"compare", func() (int, string, string) { return runCompare(t, append([]string{"--models", "linear"}, both...)...) }},
 		{"fit --model cycles", func() (int, string, string) {

@@ -48,8 +48,10 @@ The models (uniperf compare --models with a list; the default is all three):
 The analytical models need the device's parameters (clock, SM count,
 limits, bandwidth, Hong–Kim's issue cycles, cycle weights). They come from
 the device file shipped for the tables' device name (see the fit/gpus
-package), or from --device-file for tables of one device. A parameter a
-model needs and the file lacks is an error that names both.
+package), or from --device-file for tables of one device. A model that
+cannot run on a device (its file lacks a parameter the model needs) is
+listed under "Not compared" with the parameter and the file, while the
+other models are compared; when no model can run, that is an error.
 
 --cv adds leave-one-kernel-class-out errors: each class of the measurement
 rows is predicted by models calibrated on the other classes. When

@@ -67,6 +67,24 @@ func TestCompareHandDerived(t *testing.T) {
 	}
 }
 
+// TestCompareNotCompared compares the models that can run on a device and
+// lists the one that cannot, with its reason; the error on the rows that
+// every compared model predicted is the cycles model's own.
+func TestCompareNotCompared(t *testing.T) {
+	code, out, errText := runCompare(t, vsaTable(t), "--models", "cycles,hongkim")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errText)
+	}
+	for _, want := range []string{
+		"| cycles | 2/2 | 0.200 | 0.200 |",
+		"Not compared:\n\n- model hongkim on device GeForce GTX 460: device file devices/gtx460.json has no hongkim section",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 // TestCompareShippedTable runs every model on the shipped PoCL table with
 // cross-validation, a plot and a report file.
 func TestCompareShippedTable(t *testing.T) {
@@ -113,6 +131,7 @@ func TestCompareErrors(t *testing.T) {
 		{"model twice", []string{table, "--models", "cycles,cycles"}, "cycles is given twice"},
 		{"device without Hong–Kim", []string{table, "--models", "hongkim"},
 			"model hongkim on device GeForce GTX 460: device file devices/gtx460.json has no hongkim section; the hongkim model needs it"},
+		{"no model runs on the device", []string{table, "--models", "linear,hongkim"}, "model linear on device GeForce GTX 460"},
 		{"device file missing a parameter", []string{"embedded:pocl-epyc-quick.arrow", "--models", "hongkim", "--device-file", noIssue},
 			"device file " + noIssue + ": hongkim.issue_cycles is missing or not positive; the hongkim model needs it"},
 		{"missing device file", []string{table, "--device-file", filepath.Join(dir, "none.json")}, "no such file"},

@@ -43,9 +43,9 @@ LX and LY, say).
 Strided global accesses fall in a class k/s that depends on how much of the
 array's footprint they use; without parameter values the class numerator is
 shown as k, with the counts of the footprint's cells and of its bounding box
-from which it follows. With --param NAME=VALUE for every parameter, count
-resolves the classes and prints each property's exact value next to its
-expression.
+from which it follows. With --param NAME=VALUE for every parameter
+(--param n=m=1024 binds both), count resolves the classes and prints each
+property's exact value next to its expression.
 
 --count-subscripts counts the arithmetic of array subscripts too, as integer
 operations (loopy's count_within_subscripts): an int.i32.add per + or - and an
@@ -112,7 +112,7 @@ or a count that overflows 64-bit arithmetic.`,
 }
 
 func init() {
-	countCmd.Flags().StringArrayVar(&countParams, "param", nil, "parameter value NAME=VALUE (repeatable)")
+	countCmd.Flags().StringArrayVar(&countParams, "param", nil, "parameter value NAME=VALUE, or NAME1=NAME2=VALUE for several (repeatable)")
 	countCmd.Flags().StringArrayVar(&countConsts, "const", nil, "constant override NAME=VALUE (repeatable)")
 	countCmd.Flags().BoolVar(&countJSON, "json", false, "print one JSON object")
 	countCmd.Flags().StringVar(&countBy, "by", "property", "split each property by instruction or array (property: no split)")
@@ -137,7 +137,9 @@ type countResult struct {
 }
 
 type countProperty struct {
-	Name       string      `json:"name"`
+	Name string `json:"name"`
+	// Label says in words what the property counts (counts.Describe).
+	Label      string      `json:"label"`
 	Expression string      `json:"expression"`
 	Value      *int64      `json:"value,omitempty"`
 	UpperBound bool        `json:"upper_bound,omitempty"`
@@ -269,7 +271,7 @@ func propertiesOf(c *counts.Counted, by counts.Attribution, params map[string]in
 	}
 	out := make([]countProperty, len(props))
 	for i, p := range props {
-		out[i] = countProperty{Name: p.Name, Expression: p.Detail(), UpperBound: p.UpperBound}
+		out[i] = countProperty{Name: p.Name, Label: counts.Describe(p.Name), Expression: p.Detail(), UpperBound: p.UpperBound}
 		if at {
 			out[i].Value = ptr(values[p.Name])
 		}
@@ -388,6 +390,26 @@ func writeCounts(w io.Writer, k *counts.Kernel, params map[string]int64, res cou
 		} else {
 			fmt.Fprintf(tw, "%s\telements %s\tbytes %s%s\n", name, f.Elements.Expression, f.Bytes.Expression, note)
 		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	names := make([]string, len(res.Properties))
+	for i, p := range res.Properties {
+		names[i] = p.Name
+	}
+	return writeLegend(w, names)
+}
+
+// writeLegend says in words what each property counts (counts.Describe).
+func writeLegend(w io.Writer, properties []string) error {
+	if len(properties) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nwhere")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, p := range properties {
+		fmt.Fprintf(tw, "  %s\t%s\n", p, counts.Describe(p))
 	}
 	return tw.Flush()
 }

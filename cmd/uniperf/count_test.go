@@ -26,12 +26,18 @@ func runCount(t *testing.T, args ...string) (int, string) {
 	return code, out.String()
 }
 
+// countTable returns the lines of count's table: after the header, up to
+// the blank line before the legend.
+func countTable(out string) []string {
+	table, _, _ := strings.Cut(strings.TrimSpace(out), "\n\n")
+	return strings.Split(table, "\n")[1:]
+}
+
 // countValues reads the NAME VALUE columns of count's table.
 func countValues(t *testing.T, out string) map[string]int64 {
 	t.Helper()
-	lines := strings.Split(strings.TrimSpace(out), "\n")
 	values := map[string]int64{}
-	for _, l := range lines[1:] {
+	for _, l := range countTable(out) {
 		f := strings.Fields(l)
 		v, err := strconv.ParseInt(f[1], 10, 64)
 		if err != nil {
@@ -208,7 +214,7 @@ func countParts(t *testing.T, out string) (props map[string]int64, parts map[str
 	t.Helper()
 	props, parts = map[string]int64{}, map[string]map[string]int64{}
 	prop := ""
-	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+	for _, l := range countTable(out) {
 		f := strings.Fields(l)
 		i := 1
 		if strings.HasPrefix(l, "  ") && strings.HasPrefix(f[1], "(") && strings.HasSuffix(f[1], ")") {

@@ -49,7 +49,7 @@ func TestCountCommandUpperBounds(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
-	for _, line := range strings.Split(out, "\n") {
+	for _, line := range countTable(out) {
 		f := strings.Fields(line)
 		if len(f) == 0 || upper[f[0]] == strings.HasSuffix(line, "; upper bound: counted as if its data-dependent conditions held") {
 			continue

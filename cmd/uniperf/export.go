@@ -20,6 +20,7 @@ type exportOptions struct {
 	format string
 	out    string
 	plot   string
+	json   bool
 }
 
 var exportOpts exportOptions
@@ -39,7 +40,10 @@ the overheads. A weight that is negative or zero implies no rate, and the
 rate column says so; global.minldst.* is a correction term without a rate.
 
 Formats: markdown (default), csv (wide: weight, rate and note per device),
-json, and arrow (an Arrow IPC file in long form, one row per device and
+json (also --json: {"devices": [{"label", "device", "model",
+"uniperf_version", "property_set", "diagnostics"}], "properties":
+[{"property", "rate_unit", "values": [{"weight_s", "rate", "note"} or null
+per device]}]}), and arrow (an Arrow IPC file in long form, one row per device and
 property; needs --out). Tables fitted against different property sets are
 refused. Columns are labelled by device; a device that appears twice is
 labelled with its file name as well.
@@ -56,6 +60,7 @@ labelled with its file name as well.
 
 func init() {
 	exportCmd.Flags().StringVar(&exportOpts.format, "format", "markdown", "output format: markdown, csv, json or arrow")
+	exportCmd.Flags().BoolVar(&exportOpts.json, "json", false, "print JSON (--format json)")
 	exportCmd.Flags().StringVar(&exportOpts.out, "out", "", "write to this file instead of standard output")
 	exportCmd.Flags().StringVar(&exportOpts.plot, "plot", "", "also draw the rates per device to this SVG file")
 	rootCmd.AddCommand(exportCmd)
@@ -63,6 +68,12 @@ func init() {
 
 // exportWeights writes the comparison of the weight tables at paths.
 func exportWeights(stdout io.Writer, paths []string, opts exportOptions) error {
+	if opts.json {
+		if opts.format != "markdown" && opts.format != "json" {
+			return fmt.Errorf("--json is --format json; it does not go with --format %s", opts.format)
+		}
+		opts.format = "json"
+	}
 	write := map[string]func(*report.WeightComparison, io.Writer) error{
 		"markdown": (*report.WeightComparison).WriteMarkdown,
 		"csv":      (*report.WeightComparison).WriteCSV,

@@ -42,8 +42,10 @@ var measureCmd = &cobra.Command{
 
 uniperf measure KERNEL --device SELECTOR --param NAME=VALUE... times one
 kernel, a .knl file of your own or a library kernel, at the parameter sets
-that --param (NAME=V1,V2,... lists values) and --sweep give, with --const
-NAME=VALUE bindings, and prints each set's launch grid and measured time.
+that --param (NAME=V1,V2,... lists values) and --sweep give (every
+combination; names tied in one flag, --param nx=ny=V1,V2, vary together),
+with --const NAME=VALUE bindings, and prints each set's launch grid and
+measured time.
 The kernel is checked against the reference interpreter first (at each size,
 or once at the size --check-param names: the interpreter is far slower than
 the device, and a check that would interpret more than 1e8 operations is
@@ -144,12 +146,12 @@ func init() {
 	f.StringSliceVar(&measureOpts.kernels, "kernels", nil, "measure only these library kernels (comma-separated)")
 	f.BoolVar(&measureOpts.quiet, "quiet", false, "no progress lines")
 	k := &measureOpts.kernel
-	f.StringArrayVar(&k.params, "param", nil, "with KERNEL: parameter values NAME=V or NAME=V1,V2,... (repeatable)")
-	f.StringArrayVar(&k.sweeps, "sweep", nil, "with KERNEL: parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP (repeatable)")
+	f.StringArrayVar(&k.params, "param", nil, "with KERNEL: parameter values NAME=V or NAME=V1,V2,...; NAME1=NAME2=V1,... ties names (repeatable)")
+	f.StringArrayVar(&k.sweeps, "sweep", nil, "with KERNEL: parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP; NAME1=NAME2=... ties names (repeatable)")
 	f.StringArrayVar(&k.consts, "const", nil, "with KERNEL: const binding NAME=VALUE (repeatable)")
 	f.StringArrayVar(&k.checkParams, "check-param", nil, "with KERNEL: check against the interpreter once, at these parameters NAME=VALUE (repeatable), instead of at every timed size")
 	f.StringVar(&k.compareWith, "compare-with", "", "with KERNEL: weight table of uniperf fit; print predicted against measured")
-	f.StringVar(&k.class, "class", "user", "with KERNEL and --out: the class column of the rows")
+	f.StringVar(&k.class, "class", "", "with KERNEL and --out: the class column of the rows, by which validate and compare group them (default: the kernel's name)")
 	f.BoolVar(&k.json, "json", false, "with KERNEL: print JSON")
 	rootCmd.AddCommand(measureCmd)
 }

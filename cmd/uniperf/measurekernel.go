@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -126,7 +127,7 @@ func measureKernel(stdout io.Writer, kernel string, opts kernelMeasureOptions) e
 	}
 	var results []kernelTime
 	for _, p := range sets {
-		r, err := measureSet(timer, k, table, kernel, text, consts, p, len(checkAt) == 0, opts.class)
+		r, err := measureSet(timer, k, table, kernel, text, consts, p, len(checkAt) == 0, cmp.Or(opts.class, ir.Name))
 		if err != nil {
 			return err
 		}

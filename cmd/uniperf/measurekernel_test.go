@@ -90,7 +90,7 @@ func TestMeasureKernelOnPoCL(t *testing.T) {
 		t.Fatalf("%d rows, suite %q; want 2 rows of suite kernel", len(tab.Rows), tab.Meta.Suite)
 	}
 	for i, r := range tab.Rows {
-		if r.Kernel != knl || r.Class != "user" || r.Role != datasets.RoleTest || r.TimeS != got[i].Measured {
+		if r.Kernel != knl || r.Class != "axpy" || r.Role != datasets.RoleTest || r.TimeS != got[i].Measured {
 			t.Errorf("row %d: kernel %s class %s role %s time %g", i, r.Kernel, r.Class, r.Role, r.TimeS)
 		}
 	}

@@ -1,9 +1,6 @@
 package main
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // parseParams turns repeated --param NAME=VALUE flags into a map. Values are
 // exact integers; a repeated name or a value that does not fit in int64 is
@@ -19,23 +16,24 @@ func parseConsts(flags []string) (map[string]int64, error) {
 }
 
 // parseBindings is parseParams for any flag of NAME=VALUE bindings, named
-// in errors.
+// in errors. NAME1=NAME2=VALUE binds several names to one value.
 func parseBindings(flag string, flags []string) (map[string]int64, error) {
 	params := make(map[string]int64, len(flags))
 	for _, f := range flags {
-		name, value, ok := strings.Cut(f, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" {
-			return nil, fmt.Errorf("%s %q: want NAME=VALUE", flag, f)
-		}
-		if _, dup := params[name]; dup {
-			return nil, fmt.Errorf("%s %q: %s given twice", flag, f, name)
+		names, value, err := tiedNames(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %w (want NAME=VALUE, or NAME1=NAME2=VALUE to tie names)", flag, f, err)
 		}
 		v, err := parseInt(value)
 		if err != nil {
 			return nil, fmt.Errorf("%s %q: %w", flag, f, err)
 		}
-		params[name] = v
+		for _, name := range names {
+			if _, dup := params[name]; dup {
+				return nil, fmt.Errorf("%s %q: %s given twice", flag, f, name)
+			}
+			params[name] = v
+		}
 	}
 	return params, nil
 }

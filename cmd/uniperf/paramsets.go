@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math/big"
@@ -13,27 +14,30 @@ const maxParamSets = 100000
 
 // paramSets expands --param NAME=V1,V2,... flags and --sweep ranges into
 // every combination of their values, in the order given (the last flag
-// varies fastest). A name given twice is an error.
+// varies fastest). Names tied in one flag (--param nx=ny=V1,V2) take the
+// same value together rather than every combination. A name given twice
+// is an error.
 func paramSets(params, sweeps []string) ([]map[string]int64, error) {
 	type axis struct {
-		name   string
+		names  []string
 		values []int64
 	}
 	var axes []axis
 	seen := map[string]bool{}
-	add := func(flag, name string, values []int64) error {
-		if seen[name] {
-			return fmt.Errorf("%s: %s given twice", flag, name)
+	add := func(flag string, names []string, values []int64) error {
+		for _, name := range names {
+			if seen[name] {
+				return fmt.Errorf("%s: %s given twice", flag, name)
+			}
+			seen[name] = true
 		}
-		seen[name] = true
-		axes = append(axes, axis{name, values})
+		axes = append(axes, axis{names, values})
 		return nil
 	}
 	for _, f := range params {
-		name, list, ok := strings.Cut(f, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" {
-			return nil, fmt.Errorf("--param %q: want NAME=VALUE or NAME=V1,V2 and so on", f)
+		names, list, err := tiedNames(f)
+		if err != nil {
+			return nil, fmt.Errorf("--param %q: %w (want NAME=VALUE, NAME=V1,V2,... or NAME1=NAME2=V1,V2,... to tie names)", f, err)
 		}
 		var values []int64
 		for _, s := range strings.Split(list, ",") {
@@ -43,16 +47,16 @@ func paramSets(params, sweeps []string) ([]map[string]int64, error) {
 			}
 			values = append(values, v)
 		}
-		if err := add("--param "+f, name, values); err != nil {
+		if err := add("--param "+f, names, values); err != nil {
 			return nil, err
 		}
 	}
 	for _, f := range sweeps {
-		name, values, err := parseSweep(f)
+		names, values, err := parseSweep(f)
 		if err != nil {
 			return nil, err
 		}
-		if err := add("--sweep "+f, name, values); err != nil {
+		if err := add("--sweep "+f, names, values); err != nil {
 			return nil, err
 		}
 	}
@@ -65,7 +69,9 @@ func paramSets(params, sweeps []string) ([]map[string]int64, error) {
 		for _, s := range sets {
 			for _, v := range a.values {
 				m := maps.Clone(s)
-				m[a.name] = v
+				for _, name := range a.names {
+					m[name] = v
+				}
 				next = append(next, m)
 			}
 		}
@@ -74,16 +80,39 @@ func paramSets(params, sweeps []string) ([]map[string]int64, error) {
 	return sets, nil
 }
 
-// parseSweep reads NAME=A..B (every integer from A to B), NAME=A..B:S
-// (step S) or NAME=2^A..2^B (the powers of two from 2^A to 2^B).
-func parseSweep(f string) (string, []int64, error) {
-	bad := func(why string) (string, []int64, error) {
-		return "", nil, fmt.Errorf("--sweep %q: %s (want NAME=A..B, NAME=A..B:STEP or NAME=2^A..2^B)", f, why)
+// tiedNames splits NAME1=NAME2=...=SPEC into the names, which take one
+// value together, and the text after the last '='.
+func tiedNames(f string) ([]string, string, error) {
+	i := strings.LastIndexByte(f, '=')
+	if i < 0 {
+		return nil, "", errors.New("no '='")
 	}
-	name, spec, ok := strings.Cut(f, "=")
-	name = strings.TrimSpace(name)
-	lo, hi, ok2 := strings.Cut(spec, "..")
-	if !ok || !ok2 || name == "" {
+	names := strings.Split(f[:i], "=")
+	for j, n := range names {
+		names[j] = strings.TrimSpace(n)
+		if names[j] == "" {
+			return nil, "", errors.New("an empty name")
+		}
+		if slices.Contains(names[:j], names[j]) {
+			return nil, "", fmt.Errorf("%s tied to itself", names[j])
+		}
+	}
+	return names, f[i+1:], nil
+}
+
+// parseSweep reads NAME=A..B (every integer from A to B), NAME=A..B:S
+// (step S) or NAME=2^A..2^B (the powers of two from 2^A to 2^B); names
+// tied as NAME1=NAME2=A..B take each value together.
+func parseSweep(f string) ([]string, []int64, error) {
+	bad := func(why string) ([]string, []int64, error) {
+		return nil, nil, fmt.Errorf("--sweep %q: %s (want NAME=A..B, NAME=A..B:STEP or NAME=2^A..2^B, or NAME1=NAME2=... to tie names)", f, why)
+	}
+	name, spec, err := tiedNames(f)
+	if err != nil {
+		return bad("malformed: " + err.Error())
+	}
+	lo, hi, ok := strings.Cut(spec, "..")
+	if !ok {
 		return bad("malformed")
 	}
 	if strings.HasPrefix(strings.TrimSpace(lo), "2^") {

@@ -39,6 +39,43 @@ func TestParamSets(t *testing.T) {
 	}
 }
 
+// Tied names take one value together: --param nx=ny=1,2 with a sweep of k
+// is 2 × 2 sets, not 2 × 2 × 2.
+func TestParamSetsTied(t *testing.T) {
+	got, err := paramSets([]string{"nx=ny=1024,2048"}, []string{"k = j=2^0..2^1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string]int64{
+		{"nx": 1024, "ny": 1024, "k": 1, "j": 1}, {"nx": 1024, "ny": 1024, "k": 2, "j": 2},
+		{"nx": 2048, "ny": 2048, "k": 1, "j": 1}, {"nx": 2048, "ny": 2048, "k": 2, "j": 2},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+	b, err := parseParams([]string{"n=m=ell=64", "k=3"})
+	if err != nil || !reflect.DeepEqual(b, map[string]int64{"n": 64, "m": 64, "ell": 64, "k": 3}) {
+		t.Errorf("parseParams: %v, %v", b, err)
+	}
+	for _, c := range []struct {
+		params, sweeps []string
+		want           string
+	}{
+		{[]string{"nx==1,2"}, nil, "an empty name"},
+		{[]string{"nx=nx=1"}, nil, "nx tied to itself"},
+		{[]string{"nx=ny=1", "ny=2"}, nil, "ny given twice"},
+		{nil, []string{"a==1..2"}, "malformed: an empty name"},
+		{[]string{"n=1"}, []string{"m=n=1..2"}, "n given twice"},
+	} {
+		if _, err := paramSets(c.params, c.sweeps); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v %v: %v, want %q", c.params, c.sweeps, err, c.want)
+		}
+	}
+	if _, err := parseParams([]string{"n=m=1", "m=2"}); err == nil || !strings.Contains(err.Error(), "m given twice") {
+		t.Errorf("parseParams twice: %v", err)
+	}
+}
+
 func TestParamSetsErrors(t *testing.T) {
 	for _, c := range []struct {
 		params, sweeps []string

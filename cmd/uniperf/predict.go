@@ -54,8 +54,10 @@ weights do not price (no measurement kernel exercised it) is an error.
 
 Several parameter sets give a table, one row per set: --param NAME=V1,V2,...
 lists values, and --sweep NAME=2^10..2^14 (powers of two), NAME=A..B or
-NAME=A..B:STEP ranges; the sets are every combination. --const NAME=VALUE
-binds a kernel const such as a work-group size (LX, LY).
+NAME=A..B:STEP ranges; the sets are every combination. Names tied in one
+flag vary together: --param nx=ny=1024,2048 gives the square sizes only,
+and --sweep nx=ny=2^10..2^12 likewise. --const NAME=VALUE binds a kernel
+const such as a work-group size (LX, LY).
 
 --json prints one object per parameter set (a list for several) with the
 kernel, device, parameters, predicted seconds and terms.
@@ -105,9 +107,9 @@ predictions can be compared with the measured program.`,
 func init() {
 	f := predictCmd.Flags()
 	f.StringVar(&predictOpts.weights, "weights", "", "weight table written by uniperf fit, or weights in the CSV of uniperf export (FILE.csv, or FILE.csv#DEVICE for one of several devices)")
-	f.StringArrayVar(&predictOpts.params, "param", nil, "parameter values NAME=V or NAME=V1,V2,... (repeatable)")
+	f.StringArrayVar(&predictOpts.params, "param", nil, "parameter values NAME=V or NAME=V1,V2,...; NAME1=NAME2=V1,... ties names (repeatable)")
 	f.StringArrayVar(&predictOpts.consts, "const", nil, "kernel const binding NAME=VALUE (repeatable)")
-	f.StringArrayVar(&predictOpts.sweeps, "sweep", nil, "parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP (repeatable)")
+	f.StringArrayVar(&predictOpts.sweeps, "sweep", nil, "parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP; NAME1=NAME2=... ties names (repeatable)")
 	f.BoolVar(&predictOpts.json, "json", false, "print JSON")
 	f.StringVar(&predictOpts.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", "))
 	f.StringArrayVar(&predictOpts.deviceFiles, "device-file", nil, "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear; with --program, repeatable to split the batch")
@@ -238,10 +240,15 @@ func printBreakdown(out io.Writer, p prediction) error {
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "property\tcount\tweight (s/op)\tseconds\tshare\t")
-	for _, t := range p.Terms {
+	names := make([]string, len(p.Terms))
+	for i, t := range p.Terms {
 		fmt.Fprintf(tw, "%s\t%.0f\t%.3g\t%.3g\t%.1f%%\t\n", t.Property, t.Count, t.Weight, t.Seconds, 100*t.Share)
+		names[i] = t.Property
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeLegend(out, names)
 }
 
 func printPredictions(out io.Writer, preds []prediction) error {

@@ -53,7 +53,7 @@ func TestTable(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"table", table, "--format", "xml"}, "want summary, csv or parquet"},
+		{[]string{"table", table, "--format", "xml"}, "want summary, json, csv or parquet"},
 		{[]string{"table", table, "--format", "parquet"}, "give --out"},
 		{[]string{"table", "embedded:none.arrow"}, "no such embedded table"},
 	} {

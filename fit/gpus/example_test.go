@@ -24,7 +24,7 @@ func ExampleLookup() {
 	fmt.Println(err)
 	// Output:
 	// GeForce GTX 280: 30 SMs at 1.30 GHz, Mem_LD 450 cycles
-	// device file devices/h100-sxm5.json has no hongkim section; the hongkim model needs it
+	// device file devices/h100-sxm5.json: hongkim.mem_ld is missing or not positive; the hongkim model needs it
 }
 
 func ExampleActiveBlocks() {

@@ -108,8 +108,16 @@ func TestMissingParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	var m *MissingError
-	if _, err := h100.HongKimParams(); !errors.As(err, &m) || m.Field != "hongkim" || m.File != "devices/h100-sxm5.json" {
+	// Hopper's issue rate is known, its memory constants are calibrated.
+	if _, err := h100.HongKimParams(); !errors.As(err, &m) || m.Field != "hongkim.mem_ld" || m.File != "devices/h100-sxm5.json" {
 		t.Errorf("H100 Hong–Kim: %v", err)
+	}
+	gtx970, err := Lookup("gtx970")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gtx970.HongKimParams(); !errors.As(err, &m) || m.Field != "hongkim" || !m.Section || m.File != "devices/gtx970.json" {
+		t.Errorf("GTX 970 Hong–Kim: %v", err)
 	}
 	if _, err := h100.ResiosParams(); !errors.As(err, &m) || m.Field != "resios" {
 		t.Errorf("H100 Resios: %v", err)
@@ -145,8 +153,8 @@ func TestMissingParameters(t *testing.T) {
 	if _, err := pocl.HongKimFixedParams(); !errors.As(err, &m) || m.Field != "mem_bandwidth_bytes_per_s" {
 		t.Errorf("missing bandwidth: %v", err)
 	}
-	if _, err := h100.HongKimFixedParams(); !errors.As(err, &m) || !m.Section {
-		t.Errorf("H100 fixed Hong–Kim constants: %v", err)
+	if _, err := gtx970.HongKimFixedParams(); !errors.As(err, &m) || !m.Section {
+		t.Errorf("GTX 970 fixed Hong–Kim constants: %v", err)
 	}
 
 	g, err := Lookup("gtx460")

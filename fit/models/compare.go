@@ -1,6 +1,7 @@
 package models
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -55,14 +56,20 @@ type Comparison struct {
 	// rows; SensitivitySkipped lists kernels they cannot price.
 	Sensitivity        []SizeSensitivity
 	SensitivitySkipped []string
+	// NotCompared says, per model and device, why the model could not be
+	// calibrated there (a device file without its constants, say); the
+	// model has no outcomes on that device.
+	NotCompared []string
 }
 
 // Compare calibrates every model on the same measurement rows of each
 // device and predicts the same test rows; with CV it also leaves out one
 // kernel class of the measurement rows at a time, calibrates on the rest
 // and predicts the class left out. A model that cannot be calibrated on
-// a device's measurement rows is an error; a row a model cannot predict
-// is an report.Case with Err set.
+// a device's measurement rows is listed in NotCompared while the others
+// are compared, and it is an error only when no model could be
+// calibrated anywhere; a row a model cannot predict is a report.Case
+// with Err set.
 func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 	if len(opts.Models) == 0 {
 		return nil, fmt.Errorf("compare: no models")
@@ -77,6 +84,7 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 		}
 	}
 	c := &Comparison{Models: opts.Models}
+	var firstErr error
 	for _, d := range devices {
 		meas, test := byRole(d.Rows)
 		if len(meas) == 0 {
@@ -88,7 +96,10 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 		for _, name := range opts.Models {
 			m, _ := newModel(name)
 			if err := m.Calibrate(d.Env, meas); err != nil {
-				return nil, fmt.Errorf("model %s on device %s: %w", name, d.Device, err)
+				err = fmt.Errorf("model %s on device %s: %w", name, d.Device, err)
+				firstErr = cmp.Or(firstErr, err)
+				c.NotCompared = append(c.NotCompared, err.Error())
+				continue
 			}
 			c.Calibrated = append(c.Calibrated, Calibrated{d.Device, m})
 			c.Test = append(c.Test, predictRows(m, d, test)...)
@@ -111,6 +122,9 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 			c.Sensitivity = append(c.Sensitivity, s...)
 			c.SensitivitySkipped = append(c.SensitivitySkipped, skipped...)
 		}
+	}
+	if len(c.Calibrated) == 0 {
+		return nil, firstErr
 	}
 	return c, nil
 }

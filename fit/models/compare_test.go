@@ -35,7 +35,7 @@ func TestErrorTable(t *testing.T) {
 	check("a on x", cells["x"][0], 2, 2, 0.2)
 	check("b on x", cells["x"][1], 2, 1, 0.5)
 	check("a on y", cells["y"][0], 1, 1, 0.25)
-	common := commonRows(outs, []string{"a", "b"})
+	common := commonRows(outs)
 	if len(common) != 4 {
 		t.Errorf("common rows %v, want k1 size 1 and k2 for both models", common)
 	}
@@ -136,9 +136,30 @@ func TestCompareErrors(t *testing.T) {
 	if _, err := Compare([]DeviceRows{{"H100", env, rows}}, CompareOptions{Models: []string{"linear", "oracle"}}); err == nil || !strings.Contains(err.Error(), `no model "oracle"`) {
 		t.Errorf("unknown model: %v", err)
 	}
-	_, err := Compare([]DeviceRows{{"H100", env, rows}}, CompareOptions{Models: []string{"hongkim"}})
-	if err == nil || !strings.Contains(err.Error(), "model hongkim on device H100: device file devices/h100-sxm5.json has no hongkim section") {
+	gtx970 := &Env{Counter: env.Counter, Device: device(t, "gtx970")}
+	_, err := Compare([]DeviceRows{{"GTX 970", gtx970, rows}}, CompareOptions{Models: []string{"hongkim"}})
+	if err == nil || !strings.Contains(err.Error(), "model hongkim on device GTX 970: device file devices/gtx970.json has no hongkim section") {
 		t.Errorf("device without Hong–Kim constants: %v", err)
+	}
+	// A model that cannot run on a device is listed, the others compared.
+	c, err := Compare([]DeviceRows{{"GTX 970", gtx970, rows}}, CompareOptions{Models: []string{"cycles", "hongkim"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.NotCompared) != 1 || !strings.HasPrefix(c.NotCompared[0], "model hongkim on device GTX 970: device file devices/gtx970.json has no hongkim section") {
+		t.Errorf("not compared: %q", c.NotCompared)
+	}
+	for _, o := range c.Test {
+		if o.Model != "cycles" {
+			t.Errorf("outcome %+v", o)
+		}
+	}
+	var md strings.Builder
+	if err := c.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "Not compared:\n\n- model hongkim on device GTX 970") {
+		t.Errorf("the report does not say hongkim was not compared:\n%s", md.String())
 	}
 	var test []Row
 	for _, r := range rows {

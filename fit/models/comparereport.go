@@ -46,18 +46,19 @@ func errorTable(outs []report.Case, models []string, group func(report.Case) str
 	return slices.Sorted(maps.Keys(cells)), cells
 }
 
-// commonRows keeps the outcomes of rows that every model predicted.
-func commonRows(outs []report.Case, models []string) []report.Case {
+// commonRows keeps the outcomes of rows that every model compared on the
+// row's device predicted.
+func commonRows(outs []report.Case) []report.Case {
 	type rowKey struct{ device, kernel, size string }
-	ok := map[rowKey]int{}
+	failed := map[rowKey]bool{}
 	for _, o := range outs {
-		if o.Err == "" {
-			ok[rowKey{o.Device, o.Kernel, o.Size}]++
+		if o.Err != "" {
+			failed[rowKey{o.Device, o.Kernel, o.Size}] = true
 		}
 	}
 	var keep []report.Case
 	for _, o := range outs {
-		if ok[rowKey{o.Device, o.Kernel, o.Size}] == len(models) {
+		if !failed[rowKey{o.Device, o.Kernel, o.Size}] {
 			keep = append(keep, o)
 		}
 	}
@@ -73,6 +74,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "# Model comparison\n\nEvery model is calibrated on the same %d measurement rows and predicts the same %d test rows. Errors are geometric means of |predicted − measured| / measured (errors below %g count as %g); a cell says how many of the group's rows the model could predict when it could not predict them all.\n\n",
 		c.MeasurementRows, c.TestRows, fit.ErrorFloor, fit.ErrorFloor)
 	c.writeCalibrated(&b)
+	writeList(&b, "Not compared", c.NotCompared)
 	if len(c.Test) > 0 {
 		b.WriteString("## Test rows\n\n")
 		c.writeErrors(&b, c.Test)
@@ -91,7 +93,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 func (c *Comparison) writeErrors(b *strings.Builder, outs []report.Case) {
 	all := func(report.Case) string { return "all rows" }
 	_, cells := errorTable(outs, c.Models, all)
-	_, common := errorTable(commonRows(outs, c.Models), c.Models, all)
+	_, common := errorTable(commonRows(outs), c.Models, all)
 	b.WriteString("| model | rows predicted | geomean error | on the rows every model predicted |\n|---|---:|---:|---:|\n")
 	for i, m := range c.Models {
 		e := cells["all rows"][i]

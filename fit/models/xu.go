@@ -93,9 +93,10 @@ func (m *Xu) Calibrate(env *Env, rows []Row) error {
 func (m *Xu) fromDevice(env *Env) error {
 	w, source := env.Device.CycleWeights(cycles.DefaultWeights())
 	m.Cycles = map[string]float64{xuLocal: w[cycles.Shared], xuBarrier: w[cycles.Add]}
+	memory := map[string]bool{cycles.Global: true, cycles.L1: true, cycles.L2: true, cycles.Shared: true}
 	for _, t := range []counts.DType{counts.F32, counts.F64, counts.I32, counts.I64} {
-		for _, k := range []string{cycles.Add, cycles.Mul, cycles.Div, cycles.FMA} {
-			if v, ok := w[k]; ok {
+		for k, v := range w {
+			if !memory[k] {
 				m.Cycles[OpClass(t, k)] = v
 			}
 		}

@@ -119,3 +119,32 @@ func TestXuErrors(t *testing.T) {
 		t.Errorf("pow on the GTX 460: %v", err)
 	}
 }
+
+// TestXuFromDeviceTakesEveryComputeClass calibrates on a device file alone:
+// every compute weight the file gives (the H100's include pow and special)
+// is a cycle class at every type, and a kernel with pow then predicts.
+func TestXuFromDeviceTakesEveryComputeClass(t *testing.T) {
+	d := lookupDevice(t, "h100-sxm5")
+	env := &Env{Counter: NewCounter(nil), Device: d}
+	m := &Xu{}
+	if err := m.Calibrate(env, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"pow", "special", "add"} {
+		want, ok := d.Cycles.Weights[kind]
+		if !ok {
+			t.Fatalf("the H100 file lost its %s weight", kind)
+		}
+		for _, class := range []string{"f32." + kind, "f64." + kind} {
+			if got := m.Cycles[class]; got != want {
+				t.Errorf("%s: %g cycles, the file gives %g", class, got, want)
+			}
+		}
+	}
+	if _, ok := m.Cycles["f32.global"]; ok {
+		t.Error("a memory weight became a compute class")
+	}
+	if _, err := m.Predict(env, Case{Kernel: "arith_pow_f32", Params: map[string]int64{"n": 32, "nk": 4}}); err != nil {
+		t.Errorf("pow on the H100: %v", err)
+	}
+}

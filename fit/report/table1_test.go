@@ -55,7 +55,7 @@ func furyCSV(t *testing.T) string {
 	w.Properties = append(w.Properties, "local.store.f32", "global.load.f32.stride=0")
 	w.Values = append(w.Values, 0, 0)
 	w.PropertySet = fit.PropertySetID(w.Properties)
-	c, err := report.Compare([]*fit.Weights{w}, nil)
+	c, err := report.CompareWeights([]*fit.Weights{w}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

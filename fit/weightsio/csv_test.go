@@ -16,7 +16,7 @@ import (
 // exportCSV writes weight tables as uniperf export --format csv does.
 func exportCSV(t *testing.T, tables ...*fit.Weights) []byte {
 	t.Helper()
-	c, err := report.Compare(tables, nil)
+	c, err := report.CompareWeights(tables, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
