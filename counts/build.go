@@ -248,7 +248,7 @@ func (r *resolver) params() error {
 	}
 	for _, a := range r.b.arrays {
 		for i, q := range a.shape {
-			for _, n := range q.names(nil) {
+			for _, n := range shapeNames(q) {
 				if r.k.inameIndex[n] != nil || r.splitInto[n] != [2]string{} {
 					return r.errf(a.shapePos[i], "array %s: shape depends on iname %s; shapes may use parameters only", a.name.text, n)
 				}
@@ -263,6 +263,20 @@ func (r *resolver) params() error {
 		add(n)
 	}
 	return nil
+}
+
+// shapeNames returns the names an extent mentions, the factors of its
+// products included.
+func shapeNames(q qaff) []string {
+	var out []string
+	for _, m := range q.names(nil) {
+		for _, n := range strings.Split(m, "*") {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // orderFirst moves the declared names to the front, in declared order.
@@ -301,11 +315,7 @@ func (r *resolver) arrays() error {
 			if q.isConst() && q.c <= 0 {
 				return r.errf(ra.shapePos[i], "array %s: extent %d is not positive", name, q.c)
 			}
-			aff := Affine{Const: q.c}
-			for _, t := range q.terms {
-				aff.Terms = append(aff.Terms, Term{t.name, t.coef})
-			}
-			a.Shape = append(a.Shape, aff)
+			a.Shape = append(a.Shape, affineOf(q))
 		}
 		r.k.Arrays = append(r.k.Arrays, a)
 		r.k.arrayIndex[name] = a

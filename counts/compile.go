@@ -499,14 +499,24 @@ func (in *interp) compileCast(e *Cast, cx *cctx) (cval, error) {
 
 // caff is an Affine compiled to slots; eval reports overflow.
 type caff struct {
-	terms []cterm
+	terms []caffTerm
 	c     int64
+}
+
+// caffTerm is coef times the product of the values in slots.
+type caffTerm struct {
+	slots []int
+	coef  int64
 }
 
 func (in *interp) compileAffine(a Affine) caff {
 	c := caff{c: a.Const}
 	for _, t := range a.Terms {
-		c.terms = append(c.terms, cterm{in.e.slot[t.Name], t.Coeff})
+		ct := caffTerm{coef: t.Coeff}
+		for _, f := range t.Factors() {
+			ct.slots = append(ct.slots, in.e.slot[f])
+		}
+		c.terms = append(c.terms, ct)
 	}
 	return c
 }
@@ -514,8 +524,15 @@ func (in *interp) compileAffine(a Affine) caff {
 func (a caff) eval(v []int64) (int64, bool) {
 	s := a.c
 	for _, t := range a.terms {
+		p := t.coef
+		for _, sl := range t.slots {
+			var err error
+			if p, err = mulInt(p, v[sl]); err != nil {
+				return 0, false
+			}
+		}
 		var err error
-		if s, err = addScaled(s, v[t.slot], t.coef); err != nil {
+		if s, err = addInt(s, p); err != nil {
 			return 0, false
 		}
 	}

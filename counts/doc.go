@@ -46,7 +46,8 @@
 //
 // DTYPE is f32, f64, i32 or i64 (float32, float64, int32 and int64 are
 // accepted too). A SHAPE lists extents in brackets, [n, m + 1]; extents
-// are affine in the parameters for global arrays and constant for local
+// are sums of integer multiples of parameters and of their products
+// ([n*n], [nz*ny*nx]) for global arrays and constant for local
 // and private ones; a missing shape makes a scalar. Declarations may come
 // in any order, but not inside blocks; a constant must be declared before
 // its first use. ANNOTATIONS are comma-separated KEY=VALUE pairs, in
@@ -119,8 +120,12 @@
 // reductions sum, product, max and min
 // over one iname or a tuple of them: sum(k, a[i, k]*b[k, j]),
 // sum((k, l), ...). A reference may carry loopy's tag, a$first[i], a
-// label that changes nothing. Subscripts must be affine in inames and
-// parameters.
+// label that changes nothing. Subscripts must be affine in the inames;
+// their coefficients may be products of parameters, so that the
+// flattened indexing of PolyBench and CUDA kernels, a[i*n + j] or
+// a[(k*ny + j)*nx + i] of an array [nz*ny*nx], is written as they write
+// it. A product of two inames (i*j) is refused: no set of package
+// polyhedra can hold it.
 //
 // Comparisons and and, or and not make conditions, which are not numbers:
 // they stand where a condition is expected (a predicate, the COND of
@@ -280,7 +285,9 @@
 // int.i32.mul per coefficient other than 1 and -1, once per evaluation of
 // its access (left-hand sides, local and private arrays included). a[i, k
 // + 1] with i split by 16 is a[16*i_out + i_in, k + 1]: two adds and a
-// mul. An iname used as a value costs nothing either way, split or not.
+// mul; a flattened a[i*n + j] costs an add and a mul (one more mul per
+// further parameter a term multiplies by). An iname used as a value costs
+// nothing either way, split or not.
 //
 // Operations and memory accesses count per evaluation, so conditions
 // decide what counts. A predicate and everything of an instruction that
@@ -332,9 +339,23 @@
 // or column-major for order=F arrays), as an absolute value: 0 (uniform)
 // when Within has no l.0 iname or the subscripts do not use it. A
 // coefficient that depends on the parameters (a[j, i] with i on l.0 in an
-// n x n array strides by n) is put in the >4 class whatever the
-// parameters' values, so that the class of a reference never changes
-// with the problem size. Strides 0 and 1 are classes "0" and "1".
+// n x n array strides by n, as a[i*n + j] of an array [n*n] does along
+// i) is put in the >4 class whatever the parameters' values, so that the
+// class of a reference never changes with the problem size; the property
+// says where the class is exact (Property.Assumed: "n > 4"). Strides 0
+// and 1 are classes "0" and "1".
+//
+// The footprint of an array indexed by flattened subscripts is counted
+// over the dimensions their coefficients imply: a[i*n + j] counts as
+// a[i, j] of an array [., n]. That needs the coefficients of the
+// array's subscripts to form a chain 1, n, n*m, ..., each the one before
+// times one parameter, and every index but the outermost to stay within
+// 0 and its parameter less one wherever it is accessed (a term of
+// parameters alone joins whichever dimension keeps it so: a[i*n + n - 1
+// - j] is a[i, n - 1 - j]). Where not (a[i*n + j*m], a[i*n + j + 1] with
+// j up to n - 1, or products in the subscripts of an array of several
+// dimensions), and only where a strided access needs the footprint, Count
+// fails and says why: the footprint would not be exact.
 //
 // Other strides are split by utilization. The footprint of a global
 // array is the set of its cells that any reference to it (load or store,

@@ -143,7 +143,7 @@ func (in *interp) bindArrays(arrays map[string]any) error {
 		ext := make([]int64, len(a.Shape))
 		n := int64(1)
 		for d, s := range a.Shape {
-			v, err := evalQaffChecked(s.qaff(), in.e.params)
+			v, err := s.Eval(in.e.params)
 			if err == nil {
 				n, err = mulInt(n, v)
 			}

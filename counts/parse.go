@@ -288,7 +288,9 @@ func (b *builder) arrayStmt(c *cursor, kw string) {
 	if c.accept("[") {
 		for {
 			a.shapePos = append(a.shapePos, c.peek().pos)
+			c.products = true
 			a.shape = append(a.shape, c.parseQSum())
+			c.products = false
 			if c.accept("]") {
 				break
 			}

@@ -350,7 +350,20 @@ func (r *resolver) access(e rexpr, sc *scope, context string) *Access {
 	return acc
 }
 
-// affine converts a subscript or iname-valued expression to an Affine.
+// inamesOf returns the inames among a term's factors.
+func (r *resolver) inamesOf(t Term) []string {
+	var out []string
+	for _, f := range t.Factors() {
+		if r.k.inameIndex[f] != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// affine converts a subscript or iname-valued expression to an Affine,
+// affine in the inames with coefficients that may be products of
+// parameters (a flattened index i*n + j).
 func (r *resolver) affine(e rexpr, sc *scope) Affine {
 	arith := func(pos Pos) func(Affine, error) Affine {
 		return func(a Affine, err error) Affine {
@@ -402,13 +415,13 @@ func (r *resolver) affine(e rexpr, sc *scope) Affine {
 		case "-":
 			return arith(e.at)(x.addScaled(y, -1))
 		case "*":
-			switch {
-			case x.IsConst():
-				return arith(e.at)(Affine{}.addScaled(y, x.Const))
-			case y.IsConst():
-				return arith(e.at)(Affine{}.addScaled(x, y.Const))
+			p := arith(e.at)(x.mul(y))
+			for _, t := range p.Terms {
+				if n := r.inamesOf(t); len(n) > 1 {
+					r.fail(e.at, "non-affine subscript: (%s)*(%s) multiplies inames %s and %s; a subscript may multiply an iname by parameters and constants only", x, y, n[0], n[1])
+				}
 			}
-			r.fail(e.at, "non-affine subscript: (%s)*(%s) multiplies two non-constants", x, y)
+			return p
 		}
 		r.fail(e.at, "non-affine subscript: operator %s is not allowed in subscripts", e.op)
 	case *rSub:

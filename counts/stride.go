@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -106,13 +107,13 @@ func (k *Kernel) accessStride(acc *Access, within []string) (int64, poly, error)
 	a := acc.Array
 	total := poly{}
 	for d, idx := range acc.Index {
-		c := idx.Coeff(l0)
-		if c == 0 {
+		c := idx.CoeffOf(l0)
+		if c.IsConst() && c.Const == 0 {
 			continue
 		}
 		// The flattened index weights dimension d by the product of the
 		// extents of the faster-varying dimensions.
-		w := poly{"": c}
+		w := polyOf(c)
 		for e := range a.Shape {
 			if (!a.ColMajor && e > d) || (a.ColMajor && e < d) {
 				var err error
@@ -131,6 +132,43 @@ func (k *Kernel) accessStride(acc *Access, within []string) (int64, poly, error)
 		return strideVar, total, nil
 	}
 	return int64(absU(c)), total, nil
+}
+
+// String renders the polynomial with its monomials in sorted order.
+func (p poly) String() string {
+	var b strings.Builder
+	for i, m := range sortedKeys(p) {
+		c := p[m]
+		switch {
+		case i == 0 && c < 0:
+			b.WriteString("-")
+		case i > 0 && c < 0:
+			b.WriteString(" - ")
+		case i > 0:
+			b.WriteString(" + ")
+		}
+		switch {
+		case m == "":
+			fmt.Fprintf(&b, "%d", absU(c))
+		case absU(c) != 1:
+			fmt.Fprintf(&b, "%d*%s", absU(c), m)
+		default:
+			b.WriteString(m)
+		}
+	}
+	return b.String()
+}
+
+// above4 is the condition under which a stride coefficient that depends
+// on the parameters is in class >4: "ny > 4" for ny or -ny, "|c| > 4"
+// for a coefficient c of several terms.
+func (p poly) above4() string {
+	if len(p) == 1 {
+		for m, c := range p {
+			return poly{m: int64(absU(c))}.String() + " > 4"
+		}
+	}
+	return "|" + p.String() + "| > 4"
 }
 
 // eval evaluates the polynomial with checked arithmetic.
