@@ -36,6 +36,9 @@
 //	split INAME FACTOR [OUTER INNER]     INAME = FACTOR*OUTER + INNER
 //	tag INAME TAG {, INAME TAG}          g.0-2, l.0-2, l.auto, unr, ilp, seq
 //	LHS = EXPR [{ANNOTATIONS}]           an instruction
+//	LHS OP= EXPR [{ANNOTATIONS}]         LHS = LHS OP (EXPR), for OP + - * / (loopy's
+//	                                     and C's compound assignment: a load,
+//	                                     the operation and a store)
 //	<DTYPE> NAME = EXPR, <> NAME = EXPR  an instruction declaring a private scalar
 //	<> NAME[INAME, ...] = EXPR           ... declaring a private array (see below)
 //	if COND: INSTRUCTION                 a predicated instruction
@@ -298,9 +301,12 @@
 // parameters (integer comparisons of affine expressions, with // and %
 // by positive constants, under and, or and not), that is the execution
 // domain intersected with the set where they hold, and the count is
-// exact; != and or make unions. Where a condition is not affine (it reads
-// an array or a temporary, compares floating-point values, multiplies
-// inames), what it guards counts as if it always held: the count is an
+// exact; != and or make unions. So are comparisons of f64 values that
+// are i32 affine expressions converted and divided by integer literals
+// up to 2^20 (loopy's k/2.0 == ell, which is k == 2*ell): f64 computes
+// them exactly at every i32 value. Where a condition is not affine (it
+// reads an array or a temporary, compares other floating-point values,
+// multiplies inames), what it guards counts as if it always held: the count is an
 // upper bound, and the property says so (Counted.UpperBound,
 // Property.UpperBound; a footprint, Footprint.UpperBound). The affine
 // conditions around it still bound it: under "i < 4 and a[i] > 0", an if

@@ -30,6 +30,7 @@ var langChecks = map[string][]langCheck{
 	"shifts":        {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 	"matmul_blocks": {{map[string]int64{"T": 8}, []map[string]int64{{"n": 17, "m": 13, "ell": 9}, {"n": 1, "m": 1, "ell": 1}}}},
 	"flat":          {{nil, flatParams}},
+	"compound":      {{nil, []map[string]int64{{"n": 4, "m": 10}, {"n": 3, "m": 7}, {"n": 1, "m": 1}}}},
 }
 
 // flatParams are sizes for testdata/lang/flat.knl where the split does not

@@ -47,6 +47,8 @@ func TestParseErrors(t *testing.T) {
 		{"non-affine subscript", head + "a[i*j] = 1\n", "6:4", "non-affine subscript"},
 		{"iname squared", head + "a[(i + 1)*i] = 1\n", "6:10", "non-affine subscript: (i + 1)*(i) multiplies inames i and i"},
 		{"iname product after parameter", head + "m[i, n*j*i] = 1\n", "6:9", "multiplies inames i and j"},
+		{"floor-division assignment", head + "o[i] //= 2\n", "6:6", "//= is not an assignment (write =, +=, -=, *= or /=)"},
+		{"compound declaration", head + "<> t += 1\n", "6:6", "+= declares t and reads it at once: write <> t = EXPR"},
 		{"division subscript", head + "a[i//2] = 1\n", "6:4", "operator // is not allowed in subscripts"},
 		{"data-dependent subscript", head + "a[o[i]] = 1\n", "6:3", "data-dependent subscript"},
 		{"float subscript", head + "a[1.5] = 1\n", "6:3", "subscripts are integers"},

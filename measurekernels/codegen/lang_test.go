@@ -31,6 +31,7 @@ var langCases = map[string]libraryCase{
 	"shifts":           {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"matmul_blocks":    {[]consts{{"T": 8}, {"T": 3}}, []params{{"n": 17, "m": 13, "ell": 9}, {"n": 1, "m": 1, "ell": 1}}},
 	"flat":             {[]consts{nil}, []params{{"nx": 9, "ny": 5, "nz": 3}, {"nx": 1, "ny": 1, "nz": 1}}},
+	"compound":         {[]consts{nil}, []params{{"n": 4, "m": 10}, {"n": 1, "m": 1}}},
 }
 
 // langKernels returns the names of the kernels in langDir.
