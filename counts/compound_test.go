@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"fmt"
 	"maps"
 	"testing"
 )
@@ -51,5 +52,31 @@ func TestCompoundHandCounts(t *testing.T) {
 		if !maps.Equal(got, want) {
 			t.Errorf("at %v: counts %v, want %v", p, got, want)
 		}
+	}
+}
+
+// TestGlobalTemporary checks that "<> a[i, j, k]" over inames bounded by
+// parameters declares a global array [n, m, ell] and counts its traffic
+// as a global array's: a store and a load per point, stride ell along j.
+func TestGlobalTemporary(t *testing.T) {
+	k := langKernel(t, "globaltemp", nil)
+	a := k.Array("a")
+	if a == nil || a.Space != Global || fmt.Sprint(a.Shape) != "[n m ell]" {
+		t.Fatalf("temporary a: %+v, want a global array [n, m, ell]", a)
+	}
+	c, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Eval(map[string]int64{"n": 3, "m": 5, "ell": 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pts = 3 * 5 * 7
+	want := map[string]int64{"flop.f32.mul": pts, "global.load.f32.stride=4/>4": pts, "global.store.f32.stride=4/>4": 2 * pts,
+		"global.minldst.f32.stride=4/>4": pts, "launch.groups": 1, "launch.const": 1}
+	maps.DeleteFunc(got, func(_ string, v int64) bool { return v == 0 })
+	if !maps.Equal(got, want) {
+		t.Errorf("counts %v, want %v", got, want)
 	}
 }

@@ -72,6 +72,11 @@
 // subscripts are inames: its extent along each is the greatest value of
 // the iname plus one, which must be a constant that the domains imply
 // whatever the parameters (and the least value must not be negative).
+// Where an iname's domain bounds it instead by a constant lower bound of
+// at least 0 and one upper bound in the parameters alone (0 <= i < n),
+// the temporary is loopy's global temporary: an array in global memory
+// whose extent along i is n (its accesses count as a global array's, and
+// Run, like a launch, takes its data with the other global arrays').
 //
 // "tag x l.auto" gives x the lowest local axis that no l.N tag and no
 // earlier l.auto takes; x's extent must be a constant, from which the

@@ -98,7 +98,7 @@ func TestParseErrors(t *testing.T) {
 		{"const after use", "kernel k\ndomain { [i] : 0 <= i < TS }\nconst TS = 4\n", "3:7", "constant TS is declared after its first use at 2:25"},
 		{"const twice", "kernel k\nconst A = 1\nconst A = 2\n", "3:7", "constant A declared twice"},
 		{"assume iname", head + "assume i >= 0\n", "6:8", "assumptions mention iname i"},
-		{"declared temp array", head + "<> t[i] = 1\n", "6:6", "the bounds of iname i depend on the parameters, so the shape of t does not follow from them"},
+		{"declared temp array", head + "domain { [q] : 0 <= q <= i }\n<> t[q] = 1\n", "7:6", "the bounds of iname q are neither constants nor a constant lower bound and one upper bound in the parameters alone (0 <= q < n), so the shape of t does not follow from them"},
 		{"missing bracket", head + "a[i = 1\n", "6:5", "expected ']'"},
 		{"trailing tokens", head + "a[i] = 1 2\n", "6:10", "expected end of statement, found '2'"},
 		// Conditions, bitwise operators and loopy's spellings.

@@ -262,11 +262,18 @@ func (r *resolver) declare(s rawStatement, t DType, w weakness, sc *scope) *Acce
 			r.fail(x.rpos(), "the subscripts of a declared temporary array are inames, from whose bounds its shape follows; declare other arrays with 'private %s %s [EXTENT, ...]'", name.text, t)
 		}
 		lo, hi, ok := r.k.constantRange(n.t.text)
+		if ext, _, param := r.k.parametricExtent(n.t.text); !ok && param {
+			// loopy's global temporary: its extent depends on the
+			// parameters, so it cannot live in registers.
+			a.Space = Global
+			a.Shape = append(a.Shape, ext)
+			continue
+		}
 		switch {
 		case ok && hi < lo:
 			r.fail(n.t.pos, "iname %s takes no values, so %s would be empty", n.t.text, name.text)
 		case !ok:
-			r.fail(n.t.pos, "the bounds of iname %s depend on the parameters, so the shape of %s does not follow from them; declare it with 'private %s %s [EXTENT, ...]'", n.t.text, name.text, name.text, t)
+			r.fail(n.t.pos, "the bounds of iname %s are neither constants nor a constant lower bound and one upper bound in the parameters alone (0 <= %s < n), so the shape of %s does not follow from them; declare it with 'private %s %s [EXTENT, ...]' or 'array %s %s [EXTENT, ...]'", n.t.text, n.t.text, name.text, name.text, t, name.text, t)
 		case lo < 0:
 			r.fail(n.t.pos, "iname %s takes negative values (from %d), which cannot subscript %s; declare it with 'private' and shift the subscript", n.t.text, lo, name.text)
 		case hi >= maxDeclaredElements || size*(hi+1) > maxDeclaredElements:

@@ -32,6 +32,7 @@ var langCases = map[string]libraryCase{
 	"matmul_blocks":    {[]consts{{"T": 8}, {"T": 3}}, []params{{"n": 17, "m": 13, "ell": 9}, {"n": 1, "m": 1, "ell": 1}}},
 	"flat":             {[]consts{nil}, []params{{"nx": 9, "ny": 5, "nz": 3}, {"nx": 1, "ny": 1, "nz": 1}}},
 	"compound":         {[]consts{nil}, []params{{"n": 4, "m": 10}, {"n": 1, "m": 1}}},
+	"globaltemp":       {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 7}, {"n": 1, "m": 1, "ell": 1}}},
 }
 
 // langKernels returns the names of the kernels in langDir.
