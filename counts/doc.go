@@ -78,9 +78,15 @@
 // whose extent along i is n (its accesses count as a global array's, and
 // Run, like a launch, takes its data with the other global arrays').
 //
-// "tag x l.auto" gives x the lowest local axis that no l.N tag and no
-// earlier l.auto takes; x's extent must be a constant, from which the
-// work-group size follows (split an iname of parametric extent and tag
+// "tag x l.auto" gives x a local axis as loopy does, instruction by
+// instruction in textual order: among the l.auto inames an instruction
+// uses that have no axis yet, those that are the last subscript of one
+// of its references (unit stride) come first, then the others in the
+// order of their tags, and each takes the lowest axis that no other
+// iname of the instruction has; inames that never meet in an
+// instruction may share an axis, and one that no instruction uses takes
+// the lowest axis no l.N tag takes. x's extent must be a constant, from
+// which the work-group size follows (split an iname of parametric extent and tag
 // the parts instead). loopy's ilp.unr, ilp.seq and ord are accepted as
 // ilp, ilp and seq.
 //
