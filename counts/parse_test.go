@@ -340,8 +340,8 @@ a[j] = 1 if j > 2 else 2 if j > 1 else a[j] {id=ternary}
 	if d := instr(t, k, "decl").Deps; strings.Join(d, " ") != "bits barrier_1 mod" {
 		t.Errorf("dep=b*:mod gives deps %v", d)
 	}
-	if tg := k.Iname("p").Tag; tg != (counts.Tag{Kind: counts.LocalID, Axis: 1}) {
-		t.Errorf("p l.auto: tag %s, want l.1 (l.0 is j's)", tg)
+	if tg := k.Iname("p").Tag; tg != (counts.Tag{Kind: counts.LocalID, Axis: 0}) {
+		t.Errorf("p l.auto: tag %s, want l.0 (j, on l.0, is in no instruction of p's)", tg)
 	}
 	if a := k.Array("t"); a == nil || a.Space != counts.Private || len(a.Shape) != 1 || a.Shape[0].Const != 4 || a.DType != counts.I32 {
 		t.Errorf("<> t[p]: %+v", a)
