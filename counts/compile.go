@@ -706,15 +706,20 @@ func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64
 		}, nil
 	}
 	at := countedIndex(idx, in.memCounter(a, true), trace)
+	race := in.storeRace(a, cx)
 	switch data := in.global[a.Name].(type) {
 	case []float32:
-		return func(st *state, f float64, _ int64) { data[at(st)] = float32(f) }, nil
+		return func(st *state, f float64, _ int64) {
+			j := at(st)
+			race(st, j, data[j] == float32(f))
+			data[j] = float32(f)
+		}, nil
 	case []float64:
-		return func(st *state, f float64, _ int64) { data[at(st)] = f }, nil
+		return func(st *state, f float64, _ int64) { j := at(st); race(st, j, data[j] == f); data[j] = f }, nil
 	case []int32:
-		return func(st *state, _ float64, i int64) { data[at(st)] = int32(i) }, nil
+		return func(st *state, _ float64, i int64) { j := at(st); race(st, j, data[j] == int32(i)); data[j] = int32(i) }, nil
 	case []int64:
-		return func(st *state, _ float64, i int64) { data[at(st)] = i }, nil
+		return func(st *state, _ float64, i int64) { j := at(st); race(st, j, data[j] == i); data[j] = i }, nil
 	}
 	return nil, errorf(in.k.File, acc.At, "array %s has no data", a.Name)
 }

@@ -471,11 +471,23 @@
 // private arrays, which live per work-group and per work-item, have no
 // footprint.
 //
+// # Bounds
+//
+// The symbolic counts hold for any sizes; at given sizes,
+// Counted.CheckBounds finds the least and greatest value of every
+// subscript of every reference (global, local and private arrays,
+// temporaries included) over its execution domain and reports the first
+// that leaves its array. uniperf's count (with --param), predict and
+// measure check it first, so that no count prices an access that no run
+// could make. References under conditions that read data are left to the
+// interpreter, which checks every access it makes.
+//
 // # The reference interpreter
 //
 // Run executes the schedule work-group by work-group, the work-items of a
 // group in lock-step, with private temporaries per work-item, local arrays
-// per group, and a race check on local memory; see Run. Its Tally counts
+// per group, a race check on local memory and a write-write race check
+// on global memory; see Run. Its Tally counts
 // every global and local load and store, operation and barrier it
 // performs, in the categories of the property names, in total and per
 // statement; traced, it records the elements of every global array each

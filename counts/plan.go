@@ -74,6 +74,7 @@ type plan struct {
 	fp      map[string]footprint // array -> footprint sets
 	names   map[string]bool      // every name in use, for fresh variables
 	refs    map[string][]gref    // array -> its references, for footprints
+	bounded []boundedAccess      // the accesses CheckBounds checks
 	upper   map[string]bool      // static properties counted as upper bounds
 	fresh   int
 }
@@ -373,6 +374,9 @@ func (p *plan) instruction(ins *Instruction) error {
 	}
 	mem := func(acc *Access, red []string, store bool, w where) error {
 		a := acc.Array
+		if len(acc.Index) > 0 && !w.upper {
+			p.bounded = append(p.bounded, boundedAccess{acc, ins, append(slices.Clone(ins.Within), red...), w.conds})
+		}
 		if a.Space == Private && !p.opts.CountSubscripts {
 			return nil
 		}

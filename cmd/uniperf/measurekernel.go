@@ -153,6 +153,11 @@ func checkSizes(ir *counts.Kernel, sets []map[string]int64, checkAt map[string]i
 		fmt.Fprintf(stderr, "warning: the interpreter's work for the check cannot be estimated (%v); at large sizes give a small --check-param\n", err)
 		return nil
 	}
+	for _, p := range sets {
+		if err := c.CheckBounds(p); err != nil {
+			return err
+		}
+	}
 	at := sets
 	if len(checkAt) > 0 {
 		at = []map[string]int64{checkAt}

@@ -169,6 +169,11 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	}
 	counter := linear.NewCounter(kernelSource(kernel))
 	preds, err := predictSets(opts, func(consts, p map[string]int64) (prediction, error) {
+		if c, err := counter.Kernel(kernel, consts); err == nil {
+			if err := c.CheckBounds(p); err != nil {
+				return prediction{}, err
+			}
+		}
 		t, terms, err := counter.Predict(w, kernel, consts, p)
 		return prediction{Kernel: kernel, Device: w.Device, Params: p, Predicted: t, Terms: terms}, err
 	})
