@@ -28,6 +28,7 @@ type kernelMeasureOptions struct {
 	checkParams []string
 	out         string
 	compareWith string
+	strict      bool
 	class       string
 	runs        int
 	discard     int
@@ -101,6 +102,7 @@ func measureKernel(stdout io.Writer, kernel string, opts kernelMeasureOptions) e
 		if err := linear.CheckWeights(w); err != nil {
 			return fmt.Errorf("%s: %w", opts.compareWith, err)
 		}
+		w.ZeroMissing = !opts.strict
 	}
 	timer, err := openTimer("--device", opts.device, opts.runs, opts.discard)
 	if err != nil {
@@ -289,10 +291,11 @@ func kernelMeta(timer *kernelTimer, opts kernelMeasureOptions) datasets.Meta {
 func comparePredictions(stdout io.Writer, w *fit.Weights, src linear.Source, kernel string, consts map[string]int64, results []kernelTime) error {
 	counter := linear.NewCounter(src)
 	for i := range results {
-		t, _, err := counter.Predict(w, kernel, consts, results[i].Params)
+		t, terms, err := counter.Predict(w, kernel, consts, results[i].Params)
 		if err != nil {
 			return err
 		}
+		warnUnweighted(kernel, results[i].Params, terms)
 		rel := (t - results[i].Measured) / results[i].Measured
 		results[i].Predicted, results[i].RelErr = &t, &rel
 	}
