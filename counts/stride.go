@@ -1,7 +1,6 @@
 package counts
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -134,29 +133,16 @@ func (k *Kernel) accessStride(acc *Access, within []string) (int64, poly, error)
 	return int64(absU(c)), total, nil
 }
 
-// String renders the polynomial with its monomials in sorted order.
+// String renders the polynomial as an Affine, its monomials in sorted
+// order and the constant last.
 func (p poly) String() string {
-	var b strings.Builder
-	for i, m := range sortedKeys(p) {
-		c := p[m]
-		switch {
-		case i == 0 && c < 0:
-			b.WriteString("-")
-		case i > 0 && c < 0:
-			b.WriteString(" - ")
-		case i > 0:
-			b.WriteString(" + ")
-		}
-		switch {
-		case m == "":
-			fmt.Fprintf(&b, "%d", absU(c))
-		case absU(c) != 1:
-			fmt.Fprintf(&b, "%d*%s", absU(c), m)
-		default:
-			b.WriteString(m)
+	a := Affine{Const: p[""]}
+	for _, m := range sortedKeys(p) {
+		if m != "" {
+			a.Terms = append(a.Terms, Term{m, p[m]})
 		}
 	}
-	return b.String()
+	return a.String()
 }
 
 // above4 is the condition under which a stride coefficient that depends
