@@ -13,12 +13,15 @@ import (
 // and every array extent takes after parsing and splitting. Its
 // coefficients may be products of parameters, as in a flattened index
 // i*n + j or an extent n*n; an iname-valued expression and the subscripts
-// of a set have plain integer coefficients (see IsAffine). Terms are kept
+// of a set have plain integer coefficients (see IsAffine). A subscript
+// may also hold floor divisions by positive constants (Floors), which //
+// and % by constants become: i % 16 is i - 16*floor(i/16). Terms are kept
 // in the order their names were first met, without zero coefficients or
 // repeated names.
 type Affine struct {
-	Terms []Term
-	Const int64
+	Terms  []Term
+	Const  int64
+	Floors []Floor
 }
 
 // Term is Coeff times Name, a product of inames and parameters written
@@ -65,6 +68,15 @@ func (a Affine) Eval(vals map[string]int64) (int64, error) {
 			return 0, fmt.Errorf("%s: %w", a, polyhedra.ErrOverflow)
 		}
 	}
+	for _, f := range a.Floors {
+		n, err := f.Num.Eval(vals)
+		if err != nil {
+			return 0, err
+		}
+		if s, err = addScaled(s, floorDiv(n, f.Den), f.Coeff); err != nil {
+			return 0, fmt.Errorf("%s: %w", a, polyhedra.ErrOverflow)
+		}
+	}
 	return s, nil
 }
 
@@ -101,7 +113,7 @@ func (a Affine) Coeff(name string) int64 {
 }
 
 // IsConst reports whether a mentions no name.
-func (a Affine) IsConst() bool { return len(a.Terms) == 0 }
+func (a Affine) IsConst() bool { return len(a.Terms) == 0 && len(a.Floors) == 0 }
 
 func (a Affine) String() string {
 	var b strings.Builder
@@ -120,8 +132,23 @@ func (a Affine) String() string {
 		}
 		b.WriteString(t.Name)
 	}
+	for i, f := range a.Floors {
+		c := f.Coeff
+		switch {
+		case i+len(a.Terms) == 0 && c < 0:
+			b.WriteString("-")
+		case i+len(a.Terms) > 0 && c < 0:
+			b.WriteString(" - ")
+		case i+len(a.Terms) > 0:
+			b.WriteString(" + ")
+		}
+		if absU(c) != 1 {
+			fmt.Fprintf(&b, "%d*", absU(c))
+		}
+		fmt.Fprintf(&b, "floor((%s)/%d)", f.Num, f.Den)
+	}
 	switch {
-	case len(a.Terms) == 0:
+	case len(a.Terms) == 0 && len(a.Floors) == 0:
 		fmt.Fprintf(&b, "%d", a.Const)
 	case a.Const > 0:
 		fmt.Fprintf(&b, " + %d", a.Const)
@@ -149,11 +176,22 @@ func (a Affine) addScaled(b Affine, k int64) (Affine, error) {
 		}
 	}
 	r.Terms = slices.DeleteFunc(r.Terms, func(t Term) bool { return t.Coeff == 0 })
+	if r.Floors, err = addFloors(a.Floors, b.Floors, k); err != nil {
+		return Affine{}, err
+	}
 	return r, nil
 }
 
 // mul returns a*b, failing on overflow.
 func (a Affine) mul(b Affine) (Affine, error) {
+	switch {
+	case len(a.Floors) > 0 && b.IsConst():
+		return Affine{}.addScaled(a, b.Const)
+	case len(b.Floors) > 0 && a.IsConst():
+		return Affine{}.addScaled(b, a.Const)
+	case len(a.Floors) > 0 || len(b.Floors) > 0:
+		return Affine{}, errFloorProduct
+	}
 	c, err := mulInt(a.Const, b.Const)
 	if err != nil {
 		return Affine{}, err
@@ -192,6 +230,15 @@ func (a Affine) subst(name string, e Affine) (Affine, error) {
 			return Affine{}, err
 		}
 	}
+	for _, f := range a.Floors {
+		num, err := f.Num.subst(name, e)
+		if err != nil {
+			return Affine{}, err
+		}
+		if r.Floors, err = addFloors(r.Floors, []Floor{{f.Coeff, num, f.Den}}, 1); err != nil {
+			return Affine{}, err
+		}
+	}
 	return r, nil
 }
 
@@ -211,6 +258,9 @@ func (a Affine) qaff() qaff {
 	q := qaff{c: a.Const}
 	for _, t := range a.Terms {
 		q.terms = append(q.terms, lterm{t.Name, t.Coeff})
+	}
+	for _, f := range a.Floors {
+		q.floors = append(q.floors, fterm{f.Coeff, f.Num.qaff(), f.Den})
 	}
 	return q
 }

@@ -105,6 +105,15 @@ func (a Affine) at(params map[string]int64) (qaff, error) {
 			return qaff{}, fmt.Errorf("%s overflows 64-bit integers at these sizes", a)
 		}
 	}
+	for _, f := range a.Floors {
+		num, err := f.Num.at(params)
+		if err == nil {
+			q, err = q.addScaled(floorOf(num, f.Den), f.Coeff)
+		}
+		if err != nil {
+			return qaff{}, fmt.Errorf("%s overflows 64-bit integers at these sizes", a)
+		}
+	}
 	return q, nil
 }
 

@@ -499,8 +499,16 @@ func (in *interp) compileCast(e *Cast, cx *cctx) (cval, error) {
 
 // caff is an Affine compiled to slots; eval reports overflow.
 type caff struct {
-	terms []caffTerm
-	c     int64
+	terms  []caffTerm
+	c      int64
+	floors []caffFloor
+}
+
+// caffFloor is coef times floor(num/den).
+type caffFloor struct {
+	coef int64
+	num  caff
+	den  int64
 }
 
 // caffTerm is coef times the product of the values in slots.
@@ -518,6 +526,9 @@ func (in *interp) compileAffine(a Affine) caff {
 		}
 		c.terms = append(c.terms, ct)
 	}
+	for _, f := range a.Floors {
+		c.floors = append(c.floors, caffFloor{f.Coeff, in.compileAffine(f.Num), f.Den})
+	}
 	return c
 }
 
@@ -533,6 +544,16 @@ func (a caff) eval(v []int64) (int64, bool) {
 		}
 		var err error
 		if s, err = addInt(s, p); err != nil {
+			return 0, false
+		}
+	}
+	for _, f := range a.floors {
+		n, ok := f.num.eval(v)
+		if !ok {
+			return 0, false
+		}
+		var err error
+		if s, err = addScaled(s, floorDiv(n, f.den), f.coef); err != nil {
 			return 0, false
 		}
 	}

@@ -34,6 +34,13 @@ func (p *plan) delinearize(name string, refs []gref) ([][]Affine, error) {
 	if !flat {
 		return out, nil
 	}
+	for _, r := range refs {
+		for _, ix := range r.index {
+			if len(ix.Floors) > 0 {
+				return nil, errorf(p.k.File, a.Pos, "array %s: a flattened subscript with a floor division or remainder (%s) does not split into dimensions, so its footprint is not counted", name, ix)
+			}
+		}
+	}
 	if len(a.Shape) != 1 {
 		return nil, errorf(p.k.File, a.Pos, "array %s: a subscript of an array of %d dimensions multiplies an iname by a parameter; index a multi-dimensional array by one iname expression per dimension, or declare it with one dimension (a[i*n + j] of an array [n*n])", name, len(a.Shape))
 	}

@@ -139,7 +139,12 @@
 // flattened indexing of PolyBench and CUDA kernels, a[i*n + j] or
 // a[(k*ny + j)*nx + i] of an array [nz*ny*nx], is written as they write
 // it. A product of two inames (i*j) is refused: no set of package
-// polyhedra can hold it.
+// polyhedra can hold it. // and % by positive integer constants are
+// allowed too, as in loopy's loc[i_inner, (j_inner + r + 4) % 16]: they
+// are quasi-affine, as the domains' mod is, so counts stay exact; their
+// dividend must be affine (no products, no further divisions), and the
+// l.0 iname may not stand inside one in a global array's subscript,
+// where the access would have no one stride between work-items.
 //
 // Comparisons and and, or and not make conditions, which are not numbers:
 // they stand where a condition is expected (a predicate, the COND of
@@ -300,7 +305,8 @@
 // its access (left-hand sides, local and private arrays included). a[i, k
 // + 1] with i split by 16 is a[16*i_out + i_in, k + 1]: two adds and a
 // mul; a flattened a[i*n + j] costs an add and a mul (one more mul per
-// further parameter a term multiplies by). An iname used as a value costs
+// further parameter a term multiplies by), and a // or % by a constant
+// an int.i32.div besides its dividend's operations. An iname used as a value costs
 // nothing either way, split or not.
 //
 // Operations and memory accesses count per evaluation, so conditions

@@ -61,6 +61,7 @@ func TestFlatIndexingErrors(t *testing.T) {
 	cases := []struct{ name, body, msg string }{
 		{"not a chain", "b[i, j] = a[i*n + j*m]\n", "weigh inames by n and m, which are not a chain"},
 		{"inner index overruns", "b[i, j] = a[i*m + j + 1]\n", "the index j + 1, weighed by 1, leaves 0..m-1"},
+		{"lane in a floor", "b[i // 2, j] = 1\n", "the l.0 iname i is inside a floor division or remainder"},
 		{"two dimensions", "array z f32 [n*m, 2]\nb[i, j] = z[i*m + j, 1]\n", "a subscript of an array of 2 dimensions multiplies an iname by a parameter"},
 	}
 	for _, tc := range cases {

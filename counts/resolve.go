@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"errors"
 	"math"
 	"path"
 	"slices"
@@ -422,13 +423,29 @@ func (r *resolver) affine(e rexpr, sc *scope) Affine {
 		case "-":
 			return arith(e.at)(x.addScaled(y, -1))
 		case "*":
-			p := arith(e.at)(x.mul(y))
+			p, err := x.mul(y)
+			if errors.Is(err, errFloorProduct) {
+				r.fail(e.at, "non-affine subscript: %v", err)
+			}
+			p = arith(e.at)(p, err)
 			for _, t := range p.Terms {
 				if n := r.inamesOf(t); len(n) > 1 {
 					r.fail(e.at, "non-affine subscript: (%s)*(%s) multiplies inames %s and %s; a subscript may multiply an iname by parameters and constants only", x, y, n[0], n[1])
 				}
 			}
 			return p
+		case "//", "%":
+			if !y.IsConst() || y.Const <= 0 {
+				r.fail(e.at, "non-affine subscript: %s by %s; subscripts may divide by positive constants only", e.op, y)
+			}
+			f, err := floorOfAffine(x, y.Const)
+			if err != nil {
+				r.fail(e.at, "non-affine subscript: %v", err)
+			}
+			if e.op == "//" {
+				return f
+			}
+			return arith(e.at)(x.addScaled(f, -y.Const)) // x - d*floor(x/d)
 		}
 		r.fail(e.at, "non-affine subscript: operator %s is not allowed in subscripts", e.op)
 	case *rSub:

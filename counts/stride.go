@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -106,6 +107,9 @@ func (k *Kernel) accessStride(acc *Access, within []string) (int64, poly, error)
 	a := acc.Array
 	total := poly{}
 	for d, idx := range acc.Index {
+		if idx.inFloor(l0) {
+			return 0, nil, fmt.Errorf("the l.0 iname %s is inside a floor division or remainder (%s), so the access has no one stride between work-items; index the global array affinely in %s", l0, idx, l0)
+		}
 		c := idx.CoeffOf(l0)
 		if c.IsConst() && c.Const == 0 {
 			continue
