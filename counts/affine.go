@@ -4,24 +4,105 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/uniperf/uniperf/polyhedra"
 )
 
-// Affine is an affine integer expression in inames and parameters: the
-// form every subscript and every iname-valued expression takes after
-// parsing and splitting. Terms are kept in the order the names were first
-// met, without zero coefficients or repeated names.
+// Affine is an integer expression in inames and parameters that is affine
+// in the inames: the form every subscript, every iname-valued expression
+// and every array extent takes after parsing and splitting. Its
+// coefficients may be products of parameters, as in a flattened index
+// i*n + j or an extent n*n; an iname-valued expression and the subscripts
+// of a set have plain integer coefficients (see IsAffine). A subscript
+// may also hold floor divisions by positive constants (Floors), which //
+// and % by constants become: i % 16 is i - 16*floor(i/16). Terms are kept
+// in the order their names were first met, without zero coefficients or
+// repeated names.
 type Affine struct {
-	Terms []Term
-	Const int64
+	Terms  []Term
+	Const  int64
+	Floors []Floor
 }
 
-// Term is Coeff times the iname or parameter Name.
+// Term is Coeff times Name, a product of inames and parameters written
+// with '*' between the names in sorted order ("i", "i*n", "n*n"). At most
+// one of the names is an iname.
 type Term struct {
 	Name  string
 	Coeff int64
 }
 
-// Coeff returns the coefficient of name (0 when absent).
+// Factors returns the names whose product the term is.
+func (t Term) Factors() []string { return strings.Split(t.Name, "*") }
+
+// IsAffine reports whether every term is a single name, so that a is
+// affine in the parameters too.
+func (a Affine) IsAffine() bool {
+	for _, t := range a.Terms {
+		if strings.Contains(t.Name, "*") {
+			return false
+		}
+	}
+	return true
+}
+
+// Eval evaluates a at the values of its names, failing when one has no
+// value or, with polyhedra.ErrOverflow, when the arithmetic overflows
+// int64.
+func (a Affine) Eval(vals map[string]int64) (int64, error) {
+	s := a.Const
+	for _, t := range a.Terms {
+		v := t.Coeff
+		for _, f := range t.Factors() {
+			x, ok := vals[f]
+			if !ok {
+				return 0, fmt.Errorf("%s needs a value for %s", a, f)
+			}
+			var err error
+			if v, err = mulInt(v, x); err != nil {
+				return 0, fmt.Errorf("%s: %w", a, polyhedra.ErrOverflow)
+			}
+		}
+		var err error
+		if s, err = addInt(s, v); err != nil {
+			return 0, fmt.Errorf("%s: %w", a, polyhedra.ErrOverflow)
+		}
+	}
+	for _, f := range a.Floors {
+		n, err := f.Num.Eval(vals)
+		if err != nil {
+			return 0, err
+		}
+		if s, err = addScaled(s, floorDiv(n, f.Den), f.Coeff); err != nil {
+			return 0, fmt.Errorf("%s: %w", a, polyhedra.ErrOverflow)
+		}
+	}
+	return s, nil
+}
+
+// CoeffOf returns the coefficient of the iname or parameter name in a, a
+// product of the other names in general: in i*n + j it is n for i and 1
+// for j.
+func (a Affine) CoeffOf(name string) Affine {
+	var r Affine
+	for _, t := range a.Terms {
+		fs := t.Factors()
+		i := slices.Index(fs, name)
+		if i < 0 {
+			continue
+		}
+		rest := slices.Delete(fs, i, i+1)
+		if len(rest) == 0 {
+			r.Const += t.Coeff
+			continue
+		}
+		r.Terms = append(r.Terms, Term{strings.Join(rest, "*"), t.Coeff})
+	}
+	return r
+}
+
+// Coeff returns the coefficient of the term whose product is name
+// (0 when absent).
 func (a Affine) Coeff(name string) int64 {
 	for _, t := range a.Terms {
 		if t.Name == name {
@@ -32,7 +113,7 @@ func (a Affine) Coeff(name string) int64 {
 }
 
 // IsConst reports whether a mentions no name.
-func (a Affine) IsConst() bool { return len(a.Terms) == 0 }
+func (a Affine) IsConst() bool { return len(a.Terms) == 0 && len(a.Floors) == 0 }
 
 func (a Affine) String() string {
 	var b strings.Builder
@@ -51,8 +132,23 @@ func (a Affine) String() string {
 		}
 		b.WriteString(t.Name)
 	}
+	for i, f := range a.Floors {
+		c := f.Coeff
+		switch {
+		case i+len(a.Terms) == 0 && c < 0:
+			b.WriteString("-")
+		case i+len(a.Terms) > 0 && c < 0:
+			b.WriteString(" - ")
+		case i+len(a.Terms) > 0:
+			b.WriteString(" + ")
+		}
+		if absU(c) != 1 {
+			fmt.Fprintf(&b, "%d*", absU(c))
+		}
+		fmt.Fprintf(&b, "floor((%s)/%d)", f.Num, f.Den)
+	}
 	switch {
-	case len(a.Terms) == 0:
+	case len(a.Terms) == 0 && len(a.Floors) == 0:
 		fmt.Fprintf(&b, "%d", a.Const)
 	case a.Const > 0:
 		fmt.Fprintf(&b, " + %d", a.Const)
@@ -80,28 +176,91 @@ func (a Affine) addScaled(b Affine, k int64) (Affine, error) {
 		}
 	}
 	r.Terms = slices.DeleteFunc(r.Terms, func(t Term) bool { return t.Coeff == 0 })
+	if r.Floors, err = addFloors(a.Floors, b.Floors, k); err != nil {
+		return Affine{}, err
+	}
 	return r, nil
 }
 
-// subst replaces name by e.
-func (a Affine) subst(name string, e Affine) (Affine, error) {
-	k := a.Coeff(name)
-	if k == 0 {
-		return a, nil
+// mul returns a*b, failing on overflow.
+func (a Affine) mul(b Affine) (Affine, error) {
+	switch {
+	case len(a.Floors) > 0 && b.IsConst():
+		return Affine{}.addScaled(a, b.Const)
+	case len(b.Floors) > 0 && a.IsConst():
+		return Affine{}.addScaled(b, a.Const)
+	case len(a.Floors) > 0 || len(b.Floors) > 0:
+		return Affine{}, errFloorProduct
 	}
-	r := Affine{Const: a.Const}
-	for _, t := range a.Terms {
-		if t.Name != name {
-			r.Terms = append(r.Terms, t)
+	c, err := mulInt(a.Const, b.Const)
+	if err != nil {
+		return Affine{}, err
+	}
+	r := Affine{Const: c}
+	for _, x := range append([]Term{{"", a.Const}}, a.Terms...) {
+		for _, y := range append([]Term{{"", b.Const}}, b.Terms...) {
+			if x.Name == "" && y.Name == "" {
+				continue
+			}
+			c, err := mulInt(x.Coeff, y.Coeff)
+			if err == nil {
+				r, err = r.addScaled(Affine{Terms: []Term{{monomial(x.Name, y.Name), 1}}}, c)
+			}
+			if err != nil {
+				return Affine{}, err
+			}
 		}
 	}
-	return r.addScaled(e, k)
+	return r, nil
 }
 
+// subst replaces the iname name by e wherever it is a factor.
+func (a Affine) subst(name string, e Affine) (Affine, error) {
+	r := Affine{Const: a.Const}
+	for _, t := range a.Terms {
+		one := Affine{Terms: []Term{t}}
+		if slices.Contains(t.Factors(), name) {
+			var err error
+			if one, err = one.CoeffOf(name).mul(e); err != nil {
+				return Affine{}, err
+			}
+		}
+		var err error
+		if r, err = r.addScaled(one, 1); err != nil {
+			return Affine{}, err
+		}
+	}
+	for _, f := range a.Floors {
+		num, err := f.Num.subst(name, e)
+		if err != nil {
+			return Affine{}, err
+		}
+		if r.Floors, err = addFloors(r.Floors, []Floor{{f.Coeff, num, f.Den}}, 1); err != nil {
+			return Affine{}, err
+		}
+	}
+	return r, nil
+}
+
+// affineOf converts a quasi-affine expression without floors to an Affine.
+func affineOf(q qaff) Affine {
+	a := Affine{Const: q.c}
+	for _, t := range q.terms {
+		a.Terms = append(a.Terms, Term{t.name, t.coef})
+	}
+	return a
+}
+
+// qaff converts a to a quasi-affine expression; a must be affine (see
+// IsAffine), except for an array extent, whose terms may be products of
+// parameters.
 func (a Affine) qaff() qaff {
 	q := qaff{c: a.Const}
 	for _, t := range a.Terms {
 		q.terms = append(q.terms, lterm{t.Name, t.Coeff})
+	}
+	for _, f := range a.Floors {
+		q.floors = append(q.floors, fterm{f.Coeff, f.Num.qaff(), f.Den})
 	}
 	return q
 }

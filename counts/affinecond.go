@@ -12,6 +12,9 @@ package counts
 func affineCond(c Expr) (dnf, bool) {
 	switch c := c.(type) {
 	case *Compare:
+		if d, ok := ratCompare(c); ok {
+			return compareSet(c.Op, d)
+		}
 		x, ok1 := affineValue(c.X)
 		y, ok2 := affineValue(c.Y)
 		if !ok1 || !ok2 {

@@ -160,3 +160,19 @@ func BenchmarkBreakdownAtMatmulTiled(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckBoundsMatmulTiled checks every reference of the tiled
+// matmul at n = m = ell = 4096, as count, predict and measure do before
+// pricing a size.
+func BenchmarkCheckBoundsMatmulTiled(b *testing.B) {
+	c, err := Count(benchKernel(b, "matmul_tiled"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := map[string]int64{"n": 4096, "m": 4096, "ell": 4096}
+	for b.Loop() {
+		if err := c.CheckBounds(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -46,3 +46,45 @@ func (k *Kernel) constantRange(iname string) (lo, hi int64, ok bool) {
 	}
 	return r.lo, r.hi, true
 }
+
+// parametricExtent returns the extent 0..U of an iname whose domain
+// bounds it below by a constant lo >= 0 and above by one affine
+// expression U of the parameters alone (i < n: n - 1), as U + 1, the
+// shape of a global temporary that "<> a[i] = ..." declares; ok is false
+// for any other form.
+func (k *Kernel) parametricExtent(iname string) (ext Affine, lo int64, ok bool) {
+	d := k.Domains[k.inameIndex[iname].Domain]
+	if len(d.set) != 1 {
+		return Affine{}, 0, false
+	}
+	var upper []qaff
+	lo = -1
+	for _, x := range d.set[0] {
+		c := x.e.coefOf(iname)
+		if c == 0 {
+			continue
+		}
+		rest, _ := x.e.addScaled(qname(iname), -c)
+		if len(rest.floors) > 0 || x.eq || c != 1 && c != -1 {
+			return Affine{}, 0, false
+		}
+		for _, n := range rest.names(nil) {
+			if !slices.Contains(k.Params, n) {
+				return Affine{}, 0, false
+			}
+		}
+		if c == 1 { // i + rest >= 0
+			if !rest.isConst() {
+				return Affine{}, 0, false
+			}
+			lo = max(lo, -rest.c)
+			continue
+		}
+		upper = append(upper, rest) // rest - i >= 0
+	}
+	if len(upper) != 1 || lo < 0 {
+		return Affine{}, 0, false
+	}
+	ext, err := affineOf(upper[0]).addScaled(Affine{Const: 1}, 1)
+	return ext, lo, err == nil
+}

@@ -187,35 +187,6 @@ func (r *resolver) tags() error {
 	return nil
 }
 
-// autoTags gives each iname tagged l.auto, in the order of the tags, the
-// lowest local axis that no l.N tag and no earlier l.auto takes. Like
-// loopy, it needs the iname's extent to be a constant: the work-group size
-// follows from it.
-func (r *resolver) autoTags() error {
-	var taken [3]bool
-	for _, in := range r.k.Inames {
-		if in.Tag.Kind == LocalID {
-			taken[in.Tag.Axis] = true
-		}
-	}
-	for _, t := range r.b.tags {
-		if !t.auto {
-			continue
-		}
-		n := t.iname.text
-		if lo, hi, ok := r.k.constantRange(n); !ok || hi < lo {
-			return r.errf(t.iname.pos, "tag %s l.auto: the extent of %s depends on the parameters, so no work-group size follows from it; split it and tag the parts: split %s 64 %s_out %s_in, tag %s_out g.0, %s_in l.0", n, n, n, n, n, n, n)
-		}
-		axis := slices.Index(taken[:], false)
-		if axis < 0 {
-			return r.errf(t.iname.pos, "tag %s l.auto: local axes 0, 1 and 2 are all taken; tag it seq or l.N", n)
-		}
-		taken[axis] = true
-		r.k.inameIndex[n].Tag = Tag{Kind: LocalID, Axis: axis}
-	}
-	return nil
-}
-
 // params classifies every name of the domains, array shapes and
 // assumptions that is not an iname as a size parameter.
 func (r *resolver) params() error {
@@ -248,7 +219,7 @@ func (r *resolver) params() error {
 	}
 	for _, a := range r.b.arrays {
 		for i, q := range a.shape {
-			for _, n := range q.names(nil) {
+			for _, n := range shapeNames(q) {
 				if r.k.inameIndex[n] != nil || r.splitInto[n] != [2]string{} {
 					return r.errf(a.shapePos[i], "array %s: shape depends on iname %s; shapes may use parameters only", a.name.text, n)
 				}
@@ -263,6 +234,20 @@ func (r *resolver) params() error {
 		add(n)
 	}
 	return nil
+}
+
+// shapeNames returns the names an extent mentions, the factors of its
+// products included.
+func shapeNames(q qaff) []string {
+	var out []string
+	for _, m := range q.names(nil) {
+		for _, n := range strings.Split(m, "*") {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // orderFirst moves the declared names to the front, in declared order.
@@ -301,11 +286,7 @@ func (r *resolver) arrays() error {
 			if q.isConst() && q.c <= 0 {
 				return r.errf(ra.shapePos[i], "array %s: extent %d is not positive", name, q.c)
 			}
-			aff := Affine{Const: q.c}
-			for _, t := range q.terms {
-				aff.Terms = append(aff.Terms, Term{t.name, t.coef})
-			}
-			a.Shape = append(a.Shape, aff)
+			a.Shape = append(a.Shape, affineOf(q))
 		}
 		r.k.Arrays = append(r.k.Arrays, a)
 		r.k.arrayIndex[name] = a

@@ -499,14 +499,35 @@ func (in *interp) compileCast(e *Cast, cx *cctx) (cval, error) {
 
 // caff is an Affine compiled to slots; eval reports overflow.
 type caff struct {
-	terms []cterm
-	c     int64
+	terms  []caffTerm
+	c      int64
+	floors []caffFloor
+}
+
+// caffFloor is coef times floor(num/den).
+type caffFloor struct {
+	coef int64
+	num  caff
+	den  int64
+}
+
+// caffTerm is coef times the product of the values in slots.
+type caffTerm struct {
+	slots []int
+	coef  int64
 }
 
 func (in *interp) compileAffine(a Affine) caff {
 	c := caff{c: a.Const}
 	for _, t := range a.Terms {
-		c.terms = append(c.terms, cterm{in.e.slot[t.Name], t.Coeff})
+		ct := caffTerm{coef: t.Coeff}
+		for _, f := range t.Factors() {
+			ct.slots = append(ct.slots, in.e.slot[f])
+		}
+		c.terms = append(c.terms, ct)
+	}
+	for _, f := range a.Floors {
+		c.floors = append(c.floors, caffFloor{f.Coeff, in.compileAffine(f.Num), f.Den})
 	}
 	return c
 }
@@ -514,8 +535,25 @@ func (in *interp) compileAffine(a Affine) caff {
 func (a caff) eval(v []int64) (int64, bool) {
 	s := a.c
 	for _, t := range a.terms {
+		p := t.coef
+		for _, sl := range t.slots {
+			var err error
+			if p, err = mulInt(p, v[sl]); err != nil {
+				return 0, false
+			}
+		}
 		var err error
-		if s, err = addScaled(s, v[t.slot], t.coef); err != nil {
+		if s, err = addInt(s, p); err != nil {
+			return 0, false
+		}
+	}
+	for _, f := range a.floors {
+		n, ok := f.num.eval(v)
+		if !ok {
+			return 0, false
+		}
+		var err error
+		if s, err = addScaled(s, floorDiv(n, f.den), f.coef); err != nil {
 			return 0, false
 		}
 	}
@@ -689,15 +727,20 @@ func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64
 		}, nil
 	}
 	at := countedIndex(idx, in.memCounter(a, true), trace)
+	race := in.storeRace(a, cx)
 	switch data := in.global[a.Name].(type) {
 	case []float32:
-		return func(st *state, f float64, _ int64) { data[at(st)] = float32(f) }, nil
+		return func(st *state, f float64, _ int64) {
+			j := at(st)
+			race(st, j, data[j] == float32(f))
+			data[j] = float32(f)
+		}, nil
 	case []float64:
-		return func(st *state, f float64, _ int64) { data[at(st)] = f }, nil
+		return func(st *state, f float64, _ int64) { j := at(st); race(st, j, data[j] == f); data[j] = f }, nil
 	case []int32:
-		return func(st *state, _ float64, i int64) { data[at(st)] = int32(i) }, nil
+		return func(st *state, _ float64, i int64) { j := at(st); race(st, j, data[j] == int32(i)); data[j] = int32(i) }, nil
 	case []int64:
-		return func(st *state, _ float64, i int64) { data[at(st)] = i }, nil
+		return func(st *state, _ float64, i int64) { j := at(st); race(st, j, data[j] == i); data[j] = i }, nil
 	}
 	return nil, errorf(in.k.File, acc.At, "array %s has no data", a.Name)
 }

@@ -52,6 +52,10 @@ type group struct {
 	acc   accessKind
 	terms []prodTerm
 	upper bool // some term counts under a condition that is not affine
+	// assumed holds, for accesses whose stride depends on the
+	// parameters, the conditions under which their class >4 is theirs
+	// ("ny > 4"): the class stays >4 at every size.
+	assumed []string
 	// parts holds the terms as they were planned, each with its source,
 	// for breakdowns; terms merges those with the same factors.
 	parts []sourcedTerm

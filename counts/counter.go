@@ -72,13 +72,23 @@ func (b *counter) count() error {
 			gr.util = u
 		}
 		parts := sourced(t, []term{g.count})
+		var assumed []string
+		if g.stride == strideVar {
+			assumed = []string{g.coef.above4()}
+		}
 		if i, ok := index[kind]; ok {
-			b.c.groups[i].terms = append(b.c.groups[i].terms, t...)
-			b.c.groups[i].parts = append(b.c.groups[i].parts, parts...)
-			b.c.groups[i].upper = b.c.groups[i].upper || g.upper
+			gi := &b.c.groups[i]
+			gi.terms = append(gi.terms, t...)
+			gi.parts = append(gi.parts, parts...)
+			gi.upper = gi.upper || g.upper
+			for _, a := range assumed {
+				if !slices.Contains(gi.assumed, a) {
+					gi.assumed = append(gi.assumed, a)
+				}
+			}
 			continue
 		}
-		gr.acc, gr.terms, gr.parts = kind, t, parts
+		gr.acc, gr.terms, gr.parts, gr.assumed = kind, t, parts, assumed
 		index[kind] = len(b.c.groups)
 		b.c.groups = append(b.c.groups, gr)
 	}

@@ -9,6 +9,9 @@ type cursor struct {
 	file string
 	toks []token // ends with a tEOF or tNewline token
 	i    int
+	// products lets a product of two non-constants through, as an
+	// array extent n*n may be; the domain language has none.
+	products bool
 }
 
 type bailout struct{ err *Error }

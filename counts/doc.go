@@ -36,6 +36,9 @@
 //	split INAME FACTOR [OUTER INNER]     INAME = FACTOR*OUTER + INNER
 //	tag INAME TAG {, INAME TAG}          g.0-2, l.0-2, l.auto, unr, ilp, seq
 //	LHS = EXPR [{ANNOTATIONS}]           an instruction
+//	LHS OP= EXPR [{ANNOTATIONS}]         LHS = LHS OP (EXPR), for OP + - * / (loopy's
+//	                                     and C's compound assignment: a load,
+//	                                     the operation and a store)
 //	<DTYPE> NAME = EXPR, <> NAME = EXPR  an instruction declaring a private scalar
 //	<> NAME[INAME, ...] = EXPR           ... declaring a private array (see below)
 //	if COND: INSTRUCTION                 a predicated instruction
@@ -46,7 +49,8 @@
 //
 // DTYPE is f32, f64, i32 or i64 (float32, float64, int32 and int64 are
 // accepted too). A SHAPE lists extents in brackets, [n, m + 1]; extents
-// are affine in the parameters for global arrays and constant for local
+// are sums of integer multiples of parameters and of their products
+// ([n*n], [nz*ny*nx]) for global arrays and constant for local
 // and private ones; a missing shape makes a scalar. Declarations may come
 // in any order, but not inside blocks; a constant must be declared before
 // its first use. ANNOTATIONS are comma-separated KEY=VALUE pairs, in
@@ -68,10 +72,21 @@
 // subscripts are inames: its extent along each is the greatest value of
 // the iname plus one, which must be a constant that the domains imply
 // whatever the parameters (and the least value must not be negative).
+// Where an iname's domain bounds it instead by a constant lower bound of
+// at least 0 and one upper bound in the parameters alone (0 <= i < n),
+// the temporary is loopy's global temporary: an array in global memory
+// whose extent along i is n (its accesses count as a global array's, and
+// Run, like a launch, takes its data with the other global arrays').
 //
-// "tag x l.auto" gives x the lowest local axis that no l.N tag and no
-// earlier l.auto takes; x's extent must be a constant, from which the
-// work-group size follows (split an iname of parametric extent and tag
+// "tag x l.auto" gives x a local axis as loopy does, instruction by
+// instruction in textual order: among the l.auto inames an instruction
+// uses that have no axis yet, those that are the last subscript of one
+// of its references (unit stride) come first, then the others in the
+// order of their tags, and each takes the lowest axis that no other
+// iname of the instruction has; inames that never meet in an
+// instruction may share an axis, and one that no instruction uses takes
+// the lowest axis no l.N tag takes. x's extent must be a constant, from
+// which the work-group size follows (split an iname of parametric extent and tag
 // the parts instead). loopy's ilp.unr, ilp.seq and ord are accepted as
 // ilp, ilp and seq.
 //
@@ -119,8 +134,17 @@
 // reductions sum, product, max and min
 // over one iname or a tuple of them: sum(k, a[i, k]*b[k, j]),
 // sum((k, l), ...). A reference may carry loopy's tag, a$first[i], a
-// label that changes nothing. Subscripts must be affine in inames and
-// parameters.
+// label that changes nothing. Subscripts must be affine in the inames;
+// their coefficients may be products of parameters, so that the
+// flattened indexing of PolyBench and CUDA kernels, a[i*n + j] or
+// a[(k*ny + j)*nx + i] of an array [nz*ny*nx], is written as they write
+// it. A product of two inames (i*j) is refused: no set of package
+// polyhedra can hold it. // and % by positive integer constants are
+// allowed too, as in loopy's loc[i_inner, (j_inner + r + 4) % 16]: they
+// are quasi-affine, as the domains' mod is, so counts stay exact; their
+// dividend must be affine (no products, no further divisions), and the
+// l.0 iname may not stand inside one in a global array's subscript,
+// where the access would have no one stride between work-items.
 //
 // Comparisons and and, or and not make conditions, which are not numbers:
 // they stand where a condition is expected (a predicate, the COND of
@@ -280,7 +304,10 @@
 // int.i32.mul per coefficient other than 1 and -1, once per evaluation of
 // its access (left-hand sides, local and private arrays included). a[i, k
 // + 1] with i split by 16 is a[16*i_out + i_in, k + 1]: two adds and a
-// mul. An iname used as a value costs nothing either way, split or not.
+// mul; a flattened a[i*n + j] costs an add and a mul (one more mul per
+// further parameter a term multiplies by), and a // or % by a constant
+// an int.i32.div besides its dividend's operations. An iname used as a value costs
+// nothing either way, split or not.
 //
 // Operations and memory accesses count per evaluation, so conditions
 // decide what counts. A predicate and everything of an instruction that
@@ -291,9 +318,12 @@
 // parameters (integer comparisons of affine expressions, with // and %
 // by positive constants, under and, or and not), that is the execution
 // domain intersected with the set where they hold, and the count is
-// exact; != and or make unions. Where a condition is not affine (it reads
-// an array or a temporary, compares floating-point values, multiplies
-// inames), what it guards counts as if it always held: the count is an
+// exact; != and or make unions. So are comparisons of f64 values that
+// are i32 affine expressions converted and divided by integer literals
+// up to 2^20 (loopy's k/2.0 == ell, which is k == 2*ell): f64 computes
+// them exactly at every i32 value. Where a condition is not affine (it
+// reads an array or a temporary, compares other floating-point values,
+// multiplies inames), what it guards counts as if it always held: the count is an
 // upper bound, and the property says so (Counted.UpperBound,
 // Property.UpperBound; a footprint, Footprint.UpperBound). The affine
 // conditions around it still bound it: under "i < 4 and a[i] > 0", an if
@@ -332,9 +362,23 @@
 // or column-major for order=F arrays), as an absolute value: 0 (uniform)
 // when Within has no l.0 iname or the subscripts do not use it. A
 // coefficient that depends on the parameters (a[j, i] with i on l.0 in an
-// n x n array strides by n) is put in the >4 class whatever the
-// parameters' values, so that the class of a reference never changes
-// with the problem size. Strides 0 and 1 are classes "0" and "1".
+// n x n array strides by n, as a[i*n + j] of an array [n*n] does along
+// i) is put in the >4 class whatever the parameters' values, so that the
+// class of a reference never changes with the problem size; the property
+// says where the class is exact (Property.Assumed: "n > 4"). Strides 0
+// and 1 are classes "0" and "1".
+//
+// The footprint of an array indexed by flattened subscripts is counted
+// over the dimensions their coefficients imply: a[i*n + j] counts as
+// a[i, j] of an array [., n]. That needs the coefficients of the
+// array's subscripts to form a chain 1, n, n*m, ..., each the one before
+// times one parameter, and every index but the outermost to stay within
+// 0 and its parameter less one wherever it is accessed (a term of
+// parameters alone joins whichever dimension keeps it so: a[i*n + n - 1
+// - j] is a[i, n - 1 - j]). Where not (a[i*n + j*m], a[i*n + j + 1] with
+// j up to n - 1, or products in the subscripts of an array of several
+// dimensions), and only where a strided access needs the footprint, Count
+// fails and says why: the footprint would not be exact.
 //
 // Other strides are split by utilization. The footprint of a global
 // array is the set of its cells that any reference to it (load or store,
@@ -433,11 +477,23 @@
 // private arrays, which live per work-group and per work-item, have no
 // footprint.
 //
+// # Bounds
+//
+// The symbolic counts hold for any sizes; at given sizes,
+// Counted.CheckBounds finds the least and greatest value of every
+// subscript of every reference (global, local and private arrays,
+// temporaries included) over its execution domain and reports the first
+// that leaves its array. uniperf's count (with --param), predict and
+// measure check it first, so that no count prices an access that no run
+// could make. References under conditions that read data are left to the
+// interpreter, which checks every access it makes.
+//
 // # The reference interpreter
 //
 // Run executes the schedule work-group by work-group, the work-items of a
 // group in lock-step, with private temporaries per work-item, local arrays
-// per group, and a race check on local memory; see Run. Its Tally counts
+// per group, a race check on local memory and a write-write race check
+// on global memory; see Run. Its Tally counts
 // every global and local load and store, operation and barrier it
 // performs, in the categories of the property names, in total and per
 // statement; traced, it records the elements of every global array each

@@ -318,6 +318,13 @@ func (c *cursor) rmul(pos Pos, a, b rat) rat {
 	if !a.q.isConst() {
 		a, b = b, a
 	}
+	if !a.q.isConst() && c.products && a.den == 1 && b.den == 1 && len(a.q.floors) == 0 && len(b.q.floors) == 0 {
+		p, err := affineOf(a.q).mul(affineOf(b.q))
+		if err != nil {
+			c.failAt(pos, "coefficients overflow 64-bit integers")
+		}
+		return whole(p.qaff())
+	}
 	if !a.q.isConst() {
 		c.failAt(pos, "non-affine product (%s)*(%s): one factor must be a constant", a.q, b.q)
 	}

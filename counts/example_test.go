@@ -213,3 +213,29 @@ y[i] = sum(j, b[i + j]*x[j])
 	// x store=false: 5 elements, 40 bytes; [n, m] -> { m : n >= 1 and m >= 1 }
 	// y store=true: 100 elements, 400 bytes; [n, m] -> { n : n >= 1 and m >= 1 }
 }
+
+// A flattened subscript of an array [n*n], checked at two sizes: the
+// shifted row a[i*n + j + n] leaves the array on the last row.
+func ExampleCounted_CheckBounds() {
+	k, err := counts.ParseKernel("shift.knl", []byte(`kernel shift
+domain [n, m] -> { [i, j] : 0 <= i < m and 0 <= j < n }
+array a f32 [n*n]
+array b f32 [n*n]
+tag j l.0
+b[i*n + j] = a[i*n + j + n]
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.CheckBounds(map[string]int64{"n": 8, "m": 7}))
+	fmt.Println(c.CheckBounds(map[string]int64{"n": 8, "m": 8}))
+	// Output:
+	// <nil>
+	// shift.knl:6:14: instruction insn_0: a[i*n + j + n] is out of bounds at n=8, m=8: its subscript 1 (i*n + j + n) takes 8..71, and a has extent 64 there
+}

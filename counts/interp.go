@@ -31,7 +31,11 @@ type RunOptions struct {
 // Local memory accesses are checked for races: a work-item that reads a
 // cell another work-item wrote, or writes a cell another work-item read
 // or wrote, with no barrier in between, is an error unless the write
-// leaves the value unchanged. Out-of-bounds subscripts, integer overflow,
+// leaves the value unchanged. Stores to global memory are checked for
+// write-write races: a work-item that stores a different value to an
+// element another work-item stored to, of another group or of its own
+// with no barrier in between, is an error naming both work-items and
+// their groups. Out-of-bounds subscripts, integer overflow,
 // integer division by zero and conversions of non-finite or out-of-range
 // values to integers are errors naming the instruction.
 //
@@ -103,6 +107,7 @@ type interp struct {
 	global       map[string]any
 	localMems    map[string]*localMem
 	privMems     map[string]*privMem
+	writes       map[string]*globalWrites // the stores to global arrays, for races
 }
 
 // counterKey names one tally counter.
@@ -139,11 +144,12 @@ func (in *interp) bindArrays(arrays map[string]any) error {
 	in.global = map[string]any{}
 	in.localMems = map[string]*localMem{}
 	in.privMems = map[string]*privMem{}
+	in.writes = map[string]*globalWrites{}
 	for _, a := range in.k.Arrays {
 		ext := make([]int64, len(a.Shape))
 		n := int64(1)
 		for d, s := range a.Shape {
-			v, err := evalQaffChecked(s.qaff(), in.e.params)
+			v, err := s.Eval(in.e.params)
 			if err == nil {
 				n, err = mulInt(n, v)
 			}

@@ -29,7 +29,16 @@ var langChecks = map[string][]langCheck{
 	"manyrefs":      {{map[string]int64{"LX": 4}, []map[string]int64{{"n": 37}, {"n": 6}, {"n": 2}, {"n": 1}}}},
 	"shifts":        {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 	"matmul_blocks": {{map[string]int64{"T": 8}, []map[string]int64{{"n": 17, "m": 13, "ell": 9}, {"n": 1, "m": 1, "ell": 1}}}},
+	"flat":          {{nil, flatParams}},
+	"compound":      {{nil, []map[string]int64{{"n": 4, "m": 10}, {"n": 3, "m": 7}, {"n": 1, "m": 1}}}},
+	"globaltemp":    {{nil, []map[string]int64{{"n": 3, "m": 5, "ell": 7}, {"n": 1, "m": 1, "ell": 1}}}},
+	"domainguard":   {{map[string]int64{"T": 8}, []map[string]int64{{"n": 37}, {"n": 9}, {"n": 3}}}},
+	"modsub":        {{nil, []map[string]int64{{"n": 5}, {"n": 4}, {"n": 1}}}},
 }
+
+// flatParams are sizes for testdata/lang/flat.knl where the split does not
+// divide and the smallest.
+var flatParams = []map[string]int64{{"nx": 9, "ny": 5, "nz": 3}, {"nx": 4, "ny": 2, "nz": 2}, {"nx": 1, "ny": 1, "nz": 1}}
 
 // langBreakdownCases are the kernels of testdata/lang whose counts are
 // exact, as breakdown cases at the parameters of langChecks.

@@ -288,7 +288,9 @@ func (b *builder) arrayStmt(c *cursor, kw string) {
 	if c.accept("[") {
 		for {
 			a.shapePos = append(a.shapePos, c.peek().pos)
+			c.products = true
 			a.shape = append(a.shape, c.parseQSum())
+			c.products = false
 			if c.accept("]") {
 				break
 			}
@@ -373,8 +375,11 @@ func reservedName(name string) bool {
 		reduceNames[name] != 0 || funcArity[name] != 0
 }
 
-// instructionStmt reads "[<TYPE>] LHS = EXPR [{ANNOTATIONS}]"; pred is the
-// condition of an "if COND:" prefix, or nil.
+// compoundOps are the operators of compound assignments, LHS += EXPR.
+var compoundOps = []string{"+", "-", "*", "/"}
+
+// instructionStmt reads "[<TYPE>] LHS = EXPR [{ANNOTATIONS}]" or "LHS
+// OP= EXPR"; pred is the condition of an "if COND:" prefix, or nil.
 func (b *builder) instructionStmt(c *cursor, pred rexpr) {
 	s := b.newStatement(c.peek().pos)
 	if pred != nil {
@@ -398,8 +403,22 @@ func (b *builder) instructionStmt(c *cursor, pred rexpr) {
 	if c.accept("[") {
 		s.lhs = &rSub{name, tag, c.parseExprs("]")}
 	}
-	c.expect("=")
-	s.rhs = c.parseExpr()
+	if op := c.peek(); slices.Contains(compoundOps, op.text) && c.peekAt(1).is("=") {
+		// loopy's a[i] += x is a[i] = a[i] + x: a load, the operation
+		// and a store.
+		c.next()
+		c.next()
+		if s.decl {
+			c.failAt(op.pos, "%s= declares %s and reads it at once: write <> %s = EXPR", op.text, name.text, name.text)
+		}
+		s.rhs = &rBin{op.text, s.lhs, c.parseExpr(), op.pos}
+	} else {
+		if t := c.peek(); slices.Contains(puncts, t.text) && !t.is("=") && c.peekAt(1).is("=") {
+			c.failAt(t.pos, "%s= is not an assignment (write =, +=, -=, *= or /=)", t.text)
+		}
+		c.expect("=")
+		s.rhs = c.parseExpr()
+	}
 	s.ann = c.parseAnnotation()
 	s.preds = append(s.preds, s.ann.conds...)
 	c.expectEnd()

@@ -45,8 +45,12 @@ func TestParseErrors(t *testing.T) {
 		{"second kernel", "kernel k\nkernel l\n", "2:1", "second 'kernel' statement"},
 		{"undeclared array", head + "a[i] = b[i]\n", "6:8", "undeclared array b"},
 		{"non-affine subscript", head + "a[i*j] = 1\n", "6:4", "non-affine subscript"},
-		{"parameter product", head + "a[n*i] = 1\n", "6:4", "non-affine subscript"},
-		{"division subscript", head + "a[i//2] = 1\n", "6:4", "operator // is not allowed in subscripts"},
+		{"iname squared", head + "a[(i + 1)*i] = 1\n", "6:10", "non-affine subscript: (i + 1)*(i) multiplies inames i and i"},
+		{"iname product after parameter", head + "m[i, n*j*i] = 1\n", "6:9", "multiplies inames i and j"},
+		{"floor-division assignment", head + "o[i] //= 2\n", "6:6", "//= is not an assignment (write =, +=, -=, *= or /=)"},
+		{"compound declaration", head + "<> t += 1\n", "6:6", "+= declares t and reads it at once: write <> t = EXPR"},
+		{"division by a parameter", head + "a[i // n] = 1\n", "6:5", "non-affine subscript: // by n; subscripts may divide by positive constants only"},
+		{"remainder of a product", head + "m[i, (i*n) % 4] = 1\n", "6:12", "the dividend of a floor division or remainder in a subscript must be affine"},
 		{"data-dependent subscript", head + "a[o[i]] = 1\n", "6:3", "data-dependent subscript"},
 		{"float subscript", head + "a[1.5] = 1\n", "6:3", "subscripts are integers"},
 		{"tag out of range", head + "tag i l.3\n", "6:9", "tag l.3 is out of range"},
@@ -95,7 +99,7 @@ func TestParseErrors(t *testing.T) {
 		{"const after use", "kernel k\ndomain { [i] : 0 <= i < TS }\nconst TS = 4\n", "3:7", "constant TS is declared after its first use at 2:25"},
 		{"const twice", "kernel k\nconst A = 1\nconst A = 2\n", "3:7", "constant A declared twice"},
 		{"assume iname", head + "assume i >= 0\n", "6:8", "assumptions mention iname i"},
-		{"declared temp array", head + "<> t[i] = 1\n", "6:6", "the bounds of iname i depend on the parameters, so the shape of t does not follow from them"},
+		{"declared temp array", head + "domain { [q] : 0 <= q <= i }\n<> t[q] = 1\n", "7:6", "the bounds of iname q are neither constants nor a constant lower bound and one upper bound in the parameters alone (0 <= q < n), so the shape of t does not follow from them"},
 		{"missing bracket", head + "a[i = 1\n", "6:5", "expected ']'"},
 		{"trailing tokens", head + "a[i] = 1 2\n", "6:10", "expected end of statement, found '2'"},
 		// Conditions, bitwise operators and loopy's spellings.
@@ -337,8 +341,8 @@ a[j] = 1 if j > 2 else 2 if j > 1 else a[j] {id=ternary}
 	if d := instr(t, k, "decl").Deps; strings.Join(d, " ") != "bits barrier_1 mod" {
 		t.Errorf("dep=b*:mod gives deps %v", d)
 	}
-	if tg := k.Iname("p").Tag; tg != (counts.Tag{Kind: counts.LocalID, Axis: 1}) {
-		t.Errorf("p l.auto: tag %s, want l.1 (l.0 is j's)", tg)
+	if tg := k.Iname("p").Tag; tg != (counts.Tag{Kind: counts.LocalID, Axis: 0}) {
+		t.Errorf("p l.auto: tag %s, want l.0 (j, on l.0, is in no instruction of p's)", tg)
 	}
 	if a := k.Array("t"); a == nil || a.Space != counts.Private || len(a.Shape) != 1 || a.Shape[0].Const != 4 || a.DType != counts.I32 {
 		t.Errorf("<> t[p]: %+v", a)

@@ -74,6 +74,7 @@ type plan struct {
 	fp      map[string]footprint // array -> footprint sets
 	names   map[string]bool      // every name in use, for fresh variables
 	refs    map[string][]gref    // array -> its references, for footprints
+	bounded []boundedAccess      // the accesses CheckBounds checks
 	upper   map[string]bool      // static properties counted as upper bounds
 	fresh   int
 }
@@ -373,6 +374,9 @@ func (p *plan) instruction(ins *Instruction) error {
 	}
 	mem := func(acc *Access, red []string, store bool, w where) error {
 		a := acc.Array
+		if len(acc.Index) > 0 && !w.upper {
+			p.bounded = append(p.bounded, boundedAccess{acc, ins, append(slices.Clone(ins.Within), red...), w.conds})
+		}
 		if a.Space == Private && !p.opts.CountSubscripts {
 			return nil
 		}
@@ -535,7 +539,7 @@ func (p *plan) footprints(name string) error {
 		return errorf(p.k.File, a.Pos, "array %s: %d references (with their domains' disjuncts) are too many to count its footprint (at most %d)", name, len(images), maxFootprintImages)
 	}
 	f := footprint{cells: p.add(p.cells(name, images))}
-	for d := range a.Shape {
+	for d := range images[0].idx {
 		t := p.freshName(name + "_ext" + strconv.Itoa(d))
 		hull := &uset{dims: []string{t}}
 		for _, im := range images {
@@ -569,8 +573,13 @@ type image struct {
 // images returns an image per reference to a global array that keep
 // accepts and per disjunct of its domain.
 func (p *plan) images(name string, keep func(gref) bool) ([]image, error) {
+	refs := widest(p.refs[name], keep)
+	index, err := p.delinearize(name, refs)
+	if err != nil {
+		return nil, err
+	}
 	var images []image
-	for _, r := range widest(p.refs[name], keep) {
+	for i, r := range refs {
 		rename := p.copyNames(r.inames)
 		pieces, err := withConds(p.domainPieces(r.inames, rename, nil), r.conds, rename)
 		if err != nil {
@@ -578,7 +587,7 @@ func (p *plan) images(name string, keep func(gref) bool) ([]image, error) {
 		}
 		for _, pc := range pieces {
 			im := image{pc: pc}
-			for _, ix := range r.index {
+			for _, ix := range index[i] {
 				im.idx = append(im.idx, renameQaff(ix.qaff(), rename))
 			}
 			images = append(images, im)
@@ -624,8 +633,7 @@ func contains(a, b gref) bool {
 // domains under the subscripts. An element that several points or
 // references touch is one point of the set.
 func (p *plan) cells(name string, images []image) *uset {
-	a := p.k.arrayIndex[name]
-	dims := make([]string, len(a.Shape))
+	dims := make([]string, len(images[0].idx))
 	for d := range dims {
 		dims[d] = p.freshName(name + "_idx" + strconv.Itoa(d))
 	}

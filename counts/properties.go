@@ -26,6 +26,10 @@ type Property struct {
 	// UpperBound is set when the count is an upper bound (see
 	// Counted.UpperBound).
 	UpperBound bool
+	// Assumed lists, for accesses whose stride depends on the parameters
+	// (b[i*ny + j] along i), the conditions under which their class >4
+	// is exact ("ny > 4"); the class is >4 at every size.
+	Assumed []string
 }
 
 // Utilization describes the class numerator k of strided accesses to an
@@ -53,6 +57,9 @@ func (p Property) Detail() string {
 	if p.UpperBound {
 		s += "; upper bound: counted as if its data-dependent conditions held"
 	}
+	if len(p.Assumed) > 0 {
+		s += "; stride class >4 where " + strings.Join(p.Assumed, " and ") + ", and taken as >4 at every size"
+	}
 	return s
 }
 
@@ -73,7 +80,7 @@ func (c *Counted) Properties() ([]Property, error) {
 			continue
 		}
 		name, util := c.symbolicName(&g)
-		p := Property{Name: name, Expression: sums[i].String(), Utilization: util}
+		p := Property{Name: name, Expression: sums[i].String(), Utilization: util, Assumed: g.assumed}
 		p.UpperBound = g.upper || c.upper[name]
 		upper[name] = upper[name] || p.UpperBound
 		byName[name] = sums[i]

@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"errors"
 	"math"
 	"path"
 	"slices"
@@ -262,11 +263,18 @@ func (r *resolver) declare(s rawStatement, t DType, w weakness, sc *scope) *Acce
 			r.fail(x.rpos(), "the subscripts of a declared temporary array are inames, from whose bounds its shape follows; declare other arrays with 'private %s %s [EXTENT, ...]'", name.text, t)
 		}
 		lo, hi, ok := r.k.constantRange(n.t.text)
+		if ext, _, param := r.k.parametricExtent(n.t.text); !ok && param {
+			// loopy's global temporary: its extent depends on the
+			// parameters, so it cannot live in registers.
+			a.Space = Global
+			a.Shape = append(a.Shape, ext)
+			continue
+		}
 		switch {
 		case ok && hi < lo:
 			r.fail(n.t.pos, "iname %s takes no values, so %s would be empty", n.t.text, name.text)
 		case !ok:
-			r.fail(n.t.pos, "the bounds of iname %s depend on the parameters, so the shape of %s does not follow from them; declare it with 'private %s %s [EXTENT, ...]'", n.t.text, name.text, name.text, t)
+			r.fail(n.t.pos, "the bounds of iname %s are neither constants nor a constant lower bound and one upper bound in the parameters alone (0 <= %s < n), so the shape of %s does not follow from them; declare it with 'private %s %s [EXTENT, ...]' or 'array %s %s [EXTENT, ...]'", n.t.text, n.t.text, name.text, name.text, t, name.text, t)
 		case lo < 0:
 			r.fail(n.t.pos, "iname %s takes negative values (from %d), which cannot subscript %s; declare it with 'private' and shift the subscript", n.t.text, lo, name.text)
 		case hi >= maxDeclaredElements || size*(hi+1) > maxDeclaredElements:
@@ -350,7 +358,20 @@ func (r *resolver) access(e rexpr, sc *scope, context string) *Access {
 	return acc
 }
 
-// affine converts a subscript or iname-valued expression to an Affine.
+// inamesOf returns the inames among a term's factors.
+func (r *resolver) inamesOf(t Term) []string {
+	var out []string
+	for _, f := range t.Factors() {
+		if r.k.inameIndex[f] != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// affine converts a subscript or iname-valued expression to an Affine,
+// affine in the inames with coefficients that may be products of
+// parameters (a flattened index i*n + j).
 func (r *resolver) affine(e rexpr, sc *scope) Affine {
 	arith := func(pos Pos) func(Affine, error) Affine {
 		return func(a Affine, err error) Affine {
@@ -402,13 +423,29 @@ func (r *resolver) affine(e rexpr, sc *scope) Affine {
 		case "-":
 			return arith(e.at)(x.addScaled(y, -1))
 		case "*":
-			switch {
-			case x.IsConst():
-				return arith(e.at)(Affine{}.addScaled(y, x.Const))
-			case y.IsConst():
-				return arith(e.at)(Affine{}.addScaled(x, y.Const))
+			p, err := x.mul(y)
+			if errors.Is(err, errFloorProduct) {
+				r.fail(e.at, "non-affine subscript: %v", err)
 			}
-			r.fail(e.at, "non-affine subscript: (%s)*(%s) multiplies two non-constants", x, y)
+			p = arith(e.at)(p, err)
+			for _, t := range p.Terms {
+				if n := r.inamesOf(t); len(n) > 1 {
+					r.fail(e.at, "non-affine subscript: (%s)*(%s) multiplies inames %s and %s; a subscript may multiply an iname by parameters and constants only", x, y, n[0], n[1])
+				}
+			}
+			return p
+		case "//", "%":
+			if !y.IsConst() || y.Const <= 0 {
+				r.fail(e.at, "non-affine subscript: %s by %s; subscripts may divide by positive constants only", e.op, y)
+			}
+			f, err := floorOfAffine(x, y.Const)
+			if err != nil {
+				r.fail(e.at, "non-affine subscript: %v", err)
+			}
+			if e.op == "//" {
+				return f
+			}
+			return arith(e.at)(x.addScaled(f, -y.Const)) // x - d*floor(x/d)
 		}
 		r.fail(e.at, "non-affine subscript: operator %s is not allowed in subscripts", e.op)
 	case *rSub:

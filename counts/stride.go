@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -106,13 +107,16 @@ func (k *Kernel) accessStride(acc *Access, within []string) (int64, poly, error)
 	a := acc.Array
 	total := poly{}
 	for d, idx := range acc.Index {
-		c := idx.Coeff(l0)
-		if c == 0 {
+		if idx.inFloor(l0) {
+			return 0, nil, fmt.Errorf("the l.0 iname %s is inside a floor division or remainder (%s), so the access has no one stride between work-items; index the global array affinely in %s", l0, idx, l0)
+		}
+		c := idx.CoeffOf(l0)
+		if c.IsConst() && c.Const == 0 {
 			continue
 		}
 		// The flattened index weights dimension d by the product of the
 		// extents of the faster-varying dimensions.
-		w := poly{"": c}
+		w := polyOf(c)
 		for e := range a.Shape {
 			if (!a.ColMajor && e > d) || (a.ColMajor && e < d) {
 				var err error
@@ -131,6 +135,30 @@ func (k *Kernel) accessStride(acc *Access, within []string) (int64, poly, error)
 		return strideVar, total, nil
 	}
 	return int64(absU(c)), total, nil
+}
+
+// String renders the polynomial as an Affine, its monomials in sorted
+// order and the constant last.
+func (p poly) String() string {
+	a := Affine{Const: p[""]}
+	for _, m := range sortedKeys(p) {
+		if m != "" {
+			a.Terms = append(a.Terms, Term{m, p[m]})
+		}
+	}
+	return a.String()
+}
+
+// above4 is the condition under which a stride coefficient that depends
+// on the parameters is in class >4: "ny > 4" for ny or -ny, "|c| > 4"
+// for a coefficient c of several terms.
+func (p poly) above4() string {
+	if len(p) == 1 {
+		for m, c := range p {
+			return poly{m: int64(absU(c))}.String() + " > 4"
+		}
+	}
+	return "|" + p.String() + "| > 4"
 }
 
 // eval evaluates the polynomial with checked arithmetic.

@@ -94,9 +94,20 @@ func (u *uset) vars() []string {
 // countConcrete counts the points of u at concrete parameter values by
 // enumeration, spending at most budget candidate values.
 func countConcrete(u *uset, file string, paramNames []string, params map[string]int64, budget int64) (n int64, err error) {
+	defer recoverRun(&err)
+	q, err := u.query(file, paramNames, params, budget)
+	if err != nil {
+		return 0, err
+	}
+	q.each(slices.Clone(q.e.base), func() { n++ })
+	return n, nil
+}
+
+// query compiles u at the parameter values into a query that enumerates
+// its dimensions, within budget candidate values.
+func (u *uset) query(file string, paramNames []string, params map[string]int64, budget int64) (*query, error) {
 	e := newSetEngine(file, u.vars(), paramNames, params)
 	e.budget = budget
-	defer recoverRun(&err)
 	dom := &cdomain{}
 	for i := range u.vars() {
 		dom.inames = append(dom.inames, i)
@@ -108,14 +119,11 @@ func countConcrete(u *uset, file string, paramNames []string, params map[string]
 		}
 		cc, err := e.compileConj(p.c, own)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		dom.conjs = append(dom.conjs, cc)
 	}
-	q := e.newQuery(dom, nil, u.dims)
-	v := slices.Clone(e.base)
-	q.each(v, func() { n++ })
-	return n, nil
+	return e.newQuery(dom, nil, u.dims), nil
 }
 
 // simplify removes existential variables that can be eliminated exactly

@@ -26,6 +26,10 @@ type Weights struct {
 	Properties  []string
 	Values      []float64 // Values[i] is the weight of Properties[i], s/op
 	Diagnostics Diagnostics
+	// ZeroMissing makes Predict price a property the weights have no
+	// weight for at zero, as a Term marked Unweighted, rather than fail.
+	// It is the caller's choice, not part of the table.
+	ZeroMissing bool
 }
 
 // Input identifies a table a fit read.
@@ -161,6 +165,9 @@ type Term struct {
 	Weight   float64 `json:"weight_s"`
 	Seconds  float64 `json:"seconds"`
 	Share    float64 `json:"share"` // Seconds / predicted total
+	// Unweighted marks a property the weights have no weight for, priced
+	// at zero (Weights.ZeroMissing).
+	Unweighted bool `json:"unweighted,omitempty"`
 }
 
 // Align returns the weights in the order of properties, for dot products
@@ -202,10 +209,11 @@ func (w *Weights) Predict(properties []string, counts []float64) (float64, []Ter
 		if math.IsNaN(c) || math.IsInf(c, 0) || c < 0 {
 			return 0, nil, fmt.Errorf("predict: count of %s is %g", p, c)
 		}
-		if _, ok := w.Weight(p); !ok {
+		_, ok := w.Weight(p)
+		if !ok && !w.ZeroMissing {
 			return 0, nil, fmt.Errorf("predict: the weights for %s have no weight for %s (count %g): no measurement kernel exercised it", w.Device, p, c)
 		}
-		t := Term{Property: p, Count: c, Weight: aligned[i], Seconds: aligned[i] * c}
+		t := Term{Property: p, Count: c, Weight: aligned[i], Seconds: aligned[i] * c, Unweighted: !ok}
 		total += t.Seconds
 		terms = append(terms, t)
 	}

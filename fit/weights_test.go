@@ -62,4 +62,15 @@ func TestPredict(t *testing.T) {
 	if _, _, err := w.Predict([]string{"flop.f32.add"}, []float64{math.NaN()}); err == nil {
 		t.Error("NaN count accepted")
 	}
+	// With ZeroMissing, the property without a weight is priced at zero
+	// and marked: the total is the others' alone (by hand, 6.81e-13·1e8 =
+	// 6.81e-5 for the adds).
+	w.ZeroMissing = true
+	total, terms, err = w.Predict([]string{"flop.f32.add", "flop.f64.div"}, []float64{1e8, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(total-6.81e-5) > 1e-15 || len(terms) != 2 || !terms[1].Unweighted || terms[1].Seconds != 0 || terms[0].Unweighted {
+		t.Errorf("total %g, terms %+v", total, terms)
+	}
 }

@@ -221,6 +221,11 @@ func count(w io.Writer, arg string, o countOptions) error {
 	if err != nil {
 		return err
 	}
+	if at {
+		if err := c.CheckBounds(o.params); err != nil {
+			return err
+		}
+	}
 	res := countResult{Kernel: k.Name}
 	if by != 0 {
 		res.By = o.by

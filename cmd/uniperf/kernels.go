@@ -63,7 +63,9 @@ var kernelsShowCmd = &cobra.Command{
 	Short: "Print the OpenCL C or CUDA C source generated for a kernel",
 	Long: `show prints the source that uniperf generates, and measures, for KERNEL:
 the name of a library kernel, or a .knl file of your own (a path ending in
-.knl or containing a slash). OpenCL C by default, CUDA C with --lang cuda.
+.knl or containing a slash). OpenCL C by default, CUDA C with --lang cuda,
+and with --lang knl the kernel itself, its consts at the values it is
+generated with.
 --const NAME=VALUE overrides one of the kernel's consts (work-group sizes
 LX, LY, and STRIDE for vector_scale_add; see uniperf kernels list), as
 suites do.
@@ -81,7 +83,7 @@ file with errors (named by file, line and column).`,
 
 func init() {
 	kernelsListCmd.Flags().BoolVar(&kernelsListJSON, "json", false, "print JSON instead of a table")
-	kernelsShowCmd.Flags().StringVar(&kernelsShowLang, "lang", "opencl", "language of the source: opencl or cuda")
+	kernelsShowCmd.Flags().StringVar(&kernelsShowLang, "lang", "opencl", "language of the source: opencl, cuda, or knl for the kernel itself")
 	kernelsShowCmd.Flags().StringArrayVar(&kernelsShowConsts, "const", nil, "const value NAME=VALUE (repeatable)")
 	kernelsCmd.AddCommand(kernelsListCmd, kernelsShowCmd)
 	rootCmd.AddCommand(kernelsCmd)
@@ -154,8 +156,9 @@ func showKernel(w io.Writer, name, lang string, constFlags []string) error {
 		backend = gpu.OpenCL
 	case "cuda":
 		backend = gpu.CUDA
+	case "knl":
 	default:
-		return fmt.Errorf("--lang %q: unknown language; want opencl or cuda", lang)
+		return fmt.Errorf("--lang %q: unknown language; want opencl, cuda or knl", lang)
 	}
 	consts, err := parseConsts(constFlags)
 	if err != nil {
@@ -169,10 +172,29 @@ func showKernel(w io.Writer, name, lang string, constFlags []string) error {
 	if err != nil {
 		return err
 	}
+	if lang == "knl" {
+		_, err = io.WriteString(w, withConsts(string(src), k.ConstMap()))
+		return err
+	}
 	code, err := codegen.Generate(k, backend)
 	if err != nil {
 		return err
 	}
 	_, err = io.WriteString(w, code.Source)
 	return err
+}
+
+// withConsts returns a kernel's text with each const declaration given
+// the value the kernel was parsed with (its default, or an override).
+func withConsts(src string, consts map[string]int64) string {
+	lines := strings.SplitAfter(src, "\n")
+	for i, l := range lines {
+		f := strings.Fields(l)
+		if len(f) >= 4 && f[0] == "const" && f[2] == "=" {
+			if v, ok := consts[f[1]]; ok {
+				lines[i] = fmt.Sprintf("const %s = %d\n", f[1], v)
+			}
+		}
+	}
+	return strings.Join(lines, "")
 }

@@ -95,6 +95,18 @@ func TestKernelsShow(t *testing.T) {
 	}
 }
 
+// --lang knl prints the kernel itself, its consts at the values it is
+// generated with: matmul_tiled's LX = 16 and LY = 16 by default, LX
+// overridden here.
+func TestKernelsShowKnl(t *testing.T) {
+	code, out := runShow(t, "matmul_tiled", "--lang", "knl", "--const", "LX=8")
+	for _, want := range []string{"kernel matmul_tiled\n", "const LX = 8\n", "const LY = 16\n", "local tb f32 [LY, LX]"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; the kernel lacks %q:\n%s", code, want, out)
+		}
+	}
+}
+
 func TestKernelsShowErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"no_such_kernel"},

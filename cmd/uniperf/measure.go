@@ -151,6 +151,7 @@ func init() {
 	f.StringArrayVar(&k.consts, "const", nil, "with KERNEL: const binding NAME=VALUE (repeatable)")
 	f.StringArrayVar(&k.checkParams, "check-param", nil, "with KERNEL: check against the interpreter once, at these parameters NAME=VALUE (repeatable), instead of at every timed size")
 	f.StringVar(&k.compareWith, "compare-with", "", "with KERNEL: weight table of uniperf fit; print predicted against measured")
+	f.BoolVar(&k.strict, "strict", false, "with --compare-with: fail on a property the weights have no weight for, rather than price it at zero with a warning")
 	f.StringVar(&k.class, "class", "", "with KERNEL and --out: the class column of the rows, by which validate and compare group them (default: the kernel's name)")
 	f.BoolVar(&k.json, "json", false, "with KERNEL: print JSON")
 	rootCmd.AddCommand(measureCmd)

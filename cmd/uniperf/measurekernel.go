@@ -29,6 +29,7 @@ type kernelMeasureOptions struct {
 	checkParams []string
 	out         string
 	compareWith string
+	strict      bool
 	class       string
 	runs        int
 	discard     int
@@ -102,6 +103,7 @@ func measureKernel(stdout io.Writer, kernel string, opts kernelMeasureOptions) e
 		if err := models.CheckWeights(w); err != nil {
 			return fmt.Errorf("%s: %w", opts.compareWith, err)
 		}
+		w.ZeroMissing = !opts.strict
 	}
 	timer, err := openTimer("--device", opts.device, opts.runs, opts.discard)
 	if err != nil {
@@ -153,6 +155,11 @@ func checkSizes(ir *counts.Kernel, sets []map[string]int64, checkAt map[string]i
 		// Timing does not need the counts; only this estimate does.
 		fmt.Fprintf(stderr, "warning: the interpreter's work for the check cannot be estimated (%v); at large sizes give a small --check-param\n", err)
 		return nil
+	}
+	for _, p := range sets {
+		if err := c.CheckBounds(p); err != nil {
+			return err
+		}
 	}
 	at := sets
 	if len(checkAt) > 0 {
@@ -285,10 +292,11 @@ func kernelMeta(timer *kernelTimer, opts kernelMeasureOptions) datasets.Meta {
 func comparePredictions(stdout io.Writer, w *fit.Weights, src models.Source, kernel string, consts map[string]int64, results []kernelTime) error {
 	counter := models.NewCounter(src)
 	for i := range results {
-		t, _, err := counter.Predict(w, kernel, consts, results[i].Params)
+		t, terms, err := counter.Predict(w, kernel, consts, results[i].Params)
 		if err != nil {
 			return err
 		}
+		warnUnweighted(kernel, results[i].Params, terms)
 		rel := (t - results[i].Measured) / results[i].Measured
 		results[i].Predicted, results[i].RelErr = &t, &rel
 	}

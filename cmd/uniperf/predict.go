@@ -23,6 +23,7 @@ type predictOptions struct {
 	json        bool
 	model       string
 	deviceFiles []string
+	strict      bool
 	program     programFlags
 }
 
@@ -111,6 +112,7 @@ func init() {
 	f.StringArrayVar(&predictOpts.consts, "const", nil, "kernel const binding NAME=VALUE (repeatable)")
 	f.StringArrayVar(&predictOpts.sweeps, "sweep", nil, "parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP; NAME1=NAME2=... ties names (repeatable)")
 	f.BoolVar(&predictOpts.json, "json", false, "print JSON")
+	f.BoolVar(&predictOpts.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero with a warning")
 	f.StringVar(&predictOpts.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", "))
 	f.StringArrayVar(&predictOpts.deviceFiles, "device-file", nil, "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear; with --program, repeatable to split the batch")
 	pf := &predictOpts.program
@@ -168,9 +170,16 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	if err := models.CheckWeights(w); err != nil {
 		return fmt.Errorf("%s: %w", opts.weights, err)
 	}
+	w.ZeroMissing = !opts.strict
 	counter := models.NewCounter(kernelSource(kernel))
 	preds, err := predictSets(opts, func(consts, p map[string]int64) (prediction, error) {
+		if c, err := counter.Kernel(kernel, consts); err == nil {
+			if err := c.CheckBounds(p); err != nil {
+				return prediction{}, err
+			}
+		}
 		t, terms, err := counter.Predict(w, kernel, consts, p)
+		warnUnweighted(kernel, p, terms)
 		return prediction{Kernel: kernel, Device: w.Device, Params: p, Predicted: t, Terms: terms}, err
 	})
 	if err != nil {
@@ -350,4 +359,20 @@ func printExplain(out io.Writer, p modelPrediction) error {
 		fmt.Fprintf(tw, "%s\t%.6g\t%s\t%s\n", q.Name, q.Value, q.Unit, q.Note)
 	}
 	return tw.Flush()
+}
+
+// warnUnweighted warns on stderr of each property of a prediction that the
+// weights have no weight for, priced at zero, with its share of the
+// kernel's counts.
+func warnUnweighted(kernel string, params map[string]int64, terms []fit.Term) {
+	total := 0.0
+	for _, t := range terms {
+		total += t.Count
+	}
+	for _, t := range terms {
+		if t.Unweighted {
+			fmt.Fprintf(stderr, "warning: %s at %s: the weights have no weight for %s (count %g, %.2g%% of the kernel's counts); priced at zero (--strict refuses)\n",
+				kernel, setString(params), t.Property, t.Count, 100*t.Count/total)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"strings"
@@ -497,7 +498,11 @@ func (b *traceBuilder) warpOffsets(s *counts.Instruction, a *counts.Access) ([]i
 			continue
 		}
 		for d, ix := range a.Index {
-			c, ok := mulAdd(coef[t.Axis], ix.Coeff(n), strides[d])
+			k, err := ix.CoeffOf(n).Eval(b.params)
+			if err != nil {
+				return nil, nil
+			}
+			c, ok := mulAdd(coef[t.Axis], k, strides[d])
 			if !ok {
 				return nil, nil
 			}
@@ -527,16 +532,12 @@ func (b *traceBuilder) warpOffsets(s *counts.Instruction, a *counts.Access) ([]i
 func flatStrides(a *counts.Array, params map[string]int64) ([]int64, bool, error) {
 	extents := make([]int64, len(a.Shape))
 	for d, e := range a.Shape {
-		v := e.Const
-		for _, t := range e.Terms {
-			p, ok := params[t.Name]
-			if !ok {
-				return nil, false, fmt.Errorf("array %s: extent %s needs parameter %s", a.Name, e, t.Name)
-			}
-			var fits bool
-			if v, fits = mulAdd(v, t.Coeff, p); !fits {
+		v, err := e.Eval(params)
+		if err != nil {
+			if errors.Is(err, polyhedra.ErrOverflow) {
 				return nil, false, nil
 			}
+			return nil, false, fmt.Errorf("array %s: extent: %w", a.Name, err)
 		}
 		extents[d] = v
 	}

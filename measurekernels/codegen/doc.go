@@ -20,7 +20,12 @@
 //     its projected domain, the value counts.Kernel.IndexBases gives. It
 //     is the largest lower bound of x or, where the bounds carry filters
 //     (strides, or bounds that hold only for some residues), the first
-//     value from there that satisfies them, found by a short loop;
+//     value from there that satisfies them: where the bounds are
+//     constants (a split's inner iname), a chain of conditional
+//     expressions tests them one by one, (F(0) ? 0 : F(1) ? 1 : ...), so
+//     that no work-item runs a loop (a loop there keeps a CPU OpenCL from
+//     vectorizing the work-items' loop around the body), and elsewhere a
+//     short loop finds it;
 //   - declares local arrays as __local (OpenCL) or __shared__ (CUDA)
 //     arrays, private arrays and scalars as C variables of each
 //     work-item;

@@ -165,7 +165,7 @@ func (e *emitter) expr(x counts.Expr, within []string, depth int) (string, error
 	case *counts.Literal:
 		return e.literal(x), nil
 	case *counts.Index:
-		v, err := affine(x.Value)
+		v, err := e.affine(x.Value)
 		return "(" + v + ")", err
 	case *counts.Access:
 		return e.access(x)
@@ -242,8 +242,9 @@ func (e *emitter) literal(l *counts.Literal) string {
 }
 
 // affine renders an affine expression of inames and parameters, which
-// the generated code computes in 32-bit integers.
-func affine(a counts.Affine) (string, error) {
+// the generated code computes in 32-bit integers; its floor divisions
+// use floordiv_i32, which rounds towards negative infinity.
+func (e *emitter) affine(a counts.Affine) (string, error) {
 	fits := func(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
 	ok := fits(a.Const)
 	for _, t := range a.Terms {
@@ -252,7 +253,36 @@ func affine(a counts.Affine) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%s has a coefficient beyond the generated code's 32-bit integers", a)
 	}
-	return a.String(), nil
+	if len(a.Floors) == 0 {
+		return a.String(), nil
+	}
+	var b strings.Builder
+	if rest := (counts.Affine{Terms: a.Terms, Const: a.Const}); !rest.IsConst() || rest.Const != 0 {
+		b.WriteString(rest.String())
+	}
+	for _, f := range a.Floors {
+		num, err := e.affine(f.Num)
+		if err != nil {
+			return "", err
+		}
+		if !fits(f.Coeff) || !fits(f.Den) {
+			return "", fmt.Errorf("%s has a coefficient beyond the generated code's 32-bit integers", a)
+		}
+		e.helpers["floordiv_i32"] = true
+		switch c := f.Coeff; {
+		case c < 0 && b.Len() > 0:
+			b.WriteString(" - ")
+		case c < 0:
+			b.WriteString("-")
+		case b.Len() > 0:
+			b.WriteString(" + ")
+		}
+		if f.Coeff != 1 && f.Coeff != -1 {
+			fmt.Fprintf(&b, "%d*", max(f.Coeff, -f.Coeff))
+		}
+		fmt.Fprintf(&b, "floordiv_i32(%s, %d)", num, f.Den)
+	}
+	return b.String(), nil
 }
 
 // access renders an array element or a temporary. Global arrays are
@@ -271,7 +301,7 @@ func (e *emitter) access(a *counts.Access) (string, error) {
 		var b strings.Builder
 		b.WriteString(arr.Name)
 		for _, ix := range a.Index {
-			s, err := affine(ix)
+			s, err := e.affine(ix)
 			if err != nil {
 				return "", err
 			}
@@ -288,7 +318,7 @@ func (e *emitter) access(a *counts.Access) (string, error) {
 	}
 	off := ""
 	for j, d := range dims {
-		ix, err := affine(a.Index[d])
+		ix, err := e.affine(a.Index[d])
 		if err != nil {
 			return "", err
 		}
@@ -296,7 +326,7 @@ func (e *emitter) access(a *counts.Access) (string, error) {
 			off = "(" + ix + ")"
 			continue
 		}
-		ext, err := affine(arr.Shape[d])
+		ext, err := e.affine(arr.Shape[d])
 		if err != nil {
 			return "", err
 		}

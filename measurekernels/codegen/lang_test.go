@@ -10,6 +10,7 @@ import (
 	"github.com/uniperf/uniperf/measurekernels/codegen"
 	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
+	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
 // langDir holds the kernels that exercise the language's conditions,
@@ -30,6 +31,11 @@ var langCases = map[string]libraryCase{
 	"manyrefs":         {[]consts{{"LX": 4}, {"LX": 3}}, []params{{"n": 37}, {"n": 6}, {"n": 1}}},
 	"shifts":           {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"matmul_blocks":    {[]consts{{"T": 8}, {"T": 3}}, []params{{"n": 17, "m": 13, "ell": 9}, {"n": 1, "m": 1, "ell": 1}}},
+	"flat":             {[]consts{nil}, []params{{"nx": 9, "ny": 5, "nz": 3}, {"nx": 1, "ny": 1, "nz": 1}}},
+	"compound":         {[]consts{nil}, []params{{"n": 4, "m": 10}, {"n": 1, "m": 1}}},
+	"globaltemp":       {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 7}, {"n": 1, "m": 1, "ell": 1}}},
+	"domainguard":      {[]consts{{"T": 8}, {"T": 3}}, []params{{"n": 37}, {"n": 9}, {"n": 3}}},
+	"modsub":           {[]consts{nil, {"T": 5}}, []params{{"n": 5}, {"n": 1}}},
 }
 
 // langKernels returns the names of the kernels in langDir.
@@ -90,6 +96,38 @@ func TestLangCUDACompiles(t *testing.T) {
 		for _, cs := range langCases[name].consts {
 			if _, err := compileCUDA(clang, prelude, dir, langKernel(t, name, cs)); err != nil {
 				t.Errorf("%s %v: %v", name, cs, err)
+			}
+		}
+	}
+}
+
+// No generated kernel searches for the first value of an iname with a
+// loop in every work-item: its loops are the schedule's loops over
+// inames (for loops) and nothing else.
+func TestNoSearchLoops(t *testing.T) {
+	var kernels []*counts.Kernel
+	for _, name := range langKernels(t) {
+		for _, cs := range langCases[name].consts {
+			kernels = append(kernels, langKernel(t, name, cs))
+		}
+	}
+	for _, name := range library.Names() {
+		kernels = append(kernels, parse(t, name, nil))
+	}
+	for _, k := range kernels {
+		code, err := codegen.Generate(k, gpu.OpenCL)
+		if err != nil {
+			t.Fatalf("%s: %v", k.Name, err)
+		}
+		for _, line := range strings.Split(code.Source, "\n") {
+			line = strings.TrimSpace(line)
+			if strings.Contains(line, "while") || strings.Contains(line, "goto") {
+				t.Errorf("%s: a loop that is not a domain loop: %s", k.Name, line)
+			}
+			if rest, ok := strings.CutPrefix(line, "for (int "); ok {
+				if v, _, _ := strings.Cut(rest, " "); k.Iname(v) == nil {
+					t.Errorf("%s: a loop over %s, which is no iname: %s", k.Name, v, line)
+				}
 			}
 		}
 	}

@@ -47,13 +47,9 @@ func usesOf(k *counts.Kernel) arrayUse {
 func elements(a *counts.Array, params map[string]int64) (int64, error) {
 	n := int64(1)
 	for d, ext := range a.Shape {
-		v := ext.Const
-		for _, t := range ext.Terms {
-			p, ok := params[t.Name]
-			if !ok {
-				return 0, fmt.Errorf("array %s: extent %s needs parameter %s", a.Name, ext, t.Name)
-			}
-			v += t.Coeff * p
+		v, err := ext.Eval(params)
+		if err != nil {
+			return 0, fmt.Errorf("array %s: extent: %w", a.Name, err)
 		}
 		if v <= 0 {
 			return 0, fmt.Errorf("array %s: extent %d along dimension %d is not positive", a.Name, v, d)

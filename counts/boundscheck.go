@@ -1,0 +1,130 @@
+package counts
+
+import (
+	"fmt"
+	"slices"
+)
+
+// boundedAccess is an array reference whose subscripts CheckBounds
+// checks: executed in inames, where the affine conditions conds hold.
+type boundedAccess struct {
+	acc    *Access
+	ins    *Instruction
+	inames []string
+	conds  []dnf
+}
+
+// CheckBounds reports the first array reference (global, local or
+// private, temporaries included) that reaches outside its array at the
+// given parameter values: an error naming the instruction, the reference,
+// the dimension, the index range it takes and the extent. A count at such
+// sizes would price accesses that no run can make. References under
+// conditions that read data (if a[i] > 0: ...) are left to the
+// interpreter, which checks every access it makes: the affine conditions
+// around them bound a superset of what runs.
+func (c *Counted) CheckBounds(params map[string]int64) error {
+	if _, err := c.args(params); err != nil {
+		return err
+	}
+	k := c.k
+	for _, b := range c.plan.bounded {
+		a := b.acc.Array
+		for d, ix := range b.acc.Index {
+			ext, err := a.Shape[d].Eval(params)
+			if err != nil {
+				return errorf(k.File, a.Pos, "array %s: extent %s: %v", a.Name, a.Shape[d], err)
+			}
+			lo, hi, ok, err := c.indexRange(b, ix, params)
+			if err != nil {
+				return errorf(k.File, b.acc.At, "instruction %s: %s: %v", b.ins.ID, b.acc, err)
+			}
+			if ok && (lo < 0 || hi >= ext) {
+				return errorf(k.File, b.acc.At, "instruction %s: %s is out of bounds at %s: its subscript %d (%s) takes %d..%d, and %s has extent %d there",
+					b.ins.ID, b.acc, paramText(k.Params, params), d+1, ix, lo, hi, a.Name, ext)
+			}
+		}
+	}
+	return nil
+}
+
+// indexRange returns the least and greatest value of subscript ix over
+// the execution domain of b at params; ok is false where b never runs.
+func (c *Counted) indexRange(b boundedAccess, ix Affine, params map[string]int64) (lo, hi int64, ok bool, err error) {
+	q, err := ix.at(params)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	t := "__index"
+	inames := c.k.inameOrder(b.inames)
+	pieces, err := withConds(c.plan.domainPieces(inames, nil, nil), b.conds, nil)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	eq, _ := q.addScaled(qname(t), -1)
+	u := &uset{dims: []string{t}}
+	for _, pc := range pieces {
+		u.pieces = append(u.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{eq, true})})
+	}
+	defer recoverRun(&err)
+	qu, err := u.query(c.k.File, c.k.Params, params, maxBoundsCandidates)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	lo, hi, ok = qu.extremes(slices.Clone(qu.e.base))
+	return lo, hi, ok, nil
+}
+
+// maxBoundsCandidates bounds the values CheckBounds tries per subscript.
+const maxBoundsCandidates = 1 << 26
+
+// at returns a at the parameter values, affine in the inames: a
+// flattened index i*n + j is 1024*i + j at n = 1024.
+func (a Affine) at(params map[string]int64) (qaff, error) {
+	q := qconst(a.Const)
+	for _, t := range a.Terms {
+		coef := t.Coeff
+		var iname string
+		for _, f := range t.Factors() {
+			v, ok := params[f]
+			if !ok {
+				iname = f
+				continue
+			}
+			var err error
+			if coef, err = mulInt(coef, v); err != nil {
+				return qaff{}, fmt.Errorf("%s overflows 64-bit integers at these sizes", a)
+			}
+		}
+		var err error
+		if iname == "" {
+			q, err = q.addScaled(qconst(coef), 1)
+		} else {
+			q, err = q.addScaled(qname(iname), coef)
+		}
+		if err != nil {
+			return qaff{}, fmt.Errorf("%s overflows 64-bit integers at these sizes", a)
+		}
+	}
+	for _, f := range a.Floors {
+		num, err := f.Num.at(params)
+		if err == nil {
+			q, err = q.addScaled(floorOf(num, f.Den), f.Coeff)
+		}
+		if err != nil {
+			return qaff{}, fmt.Errorf("%s overflows 64-bit integers at these sizes", a)
+		}
+	}
+	return q, nil
+}
+
+// paramText renders parameter values in the kernel's order: "n=128, m=4".
+func paramText(names []string, params map[string]int64) string {
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%s=%d", n, params[n])
+	}
+	return s
+}

@@ -1,0 +1,217 @@
+package counts
+
+import (
+	"slices"
+	"strings"
+)
+
+// This file splits the flattened subscripts of a one-dimensional array
+// (a[i*n + j] of an array [n*n]) into the dimensions their coefficients
+// imply, so that its footprint can be counted: the sets of package
+// polyhedra are affine, and i*n is not.
+
+// delinearize returns the subscripts of each reference to array name
+// over the dimensions its flattened index implies, outermost first, or
+// the references' own subscripts where all are affine. The coefficients
+// of the inames, products of parameters, must form a chain 1 | s_1 | s_2
+// ..., each the one before times one parameter (a[(k*ny + j)*nx + i]:
+// 1, nx, nx*ny, so the dimensions [k, j, i]); a term of parameters alone
+// must be one of them (a[(i + 1)*n + j]: n joins i + 1). The split is
+// exact where every index but the outermost stays within 0 and its
+// parameter less one over its reference's domain, so that distinct
+// index tuples are distinct elements; the sets where one does not must
+// count zero, or delinearize fails naming the reference.
+func (p *plan) delinearize(name string, refs []gref) ([][]Affine, error) {
+	a := p.k.arrayIndex[name]
+	out := make([][]Affine, len(refs))
+	flat := false
+	for i, r := range refs {
+		out[i] = r.index
+		for _, ix := range r.index {
+			flat = flat || !ix.IsAffine()
+		}
+	}
+	if !flat {
+		return out, nil
+	}
+	for _, r := range refs {
+		for _, ix := range r.index {
+			if len(ix.Floors) > 0 {
+				return nil, errorf(p.k.File, a.Pos, "array %s: a flattened subscript with a floor division or remainder (%s) does not split into dimensions, so its footprint is not counted", name, ix)
+			}
+		}
+	}
+	if len(a.Shape) != 1 {
+		return nil, errorf(p.k.File, a.Pos, "array %s: a subscript of an array of %d dimensions multiplies an iname by a parameter; index a multi-dimensional array by one iname expression per dimension, or declare it with one dimension (a[i*n + j] of an array [n*n])", name, len(a.Shape))
+	}
+	chain, err := p.strideChain(name, refs)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range refs {
+		if out[i], err = p.splitIndex(name, r, chain); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// maxMovable bounds the terms of parameters alone in one flattened index
+// whose dimension delinearize chooses.
+const maxMovable = 3
+
+// splitIndex splits reference r's flattened index along chain. A term of
+// parameters alone, c*s_d, may stand in dimension d as c or in the next
+// inner one as c times the parameter between them (i*n + n - 1 - j is
+// [i, n - 1 - j], not [i + 1, -1 - j]); splitIndex takes the first
+// choice, in the order that keeps terms outermost, under which every
+// index but the outermost stays within its range.
+func (p *plan) splitIndex(name string, r gref, chain []string) ([]Affine, error) {
+	base := make([]Affine, len(chain))
+	base[len(chain)-1].Const = r.index[0].Const
+	var movable []Term
+	for _, t := range r.index[0].Terms {
+		iname, params := p.splitTerm(t)
+		d := slices.Index(chain, params)
+		switch {
+		case iname != "":
+			base[d].Terms = append(base[d].Terms, Term{iname, t.Coeff})
+		case d == len(chain)-1:
+			base[d].Const += t.Coeff
+		default:
+			movable = append(movable, t)
+		}
+	}
+	if len(movable) > maxMovable {
+		return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: the flattened subscript %s has %d terms of parameters alone, more than the %d whose dimension delinearization chooses", name, r.index[0], len(movable), maxMovable)
+	}
+	var first error
+	for mask := range 1 << len(movable) {
+		dims := slices.Clone(base)
+		for b, t := range movable {
+			_, params := p.splitTerm(t)
+			d := slices.Index(chain, params)
+			if mask&(1<<b) == 0 {
+				dims[d].Const += t.Coeff
+				continue
+			}
+			par, _ := ratio(chain[d], chain[d+1])
+			var err error
+			if dims[d+1], err = dims[d+1].addScaled(Affine{Terms: []Term{{par, 1}}}, t.Coeff); err != nil {
+				return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
+			}
+		}
+		err := p.checkSplit(name, r, dims, chain)
+		if err == nil {
+			return dims, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, first
+}
+
+// checkSplit checks every index of a split but the outermost.
+func (p *plan) checkSplit(name string, r gref, dims []Affine, chain []string) error {
+	for d := 1; d < len(dims); d++ {
+		if err := p.checkDelinearized(name, r, dims[d], chain[d-1], chain[d]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// splitTerm returns a term's iname ("" for none) and the product of its
+// parameters ("" for none).
+func (p *plan) splitTerm(t Term) (iname, params string) {
+	var ps []string
+	for _, f := range t.Factors() {
+		if p.k.inameIndex[f] != nil {
+			iname = f
+		} else {
+			ps = append(ps, f)
+		}
+	}
+	return iname, strings.Join(ps, "*")
+}
+
+// strideChain returns the products of parameters that weigh the
+// dimensions of the references' flattened indices, outermost first,
+// each the next times one parameter.
+func (p *plan) strideChain(name string, refs []gref) ([]string, error) {
+	seen := map[string]bool{"": true}
+	for _, r := range refs {
+		for _, t := range r.index[0].Terms {
+			_, params := p.splitTerm(t)
+			seen[params] = true
+		}
+	}
+	chain := sortedKeys(seen)
+	degree := func(m string) int {
+		if m == "" {
+			return 0
+		}
+		return strings.Count(m, "*") + 1
+	}
+	slices.SortFunc(chain, func(x, y string) int { return degree(y) - degree(x) })
+	for d := 0; d+1 < len(chain); d++ {
+		if _, ok := ratio(chain[d], chain[d+1]); !ok {
+			return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: its flattened subscripts weigh inames by %s and %s, which are not a chain of products of parameters that each adds one (as 1, nx, nx*ny in (k*ny + j)*nx + i), so they do not split into dimensions and its footprint is not counted", name, orOne(chain[d+1]), orOne(chain[d]))
+		}
+	}
+	return chain, nil
+}
+
+// ratio returns the one parameter that big is small times.
+func ratio(big, small string) (string, bool) {
+	b := strings.Split(big, "*")
+	if small != "" {
+		for _, f := range strings.Split(small, "*") {
+			i := slices.Index(b, f)
+			if i < 0 {
+				return "", false
+			}
+			b = slices.Delete(b, i, i+1)
+		}
+	}
+	if len(b) != 1 {
+		return "", false
+	}
+	return b[0], true
+}
+
+func orOne(m string) string {
+	if m == "" {
+		return "1"
+	}
+	return m
+}
+
+// checkDelinearized fails unless index e, of the dimension weighed by
+// small, stays within 0 and big/small - 1 wherever reference r executes.
+func (p *plan) checkDelinearized(name string, r gref, e Affine, big, small string) error {
+	par, _ := ratio(big, small)
+	inames := p.k.inameOrder(r.inames)
+	pieces, err := withConds(p.domainPieces(inames, nil, inames), r.conds, nil)
+	if err != nil {
+		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
+	}
+	q := e.qaff()
+	below, _ := qconst(-1).addScaled(q, -1) // e <= -1
+	above, _ := q.addScaled(qname(par), -1) // e >= par
+	bad := &uset{dims: inames}
+	for _, pc := range pieces {
+		for _, c := range []qaff{below, above} {
+			bad.pieces = append(bad.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{c, false})})
+		}
+	}
+	n := p.counted(p.add(bad))
+	if n.err != nil {
+		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: checking that index %s stays within 0..%s-1: %v", name, e, par, n.err)
+	}
+	if !n.n.IsZero() {
+		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: a flattened subscript does not split into dimensions: the index %s, weighed by %s, leaves 0..%s-1 at %s points, so distinct indices may be one element and its footprint is not counted", name, e, orOne(small), par, n.n)
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+package counts
+
+import (
+	"maps"
+	"strings"
+	"testing"
+)
+
+// flat2d is testdata/lang/flat.knl written with an array dimension per
+// index, as the counts of the flattened kernel must be.
+const flat2d = `kernel flat2d
+const LX = 4
+domain [nx, ny, nz] -> { [i, j, k] : 0 <= i < nx and 0 <= j < ny and 0 <= k < nz }
+array a f32 [nz, ny, nx]
+array b f32 [nx, ny]
+array t f32 [nx, ny]
+array c f32 [nz, ny, nx]
+array d f32 [nz, ny, nx]
+split i LX i_out i_in
+tag i_in l.0, i_out g.0, j g.1
+c[k, j, i] = a[k, j, i] + b[i, j]
+t[i, ny - 1 - j] = 2*b[i, j]
+if j >= 1: d[k, j, i] = b[nx - 1 - i, j - 1]
+`
+
+// TestFlatIndexing checks that flattened subscripts count as the
+// subscripts of the arrays they flatten: strides, stride classes (from
+// footprints split into dimensions) and everything else.
+func TestFlatIndexing(t *testing.T) {
+	flat, err := Count(langKernel(t, "flat", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k2, err := ParseKernel("flat2d.knl", []byte(flat2d), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin, err := Count(k2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(flatParams, map[string]int64{"nx": 100, "ny": 37, "nz": 5}) {
+		got, err := flat.Eval(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := twin.Eval(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("at %v: flattened %v, two-dimensional %v", p, got, want)
+		}
+	}
+}
+
+// TestFlatIndexingErrors checks what stays refused: a footprint (needed
+// by a strided access) of subscripts that do not split into dimensions.
+func TestFlatIndexingErrors(t *testing.T) {
+	const head = "kernel k\ndomain [n, m] -> { [i, j] : 0 <= i < n and 0 <= j < m }\narray a f32 [n*m]\narray b f32 [n, m]\ntag i l.0\n"
+	cases := []struct{ name, body, msg string }{
+		{"not a chain", "b[i, j] = a[i*n + j*m]\n", "weigh inames by n and m, which are not a chain"},
+		{"inner index overruns", "b[i, j] = a[i*m + j + 1]\n", "the index j + 1, weighed by 1, leaves 0..m-1"},
+		{"lane in a floor", "b[i // 2, j] = 1\n", "the l.0 iname i is inside a floor division or remainder"},
+		{"two dimensions", "array z f32 [n*m, 2]\nb[i, j] = z[i*m + j, 1]\n", "a subscript of an array of 2 dimensions multiplies an iname by a parameter"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			k, err := ParseKernel("test.knl", []byte(head+tc.body), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Count(k)
+			if err == nil || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("error %v, want %q", err, tc.msg)
+			}
+		})
+	}
+}
+
+// TestFlatStrideAssumption checks that the accesses whose stride is a
+// parameter (b[i*ny + j] and t[i*ny + ny - 1 - j] along i) say when
+// their class >4 is exact.
+func TestFlatStrideAssumption(t *testing.T) {
+	c, err := Count(langKernel(t, "flat", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	props, err := c.Properties()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"global.load.f32.stride=k/>4": "ny > 4", "global.store.f32.stride=k/>4": "ny > 4"}
+	for _, p := range props {
+		if got := strings.Join(p.Assumed, ", "); got != want[p.Name] {
+			t.Errorf("%s: assumed %q, want %q", p.Name, got, want[p.Name])
+		}
+	}
+}
+
+// TestFlatSubscriptOps checks the arithmetic of flattened subscripts
+// against a count by hand: a[2*i*n + j] takes an add and two muls (by 2
+// and by n) per access, b[i, j] none.
+func TestFlatSubscriptOps(t *testing.T) {
+	src := "kernel k\ndomain [n] -> { [i, j] : 0 <= i, j < n }\narray a f32 [2*n*n]\narray b f32 [n, n]\nb[i, j] = a[2*i*n + j]\n"
+	k, err := ParseKernel("test.knl", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := CountWith(k, Options{CountSubscripts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Eval(map[string]int64{"n": 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["int.i32.add"] != 49 || got["int.i32.mul"] != 98 {
+		t.Errorf("int.i32.add %d, int.i32.mul %d; want 49 and 98", got["int.i32.add"], got["int.i32.mul"])
+	}
+}

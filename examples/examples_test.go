@@ -1,0 +1,308 @@
+package examples_test
+
+import (
+	"encoding/binary"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/codegen"
+	"github.com/uniperf/uniperf/measurekernels/devices"
+	"github.com/uniperf/uniperf/measurekernels/launch"
+)
+
+// example is a ported kernel with sizes to check it at and a Go
+// reimplementation of its original: want computes, from the inputs, the
+// arrays the original writes.
+type example struct {
+	params map[string]int64
+	want   func(p map[string]int64, in map[string][]float32) map[string][]float32
+}
+
+// Sizes that the work-groups do not divide where the original allows it.
+var examples = map[string]example{
+	"gemm": {map[string]int64{"ni": 37, "nj": 45, "nk": 13}, func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		ni, nj, nk := p["ni"], p["nj"], p["nk"]
+		a, b, c := in["a"], in["b"], clone(in["c"])
+		for i := range ni {
+			for j := range nj {
+				c[i*nj+j] *= 2123
+				for k := range nk {
+					c[i*nj+j] += 32412 * a[i*nk+k] * b[k*nj+j]
+				}
+			}
+		}
+		return map[string][]float32{"c": c}
+	}},
+	"atax1": {map[string]int64{"nx": 300, "ny": 41}, func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		nx, ny := p["nx"], p["ny"]
+		tmp := clone(in["tmp"])
+		for i := range nx {
+			for j := range ny {
+				tmp[i] += in["a"][i*ny+j] * in["x"][j]
+			}
+		}
+		return map[string][]float32{"tmp": tmp}
+	}},
+	"atax2": {map[string]int64{"nx": 41, "ny": 300}, func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		nx, ny := p["nx"], p["ny"]
+		y := clone(in["y"])
+		for j := range ny {
+			for i := range nx {
+				y[j] += in["a"][i*ny+j] * in["tmp"][i]
+			}
+		}
+		return map[string][]float32{"y": y}
+	}},
+	"bicg": {map[string]int64{"nx": 41, "ny": 300}, func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		nx, ny := p["nx"], p["ny"]
+		s := make([]float32, ny)
+		for j := range ny {
+			for i := range nx {
+				s[j] += in["a"][i*ny+j] * in["r"][i]
+			}
+		}
+		return map[string][]float32{"s": s}
+	}},
+	"jacobi2d": {map[string]int64{"n": 45}, func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		n := p["n"]
+		a, b := in["a"], clone(in["b"])
+		for i := int64(1); i < n-1; i++ {
+			for j := int64(1); j < n-1; j++ {
+				b[i*n+j] = 0.2 * (a[i*n+j] + a[i*n+j-1] + a[i*n+1+j] + a[(1+i)*n+j] + a[(i-1)*n+j])
+			}
+		}
+		return map[string][]float32{"b": b}
+	}},
+	"syrk": {map[string]int64{"ni": 13, "nj": 37}, func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		ni, nj := p["ni"], p["nj"]
+		a, c := in["a"], clone(in["c"])
+		for i := range nj {
+			for j := range nj {
+				c[i*nj+j] *= 4546
+				for k := range ni {
+					c[i*nj+j] += 12435 * a[i*ni+k] * a[j*ni+k]
+				}
+			}
+		}
+		return map[string][]float32{"c": c}
+	}},
+	"transpose": {map[string]int64{"width": 48, "height": 32}, func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		w, h := p["width"], p["height"]
+		out := make([]float32, w*h)
+		for y := range h {
+			for x := range w {
+				out[x*h+y] = in["idata"][y*w+x]
+			}
+		}
+		return map[string][]float32{"odata": out}
+	}},
+	"reduction": {map[string]int64{"n": 5}, func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		out := make([]float32, p["n"])
+		for g := range p["n"] {
+			for t := range int64(128) {
+				out[g] += in["idata"][128*g+t]
+			}
+		}
+		return map[string][]float32{"odata": out}
+	}},
+	"pathfinder": {map[string]int64{"cols": 300, "rows": 3, "row": 1}, func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		cols, row := p["cols"], p["row"]
+		// dynproc reads the row above at its own index clamped to the
+		// row; src holds it padded, src[c + 1] for column c.
+		prev := func(c int64) float32 { return in["src"][min(max(c, 0), cols-1)+1] }
+		dst := make([]float32, cols)
+		for c := range cols {
+			dst[c] = in["wall"][row*cols+c] + min(prev(c-1), prev(c), prev(c+1))
+		}
+		return map[string][]float32{"dst": dst}
+	}},
+}
+
+func parse(t *testing.T, name string) *counts.Kernel {
+	t.Helper()
+	src, err := os.ReadFile(name + ".knl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := counts.ParseKernel(name+".knl", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func clone(s []float32) []float32 { return append([]float32(nil), s...) }
+
+// inputs fills every global array with values in [0.5, 1.5), pathfinder's
+// padding with copies of the row's ends as its original reads them.
+func inputs(k *counts.Kernel, p map[string]int64) map[string][]float32 {
+	rng := rand.New(rand.NewPCG(7, uint64(len(k.Name))))
+	in := map[string][]float32{}
+	for _, a := range k.Arrays {
+		if a.Space != counts.Global {
+			continue
+		}
+		n := int64(1)
+		for _, e := range a.Shape {
+			v, err := e.Eval(p)
+			if err != nil {
+				panic(err)
+			}
+			n *= v
+		}
+		s := make([]float32, n)
+		for i := range s {
+			s[i] = 0.5 + rng.Float32()
+		}
+		in[a.Name] = s
+	}
+	if src, ok := in["src"]; ok && k.Name == "pathfinder" {
+		src[0], src[len(src)-1] = src[1], src[len(src)-2]
+	}
+	return in
+}
+
+// TestExamplesCount checks each example's counts against what the
+// reference interpreter executes, property by property (stride classes
+// summed, as the interpreter does not class them), and the interpreter's
+// results against the Go reimplementation.
+func TestExamplesCount(t *testing.T) {
+	for name, ex := range examples {
+		t.Run(name, func(t *testing.T) {
+			k := parse(t, name)
+			c, err := counts.Count(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.CheckBounds(ex.params); err != nil {
+				t.Fatal(err)
+			}
+			in := inputs(k, ex.params)
+			data := map[string]any{}
+			for n, s := range in {
+				data[n] = clone(s)
+			}
+			tl, err := counts.Run(k, ex.params, data, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Eval(ex.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if folded, run := fold(got), tl.Totals(); !maps.Equal(folded, run) {
+				t.Errorf("counts %v, interpreter %v", folded, run)
+			}
+			for arr, want := range ex.want(ex.params, in) {
+				compare(t, arr, data[arr].([]float32), want)
+			}
+		})
+	}
+}
+
+// fold sums the stride classes of global properties and drops minldst
+// and zero counts, giving the interpreter's categories.
+func fold(props map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for name, v := range props {
+		if strings.HasPrefix(name, "global.minldst.") || v == 0 {
+			continue
+		}
+		if i := strings.Index(name, ".stride="); i >= 0 {
+			name = name[:i]
+		}
+		out[name] += v
+	}
+	return out
+}
+
+// TestExamplesOnPoCL runs each example's generated OpenCL C on PoCL and
+// compares what it writes with the Go reimplementation of its original.
+func TestExamplesOnPoCL(t *testing.T) {
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	for name, ex := range examples {
+		t.Run(name, func(t *testing.T) {
+			k := parse(t, name)
+			code, err := codegen.Generate(k, dev.Info().Backend)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lk, err := launch.Build(dev, k, code)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, code.Source)
+			}
+			defer lk.Close()
+			sizes, _, err := lk.Sizes(ex.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bufs, err := lk.Alloc(sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bufs.Close()
+			in := inputs(k, ex.params)
+			for n, s := range in {
+				if err := bufs[n].WriteAt(encode(s), 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			global, local, err := lk.Grid(ex.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := lk.Bind(bufs, ex.params); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := lk.Run(global, local); err != nil {
+				t.Fatal(err)
+			}
+			for arr, want := range ex.want(ex.params, in) {
+				out := make([]byte, 4*len(want))
+				if err := bufs[arr].Read(out); err != nil {
+					t.Fatal(err)
+				}
+				compare(t, arr, decode(out), want)
+			}
+		})
+	}
+}
+
+func encode(s []float32) []byte {
+	b := make([]byte, 4*len(s))
+	for i, v := range s {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	return b
+}
+
+func decode(b []byte) []float32 {
+	s := make([]float32, len(b)/4)
+	for i := range s {
+		s[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return s
+}
+
+// compare allows a relative difference of 1e-5: the device may contract
+// a*b + c into one rounding (fma) and sum in another order.
+func compare(t *testing.T, name string, got, want []float32) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d elements, want %d", name, len(got), len(want))
+	}
+	for i := range want {
+		if d := math.Abs(float64(got[i]) - float64(want[i])); !(d <= 1e-5*math.Abs(float64(want[i]))) {
+			t.Fatalf("%s[%d] = %g, want %g", name, i, got[i], want[i])
+		}
+	}
+}
