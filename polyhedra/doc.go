@@ -93,10 +93,20 @@
 // refined into disjoint ones, periodic terms whose residue classes agree
 // are replaced by plain polynomials (floor(n/2) + floor((n+1)/2) becomes
 // n) and redundant constraints are dropped. For printing (and IsZero),
-// once and only when first asked for, pieces with equal polynomials are
-// merged where their domains unite and a domain boundary on which the
-// polynomial vanishes is moved inward (n(n+1)/2 for n >= 1): that takes
-// longer than the rest, and a counted function is mostly only evaluated. A
+// once and only when first asked for, the pieces are put in a normal
+// form: every equality a domain implies over the integers is made
+// explicit and substituted into the polynomial (a domain may hold only
+// n = 0 although no constraint says so, and a cubic in n is then the
+// constant it takes there), pieces with equal polynomials are merged
+// where their domains unite, a domain boundary on which the polynomial
+// vanishes is moved inward (n(n+1)/2 for n >= 1), and empty and zero
+// pieces are dropped. On the first set of issue 26 that gives barvinok's
+// own answer, { 1 : n = 0 and m >= -2 }, where the pieces as counted are
+// three cubics. The equalities are those of constraints that FM with
+// integer tightening shows to hold with equality and of parameters it
+// pins to one value; an equality of a combination that no constraint
+// bounds alone can remain implicit. This takes longer than the rest,
+// and a counted function is mostly only evaluated. A
 // function whose disjoint form would need too many pieces is kept, and
 // printed, as a sum of overlapping pieces ({ A : D1 } + { B : D2 }, as in
 // isl's calculator iscc). Add, Scale and Mul combine functions exactly

@@ -83,7 +83,7 @@ func presentPieces(ps []*bset, disjoint bool) []*bset {
 	}
 	kept := out[:0]
 	for _, p := range out {
-		if p.settleBoundaries() {
+		if p.settleEqualities() && p.settleBoundaries() {
 			kept = append(kept, p)
 		}
 	}
@@ -356,6 +356,63 @@ func (p *bset) applyEqualities() {
 			return
 		}
 	}
+}
+
+// findEqualities adds the equalities the domain implies: an inequality
+// e >= 0 that the domain also forces to e <= 0 becomes e = 0, and a
+// parameter that FM pins to one value gets that value. Over the integers
+// a domain is often thinner than its rational relaxation (m >= -13n,
+// m >= 3n and m <= -5n + 6 hold only at n = 0), and an equality lets
+// applyEqualities put the value into the polynomial, so that pieces that
+// differ only away from their domains become equal and coalesce. It
+// reports whether it found one.
+func (p *bset) findEqualities() bool {
+	found := false
+	for i := 0; i < len(p.ineqs); i++ {
+		if r := p.ineqs[i]; p.implies(negRow(r)) {
+			p.ineqs = slices.Delete(p.ineqs, i, i+1)
+			p.addEq(r)
+			found = true
+			i--
+		}
+	}
+	for c := 1; c <= p.np; c++ {
+		if p.pinned(c) {
+			continue
+		}
+		if lo, hi, hasLo, hasHi, _ := p.ratRange(c); hasLo && hasHi && lo == hi {
+			e := p.unit(c, 1)
+			e[0] = neg64(lo)
+			p.addEq(e)
+			found = true
+		}
+	}
+	return found
+}
+
+// pinned reports whether an equality of p fixes column c alone.
+func (p *bset) pinned(c int) bool {
+	for _, r := range p.eqs {
+		if r[c] != 0 && isZeroRow(r[1:c]) && isZeroRow(r[c+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// settleEqualities alternates findEqualities and simplifyPiece until no
+// equality is new: each substituted equality can narrow the others'
+// ranges to a point. It reports whether the piece may still have points.
+func (p *bset) settleEqualities() bool {
+	for range p.np + 1 {
+		if !p.findEqualities() {
+			return true
+		}
+		if !p.simplifyPiece() {
+			return false
+		}
+	}
+	return true
 }
 
 // fixDivs replaces divs of the poly whose value the domain pins to a
