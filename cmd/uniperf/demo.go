@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -123,25 +126,55 @@ func demoSummary(out, progress io.Writer, cached map[string]tableSummary) error 
 
 // demoReport runs the pipeline on each shipped table alone (tables
 // measured on different hosts may name the same device), prints every
-// step, and returns the tables' summaries.
+// step, and returns the tables' summaries. Tables are worked on by
+// GOMAXPROCS workers, each into a buffer of its own, and printed in order.
 func demoReport(out, progress io.Writer) ([]tableSummary, error) {
 	names := shippedTables()
 	if len(names) == 0 {
 		return nil, fmt.Errorf("this binary embeds no measurement tables")
 	}
 	counter := linear.NewCounter(nil)
-	var sums []tableSummary
-	for i, name := range names {
-		fmt.Fprintf(progress, "uniperf demo: %s (%d of %d): fitting, validating, cross-validating, comparing models\n", name, i+1, len(names))
-		lt, err := loadTables([]string{name})
-		if err != nil {
+	reports := make([]bytes.Buffer, len(names))
+	sums := make([]tableSummary, len(names))
+	errs := make([]error, len(names))
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				i := next
+				next++
+				if i < len(names) {
+					fmt.Fprintf(progress, "uniperf demo: %s (%d of %d): fitting, validating, cross-validating, comparing models\n", names[i], i+1, len(names))
+				}
+				mu.Unlock()
+				if i >= len(names) {
+					return
+				}
+				lt, err := loadTables([]string{names[i]})
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				s, err := demoTable(&reports[i], names[i], lt, counter)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				sums[i] = *s
+			}
+		})
+	}
+	wg.Wait()
+	for i := range names {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if _, err := reports[i].WriteTo(out); err != nil {
 			return nil, err
 		}
-		s, err := demoTable(out, name, lt, counter)
-		if err != nil {
-			return nil, err
-		}
-		sums = append(sums, *s)
 	}
 	return sums, nil
 }

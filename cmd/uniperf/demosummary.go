@@ -131,7 +131,9 @@ func summarize(name, sha string, lt *loadedTables, counter *linear.Counter, case
 // summarizeModels adds every model's error on the test rows, each model
 // calibrated on the table's measurement rows. A model whose device file
 // lacks its parameters (no paper measured the H100's Hong–Kim constants,
-// say) is noted rather than ending the demo.
+// say) is noted rather than ending the demo. It calibrates and predicts
+// as models.Compare does, without the cycle-weighted model's size
+// sensitivity, which Compare adds and which is half the demo's time.
 func summarizeModels(s *tableSummary, lt *loadedTables, counter *linear.Counter) error {
 	devices, _, err := deviceRows(lt, counter, true, "")
 	if err != nil {
@@ -140,26 +142,40 @@ func summarizeModels(s *tableSummary, lt *loadedTables, counter *linear.Counter)
 		s.NotCompared = append(s.NotCompared, fmt.Sprintf("the other models: %v", err))
 		return nil
 	}
-	for _, m := range models.Names() {
-		c, err := models.Compare(devices, models.CompareOptions{Models: []string{m}, New: modelMaker(fitOptions{})})
-		var missingParam *gpus.MissingError
-		if errors.As(err, &missingParam) {
-			s.NotCompared = append(s.NotCompared, fmt.Sprintf("%s: %v", m, err))
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", s.Table, err)
-		}
-		ms := modelSummary{Model: m}
-		var errs []float64
-		for _, o := range c.Test {
-			ms.TestRows++
-			if o.Err == "" {
-				errs = append(errs, o.RelErr())
+	newModel := modelMaker(fitOptions{})
+	for _, d := range devices {
+		var meas, test []linear.Row
+		for _, r := range d.Rows {
+			switch r.Role {
+			case datasets.RoleMeasurement:
+				meas = append(meas, r)
+			case datasets.RoleTest:
+				test = append(test, r)
 			}
 		}
-		ms.Predicted, ms.Err = len(errs), fit.GeoMean(errs)
-		s.Models = append(s.Models, ms)
+		for _, name := range models.Names() {
+			m, err := newModel(name)
+			if err == nil {
+				err = m.Calibrate(d.Env, meas)
+			}
+			var missingParam *gpus.MissingError
+			if errors.As(err, &missingParam) {
+				s.NotCompared = append(s.NotCompared, fmt.Sprintf("%s: model %s on device %s: %v", name, name, d.Device, err))
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("%s: model %s on device %s: %w", s.Table, name, d.Device, err)
+			}
+			ms := modelSummary{Model: name, TestRows: len(test)}
+			var errs []float64
+			for _, r := range test {
+				if p, err := m.Predict(d.Env, models.CaseOf(r)); err == nil {
+					errs = append(errs, fit.RelativeError(p.Seconds, r.TimeS))
+				}
+			}
+			ms.Predicted, ms.Err = len(errs), fit.GeoMean(errs)
+			s.Models = append(s.Models, ms)
+		}
 	}
 	return nil
 }
