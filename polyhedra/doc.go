@@ -97,7 +97,11 @@
 // form: every equality a domain implies over the integers is made
 // explicit and substituted into the polynomial (a domain may hold only
 // n = 0 although no constraint says so, and a cubic in n is then the
-// constant it takes there), pieces with equal polynomials are merged
+// constant it takes there), a one-parameter piece whose periodic
+// polynomial equals a plain one on its domain gets the plain one (checked
+// at degree + 1 points of every residue class: the footprint of
+// work-groups of 256 is n, not a polynomial in floor(n/256)), pieces
+// with equal polynomials are merged
 // where their domains unite, a domain boundary on which the polynomial
 // vanishes is moved inward (n(n+1)/2 for n >= 1), and empty and zero
 // pieces are dropped. On the first set of issue 26 that gives barvinok's

@@ -27,11 +27,13 @@ func shownValue(q *PwQPolynomial, p env) (v *big.Rat, ok bool) {
 }
 
 // TestCardNormalForm counts the sets of issue 26, on which barvinok
-// 0.41.8 answers with 1, 3 and 3 pieces, and compares the printed pieces
-// with enumeration on a grid of parameters, negative ones included.
-// The first answer is barvinok's own, "{ 1 : n = 0 and m >= -2 }": its
-// three cubic pieces are constant on their domains, which hold only
-// n = 0.
+// 0.41.8 answers with 1, 1, 3 and 3 pieces, and compares the printed
+// pieces with enumeration on a grid of parameters, negative ones
+// included. The first answer is barvinok's own, "{ 1 : n = 0 and
+// m >= -2 }": its three cubic pieces are constant on their domains, which
+// hold only n = 0. The second, the shape of a work-group footprint, is n,
+// as barvinok says, where the pieces as counted are quasi-polynomials of
+// period 256.
 func TestCardNormalForm(t *testing.T) {
 	cases := []struct {
 		src       string
@@ -40,6 +42,7 @@ func TestCardNormalForm(t *testing.T) {
 	}{
 		{"[n, m] -> { [i, j, k] : i >= -2 and i <= m + 1 and j >= i + 1 and j <= 2n - 1 and 2k >= i + j + 2 and 2k <= n + m + 2 and -2i - k - 2n - 4 >= 0 }",
 			"[n, m] -> { 1 : n = 0 and m >= -2 }", 1},
+		{"[n] -> { [a] : exists (g, p : 0 <= p < 256 and 0 <= 256g + p < n and a = 256g + p) }", "[n] -> { n : n >= 1 }", 1},
 		{"[n, m] -> { [i, j, k] : 1 <= i < n - 1 and 1 <= j < m - 1 and 0 <= k <= i + j and k mod 2 = 0 }", "", 5},
 		{"[n, m] -> { [i, j] : 0 <= i <= n and 0 <= j <= m and 3i + 5j <= 2n + m }", "", 20},
 	}

@@ -83,6 +83,7 @@ func presentPieces(ps []*bset, disjoint bool) []*bset {
 	}
 	kept := out[:0]
 	for _, p := range out {
+		p.collapseByValues()
 		if p.settleEqualities() && p.settleBoundaries() {
 			kept = append(kept, p)
 		}
@@ -501,6 +502,105 @@ func (p *bset) collapse(c int) bool {
 	p.poly = translatePoly(mp, foundPoly)
 	p.normalize()
 	return true
+}
+
+// maxValuePeriod bounds the period collapseByValues tries, and
+// maxValueSteps the parameter values it visits.
+const (
+	maxValuePeriod = 1 << 12
+	maxValueSteps  = 1 << 14
+)
+
+// collapseByValues is collapse for a one-parameter piece whose period is
+// too large to split into residue classes (the 256 of floor(n/256) in the
+// footprints of work-groups). With M the period of its divs, every
+// constraint of the domain and the poly itself are, on a class
+// n = M*k + r, affine in k and a polynomial in k of degree at most D, the
+// poly's: the class's points in the domain are consecutive values of k,
+// and a polynomial P of degree at most D in n equals the poly on all of
+// them iff it does on D + 1 of them (or on all, if fewer). P is the
+// polynomial through the first D + 1 points of the domain; if it passes
+// in every class, it replaces the poly.
+func (p *bset) collapseByValues() {
+	if p.np != 1 || p.nd != 0 || len(p.divs) == 0 {
+		return
+	}
+	for _, d := range p.divs {
+		if !isZeroRow(d.num[2:]) {
+			return // a div of a div: the period is not splitModulus's
+		}
+	}
+	deg := 0
+	for _, t := range p.poly.terms {
+		k := 0
+		for _, e := range t.exp {
+			k += int(e)
+		}
+		deg = max(deg, k)
+	}
+	m := p.splitModulus(1)
+	lo, hi, hasLo, hasHi, empty := p.ratRange(1)
+	if m == 1 || m > maxValuePeriod || empty || !hasLo && !hasHi {
+		return
+	}
+	// Each class is walked away from a finite bound of the domain.
+	start, step := lo, m
+	if !hasLo {
+		start, step = hi, -m
+	}
+	inRange := func(n int64) bool { return (!hasLo || n >= lo) && (!hasHi || n <= hi) }
+	var pts []int64
+	var vals []*big.Rat
+	steps := 0
+	for r := range m {
+		found := 0
+		for n := start + r*step/m; inRange(n) && found <= deg; n += step {
+			if steps++; steps > maxValueSteps {
+				return
+			}
+			v, in, ok := polyAt(p, []int64{n})
+			if !ok {
+				return
+			}
+			if in {
+				pts, vals = append(pts, n), append(vals, v)
+				found++
+			} else if found > 0 {
+				break // past the class's points
+			}
+		}
+	}
+	if len(pts) == 0 {
+		return
+	}
+	interp := interpolate(pts[:min(len(pts), deg+1)], vals)
+	q := p.clone()
+	q.poly = interp
+	for i, n := range pts {
+		got, _, ok := polyAt(q, []int64{n})
+		if !ok || got.Cmp(vals[i]) != 0 {
+			return
+		}
+	}
+	p.poly = interp
+	p.normalize()
+}
+
+// interpolate returns the polynomial in the one parameter (column 1) of
+// degree below len(xs) through the values vals[i] at xs[i] (Lagrange).
+func interpolate(xs []int64, vals []*big.Rat) *poly {
+	out := &poly{}
+	for j, xj := range xs {
+		term := polyConst(vals[j])
+		for i, xi := range xs {
+			if i != j {
+				x := polyVar(1).add(polyInt(neg64(xi)))
+				term = term.mul(x).scale(big.NewRat(1, sub64(xj, xi)))
+			}
+		}
+		out = out.add(term)
+	}
+	return out
 }
 
 func paramNames(np int) []string {
