@@ -61,13 +61,20 @@ func TestCardNormalForm(t *testing.T) {
 		if n := len(q.view()); n > c.maxPieces {
 			t.Errorf("%s: %d pieces, want at most %d:\n%s", c.src, n, c.maxPieces, q)
 		}
-		for n := int64(-3); n <= 12; n++ {
-			for m := int64(-3); m <= 12; m++ {
-				p := env{"n": n, "m": m}
-				want := int64(len(enumerated(t, s, p)))
-				if got, ok := shownValue(q, p); !ok || got.Cmp(big.NewRat(want, 1)) != 0 {
-					t.Fatalf("%s at %v: printed pieces give %v, enumeration %d:\n%s", c.src, p, got, want, q)
-				}
+		checkShown(t, s, q, -3, 12)
+	}
+}
+
+// checkShown compares the printed pieces of q, the count of s, with
+// enumeration at every n and m in [lo, hi] (l = 3 for sets that have it).
+func checkShown(t *testing.T, s *Set, q *PwQPolynomial, lo, hi int64) {
+	t.Helper()
+	for n := lo; n <= hi; n++ {
+		for m := lo; m <= hi; m++ {
+			p := env{"n": n, "m": m, "l": 3}
+			want := int64(len(enumerated(t, s, p)))
+			if got, ok := shownValue(q, p); !ok || got.Cmp(big.NewRat(want, 1)) != 0 {
+				t.Fatalf("%s at %v: printed pieces give %v, enumeration %d:\n%s", s, p, got, want, q)
 			}
 		}
 	}
