@@ -520,15 +520,27 @@ const (
 // and a polynomial P of degree at most D in n equals the poly on all of
 // them iff it does on D + 1 of them (or on all, if fewer). P is the
 // polynomial through the first D + 1 points of the domain; if it passes
-// in every class, it replaces the poly.
+// in every class, it replaces the poly. A poly that stays periodic
+// usually fails in the first classes, so the check stops at the first
+// point that differs.
 func (p *bset) collapseByValues() {
 	if p.np != 1 || p.nd != 0 || len(p.divs) == 0 {
 		return
 	}
-	for _, d := range p.divs {
+	usesDiv := false
+	for k, d := range p.divs {
 		if !isZeroRow(d.num[2:]) {
 			return // a div of a div: the period is not splitModulus's
 		}
+		usesDiv = usesDiv || p.poly.usesCol(p.divCol(k))
+	}
+	m := p.splitModulus(1)
+	if !usesDiv || m == 1 || m > maxValuePeriod {
+		return
+	}
+	lo, hi, hasLo, hasHi, empty := p.ratRange(1)
+	if empty || !hasLo && !hasHi {
+		return
 	}
 	deg := 0
 	for _, t := range p.poly.terms {
@@ -538,47 +550,58 @@ func (p *bset) collapseByValues() {
 		}
 		deg = max(deg, k)
 	}
-	m := p.splitModulus(1)
-	lo, hi, hasLo, hasHi, empty := p.ratRange(1)
-	if m == 1 || m > maxValuePeriod || empty || !hasLo && !hasHi {
-		return
-	}
-	// Each class is walked away from a finite bound of the domain.
-	start, step := lo, m
+	// Points are visited away from a finite bound of the domain.
+	start, dir := lo, int64(1)
 	if !hasLo {
-		start, step = hi, -m
+		start, dir = hi, -1
 	}
 	inRange := func(n int64) bool { return (!hasLo || n >= lo) && (!hasHi || n <= hi) }
-	var pts []int64
-	var vals []*big.Rat
 	steps := 0
-	for r := range m {
-		found := 0
-		for n := start + r*step/m; inRange(n) && found <= deg; n += step {
+	// walk visits the points of the domain from n on, stride apart,
+	// until visit returns false or, on a class (whose points are
+	// consecutive), once a point was in the domain, one is not; it
+	// returns false on overflow or past maxValueSteps.
+	walk := func(n, stride int64, visit func(n int64, v *big.Rat) bool) bool {
+		class := stride != dir
+		inside := false
+		for ; inRange(n); n += stride {
 			if steps++; steps > maxValueSteps {
-				return
+				return false
 			}
 			v, in, ok := polyAt(p, []int64{n})
-			if !ok {
-				return
-			}
-			if in {
-				pts, vals = append(pts, n), append(vals, v)
-				found++
-			} else if found > 0 {
-				break // past the class's points
+			switch {
+			case !ok:
+				return false
+			case in:
+				inside = true
+				if !visit(n, v) {
+					return true
+				}
+			case inside && class:
+				return true
 			}
 		}
+		return true
 	}
-	if len(pts) == 0 {
+	var xs []int64
+	var ys []*big.Rat
+	if !walk(start, dir, func(n int64, v *big.Rat) bool {
+		xs, ys = append(xs, n), append(ys, v)
+		return len(xs) <= deg
+	}) || len(xs) == 0 {
 		return
 	}
-	interp := interpolate(pts[:min(len(pts), deg+1)], vals)
-	q := p.clone()
-	q.poly = interp
-	for i, n := range pts {
-		got, _, ok := polyAt(q, []int64{n})
-		if !ok || got.Cmp(vals[i]) != 0 {
+	interp := interpolate(xs, ys)
+	vals := []*big.Int{nil, new(big.Int)}
+	agrees := true
+	for r := range m {
+		found := 0
+		if !walk(start+dir*r, dir*m, func(n int64, v *big.Rat) bool {
+			vals[1].SetInt64(n)
+			agrees = interp.eval(vals).Cmp(v) == 0
+			found++
+			return agrees && found <= deg
+		}) || !agrees {
 			return
 		}
 	}
