@@ -81,6 +81,16 @@
 // and each needs its own chambers; x <= min(a, b) and max(a, b) <= x are
 // plain conjunctions and cost nothing. A sum of more overlapping pieces
 // than can be made disjoint cheaply is kept as such and only normalised.
+// BenchmarkCardCorpus times Card on the sets of issue 26, classic shapes
+// and seeded random sets, and reports the pieces each answer prints.
+// barvinok 0.41.8 (on isl 0.27, parse excluded, best of 20) took 66 µs,
+// 0.84 ms, 0.82 ms and 18.5 µs on the issue's four sets; this package
+// takes about 35 ms, 60 to 80 ms, 6 to 12 ms and 0.13 ms (on a loaded
+// 2-core machine): on sets whose chambers overlap in thin slivers (the
+// first set holds points only at n = 0) the chamber decomposition
+// creates tens of pieces that a signed-cone method would not, and that
+// is not solved yet.
+//
 // Specialize fixes parameters to values: a set without parameters is
 // counted far more cheaply, which is what uniperf card falls back to
 // when a symbolic count exceeds its budget.
