@@ -81,6 +81,16 @@
 // and each needs its own chambers; x <= min(a, b) and max(a, b) <= x are
 // plain conjunctions and cost nothing. A sum of more overlapping pieces
 // than can be made disjoint cheaply is kept as such and only normalised.
+// BenchmarkCardCorpus times Card on the sets of issue 26, classic shapes
+// and seeded random sets, and reports the pieces each answer prints.
+// barvinok 0.41.8 (on isl 0.27, parse excluded, best of 20) took 66 µs,
+// 0.84 ms, 0.82 ms and 18.5 µs on the issue's four sets; this package
+// takes about 35 ms, 60 to 80 ms, 6 to 12 ms and 0.13 ms (on a loaded
+// 2-core machine): on sets whose chambers overlap in thin slivers (the
+// first set holds points only at n = 0) the chamber decomposition
+// creates tens of pieces that a signed-cone method would not, and that
+// is not solved yet.
+//
 // Specialize fixes parameters to values: a set without parameters is
 // counted far more cheaply, which is what uniperf card falls back to
 // when a symbolic count exceeds its budget.
@@ -93,10 +103,24 @@
 // refined into disjoint ones, periodic terms whose residue classes agree
 // are replaced by plain polynomials (floor(n/2) + floor((n+1)/2) becomes
 // n) and redundant constraints are dropped. For printing (and IsZero),
-// once and only when first asked for, pieces with equal polynomials are
-// merged where their domains unite and a domain boundary on which the
-// polynomial vanishes is moved inward (n(n+1)/2 for n >= 1): that takes
-// longer than the rest, and a counted function is mostly only evaluated. A
+// once and only when first asked for, the pieces are put in a normal
+// form: every equality a domain implies over the integers is made
+// explicit and substituted into the polynomial (a domain may hold only
+// n = 0 although no constraint says so, and a cubic in n is then the
+// constant it takes there), a one-parameter piece whose periodic
+// polynomial equals a plain one on its domain gets the plain one (checked
+// at degree + 1 points of every residue class: the footprint of
+// work-groups of 256 is n, not a polynomial in floor(n/256)), pieces
+// with equal polynomials are merged
+// where their domains unite, a domain boundary on which the polynomial
+// vanishes is moved inward (n(n+1)/2 for n >= 1), and empty and zero
+// pieces are dropped. On the first set of issue 26 that gives barvinok's
+// own answer, { 1 : n = 0 and m >= -2 }, where the pieces as counted are
+// three cubics. The equalities are those of constraints that FM with
+// integer tightening shows to hold with equality and of parameters it
+// pins to one value; an equality of a combination that no constraint
+// bounds alone can remain implicit. This takes longer than the rest,
+// and a counted function is mostly only evaluated. A
 // function whose disjoint form would need too many pieces is kept, and
 // printed, as a sum of overlapping pieces ({ A : D1 } + { B : D2 }, as in
 // isl's calculator iscc). Add, Scale and Mul combine functions exactly

@@ -3,6 +3,7 @@ package polyhedra
 import (
 	"errors"
 	"math"
+	"math/big"
 	"math/rand"
 	"testing"
 	"time"
@@ -85,6 +86,10 @@ func checkCard(t *testing.T, r *rand.Rand, gs *genSet) bool {
 		}
 		if !got.IsInt64() || got.Int64() != want {
 			t.Errorf("%s\n  card %s\n  at %v: got %s, brute force %d", gs.src, card, p, got, want)
+			return false
+		}
+		if shown, ok := shownValue(card, p); ok && shown.Cmp(new(big.Rat).SetInt64(want)) != 0 {
+			t.Errorf("%s\n  card %s\n  printed pieces at %v: %s, brute force %d", gs.src, card, p, shown, want)
 			return false
 		}
 	}

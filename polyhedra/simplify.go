@@ -83,7 +83,8 @@ func presentPieces(ps []*bset, disjoint bool) []*bset {
 	}
 	kept := out[:0]
 	for _, p := range out {
-		if p.settleBoundaries() {
+		p.collapseByValues()
+		if p.settleEqualities() && p.settleBoundaries() {
 			kept = append(kept, p)
 		}
 	}
@@ -358,6 +359,63 @@ func (p *bset) applyEqualities() {
 	}
 }
 
+// findEqualities adds the equalities the domain implies: an inequality
+// e >= 0 that the domain also forces to e <= 0 becomes e = 0, and a
+// parameter that FM pins to one value gets that value. Over the integers
+// a domain is often thinner than its rational relaxation (m >= -13n,
+// m >= 3n and m <= -5n + 6 hold only at n = 0), and an equality lets
+// applyEqualities put the value into the polynomial, so that pieces that
+// differ only away from their domains become equal and coalesce. It
+// reports whether it found one.
+func (p *bset) findEqualities() bool {
+	found := false
+	for i := 0; i < len(p.ineqs); i++ {
+		if r := p.ineqs[i]; p.implies(negRow(r)) {
+			p.ineqs = slices.Delete(p.ineqs, i, i+1)
+			p.addEq(r)
+			found = true
+			i--
+		}
+	}
+	for c := 1; c <= p.np; c++ {
+		if p.pinned(c) {
+			continue
+		}
+		if lo, hi, hasLo, hasHi, _ := p.ratRange(c); hasLo && hasHi && lo == hi {
+			e := p.unit(c, 1)
+			e[0] = neg64(lo)
+			p.addEq(e)
+			found = true
+		}
+	}
+	return found
+}
+
+// pinned reports whether an equality of p fixes column c alone.
+func (p *bset) pinned(c int) bool {
+	for _, r := range p.eqs {
+		if r[c] != 0 && isZeroRow(r[1:c]) && isZeroRow(r[c+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// settleEqualities alternates findEqualities and simplifyPiece until no
+// equality is new: each substituted equality can narrow the others'
+// ranges to a point. It reports whether the piece may still have points.
+func (p *bset) settleEqualities() bool {
+	for range p.np + 1 {
+		if !p.findEqualities() {
+			return true
+		}
+		if !p.simplifyPiece() {
+			return false
+		}
+	}
+	return true
+}
+
 // fixDivs replaces divs of the poly whose value the domain pins to a
 // constant.
 func (p *bset) fixDivs() {
@@ -444,6 +502,128 @@ func (p *bset) collapse(c int) bool {
 	p.poly = translatePoly(mp, foundPoly)
 	p.normalize()
 	return true
+}
+
+// maxValuePeriod bounds the period collapseByValues tries, and
+// maxValueSteps the parameter values it visits.
+const (
+	maxValuePeriod = 1 << 12
+	maxValueSteps  = 1 << 14
+)
+
+// collapseByValues is collapse for a one-parameter piece whose period is
+// too large to split into residue classes (the 256 of floor(n/256) in the
+// footprints of work-groups). With M the period of its divs, every
+// constraint of the domain and the poly itself are, on a class
+// n = M*k + r, affine in k and a polynomial in k of degree at most D, the
+// poly's: the class's points in the domain are consecutive values of k,
+// and a polynomial P of degree at most D in n equals the poly on all of
+// them iff it does on D + 1 of them (or on all, if fewer). P is the
+// polynomial through the first D + 1 points of the domain; if it passes
+// in every class, it replaces the poly. A poly that stays periodic
+// usually fails in the first classes, so the check stops at the first
+// point that differs.
+func (p *bset) collapseByValues() {
+	if p.np != 1 || p.nd != 0 || len(p.divs) == 0 {
+		return
+	}
+	usesDiv := false
+	for k, d := range p.divs {
+		if !isZeroRow(d.num[2:]) {
+			return // a div of a div: the period is not splitModulus's
+		}
+		usesDiv = usesDiv || p.poly.usesCol(p.divCol(k))
+	}
+	m := p.splitModulus(1)
+	if !usesDiv || m == 1 || m > maxValuePeriod {
+		return
+	}
+	lo, hi, hasLo, hasHi, empty := p.ratRange(1)
+	if empty || !hasLo && !hasHi {
+		return
+	}
+	deg := 0
+	for _, t := range p.poly.terms {
+		k := 0
+		for _, e := range t.exp {
+			k += int(e)
+		}
+		deg = max(deg, k)
+	}
+	// Points are visited away from a finite bound of the domain.
+	start, dir := lo, int64(1)
+	if !hasLo {
+		start, dir = hi, -1
+	}
+	inRange := func(n int64) bool { return (!hasLo || n >= lo) && (!hasHi || n <= hi) }
+	steps := 0
+	// walk visits the points of the domain from n on, stride apart,
+	// until visit returns false or, on a class (whose points are
+	// consecutive), once a point was in the domain, one is not; it
+	// returns false on overflow or past maxValueSteps.
+	walk := func(n, stride int64, visit func(n int64, v *big.Rat) bool) bool {
+		class := stride != dir
+		inside := false
+		for ; inRange(n); n += stride {
+			if steps++; steps > maxValueSteps {
+				return false
+			}
+			v, in, ok := polyAt(p, []int64{n})
+			switch {
+			case !ok:
+				return false
+			case in:
+				inside = true
+				if !visit(n, v) {
+					return true
+				}
+			case inside && class:
+				return true
+			}
+		}
+		return true
+	}
+	var xs []int64
+	var ys []*big.Rat
+	if !walk(start, dir, func(n int64, v *big.Rat) bool {
+		xs, ys = append(xs, n), append(ys, v)
+		return len(xs) <= deg
+	}) || len(xs) == 0 {
+		return
+	}
+	interp := interpolate(xs, ys)
+	vals := []*big.Int{nil, new(big.Int)}
+	agrees := true
+	for r := range m {
+		found := 0
+		if !walk(start+dir*r, dir*m, func(n int64, v *big.Rat) bool {
+			vals[1].SetInt64(n)
+			agrees = interp.eval(vals).Cmp(v) == 0
+			found++
+			return agrees && found <= deg
+		}) || !agrees {
+			return
+		}
+	}
+	p.poly = interp
+	p.normalize()
+}
+
+// interpolate returns the polynomial in the one parameter (column 1) of
+// degree below len(xs) through the values vals[i] at xs[i] (Lagrange).
+func interpolate(xs []int64, vals []*big.Rat) *poly {
+	out := &poly{}
+	for j, xj := range xs {
+		term := polyConst(vals[j])
+		for i, xi := range xs {
+			if i != j {
+				x := polyVar(1).add(polyInt(neg64(xi)))
+				term = term.mul(x).scale(big.NewRat(1, sub64(xj, xi)))
+			}
+		}
+		out = out.add(term)
+	}
+	return out
 }
 
 func paramNames(np int) []string {

@@ -1,19 +1,24 @@
 package main
 
 import (
-	"errors"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
-	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/report"
 )
+
+var demoFull bool
 
 var demoCmd = &cobra.Command{
 	Use:   "demo",
@@ -26,18 +31,27 @@ own, it
      each row's parameters,
   2. fits one weight per property to the measurement rows twice: freely, as
      seed 001 §4.3 does, and with uniperf's default fit (every weight
-     non-negative; see go doc ./fit), and prints both sets of weights with
-     the rates they imply,
+     non-negative; see go doc ./fit),
   3. predicts the test kernels (finite differences, skinny matrix
-     multiplication, n-body, convolution) with both fits and prints measured
-     against predicted times with geometric-mean relative errors, in the
-     layout of seed 001's Table 1, with the coverage of the default fit
-     (uniperf fit --coverage),
+     multiplication, n-body, convolution) with both fits, in the layout of
+     seed 001's Table 1,
   4. cross-validates both fits, leaving out one kernel class of the
      measurement rows at a time (uniperf validate --cv),
   5. compares the seeds' other models (Hong–Kim, cycle-weighted, Resios,
      Xu) with the default linear fit on the same rows, as uniperf compare
      does.
+
+It prints one screen: per table, both fits' geometric-mean errors on each
+test kernel, across them and left out one class at a time, and every
+model's error on the test rows. These figures are computed when the
+binary is built (demosummary.json beside the source, which the tests
+recompute from the tables); a table that differs from the one they were
+computed on is fitted afresh, with a progress line on stderr.
+
+--full computes and prints everything, about half a minute of CPU: both
+sets of weights with the rates they imply, the training error per class,
+measured against predicted times of every test row, the coverage of the
+default fit (uniperf fit --coverage), and the sections above per table.
 
 The free fit reproduces the paper's method, negative weights included; a
 negative weight can make a prediction negative, which the default fit
@@ -45,11 +59,20 @@ cannot. The same steps are uniperf fit (with and without --free), uniperf
 validate and uniperf export on embedded:NAME tables.`,
 	Args: cobra.NoArgs,
 	RunE: func(cmd *cobra.Command, _ []string) error {
-		return demo(cmd.OutOrStdout())
+		if demoFull {
+			_, err := demoReport(cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return err
+		}
+		cached, err := cachedSummaries()
+		if err != nil {
+			return err
+		}
+		return demoSummary(cmd.OutOrStdout(), cmd.ErrOrStderr(), cached)
 	},
 }
 
 func init() {
+	demoCmd.Flags().BoolVar(&demoFull, "full", false, "compute and print the whole report (about half a minute of CPU)")
 	rootCmd.AddCommand(demoCmd)
 }
 
@@ -62,30 +85,105 @@ var demoFits = []struct {
 	{"default fit", fitOptions{}},
 }
 
-// demo runs the pipeline on each shipped table alone: tables measured on
-// different hosts may name the same device.
-func demo(out io.Writer) error {
+// demoSummary prints the one-screen answer, from the cached summaries
+// where a table is the one they were computed on.
+func demoSummary(out, progress io.Writer, cached map[string]tableSummary) error {
 	names := shippedTables()
 	if len(names) == 0 {
 		return fmt.Errorf("this binary embeds no measurement tables")
 	}
-	counter := models.NewCounter(nil)
-	for _, name := range names {
+	var sums []tableSummary
+	var counter *models.Counter
+	for i, name := range names {
+		data, err := readTable(name)
+		if err != nil {
+			return err
+		}
+		sha := sha256.Sum256(data)
+		if s, ok := cached[name]; ok && s.SHA256 == hex.EncodeToString(sha[:]) {
+			sums = append(sums, s)
+			continue
+		}
+		fmt.Fprintf(progress, "uniperf demo: %s (%d of %d) differs from the table %s was computed on: fitting, cross-validating and comparing models on it (about 5 s)\n", name, i+1, len(names), demoCacheFile)
+		if counter == nil {
+			counter = models.NewCounter(nil)
+		}
 		lt, err := loadTables([]string{name})
 		if err != nil {
 			return err
 		}
-		if err := demoTable(out, name, lt, counter); err != nil {
+		_, cases, err := fitBoth(io.Discard, name, lt, counter)
+		if err != nil {
 			return err
 		}
+		s, err := summarize(name, lt.inputs[0].SHA256, lt, counter, cases)
+		if err != nil {
+			return err
+		}
+		sums = append(sums, *s)
 	}
-	return nil
+	return writeSummaries(out, sums)
 }
 
-// demoTable fits, validates, cross-validates and compares one table.
-func demoTable(out io.Writer, name string, lt *loadedTables, counter *models.Counter) error {
-	t := lt.tables[name]
-	fmt.Fprintf(out, "== %s: %s, suite %s, %d rows\n\n", name, t.Meta.DeviceName, t.Meta.Suite, len(t.Rows))
+// demoReport runs the pipeline on each shipped table alone (tables
+// measured on different hosts may name the same device), prints every
+// step, and returns the tables' summaries. Tables are worked on by
+// GOMAXPROCS workers, each into a buffer of its own, and printed in order.
+func demoReport(out, progress io.Writer) ([]tableSummary, error) {
+	names := shippedTables()
+	if len(names) == 0 {
+		return nil, fmt.Errorf("this binary embeds no measurement tables")
+	}
+	counter := models.NewCounter(nil)
+	reports := make([]bytes.Buffer, len(names))
+	sums := make([]tableSummary, len(names))
+	errs := make([]error, len(names))
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				i := next
+				next++
+				if i < len(names) {
+					fmt.Fprintf(progress, "uniperf demo: %s (%d of %d): fitting, validating, cross-validating, comparing models\n", names[i], i+1, len(names))
+				}
+				mu.Unlock()
+				if i >= len(names) {
+					return
+				}
+				lt, err := loadTables([]string{names[i]})
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				s, err := demoTable(&reports[i], names[i], lt, counter)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				sums[i] = *s
+			}
+		})
+	}
+	wg.Wait()
+	for i := range names {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if _, err := reports[i].WriteTo(out); err != nil {
+			return nil, err
+		}
+	}
+	return sums, nil
+}
+
+// fitBoth fits a table both ways, prints the weights and their
+// diagnostics, and returns the weights and each fit's predictions of the
+// test rows, in the order of demoFits.
+func fitBoth(out io.Writer, name string, lt *loadedTables, counter *models.Counter) ([]*fit.Weights, [][]report.Case, error) {
 	var weights []*fit.Weights
 	var labels []string
 	cases := make([][]report.Case, len(demoFits))
@@ -93,107 +191,64 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *models.Cou
 	for i, f := range demoFits {
 		w, err := counter.CalibrateTables(lt.tables, f.opts.linear())
 		if err != nil {
-			return fmt.Errorf("fitting %s (%s): %w", name, f.label, err)
+			return nil, nil, fmt.Errorf("fitting %s (%s): %w", name, f.label, err)
 		}
 		fmt.Fprintf(out, "%s: ", f.label)
 		printDiagnostics(out, w)
 		fmt.Fprintln(out)
 		if cases[i], err = counter.Validate(w, test); err != nil {
-			return fmt.Errorf("validating %s: %w", name, err)
+			return nil, nil, fmt.Errorf("validating %s: %w", name, err)
 		}
 		weights, labels = append(weights, w), append(labels, f.label)
 	}
 	c, err := report.CompareWeights(weights, labels)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if err := c.WriteMarkdown(out); err != nil {
-		return err
+		return nil, nil, err
 	}
-	fmt.Fprintln(out)
+	_, err = fmt.Fprintln(out)
+	return weights, cases, err
+}
+
+// demoTable prints one table's fits, test predictions, coverage,
+// cross-validation and model comparison, and returns its summary.
+func demoTable(out io.Writer, name string, lt *loadedTables, counter *models.Counter) (*tableSummary, error) {
+	t := lt.tables[name]
+	fmt.Fprintf(out, "== %s: %s, suite %s, %d rows\n\n", name, t.Meta.DeviceName, t.Meta.Suite, len(t.Rows))
+	weights, cases, err := fitBoth(out, name, lt, counter)
+	if err != nil {
+		return nil, err
+	}
 	for i, f := range demoFits {
 		fmt.Fprintf(out, "== %s, test kernels, %s: measured against predicted (seed 001 Table 1)\n\n", name, f.label)
 		if err := printReport(out, cases[i]); err != nil {
-			return err
+			return nil, err
 		}
 		fmt.Fprintln(out)
 	}
 	fmt.Fprintf(out, "== %s, coverage of the default fit\n\n", name)
 	cov, err := counter.Coverage(weights[len(weights)-1], lt.tables, demoFits[len(demoFits)-1].opts.linear())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := cov.WriteText(out); err != nil {
-		return err
+		return nil, err
+	}
+	s, err := summarize(name, lt.inputs[0].SHA256, lt, counter, cases)
+	if err != nil {
+		return nil, err
 	}
 	fmt.Fprintf(out, "\n== %s, leave-one-class-out cross-validation (uniperf validate --cv)\n\n", name)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "fit\trows predicted\tcross-kernel geomean relative error")
-	measured := len(models.Rows(lt.tables, datasets.RoleMeasurement))
-	for _, f := range demoFits {
-		cv, _, err := counter.CrossValidate(lt.tables, f.opts.linear())
-		if err != nil {
-			return err
-		}
-		r, err := report.NewReport(cv)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%.3f\n", f.label, len(cv), measured, r.CrossKernel(t.Meta.DeviceName))
+	for _, f := range s.Fits {
+		fmt.Fprintf(tw, "%s\t%d/%d\t%.3f\n", f.Fit, f.CVRows, f.Measured, f.CV)
 	}
 	if err := tw.Flush(); err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintln(out)
-	return demoCompare(out, lt, counter)
-}
-
-// demoCompare prints every model's geometric-mean error on the test rows
-// when each is calibrated on the same measurement rows. A model whose
-// device file lacks its parameters (no paper measured the H100's Hong–Kim
-// constants, say) is listed with the reason instead of ending the demo.
-func demoCompare(out io.Writer, lt *loadedTables, counter *models.Counter) error {
-	devices, _, err := deviceRows(lt, counter, true, "")
-	if err != nil {
-		// A table of a device without a parameter file still fits and
-		// validates above; only the analytical models need the file.
-		fmt.Fprintf(out, "(the other models are not compared: %v)\n\n", err)
-		return nil
-	}
-	fmt.Fprintf(out, "== every model on the same rows (uniperf compare; linear is the default fit)\n\n")
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "model\tdevice\ttest rows predicted\tgeomean relative error")
-	var missing []string
-	for _, m := range models.Names() {
-		c, err := models.Compare(devices, models.CompareOptions{Models: []string{m}, New: modelMaker(fitOptions{})})
-		var missingParam *gpus.MissingError
-		if errors.As(err, &missingParam) {
-			missing = append(missing, fmt.Sprintf("%s: %v", m, err))
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		for _, d := range devices {
-			var errs []float64
-			rows := 0
-			for _, o := range c.Test {
-				if o.Device == d.Device {
-					rows++
-					if o.Err == "" {
-						errs = append(errs, o.RelErr())
-					}
-				}
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%.3f\n", m, d.Device, len(errs), rows, fit.GeoMean(errs))
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, m := range missing {
-		fmt.Fprintf(out, "not compared: %s\n", m)
-	}
-	fmt.Fprintln(out)
-	return nil
+	return s, writeModelTable(out, s)
 }

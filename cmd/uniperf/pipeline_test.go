@@ -21,23 +21,6 @@ import (
 // shippedTable is the embedded PoCL table the pipeline tests run on.
 const shippedTable = "pocl-epyc-quick.arrow"
 
-func TestDemo(t *testing.T) {
-	code, out, stderr := runCommand(t, demoCmd, "demo")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{"== embedded:pocl-epyc-paper.arrow: pthread-skylake-avx512-AMD EPYC, suite paper",
-		"== embedded:pocl-epyc-quick.arrow: pthread-skylake-avx512-AMD EPYC, suite quick, 172 rows",
-		"test kernels, free fit", "test kernels, default fit", "finite_diff", "matmul_skinny",
-		"nbody", "convolution", "cross-kernel", "| property | rate unit | free fit weight (s/op)",
-		"coverage of the default fit", "leave-one-class-out cross-validation", "default fit  72/156",
-		"== every model on the same rows", "xu       pthread-skylake-avx512-AMD EPYC  16/16"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("demo output lacks %q", want)
-		}
-	}
-}
-
 // TestFitPredictValidate runs fit, predict and validate on the shipped
 // table and checks the prediction of global_copy against its counts
 // derived by hand: n loads and n stores of stride 1, as many of their
