@@ -20,6 +20,7 @@ type compareOptions struct {
 	deviceFile string
 	out        string
 	fit        fitOptions // the linear model's
+	json       bool
 }
 
 var compareOpts compareOptions
@@ -64,7 +65,12 @@ models on the same rows.
 
 --plot FILE.svg draws predicted against measured time per model (and the
 cross-validation in a second panel). --out FILE.md writes the report to a
-file.`,
+file.
+
+--json prints one object instead of the report: {"models", "calibrated":
+[{"model", "device", "summary"}], "not_compared", "test": [cases],
+"cv": [cases], "cv_skipped", "notes"}, each case as in uniperf validate
+--json (with its "model"), times at full precision.`,
 	Example: `  uniperf compare embedded:pocl-epyc-quick.arrow
   uniperf compare h100.arrow --models linear,hongkim --cv --plot models.svg
   uniperf compare mygpu.arrow --device-file mygpu.json`,
@@ -81,6 +87,7 @@ func init() {
 	f.StringVar(&compareOpts.plot, "plot", "", "draw predicted against measured time to this SVG file")
 	f.StringVar(&compareOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for tables of one device")
 	f.StringVar(&compareOpts.out, "out", "", "write the report to this file instead of standard output")
+	f.BoolVar(&compareOpts.json, "json", false, "print every model's predictions as JSON instead of the report")
 	f.BoolVar(&compareOpts.fit.free, "free", false, "fit the linear model freely, as seed 001 does, instead of by uniperf's default fit")
 	f.BoolVar(&compareOpts.fit.minNorm, "min-norm", false, "accept collinear properties in the linear fit")
 	f.BoolVar(&compareOpts.fit.integer, "integer", false, "fit integer operations in the linear model")
@@ -109,10 +116,20 @@ func compareModels(stdout io.Writer, args []string, opts compareOptions) error {
 		return err
 	}
 	var report bytes.Buffer
-	for _, n := range notes {
-		fmt.Fprintf(&report, "> note: %s\n\n", n)
+	if opts.json {
+		calibrated := make([]calibratedJSON, len(c.Calibrated))
+		for i, cal := range c.Calibrated {
+			calibrated[i] = calibratedJSON{cal.Model.Name(), cal.Device, cal.Model.Summary()}
+		}
+		err = writeJSON(&report, comparisonJSON{Models: names, Calibrated: calibrated, NotCompared: nonNil(c.NotCompared),
+			Test: casesJSON(c.Test), CV: casesJSON(c.CV), CVSkipped: nonNil(c.CVSkipped), Notes: nonNil(notes)})
+	} else {
+		for _, n := range notes {
+			fmt.Fprintf(&report, "> note: %s\n\n", n)
+		}
+		err = c.WriteMarkdown(&report)
 	}
-	if err := c.WriteMarkdown(&report); err != nil {
+	if err != nil {
 		return systemFailure(err)
 	}
 	if err := writeOutput(stdout, opts.out, report.Bytes()); err != nil {

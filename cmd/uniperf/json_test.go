@@ -23,6 +23,13 @@ func TestEveryCommandJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The test rows by key, without the work-group size.
+	tests := map[datasets.Key]datasets.Row{}
+	for _, r := range shipped.Rows {
+		if r.Role == datasets.RoleTest {
+			tests[datasets.MakeKey(r.Kernel, r.Consts, r.Params, nil)] = r
+		}
+	}
 	for _, c := range []struct {
 		name  string
 		cmd   *cobra.Command
@@ -64,6 +71,24 @@ func TestEveryCommandJSON(t *testing.T) {
 				t.Errorf("the groups hold %v rows, the table %d", sum, len(shipped.Rows))
 			}
 		}},
+		{"validate", validateCmd, []string{"validate", "--weights", weights, table, "--json"}, func(t *testing.T, v any) {
+			cases, _ := field(t, v, "cases").([]any)
+			if len(cases) != len(tests) {
+				t.Fatalf("%d cases, the table has %d test rows", len(cases), len(tests))
+			}
+			for _, c := range cases {
+				key := datasets.MakeKey(field(t, c, "kernel").(string), ints(t, field(t, c, "consts")), ints(t, field(t, c, "params")), nil)
+				r, ok := tests[key]
+				if !ok || field(t, c, "measured_s") != r.TimeS || field(t, c, "predicted_s") == nil {
+					t.Errorf("case %v: the table's row %+v", c, r)
+				}
+			}
+		}},
+		{"compare", compareCmd, []string{"compare", table, "--models", "linear,cycles", "--json"}, func(t *testing.T, v any) {
+			if cases, _ := field(t, v, "test").([]any); len(cases) != 2*len(tests) {
+				t.Errorf("%d cases, want 2 models × %d test rows", len(cases), len(tests))
+			}
+		}},
 		{"export", exportCmd, []string{"export", weights, "--json"}, func(t *testing.T, v any) {
 			if d, _ := field(t, v, "devices").([]any); len(d) != 1 || field(t, d[0], "device") != shipped.Meta.DeviceName {
 				t.Errorf("devices %v, want the one of %s", d, shippedTable)
@@ -85,6 +110,20 @@ func TestEveryCommandJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ints reads a JSON object of integers.
+func ints(t *testing.T, v any) map[string]int64 {
+	t.Helper()
+	m, ok := v.(map[string]any)
+	if !ok {
+		t.Fatalf("want a JSON object, have %T", v)
+	}
+	out := map[string]int64{}
+	for k, x := range m {
+		out[k] = int64(x.(float64))
+	}
+	return out
 }
 
 // field returns the named field of a JSON object.

@@ -26,6 +26,7 @@ type validateOptions struct {
 	model      string
 	deviceFile string
 	coverage   bool
+	json       bool
 }
 
 var validateOpts validateOptions
@@ -75,7 +76,13 @@ compare): --weights is then the calibration file that uniperf fit --model
 NAME wrote, and --cv calibrates that model without each class in turn.
 The device parameters come from the shipped device file of the tables'
 device or from --device-file. Rows the model cannot predict are listed
-and left out of the report.`,
+and left out of the report.
+
+--json prints one object instead of the report: {"title", "cases": [{"model",
+"device", "class", "kernel", "role", "size", "params", "consts",
+"local_size", "measured_s", "predicted_s", "relative_error", "error"}],
+"not_predicted": [...], "notes": [...]}, with times at full precision
+(the report rounds them) and "error" set where a row was not predicted.`,
 	Example: `  uniperf validate --weights pocl.weights.arrow embedded:pocl-cpu.arrow
   uniperf validate --cv embedded:pocl-cpu.arrow --plot cv.svg
   uniperf validate --model cycles --cv embedded:pocl-epyc-quick.arrow`,
@@ -98,6 +105,7 @@ func init() {
 	f.BoolVar(&validateOpts.fit.integer, "integer", false, "with --cv: fit integer operations too")
 	f.StringVar(&validateOpts.model, "model", "linear", "model to validate: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&validateOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
+	f.BoolVar(&validateOpts.json, "json", false, "print every row's measured and predicted time as JSON instead of the report")
 	f.BoolVar(&validateOpts.coverage, "coverage", false, "with --weights: report how well the measurement rows determine the test predictions")
 	rootCmd.AddCommand(validateCmd)
 }
@@ -123,6 +131,9 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	if opts.coverage && (opts.weights == "" || opts.model != "linear") {
 		return fmt.Errorf("--coverage reports on the linear model's weights: give --weights, not --cv or another --model")
 	}
+	if opts.coverage && opts.json {
+		return fmt.Errorf("--coverage prints a report; it does not go with --json")
+	}
 	if opts.model == "linear" && opts.deviceFile != "" {
 		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
 	}
@@ -130,26 +141,25 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	if err != nil {
 		return err
 	}
+	// In JSON, what the report would say beside the table goes into notes.
+	text := out
+	var notes bytes.Buffer
+	if opts.json {
+		text = &notes
+	}
 	var cases []report.Case
+	var skipped []string
 	title := ""
 	switch {
 	case opts.model != "linear":
-		var skipped []string
-		cases, skipped, title, err = validateModel(out, lt, role, opts)
+		cases, skipped, title, err = validateModel(text, lt, role, opts)
 		if err != nil {
 			return err
 		}
-		for _, s := range skipped {
-			fmt.Fprintf(out, "not predicted: %s\n", s)
-		}
 	case opts.cv:
-		var skipped []string
 		cases, skipped, err = cvCases(lt, opts.fit)
 		if err != nil {
 			return err
-		}
-		for _, s := range skipped {
-			fmt.Fprintf(out, "not cross-validated: %s\n", s)
 		}
 		title = "leave-one-class-out cross-validation"
 	default:
@@ -158,7 +168,21 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 		}
 		title = "validation with " + opts.weights
 	}
-	if err := printReport(out, cases); err != nil {
+	if !opts.json {
+		for _, s := range skipped {
+			if opts.cv && opts.model == "linear" {
+				fmt.Fprintf(out, "not cross-validated: %s\n", s)
+			} else {
+				fmt.Fprintf(out, "not predicted: %s\n", s)
+			}
+		}
+	}
+	if opts.json {
+		err = writeJSON(out, validationJSON{Title: title, Cases: casesJSON(cases), NotPredicted: nonNil(skipped), Notes: nonNil(noteLines(notes.String()))})
+	} else {
+		err = printReport(out, cases)
+	}
+	if err != nil {
 		return err
 	}
 	if opts.coverage {
@@ -293,7 +317,8 @@ func validateModel(out io.Writer, lt *loadedTables, role string, opts validateOp
 			if role != "" && r.Role != role {
 				continue
 			}
-			o := report.Case{Device: d.Device, Kernel: r.Kernel, Size: models.SizeLabel(r.Row), Measured: r.TimeS}
+			o := models.ReportCase(r.Row)
+			o.Device = d.Device
 			if p, err := m.Predict(d.Env, models.CaseOf(r)); err != nil {
 				o.Err = err.Error()
 			} else {

@@ -146,7 +146,8 @@ func byRole(rows []Row) (meas, test []Row) {
 func predictRows(m Model, d DeviceRows, rows []Row) []report.Case {
 	out := make([]report.Case, len(rows))
 	for i, r := range rows {
-		o := report.Case{Model: m.Name(), Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS}
+		o := ReportCase(r.Row)
+		o.Model, o.Device = m.Name(), d.Device
 		p, err := m.Predict(d.Env, CaseOf(r))
 		if err != nil {
 			o.Err = err.Error()
@@ -190,8 +191,9 @@ func CrossValidate(d DeviceRows, name string, newModel func(string) (Model, erro
 		}
 		skipped = append(skipped, fmt.Sprintf("%s, %s, class %s: %v", name, d.Device, class, err))
 		for _, r := range classes[class] {
-			out = append(out, report.Case{Model: name, Device: d.Device, Class: r.Class, Kernel: r.Kernel, Size: SizeLabel(r.Row),
-				Measured: r.TimeS, Err: fmt.Sprintf("not calibrated without class %s (see below)", class)})
+			o := ReportCase(r.Row)
+			o.Model, o.Device, o.Err = name, d.Device, fmt.Sprintf("not calibrated without class %s (see below)", class)
+			out = append(out, o)
 		}
 	}
 	return out, skipped

@@ -3,7 +3,9 @@ package models
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/uniperf/uniperf/fit"
@@ -147,8 +149,8 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *Inputs, regs int) (ho
 		CompInsts:         p.intOps + p.local + p.barriers,
 		SynchInsts:        p.barriers,
 	}
-	for _, v := range p.flops {
-		k.CompInsts += v
+	for _, kind := range slices.Sorted(maps.Keys(p.flops)) {
+		k.CompInsts += p.flops[kind]
 	}
 	segment := fixed.SegmentBytes
 	if segment == 0 {

@@ -117,7 +117,9 @@ func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]report.Case, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.label(), err)
 		}
-		cases = append(cases, report.Case{Device: r.Device, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS, Predicted: t})
+		rc := ReportCase(r.Row)
+		rc.Predicted = t
+		cases = append(cases, rc)
 	}
 	return cases, nil
 }
@@ -203,7 +205,9 @@ func (c *Counter) predictHeld(train, held []Row, opts LinearOptions) ([]report.C
 			note(fmt.Sprintf("%s counts a combination of properties the other classes do not determine", r.Kernel))
 			continue
 		}
-		cases = append(cases, report.Case{Device: r.Device, Kernel: r.Kernel, Size: SizeLabel(r.Row), Measured: r.TimeS, Predicted: pred})
+		rc := ReportCase(r.Row)
+		rc.Predicted = pred
+		cases = append(cases, rc)
 	}
 	return cases, why, nil
 }

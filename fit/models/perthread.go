@@ -60,7 +60,9 @@ package models
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/uniperf/uniperf/fit/gpus"
@@ -103,8 +105,10 @@ func perThreadOf(in *Inputs) (*perThread, error) {
 		return nil, fmt.Errorf("kernel %s launches no work-items", in.Kernel.Name)
 	}
 	p := &perThread{workItems: float64(wi), flops: map[string]float64{}}
-	for name, n := range in.Counts {
-		v := float64(n) / p.workItems
+	// In name order, so that the sums and the models fitted to them are
+	// the same from run to run to the last bit.
+	for _, name := range slices.Sorted(maps.Keys(in.Counts)) {
+		v := float64(in.Counts[name]) / p.workItems
 		switch parts := strings.Split(name, "."); {
 		case parts[0] == "flop" && len(parts) == 3:
 			p.flops[parts[2]] += v

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit/report"
 )
 
 // Row is a measured row together with where it comes from, for messages.
@@ -70,6 +71,13 @@ func OneBackend(tables map[string]*datasets.Table) error {
 		}
 	}
 	return nil
+}
+
+// ReportCase is the case of a row not yet predicted: its device, class,
+// kernel, size, role, parameters, consts, work-group size and measured time.
+func ReportCase(r datasets.Row) report.Case {
+	return report.Case{Device: r.Device, Class: r.Class, Kernel: r.Kernel, Size: SizeLabel(r), Measured: r.TimeS,
+		Role: r.Role, Params: r.Params, Consts: r.Consts, LocalSize: r.LocalSize}
 }
 
 // SizeLabel names a row's size case in reports: its parameters, the

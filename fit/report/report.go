@@ -24,6 +24,12 @@ type Case struct {
 	// Err says why the model could not predict the row; Predicted is then
 	// zero, and a comparison of models counts the case in no error.
 	Err string
+	// The measured row's role, size parameters, const bindings and
+	// work-group size, where the case comes from a measurement table.
+	Role      string
+	Params    map[string]int64
+	Consts    map[string]int64
+	LocalSize []int64
 }
 
 // RelErr returns the case's relative error |predicted − measured| / measured.
