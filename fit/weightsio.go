@@ -13,7 +13,9 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+
 	"github.com/uniperf/uniperf/datasets/arrowfile"
+	"github.com/uniperf/uniperf/inputfile"
 )
 
 // WeightsSchema is the value of the uniperf.schema metadata key of weight
@@ -204,7 +206,7 @@ func WriteWeights(path string, w *Weights) error {
 // ReadWeights reads and validates the weight table at path; errors name the
 // file.
 func ReadWeights(path string) (*Weights, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/inputfile"
 )
 
 // calibrationSchema names the JSON file that uniperf fit --model NAME
@@ -56,7 +56,7 @@ func writeCalibration(path string, m models.Model, device string, d *gpus.Device
 // readCalibration reads a calibration file written by uniperf fit and
 // restores the model, which must be the one asked for.
 func readCalibration(path, model string) (*calibrationFile, models.Model, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	var pe *fs.PathError
 	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
 		return nil, nil, systemFailure(err)

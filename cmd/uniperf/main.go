@@ -10,9 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/uniperf/uniperf/inputfile"
 )
 
 var rootCmd = &cobra.Command{
@@ -30,6 +33,21 @@ Exit status: 0 on success, 2 for bad input (syntax errors, unbounded sets,
 missing parameters, corrupt tables), 1 for failures of the device or system.`,
 	SilenceUsage:  true,
 	SilenceErrors: true,
+	PersistentPreRunE: func(*cobra.Command, []string) error {
+		if maxInputMiB <= 0 || maxInputMiB > math.MaxInt64>>20 {
+			return fmt.Errorf("--max-input %d: want a positive number of MiB", maxInputMiB)
+		}
+		inputfile.MaxBytes = maxInputMiB << 20
+		return nil
+	},
+}
+
+// maxInputMiB is --max-input, the cap on every file read.
+var maxInputMiB int64
+
+func init() {
+	rootCmd.PersistentFlags().Int64Var(&maxInputMiB, "max-input", inputfile.DefaultMaxBytes>>20,
+		"most MiB of any input file (tables, kernels, weights, programs)")
 }
 
 func main() {

@@ -14,6 +14,7 @@ import (
 	"github.com/uniperf/uniperf/fit/linear"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/program"
+	"github.com/uniperf/uniperf/inputfile"
 	"github.com/uniperf/uniperf/measurekernels/programs"
 )
 
@@ -165,7 +166,7 @@ func readProgram(path string) (*program.Program, linear.Source, error) {
 	} else {
 		dir, file, where = os.DirFS(filepath.Dir(path)), filepath.Base(path), filepath.Dir(path)+string(filepath.Separator)
 	}
-	text, err := fs.ReadFile(dir, file)
+	text, err := inputfile.ReadFS(dir, file, where+file)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
@@ -181,7 +182,7 @@ func readProgram(path string) (*program.Program, linear.Source, error) {
 		if !strings.HasSuffix(name, ".knl") {
 			return linear.Library(name)
 		}
-		b, err := fs.ReadFile(dir, name)
+		b, err := inputfile.ReadFS(dir, name, where+name)
 		return where + name, b, err
 	}
 	return prog, src, nil

@@ -3,7 +3,6 @@ package linear
 import (
 	"fmt"
 	"maps"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/inputfile"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -27,7 +27,7 @@ func Library(name string) (string, []byte, error) {
 // Files is the Source that reads kernels from .knl files: a kernel's name
 // is its path.
 func Files(path string) (string, []byte, error) {
-	src, err := os.ReadFile(path)
+	src, err := inputfile.ReadFile(path)
 	return path, src, err
 }
 
