@@ -311,3 +311,18 @@ func TestMeasureReusesArraysAcrossGroupSizes(t *testing.T) {
 		t.Errorf("%d allocations of %d bytes, want 2 (arrays a and b, once)", got, 4*largest)
 	}
 }
+
+// Options past MaxRuns are refused before anything is allocated or run.
+func TestValidateRuns(t *testing.T) {
+	base := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil)}
+	for _, c := range []struct {
+		runs, discard int
+		ok            bool
+	}{{MaxRuns, 4, true}, {MaxRuns + 1, 4, false}, {2_000_000_000, 4, false}, {5, 5, false}, {5, -1, false}} {
+		o := base
+		o.Runs, o.Discard = c.runs, c.discard
+		if err := o.Validate(); (err == nil) != c.ok {
+			t.Errorf("Runs %d, Discard %d: Validate = %v", c.runs, c.discard, err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -66,6 +67,13 @@ past its budget (without --param).`,
 		params, err := parseParams(cardParams)
 		if err != nil {
 			return err
+		}
+		// 0 and negative values would mean the defaults inside polyhedra.
+		if cardMaxPieces <= 0 {
+			return fmt.Errorf("--max-pieces %d: want a positive number of basic sets", cardMaxPieces)
+		}
+		if cardMaxMemory <= 0 || cardMaxMemory > math.MaxInt64>>20 {
+			return fmt.Errorf("--max-memory %d: want a positive number of MiB", cardMaxMemory)
 		}
 		lim := polyhedra.Limits{MaxPieces: cardMaxPieces, MaxHeap: cardMaxMemory << 20}
 		return card(cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], params, cardJSON, lim)

@@ -34,7 +34,7 @@ var fileCommands = [][]string{
 	{"compare", "FILE"},
 	{"validate", "--weights", "FILE", "embedded:pocl-epyc-quick"},
 	{"predict", "--weights", "FILE", "global_copy", "--param", "n=1024"},
-	{"predict", "--program", "FILE", "--device-file", "pocl-epyc"},
+	{"predict", "--program", "FILE", "--device-file", "pocl-cpu"},
 	{"export", "FILE"},
 	{"count", "FILE"},
 	{"kernels", "show", "FILE"},

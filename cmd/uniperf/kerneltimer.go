@@ -7,6 +7,7 @@ import (
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/linear"
+	"github.com/uniperf/uniperf/measurekernels"
 	"github.com/uniperf/uniperf/measurekernels/codegen"
 	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
@@ -28,8 +29,8 @@ type kernelTimer struct {
 // flag; an unknown selector is bad input, a runtime that fails is the
 // system's.
 func openTimer(flag, selector string, runs, discard int) (*kernelTimer, error) {
-	if runs <= discard || discard < 0 {
-		return nil, fmt.Errorf("--runs %d must exceed --discard %d, which must not be negative", runs, discard)
+	if err := checkRuns(runs, discard); err != nil {
+		return nil, err
 	}
 	dev, err := devices.Open(selector)
 	if err != nil {
@@ -40,6 +41,14 @@ func openTimer(flag, selector string, runs, discard int) (*kernelTimer, error) {
 		return nil, systemFailure(fmt.Errorf("%s %s: %w", flag, selector, err))
 	}
 	return &kernelTimer{dev: dev, runs: runs, discard: discard}, nil
+}
+
+// checkRuns validates --runs and --discard before any device is opened.
+func checkRuns(runs, discard int) error {
+	if runs <= discard || discard < 0 || runs > measurekernels.MaxRuns {
+		return fmt.Errorf("--runs %d must exceed --discard %d, which must not be negative, and be at most %d", runs, discard, measurekernels.MaxRuns)
+	}
+	return nil
 }
 
 func (t *kernelTimer) close() { _ = t.dev.Close() }

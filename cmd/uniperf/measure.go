@@ -163,6 +163,9 @@ func measure(stdout, progress io.Writer, opts measureOptions) error {
 	if opts.out == "" {
 		return fmt.Errorf("--out is required: the table to create or resume")
 	}
+	if err := checkRuns(opts.runs, opts.discard); err != nil {
+		return err
+	}
 	s, err := suite.Load(opts.suite)
 	if err != nil {
 		return fmt.Errorf("--suite %s: %w", opts.suite, err)
