@@ -32,3 +32,34 @@ func TestBoundsValidated(t *testing.T) {
 		t.Errorf("card with budgets of 1: exit %d, %q", code, msg)
 	}
 }
+
+// A value past int64 is an error with parameters as without them.
+func TestCardOverflowConsistent(t *testing.T) {
+	for _, args := range [][]string{
+		{"card", "[n] -> { [i] : 0 <= i < 4611686018427387904 n }", "--param", "n=5"},
+		{"card", "[n] -> { [i] : 0 <= i < 4611686018427387904 n }", "--param", "n=5", "--json"},
+		{"card", "{ [i] : 0 <= i < 4611686018427387904*5 }"},
+	} {
+		if code, msg := runAll(t, args...); code != 2 || !strings.Contains(msg, "integer overflow") {
+			t.Errorf("uniperf %s: exit %d, %q; want 2 and an integer overflow", strings.Join(args, " "), code, msg)
+		}
+	}
+	// 2^62 * 1 fits.
+	code, out := runOut(t, "card", "[n] -> { [i] : 0 <= i < 4611686018427387904 n }", "--param", "n=1")
+	if code != 0 || !strings.Contains(out, "value at n=1: 4611686018427387904") {
+		t.Errorf("n=1: exit %d, %q", code, out)
+	}
+}
+
+// The (4e9)^2 points of a square overflow 64 bits with a parameter as
+// without: both exit 2.
+func TestCardSquareOverflow(t *testing.T) {
+	for _, args := range [][]string{
+		{"card", "[n] -> { [i, j] : 0 <= i, j < n }", "--param", "n=4000000000", "--json"},
+		{"card", "{ [i, j] : 0 <= i, j < 4000000000 }", "--json"},
+	} {
+		if code, msg := runAll(t, args...); code != 2 || !strings.Contains(msg, "integer overflow") {
+			t.Errorf("uniperf %s: exit %d, %q; want 2 and an integer overflow", strings.Join(args, " "), code, msg)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -144,11 +145,11 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 	default:
 		res.Expression = c.String()
 		if valued {
-			v, err := c.Eval(params)
+			v, err := int64Value(c.Eval(params))
 			if err != nil {
 				return fmt.Errorf("evaluating the count: %w", err)
 			}
-			res.Value = json.RawMessage(v.String())
+			res.Value = json.RawMessage(v)
 		}
 	}
 	if asJSON {
@@ -172,6 +173,19 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 		fmt.Fprintf(w, "%s: %s\n", label, res.Value)
 	}
 	return nil
+}
+
+// int64Value returns the decimal digits of a count's value, which must fit
+// in 64 bits as every count that uniperf prints does: a set given without
+// parameters fails the same way.
+func int64Value(v *big.Int, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	if !v.IsInt64() {
+		return "", fmt.Errorf("integer overflow: the value %s does not fit in 64 bits", v)
+	}
+	return v.String(), nil
 }
 
 func paramList(ps []string) string {
@@ -208,11 +222,11 @@ func cardAt(s *polyhedra.Set, params map[string]int64, lim polyhedra.Limits) (st
 	}
 	c, err := sp.CardLimits(lim)
 	if err == nil {
-		v, err := c.Eval(nil)
+		v, err := int64Value(c.Eval(nil))
 		if err != nil {
 			return "", "", err
 		}
-		return v.String(), "specialized", nil
+		return v, "specialized", nil
 	}
 	if !tooCostly(err) {
 		return "", "", err

@@ -27,6 +27,14 @@ func runAll(t *testing.T, args ...string) (int, string) {
 	return code, msg
 }
 
+// runOut is runAll returning standard output.
+func runOut(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	runAll(t, "--help") // resets every flag
+	code, out, _ := runCommand(t, rootCmd, args...)
+	return code, out
+}
+
 // fileCommands are command lines that read the file FILE.
 var fileCommands = [][]string{
 	{"table", "FILE"},
