@@ -63,3 +63,25 @@ func TestCardSquareOverflow(t *testing.T) {
 		}
 	}
 }
+
+// Weights near the largest float64 overflow a prediction to +Inf, which
+// is an error, as text and as JSON, and not a printed "+Inf s".
+func TestPredictOverflow(t *testing.T) {
+	dir := t.TempDir()
+	props := []string{"global.load.f32.stride=1", "global.minldst.f32.stride=1", "global.store.f32.stride=1", "launch.const", "launch.groups"}
+	w := writeTestWeights(t, dir, "huge.arrow", "GPU", "sha256:1", props, []float64{1e308, 0, 1e308, 1e-5, 0})
+	for _, extra := range [][]string{nil, {"--json"}, {"--sweep", "n=1024..2048"}} {
+		args := append([]string{"predict", "--weights", w, "global_copy", "--param", "n=1024"}, extra...)
+		if extra != nil && extra[0] == "--sweep" {
+			args = append([]string{"predict", "--weights", w, "global_copy"}, extra...)
+		}
+		code, msg := runAll(t, args...)
+		if code != 2 || !strings.Contains(msg, "prediction is +Inf s: weights times counts overflow") {
+			t.Errorf("uniperf %s: exit %d, %q; want 2 and an overflow", strings.Join(args, " "), code, msg)
+		}
+	}
+	ok := writeTestWeights(t, dir, "ok.arrow", "GPU", "sha256:1", props, []float64{1e-9, 0, 1e-9, 1e-5, 0})
+	if code, out := runOut(t, "predict", "--weights", ok, "global_copy", "--param", "n=1024"); code != 0 || !strings.Contains(out, "predicted") {
+		t.Errorf("finite weights: exit %d, %q", code, out)
+	}
+}

@@ -218,6 +218,9 @@ func programPredictor(name string, dev *gpus.Device, src linear.Source, opts pro
 	}
 	return func(b program.Bound) (float64, error) {
 		p, err := m.Predict(env, models.Case{Kernel: b.Kernel, Consts: b.Consts, Params: b.Params})
+		if err == nil {
+			err = finite(b.Kernel, b.Params, p.Seconds)
+		}
 		return p.Seconds, err
 	}, nil
 }
