@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -83,5 +85,32 @@ func TestPredictOverflow(t *testing.T) {
 	ok := writeTestWeights(t, dir, "ok.arrow", "GPU", "sha256:1", props, []float64{1e-9, 0, 1e-9, 1e-5, 0})
 	if code, out := runOut(t, "predict", "--weights", ok, "global_copy", "--param", "n=1024"); code != 0 || !strings.Contains(out, "predicted") {
 		t.Errorf("finite weights: exit %d, %q", code, out)
+	}
+}
+
+// A const the generated code cannot hold is bad input, and so is a
+// kernel whose subscript the reference interpreter finds out of bounds
+// (on PoCL); the message names the line.
+func TestKernelFaultsAreInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"kernels", "show", "finite_diff", "--const", "LY=4611686018427387904"}, "const LY = 4611686018427387904 does not fit"},
+		{[]string{"kernels", "show", "finite_diff", "--const", "LY=1073741824"}, "finite_diff.knl:16:7: array t of shape [1073741826 18]"},
+	} {
+		code, msg := runAll(t, c.args...)
+		if code != 2 || !strings.Contains(msg, c.want) || len(msg) > 300 {
+			t.Errorf("uniperf %s: exit %d, %q; want 2 and %q", strings.Join(c.args, " "), code, msg, c.want)
+		}
+	}
+	knl := filepath.Join(t.TempDir(), "oob.knl")
+	src := "kernel oob\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\narray b f32 [n]\nb[i] = a[i + 1]\n"
+	if err := os.WriteFile(knl, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, msg := runAll(t, "measure", knl, "--device", "opencl", "--param", "n=64", "--runs", "3", "--discard", "1")
+	if code != 2 || !strings.Contains(msg, knl+":5:1: instruction insn_0: a[64] is out of bounds") {
+		t.Errorf("out-of-bounds kernel: exit %d, %q", code, msg)
 	}
 }

@@ -71,10 +71,17 @@ func (t *kernelTimer) build(ir *counts.Kernel) (*launch.Kernel, error) {
 }
 
 // check runs k at params against the reference interpreter. A wrong
-// result is the device's or the generator's fault, not the user's.
+// result is the device's or the generator's fault, not the user's; a
+// kernel the interpreter refuses (a subscript out of bounds, a division
+// by zero) is the user's, and its error names the line.
 func (t *kernelTimer) check(k *launch.Kernel, params map[string]int64) error {
 	if err := k.Check(params); err != nil {
-		return systemFailure(fmt.Errorf("kernel %s at %s: %w", k.IR.Name, launch.ParamString(params), err))
+		err = fmt.Errorf("kernel %s at %s: %w", k.IR.Name, launch.ParamString(params), err)
+		var ce *counts.Error
+		if errors.As(err, &ce) {
+			return err
+		}
+		return systemFailure(err)
 	}
 	return nil
 }
