@@ -167,9 +167,13 @@ func Measure(dev gpu.Device, out *datasets.Writer, opts Options) (*Report, error
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	m := newMeasurer(dev, out, opts)
+	cal, err := parseCalibration(out.Table().Meta.Calibration)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", out.Path(), err)
+	}
+	m := newMeasurer(dev, out, opts, cal)
 	defer m.close()
-	err := m.run()
+	err = m.run()
 	m.report.Wall = time.Since(m.start)
 	return m.report, err
 }

@@ -2,6 +2,7 @@ package measurekernels
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -324,5 +325,50 @@ func TestValidateRuns(t *testing.T) {
 		if err := o.Validate(); (err == nil) != c.ok {
 			t.Errorf("Runs %d, Discard %d: Validate = %v", c.runs, c.discard, err)
 		}
+	}
+}
+
+// The base size calibration chooses for each kernel is kept in the table's
+// metadata, and a resumed run plans from it without calibrating again,
+// even a kernel the interrupted run had not measured: here the recorded p
+// of global_copy is changed to 13, which calibration never picks from the
+// suite's list (12, 14), and the resumed run measures at 2^13 and 2^15.
+func TestCalibrationKeptForResume(t *testing.T) {
+	dev := openPoCL(t)
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	opts := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large", Kernels: []string{"empty", "global_copy"}}
+	_, tab := runFixture(t, dev, path, opts)
+	cal, err := parseCalibration(tab.Meta.Calibration)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := cal.P["global_copy"]; !ok || p != 12 && p != 14 {
+		t.Fatalf("calibration %q: want global_copy at p 12 or 14", tab.Meta.Calibration)
+	}
+	if _, ok := cal.P["empty"]; !ok {
+		t.Errorf("calibration %q lacks the empty kernel", tab.Meta.Calibration)
+	}
+
+	// As if interrupted before the first global_copy row was written.
+	var kept []datasets.Row
+	for _, r := range tab.Rows {
+		if r.Kernel == "empty" {
+			kept = append(kept, r)
+		}
+	}
+	meta := tab.Meta
+	meta.Calibration = strings.Replace(meta.Calibration, fmt.Sprintf(`"global_copy":%d`, cal.P["global_copy"]), `"global_copy":13`, 1)
+	if err := datasets.WriteFile(path, &datasets.Table{Meta: meta, Rows: kept}); err != nil {
+		t.Fatal(err)
+	}
+	rep, tab := runFixture(t, dev, path, opts)
+	sizes := map[int64]bool{}
+	for _, r := range tab.Rows {
+		if r.Kernel == "global_copy" {
+			sizes[r.Params["n"]] = true
+		}
+	}
+	if rep.Resumed != len(kept) || !sizes[1<<13] || !sizes[1<<15] || len(sizes) != 2 {
+		t.Errorf("resumed %d rows and measured global_copy at %v; want %d and n = 2^13, 2^15", rep.Resumed, sizes, len(kept))
 	}
 }
