@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,5 +113,28 @@ func TestKernelFaultsAreInput(t *testing.T) {
 	code, msg := runAll(t, "measure", knl, "--device", "opencl", "--param", "n=64", "--runs", "3", "--discard", "1")
 	if code != 2 || !strings.Contains(msg, knl+":5:1: instruction insn_0: a[64] is out of bounds") {
 		t.Errorf("out-of-bounds kernel: exit %d, %q", code, msg)
+	}
+}
+
+// A set past the piece budget while it is parsed falls back, with every
+// parameter given, to enumerating it (162 points, counted by loops in
+// polyhedra's tests); without parameters the error names the budget given.
+func TestCardParseBudget(t *testing.T) {
+	var dims, conds []string
+	for k := range 7 {
+		x := fmt.Sprintf("x%d", k)
+		dims = append(dims, x)
+		conds = append(conds, fmt.Sprintf("0 <= %s < n and %s != %d and %s mod 3 != 1", x, x, k, x))
+	}
+	set := "[n, m] -> { [" + strings.Join(dims, ", ") + "] : " + strings.Join(conds, " and ") + " and x0 + x1 + x2 <= m }"
+	code, out := runOut(t, "card", set, "--param", "n=5", "--param", "m=4", "--json")
+	if code != 0 || !strings.Contains(out, `"value": 162`) || !strings.Contains(out, `"method": "enumerated"`) {
+		t.Errorf("n=5 m=4: exit %d, %s", code, out)
+	}
+	for _, pieces := range []string{"100", "1000"} {
+		code, msg := runAll(t, "card", set, "--max-pieces", pieces)
+		if code != 2 || !strings.Contains(msg, "more than "+pieces+" basic sets") || !strings.Contains(msg, "raise --max-pieces") {
+			t.Errorf("--max-pieces %s: exit %d, %q", pieces, code, msg)
+		}
 	}
 }

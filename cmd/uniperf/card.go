@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -105,7 +106,13 @@ type cardResult struct {
 // symbolic count past its budget falls back to the value at params, with
 // a note on errw.
 func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, lim polyhedra.Limits) error {
-	s, err := polyhedra.ParseSet(src)
+	s, err := polyhedra.ParseSetLimits(src, lim)
+	if err != nil && len(params) > 0 && tooCostly(err) {
+		return cardEnumerated(w, errw, src, params, asJSON, lim, err)
+	}
+	if err != nil && tooCostly(err) {
+		return fmt.Errorf("SET: %w; raise --max-pieces or --max-memory, or give every parameter with --param to count at those values", err)
+	}
 	if err != nil {
 		return fmt.Errorf("SET:%w", err)
 	}
@@ -152,6 +159,24 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 			res.Value = json.RawMessage(v)
 		}
 	}
+	return writeCard(w, res, s.Params(), params, asJSON)
+}
+
+// cardEnumerated counts src at params by enumeration, for a set whose
+// conditions exceed the budget while it is being parsed.
+func cardEnumerated(w, errw io.Writer, src string, params map[string]int64, asJSON bool, lim polyhedra.Limits, parseErr error) error {
+	n, err := polyhedra.CountAt(src, params, lim, maxEnumerated)
+	if err != nil {
+		return fmt.Errorf("SET: %w; at the given parameters: %w", parseErr, err)
+	}
+	res := cardResult{Set: src, Value: json.RawMessage(fmt.Sprint(n)), Method: "enumerated"}
+	res.Note = fmt.Sprintf("the symbolic count stopped (%v); the value is that of the set %s", parseErr, methodNote["enumerated"])
+	fmt.Fprintf(errw, "uniperf card: %s\n", res.Note)
+	return writeCard(w, res, slices.Sorted(maps.Keys(params)), params, asJSON)
+}
+
+// writeCard prints res, its value labelled with the parameters names.
+func writeCard(w io.Writer, res cardResult, names []string, params map[string]int64, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -163,9 +188,9 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 	}
 	if res.Value != nil {
 		label := "value"
-		if len(s.Params()) > 0 {
+		if len(names) > 0 {
 			var at []string
-			for _, p := range s.Params() {
+			for _, p := range names {
 				at = append(at, fmt.Sprintf("%s=%d", p, params[p]))
 			}
 			label += " at " + strings.Join(at, " ")
