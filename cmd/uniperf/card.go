@@ -44,10 +44,12 @@ A count is bounded in work and memory: --max-pieces bounds the basic sets
 (chambers, residue classes, pieces of differences) it may create and
 --max-memory the memory it may take. Past either budget, or past the
 counter's own work limits (residue classes, size of the summands), the
-symbolic count stops. Without --param that is an error (exit status 2)
+symbolic count stops; parsing counts too, since each x != c or x mod d != r
+doubles a set's basic sets. Without --param that is an error (exit status 2)
 naming the budget and the set. With every parameter given, card counts the
 set with the parameters replaced by their values instead, which is far
-cheaper, and if that too exceeds the budget it enumerates the points; it
+cheaper, and if that too exceeds the budget, or the set exceeded it while
+being parsed, it enumerates the points; it
 then prints only the value, says so on standard error, and --json reports
 the method ("specialized" or "enumerated" rather than "symbolic") and the
 note.
