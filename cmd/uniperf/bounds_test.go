@@ -138,3 +138,26 @@ func TestCardParseBudget(t *testing.T) {
 		}
 	}
 }
+
+// A typo in a set with declared parameters, or an exponent, is a syntax
+// error with its place, not one more parameter; an error quotes at most
+// a brief part of a long set.
+func TestCardTyposAndBriefErrors(t *testing.T) {
+	for _, c := range []struct{ set, want string }{
+		{"[n] -> { [i] : 0 <= i < nn }", "SET:1:25: nn is neither a declared parameter (n) nor a dimension (i)"},
+		{"{ [i] : 0 <= i < 1e3 }", "SET:1:18: 1e3 is not an integer"},
+	} {
+		if code, msg := runAll(t, "card", c.set, "--param", "nn=3"); code != 2 || !strings.Contains(msg, c.want) {
+			t.Errorf("%s: exit %d, %q; want %q", c.set, code, msg, c.want)
+		}
+	}
+	var conds []string
+	for k := range 12 {
+		conds = append(conds, fmt.Sprintf("0 <= x%d < n and x%d != %d", k, k, k))
+	}
+	set := "[n] -> { [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11] : " + strings.Join(conds, " and ") + " }"
+	code, msg := runAll(t, "card", set, "--max-pieces", "10")
+	if code != 2 || !strings.Contains(msg, "more than 10 basic sets") || len(msg) > 500 {
+		t.Errorf("exit %d, a message of %d characters: %q", code, len(msg), msg)
+	}
+}

@@ -108,6 +108,9 @@ type cardResult struct {
 // symbolic count past its budget falls back to the value at params, with
 // a note on errw.
 func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, lim polyhedra.Limits) error {
+	if err := polyhedra.CheckNames(src); err != nil {
+		return fmt.Errorf("SET:%w", err)
+	}
 	s, err := polyhedra.ParseSetLimits(src, lim)
 	if err != nil && len(params) > 0 && tooCostly(err) {
 		return cardEnumerated(w, errw, src, params, asJSON, lim, err)
@@ -148,7 +151,7 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 		if errors.As(err, &be) { // it names the set
 			return fmt.Errorf("counting SET: %w; raise --max-pieces or --max-memory, or %s", err, hint)
 		}
-		return fmt.Errorf("counting SET %s: %w; %s", res.Set, err, hint)
+		return fmt.Errorf("counting SET %s: %w; %s", polyhedra.Brief(res.Set), err, hint)
 	case err != nil:
 		return fmt.Errorf("counting SET: %w", err)
 	default:
