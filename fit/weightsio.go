@@ -220,6 +220,9 @@ func ReadWeights(path string) (*Weights, error) {
 // WriteFileAtomic writes data to path through a synced temporary file in
 // the same directory and a rename.
 func WriteFileAtomic(path string, data []byte) (err error) {
+	if err := inputfile.CheckOutput(path); err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {

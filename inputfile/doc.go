@@ -1,6 +1,7 @@
 // Package inputfile opens and reads the files a user gives uniperf (tables,
 // kernels, weights, calibrations, programs, device files) within a size
-// cap, and refuses anything that is not a regular file.
+// cap, and refuses anything that is not a regular file, to read or, with
+// CheckOutput, to replace by a written output.
 //
 // Without it, reading an input whole let /dev/zero exhaust memory, a FIFO
 // block forever and a sparse multi-gigabyte file take seconds and

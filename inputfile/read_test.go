@@ -95,3 +95,25 @@ func TestReadFS(t *testing.T) {
 	_, err = ReadFS(fsys, "d", "dir/d")
 	refusedAs(t, err, "dir/d", "a directory")
 }
+
+// An output may be new or a regular file, never a device or directory,
+// which renaming the written file over it would replace.
+func TestCheckOutput(t *testing.T) {
+	dir := t.TempDir()
+	regular := filepath.Join(dir, "w.arrow")
+	if err := os.WriteFile(regular, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{regular, filepath.Join(dir, "new.arrow")} {
+		if err := CheckOutput(ok); err != nil {
+			t.Errorf("CheckOutput(%s) = %v", ok, err)
+		}
+	}
+	refusedAs(t, CheckOutput("/dev/null"), "/dev/null", "a device, not a regular file to write")
+	refusedAs(t, CheckOutput(dir), dir, "a directory, not a regular file to write")
+	link := filepath.Join(dir, "null")
+	if err := os.Symlink("/dev/null", link); err != nil {
+		t.Fatal(err)
+	}
+	refusedAs(t, CheckOutput(link), link, "a device")
+}

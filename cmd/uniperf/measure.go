@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -218,14 +216,10 @@ func measure(stdout, progress io.Writer, opts measureOptions) error {
 // failures are the system's.
 func tableError(err error) error {
 	var te *datasets.Error
-	var pe *fs.PathError
-	switch {
-	case errors.As(err, &te):
-		return err
-	case errors.As(err, &pe) && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, os.ErrExist)):
+	if errors.As(err, &te) {
 		return err
 	}
-	return systemFailure(err)
+	return outputError(err)
 }
 
 // printMeasureReport summarizes a run: rows, skips, failures, wall time
