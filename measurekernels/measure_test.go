@@ -372,3 +372,39 @@ func TestCalibrationKeptForResume(t *testing.T) {
 		t.Errorf("resumed %d rows and measured global_copy at %v; want %d and n = 2^13, 2^15", rep.Resumed, sizes, len(kept))
 	}
 }
+
+// Options left at zero time by the protocol of seed 001 §4.2: "We then
+// time 30 runs of each kernel ... we disregard the first 4 runs and take
+// the minimum of the remaining execution times."
+func TestDefaultProtocolIsThePapers(t *testing.T) {
+	dev := openPoCL(t)
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	opts := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large", Kernels: []string{"empty"}}
+	w, err := datasets.OpenWriter(path, Meta(dev.Info(), opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := Measure(dev, w, opts); err != nil {
+		t.Fatal(err)
+	}
+	rows := w.Table().Rows
+	if len(rows) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, r := range rows {
+		if len(r.RawTimesS) != 30 || r.RunsDiscarded != 4 || r.RunsKept != 26 {
+			t.Fatalf("%d raw times, %d discarded, %d kept; want 30, 4, 26", len(r.RawTimesS), r.RunsDiscarded, r.RunsKept)
+		}
+		least := r.RawTimesS[4]
+		for _, x := range r.RawTimesS[4:] {
+			least = min(least, x)
+		}
+		if r.TimeS != least {
+			t.Errorf("time %g, want the minimum of runs 5 to 30, %g", r.TimeS, least)
+		}
+	}
+	if !strings.Contains(w.Table().Meta.Method, "30 runs per row back to back, the first 4 discarded") {
+		t.Errorf("method %q does not state the protocol", w.Table().Meta.Method)
+	}
+}
