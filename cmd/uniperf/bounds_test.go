@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
 // Flags that bound work are checked before any work: --runs past
@@ -159,5 +161,24 @@ func TestCardTyposAndBriefErrors(t *testing.T) {
 	code, msg := runAll(t, "card", set, "--max-pieces", "10")
 	if code != 2 || !strings.Contains(msg, "more than 10 basic sets") || len(msg) > 500 {
 		t.Errorf("exit %d, a message of %d characters: %q", code, len(msg), msg)
+	}
+}
+
+// A kernel that assumes n >= 2^63 - 1 is counted, its pieces printed as
+// counted where simplifying their printed form would overflow; it ended
+// uniperf count with a panic (found by TestCLIRobustness).
+func TestCountAtTheEdgeOfInt64(t *testing.T) {
+	src, err := library.Source("arith_rsqrt_f64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edge := strings.Replace(string(src), "assume n >= 1", "assume n >= 9223372036854775807", 1)
+	knl := filepath.Join(t.TempDir(), "edge.knl")
+	if err := os.WriteFile(knl, []byte(edge), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out := runOut(t, "count", knl)
+	if code != 0 || !strings.Contains(out, "flop.f64.special           [n, nk] -> { 6 * n^2 * nk : n >= 9223372036854775807 and nk >= 1 }") {
+		t.Errorf("exit %d, %q", code, out)
 	}
 }
