@@ -18,6 +18,9 @@ import (
 const mainEnv = "UNIPERF_TEST_MAIN_ARGS"
 
 func TestMain(m *testing.M) {
+	if path := os.Getenv(batchEnv); path != "" {
+		runBatch(path)
+	}
 	if args := os.Getenv(mainEnv); args != "" {
 		var list []string
 		if err := json.Unmarshal([]byte(args), &list); err != nil {

@@ -7,22 +7,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/spf13/cobra"
 )
 
 // runAll runs uniperf with args after resetting every flag of every
 // command, and returns the exit status and the error message.
 func runAll(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	var walk func(*cobra.Command)
-	walk = func(c *cobra.Command) {
-		resetFlags(c)
-		for _, s := range c.Commands() {
-			walk(s)
-		}
-	}
-	walk(rootCmd)
+	resetAllFlags()
 	code, _, msg := runCommand(t, rootCmd, args...)
 	return code, msg
 }
