@@ -408,3 +408,35 @@ func TestDefaultProtocolIsThePapers(t *testing.T) {
 		t.Errorf("method %q does not state the protocol", w.Table().Meta.Method)
 	}
 }
+
+// Calibration raises a kernel's base size p through the suite's list until
+// its smallest size takes OverheadFactor times the empty kernel's time, or
+// the list ends: global_copy's list is 12, 14 (step 2), so a factor no size
+// reaches ends at 14 (n = 2^14, 2^16) and one every size reaches stays at
+// 12 (n = 2^12, 2^14). Left at zero, the factor is the documented twice
+// the overhead.
+func TestCalibrationFollowsTheOverheadFactor(t *testing.T) {
+	dev := openPoCL(t)
+	for _, c := range []struct {
+		factor float64
+		want   []int64
+	}{{1e9, []int64{1 << 14, 1 << 16}}, {1e-9, []int64{1 << 12, 1 << 14}}} {
+		path := filepath.Join(t.TempDir(), "m.arrow")
+		opts := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large", Kernels: []string{"empty", "global_copy"}, OverheadFactor: c.factor}
+		_, tab := runFixture(t, dev, path, opts)
+		var sizes []int64
+		for _, r := range tab.Rows {
+			if r.Kernel == "global_copy" && !slices.Contains(sizes, r.Params["n"]) {
+				sizes = append(sizes, r.Params["n"])
+			}
+		}
+		slices.Sort(sizes)
+		if !slices.Equal(sizes, c.want) {
+			t.Errorf("factor %g: global_copy measured at n = %v, want %v", c.factor, sizes, c.want)
+		}
+	}
+	method := Meta(dev.Info(), Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil)}).Method
+	if !strings.Contains(method, "takes at least 2 times the empty kernel's time") {
+		t.Errorf("method %q: want the default factor of 2 (uniperf measure --help: twice the overhead)", method)
+	}
+}
