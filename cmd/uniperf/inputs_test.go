@@ -10,10 +10,13 @@ import (
 )
 
 // runAll runs uniperf with args after resetting every flag of every
-// command, and returns the exit status and the error message.
+// command, and returns the exit status and the error message. It resets
+// them again afterwards: the tests that reset only their own command's
+// flags would otherwise inherit a bad --max-input.
 func runAll(t *testing.T, args ...string) (int, string) {
 	t.Helper()
 	resetAllFlags()
+	defer resetAllFlags()
 	code, _, msg := runCommand(t, rootCmd, args...)
 	return code, msg
 }
@@ -21,7 +24,8 @@ func runAll(t *testing.T, args ...string) (int, string) {
 // runOut is runAll returning standard output.
 func runOut(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	runAll(t, "--help") // resets every flag
+	resetAllFlags()
+	defer resetAllFlags()
 	code, out, _ := runCommand(t, rootCmd, args...)
 	return code, out
 }
