@@ -3,7 +3,7 @@ GOBIN    := $(shell $(GO) env GOPATH)/bin
 BIN      := bin/uniperf
 export CGO_ENABLED := 0
 
-.PHONY: all build demo test deps check unit arrowjs bench fuzz clean
+.PHONY: all build demo test deps check unit race arrowjs bench fuzz clean
 
 all: build
 
@@ -16,7 +16,7 @@ demo: build
 
 # The README's second command: installs what the tests need, then runs
 # every check and test.
-test: deps check unit arrowjs
+test: deps check unit race arrowjs
 
 deps:
 	./.ci/install-deps
@@ -28,6 +28,15 @@ check:
 
 unit:
 	$(GO) test -count=1 ./...
+
+# The packages that start goroutines, under the race detector (which needs
+# cgo): counting's workers and prefetching (on the library kernels),
+# fit/linear's counter, launch's buffer filling. Every count of counts
+# runs its workers; one test that counts the library keeps this to a
+# minute or two.
+race:
+	CGO_ENABLED=1 $(GO) test -race -count=1 -run 'TestCountMatchesPlanAndRun' ./counts
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./fit/linear ./measurekernels/launch
 
 # A second Arrow implementation (npm apache-arrow) reads every shipped table.
 arrowjs:

@@ -3,19 +3,20 @@ package datasets
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/ipc"
+
 	"github.com/uniperf/uniperf/datasets/arrowfile"
+	"github.com/uniperf/uniperf/datasets/inputfile"
 )
 
 // Read reads and validates the measurement table at path. Every problem is
 // an *Error naming the file and, where it applies, the column and row.
 func Read(path string) (*Table, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -58,6 +58,11 @@ type Meta struct {
 	Backend        string
 	Suite          string // e.g. "paper", "quick"
 	Method         string // free text: timing protocol, host, anything a reader needs
+	// Calibration is what the measuring program found before timing (for
+	// uniperf measure, JSON of the size chosen per kernel), kept so that
+	// a resumed run need not find it again; "" when there is none. It is
+	// not part of the table's identity: a resumed run may add to it.
+	Calibration string
 }
 
 // Key identifies a row within a table: kernel, const bindings, parameter
@@ -158,17 +163,21 @@ const (
 	keyBackend      = "backend"
 	keySuite        = "suite"
 	keyMethod       = "method"
+	keyCalibration  = "calibration" // optional
 )
 
 // Schema is the Arrow schema of a measurement table with meta as its
 // metadata.
 func Schema(meta Meta) *arrow.Schema {
-	md := arrow.NewMetadata(
-		[]string{keySchema, keyDeviceName, keyDeviceVendor, keyDeviceDriver, keyComputeUnits, keyClockMHz,
-			keyGlobalMem, keyLocalMem, keyBackend, keySuite, keyMethod},
-		[]string{SchemaID, meta.DeviceName, meta.DeviceVendor, meta.DeviceDriver, strconv.Itoa(meta.ComputeUnits),
-			strconv.Itoa(meta.ClockMHz), strconv.FormatInt(meta.GlobalMemBytes, 10), strconv.FormatInt(meta.LocalMemBytes, 10),
-			meta.Backend, meta.Suite, meta.Method})
+	keys := []string{keySchema, keyDeviceName, keyDeviceVendor, keyDeviceDriver, keyComputeUnits, keyClockMHz,
+		keyGlobalMem, keyLocalMem, keyBackend, keySuite, keyMethod}
+	values := []string{SchemaID, meta.DeviceName, meta.DeviceVendor, meta.DeviceDriver, strconv.Itoa(meta.ComputeUnits),
+		strconv.Itoa(meta.ClockMHz), strconv.FormatInt(meta.GlobalMemBytes, 10), strconv.FormatInt(meta.LocalMemBytes, 10),
+		meta.Backend, meta.Suite, meta.Method}
+	if meta.Calibration != "" {
+		keys, values = append(keys, keyCalibration), append(values, meta.Calibration)
+	}
+	md := arrow.NewMetadata(keys, values)
 	return arrow.NewSchema(slices.Clone(fields), &md)
 }
 
@@ -213,6 +222,9 @@ func metaFrom(md arrow.Metadata) (Meta, error) {
 		*f.dst = v
 	}
 	m.ComputeUnits, m.ClockMHz = int(units), int(clock)
+	if i := md.FindKey(keyCalibration); i >= 0 {
+		m.Calibration = md.Values()[i]
+	}
 	if err := m.validate(); err != nil {
 		return Meta{}, err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/uniperf/uniperf/datasets/inputfile"
 )
 
 // WriteFile validates t and writes it to path atomically: the table goes
@@ -26,6 +28,9 @@ func WriteFile(path string, t *Table) error {
 func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
 
 func writeAtomic(path string, t *Table) (err error) {
+	if err := inputfile.CheckOutput(path); err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {

@@ -25,8 +25,12 @@ type Writer struct {
 
 // OpenWriter opens path for appending rows measured as meta describes.
 //
-// If path exists it must be a valid table whose metadata equals meta: its
-// rows are kept and the run resumes. A corrupt or mismatched table is an
+// If path exists it must be a valid table of the same device identity
+// (name, vendor, driver, compute units, backend), suite and method as
+// meta: its rows and metadata are kept and the run resumes. Clock and
+// memory sizes are not compared, since a runtime may report them
+// differently from run to run (PoCL's global memory follows the host's
+// free memory). A corrupt or mismatched table is an
 // error and the file is left untouched. If path does not exist, an empty
 // table is written at once, so that an unwritable path fails before any
 // measurement. Temporary files left by an interrupted writer are removed.
@@ -60,7 +64,7 @@ func (w *Writer) open() error {
 	if diff := metaDiff(old.Meta, w.table.Meta); diff != "" {
 		return &Error{File: w.path, Row: -1, Err: fmt.Errorf("cannot resume: the table was measured %s (the file is left as it is; choose another output, or rerun with the table's settings)", diff)}
 	}
-	w.table.Rows = old.Rows
+	w.table = *old
 	for _, r := range old.Rows {
 		w.keys[r.Key()] = true
 	}
@@ -97,9 +101,6 @@ func metaDiff(a, b Meta) string {
 	add(keyDeviceVendor, a.DeviceVendor, b.DeviceVendor)
 	add(keyDeviceDriver, a.DeviceDriver, b.DeviceDriver)
 	add(keyComputeUnits, a.ComputeUnits, b.ComputeUnits)
-	add(keyClockMHz, a.ClockMHz, b.ClockMHz)
-	add(keyGlobalMem, a.GlobalMemBytes, b.GlobalMemBytes)
-	add(keyLocalMem, a.LocalMemBytes, b.LocalMemBytes)
 	add(keyBackend, a.Backend, b.Backend)
 	add(keySuite, a.Suite, b.Suite)
 	if x, y := firstDifference(a.Method, b.Method); x != y {
@@ -157,6 +158,21 @@ func (w *Writer) Append(r Row) error {
 		return err
 	}
 	w.keys[k] = true
+	return nil
+}
+
+// SetCalibration records c as the table's Meta.Calibration and rewrites
+// the file; on error the file and the Writer keep the calibration they had.
+func (w *Writer) SetCalibration(c string) error {
+	if w.lock == nil {
+		return fmt.Errorf("%s: writer is closed", w.path)
+	}
+	old := w.table.Meta.Calibration
+	w.table.Meta.Calibration = c
+	if err := writeAtomic(w.path, &w.table); err != nil {
+		w.table.Meta.Calibration = old
+		return err
+	}
 	return nil
 }
 

@@ -276,3 +276,55 @@ func TestLeftoverTempFileIsRemoved(t *testing.T) {
 		t.Error("another table's temporary file was removed")
 	}
 }
+
+// A resumed run whose runtime reports another clock or memory size (PoCL's
+// global memory follows the host's free memory) resumes, and the table
+// keeps the metadata and calibration of the run that created it; another
+// driver or number of compute units is another device.
+func TestWriterResumesOnDeviceIdentity(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	w, err := OpenWriter(path, testMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(testRow(0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetCalibration(`{"p":{"k":3}}`); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+
+	drifted := testMeta
+	drifted.GlobalMemBytes, drifted.LocalMemBytes, drifted.ClockMHz = testMeta.GlobalMemBytes+1<<30, 32<<10, 1000
+	w, err = OpenWriter(path, drifted)
+	if err != nil {
+		t.Fatalf("resume with drifted memory and clock: %v", err)
+	}
+	if got := w.Table().Meta; got.GlobalMemBytes != testMeta.GlobalMemBytes || got.Calibration != `{"p":{"k":3}}` {
+		t.Errorf("resumed metadata %+v, want the first run's with its calibration", got)
+	}
+	if err := w.Append(testRow(1)); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	tab, err := Read(path)
+	if err != nil || len(tab.Rows) != 2 || tab.Meta.Calibration != `{"p":{"k":3}}` || tab.Meta.ClockMHz != testMeta.ClockMHz {
+		t.Fatalf("after resume: %v, %+v", err, tab)
+	}
+
+	for name, change := range map[string]func(*Meta){
+		"driver":        func(m *Meta) { m.DeviceDriver = "other" },
+		"compute units": func(m *Meta) { m.ComputeUnits++ },
+		"backend":       func(m *Meta) { m.Backend = "cuda" },
+	} {
+		m := testMeta
+		change(&m)
+		if w, err := OpenWriter(path, m); err == nil || !strings.Contains(err.Error(), "cannot resume") {
+			if err == nil {
+				w.Close()
+			}
+			t.Errorf("%s changed: %v, want cannot resume", name, err)
+		}
+	}
+}

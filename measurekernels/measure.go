@@ -51,6 +51,9 @@ const (
 	DefaultDiscard        = 4
 	DefaultOverheadFactor = 2
 	DefaultMemoryFraction = 0.8
+	// MaxRuns bounds Runs: the raw times of a row are allocated before
+	// it is timed, and a row holds them all.
+	MaxRuns = 10_000
 )
 
 func (o *Options) defaults() {
@@ -79,6 +82,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("measure: a suite and a code generator are required")
 	case o.Runs < 1 || o.Discard < 0 || o.Discard >= o.Runs:
 		return fmt.Errorf("measure: %d runs with %d discarded leaves none to keep", o.Runs, o.Discard)
+	case o.Runs > MaxRuns:
+		return fmt.Errorf("measure: %d runs, more than the %d a row may hold", o.Runs, MaxRuns)
 	case o.Budget < 0 || o.OverheadFactor < 0 || o.MemoryFraction <= 0 || o.MemoryFraction > 1:
 		return fmt.Errorf("measure: budget, overhead factor and memory fraction must be positive (memory fraction at most 1)")
 	}
@@ -166,9 +171,13 @@ func Measure(dev gpu.Device, out *datasets.Writer, opts Options) (*Report, error
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	m := newMeasurer(dev, out, opts)
+	cal, err := parseCalibration(out.Table().Meta.Calibration)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", out.Path(), err)
+	}
+	m := newMeasurer(dev, out, opts, cal)
 	defer m.close()
-	err := m.run()
+	err = m.run()
 	m.report.Wall = time.Since(m.start)
 	return m.report, err
 }

@@ -2,6 +2,7 @@ package measurekernels
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -309,5 +310,133 @@ func TestMeasureReusesArraysAcrossGroupSizes(t *testing.T) {
 	}
 	if got := dev.sizes[4*largest]; got != 2 {
 		t.Errorf("%d allocations of %d bytes, want 2 (arrays a and b, once)", got, 4*largest)
+	}
+}
+
+// Options past MaxRuns are refused before anything is allocated or run.
+func TestValidateRuns(t *testing.T) {
+	base := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil)}
+	for _, c := range []struct {
+		runs, discard int
+		ok            bool
+	}{{MaxRuns, 4, true}, {MaxRuns + 1, 4, false}, {2_000_000_000, 4, false}, {5, 5, false}, {5, -1, false}} {
+		o := base
+		o.Runs, o.Discard = c.runs, c.discard
+		if err := o.Validate(); (err == nil) != c.ok {
+			t.Errorf("Runs %d, Discard %d: Validate = %v", c.runs, c.discard, err)
+		}
+	}
+}
+
+// The base size calibration chooses for each kernel is kept in the table's
+// metadata, and a resumed run plans from it without calibrating again,
+// even a kernel the interrupted run had not measured: here the recorded p
+// of global_copy is changed to 13, which calibration never picks from the
+// suite's list (12, 14), and the resumed run measures at 2^13 and 2^15.
+func TestCalibrationKeptForResume(t *testing.T) {
+	dev := openPoCL(t)
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	opts := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large", Kernels: []string{"empty", "global_copy"}}
+	_, tab := runFixture(t, dev, path, opts)
+	cal, err := parseCalibration(tab.Meta.Calibration)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := cal.P["global_copy"]; !ok || p != 12 && p != 14 {
+		t.Fatalf("calibration %q: want global_copy at p 12 or 14", tab.Meta.Calibration)
+	}
+	if _, ok := cal.P["empty"]; !ok {
+		t.Errorf("calibration %q lacks the empty kernel", tab.Meta.Calibration)
+	}
+
+	// As if interrupted before the first global_copy row was written.
+	var kept []datasets.Row
+	for _, r := range tab.Rows {
+		if r.Kernel == "empty" {
+			kept = append(kept, r)
+		}
+	}
+	meta := tab.Meta
+	meta.Calibration = strings.Replace(meta.Calibration, fmt.Sprintf(`"global_copy":%d`, cal.P["global_copy"]), `"global_copy":13`, 1)
+	if err := datasets.WriteFile(path, &datasets.Table{Meta: meta, Rows: kept}); err != nil {
+		t.Fatal(err)
+	}
+	rep, tab := runFixture(t, dev, path, opts)
+	sizes := map[int64]bool{}
+	for _, r := range tab.Rows {
+		if r.Kernel == "global_copy" {
+			sizes[r.Params["n"]] = true
+		}
+	}
+	if rep.Resumed != len(kept) || !sizes[1<<13] || !sizes[1<<15] || len(sizes) != 2 {
+		t.Errorf("resumed %d rows and measured global_copy at %v; want %d and n = 2^13, 2^15", rep.Resumed, sizes, len(kept))
+	}
+}
+
+// Options left at zero time by the protocol of seed 001 §4.2: "We then
+// time 30 runs of each kernel ... we disregard the first 4 runs and take
+// the minimum of the remaining execution times."
+func TestDefaultProtocolIsThePapers(t *testing.T) {
+	dev := openPoCL(t)
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	opts := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large", Kernels: []string{"empty"}}
+	w, err := datasets.OpenWriter(path, Meta(dev.Info(), opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := Measure(dev, w, opts); err != nil {
+		t.Fatal(err)
+	}
+	rows := w.Table().Rows
+	if len(rows) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, r := range rows {
+		if len(r.RawTimesS) != 30 || r.RunsDiscarded != 4 || r.RunsKept != 26 {
+			t.Fatalf("%d raw times, %d discarded, %d kept; want 30, 4, 26", len(r.RawTimesS), r.RunsDiscarded, r.RunsKept)
+		}
+		least := r.RawTimesS[4]
+		for _, x := range r.RawTimesS[4:] {
+			least = min(least, x)
+		}
+		if r.TimeS != least {
+			t.Errorf("time %g, want the minimum of runs 5 to 30, %g", r.TimeS, least)
+		}
+	}
+	if !strings.Contains(w.Table().Meta.Method, "30 runs per row back to back, the first 4 discarded") {
+		t.Errorf("method %q does not state the protocol", w.Table().Meta.Method)
+	}
+}
+
+// Calibration raises a kernel's base size p through the suite's list until
+// its smallest size takes OverheadFactor times the empty kernel's time, or
+// the list ends: global_copy's list is 12, 14 (step 2), so a factor no size
+// reaches ends at 14 (n = 2^14, 2^16) and one every size reaches stays at
+// 12 (n = 2^12, 2^14). Left at zero, the factor is the documented twice
+// the overhead.
+func TestCalibrationFollowsTheOverheadFactor(t *testing.T) {
+	dev := openPoCL(t)
+	for _, c := range []struct {
+		factor float64
+		want   []int64
+	}{{1e9, []int64{1 << 14, 1 << 16}}, {1e-9, []int64{1 << 12, 1 << 14}}} {
+		path := filepath.Join(t.TempDir(), "m.arrow")
+		opts := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large", Kernels: []string{"empty", "global_copy"}, OverheadFactor: c.factor}
+		_, tab := runFixture(t, dev, path, opts)
+		var sizes []int64
+		for _, r := range tab.Rows {
+			if r.Kernel == "global_copy" && !slices.Contains(sizes, r.Params["n"]) {
+				sizes = append(sizes, r.Params["n"])
+			}
+		}
+		slices.Sort(sizes)
+		if !slices.Equal(sizes, c.want) {
+			t.Errorf("factor %g: global_copy measured at n = %v, want %v", c.factor, sizes, c.want)
+		}
+	}
+	method := Meta(dev.Info(), Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil)}).Method
+	if !strings.Contains(method, "takes at least 2 times the empty kernel's time") {
+		t.Errorf("method %q: want the default factor of 2 (uniperf measure --help: twice the overhead)", method)
 	}
 }

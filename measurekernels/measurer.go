@@ -36,6 +36,7 @@ type measurer struct {
 	// exponent is, per kernel, the exponent e of t ~ N^e that
 	// calibration found, for series with one size measured.
 	exponent map[string]float64
+	cal      calibration // the table's, added to as kernels are calibrated
 	last     lastArrays
 }
 
@@ -48,7 +49,7 @@ type plan struct {
 	cases []suite.Case
 }
 
-func newMeasurer(dev gpu.Device, out *datasets.Writer, opts Options) *measurer {
+func newMeasurer(dev gpu.Device, out *datasets.Writer, opts Options, cal calibration) *measurer {
 	info := dev.Info()
 	class := opts.SizeClass
 	if class == "" {
@@ -57,7 +58,7 @@ func newMeasurer(dev gpu.Device, out *datasets.Writer, opts Options) *measurer {
 	m := &measurer{dev: dev, info: info, out: out, opts: opts, class: class, start: time.Now(),
 		report: &Report{}, programs: map[string]*program{}, failed: map[string]bool{},
 		times: map[datasets.Key]float64{}, series: map[string][]point{}, measured: map[datasets.Key]bool{},
-		exponent: map[string]float64{}}
+		exponent: map[string]float64{}, cal: cal}
 	for _, r := range out.Table().Rows {
 		m.times[r.Key()] = r.TimeS
 	}
@@ -153,6 +154,9 @@ func (m *measurer) fits(p *program, c suite.Case) (map[string]int64, error) {
 // empty kernel's time (the largest p that fits when none does), lowered
 // to fit the entry's time budget (see budgetP).
 func (m *measurer) calibrate(e *suite.Kernel) (*plan, error) {
+	if pl, ok, err := m.recalled(e); ok {
+		return pl, err
+	}
 	// The sizes of neighbouring p overlap; the p whose smallest sizes the
 	// table holds is the one measured before.
 	best, bestHits := -1, [2]int{}
@@ -173,7 +177,7 @@ func (m *measurer) calibrate(e *suite.Kernel) (*plan, error) {
 		}
 	}
 	if best >= 0 {
-		return m.plan(e, best)
+		return m.remember(e, best)
 	}
 	chosen := -1
 	var chosenCase suite.Case
@@ -210,7 +214,7 @@ func (m *measurer) calibrate(e *suite.Kernel) (*plan, error) {
 	if budget, keep := m.opts.Suite.Budget(e); budget > 0 && e.Class != "empty" && m.overhead > 0 {
 		chosen = m.budgetP(e, chosen, chosenCase, chosenProg, budget, keep)
 	}
-	return m.plan(e, chosen)
+	return m.remember(e, chosen)
 }
 
 // budgetP lowers p, below the suite's list if need be, until the first

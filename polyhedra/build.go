@@ -12,13 +12,17 @@ import (
 // Names that are neither declared parameters nor dimensions become
 // parameters, as in isl. Errors are *SyntaxError values carrying the line
 // and column.
-func ParseSet(src string) (s *Set, err error) {
+func ParseSet(src string) (*Set, error) { return ParseSetLimits(src, Limits{}) }
+
+// ParseSetLimits is ParseSet within l: conditions that multiply into more
+// basic sets (each x != c doubles them) fail with *BudgetError.
+func ParseSetLimits(src string, l Limits) (s *Set, err error) {
 	defer catch(&err, "parsing set")
 	ast, err := parseSetAST(src)
 	if err != nil {
 		return nil, err
 	}
-	bd := &builder{params: ast.params, work: newBudget(Limits{})}
+	bd := &builder{params: ast.params, work: newBudget(l)}
 	s = &Set{params: ast.params}
 	for i, pc := range ast.pieces {
 		if i == 0 {

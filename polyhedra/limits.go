@@ -3,6 +3,7 @@ package polyhedra
 import (
 	"fmt"
 	"runtime/metrics"
+	"unicode/utf8"
 )
 
 // Limits bound the resources of one operation on sets: a count, a
@@ -56,9 +57,26 @@ func (e *BudgetError) Error() string {
 		s = fmt.Sprintf("more than %d basic sets (the piece budget) needed", e.Value)
 	}
 	if e.Set != "" {
-		s += " for " + e.Set
+		s += " for " + Brief(e.Set)
 	}
 	return s
+}
+
+// briefLen bounds the characters of a set that an error message quotes.
+const briefLen = 200
+
+// Brief shortens a set's text for an error message: a set past budgets
+// often runs to kilobytes, which buried the cause. The whole text stays
+// in the error's fields (BudgetError.Set).
+func Brief(set string) string {
+	if len(set) <= briefLen {
+		return set
+	}
+	cut := briefLen
+	for cut > 0 && !utf8.RuneStart(set[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d characters)", set[:cut], len(set))
 }
 
 // budgetPanic unwinds out of an operation at a limit, like overflowPanic;

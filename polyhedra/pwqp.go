@@ -36,7 +36,15 @@ func (p *PwQPolynomial) view() []*bset {
 
 // present sets p up to form its printed pieces on first use.
 func (p *PwQPolynomial) present() *PwQPolynomial {
-	p.shown = sync.OnceValue(func() []*bset { return presentPieces(p.pieces, p.disjoint) })
+	p.shown = sync.OnceValue(func() []*bset {
+		var out []*bset
+		if tryNoOverflow(func() { out = presentPieces(p.pieces, p.disjoint) }) {
+			return out
+		}
+		// Simplifying the printed form overflowed (a domain at the edge of
+		// int64): print the pieces as counted, which have the same value.
+		return sortPieces(slices.Clone(p.pieces))
+	})
 	return p
 }
 

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
@@ -27,7 +27,7 @@ func writeCalibration(path string, m models.Model, device string, d *gpus.Device
 // readCalibration reads a calibration file written by uniperf fit and
 // restores the model, which must be the one asked for.
 func readCalibration(path, model string) (*models.CalibrationFile, models.Model, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	var pe *fs.PathError
 	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
 		return nil, nil, systemFailure(err)

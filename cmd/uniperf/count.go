@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -14,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -171,7 +171,7 @@ type countValue struct {
 // loadKernel reads KERNEL: a file if one exists at that path, else a
 // library kernel of that name.
 func loadKernel(arg string, consts map[string]int64) (*counts.Kernel, error) {
-	src, err := os.ReadFile(arg)
+	src, err := inputfile.ReadFile(arg)
 	file := arg
 	if errors.Is(err, fs.ErrNotExist) {
 		var lerr error

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/report"
 	"github.com/uniperf/uniperf/fit/weightsio"
@@ -155,7 +156,20 @@ func writeOutput(stdout io.Writer, path string, data []byte) error {
 		return nil
 	}
 	if err := weightsio.WriteFileAtomic(path, data); err != nil {
-		return systemFailure(err)
+		return outputError(err)
 	}
 	return nil
+}
+
+// outputError classifies a failure to write an output the user named: a
+// directory that does not exist, a denied permission or a path that is
+// not a regular file is the user's input; anything else (a full disk, an
+// I/O error) is the system's.
+func outputError(err error) error {
+	var pe *fs.PathError
+	var ie *inputfile.Error
+	if errors.As(err, &ie) || errors.As(err, &pe) && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrExist)) {
+		return err
+	}
+	return systemFailure(err)
 }

@@ -153,7 +153,7 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 		return err
 	}
 	if err := weightsio.WriteWeights(opts.out, w); err != nil {
-		return systemFailure(err)
+		return outputError(err)
 	}
 	if err := printFit(stdout, w); err != nil {
 		return err

@@ -29,8 +29,8 @@ type kernelTimer struct {
 // flag; an unknown selector is bad input, a runtime that fails is the
 // system's.
 func openTimer(flag, selector string, runs, discard int) (*kernelTimer, error) {
-	if runs <= discard || discard < 0 {
-		return nil, fmt.Errorf("--runs %d must exceed --discard %d, which must not be negative", runs, discard)
+	if err := checkRuns(runs, discard); err != nil {
+		return nil, err
 	}
 	dev, err := devices.Open(selector)
 	if err != nil {
@@ -41,6 +41,14 @@ func openTimer(flag, selector string, runs, discard int) (*kernelTimer, error) {
 		return nil, systemFailure(fmt.Errorf("%s %s: %w", flag, selector, err))
 	}
 	return &kernelTimer{dev: dev, runs: runs, discard: discard}, nil
+}
+
+// checkRuns validates --runs and --discard before any device is opened.
+func checkRuns(runs, discard int) error {
+	if runs <= discard || discard < 0 || runs > measurekernels.MaxRuns {
+		return fmt.Errorf("--runs %d must exceed --discard %d, which must not be negative, and be at most %d", runs, discard, measurekernels.MaxRuns)
+	}
+	return nil
 }
 
 func (t *kernelTimer) close() { _ = t.dev.Close() }
@@ -63,10 +71,17 @@ func (t *kernelTimer) build(ir *counts.Kernel) (*launch.Kernel, error) {
 }
 
 // check runs k at params against the reference interpreter. A wrong
-// result is the device's or the generator's fault, not the user's.
+// result is the device's or the generator's fault, not the user's; a
+// kernel the interpreter refuses (a subscript out of bounds, a division
+// by zero) is the user's, and its error names the line.
 func (t *kernelTimer) check(k *launch.Kernel, params map[string]int64) error {
 	if err := k.Check(params); err != nil {
-		return systemFailure(fmt.Errorf("kernel %s at %s: %w", k.IR.Name, launch.ParamString(params), err))
+		err = fmt.Errorf("kernel %s at %s: %w", k.IR.Name, launch.ParamString(params), err)
+		var ce *counts.Error
+		if errors.As(err, &ce) {
+			return err
+		}
+		return systemFailure(err)
 	}
 	return nil
 }

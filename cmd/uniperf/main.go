@@ -10,9 +10,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/uniperf/uniperf/datasets/inputfile"
 )
 
 var rootCmd = &cobra.Command{
@@ -26,13 +32,45 @@ work-groups), measures a library of kernels on a real OpenCL or CUDA device,
 fits one weight per operation kind and device, and predicts new sizes as a
 dot product of weights and counts.
 
-Exit status: 0 on success, 2 for bad input (syntax errors, unbounded sets,
-missing parameters, corrupt tables), 1 for failures of the device or system.`,
+Exit status:
+  0    success
+  2    bad input or usage: syntax errors (with file:line:col, or SET:line:col),
+       unbounded sets, missing parameters, corrupt tables, inputs that are not
+       regular files or exceed --max-input, flags out of range, unknown
+       commands or help topics
+  1    a fault of the device, its driver or the system (a failed launch, an
+       unwritable output)
+  130  interrupted (SIGINT; 143 for SIGTERM): a measurement keeps every row
+       written and the same command resumes it`,
 	SilenceUsage:  true,
 	SilenceErrors: true,
+	PersistentPreRunE: func(*cobra.Command, []string) error {
+		if maxInputMiB <= 0 || maxInputMiB > math.MaxInt64>>20 {
+			return fmt.Errorf("--max-input %d: want a positive number of MiB", maxInputMiB)
+		}
+		inputfile.MaxBytes = maxInputMiB << 20
+		return nil
+	},
+}
+
+// maxInputMiB is --max-input, the cap on every file read.
+var maxInputMiB int64
+
+func init() {
+	rootCmd.PersistentFlags().Int64Var(&maxInputMiB, "max-input", inputfile.DefaultMaxBytes>>20,
+		"most MiB of any input file (tables, kernels, weights, programs)")
 }
 
 func main() {
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-signals
+		fmt.Fprintf(os.Stderr, "uniperf: interrupted (%v)\n", s)
+		// Tables are complete files after every row, so exiting here loses
+		// at most the row in flight, as a kill would.
+		os.Exit(128 + int(s.(syscall.Signal)))
+	}()
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -41,17 +79,82 @@ var stderr io.Writer = os.Stderr
 
 // run executes the command line and returns the process exit status.
 func run(args []string) int {
+	strictCommands(args)
 	rootCmd.SetArgs(args)
+	// Commands print with fmt and do not all look at write errors; a full
+	// disk or a closed pipe must not exit 0 with the output lost.
+	out := &checkedWriter{w: rootCmd.OutOrStdout()}
+	rootCmd.SetOut(out)
+	defer rootCmd.SetOut(out.w)
 	err := rootCmd.Execute()
+	if err == nil && out.err != nil {
+		err = systemFailure(fmt.Errorf("writing the output: %w", out.err))
+	}
 	if err == nil {
 		return 0
 	}
 	fmt.Fprintf(stderr, "uniperf: %v\n", err)
 	var fail *failure
-	if errors.As(err, &fail) {
+	if errors.As(err, &fail) || systemErrno(err) {
 		return 1
 	}
 	return 2
+}
+
+// checkedWriter keeps the first error of the writes to w.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// systemErrno reports errors of the system, whatever command met them: a
+// full disk or quota, an I/O error, a read-only file system, a closed pipe.
+func systemErrno(err error) bool {
+	for _, e := range []error{syscall.ENOSPC, syscall.EDQUOT, syscall.EIO, syscall.EROFS, syscall.EPIPE} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// strictCommands makes every way of asking for something that does not
+// exist bad input: cobra answers "uniperf help nosuch", "uniperf kernels
+// nosuch" and "uniperf completion nosh" with help and status 0.
+func strictCommands(args []string) {
+	rootCmd.SetHelpCommand(helpCmd)
+	rootCmd.InitDefaultCompletionCmd(args...)
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.HasSubCommands() && !sub.Runnable() {
+				sub.Args = cobra.NoArgs
+				sub.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+			}
+			walk(sub)
+		}
+	}
+	walk(rootCmd)
+}
+
+var helpCmd = &cobra.Command{
+	Use:   "help [command]",
+	Short: "Help about any command",
+	RunE: func(c *cobra.Command, args []string) error {
+		cmd, rest, err := c.Root().Find(args)
+		if err != nil || len(rest) > 0 {
+			return fmt.Errorf("unknown help topic %q: see uniperf --help", strings.Join(args, " "))
+		}
+		return cmd.Help()
+	},
 }
 
 // failure marks an error that is not the user's input: a device, driver or

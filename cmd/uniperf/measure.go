@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -166,6 +164,9 @@ func measure(stdout, progress io.Writer, opts measureOptions) error {
 	if opts.out == "" {
 		return fmt.Errorf("--out is required: the table to create or resume")
 	}
+	if err := checkRuns(opts.runs, opts.discard); err != nil {
+		return err
+	}
 	s, err := suite.Load(opts.suite)
 	if err != nil {
 		return fmt.Errorf("--suite %s: %w", opts.suite, err)
@@ -218,14 +219,10 @@ func measure(stdout, progress io.Writer, opts measureOptions) error {
 // failures are the system's.
 func tableError(err error) error {
 	var te *datasets.Error
-	var pe *fs.PathError
-	switch {
-	case errors.As(err, &te):
-		return err
-	case errors.As(err, &pe) && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, os.ErrExist)):
+	if errors.As(err, &te) {
 		return err
 	}
-	return systemFailure(err)
+	return outputError(err)
 }
 
 // printMeasureReport summarizes a run: rows, skips, failures, wall time

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -180,12 +181,25 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 		}
 		t, terms, err := counter.Predict(w, kernel, consts, p)
 		warnUnweighted(kernel, p, terms)
+		if err == nil {
+			err = finite(kernel, p, t)
+		}
 		return prediction{Kernel: kernel, Device: w.Device, Params: p, Predicted: t, Terms: terms}, err
 	})
 	if err != nil {
 		return err
 	}
 	return writePredictions(out, opts.json, preds, printBreakdown, printPredictions)
+}
+
+// finite refuses a prediction that overflowed float64 (weights near
+// 1e308 times counts), which would print as +Inf s with NaN% shares and
+// could not be written as JSON.
+func finite(kernel string, params map[string]int64, t float64) error {
+	if math.IsInf(t, 0) || math.IsNaN(t) {
+		return fmt.Errorf("predicting %s at %s: the prediction is %g s: weights times counts overflow 64-bit floats (check the weights)", kernel, setString(params), t)
+	}
+	return nil
 }
 
 // predictSets predicts every parameter set that --param and --sweep give,
@@ -331,6 +345,9 @@ func predictModel(out io.Writer, kernel string, opts predictOptions) error {
 	env := &models.Env{Counter: models.NewCounter(kernelSource(kernel)), Device: d}
 	preds, err := predictSets(opts, func(consts, p map[string]int64) (modelPrediction, error) {
 		pr, err := m.Predict(env, models.Case{Kernel: kernel, Consts: consts, Params: p})
+		if err == nil {
+			err = finite(kernel, p, pr.Seconds)
+		}
 		return modelPrediction{Kernel: kernel, Device: cal.Device, Model: m.Name(), Params: p, Predicted: pr.Seconds, Explain: pr.Explain}, err
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/program"
@@ -164,7 +165,7 @@ func readProgram(path string) (*program.Program, models.Source, error) {
 	} else {
 		dir, file, where = os.DirFS(filepath.Dir(path)), filepath.Base(path), filepath.Dir(path)+string(filepath.Separator)
 	}
-	text, err := fs.ReadFile(dir, file)
+	text, err := inputfile.ReadFS(dir, file, where+file)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
@@ -180,7 +181,7 @@ func readProgram(path string) (*program.Program, models.Source, error) {
 		if !strings.HasSuffix(name, ".knl") {
 			return models.Library(name)
 		}
-		b, err := fs.ReadFile(dir, name)
+		b, err := inputfile.ReadFS(dir, name, where+name)
 		return where + name, b, err
 	}
 	return prog, src, nil
@@ -216,6 +217,9 @@ func programPredictor(name string, dev *gpus.Device, src models.Source, opts pro
 	}
 	return func(b program.Bound) (float64, error) {
 		p, err := m.Predict(env, models.Case{Kernel: b.Kernel, Consts: b.Consts, Params: b.Params})
+		if err == nil {
+			err = finite(b.Kernel, b.Params, p.Seconds)
+		}
 		return p.Seconds, err
 	}, nil
 }

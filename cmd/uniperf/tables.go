@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit"
 )
 
@@ -70,7 +70,7 @@ func readTable(arg string) ([]byte, error) {
 		}
 		return data, nil
 	}
-	data, err := os.ReadFile(arg)
+	data, err := inputfile.ReadFile(arg)
 	var pe *fs.PathError
 	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
 		return nil, systemFailure(err)

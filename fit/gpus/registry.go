@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path"
 	"strings"
+
+	"github.com/uniperf/uniperf/datasets/inputfile"
 )
 
 //go:embed devices/*.json
@@ -110,7 +111,7 @@ func nonNegative(x float64) bool { return x >= 0 && !math.IsInf(x, 0) && !math.I
 
 // Load reads a device file from disk.
 func Load(filename string) (*Device, error) {
-	data, err := os.ReadFile(filename)
+	data, err := inputfile.ReadFile(filename)
 	if err != nil {
 		return nil, err
 	}

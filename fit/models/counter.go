@@ -3,12 +3,12 @@ package models
 import (
 	"fmt"
 	"maps"
-	"os"
 	"runtime"
 	"slices"
 	"sync"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -25,7 +25,7 @@ func Library(name string) (string, []byte, error) {
 // Files is the Source that reads kernels from .knl files: a kernel's name
 // is its path.
 func Files(path string) (string, []byte, error) {
-	src, err := os.ReadFile(path)
+	src, err := inputfile.ReadFile(path)
 	return path, src, err
 }
 

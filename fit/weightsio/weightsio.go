@@ -14,7 +14,9 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+
 	"github.com/uniperf/uniperf/datasets/arrowfile"
+	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit"
 )
 
@@ -217,7 +219,7 @@ func ReadWeights(path string) (*fit.Weights, error) {
 	if i := strings.LastIndexByte(path, '#'); i >= 0 && isCSV(path[:i]) {
 		file, label = path[:i], path[i+1:]
 	}
-	data, err := os.ReadFile(file)
+	data, err := inputfile.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -238,6 +240,9 @@ func isCSV(path string) bool { return strings.EqualFold(filepath.Ext(path), ".cs
 // WriteFileAtomic writes data to path through a synced temporary file in
 // the same directory and a rename.
 func WriteFileAtomic(path string, data []byte) (err error) {
+	if err := inputfile.CheckOutput(path); err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {

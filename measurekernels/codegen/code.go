@@ -30,6 +30,9 @@ type Arg struct {
 // so that the generated kernel executes exactly what the counts reference
 // interpreter does.
 func Generate(k *counts.Kernel, b gpu.Backend) (*Code, error) {
+	if err := checkSizes(k); err != nil {
+		return nil, fmt.Errorf("codegen: %s: %w", k.Name, err)
+	}
 	dom, err := newPolyDomain(k)
 	if err != nil {
 		return nil, fmt.Errorf("codegen: %s: %w", k.Name, err)

@@ -1,8 +1,11 @@
 package codegen_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
@@ -12,8 +15,8 @@ import (
 )
 
 // Generate returns code or an error for every kernel that parses, never
-// panics, for both backends. The seeds are the library and the language
-// test set.
+// panics, for both backends, and its code agrees with the kernel (see
+// checkCode). The seeds are the library and the language test set.
 func FuzzGenerate(f *testing.F) {
 	for _, name := range library.Names() {
 		src, err := library.Source(name)
@@ -40,9 +43,79 @@ func FuzzGenerate(f *testing.F) {
 		}
 		for _, b := range []gpu.Backend{gpu.OpenCL, gpu.CUDA} {
 			code, err := codegen.Generate(k, b)
-			if err == nil && code.Source == "" {
-				t.Errorf("%s: empty source without an error", b)
+			if err != nil {
+				continue
+			}
+			if msg := checkCode(k, b, code); msg != "" {
+				t.Errorf("%s: %s\n%s", b, msg, code.Source)
 			}
 		}
 	})
+}
+
+// checkCode compares generated code with the kernel it came from: the
+// entry is the kernel's name, declared with the backend's qualifiers and
+// the parameters Args lists; Args are global arrays of the kernel in
+// declaration order, then its size parameters; every instruction has
+// its code (marked by its id); brackets balance.
+func checkCode(k *counts.Kernel, b gpu.Backend, code *codegen.Code) string {
+	if code.Entry != k.Name {
+		return fmt.Sprintf("entry %q for kernel %q", code.Entry, k.Name)
+	}
+	var arrays, params []string
+	for _, a := range code.Args {
+		if a.Array != nil {
+			arrays = append(arrays, a.Name)
+		} else {
+			params = append(params, a.Name)
+		}
+	}
+	var global []string
+	for _, a := range k.Arrays {
+		if a.Space == counts.Global {
+			global = append(global, a.Name)
+		}
+	}
+	if !isSubsequence(arrays, global) || len(arrays)+len(params) != len(code.Args) || !slices.Equal(params, k.Params) {
+		return fmt.Sprintf("args %v: want global arrays of %v in order, then the parameters %v", code.Args, global, k.Params)
+	}
+	head := "__kernel void " + k.Name + "("
+	if b == gpu.CUDA {
+		head = `extern "C" __global__ void ` + k.Name + "("
+	}
+	i := strings.Index(code.Source, head)
+	if i < 0 {
+		return "no " + head
+	}
+	sig := code.Source[i+len(head):]
+	sig = sig[:max(strings.Index(sig, ")"), 0)]
+	at := 0
+	for _, a := range code.Args {
+		j := strings.Index(sig[at:], a.Name)
+		if j < 0 {
+			return fmt.Sprintf("parameter %s missing from the signature (%s)", a.Name, sig)
+		}
+		at += j + len(a.Name)
+	}
+	for _, st := range k.Statements {
+		if ins, ok := st.(*counts.Instruction); ok && !strings.Contains(code.Source, "/* "+ins.ID+" */") {
+			return "no code for instruction " + ins.ID
+		}
+	}
+	for _, pair := range []string{"()", "{}", "[]"} {
+		if strings.Count(code.Source, pair[:1]) != strings.Count(code.Source, pair[1:]) {
+			return "unbalanced " + pair
+		}
+	}
+	return ""
+}
+
+func isSubsequence(sub, of []string) bool {
+	i := 0
+	for _, x := range of {
+		if i < len(sub) && sub[i] == x {
+			i++
+		}
+	}
+	return i == len(sub)
 }

@@ -13,7 +13,8 @@ import (
 func evalExpr(src string, vars map[string]int64) (int64, error) {
 	p := &exprParser{src: src, vars: vars}
 	v, err := p.sum()
-	if err == nil && p.peek() != 0 {
+	// peek returns 0 at the end, and for a NUL byte too: "0\x000" was 0.
+	if p.peek(); err == nil && p.pos != len(p.src) {
 		err = fmt.Errorf("unexpected %q", p.src[p.pos:])
 	}
 	if err != nil {

@@ -25,7 +25,8 @@ func TestLoadOrRun(t *testing.T) {
 			!(strings.Contains(msg, "libcuda.so.1") || strings.Contains(msg, "no device")) {
 			t.Errorf("a missing driver should be one clear line naming the library or the lack of a device, got %q", msg)
 		}
-		return
+		// Skipped, not passed: a report must show that CUDA went untested.
+		t.Skipf("no CUDA driver or device (%s): the CUDA runtime is untested", msg)
 	}
 	if len(rt.Devices()) == 0 {
 		t.Fatal("Load succeeded with no devices")

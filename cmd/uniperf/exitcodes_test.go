@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// mainEnv makes the test binary run main with the JSON list of arguments
+// it holds, so that tests can see the exit status and signals of the real
+// process.
+const mainEnv = "UNIPERF_TEST_MAIN_ARGS"
+
+func TestMain(m *testing.M) {
+	if path := os.Getenv(batchEnv); path != "" {
+		runBatch(path)
+	}
+	if args := os.Getenv(mainEnv); args != "" {
+		var list []string
+		if err := json.Unmarshal([]byte(args), &list); err != nil {
+			panic(err)
+		}
+		os.Args = append([]string{"uniperf"}, list...)
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// uniperfProcess is the command that runs uniperf with args as a process
+// of its own.
+func uniperfProcess(args ...string) *exec.Cmd {
+	list, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), mainEnv+"="+string(list))
+	return cmd
+}
+
+// commandPaths lists every command of the tree, "kernels show" for a
+// subcommand.
+func commandPaths() []string {
+	strictCommands(nil)
+	var out []string
+	var walk func(c *cobra.Command, prefix string)
+	walk = func(c *cobra.Command, prefix string) {
+		for _, s := range c.Commands() {
+			path := strings.TrimSpace(prefix + " " + s.Name())
+			out = append(out, path)
+			walk(s, path)
+		}
+	}
+	walk(rootCmd, "")
+	return out
+}
+
+// TestExitCodePolicy walks every command with a bad input and checks the
+// status of the policy in uniperf --help: 2 for bad input and usage,
+// with file:line:col where the input is text; then the faults of the
+// system, which exit 1.
+func TestExitCodePolicy(t *testing.T) {
+	dir := t.TempDir()
+	badKnl := filepath.Join(dir, "bad.knl")
+	if err := os.WriteFile(badKnl, []byte("kernel bad\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\na[i] = b[i]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.arrow")
+	missing := filepath.Join(dir, "missing.arrow")
+	bad := map[string]struct {
+		args []string
+		want string // a regular expression the message matches
+	}{
+		"blocksize":             {[]string{"blocksize", "global_copy", "--device", "pocl-cpu", "--param", "n=1024", "--model", "nosuch"}, "--model"},
+		"card":                  {[]string{"card", "{ [i] : i < }"}, `^SET:1:\d+: `},
+		"compare":               {[]string{"compare", missing}, "missing.arrow"},
+		"completion":            {[]string{"completion", "nosh"}, `unknown command "nosh"`},
+		"completion bash":       {[]string{"completion", "bash", "extra"}, "extra"},
+		"completion fish":       {[]string{"completion", "fish", "extra"}, "extra"},
+		"completion powershell": {[]string{"completion", "powershell", "extra"}, "extra"},
+		"completion zsh":        {[]string{"completion", "zsh", "extra"}, "extra"},
+		"count":                 {[]string{"count", badKnl}, regexp.QuoteMeta(badKnl) + `:4:\d+: `},
+		"demo":                  {[]string{"demo", "extra"}, `unknown command "extra"`},
+		"devices":               {[]string{"devices", "--nosuch"}, "unknown flag: --nosuch"},
+		"export":                {[]string{"export", missing}, "missing.arrow"},
+		"fit":                   {[]string{"fit", missing, "--out", out}, "missing.arrow"},
+		"help":                  {[]string{"help", "nosuch"}, `unknown help topic "nosuch"`},
+		"kernels":               {[]string{"kernels", "nosuch"}, `unknown command "nosuch"`},
+		"kernels list":          {[]string{"kernels", "list", "extra"}, `unknown command "extra"`},
+		"kernels show":          {[]string{"kernels", "show", badKnl}, regexp.QuoteMeta(badKnl) + `:4:\d+: `},
+		"measure":               {[]string{"measure", "--device", "opencl", "--out", out, "--runs", "0"}, "--runs 0"},
+		"predict":               {[]string{"predict", "--weights", missing, "global_copy", "--param", "n=1024"}, "missing.arrow"},
+		"table":                 {[]string{"table", missing}, "missing.arrow"},
+		"validate":              {[]string{"validate", "--weights", missing, "embedded:pocl-epyc-quick"}, "missing.arrow"},
+	}
+	for _, path := range commandPaths() {
+		c, ok := bad[path]
+		if !ok {
+			t.Errorf("uniperf %s: no bad input for this command in the walk", path)
+			continue
+		}
+		code, msg := runAll(t, c.args...)
+		body, _ := strings.CutPrefix(strings.TrimSpace(msg), "uniperf: ")
+		if code != 2 || !regexp.MustCompile(c.want).MatchString(body) || len(msg) > 1000 {
+			t.Errorf("uniperf %s: exit %d, %q; want 2 and a message matching %q", strings.Join(c.args, " "), code, msg, c.want)
+		}
+	}
+	// An output the user names that cannot be: bad input, and /dev/null
+	// stays a device.
+	for _, args := range [][]string{
+		{"fit", "embedded:pocl-epyc-quick", "--out", filepath.Join(dir, "no", "such", "dir", "w.arrow")},
+		{"measure", "--device", "opencl", "--suite", "quick", "--kernels", "empty", "--out", filepath.Join(dir, "no", "such", "t.arrow")},
+		{"fit", "embedded:pocl-epyc-quick", "--out", "/dev/null"},
+		{"table", "embedded:pocl-epyc-quick", "--format", "csv", "--out", "/dev/null"},
+	} {
+		if code, msg := runAll(t, args...); code != 2 {
+			t.Errorf("uniperf %s: exit %d, %q; want 2", strings.Join(args, " "), code, msg)
+		}
+	}
+	if info, err := os.Stat("/dev/null"); err != nil || info.Mode()&os.ModeDevice == 0 {
+		t.Fatalf("/dev/null is no longer a device: %v", info)
+	}
+	// A full disk under the output is the system's fault, whether the
+	// command checks its writes (kernels list) or not (card).
+	for _, args := range [][]string{
+		{"kernels", "list"},
+		{"card", "{ [i] : 0 <= i < 3 }"},
+		{"table", "embedded:pocl-epyc-quick", "--format", "csv"},
+	} {
+		full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := uniperfProcess(args...)
+		cmd.Stdout = full
+		err = cmd.Run()
+		full.Close()
+		if cmd.ProcessState.ExitCode() != 1 {
+			t.Errorf("uniperf %s > /dev/full: %v, want exit 1", strings.Join(args, " "), err)
+		}
+	}
+	if code, _ := runAll(t, "help", "kernels", "show"); code != 0 {
+		t.Errorf("uniperf help kernels show: exit %d", code)
+	}
+}

@@ -1,0 +1,395 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/measurekernels/library"
+)
+
+// batchEnv names the JSON file of command lines that a child process of
+// the robustness test runs, one after another, under a memory limit.
+const batchEnv = "UNIPERF_TEST_BATCH"
+
+// robustMemory is the address-space limit of the child: the limit under
+// which issue 27 found /dev/zero fatal.
+const robustMemory = 4_000_000 << 10
+
+// batchResult is one command line's outcome, as the child reports it.
+type batchResult struct {
+	Index int    `json:"index"`
+	Code  int    `json:"code"`
+	Msg   string `json:"msg"`
+}
+
+// runBatch is the child: it runs every command line of the batch file in
+// this process and appends a result line per command to the file next to
+// it, so that a fatal error or panic (which ends the process) shows as the
+// first line without a result.
+func runBatch(path string) {
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: robustMemory, Max: robustMemory}); err != nil {
+		panic(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	var batch [][]string
+	if err := json.Unmarshal(data, &batch); err != nil {
+		panic(err)
+	}
+	results, err := os.Create(path + ".results")
+	if err != nil {
+		panic(err)
+	}
+	var msg bytes.Buffer
+	stderr = &msg
+	rootCmd.SetOut(&bytes.Buffer{})
+	for i, args := range batch {
+		resetAllFlags()
+		msg.Reset()
+		code := run(args)
+		line, _ := json.Marshal(batchResult{Index: i, Code: code, Msg: msg.String()})
+		if _, err := results.Write(append(line, '\n')); err != nil {
+			panic(err)
+		}
+	}
+	results.Close()
+	os.Exit(0)
+}
+
+// robustFamily runs a family of command lines in a child process and
+// checks every exit status with want, which returns what is wrong or "".
+// It returns the exits by status.
+func robustFamily(t *testing.T, name string, batch [][]string, want func(i, code int, msg string) string) map[int]int {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name+".json")
+	data, _ := json.Marshal(batch)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := uniperfProcess()
+	cmd.Env = append(cmd.Env, batchEnv+"="+path)
+	var childErr bytes.Buffer
+	cmd.Stderr = &childErr
+	runErr := cmd.Run()
+	codes := map[int]int{}
+	f, err := os.Open(path + ".results")
+	if err != nil {
+		t.Fatalf("%s: no results (%v): %s", name, runErr, tail(childErr.String()))
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	done := 0
+	for sc.Scan() {
+		var r batchResult
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		done++
+		codes[r.Code]++
+		if strings.Contains(r.Msg, "goroutine ") || strings.Contains(r.Msg, "panic") {
+			t.Errorf("%s: uniperf %q: a panic: %s", name, batch[r.Index], tail(r.Msg))
+		}
+		if r.Code != 0 && (!strings.HasPrefix(r.Msg, "uniperf: ") || len(r.Msg) > 2000) {
+			t.Errorf("%s: uniperf %q: exit %d with message %q", name, batch[r.Index], r.Code, tail(r.Msg))
+		}
+		if what := want(r.Index, r.Code, r.Msg); what != "" {
+			t.Errorf("%s: uniperf %q: exit %d (%s): %s", name, batch[r.Index], r.Code, what, tail(r.Msg))
+		}
+	}
+	if done < len(batch) || runErr != nil {
+		t.Errorf("%s: the process ended (%v) after %d of %d inputs, at uniperf %q: %s",
+			name, runErr, done, len(batch), batch[min(done, len(batch)-1)], head(childErr.String()))
+	}
+	t.Logf("%s: %d inputs, exits by status %v", name, len(batch), codes)
+	return codes
+}
+
+func head(s string) string {
+	if len(s) > 1500 {
+		return s[:1500] + "…"
+	}
+	return s
+}
+
+func tail(s string) string {
+	if len(s) > 600 {
+		return "…" + s[len(s)-600:]
+	}
+	return s
+}
+
+// resetAllFlags sets every flag of every command back to its default.
+func resetAllFlags() {
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		resetFlags(c)
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(rootCmd)
+}
+
+// only accepts the listed exit statuses.
+func only(codes ...int) func(int, int, string) string {
+	return func(_, code int, _ string) string {
+		if !slices.Contains(codes, code) {
+			return fmt.Sprintf("want one of %v", codes)
+		}
+		return ""
+	}
+}
+
+// mutateKnl returns a variation of src: a line deleted, duplicated or
+// swapped with the next, a character replaced, the text cut short, or a
+// number made extreme.
+func mutateKnl(r *rand.Rand, src string) string {
+	lines := strings.Split(src, "\n")
+	i := r.IntN(len(lines))
+	switch r.IntN(6) {
+	case 0:
+		lines = slices.Delete(lines, i, i+1)
+	case 1:
+		lines = slices.Insert(lines, i, lines[i])
+	case 2:
+		if i+1 < len(lines) {
+			lines[i], lines[i+1] = lines[i+1], lines[i]
+		}
+	case 3:
+		if b := []byte(src); len(b) > 0 {
+			b[r.IntN(len(b))] = "0123456789[](){}:,;=<>+-*/. \n#"[r.IntN(31)]
+			return string(b)
+		}
+	case 4:
+		return src[:r.IntN(len(src)+1)]
+	case 5:
+		extreme := []string{"0", "-1", "2147483648", "9223372036854775807", "-9223372036854775808", "99999999999999999999"}[r.IntN(6)]
+		f := strings.FieldsFunc(lines[i], func(c rune) bool { return c < '0' || c > '9' })
+		if len(f) > 0 {
+			lines[i] = strings.Replace(lines[i], f[r.IntN(len(f))], extreme, 1)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// mutateArrow returns a damaged copy of a table: cut short, bytes
+// flipped, a region zeroed, or a 32-bit word (a length, an offset) set to
+// an extreme.
+func mutateArrow(r *rand.Rand, data []byte) []byte {
+	b := slices.Clone(data)
+	at := r.IntN(len(b))
+	switch r.IntN(4) {
+	case 0:
+		return b[:at]
+	case 1:
+		for range 1 + r.IntN(8) {
+			b[r.IntN(len(b))] ^= byte(1 + r.IntN(255))
+		}
+	case 2:
+		clear(b[at:min(len(b), at+1+r.IntN(1024))])
+	case 3:
+		if at+4 <= len(b) {
+			binary.LittleEndian.PutUint32(b[at:], []uint32{0xffffffff, 0x7fffffff, 0x80000000, 0}[r.IntN(4)])
+		}
+	}
+	return b
+}
+
+// TestCLIRobustness runs uniperf, in child processes limited to 4 GB of
+// address space, on malformed sets, mutated .knl files, damaged Arrow
+// tables and numeric edges (corpus in testdata/robust, mutations from a
+// fixed seed), and checks that none panics or dies of a fatal error, that
+// each exits with the status the policy gives, and that a message comes
+// with every failure; then interrupts a measurement on PoCL and resumes it
+// without losing or repeating a row.
+func TestCLIRobustness(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the robustness corpus takes a minute")
+	}
+	dir := t.TempDir()
+	corpus := filepath.Join("testdata", "robust")
+	total := map[int]int{}
+	add := func(codes map[int]int) {
+		for c, n := range codes {
+			total[c] += n
+		}
+	}
+
+	// Malformed sets: every one is bad input.
+	sets, err := os.ReadFile(filepath.Join(corpus, "sets.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var batch [][]string
+	for _, line := range strings.Split(string(sets), "\n") {
+		if !strings.HasPrefix(line, "#") && line != "" {
+			batch = append(batch, []string{"card", line})
+		}
+	}
+	batch = append(batch, []string{"card", ""})
+	add(robustFamily(t, "sets", batch, only(2)))
+
+	// .knl files: the hand-written corpus, then mutations of every library
+	// kernel; a mutation may still be a valid kernel.
+	batch = nil
+	knls, _ := filepath.Glob(filepath.Join(corpus, "knl", "*.knl"))
+	for _, f := range knls {
+		batch = append(batch, []string{"count", f}, []string{"kernels", "show", f})
+	}
+	hand := len(batch)
+	r := rand.New(rand.NewPCG(27, 1))
+	for _, name := range library.Names() {
+		src, err := library.Source(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m := range 9 {
+			path := filepath.Join(dir, fmt.Sprintf("%s-%d.knl", name, m))
+			if err := os.WriteFile(path, []byte(mutateKnl(r, string(src))), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			batch = append(batch, []string{"count", path})
+		}
+	}
+	add(robustFamily(t, "knl", batch, func(i, code int, _ string) string {
+		if i < hand && code != 2 || code != 0 && code != 2 {
+			return "want 2 for the corpus, 0 or 2 for a mutation"
+		}
+		return ""
+	}))
+
+	// Damaged tables: the crafted corpus and mutations of a shipped table;
+	// a flipped byte in a time may leave a valid table.
+	shipped, err := datasets.ShippedBytes(shippedTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch = nil
+	for _, f := range []string{"magic.arrow", "empty.arrow"} {
+		batch = append(batch, []string{"table", filepath.Join(corpus, f)})
+	}
+	for m := range 120 {
+		path := filepath.Join(dir, fmt.Sprintf("t%d.arrow", m))
+		if err := os.WriteFile(path, mutateArrow(r, shipped), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		batch = append(batch, []string{"table", path})
+	}
+	add(robustFamily(t, "arrow", batch, func(i, code int, _ string) string {
+		if i < 2 && code != 2 || code != 0 && code != 2 {
+			return "want 2 for the corpus, 0 or 2 for a mutation"
+		}
+		return ""
+	}))
+
+	// Numeric edges, each with the status it must give.
+	props := []string{"global.load.f32.stride=1", "global.minldst.f32.stride=1", "global.store.f32.stride=1", "launch.const", "launch.groups"}
+	weights := writeTestWeights(t, dir, "w.arrow", "GPU", "sha256:1", props, []float64{1e-9, 0, 1e-9, 1e-5, 1e-7})
+	numeric, err := os.ReadFile(filepath.Join(corpus, "numeric.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch = nil
+	var wantCodes []int
+	for _, line := range strings.Split(string(numeric), "\n") {
+		code, args, ok := strings.Cut(line, "\t")
+		if strings.HasPrefix(line, "#") || !ok {
+			continue
+		}
+		var list []string
+		if err := json.Unmarshal([]byte(strings.ReplaceAll(args, "WEIGHTS", weights)), &list); err != nil {
+			t.Fatalf("numeric.txt: %q: %v", line, err)
+		}
+		c, _ := strconv.Atoi(code)
+		batch, wantCodes = append(batch, list), append(wantCodes, c)
+	}
+	add(robustFamily(t, "numeric", batch, func(i, code int, _ string) string {
+		if code != wantCodes[i] {
+			return fmt.Sprintf("want %d", wantCodes[i])
+		}
+		return ""
+	}))
+
+	add(interruptAndResume(t, dir))
+	t.Logf("all families: exits by status %v", total)
+}
+
+// interruptAndResume interrupts a measurement of three quick-suite kernels
+// on PoCL once its first rows are written, checks status 130 and that the
+// table holds every row written, then resumes to the end and checks that
+// the rows before are kept as they were and none is repeated.
+func interruptAndResume(t *testing.T, dir string) map[int]int {
+	out := filepath.Join(dir, "resume.arrow")
+	args := []string{"measure", "--device", "opencl", "--suite", "quick", "--kernels", "empty,global_copy,vector_scale_add", "--runs", "5", "--discard", "1", "--out", out, "--quiet"}
+	cmd := uniperfProcess(args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	var before *datasets.Table
+	for time.Now().Before(deadline) {
+		if tab, err := datasets.Read(out); err == nil && len(tab.Rows) >= 2 {
+			before = tab
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	codes := map[int]int{cmd.ProcessState.ExitCode(): 1}
+	if before == nil {
+		t.Fatal("no two rows within a minute")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 && code != 0 {
+		t.Errorf("interrupted measure: exit %d, want 130 (or 0 had it finished)", code)
+	}
+	after, err := datasets.Read(out)
+	if err != nil {
+		t.Fatalf("the interrupted table: %v", err)
+	}
+	if len(after.Rows) < len(before.Rows) {
+		t.Errorf("%d rows after the interrupt, %d seen before it", len(after.Rows), len(before.Rows))
+	}
+	resume := uniperfProcess(args...)
+	var msg bytes.Buffer
+	resume.Stderr = &msg
+	err = resume.Run()
+	codes[resume.ProcessState.ExitCode()]++
+	if err != nil {
+		t.Fatalf("resumed measure: %v: %s", err, tail(msg.String()))
+	}
+	final, err := datasets.Read(out) // Read refuses a repeated key
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range after.Rows {
+		if final.Rows[i].Key() != r.Key() || final.Rows[i].TimeS != r.TimeS {
+			t.Errorf("row %d changed on resume", i)
+		}
+	}
+	if len(final.Rows) <= len(after.Rows) {
+		t.Errorf("the resumed run added no rows (%d)", len(final.Rows))
+	}
+	t.Logf("interrupt: %d rows seen, %d after the interrupt, %d after resuming", len(before.Rows), len(after.Rows), len(final.Rows))
+	return codes
+}

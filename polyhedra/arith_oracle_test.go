@@ -1,0 +1,66 @@
+package polyhedra
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+// overflows runs f and reports whether it panicked with overflowPanic.
+func overflows(f func()) (ov bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(overflowPanic); !ok {
+				panic(r)
+			}
+			ov = true
+		}
+	}()
+	f()
+	return false
+}
+
+// The checked arithmetic against math/big: a result is returned exactly
+// when it fits in int64, and an overflow is reported otherwise, on the
+// edges of the range and on random operands of every magnitude.
+func TestCheckedArithmeticAgainstBig(t *testing.T) {
+	edges := []int64{0, 1, -1, 2, -2, 3, math.MaxInt64, math.MinInt64, math.MaxInt64 - 1, math.MinInt64 + 1,
+		math.MaxInt32, math.MinInt32, 1 << 31, 3037000499, 3037000500, -3037000500}
+	r := rand.New(rand.NewPCG(1, 2))
+	vals := append([]int64(nil), edges...)
+	for range 300 {
+		vals = append(vals, r.Int64()>>r.IntN(64)*int64(1-2*r.IntN(2)))
+	}
+	fits := func(x *big.Int) bool { return x.IsInt64() }
+	for _, a := range vals {
+		for _, b := range vals[:len(edges)+40] {
+			ba, bb := big.NewInt(a), big.NewInt(b)
+			for _, op := range []struct {
+				name string
+				want *big.Int
+				got  func() int64
+			}{
+				{"+", new(big.Int).Add(ba, bb), func() int64 { return add64(a, b) }},
+				{"-", new(big.Int).Sub(ba, bb), func() int64 { return sub64(a, b) }},
+				{"*", new(big.Int).Mul(ba, bb), func() int64 { return mul64(a, b) }},
+			} {
+				var got int64
+				ov := overflows(func() { got = op.got() })
+				if ov == fits(op.want) || !ov && got != op.want.Int64() {
+					t.Fatalf("%d %s %d = %d (overflow %v), want %s", a, op.name, b, got, ov, op.want)
+				}
+			}
+			if b > 0 {
+				q := new(big.Int)
+				q.Div(ba, bb) // Euclidean; equals floor for b > 0
+				if got := floorDiv(a, b); got != q.Int64() {
+					t.Fatalf("floorDiv(%d, %d) = %d, want %s", a, b, got, q)
+				}
+			}
+		}
+		if ov := overflows(func() { neg64(a) }); ov != (a == math.MinInt64) {
+			t.Fatalf("neg64(%d): overflow %v", a, ov)
+		}
+	}
+}
