@@ -113,7 +113,7 @@ func TestKernelFaultsAreInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, msg := runAll(t, "measure", knl, "--device", "opencl", "--param", "n=64", "--runs", "3", "--discard", "1")
-	if code != 2 || !strings.Contains(msg, knl+":5:1: instruction insn_0: a[64] is out of bounds") {
+	if code != 2 || !strings.Contains(msg, knl+":5:8: instruction insn_0: a[i + 1] is out of bounds at n=64") {
 		t.Errorf("out-of-bounds kernel: exit %d, %q", code, msg)
 	}
 }

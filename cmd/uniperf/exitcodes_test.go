@@ -74,7 +74,7 @@ func TestExitCodePolicy(t *testing.T) {
 		args []string
 		want string // a regular expression the message matches
 	}{
-		"blocksize":             {[]string{"blocksize", "global_copy", "--device", "pocl-cpu", "--param", "n=1024", "--model", "nosuch"}, "--model"},
+		"blocksize":             {[]string{"blocksize", "global_copy", "--device-file", "pocl-cpu", "--param", "n=1024", "--model", "nosuch"}, "--model"},
 		"card":                  {[]string{"card", "{ [i] : i < }"}, `^SET:1:\d+: `},
 		"compare":               {[]string{"compare", missing}, "missing.arrow"},
 		"completion":            {[]string{"completion", "nosh"}, `unknown command "nosh"`},

@@ -41,7 +41,7 @@ var fileCommands = [][]string{
 	{"export", "FILE"},
 	{"count", "FILE"},
 	{"kernels", "show", "FILE"},
-	{"blocksize", "global_copy", "--device", "FILE", "--param", "n=1024", "--model", "hongkim"},
+	{"blocksize", "global_copy", "--device-file", "FILE", "--param", "n=1024", "--model", "hongkim"},
 }
 
 // Every file input is refused, at once and as bad input, when it is a
