@@ -3,6 +3,7 @@ package models
 import (
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -264,5 +265,28 @@ func TestHongKimErrors(t *testing.T) {
 	}
 	if _, err := m.Predict(fx, Case{Kernel: "empty", Params: map[string]int64{"n": 64}}); !errors.Is(err, errNoWork) {
 		t.Errorf("empty kernel: %v", err)
+	}
+}
+
+// TestPerThreadIsDeterministic derives the per-thread counts of a kernel
+// with many properties again and again: the sums must agree to the last
+// bit, or a model fitted to them (Hong–Kim's search) differs from run to
+// run. Go randomises the order of map iteration, so a sum in map order
+// shows up here.
+func TestPerThreadIsDeterministic(t *testing.T) {
+	env := &Env{Counter: NewCounter(nil), Device: device(t, "gtx280")}
+	in := inputs(t, env, "finite_diff", map[string]int64{"LX": 16, "LY": 16}, map[string]int64{"n": 1000})
+	first, err := perThreadOf(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 200 {
+		p, err := perThreadOf(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(p, first) {
+			t.Fatalf("per-thread counts differ between two derivations:\n%+v\n%+v", first, p)
+		}
 	}
 }
