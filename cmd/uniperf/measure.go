@@ -43,7 +43,10 @@ kernel, a .knl file of your own or a library kernel, at the parameter sets
 that --param (NAME=V1,V2,... lists values) and --sweep give (every
 combination; names tied in one flag, --param nx=ny=V1,V2, vary together),
 with --const NAME=VALUE bindings, and prints each set's launch grid and
-measured time.
+measured time (the minimum of the kept runs) with the runs' median and
+maximum; it warns, with the host's load, where the median lies more than
+5% above the minimum, and marks a prediction whose error is smaller than
+that spread as within the noise. --json gives median_s and max_s too.
 The kernel is checked against the reference interpreter first (at each size,
 or once at the size --check-param names: the interpreter is far slower than
 the device, and a check that would interpret more than 1e8 operations is

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,17 +44,21 @@ const maxCheckOps = 1e8
 
 // kernelTime is one measured parameter set of uniperf measure KERNEL.
 type kernelTime struct {
-	Kernel    string           `json:"kernel"`
-	Device    string           `json:"device"`
-	Consts    map[string]int64 `json:"consts,omitempty"`
-	Params    map[string]int64 `json:"params"`
-	Local     []int64          `json:"local_size"`
-	Global    []int64          `json:"global_size"`
-	Measured  float64          `json:"measured_s"`
-	Raw       []float64        `json:"raw_times_s"`
-	Resumed   bool             `json:"resumed,omitempty"`
-	Predicted *float64         `json:"predicted_s,omitempty"`
-	RelErr    *float64         `json:"relative_error,omitempty"`
+	Kernel   string           `json:"kernel"`
+	Device   string           `json:"device"`
+	Consts   map[string]int64 `json:"consts,omitempty"`
+	Params   map[string]int64 `json:"params"`
+	Local    []int64          `json:"local_size"`
+	Global   []int64          `json:"global_size"`
+	Measured float64          `json:"measured_s"`
+	// Median and Max of the kept runs show their spread beside the
+	// minimum, Measured.
+	Median    float64   `json:"median_s"`
+	Max       float64   `json:"max_s"`
+	Raw       []float64 `json:"raw_times_s"`
+	Resumed   bool      `json:"resumed,omitempty"`
+	Predicted *float64  `json:"predicted_s,omitempty"`
+	RelErr    *float64  `json:"relative_error,omitempty"`
 }
 
 // measureKernel times one kernel (a .knl file or a library kernel) at
@@ -206,6 +211,8 @@ func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, ke
 					"the file changed since; measure into another --out table", table.Path(), kernel, launch.ParamString(params), row.Variant, variant)
 			}
 			r.Measured, r.Raw, r.Resumed = row.TimeS, row.RawTimesS, true
+			s := datasets.SpreadOf(row.RawTimesS, int(row.RunsDiscarded))
+			r.Median, r.Max = s.Median, s.Max
 			return r, nil
 		}
 	}
@@ -218,7 +225,8 @@ func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, ke
 	if err != nil {
 		return kernelTime{}, err
 	}
-	r.Raw, r.Measured = raw, datasets.MinKept(raw, timer.discard)
+	s := datasets.SpreadOf(raw, timer.discard)
+	r.Raw, r.Measured, r.Median, r.Max = raw, s.Min, s.Median, s.Max
 	if table == nil {
 		return r, nil
 	}
@@ -315,15 +323,24 @@ func printKernelTimes(w io.Writer, results []kernelTime, table *datasets.Writer)
 	}
 	fmt.Fprintf(w, "%s on %s\n", results[0].Kernel, results[0].Device)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	head := "params\tlocal\tglobal\tmeasured\t"
+	head := "params\tlocal\tglobal\tmeasured\tmedian\tmax\t"
 	if results[0].Predicted != nil {
 		head += "predicted\trel.err\t"
 	}
 	fmt.Fprintln(tw, head)
+	var noisy []string
 	for _, r := range results {
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t", launch.ParamString(r.Params), launch.SizeString(r.Local), launch.SizeString(r.Global), seconds(r.Measured))
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t", launch.ParamString(r.Params), launch.SizeString(r.Local), launch.SizeString(r.Global),
+			seconds(r.Measured), seconds(r.Median), seconds(r.Max))
+		noise := datasets.Spread{Min: r.Measured, Median: r.Median}.Noise()
 		if r.Predicted != nil {
 			line += fmt.Sprintf("%s\t%+.3f\t", seconds(*r.Predicted), *r.RelErr)
+			if math.Abs(*r.RelErr) < noise {
+				line += "  (within the noise)"
+			}
+		}
+		if noise > noisyRuns {
+			noisy = append(noisy, fmt.Sprintf("%s (median %.0f%% above the minimum)", launch.ParamString(r.Params), 100*noise))
 		}
 		if r.Resumed {
 			line += "  (from the table)"
@@ -336,5 +353,27 @@ func printKernelTimes(w io.Writer, results []kernelTime, table *datasets.Writer)
 	if table != nil {
 		fmt.Fprintf(w, "%s: %d rows\n", table.Path(), table.Len())
 	}
+	if len(noisy) > 0 {
+		fmt.Fprintf(w, "warning: the runs scatter at %s: the host may be busy%s; the minimum is the figure to trust, and more --runs or a quiet host tighten it\n",
+			strings.Join(noisy, ", "), loadNote())
+	}
 	return nil
+}
+
+// noisyRuns is the median's excess over the minimum past which measure
+// warns that the runs scatter.
+const noisyRuns = 0.05
+
+// loadNote gives the host's one-minute load average against its CPUs,
+// where Linux tells it.
+func loadNote() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (load average %s on %d CPUs)", f[0], runtime.NumCPU())
 }

@@ -178,3 +178,25 @@ func TestPrintKernelTimesResumed(t *testing.T) {
 		t.Errorf("got\n%s", b.String())
 	}
 }
+
+// TestKernelTimesSpread prints a row whose kept runs scatter (median 25%
+// above the minimum) with a prediction 10% off: the error is within the
+// noise, and the runs are flagged; a tight row is neither.
+func TestKernelTimesSpread(t *testing.T) {
+	pred, rel, tight, tightRel := 1.1e-3, 0.1, 2.2e-3, 0.1
+	results := []kernelTime{
+		{Kernel: "k", Device: "d", Params: map[string]int64{"n": 1}, Measured: 1e-3, Median: 1.25e-3, Max: 2e-3, Predicted: &pred, RelErr: &rel},
+		{Kernel: "k", Device: "d", Params: map[string]int64{"n": 2}, Measured: 2e-3, Median: 2.02e-3, Max: 2.1e-3, Predicted: &tight, RelErr: &tightRel},
+	}
+	var out strings.Builder
+	if err := printKernelTimes(&out, results, nil); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out.String(), "\n")
+	if !strings.Contains(lines[2], "1.25 ms") || !strings.HasSuffix(lines[2], "(within the noise)") || strings.Contains(lines[3], "noise") {
+		t.Errorf("rows:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "warning: the runs scatter at n=1 (median 25% above the minimum)") || strings.Contains(out.String(), "n=2 (median") {
+		t.Errorf("warning:\n%s", out.String())
+	}
+}
