@@ -212,6 +212,19 @@
 // (0.94, launched on fewer blocks than the GPUs have SMs) and
 // convolution (0.52 to 0.56) account for most of it.
 //
+// # The grid fill
+//
+// Seed 001's model prices a kernel by its counts alone, so a grid too
+// small to fill the device is predicted in proportion to its work while
+// it runs in the time of its busiest compute unit: n-body at the suite's
+// sizes launches 4 to 32 blocks on the 132 SMs of an H100 and was
+// mispredicted by 0.94. [GridFill] scales every count but the launch
+// terms by U·max(⌈G/U⌉·wg, S)/(G·wg) for G groups of wg work-items on U
+// units, S being the work-items a unit needs for full throughput; the
+// suite's grid_fill_chain and grid_fill_stream classes vary G alone at
+// fixed work per work-item so that the rows pin S. Weights record the
+// GridFill they were fitted with ([Weights].Fill) and are used with it.
+//
 // # How well the rows determine the weights
 //
 // [Precision] gives the standard error of every weight, σ̂ √((AᵀA)⁻¹)_ii

@@ -26,6 +26,10 @@ type Weights struct {
 	Properties  []string
 	Values      []float64 // Values[i] is the weight of Properties[i], s/op
 	Diagnostics Diagnostics
+	// Fill, where set, scales every count but the launch terms by its
+	// factor before the weights apply (see GridFill): the weights were
+	// fitted on counts so scaled, and must be used so.
+	Fill *GridFill
 	// ZeroMissing makes Predict price a property the weights have no
 	// weight for at zero, as a Term marked Unweighted, rather than fail.
 	// It is the caller's choice, not part of the table.
@@ -142,6 +146,11 @@ func (w *Weights) Validate() error {
 	}
 	if len(w.Values) != len(w.Properties) {
 		return fmt.Errorf("weights for %s: %d weights for %d properties", w.Device, len(w.Values), len(w.Properties))
+	}
+	if w.Fill != nil {
+		if err := w.Fill.Validate(); err != nil {
+			return fmt.Errorf("weights for %s: %w", w.Device, err)
+		}
 	}
 	seen := make(map[string]bool, len(w.Properties))
 	for i, p := range w.Properties {

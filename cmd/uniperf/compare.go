@@ -91,6 +91,7 @@ func init() {
 	f.BoolVar(&compareOpts.fit.free, "free", false, "fit the linear model freely, as seed 001 does, instead of by uniperf's default fit")
 	f.BoolVar(&compareOpts.fit.minNorm, "min-norm", false, "accept collinear properties in the linear fit")
 	f.BoolVar(&compareOpts.fit.integer, "integer", false, "fit integer operations in the linear model")
+	f.BoolVar(&compareOpts.fit.noFill, "no-grid-fill", false, "fit the linear model without the grid-fill factor")
 	rootCmd.AddCommand(compareCmd)
 }
 

@@ -27,6 +27,7 @@ type fitOptions struct {
 	robust     bool
 	minNorm    bool
 	integer    bool
+	noFill     bool
 	model      string
 	deviceFile string
 	coverage   bool
@@ -52,6 +53,17 @@ every kernel class counts the same; --robust minimises the absolute
 relative errors instead of their squares. Test rows (role "test") are
 left for uniperf validate. All tables must come from one device. A table
 is a path or embedded:NAME for a table shipped in the binary.
+
+The default fit also models how full the device is (the grid fill, go doc
+./fit GridFill): every count but the launch terms is scaled by
+U·max(⌈G/U⌉·wg, S)/(G·wg) for a launch of G groups of wg work-items on
+the U compute units the table records, so that a grid too small to fill
+the device costs the time of its busiest unit rather than time in
+proportion to its counts. The saturation S, the work-items a unit needs
+to run at full throughput, is chosen per device among 0 to 1024 as the
+one whose fit has the least training error; the weight table records U
+and S, and predict and validate apply them. --no-grid-fill fits the
+counts as they are; --free (the paper's model) implies it.
 
 Properties that are zero in every row are dropped and listed. Properties
 that the measurement set cannot tell apart (collinear columns) make the fit
@@ -109,14 +121,16 @@ func init() {
 	f.BoolVar(&fitOpts.robust, "robust", false, "minimise absolute relative errors")
 	f.BoolVar(&fitOpts.minNorm, "min-norm", false, "accept collinear properties with the minimum-norm solution")
 	f.BoolVar(&fitOpts.integer, "integer", false, "fit integer operations too")
+	f.BoolVar(&fitOpts.noFill, "no-grid-fill", false, "fit the counts as they are, without the grid-fill factor (the default fit before it)")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	f.BoolVar(&fitOpts.coverage, "coverage", false, "report how well the measurement rows determine the test kernels' weights and predictions")
 	rootCmd.AddCommand(fitCmd)
 }
 
-// linear returns the linear model's options: uniperf's default fit, or
-// with --free seed 001's, with the other flags applied.
+// linear returns the linear model's options: uniperf's default fit (non-negative,
+// with the grid fill), or with --free seed 001's (neither), with the other
+// flags applied.
 func (o fitOptions) linear() models.LinearOptions {
 	f := fit.DefaultOptions()
 	if o.free {
@@ -125,7 +139,11 @@ func (o fitOptions) linear() models.LinearOptions {
 	f.Balance = f.Balance || o.balance
 	f.Robust = f.Robust || o.robust
 	f.MinNorm = o.minNorm
-	return models.LinearOptions{Fit: f, Integer: o.integer}
+	lo := models.LinearOptions{Fit: f, Integer: o.integer}
+	if !o.free && !o.noFill {
+		lo.Fill = &fit.GridFill{}
+	}
+	return lo
 }
 
 func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
@@ -219,6 +237,10 @@ func printDiagnostics(out io.Writer, w *fit.Weights) {
 	}
 	if len(d.AtZero) > 0 {
 		fmt.Fprintf(out, "held at zero by the non-negative fit: %s\n", strings.Join(d.AtZero, ", "))
+	}
+	if f := w.Fill; f != nil {
+		fmt.Fprintf(out, "grid fill: %d compute units, saturated at %d work-items a unit (of %s, the least training error)\n",
+			f.Units, f.Saturation, strings.Trim(fmt.Sprint(models.SaturationCandidates), "[]"))
 	}
 	fmt.Fprintf(out, "training error (geometric mean of |pred - meas| / meas) per kernel class:\n")
 	for _, class := range slices.Sorted(maps.Keys(d.ClassError)) {

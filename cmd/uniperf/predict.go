@@ -146,6 +146,10 @@ type prediction struct {
 	Params    map[string]int64 `json:"params"`
 	Predicted float64          `json:"predicted_s"`
 	Terms     []fit.Term       `json:"terms"`
+	// Fill is the launch and the grid-fill factor of the weights, where
+	// they have a grid fill: every count but launch.* is scaled by it.
+	Fill *models.Launch `json:"grid_fill,omitempty"`
+	fill *fit.GridFill
 }
 
 func predict(out io.Writer, kernel string, opts predictOptions) error {
@@ -184,7 +188,12 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 		if err == nil {
 			err = finite(kernel, p, t)
 		}
-		return prediction{Kernel: kernel, Device: w.Device, Params: p, Predicted: t, Terms: terms}, err
+		pr := prediction{Kernel: kernel, Device: w.Device, Params: p, Predicted: t, Terms: terms, fill: w.Fill}
+		if err == nil && w.Fill != nil {
+			l, ferr := counter.FillOf(w, kernel, consts, p)
+			pr.Fill, err = &l, ferr
+		}
+		return pr, err
 	})
 	if err != nil {
 		return err
@@ -259,6 +268,10 @@ func printBreakdown(out io.Writer, p prediction) error {
 	fmt.Fprintf(out, "%s at %s on %s: predicted %s\n", p.Kernel, setString(p.Params), p.Device, seconds(p.Predicted))
 	if p.Predicted <= 0 {
 		fmt.Fprintf(out, "the prediction is not positive: negative weights dominate it (refit without --free)\n")
+	}
+	if p.Fill != nil {
+		fmt.Fprintf(out, "grid fill: %d groups of %d work-items on %d compute units, saturated at %d work-items a unit: every count but launch.* × %.4g\n",
+			p.Fill.Groups, p.Fill.GroupSize, p.fill.Units, p.fill.Saturation, p.Fill.Factor)
 	}
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)

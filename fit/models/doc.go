@@ -34,6 +34,11 @@
 // itself); [Counter.Coverage] reports how well the measurement rows
 // determine the weights and predictions of the test rows.
 //
+// [LinearOptions].Fill adds the grid fill (fit.GridFill), which seed
+// 001 leaves out: the counts of each row are scaled by the factor of its
+// launch, and Calibrate chooses the saturation among
+// [SaturationCandidates] by training error, on the rows it fits alone.
+//
 // Which properties enter the fit follows seed 001 §2: integer operations
 // are counted but left out ([LinearOptions].Integer puts them in), because
 // the paper's model does not price them and compilers remove most of them.

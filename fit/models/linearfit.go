@@ -20,6 +20,12 @@ type LinearOptions struct {
 	// Integer puts the int.* properties into the fit; seed 001 leaves
 	// them out.
 	Integer bool
+	// Fill, where set, is the grid fill applied to the counts (see
+	// fit.GridFill): Samples scales every row's counts by its factor, and
+	// Calibrate fits on counts so scaled, choosing the saturation among
+	// SaturationCandidates (the one given is ignored there). Units of 0
+	// are the rows' device's (Row.Units).
+	Fill *fit.GridFill
 }
 
 // Samples counts every row and returns the properties that occur in any of
@@ -46,6 +52,13 @@ func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sampl
 		cnt := make([]float64, len(props))
 		for j, p := range props {
 			cnt[j] = float64(values[i][p])
+		}
+		if opts.Fill != nil {
+			s, err := rowShape(r)
+			if err != nil {
+				return nil, nil, err
+			}
+			cnt = fillCounts(opts.Fill, s, props, cnt)
 		}
 		samples[i] = fit.Sample{Kernel: r.Kernel, Class: r.Class, Label: r.label(), Counts: cnt, Time: r.TimeS}
 	}
@@ -76,11 +89,19 @@ func (c *Counter) CalibrateTables(tables map[string]*datasets.Table, opts Linear
 // chosen (CalibrateTables takes the measurement rows of whole tables). The
 // weights have no device set.
 func (c *Counter) Calibrate(rows []Row, opts LinearOptions) (*fit.Weights, error) {
-	props, samples, err := c.Samples(rows, opts)
-	if err != nil {
-		return nil, err
+	var w *fit.Weights
+	var err error
+	if opts.Fill != nil {
+		w, err = c.calibrateFill(rows, opts)
+	} else {
+		var props []string
+		var samples []fit.Sample
+		props, samples, err = c.Samples(rows, opts)
+		if err != nil {
+			return nil, err
+		}
+		w, err = fit.Fit(props, samples, opts.Fit)
 	}
-	w, err := fit.Fit(props, samples, opts.Fit)
 	if err != nil {
 		return nil, err
 	}
@@ -103,6 +124,13 @@ func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string
 	cnt := make([]float64, len(props))
 	for i, p := range props {
 		cnt[i] = float64(v[p])
+	}
+	if w.Fill != nil {
+		s, err := c.launchShape(name, consts, params)
+		if err != nil {
+			return 0, nil, err
+		}
+		cnt = fillCounts(w.Fill, s, props, cnt)
 	}
 	return w.Predict(props, cnt)
 }
@@ -176,6 +204,7 @@ func (c *Counter) predictHeld(train, held []Row, opts LinearOptions) ([]report.C
 	if err != nil {
 		return nil, nil, err
 	}
+	opts.Fill = w.Fill
 	props, samples, err := c.Samples(append(slices.Clone(train), held...), opts)
 	if err != nil {
 		return nil, nil, err
@@ -232,6 +261,8 @@ func (c *Counter) Coverage(w *fit.Weights, tables map[string]*datasets.Table, op
 	if len(train) == 0 || len(test) == 0 {
 		return nil, fmt.Errorf("coverage: the tables have %d measurement and %d test rows: it needs both", len(train), len(test))
 	}
+	// The counts are those w was fitted on, scaled by its grid fill.
+	opts.Fill = w.Fill
 	props, samples, err := c.Samples(append(slices.Clone(train), test...), opts)
 	if err != nil {
 		return nil, err

@@ -29,6 +29,12 @@ type Predictor struct {
 	// come after the priced ones; they must be zero.
 	unpriced []string
 	kernel   string
+	// fill, where the weights have one, scales the priced counts but the
+	// launch terms by the grid-fill factor of the launch at the
+	// parameters, which launch computes; props names the priced counts.
+	fill   *fit.GridFill
+	props  []string
+	launch *counts.Kernel
 }
 
 // Predictor compiles the prediction of kernel name (consts bound) with w.
@@ -41,12 +47,14 @@ func (c *Counter) Predictor(w *fit.Weights, name string, consts map[string]int64
 	for i, p := range w.Properties {
 		weights[p] = w.Values[i]
 	}
-	folded, err := k.Weighted(weights)
-	switch {
-	case err == nil:
-		return &Predictor{folded: folded, params: k.Params(), kernel: name}, nil
-	case !errors.Is(err, counts.ErrNotWeighable):
-		return nil, err
+	if w.Fill == nil {
+		folded, err := k.Weighted(weights)
+		switch {
+		case err == nil:
+			return &Predictor{folded: folded, params: k.Params(), kernel: name}, nil
+		case !errors.Is(err, counts.ErrNotWeighable):
+			return nil, err
+		}
 	}
 	props := slices.Clone(w.Properties)
 	var unpriced []string
@@ -59,7 +67,8 @@ func (c *Counter) Predictor(w *fit.Weights, name string, consts map[string]int64
 	if err != nil {
 		return nil, err
 	}
-	return &Predictor{ev: ev, params: k.Params(), weights: slices.Clone(w.Values), unpriced: unpriced, kernel: name}, nil
+	return &Predictor{ev: ev, params: k.Params(), weights: slices.Clone(w.Values), unpriced: unpriced, kernel: name,
+		fill: w.Fill, props: props, launch: k.Kernel()}, nil
 }
 
 // Params lists the kernel's parameters in the order Predict takes their
@@ -86,9 +95,20 @@ func (p *Predictor) Predict(params []int64) (float64, error) {
 	if err := p.ev.Eval(params, out); err != nil {
 		return 0, err
 	}
+	f := 1.0
+	if p.fill != nil {
+		var err error
+		if f, err = p.fillFactor(params); err != nil {
+			return 0, err
+		}
+	}
 	t := 0.0
 	for i, w := range p.weights {
-		t += w * out[i]
+		if p.fill != nil && fit.Scaled(p.props[i]) {
+			t += w * out[i] * f
+		} else {
+			t += w * out[i]
+		}
 	}
 	for i, name := range p.unpriced {
 		if c := out[len(p.weights)+i]; c != 0 {
@@ -96,4 +116,18 @@ func (p *Predictor) Predict(params []int64) (float64, error) {
 		}
 	}
 	return t, nil
+}
+
+// fillFactor is the grid-fill factor of the kernel's launch at params,
+// given in the order of Params.
+func (p *Predictor) fillFactor(params []int64) (float64, error) {
+	m := make(map[string]int64, len(p.params))
+	for i, name := range p.params {
+		m[name] = params[i]
+	}
+	s, err := kernelShape(p.launch, m)
+	if err != nil {
+		return 0, err
+	}
+	return p.fill.Factor(s.groups, s.size), nil
 }

@@ -15,6 +15,9 @@ type Row struct {
 	datasets.Row
 	Table string // the table's name
 	Index int    // the row's index in the table
+	// Units are the compute units of the table's device, which the grid
+	// fill needs (LinearOptions.Fill).
+	Units int64
 }
 
 // Rows returns the rows of the tables whose role is role ("" for all).
@@ -23,7 +26,7 @@ func Rows(tables map[string]*datasets.Table, role string) []Row {
 	for _, name := range slices.Sorted(maps.Keys(tables)) {
 		for i, r := range tables[name].Rows {
 			if role == "" || r.Role == role {
-				out = append(out, Row{Row: r, Table: name, Index: i})
+				out = append(out, Row{Row: r, Table: name, Index: i, Units: int64(tables[name].Meta.ComputeUnits)})
 			}
 		}
 	}

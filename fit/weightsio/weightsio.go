@@ -35,6 +35,10 @@ const (
 	keyPropertySet = "property_set"
 	keyInputs      = "inputs"
 	keyDiagnostics = "diagnostics"
+	// keyGridFill holds the weights' grid fill (fit.GridFill) as JSON,
+	// present only where the fit has one: the weights apply to counts
+	// scaled by its factor.
+	keyGridFill = "grid_fill"
 )
 
 var weightsFields = []arrow.Field{
@@ -57,9 +61,16 @@ func EncodeWeights(w *fit.Weights) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("weights for %s: diagnostics: %w", w.Device, err)
 	}
-	md := arrow.NewMetadata(
-		[]string{KeySchema, keyVersion, keyPropertySet, keyInputs, keyDiagnostics},
-		[]string{WeightsSchema, w.Version, w.PropertySet, string(inputs), string(diag)})
+	keys := []string{KeySchema, keyVersion, keyPropertySet, keyInputs, keyDiagnostics}
+	values := []string{WeightsSchema, w.Version, w.PropertySet, string(inputs), string(diag)}
+	if w.Fill != nil {
+		fill, err := json.Marshal(w.Fill)
+		if err != nil {
+			return nil, fmt.Errorf("weights for %s: grid fill: %w", w.Device, err)
+		}
+		keys, values = append(keys, keyGridFill), append(values, string(fill))
+	}
+	md := arrow.NewMetadata(keys, values)
 	schema := arrow.NewSchema(weightsFields, &md)
 
 	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
@@ -135,6 +146,12 @@ func weightsFrom(r *ipc.FileReader) (*fit.Weights, error) {
 	}
 	if err := json.Unmarshal([]byte(metaValue(md, keyDiagnostics)), &w.Diagnostics); err != nil {
 		return nil, fmt.Errorf("metadata %s: %w", keyDiagnostics, err)
+	}
+	if fill := metaValue(md, keyGridFill); fill != "" {
+		w.Fill = new(fit.GridFill)
+		if err := json.Unmarshal([]byte(fill), w.Fill); err != nil {
+			return nil, fmt.Errorf("metadata %s: %w", keyGridFill, err)
+		}
 	}
 	row := 0
 	for i := 0; i < r.NumRecords(); i++ {

@@ -56,9 +56,23 @@ func TestWeightsRoundTrip(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("directory holds %d entries after an atomic write, want 1", len(entries))
 	}
+	// A grid fill survives, and a table without one reads back without.
+	w.Fill = &fit.GridFill{Units: 132, Saturation: 384}
+	data, err := EncodeWeights(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err = DecodeWeights(data); err != nil || got.Fill == nil || *got.Fill != *w.Fill {
+		t.Errorf("grid fill read back as %+v (%v), wrote %+v", got.Fill, err, *w.Fill)
+	}
+	w.Fill = &fit.GridFill{Units: 0, Saturation: 384}
+	if _, err := EncodeWeights(w); err == nil || !strings.Contains(err.Error(), "grid fill") {
+		t.Errorf("a grid fill of no units was written (%v)", err)
+	}
+	w.Fill = nil
 	// A finite condition number survives as a number.
 	w.Diagnostics.Condition = 12.5
-	data, err := EncodeWeights(w)
+	data, err = EncodeWeights(w)
 	if err != nil {
 		t.Fatal(err)
 	}

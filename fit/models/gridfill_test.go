@@ -1,0 +1,126 @@
+package models
+
+import (
+	"math"
+	"testing"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit"
+)
+
+// handFill is the grid-fill factor worked from its definition for n
+// work-items in groups of lx on units units saturated at sat, with the
+// library's rounding of n up to whole groups.
+func handFill(n, lx, units, sat int64) float64 {
+	groups := (n + lx - 1) / lx
+	busiest := (groups + units - 1) / units * lx
+	return float64(units*max(busiest, sat)) / float64(groups*lx)
+}
+
+// fillTable is syntheticTable on a device of units compute units, timed
+// with the true weights on counts scaled by the grid fill of saturation
+// sat, the launch terms unscaled.
+func fillTable(units, sat int64, kernels []string, role string) *datasets.Table {
+	t := syntheticTable("dev", kernels, role)
+	t.Meta.ComputeUnits = int(units)
+	for i, r := range t.Rows {
+		n, lx := r.Params["n"], r.Consts["LX"]
+		f := handFill(n, lx, units, sat)
+		secs := 0.0
+		for p, c := range handCounts(r.Kernel, n, lx) {
+			if p == "launch.const" || p == "launch.groups" {
+				secs += trueWeights[p] * c
+			} else {
+				secs += trueWeights[p] * c * f
+			}
+		}
+		t.Rows[i].TimeS, t.Rows[i].RawTimesS = secs, []float64{secs}
+	}
+	return t
+}
+
+func TestGridFillRecoversSaturationAndWeights(t *testing.T) {
+	const units, sat = 8, 256
+	c := NewCounter(testSource)
+	tables := map[string]*datasets.Table{"m.arrow": fillTable(units, sat, allKernels, datasets.RoleMeasurement)}
+	w, err := c.CalibrateTables(tables, LinearOptions{Fill: &fit.GridFill{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Fill == nil || *w.Fill != (fit.GridFill{Units: units, Saturation: sat}) {
+		t.Fatalf("grid fill %+v, want %d units saturated at %d", w.Fill, units, sat)
+	}
+	for i, p := range w.Properties {
+		if got, want := w.Values[i], trueWeights[p]; math.Abs(got-want) > 1e-6*math.Abs(want) {
+			t.Errorf("%s: weight %g, want %g", p, got, want)
+		}
+	}
+	// Without the fill the same rows cannot be fitted.
+	plain, err := c.CalibrateTables(tables, LinearOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Diagnostics.TrainingError < 0.01 {
+		t.Errorf("the fit without the grid fill has a training error of %g on rows timed with it", plain.Diagnostics.TrainingError)
+	}
+
+	// A prediction at a new size and group size is the hand-derived sum,
+	// by Predict and by a compiled Predictor alike.
+	const n, lx = 1500, 128
+	want := 0.0
+	for p, cnt := range handCounts("copy", n, lx) {
+		if p == "launch.const" || p == "launch.groups" {
+			want += trueWeights[p] * cnt
+		} else {
+			want += trueWeights[p] * cnt * handFill(n, lx, units, sat)
+		}
+	}
+	consts, params := map[string]int64{"LX": lx}, map[string]int64{"n": n}
+	got, _, err := c.Predict(w, "copy", consts, params)
+	if err != nil || math.Abs(got-want) > 1e-9*want {
+		t.Errorf("Predict: %g (%v), want %g", got, err, want)
+	}
+	pr, err := c.Predictor(w, "copy", consts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = pr.Predict([]int64{n})
+	if err != nil || math.Abs(got-want) > 1e-9*want {
+		t.Errorf("Predictor: %g (%v), want %g", got, err, want)
+	}
+	l, err := c.FillOf(w, "copy", consts, params)
+	if err != nil || l.Groups != 12 || l.GroupSize != lx || l.Factor != handFill(n, lx, units, sat) {
+		t.Errorf("FillOf: %+v (%v), want 12 groups of %d, factor %g", l, err, lx, handFill(n, lx, units, sat))
+	}
+
+	// Cross-validation chooses the saturation again without each class,
+	// and predicts every class left out exactly. The classes here cut
+	// across kernels, so that every fold still separates the weights.
+	for i := range tables["m.arrow"].Rows {
+		tables["m.arrow"].Rows[i].Class = []string{"a", "b", "c"}[i%3]
+	}
+	cv, _, err := c.CrossValidate(tables, LinearOptions{Fill: &fit.GridFill{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cv) != len(tables["m.arrow"].Rows) {
+		t.Errorf("cross-validation predicted %d of %d rows", len(cv), len(tables["m.arrow"].Rows))
+	}
+	for _, rc := range cv {
+		if e := math.Abs(rc.RelErr()); e > 1e-6 {
+			t.Errorf("%s %v left out: error %g", rc.Kernel, rc.Params, e)
+		}
+	}
+}
+
+func TestGridFillNeedsUnits(t *testing.T) {
+	c := NewCounter(testSource)
+	rows := Rows(map[string]*datasets.Table{"m.arrow": syntheticTable("dev", allKernels, datasets.RoleMeasurement)}, "")
+	if _, err := c.Calibrate(rows, LinearOptions{Fill: &fit.GridFill{}}); err == nil {
+		t.Error("a grid fill was fitted on rows of a device with no compute units")
+	}
+	w, err := c.Calibrate(rows, LinearOptions{Fill: &fit.GridFill{Units: 4}})
+	if err != nil || w.Fill.Units != 4 {
+		t.Errorf("units given: %+v, %v", w, err)
+	}
+}
