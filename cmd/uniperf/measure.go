@@ -62,7 +62,10 @@ refuses a table whose rows were measured before the file was edited).
 --compare-with WEIGHTS.arrow predicts each set with the weights of uniperf
 fit and prints predicted against measured, with the signed relative error
 (predicted - measured) / measured. --json prints the results as a list of
-objects.
+objects: {"kernel", "device", "consts", "params", "local_size",
+"global_size", "measured_s", "median_s", "max_s", "raw_times_s" (every
+run, the discarded first), "resumed", "stable", "predicted_s",
+"relative_error"}.
 
 uniperf measure --device SELECTOR --out FILE.arrow runs a suite of the
 kernel library on one OpenCL or CUDA device and appends one row per (kernel,

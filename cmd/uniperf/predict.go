@@ -61,8 +61,11 @@ flag vary together: --param nx=ny=1024,2048 gives the square sizes only,
 and --sweep nx=ny=2^10..2^12 likewise. --const NAME=VALUE binds a kernel
 const such as a work-group size (LX, LY).
 
---json prints one object per parameter set (a list for several) with the
-kernel, device, parameters, predicted seconds and terms.
+--json prints one object per parameter set (a list for several):
+{"kernel", "device", "params", "predicted_s", "terms": [{"property",
+"count", "weight_s", "seconds", "share", "unweighted"}]}; with --model,
+"model" and "explain": [{"name", "value", "unit", "note"}] instead of
+terms.
 
 --model NAME predicts with another model (hongkim, cycles; see uniperf
 compare): --weights is then the calibration file that uniperf fit --model
@@ -85,7 +88,12 @@ parallel, and the exchange of parameters between them is priced from
 --bandwidth (bytes/s), --latency (s per message) and --exchange (ring or
 ps). --measure SELECTOR also times every launch on a real device (after
 checking each against the reference interpreter), so that the sum of the
-predictions can be compared with the measured program.`,
+predictions can be compared with the measured program. With --json it
+prints {"program", "file", "batch", "device", "models", "launches":
+[{"line", "layer", "phase", "kernel", "params", "consts", "predicted_s"
+(by model), "measured_s"}], "totals" (by model: {"total_s", "loading_s",
+"forward_s", "backward_s", "update_s", "layers_s"}), "measured": {"device",
+"total_s", "layers_s"}, "splits"}.`,
 	Example: `  uniperf predict --weights pocl.weights.arrow matmul_tiled --param n=1024 --param m=1024 --param ell=1024
   uniperf predict --weights pocl.weights.arrow global_copy --sweep n=2^16..2^24
   uniperf predict --weights w.arrow ./mykernel.knl --param n=4096 --const LX=256 --json
