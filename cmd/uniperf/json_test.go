@@ -162,8 +162,15 @@ func TestEveryCommandJSON(t *testing.T) {
 			}
 		}},
 		{"compare", compareCmd, []string{"compare", table, "--models", "linear,cycles", "--json"}, func(t *testing.T, v any) {
-			if cases, _ := field(t, v, "test").([]any); len(cases) != 2*len(tests) {
+			cases, _ := field(t, v, "test").([]any)
+			if len(cases) != 2*len(tests) {
 				t.Errorf("%d cases, want 2 models × %d test rows", len(cases), len(tests))
+			}
+			for _, c := range cases {
+				r := tests[datasets.MakeKey(field(t, c, "kernel").(string), ints(t, field(t, c, "consts")), ints(t, field(t, c, "params")), nil)]
+				if field(t, c, "median_s") != keptMedian(r) {
+					t.Errorf("case %v: median_s, the row's raw times %v", c, r.RawTimesS)
+				}
 			}
 		}},
 		{"export", exportCmd, []string{"export", weights, "--json"}, func(t *testing.T, v any) {
