@@ -66,7 +66,14 @@ heuristic (seed 000 §5.2.1) is shown too.
 --measure SELECTOR (an OpenCL or CUDA device, as for uniperf measure)
 also times every candidate, checked first against the reference
 interpreter, and reports each model's Spearman rank correlation between
-predicted and measured times.`,
+predicted and measured times.
+
+--json prints one object: {"kernel", "device", "params", "group_consts":
+[{"Name", "Axis"}], "calibrated_on", "resios_heuristic", "models",
+"candidates": [{"label", "consts", "occupancy" (the fields of
+fit/gpus.Occupancy), "error" (where it cannot launch), "predictions" (by
+model: {"seconds", "rank", "error"}), "measured": {"seconds", "rank"}}],
+"measured_on", "spearman" (by model)}.`,
 	Example: `  uniperf blocksize global_copy --device-file pocl-cpu --param n=1048576 --model xu,resios,linear
   uniperf blocksize matmul_tiled --device-file gtx460 --param n=1024 --param m=1024 --param ell=1024
   uniperf blocksize vector_scale_add --device-file pocl-cpu --param n=4194304 --measure pocl`,

@@ -15,13 +15,14 @@ import (
 	"github.com/uniperf/uniperf/fit/models"
 )
 
-// writeCalibration stores a calibrated model at path.
-func writeCalibration(path string, m models.Model, device string, d *gpus.Device, inputs []fit.Input) error {
+// writeCalibration stores a calibrated model at path and returns the
+// bytes it wrote.
+func writeCalibration(path string, m models.Model, device string, d *gpus.Device, inputs []fit.Input) ([]byte, error) {
 	data, err := models.EncodeCalibration(m, device, d, inputs)
 	if err != nil {
-		return systemFailure(err)
+		return nil, systemFailure(err)
 	}
-	return writeOutput(nil, path, data)
+	return data, writeOutput(nil, path, data)
 }
 
 // readCalibration reads a calibration file written by uniperf fit and

@@ -20,9 +20,14 @@ type caseJSON struct {
 	Consts        map[string]int64 `json:"consts"`
 	LocalSize     []int64          `json:"local_size"`
 	MeasuredS     float64          `json:"measured_s"`
+	MedianS       *float64         `json:"median_s,omitempty"`
+	MaxS          *float64         `json:"max_s,omitempty"`
 	PredictedS    *float64         `json:"predicted_s"`
 	RelativeError *float64         `json:"relative_error"`
-	Error         string           `json:"error,omitempty"`
+	// WithinNoise, where the runs' spread is known: the error is smaller
+	// than it (report.Case.WithinNoise).
+	WithinNoise *bool  `json:"within_noise,omitempty"`
+	Error       string `json:"error,omitempty"`
 }
 
 func casesJSON(cases []report.Case) []caseJSON {
@@ -30,6 +35,10 @@ func casesJSON(cases []report.Case) []caseJSON {
 	for i, c := range cases {
 		out[i] = caseJSON{Model: c.Model, Device: c.Device, Class: c.Class, Kernel: c.Kernel, Role: c.Role, Size: c.Size,
 			Params: c.Params, Consts: c.Consts, LocalSize: c.LocalSize, MeasuredS: c.Measured, Error: c.Err}
+		if c.Median > 0 {
+			noise := c.WithinNoise()
+			out[i].MedianS, out[i].MaxS, out[i].WithinNoise = &c.Median, &c.Max, &noise
+		}
 		if c.Err == "" {
 			p, e := c.Predicted, c.RelErr()
 			out[i].PredictedS, out[i].RelativeError = &p, &e

@@ -70,7 +70,8 @@ file.
 --json prints one object instead of the report: {"models", "calibrated":
 [{"model", "device", "summary"}], "not_compared", "test": [cases],
 "cv": [cases], "cv_skipped", "notes"}, each case as in uniperf validate
---json (with its "model"), times at full precision.`,
+--json (with its "model", and the runs' spread where the tables hold it),
+times at full precision.`,
 	Example: `  uniperf compare embedded:pocl-epyc-quick.arrow
   uniperf compare h100.arrow --models linear,hongkim --cv --plot models.svg
   uniperf compare mygpu.arrow --device-file mygpu.json`,
@@ -118,6 +119,8 @@ func compareModels(stdout io.Writer, args []string, opts compareOptions) error {
 	}
 	var report bytes.Buffer
 	if opts.json {
+		withSpread(c.Test, lt)
+		withSpread(c.CV, lt)
 		calibrated := make([]calibratedJSON, len(c.Calibrated))
 		for i, cal := range c.Calibrated {
 			calibrated[i] = calibratedJSON{cal.Model.Name(), cal.Device, cal.Model.Summary()}

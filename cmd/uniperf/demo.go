@@ -48,6 +48,15 @@ binary is built (demosummary.json beside the source, which the tests
 recompute from the tables); a table that differs from the one they were
 computed on is fitted afresh, with a progress line on stderr.
 
+--json prints the summary as one object, the layout of demosummary.json:
+{"schema": "uniperf.demo-summary/1", "tables": [{"table", "sha256" (of
+the table's bytes), "device", "suite", "rows", "fits": [{"fit",
+"kernels": [{"kernel", "err"}], "test" (geomean across the test
+kernels), "cv" (geomean left out one class at a time), "cv_rows",
+"measured"}], "models": [{"model", "predicted", "test_rows", "err"}],
+"not_compared"}]}; with --full the figures are computed afresh and the
+report is left out.
+
 --full computes and prints everything, about half a minute of CPU: both
 sets of weights with the rates they imply, the training error per class,
 measured against predicted times of every test row, the coverage of the
@@ -59,20 +68,38 @@ cannot. The same steps are uniperf fit (with and without --free), uniperf
 validate and uniperf export on embedded:NAME tables.`,
 	Args: cobra.NoArgs,
 	RunE: func(cmd *cobra.Command, _ []string) error {
+		out, progress := cmd.OutOrStdout(), cmd.ErrOrStderr()
 		if demoFull {
-			_, err := demoReport(cmd.OutOrStdout(), cmd.ErrOrStderr())
-			return err
+			report := out
+			if demoJSON {
+				report = io.Discard
+			}
+			sums, err := demoReport(report, progress)
+			if err != nil || !demoJSON {
+				return err
+			}
+			return writeJSON(out, demoCacheContent{Schema: demoCacheSchema, Tables: sums})
 		}
 		cached, err := cachedSummaries()
 		if err != nil {
 			return err
 		}
-		return demoSummary(cmd.OutOrStdout(), cmd.ErrOrStderr(), cached)
+		sums, err := demoSummaries(progress, cached)
+		if err != nil {
+			return err
+		}
+		if demoJSON {
+			return writeJSON(out, demoCacheContent{Schema: demoCacheSchema, Tables: sums})
+		}
+		return writeSummaries(out, sums)
 	},
 }
 
+var demoJSON bool
+
 func init() {
 	demoCmd.Flags().BoolVar(&demoFull, "full", false, "compute and print the whole report (about half a minute of CPU)")
+	demoCmd.Flags().BoolVar(&demoJSON, "json", false, "print the summary as JSON instead of the screen (with --full: computed afresh)")
 	rootCmd.AddCommand(demoCmd)
 }
 
@@ -85,19 +112,19 @@ var demoFits = []struct {
 	{"default fit", fitOptions{}},
 }
 
-// demoSummary prints the one-screen answer, from the cached summaries
-// where a table is the one they were computed on.
-func demoSummary(out, progress io.Writer, cached map[string]tableSummary) error {
+// demoSummaries returns the summaries of the one-screen answer, the cached
+// ones where a table is the one they were computed on.
+func demoSummaries(progress io.Writer, cached map[string]tableSummary) ([]tableSummary, error) {
 	names := shippedTables()
 	if len(names) == 0 {
-		return fmt.Errorf("this binary embeds no measurement tables")
+		return nil, fmt.Errorf("this binary embeds no measurement tables")
 	}
 	var sums []tableSummary
 	var counter *models.Counter
 	for i, name := range names {
 		data, err := readTable(name)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		sha := sha256.Sum256(data)
 		if s, ok := cached[name]; ok && s.SHA256 == hex.EncodeToString(sha[:]) {
@@ -110,19 +137,19 @@ func demoSummary(out, progress io.Writer, cached map[string]tableSummary) error 
 		}
 		lt, err := loadTables([]string{name})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		_, cases, err := fitBoth(io.Discard, name, lt, counter)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s, err := summarize(name, lt.inputs[0].SHA256, lt, counter, cases)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		sums = append(sums, *s)
 	}
-	return writeSummaries(out, sums)
+	return sums, nil
 }
 
 // demoReport runs the pipeline on each shipped table alone (tables

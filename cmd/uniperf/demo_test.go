@@ -129,7 +129,8 @@ func TestDemoSummaryStale(t *testing.T) {
 	stale.SHA256, stale.Fits = "0", nil
 	cached[quick] = stale
 	var out, progress bytes.Buffer
-	if err := demoSummary(&out, &progress, cached); err != nil {
+	sums, err := demoSummaries(&progress, cached)
+	if err != nil || writeSummaries(&out, sums) != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(progress.String(), quick+" (6 of 6) differs from the table "+demoCacheFile+" was computed on") {
@@ -137,7 +138,8 @@ func TestDemoSummaryStale(t *testing.T) {
 	}
 	cached[quick] = want
 	var fromCache bytes.Buffer
-	if err := demoSummary(&fromCache, io.Discard, cached); err != nil {
+	sums, err = demoSummaries(io.Discard, cached)
+	if err != nil || writeSummaries(&fromCache, sums) != nil {
 		t.Fatal(err)
 	}
 	if out.String() != fromCache.String() {

@@ -25,7 +25,11 @@ largest work-group, and double-precision support.
 
 A runtime that is missing or has no device is one line saying why. The exit
 status is 0 when at least one runtime answered with a device, 1 when none did.
-With --json the listing is a JSON array with one object per runtime.`,
+With --json the listing is a JSON array with one object per runtime:
+{"backend", "version", "error" (why the runtime is missing), "devices":
+[{"id", "name", "vendor", "platform", "driver", "compute_units",
+"clock_mhz", "global_mem_bytes", "local_mem_bytes", "max_alloc_bytes",
+"max_group_size", "max_group_dims", "float64"}]}.`,
 	Example: `  uniperf devices
   uniperf devices --json`,
 	Args: cobra.NoArgs,

@@ -31,6 +31,7 @@ type fitOptions struct {
 	model      string
 	deviceFile string
 	coverage   bool
+	json       bool
 }
 
 var fitOpts fitOptions
@@ -103,7 +104,14 @@ SHA-256 of every input table, and under "calibration" the model's
 calibrated state: Hong–Kim's three parameters and fit report, or the
 cycle weights and every kernel's adjusting weight with the size it was
 calibrated on). uniperf predict and validate read it with the same
---model.`,
+--model.
+
+--json prints, instead of the report, what the file written holds: for
+the linear model the object of uniperf export --json for the one device
+({"devices": [{"label", "device", "model", "uniperf_version",
+"property_set", "diagnostics"}], "properties": [{"property", "rate_unit",
+"values": [{"weight_s", "rate", "note"}]}]}), for another model the
+calibration file itself.`,
 	Example: `  uniperf fit embedded:pocl-epyc-paper.arrow --out pocl.weights.arrow --coverage
   uniperf fit h100-cuda.arrow --free --out h100.paper.weights.arrow
   uniperf fit embedded:pocl-epyc-quick.arrow --model hongkim --out pocl.hongkim.json`,
@@ -125,6 +133,7 @@ func init() {
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	f.BoolVar(&fitOpts.coverage, "coverage", false, "report how well the measurement rows determine the test kernels' weights and predictions")
+	f.BoolVar(&fitOpts.json, "json", false, "print the weights (or the calibration) as JSON instead of the report")
 	rootCmd.AddCommand(fitCmd)
 }
 
@@ -156,6 +165,9 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 	if err := opts.linearOnly(opts.model); err != nil {
 		return err
 	}
+	if opts.coverage && opts.json {
+		return fmt.Errorf("--coverage prints a report; it does not go with --json")
+	}
 	lt, err := loadTables(args)
 	if err != nil {
 		return err
@@ -172,6 +184,13 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 	}
 	if err := weightsio.WriteWeights(opts.out, w); err != nil {
 		return outputError(err)
+	}
+	if opts.json {
+		c, err := report.CompareWeights([]*fit.Weights{w}, nil)
+		if err != nil {
+			return err
+		}
+		return c.WriteJSON(stdout)
 	}
 	if err := printFit(stdout, w); err != nil {
 		return err
@@ -280,7 +299,16 @@ func calibrate(stdout io.Writer, lt *loadedTables, opts fitOptions) error {
 	if err := m.Calibrate(d.Env, rows); err != nil {
 		return fmt.Errorf("%s model on %s: %w", opts.model, d.Device, err)
 	}
-	if err := writeCalibration(opts.out, m, d.Device, d.Env.Device, lt.inputs); err != nil {
+	data, err := writeCalibration(opts.out, m, d.Device, d.Env.Device, lt.inputs)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		// The notes are not part of the calibration: they go beside it.
+		for _, n := range notes {
+			fmt.Fprintf(stderr, "note: %s\n", n)
+		}
+		_, err := stdout.Write(data)
 		return err
 	}
 	for _, n := range notes {

@@ -2,12 +2,18 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit/weightsio"
+	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
 // TestEveryCommandJSON runs each command that prints results with --json
@@ -15,7 +21,8 @@ import (
 // found without the command (the table's rows, a hand count).
 func TestEveryCommandJSON(t *testing.T) {
 	table := embeddedPrefix + shippedTable
-	weights := filepath.Join(t.TempDir(), "w.arrow")
+	dir := t.TempDir()
+	weights := filepath.Join(dir, "w.arrow")
 	if code, _, stderr := runCommand(t, fitCmd, "fit", table, "--out", weights); code != 0 {
 		t.Fatalf("fit: exit %d: %s", code, stderr)
 	}
@@ -43,8 +50,74 @@ func TestEveryCommandJSON(t *testing.T) {
 			}
 		}},
 		{"count", countCmd, []string{"count", "global_copy", "--param", "n=1000", "--json"}, nil},
-		{"devices", devicesCmd, []string{"devices", "--json"}, nil},
-		{"kernels list", kernelsListCmd, []string{"kernels", "list", "--json"}, nil},
+		// The tests run on PoCL (make test installs it): one OpenCL runtime.
+		{"devices", devicesCmd, []string{"devices", "--json"}, func(t *testing.T, v any) {
+			runtimes, _ := v.([]any)
+			found := false
+			for _, r := range runtimes {
+				d, _ := field(t, r, "devices").([]any)
+				found = found || field(t, r, "backend") == "opencl" && len(d) > 0 && field(t, d[0], "id") == "opencl:0"
+			}
+			if !found {
+				t.Errorf("no opencl:0 among %v", runtimes)
+			}
+		}},
+		{"kernels list", kernelsListCmd, []string{"kernels", "list", "--json"}, func(t *testing.T, v any) {
+			if k, _ := v.([]any); len(k) != len(library.Names()) {
+				t.Errorf("%d kernels, the library has %d", len(k), len(library.Names()))
+			}
+		}},
+		{"fit", fitCmd, []string{"fit", table, "--out", filepath.Join(dir, "w2.arrow"), "--json"}, func(t *testing.T, v any) {
+			w, err := weightsio.ReadWeights(filepath.Join(dir, "w2.arrow"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			props, _ := field(t, v, "properties").([]any)
+			if len(props) != len(w.Properties) {
+				t.Fatalf("%d properties, the file written has %d", len(props), len(w.Properties))
+			}
+			for _, p := range props {
+				i := slices.Index(w.Properties, field(t, p, "property").(string))
+				values, _ := field(t, p, "values").([]any)
+				if i < 0 || len(values) != 1 || field(t, values[0], "weight_s") != w.Values[i] {
+					t.Errorf("property %v: the file written holds %v", p, w.Values)
+				}
+			}
+		}},
+		{"fit --model hongkim", fitCmd, []string{"fit", table, "--model", "hongkim", "--out", filepath.Join(dir, "hk.json"), "--json"}, func(t *testing.T, v any) {
+			data, err := os.ReadFile(filepath.Join(dir, "hk.json"))
+			var file any
+			if err != nil || json.Unmarshal(data, &file) != nil || !reflect.DeepEqual(v, file) {
+				t.Errorf("the calibration printed is not the file written: %v", err)
+			}
+		}},
+		{"demo", demoCmd, []string{"demo", "--json"}, func(t *testing.T, v any) {
+			tables, _ := field(t, v, "tables").([]any)
+			if len(tables) != len(datasets.Shipped()) {
+				t.Fatalf("%d tables, %d shipped", len(tables), len(datasets.Shipped()))
+			}
+			for _, tab := range tables {
+				name := strings.TrimPrefix(field(t, tab, "table").(string), embeddedPrefix)
+				s, err := datasets.OpenShipped(name)
+				if err != nil || field(t, tab, "rows") != float64(len(s.Rows)) || field(t, tab, "device") != s.Meta.DeviceName {
+					t.Errorf("table %s: rows %v device %v; the table: %v", name, field(t, tab, "rows"), field(t, tab, "device"), err)
+				}
+			}
+		}},
+		{"measure KERNEL", measureCmd, []string{"measure", "global_copy", "--device", "opencl", "--param", "n=4096", "--runs", "3", "--discard", "1", "--json"}, func(t *testing.T, v any) {
+			rows, _ := v.([]any)
+			if len(rows) != 1 {
+				t.Fatalf("%d rows, want 1", len(rows))
+			}
+			if raw, _ := field(t, rows[0], "raw_times_s").([]any); len(raw) != 3 || field(t, rows[0], "measured_s") != min(raw[1].(float64), raw[2].(float64)) {
+				t.Errorf("raw %v, measured %v: want 3 runs, the minimum of the last 2", raw, field(t, rows[0], "measured_s"))
+			}
+		}},
+		{"predict --program", predictCmd, []string{"predict", "--program", "embedded:cnn", "--device-file", "pocl-cpu", "--json"}, func(t *testing.T, v any) {
+			if l, _ := field(t, v, "launches").([]any); len(l) == 0 {
+				t.Errorf("no launches")
+			}
+		}},
 		{"predict", predictCmd, []string{"predict", "--weights", weights, "matmul_tiled", "--param", "n=m=ell=64,128", "--json"}, func(t *testing.T, v any) {
 			sets, _ := v.([]any)
 			if len(sets) != 2 {
@@ -57,7 +130,11 @@ func TestEveryCommandJSON(t *testing.T) {
 				}
 			}
 		}},
-		{"blocksize", blocksizeCmd, []string{"blocksize", "global_copy", "--device-file", "pocl-cpu", "--param", "n=65536", "--sizes", "64,256", "--model", "xu,resios", "--json"}, nil},
+		{"blocksize", blocksizeCmd, []string{"blocksize", "global_copy", "--device-file", "pocl-cpu", "--param", "n=65536", "--sizes", "64,256", "--model", "xu,resios", "--json"}, func(t *testing.T, v any) {
+			if c, _ := field(t, v, "candidates").([]any); len(c) != 2 || field(t, c[0], "predictions") == nil {
+				t.Errorf("candidates %v, want the 2 of --sizes with predictions", c)
+			}
+		}},
 		{"table", tableCmd, []string{"table", table, "--json"}, func(t *testing.T, v any) {
 			if n := field(t, v, "rows"); n != float64(len(shipped.Rows)) {
 				t.Errorf("rows %v, the table has %d", n, len(shipped.Rows))
@@ -85,8 +162,15 @@ func TestEveryCommandJSON(t *testing.T) {
 			}
 		}},
 		{"compare", compareCmd, []string{"compare", table, "--models", "linear,cycles", "--json"}, func(t *testing.T, v any) {
-			if cases, _ := field(t, v, "test").([]any); len(cases) != 2*len(tests) {
+			cases, _ := field(t, v, "test").([]any)
+			if len(cases) != 2*len(tests) {
 				t.Errorf("%d cases, want 2 models × %d test rows", len(cases), len(tests))
+			}
+			for _, c := range cases {
+				r := tests[datasets.MakeKey(field(t, c, "kernel").(string), ints(t, field(t, c, "consts")), ints(t, field(t, c, "params")), nil)]
+				if field(t, c, "median_s") != keptMedian(r) {
+					t.Errorf("case %v: median_s, the row's raw times %v", c, r.RawTimesS)
+				}
 			}
 		}},
 		{"export", exportCmd, []string{"export", weights, "--json"}, func(t *testing.T, v any) {
@@ -110,6 +194,29 @@ func TestEveryCommandJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestJSONDocumented checks that every command that prints results takes
+// --json and says in its --help what the JSON holds. The exceptions print
+// no results of their own: shell completion, help, a generated source,
+// and a command that only groups others.
+func TestJSONDocumented(t *testing.T) {
+	skip := map[string]bool{"uniperf completion": true, "uniperf help": true, "uniperf kernels show": true}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		if !c.Runnable() || c.HasSubCommands() || skip[c.CommandPath()] || strings.HasPrefix(c.CommandPath(), "uniperf completion") {
+			return
+		}
+		if c.Flags().Lookup("json") == nil {
+			t.Errorf("%s has no --json", c.CommandPath())
+		} else if !strings.Contains(c.Long, "json") || !strings.Contains(c.Long, `{"`) && !strings.Contains(c.Long, "fields") {
+			t.Errorf("%s --help does not say what --json prints", c.CommandPath())
+		}
+	}
+	walk(rootCmd)
 }
 
 // ints reads a JSON object of integers.

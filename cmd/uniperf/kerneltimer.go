@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets"
@@ -23,6 +24,59 @@ import (
 type kernelTimer struct {
 	dev           gpu.Device
 	runs, discard int
+	// stable, when set, makes measure time more runs until they agree.
+	stable *stableRule
+}
+
+// stableRule is measure KERNEL's --repeat-until-stable: after the first
+// --runs runs, further batches of --runs runs are timed until the kept
+// runs' median lies within tolerance of their minimum (Spread.Noise), or
+// until maxRuns runs in all. The median is the rule's yardstick because
+// it is what the noise warning and "within the noise" use: a row that
+// passes is one whose typical run agrees with the figure recorded.
+type stableRule struct {
+	tolerance float64
+	maxRuns   int
+}
+
+// defaultMaxRuns is --max-runs: a thousand runs of a kernel that stays
+// noisy take a second or so on a GPU, and a row of raw times stays small.
+const defaultMaxRuns = 1000
+
+// holds reports whether raw, the first discard runs left out, meets the
+// rule.
+func (r *stableRule) holds(raw []float64, discard int) bool {
+	return datasets.SpreadOf(raw, discard).Noise() <= r.tolerance
+}
+
+// checkStable validates the flags of --repeat-until-stable against --runs.
+func checkStable(r *stableRule, runs int) error {
+	if r.tolerance < 0 || math.IsNaN(r.tolerance) || math.IsInf(r.tolerance, 0) {
+		return fmt.Errorf("--tolerance %g must be a non-negative fraction, e.g. 0.02 for the median within 2%% of the minimum", r.tolerance)
+	}
+	if r.maxRuns < runs || r.maxRuns > measurekernels.MaxRuns {
+		return fmt.Errorf("--max-runs %d must be at least --runs %d and at most %d", r.maxRuns, runs, measurekernels.MaxRuns)
+	}
+	return nil
+}
+
+// repeatUntilStable appends batches of batch runs from more to raw until
+// rule holds or rule.maxRuns runs are reached, and reports whether it
+// holds. The first discard runs stay the only ones left out: later batches
+// follow on a device already warm.
+func repeatUntilStable(raw []float64, discard, batch int, rule *stableRule, more func(n int) ([]float64, error)) ([]float64, bool, error) {
+	for !rule.holds(raw, discard) {
+		n := min(batch, rule.maxRuns-len(raw))
+		if n <= 0 {
+			return raw, false, nil
+		}
+		next, err := more(n)
+		if err != nil {
+			return nil, false, err
+		}
+		raw = append(raw, next...)
+	}
+	return raw, true, nil
 }
 
 // openTimer opens the device a selector names, for the command-line flag
@@ -87,31 +141,39 @@ func (t *kernelTimer) check(k *launch.Kernel, params map[string]int64) error {
 }
 
 // measure runs k at params t.runs times on the random inputs of the
-// timing protocol (measurekernels.Inputs, measurekernels.TimeRuns) and
-// returns every run's time in seconds, the discarded first. It does not check the
-// results: call check first.
-func (t *kernelTimer) measure(k *launch.Kernel, params map[string]int64) ([]float64, error) {
+// timing protocol (measurekernels.Inputs, measurekernels.TimeRuns), more
+// under t.stable, and returns every run's time in seconds, the discarded
+// first, and whether t.stable's rule holds (true without a rule). It does
+// not check the results: call check first.
+func (t *kernelTimer) measure(k *launch.Kernel, params map[string]int64) ([]float64, bool, error) {
 	sizes, _, err := k.Sizes(params)
 	if err != nil {
-		return nil, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
+		return nil, false, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
 	}
 	global, local, err := k.Grid(params)
 	if err != nil {
-		return nil, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
+		return nil, false, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
 	}
 	bufs, err := measurekernels.Inputs(k, sizes)
 	if err != nil {
-		return nil, systemFailure(err)
+		return nil, false, systemFailure(err)
 	}
 	defer bufs.Close()
 	if err := k.Bind(bufs, params); err != nil {
-		return nil, systemFailure(err)
+		return nil, false, systemFailure(err)
 	}
-	raw, err := measurekernels.TimeRuns(k, global, local, t.runs)
-	if err != nil {
-		return nil, systemFailure(fmt.Errorf("kernel %s: %w", k.IR.Name, err))
+	timeRuns := func(n int) ([]float64, error) {
+		raw, err := measurekernels.TimeRuns(k, global, local, n)
+		if err != nil {
+			return nil, systemFailure(fmt.Errorf("kernel %s: %w", k.IR.Name, err))
+		}
+		return raw, nil
 	}
-	return raw, nil
+	raw, err := timeRuns(t.runs)
+	if err != nil || t.stable == nil {
+		return raw, err == nil, err
+	}
+	return repeatUntilStable(raw, t.discard, t.runs, t.stable, timeRuns)
 }
 
 // time checks and times kernel (read from src) with consts at params and
@@ -134,7 +196,7 @@ func (t *kernelTimer) time(src models.Source, kernel string, consts, params map[
 	if err := t.check(k, params); err != nil {
 		return 0, err
 	}
-	raw, err := t.measure(k, params)
+	raw, _, err := t.measure(k, params)
 	if err != nil {
 		return 0, err
 	}

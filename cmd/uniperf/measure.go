@@ -47,6 +47,11 @@ measured time (the minimum of the kept runs) with the runs' median and
 maximum; it warns, with the host's load, where the median lies more than
 5% above the minimum, and marks a prediction whose error is smaller than
 that spread as within the noise. --json gives median_s and max_s too.
+--repeat-until-stable keeps timing, in further batches of --runs runs,
+until the median of the kept runs lies within --tolerance (default 0.02,
+2%) of their minimum, or gives up at --max-runs runs in all (default
+1000, at most 10000) and says so; the table holds every run, and --json
+gives stable: true or false.
 The kernel is checked against the reference interpreter first (at each size,
 or once at the size --check-param names: the interpreter is far slower than
 the device, and a check that would interpret more than 1e8 operations is
@@ -57,7 +62,10 @@ refuses a table whose rows were measured before the file was edited).
 --compare-with WEIGHTS.arrow predicts each set with the weights of uniperf
 fit and prints predicted against measured, with the signed relative error
 (predicted - measured) / measured. --json prints the results as a list of
-objects.
+objects: {"kernel", "device", "consts", "params", "local_size",
+"global_size", "measured_s", "median_s", "max_s", "raw_times_s" (every
+run, the discarded first), "resumed", "stable", "predicted_s",
+"relative_error"}.
 
 uniperf measure --device SELECTOR --out FILE.arrow runs a suite of the
 kernel library on one OpenCL or CUDA device and appends one row per (kernel,
@@ -99,6 +107,7 @@ bad input (an unknown device or suite, an unwritable or corrupt table).`,
 	Example: `  uniperf measure ./mykernel.knl --device pocl --param n=4096,8192 --const LX=128
   uniperf measure matmul_tiled --device cuda:0 --param n=2048 --param m=2048 --param ell=2048 --compare-with h100.weights.arrow
   uniperf measure ./stencil.knl --device opencl --sweep n=2^10..2^13 --check-param n=100 --out stencil.arrow
+  uniperf measure ./stencil.knl --device opencl --param n=4096 --repeat-until-stable --tolerance 0.01
   uniperf measure --device pocl --suite quick --out datasets/pocl-cpu.arrow
   uniperf measure --device cuda:0 --suite paper --out h100.arrow --budget 25m
   uniperf measure --device opencl --kernels global_copy,empty --runs 10 --discard 2 --out small.arrow`,
@@ -113,6 +122,9 @@ bad input (an unknown device or suite, an unwritable or corrupt table).`,
 		if f := changedFlag(cmd, suiteOnlyFlags); f != "" {
 			return fmt.Errorf("--%s is for measuring a suite, not one KERNEL", f)
 		}
+		if f := changedFlag(cmd, []string{"tolerance", "max-runs"}); f != "" && !measureOpts.kernel.untilStable {
+			return fmt.Errorf("--%s is for --repeat-until-stable", f)
+		}
 		k := measureOpts.kernel
 		k.device, k.out, k.runs, k.discard = measureOpts.device, measureOpts.out, measureOpts.runs, measureOpts.discard
 		return measureKernel(cmd.OutOrStdout(), args[0], k)
@@ -122,7 +134,7 @@ bad input (an unknown device or suite, an unwritable or corrupt table).`,
 // The flags that only one form of measure takes.
 var (
 	suiteOnlyFlags  = []string{"suite", "budget", "size-class", "kernels", "quiet"}
-	kernelOnlyFlags = []string{"param", "sweep", "const", "check-param", "compare-with", "class", "json"}
+	kernelOnlyFlags = []string{"param", "sweep", "const", "check-param", "compare-with", "class", "json", "repeat-until-stable", "tolerance", "max-runs"}
 )
 
 // changedFlag returns the first of names given on cmd's command line.
@@ -155,6 +167,9 @@ func init() {
 	f.BoolVar(&k.strict, "strict", false, "with --compare-with: fail on a property the weights have no weight for, rather than price it at zero with a warning")
 	f.StringVar(&k.class, "class", "", "with KERNEL and --out: the class column of the rows, by which validate and compare group them (default: the kernel's name)")
 	f.BoolVar(&k.json, "json", false, "with KERNEL: print JSON")
+	f.BoolVar(&k.untilStable, "repeat-until-stable", false, "with KERNEL: time further batches of --runs runs until the kept runs' median is within --tolerance of their minimum")
+	f.Float64Var(&k.stable.tolerance, "tolerance", 0.02, "with --repeat-until-stable: the median's largest excess over the minimum, a fraction")
+	f.IntVar(&k.stable.maxRuns, "max-runs", defaultMaxRuns, "with --repeat-until-stable: the most runs per parameter set, the discarded included")
 	rootCmd.AddCommand(measureCmd)
 }
 

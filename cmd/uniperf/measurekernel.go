@@ -35,6 +35,9 @@ type kernelMeasureOptions struct {
 	runs        int
 	discard     int
 	json        bool
+	// --repeat-until-stable and its --tolerance and --max-runs.
+	untilStable bool
+	stable      stableRule
 }
 
 // maxCheckOps bounds the operations the reference interpreter may be asked
@@ -53,12 +56,15 @@ type kernelTime struct {
 	Measured float64          `json:"measured_s"`
 	// Median and Max of the kept runs show their spread beside the
 	// minimum, Measured.
-	Median    float64   `json:"median_s"`
-	Max       float64   `json:"max_s"`
-	Raw       []float64 `json:"raw_times_s"`
-	Resumed   bool      `json:"resumed,omitempty"`
-	Predicted *float64  `json:"predicted_s,omitempty"`
-	RelErr    *float64  `json:"relative_error,omitempty"`
+	Median  float64   `json:"median_s"`
+	Max     float64   `json:"max_s"`
+	Raw     []float64 `json:"raw_times_s"`
+	Resumed bool      `json:"resumed,omitempty"`
+	// Stable says, under --repeat-until-stable, whether the kept runs met
+	// the rule or measure gave up at --max-runs.
+	Stable    *bool    `json:"stable,omitempty"`
+	Predicted *float64 `json:"predicted_s,omitempty"`
+	RelErr    *float64 `json:"relative_error,omitempty"`
 }
 
 // measureKernel times one kernel (a .knl file or a library kernel) at
@@ -71,6 +77,11 @@ func measureKernel(stdout io.Writer, kernel string, opts kernelMeasureOptions) e
 	}
 	if len(opts.params) == 0 && len(opts.sweeps) == 0 {
 		return fmt.Errorf("give the kernel's parameters with --param NAME=VALUE (or --sweep)")
+	}
+	if opts.untilStable {
+		if err := checkStable(&opts.stable, opts.runs); err != nil {
+			return err
+		}
 	}
 	consts, err := parseConsts(opts.consts)
 	if err != nil {
@@ -115,6 +126,9 @@ func measureKernel(stdout io.Writer, kernel string, opts kernelMeasureOptions) e
 		return err
 	}
 	defer timer.close()
+	if opts.untilStable {
+		timer.stable = &opts.stable
+	}
 	var table *datasets.Writer
 	if opts.out != "" {
 		if table, err = datasets.OpenWriter(opts.out, kernelMeta(timer, opts)); err != nil {
@@ -213,6 +227,10 @@ func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, ke
 			r.Measured, r.Raw, r.Resumed = row.TimeS, row.RawTimesS, true
 			s := datasets.SpreadOf(row.RawTimesS, int(row.RunsDiscarded))
 			r.Median, r.Max = s.Median, s.Max
+			if timer.stable != nil {
+				stable := timer.stable.holds(row.RawTimesS, int(row.RunsDiscarded))
+				r.Stable = &stable
+			}
 			return r, nil
 		}
 	}
@@ -221,12 +239,15 @@ func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, ke
 			return kernelTime{}, err
 		}
 	}
-	raw, err := timer.measure(k, params)
+	raw, stable, err := timer.measure(k, params)
 	if err != nil {
 		return kernelTime{}, err
 	}
 	s := datasets.SpreadOf(raw, timer.discard)
 	r.Raw, r.Measured, r.Median, r.Max = raw, s.Min, s.Median, s.Max
+	if timer.stable != nil {
+		r.Stable = &stable
+	}
 	if table == nil {
 		return r, nil
 	}
@@ -235,7 +256,7 @@ func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, ke
 		Device: info.Name, Backend: string(info.Backend), Kernel: kernel, Class: class, Role: datasets.RoleTest,
 		Variant: variant, Consts: orEmptyMap(consts), Params: params,
 		LocalSize: local, GlobalSize: global, TimeS: r.Measured, RawTimesS: raw,
-		RunsKept: int32(timer.runs - timer.discard), RunsDiscarded: int32(timer.discard),
+		RunsKept: int32(len(raw) - timer.discard), RunsDiscarded: int32(timer.discard),
 		Timestamp: time.Now().UTC(), Version: datasets.Version,
 	}
 	if err := table.Append(row); err != nil {
@@ -282,11 +303,18 @@ func kernelMeta(timer *kernelTimer, opts kernelMeasureOptions) datasets.Meta {
 	if len(opts.checkParams) > 0 {
 		check = "once, at " + strings.Join(opts.checkParams, ",")
 	}
+	repeat := ""
+	if opts.untilStable {
+		// A rerun with another rule would mix rows measured to other
+		// standards; the method text makes the table refuse it.
+		repeat = fmt.Sprintf("Repeated until stable: further batches of %d runs until the median of the kept runs is within %g of their minimum, "+
+			"at most %d runs per row. ", opts.runs, opts.stable.tolerance, opts.stable.maxRuns)
+	}
 	method := fmt.Sprintf("uniperf %s measure KERNEL: the kernel is generated as %s C from its .knl description and checked against "+
 		"the counts reference interpreter on random inputs with poisoned outputs %s before it is timed. "+
 		"Timing: device event timers, %d runs per row back to back, the first %d discarded, time_s = minimum of the rest; "+
-		"inputs random in [0.5, 1.5). Host %s (%s/%s, %d CPUs).",
-		datasets.Version, info.Backend, check, opts.runs, opts.discard, host, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+		"inputs random in [0.5, 1.5). %sHost %s (%s/%s, %d CPUs).",
+		datasets.Version, info.Backend, check, opts.runs, opts.discard, repeat, host, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 	return datasets.Meta{
 		DeviceName: info.Name, DeviceVendor: info.Vendor, DeviceDriver: info.Driver,
 		ComputeUnits: info.ComputeUnits, ClockMHz: info.ClockMHz,
@@ -324,15 +352,25 @@ func printKernelTimes(w io.Writer, results []kernelTime, table *datasets.Writer)
 	fmt.Fprintf(w, "%s on %s\n", results[0].Kernel, results[0].Device)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	head := "params\tlocal\tglobal\tmeasured\tmedian\tmax\t"
+	repeated := results[0].Stable != nil
+	if repeated {
+		head += "runs\t"
+	}
 	if results[0].Predicted != nil {
 		head += "predicted\trel.err\t"
 	}
 	fmt.Fprintln(tw, head)
-	var noisy []string
+	var noisy, unstable []string
 	for _, r := range results {
 		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t", launch.ParamString(r.Params), launch.SizeString(r.Local), launch.SizeString(r.Global),
 			seconds(r.Measured), seconds(r.Median), seconds(r.Max))
 		noise := datasets.Spread{Min: r.Measured, Median: r.Median}.Noise()
+		if repeated {
+			line += fmt.Sprintf("%d\t", len(r.Raw))
+			if !*r.Stable {
+				unstable = append(unstable, fmt.Sprintf("%s (median %.1f%% above the minimum after %d runs)", launch.ParamString(r.Params), 100*noise, len(r.Raw)))
+			}
+		}
 		if r.Predicted != nil {
 			line += fmt.Sprintf("%s\t%+.3f\t", seconds(*r.Predicted), *r.RelErr)
 			if math.Abs(*r.RelErr) < noise {
@@ -352,6 +390,9 @@ func printKernelTimes(w io.Writer, results []kernelTime, table *datasets.Writer)
 	}
 	if table != nil {
 		fmt.Fprintf(w, "%s: %d rows\n", table.Path(), table.Len())
+	}
+	if len(unstable) > 0 {
+		fmt.Fprintf(w, "gave up repeating at %s: the runs did not settle within --tolerance before --max-runs\n", strings.Join(unstable, ", "))
 	}
 	if len(noisy) > 0 {
 		fmt.Fprintf(w, "warning: the runs scatter at %s: the host may be busy%s; the minimum is the figure to trust, and more --runs or a quiet host tighten it\n",

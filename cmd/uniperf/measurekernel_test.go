@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -199,5 +200,122 @@ func TestKernelTimesSpread(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "warning: the runs scatter at n=1 (median 25% above the minimum)") || strings.Contains(out.String(), "n=2 (median") {
 		t.Errorf("warning:\n%s", out.String())
+	}
+}
+
+// TestRepeatUntilStable follows the rule on made-up runs: one discarded,
+// then batches of 4. Kept 10,20,20 (median 20, 100% above 10) fails;
+// after 10,10,10,10 more the kept runs are 10,20,20,10,10,10,10, median
+// 10: stable at 8 runs. A tail that stays slow gives up at the cap.
+func TestRepeatUntilStable(t *testing.T) {
+	rule := &stableRule{tolerance: 0.05, maxRuns: 14}
+	batches := [][]float64{{10, 10, 10, 10}, {10, 10, 10, 10}}
+	more := func(n int) ([]float64, error) {
+		b := batches[0][:n]
+		batches = batches[1:]
+		return b, nil
+	}
+	raw, stable, err := repeatUntilStable([]float64{99, 10, 20, 20}, 1, 4, rule, more)
+	if err != nil || !stable || len(raw) != 8 {
+		t.Errorf("quieting runs: %v stable %v, %v; want 8 runs, stable", raw, stable, err)
+	}
+	var asked []int
+	slow := func(n int) ([]float64, error) {
+		asked = append(asked, n)
+		return slices.Repeat([]float64{30}, n), nil
+	}
+	raw, stable, err = repeatUntilStable([]float64{99, 10, 20, 20}, 1, 4, rule, slow)
+	if err != nil || stable || len(raw) != 14 || !slices.Equal(asked, []int{4, 4, 2}) {
+		t.Errorf("slow runs: %d runs, stable %v, batches %v, %v; want 14 runs in batches 4, 4, 2, not stable", len(raw), stable, asked, err)
+	}
+	raw, stable, _ = repeatUntilStable([]float64{99, 10, 10.4, 20}, 1, 4, rule, slow)
+	if !stable || len(raw) != 4 {
+		t.Errorf("median 4%% above the minimum: %d runs, stable %v; want the first 4, stable", len(raw), stable)
+	}
+}
+
+// TestMeasureUntilStableOnPoCL times axpy on PoCL with the rule's
+// tolerance at zero (met only where half the kept runs tie with the
+// fastest) and a cap of 25 runs in batches of 10, and re-checks from the
+// row's raw times that it stopped at the first batch where the rule held,
+// or at the cap with a note on screen. A tolerance no spread reaches stops
+// after the first batch. The table records every run and refuses a rerun
+// with another tolerance.
+func TestMeasureUntilStableOnPoCL(t *testing.T) {
+	dir := t.TempDir()
+	knl := filepath.Join(dir, "axpy.knl")
+	if err := os.WriteFile(knl, []byte(axpyKnl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	table := filepath.Join(dir, "t.arrow")
+	args := []string{knl, "--device", "opencl", "--param", "n=4096", "--runs", "10", "--discard", "2",
+		"--repeat-until-stable", "--tolerance", "0", "--max-runs", "25", "--out", table}
+	code, out, errOut := runMeasure(t, append(args, "--json")...)
+	var got []kernelTime
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || len(got) != 1 || got[0].Stable == nil {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	raw := got[0].Raw
+	want := 25
+	for _, b := range []int{10, 20} {
+		if s := datasets.SpreadOf(raw[:b], 2); s.Median <= s.Min {
+			want = b
+			break
+		}
+	}
+	held := datasets.SpreadOf(raw, 2).Median <= datasets.SpreadOf(raw, 2).Min
+	if len(raw) != want || *got[0].Stable != held {
+		t.Errorf("%d runs, stable %v; the rule re-checked from the raw times stops at %d runs, stable %v", len(raw), *got[0].Stable, want, held)
+	}
+	tab, err := datasets.Read(table)
+	if err != nil || len(tab.Rows) != 1 || int(tab.Rows[0].RunsKept) != len(raw)-2 || !strings.Contains(tab.Meta.Method, "within 0 of their minimum, at most 25 runs") {
+		t.Fatalf("table: %v %+v", err, tab)
+	}
+	// On screen, from the table: the runs column, and the note where it gave up.
+	code, out, _ = runMeasure(t, args...)
+	if code != 0 || !regexp.MustCompile(`runs\n.*\s`+strconv.Itoa(len(raw))+`  \(from the table\)`).MatchString(out) ||
+		strings.Contains(out, "gave up repeating at n=4096") == held {
+		t.Errorf("screen (%d runs, stable %v):\n%s", len(raw), held, out)
+	}
+	stderr := captureStderr(t, func() {
+		code, _, _ = runMeasure(t, knl, "--device", "opencl", "--param", "n=4096", "--runs", "10", "--discard", "2",
+			"--repeat-until-stable", "--tolerance", "0.5", "--max-runs", "25", "--out", table)
+	})
+	if code != 2 || !strings.Contains(stderr, "cannot resume") {
+		t.Errorf("rerun with another tolerance: exit %d, %q", code, stderr)
+	}
+
+	code, out, errOut = runMeasure(t, knl, "--device", "opencl", "--param", "n=4096", "--runs", "10", "--discard", "2",
+		"--repeat-until-stable", "--tolerance", "1e9", "--json")
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || len(got[0].Raw) != 10 || !*got[0].Stable {
+		t.Errorf("a tolerance no spread reaches: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestMeasureUntilStableFlags refuses the rule's flags out of range or
+// without --repeat-until-stable, before any device is opened.
+func TestMeasureUntilStableFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tolerance", "0.1"}, "--tolerance is for --repeat-until-stable"},
+		{[]string{"--max-runs", "100"}, "--max-runs is for --repeat-until-stable"},
+		{[]string{"--repeat-until-stable", "--tolerance", "-0.1"}, "--tolerance -0.1 must be a non-negative fraction"},
+		{[]string{"--repeat-until-stable", "--max-runs", "20"}, "--max-runs 20 must be at least --runs 30"},
+		{[]string{"--repeat-until-stable", "--max-runs", "10001"}, "at most 10000"},
+	} {
+		var code int
+		stderr := captureStderr(t, func() {
+			code, _, _ = runMeasure(t, append([]string{"k.knl", "--device", "no-such-device", "--param", "n=1"}, c.args...)...)
+		})
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+	var code int
+	stderr := captureStderr(t, func() { code, _, _ = runMeasure(t, "--device", "opencl", "--repeat-until-stable", "--out", "x.arrow") })
+	if code != 2 || !strings.Contains(stderr, "--repeat-until-stable is for uniperf measure KERNEL") {
+		t.Errorf("suite with --repeat-until-stable: exit %d, %q", code, stderr)
 	}
 }

@@ -25,6 +25,8 @@ type predictOptions struct {
 	model       string
 	deviceFiles []string
 	strict      bool
+	plot        string
+	measured    []string
 	program     programFlags
 }
 
@@ -61,8 +63,19 @@ flag vary together: --param nx=ny=1024,2048 gives the square sizes only,
 and --sweep nx=ny=2^10..2^12 likewise. --const NAME=VALUE binds a kernel
 const such as a work-group size (LX, LY).
 
---json prints one object per parameter set (a list for several) with the
-kernel, device, parameters, predicted seconds and terms.
+--json prints one object per parameter set (a list for several):
+{"kernel", "device", "params", "predicted_s", "terms": [{"property",
+"count", "weight_s", "seconds", "share", "unweighted"}]}; with --model,
+"model" and "explain": [{"name", "value", "unit", "note"}] instead of
+terms.
+
+--plot FILE.svg draws the predicted time across the parameter sets: along
+the parameter with the most values (with the names tied to it), a line per
+combination of the other parameters that vary. --measured TABLE.arrow
+(repeatable) adds, as open markers, the times of the table's rows that
+time the same kernel (a .knl file by the path uniperf measure recorded)
+at those parameters with the consts predicted with; a table with no such
+row is refused.
 
 --model NAME predicts with another model (hongkim, cycles; see uniperf
 compare): --weights is then the calibration file that uniperf fit --model
@@ -85,7 +98,12 @@ parallel, and the exchange of parameters between them is priced from
 --bandwidth (bytes/s), --latency (s per message) and --exchange (ring or
 ps). --measure SELECTOR also times every launch on a real device (after
 checking each against the reference interpreter), so that the sum of the
-predictions can be compared with the measured program.`,
+predictions can be compared with the measured program. With --json it
+prints {"program", "file", "batch", "device", "models", "launches":
+[{"line", "layer", "phase", "kernel", "params", "consts", "predicted_s"
+(by model), "measured_s"}], "totals" (by model: {"total_s", "loading_s",
+"forward_s", "backward_s", "update_s", "layers_s"}), "measured": {"device",
+"total_s", "layers_s"}, "splits"}.`,
 	Example: `  uniperf predict --weights pocl.weights.arrow matmul_tiled --param n=1024 --param m=1024 --param ell=1024
   uniperf predict --weights pocl.weights.arrow global_copy --sweep n=2^16..2^24
   uniperf predict --weights w.arrow ./mykernel.knl --param n=4096 --const LX=256 --json
@@ -96,6 +114,9 @@ predictions can be compared with the measured program.`,
 		if predictOpts.program.file != "" {
 			if len(args) > 0 {
 				return fmt.Errorf("--program takes no KERNEL")
+			}
+			if f := changedFlag(cmd, []string{"plot", "measured"}); f != "" {
+				return fmt.Errorf("--%s draws one KERNEL across sizes, not a --program", f)
 			}
 			return predictProgram(cmd.OutOrStdout(), predictOpts.program.file, predictOpts.programOptions())
 		}
@@ -113,6 +134,8 @@ func init() {
 	f.StringArrayVar(&predictOpts.consts, "const", nil, "kernel const binding NAME=VALUE (repeatable)")
 	f.StringArrayVar(&predictOpts.sweeps, "sweep", nil, "parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP; NAME1=NAME2=... ties names (repeatable)")
 	f.BoolVar(&predictOpts.json, "json", false, "print JSON")
+	f.StringVar(&predictOpts.plot, "plot", "", "draw the predicted time across the parameter sets to this SVG file")
+	f.StringArrayVar(&predictOpts.measured, "measured", nil, "with --plot: measurement tables whose rows of the kernel are drawn beside the predictions (repeatable)")
 	f.BoolVar(&predictOpts.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero with a warning")
 	f.StringVar(&predictOpts.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", "))
 	f.StringArrayVar(&predictOpts.deviceFiles, "device-file", nil, "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear; with --program, repeatable to split the batch")
@@ -162,6 +185,9 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	if _, err := models.New(opts.model); err != nil {
 		return fmt.Errorf("--model: %w", err)
 	}
+	if len(opts.measured) > 0 && opts.plot == "" {
+		return fmt.Errorf("--measured draws measurements beside predictions: give --plot FILE.svg")
+	}
 	if opts.model != "linear" {
 		return predictModel(out, kernel, opts)
 	}
@@ -198,7 +224,25 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.plot != "" {
+		points := make([]sweepPoint, len(preds))
+		for i, p := range preds {
+			points[i] = sweepPoint{p.Params, p.Predicted}
+		}
+		if err := predictPlot(opts, kernel, fmt.Sprintf("%s on %s", kernel, w.Device), points); err != nil {
+			return err
+		}
+	}
 	return writePredictions(out, opts.json, preds, printBreakdown, printPredictions)
+}
+
+// predictPlot draws predict --plot with the consts of --const.
+func predictPlot(opts predictOptions, kernel, title string, points []sweepPoint) error {
+	consts, err := parseConsts(opts.consts)
+	if err != nil {
+		return err
+	}
+	return plotSweep(opts.plot, kernel, title, consts, points, opts.measured)
 }
 
 // finite refuses a prediction that overflowed float64 (weights near
@@ -365,6 +409,15 @@ func predictModel(out io.Writer, kernel string, opts predictOptions) error {
 	})
 	if err != nil {
 		return err
+	}
+	if opts.plot != "" {
+		points := make([]sweepPoint, len(preds))
+		for i, p := range preds {
+			points[i] = sweepPoint{p.Params, p.Predicted}
+		}
+		if err := predictPlot(opts, kernel, fmt.Sprintf("%s on %s (%s model)", kernel, cal.Device, m.Name()), points); err != nil {
+			return err
+		}
 	}
 	return writePredictions(out, opts.json, preds, printExplain, printModelPredictions)
 }

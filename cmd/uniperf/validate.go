@@ -68,6 +68,12 @@ where the prediction extrapolates or relies on a weight that one class
 alone supports, that is weakly determined, or that its classes disagree
 on. It needs the tables the weights were fitted on.
 
+Where the rows hold their raw times (uniperf measure keeps them), the
+median and maximum of each row's kept runs stand beside the measured
+minimum, and an error smaller than the median's excess over the minimum
+is marked "~": within the noise, since a typical run lies farther from
+the measured time than the prediction does.
+
 --plot FILE.svg draws predicted against measured time, log-log, with the
 diagonal.
 
@@ -80,9 +86,11 @@ and left out of the report.
 
 --json prints one object instead of the report: {"title", "cases": [{"model",
 "device", "class", "kernel", "role", "size", "params", "consts",
-"local_size", "measured_s", "predicted_s", "relative_error", "error"}],
-"not_predicted": [...], "notes": [...]}, with times at full precision
-(the report rounds them) and "error" set where a row was not predicted.`,
+"local_size", "measured_s", "median_s", "max_s", "predicted_s",
+"relative_error", "within_noise", "error"}], "not_predicted": [...],
+"notes": [...]}, with times at full precision (the report rounds them),
+median_s and max_s the kept runs' spread where the table holds them, and
+"error" set where a row was not predicted.`,
 	Example: `  uniperf validate --weights pocl.weights.arrow embedded:pocl-cpu.arrow
   uniperf validate --cv embedded:pocl-cpu.arrow --plot cv.svg
   uniperf validate --model cycles --cv embedded:pocl-epyc-quick.arrow`,
@@ -169,6 +177,7 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 		}
 		title = "validation with " + opts.weights
 	}
+	withSpread(cases, lt)
 	if !opts.json {
 		for _, s := range skipped {
 			if opts.cv && opts.model == "linear" {
@@ -200,6 +209,26 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 		return writeOutput(nil, opts.plot, svg.Bytes())
 	}
 	return nil
+}
+
+// withSpread gives each case the median and maximum of its row's kept
+// runs, found by the row's device and key.
+func withSpread(cases []report.Case, lt *loadedTables) {
+	type at struct {
+		device string
+		key    datasets.Key
+	}
+	spread := map[at]datasets.Spread{}
+	for _, t := range lt.tables {
+		for _, r := range t.Rows {
+			spread[at{r.Device, r.Key()}] = datasets.SpreadOf(r.RawTimesS, int(r.RunsDiscarded))
+		}
+	}
+	for i, c := range cases {
+		if s, ok := spread[at{c.Device, datasets.MakeKey(c.Kernel, c.Consts, c.Params, c.LocalSize)}]; ok {
+			cases[i].Median, cases[i].Max = s.Median, s.Max
+		}
+	}
 }
 
 // validationCases predicts the rows of role with the weights at path.

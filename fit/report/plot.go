@@ -1,9 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -202,4 +205,101 @@ func writeSVG(w io.Writer, width, height vg.Length, p *plot.Plot) error {
 	p.Draw(draw.New(canvas))
 	_, err := canvas.WriteTo(w)
 	return err
+}
+
+// SweepSeries is one curve of a sweep plot: the predicted times at the
+// sizes X and, where measured, the measured times at the sizes MeasuredX,
+// in seconds.
+type SweepSeries struct {
+	Label               string
+	X, Predicted        []float64
+	MeasuredX, Measured []float64
+}
+
+// PlotSweep draws run time against one size parameter, named xLabel: each
+// series' predictions as a line with points, its measurements as open
+// markers of the same colour, and writes it as SVG. An axis is
+// logarithmic where every value on it is positive, since sweeps span
+// orders of magnitude; a prediction ≤ 0 (possible with negative weights)
+// makes the time axis linear rather than drop the point.
+func PlotSweep(w io.Writer, series []SweepSeries, xLabel, title string) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = "time (ms)"
+	p.Legend.Top, p.Legend.Left = true, true
+	logX, logY := true, true
+	for _, s := range series {
+		for _, x := range append(slices.Clone(s.X), s.MeasuredX...) {
+			logX = logX && x > 0
+		}
+		for _, y := range append(slices.Clone(s.Predicted), s.Measured...) {
+			logY = logY && y > 0
+		}
+	}
+	if logX {
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
+	// Sweeps go by powers of two, which logarithmic ticks (powers of ten)
+	// leave unlabelled: a few sizes are labelled themselves.
+	var sizes []float64
+	for _, s := range series {
+		sizes = append(append(sizes, s.X...), s.MeasuredX...)
+	}
+	slices.Sort(sizes)
+	if sizes = slices.Compact(sizes); len(sizes) <= 12 {
+		ticks := make(plot.ConstantTicks, len(sizes))
+		for i, x := range sizes {
+			ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)}
+		}
+		p.X.Tick.Marker = ticks
+	}
+	if logY {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
+	label := func(s SweepSeries, what string) string {
+		if s.Label == "" {
+			return what
+		}
+		return s.Label + " " + what
+	}
+	points := 0
+	for i, s := range series {
+		if len(s.X) > 0 {
+			line, marks, err := plotter.NewLinePoints(sweepXYs(s.X, s.Predicted))
+			if err != nil {
+				return err
+			}
+			line.Color, marks.Color = plotutil.Color(i), plotutil.Color(i)
+			marks.Shape, marks.Radius = draw.CircleGlyph{}, vg.Points(2)
+			p.Add(line, marks)
+			p.Legend.Add(label(s, "predicted"), line, marks)
+			points += len(s.X)
+		}
+		if len(s.MeasuredX) > 0 {
+			m, err := plotter.NewScatter(sweepXYs(s.MeasuredX, s.Measured))
+			if err != nil {
+				return err
+			}
+			m.Color, m.Shape, m.Radius = plotutil.Color(i), draw.RingGlyph{}, vg.Points(4)
+			p.Add(m)
+			p.Legend.Add(label(s, "measured"), m)
+			points += len(s.MeasuredX)
+		}
+	}
+	if points == 0 {
+		return fmt.Errorf("plot %s: no point to draw", title)
+	}
+	return writeSVG(w, vg.Points(560), vg.Points(400), p)
+}
+
+// sweepXYs pairs sizes with times in milliseconds, ordered by size so that
+// a line joins neighbours.
+func sweepXYs(x, seconds []float64) plotter.XYs {
+	xy := make(plotter.XYs, len(x))
+	for i := range x {
+		xy[i] = plotter.XY{X: x[i], Y: seconds[i] * 1e3}
+	}
+	slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+	return xy
 }

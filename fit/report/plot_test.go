@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -85,5 +86,38 @@ func TestPlotRates(t *testing.T) {
 		if strings.Contains(texts, no) {
 			t.Errorf("plot shows %q", no)
 		}
+	}
+}
+
+// TestPlotSweep draws two series, one with measurements, and reads back
+// the legend: a predicted entry per series and a measured entry for the
+// measured one, the axis labels and the title.
+func TestPlotSweep(t *testing.T) {
+	series := []SweepSeries{
+		{Label: "n=512", X: []float64{4096, 1024, 2048}, Predicted: []float64{4e-3, 1e-3, 2e-3},
+			MeasuredX: []float64{1024}, Measured: []float64{1.2e-3}},
+		{Label: "n=1024", X: []float64{1024, 2048}, Predicted: []float64{2e-3, -1e-3}},
+	}
+	var buf bytes.Buffer
+	if err := PlotSweep(&buf, series, "m", "matmul on X"); err != nil {
+		t.Fatal(err)
+	}
+	texts := svgText(t, buf.Bytes())
+	var legend []string
+	for _, s := range texts {
+		if strings.HasSuffix(s, " predicted") || strings.HasSuffix(s, " measured") {
+			legend = append(legend, s)
+		}
+	}
+	if want := []string{"n=512 predicted", "n=512 measured", "n=1024 predicted"}; !slices.Equal(legend, want) {
+		t.Errorf("legend %q, want %q", legend, want)
+	}
+	for _, want := range []string{"m", "time (ms)", "matmul on X", "1024", "2048", "4096"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("plot lacks %q; texts %q", want, texts)
+		}
+	}
+	if err := PlotSweep(io.Discard, nil, "m", ""); err == nil {
+		t.Error("no error with nothing to plot")
 	}
 }

@@ -30,7 +30,24 @@ type Case struct {
 	Params    map[string]int64
 	Consts    map[string]int64
 	LocalSize []int64
+	// Median and Max of the measured row's kept runs, in seconds, beside
+	// Measured, their minimum; zero where the runs are not known.
+	Median, Max float64
 }
+
+// Noise is the median's excess over the measured minimum, relative to the
+// minimum, or NaN where the runs are not known.
+func (c Case) Noise() float64 {
+	if c.Median <= 0 {
+		return math.NaN()
+	}
+	return c.Median/c.Measured - 1
+}
+
+// WithinNoise reports whether the prediction's error is smaller than the
+// spread of the measured runs: a typical run lies farther from the
+// measured minimum than the prediction does, so the error says nothing.
+func (c Case) WithinNoise() bool { return c.Err == "" && c.RelErr() < c.Noise() }
 
 // RelErr returns the case's relative error |predicted − measured| / measured.
 func (c Case) RelErr() float64 { return fit.RelativeError(c.Predicted, c.Measured) }
@@ -127,11 +144,20 @@ func (r *Report) meanOfMeans(names []string, key func(string) [2]string) float64
 
 // WriteText writes the report as an aligned text table with times in
 // milliseconds. Errors below fit.ErrorFloor are marked with an asterisk.
+// Where the cases know their runs' spread, the median and maximum stand
+// beside the measured minimum, and an error within the noise is marked
+// with a tilde.
 func (r *Report) WriteText(out io.Writer) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', tabwriter.AlignRight)
 	decimals := r.msDecimals()
 	multi := len(r.Devices) > 1
+	spread := slices.ContainsFunc(r.Cases, func(c Case) bool { return c.Median > 0 })
+	// blank is the cells of a device that has no case in a row.
+	blank := []string{"", "", ""}
+	if spread {
+		blank = append(blank, "", "")
+	}
 
 	// tabwriter aligns every column to the right; the two label columns
 	// are padded here so that they read left-aligned.
@@ -149,6 +175,11 @@ func (r *Report) WriteText(out io.Writer) error {
 	head1 := []string{"", ""}
 	head2 := []string{"kernel", "size"}
 	for _, d := range r.Devices {
+		if spread {
+			head1 = append(head1, "", "", "", d, "")
+			head2 = append(head2, "meas ms", "median", "max", "pred ms", "rel.err")
+			continue
+		}
 		head1 = append(head1, "", d, "")
 		head2 = append(head2, "meas ms", "pred ms", "rel.err")
 	}
@@ -169,10 +200,18 @@ func (r *Report) WriteText(out io.Writer) error {
 			for _, d := range r.Devices {
 				c, ok := r.cells[cellKey{k, s, d}]
 				if !ok {
-					cells = append(cells, "", "", "")
+					cells = append(cells, blank...)
 					continue
 				}
-				cells = append(cells, ms(c.Measured, decimals), ms(c.Predicted, decimals), errText(c.RelErr()))
+				cells = append(cells, ms(c.Measured, decimals))
+				if spread {
+					cells = append(cells, msOrBlank(c.Median, decimals), msOrBlank(c.Max, decimals))
+				}
+				e := errText(c.RelErr())
+				if c.WithinNoise() {
+					e += "~"
+				}
+				cells = append(cells, ms(c.Predicted, decimals), e)
 			}
 			if multi {
 				cells = append(cells, "")
@@ -181,7 +220,8 @@ func (r *Report) WriteText(out io.Writer) error {
 		}
 		cells := []string{"", "geomean"}
 		for _, d := range r.Devices {
-			cells = append(cells, "", "", meanText(r.KernelError(d, k)))
+			cells = append(cells, blank[1:]...)
+			cells = append(cells, meanText(r.KernelError(d, k)))
 		}
 		if multi {
 			cells = append(cells, meanText(r.CrossDevice(k)))
@@ -190,7 +230,8 @@ func (r *Report) WriteText(out io.Writer) error {
 	}
 	cells := []string{"cross-kernel", "geomean"}
 	for _, d := range r.Devices {
-		cells = append(cells, "", "", meanText(r.CrossKernel(d)))
+		cells = append(cells, blank[1:]...)
+		cells = append(cells, meanText(r.CrossKernel(d)))
 	}
 	if multi {
 		cells = append(cells, "")
@@ -209,8 +250,22 @@ func (r *Report) WriteText(out io.Writer) error {
 	if n := r.Floored(); n > 0 {
 		fmt.Fprintf(&text, "* %d relative error(s) below %g enter the geometric means as %g\n", n, fit.ErrorFloor, fit.ErrorFloor)
 	}
+	if n := r.WithinNoise(); n > 0 {
+		fmt.Fprintf(&text, "~ %d relative error(s) smaller than the spread of the measured runs (median above the minimum): within the noise\n", n)
+	}
 	_, err := io.WriteString(out, text.String())
 	return err
+}
+
+// WithinNoise returns how many cases have an error within the noise.
+func (r *Report) WithinNoise() int {
+	n := 0
+	for _, c := range r.Cases {
+		if c.WithinNoise() {
+			n++
+		}
+	}
+	return n
 }
 
 // Floored returns how many cases have an error below fit.ErrorFloor.
@@ -239,6 +294,14 @@ func (r *Report) msDecimals() int {
 }
 
 func ms(s float64, decimals int) string { return fmt.Sprintf("%.*f", decimals, s*1e3) }
+
+// msOrBlank is ms, or blank for a time not known.
+func msOrBlank(s float64, decimals int) string {
+	if s <= 0 {
+		return ""
+	}
+	return ms(s, decimals)
+}
 
 func errText(e float64) string {
 	if e < fit.ErrorFloor {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -289,5 +290,42 @@ func TestReportBadCases(t *testing.T) {
 		if _, err := NewReport(tc.cases); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("got %v, want an error containing %q", err, tc.want)
 		}
+	}
+}
+
+// TestReportSpread writes a report whose cases know their runs: the
+// median and maximum stand beside the minimum, and an error smaller than
+// the median's excess over the minimum is marked within the noise. Case a:
+// 10% off, runs 20% apart (noise); case b: 10% off, runs 5% apart; case c
+// has no runs and gets blank cells.
+func TestReportSpread(t *testing.T) {
+	cases := []Case{
+		{Device: "d", Kernel: "k", Size: "a", Measured: 1e-3, Predicted: 1.1e-3, Median: 1.2e-3, Max: 3e-3},
+		{Device: "d", Kernel: "k", Size: "b", Measured: 2e-3, Predicted: 1.8e-3, Median: 2.1e-3, Max: 2.2e-3},
+		{Device: "d", Kernel: "k", Size: "c", Measured: 4e-3, Predicted: 4e-3},
+	}
+	rep, err := NewReport(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	want := [][]string{
+		{"kernel", "size", "meas", "ms", "median", "max", "pred", "ms", "rel.err"},
+		{"k", "a", "1.00", "1.20", "3.00", "1.10", "0.100~"},
+		{"b", "2.00", "2.10", "2.20", "1.80", "0.100"},
+		{"c", "4.00", "4.00", "0.000*"},
+		{"geomean", "0.022"},
+	}
+	for i, w := range want {
+		if got := strings.Fields(lines[i+1]); !slices.Equal(got, w) {
+			t.Errorf("line %d: %q, want %q", i+2, got, w)
+		}
+	}
+	if !strings.Contains(buf.String(), "~ 1 relative error(s) smaller than the spread") || rep.WithinNoise() != 1 {
+		t.Errorf("no note of the error within the noise:\n%s", buf.String())
 	}
 }
