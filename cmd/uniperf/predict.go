@@ -25,6 +25,7 @@ type predictOptions struct {
 	model       string
 	deviceFiles []string
 	strict      bool
+	warnShare   float64
 	program     programFlags
 }
 
@@ -52,7 +53,14 @@ weights were fitted for: the dot product Σ weight × count of seed 001.
 For one parameter set it prints the breakdown: each property's count,
 weight (s/op), seconds and share of the total, largest first, so the
 operations that dominate are at the top. A property the kernel has but the
-weights do not price (no measurement kernel exercised it) is an error.
+weights do not price (no measurement kernel exercised it) is priced at
+zero with a warning that names it and its share of the kernel's counts;
+--strict makes it an error. A warning also says where more than
+--warn-share (default 0.25) of a prediction rests on weights that the
+non-negative fit held at zero (measured as their share of the counts,
+since they add no time) or that the measurement rows determine weakly
+(a relative standard error above 25%, or none; measured as their share
+of the predicted time); uniperf fit --coverage says why they are.
 
 Several parameter sets give a table, one row per set: --param NAME=V1,V2,...
 lists values, and --sweep NAME=2^10..2^14 (powers of two), NAME=A..B or
@@ -114,6 +122,7 @@ func init() {
 	f.StringArrayVar(&predictOpts.sweeps, "sweep", nil, "parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP; NAME1=NAME2=... ties names (repeatable)")
 	f.BoolVar(&predictOpts.json, "json", false, "print JSON")
 	f.BoolVar(&predictOpts.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero with a warning")
+	f.Float64Var(&predictOpts.warnShare, "warn-share", defaultWarnShare, warnShareUsage)
 	f.StringVar(&predictOpts.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", "))
 	f.StringArrayVar(&predictOpts.deviceFiles, "device-file", nil, "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear; with --program, repeatable to split the batch")
 	pf := &predictOpts.program
@@ -164,6 +173,9 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	if len(opts.deviceFiles) > 0 {
 		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
 	}
+	if err := checkWarnShare(opts.warnShare); err != nil {
+		return err
+	}
 	w, err := loadWeights(opts.weights)
 	if err != nil {
 		return err
@@ -181,6 +193,7 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 		}
 		t, terms, err := counter.Predict(w, kernel, consts, p)
 		warnUnweighted(kernel, p, terms)
+		warnDoubt(kernel, p, w, terms, opts.warnShare)
 		if err == nil {
 			err = finite(kernel, p, t)
 		}

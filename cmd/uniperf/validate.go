@@ -27,6 +27,8 @@ type validateOptions struct {
 	deviceFile string
 	coverage   bool
 	json       bool
+	strict     bool
+	warnShare  float64
 }
 
 var validateOpts validateOptions
@@ -68,6 +70,14 @@ where the prediction extrapolates or relies on a weight that one class
 alone supports, that is weakly determined, or that its classes disagree
 on. It needs the tables the weights were fitted on.
 
+A property the weights have no weight for is priced at zero, with one
+warning per kernel that names it and its share of the counts (--strict
+makes it an error, as before). A warning per kernel also says where more
+than --warn-share (default 0.25) of a row's prediction rests on weights
+the non-negative fit held at zero (their share of the counts) or that
+the rows determine weakly (their share of the time), as uniperf predict
+says for one prediction.
+
 --plot FILE.svg draws predicted against measured time, log-log, with the
 diagonal.
 
@@ -107,6 +117,8 @@ func init() {
 	f.StringVar(&validateOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	f.BoolVar(&validateOpts.json, "json", false, "print every row's measured and predicted time as JSON instead of the report")
 	f.BoolVar(&validateOpts.coverage, "coverage", false, "with --weights: report how well the measurement rows determine the test predictions")
+	f.BoolVar(&validateOpts.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero with a warning")
+	f.Float64Var(&validateOpts.warnShare, "warn-share", defaultWarnShare, warnShareUsage)
 	rootCmd.AddCommand(validateCmd)
 }
 
@@ -133,6 +145,9 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	}
 	if opts.coverage && opts.json {
 		return fmt.Errorf("--coverage prints a report; it does not go with --json")
+	}
+	if err := checkWarnShare(opts.warnShare); err != nil {
+		return err
 	}
 	if opts.model == "linear" && opts.deviceFile != "" {
 		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
@@ -163,7 +178,7 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 		}
 		title = "leave-one-class-out cross-validation"
 	default:
-		if cases, err = validationCases(lt, opts.weights, role); err != nil {
+		if cases, err = validationCases(lt, opts, role); err != nil {
 			return err
 		}
 		title = "validation with " + opts.weights
@@ -201,8 +216,11 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	return nil
 }
 
-// validationCases predicts the rows of role with the weights at path.
-func validationCases(lt *loadedTables, path, role string) ([]report.Case, error) {
+// validationCases predicts the rows of role with the weights at
+// opts.weights, pricing a property they have no weight for at zero unless
+// opts.strict, and warns where a prediction does not rest on the fit.
+func validationCases(lt *loadedTables, opts validateOptions, role string) ([]report.Case, error) {
+	path := opts.weights
 	w, err := loadWeights(path)
 	if err != nil {
 		return nil, err
@@ -219,7 +237,13 @@ func validationCases(lt *loadedTables, path, role string) ([]report.Case, error)
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("the tables have no rows of role %q to validate", role)
 	}
-	return models.NewCounter(tableKernels).Validate(w, rows)
+	w.ZeroMissing = !opts.strict
+	cases, terms, err := models.NewCounter(tableKernels).ValidateTerms(w, rows)
+	if err != nil {
+		return nil, err
+	}
+	warnValidation(w, cases, terms, opts.warnShare)
+	return cases, nil
 }
 
 // validateCoverage prints the coverage report of the weights at path,
