@@ -115,7 +115,7 @@ func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]a
 func sumClasses(props map[string]int64) map[string]int64 {
 	out := map[string]int64{}
 	for name, v := range props {
-		if strings.HasPrefix(name, "global.minldst.") {
+		if strings.HasPrefix(name, "global.minldst.") || strings.Contains(name, ".conflict=") {
 			continue
 		}
 		if i := strings.Index(name, ".stride="); i >= 0 {

@@ -55,7 +55,7 @@ combination of properties the other classes do not determine, are not
 predicted; each class's such rows are listed with the reason.
 --free, --balance, --robust, --min-norm and --integer set up those fits as
 in uniperf fit. The error is 0.25 on the shipped pocl-epyc-paper table
-and 0.17 to 0.21 on the H100 and H200 tables; on a CPU it is large where
+and 0.17 to 0.22 on the H100 and H200 tables; on a CPU it is large where
 a class alone sets a property apart (strided stores), where its sizes
 straddle the last-level cache, or where a loop over a parameter runs
 serially in each work-item; go doc github.com/uniperf/uniperf/fit says
