@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
 // traceConflicts reads the bank-conflict classes off a traced run by
@@ -98,6 +100,11 @@ t[r, c] = a[LX*bi + r, LX*bj + c]
 barrier
 b[LX*bj + s, LX*bi + d] = t[d, s]
 `
+	b, err := library.Source("local_bank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bank := string(b)
 	n := int64(128)
 	for _, c := range []struct {
 		src    string
@@ -117,6 +124,11 @@ b[LX*bj + s, LX*bi + d] = t[d, s]
 		{tile, map[string]int64{"PAD": 1}, map[string]int64{"local.f32.conflict=2": 2 * n * n}},
 		{tile, map[string]int64{"LX": 32, "LY": 8, "PAD": 0}, map[string]int64{"local.f32.conflict=32": n * n}},
 		{tile, map[string]int64{"LX": 32, "LY": 8, "PAD": 1}, nil},
+		// local_bank at LX = 64 (R = 32): 32 loads per element and n + n/2
+		// stores, all at stride S.
+		{bank, map[string]int64{"LX": 64, "S": 2}, map[string]int64{"local.f32.conflict=2": 32*n + n + n/2}},
+		{bank, map[string]int64{"LX": 64, "S": 32}, map[string]int64{"local.f32.conflict=32": 32*n + n + n/2}},
+		{bank, map[string]int64{"LX": 64, "S": 1}, nil},
 	} {
 		src, dtype := c.src, "f32"
 		if src[:3] == "f64" {

@@ -66,6 +66,10 @@ func countChecks() []planCheck {
 	add("matvec_t_unrolled", map[string]int64{"M": 37}, n(600), n(257), n(1))
 	add("matvec_t_unrolled", map[string]int64{"M": 1}, n(37))
 	add("vector_sum", nil, n(600), n(257), n(1))
+	for _, s := range []int64{1, 2, 32} {
+		add("local_bank", map[string]int64{"S": s}, n(512), n(256))
+	}
+	add("local_bank", map[string]int64{"LX": 64, "S": 4}, n(192))
 	add("vector_sum", map[string]int64{"D": 2}, n(37))
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {
 		for _, t := range []string{"f32", "f64"} {

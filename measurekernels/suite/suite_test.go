@@ -68,9 +68,9 @@ func TestPaperSuiteFollowsTheSeed(t *testing.T) {
 		}
 	}
 	// The seed's nine classes and uniperf's global_strided, vector_norms,
-	// vector_sums, matvec, uniform_loads, arith_mix, global_fan and
-	// empty_1d.
-	own := []string{"global_strided", "vector_norms", "vector_sums", "matvec", "uniform_loads", "arith_mix", "global_fan", "empty_1d"}
+	// vector_sums, matvec, uniform_loads, arith_mix, global_fan,
+	// empty_1d and local_bank.
+	own := []string{"global_strided", "vector_norms", "vector_sums", "matvec", "uniform_loads", "arith_mix", "global_fan", "empty_1d", "local_bank"}
 	if len(classes) != 9+len(own) || slices.ContainsFunc(own, func(c string) bool { return !classes[c] }) {
 		t.Errorf("%d measurement classes %v, want the seed's 9 and %v", len(classes), classes, own)
 	}
