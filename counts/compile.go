@@ -640,6 +640,21 @@ func (in *interp) traceSite(acc *Access, cx *cctx, store bool) func(st *state, f
 	return func(st *state, flat int64) { in.trace.record(site, st, st.gid, ctx, flat) }
 }
 
+// traceLocal returns the trace recorder of a local access, or nil.
+func (in *interp) traceLocal(acc *Access, cx *cctx, store bool) func(st *state, flat int64) {
+	if in.trace == nil || acc.Array.Space != Local {
+		return nil
+	}
+	site := in.trace.newLocalSite(cx.ins, acc.Array, store)
+	var ctx []int
+	for _, n := range cx.fixed {
+		if !in.k.inameIndex[n].Tag.Parallel() {
+			ctx = append(ctx, in.e.slot[n])
+		}
+	}
+	return func(st *state, flat int64) { recordLocal(site, st, ctx, flat) }
+}
+
 func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 	a := acc.Array
 	idx := in.indexer(acc, cx)
@@ -654,8 +669,12 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 	case Local:
 		m := in.localMems[a.Name]
 		ctr := in.memCounter(a, false)
+		rec := in.traceLocal(acc, cx, false)
 		check := func(st *state, j int64) {
 			st.counters[ctr]++
+			if rec != nil {
+				rec(st, j)
+			}
 			if w, race := m.readRace(int(j), int32(st.wi), st.epoch); race {
 				in.fail(cx.ins, "reads %s, which work-item %s wrote with no barrier in between", in.cellName(a, j), in.describeItem(w))
 			}
@@ -712,9 +731,13 @@ func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64
 	case Local:
 		m := in.localMems[a.Name]
 		ctr := in.memCounter(a, true)
+		rec := in.traceLocal(acc, cx, true)
 		return func(st *state, f float64, i int64) {
 			j := idx(st)
 			st.counters[ctr]++
+			if rec != nil {
+				rec(st, j)
+			}
 			same := (m.float && (m.f[j] == f)) || (!m.float && m.i[j] == i)
 			if w, race := m.writeRace(int(j), int32(st.wi), st.epoch, same); race {
 				in.fail(cx.ins, "writes %s, which work-item %s accessed with no barrier in between", in.cellName(a, j), in.describeItem(w))

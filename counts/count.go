@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -125,11 +126,19 @@ type Options struct {
 	// evaluation of the access. Without it, subscripts are address
 	// computation and cost nothing.
 	CountSubscripts bool
+	// Banks and BankBytes are the local-memory banks that local
+	// accesses are classed by (see bankDegree): Banks banks of
+	// BankBytes bytes, and warps of Banks lanes. Zero means
+	// DefaultBanks and DefaultBankBytes.
+	Banks, BankBytes int
 }
 
 // CountWith counts every property of k symbolically, as Count does, with
 // options.
 func CountWith(k *Kernel, opts Options) (*Counted, error) {
+	if opts.Banks < 0 || opts.Banks > maxBanks || opts.BankBytes < 0 || opts.BankBytes > 16 {
+		return nil, fmt.Errorf("counting kernel %s: %d local-memory banks of %d bytes: want 1 to %d banks of 1 to 16 bytes (0: the default)", k.Name, opts.Banks, opts.BankBytes, maxBanks)
+	}
 	p, err := newCountingPlan(k, opts)
 	if err != nil {
 		return nil, err

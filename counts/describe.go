@@ -26,6 +26,10 @@ func Describe(property string) string {
 		return "work-groups launched"
 	case property == "launch.const":
 		return "kernel launches (the constant 1)"
+	case len(parts) == 3 && parts[0] == "local" && strings.HasPrefix(parts[2], "conflict="):
+		if c := conflictWords(strings.TrimPrefix(parts[2], "conflict=")); c != "" {
+			return fmt.Sprintf("%s local-memory loads and stores with %s, counted again beside local.load and local.store", parts[1], c)
+		}
 	case len(parts) == 3 && parts[0] == "local":
 		return fmt.Sprintf("%s local-memory %ss", parts[2], parts[1])
 	case len(parts) == 3 && (parts[0] == "flop" || parts[0] == "int") && opWords[parts[2]] != "":

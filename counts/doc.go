@@ -341,6 +341,9 @@
 //	global.store.<t>.stride=<c>   global stores
 //	global.minldst.<t>.stride=<c> min(loads, stores) of the same type and class
 //	local.load.<t>, local.store.<t>
+//	local.<t>.conflict=<d>        local loads and stores of bank-conflict degree k,
+//	                              d/2 < k <= d (d = 2, 4, ..., the number of banks),
+//	                              counted again: a correction term, as minldst is
 //	flop.<t>.<kind>               floating-point operations (f32, f64; kinds add, mul,
 //	                              div, pow, exp, special and fmod of OpKind)
 //	int.<t>.<kind>                integer operations (i32, i64; kinds add, mul, div,
@@ -393,6 +396,30 @@
 // to the nearest integer (halves up) and at least 1. The rounding makes
 // the class robust to edge effects: a[2*i] over 0 <= i < 4096 touches
 // 4096 of 8191 cells, u*2 rounds to 1, class 1/2.
+//
+// A local reference with bank conflicts counts a second time, in the
+// conflict class of its degree. Local memory is
+// Options.Banks banks (32 by default) of Options.BankBytes bytes (4):
+// consecutive words lie in consecutive banks, a warp is as many
+// work-items as there are banks, in the order of the linear local id (l.0
+// fastest), and lanes that ask one bank for different words are served
+// one after another (the same word is broadcast). The degree of a warp's
+// access is the largest number of distinct words one bank is asked for,
+// over the words an element spans (so that a stride-1 access of 8-byte
+// elements, two passes wide, is free of conflicts); a reference's degree
+// is the largest of any warp of a work-group, rounded up to a power of
+// two: t[c] with c on l.0 has degree 1, t[2*c] 2, t[32*c] 32, and the
+// column read t[d, s] of a 16 x 16 tile with d on l.0 and s on l.1 has
+// degree 8, of a 16 x 17 tile 2 (its warp spans two rows, and the 16th
+// lane of the second meets the first of the first in bank 0). The degree
+// is decided once per reference, from the work-group shape and the
+// subscripts (see Kernel's bankDegree): the other inames and the
+// parameters move every lane's address alike and are taken at zero. The
+// work-group's size along an axis is the largest constant extent of the
+// inames tagged with it, and an axis whose extent depends on the
+// parameters counts as a warp wide. Devices with other banks are counted
+// with their Options; the default is that of NVIDIA GPUs since Fermi and
+// AMD GPUs since GCN.
 //
 // Barriers count once per point of the domain projected onto their
 // inames, times the number of work-items launched. The launch size along

@@ -8,9 +8,10 @@ import (
 // RunOptions adjusts Run.
 type RunOptions struct {
 	// Trace records, per global access site, the strides between
-	// adjacent work-items, and per global array the flattened indices
-	// accessed, in all and by direction (Tally.Sites, Tally.Footprints,
-	// Tally.Loaded and Tally.Stored). It is slow; use it at small sizes.
+	// adjacent work-items, per local access site the index each
+	// work-item of a group accessed, and per global array the flattened
+	// indices accessed, in all and by direction (Tally.Sites,
+	// Tally.LocalSites, Tally.Footprints, Tally.Loaded and Tally.Stored). It is slow; use it at small sizes.
 	Trace bool
 	// CountSubscripts counts the arithmetic of every subscript evaluated
 	// as integer operations, as Options.CountSubscripts does.
@@ -316,6 +317,7 @@ func (in *interp) tally() *Tally {
 	if in.trace != nil {
 		t.Sites, t.Footprints = in.trace.result()
 		t.Loaded, t.Stored = in.trace.loaded, in.trace.stored
+		t.LocalSites = in.trace.locals
 	}
 	return t
 }

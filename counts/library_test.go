@@ -92,6 +92,28 @@ func transposeSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() 
 	}
 }
 
+// localBankSetup checks local_bank: b[i] sums, in f32 and increasing k,
+// a[lo + (i - lo + k) mod lx] over k < r, lo the start of i's group of lx.
+func localBankSetup(lx, r int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		a, b := randF32(rng, n), poisonF32(n)
+		return map[string]any{"a": a, "b": b}, func() error {
+			for i := range n {
+				lo := i / lx * lx
+				var want float32
+				for k := range r {
+					want += a[lo+(i-lo+k)%lx]
+				}
+				if b[i] != want {
+					return fmt.Errorf("b[%d] = %v, want %v", i, b[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
 // filledSetup checks stride2_filled and stride3_filled: out[i] sums, over
 // the columns q of i's block of lx columns, a[0,q] + ... + a[rows-1,q],
 // accumulated in f32 in increasing q as the kernel does.
@@ -341,6 +363,8 @@ func libraryCases() []libraryCase {
 		{"transpose_prefetch", map[string]int64{"LX": 4, "LY": 4}, map[string]int64{"n": 8}, transposeSetup},
 		{"transpose_prefetch", map[string]int64{"LX": 8, "LY": 2}, map[string]int64{"n": 13}, transposeSetup},
 		{"transpose_write_coalesced", small2, map[string]int64{"n": 10}, transposeSetup},
+		{"local_bank", map[string]int64{"LX": 64, "S": 2}, map[string]int64{"n": 128}, localBankSetup(64, 32)},
+		{"local_bank", map[string]int64{"LX": 8, "R": 8, "S": 32}, map[string]int64{"n": 24}, localBankSetup(8, 8)},
 		{"transpose_read_coalesced", small2, map[string]int64{"n": 10}, transposeSetup},
 		{"vector_scale_add", map[string]int64{"LX": 8}, map[string]int64{"n": 37}, vectorSetup(1)},
 		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 2}, map[string]int64{"n": 37}, vectorSetup(2)},

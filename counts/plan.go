@@ -392,7 +392,15 @@ func (p *plan) instruction(ins *Instruction) error {
 		}
 		switch a.Space {
 		case Local:
+			banks, bytes := p.opts.banks()
+			degree, err := p.k.bankDegree(acc, append(slices.Clone(ins.Within), red...), banks, bytes)
+			if err != nil {
+				return errorf(p.k.File, acc.At, "instruction %s: bank conflicts of %s: %v", ins.ID, acc, err)
+			}
 			static(memProperty(Local, store, a.DType), count, w)
+			if degree > 1 {
+				static(conflictProperty(a.DType, degree), count, w)
+			}
 		case Global:
 			inames := append(slices.Clone(ins.Within), red...)
 			stride, coef, err := p.k.accessStride(acc, inames)

@@ -49,6 +49,7 @@ func planChecks() []planCheck {
 	add("stride3_filled", l1, map[string]int64{"n": 21})
 	add("empty", s2, map[string]int64{"n": 10})
 	add("empty_1d", l1, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	add("local_bank", map[string]int64{"LX": 32, "R": 4, "S": 2}, map[string]int64{"n": 64})
 	add("finite_diff", s2, map[string]int64{"n": 11}, map[string]int64{"n": 3})
 	add("nbody", l1, map[string]int64{"n": 19}, map[string]int64{"n": 2}, map[string]int64{"n": 9})
 	add("convolution", s2, map[string]int64{"n": 5})
@@ -115,7 +116,7 @@ func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]a
 func sumClasses(props map[string]int64) map[string]int64 {
 	out := map[string]int64{}
 	for name, v := range props {
-		if strings.HasPrefix(name, "global.minldst.") {
+		if strings.HasPrefix(name, "global.minldst.") || strings.Contains(name, ".conflict=") {
 			continue
 		}
 		if i := strings.Index(name, ".stride="); i >= 0 {

@@ -21,9 +21,10 @@ type Tally struct {
 	// that performed them: statement id -> property name, as in Totals.
 	Statements map[string]map[string]int64
 
-	// Sites, Footprints, Loaded and Stored are filled in when
+	// Sites, LocalSites, Footprints, Loaded and Stored are filled in when
 	// RunOptions.Trace is set.
 	Sites      []*SiteTrace
+	LocalSites []*LocalSiteTrace
 	Footprints map[string]map[int64]bool // global array -> flattened indices accessed
 	// Loaded and Stored split Footprints by direction.
 	Loaded, Stored map[string]map[int64]bool

@@ -5,9 +5,10 @@ import (
 	"strconv"
 )
 
-// tracer records global accesses for RunOptions.Trace.
+// tracer records global and local accesses for RunOptions.Trace.
 type tracer struct {
-	sites []*siteRec
+	sites  []*siteRec
+	locals []*LocalSiteTrace
 	// loaded and stored hold, per global array, the flattened indices
 	// accessed in each direction; the footprints are their union.
 	loaded, stored map[string]map[int64]bool
@@ -62,6 +63,45 @@ func (t *tracer) record(s *siteRec, st *state, gid [3]int64, ctx []int, flat int
 		s.lanes[string(key)] = lanes
 	}
 	lanes[st.lid[0]] = flat
+}
+
+// LocalSiteTrace records what one local access site (an array reference
+// in an instruction) did during a run: for each time a work-group
+// executed it, the flattened index each of the group's work-items
+// accessed, by its linear local id (l.0 fastest), so that the warps of
+// a group and the banks they ask for can be read off.
+type LocalSiteTrace struct {
+	Instruction string
+	Array       string
+	Store       bool
+	// Instances maps an execution (the work-group and the values of the
+	// sequential inames in scope) to work-item -> flattened index.
+	Instances map[string]map[int64]int64
+}
+
+func (t *tracer) newLocalSite(ins *Instruction, a *Array, store bool) *LocalSiteTrace {
+	s := &LocalSiteTrace{Instruction: ins.ID, Array: a.Name, Store: store, Instances: map[string]map[int64]int64{}}
+	t.locals = append(t.locals, s)
+	return s
+}
+
+// recordLocal notes one local access by work-item wi of its group.
+func recordLocal(s *LocalSiteTrace, st *state, ctx []int, flat int64) {
+	key := make([]byte, 0, 64)
+	for _, x := range st.gid {
+		key = strconv.AppendInt(key, x, 10)
+		key = append(key, ',')
+	}
+	for _, slot := range ctx {
+		key = strconv.AppendInt(key, st.v[slot], 10)
+		key = append(key, ',')
+	}
+	lanes := s.Instances[string(key)]
+	if lanes == nil {
+		lanes = map[int64]int64{}
+		s.Instances[string(key)] = lanes
+	}
+	lanes[int64(st.wi)] = flat
 }
 
 func (t *tracer) result() ([]*SiteTrace, map[string]map[int64]bool) {

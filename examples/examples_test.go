@@ -210,7 +210,7 @@ func TestExamplesCount(t *testing.T) {
 func fold(props map[string]int64) map[string]int64 {
 	out := map[string]int64{}
 	for name, v := range props {
-		if strings.HasPrefix(name, "global.minldst.") || v == 0 {
+		if strings.HasPrefix(name, "global.minldst.") || strings.Contains(name, ".conflict=") || v == 0 {
 			continue
 		}
 		if i := strings.Index(name, ".stride="); i >= 0 {

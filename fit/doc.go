@@ -6,7 +6,10 @@
 // [Fit] solves for a [Weights] table from [Sample] rows under [Options]
 // ([DefaultOptions] is the non-negative fit); [Weights.Predict] prices new
 // counts; [NewPrecision] and [NewCoverage] say how well the rows determine
-// the weights; [RelativeError] and [GeoMean] measure predictions. Weight
+// the weights, a fit records those they determine weakly
+// ([Diagnostics].Weak) beside those it held at zero, and [Weights.Doubt]
+// says how much of a prediction rests on either, without the rows;
+// [RelativeError] and [GeoMean] measure predictions. Weight
 // tables on disk are package [github.com/uniperf/uniperf/fit/weightsio];
 // the paper's Table 1 and Table 2 layouts, derived rates and plots are
 // package [github.com/uniperf/uniperf/fit/report].

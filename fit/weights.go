@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -59,6 +60,11 @@ type Diagnostics struct {
 	Dropped   []string       `json:"dropped,omitempty"`   // zero in every sample
 	Collinear []Collinearity `json:"collinear,omitempty"` // exact and near dependencies
 	AtZero    []string       `json:"at_zero,omitempty"`   // held at zero by the non-negative fit
+	// Weak lists the free weights that the rows determine weakly: a
+	// relative standard error above WeakRelStdErr, or none at all (see
+	// Precision). It is recorded so that a prediction can say how much
+	// of it rests on such weights without the tables the fit read.
+	Weak []string `json:"weak,omitempty"`
 	// ClassError is the geometric-mean relative training error per
 	// kernel class; TrainingError is its geometric mean over the classes.
 	ClassError    map[string]float64 `json:"class_error"`
@@ -177,6 +183,44 @@ type Term struct {
 	// Unweighted marks a property the weights have no weight for, priced
 	// at zero (Weights.ZeroMissing).
 	Unweighted bool `json:"unweighted,omitempty"`
+}
+
+// Doubt is how much of a prediction rests on weights that its fit held at
+// zero (Diagnostics.AtZero) or determined weakly (Diagnostics.Weak). A
+// weight held at zero adds nothing to the time, so its share of the time
+// says nothing: such terms are measured by their share of the
+// prediction's counts, as unweighted ones are. A weak weight's term is
+// measured by its share of the predicted time.
+type Doubt struct {
+	Held      []Term  // terms whose weight the fit held at zero
+	HeldShare float64 // their counts over all the prediction's counts
+	Weak      []Term  // terms whose weight the rows determine weakly
+	WeakShare float64 // their seconds over the predicted time
+}
+
+// Doubt returns how much of the prediction with terms (from Predict)
+// rests on weights held at zero or weakly determined.
+func (w *Weights) Doubt(terms []Term) Doubt {
+	var d Doubt
+	var counts, seconds float64
+	for _, t := range terms {
+		counts += t.Count
+		seconds += t.Seconds
+	}
+	for _, t := range terms {
+		switch {
+		case t.Unweighted:
+		case slices.Contains(w.Diagnostics.AtZero, t.Property):
+			d.Held = append(d.Held, t)
+			d.HeldShare += t.Count / counts
+		case slices.Contains(w.Diagnostics.Weak, t.Property):
+			d.Weak = append(d.Weak, t)
+			if seconds > 0 {
+				d.WeakShare += t.Seconds / seconds
+			}
+		}
+	}
+	return d
 }
 
 // Align returns the weights in the order of properties, for dot products

@@ -74,3 +74,28 @@ func TestPredict(t *testing.T) {
 		t.Errorf("total %g, terms %+v", total, terms)
 	}
 }
+
+// TestWeak checks the weak weights a fit records against the closed form
+// of a one-property fit: rows with A_j = p_j/T_j give α = ΣA/ΣA², residuals
+// r_j = 1 − αA_j, σ̂² = Σr²/(rows − 1) and a relative standard error
+// σ̂/(α √ΣA²). A = (1, 2): α = 0.6, r = (0.4, −0.2), σ̂ = √0.2, relative
+// error √0.2/(0.6·√5) = 1/3, weak. A = (1, 1.2): α = 2.2/2.44, relative
+// error 0.091, not weak.
+func TestWeak(t *testing.T) {
+	for _, c := range []struct {
+		counts []float64
+		weak   bool
+	}{{[]float64{1, 2}, true}, {[]float64{1, 1.2}, false}} {
+		var samples []Sample
+		for i, n := range c.counts {
+			samples = append(samples, Sample{Kernel: "k", Class: "k", Label: string(rune('a' + i)), Counts: []float64{n}, Time: 1})
+		}
+		w, err := Fit([]string{"p"}, samples, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(w.Diagnostics.Weak) == 1; got != c.weak {
+			t.Errorf("counts %v: weak %v, want %v", c.counts, w.Diagnostics.Weak, c.weak)
+		}
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 // runCount runs uniperf count with args and returns the exit status and
@@ -19,6 +21,7 @@ func runCount(t *testing.T, args ...string) (int, string) {
 	countCmd.SetOut(&out)
 	reset := func() {
 		countParams, countConsts, countJSON, countBy, countSubscripts, countFootprint = nil, nil, false, "property", false, false
+		countBanks, countBankBytes = counts.DefaultBanks, counts.DefaultBankBytes
 	}
 	t.Cleanup(func() { countCmd.SetOut(nil); reset() })
 	reset()
@@ -367,5 +370,30 @@ func TestCountFootprint(t *testing.T) {
 	// A kernel without global arrays has an empty list.
 	if code, out = runCount(t, "empty", "--footprint", "--json"); code != 0 || !strings.Contains(out, `"footprints": []`) {
 		t.Errorf("empty: exit %d, output %s", code, out)
+	}
+}
+
+// TestCountBanks checks --banks: transpose_prefetch's 16 x 17 tile with
+// 16 x 16 work-groups counts its n² loads and n² stores again as 2-way
+// conflicts on 32 banks (a warp spans two rows, and lane (15, 1) meets
+// lane (0, 0) in bank 0: 2·64² = 8192 at n = 64), and none on 16 banks,
+// where a warp is one row and 17·d + s mod 16 = d + s differs in every
+// lane. 65 banks is refused.
+func TestCountBanks(t *testing.T) {
+	for _, c := range []struct {
+		banks string
+		want  bool
+	}{{"32", true}, {"16", false}} {
+		code, out := runCount(t, "transpose_prefetch", "--param", "n=64", "--banks", c.banks)
+		got := slices.ContainsFunc(countTable(out), func(l string) bool {
+			f := strings.Fields(l)
+			return len(f) > 1 && f[0] == "local.f32.conflict=2" && f[1] == "8192"
+		})
+		if code != 0 || got != c.want || strings.Contains(out, "conflict=") != c.want {
+			t.Errorf("--banks %s: exit %d, conflict=2 of 8192 %v, want %v:\n%s", c.banks, code, got, c.want, out)
+		}
+	}
+	if code, _ := runCount(t, "transpose_prefetch", "--param", "n=64", "--banks", "65"); code != 2 {
+		t.Errorf("--banks 65: exit %d, want 2", code)
 	}
 }

@@ -27,6 +27,7 @@ type predictOptions struct {
 	strict      bool
 	plot        string
 	measured    []string
+	warnShare   float64
 	program     programFlags
 }
 
@@ -54,7 +55,14 @@ weights were fitted for: the dot product Σ weight × count of seed 001.
 For one parameter set it prints the breakdown: each property's count,
 weight (s/op), seconds and share of the total, largest first, so the
 operations that dominate are at the top. A property the kernel has but the
-weights do not price (no measurement kernel exercised it) is an error.
+weights do not price (no measurement kernel exercised it) is priced at
+zero with a warning that names it and its share of the kernel's counts;
+--strict makes it an error. A warning also says where more than
+--warn-share (default 0.25) of a prediction rests on weights that the
+non-negative fit held at zero (measured as their share of the counts,
+since they add no time) or that the measurement rows determine weakly
+(a relative standard error above 25%, or none; measured as their share
+of the predicted time); uniperf fit --coverage says why they are.
 
 Several parameter sets give a table, one row per set: --param NAME=V1,V2,...
 lists values, and --sweep NAME=2^10..2^14 (powers of two), NAME=A..B or
@@ -137,6 +145,7 @@ func init() {
 	f.StringVar(&predictOpts.plot, "plot", "", "draw the predicted time across the parameter sets to this SVG file")
 	f.StringArrayVar(&predictOpts.measured, "measured", nil, "with --plot: measurement tables whose rows of the kernel are drawn beside the predictions (repeatable)")
 	f.BoolVar(&predictOpts.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero with a warning")
+	f.Float64Var(&predictOpts.warnShare, "warn-share", defaultWarnShare, warnShareUsage)
 	f.StringVar(&predictOpts.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", "))
 	f.StringArrayVar(&predictOpts.deviceFiles, "device-file", nil, "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear; with --program, repeatable to split the batch")
 	pf := &predictOpts.program
@@ -194,6 +203,9 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	if len(opts.deviceFiles) > 0 {
 		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
 	}
+	if err := checkWarnShare(opts.warnShare); err != nil {
+		return err
+	}
 	w, err := loadWeights(opts.weights)
 	if err != nil {
 		return err
@@ -211,6 +223,7 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 		}
 		t, terms, err := counter.Predict(w, kernel, consts, p)
 		warnUnweighted(kernel, p, terms)
+		warnDoubt(kernel, p, w, terms, opts.warnShare)
 		if err == nil {
 			err = finite(kernel, p, t)
 		}

@@ -175,7 +175,8 @@ func mutateKnl(r *rand.Rand, src string) string {
 		}
 	case 3:
 		if b := []byte(src); len(b) > 0 {
-			b[r.IntN(len(b))] = "0123456789[](){}:,;=<>+-*/. \n#"[r.IntN(31)]
+			const chars = "0123456789[](){}:,;=<>+-*/. \n#"
+			b[r.IntN(len(b))] = chars[r.IntN(len(chars))]
 			return string(b)
 		}
 	case 4:

@@ -27,6 +27,8 @@ type validateOptions struct {
 	deviceFile string
 	coverage   bool
 	json       bool
+	strict     bool
+	warnShare  float64
 }
 
 var validateOpts validateOptions
@@ -53,7 +55,7 @@ combination of properties the other classes do not determine, are not
 predicted; each class's such rows are listed with the reason.
 --free, --balance, --robust, --min-norm and --integer set up those fits as
 in uniperf fit. The error is 0.25 on the shipped pocl-epyc-paper table
-and 0.17 to 0.21 on the H100 and H200 tables; on a CPU it is large where
+and 0.17 to 0.22 on the H100 and H200 tables; on a CPU it is large where
 a class alone sets a property apart (strided stores), where its sizes
 straddle the last-level cache, or where a loop over a parameter runs
 serially in each work-item; go doc github.com/uniperf/uniperf/fit says
@@ -73,6 +75,14 @@ median and maximum of each row's kept runs stand beside the measured
 minimum, and an error smaller than the median's excess over the minimum
 is marked "~": within the noise, since a typical run lies farther from
 the measured time than the prediction does.
+
+A property the weights have no weight for is priced at zero, with one
+warning per kernel that names it and its share of the counts (--strict
+makes it an error, as before). A warning per kernel also says where more
+than --warn-share (default 0.25) of a row's prediction rests on weights
+the non-negative fit held at zero (their share of the counts) or that
+the rows determine weakly (their share of the time), as uniperf predict
+says for one prediction.
 
 --plot FILE.svg draws predicted against measured time, log-log, with the
 diagonal.
@@ -116,6 +126,8 @@ func init() {
 	f.StringVar(&validateOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	f.BoolVar(&validateOpts.json, "json", false, "print every row's measured and predicted time as JSON instead of the report")
 	f.BoolVar(&validateOpts.coverage, "coverage", false, "with --weights: report how well the measurement rows determine the test predictions")
+	f.BoolVar(&validateOpts.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero with a warning")
+	f.Float64Var(&validateOpts.warnShare, "warn-share", defaultWarnShare, warnShareUsage)
 	rootCmd.AddCommand(validateCmd)
 }
 
@@ -142,6 +154,9 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	}
 	if opts.coverage && opts.json {
 		return fmt.Errorf("--coverage prints a report; it does not go with --json")
+	}
+	if err := checkWarnShare(opts.warnShare); err != nil {
+		return err
 	}
 	if opts.model == "linear" && opts.deviceFile != "" {
 		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
@@ -172,7 +187,7 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 		}
 		title = "leave-one-class-out cross-validation"
 	default:
-		if cases, err = validationCases(lt, opts.weights, role); err != nil {
+		if cases, err = validationCases(lt, opts, role); err != nil {
 			return err
 		}
 		title = "validation with " + opts.weights
@@ -231,8 +246,11 @@ func withSpread(cases []report.Case, lt *loadedTables) {
 	}
 }
 
-// validationCases predicts the rows of role with the weights at path.
-func validationCases(lt *loadedTables, path, role string) ([]report.Case, error) {
+// validationCases predicts the rows of role with the weights at
+// opts.weights, pricing a property they have no weight for at zero unless
+// opts.strict, and warns where a prediction does not rest on the fit.
+func validationCases(lt *loadedTables, opts validateOptions, role string) ([]report.Case, error) {
+	path := opts.weights
 	w, err := loadWeights(path)
 	if err != nil {
 		return nil, err
@@ -249,7 +267,13 @@ func validationCases(lt *loadedTables, path, role string) ([]report.Case, error)
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("the tables have no rows of role %q to validate", role)
 	}
-	return models.NewCounter(tableKernels).Validate(w, rows)
+	w.ZeroMissing = !opts.strict
+	cases, terms, err := models.NewCounter(tableKernels).ValidateTerms(w, rows)
+	if err != nil {
+		return nil, err
+	}
+	warnValidation(w, cases, terms, opts.warnShare)
+	return cases, nil
 }
 
 // validateCoverage prints the coverage report of the weights at path,

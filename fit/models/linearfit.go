@@ -138,18 +138,27 @@ func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string
 // Validate predicts every row with w and pairs the prediction with the
 // measured time.
 func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]report.Case, error) {
+	cases, _, err := c.ValidateTerms(w, rows)
+	return cases, err
+}
+
+// ValidateTerms is Validate that also returns the terms of each row's
+// prediction, in the order of the cases, for warnings about them.
+func (c *Counter) ValidateTerms(w *fit.Weights, rows []Row) ([]report.Case, [][]fit.Term, error) {
 	c.prepare(rows)
 	cases := make([]report.Case, 0, len(rows))
+	terms := make([][]fit.Term, 0, len(rows))
 	for _, r := range rows {
-		t, _, err := c.Predict(w, r.Kernel, r.Consts, r.Params)
+		t, ts, err := c.Predict(w, r.Kernel, r.Consts, r.Params)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.label(), err)
+			return nil, nil, fmt.Errorf("%s: %w", r.label(), err)
 		}
 		rc := ReportCase(r.Row)
 		rc.Predicted = t
 		cases = append(cases, rc)
+		terms = append(terms, ts)
 	}
-	return cases, nil
+	return cases, terms, nil
 }
 
 // CrossValidate leaves out each kernel class of the measurement rows in

@@ -114,7 +114,9 @@ func perThreadOf(in *Inputs) (*perThread, error) {
 			p.flops[parts[2]] += v
 		case parts[0] == "int":
 			p.intOps += v
-		case parts[0] == "local":
+		case parts[0] == "local" && (parts[1] == "load" || parts[1] == "store"):
+			// local.<t>.conflict=D counts conflicted accesses a second
+			// time; the analytical models price local accesses alike.
 			p.local += v
 		case name == "sync.barrier":
 			p.barriers += v

@@ -50,7 +50,7 @@ func traceTotals(tr *Trace, workItems int64) map[string]float64 {
 func countTotals(v map[string]int64) map[string]float64 {
 	out := map[string]float64{}
 	for p, c := range v {
-		if strings.HasPrefix(p, "launch.") || strings.HasPrefix(p, "global.minldst") {
+		if strings.HasPrefix(p, "launch.") || strings.HasPrefix(p, "global.minldst") || strings.Contains(p, ".conflict=") {
 			continue
 		}
 		if i := strings.Index(p, ".stride="); i >= 0 {

@@ -46,6 +46,8 @@ func classify(property string) propertyClass {
 		return classGlobalStore
 	case len(f) >= 2 && f[0] == "global" && f[1] == "minldst":
 		return classMinLdSt
+	case len(f) == 3 && f[0] == "local" && strings.HasPrefix(f[2], "conflict="):
+		return classOther // a correction beside the local accesses, not a rate of its own
 	case f[0] == "local":
 		return classLocal
 	case f[0] == "flop":

@@ -60,8 +60,13 @@ var libraryCases = map[string]libraryCase{
 	"stride2_filled": {groups1D, []params{{"n": 300}, {"n": 37}, {"n": 1}}},
 	"stride3_filled": {groups1D, []params{{"n": 300}, {"n": 37}, {"n": 1}}},
 	// LY = 5: four passes over the tile's 16 rows.
-	"transpose_prefetch":        libraryCase{groups2D, []params{{"n": 40}, {"n": 37}, {"n": 13}, {"n": 1}}}.with(consts{"LX": 16, "LY": 5}),
-	"transpose_read_coalesced":  {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
+	"transpose_prefetch":       libraryCase{groups2D, []params{{"n": 40}, {"n": 37}, {"n": 13}, {"n": 1}}}.with(consts{"LX": 16, "LY": 5}),
+	"transpose_read_coalesced": {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
+	// n a multiple of LX, as local_bank assumes, and R <= LX.
+	"local_bank": {
+		[]consts{{"LX": 64, "S": 2}, {"LX": 32, "S": 32}, {"LX": 16, "R": 8, "S": 4}},
+		[]params{{"n": 128}, {"n": 64}},
+	},
 	"transpose_write_coalesced": {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
 	"global_copy_strided": {
 		[]consts{{"LX": 16, "STRIDE": 2}, {"LX": 64, "STRIDE": 3}},

@@ -68,10 +68,10 @@ func TestPaperSuiteFollowsTheSeed(t *testing.T) {
 		}
 	}
 	// The seed's nine classes and uniperf's global_strided, vector_norms,
-	// vector_sums, matvec, uniform_loads, arith_mix, global_fan, empty_1d
-	// and the two grid-fill classes.
+	// vector_sums, matvec, uniform_loads, arith_mix, global_fan, empty_1d,
+	// the two grid-fill classes and local_bank.
 	own := []string{"global_strided", "vector_norms", "vector_sums", "matvec", "uniform_loads", "arith_mix", "global_fan", "empty_1d",
-		"grid_fill_chain", "grid_fill_stream"}
+		"grid_fill_chain", "grid_fill_stream", "local_bank"}
 	if len(classes) != 9+len(own) || slices.ContainsFunc(own, func(c string) bool { return !classes[c] }) {
 		t.Errorf("%d measurement classes %v, want the seed's 9 and %v", len(classes), classes, own)
 	}

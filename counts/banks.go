@@ -1,0 +1,187 @@
+package counts
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strconv"
+)
+
+// Local memory is divided into banks: consecutive words of BankBytes
+// bytes lie in consecutive banks, and the lanes of one warp (as many
+// lanes as banks) that access different words of one bank are served
+// one after another. The conflict degree of a warp's access is the
+// largest number of distinct words any bank is asked for, divided by the
+// words one element spans (an 8-byte element spans two 4-byte banks, and
+// the two wavefronts a warp's stride-1 f64 access takes are its width,
+// not a conflict). Lanes reading the same word are served at once.
+
+// Default local-memory banks: 32 banks of 4 bytes, as on NVIDIA GPUs
+// since Fermi and on AMD GPUs since GCN.
+const (
+	DefaultBanks     = 32
+	DefaultBankBytes = 4
+)
+
+// maxBanks is the most banks Options may give, so that the conflict
+// classes are a short list that the documentation can name.
+const maxBanks = 64
+
+// maxBankWarps bounds the warps of a work-group that bankDegree
+// enumerates; a larger group is judged by its first warps.
+const maxBankWarps = 1024
+
+// banks returns the bank layout of the options, the defaults where they
+// are zero.
+func (o Options) banks() (banks, bytes int64) {
+	banks, bytes = int64(o.Banks), int64(o.BankBytes)
+	if banks <= 0 {
+		banks = DefaultBanks
+	}
+	if bytes <= 0 {
+		bytes = DefaultBankBytes
+	}
+	return banks, bytes
+}
+
+// bankDegree returns the conflict degree of a local access executed in
+// the inames within, rounded up to a power of two: the largest degree
+// of any warp of the work-group, the work-items of a group forming warps
+// of banks lanes in the order of their linear local id (l.0 fastest).
+// It is decided once per access, from the work-group's shape and the
+// subscripts, by evaluating the access's word address in every lane:
+// the l.a iname of the instruction runs at its least value plus the local
+// id along a, and every other iname and parameter is zero, which moves
+// every lane's address alike when they enter the subscripts affinely and
+// so leaves the degree as it is. A subscript whose lane inames enter a
+// floor or remainder is judged at that one point. The work-group's size
+// along an axis is the largest constant extent of the inames tagged with
+// it; an axis whose extent depends on the parameters counts as banks
+// work-items wide, so that a warp lies along it.
+func (k *Kernel) bankDegree(acc *Access, within []string, banks, bankBytes int64) (int64, error) {
+	var size [3]int64
+	for a := range size {
+		size[a] = 1
+	}
+	for _, in := range k.Inames {
+		if in.Tag.Kind != LocalID {
+			continue
+		}
+		ext := banks
+		if lo, hi, ok := k.constantRange(in.Name); ok {
+			ext = max(hi-lo+1, 1)
+		}
+		size[in.Tag.Axis] = max(size[in.Tag.Axis], ext)
+	}
+	var lane [3]string
+	var base, ext [3]int64
+	for _, n := range within {
+		in := k.inameIndex[n]
+		if in.Tag.Kind != LocalID {
+			continue
+		}
+		a := in.Tag.Axis
+		lane[a], ext[a] = n, size[a]
+		if lo, hi, ok := k.constantRange(n); ok {
+			base[a], ext[a] = lo, hi-lo+1
+		}
+	}
+	vals := map[string]int64{}
+	for _, in := range k.Inames {
+		vals[in.Name] = 0
+	}
+	for _, p := range k.Params {
+		vals[p] = 0
+	}
+	elem := int64(acc.Array.DType.Size())
+	span := max(elem/bankBytes, 1) // words per element
+	total := size[0] * size[1] * size[2]
+	degree := int64(1)
+	for w := int64(0); w < min((total+banks-1)/banks, maxBankWarps); w++ {
+		words := map[int64][]int64{} // bank -> distinct words
+		for t := w * banks; t < min((w+1)*banks, total); t++ {
+			q := [3]int64{t % size[0], t / size[0] % size[1], t / (size[0] * size[1])}
+			idle := false
+			for a := range 3 {
+				if lane[a] != "" {
+					idle = idle || q[a] >= ext[a]
+					vals[lane[a]] = base[a] + q[a]
+				}
+			}
+			if idle {
+				continue
+			}
+			flat, err := acc.Array.flatIndex(acc.Index, vals)
+			if err != nil {
+				return 0, err
+			}
+			first := floorDiv(flat*elem, bankBytes)
+			for x := first; x < first+span; x++ {
+				b := (x%banks + banks) % banks
+				if !slices.Contains(words[b], x) {
+					words[b] = append(words[b], x)
+				}
+			}
+		}
+		for _, ws := range words {
+			degree = max(degree, (int64(len(ws))+span-1)/span)
+		}
+	}
+	return powerOfTwoAbove(degree), nil
+}
+
+// flatIndex evaluates the flattened element index of subscripts of a,
+// row-major unless a is column-major.
+func (a *Array) flatIndex(index []Affine, vals map[string]int64) (int64, error) {
+	var flat int64
+	for d := range index {
+		v, err := index[d].Eval(vals)
+		if err != nil {
+			return 0, err
+		}
+		stride := int64(1)
+		for e := range a.Shape {
+			if (!a.ColMajor && e > d) || (a.ColMajor && e < d) {
+				stride *= a.Shape[e].Const
+			}
+		}
+		flat += v * stride
+	}
+	return flat, nil
+}
+
+// powerOfTwoAbove returns the least power of two at least n (n >= 1).
+func powerOfTwoAbove(n int64) int64 {
+	if n <= 1 {
+		return 1
+	}
+	return 1 << bits.Len64(uint64(n-1))
+}
+
+// conflictProperty names the property that counts, a second time
+// beside local.load.<t> and local.store.<t>, the local loads and stores
+// of t whose degree is more than D/2 and at most D: local.<t>.conflict=D.
+// Its weight is then what such an access costs beyond a conflict-free
+// one, as global.minldst corrects the global accesses; a kernel free of
+// conflicts counts as it did before there were conflict classes, and
+// weights fitted before them price it as they did. Loads and stores
+// share the classes because a warp's access takes its passes either
+// way, and because a kernel that conflicts in both, as a transposing
+// tile does, conflicts alike in both: split by direction, the two would
+// be collinear over the measurement rows.
+func conflictProperty(t DType, degree int64) string {
+	return "local." + t.String() + ".conflict=" + strconv.FormatInt(degree, 10)
+}
+
+// conflictWords describes a conflict class for Describe.
+func conflictWords(class string) string {
+	d, err := strconv.ParseInt(class, 10, 64)
+	if err != nil || d < 2 || d&(d-1) != 0 {
+		return ""
+	}
+	lo := d/2 + 1
+	if lo == d {
+		return fmt.Sprintf("bank conflicts of degree %d (a warp's access served in %d passes)", d, d)
+	}
+	return fmt.Sprintf("bank conflicts of degree %d to %d (a warp's access served in up to %d passes)", lo, d, d)
+}

@@ -1,0 +1,166 @@
+package counts
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/measurekernels/library"
+)
+
+// traceConflicts reads the bank-conflict classes off a traced run by
+// brute force: each execution of a local access site by a work-group,
+// split into warps of 32 work-items by linear local id, asks each of 32
+// banks of 4 bytes for the distinct words its lanes' elements cover; the
+// warp's degree is the largest number of words of one bank over the
+// words an element covers, rounded up to a power of two. It returns, per
+// degree above 1, the accesses of warps of that degree.
+func traceConflicts(k *Kernel, tl *Tally) map[int64]int64 {
+	out := map[int64]int64{}
+	for _, s := range tl.LocalSites {
+		elem := int64(k.Array(s.Array).DType.Size())
+		span := max(elem/4, 1)
+		for _, lanes := range s.Instances {
+			words := map[int64]map[int64]map[int64]bool{} // warp -> bank -> words
+			size := map[int64]int64{}
+			for wi, flat := range lanes {
+				w := wi / 32
+				size[w]++
+				if words[w] == nil {
+					words[w] = map[int64]map[int64]bool{}
+				}
+				for x := flat * elem / 4; x < (flat+1)*elem/4 || x == flat*elem/4; x++ {
+					if words[w][x%32] == nil {
+						words[w][x%32] = map[int64]bool{}
+					}
+					words[w][x%32][x] = true
+				}
+			}
+			for w, banks := range words {
+				most := int64(0)
+				for _, ws := range banks {
+					most = max(most, int64(len(ws)))
+				}
+				degree := int64(1)
+				for degree < (most+span-1)/span {
+					degree *= 2
+				}
+				if degree > 1 {
+					out[degree] += size[w]
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestBankConflicts checks the conflict classes of local accesses
+// against the interpreter's trace read by brute force (traceConflicts),
+// and against degrees derived by hand. A warp of 32 lanes accessing f32
+// words at stride S meets gcd(S, 32) lanes in a bank: degrees 1, 2, 4,
+// 2 (S = 6), 8 and 32. For f64, element stride S covers words 2S·i and
+// 2S·i + 1: stride 1 fills every bank twice over two passes, degree 1;
+// stride 2 asks a bank for 4 words, degree 2; stride 16 asks banks 0
+// and 1 for 32 words each, degree 16. The transposing tile t[LX, LX +
+// PAD], stored by rows t[r, c] and loaded by columns t[d, s] with d and c
+// on l.0 and r and s on l.1: with 16 x 16 work-groups a warp spans two
+// rows; unpadded, the store is free (banks c and 16 + c) and the load
+// meets 8 lanes in each of banks 0, 16, 1 and 17 (16d + s), degree 8;
+// padded, both address 17·x + y and lane (15, 1) meets lane (0, 0) in
+// bank 0, degree 2. With 32 x 8 work-groups a warp is one row:
+// unpadded, every lane of the load is in one bank (32d + s), degree 32;
+// padded, no conflict.
+func TestBankConflicts(t *testing.T) {
+	const strided = `kernel strided
+const S = 1
+domain [n] -> { [i] : 0 <= i < n }
+array a T [n]
+array b T [n]
+local t T [64*S]
+split i 64 i_out i_in
+tag i_out g.0, i_in l.0
+t[S*i_in] = a[i]
+barrier
+b[i] = t[S*((i_in + 1) % 64)]
+`
+	const tile = `kernel tile
+const LX = 16
+const LY = 16
+const PAD = 1
+domain [n] -> { [bi, bj] : 0 <= bi and LX*bi < n and 0 <= bj and LX*bj < n }
+domain { [r, c] : 0 <= r < LX and 0 <= c < LX and LX*bi + r < n and LX*bj + c < n }
+domain { [s, d] : 0 <= s < LX and 0 <= d < LX and LX*bj + s < n and LX*bi + d < n }
+array a f32 [n, n]
+array b f32 [n, n]
+local t f32 [LX, LX + PAD]
+split r LY r_out r_in
+split s LY s_out s_in
+tag bi g.1, bj g.0, r_in l.1, c l.0, s_in l.1, d l.0
+t[r, c] = a[LX*bi + r, LX*bj + c]
+barrier
+b[LX*bj + s, LX*bi + d] = t[d, s]
+`
+	b, err := library.Source("local_bank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bank := string(b)
+	n := int64(128)
+	for _, c := range []struct {
+		src    string
+		consts map[string]int64
+		want   map[string]int64
+	}{
+		{strided, map[string]int64{"S": 1}, nil},
+		{strided, map[string]int64{"S": 2}, map[string]int64{"local.f32.conflict=2": 2 * n}},
+		{strided, map[string]int64{"S": 4}, map[string]int64{"local.f32.conflict=4": 2 * n}},
+		{strided, map[string]int64{"S": 6}, map[string]int64{"local.f32.conflict=2": 2 * n}},
+		{strided, map[string]int64{"S": 8}, map[string]int64{"local.f32.conflict=8": 2 * n}},
+		{strided, map[string]int64{"S": 32}, map[string]int64{"local.f32.conflict=32": 2 * n}},
+		{"f64" + strided, map[string]int64{"S": 1}, nil},
+		{"f64" + strided, map[string]int64{"S": 2}, map[string]int64{"local.f64.conflict=2": 2 * n}},
+		{"f64" + strided, map[string]int64{"S": 16}, map[string]int64{"local.f64.conflict=16": 2 * n}},
+		{tile, map[string]int64{"PAD": 0}, map[string]int64{"local.f32.conflict=8": n * n}},
+		{tile, map[string]int64{"PAD": 1}, map[string]int64{"local.f32.conflict=2": 2 * n * n}},
+		{tile, map[string]int64{"LX": 32, "LY": 8, "PAD": 0}, map[string]int64{"local.f32.conflict=32": n * n}},
+		{tile, map[string]int64{"LX": 32, "LY": 8, "PAD": 1}, nil},
+		// local_bank at LX = 64 (R = 32): 32 loads per element and n + n/2
+		// stores, all at stride S.
+		{bank, map[string]int64{"LX": 64, "S": 2}, map[string]int64{"local.f32.conflict=2": 32*n + n + n/2}},
+		{bank, map[string]int64{"LX": 64, "S": 32}, map[string]int64{"local.f32.conflict=32": 32*n + n + n/2}},
+		{bank, map[string]int64{"LX": 64, "S": 1}, nil},
+	} {
+		src, dtype := c.src, "f32"
+		if src[:3] == "f64" {
+			src, dtype = src[3:], "f64"
+		}
+		src = strings.ReplaceAll(src, " T [", " "+dtype+" [")
+		name := fmt.Sprintf("%s/%s/%v", strings.Fields(src[strings.Index(src, "kernel "):])[1], dtype, c.consts)
+		t.Run(name, func(t *testing.T) {
+			k, err := ParseKernel("test.knl", []byte(src), c.consts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cnt, err := Count(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			params := map[string]int64{"n": n}
+			got, err := cnt.Eval(params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl, err := Run(k, params, randomArrays(t, k, params), &RunOptions{Trace: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			traced := traceConflicts(k, tl)
+			for d := int64(2); d <= 64; d *= 2 {
+				p := conflictProperty(k.Array("t").DType, d)
+				if got[p] != traced[d] || got[p] != c.want[p] {
+					t.Errorf("%s: counted %d, traced %d, by hand %d", p, got[p], traced[d], c.want[p])
+				}
+			}
+		})
+	}
+}
