@@ -85,11 +85,14 @@
 // and seeded random sets, and reports the pieces each answer prints.
 // barvinok 0.41.8 (on isl 0.27, parse excluded, best of 20) took 66 µs,
 // 0.84 ms, 0.82 ms and 18.5 µs on the four sets; this package
-// takes about 35 ms, 60 to 80 ms, 6 to 12 ms and 0.13 ms (on a loaded
-// 2-core machine): on sets whose chambers overlap in thin slivers (the
-// first set holds points only at n = 0) the chamber decomposition
-// creates tens of pieces that a signed-cone method would not, and that
-// is not solved yet.
+// takes about 0.05 ms, 50 to 65 ms, 6 to 7 ms and 0.12 ms (on a loaded
+// 2-core machine). Before counting, each inequality that the set forces
+// to hold with equality (FM with integer tightening, after a witness
+// point has ruled out most) becomes an equality: the first set holds
+// points only at n = 0, where i, j and k are pinned too, and counting
+// its rational relaxation's chambers took 36 ms. On the second set the
+// residue classes of the summation leave overlapping pieces that cannot
+// be made disjoint cheaply, and that is not solved yet.
 //
 // Specialize fixes parameters to values: a set without parameters is
 // counted far more cheaply, which is what uniperf card falls back to

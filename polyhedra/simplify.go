@@ -368,15 +368,7 @@ func (p *bset) applyEqualities() {
 // differ only away from their domains become equal and coalesce. It
 // reports whether it found one.
 func (p *bset) findEqualities() bool {
-	found := false
-	for i := 0; i < len(p.ineqs); i++ {
-		if r := p.ineqs[i]; p.implies(negRow(r)) {
-			p.ineqs = slices.Delete(p.ineqs, i, i+1)
-			p.addEq(r)
-			found = true
-			i--
-		}
-	}
+	found := p.tightenToEqualities()
 	for c := 1; c <= p.np; c++ {
 		if p.pinned(c) {
 			continue
@@ -386,6 +378,21 @@ func (p *bset) findEqualities() bool {
 			e[0] = neg64(lo)
 			p.addEq(e)
 			found = true
+		}
+	}
+	return found
+}
+
+// tightenToEqualities turns each inequality e >= 0 that the domain
+// also forces to e <= 0 into e = 0 and reports whether there was one.
+func (p *bset) tightenToEqualities() bool {
+	found := false
+	for i := 0; i < len(p.ineqs); i++ {
+		if r := p.ineqs[i]; p.implies(negRow(r)) {
+			p.ineqs = slices.Delete(p.ineqs, i, i+1)
+			p.addEq(r)
+			found = true
+			i--
 		}
 	}
 	return found
