@@ -41,3 +41,29 @@ func TestCardImplicitEqualities(t *testing.T) {
 		checkShown(t, s, q, -3, 8)
 	}
 }
+
+// TestCardUnitesPieces counts sets whose count is one quasi-polynomial
+// wherever it is not zero (a periodic summand over a box), which
+// counting splits into pieces along n = m and lines beside it whose
+// union is a basic set but no two of which unite. The printed answer
+// must be one piece and match enumeration.
+func TestCardUnitesPieces(t *testing.T) {
+	for _, src := range []string{
+		"[n, m] -> { [i, j, k] : 1 <= i < n - 1 and 1 <= j < m - 1 and 0 <= k <= i + j and k mod 2 = 0 }",
+		"[n, m] -> { [i, j, k] : 0 <= i < n and 0 <= j < m and 0 <= k <= i + j and k mod 2 = 0 }",
+		"[n, m] -> { [i, j, k] : 0 <= i < n and 0 <= j < m and 0 <= k <= 2i + j and k mod 2 = 0 }",
+	} {
+		s, err := ParseSet(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := s.Card()
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if n := len(q.view()); n != 1 {
+			t.Errorf("%s: %d pieces printed, want 1:\n%s", src, n, q)
+		}
+		checkShown(t, s, q, -2, 10)
+	}
+}

@@ -115,7 +115,13 @@
 // at degree + 1 points of every residue class: the footprint of
 // work-groups of 256 is n, not a polynomial in floor(n/256)), pieces
 // with equal polynomials are merged
-// where their domains unite, a domain boundary on which the polynomial
+// where their domains unite, two at a time and then all those that
+// have one polynomial or whose own it equals on their domains (the
+// difference simplifies to zero there; on a line m = n - 1,
+// floor((n + m)/2) is n - 1) whose union is the basic set of the
+// constraints they all imply, up to points where the polynomial
+// vanishes (the k mod 2 set of issue 26 counts in eight pieces along
+// n = m and prints as one), a domain boundary on which the polynomial
 // vanishes is moved inward (n(n+1)/2 for n >= 1), and empty and zero
 // pieces are dropped. On the first set of issue 26 that gives barvinok's
 // own answer, { 1 : n = 0 and m >= -2 }, where the pieces as counted are

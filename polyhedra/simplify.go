@@ -692,7 +692,143 @@ func coalesce(ps []*bset) []*bset {
 			i, j = -1, len(ps)
 		}
 	}
+	return uniteGroups(ps)
+}
+
+// maxUniteRest bounds the parts of C minus a group that uniteGroups
+// checks.
+const maxUniteRest = 32
+
+// uniteGroups merges, for each polynomial, the pieces that have it or
+// whose values it gives (see adopt, adoptSymbolic) into one piece when
+// their union is a basic set: coalesce unites two pieces at a time, and
+// the union of three can be basic where no two of them unite (a
+// quasi-polynomial's domain split by n <= floor(n/2) + floor(m/2) and
+// lines between the halves). ps are disjoint.
+func uniteGroups(ps []*bset) []*bset {
+	keys := make([]string, len(ps))
+	for i, p := range ps {
+		keys[i] = names{params: paramNames(p.np)}.polyString(p, p.poly)
+	}
+	// Adopting costs a proof; the pieces a merge leaves are asked again.
+	adopted := map[[2]*bset]*bset{}
+	for i := 0; i < len(ps); i++ {
+		group := []*bset{ps[i]}
+		idx := []int{i}
+		for j, q := range ps {
+			if j == i {
+				continue
+			}
+			if keys[j] == keys[i] {
+				group, idx = append(group, q), append(idx, j)
+				continue
+			}
+			a, ok := adopted[[2]*bset{q, ps[i]}]
+			if !ok {
+				if pp := q.pointValues(); pp != nil {
+					a = adopt(q, ps[i], pp)
+				} else {
+					a = adoptSymbolic(q, ps[i])
+				}
+				adopted[[2]*bset{q, ps[i]}] = a
+			}
+			if a != nil {
+				group, idx = append(group, a), append(idx, j)
+			}
+		}
+		if len(group) < 2 {
+			continue
+		}
+		var others []*bset
+		for j, q := range ps {
+			if !slices.Contains(idx, j) {
+				others = append(others, q)
+			}
+		}
+		c := uniteAll(group, others)
+		if c == nil {
+			continue
+		}
+		ps = append(others, c)
+		keys = keys[:0]
+		for _, p := range ps {
+			keys = append(keys, names{params: paramNames(p.np)}.polyString(p, p.poly))
+		}
+		i = -1
+	}
 	return ps
+}
+
+// uniteAll returns a basic set C with the polynomial of group[0] (which
+// every piece of group has) such that every piece of group lies in C,
+// the polynomial vanishes on the points of C outside them, and C meets
+// none of others; or nil. C's constraints are those of the pieces that
+// every piece implies.
+func uniteAll(group, others []*bset) *bset {
+	base := group[0].clone()
+	base.eqs, base.ineqs = nil, nil
+	for _, p := range group[1:] {
+		base.importCols(p)
+	}
+	over := make([]*bset, len(group))
+	var cands [][]int64
+	for i, p := range group {
+		q := base.clone()
+		q.meetInto(p)
+		if q.width() != base.width() {
+			return nil
+		}
+		over[i] = q
+		for _, r := range q.eqs {
+			cands = append(cands, r, negRow(r))
+		}
+		cands = append(cands, q.ineqs...)
+	}
+	c := base.clone()
+	c.poly = translatePoly(c.importCols(group[0]), group[0].poly)
+	seen := newRowIndex()
+	defer seen.release()
+	for _, r := range cands {
+		if seen.find(r, 1) >= 0 {
+			continue
+		}
+		seen.add(r)
+		all := true
+		for _, q := range over {
+			if all = q.implies(r); !all {
+				break
+			}
+		}
+		if all {
+			c.addIneq(copyRow(r))
+		}
+	}
+	if !c.normalize() {
+		return nil
+	}
+	for _, o := range others {
+		if x, _ := meet(c, o); x.normalize() && !x.provablyEmpty() {
+			return nil
+		}
+	}
+	rest := []*bset{c.clone()}
+	for _, q := range over {
+		var next []*bset
+		for _, r := range rest {
+			next = append(next, subtractBset(r, q)...)
+		}
+		if rest = next; len(rest) > maxUniteRest {
+			return nil
+		}
+	}
+	for _, r := range rest {
+		r.poly = translatePoly(r.importCols(c), c.poly)
+		if r.simplifyPiece() {
+			return nil // possibly a point outside the group with a value
+		}
+	}
+	c.dropRedundant()
+	return c
 }
 
 // maxAdoptPoints bounds the points of a piece that adopt checks.
@@ -733,6 +869,61 @@ func adopt(a, b *bset, pp *piecePoints) *bset {
 		}
 	}
 	c := a.clone()
+	c.poly = translatePoly(c.importCols(b), b.poly)
+	return c
+}
+
+// adoptGrid are the values of each parameter at which adoptSymbolic
+// compares two polynomials before it tries to prove them equal.
+// It stops after maxAdoptProbes points of the domain.
+var adoptGrid = []int64{0, 1, 2, 3, 4, 5, 7, 8, 11, 16}
+
+const maxAdoptProbes = 6
+
+// adoptSymbolic returns a with b's polynomial when the difference of
+// the two simplifies to zero on a's domain, else nil. On a line such as
+// m = n - 1, floor((n + m)/2) is n - 1, and the polynomials of a thin
+// piece and of its neighbour often agree there although they differ as
+// written.
+func adoptSymbolic(a, b *bset) *bset {
+	// Proving the difference zero splits it into residue classes; most
+	// polynomials that differ already differ at a point of a small grid.
+	if a.np <= 3 {
+		pt := make([]int64, a.np)
+		inside := 0
+		var differs func(k int) bool
+		differs = func(k int) bool {
+			if inside == maxAdoptProbes {
+				return false
+			}
+			if k == len(pt) {
+				var in bool
+				if !tryNoOverflow(func() { _, in = a.contains(pt) }) || !in {
+					return false
+				}
+				inside++
+				va, _, ok := polyAt(a, pt)
+				vb, _, okb := polyAt(b, pt)
+				return ok && okb && va.Cmp(vb) != 0
+			}
+			for _, v := range adoptGrid {
+				if pt[k] = v; differs(k + 1) {
+					return true
+				}
+			}
+			return false
+		}
+		if differs(0) {
+			return nil
+		}
+	}
+	c := a.clone()
+	bp := translatePoly(c.importCols(b), b.poly)
+	c.poly = bp.sub(c.poly)
+	if c.simplifyPiece() {
+		return nil
+	}
+	c = a.clone()
 	c.poly = translatePoly(c.importCols(b), b.poly)
 	return c
 }
