@@ -2,6 +2,7 @@ package polyhedra
 
 import (
 	"math/big"
+	"math/rand"
 	"testing"
 )
 
@@ -65,5 +66,46 @@ func TestCardUnitesPieces(t *testing.T) {
 			t.Errorf("%s: %d pieces printed, want 1:\n%s", src, n, q)
 		}
 		checkShown(t, s, q, -2, 10)
+	}
+}
+
+// TestParallelImplies checks parallelImplies against enumeration: when
+// it says a set implies a row, every point of the set on a grid
+// satisfies the row. The sets and rows are random, with rows often a
+// shift of a constraint.
+func TestParallelImplies(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	rnd := func() []int64 {
+		return []int64{r.Int63n(9) - 4, r.Int63n(5) - 2, r.Int63n(5) - 2}
+	}
+	said := 0
+	for range 2000 {
+		b := newBset(2, 0)
+		for range 1 + r.Intn(3) {
+			b.addIneq(rnd())
+		}
+		if r.Intn(3) == 0 {
+			b.addEq(rnd())
+		}
+		row := rnd()
+		if r.Intn(2) == 0 {
+			src := b.ineqs[r.Intn(len(b.ineqs))]
+			row = []int64{src[0] + r.Int63n(5) - 2, src[1], src[2]}
+		}
+		if !b.parallelImplies(row) {
+			continue
+		}
+		said++
+		for n := int64(-12); n <= 12; n++ {
+			for m := int64(-12); m <= 12; m++ {
+				pt := []int64{1, n, m}
+				if b.holds(pt) && dot(row, pt) < 0 {
+					t.Fatalf("eqs %v ineqs %v: said to imply %v, fails at n=%d m=%d", b.eqs, b.ineqs, row, n, m)
+				}
+			}
+		}
+	}
+	if said < 100 {
+		t.Errorf("only %d implications claimed: the test checks little", said)
 	}
 }

@@ -216,12 +216,21 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 		b      *bset
 		active []int // pieces not yet excluded
 		sign   map[int]bool
+		pts    []int // the samples in the cell
 	}
 	all := make([]int, len(pieces))
 	for i := range all {
 		all[i] = i
 	}
-	cells := []cell{{base.clone(), all, map[int]bool{}}}
+	var samples [][]int64
+	if len(splits) >= minSampleSplits {
+		samples = base.samplePoints()
+	}
+	allPts := make([]int, len(samples))
+	for i := range allPts {
+		allPts[i] = i
+	}
+	cells := []cell{{base.clone(), all, map[int]bool{}, allPts}}
 	for s, row := range splits {
 		var next []cell
 		for _, c := range cells {
@@ -237,17 +246,33 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 			}
 			neg := negRow(row)
 			neg[0] = sub64(neg[0], 1)
+			// A sample on a side proves it non-empty, sparing the FM run
+			// that would try to prove it empty.
+			var pts [2][]int
+			for _, k := range c.pts {
+				if v, ok := dotOK(row, samples[k]); ok && v >= 0 {
+					pts[0] = append(pts[0], k)
+				} else if ok {
+					pts[1] = append(pts[1], k)
+				}
+			}
 			var signs []bool
 			switch {
-			case c.b.implies(row):
+			case len(pts[0]) > 0 && len(pts[1]) > 0:
+				signs = []bool{true, false}
+			case len(pts[1]) == 0 && (c.b.parallelImplies(row) || c.b.implies(row)):
 				signs = []bool{true}
-			case c.b.implies(neg):
+			case len(pts[0]) == 0 && (c.b.parallelImplies(neg) || c.b.implies(neg)):
 				signs = []bool{false}
 			default:
 				signs = []bool{true, false}
 			}
 			for _, sg := range signs {
-				nc := cell{c.b, nil, map[int]bool{}}
+				side := 0
+				if !sg {
+					side = 1
+				}
+				nc := cell{c.b, nil, map[int]bool{}, c.pts}
 				for k, v := range c.sign {
 					nc.sign[k] = v
 				}
@@ -255,12 +280,13 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 				if len(signs) == 2 {
 					base.work.charge(1)
 					nc.b = c.b.clone()
+					nc.pts = pts[side]
 					if sg {
 						nc.b.addIneq(copyRow(row))
 					} else {
 						nc.b.addIneq(neg)
 					}
-					if !nc.b.normalizeConstraints() || nc.b.provablyEmpty() {
+					if !nc.b.normalizeConstraints() || len(nc.pts) == 0 && nc.b.provablyEmpty() {
 						continue
 					}
 				}
@@ -295,6 +321,88 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 		out = append(out, p)
 	}
 	return out, true
+}
+
+// parallelImplies reports whether a constraint of b differs from row
+// only by a smaller constant, so that it implies row >= 0: the cells of
+// a sum of residue classes are cut by bounds a shift apart
+// (2m >= n - 1, 2m >= n - 2, ...), and FM proves each such implication
+// at the cost of a system of rows.
+func (b *bset) parallelImplies(row []int64) bool {
+	w := b.width()
+	if len(row) > w && !isZeroRow(row[w:]) {
+		return false
+	}
+	same := func(q []int64, sign int64) bool {
+		for c := 1; c < w; c++ {
+			var rv, qv int64
+			if c < len(row) {
+				rv = row[c]
+			}
+			if c < len(q) {
+				qv = sign * q[c]
+			}
+			if rv != qv {
+				return false
+			}
+		}
+		return true
+	}
+	for _, q := range b.ineqs {
+		if q[0] <= row[0] && same(q, 1) {
+			return true
+		}
+	}
+	for _, q := range b.eqs {
+		if q[0] <= row[0] && same(q, 1) || -q[0] <= row[0] && same(q, -1) {
+			return true
+		}
+	}
+	return false
+}
+
+// minSampleSplits is the number of splits from which disjointSum places
+// sample points in its cells: evaluating the divs of a grid of points
+// costs more than the FM runs of a few splits (min(n, m) has four).
+const minSampleSplits = 16
+
+// sampleValues are the values of each parameter at which samplePoints
+// places points, by the number of parameters: dense near 0, where
+// domains start, and sparser up to where differences such as
+// m <= n - 6 and 2m >= n + 2 both hold.
+var sampleValues = [][]int64{
+	1: {-64, -40, -30, -24, -20, -16, -14, -12, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 24, 28, 32, 40, 48, 64, 100},
+	2: {-64, -40, -30, -24, -20, -16, -14, -12, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 27, 30, 36, 44, 64},
+	3: {-9, -5, -3, -2, -1, 0, 1, 2, 3, 5, 8, 13, 21},
+}
+
+// samplePoints returns, for a set of parameters and divs of them, a grid
+// of parameter points with every column's value (see sampleValues); none
+// for more than three parameters or dimensions. Points whose divs
+// overflow are left out.
+func (b *bset) samplePoints() [][]int64 {
+	if b.nd != 0 || b.np >= len(sampleValues) || b.np == 0 {
+		return nil
+	}
+	vals := sampleValues[b.np]
+	var out [][]int64
+	x := b.newRow()
+	var rec func(c int)
+	rec = func(c int) {
+		if c > b.np {
+			if b.fillDivs(x) {
+				out = append(out, copyRow(x))
+			}
+			return
+		}
+		for _, v := range vals {
+			x[c] = v
+			rec(c + 1)
+		}
+	}
+	x[0] = 1
+	rec(1)
+	return out
 }
 
 // tightRow returns a copy of the inequality r tightened by tightenIneq.
