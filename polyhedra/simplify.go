@@ -984,9 +984,9 @@ func adopt(a, b *bset, pp *piecePoints) *bset {
 // adoptGrid are the values of each parameter at which adoptSymbolic
 // compares two polynomials before it tries to prove them equal.
 // It stops after maxAdoptProbes points of the domain.
-var adoptGrid = []int64{0, 1, 2, 3, 4, 5, 7, 8, 11, 16}
+var adoptGrid = []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 16, 23}
 
-const maxAdoptProbes = 6
+const maxAdoptProbes = 16
 
 // adoptSymbolic returns a with b's polynomial when the difference of
 // the two simplifies to zero on a's domain, else nil. On a line such as
@@ -1028,12 +1028,29 @@ func adoptSymbolic(a, b *bset) *bset {
 	c := a.clone()
 	bp := translatePoly(c.importCols(b), b.poly)
 	c.poly = bp.sub(c.poly)
-	if c.simplifyPiece() {
+	if !c.vanishes() {
 		return nil
 	}
 	c = a.clone()
 	c.poly = translatePoly(c.importCols(b), b.poly)
 	return c
+}
+
+// vanishes reports whether the poly simplifies to zero on the domain,
+// or the domain to nothing: simplifyPiece without its FM runs, which
+// only drop constraints and prove emptiness.
+func (p *bset) vanishes() bool {
+	if !p.normalize() || p.poly.isZero() {
+		return true
+	}
+	p.applyEqualities()
+	p.fixDivs()
+	for c := 1; c <= p.np; c++ {
+		if !p.collapse(c) {
+			return true
+		}
+	}
+	return !p.normalize() || p.poly.isZero()
 }
 
 // polyAt evaluates a piece's polynomial at a parameter point, inside its
