@@ -262,6 +262,57 @@ func (p *poly) remap(to []int) *poly {
 	return r
 }
 
+// evalAt evaluates p at integer column values (cols[0] unused): with
+// checked int64 arithmetic where every coefficient, the common
+// denominator and every partial value fit (evalInt64), exactly with big
+// integers otherwise. Simplification evaluates the polynomials of
+// footprints at hundreds of points, and big arithmetic took most of the
+// time of printing them.
+func (p *poly) evalAt(cols []int64) *big.Rat {
+	if num, den, ok := p.evalInt64(cols); ok {
+		return big.NewRat(num, den)
+	}
+	bv := make([]*big.Int, len(cols))
+	for i, c := range cols {
+		bv[i] = big.NewInt(c)
+	}
+	return p.eval(bv)
+}
+
+// evalInt64 returns p at cols as num/den over the common denominator of
+// its coefficients; ok is false where a value does not fit in int64.
+func (p *poly) evalInt64(cols []int64) (num, den int64, ok bool) {
+	den = 1
+	for _, t := range p.terms {
+		d := t.c.Denom()
+		if !d.IsInt64() || !t.c.Num().IsInt64() {
+			return 0, 0, false
+		}
+		if dv := d.Int64(); dv != 1 {
+			if den, ok = mulOK(den, dv/gcd64(den, dv)); !ok {
+				return 0, 0, false
+			}
+		}
+	}
+	for _, t := range p.terms {
+		f, ok := mulOK(t.c.Num().Int64(), den/t.c.Denom().Int64())
+		for c, k := range t.exp {
+			for range k {
+				if ok {
+					f, ok = mulOK(f, cols[c])
+				}
+			}
+		}
+		if ok {
+			num, ok = addOK(num, f)
+		}
+		if !ok {
+			return 0, 0, false
+		}
+	}
+	return num, den, true
+}
+
 // eval evaluates p at the column values vals (vals[0] unused).
 func (p *poly) eval(vals []*big.Int) *big.Rat {
 	// The terms are summed as integers over the common denominator of
