@@ -494,16 +494,54 @@ func (p *bset) findEqualities() bool {
 // tightenToEqualities turns each inequality e >= 0 that the domain
 // also forces to e <= 0 into e = 0 and reports whether there was one.
 func (p *bset) tightenToEqualities() bool {
+	loose := p.looseAtSimplePoints()
 	found := false
 	for i := 0; i < len(p.ineqs); i++ {
-		if r := p.ineqs[i]; p.implies(negRow(r)) {
+		if r := p.ineqs[i]; !loose[i] && p.implies(negRow(r)) {
 			p.ineqs = slices.Delete(p.ineqs, i, i+1)
+			loose = slices.Delete(loose, i, i+1)
 			p.addEq(r)
 			found = true
 			i--
 		}
 	}
 	return found
+}
+
+// looseAtSimplePoints reports for each inequality whether a simple point
+// of p satisfies it strictly, which shows that p does not force it to
+// equality. The points have large parameters and distinct dimensions in
+// increasing or decreasing order (0 <= j <= i < n holds strictly at
+// i = 2, j = 1), which implies' own witnesses, with all dimensions
+// equal, miss: without them a triangle paid an FM run per constraint.
+func (p *bset) looseAtSimplePoints() []bool {
+	loose := make([]bool, len(p.ineqs))
+	x := p.newRow()
+	for _, pv := range [...]int64{17, 1000} {
+		for _, pattern := range [...]func(k int) int64{
+			func(k int) int64 { return int64(k + 1) },
+			func(k int) int64 { return int64(p.nd + p.np - k) },
+			func(k int) int64 { return 2 * int64(k+1) },
+			func(k int) int64 { return 2 * int64(p.nd+p.np-k) },
+		} {
+			x[0] = 1
+			for c := 1; c < p.firstDim(); c++ {
+				x[c] = pv * pattern(c-1)
+			}
+			for c := p.firstDim(); c < p.firstDiv(); c++ {
+				x[c] = pattern(c - 1)
+			}
+			if !p.fillDivs(x) || !p.satisfies(x, nil) {
+				continue
+			}
+			for i, r := range p.ineqs {
+				if v, ok := dotOK(r, x); ok && v > 0 {
+					loose[i] = true
+				}
+			}
+		}
+	}
+	return loose
 }
 
 // pinned reports whether an equality of p fixes column c alone.
