@@ -64,3 +64,52 @@ func TestCheckedArithmeticAgainstBig(t *testing.T) {
 		}
 	}
 }
+
+// evalAt against eval in math/big: random polynomials with coefficients
+// of every magnitude (some past int64, some with large denominators) at
+// columns of every magnitude, so that the int64 path and the fallback
+// both run and must agree exactly.
+func TestEvalAtAgainstBig(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	mag := func() int64 {
+		switch r.IntN(4) {
+		case 0:
+			return r.Int64N(7) - 3
+		case 1:
+			return r.Int64N(2001) - 1000
+		case 2:
+			return r.Int64N(1<<40) - 1<<39
+		}
+		return int64(r.Uint64())
+	}
+	fast := 0
+	for range 20000 {
+		p := &poly{}
+		for range 1 + r.IntN(5) {
+			e := make([]uint8, 4)
+			for c := 1; c < 4; c++ {
+				e[c] = uint8(r.IntN(4))
+			}
+			c := new(big.Rat).SetFrac(big.NewInt(mag()), big.NewInt(1+r.Int64N(12)))
+			if r.IntN(8) == 0 {
+				c.Mul(c, new(big.Rat).SetFrac(new(big.Int).Lsh(big.NewInt(1), 70), big.NewInt(1+r.Int64N(1<<40))))
+			}
+			p.terms = append(p.terms, term{e, c})
+		}
+		p.normalize()
+		cols := []int64{1, mag(), mag(), mag()}
+		bv := make([]*big.Int, len(cols))
+		for i, c := range cols {
+			bv[i] = big.NewInt(c)
+		}
+		if got, want := p.evalAt(cols), p.eval(bv); got.Cmp(want) != 0 {
+			t.Fatalf("%v at %v: evalAt %s, eval %s", p.terms, cols, got.RatString(), want.RatString())
+		}
+		if _, _, ok := p.evalInt64(cols); ok {
+			fast++
+		}
+	}
+	if fast < 1000 || fast > 19000 {
+		t.Errorf("the int64 path ran %d times in 20000: the test does not cover both paths", fast)
+	}
+}

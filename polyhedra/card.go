@@ -50,6 +50,14 @@ func (s *Set) CardLimits(l Limits) (q *PwQPolynomial, err error) {
 			c.dropRedundant()
 			dims, _ = compressTiles(c, dims)
 		}
+		// A set whose points lie on a hyperplane that no constraint
+		// states (the first set of issue 26 has points only at n = 0,
+		// where -2 <= i < j <= 2n - 1 pins i, j and k) is counted in its
+		// rational relaxation's chambers otherwise: tens of pieces that
+		// simplify to one, in 50 ms where this takes 0.2 ms.
+		if c.tightenToEqualities() && !c.normalize() {
+			continue
+		}
 		ps, err := countBset(c, dims)
 		if err != nil {
 			return nil, err

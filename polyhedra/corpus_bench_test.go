@@ -52,6 +52,27 @@ func BenchmarkCardCorpus(b *testing.B) {
 	}
 }
 
+// BenchmarkCardCorpusPrinted is BenchmarkCardCorpus with the printed
+// answer formed too (String), as barvinok's times include its own
+// simplification: Card leaves the printed normal form until first use.
+func BenchmarkCardCorpusPrinted(b *testing.B) {
+	for _, c := range cardCorpus() {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := ParseSet(c.src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				q, err := s.Card()
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = q.String()
+			}
+		})
+	}
+}
+
 // TestCardCorpus checks the printed answers of cardCorpus against
 // enumeration, so that the benchmark times right answers.
 func TestCardCorpus(t *testing.T) {

@@ -82,14 +82,23 @@
 // plain conjunctions and cost nothing. A sum of more overlapping pieces
 // than can be made disjoint cheaply is kept as such and only normalised.
 // BenchmarkCardCorpus times Card on the sets of issue 26, classic shapes
-// and seeded random sets, and reports the pieces each answer prints.
-// barvinok 0.41.8 (on isl 0.27, parse excluded, best of 20) took 66 µs,
-// 0.84 ms, 0.82 ms and 18.5 µs on the issue's four sets; this package
-// takes about 35 ms, 60 to 80 ms, 6 to 12 ms and 0.13 ms (on a loaded
-// 2-core machine): on sets whose chambers overlap in thin slivers (the
-// first set holds points only at n = 0) the chamber decomposition
-// creates tens of pieces that a signed-cone method would not, and that
-// is not solved yet.
+// and seeded random sets, and reports the pieces each answer prints;
+// BenchmarkCardCorpusPrinted times Card with the printed answer, which
+// Card leaves until first use. barvinok 0.41.8 (on isl 0.27, parse
+// excluded, best of 20) took 66 µs, 0.84 ms, 0.82 ms and 18.5 µs on the
+// issue's four sets, its simplification included, and answered with 1,
+// 3, 3 and 1 pieces. On a loaded 2-core machine (best of 5, within
+// about a half) this package's Card takes 0.18 ms, 45 ms, 7 ms and
+// 0.15 ms, 0.12 ms, 70 ms, 20 ms and 0.8 ms with the printed answer,
+// which has 1, 20, 1 and 1 pieces. Before counting, each inequality
+// that the set forces to hold with equality (FM with integer
+// tightening, where no simple point holds it strictly) becomes an
+// equality: the first set holds points only at n = 0, where i, j and k
+// are pinned too, and counting its rational relaxation's chambers took
+// 60 ms. On the second set the residue classes of the summation leave
+// overlapping pieces that cannot be made disjoint within 96 cells (the
+// attempt takes most of the time, although sample points in the cells
+// spare half its FM runs), and that is not solved yet.
 //
 // Specialize fixes parameters to values: a set without parameters is
 // counted far more cheaply, which is what uniperf card falls back to
@@ -112,7 +121,13 @@
 // at degree + 1 points of every residue class: the footprint of
 // work-groups of 256 is n, not a polynomial in floor(n/256)), pieces
 // with equal polynomials are merged
-// where their domains unite, a domain boundary on which the polynomial
+// where their domains unite, two at a time and then all those that
+// have one polynomial or whose own it equals on their domains (the
+// difference simplifies to zero there; on a line m = n - 1,
+// floor((n + m)/2) is n - 1) whose union is the basic set of the
+// constraints they all imply, up to points where the polynomial
+// vanishes (the k mod 2 set of issue 26 counts in eight pieces along
+// n = m and prints as one), a domain boundary on which the polynomial
 // vanishes is moved inward (n(n+1)/2 for n >= 1), and empty and zero
 // pieces are dropped. On the first set of issue 26 that gives barvinok's
 // own answer, { 1 : n = 0 and m >= -2 }, where the pieces as counted are
@@ -128,9 +143,10 @@
 // Max takes the pointwise maximum where the differences of the
 // polynomials are affine, as for the extents of loops, and fails with
 // ErrNotAffine elsewhere. Gist drops the constraints that a context (the
-// assumptions on the parameters) implies. Eval evaluates exactly with big
-// integers; Compile builds a Program that evaluates with checked int64
-// arithmetic in tens of nanoseconds and falls back to exact arithmetic on
+// assumptions on the parameters) implies. Eval evaluates exactly, with
+// checked int64 arithmetic and big integers where a value does not fit;
+// Compile builds a Program that evaluates with checked int64 arithmetic
+// in tens of nanoseconds and falls back to exact arithmetic on
 // overflow. CompileSet compiles several functions into a ProgramSet that
 // computes their shared floor divisions once per call and, for arguments
 // small enough that no intermediate value can overflow (a bound proved

@@ -132,7 +132,7 @@ func ExamplePwQPolynomial_Max() {
 	m, err := a.Max(b)
 	fmt.Println(m, err)
 	// Output:
-	// [n] -> { 1 : n = -1; (2 + n) : n >= 0 and n <= 15; 18 : n >= 16 } <nil>
+	// [n] -> { (2 + n) : n >= -1 and n <= 15; 18 : n >= 16 } <nil>
 }
 
 func ExamplePwQPolynomial_Gist() {

@@ -184,14 +184,17 @@ func (p *poly) substitute(col int, e *poly) *poly {
 		return p
 	}
 	cs := p.coeffsIn(col)
-	r := cs[0]
+	// The products are gathered and normalised once: adding each to the
+	// sum sorted the sum again every time.
+	r := &poly{terms: slices.Clone(cs[0].terms)}
 	pow := polyInt(1)
 	for k := 1; k < len(cs); k++ {
 		pow = pow.mul(e)
 		if !cs[k].isZero() {
-			r = r.add(cs[k].mul(pow))
+			r.terms = append(r.terms, cs[k].mul(pow).terms...)
 		}
 	}
+	r.normalize()
 	return r
 }
 
@@ -259,20 +262,87 @@ func (p *poly) remap(to []int) *poly {
 	return r
 }
 
-// eval evaluates p at the column values vals (vals[0] unused).
-func (p *poly) eval(vals []*big.Int) *big.Rat {
-	sum := new(big.Rat)
-	x := new(big.Int)
+// evalAt evaluates p at integer column values (cols[0] unused): with
+// checked int64 arithmetic where every coefficient, the common
+// denominator and every partial value fit (evalInt64), exactly with big
+// integers otherwise. Simplification evaluates the polynomials of
+// footprints at hundreds of points, and big arithmetic took most of the
+// time of printing them.
+func (p *poly) evalAt(cols []int64) *big.Rat {
+	if num, den, ok := p.evalInt64(cols); ok {
+		return big.NewRat(num, den)
+	}
+	bv := make([]*big.Int, len(cols))
+	for i, c := range cols {
+		bv[i] = big.NewInt(c)
+	}
+	return p.eval(bv)
+}
+
+// evalInt64 returns p at cols as num/den over the common denominator of
+// its coefficients; ok is false where a value does not fit in int64.
+func (p *poly) evalInt64(cols []int64) (num, den int64, ok bool) {
+	den = 1
 	for _, t := range p.terms {
-		m := big.NewInt(1)
-		for c, k := range t.exp {
-			if k > 0 {
-				m.Mul(m, x.Exp(vals[c], big.NewInt(int64(k)), nil))
+		d := t.c.Denom()
+		if !d.IsInt64() || !t.c.Num().IsInt64() {
+			return 0, 0, false
+		}
+		if dv := d.Int64(); dv != 1 {
+			if den, ok = mulOK(den, dv/gcd64(den, dv)); !ok {
+				return 0, 0, false
 			}
 		}
-		sum.Add(sum, new(big.Rat).Mul(t.c, new(big.Rat).SetInt(m)))
 	}
-	return sum
+	for _, t := range p.terms {
+		f, ok := mulOK(t.c.Num().Int64(), den/t.c.Denom().Int64())
+		for c, k := range t.exp {
+			for range k {
+				if ok {
+					f, ok = mulOK(f, cols[c])
+				}
+			}
+		}
+		if ok {
+			num, ok = addOK(num, f)
+		}
+		if !ok {
+			return 0, 0, false
+		}
+	}
+	return num, den, true
+}
+
+// eval evaluates p at the column values vals (vals[0] unused).
+func (p *poly) eval(vals []*big.Int) *big.Rat {
+	// The terms are summed as integers over the common denominator of
+	// the coefficients: adding rationals reduces every partial sum by a
+	// gcd, which made evaluating a cubic of 27 terms several times
+	// slower.
+	den := big.NewInt(1)
+	g := new(big.Int)
+	for _, t := range p.terms {
+		if d := t.c.Denom(); !d.IsInt64() || d.Int64() != 1 {
+			g.GCD(nil, nil, den, d)
+			den.Mul(den, g.Quo(d, g))
+		}
+	}
+	sum, m, x, q, e := new(big.Int), new(big.Int), new(big.Int), new(big.Int), new(big.Int)
+	for _, t := range p.terms {
+		m.SetInt64(1)
+		for c, k := range t.exp {
+			switch {
+			case k == 1:
+				m.Mul(m, vals[c])
+			case k > 1:
+				m.Mul(m, x.Exp(vals[c], e.SetInt64(int64(k)), nil))
+			}
+		}
+		q.Quo(den, t.c.Denom())
+		q.Mul(q, t.c.Num())
+		sum.Add(sum, m.Mul(m, q))
+	}
+	return new(big.Rat).SetFrac(sum, den)
 }
 
 // sumOver returns sum_{x_col = lo}^{hi} p, valid whenever lo <= hi + 1.

@@ -144,11 +144,7 @@ func (p *PwQPolynomial) evalVals(vals []int64) (*big.Int, error) {
 		if !ok {
 			continue
 		}
-		bv := make([]*big.Int, len(cols))
-		for i, c := range cols {
-			bv[i] = big.NewInt(c)
-		}
-		sum.Add(sum, pc.poly.eval(bv))
+		sum.Add(sum, pc.poly.evalAt(cols))
 		if p.disjoint {
 			break
 		}

@@ -216,12 +216,21 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 		b      *bset
 		active []int // pieces not yet excluded
 		sign   map[int]bool
+		pts    []int // the samples in the cell
 	}
 	all := make([]int, len(pieces))
 	for i := range all {
 		all[i] = i
 	}
-	cells := []cell{{base.clone(), all, map[int]bool{}}}
+	var samples [][]int64
+	if len(splits) >= minSampleSplits {
+		samples = base.samplePoints()
+	}
+	allPts := make([]int, len(samples))
+	for i := range allPts {
+		allPts[i] = i
+	}
+	cells := []cell{{base.clone(), all, map[int]bool{}, allPts}}
 	for s, row := range splits {
 		var next []cell
 		for _, c := range cells {
@@ -237,17 +246,33 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 			}
 			neg := negRow(row)
 			neg[0] = sub64(neg[0], 1)
+			// A sample on a side proves it non-empty, sparing the FM run
+			// that would try to prove it empty.
+			var pts [2][]int
+			for _, k := range c.pts {
+				if v, ok := dotOK(row, samples[k]); ok && v >= 0 {
+					pts[0] = append(pts[0], k)
+				} else if ok {
+					pts[1] = append(pts[1], k)
+				}
+			}
 			var signs []bool
 			switch {
-			case c.b.implies(row):
+			case len(pts[0]) > 0 && len(pts[1]) > 0:
+				signs = []bool{true, false}
+			case len(pts[1]) == 0 && (c.b.parallelImplies(row) || c.b.implies(row)):
 				signs = []bool{true}
-			case c.b.implies(neg):
+			case len(pts[0]) == 0 && (c.b.parallelImplies(neg) || c.b.implies(neg)):
 				signs = []bool{false}
 			default:
 				signs = []bool{true, false}
 			}
 			for _, sg := range signs {
-				nc := cell{c.b, nil, map[int]bool{}}
+				side := 0
+				if !sg {
+					side = 1
+				}
+				nc := cell{c.b, nil, map[int]bool{}, c.pts}
 				for k, v := range c.sign {
 					nc.sign[k] = v
 				}
@@ -255,12 +280,13 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 				if len(signs) == 2 {
 					base.work.charge(1)
 					nc.b = c.b.clone()
+					nc.pts = pts[side]
 					if sg {
 						nc.b.addIneq(copyRow(row))
 					} else {
 						nc.b.addIneq(neg)
 					}
-					if !nc.b.normalizeConstraints() || nc.b.provablyEmpty() {
+					if !nc.b.normalizeConstraints() || len(nc.pts) == 0 && nc.b.provablyEmpty() {
 						continue
 					}
 				}
@@ -295,6 +321,88 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 		out = append(out, p)
 	}
 	return out, true
+}
+
+// parallelImplies reports whether a constraint of b differs from row
+// only by a smaller constant, so that it implies row >= 0: the cells of
+// a sum of residue classes are cut by bounds a shift apart
+// (2m >= n - 1, 2m >= n - 2, ...), and FM proves each such implication
+// at the cost of a system of rows.
+func (b *bset) parallelImplies(row []int64) bool {
+	w := b.width()
+	if len(row) > w && !isZeroRow(row[w:]) {
+		return false
+	}
+	same := func(q []int64, sign int64) bool {
+		for c := 1; c < w; c++ {
+			var rv, qv int64
+			if c < len(row) {
+				rv = row[c]
+			}
+			if c < len(q) {
+				qv = sign * q[c]
+			}
+			if rv != qv {
+				return false
+			}
+		}
+		return true
+	}
+	for _, q := range b.ineqs {
+		if q[0] <= row[0] && same(q, 1) {
+			return true
+		}
+	}
+	for _, q := range b.eqs {
+		if q[0] <= row[0] && same(q, 1) || -q[0] <= row[0] && same(q, -1) {
+			return true
+		}
+	}
+	return false
+}
+
+// minSampleSplits is the number of splits from which disjointSum places
+// sample points in its cells: evaluating the divs of a grid of points
+// costs more than the FM runs of a few splits (min(n, m) has four).
+const minSampleSplits = 16
+
+// sampleValues are the values of each parameter at which samplePoints
+// places points, by the number of parameters: dense near 0, where
+// domains start, and sparser up to where differences such as
+// m <= n - 6 and 2m >= n + 2 both hold.
+var sampleValues = [][]int64{
+	1: {-64, -40, -30, -24, -20, -16, -14, -12, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 24, 28, 32, 40, 48, 64, 100},
+	2: {-64, -40, -30, -24, -20, -16, -14, -12, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 27, 30, 36, 44, 64},
+	3: {-9, -5, -3, -2, -1, 0, 1, 2, 3, 5, 8, 13, 21},
+}
+
+// samplePoints returns, for a set of parameters and divs of them, a grid
+// of parameter points with every column's value (see sampleValues); none
+// for more than three parameters or dimensions. Points whose divs
+// overflow are left out.
+func (b *bset) samplePoints() [][]int64 {
+	if b.nd != 0 || b.np >= len(sampleValues) || b.np == 0 {
+		return nil
+	}
+	vals := sampleValues[b.np]
+	var out [][]int64
+	x := b.newRow()
+	var rec func(c int)
+	rec = func(c int) {
+		if c > b.np {
+			if b.fillDivs(x) {
+				out = append(out, copyRow(x))
+			}
+			return
+		}
+		for _, v := range vals {
+			x[c] = v
+			rec(c + 1)
+		}
+	}
+	x[0] = 1
+	rec(1)
+	return out
 }
 
 // tightRow returns a copy of the inequality r tightened by tightenIneq.
@@ -368,15 +476,7 @@ func (p *bset) applyEqualities() {
 // differ only away from their domains become equal and coalesce. It
 // reports whether it found one.
 func (p *bset) findEqualities() bool {
-	found := false
-	for i := 0; i < len(p.ineqs); i++ {
-		if r := p.ineqs[i]; p.implies(negRow(r)) {
-			p.ineqs = slices.Delete(p.ineqs, i, i+1)
-			p.addEq(r)
-			found = true
-			i--
-		}
-	}
+	found := p.tightenToEqualities()
 	for c := 1; c <= p.np; c++ {
 		if p.pinned(c) {
 			continue
@@ -389,6 +489,59 @@ func (p *bset) findEqualities() bool {
 		}
 	}
 	return found
+}
+
+// tightenToEqualities turns each inequality e >= 0 that the domain
+// also forces to e <= 0 into e = 0 and reports whether there was one.
+func (p *bset) tightenToEqualities() bool {
+	loose := p.looseAtSimplePoints()
+	found := false
+	for i := 0; i < len(p.ineqs); i++ {
+		if r := p.ineqs[i]; !loose[i] && p.implies(negRow(r)) {
+			p.ineqs = slices.Delete(p.ineqs, i, i+1)
+			loose = slices.Delete(loose, i, i+1)
+			p.addEq(r)
+			found = true
+			i--
+		}
+	}
+	return found
+}
+
+// looseAtSimplePoints reports for each inequality whether a simple point
+// of p satisfies it strictly, which shows that p does not force it to
+// equality. The points have large parameters and distinct dimensions in
+// increasing or decreasing order (0 <= j <= i < n holds strictly at
+// i = 2, j = 1), which implies' own witnesses, with all dimensions
+// equal, miss: without them a triangle paid an FM run per constraint.
+func (p *bset) looseAtSimplePoints() []bool {
+	loose := make([]bool, len(p.ineqs))
+	x := p.newRow()
+	for _, pv := range [...]int64{17, 1000} {
+		for _, pattern := range [...]func(k int) int64{
+			func(k int) int64 { return int64(k + 1) },
+			func(k int) int64 { return int64(p.nd + p.np - k) },
+			func(k int) int64 { return 2 * int64(k+1) },
+			func(k int) int64 { return 2 * int64(p.nd+p.np-k) },
+		} {
+			x[0] = 1
+			for c := 1; c < p.firstDim(); c++ {
+				x[c] = pv * pattern(c-1)
+			}
+			for c := p.firstDim(); c < p.firstDiv(); c++ {
+				x[c] = pattern(c - 1)
+			}
+			if !p.fillDivs(x) || !p.satisfies(x, nil) {
+				continue
+			}
+			for i, r := range p.ineqs {
+				if v, ok := dotOK(r, x); ok && v > 0 {
+					loose[i] = true
+				}
+			}
+		}
+	}
+	return loose
 }
 
 // pinned reports whether an equality of p fixes column c alone.
@@ -592,13 +745,11 @@ func (p *bset) collapseByValues() {
 		return
 	}
 	interp := interpolate(xs, ys)
-	vals := []*big.Int{nil, new(big.Int)}
 	agrees := true
 	for r := range m {
 		found := 0
 		if !walk(start+dir*r, dir*m, func(n int64, v *big.Rat) bool {
-			vals[1].SetInt64(n)
-			agrees = interp.eval(vals).Cmp(v) == 0
+			agrees = interp.evalAt([]int64{1, n}).Cmp(v) == 0
 			found++
 			return agrees && found <= deg
 		}) || !agrees {
@@ -685,7 +836,151 @@ func coalesce(ps []*bset) []*bset {
 			i, j = -1, len(ps)
 		}
 	}
+	return uniteGroups(ps)
+}
+
+// maxUniteRest bounds the parts of C minus a group that uniteGroups
+// checks.
+const maxUniteRest = 32
+
+// maxAdoptProofs bounds the adoptions uniteGroups tries to prove: each
+// costs as much as simplifying a piece, and a function of 16 pieces has
+// 240 pairs (random1 of BenchmarkCardCorpus took 0.45 s to print with
+// no bound, 0.2 s before uniteGroups).
+const maxAdoptProofs = 16
+
+// uniteGroups merges, for each polynomial, the pieces that have it or
+// whose values it gives (see adopt, adoptSymbolic) into one piece when
+// their union is a basic set: coalesce unites two pieces at a time, and
+// the union of three can be basic where no two of them unite (a
+// quasi-polynomial's domain split by n <= floor(n/2) + floor(m/2) and
+// lines between the halves). ps are disjoint.
+func uniteGroups(ps []*bset) []*bset {
+	keys := make([]string, len(ps))
+	for i, p := range ps {
+		keys[i] = names{params: paramNames(p.np)}.polyString(p, p.poly)
+	}
+	// Adopting costs a proof; the pieces a merge leaves are asked again.
+	adopted := map[[2]*bset]*bset{}
+	proofs := 0
+	for i := 0; i < len(ps); i++ {
+		group := []*bset{ps[i]}
+		idx := []int{i}
+		for j, q := range ps {
+			if j == i {
+				continue
+			}
+			if keys[j] == keys[i] {
+				group, idx = append(group, q), append(idx, j)
+				continue
+			}
+			a, ok := adopted[[2]*bset{q, ps[i]}]
+			if !ok {
+				if pp := q.pointValues(); pp != nil {
+					a = adopt(q, ps[i], pp)
+				} else if proofs < maxAdoptProofs {
+					proofs++
+					a = adoptSymbolic(q, ps[i])
+				}
+				adopted[[2]*bset{q, ps[i]}] = a
+			}
+			if a != nil {
+				group, idx = append(group, a), append(idx, j)
+			}
+		}
+		if len(group) < 2 {
+			continue
+		}
+		var others []*bset
+		for j, q := range ps {
+			if !slices.Contains(idx, j) {
+				others = append(others, q)
+			}
+		}
+		c := uniteAll(group, others)
+		if c == nil {
+			continue
+		}
+		ps = append(others, c)
+		keys = keys[:0]
+		for _, p := range ps {
+			keys = append(keys, names{params: paramNames(p.np)}.polyString(p, p.poly))
+		}
+		i = -1
+	}
 	return ps
+}
+
+// uniteAll returns a basic set C with the polynomial of group[0] (which
+// every piece of group has) such that every piece of group lies in C,
+// the polynomial vanishes on the points of C outside them, and C meets
+// none of others; or nil. C's constraints are those of the pieces that
+// every piece implies.
+func uniteAll(group, others []*bset) *bset {
+	base := group[0].clone()
+	base.eqs, base.ineqs = nil, nil
+	for _, p := range group[1:] {
+		base.importCols(p)
+	}
+	over := make([]*bset, len(group))
+	var cands [][]int64
+	for i, p := range group {
+		q := base.clone()
+		q.meetInto(p)
+		if q.width() != base.width() {
+			return nil
+		}
+		over[i] = q
+		for _, r := range q.eqs {
+			cands = append(cands, r, negRow(r))
+		}
+		cands = append(cands, q.ineqs...)
+	}
+	c := base.clone()
+	c.poly = translatePoly(c.importCols(group[0]), group[0].poly)
+	seen := newRowIndex()
+	defer seen.release()
+	for _, r := range cands {
+		if seen.find(r, 1) >= 0 {
+			continue
+		}
+		seen.add(r)
+		all := true
+		for _, q := range over {
+			if all = q.implies(r); !all {
+				break
+			}
+		}
+		if all {
+			c.addIneq(copyRow(r))
+		}
+	}
+	if !c.normalize() {
+		return nil
+	}
+	for _, o := range others {
+		if x, _ := meet(c, o); x.normalize() && !x.provablyEmpty() {
+			return nil
+		}
+	}
+	rest := []*bset{c.clone()}
+	for _, q := range over {
+		var next []*bset
+		for _, r := range rest {
+			next = append(next, subtractBset(r, q)...)
+		}
+		if rest = next; len(rest) > maxUniteRest {
+			return nil
+		}
+	}
+	for _, r := range rest {
+		r.poly = translatePoly(r.importCols(c), c.poly)
+		if r.simplifyPiece() {
+			return nil // possibly a point outside the group with a value
+		}
+	}
+	c.dropRedundant()
+	return c
 }
 
 // maxAdoptPoints bounds the points of a piece that adopt checks.
@@ -730,17 +1025,85 @@ func adopt(a, b *bset, pp *piecePoints) *bset {
 	return c
 }
 
+// adoptGrid are the values of each parameter at which adoptSymbolic
+// compares two polynomials before it tries to prove them equal.
+// It stops after maxAdoptProbes points of the domain.
+var adoptGrid = []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 16, 23}
+
+const maxAdoptProbes = 16
+
+// adoptSymbolic returns a with b's polynomial when the difference of
+// the two simplifies to zero on a's domain, else nil. On a line such as
+// m = n - 1, floor((n + m)/2) is n - 1, and the polynomials of a thin
+// piece and of its neighbour often agree there although they differ as
+// written.
+func adoptSymbolic(a, b *bset) *bset {
+	// Proving the difference zero splits it into residue classes; most
+	// polynomials that differ already differ at a point of a small grid.
+	if a.np <= 3 {
+		pt := make([]int64, a.np)
+		inside := 0
+		var differs func(k int) bool
+		differs = func(k int) bool {
+			if inside == maxAdoptProbes {
+				return false
+			}
+			if k == len(pt) {
+				var in bool
+				if !tryNoOverflow(func() { _, in = a.contains(pt) }) || !in {
+					return false
+				}
+				inside++
+				va, _, ok := polyAt(a, pt)
+				vb, _, okb := polyAt(b, pt)
+				return ok && okb && va.Cmp(vb) != 0
+			}
+			for _, v := range adoptGrid {
+				if pt[k] = v; differs(k + 1) {
+					return true
+				}
+			}
+			return false
+		}
+		if differs(0) {
+			return nil
+		}
+	}
+	c := a.clone()
+	bp := translatePoly(c.importCols(b), b.poly)
+	c.poly = bp.sub(c.poly)
+	if !c.vanishes() {
+		return nil
+	}
+	c = a.clone()
+	c.poly = translatePoly(c.importCols(b), b.poly)
+	return c
+}
+
+// vanishes reports whether the poly simplifies to zero on the domain,
+// or the domain to nothing: simplifyPiece without its FM runs, which
+// only drop constraints and prove emptiness.
+func (p *bset) vanishes() bool {
+	if !p.normalize() || p.poly.isZero() {
+		return true
+	}
+	p.applyEqualities()
+	p.fixDivs()
+	for c := 1; c <= p.np; c++ {
+		if !p.collapse(c) {
+			return true
+		}
+	}
+	return !p.normalize() || p.poly.isZero()
+}
+
 // polyAt evaluates a piece's polynomial at a parameter point, inside its
 // domain or not (in says which); ok is false on overflow.
 func polyAt(p *bset, params []int64) (v *big.Rat, in, ok bool) {
 	ok = tryNoOverflow(func() {
 		var cols []int64
 		cols, in = p.contains(params)
-		bv := make([]*big.Int, len(cols))
-		for i, c := range cols {
-			bv[i] = big.NewInt(c)
-		}
-		v = p.poly.eval(bv)
+		v = p.poly.evalAt(cols)
 	})
 	return v, in, ok
 }
