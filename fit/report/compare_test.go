@@ -87,6 +87,7 @@ func TestDerivedRatesTable2(t *testing.T) {
 		{"global.load.f64.stride=1", 1e-11, "800 GB/s"},
 		{"global.load.f16x4.stride=1", 1e-11, "800 GB/s"},
 		{"int.i32.add", 1e-12, "1000 GOP/s"},
+		{"local.f32.conflict=8", 7.5e-13, "0.00075 ns"},
 		{"flop.f32.mul", 0, "zero weight"},
 		{"global.load.q.stride=1", 1e-12, "unknown data type"},
 		{"texture.fetch", 1e-12, "unknown property"},

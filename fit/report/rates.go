@@ -30,6 +30,7 @@ const (
 	classGlobalStore
 	classMinLdSt
 	classLocal
+	classConflict
 	classFlop
 	classInt
 	classSync
@@ -47,7 +48,7 @@ func classify(property string) propertyClass {
 	case len(f) >= 2 && f[0] == "global" && f[1] == "minldst":
 		return classMinLdSt
 	case len(f) == 3 && f[0] == "local" && strings.HasPrefix(f[2], "conflict="):
-		return classOther // a correction beside the local accesses, not a rate of its own
+		return classConflict
 	case f[0] == "local":
 		return classLocal
 	case f[0] == "flop":
@@ -89,7 +90,8 @@ func dtypeBytes(dtype string) float64 {
 //   - global and local loads and stores: GB/s, bytes per access / weight,
 //     with the access size from the data type (f32: 4 bytes);
 //   - flop.*: GFLOP/s, 1 / weight; int.*: GOP/s;
-//   - sync.barrier and launch.groups: ns per event; launch.const: µs.
+//   - sync.barrier and launch.groups: ns per event; launch.const: µs;
+//   - local.*.conflict=D: ns per conflicted access, on top of the access.
 //
 // A negative or zero weight implies no rate (the fit traded that property
 // off against others) and gets a note instead of a number, and so does
@@ -120,6 +122,10 @@ func DerivedRate(property string, weight float64) Rate {
 		}
 	case classMinLdSt:
 		return Rate{Note: "correction term"}
+	case classConflict:
+		// Counted beside the access itself: the extra time a conflicted
+		// access costs, not a bandwidth.
+		r.Unit, r.Value = "ns", weight*1e9
 	default:
 		return Rate{Note: "unknown property"}
 	}
