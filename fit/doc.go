@@ -206,14 +206,17 @@
 // stride class for loads and stores together on top of that 0.407, with
 // the cross-kernel error on the test kernels at 0.082 and 0.079.
 //
-// On the GPU tables the order holds. Left out one class at a time, the
-// non-negative fit's error is 0.192 on the H100 through CUDA, 0.210
-// through OpenCL, 0.170 and 0.178 on the H200 (762 of 813 rows each);
-// the free fit's 0.245, 0.262, 0.204 and 0.186 (690 rows). On the test
-// kernels the non-negative fit gives 0.265, 0.368, 0.279 and 0.406
-// across kernels, the free fit 0.330, 0.493, 0.354 and 0.548; n-body
-// (0.94, launched on fewer blocks than the GPUs have SMs) and
-// convolution (0.52 to 0.56) account for most of it.
+// On the GPU tables (measured 2026-11-27) the order holds. Left out one
+// class at a time, the non-negative fit's error is 0.204 on the H100
+// through CUDA, 0.193 through OpenCL, 0.182 and 0.158 on the H200, and
+// with the grid fill (below, the default) 0.162, 0.169, 0.138 and 0.132
+// (932 of 995 rows through CUDA, 884 of 947 through OpenCL); the free
+// fit's 0.253, 0.244, 0.219 and 0.209 (860 and 812 rows). On the test
+// kernels the default fit gives 0.178, 0.285, 0.132 and 0.315 across
+// kernels, without the grid fill 0.175, 0.337, 0.203 and 0.363, the free
+// fit 0.174, 0.340, 0.203 and 0.377; n-body (0.52 to 0.55 with the grid
+// fill, 0.94 without) and convolution through OpenCL (0.37 and 0.45)
+// account for most of it.
 //
 // # The grid fill
 //
