@@ -20,14 +20,7 @@ func TestCardImplicitEqualities(t *testing.T) {
 		// A triangle with only (0, 0) over the integers, times a line.
 		"[n, m] -> { [i, j, k] : i >= 0 and j >= 0 and i + 2j <= 1 and 2i + j <= 1 and 0 <= k < n + m }",
 	} {
-		s, err := ParseSet(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := s.Card()
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
+		s, q := parseAndCount(t, src)
 		if len(q.pieces) > 1 {
 			t.Errorf("%s: %d pieces as counted, want 1:\n%s", src, len(q.pieces), q)
 		}
@@ -54,14 +47,7 @@ func TestCardUnitesPieces(t *testing.T) {
 		"[n, m] -> { [i, j, k] : 0 <= i < n and 0 <= j < m and 0 <= k <= i + j and k mod 2 = 0 }",
 		"[n, m] -> { [i, j, k] : 0 <= i < n and 0 <= j < m and 0 <= k <= 2i + j and k mod 2 = 0 }",
 	} {
-		s, err := ParseSet(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := s.Card()
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
+		s, q := parseAndCount(t, src)
 		if n := len(q.view()); n != 1 {
 			t.Errorf("%s: %d pieces printed, want 1:\n%s", src, n, q)
 		}
@@ -108,4 +94,18 @@ func TestParallelImplies(t *testing.T) {
 	if said < 100 {
 		t.Errorf("only %d implications claimed: the test checks little", said)
 	}
+}
+
+// parseAndCount parses src and counts it, failing the test on an error.
+func parseAndCount(t *testing.T, src string) (*Set, *PwQPolynomial) {
+	t.Helper()
+	s, err := ParseSet(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := s.Card()
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return s, q
 }
