@@ -319,31 +319,38 @@ func (m *measurer) plan(e *suite.Kernel, p int) (*plan, error) {
 
 // quickTime is the minimum of three runs after a warm-up, for calibration.
 func (m *measurer) quickTime(p *program, c suite.Case) (float64, error) {
-	raw, err := m.timeCase(p, c, 4)
+	raw, _, err := m.timeCase(p, c, 4)
 	if err != nil {
 		return 0, err
 	}
 	return datasets.MinKept(raw, 1), nil
 }
 
-// timeCase times runs launches of the case on its arrays (see arrays).
-func (m *measurer) timeCase(p *program, c suite.Case, runs int) ([]float64, error) {
+// grid is a launch's global and work-group sizes.
+type grid struct{ global, local []int64 }
+
+// timeCase times runs launches of the case on its arrays (see arrays),
+// and returns the grid it launched: finding a grid searches the kernel's
+// domain, a sixth of a GPU suite's wall time when it was done twice a
+// case.
+func (m *measurer) timeCase(p *program, c suite.Case, runs int) ([]float64, grid, error) {
 	sizes, err := m.fits(p, c)
 	if err != nil {
-		return nil, err
+		return nil, grid{}, err
 	}
 	bufs, err := m.arrays(p, sizes)
 	if err != nil {
-		return nil, err
+		return nil, grid{}, err
 	}
 	global, local, err := p.Grid(c.Params)
 	if err != nil {
-		return nil, err
+		return nil, grid{}, err
 	}
 	if err := p.Bind(bufs, c.Params); err != nil {
-		return nil, err
+		return nil, grid{}, err
 	}
-	return TimeRuns(p.Kernel, global, local, runs)
+	raw, err := TimeRuns(p.Kernel, global, local, runs)
+	return raw, grid{global, local}, err
 }
 
 // arrays returns the device arrays of a case, allocated and filled with
@@ -411,17 +418,16 @@ func (m *measurer) measureCase(c suite.Case) error {
 			return nil
 		}
 	}
-	raw, err := m.timeCase(p, c, m.opts.Runs)
+	raw, g, err := m.timeCase(p, c, m.opts.Runs)
 	if err != nil {
 		m.report.Failures = append(m.report.Failures, fmt.Errorf("%s: %w", m.describe(c), err))
 		m.progress("FAILED %s: %v", m.describe(c), err)
 		return nil
 	}
-	global, local, _ := p.Grid(c.Params)
 	row := datasets.Row{
 		Device: m.info.Name, Backend: string(m.info.Backend),
 		Kernel: c.Entry.Kernel, Class: c.Entry.Class, Role: c.Entry.Role, Variant: c.Variant.Name,
-		Consts: c.Consts, Params: c.Params, LocalSize: local, GlobalSize: global,
+		Consts: c.Consts, Params: c.Params, LocalSize: g.local, GlobalSize: g.global,
 		RawTimesS: raw, RunsKept: int32(m.opts.Runs - m.opts.Discard), RunsDiscarded: int32(m.opts.Discard),
 		TimeS: datasets.MinKept(raw, m.opts.Discard), Timestamp: time.Now().UTC(), Version: datasets.Version,
 	}

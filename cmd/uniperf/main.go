@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -71,7 +72,32 @@ func main() {
 		// at most the row in flight, as a kill would.
 		os.Exit(128 + int(s.(syscall.Signal)))
 	}()
-	os.Exit(run(os.Args[1:]))
+	stop := startProfile(os.Getenv("UNIPERF_CPUPROFILE"))
+	code := run(os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// startProfile writes a CPU profile of the whole run to path, where set
+// (the environment variable UNIPERF_CPUPROFILE, for uniperf's developers:
+// where a measurement on a lent GPU spends the time outside its kernels);
+// the returned function ends it.
+func startProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "uniperf: UNIPERF_CPUPROFILE: %v (no profile is written)\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // stderr receives the error message of a failed command; tests replace it.
