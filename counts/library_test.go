@@ -114,6 +114,50 @@ func localBankSetup(lx, r int64) func(p map[string]int64, rng *rand.Rand) (map[s
 	}
 }
 
+// gridFillChainSetup checks grid_fill_chain: every one of the ng·lx
+// work-items stores the sum over k < nk of k·0.999 + 1.1, computed here in
+// float64.
+func gridFillChainSetup(lx int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		out := poisonF32(p["ng"] * lx)
+		return map[string]any{"out": out}, func() error {
+			var want float64
+			for k := range p["nk"] {
+				want += float64(k)*0.999 + 1.1
+			}
+			for i, v := range out {
+				if !near(v, want, want) {
+					return fmt.Errorf("out[%d] = %v, want %v", i, v, want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// gridFillStreamSetup checks grid_fill_stream: out[i] is the sum over
+// k < nk of a[k, i] for each of the ng·lx work-items i, a being nk rows
+// of ng·lx.
+func gridFillStreamSetup(lx int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n, nk := p["ng"]*lx, p["nk"]
+		a, out := randF32(rng, nk*n), poisonF32(n)
+		return map[string]any{"a": a, "out": out}, func() error {
+			for i := range n {
+				var want, scale float64
+				for k := range nk {
+					want += float64(a[k*n+i])
+					scale += math.Abs(float64(a[k*n+i]))
+				}
+				if !near(out[i], want, scale) {
+					return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
 // filledSetup checks stride2_filled and stride3_filled: out[i] sums, over
 // the columns q of i's block of lx columns, a[0,q] + ... + a[rows-1,q],
 // accumulated in f32 in increasing q as the kernel does.
@@ -416,6 +460,8 @@ func libraryCases() []libraryCase {
 		{"empty_1d", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
 			return map[string]any{}, func() error { return nil }
 		}},
+		{"grid_fill_chain", map[string]int64{"LX": 8}, map[string]int64{"ng": 3, "nk": 7}, gridFillChainSetup(8)},
+		{"grid_fill_stream", map[string]int64{"LX": 8}, map[string]int64{"ng": 3, "nk": 7}, gridFillStreamSetup(8)},
 		{"finite_diff", small2, map[string]int64{"n": 11}, fdSetup},
 		{"finite_diff", map[string]int64{"LX": 4, "LY": 4}, map[string]int64{"n": 10}, fdSetup},
 		{"finite_diff", map[string]int64{"LX": 2, "LY": 1}, map[string]int64{"n": 5}, fdSetup},

@@ -74,8 +74,16 @@ func TestMeasureKernelOnPoCL(t *testing.T) {
 		if len(r.Raw) != 4 || r.Measured != slices.Min(r.Raw[1:]) || r.Resumed {
 			t.Errorf("n=%g: raw %v, measured %g, resumed %v", n, r.Raw, r.Measured, r.Resumed)
 		}
-		want := weight["global.load.f32.stride=1"]*2*n + weight["global.store.f32.stride=1"]*n +
-			weight["global.minldst.f32.stride=1"]*n + weight["flop.f32.mul"]*n + weight["flop.f32.add"]*n +
+		// The default fit's grid fill scales every count but the launch
+		// terms: the busiest of U units runs ⌈groups/U⌉ groups of 64,
+		// at least the saturation S.
+		fill := 1.0
+		if f := w.Fill; f != nil {
+			u := float64(f.Units)
+			fill = u * math.Max(math.Ceil(groups/u)*64, float64(f.Saturation)) / (groups * 64)
+		}
+		want := (weight["global.load.f32.stride=1"]*2*n+weight["global.store.f32.stride=1"]*n+
+			weight["global.minldst.f32.stride=1"]*n+weight["flop.f32.mul"]*n+weight["flop.f32.add"]*n)*fill +
 			weight["launch.groups"]*groups + weight["launch.const"]
 		if r.Predicted == nil || math.Abs(*r.Predicted-want) > 1e-9*want {
 			t.Fatalf("n=%g: predicted %v, want %g s from the hand counts", n, r.Predicted, want)

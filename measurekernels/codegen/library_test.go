@@ -47,6 +47,9 @@ var libraryCases = map[string]libraryCase{
 	"convolution": libraryCase{groups2D, []params{{"n": 21}, {"n": 1}}}.with(consts{"LX": 5, "LY": 3}),
 	"empty":       {groups2D, []params{{"n": 37}}},
 	"empty_1d":    {groups1D, []params{{"n": 1000}, {"n": 1}}},
+	// One group, a few, and a chain or stream of length one.
+	"grid_fill_chain":  {groups1D, []params{{"ng": 3, "nk": 5}, {"ng": 1, "nk": 1}}},
+	"grid_fill_stream": {groups1D, []params{{"ng": 3, "nk": 5}, {"ng": 2, "nk": 1}}},
 	// LY = 1: three passes over the halo rows.
 	"finite_diff":        libraryCase{groups2D, []params{{"n": 40}, {"n": 37}, {"n": 3}, {"n": 14}, {"n": 18}}}.with(consts{"LX": 3, "LY": 1}),
 	"global_add4":        {groups1D, []params{{"n": 1000}, {"n": 37}, {"n": 1}}},
