@@ -13,6 +13,7 @@ import (
 	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/report"
+	"github.com/uniperf/uniperf/fit/report/plots"
 	"github.com/uniperf/uniperf/fit/weightsio"
 )
 
@@ -108,7 +109,7 @@ func exportWeights(stdout io.Writer, paths []string, opts exportOptions) error {
 	}
 	if opts.plot != "" {
 		var svg bytes.Buffer
-		if err := report.PlotRates(&svg, c); err != nil {
+		if err := plots.Rates(&svg, c); err != nil {
 			return err
 		}
 		if err := writeOutput(nil, opts.plot, svg.Bytes()); err != nil {
