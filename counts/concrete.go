@@ -459,3 +459,17 @@ func boundFrom(x *ccons, slot int, a int64, v []int64, known []bool, box []ival)
 	}
 	return r
 }
+
+// runError aborts a run or an enumeration; recoverRun turns it into the
+// function's error.
+type runError struct{ err error }
+
+func recoverRun(err *error) {
+	if r := recover(); r != nil {
+		re, ok := r.(runError)
+		if !ok {
+			panic(r)
+		}
+		*err = re.err
+	}
+}

@@ -75,20 +75,6 @@ func (e *engine) run(opts *RunOptions, arrays map[string]any) (t *Tally, err err
 	return in.tally(), nil
 }
 
-// runError aborts a run or an enumeration; recoverRun turns it into the
-// function's error.
-type runError struct{ err error }
-
-func recoverRun(err *error) {
-	if r := recover(); r != nil {
-		re, ok := r.(runError)
-		if !ok {
-			panic(r)
-		}
-		*err = re.err
-	}
-}
-
 type interp struct {
 	k     *Kernel
 	e     *engine

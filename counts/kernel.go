@@ -232,7 +232,7 @@ func (k *Kernel) ProjectedDomain(inames []string) string {
 	for _, di := range k.relevantDomains(inames) {
 		set = set.and(k.Domains[di].set)
 		for _, n := range k.Domains[di].Inames {
-			if !containsString(inames, n) {
+			if !slices.Contains(inames, n) {
 				others = append(others, n)
 			}
 		}

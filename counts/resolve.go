@@ -195,12 +195,12 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	}
 	within := r.expandInames(statementInames(s), "inames annotation")
 	for n, p := range sc.reduced {
-		if containsString(within, n) {
+		if slices.Contains(within, n) {
 			r.fail(p, "iname %s is reduced over but is also an iname of the instruction (inames= or a for block): reduce over another iname, or leave %s out", n, n)
 		}
 	}
 	for n := range sc.used {
-		if !containsString(within, n) {
+		if !slices.Contains(within, n) {
 			within = append(within, n)
 		}
 	}
@@ -317,15 +317,6 @@ func (r *resolver) addDomainParallel(pos Pos, within []string, byTag map[Tag]str
 		within = append(within, added[tag])
 	}
 	return within
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // access resolves an array or temporary reference.

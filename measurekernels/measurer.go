@@ -2,6 +2,7 @@ package measurekernels
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -215,6 +216,39 @@ func (m *measurer) calibrate(e *suite.Kernel) (*plan, error) {
 		chosen = m.budgetP(e, chosen, chosenCase, chosenProg, budget, keep)
 	}
 	return m.remember(e, chosen)
+}
+
+// recalled plans e from the calibration of an earlier run, if it has one.
+func (m *measurer) recalled(e *suite.Kernel) (*plan, bool, error) {
+	p, ok := m.cal.P[e.Kernel]
+	if !ok {
+		return nil, false, nil
+	}
+	if x, ok := m.cal.Exponent[e.Kernel]; ok {
+		m.exponent[e.Kernel] = x
+	}
+	pl, err := m.plan(e, p)
+	return pl, true, err
+}
+
+// remember records p as e's base size in the table, and plans it.
+func (m *measurer) remember(e *suite.Kernel, p int) (*plan, error) {
+	pl, err := m.plan(e, p)
+	if err != nil {
+		return nil, err
+	}
+	m.cal.P[e.Kernel] = p
+	if x, ok := m.exponent[e.Kernel]; ok {
+		m.cal.Exponent[e.Kernel] = x
+	}
+	data, err := json.Marshal(m.cal)
+	if err != nil {
+		return nil, &fatalError{err}
+	}
+	if err := m.out.SetCalibration(string(data)); err != nil {
+		return nil, &fatalError{err}
+	}
+	return pl, nil
 }
 
 // budgetP lowers p, below the suite's list if need be, until the first
@@ -525,4 +559,12 @@ func seconds(s float64) string {
 	default:
 		return fmt.Sprintf("%.3f s", s)
 	}
+}
+
+// btoi counts or orders by a condition: 1 where it holds.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

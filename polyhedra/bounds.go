@@ -3,7 +3,6 @@ package polyhedra
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -173,16 +172,6 @@ func (e Expr) cAtom(c int, vars map[string]string) string {
 		name = "(" + name + ")"
 	}
 	return name
-}
-
-// cInt writes v as a C integer literal, with LL beyond 32 bits. v is
-// non-negative: render writes the signs.
-func cInt(v int64) string {
-	s := strconv.FormatUint(uint64(v), 10)
-	if v > 1<<31-1 || v < -(1<<31) {
-		s += "LL"
-	}
-	return s
 }
 
 func isCIdent(s string) bool {

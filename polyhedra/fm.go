@@ -1,7 +1,5 @@
 package polyhedra
 
-import "math"
-
 // Fourier–Motzkin elimination with integer tightening: the rational
 // relaxation of a basic set, strengthened by Chvátal–Gomory rounding (every
 // column is an integer, so a.x + c >= 0 with gcd(a) = g implies
@@ -257,27 +255,6 @@ func (s *fmSys) tidy() bool {
 	s.ineqs = ineqs
 	for _, r := range s.ineqs {
 		if i := idx.find(r[1:], -1); i >= 0 && add64(r[0], ineqs[i][0]) < 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// hashRow hashes sign*r without allocating.
-func hashRow(r []int64, sign int64) uint64 {
-	h := uint64(14695981039346656037)
-	for _, v := range r {
-		h ^= uint64(sign * v)
-		h *= 1099511628211
-		h ^= h >> 29
-	}
-	return h
-}
-
-// sameDirection reports whether a = sign*b.
-func sameDirection(a, b []int64, sign int64) bool {
-	for j := range a {
-		if a[j] != sign*b[j] || (sign < 0 && b[j] == math.MinInt64) {
 			return false
 		}
 	}

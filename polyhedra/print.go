@@ -363,3 +363,13 @@ func (nm names) polyString(b *bset, p *poly) string {
 	}
 	return sb.String()
 }
+
+// cInt writes v as a C integer literal, with LL beyond 32 bits. v is
+// non-negative: render writes the signs.
+func cInt(v int64) string {
+	s := strconv.FormatUint(uint64(v), 10)
+	if v > 1<<31-1 || v < -(1<<31) {
+		s += "LL"
+	}
+	return s
+}

@@ -1,6 +1,9 @@
 package polyhedra
 
-import "sync"
+import (
+	"math"
+	"sync"
+)
 
 // rowIndex finds rows by value, or by the value of their negation,
 // without building a key per row: normalising a set looks rows up so
@@ -85,4 +88,25 @@ func (x *rowIndex) chain(i int, h uint64) {
 	}
 	x.next = append(x.next, prev)
 	x.head[h] = i
+}
+
+// hashRow hashes sign*r without allocating.
+func hashRow(r []int64, sign int64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range r {
+		h ^= uint64(sign * v)
+		h *= 1099511628211
+		h ^= h >> 29
+	}
+	return h
+}
+
+// sameDirection reports whether a = sign*b.
+func sameDirection(a, b []int64, sign int64) bool {
+	for j := range a {
+		if a[j] != sign*b[j] || (sign < 0 && b[j] == math.MinInt64) {
+			return false
+		}
+	}
+	return true
 }

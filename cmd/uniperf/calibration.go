@@ -58,25 +58,6 @@ func deviceParams(device, file string) (*gpus.Device, error) {
 	return d, err
 }
 
-// modelMaker makes models by name, the linear one with the fit options.
-func modelMaker(opts fitOptions) func(string) (models.Model, error) {
-	return func(name string) (models.Model, error) {
-		m, err := models.New(name)
-		if l, ok := m.(*models.Linear); ok {
-			l.Options = opts.linear()
-		}
-		return m, err
-	}
-}
-
-// linearOnly refuses the linear model's fit options with another model.
-func (o fitOptions) linearOnly(model string) error {
-	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.integer || o.coverage) {
-		return fmt.Errorf("--free, --balance, --robust, --min-norm, --integer and --coverage concern the linear model's fit, not the %s model's", model)
-	}
-	return nil
-}
-
 // byDevice groups the loaded tables by the device they were measured on.
 // One device's tables measured through different backends are refused,
 // as uniperf fit refuses them.

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/report/plots"
 )
 
 // compareOptions are the flags of `uniperf compare`.
@@ -141,7 +142,7 @@ func compareModels(stdout io.Writer, args []string, opts compareOptions) error {
 	}
 	if opts.plot != "" {
 		var svg bytes.Buffer
-		if err := c.WritePlot(&svg); err != nil {
+		if err := plots.Comparison(&svg, c.Models, c.Test, c.CV); err != nil {
 			return err
 		}
 		return writeOutput(nil, opts.plot, svg.Bytes())

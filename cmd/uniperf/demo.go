@@ -103,15 +103,6 @@ func init() {
 	rootCmd.AddCommand(demoCmd)
 }
 
-// demoFits are the fits the demo compares, by the label of its columns.
-var demoFits = []struct {
-	label string
-	opts  fitOptions
-}{
-	{"free fit", fitOptions{free: true}},
-	{"default fit", fitOptions{}},
-}
-
 // demoSummaries returns the summaries of the one-screen answer, the cached
 // ones where a table is the one they were computed on.
 func demoSummaries(progress io.Writer, cached map[string]tableSummary) ([]tableSummary, error) {

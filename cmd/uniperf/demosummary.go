@@ -33,6 +33,15 @@ type tableSummary struct {
 	NotCompared []string `json:"not_compared,omitempty"`
 }
 
+// demoFits are the fits the demo compares, by the label of its columns.
+var demoFits = []struct {
+	label string
+	opts  fitOptions
+}{
+	{"free fit", fitOptions{free: true}},
+	{"default fit", fitOptions{}},
+}
+
 // fitSummary is one fit of a table (in the order of demoFits).
 type fitSummary struct {
 	Fit     string        `json:"fit"`

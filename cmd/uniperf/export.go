@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/report"
+	"github.com/uniperf/uniperf/fit/report/plots"
 	"github.com/uniperf/uniperf/fit/weightsio"
 )
 
@@ -108,7 +108,7 @@ func exportWeights(stdout io.Writer, paths []string, opts exportOptions) error {
 	}
 	if opts.plot != "" {
 		var svg bytes.Buffer
-		if err := report.PlotRates(&svg, c); err != nil {
+		if err := plots.Rates(&svg, c); err != nil {
 			return err
 		}
 		if err := writeOutput(nil, opts.plot, svg.Bytes()); err != nil {
@@ -144,32 +144,4 @@ func loadWeights(path string) (*fit.Weights, error) {
 		return nil, systemFailure(err)
 	}
 	return w, err
-}
-
-// writeOutput writes data to the file path atomically, or to stdout when
-// path is empty. Failures are the system's.
-func writeOutput(stdout io.Writer, path string, data []byte) error {
-	if path == "" {
-		if _, err := stdout.Write(data); err != nil {
-			return systemFailure(err)
-		}
-		return nil
-	}
-	if err := weightsio.WriteFileAtomic(path, data); err != nil {
-		return outputError(err)
-	}
-	return nil
-}
-
-// outputError classifies a failure to write an output the user named: a
-// directory that does not exist, a denied permission or a path that is
-// not a regular file is the user's input; anything else (a full disk, an
-// I/O error) is the system's.
-func outputError(err error) error {
-	var pe *fs.PathError
-	var ie *inputfile.Error
-	if errors.As(err, &ie) || errors.As(err, &pe) && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrExist)) {
-		return err
-	}
-	return systemFailure(err)
 }

@@ -155,6 +155,25 @@ func (o fitOptions) linear() models.LinearOptions {
 	return lo
 }
 
+// linearOnly refuses the linear model's fit options with another model.
+func (o fitOptions) linearOnly(model string) error {
+	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.integer || o.coverage) {
+		return fmt.Errorf("--free, --balance, --robust, --min-norm, --integer and --coverage concern the linear model's fit, not the %s model's", model)
+	}
+	return nil
+}
+
+// modelMaker makes models by name, the linear one with the fit options.
+func modelMaker(opts fitOptions) func(string) (models.Model, error) {
+	return func(name string) (models.Model, error) {
+		m, err := models.New(name)
+		if l, ok := m.(*models.Linear); ok {
+			l.Options = opts.linear()
+		}
+		return m, err
+	}
+}
+
 func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 	if opts.out == "" {
 		return fmt.Errorf("--out is required: the weight table (or calibration file) to write")

@@ -137,16 +137,6 @@ var (
 	kernelOnlyFlags = []string{"param", "sweep", "const", "check-param", "compare-with", "class", "json", "repeat-until-stable", "tolerance", "max-runs"}
 )
 
-// changedFlag returns the first of names given on cmd's command line.
-func changedFlag(cmd *cobra.Command, names []string) string {
-	for _, n := range names {
-		if cmd.Flags().Changed(n) {
-			return n
-		}
-	}
-	return ""
-}
-
 func init() {
 	f := measureCmd.Flags()
 	f.StringVar(&measureOpts.device, "device", "", `device selector: an ID from "uniperf devices" (opencl:0, cuda:0), a backend name, or a unique part of the device name`)
@@ -230,17 +220,6 @@ func measure(stdout, progress io.Writer, opts measureOptions) error {
 		return systemFailure(fmt.Errorf("%d kernels failed and were not timed (see above)", len(rep.Failures)))
 	}
 	return nil
-}
-
-// tableError classifies an error opening a table: a corrupt or mismatched
-// table and a path that cannot be created are bad input; other file-system
-// failures are the system's.
-func tableError(err error) error {
-	var te *datasets.Error
-	if errors.As(err, &te) {
-		return err
-	}
-	return outputError(err)
 }
 
 // printMeasureReport summarizes a run: rows, skips, failures, wall time

@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
 
 // parseParams turns repeated --param NAME=VALUE flags into a map. Values are
 // exact integers; a repeated name or a value that does not fit in int64 is
@@ -36,4 +40,14 @@ func parseBindings(flag string, flags []string) (map[string]int64, error) {
 		}
 	}
 	return params, nil
+}
+
+// changedFlag returns the first of names given on cmd's command line.
+func changedFlag(cmd *cobra.Command, names []string) string {
+	for _, n := range names {
+		if cmd.Flags().Changed(n) {
+			return n
+		}
+	}
+	return ""
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -12,7 +10,6 @@ import (
 
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
-	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
 // predictOptions are the flags of `uniperf predict`.
@@ -258,16 +255,6 @@ func predictPlot(opts predictOptions, kernel, title string, points []sweepPoint)
 	return plotSweep(opts.plot, kernel, title, consts, points, opts.measured)
 }
 
-// finite refuses a prediction that overflowed float64 (weights near
-// 1e308 times counts), which would print as +Inf s with NaN% shares and
-// could not be written as JSON.
-func finite(kernel string, params map[string]int64, t float64) error {
-	if math.IsInf(t, 0) || math.IsNaN(t) {
-		return fmt.Errorf("predicting %s at %s: the prediction is %g s: weights times counts overflow 64-bit floats (check the weights)", kernel, setString(params), t)
-	}
-	return nil
-}
-
 // predictSets predicts every parameter set that --param and --sweep give,
 // with the consts of --const.
 func predictSets[P any](opts predictOptions, predict func(consts, params map[string]int64) (P, error)) ([]P, error) {
@@ -301,25 +288,6 @@ func writePredictions[P any](out io.Writer, asJSON bool, preds []P, one func(io.
 	}
 	return many(out, preds)
 }
-
-// kernelSource reads kernel from a file when it names one (a path or a
-// name ending in .knl) and from the library otherwise.
-func kernelSource(kernel string) models.Source {
-	if strings.HasSuffix(kernel, ".knl") || strings.ContainsRune(kernel, '/') {
-		return models.Files
-	}
-	if _, err := library.Source(kernel); err != nil {
-		return func(string) (string, []byte, error) {
-			return "", nil, fmt.Errorf("%q is neither a .knl file nor a library kernel (see uniperf kernels list)", kernel)
-		}
-	}
-	return models.Library
-}
-
-// tableKernels reads the kernels that measurement tables name: library
-// kernels by name, and the .knl files that uniperf measure KERNEL
-// recorded by their path.
-func tableKernels(name string) (string, []byte, error) { return kernelSource(name)(name) }
 
 func printBreakdown(out io.Writer, p prediction) error {
 	fmt.Fprintf(out, "%s at %s on %s: predicted %s\n", p.Kernel, setString(p.Params), p.Device, seconds(p.Predicted))
@@ -359,29 +327,6 @@ func printPredictions(out io.Writer, preds []prediction) error {
 		fmt.Fprintf(tw, "%s\t%s%s\t%s\n", setString(p.Params), seconds(p.Predicted), mark, top)
 	}
 	return tw.Flush()
-}
-
-// seconds renders a time with a unit that keeps three significant digits
-// readable.
-func seconds(s float64) string {
-	switch {
-	case s < 0:
-		return fmt.Sprintf("%.3g s", s)
-	case s < 1e-3:
-		return fmt.Sprintf("%.3g µs", s*1e6)
-	case s < 1:
-		return fmt.Sprintf("%.3g ms", s*1e3)
-	}
-	return fmt.Sprintf("%.3g s", s)
-}
-
-func writeJSON(out io.Writer, v any) error {
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return systemFailure(err)
-	}
-	return nil
 }
 
 // modelPrediction is one parameter set predicted by a model other than

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/counts"
-	"github.com/uniperf/uniperf/fit/report"
+	"github.com/uniperf/uniperf/fit/report/plots"
 )
 
 // sweepPoint is one parameter set that predict --plot draws.
@@ -28,16 +28,16 @@ func plotSweep(path, kernel, title string, consts map[string]int64, points []swe
 	if x == "" {
 		return fmt.Errorf("--plot draws the time across sizes: give several values of a parameter (--sweep, or --param NAME=V1,V2,...)")
 	}
-	series := map[string]*report.SweepSeries{}
+	series := map[string]*plots.SweepSeries{}
 	var order []string
-	seriesOf := func(p map[string]int64) *report.SweepSeries {
+	seriesOf := func(p map[string]int64) *plots.SweepSeries {
 		sub := map[string]int64{}
 		for _, g := range group {
 			sub[g] = p[g]
 		}
 		label := setString(sub)
 		if series[label] == nil {
-			series[label] = &report.SweepSeries{Label: label}
+			series[label] = &plots.SweepSeries{Label: label}
 			order = append(order, label)
 		}
 		return series[label]
@@ -56,12 +56,12 @@ func plotSweep(path, kernel, title string, consts map[string]int64, points []swe
 			s.MeasuredX, s.Measured = append(s.MeasuredX, float64(r.params[x])), append(s.Measured, r.predicted)
 		}
 	}
-	list := make([]report.SweepSeries, len(order))
+	list := make([]plots.SweepSeries, len(order))
 	for i, l := range order {
 		list[i] = *series[l]
 	}
 	var svg bytes.Buffer
-	if err := report.PlotSweep(&svg, list, strings.Join(append([]string{x}, tied...), " = "), title); err != nil {
+	if err := plots.Sweep(&svg, list, strings.Join(append([]string{x}, tied...), " = "), title); err != nil {
 		return err
 	}
 	return writeOutput(nil, path, svg.Bytes())

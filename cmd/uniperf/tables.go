@@ -12,6 +12,8 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
 // embeddedPrefix names a table shipped in the binary on the command line:
@@ -76,4 +78,34 @@ func readTable(arg string) ([]byte, error) {
 		return nil, systemFailure(err)
 	}
 	return data, err
+}
+
+// kernelSource reads kernel from a file when it names one (a path or a
+// name ending in .knl) and from the library otherwise.
+func kernelSource(kernel string) models.Source {
+	if strings.HasSuffix(kernel, ".knl") || strings.ContainsRune(kernel, '/') {
+		return models.Files
+	}
+	if _, err := library.Source(kernel); err != nil {
+		return func(string) (string, []byte, error) {
+			return "", nil, fmt.Errorf("%q is neither a .knl file nor a library kernel (see uniperf kernels list)", kernel)
+		}
+	}
+	return models.Library
+}
+
+// tableKernels reads the kernels that measurement tables name: library
+// kernels by name, and the .knl files that uniperf measure KERNEL
+// recorded by their path.
+func tableKernels(name string) (string, []byte, error) { return kernelSource(name)(name) }
+
+// tableError classifies an error opening a table: a corrupt or mismatched
+// table and a path that cannot be created are bad input; other file-system
+// failures are the system's.
+func tableError(err error) error {
+	var te *datasets.Error
+	if errors.As(err, &te) {
+		return err
+	}
+	return outputError(err)
 }

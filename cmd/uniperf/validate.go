@@ -14,6 +14,7 @@ import (
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/report"
+	"github.com/uniperf/uniperf/fit/report/plots"
 )
 
 // validateOptions are the flags of `uniperf validate`.
@@ -218,7 +219,7 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	}
 	if opts.plot != "" {
 		var svg bytes.Buffer
-		if err := report.PlotValidation(&svg, cases, title); err != nil {
+		if err := plots.Validation(&svg, cases, title); err != nil {
 			return err
 		}
 		return writeOutput(nil, opts.plot, svg.Bytes())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/report"
+	"github.com/uniperf/uniperf/fit/report/plots"
 )
 
 // TestErrorTable checks the geometric means by hand: errors 0.1 and 0.4
@@ -122,7 +123,7 @@ func TestCompare(t *testing.T) {
 		}
 	}
 	var svg bytes.Buffer
-	if err := c.WritePlot(&svg); err != nil {
+	if err := plots.Comparison(&svg, c.Models, c.Test, c.CV); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(svg.String(), "<svg") || !strings.Contains(svg.String(), "leave one class out") {

@@ -42,16 +42,16 @@ type Cycles struct {
 	Weights     map[string]float64 `json:"weights"`
 	WeightsFrom string             `json:"weights_from"`
 	// Kernels are the calibrated kernels, sorted by key.
-	Kernels []CyclesKernel `json:"kernels"`
+	Kernels []CyclesAdjustment `json:"kernels"`
 	// Fallback is the geometric mean of the kernels' adjusting weights.
 	Fallback float64 `json:"fallback"`
 	// Skipped lists kernels that could not be calibrated, with the reason.
 	Skipped []string `json:"skipped,omitempty"`
 }
 
-// CyclesKernel is one kernel's adjusting weight and the size it was
+// CyclesAdjustment is one kernel's adjusting weight and the size it was
 // calibrated on.
-type CyclesKernel struct {
+type CyclesAdjustment struct {
 	Key             string           `json:"key"` // kernel name and consts: "matmul_tiled LX=16 LY=16"
 	Params          map[string]int64 `json:"params"`
 	MeasuredS       float64          `json:"measured_s"`
@@ -105,7 +105,7 @@ func (m *Cycles) Calibrate(env *Env, rows []Row) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", rowName(r), err)
 		}
-		m.Kernels = append(m.Kernels, CyclesKernel{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw})
+		m.Kernels = append(m.Kernels, CyclesAdjustment{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw})
 		logSum += math.Log(aw)
 	}
 	if len(m.Kernels) == 0 {
@@ -151,7 +151,7 @@ func (m *Cycles) Predict(env *Env, c Case) (Prediction, error) {
 	}
 	aw, note := m.Fallback, fmt.Sprintf("geometric mean over %d calibrated kernels (this kernel has none of its own)", len(m.Kernels))
 	key := kernelKey(c.Kernel, c.Consts)
-	if i, ok := slices.BinarySearchFunc(m.Kernels, key, func(k CyclesKernel, key string) int { return strings.Compare(k.Key, key) }); ok {
+	if i, ok := slices.BinarySearchFunc(m.Kernels, key, func(k CyclesAdjustment, key string) int { return strings.Compare(k.Key, key) }); ok {
 		k := m.Kernels[i]
 		aw, note = k.AdjustingWeight, fmt.Sprintf("calibrated at %s: estimated %.4g s / measured %.4g s", paramString(k.Params), k.EstimatedS, k.MeasuredS)
 	}

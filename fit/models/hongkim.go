@@ -21,7 +21,7 @@ func init() {
 // HongKim is Hong and Kim's MWP–CWP model (seed 002, package fit/hongkim)
 // on uniperf's counts. Its per-thread inputs follow from the counts as the
 // package documentation describes; Calibrate fits its three memory
-// parameters to measured rows (HongKimCalibration).
+// parameters to measured rows (HongKimFit).
 type HongKim struct {
 	// RegsPerThread is the registers a work-item uses, for occupancy;
 	// zero leaves registers out of the occupancy (uniperf's counts do
@@ -31,9 +31,10 @@ type HongKim struct {
 	Device string `json:"device"`
 	// Memory holds the memory parameters predictions use.
 	Memory HongKimMemory `json:"memory"`
-	// Calibration reports the fit; nil when the parameters came from the
-	// device file.
-	Calibration *HongKimCalibration `json:"calibration,omitempty"`
+	// Fit reports how Calibrate fitted Memory, under the key "calibration"
+	// of calibration files; nil when the parameters came from the device
+	// file.
+	Fit *HongKimFit `json:"calibration,omitempty"`
 }
 
 // HongKimMemory are the three memory parameters of Table 1 (rows 5–7), in
@@ -49,7 +50,7 @@ func (m *HongKim) Name() string { return "hongkim" }
 
 // Calibrate implements Model. Without rows it takes the memory parameters
 // from the device file, which must then have them all; with rows it fits
-// them (HongKimCalibration).
+// them (HongKimFit).
 func (m *HongKim) Calibrate(env *Env, rows []Row) error {
 	d, fixed, err := hongKimDevice(env)
 	if err != nil {
@@ -62,14 +63,14 @@ func (m *HongKim) Calibrate(env *Env, rows []Row) error {
 			return err
 		}
 		m.Memory = HongKimMemory{h.MemLD, h.DepartureDelCoal, h.DepartureDelUncoal}
-		m.Calibration = nil
+		m.Fit = nil
 		return nil
 	}
 	mem, c, err := calibrateHongKim(env, d, fixed, m.RegsPerThread, rows)
 	if err != nil {
 		return err
 	}
-	m.Memory, m.Calibration = mem, c
+	m.Memory, m.Fit = mem, c
 	return nil
 }
 
@@ -218,7 +219,7 @@ func hongKimExplain(k hongkim.Kernel, r hongkim.Result, fixed gpus.HongKim) []Qu
 // Summary implements Model: the memory parameters and how their fit went.
 func (m *HongKim) Summary() string {
 	s := fmt.Sprintf("Mem_LD %.4g, Departure_del_coal %.4g, Departure_del_uncoal %.4g cycles", m.Memory.MemLD, m.Memory.DepartureDelCoal, m.Memory.DepartureDelUncoal)
-	if cal := m.Calibration; cal != nil {
+	if cal := m.Fit; cal != nil {
 		s += fmt.Sprintf(", fitted on %d rows (training error %s, RMS relative error %.3g)", cal.Rows, errText(cal.GeoMeanRelativeError), cal.RMSRelativeError)
 		if len(cal.Held) > 0 {
 			s += "; held at the start, no row exercises them: " + strings.Join(cal.Held, ", ")
@@ -233,7 +234,7 @@ func (m *HongKim) Summary() string {
 	return s
 }
 
-// HongKimCalibration reports how Calibrate fitted the memory parameters.
+// HongKimFit reports how Calibrate fitted the memory parameters.
 //
 // The fit minimises the squared relative error Σ (predicted/measured − 1)²
 // over the rows, as seed 001 fits its weights, in the logarithms of the
@@ -242,7 +243,7 @@ func (m *HongKim) Summary() string {
 // parameters (minima, case selection), so a gradient-free method is used:
 // a coarse grid of powers of ten, then Nelder–Mead (gonum/optimize) from
 // the grid's best point and from the start, keeping the better result.
-type HongKimCalibration struct {
+type HongKimFit struct {
 	Rows int `json:"rows"`
 	// Skipped lists rows the model cannot price (no instructions).
 	Skipped []string `json:"skipped,omitempty"`
@@ -290,8 +291,8 @@ var memParams = []memParam{
 }
 
 // calibrateHongKim fits the memory parameters to rows.
-func calibrateHongKim(env *Env, d *gpus.Device, fixed gpus.HongKim, regs int, rows []Row) (HongKimMemory, *HongKimCalibration, error) {
-	c := &HongKimCalibration{Start: hongKimStart}
+func calibrateHongKim(env *Env, d *gpus.Device, fixed gpus.HongKim, regs int, rows []Row) (HongKimMemory, *HongKimFit, error) {
+	c := &HongKimFit{Start: hongKimStart}
 	file := HongKimMemory{fixed.MemLD, fixed.DepartureDelCoal, fixed.DepartureDelUncoal}
 	for _, p := range memParams {
 		if v := *p.at(&file); v > 0 {

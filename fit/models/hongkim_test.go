@@ -142,14 +142,14 @@ func TestHongKimTable2(t *testing.T) {
 	}
 }
 
-// TestHongKimCalibrationRecovery times library kernels with Hong–Kim
+// TestHongKimCalibrateRecovery times library kernels with Hong–Kim
 // itself at known memory parameters and checks that calibration finds
 // them again, from Table 6's values as the start. The parameters are
 // chosen so that each one shapes some row: Mem_LD/Departure_del_coal =
 // 12.5 is below the FX5600's bandwidth limit (76.8e9 / (1.35e9·128/500 ·
 // 16) = 13.9 warps) and its 24 warps, and the uncoalesced rows are limited
 // by Departure_del_uncoal (MWP = (500 + 31·15)/(32·15) = 2.01).
-func TestHongKimCalibrationRecovery(t *testing.T) {
+func TestHongKimCalibrateRecovery(t *testing.T) {
 	d := device(t, "quadro-fx5600")
 	d.HongKim.MemLD, d.HongKim.DepartureDelCoal, d.HongKim.DepartureDelUncoal = 0, 0, 0 // nothing to start from
 	truth := HongKimMemory{MemLD: 500, DepartureDelCoal: 40, DepartureDelUncoal: 15}
@@ -191,7 +191,7 @@ func TestHongKimCalibrationRecovery(t *testing.T) {
 			t.Errorf("%s = %g, want %g", p.name, got, want)
 		}
 	}
-	if c := m.Calibration; c.Rows != len(rows) || c.Start != hongKimStart || c.RMSRelativeError > 1e-6 || len(c.AtBound)+len(c.Held) > 0 {
+	if c := m.Fit; c.Rows != len(rows) || c.Start != hongKimStart || c.RMSRelativeError > 1e-6 || len(c.AtBound)+len(c.Held) > 0 {
 		t.Errorf("calibration %+v", c)
 	}
 	p, err := m.Predict(env, CaseOf(rows[0]))
@@ -214,7 +214,7 @@ func TestHongKimHeldParameters(t *testing.T) {
 	if err := m.Calibrate(env, rows); err != nil {
 		t.Fatal(err)
 	}
-	c := m.Calibration
+	c := m.Fit
 	if len(c.Held) != 1 || c.Held[0] != "departure_del_uncoal" || m.Memory.DepartureDelUncoal != 10 {
 		t.Errorf("held %v, Departure_del_uncoal %g", c.Held, m.Memory.DepartureDelUncoal)
 	}

@@ -8,6 +8,23 @@ import (
 	"github.com/uniperf/uniperf/measurekernels/gpu"
 )
 
+// Generate writes kernel k for backend b: OpenCL C for gpu.OpenCL, CUDA C
+// for gpu.CUDA. Loops follow k's schedule with bounds from the kernel
+// domain (package polyhedra); parallel inames come from the work-group and
+// work-item indices; each instruction is guarded by its execution domain,
+// so that the generated kernel executes exactly what the counts reference
+// interpreter does.
+func Generate(k *counts.Kernel, b gpu.Backend) (*Code, error) {
+	if err := checkSizes(k); err != nil {
+		return nil, fmt.Errorf("codegen: %s: %w", k.Name, err)
+	}
+	dom, err := newPolyDomain(k)
+	if err != nil {
+		return nil, fmt.Errorf("codegen: %s: %w", k.Name, err)
+	}
+	return generate(k, b, dom)
+}
+
 // generate writes kernel k for backend b, asking dom for loop bounds and
 // guards.
 func generate(k *counts.Kernel, b gpu.Backend, dom domain) (*Code, error) {

@@ -1,13 +1,49 @@
-package report
+package plots
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/xml"
 	"io"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/report"
 )
+
+// k40Cases returns seed 001's Table 1 rows for the Tesla K40, which
+// fit/report's tests check against the paper, as cases in seconds.
+func k40Cases(t *testing.T) []report.Case {
+	t.Helper()
+	f, err := os.Open("../testdata/seed001-table1.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comment = '#'
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []report.Case
+	for _, rec := range recs[1:] {
+		if rec[1] != "tesla_k40" {
+			continue
+		}
+		m, err1 := strconv.ParseFloat(rec[3], 64)
+		p, err2 := strconv.ParseFloat(rec[4], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("bad row %v", rec)
+		}
+		cases = append(cases, report.Case{Device: rec[1], Kernel: rec[0], Size: rec[2], Measured: m / 1e3, Predicted: p / 1e3})
+	}
+	return cases
+}
 
 // svgText parses an SVG document and returns its text elements' contents.
 func svgText(t *testing.T, data []byte) []string {
@@ -42,17 +78,11 @@ func svgText(t *testing.T, data []byte) []string {
 	return texts
 }
 
-func TestPlotValidation(t *testing.T) {
-	_, cases := table1(t)
-	var k40 []Case
-	for _, c := range cases {
-		if c.Device == "tesla_k40" {
-			k40 = append(k40, c)
-		}
-	}
+func TestValidation(t *testing.T) {
+	k40 := k40Cases(t)
 	k40[0].Predicted = -1e-4
 	var buf bytes.Buffer
-	if err := PlotValidation(&buf, k40, "Tesla K40"); err != nil {
+	if err := Validation(&buf, k40, "Tesla K40"); err != nil {
 		t.Fatal(err)
 	}
 	texts := strings.Join(svgText(t, buf.Bytes()), "|")
@@ -64,15 +94,24 @@ func TestPlotValidation(t *testing.T) {
 	for i := range k40 {
 		k40[i].Predicted = 0
 	}
-	if err := PlotValidation(io.Discard, k40, ""); err == nil {
+	if err := Validation(io.Discard, k40, ""); err == nil {
 		t.Error("no error with nothing to plot")
 	}
 }
 
-func TestPlotRates(t *testing.T) {
-	c := twoDevices(t)
+func TestRates(t *testing.T) {
+	fury := &fit.Weights{Device: "R9 Fury", Model: fit.ModelUnified, PropertySet: "sha256:x",
+		Properties: []string{"global.load.f32.stride=1", "global.minldst.f32.stride=1", "local.load.f32", "flop.f32.add", "sync.barrier", "launch.const"},
+		Values:     []float64{8.27e-12, 1e-12, 1e-12, 6.81e-13, 4.26e-11, 1.29e-4}}
+	other := &fit.Weights{Device: "Other GPU", Model: fit.ModelUnified, PropertySet: "sha256:x",
+		Properties: []string{"launch.const", "global.load.f32.stride=1", "flop.f64.add"},
+		Values:     []float64{5e-6, 4e-12, 2e-12}}
+	c, err := report.CompareWeights([]*fit.Weights{fury, other}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var buf bytes.Buffer
-	if err := PlotRates(&buf, c); err != nil {
+	if err := Rates(&buf, c); err != nil {
 		t.Fatal(err)
 	}
 	texts := strings.Join(svgText(t, buf.Bytes()), "|")
@@ -89,17 +128,17 @@ func TestPlotRates(t *testing.T) {
 	}
 }
 
-// TestPlotSweep draws two series, one with measurements, and reads back
+// TestSweep draws two series, one with measurements, and reads back
 // the legend: a predicted entry per series and a measured entry for the
 // measured one, the axis labels and the title.
-func TestPlotSweep(t *testing.T) {
+func TestSweep(t *testing.T) {
 	series := []SweepSeries{
 		{Label: "n=512", X: []float64{4096, 1024, 2048}, Predicted: []float64{4e-3, 1e-3, 2e-3},
 			MeasuredX: []float64{1024}, Measured: []float64{1.2e-3}},
 		{Label: "n=1024", X: []float64{1024, 2048}, Predicted: []float64{2e-3, -1e-3}},
 	}
 	var buf bytes.Buffer
-	if err := PlotSweep(&buf, series, "m", "matmul on X"); err != nil {
+	if err := Sweep(&buf, series, "m", "matmul on X"); err != nil {
 		t.Fatal(err)
 	}
 	texts := svgText(t, buf.Bytes())
@@ -117,7 +156,7 @@ func TestPlotSweep(t *testing.T) {
 			t.Errorf("plot lacks %q; texts %q", want, texts)
 		}
 	}
-	if err := PlotSweep(io.Discard, nil, "m", ""); err == nil {
+	if err := Sweep(io.Discard, nil, "m", ""); err == nil {
 		t.Error("no error with nothing to plot")
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package plots
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/uniperf/uniperf/fit/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -16,12 +17,12 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// PlotValidation draws predicted against measured times on log-log axes,
+// Validation draws predicted against measured times on log-log axes,
 // one marker style per kernel, with the diagonal of perfect prediction, and
 // writes it as SVG. Cases with a predicted time ≤ 0 (possible with negative
 // weights) cannot sit on a log axis; they are left out and counted in the
 // title.
-func PlotValidation(w io.Writer, cases []Case, title string) error {
+func Validation(w io.Writer, cases []report.Case, title string) error {
 	p, err := validationPlot(cases, title)
 	if err != nil {
 		return err
@@ -29,12 +30,12 @@ func PlotValidation(w io.Writer, cases []Case, title string) error {
 	return writeSVG(w, vg.Points(480), vg.Points(480), p)
 }
 
-func validationPlot(cases []Case, title string) (*plot.Plot, error) {
-	r, err := NewReport(cases)
+func validationPlot(cases []report.Case, title string) (*plot.Plot, error) {
+	r, err := report.NewReport(cases)
 	if err != nil {
 		return nil, err
 	}
-	series := make([]Series, len(r.Kernels))
+	series := make([]markerSeries, len(r.Kernels))
 	for i, k := range r.Kernels {
 		series[i].Label = k
 		for _, c := range cases {
@@ -44,22 +45,22 @@ func validationPlot(cases []Case, title string) (*plot.Plot, error) {
 			}
 		}
 	}
-	return PredictedVsMeasured(series, title, 0)
+	return predictedVsMeasured(series, title, 0)
 }
 
-// Series is one marker style of a predicted-against-measured plot: pairs
-// of measured and predicted times in seconds.
-type Series struct {
+// markerSeries is one marker style of a predicted-against-measured plot:
+// pairs of measured and predicted times in seconds.
+type markerSeries struct {
 	Label               string
 	Measured, Predicted []float64
 }
 
-// PredictedVsMeasured plots series of predicted against measured times,
+// predictedVsMeasured plots series of predicted against measured times,
 // in milliseconds on log-log axes, with the dashed diagonal of perfect
 // prediction. Points predicted at ≤ 0 (possible with negative weights)
 // cannot sit on a log axis; they are left out and counted in the title,
 // with the missing rows that have no prediction at all.
-func PredictedVsMeasured(series []Series, title string, missing int) (*plot.Plot, error) {
+func predictedVsMeasured(series []markerSeries, title string, missing int) (*plot.Plot, error) {
 	p := plot.New()
 	p.X.Label.Text = "measured (ms)"
 	p.Y.Label.Text = "predicted (ms)"
@@ -114,12 +115,12 @@ func PredictedVsMeasured(series []Series, title string, missing int) (*plot.Plot
 	return p, nil
 }
 
-// PlotRates draws the sustained rates of the compared devices as grouped
+// Rates draws the sustained rates of the compared devices as grouped
 // horizontal bars, one panel per rate unit (GB/s, GFLOP/s, GOP/s), and
 // writes it as SVG. Properties with no rate on a device (no weight, or a
 // weight ≤ 0) get no bar there; overheads (ns, µs) are not rates and are
 // not drawn.
-func PlotRates(w io.Writer, c *WeightComparison) error {
+func Rates(w io.Writer, c *report.WeightComparison) error {
 	plots, height, err := ratePlots(c)
 	if err != nil {
 		return err
@@ -139,13 +140,13 @@ func drawStacked(dc draw.Canvas, plots []*plot.Plot) {
 }
 
 // ratePlots returns one panel per rate unit and the height they need.
-func ratePlots(c *WeightComparison) ([]*plot.Plot, vg.Length, error) {
+func ratePlots(c *report.WeightComparison) ([]*plot.Plot, vg.Length, error) {
 	var plots []*plot.Plot
 	var rows int
 	for _, u := range []string{"GB/s", "GFLOP/s", "GOP/s"} {
 		var props []string
 		for _, p := range c.Properties {
-			if unit(p) == u {
+			if report.DerivedRate(p, 1).Unit == u {
 				props = append(props, p)
 			}
 		}
@@ -165,7 +166,7 @@ func ratePlots(c *WeightComparison) ([]*plot.Plot, vg.Length, error) {
 	return plots, vg.Points(float64(rows*len(c.Tables))*10 + float64(len(plots))*90), nil
 }
 
-func ratePanel(c *WeightComparison, props []string, u string) (*plot.Plot, error) {
+func ratePanel(c *report.WeightComparison, props []string, u string) (*plot.Plot, error) {
 	p := plot.New()
 	p.X.Label.Text = u + " (no bar: no weight, or a weight ≤ 0)"
 	p.X.Min = 0
@@ -181,8 +182,10 @@ func ratePanel(c *WeightComparison, props []string, u string) (*plot.Plot, error
 	for i := range c.Tables {
 		vals := make(plotter.Values, len(labels))
 		for k, prop := range labels[:len(props)] {
-			if _, r, ok := c.cell(i, prop); ok && r.OK {
-				vals[k] = r.Value
+			if w, ok := c.Tables[i].Weight(prop); ok {
+				if r := report.DerivedRate(prop, w); r.OK {
+					vals[k] = r.Value
+				}
 			}
 		}
 		b, err := plotter.NewBarChart(vals, barWidth)
@@ -216,13 +219,13 @@ type SweepSeries struct {
 	MeasuredX, Measured []float64
 }
 
-// PlotSweep draws run time against one size parameter, named xLabel: each
+// Sweep draws run time against one size parameter, named xLabel: each
 // series' predictions as a line with points, its measurements as open
 // markers of the same colour, and writes it as SVG. An axis is
 // logarithmic where every value on it is positive, since sweeps span
 // orders of magnitude; a prediction ≤ 0 (possible with negative weights)
 // makes the time axis linear rather than drop the point.
-func PlotSweep(w io.Writer, series []SweepSeries, xLabel, title string) error {
+func Sweep(w io.Writer, series []SweepSeries, xLabel, title string) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xLabel

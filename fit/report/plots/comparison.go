@@ -1,4 +1,4 @@
-package models
+package plots
 
 import (
 	"fmt"
@@ -11,22 +11,22 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// WritePlot draws predicted against measured time, log-log, one marker
+// Comparison draws predicted against measured time, log-log, one marker
 // style per model, with the diagonal of perfect prediction: a panel for
-// the test rows and, when the comparison has them, one for the
-// leave-one-class-out predictions. It writes SVG. Rows a model did not
-// predict, or predicted at ≤ 0 s, cannot sit on a log axis and are counted
-// in the panel's title.
-func (c *Comparison) WritePlot(w io.Writer) error {
+// the test rows and, when there are any, one for the leave-one-class-out
+// predictions cv, as a models.Comparison holds them. It writes SVG. Rows a
+// model did not predict, or predicted at ≤ 0 s, cannot sit on a log axis
+// and are counted in the panel's title.
+func Comparison(w io.Writer, models []string, test, cv []report.Case) error {
 	var plots []*plot.Plot
 	for _, panel := range []struct {
 		title string
 		outs  []report.Case
-	}{{"test rows", c.Test}, {"leave one class out", c.CV}} {
+	}{{"test rows", test}, {"leave one class out", cv}} {
 		if len(panel.outs) == 0 {
 			continue
 		}
-		p, err := comparePanel(c.Models, panel.outs, panel.title)
+		p, err := comparePanel(models, panel.outs, panel.title)
 		if err != nil {
 			return err
 		}
@@ -48,7 +48,7 @@ func (c *Comparison) WritePlot(w io.Writer) error {
 
 // comparePanel is one predicted-against-measured panel.
 func comparePanel(models []string, outs []report.Case, title string) (*plot.Plot, error) {
-	series := make([]report.Series, len(models))
+	series := make([]markerSeries, len(models))
 	missing := 0
 	for i, m := range models {
 		series[i].Label = m
@@ -63,5 +63,5 @@ func comparePanel(models []string, outs []report.Case, title string) (*plot.Plot
 			}
 		}
 	}
-	return report.PredictedVsMeasured(series, title, missing)
+	return predictedVsMeasured(series, title, missing)
 }
