@@ -2,6 +2,7 @@ package counts
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -20,6 +21,49 @@ type breakdown struct {
 type accessCount struct {
 	property string
 	count    int64
+}
+
+// CountAt evaluates every property of k at params by enumerating the
+// points of the counting plan's sets, counting none symbolically: the
+// fallback for a kernel whose symbolic count exceeds Options.Limits. It is
+// exact, and the same evaluation the tests check the symbolic counts
+// against, but its time grows with the sizes; budget bounds the candidate
+// values the enumeration of one set may try. It refuses parameters that
+// violate the kernel's assumptions or reach outside an array, as
+// Counted.PropertiesAt and Counted.CheckBounds do, and returns the value
+// of every property that is not zero and the names of those that are
+// upper bounds (see Counted.UpperBound).
+func CountAt(k *Kernel, opts Options, params map[string]int64, budget int64) (values map[string]int64, upper map[string]bool, err error) {
+	p, err := buildPlan(k, opts, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := p.concrete(params, budget)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &Counted{k: k, plan: p, params: slices.Clone(k.Params)}
+	if err := c.CheckBounds(params); err != nil {
+		return nil, nil, err
+	}
+	upper = map[string]bool{}
+	for name := range b.props {
+		upper[name] = p.upper[name]
+	}
+	for i, a := range b.access { // in plan order, as p.global
+		upper[a.property] = upper[a.property] || p.global[i].upper
+	}
+	for name := range b.props {
+		if rest, ok := strings.CutPrefix(name, "global.minldst."); ok {
+			upper[name] = upper[name] || upper["global.load."+rest] || upper["global.store."+rest]
+		}
+	}
+	for name, u := range upper {
+		if !u || b.props[name] == 0 {
+			delete(upper, name)
+		}
+	}
+	return b.props, upper, nil
 }
 
 func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, error) {

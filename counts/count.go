@@ -131,6 +131,12 @@ type Options struct {
 	// BankBytes bytes, and warps of Banks lanes. Zero means
 	// DefaultBanks and DefaultBankBytes.
 	Banks, BankBytes int
+	// Limits bound the symbolic count of each set of the counting plan
+	// (the zero value means polyhedra's defaults). Past them CountWith
+	// fails with an error that wraps the *polyhedra.BudgetError or
+	// *polyhedra.ComplexityError, so that a caller can fall back to
+	// CountAt.
+	Limits polyhedra.Limits
 }
 
 // CountWith counts every property of k symbolically, as Count does, with
@@ -146,7 +152,9 @@ func CountWith(k *Kernel, opts Options) (*Counted, error) {
 	b := &counter{p: p, c: &Counted{k: k, plan: p, params: slices.Clone(k.Params), assumedMax: map[int]*polyhedra.PwQPolynomial{}}, set: map[int]int{}, max: map[string]int{}}
 	b.unit = p.add(&uset{pieces: []piece{{}}})
 	if err := b.count(); err != nil {
-		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
+		e := errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
+		e.Err = err
+		return nil, e
 	}
 	p.eager = false // sets the plan registers from now on are footprints
 	c := b.c

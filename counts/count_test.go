@@ -12,6 +12,7 @@ import (
 
 	"github.com/uniperf/uniperf/measurekernels/library"
 	"github.com/uniperf/uniperf/measurekernels/suite"
+	"github.com/uniperf/uniperf/polyhedra"
 )
 
 // countChecks are library kernels with their default constants (16 x 16
@@ -308,7 +309,7 @@ func TestSpanUnionFallback(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				span, err := countSet(p.texts[p.spanUnion(f)])
+				span, err := countSet(p.texts[p.spanUnion(f)], polyhedra.Limits{})
 				if err != nil {
 					t.Fatal(err)
 				}

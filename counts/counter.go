@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -22,13 +23,17 @@ type counter struct {
 }
 
 // countSet counts the points of a set, given in isl notation,
-// symbolically.
-func countSet(text string) (*polyhedra.PwQPolynomial, error) {
-	s, err := polyhedra.ParseSet(text)
+// symbolically, within lim.
+func countSet(text string, lim polyhedra.Limits) (*polyhedra.PwQPolynomial, error) {
+	s, err := polyhedra.ParseSetLimits(text, lim)
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.Card()
+	n, err := s.CardLimits(lim)
+	var be *polyhedra.BudgetError
+	if errors.As(err, &be) && be.Set != "" { // it names the set, briefly
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s, err)
 	}

@@ -17,7 +17,12 @@ type Error struct {
 	File string
 	Pos  Pos
 	Msg  string
+	// Err is the error behind Msg, where a caller may act on its kind
+	// (a count past its budget); Msg already includes its text.
+	Err error
 }
+
+func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Error() string {
 	switch {

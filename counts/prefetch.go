@@ -34,7 +34,7 @@ func (p *plan) startCount(text string) *counting {
 	r := &counting{done: make(chan struct{})}
 	p.workers.run(func() {
 		defer close(r.done)
-		if r.n, r.err = countSet(text); r.err == nil {
+		if r.n, r.err = countSet(text, p.opts.Limits); r.err == nil {
 			r.gisted = p.gist(r.n)
 		}
 	}, false)
@@ -54,9 +54,9 @@ func (p *plan) gist(n *polyhedra.PwQPolynomial) *polyhedra.PwQPolynomial {
 // countNow counts a set, given in isl notation, in the calling
 // goroutine, for a caller that would only wait (footprints, counted
 // after Count, need no simplified form either).
-func countNow(text string) *counting {
+func countNow(text string, lim polyhedra.Limits) *counting {
 	r := &counting{done: make(chan struct{})}
-	r.n, r.err = countSet(text)
+	r.n, r.err = countSet(text, lim)
 	close(r.done)
 	return r
 }
@@ -156,7 +156,7 @@ func (p *plan) counted(i int) *counting {
 // now if it has not started.
 func (p *plan) counting(i int) *counting {
 	if p.counts[i] == nil {
-		p.counts[i] = countNow(p.texts[i])
+		p.counts[i] = countNow(p.texts[i], p.opts.Limits)
 	}
 	return p.counts[i]
 }

@@ -27,6 +27,11 @@ func TestBoundsValidated(t *testing.T) {
 		{[]string{"card", set, "--max-memory", "0"}, "--max-memory 0: want a positive number of MiB"},
 		{[]string{"card", set, "--max-memory", "-5"}, "--max-memory -5: want a positive number of MiB"},
 		{[]string{"card", set, "--max-memory", "9223372036854775807"}, "--max-memory 9223372036854775807: want"},
+		{[]string{"count", "global_copy", "--max-pieces", "0"}, "--max-pieces 0: want a positive number"},
+		{[]string{"count", "global_copy", "--max-pieces", "-1"}, "--max-pieces -1: want a positive number"},
+		{[]string{"count", "global_copy", "--max-memory", "0"}, "--max-memory 0: want a positive number of MiB"},
+		{[]string{"count", "global_copy", "--max-memory", "-5"}, "--max-memory -5: want a positive number of MiB"},
+		{[]string{"count", "global_copy", "--max-memory", "9223372036854775807"}, "--max-memory 9223372036854775807: want"},
 	} {
 		code, msg := runAll(t, c.args...)
 		if code != 2 || !strings.Contains(msg, c.want) {

@@ -72,14 +72,10 @@ past its budget (without --param).`,
 		if err != nil {
 			return err
 		}
-		// 0 and negative values would mean the defaults inside polyhedra.
-		if cardMaxPieces <= 0 {
-			return fmt.Errorf("--max-pieces %d: want a positive number of basic sets", cardMaxPieces)
+		lim, err := budgetLimits(cardMaxPieces, cardMaxMemory)
+		if err != nil {
+			return err
 		}
-		if cardMaxMemory <= 0 || cardMaxMemory > math.MaxInt64>>20 {
-			return fmt.Errorf("--max-memory %d: want a positive number of MiB", cardMaxMemory)
-		}
-		lim := polyhedra.Limits{MaxPieces: cardMaxPieces, MaxHeap: cardMaxMemory << 20}
 		return card(cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], params, cardJSON, lim)
 	},
 }
@@ -92,6 +88,19 @@ func init() {
 	cardCmd.Flags().Int64Var(&cardMaxMemory, "max-memory", polyhedra.DefaultMaxHeap>>20,
 		"most memory, in MiB, a count may take")
 	rootCmd.AddCommand(cardCmd)
+}
+
+// budgetLimits checks the values of --max-pieces and --max-memory (MiB)
+// and returns them as limits.
+func budgetLimits(pieces, mib int64) (polyhedra.Limits, error) {
+	// 0 and negative values would mean the defaults inside polyhedra.
+	if pieces <= 0 {
+		return polyhedra.Limits{}, fmt.Errorf("--max-pieces %d: want a positive number of basic sets", pieces)
+	}
+	if mib <= 0 || mib > math.MaxInt64>>20 {
+		return polyhedra.Limits{}, fmt.Errorf("--max-memory %d: want a positive number of MiB", mib)
+	}
+	return polyhedra.Limits{MaxPieces: pieces, MaxHeap: mib << 20}, nil
 }
 
 // cardResult is the JSON output of uniperf card.

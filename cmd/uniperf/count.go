@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -15,6 +16,7 @@ import (
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/measurekernels/library"
+	"github.com/uniperf/uniperf/polyhedra"
 )
 
 var (
@@ -26,6 +28,8 @@ var (
 	countFootprint  bool
 	countBanks      int
 	countBankBytes  int
+	countMaxPieces  int64
+	countMaxMemory  int64
 )
 
 var countCmd = &cobra.Command{
@@ -94,10 +98,22 @@ two an object with the fields expression and value, and upper_bound (true
 where a reference executes under a condition that reads data, counted as if
 it always did).
 
+A count is bounded in work and memory as card's is: --max-pieces bounds the
+basic sets the symbolic count of each of the kernel's sets may create and
+--max-memory the memory it may take. Past either budget, or past the
+counter's own work limits, the symbolic count stops. Without --param, or
+with --by or --footprint, that is an error (exit status 2) naming the
+budget and the set. With every parameter given, count instead evaluates
+each property at those values by enumerating the points of the kernel's
+sets, which is exact but takes time that grows with the sizes; it then
+prints the values without expressions, says so on standard error, and
+--json adds the fields method ("enumerated") and note.
+
 Exit status 2 for a missing file or unknown kernel, a syntax error in the
 kernel (with file, line and column), a missing or unknown parameter or
 constant, an unknown --by, parameters that violate the kernel's assumptions,
-or a count that overflows 64-bit arithmetic.`,
+a count that overflows 64-bit arithmetic, or a count past its budget (see
+above).`,
 	Example: `  uniperf count matmul_tiled
   uniperf count matmul_tiled --param n=1024 --param m=1024 --param ell=512
   uniperf count matmul_tiled --by instruction --count-subscripts --param n=100 --param m=100 --param ell=100
@@ -115,8 +131,13 @@ or a count that overflows 64-bit arithmetic.`,
 		if err != nil {
 			return err
 		}
+		lim, err := budgetLimits(countMaxPieces, countMaxMemory)
+		if err != nil {
+			return err
+		}
 		return count(cmd.OutOrStdout(), args[0], countOptions{consts: consts, params: params, by: countBy,
-			subscripts: countSubscripts, footprint: countFootprint, json: countJSON, banks: countBanks, bankBytes: countBankBytes})
+			subscripts: countSubscripts, footprint: countFootprint, json: countJSON, banks: countBanks, bankBytes: countBankBytes,
+			limits: lim, errw: cmd.ErrOrStderr()})
 	},
 }
 
@@ -129,6 +150,10 @@ func init() {
 	countCmd.Flags().BoolVar(&countFootprint, "footprint", false, "print the distinct elements and bytes each global array's loads and stores touch")
 	countCmd.Flags().IntVar(&countBanks, "banks", counts.DefaultBanks, "local-memory banks (and lanes per warp) that local.<t>.conflict=D is counted for, 1 to 64")
 	countCmd.Flags().IntVar(&countBankBytes, "bank-bytes", counts.DefaultBankBytes, "bytes per local-memory bank, 1 to 16")
+	countCmd.Flags().Int64Var(&countMaxPieces, "max-pieces", polyhedra.DefaultMaxPieces,
+		"most basic sets (chambers, residue classes, pieces) the count of one set may create")
+	countCmd.Flags().Int64Var(&countMaxMemory, "max-memory", polyhedra.DefaultMaxHeap>>20,
+		"most memory, in MiB, a count may take")
 	rootCmd.AddCommand(countCmd)
 }
 
@@ -138,6 +163,8 @@ type countOptions struct {
 	by                          string
 	subscripts, footprint, json bool
 	banks, bankBytes            int // local-memory banks, counts.Options
+	limits                      polyhedra.Limits
+	errw                        io.Writer // for the note of a count that falls back
 }
 
 // countResult is the JSON output of uniperf count.
@@ -146,6 +173,10 @@ type countResult struct {
 	By         string          `json:"by,omitempty"`
 	Properties []countProperty `json:"properties,omitempty"`
 	Footprints []footprintRow  `json:"footprints,omitempty"`
+	// Method and Note are set when the symbolic count stopped at its
+	// budget and the values were enumerated instead.
+	Method string `json:"method,omitempty"`
+	Note   string `json:"note,omitempty"`
 }
 
 type countProperty struct {
@@ -229,8 +260,16 @@ func count(w io.Writer, arg string, o countOptions) error {
 			}
 		}
 	}
-	c, err := counts.CountWith(k, counts.Options{CountSubscripts: o.subscripts, Banks: o.banks, BankBytes: o.bankBytes})
-	if err != nil {
+	opts := counts.Options{CountSubscripts: o.subscripts, Banks: o.banks, BankBytes: o.bankBytes, Limits: o.limits}
+	c, err := counts.CountWith(k, opts)
+	switch {
+	case err != nil && tooCostly(err) && at && by == 0 && !o.footprint:
+		return countEnumerated(w, k, opts, o, err)
+	case err != nil && tooCostly(err) && at:
+		return fmt.Errorf("%w; raise --max-pieces or --max-memory, or leave out --by and --footprint to count at the given parameters", err)
+	case err != nil && tooCostly(err):
+		return fmt.Errorf("%w; raise --max-pieces or --max-memory, or give every parameter with --param to count at those values", err)
+	case err != nil:
 		return err
 	}
 	if at {
@@ -262,6 +301,34 @@ func count(w io.Writer, arg string, o countOptions) error {
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		return enc.Encode(v)
+	}
+	return writeCounts(w, k, o.params, res)
+}
+
+// countEnumerated prints the properties of k at o.params, enumerated
+// because the symbolic count stopped with costly.
+func countEnumerated(w io.Writer, k *counts.Kernel, opts counts.Options, o countOptions, costly error) error {
+	values, upper, err := counts.CountAt(k, opts, o.params, maxEnumerated)
+	if err != nil {
+		return fmt.Errorf("%w; at the given parameters: %w", costly, err)
+	}
+	res := countResult{Kernel: k.Name, Method: "enumerated"}
+	res.Note = fmt.Sprintf("the symbolic count stopped (%v); the values are those at the given parameters, counted by enumerating the points of the kernel's sets", costly)
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		res.Properties = append(res.Properties, countProperty{Name: name, Label: counts.Describe(name),
+			Value: ptr(values[name]), UpperBound: upper[name]})
+	}
+	fmt.Fprintf(o.errw, "uniperf count: %s\n", res.Note)
+	if o.json {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(res)
+	}
+	for i, p := range res.Properties {
+		if p.UpperBound { // in place of the expression, which would say so
+			res.Properties[i].Expression = "upper bound: counted as if its data-dependent conditions held"
+		}
 	}
 	return writeCounts(w, k, o.params, res)
 }
