@@ -3,7 +3,9 @@ package models
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit"
@@ -111,36 +113,46 @@ func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, e
 			return nil, err
 		}
 	}
+	// The candidates' fits are independent; they run side by side, and
+	// the choice is made in candidate order, so it does not depend on
+	// which finishes first.
+	fits := make([]*fit.Weights, len(SaturationCandidates))
+	errs := make([]error, len(SaturationCandidates))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for k, sat := range SaturationCandidates {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			fill := &fit.GridFill{Units: units, Saturation: sat}
+			scaled := slices.Clone(samples)
+			for i := range scaled {
+				scaled[i].Counts = fillCounts(fill, shapes[i], props, samples[i].Counts)
+			}
+			fits[k], errs[k] = fit.Fit(props, scaled, opts.Fit)
+			if fits[k] != nil {
+				fits[k].Fill = fill
+			}
+		}()
+	}
+	wg.Wait()
 	var best *fit.Weights
-	var firstErr error
-	for _, sat := range SaturationCandidates {
-		fill := &fit.GridFill{Units: units, Saturation: sat}
-		scaled := slices.Clone(samples)
-		for i := range scaled {
-			scaled[i].Counts = fillCounts(fill, shapes[i], props, samples[i].Counts)
-		}
-		w, err := fit.Fit(props, scaled, opts.Fit)
-		if err != nil {
-			firstErr = cmpErr(firstErr, err)
+	for k, w := range fits {
+		if errs[k] != nil {
 			continue
 		}
-		w.Fill = fill
 		if best == nil || w.Diagnostics.TrainingError < best.Diagnostics.TrainingError ||
 			math.IsNaN(best.Diagnostics.TrainingError) {
 			best = w
 		}
 	}
 	if best == nil {
-		return nil, firstErr
+		// Every candidate failed alike (a rank or input error); the first
+		// says why.
+		return nil, errs[0]
 	}
 	return best, nil
-}
-
-func cmpErr(first, err error) error {
-	if first != nil {
-		return first
-	}
-	return err
 }
 
 // Launch describes a launch's grid fill: its work-groups, their size, and
