@@ -135,6 +135,22 @@ func gridFillChainSetup(lx int64) func(p map[string]int64, rng *rand.Rand) (map[
 	}
 }
 
+// checkSums checks that out[i] is the sum over k < terms of term(i, k),
+// computed in float64, for every i.
+func checkSums(out []float32, terms int64, term func(i, k int64) float32) error {
+	for i := range int64(len(out)) {
+		var want, scale float64
+		for k := range terms {
+			want += float64(term(i, k))
+			scale += math.Abs(float64(term(i, k)))
+		}
+		if !near(out[i], want, scale) {
+			return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
+		}
+	}
+	return nil
+}
+
 // gridFillStreamSetup checks grid_fill_stream: out[i] is the sum over
 // k < nk of a[k, i] for each of the ng·lx work-items i, a being nk rows
 // of ng·lx.
@@ -143,17 +159,7 @@ func gridFillStreamSetup(lx int64) func(p map[string]int64, rng *rand.Rand) (map
 		n, nk := p["ng"]*lx, p["nk"]
 		a, out := randF32(rng, nk*n), poisonF32(n)
 		return map[string]any{"a": a, "out": out}, func() error {
-			for i := range n {
-				var want, scale float64
-				for k := range nk {
-					want += float64(a[k*n+i])
-					scale += math.Abs(float64(a[k*n+i]))
-				}
-				if !near(out[i], want, scale) {
-					return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
-				}
-			}
-			return nil
+			return checkSums(out, nk, func(i, k int64) float32 { return a[k*n+i] })
 		}
 	}
 }
@@ -553,17 +559,7 @@ func vectorSumSetup(d int64) func(map[string]int64, *rand.Rand) (map[string]any,
 		n := p["n"]
 		x, out := randF32(rng, d*n), poisonF32(n)
 		return map[string]any{"x": x, "out": out}, func() error {
-			for i := range n {
-				var want, scale float64
-				for c := range d {
-					want += float64(x[i*d+c])
-					scale += math.Abs(float64(x[i*d+c]))
-				}
-				if !near(out[i], want, scale) {
-					return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
-				}
-			}
-			return nil
+			return checkSums(out, d, func(i, c int64) float32 { return x[i*d+c] })
 		}
 	}
 }
