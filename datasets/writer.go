@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,4 +191,18 @@ func (w *Writer) Close() error {
 	err := w.lock.release()
 	w.lock = nil
 	return err
+}
+
+// ClockChange says how the clock of the device measuring now (now) differs
+// from the clock the table's rows were measured at (table), where they
+// differ by more than 2%, or returns "". Resuming keys on the device's
+// identity, not its clock (a runtime may report sizes differently from run
+// to run), so rows from a host whose clock differs would otherwise join
+// the table unremarked.
+func ClockChange(table, now Meta) string {
+	a, b := float64(table.ClockMHz), float64(now.ClockMHz)
+	if a <= 0 || b <= 0 || math.Abs(a-b) <= 0.02*a {
+		return ""
+	}
+	return fmt.Sprintf("its rows were measured with the device at %d MHz, and it reports %d MHz now: rows added now may not compare with them", table.ClockMHz, now.ClockMHz)
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -341,6 +342,25 @@ func TestWriterResumesOnDeviceIdentity(t *testing.T) {
 				w.Close()
 			}
 			t.Errorf("%s changed: %v, want cannot resume", name, err)
+		}
+	}
+}
+
+func TestClockChange(t *testing.T) {
+	for _, c := range []struct {
+		table, now int
+		warn       bool
+	}{
+		{2596, 2096, true},  // the PoCL table's VM and a slower one
+		{2596, 2600, false}, // within 2%
+		{1980, 1980, false},
+		{1980, 2019, false}, // 39 MHz of 1980: within 2%
+		{1980, 2030, true},
+		{0, 2096, false}, // a table that recorded no clock
+	} {
+		msg := ClockChange(Meta{ClockMHz: c.table}, Meta{ClockMHz: c.now})
+		if (msg != "") != c.warn || c.warn && !(strings.Contains(msg, strconv.Itoa(c.table)) && strings.Contains(msg, strconv.Itoa(c.now))) {
+			t.Errorf("%d MHz then, %d now: %q", c.table, c.now, msg)
 		}
 	}
 }

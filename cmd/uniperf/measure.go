@@ -204,11 +204,13 @@ func measure(stdout, progress io.Writer, opts measureOptions) error {
 	if err := mopts.Validate(); err != nil {
 		return err
 	}
-	w, err := datasets.OpenWriter(opts.out, measurekernels.Meta(dev.Info(), mopts))
+	meta := measurekernels.Meta(dev.Info(), mopts)
+	w, err := datasets.OpenWriter(opts.out, meta)
 	if err != nil {
 		return tableError(err)
 	}
 	defer w.Close()
+	warnClock(w, meta)
 	rep, err := measurekernels.Measure(dev, w, mopts)
 	if rep != nil {
 		printMeasureReport(stdout, w, rep)
@@ -238,5 +240,13 @@ func printMeasureReport(w io.Writer, tw *datasets.Writer, rep *measurekernels.Re
 	}
 	for _, f := range rep.Failures {
 		fmt.Fprintf(w, "FAILED: %s\n", strings.ReplaceAll(f.Error(), "\n", "\n  "))
+	}
+}
+
+// warnClock warns on stderr where a resumed table's rows were measured
+// with the device at another clock than it reports now.
+func warnClock(w *datasets.Writer, now datasets.Meta) {
+	if msg := datasets.ClockChange(w.Table().Meta, now); msg != "" {
+		fmt.Fprintf(stderr, "warning: %s: %s\n", w.Path(), msg)
 	}
 }

@@ -131,10 +131,12 @@ func measureKernel(stdout io.Writer, kernel string, opts kernelMeasureOptions) e
 	}
 	var table *datasets.Writer
 	if opts.out != "" {
-		if table, err = datasets.OpenWriter(opts.out, kernelMeta(timer, opts)); err != nil {
+		meta := kernelMeta(timer, opts)
+		if table, err = datasets.OpenWriter(opts.out, meta); err != nil {
 			return tableError(err)
 		}
 		defer table.Close()
+		warnClock(table, meta)
 	}
 	k, err := timer.build(ir)
 	if err != nil {
