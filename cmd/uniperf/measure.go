@@ -93,7 +93,8 @@ The table is rewritten atomically after every row: an interrupted run
 loses at most the row in flight, and running the same command again
 resumes where it stopped (rows already present are skipped). An existing
 table measured on another device, suite or protocol is refused rather than
-mixed.
+mixed; one whose rows were measured with the device at a clock more than 2%
+away from the one it reports now is resumed with a warning.
 
 Suites: "quick" (every kernel, two sizes, two work-group sizes; minutes on a
 CPU) and "paper" (the classes, shapes, sizes and work-group size sets of
