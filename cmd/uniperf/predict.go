@@ -218,16 +218,15 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 				return prediction{}, err
 			}
 		}
-		t, terms, err := counter.Predict(w, kernel, consts, p)
+		t, terms, l, err := counter.PredictLaunch(w, kernel, consts, p)
 		warnUnweighted(kernel, p, terms)
 		warnDoubt(kernel, p, w, terms, opts.warnShare)
 		if err == nil {
 			err = finite(kernel, p, t)
 		}
 		pr := prediction{Kernel: kernel, Device: w.Device, Params: p, Predicted: t, Terms: terms, fill: w.Fill}
-		if err == nil && w.Fill != nil {
-			l, ferr := counter.FillOf(w, kernel, consts, p)
-			pr.Fill, err = &l, ferr
+		if w.Fill != nil {
+			pr.Fill = &l
 		}
 		return pr, err
 	})

@@ -26,15 +26,23 @@ func rowShape(r Row) (shape, error) {
 	if len(r.LocalSize) == 0 || len(r.LocalSize) != len(r.GlobalSize) {
 		return shape{}, fmt.Errorf("%s: local size %v and global size %v do not describe a launch", r.label(), r.LocalSize, r.GlobalSize)
 	}
-	s := shape{groups: 1, size: 1}
 	for ax, l := range r.LocalSize {
 		if l < 1 || r.GlobalSize[ax]%l != 0 {
 			return shape{}, fmt.Errorf("%s: global size %v is not a multiple of local size %v", r.label(), r.GlobalSize, r.LocalSize)
 		}
-		s.groups *= r.GlobalSize[ax] / l
+	}
+	return shapeOf(r.GlobalSize, r.LocalSize), nil
+}
+
+// shapeOf is the shape of a launch of global work-items in work-groups of
+// local, per axis; global is a multiple of local on every axis.
+func shapeOf(global, local []int64) shape {
+	s := shape{groups: 1, size: 1}
+	for ax, l := range local {
+		s.groups *= global[ax] / l
 		s.size *= l
 	}
-	return s, nil
+	return s
 }
 
 // launchShape is the launch shape of kernel name (consts bound) at params.
@@ -52,18 +60,17 @@ func kernelShape(k *counts.Kernel, params map[string]int64) (shape, error) {
 	if err != nil {
 		return shape{}, err
 	}
-	s := shape{groups: 1, size: 1}
-	for ax := range global {
-		s.groups *= global[ax] / local[ax]
-		s.size *= local[ax]
-	}
-	return s, nil
+	return shapeOf(global[:], local[:]), nil
 }
 
 // fillCounts scales the counts of props by the grid-fill factor of s, all
 // but the launch terms (fit.Scaled).
 func fillCounts(fill *fit.GridFill, s shape, props []string, counts []float64) []float64 {
-	f := fill.Factor(s.groups, s.size)
+	return scaleCounts(fill.Factor(s.groups, s.size), props, counts)
+}
+
+// scaleCounts scales the counts of props by f, all but the launch terms.
+func scaleCounts(f float64, props []string, counts []float64) []float64 {
 	out := slices.Clone(counts)
 	for j, p := range props {
 		if fit.Scaled(p) {
@@ -156,23 +163,9 @@ func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, e
 }
 
 // Launch describes a launch's grid fill: its work-groups, their size, and
-// the factor that w's grid fill scales the counts by (1 where w has none).
+// the factor that a grid fill scales the counts by.
 type Launch struct {
 	Groups    int64   `json:"groups"`
 	GroupSize int64   `json:"group_size"`
 	Factor    float64 `json:"factor"`
-}
-
-// FillOf returns the launch of kernel name (consts bound) at params and
-// the grid-fill factor w applies to it.
-func (c *Counter) FillOf(w *fit.Weights, name string, consts, params map[string]int64) (Launch, error) {
-	s, err := c.launchShape(name, consts, params)
-	if err != nil {
-		return Launch{}, err
-	}
-	l := Launch{Groups: s.groups, GroupSize: s.size, Factor: 1}
-	if w.Fill != nil {
-		l.Factor = w.Fill.Factor(s.groups, s.size)
-	}
-	return l, nil
 }

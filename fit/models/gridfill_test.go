@@ -88,9 +88,21 @@ func TestGridFillRecoversSaturationAndWeights(t *testing.T) {
 	if err != nil || math.Abs(got-want) > 1e-9*want {
 		t.Errorf("Predictor: %g (%v), want %g", got, err, want)
 	}
-	l, err := c.FillOf(w, "copy", consts, params)
-	if err != nil || l.Groups != 12 || l.GroupSize != lx || l.Factor != handFill(n, lx, units, sat) {
-		t.Errorf("FillOf: %+v (%v), want 12 groups of %d, factor %g", l, err, lx, handFill(n, lx, units, sat))
+	got, _, l, err := c.PredictLaunch(w, "copy", consts, params)
+	if err != nil || math.Abs(got-want) > 1e-9*want || l.Groups != 12 || l.GroupSize != lx || l.Factor != handFill(n, lx, units, sat) {
+		t.Errorf("PredictLaunch: %g, %+v (%v), want %g, 12 groups of %d, factor %g", got, l, err, want, lx, handFill(n, lx, units, sat))
+	}
+
+	// Validate takes each row's launch from the row and predicts the rows
+	// as they were timed.
+	vc, err := c.Validate(w, Rows(tables, ""))
+	if err != nil || len(vc) != len(tables["m.arrow"].Rows) {
+		t.Fatalf("Validate: %d cases, %v", len(vc), err)
+	}
+	for _, rc := range vc {
+		if e := math.Abs(rc.RelErr()); e > 1e-6 {
+			t.Errorf("Validate %s %v: error %g", rc.Kernel, rc.Params, e)
+		}
 	}
 
 	// Cross-validation chooses the saturation again without each class,

@@ -116,6 +116,30 @@ func (c *Counter) Calibrate(rows []Row, opts LinearOptions) (*fit.Weights, error
 // Predict returns the predicted time of kernel name (consts bound) at
 // params, with its terms sorted by decreasing share.
 func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string]int64) (float64, []fit.Term, error) {
+	t, terms, _, err := c.PredictLaunch(w, name, consts, params)
+	return t, terms, err
+}
+
+// PredictLaunch is Predict that also returns the launch and the factor
+// that w's grid fill scaled its counts by. Where w has no grid fill the
+// Launch is zero: finding a launch searches the kernel's domain, and
+// nothing needs it then.
+func (c *Counter) PredictLaunch(w *fit.Weights, name string, consts, params map[string]int64) (float64, []fit.Term, Launch, error) {
+	var l Launch
+	if w.Fill != nil {
+		s, err := c.launchShape(name, consts, params)
+		if err != nil {
+			return 0, nil, Launch{}, err
+		}
+		l = Launch{Groups: s.groups, GroupSize: s.size, Factor: w.Fill.Factor(s.groups, s.size)}
+	}
+	t, terms, err := c.predictScaled(w, name, consts, params, l.Factor)
+	return t, terms, l, err
+}
+
+// predictScaled predicts with the counts scaled by factor, the grid-fill
+// factor of the launch, where w has a grid fill.
+func (c *Counter) predictScaled(w *fit.Weights, name string, consts, params map[string]int64, factor float64) (float64, []fit.Term, error) {
 	v, err := c.Counts(name, consts, params)
 	if err != nil {
 		return 0, nil, err
@@ -126,11 +150,7 @@ func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string
 		cnt[i] = float64(v[p])
 	}
 	if w.Fill != nil {
-		s, err := c.launchShape(name, consts, params)
-		if err != nil {
-			return 0, nil, err
-		}
-		cnt = fillCounts(w.Fill, s, props, cnt)
+		cnt = scaleCounts(factor, props, cnt)
 	}
 	return w.Predict(props, cnt)
 }
@@ -143,13 +163,23 @@ func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]report.Case, error) {
 }
 
 // ValidateTerms is Validate that also returns the terms of each row's
-// prediction, in the order of the cases, for warnings about them.
+// prediction, in the order of the cases, for warnings about them. The
+// grid fill takes each row's launch from the row, as the fit did, rather
+// than searching the kernel's domain again.
 func (c *Counter) ValidateTerms(w *fit.Weights, rows []Row) ([]report.Case, [][]fit.Term, error) {
 	c.prepare(rows)
 	cases := make([]report.Case, 0, len(rows))
 	terms := make([][]fit.Term, 0, len(rows))
 	for _, r := range rows {
-		t, ts, err := c.Predict(w, r.Kernel, r.Consts, r.Params)
+		factor := 1.0
+		if w.Fill != nil {
+			s, err := rowShape(r)
+			if err != nil {
+				return nil, nil, err
+			}
+			factor = w.Fill.Factor(s.groups, s.size)
+		}
+		t, ts, err := c.predictScaled(w, r.Kernel, r.Consts, r.Params, factor)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", r.label(), err)
 		}
