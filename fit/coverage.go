@@ -372,35 +372,22 @@ func weightText(w float64) string {
 // number of sizes it applies to.
 func (c *Coverage) kernelWarnings() []string {
 	type key struct{ kernel, property, problem string }
-	type agg struct {
-		sizes  int
-		lo, hi float64
-	}
-	var order []key
-	seen := map[key]*agg{}
+	var shares Ranges[key]
 	sizes := map[string]int{}
 	for _, p := range c.Predictions {
 		sizes[p.Kernel]++
 		for _, w := range p.Warnings {
-			k := key{p.Kernel, w.Property, w.Problem}
-			a, ok := seen[k]
-			if !ok {
-				a = &agg{lo: math.Inf(1), hi: math.Inf(-1)}
-				seen[k] = a
-				order = append(order, k)
-			}
-			a.sizes++
-			a.lo, a.hi = math.Min(a.lo, w.Share), math.Max(a.hi, w.Share)
+			shares.Note(key{p.Kernel, w.Property, w.Problem}, w.Share)
 		}
 	}
 	var out []string
-	for _, k := range order {
-		a := seen[k]
-		share := fmt.Sprintf("%.0f%%", 100*a.lo)
-		if math.Round(100*a.lo) != math.Round(100*a.hi) {
-			share = fmt.Sprintf("%.0f–%.0f%%", 100*a.lo, 100*a.hi)
+	for _, k := range shares.Keys() {
+		a := shares.Of(k)
+		share := fmt.Sprintf("%.0f%%", 100*a.Lo)
+		if math.Round(100*a.Lo) != math.Round(100*a.Hi) {
+			share = fmt.Sprintf("%.0f–%.0f%%", 100*a.Lo, 100*a.Hi)
 		}
-		out = append(out, fmt.Sprintf("%s (%d of %d sizes): %s", k.kernel, a.sizes, sizes[k.kernel], describe(k.property, share, k.problem)))
+		out = append(out, fmt.Sprintf("%s (%d of %d sizes): %s", k.kernel, a.N, sizes[k.kernel], describe(k.property, share, k.problem)))
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/uniperf/uniperf/fit"
@@ -79,23 +78,8 @@ func warnValidation(w *fit.Weights, cases []report.Case, terms [][]fit.Term, lim
 		kind     int
 		property string
 	}
-	type agg struct {
-		rows   int
-		lo, hi float64
-	}
-	var order []key
-	seen := map[key]*agg{}
+	var shares fit.Ranges[key]
 	rows := map[string]int{}
-	note := func(k key, share float64) {
-		a, ok := seen[k]
-		if !ok {
-			a = &agg{lo: math.Inf(1), hi: math.Inf(-1)}
-			seen[k] = a
-			order = append(order, k)
-		}
-		a.rows++
-		a.lo, a.hi = math.Min(a.lo, share), math.Max(a.hi, share)
-	}
 	for i, c := range cases {
 		rows[c.Kernel]++
 		var total float64
@@ -104,24 +88,24 @@ func warnValidation(w *fit.Weights, cases []report.Case, terms [][]fit.Term, lim
 		}
 		for _, t := range terms[i] {
 			if t.Unweighted {
-				note(key{c.Kernel, unweighted, t.Property}, t.Count/total)
+				shares.Note(key{c.Kernel, unweighted, t.Property}, t.Count/total)
 			}
 		}
 		d := w.Doubt(terms[i])
 		if d.HeldShare > limit {
-			note(key{c.Kernel, held, ""}, d.HeldShare)
+			shares.Note(key{c.Kernel, held, ""}, d.HeldShare)
 		}
 		if d.WeakShare > limit {
-			note(key{c.Kernel, weak, ""}, d.WeakShare)
+			shares.Note(key{c.Kernel, weak, ""}, d.WeakShare)
 		}
 	}
-	for _, k := range order {
-		a := seen[k]
-		share := fmt.Sprintf("%.2g%%", 100*a.lo)
-		if hi := fmt.Sprintf("%.2g%%", 100*a.hi); hi != share {
-			share = fmt.Sprintf("%.2g–%s", 100*a.lo, hi)
+	for _, k := range shares.Keys() {
+		a := shares.Of(k)
+		share := fmt.Sprintf("%.2g%%", 100*a.Lo)
+		if hi := fmt.Sprintf("%.2g%%", 100*a.Hi); hi != share {
+			share = fmt.Sprintf("%.2g–%s", 100*a.Lo, hi)
 		}
-		head := fmt.Sprintf("warning: %s (%d of %d rows)", k.kernel, a.rows, rows[k.kernel])
+		head := fmt.Sprintf("warning: %s (%d of %d rows)", k.kernel, a.N, rows[k.kernel])
 		switch k.kind {
 		case unweighted:
 			fmt.Fprintf(stderr, "%s: the weights have no weight for %s (%s of the kernel's counts); priced at zero (--strict refuses)\n", head, k.property, share)
