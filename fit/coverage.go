@@ -10,14 +10,8 @@ import (
 	"text/tabwriter"
 )
 
-// Thresholds of the coverage warnings.
+// Thresholds of the coverage warnings, beside WeakRelStdErr.
 const (
-	// WeakRelStdErr is the relative standard error above which a weight
-	// counts as weakly determined: at one standard error it is uncertain
-	// by more than a quarter of its value. A weight that moves by more
-	// than this fraction when one of its classes is left out of the fit
-	// is one its classes disagree on.
-	WeakRelStdErr = 0.25
 	// MinClasses is the number of kernel classes that should exercise a
 	// property, so that its weight does not rest on one kind of kernel.
 	MinClasses = 2

@@ -141,24 +141,6 @@ func Fit(properties []string, samples []Sample, opts Options) (*Weights, error) 
 	return w, nil
 }
 
-// weakWeights lists the free weights of w, fitted to samples, whose
-// relative standard error is above WeakRelStdErr or infinite. A fit
-// whose precision cannot be computed (every weight held at zero, say)
-// lists none: Coverage reports why.
-func weakWeights(w *Weights, properties []string, samples []Sample) []string {
-	pr, err := NewPrecision(w, properties, samples)
-	if err != nil {
-		return nil
-	}
-	var weak []string
-	for _, j := range pr.free {
-		if pr.StdErr[j]/math.Abs(pr.Weights[j]) > WeakRelStdErr {
-			weak = append(weak, properties[j])
-		}
-	}
-	return weak
-}
-
 // nonZeroColumns returns the indices of the properties that are non-zero in
 // some sample, and the names of the others.
 func nonZeroColumns(properties []string, samples []Sample) (keep []int, dropped []string) {

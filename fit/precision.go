@@ -190,3 +190,28 @@ func dot(a, b []float64) float64 {
 	}
 	return s
 }
+
+// WeakRelStdErr is the relative standard error above which a weight
+// counts as weakly determined: at one standard error it is uncertain by
+// more than a quarter of its value. A weight that moves by more than this
+// fraction when one of its classes is left out of the fit is one its
+// classes disagree on.
+const WeakRelStdErr = 0.25
+
+// weakWeights lists the free weights of w, fitted to samples, whose
+// relative standard error is above WeakRelStdErr or infinite. A fit
+// whose precision cannot be computed (every weight held at zero, say)
+// lists none: Coverage reports why.
+func weakWeights(w *Weights, properties []string, samples []Sample) []string {
+	pr, err := NewPrecision(w, properties, samples)
+	if err != nil {
+		return nil
+	}
+	var weak []string
+	for _, j := range pr.free {
+		if pr.StdErr[j]/math.Abs(pr.Weights[j]) > WeakRelStdErr {
+			weak = append(weak, properties[j])
+		}
+	}
+	return weak
+}
