@@ -10,48 +10,6 @@ import (
 	"github.com/uniperf/uniperf/counts"
 )
 
-// domain answers the polyhedral questions of code generation, with answers
-// rendered as C over inames (C variables of the same names), parameters
-// and the helpers floordiv, imin and imax. known lists inames whose current
-// values are known to lie in the kernel domain projected onto them.
-type domain interface {
-	// base is the value of a parallel iname on hardware index 0: its
-	// smallest value in the kernel domain projected onto it, as an
-	// expression of the parameters, after the statements stmts (which
-	// compute it when it is not a plain expression).
-	base(iname string) (stmts []string, expr string, err error)
-	// loop bounds iname over the kernel domain projected onto known and
-	// iname, for the current values of known.
-	loop(iname string, known []string) (loopBounds, error)
-	// member is the test that the current values of inames lie in the
-	// domain projected onto them ("" when it always holds).
-	member(inames, known []string) (string, error)
-}
-
-// loopBounds are the C bounds of a loop: where guard holds, the values
-// from lo to hi (inclusive) that satisfy filter. Empty guards and filters
-// always hold.
-type loopBounds struct {
-	guard, lo, hi, filter string
-}
-
-// emitter writes one kernel's body.
-type emitter struct {
-	k       *counts.Kernel
-	d       dialect
-	dom     domain
-	b       *strings.Builder
-	temp    int             // counter for temporaries
-	f64     bool            // double precision used
-	helpers map[string]bool // integer helpers used: floordiv_i32, ...
-}
-
-func (e *emitter) line(depth int, format string, args ...any) {
-	e.b.WriteString(strings.Repeat("\t", depth))
-	fmt.Fprintf(e.b, format, args...)
-	e.b.WriteByte('\n')
-}
-
 // nodes emits schedule nodes inside the sequential loops fixed.
 func (e *emitter) nodes(nodes []counts.Node, fixed []string, depth int) error {
 	for _, n := range nodes {
@@ -86,35 +44,6 @@ func (e *emitter) loop(l *counts.Loop, fixed []string, depth int) error {
 	}
 	closeLoop()
 	return nil
-}
-
-// openLoop writes the head of a loop over iname (its guard, the for, its
-// filter) and returns the depth of its body and the function that closes
-// it.
-func (e *emitter) openLoop(iname string, lb loopBounds, depth int) (int, func()) {
-	var opened []int
-	if lb.guard != "" {
-		e.line(depth, "if (%s) {", lb.guard)
-		opened = append(opened, depth)
-		depth++
-	}
-	// The pragma must come right before the for, after any guard.
-	if in := e.k.Iname(iname); in != nil && in.Tag.Kind == counts.Unroll {
-		e.line(depth, "#pragma unroll")
-	}
-	e.line(depth, "for (int %s = %s; %s <= %s; ++%s) {", iname, lb.lo, iname, lb.hi, iname)
-	opened = append(opened, depth)
-	depth++
-	if lb.filter != "" {
-		e.line(depth, "if (%s) {", lb.filter)
-		opened = append(opened, depth)
-		depth++
-	}
-	return depth, func() {
-		for i := len(opened) - 1; i >= 0; i-- {
-			e.line(opened[i], "}")
-		}
-	}
 }
 
 // instruction emits an assignment guarded by the test that the current
@@ -196,12 +125,6 @@ func (e *emitter) expr(x counts.Expr, within []string, depth int) (string, error
 		return e.reduce(x, within, depth)
 	}
 	return "", fmt.Errorf("cannot generate code for %T", x)
-}
-
-func (e *emitter) use(t counts.DType) {
-	if t == counts.F64 {
-		e.f64 = true
-	}
 }
 
 func (e *emitter) literal(l *counts.Literal) string {

@@ -28,15 +28,6 @@ func (e *emitter) branch(x counts.Expr, within []string, depth int) (v, stmts st
 	return v, stmts, err
 }
 
-// temporary declares a fresh C variable of type t holding v.
-func (e *emitter) temporary(prefix string, t counts.DType, v string, depth int) string {
-	name := fmt.Sprintf("%s%d", prefix, e.temp)
-	e.temp++
-	e.use(t)
-	e.line(depth, "%s %s = %s;", e.d.ctype(t), name, v)
-	return name
-}
-
 // logic emits X and Y, X or Y: Y only where X does not decide.
 func (e *emitter) logic(x *counts.Logic, within []string, depth int) (string, error) {
 	l, err := e.expr(x.X, within, depth)
@@ -109,26 +100,4 @@ func (e *emitter) conditional(x *counts.Conditional, within []string, depth int)
 	e.line(depth+1, "%s = %s;", name, b)
 	e.line(depth, "}")
 	return name, nil
-}
-
-// unwrapped drops the parentheses around a whole expression, so that an
-// if statement's test has one pair: compilers warn about if ((a == b)),
-// which reads like a mistaken assignment.
-func unwrapped(s string) string {
-	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
-		return s
-	}
-	depth := 0
-	for i, c := range s {
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 && i < len(s)-1 {
-				return s
-			}
-		}
-	}
-	return s[1 : len(s)-1]
 }
