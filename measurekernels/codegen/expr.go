@@ -1,0 +1,406 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+// expr renders an expression; reductions are computed into temporaries by
+// statements emitted before it at depth. within lists the inames with
+// values at this point.
+func (e *emitter) expr(x counts.Expr, within []string, depth int) (string, error) {
+	switch x := x.(type) {
+	case *counts.Literal:
+		return e.literal(x), nil
+	case *counts.Index:
+		v, err := e.affine(x.Value)
+		return "(" + v + ")", err
+	case *counts.Access:
+		return e.access(x)
+	case *counts.Neg:
+		v, err := e.expr(x.X, within, depth)
+		return "(-" + v + ")", err
+	case *counts.BitNot:
+		v, err := e.expr(x.X, within, depth)
+		return "(~" + v + ")", err
+	case *counts.Compare:
+		return e.compare(x, within, depth)
+	case *counts.Not:
+		v, err := e.expr(x.X, within, depth)
+		return "(!" + v + ")", err
+	case *counts.Logic:
+		return e.logic(x, within, depth)
+	case *counts.Conditional:
+		return e.conditional(x, within, depth)
+	case *counts.Cast:
+		v, err := e.expr(x.X, within, depth)
+		e.use(x.T)
+		return fmt.Sprintf("((%s)%s)", e.d.ctype(x.T), v), err
+	case *counts.Binary:
+		return e.binary(x, within, depth)
+	case *counts.Call:
+		return e.call(x, within, depth)
+	case *counts.Reduce:
+		return e.reduce(x, within, depth)
+	}
+	return "", fmt.Errorf("cannot generate code for %T", x)
+}
+
+func (e *emitter) literal(l *counts.Literal) string {
+	e.use(l.T)
+	switch l.T {
+	case counts.F32, counts.F64:
+		s := strconv.FormatFloat(l.Float, 'g', -1, 64)
+		if l.T == counts.F32 {
+			s = strconv.FormatFloat(l.Float, 'g', -1, 32)
+		}
+		switch {
+		case math.IsInf(l.Float, 0) || math.IsNaN(l.Float):
+			s = "(" + e.d.infinity(l.T) + ")"
+			if math.IsInf(l.Float, -1) {
+				s = "(-" + s + ")"
+			} else if math.IsNaN(l.Float) {
+				s = "(" + s + " - " + s + ")"
+			}
+			return s
+		case !strings.ContainsAny(s, ".e"):
+			s += ".0"
+		}
+		if l.T == counts.F32 {
+			s += "f"
+		}
+		return "(" + s + ")"
+	case counts.I64:
+		if l.Int == math.MinInt64 { // its magnitude is no literal
+			return "(-9223372036854775807" + e.d.i64Suffix + " - 1)"
+		}
+		return "(" + strconv.FormatInt(l.Int, 10) + e.d.i64Suffix + ")"
+	default:
+		if l.Int == math.MinInt32 {
+			return "(-2147483647 - 1)"
+		}
+		return "(" + strconv.FormatInt(l.Int, 10) + ")"
+	}
+}
+
+// affine renders an affine expression of inames and parameters, which
+// the generated code computes in 32-bit integers; its floor divisions
+// use floordiv_i32, which rounds towards negative infinity.
+func (e *emitter) affine(a counts.Affine) (string, error) {
+	fits := func(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
+	ok := fits(a.Const)
+	for _, t := range a.Terms {
+		ok = ok && fits(t.Coeff)
+	}
+	if !ok {
+		return "", fmt.Errorf("%s has a coefficient beyond the generated code's 32-bit integers", a)
+	}
+	if len(a.Floors) == 0 {
+		return a.String(), nil
+	}
+	var b strings.Builder
+	if rest := (counts.Affine{Terms: a.Terms, Const: a.Const}); !rest.IsConst() || rest.Const != 0 {
+		b.WriteString(rest.String())
+	}
+	for _, f := range a.Floors {
+		num, err := e.affine(f.Num)
+		if err != nil {
+			return "", err
+		}
+		if !fits(f.Coeff) || !fits(f.Den) {
+			return "", fmt.Errorf("%s has a coefficient beyond the generated code's 32-bit integers", a)
+		}
+		e.helpers["floordiv_i32"] = true
+		switch c := f.Coeff; {
+		case c < 0 && b.Len() > 0:
+			b.WriteString(" - ")
+		case c < 0:
+			b.WriteString("-")
+		case b.Len() > 0:
+			b.WriteString(" + ")
+		}
+		if f.Coeff != 1 && f.Coeff != -1 {
+			fmt.Fprintf(&b, "%d*", max(f.Coeff, -f.Coeff))
+		}
+		fmt.Fprintf(&b, "floordiv_i32(%s, %d)", num, f.Den)
+	}
+	return b.String(), nil
+}
+
+// access renders an array element or a temporary. Global arrays are
+// pointers, indexed by the flattened row-major (or column-major) offset;
+// local and private arrays are C arrays.
+func (e *emitter) access(a *counts.Access) (string, error) {
+	arr := a.Array
+	e.use(arr.DType)
+	if len(a.Index) != len(arr.Shape) {
+		return "", fmt.Errorf("%s has %d subscripts, its shape %d", arr.Name, len(a.Index), len(arr.Shape))
+	}
+	if len(a.Index) == 0 {
+		return arr.Name, nil
+	}
+	if arr.Space != counts.Global {
+		var b strings.Builder
+		b.WriteString(arr.Name)
+		for _, ix := range a.Index {
+			s, err := e.affine(ix)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString("[" + s + "]")
+		}
+		return b.String(), nil
+	}
+	dims := make([]int, len(a.Index))
+	for i := range dims {
+		dims[i] = i
+		if arr.ColMajor {
+			dims[i] = len(dims) - 1 - i
+		}
+	}
+	off := ""
+	for j, d := range dims {
+		ix, err := e.affine(a.Index[d])
+		if err != nil {
+			return "", err
+		}
+		if j == 0 {
+			off = "(" + ix + ")"
+			continue
+		}
+		ext, err := e.affine(arr.Shape[d])
+		if err != nil {
+			return "", err
+		}
+		off = fmt.Sprintf("(%s*(%s) + (%s))", off, ext, ix)
+	}
+	return arr.Name + "[" + off + "]", nil
+}
+
+// operands renders the two operands of a binary operator or comparison.
+func (e *emitter) operands(x, y counts.Expr, within []string, depth int) (string, string, error) {
+	l, err := e.expr(x, within, depth)
+	if err != nil {
+		return "", "", err
+	}
+	r, err := e.expr(y, within, depth)
+	return l, r, err
+}
+
+func (e *emitter) binary(x *counts.Binary, within []string, depth int) (string, error) {
+	l, r, err := e.operands(x.X, x.Y, within, depth)
+	if err != nil {
+		return "", err
+	}
+	e.use(x.T)
+	switch x.Op {
+	case counts.OpAdd, counts.OpSub, counts.OpMul, counts.OpDiv,
+		counts.OpBitAnd, counts.OpBitOr, counts.OpBitXor, counts.OpShr:
+		return "(" + l + " " + x.Op.String() + " " + r + ")", nil
+	case counts.OpShl:
+		// C leaves the left shift of a negative value undefined; the
+		// interpreter shifts two's-complement bits, as unsigned types do.
+		t := e.d.ctype(x.T)
+		return "((" + t + ")((unsigned " + t + ")" + l + " << " + r + "))", nil
+	case counts.OpPow:
+		return e.d.function("pow", x.T) + "(" + l + ", " + r + ")", nil
+	case counts.OpMod:
+		if x.T.IsFloat() {
+			return e.d.function("fmod", x.T) + "(" + l + ", " + r + ")", nil
+		}
+		fallthrough
+	case counts.OpFloorDiv:
+		name := map[counts.BinOp]string{counts.OpFloorDiv: "floordiv", counts.OpMod: "floormod"}[x.Op] + "_" + x.T.String()
+		e.helpers[name] = true
+		return name + "(" + l + ", " + r + ")", nil
+	}
+	return "", fmt.Errorf("operator %s", x.Op)
+}
+
+func (e *emitter) call(x *counts.Call, within []string, depth int) (string, error) {
+	args := make([]string, len(x.Args))
+	for i, a := range x.Args {
+		var err error
+		if args[i], err = e.expr(a, within, depth); err != nil {
+			return "", err
+		}
+	}
+	e.use(x.T)
+	switch x.Func {
+	case "exp", "log", "sqrt", "rsqrt", "sin", "cos", "fabs", "pow", "fmin", "fmax", "fmod":
+		return e.d.function(x.Func, x.T) + "(" + strings.Join(args, ", ") + ")", nil
+	}
+	return "", fmt.Errorf("function %s", x.Func)
+}
+
+// reduce emits the reduction as nested loops over its inames that
+// accumulate into a fresh temporary, and returns the temporary. The loops
+// visit exactly the domain projected onto within and the reduction's
+// inames, so the body needs no guard of its own.
+func (e *emitter) reduce(x *counts.Reduce, within []string, depth int) (string, error) {
+	e.use(x.T)
+	t := e.d.ctype(x.T)
+	acc := fmt.Sprintf("red%d", e.temp)
+	e.temp++
+	e.line(depth, "%s %s = %s;", t, acc, e.neutral(x.Op, x.T))
+	fixed := slices.Clone(within)
+	body := depth
+	var closers []func()
+	for _, r := range x.Inames {
+		lb, err := e.dom.loop(r, fixed)
+		if err != nil {
+			return "", fmt.Errorf("reduction over %s: %w", r, err)
+		}
+		var closeLoop func()
+		body, closeLoop = e.openLoop(r, lb, body)
+		closers = append(closers, closeLoop)
+		fixed = append(fixed, r)
+	}
+	v, err := e.expr(x.Body, fixed, body)
+	if err != nil {
+		return "", err
+	}
+	switch x.Op {
+	case counts.RedSum:
+		e.line(body, "%s = %s + %s;", acc, acc, v)
+	case counts.RedProduct:
+		e.line(body, "%s = %s * %s;", acc, acc, v)
+	case counts.RedMax, counts.RedMin:
+		f := map[counts.ReduceOp]string{counts.RedMax: "max", counts.RedMin: "min"}[x.Op]
+		if x.T.IsFloat() {
+			f = e.d.function("f"+f, x.T)
+		}
+		e.line(body, "%s = %s(%s, %s);", acc, f, acc, v)
+	default:
+		return "", fmt.Errorf("reduction %s", x.Op)
+	}
+	for i := len(closers) - 1; i >= 0; i-- {
+		closers[i]()
+	}
+	return acc, nil
+}
+
+// neutral is the reduction's starting value.
+func (e *emitter) neutral(op counts.ReduceOp, t counts.DType) string {
+	switch op {
+	case counts.RedSum:
+		return e.literal(&counts.Literal{T: t})
+	case counts.RedProduct:
+		return e.literal(&counts.Literal{T: t, Int: 1, Float: 1})
+	}
+	if t.IsFloat() {
+		inf := e.d.infinity(t)
+		if op == counts.RedMax {
+			return "(-" + inf + ")"
+		}
+		return inf
+	}
+	lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
+	if t == counts.I64 {
+		lo, hi = math.MinInt64, math.MaxInt64
+	}
+	if op == counts.RedMax {
+		return e.literal(&counts.Literal{T: t, Int: lo})
+	}
+	return e.literal(&counts.Literal{T: t, Int: hi})
+}
+
+// Conditions and conditional values. A condition is a C
+// int, 1 where it holds. C's &&, || and ?: evaluate their operands as the
+// kernel language does; where an operand that may not be evaluated needs
+// statements of its own (a reduction), the construct becomes an if
+// statement around them.
+
+func (e *emitter) compare(x *counts.Compare, within []string, depth int) (string, error) {
+	l, r, err := e.operands(x.X, x.Y, within, depth)
+	return "(" + l + " " + x.Op.String() + " " + r + ")", err
+}
+
+// branch renders x as at depth, returning the statements it needs
+// separately instead of writing them.
+func (e *emitter) branch(x counts.Expr, within []string, depth int) (v, stmts string, err error) {
+	saved := e.b
+	e.b = &strings.Builder{}
+	v, err = e.expr(x, within, depth)
+	stmts, e.b = e.b.String(), saved
+	return v, stmts, err
+}
+
+// logic emits X and Y, X or Y: Y only where X does not decide.
+func (e *emitter) logic(x *counts.Logic, within []string, depth int) (string, error) {
+	l, err := e.expr(x.X, within, depth)
+	if err != nil {
+		return "", err
+	}
+	r, stmts, err := e.branch(x.Y, within, depth+1)
+	if err != nil {
+		return "", err
+	}
+	op, test := " && ", "%s"
+	if x.Or {
+		op, test = " || ", "!%s"
+	}
+	if stmts == "" {
+		return "(" + l + op + r + ")", nil
+	}
+	t := e.temporary("cnd", counts.Bool, l, depth)
+	e.line(depth, "if ("+test+") {", t)
+	e.b.WriteString(stmts)
+	e.line(depth+1, "%s = %s;", t, r)
+	e.line(depth, "}")
+	return t, nil
+}
+
+// conditional emits if(c, a, b), which evaluates one branch, and
+// select(b, a, c), which evaluates both into temporaries first.
+func (e *emitter) conditional(x *counts.Conditional, within []string, depth int) (string, error) {
+	if x.Eager {
+		b, err := e.expr(x.Else, within, depth)
+		if err != nil {
+			return "", err
+		}
+		tb := e.temporary("sel", x.T, b, depth)
+		a, err := e.expr(x.Then, within, depth)
+		if err != nil {
+			return "", err
+		}
+		ta := e.temporary("sel", x.T, a, depth)
+		c, err := e.expr(x.Cond, within, depth)
+		if err != nil {
+			return "", err
+		}
+		return "(" + c + " ? " + ta + " : " + tb + ")", nil
+	}
+	c, err := e.expr(x.Cond, within, depth)
+	if err != nil {
+		return "", err
+	}
+	a, as, err := e.branch(x.Then, within, depth+1)
+	if err != nil {
+		return "", err
+	}
+	b, bs, err := e.branch(x.Else, within, depth+1)
+	if err != nil {
+		return "", err
+	}
+	if as == "" && bs == "" {
+		return "(" + c + " ? " + a + " : " + b + ")", nil
+	}
+	e.use(x.T)
+	name := fmt.Sprintf("cnd%d", e.temp)
+	e.temp++
+	e.line(depth, "%s %s;", e.d.ctype(x.T), name)
+	e.line(depth, "if (%s) {", unwrapped(c))
+	e.b.WriteString(as)
+	e.line(depth+1, "%s = %s;", name, a)
+	e.line(depth, "} else {")
+	e.b.WriteString(bs)
+	e.line(depth+1, "%s = %s;", name, b)
+	e.line(depth, "}")
+	return name, nil
+}
