@@ -243,11 +243,3 @@ func printMeasureReport(w io.Writer, tw *datasets.Writer, rep *measurekernels.Re
 		fmt.Fprintf(w, "FAILED: %s\n", strings.ReplaceAll(f.Error(), "\n", "\n  "))
 	}
 }
-
-// warnClock warns on stderr where a resumed table's rows were measured
-// with the device at another clock than it reports now.
-func warnClock(w *datasets.Writer, now datasets.Meta) {
-	if msg := datasets.ClockChange(w.Table().Meta, now); msg != "" {
-		fmt.Fprintf(stderr, "warning: %s: %s\n", w.Path(), msg)
-	}
-}

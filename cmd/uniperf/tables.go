@@ -109,3 +109,11 @@ func tableError(err error) error {
 	}
 	return outputError(err)
 }
+
+// warnClock warns on stderr where a resumed table's rows were measured
+// with the device at another clock than it reports now.
+func warnClock(w *datasets.Writer, now datasets.Meta) {
+	if msg := datasets.ClockChange(w.Table().Meta, now); msg != "" {
+		fmt.Fprintf(stderr, "warning: %s: %s\n", w.Path(), msg)
+	}
+}
