@@ -320,3 +320,14 @@ func floorOfAffine(a Affine, d int64) (Affine, error) {
 func (a Affine) inFloor(name string) bool {
 	return slices.ContainsFunc(a.Floors, func(f Floor) bool { return f.Num.Coeff(name) != 0 })
 }
+
+func monomial(a, b string) string {
+	var f []string
+	for _, s := range []string{a, b} {
+		if s != "" {
+			f = append(f, strings.Split(s, "*")...)
+		}
+	}
+	slices.Sort(f)
+	return strings.Join(f, "*")
+}

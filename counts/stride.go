@@ -3,7 +3,6 @@ package counts
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -62,17 +61,6 @@ func (p poly) trim() poly {
 		}
 	}
 	return p
-}
-
-func monomial(a, b string) string {
-	var f []string
-	for _, s := range []string{a, b} {
-		if s != "" {
-			f = append(f, strings.Split(s, "*")...)
-		}
-	}
-	slices.Sort(f)
-	return strings.Join(f, "*")
 }
 
 // constant reports the polynomial's value when it has no parameter.
