@@ -321,6 +321,8 @@ func (a Affine) inFloor(name string) bool {
 	return slices.ContainsFunc(a.Floors, func(f Floor) bool { return f.Num.Coeff(name) != 0 })
 }
 
+// monomial names the product of the terms named a and b: their factors
+// in sorted order, joined by '*'.
 func monomial(a, b string) string {
 	var f []string
 	for _, s := range []string{a, b} {
