@@ -276,29 +276,6 @@ func (e *engine) compile(a qaff) cexpr {
 	return c
 }
 
-// relevantDomains returns the indices of the domains that constrain the
-// given inames: those declaring them, and transitively those declaring
-// the inames that these mention.
-func (k *Kernel) relevantDomains(inames []string) []int {
-	var out []int
-	var visit func(name string)
-	visit = func(name string) {
-		in := k.inameIndex[name]
-		if in == nil || slices.Contains(out, in.Domain) {
-			return
-		}
-		out = append(out, in.Domain)
-		for _, o := range k.Domains[in.Domain].Outer {
-			visit(o)
-		}
-	}
-	for _, n := range inames {
-		visit(n)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // domain returns the compiled intersection of the domains relevant to
 // inames, with bounding boxes at the engine's parameters.
 func (e *engine) domain(inames []string) (*cdomain, error) {
