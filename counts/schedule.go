@@ -5,33 +5,6 @@ import (
 	"strings"
 )
 
-// Node is an element of a kernel's schedule: a *Loop, an *Instruction or
-// a *Barrier.
-//
-// The schedule is the one definition of execution order, used by the
-// reference interpreter and by code generation. It is built from the
-// statements in textual order: a statement sits inside one loop for each
-// of its sequential inames (an instruction's Within, a barrier's Inames;
-// inames tagged g.* or l.* are hardware indices, not loops), nested in
-// domain order. Consecutive statements whose loop lists share a leading
-// part share those loops; where the lists diverge, the inner loops close
-// and new ones open. Reductions are not part of the schedule: each is an
-// inner loop of its instruction.
-type Node interface{ scheduleNode() }
-
-// Loop runs Body once for each value of the sequential iname Iname, in
-// increasing order. The values are those of the kernel domain projected
-// onto the enclosing loops' inames and Iname (parameters fixed, the
-// enclosing loops' values fixed); see the package documentation.
-type Loop struct {
-	Iname string
-	Body  []Node
-}
-
-func (*Loop) scheduleNode()        {}
-func (*Instruction) scheduleNode() {}
-func (*Barrier) scheduleNode()     {}
-
 func (r *resolver) schedule() error {
 	r.k.Schedule = buildSchedule(r.k)
 	return nil
