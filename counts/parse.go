@@ -2,7 +2,6 @@ package counts
 
 import (
 	"slices"
-	"sort"
 	"strconv"
 )
 
@@ -423,14 +422,4 @@ func (b *builder) instructionStmt(c *cursor, pred rexpr) {
 	s.preds = append(s.preds, s.ann.conds...)
 	c.expectEnd()
 	b.statements = append(b.statements, s)
-}
-
-// sortedKeys returns a map's keys in order, for deterministic messages.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
