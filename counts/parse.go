@@ -54,12 +54,6 @@ func splitStatements(toks []token) [][]token {
 	return out
 }
 
-// declarationKeywords start the statements that declare rather than
-// execute; they may not stand inside a for or if block.
-var declarationKeywords = []string{"kernel", "const", "domain", "assume", "array", "local", "private", "split", "tag"}
-
-var statementKeywords = append(slices.Clip(declarationKeywords), "barrier", "for", "if", "elif", "else", "end", "with")
-
 // builder collects a kernel's statements; finish resolves and checks them.
 type builder struct {
 	file       string
@@ -365,13 +359,6 @@ func (b *builder) tagStmt(c *cursor) {
 			return
 		}
 	}
-}
-
-// reservedName reports whether a word of the language's syntax cannot
-// name an array or temporary.
-func reservedName(name string) bool {
-	return slices.Contains(statementKeywords, name) || slices.Contains(exprKeywords, name) ||
-		reduceNames[name] != 0 || funcArity[name] != 0
 }
 
 // compoundOps are the operators of compound assignments, LHS += EXPR.

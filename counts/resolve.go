@@ -9,12 +9,6 @@ import (
 	"strings"
 )
 
-// funcArity lists the special functions and their number of arguments.
-var funcArity = map[string]int{
-	"exp": 1, "log": 1, "sqrt": 1, "rsqrt": 1, "sin": 1, "cos": 1, "fabs": 1,
-	"pow": 2, "fmin": 2, "fmax": 2, "fmod": 2,
-}
-
 // weakness records whether an expression's type is still open: literals
 // take the type of what they are combined with (see the package
 // documentation for the typing rules).
