@@ -16,33 +16,6 @@ package counts
 // and "if COND: STATEMENT" predicates one instruction. Blocks nest; each
 // statement records the inames and conditions of the blocks around it.
 
-// block is an open for or if block.
-type block struct {
-	kw     token   // the for or if that opened it
-	inames []token // a for block's inames
-	// conds are the conditions of an if block's branches so far; the
-	// current branch holds where the last holds and the others fail,
-	// or, after else, where all fail.
-	conds    []rexpr
-	elseSeen bool
-}
-
-// newStatement starts a statement inside the open blocks.
-func (b *builder) newStatement(pos Pos) rawStatement {
-	s := rawStatement{pos: pos}
-	for _, bl := range b.blocks {
-		s.inames = append(s.inames, bl.inames...)
-		for i, c := range bl.conds {
-			last := i == len(bl.conds)-1 && !bl.elseSeen
-			if !last {
-				c = &rUnary{"not", c, c.rpos()}
-			}
-			s.preds = append(s.preds, c)
-		}
-	}
-	return s
-}
-
 // ifStmt reads "if COND: INSTRUCTION" or, when the line ends after COND,
 // opens an if block.
 func (b *builder) ifStmt(c *cursor, kw token) {

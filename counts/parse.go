@@ -54,69 +54,6 @@ func splitStatements(toks []token) [][]token {
 	return out
 }
 
-// builder collects a kernel's statements; finish resolves and checks them.
-type builder struct {
-	file       string
-	overrides  map[string]int64
-	consts     []Const
-	constVals  map[string]int64
-	name       token
-	domains    []rawDomain
-	assume     dnf
-	assumePos  []Pos
-	arrays     []rawArray
-	splits     []rawSplit
-	tags       []rawTag
-	statements []rawStatement
-	blocks     []block        // the for and if blocks open at this point
-	firstUse   map[string]Pos // names seen so far, for "const after use"
-}
-
-type rawDomain struct {
-	params []token
-	inames []token
-	set    dnf
-	pos    Pos
-}
-
-type rawArray struct {
-	name     token
-	dtype    DType
-	space    Space
-	shape    []qaff
-	shapePos []Pos
-	colMajor bool
-}
-
-type rawSplit struct {
-	iname        token
-	factor       int64
-	outer, inner string
-}
-
-// rawTag is an iname's tag; auto marks l.auto, whose axis is chosen once
-// the domains are known.
-type rawTag struct {
-	iname token
-	tag   Tag
-	auto  bool
-}
-
-// rawStatement is an instruction (lhs != nil) or a barrier.
-type rawStatement struct {
-	pos      Pos
-	lhs      rexpr
-	rhs      rexpr
-	declType *DType // "<f32> x = ..." declares x; nil type pointer with decl means "<>"
-	decl     bool
-	ann      annotation
-	// inames are those of the enclosing for blocks; preds the conditions
-	// of the enclosing if blocks and of an "if COND:" prefix, outermost
-	// first (the if= annotation's follow).
-	inames []token
-	preds  []rexpr
-}
-
 // statement parses one statement, substituting constants first.
 func (b *builder) statement(toks []token) (err error) {
 	toks = b.substConsts(toks)
