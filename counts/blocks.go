@@ -16,23 +16,6 @@ package counts
 // and "if COND: STATEMENT" predicates one instruction. Blocks nest; each
 // statement records the inames and conditions of the blocks around it.
 
-// ifStmt reads "if COND: INSTRUCTION" or, when the line ends after COND,
-// opens an if block.
-func (b *builder) ifStmt(c *cursor, kw token) {
-	cond := c.parseExpr()
-	if c.atEnd() {
-		b.blocks = append(b.blocks, block{kw: kw, conds: []rexpr{cond}})
-		return
-	}
-	if !c.accept(":") {
-		c.expected("':' and an instruction, or the end of the line that opens an if block")
-	}
-	if t := c.peek(); t.is("...") || t.isWord("barrier") {
-		c.failAt(t.pos, "a barrier cannot be conditional: every work-item must reach it")
-	}
-	b.instructionStmt(c, cond)
-}
-
 // blockStmt reads for, elif, else and end, and refuses loopy's with.
 func (b *builder) blockStmt(c *cursor, kw token) {
 	switch kw.text {

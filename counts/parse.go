@@ -347,3 +347,20 @@ func (b *builder) instructionStmt(c *cursor, pred rexpr) {
 	c.expectEnd()
 	b.statements = append(b.statements, s)
 }
+
+// ifStmt reads "if COND: INSTRUCTION" or, when the line ends after COND,
+// opens an if block.
+func (b *builder) ifStmt(c *cursor, kw token) {
+	cond := c.parseExpr()
+	if c.atEnd() {
+		b.blocks = append(b.blocks, block{kw: kw, conds: []rexpr{cond}})
+		return
+	}
+	if !c.accept(":") {
+		c.expected("':' and an instruction, or the end of the line that opens an if block")
+	}
+	if t := c.peek(); t.is("...") || t.isWord("barrier") {
+		c.failAt(t.pos, "a barrier cannot be conditional: every work-item must reach it")
+	}
+	b.instructionStmt(c, cond)
+}
