@@ -44,20 +44,6 @@ func listOrNone(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// resolver carries the state of finish.
-type resolver struct {
-	b         *builder
-	k         *Kernel
-	expand    map[string]Affine    // split-away iname -> affine in current inames
-	splitInto map[string][2]string // split-away iname -> its outer and inner parts
-	inamePos  map[string]Pos
-	isParam   map[string]bool
-}
-
-func (r *resolver) errf(pos Pos, format string, args ...any) error {
-	return errorf(r.b.file, pos, format, args...)
-}
-
 func (r *resolver) domains() error {
 	r.inamePos = map[string]Pos{}
 	for _, rd := range r.b.domains {
@@ -159,14 +145,6 @@ func (r *resolver) nameInUse(n string) bool {
 		}
 	}
 	return false
-}
-
-// unknownIname explains why name is not an iname.
-func (r *resolver) unknownIname(pos Pos, name, context string) error {
-	if parts, ok := r.splitInto[name]; ok {
-		return r.errf(pos, "%s: iname %s was split into %s and %s; use those", context, name, parts[0], parts[1])
-	}
-	return r.errf(pos, "%s: %s is not an iname", context, name)
 }
 
 func (r *resolver) tags() error {
