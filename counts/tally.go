@@ -83,3 +83,17 @@ func direction(store bool) string {
 	}
 	return "load"
 }
+
+// LocalSiteTrace records what one local access site (an array reference
+// in an instruction) did during a run: for each time a work-group
+// executed it, the flattened index each of the group's work-items
+// accessed, by its linear local id (l.0 fastest), so that the warps of
+// a group and the banks they ask for can be read off.
+type LocalSiteTrace struct {
+	Instruction string
+	Array       string
+	Store       bool
+	// Instances maps an execution (the work-group and the values of the
+	// sequential inames in scope) to work-item -> flattened index.
+	Instances map[string]map[int64]int64
+}

@@ -65,20 +65,6 @@ func (t *tracer) record(s *siteRec, st *state, gid [3]int64, ctx []int, flat int
 	lanes[st.lid[0]] = flat
 }
 
-// LocalSiteTrace records what one local access site (an array reference
-// in an instruction) did during a run: for each time a work-group
-// executed it, the flattened index each of the group's work-items
-// accessed, by its linear local id (l.0 fastest), so that the warps of
-// a group and the banks they ask for can be read off.
-type LocalSiteTrace struct {
-	Instruction string
-	Array       string
-	Store       bool
-	// Instances maps an execution (the work-group and the values of the
-	// sequential inames in scope) to work-item -> flattened index.
-	Instances map[string]map[int64]int64
-}
-
 func (t *tracer) newLocalSite(ins *Instruction, a *Array, store bool) *LocalSiteTrace {
 	s := &LocalSiteTrace{Instruction: ins.ID, Array: a.Name, Store: store, Instances: map[string]map[int64]int64{}}
 	t.locals = append(t.locals, s)
