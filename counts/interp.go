@@ -117,15 +117,6 @@ func (in *interp) counter(k counterKey) int {
 	return i
 }
 
-// state is the machine state the compiled closures act on.
-type state struct {
-	v        []int64 // iname and parameter values by slot
-	wi       int     // work-item index within the group
-	gid, lid [3]int64
-	counters []int64
-	epoch    int64 // advances at every barrier and group start
-}
-
 func (in *interp) bindArrays(arrays map[string]any) error {
 	in.sizes = map[string][]int64{}
 	in.global = map[string]any{}
