@@ -80,3 +80,6 @@ func (in *interp) where() string {
 		in.st.lid[0], in.st.lid[1], in.st.lid[2])
 	return b.String()
 }
+
+// opCounter is the counter of operation op in the current statement.
+func (in *interp) opCounter(op Op) int { return in.counter(counterKey{kind: 1, op: op, stmt: in.stmt}) }
