@@ -116,29 +116,6 @@ type util struct {
 // several tagged inames is the maximum of their extents.
 func Count(k *Kernel) (*Counted, error) { return CountWith(k, Options{}) }
 
-// Options adjusts what CountWith counts.
-type Options struct {
-	// CountSubscripts counts the arithmetic of array subscripts as
-	// integer operations, as loopy's count_within_subscripts does: an
-	// int.i32.add per + or - and an int.i32.mul per coefficient other
-	// than ±1 of each subscript, written after splitting (a[i] with i
-	// split by 16 is a[16*i_out + i_in]: an add and a mul), once per
-	// evaluation of the access. Without it, subscripts are address
-	// computation and cost nothing.
-	CountSubscripts bool
-	// Banks and BankBytes are the local-memory banks that local
-	// accesses are classed by (see bankDegree): Banks banks of
-	// BankBytes bytes, and warps of Banks lanes. Zero means
-	// DefaultBanks and DefaultBankBytes.
-	Banks, BankBytes int
-	// Limits bound the symbolic count of each set of the counting plan
-	// (the zero value means polyhedra's defaults). Past them CountWith
-	// fails with an error that wraps the *polyhedra.BudgetError or
-	// *polyhedra.ComplexityError, so that a caller can fall back to
-	// CountAt.
-	Limits polyhedra.Limits
-}
-
 // CountWith counts every property of k symbolically, as Count does, with
 // options.
 func CountWith(k *Kernel, opts Options) (*Counted, error) {
