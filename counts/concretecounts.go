@@ -1,7 +1,6 @@
 package counts
 
 import (
-	"math"
 	"slices"
 	"strings"
 )
@@ -163,14 +162,6 @@ func (b *breakdown) footprint(f footprint, value func(term) (int64, error)) (cel
 		}
 	}
 	return cells, filled, nil
-}
-
-// globalProperty names a global access property.
-func globalProperty(store bool, t DType, stride, num int64) string {
-	if stride == strideVar {
-		stride = math.MaxInt64
-	}
-	return "global." + direction(store) + "." + t.String() + ".stride=" + strideName(stride, num)
 }
 
 // addMinLdSt adds global.minldst.<dtype>.stride=<class> = min(loads,
