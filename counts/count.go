@@ -94,12 +94,6 @@ func (g *group) nameAt(num int64) string {
 	return globalProperty(g.acc.store, g.acc.dtype, g.acc.stride, num)
 }
 
-// prodTerm is coef × Π values[factors].
-type prodTerm struct {
-	coef    int64
-	factors []int
-}
-
 // util is the utilization of an array's footprint, which decides the
 // class numerator of its accesses of stride 2 and more: round(den ×
 // cells / filled), at least 1.

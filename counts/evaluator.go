@@ -158,3 +158,9 @@ func errorAtParams(file string, names []string, params []int64, format string, a
 	}
 	return errorf(file, Pos{}, "at %s: %s", strings.Join(parts, ", "), fmt.Sprintf(format, args...))
 }
+
+// prodTerm is coef × Π values[factors].
+type prodTerm struct {
+	coef    int64
+	factors []int
+}
