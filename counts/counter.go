@@ -1,8 +1,6 @@
 package counts
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -20,24 +18,6 @@ type counter struct {
 	unit int            // the plan's zero-dimensional set
 	set  map[int]int    // plan set -> value
 	max  map[string]int // factor with several sets -> value
-}
-
-// countSet counts the points of a set, given in isl notation,
-// symbolically, within lim.
-func countSet(text string, lim polyhedra.Limits) (*polyhedra.PwQPolynomial, error) {
-	s, err := polyhedra.ParseSetLimits(text, lim)
-	if err != nil {
-		return nil, err
-	}
-	n, err := s.CardLimits(lim)
-	var be *polyhedra.BudgetError
-	if errors.As(err, &be) && be.Set != "" { // it names the set, briefly
-		return nil, err
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s, err)
-	}
-	return n, nil
 }
 
 func (b *counter) count() error {

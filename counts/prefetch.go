@@ -16,17 +16,6 @@ import (
 // their sets, so that the counter reports the first one that counting in
 // order meets, as if the sets had been counted in turn.
 
-// counting is the eventual outcome of counting one set.
-type counting struct {
-	done   chan struct{}
-	n      *polyhedra.PwQPolynomial
-	gisted *polyhedra.PwQPolynomial // n where the assumptions hold
-	// assumed, when n is nil, is a maximum of counts that equals n where
-	// the assumptions hold, n being zero elsewhere (see startMax).
-	assumed *polyhedra.PwQPolynomial
-	err     error
-}
-
 // startCount counts a set, given in isl notation, in the background,
 // and simplifies the count against the assumptions there too; should
 // that fail, Counted.gist tries again and reports the error.
@@ -49,16 +38,6 @@ func (p *plan) gist(n *polyhedra.PwQPolynomial) *polyhedra.PwQPolynomial {
 		return nil
 	}
 	return g
-}
-
-// countNow counts a set, given in isl notation, in the calling
-// goroutine, for a caller that would only wait (footprints, counted
-// after Count, need no simplified form either).
-func countNow(text string, lim polyhedra.Limits) *counting {
-	r := &counting{done: make(chan struct{})}
-	r.n, r.err = countSet(text, lim)
-	close(r.done)
-	return r
 }
 
 // startMax finds the maximum of the counts of sets in the background
@@ -110,18 +89,6 @@ func (r *counting) max(p *plan, counts, gisted []*polyhedra.PwQPolynomial) {
 	if r.n, r.err = maxOf(counts); r.err == nil {
 		r.gisted = p.gist(r.n)
 	}
-}
-
-// maxOf returns the maximum of functions.
-func maxOf(fs []*polyhedra.PwQPolynomial) (*polyhedra.PwQPolynomial, error) {
-	m := fs[0]
-	for _, f := range fs[1:] {
-		var err error
-		if m, err = m.Max(f); err != nil {
-			return nil, err
-		}
-	}
-	return m, nil
 }
 
 // startMaxes starts finding the maximum of every factor with several
