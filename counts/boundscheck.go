@@ -5,15 +5,6 @@ import (
 	"slices"
 )
 
-// boundedAccess is an array reference whose subscripts CheckBounds
-// checks: executed in inames, where the affine conditions conds hold.
-type boundedAccess struct {
-	acc    *Access
-	ins    *Instruction
-	inames []string
-	conds  []dnf
-}
-
 // CheckBounds reports the first array reference (global, local or
 // private, temporaries included) that reaches outside its array at the
 // given parameter values: an error naming the instruction, the reference,

@@ -214,3 +214,12 @@ type footprint struct {
 	cells   int
 	extents []int
 }
+
+// boundedAccess is an array reference whose subscripts CheckBounds
+// checks: executed in inames, where the affine conditions conds hold.
+type boundedAccess struct {
+	acc    *Access
+	ins    *Instruction
+	inames []string
+	conds  []dnf
+}
