@@ -21,10 +21,18 @@ test: deps check unit race arrowjs
 deps:
 	./.ci/install-deps
 
+# Files in a package read in one direction, and the seed-formula packages
+# import neither each other nor counts (go doc ./cmd/filecycles says why).
+# polyhedra and fit/models are exempt from the file rule until the
+# branches that remove their cycles are merged; then drop them here.
+FILECYCLES_EXEMPT := ./polyhedra,./fit/models
+SEED_PACKAGES     := ./fit/resios,./fit/xu,./fit/hongkim,./fit/cycles
+
 check:
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GOBIN)/staticcheck ./...
+	$(GO) run ./cmd/filecycles -exempt $(FILECYCLES_EXEMPT) -independent $(SEED_PACKAGES) -forbid ./counts ./...
 
 unit:
 	$(GO) test -count=1 ./...
