@@ -277,10 +277,6 @@ type Floor struct {
 	Den   int64
 }
 
-// errFloorProduct refuses a product of a floor division and a
-// non-constant.
-var errFloorProduct = errors.New("a floor division or remainder times a non-constant is not quasi-affine")
-
 // addFloors returns the floors of a + k*b, merging equal divisions.
 func addFloors(a, b []Floor, k int64) ([]Floor, error) {
 	r := slices.Clone(a)

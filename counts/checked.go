@@ -1,13 +1,8 @@
 package counts
 
 import (
-	"errors"
 	"math/bits"
 )
-
-// errOverflow reports an integer result that does not fit in int64. Counts
-// are exact or an error; nothing in this package wraps around silently.
-var errOverflow = errors.New("integer overflow")
 
 func addInt(a, b int64) (int64, error) {
 	s := a + b

@@ -1,7 +1,6 @@
 package counts
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -161,9 +160,6 @@ type engine struct {
 	// try; spending past it aborts with errTooLarge.
 	budget int64
 }
-
-// errTooLarge aborts an enumeration that exceeds the engine's budget.
-var errTooLarge = errors.New("the domain is too large to enumerate")
 
 func (e *engine) spend() {
 	e.budget--

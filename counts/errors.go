@@ -1,6 +1,9 @@
 package counts
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Pos is a position in a .knl file: 1-based line and column (in bytes).
 type Pos struct {
@@ -39,3 +42,21 @@ func (e *Error) Error() string {
 func errorf(file string, pos Pos, format string, args ...any) *Error {
 	return &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
+
+// errTooLarge aborts an enumeration that exceeds the engine's budget.
+var errTooLarge = errors.New("the domain is too large to enumerate")
+
+// ErrNotWeighable is returned by Counted.Weighted for kernels whose
+// properties cannot be folded into one sum: those with accesses whose
+// stride class depends on the parameters, and those with a property the
+// weights do not price (which must be checked to be zero wherever it is
+// evaluated). The caller evaluates the properties one by one instead.
+var ErrNotWeighable = errors.New("the properties cannot be folded into one weighted sum")
+
+// errOverflow reports an integer result that does not fit in int64. Counts
+// are exact or an error; nothing in this package wraps around silently.
+var errOverflow = errors.New("integer overflow")
+
+// errFloorProduct refuses a product of a floor division and a
+// non-constant.
+var errFloorProduct = errors.New("a floor division or remainder times a non-constant is not quasi-affine")

@@ -1,7 +1,6 @@
 package counts
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -38,13 +37,6 @@ type weightedMin struct {
 	w           float64
 	load, store []weightedTerm
 }
-
-// ErrNotWeighable is returned by Counted.Weighted for kernels whose
-// properties cannot be folded into one sum: those with accesses whose
-// stride class depends on the parameters, and those with a property the
-// weights do not price (which must be checked to be zero wherever it is
-// evaluated). The caller evaluates the properties one by one instead.
-var ErrNotWeighable = errors.New("the properties cannot be folded into one weighted sum")
 
 // Weighted folds the properties with the given weights (seconds per
 // operation, say) into one compiled sum. Every property the kernel may
