@@ -8,16 +8,17 @@
 // as piecewise quasi-polynomials in the size parameters, and an exact
 // enumerator checks them against the interpreter.
 //
-// The main types are Kernel (the parsed kernel: domains, inames, arrays,
-// statements and Schedule), the expression nodes of Expr, the schedule
-// nodes of Node (Loop, *Instruction, *Barrier), Tally (what the
-// interpreter did), Counted (the symbolic counts of a kernel), Evaluator
-// (chosen counts compiled for fast evaluation) and Weighted (a weighted
-// sum of the counts compiled for fast evaluation: a linear prediction).
-// ParseKernel reads a kernel, (*Kernel).Launch computes its launch grid,
-// Run interprets it, Count (or CountWith) counts it; a Counted also splits
-// its properties by instruction or array (Breakdown) and counts the
-// footprints of its global arrays (Footprints).
+// [ParseKernel] reads a kernel, [Kernel.Launch] computes its launch grid,
+// [Run] interprets it, [Count] (or [CountWith]) counts it; a [Counted]
+// also splits its properties by instruction or array
+// ([Counted.Breakdown]) and counts the footprints of its global arrays
+// ([Counted.Footprints]). The main types are [Kernel] (the parsed kernel:
+// domains, inames, arrays, statements and Schedule), the expression nodes
+// of [Expr], the schedule nodes of [Node] ([Loop], [Instruction],
+// [Barrier]), [Tally] (what the interpreter did), [Counted] (the symbolic
+// counts of a kernel), [Evaluator] (chosen counts compiled for fast
+// evaluation) and [Weighted] (a weighted sum of the counts compiled for
+// fast evaluation: a linear prediction).
 //
 // # The .knl format
 //

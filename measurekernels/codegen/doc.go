@@ -1,6 +1,6 @@
 // Package codegen turns a counts kernel (its IR and schedule) into OpenCL C
 // or CUDA C source, together with the order of the kernel's arguments:
-// Generate writes the code that uniperf compiles, checks against the
+// [Generate] writes the code that uniperf compiles, checks against the
 // reference interpreter and times.
 //
 // The generated kernel does exactly what counts.Run does, and nothing

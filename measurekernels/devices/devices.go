@@ -1,7 +1,8 @@
 // Package devices finds the compute runtimes present on this machine
 // (OpenCL and CUDA, each loaded at run time) and opens a device by selector.
-// A runtime that is missing is reported, not fatal: uniperf works with
-// whichever runtime answers.
+// [List] returns the devices of every runtime that answered and [Open]
+// opens one by selector. A runtime that is missing is reported, not fatal:
+// uniperf works with whichever runtime answers.
 package devices
 
 import (

@@ -1,9 +1,9 @@
 // Package gpu is the backend-neutral face of the compute runtimes uniperf
-// measures on. A Runtime (OpenCL or CUDA, loaded at run time without cgo by
-// the opencl and cuda subpackages) lists its devices; an open Device compiles
-// kernel source into a Program, allocates Buffers, and runs a Kernel over a
-// global and local size, timing each launch with the device's own event
-// timers.
+// measures on. A [Runtime] (OpenCL or CUDA, loaded at run time without cgo
+// by the opencl and cuda subpackages) lists its devices; an open [Device]
+// compiles kernel source into a [Program], allocates buffers ([Buffer]),
+// and runs a [Kernel] over a global and local size, timing each launch with
+// the device's own event timers.
 //
 // The types here carry no driver state; they exist so that the measurement
 // harness and the command line are written once for both backends.

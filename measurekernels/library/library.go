@@ -1,6 +1,7 @@
 // Package library holds uniperf's kernel library: the measurement kernels
 // of seed 001 section 4.1 and the test kernels of section 5, written in
 // the .knl kernel format of package counts and embedded in the binary.
+// [Names] lists the kernels and [Source] returns one's .knl text.
 //
 // Work-group sizes are constants that suites override: LX is the number of
 // work-items along hardware axis l.0, LY along l.1 (two-dimensional

@@ -1,8 +1,9 @@
 // Package programs holds uniperf's example programs: sequences of kernel
 // launches in the program-file format of package fit/program, each with
-// its own .knl kernels, embedded in the binary. They are not part of the
-// measurement library (package library), whose kernels the measurement
-// suites run.
+// its own .knl kernels, embedded in the binary. [Names] lists them and
+// [Open] returns one's directory and the name of its program file. They
+// are not part of the measurement library (package library), whose
+// kernels the measurement suites run.
 //
 // "cnn" is the forward pass of a small convolutional network: two
 // convolution layers with ReLU, two 2 × 2 max-pooling layers and a
