@@ -38,10 +38,6 @@ func Discover() []Runtime {
 	return out
 }
 
-// ErrNoRuntime is returned (wrapped, with each backend's reason) when
-// neither OpenCL nor CUDA answered.
-var ErrNoRuntime = errors.New("no OpenCL or CUDA runtime answered")
-
 // List returns the devices of every runtime that answered.
 func List() ([]gpu.Info, error) {
 	infos, _, err := collect(Discover())
@@ -79,10 +75,3 @@ func Open(selector string) (gpu.Device, error) {
 	}
 	return loaded[info.Backend].Open(info.Index)
 }
-
-// SelectError is a selector that names no device or several: the user's
-// input, not a fault of the device.
-type SelectError struct{ Err error }
-
-func (e *SelectError) Error() string { return e.Err.Error() }
-func (e *SelectError) Unwrap() error { return e.Err }
