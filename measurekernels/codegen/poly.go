@@ -9,6 +9,9 @@ import (
 	"github.com/uniperf/uniperf/polyhedra"
 )
 
+// newPolyDomain projects k's domain onto no iname (the assumptions) and
+// computes the first values of its parallel inames and the hardware facts,
+// the contexts that loops and guards are then simplified against.
 func newPolyDomain(k *counts.Kernel) (*polyDomain, error) {
 	params := map[string]bool{}
 	for _, p := range k.Params {
