@@ -30,9 +30,11 @@
 // Existential variables that no constraint relates, directly or through
 // others, are projected apart and the results intersected: the
 // variables of a loop domain projected onto one loop mostly fall into
-// small independent groups. A union is made disjoint by subtraction,
-// which is exact because the negation of a constraint over divs is
-// again one constraint.
+// small independent groups. A row that a div's own definition implies
+// (a mod 256 >= 0, left where a tile's variables are projected out) is
+// dropped, so that the div does not outlive it. A union is made disjoint
+// by subtraction, which is exact because the negation of a constraint
+// over divs is again one constraint.
 //
 // # Counting
 //
