@@ -228,3 +228,43 @@ func (b *bset) constantlyFalse() bool {
 	}
 	return false
 }
+
+// contains evaluates the divs of a dimensionless bset at the parameter
+// values and reports whether every constraint holds; it returns all column
+// values.
+func (b *bset) contains(params []int64) ([]int64, bool) {
+	cols := make([]int64, b.width())
+	cols[0] = 1
+	copy(cols[1:], params)
+	return cols, b.holds(cols)
+}
+
+// holds computes the div columns of cols (the other columns given) and
+// checks the constraints.
+func (b *bset) holds(cols []int64) bool {
+	for k, d := range b.divs {
+		cols[b.divCol(k)] = floorDiv(dot(d.num, cols), d.den)
+	}
+	for _, r := range b.eqs {
+		if dot(r, cols) != 0 {
+			return false
+		}
+	}
+	for _, r := range b.ineqs {
+		if dot(r, cols) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// dot returns row·cols with cols[0] = 1, checked for overflow.
+func dot(row, cols []int64) int64 {
+	var s int64
+	for j, v := range row {
+		if v != 0 {
+			s = add64(s, mul64(v, cols[j]))
+		}
+	}
+	return s
+}

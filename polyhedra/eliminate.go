@@ -40,29 +40,14 @@ func (e *ComplexityError) Error() string {
 }
 
 // workLimit bounds the work units (one per elimination step and
-// polynomial term) spent on one operation; fmLimitCalls bounds its
-// Fourier–Motzkin runs, which only prune and simplify: once they are
-// spent, the operation goes on without them.
-const (
-	workLimit    = 4_000_000
-	fmLimitCalls = 8000
-)
+// polynomial term) spent on one operation.
+const workLimit = 4_000_000
 
 // maxPolyTerms bounds the terms of the summand of one piece: each lifted
 // div and each summation raise the degree, and the cost of a summation
 // grows with the square of the terms, so that a few pieces could
 // otherwise take hours without reaching any budget of pieces.
 const maxPolyTerms = 500
-
-// fmAllowed charges one Fourier–Motzkin run to b's budget and reports
-// whether it may be done.
-func (b *bset) fmAllowed() bool {
-	if b.work == nil {
-		return true
-	}
-	b.work.fmCalls++
-	return b.work.fmCalls <= fmLimitCalls
-}
 
 // spend charges an elimination step of b to its budget, if any.
 func (b *bset) spend() error {

@@ -375,3 +375,18 @@ func (b *bset) ratRange(col int) (lo, hi int64, hasLo, hasHi, empty bool) {
 	}
 	return lo, hi, hasLo, hasHi, false
 }
+
+// fmLimitCalls bounds the Fourier–Motzkin runs of one operation, which
+// only prune and simplify: once they are spent, the operation goes on
+// without them.
+const fmLimitCalls = 8000
+
+// fmAllowed charges one Fourier–Motzkin run to b's budget and reports
+// whether it may be done.
+func (b *bset) fmAllowed() bool {
+	if b.work == nil {
+		return true
+	}
+	b.work.fmCalls++
+	return b.work.fmCalls <= fmLimitCalls
+}

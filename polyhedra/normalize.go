@@ -302,7 +302,7 @@ func (b *bset) normalizeRows() bool {
 		if !holds {
 			return false
 		}
-		if !vars {
+		if !vars || b.divImplies(r) {
 			continue
 		}
 		if i := seenEq.find(r[1:], 1); i >= 0 {
@@ -375,6 +375,52 @@ func (b *bset) promoteOpposites() bool {
 		b.ineqs = out
 	}
 	return changed
+}
+
+// divImplies reports whether the inequality r holds wherever its one div
+// d = floor(e/m) is defined: r is c*(e - m*d) + c0 with c0 >= 0, or
+// c*(m*d - e) + c0 with c0 >= c*(m - 1), for an integer c > 0, since
+// 0 <= e - m*d <= m - 1. Projecting a tile's variables out leaves such
+// rows (a mod 256 >= 0), and the div they keep alive would otherwise be
+// lifted or split into residue classes.
+func (b *bset) divImplies(r []int64) bool {
+	col := -1
+	for c := b.firstDiv(); c < len(r); c++ {
+		if r[c] != 0 {
+			if col >= 0 {
+				return false
+			}
+			col = c
+		}
+	}
+	if col < 0 {
+		return false
+	}
+	d := b.divs[col-b.firstDiv()]
+	if r[col]%d.den != 0 {
+		return false
+	}
+	// With k = r[col]/m, r = -k*(e - m*d) + c0 where c0 = r0 + k*e0.
+	k := r[col] / d.den
+	for j := 1; j < len(r); j++ {
+		var e int64
+		if j < len(d.num) {
+			e = d.num[j]
+		}
+		if v, ok := mulOK(-k, e); j != col && (!ok || r[j] != v) {
+			return false
+		}
+	}
+	ke, ok := mulOK(k, d.num[0])
+	c0, ok2 := addOK(r[0], ke)
+	if !ok || !ok2 {
+		return false
+	}
+	if k < 0 {
+		return c0 >= 0
+	}
+	bound, ok := mulOK(k, d.den-1)
+	return ok && c0 >= bound
 }
 
 // rewriteSingleDiv rewrites a constraint k*d + f >= 0 whose only div is

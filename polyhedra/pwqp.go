@@ -155,46 +155,6 @@ func (p *PwQPolynomial) evalVals(vals []int64) (*big.Int, error) {
 	return new(big.Int).Set(sum.Num()), nil
 }
 
-// contains evaluates the divs of a dimensionless bset at the parameter
-// values and reports whether every constraint holds; it returns all column
-// values.
-func (b *bset) contains(params []int64) ([]int64, bool) {
-	cols := make([]int64, b.width())
-	cols[0] = 1
-	copy(cols[1:], params)
-	return cols, b.holds(cols)
-}
-
-// holds computes the div columns of cols (the other columns given) and
-// checks the constraints.
-func (b *bset) holds(cols []int64) bool {
-	for k, d := range b.divs {
-		cols[b.divCol(k)] = floorDiv(dot(d.num, cols), d.den)
-	}
-	for _, r := range b.eqs {
-		if dot(r, cols) != 0 {
-			return false
-		}
-	}
-	for _, r := range b.ineqs {
-		if dot(r, cols) < 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// dot returns row·cols with cols[0] = 1, checked for overflow.
-func dot(row, cols []int64) int64 {
-	var s int64
-	for j, v := range row {
-		if v != 0 {
-			s = add64(s, mul64(v, cols[j]))
-		}
-	}
-	return s
-}
-
 // IsZero reports whether p has no pieces, which makes it 0 everywhere.
 // Simplification drops pieces with a zero polynomial or a domain it
 // proves empty, so this is how a function that is recognisably zero
@@ -247,26 +207,6 @@ func aligned(p, q *PwQPolynomial) (params []string, ps, qs []*bset) {
 		return out
 	}
 	return params, lifted(p), lifted(q)
-}
-
-// meet returns a ∩ b, carrying a's poly, and b's poly over its columns.
-func meet(a, b *bset) (*bset, *poly) {
-	c := a.clone()
-	m := c.meetInto(b)
-	return c, translatePoly(m, b.poly)
-}
-
-// meetInto adds b's constraints (and divs) to c and returns the map of
-// b's columns into c's (see importCols).
-func (c *bset) meetInto(b *bset) [][]int64 {
-	m := c.importCols(b)
-	for _, r := range b.eqs {
-		c.addEq(c.translate(m, r))
-	}
-	for _, r := range b.ineqs {
-		c.addIneq(c.translate(m, r))
-	}
-	return m
 }
 
 // Scale returns c*p.

@@ -419,3 +419,23 @@ func mergeNames(a, b []string) []string {
 	}
 	return out
 }
+
+// meet returns a ∩ b, carrying a's poly, and b's poly over its columns.
+func meet(a, b *bset) (*bset, *poly) {
+	c := a.clone()
+	m := c.meetInto(b)
+	return c, translatePoly(m, b.poly)
+}
+
+// meetInto adds b's constraints (and divs) to c and returns the map of
+// b's columns into c's (see importCols).
+func (c *bset) meetInto(b *bset) [][]int64 {
+	m := c.importCols(b)
+	for _, r := range b.eqs {
+		c.addEq(c.translate(m, r))
+	}
+	for _, r := range b.ineqs {
+		c.addIneq(c.translate(m, r))
+	}
+	return m
+}
