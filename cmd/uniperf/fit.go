@@ -26,7 +26,7 @@ type fitOptions struct {
 	balance    bool
 	robust     bool
 	minNorm    bool
-	integer    bool
+	noInteger  bool
 	noFill     bool
 	model      string
 	deviceFile string
@@ -70,8 +70,9 @@ Properties that are zero in every row are dropped and listed. Properties
 that the measurement set cannot tell apart (collinear columns) make the fit
 fail with their names and the condition number, because any split of the
 time between them would be arbitrary; --min-norm accepts the minimum-norm
-solution instead. Integer operations are counted but left out of the fit,
-as in seed 001, unless --integer is given.
+solution instead. Integer operations (int.*, which the arith_int class
+prices) are fitted like the other properties; --no-integer leaves them
+out, as seed 001 does.
 
 --coverage reports, for every property that the tables' test kernels
 use, which measurement classes exercise it (rows, distinct counts), its
@@ -128,7 +129,7 @@ func init() {
 	f.BoolVar(&fitOpts.balance, "balance", false, "weigh the rows so that every kernel class counts the same")
 	f.BoolVar(&fitOpts.robust, "robust", false, "minimise absolute relative errors")
 	f.BoolVar(&fitOpts.minNorm, "min-norm", false, "accept collinear properties with the minimum-norm solution")
-	f.BoolVar(&fitOpts.integer, "integer", false, "fit integer operations too")
+	f.BoolVar(&fitOpts.noInteger, "no-integer", false, "leave integer operations out of the fit, as seed 001 does")
 	f.BoolVar(&fitOpts.noFill, "no-grid-fill", false, "fit the counts as they are, without the grid-fill factor (the default fit before it)")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
@@ -148,7 +149,7 @@ func (o fitOptions) linear() models.LinearOptions {
 	f.Balance = f.Balance || o.balance
 	f.Robust = f.Robust || o.robust
 	f.MinNorm = o.minNorm
-	lo := models.LinearOptions{Fit: f, Integer: o.integer}
+	lo := models.LinearOptions{Fit: f, NoInteger: o.noInteger}
 	if !o.free && !o.noFill {
 		lo.Fill = &fit.GridFill{}
 	}
@@ -157,8 +158,8 @@ func (o fitOptions) linear() models.LinearOptions {
 
 // linearOnly refuses the linear model's fit options with another model.
 func (o fitOptions) linearOnly(model string) error {
-	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.integer || o.coverage) {
-		return fmt.Errorf("--free, --balance, --robust, --min-norm, --integer and --coverage concern the linear model's fit, not the %s model's", model)
+	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.noInteger || o.coverage) {
+		return fmt.Errorf("--free, --balance, --robust, --min-norm, --no-integer and --coverage concern the linear model's fit, not the %s model's", model)
 	}
 	return nil
 }

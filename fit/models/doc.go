@@ -39,7 +39,9 @@
 // launch, and Calibrate chooses the saturation among
 // [SaturationCandidates] by training error, on the rows it fits alone.
 //
-// Which properties enter the fit follows seed 001 §2: integer operations
-// are counted but left out ([LinearOptions].Integer puts them in), because
-// the paper's model does not price them and compilers remove most of them.
+// Which properties enter the fit follows seed 001 §2, with integer
+// operations besides: the paper leaves them out, because compilers remove
+// most of them, but the bounds guards and index arithmetic of real kernels
+// keep some, and the arith_int class prices them ([LinearOptions].NoInteger
+// leaves them out as the paper does).
 package models

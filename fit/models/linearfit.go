@@ -17,9 +17,10 @@ import (
 // CrossValidate.
 type LinearOptions struct {
 	Fit fit.Options
-	// Integer puts the int.* properties into the fit; seed 001 leaves
-	// them out.
-	Integer bool
+	// NoInteger leaves the int.* properties out of the fit, as seed 001
+	// does; by default they are fitted like the others (a property no
+	// row exercises enters no fit either way).
+	NoInteger bool
 	// Fill, where set, is the grid fill applied to the counts (see
 	// fit.GridFill): Samples scales every row's counts by its factor, and
 	// Calibrate fits on counts so scaled, choosing the saturation among
@@ -41,7 +42,7 @@ func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sampl
 		}
 		values[i] = v
 		for p := range v {
-			if opts.Integer || !strings.HasPrefix(p, "int.") {
+			if !opts.NoInteger || !strings.HasPrefix(p, "int.") {
 				seen[p] = true
 			}
 		}
