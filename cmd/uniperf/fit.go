@@ -229,16 +229,31 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 // the test kernels' properties, how well, and where the test predictions
 // extrapolate or lean on weakly determined weights.
 func printCoverage(out io.Writer, w *fit.Weights, lt *loadedTables, opts fitOptions) error {
-	c, err := models.NewCounter(tableKernels).Coverage(w, lt.tables, opts.linear())
+	c, err := models.NewCounterWith(tableKernels, models.WeightsBanks(w)).Coverage(w, lt.tables, opts.linear())
 	if err != nil {
 		return err
 	}
 	return c.WriteText(out)
 }
 
+// tableCounter returns a Counter of the tables' kernels that counts bank
+// conflicts with the layout of the device the tables were measured on
+// (models.DeviceBanks): the layout a fit on them records.
+func tableCounter(lt *loadedTables) (*models.Counter, error) {
+	banks, err := models.TablesBanks(lt.tables)
+	if err != nil {
+		return nil, err
+	}
+	return models.NewCounterWith(tableKernels, banks), nil
+}
+
 // train fits the weights of the loaded tables and records their inputs.
 func train(lt *loadedTables, opts fitOptions) (*fit.Weights, error) {
-	w, err := models.NewCounter(tableKernels).CalibrateTables(lt.tables, opts.linear())
+	counter, err := tableCounter(lt)
+	if err != nil {
+		return nil, err
+	}
+	w, err := counter.CalibrateTables(lt.tables, opts.linear())
 	var re *fit.RankError
 	if errors.As(err, &re) {
 		return nil, fmt.Errorf("%w\n(give --min-norm to accept a minimum-norm solution, or measure kernels that separate these properties)", err)
@@ -276,6 +291,9 @@ func printDiagnostics(out io.Writer, w *fit.Weights) {
 	}
 	if len(d.AtZero) > 0 {
 		fmt.Fprintf(out, "held at zero by the non-negative fit: %s\n", strings.Join(d.AtZero, ", "))
+	}
+	if w.Banks != nil && *w.Banks != models.DefaultBanks {
+		fmt.Fprintf(out, "local memory counted in %s, the device's layout\n", w.Banks)
 	}
 	if f := w.Fill; f != nil {
 		fmt.Fprintf(out, "grid fill: %d compute units, saturated at %d work-items a unit (of %s, the least training error)\n",

@@ -269,7 +269,7 @@ func validationCases(lt *loadedTables, opts validateOptions, role string) ([]rep
 		return nil, fmt.Errorf("the tables have no rows of role %q to validate", role)
 	}
 	w.ZeroMissing = !opts.strict
-	cases, terms, err := models.NewCounter(tableKernels).ValidateTerms(w, rows)
+	cases, terms, err := models.NewCounterWith(tableKernels, models.WeightsBanks(w)).ValidateTerms(w, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +288,7 @@ func validateCoverage(out io.Writer, lt *loadedTables, path string) error {
 		return fmt.Errorf("--coverage: %s: %w", path, err)
 	}
 	integer := slices.ContainsFunc(w.Properties, func(p string) bool { return strings.HasPrefix(p, "int.") })
-	c, err := models.NewCounter(tableKernels).Coverage(w, lt.tables, models.LinearOptions{NoInteger: !integer})
+	c, err := models.NewCounterWith(tableKernels, models.WeightsBanks(w)).Coverage(w, lt.tables, models.LinearOptions{NoInteger: !integer})
 	if err != nil {
 		return err
 	}
@@ -318,7 +318,11 @@ func sameInputs(w *fit.Weights, lt *loadedTables) error {
 }
 
 func cvCases(lt *loadedTables, opts fitOptions) ([]report.Case, []string, error) {
-	cases, skipped, err := models.NewCounter(tableKernels).CrossValidate(lt.tables, opts.linear())
+	counter, err := tableCounter(lt)
+	if err != nil {
+		return nil, nil, err
+	}
+	cases, skipped, err := counter.CrossValidate(lt.tables, opts.linear())
 	if err != nil {
 		return nil, nil, err
 	}

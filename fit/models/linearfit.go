@@ -108,6 +108,8 @@ func (c *Counter) Calibrate(rows []Row, opts LinearOptions) (*fit.Weights, error
 	}
 	w.Model = fit.ModelUnified
 	w.Version = datasets.Version
+	banks := c.banks
+	w.Banks = &banks
 	w.PropertySet = fit.PropertySetID(w.Properties)
 	return w, nil
 }
@@ -141,6 +143,9 @@ func (c *Counter) PredictLaunch(w *fit.Weights, name string, consts, params map[
 // predictScaled predicts with the counts scaled by factor, the grid-fill
 // factor of the launch, where w has a grid fill.
 func (c *Counter) predictScaled(w *fit.Weights, name string, consts, params map[string]int64, factor float64) (float64, []fit.Term, error) {
+	if err := CheckBanks(w, c); err != nil {
+		return 0, nil, err
+	}
 	v, err := c.Counts(name, consts, params)
 	if err != nil {
 		return 0, nil, err
@@ -302,6 +307,9 @@ func (c *Counter) Coverage(w *fit.Weights, tables map[string]*datasets.Table, op
 		return nil, fmt.Errorf("coverage: the tables have %d measurement and %d test rows: it needs both", len(train), len(test))
 	}
 	// The counts are those w was fitted on, scaled by its grid fill.
+	if err := CheckBanks(w, c); err != nil {
+		return nil, fmt.Errorf("coverage: %w", err)
+	}
 	opts.Fill = w.Fill
 	props, samples, err := c.Samples(append(slices.Clone(train), test...), opts)
 	if err != nil {
