@@ -276,9 +276,9 @@ func mixSetup(f64 bool) func(p map[string]int64, rng *rand.Rand) (map[string]any
 }
 
 // intSetup checks arith_int_i32 or arith_int_i64 with work-groups of
-// lx x ly: out[i, j] is the chain started at
-// i mod ly + j mod lx, with m = c & 15, run through its five loops step
-// by step in Go, converted to f32.
+// lx x ly: out[i, j] is the sum of the four chains started at x0 =
+// i mod ly + j mod lx, x0 + 1, x0 + 2 and x0 + 3, with m = c & 15, each
+// run through its five loops step by step in Go, converted to f32.
 func intSetup(lx, ly int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		m := p["c"] & 15
@@ -305,11 +305,15 @@ func intSetup(lx, ly int64) func(p map[string]int64, rng *rand.Rand) (map[string
 		return map[string]any{"out": out}, func() error {
 			for i := range n {
 				for j := range n {
-					x := chain(i%ly + j%lx)
-					if x < 0 || x >= 1<<12 {
-						return fmt.Errorf("out[%d, %d]: the chain left [0, 2^12): %d", i, j, x)
+					var sum int64
+					for c := range int64(4) {
+						x := chain(i%ly + j%lx + c)
+						if x < 0 || x >= 1<<12 {
+							return fmt.Errorf("out[%d, %d]: chain %d left [0, 2^12): %d", i, j, c, x)
+						}
+						sum += x
 					}
-					if want := float32(x); out[i*n+j] != want {
+					if want := float32(sum); out[i*n+j] != want {
 						return fmt.Errorf("out[%d, %d] = %v, want %v", i, j, out[i*n+j], want)
 					}
 				}
