@@ -74,6 +74,13 @@ solution instead. Integer operations (int.*, which the arith_int class
 prices) are fitted like the other properties; --no-integer leaves them
 out, as seed 001 does.
 
+Local accesses with bank conflicts (local.<t>.conflict=D) are counted
+with the bank layout of the tables' device, from the local_banks of its
+shipped device file (16 banks of 4 bytes on compute capability 1.x, 32
+of 4 on later NVIDIA GPUs), and with 32 banks of 4 bytes where the device
+has no file or no layout (a CPU); the weights record the layout, and
+predict and validate count with it.
+
 --coverage reports, for every property that the tables' test kernels
 use, which measurement classes exercise it (rows, distinct counts), its
 weight's standard error from the relative-error regression (residual

@@ -39,6 +39,12 @@
 // launch, and Calibrate chooses the saturation among
 // [SaturationCandidates] by training error, on the rows it fits alone.
 //
+// A [Counter] classes local accesses by the bank conflicts of one bank
+// layout ([NewCounterWith]); [DeviceBanks] gives a device's from its
+// shipped device file (package fit/gpus), Calibrate records the Counter's
+// in the weights, and predictions refuse a Counter of another layout than
+// the weights' ([CheckBanks], [WeightsBanks]).
+//
 // Which properties enter the fit follows seed 001 §2, with integer
 // operations besides: the paper leaves them out, because compilers remove
 // most of them, but the bounds guards and index arithmetic of real kernels
