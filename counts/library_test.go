@@ -275,6 +275,54 @@ func mixSetup(f64 bool) func(p map[string]int64, rng *rand.Rand) (map[string]any
 	}
 }
 
+// intSetup checks arith_int_i32 or arith_int_i64 with work-groups of
+// lx x ly: out[i, j] is the sum of the four chains started at x0 =
+// i mod ly + j mod lx, x0 + 1, x0 + 2 and x0 + 3, with m = c & 15, each
+// run through its five loops step by step in Go, converted to f32.
+func intSetup(lx, ly int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		m := p["c"] & 15
+		chain := func(x int64) int64 {
+			for range 8 * p["na"] {
+				x = x - x>>2 + m
+			}
+			for range 8 * p["nb"] {
+				x = (x*m>>4)*m>>4 + m
+			}
+			for range 8 * p["nc"] {
+				x = (x ^ m | x&7) ^ x>>1
+			}
+			for range 8 * p["nd"] {
+				x = x>>1 + m
+			}
+			for range 8 * p["ne"] {
+				x = x/3 + m // x >= 0: / is floor division
+			}
+			return x
+		}
+		n := p["n"]
+		out := poisonF32(n * n)
+		return map[string]any{"out": out}, func() error {
+			for i := range n {
+				for j := range n {
+					var sum int64
+					for c := range int64(4) {
+						x := chain(i%ly + j%lx + c)
+						if x < 0 || x >= 1<<12 {
+							return fmt.Errorf("out[%d, %d]: chain %d left [0, 2^12): %d", i, j, c, x)
+						}
+						sum += x
+					}
+					if want := float32(sum); out[i*n+j] != want {
+						return fmt.Errorf("out[%d, %d] = %v, want %v", i, j, out[i*n+j], want)
+					}
+				}
+			}
+			return nil
+		}
+	}
+}
+
 // chain applies op with each constant in turn, rounding to f32 after each
 // step unless f64.
 func chain(f64 bool, x float64, op func(a, b float64) float64, consts ...float64) float64 {
@@ -494,6 +542,10 @@ func libraryCases() []libraryCase {
 		{"fan_out", map[string]int64{"LX": 8, "S": 1}, map[string]int64{"n": 3}, fanOutSetup(1)},
 		{"fan_in", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 21}, fanInSetup(4)},
 		{"fan_in", map[string]int64{"LX": 8, "S": 1}, map[string]int64{"n": 3}, fanInSetup(1)},
+		{"arith_int_i32", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 3, "nb": 2, "nc": 5, "nd": 1, "ne": 4, "c": 13}, intSetup(4, 3)},
+		{"arith_int_i32", nil, map[string]int64{"n": 20, "na": 1, "nb": 4, "nc": 1, "nd": 2, "ne": 1, "c": -3}, intSetup(16, 16)},
+		{"arith_int_i64", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 2, "nb": 5, "nc": 1, "nd": 3, "ne": 2, "c": 1000}, intSetup(4, 3)},
+		{"arith_int_i64", nil, map[string]int64{"n": 20, "na": 1, "nb": 1, "nc": 6, "nd": 1, "ne": 3, "c": 7}, intSetup(16, 16)},
 	}
 	return append(cases, arithCases()...)
 }

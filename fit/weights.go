@@ -31,6 +31,13 @@ type Weights struct {
 	// factor before the weights apply (see GridFill): the weights were
 	// fitted on counts so scaled, and must be used so.
 	Fill *GridFill
+	// Banks, where set, is the local-memory bank layout the fit counted
+	// local accesses with (the local.<t>.conflict=D properties depend
+	// on it): the weights apply to counts of that layout. Nil means
+	// weights that do not say (fitted before uniperf recorded it, or
+	// typed from a paper), which were counted with package counts'
+	// default, 32 banks of 4 bytes.
+	Banks *BankLayout
 	// ZeroMissing makes Predict price a property the weights have no
 	// weight for at zero, as a Term marked Unweighted, rather than fail.
 	// It is the caller's choice, not part of the table.
@@ -155,6 +162,11 @@ func (w *Weights) Validate() error {
 	}
 	if w.Fill != nil {
 		if err := w.Fill.Validate(); err != nil {
+			return fmt.Errorf("weights for %s: %w", w.Device, err)
+		}
+	}
+	if w.Banks != nil {
+		if err := w.Banks.Validate(); err != nil {
 			return fmt.Errorf("weights for %s: %w", w.Device, err)
 		}
 	}

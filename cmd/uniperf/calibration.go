@@ -85,7 +85,9 @@ func tablesOf(lt *loadedTables, names []string) map[string]*datasets.Table {
 }
 
 // deviceRows sets up the rows of every device of the tables with its
-// parameter file, counting kernels with counter (a new one when nil).
+// parameter file, counting kernels with counter, or where it is nil with a
+// new one per device that counts bank conflicts with the device's layout
+// (models.DeviceBanks).
 // needDevice says whether a device without a parameter file is an error;
 // deviceFile applies when the tables come from one device.
 func deviceRows(lt *loadedTables, counter *models.Counter, needDevice bool, deviceFile string) ([]models.DeviceRows, []string, error) {
@@ -97,14 +99,15 @@ func deviceRows(lt *loadedTables, counter *models.Counter, needDevice bool, devi
 		return nil, nil, fmt.Errorf("--device-file gives the parameters of one device, and the tables come from %d: %s",
 			len(groups), strings.Join(slices.Sorted(maps.Keys(groups)), ", "))
 	}
-	if counter == nil {
-		counter = models.NewCounter(tableKernels)
-	}
 	var out []models.DeviceRows
 	var notes []string
 	for _, device := range slices.Sorted(maps.Keys(groups)) {
 		tables := tablesOf(lt, groups[device])
 		env := &models.Env{Counter: counter}
+		if counter == nil {
+			banks, _ := models.DeviceBanks(device)
+			env.Counter = models.NewCounterWith(tableKernels, banks)
+		}
 		if needDevice || deviceFile != "" {
 			d, err := deviceParams(device, deviceFile)
 			if err != nil {

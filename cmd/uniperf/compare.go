@@ -39,7 +39,7 @@ The models (uniperf compare --models with a list; the default is all three):
 
   linear   seed 001's unified model: one weight per property, fitted by
            relative-error least squares (uniperf's default fit; --free,
-           --min-norm and --integer set it up as in uniperf fit)
+           --min-norm and --no-integer set it up as in uniperf fit)
   hongkim  Hong and Kim's MWP–CWP model (seed 002) on per-thread counts;
            its three memory parameters are fitted to the measurement rows
   cycles   the cycle-weighted model (seed 004): cycle weights per
@@ -92,7 +92,7 @@ func init() {
 	f.BoolVar(&compareOpts.json, "json", false, "print every model's predictions as JSON instead of the report")
 	f.BoolVar(&compareOpts.fit.free, "free", false, "fit the linear model freely, as seed 001 does, instead of by uniperf's default fit")
 	f.BoolVar(&compareOpts.fit.minNorm, "min-norm", false, "accept collinear properties in the linear fit")
-	f.BoolVar(&compareOpts.fit.integer, "integer", false, "fit integer operations in the linear model")
+	f.BoolVar(&compareOpts.fit.noInteger, "no-integer", false, "leave integer operations out of the linear model's fit")
 	f.BoolVar(&compareOpts.fit.noFill, "no-grid-fill", false, "fit the linear model without the grid-fill factor")
 	rootCmd.AddCommand(compareCmd)
 }

@@ -63,8 +63,10 @@ Local accesses whose warps ask one bank for several words count a second
 time as local.<t>.conflict=D, by their conflict degree (go doc
 github.com/uniperf/uniperf/counts says how it is decided); --banks and
 --bank-bytes give the device's banks (default 32 of 4 bytes, NVIDIA's and
-AMD's), which fits and predictions do not take yet: they count with the
-default.
+AMD's since Fermi and GCN; 16 of 4 on compute capability 1.x). uniperf fit
+counts with the layout of the tables' device where its device file gives
+one (fit/gpus), and records it in the weights; predict and validate count
+with the weights' layout.
 
 --by instruction lists under each property its parts: what each instruction
 (or, for sync.barrier, each barrier) contributes, named by its id and

@@ -26,7 +26,7 @@ type fitOptions struct {
 	balance    bool
 	robust     bool
 	minNorm    bool
-	integer    bool
+	noInteger  bool
 	noFill     bool
 	model      string
 	deviceFile string
@@ -70,8 +70,16 @@ Properties that are zero in every row are dropped and listed. Properties
 that the measurement set cannot tell apart (collinear columns) make the fit
 fail with their names and the condition number, because any split of the
 time between them would be arbitrary; --min-norm accepts the minimum-norm
-solution instead. Integer operations are counted but left out of the fit,
-as in seed 001, unless --integer is given.
+solution instead. Integer operations (int.*, which the arith_int class
+prices) are fitted like the other properties; --no-integer leaves them
+out, as seed 001 does.
+
+Local accesses with bank conflicts (local.<t>.conflict=D) are counted
+with the bank layout of the tables' device, from the local_banks of its
+shipped device file (16 banks of 4 bytes on compute capability 1.x, 32
+of 4 on later NVIDIA GPUs), and with 32 banks of 4 bytes where the device
+has no file or no layout (a CPU); the weights record the layout, and
+predict and validate count with it.
 
 --coverage reports, for every property that the tables' test kernels
 use, which measurement classes exercise it (rows, distinct counts), its
@@ -128,7 +136,7 @@ func init() {
 	f.BoolVar(&fitOpts.balance, "balance", false, "weigh the rows so that every kernel class counts the same")
 	f.BoolVar(&fitOpts.robust, "robust", false, "minimise absolute relative errors")
 	f.BoolVar(&fitOpts.minNorm, "min-norm", false, "accept collinear properties with the minimum-norm solution")
-	f.BoolVar(&fitOpts.integer, "integer", false, "fit integer operations too")
+	f.BoolVar(&fitOpts.noInteger, "no-integer", false, "leave integer operations out of the fit, as seed 001 does")
 	f.BoolVar(&fitOpts.noFill, "no-grid-fill", false, "fit the counts as they are, without the grid-fill factor (the default fit before it)")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
@@ -148,7 +156,7 @@ func (o fitOptions) linear() models.LinearOptions {
 	f.Balance = f.Balance || o.balance
 	f.Robust = f.Robust || o.robust
 	f.MinNorm = o.minNorm
-	lo := models.LinearOptions{Fit: f, Integer: o.integer}
+	lo := models.LinearOptions{Fit: f, NoInteger: o.noInteger}
 	if !o.free && !o.noFill {
 		lo.Fill = &fit.GridFill{}
 	}
@@ -157,8 +165,8 @@ func (o fitOptions) linear() models.LinearOptions {
 
 // linearOnly refuses the linear model's fit options with another model.
 func (o fitOptions) linearOnly(model string) error {
-	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.integer || o.coverage) {
-		return fmt.Errorf("--free, --balance, --robust, --min-norm, --integer and --coverage concern the linear model's fit, not the %s model's", model)
+	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.noInteger || o.coverage) {
+		return fmt.Errorf("--free, --balance, --robust, --min-norm, --no-integer and --coverage concern the linear model's fit, not the %s model's", model)
 	}
 	return nil
 }
@@ -228,16 +236,31 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 // the test kernels' properties, how well, and where the test predictions
 // extrapolate or lean on weakly determined weights.
 func printCoverage(out io.Writer, w *fit.Weights, lt *loadedTables, opts fitOptions) error {
-	c, err := models.NewCounter(tableKernels).Coverage(w, lt.tables, opts.linear())
+	c, err := models.NewCounterWith(tableKernels, models.WeightsBanks(w)).Coverage(w, lt.tables, opts.linear())
 	if err != nil {
 		return err
 	}
 	return c.WriteText(out)
 }
 
+// tableCounter returns a Counter of the tables' kernels that counts bank
+// conflicts with the layout of the device the tables were measured on
+// (models.DeviceBanks): the layout a fit on them records.
+func tableCounter(lt *loadedTables) (*models.Counter, error) {
+	banks, err := models.TablesBanks(lt.tables)
+	if err != nil {
+		return nil, err
+	}
+	return models.NewCounterWith(tableKernels, banks), nil
+}
+
 // train fits the weights of the loaded tables and records their inputs.
 func train(lt *loadedTables, opts fitOptions) (*fit.Weights, error) {
-	w, err := models.NewCounter(tableKernels).CalibrateTables(lt.tables, opts.linear())
+	counter, err := tableCounter(lt)
+	if err != nil {
+		return nil, err
+	}
+	w, err := counter.CalibrateTables(lt.tables, opts.linear())
 	var re *fit.RankError
 	if errors.As(err, &re) {
 		return nil, fmt.Errorf("%w\n(give --min-norm to accept a minimum-norm solution, or measure kernels that separate these properties)", err)
@@ -275,6 +298,9 @@ func printDiagnostics(out io.Writer, w *fit.Weights) {
 	}
 	if len(d.AtZero) > 0 {
 		fmt.Fprintf(out, "held at zero by the non-negative fit: %s\n", strings.Join(d.AtZero, ", "))
+	}
+	if w.Banks != nil && *w.Banks != models.DefaultBanks {
+		fmt.Fprintf(out, "local memory counted in %s, the device's layout\n", w.Banks)
 	}
 	if f := w.Fill; f != nil {
 		fmt.Fprintf(out, "grid fill: %d compute units, saturated at %d work-items a unit (of %s, the least training error)\n",

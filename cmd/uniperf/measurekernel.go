@@ -328,7 +328,7 @@ func kernelMeta(timer *kernelTimer, opts kernelMeasureOptions) datasets.Meta {
 // comparePredictions fills in the prediction of every result from the
 // weights w, and warns on stderr when they were fitted on another device.
 func comparePredictions(stdout io.Writer, w *fit.Weights, src models.Source, kernel string, consts map[string]int64, results []kernelTime) error {
-	counter := models.NewCounter(src)
+	counter := models.NewCounterWith(src, models.WeightsBanks(w))
 	for i := range results {
 		t, terms, err := counter.Predict(w, kernel, consts, results[i].Params)
 		if err != nil {

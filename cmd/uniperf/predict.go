@@ -25,6 +25,8 @@ type predictOptions struct {
 	plot        string
 	measured    []string
 	warnShare   float64
+	banks       int
+	bankBytes   int
 	program     programFlags
 }
 
@@ -60,6 +62,15 @@ non-negative fit held at zero (measured as their share of the counts,
 since they add no time) or that the measurement rows determine weakly
 (a relative standard error above 25%, or none; measured as their share
 of the predicted time); uniperf fit --coverage says why they are.
+
+Local accesses are classed by bank conflicts (local.<t>.conflict=D) with
+the bank layout the weights were fitted with, which uniperf fit takes from
+the device file of the tables' device (16 banks of 4 bytes on compute
+capability 1.x, 32 of 4 on later NVIDIA GPUs) and records in the weights;
+weights that record none, and devices without a layout, use 32 banks of 4
+bytes. --banks and --bank-bytes state the layout you expect: one that
+differs from the weights' is an error, since the weights price the counts
+of their own layout.
 
 Several parameter sets give a table, one row per set: --param NAME=V1,V2,...
 lists values, and --sweep NAME=2^10..2^14 (powers of two), NAME=A..B or
@@ -143,6 +154,8 @@ func init() {
 	f.StringArrayVar(&predictOpts.measured, "measured", nil, "with --plot: measurement tables whose rows of the kernel are drawn beside the predictions (repeatable)")
 	f.BoolVar(&predictOpts.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero with a warning")
 	f.Float64Var(&predictOpts.warnShare, "warn-share", defaultWarnShare, warnShareUsage)
+	f.IntVar(&predictOpts.banks, "banks", 0, "local-memory banks you expect the weights to count with (an error where they differ; default: the weights' layout)")
+	f.IntVar(&predictOpts.bankBytes, "bank-bytes", 0, "bytes per local-memory bank you expect the weights to count with (an error where they differ; default: the weights' layout)")
 	f.StringVar(&predictOpts.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", "))
 	f.StringArrayVar(&predictOpts.deviceFiles, "device-file", nil, "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear; with --program, repeatable to split the batch")
 	pf := &predictOpts.program
@@ -156,6 +169,28 @@ func init() {
 	f.IntVar(&pf.runs, "runs", 10, "with --measure: timed runs per launch")
 	f.IntVar(&pf.discard, "discard", 2, "with --measure: leading runs left out of the minimum")
 	rootCmd.AddCommand(predictCmd)
+}
+
+// predictBanks returns the bank layout the weights were fitted with,
+// which predict counts with, and refuses --banks or --bank-bytes where
+// they ask for another.
+func predictBanks(w *fit.Weights, opts predictOptions) (fit.BankLayout, error) {
+	banks := models.WeightsBanks(w)
+	if opts.banks < 0 || opts.bankBytes < 0 {
+		return banks, fmt.Errorf("--banks %d, --bank-bytes %d: give positive numbers (or leave them out for the weights' layout)", opts.banks, opts.bankBytes)
+	}
+	if opts.banks > 0 && opts.banks != banks.Banks || opts.bankBytes > 0 && opts.bankBytes != banks.BankBytes {
+		asked := banks
+		if opts.banks > 0 {
+			asked.Banks = opts.banks
+		}
+		if opts.bankBytes > 0 {
+			asked.BankBytes = opts.bankBytes
+		}
+		return banks, fmt.Errorf("--banks/--bank-bytes ask for %s, but the weights for %s were fitted on counts of %s: predict counts with the weights' layout (refit on tables of a device with %s, or leave the flags out)",
+			asked, w.Device, banks, asked)
+	}
+	return banks, nil
 }
 
 // programOptions turns predict's flags into the options of predictProgram.
@@ -211,7 +246,11 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 		return fmt.Errorf("%s: %w", opts.weights, err)
 	}
 	w.ZeroMissing = !opts.strict
-	counter := models.NewCounter(kernelSource(kernel))
+	banks, err := predictBanks(w, opts)
+	if err != nil {
+		return err
+	}
+	counter := models.NewCounterWith(kernelSource(kernel), banks)
 	preds, err := predictSets(opts, func(consts, p map[string]int64) (prediction, error) {
 		if c, err := counter.Kernel(kernel, consts); err == nil {
 			if err := c.CheckBounds(p); err != nil {

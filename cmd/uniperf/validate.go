@@ -54,7 +54,7 @@ out, which shows how well the measurement set prices kernels it has not
 seen. Rows that count a property no other class exercises, or a
 combination of properties the other classes do not determine, are not
 predicted; each class's such rows are listed with the reason.
---free, --balance, --robust, --min-norm and --integer set up those fits as
+--free, --balance, --robust, --min-norm and --no-integer set up those fits as
 in uniperf fit. The error is 0.25 on the shipped pocl-epyc-paper table
 and 0.17 to 0.22 on the H100 and H200 tables; on a CPU it is large where
 a class alone sets a property apart (strided stores), where its sizes
@@ -121,7 +121,7 @@ func init() {
 	f.BoolVar(&validateOpts.fit.balance, "balance", false, "with --cv: balance the kernel classes")
 	f.BoolVar(&validateOpts.fit.robust, "robust", false, "with --cv: minimise absolute relative errors")
 	f.BoolVar(&validateOpts.fit.minNorm, "min-norm", false, "with --cv: accept collinear properties")
-	f.BoolVar(&validateOpts.fit.integer, "integer", false, "with --cv: fit integer operations too")
+	f.BoolVar(&validateOpts.fit.noInteger, "no-integer", false, "with --cv: leave integer operations out of the fits")
 	f.BoolVar(&validateOpts.fit.noFill, "no-grid-fill", false, "with --cv: fit without the grid-fill factor")
 	f.StringVar(&validateOpts.model, "model", "linear", "model to validate: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&validateOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
@@ -269,7 +269,7 @@ func validationCases(lt *loadedTables, opts validateOptions, role string) ([]rep
 		return nil, fmt.Errorf("the tables have no rows of role %q to validate", role)
 	}
 	w.ZeroMissing = !opts.strict
-	cases, terms, err := models.NewCounter(tableKernels).ValidateTerms(w, rows)
+	cases, terms, err := models.NewCounterWith(tableKernels, models.WeightsBanks(w)).ValidateTerms(w, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +288,7 @@ func validateCoverage(out io.Writer, lt *loadedTables, path string) error {
 		return fmt.Errorf("--coverage: %s: %w", path, err)
 	}
 	integer := slices.ContainsFunc(w.Properties, func(p string) bool { return strings.HasPrefix(p, "int.") })
-	c, err := models.NewCounter(tableKernels).Coverage(w, lt.tables, models.LinearOptions{Integer: integer})
+	c, err := models.NewCounterWith(tableKernels, models.WeightsBanks(w)).Coverage(w, lt.tables, models.LinearOptions{NoInteger: !integer})
 	if err != nil {
 		return err
 	}
@@ -318,7 +318,11 @@ func sameInputs(w *fit.Weights, lt *loadedTables) error {
 }
 
 func cvCases(lt *loadedTables, opts fitOptions) ([]report.Case, []string, error) {
-	cases, skipped, err := models.NewCounter(tableKernels).CrossValidate(lt.tables, opts.linear())
+	counter, err := tableCounter(lt)
+	if err != nil {
+		return nil, nil, err
+	}
+	cases, skipped, err := counter.CrossValidate(lt.tables, opts.linear())
 	if err != nil {
 		return nil, nil, err
 	}

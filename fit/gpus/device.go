@@ -33,6 +33,11 @@ type Device struct {
 
 	Limits Limits `json:"limits"`
 
+	// LocalBanks is the layout of the device's local memory (shared
+	// memory in CUDA's terms), where it has banks: the layout that the
+	// linear model's fit and predictions count bank conflicts with.
+	LocalBanks *LocalBanks `json:"local_banks,omitempty"`
+
 	HongKim *HongKim `json:"hongkim,omitempty"`
 	Cycles  *Cycles  `json:"cycles,omitempty"`
 	Resios  *Resios  `json:"resios,omitempty"`
@@ -40,6 +45,29 @@ type Device struct {
 	// File is where the device was read from ("devices/gtx280.json" for
 	// an embedded file); set by Parse's callers, not by the JSON.
 	File string `json:"-"`
+}
+
+// LocalBanks is a local-memory bank layout: Banks banks of BankBytes
+// bytes, consecutive words in consecutive banks, serving warps of Banks
+// lanes (16 on compute capability 1.x, whose banks serve half-warps).
+type LocalBanks struct {
+	Banks     int    `json:"banks"`
+	BankBytes int    `json:"bank_bytes"`
+	Source    string `json:"source"`
+}
+
+// validate checks the layout against what package counts counts for (1
+// to 64 banks of 1 to 16 bytes) and that it names its source.
+func (b *LocalBanks) validate() error {
+	switch {
+	case b.Banks < 1 || b.Banks > 64:
+		return fmt.Errorf("local_banks.banks must be 1 to 64, have %d", b.Banks)
+	case b.BankBytes < 1 || b.BankBytes > 16:
+		return fmt.Errorf("local_banks.bank_bytes must be 1 to 16, have %d", b.BankBytes)
+	case b.Source == "":
+		return fmt.Errorf("local_banks.source is empty: say where the layout comes from")
+	}
+	return nil
 }
 
 // Limits are the per-SM and per-block resource limits that decide how many

@@ -38,6 +38,20 @@
 //     fit (Issue_cycles, the transaction size), and its cycle weights are
 //     micro-benchmarked from the table's arithmetic and copy kernels.
 //
+// # Local-memory banks
+//
+// A GPU file's local_banks section ([LocalBanks]) gives the layout of its
+// local (shared) memory, from NVIDIA's programming guides: 16 banks of 4
+// bytes serving half-warps on compute capability 1.x (8800gtx,
+// quadro-fx5600, 8800gt, gtx280), 32 banks of 4 bytes serving warps on
+// every later one (gtx650 in its default 32-bit bank mode). The linear
+// model's fit counts local accesses' bank conflicts (the
+// local.<t>.conflict=D properties of package counts) with the layout of
+// the tables' device and records it in the weights, which predictions then
+// count with (see package fit/models, DeviceBanks). pocl-cpu has none: a
+// CPU's local memory is ordinary memory, and a device without a layout is
+// counted with the default, 32 banks of 4 bytes.
+//
 // # Occupancy
 //
 // [ActiveBlocks] is the one occupancy function of uniperf: given a device's

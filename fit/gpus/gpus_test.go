@@ -212,6 +212,10 @@ func TestParseErrors(t *testing.T) {
 		{"threads vs warps", strings.Replace(minimal, `"max_threads_per_sm": 2048`, `"max_threads_per_sm": 2000`, 1), "max_threads_per_sm 2000"},
 		{"registers incomplete", strings.Replace(minimal, `"max_blocks_per_sm": 16`, `"max_blocks_per_sm": 16, "regs_per_sm": 65536`, 1), "max_regs_per_block"},
 		{"negative constant", strings.Replace(minimal, `"clock_hz": 1e9`, `"clock_hz": 1e9, "hongkim": {"mem_ld": -1, "source": "x"}`, 1), "hongkim.mem_ld"},
+		{"no banks", strings.Replace(minimal, `"clock_hz": 1e9`, `"clock_hz": 1e9, "local_banks": {"banks": 0, "bank_bytes": 4, "source": "x"}`, 1), "local_banks.banks must be 1 to 64, have 0"},
+		{"too many banks", strings.Replace(minimal, `"clock_hz": 1e9`, `"clock_hz": 1e9, "local_banks": {"banks": 65, "bank_bytes": 4, "source": "x"}`, 1), "local_banks.banks must be 1 to 64, have 65"},
+		{"wide banks", strings.Replace(minimal, `"clock_hz": 1e9`, `"clock_hz": 1e9, "local_banks": {"banks": 32, "bank_bytes": 32, "source": "x"}`, 1), "local_banks.bank_bytes must be 1 to 16, have 32"},
+		{"banks without source", strings.Replace(minimal, `"clock_hz": 1e9`, `"clock_hz": 1e9, "local_banks": {"banks": 32, "bank_bytes": 4}`, 1), "local_banks.source is empty"},
 		{"shared per block above per SM", strings.Replace(minimal, `"max_shared_per_block": 49152`, `"max_shared_per_block": 99999`, 1), "exceeds"},
 	}
 	for _, c := range cases {

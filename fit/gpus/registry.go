@@ -78,6 +78,11 @@ func (d *Device) validate() error {
 	if err := d.Limits.Validate(); err != nil {
 		return err
 	}
+	if d.LocalBanks != nil {
+		if err := d.LocalBanks.validate(); err != nil {
+			return err
+		}
+	}
 	return d.validateSections()
 }
 

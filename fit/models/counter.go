@@ -9,6 +9,7 @@ import (
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets/inputfile"
+	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -30,9 +31,11 @@ func Files(path string) (string, []byte, error) {
 }
 
 // Counter counts kernels by name, once per binding of their consts, and is
-// safe for concurrent use.
+// safe for concurrent use. It classes local accesses by the bank
+// conflicts of one bank layout.
 type Counter struct {
 	source Source
+	banks  fit.BankLayout
 	mu     sync.Mutex
 	cache  map[string]*counted
 }
@@ -43,14 +46,24 @@ type counted struct {
 	err  error
 }
 
-// NewCounter returns a Counter of the kernels source provides; nil means
-// uniperf's kernel library.
-func NewCounter(source Source) *Counter {
+// NewCounter returns a Counter of the kernels source provides, nil
+// meaning uniperf's kernel library, that counts bank conflicts with
+// DefaultBanks.
+func NewCounter(source Source) *Counter { return NewCounterWith(source, DefaultBanks) }
+
+// NewCounterWith returns a Counter of the kernels source provides, nil
+// meaning uniperf's kernel library, that counts bank conflicts with the
+// layout banks (see DeviceBanks and WeightsBanks). An invalid layout is
+// an error of every count.
+func NewCounterWith(source Source, banks fit.BankLayout) *Counter {
 	if source == nil {
 		source = Library
 	}
-	return &Counter{source: source, cache: map[string]*counted{}}
+	return &Counter{source: source, banks: banks, cache: map[string]*counted{}}
 }
+
+// Banks returns the bank layout the Counter counts with.
+func (c *Counter) Banks() fit.BankLayout { return c.banks }
 
 // Kernel returns the symbolic counts of kernel name with its consts bound.
 func (c *Counter) Kernel(name string, consts map[string]int64) (*counts.Counted, error) {
@@ -73,7 +86,7 @@ func (c *Counter) Kernel(name string, consts map[string]int64) (*counts.Counted,
 			e.err = err
 			return
 		}
-		e.c, e.err = counts.Count(k)
+		e.c, e.err = counts.CountWith(k, counts.Options{Banks: c.banks.Banks, BankBytes: c.banks.BankBytes})
 	})
 	return e.c, e.err
 }

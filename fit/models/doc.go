@@ -39,7 +39,15 @@
 // launch, and Calibrate chooses the saturation among
 // [SaturationCandidates] by training error, on the rows it fits alone.
 //
-// Which properties enter the fit follows seed 001 §2: integer operations
-// are counted but left out ([LinearOptions].Integer puts them in), because
-// the paper's model does not price them and compilers remove most of them.
+// A [Counter] classes local accesses by the bank conflicts of one bank
+// layout ([NewCounterWith]); [DeviceBanks] gives a device's from its
+// shipped device file (package fit/gpus), Calibrate records the Counter's
+// in the weights, and predictions refuse a Counter of another layout than
+// the weights' ([CheckBanks], [WeightsBanks]).
+//
+// Which properties enter the fit follows seed 001 §2, with integer
+// operations besides: the paper leaves them out, because compilers remove
+// most of them, but the bounds guards and index arithmetic of real kernels
+// keep some, and the arith_int class prices them ([LinearOptions].NoInteger
+// leaves them out as the paper does).
 package models

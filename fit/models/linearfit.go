@@ -17,9 +17,10 @@ import (
 // CrossValidate.
 type LinearOptions struct {
 	Fit fit.Options
-	// Integer puts the int.* properties into the fit; seed 001 leaves
-	// them out.
-	Integer bool
+	// NoInteger leaves the int.* properties out of the fit, as seed 001
+	// does; by default they are fitted like the others (a property no
+	// row exercises enters no fit either way).
+	NoInteger bool
 	// Fill, where set, is the grid fill applied to the counts (see
 	// fit.GridFill): Samples scales every row's counts by its factor, and
 	// Calibrate fits on counts so scaled, choosing the saturation among
@@ -41,7 +42,7 @@ func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sampl
 		}
 		values[i] = v
 		for p := range v {
-			if opts.Integer || !strings.HasPrefix(p, "int.") {
+			if !opts.NoInteger || !strings.HasPrefix(p, "int.") {
 				seen[p] = true
 			}
 		}
@@ -107,6 +108,8 @@ func (c *Counter) Calibrate(rows []Row, opts LinearOptions) (*fit.Weights, error
 	}
 	w.Model = fit.ModelUnified
 	w.Version = datasets.Version
+	banks := c.banks
+	w.Banks = &banks
 	w.PropertySet = fit.PropertySetID(w.Properties)
 	return w, nil
 }
@@ -140,6 +143,9 @@ func (c *Counter) PredictLaunch(w *fit.Weights, name string, consts, params map[
 // predictScaled predicts with the counts scaled by factor, the grid-fill
 // factor of the launch, where w has a grid fill.
 func (c *Counter) predictScaled(w *fit.Weights, name string, consts, params map[string]int64, factor float64) (float64, []fit.Term, error) {
+	if err := CheckBanks(w, c); err != nil {
+		return 0, nil, err
+	}
 	v, err := c.Counts(name, consts, params)
 	if err != nil {
 		return 0, nil, err
@@ -301,6 +307,9 @@ func (c *Counter) Coverage(w *fit.Weights, tables map[string]*datasets.Table, op
 		return nil, fmt.Errorf("coverage: the tables have %d measurement and %d test rows: it needs both", len(train), len(test))
 	}
 	// The counts are those w was fitted on, scaled by its grid fill.
+	if err := CheckBanks(w, c); err != nil {
+		return nil, fmt.Errorf("coverage: %w", err)
+	}
 	opts.Fill = w.Fill
 	props, samples, err := c.Samples(append(slices.Clone(train), test...), opts)
 	if err != nil {

@@ -39,6 +39,9 @@ type Predictor struct {
 
 // Predictor compiles the prediction of kernel name (consts bound) with w.
 func (c *Counter) Predictor(w *fit.Weights, name string, consts map[string]int64) (*Predictor, error) {
+	if err := CheckBanks(w, c); err != nil {
+		return nil, err
+	}
 	k, err := c.Kernel(name, consts)
 	if err != nil {
 		return nil, err

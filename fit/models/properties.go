@@ -14,8 +14,8 @@ var propertyName = regexp.MustCompile(`^(` +
 	`global\.(load|store|minldst)\.(f32|f64|i32|i64)\.stride=(0|1|[12]/2|[1-3]/3|[1-4]/4|[1-4]/>4)` +
 	`|local\.(load|store)\.(f32|f64|i32|i64)` +
 	`|local\.(f32|f64|i32|i64)\.conflict=(2|4|8|16|32|64)` +
-	`|flop\.(f32|f64)\.(add|mul|div|pow|exp|special)` +
-	`|int\.(i32|i64)\.(add|mul|div|pow|exp|special)` +
+	`|flop\.(f32|f64)\.(add|mul|div|pow|exp|special|fmod)` +
+	`|int\.(i32|i64)\.(add|mul|div|pow|exp|special|bitwise|shift)` +
 	`|sync\.barrier|launch\.groups|launch\.const)$`)
 
 // CheckWeights returns an error unless every property of w is one that

@@ -39,6 +39,10 @@ const (
 	// present only where the fit has one: the weights apply to counts
 	// scaled by its factor.
 	keyGridFill = "grid_fill"
+	// keyBankLayout holds the local-memory bank layout the fit counted
+	// with (fit.BankLayout) as JSON, present only where the weights
+	// record one.
+	keyBankLayout = "bank_layout"
 )
 
 var weightsFields = []arrow.Field{
@@ -69,6 +73,13 @@ func EncodeWeights(w *fit.Weights) ([]byte, error) {
 			return nil, fmt.Errorf("weights for %s: grid fill: %w", w.Device, err)
 		}
 		keys, values = append(keys, keyGridFill), append(values, string(fill))
+	}
+	if w.Banks != nil {
+		banks, err := json.Marshal(w.Banks)
+		if err != nil {
+			return nil, fmt.Errorf("weights for %s: bank layout: %w", w.Device, err)
+		}
+		keys, values = append(keys, keyBankLayout), append(values, string(banks))
 	}
 	md := arrow.NewMetadata(keys, values)
 	schema := arrow.NewSchema(weightsFields, &md)
@@ -153,6 +164,12 @@ func weightsFrom(r *ipc.FileReader) (*fit.Weights, error) {
 			return nil, fmt.Errorf("metadata %s: %w", keyGridFill, err)
 		}
 	}
+	if banks := metaValue(md, keyBankLayout); banks != "" {
+		w.Banks = new(fit.BankLayout)
+		if err := strictJSON(banks, w.Banks); err != nil {
+			return nil, fmt.Errorf("metadata %s: %w", keyBankLayout, err)
+		}
+	}
 	row := 0
 	for i := 0; i < r.NumRecords(); i++ {
 		rec, err := r.Record(i)
@@ -206,6 +223,20 @@ func appendRows(w *fit.Weights, rec arrow.Record, cols [4]int, row *int) error {
 		}
 		w.Properties = append(w.Properties, prop.Value(i))
 		w.Values = append(w.Values, weight.Value(i))
+	}
+	return nil
+}
+
+// strictJSON decodes one JSON object into v, refusing unknown fields, so
+// that a misspelt key is an error rather than a zero.
+func strictJSON(data string, v any) error {
+	dec := json.NewDecoder(strings.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("unexpected data after the object")
 	}
 	return nil
 }

@@ -70,6 +70,21 @@ func TestWeightsRoundTrip(t *testing.T) {
 		t.Errorf("a grid fill of no units was written (%v)", err)
 	}
 	w.Fill = nil
+	// A bank layout survives, and one package counts cannot count for is
+	// refused.
+	w.Banks = &fit.BankLayout{Banks: 16, BankBytes: 4}
+	data, err = EncodeWeights(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err = DecodeWeights(data); err != nil || got.Banks == nil || *got.Banks != *w.Banks {
+		t.Errorf("bank layout read back as %+v (%v), wrote %+v", got.Banks, err, *w.Banks)
+	}
+	w.Banks = &fit.BankLayout{Banks: 128, BankBytes: 4}
+	if _, err := EncodeWeights(w); err == nil || !strings.Contains(err.Error(), "bank layout 128 banks of 4 bytes: want 1 to 64 banks of 1 to 16 bytes") {
+		t.Errorf("a layout of 128 banks was written (%v)", err)
+	}
+	w.Banks = nil
 	// A finite condition number survives as a number.
 	w.Diagnostics.Condition = 12.5
 	data, err = EncodeWeights(w)
@@ -185,6 +200,9 @@ func TestDecodeWeightsRejects(t *testing.T) {
 		{"duplicate property", func(p *tableParts) { p.str["property"] = strs("a", "a") }, "property a listed twice"},
 		{"no property set", func(p *tableParts) { delete(p.md, keyPropertySet) }, "property_set is missing"},
 		{"bad diagnostics", func(p *tableParts) { p.md[keyDiagnostics] = "{" }, "metadata diagnostics"},
+		{"bank layout syntax", func(p *tableParts) { p.md[keyBankLayout] = `{"banks":32,` }, "metadata bank_layout"},
+		{"bank layout misspelt", func(p *tableParts) { p.md[keyBankLayout] = `{"banks":32,"bytes":4}` }, `metadata bank_layout: json: unknown field "bytes"`},
+		{"bank layout of no bytes", func(p *tableParts) { p.md[keyBankLayout] = `{"banks":32}` }, "bank layout 32 banks of 0 bytes"},
 	}
 	for _, tc := range cases {
 		p := good()
