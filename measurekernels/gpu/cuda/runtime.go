@@ -156,15 +156,6 @@ func (r *Runtime) Devices() []gpu.Info {
 	return out
 }
 
-// Error is a failed driver or NVRTC call.
-type Error struct {
-	Op   string
-	Code int32
-	Name string // e.g. CUDA_ERROR_OUT_OF_MEMORY
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("cuda: %s: %s", e.Op, e.Name) }
-
 func (drv *driver) check(op string, code int32) error {
 	if code == success {
 		return nil
