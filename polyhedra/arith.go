@@ -1,17 +1,10 @@
 package polyhedra
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 )
-
-// ErrOverflow is wrapped by every error caused by a value that does not fit
-// in 64 bits: a coefficient of a constraint, a floor division while
-// evaluating, an evaluated count. The package never returns a wrapped-around
-// number instead.
-var ErrOverflow = errors.New("integer overflow")
 
 // overflowPanic unwinds out of the checked arithmetic below. Deep inside the
 // algorithms an overflow can occur in any of thousands of places; threading

@@ -1,7 +1,6 @@
 package polyhedra
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -103,8 +102,6 @@ func holdsInPiece(pieces []pieceAST, i int, env map[string]int64) (bool, error) 
 	}
 	return false, nil
 }
-
-var errExists = errors.New("a condition with exists cannot be tested point by point")
 
 // holds evaluates a condition at the point and parameter values of env.
 func holds(f fNode, env map[string]int64) (bool, error) {

@@ -1,5 +1,13 @@
 // Package polyhedra counts the integer points of parametric sets exactly.
 //
+// [ParseSet] reads a [Set] in isl's notation; [Set.Card] counts it into a
+// [PwQPolynomial] ([Set.CardLimits] within [Limits]), which
+// [PwQPolynomial.Eval] evaluates at parameter values and
+// [PwQPolynomial.Compile] compiles into a [Program] ([CompileSet] several
+// into a [ProgramSet]). [CountAt] counts a set, from its source, at fixed
+// parameter values by enumeration, and [Set.Bounds] gives the loop bounds
+// that code generation needs.
+//
 // Every count uniperf predicts with starts here: a kernel's loop domain,
 // written in isl's set notation, is counted symbolically as a piecewise
 // quasi-polynomial in the size parameters, once per kernel, and evaluated

@@ -1,7 +1,6 @@
 package polyhedra
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -17,10 +16,6 @@ const (
 	liftThreshold = 64
 	maxLifts      = 16
 )
-
-// errUnbounded reports that a dimension has no lower or no upper bound in a
-// non-empty part of a set being counted; count names the dimension.
-var errUnbounded = errors.New("unbounded")
 
 // ComplexityError reports a set whose exact treatment would take more
 // work than the package is willing to do: too many residue classes, too

@@ -6,11 +6,6 @@ import (
 	"math/big"
 )
 
-// ErrNotAffine is wrapped by the error of Max when the difference of two
-// polynomials it compares is not affine in the parameters and divs, so
-// that the region where one is larger is not a set of affine constraints.
-var ErrNotAffine = errors.New("difference of polynomials is not affine")
-
 // Max returns the pointwise maximum of p and q (each 0 outside its
 // domains); the parameters are p's followed by q's new ones. Where a
 // piece A of p meets a piece B of q, the result is A where A - B >= 0 and

@@ -1,7 +1,6 @@
 package arrowfile
 
 import (
-	"fmt"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v17/arrow/memory"
@@ -22,15 +21,6 @@ type budget struct {
 
 func newBudget(fileSize int64) *budget {
 	return &budget{fileSize: fileSize, limit: max(64<<20, 64*fileSize)}
-}
-
-// errOverBudget is the panic value of an allocation the file cannot
-// justify; Read recovers it.
-type errOverBudget struct{ size, limit, fileSize int64 }
-
-func (e errOverBudget) Error() string {
-	return fmt.Sprintf("a buffer of %d bytes would take allocations past %d bytes, the most a %d-byte file may need",
-		e.size, e.limit, e.fileSize)
 }
 
 // take charges grow bytes for a buffer of size bytes to the budget.

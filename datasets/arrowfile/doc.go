@@ -1,6 +1,10 @@
 // Package arrowfile reads Arrow IPC files that may be damaged, so that a
 // damaged file is an error and never the end of the process.
 //
+// Its one entry point, [Read], checks a file, opens it and hands its
+// [ipc.FileReader] to a callback, turning damage found before or during
+// the callback into an error.
+//
 // It exists because the Arrow Go v17 reader trusts the file. It sizes
 // slices from flatbuffer vector lengths it never verifies (schema fields,
 // children, metadata), follows child fields without a depth limit, and

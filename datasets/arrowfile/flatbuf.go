@@ -2,7 +2,6 @@ package arrowfile
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 )
 
@@ -14,8 +13,6 @@ type flatbuf struct{ b []byte }
 // fbTable is a verified table: its position, its vtable's position and
 // their lengths.
 type fbTable struct{ pos, vt, vtLen, objLen int }
-
-var errBounds = errors.New("offset out of bounds")
 
 func (fb flatbuf) u32(p int) (int, error) {
 	if p < 0 || p+4 > len(fb.b) {
@@ -45,7 +42,7 @@ func (fb flatbuf) tableAt(pos int) (fbTable, error) {
 	}
 	t := fbTable{pos: pos, vt: vt, vtLen: fb.u16(vt), objLen: fb.u16(vt + 2)}
 	if t.vtLen < 4 || t.vtLen%2 != 0 || vt+t.vtLen > len(fb.b) || t.objLen < 4 || pos+t.objLen > len(fb.b) {
-		return fbTable{}, errors.New("corrupt table")
+		return fbTable{}, errCorruptTable
 	}
 	return t, nil
 }

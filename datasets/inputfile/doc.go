@@ -3,6 +3,11 @@
 // cap, and refuses anything that is not a regular file, to read or, with
 // CheckOutput, to replace by a written output.
 //
+// [Open] opens an input and [ReadFile] reads one whole ([ReadFS] from an
+// [fs.FS]), each refusing, as an [*Error], a file that is not regular or is
+// larger than [MaxBytes]; [CheckOutput] refuses an output path that names
+// something other than a regular file.
+//
 // Without it, reading an input whole let /dev/zero exhaust memory, a FIFO
 // block forever and a sparse multi-gigabyte file take seconds and
 // gigabytes before being refused. With it, reading an input allocates at

@@ -1,6 +1,15 @@
 package gpus
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotShipped is a device that no shipped device file names, by key,
+// display name or alias. Lookup wraps it with the name and the shipped
+// devices: no device file for "Voodoo2"; shipped devices: ...; a caller
+// may test for it with errors.Is and ask for a file of the user's own.
+var ErrNotShipped = errors.New("no device file")
 
 // MissingError reports a parameter a model needs that a device file lacks.
 type MissingError struct {

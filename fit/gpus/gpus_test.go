@@ -97,7 +97,7 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	_, err := Lookup("Voodoo2")
-	if err == nil || !strings.Contains(err.Error(), "gtx280") {
+	if !errors.Is(err, ErrNotShipped) || !strings.HasPrefix(err.Error(), `no device file for "Voodoo2"; shipped devices: `) || !strings.Contains(err.Error(), "gtx280") {
 		t.Errorf("unknown device: %v", err)
 	}
 }

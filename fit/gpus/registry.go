@@ -178,6 +178,6 @@ func Lookup(name string) (*Device, error) {
 			}
 		}
 	}
-	return nil, fmt.Errorf("no device file for %q; shipped devices: %s (or give a file of your own)",
-		name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("%w for %q; shipped devices: %s (or give a file of your own)",
+		ErrNotShipped, name, strings.Join(Names(), ", "))
 }

@@ -1,7 +1,6 @@
 package resios
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -53,7 +52,7 @@ func RequestsForOffsets(offsets []int64, elemBytes, lineBytes int) (int, error) 
 		return 0, fmt.Errorf("resios: element size (%d) and line size (%d) must be positive", elemBytes, lineBytes)
 	}
 	if len(offsets) == 0 {
-		return 0, errors.New("resios: requests of an empty warp")
+		return 0, fmt.Errorf("resios: requests of an %w", ErrEmptyWarp)
 	}
 	low := slices.Min(offsets)
 	lines := make(map[int64]bool)
@@ -87,7 +86,7 @@ func BankConflicts(offsets []int64, banks, bankWidth int) (int, error) {
 		return 0, fmt.Errorf("resios: banks (%d) and bank width (%d) must be positive", banks, bankWidth)
 	}
 	if len(offsets) == 0 {
-		return 0, errors.New("resios: bank conflicts of an empty warp")
+		return 0, fmt.Errorf("resios: bank conflicts of an %w", ErrEmptyWarp)
 	}
 	words := make(map[int64]map[int64]bool)
 	degree := 0

@@ -6,6 +6,12 @@
 // parallelism and finds memory hotspots (§5.2.1), and the supporting
 // analyses of §6 (coalescing, bank conflicts, ILP).
 //
+// [FromDevice] reads a device file's constants into a [Device], which
+// builds a trace's instructions ([Device.Compute], [Device.Global],
+// [Device.Shared]) and runs the whole model on it ([Device.Predict]) into
+// a [Prediction]. Its parts are [Overhead], [Simulate] and [BlockSize],
+// and the §6 analyses [RequestsPerWarp], [BankConflicts] and [ILP].
+//
 // # Model
 //
 // TIME = OVERHEAD + EXECUTION (4.1). [Overhead] is (4.3): the host–device

@@ -1,7 +1,6 @@
 package resios
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -18,7 +17,7 @@ type DAG struct {
 func ILP(g DAG) (float64, error) {
 	n := len(g.Deps)
 	if n == 0 {
-		return 0, errors.New("resios: ILP of an empty region")
+		return 0, fmt.Errorf("resios: %w", ErrEmptyRegion)
 	}
 	depth := make([]int, n)  // longest chain ending at i, 0 while unknown
 	state := make([]byte, n) // 0 new, 1 on the stack, 2 done

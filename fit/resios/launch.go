@@ -1,7 +1,6 @@
 package resios
 
 import (
-	"errors"
 	"fmt"
 	"math"
 )
@@ -70,7 +69,7 @@ func BlockSize(in LaunchInput) (LaunchConfig, error) {
 			in.Threads, in.WarpSize, in.SMs, in.MaxWarps, in.MaxThreadsPerBlock)
 	}
 	if len(in.Latencies) == 0 {
-		return LaunchConfig{}, errors.New("resios: launch needs the latencies of the kernel's instructions")
+		return LaunchConfig{}, fmt.Errorf("resios: %w", ErrNoLatencies)
 	}
 	if !(in.HidingFactor > 0) {
 		return LaunchConfig{}, fmt.Errorf("resios: latency-hiding factor must be positive, have %g", in.HidingFactor)

@@ -1,7 +1,6 @@
 package resios
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 )
@@ -119,7 +118,7 @@ func Simulate(trace []Instr, l Launch) (Sim, error) {
 
 func checkSim(trace []Instr, l Launch) error {
 	if len(trace) == 0 {
-		return errors.New("resios: empty trace")
+		return fmt.Errorf("resios: %w", ErrEmptyTrace)
 	}
 	for _, in := range trace {
 		if err := in.check(); err != nil {

@@ -5,6 +5,11 @@
 // and data-parallel program models of Chapters 5 and 6 are package
 // [github.com/uniperf/uniperf/fit/program].
 //
+// [ExecTime] predicts a [Kernel]'s execution time on a number of SMs at an
+// occupancy ([gpus.Occupancy]) into an [Exec] with its intermediate
+// quantities; [WarpMemoryTime] gives the memory time of one warp that a
+// Kernel takes.
+//
 // # Execution time
 //
 // [ExecTime] follows (3-16)–(3-22): with N_w active warps per SM (3-17), a

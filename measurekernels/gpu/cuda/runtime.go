@@ -1,9 +1,14 @@
 // Package cuda runs kernels through the NVIDIA driver API (libcuda.so.1),
 // compiling CUDA C to PTX with NVRTC (libnvrtc), both loaded at run time
-// with purego so that uniperf builds without cgo. It implements
-// gpu.Runtime: device discovery with cuInit, the primary context of each
-// open device, module loading from PTX with the JIT log on failure, buffers,
-// kernel launches, and launch timing with CUDA events.
+// with purego so that uniperf builds without cgo.
+//
+// [Load] initializes the driver (cuInit) and returns its [Runtime], which
+// implements [gpu.Runtime]: [Runtime.Devices] lists the devices and
+// [Runtime.Open] opens one, in its primary context, as a [Device]. A Device
+// compiles CUDA C into a [Program], a module loaded from PTX (the JIT log
+// on failure), allocates buffers ([Buffer]) and binds a [Kernel], whose
+// [Kernel.Run] launches it and times the launch with CUDA events. A failed
+// driver or NVRTC call is an [*Error].
 //
 // The driver binds a context to the calling OS thread, so every method
 // locks its goroutine to its thread and makes the device's context current
@@ -150,15 +155,6 @@ func (r *Runtime) Devices() []gpu.Info {
 	}
 	return out
 }
-
-// Error is a failed driver or NVRTC call.
-type Error struct {
-	Op   string
-	Code int32
-	Name string // e.g. CUDA_ERROR_OUT_OF_MEMORY
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("cuda: %s: %s", e.Op, e.Name) }
 
 func (drv *driver) check(op string, code int32) error {
 	if code == success {

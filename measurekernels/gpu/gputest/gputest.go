@@ -1,6 +1,12 @@
 // Package gputest holds the checks that every gpu.Device implementation
 // passes in its tests, so that the OpenCL and CUDA backends are held to the
 // same behaviour.
+//
+// Each check takes a test and an open [gpu.Device]: [Axpy] compiles, runs
+// and times a small kernel and checks its every result, [CompileError]
+// checks that a compiler failure is a [*gpu.CompileError] with the log,
+// and [Misuse] checks that bad allocations, launches and arguments are
+// errors.
 package gputest
 
 import (

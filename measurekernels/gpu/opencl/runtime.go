@@ -1,9 +1,14 @@
 // Package opencl runs kernels through the system's OpenCL ICD loader
 // (libOpenCL.so.1), loaded at run time with purego so that uniperf builds
-// without cgo. It implements gpu.Runtime: platform and device discovery,
-// one context and profiling queue per open device, program builds that
-// return the compiler log on failure, buffers, kernels, and launch timing
-// from the events' device-side start and end timestamps.
+// without cgo.
+//
+// [Load] opens the library and returns its [Runtime], which implements
+// [gpu.Runtime]: [Runtime.Devices] lists the devices of every platform and
+// [Runtime.Open] opens one as a [Device], with one context and profiling
+// queue. A Device builds OpenCL C into a [Program] (the compiler log on
+// failure), allocates buffers ([Buffer]) and creates a [Kernel], whose [Kernel.Run]
+// launches it and times the launch from its event's device-side start and
+// end timestamps. A failed OpenCL call is an [*Error].
 package opencl
 
 import (

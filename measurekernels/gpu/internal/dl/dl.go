@@ -1,5 +1,10 @@
 // Package dl opens shared libraries and binds their C functions to Go
 // function variables with purego, so that the runtimes build without cgo.
+//
+// [Open] opens a [Library] by the first of several names that loads;
+// [Library.Bind] binds C functions, each a [Func], and [Library.Has] tests
+// for an optional symbol. [CString] (a fixed-size C buffer) and [GoString]
+// (a NUL-terminated C string) copy C strings into Go strings.
 package dl
 
 import (
