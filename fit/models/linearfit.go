@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
@@ -111,8 +113,88 @@ func (c *Counter) Calibrate(rows []Row, opts LinearOptions) (*fit.Weights, error
 	return w, nil
 }
 
-// oneDevice returns the device all tables were measured on, through one
-// backend (see OneBackend).
+// fillUnits returns the compute units for the grid fill: those opts
+// gives, or else those of the rows' device, which must be one.
+func fillUnits(rows []Row, opts LinearOptions) (int64, error) {
+	if opts.Fill.Units > 0 {
+		return opts.Fill.Units, nil
+	}
+	var units int64
+	for _, r := range rows {
+		if units != 0 && r.Units != units {
+			return 0, fmt.Errorf("fit: %s has %d compute units, other rows %d: the grid fill is fitted for one device", r.label(), r.Units, units)
+		}
+		units = r.Units
+	}
+	if units < 1 {
+		return 0, fmt.Errorf("fit: the grid fill needs the device's compute units, and the rows give none")
+	}
+	return units, nil
+}
+
+// calibrateFill fits the weights once per saturation candidate on the same
+// counts and keeps the fit with the least training error (the geometric
+// mean over the classes of each class's geometric-mean relative error),
+// so that the saturation is chosen on the rows fitted and nothing else.
+func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, error) {
+	units, err := fillUnits(rows, opts)
+	if err != nil {
+		return nil, err
+	}
+	raw := opts
+	raw.Fill = nil
+	props, samples, err := c.Samples(rows, raw)
+	if err != nil {
+		return nil, err
+	}
+	shapes := make([]shape, len(rows))
+	for i, r := range rows {
+		if shapes[i], err = rowShape(r); err != nil {
+			return nil, err
+		}
+	}
+	// The candidates' fits are independent; they run side by side, and
+	// the choice is made in candidate order, so it does not depend on
+	// which finishes first.
+	fits := make([]*fit.Weights, len(SaturationCandidates))
+	errs := make([]error, len(SaturationCandidates))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for k, sat := range SaturationCandidates {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			fill := &fit.GridFill{Units: units, Saturation: sat}
+			scaled := slices.Clone(samples)
+			for i := range scaled {
+				scaled[i].Counts = fillCounts(fill, shapes[i], props, samples[i].Counts)
+			}
+			fits[k], errs[k] = fit.Fit(props, scaled, opts.Fit)
+			if fits[k] != nil {
+				fits[k].Fill = fill
+			}
+		}()
+	}
+	wg.Wait()
+	var best *fit.Weights
+	for k, w := range fits {
+		if errs[k] != nil {
+			continue
+		}
+		if best == nil || w.Diagnostics.TrainingError < best.Diagnostics.TrainingError ||
+			math.IsNaN(best.Diagnostics.TrainingError) {
+			best = w
+		}
+	}
+	if best == nil {
+		// Every candidate failed alike (a rank or input error); the first
+		// says why.
+		return nil, errs[0]
+	}
+	return best, nil
+}
+
 // Predict returns the predicted time of kernel name (consts bound) at
 // params, with its terms sorted by decreasing share.
 func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string]int64) (float64, []fit.Term, error) {
