@@ -277,8 +277,8 @@ func printDiagnostics(out io.Writer, w *fit.Weights) {
 		fmt.Fprintf(out, "held at zero by the non-negative fit: %s\n", strings.Join(d.AtZero, ", "))
 	}
 	if f := w.Fill; f != nil {
-		fmt.Fprintf(out, "grid fill: %d compute units, saturated at %d work-items a unit (of %s, the least training error)\n",
-			f.Units, f.Saturation, strings.Trim(fmt.Sprint(models.SaturationCandidates), "[]"))
+		fmt.Fprintf(out, "grid fill: %s (of %s, the least training error)\n",
+			f, strings.Trim(fmt.Sprint(models.SaturationCandidates), "[]"))
 	}
 	fmt.Fprintf(out, "training error (geometric mean of |pred - meas| / meas) per kernel class:\n")
 	for _, class := range slices.Sorted(maps.Keys(d.ClassError)) {

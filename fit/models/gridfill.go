@@ -60,27 +60,33 @@ func kernelShape(k *counts.Kernel, params map[string]int64) (shape, error) {
 	return shapeOf(global[:], local[:]), nil
 }
 
-// fillCounts scales the counts of props by the grid-fill factor of s, all
-// but the launch terms (fit.Scaled).
+// fillCounts scales the counts of props by the grid fill of a launch of
+// shape s, each by its own factor (fit.GridFill.Scale): the launch terms
+// not at all.
 func fillCounts(fill *fit.GridFill, s shape, props []string, counts []float64) []float64 {
-	return scaleCounts(fill.Factor(s.groups, s.size), props, counts)
-}
-
-// scaleCounts scales the counts of props by f, all but the launch terms.
-func scaleCounts(f float64, props []string, counts []float64) []float64 {
 	out := slices.Clone(counts)
 	for j, p := range props {
-		if fit.Scaled(p) {
-			out[j] *= f
-		}
+		out[j] *= fill.Scale(p, s.groups, s.size)
 	}
 	return out
 }
 
 // Launch describes a launch's grid fill: its work-groups, their size, and
-// the factor that a grid fill scales the counts by.
+// the factors that a grid fill scales the counts by (LatencyFactor that
+// of the latency-bound properties, where the grid fill gives them their
+// own saturation).
 type Launch struct {
-	Groups    int64   `json:"groups"`
-	GroupSize int64   `json:"group_size"`
-	Factor    float64 `json:"factor"`
+	Groups        int64   `json:"groups"`
+	GroupSize     int64   `json:"group_size"`
+	Factor        float64 `json:"factor"`
+	LatencyFactor float64 `json:"latency_factor,omitempty"`
+}
+
+// launchOf describes the launch of shape s under fill.
+func launchOf(fill *fit.GridFill, s shape) Launch {
+	l := Launch{Groups: s.groups, GroupSize: s.size, Factor: fill.Factor(s.groups, s.size)}
+	if fill.Latency != nil {
+		l.LatencyFactor = fill.LatencyFactor(s.groups, s.size)
+	}
+	return l
 }

@@ -23,10 +23,13 @@ type LinearOptions struct {
 	// them out.
 	Integer bool
 	// Fill, where set, is the grid fill applied to the counts (see
-	// fit.GridFill): Samples scales every row's counts by its factor, and
+	// fit.GridFill): Samples scales every row's counts by its factors, and
 	// Calibrate fits on counts so scaled, choosing the saturation among
-	// SaturationCandidates (the one given is ignored there). Units of 0
-	// are the rows' device's (Row.Units).
+	// SaturationCandidates (the one given is ignored there). Where Fill's
+	// Latency is set (to any value), Calibrate gives the latency-bound
+	// properties a saturation of their own, chosen among the same
+	// candidates together with the other (every pair is fitted). Units
+	// of 0 are the rows' device's (Row.Units).
 	Fill *fit.GridFill
 }
 
@@ -132,6 +135,24 @@ func fillUnits(rows []Row, opts LinearOptions) (int64, error) {
 	return units, nil
 }
 
+// fillCandidates are the grid fills among which calibrateFill chooses:
+// one per saturation in SaturationCandidates, or with latency one per
+// pair of them, the first for the properties that are not latency-bound
+// and the second for those that are (fit.LatencyBound), in that order.
+func fillCandidates(units int64, latency bool) []*fit.GridFill {
+	var out []*fit.GridFill
+	for _, sat := range SaturationCandidates {
+		if !latency {
+			out = append(out, &fit.GridFill{Units: units, Saturation: sat})
+			continue
+		}
+		for _, lat := range SaturationCandidates {
+			out = append(out, &fit.GridFill{Units: units, Saturation: sat, Latency: &lat})
+		}
+	}
+	return out
+}
+
 // calibrateFill fits the weights once per saturation candidate on the same
 // counts and keeps the fit with the least training error (the geometric
 // mean over the classes of each class's geometric-mean relative error),
@@ -153,19 +174,19 @@ func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, e
 			return nil, err
 		}
 	}
+	cands := fillCandidates(units, opts.Fill.Latency != nil)
 	// The candidates' fits are independent; they run side by side, and
 	// the choice is made in candidate order, so it does not depend on
 	// which finishes first.
-	fits := make([]*fit.Weights, len(SaturationCandidates))
-	errs := make([]error, len(SaturationCandidates))
+	fits := make([]*fit.Weights, len(cands))
+	errs := make([]error, len(cands))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
-	for k, sat := range SaturationCandidates {
+	for k, fill := range cands {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			fill := &fit.GridFill{Units: units, Saturation: sat}
 			scaled := slices.Clone(samples)
 			for i := range scaled {
 				scaled[i].Counts = fillCounts(fill, shapes[i], props, samples[i].Counts)
@@ -213,15 +234,15 @@ func (c *Counter) PredictLaunch(w *fit.Weights, name string, consts, params map[
 		if err != nil {
 			return 0, nil, Launch{}, err
 		}
-		l = Launch{Groups: s.groups, GroupSize: s.size, Factor: w.Fill.Factor(s.groups, s.size)}
+		l = launchOf(w.Fill, s)
 	}
-	t, terms, err := c.predictScaled(w, name, consts, params, l.Factor)
+	t, terms, err := c.predictScaled(w, name, consts, params, shape{l.Groups, l.GroupSize})
 	return t, terms, l, err
 }
 
-// predictScaled predicts with the counts scaled by factor, the grid-fill
-// factor of the launch, where w has a grid fill.
-func (c *Counter) predictScaled(w *fit.Weights, name string, consts, params map[string]int64, factor float64) (float64, []fit.Term, error) {
+// predictScaled predicts with the counts scaled by w's grid fill of a
+// launch of shape s, where w has a grid fill (s is unused otherwise).
+func (c *Counter) predictScaled(w *fit.Weights, name string, consts, params map[string]int64, s shape) (float64, []fit.Term, error) {
 	v, err := c.Counts(name, consts, params)
 	if err != nil {
 		return 0, nil, err
@@ -232,7 +253,7 @@ func (c *Counter) predictScaled(w *fit.Weights, name string, consts, params map[
 		cnt[i] = float64(v[p])
 	}
 	if w.Fill != nil {
-		cnt = scaleCounts(factor, props, cnt)
+		cnt = fillCounts(w.Fill, s, props, cnt)
 	}
 	return w.Predict(props, cnt)
 }
@@ -253,15 +274,14 @@ func (c *Counter) ValidateTerms(w *fit.Weights, rows []Row) ([]report.Case, [][]
 	cases := make([]report.Case, 0, len(rows))
 	terms := make([][]fit.Term, 0, len(rows))
 	for _, r := range rows {
-		factor := 1.0
+		var s shape
 		if w.Fill != nil {
-			s, err := rowShape(r)
-			if err != nil {
+			var err error
+			if s, err = rowShape(r); err != nil {
 				return nil, nil, err
 			}
-			factor = w.Fill.Factor(s.groups, s.size)
 		}
-		t, ts, err := c.predictScaled(w, r.Kernel, r.Consts, r.Params, factor)
+		t, ts, err := c.predictScaled(w, r.Kernel, r.Consts, r.Params, s)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", r.label(), err)
 		}
