@@ -11,9 +11,9 @@ import (
 // SaturationCandidates are the saturations (work-items per compute unit,
 // see fit.GridFill) among which Calibrate chooses when it fits the grid
 // fill: from 0 (a unit at full throughput with any work, only whole waves
-// counted) to 1024, half of what an NVIDIA SM holds; on the shipped tables
-// the rows never chose more than 768.
-var SaturationCandidates = []int64{0, 64, 128, 192, 256, 384, 512, 768, 1024}
+// counted) to 1024, half of what an NVIDIA SM holds. 640 is among them
+// because the latency-bound properties of the H200 through CUDA choose it.
+var SaturationCandidates = []int64{0, 64, 128, 192, 256, 384, 512, 640, 768, 1024}
 
 // shape is a launch's number of work-groups and work-items per group.
 type shape struct{ groups, size int64 }
