@@ -175,8 +175,9 @@ type prediction struct {
 	Params    map[string]int64 `json:"params"`
 	Predicted float64          `json:"predicted_s"`
 	Terms     []fit.Term       `json:"terms"`
-	// Fill is the launch and the grid-fill factor of the weights, where
-	// they have a grid fill: every count but launch.* is scaled by it.
+	// Fill is the launch and the grid-fill factors of the weights, where
+	// they have a grid fill: every count but launch.* is scaled by one,
+	// the latency-bound counts by latency_factor where it is set.
 	Fill *models.Launch `json:"grid_fill,omitempty"`
 	fill *fit.GridFill
 }
