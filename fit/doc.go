@@ -241,8 +241,9 @@
 // special functions) a saturation of their own ([GridFill].Latency),
 // chosen with S among every pair of models.SaturationCandidates by
 // training error. The form was chosen by leave-one-class-out
-// cross-validation on the measurement rows alone (models.Counter.
-// CrossValidate, each fold choosing its saturations again), the
+// cross-validation on the measurement rows alone
+// (models.Counter.CrossValidate, each fold choosing its saturations
+// again), the
 // geometric mean over the held-out rows' kernels, among:
 //
 //	form (saturations)                         H100 CUDA  H100 OpenCL  H200 CUDA  H200 OpenCL  PoCL
@@ -255,12 +256,15 @@
 // (the additive form keeps the counts unscaled and gives each scaled
 // property p a second weight on p·(F−1), F the factor of one S; the
 // three-saturation form was searched coordinate by coordinate, three
-// passes. PoCL's choice does not change its figure: its grid is always
-// filled.) Both split forms beat one S on all four GPU tables, and the
+// passes; every form chooses among the candidates with 640, without
+// which one S gave 0.253 on PoCL, the figure shipped before, and the
+// same on the GPU tables. PoCL's grid is always filled: the split form
+// leaves its test kernels at 0.081.) Both split forms beat one S on all four GPU tables, and the
 // additive form is worse than one S on both CUDA tables. The
 // three-saturation form is within 0.004 of the default on every table,
-// better on three and worse on one, with a third parameter and ten
-// times the fits; the two-saturation form is kept as the simpler. The
+// better on three and worse on one, with a third parameter (a full
+// search of its triples would take ten times the default's fits); the
+// two-saturation form is kept as the simpler. The
 // saturations chosen on the whole tables are 0 and 0 (H100 CUDA), 128
 // and 640 (H200 CUDA), 192 and 384 (both OpenCL tables) and 1024 and
 // 768 (PoCL). The test kernels, which chose nothing, go from 0.178,
