@@ -20,17 +20,45 @@ import (
 // grid or a partial last wave. The launch terms (properties launch.*)
 // are paid once per launch or group whatever the fill, and are not
 // scaled.
+//
+// Latency, where set, is a second saturation for the latency-bound
+// properties ([LatencyBound]: local-memory accesses and the flops that
+// a GPU runs on its few special-function units, division, powers and
+// square roots): a unit must hold more work-items to hide their long
+// latencies than to keep its adders or its memory pipeline busy, so
+// these properties are scaled by the factor of that saturation
+// ([GridFill.Scale]). Where it is nil every property scaled shares
+// Saturation, the form of the weight tables written before it.
 type GridFill struct {
-	Units      int64 `json:"units"`      // compute units (SMs, CPU cores)
-	Saturation int64 `json:"saturation"` // work-items per unit for full throughput
+	Units      int64  `json:"units"`                        // compute units (SMs, CPU cores)
+	Saturation int64  `json:"saturation"`                   // work-items per unit for full throughput
+	Latency    *int64 `json:"latency_saturation,omitempty"` // the same for the latency-bound properties
 }
 
 // Validate checks that the description is usable.
 func (g GridFill) Validate() error {
-	if g.Units < 1 || g.Saturation < 0 {
-		return fmt.Errorf("grid fill: %d units and a saturation of %d work-items: want at least 1 unit and a saturation of 0 or more", g.Units, g.Saturation)
+	if g.Units < 1 || g.Saturation < 0 || g.Latency != nil && *g.Latency < 0 {
+		return fmt.Errorf("grid fill: %d units and a saturation of %d work-items (%s for the latency-bound properties): want at least 1 unit and saturations of 0 or more",
+			g.Units, g.Saturation, g.latencyText())
 	}
 	return nil
+}
+
+// latencyText is the latency-bound properties' saturation in words.
+func (g GridFill) latencyText() string {
+	if g.Latency == nil {
+		return "the same"
+	}
+	return fmt.Sprint(*g.Latency)
+}
+
+// String describes the grid fill as uniperf fit and predict print it.
+func (g GridFill) String() string {
+	s := fmt.Sprintf("%d compute units, saturated at %d work-items a unit", g.Units, g.Saturation)
+	if g.Latency != nil {
+		s += fmt.Sprintf(", %d for the latency-bound properties", *g.Latency)
+	}
+	return s
 }
 
 // Factor is the grid-fill factor of a launch of groups work-groups of
@@ -45,6 +73,52 @@ func (g GridFill) Factor(groups, groupSize int64) float64 {
 	return float64(g.Units) * max(busiest, float64(g.Saturation)) / (float64(groups) * float64(groupSize))
 }
 
+// LatencyFactor is the grid-fill factor of the latency-bound properties
+// for a launch of groups work-groups of groupSize work-items: Factor with
+// the saturation Latency, or Factor where Latency is nil.
+func (g GridFill) LatencyFactor(groups, groupSize int64) float64 {
+	if g.Latency == nil {
+		return g.Factor(groups, groupSize)
+	}
+	return GridFill{Units: g.Units, Saturation: *g.Latency}.Factor(groups, groupSize)
+}
+
+// Scale is the factor that the grid fill scales property's count by in
+// a launch of groups work-groups of groupSize work-items: 1 for the
+// launch terms, LatencyFactor for a latency-bound property, Factor for
+// the others.
+func (g GridFill) Scale(property string, groups, groupSize int64) float64 {
+	switch {
+	case !Scaled(property):
+		return 1
+	case LatencyBound(property):
+		return g.LatencyFactor(groups, groupSize)
+	}
+	return g.Factor(groups, groupSize)
+}
+
 // Scaled reports whether the grid-fill factor scales a property's count:
 // every property but the launch terms.
 func Scaled(property string) bool { return !strings.HasPrefix(property, "launch.") }
+
+// LatencyBound reports whether a property is one whose latency, more than
+// its throughput, sets the time of an under-filled unit: a local-memory
+// access (local.*, bank conflicts included) or a flop of kind div, pow or
+// special (rsqrt, sqrt, exp, ...), which run on the special-function
+// units or as long sequences of them. Additions, multiplications and
+// global-memory accesses are not.
+func LatencyBound(property string) bool {
+	if strings.HasPrefix(property, "local.") {
+		return true
+	}
+	kind, ok := strings.CutPrefix(property, "flop.")
+	if !ok {
+		return false
+	}
+	_, kind, _ = strings.Cut(kind, ".")
+	switch kind {
+	case "div", "pow", "special":
+		return true
+	}
+	return false
+}

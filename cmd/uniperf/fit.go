@@ -21,17 +21,20 @@ import (
 
 // fitOptions are the flags of `uniperf fit`.
 type fitOptions struct {
-	out        string
-	free       bool
-	balance    bool
-	robust     bool
-	minNorm    bool
-	noInteger  bool
-	noFill     bool
-	model      string
-	deviceFile string
-	coverage   bool
-	json       bool
+	out       string
+	free      bool
+	balance   bool
+	robust    bool
+	minNorm   bool
+	noInteger bool
+	noFill    bool
+	// oneSaturation fits the grid fill with one saturation for every
+	// property, the form before the latency-bound properties had theirs.
+	oneSaturation bool
+	model         string
+	deviceFile    string
+	coverage      bool
+	json          bool
 }
 
 var fitOpts fitOptions
@@ -61,10 +64,14 @@ U·max(⌈G/U⌉·wg, S)/(G·wg) for a launch of G groups of wg work-items on
 the U compute units the table records, so that a grid too small to fill
 the device costs the time of its busiest unit rather than time in
 proportion to its counts. The saturation S, the work-items a unit needs
-to run at full throughput, is chosen per device among 0 to 1024 as the
-one whose fit has the least training error; the weight table records U
-and S, and predict and validate apply them. --no-grid-fill fits the
-counts as they are; --free (the paper's model) implies it.
+to run at full throughput, is chosen per device among 0 to 1024, and
+apart from it a second one for the latency-bound properties (local
+accesses, divisions, powers, special functions), whose long latencies
+need more resident work to hide: the pair whose fit has the least
+training error; the weight table records U and both saturations, and
+predict and validate apply them. --one-saturation gives every property
+the same S (the default before); --no-grid-fill fits the counts as they
+are; --free (the paper's model) implies it.
 
 Properties that are zero in every row are dropped and listed. Properties
 that the measurement set cannot tell apart (collinear columns) make the fit
@@ -138,6 +145,7 @@ func init() {
 	f.BoolVar(&fitOpts.minNorm, "min-norm", false, "accept collinear properties with the minimum-norm solution")
 	f.BoolVar(&fitOpts.noInteger, "no-integer", false, "leave integer operations out of the fit, as seed 001 does")
 	f.BoolVar(&fitOpts.noFill, "no-grid-fill", false, "fit the counts as they are, without the grid-fill factor (the default fit before it)")
+	f.BoolVar(&fitOpts.oneSaturation, "one-saturation", false, "one grid-fill saturation for every property, none apart for the latency-bound ones")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	f.BoolVar(&fitOpts.coverage, "coverage", false, "report how well the measurement rows determine the test kernels' weights and predictions")
@@ -159,6 +167,9 @@ func (o fitOptions) linear() models.LinearOptions {
 	lo := models.LinearOptions{Fit: f, NoInteger: o.noInteger}
 	if !o.free && !o.noFill {
 		lo.Fill = &fit.GridFill{}
+		if !o.oneSaturation {
+			lo.Fill.Latency = new(int64)
+		}
 	}
 	return lo
 }
@@ -303,8 +314,8 @@ func printDiagnostics(out io.Writer, w *fit.Weights) {
 		fmt.Fprintf(out, "local memory counted in %s, the device's layout\n", w.Banks)
 	}
 	if f := w.Fill; f != nil {
-		fmt.Fprintf(out, "grid fill: %d compute units, saturated at %d work-items a unit (of %s, the least training error)\n",
-			f.Units, f.Saturation, strings.Trim(fmt.Sprint(models.SaturationCandidates), "[]"))
+		fmt.Fprintf(out, "grid fill: %s (of %s, the least training error)\n",
+			f, strings.Trim(fmt.Sprint(models.SaturationCandidates), "[]"))
 	}
 	fmt.Fprintf(out, "training error (geometric mean of |pred - meas| / meas) per kernel class:\n")
 	for _, class := range slices.Sorted(maps.Keys(d.ClassError)) {

@@ -210,8 +210,9 @@ type prediction struct {
 	Params    map[string]int64 `json:"params"`
 	Predicted float64          `json:"predicted_s"`
 	Terms     []fit.Term       `json:"terms"`
-	// Fill is the launch and the grid-fill factor of the weights, where
-	// they have a grid fill: every count but launch.* is scaled by it.
+	// Fill is the launch and the grid-fill factors of the weights, where
+	// they have a grid fill: every count but launch.* is scaled by one,
+	// the latency-bound counts by latency_factor where it is set.
 	Fill *models.Launch `json:"grid_fill,omitempty"`
 	fill *fit.GridFill
 }
@@ -333,8 +334,12 @@ func printBreakdown(out io.Writer, p prediction) error {
 		fmt.Fprintf(out, "the prediction is not positive: negative weights dominate it (refit without --free)\n")
 	}
 	if p.Fill != nil {
-		fmt.Fprintf(out, "grid fill: %d groups of %d work-items on %d compute units, saturated at %d work-items a unit: every count but launch.* × %.4g\n",
-			p.Fill.Groups, p.Fill.GroupSize, p.fill.Units, p.fill.Saturation, p.Fill.Factor)
+		fmt.Fprintf(out, "grid fill: %d groups of %d work-items on %s: every count but launch.* × %.4g",
+			p.Fill.Groups, p.Fill.GroupSize, p.fill, p.Fill.Factor)
+		if p.fill.Latency != nil {
+			fmt.Fprintf(out, ", the latency-bound ones × %.4g", p.Fill.LatencyFactor)
+		}
+		fmt.Fprintln(out)
 	}
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)

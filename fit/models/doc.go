@@ -37,7 +37,9 @@
 // [LinearOptions].Fill adds the grid fill (fit.GridFill), which seed
 // 001 leaves out: the counts of each row are scaled by the factor of its
 // launch, and Calibrate chooses the saturation among
-// [SaturationCandidates] by training error, on the rows it fits alone.
+// [SaturationCandidates] by training error, on the rows it fits alone;
+// with the Fill's Latency set (uniperf's default) it chooses a second one
+// for the latency-bound properties (fit.LatencyBound) among every pair.
 //
 // A [Counter] classes local accesses by the bank conflicts of one bank
 // layout ([NewCounterWith]); [DeviceBanks] gives a device's from its

@@ -1,7 +1,10 @@
 package models
 
 import (
+	"maps"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
@@ -134,5 +137,96 @@ func TestGridFillNeedsUnits(t *testing.T) {
 	w, err := c.Calibrate(rows, LinearOptions{Fill: &fit.GridFill{Units: 4}})
 	if err != nil || w.Fill.Units != 4 {
 		t.Errorf("units given: %+v, %v", w, err)
+	}
+}
+
+// latencySource is testSource with a kernel whose flop, a division, is
+// latency-bound (fit.LatencyBound).
+func latencySource(name string) (string, []byte, error) {
+	if name != "div2" {
+		return testSource(name)
+	}
+	return "div2.knl", []byte(strings.Replace(testKernels["add2"], "a[i] + c[i]", "a[i] / c[i]", 1)), nil
+}
+
+// divWeight is the true weight of div2's divisions.
+const divWeight = 7e-10
+
+// splitFillTable is fillTable with div2 beside the other kernels, timed
+// with the saturation sat for every scaled count but the divisions and
+// lat for those, each factor worked by hand (handFill).
+func splitFillTable(units, sat, lat int64) *datasets.Table {
+	t := syntheticTable("dev", append(slices.Clone(allKernels), "div2"), datasets.RoleMeasurement)
+	t.Meta.ComputeUnits = int(units)
+	for i, r := range t.Rows {
+		n, lx := r.Params["n"], r.Consts["LX"]
+		counts := handCounts(strings.Replace(r.Kernel, "div2", "add2", 1), n, lx)
+		secs := 0.0
+		for p, c := range counts {
+			switch {
+			case p == "launch.const" || p == "launch.groups":
+				secs += trueWeights[p] * c
+			case p == "flop.f32.add" && r.Kernel == "div2":
+				secs += divWeight * c * handFill(n, lx, units, lat)
+			default:
+				secs += trueWeights[p] * c * handFill(n, lx, units, sat)
+			}
+		}
+		t.Rows[i].TimeS, t.Rows[i].RawTimesS = secs, []float64{secs}
+	}
+	return t
+}
+
+func TestGridFillLatencySaturation(t *testing.T) {
+	const units, sat, lat = 8, 256, 512
+	c := NewCounter(latencySource)
+	tables := map[string]*datasets.Table{"m.arrow": splitFillTable(units, sat, lat)}
+	w, err := c.CalibrateTables(tables, LinearOptions{Fill: &fit.GridFill{Latency: new(int64)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Fill == nil || w.Fill.Saturation != sat || w.Fill.Latency == nil || *w.Fill.Latency != lat {
+		t.Fatalf("grid fill %v, want saturations %d and %d", w.Fill, sat, lat)
+	}
+	want := maps.Clone(trueWeights)
+	want["flop.f32.div"] = divWeight
+	for i, p := range w.Properties {
+		if got := w.Values[i]; math.Abs(got-want[p]) > 1e-6*math.Abs(want[p]) {
+			t.Errorf("%s: weight %g, want %g", p, got, want[p])
+		}
+	}
+	// One saturation for every property fits the same rows worse: the
+	// split fit is exact (its error at the floor, fit.ErrorFloor), the
+	// other misses the under-filled div2 rows.
+	one, err := c.CalibrateTables(tables, LinearOptions{Fill: &fit.GridFill{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := w.Diagnostics.TrainingError; e > fit.ErrorFloor*(1+1e-9) {
+		t.Errorf("two saturations fit rows timed with them to %g", e)
+	}
+	if e := one.Diagnostics.TrainingError; e < 5*fit.ErrorFloor {
+		t.Errorf("one saturation fits rows timed with two to %g", e)
+	}
+
+	// 12 groups of 128 at n = 1500: each of the 8 units runs at most 2
+	// groups, 256 work-items, under both saturations. By hand, the
+	// divisions' factor is 8·512/1536 and the others' 8·256/1536.
+	const n, lx = 1500, 128
+	consts, params := map[string]int64{"LX": lx}, map[string]int64{"n": n}
+	fDiv, fOther := 8*512.0/1536, 8*256.0/1536
+	hand := trueWeights["launch.const"] + trueWeights["launch.groups"]*12 +
+		(trueWeights["global.load.f32.stride=1"]*2*n+trueWeights["global.store.f32.stride=1"]*n+trueWeights["global.minldst.f32.stride=1"]*n)*fOther +
+		divWeight*n*fDiv
+	got, _, l, err := c.PredictLaunch(w, "div2", consts, params)
+	if err != nil || math.Abs(got-hand) > 1e-9*hand || math.Abs(l.Factor-fOther) > 1e-12 || math.Abs(l.LatencyFactor-fDiv) > 1e-12 {
+		t.Errorf("PredictLaunch: %g, %+v (%v), want %g with factors %g and %g", got, l, err, hand, fOther, fDiv)
+	}
+	pr, err := c.Predictor(w, "div2", consts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := pr.Predict([]int64{n}); err != nil || math.Abs(got-hand) > 1e-9*hand {
+		t.Errorf("Predictor: %g (%v), want %g", got, err, hand)
 	}
 }

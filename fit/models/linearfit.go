@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
@@ -22,10 +24,13 @@ type LinearOptions struct {
 	// row exercises enters no fit either way).
 	NoInteger bool
 	// Fill, where set, is the grid fill applied to the counts (see
-	// fit.GridFill): Samples scales every row's counts by its factor, and
+	// fit.GridFill): Samples scales every row's counts by its factors, and
 	// Calibrate fits on counts so scaled, choosing the saturation among
-	// SaturationCandidates (the one given is ignored there). Units of 0
-	// are the rows' device's (Row.Units).
+	// SaturationCandidates (the one given is ignored there). Where Fill's
+	// Latency is set (to any value), Calibrate gives the latency-bound
+	// properties a saturation of their own, chosen among the same
+	// candidates together with the other (every pair is fitted). Units
+	// of 0 are the rows' device's (Row.Units).
 	Fill *fit.GridFill
 }
 
@@ -114,8 +119,106 @@ func (c *Counter) Calibrate(rows []Row, opts LinearOptions) (*fit.Weights, error
 	return w, nil
 }
 
-// oneDevice returns the device all tables were measured on, through one
-// backend (see OneBackend).
+// fillUnits returns the compute units for the grid fill: those opts
+// gives, or else those of the rows' device, which must be one.
+func fillUnits(rows []Row, opts LinearOptions) (int64, error) {
+	if opts.Fill.Units > 0 {
+		return opts.Fill.Units, nil
+	}
+	var units int64
+	for _, r := range rows {
+		if units != 0 && r.Units != units {
+			return 0, fmt.Errorf("fit: %s has %d compute units, other rows %d: the grid fill is fitted for one device", r.label(), r.Units, units)
+		}
+		units = r.Units
+	}
+	if units < 1 {
+		return 0, fmt.Errorf("fit: the grid fill needs the device's compute units, and the rows give none")
+	}
+	return units, nil
+}
+
+// fillCandidates are the grid fills among which calibrateFill chooses:
+// one per saturation in SaturationCandidates, or with latency one per
+// pair of them, the first for the properties that are not latency-bound
+// and the second for those that are (fit.LatencyBound), in that order.
+func fillCandidates(units int64, latency bool) []*fit.GridFill {
+	var out []*fit.GridFill
+	for _, sat := range SaturationCandidates {
+		if !latency {
+			out = append(out, &fit.GridFill{Units: units, Saturation: sat})
+			continue
+		}
+		for _, lat := range SaturationCandidates {
+			out = append(out, &fit.GridFill{Units: units, Saturation: sat, Latency: &lat})
+		}
+	}
+	return out
+}
+
+// calibrateFill fits the weights once per saturation candidate on the same
+// counts and keeps the fit with the least training error (the geometric
+// mean over the classes of each class's geometric-mean relative error),
+// so that the saturation is chosen on the rows fitted and nothing else.
+func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, error) {
+	units, err := fillUnits(rows, opts)
+	if err != nil {
+		return nil, err
+	}
+	raw := opts
+	raw.Fill = nil
+	props, samples, err := c.Samples(rows, raw)
+	if err != nil {
+		return nil, err
+	}
+	shapes := make([]shape, len(rows))
+	for i, r := range rows {
+		if shapes[i], err = rowShape(r); err != nil {
+			return nil, err
+		}
+	}
+	cands := fillCandidates(units, opts.Fill.Latency != nil)
+	// The candidates' fits are independent; they run side by side, and
+	// the choice is made in candidate order, so it does not depend on
+	// which finishes first.
+	fits := make([]*fit.Weights, len(cands))
+	errs := make([]error, len(cands))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for k, fill := range cands {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			scaled := slices.Clone(samples)
+			for i := range scaled {
+				scaled[i].Counts = fillCounts(fill, shapes[i], props, samples[i].Counts)
+			}
+			fits[k], errs[k] = fit.Fit(props, scaled, opts.Fit)
+			if fits[k] != nil {
+				fits[k].Fill = fill
+			}
+		}()
+	}
+	wg.Wait()
+	var best *fit.Weights
+	for k, w := range fits {
+		if errs[k] != nil {
+			continue
+		}
+		if best == nil || w.Diagnostics.TrainingError < best.Diagnostics.TrainingError ||
+			math.IsNaN(best.Diagnostics.TrainingError) {
+			best = w
+		}
+	}
+	if best == nil {
+		// Every candidate failed alike (a rank or input error); the first
+		// says why.
+		return nil, errs[0]
+	}
+	return best, nil
+}
+
 // Predict returns the predicted time of kernel name (consts bound) at
 // params, with its terms sorted by decreasing share.
 func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string]int64) (float64, []fit.Term, error) {
@@ -134,15 +237,15 @@ func (c *Counter) PredictLaunch(w *fit.Weights, name string, consts, params map[
 		if err != nil {
 			return 0, nil, Launch{}, err
 		}
-		l = Launch{Groups: s.groups, GroupSize: s.size, Factor: w.Fill.Factor(s.groups, s.size)}
+		l = launchOf(w.Fill, s)
 	}
-	t, terms, err := c.predictScaled(w, name, consts, params, l.Factor)
+	t, terms, err := c.predictScaled(w, name, consts, params, shape{l.Groups, l.GroupSize})
 	return t, terms, l, err
 }
 
-// predictScaled predicts with the counts scaled by factor, the grid-fill
-// factor of the launch, where w has a grid fill.
-func (c *Counter) predictScaled(w *fit.Weights, name string, consts, params map[string]int64, factor float64) (float64, []fit.Term, error) {
+// predictScaled predicts with the counts scaled by w's grid fill of a
+// launch of shape s, where w has a grid fill (s is unused otherwise).
+func (c *Counter) predictScaled(w *fit.Weights, name string, consts, params map[string]int64, s shape) (float64, []fit.Term, error) {
 	if err := CheckBanks(w, c); err != nil {
 		return 0, nil, err
 	}
@@ -156,7 +259,7 @@ func (c *Counter) predictScaled(w *fit.Weights, name string, consts, params map[
 		cnt[i] = float64(v[p])
 	}
 	if w.Fill != nil {
-		cnt = scaleCounts(factor, props, cnt)
+		cnt = fillCounts(w.Fill, s, props, cnt)
 	}
 	return w.Predict(props, cnt)
 }
@@ -177,15 +280,14 @@ func (c *Counter) ValidateTerms(w *fit.Weights, rows []Row) ([]report.Case, [][]
 	cases := make([]report.Case, 0, len(rows))
 	terms := make([][]fit.Term, 0, len(rows))
 	for _, r := range rows {
-		factor := 1.0
+		var s shape
 		if w.Fill != nil {
-			s, err := rowShape(r)
-			if err != nil {
+			var err error
+			if s, err = rowShape(r); err != nil {
 				return nil, nil, err
 			}
-			factor = w.Fill.Factor(s.groups, s.size)
 		}
-		t, ts, err := c.predictScaled(w, r.Kernel, r.Consts, r.Params, factor)
+		t, ts, err := c.predictScaled(w, r.Kernel, r.Consts, r.Params, s)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", r.label(), err)
 		}

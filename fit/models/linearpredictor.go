@@ -98,17 +98,17 @@ func (p *Predictor) Predict(params []int64) (float64, error) {
 	if err := p.ev.Eval(params, out); err != nil {
 		return 0, err
 	}
-	f := 1.0
+	var s shape
 	if p.fill != nil {
 		var err error
-		if f, err = p.fillFactor(params); err != nil {
+		if s, err = p.fillShape(params); err != nil {
 			return 0, err
 		}
 	}
 	t := 0.0
 	for i, w := range p.weights {
-		if p.fill != nil && fit.Scaled(p.props[i]) {
-			t += w * out[i] * f
+		if p.fill != nil {
+			t += w * out[i] * p.fill.Scale(p.props[i], s.groups, s.size)
 		} else {
 			t += w * out[i]
 		}
@@ -121,16 +121,12 @@ func (p *Predictor) Predict(params []int64) (float64, error) {
 	return t, nil
 }
 
-// fillFactor is the grid-fill factor of the kernel's launch at params,
-// given in the order of Params.
-func (p *Predictor) fillFactor(params []int64) (float64, error) {
+// fillShape is the shape of the kernel's launch at params, given in the
+// order of Params, for the grid fill.
+func (p *Predictor) fillShape(params []int64) (shape, error) {
 	m := make(map[string]int64, len(p.params))
 	for i, name := range p.params {
 		m[name] = params[i]
 	}
-	s, err := kernelShape(p.launch, m)
-	if err != nil {
-		return 0, err
-	}
-	return p.fill.Factor(s.groups, s.size), nil
+	return kernelShape(p.launch, m)
 }

@@ -40,6 +40,8 @@ func (r Row) label() string {
 	return fmt.Sprintf("%s row %d (%s %s, %s)", r.Table, r.Index, r.Kernel, r.Variant, paramString(r.Params))
 }
 
+// oneDevice returns the device all tables were measured on, through one
+// backend (see OneBackend).
 func oneDevice(tables map[string]*datasets.Table) (string, error) {
 	device, first := "", ""
 	for _, name := range slices.Sorted(maps.Keys(tables)) {

@@ -65,6 +65,14 @@ func TestWeightsRoundTrip(t *testing.T) {
 	if got, err = DecodeWeights(data); err != nil || got.Fill == nil || *got.Fill != *w.Fill {
 		t.Errorf("grid fill read back as %+v (%v), wrote %+v", got.Fill, err, *w.Fill)
 	}
+	lat := int64(640)
+	w.Fill = &fit.GridFill{Units: 132, Saturation: 192, Latency: &lat}
+	if data, err = EncodeWeights(w); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = DecodeWeights(data); err != nil || got.Fill == nil || got.Fill.Saturation != 192 || got.Fill.Latency == nil || *got.Fill.Latency != lat {
+		t.Errorf("grid fill with a latency saturation read back as %v (%v), wrote %v", got.Fill, err, w.Fill)
+	}
 	w.Fill = &fit.GridFill{Units: 0, Saturation: 384}
 	if _, err := EncodeWeights(w); err == nil || !strings.Contains(err.Error(), "grid fill") {
 		t.Errorf("a grid fill of no units was written (%v)", err)
