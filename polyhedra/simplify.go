@@ -1413,6 +1413,14 @@ func (p *bset) zeroOnSlab(i int, w int64) bool {
 
 // zeroOnLayer is zeroOnSlab on k <= e_i < k + w.
 func (p *bset) zeroOnLayer(i int, k, w int64) bool {
+	if p.nonZeroOnLayer(i, k) {
+		return false
+	}
+	return p.zeroOnLayerSymbolic(i, k, w)
+}
+
+// zeroOnLayerSymbolic is zeroOnLayer without nonZeroOnLayer's points.
+func (p *bset) zeroOnLayerSymbolic(i int, k, w int64) bool {
 	q := p.clone()
 	q.ineqs[i][0] = sub64(q.ineqs[i][0], k)
 	r := negRow(q.ineqs[i])
@@ -1424,4 +1432,54 @@ func (p *bset) zeroOnLayer(i int, k, w int64) bool {
 	q.applyEqualities()
 	q.fixDivs()
 	return !q.normalize() || q.poly.isZero()
+}
+
+// maxLayerProbes bounds the points nonZeroOnLayer tries.
+const maxLayerProbes = 64
+
+// nonZeroOnLayer reports whether a point of p's domain with e_i = k has
+// a value other than 0, which shows that zeroOnLayer's symbolic test
+// would fail there: its steps keep the value at every point of the
+// domain, and an empty domain has no point. The points take the other
+// parameters from classGrid and solve e_i = k for a parameter with
+// coefficient ±1, where e_i has no div. Finding none proves nothing.
+func (p *bset) nonZeroOnLayer(i int, k int64) bool {
+	row := p.ineqs[i]
+	if p.nd != 0 || p.np > 3 || !isZeroRow(row[p.firstDiv():]) {
+		return false
+	}
+	c := 0
+	for j := 1; j <= p.np; j++ {
+		if row[j] == 1 || row[j] == -1 {
+			c = j
+			break
+		}
+	}
+	if c == 0 {
+		return false
+	}
+	cols := p.newRow()
+	for n := range maxLayerProbes {
+		cols[0] = 1
+		for j := 1; j <= p.np; j++ {
+			cols[j] = classGrid[(n+n/len(classGrid)*j+j-1)%len(classGrid)]
+		}
+		cols[c] = 0
+		var found, in bool
+		if !tryNoOverflow(func() {
+			// row·cols + row[c]*x = k, with row[c] = ±1.
+			cols[c] = mul64(row[c], sub64(k, dot(row, cols)))
+			in = p.holds(cols)
+			if in {
+				v, _, ok := p.poly.evalInt64(cols)
+				found = ok && v != 0
+			}
+		}) {
+			continue
+		}
+		if found {
+			return true
+		}
+	}
+	return false
 }
