@@ -118,8 +118,31 @@ func smallRat(x *big.Rat) (n, d int64, ok bool) {
 	return n, d, n != math.MinInt64 && d != math.MinInt64
 }
 
+// Small fractions are shared: coefficients are never changed in place
+// (every operation returns a new value), and most products and sums of
+// counted polynomials' coefficients are among them.
+const (
+	maxSharedNum = 64
+	maxSharedDen = 12
+)
+
+var sharedRats = func() []*big.Rat {
+	t := make([]*big.Rat, (2*maxSharedNum+1)*(maxSharedDen+1))
+	for n := int64(-maxSharedNum); n <= maxSharedNum; n++ {
+		for d := int64(1); d <= maxSharedDen; d++ {
+			if gcd64(n, d) == 1 || n == 0 && d == 1 {
+				t[(n+maxSharedNum)*(maxSharedDen+1)+d] = big.NewRat(n, d)
+			}
+		}
+	}
+	return t
+}()
+
 // newRat returns n/d for a reduced fraction with d > 0.
 func newRat(n, d int64) *big.Rat {
+	if -maxSharedNum <= n && n <= maxSharedNum && d <= maxSharedDen {
+		return sharedRats[(n+maxSharedNum)*(maxSharedDen+1)+d]
+	}
 	r := new(big.Rat).SetInt64(n)
 	if d != 1 && n != 0 {
 		r.Denom().SetInt64(d) // r is initialised: Denom is its own
@@ -173,7 +196,7 @@ func mulRat(x, y *big.Rat) *big.Rat {
 	c, d, ok2 := smallRat(y)
 	if ok1 && ok2 {
 		if a == 0 || c == 0 {
-			return new(big.Rat)
+			return newRat(0, 1)
 		}
 		// Cross-cancel, so that the product is reduced.
 		g, h := gcd64(a, d), gcd64(c, b)
