@@ -117,7 +117,11 @@ func TestClassesDiffer(t *testing.T) {
 				d2 := x.floorExpr(e, 2)
 				sq := polyFromRow(d1).add(polyFromRow(d2))
 				x.poly = sq.mul(sq)
-				if x.splitModulus(c) == 2 && !x.classesDiffer(c) && x.collapseClasses(c, 2) && !x.poly.usesCol(x.divCol(0)) {
+				if o := c%p.np + 1; o != c {
+					// A div of another parameter.
+					x.poly = x.poly.mul(polyFromRow(x.floorExpr(x.unit(o, 1), 3)).add(polyInt(1)))
+				}
+				if x.splitModulus(c) == 2 && !x.classesDiffer(c) && x.collapseClasses(c, 2) && !usesDivOf(x, c) {
 					agreeing++
 				} else if x.splitModulus(c) == 2 && x.classesDiffer(c) {
 					nm := names{params: paramNames(x.np)}
@@ -194,4 +198,14 @@ func TestNonZeroOnLayer(t *testing.T) {
 		t.Error("nonZeroOnLayer never found a point")
 	}
 	t.Logf("%d claims checked", claims)
+}
+
+// usesDivOf reports whether x's poly uses a div of column c.
+func usesDivOf(x *bset, c int) bool {
+	for k, d := range x.divs {
+		if d.num[c] != 0 && x.poly.usesCol(x.divCol(k)) {
+			return true
+		}
+	}
+	return false
 }
