@@ -195,6 +195,12 @@ func mulRat(x, y *big.Rat) *big.Rat {
 	a, b, ok1 := smallRat(x)
 	c, d, ok2 := smallRat(y)
 	if ok1 && ok2 {
+		switch {
+		case a == 1 && b == 1:
+			return y // values are never changed in place
+		case c == 1 && d == 1:
+			return x
+		}
 		if a == 0 || c == 0 {
 			return newRat(0, 1)
 		}
@@ -239,27 +245,31 @@ func (p *poly) scale(k *big.Rat) *poly {
 	return r
 }
 
-func mulExp(a, b []uint8) []uint8 {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	e := make([]uint8, len(a))
-	copy(e, a)
-	for j, v := range b {
-		s := int(e[j]) + int(v)
-		if s > 255 {
-			panic(overflowPanic{})
-		}
-		e[j] = uint8(s)
-	}
-	return e
-}
-
 func (p *poly) mul(q *poly) *poly {
 	r := &poly{terms: make([]term, 0, len(p.terms)*len(q.terms))}
+	// The products' exponents share one array (an exponent slice is
+	// never changed in place); each is capped at its own length.
+	size := 0
 	for _, a := range p.terms {
 		for _, b := range q.terms {
-			r.terms = append(r.terms, term{mulExp(a.exp, b.exp), mulRat(a.c, b.c)})
+			size += max(len(a.exp), len(b.exp))
+		}
+	}
+	buf := make([]uint8, size)
+	for _, a := range p.terms {
+		for _, b := range q.terms {
+			n := max(len(a.exp), len(b.exp))
+			e := buf[:n:n]
+			buf = buf[n:]
+			copy(e, a.exp)
+			for j, v := range b.exp {
+				s := int(e[j]) + int(v)
+				if s > 255 {
+					panic(overflowPanic{})
+				}
+				e[j] = uint8(s)
+			}
+			r.terms = append(r.terms, term{e, mulRat(a.c, b.c)})
 		}
 	}
 	r.normalize()
