@@ -624,6 +624,15 @@ func (p *bset) collapse(c int) bool {
 	if !usesDiv || m == 1 || m > maxCollapsePeriod {
 		return true
 	}
+	if p.classesDiffer(c) {
+		return true
+	}
+	return p.collapseClasses(c, m)
+}
+
+// collapseClasses is collapse's symbolic comparison of the residue
+// classes of column c modulo m.
+func (p *bset) collapseClasses(c int, m int64) bool {
 	var key string
 	var found *bset
 	var foundPoly *poly
@@ -655,6 +664,110 @@ func (p *bset) collapse(c int) bool {
 	p.poly = translatePoly(mp, foundPoly)
 	p.normalize()
 	return true
+}
+
+// classGrid are the values of each parameter at which classesDiffer
+// looks for points of a domain, maxClassProbes bounds the grid points
+// it tries and maxClassBases the points of the domain it starts from.
+var classGrid = []int64{16, 23, 9, 5, 2, 0, 1, 3, 4, 6, 7, 8, 11, 13, -1, -4, -9}
+
+const (
+	maxClassProbes = 256
+	maxClassBases  = 4
+)
+
+// classesDiffer reports whether points of p's domain show that the
+// residue classes of column c modulo its period do not all have the same
+// polynomial, so that collapse(c) would find so too, without its
+// symbolic substitutions. On a class n = m*k + r the poly is, at fixed
+// other parameters, a polynomial in n of degree at most the poly's
+// degree D (each div of n is affine in k there): the one collapse
+// compares. If all classes had the same polynomial, the values at D + 2
+// consecutive n of the domain would lie on it, and their (D+1)-th
+// difference would be 0; a point of each class is among them, so no
+// class is empty. A difference other than 0 thus proves that collapse
+// keeps the poly; 0 proves nothing, and collapse goes on symbolically.
+// Only speed depends on it. The values are exact: evalInt64 gives them
+// over one denominator, and an overflow ends the search.
+func (p *bset) classesDiffer(c int) bool {
+	if p.nd != 0 || p.np > 3 {
+		return false
+	}
+	deg := 0
+	for _, t := range p.poly.terms {
+		k := 0
+		for _, e := range t.exp {
+			k += int(e)
+		}
+		deg = max(deg, k)
+	}
+	cols := p.newRow()
+	vals := make([]int64, deg+2)
+	// inside evaluates the poly at cols with column c set to n, if that
+	// is a point of the domain.
+	inside := func(n int64) (v int64, in, ok bool) {
+		cols[c] = n
+		ok = tryNoOverflow(func() { in = p.holds(cols) })
+		if !ok || !in {
+			return 0, false, ok
+		}
+		v, _, ok = p.poly.evalInt64(cols)
+		return v, true, ok
+	}
+	bases := 0
+	for i := range maxClassProbes {
+		cols[0] = 1
+		for k := 1; k <= p.np; k++ {
+			cols[k] = classGrid[(i+i/len(classGrid)*k+k-1)%len(classGrid)]
+		}
+		n0 := cols[c]
+		if _, in, ok := inside(n0); !ok {
+			return false
+		} else if !in {
+			continue
+		}
+		// The run of consecutive points of the domain from n0 down to
+		// lo, then up from n0 until there are D + 2.
+		lo := n0
+		for lo > n0-int64(deg+1) {
+			if _, in, ok := inside(lo - 1); !ok {
+				return false
+			} else if !in {
+				break
+			}
+			lo--
+		}
+		run := 0
+		for n := lo; run < len(vals); n++ {
+			v, in, ok := inside(n)
+			if !ok {
+				return false
+			}
+			if !in {
+				break
+			}
+			vals[run] = v
+			run++
+		}
+		if run == len(vals) {
+			for k := 1; k < len(vals); k++ {
+				for j := len(vals) - 1; j >= k; j-- {
+					d := vals[j] - vals[j-1]
+					if (d < vals[j]) != (vals[j-1] > 0) {
+						return false // overflow
+					}
+					vals[j] = d
+				}
+			}
+			if vals[len(vals)-1] != 0 {
+				return true
+			}
+		}
+		if bases++; bases == maxClassBases {
+			break
+		}
+	}
+	return false
 }
 
 // maxValuePeriod bounds the period collapseByValues tries, and
@@ -1300,6 +1413,14 @@ func (p *bset) zeroOnSlab(i int, w int64) bool {
 
 // zeroOnLayer is zeroOnSlab on k <= e_i < k + w.
 func (p *bset) zeroOnLayer(i int, k, w int64) bool {
+	if p.nonZeroOnLayer(i, k) {
+		return false
+	}
+	return p.zeroOnLayerSymbolic(i, k, w)
+}
+
+// zeroOnLayerSymbolic is zeroOnLayer without nonZeroOnLayer's points.
+func (p *bset) zeroOnLayerSymbolic(i int, k, w int64) bool {
 	q := p.clone()
 	q.ineqs[i][0] = sub64(q.ineqs[i][0], k)
 	r := negRow(q.ineqs[i])
@@ -1311,4 +1432,54 @@ func (p *bset) zeroOnLayer(i int, k, w int64) bool {
 	q.applyEqualities()
 	q.fixDivs()
 	return !q.normalize() || q.poly.isZero()
+}
+
+// maxLayerProbes bounds the points nonZeroOnLayer tries.
+const maxLayerProbes = 64
+
+// nonZeroOnLayer reports whether a point of p's domain with e_i = k has
+// a value other than 0, which shows that zeroOnLayer's symbolic test
+// would fail there: its steps keep the value at every point of the
+// domain, and an empty domain has no point. The points take the other
+// parameters from classGrid and solve e_i = k for a parameter with
+// coefficient ±1, where e_i has no div. Finding none proves nothing.
+func (p *bset) nonZeroOnLayer(i int, k int64) bool {
+	row := p.ineqs[i]
+	if p.nd != 0 || p.np > 3 || !isZeroRow(row[p.firstDiv():]) {
+		return false
+	}
+	c := 0
+	for j := 1; j <= p.np; j++ {
+		if row[j] == 1 || row[j] == -1 {
+			c = j
+			break
+		}
+	}
+	if c == 0 {
+		return false
+	}
+	cols := p.newRow()
+	for n := range maxLayerProbes {
+		cols[0] = 1
+		for j := 1; j <= p.np; j++ {
+			cols[j] = classGrid[(n+n/len(classGrid)*j+j-1)%len(classGrid)]
+		}
+		cols[c] = 0
+		var found, in bool
+		if !tryNoOverflow(func() {
+			// row·cols + row[c]*x = k, with row[c] = ±1.
+			cols[c] = mul64(row[c], sub64(k, dot(row, cols)))
+			in = p.holds(cols)
+			if in {
+				v, _, ok := p.poly.evalInt64(cols)
+				found = ok && v != 0
+			}
+		}) {
+			continue
+		}
+		if found {
+			return true
+		}
+	}
+	return false
 }
