@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
@@ -43,14 +41,4 @@ func WeightsBanks(w *fit.Weights) fit.BankLayout {
 		return DefaultBanks
 	}
 	return *w.Banks
-}
-
-// CheckBanks returns an error unless the counter counts with the layout
-// the weights were fitted with: a prediction adds weights to counts, and
-// the local.<t>.conflict=D counts of another layout are other numbers.
-func CheckBanks(w *fit.Weights, c *Counter) error {
-	if want := WeightsBanks(w); c.Banks() != want {
-		return fmt.Errorf("the weights for %s were fitted on counts of local memory in %s, and the kernels are counted with %s", w.Device, want, c.Banks())
-	}
-	return nil
 }

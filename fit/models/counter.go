@@ -65,6 +65,16 @@ func NewCounterWith(source Source, banks fit.BankLayout) *Counter {
 // Banks returns the bank layout the Counter counts with.
 func (c *Counter) Banks() fit.BankLayout { return c.banks }
 
+// CheckBanks returns an error unless the counter counts with the layout
+// the weights were fitted with: a prediction adds weights to counts, and
+// the local.<t>.conflict=D counts of another layout are other numbers.
+func CheckBanks(w *fit.Weights, c *Counter) error {
+	if want := WeightsBanks(w); c.Banks() != want {
+		return fmt.Errorf("the weights for %s were fitted on counts of local memory in %s, and the kernels are counted with %s", w.Device, want, c.Banks())
+	}
+	return nil
+}
+
 // Kernel returns the symbolic counts of kernel name with its consts bound.
 func (c *Counter) Kernel(name string, consts map[string]int64) (*counts.Counted, error) {
 	key := name + constString(consts)
