@@ -68,7 +68,8 @@ to run at full throughput, is chosen per device among 0 to 1024, and
 apart from it a second one for the latency-bound properties (local
 accesses, divisions, powers, special functions), whose long latencies
 need more resident work to hide: the pair whose fit has the least
-training error; the weight table records U and both saturations, and
+training error, found by coordinate search (a shared S first, then each
+in turn with the other held); the weight table records U and both saturations, and
 predict and validate apply them. --one-saturation gives every property
 the same S (the default before); --no-grid-fill fits the counts as they
 are; --free (the paper's model) implies it.

@@ -39,7 +39,8 @@
 // launch, and Calibrate chooses the saturation among
 // [SaturationCandidates] by training error, on the rows it fits alone;
 // with the Fill's Latency set (uniperf's default) it chooses a second one
-// for the latency-bound properties (fit.LatencyBound) among every pair.
+// for the latency-bound properties (fit.LatencyBound), the pair found
+// by coordinate search.
 //
 // A [Counter] classes local accesses by the bank conflicts of one bank
 // layout ([NewCounterWith]); [DeviceBanks] gives a device's from its

@@ -29,7 +29,7 @@ type LinearOptions struct {
 	// SaturationCandidates (the one given is ignored there). Where Fill's
 	// Latency is set (to any value), Calibrate gives the latency-bound
 	// properties a saturation of their own, chosen among the same
-	// candidates together with the other (every pair is fitted). Units
+	// candidates together with the other (by coordinate search). Units
 	// of 0 are the rows' device's (Row.Units).
 	Fill *fit.GridFill
 }
@@ -138,28 +138,16 @@ func fillUnits(rows []Row, opts LinearOptions) (int64, error) {
 	return units, nil
 }
 
-// fillCandidates are the grid fills among which calibrateFill chooses:
-// one per saturation in SaturationCandidates, or with latency one per
-// pair of them, the first for the properties that are not latency-bound
-// and the second for those that are (fit.LatencyBound), in that order.
-func fillCandidates(units int64, latency bool) []*fit.GridFill {
-	var out []*fit.GridFill
-	for _, sat := range SaturationCandidates {
-		if !latency {
-			out = append(out, &fit.GridFill{Units: units, Saturation: sat})
-			continue
-		}
-		for _, lat := range SaturationCandidates {
-			out = append(out, &fit.GridFill{Units: units, Saturation: sat, Latency: &lat})
-		}
-	}
-	return out
-}
-
-// calibrateFill fits the weights once per saturation candidate on the same
-// counts and keeps the fit with the least training error (the geometric
-// mean over the classes of each class's geometric-mean relative error),
-// so that the saturation is chosen on the rows fitted and nothing else.
+// calibrateFill fits the weights with the grid fill of each saturation
+// candidate on the same counts and keeps the fit with the least training
+// error (the geometric mean over the classes of each class's
+// geometric-mean relative error), so that the saturations are chosen on
+// the rows fitted and nothing else. With one saturation every candidate is
+// fitted. With a second for the latency-bound properties (fit.LatencyBound)
+// the pair is found by coordinate search rather than over all pairs, a
+// tenth of the fits, which cross-validation repeats for every class:
+// the best shared saturation first, then the latency-bound one with the
+// other held, then the other with it held, until neither moves.
 func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, error) {
 	units, err := fillUnits(rows, opts)
 	if err != nil {
@@ -177,46 +165,112 @@ func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, e
 			return nil, err
 		}
 	}
-	cands := fillCandidates(units, opts.Fill.Latency != nil)
-	// The candidates' fits are independent; they run side by side, and
-	// the choice is made in candidate order, so it does not depend on
-	// which finishes first.
-	fits := make([]*fit.Weights, len(cands))
-	errs := make([]error, len(cands))
+	f := &fillFitter{props: props, samples: samples, shapes: shapes, opts: opts.Fit, done: map[[2]int64]fillFit{}}
+	var single []*fit.GridFill
+	for _, sat := range SaturationCandidates {
+		g := &fit.GridFill{Units: units, Saturation: sat}
+		if opts.Fill.Latency != nil {
+			g.Latency = &sat
+		}
+		single = append(single, g)
+	}
+	best, firstErr := f.best(single, nil)
+	if best == nil || opts.Fill.Latency == nil {
+		if best == nil {
+			// Every candidate failed alike (a rank or input error); the
+			// first says why.
+			return nil, firstErr
+		}
+		return best, nil
+	}
+	for range len(SaturationCandidates) {
+		sat := best.Fill.Saturation
+		var lats, sats []*fit.GridFill
+		for _, v := range SaturationCandidates {
+			lats = append(lats, &fit.GridFill{Units: units, Saturation: sat, Latency: &v})
+		}
+		best, _ = f.best(lats, best)
+		lat := *best.Fill.Latency
+		for _, v := range SaturationCandidates {
+			sats = append(sats, &fit.GridFill{Units: units, Saturation: v, Latency: &lat})
+		}
+		best, _ = f.best(sats, best)
+		if best.Fill.Saturation == sat {
+			break
+		}
+	}
+	return best, nil
+}
+
+// fillFitter fits one set of samples with the grid fills a search asks
+// for, each pair of saturations once.
+type fillFitter struct {
+	props   []string
+	samples []fit.Sample
+	shapes  []shape
+	opts    fit.Options
+	done    map[[2]int64]fillFit
+}
+
+type fillFit struct {
+	w   *fit.Weights
+	err error
+}
+
+func fillKey(g *fit.GridFill) [2]int64 {
+	k := [2]int64{g.Saturation, -1}
+	if g.Latency != nil {
+		k[1] = *g.Latency
+	}
+	return k
+}
+
+// best fits the candidates not fitted before, side by side, and returns
+// the one of least training error, in candidate order among equals, or
+// incumbent where none is less; and the first candidate's error, where
+// none fitted.
+func (f *fillFitter) best(cands []*fit.GridFill, incumbent *fit.Weights) (*fit.Weights, error) {
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for k, fill := range cands {
+	for _, fill := range cands {
+		if _, ok := f.done[fillKey(fill)]; ok {
+			continue
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			scaled := slices.Clone(samples)
+			scaled := slices.Clone(f.samples)
 			for i := range scaled {
-				scaled[i].Counts = fillCounts(fill, shapes[i], props, samples[i].Counts)
+				scaled[i].Counts = fillCounts(fill, f.shapes[i], f.props, f.samples[i].Counts)
 			}
-			fits[k], errs[k] = fit.Fit(props, scaled, opts.Fit)
-			if fits[k] != nil {
-				fits[k].Fill = fill
+			w, err := fit.Fit(f.props, scaled, f.opts)
+			if w != nil {
+				w.Fill = fill
 			}
+			mu.Lock()
+			f.done[fillKey(fill)] = fillFit{w, err}
+			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	var best *fit.Weights
-	for k, w := range fits {
-		if errs[k] != nil {
+	best := incumbent
+	var firstErr error
+	for _, fill := range cands {
+		r := f.done[fillKey(fill)]
+		if r.err != nil {
+			if firstErr == nil {
+				firstErr = r.err
+			}
 			continue
 		}
-		if best == nil || w.Diagnostics.TrainingError < best.Diagnostics.TrainingError ||
+		if best == nil || r.w.Diagnostics.TrainingError < best.Diagnostics.TrainingError ||
 			math.IsNaN(best.Diagnostics.TrainingError) {
-			best = w
+			best = r.w
 		}
 	}
-	if best == nil {
-		// Every candidate failed alike (a rank or input error); the first
-		// says why.
-		return nil, errs[0]
-	}
-	return best, nil
+	return best, firstErr
 }
 
 // Predict returns the predicted time of kernel name (consts bound) at
