@@ -145,6 +145,25 @@ func TestCyclesFallback(t *testing.T) {
 	}
 }
 
+// A kernel that counts integer operations is not calibrated on: the
+// seed's computation term has none, so its adjusting weight would carry
+// their time into the fallback. The fallback stays the one kernel's.
+func TestCyclesSkipsIntegerKernels(t *testing.T) {
+	env := &Env{Counter: NewCounter(nil), Device: device(t, "gtx460")}
+	ints := Row{Row: datasets.Row{Kernel: "arith_int_i32", Consts: map[string]int64{"LX": 16, "LY": 16},
+		Params: map[string]int64{"n": 128, "na": 8, "nb": 1, "nc": 1, "nd": 1, "ne": 1, "c": 13}, TimeS: 1}}
+	m := &Cycles{}
+	if err := m.Calibrate(env, []Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), ints}); err != nil {
+		t.Fatal(err)
+	}
+	if !near(m.Fallback, 2, 1e-12) || len(m.Kernels) != 1 {
+		t.Errorf("fallback %g over %d kernels, want 2 over vector_scale_add alone", m.Fallback, len(m.Kernels))
+	}
+	if len(m.Skipped) != 1 || !strings.Contains(m.Skipped[0], "arith_int_i32") || !strings.Contains(m.Skipped[0], "int.i32.add") {
+		t.Errorf("skipped %q, want arith_int_i32 for its integer operations", m.Skipped)
+	}
+}
+
 // TestPoCLCycleWeights re-derives the PoCL device file's cycle weights
 // from the embedded table as its source says: time × 2096 MHz × 2 cores /
 // count, additions first.
