@@ -45,8 +45,10 @@ json (also --json: {"devices": [{"label", "device", "model",
 "uniperf_version", "property_set", "diagnostics"}], "properties":
 [{"property", "rate_unit", "values": [{"weight_s", "rate", "note"} or null
 per device]}]}), and arrow (an Arrow IPC file in long form, one row per device and
-property; needs --out). Tables fitted against different property sets are
-refused. Columns are labelled by device; a device that appears twice is
+property; needs --out). Tables may hold different properties (PoCL's
+prices integer operations, which the GPU tables' suites did not measure):
+a property a table has no weight for is an empty cell, or null. Weights
+of different models are refused. Columns are labelled by device; a device that appears twice is
 labelled with its file name as well.
 
 --plot FILE.svg also draws the rates per device as grouped bars.`,

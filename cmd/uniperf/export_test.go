@@ -100,7 +100,6 @@ func TestExportLabelsRepeatedDevice(t *testing.T) {
 
 func TestExportBadInput(t *testing.T) {
 	dir, a, _ := exportFixture(t)
-	other := writeTestWeights(t, dir, "other.arrow", "GPU C", "sha256:2", []string{"flop.f32.add"}, []float64{1e-12})
 	corrupt := filepath.Join(dir, "corrupt.arrow")
 	os.WriteFile(corrupt, []byte("ARROW1 but not really"), 0o644)
 	for _, tc := range []struct {
@@ -110,7 +109,6 @@ func TestExportBadInput(t *testing.T) {
 	}{
 		{[]string{a}, exportOptions{format: "xml"}, `--format "xml"`},
 		{[]string{a}, exportOptions{format: "arrow"}, "give --out"},
-		{[]string{a, other}, exportOptions{format: "csv"}, "sha256:2"},
 		{[]string{corrupt}, exportOptions{format: "csv"}, corrupt},
 		{[]string{filepath.Join(dir, "missing.arrow")}, exportOptions{format: "csv"}, "missing.arrow"},
 	} {

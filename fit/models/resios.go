@@ -89,7 +89,7 @@ func (m *Resios) Calibrate(env *Env, rows []Row) error {
 	}
 	fitted, obj, err := fitResios(env, m.tracer(), rows)
 	if err != nil {
-		return fmt.Errorf("resios model on %s: fitting the constants: %w", env.Device.Name, err)
+		return fmt.Errorf("resios: fitting the constants on %s: %w", env.Device.Name, err)
 	}
 	m.Device, m.Fitted, m.FitRows, m.FitRMS = fitted, true, len(rows), math.Sqrt(obj/float64(len(rows)))
 	return nil

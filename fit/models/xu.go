@@ -84,7 +84,7 @@ func (m *Xu) Calibrate(env *Env, rows []Row) error {
 		return m.fromDevice(env)
 	}
 	if err := m.fit(env, rows); err != nil {
-		return fmt.Errorf("xu model on %s: %w", env.Device.Name, err)
+		return fmt.Errorf("xu: on %s: %w", env.Device.Name, err)
 	}
 	return nil
 }

@@ -31,8 +31,11 @@ type WeightComparison struct {
 }
 
 // CompareWeights builds a comparison. Labels default to the device names;
-// a label that repeats gets a suffix " (2)", " (3)", ... . Tables fitted
-// against different property sets are not comparable and give an error.
+// a label that repeats gets a suffix " (2)", " (3)", ... . Tables may hold
+// different properties (a device's suite may exercise a class another's
+// did not, as PoCL's integer operations): a property a table has no
+// weight for is an empty cell. Weights of different models are not
+// comparable and give an error.
 func CompareWeights(tables []*fit.Weights, labels []string) (*WeightComparison, error) {
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("compare: no weight tables")
@@ -43,9 +46,9 @@ func CompareWeights(tables []*fit.Weights, labels []string) (*WeightComparison, 
 	c := &WeightComparison{Tables: tables}
 	count := make(map[string]int)
 	for i, t := range tables {
-		if t.PropertySet != tables[0].PropertySet {
-			return nil, fmt.Errorf("compare: %s was fitted against property set %s, %s against %s: the weights do not measure the same things",
-				t.Device, t.PropertySet, tables[0].Device, tables[0].PropertySet)
+		if t.Model != tables[0].Model {
+			return nil, fmt.Errorf("compare: %s holds weights of model %q, %s of %q: the weights do not measure the same things",
+				t.Device, t.Model, tables[0].Device, tables[0].Model)
 		}
 		l := t.Device
 		if labels != nil {

@@ -128,9 +128,9 @@ func TestCompareOrderAndLabels(t *testing.T) {
 		t.Errorf("labels %v, %v", c2.Labels, err)
 	}
 	other := furyWeights(t)
-	other.PropertySet = "sha256:y"
-	if _, err := CompareWeights([]*fit.Weights{w, other}, nil); err == nil || !strings.Contains(err.Error(), "sha256:y") {
-		t.Errorf("mixed property sets: %v", err)
+	other.Model = "hongkim"
+	if _, err := CompareWeights([]*fit.Weights{w, other}, nil); err == nil || !strings.Contains(err.Error(), `"hongkim"`) {
+		t.Errorf("mixed models: %v", err)
 	}
 }
 
