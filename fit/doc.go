@@ -44,7 +44,10 @@
 //
 // The paper's free fit produced negative weights (its Table 2).
 // [Options.NonNegative] solves the same problem under α ≥ 0 with the
-// Lawson–Hanson active-set method. [Options.Balance] weighs the rows so
+// Lawson–Hanson active-set method, on the n × n triangle R of the rows'
+// thin QR factorisation A = QR rather than on A's thousand rows: the
+// problem in R has the same solution, gradients and singular values, and
+// each step's subproblem is 20 times smaller. [Options.Balance] weighs the rows so
 // that every kernel class counts the same ([ClassWeights]), and
 // [Options.Robust] minimises the sum of absolute relative errors instead
 // of their squares (iteratively reweighted least squares).
@@ -210,7 +213,7 @@
 // class at a time, the non-negative fit's error is 0.204 on the H100
 // through CUDA, 0.193 through OpenCL, 0.182 and 0.158 on the H200, and
 // with one grid-fill saturation (below) 0.162, 0.169, 0.138 and 0.132,
-// with the default's two 0.153, 0.157, 0.132 and 0.127 (932 of 995 rows
+// with the default's two 0.153, 0.154, 0.133 and 0.128 (932 of 995 rows
 // through CUDA, 884 of 947 through OpenCL); the free fit's 0.253, 0.244,
 // 0.219 and 0.209 (860 and 812 rows). On the test kernels the default
 // fit gives 0.178, 0.246, 0.122 and 0.273 across kernels, with one
@@ -244,7 +247,8 @@
 // with S held, then S with it held, until neither moves): on all five
 // shipped tables it finds the pair that a search of every pair finds,
 // with a tenth of the fits (validate --cv on the H100 CUDA table: 56 s
-// for every pair, 12 s). The form was chosen by leave-one-class-out
+// for every pair, 12 s; 4.4 s since the non-negative fit factorises the
+// rows once, see Fitting above). The form was chosen by leave-one-class-out
 // cross-validation on the measurement rows alone
 // (models.Counter.CrossValidate, each fold choosing its saturations
 // again), the
@@ -255,7 +259,7 @@
 //	additive: counts + p·(F−1) per property    0.174      0.161        0.144      0.128
 //	global accesses apart (2)                  0.157      0.160        0.137      0.126        0.235
 //	latency-bound apart (2, every pair)        0.155      0.153        0.134      0.127        0.235
-//	latency-bound apart (2, coordinate; default) 0.153    0.157        0.132      0.127        0.235
+//	latency-bound apart (2, coordinate; default) 0.153    0.154        0.133      0.128        0.235
 //	latency-bound and global apart (3)         0.152      0.149        0.136      0.124
 //
 // (the additive form keeps the counts unscaled and gives each scaled

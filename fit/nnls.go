@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -29,6 +32,7 @@ func nnls(a *mat.Dense, b *mat.VecDense, rankTol float64) ([]float64, error) {
 	// it is cleared whenever x moves.
 	skip := make([]bool, n)
 	gradTol := 10 * eps * mat.Norm(a, 1) * float64(max(m, n))
+	a, b = reduceRows(a, b)
 	maxOuter := 5 * (n + 1)
 	for outer := 0; ; outer++ {
 		w := gradient(a, b, x)
@@ -83,6 +87,36 @@ func nnls(a *mat.Dense, b *mat.VecDense, rankTol float64) ([]float64, error) {
 			}
 		}
 	}
+}
+
+// reduceRows returns R and Qᵀb for the thin QR factorisation A = Q R of a
+// matrix with more rows than columns: ‖A x − b‖² = ‖R x − Qᵀb‖² + a
+// constant, and Rᵀ(Qᵀb − R x) = Aᵀ(b − A x), so the active-set method
+// takes the same steps and stops at the same point on the n × n problem,
+// and each of its subproblems factorises n rows rather than m (the fit
+// of a measurement table has some thousand rows and forty columns, and
+// cross-validation with the grid fill runs thousands of fits). R has A's
+// singular values, so the subproblems' rank decisions are A's.
+func reduceRows(a *mat.Dense, b *mat.VecDense) (*mat.Dense, *mat.VecDense) {
+	m, n := a.Dims()
+	if m <= n {
+		return a, b
+	}
+	f := mat.DenseCopyOf(a).RawMatrix()
+	tau := make([]float64, n)
+	work := make([]float64, 1)
+	lapack64.Geqrf(f, tau, work, -1)
+	work = make([]float64, max(int(work[0]), m))
+	lapack64.Geqrf(f, tau, work, len(work))
+	qtb := blas64.General{Rows: m, Cols: 1, Stride: 1, Data: mat.VecDenseCopyOf(b).RawVector().Data}
+	lapack64.Ormqr(blas.Left, blas.Trans, f, tau, qtb, work, len(work))
+	r := mat.NewDense(n, n, nil)
+	for i := range n {
+		for j := i; j < n; j++ {
+			r.Set(i, j, f.Data[i*f.Stride+j])
+		}
+	}
+	return r, mat.NewVecDense(n, qtb.Data[:n])
 }
 
 // gradient returns Aᵀ(b − A x), the negative gradient of ½‖A x − b‖².
