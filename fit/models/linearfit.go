@@ -230,13 +230,20 @@ func fillKey(g *fit.GridFill) [2]int64 {
 // incumbent where none is less; and the first candidate's error, where
 // none fitted.
 func (f *fillFitter) best(cands []*fit.GridFill, incumbent *fit.Weights) (*fit.Weights, error) {
+	// The fits to run are chosen before any starts, since the running
+	// ones write to f.done.
+	var todo []*fit.GridFill
+	chosen := map[[2]int64]bool{}
+	for _, fill := range cands {
+		if _, ok := f.done[fillKey(fill)]; !ok && !chosen[fillKey(fill)] {
+			chosen[fillKey(fill)] = true
+			todo = append(todo, fill)
+		}
+	}
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for _, fill := range cands {
-		if _, ok := f.done[fillKey(fill)]; ok {
-			continue
-		}
+	for _, fill := range todo {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
