@@ -2,6 +2,7 @@ package counts
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -92,7 +93,7 @@ func (c *Counted) BreakdownAt(by Attribution, params map[string]int64) (parts []
 		}
 		byName[name] = append(byName[name], g.parts)
 	}
-	for _, name := range sortedKeys(byName) {
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
 		for _, b := range c.bySource(by, byName[name]) {
 			f, err := c.sum(b.terms)
 			if err != nil {

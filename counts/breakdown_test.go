@@ -2,6 +2,8 @@ package counts
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -318,7 +320,7 @@ func TestBreakdownByHand(t *testing.T) {
 		}
 		got[p.Source][p.Property] = values[i]
 	}
-	for _, id := range sortedKeys(want) {
+	for _, id := range slices.Sorted(maps.Keys(want)) {
 		t.Run(id, func(t *testing.T) { compareProps(t, got[id], want[id]) })
 	}
 	for id := range got {

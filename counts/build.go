@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -13,7 +14,7 @@ func (b *builder) finish() (*Kernel, error) {
 	if b.name.text == "" {
 		return nil, errorf(b.file, Pos{}, "no 'kernel NAME' statement")
 	}
-	for _, name := range sortedKeys(b.overrides) {
+	for _, name := range slices.Sorted(maps.Keys(b.overrides)) {
 		if _, ok := b.constVals[name]; !ok {
 			declared := make([]string, len(b.consts))
 			for i, c := range b.consts {

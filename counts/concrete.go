@@ -2,6 +2,7 @@ package counts
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -177,7 +178,7 @@ func newEngine(k *Kernel, params map[string]int64) (*engine, error) {
 			return nil, errorf(k.File, Pos{}, "missing parameter %s (the kernel's parameters are %s)", p, strings.Join(k.Params, ", "))
 		}
 	}
-	for _, p := range sortedKeys(params) {
+	for _, p := range slices.Sorted(maps.Keys(params)) {
 		if !slices.Contains(k.Params, p) {
 			return nil, errorf(k.File, Pos{}, "unknown parameter %s (the kernel's parameters are %s)", p, listOrNone(k.Params))
 		}

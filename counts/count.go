@@ -2,6 +2,7 @@ package counts
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -88,7 +89,7 @@ func (c *Counted) possibleNames() []string {
 			seen["global.minldst."+rest] = true
 		}
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // upperBounds lists the properties that some group counted under a

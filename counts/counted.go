@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"maps"
 	"slices"
 	"sync"
 
@@ -139,7 +140,7 @@ func (c *Counted) UpperBound(name string) bool { return c.upper[name] }
 
 // Bounds lists, sorted, the properties whose counts are upper bounds
 // (see UpperBound).
-func (c *Counted) Bounds() []string { return sortedKeys(c.upper) }
+func (c *Counted) Bounds() []string { return slices.Sorted(maps.Keys(c.upper)) }
 
 // Eval returns the exact value of every non-zero property at the given
 // parameter values, by name (see the package documentation). Every
@@ -174,7 +175,7 @@ func (c *Counted) args(params map[string]int64) ([]int64, error) {
 		}
 		args[i] = v
 	}
-	for _, p := range sortedKeys(params) {
+	for _, p := range slices.Sorted(maps.Keys(params)) {
 		if !slices.Contains(c.params, p) {
 			return nil, errorf(c.k.File, Pos{}, "unknown parameter %s (the kernel's parameters are %s)", p, listOrNone(c.params))
 		}

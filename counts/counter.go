@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -21,7 +22,7 @@ type counter struct {
 }
 
 func (b *counter) count() error {
-	for _, name := range sortedKeys(b.p.static) {
+	for _, name := range slices.Sorted(maps.Keys(b.p.static)) {
 		terms, err := b.terms(b.p.static[name])
 		if err != nil {
 			return err

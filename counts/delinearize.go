@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -147,7 +148,7 @@ func (p *plan) strideChain(name string, refs []gref) ([]string, error) {
 			seen[params] = true
 		}
 	}
-	chain := sortedKeys(seen)
+	chain := slices.Sorted(maps.Keys(seen))
 	degree := func(m string) int {
 		if m == "" {
 			return 0

@@ -2,6 +2,7 @@ package counts
 
 import (
 	"maps"
+	"slices"
 	"testing"
 )
 
@@ -261,12 +262,12 @@ func TestHandCounts(t *testing.T) {
 
 func compareProps(t *testing.T, got, want map[string]int64) {
 	t.Helper()
-	for _, n := range sortedKeys(want) {
+	for _, n := range slices.Sorted(maps.Keys(want)) {
 		if got[n] != want[n] {
 			t.Errorf("%s = %d, want %d", n, got[n], want[n])
 		}
 	}
-	for _, n := range sortedKeys(got) {
+	for _, n := range slices.Sorted(maps.Keys(got)) {
 		if _, ok := want[n]; !ok {
 			t.Errorf("unexpected %s = %d", n, got[n])
 		}

@@ -2,8 +2,10 @@ package counts
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -135,7 +137,7 @@ func compareBounded(t *testing.T, c *Counted, counts, run map[string]int64) {
 	for n := range run {
 		names[n] = true
 	}
-	for _, name := range sortedKeys(names) {
+	for _, name := range slices.Sorted(maps.Keys(names)) {
 		got, want := counts[name], run[name]
 		switch {
 		case upper[name] && got < want:

@@ -3,6 +3,7 @@ package counts
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strings"
@@ -86,7 +87,7 @@ func (c *Counted) Properties() ([]Property, error) {
 		byName[name] = sums[i]
 		out = append(out, p)
 	}
-	for _, name := range sortedKeys(byName) {
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
 		if rest, ok := strings.CutPrefix(name, "global.load."); ok && byName["global.store."+rest] != nil {
 			// The minimum of an upper bound and a count bounds the
 			// minimum of the counts.
@@ -132,7 +133,7 @@ func (c *Counted) PropertiesAt(params map[string]int64) ([]Property, map[string]
 		return nil, nil, err
 	}
 	var out []Property
-	for _, name := range sortedKeys(values) {
+	for _, name := range slices.Sorted(maps.Keys(values)) {
 		if rest, ok := strings.CutPrefix(name, "global.minldst."); ok {
 			out = append(out, Property{Name: name, Expression: minText("global.load."+rest, rest, fns), UpperBound: c.upper[name]})
 			continue

@@ -1,6 +1,10 @@
 package counts
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
 
 // RunOptions adjusts Run.
 type RunOptions struct {
@@ -114,7 +118,7 @@ func (in *interp) bindArrays(arrays map[string]any) error {
 			in.privMems[a.Name] = &privMem{size: int(n), float: a.DType.IsFloat()}
 		}
 	}
-	for _, name := range sortedKeys(arrays) {
+	for _, name := range slices.Sorted(maps.Keys(arrays)) {
 		if a := in.k.arrayIndex[name]; a == nil || a.Space != Global {
 			return errorf(in.k.File, Pos{}, "data given for %s, which is not a global array of the kernel", name)
 		}

@@ -2,7 +2,9 @@ package counts
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -129,7 +131,7 @@ func (k *Kernel) accessStride(acc *Access, within []string) (int64, poly, error)
 // order and the constant last.
 func (p poly) String() string {
 	a := Affine{Const: p[""]}
-	for _, m := range sortedKeys(p) {
+	for _, m := range slices.Sorted(maps.Keys(p)) {
 		if m != "" {
 			a.Terms = append(a.Terms, Term{m, p[m]})
 		}

@@ -60,6 +60,19 @@ func (p *poly) clone() *poly {
 
 func (p *poly) isZero() bool { return len(p.terms) == 0 }
 
+// degree returns the total degree of p, 0 for a constant or zero.
+func (p *poly) degree() int {
+	deg := 0
+	for _, t := range p.terms {
+		k := 0
+		for _, e := range t.exp {
+			k += int(e)
+		}
+		deg = max(deg, k)
+	}
+	return deg
+}
+
 func (p *poly) usesCol(col int) bool {
 	if p == nil {
 		return false

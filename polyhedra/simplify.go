@@ -693,14 +693,7 @@ func (p *bset) classesDiffer(c int) bool {
 	if p.nd != 0 || p.np > 3 {
 		return false
 	}
-	deg := 0
-	for _, t := range p.poly.terms {
-		k := 0
-		for _, e := range t.exp {
-			k += int(e)
-		}
-		deg = max(deg, k)
-	}
+	deg := p.poly.degree()
 	cols := p.newRow()
 	vals := make([]int64, deg+2)
 	// inside evaluates the poly at cols with column c set to n, if that
@@ -808,14 +801,7 @@ func (p *bset) collapseByValues() {
 	if empty || !hasLo && !hasHi {
 		return
 	}
-	deg := 0
-	for _, t := range p.poly.terms {
-		k := 0
-		for _, e := range t.exp {
-			k += int(e)
-		}
-		deg = max(deg, k)
-	}
+	deg := p.poly.degree()
 	// Points are visited away from a finite bound of the domain.
 	start, dir := lo, int64(1)
 	if !hasLo {

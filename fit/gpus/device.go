@@ -2,7 +2,8 @@ package gpus
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // Device is one device parameter file.
@@ -276,7 +277,7 @@ func (h *HongKim) fields() (required, optional []field) {
 }
 
 func (r *Resios) fields() (required, optional []field) {
-	for _, name := range sortedKeys(r.Instructions) {
+	for _, name := range slices.Sorted(maps.Keys(r.Instructions)) {
 		in, p := r.Instructions[name], "resios.instructions."+name
 		required = append(required,
 			field{p + ".latency", in.Latency}, field{p + ".throughput", in.Throughput}, field{p + ".peak_warps", in.PeakWarps})
@@ -372,13 +373,4 @@ func (d *Device) CycleWeights(defaults map[string]float64) (map[string]float64, 
 		w[k] = v
 	}
 	return w, d.file()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

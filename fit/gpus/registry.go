@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/uniperf/uniperf/datasets/inputfile"
@@ -95,7 +97,7 @@ func (d *Device) validateSections() error {
 		nums = append(append(nums, required...), optional...)
 	}
 	if c := d.Cycles; c != nil {
-		for _, k := range sortedKeys(c.Weights) {
+		for _, k := range slices.Sorted(maps.Keys(c.Weights)) {
 			nums = append(nums, field{"cycles.weights." + k, c.Weights[k]})
 		}
 	}
