@@ -166,14 +166,7 @@ func TestCardLargePeriods(t *testing.T) {
 		}, true},
 	}
 	for _, c := range cases {
-		s, err := ParseSet(c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		card, err := s.Card()
-		if err != nil {
-			t.Fatalf("%s: %v", c.src, err)
-		}
+		_, card := mustCard(t, c.src)
 		for n := int64(-3); n <= 700; n += 1 + n/10 {
 			var want int64
 			for i := int64(-2); i <= n+2; i++ {
