@@ -166,7 +166,7 @@ func TestCardLargePeriods(t *testing.T) {
 		}, true},
 	}
 	for _, c := range cases {
-		_, card := mustCard(t, c.src)
+		_, card := parseAndCount(t, c.src)
 		for n := int64(-3); n <= 700; n += 1 + n/10 {
 			var want int64
 			for i := int64(-2); i <= n+2; i++ {

@@ -73,25 +73,11 @@ func BenchmarkCardCorpusPrinted(b *testing.B) {
 	}
 }
 
-// mustCard parses src and counts it, ending the test on an error.
-func mustCard(t *testing.T, src string) (*Set, *PwQPolynomial) {
-	t.Helper()
-	s, err := ParseSet(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := s.Card()
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
-	return s, q
-}
-
 // TestCardCorpus checks the printed answers of cardCorpus against
 // enumeration, so that the benchmark times right answers.
 func TestCardCorpus(t *testing.T) {
 	for _, c := range cardCorpus() {
-		s, q := mustCard(t, c.src)
+		s, q := parseAndCount(t, c.src)
 		checkShown(t, s, q, -2, 9)
 	}
 }

@@ -6,14 +6,7 @@ import "testing"
 // n in [n0, n1] and m in [m0, m1] with want, a count by enumeration.
 func checkCounts(t *testing.T, src string, n0, n1, m0, m1 int64, want func(n, m int64) int64) *PwQPolynomial {
 	t.Helper()
-	s, err := ParseSet(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := s.Card()
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
+	_, q := parseAndCount(t, src)
 	for n := n0; n <= n1; n++ {
 		for m := m0; m <= m1; m++ {
 			w := want(n, m)

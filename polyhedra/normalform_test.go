@@ -47,7 +47,7 @@ func TestCardNormalForm(t *testing.T) {
 		{"[n, m] -> { [i, j] : 0 <= i <= n and 0 <= j <= m and 3i + 5j <= 2n + m }", "", 20},
 	}
 	for _, c := range cases {
-		s, q := mustCard(t, c.src)
+		s, q := parseAndCount(t, c.src)
 		if c.want != "" && q.String() != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.src, q, c.want)
 		}
