@@ -84,21 +84,9 @@ func TestClassesDiffer(t *testing.T) {
 	for _, c := range collapseOracleSets {
 		srcs = append(srcs, c.src)
 	}
-	r := rand.New(rand.NewSource(2626))
-	for range 60 {
-		srcs = append(srcs, randomSet(r, 2+r.Intn(2), 2).src)
-	}
 	claims, agreeing := 0, 0
-	for _, src := range srcs {
-		s, err := ParseSet(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := s.Card()
-		if err != nil {
-			continue // budget errors of random sets
-		}
-		for _, p := range append(append([]*bset(nil), q.pieces...), q.view()...) {
+	for _, src := range withRandomSets(srcs, 2626) {
+		for _, p := range countedPieces(t, src) {
 			for c := 1; c <= p.np; c++ {
 				// The piece with a poly whose classes agree: the
 				// square of floor(x/2) + floor((x+1)/2) = x, times the
@@ -157,21 +145,9 @@ func TestNonZeroOnLayer(t *testing.T) {
 	for _, c := range cardCorpus() {
 		srcs = append(srcs, c.src)
 	}
-	r := rand.New(rand.NewSource(2627))
-	for range 60 {
-		srcs = append(srcs, randomSet(r, 2+r.Intn(2), 2).src)
-	}
 	claims := 0
-	for _, src := range srcs {
-		s, err := ParseSet(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := s.Card()
-		if err != nil {
-			continue // budget errors of random sets
-		}
-		for _, p := range append(append([]*bset(nil), q.pieces...), q.view()...) {
+	for _, src := range withRandomSets(srcs, 2627) {
+		for _, p := range countedPieces(t, src) {
 			for i := range p.ineqs {
 				for k := int64(-1); k <= 2; k++ {
 					if !p.nonZeroOnLayer(i, k) {
@@ -191,6 +167,30 @@ func TestNonZeroOnLayer(t *testing.T) {
 		t.Error("nonZeroOnLayer never found a point")
 	}
 	t.Logf("%d claims checked", claims)
+}
+
+// withRandomSets returns srcs followed by 60 random sets drawn with seed.
+func withRandomSets(srcs []string, seed int64) []string {
+	r := rand.New(rand.NewSource(seed))
+	for range 60 {
+		srcs = append(srcs, randomSet(r, 2+r.Intn(2), 2).src)
+	}
+	return srcs
+}
+
+// countedPieces returns the pieces of src's count, as counted and as
+// printed, or none where the count fails (budget errors of random sets).
+func countedPieces(t *testing.T, src string) []*bset {
+	t.Helper()
+	s, err := ParseSet(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := s.Card()
+	if err != nil {
+		return nil
+	}
+	return append(append([]*bset(nil), q.pieces...), q.view()...)
 }
 
 // usesDivOf reports whether x's poly uses a div of column c.
