@@ -175,12 +175,12 @@ func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, e
 		single = append(single, g)
 	}
 	best, firstErr := f.best(single, nil)
-	if best == nil || opts.Fill.Latency == nil {
-		if best == nil {
-			// Every candidate failed alike (a rank or input error); the
-			// first says why.
-			return nil, firstErr
-		}
+	if best == nil {
+		// Every candidate failed alike (a rank or input error); the first
+		// says why.
+		return nil, firstErr
+	}
+	if opts.Fill.Latency == nil {
 		return best, nil
 	}
 	for range len(SaturationCandidates) {
@@ -230,20 +230,16 @@ func fillKey(g *fit.GridFill) [2]int64 {
 // incumbent where none is less; and the first candidate's error, where
 // none fitted.
 func (f *fillFitter) best(cands []*fit.GridFill, incumbent *fit.Weights) (*fit.Weights, error) {
-	// The fits to run are chosen before any starts, since the running
-	// ones write to f.done.
 	var todo []*fit.GridFill
-	chosen := map[[2]int64]bool{}
 	for _, fill := range cands {
-		if _, ok := f.done[fillKey(fill)]; !ok && !chosen[fillKey(fill)] {
-			chosen[fillKey(fill)] = true
+		if _, ok := f.done[fillKey(fill)]; !ok {
 			todo = append(todo, fill)
 		}
 	}
+	fits := make([]fillFit, len(todo))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for _, fill := range todo {
+	for k, fill := range todo {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -256,12 +252,13 @@ func (f *fillFitter) best(cands []*fit.GridFill, incumbent *fit.Weights) (*fit.W
 			if w != nil {
 				w.Fill = fill
 			}
-			mu.Lock()
-			f.done[fillKey(fill)] = fillFit{w, err}
-			mu.Unlock()
+			fits[k] = fillFit{w, err}
 		}()
 	}
 	wg.Wait()
+	for k, fill := range todo {
+		f.done[fillKey(fill)] = fits[k]
+	}
 	best := incumbent
 	var firstErr error
 	for _, fill := range cands {
