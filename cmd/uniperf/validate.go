@@ -288,7 +288,7 @@ func validateCoverage(out io.Writer, lt *loadedTables, path string) error {
 	if err := sameInputs(w, lt); err != nil {
 		return fmt.Errorf("--coverage: %s: %w", path, err)
 	}
-	integer := slices.ContainsFunc(w.Properties, func(p string) bool { return strings.HasPrefix(p, "int.") })
+	integer := slices.ContainsFunc(w.Properties, models.IntegerOp)
 	c, err := models.NewCounterWith(tableKernels, models.WeightsBanks(w)).Coverage(w, lt.tables, models.LinearOptions{NoInteger: !integer})
 	if err != nil {
 		return err

@@ -132,7 +132,7 @@ func (m *Cycles) Calibrate(env *Env, rows []Row) error {
 func integerOps(in *Inputs) string {
 	var ops []string
 	for _, name := range slices.Sorted(maps.Keys(in.Counts)) {
-		if strings.HasPrefix(name, "int.") && in.Counts[name] != 0 {
+		if IntegerOp(name) && in.Counts[name] != 0 {
 			ops = append(ops, name)
 		}
 	}

@@ -47,7 +47,7 @@ func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sampl
 		}
 		values[i] = v
 		for p := range v {
-			if !opts.NoInteger || !strings.HasPrefix(p, "int.") {
+			if !opts.NoInteger || !IntegerOp(p) {
 				seen[p] = true
 			}
 		}

@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/uniperf/uniperf/fit"
 )
@@ -17,6 +18,11 @@ var propertyName = regexp.MustCompile(`^(` +
 	`|flop\.(f32|f64)\.(add|mul|div|pow|exp|special|fmod)` +
 	`|int\.(i32|i64)\.(add|mul|div|pow|exp|special|bitwise|shift)` +
 	`|sync\.barrier|launch\.groups|launch\.const)$`)
+
+// IntegerOp reports whether property counts integer operations (int.*),
+// which seed 001's model leaves out and uniperf's fits include unless
+// LinearOptions.NoInteger.
+func IntegerOp(property string) bool { return strings.HasPrefix(property, "int.") }
 
 // CheckWeights returns an error unless every property of w is one that
 // package counts produces, so that weights fitted against another naming
