@@ -10,5 +10,8 @@
 // [CompareWeights] puts the weight tables of several devices side by side
 // in a [WeightComparison], written as Markdown, CSV, JSON or Arrow, with
 // sustained rates from [DerivedRate] (GB/s per memory access class,
-// GFLOP/s per operation class).
+// GFLOP/s per operation class). [GroupVariants] and [RankVariants] score
+// how well the predictions order a kernel's work-group-size variants (the
+// autotuning use): pairs ordered right, wrong or tied, and the cost of the
+// variant predicted fastest.
 package report
