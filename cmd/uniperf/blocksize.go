@@ -32,12 +32,15 @@ type blocksizeOptions struct {
 	runs    int
 	discard int
 	json    bool
+	// ranking scores the default fit's ranking of the work-group-size
+	// variants of the tables given as arguments instead.
+	ranking bool
 }
 
 var blocksizeOpts blocksizeOptions
 
 var blocksizeCmd = &cobra.Command{
-	Use:   "blocksize KERNEL --device-file DEVICE --param NAME=VALUE...",
+	Use:   "blocksize KERNEL --device-file DEVICE --param NAME=VALUE... | --ranking TABLE...",
 	Short: "Rank candidate work-group sizes of a kernel by predicted run time",
 	Long: `blocksize predicts KERNEL (a .knl file or a library kernel) at each candidate
 work-group size with one or more models and ranks the candidates, fastest
@@ -73,12 +76,50 @@ predicted and measured times.
 "candidates": [{"label", "consts", "occupancy" (the fields of
 fit/gpus.Occupancy), "error" (where it cannot launch), "predictions" (by
 model: {"seconds", "rank", "error"}), "measured": {"seconds", "rank"}}],
-"measured_on", "spearman" (by model)}.`,
+"measured_on", "spearman" (by model)}.
+
+--ranking TABLE... (the tables of one device and backend) says instead
+how far to trust the default linear fit's ranking of work-group sizes on
+that device. The rows of a kernel at one size (its params) and with the
+same consts but for the work-group consts are the variants of one group;
+the work-group consts are found in the kernel's source as above, at the
+kernel's largest size in the tables. In every group of two or more
+variants, each pair measured more than 5% apart is ordered right, wrong,
+or tied (predicted within 0.1% of each other; a tie is not right); the
+pairs measured closer are not scored. The pick of a group is its variant
+of least predicted time (where others are predicted within 0.1% of it,
+the slowest measured of those: the prediction cannot choose among them);
+pick best counts the groups whose pick is the measured fastest, and the
+pick cost is the pick's measured time over the fastest, its geometric
+mean over the groups and its worst. Measurement rows are scored twice:
+held out, each row predicted by the fit without its kernel class (the
+leave-one-class-out cross-validation of uniperf validate --cv, which
+leaves out the rows it cannot predict), and in sample, by the fit on
+every measurement row, which flatters the ranking. Test rows enter no
+fit: that fit predicts them held out. --ranking takes only --json, which
+prints {"tables", "device", "backend", "apart", "tie", "group_consts"
+(by kernel), "rankings": [{"role", "predictions" ("held-out" or
+"in-sample"), "rows", "groups", "pairs", "right", "wrong", "tied",
+"close", "fraction_right", "pick_best", "pick_tied",
+"pick_cost_geomean", "pick_cost_worst", "worst_pick": {"group",
+"picked", "picked_seconds", "best", "best_seconds"}}], "skipped"}.`,
 	Example: `  uniperf blocksize global_copy --device-file pocl-cpu --param n=1048576 --model xu,resios,linear
   uniperf blocksize matmul_tiled --device-file gtx460 --param n=1024 --param m=1024 --param ell=1024
-  uniperf blocksize vector_scale_add --device-file pocl-cpu --param n=4194304 --measure pocl`,
-	Args: cobra.ExactArgs(1),
+  uniperf blocksize vector_scale_add --device-file pocl-cpu --param n=4194304 --measure pocl
+  uniperf blocksize --ranking embedded:h100-cuda-paper.arrow`,
+	Args: func(cmd *cobra.Command, args []string) error {
+		if blocksizeOpts.ranking {
+			return cobra.MinimumNArgs(1)(cmd, args)
+		}
+		return cobra.ExactArgs(1)(cmd, args)
+	},
 	RunE: func(cmd *cobra.Command, args []string) error {
+		if blocksizeOpts.ranking {
+			if err := blocksizeRankingFlags(cmd.Flags()); err != nil {
+				return err
+			}
+			return blocksizeRanking(cmd.OutOrStdout(), args, blocksizeOpts.json)
+		}
 		return blocksize(cmd.OutOrStdout(), args[0], blocksizeOpts)
 	},
 }
@@ -97,6 +138,7 @@ func init() {
 	f.IntVar(&blocksizeOpts.runs, "runs", 10, "with --measure: timed runs per candidate")
 	f.IntVar(&blocksizeOpts.discard, "discard", 2, "with --measure: leading runs left out of the minimum")
 	f.BoolVar(&blocksizeOpts.json, "json", false, "print JSON")
+	f.BoolVar(&blocksizeOpts.ranking, "ranking", false, "score how well the default fit ranks the work-group-size variants of the tables given as arguments")
 	rootCmd.AddCommand(blocksizeCmd)
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // runBlocksize runs uniperf blocksize with args and returns the exit
@@ -22,6 +24,7 @@ func runBlocksize(t *testing.T, args ...string) (int, string, string) {
 			_ = f.Value.Set(f.DefValue)
 		}
 		blocksizeOpts.models = []string{"xu", "resios"}
+		blocksizeCmd.Flags().VisitAll(func(f *pflag.Flag) { f.Changed = false })
 	}
 	reset()
 	t.Cleanup(reset)
