@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -38,6 +39,11 @@ type Weights struct {
 	// typed from a paper), which were counted with package counts'
 	// default, 32 banks of 4 bytes.
 	Banks *BankLayout
+	// Ties, where set, prices each of its keys, a property without a
+	// weight of its own, by the weight of the property it maps to: the
+	// fit merged their counts into one column (see FilledStrideTies and
+	// TieColumns). Weight and Align resolve them.
+	Ties map[string]string
 	// ZeroMissing makes Predict price a property the weights have no
 	// weight for at zero, as a Term marked Unweighted, rather than fail.
 	// It is the caller's choice, not part of the table.
@@ -76,6 +82,9 @@ type Diagnostics struct {
 	// kernel class; TrainingError is its geometric mean over the classes.
 	ClassError    map[string]float64 `json:"class_error"`
 	TrainingError float64            `json:"training_error"`
+	// TieCheck, where set, is the cross-validation that chose whether
+	// the weights tie properties (Weights.Ties) or keep them apart.
+	TieCheck *TieCheck `json:"tie_check,omitempty"`
 }
 
 type diagnosticsAlias Diagnostics
@@ -135,8 +144,17 @@ func (w *Weights) CheckPropertySet(id string) error {
 	return nil
 }
 
-// Weight returns the weight of a property and whether the table has one.
+// Weight returns the weight of a property and whether the table has one;
+// a tied property (Ties) has its target's.
 func (w *Weights) Weight(property string) (float64, bool) {
+	if to, ok := w.Ties[property]; ok {
+		property = to
+	}
+	return w.own(property)
+}
+
+// own is the weight the table lists for property, ties aside.
+func (w *Weights) own(property string) (float64, bool) {
 	for i, p := range w.Properties {
 		if p == property {
 			return w.Values[i], true
@@ -169,6 +187,9 @@ func (w *Weights) Validate() error {
 		if err := w.Banks.Validate(); err != nil {
 			return fmt.Errorf("weights for %s: %w", w.Device, err)
 		}
+	}
+	if err := w.checkTies(); err != nil {
+		return err
 	}
 	seen := make(map[string]bool, len(w.Properties))
 	for i, p := range w.Properties {
@@ -236,7 +257,7 @@ func (w *Weights) Doubt(terms []Term) Doubt {
 }
 
 // Align returns the weights in the order of properties, for dot products
-// with count vectors in that order. Properties the table has no weight for
+// with count vectors in that order, a tied property's its target's. Properties the table has no weight for
 // get 0 and are listed in missing; a count of such a property must be zero
 // for a prediction to be meaningful.
 func (w *Weights) Align(properties []string) (aligned []float64, missing []string) {
@@ -246,6 +267,9 @@ func (w *Weights) Align(properties []string) (aligned []float64, missing []strin
 	}
 	aligned = make([]float64, len(properties))
 	for i, p := range properties {
+		if to, ok := w.Ties[p]; ok {
+			p = to
+		}
 		if k, ok := index[p]; ok {
 			aligned[i] = w.Values[k]
 		} else {
@@ -289,4 +313,18 @@ func (w *Weights) Predict(properties []string, counts []float64) (float64, []Ter
 		return math.Abs(terms[i].Seconds) > math.Abs(terms[j].Seconds)
 	})
 	return total, terms, nil
+}
+
+// checkTies checks that every tie of w names a property without a weight
+// of its own and a target with one.
+func (w *Weights) checkTies() error {
+	for _, p := range slices.Sorted(maps.Keys(w.Ties)) {
+		if _, ok := w.own(p); ok {
+			return fmt.Errorf("weights for %s: %s has a weight of its own and is tied to %s", w.Device, p, w.Ties[p])
+		}
+		if _, ok := w.own(w.Ties[p]); !ok {
+			return fmt.Errorf("weights for %s: %s is tied to %s, which has no weight", w.Device, p, w.Ties[p])
+		}
+	}
+	return nil
 }

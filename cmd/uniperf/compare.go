@@ -95,6 +95,7 @@ func init() {
 	f.BoolVar(&compareOpts.fit.noInteger, "no-integer", false, "leave integer operations out of the linear model's fit")
 	f.BoolVar(&compareOpts.fit.noFill, "no-grid-fill", false, "fit the linear model without the grid-fill factor")
 	f.BoolVar(&compareOpts.fit.oneSaturation, "one-saturation", false, "one grid-fill saturation for every property, none apart for the latency-bound ones")
+	f.BoolVar(&compareOpts.fit.noTies, "no-ties", false, "fit the linear model with every weight apart, no filled strided accesses tied to stride-1 ones")
 	rootCmd.AddCommand(compareCmd)
 }
 

@@ -31,10 +31,13 @@ type fitOptions struct {
 	// oneSaturation fits the grid fill with one saturation for every
 	// property, the form before the latency-bound properties had theirs.
 	oneSaturation bool
-	model         string
-	deviceFile    string
-	coverage      bool
-	json          bool
+	// noTies keeps every weight apart, never offering the ties of filled
+	// strided accesses to stride-1 ones.
+	noTies     bool
+	model      string
+	deviceFile string
+	coverage   bool
+	json       bool
 }
 
 var fitOpts fitOptions
@@ -73,6 +76,19 @@ in turn with the other held); the weight table records U and both saturations, a
 predict and validate apply them. --one-saturation gives every property
 the same S (the default before); --no-grid-fill fits the counts as they
 are; --free (the paper's model) implies it.
+
+The default fit also offers to tie the weights of filled strided global
+accesses (stride=k/k: a group's accesses of stride k that together use
+every element) to those of stride-1 accesses of the same type and
+direction: they move the same cache lines, and a GPU coalesces them
+into lines alike, but the few measurement kernels that have them often
+cannot set their weights apart from the rest of those kernels' time
+(a weight held at zero, or two classes that disagree). It fits the rows
+both ways and keeps the ties where leave-one-class-out cross-validation
+on the measurement rows prefers them (the report prints both errors);
+on a device whose shipped device file says it is a CPU, whose vector
+lanes gather strided accesses rather than coalesce them, it does not
+offer them. --no-ties keeps every weight apart; --free implies it.
 
 Properties that are zero in every row are dropped and listed. Properties
 that the measurement set cannot tell apart (collinear columns) make the fit
@@ -147,6 +163,7 @@ func init() {
 	f.BoolVar(&fitOpts.noInteger, "no-integer", false, "leave integer operations out of the fit, as seed 001 does")
 	f.BoolVar(&fitOpts.noFill, "no-grid-fill", false, "fit the counts as they are, without the grid-fill factor (the default fit before it)")
 	f.BoolVar(&fitOpts.oneSaturation, "one-saturation", false, "one grid-fill saturation for every property, none apart for the latency-bound ones")
+	f.BoolVar(&fitOpts.noTies, "no-ties", false, "keep every weight apart: never tie filled strided accesses to stride-1 ones")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	f.BoolVar(&fitOpts.coverage, "coverage", false, "report how well the measurement rows determine the test kernels' weights and predictions")
@@ -165,7 +182,7 @@ func (o fitOptions) linear() models.LinearOptions {
 	f.Balance = f.Balance || o.balance
 	f.Robust = f.Robust || o.robust
 	f.MinNorm = o.minNorm
-	lo := models.LinearOptions{Fit: f, NoInteger: o.noInteger}
+	lo := models.LinearOptions{Fit: f, NoInteger: o.noInteger, ChooseTies: !o.free && !o.noTies}
 	if !o.free && !o.noFill {
 		lo.Fill = &fit.GridFill{}
 		if !o.oneSaturation {
@@ -318,12 +335,28 @@ func printDiagnostics(out io.Writer, w *fit.Weights) {
 		fmt.Fprintf(out, "grid fill: %s (of %s, the least training error)\n",
 			f, strings.Trim(fmt.Sprint(models.SaturationCandidates), "[]"))
 	}
+	printTies(out, w)
 	fmt.Fprintf(out, "training error (geometric mean of |pred - meas| / meas) per kernel class:\n")
 	for _, class := range slices.Sorted(maps.Keys(d.ClassError)) {
 		fmt.Fprintf(out, "  %-28s %.3f\n", class, d.ClassError[class])
 	}
 	if !math.IsNaN(d.TrainingError) {
 		fmt.Fprintf(out, "  %-28s %.3f\n", "all classes", d.TrainingError)
+	}
+}
+
+// printTies says which properties the weights tie and why.
+func printTies(out io.Writer, w *fit.Weights) {
+	for _, p := range slices.Sorted(maps.Keys(w.Ties)) {
+		fmt.Fprintf(out, "tied: %s priced by the weight of %s\n", p, w.Ties[p])
+	}
+	if c := w.Diagnostics.TieCheck; c != nil {
+		verdict := "kept apart"
+		if len(w.Ties) > 0 {
+			verdict = "tied"
+		}
+		fmt.Fprintf(out, "filled strided accesses %s: leave-one-class-out error %.3f tied, %.3f apart (over the %d rows both predict)\n",
+			verdict, c.Tied, c.Apart, c.Rows)
 	}
 }
 

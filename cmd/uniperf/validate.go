@@ -124,6 +124,7 @@ func init() {
 	f.BoolVar(&validateOpts.fit.noInteger, "no-integer", false, "with --cv: leave integer operations out of the fits")
 	f.BoolVar(&validateOpts.fit.noFill, "no-grid-fill", false, "with --cv: fit without the grid-fill factor")
 	f.BoolVar(&validateOpts.fit.oneSaturation, "one-saturation", false, "with --cv: one grid-fill saturation for every property, none apart for the latency-bound ones")
+	f.BoolVar(&validateOpts.fit.noTies, "no-ties", false, "with --cv: keep every weight apart, no filled strided accesses tied to stride-1 ones")
 	f.StringVar(&validateOpts.model, "model", "linear", "model to validate: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&validateOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	f.BoolVar(&validateOpts.json, "json", false, "print every row's measured and predicted time as JSON instead of the report")

@@ -40,7 +40,11 @@
 // [SaturationCandidates] by training error, on the rows it fits alone;
 // with the Fill's Latency set (uniperf's default) it chooses a second one
 // for the latency-bound properties (fit.LatencyBound), the pair found
-// by coordinate search.
+// by coordinate search. [LinearOptions].Ties price properties by another's
+// weight (fit.Weights.Ties); with ChooseTies (uniperf's default) Calibrate
+// fits the rows with and without the ties of fit.FilledStrideTies and
+// keeps the fit that leave-one-class-out cross-validation on the rows
+// prefers, except on a device that its device file says is a CPU.
 //
 // A [Counter] classes local accesses by the bank conflicts of one bank
 // layout ([NewCounterWith]); [DeviceBanks] gives a device's from its

@@ -1,13 +1,11 @@
 package models
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/uniperf/uniperf/datasets"
@@ -32,6 +30,17 @@ type LinearOptions struct {
 	// candidates together with the other (by coordinate search). Units
 	// of 0 are the rows' device's (Row.Units).
 	Fill *fit.GridFill
+	// Ties, where set, price each tied property by its target's weight
+	// (fit.Weights.Ties): Samples merges their counts into the target's
+	// column, and Calibrate fits one weight for both and records the
+	// ties in the weights.
+	Ties map[string]string
+	// ChooseTies makes Calibrate offer the ties of fit.FilledStrideTies
+	// (filled strided global accesses priced as stride-1 ones) and keep
+	// them where leave-one-class-out cross-validation on the rows prefers
+	// them (see calibrateTies), except on a device whose shipped device
+	// file says it is a CPU. Ties, if set, is then ignored.
+	ChooseTies bool
 }
 
 // Samples counts every row and returns the properties that occur in any of
@@ -68,55 +77,10 @@ func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sampl
 		}
 		samples[i] = fit.Sample{Kernel: r.Kernel, Class: r.Class, Label: r.label(), Counts: cnt, Time: r.TimeS}
 	}
+	// The merge follows the fill: a tied property and its target are
+	// global accesses alike, scaled by the same factor.
+	props, samples = fit.TieColumns(props, samples, opts.Ties)
 	return props, samples, nil
-}
-
-// CalibrateTables fits the linear model's weights for one device on the
-// measurement rows of tables (keyed by name). The tables must come from one
-// device.
-func (c *Counter) CalibrateTables(tables map[string]*datasets.Table, opts LinearOptions) (*fit.Weights, error) {
-	device, err := oneDevice(tables)
-	if err != nil {
-		return nil, err
-	}
-	rows := Rows(tables, datasets.RoleMeasurement)
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("fit: the tables have no measurement rows (role %q) to fit on", datasets.RoleMeasurement)
-	}
-	w, err := c.Calibrate(rows, opts)
-	if err != nil {
-		return nil, err
-	}
-	w.Device = device
-	return w, nil
-}
-
-// Calibrate fits the linear model's weights to rows, which the caller has
-// chosen (CalibrateTables takes the measurement rows of whole tables). The
-// weights have no device set.
-func (c *Counter) Calibrate(rows []Row, opts LinearOptions) (*fit.Weights, error) {
-	var w *fit.Weights
-	var err error
-	if opts.Fill != nil {
-		w, err = c.calibrateFill(rows, opts)
-	} else {
-		var props []string
-		var samples []fit.Sample
-		props, samples, err = c.Samples(rows, opts)
-		if err != nil {
-			return nil, err
-		}
-		w, err = fit.Fit(props, samples, opts.Fit)
-	}
-	if err != nil {
-		return nil, err
-	}
-	w.Model = fit.ModelUnified
-	w.Version = datasets.Version
-	banks := c.banks
-	w.Banks = &banks
-	w.PropertySet = fit.PropertySetID(w.Properties)
-	return w, nil
 }
 
 // fillUnits returns the compute units for the grid fill: those opts
@@ -357,95 +321,6 @@ func (c *Counter) ValidateTerms(w *fit.Weights, rows []Row) ([]report.Case, [][]
 	return cases, terms, nil
 }
 
-// CrossValidate leaves out each kernel class of the measurement rows in
-// turn, fits on the other classes and predicts the rows left out. Where
-// the other classes leave properties collinear, the fit is the
-// minimum-norm one. A row that counts a property the other classes do not
-// exercise, or whose counts have a component the fit does not determine
-// (an infinite leverage, see fit.Precision), cannot be predicted; skipped
-// lists, per class, the rows left unpredicted and why.
-func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOptions) (cases []report.Case, skipped []string, err error) {
-	if _, err := oneDevice(tables); err != nil {
-		return nil, nil, err
-	}
-	rows := Rows(tables, datasets.RoleMeasurement)
-	classes := map[string]bool{}
-	for _, r := range rows {
-		classes[r.Class] = true
-	}
-	for _, class := range slices.Sorted(maps.Keys(classes)) {
-		var train, held []Row
-		for _, r := range rows {
-			if r.Class == class {
-				held = append(held, r)
-			} else {
-				train = append(train, r)
-			}
-		}
-		got, why, err := c.predictHeld(train, held, opts)
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: %v", class, err))
-			continue
-		}
-		cases = append(cases, got...)
-		if len(why) > 0 {
-			skipped = append(skipped, fmt.Sprintf("%s: %d of %d rows not predicted: %s", class, len(held)-len(got), len(held), strings.Join(why, "; ")))
-		}
-	}
-	return cases, skipped, nil
-}
-
-// predictHeld fits train and predicts the rows of held that the fit
-// prices and determines, and says why it left the others out (each reason
-// once).
-func (c *Counter) predictHeld(train, held []Row, opts LinearOptions) ([]report.Case, []string, error) {
-	w, err := c.Calibrate(train, opts)
-	var re *fit.RankError
-	if errors.As(err, &re) {
-		o := opts
-		o.Fit.MinNorm = true
-		w, err = c.Calibrate(train, o)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	opts.Fill = w.Fill
-	props, samples, err := c.Samples(append(slices.Clone(train), held...), opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	pr, err := fit.NewPrecision(w, props, samples[:len(train)])
-	if err != nil {
-		return nil, nil, err
-	}
-	var cases []report.Case
-	var why []string
-	note := func(s string) {
-		if !slices.Contains(why, s) {
-			why = append(why, s)
-		}
-	}
-	for i, r := range held {
-		counts := samples[len(train)+i].Counts
-		if p := unpriced(w, props, counts); p != "" {
-			note(fmt.Sprintf("%s is exercised by no other class", p))
-			continue
-		}
-		pred, h, err := pr.PredictionLeverage(counts)
-		if err != nil {
-			return nil, nil, err
-		}
-		if math.IsInf(h, 1) {
-			note(fmt.Sprintf("%s counts a combination of properties the other classes do not determine", r.Kernel))
-			continue
-		}
-		rc := ReportCase(r.Row)
-		rc.Predicted = pred
-		cases = append(cases, rc)
-	}
-	return cases, why, nil
-}
-
 // unpriced names a property that counts has and w has no weight for, or
 // returns "".
 func unpriced(w *fit.Weights, props []string, counts []float64) string {
@@ -457,26 +332,42 @@ func unpriced(w *fit.Weights, props []string, counts []float64) string {
 	return ""
 }
 
-// Coverage reports how well the measurement rows of tables determine the
-// weights w, fitted to them with opts, and the predictions of the tables'
-// test rows (see fit.Coverage).
-func (c *Counter) Coverage(w *fit.Weights, tables map[string]*datasets.Table, opts LinearOptions) (*fit.Coverage, error) {
-	train := Rows(tables, datasets.RoleMeasurement)
-	test := Rows(tables, datasets.RoleTest)
-	if len(train) == 0 || len(test) == 0 {
-		return nil, fmt.Errorf("coverage: the tables have %d measurement and %d test rows: it needs both", len(train), len(test))
+// tiesAmong returns the ties whose target w has a weight for.
+func tiesAmong(ties map[string]string, w *fit.Weights) map[string]string {
+	out := map[string]string{}
+	for p, to := range ties {
+		if _, ok := w.Weight(to); ok {
+			out[p] = to
+		}
 	}
-	// The counts are those w was fitted on, scaled by its grid fill.
-	if err := CheckBanks(w, c); err != nil {
-		return nil, fmt.Errorf("coverage: %w", err)
+	return out
+}
+
+// calibrateOnce is Calibrate with the ties of opts, none chosen.
+func (c *Counter) calibrateOnce(rows []Row, opts LinearOptions) (*fit.Weights, error) {
+	var w *fit.Weights
+	var err error
+	if opts.Fill != nil {
+		w, err = c.calibrateFill(rows, opts)
+	} else {
+		var props []string
+		var samples []fit.Sample
+		props, samples, err = c.Samples(rows, opts)
+		if err != nil {
+			return nil, err
+		}
+		w, err = fit.Fit(props, samples, opts.Fit)
 	}
-	opts.Fill = w.Fill
-	props, samples, err := c.Samples(append(slices.Clone(train), test...), opts)
 	if err != nil {
 		return nil, err
 	}
-	for i, r := range test {
-		samples[len(train)+i].Label = SizeLabel(r.Row)
+	if len(opts.Ties) > 0 {
+		w.Ties = tiesAmong(opts.Ties, w)
 	}
-	return fit.NewCoverage(w, props, samples[:len(train)], samples[len(train):])
+	w.Model = fit.ModelUnified
+	w.Version = datasets.Version
+	banks := c.banks
+	w.Banks = &banks
+	w.PropertySet = fit.PropertySetID(w.Properties)
+	return w, nil
 }

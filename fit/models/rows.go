@@ -117,3 +117,12 @@ var groupConst = map[string]bool{"LX": true, "LY": true, "LZ": true}
 func rowName(r Row) string {
 	return fmt.Sprintf("%s row %d (%s %s)", r.Table, r.Index, r.Kernel, SizeLabel(r.Row))
 }
+
+// classesOf returns the set of the rows' kernel classes.
+func classesOf(rows []Row) map[string]bool {
+	classes := map[string]bool{}
+	for _, r := range rows {
+		classes[r.Class] = true
+	}
+	return classes
+}

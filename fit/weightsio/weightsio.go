@@ -43,6 +43,10 @@ const (
 	// with (fit.BankLayout) as JSON, present only where the weights
 	// record one.
 	keyBankLayout = "bank_layout"
+	// keyTies holds the weights' ties (fit.Weights.Ties) as a JSON
+	// object from each tied property to its target, present only where
+	// the fit tied properties.
+	keyTies = "ties"
 )
 
 var weightsFields = []arrow.Field{
@@ -67,19 +71,23 @@ func EncodeWeights(w *fit.Weights) ([]byte, error) {
 	}
 	keys := []string{KeySchema, keyVersion, keyPropertySet, keyInputs, keyDiagnostics}
 	values := []string{WeightsSchema, w.Version, w.PropertySet, string(inputs), string(diag)}
-	if w.Fill != nil {
-		fill, err := json.Marshal(w.Fill)
-		if err != nil {
-			return nil, fmt.Errorf("weights for %s: grid fill: %w", w.Device, err)
+	for _, o := range []struct {
+		key, what string
+		v         any
+		present   bool
+	}{
+		{keyGridFill, "grid fill", w.Fill, w.Fill != nil},
+		{keyBankLayout, "bank layout", w.Banks, w.Banks != nil},
+		{keyTies, "ties", w.Ties, len(w.Ties) > 0},
+	} {
+		if !o.present {
+			continue
 		}
-		keys, values = append(keys, keyGridFill), append(values, string(fill))
-	}
-	if w.Banks != nil {
-		banks, err := json.Marshal(w.Banks)
+		data, err := json.Marshal(o.v)
 		if err != nil {
-			return nil, fmt.Errorf("weights for %s: bank layout: %w", w.Device, err)
+			return nil, fmt.Errorf("weights for %s: %s: %w", w.Device, o.what, err)
 		}
-		keys, values = append(keys, keyBankLayout), append(values, string(banks))
+		keys, values = append(keys, o.key), append(values, string(data))
 	}
 	md := arrow.NewMetadata(keys, values)
 	schema := arrow.NewSchema(weightsFields, &md)
@@ -168,6 +176,11 @@ func weightsFrom(r *ipc.FileReader) (*fit.Weights, error) {
 		w.Banks = new(fit.BankLayout)
 		if err := strictJSON(banks, w.Banks); err != nil {
 			return nil, fmt.Errorf("metadata %s: %w", keyBankLayout, err)
+		}
+	}
+	if ties := metaValue(md, keyTies); ties != "" {
+		if err := strictJSON(ties, &w.Ties); err != nil {
+			return nil, fmt.Errorf("metadata %s: %w", keyTies, err)
 		}
 	}
 	row := 0

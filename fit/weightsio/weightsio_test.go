@@ -93,6 +93,21 @@ func TestWeightsRoundTrip(t *testing.T) {
 		t.Errorf("a layout of 128 banks was written (%v)", err)
 	}
 	w.Banks = nil
+	// Ties survive with the cross-validation that chose them, and a tie
+	// to a property without a weight is refused.
+	w.Ties = map[string]string{"global.load.f32.stride=2/2": "global.load.f32.stride=1"}
+	w.Diagnostics.TieCheck = &fit.TieCheck{Tied: 0.131, Apart: 0.136, Rows: 932}
+	if data, err = EncodeWeights(w); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = DecodeWeights(data); err != nil || !reflect.DeepEqual(got.Ties, w.Ties) || !reflect.DeepEqual(got.Diagnostics.TieCheck, w.Diagnostics.TieCheck) {
+		t.Errorf("ties read back as %v, %+v (%v), wrote %v, %+v", got.Ties, got.Diagnostics.TieCheck, err, w.Ties, w.Diagnostics.TieCheck)
+	}
+	w.Ties = map[string]string{"global.load.f32.stride=2/2": "global.load.f32.stride=3/3"}
+	if _, err := EncodeWeights(w); err == nil || !strings.Contains(err.Error(), "which has no weight") {
+		t.Errorf("a tie to a property without a weight was written (%v)", err)
+	}
+	w.Ties, w.Diagnostics.TieCheck = nil, nil
 	// A finite condition number survives as a number.
 	w.Diagnostics.Condition = 12.5
 	data, err = EncodeWeights(w)
@@ -208,6 +223,7 @@ func TestDecodeWeightsRejects(t *testing.T) {
 		{"duplicate property", func(p *tableParts) { p.str["property"] = strs("a", "a") }, "property a listed twice"},
 		{"no property set", func(p *tableParts) { delete(p.md, keyPropertySet) }, "property_set is missing"},
 		{"bad diagnostics", func(p *tableParts) { p.md[keyDiagnostics] = "{" }, "metadata diagnostics"},
+		{"bad ties", func(p *tableParts) { p.md[keyTies] = `{"a": 1}` }, "metadata ties"},
 		{"bank layout syntax", func(p *tableParts) { p.md[keyBankLayout] = `{"banks":32,` }, "metadata bank_layout"},
 		{"bank layout misspelt", func(p *tableParts) { p.md[keyBankLayout] = `{"banks":32,"bytes":4}` }, `metadata bank_layout: json: unknown field "bytes"`},
 		{"bank layout of no bytes", func(p *tableParts) { p.md[keyBankLayout] = `{"banks":32}` }, "bank layout 32 banks of 0 bytes"},

@@ -1,0 +1,136 @@
+package models
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/report"
+)
+
+// CrossValidate leaves out each kernel class of the measurement rows in
+// turn, fits on the other classes and predicts the rows left out. Where
+// the other classes leave properties collinear, the fit is the
+// minimum-norm one. A row that counts a property the other classes do not
+// exercise, or whose counts have a component the fit does not determine
+// (an infinite leverage, see fit.Precision), cannot be predicted; skipped
+// lists, per class, the rows left unpredicted and why. With
+// opts.ChooseTies the ties are chosen once, on all the rows, and every
+// fold fits with that choice.
+func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOptions) (cases []report.Case, skipped []string, err error) {
+	if _, err := oneDevice(tables); err != nil {
+		return nil, nil, err
+	}
+	rows := Rows(tables, datasets.RoleMeasurement)
+	if opts.ChooseTies {
+		// Choosing ties cross-validates on its own; choosing them in
+		// every fold would nest a cross-validation in each. The choice
+		// made once on all the rows holds in every fold; where all the
+		// rows cannot be fitted, there are none.
+		w, err := c.Calibrate(rows, opts)
+		opts.ChooseTies = false
+		if err == nil {
+			opts.Ties = w.Ties
+		}
+	}
+	for _, class := range slices.Sorted(maps.Keys(classesOf(rows))) {
+		var train, held []Row
+		for _, r := range rows {
+			if r.Class == class {
+				held = append(held, r)
+			} else {
+				train = append(train, r)
+			}
+		}
+		got, why, err := c.predictHeld(train, held, opts)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s: %v", class, err))
+			continue
+		}
+		cases = append(cases, got...)
+		if len(why) > 0 {
+			skipped = append(skipped, fmt.Sprintf("%s: %d of %d rows not predicted: %s", class, len(held)-len(got), len(held), strings.Join(why, "; ")))
+		}
+	}
+	return cases, skipped, nil
+}
+
+// predictHeld fits train and predicts the rows of held that the fit
+// prices and determines, and says why it left the others out (each reason
+// once).
+func (c *Counter) predictHeld(train, held []Row, opts LinearOptions) ([]report.Case, []string, error) {
+	w, err := c.Calibrate(train, opts)
+	var re *fit.RankError
+	if errors.As(err, &re) {
+		o := opts
+		o.Fit.MinNorm = true
+		w, err = c.Calibrate(train, o)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.Fill, opts.Ties = w.Fill, w.Ties
+	props, samples, err := c.Samples(append(slices.Clone(train), held...), opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	pr, err := fit.NewPrecision(w, props, samples[:len(train)])
+	if err != nil {
+		return nil, nil, err
+	}
+	var cases []report.Case
+	var why []string
+	note := func(s string) {
+		if !slices.Contains(why, s) {
+			why = append(why, s)
+		}
+	}
+	for i, r := range held {
+		counts := samples[len(train)+i].Counts
+		if p := unpriced(w, props, counts); p != "" {
+			note(fmt.Sprintf("%s is exercised by no other class", p))
+			continue
+		}
+		pred, h, err := pr.PredictionLeverage(counts)
+		if err != nil {
+			return nil, nil, err
+		}
+		if math.IsInf(h, 1) {
+			note(fmt.Sprintf("%s counts a combination of properties the other classes do not determine", r.Kernel))
+			continue
+		}
+		rc := ReportCase(r.Row)
+		rc.Predicted = pred
+		cases = append(cases, rc)
+	}
+	return cases, why, nil
+}
+
+// Coverage reports how well the measurement rows of tables determine the
+// weights w, fitted to them with opts, and the predictions of the tables'
+// test rows (see fit.Coverage).
+func (c *Counter) Coverage(w *fit.Weights, tables map[string]*datasets.Table, opts LinearOptions) (*fit.Coverage, error) {
+	train := Rows(tables, datasets.RoleMeasurement)
+	test := Rows(tables, datasets.RoleTest)
+	if len(train) == 0 || len(test) == 0 {
+		return nil, fmt.Errorf("coverage: the tables have %d measurement and %d test rows: it needs both", len(train), len(test))
+	}
+	// The counts are those w was fitted on, scaled by its grid fill.
+	if err := CheckBanks(w, c); err != nil {
+		return nil, fmt.Errorf("coverage: %w", err)
+	}
+	opts.Fill, opts.Ties = w.Fill, w.Ties
+	props, samples, err := c.Samples(append(slices.Clone(train), test...), opts)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range test {
+		samples[len(train)+i].Label = SizeLabel(r.Row)
+	}
+	return fit.NewCoverage(w, props, samples[:len(train)], samples[len(train):])
+}

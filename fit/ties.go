@@ -1,0 +1,93 @@
+package fit
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// FilledStrideTies returns the ties that price a filled strided global
+// access like a stride-1 one of the same direction and type: a property
+// global.load.T.stride=k/k or global.store.T.stride=k/k (k > 1: a
+// work-item's accesses of stride k that, with the others of its group,
+// use every element of the span) is tied to global.load.T.stride=1 or
+// global.store.T.stride=1. Such accesses move the same cache lines as
+// stride-1 ones, and where the hardware coalesces a group's accesses into
+// lines, as a GPU does, they cost the same; the measurement rows alone
+// often cannot tell their weights from those of the other properties of
+// the few kernels that have them (uniperf fit --coverage shows it). The
+// map is keyed by the tied property and holds only properties present in
+// properties.
+func FilledStrideTies(properties []string) map[string]string {
+	ties := map[string]string{}
+	for _, p := range properties {
+		if to, ok := filledStrideTarget(p); ok {
+			ties[p] = to
+		}
+	}
+	return ties
+}
+
+// filledStrideTarget is the stride-1 property a filled strided access
+// property is tied to.
+func filledStrideTarget(p string) (string, bool) {
+	head, class, ok := strings.Cut(p, ".stride=")
+	if !ok || !strings.HasPrefix(head, "global.load.") && !strings.HasPrefix(head, "global.store.") {
+		return "", false
+	}
+	num, den, ok := strings.Cut(class, "/")
+	k, err := strconv.Atoi(num)
+	if !ok || err != nil || num != den || k < 2 {
+		return "", false
+	}
+	return head + ".stride=1", true
+}
+
+// TieColumns merges the counts of every tied property into its target's
+// column, so that a fit gives both one weight: it returns the properties
+// without the tied ones (a target absent from properties is added at the
+// end) and the samples with their counts so merged. The samples are new;
+// their other fields are those given.
+func TieColumns(properties []string, samples []Sample, ties map[string]string) ([]string, []Sample) {
+	if len(ties) == 0 {
+		return properties, samples
+	}
+	index := map[string]int{}
+	var out []string
+	for _, p := range properties {
+		if _, tied := ties[p]; !tied {
+			index[p] = len(out)
+			out = append(out, p)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(ties)) {
+		if _, ok := index[ties[p]]; !ok && slices.Contains(properties, p) {
+			index[ties[p]] = len(out)
+			out = append(out, ties[p])
+		}
+	}
+	merged := make([]Sample, len(samples))
+	for i, s := range samples {
+		c := make([]float64, len(out))
+		for j, p := range properties {
+			if to, tied := ties[p]; tied {
+				p = to
+			}
+			c[index[p]] += s.Counts[j]
+		}
+		merged[i] = s
+		merged[i].Counts = c
+	}
+	return out, merged
+}
+
+// TieCheck records how a fit chose to tie properties or not: the
+// leave-one-class-out error of the measurement rows (the geometric mean
+// over the classes of each class's geometric-mean relative error) with
+// the ties and with every weight apart, over the Rows that both predict.
+type TieCheck struct {
+	Tied  float64 `json:"tied"`
+	Apart float64 `json:"apart"`
+	Rows  int     `json:"rows"`
+}

@@ -1,0 +1,75 @@
+package fit
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestFilledStrideTies(t *testing.T) {
+	props := []string{
+		"global.load.f32.stride=1", "global.load.f32.stride=2/2", "global.load.f64.stride=3/3",
+		"global.store.f32.stride=4/4", "global.load.f32.stride=1/2", "global.load.f32.stride=4/>4",
+		"global.minldst.f32.stride=2/2", "local.load.f32", "global.load.f32.stride=1/1", "flop.f32.add",
+	}
+	want := map[string]string{
+		"global.load.f32.stride=2/2":  "global.load.f32.stride=1",
+		"global.load.f64.stride=3/3":  "global.load.f64.stride=1",
+		"global.store.f32.stride=4/4": "global.store.f32.stride=1",
+	}
+	if got := FilledStrideTies(props); !maps.Equal(got, want) {
+		t.Errorf("ties %v, want %v", got, want)
+	}
+}
+
+func TestTieColumns(t *testing.T) {
+	props := []string{"a", "b2", "c", "d2"}
+	ties := map[string]string{"b2": "a", "d2": "d", "e2": "e"}
+	samples := []Sample{{Kernel: "k", Counts: []float64{1, 2, 3, 4}, Time: 5}, {Counts: []float64{0, 7, 0, 0}}}
+	gotProps, got := TieColumns(props, samples, ties)
+	// a takes b2's counts; d, absent, is added after c and takes d2's;
+	// e2 is in no sample and adds nothing.
+	if want := []string{"a", "c", "d"}; !slices.Equal(gotProps, want) {
+		t.Fatalf("properties %v, want %v", gotProps, want)
+	}
+	for i, want := range [][]float64{{3, 3, 4}, {7, 0, 0}} {
+		if !slices.Equal(got[i].Counts, want) {
+			t.Errorf("sample %d: counts %v, want %v", i, got[i].Counts, want)
+		}
+	}
+	if got[0].Kernel != "k" || got[0].Time != 5 || !slices.Equal(samples[0].Counts, []float64{1, 2, 3, 4}) {
+		t.Errorf("merged %+v from %+v: want the other fields kept and the input unchanged", got[0], samples[0])
+	}
+}
+
+func TestWeightsResolveTies(t *testing.T) {
+	w := &Weights{Device: "d", Model: ModelUnified, Properties: []string{"a", "c"}, Values: []float64{2, 3},
+		Ties: map[string]string{"b": "a"}}
+	if err := w.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := w.Weight("b"); !ok || v != 2 {
+		t.Errorf("weight of b %g, %v: want a's, 2", v, ok)
+	}
+	aligned, missing := w.Align([]string{"c", "b", "z"})
+	if !slices.Equal(aligned, []float64{3, 2, 0}) || !slices.Equal(missing, []string{"z"}) {
+		t.Errorf("aligned %v, missing %v", aligned, missing)
+	}
+	got, _, err := w.Predict([]string{"a", "b"}, []float64{10, 100})
+	if err != nil || got != 220 {
+		t.Errorf("predicted %g, %v: want 2·10 + 2·100", got, err)
+	}
+	for _, c := range []struct {
+		ties map[string]string
+		want string
+	}{
+		{map[string]string{"a": "c"}, "a has a weight of its own"},
+		{map[string]string{"b": "z"}, "z, which has no weight"},
+	} {
+		w.Ties = c.ties
+		if err := w.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ties %v: error %v, want %q", c.ties, err, c.want)
+		}
+	}
+}
