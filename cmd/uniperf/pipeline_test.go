@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,6 +154,43 @@ func TestPipelineErrors(t *testing.T) {
 		code, _, stderr := runCommand(t, c.cmd, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// TestFitTies checks the wiring of the filled-stride ties: the default fit
+// of a GPU table records the cross-validation that chose them and ties
+// exactly when it prefers them, and says so; --no-ties fits apart.
+func TestFitTies(t *testing.T) {
+	dir := t.TempDir()
+	for _, noTies := range []bool{false, true} {
+		path := filepath.Join(dir, "w.arrow")
+		args := []string{"fit", embeddedPrefix + "h100-cuda-paper.arrow", "--out", path}
+		if noTies {
+			args = append(args, "--no-ties")
+		}
+		code, out, stderr := runCommand(t, fitCmd, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		w, err := weightsio.ReadWeights(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := w.Diagnostics.TieCheck
+		switch {
+		case noTies && (len(w.Ties) > 0 || c != nil || strings.Contains(out, "tied")):
+			t.Errorf("--no-ties: ties %v, check %+v in the weights:\n%s", w.Ties, c, out)
+		case noTies:
+		case c == nil || (len(w.Ties) > 0) != (c.Tied < c.Apart):
+			t.Errorf("ties %v with check %+v: want ties exactly where the tied error is the lower", w.Ties, c)
+		case !strings.Contains(out, "filled strided accesses"):
+			t.Errorf("the report does not say how the ties were chosen:\n%s", out)
+		}
+		for p, to := range w.Ties {
+			if a, _ := w.Weight(p); a != w.Values[slices.Index(w.Properties, to)] {
+				t.Errorf("%s weighs %g, not %s's", p, a, to)
+			}
 		}
 	}
 }

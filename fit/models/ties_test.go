@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit"
 )
 
 // tieKernels load a[2i] and a[2i+1], together every element of a: filled
@@ -39,14 +40,15 @@ const (
 	powWeight  = 9e-10
 )
 
-// tieTable is syntheticTable on device with the tie kernels, every row
-// timed by the true weights, a power at powWeight and a filled stride-2
-// load at filled, on the counts of the Counter (whose counts of these
-// kernels, 2n filled loads, n flops and n stores, package counts tests).
-func tieTable(t *testing.T, device string, kernels []string, filled float64) *datasets.Table {
+// tieTables holds syntheticTable on device with allKernels and the tie
+// kernels given, every row timed by the true weights, a power at
+// powWeight and a filled stride-2 load at filled, on the counts of the
+// Counter (whose counts of these kernels, 2n filled loads, n flops and n
+// stores, package counts tests).
+func tieTables(t *testing.T, device string, filled float64, tied ...string) map[string]*datasets.Table {
 	t.Helper()
 	c := NewCounter(tieSource)
-	tab := syntheticTable(device, kernels, datasets.RoleMeasurement)
+	tab := syntheticTable(device, append(slices.Clone(allKernels), tied...), datasets.RoleMeasurement)
 	for i, r := range tab.Rows {
 		counts, err := c.Counts(r.Kernel, r.Consts, r.Params)
 		if err != nil {
@@ -62,22 +64,26 @@ func tieTable(t *testing.T, device string, kernels []string, filled float64) *da
 		}
 		tab.Rows[i].TimeS, tab.Rows[i].RawTimesS = secs, []float64{secs}
 	}
-	return tab
+	return map[string]*datasets.Table{"m": tab}
+}
+
+// chooseTies calibrates tables with ChooseTies, a free fit (the true
+// minldst weight is negative).
+func chooseTies(t *testing.T, tables map[string]*datasets.Table) *fit.Weights {
+	t.Helper()
+	w, err := NewCounter(tieSource).CalibrateTables(tables, LinearOptions{ChooseTies: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
 
 // With the filled loads costing what stride-1 loads cost, and the one
 // class beside pair that has them (pairpow) unable to tell their weight
 // from its power's, the fit apart mis-prices pair when pair is left out;
 // the tied fit prices it exactly, and cross-validation keeps the ties.
-// The fits are free (LinearOptions.Fit zero): the true minldst weight is
-// negative.
 func TestChooseTiesKeepsTrueTie(t *testing.T) {
-	kernels := append(allKernels[:len(allKernels):len(allKernels)], "pair", "pairpow")
-	tables := map[string]*datasets.Table{"m": tieTable(t, "gpu", kernels, trueWeights[unitLoad])}
-	w, err := NewCounter(tieSource).CalibrateTables(tables, LinearOptions{ChooseTies: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := chooseTies(t, tieTables(t, "gpu", trueWeights[unitLoad], "pair", "pairpow"))
 	if w.Ties[filledLoad] != unitLoad || len(w.Ties) != 1 {
 		t.Fatalf("ties %v, want %s tied to %s", w.Ties, filledLoad, unitLoad)
 	}
@@ -99,12 +105,7 @@ func TestChooseTiesKeepsTrueTie(t *testing.T) {
 // to price them when pair is left out, the fit apart is exact and the
 // tied one is not: cross-validation keeps the weights apart.
 func TestChooseTiesKeepsApart(t *testing.T) {
-	kernels := append(allKernels[:len(allKernels):len(allKernels)], "pair", "pairpow", "pairmul")
-	tables := map[string]*datasets.Table{"m": tieTable(t, "gpu", kernels, 3*trueWeights[unitLoad])}
-	w, err := NewCounter(tieSource).CalibrateTables(tables, LinearOptions{ChooseTies: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := chooseTies(t, tieTables(t, "gpu", 3*trueWeights[unitLoad], "pair", "pairpow", "pairmul"))
 	if len(w.Ties) != 0 {
 		t.Fatalf("ties %v, want none", w.Ties)
 	}
@@ -119,12 +120,7 @@ func TestChooseTiesKeepsApart(t *testing.T) {
 // On a device whose shipped device file says it is a CPU the ties are not
 // offered, even where they are true.
 func TestChooseTiesNotOnCPU(t *testing.T) {
-	kernels := append(allKernels[:len(allKernels):len(allKernels)], "pair", "pairpow")
-	tables := map[string]*datasets.Table{"m": tieTable(t, "pthread-skylake-avx512-AMD EPYC", kernels, trueWeights[unitLoad])}
-	w, err := NewCounter(tieSource).CalibrateTables(tables, LinearOptions{ChooseTies: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := chooseTies(t, tieTables(t, "pthread-skylake-avx512-AMD EPYC", trueWeights[unitLoad], "pair", "pairpow"))
 	if len(w.Ties) != 0 || w.Diagnostics.TieCheck != nil {
 		t.Fatalf("ties %v, check %+v: want neither on a CPU", w.Ties, w.Diagnostics.TieCheck)
 	}
@@ -134,8 +130,7 @@ func TestChooseTiesNotOnCPU(t *testing.T) {
 // pair left out is then priced exactly, by the stride-1 load weight and
 // the addition's, which the other classes determine.
 func TestCrossValidateWithChosenTies(t *testing.T) {
-	kernels := append(allKernels[:len(allKernels):len(allKernels)], "pair", "pairpow")
-	tables := map[string]*datasets.Table{"m": tieTable(t, "gpu", kernels, trueWeights[unitLoad])}
+	tables := tieTables(t, "gpu", trueWeights[unitLoad], "pair", "pairpow")
 	cases, _, err := NewCounter(tieSource).CrossValidate(tables, LinearOptions{ChooseTies: true})
 	if err != nil {
 		t.Fatal(err)
