@@ -54,9 +54,11 @@ out, which shows how well the measurement set prices kernels it has not
 seen. Rows that count a property no other class exercises, or a
 combination of properties the other classes do not determine, are not
 predicted; each class's such rows are listed with the reason.
---free, --balance, --robust, --min-norm and --no-integer set up those fits as
-in uniperf fit. The error is 0.25 on the shipped pocl-epyc-paper table
-and 0.17 to 0.22 on the H100 and H200 tables; on a CPU it is large where
+--free, --balance, --robust, --min-norm, --no-integer, --no-grid-fill,
+--one-saturation and --no-ties set up those fits as in uniperf fit; the
+ties of the default fit are chosen once, on all the measurement rows,
+and every fold fits with that choice. The error is 0.235 on the shipped
+pocl-epyc-paper table and 0.12 to 0.15 on the H100 and H200 tables; on a CPU it is large where
 a class alone sets a property apart (strided stores), where its sizes
 straddle the last-level cache, or where a loop over a parameter runs
 serially in each work-item; go doc github.com/uniperf/uniperf/fit says
