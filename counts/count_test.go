@@ -70,6 +70,9 @@ func countChecks() []planCheck {
 		add("arith_int_"+t, nil, map[string]int64{"n": 37, "na": 3, "nb": 2, "nc": 1, "nd": 4, "ne": 2, "c": 13},
 			map[string]int64{"n": 16, "na": 1, "nb": 1, "nc": 1, "nd": 1, "ne": 1, "c": -5})
 	}
+	for _, t := range []string{"i32", "i64"} {
+		add("arith_intspecial_"+t, nil, map[string]int64{"n": 37, "ns": 3, "c": 13}, map[string]int64{"n": 16, "ns": 1, "c": -5})
+	}
 	add("matvec_t", nil, map[string]int64{"m": 37, "n": 600}, map[string]int64{"m": 1, "n": 257}, map[string]int64{"m": 5, "n": 1})
 	add("matvec_t_unrolled", map[string]int64{"M": 37}, n(600), n(257), n(1))
 	add("matvec_t_unrolled", map[string]int64{"M": 1}, n(37))

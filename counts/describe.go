@@ -32,6 +32,10 @@ func Describe(property string) string {
 		}
 	case len(parts) == 3 && parts[0] == "local":
 		return fmt.Sprintf("%s local-memory %ss", parts[2], parts[1])
+	case len(parts) == 3 && parts[0] == "int" && parts[2] == "special":
+		// Integers have no special functions: only max and min
+		// reductions count int.*.special.
+		return fmt.Sprintf("%s max and min (reductions, one per point)", parts[1])
 	case len(parts) == 3 && (parts[0] == "flop" || parts[0] == "int") && opWords[parts[2]] != "":
 		return fmt.Sprintf("%s %s", parts[1], opWords[parts[2]])
 	case len(parts) == 4 && parts[0] == "global" && strings.HasPrefix(parts[3], "stride="):

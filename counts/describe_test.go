@@ -17,6 +17,7 @@ func TestDescribe(t *testing.T) {
 		"local.load.f32":               "f32 local-memory loads",
 		"flop.f64.special":             "f64 special functions (sqrt, rsqrt, sin, ...)",
 		"int.i32.shift":                "i32 shifts",
+		"int.i64.special":              "i64 max and min (reductions, one per point)",
 		"sync.barrier":                 "barriers, once per work-item that meets one",
 		"launch.groups":                "work-groups launched",
 		"launch.const":                 "kernel launches (the constant 1)",

@@ -323,6 +323,54 @@ func intSetup(lx, ly int64) func(p map[string]int64, rng *rand.Rand) (map[string
 	}
 }
 
+// intSpecialSetup checks arith_intspecial_i32 or arith_intspecial_i64
+// with work-groups of lx x ly: out[i, j] is the sum of the four chains
+// started at x0 = i mod ly + j mod lx, x0 + 1, x0 + 2 and x0 + 3, with m =
+// c & 15, each run through 8*ns steps of x = max(min(x + m, 1000), 3000 -
+// x) in Go, converted to f32. It also checks that each chain stays in
+// [0, 3000] and that both candidates of the max win at some step where
+// m > 0, so that neither is redundant.
+func intSpecialSetup(lx, ly int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		m := p["c"] & 15
+		chain := func(x int64) (int64, error) {
+			var clamped, reflected bool
+			for range 8 * p["ns"] {
+				a, b := min(x+m, 1000), 3000-x
+				clamped, reflected = clamped || a > b, reflected || b > a
+				x = max(a, b)
+				if x < 0 || x > 3000 {
+					return 0, fmt.Errorf("left [0, 3000]: %d", x)
+				}
+			}
+			if m > 0 && 8*p["ns"] >= 2 && !(clamped && reflected) {
+				return 0, fmt.Errorf("one candidate of the max never won (min %v, 3000 - x %v)", clamped, reflected)
+			}
+			return x, nil
+		}
+		n := p["n"]
+		out := poisonF32(n * n)
+		return map[string]any{"out": out}, func() error {
+			for i := range n {
+				for j := range n {
+					var sum int64
+					for c := range int64(4) {
+						x, err := chain(i%ly + j%lx + c)
+						if err != nil {
+							return fmt.Errorf("out[%d, %d]: chain %d: %v", i, j, c, err)
+						}
+						sum += x
+					}
+					if want := float32(sum); out[i*n+j] != want {
+						return fmt.Errorf("out[%d, %d] = %v, want %v", i, j, out[i*n+j], want)
+					}
+				}
+			}
+			return nil
+		}
+	}
+}
+
 // chain applies op with each constant in turn, rounding to f32 after each
 // step unless f64.
 func chain(f64 bool, x float64, op func(a, b float64) float64, consts ...float64) float64 {
@@ -546,6 +594,10 @@ func libraryCases() []libraryCase {
 		{"arith_int_i32", nil, map[string]int64{"n": 20, "na": 1, "nb": 4, "nc": 1, "nd": 2, "ne": 1, "c": -3}, intSetup(16, 16)},
 		{"arith_int_i64", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 2, "nb": 5, "nc": 1, "nd": 3, "ne": 2, "c": 1000}, intSetup(4, 3)},
 		{"arith_int_i64", nil, map[string]int64{"n": 20, "na": 1, "nb": 1, "nc": 6, "nd": 1, "ne": 3, "c": 7}, intSetup(16, 16)},
+		{"arith_intspecial_i32", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "ns": 3, "c": 13}, intSpecialSetup(4, 3)},
+		{"arith_intspecial_i32", nil, map[string]int64{"n": 20, "ns": 1, "c": -3}, intSpecialSetup(16, 16)},
+		{"arith_intspecial_i64", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "ns": 2, "c": 1000}, intSpecialSetup(4, 3)},
+		{"arith_intspecial_i64", nil, map[string]int64{"n": 20, "ns": 5, "c": 7}, intSpecialSetup(16, 16)},
 	}
 	return append(cases, arithCases()...)
 }

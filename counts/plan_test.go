@@ -66,6 +66,9 @@ func planChecks() []planCheck {
 	for _, t := range []string{"i32", "i64"} {
 		add("arith_int_"+t, s2, map[string]int64{"n": 5, "na": 2, "nb": 1, "nc": 3, "nd": 1, "ne": 2, "c": 13})
 	}
+	for _, t := range []string{"i32", "i64"} {
+		add("arith_intspecial_"+t, s2, map[string]int64{"n": 5, "ns": 2, "c": 13})
+	}
 	add("matvec_t", l1, map[string]int64{"m": 5, "n": 21}, map[string]int64{"m": 1, "n": 8})
 	add("matvec_t_unrolled", map[string]int64{"LX": 8, "M": 5}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("vector_sum", map[string]int64{"LX": 8, "D": 2}, map[string]int64{"n": 21}, map[string]int64{"n": 1})

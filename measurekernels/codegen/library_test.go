@@ -95,6 +95,7 @@ var libraryCases = map[string]libraryCase{
 	// c < 0 and c > 15: m = c & 15 either way.
 	"arith_int": {groups2D, []params{{"n": 37, "na": 3, "nb": 2, "nc": 4, "nd": 1, "ne": 2, "c": 13},
 		{"n": 1, "na": 1, "nb": 1, "nc": 1, "nd": 1, "ne": 1, "c": -3}, {"n": 20, "na": 2, "nb": 5, "nc": 1, "nd": 2, "ne": 3, "c": 1000}}},
+	"arith_intspecial": {groups2D, []params{{"n": 37, "ns": 3, "c": 13}, {"n": 1, "ns": 1, "c": -3}, {"n": 20, "ns": 5, "c": 1000}}},
 	"fan_out": {
 		[]consts{{"LX": 16, "S": 3}, {"LX": 64, "S": 1}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
@@ -124,6 +125,8 @@ func caseOf(name string) (libraryCase, bool) {
 		name = "arith_mix"
 	case strings.HasPrefix(name, "arith_int_"):
 		name = "arith_int"
+	case strings.HasPrefix(name, "arith_intspecial_"):
+		name = "arith_intspecial"
 	case strings.HasPrefix(name, "arith_"):
 		name = "arith"
 	}

@@ -21,5 +21,7 @@ __device__ float cosf(float);          __device__ double cos(double);
 __device__ float fabsf(float);         __device__ double fabs(double);
 __device__ float fminf(float, float);  __device__ double fmin(double, double);
 __device__ float fmaxf(float, float);  __device__ double fmax(double, double);
+__device__ int min(int, int);          __device__ long long min(long long, long long);
+__device__ int max(int, int);          __device__ long long max(long long, long long);
 __device__ float fmodf(float, float);  __device__ double fmod(double, double);
 __device__ float __int_as_float(int);  __device__ double __longlong_as_double(long long);
