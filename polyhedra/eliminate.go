@@ -114,6 +114,11 @@ func (b *bset) eliminate(x int, sum bool) ([]*bset, error) {
 		}
 		return b.eliminate(x, sum)
 	} else if m > 1 {
+		if sum {
+			if out, ok, err := b.sumClasses(x, m); ok {
+				return out, err
+			}
+		}
 		return b.splitResidues(x, m, sum)
 	}
 	if i := b.pickEq(x); i >= 0 {
@@ -280,13 +285,27 @@ func (b *bset) projectBounds(x int, lows, ups [][]int64) []*bset {
 // upper bound j the smallest and where they do not cross, with b.poly
 // summed over x from L = ceil(-l_i/a_i) to U = floor(u_j/c_j). It returns
 // nil for a chamber that is provably empty.
+func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
+	c, L, U := b.chamberDomain(x, lows, ups, i, j)
+	c.poly = c.poly.sumOver(x, polyFromRow(L), polyFromRow(U))
+	c.deleteCol(x)
+	if !c.normalize() || c.provablyEmpty() {
+		return nil
+	}
+	return c
+}
+
+// chamberDomain returns a copy of b (without x's bounds) restricted to
+// where lower bound i is the largest and upper bound j the smallest and
+// U >= L - 1, with L = ceil(-l_i/a_i) and U = floor(u_j/c_j) as rows of
+// the copy.
 //
 // The chambers compare the rational bounds -l/a and u/c, which needs no
 // divs: ceil and floor are monotone, so the largest rational lower bound
 // has the largest ceiling. Ties go to the first bound, so the chambers
 // partition b.
-func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
-	c := b.clone()
+func (b *bset) chamberDomain(x int, lows, ups [][]int64, i, j int) (c *bset, L, U []int64) {
+	c = b.clone()
 	rest := func(r []int64) []int64 {
 		r = copyRow(r)
 		r[x] = 0
@@ -320,7 +339,6 @@ func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
 		}
 		c.addIneq(row)
 	}
-	var L, U []int64
 	if ai == 1 {
 		L = negRow(li)
 	} else {
@@ -339,12 +357,7 @@ func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
 	addScaled(nonEmpty, -1, L)
 	nonEmpty[0] = add64(nonEmpty[0], 1)
 	c.addIneq(nonEmpty)
-	c.poly = c.poly.sumOver(x, polyFromRow(L), polyFromRow(U))
-	c.deleteCol(x)
-	if !c.normalize() || c.provablyEmpty() {
-		return nil
-	}
-	return c
+	return c, L, U
 }
 
 // exactlyEmpty decides whether b has an integer point for some parameter
