@@ -43,7 +43,9 @@ func (b *bset) sumClasses(x int, m int64) (out []*bset, ok bool, err error) {
 	b.work.charge(len(lows) * len(ups) * int(m))
 	for i := range lows {
 		for j := range ups {
-			c, _, _ := b.chamberDomain(x, lows, ups, i, j)
+			// U = L - 1 stays in the chamber whatever the coefficients:
+			// the wedge's count then prints in 3 pieces, in 4 without.
+			c, _, _ := b.chamberDomain(x, lows, ups, i, j, 1)
 			c.addIneq(lows[i])
 			c.addIneq(ups[j])
 			if !c.normalize() || c.provablyEmpty() {

@@ -55,3 +55,15 @@ func TestCardClassesShareChambersEnumerated(t *testing.T) {
 		checkShown(t, s, q, -2, 12)
 	}
 }
+
+// TestCardWedgePieces checks that the wedge of issue 26 prints in no more
+// pieces than barvinok's 3 (its chambers 2m <= n, n < 2m < 2n and
+// m >= n), and that its value matches enumeration.
+func TestCardWedgePieces(t *testing.T) {
+	src := "[n, m] -> { [i, j] : 0 <= i <= n and 0 <= j <= m and 3i + 5j <= 2n + m }"
+	s, q := parseAndCount(t, src)
+	if n := len(q.view()); n > 3 {
+		t.Errorf("%d pieces printed, want at most 3:\n%s", n, q)
+	}
+	checkShown(t, s, q, -3, 16)
+}

@@ -285,8 +285,22 @@ func (b *bset) projectBounds(x int, lows, ups [][]int64) []*bset {
 // upper bound j the smallest and where they do not cross, with b.poly
 // summed over x from L = ceil(-l_i/a_i) to U = floor(u_j/c_j). It returns
 // nil for a chamber that is provably empty.
+//
+// With unit coefficients the chamber keeps U = L - 1, where the sum is 0:
+// the chambers of different residue classes then share their domains,
+// and the normal form moves such a boundary back where it helps
+// (n(n+1)/2 for n >= 1). With a_i or c_j above 1, U >= L - 1 reaches
+// c_j values of u_j past the last point (floor((2n + m - 3i)/5) >= -1
+// is 3i <= 2n + m + 5), and the chambers of the next variable compare
+// that shifted bound with the others: the wedge of issue 26 was cut
+// along m = n - 5 and m = n - 6 instead of m = n, in 7 pieces instead
+// of barvinok's 3.
 func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
-	c, L, U := b.chamberDomain(x, lows, ups, i, j)
+	slack := int64(1)
+	if lows[i][x] != 1 || ups[j][x] != -1 {
+		slack = 0
+	}
+	c, L, U := b.chamberDomain(x, lows, ups, i, j, slack)
 	c.poly = c.poly.sumOver(x, polyFromRow(L), polyFromRow(U))
 	c.deleteCol(x)
 	if !c.normalize() || c.provablyEmpty() {
@@ -297,14 +311,15 @@ func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
 
 // chamberDomain returns a copy of b (without x's bounds) restricted to
 // where lower bound i is the largest and upper bound j the smallest and
-// U >= L - 1, with L = ceil(-l_i/a_i) and U = floor(u_j/c_j) as rows of
-// the copy.
+// U >= L - slack, with L = ceil(-l_i/a_i) and U = floor(u_j/c_j) as rows
+// of the copy. Faulhaber's S(U) - S(L-1) is the sum for U >= L - 1 (0 for
+// U = L - 1), but not 0 for U < L - 1, so slack is 0 or 1.
 //
 // The chambers compare the rational bounds -l/a and u/c, which needs no
 // divs: ceil and floor are monotone, so the largest rational lower bound
 // has the largest ceiling. Ties go to the first bound, so the chambers
 // partition b.
-func (b *bset) chamberDomain(x int, lows, ups [][]int64, i, j int) (c *bset, L, U []int64) {
+func (b *bset) chamberDomain(x int, lows, ups [][]int64, i, j int, slack int64) (c *bset, L, U []int64) {
 	c = b.clone()
 	rest := func(r []int64) []int64 {
 		r = copyRow(r)
@@ -350,12 +365,9 @@ func (b *bset) chamberDomain(x int, lows, ups [][]int64, i, j int) (c *bset, L, 
 		U = c.floorExpr(uj, cj)
 	}
 	L, U = c.fit(L), c.fit(U)
-	// U >= L - 1: Faulhaber's S(U) - S(L-1) is the sum for U >= L - 1 (0
-	// for U = L - 1, which lets chambers of different residue classes share
-	// their domains), but not 0 for U < L - 1.
 	nonEmpty := copyRow(U)
 	addScaled(nonEmpty, -1, L)
-	nonEmpty[0] = add64(nonEmpty[0], 1)
+	nonEmpty[0] = add64(nonEmpty[0], slack)
 	c.addIneq(nonEmpty)
 	return c, L, U
 }
