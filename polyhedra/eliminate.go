@@ -286,18 +286,21 @@ func (b *bset) projectBounds(x int, lows, ups [][]int64) []*bset {
 // summed over x from L = ceil(-l_i/a_i) to U = floor(u_j/c_j). It returns
 // nil for a chamber that is provably empty.
 //
-// With unit coefficients the chamber keeps U = L - 1, where the sum is 0:
-// the chambers of different residue classes then share their domains,
-// and the normal form moves such a boundary back where it helps
-// (n(n+1)/2 for n >= 1). With a_i or c_j above 1, U >= L - 1 reaches
-// c_j values of u_j past the last point (floor((2n + m - 3i)/5) >= -1
-// is 3i <= 2n + m + 5), and the chambers of the next variable compare
-// that shifted bound with the others: the wedge of issue 26 was cut
-// along m = n - 5 and m = n - 6 instead of m = n, in 7 pieces instead
-// of barvinok's 3.
+// The chamber mostly keeps U = L - 1, where the sum is 0: the chambers
+// of different residue classes then share their domains, and the normal
+// form moves such a boundary back where it helps (n(n+1)/2 for n >= 1).
+// But with a_i or c_j above 1, U >= L - 1 reaches c_j values of u_j past
+// the last point, and where the bounds hold another dimension, that
+// dimension's chambers compare the shifted bound with its others:
+// floor((2n + m - 3i)/5) >= -1 is 3i <= 2n + m + 5, and the wedge of
+// issue 26 was cut along m = n - 5 and m = n - 6 instead of m = n, in 5
+// printed pieces instead of barvinok's 3. Such a chamber stops at U = L.
+// Over parameters alone the shift stays in the domain, where the normal
+// form can remove it (and the random sets of the corpus count in fewer
+// pieces with it).
 func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
 	slack := int64(1)
-	if lows[i][x] != 1 || ups[j][x] != -1 {
+	if (lows[i][x] != 1 || ups[j][x] != -1) && (b.usesDimBesides(lows[i], x) || b.usesDimBesides(ups[j], x)) {
 		slack = 0
 	}
 	c, L, U := b.chamberDomain(x, lows, ups, i, j, slack)
@@ -307,6 +310,28 @@ func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
 		return nil
 	}
 	return c
+}
+
+// usesDimBesides reports whether row uses a dimension other than x, or a
+// div of one.
+func (b *bset) usesDimBesides(row []int64, x int) bool {
+	dep := make([]bool, b.width())
+	for c := b.firstDim(); c < b.firstDiv(); c++ {
+		dep[c] = c != x
+	}
+	for k, d := range b.divs {
+		for c, v := range d.num {
+			if v != 0 && dep[c] {
+				dep[b.divCol(k)] = true
+			}
+		}
+	}
+	for c, v := range row {
+		if v != 0 && dep[c] {
+			return true
+		}
+	}
+	return false
 }
 
 // chamberDomain returns a copy of b (without x's bounds) restricted to
