@@ -85,6 +85,7 @@ func presentPieces(ps []*bset, disjoint bool) []*bset {
 	for _, p := range out {
 		p.collapseByValues()
 		if p.settleEqualities() && p.settleBoundaries() {
+			p.plainRows()
 			kept = append(kept, p)
 		}
 	}
