@@ -107,9 +107,9 @@
 // Card leaves until first use. barvinok 0.41.8 (on isl 0.27, parse
 // excluded, best of 20) took 66 µs, 0.84 ms, 0.82 ms and 18.5 µs on the
 // issue's four sets, its simplification included, and answered with 1,
-// 3, 3 and 1 pieces. On a loaded 2-core machine (best of 3, within
-// about a half) this package's Card takes 71 µs, 4.9 ms, 2.5 ms and
-// 6 µs, 77 µs, 21 ms, 9 ms and 23 µs with the printed answer,
+// 3, 3 and 1 pieces. On a loaded 2-core machine (best of 4, within
+// about a half) this package's Card takes 67 µs, 3.4 ms, 2.7 ms and
+// 7 µs, 74 µs, 18 ms, 8.4 ms and 21 µs with the printed answer,
 // which has 1, 3, 1 and 1 pieces. Before counting, each inequality
 // that the set forces to hold with equality (FM with integer
 // tightening, where no simple point holds it strictly) becomes an
@@ -117,10 +117,10 @@
 // are pinned too, and counting its rational relaxation's chambers took
 // 60 ms. On the second set the residue classes of i, summed each in
 // chambers of its own, left 22 overlapping pieces that could not be
-// made disjoint within 96 cells, in 28 ms; summed in the chambers of i
+// made disjoint within 96 cells, in 25 ms; summed in the chambers of i
 // they leave 9 disjoint pieces that print as barvinok's 3, but each
 // polynomial carries a floor for every class (17 to 47 terms, 2.8 kB
-// printed), and simplifying those is most of the 4.9 and the 21 ms.
+// printed), and simplifying those is most of the 3.4 and the 18 ms.
 //
 // Specialize fixes parameters to values: a set without parameters is
 // counted far more cheaply, which is what uniperf card falls back to
