@@ -53,10 +53,20 @@
 // disjoint) and U_j >= L_i - 1; there the sum of t^k from L_i to U_j is
 // Faulhaber's S_k(U_j) - S_k(L_i - 1), a polynomial in the remaining
 // variables and the divs ceil and floor of the bounds (0 for U_j = L_i -
-// 1, which lets the chambers of different residue classes share their
-// domains). Divs thus move outward until only parameters and floors of
-// parameters remain: a quasi-polynomial. Variables with unit coefficients
-// that no div depends on are eliminated first, and tiled pairs
+// 1, which a chamber mostly keeps, so that the normal form can merge
+// across it; but with a coefficient c above 1, U_j >= L_i - 1 reaches c
+// values past the last point, and where the bound holds another
+// dimension it shifts that dimension's chambers, so such a chamber stops
+// at U_j = L_i). A summand with divs of x (floor((2n + m - 3i)/5) once j
+// is summed over the wedge of issue 26) is summed chamber by chamber of
+// x: in each, every residue class x = M*x' + r runs from ceil((L - r)/M)
+// to floor((U - r)/M), which never cross by more than one, so the
+// classes' sums add up to one polynomial on the chamber's domain, where
+// summing each class on its own cut the parameters along M shifted
+// copies of every chamber boundary. Divs thus move outward until only
+// parameters and floors of parameters remain: a quasi-polynomial.
+// Variables with unit coefficients that no div depends on are
+// eliminated first, and tiled pairs
 // (0 <= ii < T and T*io + ii everywhere else, or io alone with
 // coefficient ±1, as projecting a tile's inner variable leaves it) are
 // merged into one dimension beforehand, so that a tiled
@@ -97,18 +107,20 @@
 // Card leaves until first use. barvinok 0.41.8 (on isl 0.27, parse
 // excluded, best of 20) took 66 µs, 0.84 ms, 0.82 ms and 18.5 µs on the
 // issue's four sets, its simplification included, and answered with 1,
-// 3, 3 and 1 pieces. On a loaded 2-core machine (best of 5, within
-// about a half) this package's Card takes 0.18 ms, 45 ms, 7 ms and
-// 6 µs, 0.12 ms, 70 ms, 20 ms and 20 µs with the printed answer,
-// which has 1, 20, 1 and 1 pieces. Before counting, each inequality
+// 3, 3 and 1 pieces. On a loaded 2-core machine (best of 4, within
+// about a half) this package's Card takes 67 µs, 3.4 ms, 2.7 ms and
+// 7 µs, 74 µs, 18 ms, 8.4 ms and 21 µs with the printed answer,
+// which has 1, 3, 1 and 1 pieces. Before counting, each inequality
 // that the set forces to hold with equality (FM with integer
 // tightening, where no simple point holds it strictly) becomes an
 // equality: the first set holds points only at n = 0, where i, j and k
 // are pinned too, and counting its rational relaxation's chambers took
-// 60 ms. On the second set the residue classes of the summation leave
-// overlapping pieces that cannot be made disjoint within 96 cells (the
-// attempt takes most of the time, although sample points in the cells
-// spare half its FM runs), and that is not solved yet.
+// 60 ms. On the second set the residue classes of i, summed each in
+// chambers of its own, left 22 overlapping pieces that could not be
+// made disjoint within 96 cells, in 25 ms; summed in the chambers of i
+// they leave 9 disjoint pieces that print as barvinok's 3, but each
+// polynomial carries a floor for every class (17 to 47 terms, 2.8 kB
+// printed), and simplifying those is most of the 3.4 and the 18 ms.
 //
 // Specialize fixes parameters to values: a set without parameters is
 // counted far more cheaply, which is what uniperf card falls back to
@@ -118,8 +130,9 @@
 //
 // A PwQPolynomial is a list of pieces: a domain over the parameters and
 // divs of them, with a polynomial with exact rational coefficients
-// (math/big) in the parameters and those divs. The counted pieces are
-// refined into disjoint ones, periodic terms whose residue classes agree
+// (math/big) in the parameters and those divs. The counted pieces
+// (one per chamber of each summation, the residue classes of a summed
+// variable sharing its chambers) are refined into disjoint ones, periodic terms whose residue classes agree
 // are replaced by plain polynomials (floor(n/2) + floor((n+1)/2) becomes
 // n) and redundant constraints are dropped. The classes are compared
 // symbolically only where values at points of the domain do not already
@@ -145,8 +158,14 @@
 // constraints they all imply, up to points where the polynomial
 // vanishes (the k mod 2 set of issue 26 counts in eight pieces along
 // n = m and prints as one), a domain boundary on which the polynomial
-// vanishes is moved inward (n(n+1)/2 for n >= 1), and empty and zero
-// pieces are dropped. On the first set of issue 26 that gives barvinok's
+// vanishes is moved inward (n(n+1)/2 for n >= 1), a constraint over
+// divs that FM proves, both ways, to hold on the rest of the domain
+// exactly where a div-free one does is replaced by it (the bounds of
+// the wedge's chamber 2m <= n as counted include
+// m >= n - floor((2 + n + m)/3) - floor((2n + m)/3), which is m >= 0
+// there; the div-free row is the constraint with each floor(e/d) read
+// as e/d, its constant found by bisection within the floors' rounding),
+// and empty and zero pieces are dropped. On the first set of issue 26 that gives barvinok's
 // own answer, { 1 : n = 0 and m >= -2 }, where the pieces as counted are
 // three cubics. The equalities are those of constraints that FM with
 // integer tightening shows to hold with equality and of parameters it

@@ -114,6 +114,11 @@ func (b *bset) eliminate(x int, sum bool) ([]*bset, error) {
 		}
 		return b.eliminate(x, sum)
 	} else if m > 1 {
+		if sum {
+			if out, ok, err := b.sumClasses(x, m); ok {
+				return out, err
+			}
+		}
 		return b.splitResidues(x, m, sum)
 	}
 	if i := b.pickEq(x); i >= 0 {
@@ -281,12 +286,66 @@ func (b *bset) projectBounds(x int, lows, ups [][]int64) []*bset {
 // summed over x from L = ceil(-l_i/a_i) to U = floor(u_j/c_j). It returns
 // nil for a chamber that is provably empty.
 //
+// The chamber mostly keeps U = L - 1, where the sum is 0: the chambers
+// of different residue classes then share their domains, and the normal
+// form moves such a boundary back where it helps (n(n+1)/2 for n >= 1).
+// But with a_i or c_j above 1, U >= L - 1 reaches c_j values of u_j past
+// the last point, and where the bounds hold another dimension, that
+// dimension's chambers compare the shifted bound with its others:
+// floor((2n + m - 3i)/5) >= -1 is 3i <= 2n + m + 5, and the wedge of
+// issue 26 was cut along m = n - 5 and m = n - 6 instead of m = n, in 5
+// printed pieces instead of barvinok's 3. Such a chamber stops at U = L.
+// Over parameters alone the shift stays in the domain, where the normal
+// form can remove it (and the random sets of the corpus count in fewer
+// pieces with it).
+func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
+	slack := int64(1)
+	if (lows[i][x] != 1 || ups[j][x] != -1) && (b.usesDimBesides(lows[i], x) || b.usesDimBesides(ups[j], x)) {
+		slack = 0
+	}
+	c, L, U := b.chamberDomain(x, lows, ups, i, j, slack)
+	c.poly = c.poly.sumOver(x, polyFromRow(L), polyFromRow(U))
+	c.deleteCol(x)
+	if !c.normalize() || c.provablyEmpty() {
+		return nil
+	}
+	return c
+}
+
+// usesDimBesides reports whether row uses a dimension other than x, or a
+// div of one.
+func (b *bset) usesDimBesides(row []int64, x int) bool {
+	dep := make([]bool, b.width())
+	for c := b.firstDim(); c < b.firstDiv(); c++ {
+		dep[c] = c != x
+	}
+	for k, d := range b.divs {
+		for c, v := range d.num {
+			if v != 0 && dep[c] {
+				dep[b.divCol(k)] = true
+			}
+		}
+	}
+	for c, v := range row {
+		if v != 0 && dep[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// chamberDomain returns a copy of b (without x's bounds) restricted to
+// where lower bound i is the largest and upper bound j the smallest and
+// U >= L - slack, with L = ceil(-l_i/a_i) and U = floor(u_j/c_j) as rows
+// of the copy. Faulhaber's S(U) - S(L-1) is the sum for U >= L - 1 (0 for
+// U = L - 1), but not 0 for U < L - 1, so slack is 0 or 1.
+//
 // The chambers compare the rational bounds -l/a and u/c, which needs no
 // divs: ceil and floor are monotone, so the largest rational lower bound
 // has the largest ceiling. Ties go to the first bound, so the chambers
 // partition b.
-func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
-	c := b.clone()
+func (b *bset) chamberDomain(x int, lows, ups [][]int64, i, j int, slack int64) (c *bset, L, U []int64) {
+	c = b.clone()
 	rest := func(r []int64) []int64 {
 		r = copyRow(r)
 		r[x] = 0
@@ -320,7 +379,6 @@ func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
 		}
 		c.addIneq(row)
 	}
-	var L, U []int64
 	if ai == 1 {
 		L = negRow(li)
 	} else {
@@ -332,19 +390,11 @@ func (b *bset) chamber(x int, lows, ups [][]int64, i, j int) *bset {
 		U = c.floorExpr(uj, cj)
 	}
 	L, U = c.fit(L), c.fit(U)
-	// U >= L - 1: Faulhaber's S(U) - S(L-1) is the sum for U >= L - 1 (0
-	// for U = L - 1, which lets chambers of different residue classes share
-	// their domains), but not 0 for U < L - 1.
 	nonEmpty := copyRow(U)
 	addScaled(nonEmpty, -1, L)
-	nonEmpty[0] = add64(nonEmpty[0], 1)
+	nonEmpty[0] = add64(nonEmpty[0], slack)
 	c.addIneq(nonEmpty)
-	c.poly = c.poly.sumOver(x, polyFromRow(L), polyFromRow(U))
-	c.deleteCol(x)
-	if !c.normalize() || c.provablyEmpty() {
-		return nil
-	}
-	return c
+	return c, L, U
 }
 
 // exactlyEmpty decides whether b has an integer point for some parameter

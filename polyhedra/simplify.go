@@ -85,6 +85,7 @@ func presentPieces(ps []*bset, disjoint bool) []*bset {
 	for _, p := range out {
 		p.collapseByValues()
 		if p.settleEqualities() && p.settleBoundaries() {
+			p.plainRows()
 			kept = append(kept, p)
 		}
 	}
@@ -668,12 +669,18 @@ func (p *bset) collapseClasses(c int, m int64) bool {
 
 // classGrid are the values of each parameter at which classesDiffer
 // looks for points of a domain, maxClassProbes bounds the grid points
-// it tries and maxClassBases the points of the domain it starts from.
+// it tries, maxClassBases the points of the domain from which it found
+// D + 2 consecutive ones and maxClassTries all points of the domain it
+// starts from. Counting only full runs as bases lets a thin domain's
+// short runs pass (the wedge's chamber 2m <= n has 3 points in m at
+// n = 5): the classes times terms that collapse substituted while
+// counting the wedge fell from 768 to 63.
 var classGrid = []int64{16, 23, 9, 5, 2, 0, 1, 3, 4, 6, 7, 8, 11, 13, -1, -4, -9}
 
 const (
 	maxClassProbes = 256
 	maxClassBases  = 4
+	maxClassTries  = 16
 )
 
 // classesDiffer reports whether points of p's domain show that the
@@ -707,7 +714,7 @@ func (p *bset) classesDiffer(c int) bool {
 		v, _, ok = p.poly.evalInt64(cols)
 		return v, true, ok
 	}
-	bases := 0
+	bases, tried := 0, 0
 	for i := range maxClassProbes {
 		cols[0] = 1
 		for k := 1; k <= p.np; k++ {
@@ -755,8 +762,11 @@ func (p *bset) classesDiffer(c int) bool {
 			if vals[len(vals)-1] != 0 {
 				return true
 			}
+			if bases++; bases == maxClassBases {
+				break
+			}
 		}
-		if bases++; bases == maxClassBases {
+		if tried++; tried == maxClassTries {
 			break
 		}
 	}
