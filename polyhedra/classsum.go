@@ -15,15 +15,24 @@ package polyhedra
 // Faulhaber's sum over each class is right on the whole chamber and the
 // classes add up to one polynomial on one domain.
 
+// classChamber is one chamber of sumClasses: the pieces of its sum, or,
+// where normalising the chamber changed the shape the classes need, the
+// chamber itself, unsummed, for eliminate to sum the usual way.
+type classChamber struct {
+	sum      []*bset
+	unsummed *bset
+}
+
 // sumClasses sums b.poly over x, whose divs need the modulus m, chamber
-// by chamber with the residue classes added up in each. It reports false,
-// leaving b as it was, where x has no lower or no upper bound (eliminate
-// tells empty from unbounded), where a constraint involves a div of x, an
-// equality involves x or a div of x nests another: x's bounds must be
-// plain for the chambers to be those of every class.
-func (b *bset) sumClasses(x int, m int64) (out []*bset, ok bool, err error) {
+// by chamber with the residue classes added up in each, and returns the
+// chambers in order. It reports false, leaving b as it was, where x has
+// no lower or no upper bound (eliminate tells empty from unbounded),
+// where a constraint involves a div of x, an equality involves x or a
+// div of x nests another: x's bounds must be plain for the chambers to
+// be those of every class.
+func (b *bset) sumClasses(x int, m int64) (out []classChamber, ok bool) {
 	if !b.plainBounds(x) {
-		return nil, false, nil
+		return nil, false
 	}
 	var lows, ups, rest [][]int64
 	for _, r := range b.ineqs {
@@ -37,7 +46,7 @@ func (b *bset) sumClasses(x int, m int64) (out []*bset, ok bool, err error) {
 		}
 	}
 	if len(lows) == 0 || len(ups) == 0 {
-		return nil, false, nil
+		return nil, false
 	}
 	b.ineqs = rest
 	b.work.charge(len(lows) * len(ups) * int(m))
@@ -51,14 +60,14 @@ func (b *bset) sumClasses(x int, m int64) (out []*bset, ok bool, err error) {
 			if !c.normalize() || c.provablyEmpty() {
 				continue
 			}
-			ps, err := c.sumChamberClasses(x, m)
-			if err != nil {
-				return nil, true, err
+			if ps, ok := c.sumChamberClasses(x, m); ok {
+				out = append(out, classChamber{sum: ps})
+			} else {
+				out = append(out, classChamber{unsummed: c})
 			}
-			out = append(out, ps...)
 		}
 	}
-	return out, true, nil
+	return out, true
 }
 
 // plainBounds reports whether no constraint uses a div that depends on
@@ -99,11 +108,10 @@ func (b *bset) plainBounds(x int) bool {
 // sumChamberClasses sums c.poly over x, where c's only constraints on x
 // are one lower and one upper bound that do not cross (the chamber's
 // U >= L - 1 among the others), as one piece with the classes' sums
-// added up. Where normalising c changed that shape it sums c the usual
-// way.
-func (c *bset) sumChamberClasses(x int, m int64) ([]*bset, error) {
+// added up. It reports false where normalising c changed that shape.
+func (c *bset) sumChamberClasses(x int, m int64) ([]*bset, bool) {
 	if !c.plainBounds(x) || !c.oneBoundEachWay(x) || m%c.splitModulus(x) != 0 {
-		return c.eliminate(x, true)
+		return nil, false
 	}
 	acc := c.clone()
 	acc.ineqs = nil
@@ -126,9 +134,9 @@ func (c *bset) sumChamberClasses(x int, m int64) ([]*bset, error) {
 		acc.poly = acc.poly.add(translatePoly(cols, d.poly))
 	}
 	if !acc.normalize() || acc.poly.isZero() {
-		return nil, nil
+		return nil, true
 	}
-	return []*bset{acc}, nil
+	return []*bset{acc}, true
 }
 
 // oneBoundEachWay reports whether x has exactly one lower and one upper

@@ -62,18 +62,6 @@ func (b *bset) spend() error {
 	return nil
 }
 
-// splitModulus returns M such that x := M*x' + r makes every div that
-// depends on x directly affine in x', or 1 when no div depends on x.
-func (b *bset) splitModulus(x int) int64 {
-	m := int64(1)
-	for _, d := range b.divs {
-		if c := d.num[x]; c != 0 {
-			m = lcm64(m, d.den/gcd64(c, d.den))
-		}
-	}
-	return m
-}
-
 // eliminate removes column x (a parameter or dimension) from b, which it
 // consumes. Without sum it returns the exact integer projection
 // { rest : exists x }; with sum it returns chambers whose polys add up to
@@ -115,8 +103,8 @@ func (b *bset) eliminate(x int, sum bool) ([]*bset, error) {
 		return b.eliminate(x, sum)
 	} else if m > 1 {
 		if sum {
-			if out, ok, err := b.sumClasses(x, m); ok {
-				return out, err
+			if chambers, ok := b.sumClasses(x, m); ok {
+				return sumUnsummed(x, chambers)
 			}
 		}
 		return b.splitResidues(x, m, sum)
@@ -334,69 +322,6 @@ func (b *bset) usesDimBesides(row []int64, x int) bool {
 	return false
 }
 
-// chamberDomain returns a copy of b (without x's bounds) restricted to
-// where lower bound i is the largest and upper bound j the smallest and
-// U >= L - slack, with L = ceil(-l_i/a_i) and U = floor(u_j/c_j) as rows
-// of the copy. Faulhaber's S(U) - S(L-1) is the sum for U >= L - 1 (0 for
-// U = L - 1), but not 0 for U < L - 1, so slack is 0 or 1.
-//
-// The chambers compare the rational bounds -l/a and u/c, which needs no
-// divs: ceil and floor are monotone, so the largest rational lower bound
-// has the largest ceiling. Ties go to the first bound, so the chambers
-// partition b.
-func (b *bset) chamberDomain(x int, lows, ups [][]int64, i, j int, slack int64) (c *bset, L, U []int64) {
-	c = b.clone()
-	rest := func(r []int64) []int64 {
-		r = copyRow(r)
-		r[x] = 0
-		return r
-	}
-	ai, cj := lows[i][x], neg64(ups[j][x])
-	li, uj := rest(lows[i]), rest(ups[j])
-	for k, l := range lows {
-		if k == i {
-			continue
-		}
-		// -l_i/a_i >= -l_k/a_k  <=>  a_i*l_k - a_k*l_i >= 0 (> for k < i)
-		row := c.newRow()
-		addScaled(row, ai, rest(l))
-		addScaled(row, neg64(l[x]), li)
-		if k < i {
-			row[0] = sub64(row[0], 1)
-		}
-		c.addIneq(row)
-	}
-	for k, u := range ups {
-		if k == j {
-			continue
-		}
-		// u_j/c_j <= u_k/c_k  <=>  c_j*u_k - c_k*u_j >= 0 (> for k < j)
-		row := c.newRow()
-		addScaled(row, cj, rest(u))
-		addScaled(row, u[x], uj)
-		if k < j {
-			row[0] = sub64(row[0], 1)
-		}
-		c.addIneq(row)
-	}
-	if ai == 1 {
-		L = negRow(li)
-	} else {
-		L = negRow(c.floorExpr(li, ai))
-	}
-	if cj == 1 {
-		U = uj
-	} else {
-		U = c.floorExpr(uj, cj)
-	}
-	L, U = c.fit(L), c.fit(U)
-	nonEmpty := copyRow(U)
-	addScaled(nonEmpty, -1, L)
-	nonEmpty[0] = add64(nonEmpty[0], slack)
-	c.addIneq(nonEmpty)
-	return c, L, U
-}
-
 // exactlyEmpty decides whether b has an integer point for some parameter
 // values by projecting out every parameter and dimension exactly.
 func (b *bset) exactlyEmpty() (bool, error) {
@@ -470,4 +395,22 @@ func (b *bset) elimCost(x int, sum bool) int64 {
 		cost += 1000 + nonUnit
 	}
 	return cost
+}
+
+// sumUnsummed returns the pieces of sumClasses's chambers in order, each
+// chamber it left unsummed summed over x the usual way.
+func sumUnsummed(x int, chambers []classChamber) ([]*bset, error) {
+	var out []*bset
+	for _, c := range chambers {
+		if c.unsummed == nil {
+			out = append(out, c.sum...)
+			continue
+		}
+		ps, err := c.unsummed.eliminate(x, true)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
 }
