@@ -282,7 +282,7 @@ func mixSetup(f64 bool) func(p map[string]int64, rng *rand.Rand) (map[string]any
 func intSetup(lx, ly int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		m := p["c"] & 15
-		chain := func(x int64) int64 {
+		chain := func(x int64) (int64, error) {
 			for range 8 * p["na"] {
 				x = x - x>>2 + m
 			}
@@ -298,28 +298,38 @@ func intSetup(lx, ly int64) func(p map[string]int64, rng *rand.Rand) (map[string
 			for range 8 * p["ne"] {
 				x = x/3 + m // x >= 0: / is floor division
 			}
-			return x
+			if x < 0 || x >= 1<<12 {
+				return 0, fmt.Errorf("left [0, 2^12): %d", x)
+			}
+			return x, nil
 		}
-		n := p["n"]
-		out := poisonF32(n * n)
-		return map[string]any{"out": out}, func() error {
-			for i := range n {
-				for j := range n {
-					var sum int64
-					for c := range int64(4) {
-						x := chain(i%ly + j%lx + c)
-						if x < 0 || x >= 1<<12 {
-							return fmt.Errorf("out[%d, %d]: chain %d left [0, 2^12): %d", i, j, c, x)
-						}
-						sum += x
+		return fourChains(p["n"], lx, ly, chain)
+	}
+}
+
+// fourChains is the output of an arith_int kernel at size n with
+// work-groups of lx x ly, and its check: out[i, j] is the sum of chain
+// run from x0 = i mod ly + j mod lx, x0 + 1, x0 + 2 and x0 + 3, converted
+// to f32; chain's errors name the element and the chain.
+func fourChains(n, lx, ly int64, chain func(x int64) (int64, error)) (map[string]any, func() error) {
+	out := poisonF32(n * n)
+	return map[string]any{"out": out}, func() error {
+		for i := range n {
+			for j := range n {
+				var sum int64
+				for c := range int64(4) {
+					x, err := chain(i%ly + j%lx + c)
+					if err != nil {
+						return fmt.Errorf("out[%d, %d]: chain %d: %v", i, j, c, err)
 					}
-					if want := float32(sum); out[i*n+j] != want {
-						return fmt.Errorf("out[%d, %d] = %v, want %v", i, j, out[i*n+j], want)
-					}
+					sum += x
+				}
+				if want := float32(sum); out[i*n+j] != want {
+					return fmt.Errorf("out[%d, %d] = %v, want %v", i, j, out[i*n+j], want)
 				}
 			}
-			return nil
 		}
+		return nil
 	}
 }
 
@@ -348,26 +358,7 @@ func intSpecialSetup(lx, ly int64) func(p map[string]int64, rng *rand.Rand) (map
 			}
 			return x, nil
 		}
-		n := p["n"]
-		out := poisonF32(n * n)
-		return map[string]any{"out": out}, func() error {
-			for i := range n {
-				for j := range n {
-					var sum int64
-					for c := range int64(4) {
-						x, err := chain(i%ly + j%lx + c)
-						if err != nil {
-							return fmt.Errorf("out[%d, %d]: chain %d: %v", i, j, c, err)
-						}
-						sum += x
-					}
-					if want := float32(sum); out[i*n+j] != want {
-						return fmt.Errorf("out[%d, %d] = %v, want %v", i, j, out[i*n+j], want)
-					}
-				}
-			}
-			return nil
-		}
+		return fourChains(p["n"], lx, ly, chain)
 	}
 }
 

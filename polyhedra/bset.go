@@ -268,3 +268,19 @@ func dot(row, cols []int64) int64 {
 	}
 	return s
 }
+
+// boundsOn splits b's inequalities into x's lower bounds, its upper
+// bounds and the rest, which do not involve x.
+func (b *bset) boundsOn(x int) (lows, ups, rest [][]int64) {
+	for _, r := range b.ineqs {
+		switch {
+		case r[x] > 0:
+			lows = append(lows, r)
+		case r[x] < 0:
+			ups = append(ups, r)
+		default:
+			rest = append(rest, r)
+		}
+	}
+	return lows, ups, rest
+}

@@ -34,17 +34,7 @@ func (b *bset) sumClasses(x int, m int64) (out []classChamber, ok bool) {
 	if !b.plainBounds(x) {
 		return nil, false
 	}
-	var lows, ups, rest [][]int64
-	for _, r := range b.ineqs {
-		switch {
-		case r[x] > 0:
-			lows = append(lows, r)
-		case r[x] < 0:
-			ups = append(ups, r)
-		default:
-			rest = append(rest, r)
-		}
-	}
+	lows, ups, rest := b.boundsOn(x)
 	if len(lows) == 0 || len(ups) == 0 {
 		return nil, false
 	}

@@ -112,17 +112,7 @@ func (b *bset) eliminate(x int, sum bool) ([]*bset, error) {
 	if i := b.pickEq(x); i >= 0 {
 		return b.solveEq(x, i), nil
 	}
-	var lows, ups, rest [][]int64
-	for _, r := range b.ineqs {
-		switch {
-		case r[x] > 0:
-			lows = append(lows, r)
-		case r[x] < 0:
-			ups = append(ups, r)
-		default:
-			rest = append(rest, r)
-		}
-	}
+	lows, ups, rest := b.boundsOn(x)
 	b.ineqs = rest
 	if !sum {
 		return b.projectBounds(x, lows, ups), nil
