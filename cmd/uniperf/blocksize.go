@@ -57,8 +57,9 @@ group consts' axes; --sizes 64,128,256 or --sizes 16x16,32x8 (one value
 per group const, in axis order) gives them instead.
 
 --device-file names a device parameter file (see fit/gpus: gtx460,
-pocl-cpu, ... or a path to a .json file). Models that calibrate on measurements (linear, and
-resios and xu where the device file lacks their constants) use the
+pocl-cpu, ... or a path to a .json file). Models that calibrate on measurements (linear,
+fitted as uniperf fit fits it by default, grid fill and ties included,
+and resios and xu where the device file lacks their constants) use the
 measurement rows of --tables, by default the shipped table measured on
 that device with the paper suite (or every shipped table of the device
 when none is of that suite; the CUDA tables where both CUDA and OpenCL
@@ -240,7 +241,9 @@ func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
 		res.Candidates[i] = bc
 	}
 	for _, name := range opts.models {
-		m, _ := models.New(name)
+		// The linear model fits as uniperf fit does by default (grid
+		// fill, ties), the fit whose ranking blocksize --ranking scores.
+		m, _ := modelMaker(fitOptions{})(name)
 		if err := m.Calibrate(env, rows); err != nil {
 			return fmt.Errorf("--model %s: %w", name, err)
 		}

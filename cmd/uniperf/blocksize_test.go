@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,6 +165,38 @@ func TestBlocksizeCalibratesOnOneBackend(t *testing.T) {
 	} {
 		if code, _, errOut := run.run(); code != 2 || !strings.Contains(errOut, want) {
 			t.Errorf("%s on both backends: exit %d, %q", run.name, code, errOut)
+		}
+	}
+}
+
+// TestBlocksizeLinearIsTheDefaultFit checks that blocksize's linear model
+// is uniperf fit's default: its prediction of each candidate equals
+// uniperf predict's with the weights uniperf fit writes from the same
+// table.
+func TestBlocksizeLinearIsTheDefaultFit(t *testing.T) {
+	table := embeddedPrefix + "pocl-epyc-quick.arrow"
+	weights := filepath.Join(t.TempDir(), "w.arrow")
+	if code, _, stderr := runCommand(t, fitCmd, "fit", table, "--out", weights); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := runBlocksize(t, "global_copy", "--device-file", "pocl-cpu", "--param", "n=1048576",
+		"--sizes", "64,256", "--model", "linear", "--tables", table, "--json")
+	if code != 0 {
+		t.Fatalf("blocksize: exit %d: %s", code, stderr)
+	}
+	var res blocksizeResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Candidates {
+		code, out, stderr := runCommand(t, predictCmd, "predict", "--weights", weights, "global_copy",
+			"--param", "n=1048576", "--const", fmt.Sprintf("LX=%d", c.Consts["LX"]), "--json")
+		var p prediction
+		if code != 0 || json.Unmarshal([]byte(out), &p) != nil {
+			t.Fatalf("predict: exit %d: %s\n%s", code, stderr, out)
+		}
+		if got := c.Predictions["linear"].Seconds; math.Abs(got-p.Predicted) > 1e-9*p.Predicted {
+			t.Errorf("%s: blocksize's linear %g s, predict with uniperf fit's weights %g s", c.Label, got, p.Predicted)
 		}
 	}
 }
