@@ -46,7 +46,7 @@ func countChecks() []planCheck {
 	add("stride2_filled", nil, n(300), n(37), n(1))
 	add("stride3_filled", nil, n(300), n(37), n(1))
 	add("empty_1d", nil, n(600), n(256), n(1))
-	for _, k := range []string{"grid_fill_chain", "grid_fill_stream"} {
+	for _, k := range []string{"grid_fill_chain", "grid_fill_stream", "grid_fill_local"} {
 		add(k, map[string]int64{"LX": 64}, map[string]int64{"ng": 3, "nk": 5}, map[string]int64{"ng": 1, "nk": 1})
 	}
 	add("finite_diff", nil, n(40), n(37), n(18), n(17), n(3))

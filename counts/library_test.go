@@ -135,6 +135,31 @@ func gridFillChainSetup(lx int64) func(p map[string]int64, rng *rand.Rand) (map[
 	}
 }
 
+// gridFillLocalSetup checks grid_fill_local: work-item l of every group
+// stores x after nk steps x = rsqrt(x + t) from x = 0.5, t being
+// (l + k) mod lx at step k (the value the group stored at that index),
+// each step rounded to f32 as the kernel's f32 arithmetic rounds it.
+func gridFillLocalSetup(lx int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		ng, nk := p["ng"], p["nk"]
+		out := poisonF32(ng * lx)
+		return map[string]any{"out": out}, func() error {
+			for l := range lx {
+				x := float32(0.5)
+				for k := range nk {
+					x = float32(1 / math.Sqrt(float64(x+float32((l+k)%lx))))
+				}
+				for g := range ng {
+					if i := g*lx + l; !near(out[i], float64(x), float64(x)) {
+						return fmt.Errorf("out[%d] = %v, want %v", i, out[i], x)
+					}
+				}
+			}
+			return nil
+		}
+	}
+}
+
 // checkSums checks that out[i] is the sum over k < terms of term(i, k),
 // computed in float64, for every i.
 func checkSums(out []float32, terms int64, term func(i, k int64) float32) error {
@@ -555,6 +580,9 @@ func libraryCases() []libraryCase {
 		}},
 		{"grid_fill_chain", map[string]int64{"LX": 8}, map[string]int64{"ng": 3, "nk": 7}, gridFillChainSetup(8)},
 		{"grid_fill_stream", map[string]int64{"LX": 8}, map[string]int64{"ng": 3, "nk": 7}, gridFillStreamSetup(8)},
+		{"grid_fill_local", map[string]int64{"LX": 8}, map[string]int64{"ng": 3, "nk": 19}, gridFillLocalSetup(8)},
+		{"grid_fill_local", map[string]int64{"LX": 32}, map[string]int64{"ng": 2, "nk": 70}, gridFillLocalSetup(32)},
+		{"grid_fill_local", map[string]int64{"LX": 4}, map[string]int64{"ng": 1, "nk": 1}, gridFillLocalSetup(4)},
 		{"finite_diff", small2, map[string]int64{"n": 11}, fdSetup},
 		{"finite_diff", map[string]int64{"LX": 4, "LY": 4}, map[string]int64{"n": 10}, fdSetup},
 		{"finite_diff", map[string]int64{"LX": 2, "LY": 1}, map[string]int64{"n": 5}, fdSetup},

@@ -51,6 +51,7 @@ func planChecks() []planCheck {
 	add("empty_1d", l1, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("grid_fill_chain", l1, map[string]int64{"ng": 3, "nk": 5}, map[string]int64{"ng": 1, "nk": 2})
 	add("grid_fill_stream", l1, map[string]int64{"ng": 3, "nk": 5}, map[string]int64{"ng": 2, "nk": 1})
+	add("grid_fill_local", l1, map[string]int64{"ng": 3, "nk": 11}, map[string]int64{"ng": 1, "nk": 1})
 	add("local_bank", map[string]int64{"LX": 32, "R": 4, "S": 2}, map[string]int64{"n": 64})
 	add("finite_diff", s2, map[string]int64{"n": 11}, map[string]int64{"n": 3})
 	add("nbody", l1, map[string]int64{"n": 19}, map[string]int64{"n": 2}, map[string]int64{"n": 9})

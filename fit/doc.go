@@ -233,7 +233,9 @@
 // terms by U·max(⌈G/U⌉·wg, S)/(G·wg) for G groups of wg work-items on U
 // units, S being the work-items a unit needs for full throughput; the
 // suite's grid_fill_chain and grid_fill_stream classes vary G alone at
-// fixed work per work-item so that the rows pin S. Weights record the
+// fixed work per work-item so that the rows pin S, and grid_fill_local
+// (a chain of local loads and rsqrt, issue 29) does the same for the
+// latency-bound saturation below. Weights record the
 // GridFill they were fitted with ([Weights].Fill) and are used with it.
 //
 // One S cannot serve every kernel: n-body's serial chain of local loads
@@ -248,7 +250,13 @@
 // shipped tables it finds the pair that a search of every pair finds,
 // with a tenth of the fits (validate --cv on the H100 CUDA table: 56 s
 // for every pair, 12 s; 4.4 s since the non-negative fit factorises the
-// rows once, see Fitting above). The form was chosen by leave-one-class-out
+// rows once, see Fitting above). In the tables shipped so far no
+// measurement class varies G with latency-bound work, so that the
+// latency-bound S is set by how the rows of other classes fit (n-body is
+// 0.31 through OpenCL with 384, 0.035 to 0.047 through CUDA with 640);
+// the suite's grid_fill_local class, measured into tables from now on,
+// varies G alone at fixed work per work-item of local loads and rsqrt,
+// so that its rows choose it. The form was chosen by leave-one-class-out
 // cross-validation on the measurement rows alone
 // (models.Counter.CrossValidate, each fold choosing its saturations
 // again), the

@@ -1,0 +1,63 @@
+package suite
+
+import (
+	"reflect"
+	"testing"
+)
+
+// The three grid-fill classes vary only the number of groups, ng = N =
+// 2^t from one group (p = 0) up, at fixed work per work-item K: the paper
+// suite runs t = 0 to 11 at five work-group sizes and keeps one size
+// whatever the time budget, the quick suite t = 0 and 3 at two.
+// grid_fill_local's K is a quarter of grid_fill_chain's, its step being
+// a local load, an addition and an rsqrt rather than an addition.
+func TestGridFillClasses(t *testing.T) {
+	wantK := map[string]int64{"grid_fill_chain": 4096, "grid_fill_stream": 64, "grid_fill_local": 1024}
+	for _, c := range []struct {
+		suite  string
+		t      []int
+		groups [][]int64
+	}{
+		{"paper", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, [][]int64{{64}, {128}, {256}, {512}, {1024}}},
+		{"quick", []int{0, 3}, [][]int64{{64}, {256}}},
+	} {
+		s, err := Load(c.suite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, k := range s.Kernels {
+			K, ok := wantK[k.Kernel]
+			if !ok {
+				continue
+			}
+			seen[k.Kernel] = true
+			if k.Class != k.Kernel || k.Role != "measurement" || k.Groups != "1d" {
+				t.Errorf("%s %s: class %s, role %s, groups %s", c.suite, k.Kernel, k.Class, k.Role, k.Groups)
+			}
+			if want := (Sizes{P: []int{0}, T: c.t, Step: 1}); !reflect.DeepEqual(k.Sizes, want) {
+				t.Errorf("%s %s: sizes %+v, want %+v", c.suite, k.Kernel, k.Sizes, want)
+			}
+			if !reflect.DeepEqual(k.GroupSizes, c.groups) || k.MinSizes != 1 {
+				t.Errorf("%s %s: group sizes %v, min sizes %d", c.suite, k.Kernel, k.GroupSizes, k.MinSizes)
+			}
+			cases, err := s.Cases(k, "large", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cases) != len(c.t)*len(c.groups) {
+				t.Errorf("%s %s: %d cases, want %d", c.suite, k.Kernel, len(cases), len(c.t)*len(c.groups))
+			}
+			for _, cs := range cases {
+				if want := map[string]int64{"ng": 1 << cs.T, "nk": K}; !reflect.DeepEqual(cs.Params, want) {
+					t.Errorf("%s %s: params %v, want %v", c.suite, k.Kernel, cs.Params, want)
+				}
+			}
+		}
+		for k := range wantK {
+			if !seen[k] {
+				t.Errorf("suite %s lacks %s", c.suite, k)
+			}
+		}
+	}
+}
