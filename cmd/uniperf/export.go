@@ -47,7 +47,12 @@ json (also --json: {"devices": [{"label", "device", "model",
 per device]}]}), and arrow (an Arrow IPC file in long form, one row per device and
 property; needs --out). Tables may hold different properties (PoCL's
 prices integer operations, which the GPU tables' suites did not measure):
-a property a table has no weight for is an empty cell, or null. Weights
+a property a table has no weight for is an empty cell, or null; a
+property a table ties to another (uniperf fit --help: ties) has that
+one's weight, with the note "tied to ...". The CSV holds weights only:
+the grid fill and bank layout a weight table records are not in it, so
+that predict and validate with --weights FILE.csv leave the grid fill
+out (predict from the .arrow table to keep it). Weights
 of different models are refused. Columns are labelled by device; a device that appears twice is
 labelled with its file name as well.
 

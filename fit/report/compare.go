@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,7 +35,8 @@ type WeightComparison struct {
 // a label that repeats gets a suffix " (2)", " (3)", ... . Tables may hold
 // different properties (a device's suite may exercise a class another's
 // did not, as PoCL's integer operations): a property a table has no
-// weight for is an empty cell. Weights of different models are not
+// weight for is an empty cell. A property a table ties to another
+// (fit.Weights.Ties) has that one's weight. Weights of different models are not
 // comparable and give an error.
 func CompareWeights(tables []*fit.Weights, labels []string) (*WeightComparison, error) {
 	if len(tables) == 0 {
@@ -59,7 +61,9 @@ func CompareWeights(tables []*fit.Weights, labels []string) (*WeightComparison, 
 			l = fmt.Sprintf("%s (%d)", l, count[l])
 		}
 		c.Labels = append(c.Labels, l)
-		for _, p := range t.Properties {
+		// A tied property is listed with its target's weight, so that the
+		// table read back from CSV prices it as the fit did.
+		for _, p := range append(slices.Clone(t.Properties), slices.Sorted(maps.Keys(t.Ties))...) {
 			if !slices.Contains(c.Properties, p) {
 				c.Properties = append(c.Properties, p)
 			}
@@ -76,6 +80,14 @@ func (c *WeightComparison) cell(i int, property string) (w float64, r Rate, ok b
 		return 0, Rate{}, false
 	}
 	return w, DerivedRate(property, w), true
+}
+
+// tieNote says which property table i prices p by, where it ties p.
+func (c *WeightComparison) tieNote(i int, p string) string {
+	if to, ok := c.Tables[i].Ties[p]; ok {
+		return "tied to " + to
+	}
+	return ""
 }
 
 // unit returns the rate unit of a property, the same for every device.
@@ -153,7 +165,7 @@ func (c *WeightComparison) WriteCSV(w io.Writer) error {
 			case !r.OK:
 				rec = append(rec, strconv.FormatFloat(wt, 'g', -1, 64), "", r.Note)
 			default:
-				rec = append(rec, strconv.FormatFloat(wt, 'g', -1, 64), strconv.FormatFloat(r.Value, 'g', 6, 64), "")
+				rec = append(rec, strconv.FormatFloat(wt, 'g', -1, 64), strconv.FormatFloat(r.Value, 'g', 6, 64), c.tieNote(i, p))
 			}
 		}
 		if err := cw.Write(rec); err != nil {

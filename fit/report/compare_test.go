@@ -241,3 +241,23 @@ func TestCompareFormats(t *testing.T) {
 		}
 	}
 }
+
+// A tied property is listed with its target's weight and a note, so that
+// the CSV read back prices it as the tied table does.
+func TestCompareWeightsListsTies(t *testing.T) {
+	w := &fit.Weights{Device: "GPU", Model: fit.ModelUnified, PropertySet: "sha256:x",
+		Properties: []string{"global.load.f32.stride=1", "launch.const"}, Values: []float64{4e-13, 5e-6},
+		Ties: map[string]string{"global.load.f32.stride=3/3": "global.load.f32.stride=1"}}
+	c, err := CompareWeights([]*fit.Weights{w}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := c.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	// 4 bytes in 4e-13 s: 10000 GB/s.
+	if want := "global.load.f32.stride=3/3,GB/s,4e-13,10000,tied to global.load.f32.stride=1\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("CSV lacks %q:\n%s", want, b.String())
+	}
+}
