@@ -168,9 +168,13 @@ func (b *bset) splitResidues(x int, m int64, sum bool) ([]*bset, error) {
 	if m > maxSplit {
 		return nil, &ComplexityError{Reason: fmt.Sprintf("%d residue classes (limit %d)", m, maxSplit)}
 	}
-	b.work.charge(int(m))
+	first, last := int64(0), m-1
+	if r, ok := b.strideClass(x, m); ok {
+		first, last = r, r
+	}
+	b.work.charge(int(last - first + 1))
 	var out []*bset
-	for r := int64(0); r < m; r++ {
+	for r := first; r <= last; r++ {
 		c := b.clone()
 		e := c.unit(x, m)
 		e[0] = r
