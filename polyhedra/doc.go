@@ -164,11 +164,12 @@
 // work-groups of 256 is n, not a polynomial in floor(n/256)), a piece
 // over two or three parameters whose polynomial has a smaller period d
 // than its floors gets one with floors floor((L + c)/d) where that has
-// fewer terms (fitted exactly on the points s + d*a, a in the simplex
-// |a| <= D, of every class s modulo d, and kept only where it agrees
-// with the old one on that simplex in every class modulo the old period,
-// where both are polynomials of degree D or less, which proves them
-// equal), pieces with equal polynomials are merged
+// fewer terms (fitted exactly at points of every class modulo d, and
+// kept only where it agrees with the old one at r + M*a for a in the
+// simplex |a| <= D on one class r modulo the old period M and |a| < D on
+// the others: both are polynomials of degree D or less on each class,
+// whose parts that depend on the class have degree below D, so this
+// proves them equal), pieces with equal polynomials are merged
 // where their domains unite, two at a time and then all those that
 // have one polynomial or whose own it equals on their domains (the
 // difference simplifies to zero there; on a line m = n - 1,

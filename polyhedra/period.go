@@ -15,14 +15,23 @@ import (
 // m modulo 3 alone, printed in 47 terms. reducePeriod looks for the
 // function among the polynomials of degree D (the poly's, a div counting
 // one) and floors floor((L + c)/d) of the forms L with coefficients in
-// [0, d), the first one 1, times monomials of degree below D, fitted by
-// exact elimination, the polynomial terms and low multipliers first,
-// on the points s + d*a of every class s modulo d, a in the simplex
-// |a| <= D. It keeps the fit only where it has fewer terms and agrees
-// with the poly on the same simplex in every class modulo M: on such a
-// class every div of either is affine in a, so both are polynomials of
-// degree at most D in a there, and the simplex is unisolvent for those.
-// They are then equal at every integer point, in the domain or not.
+// [0, d), the first one 1, times monomials of degree mdeg < D, fitted by
+// exact elimination, the polynomial terms and low multipliers first. It
+// keeps the fit only where it has fewer terms and is proved equal to the
+// poly at every integer point, in the domain or not.
+//
+// The proof. On a class x = r + M*a, each div floor((v.x)/e) with e | M
+// is (v.x - rho)/e with rho constant on the class, so a term with k divs
+// is a polynomial of its degree in x whose part that depends on the
+// class (through the rho) has degree one less, and the difference h of
+// two such polys is, on class r, H + V_r with H the same on every class
+// and V_r of degree below D. If h vanishes on the simplex 0 + M*a,
+// |a| <= D, which is unisolvent for degree D, then h = 0 on class 0,
+// H = -V_0, and h = V_r - V_0 on class r, of degree below D: it vanishes
+// where it does on r + M*a, |a| <= D - 1. The fit is made on the same
+// points for the classes modulo d, with |a| <= mdeg off class 0 (the
+// floors' class-dependent parts have degree mdeg there): it proves
+// nothing, the check does.
 
 // maxPeriodEquations bounds the points reducePeriod evaluates for one
 // check (classes times simplex points).
@@ -81,7 +90,7 @@ func (p *bset) reducePeriod() {
 				break
 			}
 			same := false
-			if !tryNoOverflow(func() { same = p.agreesOnClasses(g, period, simplex) }) || !same {
+			if !tryNoOverflow(func() { same = p.agreesOnClasses(g, period, deg) }) || !same {
 				continue
 			}
 			*p = *g
@@ -137,7 +146,8 @@ func monomials(n, deg int) [][]int64 {
 // fitPeriod returns a clone of p whose poly is the combination of
 // monomials of degree at most deg and floors floor((L + c)/d) times
 // monomials of degree at most mdeg that equals p.poly on the simplex of
-// every class modulo d, or nil if there is none.
+// degree deg of class 0 modulo d and that of degree mdeg of the other
+// classes, or nil if there is none.
 func (p *bset) fitPeriod(d int64, deg, mdeg int, simplex [][]int64) *bset {
 	g := p.clone()
 	var feats []*poly
@@ -179,13 +189,23 @@ func (p *bset) fitPeriod(d int64, deg, mdeg int, simplex [][]int64) *bset {
 			}
 		}
 	}
-	if int64(len(feats))*pow64(d, p.np)*int64(len(simplex)) > maxFitCells {
+	low := simplexPoints(p.np, mdeg)
+	if int64(len(feats))*(int64(len(simplex))+(pow64(d, p.np)-1)*int64(len(low))) > maxFitCells {
 		return nil
 	}
 	// The equations: one per point s + d*a.
+	fv := make([]*intPoly, len(feats))
+	for j, f := range feats {
+		fv[j] = newIntPoly(f)
+	}
+	pv := newIntPoly(p.poly)
 	var rows [][]*big.Rat
 	for s := range pow64(d, p.np) {
-		for _, a := range simplex {
+		pts := simplex
+		if s > 0 {
+			pts = low
+		}
+		for _, a := range pts {
 			x := make([]int64, p.np)
 			t := s
 			for i := range x {
@@ -195,10 +215,10 @@ func (p *bset) fitPeriod(d int64, deg, mdeg int, simplex [][]int64) *bset {
 			pc, _ := p.contains(x)
 			gc, _ := g.contains(x)
 			row := make([]*big.Rat, len(feats)+1)
-			for j, f := range feats {
-				row[j] = f.evalAt(gc)
+			for j, f := range fv {
+				row[j] = new(big.Rat).Set(f.at(gc))
 			}
-			row[len(feats)] = ratValue(p.poly, pc)
+			row[len(feats)] = new(big.Rat).Set(pv.at(pc))
 			rows = append(rows, row)
 		}
 	}
@@ -268,13 +288,23 @@ func solveExact(rows [][]*big.Rat, n int) ([]*big.Rat, bool) {
 	return out, true
 }
 
-// agreesOnClasses reports whether p.poly and g.poly agree on the simplex
-// of every class modulo period, which proves them equal (see above).
-func (p *bset) agreesOnClasses(g *bset, period int64, simplex [][]int64) bool {
+// agreesOnClasses reports whether p.poly and g.poly, of degree deg or
+// less and with divs of periods dividing period, agree on the simplex of
+// degree deg of class 0 and that of degree deg - 1 of every other class
+// modulo period, which proves them equal (see above).
+func (p *bset) agreesOnClasses(g *bset, period int64, deg int) bool {
+	if p.poly.degree() > deg || g.poly.degree() > deg {
+		return false
+	}
+	simplex, low := simplexPoints(p.np, deg), simplexPoints(p.np, deg-1)
 	x := make([]int64, p.np)
 	pv, gv := newIntPoly(p.poly), newIntPoly(g.poly)
 	for s := range pow64(period, p.np) {
-		for _, a := range simplex {
+		pts := simplex
+		if s > 0 {
+			pts = low
+		}
+		for _, a := range pts {
 			t := s
 			for i := range x {
 				x[i] = t%period + period*a[i]
@@ -282,6 +312,18 @@ func (p *bset) agreesOnClasses(g *bset, period int64, simplex [][]int64) bool {
 			}
 			pc, _ := p.contains(x)
 			gc, _ := g.contains(x)
+			pn, pok := pv.num(pc)
+			gn, gok := gv.num(gc)
+			if pok && gok {
+				l, lok := mulOK(pn, gv.den)
+				r, rok := mulOK(gn, pv.den)
+				if lok && rok {
+					if l != r {
+						return false
+					}
+					continue
+				}
+			}
 			if pv.at(pc).Cmp(gv.at(gc)) != 0 {
 				return false
 			}
@@ -325,30 +367,35 @@ func newIntPoly(p *poly) *intPoly {
 	return ip
 }
 
-// at returns the poly at cols.
-func (ip *intPoly) at(cols []int64) *big.Rat {
-	if ip.fits {
-		var num int64
-		ok := true
-		for i, t := range ip.p.terms {
-			f := ip.nums[i]
-			for c, k := range t.exp {
-				for range k {
-					if ok {
-						f, ok = mulOK(f, cols[c])
-					}
+// num returns the poly at cols times ip.den, if that fits in int64.
+func (ip *intPoly) num(cols []int64) (int64, bool) {
+	if !ip.fits {
+		return 0, false
+	}
+	var num int64
+	for i, t := range ip.p.terms {
+		f, ok := ip.nums[i], true
+		for c, k := range t.exp {
+			for range k {
+				if ok {
+					f, ok = mulOK(f, cols[c])
 				}
-			}
-			if ok {
-				num, ok = addOK(num, f)
-			}
-			if !ok {
-				break
 			}
 		}
 		if ok {
-			return ip.exact.SetFrac64(num, ip.den)
+			num, ok = addOK(num, f)
 		}
+		if !ok {
+			return 0, false
+		}
+	}
+	return num, true
+}
+
+// at returns the poly at cols.
+func (ip *intPoly) at(cols []int64) *big.Rat {
+	if n, ok := ip.num(cols); ok {
+		return ip.exact.SetFrac64(n, ip.den)
 	}
 	return ip.exact.Set(ip.p.evalAt(cols))
 }

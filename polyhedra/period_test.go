@@ -71,7 +71,8 @@ func TestCardWedgeShortPeriod(t *testing.T) {
 // TestReducePeriodRejects checks reducePeriod's proof on the wedge's
 // pieces as counted: the poly it finds agrees with the counted one on
 // every class modulo 15, and the same poly plus the indicator of
-// n = 0 (mod 3), which differs on a third of the classes, does not.
+// n = r (mod 3), alone or times n, which differs on a third of the
+// classes, does not.
 func TestReducePeriodRejects(t *testing.T) {
 	_, q := parseAndCount(t, "[n, m] -> { [i, j] : 0 <= i <= n and 0 <= j <= m and 3i + 5j <= 2n + m }")
 	reduced := 0
@@ -82,19 +83,29 @@ func TestReducePeriodRejects(t *testing.T) {
 			continue
 		}
 		reduced++
-		simplex := simplexPoints(p.np, p.poly.degree())
-		if !p.agreesOnClasses(g, 15, simplex) {
+		deg := p.poly.degree()
+		if !p.agreesOnClasses(g, 15, deg) {
 			t.Errorf("the reduced poly does not agree with the counted one")
 		}
-		bad := g.clone()
-		row := bad.newRow()
-		row[1] = 1
-		up := polyFromRow(bad.floorExpr(row, 3))
-		row[0] = -1
-		down := polyFromRow(bad.floorExpr(row, 3))
-		bad.poly = bad.poly.add(up.sub(down))
-		if p.agreesOnClasses(bad, 15, simplex) {
-			t.Errorf("a poly off by [n = 0 (mod 3)] passes as equal")
+		// [n = r (mod 3)] = floor((n - r)/3) - floor((n - r - 1)/3), alone
+		// and times n: off on class 0 or only on others.
+		for r := range int64(3) {
+			for _, byN := range []bool{false, true} {
+				bad := g.clone()
+				row := bad.newRow()
+				row[0], row[1] = -r, 1
+				up := polyFromRow(bad.floorExpr(row, 3))
+				row[0] = -r - 1
+				down := polyFromRow(bad.floorExpr(row, 3))
+				ind := up.sub(down)
+				if byN {
+					ind = ind.mul(polyVar(1))
+				}
+				bad.poly = bad.poly.add(ind)
+				if p.agreesOnClasses(bad, 15, deg) {
+					t.Errorf("a poly off by [n = %d (mod 3)] (times n: %v) passes as equal", r, byN)
+				}
+			}
 		}
 	}
 	if reduced == 0 {
