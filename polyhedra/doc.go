@@ -116,8 +116,8 @@
 // issue's four sets, its simplification included, and answered with 1,
 // 3, 3 and 1 pieces. On a loaded 2-core machine (best of 4, within
 // about a half) this package's Card takes 67 µs, 3.4 ms, 0.16 ms and
-// 7 µs, 74 µs, 18 ms, 0.46 ms and 21 µs with the printed answer,
-// which has 1, 3, 1 and 1 pieces (the third set took 2.6 and 8.0 ms,
+// 7 µs, 74 µs, 18 ms, 0.43 ms and 21 µs with the printed answer,
+// which has 1, 3, 1 and 1 pieces (the third set took 2.5 and 7.9 ms,
 // counted in 8 pieces, before its k was summed first; best of 3, in
 // turns with the code after). Before counting, each inequality
 // that the set forces to hold with equality (FM with integer
