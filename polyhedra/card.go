@@ -219,16 +219,6 @@ func (b *bset) tile(ii, io int) (c *bset, ok, boxed bool) {
 	return nil, false, true
 }
 
-// congruenceOf returns m and r when an equality says x = r (mod m).
-func (b *bset) congruenceOf(x int) (m, r int64, ok bool) {
-	for _, e := range b.eqs {
-		if y, _, m, r, ok := b.congruence(e); ok && y == x {
-			return m, r, true
-		}
-	}
-	return 0, 0, false
-}
-
 // tileWith substitutes ii = i - t*io and drops the box lo, hi; it
 // succeeds when io is then unused. A bound on io alone is first
 // rewritten as a bound on i, which is what projecting the inner variable

@@ -66,7 +66,14 @@
 // copies of every chamber boundary. Divs thus move outward until only
 // parameters and floors of parameters remain: a quasi-polynomial.
 // Variables with unit coefficients that no div depends on are
-// eliminated first, and tiled pairs
+// eliminated first, but a variable that a congruence confines to one
+// residue class (k mod 2 = 0) and that has one lower and one upper
+// bound is only a change of variable, k = 2k', summed in one chamber: it
+// ranks by its bounds, behind others with as few chambers (the k mod 2
+// set of issue 26, summed over j first, whose lower bounds 1 and k - i
+// make two chambers with more bounds on i and k, counted in 8 pieces; k
+// first leaves floor((i + j)/2), whose classes j and i then sum in one
+// chamber each, in 1 piece), and tiled pairs
 // (0 <= ii < T and T*io + ii everywhere else, or io alone with
 // coefficient ±1, as projecting a tile's inner variable leaves it) are
 // merged into one dimension beforehand, so that a tiled
@@ -108,9 +115,11 @@
 // excluded, best of 20) took 66 µs, 0.84 ms, 0.82 ms and 18.5 µs on the
 // issue's four sets, its simplification included, and answered with 1,
 // 3, 3 and 1 pieces. On a loaded 2-core machine (best of 4, within
-// about a half) this package's Card takes 67 µs, 3.4 ms, 2.7 ms and
-// 7 µs, 74 µs, 18 ms, 8.4 ms and 21 µs with the printed answer,
-// which has 1, 3, 1 and 1 pieces. Before counting, each inequality
+// about a half) this package's Card takes 67 µs, 3.4 ms, 0.16 ms and
+// 7 µs, 74 µs, 18 ms, 0.43 ms and 21 µs with the printed answer,
+// which has 1, 3, 1 and 1 pieces (the third set took 2.5 and 7.9 ms,
+// counted in 8 pieces, before its k was summed first; best of 3, in
+// turns with the code after). Before counting, each inequality
 // that the set forces to hold with equality (FM with integer
 // tightening, where no simple point holds it strictly) becomes an
 // equality: the first set holds points only at n = 0, where i, j and k
@@ -119,8 +128,11 @@
 // chambers of its own, left 22 overlapping pieces that could not be
 // made disjoint within 96 cells, in 25 ms; summed in the chambers of i
 // they leave 9 disjoint pieces that print as barvinok's 3, but each
-// polynomial carries a floor for every class (17 to 47 terms, 2.8 kB
-// printed), and simplifying those is most of the 3.4 and the 18 ms.
+// polynomial carries a floor for every class (17 to 47 terms), and
+// simplifying those is most of the 3.4 and the 18 ms. Its count on
+// 2m <= n + 1 has period 3 and prints in 8 terms with floors of period
+// 3 (below); the other two chambers have periods 15 and 5 and keep their
+// floors (1.3 kB printed in all, 2.8 kB before).
 //
 // Specialize fixes parameters to values: a set without parameters is
 // counted far more cheaply, which is what uniperf card falls back to
@@ -138,8 +150,8 @@
 // symbolically only where values at points of the domain do not already
 // tell them apart: D + 2 consecutive points (D the degree) whose
 // (D+1)-th difference is not 0 cannot lie on one polynomial (this
-// settles 6 of the 10 comparisons that find classes differing when the
-// stencil set of issue 26 is counted and printed).
+// settles all 4 comparisons made when the stencil set of issue 26 is
+// counted and printed, every one of which finds classes differing).
 // Coefficients are computed as int64 fractions where they fit, and
 // small ones are shared values. For printing (and IsZero),
 // once and only when first asked for, the pieces are put in a normal
@@ -149,16 +161,23 @@
 // constant it takes there), a one-parameter piece whose periodic
 // polynomial equals a plain one on its domain gets the plain one (checked
 // at degree + 1 points of every residue class: the footprint of
-// work-groups of 256 is n, not a polynomial in floor(n/256)), pieces
-// with equal polynomials are merged
+// work-groups of 256 is n, not a polynomial in floor(n/256)), a piece
+// over two or three parameters whose polynomial has a smaller period d
+// than its floors gets one with floors floor((L + c)/d) where that has
+// fewer terms (fitted exactly at points of every class modulo d, and
+// kept only where it agrees with the old one at r + M*a for a in the
+// simplex |a| <= D on one class r modulo the old period M and |a| < D on
+// the others: both are polynomials of degree D or less on each class,
+// whose parts that depend on the class have degree below D, so this
+// proves them equal), pieces with equal polynomials are merged
 // where their domains unite, two at a time and then all those that
 // have one polynomial or whose own it equals on their domains (the
 // difference simplifies to zero there; on a line m = n - 1,
 // floor((n + m)/2) is n - 1) whose union is the basic set of the
 // constraints they all imply, up to points where the polynomial
-// vanishes (the k mod 2 set of issue 26 counts in eight pieces along
-// n = m and prints as one), a domain boundary on which the polynomial
-// vanishes is moved inward (n(n+1)/2 for n >= 1), a constraint over
+// vanishes (the k mod 2 set of issue 26, counted with k summed last,
+// came in eight pieces along n = m and printed as one), a domain
+// boundary on which the polynomial vanishes is moved inward (n(n+1)/2 for n >= 1), a constraint over
 // divs that FM proves, both ways, to hold on the rest of the domain
 // exactly where a div-free one does is replaced by it (the bounds of
 // the wedge's chamber 2m <= n as counted include

@@ -64,10 +64,11 @@ func simplifyPieces(pieces []*bset, known bool, work *budget) (out []*bset, disj
 	return out, disjoint
 }
 
-// presentPieces readies simplified pieces for printing: pieces with
-// equal polynomials whose domains unite are merged, boundaries on which
-// the polynomial vanishes move inward, and the pieces are put in a
-// canonical order. The values stay the same, so this is left until a
+// presentPieces readies simplified pieces for printing: polynomials
+// whose floors have a larger period than they do are shortened
+// (reducePeriod), pieces with equal polynomials whose domains unite are
+// merged, boundaries on which the polynomial vanishes move inward, and
+// the pieces are put in a canonical order. The values stay the same, so this is left until a
 // function is printed: most counted functions are only evaluated, and
 // this is the larger part of simplifying.
 func presentPieces(ps []*bset, disjoint bool) []*bset {
@@ -84,6 +85,7 @@ func presentPieces(ps []*bset, disjoint bool) []*bset {
 	kept := out[:0]
 	for _, p := range out {
 		p.collapseByValues()
+		p.reducePeriod()
 		if p.settleEqualities() && p.settleBoundaries() {
 			p.plainRows()
 			kept = append(kept, p)

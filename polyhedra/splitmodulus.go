@@ -11,3 +11,27 @@ func (b *bset) splitModulus(x int) int64 {
 	}
 	return m
 }
+
+// congruenceOf returns m and r when an equality says x = r (mod m).
+func (b *bset) congruenceOf(x int) (m, r int64, ok bool) {
+	for _, e := range b.eqs {
+		if y, _, m, r, ok := b.congruence(e); ok && y == x {
+			return m, r, true
+		}
+	}
+	return 0, 0, false
+}
+
+// strideClass returns the one residue class of x modulo m (its
+// splitModulus) that can hold points, where an equality says
+// x = r (mod m): the other classes contradict it, and x = m*x' + r is a
+// change of variable rather than a split.
+func (b *bset) strideClass(x int, m int64) (r int64, ok bool) {
+	if m <= 1 {
+		return 0, false
+	}
+	if m0, r, ok := b.congruenceOf(x); ok && m0 == m {
+		return floorMod(r, m), true
+	}
+	return 0, false
+}
