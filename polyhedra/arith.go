@@ -180,3 +180,19 @@ func equalRows(a, b []int64) bool {
 	}
 	return true
 }
+
+// splitBySign splits rows by the sign of their entry in column col:
+// positive, negative and zero.
+func splitBySign(rows [][]int64, col int) (pos, neg, zero [][]int64) {
+	for _, r := range rows {
+		switch {
+		case r[col] > 0:
+			pos = append(pos, r)
+		case r[col] < 0:
+			neg = append(neg, r)
+		default:
+			zero = append(zero, r)
+		}
+	}
+	return pos, neg, zero
+}

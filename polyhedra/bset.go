@@ -272,15 +272,5 @@ func dot(row, cols []int64) int64 {
 // boundsOn splits b's inequalities into x's lower bounds, its upper
 // bounds and the rest, which do not involve x.
 func (b *bset) boundsOn(x int) (lows, ups, rest [][]int64) {
-	for _, r := range b.ineqs {
-		switch {
-		case r[x] > 0:
-			lows = append(lows, r)
-		case r[x] < 0:
-			ups = append(ups, r)
-		default:
-			rest = append(rest, r)
-		}
-	}
-	return lows, ups, rest
+	return splitBySign(b.ineqs, x)
 }

@@ -195,17 +195,7 @@ func (s *fmSys) eliminate(col int) bool {
 		combine(s.ineqs)
 		return s.tidy()
 	}
-	var pos, neg, rest [][]int64
-	for _, r := range s.ineqs {
-		switch {
-		case r[col] > 0:
-			pos = append(pos, r)
-		case r[col] < 0:
-			neg = append(neg, r)
-		default:
-			rest = append(rest, r)
-		}
-	}
+	pos, neg, rest := splitBySign(s.ineqs, col)
 	for _, p := range pos {
 		for _, n := range neg {
 			r := make([]int64, len(p))

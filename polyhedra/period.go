@@ -374,14 +374,7 @@ func (ip *intPoly) num(cols []int64) (int64, bool) {
 	}
 	var num int64
 	for i, t := range ip.p.terms {
-		f, ok := ip.nums[i], true
-		for c, k := range t.exp {
-			for range k {
-				if ok {
-					f, ok = mulOK(f, cols[c])
-				}
-			}
-		}
+		f, ok := monomialInt64(ip.nums[i], t.exp, cols)
 		if ok {
 			num, ok = addOK(num, f)
 		}

@@ -432,12 +432,8 @@ func (p *poly) evalInt64(cols []int64) (num, den int64, ok bool) {
 	}
 	for _, t := range p.terms {
 		f, ok := mulOK(t.c.Num().Int64(), den/t.c.Denom().Int64())
-		for c, k := range t.exp {
-			for range k {
-				if ok {
-					f, ok = mulOK(f, cols[c])
-				}
-			}
+		if ok {
+			f, ok = monomialInt64(f, t.exp, cols)
 		}
 		if ok {
 			num, ok = addOK(num, f)
@@ -447,6 +443,20 @@ func (p *poly) evalInt64(cols []int64) (num, den int64, ok bool) {
 		}
 	}
 	return num, den, true
+}
+
+// monomialInt64 returns f times the monomial of exponents exp at cols;
+// ok is false where it does not fit in int64.
+func monomialInt64(f int64, exp []uint8, cols []int64) (int64, bool) {
+	ok := true
+	for c, k := range exp {
+		for range k {
+			if f, ok = mulOK(f, cols[c]); !ok {
+				return 0, false
+			}
+		}
+	}
+	return f, true
 }
 
 // eval evaluates p at the column values vals (vals[0] unused).
