@@ -207,11 +207,7 @@ func (p *bset) fitPeriod(d int64, deg, mdeg int, simplex [][]int64) *bset {
 		}
 		for _, a := range pts {
 			x := make([]int64, p.np)
-			t := s
-			for i := range x {
-				x[i] = t%d + d*a[i]
-				t /= d
-			}
+			classPoint(x, s, d, a)
 			pc, _ := p.contains(x)
 			gc, _ := g.contains(x)
 			row := make([]*big.Rat, len(feats)+1)
@@ -305,11 +301,7 @@ func (p *bset) agreesOnClasses(g *bset, period int64, deg int) bool {
 			pts = low
 		}
 		for _, a := range pts {
-			t := s
-			for i := range x {
-				x[i] = t%period + period*a[i]
-				t /= period
-			}
+			classPoint(x, s, period, a)
 			pc, _ := p.contains(x)
 			gc, _ := g.contains(x)
 			pn, pok := pv.num(pc)
@@ -448,4 +440,13 @@ func ratValue(p *poly, cols []int64) *big.Rat {
 		return big.NewRat(n, d)
 	}
 	return p.evalAt(cols)
+}
+
+// classPoint sets x to the point a of the lattice of residue class s of
+// period d: x_i = s_i + d·a_i, s_i the i-th base-d digit of s.
+func classPoint(x []int64, s, d int64, a []int64) {
+	for i := range x {
+		x[i] = s%d + d*a[i]
+		s /= d
+	}
 }
