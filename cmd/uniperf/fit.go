@@ -194,8 +194,8 @@ func (o fitOptions) linear() models.LinearOptions {
 
 // linearOnly refuses the linear model's fit options with another model.
 func (o fitOptions) linearOnly(model string) error {
-	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.noInteger || o.coverage) {
-		return fmt.Errorf("--free, --balance, --robust, --min-norm, --no-integer and --coverage concern the linear model's fit, not the %s model's", model)
+	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.noInteger || o.coverage || o.noFill || o.oneSaturation || o.noTies) {
+		return fmt.Errorf("--free, --balance, --robust, --min-norm, --no-integer, --coverage, --no-grid-fill, --one-saturation and --no-ties concern the linear model's fit, not the %s model's", model)
 	}
 	return nil
 }
