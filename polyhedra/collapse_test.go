@@ -202,3 +202,53 @@ func usesDivOf(x *bset, c int) bool {
 	}
 	return false
 }
+
+// TestClassEmptyOracle checks classEmpty, collapseClasses' test on the
+// domain alone, against the pieces' own membership test at every
+// parameter point of a box: a class it calls empty has no point there.
+// Sets with congruences on the parameters make some classes empty.
+func TestClassEmptyOracle(t *testing.T) {
+	srcs := withRandomSets([]string{
+		"[n, m] -> { [i, j] : 0 <= i <= n and 0 <= j <= m and 3i + 5j <= 2n + m }",
+		"[n, m] -> { [i] : 0 <= i < n and n mod 15 = 4 and (n + 2m) mod 3 = 1 }",
+		"[n, m] -> { [i, j] : 0 <= i < n and 0 <= j <= m and (n + m) mod 5 = 2 }",
+		"[n, m] -> { [i] : 0 <= 3i <= n + m and m = 2n + 1 }",
+	}, 26)
+	empties, kept := 0, 0
+	for _, src := range srcs {
+		for _, p := range countedPieces(t, src) {
+			if p.nd != 0 || p.np != 2 {
+				continue
+			}
+			for c := 1; c <= p.np; c++ {
+				for _, m := range []int64{2, 3, 5, 15, p.splitModulus(c)} {
+					if m < 2 {
+						continue
+					}
+					for r := int64(0); r < m; r++ {
+						if !p.classEmpty(c, m, r) {
+							kept++
+							continue
+						}
+						empties++
+						for x := int64(-12); x <= 36; x++ {
+							for y := int64(-12); y <= 36; y++ {
+								pt := []int64{x, y}
+								if floorMod(pt[c-1], m) != r {
+									continue
+								}
+								if _, in := p.contains(pt); in {
+									t.Fatalf("%s: class %d mod %d of column %d called empty, but %v is in the piece", src, r, m, c, pt)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if empties == 0 || kept == 0 {
+		t.Errorf("classEmpty: %d empty and %d nonempty classes, want both", empties, kept)
+	}
+	t.Logf("%d empty classes checked, %d not empty", empties, kept)
+}
