@@ -1,7 +1,6 @@
 package models
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -64,13 +63,11 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOp
 // prices and determines, and says why it left the others out (each reason
 // once).
 func (c *Counter) predictHeld(train, held []Row, opts LinearOptions) ([]report.Case, []string, error) {
-	w, err := c.Calibrate(train, opts)
-	var re *fit.RankError
-	if errors.As(err, &re) {
+	w, err := minNormOnRank(opts.Fit, func(f fit.Options) (*fit.Weights, error) {
 		o := opts
-		o.Fit.MinNorm = true
-		w, err = c.Calibrate(train, o)
-	}
+		o.Fit = f
+		return c.Calibrate(train, o)
+	})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -94,7 +94,11 @@ func classMean(errs map[string][]float64) float64 {
 
 // heldErrors leaves out each class of rows in turn, fits the others with
 // w's grid fill and ties held, and returns each row's relative error, or
-// NaN where the fit without its class cannot price it.
+// NaN where the fit without its class cannot price it. Unlike
+// CrossValidate it keeps the rows whose counts the other classes do not
+// determine (infinite leverage), predicted by the minimum-norm fit: a tie
+// that determines what the fit apart leaves free is what the check
+// should credit (TestChooseTiesKeepsTrueTie's pair).
 func (c *Counter) heldErrors(rows []Row, opts LinearOptions, w *fit.Weights) ([]float64, error) {
 	opts.Fill, opts.Ties = w.Fill, w.Ties
 	props, samples, err := c.Samples(rows, opts)
@@ -129,11 +133,17 @@ func (c *Counter) heldErrors(rows []Row, opts LinearOptions, w *fit.Weights) ([]
 // fitMinNorm is fit.Fit, falling back to the minimum-norm fit where the
 // samples leave properties collinear.
 func fitMinNorm(props []string, samples []fit.Sample, opts fit.Options) (*fit.Weights, error) {
-	w, err := fit.Fit(props, samples, opts)
+	return minNormOnRank(opts, func(o fit.Options) (*fit.Weights, error) { return fit.Fit(props, samples, o) })
+}
+
+// minNormOnRank fits with opts and, where the rows leave properties
+// collinear (*fit.RankError), again with the minimum-norm fit.
+func minNormOnRank(opts fit.Options, fitWith func(fit.Options) (*fit.Weights, error)) (*fit.Weights, error) {
+	w, err := fitWith(opts)
 	var re *fit.RankError
 	if errors.As(err, &re) {
 		opts.MinNorm = true
-		w, err = fit.Fit(props, samples, opts)
+		w, err = fitWith(opts)
 	}
 	return w, err
 }
