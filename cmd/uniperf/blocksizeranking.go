@@ -89,7 +89,7 @@ func blocksizeRanking(out io.Writer, args []string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	cv, skipped, err := counter.CrossValidate(lt.tables, lo)
+	cv, skipped, err := counter.CrossValidate(lt.tables, models.WithTiesOf(lo, w))
 	if err != nil {
 		return err
 	}

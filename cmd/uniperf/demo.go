@@ -130,11 +130,11 @@ func demoSummaries(progress io.Writer, cached map[string]tableSummary) ([]tableS
 		if err != nil {
 			return nil, err
 		}
-		_, cases, err := fitBoth(io.Discard, name, lt, counter)
+		weights, cases, err := fitBoth(io.Discard, name, lt, counter)
 		if err != nil {
 			return nil, err
 		}
-		s, err := summarize(name, lt.inputs[0].SHA256, lt, counter, cases)
+		s, err := summarize(name, lt.inputs[0].SHA256, lt, counter, weights, cases)
 		if err != nil {
 			return nil, err
 		}
@@ -254,7 +254,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *models.Cou
 	if err := cov.WriteText(out); err != nil {
 		return nil, err
 	}
-	s, err := summarize(name, lt.inputs[0].SHA256, lt, counter, cases)
+	s, err := summarize(name, lt.inputs[0].SHA256, lt, counter, weights, cases)
 	if err != nil {
 		return nil, err
 	}

@@ -109,8 +109,9 @@ func encodeDemoCache(sums []tableSummary) ([]byte, error) {
 }
 
 // summarize cross-validates both fits of one table and compares every
-// model on it; cases are the fits' predictions of the test rows.
-func summarize(name, sha string, lt *loadedTables, counter *models.Counter, cases [][]report.Case) (*tableSummary, error) {
+// model on it; weights are the fits and cases their predictions of the
+// test rows.
+func summarize(name, sha string, lt *loadedTables, counter *models.Counter, weights []*fit.Weights, cases [][]report.Case) (*tableSummary, error) {
 	t := lt.tables[name]
 	s := &tableSummary{Table: name, SHA256: sha, Device: t.Meta.DeviceName, Suite: t.Meta.Suite, Rows: len(t.Rows)}
 	measured := len(models.Rows(lt.tables, datasets.RoleMeasurement))
@@ -123,7 +124,7 @@ func summarize(name, sha string, lt *loadedTables, counter *models.Counter, case
 		for _, k := range test.Kernels {
 			fs.Kernels = append(fs.Kernels, kernelError{k, test.KernelError(s.Device, k)})
 		}
-		cv, _, err := counter.CrossValidate(lt.tables, f.opts.linear())
+		cv, _, err := counter.CrossValidate(lt.tables, models.WithTiesOf(f.opts.linear(), weights[i]))
 		if err != nil {
 			return nil, fmt.Errorf("cross-validating %s (%s): %w", name, f.label, err)
 		}

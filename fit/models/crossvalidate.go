@@ -20,7 +20,8 @@ import (
 // (an infinite leverage, see fit.Precision), cannot be predicted; skipped
 // lists, per class, the rows left unpredicted and why. With
 // opts.ChooseTies the ties are chosen once, on all the rows, and every
-// fold fits with that choice.
+// fold fits with that choice (WithTiesOf passes the choice of weights
+// already fitted instead).
 func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOptions) (cases []report.Case, skipped []string, err error) {
 	if _, err := oneDevice(tables); err != nil {
 		return nil, nil, err
@@ -57,6 +58,16 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOp
 		}
 	}
 	return cases, skipped, nil
+}
+
+// WithTiesOf returns opts for cross-validating the rows that w was
+// fitted on with opts: where opts choose ties, w's choice, which
+// CrossValidate would otherwise make again on the same rows.
+func WithTiesOf(opts LinearOptions, w *fit.Weights) LinearOptions {
+	if opts.ChooseTies {
+		opts.ChooseTies, opts.Ties = false, w.Ties
+	}
+	return opts
 }
 
 // predictHeld fits train and predicts the rows of held that the fit
