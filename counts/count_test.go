@@ -46,9 +46,12 @@ func countChecks() []planCheck {
 	add("stride2_filled", nil, n(300), n(37), n(1))
 	add("stride3_filled", nil, n(300), n(37), n(1))
 	add("empty_1d", nil, n(600), n(256), n(1))
-	for _, k := range []string{"grid_fill_chain", "grid_fill_stream", "grid_fill_local"} {
+	for _, k := range []string{"grid_fill_chain", "grid_fill_stream"} {
 		add(k, map[string]int64{"LX": 64}, map[string]int64{"ng": 3, "nk": 5}, map[string]int64{"ng": 1, "nk": 1})
 	}
+	// LX = 64 >= M: half the work-items store to t; LX = 8: each stores 4.
+	add("grid_fill_local", map[string]int64{"LX": 64}, map[string]int64{"ng": 3, "nr": 2}, map[string]int64{"ng": 1, "nr": 1})
+	add("grid_fill_local", map[string]int64{"LX": 8}, map[string]int64{"ng": 3, "nr": 1})
 	add("finite_diff", nil, n(40), n(37), n(18), n(17), n(3))
 	add("nbody", nil, n(37), n(2), n(1))
 	add("nbody", map[string]int64{"LX": 16}, n(40), n(37))

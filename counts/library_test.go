@@ -135,24 +135,36 @@ func gridFillChainSetup(lx int64) func(p map[string]int64, rng *rand.Rand) (map[
 	}
 }
 
-// gridFillLocalSetup checks grid_fill_local: work-item l of every group
-// stores x after nk steps x = rsqrt(x + t) from x = 0.5, t being
-// (l + k) mod lx at step k (the value the group stored at that index),
-// each step rounded to f32 as the kernel's f32 arithmetic rounds it.
+// gridFillLocalSetup checks grid_fill_local with M = 32: the group stores
+// t[j] = j mod lx for j < 32 (work-item j mod lx storing element j), and
+// every work-item l of every group then stores x after nr rounds of the
+// 32 steps x = rsqrt(x + t[k]), k = 0 to 31, from x = 0.5: the same
+// value for every l, since every work-item reads the whole of t in the
+// same order. Each step is rounded to f32 as the kernel's f32
+// arithmetic rounds it (the addition in f32, the rsqrt as 1/sqrt in
+// float64 rounded to f32). A step with t >= 1 divides a difference in x
+// by about 2(x + t)^(3/2), at least 2, so x answers for the last few elements of
+// t only: with lx = 5 or 8 < 32 those are the last stores (q = 3 to 6)
+// of several work-items, and t[j] = j instead of j mod lx would show.
 func gridFillLocalSetup(lx int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	const m = 32
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
-		ng, nk := p["ng"], p["nk"]
+		ng, nr := p["ng"], p["nr"]
 		out := poisonF32(ng * lx)
 		return map[string]any{"out": out}, func() error {
-			for l := range lx {
-				x := float32(0.5)
-				for k := range nk {
-					x = float32(1 / math.Sqrt(float64(x+float32((l+k)%lx))))
+			var t [m]float32
+			for j := range int64(m) {
+				t[j] = float32(j % lx)
+			}
+			x := float32(0.5)
+			for range nr {
+				for k := range m {
+					x = float32(1 / math.Sqrt(float64(x+t[k])))
 				}
-				for g := range ng {
-					if i := g*lx + l; !near(out[i], float64(x), float64(x)) {
-						return fmt.Errorf("out[%d] = %v, want %v", i, out[i], x)
-					}
+			}
+			for i, v := range out {
+				if !near(v, float64(x), float64(x)) {
+					return fmt.Errorf("out[%d] = %v, want %v", i, v, x)
 				}
 			}
 			return nil
@@ -580,9 +592,10 @@ func libraryCases() []libraryCase {
 		}},
 		{"grid_fill_chain", map[string]int64{"LX": 8}, map[string]int64{"ng": 3, "nk": 7}, gridFillChainSetup(8)},
 		{"grid_fill_stream", map[string]int64{"LX": 8}, map[string]int64{"ng": 3, "nk": 7}, gridFillStreamSetup(8)},
-		{"grid_fill_local", map[string]int64{"LX": 8}, map[string]int64{"ng": 3, "nk": 19}, gridFillLocalSetup(8)},
-		{"grid_fill_local", map[string]int64{"LX": 32}, map[string]int64{"ng": 2, "nk": 70}, gridFillLocalSetup(32)},
-		{"grid_fill_local", map[string]int64{"LX": 4}, map[string]int64{"ng": 1, "nk": 1}, gridFillLocalSetup(4)},
+		{"grid_fill_local", map[string]int64{"LX": 8}, map[string]int64{"ng": 3, "nr": 2}, gridFillLocalSetup(8)},
+		{"grid_fill_local", map[string]int64{"LX": 32}, map[string]int64{"ng": 2, "nr": 1}, gridFillLocalSetup(32)},
+		{"grid_fill_local", map[string]int64{"LX": 64}, map[string]int64{"ng": 1, "nr": 1}, gridFillLocalSetup(64)},
+		{"grid_fill_local", map[string]int64{"LX": 5}, map[string]int64{"ng": 2, "nr": 1}, gridFillLocalSetup(5)},
 		{"finite_diff", small2, map[string]int64{"n": 11}, fdSetup},
 		{"finite_diff", map[string]int64{"LX": 4, "LY": 4}, map[string]int64{"n": 10}, fdSetup},
 		{"finite_diff", map[string]int64{"LX": 2, "LY": 1}, map[string]int64{"n": 5}, fdSetup},

@@ -16,14 +16,15 @@ import (
 // store are not.
 var gridFillLocalLatency = []string{"local.load.f32", "local.store.f32", "flop.f32.special"}
 
-// grid_fill_local's properties are its local load and store, its
-// addition and rsqrt, its barrier and global store and the launch terms;
+// grid_fill_local's properties are its local load and store (the group's
+// M = 32 stores to t, the loads of its nr*M steps), its addition and
+// rsqrt, its barrier and global store and the launch terms;
 // fit.LatencyBound classes the local accesses and the rsqrt as
 // latency-bound and the rest not, and every latency-bound property is
 // one n-body has, whose saturation the class is there to pin.
 func TestGridFillLocalLatencyBound(t *testing.T) {
 	c := NewCounter(nil)
-	got, err := c.Counts("grid_fill_local", map[string]int64{"LX": 256}, map[string]int64{"ng": 4, "nk": 1024})
+	got, err := c.Counts("grid_fill_local", map[string]int64{"LX": 256}, map[string]int64{"ng": 4, "nr": 32})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,8 @@ func TestGridFillLocalLatencyBound(t *testing.T) {
 }
 
 // Rows of grid_fill_chain and grid_fill_local as the paper suite runs them
-// (ng = 1 to 2048, K = 4096 and 1024; here groups of 64 and 256), timed
+// (ng = 1 to 2048, K = 4096 additions and 32 rounds of M = 32 steps, 1024
+// steps; here groups of 64 and 256), timed
 // with one saturation for every scaled count but grid_fill_local's
 // latency-bound ones (gridFillLocalLatency, by hand) and another for
 // those, each factor worked by hand (handFill with the groups' work-items
@@ -63,12 +65,12 @@ func TestGridFillLocalPinsLatencySaturation(t *testing.T) {
 	c := NewCounter(nil)
 	tab := &datasets.Table{Meta: datasets.Meta{DeviceName: "dev", Backend: "opencl", Suite: "test", Method: "synthetic", ComputeUnits: units}}
 	for _, k := range []struct {
-		name string
-		nk   int64
-	}{{"grid_fill_chain", 4096}, {"grid_fill_local", 1024}} {
+		name, param string
+		K           int64
+	}{{"grid_fill_chain", "nk", 4096}, {"grid_fill_local", "nr", 32}} {
 		for ng := int64(1); ng <= 2048; ng *= 2 {
 			for _, lx := range []int64{64, 256} {
-				consts, params := map[string]int64{"LX": lx}, map[string]int64{"ng": ng, "nk": k.nk}
+				consts, params := map[string]int64{"LX": lx}, map[string]int64{"ng": ng, k.param: k.K}
 				counts, err := c.Counts(k.name, consts, params)
 				if err != nil {
 					t.Fatal(err)
@@ -93,8 +95,9 @@ func TestGridFillLocalPinsLatencySaturation(t *testing.T) {
 		}
 	}
 	// The two kernels' properties come in fixed proportions (the
-	// rsqrt, local load and addition of a step; the local store, barrier
-	// and global store of a work-item), which the fit takes with their
+	// rsqrt, local load and addition of a step; the barrier and global
+	// store of a work-item; the M local stores and the launch of a
+	// group), which the fit takes with their
 	// minimum-norm weights: the times, and so the saturations, are
 	// determined all the same.
 	opts := LinearOptions{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)}}

@@ -50,9 +50,11 @@ var libraryCases = map[string]libraryCase{
 	// One group, a few, and a chain or stream of length one.
 	"grid_fill_chain":  {groups1D, []params{{"ng": 3, "nk": 5}, {"ng": 1, "nk": 1}}},
 	"grid_fill_stream": {groups1D, []params{{"ng": 3, "nk": 5}, {"ng": 2, "nk": 1}}},
-	// The local index wraps round the group (nk > LX) and a warp narrower
-	// than 32 (LX = 8).
-	"grid_fill_local": libraryCase{groups1D, []params{{"ng": 3, "nk": 70}, {"ng": 1, "nk": 1}}}.with(consts{"LX": 8}),
+	// Of the M = 32 elements of t, LX = 64 stores one with each of the
+	// first 32 work-items and none with the rest, LX = 16 two and LX = 8
+	// (a warp narrower than 32) four with each work-item; nr = 2 runs the
+	// unrolled loop over t twice.
+	"grid_fill_local": libraryCase{groups1D, []params{{"ng": 3, "nr": 2}, {"ng": 1, "nr": 1}}}.with(consts{"LX": 8}),
 	// LY = 1: three passes over the halo rows.
 	"finite_diff":        libraryCase{groups2D, []params{{"n": 40}, {"n": 37}, {"n": 3}, {"n": 14}, {"n": 18}}}.with(consts{"LX": 3, "LY": 1}),
 	"global_add4":        {groups1D, []params{{"n": 1000}, {"n": 37}, {"n": 1}}},

@@ -9,10 +9,13 @@ import (
 // 2^t from one group (p = 0) up, at fixed work per work-item K: the paper
 // suite runs t = 0 to 11 at five work-group sizes and keeps one size
 // whatever the time budget, the quick suite t = 0 and 3 at two.
-// grid_fill_local's K is a quarter of grid_fill_chain's, its step being
-// a local load, an addition and an rsqrt rather than an addition.
+// grid_fill_local's K counts rounds over its local array of M = 32
+// elements, its parameter nr rather than nk: K = 32 rounds make 1024
+// steps, a quarter of grid_fill_chain's 4096, its step being a local
+// load, an addition and an rsqrt rather than an addition.
 func TestGridFillClasses(t *testing.T) {
-	wantK := map[string]int64{"grid_fill_chain": 4096, "grid_fill_stream": 64, "grid_fill_local": 1024}
+	wantK := map[string]int64{"grid_fill_chain": 4096, "grid_fill_stream": 64, "grid_fill_local": 32}
+	kParam := map[string]string{"grid_fill_chain": "nk", "grid_fill_stream": "nk", "grid_fill_local": "nr"}
 	for _, c := range []struct {
 		suite  string
 		t      []int
@@ -49,7 +52,7 @@ func TestGridFillClasses(t *testing.T) {
 				t.Errorf("%s %s: %d cases, want %d", c.suite, k.Kernel, len(cases), len(c.t)*len(c.groups))
 			}
 			for _, cs := range cases {
-				if want := map[string]int64{"ng": 1 << cs.T, "nk": K}; !reflect.DeepEqual(cs.Params, want) {
+				if want := map[string]int64{"ng": 1 << cs.T, kParam[k.Kernel]: K}; !reflect.DeepEqual(cs.Params, want) {
 					t.Errorf("%s %s: params %v, want %v", c.suite, k.Kernel, cs.Params, want)
 				}
 			}
