@@ -3,6 +3,7 @@ package fit_test
 import (
 	"errors"
 	"fmt"
+	"log"
 
 	"github.com/uniperf/uniperf/fit"
 )
@@ -85,4 +86,23 @@ func ExampleWeights_Predict() {
 	// global.load.f32.stride=1      1e-05   58.8%
 	// launch.const                  5e-06   29.4%
 	// flop.f32.add                  2e-06   11.8%
+}
+
+// A kernel whose every work-item does the same work, timed at grids of 1
+// to 2048 groups on 132 units: each unit needs 640 work-items before its
+// time grows, which the runs' floor and rise give away.
+func ExampleReadSaturation() {
+	var runs []fit.FillRun
+	for g := int64(1); g <= 2048; g *= 2 {
+		for _, wg := range []int64{128, 256, 512, 1024} {
+			busiest := (g + 131) / 132 * wg
+			runs = append(runs, fit.FillRun{Groups: g, GroupSize: wg, Time: 7e-6 + 3e-11*132*float64(max(busiest, 640))})
+		}
+	}
+	sat, rms, err := fit.ReadSaturation(runs, 132)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("saturation %d work-items a unit, rms error %.3f\n", sat, rms)
+	// Output: saturation 640 work-items a unit, rms error 0.000
 }

@@ -29,27 +29,34 @@ import (
 // these properties are scaled by the factor of that saturation
 // ([GridFill.Scale]). Where it is nil every property scaled shares
 // Saturation, the form of the weight tables written before it.
+//
+// Global, where set, is a third saturation, for the global-memory
+// accesses (global.*): a unit keeps its memory pipeline full only with
+// enough loads in flight, more work-items than its adders need. Where it
+// is nil they share Saturation, the form of the weight tables written
+// before 2026-11-28.
 type GridFill struct {
 	Units      int64  `json:"units"`                        // compute units (SMs, CPU cores)
 	Saturation int64  `json:"saturation"`                   // work-items per unit for full throughput
 	Latency    *int64 `json:"latency_saturation,omitempty"` // the same for the latency-bound properties
+	Global     *int64 `json:"global_saturation,omitempty"`  // the same for the global-memory accesses
 }
 
 // Validate checks that the description is usable.
 func (g GridFill) Validate() error {
-	if g.Units < 1 || g.Saturation < 0 || g.Latency != nil && *g.Latency < 0 {
-		return fmt.Errorf("grid fill: %d units and a saturation of %d work-items (%s for the latency-bound properties): want at least 1 unit and saturations of 0 or more",
-			g.Units, g.Saturation, g.latencyText())
+	if g.Units < 1 || g.Saturation < 0 || g.Latency != nil && *g.Latency < 0 || g.Global != nil && *g.Global < 0 {
+		return fmt.Errorf("grid fill: %d units and a saturation of %d work-items (%s for the latency-bound properties, %s for the global accesses): want at least 1 unit and saturations of 0 or more",
+			g.Units, g.Saturation, orSame(g.Latency), orSame(g.Global))
 	}
 	return nil
 }
 
-// latencyText is the latency-bound properties' saturation in words.
-func (g GridFill) latencyText() string {
-	if g.Latency == nil {
+// orSame is a saturation that may be unset, in words.
+func orSame(sat *int64) string {
+	if sat == nil {
 		return "the same"
 	}
-	return fmt.Sprint(*g.Latency)
+	return fmt.Sprint(*sat)
 }
 
 // String describes the grid fill as uniperf fit and predict print it.
@@ -57,6 +64,9 @@ func (g GridFill) String() string {
 	s := fmt.Sprintf("%d compute units, saturated at %d work-items a unit", g.Units, g.Saturation)
 	if g.Latency != nil {
 		s += fmt.Sprintf(", %d for the latency-bound properties", *g.Latency)
+	}
+	if g.Global != nil {
+		s += fmt.Sprintf(", %d for the global accesses", *g.Global)
 	}
 	return s
 }
@@ -77,22 +87,36 @@ func (g GridFill) Factor(groups, groupSize int64) float64 {
 // for a launch of groups work-groups of groupSize work-items: Factor with
 // the saturation Latency, or Factor where Latency is nil.
 func (g GridFill) LatencyFactor(groups, groupSize int64) float64 {
-	if g.Latency == nil {
+	return g.factorAt(g.Latency, groups, groupSize)
+}
+
+// GlobalFactor is the grid-fill factor of the global-memory accesses:
+// Factor with the saturation Global, or Factor where Global is nil.
+func (g GridFill) GlobalFactor(groups, groupSize int64) float64 {
+	return g.factorAt(g.Global, groups, groupSize)
+}
+
+// factorAt is Factor with the saturation sat, or with Saturation where
+// sat is nil.
+func (g GridFill) factorAt(sat *int64, groups, groupSize int64) float64 {
+	if sat == nil {
 		return g.Factor(groups, groupSize)
 	}
-	return GridFill{Units: g.Units, Saturation: *g.Latency}.Factor(groups, groupSize)
+	return GridFill{Units: g.Units, Saturation: *sat}.Factor(groups, groupSize)
 }
 
 // Scale is the factor that the grid fill scales property's count by in
 // a launch of groups work-groups of groupSize work-items: 1 for the
-// launch terms, LatencyFactor for a latency-bound property, Factor for
-// the others.
+// launch terms, LatencyFactor for a latency-bound property,
+// GlobalFactor for a global-memory access, Factor for the others.
 func (g GridFill) Scale(property string, groups, groupSize int64) float64 {
 	switch {
 	case !Scaled(property):
 		return 1
 	case LatencyBound(property):
 		return g.LatencyFactor(groups, groupSize)
+	case strings.HasPrefix(property, "global."):
+		return g.GlobalFactor(groups, groupSize)
 	}
 	return g.Factor(groups, groupSize)
 }

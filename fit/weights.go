@@ -85,6 +85,10 @@ type Diagnostics struct {
 	// TieCheck, where set, is the cross-validation that chose whether
 	// the weights tie properties (Weights.Ties) or keep them apart.
 	TieCheck *TieCheck `json:"tie_check,omitempty"`
+	// FillRead lists the grid-fill saturations that were read from the
+	// rows of one class each (ReadSaturation) rather than chosen by the
+	// training error.
+	FillRead []SaturationReading `json:"fill_read,omitempty"`
 }
 
 type diagnosticsAlias Diagnostics

@@ -332,8 +332,7 @@ func printDiagnostics(out io.Writer, w *fit.Weights) {
 		fmt.Fprintf(out, "local memory counted in %s, the device's layout\n", w.Banks)
 	}
 	if f := w.Fill; f != nil {
-		fmt.Fprintf(out, "grid fill: %s (of %s, the least training error)\n",
-			f, strings.Trim(fmt.Sprint(models.SaturationCandidates), "[]"))
+		fmt.Fprintf(out, "grid fill: %s (%s)\n", f, fillSource(f, d.FillRead))
 	}
 	printTies(out, w)
 	fmt.Fprintf(out, "training error (geometric mean of |pred - meas| / meas) per kernel class:\n")
@@ -423,4 +422,29 @@ func printAdjusting(out io.Writer, c *models.Cycles) {
 	for _, s := range c.Skipped {
 		fmt.Fprintf(out, "not calibrated: %s\n", s)
 	}
+}
+
+// fillSource says where a grid fill's saturations come from: read from
+// the rows of a fill class, or chosen among the candidates by training
+// error.
+func fillSource(f *fit.GridFill, read []fit.SaturationReading) string {
+	var parts []string
+	for _, r := range read {
+		parts = append(parts, fmt.Sprintf("%s %d read from the %d rows of %s", r.Of, r.Value, r.Rows, r.Class))
+	}
+	set := 1
+	if f.Latency != nil {
+		set++
+	}
+	if f.Global != nil {
+		set++
+	}
+	if len(read) < set {
+		others := "the others"
+		if len(read) == 0 {
+			others = "each"
+		}
+		parts = append(parts, fmt.Sprintf("%s of %s, the least training error", others, strings.Trim(fmt.Sprint(models.SaturationCandidates), "[]")))
+	}
+	return strings.Join(parts, "; ")
 }

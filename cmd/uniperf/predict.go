@@ -339,6 +339,9 @@ func printBreakdown(out io.Writer, p prediction) error {
 		if p.fill.Latency != nil {
 			fmt.Fprintf(out, ", the latency-bound ones × %.4g", p.Fill.LatencyFactor)
 		}
+		if p.fill.Global != nil {
+			fmt.Fprintf(out, ", the global accesses × %.4g", p.Fill.GlobalFactor)
+		}
 		fmt.Fprintln(out)
 	}
 	fmt.Fprintln(out)

@@ -38,9 +38,13 @@
 // 001 leaves out: the counts of each row are scaled by the factor of its
 // launch, and Calibrate chooses the saturation among
 // [SaturationCandidates] by training error, on the rows it fits alone;
-// with the Fill's Latency set (uniperf's default) it chooses a second one
-// for the latency-bound properties (fit.LatencyBound), the pair found
-// by coordinate search. [LinearOptions].Ties price properties by another's
+// with the Fill's Latency set (uniperf's default) it gives the
+// latency-bound properties (fit.LatencyBound) a second one, and reads
+// each saturation that a grid-fill class of the rows pins from that
+// class's rows (fit.ReadSaturation: grid_fill_chain the shared one,
+// grid_fill_local the latency-bound one, grid_fill_stream a third, for
+// the global accesses); those no class pins are searched by training
+// error, the pair by coordinate search. [LinearOptions].Ties price properties by another's
 // weight (fit.Weights.Ties); with ChooseTies (uniperf's default) Calibrate
 // fits the rows with and without the ties of fit.FilledStrideTies and
 // keeps the fit that leave-one-class-out cross-validation on the rows

@@ -15,6 +15,52 @@ import (
 // because the latency-bound properties of the H200 through CUDA choose it.
 var SaturationCandidates = []int64{0, 64, 128, 192, 256, 384, 512, 640, 768, 1024}
 
+// fillClasses are the suite's classes that vary the grid alone, at fixed
+// work per work-item, and the saturation that each one's rows read (see
+// readFill): grid_fill_chain's dependent additions the shared one,
+// grid_fill_local's local loads and rsqrt the latency-bound properties',
+// grid_fill_stream's stride-1 loads the global accesses'.
+var fillClasses = []struct {
+	class, of string
+	set       func(g *fit.GridFill, v int64)
+}{
+	{"grid_fill_chain", "shared", func(g *fit.GridFill, v int64) { g.Saturation = v }},
+	{"grid_fill_local", "latency-bound", func(g *fit.GridFill, v int64) { g.Latency = &v }},
+	{"grid_fill_stream", "global", func(g *fit.GridFill, v int64) { g.Global = &v }},
+}
+
+// readFill reads into fill the saturations of the fill classes that rows
+// hold (fit.ReadSaturation on each class's rows) and returns what it
+// read. A class whose rows do not pin its saturation (fewer than three,
+// or every saturation fitting them alike) reads nothing, and leaves it
+// to the search by training error.
+func readFill(rows []Row, fill *fit.GridFill) ([]fit.SaturationReading, error) {
+	var read []fit.SaturationReading
+	for _, fc := range fillClasses {
+		var runs []fit.FillRun
+		for _, r := range rows {
+			if r.Class != fc.class {
+				continue
+			}
+			s, err := rowShape(r)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, fit.FillRun{Groups: s.groups, GroupSize: s.size, Time: r.TimeS})
+		}
+		if len(runs) == 0 {
+			continue
+		}
+		sat, rms, err := fit.ReadSaturation(runs, fill.Units)
+		if err != nil {
+			continue
+		}
+		fc.set(fill, sat)
+		read = append(read, fit.SaturationReading{Of: fc.of, Class: fc.class, Rows: len(runs), Value: sat, RMS: rms})
+	}
+	return read, nil
+}
+
 // shape is a launch's number of work-groups and work-items per group.
 type shape struct{ groups, size int64 }
 
@@ -73,13 +119,14 @@ func fillCounts(fill *fit.GridFill, s shape, props []string, counts []float64) [
 
 // Launch describes a launch's grid fill: its work-groups, their size, and
 // the factors that a grid fill scales the counts by (LatencyFactor that
-// of the latency-bound properties, where the grid fill gives them their
-// own saturation).
+// of the latency-bound properties and GlobalFactor that of the global
+// accesses, where the grid fill gives them their own saturation).
 type Launch struct {
 	Groups        int64   `json:"groups"`
 	GroupSize     int64   `json:"group_size"`
 	Factor        float64 `json:"factor"`
 	LatencyFactor float64 `json:"latency_factor,omitempty"`
+	GlobalFactor  float64 `json:"global_factor,omitempty"`
 }
 
 // launchOf describes the launch of shape s under fill.
@@ -87,6 +134,9 @@ func launchOf(fill *fit.GridFill, s shape) Launch {
 	l := Launch{Groups: s.groups, GroupSize: s.size, Factor: fill.Factor(s.groups, s.size)}
 	if fill.Latency != nil {
 		l.LatencyFactor = fill.LatencyFactor(s.groups, s.size)
+	}
+	if fill.Global != nil {
+		l.GlobalFactor = fill.GlobalFactor(s.groups, s.size)
 	}
 	return l
 }

@@ -53,9 +53,13 @@ func TestGridFillLocalLatencyBound(t *testing.T) {
 // with one saturation for every scaled count but grid_fill_local's
 // latency-bound ones (gridFillLocalLatency, by hand) and another for
 // those, each factor worked by hand (handFill with the groups' work-items
-// as n), determine both: the fit with a latency saturation finds the
-// pair. grid_fill_chain has no latency-bound property: the second
-// saturation is grid_fill_local's rows' to choose.
+// as n), determine both: each is read from its class's rows (readFill).
+// grid_fill_chain has no latency-bound property, and gives the shared
+// saturation exactly; grid_fill_local's rows, whose launch terms and few
+// unscaled-at-lat counts the class's own two constants take only
+// approximately, give the latency-bound one within a step
+// (fit.SaturationStep), and the whole fit, with the saturations read,
+// still fits the rows to within 1%.
 func TestGridFillLocalPinsLatencySaturation(t *testing.T) {
 	const units, sat, lat = 16, 256, 640
 	weights := map[string]float64{
@@ -105,10 +109,10 @@ func TestGridFillLocalPinsLatencySaturation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Fill == nil || w.Fill.Saturation != sat || w.Fill.Latency == nil || *w.Fill.Latency != lat {
-		t.Fatalf("grid fill %v, want saturations %d and %d", w.Fill, sat, lat)
+	if w.Fill == nil || w.Fill.Saturation != sat || w.Fill.Latency == nil || *w.Fill.Latency < lat-fit.SaturationStep || *w.Fill.Latency > lat+fit.SaturationStep {
+		t.Fatalf("grid fill %v, want saturations %d and %d (within %d)", w.Fill, sat, lat, fit.SaturationStep)
 	}
-	if e := w.Diagnostics.TrainingError; e > fit.ErrorFloor*(1+1e-9) {
-		t.Errorf("two saturations fit rows timed with them to %g", e)
+	if e := w.Diagnostics.TrainingError; e > 0.01 {
+		t.Errorf("the saturations read fit rows timed with %d and %d to %g", sat, lat, e)
 	}
 }

@@ -26,9 +26,11 @@ type LinearOptions struct {
 	// Calibrate fits on counts so scaled, choosing the saturation among
 	// SaturationCandidates (the one given is ignored there). Where Fill's
 	// Latency is set (to any value), Calibrate gives the latency-bound
-	// properties a saturation of their own, chosen among the same
-	// candidates together with the other (by coordinate search). Units
-	// of 0 are the rows' device's (Row.Units).
+	// properties a saturation of their own, reads from the rows of the
+	// grid-fill classes the saturations they pin (the global accesses'
+	// too, see readFill), and chooses the others among the same
+	// candidates (by coordinate search). Units of 0 are the rows'
+	// device's (Row.Units).
 	Fill *fit.GridFill
 	// Ties, where set, price each tied property by its target's weight
 	// (fit.Weights.Ties): Samples merges their counts into the target's
@@ -108,10 +110,13 @@ func fillUnits(rows []Row, opts LinearOptions) (int64, error) {
 // geometric-mean relative error), so that the saturations are chosen on
 // the rows fitted and nothing else. With one saturation every candidate is
 // fitted. With a second for the latency-bound properties (fit.LatencyBound)
-// the pair is found by coordinate search rather than over all pairs, a
-// tenth of the fits, which cross-validation repeats for every class:
-// the best shared saturation first, then the latency-bound one with the
-// other held, then the other with it held, until neither moves.
+// the saturations that a fill class's rows pin are read from them first
+// (readFill: the shared, the latency-bound and the global accesses' own),
+// and those left are searched: the pair by coordinate search rather than
+// over all pairs, a tenth of the fits, which cross-validation repeats for
+// every class: the best shared saturation first, then the latency-bound
+// one with the other held, then the other with it held, until neither
+// moves.
 func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, error) {
 	units, err := fillUnits(rows, opts)
 	if err != nil {
@@ -129,39 +134,72 @@ func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, e
 			return nil, err
 		}
 	}
-	f := &fillFitter{props: props, samples: samples, shapes: shapes, opts: opts.Fit, done: map[[2]int64]fillFit{}}
-	var single []*fit.GridFill
-	for _, sat := range SaturationCandidates {
-		g := &fit.GridFill{Units: units, Saturation: sat}
-		if opts.Fill.Latency != nil {
-			g.Latency = &sat
+	f := &fillFitter{props: props, samples: samples, shapes: shapes, opts: opts.Fit, done: map[[3]int64]fillFit{}}
+	base := fit.GridFill{Units: units}
+	var read []fit.SaturationReading
+	if opts.Fill.Latency != nil {
+		if read, err = readFill(rows, &base); err != nil {
+			return nil, err
 		}
-		single = append(single, g)
 	}
-	best, firstErr := f.best(single, nil)
+	best, err := f.search(base, read, opts.Fill.Latency != nil)
+	if best != nil {
+		best.Diagnostics.FillRead = read
+	}
+	return best, err
+}
+
+// search fits the grid fills that the saturations not read (see
+// readFill) leave open and returns the fit of least training error:
+// base's saturations where read, the candidates for the others; with
+// latency false one saturation for every property.
+func (f *fillFitter) search(base fit.GridFill, read []fit.SaturationReading, latency bool) (*fit.Weights, error) {
+	has := func(of string) bool {
+		return slices.ContainsFunc(read, func(r fit.SaturationReading) bool { return r.Of == of })
+	}
+	fill := func(sat, lat int64) *fit.GridFill {
+		g := base
+		g.Saturation = sat
+		if latency {
+			g.Latency = &lat
+		}
+		return &g
+	}
+	over := func(each func(v int64) *fit.GridFill) []*fit.GridFill {
+		var cands []*fit.GridFill
+		for _, v := range SaturationCandidates {
+			cands = append(cands, each(v))
+		}
+		return cands
+	}
+	var best *fit.Weights
+	var firstErr error
+	switch sat, lat := base.Saturation, base.Latency; {
+	case has("shared") && has("latency-bound"):
+		best, firstErr = f.best([]*fit.GridFill{fill(sat, *lat)}, nil)
+	case has("shared"):
+		best, firstErr = f.best(over(func(v int64) *fit.GridFill { return fill(sat, v) }), nil)
+	case has("latency-bound"):
+		best, firstErr = f.best(over(func(v int64) *fit.GridFill { return fill(v, *lat) }), nil)
+	default:
+		best, firstErr = f.best(over(func(v int64) *fit.GridFill { return fill(v, v) }), nil)
+		if best == nil || !latency {
+			break
+		}
+		for range len(SaturationCandidates) {
+			sat := best.Fill.Saturation
+			best, _ = f.best(over(func(v int64) *fit.GridFill { return fill(sat, v) }), best)
+			lat := *best.Fill.Latency
+			best, _ = f.best(over(func(v int64) *fit.GridFill { return fill(v, lat) }), best)
+			if best.Fill.Saturation == sat {
+				break
+			}
+		}
+	}
 	if best == nil {
 		// Every candidate failed alike (a rank or input error); the first
 		// says why.
 		return nil, firstErr
-	}
-	if opts.Fill.Latency == nil {
-		return best, nil
-	}
-	for range len(SaturationCandidates) {
-		sat := best.Fill.Saturation
-		var lats, sats []*fit.GridFill
-		for _, v := range SaturationCandidates {
-			lats = append(lats, &fit.GridFill{Units: units, Saturation: sat, Latency: &v})
-		}
-		best, _ = f.best(lats, best)
-		lat := *best.Fill.Latency
-		for _, v := range SaturationCandidates {
-			sats = append(sats, &fit.GridFill{Units: units, Saturation: v, Latency: &lat})
-		}
-		best, _ = f.best(sats, best)
-		if best.Fill.Saturation == sat {
-			break
-		}
 	}
 	return best, nil
 }
@@ -173,7 +211,7 @@ type fillFitter struct {
 	samples []fit.Sample
 	shapes  []shape
 	opts    fit.Options
-	done    map[[2]int64]fillFit
+	done    map[[3]int64]fillFit
 }
 
 type fillFit struct {
@@ -181,10 +219,13 @@ type fillFit struct {
 	err error
 }
 
-func fillKey(g *fit.GridFill) [2]int64 {
-	k := [2]int64{g.Saturation, -1}
+func fillKey(g *fit.GridFill) [3]int64 {
+	k := [3]int64{g.Saturation, -1, -1}
 	if g.Latency != nil {
 		k[1] = *g.Latency
+	}
+	if g.Global != nil {
+		k[2] = *g.Global
 	}
 	return k
 }
