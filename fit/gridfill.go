@@ -30,22 +30,26 @@ import (
 // ([GridFill.Scale]). Where it is nil every property scaled shares
 // Saturation, the form of the weight tables written before it.
 //
-// Global, where set, is a third saturation, for the global-memory
-// accesses (global.*): a unit keeps its memory pipeline full only with
-// enough loads in flight, more work-items than its adders need. Where it
-// is nil they share Saturation, the form of the weight tables written
-// before 2026-11-28.
+// Global, where set, is a third saturation, for the coalesced
+// global-memory accesses ([Coalesced]: stride 1, and the filled strides
+// k/k that a warp's accesses turn into the same cache lines): a unit
+// keeps its memory pipeline full only with enough bytes in flight, more
+// work-items than its adders need. An uncoalesced access moves a sector
+// a work-item, eight times the bytes of a coalesced f32 one, and fills
+// the pipeline with fewer work-items: it shares Saturation, as every
+// global access does where Global is nil, the form of the weight tables
+// written before 2026-11-28.
 type GridFill struct {
 	Units      int64  `json:"units"`                        // compute units (SMs, CPU cores)
 	Saturation int64  `json:"saturation"`                   // work-items per unit for full throughput
 	Latency    *int64 `json:"latency_saturation,omitempty"` // the same for the latency-bound properties
-	Global     *int64 `json:"global_saturation,omitempty"`  // the same for the global-memory accesses
+	Global     *int64 `json:"global_saturation,omitempty"`  // the same for the coalesced global accesses
 }
 
 // Validate checks that the description is usable.
 func (g GridFill) Validate() error {
 	if g.Units < 1 || g.Saturation < 0 || g.Latency != nil && *g.Latency < 0 || g.Global != nil && *g.Global < 0 {
-		return fmt.Errorf("grid fill: %d units and a saturation of %d work-items (%s for the latency-bound properties, %s for the global accesses): want at least 1 unit and saturations of 0 or more",
+		return fmt.Errorf("grid fill: %d units and a saturation of %d work-items (%s for the latency-bound properties, %s for the coalesced global accesses): want at least 1 unit and saturations of 0 or more",
 			g.Units, g.Saturation, orSame(g.Latency), orSame(g.Global))
 	}
 	return nil
@@ -66,7 +70,7 @@ func (g GridFill) String() string {
 		s += fmt.Sprintf(", %d for the latency-bound properties", *g.Latency)
 	}
 	if g.Global != nil {
-		s += fmt.Sprintf(", %d for the global accesses", *g.Global)
+		s += fmt.Sprintf(", %d for the coalesced global accesses", *g.Global)
 	}
 	return s
 }
@@ -90,8 +94,9 @@ func (g GridFill) LatencyFactor(groups, groupSize int64) float64 {
 	return g.factorAt(g.Latency, groups, groupSize)
 }
 
-// GlobalFactor is the grid-fill factor of the global-memory accesses:
-// Factor with the saturation Global, or Factor where Global is nil.
+// GlobalFactor is the grid-fill factor of the coalesced global-memory
+// accesses: Factor with the saturation Global, or Factor where Global is
+// nil.
 func (g GridFill) GlobalFactor(groups, groupSize int64) float64 {
 	return g.factorAt(g.Global, groups, groupSize)
 }
@@ -108,14 +113,14 @@ func (g GridFill) factorAt(sat *int64, groups, groupSize int64) float64 {
 // Scale is the factor that the grid fill scales property's count by in
 // a launch of groups work-groups of groupSize work-items: 1 for the
 // launch terms, LatencyFactor for a latency-bound property,
-// GlobalFactor for a global-memory access, Factor for the others.
+// GlobalFactor for a coalesced global access, Factor for the others.
 func (g GridFill) Scale(property string, groups, groupSize int64) float64 {
 	switch {
 	case !Scaled(property):
 		return 1
 	case LatencyBound(property):
 		return g.LatencyFactor(groups, groupSize)
-	case strings.HasPrefix(property, "global."):
+	case Coalesced(property):
 		return g.GlobalFactor(groups, groupSize)
 	}
 	return g.Factor(groups, groupSize)
@@ -124,6 +129,20 @@ func (g GridFill) Scale(property string, groups, groupSize int64) float64 {
 // Scaled reports whether the grid-fill factor scales a property's count:
 // every property but the launch terms.
 func Scaled(property string) bool { return !strings.HasPrefix(property, "launch.") }
+
+// Coalesced reports whether a property is a global access that a warp
+// makes in the fewest cache lines: stride 1 (global.*.stride=1, the
+// min(loads, stores) correction too) or a filled stride k/k, which
+// moves the same lines (see FilledStrideTies).
+func Coalesced(property string) bool {
+	if !strings.HasPrefix(property, "global.") {
+		return false
+	}
+	if target, ok := filledStrideTarget(property); ok {
+		property = target
+	}
+	return strings.HasSuffix(property, ".stride=1")
+}
 
 // LatencyBound reports whether a property is one whose latency, more than
 // its throughput, sets the time of an under-filled unit: a local-memory

@@ -24,7 +24,7 @@ const (
 // runs of one measurement class (see ReadSaturation) rather than from the
 // training error of the whole fit.
 type SaturationReading struct {
-	Of    string  `json:"of"`    // which saturation: "shared", "latency-bound" or "global"
+	Of    string  `json:"of"`    // which saturation: "shared", "latency-bound" or "coalesced global"
 	Class string  `json:"class"` // the kernel class whose rows set it
 	Rows  int     `json:"rows"`
 	Value int64   `json:"value"` // work-items per compute unit

@@ -92,18 +92,23 @@ func TestGridFillGlobal(t *testing.T) {
 	// One group of 256 on 132 units: each factor is 132·max(256, S)/256,
 	// worked by hand.
 	for p, want := range map[string]float64{
-		"flop.f32.add":              132,
-		"local.load.f32":            132 * 640.0 / 256,
-		"flop.f32.special":          132 * 640.0 / 256,
-		"global.load.f32.stride=1":  132 * 800.0 / 256,
-		"global.store.f32.stride=1": 132 * 800.0 / 256,
-		"launch.groups":             1,
+		"flop.f32.add":                132,
+		"local.load.f32":              132 * 640.0 / 256,
+		"flop.f32.special":            132 * 640.0 / 256,
+		"global.load.f32.stride=1":    132 * 800.0 / 256,
+		"global.store.f32.stride=1":   132 * 800.0 / 256,
+		"global.minldst.f32.stride=1": 132 * 800.0 / 256,
+		"global.load.f32.stride=3/3":  132 * 800.0 / 256, // filled: coalesced like stride 1
+		"global.load.f32.stride=4/>4": 132,               // uncoalesced: the shared saturation
+		"global.load.f32.stride=1/2":  132,
+		"global.load.f32.stride=0":    132,
+		"launch.groups":               1,
 	} {
 		if got := g.Scale(p, 1, 256); math.Abs(got-want) > 1e-12*want {
 			t.Errorf("Scale(%s) = %g, want %g", p, got, want)
 		}
 	}
-	if s := g.String(); !strings.Contains(s, "800 for the global accesses") {
+	if s := g.String(); !strings.Contains(s, "800 for the coalesced global accesses") {
 		t.Errorf("String() = %q", s)
 	}
 	*g.Global = -1

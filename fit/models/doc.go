@@ -43,7 +43,7 @@
 // each saturation that a grid-fill class of the rows pins from that
 // class's rows (fit.ReadSaturation: grid_fill_chain the shared one,
 // grid_fill_local the latency-bound one, grid_fill_stream a third, for
-// the global accesses); those no class pins are searched by training
+// the coalesced global accesses); those no class pins are searched by training
 // error, the pair by coordinate search. [LinearOptions].Ties price properties by another's
 // weight (fit.Weights.Ties); with ChooseTies (uniperf's default) Calibrate
 // fits the rows with and without the ties of fit.FilledStrideTies and

@@ -19,14 +19,14 @@ var SaturationCandidates = []int64{0, 64, 128, 192, 256, 384, 512, 640, 768, 102
 // work per work-item, and the saturation that each one's rows read (see
 // readFill): grid_fill_chain's dependent additions the shared one,
 // grid_fill_local's local loads and rsqrt the latency-bound properties',
-// grid_fill_stream's stride-1 loads the global accesses'.
+// grid_fill_stream's stride-1 loads the coalesced global accesses'.
 var fillClasses = []struct {
 	class, of string
 	set       func(g *fit.GridFill, v int64)
 }{
 	{"grid_fill_chain", "shared", func(g *fit.GridFill, v int64) { g.Saturation = v }},
 	{"grid_fill_local", "latency-bound", func(g *fit.GridFill, v int64) { g.Latency = &v }},
-	{"grid_fill_stream", "global", func(g *fit.GridFill, v int64) { g.Global = &v }},
+	{"grid_fill_stream", "coalesced global", func(g *fit.GridFill, v int64) { g.Global = &v }},
 }
 
 // readFill reads into fill the saturations of the fill classes that rows

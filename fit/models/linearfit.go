@@ -27,7 +27,7 @@ type LinearOptions struct {
 	// SaturationCandidates (the one given is ignored there). Where Fill's
 	// Latency is set (to any value), Calibrate gives the latency-bound
 	// properties a saturation of their own, reads from the rows of the
-	// grid-fill classes the saturations they pin (the global accesses'
+	// grid-fill classes the saturations they pin (the coalesced global accesses'
 	// too, see readFill), and chooses the others among the same
 	// candidates (by coordinate search). Units of 0 are the rows'
 	// device's (Row.Units).
@@ -111,7 +111,7 @@ func fillUnits(rows []Row, opts LinearOptions) (int64, error) {
 // the rows fitted and nothing else. With one saturation every candidate is
 // fitted. With a second for the latency-bound properties (fit.LatencyBound)
 // the saturations that a fill class's rows pin are read from them first
-// (readFill: the shared, the latency-bound and the global accesses' own),
+// (readFill: the shared, the latency-bound and the coalesced global accesses' own),
 // and those left are searched: the pair by coordinate search rather than
 // over all pairs, a tenth of the fits, which cross-validation repeats for
 // every class: the best shared saturation first, then the latency-bound

@@ -13,7 +13,7 @@ import (
 // the units, which takes as long as sat work-items when it holds fewer;
 // worked out here by hand), give Calibrate each class's saturation: the
 // shared one from grid_fill_chain, the latency-bound one from
-// grid_fill_local, the global accesses' from grid_fill_stream, whatever
+// grid_fill_local, the coalesced global accesses' from grid_fill_stream, whatever
 // the weights of the whole fit make of the rows.
 func TestCalibrateReadsFillClasses(t *testing.T) {
 	const units = 16
@@ -61,7 +61,7 @@ func TestCalibrateReadsFillClasses(t *testing.T) {
 			t.Errorf("%s read from %d rows of %s, want 27", r.Of, r.Rows, r.Class)
 		}
 	}
-	want := map[string]string{"shared": "grid_fill_chain", "latency-bound": "grid_fill_local", "global": "grid_fill_stream"}
+	want := map[string]string{"shared": "grid_fill_chain", "latency-bound": "grid_fill_local", "coalesced global": "grid_fill_stream"}
 	for of, class := range want {
 		if read[of] != class {
 			t.Errorf("the %s saturation read from %q, want %s", of, read[of], class)
