@@ -66,15 +66,22 @@ The default fit also models how full the device is (the grid fill, go doc
 U·max(⌈G/U⌉·wg, S)/(G·wg) for a launch of G groups of wg work-items on
 the U compute units the table records, so that a grid too small to fill
 the device costs the time of its busiest unit rather than time in
-proportion to its counts. The saturation S, the work-items a unit needs
-to run at full throughput, is chosen per device among 0 to 1024, and
-apart from it a second one for the latency-bound properties (local
+proportion to its counts. The saturation S is the work-items a unit
+needs to run at full throughput; the latency-bound properties (local
 accesses, divisions, powers, special functions), whose long latencies
-need more resident work to hide: the pair whose fit has the least
-training error, found by coordinate search (a shared S first, then each
-in turn with the other held); the weight table records U and both saturations, and
-predict and validate apply them. --one-saturation gives every property
-the same S (the default before); --no-grid-fill fits the counts as they
+need more resident work to hide, have a second one, and the coalesced
+global accesses (stride 1 and filled strides) a third, for the bytes
+in flight a unit needs. Each is read from the rows of the measurement
+class that varies only the grid for it, fitting that class alone
+(grid_fill_chain S, grid_fill_local the latency-bound one,
+grid_fill_stream the global one); where the tables lack the class, S
+and the latency-bound one are chosen among 0 to 1024 by the least
+training error of the whole fit (by coordinate search: a shared S
+first, then each in turn with the other held), and the global accesses
+share S. The output says which came from where; the weight table
+records U and the saturations, and predict and validate apply them.
+--one-saturation gives every property one S, searched (the default
+before the latency-bound one); --no-grid-fill fits the counts as they
 are; --free (the paper's model) implies it.
 
 The default fit also offers to tie the weights of filled strided global
