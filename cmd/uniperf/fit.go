@@ -169,7 +169,7 @@ func init() {
 	f.BoolVar(&fitOpts.minNorm, "min-norm", false, "accept collinear properties with the minimum-norm solution")
 	f.BoolVar(&fitOpts.noInteger, "no-integer", false, "leave integer operations out of the fit, as seed 001 does")
 	f.BoolVar(&fitOpts.noFill, "no-grid-fill", false, "fit the counts as they are, without the grid-fill factor (the default fit before it)")
-	f.BoolVar(&fitOpts.oneSaturation, "one-saturation", false, "one grid-fill saturation for every property, none apart for the latency-bound ones")
+	f.BoolVar(&fitOpts.oneSaturation, "one-saturation", false, "one grid-fill saturation for every property, none apart for the latency-bound or the coalesced global ones")
 	f.BoolVar(&fitOpts.noTies, "no-ties", false, "keep every weight apart: never tie filled strided accesses to stride-1 ones")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
