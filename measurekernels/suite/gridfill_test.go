@@ -2,13 +2,18 @@ package suite
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
 // The three grid-fill classes vary only the number of groups, ng = N =
 // 2^t from one group (p = 0) up, at fixed work per work-item K: the paper
 // suite runs t = 0 to 11 at five work-group sizes and keeps one size
-// whatever the time budget, the quick suite t = 0 and 3 at two.
+// whatever the time budget, and a second variant at ng = 3·2^t, so that
+// the busiest unit's work-items fall between powers of two too (3, 6, 12
+// groups a unit at 396, 792, 1584 groups on 132 units), where a
+// saturation between 512 and 1024 shows; the quick suite runs t = 0 and
+// 3 at two sizes, one variant.
 // grid_fill_local's K counts rounds over its local array of M = 32
 // elements, its parameter nr rather than nk: K = 32 rounds make 1024
 // steps, a quarter of grid_fill_chain's 4096, its step being a local
@@ -20,9 +25,10 @@ func TestGridFillClasses(t *testing.T) {
 		suite  string
 		t      []int
 		groups [][]int64
+		ng     []int64 // multiples of 2^t, one per variant
 	}{
-		{"paper", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, [][]int64{{64}, {128}, {256}, {512}, {1024}}},
-		{"quick", []int{0, 3}, [][]int64{{64}, {256}}},
+		{"paper", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, [][]int64{{64}, {128}, {256}, {512}, {1024}}, []int64{1, 3}},
+		{"quick", []int{0, 3}, [][]int64{{64}, {256}}, []int64{1}},
 	} {
 		s, err := Load(c.suite)
 		if err != nil {
@@ -48,12 +54,23 @@ func TestGridFillClasses(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(cases) != len(c.t)*len(c.groups) {
-				t.Errorf("%s %s: %d cases, want %d", c.suite, k.Kernel, len(cases), len(c.t)*len(c.groups))
+			if want := len(c.ng) * len(c.t) * len(c.groups); len(cases) != want {
+				t.Errorf("%s %s: %d cases, want %d", c.suite, k.Kernel, len(cases), want)
 			}
+			seenNG := map[int64]int{}
 			for _, cs := range cases {
-				if want := map[string]int64{"ng": 1 << cs.T, kParam[k.Kernel]: K}; !reflect.DeepEqual(cs.Params, want) {
+				ng := cs.Params["ng"]
+				if ng%(1<<cs.T) != 0 || !slices.Contains(c.ng, ng>>cs.T) {
+					t.Errorf("%s %s: ng = %d at t = %d, want 2^t times one of %v", c.suite, k.Kernel, ng, cs.T, c.ng)
+				}
+				seenNG[ng>>cs.T]++
+				if want := map[string]int64{"ng": ng, kParam[k.Kernel]: K}; !reflect.DeepEqual(cs.Params, want) {
 					t.Errorf("%s %s: params %v, want %v", c.suite, k.Kernel, cs.Params, want)
+				}
+			}
+			for _, m := range c.ng {
+				if seenNG[m] != len(c.t)*len(c.groups) {
+					t.Errorf("%s %s: %d cases at ng = %d·2^t, want %d", c.suite, k.Kernel, seenNG[m], m, len(c.t)*len(c.groups))
 				}
 			}
 		}
