@@ -340,7 +340,7 @@ func printBreakdown(out io.Writer, p prediction) error {
 			fmt.Fprintf(out, ", the latency-bound ones × %.4g", p.Fill.LatencyFactor)
 		}
 		if p.fill.Global != nil {
-			fmt.Fprintf(out, ", the global accesses × %.4g", p.Fill.GlobalFactor)
+			fmt.Fprintf(out, ", the coalesced global accesses × %.4g", p.Fill.GlobalFactor)
 		}
 		fmt.Fprintln(out)
 	}
