@@ -264,9 +264,9 @@
 // CUDA, 192, 448 and 704 through OpenCL, 192, 640 and 832 on the H200
 // through CUDA and 192, 448 and 800 through OpenCL: S the same on every
 // table, each other the same through each backend on both GPUs. Each
-// class fits its own form to 0.010 to 0.016 (chain), 0.013 to 0.031
-// (local) and 0.039 to 0.059 (stream), the geometric mean of the
-// relative error. Chosen by the training error of the whole fit, as the
+// class fits its own form to a root-mean-square relative error of 0.021
+// to 0.025 (chain), 0.035 to 0.067 (local) and 0.059 to 0.117 (stream),
+// as uniperf fit prints them. Chosen by the training error of the whole fit, as the
 // default did before, the latency-bound saturation is 0 through CUDA and
 // 1024 through OpenCL: the training error moves by less than 0.015 over
 // every candidate from 0 to 1024 (H100 CUDA: 0.075 to 0.088), so that

@@ -13,22 +13,31 @@ type FillRun struct {
 	Time              float64
 }
 
-// ReadSaturation tries every multiple of SaturationStep up to
-// MaxSaturation, the most work-items an NVIDIA SM holds.
+// SaturationStep and MaxSaturation bound the saturations ReadSaturation
+// tries: every multiple of a 32-wide warp up to the most work-items an
+// NVIDIA SM holds.
 const (
 	SaturationStep = 32
 	MaxSaturation  = 2048
 )
 
-// SaturationReading records a saturation that the grid fill took from the
-// runs of one measurement class (see ReadSaturation) rather than from the
-// training error of the whole fit.
+// The saturations of a GridFill, as a SaturationReading names them.
+const (
+	SharedSaturation  = "shared"
+	LatencySaturation = "latency-bound"
+	GlobalSaturation  = "coalesced global"
+)
+
+// SaturationReading records a saturation that the grid fill took, or
+// tried to take, from the runs of one measurement class (see
+// ReadSaturation) rather than from the training error of the whole fit.
 type SaturationReading struct {
-	Of    string  `json:"of"`    // which saturation: "shared", "latency-bound" or "coalesced global"
-	Class string  `json:"class"` // the kernel class whose rows set it
-	Rows  int     `json:"rows"`
-	Value int64   `json:"value"` // work-items per compute unit
-	RMS   float64 `json:"rms"`   // root-mean-square relative error of the class's own fit
+	Of    string  `json:"of"`              // SharedSaturation, LatencySaturation or GlobalSaturation
+	Class string  `json:"class"`           // the kernel class whose rows set it
+	Rows  int     `json:"rows"`            // the class's rows
+	Value int64   `json:"value"`           // work-items per compute unit
+	RMS   float64 `json:"rms"`             // root-mean-square relative error of the class's own fit
+	Error string  `json:"error,omitempty"` // why no saturation could be read, where none was
 }
 
 // ReadSaturation reads the saturation of a grid fill (see GridFill) from
@@ -39,8 +48,10 @@ type SaturationReading struct {
 // so that its time is a + b·units·max(⌈G/units⌉·wg, S). For each
 // candidate S, a and b are fitted to the runs by relative least squares,
 // as Fit fits weights, both non-negative; the S of least residual is
-// returned (the least S among equals) with the root-mean-square relative
-// error of that fit.
+// returned with the root-mean-square relative error of that fit. Runs
+// that fit every saturation of a range wider than a step alike (no run's
+// busiest unit lies between its ends, or none under them) do not place
+// the saturation, and give an error that says which range.
 //
 // The class's own two constants absorb what the weights of a whole fit
 // would misprice in its work, so that the saturation is read from where
@@ -58,25 +69,29 @@ func ReadSaturation(runs []FillRun, units int64) (sat int64, rms float64, err er
 			return 0, 0, fmt.Errorf("saturation: run %d: %d groups of %d work-items in %g s: want positive groups, sizes and times", i+1, r.Groups, r.GroupSize, r.Time)
 		}
 	}
-	best, first := math.Inf(1), math.NaN()
+	var ss []float64
+	best := math.Inf(1)
 	for s := int64(0); s <= MaxSaturation; s += SaturationStep {
-		ss, ok := fillResidual(runs, units, s)
-		if s == 0 {
-			first = ss
+		v, ok := fillResidual(runs, units, s)
+		if !ok {
+			v = math.Inf(1)
 		}
-		if ok && ss < best {
-			best, sat = ss, s
+		ss = append(ss, v)
+		if v < best {
+			best, sat = v, s
 		}
 	}
 	if math.IsInf(best, 1) {
 		return 0, 0, fmt.Errorf("saturation: the runs' times do not grow with the busiest unit's work: no saturation can be read from them")
 	}
-	if sat == 0 && best >= first {
-		// A saturation of 0 that no other candidate improves on may
-		// only say that no run was under-filled.
-		if ss, _ := fillResidual(runs, units, MaxSaturation); ss <= best*(1+1e-9) {
-			return 0, 0, fmt.Errorf("saturation: every saturation from 0 to %d fits the runs alike: they do not vary how full the units are", MaxSaturation)
+	lo, hi := sat, sat
+	for i, v := range ss {
+		if v <= best*(1+1e-9)+1e-24 {
+			lo, hi = min(lo, int64(i)*SaturationStep), max(hi, int64(i)*SaturationStep)
 		}
+	}
+	if hi-lo > SaturationStep {
+		return 0, 0, fmt.Errorf("saturation: every saturation from %d to %d work-items fits the runs alike: their grids do not place it", lo, hi)
 	}
 	return sat, math.Sqrt(best / float64(len(runs))), nil
 }
@@ -90,9 +105,8 @@ func fillResidual(runs []FillRun, units, sat int64) (float64, bool) {
 	// and v = x/t, by the normal equations of two unknowns.
 	var uu, uv, vv, u1, v1 float64
 	for _, r := range runs {
-		busiest := (r.Groups + units - 1) / units * r.GroupSize
 		u := 1 / r.Time
-		v := float64(units) * float64(max(busiest, sat)) / r.Time
+		v := busiestWork(r, units, sat) / r.Time
 		uu += u * u
 		uv += u * v
 		vv += v * v
@@ -112,12 +126,18 @@ func fillResidual(runs []FillRun, units, sat int64) (float64, bool) {
 	}
 	var ss, flat float64
 	for _, r := range runs {
-		busiest := (r.Groups + units - 1) / units * r.GroupSize
-		x := float64(units) * float64(max(busiest, sat))
-		e, f := (a+b*x)/r.Time-1, u1/uu/r.Time-1
+		e, f := (a+b*busiestWork(r, units, sat))/r.Time-1, u1/uu/r.Time-1
 		ss += e * e
 		flat += f * f
 	}
 	// A rate that fits no better than a constant time is no growth.
 	return ss, b > 0 && ss < flat*(1-1e-9)
+}
+
+// busiestWork is units·max(⌈G/units⌉·wg, sat) for run r, the work-items
+// at full throughput that take as long as r's busiest unit, in float64
+// as GridFill.Factor computes it, so that no product overflows.
+func busiestWork(r FillRun, units, sat int64) float64 {
+	waves := float64((r.Groups-1)/units + 1)
+	return float64(units) * max(waves*float64(r.GroupSize), float64(sat))
 }

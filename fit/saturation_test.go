@@ -66,6 +66,16 @@ func TestReadSaturationNoise(t *testing.T) {
 func TestReadSaturationRefuses(t *testing.T) {
 	full := fillRuns(4, 0, 1e-6, 1e-9, 4096) // every run fills every unit past any saturation tried
 	flat := fillRuns(132, 0, 5e-5, 0, 64)    // the time never grows
+	// The quick suite's grids, 1 and 8 groups of 64 and 256 on 132
+	// units: every unit holds one group at most, so that the runs give
+	// two levels of work, which a fixed time and a rate fit exactly with
+	// any saturation below 256.
+	var quick []FillRun
+	for _, g := range []int64{1, 8} {
+		for _, wg := range []int64{64, 256} {
+			quick = append(quick, FillRun{Groups: g, GroupSize: wg, Time: 5e-6 + 3e-11*132*float64(max(wg, 192))})
+		}
+	}
 	for _, c := range []struct {
 		runs  []FillRun
 		units int64
@@ -78,6 +88,7 @@ func TestReadSaturationRefuses(t *testing.T) {
 		{[]FillRun{{0, 64, 1e-5}, {2, 64, 1e-5}, {4, 64, 1e-5}}, 4, "run 1"},
 		{flat, 132, "do not grow"},
 		{full, 4, "alike"},
+		{quick, 132, "from 0 to 224"},
 	} {
 		_, _, err := ReadSaturation(c.runs, c.units)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

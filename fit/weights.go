@@ -87,7 +87,8 @@ type Diagnostics struct {
 	TieCheck *TieCheck `json:"tie_check,omitempty"`
 	// FillRead lists the grid-fill saturations that were read from the
 	// rows of one class each (ReadSaturation) rather than chosen by the
-	// training error.
+	// training error, and the classes whose rows could not place theirs
+	// (SaturationReading.Error), which left them to the training error.
 	FillRead []SaturationReading `json:"fill_read,omitempty"`
 }
 

@@ -74,8 +74,9 @@ global accesses (stride 1 and filled strides) a third, for the bytes
 in flight a unit needs. Each is read from the rows of the measurement
 class that varies only the grid for it, fitting that class alone
 (grid_fill_chain S, grid_fill_local the latency-bound one,
-grid_fill_stream the global one); where the tables lack the class, S
-and the latency-bound one are chosen among 0 to 1024 by the least
+grid_fill_stream the global one); where the tables lack the class, or
+its rows do not place the saturation (the output says why), S and the
+latency-bound one are chosen among 0 to 1024 by the least
 training error of the whole fit (by coordinate search: a shared S
 first, then each in turn with the other held), and the global accesses
 share S. The output says which came from where; the weight table
@@ -432,12 +433,21 @@ func printAdjusting(out io.Writer, c *models.Cycles) {
 }
 
 // fillSource says where a grid fill's saturations come from: read from
-// the rows of a fill class, or chosen among the candidates by training
-// error.
+// the rows of a fill class (with the class's own fit's error), or, where
+// no class placed them, chosen among the candidates by training error.
 func fillSource(f *fit.GridFill, read []fit.SaturationReading) string {
 	var parts []string
+	placed := 0
 	for _, r := range read {
-		parts = append(parts, fmt.Sprintf("%s %d read from the %d rows of %s", r.Of, r.Value, r.Rows, r.Class))
+		if r.Error != "" {
+			parts = append(parts, fmt.Sprintf("%s not read from the %d rows of %s: %s", r.Of, r.Rows, r.Class, r.Error))
+			if r.Of == fit.GlobalSaturation {
+				parts = append(parts, "the coalesced global accesses share the shared saturation")
+			}
+			continue
+		}
+		placed++
+		parts = append(parts, fmt.Sprintf("%s %d read from the %d rows of %s, rms error %.3f", r.Of, r.Value, r.Rows, r.Class, r.RMS))
 	}
 	set := 1
 	if f.Latency != nil {
@@ -446,12 +456,15 @@ func fillSource(f *fit.GridFill, read []fit.SaturationReading) string {
 	if f.Global != nil {
 		set++
 	}
-	if len(read) < set {
-		others := "the others"
-		if len(read) == 0 {
-			others = "each"
+	if placed < set {
+		which := "the others"
+		switch placed {
+		case 0:
+			which = "each"
+		case set - 1:
+			which = "the other"
 		}
-		parts = append(parts, fmt.Sprintf("%s of %s, the least training error", others, strings.Trim(fmt.Sprint(models.SaturationCandidates), "[]")))
+		parts = append(parts, fmt.Sprintf("%s of %s, the least training error", which, strings.Trim(fmt.Sprint(models.SaturationCandidates), "[]")))
 	}
 	return strings.Join(parts, "; ")
 }

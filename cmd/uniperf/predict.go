@@ -212,7 +212,8 @@ type prediction struct {
 	Terms     []fit.Term       `json:"terms"`
 	// Fill is the launch and the grid-fill factors of the weights, where
 	// they have a grid fill: every count but launch.* is scaled by one,
-	// the latency-bound counts by latency_factor where it is set.
+	// the latency-bound counts by latency_factor and the coalesced global
+	// accesses by global_factor where these are set.
 	Fill *models.Launch `json:"grid_fill,omitempty"`
 	fill *fit.GridFill
 }

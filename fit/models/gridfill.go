@@ -2,7 +2,9 @@ package models
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit"
@@ -24,20 +26,21 @@ var fillClasses = []struct {
 	class, of string
 	set       func(g *fit.GridFill, v int64)
 }{
-	{"grid_fill_chain", "shared", func(g *fit.GridFill, v int64) { g.Saturation = v }},
-	{"grid_fill_local", "latency-bound", func(g *fit.GridFill, v int64) { g.Latency = &v }},
-	{"grid_fill_stream", "coalesced global", func(g *fit.GridFill, v int64) { g.Global = &v }},
+	{"grid_fill_chain", fit.SharedSaturation, func(g *fit.GridFill, v int64) { g.Saturation = v }},
+	{"grid_fill_local", fit.LatencySaturation, func(g *fit.GridFill, v int64) { g.Latency = &v }},
+	{"grid_fill_stream", fit.GlobalSaturation, func(g *fit.GridFill, v int64) { g.Global = &v }},
 }
 
 // readFill reads into fill the saturations of the fill classes that rows
-// hold (fit.ReadSaturation on each class's rows) and returns what it
-// read. A class whose rows do not pin its saturation (fewer than three,
-// or every saturation fitting them alike) reads nothing, and leaves it
-// to the search by training error.
+// hold (fit.ReadSaturation on each class's rows) and returns a reading
+// for each class it found: the value, or, where the rows do not place
+// it, why (Error set), which leaves that saturation to the search by
+// training error.
 func readFill(rows []Row, fill *fit.GridFill) ([]fit.SaturationReading, error) {
 	var read []fit.SaturationReading
 	for _, fc := range fillClasses {
 		var runs []fit.FillRun
+		work := map[string]bool{}
 		for _, r := range rows {
 			if r.Class != fc.class {
 				continue
@@ -47,18 +50,38 @@ func readFill(rows []Row, fill *fit.GridFill) ([]fit.SaturationReading, error) {
 				return nil, err
 			}
 			runs = append(runs, fit.FillRun{Groups: s.groups, GroupSize: s.size, Time: r.TimeS})
+			work[fixedWork(r.Params)] = true
 		}
 		if len(runs) == 0 {
 			continue
 		}
+		reading := fit.SaturationReading{Of: fc.of, Class: fc.class, Rows: len(runs)}
 		sat, rms, err := fit.ReadSaturation(runs, fill.Units)
-		if err != nil {
-			continue
+		if len(work) > 1 {
+			err = fmt.Errorf("its rows do not all do the same work per work-item (%s)", strings.Join(slices.Sorted(maps.Keys(work)), "; "))
 		}
-		fc.set(fill, sat)
-		read = append(read, fit.SaturationReading{Of: fc.of, Class: fc.class, Rows: len(runs), Value: sat, RMS: rms})
+		if err != nil {
+			reading.Error = err.Error()
+		} else {
+			reading.Value, reading.RMS = sat, rms
+			fc.set(fill, sat)
+		}
+		read = append(read, reading)
 	}
 	return read, nil
+}
+
+// fixedWork names the parameters of a fill class's row but its number
+// of groups, ng: those that set the work per work-item, the same in
+// every row that ReadSaturation reads together.
+func fixedWork(params map[string]int64) string {
+	var parts []string
+	for _, p := range slices.Sorted(maps.Keys(params)) {
+		if p != "ng" {
+			parts = append(parts, fmt.Sprintf("%s=%d", p, params[p]))
+		}
+	}
+	return strings.Join(parts, ",")
 }
 
 // shape is a launch's number of work-groups and work-items per group.
@@ -119,8 +142,8 @@ func fillCounts(fill *fit.GridFill, s shape, props []string, counts []float64) [
 
 // Launch describes a launch's grid fill: its work-groups, their size, and
 // the factors that a grid fill scales the counts by (LatencyFactor that
-// of the latency-bound properties and GlobalFactor that of the global
-// accesses, where the grid fill gives them their own saturation).
+// of the latency-bound properties and GlobalFactor that of the coalesced
+// global accesses, where the grid fill gives them their own saturation).
 type Launch struct {
 	Groups        int64   `json:"groups"`
 	GroupSize     int64   `json:"group_size"`

@@ -151,11 +151,12 @@ func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, e
 
 // search fits the grid fills that the saturations not read (see
 // readFill) leave open and returns the fit of least training error:
-// base's saturations where read, the candidates for the others; with
-// latency false one saturation for every property.
+// base's saturations where read (a reading with an Error read nothing),
+// the candidates for the others; with latency false one saturation for
+// every property.
 func (f *fillFitter) search(base fit.GridFill, read []fit.SaturationReading, latency bool) (*fit.Weights, error) {
 	has := func(of string) bool {
-		return slices.ContainsFunc(read, func(r fit.SaturationReading) bool { return r.Of == of })
+		return slices.ContainsFunc(read, func(r fit.SaturationReading) bool { return r.Of == of && r.Error == "" })
 	}
 	fill := func(sat, lat int64) *fit.GridFill {
 		g := base
@@ -175,11 +176,11 @@ func (f *fillFitter) search(base fit.GridFill, read []fit.SaturationReading, lat
 	var best *fit.Weights
 	var firstErr error
 	switch sat, lat := base.Saturation, base.Latency; {
-	case has("shared") && has("latency-bound"):
+	case has(fit.SharedSaturation) && has(fit.LatencySaturation):
 		best, firstErr = f.best([]*fit.GridFill{fill(sat, *lat)}, nil)
-	case has("shared"):
+	case has(fit.SharedSaturation):
 		best, firstErr = f.best(over(func(v int64) *fit.GridFill { return fill(sat, v) }), nil)
-	case has("latency-bound"):
+	case has(fit.LatencySaturation):
 		best, firstErr = f.best(over(func(v int64) *fit.GridFill { return fill(v, *lat) }), nil)
 	default:
 		best, firstErr = f.best(over(func(v int64) *fit.GridFill { return fill(v, v) }), nil)

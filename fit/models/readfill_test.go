@@ -1,6 +1,8 @@
 package models
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -8,42 +10,21 @@ import (
 	"github.com/uniperf/uniperf/fit"
 )
 
-// Rows of the three grid-fill classes, each timed as the class's own
-// model says (a launch time plus a time per work-item of the busiest of
-// the units, which takes as long as sat work-items when it holds fewer;
-// worked out here by hand), give Calibrate each class's saturation: the
+// Rows of the three grid-fill classes, each timed by the class's own
+// form (a launch time plus a time per work-item of the busiest of the
+// units, which takes as long as sat work-items when it holds fewer), give
+// Calibrate each class's saturation: the
 // shared one from grid_fill_chain, the latency-bound one from
 // grid_fill_local, the coalesced global accesses' from grid_fill_stream, whatever
 // the weights of the whole fit make of the rows.
 func TestCalibrateReadsFillClasses(t *testing.T) {
 	const units = 16
-	classes := []struct {
-		kernel string
-		params map[string]int64
-		sat    int64
-	}{
+	classes := []fillClass{
 		{"grid_fill_chain", map[string]int64{"nk": 64}, 96},
 		{"grid_fill_local", map[string]int64{"nr": 2}, 320},
 		{"grid_fill_stream", map[string]int64{"nk": 8}, 160},
 	}
-	tab := &datasets.Table{Meta: datasets.Meta{DeviceName: "dev", Backend: "opencl", Suite: "test", Method: "synthetic", ComputeUnits: units}}
-	for _, k := range classes {
-		for ng := int64(1); ng <= 256; ng *= 2 {
-			for _, lx := range []int64{32, 64, 128} {
-				busiest := (ng + units - 1) / units * lx
-				secs := 5e-6 + 2e-9*float64(units*max(busiest, k.sat))
-				params := map[string]int64{"ng": ng}
-				for p, v := range k.params {
-					params[p] = v
-				}
-				tab.Rows = append(tab.Rows, datasets.Row{
-					Device: "dev", Backend: "opencl", Kernel: k.kernel, Class: k.kernel, Role: datasets.RoleMeasurement, Variant: "v",
-					Consts: map[string]int64{"LX": lx}, Params: params, LocalSize: []int64{lx}, GlobalSize: []int64{ng * lx},
-					TimeS: secs, RawTimesS: []float64{secs}, RunsKept: 1, Timestamp: time.Unix(0, 0).UTC(), Version: "test",
-				})
-			}
-		}
-	}
+	tab := fillClassTable(units, classes)
 	c := NewCounter(nil)
 	opts := LinearOptions{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)}}
 	w, err := c.CalibrateTables(map[string]*datasets.Table{"m.arrow": tab}, opts)
@@ -61,7 +42,7 @@ func TestCalibrateReadsFillClasses(t *testing.T) {
 			t.Errorf("%s read from %d rows of %s, want 27", r.Of, r.Rows, r.Class)
 		}
 	}
-	want := map[string]string{"shared": "grid_fill_chain", "latency-bound": "grid_fill_local", "coalesced global": "grid_fill_stream"}
+	want := map[string]string{fit.SharedSaturation: "grid_fill_chain", fit.LatencySaturation: "grid_fill_local", fit.GlobalSaturation: "grid_fill_stream"}
 	for of, class := range want {
 		if read[of] != class {
 			t.Errorf("the %s saturation read from %q, want %s", of, read[of], class)
@@ -76,5 +57,69 @@ func TestCalibrateReadsFillClasses(t *testing.T) {
 	}
 	if len(w.Diagnostics.FillRead) != 0 || w.Fill.Latency != nil || w.Fill.Global != nil {
 		t.Errorf("one saturation: read %v, grid fill %v", w.Diagnostics.FillRead, w.Fill)
+	}
+}
+
+// fillClass is a grid-fill kernel, its parameters but ng, and the
+// saturation its rows are timed with.
+type fillClass struct {
+	kernel string
+	params map[string]int64
+	sat    int64
+}
+
+// fillClassTable times each class's rows, ng = 1 to 256 groups of 32, 64
+// and 128 work-items on units units, by the class's form: 5 µs plus 2 ns
+// per work-item of units·max(⌈ng/units⌉·wg, sat).
+func fillClassTable(units int64, classes []fillClass) *datasets.Table {
+	tab := &datasets.Table{Meta: datasets.Meta{DeviceName: "dev", Backend: "opencl", Suite: "test", Method: "synthetic", ComputeUnits: int(units)}}
+	for _, k := range classes {
+		for ng := int64(1); ng <= 256; ng *= 2 {
+			for _, lx := range []int64{32, 64, 128} {
+				busiest := (ng + units - 1) / units * lx
+				secs := 5e-6 + 2e-9*float64(units*max(busiest, k.sat))
+				params := map[string]int64{"ng": ng}
+				for p, v := range k.params {
+					params[p] = v
+				}
+				tab.Rows = append(tab.Rows, datasets.Row{
+					Device: "dev", Backend: "opencl", Kernel: k.kernel, Class: k.kernel, Role: datasets.RoleMeasurement, Variant: "v",
+					Consts: map[string]int64{"LX": lx}, Params: params, LocalSize: []int64{lx}, GlobalSize: []int64{ng * lx},
+					TimeS: secs, RawTimesS: []float64{secs}, RunsKept: 1, Timestamp: time.Unix(0, 0).UTC(), Version: "test",
+				})
+			}
+		}
+	}
+	return tab
+}
+
+// A class whose rows do not do the same work per work-item (here
+// grid_fill_local at two round counts, as tables measured before and
+// after its redesign would be) reads nothing: the reading says why, and
+// the latency-bound saturation is searched by training error instead.
+func TestCalibrateRefusesMixedFillClass(t *testing.T) {
+	const units = 16
+	tab := fillClassTable(units, []fillClass{
+		{"grid_fill_chain", map[string]int64{"nk": 64}, 96},
+		{"grid_fill_local", map[string]int64{"nr": 2}, 320},
+	})
+	more := fillClassTable(units, []fillClass{{"grid_fill_local", map[string]int64{"nr": 3}, 320}})
+	tab.Rows = append(tab.Rows, more.Rows...)
+	opts := LinearOptions{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)}}
+	w, err := NewCounter(nil).CalibrateTables(map[string]*datasets.Table{"m.arrow": tab}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var local *fit.SaturationReading
+	for i, r := range w.Diagnostics.FillRead {
+		if r.Class == "grid_fill_local" {
+			local = &w.Diagnostics.FillRead[i]
+		}
+	}
+	if local == nil || !strings.Contains(local.Error, "nr=2; nr=3") || local.Value != 0 {
+		t.Fatalf("grid_fill_local's reading %+v, want an error naming nr=2 and nr=3", local)
+	}
+	if w.Fill.Saturation != 96 || w.Fill.Latency == nil || !slices.Contains(SaturationCandidates, *w.Fill.Latency) {
+		t.Errorf("grid fill %v: want the shared saturation 96 read and the latency-bound one among the candidates", w.Fill)
 	}
 }
