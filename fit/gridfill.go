@@ -83,8 +83,15 @@ func (g GridFill) Factor(groups, groupSize int64) float64 {
 	if groups < 1 || groupSize < 1 {
 		return 1
 	}
-	busiest := float64((groups+g.Units-1)/g.Units) * float64(groupSize)
-	return float64(g.Units) * max(busiest, float64(g.Saturation)) / (float64(groups) * float64(groupSize))
+	return g.busiestWork(groups, groupSize) / (float64(groups) * float64(groupSize))
+}
+
+// busiestWork is Units·max(⌈groups/Units⌉·groupSize, Saturation) for
+// groups ≥ 1: the work-items at full throughput that take as long as the
+// busiest unit of the launch, in float64 so that no product overflows.
+func (g GridFill) busiestWork(groups, groupSize int64) float64 {
+	busiest := float64((groups-1)/g.Units+1) * float64(groupSize)
+	return float64(g.Units) * max(busiest, float64(g.Saturation))
 }
 
 // LatencyFactor is the grid-fill factor of the latency-bound properties

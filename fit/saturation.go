@@ -103,10 +103,11 @@ func ReadSaturation(runs []FillRun, units int64) (sat int64, rms float64, err er
 func fillResidual(runs []FillRun, units, sat int64) (float64, bool) {
 	// Relative least squares: minimise Σ (a·u + b·v − 1)² with u = 1/t
 	// and v = x/t, by the normal equations of two unknowns.
+	fill := GridFill{Units: units, Saturation: sat}
 	var uu, uv, vv, u1, v1 float64
 	for _, r := range runs {
 		u := 1 / r.Time
-		v := busiestWork(r, units, sat) / r.Time
+		v := fill.busiestWork(r.Groups, r.GroupSize) / r.Time
 		uu += u * u
 		uv += u * v
 		vv += v * v
@@ -126,18 +127,10 @@ func fillResidual(runs []FillRun, units, sat int64) (float64, bool) {
 	}
 	var ss, flat float64
 	for _, r := range runs {
-		e, f := (a+b*busiestWork(r, units, sat))/r.Time-1, u1/uu/r.Time-1
+		e, f := (a+b*fill.busiestWork(r.Groups, r.GroupSize))/r.Time-1, u1/uu/r.Time-1
 		ss += e * e
 		flat += f * f
 	}
 	// A rate that fits no better than a constant time is no growth.
 	return ss, b > 0 && ss < flat*(1-1e-9)
-}
-
-// busiestWork is units·max(⌈G/units⌉·wg, sat) for run r, the work-items
-// at full throughput that take as long as r's busiest unit, in float64
-// as GridFill.Factor computes it, so that no product overflows.
-func busiestWork(r FillRun, units, sat int64) float64 {
-	waves := float64((r.Groups-1)/units + 1)
-	return float64(units) * max(waves*float64(r.GroupSize), float64(sat))
 }

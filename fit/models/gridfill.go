@@ -56,9 +56,13 @@ func readFill(rows []Row, fill *fit.GridFill) ([]fit.SaturationReading, error) {
 			continue
 		}
 		reading := fit.SaturationReading{Of: fc.of, Class: fc.class, Rows: len(runs)}
-		sat, rms, err := fit.ReadSaturation(runs, fill.Units)
+		var sat int64
+		var rms float64
+		var err error
 		if len(work) > 1 {
 			err = fmt.Errorf("its rows do not all do the same work per work-item (%s)", strings.Join(slices.Sorted(maps.Keys(work)), "; "))
+		} else {
+			sat, rms, err = fit.ReadSaturation(runs, fill.Units)
 		}
 		if err != nil {
 			reading.Error = err.Error()
