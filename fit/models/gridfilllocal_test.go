@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
@@ -67,7 +66,7 @@ func TestGridFillLocalPinsLatencySaturation(t *testing.T) {
 		"sync.barrier": 1e-10, "global.store.f32.stride=1": 3e-10, "launch.groups": 1e-7, "launch.const": 5e-6,
 	}
 	c := NewCounter(nil)
-	tab := &datasets.Table{Meta: datasets.Meta{DeviceName: "dev", Backend: "opencl", Suite: "test", Method: "synthetic", ComputeUnits: units}}
+	tab := emptyTable(units)
 	for _, k := range []struct {
 		name, param string
 		K           int64
@@ -90,11 +89,7 @@ func TestGridFillLocalPinsLatencySaturation(t *testing.T) {
 						secs += weights[p] * float64(v) * handFill(ng*lx, lx, units, sat)
 					}
 				}
-				tab.Rows = append(tab.Rows, datasets.Row{
-					Device: "dev", Backend: "opencl", Kernel: k.name, Class: k.name, Role: datasets.RoleMeasurement, Variant: "v",
-					Consts: consts, Params: params, LocalSize: []int64{lx}, GlobalSize: []int64{ng * lx},
-					TimeS: secs, RawTimesS: []float64{secs}, RunsKept: 1, Timestamp: time.Unix(0, 0).UTC(), Version: "test",
-				})
+				tab.Rows = append(tab.Rows, fillRow(k.name, lx, params, secs))
 			}
 		}
 	}

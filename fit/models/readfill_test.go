@@ -72,7 +72,7 @@ type fillClass struct {
 // and 128 work-items on units units, by the class's form: 5 µs plus 2 ns
 // per work-item of units·max(⌈ng/units⌉·wg, sat).
 func fillClassTable(units int64, classes []fillClass) *datasets.Table {
-	tab := &datasets.Table{Meta: datasets.Meta{DeviceName: "dev", Backend: "opencl", Suite: "test", Method: "synthetic", ComputeUnits: int(units)}}
+	tab := emptyTable(units)
 	for _, k := range classes {
 		for ng := int64(1); ng <= 256; ng *= 2 {
 			for _, lx := range []int64{32, 64, 128} {
@@ -82,15 +82,28 @@ func fillClassTable(units int64, classes []fillClass) *datasets.Table {
 				for p, v := range k.params {
 					params[p] = v
 				}
-				tab.Rows = append(tab.Rows, datasets.Row{
-					Device: "dev", Backend: "opencl", Kernel: k.kernel, Class: k.kernel, Role: datasets.RoleMeasurement, Variant: "v",
-					Consts: map[string]int64{"LX": lx}, Params: params, LocalSize: []int64{lx}, GlobalSize: []int64{ng * lx},
-					TimeS: secs, RawTimesS: []float64{secs}, RunsKept: 1, Timestamp: time.Unix(0, 0).UTC(), Version: "test",
-				})
+				tab.Rows = append(tab.Rows, fillRow(k.kernel, lx, params, secs))
 			}
 		}
 	}
 	return tab
+}
+
+// emptyTable is an empty measurement table of device "dev", an OpenCL
+// device of units compute units.
+func emptyTable(units int64) *datasets.Table {
+	return &datasets.Table{Meta: datasets.Meta{DeviceName: "dev", Backend: "opencl", Suite: "test", Method: "synthetic", ComputeUnits: int(units)}}
+}
+
+// fillRow is a measurement row of kernel, its own class, on emptyTable's
+// device: params["ng"] groups of lx work-items (the const LX), timed
+// secs.
+func fillRow(kernel string, lx int64, params map[string]int64, secs float64) datasets.Row {
+	return datasets.Row{
+		Device: "dev", Backend: "opencl", Kernel: kernel, Class: kernel, Role: datasets.RoleMeasurement, Variant: "v",
+		Consts: map[string]int64{"LX": lx}, Params: params, LocalSize: []int64{lx}, GlobalSize: []int64{params["ng"] * lx},
+		TimeS: secs, RawTimesS: []float64{secs}, RunsKept: 1, Timestamp: time.Unix(0, 0).UTC(), Version: "test",
+	}
 }
 
 // A class whose rows do not do the same work per work-item (here
