@@ -45,6 +45,44 @@ func canonicalFloor(num []int64, den int64) (q, r []int64, d, sign int64) {
 	return q, num, den, 1
 }
 
+// isCanonicalFloor reports whether canonicalFloor would return num/den
+// as it is (q zero, sign 1), without its copies: most divs are canonical
+// already when a set is normalized again, and normalizing is frequent.
+func isCanonicalFloor(num []int64, den int64) bool {
+	if den <= 1 || isZeroRow(num[1:]) || gcd64(rowGCD(num), den) != 1 {
+		return false
+	}
+	for _, v := range num {
+		if v < 0 || v >= den {
+			return false
+		}
+	}
+	// divLess(alt, num) with alt as canonicalFloor forms it.
+	var sa, sb int64
+	for _, v := range num[1:] {
+		if v > 0 {
+			sa += den - v
+		}
+		sb += v
+	}
+	if sa != sb {
+		return sa > sb
+	}
+	if alt0 := den - 1 - num[0]; alt0 != num[0] {
+		return alt0 > num[0]
+	}
+	for _, v := range num[1:] {
+		var alt int64
+		if v > 0 {
+			alt = den - v
+		}
+		if alt != v {
+			return alt > v
+		}
+	}
+	return true
+}
+
 // divLess orders canonical div numerators: smaller coefficient sum, then
 // smaller constant, then smaller coefficients in column order.
 func divLess(a, b []int64) bool {
@@ -98,6 +136,9 @@ func (b *bset) findDiv(r []int64, d int64, n int) int {
 func (b *bset) normalizeDivs() {
 	for k := 0; k < len(b.divs); k++ {
 		col := b.divCol(k)
+		if d := b.divs[k]; isCanonicalFloor(d.num, d.den) && b.findDiv(d.num, d.den, k) < 0 {
+			continue
+		}
 		q, r, d, sign := canonicalFloor(b.divs[k].num, b.divs[k].den)
 		if d != 0 {
 			if dup := b.findDiv(r, d, k); dup >= 0 {
@@ -120,12 +161,65 @@ func (b *bset) normalizeDivs() {
 }
 
 // dropUnusedDivs removes divs that no constraint, div or poly refers to.
+// A div refers only to earlier columns, so one pass from the last div
+// finds every div that is unused once the unused later ones are gone,
+// and one remap drops them all: deleting them one at a time rewrote
+// every row and the poly once per div.
 func (b *bset) dropUnusedDivs() {
-	for k := len(b.divs) - 1; k >= 0; k-- {
-		if !b.usesCol(b.divCol(k)) {
-			b.deleteCol(b.divCol(k))
+	if len(b.divs) == 0 {
+		return
+	}
+	used := make([]bool, b.width())
+	mark := func(r []int64) {
+		for c, v := range r {
+			if v != 0 {
+				used[c] = true
+			}
 		}
 	}
+	for _, r := range b.eqs {
+		mark(r)
+	}
+	for _, r := range b.ineqs {
+		mark(r)
+	}
+	if b.poly != nil {
+		for _, t := range b.poly.terms {
+			for c, e := range t.exp {
+				if e != 0 && c < len(used) {
+					used[c] = true
+				}
+			}
+		}
+	}
+	dropped := 0
+	for k := len(b.divs) - 1; k >= 0; k-- {
+		if used[b.divCol(k)] {
+			mark(b.divs[k].num)
+		} else {
+			dropped++
+		}
+	}
+	if dropped == 0 {
+		return
+	}
+	m := make([]int, b.width())
+	next := 0
+	kept := b.divs[:0]
+	for c := range m {
+		k := c - b.firstDiv()
+		if k >= 0 && !used[c] {
+			m[c] = -1
+			continue
+		}
+		m[c] = next
+		next++
+		if k >= 0 {
+			kept = append(kept, b.divs[k])
+		}
+	}
+	b.divs = kept
+	b.remap(b.np, b.nd, m)
 }
 
 // normalize brings b into a normal form: canonical divs, constraints

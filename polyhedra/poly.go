@@ -394,8 +394,23 @@ func (p *poly) remap(to []int) *poly {
 		}
 		r.terms[i] = term{e, t.c}
 	}
-	r.normalize()
+	if !r.normal() {
+		r.normalize()
+	}
 	return r
+}
+
+// normal reports whether p is in the form normalize gives: terms in
+// increasing order of their exponents, none zero. A map that keeps the
+// order of the columns, as deleting unused ones does, keeps a normal
+// poly normal, and checking is cheaper than sorting again.
+func (p *poly) normal() bool {
+	for i, t := range p.terms {
+		if t.c.Sign() == 0 || i > 0 && compareExp(p.terms[i-1].exp, t.exp) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // evalAt evaluates p at integer column values (cols[0] unused): with

@@ -430,12 +430,17 @@ func (p *bset) simplifyPiece() bool {
 	}
 	p.applyEqualities()
 	p.fixDivs()
+	fixed := p.poly
 	for c := 1; c <= p.np; c++ {
 		if !p.collapse(c) {
 			return false
 		}
 	}
-	p.fixDivs()
+	if p.poly != fixed {
+		// Only a collapse that replaced the poly can leave it divs
+		// that the first pass did not see.
+		p.fixDivs()
+	}
 	p.dropRedundant()
 	return p.normalize() && !p.provablyEmpty() && !p.poly.isZero()
 }
