@@ -227,7 +227,9 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 	}
 	var samples [][]int64
 	if len(splits) >= minSampleSplits {
-		samples = base.samplePoints()
+		samples = base.samplePoints(sampleValues)
+	} else {
+		samples = base.samplePoints(coarseSampleValues)
 	}
 	allPts := make([]int, len(samples))
 	for i := range allPts {
@@ -365,8 +367,9 @@ func (b *bset) parallelImplies(row []int64) bool {
 }
 
 // minSampleSplits is the number of splits from which disjointSum places
-// sample points in its cells: evaluating the divs of a grid of points
-// costs more than the FM runs of a few splits (min(n, m) has four).
+// the full grid of sample points in its cells, and below which it places
+// the coarse one: evaluating the divs of the full grid costs more than
+// the FM runs of a few splits (min(n, m) has four).
 const minSampleSplits = 16
 
 // sampleValues are the values of each parameter at which samplePoints
@@ -379,15 +382,26 @@ var sampleValues = [][]int64{
 	3: {-9, -5, -3, -2, -1, 0, 1, 2, 3, 5, 8, 13, 21},
 }
 
-// samplePoints returns, for a set of parameters and divs of them, a grid
-// of parameter points with every column's value (see sampleValues); none
-// for more than three parameters or dimensions. Points whose divs
+// coarseSampleValues are sampleValues thinned for disjointSum's few
+// splits: a point on each side of a split spares the FM runs that find
+// that no side is empty, and a smaller grid is cheap enough to place
+// for a handful of splits.
+var coarseSampleValues = [][]int64{
+	1: {-16, -4, -1, 0, 1, 2, 3, 4, 5, 7, 10, 16, 33, 64, 100},
+	2: {-16, -1, 0, 1, 2, 3, 5, 8, 13, 21, 34, 64, 100},
+	3: {-1, 0, 1, 3, 8, 21},
+}
+
+// samplePoints returns, for a set of parameters and divs of them, the
+// parameter points of grid (by the number of parameters, as
+// sampleValues) with every column's value; none for more parameters
+// than grid has, or for dimensions. Points whose divs
 // overflow are left out.
-func (b *bset) samplePoints() [][]int64 {
-	if b.nd != 0 || b.np >= len(sampleValues) || b.np == 0 {
+func (b *bset) samplePoints(grid [][]int64) [][]int64 {
+	if b.nd != 0 || b.np >= len(grid) || b.np == 0 {
 		return nil
 	}
-	vals := sampleValues[b.np]
+	vals := grid[b.np]
 	var out [][]int64
 	x := b.newRow()
 	var rec func(c int)
@@ -517,13 +531,27 @@ func (p *bset) tightenToEqualities() bool {
 }
 
 // looseAtSimplePoints reports for each inequality whether a simple point
-// of p satisfies it strictly, which shows that p does not force it to
-// equality. The points have large parameters and distinct dimensions in
-// increasing or decreasing order (0 <= j <= i < n holds strictly at
-// i = 2, j = 1), which implies' own witnesses, with all dimensions
-// equal, miss: without them a triangle paid an FM run per constraint.
+// of p (simplePoints) satisfies it strictly, which shows that p does not
+// force it to equality. implies' own witnesses, with all dimensions
+// equal, miss such points: without them a triangle paid an FM run per
+// constraint.
 func (p *bset) looseAtSimplePoints() []bool {
 	loose := make([]bool, len(p.ineqs))
+	for _, x := range p.simplePoints() {
+		for i, r := range p.ineqs {
+			if v, ok := dotOK(r, x); ok && v > 0 {
+				loose[i] = true
+			}
+		}
+	}
+	return loose
+}
+
+// simplePoints returns the points of p, divs filled, among a few simple
+// ones: large parameters and distinct dimensions in increasing or
+// decreasing order (0 <= j <= i < n holds strictly at i = 2, j = 1).
+func (p *bset) simplePoints() [][]int64 {
+	var pts [][]int64
 	x := p.newRow()
 	for _, pv := range [...]int64{17, 1000} {
 		for _, pattern := range [...]func(k int) int64{
@@ -539,17 +567,12 @@ func (p *bset) looseAtSimplePoints() []bool {
 			for c := p.firstDim(); c < p.firstDiv(); c++ {
 				x[c] = pattern(c - 1)
 			}
-			if !p.fillDivs(x) || !p.satisfies(x, nil) {
-				continue
-			}
-			for i, r := range p.ineqs {
-				if v, ok := dotOK(r, x); ok && v > 0 {
-					loose[i] = true
-				}
+			if p.fillDivs(x) && p.satisfies(x, nil) {
+				pts = append(pts, copyRow(x))
 			}
 		}
 	}
-	return loose
+	return pts
 }
 
 // pinned reports whether an equality of p fixes column c alone.
@@ -580,9 +603,18 @@ func (p *bset) settleEqualities() bool {
 // fixDivs replaces divs of the poly whose value the domain pins to a
 // constant.
 func (p *bset) fixDivs() {
+	var pts [][]int64
 	for k := len(p.divs) - 1; k >= 0; k-- {
 		col := p.divCol(k)
 		if !p.poly.usesCol(col) {
+			continue
+		}
+		// Two points of the domain where the div differs show that it is
+		// not pinned, for less than the FM run of ratRange.
+		if pts == nil {
+			pts = p.simplePoints()
+		}
+		if varies(pts, col) {
 			continue
 		}
 		lo, hi, hasLo, hasHi, _ := p.ratRange(col)
@@ -597,9 +629,19 @@ func (p *bset) fixDivs() {
 			p.addIneq(h)
 			p.substitute(col, p.unit(0, lo))
 			p.normalize()
-			k = len(p.divs)
+			k, pts = len(p.divs), nil
 		}
 	}
+}
+
+// varies reports whether column col takes two values among pts.
+func varies(pts [][]int64, col int) bool {
+	for _, x := range pts[min(1, len(pts)):] {
+		if x[col] != pts[0][col] {
+			return true
+		}
+	}
+	return false
 }
 
 // dropRedundant removes inequalities implied by the others. The test
