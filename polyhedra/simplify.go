@@ -41,12 +41,16 @@ func simplifyPieces(pieces []*bset, known bool, work *budget) (out []*bset, disj
 		p = p.clone()
 		p.work = work
 		if p.normalize() && !p.provablyEmpty() && !p.poly.isZero() {
-			p.dropRedundant()
 			ps = append(ps, p)
 		}
 	}
-	disjoint = known
-	if !known {
+	disjoint = known || len(ps) <= 1
+	if !disjoint {
+		// Fewer constraints make fewer splits. A lone piece is spared
+		// this: simplifyPiece drops its redundant constraints anyway.
+		for _, p := range ps {
+			p.dropRedundant()
+		}
 		ps = mergeEqualDomains(ps)
 		var cells []*bset
 		if cells, disjoint = disjointSum(ps); disjoint {
@@ -531,28 +535,34 @@ func (p *bset) tightenToEqualities() bool {
 }
 
 // looseAtSimplePoints reports for each inequality whether a simple point
-// of p (simplePoints) satisfies it strictly, which shows that p does not
-// force it to equality. implies' own witnesses, with all dimensions
+// of p (eachSimplePoint) satisfies it strictly, which shows that p does
+// not force it to equality. implies' own witnesses, with all dimensions
 // equal, miss such points: without them a triangle paid an FM run per
 // constraint.
 func (p *bset) looseAtSimplePoints() []bool {
 	loose := make([]bool, len(p.ineqs))
-	for _, x := range p.simplePoints() {
+	p.eachSimplePoint(func(x []int64) {
 		for i, r := range p.ineqs {
 			if v, ok := dotOK(r, x); ok && v > 0 {
 				loose[i] = true
 			}
 		}
-	}
+	})
 	return loose
 }
 
-// simplePoints returns the points of p, divs filled, among a few simple
-// ones: large parameters and distinct dimensions in increasing or
-// decreasing order (0 <= j <= i < n holds strictly at i = 2, j = 1).
-func (p *bset) simplePoints() [][]int64 {
-	var pts [][]int64
-	x := p.newRow()
+// eachSimplePoint calls visit with each point of p, divs filled, among a
+// few simple ones: large parameters and distinct dimensions in
+// increasing or decreasing order (0 <= j <= i < n holds strictly at
+// i = 2, j = 1). visit may not keep x, which the next point overwrites.
+func (p *bset) eachSimplePoint(visit func(x []int64)) {
+	var buf [32]int64
+	x := buf[:0]
+	if w := p.width(); w <= len(buf) {
+		x = buf[:w]
+	} else {
+		x = p.newRow()
+	}
 	for _, pv := range [...]int64{17, 1000} {
 		for _, pattern := range [...]func(k int) int64{
 			func(k int) int64 { return int64(k + 1) },
@@ -568,11 +578,10 @@ func (p *bset) simplePoints() [][]int64 {
 				x[c] = pattern(c - 1)
 			}
 			if p.fillDivs(x) && p.satisfies(x, nil) {
-				pts = append(pts, copyRow(x))
+				visit(x)
 			}
 		}
 	}
-	return pts
 }
 
 // pinned reports whether an equality of p fixes column c alone.
@@ -612,7 +621,7 @@ func (p *bset) fixDivs() {
 		// Two points of the domain where the div differs show that it is
 		// not pinned, for less than the FM run of ratRange.
 		if pts == nil {
-			pts = p.simplePoints()
+			p.eachSimplePoint(func(x []int64) { pts = append(pts, copyRow(x)) })
 		}
 		if varies(pts, col) {
 			continue
@@ -647,16 +656,90 @@ func varies(pts [][]int64, col int) bool {
 // dropRedundant removes inequalities implied by the others. The test
 // reads the others through a shallow copy of p: implies changes no row.
 func (p *bset) dropRedundant() {
+	sole := p.soleBounds()
 	for i := 0; i < len(p.ineqs); i++ {
 		r := p.ineqs[i]
+		if sole.holds(r) {
+			continue
+		}
 		q := *p
 		q.poly = nil
 		q.ineqs = slices.Delete(slices.Clone(p.ineqs), i, i+1)
 		if q.implies(r) {
 			p.ineqs = slices.Delete(p.ineqs, i, i+1)
+			sole.drop(r)
 			i--
 		}
 	}
+}
+
+// soleBounds counts, for each column that can move freely (a parameter
+// or dimension that no equality and no div refers to), the inequalities
+// that bound it from below and from above. An inequality that is the
+// only lower (or upper) bound of such a column is not implied by the
+// others: from a point of the others, moving that column down (up)
+// keeps them all and breaks it. The parameters of a count (n >= 1 and
+// m >= 1) are mostly such bounds, and each spared an implication test.
+type soleBounds struct{ lower, upper []int }
+
+func (p *bset) soleBounds() soleBounds {
+	free := make([]bool, p.firstDiv())
+	for c := 1; c < len(free); c++ {
+		free[c] = true
+	}
+	for _, rows := range [][][]int64{p.eqs, p.divNums()} {
+		for _, r := range rows {
+			for c := 1; c < len(free); c++ {
+				free[c] = free[c] && r[c] == 0
+			}
+		}
+	}
+	sb := soleBounds{make([]int, len(free)), make([]int, len(free))}
+	for c := range free {
+		if !free[c] {
+			sb.lower[c], sb.upper[c] = -1, -1
+		}
+	}
+	for _, r := range p.ineqs {
+		sb.count(r, 1)
+	}
+	return sb
+}
+
+// divNums returns the numerators of p's divs.
+func (p *bset) divNums() [][]int64 {
+	nums := make([][]int64, len(p.divs))
+	for k, d := range p.divs {
+		nums[k] = d.num
+	}
+	return nums
+}
+
+// count adds delta to the bounds that r places on the free columns.
+func (sb soleBounds) count(r []int64, delta int) {
+	for c := 1; c < len(sb.lower) && c < len(r); c++ {
+		switch {
+		case sb.lower[c] < 0:
+		case r[c] > 0:
+			sb.lower[c] += delta
+		case r[c] < 0:
+			sb.upper[c] += delta
+		}
+	}
+}
+
+// drop forgets the bounds of a dropped inequality.
+func (sb soleBounds) drop(r []int64) { sb.count(r, -1) }
+
+// holds reports whether r is the only lower or upper bound of a free
+// column, and so not implied by the other inequalities.
+func (sb soleBounds) holds(r []int64) bool {
+	for c := 1; c < len(sb.lower) && c < len(r); c++ {
+		if sb.lower[c] >= 0 && (r[c] > 0 && sb.lower[c] == 1 || r[c] < 0 && sb.upper[c] == 1) {
+			return true
+		}
+	}
+	return false
 }
 
 // collapse removes the periodicity of the poly in parameter column c when
