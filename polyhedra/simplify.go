@@ -231,9 +231,9 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 	}
 	var samples [][]int64
 	if len(splits) >= minSampleSplits {
-		samples = base.samplePoints(sampleValues)
+		samples = base.samplePoints(sampleValues, splits)
 	} else {
-		samples = base.samplePoints(coarseSampleValues)
+		samples = base.samplePoints(coarseSampleValues, splits)
 	}
 	allPts := make([]int, len(samples))
 	for i := range allPts {
@@ -398,22 +398,33 @@ var coarseSampleValues = [][]int64{
 
 // samplePoints returns, for a set of parameters and divs of them, the
 // parameter points of grid (by the number of parameters, as
-// sampleValues) with every column's value; none for more parameters
-// than grid has, or for dimensions. Points whose divs
+// sampleValues) with the values of the divs that rows use; none for more
+// parameters than grid has, or for dimensions. The other divs are left
+// 0: the common divs of disjointSum's pieces are mostly their polys',
+// and filling them was most of the cost of a point. Points whose divs
 // overflow are left out.
-func (b *bset) samplePoints(grid [][]int64) [][]int64 {
+func (b *bset) samplePoints(grid [][]int64, rows [][]int64) [][]int64 {
 	if b.nd != 0 || b.np >= len(grid) || b.np == 0 {
 		return nil
 	}
+	need := b.divsUsedBy(rows)
 	vals := grid[b.np]
 	var out [][]int64
 	x := b.newRow()
 	var rec func(c int)
 	rec = func(c int) {
 		if c > b.np {
-			if b.fillDivs(x) {
-				out = append(out, copyRow(x))
+			for k, d := range b.divs {
+				if !need[k] {
+					continue
+				}
+				v, ok := dotOK(d.num, x)
+				if !ok {
+					return
+				}
+				x[b.divCol(k)] = floorDiv(v, d.den)
 			}
+			out = append(out, copyRow(x))
 			return
 		}
 		for _, v := range vals {
@@ -424,6 +435,26 @@ func (b *bset) samplePoints(grid [][]int64) [][]int64 {
 	x[0] = 1
 	rec(1)
 	return out
+}
+
+// divsUsedBy reports for each div of b whether rows use it, directly or
+// through another div they use.
+func (b *bset) divsUsedBy(rows [][]int64) []bool {
+	need := make([]bool, len(b.divs))
+	for _, r := range rows {
+		for k := range b.divs {
+			need[k] = need[k] || b.divCol(k) < len(r) && r[b.divCol(k)] != 0
+		}
+	}
+	for k := len(b.divs) - 1; k >= 0; k-- {
+		if !need[k] {
+			continue
+		}
+		for j := range k {
+			need[j] = need[j] || b.divs[k].num[b.divCol(j)] != 0
+		}
+	}
+	return need
 }
 
 // tightRow returns a copy of the inequality r tightened by tightenIneq.
