@@ -37,6 +37,13 @@ func (s *Set) CardLimits(l Limits) (q *PwQPolynomial, err error) {
 		c := p.clone()
 		c.poly = polyInt(1)
 		c.work = work
+		gs := c.congruences()
+		for _, g := range gs {
+			c.compress(g)
+		}
+		if len(gs) > 0 && !c.normalize() {
+			continue
+		}
 		dims, blocked := compressTiles(c, slices.Clone(s.dims))
 		if c.nd >= 2 && (blocked || c.severalBounds()) {
 			// A redundant bound (g < ceil(n/256) next to 256g + l < n)
@@ -61,6 +68,11 @@ func (s *Set) CardLimits(l Limits) (q *PwQPolynomial, err error) {
 		ps, err := countBset(c, dims)
 		if err != nil {
 			return nil, err
+		}
+		for _, p := range ps {
+			for _, g := range slices.Backward(gs) {
+				p.decompress(g)
+			}
 		}
 		pieces = append(pieces, ps...)
 	}
