@@ -67,6 +67,17 @@ func (b *bset) clone() *bset {
 	return c
 }
 
+// cloneSharingDivs is clone for a bset whose divs, and its copy's,
+// will not change: the copy shares them and the poly. disjointSum's
+// cells only gain constraints, and copying the pieces' common divs was
+// most of the cost of a split.
+func (b *bset) cloneSharingDivs() *bset {
+	c := *b
+	c.eqs = cloneRows(b.eqs)
+	c.ineqs = cloneRows(b.ineqs)
+	return &c
+}
+
 // cloneRows copies rows into one allocation: sets are cloned far more
 // often than they grow. Each row's capacity ends where it does, so that
 // appending a column to one (padRows) moves it rather than overwriting

@@ -288,7 +288,7 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 				nc.sign[s] = sg
 				if len(signs) == 2 {
 					base.work.charge(1)
-					nc.b = c.b.clone()
+					nc.b = c.b.cloneSharingDivs()
 					nc.pts = pts[side]
 					if sg {
 						nc.b.addIneq(copyRow(row))
