@@ -102,16 +102,16 @@ func TestClassesDiffer(t *testing.T) {
 					// A div of another parameter.
 					x.poly = x.poly.mul(polyFromRow(x.floorExpr(x.unit(o, 1), 3)).add(polyInt(1)))
 				}
-				if x.splitModulus(c) == 2 && !x.classesDiffer(c) && x.collapseClasses(c, 2) && !usesDivOf(x, c) {
+				if x.splitModulus(c) == 2 && !x.classesDiffer(c, 2) && x.collapseClasses(c, 2) && !usesDivOf(x, c) {
 					agreeing++
-				} else if x.splitModulus(c) == 2 && x.classesDiffer(c) {
+				} else if x.splitModulus(c) == 2 && x.classesDiffer(c, 2) {
 					nm := names{params: paramNames(x.np)}
 					t.Errorf("%s: classesDiffer(%d) on %s: %s", src, c, nm.conjunction(x), nm.polyString(x, x.poly))
 				}
 			}
 			for c := 1; c <= p.np; c++ {
 				m := p.splitModulus(c)
-				if m == 1 || m > maxCollapsePeriod || !p.classesDiffer(c) {
+				if m == 1 || m > maxCollapsePeriod || !p.classesDiffer(c, m) {
 					continue
 				}
 				claims++
@@ -142,7 +142,7 @@ func TestNonZeroOnLayer(t *testing.T) {
 	for _, c := range collapseOracleSets {
 		srcs = append(srcs, c.src)
 	}
-	for _, c := range cardCorpus() {
+	for _, c := range cardCorpus(t) {
 		srcs = append(srcs, c.src)
 	}
 	claims := 0

@@ -1,41 +1,65 @@
 package polyhedra
 
 import (
-	"fmt"
+	"bufio"
 	"math/rand"
+	"os"
+	"strings"
 	"testing"
 )
 
-// cardCorpus are the sets BenchmarkCardCorpus counts: the sets of issue
-// 26, on which barvinok 0.41.8 (on isl 0.27, parse excluded, best of 20)
-// took 66 µs, 0.84 ms, 0.82 ms and 18.5 µs for 1, 3, 3 and 1 pieces;
-// classic shapes; and seeded random sets of the property test.
-func cardCorpus() []struct{ name, src string } {
-	corpus := []struct{ name, src string }{
-		{"issue26_thin", "[n, m] -> { [i, j, k] : i >= -2 and i <= m + 1 and j >= i + 1 and j <= 2n - 1 and 2k >= i + j + 2 and 2k <= n + m + 2 and -2i - k - 2n - 4 >= 0 }"},
-		{"issue26_wedge", "[n, m] -> { [i, j] : 0 <= i <= n and 0 <= j <= m and 3i + 5j <= 2n + m }"},
-		{"issue26_stencil", "[n, m] -> { [i, j, k] : 1 <= i < n - 1 and 1 <= j < m - 1 and 0 <= k <= i + j and k mod 2 = 0 }"},
-		// The shape of stride2_filled's footprint: the addresses the
-		// work-groups of 256 work-items load, n of them.
-		{"issue26_footprint", "[n] -> { [a] : exists (g, p : 0 <= p < 256 and 0 <= 256g + p < n and a = 256g + p) }"},
-		{"triangle", triangle},
-		{"tetrahedron", "[n] -> { [i, j, k] : 0 <= k <= j <= i < n }"},
-		{"matmul_tiled", matmulTiled},
-		{"partial_tile", "[n] -> { [io, ii] : 0 <= ii < 16 and 0 <= 16io + ii < n and ii < 8 }"},
-		{"min_bound", "[n, m] -> { [i, j] : 0 <= i < min(n, m) and 0 <= j <= i }"},
-		{"skewed", "[n, m] -> { [i, j] : 0 <= i < n and i <= j < i + m }"},
+// A corpusSet is a named set of testdata/cardcorpus.tsv.
+type corpusSet struct{ name, src string }
+
+// fullCardCorpus are the sets BenchmarkCardCorpus counts, from
+// testdata/cardcorpus.tsv: the 161 distinct sets that counting the
+// library kernels passes to Card (lib*), the four sets of issue 26 and
+// six classic shapes, and 46 seeded random sets of the property test
+// (random*). doc.go quotes barvinok's times on them.
+func fullCardCorpus(tb testing.TB) []corpusSet {
+	tb.Helper()
+	f, err := os.Open("testdata/cardcorpus.tsv")
+	if err != nil {
+		tb.Fatal(err)
 	}
-	r := rand.New(rand.NewSource(26))
-	for k := range 6 {
-		corpus = append(corpus, struct{ name, src string }{fmt.Sprintf("random%d", k), randomSet(r, 2+k%2, 2).src})
+	defer f.Close()
+	var out []corpusSet
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		name, src, ok := strings.Cut(line, "\t")
+		if !ok {
+			tb.Fatalf("testdata/cardcorpus.tsv: %q has no tab", line)
+		}
+		out = append(out, corpusSet{name, src})
 	}
-	return corpus
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
 }
 
-// BenchmarkCardCorpus counts each set of cardCorpus and reports the
+// cardCorpus are the sets of fullCardCorpus that the package's own
+// tests count too: the issue's sets, the classic shapes and the first
+// six random sets, without the library's and the other random ones.
+func cardCorpus(tb testing.TB) []corpusSet {
+	var out []corpusSet
+	for _, c := range fullCardCorpus(tb) {
+		if !strings.HasPrefix(c.name, "lib") && !strings.HasPrefix(c.name, "random_s") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// BenchmarkCardCorpus counts each set of fullCardCorpus and reports the
 // pieces its answer prints (the basic sets of the printed domains).
 func BenchmarkCardCorpus(b *testing.B) {
-	for _, c := range cardCorpus() {
+	for _, c := range fullCardCorpus(b) {
 		b.Run(c.name, func(b *testing.B) {
 			s, err := ParseSet(c.src)
 			if err != nil {
@@ -53,10 +77,10 @@ func BenchmarkCardCorpus(b *testing.B) {
 }
 
 // BenchmarkCardCorpusPrinted is BenchmarkCardCorpus with the printed
-// answer formed too (String), as barvinok's times include its own
-// simplification: Card leaves the printed normal form until first use.
+// answer formed too (String): Card leaves the printed normal form until
+// first use.
 func BenchmarkCardCorpusPrinted(b *testing.B) {
-	for _, c := range cardCorpus() {
+	for _, c := range fullCardCorpus(b) {
 		b.Run(c.name, func(b *testing.B) {
 			s, err := ParseSet(c.src)
 			if err != nil {
@@ -76,8 +100,36 @@ func BenchmarkCardCorpusPrinted(b *testing.B) {
 // TestCardCorpus checks the printed answers of cardCorpus against
 // enumeration, so that the benchmark times right answers.
 func TestCardCorpus(t *testing.T) {
-	for _, c := range cardCorpus() {
+	for _, c := range cardCorpus(t) {
 		s, q := parseAndCount(t, c.src)
 		checkShown(t, s, q, -2, 9)
+	}
+}
+
+// corpusValues are the parameter values TestCardCorpusLibrary draws
+// from: small sizes, and the tile sizes of the library and their
+// neighbours.
+var corpusValues = []int64{-1, 0, 1, 2, 3, 5, 8, 15, 16, 17, 31, 32, 33}
+
+// TestCardCorpusLibrary checks the counts of the library's sets of
+// fullCardCorpus against enumeration at seeded parameter points.
+func TestCardCorpusLibrary(t *testing.T) {
+	r := rand.New(rand.NewSource(26))
+	for _, c := range fullCardCorpus(t) {
+		if !strings.HasPrefix(c.name, "lib") {
+			continue
+		}
+		s, q := parseAndCount(t, c.src)
+		for range 6 {
+			p := env{}
+			for _, name := range s.params {
+				p[name] = corpusValues[r.Intn(len(corpusValues))]
+			}
+			want := int64(len(enumerated(t, s, p)))
+			got, err := q.Eval(p)
+			if err != nil || !got.IsInt64() || got.Int64() != want {
+				t.Fatalf("%s: %s at %v = %v (%v), enumeration %d", c.name, q, p, got, err, want)
+			}
+		}
 	}
 }

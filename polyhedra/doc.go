@@ -82,7 +82,15 @@
 // bounds are tested for redundancy where a tile's box failed to merge
 // or a dimension has several bounds in one direction, not in a box
 // (testing every bound took a seventh of the time of counting a tiled
-// matrix multiplication). A div with a period above
+// matrix multiplication). A parameter that the set confines to one
+// residue class (a kernel's assumption n mod 256 = 0, or exists e : n =
+// 4e + 1) is compressed first: the set is counted over n' with n =
+// M*n' + r, whose bounds carry no div of n, and each piece is mapped
+// back by n' = (n - r)/M, the congruence kept as its constraint, as
+// barvinok compresses parameters; a partial tile of 32 work-items in
+// groups of 256 over such an n counted in five overlapping pieces with
+// floors of n, printed a quadratic in two of them, and now counts in a
+// third of the time and prints n/8. A div with a period above
 // 64 is lifted into a new dimension q with m*q <= e <= m*q + m - 1
 // instead of splitting into residue classes; q is a function of the other
 // variables, so the count is unchanged. Chambers that Fourier–Motzkin

@@ -788,7 +788,7 @@ func (p *bset) collapse(c int) bool {
 	if !usesDiv || m == 1 || m > maxCollapsePeriod {
 		return true
 	}
-	if p.classesDiffer(c) {
+	if p.classesDiffer(c, m) {
 		return true
 	}
 	return p.collapseClasses(c, m)
@@ -877,13 +877,13 @@ const (
 // keeps the poly; 0 proves nothing, and collapse goes on symbolically.
 // Only speed depends on it. The values are exact: evalInt64 gives them
 // over one denominator, and an overflow ends the search.
-func (p *bset) classesDiffer(c int) bool {
+func (p *bset) classesDiffer(c int, m int64) bool {
 	if p.nd != 0 || p.np > 3 {
 		return false
 	}
 	deg := p.poly.degree()
 	cols := p.newRow()
-	vals := make([]int64, deg+2)
+	vals := make([]int64, deg+1+int(m))
 	// inside evaluates the poly at cols with column c set to n, if that
 	// is a point of the domain.
 	inside := func(n int64) (v int64, in, ok bool) {
@@ -908,9 +908,10 @@ func (p *bset) classesDiffer(c int) bool {
 			continue
 		}
 		// The run of consecutive points of the domain from n0 down to
-		// lo, then up from n0 until there are D + 2.
+		// lo, then up from n0 until there are D + 1 + m: every window of
+		// D + 2 within one period.
 		lo := n0
-		for lo > n0-int64(deg+1) {
+		for lo > n0-int64(len(vals)-1) {
 			if _, in, ok := inside(lo - 1); !ok {
 				return false
 			} else if !in {
@@ -930,9 +931,9 @@ func (p *bset) classesDiffer(c int) bool {
 			vals[run] = v
 			run++
 		}
-		if run == len(vals) {
-			for k := 1; k < len(vals); k++ {
-				for j := len(vals) - 1; j >= k; j-- {
+		if run >= deg+2 {
+			for k := 1; k <= deg+1; k++ {
+				for j := run - 1; j >= k; j-- {
 					d := vals[j] - vals[j-1]
 					if (d < vals[j]) != (vals[j-1] > 0) {
 						return false // overflow
@@ -940,9 +941,13 @@ func (p *bset) classesDiffer(c int) bool {
 					vals[j] = d
 				}
 			}
-			if vals[len(vals)-1] != 0 {
-				return true
+			for _, d := range vals[deg+1 : run] {
+				if d != 0 {
+					return true
+				}
 			}
+		}
+		if run == len(vals) {
 			if bases++; bases == maxClassBases {
 				break
 			}
