@@ -588,7 +588,7 @@ func (p *bset) looseAtSimplePoints() []bool {
 // i = 2, j = 1). visit may not keep x, which the next point overwrites.
 func (p *bset) eachSimplePoint(visit func(x []int64)) {
 	var buf [32]int64
-	x := buf[:0]
+	var x []int64
 	if w := p.width(); w <= len(buf) {
 		x = buf[:w]
 	} else {
