@@ -125,18 +125,19 @@
 // 0.27, built from its sources for the comparison; isl_set_card, parse
 // excluded, best of 20 in one process, the least of three rounds taken
 // in turns with this package's, on 2 cores, 2026-11-28), Card's time is
-// 0.159 of barvinok's in geometric mean (0.133 on the library's sets,
-// 0.209 on the classic ones, 0.283 on the random ones; 0.200, 0.173,
-// 0.251 and 0.317 before that day's changes) and at most 1.84 times it
-// (the wedge of issue 26; four sets were above 2 times before). On the
-// issue's four sets barvinok takes 52 µs, 0.73 ms, 0.72 ms and 15 µs and
-// answers in 1, 3, 1 and 1 pieces; Card takes 34 µs, 1.34 ms, 86 µs and
-// 4 µs, in as many pieces, and with the printed answer about 0.05, 11,
-// 0.37 and 0.02 ms: barvinok's answer is returned in its final form,
-// this package's normal form is left to printing. Before counting, each
-// inequality that the set forces to hold with equality (FM with integer
-// tightening, where no simple point holds it strictly) becomes an
-// equality: the first set holds points only at n = 0, where i, j and k
+// 0.162 of barvinok's in geometric mean (0.134 on the library's sets,
+// 0.213 on the classic ones, 0.289 on the random ones; 0.202, 0.174,
+// 0.261 and 0.322 before that day's changes, in the same rounds) and at
+// most 1.91 times it (the wedge of issue 26; before, the wedge at 2.94
+// times and two sets without dimensions above 2 times). On the issue's
+// four sets barvinok takes 51 µs, 0.71 ms, 0.71 ms and 15 µs and answers
+// in 1, 3, 1 and 1 pieces; Card takes 33 µs, 1.37 ms, 88 µs and 4 µs
+// (45 µs, 2.10 ms, 98 µs and 4 µs before), in as many pieces, and with
+// the printed answer about 0.05, 11, 0.37 and 0.02 ms: barvinok's answer
+// is returned in its final form, this package's normal form is left
+// to printing. Before counting, each inequality that the set forces
+// to hold with equality (FM with integer tightening, where no simple
+// point holds it strictly) becomes an equality: the first set holds points only at n = 0, where i, j and k
 // are pinned too, and counting its rational relaxation's chambers took
 // 60 ms. On the second set the residue classes of i, summed each in
 // chambers of its own, left 22 overlapping pieces that could not be
@@ -147,7 +148,7 @@
 // canonical div as it is and drops unused divs in one pass, a div that
 // two simple points of the domain show to vary needs no FM range, and
 // disjointSum's cells share the pieces' common divs and settle splits
-// on a coarse grid of sample points (3.65 ms before). Its count on
+// on a coarse grid of sample points. Its count on
 // 2m <= n + 1 has period 3 and prints in 8 terms with floors of period
 // 3 (below); the other two chambers have periods 15 and 5 and keep their
 // floors (1.3 kB printed in all, 2.8 kB before).
