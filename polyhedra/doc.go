@@ -137,9 +137,9 @@
 // is returned in its final form, this package's normal form is left
 // to printing. Before counting, each inequality that the set forces
 // to hold with equality (FM with integer tightening, where no simple
-// point holds it strictly) becomes an equality: the first set holds points only at n = 0, where i, j and k
-// are pinned too, and counting its rational relaxation's chambers took
-// 60 ms. On the second set the residue classes of i, summed each in
+// point holds it strictly) becomes an equality: the first set holds
+// points only at n = 0, where i, j and k are pinned too, and counting
+// its rational relaxation's chambers took 60 ms. On the second set the residue classes of i, summed each in
 // chambers of its own, left 22 overlapping pieces that could not be
 // made disjoint within 96 cells, in 25 ms; summed in the chambers of i
 // they leave 9 disjoint pieces that print as barvinok's 3, but each
