@@ -588,12 +588,7 @@ func (p *bset) looseAtSimplePoints() []bool {
 // i = 2, j = 1). visit may not keep x, which the next point overwrites.
 func (p *bset) eachSimplePoint(visit func(x []int64)) {
 	var buf [32]int64
-	var x []int64
-	if w := p.width(); w <= len(buf) {
-		x = buf[:w]
-	} else {
-		x = p.newRow()
-	}
+	x := p.scratchRow(&buf)
 	for _, pv := range [...]int64{17, 1000} {
 		for _, pattern := range [...]func(k int) int64{
 			func(k int) int64 { return int64(k + 1) },

@@ -20,12 +20,7 @@ var (
 // the point they let push furthest along that row.
 func (b *bset) witness(cb *colBounds, extra ...[]int64) bool {
 	var buf [32]int64
-	var x []int64
-	if w := b.width(); w <= len(buf) {
-		x = buf[:w]
-	} else {
-		x = b.newRow()
-	}
+	x := b.scratchRow(&buf)
 	if cb != nil && len(extra) == 1 && b.fillExtreme(x, extra[0], cb) && b.satisfies(x, extra) {
 		return true
 	}
@@ -37,6 +32,15 @@ func (b *bset) witness(cb *colBounds, extra ...[]int64) bool {
 		}
 	}
 	return false
+}
+
+// scratchRow returns a row of b's width in buf where it fits: the point
+// tests run in loops, and a row per test was much of their cost.
+func (b *bset) scratchRow(buf *[32]int64) []int64 {
+	if w := b.width(); w <= len(buf) {
+		return buf[:w]
+	}
+	return b.newRow()
 }
 
 // fillExtreme sets x to a point that pushes dir·x up within the constant
