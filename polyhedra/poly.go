@@ -30,22 +30,34 @@ func polyConst(c *big.Rat) *poly {
 	return &poly{terms: []term{{nil, c}}}
 }
 
-func polyInt(v int64) *poly { return polyConst(big.NewRat(v, 1)) }
+func polyInt(v int64) *poly { return polyConst(newRat(v, 1)) }
 
 // polyFromRow returns the affine polynomial row[0] + sum row[j]*x_j.
+// Its terms are made in the order normalize keeps (the constant, then
+// the columns from the last), with small coefficients shared and the
+// exponents in one buffer: substitutions make one for every row they
+// rewrite.
 func polyFromRow(row []int64) *poly {
-	p := &poly{}
-	if row[0] != 0 {
-		p.terms = append(p.terms, term{nil, big.NewRat(row[0], 1)})
-	}
-	for j := 1; j < len(row); j++ {
-		if row[j] != 0 {
-			e := make([]uint8, j+1)
-			e[j] = 1
-			p.terms = append(p.terms, term{e, big.NewRat(row[j], 1)})
+	n := 0
+	for _, v := range row {
+		if v != 0 {
+			n++
 		}
 	}
-	p.normalize()
+	p := &poly{terms: make([]term, 0, n)}
+	if row[0] != 0 {
+		p.terms = append(p.terms, term{nil, newRat(row[0], 1)})
+	}
+	flat := make([]uint8, 0, n*len(row))
+	for j := len(row) - 1; j >= 1; j-- {
+		if row[j] != 0 {
+			start := len(flat)
+			flat = append(flat, make([]uint8, j+1)...)
+			e := flat[start : start+j+1 : start+j+1]
+			e[j] = 1
+			p.terms = append(p.terms, term{e, newRat(row[j], 1)})
+		}
+	}
 	return p
 }
 
