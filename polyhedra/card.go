@@ -37,46 +37,74 @@ func (s *Set) CardLimits(l Limits) (q *PwQPolynomial, err error) {
 		c := p.clone()
 		c.poly = polyInt(1)
 		c.work = work
-		gs := c.congruences()
-		for _, g := range gs {
-			c.compress(g)
-		}
-		if len(gs) > 0 && !c.normalize() {
-			continue
-		}
-		dims, blocked := compressTiles(c, slices.Clone(s.dims))
-		if c.nd >= 2 && (blocked || c.severalBounds()) {
-			// A redundant bound (g < ceil(n/256) next to 256g + l < n)
-			// hides a tile; fewer bounds also mean fewer chambers.
-			// Testing every bound took a seventh of the time of counting
-			// matmul_tiled, whose tiles all merge into a box at once, so
-			// it is done only where a tile's box failed to merge or a
-			// dimension has chambers to split. Testing only the bounds
-			// of such dimensions left footprints' bounding boxes 6 to 25
-			// times slower to count.
-			c.dropRedundant()
-			dims, _ = compressTiles(c, dims)
-		}
-		// A set whose points lie on a hyperplane that no constraint
-		// states (the first set of issue 26 has points only at n = 0,
-		// where -2 <= i < j <= 2n - 1 pins i, j and k) is counted in its
-		// rational relaxation's chambers otherwise: tens of pieces that
-		// simplify to one, in 50 ms where this takes 0.2 ms.
-		if c.tightenToEqualities() && !c.normalize() {
-			continue
-		}
-		ps, err := countBset(c, dims)
+		ps, err := countCompressed(c, s.dims)
 		if err != nil {
 			return nil, err
+		}
+		pieces = append(pieces, ps...)
+	}
+	return newPwQP(s.params, pieces, work), nil
+}
+
+// countCompressed counts c with its parameter congruences compressed
+// (see congruences), and c as it is where compressing or mapping the
+// pieces back overflows: the rows scaled by the moduli can, where
+// counting without them does not.
+func countCompressed(c *bset, dims []string) ([]*bset, error) {
+	gs := c.congruences()
+	if len(gs) == 0 {
+		return countPart(c, dims)
+	}
+	z := c.clone()
+	var ps []*bset
+	var err error
+	if tryNoOverflow(func() {
+		for _, g := range gs {
+			z.compress(g)
+		}
+		if !z.normalize() {
+			return
+		}
+		if ps, err = countPart(z, dims); err != nil {
+			return
 		}
 		for _, p := range ps {
 			for _, g := range slices.Backward(gs) {
 				p.decompress(g)
 			}
 		}
-		pieces = append(pieces, ps...)
+	}) {
+		return ps, err
 	}
-	return newPwQP(s.params, pieces, work), nil
+	return countPart(c, dims)
+}
+
+// countPart counts a basic set with poly 1: its tiles merged, its
+// bounds made fewer where they hide tiles, the equalities it implies
+// made explicit, then summed dimension by dimension (countBset).
+func countPart(c *bset, dims []string) ([]*bset, error) {
+	dims, blocked := compressTiles(c, slices.Clone(dims))
+	if c.nd >= 2 && (blocked || c.severalBounds()) {
+		// A redundant bound (g < ceil(n/256) next to 256g + l < n)
+		// hides a tile; fewer bounds also mean fewer chambers.
+		// Testing every bound took a seventh of the time of counting
+		// matmul_tiled, whose tiles all merge into a box at once, so
+		// it is done only where a tile's box failed to merge or a
+		// dimension has chambers to split. Testing only the bounds
+		// of such dimensions left footprints' bounding boxes 6 to 25
+		// times slower to count.
+		c.dropRedundant()
+		dims, _ = compressTiles(c, dims)
+	}
+	// A set whose points lie on a hyperplane that no constraint
+	// states (the first set of issue 26 has points only at n = 0,
+	// where -2 <= i < j <= 2n - 1 pins i, j and k) is counted in its
+	// rational relaxation's chambers otherwise: tens of pieces that
+	// simplify to one, in 50 ms where this takes 0.2 ms.
+	if c.tightenToEqualities() && !c.normalize() {
+		return nil, nil
+	}
+	return countBset(c, dims)
 }
 
 // countBset sums b.poly over all dimensions of b and returns the pieces,

@@ -61,3 +61,21 @@ func TestCardPartialTileModulus(t *testing.T) {
 		t.Errorf("%s: want one piece without floors", s)
 	}
 }
+
+// TestCardCompressOverflow counts a set whose compression overflows (n =
+// 65536*n' makes 2^50*n a coefficient of 2^66): Card counts it without
+// compression instead of failing.
+func TestCardCompressOverflow(t *testing.T) {
+	src := "[n] -> { [i] : n mod 65536 = 0 and 0 <= i <= 3 and 1125899906842624 n + i >= 0 }"
+	_, q := parseAndCount(t, src)
+	for _, n := range []int64{-131072, -65536, -1, 0, 5, 65536, 131072, 1 << 40} {
+		want := int64(0)
+		if n >= 0 && n%65536 == 0 {
+			want = 4
+		}
+		got, err := q.Eval(map[string]int64{"n": n})
+		if err != nil || !got.IsInt64() || got.Int64() != want {
+			t.Fatalf("at n = %d: %s = %v (%v), want %d", n, q, got, err, want)
+		}
+	}
+}
