@@ -102,6 +102,8 @@ func FuzzCard(f *testing.F) {
 		"[n] -> { [i] : 0 <= i < n and exists q : i = 3q + 1 }",
 		"[n, m] -> { [i, j] : 0 <= i < n and 0 <= j < m and (i + 2j) mod 5 = 2 }",
 		"[n] -> { [i, j] : 0 <= i < n and i <= 2j <= n and not (j mod 2 = 0) }",
+		"[n] -> { [io, ii] : n mod 16 = 0 and 0 <= ii < 4 and 0 <= 16io + ii < n }",
+		"[n, m] -> { [i] : exists (e : n = 3e + 2) and 0 <= i < n + m }",
 	}
 	fuzzSets(f, seeds, 200, func(t *testing.T, src string, s *Set, params map[string]int64) {
 		card, err := s.Card()
