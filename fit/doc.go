@@ -328,6 +328,25 @@
 // 0.21).
 // uniperf fit --one-saturation fits one S, searched, for every property.
 //
+// A fourth saturation, for the flops of the special-function units
+// (div, pow, special) apart from local memory, was tried on 2026-11-28
+// and not kept. Read from the suite's own under-filled rows (arith_pow,
+// arith_rsqrt and arith_div at n = 128 to 512, each kernel and nk a
+// fill class of its own, ReadSaturation), it comes out below the
+// latency-bound one on every GPU table: 320 to 352 for pow, 224 to 448
+// for rsqrt and 416 to 448 for div, through CUDA and OpenCL alike.
+// Given to the H100's CUDA table with the other saturations held, 288,
+// 352 and 448 give the test kernels 0.153, 0.144 and 0.127 across
+// kernels (n-body 0.47, 0.37 and 0.22) against 0.066 (n-body 0.013) with
+// the shared 640, and leave-one-class-out 0.127, 0.127 and 0.126 against
+// 0.118: n-body's pow(x, 2) in a loop with its guards and local loads
+// does not run as arith_pow's chains of pow do. Through OpenCL, where
+// n-body is 0.21 short at 448, a saturation of 640 for these flops alone
+// would give 0.043 across kernels on the H100 and 0.094 on the H200,
+// but leave-one-class-out stays within 0.117 to 0.123 from 448 to 1024
+// and the training error within 0.069 to 0.071: nothing that the
+// measurement rows hold chooses it.
+//
 // # Ties
 //
 // A weight that the measurement rows cannot set apart from the others of
