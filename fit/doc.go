@@ -343,9 +343,10 @@
 // does not run as arith_pow's chains of pow do. Through OpenCL, where
 // n-body is 0.21 short at 448, a saturation of 640 for these flops alone
 // would give 0.043 across kernels on the H100 and 0.094 on the H200,
-// but leave-one-class-out stays within 0.117 to 0.123 from 448 to 1024
-// and the training error within 0.069 to 0.071: nothing that the
-// measurement rows hold chooses it.
+// but from 448 to 1024 leave-one-class-out stays within 0.117 to 0.123
+// (H100) and 0.106 to 0.110 (H200), and the training error within 0.081
+// to 0.082 and 0.069 to 0.071: nothing that the measurement rows hold
+// chooses it.
 //
 // # Ties
 //
