@@ -125,14 +125,14 @@
 // 0.27, built from its sources for the comparison; isl_set_card, parse
 // excluded, best of 20 in one process, the least of three rounds taken
 // in turns with this package's, on 2 cores, 2026-11-28), Card's time is
-// 0.162 of barvinok's in geometric mean (0.134 on the library's sets,
-// 0.213 on the classic ones, 0.289 on the random ones; 0.202, 0.174,
-// 0.261 and 0.322 before that day's changes, in the same rounds) and at
-// most 1.91 times it (the wedge of issue 26; before, the wedge at 2.94
+// 0.143 of barvinok's in geometric mean (0.118 on the library's sets,
+// 0.188 on the classic ones, 0.260 on the random ones; 0.195, 0.169,
+// 0.258 and 0.301 before that day's changes, in the same rounds) and at
+// most 1.81 times it (the wedge of issue 26; before, the wedge at 2.90
 // times and two sets without dimensions above 2 times). On the issue's
-// four sets barvinok takes 51 µs, 0.71 ms, 0.71 ms and 15 µs and answers
-// in 1, 3, 1 and 1 pieces; Card takes 33 µs, 1.37 ms, 88 µs and 4 µs
-// (45 µs, 2.10 ms, 98 µs and 4 µs before), in as many pieces, and with
+// four sets barvinok takes 54 µs, 0.73 ms, 0.72 ms and 15 µs and answers
+// in 1, 3, 1 and 1 pieces; Card takes 32 µs, 1.32 ms, 78 µs and 3 µs
+// (48 µs, 2.11 ms, 97 µs and 5 µs before), in as many pieces, and with
 // the printed answer about 0.05, 11, 0.37 and 0.02 ms: barvinok's answer
 // is returned in its final form, this package's normal form is left
 // to printing. Before counting, each inequality that the set forces
