@@ -409,6 +409,13 @@ func (b *bset) samplePoints(grid [][]int64, rows [][]int64) [][]int64 {
 	}
 	need := b.divsUsedBy(rows)
 	vals := grid[b.np]
+	total := 1
+	for range b.np {
+		total *= len(vals)
+	}
+	// The points share one allocation: a grid of them was the largest
+	// source of allocations in counting the library's sets.
+	flat := make([]int64, 0, total*b.width())
 	var out [][]int64
 	x := b.newRow()
 	var rec func(c int)
@@ -424,7 +431,9 @@ func (b *bset) samplePoints(grid [][]int64, rows [][]int64) [][]int64 {
 				}
 				x[b.divCol(k)] = floorDiv(v, d.den)
 			}
-			out = append(out, copyRow(x))
+			start := len(flat)
+			flat = append(flat, x...)
+			out = append(out, flat[start:len(flat):len(flat)])
 			return
 		}
 		for _, v := range vals {
