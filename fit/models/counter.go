@@ -38,6 +38,11 @@ type Counter struct {
 	banks  fit.BankLayout
 	mu     sync.Mutex
 	cache  map[string]*counted
+	// inputs caches Inputs by case (see Env.Inputs): every model, every
+	// fold of a cross-validation and every device whose tables share
+	// the counter ask for the same rows, and finding a launch grid
+	// enumerates the kernel's domain (most of the demo's time).
+	inputs sync.Map
 }
 
 type counted struct {

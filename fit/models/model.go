@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/gpus"
@@ -31,10 +30,6 @@ type Env struct {
 	// Device holds the device's parameters; nil where none is known,
 	// which only models that need no device parameters accept.
 	Device *gpus.Device
-	// inputs caches Inputs by case: every model, and every fold of a
-	// cross-validation, asks for the same rows, and finding a launch
-	// grid enumerates the kernel's domain (most of the demo's time).
-	inputs sync.Map
 }
 
 // Inputs are the facts about a launch that every model may draw on.
@@ -63,14 +58,14 @@ func (in *Inputs) Groups() int64 { return in.WorkItems() / in.GroupSize() }
 // callers and must not be modified.
 func (e *Env) Inputs(c Case) (*Inputs, error) {
 	key := c.key()
-	if in, ok := e.inputs.Load(key); ok {
+	if in, ok := e.Counter.inputs.Load(key); ok {
 		return in.(*Inputs), nil
 	}
 	in, err := e.newInputs(c)
 	if err != nil {
 		return nil, err
 	}
-	e.inputs.Store(key, in)
+	e.Counter.inputs.Store(key, in)
 	return in, nil
 }
 
