@@ -88,8 +88,11 @@ func (e *engine) grid() (*grid, error) {
 		if ok {
 			extent = hi - lo + 1
 			g.lb[slot] = lo
-			values := int64(0)
-			q.each(v, func() { values++ })
+			values := extent
+			if !q.convex() {
+				values = 0
+				q.each(v, func() { values++ })
+			}
 			if values != extent {
 				return nil, errorf(e.file, e.k.Domains[in.Domain].pos, "iname %s (%s) takes %d values between %d and %d at %s, not all of them: a hardware index must run over a contiguous range",
 					in.Name, in.Tag, values, lo, hi, e.paramString())

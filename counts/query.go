@@ -1,5 +1,7 @@
 package counts
 
+import "slices"
+
 // query answers membership and enumeration questions about one compiled
 // domain for a fixed split of its inames: the fixed inames get values
 // from the caller, the targets are enumerated, and the remaining (free)
@@ -265,6 +267,52 @@ func (q *query) eachFrom(j int, v []int64, fn func()) {
 		q.eachFrom(j+1, v, fn)
 	}
 	q.known[t] = false
+}
+
+// convex reports whether the projection onto the single target is
+// provably an interval of the integers, so that every value between its
+// extremes is a member: one live conjunction, no floor in a constraint
+// on the target or on a free iname linked to it, and every such free
+// iname alone in its group (see qcomp) with coefficient ±1 in its
+// constraints. Each such iname x then ranges over max L_i(t) <= x <=
+// min U_j(t) with L_i, U_j affine in the target t, so it has a value
+// exactly where every L_i(t) <= U_j(t), an affine condition on t, as
+// the target's own constraints are: the values of t are those of an
+// interval. Groups that do not mention the target hold or fail alike
+// for every value. The launch grid checks that a hardware index runs
+// over a contiguous range, and enumerating every work-group index to
+// do so was most of the cost of finding it.
+func (q *query) convex() bool {
+	if len(q.targets) != 1 || len(q.conjs) != 1 {
+		return false
+	}
+	qc := &q.conjs[0]
+	t := q.targets[0]
+	for _, i := range qc.pre {
+		if x := &qc.c.cons[i]; slices.Contains(x.slots, t) && len(x.e.floors) > 0 {
+			return false
+		}
+	}
+	for _, comp := range qc.comps {
+		if comp.indep {
+			continue
+		}
+		if len(comp.vars) != 1 {
+			return false
+		}
+		for _, i := range comp.bcons[0] {
+			x := &qc.c.cons[i]
+			if a := x.e.coefOf(comp.vars[0]); len(x.e.floors) > 0 || a != 1 && a != -1 {
+				return false
+			}
+		}
+		for _, i := range comp.checks[0] {
+			if len(qc.c.cons[i].e.floors) > 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // extremes returns the least and greatest value of the single target in
