@@ -14,15 +14,7 @@ import (
 func TestConvexProjection(t *testing.T) {
 	var kernels []*Kernel
 	for _, name := range library.Names() {
-		src, err := library.Source(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := ParseKernel(library.FileName(name), src, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kernels = append(kernels, k)
+		kernels = append(kernels, benchKernel(t, name))
 	}
 	for _, src := range []string{
 		"kernel even\ndomain [n] -> { [i, j] : i = 2j and 0 <= j < n }\ntag i g.0\n",
