@@ -911,11 +911,12 @@ func (p *bset) classesDiffer(c int, m int64) bool {
 		} else if !in {
 			continue
 		}
-		// The run of consecutive points of the domain from n0 down to
-		// lo, then up from n0 until there are D + 1 + m: every window of
-		// D + 2 within one period.
+		// The run of consecutive points of the domain from lo, at most
+		// D + 1 below n0, up until there are D + 1 + m: every window of
+		// D + 2 within one period. Each window is tested as the run
+		// reaches it, so that a step near n0 ends the search early.
 		lo := n0
-		for lo > n0-int64(len(vals)-1) {
+		for lo > n0-int64(deg+1) {
 			if _, in, ok := inside(lo - 1); !ok {
 				return false
 			} else if !in {
@@ -934,18 +935,11 @@ func (p *bset) classesDiffer(c int, m int64) bool {
 			}
 			vals[run] = v
 			run++
-		}
-		if run >= deg+2 {
-			for k := 1; k <= deg+1; k++ {
-				for j := run - 1; j >= k; j-- {
-					d := vals[j] - vals[j-1]
-					if (d < vals[j]) != (vals[j-1] > 0) {
-						return false // overflow
-					}
-					vals[j] = d
+			if run >= deg+2 {
+				d, ok := highestDifference(vals[run-deg-2 : run])
+				if !ok {
+					return false
 				}
-			}
-			for _, d := range vals[deg+1 : run] {
 				if d != 0 {
 					return true
 				}
@@ -961,6 +955,27 @@ func (p *bset) classesDiffer(c int, m int64) bool {
 		}
 	}
 	return false
+}
+
+// highestDifference is the last finite difference of vals (the
+// len(vals)-1-th), and false on overflow. vals is left as it was.
+func highestDifference(vals []int64) (int64, bool) {
+	var buf [8]int64
+	d := buf[:0]
+	if len(vals) > len(buf) {
+		d = make([]int64, 0, len(vals))
+	}
+	d = append(d, vals...)
+	for k := 1; k < len(d); k++ {
+		for j := len(d) - 1; j >= k; j-- {
+			x := d[j] - d[j-1]
+			if (x < d[j]) != (d[j-1] > 0) {
+				return 0, false
+			}
+			d[j] = x
+		}
+	}
+	return d[len(d)-1], true
 }
 
 // maxValuePeriod bounds the period collapseByValues tries, and
