@@ -57,7 +57,7 @@ kernels), "cv" (geomean left out one class at a time), "cv_rows",
 "not_compared"}]}; with --full the figures are computed afresh and the
 report is left out.
 
---full computes and prints everything, about half a minute of CPU: both
+--full computes and prints everything, about a minute of CPU: both
 sets of weights with the rates they imply, the training error per class,
 measured against predicted times of every test row, the coverage of the
 default fit (uniperf fit --coverage), and the sections above per table.
@@ -98,7 +98,7 @@ validate and uniperf export on embedded:NAME tables.`,
 var demoJSON bool
 
 func init() {
-	demoCmd.Flags().BoolVar(&demoFull, "full", false, "compute and print the whole report (about half a minute of CPU)")
+	demoCmd.Flags().BoolVar(&demoFull, "full", false, "compute and print the whole report (about a minute of CPU)")
 	demoCmd.Flags().BoolVar(&demoJSON, "json", false, "print the summary as JSON instead of the screen (with --full: computed afresh)")
 	rootCmd.AddCommand(demoCmd)
 }

@@ -69,7 +69,7 @@ type modelSummary struct {
 
 // demoCacheFile holds the summaries of the shipped tables, so that the
 // demo answers at once: fitting, cross-validating and calibrating every
-// model on six tables takes half a minute of CPU. TestDemoSummaryCache
+// model on six tables takes about a minute of CPU. TestDemoSummaryCache
 // recomputes each summary and compares it with this file; `go test
 // ./cmd/uniperf -run TestDemoSummaryCache -update-demo-cache` rewrites it.
 const demoCacheFile = "demosummary.json"
