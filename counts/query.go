@@ -301,11 +301,11 @@ func (q *query) convex() bool {
 			return false
 		}
 		for _, i := range comp.bcons[0] {
-			x := &qc.c.cons[i]
-			if a := x.e.coefOf(comp.vars[0]); len(x.e.floors) > 0 || a != 1 && a != -1 {
+			if a := qc.c.cons[i].e.coefOf(comp.vars[0]); a != 1 && a != -1 {
 				return false
 			}
 		}
+		// checks[0] holds every constraint on the group's one iname.
 		for _, i := range comp.checks[0] {
 			if len(qc.c.cons[i].e.floors) > 0 {
 				return false

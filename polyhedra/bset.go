@@ -55,11 +55,7 @@ func (b *bset) fit(row []int64) []int64 {
 func (b *bset) clone() *bset {
 	c := &bset{np: b.np, nd: b.nd, poly: b.poly.clone(), lifts: b.lifts, work: b.work}
 	c.divs = make([]div, len(b.divs))
-	nums := make([][]int64, len(b.divs))
-	for k, d := range b.divs {
-		nums[k] = d.num
-	}
-	for k, num := range cloneRows(nums) {
+	for k, num := range cloneRows(b.divNums()) {
 		c.divs[k] = div{num, b.divs[k].den}
 	}
 	c.eqs = cloneRows(b.eqs)

@@ -27,13 +27,7 @@ func canonicalFloor(num []int64, den int64) (q, r []int64, d, sign int64) {
 	if den == 1 || isZeroRow(num[1:]) {
 		return q, nil, 0, 0
 	}
-	alt := make([]int64, len(num))
-	alt[0] = den - 1 - num[0]
-	for j := 1; j < len(num); j++ {
-		if num[j] > 0 {
-			alt[j] = den - num[j]
-		}
-	}
+	alt := altFloor(make([]int64, len(num)), num, den)
 	if divLess(alt, num) {
 		for j := 1; j < len(num); j++ {
 			if num[j] > 0 {
@@ -57,30 +51,27 @@ func isCanonicalFloor(num []int64, den int64) bool {
 			return false
 		}
 	}
-	// divLess(alt, num) with alt as canonicalFloor forms it.
-	var sa, sb int64
-	for _, v := range num[1:] {
-		if v > 0 {
-			sa += den - v
-		}
-		sb += v
+	var buf [32]int64
+	alt := buf[:]
+	if len(num) > len(buf) {
+		alt = make([]int64, len(num))
 	}
-	if sa != sb {
-		return sa > sb
-	}
-	if alt0 := den - 1 - num[0]; alt0 != num[0] {
-		return alt0 > num[0]
-	}
-	for _, v := range num[1:] {
-		var alt int64
-		if v > 0 {
-			alt = den - v
-		}
-		if alt != v {
-			return alt > v
+	return !divLess(altFloor(alt[:len(num)], num, den), num)
+}
+
+// altFloor writes into alt (of num's length) the numerator s of the
+// other form of floor(num/den) (see canonicalFloor): s_j = den - num_j
+// where num_j > 0, s_0 = den - 1 - num_0, for num's coefficients in
+// [0, den).
+func altFloor(alt, num []int64, den int64) []int64 {
+	alt[0] = den - 1 - num[0]
+	for j := 1; j < len(num); j++ {
+		alt[j] = 0
+		if num[j] > 0 {
+			alt[j] = den - num[j]
 		}
 	}
-	return true
+	return alt
 }
 
 // divLess orders canonical div numerators: smaller coefficient sum, then

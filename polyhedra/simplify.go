@@ -229,12 +229,11 @@ func disjointSum(pieces []*bset) ([]*bset, bool) {
 	for i := range all {
 		all[i] = i
 	}
-	var samples [][]int64
+	grid := coarseSampleValues
 	if len(splits) >= minSampleSplits {
-		samples = base.samplePoints(sampleValues, splits)
-	} else {
-		samples = base.samplePoints(coarseSampleValues, splits)
+		grid = sampleValues
 	}
+	samples := base.samplePoints(grid, splits)
 	allPts := make([]int, len(samples))
 	for i := range allPts {
 		allPts[i] = i
@@ -421,15 +420,8 @@ func (b *bset) samplePoints(grid [][]int64, rows [][]int64) [][]int64 {
 	var rec func(c int)
 	rec = func(c int) {
 		if c > b.np {
-			for k, d := range b.divs {
-				if !need[k] {
-					continue
-				}
-				v, ok := dotOK(d.num, x)
-				if !ok {
-					return
-				}
-				x[b.divCol(k)] = floorDiv(v, d.den)
+			if !b.fillDivsOf(x, need) {
+				return
 			}
 			start := len(flat)
 			flat = append(flat, x...)

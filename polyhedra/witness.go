@@ -90,8 +90,15 @@ func (b *bset) fillPoint(x []int64, pv, dv int64) bool {
 
 // fillDivs sets the div columns of x to their values at x's other
 // columns; it reports false on overflow.
-func (b *bset) fillDivs(x []int64) bool {
+func (b *bset) fillDivs(x []int64) bool { return b.fillDivsOf(x, nil) }
+
+// fillDivsOf is fillDivs for the divs k with need[k], every div where
+// need is nil; the others keep their values in x.
+func (b *bset) fillDivsOf(x []int64, need []bool) bool {
 	for k, d := range b.divs {
+		if need != nil && !need[k] {
+			continue
+		}
 		if len(d.num) > b.divCol(k) && !isZeroRow(d.num[b.divCol(k):]) {
 			return false // defined by a later column: not evaluated in order
 		}

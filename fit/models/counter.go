@@ -40,8 +40,8 @@ type Counter struct {
 	cache  map[string]*counted
 	// inputs caches Inputs by case (see Env.Inputs): every model, every
 	// fold of a cross-validation and every device whose tables share
-	// the counter ask for the same rows, and finding a launch grid
-	// enumerates the kernel's domain (most of the demo's time).
+	// the counter ask for the same rows, each evaluating the counts and
+	// finding the launch grid.
 	inputs sync.Map
 }
 
