@@ -63,6 +63,15 @@ func (b *bset) clone() *bset {
 	return c
 }
 
+// divNums returns the numerators of b's divs.
+func (b *bset) divNums() [][]int64 {
+	nums := make([][]int64, len(b.divs))
+	for k, d := range b.divs {
+		nums[k] = d.num
+	}
+	return nums
+}
+
 // cloneSharingDivs is clone for a bset whose divs, and its copy's,
 // will not change: the copy shares them and the poly. disjointSum's
 // cells only gain constraints, and copying the pieces' common divs was

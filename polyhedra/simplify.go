@@ -733,15 +733,6 @@ func (p *bset) soleBounds() soleBounds {
 	return sb
 }
 
-// divNums returns the numerators of p's divs.
-func (p *bset) divNums() [][]int64 {
-	nums := make([][]int64, len(p.divs))
-	for k, d := range p.divs {
-		nums[k] = d.num
-	}
-	return nums
-}
-
 // count adds delta to the bounds that r places on the free columns.
 func (sb soleBounds) count(r []int64, delta int) {
 	for c := 1; c < len(sb.lower) && c < len(r); c++ {
