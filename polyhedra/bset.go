@@ -54,17 +54,20 @@ func (b *bset) fit(row []int64) []int64 {
 
 func (b *bset) clone() *bset {
 	c := &bset{np: b.np, nd: b.nd, poly: b.poly.clone(), lifts: b.lifts, work: b.work}
+	var nums [][]int64
+	nums, c.eqs, c.ineqs = cloneRows(b.divNums(), b.eqs, b.ineqs)
 	c.divs = make([]div, len(b.divs))
-	for k, num := range cloneRows(b.divNums()) {
+	for k, num := range nums {
 		c.divs[k] = div{num, b.divs[k].den}
 	}
-	c.eqs = cloneRows(b.eqs)
-	c.ineqs = cloneRows(b.ineqs)
 	return c
 }
 
 // divNums returns the numerators of b's divs.
 func (b *bset) divNums() [][]int64 {
+	if len(b.divs) == 0 {
+		return nil
+	}
 	nums := make([][]int64, len(b.divs))
 	for k, d := range b.divs {
 		nums[k] = d.num
@@ -78,27 +81,34 @@ func (b *bset) divNums() [][]int64 {
 // most of the cost of a split.
 func (b *bset) cloneSharingDivs() *bset {
 	c := *b
-	c.eqs = cloneRows(b.eqs)
-	c.ineqs = cloneRows(b.ineqs)
+	_, c.eqs, c.ineqs = cloneRows(nil, b.eqs, b.ineqs)
 	return &c
 }
 
-// cloneRows copies rows into one allocation: sets are cloned far more
-// often than they grow. Each row's capacity ends where it does, so that
-// appending a column to one (padRows) moves it rather than overwriting
-// the next.
-func cloneRows(rows [][]int64) [][]int64 {
+// cloneRows copies three lists of rows with one allocation for the
+// numbers and one for the lists: sets are cloned far more often than
+// they grow. Each row's and each list's capacity ends where it does, so
+// that appending a column to a row (padRows) or a row to a list moves
+// it rather than overwriting the next.
+func cloneRows(a, b, c [][]int64) (ca, cb, cc [][]int64) {
 	n := 0
-	for _, r := range rows {
-		n += len(r)
+	for _, rows := range [...][][]int64{a, b, c} {
+		for _, r := range rows {
+			n += len(r)
+		}
 	}
 	flat := make([]int64, n)
-	out := make([][]int64, len(rows))
-	for i, r := range rows {
-		k := copy(flat, r)
-		out[i], flat = flat[:k:k], flat[k:]
+	all := make([][]int64, len(a)+len(b)+len(c))
+	list := func(rows [][]int64) [][]int64 {
+		out := all[:len(rows):len(rows)]
+		all = all[len(rows):]
+		for i, r := range rows {
+			k := copy(flat, r)
+			out[i], flat = flat[:k:k], flat[k:]
+		}
+		return out
 	}
-	return out
+	return list(a), list(b), list(c)
 }
 
 func (b *bset) addIneq(row []int64) { b.ineqs = append(b.ineqs, b.fit(row)) }

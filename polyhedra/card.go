@@ -32,9 +32,9 @@ func (s *Set) CardLimits(l Limits) (q *PwQPolynomial, err error) {
 	var pieces []*bset
 	work := newBudget(l)
 	work.subject = s.String
-	for _, p := range disjointParts(s.parts, work) {
+	// disjointParts returns copies, which counting may change.
+	for _, c := range disjointParts(s.parts, work) {
 		work.charge(1)
-		c := p.clone()
 		c.poly = polyInt(1)
 		c.work = work
 		ps, err := countCompressed(c, s.dims)
@@ -111,7 +111,8 @@ func countPart(c *bset, dims []string) ([]*bset, error) {
 // bsets without dimensions whose polys add up to the sum.
 func countBset(b *bset, dims []string) ([]*bset, error) {
 	if b.nd == 0 {
-		if !b.normalize() || b.provablyEmpty() || b.poly.isZero() {
+		// newPwQP normalizes the pieces and drops the empty ones.
+		if b.poly.isZero() {
 			return nil, nil
 		}
 		b.work = nil

@@ -40,12 +40,14 @@ func simplifyPieces(pieces []*bset, known bool, work *budget) (out []*bset, disj
 	for _, p := range pieces {
 		p = p.clone()
 		p.work = work
-		if p.normalize() && !p.provablyEmpty() && !p.poly.isZero() {
+		if p.live() {
 			ps = append(ps, p)
 		}
 	}
 	disjoint = known || len(ps) <= 1
+	simplify := (*bset).simplifyLive
 	if !disjoint {
+		simplify = (*bset).simplifyPiece
 		// Fewer constraints make fewer splits. A lone piece is spared
 		// this: simplifyPiece drops its redundant constraints anyway.
 		for _, p := range ps {
@@ -61,7 +63,7 @@ func simplifyPieces(pieces []*bset, known bool, work *budget) (out []*bset, disj
 		return ps, false
 	}
 	for _, p := range ps {
-		if p.simplifyPiece() {
+		if simplify(p) {
 			out = append(out, p)
 		}
 	}
@@ -475,9 +477,17 @@ func fitTo(r []int64, w int) []int64 {
 // simplifyPiece simplifies one piece in place; it returns false when the
 // piece turned out empty or zero.
 func (p *bset) simplifyPiece() bool {
-	if !p.normalize() || p.provablyEmpty() || p.poly.isZero() {
-		return false
-	}
+	return p.live() && p.simplifyLive()
+}
+
+// live normalizes p and reports whether it may have points with a
+// nonzero value.
+func (p *bset) live() bool {
+	return p.normalize() && !p.provablyEmpty() && !p.poly.isZero()
+}
+
+// simplifyLive is simplifyPiece for a piece that live has just kept.
+func (p *bset) simplifyLive() bool {
 	p.applyEqualities()
 	p.fixDivs()
 	fixed := p.poly
@@ -573,12 +583,18 @@ func (p *bset) tightenToEqualities() bool {
 // constraint.
 func (p *bset) looseAtSimplePoints() []bool {
 	loose := make([]bool, len(p.ineqs))
-	p.eachSimplePoint(func(x []int64) {
+	left := len(p.ineqs)
+	if left == 0 {
+		return loose
+	}
+	p.eachSimplePoint(func(x []int64) bool {
 		for i, r := range p.ineqs {
-			if v, ok := dotOK(r, x); ok && v > 0 {
+			if v, ok := dotOK(r, x); ok && v > 0 && !loose[i] {
 				loose[i] = true
+				left--
 			}
 		}
+		return left == 0
 	})
 	return loose
 }
@@ -586,8 +602,9 @@ func (p *bset) looseAtSimplePoints() []bool {
 // eachSimplePoint calls visit with each point of p, divs filled, among a
 // few simple ones: large parameters and distinct dimensions in
 // increasing or decreasing order (0 <= j <= i < n holds strictly at
-// i = 2, j = 1). visit may not keep x, which the next point overwrites.
-func (p *bset) eachSimplePoint(visit func(x []int64)) {
+// i = 2, j = 1), until visit returns true. visit may not keep x, which
+// the next point overwrites.
+func (p *bset) eachSimplePoint(visit func(x []int64) bool) {
 	var buf [32]int64
 	x := p.scratchRow(&buf)
 	for _, pv := range [...]int64{17, 1000} {
@@ -604,8 +621,8 @@ func (p *bset) eachSimplePoint(visit func(x []int64)) {
 			for c := p.firstDim(); c < p.firstDiv(); c++ {
 				x[c] = pattern(c - 1)
 			}
-			if p.fillDivs(x) && p.satisfies(x, nil) {
-				visit(x)
+			if p.fillDivs(x) && p.satisfies(x, nil) && visit(x) {
+				return
 			}
 		}
 	}
@@ -648,7 +665,10 @@ func (p *bset) fixDivs() {
 		// Two points of the domain where the div differs show that it is
 		// not pinned, for less than the FM run of ratRange.
 		if pts == nil {
-			p.eachSimplePoint(func(x []int64) { pts = append(pts, copyRow(x)) })
+			p.eachSimplePoint(func(x []int64) bool {
+				pts = append(pts, copyRow(x))
+				return false
+			})
 		}
 		if varies(pts, col) {
 			continue
