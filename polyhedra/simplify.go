@@ -1,6 +1,7 @@
 package polyhedra
 
 import (
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -44,7 +45,7 @@ func simplifyPieces(pieces []*bset, known bool, work *budget) (out []*bset, disj
 			ps = append(ps, p)
 		}
 	}
-	disjoint = known || len(ps) <= 1
+	disjoint = known || len(ps) <= 1 || pairwiseApart(ps)
 	simplify := (*bset).simplifyLive
 	if !disjoint {
 		simplify = (*bset).simplifyPiece
@@ -136,6 +137,66 @@ func domainKey(p *bset) string {
 		nm.params[i] = "p" + string(rune('0'+i%10))
 	}
 	return nm.conjunction(p)
+}
+
+// pairwiseApart reports whether every two pieces are disjoint by a
+// constraint of each on the parameters alone that contradict each other
+// (n <= 16 against n >= 17): the chambers of a count mostly are, and
+// proving it so is far cheaper than disjointSum's refinement.
+func pairwiseApart(ps []*bset) bool {
+	for i, p := range ps {
+		for _, q := range ps[:i] {
+			if !apart(p, q) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// apart reports whether p and q have constraints a.x + c >= 0 and
+// -a.x + d >= 0 with c + d < 0, on the parameters alone; an equality
+// counts as two opposite inequalities.
+func apart(p, q *bset) bool {
+	for _, r := range paramHalfSpaces(p) {
+		for _, s := range paramHalfSpaces(q) {
+			if opposite(r, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// paramHalfSpaces returns the inequalities of p, and both directions of
+// its equalities, that involve only constants and parameters, cut to
+// those columns.
+func paramHalfSpaces(p *bset) [][]int64 {
+	var out [][]int64
+	w := p.firstDim()
+	for _, r := range p.eqs {
+		if isZeroRow(r[w:]) {
+			out = append(out, r[:w], negRow(r[:w]))
+		}
+	}
+	for _, r := range p.ineqs {
+		if isZeroRow(r[w:]) {
+			out = append(out, r[:w])
+		}
+	}
+	return out
+}
+
+// opposite reports whether r >= 0 and s >= 0 cannot both hold: r + s
+// is a constant below 0.
+func opposite(r, s []int64) bool {
+	for j := 1; j < len(r); j++ {
+		if r[j] != -s[j] || r[j] == math.MinInt64 {
+			return false
+		}
+	}
+	c, ok := addOK(r[0], s[0])
+	return ok && c < 0
 }
 
 // mergeEqualDomains adds up the polys of pieces with identical domains.
