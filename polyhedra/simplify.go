@@ -549,8 +549,8 @@ func (p *bset) live() bool {
 
 // simplifyLive is simplifyPiece for a piece that live has just kept.
 func (p *bset) simplifyLive() bool {
-	p.applyEqualities()
-	p.fixDivs()
+	changed := p.applyEqualities()
+	changed = p.fixDivs() || changed
 	fixed := p.poly
 	for c := 1; c <= p.np; c++ {
 		if !p.collapse(c) {
@@ -561,16 +561,21 @@ func (p *bset) simplifyLive() bool {
 		// Only a collapse that replaced the poly can leave it divs
 		// that the first pass did not see.
 		p.fixDivs()
+		changed = true
 	}
-	p.dropRedundant()
+	if !p.dropRedundant() && !changed {
+		// p is the piece that live kept.
+		return true
+	}
 	return p.normalize() && !p.provablyEmpty() && !p.poly.isZero()
 }
 
 // applyEqualities uses each equality x = e (unit coefficient, e without
 // divs) to replace x in every other row, div and the poly; the equality
 // itself stays, so the domain is unchanged, and divs of x whose value the
-// equality fixes become constants.
-func (p *bset) applyEqualities() {
+// equality fixes become constants. It reports whether it substituted
+// one.
+func (p *bset) applyEqualities() (changed bool) {
 	for i := 0; i < len(p.eqs); i++ {
 		r := p.eqs[i]
 		x := -1
@@ -590,10 +595,12 @@ func (p *bset) applyEqualities() {
 		p.eqs = slices.Delete(p.eqs, i, i+1)
 		p.substitute(x, expr)
 		p.eqs = slices.Insert(p.eqs, i, r)
+		changed = true
 		if !p.normalize() {
-			return
+			return true
 		}
 	}
+	return changed
 }
 
 // findEqualities adds the equalities the domain implies: an inequality
@@ -715,8 +722,8 @@ func (p *bset) settleEqualities() bool {
 }
 
 // fixDivs replaces divs of the poly whose value the domain pins to a
-// constant.
-func (p *bset) fixDivs() {
+// constant and reports whether there was one.
+func (p *bset) fixDivs() (fixed bool) {
 	var pts [][]int64
 	for k := len(p.divs) - 1; k >= 0; k-- {
 		col := p.divCol(k)
@@ -747,8 +754,10 @@ func (p *bset) fixDivs() {
 			p.substitute(col, p.unit(0, lo))
 			p.normalize()
 			k, pts = len(p.divs), nil
+			fixed = true
 		}
 	}
+	return fixed
 }
 
 // varies reports whether column col takes two values among pts.
@@ -761,9 +770,10 @@ func varies(pts [][]int64, col int) bool {
 	return false
 }
 
-// dropRedundant removes inequalities implied by the others. The test
-// reads the others through a shallow copy of p: implies changes no row.
-func (p *bset) dropRedundant() {
+// dropRedundant removes inequalities implied by the others and reports
+// whether there was one. The test reads the others through a shallow
+// copy of p: implies changes no row.
+func (p *bset) dropRedundant() (dropped bool) {
 	sole := p.soleBounds()
 	for i := 0; i < len(p.ineqs); i++ {
 		r := p.ineqs[i]
@@ -777,8 +787,10 @@ func (p *bset) dropRedundant() {
 			p.ineqs = slices.Delete(p.ineqs, i, i+1)
 			sole.drop(r)
 			i--
+			dropped = true
 		}
 	}
+	return dropped
 }
 
 // soleBounds counts, for each column that can move freely (a parameter
