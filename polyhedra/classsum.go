@@ -44,9 +44,11 @@ func (b *bset) sumClasses(x int, m int64) (out []classChamber, ok bool) {
 		for j := range ups {
 			// U = L - 1 stays in the chamber whatever the coefficients:
 			// the wedge's count then prints in 3 pieces, in 4 without.
+			// Copies: normalising c rewrites its rows in place, and the
+			// bounds serve the other chambers too.
 			c, _, _ := b.chamberDomain(x, lows, ups, i, j, 1)
-			c.addIneq(lows[i])
-			c.addIneq(ups[j])
+			c.addIneq(copyRow(lows[i]))
+			c.addIneq(copyRow(ups[j]))
 			if !c.normalize() || c.provablyEmpty() {
 				continue
 			}
