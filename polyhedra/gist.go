@@ -50,8 +50,9 @@ func (p *PwQPolynomial) Gist(ctx *Set) (g *PwQPolynomial, err error) {
 			dropped[i] = t.implies(q.ineqs[i])
 		}
 		kept := pc.clone()
+		rows := kept.ineqs
 		kept.ineqs = nil
-		for i, r := range pc.ineqs {
+		for i, r := range rows {
 			if !dropped[i] {
 				kept.ineqs = append(kept.ineqs, r)
 			}
