@@ -38,6 +38,10 @@ type SaturationReading struct {
 	Value int64   `json:"value"`           // work-items per compute unit
 	RMS   float64 `json:"rms"`             // root-mean-square relative error of the class's own fit
 	Error string  `json:"error,omitempty"` // why no saturation could be read, where none was
+	// Table, where set, is the table of the same device whose rows of
+	// the class were read instead of the fitted rows' own, because they
+	// reach wider work-groups (models.LinearOptions.FillRows).
+	Table string `json:"table,omitempty"`
 }
 
 // ReadSaturation reads the saturation of a grid fill (see GridFill) from

@@ -96,6 +96,7 @@ func init() {
 	f.BoolVar(&compareOpts.fit.noFill, "no-grid-fill", false, "fit the linear model without the grid-fill factor")
 	f.BoolVar(&compareOpts.fit.oneSaturation, "one-saturation", false, "one grid-fill saturation for every property, none apart for the latency-bound ones")
 	f.BoolVar(&compareOpts.fit.noTies, "no-ties", false, "fit the linear model with every weight apart, no filled strided accesses tied to stride-1 ones")
+	f.StringSliceVar(&compareOpts.fit.fillFrom, "fill-from", nil, "the linear model's fit: "+fillFromUsage)
 	rootCmd.AddCommand(compareCmd)
 }
 
@@ -114,6 +115,9 @@ func compareModels(stdout io.Writer, args []string, opts compareOptions) error {
 	}
 	devices, notes, err := deviceRows(lt, nil, needDevice, opts.deviceFile)
 	if err != nil {
+		return err
+	}
+	if opts.fit, err = opts.fit.withFillRows(lt); err != nil {
 		return err
 	}
 	c, err := models.Compare(devices, models.CompareOptions{Models: names, CV: opts.cv, New: modelMaker(opts.fit)})

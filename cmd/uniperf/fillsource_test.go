@@ -32,6 +32,9 @@ func TestFillSource(t *testing.T) {
 				"latency-bound 640 read from the 60 rows of grid_fill_local, rms error 0.058; " +
 				"coalesced global not read from the 4 rows of grid_fill_stream: too few; " +
 				"the coalesced global accesses share the shared saturation"},
+		{fit.GridFill{Units: 132, Saturation: 192, Latency: &lat}, []fit.SaturationReading{chain, {Of: fit.LatencySaturation, Class: "grid_fill_local", Rows: 60, Value: 640, RMS: 0.058, Table: "embedded:h100-cuda-paper.arrow"}},
+			"shared 192 read from the 60 rows of grid_fill_chain, rms error 0.024; " +
+				"latency-bound 640 read from the 60 rows of grid_fill_local in embedded:h100-cuda-paper.arrow, whose work-groups reach wider than these tables', rms error 0.058"},
 	} {
 		if got := fillSource(&c.fill, c.read); got != c.want {
 			t.Errorf("fillSource(%v, %d readings) =\n%s\nwant\n%s", c.fill, len(c.read), got, c.want)

@@ -38,6 +38,11 @@ type fitOptions struct {
 	deviceFile string
 	coverage   bool
 	json       bool
+	// fillFrom names the tables that the grid-fill classes may be read
+	// from besides the fitted ones (--fill-from), and fillRows holds
+	// their measurement rows once the tables are loaded (withFillRows).
+	fillFrom []string
+	fillRows []models.Row
 }
 
 var fitOpts fitOptions
@@ -84,6 +89,22 @@ records U and the saturations, and predict and validate apply them.
 --one-saturation gives every property one S, searched (the default
 before the latency-bound one); --no-grid-fill fits the counts as they
 are; --free (the paper's model) implies it.
+
+--fill-from TABLE... reads a grid-fill class from other tables of the
+same device instead, where their rows of the class reach wider
+work-groups than the fitted tables' (--fill-from auto: the shipped tables
+of the device). Through OpenCL the H100 and H200 ran the grid-fill
+kernels in groups of at most 256 work-items, through CUDA up to 1024;
+on the groups both have, the backends read the same saturations within
+a step or two, and the wider groups raise the latency-bound one from
+448 to 640. Read so, the OpenCL tables' test kernels come out at 0.082
+and 0.057 across kernels instead of 0.188 and 0.196, but
+leave-one-class-out cross-validation on their measurement rows gets
+worse (0.152 and 0.129 instead of 0.141 and 0.115: the arith class's
+special functions, run alone, hide their latency with fewer
+work-items), which is why it is not the default (go doc ./fit). The
+other tables' rows set saturations only; they enter no fit, and a class
+the fitted tables lack is not read from them.
 
 The default fit also offers to tie the weights of filled strided global
 accesses (stride=k/k: a group's accesses of stride k that together use
@@ -176,6 +197,7 @@ func init() {
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	f.BoolVar(&fitOpts.coverage, "coverage", false, "report how well the measurement rows determine the test kernels' weights and predictions")
 	f.BoolVar(&fitOpts.json, "json", false, "print the weights (or the calibration) as JSON instead of the report")
+	f.StringSliceVar(&fitOpts.fillFrom, "fill-from", nil, fillFromUsage)
 	rootCmd.AddCommand(fitCmd)
 }
 
@@ -190,7 +212,7 @@ func (o fitOptions) linear() models.LinearOptions {
 	f.Balance = f.Balance || o.balance
 	f.Robust = f.Robust || o.robust
 	f.MinNorm = o.minNorm
-	lo := models.LinearOptions{Fit: f, NoInteger: o.noInteger, ChooseTies: !o.free && !o.noTies}
+	lo := models.LinearOptions{Fit: f, NoInteger: o.noInteger, ChooseTies: !o.free && !o.noTies, FillRows: o.fillRows}
 	if !o.free && !o.noFill {
 		lo.Fill = &fit.GridFill{}
 		if !o.oneSaturation {
@@ -198,6 +220,14 @@ func (o fitOptions) linear() models.LinearOptions {
 		}
 	}
 	return lo
+}
+
+// withFillRows returns o with the rows of the tables that the grid-fill
+// classes of lt's fit may be read from (see fillRows).
+func (o fitOptions) withFillRows(lt *loadedTables) (fitOptions, error) {
+	var err error
+	o.fillRows, err = fillRows(lt, o.fillFrom)
+	return o, err
 }
 
 // linearOnly refuses the linear model's fit options with another model.
@@ -238,6 +268,9 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 	}
 	if opts.model != "linear" {
 		return calibrate(stdout, lt, opts)
+	}
+	if opts, err = opts.withFillRows(lt); err != nil {
+		return err
 	}
 	if opts.deviceFile != "" {
 		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
@@ -447,7 +480,11 @@ func fillSource(f *fit.GridFill, read []fit.SaturationReading) string {
 			continue
 		}
 		placed++
-		parts = append(parts, fmt.Sprintf("%s %d read from the %d rows of %s, rms error %.3f", r.Of, r.Value, r.Rows, r.Class, r.RMS))
+		of := r.Class
+		if r.Table != "" {
+			of += " in " + r.Table + ", whose work-groups reach wider than these tables'"
+		}
+		parts = append(parts, fmt.Sprintf("%s %d read from the %d rows of %s, rms error %.3f", r.Of, r.Value, r.Rows, of, r.RMS))
 	}
 	set := 1
 	if f.Latency != nil {

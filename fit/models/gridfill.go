@@ -35,34 +35,42 @@ var fillClasses = []struct {
 // hold (fit.ReadSaturation on each class's rows) and returns a reading
 // for each class it found: the value, or, where the rows do not place
 // it, why (Error set), which leaves that saturation to the search by
-// training error.
-func readFill(rows []Row, fill *fit.GridFill) ([]fit.SaturationReading, error) {
+// training error. Where other holds rows of the class too, on a device
+// of as many units, whose work-groups reach wider than the rows' own,
+// the class is read from those: a unit's latency is hidden at a full
+// unit's occupancy, which narrow groups reach only by sharing a unit,
+// and OpenCL ran the suite's grid-fill kernels on an H100 in groups of
+// at most 256 work-items, where CUDA ran them up to 1024. A class the
+// rows lack (left out by cross-validation, say) is not read from other,
+// nor are the rows of other devices.
+func readFill(rows, other []Row, fill *fit.GridFill) ([]fit.SaturationReading, error) {
+	if len(rows) > 0 {
+		other = slices.DeleteFunc(slices.Clone(other), func(r Row) bool { return !strings.EqualFold(r.Device, rows[0].Device) })
+	}
 	var read []fit.SaturationReading
 	for _, fc := range fillClasses {
-		var runs []fit.FillRun
-		work := map[string]bool{}
-		for _, r := range rows {
-			if r.Class != fc.class {
-				continue
-			}
-			s, err := rowShape(r)
-			if err != nil {
-				return nil, err
-			}
-			runs = append(runs, fit.FillRun{Groups: s.groups, GroupSize: s.size, Time: r.TimeS})
-			work[fixedWork(r.Params)] = true
+		own, err := fillRuns(rows, fc.class)
+		if err != nil {
+			return nil, err
 		}
-		if len(runs) == 0 {
+		if len(own.runs) == 0 {
 			continue
 		}
-		reading := fit.SaturationReading{Of: fc.of, Class: fc.class, Rows: len(runs)}
+		o, err := fillRuns(other, fc.class)
+		if err != nil {
+			return nil, err
+		}
+		from, table := own, ""
+		if o.widest > own.widest && o.units == fill.Units {
+			from, table = o, o.table
+		}
+		reading := fit.SaturationReading{Of: fc.of, Class: fc.class, Rows: len(from.runs), Table: table}
 		var sat int64
 		var rms float64
-		var err error
-		if len(work) > 1 {
-			err = fmt.Errorf("its rows do not all do the same work per work-item (%s)", strings.Join(slices.Sorted(maps.Keys(work)), "; "))
+		if len(from.work) > 1 {
+			err = fmt.Errorf("its rows do not all do the same work per work-item (%s)", strings.Join(slices.Sorted(maps.Keys(from.work)), "; "))
 		} else {
-			sat, rms, err = fit.ReadSaturation(runs, fill.Units)
+			sat, rms, err = fit.ReadSaturation(from.runs, fill.Units)
 		}
 		if err != nil {
 			reading.Error = err.Error()
@@ -73,6 +81,38 @@ func readFill(rows []Row, fill *fit.GridFill) ([]fit.SaturationReading, error) {
 		read = append(read, reading)
 	}
 	return read, nil
+}
+
+// classRuns are the runs of one fill class, the work per work-item they
+// do (fixedWork, one name each), the widest work-group among them, and
+// the table and compute units of their first row.
+type classRuns struct {
+	runs   []fit.FillRun
+	work   map[string]bool
+	widest int64
+	table  string
+	units  int64
+}
+
+// fillRuns gathers the runs of class among rows.
+func fillRuns(rows []Row, class string) (classRuns, error) {
+	c := classRuns{work: map[string]bool{}}
+	for _, r := range rows {
+		if r.Class != class {
+			continue
+		}
+		s, err := rowShape(r)
+		if err != nil {
+			return classRuns{}, err
+		}
+		if len(c.runs) == 0 {
+			c.table, c.units = r.Table, r.Units
+		}
+		c.runs = append(c.runs, fit.FillRun{Groups: s.groups, GroupSize: s.size, Time: r.TimeS})
+		c.work[fixedWork(r.Params)] = true
+		c.widest = max(c.widest, s.size)
+	}
+	return c, nil
 }
 
 // fixedWork names the parameters of a fill class's row but its number

@@ -43,6 +43,13 @@ type LinearOptions struct {
 	// them (see calibrateTies), except on a device whose shipped device
 	// file says it is a CPU. Ties, if set, is then ignored.
 	ChooseTies bool
+	// FillRows are measurement rows from other tables (of the same
+	// device through another backend, say) that a grid-fill class may be
+	// read from (see readFill): where rows of the fitted rows' device
+	// among them hold a class that the fitted rows hold too, in wider
+	// work-groups, the class's saturation is read from them instead.
+	// They enter no fit.
+	FillRows []Row
 }
 
 // Samples counts every row and returns the properties that occur in any of
@@ -138,7 +145,7 @@ func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, e
 	base := fit.GridFill{Units: units}
 	var read []fit.SaturationReading
 	if opts.Fill.Latency != nil {
-		if read, err = readFill(rows, &base); err != nil {
+		if read, err = readFill(rows, opts.FillRows, &base); err != nil {
 			return nil, err
 		}
 	}

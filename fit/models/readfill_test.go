@@ -68,14 +68,18 @@ type fillClass struct {
 	sat    int64
 }
 
-// fillClassTable times each class's rows, ng = 1 to 256 groups of 32, 64
-// and 128 work-items on units units, by the class's form: 5 µs plus 2 ns
-// per work-item of units·max(⌈ng/units⌉·wg, sat).
-func fillClassTable(units int64, classes []fillClass) *datasets.Table {
+// fillClassTable times each class's rows, ng = 1 to 256 groups of lxs
+// work-items (32, 64 and 128 where none are given) on units units, by the
+// class's form: 5 µs plus 2 ns per work-item of units·max(⌈ng/units⌉·wg,
+// sat).
+func fillClassTable(units int64, classes []fillClass, lxs ...int64) *datasets.Table {
+	if len(lxs) == 0 {
+		lxs = []int64{32, 64, 128}
+	}
 	tab := emptyTable(units)
 	for _, k := range classes {
 		for ng := int64(1); ng <= 256; ng *= 2 {
-			for _, lx := range []int64{32, 64, 128} {
+			for _, lx := range lxs {
 				busiest := (ng + units - 1) / units * lx
 				secs := 5e-6 + 2e-9*float64(units*max(busiest, k.sat))
 				params := map[string]int64{"ng": ng}
@@ -134,5 +138,53 @@ func TestCalibrateRefusesMixedFillClass(t *testing.T) {
 	}
 	if w.Fill.Saturation != 96 || w.Fill.Latency == nil || !slices.Contains(SaturationCandidates, *w.Fill.Latency) {
 		t.Errorf("grid fill %v: want the shared saturation 96 read and the latency-bound one among the candidates", w.Fill)
+	}
+}
+
+// Rows of the same device from another table (FillRows) give a fill
+// class's saturation where they reach wider work-groups than the fitted
+// rows of the class do, and only then; a class the fitted rows lack is
+// not read from them.
+func TestCalibrateReadsWiderFillRows(t *testing.T) {
+	const units = 16
+	own := fillClassTable(units, []fillClass{
+		{"grid_fill_chain", map[string]int64{"nk": 64}, 96},
+		{"grid_fill_local", map[string]int64{"nr": 2}, 320},
+	})
+	wider := fillClassTable(units, []fillClass{
+		{"grid_fill_chain", map[string]int64{"nk": 64}, 128},
+		{"grid_fill_local", map[string]int64{"nr": 2}, 448},
+		{"grid_fill_stream", map[string]int64{"nk": 8}, 160},
+	}, 32, 64, 128, 256, 512)
+	same := fillClassTable(units, []fillClass{{"grid_fill_local", map[string]int64{"nr": 2}, 448}})
+	fitWith := func(other *datasets.Table) *fit.Weights {
+		t.Helper()
+		opts := LinearOptions{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)},
+			FillRows: Rows(map[string]*datasets.Table{"other.arrow": other}, datasets.RoleMeasurement)}
+		w, err := NewCounter(nil).CalibrateTables(map[string]*datasets.Table{"m.arrow": own}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+
+	w := fitWith(wider)
+	if f := w.Fill; f.Saturation != 128 || f.Latency == nil || *f.Latency != 448 || f.Global != nil {
+		t.Errorf("with wider rows: grid fill %v, want 128 and 448 read from them and no global saturation", f)
+	}
+	for _, r := range w.Diagnostics.FillRead {
+		if r.Table != "other.arrow" || r.Rows != 45 {
+			t.Errorf("with wider rows: %s read from %d rows of table %q, want 45 of other.arrow", r.Of, r.Rows, r.Table)
+		}
+	}
+
+	w = fitWith(same)
+	if f := w.Fill; f.Saturation != 96 || f.Latency == nil || *f.Latency != 320 {
+		t.Errorf("with rows as wide: grid fill %v, want the own 96 and 320", f)
+	}
+	for _, r := range w.Diagnostics.FillRead {
+		if r.Table != "" || r.Rows != 27 {
+			t.Errorf("with rows as wide: %s read from %d rows of table %q, want the 27 own", r.Of, r.Rows, r.Table)
+		}
 	}
 }
