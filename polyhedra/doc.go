@@ -125,17 +125,22 @@
 // 0.27, built from its sources for the comparison; isl_set_card, parse
 // excluded, best of 20 in one process, the least of three rounds taken
 // in turns with this package's, on 2 cores, 2026-11-28), Card's time is
-// 0.143 of barvinok's in geometric mean (0.118 on the library's sets,
-// 0.188 on the classic ones, 0.260 on the random ones; 0.195, 0.169,
-// 0.258 and 0.301 before that day's changes, in the same rounds) and at
-// most 1.81 times it (the wedge of issue 26; before, the wedge at 2.90
-// times and two sets without dimensions above 2 times). On the issue's
-// four sets barvinok takes 54 µs, 0.73 ms, 0.72 ms and 15 µs and answers
-// in 1, 3, 1 and 1 pieces; Card takes 32 µs, 1.32 ms, 78 µs and 3 µs
-// (48 µs, 2.11 ms, 97 µs and 5 µs before), in as many pieces, and with
-// the printed answer about 0.05, 11, 0.37 and 0.02 ms: barvinok's answer
-// is returned in its final form, this package's normal form is left
-// to printing. Before counting, each inequality that the set forces
+// 0.108 of barvinok's in geometric mean: 0.086 on the library's sets,
+// 0.158 on the classic ones, 0.221 on the random ones, and 0.089 on the
+// library's sets with the four of issue 26 (0.142, 0.117, 0.176, 0.265
+// and 0.121 before the day's second round of changes, in the same
+// rounds; 0.195 overall before the first). It is at most 1.75 times
+// barvinok's (the wedge of issue 26; before, the wedge at 2.90 times and
+// two sets without dimensions above 2 times). The second round made a
+// set without dimensions (22 of the library's) cost one normalisation
+// instead of four, and took the two pieces of min(n, 16) as disjoint
+// without refining them (25 µs to 5.5 µs; barvinok 33 µs). On the
+// issue's four sets barvinok takes 54 µs, 0.76 ms, 0.76 ms and 15 µs
+// and answers in 1, 3, 1 and 1 pieces; Card takes 30 µs, 1.33 ms, 78 µs
+// and 3 µs (48 µs, 2.11 ms, 97 µs and 5 µs on the morning), in as many
+// pieces, and with the printed answer about 0.05, 11, 0.37 and 0.02 ms:
+// barvinok's answer is returned in its final form, this package's
+// normal form is left to printing. Before counting, each inequality that the set forces
 // to hold with equality (FM with integer tightening, where no simple
 // point holds it strictly) becomes an equality: the first set holds
 // points only at n = 0, where i, j and k are pinned too, and counting
