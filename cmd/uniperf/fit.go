@@ -232,8 +232,8 @@ func (o fitOptions) withFillRows(lt *loadedTables) (fitOptions, error) {
 
 // linearOnly refuses the linear model's fit options with another model.
 func (o fitOptions) linearOnly(model string) error {
-	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.noInteger || o.coverage || o.noFill || o.oneSaturation || o.noTies) {
-		return fmt.Errorf("--free, --balance, --robust, --min-norm, --no-integer, --coverage, --no-grid-fill, --one-saturation and --no-ties concern the linear model's fit, not the %s model's", model)
+	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.noInteger || o.coverage || o.noFill || o.oneSaturation || o.noTies || len(o.fillFrom) > 0) {
+		return fmt.Errorf("--free, --balance, --robust, --min-norm, --no-integer, --coverage, --no-grid-fill, --one-saturation, --no-ties and --fill-from concern the linear model's fit, not the %s model's", model)
 	}
 	return nil
 }
