@@ -364,10 +364,10 @@
 // 0.005 and 0.002; finite_diff 0.200 and 0.233, matmul_skinny 0.208 and
 // 0.219, convolution 0.227 and 0.138), and at 0.148 to 0.157 and 0.142
 // to 0.143 with the latency-bound saturation moved 10% either way. But
-// validate --cv on their measurement rows gives 0.152 and 0.129 against
-// 0.141 and 0.115 (the mean of the classes' errors 0.128 and 0.109
-// against 0.128 and 0.111): the arith class, left out, goes from 0.200 to
-// 0.260 and from 0.165 to 0.275, its chains of special functions hiding
+// validate --cv on their measurement rows gives 0.148 and 0.127 against
+// 0.141 and 0.115 (over the rows pooled, 0.152 and 0.129 against 0.141
+// and 0.115): the arith class's rows, left out, go from 0.200 to 0.260
+// and from 0.165 to 0.275, its chains of special functions hiding
 // their latency with fewer work-items than n-body's loop does, as the
 // fourth saturation above found. By the rule that the measurement rows
 // choose, the wider reading is not the default, and the test kernels

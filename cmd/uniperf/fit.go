@@ -100,7 +100,7 @@ a step or two, and the wider groups raise the latency-bound one from
 448 to 640. Read so, the OpenCL tables' test kernels come out at 0.082
 and 0.057 across kernels instead of 0.188 and 0.196, but
 leave-one-class-out cross-validation on their measurement rows gets
-worse (0.152 and 0.129 instead of 0.141 and 0.115: the arith class's
+worse (0.148 and 0.127 instead of 0.141 and 0.115: the arith class's
 special functions, run alone, hide their latency with fewer
 work-items), which is why it is not the default (go doc ./fit). The
 other tables' rows set saturations only; they enter no fit, and a class
