@@ -346,7 +346,16 @@
 // but from 448 to 1024 leave-one-class-out stays within 0.117 to 0.123
 // (H100) and 0.106 to 0.110 (H200), and the training error within 0.081
 // to 0.082 and 0.069 to 0.071: nothing that the measurement rows hold
-// chooses it.
+// chooses it. Given only to kernels without local accesses (a chain
+// that mixes local loads with those flops hides its latency at the
+// local loads' saturation, as n-body's and grid_fill_local's do), 256
+// lowers leave-one-class-out with the saturations held in every fold,
+// as the mean of the classes' errors (0.118 to 0.102, 0.108 to 0.098,
+// 0.121 to 0.102 and 0.109 to 0.092 on the H100 and H200 through CUDA
+// and through OpenCL), but over the rows pooled only on three tables
+// (0.121 to 0.110, 0.111 to 0.117, 0.137 to 0.136, 0.113 to 0.108), and
+// it takes the test kernels through CUDA from 0.066 and 0.081 to 0.103
+// and 0.109 (n-body 0.13 and 0.12): not kept either.
 //
 // Why the latency-bound saturation differs between the backends was
 // found the same day: not in the devices or the compilers but in the
