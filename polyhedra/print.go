@@ -12,6 +12,24 @@ import (
 // constraint containing k*(e - m*floor(e/m)) is written with e mod m, so
 // the output parses back into the same set.
 
+// paramNames are placeholder names for np parameters (p, p', and a prime
+// more for each next one), for printing a poly where only its form
+// matters.
+func paramNames(np int) []string {
+	out := make([]string, np)
+	for i := range out {
+		out[i] = "p" + strings.Repeat("'", i)
+	}
+	return out
+}
+
+// polyKey prints q, a poly over b's columns, with placeholder parameter
+// names: equal keys are equal polys, and a key is as long as the printed
+// form but for the parameters' names.
+func polyKey(b *bset, q *poly) string {
+	return names{params: paramNames(b.np)}.polyString(b, q)
+}
+
 // names gives the printed name of every non-div column of a bset.
 type names struct {
 	params, dims []string

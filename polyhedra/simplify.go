@@ -95,6 +95,7 @@ func presentPieces(ps []*bset, disjoint bool) []*bset {
 		p.reducePeriod()
 		if p.settleEqualities() && p.settleBoundaries() {
 			p.plainRows()
+			p.lowerFloorDegrees()
 			kept = append(kept, p)
 		}
 	}
@@ -896,7 +897,7 @@ func (p *bset) collapseClasses(c int, m int64) bool {
 		}
 		back := polyVar(c).add(polyInt(-r)).scale(big.NewRat(1, m))
 		qp := q.poly.substitute(c, back)
-		k := names{params: paramNames(q.np)}.polyString(q, qp)
+		k := polyKey(q, qp)
 		switch {
 		case found == nil:
 			key, found, foundPoly = k, q, qp
@@ -1167,14 +1168,6 @@ func interpolate(xs []int64, vals []*big.Rat) *poly {
 	return out
 }
 
-func paramNames(np int) []string {
-	out := make([]string, np)
-	for i := range out {
-		out[i] = "p" + strings.Repeat("'", i)
-	}
-	return out
-}
-
 // coalesce merges pieces with equal polynomials whose domains unite into
 // one basic set. A piece with a few points whose values another piece's
 // polynomial also gives takes that polynomial first (n = 1 with value 1
@@ -1192,7 +1185,7 @@ func coalesce(ps []*bset) []*bset {
 		return points[i]
 	}
 	for i, p := range ps {
-		keys[i] = names{params: paramNames(p.np)}.polyString(p, p.poly)
+		keys[i] = polyKey(p, p.poly)
 	}
 	for i := 0; i < len(ps); i++ {
 		for j := 0; j < len(ps); j++ {
@@ -1248,7 +1241,7 @@ const maxAdoptProofs = 16
 func uniteGroups(ps []*bset) []*bset {
 	keys := make([]string, len(ps))
 	for i, p := range ps {
-		keys[i] = names{params: paramNames(p.np)}.polyString(p, p.poly)
+		keys[i] = polyKey(p, p.poly)
 	}
 	// Adopting costs a proof; the pieces a merge leaves are asked again.
 	adopted := map[[2]*bset]*bset{}
@@ -1294,7 +1287,7 @@ func uniteGroups(ps []*bset) []*bset {
 		ps = append(others, c)
 		keys = keys[:0]
 		for _, p := range ps {
-			keys = append(keys, names{params: paramNames(p.np)}.polyString(p, p.poly))
+			keys = append(keys, polyKey(p, p.poly))
 		}
 		i = -1
 	}
