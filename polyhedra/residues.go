@@ -39,7 +39,7 @@ func (p *bset) residueForm() *poly {
 	q := p.poly
 	for k, d := range p.divs {
 		col := p.divCol(k)
-		if d.den > maxResidueDen || len(d.num) > p.firstDiv() && !isZeroRow(d.num[p.firstDiv():]) || degreeIn(q, col) < int(d.den) {
+		if d.den > maxResidueDen || !isZeroRow(d.num[p.firstDiv():]) || degreeIn(q, col) < int(d.den) {
 			continue
 		}
 		r := residue{col, p.width() + k, d.num, d.den}
@@ -64,37 +64,27 @@ func degreeIn(q *poly, col int) int {
 // (an integer from 0 to m-1), below m: x^m = x^m - x(x-1)...(x-m+1),
 // a polynomial of degree m-1, at every value x takes.
 func reduceResidue(q *poly, col int, m int64) *poly {
+	cs := q.coeffsIn(col)
+	x := powers(polyVar(col), max(len(cs)-1, int(m)))
 	vanishing := polyInt(1)
 	for j := range m {
 		vanishing = vanishing.mul(polyVar(col).add(polyInt(-j)))
 	}
-	xm := polyVar(col)
-	for range m - 1 {
-		xm = xm.mul(polyVar(col))
-	}
-	lower := xm.sub(vanishing) // x^m at every value x takes, of degree m - 1
-	cs := q.coeffsIn(col)
+	lower := x[m].sub(vanishing) // x^m at every value x takes, of degree m - 1
 	for k := len(cs) - 1; k >= int(m); k-- {
 		if cs[k].isZero() {
 			continue
 		}
 		// cs[k] x^k = cs[k] x^(k-m) x^m
-		low := cs[k].mul(lower)
-		for range k - int(m) {
-			low = low.mul(polyVar(col))
-		}
+		low := cs[k].mul(lower).mul(x[k-int(m)])
 		cs[k] = &poly{}
 		for i, c := range low.coeffsIn(col) {
 			cs[i] = cs[i].add(c)
 		}
 	}
 	out := &poly{}
-	pow := polyInt(1)
 	for k, c := range cs {
-		if k > 0 {
-			pow = pow.mul(polyVar(col))
-		}
-		out = out.add(c.mul(pow))
+		out = out.add(c.mul(x[k]))
 	}
 	return out
 }
