@@ -1,5 +1,7 @@
 package polyhedra
 
+import "slices"
+
 // canonicalFloor writes floor(num/den) as q + sign*floor(r/d) with q an
 // integer affine row and r/d canonical: d > 1, the variable coefficients of
 // r lie in [0, d) and have gcd 1 with d. Of the two such forms,
@@ -151,47 +153,15 @@ func (b *bset) normalizeDivs() {
 	}
 }
 
-// dropUnusedDivs removes divs that no constraint, div or poly refers to.
-// A div refers only to earlier columns, so one pass from the last div
-// finds every div that is unused once the unused later ones are gone,
-// and one remap drops them all: deleting them one at a time rewrote
-// every row and the poly once per div.
+// dropUnusedDivs removes divs that no constraint, div or poly refers to,
+// with one remap: deleting them one at a time rewrote every row and the
+// poly once per div.
 func (b *bset) dropUnusedDivs() {
 	if len(b.divs) == 0 {
 		return
 	}
-	used := make([]bool, b.width())
-	mark := func(r []int64) {
-		for c, v := range r {
-			if v != 0 {
-				used[c] = true
-			}
-		}
-	}
-	for _, r := range b.eqs {
-		mark(r)
-	}
-	for _, r := range b.ineqs {
-		mark(r)
-	}
-	if b.poly != nil {
-		for _, t := range b.poly.terms {
-			for c, e := range t.exp {
-				if e != 0 && c < len(used) {
-					used[c] = true
-				}
-			}
-		}
-	}
-	dropped := 0
-	for k := len(b.divs) - 1; k >= 0; k-- {
-		if used[b.divCol(k)] {
-			mark(b.divs[k].num)
-		} else {
-			dropped++
-		}
-	}
-	if dropped == 0 {
+	used := b.divsUsed(b.poly, b.eqs, b.ineqs)
+	if !slices.Contains(used, false) {
 		return
 	}
 	m := make([]int, b.width())
@@ -199,7 +169,7 @@ func (b *bset) dropUnusedDivs() {
 	kept := b.divs[:0]
 	for c := range m {
 		k := c - b.firstDiv()
-		if k >= 0 && !used[c] {
+		if k >= 0 && !used[k] {
 			m[c] = -1
 			continue
 		}
@@ -211,6 +181,41 @@ func (b *bset) dropUnusedDivs() {
 	}
 	b.divs = kept
 	b.remap(b.np, b.nd, m)
+}
+
+// divsUsed reports for each div of b whether the rows of lists or the
+// poly q (nil for none) use it, directly or through a div they use. A
+// div refers to earlier columns, so one pass from the last div finds
+// them all.
+func (b *bset) divsUsed(q *poly, lists ...[][]int64) []bool {
+	used := make([]bool, len(b.divs))
+	mark := func(c int, v int64) {
+		if k := c - b.firstDiv(); v != 0 && k >= 0 && k < len(used) {
+			used[k] = true
+		}
+	}
+	for _, rows := range lists {
+		for _, r := range rows {
+			for c := b.firstDiv(); c < len(r); c++ {
+				mark(c, r[c])
+			}
+		}
+	}
+	if q != nil {
+		for _, t := range q.terms {
+			for c := b.firstDiv(); c < len(t.exp); c++ {
+				mark(c, int64(t.exp[c]))
+			}
+		}
+	}
+	for k := len(b.divs) - 1; k >= 0; k-- {
+		if used[k] {
+			for c := b.firstDiv(); c < len(b.divs[k].num); c++ {
+				mark(c, b.divs[k].num[c])
+			}
+		}
+	}
+	return used
 }
 
 // normalize brings b into a normal form: canonical divs, constraints

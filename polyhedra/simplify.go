@@ -470,7 +470,7 @@ func (b *bset) samplePoints(grid [][]int64, rows [][]int64) [][]int64 {
 	if b.nd != 0 || b.np >= len(grid) || b.np == 0 {
 		return nil
 	}
-	need := b.divsUsedBy(rows)
+	need := b.divsUsed(nil, rows)
 	vals := grid[b.np]
 	total := 1
 	for range b.np {
@@ -500,26 +500,6 @@ func (b *bset) samplePoints(grid [][]int64, rows [][]int64) [][]int64 {
 	x[0] = 1
 	rec(1)
 	return out
-}
-
-// divsUsedBy reports for each div of b whether rows use it, directly or
-// through another div they use.
-func (b *bset) divsUsedBy(rows [][]int64) []bool {
-	need := make([]bool, len(b.divs))
-	for _, r := range rows {
-		for k := range b.divs {
-			need[k] = need[k] || b.divCol(k) < len(r) && r[b.divCol(k)] != 0
-		}
-	}
-	for k := len(b.divs) - 1; k >= 0; k-- {
-		if !need[k] {
-			continue
-		}
-		for j := range k {
-			need[j] = need[j] || b.divs[k].num[b.divCol(j)] != 0
-		}
-	}
-	return need
 }
 
 // tightRow returns a copy of the inequality r tightened by tightenIneq.
