@@ -292,33 +292,24 @@ func (p *bset) agreesOnClasses(g *bset, period int64, deg int) bool {
 	if p.poly.degree() > deg || g.poly.degree() > deg {
 		return false
 	}
-	simplex, low := simplexPoints(p.np, deg), simplexPoints(p.np, deg-1)
-	x := make([]int64, p.np)
 	pv, gv := newIntPoly(p.poly), newIntPoly(g.poly)
-	for s := range pow64(period, p.np) {
-		pts := simplex
-		if s > 0 {
-			pts = low
-		}
-		for _, a := range pts {
-			classPoint(x, s, period, a)
-			pc, _ := p.contains(x)
-			gc, _ := g.contains(x)
-			pn, pok := pv.num(pc)
-			gn, gok := gv.num(gc)
-			if pok && gok {
-				l, lok := mulOK(pn, gv.den)
-				r, rok := mulOK(gn, pv.den)
-				if lok && rok {
-					if l != r {
-						return false
-					}
-					continue
+	for _, x := range provingPoints(p.np, period, deg) {
+		pc, _ := p.contains(x)
+		gc, _ := g.contains(x)
+		pn, pok := pv.num(pc)
+		gn, gok := gv.num(gc)
+		if pok && gok {
+			l, lok := mulOK(pn, gv.den)
+			r, rok := mulOK(gn, pv.den)
+			if lok && rok {
+				if l != r {
+					return false
 				}
+				continue
 			}
-			if pv.at(pc).Cmp(gv.at(gc)) != 0 {
-				return false
-			}
+		}
+		if pv.at(pc).Cmp(gv.at(gc)) != 0 {
+			return false
 		}
 	}
 	return true
@@ -449,4 +440,23 @@ func classPoint(x []int64, s, d int64, a []int64) {
 		x[i] = s%d + d*a[i]
 		s /= d
 	}
+}
+
+// provingPoints lists the points on which agreesOnClasses compares two
+// polys of degree deg with divs of the given period.
+func provingPoints(np int, period int64, deg int) [][]int64 {
+	simplex, low := simplexPoints(np, deg), simplexPoints(np, deg-1)
+	var out [][]int64
+	for s := range pow64(period, np) {
+		as := simplex
+		if s > 0 {
+			as = low
+		}
+		for _, a := range as {
+			x := make([]int64, np)
+			classPoint(x, s, period, a)
+			out = append(out, x)
+		}
+	}
+	return out
 }

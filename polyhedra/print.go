@@ -304,19 +304,22 @@ func (s *Set) String() string {
 
 // polyString renders a poly of b in isl's notation: terms by degree, then
 // by the powers of the parameters in column order, then by their divs'
-// text; factors as parameters in column order, then divs by text. The
-// order depends only on the polynomial, not on the order of b's divs, so
-// equal polynomials print equally and the text serves as a key.
+// text; factors as parameters in column order, then divs by text. Terms
+// with the same divs are written once, as (polynomial) * divs, where
+// the first of them stands, as barvinok writes its answers: the floors
+// are most of the text. The order depends only on the polynomial, not
+// on the order of b's divs, so equal polynomials print equally and the
+// text serves as a key.
 func (nm names) polyString(b *bset, p *poly) string {
 	if p.isZero() {
 		return "0"
 	}
 	type pt struct {
-		deg  int
-		pexp []int
-		divs string
-		mono string
-		c    *big.Rat
+		deg   int
+		pexp  []int
+		divs  string
+		plain string // the parameters' factors
+		c     *big.Rat
 	}
 	var ts []pt
 	for _, t := range p.terms {
@@ -340,7 +343,6 @@ func (nm names) polyString(b *bset, p *poly) string {
 			}
 		}
 		slices.Sort(ds)
-		fs = append(fs, ds...)
 		ts = append(ts, pt{deg, pexp, strings.Join(ds, " * "), strings.Join(fs, " * "), t.c})
 	}
 	slices.SortFunc(ts, func(a, b pt) int {
@@ -354,32 +356,74 @@ func (nm names) polyString(b *bset, p *poly) string {
 		}
 		return strings.Compare(a.divs, b.divs)
 	})
-	var sb strings.Builder
-	for i, t := range ts {
-		c := new(big.Rat).Set(t.c)
-		if c.Sign() < 0 {
-			if i == 0 {
-				sb.WriteString("-")
-			} else {
-				sb.WriteString(" - ")
+	var sum termSum
+	done := map[string]bool{}
+	for _, t := range ts {
+		if t.divs == "" {
+			sum.add(t.c, t.plain)
+			continue
+		}
+		if done[t.divs] {
+			continue
+		}
+		done[t.divs] = true
+		var group termSum
+		for _, u := range ts {
+			if u.divs == t.divs {
+				group.add(u.c, u.plain)
 			}
+		}
+		if group.n == 1 {
+			sum.add(t.c, strings.Join(slices.DeleteFunc([]string{t.plain, t.divs}, func(s string) bool { return s == "" }), " * "))
+			continue
+		}
+		c := big.NewRat(1, 1)
+		if group.negative {
 			c.Neg(c)
-		} else if i > 0 {
-			sb.WriteString(" + ")
+			group = termSum{}
+			for _, u := range ts {
+				if u.divs == t.divs {
+					group.add(new(big.Rat).Neg(u.c), u.plain)
+				}
+			}
 		}
-		switch {
-		case t.mono == "":
-			sb.WriteString(c.RatString())
-		case c.Cmp(big.NewRat(1, 1)) == 0:
-			sb.WriteString(t.mono)
-		default:
-			sb.WriteString(c.RatString() + " * " + t.mono)
+		sum.add(c, "("+group.sb.String()+") * "+t.divs)
+	}
+	if sum.n > 1 || sum.negative {
+		return "(" + sum.sb.String() + ")"
+	}
+	return sum.sb.String()
+}
+
+// termSum writes a sum of terms c * mono, signs between them.
+type termSum struct {
+	sb       strings.Builder
+	n        int
+	negative bool // the first term's sign
+}
+
+func (s *termSum) add(c *big.Rat, mono string) {
+	c = new(big.Rat).Set(c)
+	if c.Sign() < 0 {
+		if s.n == 0 {
+			s.sb.WriteString("-")
+			s.negative = true
+		} else {
+			s.sb.WriteString(" - ")
 		}
+		c.Neg(c)
+	} else if s.n > 0 {
+		s.sb.WriteString(" + ")
 	}
-	if len(ts) > 1 || ts[0].c.Sign() < 0 {
-		return "(" + sb.String() + ")"
+	s.n++
+	switch {
+	case mono == "":
+		s.sb.WriteString(c.RatString())
+	case c.Cmp(big.NewRat(1, 1)) == 0:
+		s.sb.WriteString(mono)
+	default:
+		s.sb.WriteString(c.RatString() + " * " + mono)
 	}
-	return sb.String()
 }
 
 // cInt writes v as a C integer literal, with LL beyond 32 bits. v is
