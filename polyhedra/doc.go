@@ -158,7 +158,7 @@
 // 2m <= n + 1 has period 3 and prints in 8 terms with floors of period
 // 3 (below); the other two chambers have periods 15 and 5, and print
 // with three and four floors found by the search for few floors (below):
-// 765 characters in all, against barvinok's 795 (2.8 kB, then 1.3 kB,
+// 755 characters in all, against barvinok's 795 (2.8 kB, then 1.3 kB,
 // before).
 //
 // Specialize fixes parameters to values: a set without parameters is

@@ -79,7 +79,8 @@ type floorSearch struct {
 	terms     map[termKey]*searchTerm
 	grams     map[[2]*searchTerm]float64
 	work      int   // products of numbers left to the search
-	pool      []int // the floors it may take
+	all, pool []int // the floors, and those it may take
+	linear    bool  // whether floors enter alone, not times others or monomials
 }
 
 // A termKey names a term: at most three floors (the degree) and two
@@ -102,9 +103,9 @@ func newFloorSearch(floors []floorTerm, np, deg int, pts [][]int64, target []flo
 	fs := &floorSearch{floors: floors, np: np, deg: deg, pts: pts, target: target,
 		tolerance: 1e-9 * norm(target), terms: map[termKey]*searchTerm{},
 		grams: map[[2]*searchTerm]float64{}, work: work}
-	fs.pool = make([]int, len(floors))
-	for i := range fs.pool {
-		fs.pool[i] = i
+	fs.all = make([]int, len(floors))
+	for i := range fs.all {
+		fs.all[i] = i
 	}
 	slices.SortStableFunc(fs.floors, func(a, b floorTerm) int { return a.cost() - b.cost() })
 	fs.vals = make([][]float64, len(floors))
@@ -158,6 +159,9 @@ func (fs *floorSearch) term(prod []int, e []int64) *searchTerm {
 // adds: it times monomials and times products of the floors taken and
 // itself, up to the degree.
 func (fs *floorSearch) withFloor(taken []int, i int) []*searchTerm {
+	if fs.linear {
+		return []*searchTerm{fs.term([]int{i}, make([]int64, fs.np))}
+	}
 	pool := append(slices.Clone(taken), i)
 	var out []*searchTerm
 	var rec func(prod []int, from int)
@@ -329,25 +333,38 @@ func greedyFloors(floors []floorTerm, np, deg int, pts [][]int64, target []float
 	}
 	fs := newFloorSearch(floors, np, deg, pts, target, min(*budget, maxSparseWork))
 	defer func() { *budget -= min(*budget, maxSparseWork) - fs.work }()
-	span, _ := fs.spanOf(fs.termsOf(nil))
 	var out []proposal
-	fs.pool = fs.rank(span, span.project(target), nil, sparsePool)
-	for _, f := range fs.pool[:min(len(fs.pool), sparseStarts)] {
-		taken := fs.greedy([]int{f})
-		if taken == nil {
-			continue
+	// Floors in linear terms only are tried too: the stencil of issue
+	// 26 is a cubic plus floor(n/2), floor(m/2) and floor((n + m)/2),
+	// which the terms of floor(n/2) and floor(m/2) alone make up for
+	// with their products, in more text.
+	for _, linear := range []bool{false, true} {
+		fs.linear = linear
+		fs.pool = fs.all
+		span, _ := fs.spanOf(fs.termsOf(nil))
+		fs.pool = fs.rank(span, span.project(target), nil, sparsePool)
+		for _, f := range fs.pool[:min(len(fs.pool), sparseStarts)] {
+			out = append(out, fs.proposals(fs.greedy([]int{f}))...)
 		}
-		// Which terms of a dependent lot are kept changes the text:
-		// the cheap ones first, or the costly ones.
-		ts := fs.termsOf(taken)
-		cheap := slices.Clone(ts)
-		slices.SortStableFunc(cheap, func(a, b *searchTerm) int { return a.cost() - b.cost() })
-		costly := slices.Clone(cheap)
-		slices.Reverse(costly)
-		for _, order := range [][]*searchTerm{ts, cheap, costly} {
-			if p, ok := fs.fit(order); ok {
-				out = append(out, p)
-			}
+	}
+	return out
+}
+
+// proposals fits the terms of the floors taken in three orders: which
+// terms of a dependent lot are kept changes the text.
+func (fs *floorSearch) proposals(taken []int) []proposal {
+	if taken == nil {
+		return nil
+	}
+	ts := fs.termsOf(taken)
+	cheap := slices.Clone(ts)
+	slices.SortStableFunc(cheap, func(a, b *searchTerm) int { return a.cost() - b.cost() })
+	costly := slices.Clone(cheap)
+	slices.Reverse(costly)
+	var out []proposal
+	for _, order := range [][]*searchTerm{ts, cheap, costly} {
+		if p, ok := fs.fit(order); ok {
+			out = append(out, p)
 		}
 	}
 	return out
