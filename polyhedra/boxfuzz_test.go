@@ -3,6 +3,7 @@ package polyhedra
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"testing"
 )
@@ -79,7 +80,7 @@ func FuzzCardBox(f *testing.F) {
 }
 
 // checkBoxCount compares the specialised and the symbolic count of s at
-// params with want.
+// params, and the symbolic count's printed pieces, with want.
 func checkBoxCount(t *testing.T, src string, s *Set, params map[string]int64, want int64) {
 	sp, err := s.Specialize(params)
 	if err != nil {
@@ -110,6 +111,9 @@ func checkBoxCount(t *testing.T, src string, s *Set, params map[string]int64, wa
 	}
 	if !got.IsInt64() || got.Int64() != want {
 		t.Fatalf("%s at %v: Card %s = %s, brute force %d", src, params, c, got, want)
+	}
+	if shown, ok := shownValue(c, params); ok && shown.Cmp(big.NewRat(want, 1)) != 0 {
+		t.Fatalf("%s at %v: printed pieces of %s give %s, brute force %d", src, params, c, shown.RatString(), want)
 	}
 }
 
