@@ -125,7 +125,7 @@ func TestCardString(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"[n] -> { [i, j] : 0 <= j <= i < n }", "[n] -> { (1/2 * n + 1/2 * n^2) : n >= 1 }"},
 		{"[n] -> { [i] : 0 <= i < n }", "[n] -> { n : n >= 1 }"},
-		{"[n] -> { [i] : 0 <= i < n and exists q : i = 2q }", "[n] -> { (n - floor((n)/2)) : n >= 1 }"},
+		{"[n] -> { [i] : 0 <= i < n and exists q : i = 2q }", "[n] -> { (n - floor(n/2)) : n >= 1 }"},
 		{"[n] -> { [i] : 0 <= i <= floor(n/2) + floor((n+1)/2) - 1 }", "[n] -> { n : n >= 1 }"},
 		{matmulTiled, "[n, m, l] -> { n * m * l : n >= 1 and m >= 1 and l >= 1 }"},
 		{"{ [i, j] : 0 <= i < 10 and 0 <= j < i }", "{ 45 }"},

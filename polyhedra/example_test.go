@@ -40,7 +40,7 @@ func ExampleSet_Card_strided() {
 	c, _ := s.Card()
 	fmt.Println(c)
 	// Output:
-	// [n] -> { (n - floor((n)/2)) : n >= 1 }
+	// [n] -> { (n - floor(n/2)) : n >= 1 }
 }
 
 func ExampleSet_Card_tiled() {

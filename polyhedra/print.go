@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// Printing in isl notation. Divs are written inline as floor((e)/m), and a
+// Printing in isl notation. Divs are written inline as floor((e)/m), or
+// floor(e/m) where e is one term (isl writes floor((n)/2)), and a
 // constraint containing k*(e - m*floor(e/m)) is written with e mod m, so
 // the output parses back into the same set.
 
@@ -43,7 +44,11 @@ func (nm names) col(b *bset, c int) string {
 		return nm.dims[c-b.firstDim()]
 	}
 	d := b.divs[c-b.firstDiv()]
-	return fmt.Sprintf("floor((%s)/%d)", nm.affine(b, d.num), d.den)
+	e := nm.affine(b, d.num)
+	if strings.Contains(e, " ") {
+		e = "(" + e + ")"
+	}
+	return fmt.Sprintf("floor(%s/%d)", e, d.den)
 }
 
 // affine renders an affine row, constant first as isl does in floors.

@@ -18,7 +18,8 @@ const maxResidueDen = 3
 // value is the same everywhere, on the domain or off it. The stencil of
 // issue 26 printed floor(n/2)^2 and floor(m/2)^2 terms that barvinok's
 // answer does not have, in 333 characters against its 193; then in 207,
-// and in 194 since sparseFloors writes it with floor((n + m)/2).
+// and in 190 since sparseFloors writes it with floor((n + m)/2) and
+// floor(n/2) lost its inner parentheses.
 func (p *bset) lowerFloorDegrees() {
 	q := p.residueForm()
 	if q != p.poly && len(polyKey(p, q)) < len(polyKey(p, p.poly)) {

@@ -87,7 +87,7 @@ func TestCountCommand(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "kernel vector_scale_add, parameters n\n") {
 		t.Fatalf("exit %d, output:\n%s", code, out)
 	}
-	for _, s := range []string{"global.load.f32.stride=k/2", "over the footprint of x: cells = [n] -> { (n - floor((n)/2)) : n >= 1 }",
+	for _, s := range []string{"global.load.f32.stride=k/2", "over the footprint of x: cells = [n] -> { (n - floor(n/2)) : n >= 1 }",
 		"launch.groups                  [n] -> { floor((511 + n)/512) : n >= 1 }"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("no %q in\n%s", s, out)
