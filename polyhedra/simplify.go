@@ -90,11 +90,11 @@ func presentPieces(ps []*bset, disjoint bool) []*bset {
 		out = coalesce(out)
 	}
 	kept := out[:0]
-	budget := maxPrintWork
+	memo := newFloorMemo()
 	for _, p := range out {
 		p.collapseByValues()
 		p.reducePeriod()
-		p.sparseFloors(&budget)
+		p.sparseFloors(memo)
 		if p.settleEqualities() && p.settleBoundaries() {
 			p.plainRows()
 			p.lowerFloorDegrees()

@@ -58,15 +58,45 @@ const maxSearchPoints = 192
 // sparseFloors replaces p.poly, a poly of a dimensionless piece over one
 // or two parameters, by an equal one that prints shorter with floors of
 // other forms, where it finds one (see above).
-func (p *bset) sparseFloors(budget *int) {
+func (p *bset) sparseFloors(memo *floorMemo) {
 	period, ok := p.divPeriod()
 	deg := p.poly.degree()
 	if !ok || p.np < 1 || p.np > 2 || period == 1 || deg < 1 || deg > 3 {
 		return
 	}
-	if len(polyKey(p, p.poly)) < sparseMinText || len(slices.DeleteFunc(p.divsUsed(p.poly), func(u bool) bool { return !u })) < 2 || !fewCells(p.np, period, deg) {
+	key := polyKey(p, p.poly)
+	if len(key) < sparseMinText || len(slices.DeleteFunc(p.divsUsed(p.poly), func(u bool) bool { return !u })) < 2 || !fewCells(p.np, period, deg) {
 		return
 	}
+	prs, ok := memo.found[key]
+	if !ok {
+		prs = p.searchFloors(period, deg, &memo.work)
+		memo.found[key] = prs
+	}
+	for _, pr := range prs {
+		if g := p.proposed(pr); g != nil && len(polyKey(g, g.poly)) < len(polyKey(p, p.poly)) {
+			if same := false; tryNoOverflow(func() { same = p.agreesOnClasses(g, period, deg) }) && same {
+				*p = *g
+			}
+		}
+	}
+}
+
+// A floorMemo holds the work left to the searches for the pieces of one
+// function, and what each search proposed for a poly, so that pieces
+// with one poly print one, whatever work is left.
+type floorMemo struct {
+	work  int
+	found map[string][]proposal
+}
+
+func newFloorMemo() *floorMemo {
+	return &floorMemo{work: maxPrintWork, found: map[string][]proposal{}}
+}
+
+// searchFloors proposes polys with few floors for p's, of the given
+// period and degree, within the work left.
+func (p *bset) searchFloors(period int64, deg int, work *int) []proposal {
 	pts := provingPoints(p.np, period, deg)
 	if step := (len(pts) + maxSearchPoints - 1) / maxSearchPoints; step > 1 {
 		// A fit of a few dozen terms is found on fewer points just as
@@ -95,14 +125,7 @@ func (p *bset) sparseFloors(budget *int) {
 		cols, _ := p.contains(x)
 		target[i], _ = pv.at(cols).Float64()
 	}
-	prs := greedyFloors(floors, p.np, deg, pts, target, budget)
-	for _, pr := range prs {
-		if g := p.proposed(pr); g != nil && len(polyKey(g, g.poly)) < len(polyKey(p, p.poly)) {
-			if same := false; tryNoOverflow(func() { same = p.agreesOnClasses(g, period, deg) }) && same {
-				*p = *g
-			}
-		}
-	}
+	return greedyFloors(floors, p.np, deg, pts, target, work)
 }
 
 // proposed returns a clone of p with the proposal as its poly, its
