@@ -517,9 +517,11 @@ func solveFloat(a [][]float64) ([]float64, bool) {
 // maxFractionDen bounds the denominators smallFraction reads.
 const maxFractionDen = 1 << 20
 
-// smallFraction returns the fraction of the least denominator within
-// rounding of x, by continued fractions; false where there is none with
-// a denominator up to maxFractionDen.
+// smallFraction returns the first convergent of x's continued fraction
+// within a millionth of x (an absolute millionth below 1): a loose
+// reading, as the fit's rounding can be, which the proof of the poly it
+// gives decides. It is false for values too large or not numbers, and
+// where the convergents pass maxFractionDen first.
 func smallFraction(x float64) (*big.Rat, bool) {
 	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 1<<40 {
 		return nil, false
@@ -529,6 +531,9 @@ func smallFraction(x float64) (*big.Rat, bool) {
 	y := x
 	for range 40 {
 		a := math.Floor(y)
+		if k1 > 0 && a > maxFractionDen {
+			return nil, false // the next denominator is too large, and a*h1 may overflow
+		}
 		h0, h1 = h1, int64(a)*h1+h0
 		k0, k1 = k1, int64(a)*k1+k0
 		if k1 > maxFractionDen {
