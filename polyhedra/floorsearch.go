@@ -374,11 +374,7 @@ func (fs *floorSearch) proposals(taken []int) []proposal {
 // first, that fits the target.
 func (fs *floorSearch) fit(ts []*searchTerm) (proposal, bool) {
 	_, terms := fs.spanOf(ts)
-	all := make([]int, len(terms))
-	for i := range all {
-		all[i] = i
-	}
-	coef, ok := fitColumns(terms, all, fs.target)
+	coef, ok := fitColumns(terms, fs.target)
 	if !ok {
 		return proposal{}, false
 	}
@@ -436,16 +432,16 @@ func (s *orthoSpan) project(v []float64) []float64 {
 	return q
 }
 
-// fitColumns returns the least-squares coefficients of the chosen
-// columns for target, from the normal equations refined twice on the
-// residual, and whether they fit it to rounding.
-func fitColumns(cands []candidate, chosen []int, target []float64) ([]float64, bool) {
-	k := len(chosen)
+// fitColumns returns the least-squares coefficients of the terms for
+// target, from the normal equations refined twice on the residual, and
+// whether they fit it to rounding.
+func fitColumns(terms []candidate, target []float64) ([]float64, bool) {
+	k := len(terms)
 	gram := make([][]float64, k)
 	for i := range gram {
 		gram[i] = make([]float64, k)
 		for j := range k {
-			gram[i][j] = dot64(cands[chosen[i]].vals, cands[chosen[j]].vals)
+			gram[i][j] = dot64(terms[i].vals, terms[j].vals)
 		}
 	}
 	coef := make([]float64, k)
@@ -453,7 +449,7 @@ func fitColumns(cands []candidate, chosen []int, target []float64) ([]float64, b
 	for range 3 {
 		a := make([][]float64, k)
 		for i := range a {
-			a[i] = append(slices.Clone(gram[i]), dot64(cands[chosen[i]].vals, r))
+			a[i] = append(slices.Clone(gram[i]), dot64(terms[i].vals, r))
 		}
 		d, ok := solveFloat(a)
 		if !ok {
@@ -463,8 +459,8 @@ func fitColumns(cands []candidate, chosen []int, target []float64) ([]float64, b
 			coef[i] += d[i]
 		}
 		copy(r, target)
-		for i, c := range chosen {
-			for j, v := range cands[c].vals {
+		for i, t := range terms {
+			for j, v := range t.vals {
 				r[j] -= coef[i] * v
 			}
 		}

@@ -44,26 +44,12 @@ const maxFitCells = 1 << 13
 // 3 parameters, by an equal one with fewer terms and floors of a smaller
 // period, where it finds one (see above).
 func (p *bset) reducePeriod() {
-	if p.np < 2 || p.np > 3 || p.nd != 0 {
+	if p.np < 2 || p.np > 3 {
 		return
 	}
-	period := int64(1)
-	for k, d := range p.divs {
-		if !p.poly.usesCol(p.divCol(k)) {
-			continue
-		}
-		if !isZeroRow(d.num[p.firstDiv():]) {
-			return // a div of a div
-		}
-		if d.den > maxPeriodEquations {
-			return
-		}
-		if period = lcm64(period, d.den); period > maxPeriodEquations {
-			return
-		}
-	}
+	period, ok := p.divPeriod()
 	deg := p.poly.degree()
-	if period == 1 || deg < 1 {
+	if !ok || period == 1 || deg < 1 {
 		return
 	}
 	simplex := simplexPoints(p.np, deg)
@@ -99,6 +85,28 @@ func (p *bset) reducePeriod() {
 	}
 }
 
+// divPeriod returns the least common multiple of the denominators of
+// the divs p.poly uses, and false where p has dimensions, a div has a
+// div in it or the period is too large to try every class of.
+func (p *bset) divPeriod() (int64, bool) {
+	if p.nd != 0 {
+		return 0, false
+	}
+	period := int64(1)
+	for k, d := range p.divs {
+		if !p.poly.usesCol(p.divCol(k)) {
+			continue
+		}
+		if !isZeroRow(d.num[p.firstDiv():]) || d.den > maxPeriodEquations {
+			return 0, false
+		}
+		if period = lcm64(period, d.den); period > maxPeriodEquations {
+			return 0, false
+		}
+	}
+	return period, true
+}
+
 // pow64 returns b^e, checked.
 func pow64(b int64, e int) int64 {
 	r := int64(1)
@@ -123,6 +131,17 @@ func simplexPoints(n, deg int) [][]int64 {
 	}
 	rec(nil, deg)
 	return out
+}
+
+// monomialPoly is the monomial of the parameters with exponents e.
+func monomialPoly(e []int64) *poly {
+	m := polyInt(1)
+	for i, k := range e {
+		for range k {
+			m = m.mul(polyVar(1 + i))
+		}
+	}
+	return m
 }
 
 // monomials lists the exponent vectors over n variables of degree at
@@ -151,17 +170,8 @@ func monomials(n, deg int) [][]int64 {
 func (p *bset) fitPeriod(d int64, deg, mdeg int, simplex [][]int64) *bset {
 	g := p.clone()
 	var feats []*poly
-	monoPoly := func(e []int64) *poly {
-		m := polyInt(1)
-		for i, k := range e {
-			for range k {
-				m = m.mul(polyVar(1 + i))
-			}
-		}
-		return m
-	}
 	for _, e := range monomials(p.np, deg) {
-		feats = append(feats, monoPoly(e))
+		feats = append(feats, monomialPoly(e))
 	}
 	if d > 1 {
 		var forms [][]int64
@@ -184,7 +194,7 @@ func (p *bset) fitPeriod(d int64, deg, mdeg int, simplex [][]int64) *bset {
 					row[0] = c
 					copy(row[1:], f)
 					fl := polyFromRow(g.floorExpr(row, d))
-					feats = append(feats, fl.mul(monoPoly(e)))
+					feats = append(feats, fl.mul(monomialPoly(e)))
 				}
 			}
 		}

@@ -372,27 +372,23 @@ func (nm names) polyString(b *bset, p *poly) string {
 			continue
 		}
 		done[t.divs] = true
-		var group termSum
+		var members []pt
 		for _, u := range ts {
 			if u.divs == t.divs {
-				group.add(u.c, u.plain)
+				members = append(members, u)
 			}
 		}
-		if group.n == 1 {
+		if len(members) == 1 {
 			sum.add(t.c, strings.Join(slices.DeleteFunc([]string{t.plain, t.divs}, func(s string) bool { return s == "" }), " * "))
 			continue
 		}
-		c := big.NewRat(1, 1)
-		if group.negative {
-			c.Neg(c)
-			group = termSum{}
-			for _, u := range ts {
-				if u.divs == t.divs {
-					group.add(new(big.Rat).Neg(u.c), u.plain)
-				}
-			}
+		// The group takes its first term's sign: -(1 + n) * f, not (-1 - n) * f.
+		sign := big.NewRat(int64(members[0].c.Sign()), 1)
+		var group termSum
+		for _, u := range members {
+			group.add(new(big.Rat).Mul(u.c, sign), u.plain)
 		}
-		sum.add(c, "("+group.sb.String()+") * "+t.divs)
+		sum.add(sign, "("+group.sb.String()+") * "+t.divs)
 	}
 	if sum.n > 1 || sum.negative {
 		return "(" + sum.sb.String() + ")"

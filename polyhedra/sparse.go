@@ -111,9 +111,7 @@ func (p *bset) searchFloors(period int64, deg int, work *int) []proposal {
 	for _, q := range primePowers(period) {
 		for i := int64(1); i < pow64(q, p.np); i++ {
 			v := make([]int64, p.np)
-			for j, t := 0, i; j < p.np; j++ {
-				v[j], t = t%q, t/q
-			}
+			classPoint(v, i, q, make([]int64, p.np)) // the digits of i
 			for c := range q {
 				floors = append(floors, floorTerm{q, c, v})
 			}
@@ -157,25 +155,6 @@ func fewCells(np int, period int64, deg int) bool {
 	return floors <= maxSparseCells && pts <= maxSparseCells && floors*pts <= maxSparseCells
 }
 
-// divPeriod returns the least common multiple of the denominators of
-// the divs p.poly uses, and false where a div has a div in it or the
-// period is too large to try every class of.
-func (p *bset) divPeriod() (int64, bool) {
-	period := int64(1)
-	for k, d := range p.divs {
-		if !p.poly.usesCol(p.divCol(k)) {
-			continue
-		}
-		if p.nd != 0 || !isZeroRow(d.num[p.firstDiv():]) {
-			return 0, false
-		}
-		if period = lcm64(period, d.den); period > maxPeriodEquations {
-			return 0, false
-		}
-	}
-	return period, true
-}
-
 // primePowers returns the largest prime powers that divide n.
 func primePowers(n int64) []int64 {
 	var out []int64
@@ -198,12 +177,7 @@ func primePowers(n int64) []int64 {
 // candidatePoly is the candidate as a poly over g's columns, with divs
 // added to g for its floors.
 func (g *bset) candidatePoly(c candidate) *poly {
-	m := polyInt(1)
-	for i, e := range c.mono {
-		for range e {
-			m = m.mul(polyVar(1 + i))
-		}
-	}
+	m := monomialPoly(c.mono)
 	for _, f := range c.floors {
 		row := g.newRow()
 		row[0] = f.c
