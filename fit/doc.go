@@ -382,6 +382,41 @@
 // choose, the wider reading is not the default, and the test kernels
 // through OpenCL stay at 0.188 and 0.196.
 //
+// The rows show why narrow groups read lower. At 1024 work-items a unit,
+// grid_fill_local on the H100 takes 41 µs through CUDA as one group of
+// 1024, 45 µs as two of 512 and 54 to 56 µs as 4 to 16 groups of 64 to
+// 256 (51 to 53 µs through OpenCL, which runs every launch of the same
+// shape 1 to 13% faster): several groups on a unit cost more than one
+// group of their size, which the busiest unit's work
+// ⌈G/U⌉·wg does not describe, and rows of narrow groups alone take that
+// cost for an early saturation. Checked again on 2026-11-28, every
+// measure that the measurement rows give still prefers each OpenCL
+// table's own reading: with the CUDA rows read instead, validate --cv
+// gives 0.148 and 0.127 (above), and uniperf blocksize --ranking orders
+// 0.83 and 0.83 of the pairs right against 0.87 and 0.87, its pick
+// costing 2.8% and 2.9% over the fastest against 2.0% and 2.0%.
+//
+// What the factor leaves out: its N counts every work-item launched,
+// the counts only those that pass the kernel's guards, so that where the
+// group size does not divide the grid (24×16 groups at n = 128) the
+// factor is up to 11% low and such a variant looks faster than one
+// whose groups fit, though the busiest unit runs full groups. Dividing
+// by the active work-items instead (estimated for the experiment of
+// 2026-11-28 from the rows' global stores, one per active work-item in
+// the suite's kernels of this kind) orders the work-group variants
+// better (uniperf blocksize --ranking: 0.90, 0.90, 0.88 and 0.88 of the
+// pairs right on the H100 and H200 through CUDA and through OpenCL
+// against 0.90, 0.87, 0.87 and 0.87; the pick 2.2%, 2.2%, 1.8% and 1.9%
+// over the fastest against 2.5%, 3.1%, 2.0% and 2.0%) but cross-validates
+// worse (0.144, 0.124, 0.148 and 0.116 against 0.141, 0.123, 0.141 and
+// 0.115), and is not done. The pick's largest remaining cost through
+// CUDA is of the same rows: the chains of rsqrt, pow and division at
+// n = 128, one group a unit, 34% and 28% of the geometric mean's
+// logarithm on the H100 and H200, which run at their throughput with 256
+// work-items a unit where n-body's loop of the same operations needs 640
+// (the fourth saturation above), a difference that no class of the
+// suite varies apart.
+//
 // # Ties
 //
 // A weight that the measurement rows cannot set apart from the others of
