@@ -27,7 +27,7 @@ func TestApart(t *testing.T) {
 		{"n <= 3 and m <= 0", "n + m >= 4", false}, // disjoint, but no two rows are opposite
 	} {
 		a, b := zeroDimPart(t, c.a), zeroDimPart(t, c.b)
-		if got := apart(a, b); got != c.want {
+		if got := apart(paramHalfSpaces(a), paramHalfSpaces(b)); got != c.want {
 			t.Errorf("apart(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
@@ -36,7 +36,7 @@ func TestApart(t *testing.T) {
 	for range 3000 {
 		a, b := randomParamDomain(r), randomParamDomain(r)
 		pa, pb := zeroDimPart(t, a), zeroDimPart(t, b)
-		if pa == nil || pb == nil || !apart(pa, pb) {
+		if pa == nil || pb == nil || !apart(paramHalfSpaces(pa), paramHalfSpaces(pb)) {
 			continue
 		}
 		found++

@@ -147,9 +147,11 @@ func domainKey(p *bset) string {
 // (n <= 16 against n >= 17): the chambers of a count mostly are, and
 // proving it so is far cheaper than disjointSum's refinement.
 func pairwiseApart(ps []*bset) bool {
+	hs := make([][][]int64, len(ps))
 	for i, p := range ps {
-		for _, q := range ps[:i] {
-			if !apart(p, q) {
+		hs[i] = paramHalfSpaces(p)
+		for _, h := range hs[:i] {
+			if !apart(hs[i], h) {
 				return false
 			}
 		}
@@ -157,12 +159,11 @@ func pairwiseApart(ps []*bset) bool {
 	return true
 }
 
-// apart reports whether p and q have constraints a.x + c >= 0 and
-// -a.x + d >= 0 with c + d < 0, on the parameters alone; an equality
-// counts as two opposite inequalities.
-func apart(p, q *bset) bool {
-	for _, r := range paramHalfSpaces(p) {
-		for _, s := range paramHalfSpaces(q) {
+// apart reports whether two pieces, given by their paramHalfSpaces,
+// have constraints a.x + c >= 0 and -a.x + d >= 0 with c + d < 0.
+func apart(hp, hq [][]int64) bool {
+	for _, r := range hp {
+		for _, s := range hq {
 			if opposite(r, s) {
 				return true
 			}
