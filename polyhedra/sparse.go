@@ -73,10 +73,15 @@ func (p *bset) sparseFloors(memo *floorMemo) {
 		prs = p.searchFloors(period, deg, &memo.work)
 		memo.found[key] = prs
 	}
+	shortest := len(key)
 	for _, pr := range prs {
-		if g := p.proposed(pr); g != nil && len(polyKey(g, g.poly)) < len(polyKey(p, p.poly)) {
+		g := p.proposed(pr)
+		if g == nil {
+			continue
+		}
+		if n := len(polyKey(g, g.poly)); n < shortest {
 			if same := false; tryNoOverflow(func() { same = p.agreesOnClasses(g, period, deg) }) && same {
-				*p = *g
+				*p, shortest = *g, n
 			}
 		}
 	}
