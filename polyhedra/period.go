@@ -144,6 +144,15 @@ func monomialPoly(e []int64) *poly {
 	return m
 }
 
+// floorPoly is floor((form.x + c)/q) over the parameters x, as a poly
+// over g's columns, with a div added to g for it.
+func (g *bset) floorPoly(q, c int64, form []int64) *poly {
+	row := g.newRow()
+	row[0] = c
+	copy(row[1:], form)
+	return polyFromRow(g.floorExpr(row, q))
+}
+
 // monomials lists the exponent vectors over n variables of degree at
 // most deg, by degree.
 func monomials(n, deg int) [][]int64 {
@@ -190,11 +199,7 @@ func (p *bset) fitPeriod(d int64, deg, mdeg int, simplex [][]int64) *bset {
 		for _, e := range monomials(p.np, mdeg) {
 			for _, f := range forms {
 				for c := int64(0); c < d; c++ {
-					row := g.newRow()
-					row[0] = c
-					copy(row[1:], f)
-					fl := polyFromRow(g.floorExpr(row, d))
-					feats = append(feats, fl.mul(monomialPoly(e)))
+					feats = append(feats, g.floorPoly(d, c, f).mul(monomialPoly(e)))
 				}
 			}
 		}

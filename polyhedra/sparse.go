@@ -184,10 +184,7 @@ func primePowers(n int64) []int64 {
 func (g *bset) candidatePoly(c candidate) *poly {
 	m := monomialPoly(c.mono)
 	for _, f := range c.floors {
-		row := g.newRow()
-		row[0] = f.c
-		copy(row[1:], f.form)
-		m = m.mul(polyFromRow(g.floorExpr(row, f.q)))
+		m = m.mul(g.floorPoly(f.q, f.c, f.form))
 	}
 	return m
 }
