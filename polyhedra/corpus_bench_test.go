@@ -15,7 +15,7 @@ type corpusSet struct{ name, src string }
 // testdata/cardcorpus.tsv: the 161 distinct sets that counting the
 // library kernels passes to Card (lib*), the four sets of issue 26 and
 // six classic shapes, and 46 seeded random sets of the property test
-// (random*). doc.go quotes barvinok's times on them.
+// (random*). docs/counting-sets.md quotes barvinok's times on them.
 func fullCardCorpus(tb testing.TB) []corpusSet {
 	tb.Helper()
 	f, err := os.Open("testdata/cardcorpus.tsv")

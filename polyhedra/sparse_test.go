@@ -10,7 +10,7 @@ import (
 
 // TestSparseFloorsWedge checks the printed answer of the wedge of issue
 // 26 against barvinok 0.41.8's, 795 characters in three pieces (its
-// answer, measured on 2026-11-28, is quoted in doc.go): the chambers of
+// answer, measured on 2026-11-28, is quoted in docs/counting-sets.md): the chambers of
 // period 15 and 5, counted with a floor for every residue class, printed
 // in 1341 characters before sparseFloors. TestCardNormalForm compares
 // the printed pieces with enumeration.
