@@ -11,46 +11,17 @@
 //
 // # Shipped devices
 //
-//   - 8800gtx, quadro-fx5600, 8800gt, gtx280: Hong and Kim (ISCA 2009,
-//     seed 002), Table 3 (SMs, clocks, bandwidth, compute capability,
-//     #Coal_per_mw, #Uncoal_per_mw) and Table 6 (Mem_LD and the departure
-//     delays; the paper uses the FX5600 values for the 8800GTX and 8800GT).
-//     The clock is the processor (shader) clock, which is what Hong–Kim's
-//     Freq means. Occupancy limits per compute capability are from the CUDA
-//     C Programming Guide's table of technical specifications and the CUDA
-//     occupancy calculator's allocation granularities.
-//   - gtx460: the GF104 card of Resios's thesis (seed 000, §2.2.2, §3,
-//     Table 3.1, §4): 7 SMs at 1.35 GHz, per-instruction latency,
-//     throughput and peak warps, global and shared memory latency, kernel
-//     launch and transfer overheads.
-//   - tesla-c2050, gtx650, gtx970: Xu's thesis (seed 003), Table 3-3. The
-//     thesis gives no bandwidth; the files carry the vendor's specified
-//     figure and say so.
-//   - h100-sxm5, h100-pcie, h200: NVIDIA datasheets and the CUDA
-//     programming guide (compute capability 9.0). No paper measured their
-//     Hong–Kim or Resios constants, so those sections are absent: a model
-//     that needs them reports which parameter is missing.
-//   - pocl-cpu: the PoCL CPU device of the machine that measured the
-//     shipped table datasets/pocl-epyc-quick.arrow, as clinfo reports it,
-//     with a measured copy bandwidth. A CPU has no warps or register file;
-//     the file maps the OpenCL limits onto the same fields and documents the
-//     mapping. Its Hong–Kim section holds only what calibration does not
-//     fit (Issue_cycles, the transaction size), and its cycle weights are
-//     micro-benchmarked from the table's arithmetic and copy kernels.
-//
-// # Local-memory banks
-//
-// A GPU file's local_banks section ([LocalBanks]) gives the layout of its
-// local (shared) memory, from NVIDIA's programming guides: 16 banks of 4
-// bytes serving half-warps on compute capability 1.x (8800gtx,
-// quadro-fx5600, 8800gt, gtx280), 32 banks of 4 bytes serving warps on
-// every later one (gtx650 in its default 32-bit bank mode). The linear
-// model's fit counts local accesses' bank conflicts (the
-// local.<t>.conflict=D properties of package counts) with the layout of
-// the tables' device and records it in the weights, which predictions then
-// count with (see package fit/models, DeviceBanks). pocl-cpu has none: a
-// CPU's local memory is ordinary memory, and a device without a layout is
-// counted with the default, 32 banks of 4 bytes.
+// 8800gtx, quadro-fx5600, 8800gt and gtx280 (Hong and Kim, seed 002),
+// gtx460 (Resios, seed 000), tesla-c2050, gtx650 and gtx970 (Xu, seed
+// 003), h100-sxm5, h100-pcie and h200 (NVIDIA's datasheets; no paper
+// measured their Hong–Kim or Resios constants, so those sections are
+// absent) and pocl-cpu (the PoCL CPU device that measured
+// datasets/pocl-epyc-quick.arrow, its OpenCL limits mapped onto the same
+// fields). A GPU file's local_banks section ([LocalBanks]) gives the
+// layout of its local memory, which the linear model's fit counts bank
+// conflicts with; a device without one (pocl-cpu) is counted with 32
+// banks of 4 bytes. Where each number comes from is
+// docs/device-files.md in the repository.
 //
 // # Occupancy
 //

@@ -10,17 +10,6 @@
 // throughput ([Proportional]), takes the slowest device's share and adds
 // the parameter exchange at a given bandwidth ([ParallelStep]).
 //
-// # The layer-sum and data-parallel models
-//
-// [SumProgram] is the layer-sum model (6-4)–(6-8): a program's time is its
-// loading time, the sum over layers of their forward and backward kernels,
-// and the update time. [ParallelStep] prices a data-parallel step over
-// several devices as the slowest device's share (5-2b), (5-13) plus the
-// parameter exchange (5-10); [ParameterServerBytes] and
-// [RingAllReduceBytes] give the exchanged volume for the thesis's two
-// transfer modes. [Proportional] divides work in proportion to throughput, as
-// (4-8)–(4-10) divide SMs between two kernels.
-//
 // # Program files
 //
 // A program file is a sequence of lines; '#' starts a comment that runs to
@@ -59,16 +48,6 @@
 //	layer pool1
 //	launch maxpool2.knl b=B c=16 ho=16 wo=16
 //
-// # Readings of the thesis
-//
-// Kernels run one after another (6-7), (6-8): a program's time on one
-// device is the sum of its launches' predicted times plus t_loading and
-// t_update, which a program file states (the kernel models do not
-// predict host transfers). For a data-parallel step each device runs the
-// whole program on its part of the batch; the parts are proportional to
-// the devices' throughputs, batch over the predicted time of the whole
-// batch on that device, as (4-8)–(4-10) divide work; the step takes the
-// slowest share (5-13) plus the exchange (5-10), V/B + L·N_msg, with V the
-// ring all-reduce volume 2(p−1)/p·P and 2(p−1) messages, or for a
-// parameter server 2p·P and 2p messages.
+// The layer-sum and data-parallel models, and how the thesis is read
+// where it is open, are docs/programs.md in the repository.
 package program

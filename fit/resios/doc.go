@@ -29,8 +29,6 @@
 // degree from [BankConflicts] (Algorithm 6.1). ILP per region is (6.1),
 // instructions over the longest dependency chain of the region's data-flow
 // graph ([ILP]). [BlockSize] is the launch-configuration heuristic of §5.2.1.
-// [Device] builds instructions from a device file's constants and
-// [Device.Predict] runs the whole model.
 //
 // # Readings chosen where the thesis is open
 //
@@ -39,10 +37,9 @@
 // penalty warp_size/throughput_i converts Table 3.1's thread operations per
 // cycle. The §4.3.2 examples "delay = 500 + 16·c" and "37 + c" are the time
 // of max_p = 8 parallel requests, latency + max_p·penalty, which is what
-// n·delay(n) of the serialized branch gives at n = max_p.
-//
-// Where the penalty applies: strictly above the threshold, as (4.5) and
-// (4.6) are written (ILP·TLP > max).
+// n·delay(n) of the serialized branch gives at n = max_p. The penalty
+// applies strictly above the threshold, as (4.5) and (4.6) are written
+// (ILP·TLP > max).
 //
 // The simulation: TLP is the number of warps in the ready queue, the warp
 // whose instruction is being timed included, plus the warps on compute
