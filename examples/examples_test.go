@@ -24,7 +24,7 @@ type example struct {
 }
 
 // Sizes that the work-groups do not divide where the original allows it.
-var examples = map[string]example{
+var kernels = map[string]example{
 	"gemm": {map[string]int64{"ni": 37, "nj": 45, "nk": 13}, func(p map[string]int64, in map[string][]float32) map[string][]float32 {
 		ni, nj, nk := p["ni"], p["nj"], p["nk"]
 		a, b, c := in["a"], in["b"], clone(in["c"])
@@ -172,7 +172,7 @@ func inputs(k *counts.Kernel, p map[string]int64) map[string][]float32 {
 // summed, as the interpreter does not class them), and the interpreter's
 // results against the Go reimplementation.
 func TestExamplesCount(t *testing.T) {
-	for name, ex := range examples {
+	for name, ex := range kernels {
 		t.Run(name, func(t *testing.T) {
 			k := parse(t, name)
 			c, err := counts.Count(k)
@@ -229,7 +229,7 @@ func TestExamplesOnPoCL(t *testing.T) {
 		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
 	}
 	defer dev.Close()
-	for name, ex := range examples {
+	for name, ex := range kernels {
 		t.Run(name, func(t *testing.T) {
 			k := parse(t, name)
 			code, err := codegen.Generate(k, dev.Info().Backend)
