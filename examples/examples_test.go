@@ -2,7 +2,6 @@ package examples_test
 
 import (
 	"encoding/binary"
-	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -195,14 +194,44 @@ func TestExamplesCount(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if folded, run := fold(got), tl.Totals(); !maps.Equal(folded, run) {
-				t.Errorf("counts %v, interpreter %v", folded, run)
-			}
+			checkTotals(t, c, fold(got), tl.Totals())
 			for arr, want := range ex.want(ex.params, in) {
-				compare(t, arr, data[arr].([]float32), want)
+				compare(t, name, arr, data[arr].([]float32), want)
 			}
 		})
 	}
+}
+
+// checkTotals compares the folded counts with the interpreter's totals:
+// equal, except that a property counted as an upper bound (work under a
+// condition that reads data, as correlation2's test of the deviation
+// against eps) may exceed what the run did, and never fall short.
+func checkTotals(t *testing.T, c *counts.Counted, folded, run map[string]int64) {
+	t.Helper()
+	bound := map[string]bool{}
+	for _, name := range c.Names() {
+		if c.UpperBound(name) {
+			bound[foldName(name)] = true
+		}
+	}
+	for name := range run {
+		if _, ok := folded[name]; !ok {
+			folded[name] = 0
+		}
+	}
+	for name, n := range folded {
+		if r := run[name]; n != r && !(bound[name] && n > r) {
+			t.Errorf("%s: counted %d, interpreter %d (upper bound: %v)", name, n, r, bound[name])
+		}
+	}
+}
+
+// foldName is the interpreter's category of a property.
+func foldName(name string) string {
+	if i := strings.Index(name, ".stride="); i >= 0 {
+		return name[:i]
+	}
+	return name
 }
 
 // fold sums the stride classes of global properties and drops minldst
@@ -213,10 +242,7 @@ func fold(props map[string]int64) map[string]int64 {
 		if strings.HasPrefix(name, "global.minldst.") || strings.Contains(name, ".conflict=") || v == 0 {
 			continue
 		}
-		if i := strings.Index(name, ".stride="); i >= 0 {
-			name = name[:i]
-		}
-		out[name] += v
+		out[foldName(name)] += v
 	}
 	return out
 }
@@ -271,7 +297,7 @@ func TestExamplesOnPoCL(t *testing.T) {
 				if err := bufs[arr].Read(out); err != nil {
 					t.Fatal(err)
 				}
-				compare(t, arr, decode(out), want)
+				compare(t, name, arr, decode(out), want)
 			}
 		})
 	}
@@ -293,15 +319,22 @@ func decode(b []byte) []float32 {
 	return s
 }
 
+// terms gives, for the kernels whose results sum terms of both signs, the
+// magnitude of those terms: the result may cancel to near zero, and the
+// device's rounding errs relative to the terms, not the result.
+var terms = map[string]float64{}
+
 // compare allows a relative difference of 1e-5: the device may contract
-// a*b + c into one rounding (fma) and sum in another order.
-func compare(t *testing.T, name string, got, want []float32) {
+// a*b + c into one rounding (fma) and sum in another order. Relative to
+// the terms' magnitude, where the kernel's results may cancel.
+func compare(t *testing.T, kernel, name string, got, want []float32) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d elements, want %d", name, len(got), len(want))
 	}
 	for i := range want {
-		if d := math.Abs(float64(got[i]) - float64(want[i])); !(d <= 1e-5*math.Abs(float64(want[i]))) {
+		scale := max(math.Abs(float64(want[i])), terms[kernel])
+		if d := math.Abs(float64(got[i]) - float64(want[i])); !(d <= 1e-5*scale) {
 			t.Fatalf("%s[%d] = %g, want %g", name, i, got[i], want[i])
 		}
 	}
