@@ -1,0 +1,150 @@
+package examples_test
+
+import "maps"
+
+// NVIDIA cuda-samples' kernels, reimplemented from their CUDA originals.
+func init() { maps.Copy(kernels, cudasamples) }
+
+// tiles calls f for every work-item (x, y) of transpose.cu's launches and
+// each of its two rows i (0 and 16): x and y are the global indices
+// blockIdx*TILE_DIM + threadIdx, bx and by the block's first column and
+// row, tx and ty the thread's indices.
+func tiles(width, height int64, f func(bx, by, tx, ty, i int64)) {
+	const tile, rows = 32, 16
+	for by := int64(0); by < height; by += tile {
+		for bx := int64(0); bx < width; bx += tile {
+			for ty := range int64(rows) {
+				for tx := range int64(tile) {
+					for i := int64(0); i < tile; i += rows {
+						f(bx, by, tx, ty, i)
+					}
+				}
+			}
+		}
+	}
+}
+
+// reduceBlocks loads each block of 256 elements as reduce0 to reduce2 do
+// (zero past n) and reduces it with level, which adds within the block.
+func reduceBlocks(n int64, in []float32, level func(s []float32)) []float32 {
+	const b = 256
+	out := make([]float32, (n+b-1)/b)
+	for g := range out {
+		s := make([]float32, b)
+		for t := range int64(b) {
+			if i := int64(g)*b + t; i < n {
+				s[t] = in[i]
+			}
+		}
+		level(s)
+		out[g] = s[0]
+	}
+	return out
+}
+
+var cudasamples = map[string]example{
+	"transpose_copy": {map[string]int64{"width": 64, "height": 96}, func(p map[string]int64, in arrays) arrays {
+		w, h := p["width"], p["height"]
+		out := clone(in["odata"])
+		tiles(w, h, func(bx, by, tx, ty, i int64) {
+			index := bx + tx + w*(by+ty)
+			out[index+i*w] = in["idata"][index+i*w]
+		})
+		return arrays{"odata": out}
+	}},
+	"transpose_copyshared": {map[string]int64{"width": 64, "height": 96}, func(p map[string]int64, in arrays) arrays {
+		w, h := p["width"], p["height"]
+		out := clone(in["odata"])
+		tiles(w, h, func(bx, by, tx, ty, i int64) {
+			x, y := bx+tx, by+ty
+			index := x + w*y
+			if x < h && y < w {
+				// the tile holds what this work-item loaded
+				out[index+i*w] = in["idata"][index+i*w]
+			}
+		})
+		return arrays{"odata": out}
+	}},
+	"transpose_naive": {map[string]int64{"width": 64, "height": 96}, func(p map[string]int64, in arrays) arrays {
+		w, h := p["width"], p["height"]
+		out := clone(in["odata"])
+		tiles(w, h, func(bx, by, tx, ty, i int64) {
+			x, y := bx+tx, by+ty
+			out[y+h*x+i] = in["idata"][x+w*y+i*w]
+		})
+		return arrays{"odata": out}
+	}},
+	"transpose_coalesced": {map[string]int64{"width": 64, "height": 96}, func(p map[string]int64, in arrays) arrays {
+		w, h := p["width"], p["height"]
+		out := clone(in["odata"])
+		// work-item (tx, ty) stores tile[tx][ty + i], which work-item
+		// (ty + i, tx) of the same block loaded from row by + tx, column
+		// bx + ty + i.
+		tiles(w, h, func(bx, by, tx, ty, i int64) {
+			out[(by+tx)+(bx+ty+i)*h] = in["idata"][(bx+ty+i)+(by+tx)*w]
+		})
+		return arrays{"odata": out}
+	}},
+	"transpose_finegrained": {map[string]int64{"width": 64, "height": 64}, func(p map[string]int64, in arrays) arrays {
+		w, h := p["width"], p["height"]
+		out := clone(in["odata"])
+		tiles(w, h, func(bx, by, tx, ty, i int64) {
+			index := bx + tx + (by+ty)*w
+			out[index+i*h] = in["idata"][(bx+ty+i)+(by+tx)*w]
+		})
+		return arrays{"odata": out}
+	}},
+	"transpose_coarsegrained": {map[string]int64{"width": 64, "height": 96}, func(p map[string]int64, in arrays) arrays {
+		w, h := p["width"], p["height"]
+		out := clone(in["odata"])
+		tiles(w, h, func(bx, by, tx, ty, i int64) {
+			out[(by+tx)+(bx+ty+i)*h] = in["idata"][(bx+tx)+(by+ty+i)*w]
+		})
+		return arrays{"odata": out}
+	}},
+	"reduce0": {map[string]int64{"n": 1000, "blocks": 4}, func(p map[string]int64, in arrays) arrays {
+		return arrays{"g_odata": reduceBlocks(p["n"], in["g_idata"], func(s []float32) {
+			for st := 1; st < len(s); st *= 2 {
+				for t := range s {
+					if t%(2*st) == 0 {
+						s[t] += s[t+st]
+					}
+				}
+			}
+		})}
+	}},
+	"reduce1": {map[string]int64{"n": 1000, "blocks": 4}, func(p map[string]int64, in arrays) arrays {
+		return arrays{"g_odata": reduceBlocks(p["n"], in["g_idata"], func(s []float32) {
+			for st := 1; st < len(s); st *= 2 {
+				for t := range s {
+					if index := 2 * st * t; index < len(s) {
+						s[index] += s[index+st]
+					}
+				}
+			}
+		})}
+	}},
+	"reduce2": {map[string]int64{"n": 1000, "blocks": 4}, func(p map[string]int64, in arrays) arrays {
+		return arrays{"g_odata": reduceBlocks(p["n"], in["g_idata"], func(s []float32) {
+			for st := len(s) / 2; st > 0; st >>= 1 {
+				for t := range st {
+					s[t] += s[t+st]
+				}
+			}
+		})}
+	}},
+	"matrixMul": {map[string]int64{"hA": 32, "wA": 64, "wB": 96}, func(p map[string]int64, in arrays) arrays {
+		ha, wa, wb := p["hA"], p["wA"], p["wB"]
+		c := make([]float32, ha*wb)
+		for y := range ha {
+			for x := range wb {
+				var sum float32
+				for k := range wa {
+					sum += in["A"][y*wa+k] * in["B"][k*wb+x]
+				}
+				c[y*wb+x] = sum
+			}
+		}
+		return arrays{"C": c}
+	}},
+}
