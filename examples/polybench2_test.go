@@ -9,8 +9,11 @@ import (
 // from their OpenCL originals.
 func init() {
 	maps.Copy(kernels, polybench2)
-	// Their results sum terms of both signs, of about these magnitudes.
-	maps.Copy(terms, map[string]float64{"conv2d": 1, "conv3d": 10, "fdtd2d1": 1, "fdtd2d2": 1, "fdtd2d3": 1, "lu2": 1, "adi4": 4})
+	// Their results sum terms of both signs, of about unit size, and
+	// cancel: some are 1e-3 or less, where PoCL's contraction of a*b + c
+	// (conv2d, lu2) or the original's double-precision update (fdtd2d3)
+	// differs by more than 1e-5 of the result.
+	maps.Copy(terms, map[string]float64{"conv2d": 1, "fdtd2d3": 1, "lu2": 1})
 }
 
 // floatN is the float_n of covariance and correlation, a float there.
