@@ -41,7 +41,7 @@ var kerneltuner = map[string]example{
 		}
 		return arrays{"x_new": nw}
 	}},
-	"matmul_kernel": {map[string]int64{"n": 128}, func(p map[string]int64, in arrays) arrays {
+	"matmul_kernel": {map[string]int64{"n": 64}, func(p map[string]int64, in arrays) arrays {
 		n := p["n"]
 		c := make([]float32, n*n)
 		for y := range n {
@@ -55,7 +55,7 @@ var kerneltuner = map[string]example{
 		}
 		return arrays{"C": c}
 	}},
-	"sum_floats": {map[string]int64{"n": 10000}, func(p map[string]int64, in arrays) arrays {
+	"sum_floats": {map[string]int64{"n": 5000}, func(p map[string]int64, in arrays) arrays {
 		const b, nb = 128, 32
 		out := make([]float32, nb)
 		for g := range int64(nb) {
