@@ -137,8 +137,11 @@ func parse(t *testing.T, name string) *counts.Kernel {
 
 func clone(s []float32) []float32 { return append([]float32(nil), s...) }
 
-// inputs fills every global array with values in [0.5, 1.5), pathfinder's
-// padding with copies of the row's ends as its original reads them.
+// inputs fills every global array with values in [0.5, 1.5), or integers
+// in [-10, 10] for an i32 array, and pathfinder's padding with copies of
+// the row's ends as its original reads them. Integer arrays travel as
+// float32 too (exactly, being small), converted for the interpreter and
+// the device by toRun, fromRun, encode and decode.
 func inputs(k *counts.Kernel, p map[string]int64) map[string][]float32 {
 	rng := rand.New(rand.NewPCG(7, uint64(len(k.Name))))
 	in := map[string][]float32{}
@@ -156,7 +159,11 @@ func inputs(k *counts.Kernel, p map[string]int64) map[string][]float32 {
 		}
 		s := make([]float32, n)
 		for i := range s {
-			s[i] = 0.5 + rng.Float32()
+			if a.DType == counts.I32 {
+				s[i] = float32(rng.IntN(21) - 10)
+			} else {
+				s[i] = 0.5 + rng.Float32()
+			}
 		}
 		in[a.Name] = s
 	}
@@ -184,7 +191,7 @@ func TestExamplesCount(t *testing.T) {
 			in := inputs(k, ex.params)
 			data := map[string]any{}
 			for n, s := range in {
-				data[n] = clone(s)
+				data[n] = toRun(k, n, s)
 			}
 			tl, err := counts.Run(k, ex.params, data, nil)
 			if err != nil {
@@ -196,7 +203,7 @@ func TestExamplesCount(t *testing.T) {
 			}
 			checkTotals(t, c, fold(got), tl.Totals())
 			for arr, want := range ex.want(ex.params, in) {
-				compare(t, name, arr, data[arr].([]float32), want)
+				compare(t, name, arr, fromRun(data[arr]), want)
 			}
 		})
 	}
@@ -278,7 +285,7 @@ func TestExamplesOnPoCL(t *testing.T) {
 			defer bufs.Close()
 			in := inputs(k, ex.params)
 			for n, s := range in {
-				if err := bufs[n].WriteAt(encode(s), 0); err != nil {
+				if err := bufs[n].WriteAt(encode(k, n, s), 0); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -297,36 +304,82 @@ func TestExamplesOnPoCL(t *testing.T) {
 				if err := bufs[arr].Read(out); err != nil {
 					t.Fatal(err)
 				}
-				compare(t, name, arr, decode(out), want)
+				compare(t, name, arr, decode(k, arr, out), want)
 			}
 		})
 	}
 }
 
-func encode(s []float32) []byte {
+// isInt says whether the kernel's global array name holds i32.
+func isInt(k *counts.Kernel, name string) bool {
+	for _, a := range k.Arrays {
+		if a.Name == name {
+			return a.DType == counts.I32
+		}
+	}
+	return false
+}
+
+// toRun gives the interpreter a copy of s in the array's element type.
+func toRun(k *counts.Kernel, name string, s []float32) any {
+	if !isInt(k, name) {
+		return clone(s)
+	}
+	v := make([]int32, len(s))
+	for i, x := range s {
+		v[i] = int32(x)
+	}
+	return v
+}
+
+// fromRun reads back what the interpreter left in an array.
+func fromRun(v any) []float32 {
+	switch v := v.(type) {
+	case []int32:
+		s := make([]float32, len(v))
+		for i, x := range v {
+			s[i] = float32(x)
+		}
+		return s
+	default:
+		return v.([]float32)
+	}
+}
+
+func encode(k *counts.Kernel, name string, s []float32) []byte {
 	b := make([]byte, 4*len(s))
 	for i, v := range s {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+		bits := math.Float32bits(v)
+		if isInt(k, name) {
+			bits = uint32(int32(v))
+		}
+		binary.LittleEndian.PutUint32(b[4*i:], bits)
 	}
 	return b
 }
 
-func decode(b []byte) []float32 {
+func decode(k *counts.Kernel, name string, b []byte) []float32 {
 	s := make([]float32, len(b)/4)
 	for i := range s {
-		s[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		bits := binary.LittleEndian.Uint32(b[4*i:])
+		s[i] = math.Float32frombits(bits)
+		if isInt(k, name) {
+			s[i] = float32(int32(bits))
+		}
 	}
 	return s
 }
 
-// terms gives, for the kernels whose results sum terms of both signs, the
-// magnitude of those terms: the result may cancel to near zero, and the
-// device's rounding errs relative to the terms, not the result.
+// terms gives, for the kernels whose results may cancel to near zero,
+// the scale to compare them at: the magnitude of the terms they sum, or
+// of their largest result where errors carry from step to step (an
+// elimination). Near zero, the device's rounding errs relative to that
+// scale, not to the result.
 var terms = map[string]float64{}
 
 // compare allows a relative difference of 1e-5: the device may contract
-// a*b + c into one rounding (fma) and sum in another order. Relative to
-// the terms' magnitude, where the kernel's results may cancel.
+// a*b + c into one rounding (fma) and sum in another order; at least
+// 1e-5 of the kernel's scale in terms, where it has one.
 func compare(t *testing.T, kernel, name string, got, want []float32) {
 	t.Helper()
 	if len(got) != len(want) {
