@@ -1,9 +1,17 @@
 package examples_test
 
-import "maps"
+import (
+	"maps"
+	"math"
+)
 
 // NVIDIA cuda-samples' kernels, reimplemented from their CUDA originals.
-func init() { maps.Copy(kernels, cudasamples) }
+func init() {
+	maps.Copy(kernels, cudasamples)
+	// A call's price is the difference of two terms of about the stock
+	// price (1 here), and cancels for options far out of the money.
+	terms["BlackScholes"] = 1
+}
 
 // tiles calls f for every work-item (x, y) of transpose.cu's launches and
 // each of its two rows i (0 and 16): x and y are the global indices
@@ -147,4 +155,31 @@ var cudasamples = map[string]example{
 		}
 		return arrays{"C": c}
 	}},
+	"BlackScholes": {map[string]int64{"halfN": 300}, func(p map[string]int64, in arrays) arrays {
+		const r, v float32 = 0.02, 0.30
+		call, put := make([]float32, 2*p["halfN"]), make([]float32, 2*p["halfN"])
+		for i := range call {
+			s, x, t := in["d_StockPrice"][i], in["d_OptionStrike"][i], in["d_OptionYears"][i]
+			sqrtT := 1 / float32(1/math.Sqrt(float64(t)))
+			d1 := (float32(math.Log(float64(s/x))) + (r+0.5*v*v)*t) / (v * sqrtT)
+			d2 := d1 - v*sqrtT
+			c1, c2 := cnd(d1), cnd(d2)
+			expRT := float32(math.Exp(float64(-r * t)))
+			call[i] = s*c1 - x*expRT*c2
+			put[i] = x*expRT*(1-c2) - s*(1-c1)
+		}
+		return arrays{"d_CallResult": call, "d_PutResult": put}
+	}},
+}
+
+// cnd is cndGPU, in float32 as there.
+func cnd(d float32) float32 {
+	const a1, a2, a3, a4, a5 float32 = 0.31938153, -0.356563782, 1.781477937, -1.821255978, 1.330274429
+	const rsqrt2pi float32 = 0.39894228040143267793994605993438
+	k := 1 / (1 + 0.2316419*float32(math.Abs(float64(d))))
+	c := rsqrt2pi * float32(math.Exp(float64(-0.5*d*d))) * (k * (a1 + k*(a2+k*(a3+k*(a4+k*a5)))))
+	if d > 0 {
+		c = 1 - c
+	}
+	return c
 }
