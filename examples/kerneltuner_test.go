@@ -25,6 +25,26 @@ func convolve(h, w int64, input, filter []float32) []float32 {
 }
 
 var kerneltuner = map[string]example{
+	"cn_pnpoly": {map[string]int64{"n": 300}, func(p map[string]int64, in arrays) arrays {
+		const vertices = 600
+		pts, v := in["points"], in["d_vertices"]
+		bitmap := make([]float32, p["n"])
+		for i := range bitmap {
+			c := false
+			px, py := pts[2*i], pts[2*i+1]
+			for j, k := 0, vertices-1; j < vertices; k, j = j, j+1 {
+				vjx, vjy, vkx, vky := v[2*j], v[2*j+1], v[2*k], v[2*k+1]
+				slope := (vkx - vjx) / (vky - vjy)
+				if (vjy > py) != (vky > py) && px < slope*(py-vjy)+vjx {
+					c = !c
+				}
+			}
+			if c {
+				bitmap[i] = 1
+			}
+		}
+		return arrays{"bitmap": bitmap}
+	}},
 	"convolution_naive": {map[string]int64{"h": 37, "w": 45}, func(p map[string]int64, in arrays) arrays {
 		return arrays{"output": convolve(p["h"], p["w"], in["input"], in["filter"])}
 	}},
