@@ -38,9 +38,38 @@ func readmeSplits(t *testing.T) map[string]string {
 	return out
 }
 
+// readmeLists reads README.md's lists of development and held-out kernels,
+// "- development: a, b, ...;" and "- held-out: c, d, ...." (names without
+// .knl), which may run over several lines.
+func readmeLists(t *testing.T) map[examples.Split][]string {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	out := map[examples.Split][]string{}
+	for _, s := range []examples.Split{examples.Development, examples.HeldOut} {
+		_, rest, ok := strings.Cut(text, "\n- "+string(s)+": ")
+		if !ok {
+			t.Fatalf("README.md has no list of %s kernels", s)
+		}
+		end := strings.IndexAny(rest, ";.")
+		if end < 0 {
+			t.Fatalf("README.md's list of %s kernels does not end", s)
+		}
+		for _, name := range strings.Split(rest[:end], ",") {
+			out[s] = append(out[s], strings.TrimSpace(name)+".knl")
+		}
+		slices.Sort(out[s])
+	}
+	return out
+}
+
 // TestSplit recomputes the split from README.md's rule (the first byte of
 // the SHA-256 of the file's base name: even development, odd held-out) for
-// every kernel file, and checks README.md's table and SplitOf against it.
+// every kernel file, and checks README.md's table and lists, SplitOf and
+// Files against it.
 func TestSplit(t *testing.T) {
 	files, err := filepath.Glob("*.knl")
 	if err != nil {
@@ -67,7 +96,11 @@ func TestSplit(t *testing.T) {
 	for f := range table {
 		t.Errorf("README.md's table lists %s, which is not a file here", f)
 	}
+	lists := readmeLists(t)
 	for _, s := range []examples.Split{examples.Development, examples.HeldOut} {
+		if !slices.Equal(lists[s], want[s]) {
+			t.Errorf("README.md lists as %s %v, the rule gives %v", s, lists[s], want[s])
+		}
 		got, err := examples.Files(s)
 		if err != nil {
 			t.Fatal(err)
