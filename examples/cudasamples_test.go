@@ -142,18 +142,7 @@ var cudasamples = map[string]example{
 		})}
 	}},
 	"matrixMul": {map[string]int64{"hA": 32, "wA": 64, "wB": 96}, func(p map[string]int64, in arrays) arrays {
-		ha, wa, wb := p["hA"], p["wA"], p["wB"]
-		c := make([]float32, ha*wb)
-		for y := range ha {
-			for x := range wb {
-				var sum float32
-				for k := range wa {
-					sum += in["A"][y*wa+k] * in["B"][k*wb+x]
-				}
-				c[y*wb+x] = sum
-			}
-		}
-		return arrays{"C": c}
+		return arrays{"C": product(in["A"], in["B"], p["hA"], p["wA"], p["wB"], 1)}
 	}},
 	"BlackScholes": {map[string]int64{"halfN": 300}, func(p map[string]int64, in arrays) arrays {
 		const r, v float32 = 0.02, 0.30

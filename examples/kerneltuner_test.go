@@ -63,17 +63,7 @@ var kerneltuner = map[string]example{
 	}},
 	"matmul_kernel": {map[string]int64{"n": 64}, func(p map[string]int64, in arrays) arrays {
 		n := p["n"]
-		c := make([]float32, n*n)
-		for y := range n {
-			for x := range n {
-				var sum float32
-				for k := range n {
-					sum += in["A"][y*n+k] * in["B"][k*n+x]
-				}
-				c[y*n+x] = sum
-			}
-		}
-		return arrays{"C": c}
+		return arrays{"C": product(in["A"], in["B"], n, n, n, 1)}
 	}},
 	"sum_floats": {map[string]int64{"n": 5000}, func(p map[string]int64, in arrays) arrays {
 		const b, nb = 128, 32
