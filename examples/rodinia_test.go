@@ -45,6 +45,28 @@ func needleBlock(ref, mat []float32, cols, penalty, base int64) {
 }
 
 var rodinia = map[string]example{
+	// calculate_temp's update, in double where its 2.0 makes it so; every
+	// point is computed by exactly one work-group, with its neighbours
+	// clamped to itself at the grid's edges.
+	"hotspot": {map[string]int64{"grid_rows": 37, "grid_cols": 45}, func(p map[string]int64, in arrays) arrays {
+		rows, cols := p["grid_rows"], p["grid_cols"]
+		stepDivCap := float32(1.4583334e-07) / float32(4.27246164e-07)
+		rx1, ry1, rz1 := float32(1)/10, float32(1)/10, float32(1)/5120
+		t, pw := in["temp_src"], in["power"]
+		out := clone(in["temp_dst"])
+		for y := range rows {
+			for x := range cols {
+				at := func(y, x int64) float32 { return t[y*cols+x] }
+				c := at(y, x)
+				n, s := at(max(y-1, 0), x), at(min(y+1, rows-1), x)
+				w, e := at(y, max(x-1, 0)), at(y, min(x+1, cols-1))
+				sum := float64(pw[y*cols+x]) + (float64(s+n)-2.0*float64(c))*float64(ry1) +
+					(float64(e+w)-2.0*float64(c))*float64(rx1) + float64((80-c)*rz1)
+				out[y*cols+x] = float32(float64(c) + float64(stepDivCap)*sum)
+			}
+		}
+		return arrays{"temp_dst": out}
+	}},
 	"needle1": {map[string]int64{"cols": 49, "block_width": 3, "i": 2, "penalty": 10}, func(p map[string]int64, in arrays) arrays {
 		cols, i := p["cols"], p["i"]
 		mat := clone(in["matrix_cuda"])
