@@ -50,7 +50,37 @@ func reduceBlocks(n int64, in []float32, level func(s []float32)) []float32 {
 	return out
 }
 
+// separable is convolutionSeparable's 17-tap filter k along the rows or
+// the columns of a w x h image, zero beyond its edges, summed from
+// the tap at -8 to the one at +8 as both kernels do.
+func separable(src, k []float32, w, h int64, rows bool) []float32 {
+	const r = 8
+	dst := make([]float32, w*h)
+	for y := range h {
+		for x := range w {
+			var sum float32
+			for j := int64(-r); j <= r; j++ {
+				yy, xx := y, x+j
+				if !rows {
+					yy, xx = y+j, x
+				}
+				if 0 <= yy && yy < h && 0 <= xx && xx < w {
+					sum += k[r-j] * src[yy*w+xx]
+				}
+			}
+			dst[y*w+x] = sum
+		}
+	}
+	return dst
+}
+
 var cudasamples = map[string]example{
+	"convolutionRows": {map[string]int64{"imageW": 256, "imageH": 8}, func(p map[string]int64, in arrays) arrays {
+		return arrays{"d_Dst": separable(in["d_Src"], in["c_Kernel"], p["imageW"], p["imageH"], true)}
+	}},
+	"convolutionColumns": {map[string]int64{"imageW": 32, "imageH": 128}, func(p map[string]int64, in arrays) arrays {
+		return arrays{"d_Dst": separable(in["d_Src"], in["c_Kernel"], p["imageW"], p["imageH"], false)}
+	}},
 	"transpose_copy": {map[string]int64{"width": 64, "height": 96}, func(p map[string]int64, in arrays) arrays {
 		w, h := p["width"], p["height"]
 		out := clone(in["odata"])
