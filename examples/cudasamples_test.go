@@ -174,6 +174,13 @@ var cudasamples = map[string]example{
 	"matrixMul": {map[string]int64{"hA": 32, "wA": 64, "wB": 96}, func(p map[string]int64, in arrays) arrays {
 		return arrays{"C": product(in["A"], in["B"], p["hA"], p["wA"], p["wB"], 1)}
 	}},
+	"vectorAdd": {map[string]int64{"numElements": 300}, func(p map[string]int64, in arrays) arrays {
+		c := make([]float32, p["numElements"])
+		for i := range c {
+			c[i] = in["A"][i] + in["B"][i] + 0
+		}
+		return arrays{"C": c}
+	}},
 	"BlackScholes": {map[string]int64{"halfN": 300}, func(p map[string]int64, in arrays) arrays {
 		const r, v float32 = 0.02, 0.30
 		call, put := make([]float32, 2*p["halfN"]), make([]float32, 2*p["halfN"])
