@@ -1,0 +1,70 @@
+// Package cimport translates a GPU kernel written in CUDA C or OpenCL C
+// into the .knl language of package counts, so that its properties can
+// be counted, and its run time predicted, from the source its author
+// wrote, with no porting by hand.
+//
+// [Import] reads a source file, runs the preprocessor (#define, #if,
+// #ifdef, -D), finds the kernel function (__global__ in CUDA, __kernel
+// in OpenCL C) and translates its body by evaluating it symbolically:
+//
+//   - the work-item and group indices (threadIdx, blockIdx, blockDim,
+//     get_global_id, get_local_id, get_group_id, get_local_size) become
+//     inames tagged l.N and g.N; a variable that holds an axis's global
+//     index (int i = blockIdx.x*blockDim.x + threadIdx.x, or
+//     get_global_id(0)) names it, and the .knl splits it as a hand port
+//     would (split i 256 i_out i_in);
+//   - integer variables are affine expressions of the inames and of the
+//     kernel's integer arguments (the size parameters), with
+//     coefficients that may be products of parameters, so that flat
+//     subscripts a[i*n + j] stay as written;
+//   - a for loop with an affine start, a conjunction of affine
+//     comparisons as its condition and a constant step becomes an iname
+//     and a domain; a loop with constant bounds and another step (s >>=
+//     1, s *= 2) is unrolled at import;
+//   - an affine if that encloses the whole body (the guard i < n of
+//     most kernels, or the early "if (i >= n) return;") becomes part of
+//     the launch's domain, as the hand ports write it; other ifs become
+//     the .knl's if blocks, exact where affine and upper bounds where
+//     they read data;
+//   - __shared__ and __local arrays become local arrays, arrays declared
+//     in the body private ones, floating-point scalars private
+//     temporaries; __syncthreads(), barrier(), cg::sync(g) and g.sync()
+//     barriers; compound assignments stay compound; __ldg(&a[i]) is a
+//     load; mad and fma a multiplication and an addition.
+//
+// What C does not state comes from [Options] (uniperf import's flags),
+// or from a comment of the source, "// uniperf: FLAGS", in the same
+// syntax ([ParseFlags]): the work-group size (--local), the launch
+// grid (--global, the work-items as the host's global work size, or
+// --groups, gridDim; without either, the guard bounds it), the extents
+// of the global arrays (--array), and the values of scalar arguments
+// the .knl cannot take yet (a -D naming an argument binds it). The
+// generated .knl says in its header where each came from.
+//
+// What is not affine is refused with the source's line and column and
+// what to write instead: integer variables set from data or changed in
+// a loop, while loops, break, indirect subscripts, products of two
+// indices, integer divisions that do not divide exactly, integer min,
+// max and casts (which the .knl is getting, in another change), atomics,
+// pointer arithmetic other than a[i] and *(a + i), and calls of device
+// functions.
+//
+// # The front end
+//
+// The C front end is written here: a lexer, a preprocessor and a
+// recursive-descent parser of the subset of C that kernels use. The
+// maintained pure-Go C parser, modernc.org/cc/v4, is served by the module
+// proxy, but it does not fit: it parses C11 and needs a host
+// configuration (predefined macros, include paths, an ABI), while
+// kernels are CUDA C++ (templates, namespaces such as cg::, references)
+// and OpenCL C (address-space qualifiers, vector types) that it does not
+// accept without first rewriting the source by macros, which would also
+// erase what the translation needs (__shared__, __local). A kernel's
+// own subset is small: declarations, for, if, compound statements and
+// expressions, and host code around it can be skipped by matching
+// braces. Headers are not read (#include is ignored): a kernel needs
+// nothing of the host's, and what it uses of CUDA's and OpenCL's
+// (indices, math functions, barriers) is built in. Every input is bounded
+// in size, nesting depth and macro expansions, so that a hostile source
+// ends in an error, not a crash.
+package cimport

@@ -1,0 +1,593 @@
+package cimport
+
+import (
+	"strings"
+)
+
+// mathFuncs maps C's and CUDA's math functions to the .knl's.
+var mathFuncs = map[string]string{
+	"sqrt": "sqrt", "sqrtf": "sqrt", "__fsqrt_rn": "sqrt", "native_sqrt": "sqrt", "half_sqrt": "sqrt",
+	"exp": "exp", "expf": "exp", "__expf": "exp", "native_exp": "exp",
+	"log": "log", "logf": "log", "__logf": "log", "native_log": "log",
+	"sin": "sin", "sinf": "sin", "__sinf": "sin", "native_sin": "sin",
+	"cos": "cos", "cosf": "cos", "__cosf": "cos", "native_cos": "cos",
+	"fabs": "fabs", "fabsf": "fabs",
+	"rsqrt": "rsqrt", "rsqrtf": "rsqrt", "native_rsqrt": "rsqrt",
+	"pow": "pow", "powf": "pow", "__powf": "pow", "native_powr": "pow", "powr": "pow",
+	"fmin": "fmin", "fminf": "fmin", "fmax": "fmax", "fmaxf": "fmax", "fmod": "fmod", "fmodf": "fmod",
+}
+
+// eval translates an expression.
+func (t *translator) eval(e *expr) (*value, error) {
+	switch e.op {
+	case "num":
+		if v, ok := intLiteral(e.text); ok {
+			return &value{kind: vInt, a: affConst(constPoly(v))}, nil
+		}
+		f, ok := floatLiteral(e.text)
+		if !ok {
+			return nil, errorAt(e.p, "%s is not a number .knl can write", e.text)
+		}
+		dtype := ""
+		if strings.HasSuffix(f, "f") {
+			dtype = "f32"
+		}
+		return &value{kind: vData, text: f, prec: precAtom, dtype: dtype}, nil
+	case "id":
+		return t.name(e)
+	case "member":
+		return t.member(e)
+	case "index", "unary":
+		if e.op == "unary" && e.text != "*" {
+			return t.unary(e)
+		}
+		ref, dtype, err := t.reference(e)
+		if err != nil {
+			return nil, err
+		}
+		return &value{kind: vData, text: ref, prec: precAtom, dtype: dtype}, nil
+	case "binary":
+		return t.binary(e)
+	case "cond":
+		return t.ternary(e)
+	case "cast":
+		return t.cast(e)
+	case "call":
+		return t.call(e)
+	case "assign", "pre", "post":
+		return nil, errorAt(e.p, "an assignment inside an expression; make it a statement of its own")
+	case "str":
+		return nil, errorAt(e.p, "a string in a kernel is not understood")
+	}
+	return nil, errorAt(e.p, "this expression is not understood")
+}
+
+func (t *translator) name(e *expr) (*value, error) {
+	v := t.lookup(e.text)
+	if v == nil {
+		if strings.Contains(e.text, "::") || e.text == "threadIdx" || e.text == "blockIdx" {
+			return nil, errorAt(e.p, "%s is not understood", e.text)
+		}
+		return nil, errorAt(e.p, "%s is not declared (a macro or type from a header that is not read? give it with -D)", e.text)
+	}
+	switch v.kind {
+	case "int":
+		return &value{kind: vInt, a: v.val}, nil
+	case "cond":
+		return &value{kind: vCond, c: v.c}, nil
+	case "data":
+		return &value{kind: vData, text: v.name, prec: precAtom, dtype: v.dtype}, nil
+	case "undef":
+		why := v.why
+		if why == "" {
+			why = "has no value here"
+		}
+		return nil, errorAt(e.p, "%s %s", e.text, why)
+	case "scalar":
+		return nil, errorAt(e.p, "%s is a %s argument: .knl has no scalar arguments yet; bind it to a value with -D %s=VALUE", e.text, v.dtype, e.text)
+	case "array":
+		return nil, errorAt(e.p, "%s is an array; index it", e.text)
+	}
+	return nil, errorAt(e.p, "%s cannot be used as a value", e.text)
+}
+
+// member translates threadIdx.x, blockIdx.y, blockDim.z and gridDim.x.
+func (t *translator) member(e *expr) (*value, error) {
+	obj := e.args[0]
+	if obj.op != "id" {
+		return nil, errorAt(e.p, "a field of a structure is not understood")
+	}
+	ax := strings.Index("xyz", e.text)
+	if ax < 0 || len(e.text) != 1 {
+		return nil, errorAt(e.p, "%s.%s is not understood", obj.text, e.text)
+	}
+	switch obj.text {
+	case "threadIdx", "blockIdx", "blockDim", "gridDim":
+		return t.index(obj.text, ax, e.p)
+	}
+	return nil, errorAt(e.p, "%s.%s is not understood", obj.text, e.text)
+}
+
+// index is a work-item or group index, or a size of the launch.
+func (t *translator) index(kind string, ax int, p pos) (*value, error) {
+	if ax >= len(t.axes) {
+		return nil, errorAt(p, "the kernel uses axis %d of the launch, but the work-group size has %d axes; give --local with a size for each axis, e.g. --local 32,8", ax, len(t.axes))
+	}
+	a := t.axes[ax]
+	switch kind {
+	case "threadIdx", "get_local_id":
+		return &value{kind: vInt, a: affIname(a.local)}, nil
+	case "blockIdx", "get_group_id":
+		return &value{kind: vInt, a: affIname(a.group)}, nil
+	case "get_global_id":
+		return &value{kind: vInt, a: aff{a.group: constPoly(a.size), a.local: constPoly(1)}}, nil
+	case "blockDim", "get_local_size":
+		return &value{kind: vInt, a: affConst(constPoly(a.size))}, nil
+	}
+	return nil, errorAt(p, "%s: the number of work-groups is not an affine value in .knl; use the sizes it comes from", kind)
+}
+
+func (t *translator) unary(e *expr) (*value, error) {
+	if e.text == "&" {
+		return nil, errorAt(e.p, "an address (&) is not understood outside __ldg(&a[i])")
+	}
+	if e.text == "!" {
+		c, err := t.condition(e.args[0])
+		if err != nil {
+			return nil, err
+		}
+		return &value{kind: vCond, c: not(c)}, nil
+	}
+	v, err := t.eval(e.args[0])
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case e.text == "+":
+		return v, nil
+	case v.kind == vInt && e.text == "-":
+		return &value{kind: vInt, a: v.a.scaleConst(-1)}, nil
+	case v.kind == vInt && e.text == "~":
+		return &value{kind: vInt, a: v.a.scaleConst(-1).addConst(-1)}, nil
+	case v.kind == vCond:
+		return nil, errorAt(e.p, "a condition used as a number; write COND ? 1 : 0")
+	}
+	return &value{kind: vData, text: e.text + paren(v.text, v.prec, precUnary), prec: precUnary, dtype: v.dtype}, nil
+}
+
+func (a aff) addConst(c int64) aff {
+	out, _ := a.add(affConst(constPoly(c)), 1)
+	return out
+}
+
+// binary translates arithmetic, comparisons and logic.
+func (t *translator) binary(e *expr) (*value, error) {
+	switch e.text {
+	case "&&", "||", "<", ">", "<=", ">=", "==", "!=":
+		c, err := t.condition(e)
+		if err != nil {
+			return nil, err
+		}
+		return &value{kind: vCond, c: c}, nil
+	case ",":
+		return nil, errorAt(e.p, "the comma operator is not understood; write two statements")
+	}
+	l, err := t.eval(e.args[0])
+	if err != nil {
+		return nil, err
+	}
+	r, err := t.eval(e.args[1])
+	if err != nil {
+		return nil, err
+	}
+	if l.kind == vCond || r.kind == vCond {
+		return nil, errorAt(e.p, "a condition used as a number; write COND ? 1 : 0")
+	}
+	if l.kind == vInt && r.kind == vInt {
+		return t.intBinary(e, l.a, r.a)
+	}
+	lt, err := t.dataText(l, e.p)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := t.dataText(r, e.p)
+	if err != nil {
+		return nil, err
+	}
+	dtype := wider(l.dtype, r.dtype)
+	if dtype == "" && (e.text == "/" || e.text == "%") && l.kind == vData && r.kind == vData && !strings.ContainsAny(lt+rt, ".e") {
+		dtype = "i32"
+	}
+	isInt := dtype == "i32" || dtype == "i64"
+	op := e.text
+	switch {
+	case isInt && (op == "/" || op == "%"):
+		return nil, errorAt(e.p, "integer %s of data: .knl's // and %% round towards minus infinity, C's towards zero; not translated", op)
+	case !isInt && op != "+" && op != "-" && op != "*" && op != "/":
+		return nil, errorAt(e.p, "%s on floating-point values is not C", op)
+	}
+	p := binaryPrec[op]
+	return &value{kind: vData, text: paren(lt, l.prec, p) + " " + op + " " + paren(rt, r.prec, p+1), prec: p, dtype: dtype}, nil
+}
+
+// intBinary computes an operation of affine integers, which must stay
+// affine.
+func (t *translator) intBinary(e *expr, l, r aff) (*value, error) {
+	notAffine := func(what string) (*value, error) {
+		return nil, errorAt(e.p, "%s is not affine in the indices: %s", e.text, what)
+	}
+	var out aff
+	ok := true
+	switch e.text {
+	case "+":
+		out, ok = l.add(r, 1)
+	case "-":
+		out, ok = l.add(r, -1)
+	case "*":
+		if p, isPoly := r.poly(); isPoly {
+			out, ok = l.scale(p)
+		} else if p, isPoly := l.poly(); isPoly {
+			out, ok = r.scale(p)
+		} else {
+			return notAffine("a product of two indices; counts need subscripts and bounds linear in the indices")
+		}
+	case "/", "%", ">>", "<<", "&", "|", "^":
+		d, isConst := r.constant()
+		if lc, lConst := l.constant(); lConst && isConst {
+			v, ok := intOp(e.text, lc, d)
+			if !ok {
+				return nil, errorAt(e.p, "%d %s %d: overflow, division by zero or a shift out of range", lc, e.text, d)
+			}
+			return &value{kind: vInt, a: affConst(constPoly(v))}, nil
+		}
+		switch {
+		case e.text == "<<" && isConst && d >= 0 && d < 62:
+			out, ok = l.scale(constPoly(1 << d))
+		case (e.text == "/" || e.text == ">>") && isConst && d >= 0:
+			div := d
+			if e.text == ">>" {
+				if d > 62 {
+					return notAffine("a shift out of range")
+				}
+				div = 1 << d
+			}
+			if div == 0 {
+				return nil, errorAt(e.p, "division by zero")
+			}
+			if out, ok = l.divExact(div); !ok {
+				return notAffine("an integer division that does not divide every coefficient; .knl's // and % by constants would round towards minus infinity, C's towards zero: write the index without the division")
+			}
+			return &value{kind: vInt, a: out}, nil
+		default:
+			return notAffine("only + and -, products by constants and sizes, and exact divisions by constants stay affine")
+		}
+	}
+	if !ok {
+		return nil, errorAt(e.p, "an integer overflows 64 bits")
+	}
+	return &value{kind: vInt, a: out}, nil
+}
+
+// ternary translates C ? A : B: a constant condition chooses, others
+// become if(C, A, B).
+func (t *translator) ternary(e *expr) (*value, error) {
+	c, err := t.condition(e.args[0])
+	if err != nil {
+		return nil, err
+	}
+	if c.op == "const" {
+		if c.val {
+			return t.eval(e.args[1])
+		}
+		return t.eval(e.args[2])
+	}
+	a, err := t.eval(e.args[1])
+	if err != nil {
+		return nil, err
+	}
+	b, err := t.eval(e.args[2])
+	if err != nil {
+		return nil, err
+	}
+	if a.kind == vInt && b.kind == vInt {
+		return nil, errorAt(e.p, "an integer chosen by a condition (clamping, min, max) is not affine; write the guard as an if around the statements")
+	}
+	at, err := t.dataText(a, e.p)
+	if err != nil {
+		return nil, err
+	}
+	bt, err := t.dataText(b, e.p)
+	if err != nil {
+		return nil, err
+	}
+	return &value{kind: vData, text: "if(" + c.format(t.instrAff) + ", " + at + ", " + bt + ")", prec: precAtom, dtype: wider(a.dtype, b.dtype)}, nil
+}
+
+func (t *translator) instrAff(a aff) string { return t.affText(a, false) }
+
+// cast translates a cast: one to an integer type of an integer, or to
+// the floating-point type a value has, changes nothing; others are not
+// in .knl yet.
+func (t *translator) cast(e *expr) (*value, error) {
+	v, err := t.eval(e.args[0])
+	if err != nil {
+		return nil, err
+	}
+	if e.typ.ptr > 0 {
+		return nil, errorAt(e.p, "a cast to a pointer is not understood; index the kernel's argument directly")
+	}
+	to, err := elemType(e.typ, e.p, "the cast")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case v.kind == vInt && (to == "i32" || to == "i64"):
+		return v, nil
+	case v.kind == vData && v.dtype == to:
+		return v, nil
+	case v.kind == vData && v.dtype == "" && (to == "f32" || to == "f64") && strings.ContainsAny(v.text, ".e"):
+		v.dtype = to
+		if to == "f32" && !strings.HasSuffix(v.text, "f") {
+			v.text += "f"
+		}
+		return v, nil
+	case v.kind == vInt && (to == "f32" || to == "f64"):
+		if c, ok := v.a.constant(); ok {
+			lit, _ := floatLiteral(formatInt(c) + ".0")
+			if to == "f32" {
+				lit += "f"
+			}
+			return &value{kind: vData, text: lit, prec: precAtom, dtype: to}, nil
+		}
+	}
+	return nil, errorAt(e.p, "a cast to %s: .knl has no casts yet (another change adds them); leave the conversion implicit where C allows it", e.typ.base)
+}
+
+// call translates the launch's index functions, math functions and
+// __ldg.
+func (t *translator) call(e *expr) (*value, error) {
+	f := e.args[0]
+	args := e.args[1:]
+	if f.op != "id" {
+		return nil, errorAt(e.p, "this call is not understood")
+	}
+	switch f.text {
+	case "get_global_id", "get_local_id", "get_group_id", "get_local_size", "get_num_groups", "get_global_size":
+		if len(args) != 1 {
+			return nil, errorAt(e.p, "%s takes one argument", f.text)
+		}
+		v, err := t.eval(args[0])
+		if err != nil {
+			return nil, err
+		}
+		ax, ok := v.a.constant()
+		if v.kind != vInt || !ok || ax < 0 || ax > 2 {
+			return nil, errorAt(args[0].p, "%s: the axis must be a constant 0, 1 or 2", f.text)
+		}
+		return t.index(f.text, int(ax), e.p)
+	case "__ldg":
+		if len(args) != 1 {
+			return nil, errorAt(e.p, "__ldg takes one argument")
+		}
+		a := args[0]
+		if a.op == "unary" && a.text == "&" {
+			a = a.args[0]
+		} else {
+			a = &expr{op: "unary", text: "*", args: []*expr{a}, p: a.p}
+		}
+		ref, dtype, err := t.reference(a)
+		if err != nil {
+			return nil, err
+		}
+		return &value{kind: vData, text: ref, prec: precAtom, dtype: dtype}, nil
+	case "min", "max", "fminf", "fmaxf", "fmin", "fmax":
+		if len(args) == 2 {
+			if v, ok, err := t.intMinMax(f.text, args); ok || err != nil {
+				return v, err
+			}
+		}
+	case "mad", "fma", "fmaf", "__fmaf_rn":
+		if len(args) != 3 {
+			return nil, errorAt(e.p, "%s takes three arguments", f.text)
+		}
+		mul := &expr{op: "binary", text: "*", args: []*expr{args[0], args[1]}, p: e.p}
+		return t.eval(&expr{op: "binary", text: "+", args: []*expr{mul, args[2]}, p: e.p})
+	}
+	if strings.HasPrefix(f.text, "atomic") || strings.HasPrefix(f.text, "atom_") {
+		return nil, errorAt(e.p, "%s: atomics are not in .knl yet (the kernel-language issue gives them a meaning); not translated", f.text)
+	}
+	name, ok := mathFuncs[f.text]
+	if f.text == "min" || f.text == "max" {
+		name, ok = "f"+f.text, true
+	}
+	if !ok {
+		return nil, errorAt(e.p, "a call to %s: a device function or a builtin .knl does not have; inline it (as a macro, or by hand)", f.text)
+	}
+	want := 1
+	if name == "pow" || name == "fmin" || name == "fmax" || name == "fmod" {
+		want = 2
+	}
+	if len(args) != want {
+		return nil, errorAt(e.p, "%s takes %d arguments", f.text, want)
+	}
+	var texts []string
+	dtype := ""
+	for _, a := range args {
+		v, err := t.eval(a)
+		if err != nil {
+			return nil, err
+		}
+		s, err := t.dataText(v, a.p)
+		if err != nil {
+			return nil, err
+		}
+		texts = append(texts, s)
+		dtype = wider(dtype, v.dtype)
+	}
+	return &value{kind: vData, text: name + "(" + strings.Join(texts, ", ") + ")", prec: precAtom, dtype: dtype}, nil
+}
+
+// intMinMax evaluates min and max of constants; of other integers it
+// refuses them, as .knl has no integer min and max yet. ok is false
+// where the arguments are floating-point data (fmin, fmax).
+func (t *translator) intMinMax(fn string, args []*expr) (*value, bool, error) {
+	a, err := t.eval(args[0])
+	if err != nil {
+		return nil, false, err
+	}
+	b, err := t.eval(args[1])
+	if err != nil {
+		return nil, false, err
+	}
+	if a.kind != vInt && a.dtype != "i32" && a.dtype != "i64" || b.kind != vInt && b.dtype != "i32" && b.dtype != "i64" {
+		return nil, false, nil
+	}
+	x, ok1 := a.a.constant()
+	y, ok2 := b.a.constant()
+	if a.kind == vInt && b.kind == vInt && ok1 && ok2 {
+		if strings.Contains(fn, "min") == (x < y) {
+			return &value{kind: vInt, a: affConst(constPoly(x))}, true, nil
+		}
+		return &value{kind: vInt, a: affConst(constPoly(y))}, true, nil
+	}
+	return nil, true, errorAt(args[0].p, "%s of integers: not affine, and .knl has no integer min and max yet (another change adds them); write the bound as an if guard", fn)
+}
+
+func formatInt(c int64) string {
+	return affConst(constPoly(c)).format(nil, nil)
+}
+
+// condition translates a condition: affine comparisons stay affine,
+// others become .knl text.
+func (t *translator) condition(e *expr) (*cond, error) {
+	switch {
+	case e.op == "binary" && (e.text == "&&" || e.text == "||"):
+		a, err := t.condition(e.args[0])
+		if err != nil {
+			return nil, err
+		}
+		b, err := t.condition(e.args[1])
+		if err != nil {
+			return nil, err
+		}
+		if e.text == "&&" {
+			return and(a, b), nil
+		}
+		return or(a, b), nil
+	case e.op == "unary" && e.text == "!":
+		c, err := t.condition(e.args[0])
+		if err != nil {
+			return nil, err
+		}
+		return not(c), nil
+	case e.op == "binary" && strings.Contains("< > <= >= == !=", e.text) && len(e.text) <= 2 && e.text != "=":
+		l, err := t.eval(e.args[0])
+		if err != nil {
+			return nil, err
+		}
+		r, err := t.eval(e.args[1])
+		if err != nil {
+			return nil, err
+		}
+		if l.kind == vInt && r.kind == vInt {
+			c, ok := compare(l.a, e.text, r.a)
+			if !ok {
+				return nil, errorAt(e.p, "an integer overflows 64 bits")
+			}
+			return c, nil
+		}
+		lt, err := t.dataText(l, e.p)
+		if err != nil {
+			return nil, err
+		}
+		rt, err := t.dataText(r, e.p)
+		if err != nil {
+			return nil, err
+		}
+		return &cond{op: "data", text: paren(lt, l.prec, precCmp+1) + " " + e.text + " " + paren(rt, r.prec, precCmp+1)}, nil
+	}
+	v, err := t.eval(e)
+	if err != nil {
+		return nil, err
+	}
+	switch v.kind {
+	case vCond:
+		return v.c, nil
+	case vInt:
+		c, _ := compare(v.a, "!=", aff{})
+		return c, nil
+	}
+	return &cond{op: "data", text: paren(v.text, v.prec, precCmp+1) + " != 0"}, nil
+}
+
+// dataText writes a value as a .knl expression.
+func (t *translator) dataText(v *value, p pos) (string, error) {
+	switch v.kind {
+	case vData:
+		return v.text, nil
+	case vInt:
+		s := t.affText(v.a, false)
+		v.prec = affPrec(s)
+		return s, nil
+	}
+	return "", errorAt(p, "a condition used as a number; write COND ? 1 : 0")
+}
+
+// reference translates an array reference: a[i], tile[y][x], *(a + i).
+func (t *translator) reference(e *expr) (string, string, error) {
+	var subs []*expr
+	base := e
+	for base.op == "index" {
+		subs = append([]*expr{base.args[1]}, subs...)
+		base = base.args[0]
+	}
+	if base.op == "unary" && base.text == "*" && len(subs) == 0 {
+		inner := base.args[0]
+		switch {
+		case inner.op == "binary" && inner.text == "+":
+			base, subs = inner.args[0], []*expr{inner.args[1]}
+			if t.isArray(inner.args[1]) {
+				base, subs = inner.args[1], []*expr{inner.args[0]}
+			}
+		case inner.op == "id":
+			base, subs = inner, []*expr{{op: "num", text: "0", p: inner.p}}
+		}
+	}
+	if base.op != "id" || !t.isArray(base) {
+		return "", "", errorAt(e.p, "not an array of the kernel: pointer arithmetic other than a[i] and *(a + i) is not understood")
+	}
+	v := t.lookup(base.text)
+	arr := t.arrayNamed(v.name)
+	if len(subs) != len(arr.dims) && !(arr.space == "global" && len(subs) == 1) {
+		return "", "", errorAt(e.p, "%s has %d dimensions, indexed with %d subscripts", base.text, len(arr.dims), len(subs))
+	}
+	var texts []string
+	for _, s := range subs {
+		sv, err := t.eval(s)
+		if err != nil {
+			return "", "", err
+		}
+		if sv.kind != vInt {
+			return "", "", errorAt(s.p, "the subscript of %s reads data (an indirect access): .knl needs affine subscripts; not translated", base.text)
+		}
+		texts = append(texts, t.affText(sv.a, false))
+	}
+	return arr.name + "[" + strings.Join(texts, ", ") + "]", arr.dtype, nil
+}
+
+func (t *translator) isArray(e *expr) bool {
+	if e.op != "id" {
+		return false
+	}
+	v := t.lookup(e.text)
+	return v != nil && v.kind == "array"
+}
+
+func (t *translator) arrayNamed(name string) *array {
+	for _, a := range append(t.arrays, t.privs...) {
+		if a.name == name {
+			return a
+		}
+	}
+	return nil
+}

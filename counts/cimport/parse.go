@@ -1,0 +1,730 @@
+package cimport
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// maxDepth bounds the nesting of expressions and statements, so that a
+// hostile input ends in an error rather than a stack overflow.
+const maxDepth = 200
+
+// parser reads the preprocessed tokens of a CUDA or OpenCL C source.
+type parser struct {
+	toks     []token
+	i        int
+	cuda     bool
+	typedefs map[string]ctype
+	depth    int
+}
+
+func (ps *parser) peek() token { return ps.toks[ps.i] }
+func (ps *parser) peekAt(k int) token {
+	if ps.i+k >= len(ps.toks) {
+		return ps.toks[len(ps.toks)-1]
+	}
+	return ps.toks[ps.i+k]
+}
+func (ps *parser) next() token {
+	t := ps.toks[ps.i]
+	if t.kind != tEOF {
+		ps.i++
+	}
+	return t
+}
+func (ps *parser) is(text string) bool { t := ps.peek(); return t.text == text && t.kind != tString }
+func (ps *parser) accept(text string) bool {
+	if ps.is(text) {
+		ps.next()
+		return true
+	}
+	return false
+}
+func (ps *parser) expect(text string) (token, error) {
+	t := ps.peek()
+	if !ps.is(text) {
+		return t, errorAt(t.p, "expected %q, found %s", text, describe(t))
+	}
+	return ps.next(), nil
+}
+
+func describe(t token) string {
+	if t.kind == tEOF {
+		return "the end of the file"
+	}
+	return strconv.Quote(t.text)
+}
+
+func (ps *parser) enter(p pos) error {
+	ps.depth++
+	if ps.depth > maxDepth {
+		return errorAt(p, "nested more than %d deep", maxDepth)
+	}
+	return nil
+}
+
+// kernels finds the kernel functions of the file (CUDA __global__,
+// OpenCL __kernel) and parses them; everything else at file scope
+// (host code, device functions, structs) is skipped, but typedefs are
+// kept.
+func (ps *parser) kernels() ([]*kernelFunc, error) {
+	var ks []*kernelFunc
+	for ps.peek().kind != tEOF {
+		t := ps.peek()
+		switch {
+		case t.text == "typedef":
+			if err := ps.typedef(); err != nil {
+				return nil, err
+			}
+		case ps.cuda && t.text == "__global__" || !ps.cuda && (t.text == "__kernel" || t.text == "kernel"):
+			k, err := ps.function()
+			if err != nil {
+				return nil, err
+			}
+			ks = append(ks, k)
+		case t.text == "{":
+			if err := ps.skipBalanced(); err != nil {
+				return nil, err
+			}
+		default:
+			ps.next()
+		}
+	}
+	return ks, nil
+}
+
+// skipBalanced skips a bracketed group starting at the current token.
+func (ps *parser) skipBalanced() error {
+	open := ps.next()
+	depth := 1
+	for depth > 0 {
+		t := ps.next()
+		switch {
+		case t.kind == tEOF:
+			return errorAt(open.p, "%q is not closed", open.text)
+		case t.text == "{" || t.text == "(" || t.text == "[":
+			depth++
+		case t.text == "}" || t.text == ")" || t.text == "]":
+			depth--
+		}
+	}
+	return nil
+}
+
+// typedef reads "typedef TYPE NAME;" (other typedefs are skipped).
+func (ps *parser) typedef() error {
+	ps.next()
+	start := ps.i
+	typ, ok, err := ps.specifiers()
+	if err != nil || !ok || ps.peek().kind != tIdent || ps.peekAt(1).text != ";" {
+		ps.i = start
+		for ps.peek().kind != tEOF && !ps.is(";") {
+			if ps.is("{") {
+				if err := ps.skipBalanced(); err != nil {
+					return err
+				}
+				continue
+			}
+			ps.next()
+		}
+		ps.accept(";")
+		return nil
+	}
+	for ps.accept("*") {
+		typ.ptr++
+	}
+	ps.typedefs[ps.next().text] = typ
+	ps.next()
+	return nil
+}
+
+var baseTypes = map[string]string{
+	"float": "float", "double": "double", "int": "int", "unsigned": "unsigned", "signed": "int",
+	"long": "long", "short": "int", "char": "int", "bool": "bool", "_Bool": "bool", "void": "void",
+	"size_t": "ulong", "uint": "unsigned", "ulong": "ulong", "int32_t": "int", "uint32_t": "unsigned",
+	"int64_t": "long", "uint64_t": "ulong", "half": "half",
+}
+
+var qualifiers = map[string]string{
+	"const": "", "volatile": "", "restrict": "", "__restrict__": "", "__restrict": "",
+	"static": "", "inline": "", "__inline__": "", "__forceinline__": "", "__device__": "", "register": "", "auto": "",
+	"__global": "global", "global": "global", "__local": "local", "local": "local",
+	"__constant": "constant", "constant": "constant", "__constant__": "constant", "__private": "", "private": "",
+	"__shared__": "shared", "extern": "extern", "__kernel": "", "kernel": "", "__global__": "",
+}
+
+// qualifier reports whether word is a qualifier or storage class, and
+// the address space or storage it names. OpenCL's unprefixed global,
+// local, constant, private and kernel are ordinary names in CUDA.
+func (ps *parser) qualifier(word string) (string, bool) {
+	q, ok := qualifiers[word]
+	if ok && ps.cuda && !strings.HasPrefix(word, "_") && (word == "global" || word == "local" || word == "constant" || word == "private" || word == "kernel") {
+		return "", false
+	}
+	return q, ok
+}
+
+// specifiers reads declaration specifiers; ok is false where the
+// current token starts none. "shared" and "extern" come back in space
+// for the declaration to take.
+func (ps *parser) specifiers() (ctype, bool, error) {
+	var t ctype
+	var spaces []string
+	seen := false
+	for {
+		tok := ps.peek()
+		if tok.kind != tIdent {
+			break
+		}
+		if q, ok := ps.qualifier(tok.text); ok {
+			if q != "" {
+				spaces = append(spaces, q)
+			}
+			ps.next()
+			seen = true
+			continue
+		}
+		if b, ok := baseTypes[tok.text]; ok {
+			switch {
+			case t.base == "unsigned" && (b == "int" || b == "long"):
+				if b == "long" {
+					t.base = "ulong"
+				}
+			case t.base == "long" && (b == "int" || b == "long" || b == "double"):
+				if b == "double" {
+					t.base = "double"
+				}
+			case t.base == "" || t.base == "int" && (b == "unsigned" || b == "long"):
+				t.base = b
+			}
+			ps.next()
+			seen = true
+			continue
+		}
+		if td, ok := ps.typedefs[tok.text]; ok && t.base == "" {
+			t.base, t.ptr = td.base, td.ptr
+			if td.space != "" {
+				spaces = append(spaces, td.space)
+			}
+			ps.next()
+			seen = true
+			continue
+		}
+		if (tok.text == "cg" || tok.text == "cooperative_groups") && ps.peekAt(1).text == "::" && t.base == "" {
+			ps.next()
+			ps.next()
+			n := ps.next()
+			if n.text != "thread_block" && n.text != "grid_group" && n.text != "thread_block_tile" {
+				return t, false, errorAt(n.p, "cooperative group type %s: only thread_block is understood (its sync() is a barrier)", n.text)
+			}
+			t.base = "group"
+			seen = true
+			continue
+		}
+		break
+	}
+	if seen && t.base == "" && len(spaces) > 0 && !slices.Contains(spaces, "extern") {
+		return t, false, errorAt(ps.peek().p, "expected a type, found %s", describe(ps.peek()))
+	}
+	t.space = strings.Join(spaces, " ")
+	return t, seen, nil
+}
+
+// function parses a kernel definition from its __global__ or __kernel.
+func (ps *parser) function() (*kernelFunc, error) {
+	start := ps.peek()
+	typ, _, err := ps.specifiers()
+	if err != nil {
+		return nil, err
+	}
+	if typ.base != "void" || typ.ptr != 0 {
+		return nil, errorAt(start.p, "a kernel returns void")
+	}
+	for ps.is("__launch_bounds__") || ps.is("__attribute__") {
+		ps.next()
+		if ps.is("(") {
+			if err := ps.skipBalanced(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	name := ps.next()
+	if name.kind != tIdent {
+		return nil, errorAt(name.p, "expected the kernel's name, found %s", describe(name))
+	}
+	k := &kernelFunc{name: name.text, p: name.p}
+	if _, err := ps.expect("("); err != nil {
+		return nil, err
+	}
+	for !ps.accept(")") {
+		if len(k.params) > 0 {
+			if _, err := ps.expect(","); err != nil {
+				return nil, err
+			}
+		}
+		if ps.is("void") && ps.peekAt(1).text == ")" {
+			ps.next()
+			continue
+		}
+		pr, err := ps.param()
+		if err != nil {
+			return nil, err
+		}
+		k.params = append(k.params, pr)
+	}
+	if !ps.is("{") {
+		return nil, errorAt(ps.peek().p, "kernel %s: expected its body {, found %s", k.name, describe(ps.peek()))
+	}
+	k.body, err = ps.statement()
+	return k, err
+}
+
+// param reads one parameter. A parameter whose name a -D replaced is
+// bound to the -D's value.
+func (ps *parser) param() (param, error) {
+	t := ps.peek()
+	typ, ok, err := ps.specifiers()
+	if err != nil {
+		return param{}, err
+	}
+	if !ok || typ.base == "" {
+		return param{}, errorAt(t.p, "expected a parameter's type, found %s", describe(t))
+	}
+	for ps.accept("*") || ps.is("const") || ps.is("__restrict__") || ps.is("restrict") || ps.is("__restrict") {
+		if ps.toks[ps.i-1].text == "*" {
+			typ.ptr++
+		} else {
+			ps.next()
+		}
+	}
+	n := ps.peek()
+	if n.macro != "" {
+		var value []token
+		for ps.peek().macro == n.macro && ps.peek().kind != tEOF {
+			value = append(value, ps.next())
+		}
+		return param{name: n.macro, typ: typ, p: n.p, value: value}, nil
+	}
+	if n.kind != tIdent {
+		return param{}, errorAt(n.p, "expected a parameter's name, found %s", describe(n))
+	}
+	ps.next()
+	if ps.is("[") {
+		return param{}, errorAt(ps.peek().p, "parameter %s: an array parameter; write it as a pointer, %s *%s", n.text, typ.base, n.text)
+	}
+	return param{name: n.text, typ: typ, p: n.p}, nil
+}
+
+// statement parses one statement.
+func (ps *parser) statement() (*stmt, error) {
+	t := ps.peek()
+	if err := ps.enter(t.p); err != nil {
+		return nil, err
+	}
+	defer func() { ps.depth-- }()
+	s := &stmt{p: t.p}
+	switch t.text {
+	case "{":
+		ps.next()
+		s.kind = "block"
+		for !ps.accept("}") {
+			if ps.peek().kind == tEOF {
+				return nil, errorAt(t.p, "{ is not closed")
+			}
+			b, err := ps.statement()
+			if err != nil {
+				return nil, err
+			}
+			s.body = append(s.body, b)
+		}
+		return s, nil
+	case ";":
+		ps.next()
+		s.kind = "empty"
+		return s, nil
+	case "if":
+		ps.next()
+		s.kind = "if"
+		var err error
+		if s.e, err = ps.parenExpr(); err != nil {
+			return nil, err
+		}
+		if s.then, err = ps.statement(); err != nil {
+			return nil, err
+		}
+		if ps.accept("else") {
+			if s.els, err = ps.statement(); err != nil {
+				return nil, err
+			}
+		}
+		return s, nil
+	case "for":
+		return ps.forStmt()
+	case "return", "break", "continue", "goto":
+		ps.next()
+		s.kind = t.text
+		for !ps.accept(";") {
+			if ps.peek().kind == tEOF {
+				return nil, errorAt(t.p, "%s: expected ;", t.text)
+			}
+			if t.text == "return" {
+				return nil, errorAt(ps.peek().p, "a kernel returns no value")
+			}
+			ps.next()
+		}
+		return s, nil
+	case "while", "do", "switch", "case", "default":
+		ps.next()
+		s.kind = t.text
+		return s, nil
+	}
+	if t.kind == tIdent && ps.startsDecl() {
+		return ps.declaration()
+	}
+	e, err := ps.expr()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ps.expect(";"); err != nil {
+		return nil, err
+	}
+	s.kind, s.e = "expr", e
+	return s, nil
+}
+
+// startsDecl reports whether the current token starts a declaration.
+func (ps *parser) startsDecl() bool {
+	t := ps.peek().text
+	if _, ok := baseTypes[t]; ok {
+		return true
+	}
+	if _, ok := ps.qualifier(t); ok {
+		return true
+	}
+	if _, ok := ps.typedefs[t]; ok {
+		return true
+	}
+	return (t == "cg" || t == "cooperative_groups") && ps.peekAt(1).text == "::" && ps.peekAt(3).kind == tIdent
+}
+
+// declaration reads "TYPE a = e, b[N];".
+func (ps *parser) declaration() (*stmt, error) {
+	s := &stmt{kind: "decl", p: ps.peek().p}
+	typ, _, err := ps.specifiers()
+	if err != nil {
+		return nil, err
+	}
+	shared := strings.Contains(typ.space, "shared") || strings.Contains(typ.space, "local")
+	extern := strings.Contains(typ.space, "extern")
+	typ.space = ""
+	for {
+		d := decl{typ: typ, shared: shared, extern: extern}
+		for ps.accept("*") {
+			d.typ.ptr++
+		}
+		n := ps.next()
+		if n.kind != tIdent {
+			return nil, errorAt(n.p, "expected a name to declare, found %s", describe(n))
+		}
+		d.name, d.p = n.text, n.p
+		for ps.accept("[") {
+			if ps.accept("]") {
+				d.dims = append(d.dims, nil)
+				continue
+			}
+			e, err := ps.expr()
+			if err != nil {
+				return nil, err
+			}
+			if _, err := ps.expect("]"); err != nil {
+				return nil, err
+			}
+			d.dims = append(d.dims, e)
+		}
+		if ps.accept("=") {
+			if ps.is("{") {
+				return nil, errorAt(ps.peek().p, "%s: initializer lists are not understood; assign the elements", d.name)
+			}
+			if d.init, err = ps.assign(); err != nil {
+				return nil, err
+			}
+		}
+		s.decls = append(s.decls, d)
+		if !ps.accept(",") {
+			break
+		}
+	}
+	if _, err := ps.expect(";"); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// forStmt reads "for (INIT; COND; STEP) BODY".
+func (ps *parser) forStmt() (*stmt, error) {
+	s := &stmt{kind: "for", p: ps.next().p}
+	if _, err := ps.expect("("); err != nil {
+		return nil, err
+	}
+	var err error
+	switch {
+	case ps.accept(";"):
+	case ps.startsDecl():
+		if s.init, err = ps.declaration(); err != nil {
+			return nil, err
+		}
+	default:
+		e, err := ps.expr()
+		if err != nil {
+			return nil, err
+		}
+		s.init = &stmt{kind: "expr", e: e, p: e.p}
+		if _, err := ps.expect(";"); err != nil {
+			return nil, err
+		}
+	}
+	if !ps.is(";") {
+		if s.e, err = ps.expr(); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := ps.expect(";"); err != nil {
+		return nil, err
+	}
+	if !ps.is(")") {
+		if s.step, err = ps.expr(); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := ps.expect(")"); err != nil {
+		return nil, err
+	}
+	s.then, err = ps.statement()
+	return s, err
+}
+
+func (ps *parser) parenExpr() (*expr, error) {
+	if _, err := ps.expect("("); err != nil {
+		return nil, err
+	}
+	e, err := ps.expr()
+	if err != nil {
+		return nil, err
+	}
+	_, err = ps.expect(")")
+	return e, err
+}
+
+// expr reads an expression, the comma operator included.
+func (ps *parser) expr() (*expr, error) {
+	e, err := ps.assign()
+	if err != nil {
+		return nil, err
+	}
+	for ps.is(",") {
+		t := ps.next()
+		r, err := ps.assign()
+		if err != nil {
+			return nil, err
+		}
+		e = &expr{op: "binary", text: ",", args: []*expr{e, r}, p: t.p}
+	}
+	return e, nil
+}
+
+var assignOps = []string{"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|="}
+
+func (ps *parser) assign() (*expr, error) {
+	if err := ps.enter(ps.peek().p); err != nil {
+		return nil, err
+	}
+	defer func() { ps.depth-- }()
+	l, err := ps.conditional()
+	if err != nil {
+		return nil, err
+	}
+	if t := ps.peek(); t.kind == tPunct && slices.Contains(assignOps, t.text) {
+		ps.next()
+		r, err := ps.assign()
+		if err != nil {
+			return nil, err
+		}
+		return &expr{op: "assign", text: t.text, args: []*expr{l, r}, p: t.p}, nil
+	}
+	return l, nil
+}
+
+func (ps *parser) conditional() (*expr, error) {
+	c, err := ps.binary(0)
+	if err != nil || !ps.is("?") {
+		return c, err
+	}
+	t := ps.next()
+	a, err := ps.expr()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ps.expect(":"); err != nil {
+		return nil, err
+	}
+	b, err := ps.conditional()
+	if err != nil {
+		return nil, err
+	}
+	return &expr{op: "cond", args: []*expr{c, a, b}, p: t.p}, nil
+}
+
+// binaryLevels lists the binary operators from the loosest binding.
+var binaryLevels = [][]string{
+	{"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"},
+}
+
+func (ps *parser) binary(level int) (*expr, error) {
+	if level == len(binaryLevels) {
+		return ps.unary()
+	}
+	l, err := ps.binary(level + 1)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := ps.peek()
+		if t.kind != tPunct || !slices.Contains(binaryLevels[level], t.text) {
+			return l, nil
+		}
+		ps.next()
+		r, err := ps.binary(level + 1)
+		if err != nil {
+			return nil, err
+		}
+		l = &expr{op: "binary", text: t.text, args: []*expr{l, r}, p: t.p}
+	}
+}
+
+func (ps *parser) unary() (*expr, error) {
+	t := ps.peek()
+	if err := ps.enter(t.p); err != nil {
+		return nil, err
+	}
+	defer func() { ps.depth-- }()
+	if t.kind == tPunct {
+		switch t.text {
+		case "-", "+", "!", "~", "*", "&":
+			ps.next()
+			a, err := ps.unary()
+			if err != nil {
+				return nil, err
+			}
+			return &expr{op: "unary", text: t.text, args: []*expr{a}, p: t.p}, nil
+		case "++", "--":
+			ps.next()
+			a, err := ps.unary()
+			if err != nil {
+				return nil, err
+			}
+			return &expr{op: "pre", text: t.text, args: []*expr{a}, p: t.p}, nil
+		case "(":
+			save := ps.i
+			ps.next()
+			if ps.peek().kind == tIdent && ps.startsDecl() {
+				typ, _, err := ps.specifiers()
+				if err != nil {
+					return nil, err
+				}
+				for ps.accept("*") {
+					typ.ptr++
+				}
+				if _, err := ps.expect(")"); err != nil {
+					return nil, err
+				}
+				a, err := ps.unary()
+				if err != nil {
+					return nil, err
+				}
+				return &expr{op: "cast", typ: typ, args: []*expr{a}, p: t.p}, nil
+			}
+			ps.i = save
+		}
+	}
+	if t.text == "sizeof" {
+		return nil, errorAt(t.p, "sizeof is not understood; write the size")
+	}
+	return ps.postfix()
+}
+
+func (ps *parser) postfix() (*expr, error) {
+	e, err := ps.primary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := ps.peek()
+		switch {
+		case ps.is("["):
+			ps.next()
+			i, err := ps.expr()
+			if err != nil {
+				return nil, err
+			}
+			if _, err := ps.expect("]"); err != nil {
+				return nil, err
+			}
+			e = &expr{op: "index", args: []*expr{e, i}, p: t.p}
+		case ps.is("("):
+			ps.next()
+			call := &expr{op: "call", args: []*expr{e}, p: e.p}
+			for !ps.accept(")") {
+				if len(call.args) > 1 {
+					if _, err := ps.expect(","); err != nil {
+						return nil, err
+					}
+				}
+				a, err := ps.assign()
+				if err != nil {
+					return nil, err
+				}
+				call.args = append(call.args, a)
+			}
+			e = call
+		case ps.is(".") || ps.is("->"):
+			ps.next()
+			f := ps.next()
+			if f.kind != tIdent {
+				return nil, errorAt(f.p, "expected a field name, found %s", describe(f))
+			}
+			e = &expr{op: "member", text: f.text, args: []*expr{e}, p: t.p}
+		case ps.is("++") || ps.is("--"):
+			ps.next()
+			e = &expr{op: "post", text: t.text, args: []*expr{e}, p: t.p}
+		default:
+			return e, nil
+		}
+	}
+}
+
+func (ps *parser) primary() (*expr, error) {
+	t := ps.next()
+	switch t.kind {
+	case tIdent:
+		name := t.text
+		for ps.is("::") && ps.peekAt(1).kind == tIdent {
+			ps.next()
+			name += "::" + ps.next().text
+		}
+		return &expr{op: "id", text: name, p: t.p}, nil
+	case tNumber:
+		return &expr{op: "num", text: t.text, p: t.p}, nil
+	case tString:
+		return &expr{op: "str", text: t.text, p: t.p}, nil
+	}
+	if t.text == "(" {
+		e, err := ps.expr()
+		if err != nil {
+			return nil, err
+		}
+		_, err = ps.expect(")")
+		return e, err
+	}
+	return nil, errorAt(t.p, "expected an expression, found %s", describe(t))
+}

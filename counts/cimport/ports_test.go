@@ -1,0 +1,118 @@
+package cimport
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+// port is an original kernel of examples/ with the flags that say what
+// its host code does (the launch, the arrays' extents, the scalar
+// arguments it passes), and the sizes at which its counts are checked
+// against the hand port's.
+type port struct {
+	file  string
+	knl   string // the hand port in examples/
+	flags []string
+	sizes []map[string]int64
+}
+
+var ports = []port{
+	{"polybench/gemm.cl", "gemm", []string{"-D", "alpha=32412.0f", "-D", "beta=2123.0f", "--local", "32,8", "--global", "nj,ni",
+		"--array", "a=ni*nk", "--array", "b=nk*nj", "--array", "c=ni*nj"},
+		[]map[string]int64{{"ni": 37, "nj": 45, "nk": 13}, {"ni": 64, "nj": 100, "nk": 7}}},
+	{"polybench/atax.cl", "atax1", []string{"--kernel", "atax_kernel1", "--local", "256", "--global", "nx",
+		"--array", "A=nx*ny", "--array", "x=ny", "--array", "y=ny", "--array", "tmp=nx"},
+		[]map[string]int64{{"nx": 300, "ny": 41}, {"nx": 1000, "ny": 3}}},
+	{"polybench/atax.cl", "atax2", []string{"--kernel", "atax_kernel2", "--local", "256", "--global", "ny",
+		"--array", "A=nx*ny", "--array", "x=ny", "--array", "y=ny", "--array", "tmp=nx"},
+		[]map[string]int64{{"nx": 41, "ny": 300}, {"nx": 5, "ny": 513}}},
+	{"polybench/bicg.cl", "bicg", []string{"--kernel", "bicgKernel2", "--local", "256", "--global", "ny",
+		"--array", "A=nx*ny", "--array", "r=nx", "--array", "s=ny", "--array", "p=ny", "--array", "q=nx"},
+		[]map[string]int64{{"nx": 41, "ny": 300}, {"nx": 7, "ny": 1024}}},
+	{"polybench/jacobi2D.cl", "jacobi2d", []string{"--kernel", "runJacobi2D_kernel1", "--local", "32,8", "--global", "n,n",
+		"--array", "A=n*n", "--array", "B=n*n"},
+		[]map[string]int64{{"n": 45}, {"n": 130}}},
+	{"polybench/syrk.cl", "syrk", []string{"-D", "alpha=12435.0f", "-D", "beta=4546.0f", "--local", "32,8", "--global", "nj,nj",
+		"--array", "a=nj*ni", "--array", "c=nj*nj"},
+		[]map[string]int64{{"ni": 13, "nj": 37}, {"ni": 40, "nj": 9}}},
+	{"cuda-samples/transpose.cu", "transpose", []string{"--kernel", "transposeNoBankConflicts", "-D", "TILE_DIM=16", "-D", "BLOCK_ROWS=16",
+		"--local", "TILE_DIM,BLOCK_ROWS", "--groups", "width/TILE_DIM,height/TILE_DIM",
+		"--array", "idata=width*height", "--array", "odata=width*height"},
+		[]map[string]int64{{"width": 48, "height": 32}, {"width": 64, "height": 16}}},
+}
+
+// importPort imports an original with its flags.
+func importPort(t testing.TB, p port) *Result {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", p.file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := ParseFlags(p.flags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Import(p.file, src, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestPortsCountAsHandPorts imports each original kernel of examples/,
+// unedited, and checks that its counts equal the hand port's, property
+// by property (stride classes included), at two sizes.
+func TestPortsCountAsHandPorts(t *testing.T) {
+	for _, p := range ports {
+		t.Run(p.knl, func(t *testing.T) {
+			r := importPort(t, p)
+			got, err := counts.ParseKernel(p.knl+".knl", r.Knl, nil)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, r.Knl)
+			}
+			handSrc, err := os.ReadFile(filepath.Join("..", "..", "examples", p.knl+".knl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hand, err := counts.ParseKernel(p.knl+".knl", handSrc, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gc, err := counts.Count(got)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, r.Knl)
+			}
+			hc, err := counts.Count(hand)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, size := range p.sizes {
+				g, err := gc.Eval(size)
+				if err != nil {
+					t.Fatal(err)
+				}
+				h, err := hc.Eval(size)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !maps.Equal(nonzero(g), nonzero(h)) {
+					t.Errorf("at %v: imported counts\n%v\nhand port's\n%v\n%s", size, nonzero(g), nonzero(h), r.Knl)
+				}
+			}
+		})
+	}
+}
+
+func nonzero(m map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for k, v := range m {
+		if v != 0 {
+			out[k] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,256 @@
+package cimport
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// translate sets up the kernel's parameters, arrays and launch axes and
+// translates its body; names gives, by axis, the C variable that names
+// its global index (nil in the first pass).
+func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, macros map[string]*macro, names []string) (*translator, error) {
+	t := &translator{k: k, cuda: cuda, used: map[string]bool{}, assigned: map[string]bool{}, naming: names != nil,
+		scopes: []map[string]*variable{{}}}
+	t.cur = &t.root
+	if err := t.setParams(opts); err != nil {
+		return nil, err
+	}
+	if err := t.setAxes(opts, from, macros, names); err != nil {
+		return nil, err
+	}
+	if err := t.setArrays(opts, from, macros); err != nil {
+		return nil, err
+	}
+	for n, v := range opts.Defines {
+		if slices.ContainsFunc(k.params, func(p param) bool { return p.name == n && p.value != nil }) {
+			t.notes = append(t.notes, fmt.Sprintf("argument %s = %s (-D)", n, v))
+		} else {
+			t.notes = append(t.notes, fmt.Sprintf("-D %s=%s", n, v))
+		}
+	}
+	slices.Sort(t.notes)
+	if err := t.block(k.body.body); err != nil {
+		return nil, err
+	}
+	t.hoist()
+	return t, t.checkGrid(k.p)
+}
+
+// setParams declares the kernel's arguments: integers are size
+// parameters, pointers global (or OpenCL __local) arrays.
+func (t *translator) setParams(opts Options) error {
+	for _, p := range t.k.params {
+		if p.value != nil {
+			continue
+		}
+		if p.typ.ptr > 1 {
+			return errorAt(p.p, "argument %s: a pointer to pointers is not understood; pass a flat array", p.name)
+		}
+		dtype, err := elemType(p.typ, p.p, "argument "+p.name)
+		if err != nil {
+			return err
+		}
+		if p.typ.ptr == 0 {
+			if dtype == "f32" || dtype == "f64" {
+				t.declare(p.name, &variable{kind: "scalar", dtype: dtype})
+				continue
+			}
+			if reserved[p.name] {
+				return errorAt(p.p, "argument %s is a word of .knl; rename it", p.name)
+			}
+			t.used[p.name] = true
+			t.params = append(t.params, p.name)
+			t.declare(p.name, &variable{kind: "int", val: affConst(poly{p.name: 1})})
+		}
+	}
+	return nil
+}
+
+// setArrays declares the pointer arguments with the extents of --array.
+func (t *translator) setArrays(opts Options, from map[string]string, macros map[string]*macro) error {
+	for _, p := range t.k.params {
+		if p.value != nil || p.typ.ptr != 1 {
+			continue
+		}
+		dtype, _ := elemType(p.typ, p.p, p.name)
+		a := &array{name: t.unique(p.name), cname: p.name, dtype: dtype, space: "global", p: p.p}
+		if strings.Contains(p.typ.space, "local") {
+			a.space = "local"
+		}
+		ext, ok := opts.Arrays[p.name]
+		if !ok {
+			return errorAt(p.p, "the extent of array %s is not in the source: give --array %s=EXTENT (its number of elements, in the integer arguments: --array %s=n*n) or a comment // uniperf: --array %s=EXTENT", p.name, p.name, p.name, p.name)
+		}
+		v, err := t.flagValue(ext, macros, "--array "+p.name)
+		if err != nil {
+			return err
+		}
+		if a.space == "local" {
+			if c, ok := v.constant(); !ok || c <= 0 {
+				return &Error{Msg: fmt.Sprintf("--array %s=%s: a local array's extent must be a positive constant", p.name, ext)}
+			}
+		}
+		a.dims = []poly{v}
+		a.source = fmt.Sprintf("--array %s=%s, from %s", p.name, ext, from["array "+p.name])
+		t.arrays = append(t.arrays, a)
+		t.declare(p.name, &variable{kind: "array", name: a.name, dtype: dtype})
+	}
+	return nil
+}
+
+// flagValue evaluates a flag's expression (C syntax, with the source's
+// macros) as a polynomial in the size parameters.
+func (t *translator) flagValue(text string, macros map[string]*macro, flag string) (poly, error) {
+	bad := func(why string) error { return &Error{Msg: fmt.Sprintf("%s: %s", flag, why)} }
+	l, err := lex(text)
+	if err != nil {
+		return nil, bad(err.(*Error).Msg)
+	}
+	toks, err := expandAll(l.toks[:len(l.toks)-1], macros, pos{})
+	if err != nil {
+		return nil, bad(err.(*Error).Msg)
+	}
+	ps := &parser{toks: toks, cuda: t.cuda, typedefs: map[string]ctype{}}
+	e, err := ps.expr()
+	if err != nil {
+		return nil, bad(err.(*Error).Msg)
+	}
+	if ps.peek().kind != tEOF {
+		return nil, bad(fmt.Sprintf("unexpected %q", ps.peek().text))
+	}
+	v, err := t.eval(e)
+	if err != nil {
+		return nil, bad(err.(*Error).Msg + " (flags may use the kernel's integer arguments and the source's macros)")
+	}
+	p, ok := v.a.poly()
+	if v.kind != vInt || !ok {
+		return nil, bad("not an integer expression of the kernel's integer arguments")
+	}
+	return p, nil
+}
+
+// setAxes sets up the launch's axes from --local and --global or
+// --groups.
+func (t *translator) setAxes(opts Options, from map[string]string, macros map[string]*macro, names []string) error {
+	if len(opts.Local) == 0 {
+		return errorAt(t.k.p, "kernel %s: the work-group size is not in the source; give --local X[,Y[,Z]] (blockDim, or the local work size) or a comment // uniperf: --local X[,Y[,Z]]", t.k.name)
+	}
+	if len(opts.Global) > 0 && len(opts.Groups) > 0 {
+		return &Error{Msg: "give --global or --groups, not both"}
+	}
+	gnames, lnames := []string{"g0", "g1", "g2"}, []string{"l0", "l1", "l2"}
+	if t.cuda {
+		gnames, lnames = []string{"bx", "by", "bz"}, []string{"tx", "ty", "tz"}
+	}
+	for a, text := range opts.Local {
+		v, err := t.flagValue(text, macros, "--local")
+		if err != nil {
+			return err
+		}
+		size, ok := v.constant()
+		if !ok || size <= 0 || size > 1<<16 {
+			return &Error{Msg: fmt.Sprintf("--local %s: want a positive constant size up to 65536", text)}
+		}
+		ax := &axis{size: size, sizeSource: from["local"]}
+		if a < len(names) && names[a] != "" {
+			ax.named = t.unique(names[a])
+			t.used[ax.named+"_out"], t.used[ax.named+"_in"] = true, true
+			ax.group, ax.local = ax.named+"_out", ax.named+"_in"
+		} else {
+			ax.group, ax.local = t.unique(gnames[a]), t.unique(lnames[a])
+		}
+		t.axes = append(t.axes, ax)
+	}
+	list, flag := opts.Global, "--global"
+	if len(opts.Groups) > 0 {
+		list, flag = opts.Groups, "--groups"
+	}
+	if len(list) > len(t.axes) {
+		return &Error{Msg: fmt.Sprintf("%s has %d axes, --local %d", flag, len(list), len(t.axes))}
+	}
+	for a, text := range list {
+		ax := t.axes[a]
+		num, den := text, int64(1)
+		if flag == "--groups" {
+			if n, d, ok := strings.Cut(text, "/"); ok {
+				dv, err := t.flagValue(d, macros, flag)
+				if err != nil {
+					return err
+				}
+				c, ok := dv.constant()
+				if !ok || c <= 0 {
+					return &Error{Msg: fmt.Sprintf("%s %s: a division must be by a positive constant", flag, text)}
+				}
+				num, den = n, c
+			}
+		} else {
+			den = ax.size
+		}
+		n, err := t.flagValue(num, macros, flag)
+		if err != nil {
+			return err
+		}
+		// groups < n/den, that is den*group <= n - 1.
+		e, ok := affConst(n).add(aff{ax.group: constPoly(den), "": constPoly(1)}, -1)
+		if !ok {
+			return errorOverflow(flag)
+		}
+		ax.bound = &cond{op: "cmp", rel: ">=", e: e}
+		ax.boundSource = fmt.Sprintf("%s %s, from %s", flag, text, from[strings.TrimPrefix(flag, "--")])
+	}
+	return nil
+}
+
+func errorOverflow(flag string) error {
+	return &Error{Msg: flag + ": " + errOverflow.Msg}
+}
+
+// hoist moves the affine guard around the whole body into the launch
+// domain, as a hand port writes it: the work-items outside it do
+// nothing, and the domain leaves them out.
+func (t *translator) hoist() {
+	for len(t.root) == 1 && t.root[0].kind == "if" && t.root[0].els == nil && t.root[0].c.affine() {
+		conj, ok := t.root[0].c.conjunction()
+		if !ok {
+			return
+		}
+		t.hoisted = append(t.hoisted, conj...)
+		t.root = t.root[0].body
+	}
+}
+
+// checkGrid makes sure that the number of groups along each axis is
+// bounded: by --global or --groups, or by the hoisted guard.
+func (t *translator) checkGrid(p pos) error {
+	for a, ax := range t.axes {
+		if ax.bound != nil {
+			continue
+		}
+		bounded := slices.ContainsFunc(t.hoisted, func(c *cond) bool {
+			q, ok := c.e[ax.group].constant()
+			return ok && q < 0
+		})
+		if !bounded {
+			return errorAt(p, "the number of work-groups along axis %d is not in the source: give --global (the work-items launched, as the host's global work size) or --groups (gridDim), or a comment // uniperf: --groups ...", a)
+		}
+	}
+	return nil
+}
+
+// axisNames returns, by axis, the C variable declared at the top level
+// to hold the axis's global index (L*group + local) and never assigned
+// again.
+func (t *translator) axisNames() []string {
+	names := make([]string, len(t.axes))
+	for a, ax := range t.axes {
+		want := aff{ax.group: constPoly(ax.size), ax.local: constPoly(1)}
+		for _, c := range t.candidates {
+			if !t.assigned[c.name] && c.val.equal(want) && !slices.Contains(names, c.name) {
+				names[a] = c.name
+				break
+			}
+		}
+	}
+	return names
+}

@@ -1,0 +1,748 @@
+package cimport
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// variable is what a name of the kernel stands for.
+type variable struct {
+	kind  string // int (val), cond (c), undef, data (a private scalar), array, group (a cooperative group), scalar (an unbound argument)
+	val   aff
+	c     *cond
+	name  string // the .knl name of a data variable or array
+	dtype string
+	scope int // the control scope (loop body, branch) it was declared in
+	why   string
+}
+
+// candidate is an integer variable of the kernel's top level, which
+// may name an axis.
+type candidate struct {
+	name string
+	val  aff
+}
+
+// array is an array the kernel reads or writes.
+type array struct {
+	name   string // the .knl name
+	cname  string
+	dtype  string
+	space  string // global, local, private
+	dims   []poly // extents (local and private: constants)
+	source string // where the extents came from
+	p      pos
+}
+
+// item is a statement of the .knl being built.
+type item struct {
+	kind  string // instr, barrier, for, if
+	text  string
+	iname string
+	c     *cond
+	body  []*item
+	els   []*item
+	p     pos
+}
+
+// axis is a hardware axis: its work-group size and the inames of its
+// group and work-item indices.
+type axis struct {
+	size         int64
+	sizeSource   string
+	group, local string
+	bound        *cond // an upper bound on the group index from the flags, if any
+	boundSource  string
+	named        string // the C variable that holds the global index, if any
+}
+
+// translator turns a parsed kernel into .knl.
+type translator struct {
+	k          *kernelFunc
+	cuda       bool
+	scopes     []map[string]*variable
+	scope      int // the current control scope
+	nscopes    int
+	axes       []*axis
+	arrays     []*array
+	privs      []*array
+	params     []string
+	used       map[string]bool // .knl names taken
+	inames     []string        // in order of creation
+	loops      []string        // loop domains
+	hoisted    []*cond
+	root       []*item
+	cur        *[]*item
+	inIf       int
+	inLoop     int
+	guards     int             // the ifs of inIf that are guards of an early return
+	assigned   map[string]bool // int variables assigned after their declaration
+	naming     bool            // the second pass: axes are named by their C variables
+	candidates []candidate     // integer variables of the top level, in order
+	notes      []string
+}
+
+func (t *translator) lookup(name string) *variable {
+	for i := len(t.scopes) - 1; i >= 0; i-- {
+		if v, ok := t.scopes[i][name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+func (t *translator) declare(name string, v *variable) {
+	v.scope = t.scope
+	t.scopes[len(t.scopes)-1][name] = v
+}
+
+// unique returns a .knl name for want that no other name takes and that
+// is no word of the language.
+func (t *translator) unique(want string) string {
+	name := want
+	for k := 2; t.used[name] || reserved[name]; k++ {
+		name = want + "_" + strconv.Itoa(k)
+	}
+	t.used[name] = true
+	return name
+}
+
+// reserved lists the .knl's words, which cannot name anything.
+var reserved = map[string]bool{}
+
+func init() {
+	for _, w := range []string{"kernel", "const", "domain", "assume", "array", "local", "private", "split", "tag",
+		"barrier", "for", "if", "elif", "else", "end", "with", "and", "or", "not", "select", "sum", "product", "max", "min",
+		"exp", "log", "sqrt", "rsqrt", "sin", "cos", "fabs", "pow", "fmin", "fmax", "fmod", "floor", "ceil", "mod", "exists"} {
+		reserved[w] = true
+	}
+}
+
+func (t *translator) emit(it *item) { *t.cur = append(*t.cur, it) }
+
+// block translates statements in a new lexical scope.
+func (t *translator) block(ss []*stmt) error {
+	t.scopes = append(t.scopes, map[string]*variable{})
+	defer func() { t.scopes = t.scopes[:len(t.scopes)-1] }()
+	for i, s := range ss {
+		if s.kind == "if" && s.els == nil && isReturn(s.then) {
+			return t.earlyReturn(s, ss[i+1:])
+		}
+		if err := t.statement(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isReturn(s *stmt) bool {
+	if s.kind == "block" && len(s.body) == 1 {
+		s = s.body[0]
+	}
+	return s.kind == "return"
+}
+
+// earlyReturn translates "if (C) return; REST" as REST under !C.
+func (t *translator) earlyReturn(s *stmt, rest []*stmt) error {
+	if t.inLoop > 0 || t.inIf > 0 {
+		return errorAt(s.p, "a return inside a loop or an if: only a return at the kernel's top level (a guard) is understood; put the rest of the body under the opposite condition")
+	}
+	c, err := t.condition(s.e)
+	if err != nil {
+		return err
+	}
+	t.guards++
+	defer func() { t.guards-- }()
+	return t.under(not(c), s.p, func() error {
+		for _, r := range rest {
+			if err := t.statement(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil)
+}
+
+// under translates then (and els, where not nil) predicated by c.
+func (t *translator) under(c *cond, p pos, then, els func() error) error {
+	if c.op == "const" {
+		switch {
+		case c.val:
+			return then()
+		case els != nil:
+			return els()
+		}
+		return nil
+	}
+	it := &item{kind: "if", c: c, p: p}
+	saved, savedScope := t.cur, t.scope
+	defer func() { t.cur, t.scope = saved, savedScope }()
+	t.inIf++
+	defer func() { t.inIf-- }()
+	t.nscopes++
+	t.scope, t.cur = t.nscopes, &it.body
+	if err := then(); err != nil {
+		return err
+	}
+	if els != nil {
+		t.nscopes++
+		t.scope, t.cur = t.nscopes, &it.els
+		if err := els(); err != nil {
+			return err
+		}
+	}
+	t.cur = saved
+	t.emit(it)
+	return nil
+}
+
+func (t *translator) statement(s *stmt) error {
+	switch s.kind {
+	case "block":
+		return t.block(s.body)
+	case "empty":
+		return nil
+	case "decl":
+		return t.declaration(s)
+	case "expr":
+		return t.exprStmt(s.e)
+	case "if":
+		c, err := t.condition(s.e)
+		if err != nil {
+			return err
+		}
+		var els func() error
+		if s.els != nil {
+			els = func() error { return t.block([]*stmt{s.els}) }
+		}
+		return t.under(c, s.p, func() error { return t.block([]*stmt{s.then}) }, els)
+	case "for":
+		return t.forLoop(s)
+	case "return":
+		if t.inLoop > 0 || t.inIf > 0 {
+			return errorAt(s.p, "a return inside a loop or an if: only a return at the kernel's top level (a guard) is understood; put the rest of the body under the opposite condition")
+		}
+		return errorAt(s.p, "a return at the top level is dead code after it; remove it")
+	case "while", "do":
+		return errorAt(s.p, "a %s loop: its trip count is not affine; write it as for (i = LOW; i < HIGH; i += STEP) with affine LOW and HIGH and a constant STEP", s.kind)
+	case "break", "continue", "goto":
+		return errorAt(s.p, "%s: the trip count of the loop would depend on data; write the loop's bounds so that it needs none", s.kind)
+	}
+	return errorAt(s.p, "a %s statement is not understood; write the kernel with for loops and if guards", s.kind)
+}
+
+// declaration declares variables: integers keep their affine value,
+// floating-point scalars become private temporaries, __shared__ and
+// __local arrays local arrays, other arrays private ones.
+func (t *translator) declaration(s *stmt) error {
+	for _, d := range s.decls {
+		if err := t.declare1(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *translator) declare1(d decl) error {
+	switch {
+	case d.typ.base == "group":
+		t.declare(d.name, &variable{kind: "group"})
+		return nil
+	case d.extern:
+		return errorAt(d.p, "%s: an extern __shared__ array has the size the host gives at launch; declare it with its size, __shared__ float %s[SIZE]", d.name, d.name)
+	case d.typ.ptr > 0:
+		return errorAt(d.p, "%s: a pointer variable; index the kernel's argument directly (a[i*n + j], not p = a + i*n; p[j])", d.name)
+	}
+	dtype, err := elemType(d.typ, d.p, d.name)
+	if err != nil && !(d.typ.base == "bool" && len(d.dims) == 0) {
+		return err
+	}
+	if len(d.dims) > 0 {
+		return t.declareArray(d, dtype)
+	}
+	if d.typ.base == "bool" {
+		if d.init == nil {
+			t.declare(d.name, &variable{kind: "undef", why: "is used before it is set"})
+			return nil
+		}
+		c, err := t.condition(d.init)
+		if err != nil {
+			return err
+		}
+		t.declare(d.name, &variable{kind: "cond", c: c})
+		return nil
+	}
+	if dtype == "i32" || dtype == "i64" {
+		if d.init == nil {
+			t.declare(d.name, &variable{kind: "undef", why: "is used before it is set"})
+			return nil
+		}
+		v, err := t.eval(d.init)
+		if err != nil {
+			return err
+		}
+		if v.kind == vInt {
+			t.declare(d.name, &variable{kind: "int", val: v.a})
+			if t.inLoop == 0 && t.inIf == t.guards {
+				t.candidates = append(t.candidates, candidate{d.name, v.a})
+			}
+			return nil
+		}
+	}
+	priv := &array{name: t.unique(d.name), cname: d.name, dtype: dtype, space: "private", p: d.p}
+	t.privs = append(t.privs, priv)
+	t.declare(d.name, &variable{kind: "data", name: priv.name, dtype: dtype})
+	if d.init != nil {
+		return t.assign(&expr{op: "id", text: d.name, p: d.p}, "=", d.init, d.p)
+	}
+	return nil
+}
+
+// elemType is the .knl type of a C type's elements.
+func elemType(c ctype, p pos, name string) (string, error) {
+	switch c.base {
+	case "float":
+		return "f32", nil
+	case "double":
+		return "f64", nil
+	case "int", "unsigned":
+		return "i32", nil
+	case "long", "ulong":
+		return "i64", nil
+	}
+	return "", errorAt(p, "%s: type %s has no .knl type (f32, f64, i32, i64)", name, c.base)
+}
+
+func (t *translator) declareArray(d decl, dtype string) error {
+	a := &array{name: t.unique(d.name), cname: d.name, dtype: dtype, space: "private", p: d.p, source: "the declaration"}
+	if d.shared {
+		a.space = "local"
+	}
+	for _, e := range d.dims {
+		if e == nil {
+			return errorAt(d.p, "%s: an array without a size; give its size", d.name)
+		}
+		v, err := t.eval(e)
+		if err != nil {
+			return err
+		}
+		c, ok := v.a.constant()
+		if v.kind != vInt || !ok || c <= 0 {
+			return errorAt(e.p, "%s: its size must be a positive constant (a #define or -D)", d.name)
+		}
+		a.dims = append(a.dims, constPoly(c))
+	}
+	if a.space == "local" {
+		t.arrays = append(t.arrays, a)
+	} else {
+		t.privs = append(t.privs, a)
+	}
+	t.declare(d.name, &variable{kind: "array", name: a.name, dtype: dtype})
+	return nil
+}
+
+// exprStmt translates an expression statement: an assignment, an
+// increment, a barrier.
+func (t *translator) exprStmt(e *expr) error {
+	switch e.op {
+	case "assign":
+		return t.assign(e.args[0], e.text, e.args[1], e.p)
+	case "pre", "post":
+		op := "+="
+		if e.text == "--" {
+			op = "-="
+		}
+		return t.assign(e.args[0], op, &expr{op: "num", text: "1", p: e.p}, e.p)
+	case "call":
+		if t.isBarrier(e) {
+			if t.inIf > 0 {
+				return errorAt(e.p, "a barrier inside an if: not every work-item would reach it; move it out of the if")
+			}
+			t.emit(&item{kind: "barrier", p: e.p})
+			return nil
+		}
+	case "binary":
+		if e.text == "," {
+			if err := t.exprStmt(e.args[0]); err != nil {
+				return err
+			}
+			return t.exprStmt(e.args[1])
+		}
+	}
+	return errorAt(e.p, "an expression statement that assigns nothing; remove it")
+}
+
+// isBarrier reports __syncthreads(), barrier(...), cg::sync(g) and g.sync().
+func (t *translator) isBarrier(e *expr) bool {
+	f := e.args[0]
+	if f.op == "id" {
+		switch f.text {
+		case "__syncthreads", "barrier", "work_group_barrier", "cg::sync", "cooperative_groups::sync":
+			return true
+		}
+	}
+	if f.op == "member" && f.text == "sync" && f.args[0].op == "id" {
+		v := t.lookup(f.args[0].text)
+		return v != nil && v.kind == "group"
+	}
+	return false
+}
+
+// assign translates LHS OP RHS.
+func (t *translator) assign(lhs *expr, op string, rhs *expr, p pos) error {
+	if rhs.op == "assign" {
+		if err := t.assign(rhs.args[0], rhs.text, rhs.args[1], rhs.p); err != nil {
+			return err
+		}
+		rhs = rhs.args[0]
+	}
+	if lhs.op == "id" {
+		v := t.lookup(lhs.text)
+		if v == nil {
+			return errorAt(lhs.p, "%s is not declared", lhs.text)
+		}
+		switch v.kind {
+		case "int", "undef", "cond":
+			return t.assignInt(lhs, v, op, rhs, p)
+		case "data":
+			return t.store(v.name, v.dtype, op, rhs, p)
+		}
+		return errorAt(lhs.p, "cannot assign to %s", lhs.text)
+	}
+	ref, dtype, err := t.reference(lhs)
+	if err != nil {
+		return err
+	}
+	return t.store(ref, dtype, op, rhs, p)
+}
+
+// assignInt updates an integer variable's affine value.
+func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p pos) error {
+	if v.scope != t.scope {
+		return errorAt(p, "%s is assigned inside a loop or an if but declared outside: its value would depend on the path taken; compute it from the loop's index instead (for (i = ...) { int x = a*i + b; ... })", lhs.text)
+	}
+	if t.assigned != nil {
+		t.assigned[lhs.text] = true
+	}
+	e := rhs
+	if op != "=" {
+		e = &expr{op: "binary", text: op[:len(op)-1], args: []*expr{lhs, rhs}, p: p}
+	}
+	if v.kind == "cond" {
+		c, err := t.condition(e)
+		if err != nil {
+			return err
+		}
+		v.c = c
+		return nil
+	}
+	val, err := t.eval(e)
+	if err != nil {
+		return err
+	}
+	if val.kind != vInt {
+		return errorAt(p, "%s: an integer variable set from data; counts need its value to be an affine function of the indices and sizes", lhs.text)
+	}
+	v.kind, v.val = "int", val.a
+	return nil
+}
+
+// store emits the instruction REF OP RHS.
+func (t *translator) store(ref, dtype, op string, rhs *expr, p pos) error {
+	v, err := t.eval(rhs)
+	if err != nil {
+		return err
+	}
+	text, err := t.dataText(v, p)
+	if err != nil {
+		return err
+	}
+	switch op {
+	case "=", "+=", "-=", "*=", "/=":
+		if op == "/=" && (dtype == "i32" || dtype == "i64") {
+			return errorAt(p, "integer division of data: not in .knl yet; compute it in floating point")
+		}
+		t.emit(&item{kind: "instr", text: ref + " " + op + " " + text, p: p})
+		return nil
+	}
+	if dtype == "f32" || dtype == "f64" {
+		return errorAt(p, "%s on a floating-point value is not C", op)
+	}
+	bop := op[:len(op)-1]
+	if bop == "%" {
+		return errorAt(p, "%% of integer data: not in .knl yet")
+	}
+	t.emit(&item{kind: "instr", text: ref + " = " + ref + " " + bop + " " + paren(text, v.prec, binaryPrec[bop]+1), p: p})
+	return nil
+}
+
+// forLoop translates a for loop with an affine start, an affine
+// condition and a constant step into an iname; a loop whose bounds are
+// constants and whose step is not an addition is unrolled.
+func (t *translator) forLoop(s *stmt) error {
+	t.scopes = append(t.scopes, map[string]*variable{})
+	defer func() { t.scopes = t.scopes[:len(t.scopes)-1] }()
+	name, start, err := t.loopStart(s)
+	if err != nil {
+		return err
+	}
+	v := t.lookup(name)
+	step, ok := loopStep(s.step, name)
+	if !ok {
+		return t.unroll(s, name, v, start)
+	}
+	if step == 0 {
+		return errorAt(s.p, "a loop over %s with step 0 never ends", name)
+	}
+	if s.e == nil {
+		return errorAt(s.p, "a loop without a condition: its trip count is not bounded")
+	}
+	iname := name
+	if step != 1 {
+		iname = name + "_it"
+	}
+	iname = t.unique(iname)
+	t.inames = append(t.inames, iname)
+	// name = start + step*iname, for iname >= 0 while the condition holds.
+	val, ok := start.add(affIname(iname).scaleConst(step), 1)
+	if !ok {
+		return errorAt(s.p, "the loop over %s overflows", name)
+	}
+	outer := v.scope
+	t.nscopes++
+	t.scope = t.nscopes
+	// The loop's own variable may not be assigned in its body.
+	v.kind, v.val, v.scope = "int", val, -1
+	c, err := t.condition(s.e)
+	if err != nil {
+		return err
+	}
+	conj, ok := c.conjunction()
+	if !ok || !c.affine() {
+		return errorAt(s.e.p, "the condition of the loop over %s is not a conjunction of affine comparisons (<, <=, >, >=); write the bounds so", name)
+	}
+	bounded := false
+	for _, k := range conj {
+		q, isConst := k.e[iname].constant()
+		if !isConst {
+			return errorAt(s.e.p, "the bound of the loop over %s multiplies it by a size parameter; a domain needs constant coefficients", name)
+		}
+		bounded = bounded || q < 0
+	}
+	if !bounded {
+		return errorAt(s.e.p, "the condition of the loop over %s does not bound it in the direction of its step", name)
+	}
+	dom := append([]*cond{{op: "cmp", rel: ">=", e: affIname(iname)}}, conj...)
+	t.loops = append(t.loops, t.domainText(iname, dom))
+	it := &item{kind: "for", iname: iname, p: s.p}
+	saved := t.cur
+	t.cur = &it.body
+	t.inLoop++
+	err = t.block([]*stmt{s.then})
+	t.inLoop--
+	t.cur = saved
+	if err != nil {
+		return err
+	}
+	t.emit(it)
+	t.scope = outer
+	v.kind, v.scope, v.why = "undef", outer, "is the index of a loop that has ended; its value there is not known"
+	return nil
+}
+
+// loopStart reads the loop's initialization: the variable and its
+// starting value.
+func (t *translator) loopStart(s *stmt) (string, aff, error) {
+	var name string
+	var init *expr
+	switch {
+	case s.init == nil:
+		return "", nil, errorAt(s.p, "a for loop without an initialization; write for (i = LOW; ...)")
+	case s.init.kind == "decl" && len(s.init.decls) == 1 && s.init.decls[0].init != nil:
+		d := s.init.decls[0]
+		if _, err := elemType(d.typ, d.p, d.name); err != nil || d.typ.base == "float" || d.typ.base == "double" {
+			return "", nil, errorAt(d.p, "the loop variable %s must be an integer", d.name)
+		}
+		name, init = d.name, d.init
+		t.declare(name, &variable{kind: "undef"})
+	case s.init.kind == "expr" && s.init.e.op == "assign" && s.init.e.text == "=" && s.init.e.args[0].op == "id":
+		name, init = s.init.e.args[0].text, s.init.e.args[1]
+		v := t.lookup(name)
+		if v == nil || v.kind != "int" && v.kind != "undef" {
+			return "", nil, errorAt(s.init.p, "the loop variable %s must be a declared integer", name)
+		}
+		if v.scope != t.scope {
+			return "", nil, errorAt(s.init.p, "the loop variable %s is declared outside the loop or if around this loop; declare it in the loop, for (int %s = ...)", name, name)
+		}
+	default:
+		return "", nil, errorAt(s.p, "the loop's initialization must set one integer variable: for (int i = LOW; ...)")
+	}
+	v, err := t.eval(init)
+	if err != nil {
+		return "", nil, err
+	}
+	if v.kind != vInt {
+		return "", nil, errorAt(init.p, "the loop over %s starts at a value read from data; its bounds must be affine", name)
+	}
+	return name, v.a, nil
+}
+
+// loopStep reads i++, ++i, i += c, i -= c, i = i + c for a constant c.
+func loopStep(e *expr, name string) (int64, bool) {
+	if e == nil {
+		return 0, false
+	}
+	isVar := func(x *expr) bool { return x.op == "id" && x.text == name }
+	num := func(x *expr) (int64, bool) {
+		if x.op == "unary" && x.text == "-" && x.args[0].op == "num" {
+			v, ok := intLiteral(x.args[0].text)
+			return -v, ok
+		}
+		if x.op != "num" {
+			return 0, false
+		}
+		return intLiteral(x.text)
+	}
+	switch {
+	case (e.op == "pre" || e.op == "post") && isVar(e.args[0]):
+		if e.text == "++" {
+			return 1, true
+		}
+		return -1, true
+	case e.op == "assign" && isVar(e.args[0]) && (e.text == "+=" || e.text == "-="):
+		c, ok := num(e.args[1])
+		if e.text == "-=" {
+			c = -c
+		}
+		return c, ok
+	case e.op == "assign" && isVar(e.args[0]) && e.text == "=" && e.args[1].op == "binary" && isVar(e.args[1].args[0]):
+		c, ok := num(e.args[1].args[1])
+		switch e.args[1].text {
+		case "+":
+			return c, ok
+		case "-":
+			return -c, ok
+		}
+	}
+	return 0, false
+}
+
+// maxUnroll bounds the iterations of a loop unrolled at import.
+const maxUnroll = 4096
+
+// unroll translates a loop with constant bounds and a step that is not
+// a constant addition (s >>= 1, s *= 2) by running it at import.
+func (t *translator) unroll(s *stmt, name string, v *variable, start aff) error {
+	cur, ok := start.constant()
+	if !ok {
+		return errorAt(s.p, "the loop over %s steps by other than a constant addition and does not start at a constant; write it as for (%s = LOW; %s < HIGH; %s += STEP)", name, name, name, name)
+	}
+	if s.e == nil || s.step == nil {
+		return errorAt(s.p, "a loop without a condition or a step: its trip count is not bounded")
+	}
+	for n := 0; ; n++ {
+		if n == maxUnroll {
+			return errorAt(s.p, "the loop over %s runs more than %d times at import; write it with an affine step", name, maxUnroll)
+		}
+		v.kind, v.val = "int", affConst(constPoly(cur))
+		c, err := t.condition(s.e)
+		if err != nil {
+			return err
+		}
+		if c.op != "const" {
+			return errorAt(s.e.p, "the loop over %s steps by other than a constant addition, so its bounds must be constants; write it as for (%s = LOW; %s < HIGH; %s += STEP)", name, name, name, name)
+		}
+		if !c.val {
+			break
+		}
+		if err := t.block([]*stmt{s.then}); err != nil {
+			return err
+		}
+		v.kind, v.val = "int", affConst(constPoly(cur))
+		saved := t.scope
+		t.scope = v.scope
+		err = t.exprStmt(s.step)
+		t.scope = saved
+		if err != nil {
+			return err
+		}
+		next, ok := v.val.constant()
+		if v.kind != "int" || !ok {
+			return errorAt(s.step.p, "the step of the loop over %s does not give a constant", name)
+		}
+		cur = next
+	}
+	v.kind, v.why = "undef", "is the index of a loop that has ended; its value there is not known"
+	return nil
+}
+
+func (a aff) scaleConst(c int64) aff {
+	out, _ := a.scale(constPoly(c))
+	return out
+}
+
+// domainText writes a domain of one iname with the constraints cs.
+func (t *translator) domainText(iname string, cs []*cond) string {
+	return fmt.Sprintf("{ [%s] : %s }", iname, t.constraints(cs, true))
+}
+
+// constraints joins constraints with "and"; in domains (dom) the
+// group and work-item indices of a named axis are written through its
+// global index, which is the only iname of the axis before the split.
+func (t *translator) constraints(cs []*cond, dom bool) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, c.format(func(a aff) string { return t.affText(a, dom) }))
+	}
+	if len(parts) == 0 {
+		return "0 == 0"
+	}
+	return joinAnd(parts)
+}
+
+func joinAnd(parts []string) string {
+	out := parts[0]
+	for _, p := range parts[1:] {
+		out += " and " + p
+	}
+	return out
+}
+
+// affText writes an affine expression with the .knl's inames: on an
+// axis named by a C variable v, L*group + local is v, and what remains
+// of them is v's split parts (in instructions) or floor(v/L) and
+// v mod L (in domains).
+func (t *translator) affText(a aff, dom bool) string {
+	names := map[string]string{}
+	out := a
+	for _, ax := range t.axes {
+		if ax.named == "" {
+			continue
+		}
+		cg, cl := a[ax.group], a[ax.local]
+		if len(cl) > 0 {
+			if want, ok := cl.mul(constPoly(ax.size)); ok && want.equal(cg) {
+				out, _ = out.add(aff{ax.group: cg, ax.local: cl}, -1)
+				out, _ = out.add(aff{ax.named: cl}, 1)
+			}
+		}
+		if dom {
+			names[ax.group] = fmt.Sprintf("floor(%s/%d)", ax.named, ax.size)
+			names[ax.local] = fmt.Sprintf("(%s mod %d)", ax.named, ax.size)
+		} else {
+			names[ax.group], names[ax.local] = ax.named+"_out", ax.named+"_in"
+		}
+	}
+	return out.format(t.inameOrder(), names)
+}
+
+func (t *translator) inameOrder() []string {
+	var order []string
+	for _, ax := range t.axes {
+		if ax.named != "" {
+			order = append(order, ax.named)
+		}
+		order = append(order, ax.group, ax.local)
+	}
+	return append(order, t.inames...)
+}

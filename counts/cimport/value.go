@@ -1,0 +1,236 @@
+package cimport
+
+import (
+	"strconv"
+	"strings"
+)
+
+// value is what a C expression evaluates to: an integer known as an
+// affine expression of the inames (kind vInt), a .knl expression that
+// reads data (vData, with its type and the precedence of its text), or
+// a condition (vCond).
+type value struct {
+	kind  int
+	a     aff
+	text  string
+	prec  int
+	dtype string // f32, f64, i32, i64; "" for a literal, which takes its type from its use
+	c     *cond
+}
+
+const (
+	vInt = iota
+	vData
+	vCond
+)
+
+// Precedences of the .knl's (pymbolic's) operators, loosest first.
+const (
+	precCond = iota + 1
+	precOr
+	precAnd
+	precNot
+	precCmp
+	precBitOr
+	precBitXor
+	precBitAnd
+	precShift
+	precAdd
+	precMul
+	precUnary
+	precPow
+	precAtom
+)
+
+var binaryPrec = map[string]int{
+	"+": precAdd, "-": precAdd, "*": precMul, "/": precMul, "%": precMul,
+	"<<": precShift, ">>": precShift, "&": precBitAnd, "^": precBitXor, "|": precBitOr,
+}
+
+// paren writes v's text, in parentheses where it binds looser than prec.
+func paren(text string, p, prec int) string {
+	if p < prec {
+		return "(" + text + ")"
+	}
+	return text
+}
+
+// affPrec is the precedence of an affine expression's text.
+func affPrec(s string) int {
+	switch {
+	case strings.Contains(s[1:], " + ") || strings.Contains(s[1:], " - "):
+		return precAdd
+	case strings.HasPrefix(s, "-"):
+		return precUnary
+	case strings.Contains(s, "*") || strings.Contains(s, "("):
+		return precMul
+	}
+	return precAtom
+}
+
+// wider is the type of a binary operation's result: floating point
+// over integer, the wider over the narrower, a typed operand over a
+// literal.
+func wider(a, b string) string {
+	rank := map[string]int{"": 0, "i32": 1, "i64": 2, "f32": 3, "f64": 4}
+	if rank[a] >= rank[b] {
+		return a
+	}
+	return b
+}
+
+// floatLiteral rewrites a C floating-point literal in the .knl's
+// syntax: 1.f is 1.0f, .5 is 0.5; an f or F suffix makes it
+// single-precision.
+func floatLiteral(s string) (string, bool) {
+	t := strings.ToLower(s)
+	single := strings.HasSuffix(t, "f")
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "f"), "l")
+	if strings.HasPrefix(t, "0x") {
+		return "", false
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return "", false
+	}
+	out := strconv.FormatFloat(v, 'g', -1, 64)
+	if !strings.ContainsAny(out, ".e") {
+		out += ".0"
+	}
+	if single {
+		out += "f"
+	}
+	return out, true
+}
+
+// intLiteral reads a C integer literal (decimal, hex, octal, with u and
+// l suffixes).
+func intLiteral(s string) (int64, bool) {
+	t := strings.TrimRight(strings.ToLower(s), "ul")
+	base := 10
+	switch {
+	case strings.HasPrefix(t, "0x"):
+		t, base = t[2:], 16
+	case len(t) > 1 && t[0] == '0':
+		t, base = t[1:], 8
+	}
+	v, err := strconv.ParseInt(t, base, 64)
+	return v, err == nil
+}
+
+// constValue evaluates an integer constant expression (#if's).
+func constValue(e *expr) (int64, error) {
+	switch e.op {
+	case "num":
+		v, ok := intLiteral(e.text)
+		if !ok {
+			return 0, errorAt(e.p, "%s is not an integer constant", e.text)
+		}
+		return v, nil
+	case "unary":
+		v, err := constValue(e.args[0])
+		if err != nil {
+			return 0, err
+		}
+		switch e.text {
+		case "-":
+			return -v, nil
+		case "+":
+			return v, nil
+		case "!":
+			return b2i(v == 0), nil
+		case "~":
+			return ^v, nil
+		}
+	case "cond":
+		c, err := constValue(e.args[0])
+		if err != nil {
+			return 0, err
+		}
+		if c != 0 {
+			return constValue(e.args[1])
+		}
+		return constValue(e.args[2])
+	case "binary":
+		a, err := constValue(e.args[0])
+		if err != nil {
+			return 0, err
+		}
+		if e.text == "&&" && a == 0 || e.text == "||" && a != 0 {
+			return b2i(a != 0), nil
+		}
+		b, err := constValue(e.args[1])
+		if err != nil {
+			return 0, err
+		}
+		if v, ok := intOp(e.text, a, b); ok {
+			return v, nil
+		}
+		return 0, errorAt(e.p, "%d %s %d: overflow, division by zero or a shift out of range", a, e.text, b)
+	}
+	return 0, errorAt(e.p, "not an integer constant expression")
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// intOp computes a OP b as C does on 64-bit integers; ok is false on
+// overflow, division by zero or a shift out of range.
+func intOp(op string, a, b int64) (int64, bool) {
+	switch op {
+	case "+":
+		return addInt(a, b)
+	case "-":
+		if b == -1<<63 {
+			return 0, false
+		}
+		return addInt(a, -b)
+	case "*":
+		return mulInt(a, b)
+	case "/", "%":
+		if b == 0 || a == -1<<63 && b == -1 {
+			return 0, false
+		}
+		if op == "/" {
+			return a / b, true
+		}
+		return a % b, true
+	case "<<":
+		if b < 0 || b > 62 || a < 0 || a > (1<<62)>>b {
+			return 0, false
+		}
+		return a << b, true
+	case ">>":
+		if b < 0 || b > 63 {
+			return 0, false
+		}
+		return a >> b, true
+	case "&":
+		return a & b, true
+	case "|":
+		return a | b, true
+	case "^":
+		return a ^ b, true
+	case "<":
+		return b2i(a < b), true
+	case ">":
+		return b2i(a > b), true
+	case "<=":
+		return b2i(a <= b), true
+	case ">=":
+		return b2i(a >= b), true
+	case "==":
+		return b2i(a == b), true
+	case "!=":
+		return b2i(a != b), true
+	case "&&":
+		return b2i(a != 0 && b != 0), true
+	case "||":
+		return b2i(a != 0 || b != 0), true
+	}
+	return 0, false
+}

@@ -1,0 +1,163 @@
+package cimport
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// write prints the .knl: a header saying where every size came from,
+// the declarations, and the statements.
+func (t *translator) write(file string) ([]byte, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Imported by uniperf import from %s, kernel %s.\n", filepath.Base(file), t.k.name)
+	for _, n := range t.notes {
+		fmt.Fprintf(&b, "# %s\n", n)
+	}
+	var sizes []string
+	for _, ax := range t.axes {
+		sizes = append(sizes, fmt.Sprint(ax.size))
+	}
+	fmt.Fprintf(&b, "# work-group size %s: --local, from %s\n", strings.Join(sizes, " x "), t.axes[0].sizeSource)
+	for a, ax := range t.axes {
+		src := ax.boundSource
+		if src == "" {
+			src = "as many as the kernel's guard needs (no --global or --groups given)"
+		}
+		fmt.Fprintf(&b, "# work-groups along axis %d: %s\n", a, src)
+	}
+	for _, a := range t.arrays {
+		if a.space == "global" {
+			fmt.Fprintf(&b, "# array %s: %s\n", a.name, a.source)
+		}
+	}
+	fmt.Fprintf(&b, "kernel %s\n", t.k.name)
+	fmt.Fprintf(&b, "domain [%s] -> { [%s] : %s }\n", strings.Join(t.params, ", "), strings.Join(t.launchInames(), ", "), t.constraints(t.launchConstraints(), true))
+	for _, d := range t.loops {
+		fmt.Fprintf(&b, "domain %s\n", d)
+	}
+	for _, a := range append(t.arrays, t.privs...) {
+		var dims []string
+		for _, d := range a.dims {
+			dims = append(dims, d.String())
+		}
+		shape := ""
+		if len(dims) > 0 {
+			shape = " [" + strings.Join(dims, ", ") + "]"
+		}
+		kw := map[string]string{"global": "array", "local": "local", "private": "private"}[a.space]
+		fmt.Fprintf(&b, "%s %s %s%s\n", kw, a.name, a.dtype, shape)
+	}
+	var tags []string
+	for a, ax := range t.axes {
+		if ax.named != "" {
+			fmt.Fprintf(&b, "split %s %d %s %s\n", ax.named, ax.size, ax.group, ax.local)
+		}
+		tags = append(tags, fmt.Sprintf("%s l.%d, %s g.%d", ax.local, a, ax.group, a))
+	}
+	fmt.Fprintf(&b, "tag %s\n", strings.Join(tags, ", "))
+	t.writeItems(&b, t.root, 0)
+	return b.Bytes(), nil
+}
+
+func (t *translator) writeItems(b *bytes.Buffer, items []*item, depth int) {
+	ind := strings.Repeat("  ", depth)
+	for _, it := range items {
+		switch it.kind {
+		case "instr":
+			fmt.Fprintf(b, "%s%s\n", ind, it.text)
+		case "barrier":
+			fmt.Fprintf(b, "%sbarrier\n", ind)
+		case "for":
+			fmt.Fprintf(b, "%sfor %s\n", ind, it.iname)
+			t.writeItems(b, it.body, depth+1)
+			fmt.Fprintf(b, "%send\n", ind)
+		case "if":
+			fmt.Fprintf(b, "%sif %s\n", ind, it.c.format(t.instrAff))
+			t.writeItems(b, it.body, depth+1)
+			if len(it.els) > 0 {
+				fmt.Fprintf(b, "%selse\n", ind)
+				t.writeItems(b, it.els, depth+1)
+			}
+			fmt.Fprintf(b, "%send\n", ind)
+		}
+	}
+}
+
+// launchInames lists the inames of the launch's domain: an axis's
+// global index where a C variable names it (split afterwards), its
+// group and work-item indices otherwise.
+func (t *translator) launchInames() []string {
+	var out []string
+	for _, ax := range t.axes {
+		if ax.named != "" {
+			out = append(out, ax.named)
+		} else {
+			out = append(out, ax.group, ax.local)
+		}
+	}
+	return out
+}
+
+// launchConstraints are the launch's box (what the hoisted guard does
+// not imply) and the hoisted guard.
+func (t *translator) launchConstraints() []*cond {
+	var box []*cond
+	ge := func(e aff) *cond { return &cond{op: "cmp", rel: ">=", e: e} }
+	for _, ax := range t.axes {
+		if ax.named != "" {
+			// The split bounds the work-item index; the group index is
+			// not negative where the global index is not.
+			box = append(box, ge(aff{ax.group: constPoly(ax.size), ax.local: constPoly(1)}))
+		} else {
+			box = append(box, ge(affIname(ax.local)), ge(aff{ax.local: constPoly(-1), "": constPoly(ax.size - 1)}), ge(affIname(ax.group)))
+		}
+		if ax.bound != nil {
+			box = append(box, ax.bound)
+		}
+	}
+	var out []*cond
+	for _, c := range box {
+		if !t.implied(c) {
+			out = append(out, c)
+		}
+	}
+	return append(out, t.hoisted...)
+}
+
+// implied reports whether a hoisted constraint h implies c: c - h has
+// non-negative constant coefficients on the launch's indices (which are
+// not negative) and a non-negative constant part.
+func (t *translator) implied(c *cond) bool {
+	for _, h := range t.hoisted {
+		if h.rel != ">=" {
+			continue
+		}
+		d, ok := c.e.add(h.e, -1)
+		if !ok {
+			continue
+		}
+		good := true
+		for k, p := range d {
+			v, isConst := p.constant()
+			if !isConst || v < 0 || k != "" && !t.isLaunchIname(k) {
+				good = false
+				break
+			}
+		}
+		if good {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *translator) isLaunchIname(name string) bool {
+	for _, ax := range t.axes {
+		if name == ax.group || name == ax.local {
+			return true
+		}
+	}
+	return false
+}
