@@ -88,6 +88,7 @@ func TestExitCodePolicy(t *testing.T) {
 		"export":                {[]string{"export", missing}, "missing.arrow"},
 		"fit":                   {[]string{"fit", missing, "--out", out}, "missing.arrow"},
 		"help":                  {[]string{"help", "nosuch"}, `unknown help topic "nosuch"`},
+		"import":                {[]string{"import", badKnl}, regexp.QuoteMeta(badKnl) + ": the file must end in .cu"},
 		"kernels":               {[]string{"kernels", "nosuch"}, `unknown command "nosuch"`},
 		"kernels list":          {[]string{"kernels", "list", "extra"}, `unknown command "extra"`},
 		"kernels show":          {[]string{"kernels", "show", badKnl}, regexp.QuoteMeta(badKnl) + `:4:\d+: `},

@@ -24,9 +24,8 @@ type ctype struct {
 }
 
 // stmt is a C statement. kind: "block" (body), "decl" (decls), "expr"
-// (e), "if" (e, then, els), "for" (init, e, step, then), "return" (e),
-// and "while", "do", "break", "continue", "goto", "switch" (refused by
-// the translation), "empty".
+// (e), "if" (e, then, els), "for" (init, e, step, then), "return",
+// "break", "continue" and "goto" (refused by the translation), "empty".
 type stmt struct {
 	kind      string
 	body      []*stmt
@@ -63,4 +62,5 @@ type kernelFunc struct {
 	params []param
 	body   *stmt
 	p      pos
+	err    error // why it does not parse, if it does not
 }

@@ -80,6 +80,9 @@ func importKernel(file string, src []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if k.err != nil {
+		return nil, k.err
+	}
 	// The first pass finds the C variables that hold each axis's global
 	// index; the second names the axes by them, as a hand port would.
 	t, err := translate(k, cuda, opts, from, macros, nil)

@@ -67,7 +67,8 @@ func (ps *parser) enter(p pos) error {
 // kernels finds the kernel functions of the file (CUDA __global__,
 // OpenCL __kernel) and parses them; everything else at file scope
 // (host code, device functions, structs) is skipped, but typedefs are
-// kept.
+// kept. A kernel that does not parse is kept with its error, which is
+// reported only where it is the kernel imported.
 func (ps *parser) kernels() ([]*kernelFunc, error) {
 	var ks []*kernelFunc
 	for ps.peek().kind != tEOF {
@@ -78,9 +79,14 @@ func (ps *parser) kernels() ([]*kernelFunc, error) {
 				return nil, err
 			}
 		case ps.cuda && t.text == "__global__" || !ps.cuda && (t.text == "__kernel" || t.text == "kernel"):
+			start := ps.i
 			k, err := ps.function()
 			if err != nil {
-				return nil, err
+				ps.i = start
+				k = &kernelFunc{name: ps.kernelName(), p: t.p, err: err}
+				if err := ps.skipFunction(); err != nil {
+					return nil, err
+				}
 			}
 			ks = append(ks, k)
 		case t.text == "{":
@@ -92,6 +98,36 @@ func (ps *parser) kernels() ([]*kernelFunc, error) {
 		}
 	}
 	return ks, nil
+}
+
+// kernelName finds the name of the function that starts here: the
+// identifier before the first '('.
+func (ps *parser) kernelName() string {
+	for k := ps.i; ps.toks[k].kind != tEOF; k++ {
+		if ps.toks[k].text == "(" && k > ps.i && ps.toks[k-1].kind == tIdent {
+			return ps.toks[k-1].text
+		}
+	}
+	return ""
+}
+
+// skipFunction skips a function definition from its start to the end
+// of its body.
+func (ps *parser) skipFunction() error {
+	for ps.peek().kind != tEOF && !ps.is("{") && !ps.is(";") {
+		if ps.is("(") {
+			if err := ps.skipBalanced(); err != nil {
+				return err
+			}
+			continue
+		}
+		ps.next()
+	}
+	if ps.is("{") {
+		return ps.skipBalanced()
+	}
+	ps.next()
+	return nil
 }
 
 // skipBalanced skips a bracketed group starting at the current token.
@@ -291,12 +327,16 @@ func (ps *parser) param() (param, error) {
 	if !ok || typ.base == "" {
 		return param{}, errorAt(t.p, "expected a parameter's type, found %s", describe(t))
 	}
-	for ps.accept("*") || ps.is("const") || ps.is("__restrict__") || ps.is("restrict") || ps.is("__restrict") {
-		if ps.toks[ps.i-1].text == "*" {
+	for {
+		if ps.accept("*") {
 			typ.ptr++
-		} else {
-			ps.next()
+			continue
 		}
+		if ps.is("const") || ps.is("__restrict__") || ps.is("restrict") || ps.is("__restrict") {
+			ps.next()
+			continue
+		}
+		break
 	}
 	n := ps.peek()
 	if n.macro != "" {
@@ -374,10 +414,10 @@ func (ps *parser) statement() (*stmt, error) {
 			ps.next()
 		}
 		return s, nil
-	case "while", "do", "switch", "case", "default":
-		ps.next()
-		s.kind = t.text
-		return s, nil
+	case "while", "do":
+		return nil, errorAt(t.p, "a %s loop: its trip count is not affine; write it as for (i = LOW; i < HIGH; i += STEP) with affine LOW and HIGH and a constant STEP", t.text)
+	case "switch", "case", "default":
+		return nil, errorAt(t.p, "switch is not understood; write it as if and else")
 	}
 	if t.kind == tIdent && ps.startsDecl() {
 		return ps.declaration()
@@ -707,6 +747,11 @@ func (ps *parser) primary() (*expr, error) {
 	t := ps.next()
 	switch t.kind {
 	case tIdent:
+		if ps.is("<") && ps.peekAt(1).kind == tIdent && ps.peekAt(2).text == ">" && ps.peekAt(3).text == "(" {
+			// A C++ template's call, SharedMemory<T>(): its arguments
+			// are types, which the translation does not need.
+			ps.i += 3
+		}
 		name := t.text
 		for ps.is("::") && ps.peekAt(1).kind == tIdent {
 			ps.next()

@@ -223,8 +223,6 @@ func (t *translator) statement(s *stmt) error {
 			return errorAt(s.p, "a return inside a loop or an if: only a return at the kernel's top level (a guard) is understood; put the rest of the body under the opposite condition")
 		}
 		return errorAt(s.p, "a return at the top level is dead code after it; remove it")
-	case "while", "do":
-		return errorAt(s.p, "a %s loop: its trip count is not affine; write it as for (i = LOW; i < HIGH; i += STEP) with affine LOW and HIGH and a constant STEP", s.kind)
 	case "break", "continue", "goto":
 		return errorAt(s.p, "%s: the trip count of the loop would depend on data; write the loop's bounds so that it needs none", s.kind)
 	}
@@ -250,6 +248,8 @@ func (t *translator) declare1(d decl) error {
 		return nil
 	case d.extern:
 		return errorAt(d.p, "%s: an extern __shared__ array has the size the host gives at launch; declare it with its size, __shared__ float %s[SIZE]", d.name, d.name)
+	case d.typ.ptr > 0 && d.init != nil && d.init.op == "call" && d.init.args[0].op == "id" && d.init.args[0].text == "SharedMemory":
+		return errorAt(d.p, "%s: dynamic shared memory (its size is the launch's); declare it with its size, __shared__ float %s[SIZE]", d.name, d.name)
 	case d.typ.ptr > 0:
 		return errorAt(d.p, "%s: a pointer variable; index the kernel's argument directly (a[i*n + j], not p = a + i*n; p[j])", d.name)
 	}

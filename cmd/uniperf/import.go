@@ -1,0 +1,156 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/uniperf/uniperf/counts/cimport"
+	"github.com/uniperf/uniperf/datasets/inputfile"
+)
+
+// importOptions are the flags of uniperf import.
+type importOptions struct {
+	kernel                string
+	defines               []string
+	local, global, groups string
+	arrays                []string
+	out                   string
+	json                  bool
+}
+
+var importOpts importOptions
+
+var importCmd = &cobra.Command{
+	Use:   "import FILE.cu|FILE.cl",
+	Short: "Translate a CUDA or OpenCL C kernel into .knl, to count and predict it",
+	Long: `import reads a kernel function as its author wrote it, in CUDA C (.cu) or
+OpenCL C (.cl), and writes the same kernel in .knl, which count, predict and
+measure take. Nothing is ported by hand: the preprocessor runs (#define, #if,
+#ifdef, -D), the work-item and group indices (threadIdx, blockIdx,
+blockDim, get_global_id, get_local_id, get_group_id) become tagged inames,
+for loops with affine bounds and constant steps become loop domains, an
+affine guard around the body (if (i < n) {...}, or if (i >= n) return;)
+becomes the launch's domain, other ifs predicate what they guard,
+__shared__ and __local arrays become local arrays, __syncthreads(),
+barrier() and cg::sync() barriers, and flat subscripts and compound
+assignments stay as written. Headers are not read.
+
+What C does not say comes from the flags, or from a comment in the source
+in the same syntax, "// uniperf: --local 256 --global n --array a=n*n"
+(the flags win): the work-group size (--local, blockDim or the local work
+size, constant expressions that may use the source's macros), the grid
+(--global, the work-items launched along each axis as the host's global
+work size, rounded up to whole groups; or --groups, gridDim, where a
+division by a constant is exact: --groups width/TILE; without either, the
+kernel's guard bounds it), and the number of elements of each pointer
+argument (--array NAME=EXTENT, in the kernel's integer arguments). The
+.knl's first comments say where each came from. -D NAME=VALUE defines a
+macro (a tunable: -D BLOCK_SIZE=128); where NAME is a floating-point
+argument of the kernel (alpha, beta), it binds that argument to VALUE,
+since .knl has no scalar arguments yet. Integer arguments are the .knl's
+size parameters.
+
+What is not affine is refused with its line and column and what to write
+instead: integer variables read from data or changed inside a loop or an
+if, while loops, break and continue, indirect subscripts, products of two
+indices, inexact integer divisions, integer min, max and ?: (clamping),
+casts to floating point, atomics, pointers other than the arguments, and
+calls of device functions (inline them).
+
+--kernel names the kernel where the file has several. --out writes the
+.knl to a file (never the input) instead of standard output. With --json
+it prints one object with the fields file, kernel and knl (the .knl
+source), and out where --out is given.
+
+Exit status 2 for a missing or unreadable file, a syntax error or a
+refusal (with file:line:col), or bad flags.`,
+	Example: `  uniperf import gemm.cl --local 32,8 --global nj,ni -D alpha=32412.0f -D beta=2123.0f \
+      --array a=ni*nk --array b=nk*nj --array c=ni*nj --out gemm.knl
+  uniperf count gemm.knl --param ni=1024 --param nj=1024 --param nk=1024
+  uniperf import transpose.cu --kernel transposeNoBankConflicts --local TILE_DIM,BLOCK_ROWS \
+      --groups width/TILE_DIM,height/TILE_DIM --array idata=width*height --array odata=width*height`,
+	Args: cobra.ExactArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		return importKernel(cmd.OutOrStdout(), args[0], importOpts)
+	},
+}
+
+func init() {
+	f := importCmd.Flags()
+	f.StringVar(&importOpts.kernel, "kernel", "", "the kernel function to import, where the file has several")
+	f.StringArrayVarP(&importOpts.defines, "define", "D", nil, "NAME=VALUE: a macro, or the value of a floating-point argument (repeatable)")
+	f.StringVar(&importOpts.local, "local", "", "the work-group size X[,Y[,Z]] (blockDim)")
+	f.StringVar(&importOpts.global, "global", "", "the work-items launched X[,Y[,Z]] (the global work size, rounded up to whole groups)")
+	f.StringVar(&importOpts.groups, "groups", "", "the work-groups launched X[,Y[,Z]] (gridDim)")
+	f.StringArrayVar(&importOpts.arrays, "array", nil, "NAME=EXTENT: the number of elements of a pointer argument (repeatable)")
+	f.StringVar(&importOpts.out, "out", "", "write the .knl to this file instead of standard output")
+	f.BoolVar(&importOpts.json, "json", false, "print one JSON object")
+	rootCmd.AddCommand(importCmd)
+}
+
+// importKernel translates the kernel of path and writes its .knl.
+func importKernel(stdout io.Writer, path string, o importOptions) error {
+	var flags []string
+	if o.kernel != "" {
+		flags = append(flags, "--kernel", o.kernel)
+	}
+	for _, d := range o.defines {
+		flags = append(flags, "-D", d)
+	}
+	for name, v := range map[string]string{"--local": o.local, "--global": o.global, "--groups": o.groups} {
+		if v != "" {
+			flags = append(flags, name, v)
+		}
+	}
+	for _, a := range o.arrays {
+		flags = append(flags, "--array", a)
+	}
+	opts, err := cimport.ParseFlags(flags)
+	if err != nil {
+		return err
+	}
+	src, err := inputfile.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if o.out != "" {
+		if err := notTheInput(path, o.out); err != nil {
+			return err
+		}
+	}
+	res, err := cimport.Import(path, src, opts)
+	if err != nil {
+		var ce *cimport.Error
+		if errors.As(err, &ce) {
+			ce.File = path
+		}
+		return err
+	}
+	if o.json {
+		v := map[string]any{"file": path, "kernel": res.Kernel, "knl": string(res.Knl)}
+		if o.out != "" {
+			v["out"] = o.out
+			if err := writeOutput(stdout, o.out, res.Knl); err != nil {
+				return err
+			}
+		}
+		return writeJSON(stdout, v)
+	}
+	return writeOutput(stdout, o.out, res.Knl)
+}
+
+// notTheInput refuses an output that is the input file itself.
+func notTheInput(in, out string) error {
+	a, err := os.Stat(in)
+	if err != nil {
+		return err
+	}
+	if b, err := os.Stat(out); err == nil && os.SameFile(a, b) {
+		return fmt.Errorf("--out %s is the input file; name another file", out)
+	}
+	return nil
+}

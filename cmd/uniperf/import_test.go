@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+const gemmCl = "../../counts/cimport/testdata/polybench/gemm.cl"
+
+var gemmFlags = []string{"--local", "32,8", "--global", "nj,ni", "-D", "alpha=32412.0f", "-D", "beta=2123.0f",
+	"--array", "a=ni*nk", "--array", "b=nk*nj", "--array", "c=ni*nj"}
+
+// TestImportThenCount imports PolyBench's gemm.cl, writes it with --out
+// and counts the file: the three commands of docs/importing.md.
+func TestImportThenCount(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "gemm.knl")
+	code, stdout, msg := runCommand(t, importCmd, append([]string{"import", gemmCl, "--out", out}, gemmFlags...)...)
+	if code != 0 || stdout != "" {
+		t.Fatalf("import: exit %d, %q, %q", code, stdout, msg)
+	}
+	src, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := counts.ParseKernel(out, src, nil); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, msg = runCommand(t, countCmd, "count", out, "--param", "ni=64", "--param", "nj=64", "--param", "nk=64")
+	if code != 0 {
+		t.Fatalf("count: exit %d, %q", code, msg)
+	}
+	// c[i*nj + j] *= beta once and += alpha*a*b 64 times per element:
+	// 64*64*(1 + 2*64) multiplications, 64*64*64 additions.
+	for _, want := range []string{`flop\.f32\.mul\s+528384\s`, `flop\.f32\.add\s+262144\s`} {
+		if !regexp.MustCompile(want).MatchString(stdout) {
+			t.Errorf("count prints no %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestImportJSON(t *testing.T) {
+	code, stdout, msg := runCommand(t, importCmd, append([]string{"import", gemmCl, "--json"}, gemmFlags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d, %q", code, msg)
+	}
+	var v struct{ File, Kernel, Knl string }
+	if err := json.Unmarshal([]byte(stdout), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.File != gemmCl || v.Kernel != "gemm" || !strings.Contains(v.Knl, "kernel gemm\n") {
+		t.Errorf("JSON %+v", v)
+	}
+}
+
+// TestImportRefusals: a refusal is bad input with file:line:col, and
+// --out never overwrites the input.
+func TestImportRefusals(t *testing.T) {
+	dir := t.TempDir()
+	src := "__global__ void k(float *a, int n)\n{\n    int i = threadIdx.x;\n    while (a[i] > 0) a[i] -= 1;\n}\n"
+	cu, good := filepath.Join(dir, "k.cu"), filepath.Join(dir, "good.cu")
+	if err := os.WriteFile(cu, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	goodSrc := "__global__ void k(float *a, int n)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) a[i] *= 2.0f;\n}\n"
+	if err := os.WriteFile(good, []byte(goodSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"import", cu, "--local", "64", "--groups", "n", "--array", "a=64*n"}, regexp.QuoteMeta(cu) + `:4:5: a while loop`},
+		{[]string{"import", good, "--array", "a=n"}, regexp.QuoteMeta(good) + `:1:17: kernel k: the work-group size is not in the source`},
+		{[]string{"import", good, "--local", "64"}, regexp.QuoteMeta(good) + `:1:26: the extent of array a`},
+		{[]string{"import", cu, "--local", "64", "--array", "a=64*n", "--groups", "n", "-D", "=1"}, `-D =1: want NAME=VALUE`},
+		{[]string{"import", cu, "--local", "64", "--groups", "n", "--array", "a=64*n", "--out", cu}, `is the input file`},
+	} {
+		code, msg := runAll(t, c.args...)
+		if code != 2 || !regexp.MustCompile(c.want).MatchString(msg) {
+			t.Errorf("uniperf %s: exit %d, %q; want 2 and %q", strings.Join(c.args, " "), code, msg, c.want)
+		}
+	}
+	if got, _ := os.ReadFile(cu); string(got) != src {
+		t.Errorf("the input was changed: %q", got)
+	}
+}
