@@ -72,8 +72,14 @@ func preprocess(l *lexed, defines map[string]string, predefined map[string]strin
 			return append(out, t), p.macros, nil
 		}
 		out = append(out, t)
+		if len(out) > maxTokens {
+			return nil, nil, errorAt(t.p, "the source has more than %d tokens after the preprocessor", maxTokens)
+		}
 	}
 }
+
+// maxTokens bounds the preprocessed source.
+const maxTokens = 1 << 21
 
 // lexValue lexes the value of a -D or predefined macro.
 func lexValue(val string) ([]token, error) {

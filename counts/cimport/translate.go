@@ -79,6 +79,7 @@ type translator struct {
 	assigned   map[string]bool // int variables assigned after their declaration
 	naming     bool            // the second pass: axes are named by their C variables
 	candidates []candidate     // integer variables of the top level, in order
+	steps      int             // statements and unrolled iterations so far, against maxWork
 	notes      []string
 }
 
@@ -118,7 +119,21 @@ func init() {
 	}
 }
 
+// maxWork bounds the statements a translation emits and the iterations
+// it unrolls, so that nested unrolled loops end in an error rather than
+// taking hours.
+const maxWork = 100000
+
 func (t *translator) emit(it *item) { *t.cur = append(*t.cur, it) }
+
+// work counts a step of the translation against maxWork.
+func (t *translator) work(p pos) error {
+	t.steps++
+	if t.steps > maxWork {
+		return errorAt(p, "the kernel translates to more than %d statements and unrolled iterations; write its loops with affine steps", maxWork)
+	}
+	return nil
+}
 
 // block translates statements in a new lexical scope.
 func (t *translator) block(ss []*stmt) error {
@@ -197,6 +212,9 @@ func (t *translator) under(c *cond, p pos, then, els func() error) error {
 }
 
 func (t *translator) statement(s *stmt) error {
+	if err := t.work(s.p); err != nil {
+		return err
+	}
 	switch s.kind {
 	case "block":
 		return t.block(s.body)
@@ -641,6 +659,9 @@ func (t *translator) unroll(s *stmt, name string, v *variable, start aff) error 
 		return errorAt(s.p, "a loop without a condition or a step: its trip count is not bounded")
 	}
 	for n := 0; ; n++ {
+		if err := t.work(s.p); err != nil {
+			return err
+		}
 		if n == maxUnroll {
 			return errorAt(s.p, "the loop over %s runs more than %d times at import; write it with an affine step", name, maxUnroll)
 		}

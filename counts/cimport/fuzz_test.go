@@ -1,0 +1,43 @@
+package cimport
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzImport imports mutations of C sources: whatever the input, Import
+// returns a .knl that parses (it checks that itself) or an *Error, with a
+// line and column where the cause is a place of the source, and never
+// panics. The seeds are the originals of examples/ with their flags as a
+// "// uniperf:" comment, so that mutations reach the translation.
+func FuzzImport(f *testing.F) {
+	for _, p := range ports {
+		src, err := os.ReadFile(filepath.Join("testdata", p.file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(filepath.Ext(p.file), "// uniperf: "+strings.Join(p.flags, " ")+"\n"+string(src))
+	}
+	f.Fuzz(func(t *testing.T, ext, src string) {
+		if ext != ".cl" {
+			ext = ".cu"
+		}
+		r, err := Import("k"+ext, []byte(src), Options{})
+		if err == nil {
+			if len(r.Knl) == 0 {
+				t.Fatal("an empty .knl and no error")
+			}
+			return
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("%T %v: want an *Error", err, err)
+		}
+		if e.File != "k"+ext || e.Msg == "" {
+			t.Fatalf("%q: want the file's name and a message", err)
+		}
+	})
+}

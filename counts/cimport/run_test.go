@@ -1,0 +1,277 @@
+package cimport
+
+import (
+	"encoding/binary"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/codegen"
+	"github.com/uniperf/uniperf/measurekernels/devices"
+	"github.com/uniperf/uniperf/measurekernels/launch"
+)
+
+// original is a Go reimplementation of an original kernel (as
+// examples_test.go has them, here with the originals' array names): the
+// arrays it writes, from its inputs.
+type original func(p map[string]int64, in map[string][]float32) map[string][]float32
+
+var originals = map[string]original{
+	"gemm": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		ni, nj, nk := p["ni"], p["nj"], p["nk"]
+		c := clone(in["c"])
+		for i := range ni {
+			for j := range nj {
+				c[i*nj+j] *= 2123
+				for k := range nk {
+					c[i*nj+j] += 32412 * in["a"][i*nk+k] * in["b"][k*nj+j]
+				}
+			}
+		}
+		return map[string][]float32{"c": c}
+	},
+	"atax1": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		nx, ny := p["nx"], p["ny"]
+		tmp := clone(in["tmp"])
+		for i := range nx {
+			for j := range ny {
+				tmp[i] += in["A"][i*ny+j] * in["x"][j]
+			}
+		}
+		return map[string][]float32{"tmp": tmp}
+	},
+	"atax2": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		nx, ny := p["nx"], p["ny"]
+		y := clone(in["y"])
+		for j := range ny {
+			for i := range nx {
+				y[j] += in["A"][i*ny+j] * in["tmp"][i]
+			}
+		}
+		return map[string][]float32{"y": y}
+	},
+	"bicg": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		nx, ny := p["nx"], p["ny"]
+		s := make([]float32, ny)
+		for j := range ny {
+			for i := range nx {
+				s[j] += in["A"][i*ny+j] * in["r"][i]
+			}
+		}
+		return map[string][]float32{"s": s}
+	},
+	"jacobi2d": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		n := p["n"]
+		a, b := in["A"], clone(in["B"])
+		for i := int64(1); i < n-1; i++ {
+			for j := int64(1); j < n-1; j++ {
+				b[i*n+j] = 0.2 * (a[i*n+j] + a[i*n+j-1] + a[i*n+1+j] + a[(1+i)*n+j] + a[(i-1)*n+j])
+			}
+		}
+		return map[string][]float32{"B": b}
+	},
+	"syrk": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		ni, nj := p["ni"], p["nj"]
+		a, c := in["a"], clone(in["c"])
+		for i := range nj {
+			for j := range nj {
+				c[i*nj+j] *= 4546
+				for k := range ni {
+					c[i*nj+j] += 12435 * a[i*ni+k] * a[j*ni+k]
+				}
+			}
+		}
+		return map[string][]float32{"c": c}
+	},
+	"transpose": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		w, h := p["width"], p["height"]
+		out := make([]float32, w*h)
+		for y := range h {
+			for x := range w {
+				out[x*h+y] = in["idata"][y*w+x]
+			}
+		}
+		return map[string][]float32{"odata": out}
+	},
+}
+
+func clone(s []float32) []float32 { return append([]float32(nil), s...) }
+
+// inputs fills every global array with values in [0.5, 1.5).
+func inputs(t *testing.T, k *counts.Kernel, p map[string]int64) map[string][]float32 {
+	rng := rand.New(rand.NewPCG(7, uint64(len(k.Name))))
+	in := map[string][]float32{}
+	for _, a := range k.Arrays {
+		if a.Space != counts.Global {
+			continue
+		}
+		n := int64(1)
+		for _, e := range a.Shape {
+			v, err := e.Eval(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n *= v
+		}
+		s := make([]float32, n)
+		for i := range s {
+			s[i] = 0.5 + rng.Float32()
+		}
+		in[a.Name] = s
+	}
+	return in
+}
+
+// TestPortsRun runs each imported original in the reference interpreter
+// at the first of its sizes, which the work-groups do not divide (but
+// for transpose, whose sizes must be multiples of its tile), and
+// compares what it writes with the Go reimplementation of the original,
+// and its counts with what the interpreter executed.
+func TestPortsRun(t *testing.T) {
+	for _, p := range ports {
+		t.Run(p.knl, func(t *testing.T) {
+			k := parsed(t, p)
+			size := p.sizes[0]
+			in := inputs(t, k, size)
+			data := map[string]any{}
+			for n, s := range in {
+				data[n] = clone(s)
+			}
+			tl, err := counts.Run(k, size, data, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for arr, want := range originals[p.knl](size, in) {
+				compareArrays(t, arr, data[arr].([]float32), want)
+			}
+			c, err := counts.Count(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Eval(size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if folded, run := fold(got), tl.Totals(); !maps.Equal(folded, run) {
+				t.Errorf("counts %v, interpreter %v", folded, run)
+			}
+		})
+	}
+}
+
+func parsed(t *testing.T, p port) *counts.Kernel {
+	t.Helper()
+	r := importPort(t, p)
+	k, err := counts.ParseKernel(p.knl+".knl", r.Knl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// fold sums the stride classes of global properties and drops minldst,
+// conflicts and zero counts, giving the interpreter's categories.
+func fold(props map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for name, v := range props {
+		if strings.HasPrefix(name, "global.minldst.") || strings.Contains(name, ".conflict=") || v == 0 {
+			continue
+		}
+		if i := strings.Index(name, ".stride="); i >= 0 {
+			name = name[:i]
+		}
+		out[name] += v
+	}
+	return out
+}
+
+// TestPortsOnPoCL runs each imported original's generated OpenCL C on
+// the OpenCL device (PoCL in CI) and compares what it writes with the
+// Go reimplementation of the original.
+func TestPortsOnPoCL(t *testing.T) {
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	for _, p := range ports {
+		t.Run(p.knl, func(t *testing.T) {
+			k := parsed(t, p)
+			size := p.sizes[0]
+			code, err := codegen.Generate(k, dev.Info().Backend)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lk, err := launch.Build(dev, k, code)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, code.Source)
+			}
+			defer lk.Close()
+			sizes, _, err := lk.Sizes(size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bufs, err := lk.Alloc(sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bufs.Close()
+			in := inputs(t, k, size)
+			for n, s := range in {
+				if err := bufs[n].WriteAt(encode(s), 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			global, local, err := lk.Grid(size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := lk.Bind(bufs, size); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := lk.Run(global, local); err != nil {
+				t.Fatal(err)
+			}
+			for arr, want := range originals[p.knl](size, in) {
+				out := make([]byte, 4*len(want))
+				if err := bufs[arr].Read(out); err != nil {
+					t.Fatal(err)
+				}
+				compareArrays(t, arr, decode(out), want)
+			}
+		})
+	}
+}
+
+func encode(s []float32) []byte {
+	b := make([]byte, 4*len(s))
+	for i, v := range s {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	return b
+}
+
+func decode(b []byte) []float32 {
+	s := make([]float32, len(b)/4)
+	for i := range s {
+		s[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return s
+}
+
+// compareArrays allows a relative difference of 1e-5: the device may contract
+// a*b + c into one rounding and sum in another order.
+func compareArrays(t *testing.T, name string, got, want []float32) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d elements, want %d", name, len(got), len(want))
+	}
+	for i := range want {
+		if d := math.Abs(float64(got[i]) - float64(want[i])); !(d <= 1e-5*math.Abs(float64(want[i]))) {
+			t.Fatalf("%s[%d] = %g, want %g", name, i, got[i], want[i])
+		}
+	}
+}
