@@ -411,7 +411,7 @@ func (p *pp) evalIf(at pos, line []token) (bool, error) {
 	ps := &parser{toks: exp}
 	e, err := ps.expr()
 	if err != nil {
-		return false, err
+		return false, errorAt(at, "#if: %s", err.(*Error).Msg)
 	}
 	if ps.peek().kind != tEOF {
 		return false, errorAt(ps.peek().p, "#if: unexpected %q", ps.peek().text)

@@ -212,7 +212,7 @@ func errorOverflow(flag string) error {
 func (t *translator) hoist() {
 	for len(t.root) == 1 && t.root[0].kind == "if" && t.root[0].els == nil && t.root[0].c.affine() {
 		conj, ok := t.root[0].c.conjunction()
-		if !ok {
+		if !ok || !constantCoefficients(conj) {
 			return
 		}
 		t.hoisted = append(t.hoisted, conj...)

@@ -379,6 +379,9 @@ func (t *translator) exprStmt(e *expr) error {
 			t.emit(&item{kind: "barrier", p: e.p})
 			return nil
 		}
+		if _, err := t.eval(e); err != nil {
+			return err
+		}
 	case "binary":
 		if e.text == "," {
 			if err := t.exprStmt(e.args[0]); err != nil {
@@ -539,12 +542,12 @@ func (t *translator) forLoop(s *stmt) error {
 	if !ok || !c.affine() {
 		return errorAt(s.e.p, "the condition of the loop over %s is not a conjunction of affine comparisons (<, <=, >, >=); write the bounds so", name)
 	}
+	if !constantCoefficients(conj) {
+		return errorAt(s.e.p, "the bound of the loop over %s multiplies an index by a size parameter; a domain needs constant coefficients", name)
+	}
 	bounded := false
 	for _, k := range conj {
-		q, isConst := k.e[iname].constant()
-		if !isConst {
-			return errorAt(s.e.p, "the bound of the loop over %s multiplies it by a size parameter; a domain needs constant coefficients", name)
-		}
+		q, _ := k.e[iname].constant()
 		bounded = bounded || q < 0
 	}
 	if !bounded {
@@ -766,4 +769,17 @@ func (t *translator) inameOrder() []string {
 		order = append(order, ax.group, ax.local)
 	}
 	return append(order, t.inames...)
+}
+
+// constantCoefficients reports whether every iname of the constraints
+// has a constant coefficient, as a domain needs.
+func constantCoefficients(cs []*cond) bool {
+	for _, c := range cs {
+		for k, p := range c.e {
+			if _, ok := p.constant(); k != "" && !ok {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -1,0 +1,49 @@
+package cimport
+
+import (
+	"strings"
+	"testing"
+)
+
+// head is the start of the kernels of TestRefusals: a CUDA kernel over
+// n elements of a, with its flags as a comment.
+const head = "// uniperf: --local 64 --groups n --array a=n --array b=n\n__global__ void k(float *a, float *b, int n, float alpha)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+
+// TestRefusals checks that what is not affine, or not C that .knl can
+// say, is refused at its line and column with what to write instead.
+func TestRefusals(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want string // line:col: and a part of the message
+	}{
+		{"    while (a[i] > 0) a[i] -= 1;\n", "5:5: a while loop"},
+		{"    int j = (int)a[i];\n    b[j] = 1.0f;\n", "5:13: a cast to int"},
+		{"    int m = a[i];\n    b[m] = 1.0f;\n", "6:7: the subscript of b reads data (an indirect access)"},
+		{"    b[i*i] = a[i];\n", "5:8: * is not affine in the indices: a product of two indices"},
+		{"    if (i < n) b[i] = a[i] * alpha;\n", "5:30: alpha is a f32 argument: .knl has no scalar arguments yet; bind it to a value with -D alpha=VALUE"},
+		{"    int j = i;\n    for (int k = 0; k < n; k++) j += 1;\n    b[j] = 0.0f;\n", "6:35: j is assigned inside a loop or an if but declared outside"},
+		{"    for (int k = 0; k < n; k++) { if (a[k] > 0) break; }\n", "5:49: break: the trip count"},
+		{"    b[i] = min(i, n);\n", "5:16: min of integers: not affine, and .knl has no integer min and max yet"},
+		{"    atomicAdd(&b[0], a[i]);\n", "5:5: atomicAdd: atomics are not in .knl yet"},
+		{"    b[i] = foo(a[i]);\n", "5:12: a call to foo: a device function"},
+		{"    float *p = a + i;\n", "5:12: p: a pointer variable"},
+		{"    b[i] = a[(int)b[i]];\n", "5:14: a cast to int"},
+		{"    int j = i / 3;\n", "5:15: / is not affine in the indices: an integer division that does not divide every coefficient"},
+		{"    if (i < n) { __syncthreads(); }\n", "5:18: a barrier inside an if"},
+		{"    for (int k = 0; k < n*i; k++) b[i] += a[k];\n", "5:23: the bound of the loop over k multiplies an index by a size parameter"},
+		{"    int s = i < n ? i : n;\n", "5:19: an integer chosen by a condition"},
+		{"    b[i] = a[i] \n", "6:1: expected \";\", found \"}\""},
+		{"    #if\n", "5:5: #if: "},
+		{"    b[i] = \"x\";\n", "5:12: a string in a kernel"},
+	} {
+		src := head + c.body + "}\n"
+		_, err := Import("k.cu", []byte(src), Options{})
+		if err == nil {
+			t.Errorf("%q: imported", c.body)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "k.cu:"+c.want) {
+			t.Errorf("%q:\n%v\nwant k.cu:%s", c.body, err, c.want)
+		}
+	}
+}
