@@ -26,7 +26,9 @@
 //     the launch's domain, as the hand ports write it; other ifs become
 //     the .knl's if blocks, exact where affine and upper bounds where
 //     they read data;
-//   - __shared__ and __local arrays become local arrays, arrays declared
+//   - __shared__ and __local arrays become local arrays (dynamic shared
+//     memory, extern __shared__ or SharedMemory<T>(), with its size from
+//     --array), arrays declared
 //     in the body private ones, floating-point scalars private
 //     temporaries; __syncthreads(), barrier(), cg::sync(g) and g.sync()
 //     barriers; compound assignments stay compound; __ldg(&a[i]) is a

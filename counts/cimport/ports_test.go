@@ -15,10 +15,14 @@ import (
 // against the hand port's.
 type port struct {
 	file  string
-	knl   string // the hand port in examples/
+	knl   string // the hand port in examples/, or the name of an original without one
 	flags []string
 	sizes []map[string]int64
 }
+
+// hand reports whether p.knl is a hand port in examples/, whose counts
+// the import's must equal.
+func (p port) hand() bool { return p.knl != "reduce3" }
 
 var ports = []port{
 	{"polybench/gemm.cl", "gemm", []string{"-D", "alpha=32412.0f", "-D", "beta=2123.0f", "--local", "32,8", "--global", "nj,ni",
@@ -43,6 +47,12 @@ var ports = []port{
 		"--local", "TILE_DIM,BLOCK_ROWS", "--groups", "width/TILE_DIM,height/TILE_DIM",
 		"--array", "idata=width*height", "--array", "odata=width*height"},
 		[]map[string]int64{{"width": 48, "height": 32}, {"width": 64, "height": 16}}},
+	// examples/reduction.knl sums in local memory where reduce3 keeps a
+	// register, so their counts differ; the original is checked by what
+	// it computes.
+	{"cuda-samples/reduction_kernel.cu", "reduce3", []string{"--kernel", "reduce3", "-D", "T=float", "--local", "64", "--groups", "n/128",
+		"--array", "g_idata=n", "--array", "g_odata=n", "--array", "sdata=64"},
+		[]map[string]int64{{"n": 300}}},
 }
 
 // importPort imports an original with its flags.
@@ -68,6 +78,9 @@ func importPort(t testing.TB, p port) *Result {
 // by property (stride classes included), at two sizes.
 func TestPortsCountAsHandPorts(t *testing.T) {
 	for _, p := range ports {
+		if !p.hand() {
+			continue
+		}
 		t.Run(p.knl, func(t *testing.T) {
 			r := importPort(t, p)
 			got, err := counts.ParseKernel(p.knl+".knl", r.Knl, nil)

@@ -96,6 +96,17 @@ var originals = map[string]original{
 		}
 		return map[string][]float32{"odata": out}
 	},
+	"reduce3": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		n := p["n"]
+		out := clone(in["g_odata"])
+		for b := int64(0); 128*b < n; b++ {
+			out[b] = 0
+			for i := 128 * b; i < min(128*b+128, n); i++ {
+				out[b] += in["g_idata"][i]
+			}
+		}
+		return map[string][]float32{"g_odata": out}
+	},
 }
 
 func clone(s []float32) []float32 { return append([]float32(nil), s...) }

@@ -11,7 +11,7 @@ import (
 // its global index (nil in the first pass).
 func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, macros map[string]*macro, names []string) (*translator, error) {
 	t := &translator{k: k, cuda: cuda, used: map[string]bool{}, assigned: map[string]bool{}, naming: names != nil,
-		scopes: []map[string]*variable{{}}}
+		scopes: []map[string]*variable{{}}, opts: opts, macros: macros}
 	t.cur = &t.root
 	if err := t.setParams(opts); err != nil {
 		return nil, err

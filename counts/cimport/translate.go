@@ -79,7 +79,9 @@ type translator struct {
 	assigned   map[string]bool // int variables assigned after their declaration
 	naming     bool            // the second pass: axes are named by their C variables
 	candidates []candidate     // integer variables of the top level, in order
-	steps      int             // statements and unrolled iterations so far, against maxWork
+	opts       Options
+	macros     map[string]*macro
+	steps      int // statements and unrolled iterations so far, against maxWork
 	notes      []string
 }
 
@@ -264,10 +266,11 @@ func (t *translator) declare1(d decl) error {
 	case d.typ.base == "group":
 		t.declare(d.name, &variable{kind: "group"})
 		return nil
+	case d.extern && d.shared && d.typ.ptr == 0 && len(d.dims) == 1 && d.dims[0] == nil,
+		d.typ.ptr == 1 && d.init != nil && d.init.op == "call" && d.init.args[0].op == "id" && d.init.args[0].text == "SharedMemory":
+		return t.dynamicShared(d)
 	case d.extern:
-		return errorAt(d.p, "%s: an extern __shared__ array has the size the host gives at launch; declare it with its size, __shared__ float %s[SIZE]", d.name, d.name)
-	case d.typ.ptr > 0 && d.init != nil && d.init.op == "call" && d.init.args[0].op == "id" && d.init.args[0].text == "SharedMemory":
-		return errorAt(d.p, "%s: dynamic shared memory (its size is the launch's); declare it with its size, __shared__ float %s[SIZE]", d.name, d.name)
+		return errorAt(d.p, "%s: an extern declaration other than extern __shared__ T %s[] is not understood", d.name, d.name)
 	case d.typ.ptr > 0:
 		return errorAt(d.p, "%s: a pointer variable; index the kernel's argument directly (a[i*n + j], not p = a + i*n; p[j])", d.name)
 	}
@@ -329,6 +332,32 @@ func elemType(c ctype, p pos, name string) (string, error) {
 		return "i64", nil
 	}
 	return "", errorAt(p, "%s: type %s has no .knl type (f32, f64, i32, i64)", name, c.base)
+}
+
+// dynamicShared declares dynamic shared memory (extern __shared__ T
+// s[], or cuda-samples' SharedMemory<T>()), whose size the launch
+// gives: --array NAME=EXTENT says it.
+func (t *translator) dynamicShared(d decl) error {
+	d.typ.ptr = 0
+	dtype, err := elemType(d.typ, d.p, d.name)
+	if err != nil {
+		return err
+	}
+	ext, ok := t.opts.Arrays[d.name]
+	if !ok {
+		return errorAt(d.p, "%s: dynamic shared memory, whose size the launch gives; say it with --array %s=ELEMENTS (or the comment // uniperf: --array %s=ELEMENTS)", d.name, d.name, d.name)
+	}
+	v, err := t.flagValue(ext, t.macros, "--array "+d.name)
+	if err != nil {
+		return err
+	}
+	if c, ok := v.constant(); !ok || c <= 0 {
+		return errorAt(d.p, "--array %s=%s: a local array's extent must be a positive constant", d.name, ext)
+	}
+	a := &array{name: t.unique(d.name), cname: d.name, dtype: dtype, space: "local", p: d.p, dims: []poly{v}}
+	t.arrays = append(t.arrays, a)
+	t.declare(d.name, &variable{kind: "array", name: a.name, dtype: dtype})
+	return nil
 }
 
 func (t *translator) declareArray(d decl, dtype string) error {
