@@ -325,6 +325,9 @@ func (ps *parser) param() (param, error) {
 		return param{}, err
 	}
 	if !ok || typ.base == "" {
+		if t.kind == tIdent {
+			return param{}, errorAt(t.p, "expected a parameter's type, found %s (a type of a header, which is not read? give it with -D %s=float)", describe(t), t.text)
+		}
 		return param{}, errorAt(t.p, "expected a parameter's type, found %s", describe(t))
 	}
 	for {

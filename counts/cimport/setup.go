@@ -209,14 +209,28 @@ func errorOverflow(flag string) error {
 // hoist moves the affine guard around the whole body into the launch
 // domain, as a hand port writes it: the work-items outside it do
 // nothing, and the domain leaves them out.
+//
+// Instructions before the guard that set private scalars to literals
+// (float c11 = 0.2f;) count nothing, so they move inside it.
 func (t *translator) hoist() {
-	for len(t.root) == 1 && t.root[0].kind == "if" && t.root[0].els == nil && t.root[0].c.affine() {
-		conj, ok := t.root[0].c.conjunction()
+	for {
+		n := 0
+		for n < len(t.root) && t.root[n].free {
+			n++
+		}
+		if n != len(t.root)-1 {
+			return
+		}
+		g := t.root[n]
+		if g.kind != "if" || g.els != nil || !g.c.affine() {
+			return
+		}
+		conj, ok := g.c.conjunction()
 		if !ok || !constantCoefficients(conj) {
 			return
 		}
 		t.hoisted = append(t.hoisted, conj...)
-		t.root = t.root[0].body
+		t.root = append(t.root[:n:n], g.body...)
 	}
 }
 
@@ -229,7 +243,7 @@ func (t *translator) checkGrid(p pos) error {
 		}
 		bounded := slices.ContainsFunc(t.hoisted, func(c *cond) bool {
 			q, ok := c.e[ax.group].constant()
-			return ok && q < 0
+			return ok && (q < 0 || q > 0 && c.rel == "==")
 		})
 		if !bounded {
 			return errorAt(p, "the number of work-groups along axis %d is not in the source: give --global (the work-items launched, as the host's global work size) or --groups (gridDim), or a comment // uniperf: --groups ...", a)

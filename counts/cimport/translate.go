@@ -3,6 +3,7 @@ package cimport
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // variable is what a name of the kernel stands for.
@@ -43,6 +44,7 @@ type item struct {
 	body  []*item
 	els   []*item
 	p     pos
+	free  bool // sets a private scalar to a literal: it counts nothing
 }
 
 // axis is a hardware axis: its work-group size and the inames of its
@@ -512,7 +514,8 @@ func (t *translator) store(ref, dtype, op string, rhs *expr, p pos) error {
 		if op == "/=" && (dtype == "i32" || dtype == "i64") {
 			return errorAt(p, "integer division of data: not in .knl yet; compute it in floating point")
 		}
-		t.emit(&item{kind: "instr", text: ref + " " + op + " " + text, p: p})
+		free := op == "=" && t.isPrivateScalar(ref) && isLiteral(v)
+		t.emit(&item{kind: "instr", text: ref + " " + op + " " + text, p: p, free: free})
 		return nil
 	}
 	if dtype == "f32" || dtype == "f64" {
@@ -620,9 +623,6 @@ func (t *translator) loopStart(s *stmt) (string, aff, error) {
 		v := t.lookup(name)
 		if v == nil || v.kind != "int" && v.kind != "undef" {
 			return "", nil, errorAt(s.init.p, "the loop variable %s must be a declared integer", name)
-		}
-		if v.scope != t.scope {
-			return "", nil, errorAt(s.init.p, "the loop variable %s is declared outside the loop or if around this loop; declare it in the loop, for (int %s = ...)", name, name)
 		}
 	default:
 		return "", nil, errorAt(s.p, "the loop's initialization must set one integer variable: for (int i = LOW; ...)")
@@ -811,4 +811,24 @@ func constantCoefficients(cs []*cond) bool {
 		}
 	}
 	return true
+}
+
+// isPrivateScalar reports whether ref names a private scalar.
+func (t *translator) isPrivateScalar(ref string) bool {
+	for _, a := range t.privs {
+		if a.name == ref && len(a.dims) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// isLiteral reports a number written as such (0.2f, -0.8, 3).
+func isLiteral(v *value) bool {
+	if v.kind == vInt {
+		_, ok := v.a.constant()
+		return ok
+	}
+	_, ok := floatLiteral(strings.TrimPrefix(strings.TrimSuffix(v.text, "f"), "-"))
+	return v.kind == vData && ok
 }
