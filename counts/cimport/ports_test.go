@@ -60,6 +60,10 @@ var ports = []port{
 	// and move inside it.
 	{"polybench/2DConvolution.cl", "conv2d", []string{"--local", "32,8", "--global", "nj,ni", "--array", "A=ni*nj", "--array", "B=ni*nj"},
 		[]map[string]int64{{"ni": 37, "nj": 45}}},
+	// Kernels written for these tests, whose flags stand in their
+	// uniperf: comments.
+	{"own/rowsum.cu", "rowsum", nil, []map[string]int64{{"n": 150, "m": 7}}},
+	{"own/shift.cl", "shift", nil, []map[string]int64{{"n": 320}}},
 }
 
 // importPort imports an original with its flags.

@@ -120,6 +120,33 @@ var originals = map[string]original{
 		}
 		return map[string][]float32{"B": b}
 	},
+	"rowsum": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		n, m := p["n"], p["m"]
+		b := clone(in["b"])
+		for i := range n {
+			var acc float32
+			for k := int64(1); k < m; k += 2 {
+				acc += b[i*m+k]
+			}
+			if 2*i < n {
+				b[i*m] = acc
+			} else {
+				b[i*m] -= acc * in["a"][i]
+			}
+		}
+		return map[string][]float32{"b": b}
+	},
+	"shift": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		out := make([]float32, p["n"])
+		for i := range p["n"] {
+			if i%64 < 63 {
+				out[i] = in["in"][i+1] - in["in"][i]
+			} else {
+				out[i] = in["in"][i]
+			}
+		}
+		return map[string][]float32{"out": out}
+	},
 }
 
 func clone(s []float32) []float32 { return append([]float32(nil), s...) }

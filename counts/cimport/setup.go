@@ -254,10 +254,16 @@ func (t *translator) checkGrid(p pos) error {
 
 // axisNames returns, by axis, the C variable declared at the top level
 // to hold the axis's global index (L*group + local) and never assigned
-// again.
+// again, where the axis's domain can be written in it.
 func (t *translator) axisNames() []string {
 	names := make([]string, len(t.axes))
 	for a, ax := range t.axes {
+		// A bound of the flags that the guard does not imply would have
+		// to be written floor(i/L) in the domain, which the split cannot
+		// bound: such an axis keeps its group and work-item inames.
+		if ax.bound != nil && !t.implied(ax.bound) {
+			continue
+		}
 		want := aff{ax.group: constPoly(ax.size), ax.local: constPoly(1)}
 		for _, c := range t.candidates {
 			if !t.assigned[c.name] && c.val.equal(want) && !slices.Contains(names, c.name) {

@@ -32,8 +32,15 @@ func (t *translator) write(file string) ([]byte, error) {
 			fmt.Fprintf(&b, "# array %s: %s\n", a.name, a.source)
 		}
 	}
+	assumed := t.positiveSizes()
+	if len(assumed) > 0 {
+		fmt.Fprintf(&b, "# assumed: %s >= 1 (factors of the arrays' extents)\n", strings.Join(assumed, ", "))
+	}
 	fmt.Fprintf(&b, "kernel %s\n", t.k.name)
 	fmt.Fprintf(&b, "domain [%s] -> { [%s] : %s }\n", strings.Join(t.params, ", "), strings.Join(t.launchInames(), ", "), t.constraints(t.launchConstraints(), true))
+	if len(assumed) > 0 {
+		fmt.Fprintf(&b, "assume %s >= 1\n", strings.Join(assumed, ", "))
+	}
 	for _, d := range t.loops {
 		fmt.Fprintf(&b, "domain %s\n", d)
 	}
@@ -160,4 +167,33 @@ func (t *translator) isLaunchIname(name string) bool {
 		}
 	}
 	return false
+}
+
+// positiveSizes lists the size parameters that are factors of a global
+// array's extent, a product with a positive coefficient (a [n*m]): an
+// array has elements, so they are at least 1, which the counts of
+// flattened subscripts need to split them into dimensions (a[i*m] with
+// no other term is a[i, 0] only where m >= 1).
+func (t *translator) positiveSizes() []string {
+	seen := map[string]bool{}
+	for _, a := range t.arrays {
+		if a.space != "global" || len(a.dims) != 1 || len(a.dims[0]) != 1 {
+			continue
+		}
+		for m, c := range a.dims[0] {
+			if c <= 0 || m == "" {
+				continue
+			}
+			for _, f := range strings.Split(m, "*") {
+				seen[f] = true
+			}
+		}
+	}
+	var out []string
+	for _, p := range t.params {
+		if seen[p] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
