@@ -25,10 +25,11 @@ const maxExpansions = 200000
 type pp struct {
 	src        []token
 	i          int
-	pending    []token // expansions, to be scanned again
+	pending    [][]token // expansions to be scanned again, a stack: the last is read first
 	macros     map[string]*macro
 	conds      []ifState
-	expansions int
+	expansions *int // shared with the expansions of macro arguments
+	produced   *int // the tokens expansions made, shared as expansions is
 }
 
 // ifState is an open #if, #ifdef or #ifndef.
@@ -43,7 +44,7 @@ type ifState struct {
 // preprocess returns the tokens of src after the preprocessor, with
 // defines (-D NAME=VALUE of the command line) and the predefined macros.
 func preprocess(l *lexed, defines map[string]string, predefined map[string]string) ([]token, map[string]*macro, error) {
-	p := &pp{src: l.toks, macros: map[string]*macro{}}
+	p := &pp{src: l.toks, macros: map[string]*macro{}, expansions: new(int), produced: new(int)}
 	for name, val := range predefined {
 		body, err := lexValue(val)
 		if err != nil {
@@ -78,8 +79,9 @@ func preprocess(l *lexed, defines map[string]string, predefined map[string]strin
 	}
 }
 
-// maxTokens bounds the preprocessed source.
-const maxTokens = 1 << 21
+// maxTokens bounds the preprocessed source and the tokens macro
+// expansions make, and so the time and memory they take.
+const maxTokens = 1 << 18
 
 // lexValue lexes the value of a -D or predefined macro.
 func lexValue(val string) ([]token, error) {
@@ -92,10 +94,14 @@ func lexValue(val string) ([]token, error) {
 
 // raw returns the next token of the active regions, after directives.
 func (p *pp) raw() (token, error) {
-	if n := len(p.pending); n > 0 {
-		t := p.pending[0]
-		p.pending = p.pending[1:]
-		return t, nil
+	for n := len(p.pending); n > 0; n = len(p.pending) {
+		top := p.pending[n-1]
+		if len(top) == 0 {
+			p.pending = p.pending[:n-1]
+			continue
+		}
+		p.pending[n-1] = top[1:]
+		return top[0], nil
 	}
 	for {
 		t := p.src[p.i]
@@ -143,22 +149,34 @@ func (p *pp) expanded() (token, error) {
 				return t, err
 			}
 			if nt.text != "(" {
-				p.pending = append([]token{nt}, p.pending...)
+				p.pending = append(p.pending, []token{nt})
 				return t, nil
 			}
 			if args, err = p.args(t, m); err != nil {
 				return t, err
 			}
 		}
-		p.expansions++
-		if p.expansions > maxExpansions {
+		var expandedArgs [][]token
+		for _, a := range args {
+			e, err := expandAll(a, p.macros, t.p, p)
+			if err != nil {
+				return t, err
+			}
+			expandedArgs = append(expandedArgs, e[:len(e)-1])
+		}
+		*p.expansions++
+		if *p.expansions > maxExpansions {
 			return t, errorAt(t.p, "macro %s: more than %d macro expansions (a recursive macro?)", m.name, maxExpansions)
 		}
-		body, err := m.substitute(t, args)
+		body, err := m.substitute(t, args, expandedArgs)
 		if err != nil {
 			return t, err
 		}
-		p.pending = append(body, p.pending...)
+		*p.produced += len(body)
+		if *p.produced > maxTokens {
+			return t, errorAt(t.p, "macros expand to more than %d tokens", maxTokens)
+		}
+		p.pending = append(p.pending, body)
 	}
 }
 
@@ -201,7 +219,10 @@ func (p *pp) args(call token, m *macro) ([][]token, error) {
 // substitute returns m's body for the call at t: the parameters
 // replaced by the arguments, # and ## applied, every token placed at
 // the call and hidden from m's own expansion.
-func (m *macro) substitute(call token, args [][]token) ([]token, error) {
+//
+// C substitutes a parameter by its argument macro-expanded (exp), but
+// by the argument as written next to # and ##.
+func (m *macro) substitute(call token, args, exp [][]token) ([]token, error) {
 	var out []token
 	for k := 0; k < len(m.body); k++ {
 		b := m.body[k]
@@ -213,8 +234,13 @@ func (m *macro) substitute(call token, args [][]token) ([]token, error) {
 			}
 		}
 		if ai := slices.Index(m.params, b.text); m.fn && b.kind == tIdent && ai >= 0 {
-			if ai < len(args) {
+			pasted := k > 0 && m.body[k-1].text == "##" || k+1 < len(m.body) && m.body[k+1].text == "##"
+			switch {
+			case ai >= len(args):
+			case pasted:
 				out = append(out, args[ai]...)
+			default:
+				out = append(out, exp[ai]...)
 			}
 			continue
 		}
@@ -241,9 +267,24 @@ func (m *macro) substitute(call token, args [][]token) ([]token, error) {
 	}
 	for k := range out {
 		out[k].p, out[k].bol, out[k].macro = call.p, false, origin
-		out[k].hide = append(slices.Clip(out[k].hide), hide...)
+		out[k].hide = union(out[k].hide, hide)
 	}
 	return out, nil
+}
+
+// union is the hide set of a token of an expansion: its own and the
+// call's. The call's is shared where the token has none of its own.
+func union(own, call []string) []string {
+	if len(own) == 0 {
+		return call
+	}
+	out := slices.Clip(own)
+	for _, n := range call {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // spell joins tokens with single spaces, as # writes them.
@@ -399,7 +440,7 @@ func (p *pp) evalIf(at pos, line []token) (bool, error) {
 		}
 		ts = append(ts, token{kind: tNumber, text: v, p: name.p})
 	}
-	exp, err := expandAll(ts, p.macros, at)
+	exp, err := expandAll(ts, p.macros, at, p)
 	if err != nil {
 		return false, err
 	}
@@ -425,8 +466,11 @@ func (p *pp) evalIf(at pos, line []token) (bool, error) {
 
 // expandAll expands the macros of a list of tokens (no directives),
 // which it ends with an EOF token at at.
-func expandAll(ts []token, macros map[string]*macro, at pos) ([]token, error) {
-	sub := &pp{src: append(slices.Clip(ts), token{kind: tEOF, p: at}), macros: macros}
+func expandAll(ts []token, macros map[string]*macro, at pos, parent *pp) ([]token, error) {
+	if parent == nil {
+		parent = &pp{expansions: new(int), produced: new(int)}
+	}
+	sub := &pp{src: append(slices.Clip(ts), token{kind: tEOF, p: at}), macros: macros, expansions: parent.expansions, produced: parent.produced}
 	var out []token
 	for {
 		t, err := sub.expanded()
@@ -436,6 +480,9 @@ func expandAll(ts []token, macros map[string]*macro, at pos) ([]token, error) {
 		out = append(out, t)
 		if t.kind == tEOF {
 			return out, nil
+		}
+		if len(out) > maxTokens {
+			return nil, errorAt(t.p, "a macro expands to more than %d tokens", maxTokens)
 		}
 	}
 }

@@ -107,7 +107,7 @@ func (t *translator) flagValue(text string, macros map[string]*macro, flag strin
 	if err != nil {
 		return nil, bad(err.(*Error).Msg)
 	}
-	toks, err := expandAll(l.toks[:len(l.toks)-1], macros, pos{})
+	toks, err := expandAll(l.toks[:len(l.toks)-1], macros, pos{}, nil)
 	if err != nil {
 		return nil, bad(err.(*Error).Msg)
 	}
