@@ -713,7 +713,7 @@ func (ps *parser) postfix() (*expr, error) {
 			if _, err := ps.expect("]"); err != nil {
 				return nil, err
 			}
-			e = &expr{op: "index", args: []*expr{e, i}, p: t.p}
+			e = &expr{op: "index", args: []*expr{e, i}, p: e.p}
 		case ps.is("("):
 			ps.next()
 			call := &expr{op: "call", args: []*expr{e}, p: e.p}
