@@ -327,3 +327,13 @@ func maxDegree(p poly) int {
 	}
 	return d
 }
+
+func (a aff) scaleConst(c int64) aff {
+	out, _ := a.scale(constPoly(c))
+	return out
+}
+
+func (a aff) addConst(c int64) aff {
+	out, _ := a.add(affConst(constPoly(c)), 1)
+	return out
+}

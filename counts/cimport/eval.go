@@ -1,6 +1,7 @@
 package cimport
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -153,11 +154,6 @@ func (t *translator) unary(e *expr) (*value, error) {
 		return nil, errorAt(e.p, "a condition used as a number; write COND ? 1 : 0")
 	}
 	return &value{kind: vData, text: e.text + paren(v.text, v.prec, precUnary), prec: precUnary, dtype: v.dtype}, nil
-}
-
-func (a aff) addConst(c int64) aff {
-	out, _ := a.add(affConst(constPoly(c)), 1)
-	return out
 }
 
 // binary translates arithmetic, comparisons and logic.
@@ -590,4 +586,35 @@ func (t *translator) arrayNamed(name string) *array {
 		}
 	}
 	return nil
+}
+
+// flagValue evaluates a flag's expression (C syntax, with the source's
+// macros) as a polynomial in the size parameters.
+func (t *translator) flagValue(text string, macros map[string]*macro, flag string) (poly, error) {
+	bad := func(why string) error { return &Error{Msg: fmt.Sprintf("%s: %s", flag, why)} }
+	l, err := lex(text)
+	if err != nil {
+		return nil, bad(err.(*Error).Msg)
+	}
+	toks, err := expandAll(l.toks[:len(l.toks)-1], macros, pos{}, nil)
+	if err != nil {
+		return nil, bad(err.(*Error).Msg)
+	}
+	ps := &parser{toks: toks, cuda: t.cuda, typedefs: map[string]ctype{}}
+	e, err := ps.expr()
+	if err != nil {
+		return nil, bad(err.(*Error).Msg)
+	}
+	if ps.peek().kind != tEOF {
+		return nil, bad(fmt.Sprintf("unexpected %q", ps.peek().text))
+	}
+	v, err := t.eval(e)
+	if err != nil {
+		return nil, bad(err.(*Error).Msg + " (flags may use the kernel's integer arguments and the source's macros)")
+	}
+	p, ok := v.a.poly()
+	if v.kind != vInt || !ok {
+		return nil, bad("not an integer expression of the kernel's integer arguments")
+	}
+	return p, nil
 }

@@ -4,24 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/uniperf/uniperf/counts"
 )
-
-// Options are what the C source does not say: which kernel, the
-// macros, and the sizes of the launch and of the global arrays. Each
-// may also come from a comment of the source, "// uniperf: FLAGS", in
-// the flags' syntax (see [ParseFlags]); the options given here win.
-type Options struct {
-	Kernel  string            // the kernel function; may be empty where the file has one
-	Defines map[string]string // -D NAME=VALUE: macros, or values of scalar arguments
-	Local   []string          // the work-group size along each axis (blockDim), constant expressions
-	Global  []string          // the work-items the launch covers along each axis (rounded up to whole groups)
-	Groups  []string          // the work-groups along each axis (gridDim), where Global is not given
-	Arrays  map[string]string // NAME=EXTENT: a global array's number of elements
-}
 
 // Result is an imported kernel.
 type Result struct {
@@ -176,94 +162,4 @@ func withComments(opts Options, cs []comment) (Options, map[string]string, error
 		}
 	}
 	return out, from, nil
-}
-
-// ParseFlags reads import's flags: -D NAME=VALUE (or -DNAME=VALUE),
-// --kernel NAME, --local X[,Y[,Z]], --global X[,Y[,Z]],
-// --groups X[,Y[,Z]], --array NAME=EXTENT. It reads the comments of the
-// convention "// uniperf: FLAGS".
-func ParseFlags(args []string) (Options, error) {
-	o := Options{Defines: map[string]string{}, Arrays: map[string]string{}}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		val := func() (string, error) {
-			if k := strings.IndexByte(a, '='); k >= 0 && strings.HasPrefix(a, "--") {
-				return a[k+1:], nil
-			}
-			if i+1 == len(args) {
-				return "", fmt.Errorf("%s needs a value", a)
-			}
-			i++
-			return args[i], nil
-		}
-		name := a
-		if k := strings.IndexByte(a, '='); k >= 0 && strings.HasPrefix(a, "--") {
-			name = a[:k]
-		}
-		switch {
-		case strings.HasPrefix(a, "-D"):
-			d := strings.TrimPrefix(a, "-D")
-			if d == "" {
-				if i+1 == len(args) {
-					return o, fmt.Errorf("-D needs NAME=VALUE")
-				}
-				i++
-				d = args[i]
-			}
-			n, v, err := define(d)
-			if err != nil {
-				return o, err
-			}
-			o.Defines[n] = v
-		case name == "--kernel":
-			v, err := val()
-			if err != nil {
-				return o, err
-			}
-			o.Kernel = v
-		case name == "--local" || name == "--global" || name == "--groups":
-			v, err := val()
-			if err != nil {
-				return o, err
-			}
-			list := strings.Split(v, ",")
-			if len(list) > 3 || slices.Contains(list, "") {
-				return o, fmt.Errorf("%s %s: want one to three comma-separated sizes", name, v)
-			}
-			switch name {
-			case "--local":
-				o.Local = list
-			case "--global":
-				o.Global = list
-			default:
-				o.Groups = list
-			}
-		case name == "--array":
-			v, err := val()
-			if err != nil {
-				return o, err
-			}
-			n, e, ok := strings.Cut(v, "=")
-			if !ok || n == "" || e == "" {
-				return o, fmt.Errorf("--array %s: want NAME=EXTENT", v)
-			}
-			o.Arrays[n] = e
-		default:
-			return o, fmt.Errorf("unknown flag %q (want -D, --kernel, --local, --global, --groups or --array)", a)
-		}
-	}
-	return o, nil
-}
-
-// define reads NAME=VALUE of a -D; a bare NAME defines it as 1, as a C
-// compiler does.
-func define(d string) (string, string, error) {
-	n, v, ok := strings.Cut(d, "=")
-	if !ok {
-		v = "1"
-	}
-	if n == "" || !isIdentStart(n[0]) || strings.IndexFunc(n, func(r rune) bool { return r > 127 || !isIdentChar(byte(r)) }) >= 0 {
-		return "", "", fmt.Errorf("-D %s: want NAME=VALUE with a C name", d)
-	}
-	return n, v, nil
 }

@@ -99,37 +99,6 @@ func (t *translator) setArrays(opts Options, from map[string]string, macros map[
 	return nil
 }
 
-// flagValue evaluates a flag's expression (C syntax, with the source's
-// macros) as a polynomial in the size parameters.
-func (t *translator) flagValue(text string, macros map[string]*macro, flag string) (poly, error) {
-	bad := func(why string) error { return &Error{Msg: fmt.Sprintf("%s: %s", flag, why)} }
-	l, err := lex(text)
-	if err != nil {
-		return nil, bad(err.(*Error).Msg)
-	}
-	toks, err := expandAll(l.toks[:len(l.toks)-1], macros, pos{}, nil)
-	if err != nil {
-		return nil, bad(err.(*Error).Msg)
-	}
-	ps := &parser{toks: toks, cuda: t.cuda, typedefs: map[string]ctype{}}
-	e, err := ps.expr()
-	if err != nil {
-		return nil, bad(err.(*Error).Msg)
-	}
-	if ps.peek().kind != tEOF {
-		return nil, bad(fmt.Sprintf("unexpected %q", ps.peek().text))
-	}
-	v, err := t.eval(e)
-	if err != nil {
-		return nil, bad(err.(*Error).Msg + " (flags may use the kernel's integer arguments and the source's macros)")
-	}
-	p, ok := v.a.poly()
-	if v.kind != vInt || !ok {
-		return nil, bad("not an integer expression of the kernel's integer arguments")
-	}
-	return p, nil
-}
-
 // setAxes sets up the launch's axes from --local and --global or
 // --groups.
 func (t *translator) setAxes(opts Options, from map[string]string, macros map[string]*macro, names []string) error {

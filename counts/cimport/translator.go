@@ -1,0 +1,220 @@
+package cimport
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// variable is what a name of the kernel stands for.
+type variable struct {
+	kind  string // int (val), cond (c), undef, data (a private scalar), array, group (a cooperative group), scalar (an unbound argument)
+	val   aff
+	c     *cond
+	name  string // the .knl name of a data variable or array
+	dtype string
+	scope int // the control scope (loop body, branch) it was declared in
+	why   string
+}
+
+// candidate is an integer variable of the kernel's top level, which
+// may name an axis.
+type candidate struct {
+	name string
+	val  aff
+}
+
+// array is an array the kernel reads or writes.
+type array struct {
+	name   string // the .knl name
+	cname  string
+	dtype  string
+	space  string // global, local, private
+	dims   []poly // extents (local and private: constants)
+	source string // where the extents came from
+	p      pos
+}
+
+// item is a statement of the .knl being built.
+type item struct {
+	kind  string // instr, barrier, for, if
+	text  string
+	iname string
+	c     *cond
+	body  []*item
+	els   []*item
+	p     pos
+	free  bool // sets a private scalar to a literal: it counts nothing
+}
+
+// axis is a hardware axis: its work-group size and the inames of its
+// group and work-item indices.
+type axis struct {
+	size         int64
+	sizeSource   string
+	group, local string
+	bound        *cond // an upper bound on the group index from the flags, if any
+	boundSource  string
+	named        string // the C variable that holds the global index, if any
+}
+
+// translator turns a parsed kernel into .knl.
+type translator struct {
+	k          *kernelFunc
+	cuda       bool
+	scopes     []map[string]*variable
+	scope      int // the current control scope
+	nscopes    int
+	axes       []*axis
+	arrays     []*array
+	privs      []*array
+	params     []string
+	used       map[string]bool // .knl names taken
+	inames     []string        // in order of creation
+	loops      []string        // loop domains
+	hoisted    []*cond
+	root       []*item
+	cur        *[]*item
+	inIf       int
+	inLoop     int
+	guards     int             // the ifs of inIf that are guards of an early return
+	assigned   map[string]bool // int variables assigned after their declaration
+	naming     bool            // the second pass: axes are named by their C variables
+	candidates []candidate     // integer variables of the top level, in order
+	opts       Options
+	macros     map[string]*macro
+	steps      int // statements and unrolled iterations so far, against maxWork
+	notes      []string
+}
+
+func (t *translator) lookup(name string) *variable {
+	for i := len(t.scopes) - 1; i >= 0; i-- {
+		if v, ok := t.scopes[i][name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+func (t *translator) declare(name string, v *variable) {
+	v.scope = t.scope
+	t.scopes[len(t.scopes)-1][name] = v
+}
+
+// unique returns a .knl name for want that no other name takes and that
+// is no word of the language.
+func (t *translator) unique(want string) string {
+	name := want
+	for k := 2; t.used[name] || reserved[name]; k++ {
+		name = want + "_" + strconv.Itoa(k)
+	}
+	t.used[name] = true
+	return name
+}
+
+// reserved lists the .knl's words, which cannot name anything.
+var reserved = map[string]bool{}
+
+func init() {
+	for _, w := range []string{"kernel", "const", "domain", "assume", "array", "local", "private", "split", "tag",
+		"barrier", "for", "if", "elif", "else", "end", "with", "and", "or", "not", "select", "sum", "product", "max", "min",
+		"exp", "log", "sqrt", "rsqrt", "sin", "cos", "fabs", "pow", "fmin", "fmax", "fmod", "floor", "ceil", "mod", "exists"} {
+		reserved[w] = true
+	}
+}
+
+// maxWork bounds the statements a translation emits and the iterations
+// it unrolls, so that nested unrolled loops end in an error rather than
+// taking hours.
+const maxWork = 100000
+
+func (t *translator) emit(it *item) { *t.cur = append(*t.cur, it) }
+
+// work counts a step of the translation against maxWork.
+func (t *translator) work(p pos) error {
+	t.steps++
+	if t.steps > maxWork {
+		return errorAt(p, "the kernel translates to more than %d statements and unrolled iterations; write its loops with affine steps", maxWork)
+	}
+	return nil
+}
+
+// elemType is the .knl type of a C type's elements.
+func elemType(c ctype, p pos, name string) (string, error) {
+	switch c.base {
+	case "float":
+		return "f32", nil
+	case "double":
+		return "f64", nil
+	case "int", "unsigned":
+		return "i32", nil
+	case "long", "ulong":
+		return "i64", nil
+	}
+	return "", errorAt(p, "%s: type %s has no .knl type (f32, f64, i32, i64)", name, c.base)
+}
+
+// domainText writes a domain of one iname with the constraints cs.
+func (t *translator) domainText(iname string, cs []*cond) string {
+	return fmt.Sprintf("{ [%s] : %s }", iname, t.constraints(cs, true))
+}
+
+// constraints joins constraints with "and"; in domains (dom) the
+// group and work-item indices of a named axis are written through its
+// global index, which is the only iname of the axis before the split.
+func (t *translator) constraints(cs []*cond, dom bool) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, c.format(func(a aff) string { return t.affText(a, dom) }))
+	}
+	if len(parts) == 0 {
+		return "0 == 0"
+	}
+	return joinAnd(parts)
+}
+
+func joinAnd(parts []string) string {
+	out := parts[0]
+	for _, p := range parts[1:] {
+		out += " and " + p
+	}
+	return out
+}
+
+// affText writes an affine expression with the .knl's inames: on an
+// axis named by a C variable v, L*group + local is v, and what remains
+// of them is v's split parts (in instructions) or floor(v/L) and
+// v mod L (in domains).
+func (t *translator) affText(a aff, dom bool) string {
+	names := map[string]string{}
+	out := a
+	for _, ax := range t.axes {
+		if ax.named == "" {
+			continue
+		}
+		cg, cl := a[ax.group], a[ax.local]
+		if len(cl) > 0 {
+			if want, ok := cl.mul(constPoly(ax.size)); ok && want.equal(cg) {
+				out, _ = out.add(aff{ax.group: cg, ax.local: cl}, -1)
+				out, _ = out.add(aff{ax.named: cl}, 1)
+			}
+		}
+		if dom {
+			names[ax.group] = fmt.Sprintf("floor(%s/%d)", ax.named, ax.size)
+			names[ax.local] = fmt.Sprintf("(%s mod %d)", ax.named, ax.size)
+		} else {
+			names[ax.group], names[ax.local] = ax.named+"_out", ax.named+"_in"
+		}
+	}
+	return out.format(t.inameOrder(), names)
+}
+
+func (t *translator) inameOrder() []string {
+	var order []string
+	for _, ax := range t.axes {
+		if ax.named != "" {
+			order = append(order, ax.named)
+		}
+		order = append(order, ax.group, ax.local)
+	}
+	return append(order, t.inames...)
+}
