@@ -21,11 +21,13 @@
 //     is the largest lower bound of x or, where the bounds carry filters
 //     (strides, or bounds that hold only for some residues), the first
 //     value from there that satisfies them: where the bounds are
-//     constants (a split's inner iname), a chain of conditional
-//     expressions tests them one by one, (F(0) ? 0 : F(1) ? 1 : ...), so
-//     that no work-item runs a loop (a loop there keeps a CPU OpenCL from
-//     vectorizing the work-items' loop around the body), and elsewhere a
-//     short loop finds it;
+//     constants (a split's inner iname), a conditional expression picks
+//     among the values that can be first, each test on the parameters
+//     simplified where the earlier ones fail (jacobi-2d's 32-wide j_in
+//     starts at (n >= 34) ? 0 : 1: below 34 the interior misses column
+//     0), so that no work-item runs a loop (a loop there keeps a CPU
+//     OpenCL from vectorizing the work-items' loop around the body), and
+//     elsewhere a short loop finds it;
 //   - declares local arrays as __local (OpenCL) or __shared__ (CUDA)
 //     arrays, private arrays and scalars as C variables of each
 //     work-item;
@@ -45,7 +47,8 @@
 //   - guards each instruction by the test that its inames (Within) lie in
 //     their projected domain: that is where a split does not divide, where
 //     a prefetch iname is narrower than its hardware axis, and where a
-//     domain excludes points (j != i). A reduction becomes loops over its
+//     domain excludes points (j != i). Consecutive instructions with the
+//     same guard share one if block. A reduction becomes loops over its
 //     inames, inside the guard, that accumulate into a temporary;
 //   - tests a predicated instruction's predicate inside the guard, and
 //     evaluates its right-hand side and stores only where it holds.
@@ -60,7 +63,10 @@
 // fmod (fmodf in CUDA for f32).
 //
 // Subscripts of global arrays are flattened row-major (or column-major
-// for order=F arrays) in 32-bit arithmetic; bounds use 64-bit helpers
+// for order=F arrays) in 32-bit arithmetic, as a person writes them: one
+// sum where the extents are constants (x[768*i_out + 3*i_in + 2]), terms
+// gathered by their parameter pitch where they are not
+// (a[(8*i_out + i_in + 1)*n + 32*j_out + j_in]); bounds use 64-bit helpers
 // floordiv, imin and imax, and the // and % of the kernel language use
 // helpers (floordiv_i32, floormod_i32 and their 64-bit forms) that round
 // towards negative infinity as counts does.
@@ -78,7 +84,7 @@
 // A guard such as 0 <= i_in <= 15 thus disappears on a 16-wide axis, and
 // the guard of a tiled matrix multiplication reads
 //
-//	if ((16*i_out + i_in <= n - 1) && (16*j_out + j_in <= ell - 1))
+//	if ((16*i_out + i_in < n) && (16*j_out + j_in < ell))
 //
 // # Errors
 //

@@ -8,16 +8,43 @@ import (
 )
 
 // nodes emits schedule nodes inside the sequential loops fixed.
+// Consecutive instructions with the same guard share one if block, as a
+// person writes them: a guard tests inames and parameters only, which no
+// instruction changes.
 func (e *emitter) nodes(nodes []counts.Node, fixed []string, depth int) error {
+	open := "" // the guard of the if block still open
+	closeGuard := func() {
+		if open != "" {
+			e.line(depth, "}")
+			open = ""
+		}
+	}
 	for _, n := range nodes {
 		var err error
 		switch n := n.(type) {
 		case *counts.Loop:
+			closeGuard()
 			err = e.loop(n, fixed, depth)
 		case *counts.Barrier:
+			closeGuard()
 			e.line(depth, "%s", e.d.barrier)
 		case *counts.Instruction:
-			err = e.instruction(n, fixed, depth)
+			var guard string
+			if guard, err = e.dom.member(n.Within, fixed); err != nil {
+				return fmt.Errorf("instruction %s: %w", n.ID, err)
+			}
+			if guard != open {
+				closeGuard()
+				if guard != "" {
+					e.line(depth, "if (%s) {", guard)
+					open = guard
+				}
+			}
+			body := depth
+			if open != "" {
+				body++
+			}
+			err = e.instruction(n, body)
 		default:
 			err = fmt.Errorf("unknown schedule node %T", n)
 		}
@@ -25,6 +52,7 @@ func (e *emitter) nodes(nodes []counts.Node, fixed []string, depth int) error {
 			return err
 		}
 	}
+	closeGuard()
 	return nil
 }
 
@@ -43,21 +71,11 @@ func (e *emitter) loop(l *counts.Loop, fixed []string, depth int) error {
 	return nil
 }
 
-// instruction emits an assignment guarded by the test that the current
-// iname values lie in its execution domain, and by its predicate, with its
-// reductions hoisted into loops before it.
-func (e *emitter) instruction(ins *counts.Instruction, loops []string, depth int) error {
-	guard, err := e.dom.member(ins.Within, loops)
-	if err != nil {
-		return fmt.Errorf("instruction %s: %w", ins.ID, err)
-	}
+// instruction emits an assignment, inside its guard (see nodes), guarded
+// by its predicate, with its reductions hoisted into loops before it.
+func (e *emitter) instruction(ins *counts.Instruction, depth int) error {
 	var closers []int
 	body := depth
-	if guard != "" {
-		e.line(depth, "if (%s) {", guard)
-		closers = append(closers, depth)
-		body++
-	}
 	e.line(body, "/* %s */", ins.ID)
 	if ins.Pred != nil {
 		pred, err := e.expr(ins.Pred, ins.Within, body)

@@ -33,7 +33,13 @@ func (d *polyDomain) first(x string) (firstValue, error) {
 				f.lows = append(f.lows, c.boundISL)
 			}
 		}
-		if f.stmts == nil && len(f.lows) == 1 {
+		// The first value equals the lower bound only where it is that
+		// bound, not a choice among values above it (firstSelect).
+		lo, err := ps[0].lo(nil)
+		if err != nil {
+			return firstValue{}, err
+		}
+		if f.stmts == nil && len(f.lows) == 1 && f.expr == lo {
 			f.exact = f.lows[0]
 		}
 	}
@@ -161,8 +167,8 @@ func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
 		if err != nil {
 			return firstValue{}, err
 		}
-		if sel, ok := firstSelect(x, p.all, lo, hi, hi); ok {
-			return firstValue{expr: sel}, nil
+		if sel, ok, err := d.firstSelect(x, p, lo, hi, ""); err != nil || ok {
+			return firstValue{expr: sel}, err
 		}
 		return firstValue{stmts: []string{
 			fmt.Sprintf("int %s = %s;", v, lo),
@@ -188,7 +194,11 @@ func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
 		}
 		s := fmt.Sprintf("{ int %s = %s; while (%s <= %s && !(%s)) ++%s; if (%s <= %s) %s = imin(%s, %s); }",
 			first, lo, first, hi, test, first, first, hi, v, v, first)
-		if sel, ok := firstSelect(x, p.all, lo, hi, intMax); ok {
+		sel, ok, err := d.firstSelect(x, p, lo, hi, intMax)
+		if err != nil {
+			return firstValue{}, err
+		}
+		if ok {
 			s = fmt.Sprintf("%s = imin(%s, %s);", v, v, sel)
 		}
 		if g := conj(p.guard, nil); g != "" {
@@ -203,42 +213,120 @@ func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
 // maxSelect bounds the candidates firstSelect tries.
 const maxSelect = 64
 
-// firstSelect writes the first value of x from lo to hi, constants, where
-// the filters of conds hold, or none when no value does, as a chain of
-// conditional expressions over the constants: the same value as a loop
-// that steps up from lo, without the loop. Every work-item computes the
-// first value, and on a CPU OpenCL a loop in every work-item keeps the
-// work-items' loop around the kernel body from vectorizing (the guard of
-// jacobi-2d in its domain ran 9 to 10 times slower than the same guard as
-// an if, on PoCL). ok is false when lo or hi is not a constant or the
-// range is longer than maxSelect.
-func firstSelect(x string, conds []cond, lo, hi, none string) (string, bool) {
+// firstSelect writes the first value of x in piece p, between lo and hi
+// (constants), as a chain of conditional expressions over the values that
+// can be first: t0 ? v0 : t1 ? v1 : ... : none, where ti is the test on
+// the parameters that vi satisfies the filters, and none the value where
+// no candidate does ("" in a piece alone: its domain is then empty, so
+// any value serves and the last candidate needs no test). A candidate that
+// polyhedra proves never first (its test fails wherever the earlier ones
+// fail) is left out, and each test is simplified where the earlier ones
+// fail, so jacobi-2d's first value of a 32-wide inner iname reads
+// (n >= 34) ? 0 : 1 rather than a test per lane.
+//
+// A loop that steps up from lo computes the same value, but every
+// work-item computes the first value, and on a CPU OpenCL a loop in every
+// work-item keeps the work-items' loop around the kernel body from
+// vectorizing (the guard of jacobi-2d in its domain ran 9 to 10 times
+// slower than the same guard as an if, on PoCL). ok is false when lo or hi
+// is not a constant or the range is longer than maxSelect.
+func (d *polyDomain) firstSelect(x string, p piece, lo, hi, none string) (sel string, ok bool, err error) {
 	l, err1 := strconv.ParseInt(lo, 10, 32)
 	h, err2 := strconv.ParseInt(hi, 10, 32)
 	if err1 != nil || err2 != nil || h-l >= maxSelect {
-		return "", false
+		return "", false, nil
 	}
-	if h < l {
-		return none, true
+	ctx, err := d.simp.within(d.assume, nil, p.guard)
+	if err != nil {
+		return "", false, err
+	}
+	filters := strings.Join(isls(p.all), " and ")
+	var tests, vals []string
+	for c := l; c <= h; c++ {
+		holds := fmt.Sprintf("exists (%s : %s = %d and %s)", x, x, c, filters)
+		never, err := d.simp.isEmpty(ctx, nil, []cond{{isl: holds}})
+		if err != nil {
+			return "", false, err
+		}
+		if never {
+			continue
+		}
+		test, err := d.paramTest(ctx, holds)
+		if err != nil {
+			return "", false, err
+		}
+		tests, vals = append(tests, test), append(vals, strconv.FormatInt(c, 10))
+		if test == "" {
+			break
+		}
+		if ctx, err = d.simp.within(ctx, nil, []cond{{isl: "not (" + holds + ")"}}); err != nil {
+			return "", false, err
+		}
+	}
+	if len(vals) == 0 {
+		if none == "" {
+			none = hi
+		}
+		return none, true, nil
+	}
+	if last := len(tests) - 1; tests[last] != "" {
+		if none == "" {
+			tests[last] = ""
+		} else {
+			tests, vals = append(tests, ""), append(vals, none)
+		}
+	}
+	if len(vals) == 1 {
+		return vals[0], true, nil
 	}
 	var b strings.Builder
-	for c := l; c <= h; c++ {
-		val := strconv.FormatInt(c, 10)
-		arg := val
-		if c < 0 {
-			arg = "(" + val + ")"
+	for i, v := range vals {
+		if tests[i] != "" {
+			fmt.Fprintf(&b, "(%s) ? %s : ", tests[i], v)
+		} else {
+			b.WriteString(v)
 		}
-		test := conj(conds, map[string]string{x: arg})
-		if test == "" {
-			b.WriteString(val)
-			b.WriteString(strings.Repeat(")", int(c-l)))
-			return "(" + b.String(), true
-		}
-		fmt.Fprintf(&b, "(%s) ? %s : (", test, val)
 	}
-	b.WriteString(none)
-	b.WriteString(strings.Repeat(")", int(h-l+1)))
-	return "(" + b.String() + ")", true
+	return "(" + b.String() + ")", true, nil
+}
+
+// paramTest renders the test that the condition holds (isl over the
+// parameters), simplified within ctx: "" when ctx implies it.
+func (d *polyDomain) paramTest(ctx *polyhedra.Set, holds string) (string, error) {
+	const dummy = "uniperf_point_"
+	s, err := d.simp.set([]string{dummy}, []string{dummy + " = 0", holds})
+	if err != nil {
+		return "", err
+	}
+	raw, err := s.Bounds(dummy, nil)
+	if err != nil {
+		return "", err
+	}
+	var ors []string
+	for _, r := range raw {
+		cs := d.simp.constraints(r.Guard)
+		if never, err := d.simp.isEmpty(ctx, nil, cs); err != nil || never {
+			if err != nil {
+				return "", err
+			}
+			continue
+		}
+		m, err := d.simp.gist(ctx, nil, cs)
+		if err != nil {
+			return "", err
+		}
+		if len(m) == 0 {
+			return "", nil
+		}
+		ors = append(ors, allConj(m))
+	}
+	if len(ors) == 0 {
+		return "0", nil
+	}
+	if len(ors) == 1 {
+		return ors[0], nil
+	}
+	return "(" + strings.Join(ors, ") || (") + ")", nil
 }
 
 // filterHoldsFirst reports whether a piece with one lower bound L always

@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -64,7 +66,26 @@ func constraintC(c polyhedra.Constraint, params map[string]bool, vars map[string
 			op = " <= "
 		}
 	}
+	if op == " <= " || op == " >= " {
+		// x <= e - 1 reads x < e, and x >= e + 1 reads x > e.
+		step := term{neg: op == " <= ", body: "1"}
+		if n := len(right); n > 1 && right[n-1] == step {
+			right, op = right[:n-1], op[:2]+" "
+		}
+	}
 	return joinTerms(left) + op + joinTerms(right)
+}
+
+// below renders the test x <= hi as x < e where hi is e - 1, and
+// otherwise as x <= hi.
+func below(x, hi string) string {
+	if v, err := strconv.ParseInt(hi, 10, 32); err == nil && v < math.MaxInt32 {
+		return x + " < " + strconv.FormatInt(v+1, 10)
+	}
+	if ts, ok := splitTerms(hi); ok && len(ts) > 1 && ts[len(ts)-1] == (term{neg: true, body: "1"}) {
+		return x + " < " + joinTerms(ts[:len(ts)-1])
+	}
+	return x + " <= " + hi
 }
 
 // term is a signed summand of a rendered expression.
