@@ -189,6 +189,20 @@
 // than those above, integer / in a comparison), the error says what to
 // write instead.
 //
+// Names are written into the OpenCL C or CUDA C generated from the
+// kernel as they are, so a kernel, iname, parameter or array may not take
+// a name that those languages reserve: a keyword or type of C, C++,
+// OpenCL C or CUDA (half, int, float4, class, threadIdx), a macro or
+// function the generated code uses (INFINITY, expf, min, imin), or one
+// reserved to C implementations (__x, _X). Such a name is refused where it
+// is declared, with a name to write instead:
+//
+//	array half f32 [n]
+//	test.knl:3:7: array half: "half" is reserved in the OpenCL C or CUDA C that uniperf generates from the kernel (a keyword, type or built-in there); rename it, for example to half_k
+//
+// An iname split away never reaches the generated code and may take any
+// name.
+//
 // # Splits and tags
 //
 // "split i 16 i_out i_in" replaces iname i, in its domain's tuple, by
