@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/uniperf/uniperf/counts"
@@ -86,11 +87,37 @@ func (e *emitter) use(t counts.DType) {
 
 // temporary declares a fresh C variable of type t holding v.
 func (e *emitter) temporary(prefix string, t counts.DType, v string, depth int) string {
-	name := fmt.Sprintf("%s%d", prefix, e.temp)
-	e.temp++
+	name := e.fresh(prefix)
 	e.use(t)
 	e.line(depth, "%s %s = %s;", e.d.ctype(t), name, v)
 	return name
+}
+
+// fresh is a new name for a temporary: prefix and a number, skipping
+// the kernel's own names.
+func (e *emitter) fresh(prefix string) string {
+	for {
+		name := fmt.Sprintf("%s%d", prefix, e.temp)
+		e.temp++
+		if !kernelName(e.k, name) {
+			return name
+		}
+	}
+}
+
+// kernelName reports whether the kernel already uses name for itself, an
+// iname, a parameter or an array.
+func kernelName(k *counts.Kernel, name string) bool {
+	return name == k.Name || k.Iname(name) != nil || k.Array(name) != nil || slices.Contains(k.Params, name)
+}
+
+// unusedName is base, or base followed by underscores where the kernel
+// uses that name.
+func unusedName(k *counts.Kernel, base string) string {
+	for kernelName(k, base) {
+		base += "_"
+	}
+	return base
 }
 
 // unwrapped drops the parentheses around a whole expression, so that an

@@ -379,8 +379,7 @@ func (e *emitter) call(x *counts.Call, within []string, depth int) (string, erro
 func (e *emitter) reduce(x *counts.Reduce, within []string, depth int) (string, error) {
 	e.use(x.T)
 	t := e.d.ctype(x.T)
-	acc := fmt.Sprintf("red%d", e.temp)
-	e.temp++
+	acc := e.fresh("red")
 	e.line(depth, "%s %s = %s;", t, acc, e.neutral(x.Op, x.T))
 	fixed := slices.Clone(within)
 	body := depth
@@ -526,8 +525,7 @@ func (e *emitter) conditional(x *counts.Conditional, within []string, depth int)
 		return "(" + c + " ? " + a + " : " + b + ")", nil
 	}
 	e.use(x.T)
-	name := fmt.Sprintf("cnd%d", e.temp)
-	e.temp++
+	name := e.fresh("cnd")
 	e.line(depth, "%s %s;", e.d.ctype(x.T), name)
 	e.line(depth, "if (%s) {", unwrapped(c))
 	e.b.WriteString(as)

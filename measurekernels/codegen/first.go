@@ -145,7 +145,7 @@ func (d *polyDomain) sharedFact(x string, axis []string) (*polyhedra.Set, error)
 // firstCode writes the computation of the first value of x from the
 // simplified pieces of its bounds.
 func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
-	v := "base_" + x
+	v := unusedName(d.k, "base_"+x)
 	switch len(ps) {
 	case 0: // the domain is empty: no instruction runs in x
 		return firstValue{expr: "0"}, nil
@@ -176,7 +176,7 @@ func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
 		}, expr: v}, nil
 	}
 	// Several pieces: the least first value of those that are not empty.
-	first := "first_" + x
+	first := unusedName(d.k, "first_"+x)
 	at := map[string]string{x: first}
 	stmts := []string{fmt.Sprintf("int %s = %s;", v, intMax)}
 	for _, p := range ps {

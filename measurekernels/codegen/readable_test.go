@@ -138,3 +138,41 @@ func TestJacobiFirstValues(t *testing.T) {
 		}
 	}
 }
+
+// The generated code's temporaries take names the kernel does not use: a
+// global array named red0 stays the array where the reduction's
+// accumulator would have taken its name.
+func TestTemporariesAvoidKernelNames(t *testing.T) {
+	src := `kernel names
+domain [n] -> { [i, k] : 0 <= i < n and 0 <= k < 4 }
+array a f32 [n, 4]
+array red0 f32 [n]
+split i 16 i_out i_in
+tag i_out g.0, i_in l.0
+red0[i] = sum(k, a[i, k])
+`
+	k, err := counts.ParseKernel("names.knl", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := codegen.Generate(k, gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(code.Source, "float red1 = ") {
+		t.Errorf("the accumulator is not red1:\n%s", code.Source)
+	}
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	lk, err := launch.Build(dev, k, code)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, code.Source)
+	}
+	defer lk.Close()
+	if err := lk.Check(map[string]int64{"n": 37}); err != nil {
+		t.Errorf("%v\n%s", err, code.Source)
+	}
+}
