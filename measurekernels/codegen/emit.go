@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/uniperf/uniperf/counts"
 )
@@ -56,19 +57,71 @@ func (e *emitter) nodes(nodes []counts.Node, fixed []string, depth int) error {
 	return nil
 }
 
+// loop emits a loop over a sequential iname. Where the domain bounds it
+// by an affine function of a parallel iname that every instruction inside
+// runs in, and no barrier stands inside, its bounds are those of each
+// work-item: a loop
+// "for j2 = j1 + 1 ..." of work-item j1 starts at j1 + 1, as the user
+// wrote it, rather than at the least value of any work-item with the
+// others masked; inside, those inames' values lie in the domain projected
+// onto them with the loop's, which simplifies the guards. Otherwise the
+// bounds depend on sequential inames only: every work-item of a group
+// reaches the barriers inside, and a CPU OpenCL runs a loop that all
+// work-items share with the work-items' loop inside it, vectorized.
 func (e *emitter) loop(l *counts.Loop, fixed []string, depth int) error {
-	lb, err := e.dom.loop(l.Iname, fixed)
+	lanes := e.lanes(l.Body, fixed)
+	lb, err := e.dom.loop(l.Iname, fixed, lanes)
+	if err == nil && len(lanes) > 0 && !perLane(lb, lanes) {
+		lanes = nil
+		lb, err = e.dom.loop(l.Iname, fixed, nil)
+	}
 	if err != nil {
 		return fmt.Errorf("loop over %s: %w", l.Iname, err)
 	}
-	// The bounds depend only on sequential inames, so every work-item
-	// takes the same branches and barriers inside stay legal.
 	body, closeLoop := e.openLoop(l.Iname, lb, depth)
-	if err := e.nodes(l.Body, append(slices.Clone(fixed), l.Iname), body); err != nil {
+	inner := append(slices.Concat(fixed, lanes), l.Iname)
+	if err := e.nodes(l.Body, inameOrder(e.k, inner), body); err != nil {
 		return err
 	}
 	closeLoop()
 	return nil
+}
+
+// lanes are the parallel inames, not among known, that every instruction
+// in nodes runs in; none where a barrier stands among them.
+func (e *emitter) lanes(nodes []counts.Node, known []string) []string {
+	var common []string
+	first := true
+	var walk func(nodes []counts.Node) bool
+	walk = func(nodes []counts.Node) bool {
+		for _, n := range nodes {
+			switch n := n.(type) {
+			case *counts.Barrier:
+				return false
+			case *counts.Loop:
+				if !walk(n.Body) {
+					return false
+				}
+			case *counts.Instruction:
+				var par []string
+				for _, x := range n.Within {
+					if in := e.k.Iname(x); in != nil && in.Tag.Parallel() && !slices.Contains(known, x) {
+						par = append(par, x)
+					}
+				}
+				if first {
+					common, first = par, false
+				} else {
+					common = slices.DeleteFunc(common, func(x string) bool { return !slices.Contains(par, x) })
+				}
+			}
+		}
+		return true
+	}
+	if !walk(nodes) {
+		return nil
+	}
+	return common
 }
 
 // instruction emits an assignment, inside its guard (see nodes), guarded
@@ -99,4 +152,42 @@ func (e *emitter) instruction(ins *counts.Instruction, depth int) error {
 		e.line(closers[i], "}")
 	}
 	return nil
+}
+
+// perLane reports whether bounds computed with the lanes known are the
+// ones a person writes for each work-item: one range, without floor
+// divisions (a prefetch's split, whose per-lane bounds read
+// -floordiv(r_in, 16)), that depends on the lanes.
+func perLane(lb loopBounds, lanes []string) bool {
+	b := lb.lo + " " + lb.hi
+	return lb.filter == "" && !strings.Contains(b, "floordiv(") && !strings.Contains(b, intMax) && mentions(b, lanes)
+}
+
+// mentions reports whether C source s names any of names.
+func mentions(s string, names []string) bool {
+	for i := 0; i < len(s); {
+		if !identStart(s[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && (identStart(s[j]) || s[j] >= '0' && s[j] <= '9') {
+			j++
+		}
+		if slices.Contains(names, s[i:j]) {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// inameOrder sorts names by their position among the kernel's inames.
+func inameOrder(k *counts.Kernel, names []string) []string {
+	out := slices.Clone(names)
+	slices.SortStableFunc(out, func(a, b string) int {
+		return slices.IndexFunc(k.Inames, func(x *counts.Iname) bool { return x.Name == a }) -
+			slices.IndexFunc(k.Inames, func(x *counts.Iname) bool { return x.Name == b })
+	})
+	return out
 }

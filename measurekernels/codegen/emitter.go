@@ -18,9 +18,11 @@ type domain interface {
 	// expression of the parameters, after the statements stmts (which
 	// compute it when it is not a plain expression).
 	base(iname string) (stmts []string, expr string, err error)
-	// loop bounds iname over the kernel domain projected onto known and
-	// iname, for the current values of known.
-	loop(iname string, known []string) (loopBounds, error)
+	// loop bounds iname over the kernel domain projected onto known,
+	// lanes and iname, for the current values of known and lanes: known
+	// are inames whose values lie in the domain projected onto them, lanes
+	// parallel inames of which only the launch grid's facts are known.
+	loop(iname string, known, lanes []string) (loopBounds, error)
 	// member is the test that the current values of inames lie in the
 	// domain projected onto them ("" when it always holds).
 	member(inames, known []string) (string, error)

@@ -385,7 +385,7 @@ func (e *emitter) reduce(x *counts.Reduce, within []string, depth int) (string, 
 	body := depth
 	var closers []func()
 	for _, r := range x.Inames {
-		lb, err := e.dom.loop(r, fixed)
+		lb, err := e.dom.loop(r, fixed, nil)
 		if err != nil {
 			return "", fmt.Errorf("reduction over %s: %w", r, err)
 		}

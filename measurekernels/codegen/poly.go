@@ -45,10 +45,16 @@ func (d *polyDomain) base(x string) ([]string, string, error) {
 	return f.stmts, f.expr, nil
 }
 
-func (d *polyDomain) loop(x string, known []string) (loopBounds, error) {
+func (d *polyDomain) loop(x string, known, lanes []string) (loopBounds, error) {
 	ctx, err := d.projected(known)
 	if err != nil {
 		return loopBounds{}, err
+	}
+	if len(lanes) > 0 {
+		if ctx, err = polyhedra.Intersect(ctx, d.hardware); err != nil {
+			return loopBounds{}, err
+		}
+		known = inameOrder(d.k, slices.Concat(known, lanes))
 	}
 	ps, err := d.pieces(ctx, x, known)
 	if err != nil {

@@ -176,3 +176,56 @@ red0[i] = sum(k, a[i, k])
 		t.Errorf("%v\n%s", err, code.Source)
 	}
 }
+
+// A loop that the domain bounds by a work-item's own index runs from
+// there, as the user's kernel does (covariance's "for j2 = j1 + 1"), not
+// from the least value of any work-item with a mask inside; the kernel
+// computes what the reference interpreter computes, at sizes the
+// work-groups do not divide, below one group and at one column.
+func TestTriangularLoopPerLane(t *testing.T) {
+	src := `kernel covar
+const LX = 16
+domain [m, n] -> { [j1, j2, i] : 0 <= j1 < m and j1 + 1 <= j2 < m and 0 <= i < n }
+array data f32 [n, m]
+array symmat f32 [m, m]
+split j1 LX j1_out j1_in
+tag j1_out g.0, j1_in l.0
+symmat[j1, j2] = sum(i, data[i, j1]*data[i, j2])
+symmat[j2, j1] = symmat[j1, j2]
+`
+	k, err := counts.ParseKernel("covar.knl", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []gpu.Backend{gpu.OpenCL, gpu.CUDA} {
+		code, err := codegen.Generate(k, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "for (int j2 = 16*j1_out + j1_in + 1; j2 < m; ++j2) {"; !strings.Contains(code.Source, want) {
+			t.Errorf("%s: no %q in\n%s", b, want, code.Source)
+		}
+		if strings.Contains(code.Source, "if (j2 ") {
+			t.Errorf("%s: the loop over j2 is masked:\n%s", b, code.Source)
+		}
+	}
+	code, err := codegen.Generate(k, gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	lk, err := launch.Build(dev, k, code)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, code.Source)
+	}
+	defer lk.Close()
+	for _, p := range []map[string]int64{{"m": 37, "n": 5}, {"m": 5, "n": 3}, {"m": 2, "n": 1}, {"m": 16, "n": 2}} {
+		if err := lk.Check(p); err != nil {
+			t.Errorf("%v: %v\n%s", p, err, code.Source)
+		}
+	}
+}
