@@ -40,10 +40,15 @@
 //     unr gets #pragma unroll (OpenCL C and CUDA C both take it): on a CPU
 //     OpenCL that unrolls it, so that the work-items' loop around the
 //     straight-line code vectorizes across work-items as a GPU would run
-//     them, where a loop left rolled runs serially in each work-item;
-//   - writes each barrier where the schedule has it. Loop bounds depend on
-//     the parameters and sequential inames only, so every work-item of a
-//     group reaches the same barriers;
+//     them, where a loop left rolled runs serially in each work-item.
+//     Where no barrier stands inside a loop and the domain bounds it by
+//     an affine function of parallel inames that every instruction inside
+//     runs in, O includes those inames: covariance's for j2 = j1 + 1 runs
+//     from j1 + 1 in each work-item, as the user wrote it, not from 1
+//     with a mask;
+//   - writes each barrier where the schedule has it. The bounds of a loop
+//     around a barrier depend on the parameters and sequential inames
+//     only, so every work-item of a group reaches the same barriers;
 //   - guards each instruction by the test that its inames (Within) lie in
 //     their projected domain: that is where a split does not divide, where
 //     a prefetch iname is narrower than its hardware axis, and where a
