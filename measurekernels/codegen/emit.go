@@ -155,12 +155,12 @@ func (e *emitter) instruction(ins *counts.Instruction, depth int) error {
 }
 
 // perLane reports whether bounds computed with the lanes known are the
-// ones a person writes for each work-item: one range, without floor
-// divisions (a prefetch's split, whose per-lane bounds read
-// -floordiv(r_in, 16)), that depends on the lanes.
+// ones a person writes for each work-item: one range, without divisions
+// (a prefetch's split, whose per-lane bounds read -floordiv(r_in, 16)) or
+// conditionals, that depends on the lanes.
 func perLane(lb loopBounds, lanes []string) bool {
 	b := lb.lo + " " + lb.hi
-	return lb.filter == "" && !strings.Contains(b, "floordiv(") && !strings.Contains(b, intMax) && mentions(b, lanes)
+	return lb.filter == "" && !strings.ContainsAny(b, "/?") && !strings.Contains(b, "floordiv(") && mentions(b, lanes)
 }
 
 // mentions reports whether C source s names any of names.
