@@ -165,21 +165,7 @@ func perLane(lb loopBounds, lanes []string) bool {
 
 // mentions reports whether C source s names any of names.
 func mentions(s string, names []string) bool {
-	for i := 0; i < len(s); {
-		if !identStart(s[i]) {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(s) && (identStart(s[j]) || s[j] >= '0' && s[j] <= '9') {
-			j++
-		}
-		if slices.Contains(names, s[i:j]) {
-			return true
-		}
-		i = j
-	}
-	return false
+	return anyIdent(s, func(name string, _ bool) bool { return slices.Contains(names, name) })
 }
 
 // inameOrder sorts names by their position among the kernel's inames.

@@ -103,7 +103,12 @@ func (t term) isNumber() bool {
 // mentionsVariable reports whether the term holds a name that is neither
 // a parameter nor a function called.
 func (t term) mentionsVariable(params map[string]bool) bool {
-	s := t.body
+	return anyIdent(t.body, func(name string, call bool) bool { return !params[name] && !call })
+}
+
+// anyIdent reports whether f holds for any identifier of C source s;
+// call says whether a call's parenthesis follows it.
+func anyIdent(s string, f func(name string, call bool) bool) bool {
 	for i := 0; i < len(s); {
 		if !identStart(s[i]) {
 			i++
@@ -113,7 +118,7 @@ func (t term) mentionsVariable(params map[string]bool) bool {
 		for j < len(s) && (identStart(s[j]) || s[j] >= '0' && s[j] <= '9') {
 			j++
 		}
-		if !params[s[i:j]] && (j == len(s) || s[j] != '(') {
+		if f(s[i:j], j < len(s) && s[j] == '(') {
 			return true
 		}
 		i = j
