@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -255,6 +256,11 @@ func (d *polyDomain) firstSelect(x string, p piece, lo, hi, none string) (sel st
 		if err != nil {
 			return "", false, err
 		}
+		if strings.Contains(test, "floordiv(") {
+			if test, err = d.threshold(ctx, holds, test); err != nil {
+				return "", false, err
+			}
+		}
 		tests, vals = append(tests, test), append(vals, strconv.FormatInt(c, 10))
 		if test == "" {
 			break
@@ -355,4 +361,53 @@ func (d *polyDomain) filterHoldsFirst(x string, p piece) (bool, error) {
 		return false, err
 	}
 	return d.simp.implied(inner, []string{x}, given, strings.Join(isls(filters), " and "))
+}
+
+// threshold rewrites test, the C form of the condition holds on one
+// parameter p, as p >= c where polyhedra proves the two equivalent within
+// ctx (finite-diff's halo starts at 0 where n + 16*floordiv(n + 14, 16)
+// >= 32, which is n >= 16). c is the largest value below which holds
+// never holds, found by bisection; it stands only if holds then holds
+// at every p >= c, so a question too complex for polyhedra leaves test as
+// it is.
+func (d *polyDomain) threshold(ctx *polyhedra.Set, holds, test string) (string, error) {
+	var params []string
+	anyIdent(test, func(name string, call bool) bool {
+		if d.simp.params[name] && !slices.Contains(params, name) {
+			params = append(params, name)
+		}
+		return false
+	})
+	if len(params) != 1 {
+		return test, nil
+	}
+	p := params[0]
+	never := func(conds ...string) (bool, error) {
+		cs := make([]cond, len(conds))
+		for i, c := range conds {
+			cs[i] = cond{isl: c}
+		}
+		return d.simp.isEmpty(ctx, nil, cs)
+	}
+	// never(holds and p < c) holds for c = lo and fails for c = hi + 1.
+	lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		ok, err := never(holds, fmt.Sprintf("%s <= %d", p, mid-1))
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if ok, err := never(holds, fmt.Sprintf("%s <= %d", p, lo-1)); err != nil || !ok {
+		return test, err
+	}
+	if ok, err := never("not ("+holds+")", fmt.Sprintf("%s >= %d", p, lo)); err != nil || !ok {
+		return test, err
+	}
+	return fmt.Sprintf("%s >= %d", p, lo), nil
 }
