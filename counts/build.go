@@ -29,7 +29,7 @@ func (b *builder) finish() (*Kernel, error) {
 		k.assume = dnf{conj{}}
 	}
 	r := &resolver{b: b, k: k, expand: map[string]Affine{}, splitInto: map[string][2]string{}}
-	steps := []func() error{r.domains, r.splits, r.tags, r.params, r.autoTags, r.arrays, r.statements, r.checkDeps, r.schedule}
+	steps := []func() error{r.domains, r.splits, r.tags, r.params, r.autoTags, r.arrays, r.statements, r.checkDeps, r.schedule, r.targetNames}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err

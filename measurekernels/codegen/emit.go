@@ -3,21 +3,49 @@ package codegen
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/uniperf/uniperf/counts"
 )
 
 // nodes emits schedule nodes inside the sequential loops fixed.
+// Consecutive instructions with the same guard share one if block, as a
+// person writes them: a guard tests inames and parameters only, which no
+// instruction changes.
 func (e *emitter) nodes(nodes []counts.Node, fixed []string, depth int) error {
+	open := "" // the guard of the if block still open
+	closeGuard := func() {
+		if open != "" {
+			e.line(depth, "}")
+			open = ""
+		}
+	}
 	for _, n := range nodes {
 		var err error
 		switch n := n.(type) {
 		case *counts.Loop:
+			closeGuard()
 			err = e.loop(n, fixed, depth)
 		case *counts.Barrier:
+			closeGuard()
 			e.line(depth, "%s", e.d.barrier)
 		case *counts.Instruction:
-			err = e.instruction(n, fixed, depth)
+			var guard string
+			if guard, err = e.dom.member(n.Within, fixed); err != nil {
+				return fmt.Errorf("instruction %s: %w", n.ID, err)
+			}
+			if guard != open {
+				closeGuard()
+				if guard != "" {
+					e.line(depth, "if (%s) {", guard)
+					open = guard
+				}
+			}
+			body := depth
+			if open != "" {
+				body++
+			}
+			err = e.instruction(n, body)
 		default:
 			err = fmt.Errorf("unknown schedule node %T", n)
 		}
@@ -25,39 +53,82 @@ func (e *emitter) nodes(nodes []counts.Node, fixed []string, depth int) error {
 			return err
 		}
 	}
+	closeGuard()
 	return nil
 }
 
+// loop emits a loop over a sequential iname. Where the domain bounds it
+// by an affine function of a parallel iname that every instruction inside
+// runs in, and no barrier stands inside, its bounds are those of each
+// work-item: a loop
+// "for j2 = j1 + 1 ..." of work-item j1 starts at j1 + 1, as the user
+// wrote it, rather than at the least value of any work-item with the
+// others masked; inside, those inames' values lie in the domain projected
+// onto them with the loop's, which simplifies the guards. Otherwise the
+// bounds depend on sequential inames only: every work-item of a group
+// reaches the barriers inside, and a CPU OpenCL runs a loop that all
+// work-items share with the work-items' loop inside it, vectorized.
 func (e *emitter) loop(l *counts.Loop, fixed []string, depth int) error {
-	lb, err := e.dom.loop(l.Iname, fixed)
+	lanes := e.lanes(l.Body, fixed)
+	lb, err := e.dom.loop(l.Iname, fixed, lanes)
+	if err == nil && len(lanes) > 0 && !perLane(lb, lanes) {
+		lanes = nil
+		lb, err = e.dom.loop(l.Iname, fixed, nil)
+	}
 	if err != nil {
 		return fmt.Errorf("loop over %s: %w", l.Iname, err)
 	}
-	// The bounds depend only on sequential inames, so every work-item
-	// takes the same branches and barriers inside stay legal.
 	body, closeLoop := e.openLoop(l.Iname, lb, depth)
-	if err := e.nodes(l.Body, append(slices.Clone(fixed), l.Iname), body); err != nil {
+	inner := append(slices.Concat(fixed, lanes), l.Iname)
+	if err := e.nodes(l.Body, inameOrder(e.k, inner), body); err != nil {
 		return err
 	}
 	closeLoop()
 	return nil
 }
 
-// instruction emits an assignment guarded by the test that the current
-// iname values lie in its execution domain, and by its predicate, with its
-// reductions hoisted into loops before it.
-func (e *emitter) instruction(ins *counts.Instruction, loops []string, depth int) error {
-	guard, err := e.dom.member(ins.Within, loops)
-	if err != nil {
-		return fmt.Errorf("instruction %s: %w", ins.ID, err)
+// lanes are the parallel inames, not among known, that every instruction
+// in nodes runs in; none where a barrier stands among them.
+func (e *emitter) lanes(nodes []counts.Node, known []string) []string {
+	var common []string
+	first := true
+	var walk func(nodes []counts.Node) bool
+	walk = func(nodes []counts.Node) bool {
+		for _, n := range nodes {
+			switch n := n.(type) {
+			case *counts.Barrier:
+				return false
+			case *counts.Loop:
+				if !walk(n.Body) {
+					return false
+				}
+			case *counts.Instruction:
+				var par []string
+				for _, x := range n.Within {
+					if in := e.k.Iname(x); in != nil && in.Tag.Parallel() && !slices.Contains(known, x) {
+						par = append(par, x)
+					}
+				}
+				if first {
+					common, first = par, false
+				} else {
+					common = slices.DeleteFunc(common, func(x string) bool { return !slices.Contains(par, x) })
+				}
+			}
+		}
+		return true
 	}
+	if !walk(nodes) {
+		return nil
+	}
+	return common
+}
+
+// instruction emits an assignment, inside its guard (see nodes), guarded
+// by its predicate, with its reductions hoisted into loops before it.
+func (e *emitter) instruction(ins *counts.Instruction, depth int) error {
 	var closers []int
 	body := depth
-	if guard != "" {
-		e.line(depth, "if (%s) {", guard)
-		closers = append(closers, depth)
-		body++
-	}
 	e.line(body, "/* %s */", ins.ID)
 	if ins.Pred != nil {
 		pred, err := e.expr(ins.Pred, ins.Within, body)
@@ -81,4 +152,28 @@ func (e *emitter) instruction(ins *counts.Instruction, loops []string, depth int
 		e.line(closers[i], "}")
 	}
 	return nil
+}
+
+// perLane reports whether bounds computed with the lanes known are the
+// ones a person writes for each work-item: one range, without divisions
+// (a prefetch's split, whose per-lane bounds read -floordiv(r_in, 16)) or
+// conditionals, that depends on the lanes.
+func perLane(lb loopBounds, lanes []string) bool {
+	b := lb.lo + " " + lb.hi
+	return lb.filter == "" && !strings.ContainsAny(b, "/?") && !strings.Contains(b, "floordiv(") && mentions(b, lanes)
+}
+
+// mentions reports whether C source s names any of names.
+func mentions(s string, names []string) bool {
+	return anyIdent(s, func(name string, _ bool) bool { return slices.Contains(names, name) })
+}
+
+// inameOrder sorts names by their position among the kernel's inames.
+func inameOrder(k *counts.Kernel, names []string) []string {
+	out := slices.Clone(names)
+	slices.SortStableFunc(out, func(a, b string) int {
+		return slices.IndexFunc(k.Inames, func(x *counts.Iname) bool { return x.Name == a }) -
+			slices.IndexFunc(k.Inames, func(x *counts.Iname) bool { return x.Name == b })
+	})
+	return out
 }

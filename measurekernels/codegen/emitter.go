@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/uniperf/uniperf/counts"
@@ -17,9 +18,11 @@ type domain interface {
 	// expression of the parameters, after the statements stmts (which
 	// compute it when it is not a plain expression).
 	base(iname string) (stmts []string, expr string, err error)
-	// loop bounds iname over the kernel domain projected onto known and
-	// iname, for the current values of known.
-	loop(iname string, known []string) (loopBounds, error)
+	// loop bounds iname over the kernel domain projected onto known,
+	// lanes and iname, for the current values of known and lanes: known
+	// are inames whose values lie in the domain projected onto them, lanes
+	// parallel inames of which only the launch grid's facts are known.
+	loop(iname string, known, lanes []string) (loopBounds, error)
 	// member is the test that the current values of inames lie in the
 	// domain projected onto them ("" when it always holds).
 	member(inames, known []string) (string, error)
@@ -63,7 +66,7 @@ func (e *emitter) openLoop(iname string, lb loopBounds, depth int) (int, func())
 	if in := e.k.Iname(iname); in != nil && in.Tag.Kind == counts.Unroll {
 		e.line(depth, "#pragma unroll")
 	}
-	e.line(depth, "for (int %s = %s; %s <= %s; ++%s) {", iname, lb.lo, iname, lb.hi, iname)
+	e.line(depth, "for (int %s = %s; %s; ++%s) {", iname, lb.lo, below(iname, lb.hi), iname)
 	opened = append(opened, depth)
 	depth++
 	if lb.filter != "" {
@@ -86,11 +89,37 @@ func (e *emitter) use(t counts.DType) {
 
 // temporary declares a fresh C variable of type t holding v.
 func (e *emitter) temporary(prefix string, t counts.DType, v string, depth int) string {
-	name := fmt.Sprintf("%s%d", prefix, e.temp)
-	e.temp++
+	name := e.fresh(prefix)
 	e.use(t)
 	e.line(depth, "%s %s = %s;", e.d.ctype(t), name, v)
 	return name
+}
+
+// fresh is a new name for a temporary: prefix and a number, skipping
+// the kernel's own names.
+func (e *emitter) fresh(prefix string) string {
+	for {
+		name := fmt.Sprintf("%s%d", prefix, e.temp)
+		e.temp++
+		if !kernelName(e.k, name) {
+			return name
+		}
+	}
+}
+
+// kernelName reports whether the kernel already uses name for itself, an
+// iname, a parameter or an array.
+func kernelName(k *counts.Kernel, name string) bool {
+	return name == k.Name || k.Iname(name) != nil || k.Array(name) != nil || slices.Contains(k.Params, name)
+}
+
+// unusedName is base, or base followed by underscores where the kernel
+// uses that name.
+func unusedName(k *counts.Kernel, base string) string {
+	for kernelName(k, base) {
+		base += "_"
+	}
+	return base
 }
 
 // unwrapped drops the parentheses around a whole expression, so that an

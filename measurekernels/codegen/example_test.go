@@ -36,9 +36,9 @@ y[i] = 2*x[i]
 	// {
 	// 	int i_out = (int)get_group_id(0);
 	// 	int i_in = (int)get_local_id(0);
-	// 	if (64*i_out + i_in <= n - 1) {
+	// 	if (64*i_out + i_in < n) {
 	// 		/* insn_0 */
-	// 		y[(64*i_out + i_in)] = ((2.0f) * x[(64*i_out + i_in)]);
+	// 		y[64*i_out + i_in] = ((2.0f) * x[64*i_out + i_in]);
 	// 	}
 	// }
 	// scale n

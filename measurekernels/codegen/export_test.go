@@ -26,7 +26,9 @@ func (h HandDomain) base(iname string) ([]string, string, error) {
 	return nil, "", fmt.Errorf("no hand answer for the base of %s", iname)
 }
 
-func (h HandDomain) loop(iname string, known []string) (loopBounds, error) {
+// loop answers for known alone: bounds that hold for every work-item
+// serve whatever lanes are known too.
+func (h HandDomain) loop(iname string, known, _ []string) (loopBounds, error) {
 	key := iname + "|" + strings.Join(known, ",")
 	if v, ok := h.Loop[key]; ok {
 		return loopBounds{guard: v[0], lo: v[1], hi: v[2], filter: v[3]}, nil

@@ -19,7 +19,7 @@ func (e *emitter) expr(x counts.Expr, within []string, depth int) (string, error
 		return e.literal(x), nil
 	case *counts.Index:
 		v, err := e.affine(x.Value)
-		return "(" + v + ")", err
+		return parenthesized(v), err
 	case *counts.Access:
 		return e.access(x)
 	case *counts.Neg:
@@ -100,12 +100,9 @@ func (e *emitter) affine(a counts.Affine) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%s has a coefficient beyond the generated code's 32-bit integers", a)
 	}
-	if len(a.Floors) == 0 {
-		return a.String(), nil
-	}
 	var b strings.Builder
-	if rest := (counts.Affine{Terms: a.Terms, Const: a.Const}); !rest.IsConst() || rest.Const != 0 {
-		b.WriteString(rest.String())
+	if rest := (counts.Affine{Terms: a.Terms, Const: a.Const}); len(a.Floors) == 0 || !rest.IsConst() || rest.Const != 0 {
+		b.WriteString(e.factored(rest))
 	}
 	for _, f := range a.Floors {
 		num, err := e.affine(f.Num)
@@ -130,6 +127,69 @@ func (e *emitter) affine(a counts.Affine) (string, error) {
 		fmt.Fprintf(&b, "floordiv_i32(%s, %d)", num, f.Den)
 	}
 	return b.String(), nil
+}
+
+// factored renders an expression without floors with the terms that
+// share a pitch of parameters gathered, as a person writes a flattened
+// subscript: (8*i_out + i_in + 1)*n + j rather than
+// n + 8*i_out*n + i_in*n + j.
+func (e *emitter) factored(a counts.Affine) string {
+	params := map[string]bool{}
+	for _, p := range e.k.Params {
+		params[p] = true
+	}
+	pitch := make([]string, len(a.Terms)) // the parameters of each term
+	inner := make([]string, len(a.Terms)) // the rest ("" for none)
+	count := map[string]int{}
+	for i, t := range a.Terms {
+		var ps, rest []string
+		for _, f := range t.Factors() {
+			if params[f] {
+				ps = append(ps, f)
+			} else {
+				rest = append(rest, f)
+			}
+		}
+		if len(ps) > 0 && len(rest) <= 1 {
+			pitch[i], inner[i] = strings.Join(ps, "*"), strings.Join(rest, "*")
+			count[pitch[i]]++
+		}
+	}
+	var out counts.Affine
+	var groups []string
+	done := map[string]bool{}
+	for i, t := range a.Terms {
+		p := pitch[i]
+		if p == "" || count[p] < 2 {
+			out.Terms = append(out.Terms, t)
+			continue
+		}
+		if done[p] {
+			continue
+		}
+		done[p] = true
+		var g counts.Affine
+		for j, u := range a.Terms {
+			switch {
+			case pitch[j] != p:
+			case inner[j] == "":
+				g.Const += u.Coeff
+			default:
+				g.Terms = append(g.Terms, counts.Term{Name: inner[j], Coeff: u.Coeff})
+			}
+		}
+		groups = append(groups, "("+g.String()+")*"+p)
+	}
+	s := strings.Join(groups, " + ")
+	if len(out.Terms) > 0 || out.Const != 0 || a.Const != 0 || s == "" {
+		out.Const = a.Const
+		if rest := out.String(); s == "" {
+			s = rest
+		} else if rest != "0" {
+			s += plus(rest)
+		}
+	}
+	return s
 }
 
 // access renders an array element or a temporary. Global arrays are
@@ -163,6 +223,10 @@ func (e *emitter) access(a *counts.Access) (string, error) {
 			dims[i] = len(dims) - 1 - i
 		}
 	}
+	if flat, ok := flatOffset(a.Index, arr.Shape, dims); ok {
+		off, err := e.affine(flat)
+		return arr.Name + "[" + off + "]", err
+	}
 	off := ""
 	for j, d := range dims {
 		ix, err := e.affine(a.Index[d])
@@ -170,16 +234,86 @@ func (e *emitter) access(a *counts.Access) (string, error) {
 			return "", err
 		}
 		if j == 0 {
-			off = "(" + ix + ")"
+			off = ix
 			continue
 		}
 		ext, err := e.affine(arr.Shape[d])
 		if err != nil {
 			return "", err
 		}
-		off = fmt.Sprintf("(%s*(%s) + (%s))", off, ext, ix)
+		off = parenthesized(off) + "*" + parenthesized(ext) + plus(ix)
 	}
 	return arr.Name + "[" + off + "]", nil
+}
+
+// flatOffset is the row-major offset of subscripts index (dimensions in
+// the order dims, the last fastest) as one affine expression, where the
+// extents are constants and the subscripts have no floor divisions: the
+// 3*i + 2 a person writes rather than (i)*(3) + (2).
+func flatOffset(index, shape []counts.Affine, dims []int) (counts.Affine, bool) {
+	var flat counts.Affine
+	for j, d := range dims {
+		ix := index[d]
+		if len(ix.Floors) > 0 || j > 0 && (!shape[d].IsConst() || !fits32(shape[d].Const)) ||
+			!fits32(ix.Const) || slices.ContainsFunc(ix.Terms, func(t counts.Term) bool { return !fits32(t.Coeff) }) {
+			return counts.Affine{}, false
+		}
+		if j > 0 {
+			k := shape[d].Const
+			if k < 1 {
+				return counts.Affine{}, false
+			}
+			flat.Const *= k
+			for i := range flat.Terms {
+				flat.Terms[i].Coeff *= k
+			}
+		}
+		flat.Const += ix.Const
+		for _, t := range ix.Terms {
+			if i := slices.IndexFunc(flat.Terms, func(u counts.Term) bool { return u.Name == t.Name }); i >= 0 {
+				flat.Terms[i].Coeff += t.Coeff
+			} else {
+				flat.Terms = append(flat.Terms, t)
+			}
+		}
+		// Every partial sum within 32 bits keeps the products above exact.
+		if !fits32(flat.Const) || slices.ContainsFunc(flat.Terms, func(t counts.Term) bool { return !fits32(t.Coeff) }) {
+			return counts.Affine{}, false
+		}
+	}
+	flat.Terms = slices.DeleteFunc(flat.Terms, func(t counts.Term) bool { return t.Coeff == 0 })
+	return flat, true
+}
+
+func fits32(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
+
+// parenthesized wraps an expression in parentheses unless it is a name
+// or a non-negative number.
+func parenthesized(s string) string {
+	if isAtom(s) {
+		return s
+	}
+	return "(" + s + ")"
+}
+
+func isAtom(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !identStart(s[i]) && !(s[i] >= '0' && s[i] <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// plus renders " + s", or " - t" for s = "-t".
+func plus(s string) string {
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		return " - " + rest
+	}
+	return " + " + s
 }
 
 // operands renders the two operands of a binary operator or comparison.
@@ -245,14 +379,13 @@ func (e *emitter) call(x *counts.Call, within []string, depth int) (string, erro
 func (e *emitter) reduce(x *counts.Reduce, within []string, depth int) (string, error) {
 	e.use(x.T)
 	t := e.d.ctype(x.T)
-	acc := fmt.Sprintf("red%d", e.temp)
-	e.temp++
+	acc := e.fresh("red")
 	e.line(depth, "%s %s = %s;", t, acc, e.neutral(x.Op, x.T))
 	fixed := slices.Clone(within)
 	body := depth
 	var closers []func()
 	for _, r := range x.Inames {
-		lb, err := e.dom.loop(r, fixed)
+		lb, err := e.dom.loop(r, fixed, nil)
 		if err != nil {
 			return "", fmt.Errorf("reduction over %s: %w", r, err)
 		}
@@ -392,8 +525,7 @@ func (e *emitter) conditional(x *counts.Conditional, within []string, depth int)
 		return "(" + c + " ? " + a + " : " + b + ")", nil
 	}
 	e.use(x.T)
-	name := fmt.Sprintf("cnd%d", e.temp)
-	e.temp++
+	name := e.fresh("cnd")
 	e.line(depth, "%s %s;", e.d.ctype(x.T), name)
 	e.line(depth, "if (%s) {", unwrapped(c))
 	e.b.WriteString(as)

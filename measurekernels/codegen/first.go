@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,7 +34,13 @@ func (d *polyDomain) first(x string) (firstValue, error) {
 				f.lows = append(f.lows, c.boundISL)
 			}
 		}
-		if f.stmts == nil && len(f.lows) == 1 {
+		// The first value equals the lower bound only where it is that
+		// bound, not a choice among values above it (firstSelect).
+		lo, err := ps[0].lo(nil)
+		if err != nil {
+			return firstValue{}, err
+		}
+		if f.stmts == nil && len(f.lows) == 1 && f.expr == lo {
 			f.exact = f.lows[0]
 		}
 	}
@@ -139,7 +146,7 @@ func (d *polyDomain) sharedFact(x string, axis []string) (*polyhedra.Set, error)
 // firstCode writes the computation of the first value of x from the
 // simplified pieces of its bounds.
 func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
-	v := "base_" + x
+	v := unusedName(d.k, "base_"+x)
 	switch len(ps) {
 	case 0: // the domain is empty: no instruction runs in x
 		return firstValue{expr: "0"}, nil
@@ -161,8 +168,8 @@ func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
 		if err != nil {
 			return firstValue{}, err
 		}
-		if sel, ok := firstSelect(x, p.all, lo, hi, hi); ok {
-			return firstValue{expr: sel}, nil
+		if sel, ok, err := d.firstSelect(x, p, lo, hi, ""); err != nil || ok {
+			return firstValue{expr: sel}, err
 		}
 		return firstValue{stmts: []string{
 			fmt.Sprintf("int %s = %s;", v, lo),
@@ -170,7 +177,7 @@ func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
 		}, expr: v}, nil
 	}
 	// Several pieces: the least first value of those that are not empty.
-	first := "first_" + x
+	first := unusedName(d.k, "first_"+x)
 	at := map[string]string{x: first}
 	stmts := []string{fmt.Sprintf("int %s = %s;", v, intMax)}
 	for _, p := range ps {
@@ -188,7 +195,11 @@ func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
 		}
 		s := fmt.Sprintf("{ int %s = %s; while (%s <= %s && !(%s)) ++%s; if (%s <= %s) %s = imin(%s, %s); }",
 			first, lo, first, hi, test, first, first, hi, v, v, first)
-		if sel, ok := firstSelect(x, p.all, lo, hi, intMax); ok {
+		sel, ok, err := d.firstSelect(x, p, lo, hi, intMax)
+		if err != nil {
+			return firstValue{}, err
+		}
+		if ok {
 			s = fmt.Sprintf("%s = imin(%s, %s);", v, v, sel)
 		}
 		if g := conj(p.guard, nil); g != "" {
@@ -203,42 +214,125 @@ func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
 // maxSelect bounds the candidates firstSelect tries.
 const maxSelect = 64
 
-// firstSelect writes the first value of x from lo to hi, constants, where
-// the filters of conds hold, or none when no value does, as a chain of
-// conditional expressions over the constants: the same value as a loop
-// that steps up from lo, without the loop. Every work-item computes the
-// first value, and on a CPU OpenCL a loop in every work-item keeps the
-// work-items' loop around the kernel body from vectorizing (the guard of
-// jacobi-2d in its domain ran 9 to 10 times slower than the same guard as
-// an if, on PoCL). ok is false when lo or hi is not a constant or the
-// range is longer than maxSelect.
-func firstSelect(x string, conds []cond, lo, hi, none string) (string, bool) {
+// firstSelect writes the first value of x in piece p, between lo and hi
+// (constants), as a chain of conditional expressions over the values that
+// can be first: t0 ? v0 : t1 ? v1 : ... : none, where ti is the test on
+// the parameters that vi satisfies the filters, and none the value where
+// no candidate does ("" in a piece alone: its domain is then empty, so
+// any value serves and the last candidate needs no test). A candidate that
+// polyhedra proves never first (its test fails wherever the earlier ones
+// fail) is left out, and each test is simplified where the earlier ones
+// fail, so jacobi-2d's first value of a 32-wide inner iname reads
+// (n >= 34) ? 0 : 1 rather than a test per lane.
+//
+// A loop that steps up from lo computes the same value, but every
+// work-item computes the first value, and on a CPU OpenCL a loop in every
+// work-item keeps the work-items' loop around the kernel body from
+// vectorizing (the guard of jacobi-2d in its domain ran 9 to 10 times
+// slower than the same guard as an if, on PoCL). ok is false when lo or hi
+// is not a constant or the range is longer than maxSelect.
+func (d *polyDomain) firstSelect(x string, p piece, lo, hi, none string) (sel string, ok bool, err error) {
 	l, err1 := strconv.ParseInt(lo, 10, 32)
 	h, err2 := strconv.ParseInt(hi, 10, 32)
 	if err1 != nil || err2 != nil || h-l >= maxSelect {
-		return "", false
+		return "", false, nil
 	}
-	if h < l {
-		return none, true
+	ctx, err := d.simp.within(d.assume, nil, p.guard)
+	if err != nil {
+		return "", false, err
+	}
+	filters := strings.Join(isls(p.all), " and ")
+	var tests, vals []string
+	for c := l; c <= h; c++ {
+		holds := fmt.Sprintf("exists (%s : %s = %d and %s)", x, x, c, filters)
+		never, err := d.simp.isEmpty(ctx, nil, []cond{{isl: holds}})
+		if err != nil {
+			return "", false, err
+		}
+		if never {
+			continue
+		}
+		test, err := d.paramTest(ctx, holds)
+		if err != nil {
+			return "", false, err
+		}
+		if strings.Contains(test, "floordiv(") {
+			if test, err = d.threshold(ctx, holds, test); err != nil {
+				return "", false, err
+			}
+		}
+		tests, vals = append(tests, test), append(vals, strconv.FormatInt(c, 10))
+		if test == "" {
+			break
+		}
+		if ctx, err = d.simp.within(ctx, nil, []cond{{isl: "not (" + holds + ")"}}); err != nil {
+			return "", false, err
+		}
+	}
+	if len(vals) == 0 {
+		if none == "" {
+			none = hi
+		}
+		return none, true, nil
+	}
+	if last := len(tests) - 1; tests[last] != "" {
+		if none == "" {
+			tests[last] = ""
+		} else {
+			tests, vals = append(tests, ""), append(vals, none)
+		}
+	}
+	if len(vals) == 1 {
+		return vals[0], true, nil
 	}
 	var b strings.Builder
-	for c := l; c <= h; c++ {
-		val := strconv.FormatInt(c, 10)
-		arg := val
-		if c < 0 {
-			arg = "(" + val + ")"
+	for i, v := range vals {
+		if tests[i] != "" {
+			fmt.Fprintf(&b, "(%s) ? %s : ", tests[i], v)
+		} else {
+			b.WriteString(v)
 		}
-		test := conj(conds, map[string]string{x: arg})
-		if test == "" {
-			b.WriteString(val)
-			b.WriteString(strings.Repeat(")", int(c-l)))
-			return "(" + b.String(), true
-		}
-		fmt.Fprintf(&b, "(%s) ? %s : (", test, val)
 	}
-	b.WriteString(none)
-	b.WriteString(strings.Repeat(")", int(h-l+1)))
-	return "(" + b.String() + ")", true
+	return "(" + b.String() + ")", true, nil
+}
+
+// paramTest renders the test that the condition holds (isl over the
+// parameters), simplified within ctx: "" when ctx implies it.
+func (d *polyDomain) paramTest(ctx *polyhedra.Set, holds string) (string, error) {
+	const dummy = "uniperf_point_"
+	s, err := d.simp.set([]string{dummy}, []string{dummy + " = 0", holds})
+	if err != nil {
+		return "", err
+	}
+	raw, err := s.Bounds(dummy, nil)
+	if err != nil {
+		return "", err
+	}
+	var ors []string
+	for _, r := range raw {
+		cs := d.simp.constraints(r.Guard)
+		if never, err := d.simp.isEmpty(ctx, nil, cs); err != nil || never {
+			if err != nil {
+				return "", err
+			}
+			continue
+		}
+		m, err := d.simp.gist(ctx, nil, cs)
+		if err != nil {
+			return "", err
+		}
+		if len(m) == 0 {
+			return "", nil
+		}
+		ors = append(ors, allConj(m))
+	}
+	if len(ors) == 0 {
+		return "0", nil
+	}
+	if len(ors) == 1 {
+		return ors[0], nil
+	}
+	return "(" + strings.Join(ors, ") || (") + ")", nil
 }
 
 // filterHoldsFirst reports whether a piece with one lower bound L always
@@ -267,4 +361,53 @@ func (d *polyDomain) filterHoldsFirst(x string, p piece) (bool, error) {
 		return false, err
 	}
 	return d.simp.implied(inner, []string{x}, given, strings.Join(isls(filters), " and "))
+}
+
+// threshold rewrites test, the C form of the condition holds on one
+// parameter p, as p >= c where polyhedra proves the two equivalent within
+// ctx (finite-diff's halo starts at 0 where n + 16*floordiv(n + 14, 16)
+// >= 32, which is n >= 16). c is the largest value below which holds
+// never holds, found by bisection; it stands only if holds then holds
+// at every p >= c, so a question too complex for polyhedra leaves test as
+// it is.
+func (d *polyDomain) threshold(ctx *polyhedra.Set, holds, test string) (string, error) {
+	var params []string
+	anyIdent(test, func(name string, call bool) bool {
+		if d.simp.params[name] && !slices.Contains(params, name) {
+			params = append(params, name)
+		}
+		return false
+	})
+	if len(params) != 1 {
+		return test, nil
+	}
+	p := params[0]
+	never := func(conds ...string) (bool, error) {
+		cs := make([]cond, len(conds))
+		for i, c := range conds {
+			cs[i] = cond{isl: c}
+		}
+		return d.simp.isEmpty(ctx, nil, cs)
+	}
+	// never(holds and p < c) holds for c = lo and fails for c = hi + 1.
+	lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		ok, err := never(holds, fmt.Sprintf("%s <= %d", p, mid-1))
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if ok, err := never(holds, fmt.Sprintf("%s <= %d", p, lo-1)); err != nil || !ok {
+		return test, err
+	}
+	if ok, err := never("not ("+holds+")", fmt.Sprintf("%s >= %d", p, lo)); err != nil || !ok {
+		return test, err
+	}
+	return fmt.Sprintf("%s >= %d", p, lo), nil
 }

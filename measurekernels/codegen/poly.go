@@ -45,11 +45,27 @@ func (d *polyDomain) base(x string) ([]string, string, error) {
 	return f.stmts, f.expr, nil
 }
 
-func (d *polyDomain) loop(x string, known []string) (loopBounds, error) {
+func (d *polyDomain) loop(x string, known, lanes []string) (loopBounds, error) {
 	ctx, err := d.projected(known)
 	if err != nil {
 		return loopBounds{}, err
 	}
+	if len(lanes) > 0 {
+		if ctx, err = polyhedra.Intersect(ctx, d.hardware); err != nil {
+			return loopBounds{}, err
+		}
+		known = inameOrder(d.k, slices.Concat(known, lanes))
+	}
+	lb, err := d.loopBounds(ctx, x, known)
+	if err != nil {
+		return loopBounds{}, err
+	}
+	lb.lo, lb.hi = d.plainDivs(ctx, known, lb.lo), d.plainDivs(ctx, known, lb.hi)
+	return lb, nil
+}
+
+// loopBounds bounds x within ctx, where the values of known are given.
+func (d *polyDomain) loopBounds(ctx *polyhedra.Set, x string, known []string) (loopBounds, error) {
 	ps, err := d.pieces(ctx, x, known)
 	if err != nil {
 		return loopBounds{}, err
@@ -189,4 +205,51 @@ func (d *polyDomain) member(inames, known []string) (string, error) {
 		ors[i] = "(" + o + ")"
 	}
 	return strings.Join(ors, " || "), nil
+}
+
+// plainDivs writes floordiv(a, b) in s as a/b where ctx implies a >= 0 at
+// every point of dims: C's / then rounds down, as floor does, and the
+// bound reads (m + 15)/16 as a person writes it.
+func (d *polyDomain) plainDivs(ctx *polyhedra.Set, dims []string, s string) string {
+	const fn = "floordiv("
+	var b strings.Builder
+	for {
+		i := strings.Index(s, fn)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		depth, k := 1, i+len(fn)
+		for ; k < len(s) && depth > 0; k++ {
+			switch s[k] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+		}
+		args := s[i+len(fn) : k-1]
+		comma := strings.LastIndex(args, ", ")
+		if depth != 0 || comma < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		num, den := args[:comma], args[comma+2:]
+		b.WriteString(s[:i])
+		nonNeg := false
+		if !strings.Contains(num, fn) {
+			ok, err := d.simp.implied(ctx, dims, nil, num+" >= 0")
+			nonNeg = err == nil && ok
+		}
+		switch {
+		case !nonNeg:
+			b.WriteString(fn + d.plainDivs(ctx, dims, num) + ", " + den + ")")
+		case strings.HasSuffix(s[:i], "*") || strings.HasSuffix(s[:i], "-"):
+			// 16*(a/16) is not (16*a)/16.
+			b.WriteString("(" + parenthesized(num) + "/" + den + ")")
+		default:
+			b.WriteString(parenthesized(num) + "/" + den)
+		}
+		s = s[k:]
+	}
 }

@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -64,7 +66,26 @@ func constraintC(c polyhedra.Constraint, params map[string]bool, vars map[string
 			op = " <= "
 		}
 	}
+	if op == " <= " || op == " >= " {
+		// x <= e - 1 reads x < e, and x >= e + 1 reads x > e.
+		step := term{neg: op == " <= ", body: "1"}
+		if n := len(right); n > 1 && right[n-1] == step {
+			right, op = right[:n-1], op[:2]+" "
+		}
+	}
 	return joinTerms(left) + op + joinTerms(right)
+}
+
+// below renders the test x <= hi as x < e where hi is e - 1, and
+// otherwise as x <= hi.
+func below(x, hi string) string {
+	if v, err := strconv.ParseInt(hi, 10, 32); err == nil && v < math.MaxInt32 {
+		return x + " < " + strconv.FormatInt(v+1, 10)
+	}
+	if ts, ok := splitTerms(hi); ok && len(ts) > 1 && ts[len(ts)-1] == (term{neg: true, body: "1"}) {
+		return x + " < " + joinTerms(ts[:len(ts)-1])
+	}
+	return x + " <= " + hi
 }
 
 // term is a signed summand of a rendered expression.
@@ -82,7 +103,12 @@ func (t term) isNumber() bool {
 // mentionsVariable reports whether the term holds a name that is neither
 // a parameter nor a function called.
 func (t term) mentionsVariable(params map[string]bool) bool {
-	s := t.body
+	return anyIdent(t.body, func(name string, call bool) bool { return !params[name] && !call })
+}
+
+// anyIdent reports whether f holds for any identifier of C source s;
+// call says whether a call's parenthesis follows it.
+func anyIdent(s string, f func(name string, call bool) bool) bool {
 	for i := 0; i < len(s); {
 		if !identStart(s[i]) {
 			i++
@@ -92,7 +118,7 @@ func (t term) mentionsVariable(params map[string]bool) bool {
 		for j < len(s) && (identStart(s[j]) || s[j] >= '0' && s[j] <= '9') {
 			j++
 		}
-		if !params[s[i:j]] && (j == len(s) || s[j] != '(') {
+		if f(s[i:j], j < len(s) && s[j] == '(') {
 			return true
 		}
 		i = j

@@ -1,0 +1,231 @@
+package codegen_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/codegen"
+	"github.com/uniperf/uniperf/measurekernels/devices"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
+	"github.com/uniperf/uniperf/measurekernels/launch"
+	"github.com/uniperf/uniperf/measurekernels/library"
+)
+
+// sizePreamble and sizeFactor bound the generated source of a kernel by
+// its .knl text (see TestGeneratedSizeBound).
+const (
+	sizePreamble = 1024
+	sizeFactor   = 3
+)
+
+// knlText is a kernel's text without comments and with runs of blanks
+// made one: what the user wrote.
+func knlText(src []byte) string {
+	var b strings.Builder
+	for _, line := range strings.Split(string(src), "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		if f := strings.Fields(line); len(f) > 0 {
+			b.WriteString(strings.Join(f, " ") + "\n")
+		}
+	}
+	return b.String()
+}
+
+// Generated code is about as long as the kernel a person would write from
+// the .knl: every library and example kernel, in OpenCL C and CUDA C,
+// takes at most a fixed preamble of 1 KiB (the header comment, the
+// function head and at most the seven integer helpers, 900 bytes all
+// together) plus three bytes per byte of the .knl's text. Each .knl
+// statement becomes one C statement, the loops and the guard around it,
+// whose bounds are the domain's constraints: a few times the statement's
+// length, since a split iname reads 16*i_out + i_in where the .knl says i,
+// but no more. Before the first values of split inames were simplified,
+// jacobi-2d's CUDA C took 2937 bytes for its 332 (bound 2020): a 32-deep
+// conditional per work-item index.
+func TestGeneratedSizeBound(t *testing.T) {
+	type kernel struct {
+		name string
+		src  []byte
+	}
+	var kernels []kernel
+	for _, name := range library.Names() {
+		src, err := library.Source(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kernels = append(kernels, kernel{library.FileName(name), src})
+	}
+	paths, err := filepath.Glob(filepath.Join("..", "..", "examples", "*.knl"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no example kernels: %v", err)
+	}
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kernels = append(kernels, kernel{filepath.Base(p), src})
+	}
+	for _, kn := range kernels {
+		k, err := counts.ParseKernel(kn.name, kn.src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bound := sizePreamble + sizeFactor*len(knlText(kn.src))
+		for _, b := range []gpu.Backend{gpu.OpenCL, gpu.CUDA} {
+			code, err := codegen.Generate(k, b)
+			if err != nil {
+				t.Fatalf("%s: %v", kn.name, err)
+			}
+			if n := len(code.Source); n > bound {
+				t.Errorf("%s in %s: %d bytes of source, more than the %d its .knl allows:\n%s", kn.name, b, n, bound, code.Source)
+			}
+		}
+	}
+}
+
+// The first value of a split's inner iname is the closed form a person
+// derives: jacobi-2d's interior 1 <= j <= n - 2 holds a multiple of 32
+// (j_in = 0) when 32 <= n - 2, and starts at j = 1 otherwise; likewise for
+// i with 8. The kernel computes what the reference interpreter computes
+// on both sides of those sizes.
+func TestJacobiFirstValues(t *testing.T) {
+	path := filepath.Join("..", "..", "examples", "jacobi2d.knl")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := counts.ParseKernel(path, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := codegen.Generate(k, gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"int i_in = ((n >= 10) ? 0 : 1) + (int)get_local_id(1);",
+		"int j_in = ((n >= 34) ? 0 : 1) + (int)get_local_id(0);",
+		"b[(8*i_out + i_in)*n + 32*j_out + j_in] = ",
+		"a[(8*i_out + i_in + 1)*n + 32*j_out + j_in]",
+	} {
+		if !strings.Contains(code.Source, want) {
+			t.Errorf("no %q in\n%s", want, code.Source)
+		}
+	}
+	if m := regexp.MustCompile(`\?[^?]*\?[^?]*\?`).FindString(code.Source); m != "" {
+		t.Errorf("a chain of three conditionals, %q, in\n%s", m, code.Source)
+	}
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	lk, err := launch.Build(dev, k, code)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, code.Source)
+	}
+	defer lk.Close()
+	for _, n := range []int64{3, 4, 9, 10, 11, 33, 34, 35, 45} {
+		if err := lk.Check(map[string]int64{"n": n}); err != nil {
+			t.Errorf("n = %d: %v", n, err)
+		}
+	}
+}
+
+// The generated code's temporaries take names the kernel does not use: a
+// global array named red0 stays the array where the reduction's
+// accumulator would have taken its name.
+func TestTemporariesAvoidKernelNames(t *testing.T) {
+	src := `kernel names
+domain [n] -> { [i, k] : 0 <= i < n and 0 <= k < 4 }
+array a f32 [n, 4]
+array red0 f32 [n]
+split i 16 i_out i_in
+tag i_out g.0, i_in l.0
+red0[i] = sum(k, a[i, k])
+`
+	k, err := counts.ParseKernel("names.knl", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := codegen.Generate(k, gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(code.Source, "float red1 = ") {
+		t.Errorf("the accumulator is not red1:\n%s", code.Source)
+	}
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	lk, err := launch.Build(dev, k, code)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, code.Source)
+	}
+	defer lk.Close()
+	if err := lk.Check(map[string]int64{"n": 37}); err != nil {
+		t.Errorf("%v\n%s", err, code.Source)
+	}
+}
+
+// A loop that the domain bounds by a work-item's own index runs from
+// there, as the user's kernel does (covariance's "for j2 = j1 + 1"), not
+// from the least value of any work-item with a mask inside; the kernel
+// computes what the reference interpreter computes, at sizes the
+// work-groups do not divide, below one group and at one column.
+func TestTriangularLoopPerLane(t *testing.T) {
+	src := `kernel covar
+const LX = 16
+domain [m, n] -> { [j1, j2, i] : 0 <= j1 < m and j1 + 1 <= j2 < m and 0 <= i < n }
+array data f32 [n, m]
+array symmat f32 [m, m]
+split j1 LX j1_out j1_in
+tag j1_out g.0, j1_in l.0
+symmat[j1, j2] = sum(i, data[i, j1]*data[i, j2])
+symmat[j2, j1] = symmat[j1, j2]
+`
+	k, err := counts.ParseKernel("covar.knl", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []gpu.Backend{gpu.OpenCL, gpu.CUDA} {
+		code, err := codegen.Generate(k, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "for (int j2 = 16*j1_out + j1_in + 1; j2 < m; ++j2) {"; !strings.Contains(code.Source, want) {
+			t.Errorf("%s: no %q in\n%s", b, want, code.Source)
+		}
+		if strings.Contains(code.Source, "if (j2 ") {
+			t.Errorf("%s: the loop over j2 is masked:\n%s", b, code.Source)
+		}
+	}
+	code, err := codegen.Generate(k, gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	lk, err := launch.Build(dev, k, code)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, code.Source)
+	}
+	defer lk.Close()
+	for _, p := range []map[string]int64{{"m": 37, "n": 5}, {"m": 5, "n": 3}, {"m": 2, "n": 1}, {"m": 16, "n": 2}} {
+		if err := lk.Check(p); err != nil {
+			t.Errorf("%v: %v\n%s", p, err, code.Source)
+		}
+	}
+}
