@@ -194,6 +194,8 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 	idx := in.indexer(acc, cx)
 	trace := in.traceSite(acc, cx, false)
 	switch a.Space {
+	case Argument:
+		return in.compileExpr(in.scalars[a.Name], cx)
 	case Private:
 		p := in.privMems[a.Name]
 		if p.float {

@@ -225,7 +225,7 @@ o[i] = 3*i + i // 2
 // enumeration, and the symbolic counts of Count against counts derived
 // by hand, and the plan against the interpreter.
 func TestHandCounts(t *testing.T) {
-	for _, c := range handCases() {
+	for _, c := range append(handCases(), cHandCases()...) {
 		t.Run(c.name, func(t *testing.T) {
 			k, err := ParseKernel(c.name+".knl", []byte(c.src), nil)
 			if err != nil {

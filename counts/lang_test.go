@@ -36,6 +36,7 @@ var langChecks = map[string][]langCheck{
 	"globaltemp":    {{nil, []map[string]int64{{"n": 3, "m": 5, "ell": 7}, {"n": 1, "m": 1, "ell": 1}}}},
 	"domainguard":   {{map[string]int64{"T": 8}, []map[string]int64{{"n": 37}, {"n": 9}, {"n": 3}}}},
 	"modsub":        {{nil, []map[string]int64{{"n": 5}, {"n": 4}, {"n": 1}}}},
+	"scalars":       {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 }
 
 // flatParams are sizes for testdata/lang/flat.knl where the split does not

@@ -98,6 +98,8 @@ func (b *builder) statement(toks []token) (err error) {
 			b.assume = b.assume.and(d)
 		case "array", "local", "private":
 			b.arrayStmt(c, first.text)
+		case "scalar":
+			b.scalarStmt(c)
 		case "split":
 			b.splitStmt(c)
 		case "tag":
@@ -238,6 +240,33 @@ func (b *builder) arrayStmt(c *cursor, kw string) {
 		default:
 			c.failAt(o.pos, "unknown order %q (want F for column-major or C for row-major)", o.text)
 		}
+	}
+	b.arrays = append(b.arrays, a)
+}
+
+// scalarStmt reads "scalar NAME DTYPE [= VALUE]", a scalar kernel
+// argument.
+func (b *builder) scalarStmt(c *cursor) {
+	a := rawArray{name: c.ident("a scalar argument's name"), space: Argument}
+	if reservedName(a.name.text) {
+		c.failAt(a.name.pos, "%q is reserved and cannot name a scalar argument", a.name.text)
+	}
+	dt := c.ident("a type (f32, f64, i32, i64)")
+	var ok bool
+	if a.dtype, ok = parseDType(dt.text); !ok {
+		c.failAt(dt.pos, "unknown type %q (want f32, f64, i32 or i64)", dt.text)
+	}
+	if c.peek().is("[") {
+		c.failAt(c.peek().pos, "a scalar argument has no shape: declare an array with 'array %s %s [EXTENT, ...]'", a.name.text, dt.text)
+	}
+	if c.accept("=") {
+		if t := c.peek(); t.is("-") {
+			a.value = append(a.value, c.next())
+		}
+		if t := c.peek(); t.kind != tInt && t.kind != tFloat {
+			c.expected("a number, the value of " + a.name.text)
+		}
+		a.value = append(a.value, c.next())
 	}
 	b.arrays = append(b.arrays, a)
 }

@@ -167,6 +167,9 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	var lhs *Access
 	if !s.decl {
 		lhs = r.access(s.lhs, sc, "assignment")
+		if a := lhs.Array; a.Space == Argument {
+			r.fail(lhs.At, "scalar %s is a kernel argument and cannot be assigned: copy it into a temporary (<> t = %s) and assign that", a.Name, a.Name)
+		}
 	}
 	var pred Expr
 	for _, p := range s.preds {
@@ -393,6 +396,8 @@ func (r *resolver) affine(e rexpr, sc *scope) Affine {
 			return a
 		case r.isParam[n]:
 			return Affine{Terms: []Term{{n, 1}}}
+		case r.k.arrayIndex[n] != nil && r.k.arrayIndex[n].Space == Argument:
+			r.fail(e.t.pos, "data-dependent subscript: %s is a scalar argument, whose value the counts do not know; an integer that subscripts must be a size parameter (leave out 'scalar %s' and use %s as a parameter)", n, n, n)
 		case r.k.arrayIndex[n] != nil:
 			r.fail(e.t.pos, "data-dependent subscript: %s is an array; subscripts must be affine in inames and parameters", n)
 		}

@@ -36,6 +36,7 @@ var langCases = map[string]libraryCase{
 	"globaltemp":       {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 7}, {"n": 1, "m": 1, "ell": 1}}},
 	"domainguard":      {[]consts{{"T": 8}, {"T": 3}}, []params{{"n": 37}, {"n": 9}, {"n": 3}}},
 	"modsub":           {[]consts{nil, {"T": 5}}, []params{{"n": 5}, {"n": 1}}},
+	"scalars":          {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 }
 
 // langKernels returns the names of the kernels in langDir.

@@ -1,0 +1,132 @@
+package counts
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The C features of the kernel language: scalar arguments, integer max
+// and min, const expressions, casts, C's double promotion of unsuffixed
+// literals and folding of literal arithmetic. Each is checked against
+// counts derived by hand (cHandCases, run by TestHandCounts), the
+// reference interpreter against Go's arithmetic, and the parser's
+// refusals.
+
+func readLang(t *testing.T, name string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "lang", name+".knl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
+}
+
+func cHandCases() []handCase {
+	src, err := os.ReadFile(filepath.Join("testdata", "lang", "scalars.knl"))
+	if err != nil {
+		panic(err)
+	}
+	return []handCase{
+		{
+			// n = 37 in groups of 16: 3 groups. Per element: y loads x
+			// and y, 3 f32 muls (alpha, beta, one) and an add; z loads x
+			// and does an f64 mul and add (eps is f64); w loads w, an i32
+			// mul and add. The scalars load nothing.
+			name: "scalars", src: string(src), params: map[string]int64{"n": 37},
+			want: map[string]int64{
+				"global.load.f32.stride=1": 3 * 37, "global.store.f32.stride=1": 37, "global.minldst.f32.stride=1": 37,
+				"global.store.f64.stride=1": 37,
+				"global.load.i32.stride=1":  37, "global.store.i32.stride=1": 37, "global.minldst.i32.stride=1": 37,
+				"flop.f32.mul": 3 * 37, "flop.f32.add": 37, "flop.f64.mul": 37, "flop.f64.add": 37,
+				"int.i32.mul": 37, "int.i32.add": 37, "launch.groups": 3, "launch.const": 1,
+			},
+		},
+	}
+}
+
+// The interpreter reads a scalar argument's declared value, or the value
+// Run is given, and computes what Go computes with it.
+func TestScalarArgumentsRun(t *testing.T) {
+	k, err := ParseKernel("scalars.knl", []byte(readLang(t, "scalars")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := k.Array("alpha"); a.Space != Argument || a.Value.Float != 1.5 || a.DType != F32 {
+		t.Fatalf("alpha = %+v, want an f32 argument of value 1.5", a)
+	}
+	if a := k.Array("one"); a.Value.Float != 1 {
+		t.Errorf("one's default value %v, want 1", a.Value.Float)
+	}
+	const n = 5
+	for _, given := range []map[string]any{nil, {"alpha": float32(-2), "beta": float32(0.5), "eps": 0.125, "k": int32(-7), "one": float32(3)}} {
+		alpha, beta, eps, kk, one := float32(1.5), float32(-0.25), 1e-3, int32(3), float32(1)
+		arrays := map[string]any{}
+		if given != nil {
+			alpha, beta, eps, kk, one = given["alpha"].(float32), given["beta"].(float32), given["eps"].(float64), given["k"].(int32), given["one"].(float32)
+			for name, v := range given {
+				arrays[name] = v
+			}
+		}
+		x, y, z, w := make([]float32, n), make([]float32, n), make([]float64, n), make([]int32, n)
+		for i := range n {
+			x[i], y[i], w[i] = float32(i)+0.5, float32(2*i)-1, int32(i-2)
+		}
+		wantY, wantZ, wantW := make([]float32, n), make([]float64, n), make([]int32, n)
+		for i := range n {
+			wantY[i] = alpha*x[i] + beta*y[i]*one
+			wantZ[i] = float64(x[i])*eps + eps
+			wantW[i] = w[i]*kk + kk
+		}
+		arrays["x"], arrays["y"], arrays["z"], arrays["w"] = x, y, z, w
+		if _, err := Run(k, map[string]int64{"n": n}, arrays, nil); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			if y[i] != wantY[i] || z[i] != wantZ[i] || w[i] != wantW[i] {
+				t.Errorf("given %v, element %d: y %v z %v w %v, want %v %v %v", given, i, y[i], z[i], w[i], wantY[i], wantZ[i], wantW[i])
+			}
+		}
+	}
+	for _, bad := range []struct {
+		name string
+		v    any
+		msg  string
+	}{
+		{"k", 1.5, "no integer"},
+		{"alpha", 0.1, "is no f32"},
+		{"k", int64(math.MaxInt32) + 1, "out of range for i32"},
+		{"alpha", "x", "give a number"},
+	} {
+		arrays := map[string]any{"x": make([]float32, 1), "y": make([]float32, 1), "z": make([]float64, 1), "w": make([]int32, 1), bad.name: bad.v}
+		_, err := Run(k, map[string]int64{"n": 1}, arrays, nil)
+		if err == nil || !strings.Contains(err.Error(), bad.msg) {
+			t.Errorf("%s = %v: error %v, want %q", bad.name, bad.v, err, bad.msg)
+		}
+	}
+}
+
+// Every refusal of a scalar argument says what to write instead.
+func TestScalarArgumentErrors(t *testing.T) {
+	const head = "kernel k\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\n"
+	for _, c := range []struct{ src, msg string }{
+		{head + "scalar s f32\ns = 1\n", "scalar s is a kernel argument and cannot be assigned: copy it into a temporary"},
+		{head + "scalar s f32 [n]\n", "a scalar argument has no shape: declare an array with 'array s f32 [EXTENT, ...]'"},
+		{head + "scalar s i32\na[s] = 1\n", "s is a scalar argument, whose value the counts do not know"},
+		{head + "scalar s i32 = 1.5\n", "write an integer value, not 1.5"},
+		{head + "scalar s i32 = 3000000000\n", "out of range for i32"},
+		{head + "scalar s f32 = 1e39\n", "out of range for f32"},
+		{head + "scalar s f16\n", "unknown type \"f16\""},
+		{head + "scalar sum f32\n", "\"sum\" is reserved"},
+		{head + "scalar s f32 = x\n", "expected a number, the value of s"},
+		{head + "scalar a f32\n", "a is declared twice"},
+		{head + "for i\nscalar s f32\nend\n", "'scalar' inside the for block"},
+	} {
+		_, err := ParseKernel("k.knl", []byte(c.src), nil)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.msg)
+		}
+	}
+}

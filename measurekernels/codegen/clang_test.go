@@ -1,0 +1,150 @@
+package codegen_test
+
+import (
+	"encoding/binary"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/codegen"
+	"github.com/uniperf/uniperf/measurekernels/devices"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
+	"github.com/uniperf/uniperf/measurekernels/launch"
+)
+
+// The C features of the kernel language (scalar arguments, integer max
+// and min, casts, double promotion), generated as OpenCL C and run on
+// PoCL, against the same computation written in Go.
+
+// runOnPoCL runs k's OpenCL C at params on PoCL with the given contents
+// of its global arrays (Go slices of their element types) and returns
+// every global array's contents afterwards.
+func runOnPoCL(t *testing.T, k *counts.Kernel, params map[string]int64, data map[string]any) map[string]any {
+	t.Helper()
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	code, err := codegen.Generate(k, gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := launch.Build(dev, k, code)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, code.Source)
+	}
+	defer lk.Close()
+	sizes, _, err := lk.Sizes(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bufs, err := lk.Alloc(sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bufs.Close()
+	for name, v := range data {
+		b, err := binary.Append(nil, binary.LittleEndian, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int64(len(b)) != sizes[name]*int64(k.Array(name).DType.Size()) {
+			t.Fatalf("%s: %d bytes for %d elements", name, len(b), sizes[name])
+		}
+		if err := bufs[name].WriteAt(b, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	global, local, err := lk.Grid(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lk.Bind(bufs, params); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lk.Run(global, local); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]any{}
+	for name, n := range sizes {
+		a := k.Array(name)
+		b := make([]byte, n*int64(a.DType.Size()))
+		if err := bufs[name].Read(b); err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		switch a.DType {
+		case counts.F32:
+			v = make([]float32, n)
+		case counts.F64:
+			v = make([]float64, n)
+		case counts.I32:
+			v = make([]int32, n)
+		default:
+			v = make([]int64, n)
+		}
+		if _, err := binary.Decode(b, binary.LittleEndian, v); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = v
+	}
+	return out
+}
+
+func parseSrc(t *testing.T, src string, cs map[string]int64) *counts.Kernel {
+	t.Helper()
+	k, err := counts.ParseKernel("k.knl", []byte(src), cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// near reports whether a and b agree to a relative 1e-6 (OpenCL C may
+// contract a*b + c into a fused multiply-add).
+func near(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b))
+}
+
+// Scalar arguments are kernel parameters by value, bound to their
+// declared values: y = alpha*x + beta*y computed on PoCL is Go's.
+func TestScalarArgumentsOnPoCL(t *testing.T) {
+	k := parseSrc(t, `kernel axpby
+domain [n] -> { [i] : 0 <= i < n }
+scalar alpha f32 = 1.5
+scalar beta f64 = -0.25
+scalar c i64 = 5000000000
+array x f32 [n]
+array y f32 [n]
+array w i64 [n]
+split i 8 io ii
+tag io g.0, ii l.0
+y[i] = alpha*x[i] + beta*y[i]
+w[i] = w[i] + c
+`, nil)
+	for _, backend := range []gpu.Backend{gpu.OpenCL, gpu.CUDA} {
+		code, err := codegen.Generate(k, backend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(code.Source, "float alpha, double beta, ") || strings.Contains(code.Source, "*alpha") {
+			t.Errorf("%s: alpha and beta are not parameters by value:\n%s", backend, code.Source)
+		}
+	}
+	const n = 21
+	x, y, w := make([]float32, n), make([]float32, n), make([]int64, n)
+	for i := range n {
+		x[i], y[i], w[i] = float32(i)*0.75-3, float32(i*i)/7, int64(i)-10
+	}
+	out := runOnPoCL(t, k, map[string]int64{"n": n}, map[string]any{"x": x, "y": y, "w": w})
+	gotY, gotW := out["y"].([]float32), out["w"].([]int64)
+	for i := range n {
+		// beta is f64, so beta*y[i] and the sum are f64, stored as f32.
+		want := float32(float64(1.5*x[i]) + -0.25*float64(y[i]))
+		if !near(float64(gotY[i]), float64(want)) || gotW[i] != w[i]+5000000000 {
+			t.Errorf("element %d: y %v w %d, want %v %d", i, gotY[i], gotW[i], want, w[i]+5000000000)
+		}
+	}
+}
