@@ -25,9 +25,12 @@ func readLang(t *testing.T, name string) string {
 }
 
 func cHandCases() []handCase {
-	src, err := os.ReadFile(filepath.Join("testdata", "lang", "scalars.knl"))
-	if err != nil {
-		panic(err)
+	read := func(name string) string {
+		src, err := os.ReadFile(filepath.Join("testdata", "lang", name+".knl"))
+		if err != nil {
+			panic(err)
+		}
+		return string(src)
 	}
 	return []handCase{
 		{
@@ -35,13 +38,26 @@ func cHandCases() []handCase {
 			// and y, 3 f32 muls (alpha, beta, one) and an add; z loads x
 			// and does an f64 mul and add (eps is f64); w loads w, an i32
 			// mul and add. The scalars load nothing.
-			name: "scalars", src: string(src), params: map[string]int64{"n": 37},
+			name: "scalars", src: read("scalars"), params: map[string]int64{"n": 37},
 			want: map[string]int64{
 				"global.load.f32.stride=1": 3 * 37, "global.store.f32.stride=1": 37, "global.minldst.f32.stride=1": 37,
 				"global.store.f64.stride=1": 37,
 				"global.load.i32.stride=1":  37, "global.store.i32.stride=1": 37, "global.minldst.i32.stride=1": 37,
 				"flop.f32.mul": 3 * 37, "flop.f32.add": 37, "flop.f64.mul": 37, "flop.f64.add": 37,
 				"int.i32.mul": 37, "int.i32.add": 37, "launch.groups": 3, "launch.const": 1,
+			},
+		},
+		{
+			// n = 37: 3 groups. o: a load, two i32 max/min. p: loads of
+			// b and a, an i64 max, an i32 min and an i64 add. y: two
+			// loads of x, two f32 specials (fmax, fmin) and an add.
+			name: "minmax", src: read("minmax"), params: map[string]int64{"n": 37},
+			want: map[string]int64{
+				"global.load.i32.stride=1": 2 * 37, "global.store.i32.stride=1": 37, "global.minldst.i32.stride=1": 37,
+				"global.load.i64.stride=1": 37, "global.store.i64.stride=1": 37, "global.minldst.i64.stride=1": 37,
+				"global.load.f32.stride=1": 2 * 37, "global.store.f32.stride=1": 37, "global.minldst.f32.stride=1": 37,
+				"int.i32.special": 3 * 37, "int.i64.special": 37, "int.i64.add": 37, "flop.f32.special": 2 * 37, "flop.f32.add": 37,
+				"launch.groups": 3, "launch.const": 1,
 			},
 		},
 	}
@@ -104,6 +120,43 @@ func TestScalarArgumentsRun(t *testing.T) {
 		_, err := Run(k, map[string]int64{"n": 1}, arrays, nil)
 		if err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("%s = %v: error %v, want %q", bad.name, bad.v, err, bad.msg)
+		}
+	}
+}
+
+// max(NAME, EXPR) is loopy's reduction where NAME is an iname and C's
+// max of two values otherwise; the refusals say what to write.
+func TestMinMaxForms(t *testing.T) {
+	const head = "kernel k\ndomain [n] -> { [i, j] : 0 <= i, j < n }\narray a i32 [n]\narray f f32 [n]\n"
+	for _, c := range []struct{ rhs, want string }{
+		{"max(j, a[j])", "max(j, a[j])"},
+		{"max((j), a[j])", "max(j, a[j])"},
+		{"max(a[i], 0)", "max(a[i], 0)"},
+		{"max(n, a[i])", "max(n, a[i])"},
+		{"max(+j, i)", "max(j, i)"},
+		{"min(max(a[i], 2), 9)", "min(max(a[i], 2), 9)"},
+		{"max(f[i], 1)", "max(f[i], 1.0f)"},
+	} {
+		k, err := ParseKernel("k.knl", []byte(head+"a[i] = "+c.rhs+"\n"), nil)
+		if strings.HasPrefix(c.want, "max(f") {
+			k, err = ParseKernel("k.knl", []byte(head+"f[i] = "+c.rhs+"\n"), nil)
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.rhs, err)
+			continue
+		}
+		if got := k.Statements[0].(*Instruction).RHS.String(); got != c.want {
+			t.Errorf("%s parses as %s, want %s", c.rhs, got, c.want)
+		}
+	}
+	for _, c := range []struct{ src, msg string }{
+		{head + "a[i] = max(a[i], 1, 2)\n", "max takes 2 arguments, not 3: write max(x, y), or max(iname, expr) for a reduction"},
+		{head + "a[i] = fmax(a[i], 1)\n", "fmax needs floating-point arguments, not i32 (write max(a, b) for the max of integers)"},
+		{head + "a[i] = max(q, 1)\n", "q is not an iname"},
+	} {
+		_, err := ParseKernel("k.knl", []byte(c.src), nil)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.msg)
 		}
 	}
 }

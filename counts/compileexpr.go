@@ -187,7 +187,7 @@ var unaryFuncs = map[string]func(float64) float64{
 }
 
 var binaryFuncs = map[string]func(float64, float64) float64{
-	"pow": math.Pow, "fmin": cMin, "fmax": cMax, "fmod": math.Mod,
+	"pow": math.Pow, "fmin": cMin, "fmax": cMax, "fmod": math.Mod, "min": cMin, "max": cMax,
 }
 
 // cMin and cMax follow C's fmin and fmax: a NaN argument is ignored.
@@ -225,6 +225,18 @@ func (in *interp) compileCall(e *Call, cx *cctx) (cval, error) {
 			a := x(st)
 			st.counters[ctr]++
 			return roundTo(t, f(a))
+		}}, nil
+	}
+	if !t.IsFloat() { // max and min of integers
+		x, y := args[0].i, args[1].i
+		isMax := e.Func == "max"
+		return cval{i: func(st *state) int64 {
+			a, b := x(st), y(st)
+			st.counters[ctr]++
+			if isMax {
+				return max(a, b)
+			}
+			return min(a, b)
 		}}, nil
 	}
 	f := binaryFuncs[e.Func]

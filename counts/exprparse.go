@@ -188,6 +188,10 @@ func (c *cursor) parsePrimary() rexpr {
 		case c.peek().is("["):
 			c.next()
 			return &rSub{t, tag, c.parseExprs("]")}
+		case c.peek().is("(") && binaryReduction(t.text) && !c.reductionAhead():
+			// max(a[i], 0): C's max and min of two values.
+			c.next()
+			return &rCall{t, c.parseExprs(")")}
 		case c.peek().is("(") && reduceNames[t.text] != 0:
 			c.next()
 			inames := c.parseReductionInames()
@@ -213,6 +217,32 @@ func (c *cursor) parsePrimary() rexpr {
 	}
 	c.expected("an expression")
 	return nil
+}
+
+// binaryReduction reports whether a reduction's name is also C's
+// function of two values (max, min).
+func binaryReduction(name string) bool { return name == "max" || name == "min" }
+
+// reductionAhead reports whether the tokens after a reduction's name
+// begin loopy's reduction, max(NAME, ...) or max((NAME, ...), ...): its
+// first argument is a name or a tuple of names. Whether a lone NAME is
+// an iname (a reduction) or a value (C's max of two values) the
+// resolver decides.
+func (c *cursor) reductionAhead() bool {
+	if c.peekAt(1).kind == tIdent {
+		return c.peekAt(2).is(",")
+	}
+	if !c.peekAt(1).is("(") && !c.peekAt(1).is("[") {
+		return false
+	}
+	for k := 2; ; k += 2 {
+		if c.peekAt(k).kind != tIdent {
+			return false
+		}
+		if u := c.peekAt(k + 1); !u.is(",") {
+			return u.is(")") || u.is("]")
+		}
+	}
 }
 
 // parseTag reads loopy's tag of a variable use, name$tag, written without

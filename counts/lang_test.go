@@ -37,6 +37,7 @@ var langChecks = map[string][]langCheck{
 	"domainguard":   {{map[string]int64{"T": 8}, []map[string]int64{{"n": 37}, {"n": 9}, {"n": 3}}}},
 	"modsub":        {{nil, []map[string]int64{{"n": 5}, {"n": 4}, {"n": 1}}}},
 	"scalars":       {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
+	"minmax":        {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 }
 
 // flatParams are sizes for testdata/lang/flat.knl where the split does not

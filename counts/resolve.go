@@ -2,6 +2,7 @@ package counts
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"path"
 	"slices"
@@ -491,6 +492,11 @@ func (r *resolver) typeExpr(e rexpr, sc *scope) (Expr, weakness) {
 	case *rCall:
 		return r.call(e, sc)
 	case *rReduce:
+		if n := e.inames[0].text; binaryReduction(e.t.text) && len(e.inames) == 1 && r.k.inameIndex[n] == nil && r.splitInto[n] == [2]string{} &&
+			(r.k.arrayIndex[n] != nil || r.isParam[n]) {
+			// max(x, y) of a value x that is no iname: C's max.
+			return r.call(&rCall{e.t, []rexpr{&rName{t: e.inames[0]}, e.body}}, sc)
+		}
 		return r.reduce(e, sc)
 	}
 	r.fail(e.rpos(), "unsupported expression")
@@ -659,6 +665,9 @@ func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 	if name == "if" || name == "select" {
 		return r.conditional(e, sc)
 	}
+	if binaryReduction(name) {
+		return r.minMax(e, sc)
+	}
 	arity, ok := funcArity[name]
 	if !ok {
 		if reduceNames[name] != 0 {
@@ -688,7 +697,11 @@ func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 		}
 	}
 	if !t.IsFloat() {
-		r.fail(e.t.pos, "%s needs floating-point arguments, not %s", name, t)
+		hint := ""
+		if name == "fmax" || name == "fmin" {
+			hint = fmt.Sprintf(" (write %s(a, b) for the %s of integers)", name[1:], name[1:])
+		}
+		r.fail(e.t.pos, "%s needs floating-point arguments, not %s%s", name, t, hint)
 	}
 	if w == strong {
 		for i := range args {
@@ -696,6 +709,22 @@ func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 		}
 	}
 	return &Call{Func: name, Args: args, T: t, At: e.t.pos}, w
+}
+
+// minMax resolves C's max(x, y) and min(x, y) of two values: integer
+// max and min, or fmax and fmin of floating-point values.
+func (r *resolver) minMax(e *rCall, sc *scope) (Expr, weakness) {
+	name := e.t.text
+	if len(e.args) != 2 {
+		r.fail(e.t.pos, "%s takes 2 arguments, not %d: write %s(x, y), or %s(iname, expr) for a reduction", name, len(e.args), name, name)
+	}
+	x, wx := r.value(e.args[0], sc)
+	y, wy := r.value(e.args[1], sc)
+	t, w := combine(x.Type(), wx, y.Type(), wy)
+	if w == strong {
+		x, y = r.coerce(x, wx, t), r.coerce(y, wy, t)
+	}
+	return &Call{Func: name, Args: []Expr{x, y}, T: t, At: e.t.pos}, w
 }
 
 func (r *resolver) reduce(e *rReduce, sc *scope) (Expr, weakness) {

@@ -148,3 +148,37 @@ w[i] = w[i] + c
 		}
 	}
 }
+
+// Integer max and min are C's max and min, floating-point ones fmax and
+// fmin: testdata/lang/minmax.knl on PoCL computes what Go's max and min
+// do, with values on both sides of every bound.
+func TestMinMaxOnPoCL(t *testing.T) {
+	k := langKernel(t, "minmax", consts{"LX": 16})
+	for _, backend := range []gpu.Backend{gpu.OpenCL, gpu.CUDA} {
+		code, err := codegen.Generate(k, backend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmax := map[gpu.Backend]string{gpu.OpenCL: "fmax(", gpu.CUDA: "fmaxf("}[backend]
+		for _, want := range []string{"max(min(a[", fmax} {
+			if !strings.Contains(code.Source, want) {
+				t.Errorf("%s source lacks %q:\n%s", backend, want, code.Source)
+			}
+		}
+	}
+	const n = 23
+	a, b, x := make([]int32, n), make([]int64, n), make([]float32, n)
+	for i := range n {
+		a[i], b[i], x[i] = int32(i-8), int64(i*i-100), float32(i)/8-0.75
+	}
+	out := runOnPoCL(t, k, map[string]int64{"n": n}, map[string]any{"a": a, "b": b, "x": x})
+	o, p, y := out["o"].([]int32), out["p"].([]int64), out["y"].([]float32)
+	for i := range n {
+		wo := max(min(a[i], 7), -3)
+		wp := max(b[i], n) + int64(min(n, a[i]))
+		wy := max(x[i], 1) + min(0.5, x[i])
+		if o[i] != wo || p[i] != wp || y[i] != wy {
+			t.Errorf("element %d: o %d p %d y %v, want %d %d %v", i, o[i], p[i], y[i], wo, wp, wy)
+		}
+	}
+}

@@ -234,6 +234,11 @@ func (e *emitter) call(x *counts.Call, within []string, depth int) (string, erro
 	switch x.Func {
 	case "exp", "log", "sqrt", "rsqrt", "sin", "cos", "fabs", "pow", "fmin", "fmax", "fmod":
 		return e.d.function(x.Func, x.T) + "(" + strings.Join(args, ", ") + ")", nil
+	case "max", "min":
+		if x.T.IsFloat() {
+			return e.d.function("f"+x.Func, x.T) + "(" + strings.Join(args, ", ") + ")", nil
+		}
+		return x.Func + "(" + strings.Join(args, ", ") + ")", nil
 	}
 	return "", fmt.Errorf("function %s", x.Func)
 }
