@@ -183,3 +183,59 @@ func TestScalarArgumentErrors(t *testing.T) {
 		}
 	}
 }
+
+// A constant may be integer arithmetic over literals and earlier
+// constants; an override of one it names re-evaluates it, an override of
+// its own that contradicts them is refused.
+func TestConstExpressions(t *testing.T) {
+	const src = "kernel k\nconst BS = 16\nconst PH = 2\nconst S = BS - 2*PH\nconst Q = (S // 3) % 4 + (1 << 2) - -1\n" +
+		"domain [n] -> { [i] : 0 <= i < S }\narray a f32 [S]\na[i] = 1\n"
+	for _, c := range []struct {
+		over map[string]int64
+		s, q int64
+	}{
+		// S = 16 - 4 = 12, Q = (12 // 3) % 4 + 4 + 1 = 0 + 5.
+		{nil, 12, 5},
+		// S = 16 - 2 = 14, Q = 4 % 4 + 5 = 5.
+		{map[string]int64{"PH": 1}, 14, 5},
+		// S = 32 - 4 = 28, Q = 9 % 4 + 5 = 6.
+		{map[string]int64{"BS": 32}, 28, 6},
+		// Setting S to its own value contradicts nothing.
+		{map[string]int64{"S": 12, "Q": 5}, 12, 5},
+	} {
+		k, err := ParseKernel("k.knl", []byte(src), c.over)
+		if err != nil {
+			t.Fatalf("%v: %v", c.over, err)
+		}
+		m := k.ConstMap()
+		if m["S"] != c.s || m["Q"] != c.q {
+			t.Errorf("%v: S = %d, Q = %d, want %d, %d", c.over, m["S"], m["Q"], c.s, c.q)
+		}
+		if got := k.Array("a").Shape[0].Const; got != c.s {
+			t.Errorf("%v: a has %d elements, want S = %d", c.over, got, c.s)
+		}
+		if k.Consts[2].Expr != "BS - 2 * PH" || k.Consts[0].Expr != "" {
+			t.Errorf("expressions %q, %q", k.Consts[2].Expr, k.Consts[0].Expr)
+		}
+	}
+	for _, c := range []struct {
+		src  string
+		over map[string]int64
+		msg  string
+	}{
+		{src, map[string]int64{"S": 10}, "constant S = BS - 2 * PH is derived from BS, PH (12 here), so it cannot be set to 10: override BS or PH instead"},
+		{"kernel k\nconst A = A + 1\n", nil, "constant A is defined in terms of itself"},
+		{"kernel k\nconst A = B + 1\nconst B = 2\n", nil, "B is not a constant declared before it"},
+		{"kernel k\nconst A = 2\nconst B = A / 2\n", nil, "'/' on integers: write // for floor division"},
+		{"kernel k\nconst A = 0\nconst B = 4 // A\n", nil, "constant B divides by zero"},
+		{"kernel k\nconst A = 1.5\n", nil, "1.5 is not an integer"},
+		{"kernel k\nconst A = 4611686018427387904 * 2\n", nil, "constant A: integer overflow"},
+		{"kernel k\nconst A = sqrt(4)\n", nil, "a constant's value is integer arithmetic"},
+		{"kernel k\nconst A =\n", nil, "expected an integer value"},
+	} {
+		_, err := ParseKernel("k.knl", []byte(c.src), c.over)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q %v: error %v, want %q", c.src, c.over, err, c.msg)
+		}
+	}
+}

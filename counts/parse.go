@@ -56,6 +56,11 @@ func splitStatements(toks []token) [][]token {
 
 // statement parses one statement, substituting constants first.
 func (b *builder) statement(toks []token) (err error) {
+	var refs []string
+	var constText string
+	if toks[0].isWord("const") {
+		refs, constText = b.constRefs(toks)
+	}
 	toks = b.substConsts(toks)
 	c := &cursor{file: b.file, toks: toks}
 	defer b.noteNames(toks)
@@ -82,7 +87,7 @@ func (b *builder) statement(toks []token) (err error) {
 		case "kernel":
 			b.kernelStmt(c, first)
 		case "const":
-			b.constStmt(c)
+			b.constStmt(c, refs, constText)
 		case "domain":
 			params, inames, set := c.parseDomainSet()
 			b.domains = append(b.domains, rawDomain{params, inames, set, first.pos})
@@ -188,23 +193,6 @@ func (b *builder) kernelStmt(c *cursor, kw token) {
 		c.failAt(kw.pos, "second 'kernel' statement (the first is at %s)", b.name.pos)
 	}
 	b.name = c.ident("the kernel name")
-}
-
-func (b *builder) constStmt(c *cursor) {
-	name := c.ident("a constant name")
-	if _, dup := b.constVals[name.text]; dup {
-		c.failAt(name.pos, "constant %s declared twice", name.text)
-	}
-	if p, used := b.firstUse[name.text]; used {
-		c.failAt(name.pos, "constant %s is declared after its first use at %s", name.text, p)
-	}
-	c.expect("=")
-	v, _ := c.intLit("an integer value")
-	if o, ok := b.overrides[name.text]; ok {
-		v = o
-	}
-	b.constVals[name.text] = v
-	b.consts = append(b.consts, Const{name.text, v})
 }
 
 func (b *builder) arrayStmt(c *cursor, kw string) {
