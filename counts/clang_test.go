@@ -60,6 +60,19 @@ func cHandCases() []handCase {
 				"launch.groups": 3, "launch.const": 1,
 			},
 		},
+		{
+			// n = 37: 3 groups. o: a load of a, an f32 div and add. q:
+			// loads of x and d, an f64 subtraction, an i32 mul and add.
+			// e: two loads of x, an f64 mul and add. No conversion counts.
+			name: "casts", src: read("casts"), params: map[string]int64{"n": 37},
+			want: map[string]int64{
+				"global.load.i32.stride=1": 37, "global.load.f32.stride=1": 3 * 37, "global.load.f64.stride=1": 37,
+				"global.store.f32.stride=1": 37, "global.store.i32.stride=1": 37, "global.store.f64.stride=1": 37,
+				"global.minldst.f32.stride=1": 37, "global.minldst.i32.stride=1": 37, "global.minldst.f64.stride=1": 37,
+				"flop.f32.div": 37, "flop.f32.add": 37, "int.i32.mul": 37, "int.i32.add": 37,
+				"flop.f64.add": 2 * 37, "flop.f64.mul": 37, "launch.groups": 3, "launch.const": 1,
+			},
+		},
 	}
 }
 
@@ -157,6 +170,31 @@ func TestMinMaxForms(t *testing.T) {
 		_, err := ParseKernel("k.knl", []byte(c.src), nil)
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%q: error %v, want %q", c.src, err, c.msg)
+		}
+	}
+}
+
+// A C cast converts where the types differ and nowhere else; of a
+// literal it makes a literal.
+func TestCastForms(t *testing.T) {
+	const head = "kernel k\ndomain [n] -> { [i] : 0 <= i < n }\narray a i32 [n]\narray f f32 [n]\narray g f64 [n]\n"
+	for _, c := range []struct{ stmt, want string }{
+		{"f[i] = (float)a[i]", "f32(a[i])"},
+		{"f[i] = (float)f[i]", "f[i]"},
+		{"g[i] = (double)f[i]*2", "(f64(f[i]) * 2.0)"},
+		{"a[i] = (int)f[i] + 1", "(i32(f[i]) + 1)"},
+		{"a[i] = (long)a[i] // 2", "i32((i64(a[i]) // 2))"},
+		{"f[i] = (float)1/3", "(1.0f / 3.0f)"},
+		{"f[i] = -(f32)a[i]*2", "(-f32(a[i]) * 2.0f)"},
+		{"f[i] = (f[i])*2", "(f[i] * 2.0f)"},
+	} {
+		k, err := ParseKernel("k.knl", []byte(head+c.stmt+"\n"), nil)
+		if err != nil {
+			t.Errorf("%s: %v", c.stmt, err)
+			continue
+		}
+		if got := k.Statements[0].(*Instruction).RHS.String(); got != c.want {
+			t.Errorf("%s: right-hand side %s, want %s", c.stmt, got, c.want)
 		}
 	}
 }

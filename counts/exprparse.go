@@ -16,15 +16,15 @@ import "slices"
 //	shift   = sum { ("<<" | ">>") sum }
 //	sum     = term { ("+" | "-") term }
 //	term    = unary { ("*" | "/" | "//" | "%") unary }
-//	unary   = ("-" | "+" | "~") unary | power
+//	unary   = ("-" | "+" | "~" | "(" ctype ")") unary | power
 //	power   = primary [ "**" unary ]
 //	primary = number | name [ "$" tag ] [ "[" expr { "," expr } "]" ]
 //	        | func "(" expr { "," expr } ")"
 //	        | red "(" inames "," expr ")" | "(" expr ")"
 //	inames  = name | "(" name { "," name } ")" | "[" name { "," name } "]"
 //
-// where red is sum, product, max or min, and func includes if and
-// select; an expression may also be Python's THEN if COND else ELSE.
+// where red is sum, product, max or min, func includes if and select,
+// and ctype is a C type (castTypes); an expression may also be Python's THEN if COND else ELSE.
 // Comparisons do not chain. The parser builds an untyped tree;
 // names are resolved and types inferred once the whole file is read.
 
@@ -61,6 +61,12 @@ type (
 		inames []token
 		body   rexpr
 	}
+	// rCast is C's cast (float)x.
+	rCast struct {
+		to DType
+		x  rexpr
+		at Pos
+	}
 )
 
 func (e *rNum) rpos() Pos    { return e.t.pos }
@@ -71,6 +77,7 @@ func (e *rNeg) rpos() Pos    { return e.at }
 func (e *rUnary) rpos() Pos  { return e.at }
 func (e *rCall) rpos() Pos   { return e.t.pos }
 func (e *rReduce) rpos() Pos { return e.t.pos }
+func (e *rCast) rpos() Pos   { return e.at }
 
 // exprKeywords are the words of the expression syntax, which no array,
 // iname or parameter may be named.
@@ -164,6 +171,12 @@ func (c *cursor) parseUnary() rexpr {
 	if c.accept("+") {
 		return c.parseUnary()
 	}
+	if t, ok := castTypes[c.peekAt(1).text]; ok && c.peek().is("(") && c.peekAt(1).kind == tIdent && c.peekAt(2).is(")") {
+		at := c.next().pos
+		c.next()
+		c.next()
+		return &rCast{t, c.parseUnary(), at}
+	}
 	x := c.parsePrimary()
 	if t := c.peek(); t.is("**") {
 		c.next()
@@ -244,6 +257,11 @@ func (c *cursor) reductionAhead() bool {
 		}
 	}
 }
+
+// castTypes are the type names of a C cast, (float)x: C's and the
+// language's own.
+var castTypes = map[string]DType{"float": F32, "double": F64, "int": I32, "long": I64,
+	"f32": F32, "f64": F64, "i32": I32, "i64": I64}
 
 // parseTag reads loopy's tag of a variable use, name$tag, written without
 // spaces.

@@ -38,6 +38,7 @@ var langChecks = map[string][]langCheck{
 	"modsub":        {{nil, []map[string]int64{{"n": 5}, {"n": 4}, {"n": 1}}}},
 	"scalars":       {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 	"minmax":        {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
+	"casts":         {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 }
 
 // flatParams are sizes for testdata/lang/flat.knl where the split does not

@@ -491,6 +491,8 @@ func (r *resolver) typeExpr(e rexpr, sc *scope) (Expr, weakness) {
 		return r.binary(e, sc)
 	case *rCall:
 		return r.call(e, sc)
+	case *rCast:
+		return r.cast(e, sc), strong
 	case *rReduce:
 		if n := e.inames[0].text; binaryReduction(e.t.text) && len(e.inames) == 1 && r.k.inameIndex[n] == nil && r.splitInto[n] == [2]string{} &&
 			(r.k.arrayIndex[n] != nil || r.isParam[n]) {
@@ -709,6 +711,20 @@ func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 		}
 	}
 	return &Call{Func: name, Args: args, T: t, At: e.t.pos}, w
+}
+
+// cast resolves C's cast (T)x: a conversion where x's type is not T
+// (nothing where it is), and a literal of type T where x is literals
+// only, which a compiler converts at compile time.
+func (r *resolver) cast(e *rCast, sc *scope) Expr {
+	x, w := r.value(e.x, sc)
+	if w != strong {
+		return r.settle(x, e.to)
+	}
+	if x.Type() == e.to {
+		return x
+	}
+	return &Cast{X: x, T: e.to}
 }
 
 // minMax resolves C's max(x, y) and min(x, y) of two values: integer

@@ -3,9 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/uniperf/uniperf/counts"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 func TestKernelsList(t *testing.T) {

@@ -182,3 +182,25 @@ func TestMinMaxOnPoCL(t *testing.T) {
 		}
 	}
 }
+
+// C's casts are emitted as casts: testdata/lang/casts.knl on PoCL
+// computes what Go's conversions do, (int) truncating towards zero on
+// negative values too.
+func TestCastsOnPoCL(t *testing.T) {
+	k := langKernel(t, "casts", consts{"LX": 16})
+	const n = 19
+	a, x, d := make([]int32, n), make([]float32, n), make([]float64, n)
+	for i := range n {
+		a[i], x[i], d[i] = int32(7*i-50), float32(i)*0.7-5.3, float64(i)*0.45-4.1
+	}
+	out := runOnPoCL(t, k, map[string]int64{"n": n}, map[string]any{"a": a, "x": x, "d": d})
+	o, q, e := out["o"].([]float32), out["q"].([]int32), out["e"].([]float64)
+	for i := range n {
+		wo := float32(a[i])/3 + float32(i)
+		wq := int32(x[i])*2 + int32(d[i]-0.5)
+		we := float64(x[i])*float64(x[i]) + 2
+		if o[i] != wo || q[i] != wq || !near(e[i], we) {
+			t.Errorf("element %d: o %v q %d e %v, want %v %d %v", i, o[i], q[i], e[i], wo, wq, we)
+		}
+	}
+}

@@ -38,6 +38,7 @@ var langCases = map[string]libraryCase{
 	"modsub":           {[]consts{nil, {"T": 5}}, []params{{"n": 5}, {"n": 1}}},
 	"scalars":          {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"minmax":           {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
+	"casts":            {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 }
 
 // langKernels returns the names of the kernels in langDir.
