@@ -37,7 +37,8 @@ func checkTotals(t *testing.T, tl *counts.Tally, want map[string]int64) {
 }
 
 // TestInterpBasicOps follows loopy's basic statistics case: per point,
-// c = a*b/3.0 + a does one f32 mul, div and add with three loads; the
+// c = a*b/3.0f + a does one f32 mul, div and add with three loads (loopy
+// types 3.0 by numpy's rules, as f32 beside f32 values; C as a double); the
 // second instruction does one f64 mul on n*m points. Negation and the
 // subscript k+1 cost nothing.
 func TestInterpBasicOps(t *testing.T) {
@@ -49,7 +50,7 @@ array c f32 [n, l, m]
 array g f64 [n, m]
 array h f64 [n, m + 1]
 array e f64 [n, m + 1]
-c[i, j, k] = a[i, j, k]*b[i, j, k]/3.0 + a[i, j, k]
+c[i, j, k] = a[i, j, k]*b[i, j, k]/3.0f + a[i, j, k]
 e[i, k + 1] = -g[i, k]*h[i, k + 1]
 `)
 	n, m, l := int64(3), int64(4), int64(5)

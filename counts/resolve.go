@@ -597,10 +597,12 @@ func combine(x DType, wx weakness, y DType, wy weakness) (DType, weakness) {
 		}
 		return I32, weakInt
 	case wx != strong:
-		x, y, wx = y, x, wy
+		x, y, wy = y, x, wx
 		fallthrough
 	case wy != strong:
-		if wy == weakFloat && !x.IsFloat() {
+		if wy == weakFloat {
+			// C's double promotion: 0.5 is a double, so 0.5*x of an f32
+			// x is an f64 operation (0.5f*x is f32).
 			return F64, strong
 		}
 		return x, strong
