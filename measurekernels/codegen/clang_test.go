@@ -204,3 +204,39 @@ func TestCastsOnPoCL(t *testing.T) {
 		}
 	}
 }
+
+// An unsuffixed literal is a double, as in C: 0.1*x of an f32 x is
+// computed in f64 and 0.1f*x in f32, on PoCL as in Go, and the two differ
+// at some elements.
+func TestDoublePromotionOnPoCL(t *testing.T) {
+	k := parseSrc(t, `kernel promote
+domain [n] -> { [i] : 0 <= i < n }
+array x f32 [n]
+array y f32 [n]
+array z f32 [n]
+split i 8 io ii
+tag io g.0, ii l.0
+y[i] = 0.1*x[i]
+z[i] = 0.1f*x[i]
+`, nil)
+	const n = 64
+	x := make([]float32, n)
+	for i := range n {
+		x[i] = float32(i)*1.37 + 0.11
+	}
+	out := runOnPoCL(t, k, map[string]int64{"n": n}, map[string]any{"x": x})
+	y, z := out["y"].([]float32), out["z"].([]float32)
+	differ := 0
+	for i := range n {
+		wy, wz := float32(0.1*float64(x[i])), float32(0.1)*x[i]
+		if y[i] != wy || z[i] != wz {
+			t.Errorf("element %d: y %v z %v, want %v %v", i, y[i], z[i], wy, wz)
+		}
+		if wy != wz {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("f64 and f32 products agree everywhere: the test tells nothing")
+	}
+}
