@@ -73,6 +73,21 @@ func cHandCases() []handCase {
 				"flop.f64.add": 2 * 37, "flop.f64.mul": 37, "launch.groups": 3, "launch.const": 1,
 			},
 		},
+		{
+			// n = 37: 3 groups. y: an f32 mul and add (the literals are
+			// folded). o: a shift (// 8), an AND (% 16), a division
+			// (// 3) and two adds. q: two subtractions, a shift, a mul,
+			// an AND and an add. p: an i64 shift, AND and add.
+			name: "fold", src: read("fold"), params: map[string]int64{"n": 37},
+			want: map[string]int64{
+				"global.load.f32.stride=1": 37, "global.load.i32.stride=1": 5 * 37, "global.load.i64.stride=1": 2 * 37,
+				"global.store.f32.stride=1": 37, "global.store.i32.stride=1": 2 * 37, "global.store.i64.stride=1": 37,
+				"global.minldst.f32.stride=1": 37, "global.minldst.i32.stride=1": 2 * 37, "global.minldst.i64.stride=1": 37,
+				"flop.f32.mul": 37, "flop.f32.add": 37, "int.i32.shift": 2 * 37, "int.i32.bitwise": 2 * 37,
+				"int.i32.add": 5 * 37, "int.i32.div": 37, "int.i32.mul": 37,
+				"int.i64.shift": 37, "int.i64.bitwise": 37, "int.i64.add": 37, "launch.groups": 3, "launch.const": 1,
+			},
+		},
 	}
 }
 
@@ -184,7 +199,7 @@ func TestCastForms(t *testing.T) {
 		{"g[i] = (double)f[i]*2", "(f64(f[i]) * 2.0)"},
 		{"a[i] = (int)f[i] + 1", "(i32(f[i]) + 1)"},
 		{"a[i] = (long)a[i] // 2", "i32((i64(a[i]) // 2))"},
-		{"f[i] = (float)1/3", "(1.0f / 3.0f)"},
+		{"f[i] = (float)1/3", "0.33333334f"},
 		{"f[i] = -(f32)a[i]*2", "(-f32(a[i]) * 2.0f)"},
 		{"f[i] = (f[i])*2", "(f[i] * 2.0f)"},
 	} {
@@ -195,6 +210,40 @@ func TestCastForms(t *testing.T) {
 		}
 		if got := k.Statements[0].(*Instruction).RHS.String(); got != c.want {
 			t.Errorf("%s: right-hand side %s, want %s", c.stmt, got, c.want)
+		}
+	}
+}
+
+// Literal arithmetic folds to one literal of its type, as C compilers
+// fold it; what has no value is an error.
+func TestFolding(t *testing.T) {
+	const head = "kernel k\nconst Q = 3\ndomain [n] -> { [i] : 0 <= i < n }\narray f f32 [n]\narray d f64 [n]\narray o i32 [n]\n"
+	for _, c := range []struct{ stmt, want string }{
+		{"f[i] = f[i]*(1/10.0f)", "(f[i] * 0.1f)"},
+		{"o[i] = o[i] + (16 - 2 - Q)", "(o[i] + 11)"},
+		{"d[i] = d[i]*(1.0/3)", "(d[i] * 0.3333333333333333)"},
+		{"f[i] = f[i] + sqrt(4.0f) + max(2, 7) + (float)(7 // 2) + -(2 - 5)", "(((f[i] + 2.0f) + 7.0f) + 3.0f) + 3.0f)"},
+		{"o[i] = o[i] // 8 + (-7) // 2 + (-7) % 4", "((o[i] // 8) + -4) + 1)"},
+		{"o[i] = if(o[i] > 2*3, 1 << 4, ~0)", "if((o[i] > 6), 16, -1)"},
+	} {
+		k, err := ParseKernel("k.knl", []byte(head+c.stmt+"\n"), nil)
+		if err != nil {
+			t.Errorf("%s: %v", c.stmt, err)
+			continue
+		}
+		if got := k.Statements[0].(*Instruction).RHS.String(); strings.TrimLeft(got, "(") != strings.TrimLeft(c.want, "(") {
+			t.Errorf("%s: right-hand side %s, want %s", c.stmt, got, c.want)
+		}
+	}
+	for _, c := range []struct{ stmt, msg string }{
+		{"o[i] = o[i] + 1 // 0", "integer division by zero in (1 // 0), which the compiler computes"},
+		{"o[i] = o[i] + 2147483647 + 1", ""},
+		{"o[i] = 2147483647 + 1", "integer overflow"},
+		{"o[i] = o[i] + (int)1e10", "cannot convert 1e+10 to i32"},
+	} {
+		_, err := ParseKernel("k.knl", []byte(head+c.stmt+"\n"), nil)
+		if (c.msg == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.msg)) {
+			t.Errorf("%s: error %v, want %q", c.stmt, err, c.msg)
 		}
 	}
 }

@@ -93,21 +93,7 @@ func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
 	ctr := in.opCounter(op)
 	t := e.T
 	if t.IsFloat() {
-		var f func(a, b float64) float64
-		switch e.Op {
-		case OpAdd:
-			f = func(a, b float64) float64 { return a + b }
-		case OpSub:
-			f = func(a, b float64) float64 { return a - b }
-		case OpMul:
-			f = func(a, b float64) float64 { return a * b }
-		case OpDiv:
-			f = func(a, b float64) float64 { return a / b }
-		case OpPow:
-			f = math.Pow
-		case OpMod:
-			f = math.Mod // C's fmod: the sign of a
-		}
+		f := floatBinary(e.Op)
 		return cval{f: func(st *state) float64 {
 			a, b := x.f(st), y.f(st)
 			st.counters[ctr]++
@@ -126,6 +112,24 @@ func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
 		}
 		return v
 	}}, nil
+}
+
+// floatBinary is a floating-point operator on float64 values; the
+// result is rounded to the operation's type after.
+func floatBinary(op BinOp) func(a, b float64) float64 {
+	switch op {
+	case OpAdd:
+		return func(a, b float64) float64 { return a + b }
+	case OpSub:
+		return func(a, b float64) float64 { return a - b }
+	case OpMul:
+		return func(a, b float64) float64 { return a * b }
+	case OpDiv:
+		return func(a, b float64) float64 { return a / b }
+	case OpPow:
+		return math.Pow
+	}
+	return math.Mod // C's fmod: the sign of a
 }
 
 // intBinary evaluates an integer operator of type t exactly; msg explains

@@ -233,7 +233,11 @@ func (e *Literal) String() string {
 	if !e.T.IsFloat() {
 		return strconv.FormatInt(e.Int, 10)
 	}
-	s := strconv.FormatFloat(e.Float, 'g', -1, 64)
+	size := 64
+	if e.T == F32 {
+		size = 32
+	}
+	s := strconv.FormatFloat(e.Float, 'g', -1, size)
 	if !strings.ContainsAny(s, ".eEnI") {
 		s += ".0"
 	}

@@ -213,12 +213,13 @@ array y f64 [n]
 array o i32 [n]
 y[i] = exp(x[i]) + rsqrt(y[i])*sin(y[i]) + x[i]**2.5f + pow(y[i], 3)
 o[i] = 3*i + i // 2
-`,
+`, // i // 2 is an arithmetic shift
+
 			params: map[string]int64{"n": 7},
 			want: map[string]int64{"flop.f32.exp": 7, "flop.f32.pow": 7, "flop.f64.special": 14, "flop.f64.pow": 7,
 				"flop.f64.mul": 7, "flop.f64.add": 21, "global.load.f32.stride=0": 14, "global.load.f64.stride=0": 21,
 				"global.store.f64.stride=0": 7, "global.minldst.f64.stride=0": 7, "global.store.i32.stride=0": 7,
-				"int.i32.mul": 7, "int.i32.add": 7, "int.i32.div": 7, "launch.groups": 1, "launch.const": 1},
+				"int.i32.mul": 7, "int.i32.add": 7, "int.i32.shift": 7, "launch.groups": 1, "launch.const": 1},
 		},
 	}
 }

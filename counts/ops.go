@@ -75,6 +75,9 @@ func nodeOp(e Expr) (Op, bool) {
 		if e.Op == OpMod && e.T.IsFloat() {
 			kind = KindFmod
 		}
+		if _, ok := PowerOfTwoDivisor(e); ok {
+			kind = map[BinOp]OpKind{OpFloorDiv: KindShift, OpMod: KindBitwise}[e.Op]
+		}
 		return Op{kind, e.T}, true
 	case *BitNot:
 		return Op{KindBitwise, e.Type()}, true

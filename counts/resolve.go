@@ -185,7 +185,10 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	if s.decl {
 		lhs = r.declare(s, rhs.Type(), w, sc)
 	}
-	rhs = r.coerce(rhs, w, lhs.Type())
+	rhs = r.fold(r.coerce(rhs, w, lhs.Type()))
+	if pred != nil {
+		pred = r.fold(pred)
+	}
 	for n, p := range sc.reduced {
 		if _, ok := sc.used[n]; ok {
 			r.fail(p, "iname %s is reduced over but also used outside the reduction", n)

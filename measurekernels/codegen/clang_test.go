@@ -240,3 +240,45 @@ z[i] = 0.1f*x[i]
 		t.Error("f64 and f32 products agree everywhere: the test tells nothing")
 	}
 }
+
+// Literal arithmetic is emitted folded, and // and % by a power of two as
+// a shift and an AND: testdata/lang/fold.knl on PoCL computes Go's floor
+// division and modulo, negative dividends included.
+func TestFoldOnPoCL(t *testing.T) {
+	k := langKernel(t, "fold", consts{"LX": 16})
+	code, err := codegen.Generate(k, gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"* (0.1f)) + (11.0f))", " >> 3) + ", " & (15))", " >> 10) + ", " & (1L))", "floordiv_i32("} {
+		if !strings.Contains(code.Source, want) {
+			t.Errorf("source lacks %q:\n%s", want, code.Source)
+		}
+	}
+	floor := func(a, b int64) (int64, int64) {
+		q := a / b
+		if a%b != 0 && (a < 0) != (b < 0) {
+			q--
+		}
+		return q, a - q*b
+	}
+	const n = 41
+	x, kk, g := make([]float32, n), make([]int32, n), make([]int64, n)
+	for i := range n {
+		x[i], kk[i], g[i] = float32(i)*0.3, int32(5*i-90), int64(i*i*i)-20000
+	}
+	out := runOnPoCL(t, k, map[string]int64{"n": n}, map[string]any{"x": x, "k": kk, "g": g})
+	y, o, q, p := out["y"].([]float32), out["o"].([]int32), out["q"].([]int32), out["p"].([]int64)
+	for i := range n {
+		d8, _ := floor(int64(kk[i]), 8)
+		_, m16 := floor(int64(kk[i]), 16)
+		d3, _ := floor(int64(kk[i]), 3)
+		d4, m4 := floor(int64(kk[i])-50, 4)
+		d1024, _ := floor(g[i], 1024)
+		_, m2 := floor(g[i], 2)
+		wy := x[i]*float32(0.1) + 11
+		if !near(float64(y[i]), float64(wy)) || int64(o[i]) != d8+m16-d3 || int64(q[i]) != d4*10+m4 || p[i] != d1024+m2 {
+			t.Errorf("element %d: y %v o %d q %d p %d, want %v %d %d %d", i, y[i], o[i], q[i], p[i], wy, d8+m16-d3, d4*10+m4, d1024+m2)
+		}
+	}
+}

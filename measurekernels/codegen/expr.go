@@ -215,6 +215,14 @@ func (e *emitter) binary(x *counts.Binary, within []string, depth int) (string, 
 		}
 		fallthrough
 	case counts.OpFloorDiv:
+		if k, ok := counts.PowerOfTwoDivisor(x); ok {
+			// Rounding towards negative infinity, // 2^k is an arithmetic
+			// shift and % 2^k an AND, as the counts price them.
+			if x.Op == counts.OpFloorDiv {
+				return fmt.Sprintf("(%s >> %d)", l, k), nil
+			}
+			return "(" + l + " & " + e.literal(&counts.Literal{Int: x.Y.(*counts.Literal).Int - 1, T: x.T}) + ")", nil
+		}
 		name := map[counts.BinOp]string{counts.OpFloorDiv: "floordiv", counts.OpMod: "floormod"}[x.Op] + "_" + x.T.String()
 		e.helpers[name] = true
 		return name + "(" + l + ", " + r + ")", nil

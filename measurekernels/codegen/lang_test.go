@@ -39,6 +39,7 @@ var langCases = map[string]libraryCase{
 	"scalars":          {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"minmax":           {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"casts":            {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
+	"fold":             {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 }
 
 // langKernels returns the names of the kernels in langDir.
