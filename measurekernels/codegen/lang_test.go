@@ -144,7 +144,7 @@ func TestLangLazyForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"\t\tif (floormod_i32(", "\t\t} else {\n", "\t\tint cnd", "\t\tif (cnd"} {
+	for _, want := range []string{"\t\tif (((8*i_out + i_in) & (1)) == (0)) {", "\t\t} else {\n", "\t\tint cnd", "\t\tif (cnd"} {
 		if !strings.Contains(code.Source, want) {
 			t.Errorf("source lacks %q:\n%s", want, code.Source)
 		}
