@@ -34,6 +34,24 @@ func cHandCases() []handCase {
 	}
 	return []handCase{
 		{
+			// docs/kernel-language.md's axpby: per element two loads,
+			// a store, two f32 muls and an add; alpha and beta load
+			// nothing. n = 1000 in groups of 256: 4 groups.
+			name: "axpby", src: `kernel axpby
+const LX = 256
+domain [n] -> { [i] : 0 <= i < n }
+scalar alpha f32 = 2
+scalar beta f32 = 0.5
+array x f32 [n]
+array y f32 [n]
+split i LX i_out i_in
+tag i_out g.0, i_in l.0
+y[i] = alpha*x[i] + beta*y[i]
+`, params: map[string]int64{"n": 1000},
+			want: map[string]int64{"global.load.f32.stride=1": 2000, "global.store.f32.stride=1": 1000, "global.minldst.f32.stride=1": 1000,
+				"flop.f32.mul": 2000, "flop.f32.add": 1000, "launch.groups": 4, "launch.const": 1},
+		},
+		{
 			// n = 37 in groups of 16: 3 groups. Per element: y loads x
 			// and y, 3 f32 muls (alpha, beta, one) and an add; z loads x
 			// and does an f64 mul and add (eps is f64); w loads w, an i32
