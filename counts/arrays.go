@@ -21,8 +21,8 @@ func (s Space) String() string {
 // Array is a global array or a temporary. Shape entries are affine in the
 // parameters (constant for local and private arrays); a scalar has no
 // shape. Elements are stored row-major unless ColMajor. Value is an
-// Argument's value where no other is given (its declared value, or 1);
-// nil for every other array.
+// Argument's value where no other is given (its declared value, or 1),
+// and zero for every other array.
 type Array struct {
 	Name     string
 	DType    DType
@@ -30,5 +30,12 @@ type Array struct {
 	Shape    []Affine
 	ColMajor bool
 	Pos      Pos
-	Value    *Literal
+	Value    Number
+}
+
+// Number is a value of a numeric type: Int holds it for integer types,
+// Float for floating-point types.
+type Number struct {
+	Int   int64
+	Float float64
 }

@@ -195,7 +195,11 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 	trace := in.traceSite(acc, cx, false)
 	switch a.Space {
 	case Argument:
-		return in.compileExpr(in.scalars[a.Name], cx)
+		v := in.scalars[a.Name]
+		if a.DType.IsFloat() {
+			return cval{f: func(*state) float64 { return v.Float }}, nil
+		}
+		return cval{i: func(*state) int64 { return v.Int }}, nil
 	case Private:
 		p := in.privMems[a.Name]
 		if p.float {

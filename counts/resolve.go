@@ -28,13 +28,6 @@ type scope struct {
 	reduced map[string]Pos // every reduction iname of the instruction
 }
 
-// resolveBailout aborts the resolution of a statement with an error.
-type resolveBailout struct{ err error }
-
-func (r *resolver) fail(pos Pos, format string, args ...any) {
-	panic(resolveBailout{r.errf(pos, format, args...)})
-}
-
 func (r *resolver) statements() (err error) {
 	defer func() {
 		if v := recover(); v != nil {

@@ -12,21 +12,20 @@ import (
 // is no memory traffic, and they cannot be assigned.
 
 // scalarValue is the value a scalar argument declares, or 1.
-func (r *resolver) scalarValue(ra rawArray) (*Literal, error) {
-	lit := &Literal{Int: 1, Float: 1, T: ra.dtype, At: ra.name.pos}
+func (r *resolver) scalarValue(ra rawArray) (Number, error) {
+	lit := Number{Int: 1, Float: 1}
 	if len(ra.value) == 0 {
 		return lit, nil
 	}
 	num := ra.value[len(ra.value)-1]
 	neg := len(ra.value) == 2
-	lit.At = ra.value[0].pos
 	if !ra.dtype.IsFloat() {
 		if num.kind != tInt {
-			return nil, r.errf(num.pos, "scalar %s is %s: write an integer value, not %s (or declare it f32 or f64)", ra.name.text, ra.dtype, num.text)
+			return Number{}, r.errf(num.pos, "scalar %s is %s: write an integer value, not %s (or declare it f32 or f64)", ra.name.text, ra.dtype, num.text)
 		}
 		v, ok := parseInt(num.text, neg)
 		if !ok || (ra.dtype == I32 && (v < math.MinInt32 || v > math.MaxInt32)) {
-			return nil, r.errf(num.pos, "value %s of scalar %s is out of range for %s", num.text, ra.name.text, ra.dtype)
+			return Number{}, r.errf(num.pos, "value %s of scalar %s is out of range for %s", num.text, ra.name.text, ra.dtype)
 		}
 		lit.Int = v
 		return lit, nil
@@ -39,7 +38,7 @@ func (r *resolver) scalarValue(ra rawArray) (*Literal, error) {
 		v = float64(float32(v))
 	}
 	if err != nil || math.IsInf(v, 0) {
-		return nil, r.errf(num.pos, "value %s of scalar %s is out of range for %s", num.text, ra.name.text, ra.dtype)
+		return Number{}, r.errf(num.pos, "value %s of scalar %s is out of range for %s", num.text, ra.name.text, ra.dtype)
 	}
 	lit.Float = v
 	return lit, nil
@@ -47,8 +46,8 @@ func (r *resolver) scalarValue(ra rawArray) (*Literal, error) {
 
 // scalarData converts the Go value given for scalar argument a to its
 // type: a number of any Go numeric type that a holds exactly.
-func scalarData(a *Array, v any) (*Literal, error) {
-	lit := &Literal{T: a.DType, At: a.Pos}
+func scalarData(a *Array, v any) (Number, error) {
+	var lit Number
 	var f float64
 	switch x := v.(type) {
 	case float32:
@@ -66,17 +65,17 @@ func scalarData(a *Array, v any) (*Literal, error) {
 		}
 		f = float64(x)
 	default:
-		return nil, fmt.Errorf("scalar argument %s is %s, but its value is a %T (give a number)", a.Name, a.DType, v)
+		return Number{}, fmt.Errorf("scalar argument %s is %s, but its value is a %T (give a number)", a.Name, a.DType, v)
 	}
 	if a.DType.IsFloat() {
 		if a.DType == F32 && float64(float32(f)) != f && !math.IsNaN(f) {
-			return nil, fmt.Errorf("value %v of scalar argument %s is no f32", f, a.Name)
+			return Number{}, fmt.Errorf("value %v of scalar argument %s is no f32", f, a.Name)
 		}
 		lit.Float = f
 		return lit, nil
 	}
 	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return nil, fmt.Errorf("value %v of scalar argument %s is no integer", f, a.Name)
+		return Number{}, fmt.Errorf("value %v of scalar argument %s is no integer", f, a.Name)
 	}
 	lit.Int = int64(f)
 	return lit, checkScalarInt(a, lit.Int)
