@@ -8,15 +8,21 @@ const (
 	Global  Space = iota // kernel argument in global memory
 	Local                // per work-group local (shared) memory
 	Private              // per work-item temporary (registers)
+	// Argument is a scalar kernel argument ("scalar alpha f32"): passed
+	// by value, read-only, in a register of every work-item, so that
+	// reading it is no memory traffic.
+	Argument
 )
 
 func (s Space) String() string {
-	return [...]string{"global", "local", "private"}[s]
+	return [...]string{"global", "local", "private", "argument"}[s]
 }
 
 // Array is a global array or a temporary. Shape entries are affine in the
 // parameters (constant for local and private arrays); a scalar has no
-// shape. Elements are stored row-major unless ColMajor.
+// shape. Elements are stored row-major unless ColMajor. Value is an
+// Argument's value where no other is given (its declared value, or 1),
+// and zero for every other array.
 type Array struct {
 	Name     string
 	DType    DType
@@ -24,4 +30,12 @@ type Array struct {
 	Shape    []Affine
 	ColMajor bool
 	Pos      Pos
+	Value    Number
+}
+
+// Number is a value of a numeric type: Int holds it for integer types,
+// Float for floating-point types.
+type Number struct {
+	Int   int64
+	Float float64
 }

@@ -255,6 +255,13 @@ func (r *resolver) arrays() error {
 			return r.errf(ra.name.pos, "%s is a parameter and cannot also name an array", name)
 		}
 		a := &Array{Name: name, DType: ra.dtype, Space: ra.space, ColMajor: ra.colMajor, Pos: ra.name.pos}
+		if ra.space == Argument {
+			v, err := r.scalarValue(ra)
+			if err != nil {
+				return err
+			}
+			a.Value = v
+		}
 		for i, q := range ra.shape {
 			if len(q.floors) > 0 {
 				return r.errf(ra.shapePos[i], "array %s: shape must be affine, without floor or mod", name)

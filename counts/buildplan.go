@@ -95,7 +95,7 @@ func (p *plan) instruction(ins *Instruction) error {
 		if len(acc.Index) > 0 && !w.upper {
 			p.bounded = append(p.bounded, boundedAccess{acc, ins, append(slices.Clone(ins.Within), red...), w.conds})
 		}
-		if a.Space == Private && !p.opts.CountSubscripts {
+		if a.Space == Argument || (a.Space == Private && !p.opts.CountSubscripts) {
 			return nil
 		}
 		count, err := countAt(red, w)

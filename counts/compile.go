@@ -194,6 +194,12 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 	idx := in.indexer(acc, cx)
 	trace := in.traceSite(acc, cx, false)
 	switch a.Space {
+	case Argument:
+		v := in.scalars[a.Name]
+		if a.DType.IsFloat() {
+			return cval{f: func(*state) float64 { return v.Float }}, nil
+		}
+		return cval{i: func(*state) int64 { return v.Int }}, nil
 	case Private:
 		p := in.privMems[a.Name]
 		if p.float {

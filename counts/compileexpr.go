@@ -93,21 +93,7 @@ func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
 	ctr := in.opCounter(op)
 	t := e.T
 	if t.IsFloat() {
-		var f func(a, b float64) float64
-		switch e.Op {
-		case OpAdd:
-			f = func(a, b float64) float64 { return a + b }
-		case OpSub:
-			f = func(a, b float64) float64 { return a - b }
-		case OpMul:
-			f = func(a, b float64) float64 { return a * b }
-		case OpDiv:
-			f = func(a, b float64) float64 { return a / b }
-		case OpPow:
-			f = math.Pow
-		case OpMod:
-			f = math.Mod // C's fmod: the sign of a
-		}
+		f := floatBinary(e.Op)
 		return cval{f: func(st *state) float64 {
 			a, b := x.f(st), y.f(st)
 			st.counters[ctr]++
@@ -126,6 +112,24 @@ func (in *interp) compileBinary(e *Binary, cx *cctx) (cval, error) {
 		}
 		return v
 	}}, nil
+}
+
+// floatBinary is a floating-point operator on float64 values; the
+// result is rounded to the operation's type after.
+func floatBinary(op BinOp) func(a, b float64) float64 {
+	switch op {
+	case OpAdd:
+		return func(a, b float64) float64 { return a + b }
+	case OpSub:
+		return func(a, b float64) float64 { return a - b }
+	case OpMul:
+		return func(a, b float64) float64 { return a * b }
+	case OpDiv:
+		return func(a, b float64) float64 { return a / b }
+	case OpPow:
+		return math.Pow
+	}
+	return math.Mod // C's fmod: the sign of a
 }
 
 // intBinary evaluates an integer operator of type t exactly; msg explains
@@ -187,7 +191,7 @@ var unaryFuncs = map[string]func(float64) float64{
 }
 
 var binaryFuncs = map[string]func(float64, float64) float64{
-	"pow": math.Pow, "fmin": cMin, "fmax": cMax, "fmod": math.Mod,
+	"pow": math.Pow, "fmin": cMin, "fmax": cMax, "fmod": math.Mod, "min": cMin, "max": cMax,
 }
 
 // cMin and cMax follow C's fmin and fmax: a NaN argument is ignored.
@@ -225,6 +229,18 @@ func (in *interp) compileCall(e *Call, cx *cctx) (cval, error) {
 			a := x(st)
 			st.counters[ctr]++
 			return roundTo(t, f(a))
+		}}, nil
+	}
+	if !t.IsFloat() { // max and min of integers
+		x, y := args[0].i, args[1].i
+		isMax := e.Func == "max"
+		return cval{i: func(st *state) int64 {
+			a, b := x(st), y(st)
+			st.counters[ctr]++
+			if isMax {
+				return max(a, b)
+			}
+			return min(a, b)
 		}}, nil
 	}
 	f := binaryFuncs[e.Func]

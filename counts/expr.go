@@ -152,8 +152,9 @@ type Conditional struct {
 }
 
 // Call applies one of the special functions exp, log, sqrt, rsqrt, sin,
-// cos, fabs (one argument) or pow, fmin, fmax, fmod (two arguments).
-// Arguments have type T.
+// cos, fabs (one argument) or pow, fmin, fmax, fmod, max, min (two
+// arguments). Arguments have type T; max and min take integers too (of
+// floating-point values they are fmax and fmin).
 type Call struct {
 	Func string
 	Args []Expr
@@ -232,7 +233,11 @@ func (e *Literal) String() string {
 	if !e.T.IsFloat() {
 		return strconv.FormatInt(e.Int, 10)
 	}
-	s := strconv.FormatFloat(e.Float, 'g', -1, 64)
+	size := 64
+	if e.T == F32 {
+		size = 32
+	}
+	s := strconv.FormatFloat(e.Float, 'g', -1, size)
 	if !strings.ContainsAny(s, ".eEnI") {
 		s += ".0"
 	}

@@ -16,15 +16,15 @@ import "slices"
 //	shift   = sum { ("<<" | ">>") sum }
 //	sum     = term { ("+" | "-") term }
 //	term    = unary { ("*" | "/" | "//" | "%") unary }
-//	unary   = ("-" | "+" | "~") unary | power
+//	unary   = ("-" | "+" | "~" | "(" ctype ")") unary | power
 //	power   = primary [ "**" unary ]
 //	primary = number | name [ "$" tag ] [ "[" expr { "," expr } "]" ]
 //	        | func "(" expr { "," expr } ")"
 //	        | red "(" inames "," expr ")" | "(" expr ")"
 //	inames  = name | "(" name { "," name } ")" | "[" name { "," name } "]"
 //
-// where red is sum, product, max or min, and func includes if and
-// select; an expression may also be Python's THEN if COND else ELSE.
+// where red is sum, product, max or min, func includes if and select,
+// and ctype is a C type (castTypes); an expression may also be Python's THEN if COND else ELSE.
 // Comparisons do not chain. The parser builds an untyped tree;
 // names are resolved and types inferred once the whole file is read.
 
@@ -61,6 +61,12 @@ type (
 		inames []token
 		body   rexpr
 	}
+	// rCast is C's cast (float)x.
+	rCast struct {
+		to DType
+		x  rexpr
+		at Pos
+	}
 )
 
 func (e *rNum) rpos() Pos    { return e.t.pos }
@@ -71,6 +77,7 @@ func (e *rNeg) rpos() Pos    { return e.at }
 func (e *rUnary) rpos() Pos  { return e.at }
 func (e *rCall) rpos() Pos   { return e.t.pos }
 func (e *rReduce) rpos() Pos { return e.t.pos }
+func (e *rCast) rpos() Pos   { return e.at }
 
 // exprKeywords are the words of the expression syntax, which no array,
 // iname or parameter may be named.
@@ -164,6 +171,12 @@ func (c *cursor) parseUnary() rexpr {
 	if c.accept("+") {
 		return c.parseUnary()
 	}
+	if t, ok := castTypes[c.peekAt(1).text]; ok && c.peek().is("(") && c.peekAt(1).kind == tIdent && c.peekAt(2).is(")") {
+		at := c.next().pos
+		c.next()
+		c.next()
+		return &rCast{t, c.parseUnary(), at}
+	}
 	x := c.parsePrimary()
 	if t := c.peek(); t.is("**") {
 		c.next()
@@ -188,6 +201,10 @@ func (c *cursor) parsePrimary() rexpr {
 		case c.peek().is("["):
 			c.next()
 			return &rSub{t, tag, c.parseExprs("]")}
+		case c.peek().is("(") && binaryReduction(t.text) && !c.reductionAhead():
+			// max(a[i], 0): C's max and min of two values.
+			c.next()
+			return &rCall{t, c.parseExprs(")")}
 		case c.peek().is("(") && reduceNames[t.text] != 0:
 			c.next()
 			inames := c.parseReductionInames()
@@ -214,6 +231,37 @@ func (c *cursor) parsePrimary() rexpr {
 	c.expected("an expression")
 	return nil
 }
+
+// binaryReduction reports whether a reduction's name is also C's
+// function of two values (max, min).
+func binaryReduction(name string) bool { return name == "max" || name == "min" }
+
+// reductionAhead reports whether the tokens after a reduction's name
+// begin loopy's reduction, max(NAME, ...) or max((NAME, ...), ...): its
+// first argument is a name or a tuple of names. Whether a lone NAME is
+// an iname (a reduction) or a value (C's max of two values) the
+// resolver decides.
+func (c *cursor) reductionAhead() bool {
+	if c.peekAt(1).kind == tIdent {
+		return c.peekAt(2).is(",")
+	}
+	if !c.peekAt(1).is("(") && !c.peekAt(1).is("[") {
+		return false
+	}
+	for k := 2; ; k += 2 {
+		if c.peekAt(k).kind != tIdent {
+			return false
+		}
+		if u := c.peekAt(k + 1); !u.is(",") {
+			return u.is(")") || u.is("]")
+		}
+	}
+}
+
+// castTypes are the type names of a C cast, (float)x: C's and the
+// language's own.
+var castTypes = map[string]DType{"float": F32, "double": F64, "int": I32, "long": I64,
+	"f32": F32, "f64": F64, "i32": I32, "i64": I64}
 
 // parseTag reads loopy's tag of a variable use, name$tag, written without
 // spaces.

@@ -153,6 +153,8 @@ y[i] = x[5*i]
 		{
 			// Loopy's non-consecutive case: i on l.0 strides by m*l in a and
 			// b, by m in g and h; every cell is touched (utilization 1).
+			// Loopy types 3.0 by numpy's rules, f32 beside f32 values; C,
+			// and this language, make it a double: 3.0f is loopy's.
 			name: "non-consecutive",
 			src: `kernel nc
 domain [n, m, l] -> { [i, k, j] : 0 <= i < n and 0 <= k < m and 0 <= j < l }
@@ -164,7 +166,7 @@ array h f64 [n, m]
 array e f64 [n, m]
 split i 16 i_outer i_inner
 tag i_inner l.0, i_outer g.0
-c[i, k, j] = a[i, k, j]*b[i, k, j]/3.0 + a[i, k, j]
+c[i, k, j] = a[i, k, j]*b[i, k, j]/3.0f + a[i, k, j]
 e[i, k] = g[i, k]*(2 + h[i, k])
 `,
 			params: map[string]int64{"n": 32, "m": 4, "l": 3},
@@ -209,14 +211,15 @@ domain [n] -> { [i] : 0 <= i < n }
 array x f32 [n]
 array y f64 [n]
 array o i32 [n]
-y[i] = exp(x[i]) + rsqrt(y[i])*sin(y[i]) + x[i]**2.5 + pow(y[i], 3)
+y[i] = exp(x[i]) + rsqrt(y[i])*sin(y[i]) + x[i]**2.5f + pow(y[i], 3)
 o[i] = 3*i + i // 2
-`,
+`, // i // 2 is an arithmetic shift
+
 			params: map[string]int64{"n": 7},
 			want: map[string]int64{"flop.f32.exp": 7, "flop.f32.pow": 7, "flop.f64.special": 14, "flop.f64.pow": 7,
 				"flop.f64.mul": 7, "flop.f64.add": 21, "global.load.f32.stride=0": 14, "global.load.f64.stride=0": 21,
 				"global.store.f64.stride=0": 7, "global.minldst.f64.stride=0": 7, "global.store.i32.stride=0": 7,
-				"int.i32.mul": 7, "int.i32.add": 7, "int.i32.div": 7, "launch.groups": 1, "launch.const": 1},
+				"int.i32.mul": 7, "int.i32.add": 7, "int.i32.shift": 7, "launch.groups": 1, "launch.const": 1},
 		},
 	}
 }
@@ -225,7 +228,7 @@ o[i] = 3*i + i // 2
 // enumeration, and the symbolic counts of Count against counts derived
 // by hand, and the plan against the interpreter.
 func TestHandCounts(t *testing.T) {
-	for _, c := range handCases() {
+	for _, c := range append(handCases(), cHandCases()...) {
 		t.Run(c.name, func(t *testing.T) {
 			k, err := ParseKernel(c.name+".knl", []byte(c.src), nil)
 			if err != nil {

@@ -27,6 +27,7 @@ type interp struct {
 	global       map[string]any
 	localMems    map[string]*localMem
 	privMems     map[string]*privMem
+	scalars      map[string]Number        // the scalar arguments' values
 	writes       map[string]*globalWrites // the stores to global arrays, for races
 }
 

@@ -27,10 +27,13 @@ type Kernel struct {
 	arrayIndex map[string]*Array
 }
 
-// Const is a compile-time integer constant (a "const NAME = INT" line).
+// Const is a compile-time integer constant (a "const NAME = EXPR" line).
+// Expr is a derived constant's expression as written ("BS - 2 * PH"),
+// "" where it names no other constant.
 type Const struct {
 	Name  string
 	Value int64
+	Expr  string
 }
 
 // Domain is one "domain" statement: a set of inames in isl notation. Its

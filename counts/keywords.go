@@ -7,7 +7,7 @@ import "slices"
 
 // declarationKeywords start the statements that declare rather than
 // execute; they may not stand inside a for or if block.
-var declarationKeywords = []string{"kernel", "const", "domain", "assume", "array", "local", "private", "split", "tag"}
+var declarationKeywords = []string{"kernel", "const", "domain", "assume", "array", "local", "private", "scalar", "split", "tag"}
 
 // statementKeywords start statements.
 var statementKeywords = append(slices.Clip(declarationKeywords), "barrier", "for", "if", "elif", "else", "end", "with")

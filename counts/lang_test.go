@@ -36,6 +36,10 @@ var langChecks = map[string][]langCheck{
 	"globaltemp":    {{nil, []map[string]int64{{"n": 3, "m": 5, "ell": 7}, {"n": 1, "m": 1, "ell": 1}}}},
 	"domainguard":   {{map[string]int64{"T": 8}, []map[string]int64{{"n": 37}, {"n": 9}, {"n": 3}}}},
 	"modsub":        {{nil, []map[string]int64{{"n": 5}, {"n": 4}, {"n": 1}}}},
+	"scalars":       {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
+	"minmax":        {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
+	"casts":         {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
+	"fold":          {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 }
 
 // flatParams are sizes for testdata/lang/flat.knl where the split does not
@@ -197,7 +201,8 @@ func TestLangHandCounts(t *testing.T) {
 	// predicate and then stores out and loads a and takes a sqrt there;
 	// insn_1 loads a everywhere, computes n - 3 where that holds (a
 	// bound), and loads and stores out and adds where i >= n - 3; insn_2
-	// computes i % 2 everywhere, loads a in even rows, and multiplies,
+	// computes i % 2 everywhere (an AND with 1, a bitwise operation),
+	// loads a in even rows, and multiplies,
 	// loads and stores out there; insn_3 loads a everywhere, and loads,
 	// subtracts and stores out where i <= 5.
 	guarded := func(n int64) map[string]int64 {
@@ -205,7 +210,7 @@ func TestLangHandCounts(t *testing.T) {
 		stores := c4 + c3 + even + c6
 		return map[string]int64{"global.load.f32.stride=1": 2*c4 + n + c3 + 2*even + n + c6,
 			"global.store.f32.stride=1": stores, "global.minldst.f32.stride=1": stores,
-			"flop.f32.special": c4, "flop.f32.add": c3 + c6, "flop.f32.mul": even, "int.i32.add": n, "int.i32.div": n,
+			"flop.f32.special": c4, "flop.f32.add": c3 + c6, "flop.f32.mul": even, "int.i32.add": n, "int.i32.bitwise": n,
 			"launch.groups": (n + 15) / 16, "launch.const": 1}
 	}
 	cases := []struct {

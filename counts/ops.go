@@ -7,7 +7,8 @@ type OpKind uint8
 // Operation kinds. Add covers + and - (and sum reductions); Mul covers *
 // (and product reductions); Div covers /, and for integers // and %; Pow
 // covers ** and pow(); Exp is exp(); Special is every other function
-// (log, sqrt, rsqrt, sin, cos, fabs, fmin, fmax) and max/min reductions.
+// (log, sqrt, rsqrt, sin, cos, fabs, fmin, fmax, and max and min of two
+// values, integers included) and max/min reductions.
 // Fmod is % on floating-point values. Bitwise covers the integer
 // operators & | ^ and ~, Shift the shifts << and >> (loopy's "bw" and
 // "shift"). Negation, type conversion, comparisons, and, or, not and the
@@ -73,6 +74,9 @@ func nodeOp(e Expr) (Op, bool) {
 			OpBitXor: KindBitwise, OpShl: KindShift, OpShr: KindShift}[e.Op]
 		if e.Op == OpMod && e.T.IsFloat() {
 			kind = KindFmod
+		}
+		if _, ok := PowerOfTwoDivisor(e); ok {
+			kind = map[BinOp]OpKind{OpFloorDiv: KindShift, OpMod: KindBitwise}[e.Op]
 		}
 		return Op{kind, e.T}, true
 	case *BitNot:

@@ -56,6 +56,11 @@ func splitStatements(toks []token) [][]token {
 
 // statement parses one statement, substituting constants first.
 func (b *builder) statement(toks []token) (err error) {
+	var refs []string
+	var constText string
+	if toks[0].isWord("const") {
+		refs, constText = b.constRefs(toks)
+	}
 	toks = b.substConsts(toks)
 	c := &cursor{file: b.file, toks: toks}
 	defer b.noteNames(toks)
@@ -82,7 +87,7 @@ func (b *builder) statement(toks []token) (err error) {
 		case "kernel":
 			b.kernelStmt(c, first)
 		case "const":
-			b.constStmt(c)
+			b.constStmt(c, refs, constText)
 		case "domain":
 			params, inames, set := c.parseDomainSet()
 			b.domains = append(b.domains, rawDomain{params, inames, set, first.pos})
@@ -98,6 +103,8 @@ func (b *builder) statement(toks []token) (err error) {
 			b.assume = b.assume.and(d)
 		case "array", "local", "private":
 			b.arrayStmt(c, first.text)
+		case "scalar":
+			b.scalarStmt(c)
 		case "split":
 			b.splitStmt(c)
 		case "tag":
@@ -188,23 +195,6 @@ func (b *builder) kernelStmt(c *cursor, kw token) {
 	b.name = c.ident("the kernel name")
 }
 
-func (b *builder) constStmt(c *cursor) {
-	name := c.ident("a constant name")
-	if _, dup := b.constVals[name.text]; dup {
-		c.failAt(name.pos, "constant %s declared twice", name.text)
-	}
-	if p, used := b.firstUse[name.text]; used {
-		c.failAt(name.pos, "constant %s is declared after its first use at %s", name.text, p)
-	}
-	c.expect("=")
-	v, _ := c.intLit("an integer value")
-	if o, ok := b.overrides[name.text]; ok {
-		v = o
-	}
-	b.constVals[name.text] = v
-	b.consts = append(b.consts, Const{name.text, v})
-}
-
 func (b *builder) arrayStmt(c *cursor, kw string) {
 	a := rawArray{name: c.ident("an array name"), space: map[string]Space{"array": Global, "local": Local, "private": Private}[kw]}
 	if reservedName(a.name.text) {
@@ -238,6 +228,33 @@ func (b *builder) arrayStmt(c *cursor, kw string) {
 		default:
 			c.failAt(o.pos, "unknown order %q (want F for column-major or C for row-major)", o.text)
 		}
+	}
+	b.arrays = append(b.arrays, a)
+}
+
+// scalarStmt reads "scalar NAME DTYPE [= VALUE]", a scalar kernel
+// argument.
+func (b *builder) scalarStmt(c *cursor) {
+	a := rawArray{name: c.ident("a scalar argument's name"), space: Argument}
+	if reservedName(a.name.text) {
+		c.failAt(a.name.pos, "%q is reserved and cannot name a scalar argument", a.name.text)
+	}
+	dt := c.ident("a type (f32, f64, i32, i64)")
+	var ok bool
+	if a.dtype, ok = parseDType(dt.text); !ok {
+		c.failAt(dt.pos, "unknown type %q (want f32, f64, i32 or i64)", dt.text)
+	}
+	if c.peek().is("[") {
+		c.failAt(c.peek().pos, "a scalar argument has no shape: declare an array with 'array %s %s [EXTENT, ...]'", a.name.text, dt.text)
+	}
+	if c.accept("=") {
+		if t := c.peek(); t.is("-") {
+			a.value = append(a.value, c.next())
+		}
+		if t := c.peek(); t.kind != tInt && t.kind != tFloat {
+			c.expected("a number, the value of " + a.name.text)
+		}
+		a.value = append(a.value, c.next())
 	}
 	b.arrays = append(b.arrays, a)
 }

@@ -257,7 +257,16 @@ func TestTyping(t *testing.T) {
 	const head = "kernel k\ndomain [n] -> { [i, j] : 0 <= i, j < n }\narray a f32 [n]\narray d f64 [n]\narray o i32 [n]\narray q i64 [n]\n"
 	cases := []struct{ insn, want string }{
 		{"a[i] = 2*a[i]", "a[i] = (2.0f * a[i])"},
-		{"a[i] = a[i]/3.0 + a[i]", "a[i] = ((a[i] / 3.0f) + a[i])"},
+		{"a[i] = a[i]/3.0f + a[i]", "a[i] = ((a[i] / 3.0f) + a[i])"},
+		// C's double promotion: an unsuffixed float literal is a double.
+		{"a[i] = a[i]/3.0 + a[i]", "a[i] = f32(((f64(a[i]) / 3.0) + f64(a[i])))"},
+		{"a[i] = 0.5*a[i]", "a[i] = f32((0.5 * f64(a[i])))"},
+		{"a[i] = a[i]**2.5", "a[i] = f32((f64(a[i]) ** 2.5))"},
+		{"a[i] = a[i] + 2", "a[i] = (a[i] + 2.0f)"},
+		{"a[i] = 0.5 + 0.25", "a[i] = 0.75f"},
+		{"d[i] = 2.5*i", "d[i] = (2.5 * f64(i))"},
+		{"a[i] = 0.5f*a[i]", "a[i] = (0.5f * a[i])"},
+		{"d[i] = 0.5f*d[i]", "d[i] = (0.5 * d[i])"},
 		{"d[i] = a[i] + d[i]", "d[i] = (f64(a[i]) + d[i])"},
 		{"a[i] = a[i] + i", "a[i] = (a[i] + f32(i))"},
 		{"d[i] = i*2.5", "d[i] = (f64(i) * 2.5)"},
@@ -266,9 +275,9 @@ func TestTyping(t *testing.T) {
 		{"o[i] = 2*i + 1", "o[i] = ((2 * i) + 1)"},
 		{"q[i] = o[i] + i", "q[i] = i64((o[i] + i))"},
 		{"q[i] = q[i] + o[i]", "q[i] = (q[i] + i64(o[i]))"},
-		{"a[i] = 1 + 2", "a[i] = (1.0f + 2.0f)"},
-		{"o[i] = 1.5", "o[i] = i32(1.5)"},
-		{"d[i] = exp(1)", "d[i] = exp(1.0)"},
+		{"a[i] = 1 + 2", "a[i] = 3.0f"},
+		{"o[i] = 1.5", "o[i] = 1"},
+		{"d[i] = exp(1)", "d[i] = 2.718281828459045"},
 		{"a[i] = pow(a[i], 2)", "a[i] = pow(a[i], 2.0f)"},
 		{"a[i] = a[i]**2", "a[i] = (a[i] ** 2.0f)"},
 		{"a[i] = -a[i] + -1", "a[i] = (-a[i] + -1.0f)"},
@@ -305,7 +314,7 @@ for i
   o[i] = i & 3 | i << 1 ^ ~i {id=bits, tags=x:y}
   barrier
   if i > 2
-    a$t[i] = a[i] % 2.5 {id=mod}
+    a$t[i] = a[i] % 2.5f {id=mod}
   elif i == 1
     o[i] = 7
   else

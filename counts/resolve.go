@@ -2,6 +2,7 @@ package counts
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"path"
 	"slices"
@@ -25,13 +26,6 @@ type scope struct {
 	bound   []string       // reduction inames bound around the current node
 	used    map[string]Pos // inames used outside reductions that bind them
 	reduced map[string]Pos // every reduction iname of the instruction
-}
-
-// resolveBailout aborts the resolution of a statement with an error.
-type resolveBailout struct{ err error }
-
-func (r *resolver) fail(pos Pos, format string, args ...any) {
-	panic(resolveBailout{r.errf(pos, format, args...)})
 }
 
 func (r *resolver) statements() (err error) {
@@ -167,6 +161,9 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	var lhs *Access
 	if !s.decl {
 		lhs = r.access(s.lhs, sc, "assignment")
+		if a := lhs.Array; a.Space == Argument {
+			r.fail(lhs.At, "scalar %s is a kernel argument and cannot be assigned: copy it into a temporary (<> t = %s) and assign that", a.Name, a.Name)
+		}
 	}
 	var pred Expr
 	for _, p := range s.preds {
@@ -181,7 +178,10 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	if s.decl {
 		lhs = r.declare(s, rhs.Type(), w, sc)
 	}
-	rhs = r.coerce(rhs, w, lhs.Type())
+	rhs = r.fold(r.coerce(rhs, w, lhs.Type()))
+	if pred != nil {
+		pred = r.fold(pred)
+	}
 	for n, p := range sc.reduced {
 		if _, ok := sc.used[n]; ok {
 			r.fail(p, "iname %s is reduced over but also used outside the reduction", n)
@@ -393,6 +393,8 @@ func (r *resolver) affine(e rexpr, sc *scope) Affine {
 			return a
 		case r.isParam[n]:
 			return Affine{Terms: []Term{{n, 1}}}
+		case r.k.arrayIndex[n] != nil && r.k.arrayIndex[n].Space == Argument:
+			r.fail(e.t.pos, "data-dependent subscript: %s is a scalar argument, whose value the counts do not know; an integer that subscripts must be a size parameter (leave out 'scalar %s' and use %s as a parameter)", n, n, n)
 		case r.k.arrayIndex[n] != nil:
 			r.fail(e.t.pos, "data-dependent subscript: %s is an array; subscripts must be affine in inames and parameters", n)
 		}
@@ -485,7 +487,14 @@ func (r *resolver) typeExpr(e rexpr, sc *scope) (Expr, weakness) {
 		return r.binary(e, sc)
 	case *rCall:
 		return r.call(e, sc)
+	case *rCast:
+		return r.cast(e, sc), strong
 	case *rReduce:
+		if n := e.inames[0].text; binaryReduction(e.t.text) && len(e.inames) == 1 && r.k.inameIndex[n] == nil && r.splitInto[n] == [2]string{} &&
+			(r.k.arrayIndex[n] != nil || r.isParam[n]) {
+			// max(x, y) of a value x that is no iname: C's max.
+			return r.call(&rCall{e.t, []rexpr{&rName{t: e.inames[0]}, e.body}}, sc)
+		}
 		return r.reduce(e, sc)
 	}
 	r.fail(e.rpos(), "unsupported expression")
@@ -584,10 +593,12 @@ func combine(x DType, wx weakness, y DType, wy weakness) (DType, weakness) {
 		}
 		return I32, weakInt
 	case wx != strong:
-		x, y, wx = y, x, wy
+		x, y, wy = y, x, wx
 		fallthrough
 	case wy != strong:
-		if wy == weakFloat && !x.IsFloat() {
+		if wy == weakFloat {
+			// C's double promotion: 0.5 is a double, so 0.5*x of an f32
+			// x is an f64 operation (0.5f*x is f32).
 			return F64, strong
 		}
 		return x, strong
@@ -654,6 +665,9 @@ func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 	if name == "if" || name == "select" {
 		return r.conditional(e, sc)
 	}
+	if binaryReduction(name) {
+		return r.minMax(e, sc)
+	}
 	arity, ok := funcArity[name]
 	if !ok {
 		if reduceNames[name] != 0 {
@@ -683,7 +697,11 @@ func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 		}
 	}
 	if !t.IsFloat() {
-		r.fail(e.t.pos, "%s needs floating-point arguments, not %s", name, t)
+		hint := ""
+		if name == "fmax" || name == "fmin" {
+			hint = fmt.Sprintf(" (write %s(a, b) for the %s of integers)", name[1:], name[1:])
+		}
+		r.fail(e.t.pos, "%s needs floating-point arguments, not %s%s", name, t, hint)
 	}
 	if w == strong {
 		for i := range args {
@@ -691,6 +709,36 @@ func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 		}
 	}
 	return &Call{Func: name, Args: args, T: t, At: e.t.pos}, w
+}
+
+// cast resolves C's cast (T)x: a conversion where x's type is not T
+// (nothing where it is), and a literal of type T where x is literals
+// only, which a compiler converts at compile time.
+func (r *resolver) cast(e *rCast, sc *scope) Expr {
+	x, w := r.value(e.x, sc)
+	if w != strong {
+		return r.settle(x, e.to)
+	}
+	if x.Type() == e.to {
+		return x
+	}
+	return &Cast{X: x, T: e.to}
+}
+
+// minMax resolves C's max(x, y) and min(x, y) of two values: integer
+// max and min, or fmax and fmin of floating-point values.
+func (r *resolver) minMax(e *rCall, sc *scope) (Expr, weakness) {
+	name := e.t.text
+	if len(e.args) != 2 {
+		r.fail(e.t.pos, "%s takes 2 arguments, not %d: write %s(x, y), or %s(iname, expr) for a reduction", name, len(e.args), name, name)
+	}
+	x, wx := r.value(e.args[0], sc)
+	y, wy := r.value(e.args[1], sc)
+	t, w := combine(x.Type(), wx, y.Type(), wy)
+	if w == strong {
+		x, y = r.coerce(x, wx, t), r.coerce(y, wy, t)
+	}
+	return &Call{Func: name, Args: []Expr{x, y}, T: t, At: e.t.pos}, w
 }
 
 func (r *resolver) reduce(e *rReduce, sc *scope) (Expr, weakness) {

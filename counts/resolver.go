@@ -14,6 +14,13 @@ func (r *resolver) errf(pos Pos, format string, args ...any) error {
 	return errorf(r.b.file, pos, format, args...)
 }
 
+// resolveBailout aborts the resolution of a statement with an error.
+type resolveBailout struct{ err error }
+
+func (r *resolver) fail(pos Pos, format string, args ...any) {
+	panic(resolveBailout{r.errf(pos, format, args...)})
+}
+
 // unknownIname explains why name is not an iname.
 func (r *resolver) unknownIname(pos Pos, name, context string) error {
 	if parts, ok := r.splitInto[name]; ok {

@@ -22,7 +22,10 @@ type RunOptions struct {
 // Run executes a kernel with the reference interpreter at concrete
 // parameters. arrays maps every global array's name to a Go slice of its
 // element type ([]float32, []float64, []int32 or []int64) holding exactly
-// the array's number of elements; stores write into these slices.
+// the array's number of elements; stores write into these slices. It may
+// also map a scalar argument's name to its value (a Go number its type
+// holds exactly); a scalar argument not in arrays takes its declared
+// value (Array.Value).
 //
 // Execution follows the kernel's schedule work-group by work-group (in
 // order of group index, axis 0 fastest). Within a group the work-items
@@ -81,6 +84,7 @@ func (in *interp) bindArrays(arrays map[string]any) error {
 	in.global = map[string]any{}
 	in.localMems = map[string]*localMem{}
 	in.privMems = map[string]*privMem{}
+	in.scalars = map[string]Number{}
 	in.writes = map[string]*globalWrites{}
 	for _, a := range in.k.Arrays {
 		ext := make([]int64, len(a.Shape))
@@ -116,11 +120,20 @@ func (in *interp) bindArrays(arrays map[string]any) error {
 			in.localMems[a.Name] = newLocalMem(a.DType, int(n))
 		case Private:
 			in.privMems[a.Name] = &privMem{size: int(n), float: a.DType.IsFloat()}
+		case Argument:
+			in.scalars[a.Name] = a.Value
+			if v, ok := arrays[a.Name]; ok {
+				lit, err := scalarData(a, v)
+				if err != nil {
+					return errorf(in.k.File, a.Pos, "%v", err)
+				}
+				in.scalars[a.Name] = lit
+			}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(arrays)) {
-		if a := in.k.arrayIndex[name]; a == nil || a.Space != Global {
-			return errorf(in.k.File, Pos{}, "data given for %s, which is not a global array of the kernel", name)
+		if a := in.k.arrayIndex[name]; a == nil || (a.Space != Global && a.Space != Argument) {
+			return errorf(in.k.File, Pos{}, "data given for %s, which is not a global array or scalar argument of the kernel", name)
 		}
 	}
 	nwi := in.g.local[0] * in.g.local[1] * in.g.local[2]

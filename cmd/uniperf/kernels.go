@@ -173,7 +173,7 @@ func showKernel(w io.Writer, name, lang string, constFlags []string) error {
 		return err
 	}
 	if lang == "knl" {
-		_, err = io.WriteString(w, withConsts(string(src), k.ConstMap()))
+		_, err = io.WriteString(w, withConsts(string(src), literalConsts(k)))
 		return err
 	}
 	code, err := codegen.Generate(k, backend)
@@ -182,6 +182,19 @@ func showKernel(w io.Writer, name, lang string, constFlags []string) error {
 	}
 	_, err = io.WriteString(w, code.Source)
 	return err
+}
+
+// literalConsts maps the constants that name no other constant to their
+// values: a derived one (const S = BS - 2*PH) keeps its expression, which
+// follows the others.
+func literalConsts(k *counts.Kernel) map[string]int64 {
+	m := map[string]int64{}
+	for _, c := range k.Consts {
+		if c.Expr == "" {
+			m[c.Name] = c.Value
+		}
+	}
+	return m
 }
 
 // withConsts returns a kernel's text with each const declaration given

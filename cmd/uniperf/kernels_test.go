@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 func TestKernelsList(t *testing.T) {
@@ -119,6 +121,22 @@ func TestKernelsShowErrors(t *testing.T) {
 	} {
 		if code, out := runShow(t, args...); code != 2 || out != "" {
 			t.Errorf("%v: exit %d, output %q; want exit 2 and no output", args, code, out)
+		}
+	}
+}
+
+// --lang knl writes an overridden constant's value and keeps a derived
+// constant's expression, which follows it.
+func TestWithConstsKeepsDerived(t *testing.T) {
+	src := "kernel k\nconst BS = 16\nconst PH = 2\nconst S = BS - 2*PH\ndomain [n] -> { [i] : 0 <= i < n }\n"
+	k, err := counts.ParseKernel("k.knl", []byte(src), map[string]int64{"PH": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := withConsts(src, literalConsts(k))
+	for _, want := range []string{"const BS = 16\n", "const PH = 1\n", "const S = BS - 2*PH\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the kernel lacks %q:\n%s", want, out)
 		}
 	}
 }

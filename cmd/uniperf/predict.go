@@ -22,6 +22,7 @@ type predictOptions struct {
 	model       string
 	deviceFiles []string
 	strict      bool
+	unpriced    bool
 	plot        string
 	measured    []string
 	warnShare   float64
@@ -56,7 +57,10 @@ weight (s/op), seconds and share of the total, largest first, so the
 operations that dominate are at the top. A property the kernel has but the
 weights do not price (no measurement kernel exercised it) is priced at
 zero with a warning that names it and its share of the kernel's counts;
---strict makes it an error. A warning also says where more than
+--strict makes it an error. Where more than half of the kernel's counts
+have no weight, the prediction would be mostly launch overhead, and
+predict refuses it (exit 2) unless --allow-unpriced is given. A warning
+also says where more than
 --warn-share (default 0.25) of a prediction rests on weights that the
 non-negative fit held at zero (measured as their share of the counts,
 since they add no time) or that the measurement rows determine weakly
@@ -153,6 +157,7 @@ func init() {
 	f.StringVar(&predictOpts.plot, "plot", "", "draw the predicted time across the parameter sets to this SVG file")
 	f.StringArrayVar(&predictOpts.measured, "measured", nil, "with --plot: measurement tables whose rows of the kernel are drawn beside the predictions (repeatable)")
 	f.BoolVar(&predictOpts.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero with a warning")
+	f.BoolVar(&predictOpts.unpriced, "allow-unpriced", false, "predict even where more than half of the kernel's counts have no weight (priced at zero), rather than refuse")
 	f.Float64Var(&predictOpts.warnShare, "warn-share", defaultWarnShare, warnShareUsage)
 	f.IntVar(&predictOpts.banks, "banks", 0, "local-memory banks you expect the weights to count with (an error where they differ; default: the weights' layout)")
 	f.IntVar(&predictOpts.bankBytes, "bank-bytes", 0, "bytes per local-memory bank you expect the weights to count with (an error where they differ; default: the weights' layout)")
@@ -261,6 +266,9 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 		}
 		t, terms, l, err := counter.PredictLaunch(w, kernel, consts, p)
 		warnUnweighted(kernel, p, terms)
+		if err == nil && !opts.unpriced {
+			err = mostlyUnpriced(kernel, p, terms)
+		}
 		warnDoubt(kernel, p, w, terms, opts.warnShare)
 		if err == nil {
 			err = finite(kernel, p, t)
@@ -447,6 +455,26 @@ func printExplain(out io.Writer, p modelPrediction) error {
 		fmt.Fprintf(tw, "%s\t%.6g\t%s\t%s\n", q.Name, q.Value, q.Unit, q.Note)
 	}
 	return tw.Flush()
+}
+
+// mostlyUnpriced refuses a prediction where more than half of the
+// kernel's counts have no weight: priced at zero, they leave a number
+// that is mostly launch overhead.
+func mostlyUnpriced(kernel string, params map[string]int64, terms []fit.Term) error {
+	total, unpriced := 0.0, 0.0
+	var names []string
+	for _, t := range terms {
+		total += t.Count
+		if t.Unweighted {
+			unpriced += t.Count
+			names = append(names, t.Property)
+		}
+	}
+	if unpriced <= total/2 {
+		return nil
+	}
+	return fmt.Errorf("%s at %s: %.3g%% of the kernel's counts have no weight (%s), so the prediction would be mostly launch overhead; fit weights from tables with measurement kernels that exercise them, or pass --allow-unpriced to price them at zero anyway",
+		kernel, setString(params), 100*unpriced/total, strings.Join(names, ", "))
 }
 
 // warnUnweighted warns on stderr of each property of a prediction that the

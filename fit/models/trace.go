@@ -353,7 +353,7 @@ func (b *traceBuilder) node(g *dag, e counts.Expr, s *counts.Instruction, region
 		// branches, one after the other (SIMT), so both are priced.
 		return b.joined(g, walk, e.Cond, e.Then, e.Else)
 	case *counts.Access:
-		if e.Array.Space == counts.Private {
+		if sp := e.Array.Space; sp == counts.Private || sp == counts.Argument {
 			return -1, nil
 		}
 		id := len(g.deps)

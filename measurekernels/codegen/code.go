@@ -11,12 +11,15 @@ type Code struct {
 	Entry   string // the kernel function's name
 	Source  string
 	// Args are the kernel function's parameters in order: the global
-	// arrays (as buffers) and the size parameters (as 32-bit integers).
+	// arrays (as buffers), the scalar arguments (by value, of their
+	// types) and the size parameters (as 32-bit integers).
 	Args []Arg
 }
 
 // Arg is one parameter of a generated kernel.
 type Arg struct {
-	Name  string
-	Array *counts.Array // the global array, or nil for a size parameter
+	Name string
+	// Array is the global array or scalar argument (Space
+	// counts.Argument), or nil for a size parameter.
+	Array *counts.Array
 }

@@ -349,6 +349,14 @@ func (e *emitter) binary(x *counts.Binary, within []string, depth int) (string, 
 		}
 		fallthrough
 	case counts.OpFloorDiv:
+		if k, ok := counts.PowerOfTwoDivisor(x); ok {
+			// Rounding towards negative infinity, // 2^k is an arithmetic
+			// shift and % 2^k an AND, as the counts price them.
+			if x.Op == counts.OpFloorDiv {
+				return fmt.Sprintf("(%s >> %d)", l, k), nil
+			}
+			return "(" + l + " & " + e.literal(&counts.Literal{Int: x.Y.(*counts.Literal).Int - 1, T: x.T}) + ")", nil
+		}
 		name := map[counts.BinOp]string{counts.OpFloorDiv: "floordiv", counts.OpMod: "floormod"}[x.Op] + "_" + x.T.String()
 		e.helpers[name] = true
 		return name + "(" + l + ", " + r + ")", nil
@@ -368,6 +376,11 @@ func (e *emitter) call(x *counts.Call, within []string, depth int) (string, erro
 	switch x.Func {
 	case "exp", "log", "sqrt", "rsqrt", "sin", "cos", "fabs", "pow", "fmin", "fmax", "fmod":
 		return e.d.function(x.Func, x.T) + "(" + strings.Join(args, ", ") + ")", nil
+	case "max", "min":
+		if x.T.IsFloat() {
+			return e.d.function("f"+x.Func, x.T) + "(" + strings.Join(args, ", ") + ")", nil
+		}
+		return x.Func + "(" + strings.Join(args, ", ") + ")", nil
 	}
 	return "", fmt.Errorf("function %s", x.Func)
 }

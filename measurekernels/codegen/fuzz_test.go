@@ -56,28 +56,37 @@ func FuzzGenerate(f *testing.F) {
 // checkCode compares generated code with the kernel it came from: the
 // entry is the kernel's name, declared with the backend's qualifiers and
 // the parameters Args lists; Args are global arrays of the kernel in
-// declaration order, then its size parameters; every instruction has
-// its code (marked by its id); brackets balance.
+// declaration order, then its scalar arguments, then its size
+// parameters; every instruction has its code (marked by its id);
+// brackets balance.
 func checkCode(k *counts.Kernel, b gpu.Backend, code *codegen.Code) string {
 	if code.Entry != k.Name {
 		return fmt.Sprintf("entry %q for kernel %q", code.Entry, k.Name)
 	}
-	var arrays, params []string
+	var arrays, scalars, params []string
 	for _, a := range code.Args {
-		if a.Array != nil {
-			arrays = append(arrays, a.Name)
-		} else {
+		switch {
+		case a.Array == nil:
 			params = append(params, a.Name)
+		case a.Array.Space == counts.Argument:
+			scalars = append(scalars, a.Name)
+		case len(scalars) == 0 && len(params) == 0:
+			arrays = append(arrays, a.Name)
+		default:
+			return fmt.Sprintf("args %v: global array %s after a scalar or parameter", code.Args, a.Name)
 		}
 	}
-	var global []string
+	var global, wantScalars []string
 	for _, a := range k.Arrays {
-		if a.Space == counts.Global {
+		switch a.Space {
+		case counts.Global:
 			global = append(global, a.Name)
+		case counts.Argument:
+			wantScalars = append(wantScalars, a.Name)
 		}
 	}
-	if !isSubsequence(arrays, global) || len(arrays)+len(params) != len(code.Args) || !slices.Equal(params, k.Params) {
-		return fmt.Sprintf("args %v: want global arrays of %v in order, then the parameters %v", code.Args, global, k.Params)
+	if !isSubsequence(arrays, global) || !slices.Equal(scalars, wantScalars) || len(arrays)+len(scalars)+len(params) != len(code.Args) || !slices.Equal(params, k.Params) {
+		return fmt.Sprintf("args %v: want global arrays of %v in order, then the scalar arguments %v, then the parameters %v", code.Args, global, wantScalars, k.Params)
 	}
 	head := "__kernel void " + k.Name + "("
 	if b == gpu.CUDA {

@@ -43,6 +43,13 @@ func generate(k *counts.Kernel, b gpu.Backend, dom domain) (*Code, error) {
 		params = append(params, strings.TrimSpace(fmt.Sprintf("%s %s *%s", d.global, d.ctype(a.DType), a.Name)))
 		code.Args = append(code.Args, Arg{Name: a.Name, Array: a})
 	}
+	for _, a := range k.Arrays {
+		if a.Space == counts.Argument {
+			e.use(a.DType)
+			params = append(params, d.ctype(a.DType)+" "+a.Name)
+			code.Args = append(code.Args, Arg{Name: a.Name, Array: a})
+		}
+	}
 	for _, p := range k.Params {
 		params = append(params, "int "+p)
 		code.Args = append(code.Args, Arg{Name: p})
@@ -74,7 +81,7 @@ func generate(k *counts.Kernel, b gpu.Backend, dom domain) (*Code, error) {
 		}
 	}
 	for _, a := range k.Arrays {
-		if a.Space == counts.Global {
+		if a.Space == counts.Global || a.Space == counts.Argument {
 			continue
 		}
 		decl, err := declaration(d, a)

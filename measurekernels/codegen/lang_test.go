@@ -36,6 +36,10 @@ var langCases = map[string]libraryCase{
 	"globaltemp":       {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 7}, {"n": 1, "m": 1, "ell": 1}}},
 	"domainguard":      {[]consts{{"T": 8}, {"T": 3}}, []params{{"n": 37}, {"n": 9}, {"n": 3}}},
 	"modsub":           {[]consts{nil, {"T": 5}}, []params{{"n": 5}, {"n": 1}}},
+	"scalars":          {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
+	"minmax":           {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
+	"casts":            {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
+	"fold":             {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 }
 
 // langKernels returns the names of the kernels in langDir.
@@ -140,7 +144,7 @@ func TestLangLazyForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"\t\tif (floormod_i32(", "\t\t} else {\n", "\t\tint cnd", "\t\tif (cnd"} {
+	for _, want := range []string{"\t\tif (((8*i_out + i_in) & (1)) == (0)) {", "\t\t} else {\n", "\t\tint cnd", "\t\tif (cnd"} {
 		if !strings.Contains(code.Source, want) {
 			t.Errorf("source lacks %q:\n%s", want, code.Source)
 		}

@@ -264,3 +264,18 @@ func splitmix(x uint64) uint64 {
 	x = (x ^ x>>27) * 0x94D049BB133111EB
 	return x ^ x>>31
 }
+
+// scalarArg is a scalar argument's declared value as the Go type of its
+// kernel parameter.
+func scalarArg(a *counts.Array) any {
+	v := a.Value
+	switch a.DType {
+	case counts.F32:
+		return float32(v.Float)
+	case counts.F64:
+		return v.Float
+	case counts.I32:
+		return int32(v.Int)
+	}
+	return v.Int
+}

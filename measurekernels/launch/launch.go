@@ -130,11 +130,15 @@ func (k *Kernel) FillInputs(bufs Buffers, sizes map[string]int64, seed uint64) e
 	return nil
 }
 
-// Bind sets the arguments: buffers for arrays, 32-bit integers for
-// parameters.
+// Bind sets the arguments: buffers for arrays, their declared values
+// for scalar arguments, 32-bit integers for parameters.
 func (k *Kernel) Bind(bufs Buffers, params map[string]int64) error {
 	args := make([]any, len(k.Code.Args))
 	for i, a := range k.Code.Args {
+		if a.Array != nil && a.Array.Space == counts.Argument {
+			args[i] = scalarArg(a.Array)
+			continue
+		}
 		if a.Array != nil {
 			args[i] = bufs[a.Name]
 			continue
