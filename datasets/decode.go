@@ -3,6 +3,7 @@ package datasets
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -16,7 +17,13 @@ import (
 // Read reads and validates the measurement table at path. Every problem is
 // an *Error naming the file and, where it applies, the column and row.
 func Read(path string) (*Table, error) {
-	f, err := inputfile.Open(path)
+	return read(path, inputfile.Open)
+}
+
+// read reads the table at path, opened with open: inputfile.Open for an
+// input, inputfile.OpenOutput for the table a Writer resumes.
+func read(path string, open func(string) (*os.File, error)) (*Table, error) {
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,11 @@ Exit status:
   2    bad input or usage: syntax errors (with file:line:col, or SET:line:col),
        unbounded sets, missing parameters, corrupt tables, inputs that are not
        regular files or exceed --max-input, flags out of range, unknown
-       commands or help topics
+       commands or help topics; an output (--out, --plot) that is one of the
+       command's inputs (the same file, through any link), a symbolic link
+       (/dev/stdout among them: leave --out out to write to standard
+       output) or not a regular file: outputs replace their path, so none
+       is written through a link or over a device
   1    a fault of the device, its driver or the system (a failed launch, an
        unwritable output)
   130  interrupted (SIGINT; 143 for SIGTERM): a measurement keeps every row
@@ -106,6 +110,8 @@ var stderr io.Writer = os.Stderr
 // run executes the command line and returns the process exit status.
 func run(args []string) int {
 	strictCommands(args)
+	// No output of the command may replace one of its inputs.
+	defer inputfile.Guard()()
 	rootCmd.SetArgs(args)
 	// Commands print with fmt and do not all look at write errors; a full
 	// disk or a closed pipe must not exit 0 with the output lost.

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit/weightsio"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -393,4 +394,83 @@ func interruptAndResume(t *testing.T, dir string) map[int]int {
 	}
 	t.Logf("interrupt: %d rows seen, %d after the interrupt, %d after resuming", len(before.Rows), len(after.Rows), len(final.Rows))
 	return codes
+}
+
+// TestOutputNeverAnInput names, as the output of every command that writes
+// one, one of its inputs: the same path, another spelling of it, a hard
+// link and a symbolic link to it; and, as an output, a symbolic link
+// (/dev/stdout among them). Each must exit 2 naming the output (and the
+// input it is), and leave every file as it was (issue 45: fit T --out T
+// replaced the measurement table with weights, exit 0).
+func TestOutputNeverAnInput(t *testing.T) {
+	dir := t.TempDir()
+	shipped, err := datasets.ShippedBytes(shippedTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := filepath.Join(dir, "T.arrow")
+	if err := os.WriteFile(table, shipped, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, msg := runAll(t, "fit", table, "--out", filepath.Join(dir, "W.arrow")); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, msg)
+	}
+	weights := filepath.Join(dir, "W.arrow")
+	hard, sym := filepath.Join(dir, "hard.arrow"), filepath.Join(dir, "sym.arrow")
+	if err := os.Link(table, hard); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(table, sym); err != nil {
+		t.Fatal(err)
+	}
+	respelt := dir + "/./T.arrow"
+	cases := []struct {
+		args []string
+		want string // what the message says after "uniperf: OUTPUT: "
+	}{
+		{[]string{"fit", table, "--out", table}, "this output is the input " + table},
+		{[]string{"fit", table, "--out", hard}, "this output is the same file as the input " + table},
+		{[]string{"fit", sym, "--out", table}, "this output is the same file as the input " + sym},
+		{[]string{"fit", table, "--out", respelt}, "this output is the same file as the input " + table},
+		{[]string{"fit", table, "--model", "hongkim", "--out", table}, "this output is the input " + table},
+		{[]string{"table", table, "--format", "csv", "--out", table}, "this output is the input " + table},
+		{[]string{"table", table, "--format", "parquet", "--out", hard}, "this output is the same file as the input " + table},
+		{[]string{"validate", "--weights", weights, table, "--warn-share", "1", "--plot", table}, "this output is the input " + table},
+		{[]string{"validate", "--weights", weights, table, "--warn-share", "1", "--plot", weights}, "this output is the input " + weights},
+		{[]string{"export", weights, "--out", weights}, "this output is the input " + weights},
+		{[]string{"export", weights, "--format", "arrow", "--out", weights}, "this output is the input " + weights},
+		{[]string{"export", weights, "--plot", weights}, "this output is the input " + weights},
+		{[]string{"predict", "--weights", weights, "global_copy", "--param", "n=1024,2048", "--warn-share", "1", "--plot", weights}, "this output is the input " + weights},
+		{[]string{"compare", table, "--out", table}, "this output is the input " + table},
+		{[]string{"compare", table, "--plot", hard}, "this output is the same file as the input " + table},
+		{[]string{"measure", "global_copy", "--device", "opencl", "--param", "n=1024", "--compare-with", weights, "--out", weights}, "this output is the input " + weights},
+		// Symbolic links as outputs: the rename would replace the link.
+		{[]string{"fit", "embedded:" + shippedTable, "--out", sym}, "a symbolic link (to " + table + "), which an output would replace rather than write through: name " + table + " itself"},
+		{[]string{"table", "embedded:" + shippedTable, "--format", "csv", "--out", "/dev/stdout"}, "a symbolic link (to /proc/self/fd/1), which an output would replace rather than write through: leave the output out to write to standard output"},
+		{[]string{"measure", "--device", "opencl", "--kernels", "empty", "--out", sym}, "a symbolic link (to " + table + ")"},
+	}
+	var batch [][]string
+	for _, c := range cases {
+		batch = append(batch, c.args)
+	}
+	robustFamily(t, "outputs", batch, func(i, code int, msg string) string {
+		args := cases[i].args
+		out := args[slices.IndexFunc(args, func(a string) bool { return a == "--out" || a == "--plot" })+1]
+		if code != 2 || !strings.HasPrefix(msg, "uniperf: "+out+": "+cases[i].want) {
+			return fmt.Sprintf("want 2 and %q", "uniperf: "+out+": "+cases[i].want)
+		}
+		return ""
+	})
+	if data, err := os.ReadFile(table); err != nil || !bytes.Equal(data, shipped) {
+		t.Errorf("the measurement table was changed (%v)", err)
+	}
+	if target, err := os.Readlink(sym); err != nil || target != table {
+		t.Errorf("the symbolic link is now %q, %v", target, err)
+	}
+	if target, err := os.Readlink("/dev/stdout"); err != nil || target != "/proc/self/fd/1" {
+		t.Errorf("/dev/stdout is no longer a link to /proc/self/fd/1: %q, %v", target, err)
+	}
+	if _, err := weightsio.ReadWeights(weights); err != nil {
+		t.Errorf("the weights were damaged: %v", err)
+	}
 }
