@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"slices"
 	"strings"
@@ -29,12 +27,8 @@ func writeCalibration(path string, m models.Model, device string, d *gpus.Device
 // restores the model, which must be the one asked for.
 func readCalibration(path, model string) (*models.CalibrationFile, models.Model, error) {
 	data, err := inputfile.ReadFile(path)
-	var pe *fs.PathError
-	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
-		return nil, nil, systemFailure(err)
-	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, readError(err)
 	}
 	return models.DecodeCalibration(path, data, model)
 }
@@ -51,11 +45,7 @@ func deviceParams(device, file string) (*gpus.Device, error) {
 		return d, nil
 	}
 	d, err := gpus.Load(file)
-	var pe *fs.PathError
-	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
-		return nil, systemFailure(err)
-	}
-	return d, err
+	return d, readError(err)
 }
 
 // byDevice groups the loaded tables by the device they were measured on.

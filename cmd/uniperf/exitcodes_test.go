@@ -142,6 +142,46 @@ func TestExitCodePolicy(t *testing.T) {
 			t.Errorf("uniperf %s > /dev/full: %v, want exit 1", strings.Join(args, " "), err)
 		}
 	}
+	// A closed standard output (a reader that stopped, as head does) ends
+	// the command quietly with 141, however it writes.
+	for _, args := range [][]string{
+		{"kernels", "list"},
+		{"card", "{ [i] : 0 <= i < 3 }"},
+		{"table", "embedded:pocl-epyc-quick", "--format", "csv"},
+		{"kernels", "show", "global_copy"},
+	} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		cmd := uniperfProcess(args...)
+		cmd.Stdout = w
+		var msg strings.Builder
+		cmd.Stderr = &msg
+		cmd.Run()
+		w.Close()
+		if code := cmd.ProcessState.ExitCode(); code != exitClosedPipe || msg.Len() > 0 {
+			t.Errorf("uniperf %s | (closed): exit %d (%v), stderr %q; want %d and no message", strings.Join(args, " "), code, cmd.ProcessState, msg.String(), exitClosedPipe)
+		}
+	}
+	// A path that cannot name a file is bad input, as a missing file is:
+	// a file where a directory is needed (ENOTDIR), a name over 255 bytes.
+	long := filepath.Join(dir, strings.Repeat("a", 300)+".arrow")
+	notDir := filepath.Join(badKnl, "t.arrow")
+	for _, args := range [][]string{
+		{"table", notDir}, {"table", long},
+		{"fit", "embedded:pocl-epyc-quick", "--out", notDir}, {"fit", "embedded:pocl-epyc-quick", "--out", long},
+		{"export", notDir}, {"predict", "--weights", long, "global_copy", "--param", "n=1024"},
+		{"compare", "embedded:pocl-epyc-quick", "--device-file", notDir},
+		{"measure", "--device", "opencl", "--suite", "quick", "--kernels", "empty", "--out", notDir},
+		{"predict", "--program", notDir, "--device-file", "pocl-cpu"},
+	} {
+		code, msg := runAll(t, args...)
+		if code != 2 || !strings.Contains(msg, "not a directory") && !strings.Contains(msg, "file name too long") {
+			t.Errorf("uniperf %s: exit %d, %q; want 2, not a directory or file name too long", strings.Join(args, " "), code, msg)
+		}
+	}
 	if code, _ := runAll(t, "help", "kernels", "show"); code != 0 {
 		t.Errorf("uniperf help kernels show: exit %d", code)
 	}

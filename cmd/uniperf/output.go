@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"syscall"
 
 	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit/weightsio"
@@ -28,16 +29,42 @@ func writeOutput(stdout io.Writer, path string, data []byte) error {
 }
 
 // outputError classifies a failure to write an output the user named: a
-// directory that does not exist, a denied permission or a path that is
-// not a regular file is the user's input; anything else (a full disk, an
-// I/O error) is the system's.
+// path that cannot name a file (see badPath) or is not a regular file is
+// the user's input; anything else (a full disk, an I/O error) is the
+// system's.
 func outputError(err error) error {
-	var pe *fs.PathError
 	var ie *inputfile.Error
-	if errors.As(err, &ie) || errors.As(err, &pe) && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrExist)) {
+	if errors.As(err, &ie) || badPath(err) {
 		return err
 	}
 	return systemFailure(err)
+}
+
+// readError classifies a failure to read an input the user named: a path
+// that cannot name a file (see badPath) is the user's input; any other
+// failure of the file system (an I/O error) is the system's.
+func readError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && !badPath(err) {
+		return systemFailure(err)
+	}
+	return err
+}
+
+// badPath reports a path the user got wrong: nothing there, no permission,
+// something there already, a file where a directory was needed on the
+// way (ENOTDIR), a name too long, or a loop of symbolic links.
+func badPath(err error) bool {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	for _, e := range []error{fs.ErrNotExist, fs.ErrPermission, fs.ErrExist, syscall.ENOTDIR, syscall.ENAMETOOLONG, syscall.ELOOP, syscall.EISDIR} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // finite refuses a prediction that overflowed float64 (weights near

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -73,11 +72,7 @@ func readTable(arg string) ([]byte, error) {
 		return data, nil
 	}
 	data, err := inputfile.ReadFile(arg)
-	var pe *fs.PathError
-	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
-		return nil, systemFailure(err)
-	}
-	return data, err
+	return data, readError(err)
 }
 
 // kernelSource reads kernel from a file when it names one (a path or a
