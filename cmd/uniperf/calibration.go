@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -17,6 +20,10 @@ import (
 // bytes it wrote.
 func writeCalibration(path string, m models.Model, device string, d *gpus.Device, inputs []fit.Input) ([]byte, error) {
 	data, err := models.EncodeCalibration(m, device, d, inputs)
+	var unsupported *json.UnsupportedValueError
+	if errors.As(err, &unsupported) {
+		return nil, fmt.Errorf("the %s model calibrated on %s: its %s is %s: the device file's or the tables' numbers overflow 64-bit floats (check them)", m.Name(), device, nonFinite(reflect.ValueOf(m), m.Name()), unsupported.Str)
+	}
 	if err != nil {
 		return nil, systemFailure(err)
 	}

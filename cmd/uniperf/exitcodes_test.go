@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/uniperf/uniperf/datasets"
 )
 
 // mainEnv makes the test binary run main with the JSON list of arguments
@@ -184,5 +187,65 @@ func TestExitCodePolicy(t *testing.T) {
 	}
 	if code, _ := runAll(t, "help", "kernels", "show"); code != 0 {
 		t.Errorf("uniperf help kernels show: exit %d", code)
+	}
+}
+
+// TestExitNonFinite gives finite inputs whose results are not finite
+// numbers: each is bad input (2) naming the property or parameter, and
+// no output is written (issue 45: exit 1 blaming the system, or exit 0
+// printing "predicted +Inf s").
+func TestExitNonFinite(t *testing.T) {
+	dir := t.TempDir()
+	tab, err := datasets.Read(filepath.Join("..", "..", "datasets", shippedTable))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tab.Rows {
+		tab.Rows[i].TimeS = math.MaxFloat64
+		for j := range tab.Rows[i].RawTimesS {
+			tab.Rows[i].RawTimesS[j] = math.MaxFloat64
+		}
+	}
+	maxTable := filepath.Join(dir, "max.arrow")
+	if err := datasets.WriteFile(maxTable, tab); err != nil {
+		t.Fatal(err)
+	}
+	props := []string{"global.load.f32.stride=1", "global.minldst.f32.stride=1", "global.store.f32.stride=1", "launch.const", "launch.groups"}
+	zero := writeTestWeights(t, dir, "zero.arrow", "GPU", "sha256:1", props, []float64{0, 0, 0, 0, 0})
+	huge := writeTestWeights(t, dir, "huge.arrow", "GPU", "sha256:1", props, []float64{1e308, 1e308, 1e308, 1e308, 1e308})
+	src, err := os.ReadFile(filepath.Join("..", "..", "fit", "gpus", "devices", "pocl-cpu.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dev map[string]any
+	if err := json.Unmarshal(src, &dev); err != nil {
+		t.Fatal(err)
+	}
+	dev["hongkim"].(map[string]any)["issue_cycles"] = 1e308
+	hk := filepath.Join(dir, "hk.json")
+	data, _ := json.Marshal(dev)
+	if err := os.WriteFile(hk, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", maxTable, "--out", out}, "the weight of launch.const is +Inf: the tables' times or counts overflow"},
+		{[]string{"predict", "--weights", zero, "global_copy", "--param", "n=1024", "--json"}, "the prediction is 0 s: the weights of every property the kernel counts (global.load.f32.stride=1, "},
+		{[]string{"predict", "--weights", zero, "global_copy", "--param", "n=1024"}, "the prediction is 0 s"},
+		{[]string{"predict", "--weights", huge, "global_copy", "--param", "n=1024"}, "the weight of global.load.f32.stride=1, 1e+308 s, times its count, 1024, gives +Inf s"},
+		{[]string{"fit", "embedded:" + shippedTable, "--model", "hongkim", "--device-file", hk, "--out", out}, "the hongkim model calibrated on pthread-skylake-avx512-AMD EPYC: its hongkim."},
+		{[]string{"measure", "global_copy", "--device", "opencl", "--param", "n=1024", "--compare-with", huge}, "the weight of global.load.f32.stride=1, 1e+308 s"},
+		{[]string{"measure", "global_copy", "--device", "opencl", "--param", "n=1024", "--compare-with", huge, "--json"}, "the weight of global.load.f32.stride=1, 1e+308 s"},
+	} {
+		code, msg := runAll(t, c.args...)
+		if code != 2 || !strings.Contains(msg, c.want) {
+			t.Errorf("uniperf %s: exit %d, %q; want 2 and %q", strings.Join(c.args, " "), code, msg, c.want)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("an output was written")
 	}
 }

@@ -36,7 +36,9 @@ dot product of weights and counts.
 Exit status:
   0    success
   2    bad input or usage: syntax errors (with file:line:col, or SET:line:col),
-       unbounded sets, missing parameters, corrupt tables, paths that name
+       unbounded sets, missing parameters, corrupt tables, results that are
+       not finite numbers (weights near 1e308 times counts, a fit of times
+       near MaxFloat64, all-zero weights), paths that name
        no file (missing, a file where a directory should be, a name too
        long), inputs that are not
        regular files or exceed --max-input, flags out of range, unknown
