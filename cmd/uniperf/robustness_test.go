@@ -474,3 +474,91 @@ func TestOutputNeverAnInput(t *testing.T) {
 		t.Errorf("the weights were damaged: %v", err)
 	}
 }
+
+// TestMeasureKilledAndResumed measures the whole quick suite on PoCL
+// uninterrupted, then again from an empty table with the same metadata
+// (the calibration, which chooses the sizes, included), killed with
+// SIGKILL at three random rows and resumed after each; the final table
+// must hold the same set of keys as the uninterrupted one, and a further
+// run must measure nothing and exit 0 (issue 45: once convolution rows
+// existed a rerun re-timed them and exited 1, and a SIGKILL at row 225
+// left a table that could never be completed).
+func TestMeasureKilledAndResumed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures the quick suite twice on PoCL (minutes)")
+	}
+	dir := t.TempDir()
+	measure := func(out string) []string {
+		return []string{"measure", "--device", "opencl", "--suite", "quick", "--runs", "2", "--discard", "1", "--out", out, "--quiet"}
+	}
+	base := filepath.Join(dir, "base.arrow")
+	if out, err := uniperfProcess(measure(base)...).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v: %s", err, tail(string(out)))
+	}
+	want, err := datasets.Read(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "killed.arrow")
+	if err := datasets.WriteFile(path, &datasets.Table{Meta: want.Meta}); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(45, 2))
+	at := []int{1 + r.IntN(len(want.Rows)-1), 1 + r.IntN(len(want.Rows)-1), 1 + r.IntN(len(want.Rows)-1)}
+	slices.Sort(at)
+	seen := 0
+	for _, row := range at {
+		cmd := uniperfProcess(measure(path)...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+	poll:
+		for {
+			select {
+			case err := <-done:
+				t.Fatalf("the run to be killed at row %d ended by itself: %v", row, err)
+			case <-time.After(50 * time.Millisecond):
+			}
+			if tab, err := datasets.Read(path); err == nil && len(tab.Rows) >= row {
+				break poll
+			}
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		<-done
+		tab, err := datasets.Read(path) // Read refuses a repeated key
+		if err != nil {
+			t.Fatalf("after SIGKILL at row %d: %v", row, err)
+		}
+		if len(tab.Rows) < seen {
+			t.Fatalf("after SIGKILL at row %d: %d rows, %d before", row, len(tab.Rows), seen)
+		}
+		seen = len(tab.Rows)
+		t.Logf("SIGKILL at row %d: %d rows in the table", row, seen)
+	}
+	for i, wantOut := range []string{"rows measured in this run", "0 rows measured in this run, " + strconv.Itoa(len(want.Rows)) + " already present"} {
+		out, err := uniperfProcess(measure(path)...).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), wantOut) {
+			t.Fatalf("resumed run %d: %v, want exit 0 and %q: %s", i+1, err, wantOut, tail(string(out)))
+		}
+	}
+	got, err := datasets.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := func(tab *datasets.Table) []string {
+		var k []string
+		for _, row := range tab.Rows {
+			k = append(k, string(row.Key()))
+		}
+		slices.Sort(k)
+		return k
+	}
+	if g, w := keys(got), keys(want); !slices.Equal(g, w) {
+		t.Errorf("killed and resumed: %d keys; uninterrupted: %d keys; they differ", len(g), len(w))
+	}
+	t.Logf("%d rows, killed at rows %v, resumed to the uninterrupted run's keys", len(got.Rows), at)
+}
