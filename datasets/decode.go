@@ -79,6 +79,17 @@ func tableFrom(fr *ipc.FileReader) (*Table, error) {
 		}
 		t.Rows = append(t.Rows, rows...)
 	}
+	if err := checkUTF8(t); err != nil {
+		return nil, err
+	}
+	var stored string
+	if i := schema.Metadata().FindKey(keyChecksum); i >= 0 {
+		stored = schema.Metadata().Values()[i]
+	}
+	if err := verify(t, stored); err != nil {
+		return nil, err
+	}
+	t.unchecked = stored == ""
 	return t, nil
 }
 
