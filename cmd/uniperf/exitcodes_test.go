@@ -249,3 +249,36 @@ func TestExitNonFinite(t *testing.T) {
 		t.Error("an output was written")
 	}
 }
+
+// Kernels whose trouble is the user's, not the device's: a domain empty
+// at the parameters is bad input (2; it was exit 1, "launch grid: sizes
+// must be positive"), and a kernel that writes infinities, b[i] = a[i] /
+// 0, is measured (0; it was exit 1, "+Inf on the device and +Inf in the
+// reference").
+func TestExitKernelsOnPoCL(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "e.knl")
+	div0 := filepath.Join(dir, "div0.knl")
+	for path, src := range map[string]string{
+		empty: "kernel e\nconst LX = 16\ndomain [n] -> { [i] : 0 <= i < n - 64 }\narray a f32 [n]\narray b f32 [n]\nsplit i LX i_out i_in\ntag i_out g.0, i_in l.0\nb[i] = a[i]\n",
+		div0:  "kernel div0\nconst LX = 16\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\narray b f32 [n]\nsplit i LX i_out i_in\ntag i_out g.0, i_in l.0\nb[i] = a[i] / 0\n",
+	} {
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"measure", empty, "--device", "opencl", "--param", "n=64"}, 2, "the launch grid is empty (axis 0: global size 0, local size 0)"},
+		{[]string{"measure", empty, "--device", "opencl", "--param", "n=64", "--check-param", "n=64"}, 2, "the launch grid is empty"},
+		{[]string{"measure", div0, "--device", "opencl", "--param", "n=64"}, 0, ""},
+	} {
+		code, msg := runAll(t, c.args...)
+		if code != c.code || !strings.Contains(msg, c.want) {
+			t.Errorf("uniperf %s: exit %d, %q; want %d and %q", strings.Join(c.args, " "), code, msg, c.code, c.want)
+		}
+	}
+}
