@@ -16,15 +16,6 @@ const DefaultMaxBytes = 64 << 20
 // The command line sets it once, from --max-input, before any file is read.
 var MaxBytes int64 = DefaultMaxBytes
 
-// Error is an input refused for what it is: not a regular file, or larger
-// than MaxBytes. It is the user's input at fault, not the system.
-type Error struct {
-	Path   string
-	Reason string
-}
-
-func (e *Error) Error() string { return e.Path + ": " + e.Reason }
-
 // Open opens the regular file at path for reading, after checking, without
 // opening it, that it is one and that it is no larger than MaxBytes: opening
 // a FIFO would block until a writer came. Under Guard it refuses a file
