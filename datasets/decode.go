@@ -3,6 +3,7 @@ package datasets
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -16,7 +17,13 @@ import (
 // Read reads and validates the measurement table at path. Every problem is
 // an *Error naming the file and, where it applies, the column and row.
 func Read(path string) (*Table, error) {
-	f, err := inputfile.Open(path)
+	return read(path, inputfile.Open)
+}
+
+// read reads the table at path, opened with open: inputfile.Open for an
+// input, inputfile.OpenOutput for the table a Writer resumes.
+func read(path string, open func(string) (*os.File, error)) (*Table, error) {
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +79,17 @@ func tableFrom(fr *ipc.FileReader) (*Table, error) {
 		}
 		t.Rows = append(t.Rows, rows...)
 	}
+	if err := checkUTF8(t); err != nil {
+		return nil, err
+	}
+	var stored string
+	if i := schema.Metadata().FindKey(keyChecksum); i >= 0 {
+		stored = schema.Metadata().Values()[i]
+	}
+	if err := verify(t, stored); err != nil {
+		return nil, err
+	}
+	t.unchecked = stored == ""
 	return t, nil
 }
 

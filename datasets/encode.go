@@ -12,7 +12,10 @@ import (
 
 // record converts t to one Arrow record batch. The caller releases it.
 func (t *Table) record(mem memory.Allocator) arrow.Record {
-	b := array.NewRecordBuilder(mem, Schema(t.Meta))
+	s := Schema(t.Meta)
+	md := s.Metadata()
+	withSum := arrow.NewMetadata(append(md.Keys(), keyChecksum), append(md.Values(), checksum(t)))
+	b := array.NewRecordBuilder(mem, arrow.NewSchema(s.Fields(), &withSum))
 	defer b.Release()
 	str := func(i int) *array.StringBuilder { return b.Field(i).(*array.StringBuilder) }
 	for _, r := range t.Rows {

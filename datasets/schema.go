@@ -68,6 +68,11 @@ type Meta struct {
 // Key identifies a row within a table: kernel, const bindings, parameter
 // values and work-group size. A table holds at most one row per key, and a
 // resumed run skips the keys already present.
+//
+// The work-group size is keyed without trailing axes of 1: [16,16],
+// [16,16,1] and the launch's own [16,16,1] are one size, and a plan names
+// it with as many axes as the kernel has while a table may hold the axes
+// the device launched (tables measured before this rule hold both forms).
 type Key string
 
 // Key returns r's key.
@@ -79,7 +84,11 @@ func (r Row) Key() Key {
 	b.WriteString("|")
 	writeMap(&b, r.Params)
 	b.WriteString("|")
-	for i, v := range r.LocalSize {
+	local := r.LocalSize
+	for len(local) > 1 && local[len(local)-1] == 1 {
+		local = local[:len(local)-1]
+	}
+	for i, v := range local {
 		if i > 0 {
 			b.WriteString("x")
 		}

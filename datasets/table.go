@@ -8,7 +8,15 @@ import (
 type Table struct {
 	Meta Meta
 	Rows []Row
+	// unchecked marks a table read from a file without a checksum.
+	unchecked bool
 }
+
+// Unchecked reports whether t was read from a file that carries no
+// checksum (written before uniperf wrote one: the shipped tables), so
+// that damage to its numbers could not be detected. Tables written by
+// WriteFile and Writer carry one, checked by Read and Decode.
+func (t *Table) Unchecked() bool { return t.unchecked }
 
 // Validate checks the metadata, every row, and that no key occurs twice.
 func (t *Table) Validate() error {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/uniperf/uniperf/datasets/inputfile"
 )
 
 // Writer adds rows to a table file one at a time. After every row the whole
@@ -39,6 +41,11 @@ func OpenWriter(path string, meta Meta) (*Writer, error) {
 	if err := meta.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	// Before the lock and the read: a path that is no output, or is an
+	// input of the command, is refused as it is.
+	if err := inputfile.CheckOutput(path); err != nil {
+		return nil, err
+	}
 	lock, err := lockFile(path)
 	if err != nil {
 		return nil, err
@@ -55,7 +62,7 @@ func (w *Writer) open() error {
 	if err := removeTemps(w.path); err != nil {
 		return err
 	}
-	old, err := Read(w.path)
+	old, err := read(w.path, inputfile.OpenOutput)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return writeAtomic(w.path, &w.table)

@@ -364,3 +364,43 @@ func TestClockChange(t *testing.T) {
 		}
 	}
 }
+
+// A table may hold the work-group size as the device launched it,
+// [16,12,1], while a plan names it [16,12]: the two are one key, so a
+// resumed run skips the row instead of measuring it again and failing to
+// append a duplicate (issue 45: every convolution row was re-timed).
+func TestWriterResumesTrailingOneAxes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	launched := testRow(0)
+	launched.LocalSize = []int64{16, 12, 1}
+	launched.GlobalSize = []int64{16, 36, 1}
+	if err := WriteFile(path, &Table{Meta: testMeta, Rows: []Row{launched}}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := OpenWriter(path, testMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if !w.Has(MakeKey("matmul_tiled", launched.Consts, launched.Params, []int64{16, 12})) {
+		t.Error("the plan's [16,12] does not find the row stored as [16,12,1]")
+	}
+	if err := w.Append(testRow(0)); err == nil || !strings.Contains(err.Error(), "already in the table") {
+		t.Errorf("appending [16,12] next to [16,12,1]: %v, want a duplicate refused", err)
+	}
+	for _, c := range []struct {
+		a, b []int64
+		same bool
+	}{
+		{[]int64{256}, []int64{256, 1, 1}, true},
+		{[]int64{1}, []int64{1, 1, 1}, true},
+		{[]int64{16, 16}, []int64{16, 16, 1}, true},
+		{[]int64{1, 16}, []int64{16}, false},
+		{[]int64{16, 1, 4}, []int64{16, 4}, false},
+	} {
+		ka, kb := MakeKey("k", nil, nil, c.a), MakeKey("k", nil, nil, c.b)
+		if (ka == kb) != c.same {
+			t.Errorf("keys of %v and %v: %q and %q, want same=%v", c.a, c.b, ka, kb, c.same)
+		}
+	}
+}

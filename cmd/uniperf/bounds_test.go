@@ -86,7 +86,7 @@ func TestPredictOverflow(t *testing.T) {
 			args = append([]string{"predict", "--weights", w, "global_copy"}, extra...)
 		}
 		code, msg := runAll(t, args...)
-		if code != 2 || !strings.Contains(msg, "prediction is +Inf s: weights times counts overflow") {
+		if code != 2 || !strings.Contains(msg, "prediction is +Inf s: ") || !strings.Contains(msg, "weights times counts overflow") {
 			t.Errorf("uniperf %s: exit %d, %q; want 2 and an overflow", strings.Join(args, " "), code, msg)
 		}
 	}

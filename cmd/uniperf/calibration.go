@@ -1,10 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -19,6 +20,10 @@ import (
 // bytes it wrote.
 func writeCalibration(path string, m models.Model, device string, d *gpus.Device, inputs []fit.Input) ([]byte, error) {
 	data, err := models.EncodeCalibration(m, device, d, inputs)
+	var unsupported *json.UnsupportedValueError
+	if errors.As(err, &unsupported) {
+		return nil, fmt.Errorf("the %s model calibrated on %s: its %s is %s: the device file's or the tables' numbers overflow 64-bit floats (check them)", m.Name(), device, nonFinite(reflect.ValueOf(m), m.Name()), unsupported.Str)
+	}
 	if err != nil {
 		return nil, systemFailure(err)
 	}
@@ -29,12 +34,8 @@ func writeCalibration(path string, m models.Model, device string, d *gpus.Device
 // restores the model, which must be the one asked for.
 func readCalibration(path, model string) (*models.CalibrationFile, models.Model, error) {
 	data, err := inputfile.ReadFile(path)
-	var pe *fs.PathError
-	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
-		return nil, nil, systemFailure(err)
-	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, readError(err)
 	}
 	return models.DecodeCalibration(path, data, model)
 }
@@ -51,11 +52,7 @@ func deviceParams(device, file string) (*gpus.Device, error) {
 		return d, nil
 	}
 	d, err := gpus.Load(file)
-	var pe *fs.PathError
-	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
-		return nil, systemFailure(err)
-	}
-	return d, err
+	return d, readError(err)
 }
 
 // byDevice groups the loaded tables by the device they were measured on.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/uniperf/uniperf/datasets"
 )
 
 // mainEnv makes the test binary run main with the JSON list of arguments
@@ -143,7 +146,140 @@ func TestExitCodePolicy(t *testing.T) {
 			t.Errorf("uniperf %s > /dev/full: %v, want exit 1", strings.Join(args, " "), err)
 		}
 	}
+	// A closed standard output (a reader that stopped, as head does) ends
+	// the command quietly with 141, however it writes.
+	for _, args := range [][]string{
+		{"kernels", "list"},
+		{"card", "{ [i] : 0 <= i < 3 }"},
+		{"table", "embedded:pocl-epyc-quick", "--format", "csv"},
+		{"kernels", "show", "global_copy"},
+	} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		cmd := uniperfProcess(args...)
+		cmd.Stdout = w
+		var msg strings.Builder
+		cmd.Stderr = &msg
+		cmd.Run()
+		w.Close()
+		if code := cmd.ProcessState.ExitCode(); code != exitClosedPipe || msg.Len() > 0 {
+			t.Errorf("uniperf %s | (closed): exit %d (%v), stderr %q; want %d and no message", strings.Join(args, " "), code, cmd.ProcessState, msg.String(), exitClosedPipe)
+		}
+	}
+	// A path that cannot name a file is bad input, as a missing file is:
+	// a file where a directory is needed (ENOTDIR), a name over 255 bytes.
+	long := filepath.Join(dir, strings.Repeat("a", 300)+".arrow")
+	notDir := filepath.Join(badKnl, "t.arrow")
+	for _, args := range [][]string{
+		{"table", notDir}, {"table", long},
+		{"fit", "embedded:pocl-epyc-quick", "--out", notDir}, {"fit", "embedded:pocl-epyc-quick", "--out", long},
+		{"export", notDir}, {"predict", "--weights", long, "global_copy", "--param", "n=1024"},
+		{"compare", "embedded:pocl-epyc-quick", "--device-file", notDir},
+		{"measure", "--device", "opencl", "--suite", "quick", "--kernels", "empty", "--out", notDir},
+		{"predict", "--program", notDir, "--device-file", "pocl-cpu"},
+	} {
+		code, msg := runAll(t, args...)
+		if code != 2 || !strings.Contains(msg, "not a directory") && !strings.Contains(msg, "file name too long") {
+			t.Errorf("uniperf %s: exit %d, %q; want 2, not a directory or file name too long", strings.Join(args, " "), code, msg)
+		}
+	}
 	if code, _ := runAll(t, "help", "kernels", "show"); code != 0 {
 		t.Errorf("uniperf help kernels show: exit %d", code)
+	}
+}
+
+// TestExitNonFinite gives finite inputs whose results are not finite
+// numbers: each is bad input (2) naming the property or parameter, and
+// no output is written (issue 45: exit 1 blaming the system, or exit 0
+// printing "predicted +Inf s").
+func TestExitNonFinite(t *testing.T) {
+	dir := t.TempDir()
+	tab, err := datasets.Read(filepath.Join("..", "..", "datasets", shippedTable))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tab.Rows {
+		tab.Rows[i].TimeS = math.MaxFloat64
+		for j := range tab.Rows[i].RawTimesS {
+			tab.Rows[i].RawTimesS[j] = math.MaxFloat64
+		}
+	}
+	maxTable := filepath.Join(dir, "max.arrow")
+	if err := datasets.WriteFile(maxTable, tab); err != nil {
+		t.Fatal(err)
+	}
+	props := []string{"global.load.f32.stride=1", "global.minldst.f32.stride=1", "global.store.f32.stride=1", "launch.const", "launch.groups"}
+	zero := writeTestWeights(t, dir, "zero.arrow", "GPU", "sha256:1", props, []float64{0, 0, 0, 0, 0})
+	huge := writeTestWeights(t, dir, "huge.arrow", "GPU", "sha256:1", props, []float64{1e308, 1e308, 1e308, 1e308, 1e308})
+	src, err := os.ReadFile(filepath.Join("..", "..", "fit", "gpus", "devices", "pocl-cpu.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dev map[string]any
+	if err := json.Unmarshal(src, &dev); err != nil {
+		t.Fatal(err)
+	}
+	dev["hongkim"].(map[string]any)["issue_cycles"] = 1e308
+	hk := filepath.Join(dir, "hk.json")
+	data, _ := json.Marshal(dev)
+	if err := os.WriteFile(hk, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", maxTable, "--out", out}, "the weight of launch.const is +Inf: the tables' times or counts overflow"},
+		{[]string{"predict", "--weights", zero, "global_copy", "--param", "n=1024", "--json"}, "the prediction is 0 s: the weights of every property the kernel counts (global.load.f32.stride=1, "},
+		{[]string{"predict", "--weights", zero, "global_copy", "--param", "n=1024"}, "the prediction is 0 s"},
+		{[]string{"predict", "--weights", huge, "global_copy", "--param", "n=1024"}, "the weight of global.load.f32.stride=1, 1e+308 s, times its count, 1024, gives +Inf s"},
+		{[]string{"fit", "embedded:" + shippedTable, "--model", "hongkim", "--device-file", hk, "--out", out}, "the hongkim model calibrated on pthread-skylake-avx512-AMD EPYC: its hongkim."},
+		{[]string{"measure", "global_copy", "--device", "opencl", "--param", "n=1024", "--compare-with", huge}, "the weight of global.load.f32.stride=1, 1e+308 s"},
+		{[]string{"measure", "global_copy", "--device", "opencl", "--param", "n=1024", "--compare-with", huge, "--json"}, "the weight of global.load.f32.stride=1, 1e+308 s"},
+	} {
+		code, msg := runAll(t, c.args...)
+		if code != 2 || !strings.Contains(msg, c.want) {
+			t.Errorf("uniperf %s: exit %d, %q; want 2 and %q", strings.Join(c.args, " "), code, msg, c.want)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("an output was written")
+	}
+}
+
+// Kernels whose trouble is the user's, not the device's: a domain empty
+// at the parameters is bad input (2; it was exit 1, "launch grid: sizes
+// must be positive"), and a kernel that writes infinities, b[i] = a[i] /
+// 0, is measured (0; it was exit 1, "+Inf on the device and +Inf in the
+// reference").
+func TestExitKernelsOnPoCL(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "e.knl")
+	div0 := filepath.Join(dir, "div0.knl")
+	for path, src := range map[string]string{
+		empty: "kernel e\nconst LX = 16\ndomain [n] -> { [i] : 0 <= i < n - 64 }\narray a f32 [n]\narray b f32 [n]\nsplit i LX i_out i_in\ntag i_out g.0, i_in l.0\nb[i] = a[i]\n",
+		div0:  "kernel div0\nconst LX = 16\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\narray b f32 [n]\nsplit i LX i_out i_in\ntag i_out g.0, i_in l.0\nb[i] = a[i] / 0\n",
+	} {
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"measure", empty, "--device", "opencl", "--param", "n=64"}, 2, "the launch grid is empty (axis 0: global size 0, local size 0)"},
+		{[]string{"measure", empty, "--device", "opencl", "--param", "n=64", "--check-param", "n=64"}, 2, "the launch grid is empty"},
+		{[]string{"measure", div0, "--device", "opencl", "--param", "n=64"}, 0, ""},
+	} {
+		code, msg := runAll(t, c.args...)
+		if code != c.code || !strings.Contains(msg, c.want) {
+			t.Errorf("uniperf %s: exit %d, %q; want %d and %q", strings.Join(c.args, " "), code, msg, c.code, c.want)
+		}
 	}
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -146,9 +144,5 @@ func exportLabels(tables []*fit.Weights, paths []string) []string {
 // input (exit 2); any other read failure is the system's (exit 1).
 func loadWeights(path string) (*fit.Weights, error) {
 	w, err := weightsio.ReadWeights(path)
-	var pe *fs.PathError
-	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) {
-		return nil, systemFailure(err)
-	}
-	return w, err
+	return w, readError(err)
 }

@@ -279,6 +279,11 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 	if err != nil {
 		return err
 	}
+	for i, v := range w.Values {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return fmt.Errorf("fitting %s: the weight of %s is %g: the tables' times or counts overflow 64-bit floats (check their time_s)", strings.Join(args, ", "), w.Properties[i], v)
+		}
+	}
 	if err := weightsio.WriteWeights(opts.out, w); err != nil {
 		return outputError(err)
 	}

@@ -132,7 +132,8 @@ func (t *kernelTimer) check(k *launch.Kernel, params map[string]int64) error {
 	if err := k.Check(params); err != nil {
 		err = fmt.Errorf("kernel %s at %s: %w", k.IR.Name, launch.ParamString(params), err)
 		var ce *counts.Error
-		if errors.As(err, &ce) {
+		var empty *launch.EmptyGridError
+		if errors.As(err, &ce) || errors.As(err, &empty) {
 			return err
 		}
 		return systemFailure(err)

@@ -35,14 +35,25 @@ dot product of weights and counts.
 
 Exit status:
   0    success
-  2    bad input or usage: syntax errors (with file:line:col, or SET:line:col),
-       unbounded sets, missing parameters, corrupt tables, inputs that are not
-       regular files or exceed --max-input, flags out of range, unknown
-       commands or help topics
+  2    bad input or usage: syntax errors (with file:line:col, or
+       SET:line:col), unbounded sets, missing parameters, a kernel domain
+       empty at the parameters, corrupt tables (a checksum that does not
+       match, a string that is not UTF-8), results that are not finite numbers
+       (weights near 1e308 times counts, a fit of times near MaxFloat64, every
+       weight zero), paths that name no file (missing, a file where a
+       directory should be, a name too long), inputs that are not regular
+       files or exceed --max-input, flags out of range, unknown commands or
+       help topics; an output (--out, --plot) that is one of the command's
+       inputs (the same file, through any link), a symbolic link (/dev/stdout
+       among them: leave --out out to write to standard output) or not a
+       regular file: outputs replace their path, so none is written through a
+       link or over a device
   1    a fault of the device, its driver or the system (a failed launch, an
        unwritable output)
   130  interrupted (SIGINT; 143 for SIGTERM): a measurement keeps every row
-       written and the same command resumes it`,
+       written and the same command resumes it
+  141  standard output closed early (uniperf table T --format csv | head):
+       uniperf stops writing, quietly; files it writes are complete`,
 	SilenceUsage:  true,
 	SilenceErrors: true,
 	PersistentPreRunE: func(*cobra.Command, []string) error {
@@ -65,6 +76,10 @@ func init() {
 func main() {
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	// Asked for, SIGPIPE no longer kills the process on a write to a closed
+	// standard output: the write fails with EPIPE, and run exits with
+	// exitClosedPipe and no message.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	go func() {
 		s := <-signals
 		fmt.Fprintf(os.Stderr, "uniperf: interrupted (%v)\n", s)
@@ -106,6 +121,8 @@ var stderr io.Writer = os.Stderr
 // run executes the command line and returns the process exit status.
 func run(args []string) int {
 	strictCommands(args)
+	// No output of the command may replace one of its inputs.
+	defer inputfile.Guard()()
 	rootCmd.SetArgs(args)
 	// Commands print with fmt and do not all look at write errors; a full
 	// disk or a closed pipe must not exit 0 with the output lost.
@@ -113,6 +130,9 @@ func run(args []string) int {
 	rootCmd.SetOut(out)
 	defer rootCmd.SetOut(out.w)
 	err := rootCmd.Execute()
+	if errors.Is(out.err, syscall.EPIPE) {
+		return exitClosedPipe
+	}
 	if err == nil && out.err != nil {
 		err = systemFailure(fmt.Errorf("writing the output: %w", out.err))
 	}
@@ -126,6 +146,10 @@ func run(args []string) int {
 	}
 	return 2
 }
+
+// exitClosedPipe is the status when standard output was closed early,
+// 128 + SIGPIPE: what a shell reports for a program the signal killed.
+const exitClosedPipe = 141
 
 // checkedWriter keeps the first error of the writes to w.
 type checkedWriter struct {

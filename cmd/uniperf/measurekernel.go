@@ -331,6 +331,9 @@ func comparePredictions(stdout io.Writer, w *fit.Weights, src models.Source, ker
 	counter := models.NewCounterWith(src, models.WeightsBanks(w))
 	for i := range results {
 		t, terms, err := counter.Predict(w, kernel, consts, results[i].Params)
+		if err == nil {
+			err = finite(kernel, results[i].Params, t, terms...)
+		}
 		if err != nil {
 			return err
 		}

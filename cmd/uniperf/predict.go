@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -271,7 +272,7 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 		}
 		warnDoubt(kernel, p, w, terms, opts.warnShare)
 		if err == nil {
-			err = finite(kernel, p, t)
+			err = cmp.Or(finite(kernel, p, t, terms...), priced(kernel, p, t, terms))
 		}
 		pr := prediction{Kernel: kernel, Device: w.Device, Params: p, Predicted: t, Terms: terms, fill: w.Fill}
 		if w.Fill != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -167,11 +166,7 @@ func readProgram(path string) (*program.Program, models.Source, error) {
 	}
 	text, err := inputfile.ReadFS(dir, file, where+file)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
-			return nil, nil, systemFailure(err)
-		}
-		return nil, nil, fmt.Errorf("--program: %w", err)
+		return nil, nil, fmt.Errorf("--program: %w", readError(err))
 	}
 	prog, err := program.Parse(path, text)
 	if err != nil {

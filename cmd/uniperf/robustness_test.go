@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit/weightsio"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -104,7 +105,7 @@ func robustFamily(t *testing.T, name string, batch [][]string, want func(i, code
 		}
 		done++
 		codes[r.Code]++
-		if strings.Contains(r.Msg, "goroutine ") || strings.Contains(r.Msg, "panic") {
+		if strings.Contains(r.Msg, "goroutine ") || strings.Contains(r.Msg, "panic") || strings.Contains(r.Msg, "runtime error") {
 			t.Errorf("%s: uniperf %q: a panic: %s", name, batch[r.Index], tail(r.Msg))
 		}
 		if r.Code != 0 && (!strings.HasPrefix(r.Msg, "uniperf: ") || len(r.Msg) > 2000) {
@@ -393,4 +394,221 @@ func interruptAndResume(t *testing.T, dir string) map[int]int {
 	}
 	t.Logf("interrupt: %d rows seen, %d after the interrupt, %d after resuming", len(before.Rows), len(after.Rows), len(final.Rows))
 	return codes
+}
+
+// TestOutputNeverAnInput names, as the output of every command that writes
+// one, one of its inputs: the same path, another spelling of it, a hard
+// link and a symbolic link to it; and, as an output, a symbolic link
+// (/dev/stdout among them). Each must exit 2 naming the output (and the
+// input it is), and leave every file as it was (issue 45: fit T --out T
+// replaced the measurement table with weights, exit 0).
+func TestOutputNeverAnInput(t *testing.T) {
+	dir := t.TempDir()
+	shipped, err := datasets.ShippedBytes(shippedTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A table written now, with a checksum: no note precedes the message.
+	tab, err := datasets.Decode("shipped", shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := filepath.Join(dir, "T.arrow")
+	if err := datasets.WriteFile(table, tab); err != nil {
+		t.Fatal(err)
+	}
+	if shipped, err = os.ReadFile(table); err != nil {
+		t.Fatal(err)
+	}
+	if code, msg := runAll(t, "fit", table, "--out", filepath.Join(dir, "W.arrow")); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, msg)
+	}
+	weights := filepath.Join(dir, "W.arrow")
+	hard, sym := filepath.Join(dir, "hard.arrow"), filepath.Join(dir, "sym.arrow")
+	if err := os.Link(table, hard); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(table, sym); err != nil {
+		t.Fatal(err)
+	}
+	respelt := dir + "/./T.arrow"
+	cases := []struct {
+		args []string
+		want string // what the message says after "uniperf: OUTPUT: "
+	}{
+		{[]string{"fit", table, "--out", table}, "this output is the input " + table},
+		{[]string{"fit", table, "--out", hard}, "this output is the same file as the input " + table},
+		{[]string{"fit", sym, "--out", table}, "this output is the same file as the input " + sym},
+		{[]string{"fit", table, "--out", respelt}, "this output is the same file as the input " + table},
+		{[]string{"fit", table, "--model", "hongkim", "--out", table}, "this output is the input " + table},
+		{[]string{"table", table, "--format", "csv", "--out", table}, "this output is the input " + table},
+		{[]string{"table", table, "--format", "parquet", "--out", hard}, "this output is the same file as the input " + table},
+		{[]string{"validate", "--weights", weights, table, "--warn-share", "1", "--plot", table}, "this output is the input " + table},
+		{[]string{"validate", "--weights", weights, table, "--warn-share", "1", "--plot", weights}, "this output is the input " + weights},
+		{[]string{"export", weights, "--out", weights}, "this output is the input " + weights},
+		{[]string{"export", weights, "--format", "arrow", "--out", weights}, "this output is the input " + weights},
+		{[]string{"export", weights, "--plot", weights}, "this output is the input " + weights},
+		{[]string{"predict", "--weights", weights, "global_copy", "--param", "n=1024,2048", "--warn-share", "1", "--plot", weights}, "this output is the input " + weights},
+		{[]string{"compare", table, "--out", table}, "this output is the input " + table},
+		{[]string{"compare", table, "--plot", hard}, "this output is the same file as the input " + table},
+		{[]string{"measure", "global_copy", "--device", "opencl", "--param", "n=1024", "--compare-with", weights, "--out", weights}, "this output is the input " + weights},
+		// Symbolic links as outputs: the rename would replace the link.
+		{[]string{"fit", "embedded:" + shippedTable, "--out", sym}, "a symbolic link (to " + table + "), which an output would replace rather than write through: name " + table + " itself"},
+		{[]string{"table", "embedded:" + shippedTable, "--format", "csv", "--out", "/dev/stdout"}, "a symbolic link (to /proc/self/fd/1), which an output would replace rather than write through: leave the output out to write to standard output"},
+		{[]string{"measure", "--device", "opencl", "--kernels", "empty", "--out", sym}, "a symbolic link (to " + table + ")"},
+	}
+	var batch [][]string
+	for _, c := range cases {
+		batch = append(batch, c.args)
+	}
+	robustFamily(t, "outputs", batch, func(i, code int, msg string) string {
+		args := cases[i].args
+		out := args[slices.IndexFunc(args, func(a string) bool { return a == "--out" || a == "--plot" })+1]
+		if code != 2 || !strings.HasPrefix(msg, "uniperf: "+out+": "+cases[i].want) {
+			return fmt.Sprintf("want 2 and %q", "uniperf: "+out+": "+cases[i].want)
+		}
+		return ""
+	})
+	if data, err := os.ReadFile(table); err != nil || !bytes.Equal(data, shipped) {
+		t.Errorf("the measurement table was changed (%v)", err)
+	}
+	if target, err := os.Readlink(sym); err != nil || target != table {
+		t.Errorf("the symbolic link is now %q, %v", target, err)
+	}
+	if target, err := os.Readlink("/dev/stdout"); err != nil || target != "/proc/self/fd/1" {
+		t.Errorf("/dev/stdout is no longer a link to /proc/self/fd/1: %q, %v", target, err)
+	}
+	if _, err := weightsio.ReadWeights(weights); err != nil {
+		t.Errorf("the weights were damaged: %v", err)
+	}
+}
+
+// TestByteFlippedTables flips one byte of a checksummed copy of the
+// shipped quick table at 150 seeded positions and runs uniperf table and
+// uniperf fit on each: every run exits 0 (the flip left the decoded
+// content as written: datasets.TestByteFlips checks the content) or 2 with
+// a message free of a recovered panic's text (issue 45: "runtime error:
+// slice bounds out of range").
+func TestByteFlippedTables(t *testing.T) {
+	dir := t.TempDir()
+	shipped, err := datasets.ShippedBytes(shippedTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := datasets.Decode("shipped", shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := filepath.Join(dir, "checked.arrow")
+	if err := datasets.WriteFile(checked, tab); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(checked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(45, 5))
+	var batch [][]string
+	for m := range 150 {
+		b := slices.Clone(data)
+		b[r.IntN(len(b))] ^= byte(1 + r.IntN(255))
+		path := filepath.Join(dir, fmt.Sprintf("f%d.arrow", m))
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := []string{"table", path, "--format", "csv"}
+		if m%3 == 0 {
+			cmd = []string{"fit", path, "--out", filepath.Join(dir, fmt.Sprintf("w%d.arrow", m))}
+		}
+		batch = append(batch, cmd)
+	}
+	robustFamily(t, "flips", batch, only(0, 2))
+}
+
+// TestMeasureKilledAndResumed measures the whole quick suite on PoCL
+// uninterrupted, then again from an empty table with the same metadata
+// (the calibration, which chooses the sizes, included), killed with
+// SIGKILL at three random rows and resumed after each; the final table
+// must hold the same set of keys as the uninterrupted one, and a further
+// run must measure nothing and exit 0 (issue 45: once convolution rows
+// existed a rerun re-timed them and exited 1, and a SIGKILL at row 225
+// left a table that could never be completed).
+func TestMeasureKilledAndResumed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures the quick suite twice on PoCL (minutes)")
+	}
+	dir := t.TempDir()
+	measure := func(out string) []string {
+		return []string{"measure", "--device", "opencl", "--suite", "quick", "--runs", "2", "--discard", "1", "--out", out, "--quiet"}
+	}
+	base := filepath.Join(dir, "base.arrow")
+	if out, err := uniperfProcess(measure(base)...).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v: %s", err, tail(string(out)))
+	}
+	want, err := datasets.Read(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "killed.arrow")
+	if err := datasets.WriteFile(path, &datasets.Table{Meta: want.Meta}); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(45, 2))
+	at := []int{1 + r.IntN(len(want.Rows)-1), 1 + r.IntN(len(want.Rows)-1), 1 + r.IntN(len(want.Rows)-1)}
+	slices.Sort(at)
+	seen := 0
+	for _, row := range at {
+		cmd := uniperfProcess(measure(path)...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+	poll:
+		for {
+			select {
+			case err := <-done:
+				t.Fatalf("the run to be killed at row %d ended by itself: %v", row, err)
+			case <-time.After(50 * time.Millisecond):
+			}
+			if tab, err := datasets.Read(path); err == nil && len(tab.Rows) >= row {
+				break poll
+			}
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		<-done
+		tab, err := datasets.Read(path) // Read refuses a repeated key
+		if err != nil {
+			t.Fatalf("after SIGKILL at row %d: %v", row, err)
+		}
+		if len(tab.Rows) < seen {
+			t.Fatalf("after SIGKILL at row %d: %d rows, %d before", row, len(tab.Rows), seen)
+		}
+		seen = len(tab.Rows)
+		t.Logf("SIGKILL at row %d: %d rows in the table", row, seen)
+	}
+	for i, wantOut := range []string{"rows measured in this run", "0 rows measured in this run, " + strconv.Itoa(len(want.Rows)) + " already present"} {
+		out, err := uniperfProcess(measure(path)...).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), wantOut) {
+			t.Fatalf("resumed run %d: %v, want exit 0 and %q: %s", i+1, err, wantOut, tail(string(out)))
+		}
+	}
+	got, err := datasets.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := func(tab *datasets.Table) []string {
+		var k []string
+		for _, row := range tab.Rows {
+			k = append(k, string(row.Key()))
+		}
+		slices.Sort(k)
+		return k
+	}
+	if g, w := keys(got), keys(want); !slices.Equal(g, w) {
+		t.Errorf("killed and resumed: %d keys; uninterrupted: %d keys; they differ", len(g), len(w))
+	}
+	t.Logf("%d rows, killed at rows %v, resumed to the uninterrupted run's keys", len(got.Rows), at)
 }

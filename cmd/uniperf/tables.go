@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -44,6 +43,10 @@ func loadTables(args []string) (*loadedTables, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t.Unchecked() && !strings.HasPrefix(arg, embeddedPrefix) {
+			// The embedded tables are checked as part of the binary.
+			fmt.Fprintf(stderr, "note: %s has no checksum (written before uniperf wrote one): damage to its numbers cannot be detected\n", arg)
+		}
 		sum := sha256.Sum256(data)
 		lt.tables[arg] = t
 		lt.inputs = append(lt.inputs, fit.Input{Name: filepath.Base(arg), SHA256: hex.EncodeToString(sum[:])})
@@ -73,11 +76,7 @@ func readTable(arg string) ([]byte, error) {
 		return data, nil
 	}
 	data, err := inputfile.ReadFile(arg)
-	var pe *fs.PathError
-	if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
-		return nil, systemFailure(err)
-	}
-	return data, err
+	return data, readError(err)
 }
 
 // kernelSource reads kernel from a file when it names one (a path or a

@@ -1,6 +1,7 @@
 package arrowfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -18,7 +19,12 @@ import (
 func Read(r ipc.ReadAtSeeker, use func(*ipc.FileReader) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("corrupt Arrow IPC file: %v", p)
+			// A runtime panic's text (slice bounds out of range) is the
+			// reader's, not the user's: only the damage is reported.
+			err = errors.New("corrupt Arrow IPC file: a length or offset in it points outside its data")
+			if e, ok := p.(errOverBudget); ok {
+				err = fmt.Errorf("corrupt Arrow IPC file: %w", e)
+			}
 		}
 	}()
 	size, err := r.Seek(0, io.SeekEnd)

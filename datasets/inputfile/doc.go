@@ -6,7 +6,9 @@
 // [Open] opens an input and [ReadFile] reads one whole ([ReadFS] from an
 // [fs.FS]), each refusing, as an [*Error], a file that is not regular or is
 // larger than [MaxBytes]; [CheckOutput] refuses an output path that names
-// something other than a regular file.
+// something other than a regular file, a symbolic link among them. Under
+// [Guard], which a command-line program turns on for each command, an
+// output that is one of the command's inputs is refused too.
 //
 // Without it, reading an input whole let /dev/zero exhaust memory, a FIFO
 // block forever and a sparse multi-gigabyte file take seconds and

@@ -16,19 +16,29 @@ const DefaultMaxBytes = 64 << 20
 // The command line sets it once, from --max-input, before any file is read.
 var MaxBytes int64 = DefaultMaxBytes
 
-// Error is an input refused for what it is: not a regular file, or larger
-// than MaxBytes. It is the user's input at fault, not the system.
-type Error struct {
-	Path   string
-	Reason string
-}
-
-func (e *Error) Error() string { return e.Path + ": " + e.Reason }
-
 // Open opens the regular file at path for reading, after checking, without
 // opening it, that it is one and that it is no larger than MaxBytes: opening
-// a FIFO would block until a writer came.
+// a FIFO would block until a writer came. Under Guard it refuses a file
+// that is an output of the command, and records it as an input.
 func Open(path string) (*os.File, error) {
+	f, err := OpenOutput(path)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil {
+		err = recordInput(path, info)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// OpenOutput is Open for reading back an output of the command, the table
+// a measurement resumes: it is not an input, and Guard records nothing.
+func OpenOutput(path string) (*os.File, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err

@@ -115,5 +115,13 @@ func TestCheckOutput(t *testing.T) {
 	if err := os.Symlink("/dev/null", link); err != nil {
 		t.Fatal(err)
 	}
-	refusedAs(t, CheckOutput(link), link, "a device")
+	refusedAs(t, CheckOutput(link), link, "a symbolic link (to /dev/null)")
+	// A link to a regular file too: the rename would replace the link and
+	// leave its target as it was (issue 45: --out /dev/stdout > f).
+	toRegular := filepath.Join(dir, "latest.arrow")
+	if err := os.Symlink(regular, toRegular); err != nil {
+		t.Fatal(err)
+	}
+	refusedAs(t, CheckOutput(toRegular), toRegular, "a symbolic link (to "+regular+"), which an output would replace rather than write through: name "+regular+" itself")
+	refusedAs(t, CheckOutput("/dev/stdout"), "/dev/stdout", "leave the output out to write to standard output")
 }

@@ -89,6 +89,7 @@ func EncodeWeights(w *fit.Weights) ([]byte, error) {
 		}
 		keys, values = append(keys, o.key), append(values, string(data))
 	}
+	keys, values = append(keys, keyChecksum), append(values, checksum(keys, values, w))
 	md := arrow.NewMetadata(keys, values)
 	schema := arrow.NewSchema(weightsFields, &md)
 
@@ -192,6 +193,9 @@ func weightsFrom(r *ipc.FileReader) (*fit.Weights, error) {
 		if err := appendRows(w, rec, cols, &row); err != nil {
 			return nil, err
 		}
+	}
+	if err := verify(md, w); err != nil {
+		return nil, err
 	}
 	return w, nil
 }

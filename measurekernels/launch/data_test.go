@@ -85,3 +85,19 @@ func BenchmarkWriteRandom(b *testing.B) {
 		}
 	}
 }
+
+// Equal infinities agree (b[i] = a[i] / 0 on PoCL was reported as wrong,
+// "+Inf on the device and +Inf in the reference", issue 45); an infinity
+// against a finite value or the other infinity does not.
+func TestCompareInfinities(t *testing.T) {
+	arr := func(v ...float32) hostArray { return &typedArray[float32]{f32Codec, v} }
+	inf, ninf := float32(math.Inf(1)), float32(math.Inf(-1))
+	if err := compare("b", counts.F32, arr(inf, ninf, 1), arr(inf, ninf, 1)); err != nil {
+		t.Errorf("equal infinities: %v", err)
+	}
+	for _, got := range []hostArray{arr(ninf, ninf, 1), arr(3e38, ninf, 1), arr(inf, inf, 1)} {
+		if err := compare("b", counts.F32, got, arr(inf, ninf, 1)); err == nil {
+			t.Errorf("%v against [+Inf -Inf 1]: no error", got.slice())
+		}
+	}
+}

@@ -54,11 +54,30 @@ func (k *Kernel) Close() error {
 	return errors.Join(k.fn.Close(), k.prog.Close())
 }
 
-// Grid is the launch grid at params, without trailing axes of size one.
+// EmptyGridError is a launch grid with no work-item on some axis: the
+// kernel's domain is empty at the parameters, so there is nothing to run
+// or time. It is the parameters' fault, not the device's.
+type EmptyGridError struct {
+	Axis          int
+	Global, Local int64
+}
+
+func (e *EmptyGridError) Error() string {
+	return fmt.Sprintf("the launch grid is empty (axis %d: global size %d, local size %d): the domain has no points at these parameters; give parameters where it has some",
+		e.Axis, e.Global, e.Local)
+}
+
+// Grid is the launch grid at params, without trailing axes of size one;
+// an empty grid is an *EmptyGridError.
 func (k *Kernel) Grid(params map[string]int64) (global, local []int64, err error) {
 	g, l, err := k.IR.Launch(params)
 	if err != nil {
 		return nil, nil, err
+	}
+	for ax := range g {
+		if g[ax] <= 0 || l[ax] <= 0 {
+			return nil, nil, &EmptyGridError{Axis: ax, Global: g[ax], Local: l[ax]}
+		}
 	}
 	n := 3
 	for n > 1 && g[n-1] == 1 && l[n-1] == 1 {
