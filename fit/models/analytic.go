@@ -13,15 +13,15 @@ import (
 // the launch of a case as they see it (counts, trace, occupancy) and the
 // relative-error fit of their device constants to measured rows.
 
-// launch is a case prepared for an analytical model.
-type launch struct {
-	in    *Inputs
-	trace *Trace
-	occ   gpus.Occupancy
+// PreparedLaunch is a case prepared for an analytical model.
+type PreparedLaunch struct {
+	In    *Inputs
+	Trace *Trace
+	Occ   gpus.Occupancy
 }
 
-// prepare counts, traces and sizes a case for a device of the env.
-func prepare(env *Env, tr *tracer, c Case) (*launch, error) {
+// PrepareLaunch counts, traces and sizes a case for a device of the env.
+func PrepareLaunch(env *Env, tr *Tracer, c Case) (*PreparedLaunch, error) {
 	if env.Device == nil {
 		return nil, fmt.Errorf("%w: the analytical models need the device's limits (give --device)", ErrNoDeviceFile)
 	}
@@ -29,20 +29,20 @@ func prepare(env *Env, tr *tracer, c Case) (*launch, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := tr.trace(in, c.Params, env.Device.Limits.WarpSize)
+	t, err := tr.Trace(in, c.Params, env.Device.Limits.WarpSize)
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
-	occ, err := gpus.ActiveBlocks(env.Device.Limits, resources(in))
+	occ, err := gpus.ActiveBlocks(env.Device.Limits, Resources(in))
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s on %s: %w", c.Kernel, env.Device.Name, err)
 	}
-	return &launch{in: in, trace: t, occ: occ}, nil
+	return &PreparedLaunch{In: in, Trace: t, Occ: occ}, nil
 }
 
-// resources is what a work-group asks of an SM. Registers are unknown
+// Resources is what a work-group asks of an SM. Registers are unknown
 // from a .knl kernel and do not limit residency.
-func resources(in *Inputs) gpus.Resources {
+func Resources(in *Inputs) gpus.Resources {
 	return gpus.Resources{ThreadsPerBlock: int(in.GroupSize()), SharedPerBlock: int(in.LocalBytes)}
 }
 
@@ -57,18 +57,18 @@ func Occupancy(env *Env, c Case) (gpus.Occupancy, error) {
 	if err != nil {
 		return gpus.Occupancy{}, err
 	}
-	return gpus.ActiveBlocks(env.Device.Limits, resources(in))
+	return gpus.ActiveBlocks(env.Device.Limits, Resources(in))
 }
 
-// prepareRows prepares the measured rows for calibration; an error names
+// PrepareRows prepares the measured rows for calibration; an error names
 // the row.
-func prepareRows(env *Env, tr *tracer, rows []Row) ([]*launch, error) {
+func PrepareRows(env *Env, tr *Tracer, rows []Row) ([]*PreparedLaunch, error) {
 	if len(rows) == 0 {
 		return nil, errors.New("no measurement rows to calibrate on")
 	}
-	out := make([]*launch, len(rows))
+	out := make([]*PreparedLaunch, len(rows))
 	for i, r := range rows {
-		l, err := prepare(env, tr, CaseOf(r))
+		l, err := PrepareLaunch(env, tr, CaseOf(r))
 		if err != nil {
 			return nil, fmt.Errorf("%s row %d (%s): %w", r.Table, r.Index, r.Kernel, err)
 		}
@@ -77,10 +77,10 @@ func prepareRows(env *Env, tr *tracer, rows []Row) ([]*launch, error) {
 	return out, nil
 }
 
-// relFit solves the relative-error least-squares problem for non-negative
+// RelFit solves the relative-error least-squares problem for non-negative
 // constants: times[r] ≈ Σ_j features[r][j]·θ_j. Constants that no row
 // exercises come back as NaN.
-func relFit(names []string, features [][]float64, rows []Row) ([]float64, error) {
+func RelFit(names []string, features [][]float64, rows []Row) ([]float64, error) {
 	samples := make([]fit.Sample, len(rows))
 	for i, r := range rows {
 		samples[i] = fit.Sample{Kernel: r.Kernel, Class: r.Class, Counts: features[i], Time: r.TimeS,
@@ -101,9 +101,9 @@ func relFit(names []string, features [][]float64, rows []Row) ([]float64, error)
 	return out, nil
 }
 
-// relObjective is the fits' objective: the sum of squared relative
+// RelObjective is the fits' objective: the sum of squared relative
 // errors.
-func relObjective(pred []float64, rows []Row) float64 {
+func RelObjective(pred []float64, rows []Row) float64 {
 	var s float64
 	for i, r := range rows {
 		e := pred[i]/r.TimeS - 1
@@ -112,8 +112,8 @@ func relObjective(pred []float64, rows []Row) float64 {
 	return s
 }
 
-// fittedLineElems is the bytes of a global-memory line per work-item of a
+// FittedLineElems is the bytes of a global-memory line per work-item of a
 // warp where no device file says otherwise (see Resios): a coalesced warp
 // access of 32-bit elements is one transaction. The resios and xu models
 // both count transactions by it.
-const fittedLineElems = 4
+const FittedLineElems = 4

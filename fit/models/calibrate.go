@@ -11,7 +11,7 @@ import (
 // measurement rows of tables (keyed by name). The tables must come from one
 // device.
 func (c *Counter) CalibrateTables(tables map[string]*datasets.Table, opts LinearOptions) (*fit.Weights, error) {
-	device, err := oneDevice(tables)
+	device, err := OneDevice(tables)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ import (
 // fold fits with that choice (WithTiesOf passes the choice of weights
 // already fitted instead).
 func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOptions) (cases []report.Case, skipped []string, err error) {
-	if _, err := oneDevice(tables); err != nil {
+	if _, err := OneDevice(tables); err != nil {
 		return nil, nil, err
 	}
 	rows := Rows(tables, datasets.RoleMeasurement)
@@ -38,7 +38,7 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOp
 			opts.Ties = w.Ties
 		}
 	}
-	for _, class := range slices.Sorted(maps.Keys(classesOf(rows))) {
+	for _, class := range slices.Sorted(maps.Keys(ClassesOf(rows))) {
 		var train, held []Row
 		for _, r := range rows {
 			if r.Class == class {

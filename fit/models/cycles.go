@@ -94,16 +94,16 @@ func (m *Cycles) Calibrate(env *Env, rows []Row) error {
 	for _, key := range slices.Sorted(maps.Keys(groups)) {
 		r := pick(groups[key])
 		e, err := m.estimate(env, CaseOf(r))
-		if errors.Is(err, errNoWork) {
+		if errors.Is(err, ErrNoWork) {
 			m.Skipped = append(m.Skipped, fmt.Sprintf("%s: %v", key, err))
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", rowName(r), err)
+			return fmt.Errorf("%s: %w", RowName(r), err)
 		}
 		in, err := env.Inputs(CaseOf(r))
 		if err != nil {
-			return fmt.Errorf("%s: %w", rowName(r), err)
+			return fmt.Errorf("%s: %w", RowName(r), err)
 		}
 		if ops := integerOps(in); ops != "" {
 			// The seed's computation term has no integer operations: their
@@ -115,7 +115,7 @@ func (m *Cycles) Calibrate(env *Env, rows []Row) error {
 		}
 		aw, err := e.AdjustingWeight(r.TimeS)
 		if err != nil {
-			return fmt.Errorf("%s: %w", rowName(r), err)
+			return fmt.Errorf("%s: %w", RowName(r), err)
 		}
 		m.Kernels = append(m.Kernels, CyclesAdjustment{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw})
 		logSum += math.Log(aw)
@@ -177,7 +177,7 @@ func (m *Cycles) Predict(env *Env, c Case) (Prediction, error) {
 	key := kernelKey(c.Kernel, c.Consts)
 	if i, ok := slices.BinarySearchFunc(m.Kernels, key, func(k CyclesAdjustment, key string) int { return strings.Compare(k.Key, key) }); ok {
 		k := m.Kernels[i]
-		aw, note = k.AdjustingWeight, fmt.Sprintf("calibrated at %s: estimated %.4g s / measured %.4g s", paramString(k.Params), k.EstimatedS, k.MeasuredS)
+		aw, note = k.AdjustingWeight, fmt.Sprintf("calibrated at %s: estimated %.4g s / measured %.4g s", ParamString(k.Params), k.EstimatedS, k.MeasuredS)
 	}
 	t, err := e.Seconds(aw)
 	if err != nil {
@@ -208,7 +208,7 @@ func (m *Cycles) estimate(env *Env, c Case) (cycles.Estimate, error) {
 		return cycles.Estimate{}, fmt.Errorf("kernel %s on device file %s (weights from %s): %w", c.Kernel, env.Device.File, m.WeightsFrom, err)
 	}
 	if e.PerThread == 0 {
-		return e, fmt.Errorf("cycles: kernel %s: %w (it prices flops and memory accesses, and this kernel has none)", c.Kernel, errNoWork)
+		return e, fmt.Errorf("cycles: kernel %s: %w (it prices flops and memory accesses, and this kernel has none)", c.Kernel, ErrNoWork)
 	}
 	return e, nil
 }
@@ -216,17 +216,17 @@ func (m *Cycles) estimate(env *Env, c Case) (cycles.Estimate, error) {
 // cyclesKernel derives the seed's per-thread counts and the occupancy
 // fraction from a launch, by the mapping of the package documentation.
 func cyclesKernel(d *gpus.Device, in *Inputs, regs int) (cycles.Kernel, float64, error) {
-	p, err := perThreadOf(in)
+	p, err := PerThreadOf(in)
 	if err != nil {
 		return cycles.Kernel{}, 0, err
 	}
-	o, err := occupancy(d, in, regs)
+	o, err := OccupancyOf(d, in, regs)
 	if err != nil {
 		return cycles.Kernel{}, 0, err
 	}
-	k := cycles.Kernel{Threads: p.workItems, Compute: p.flops, SharedAccesses: p.local}
-	for _, a := range p.global {
-		k.GlobalAccesses += a.perThread
+	k := cycles.Kernel{Threads: p.WorkItems, Compute: p.Flops, SharedAccesses: p.Local}
+	for _, a := range p.Global {
+		k.GlobalAccesses += a.PerThread
 	}
 	return k, o.Fraction, nil
 }
@@ -258,12 +258,12 @@ func (m *Cycles) SizeSensitivity(env *Env, rows []Row) (out []SizeSensitivity, s
 		s := SizeSensitivity{Device: env.Device.Name, Key: key}
 		for j, r := range g {
 			e, err := m.estimate(env, CaseOf(r))
-			if errors.Is(err, errNoWork) {
+			if errors.Is(err, ErrNoWork) {
 				skipped = append(skipped, fmt.Sprintf("%s: %v", key, err))
 				break
 			}
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", rowName(r), err)
+				return nil, nil, fmt.Errorf("%s: %w", RowName(r), err)
 			}
 			ratio[j] = e.Unadjusted / r.TimeS
 			s.Sizes = append(s.Sizes, SizeLabel(r.Row))

@@ -244,7 +244,7 @@ func TestCyclesErrors(t *testing.T) {
 	if err := m.Calibrate(h100, []Row{vsaRow(1<<16, 1e-5)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Predict(h100, CaseOf(empty)); !errors.Is(err, errNoWork) {
+	if _, err := m.Predict(h100, CaseOf(empty)); !errors.Is(err, ErrNoWork) {
 		t.Errorf("empty kernel: %v", err)
 	}
 	if _, err := m.Predict(&Env{Counter: counter, Device: device(t, "gtx460")}, CaseOf(vsaRow(1<<16, 0))); err == nil || !strings.Contains(err.Error(), "calibrated for H100") {

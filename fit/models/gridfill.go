@@ -134,11 +134,11 @@ type shape struct{ groups, size int64 }
 // rowShape is the launch shape a row records.
 func rowShape(r Row) (shape, error) {
 	if len(r.LocalSize) == 0 || len(r.LocalSize) != len(r.GlobalSize) {
-		return shape{}, fmt.Errorf("%s: local size %v and global size %v do not describe a launch", r.label(), r.LocalSize, r.GlobalSize)
+		return shape{}, fmt.Errorf("%s: local size %v and global size %v do not describe a launch", r.Label(), r.LocalSize, r.GlobalSize)
 	}
 	for ax, l := range r.LocalSize {
 		if l < 1 || r.GlobalSize[ax]%l != 0 {
-			return shape{}, fmt.Errorf("%s: global size %v is not a multiple of local size %v", r.label(), r.GlobalSize, r.LocalSize)
+			return shape{}, fmt.Errorf("%s: global size %v is not a multiple of local size %v", r.Label(), r.GlobalSize, r.LocalSize)
 		}
 	}
 	return shapeOf(r.GlobalSize, r.LocalSize), nil

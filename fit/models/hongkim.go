@@ -135,11 +135,11 @@ const defaultSegmentBytes = 128
 // hongKimKernel derives the program parameters of Table 1 (rows 8–21) from
 // a launch's counts, by the mapping of the package documentation.
 func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *Inputs, regs int) (hongkim.Kernel, error) {
-	p, err := perThreadOf(in)
+	p, err := PerThreadOf(in)
 	if err != nil {
 		return hongkim.Kernel{}, err
 	}
-	o, err := occupancy(d, in, regs)
+	o, err := OccupancyOf(d, in, regs)
 	if err != nil {
 		return hongkim.Kernel{}, err
 	}
@@ -147,11 +147,11 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *Inputs, regs int) (ho
 		ThreadsPerBlock:   int(in.GroupSize()),
 		Blocks:            in.Groups(),
 		ActiveBlocksPerSM: o.BlocksPerSM,
-		CompInsts:         p.intOps + p.local + p.barriers,
-		SynchInsts:        p.barriers,
+		CompInsts:         p.IntOps + p.Local + p.Barriers,
+		SynchInsts:        p.Barriers,
 	}
-	for _, kind := range slices.Sorted(maps.Keys(p.flops)) {
-		k.CompInsts += p.flops[kind]
+	for _, kind := range slices.Sorted(maps.Keys(p.Flops)) {
+		k.CompInsts += p.Flops[kind]
 	}
 	segment := fixed.SegmentBytes
 	if segment == 0 {
@@ -159,14 +159,14 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *Inputs, regs int) (ho
 	}
 	warp := d.Limits.WarpSize
 	var bytes, transactions float64
-	for _, a := range p.global {
-		bytes += a.perThread * float64(a.bytes)
-		if a.coalesced() {
-			k.CoalMemInsts += a.perThread
+	for _, a := range p.Global {
+		bytes += a.PerThread * float64(a.Bytes)
+		if a.Coalesced() {
+			k.CoalMemInsts += a.PerThread
 			continue
 		}
-		k.UncoalMemInsts += a.perThread
-		transactions += a.perThread * a.transactions(warp, segment)
+		k.UncoalMemInsts += a.PerThread
+		transactions += a.PerThread * a.Transactions(warp, segment)
 	}
 	if mem := k.CoalMemInsts + k.UncoalMemInsts; mem > 0 {
 		k.LoadBytesPerWarp = float64(warp) * bytes / mem
@@ -175,7 +175,7 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *Inputs, regs int) (ho
 		k.UncoalPerMW = transactions / k.UncoalMemInsts
 	}
 	if k.CompInsts+k.CoalMemInsts+k.UncoalMemInsts == 0 {
-		return k, fmt.Errorf("hongkim: kernel %s: %w (it prices instructions, and this kernel has none)", in.Kernel.Name, errNoWork)
+		return k, fmt.Errorf("hongkim: kernel %s: %w (it prices instructions, and this kernel has none)", in.Kernel.Name, ErrNoWork)
 	}
 	return k, nil
 }
@@ -220,7 +220,7 @@ func hongKimExplain(k hongkim.Kernel, r hongkim.Result, fixed gpus.HongKim) []Qu
 func (m *HongKim) Summary() string {
 	s := fmt.Sprintf("Mem_LD %.4g, Departure_del_coal %.4g, Departure_del_uncoal %.4g cycles", m.Memory.MemLD, m.Memory.DepartureDelCoal, m.Memory.DepartureDelUncoal)
 	if cal := m.Fit; cal != nil {
-		s += fmt.Sprintf(", fitted on %d rows (training error %s, RMS relative error %.3g)", cal.Rows, errText(cal.GeoMeanRelativeError), cal.RMSRelativeError)
+		s += fmt.Sprintf(", fitted on %d rows (training error %s, RMS relative error %.3g)", cal.Rows, ErrorText(cal.GeoMeanRelativeError), cal.RMSRelativeError)
 		if len(cal.Held) > 0 {
 			s += "; held at the start, no row exercises them: " + strings.Join(cal.Held, ", ")
 		}
@@ -304,15 +304,15 @@ func calibrateHongKim(env *Env, d *gpus.Device, fixed gpus.HongKim, regs int, ro
 	for _, r := range rows {
 		in, err := env.Inputs(CaseOf(r))
 		if err != nil {
-			return HongKimMemory{}, nil, fmt.Errorf("%s: %w", rowName(r), err)
+			return HongKimMemory{}, nil, fmt.Errorf("%s: %w", RowName(r), err)
 		}
 		k, err := hongKimKernel(d, fixed, in, regs)
-		if errors.Is(err, errNoWork) {
-			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: %v", rowName(r), err))
+		if errors.Is(err, ErrNoWork) {
+			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: %v", RowName(r), err))
 			continue
 		}
 		if err != nil {
-			return HongKimMemory{}, nil, fmt.Errorf("%s: %w", rowName(r), err)
+			return HongKimMemory{}, nil, fmt.Errorf("%s: %w", RowName(r), err)
 		}
 		samples = append(samples, hongKimSample{k, r.TimeS})
 		coal = coal || k.CoalMemInsts > 0

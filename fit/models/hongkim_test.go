@@ -263,7 +263,7 @@ func TestHongKimErrors(t *testing.T) {
 	if _, err := m.Predict(fx, big); err == nil || !strings.Contains(err.Error(), "1024 threads per block exceed") {
 		t.Errorf("oversized group: %v", err)
 	}
-	if _, err := m.Predict(fx, Case{Kernel: "empty", Params: map[string]int64{"n": 64}}); !errors.Is(err, errNoWork) {
+	if _, err := m.Predict(fx, Case{Kernel: "empty", Params: map[string]int64{"n": 64}}); !errors.Is(err, ErrNoWork) {
 		t.Errorf("empty kernel: %v", err)
 	}
 }
@@ -276,12 +276,12 @@ func TestHongKimErrors(t *testing.T) {
 func TestPerThreadIsDeterministic(t *testing.T) {
 	env := &Env{Counter: NewCounter(nil), Device: device(t, "gtx280")}
 	in := inputs(t, env, "finite_diff", map[string]int64{"LX": 16, "LY": 16}, map[string]int64{"n": 1000})
-	first, err := perThreadOf(in)
+	first, err := PerThreadOf(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 200 {
-		p, err := perThreadOf(in)
+		p, err := PerThreadOf(in)
 		if err != nil {
 			t.Fatal(err)
 		}

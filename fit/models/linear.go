@@ -55,5 +55,5 @@ func (m *Linear) Summary() string {
 	}
 	d := m.Weights.Diagnostics
 	return fmt.Sprintf("%d weights fitted on %d rows (rank %d, condition number %.3g), training error %s",
-		len(m.Weights.Properties), d.Rows, d.Rank, d.Condition, errText(d.TrainingError))
+		len(m.Weights.Properties), d.Rows, d.Rank, d.Condition, ErrorText(d.TrainingError))
 }

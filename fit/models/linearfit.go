@@ -55,13 +55,13 @@ type LinearOptions struct {
 // Samples counts every row and returns the properties that occur in any of
 // them (sorted) with one fit sample per row. Counting errors name the row.
 func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sample, error) {
-	c.prepare(rows)
+	c.Prepare(rows)
 	values := make([]map[string]int64, len(rows))
 	seen := map[string]bool{}
 	for i, r := range rows {
 		v, err := c.Counts(r.Kernel, r.Consts, r.Params)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", r.label(), err)
+			return nil, nil, fmt.Errorf("%s: %w", r.Label(), err)
 		}
 		values[i] = v
 		for p := range v {
@@ -84,7 +84,7 @@ func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sampl
 			}
 			cnt = fillCounts(opts.Fill, s, props, cnt)
 		}
-		samples[i] = fit.Sample{Kernel: r.Kernel, Class: r.Class, Label: r.label(), Counts: cnt, Time: r.TimeS}
+		samples[i] = fit.Sample{Kernel: r.Kernel, Class: r.Class, Label: r.Label(), Counts: cnt, Time: r.TimeS}
 	}
 	// The merge follows the fill: a tied property and its target are
 	// global accesses alike, scaled by the same factor.
@@ -101,7 +101,7 @@ func fillUnits(rows []Row, opts LinearOptions) (int64, error) {
 	var units int64
 	for _, r := range rows {
 		if units != 0 && r.Units != units {
-			return 0, fmt.Errorf("fit: %s has %d compute units, other rows %d: the grid fill is fitted for one device", r.label(), r.Units, units)
+			return 0, fmt.Errorf("fit: %s has %d compute units, other rows %d: the grid fill is fitted for one device", r.Label(), r.Units, units)
 		}
 		units = r.Units
 	}
@@ -347,7 +347,7 @@ func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]report.Case, error) {
 // grid fill takes each row's launch from the row, as the fit did, rather
 // than searching the kernel's domain again.
 func (c *Counter) ValidateTerms(w *fit.Weights, rows []Row) ([]report.Case, [][]fit.Term, error) {
-	c.prepare(rows)
+	c.Prepare(rows)
 	cases := make([]report.Case, 0, len(rows))
 	terms := make([][]fit.Term, 0, len(rows))
 	for _, r := range rows {
@@ -360,7 +360,7 @@ func (c *Counter) ValidateTerms(w *fit.Weights, rows []Row) ([]report.Case, [][]
 		}
 		t, ts, err := c.predictScaled(w, r.Kernel, r.Consts, r.Params, s)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", r.label(), err)
+			return nil, nil, fmt.Errorf("%s: %w", r.Label(), err)
 		}
 		rc := ReportCase(r.Row)
 		rc.Predicted = t

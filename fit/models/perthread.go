@@ -72,61 +72,61 @@ import (
 // dependent on the parameters.
 const strideWide = -1
 
-// globalAccess is one global-memory property of a launch: loads or stores
+// GlobalAccess is one global-memory property of a launch: loads or stores
 // of one element size and stride class, per work-item.
-type globalAccess struct {
-	bytes     int     // element size
+type GlobalAccess struct {
+	Bytes     int     // element size
 	stride    int     // elements between adjacent work-items; strideWide for >4
-	perThread float64 // accesses per work-item
+	PerThread float64 // accesses per work-item
 }
 
 // coalesced reports whether a warp's accesses fall in one transaction in
 // Hong and Kim's sense: uniform (every work-item the same address) or
 // unit-stride.
-func (a globalAccess) coalesced() bool { return a.stride == 0 || a.stride == 1 }
+func (a GlobalAccess) Coalesced() bool { return a.stride == 0 || a.stride == 1 }
 
-// perThread is a launch's counts divided by its work-items, in the
+// PerThread is a launch's counts divided by its work-items, in the
 // categories the analytical models price (see the package documentation).
-type perThread struct {
-	workItems float64
+type PerThread struct {
+	WorkItems float64
 	// flops holds floating-point operations by kind (add, mul, div, pow,
 	// exp, special), f32 and f64 together.
-	flops    map[string]float64
-	intOps   float64
-	local    float64 // local loads and stores
-	barriers float64
-	global   []globalAccess
+	Flops    map[string]float64
+	IntOps   float64
+	Local    float64 // local loads and stores
+	Barriers float64
+	Global   []GlobalAccess
 }
 
-// perThreadOf divides the counts of a launch by its work-items.
-func perThreadOf(in *Inputs) (*perThread, error) {
+// PerThreadOf divides the counts of a launch by its work-items.
+func PerThreadOf(in *Inputs) (*PerThread, error) {
 	wi := in.WorkItems()
 	if wi <= 0 {
 		return nil, fmt.Errorf("kernel %s launches no work-items", in.Kernel.Name)
 	}
-	p := &perThread{workItems: float64(wi), flops: map[string]float64{}}
+	p := &PerThread{WorkItems: float64(wi), Flops: map[string]float64{}}
 	// In name order, so that the sums and the models fitted to them are
 	// the same from run to run to the last bit.
 	for _, name := range slices.Sorted(maps.Keys(in.Counts)) {
-		v := float64(in.Counts[name]) / p.workItems
+		v := float64(in.Counts[name]) / p.WorkItems
 		switch parts := strings.Split(name, "."); {
 		case parts[0] == "flop" && len(parts) == 3:
-			p.flops[parts[2]] += v
+			p.Flops[parts[2]] += v
 		case parts[0] == "int":
-			p.intOps += v
+			p.IntOps += v
 		case parts[0] == "local" && (parts[1] == "load" || parts[1] == "store"):
 			// local.<t>.conflict=D counts conflicted accesses a second
 			// time; the analytical models price local accesses alike.
-			p.local += v
+			p.Local += v
 		case name == "sync.barrier":
-			p.barriers += v
+			p.Barriers += v
 		case parts[0] == "global" && len(parts) == 4 && parts[1] != "minldst":
 			a, err := parseGlobal(parts[2], parts[3])
 			if err != nil {
 				return nil, fmt.Errorf("kernel %s: property %s: %w", in.Kernel.Name, name, err)
 			}
-			a.perThread = v
-			p.global = append(p.global, a)
+			a.PerThread = v
+			p.Global = append(p.Global, a)
 		}
 	}
 	return p, nil
@@ -134,13 +134,13 @@ func perThreadOf(in *Inputs) (*perThread, error) {
 
 // parseGlobal reads the type and stride class of a global property name,
 // "f32" and "stride=1/2" in global.load.f32.stride=1/2.
-func parseGlobal(dtype, class string) (globalAccess, error) {
-	var a globalAccess
+func parseGlobal(dtype, class string) (GlobalAccess, error) {
+	var a GlobalAccess
 	switch dtype {
 	case "f32", "i32":
-		a.bytes = 4
+		a.Bytes = 4
 	case "f64", "i64":
-		a.bytes = 8
+		a.Bytes = 8
 	default:
 		return a, fmt.Errorf("unknown element type %q", dtype)
 	}
@@ -165,17 +165,17 @@ func parseGlobal(dtype, class string) (globalAccess, error) {
 // one warp access of warp work-items makes at this stride: the warp spans
 // warp·stride·bytes bytes, one transaction per segment, at most one per
 // work-item. The >4 class is one per work-item.
-func (a globalAccess) transactions(warp int, segmentBytes float64) float64 {
+func (a GlobalAccess) Transactions(warp int, segmentBytes float64) float64 {
 	if a.stride == strideWide {
 		return float64(warp)
 	}
-	span := float64(warp * max(a.stride, 1) * a.bytes)
+	span := float64(warp * max(a.stride, 1) * a.Bytes)
 	return math.Min(float64(warp), math.Ceil(span/segmentBytes))
 }
 
-// occupancy is gpus.ActiveBlocks for a launch on a device: a work-group is
+// OccupancyOf is gpus.ActiveBlocks for a launch on a device: a work-group is
 // a block, its local memory the block's shared memory.
-func occupancy(d *gpus.Device, in *Inputs, regsPerThread int) (gpus.Occupancy, error) {
+func OccupancyOf(d *gpus.Device, in *Inputs, regsPerThread int) (gpus.Occupancy, error) {
 	group, local := in.GroupSize(), in.LocalBytes
 	if group > math.MaxInt32 || local > math.MaxInt32 {
 		return gpus.Occupancy{}, fmt.Errorf("kernel %s: work-group of %d work-items and %d bytes of local memory is beyond any device", in.Kernel.Name, group, local)

@@ -64,7 +64,7 @@ type Resios struct {
 	Fitted  bool
 	FitRows int
 	FitRMS  float64
-	traced
+	Traced
 }
 
 // Name implements Model.
@@ -87,7 +87,7 @@ func (m *Resios) Calibrate(env *Env, rows []Row) error {
 	case len(rows) == 0:
 		return fmt.Errorf("resios: %w, and there are no measurement rows to fit its constants to", err)
 	}
-	fitted, obj, err := fitResios(env, m.tracer(), rows)
+	fitted, obj, err := fitResios(env, m.Tracer(), rows)
 	if err != nil {
 		return fmt.Errorf("resios: fitting the constants on %s: %w", env.Device.Name, err)
 	}
@@ -105,7 +105,7 @@ func (m *Resios) Summary() string {
 	}
 	p := m.Device.Params
 	return fmt.Sprintf("%d instruction classes, %.3g cycles per global line, launch %.3g µs, fitted on %d rows (RMS relative error %.3f)",
-		len(p.Instructions), float64(fittedLineElems*m.Device.WarpSize)/m.Device.GlobalBytesPerCycle, 1e6*p.Overhead.LaunchSeconds, m.FitRows, m.FitRMS)
+		len(p.Instructions), float64(FittedLineElems*m.Device.WarpSize)/m.Device.GlobalBytesPerCycle, 1e6*p.Overhead.LaunchSeconds, m.FitRows, m.FitRMS)
 }
 
 // Predict implements Model.
@@ -113,11 +113,11 @@ func (m *Resios) Predict(env *Env, c Case) (Prediction, error) {
 	if m.Device == nil {
 		return Prediction{}, fmt.Errorf("resios: %w", ErrNotCalibrated)
 	}
-	l, err := prepare(env, m.tracer(), c)
+	l, err := PrepareLaunch(env, m.Tracer(), c)
 	if err != nil {
 		return Prediction{}, err
 	}
-	trace, unpriced, err := resiosTrace(*m.Device, l.trace, m.Fitted)
+	trace, unpriced, err := resiosTrace(*m.Device, l.Trace, m.Fitted)
 	if err != nil {
 		return Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
@@ -126,7 +126,7 @@ func (m *Resios) Predict(env *Env, c Case) (Prediction, error) {
 		return Prediction{Seconds: launch, Explain: []Quantity{
 			{Name: "overhead", Value: launch, Unit: "s", Note: "kernel launch (4.3); the kernel executes no instruction"}}}, nil
 	}
-	p, err := m.Device.Predict(trace, l.in.Groups(), resources(l.in))
+	p, err := m.Device.Predict(trace, l.In.Groups(), Resources(l.In))
 	if err != nil {
 		return Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
@@ -288,7 +288,7 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) resios.De
 		Source:       "fitted to measurement rows",
 	}
 	warp := float64(base.Limits.WarpSize)
-	line := float64(fittedLineElems * base.Limits.WarpSize)
+	line := float64(FittedLineElems * base.Limits.WarpSize)
 	p.Global.LineBytes = line
 	p.Shared.Banks, p.Shared.BankWidth = fittedBanks, fittedBankWidth
 	var bytesPerCycle float64
@@ -320,8 +320,8 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) resios.De
 // linear relative-error problem (non-negative least squares, with the
 // launch overhead as one more constant) for new constants, halving the
 // step in log space while the true objective does not improve.
-func fitResios(env *Env, tr *tracer, rows []Row) (*resios.Device, float64, error) {
-	launches, err := prepareRows(env, tr, rows)
+func fitResios(env *Env, tr *Tracer, rows []Row) (*resios.Device, float64, error) {
+	launches, err := PrepareRows(env, tr, rows)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -332,7 +332,7 @@ func fitResios(env *Env, tr *tracer, rows []Row) (*resios.Device, float64, error
 	if err != nil {
 		return nil, 0, err
 	}
-	best := relObjective(pred, rows)
+	best := RelObjective(pred, rows)
 	for iter := 0; iter < 25; iter++ {
 		next, nextLaunch, err := f.step(th)
 		if err != nil {
@@ -346,7 +346,7 @@ func fitResios(env *Env, tr *tracer, rows []Row) (*resios.Device, float64, error
 			if err != nil {
 				return nil, 0, err
 			}
-			if obj := relObjective(pred, rows); obj < best {
+			if obj := RelObjective(pred, rows); obj < best {
 				improved = best-obj > 1e-6*best
 				th, launch, best = cand, l, obj
 				break
@@ -362,12 +362,12 @@ func fitResios(env *Env, tr *tracer, rows []Row) (*resios.Device, float64, error
 
 // initialTheta lists the constants the rows exercise, with starting values,
 // and per row the indices of the constants it uses.
-func initialTheta(launches []*launch) (resiosTheta, [][]int) {
+func initialTheta(launches []*PreparedLaunch) (resiosTheta, [][]int) {
 	used := map[string]bool{}
 	perRow := make([]map[string]bool, len(launches))
 	for i, l := range launches {
 		perRow[i] = map[string]bool{}
-		for _, r := range l.trace.Regions {
+		for _, r := range l.Trace.Regions {
 			if r.Count == 0 {
 				continue
 			}
@@ -420,7 +420,7 @@ func (th resiosTheta) towards(next resiosTheta, t float64) resiosTheta {
 type resiosFitter struct {
 	env      *Env
 	rows     []Row
-	launches []*launch
+	launches []*PreparedLaunch
 	uses     [][]int
 }
 
@@ -428,11 +428,11 @@ type resiosFitter struct {
 func (f *resiosFitter) cycles(th resiosTheta, i int) (float64, error) {
 	d := th.device(f.env.Device, 0)
 	l := f.launches[i]
-	trace, _, err := resiosTrace(d, l.trace, true)
+	trace, _, err := resiosTrace(d, l.Trace, true)
 	if err != nil || len(trace) == 0 {
 		return 0, err
 	}
-	p, err := d.Predict(trace, l.in.Groups(), resources(l.in))
+	p, err := d.Predict(trace, l.In.Groups(), Resources(l.In))
 	if err != nil {
 		return 0, fmt.Errorf("%s row %d: %w", f.rows[i].Table, f.rows[i].Index, err)
 	}
@@ -478,7 +478,7 @@ func (f *resiosFitter) step(th resiosTheta) (resiosTheta, float64, error) {
 		features[i][n] = 1 // the launch overhead, in seconds
 	}
 	names := append(slices.Clone(th.names), "launch")
-	sol, err := relFit(names, features, f.rows)
+	sol, err := RelFit(names, features, f.rows)
 	if err != nil {
 		return resiosTheta{}, 0, err
 	}
@@ -513,18 +513,18 @@ func ResiosLaunch(env *Env, c Case) (resios.LaunchConfig, error) {
 	if err != nil {
 		return resios.LaunchConfig{}, err
 	}
-	l, err := prepare(env, newTracer(), c)
+	l, err := PrepareLaunch(env, NewTracer(), c)
 	if err != nil {
 		return resios.LaunchConfig{}, err
 	}
 	in := resios.LaunchInput{
-		Threads: l.in.WorkItems(), TwoD: l.in.Local[1] > 1, WarpSize: d.WarpSize, SMs: d.SMs,
+		Threads: l.In.WorkItems(), TwoD: l.In.Local[1] > 1, WarpSize: d.WarpSize, SMs: d.SMs,
 		MaxWarps: d.Limits.MaxWarpsPerSM, MaxThreadsPerBlock: d.Limits.MaxThreadsPerBlock,
-		SharedPerSM: d.Limits.SharedPerSM, SharedPerThread: float64(l.in.LocalBytes) / float64(l.in.GroupSize()),
+		SharedPerSM: d.Limits.SharedPerSM, SharedPerThread: float64(l.In.LocalBytes) / float64(l.In.GroupSize()),
 		HidingFactor: d.Params.Simulation.LatencyHidingFactor,
 	}
 	var compute, memory float64
-	for _, r := range l.trace.Regions {
+	for _, r := range l.Trace.Regions {
 		for _, op := range r.Ops {
 			class := resiosClass(op.Class, false)
 			cl, ok := d.Params.Instructions[class]

@@ -132,11 +132,11 @@ func TestResiosBankConflicts(t *testing.T) {
 	}
 	for s := int64(1); s <= 32; s++ {
 		c := Case{Kernel: paths["bank"], Consts: map[string]int64{"S": s}, Params: map[string]int64{"n": 14}}
-		l, err := prepare(env, m.tracer(), c)
+		l, err := PrepareLaunch(env, m.Tracer(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		trace, unpriced, err := resiosTrace(*m.Device, l.trace, false)
+		trace, unpriced, err := resiosTrace(*m.Device, l.Trace, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +191,7 @@ func TestResiosILPExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := newTracer().trace(in, map[string]int64{"n": 64}, 32)
+	tr, err := NewTracer().Trace(in, map[string]int64{"n": 64}, 32)
 	if err != nil {
 		t.Fatal(err)
 	}

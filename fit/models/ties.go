@@ -106,7 +106,7 @@ func (c *Counter) heldErrors(rows []Row, opts LinearOptions, w *fit.Weights) ([]
 		return nil, err
 	}
 	errs := make([]float64, len(rows))
-	for _, class := range slices.Sorted(maps.Keys(classesOf(rows))) {
+	for _, class := range slices.Sorted(maps.Keys(ClassesOf(rows))) {
 		var train []fit.Sample
 		for i, r := range rows {
 			if r.Class != class {

@@ -84,9 +84,9 @@ const fmaKind = "fma"
 // OpClass names the class of an operation of kind at type t.
 func OpClass(t counts.DType, kind string) string { return t.String() + "." + kind }
 
-// tracer derives traces and caches the point counts it needs: one
+// Tracer derives traces and caches the point counts it needs: one
 // symbolic count per kernel and set of inames.
-type tracer struct {
+type Tracer struct {
 	mu    sync.Mutex
 	cards map[cardKey]*polyhedra.PwQPolynomial
 }
@@ -96,21 +96,21 @@ type cardKey struct {
 	inames string
 }
 
-// traced gives a model the tracer of its kernels, made on first use.
-type traced struct{ tr *tracer }
+// Traced gives a model the tracer of its kernels, made on first use.
+type Traced struct{ tr *Tracer }
 
-func (t *traced) tracer() *tracer {
+func (t *Traced) Tracer() *Tracer {
 	if t.tr == nil {
-		t.tr = newTracer()
+		t.tr = NewTracer()
 	}
 	return t.tr
 }
 
-func newTracer() *tracer { return &tracer{cards: map[cardKey]*polyhedra.PwQPolynomial{}} }
+func NewTracer() *Tracer { return &Tracer{cards: map[cardKey]*polyhedra.PwQPolynomial{}} }
 
 // card is the number of points of the kernel domain projected onto
 // inames, at params.
-func (t *tracer) card(k *counts.Kernel, inames []string, params map[string]int64) (int64, error) {
+func (t *Tracer) card(k *counts.Kernel, inames []string, params map[string]int64) (int64, error) {
 	key := cardKey{k, strings.Join(inames, ",")}
 	t.mu.Lock()
 	q, ok := t.cards[key]
@@ -139,7 +139,7 @@ func (t *tracer) card(k *counts.Kernel, inames []string, params map[string]int64
 
 // trace derives the trace of a launch at params for a warp of warpSize
 // work-items.
-func (t *tracer) trace(in *Inputs, params map[string]int64, warpSize int) (*Trace, error) {
+func (t *Tracer) Trace(in *Inputs, params map[string]int64, warpSize int) (*Trace, error) {
 	if warpSize <= 0 {
 		return nil, fmt.Errorf("warp size must be positive, have %d", warpSize)
 	}
@@ -160,7 +160,7 @@ func (t *tracer) trace(in *Inputs, params map[string]int64, warpSize int) (*Trac
 }
 
 type traceBuilder struct {
-	t       *tracer
+	t       *Tracer
 	in      *Inputs
 	params  map[string]int64
 	warp    int
@@ -593,5 +593,5 @@ func (e *Env) Trace(c Case, warpSize int) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newTracer().trace(in, c.Params, warpSize)
+	return NewTracer().Trace(in, c.Params, warpSize)
 }

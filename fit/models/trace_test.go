@@ -72,7 +72,7 @@ func TestTraceTotals(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := &Env{Counter: NewCounter(nil)}
-	tr := newTracer()
+	tr := NewTracer()
 	seen := map[string]bool{}
 	for _, r := range tb.Rows {
 		key := string(datasets.MakeKey(r.Kernel, r.Consts, nil, r.LocalSize))
@@ -84,7 +84,7 @@ func TestTraceTotals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		trace, err := tr.trace(in, r.Params, 32)
+		trace, err := tr.Trace(in, r.Params, 32)
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
@@ -117,7 +117,7 @@ func TestTraceRegions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	trace, err := newTracer().trace(in, params, 32)
+	trace, err := NewTracer().Trace(in, params, 32)
 	if err != nil {
 		t.Fatal(err)
 	}

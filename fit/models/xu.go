@@ -61,7 +61,7 @@ type Xu struct {
 	Source  string
 	FitRows int
 	FitRMS  float64
-	traced
+	Traced
 }
 
 // Name implements Model.
@@ -129,7 +129,7 @@ func (m *Xu) Predict(env *Env, c Case) (Prediction, error) {
 	if m.Cycles == nil {
 		return Prediction{}, fmt.Errorf("xu: %w", ErrNotCalibrated)
 	}
-	l, err := prepare(env, m.tracer(), c)
+	l, err := PrepareLaunch(env, m.Tracer(), c)
 	if err != nil {
 		return Prediction{}, err
 	}
@@ -141,12 +141,12 @@ func (m *Xu) Predict(env *Env, c Case) (Prediction, error) {
 	if err != nil {
 		return Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
-	return Prediction{Seconds: secs, Explain: xuExplain(k, e, l.occ, m)}, nil
+	return Prediction{Seconds: secs, Explain: xuExplain(k, e, l.Occ, m)}, nil
 }
 
 // exec evaluates (3-16)–(3-22) for a launch's features.
-func (m *Xu) exec(env *Env, f xuFeatures, l *launch) (xu.Kernel, xu.Exec, float64, error) {
-	k := xu.Kernel{MemAccesses: f.accesses, Blocks: l.in.Groups()}
+func (m *Xu) exec(env *Env, f xuFeatures, l *PreparedLaunch) (xu.Kernel, xu.Exec, float64, error) {
+	k := xu.Kernel{MemAccesses: f.accesses, Blocks: l.In.Groups()}
 	for _, class := range slices.Sorted(maps.Keys(f.compute)) {
 		v, ok := m.Cycles[class]
 		if !ok {
@@ -160,7 +160,7 @@ func (m *Xu) exec(env *Env, f xuFeatures, l *launch) (xu.Kernel, xu.Exec, float6
 		k.WarpCompute += f.compute[class] * v
 	}
 	k.WarpMemory = f.coalesced*m.Coalesced + f.extraTx*m.PerTransaction
-	e, err := xu.ExecTime(k, l.occ, env.Device.SMs)
+	e, err := xu.ExecTime(k, l.Occ, env.Device.SMs)
 	if err != nil {
 		return k, e, 0, err
 	}
@@ -195,13 +195,13 @@ type xuFeatures struct {
 	rounds    float64            // N_GOB
 }
 
-func xuFeaturesOf(l *launch, warpSize int) (xuFeatures, error) {
-	f := xuFeatures{compute: map[string]float64{}, warps: float64(l.occ.ActiveWarps)}
-	if l.occ.BlocksPerSM > 0 {
-		f.rounds = float64(l.in.Groups()) / float64(l.occ.BlocksPerSM)
+func xuFeaturesOf(l *PreparedLaunch, warpSize int) (xuFeatures, error) {
+	f := xuFeatures{compute: map[string]float64{}, warps: float64(l.Occ.ActiveWarps)}
+	if l.Occ.BlocksPerSM > 0 {
+		f.rounds = float64(l.In.Groups()) / float64(l.Occ.BlocksPerSM)
 	}
-	line := fittedLineElems * warpSize
-	for _, r := range l.trace.Regions {
+	line := FittedLineElems * warpSize
+	for _, r := range l.Trace.Regions {
 		if r.Barrier {
 			f.compute[xuBarrier] += r.Count
 			continue
@@ -215,7 +215,7 @@ func xuFeaturesOf(l *launch, warpSize int) (xuFeatures, error) {
 				continue
 			}
 			size := a.Array.DType.Size()
-			c, least := warpSize, (size+fittedLineElems-1)/fittedLineElems
+			c, least := warpSize, (size+FittedLineElems-1)/FittedLineElems
 			if a.Offsets != nil {
 				var err error
 				if c, err = resios.RequestsForOffsets(a.Offsets, size, line); err != nil {
@@ -239,7 +239,7 @@ func xuFeaturesOf(l *launch, warpSize int) (xuFeatures, error) {
 // relative-error problem for a fixed choice of equation per row and the
 // choice the constants make.
 func (m *Xu) fit(env *Env, rows []Row) error {
-	launches, err := prepareRows(env, m.tracer(), rows)
+	launches, err := PrepareRows(env, m.Tracer(), rows)
 	if err != nil {
 		return err
 	}
@@ -266,7 +266,7 @@ func (m *Xu) fit(env *Env, rows []Row) error {
 			break
 		}
 		seen[key] = true
-		sol, err := relFit(names, xuDesign(names, feats, covered, env.Device.SMs, env.Device.ClockHz), rows)
+		sol, err := RelFit(names, xuDesign(names, feats, covered, env.Device.SMs, env.Device.ClockHz), rows)
 		if err != nil {
 			return err
 		}
@@ -280,7 +280,7 @@ func (m *Xu) fit(env *Env, rows []Row) error {
 			pred[i] = secs
 			covered[i] = e.Covered || k.MemAccesses == 0
 		}
-		if obj := relObjective(pred, rows); obj < best {
+		if obj := RelObjective(pred, rows); obj < best {
 			best = obj
 			m.FitRows, m.FitRMS = len(rows), math.Sqrt(obj/float64(len(rows)))
 			m.Cycles, m.Coalesced, m.PerTransaction, m.Launch = cand.Cycles, cand.Coalesced, cand.PerTransaction, cand.Launch
