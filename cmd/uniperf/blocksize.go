@@ -15,6 +15,7 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/resios"
 )
 
 // blocksizeOptions are the flags of `uniperf blocksize`.
@@ -255,7 +256,7 @@ func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
 			res.Candidates[i].Predictions[name] = rt
 		}
 	}
-	if lc, err := models.ResiosLaunch(env, cands[0].Case); err == nil {
+	if lc, err := resios.Launch(env, cands[0].Case); err == nil {
 		res.Heuristic = fmt.Sprintf("%d warps per block, block (%d, %d): n_w = min(even %g, utilization %g, latency %g)",
 			lc.WarpsPerBlock, lc.Block[0], lc.Block[1], lc.Even, lc.Utilization, lc.Latency)
 	}

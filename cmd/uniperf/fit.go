@@ -15,6 +15,7 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/cycles"
 	"github.com/uniperf/uniperf/fit/report"
 	"github.com/uniperf/uniperf/fit/weightsio"
 )
@@ -445,7 +446,7 @@ func calibrate(stdout io.Writer, lt *loadedTables, opts fitOptions) error {
 		fmt.Fprintf(stdout, "note: %s\n", n)
 	}
 	fmt.Fprintf(stdout, "device %s (parameters %s), %s model on %d measurement rows:\n%s\n", d.Device, d.Env.Device.File, m.Name(), len(rows), m.Summary())
-	if c, ok := m.(*models.Cycles); ok {
+	if c, ok := m.(*cycles.Model); ok {
 		printAdjusting(stdout, c)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s\n", opts.out)
@@ -453,7 +454,7 @@ func calibrate(stdout io.Writer, lt *loadedTables, opts fitOptions) error {
 }
 
 // printAdjusting lists the cycle-weighted model's adjusting weights.
-func printAdjusting(out io.Writer, c *models.Cycles) {
+func printAdjusting(out io.Writer, c *cycles.Model) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "\nkernel\tcalibrated at\tmeasured\testimated\tadjusting weight\n")
 	for _, k := range c.Kernels {

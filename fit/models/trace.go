@@ -137,7 +137,7 @@ func (t *Tracer) card(k *counts.Kernel, inames []string, params map[string]int64
 	return v.Int64(), nil
 }
 
-// trace derives the trace of a launch at params for a warp of warpSize
+// Trace derives the trace of a launch at params for a warp of warpSize
 // work-items.
 func (t *Tracer) Trace(in *Inputs, params map[string]int64, warpSize int) (*Trace, error) {
 	if warpSize <= 0 {

@@ -1,4 +1,4 @@
-package models
+package hongkim
 
 import (
 	"errors"
@@ -10,58 +10,41 @@ import (
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/hongkim"
+	seed "github.com/uniperf/uniperf/fit/hongkim"
+	"github.com/uniperf/uniperf/fit/models"
 )
-
-func device(t *testing.T, name string) *gpus.Device {
-	t.Helper()
-	d, err := gpus.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-func inputs(t *testing.T, env *Env, kernel string, consts, params map[string]int64) *Inputs {
-	t.Helper()
-	in, err := env.Inputs(Case{Kernel: kernel, Consts: consts, Params: params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in
-}
 
 // TestHongKimInputs checks the per-thread inputs of library kernels
 // against counts derived by hand from their .knl text.
 func TestHongKimInputs(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil)}
+	env := &models.Env{Counter: models.NewCounter(nil)}
 	cases := []struct {
 		name, device, kernel string
 		consts, params       map[string]int64
-		want                 hongkim.Kernel
+		want                 seed.Kernel
 	}{
 		// z = 2.5 x + 1.5 y: one add, two muls, two unit-stride loads and
 		// a store per work-item; 1024 work-items in 4 groups of 256 (8
 		// warps: 24/8 = 3 blocks per SM on compute capability 1.0).
 		{"vector_scale_add", "quadro-fx5600", "vector_scale_add", map[string]int64{"LX": 256, "STRIDE": 1}, map[string]int64{"n": 1024},
-			hongkim.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 3, CompInsts: 3, CoalMemInsts: 3, LoadBytesPerWarp: 128}},
+			seed.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 3, CompInsts: 3, CoalMemInsts: 3, LoadBytesPerWarp: 128}},
 		// b[2i] = a[2i]: a stride-2 load and store per work-item, 1024
 		// work-items; 32 work-items span 32·2·4 = 256 bytes, two 128-byte
 		// segments. GTX280 (1.3): 8 warps, 32/8 = 4 blocks.
 		{"stride 2", "gtx280", "global_copy_strided", map[string]int64{"LX": 256, "STRIDE": 2}, map[string]int64{"n": 2048},
-			hongkim.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 4, UncoalMemInsts: 2, UncoalPerMW: 2, LoadBytesPerWarp: 128}},
+			seed.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 4, UncoalMemInsts: 2, UncoalPerMW: 2, LoadBytesPerWarp: 128}},
 		// Stride 3: 384 bytes, three segments; ⌈3072/3⌉ = 1024 work-items.
 		{"stride 3", "gtx280", "global_copy_strided", map[string]int64{"LX": 256, "STRIDE": 3}, map[string]int64{"n": 3072},
-			hongkim.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 4, UncoalMemInsts: 2, UncoalPerMW: 3, LoadBytesPerWarp: 128}},
+			seed.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 4, UncoalMemInsts: 2, UncoalPerMW: 3, LoadBytesPerWarp: 128}},
 		// b[j, i] = a[i, j], i on l.0: a unit-stride load and a store of
 		// stride n (class >4), one transaction per work-item: 32. 16x16
 		// groups of an n x n grid: 64/16 squared = 16 groups.
 		{"transpose", "gtx280", "transpose_read_coalesced", map[string]int64{"LX": 16, "LY": 16}, map[string]int64{"n": 64},
-			hongkim.Kernel{ThreadsPerBlock: 256, Blocks: 16, ActiveBlocksPerSM: 4, CoalMemInsts: 1, UncoalMemInsts: 1, UncoalPerMW: 32, LoadBytesPerWarp: 128}},
+			seed.Kernel{ThreadsPerBlock: 256, Blocks: 16, ActiveBlocksPerSM: 4, CoalMemInsts: 1, UncoalMemInsts: 1, UncoalPerMW: 32, LoadBytesPerWarp: 128}},
 		// The 8800 GTX's uncoalesced accesses are 32 transactions (its
 		// file's uncoal_per_mw), so the kernel gives none.
 		{"device transactions", "8800gtx", "global_copy_strided", map[string]int64{"LX": 256, "STRIDE": 2}, map[string]int64{"n": 2048},
-			hongkim.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 3, UncoalMemInsts: 2, LoadBytesPerWarp: 128}},
+			seed.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 3, UncoalMemInsts: 2, LoadBytesPerWarp: 128}},
 		// Tiled matmul, n = m = ell = 64 with 16x16 tiles: each work-item
 		// runs m/16 = 4 k-tiles, in each storing one element of ta and one
 		// of tb from two unit-stride global loads between two barriers, then
@@ -70,7 +53,7 @@ func TestHongKimInputs(t *testing.T) {
 		// global loads, and one store of c. 2 KiB of local tiles; 8 warps:
 		// 24/8 = 3 blocks per SM.
 		{"matmul_tiled", "8800gtx", "matmul_tiled", nil, map[string]int64{"n": 64, "m": 64, "ell": 64},
-			hongkim.Kernel{ThreadsPerBlock: 256, Blocks: 16, ActiveBlocksPerSM: 3, CompInsts: 68 + 64 + 128 + 8 + 8, CoalMemInsts: 9, SynchInsts: 8, LoadBytesPerWarp: 128}},
+			seed.Kernel{ThreadsPerBlock: 256, Blocks: 16, ActiveBlocksPerSM: 3, CompInsts: 68 + 64 + 128 + 8 + 8, CoalMemInsts: 9, SynchInsts: 8, LoadBytesPerWarp: 128}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -102,7 +85,7 @@ func TestHongKimTable2(t *testing.T) {
 	const threads = 80 * 128
 	d := device(t, "quadro-fx5600")
 	d.ClockHz, d.MemBandwidth = 1e9, 80e9
-	in := &Inputs{
+	in := &models.Inputs{
 		Kernel: &counts.Kernel{Name: "matmul (Hong and Kim, Figure 12)"},
 		Counts: map[string]int64{
 			"flop.f32.add":                  21 * threads,
@@ -122,7 +105,7 @@ func TestHongKimTable2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := hongkim.Predict(hongKimMachine(d, fixed, HongKimMemory{420, 4, 10}), k)
+	r, err := seed.Predict(hongKimMachine(d, fixed, Memory{420, 4, 10}), k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,24 +135,24 @@ func TestHongKimTable2(t *testing.T) {
 func TestHongKimCalibrateRecovery(t *testing.T) {
 	d := device(t, "quadro-fx5600")
 	d.HongKim.MemLD, d.HongKim.DepartureDelCoal, d.HongKim.DepartureDelUncoal = 0, 0, 0 // nothing to start from
-	truth := HongKimMemory{MemLD: 500, DepartureDelCoal: 40, DepartureDelUncoal: 15}
-	env := &Env{Counter: NewCounter(nil), Device: d}
+	truth := Memory{MemLD: 500, DepartureDelCoal: 40, DepartureDelUncoal: 15}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
 	fixed, err := d.HongKimFixedParams()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []Row
+	var rows []models.Row
 	add := func(kernel string, consts, params map[string]int64) {
 		in := inputs(t, env, kernel, consts, params)
 		k, err := hongKimKernel(d, fixed, in, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := hongkim.Predict(hongKimMachine(d, fixed, truth), k)
+		r, err := seed.Predict(hongKimMachine(d, fixed, truth), k)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows = append(rows, Row{Row: datasets.Row{Kernel: kernel, Class: kernel, Role: datasets.RoleMeasurement, Consts: consts, Params: params, TimeS: r.Seconds}})
+		rows = append(rows, models.Row{Row: datasets.Row{Kernel: kernel, Class: kernel, Role: datasets.RoleMeasurement, Consts: consts, Params: params, TimeS: r.Seconds}})
 	}
 	for _, lx := range []int64{64, 128, 256} {
 		for _, n := range []int64{1 << 14, 1 << 18} {
@@ -181,7 +164,7 @@ func TestHongKimCalibrateRecovery(t *testing.T) {
 	add("matmul_tiled", nil, map[string]int64{"n": 128, "m": 128, "ell": 128})
 	add("transpose_read_coalesced", map[string]int64{"LX": 16, "LY": 16}, map[string]int64{"n": 256})
 
-	m := &HongKim{}
+	m := &Model{}
 	if err := m.Calibrate(env, rows); err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +177,7 @@ func TestHongKimCalibrateRecovery(t *testing.T) {
 	if c := m.Fit; c.Rows != len(rows) || c.Start != hongKimStart || c.RMSRelativeError > 1e-6 || len(c.AtBound)+len(c.Held) > 0 {
 		t.Errorf("calibration %+v", c)
 	}
-	p, err := m.Predict(env, CaseOf(rows[0]))
+	p, err := m.Predict(env, models.CaseOf(rows[0]))
 	if err != nil || math.Abs(p.Seconds-rows[0].TimeS) > 1e-6*rows[0].TimeS || len(p.Explain) == 0 {
 		t.Errorf("prediction %v (%v), measured %g", p, err, rows[0].TimeS)
 	}
@@ -204,13 +187,13 @@ func TestHongKimCalibrateRecovery(t *testing.T) {
 // determine Departure_del_uncoal, which stays at its start.
 func TestHongKimHeldParameters(t *testing.T) {
 	d := device(t, "quadro-fx5600")
-	env := &Env{Counter: NewCounter(nil), Device: d}
-	rows := []Row{
+	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
+	rows := []models.Row{
 		{Row: datasets.Row{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 1 << 16}, TimeS: 1e-4}},
 		{Row: datasets.Row{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 1 << 18}, TimeS: 3e-4}},
 		{Row: datasets.Row{Kernel: "empty", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 256}, TimeS: 1e-5}},
 	}
-	m := &HongKim{}
+	m := &Model{}
 	if err := m.Calibrate(env, rows); err != nil {
 		t.Fatal(err)
 	}
@@ -224,46 +207,46 @@ func TestHongKimHeldParameters(t *testing.T) {
 }
 
 func TestHongKimErrors(t *testing.T) {
-	counter := NewCounter(nil)
-	row := Row{Row: datasets.Row{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 4096}, TimeS: 1e-5}}
+	counter := models.NewCounter(nil)
+	row := models.Row{Row: datasets.Row{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 4096}, TimeS: 1e-5}}
 	var missing *gpus.MissingError
 
-	if err := (&HongKim{}).Calibrate(&Env{Counter: counter}, []Row{row}); err == nil || !strings.Contains(err.Error(), "needs a device parameter file") {
+	if err := (&Model{}).Calibrate(&models.Env{Counter: counter}, []models.Row{row}); err == nil || !strings.Contains(err.Error(), "needs a device parameter file") {
 		t.Errorf("no device: %v", err)
 	}
-	err := (&HongKim{}).Calibrate(&Env{Counter: counter, Device: device(t, "gtx970")}, []Row{row})
+	err := (&Model{}).Calibrate(&models.Env{Counter: counter, Device: device(t, "gtx970")}, []models.Row{row})
 	if !errors.As(err, &missing) || !strings.Contains(err.Error(), "devices/gtx970.json has no hongkim section") {
 		t.Errorf("GTX 970: %v", err)
 	}
 	pocl := device(t, "pocl-cpu")
 	// Without rows the parameters come from the file, which has none.
-	err = (&HongKim{}).Calibrate(&Env{Counter: counter, Device: pocl}, nil)
+	err = (&Model{}).Calibrate(&models.Env{Counter: counter, Device: pocl}, nil)
 	if !errors.As(err, &missing) || missing.Field != "hongkim.mem_ld" || !strings.Contains(err.Error(), "pocl-cpu.json") {
 		t.Errorf("PoCL without rows: %v", err)
 	}
 	pocl.HongKim.IssueCycles = 0
-	err = (&HongKim{}).Calibrate(&Env{Counter: counter, Device: pocl}, []Row{row})
+	err = (&Model{}).Calibrate(&models.Env{Counter: counter, Device: pocl}, []models.Row{row})
 	if !errors.As(err, &missing) || missing.Field != "hongkim.issue_cycles" {
 		t.Errorf("PoCL without issue cycles: %v", err)
 	}
 
-	fx := &Env{Counter: counter, Device: device(t, "quadro-fx5600")}
-	m := &HongKim{}
-	if _, err := m.Predict(fx, CaseOf(row)); err == nil || !strings.Contains(err.Error(), "not calibrated") {
+	fx := &models.Env{Counter: counter, Device: device(t, "quadro-fx5600")}
+	m := &Model{}
+	if _, err := m.Predict(fx, models.CaseOf(row)); err == nil || !strings.Contains(err.Error(), "not calibrated") {
 		t.Errorf("uncalibrated: %v", err)
 	}
-	if err := m.Calibrate(fx, nil); err != nil || m.Memory != (HongKimMemory{420, 4, 10}) {
+	if err := m.Calibrate(fx, nil); err != nil || m.Memory != (Memory{420, 4, 10}) {
 		t.Fatalf("from the file: %+v, %v", m.Memory, err)
 	}
-	if _, err := m.Predict(&Env{Counter: counter, Device: device(t, "gtx280")}, CaseOf(row)); err == nil || !strings.Contains(err.Error(), "calibrated for Quadro FX 5600") {
+	if _, err := m.Predict(&models.Env{Counter: counter, Device: device(t, "gtx280")}, models.CaseOf(row)); err == nil || !strings.Contains(err.Error(), "calibrated for Quadro FX 5600") {
 		t.Errorf("another device: %v", err)
 	}
 	// A work-group larger than the device allows.
-	big := Case{Kernel: "global_copy", Consts: map[string]int64{"LX": 1024}, Params: map[string]int64{"n": 4096}}
+	big := models.Case{Kernel: "global_copy", Consts: map[string]int64{"LX": 1024}, Params: map[string]int64{"n": 4096}}
 	if _, err := m.Predict(fx, big); err == nil || !strings.Contains(err.Error(), "1024 threads per block exceed") {
 		t.Errorf("oversized group: %v", err)
 	}
-	if _, err := m.Predict(fx, Case{Kernel: "empty", Params: map[string]int64{"n": 64}}); !errors.Is(err, ErrNoWork) {
+	if _, err := m.Predict(fx, models.Case{Kernel: "empty", Params: map[string]int64{"n": 64}}); !errors.Is(err, models.ErrNoWork) {
 		t.Errorf("empty kernel: %v", err)
 	}
 }
@@ -274,14 +257,14 @@ func TestHongKimErrors(t *testing.T) {
 // run. Go randomises the order of map iteration, so a sum in map order
 // shows up here.
 func TestPerThreadIsDeterministic(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil), Device: device(t, "gtx280")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx280")}
 	in := inputs(t, env, "finite_diff", map[string]int64{"LX": 16, "LY": 16}, map[string]int64{"n": 1000})
-	first, err := PerThreadOf(in)
+	first, err := models.PerThreadOf(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 200 {
-		p, err := PerThreadOf(in)
+		p, err := models.PerThreadOf(in)
 		if err != nil {
 			t.Fatal(err)
 		}

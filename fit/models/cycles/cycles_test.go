@@ -1,4 +1,4 @@
-package models
+package cycles
 
 import (
 	"errors"
@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
-	"github.com/uniperf/uniperf/fit/cycles"
+	seed "github.com/uniperf/uniperf/fit/cycles"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 func near(got, want, rel float64) bool { return math.Abs(got-want) <= rel*math.Abs(want) }
 
 // vsaRow is a vector_scale_add row (stride 1, 256 work-items per group).
-func vsaRow(n int64, secs float64) Row {
-	return Row{Row: datasets.Row{Kernel: "vector_scale_add", Class: "vector_scale_add", Role: datasets.RoleMeasurement,
+func vsaRow(n int64, secs float64) models.Row {
+	return models.Row{Row: datasets.Row{Kernel: "vector_scale_add", Class: "vector_scale_add", Role: datasets.RoleMeasurement,
 		Consts: map[string]int64{"LX": 256, "STRIDE": 1}, Params: map[string]int64{"n": n}, TimeS: secs}}
 }
 
@@ -31,10 +32,10 @@ func vsaEstimate(n float64) float64 { return n * vsaCycles / gtx460Hz }
 // calibration against the seed's definition (estimated / measured), and
 // the prediction of another size (the estimate scales with n).
 func TestCyclesHandDerived(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil), Device: device(t, "gtx460")}
-	m := &Cycles{}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	m := &Model{}
 	const measured = 2e-4
-	if err := m.Calibrate(env, []Row{vsaRow(1<<16, measured), vsaRow(1<<20, 1)}); err != nil {
+	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, measured), vsaRow(1<<20, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	if len(m.Kernels) != 1 || m.WeightsFrom != "devices/gtx460.json" {
@@ -47,7 +48,7 @@ func TestCyclesHandDerived(t *testing.T) {
 	if want := vsaEstimate(1<<16) / measured; !near(k.AdjustingWeight, want, 1e-12) || !near(m.Fallback, want, 1e-12) {
 		t.Errorf("adjusting weight %g, fallback %g, want %g", k.AdjustingWeight, m.Fallback, want)
 	}
-	p, err := m.Predict(env, CaseOf(vsaRow(1<<18, 0)))
+	p, err := m.Predict(env, models.CaseOf(vsaRow(1<<18, 0)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +57,11 @@ func TestCyclesHandDerived(t *testing.T) {
 	}
 
 	// Calibrated on the largest size instead: 1 s for 2^20.
-	m = &Cycles{CalibrateAt: "largest"}
-	if err := m.Calibrate(env, []Row{vsaRow(1<<16, measured), vsaRow(1<<20, 1)}); err != nil {
+	m = &Model{CalibrateAt: "largest"}
+	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, measured), vsaRow(1<<20, 1)}); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := m.Predict(env, CaseOf(vsaRow(1<<18, 0))); !near(p.Seconds, 0.25, 1e-12) {
+	if p, _ := m.Predict(env, models.CaseOf(vsaRow(1<<18, 0))); !near(p.Seconds, 0.25, 1e-12) {
 		t.Errorf("calibrated on the largest size: %g s, want 0.25", p.Seconds)
 	}
 }
@@ -71,14 +72,14 @@ func TestCyclesHandDerived(t *testing.T) {
 // 256 work-items with 2 KiB of local memory, 6 blocks, occupancy 1.
 func TestCyclesLocalMemory(t *testing.T) {
 	d := device(t, "gtx460")
-	env := &Env{Counter: NewCounter(nil), Device: d}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
 	in := inputs(t, env, "matmul_tiled", nil, map[string]int64{"n": 64, "m": 64, "ell": 64})
 	k, o, err := cyclesKernel(d, in, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, _ := d.CycleWeights(cycles.DefaultWeights())
-	e, err := cycles.Estimated(k, w, d.ClockHz, o)
+	w, _ := d.CycleWeights(seed.DefaultWeights())
+	e, err := seed.Estimated(k, w, d.ClockHz, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,15 +94,15 @@ func TestCyclesLocalMemory(t *testing.T) {
 // 1/2 and 1 (geometric mean √0.5); on the middle, 1/3 and 1/3; on the
 // largest, 1/2 and 1/4 (√(1/8)).
 func TestCyclesSizeSensitivity(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil), Device: device(t, "gtx460")}
-	rows := []Row{
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	rows := []models.Row{
 		vsaRow(1<<20, vsaEstimate(1<<20)/4),
 		vsaRow(1<<16, vsaEstimate(1<<16)/2),
 		vsaRow(1<<18, vsaEstimate(1<<18)/3),
 		{Row: datasets.Row{Kernel: "empty", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64}, TimeS: 1e-6}},
 		{Row: datasets.Row{Kernel: "empty", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 128}, TimeS: 2e-6}},
 	}
-	s, skipped, err := (&Cycles{}).SizeSensitivity(env, rows)
+	s, skipped, err := (&Model{}).SizeSensitivity(env, rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,19 +123,19 @@ func TestCyclesSizeSensitivity(t *testing.T) {
 // TestCyclesFallback: a kernel without rows of its own is predicted with
 // the geometric mean of the calibrated kernels' adjusting weights.
 func TestCyclesFallback(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
 	// 128 work-items are 4 warps; 8 blocks (the block limit) are 32 of 48
 	// warps: occupancy 2/3, the estimate 3/2 that of 256 work-items.
 	other := vsaRow(1<<16, 1.5*vsaEstimate(1<<16)/8) // adjusting weight 8
 	other.Consts = map[string]int64{"LX": 128, "STRIDE": 1}
-	m := &Cycles{}
-	if err := m.Calibrate(env, []Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), other}); err != nil {
+	m := &Model{}
+	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), other}); err != nil {
 		t.Fatal(err)
 	}
 	if !near(m.Fallback, 4, 1e-12) {
 		t.Errorf("fallback %g, want √(2·8) = 4", m.Fallback)
 	}
-	p, err := m.Predict(env, Case{Kernel: "vector_scale_add", Consts: map[string]int64{"LX": 64, "STRIDE": 1}, Params: map[string]int64{"n": 1 << 16}})
+	p, err := m.Predict(env, models.Case{Kernel: "vector_scale_add", Consts: map[string]int64{"LX": 64, "STRIDE": 1}, Params: map[string]int64{"n": 1 << 16}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,11 +150,11 @@ func TestCyclesFallback(t *testing.T) {
 // seed's computation term has none, so its adjusting weight would carry
 // their time into the fallback. The fallback stays the one kernel's.
 func TestCyclesSkipsIntegerKernels(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil), Device: device(t, "gtx460")}
-	ints := Row{Row: datasets.Row{Kernel: "arith_int_i32", Consts: map[string]int64{"LX": 16, "LY": 16},
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	ints := models.Row{Row: datasets.Row{Kernel: "arith_int_i32", Consts: map[string]int64{"LX": 16, "LY": 16},
 		Params: map[string]int64{"n": 128, "na": 8, "nb": 1, "nc": 1, "nd": 1, "ne": 1, "c": 13}, TimeS: 1}}
-	m := &Cycles{}
-	if err := m.Calibrate(env, []Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), ints}); err != nil {
+	m := &Model{}
+	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), ints}); err != nil {
 		t.Fatal(err)
 	}
 	if !near(m.Fallback, 2, 1e-12) || len(m.Kernels) != 1 {
@@ -177,7 +178,7 @@ func TestPoCLCycleWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counter := NewCounter(nil)
+	counter := models.NewCounter(nil)
 	cyclesOf := func(kernel string, params map[string]int64, lx int64) (float64, map[string]int64) {
 		t.Helper()
 		for _, r := range table.Rows {
@@ -220,34 +221,34 @@ func TestPoCLCycleWeights(t *testing.T) {
 // The H100 PCIe file carries no cycle weights (no table of it ships), so
 // the seed's defaults, which have none for pow, apply.
 func TestCyclesErrors(t *testing.T) {
-	counter := NewCounter(nil)
-	h100 := &Env{Counter: counter, Device: device(t, "h100-pcie")}
-	powRow := Row{Row: datasets.Row{Kernel: "arith_pow_f32", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64, "nk": 8}, TimeS: 1e-3}}
-	err := (&Cycles{}).Calibrate(h100, []Row{powRow})
+	counter := models.NewCounter(nil)
+	h100 := &models.Env{Counter: counter, Device: device(t, "h100-pcie")}
+	powRow := models.Row{Row: datasets.Row{Kernel: "arith_pow_f32", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64, "nk": 8}, TimeS: 1e-3}}
+	err := (&Model{}).Calibrate(h100, []models.Row{powRow})
 	if err == nil || !strings.Contains(err.Error(), `no cycle weight for instruction class "pow"`) || !strings.Contains(err.Error(), "devices/h100-pcie.json") {
 		t.Errorf("no pow weight: %v", err)
 	}
-	if err := (&Cycles{}).Calibrate(&Env{Counter: counter}, []Row{powRow}); err == nil || !strings.Contains(err.Error(), "needs a device parameter file") {
+	if err := (&Model{}).Calibrate(&models.Env{Counter: counter}, []models.Row{powRow}); err == nil || !strings.Contains(err.Error(), "needs a device parameter file") {
 		t.Errorf("no device: %v", err)
 	}
-	if err := (&Cycles{CalibrateAt: "median"}).Calibrate(h100, []Row{powRow}); err == nil || !strings.Contains(err.Error(), `"median"`) {
+	if err := (&Model{CalibrateAt: "median"}).Calibrate(h100, []models.Row{powRow}); err == nil || !strings.Contains(err.Error(), `"median"`) {
 		t.Errorf("bad calibration size: %v", err)
 	}
-	empty := Row{Row: datasets.Row{Kernel: "empty", Params: map[string]int64{"n": 64}, TimeS: 1e-6}}
-	if err := (&Cycles{}).Calibrate(h100, []Row{empty}); err == nil || !strings.Contains(err.Error(), "no kernel to calibrate on") {
+	empty := models.Row{Row: datasets.Row{Kernel: "empty", Params: map[string]int64{"n": 64}, TimeS: 1e-6}}
+	if err := (&Model{}).Calibrate(h100, []models.Row{empty}); err == nil || !strings.Contains(err.Error(), "no kernel to calibrate on") {
 		t.Errorf("only the empty kernel: %v", err)
 	}
-	m := &Cycles{}
-	if _, err := m.Predict(h100, CaseOf(empty)); err == nil || !strings.Contains(err.Error(), "not calibrated") {
+	m := &Model{}
+	if _, err := m.Predict(h100, models.CaseOf(empty)); err == nil || !strings.Contains(err.Error(), "not calibrated") {
 		t.Errorf("uncalibrated: %v", err)
 	}
-	if err := m.Calibrate(h100, []Row{vsaRow(1<<16, 1e-5)}); err != nil {
+	if err := m.Calibrate(h100, []models.Row{vsaRow(1<<16, 1e-5)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Predict(h100, CaseOf(empty)); !errors.Is(err, ErrNoWork) {
+	if _, err := m.Predict(h100, models.CaseOf(empty)); !errors.Is(err, models.ErrNoWork) {
 		t.Errorf("empty kernel: %v", err)
 	}
-	if _, err := m.Predict(&Env{Counter: counter, Device: device(t, "gtx460")}, CaseOf(vsaRow(1<<16, 0))); err == nil || !strings.Contains(err.Error(), "calibrated for H100") {
+	if _, err := m.Predict(&models.Env{Counter: counter, Device: device(t, "gtx460")}, models.CaseOf(vsaRow(1<<16, 0))); err == nil || !strings.Contains(err.Error(), "calibrated for H100") {
 		t.Errorf("another device: %v", err)
 	}
 }

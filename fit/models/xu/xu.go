@@ -1,4 +1,4 @@
-package models
+package xu
 
 import (
 	"fmt"
@@ -10,15 +10,16 @@ import (
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/cycles"
 	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/resios"
-	"github.com/uniperf/uniperf/fit/xu"
+	seed "github.com/uniperf/uniperf/fit/xu"
 )
 
 func init() {
-	Register("xu", func() Model { return &Xu{} })
+	models.Register("xu", func() models.Model { return &Model{} })
 }
 
-// Xu is the execution-time model of seed 003, Chapter 3 (package xu): a
+// Model is the execution-time model of seed 003, Chapter 3 (package xu): a
 // warp's computation time T_C and memory time T_M, the active warps N_w
 // from the occupancy (gpus.ActiveBlocks), and (3-22) when N_w·T_C ≥ T_M
 // hides the memory latency, (4-5) when it does not, over N_CB/(N_AB·N_SM)
@@ -48,7 +49,7 @@ func init() {
 // accesses; a barrier costs an add), T_Mco = hongkim.mem_ld and T_tx =
 // hongkim.departure_del_uncoal from a Hong–Kim section, else the "global"
 // weight for both, and no launch overhead.
-type Xu struct {
+type Model struct {
 	// Cycles are the cycles of one warp instruction per class: operation
 	// classes (see OpClass), "local" and "barrier".
 	Cycles map[string]float64
@@ -61,11 +62,11 @@ type Xu struct {
 	Source  string
 	FitRows int
 	FitRMS  float64
-	Traced
+	models.Traced
 }
 
 // Name implements Model.
-func (m *Xu) Name() string { return "xu" }
+func (m *Model) Name() string { return "xu" }
 
 const (
 	xuLocal   = "local"
@@ -76,9 +77,9 @@ const (
 )
 
 // Calibrate implements Model.
-func (m *Xu) Calibrate(env *Env, rows []Row) error {
+func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	if env.Device == nil {
-		return fmt.Errorf("xu: %w (give --device)", ErrNoDeviceFile)
+		return fmt.Errorf("xu: %w (give --device)", models.ErrNoDeviceFile)
 	}
 	if len(rows) == 0 {
 		return m.fromDevice(env)
@@ -90,14 +91,14 @@ func (m *Xu) Calibrate(env *Env, rows []Row) error {
 }
 
 // fromDevice takes the constants from the device file.
-func (m *Xu) fromDevice(env *Env) error {
+func (m *Model) fromDevice(env *models.Env) error {
 	w, source := env.Device.CycleWeights(cycles.DefaultWeights())
 	m.Cycles = map[string]float64{xuLocal: w[cycles.Shared], xuBarrier: w[cycles.Add]}
 	memory := map[string]bool{cycles.Global: true, cycles.L1: true, cycles.L2: true, cycles.Shared: true}
 	for _, t := range []counts.DType{counts.F32, counts.F64, counts.I32, counts.I64} {
 		for k, v := range w {
 			if !memory[k] {
-				m.Cycles[OpClass(t, k)] = v
+				m.Cycles[models.OpClass(t, k)] = v
 			}
 		}
 	}
@@ -112,7 +113,7 @@ func (m *Xu) fromDevice(env *Env) error {
 }
 
 // Summary says where the constants come from, in one line.
-func (m *Xu) Summary() string {
+func (m *Model) Summary() string {
 	if m.Cycles == nil {
 		return "not calibrated"
 	}
@@ -125,28 +126,28 @@ func (m *Xu) Summary() string {
 }
 
 // Predict implements Model.
-func (m *Xu) Predict(env *Env, c Case) (Prediction, error) {
+func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, error) {
 	if m.Cycles == nil {
-		return Prediction{}, fmt.Errorf("xu: %w", ErrNotCalibrated)
+		return models.Prediction{}, fmt.Errorf("xu: %w", models.ErrNotCalibrated)
 	}
-	l, err := PrepareLaunch(env, m.Tracer(), c)
+	l, err := models.PrepareLaunch(env, m.Tracer(), c)
 	if err != nil {
-		return Prediction{}, err
+		return models.Prediction{}, err
 	}
 	f, err := xuFeaturesOf(l, env.Device.Limits.WarpSize)
 	if err != nil {
-		return Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
+		return models.Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
 	k, e, secs, err := m.exec(env, f, l)
 	if err != nil {
-		return Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
+		return models.Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
-	return Prediction{Seconds: secs, Explain: xuExplain(k, e, l.Occ, m)}, nil
+	return models.Prediction{Seconds: secs, Explain: xuExplain(k, e, l.Occ, m)}, nil
 }
 
 // exec evaluates (3-16)–(3-22) for a launch's features.
-func (m *Xu) exec(env *Env, f xuFeatures, l *PreparedLaunch) (xu.Kernel, xu.Exec, float64, error) {
-	k := xu.Kernel{MemAccesses: f.accesses, Blocks: l.In.Groups()}
+func (m *Model) exec(env *models.Env, f xuFeatures, l *models.PreparedLaunch) (seed.Kernel, seed.Exec, float64, error) {
+	k := seed.Kernel{MemAccesses: f.accesses, Blocks: l.In.Groups()}
 	for _, class := range slices.Sorted(maps.Keys(f.compute)) {
 		v, ok := m.Cycles[class]
 		if !ok {
@@ -154,25 +155,25 @@ func (m *Xu) exec(env *Env, f xuFeatures, l *PreparedLaunch) (xu.Kernel, xu.Exec
 			if m.FitRows > 0 {
 				why = ": no calibration row exercises it"
 			}
-			return k, xu.Exec{}, 0, fmt.Errorf("the xu model has no cycles for %s%s (it has %s)",
+			return k, seed.Exec{}, 0, fmt.Errorf("the xu model has no cycles for %s%s (it has %s)",
 				class, why, strings.Join(slices.Sorted(maps.Keys(m.Cycles)), ", "))
 		}
 		k.WarpCompute += f.compute[class] * v
 	}
 	k.WarpMemory = f.coalesced*m.Coalesced + f.extraTx*m.PerTransaction
-	e, err := xu.ExecTime(k, l.Occ, env.Device.SMs)
+	e, err := seed.ExecTime(k, l.Occ, env.Device.SMs)
 	if err != nil {
 		return k, e, 0, err
 	}
 	return k, e, m.Launch + e.Total/env.Device.ClockHz, nil
 }
 
-func xuExplain(k xu.Kernel, e xu.Exec, occ gpus.Occupancy, m *Xu) []Quantity {
+func xuExplain(k seed.Kernel, e seed.Exec, occ gpus.Occupancy, m *Model) []models.Quantity {
 	cover := "N_w·T_C < T_M: latency not hidden"
 	if e.Covered {
 		cover = "N_w·T_C ≥ T_M: latency hidden"
 	}
-	return []Quantity{
+	return []models.Quantity{
 		{Name: "T_Exe", Value: e.Total, Unit: "cycles", Note: "per block group × N_GOB (" + e.Equation + ")"},
 		{Name: "launch", Value: m.Launch, Unit: "s", Note: m.Source},
 		{Name: "T_C", Value: k.WarpCompute, Unit: "cycles", Note: "a warp's computation (3-20)"},
@@ -195,12 +196,12 @@ type xuFeatures struct {
 	rounds    float64            // N_GOB
 }
 
-func xuFeaturesOf(l *PreparedLaunch, warpSize int) (xuFeatures, error) {
+func xuFeaturesOf(l *models.PreparedLaunch, warpSize int) (xuFeatures, error) {
 	f := xuFeatures{compute: map[string]float64{}, warps: float64(l.Occ.ActiveWarps)}
 	if l.Occ.BlocksPerSM > 0 {
 		f.rounds = float64(l.In.Groups()) / float64(l.Occ.BlocksPerSM)
 	}
-	line := FittedLineElems * warpSize
+	line := models.FittedLineElems * warpSize
 	for _, r := range l.Trace.Regions {
 		if r.Barrier {
 			f.compute[xuBarrier] += r.Count
@@ -215,7 +216,7 @@ func xuFeaturesOf(l *PreparedLaunch, warpSize int) (xuFeatures, error) {
 				continue
 			}
 			size := a.Array.DType.Size()
-			c, least := warpSize, (size+FittedLineElems-1)/FittedLineElems
+			c, least := warpSize, (size+models.FittedLineElems-1)/models.FittedLineElems
 			if a.Offsets != nil {
 				var err error
 				if c, err = resios.RequestsForOffsets(a.Offsets, size, line); err != nil {
@@ -238,8 +239,8 @@ func xuFeaturesOf(l *PreparedLaunch, warpSize int) (xuFeatures, error) {
 // fit fits the constants to rows, alternating between the linear
 // relative-error problem for a fixed choice of equation per row and the
 // choice the constants make.
-func (m *Xu) fit(env *Env, rows []Row) error {
-	launches, err := PrepareRows(env, m.Tracer(), rows)
+func (m *Model) fit(env *models.Env, rows []models.Row) error {
+	launches, err := models.PrepareRows(env, m.Tracer(), rows)
 	if err != nil {
 		return err
 	}
@@ -266,7 +267,7 @@ func (m *Xu) fit(env *Env, rows []Row) error {
 			break
 		}
 		seen[key] = true
-		sol, err := RelFit(names, xuDesign(names, feats, covered, env.Device.SMs, env.Device.ClockHz), rows)
+		sol, err := models.RelFit(names, xuDesign(names, feats, covered, env.Device.SMs, env.Device.ClockHz), rows)
 		if err != nil {
 			return err
 		}
@@ -280,7 +281,7 @@ func (m *Xu) fit(env *Env, rows []Row) error {
 			pred[i] = secs
 			covered[i] = e.Covered || k.MemAccesses == 0
 		}
-		if obj := RelObjective(pred, rows); obj < best {
+		if obj := models.RelObjective(pred, rows); obj < best {
 			best = obj
 			m.FitRows, m.FitRMS = len(rows), math.Sqrt(obj/float64(len(rows)))
 			m.Cycles, m.Coalesced, m.PerTransaction, m.Launch = cand.Cycles, cand.Coalesced, cand.PerTransaction, cand.Launch
@@ -322,8 +323,8 @@ func xuDesign(names []string, feats []xuFeatures, covered []bool, sms int, clock
 	return out
 }
 
-func xuFromSolution(names []string, sol []float64) *Xu {
-	m := &Xu{Cycles: map[string]float64{}}
+func xuFromSolution(names []string, sol []float64) *Model {
+	m := &Model{Cycles: map[string]float64{}}
 	for j, n := range names {
 		v := sol[j]
 		if math.IsNaN(v) {

@@ -1,4 +1,4 @@
-package models
+package hongkim
 
 import (
 	"errors"
@@ -10,19 +10,20 @@ import (
 
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/hongkim"
+	seed "github.com/uniperf/uniperf/fit/hongkim"
+	"github.com/uniperf/uniperf/fit/models"
 	"gonum.org/v1/gonum/optimize"
 )
 
 func init() {
-	Register("hongkim", func() Model { return &HongKim{} })
+	models.Register("hongkim", func() models.Model { return &Model{} })
 }
 
-// HongKim is Hong and Kim's MWP–CWP model (seed 002, package fit/hongkim)
+// Model is Hong and Kim's MWP–CWP model (seed 002, package fit/hongkim)
 // on uniperf's counts. Its per-thread inputs follow from the counts as the
 // package documentation describes; Calibrate fits its three memory
 // parameters to measured rows (HongKimFit).
-type HongKim struct {
+type Model struct {
 	// RegsPerThread is the registers a work-item uses, for occupancy;
 	// zero leaves registers out of the occupancy (uniperf's counts do
 	// not see register allocation).
@@ -30,28 +31,28 @@ type HongKim struct {
 	// Device is the name of the device calibrated for.
 	Device string `json:"device"`
 	// Memory holds the memory parameters predictions use.
-	Memory HongKimMemory `json:"memory"`
+	Memory Memory `json:"memory"`
 	// Fit reports how Calibrate fitted Memory, under the key "calibration"
 	// of calibration files; nil when the parameters came from the device
 	// file.
-	Fit *HongKimFit `json:"calibration,omitempty"`
+	Fit *Fit `json:"calibration,omitempty"`
 }
 
-// HongKimMemory are the three memory parameters of Table 1 (rows 5–7), in
+// Memory are the three memory parameters of Table 1 (rows 5–7), in
 // SM cycles.
-type HongKimMemory struct {
+type Memory struct {
 	MemLD              float64 `json:"mem_ld"`
 	DepartureDelCoal   float64 `json:"departure_del_coal"`
 	DepartureDelUncoal float64 `json:"departure_del_uncoal"`
 }
 
 // Name implements Model.
-func (m *HongKim) Name() string { return "hongkim" }
+func (m *Model) Name() string { return "hongkim" }
 
 // Calibrate implements Model. Without rows it takes the memory parameters
 // from the device file, which must then have them all; with rows it fits
 // them (HongKimFit).
-func (m *HongKim) Calibrate(env *Env, rows []Row) error {
+func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	d, fixed, err := hongKimDevice(env)
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func (m *HongKim) Calibrate(env *Env, rows []Row) error {
 		if err != nil {
 			return err
 		}
-		m.Memory = HongKimMemory{h.MemLD, h.DepartureDelCoal, h.DepartureDelUncoal}
+		m.Memory = Memory{h.MemLD, h.DepartureDelCoal, h.DepartureDelUncoal}
 		m.Fit = nil
 		return nil
 	}
@@ -76,7 +77,7 @@ func (m *HongKim) Calibrate(env *Env, rows []Row) error {
 
 // hongKimDevice returns the Env's device with the constants that
 // calibration does not fit.
-func hongKimDevice(env *Env) (*gpus.Device, gpus.HongKim, error) {
+func hongKimDevice(env *models.Env) (*gpus.Device, gpus.HongKim, error) {
 	if env.Device == nil {
 		return nil, gpus.HongKim{}, fmt.Errorf("the hongkim model needs a device parameter file (package fit/gpus)")
 	}
@@ -86,36 +87,36 @@ func hongKimDevice(env *Env) (*gpus.Device, gpus.HongKim, error) {
 
 // Predict implements Model. Its explanation is the per-thread inputs
 // and every quantity of equations (5)–(27).
-func (m *HongKim) Predict(env *Env, c Case) (Prediction, error) {
+func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, error) {
 	if m.Memory.MemLD <= 0 {
-		return Prediction{}, fmt.Errorf("hongkim: %w", ErrNotCalibrated)
+		return models.Prediction{}, fmt.Errorf("hongkim: %w", models.ErrNotCalibrated)
 	}
 	d, fixed, err := hongKimDevice(env)
 	if err != nil {
-		return Prediction{}, err
+		return models.Prediction{}, err
 	}
 	if d.Name != m.Device {
-		return Prediction{}, fmt.Errorf("hongkim: calibrated for %s, asked to predict on %s", m.Device, d.Name)
+		return models.Prediction{}, fmt.Errorf("hongkim: calibrated for %s, asked to predict on %s", m.Device, d.Name)
 	}
 	in, err := env.Inputs(c)
 	if err != nil {
-		return Prediction{}, err
+		return models.Prediction{}, err
 	}
 	k, err := hongKimKernel(d, fixed, in, m.RegsPerThread)
 	if err != nil {
-		return Prediction{}, err
+		return models.Prediction{}, err
 	}
-	r, err := hongkim.Predict(hongKimMachine(d, fixed, m.Memory), k)
+	r, err := seed.Predict(hongKimMachine(d, fixed, m.Memory), k)
 	if err != nil {
-		return Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
+		return models.Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
-	return Prediction{Seconds: r.Seconds, Explain: hongKimExplain(k, r, fixed)}, nil
+	return models.Prediction{Seconds: r.Seconds, Explain: hongKimExplain(k, r, fixed)}, nil
 }
 
 // hongKimMachine is the machine of Table 1 with the given memory
 // parameters.
-func hongKimMachine(d *gpus.Device, fixed gpus.HongKim, mem HongKimMemory) hongkim.Machine {
-	return hongkim.Machine{
+func hongKimMachine(d *gpus.Device, fixed gpus.HongKim, mem Memory) seed.Machine {
+	return seed.Machine{
 		ThreadsPerWarp:     d.Limits.WarpSize,
 		IssueCycles:        fixed.IssueCycles,
 		Freq:               d.ClockHz,
@@ -134,16 +135,16 @@ const defaultSegmentBytes = 128
 
 // hongKimKernel derives the program parameters of Table 1 (rows 8–21) from
 // a launch's counts, by the mapping of the package documentation.
-func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *Inputs, regs int) (hongkim.Kernel, error) {
-	p, err := PerThreadOf(in)
+func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *models.Inputs, regs int) (seed.Kernel, error) {
+	p, err := models.PerThreadOf(in)
 	if err != nil {
-		return hongkim.Kernel{}, err
+		return seed.Kernel{}, err
 	}
-	o, err := OccupancyOf(d, in, regs)
+	o, err := models.OccupancyOf(d, in, regs)
 	if err != nil {
-		return hongkim.Kernel{}, err
+		return seed.Kernel{}, err
 	}
-	k := hongkim.Kernel{
+	k := seed.Kernel{
 		ThreadsPerBlock:   int(in.GroupSize()),
 		Blocks:            in.Groups(),
 		ActiveBlocksPerSM: o.BlocksPerSM,
@@ -175,15 +176,15 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *Inputs, regs int) (ho
 		k.UncoalPerMW = transactions / k.UncoalMemInsts
 	}
 	if k.CompInsts+k.CoalMemInsts+k.UncoalMemInsts == 0 {
-		return k, fmt.Errorf("hongkim: kernel %s: %w (it prices instructions, and this kernel has none)", in.Kernel.Name, ErrNoWork)
+		return k, fmt.Errorf("hongkim: kernel %s: %w (it prices instructions, and this kernel has none)", in.Kernel.Name, models.ErrNoWork)
 	}
 	return k, nil
 }
 
 // hongKimExplain lists a prediction's inputs and intermediate quantities.
-func hongKimExplain(k hongkim.Kernel, r hongkim.Result, fixed gpus.HongKim) []Quantity {
-	q := func(name string, v float64, unit, note string) Quantity {
-		return Quantity{Name: name, Value: v, Unit: unit, Note: note}
+func hongKimExplain(k seed.Kernel, r seed.Result, fixed gpus.HongKim) []models.Quantity {
+	q := func(name string, v float64, unit, note string) models.Quantity {
+		return models.Quantity{Name: name, Value: v, Unit: unit, Note: note}
 	}
 	uncoal, uncoalNote := k.UncoalPerMW, "from the strides and the warp width"
 	switch {
@@ -192,7 +193,7 @@ func hongKimExplain(k hongkim.Kernel, r hongkim.Result, fixed gpus.HongKim) []Qu
 	case uncoal == 0:
 		uncoal, uncoalNote = fixed.UncoalPerMW, "the device's"
 	}
-	return []Quantity{
+	return []models.Quantity{
 		q("#Comp_insts", k.CompInsts, "per thread", "flops, integer ops, local loads and stores, barriers"),
 		q("#Coal_Mem_insts", k.CoalMemInsts, "per thread", "global accesses of stride 0 and 1"),
 		q("#Uncoal_Mem_insts", k.UncoalMemInsts, "per thread", "global accesses of other strides"),
@@ -217,10 +218,10 @@ func hongKimExplain(k hongkim.Kernel, r hongkim.Result, fixed gpus.HongKim) []Qu
 }
 
 // Summary implements Model: the memory parameters and how their fit went.
-func (m *HongKim) Summary() string {
+func (m *Model) Summary() string {
 	s := fmt.Sprintf("Mem_LD %.4g, Departure_del_coal %.4g, Departure_del_uncoal %.4g cycles", m.Memory.MemLD, m.Memory.DepartureDelCoal, m.Memory.DepartureDelUncoal)
 	if cal := m.Fit; cal != nil {
-		s += fmt.Sprintf(", fitted on %d rows (training error %s, RMS relative error %.3g)", cal.Rows, ErrorText(cal.GeoMeanRelativeError), cal.RMSRelativeError)
+		s += fmt.Sprintf(", fitted on %d rows (training error %s, RMS relative error %.3g)", cal.Rows, models.ErrorText(cal.GeoMeanRelativeError), cal.RMSRelativeError)
 		if len(cal.Held) > 0 {
 			s += "; held at the start, no row exercises them: " + strings.Join(cal.Held, ", ")
 		}
@@ -234,7 +235,7 @@ func (m *HongKim) Summary() string {
 	return s
 }
 
-// HongKimFit reports how Calibrate fitted the memory parameters.
+// Fit reports how Calibrate fitted the memory parameters.
 //
 // The fit minimises the squared relative error Σ (predicted/measured − 1)²
 // over the rows, as seed 001 fits its weights, in the logarithms of the
@@ -243,13 +244,13 @@ func (m *HongKim) Summary() string {
 // parameters (minima, case selection), so a gradient-free method is used:
 // a coarse grid of powers of ten, then Nelder–Mead (gonum/optimize) from
 // the grid's best point and from the start, keeping the better result.
-type HongKimFit struct {
+type Fit struct {
 	Rows int `json:"rows"`
 	// Skipped lists rows the model cannot price (no instructions).
 	Skipped []string `json:"skipped,omitempty"`
 	// Start is where the search starts: the device file's values, or
 	// Table 6's FX5600 values (420, 4, 10) where the file has none.
-	Start HongKimMemory `json:"start"`
+	Start Memory `json:"start"`
 	// Held lists parameters that no row exercises (no coalesced or no
 	// uncoalesced access), held at their start.
 	Held []string `json:"held,omitempty"`
@@ -270,30 +271,30 @@ const (
 
 // hongKimStart is Table 6's FX5600 column, where the search starts when
 // the device file has no value.
-var hongKimStart = HongKimMemory{MemLD: 420, DepartureDelCoal: 4, DepartureDelUncoal: 10}
+var hongKimStart = Memory{MemLD: 420, DepartureDelCoal: 4, DepartureDelUncoal: 10}
 
 // hongKimSample is one row's program parameters and measured time.
 type hongKimSample struct {
-	k        hongkim.Kernel
+	k        seed.Kernel
 	measured float64
 }
 
 // memParam is one of the three memory parameters, by name and place.
 type memParam struct {
 	name string
-	at   func(*HongKimMemory) *float64
+	at   func(*Memory) *float64
 }
 
 var memParams = []memParam{
-	{"mem_ld", func(m *HongKimMemory) *float64 { return &m.MemLD }},
-	{"departure_del_coal", func(m *HongKimMemory) *float64 { return &m.DepartureDelCoal }},
-	{"departure_del_uncoal", func(m *HongKimMemory) *float64 { return &m.DepartureDelUncoal }},
+	{"mem_ld", func(m *Memory) *float64 { return &m.MemLD }},
+	{"departure_del_coal", func(m *Memory) *float64 { return &m.DepartureDelCoal }},
+	{"departure_del_uncoal", func(m *Memory) *float64 { return &m.DepartureDelUncoal }},
 }
 
 // calibrateHongKim fits the memory parameters to rows.
-func calibrateHongKim(env *Env, d *gpus.Device, fixed gpus.HongKim, regs int, rows []Row) (HongKimMemory, *HongKimFit, error) {
-	c := &HongKimFit{Start: hongKimStart}
-	file := HongKimMemory{fixed.MemLD, fixed.DepartureDelCoal, fixed.DepartureDelUncoal}
+func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, regs int, rows []models.Row) (Memory, *Fit, error) {
+	c := &Fit{Start: hongKimStart}
+	file := Memory{fixed.MemLD, fixed.DepartureDelCoal, fixed.DepartureDelUncoal}
 	for _, p := range memParams {
 		if v := *p.at(&file); v > 0 {
 			*p.at(&c.Start) = v
@@ -302,24 +303,24 @@ func calibrateHongKim(env *Env, d *gpus.Device, fixed gpus.HongKim, regs int, ro
 	var samples []hongKimSample
 	var coal, uncoal bool
 	for _, r := range rows {
-		in, err := env.Inputs(CaseOf(r))
+		in, err := env.Inputs(models.CaseOf(r))
 		if err != nil {
-			return HongKimMemory{}, nil, fmt.Errorf("%s: %w", RowName(r), err)
+			return Memory{}, nil, fmt.Errorf("%s: %w", models.RowName(r), err)
 		}
 		k, err := hongKimKernel(d, fixed, in, regs)
-		if errors.Is(err, ErrNoWork) {
-			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: %v", RowName(r), err))
+		if errors.Is(err, models.ErrNoWork) {
+			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: %v", models.RowName(r), err))
 			continue
 		}
 		if err != nil {
-			return HongKimMemory{}, nil, fmt.Errorf("%s: %w", RowName(r), err)
+			return Memory{}, nil, fmt.Errorf("%s: %w", models.RowName(r), err)
 		}
 		samples = append(samples, hongKimSample{k, r.TimeS})
 		coal = coal || k.CoalMemInsts > 0
 		uncoal = uncoal || k.UncoalMemInsts > 0
 	}
 	if len(samples) == 0 {
-		return HongKimMemory{}, nil, fmt.Errorf("hongkim: no row to calibrate on (%d rows, all without instructions)", len(rows))
+		return Memory{}, nil, fmt.Errorf("hongkim: no row to calibrate on (%d rows, all without instructions)", len(rows))
 	}
 	c.Rows = len(samples)
 	var active []memParam
@@ -343,9 +344,9 @@ func calibrateHongKim(env *Env, d *gpus.Device, fixed gpus.HongKim, regs int, ro
 	errs := make([]float64, len(samples))
 	var sq float64
 	for i, s := range samples {
-		r, err := hongkim.Predict(hongKimMachine(d, fixed, mem), s.k)
+		r, err := seed.Predict(hongKimMachine(d, fixed, mem), s.k)
 		if err != nil {
-			return HongKimMemory{}, nil, err
+			return Memory{}, nil, err
 		}
 		rel := r.Seconds/s.measured - 1
 		sq += rel * rel
@@ -358,13 +359,13 @@ func calibrateHongKim(env *Env, d *gpus.Device, fixed gpus.HongKim, regs int, ro
 
 // hongKimObjective returns the sum of squared relative errors as a
 // function of the logarithms of the active parameters.
-func hongKimObjective(d *gpus.Device, fixed gpus.HongKim, samples []hongKimSample, start HongKimMemory, active []memParam) func([]float64) float64 {
+func hongKimObjective(d *gpus.Device, fixed gpus.HongKim, samples []hongKimSample, start Memory, active []memParam) func([]float64) float64 {
 	return func(x []float64) float64 {
 		mem := withLogs(start, active, x)
 		m := hongKimMachine(d, fixed, mem)
 		var sum float64
 		for _, s := range samples {
-			r, err := hongkim.Predict(m, s.k)
+			r, err := seed.Predict(m, s.k)
 			if err != nil {
 				return math.Inf(1)
 			}
@@ -377,7 +378,7 @@ func hongKimObjective(d *gpus.Device, fixed gpus.HongKim, samples []hongKimSampl
 
 // withLogs sets the active parameters of mem to the exponentials of x,
 // clamped to the search bounds.
-func withLogs(mem HongKimMemory, active []memParam, x []float64) HongKimMemory {
+func withLogs(mem Memory, active []memParam, x []float64) Memory {
 	lo, hi := math.Log(HongKimMinCycles), math.Log(HongKimMaxCycles)
 	for i, p := range active {
 		*p.at(&mem) = math.Exp(math.Max(lo, math.Min(hi, x[i])))
@@ -387,7 +388,7 @@ func withLogs(mem HongKimMemory, active []memParam, x []float64) HongKimMemory {
 
 // fitMemory minimises f: a grid of powers of ten from 10^-2 to 10^6 cycles,
 // then Nelder–Mead from the grid's best point and from the start.
-func fitMemory(f func([]float64) float64, start HongKimMemory, active []memParam) HongKimMemory {
+func fitMemory(f func([]float64) float64, start Memory, active []memParam) Memory {
 	n := len(active)
 	x0 := make([]float64, n)
 	for i, p := range active {

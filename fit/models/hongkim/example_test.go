@@ -1,10 +1,11 @@
-package models_test
+package hongkim_test
 
 import (
 	"fmt"
 
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/hongkim"
 )
 
 // Hong and Kim's model with the Quadro FX 5600's published memory
@@ -12,14 +13,14 @@ import (
 // work-item 544 adds, 512 muls, 1024 local loads, 64 local stores and 64
 // barriers (2208 computation instructions), 64 loads and a store, all
 // unit-stride; the bandwidth limits MWP to 11.67 warps.
-func Example_hongKim() {
+func ExampleModel() {
 	d, err := gpus.Lookup("quadro-fx5600")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
-	m, _ := models.New("hongkim")
+	var m hongkim.Model
 	if err := m.Calibrate(env, nil); err != nil { // no rows: the file's Table 6 values
 		fmt.Println(err)
 		return

@@ -1,10 +1,11 @@
-package models
+package xu
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // TestXuByHand predicts two launches on the GTX 460 from its cycle
@@ -13,8 +14,8 @@ import (
 // by hand. Blocks of 256 threads: 8 warps, 6 resident blocks (48 warps of
 // the SM's 48), 7 SMs.
 func TestXuByHand(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
-	m, err := New("xu")
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	m, err := models.New("xu")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestXuByHand(t *testing.T) {
 	const clock = 1.35e9
 	for _, c := range []struct {
 		name   string
-		c      Case
+		c      models.Case
 		cycles float64
 	}{
 		// arith_add_f32, n = 64, nk = 8: per work-item 8 iterations of 8
@@ -33,13 +34,13 @@ func TestXuByHand(t *testing.T) {
 		// than coalesced, T_M = 500 + 500, n = 1. 48·1024 ≥ 1000 hides
 		// the latency (3-22): 1000/1 + 48·1024 per group of blocks, 16
 		// blocks in 16/(6·7) groups.
-		{"covered", Case{Kernel: "arith_add_f32", Params: map[string]int64{"n": 64, "nk": 8}}, (1000 + 48*1024) * 16.0 / 42},
+		{"covered", models.Case{Kernel: "arith_add_f32", Params: map[string]int64{"n": 64, "nk": 8}}, (1000 + 48*1024) * 16.0 / 42},
 		// transpose_read_coalesced, n = 1024: no computation, so (4-5)
 		// applies: T_M per group. The load touches 2 lines (1 extra),
 		// the store b[j, i] 16 lines (rows j and j+1 share one per
 		// column pair; 15 extra): T_M = 1000 + 500 + 15·500 = 9000;
 		// 4096 blocks.
-		{"uncovered", Case{Kernel: "transpose_read_coalesced", Params: map[string]int64{"n": 1024}}, 9000 * 4096.0 / 42},
+		{"uncovered", models.Case{Kernel: "transpose_read_coalesced", Params: map[string]int64{"n": 1024}}, 9000 * 4096.0 / 42},
 	} {
 		p, err := m.Predict(env, c.c)
 		if err != nil {
@@ -64,10 +65,10 @@ func TestXuByHand(t *testing.T) {
 // TestXuFitRecovers generates times with known constants on the PoCL CPU
 // and checks that calibration recovers them.
 func TestXuFitRecovers(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")}
-	gen := &Xu{Cycles: map[string]float64{"f32.add": 3}, Coalesced: 50, PerTransaction: 20, Launch: 2e-6}
-	var rows []Row
-	for _, c := range []Case{
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "pocl-cpu")}
+	gen := &Model{Cycles: map[string]float64{"f32.add": 3}, Coalesced: 50, PerTransaction: 20, Launch: 2e-6}
+	var rows []models.Row
+	for _, c := range []models.Case{
 		{Kernel: "global_copy", Consts: map[string]int64{"LX": 64}, Params: map[string]int64{"n": 1 << 16}},
 		{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 1 << 20}},
 		{Kernel: "transpose_read_coalesced", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 256}},
@@ -80,10 +81,10 @@ func TestXuFitRecovers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows = append(rows, Row{Row: datasets.Row{Kernel: c.Kernel, Class: c.Kernel, Role: datasets.RoleMeasurement,
+		rows = append(rows, models.Row{Row: datasets.Row{Kernel: c.Kernel, Class: c.Kernel, Role: datasets.RoleMeasurement,
 			Consts: c.Consts, Params: c.Params, TimeS: p.Seconds}, Table: "synthetic", Index: len(rows)})
 	}
-	m := &Xu{}
+	m := &Model{}
 	if err := m.Calibrate(env, rows); err != nil {
 		t.Fatal(err)
 	}
@@ -103,18 +104,18 @@ func TestXuFitRecovers(t *testing.T) {
 }
 
 func TestXuErrors(t *testing.T) {
-	m := &Xu{}
-	if err := m.Calibrate(&Env{Counter: NewCounter(nil)}, nil); err == nil || !strings.Contains(err.Error(), "no device file") {
+	m := &Model{}
+	if err := m.Calibrate(&models.Env{Counter: models.NewCounter(nil)}, nil); err == nil || !strings.Contains(err.Error(), "no device file") {
 		t.Errorf("no device: %v", err)
 	}
-	if _, err := m.Predict(&Env{Counter: NewCounter(nil)}, Case{Kernel: "global_copy"}); err == nil {
+	if _, err := m.Predict(&models.Env{Counter: models.NewCounter(nil)}, models.Case{Kernel: "global_copy"}); err == nil {
 		t.Error("an uncalibrated model predicts")
 	}
-	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err := m.Predict(env, Case{Kernel: "arith_pow_f32", Params: map[string]int64{"n": 32, "nk": 4}})
+	_, err := m.Predict(env, models.Case{Kernel: "arith_pow_f32", Params: map[string]int64{"n": 32, "nk": 4}})
 	if err == nil || !strings.Contains(err.Error(), "no cycles for f32.pow") {
 		t.Errorf("pow on the GTX 460: %v", err)
 	}
@@ -124,9 +125,9 @@ func TestXuErrors(t *testing.T) {
 // every compute weight the file gives (the H100's include pow and special)
 // is a cycle class at every type, and a kernel with pow then predicts.
 func TestXuFromDeviceTakesEveryComputeClass(t *testing.T) {
-	d := lookupDevice(t, "h100-sxm5")
-	env := &Env{Counter: NewCounter(nil), Device: d}
-	m := &Xu{}
+	d := device(t, "h100-sxm5")
+	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
+	m := &Model{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestXuFromDeviceTakesEveryComputeClass(t *testing.T) {
 	if _, ok := m.Cycles["f32.global"]; ok {
 		t.Error("a memory weight became a compute class")
 	}
-	if _, err := m.Predict(env, Case{Kernel: "arith_pow_f32", Params: map[string]int64{"n": 32, "nk": 4}}); err != nil {
+	if _, err := m.Predict(env, models.Case{Kernel: "arith_pow_f32", Params: map[string]int64{"n": 32, "nk": 4}}); err != nil {
 		t.Errorf("pow on the H100: %v", err)
 	}
 }

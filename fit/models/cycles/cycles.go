@@ -1,4 +1,4 @@
-package models
+package cycles
 
 import (
 	"cmp"
@@ -10,15 +10,16 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/fit"
-	"github.com/uniperf/uniperf/fit/cycles"
+	seed "github.com/uniperf/uniperf/fit/cycles"
 	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 func init() {
-	Register("cycles", func() Model { return &Cycles{} })
+	models.Register("cycles", func() models.Model { return &Model{} })
 }
 
-// Cycles is the cycle-weighted model of seed 004 (package fit/cycles) on
+// Model is the cycle-weighted model of seed 004 (package fit/cycles) on
 // uniperf's counts:
 //
 //	E.T = N_threads · (computation + memAccessGM + memAccessSM) / (F · O · adjustingWeight).
@@ -28,7 +29,7 @@ func init() {
 // without measured rows is predicted with the geometric mean of the
 // calibrated kernels' adjusting weights (uniperf's extension, so that the
 // model can predict kernels it has not seen, like the others).
-type Cycles struct {
+type Model struct {
 	// CalibrateAt picks the measured size of each kernel that calibrates
 	// its adjusting weight: "smallest" (the default, the seed's cheap
 	// run) or "largest" measured time.
@@ -42,16 +43,16 @@ type Cycles struct {
 	Weights     map[string]float64 `json:"weights"`
 	WeightsFrom string             `json:"weights_from"`
 	// Kernels are the calibrated kernels, sorted by key.
-	Kernels []CyclesAdjustment `json:"kernels"`
+	Kernels []Adjustment `json:"kernels"`
 	// Fallback is the geometric mean of the kernels' adjusting weights.
 	Fallback float64 `json:"fallback"`
 	// Skipped lists kernels that could not be calibrated, with the reason.
 	Skipped []string `json:"skipped,omitempty"`
 }
 
-// CyclesAdjustment is one kernel's adjusting weight and the size it was
+// Adjustment is one kernel's adjusting weight and the size it was
 // calibrated on.
-type CyclesAdjustment struct {
+type Adjustment struct {
 	Key             string           `json:"key"` // kernel name and consts: "matmul_tiled LX=16 LY=16"
 	Params          map[string]int64 `json:"params"`
 	MeasuredS       float64          `json:"measured_s"`
@@ -70,11 +71,11 @@ func kernelKey(kernel string, consts map[string]int64) string {
 }
 
 // Name implements Model.
-func (m *Cycles) Name() string { return "cycles" }
+func (m *Model) Name() string { return "cycles" }
 
 // Calibrate implements Model: one adjusting weight per kernel of the rows,
 // from the row CalibrateAt picks.
-func (m *Cycles) Calibrate(env *Env, rows []Row) error {
+func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	if env.Device == nil {
 		return fmt.Errorf("the cycles model needs a device parameter file (package fit/gpus)")
 	}
@@ -83,9 +84,9 @@ func (m *Cycles) Calibrate(env *Env, rows []Row) error {
 		return err
 	}
 	m.Device = env.Device.Name
-	m.Weights, m.WeightsFrom = env.Device.CycleWeights(cycles.DefaultWeights())
+	m.Weights, m.WeightsFrom = env.Device.CycleWeights(seed.DefaultWeights())
 	m.Kernels, m.Skipped, m.Fallback = nil, nil, 0
-	groups := map[string][]Row{}
+	groups := map[string][]models.Row{}
 	for _, r := range rows {
 		key := kernelKey(r.Kernel, r.Consts)
 		groups[key] = append(groups[key], r)
@@ -93,17 +94,17 @@ func (m *Cycles) Calibrate(env *Env, rows []Row) error {
 	var logSum float64
 	for _, key := range slices.Sorted(maps.Keys(groups)) {
 		r := pick(groups[key])
-		e, err := m.estimate(env, CaseOf(r))
-		if errors.Is(err, ErrNoWork) {
+		e, err := m.estimate(env, models.CaseOf(r))
+		if errors.Is(err, models.ErrNoWork) {
 			m.Skipped = append(m.Skipped, fmt.Sprintf("%s: %v", key, err))
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", RowName(r), err)
+			return fmt.Errorf("%s: %w", models.RowName(r), err)
 		}
-		in, err := env.Inputs(CaseOf(r))
+		in, err := env.Inputs(models.CaseOf(r))
 		if err != nil {
-			return fmt.Errorf("%s: %w", RowName(r), err)
+			return fmt.Errorf("%s: %w", models.RowName(r), err)
 		}
 		if ops := integerOps(in); ops != "" {
 			// The seed's computation term has no integer operations: their
@@ -115,9 +116,9 @@ func (m *Cycles) Calibrate(env *Env, rows []Row) error {
 		}
 		aw, err := e.AdjustingWeight(r.TimeS)
 		if err != nil {
-			return fmt.Errorf("%s: %w", RowName(r), err)
+			return fmt.Errorf("%s: %w", models.RowName(r), err)
 		}
-		m.Kernels = append(m.Kernels, CyclesAdjustment{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw})
+		m.Kernels = append(m.Kernels, Adjustment{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw})
 		logSum += math.Log(aw)
 	}
 	if len(m.Kernels) == 0 {
@@ -129,10 +130,10 @@ func (m *Cycles) Calibrate(env *Env, rows []Row) error {
 
 // integerOps names the integer-operation properties a launch counts, or
 // returns "".
-func integerOps(in *Inputs) string {
+func integerOps(in *models.Inputs) string {
 	var ops []string
 	for _, name := range slices.Sorted(maps.Keys(in.Counts)) {
-		if IntegerOp(name) && in.Counts[name] != 0 {
+		if models.IntegerOp(name) && in.Counts[name] != 0 {
 			ops = append(ops, name)
 		}
 	}
@@ -140,16 +141,16 @@ func integerOps(in *Inputs) string {
 }
 
 // picker returns the function that picks a kernel's calibration row.
-func (m *Cycles) picker() (func([]Row) Row, error) {
-	less := func(a, b Row) bool { return a.TimeS < b.TimeS }
+func (m *Model) picker() (func([]models.Row) models.Row, error) {
+	less := func(a, b models.Row) bool { return a.TimeS < b.TimeS }
 	switch m.CalibrateAt {
 	case "", "smallest":
 	case "largest":
-		less = func(a, b Row) bool { return a.TimeS > b.TimeS }
+		less = func(a, b models.Row) bool { return a.TimeS > b.TimeS }
 	default:
 		return nil, fmt.Errorf("cycles: calibrate at %q: want smallest or largest", m.CalibrateAt)
 	}
-	return func(rows []Row) Row {
+	return func(rows []models.Row) models.Row {
 		best := rows[0]
 		for _, r := range rows[1:] {
 			if less(r, best) {
@@ -162,28 +163,28 @@ func (m *Cycles) picker() (func([]Row) Row, error) {
 
 // Predict implements Model: the estimate over the kernel's adjusting
 // weight, or over the fallback for a kernel not calibrated.
-func (m *Cycles) Predict(env *Env, c Case) (Prediction, error) {
+func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, error) {
 	if m.Fallback <= 0 {
-		return Prediction{}, fmt.Errorf("cycles: %w", ErrNotCalibrated)
+		return models.Prediction{}, fmt.Errorf("cycles: %w", models.ErrNotCalibrated)
 	}
 	if env.Device == nil || env.Device.Name != m.Device {
-		return Prediction{}, fmt.Errorf("cycles: calibrated for %s, asked to predict on another device", m.Device)
+		return models.Prediction{}, fmt.Errorf("cycles: calibrated for %s, asked to predict on another device", m.Device)
 	}
 	e, err := m.estimate(env, c)
 	if err != nil {
-		return Prediction{}, err
+		return models.Prediction{}, err
 	}
 	aw, note := m.Fallback, fmt.Sprintf("geometric mean over %d calibrated kernels (this kernel has none of its own)", len(m.Kernels))
 	key := kernelKey(c.Kernel, c.Consts)
-	if i, ok := slices.BinarySearchFunc(m.Kernels, key, func(k CyclesAdjustment, key string) int { return strings.Compare(k.Key, key) }); ok {
+	if i, ok := slices.BinarySearchFunc(m.Kernels, key, func(k Adjustment, key string) int { return strings.Compare(k.Key, key) }); ok {
 		k := m.Kernels[i]
-		aw, note = k.AdjustingWeight, fmt.Sprintf("calibrated at %s: estimated %.4g s / measured %.4g s", ParamString(k.Params), k.EstimatedS, k.MeasuredS)
+		aw, note = k.AdjustingWeight, fmt.Sprintf("calibrated at %s: estimated %.4g s / measured %.4g s", models.ParamString(k.Params), k.EstimatedS, k.MeasuredS)
 	}
 	t, err := e.Seconds(aw)
 	if err != nil {
-		return Prediction{}, err
+		return models.Prediction{}, err
 	}
-	return Prediction{Seconds: t, Explain: []Quantity{
+	return models.Prediction{Seconds: t, Explain: []models.Quantity{
 		{Name: "computation", Value: e.Computation, Unit: "cycles per thread", Note: "Σ weight × flops by kind"},
 		{Name: "memAccessGM", Value: e.GlobalMemory, Unit: "cycles per thread", Note: "global loads and stores × weight"},
 		{Name: "memAccessSM", Value: e.SharedMemory, Unit: "cycles per thread", Note: "local loads and stores × weight"},
@@ -194,37 +195,37 @@ func (m *Cycles) Predict(env *Env, c Case) (Prediction, error) {
 }
 
 // estimate is the unadjusted estimate of a launch.
-func (m *Cycles) estimate(env *Env, c Case) (cycles.Estimate, error) {
+func (m *Model) estimate(env *models.Env, c models.Case) (seed.Estimate, error) {
 	in, err := env.Inputs(c)
 	if err != nil {
-		return cycles.Estimate{}, err
+		return seed.Estimate{}, err
 	}
 	k, o, err := cyclesKernel(env.Device, in, m.RegsPerThread)
 	if err != nil {
-		return cycles.Estimate{}, err
+		return seed.Estimate{}, err
 	}
-	e, err := cycles.Estimated(k, m.Weights, env.Device.ClockHz, o)
+	e, err := seed.Estimated(k, m.Weights, env.Device.ClockHz, o)
 	if err != nil {
-		return cycles.Estimate{}, fmt.Errorf("kernel %s on device file %s (weights from %s): %w", c.Kernel, env.Device.File, m.WeightsFrom, err)
+		return seed.Estimate{}, fmt.Errorf("kernel %s on device file %s (weights from %s): %w", c.Kernel, env.Device.File, m.WeightsFrom, err)
 	}
 	if e.PerThread == 0 {
-		return e, fmt.Errorf("cycles: kernel %s: %w (it prices flops and memory accesses, and this kernel has none)", c.Kernel, ErrNoWork)
+		return e, fmt.Errorf("cycles: kernel %s: %w (it prices flops and memory accesses, and this kernel has none)", c.Kernel, models.ErrNoWork)
 	}
 	return e, nil
 }
 
 // cyclesKernel derives the seed's per-thread counts and the occupancy
 // fraction from a launch, by the mapping of the package documentation.
-func cyclesKernel(d *gpus.Device, in *Inputs, regs int) (cycles.Kernel, float64, error) {
-	p, err := PerThreadOf(in)
+func cyclesKernel(d *gpus.Device, in *models.Inputs, regs int) (seed.Kernel, float64, error) {
+	p, err := models.PerThreadOf(in)
 	if err != nil {
-		return cycles.Kernel{}, 0, err
+		return seed.Kernel{}, 0, err
 	}
-	o, err := OccupancyOf(d, in, regs)
+	o, err := models.OccupancyOf(d, in, regs)
 	if err != nil {
-		return cycles.Kernel{}, 0, err
+		return seed.Kernel{}, 0, err
 	}
-	k := cycles.Kernel{Threads: p.WorkItems, Compute: p.Flops, SharedAccesses: p.Local}
+	k := seed.Kernel{Threads: p.WorkItems, Compute: p.Flops, SharedAccesses: p.Local}
 	for _, a := range p.Global {
 		k.GlobalAccesses += a.PerThread
 	}
@@ -237,13 +238,13 @@ func cyclesKernel(d *gpus.Device, in *Inputs, regs int) (cycles.Kernel, float64,
 // predicts size j with relative error |r_j / r_i − 1|. Kernels the model
 // cannot price are listed in skipped with the reason. It uses m's
 // RegsPerThread and the env's device, not m's calibration.
-func (m *Cycles) SizeSensitivity(env *Env, rows []Row) (out []SizeSensitivity, skipped []string, err error) {
+func (m *Model) SizeSensitivity(env *models.Env, rows []models.Row) (out []models.SizeSensitivity, skipped []string, err error) {
 	if env.Device == nil {
 		return nil, nil, fmt.Errorf("the cycles model needs a device parameter file (package fit/gpus)")
 	}
-	m = &Cycles{RegsPerThread: m.RegsPerThread, Device: env.Device.Name}
-	m.Weights, m.WeightsFrom = env.Device.CycleWeights(cycles.DefaultWeights())
-	groups := map[string][]Row{}
+	m = &Model{RegsPerThread: m.RegsPerThread, Device: env.Device.Name}
+	m.Weights, m.WeightsFrom = env.Device.CycleWeights(seed.DefaultWeights())
+	groups := map[string][]models.Row{}
 	for _, r := range rows {
 		key := kernelKey(r.Kernel, r.Consts)
 		groups[key] = append(groups[key], r)
@@ -253,20 +254,20 @@ func (m *Cycles) SizeSensitivity(env *Env, rows []Row) (out []SizeSensitivity, s
 		if len(g) < 2 {
 			continue
 		}
-		slices.SortStableFunc(g, func(a, b Row) int { return cmp.Compare(a.TimeS, b.TimeS) })
+		slices.SortStableFunc(g, func(a, b models.Row) int { return cmp.Compare(a.TimeS, b.TimeS) })
 		ratio := make([]float64, len(g))
-		s := SizeSensitivity{Device: env.Device.Name, Key: key}
+		s := models.SizeSensitivity{Device: env.Device.Name, Key: key}
 		for j, r := range g {
-			e, err := m.estimate(env, CaseOf(r))
-			if errors.Is(err, ErrNoWork) {
+			e, err := m.estimate(env, models.CaseOf(r))
+			if errors.Is(err, models.ErrNoWork) {
 				skipped = append(skipped, fmt.Sprintf("%s: %v", key, err))
 				break
 			}
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", RowName(r), err)
+				return nil, nil, fmt.Errorf("%s: %w", models.RowName(r), err)
 			}
 			ratio[j] = e.Unadjusted / r.TimeS
-			s.Sizes = append(s.Sizes, SizeLabel(r.Row))
+			s.Sizes = append(s.Sizes, models.SizeLabel(r.Row))
 		}
 		if len(s.Sizes) < len(g) {
 			continue
@@ -286,7 +287,7 @@ func (m *Cycles) SizeSensitivity(env *Env, rows []Row) (out []SizeSensitivity, s
 }
 
 // Summary implements Model: the adjusting weights calibrated.
-func (m *Cycles) Summary() string {
+func (m *Model) Summary() string {
 	s := fmt.Sprintf("adjusting weights of %d kernels (weights from %s), fallback %.4g for kernels not calibrated", len(m.Kernels), m.WeightsFrom, m.Fallback)
 	if len(m.Skipped) > 0 {
 		s += fmt.Sprintf("; %d kernels without work left out", len(m.Skipped))

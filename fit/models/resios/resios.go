@@ -1,4 +1,4 @@
-package models
+package resios
 
 import (
 	"errors"
@@ -10,14 +10,15 @@ import (
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/resios"
+	"github.com/uniperf/uniperf/fit/models"
+	seed "github.com/uniperf/uniperf/fit/resios"
 )
 
 func init() {
-	Register("resios", func() Model { return &Resios{} })
+	models.Register("resios", func() models.Model { return &Model{} })
 }
 
-// Resios is seed 000's latency/throughput model with its warp-level
+// Model is seed 000's latency/throughput model with its warp-level
 // simulation (package resios), on uniperf's counts.
 //
 // A launch becomes one warp's trace (Trace): per region, its loads, its
@@ -55,28 +56,28 @@ func init() {
 // apart collapse to zero when every row runs above the thresholds, and a
 // launch of few warps then costs nothing; max_p tied to a fitted latency
 // moves the threshold with the constants and makes the fit jump.
-type Resios struct {
+type Model struct {
 	// Device holds the model's constants after Calibrate.
-	Device *resios.Device
+	Device *seed.Device
 	// Fitted reports that Calibrate fitted the constants to rows; FitRows
 	// is their number and FitRMS the root-mean-square relative error of
 	// the fitted model on them.
 	Fitted  bool
 	FitRows int
 	FitRMS  float64
-	Traced
+	models.Traced
 }
 
 // Name implements Model.
-func (m *Resios) Name() string { return "resios" }
+func (m *Model) Name() string { return "resios" }
 
 // Calibrate implements Model: it reads the device file's resios
 // constants, or fits them to rows when the file has no resios section.
-func (m *Resios) Calibrate(env *Env, rows []Row) error {
+func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	if env.Device == nil {
-		return fmt.Errorf("resios: %w (give --device)", ErrNoDeviceFile)
+		return fmt.Errorf("resios: %w (give --device)", models.ErrNoDeviceFile)
 	}
-	d, err := resios.FromDevice(env.Device)
+	d, err := seed.FromDevice(env.Device)
 	var missing *gpus.MissingError
 	switch {
 	case err == nil:
@@ -96,7 +97,7 @@ func (m *Resios) Calibrate(env *Env, rows []Row) error {
 }
 
 // Summary says where the constants come from, in one line.
-func (m *Resios) Summary() string {
+func (m *Model) Summary() string {
 	if m.Device == nil {
 		return "not calibrated"
 	}
@@ -105,40 +106,40 @@ func (m *Resios) Summary() string {
 	}
 	p := m.Device.Params
 	return fmt.Sprintf("%d instruction classes, %.3g cycles per global line, launch %.3g µs, fitted on %d rows (RMS relative error %.3f)",
-		len(p.Instructions), float64(FittedLineElems*m.Device.WarpSize)/m.Device.GlobalBytesPerCycle, 1e6*p.Overhead.LaunchSeconds, m.FitRows, m.FitRMS)
+		len(p.Instructions), float64(models.FittedLineElems*m.Device.WarpSize)/m.Device.GlobalBytesPerCycle, 1e6*p.Overhead.LaunchSeconds, m.FitRows, m.FitRMS)
 }
 
 // Predict implements Model.
-func (m *Resios) Predict(env *Env, c Case) (Prediction, error) {
+func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, error) {
 	if m.Device == nil {
-		return Prediction{}, fmt.Errorf("resios: %w", ErrNotCalibrated)
+		return models.Prediction{}, fmt.Errorf("resios: %w", models.ErrNotCalibrated)
 	}
-	l, err := PrepareLaunch(env, m.Tracer(), c)
+	l, err := models.PrepareLaunch(env, m.Tracer(), c)
 	if err != nil {
-		return Prediction{}, err
+		return models.Prediction{}, err
 	}
 	trace, unpriced, err := resiosTrace(*m.Device, l.Trace, m.Fitted)
 	if err != nil {
-		return Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
+		return models.Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
 	if len(trace) == 0 {
 		launch := m.Device.Params.Overhead.LaunchSeconds
-		return Prediction{Seconds: launch, Explain: []Quantity{
+		return models.Prediction{Seconds: launch, Explain: []models.Quantity{
 			{Name: "overhead", Value: launch, Unit: "s", Note: "kernel launch (4.3); the kernel executes no instruction"}}}, nil
 	}
-	p, err := m.Device.Predict(trace, l.In.Groups(), Resources(l.In))
+	p, err := m.Device.Predict(trace, l.In.Groups(), models.Resources(l.In))
 	if err != nil {
-		return Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
+		return models.Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
-	return Prediction{Seconds: p.Time, Explain: resiosExplain(p, unpriced, m.Fitted)}, nil
+	return models.Prediction{Seconds: p.Time, Explain: resiosExplain(p, unpriced, m.Fitted)}, nil
 }
 
-func resiosExplain(p resios.Prediction, unpriced []string, fitted bool) []Quantity {
+func resiosExplain(p seed.Prediction, unpriced []string, fitted bool) []models.Quantity {
 	source := "device file"
 	if fitted {
 		source = "constants fitted to the measurement rows"
 	}
-	q := []Quantity{
+	q := []models.Quantity{
 		{Name: "execution", Value: p.Execution, Unit: "s", Note: "simulated cycles / clock (" + source + ")"},
 		{Name: "overhead", Value: p.Overhead, Unit: "s", Note: "kernel launch (4.3)"},
 		{Name: "blocks per SM", Value: float64(p.Occupancy.BlocksPerSM),
@@ -149,11 +150,11 @@ func resiosExplain(p resios.Prediction, unpriced []string, fitted bool) []Quanti
 		{Name: "compute-idle cycles", Value: p.Sim.IdleCycles, Note: "no compute unit busy (§5.2.1)"},
 	}
 	for _, h := range p.Sim.Hotspots {
-		q = append(q, Quantity{Name: "hotspot " + h.Name, Value: 100 * h.Share, Unit: "%",
+		q = append(q, models.Quantity{Name: "hotspot " + h.Name, Value: 100 * h.Share, Unit: "%",
 			Note: fmt.Sprintf("share of compute-idle time; %.6g idle of %.6g delay cycles", h.Idle, h.Delay)})
 	}
 	for _, u := range unpriced {
-		q = append(q, Quantity{Name: "unpriced " + u, Note: "the device file lists no such instruction class"})
+		q = append(q, models.Quantity{Name: "unpriced " + u, Note: "the device file lists no such instruction class"})
 	}
 	return q
 }
@@ -180,8 +181,8 @@ func resiosClass(op string, fitted bool) string {
 // resiosTrace turns a trace into the simulation's instructions for a
 // device: per region its loads, operations and stores. It also returns
 // the barriers it could not price.
-func resiosTrace(d resios.Device, t *Trace, fitted bool) ([]resios.Instr, []string, error) {
-	var out []resios.Instr
+func resiosTrace(d seed.Device, t *models.Trace, fitted bool) ([]seed.Instr, []string, error) {
+	var out []seed.Instr
 	var unpriced []string
 	for _, r := range t.Regions {
 		if r.Count == 0 {
@@ -228,7 +229,7 @@ func resiosTrace(d resios.Device, t *Trace, fitted bool) ([]resios.Instr, []stri
 }
 
 // resiosAccess prices one global or local access of a region.
-func resiosAccess(d resios.Device, a Access, r Region) (resios.Instr, error) {
+func resiosAccess(d seed.Device, a models.Access, r models.Region) (seed.Instr, error) {
 	size := a.Array.DType.Size()
 	if a.Array.Space == counts.Local {
 		s := d.Params.Shared
@@ -240,20 +241,20 @@ func resiosAccess(d resios.Device, a Access, r Region) (resios.Instr, error) {
 				bytes[i] = (o - low) * int64(size)
 			}
 			var err error
-			if conflicts, err = resios.BankConflicts(bytes, int(s.Banks), int(s.BankWidth)); err != nil {
-				return resios.Instr{}, err
+			if conflicts, err = seed.BankConflicts(bytes, int(s.Banks), int(s.BankWidth)); err != nil {
+				return seed.Instr{}, err
 			}
 		}
-		return resios.SharedAccess(a.Name, s, d.WarpSize, float64(size), float64(conflicts), r.ILP, r.Count), nil
+		return seed.SharedAccess(a.Name, s, d.WarpSize, float64(size), float64(conflicts), r.ILP, r.Count), nil
 	}
 	requests := d.WarpSize
 	if a.Offsets != nil {
 		var err error
-		if requests, err = resios.RequestsForOffsets(a.Offsets, size, int(d.Params.Global.LineBytes)); err != nil {
-			return resios.Instr{}, err
+		if requests, err = seed.RequestsForOffsets(a.Offsets, size, int(d.Params.Global.LineBytes)); err != nil {
+			return seed.Instr{}, err
 		}
 	}
-	return resios.GlobalAccess(a.Name, d.Params.Global, float64(requests), d.GlobalBytesPerCycle, r.ILP, r.Count), nil
+	return seed.GlobalAccess(a.Name, d.Params.Global, float64(requests), d.GlobalBytesPerCycle, r.ILP, r.Count), nil
 }
 
 // The structural constants of a fitted device (see Resios).
@@ -280,7 +281,7 @@ const (
 )
 
 // device builds a device from the constants.
-func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) resios.Device {
+func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) seed.Device {
 	p := gpus.Resios{
 		Instructions: map[string]gpus.ResiosInstruction{},
 		Overhead:     gpus.ResiosOverhead{LaunchSeconds: launchSeconds},
@@ -288,7 +289,7 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) resios.De
 		Source:       "fitted to measurement rows",
 	}
 	warp := float64(base.Limits.WarpSize)
-	line := float64(FittedLineElems * base.Limits.WarpSize)
+	line := float64(models.FittedLineElems * base.Limits.WarpSize)
 	p.Global.LineBytes = line
 	p.Shared.Banks, p.Shared.BankWidth = fittedBanks, fittedBankWidth
 	var bytesPerCycle float64
@@ -300,13 +301,13 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) resios.De
 			p.Global.Latency = fittedMaxParallel * v
 		case thetaLocalByte:
 			p.Shared.BankBandwidth = 1 / v
-			p.Shared.Latency = fittedMaxParallel * resios.SharedPenalty(base.Limits.WarpSize, 4, fittedBanks, 1, p.Shared.BankBandwidth)
+			p.Shared.Latency = fittedMaxParallel * seed.SharedPenalty(base.Limits.WarpSize, 4, fittedBanks, 1, p.Shared.BankBandwidth)
 		default:
 			p.Instructions[n] = gpus.ResiosInstruction{Latency: fittedPeakWarps * v, Throughput: warp / v, PeakWarps: fittedPeakWarps}
 		}
 	}
 	p.Global.MaxParallel, p.Shared.MaxParallel = fittedMaxParallel, fittedMaxParallel
-	return resios.Device{Name: base.Name, Params: p, Limits: base.Limits, ClockHz: base.ClockHz, SMs: base.SMs,
+	return seed.Device{Name: base.Name, Params: p, Limits: base.Limits, ClockHz: base.ClockHz, SMs: base.SMs,
 		WarpSize: base.Limits.WarpSize, GlobalBytesPerCycle: bytesPerCycle}
 }
 
@@ -320,8 +321,8 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) resios.De
 // linear relative-error problem (non-negative least squares, with the
 // launch overhead as one more constant) for new constants, halving the
 // step in log space while the true objective does not improve.
-func fitResios(env *Env, tr *Tracer, rows []Row) (*resios.Device, float64, error) {
-	launches, err := PrepareRows(env, tr, rows)
+func fitResios(env *models.Env, tr *models.Tracer, rows []models.Row) (*seed.Device, float64, error) {
+	launches, err := models.PrepareRows(env, tr, rows)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -332,7 +333,7 @@ func fitResios(env *Env, tr *Tracer, rows []Row) (*resios.Device, float64, error
 	if err != nil {
 		return nil, 0, err
 	}
-	best := RelObjective(pred, rows)
+	best := models.RelObjective(pred, rows)
 	for iter := 0; iter < 25; iter++ {
 		next, nextLaunch, err := f.step(th)
 		if err != nil {
@@ -346,7 +347,7 @@ func fitResios(env *Env, tr *Tracer, rows []Row) (*resios.Device, float64, error
 			if err != nil {
 				return nil, 0, err
 			}
-			if obj := RelObjective(pred, rows); obj < best {
+			if obj := models.RelObjective(pred, rows); obj < best {
 				improved = best-obj > 1e-6*best
 				th, launch, best = cand, l, obj
 				break
@@ -362,7 +363,7 @@ func fitResios(env *Env, tr *Tracer, rows []Row) (*resios.Device, float64, error
 
 // initialTheta lists the constants the rows exercise, with starting values,
 // and per row the indices of the constants it uses.
-func initialTheta(launches []*PreparedLaunch) (resiosTheta, [][]int) {
+func initialTheta(launches []*models.PreparedLaunch) (resiosTheta, [][]int) {
 	used := map[string]bool{}
 	perRow := make([]map[string]bool, len(launches))
 	for i, l := range launches {
@@ -418,9 +419,9 @@ func (th resiosTheta) towards(next resiosTheta, t float64) resiosTheta {
 }
 
 type resiosFitter struct {
-	env      *Env
-	rows     []Row
-	launches []*PreparedLaunch
+	env      *models.Env
+	rows     []models.Row
+	launches []*models.PreparedLaunch
 	uses     [][]int
 }
 
@@ -432,7 +433,7 @@ func (f *resiosFitter) cycles(th resiosTheta, i int) (float64, error) {
 	if err != nil || len(trace) == 0 {
 		return 0, err
 	}
-	p, err := d.Predict(trace, l.In.Groups(), Resources(l.In))
+	p, err := d.Predict(trace, l.In.Groups(), models.Resources(l.In))
 	if err != nil {
 		return 0, fmt.Errorf("%s row %d: %w", f.rows[i].Table, f.rows[i].Index, err)
 	}
@@ -478,7 +479,7 @@ func (f *resiosFitter) step(th resiosTheta) (resiosTheta, float64, error) {
 		features[i][n] = 1 // the launch overhead, in seconds
 	}
 	names := append(slices.Clone(th.names), "launch")
-	sol, err := RelFit(names, features, f.rows)
+	sol, err := models.RelFit(names, features, f.rows)
 	if err != nil {
 		return resiosTheta{}, 0, err
 	}
@@ -496,7 +497,7 @@ func (f *resiosFitter) step(th resiosTheta) (resiosTheta, float64, error) {
 	return next, launch, nil
 }
 
-// ResiosLaunch is the launch-configuration heuristic of seed 000 §5.2.1
+// Launch is the launch-configuration heuristic of seed 000 §5.2.1
 // (resios.BlockSize) for a case on the env's device, whose file must
 // carry Resios constants: n_t is the case's work-items, the block is
 // two-dimensional when the kernel uses l.1, registers are not known, the
@@ -505,19 +506,19 @@ func (f *resiosFitter) step(th resiosTheta) (resiosTheta, float64, error) {
 // memory latencies divided by the arithmetic intensity (compute over
 // memory instructions per work-item, §5.3; 1 when either is absent, since
 // there is then nothing to divide).
-func ResiosLaunch(env *Env, c Case) (resios.LaunchConfig, error) {
+func Launch(env *models.Env, c models.Case) (seed.LaunchConfig, error) {
 	if env.Device == nil {
-		return resios.LaunchConfig{}, errors.New("the launch heuristic needs a device file")
+		return seed.LaunchConfig{}, errors.New("the launch heuristic needs a device file")
 	}
-	d, err := resios.FromDevice(env.Device)
+	d, err := seed.FromDevice(env.Device)
 	if err != nil {
-		return resios.LaunchConfig{}, err
+		return seed.LaunchConfig{}, err
 	}
-	l, err := PrepareLaunch(env, NewTracer(), c)
+	l, err := models.PrepareLaunch(env, models.NewTracer(), c)
 	if err != nil {
-		return resios.LaunchConfig{}, err
+		return seed.LaunchConfig{}, err
 	}
-	in := resios.LaunchInput{
+	in := seed.LaunchInput{
 		Threads: l.In.WorkItems(), TwoD: l.In.Local[1] > 1, WarpSize: d.WarpSize, SMs: d.SMs,
 		MaxWarps: d.Limits.MaxWarpsPerSM, MaxThreadsPerBlock: d.Limits.MaxThreadsPerBlock,
 		SharedPerSM: d.Limits.SharedPerSM, SharedPerThread: float64(l.In.LocalBytes) / float64(l.In.GroupSize()),
@@ -529,9 +530,9 @@ func ResiosLaunch(env *Env, c Case) (resios.LaunchConfig, error) {
 			class := resiosClass(op.Class, false)
 			cl, ok := d.Params.Instructions[class]
 			if !ok {
-				return resios.LaunchConfig{}, fmt.Errorf("device %s has no instruction class %q", d.Name, class)
+				return seed.LaunchConfig{}, fmt.Errorf("device %s has no instruction class %q", d.Name, class)
 			}
-			in.Latencies = append(in.Latencies, resios.Latency{Cycles: cl.Latency})
+			in.Latencies = append(in.Latencies, seed.Latency{Cycles: cl.Latency})
 			compute += r.Count * float64(op.N)
 		}
 		for _, a := range r.Accesses {
@@ -539,16 +540,16 @@ func ResiosLaunch(env *Env, c Case) (resios.LaunchConfig, error) {
 			if a.Array.Space == counts.Local {
 				latency = d.Params.Shared.Latency
 			}
-			in.Latencies = append(in.Latencies, resios.Latency{Cycles: latency, Memory: true})
+			in.Latencies = append(in.Latencies, seed.Latency{Cycles: latency, Memory: true})
 			memory += r.Count
 		}
 	}
 	if len(in.Latencies) == 0 {
-		return resios.LaunchConfig{}, fmt.Errorf("kernel %s executes no instruction", c.Kernel)
+		return seed.LaunchConfig{}, fmt.Errorf("kernel %s executes no instruction", c.Kernel)
 	}
 	in.ArithmeticIntensity = compute / memory
 	if memory == 0 || compute == 0 {
 		in.ArithmeticIntensity = 1 // no memory latency to scale, or none to hide behind computation
 	}
-	return resios.BlockSize(in)
+	return seed.BlockSize(in)
 }

@@ -1,44 +1,15 @@
-package models
+package resios
 
 import (
 	"errors"
-	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
-	"github.com/uniperf/uniperf/fit/resios"
+	"github.com/uniperf/uniperf/fit/models"
+	seed "github.com/uniperf/uniperf/fit/resios"
 )
-
-func lookupDevice(t *testing.T, name string) *gpus.Device {
-	t.Helper()
-	d, err := gpus.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-// knlEnv writes kernels into a temporary directory and returns an Env
-// that reads .knl files, with the paths by name.
-func knlEnv(t *testing.T, dev *gpus.Device, kernels map[string]string) (*Env, map[string]string) {
-	t.Helper()
-	dir := t.TempDir()
-	paths := map[string]string{}
-	for name, src := range kernels {
-		p := filepath.Join(dir, name+".knl")
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths[name] = p
-	}
-	return &Env{Counter: NewCounter(Files), Device: dev}, paths
-}
-
-func relClose(got, want, tol float64) bool { return math.Abs(got-want) <= tol*math.Abs(want) }
 
 // TestResiosCopyByHand predicts global_copy on the GTX 460 and compares
 // with the trace derived by hand: each work-item loads a[i] and stores
@@ -46,24 +17,24 @@ func relClose(got, want, tol float64) bool { return math.Abs(got-want) <= tol*ma
 // in (4.8)), and the store depends on the load (ILP 2/2 = 1); 28 groups of
 // 256 work-items.
 func TestResiosCopyByHand(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
-	m := &Resios{}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	m := &Model{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}
 	if m.Fitted || !strings.Contains(m.Summary(), "device file") {
 		t.Errorf("the GTX 460 file has resios constants, yet: %s", m.Summary())
 	}
-	c := Case{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 28 * 256}}
+	c := models.Case{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 28 * 256}}
 	p, err := m.Predict(env, c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := *m.Device
 	g := d.Params.Global
-	load := resios.GlobalAccess("load", g, 1, d.GlobalBytesPerCycle, 1, 1)
-	store := resios.GlobalAccess("store", g, 1, d.GlobalBytesPerCycle, 1, 1)
-	want, err := d.Predict([]resios.Instr{load, store}, 28, gpus.Resources{ThreadsPerBlock: 256})
+	load := seed.GlobalAccess("load", g, 1, d.GlobalBytesPerCycle, 1, 1)
+	store := seed.GlobalAccess("store", g, 1, d.GlobalBytesPerCycle, 1, 1)
+	want, err := d.Predict([]seed.Instr{load, store}, 28, gpus.Resources{ThreadsPerBlock: 256})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,12 +57,12 @@ func TestResiosCopyByHand(t *testing.T) {
 // work-item of a warp (c = 32). As in the thesis's §7.2 transpose, the
 // uncoalesced store is the top hotspot.
 func TestResiosTransposeHotspot(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
-	m := &Resios{}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	m := &Model{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}
-	p, err := m.Predict(env, Case{Kernel: "transpose_read_coalesced", Params: map[string]int64{"n": 1024}})
+	p, err := m.Predict(env, models.Case{Kernel: "transpose_read_coalesced", Params: map[string]int64{"n": 1024}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,14 +96,14 @@ out[g, i] = t[S*i]
 // gcd(32, S) ways, which (4.9) turns into the penalty
 // 32·4/(32·BW) + gcd·4/BW.
 func TestResiosBankConflicts(t *testing.T) {
-	env, paths := knlEnv(t, lookupDevice(t, "gtx460"), map[string]string{"bank": bankKernel})
-	m := &Resios{}
+	env, paths := knlEnv(t, device(t, "gtx460"), map[string]string{"bank": bankKernel})
+	m := &Model{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}
 	for s := int64(1); s <= 32; s++ {
-		c := Case{Kernel: paths["bank"], Consts: map[string]int64{"S": s}, Params: map[string]int64{"n": 14}}
-		l, err := PrepareLaunch(env, m.Tracer(), c)
+		c := models.Case{Kernel: paths["bank"], Consts: map[string]int64{"S": s}, Params: map[string]int64{"n": 14}}
+		l, err := models.PrepareLaunch(env, m.Tracer(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,12 +157,12 @@ out[i] = g
 // kernel's expression DAG: three instructions, the longest chain two,
 // ILP 3/2. The store of g is a region of its own, of ILP 1.
 func TestResiosILPExample(t *testing.T) {
-	env, paths := knlEnv(t, lookupDevice(t, "gtx460"), map[string]string{"ilp": ilpKernel})
-	in, err := env.Inputs(Case{Kernel: paths["ilp"], Params: map[string]int64{"n": 64}})
+	env, paths := knlEnv(t, device(t, "gtx460"), map[string]string{"ilp": ilpKernel})
+	in, err := env.Inputs(models.Case{Kernel: paths["ilp"], Params: map[string]int64{"n": 64}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := NewTracer().Trace(in, map[string]int64{"n": 64}, 32)
+	tr, err := models.NewTracer().Trace(in, map[string]int64{"n": 64}, 32)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,15 +176,15 @@ func TestResiosILPExample(t *testing.T) {
 // predictions of the generating constants on other sizes, and the
 // per-class costs the rows determine.
 func TestResiosFitRecovers(t *testing.T) {
-	dev := lookupDevice(t, "pocl-cpu")
-	env := &Env{Counter: NewCounter(nil), Device: dev}
+	dev := device(t, "pocl-cpu")
+	env := &models.Env{Counter: models.NewCounter(nil), Device: dev}
 	truth := resiosTheta{
 		names:  []string{"f32.add", "f32.fma", "f32.mul", thetaGlobalLine},
 		values: []float64{2, 4, 5, 3},
 	}
 	truthDev := truth.device(dev, 3e-6)
-	gen := &Resios{Device: &truthDev, Fitted: true}
-	var rows []Row
+	gen := &Model{Device: &truthDev, Fitted: true}
+	var rows []models.Row
 	for _, k := range []struct {
 		kernel string
 		params []map[string]int64
@@ -225,7 +196,7 @@ func TestResiosFitRecovers(t *testing.T) {
 	} {
 		for _, p := range k.params {
 			for _, lx := range []int64{16, 32} {
-				c := Case{Kernel: k.kernel, Consts: map[string]int64{"LX": lx}, Params: p}
+				c := models.Case{Kernel: k.kernel, Consts: map[string]int64{"LX": lx}, Params: p}
 				if strings.HasPrefix(k.kernel, "global") {
 					c.Consts["LX"] = lx * 8
 				}
@@ -233,12 +204,12 @@ func TestResiosFitRecovers(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rows = append(rows, Row{Row: datasets.Row{Kernel: k.kernel, Class: k.kernel, Role: datasets.RoleMeasurement,
+				rows = append(rows, models.Row{Row: datasets.Row{Kernel: k.kernel, Class: k.kernel, Role: datasets.RoleMeasurement,
 					Consts: c.Consts, Params: c.Params, TimeS: pr.Seconds}, Table: "synthetic", Index: len(rows)})
 			}
 		}
 	}
-	m := &Resios{}
+	m := &Model{}
 	if err := m.Calibrate(env, rows); err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +227,7 @@ func TestResiosFitRecovers(t *testing.T) {
 	if got := 5*cost("f32.mul") + cost("f32.fma"); !relClose(got, 5*5+4, 0.01) {
 		t.Errorf("5·f32.mul + f32.fma: %g cycles, generated with 29", got)
 	}
-	for _, c := range []Case{
+	for _, c := range []models.Case{
 		{Kernel: "global_copy", Consts: map[string]int64{"LX": 64}, Params: map[string]int64{"n": 1 << 20}},
 		{Kernel: "arith_add_f32", Consts: map[string]int64{"LX": 8, "LY": 8}, Params: map[string]int64{"n": 96, "nk": 40}},
 	} {
@@ -275,28 +246,62 @@ func TestResiosFitRecovers(t *testing.T) {
 }
 
 func TestResiosErrors(t *testing.T) {
-	m := &Resios{}
-	if err := m.Calibrate(&Env{Counter: NewCounter(nil)}, nil); err == nil || !strings.Contains(err.Error(), "no device file") {
+	m := &Model{}
+	if err := m.Calibrate(&models.Env{Counter: models.NewCounter(nil)}, nil); err == nil || !strings.Contains(err.Error(), "no device file") {
 		t.Errorf("no device: %v", err)
 	}
 	var missing *gpus.MissingError
-	err := m.Calibrate(&Env{Counter: NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")}, nil)
+	err := m.Calibrate(&models.Env{Counter: models.NewCounter(nil), Device: device(t, "pocl-cpu")}, nil)
 	if !errors.As(err, &missing) || !strings.Contains(err.Error(), "no measurement rows") {
 		t.Errorf("no constants, no rows: %v", err)
 	}
-	if _, err := m.Predict(&Env{Counter: NewCounter(nil)}, Case{Kernel: "global_copy"}); err == nil {
+	if _, err := m.Predict(&models.Env{Counter: models.NewCounter(nil)}, models.Case{Kernel: "global_copy"}); err == nil {
 		t.Error("an uncalibrated model predicts")
 	}
-	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err = m.Predict(env, Case{Kernel: "arith_add_f64", Params: map[string]int64{"n": 32, "nk": 4}})
+	_, err = m.Predict(env, models.Case{Kernel: "arith_add_f64", Params: map[string]int64{"n": 32, "nk": 4}})
 	if err == nil || !strings.Contains(err.Error(), `"f64.add"`) {
 		t.Errorf("f64 on the GTX 460: %v", err)
 	}
-	p, err := m.Predict(env, Case{Kernel: "empty", Params: map[string]int64{"n": 64}})
+	p, err := m.Predict(env, models.Case{Kernel: "empty", Params: map[string]int64{"n": 64}})
 	if err != nil || p.Seconds != m.Device.Params.Overhead.LaunchSeconds {
 		t.Errorf("empty kernel: %+v, %v; want the launch overhead alone", p, err)
+	}
+}
+
+// loopKernel is the thesis's §7.1 benchmark: each of 1024 work-items runs
+// a loop of 1024 dependent multiplications and stores the result.
+const loopKernel = `kernel loop
+domain [n, its] -> { [i, k] : 0 <= i < n and 0 <= k < its }
+array a f32 [n]
+private acc f32
+split i 32 io ii
+tag io g.0, ii l.0
+acc = 1.5f
+acc = acc*1.001f {inames=k}
+a[i] = acc
+`
+
+// TestResiosLaunch160 is the thesis's launch-configuration example
+// (§7.1): a loop of 1024 iterations over 1024 threads on the GTX 460's 7
+// SMs gets a block of 160 threads, "an evenly distributed workload":
+// n_w¹ = ⌈1024/(7·32)⌉ = 5 is the smallest of the three strategies.
+func TestResiosLaunch160(t *testing.T) {
+	env, paths := knlEnv(t, device(t, "gtx460"), map[string]string{"loop": loopKernel})
+	c, err := Launch(env, models.Case{Kernel: paths["loop"], Params: map[string]int64{"n": 1024, "its": 1024}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// n_w² = 48 resident warps; n_w³ = 4·16 for fmul's latency (the
+	// store's 500 cycles over an arithmetic intensity of 1024 need 2).
+	if c.Block != [2]int{160, 1} || c.Even != 5 || c.Utilization != 48 || c.Latency != 64 {
+		t.Errorf("got %+v, want a block of 160 from (5, 48, 64)", c)
+	}
+	if _, err := Launch(&models.Env{Counter: models.NewCounter(nil), Device: device(t, "pocl-cpu")},
+		models.Case{Kernel: "global_copy", Params: map[string]int64{"n": 64}}); err == nil {
+		t.Error("a device without resios constants gave a launch configuration")
 	}
 }
