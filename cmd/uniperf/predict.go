@@ -10,6 +10,7 @@ import (
 
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
 )
 
 // predictOptions are the flags of `uniperf predict`.
@@ -214,7 +215,7 @@ type prediction struct {
 	// they have a grid fill: every count but launch.* is scaled by one,
 	// the latency-bound counts by latency_factor and the coalesced global
 	// accesses by global_factor where these are set.
-	Fill *models.Launch `json:"grid_fill,omitempty"`
+	Fill *linear.Launch `json:"grid_fill,omitempty"`
 	fill *fit.GridFill
 }
 
@@ -259,7 +260,7 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 				return prediction{}, err
 			}
 		}
-		t, terms, l, err := counter.PredictLaunch(w, kernel, consts, p)
+		t, terms, l, err := linear.PredictLaunch(counter, w, kernel, consts, p)
 		warnUnweighted(kernel, p, terms)
 		warnDoubt(kernel, p, w, terms, opts.warnShare)
 		if err == nil {

@@ -22,7 +22,7 @@ func init() {
 // Model is Hong and Kim's MWP–CWP model (seed 002, package fit/hongkim)
 // on uniperf's counts. Its per-thread inputs follow from the counts as the
 // package documentation describes; Calibrate fits its three memory
-// parameters to measured rows (HongKimFit).
+// parameters to measured rows (Fit).
 type Model struct {
 	// RegsPerThread is the registers a work-item uses, for occupancy;
 	// zero leaves registers out of the occupancy (uniperf's counts do

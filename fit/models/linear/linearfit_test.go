@@ -1,4 +1,4 @@
-package models
+package linear
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // The tests run on four small kernels whose counts are derived by hand:
@@ -128,9 +129,9 @@ func syntheticTable(device string, kernels []string, role string) *datasets.Tabl
 }
 
 func TestSamplesMatchHandCounts(t *testing.T) {
-	c := NewCounter(testSource)
-	rows := Rows(map[string]*datasets.Table{"t": syntheticTable("dev", allKernels, datasets.RoleMeasurement)}, "")
-	props, samples, err := c.Samples(rows, LinearOptions{})
+	c := models.NewCounter(testSource)
+	rows := models.Rows(map[string]*datasets.Table{"t": syntheticTable("dev", allKernels, datasets.RoleMeasurement)}, "")
+	props, samples, err := Samples(c, rows, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,11 +149,11 @@ func TestSamplesMatchHandCounts(t *testing.T) {
 }
 
 func TestTrainRecoversWeights(t *testing.T) {
-	c := NewCounter(testSource)
+	c := models.NewCounter(testSource)
 	tables := map[string]*datasets.Table{
 		"m.arrow": syntheticTable("dev", allKernels, datasets.RoleMeasurement),
 	}
-	w, err := c.CalibrateTables(tables, LinearOptions{})
+	w, err := CalibrateTables(c, tables, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,13 +165,13 @@ func TestTrainRecoversWeights(t *testing.T) {
 			t.Errorf("%s: weight %g, want %g", p, got, want)
 		}
 	}
-	if err := CheckWeights(w); err != nil {
+	if err := models.CheckWeights(w); err != nil {
 		t.Error(err)
 	}
 
 	// Predictions of new sizes are the hand-derived dot products.
 	for _, k := range []string{"copy", "scale"} {
-		got, terms, err := c.Predict(w, k, map[string]int64{"LX": 128}, map[string]int64{"n": 1 << 20})
+		got, terms, err := Predict(c, w, k, map[string]int64{"LX": 128}, map[string]int64{"n": 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,16 +186,16 @@ func TestTrainRecoversWeights(t *testing.T) {
 }
 
 func TestValidateAndCrossValidate(t *testing.T) {
-	c := NewCounter(testSource)
+	c := models.NewCounter(testSource)
 	m := syntheticTable("dev", allKernels, datasets.RoleMeasurement)
 	test := syntheticTable("dev", []string{"copy", "scale"}, datasets.RoleTest)
 	m.Rows = append(m.Rows, test.Rows...)
 	tables := map[string]*datasets.Table{"m": m}
-	w, err := c.CalibrateTables(tables, LinearOptions{})
+	w, err := CalibrateTables(c, tables, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases, err := c.Validate(w, Rows(tables, datasets.RoleTest))
+	cases, err := Validate(c, w, models.Rows(tables, datasets.RoleTest))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +222,7 @@ func TestValidateAndCrossValidate(t *testing.T) {
 			m.Rows[i].Class = "large"
 		}
 	}
-	cases, skipped, err := c.CrossValidate(tables, LinearOptions{})
+	cases, skipped, err := CrossValidate(c, tables, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,57 +240,57 @@ func TestValidateAndCrossValidate(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	c := NewCounter(testSource)
+	c := models.NewCounter(testSource)
 	a := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
 	b := syntheticTable("gpu B", []string{"copy"}, datasets.RoleMeasurement)
-	if _, err := c.CalibrateTables(map[string]*datasets.Table{"a": a, "b": b}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "one device at a time") {
+	if _, err := CalibrateTables(c, map[string]*datasets.Table{"a": a, "b": b}, Options{}); err == nil || !strings.Contains(err.Error(), "one device at a time") {
 		t.Errorf("two devices: %v", err)
 	}
 	cuda := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
 	cuda.Meta.Backend = "cuda"
-	if _, err := c.CalibrateTables(map[string]*datasets.Table{"a": a, "c": cuda}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "fit: c was measured through cuda, a through opencl: give the tables of one backend") {
+	if _, err := CalibrateTables(c, map[string]*datasets.Table{"a": a, "c": cuda}, Options{}); err == nil || !strings.Contains(err.Error(), "fit: c was measured through cuda, a through opencl: give the tables of one backend") {
 		t.Errorf("two backends: %v", err)
 	}
 	tests := syntheticTable("gpu A", []string{"copy"}, datasets.RoleTest)
-	if _, err := c.CalibrateTables(map[string]*datasets.Table{"t": tests}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "no measurement rows") {
+	if _, err := CalibrateTables(c, map[string]*datasets.Table{"t": tests}, Options{}); err == nil || !strings.Contains(err.Error(), "no measurement rows") {
 		t.Errorf("only test rows: %v", err)
 	}
 	unknown := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
 	unknown.Rows[3].Kernel = "nosuch"
-	if _, err := c.CalibrateTables(map[string]*datasets.Table{"u.arrow": unknown}, LinearOptions{}); err == nil ||
+	if _, err := CalibrateTables(c, map[string]*datasets.Table{"u.arrow": unknown}, Options{}); err == nil ||
 		!strings.Contains(err.Error(), "u.arrow row 3") || !strings.Contains(err.Error(), "no .knl description") {
 		t.Errorf("kernel without .knl: %v", err)
 	}
 	few := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
 	few.Rows = few.Rows[:2]
-	if _, err := c.CalibrateTables(map[string]*datasets.Table{"f": few}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "at least as many measurement rows as properties") {
+	if _, err := CalibrateTables(c, map[string]*datasets.Table{"f": few}, Options{}); err == nil || !strings.Contains(err.Error(), "at least as many measurement rows as properties") {
 		t.Errorf("fewer rows than properties: %v", err)
 	}
 	missing := syntheticTable("gpu A", []string{"copy"}, datasets.RoleMeasurement)
 	missing.Rows[0].Params = map[string]int64{"m": 5}
-	if _, err := c.CalibrateTables(map[string]*datasets.Table{"p": missing}, LinearOptions{}); err == nil || !strings.Contains(err.Error(), "p row 0") {
+	if _, err := CalibrateTables(c, map[string]*datasets.Table{"p": missing}, Options{}); err == nil || !strings.Contains(err.Error(), "p row 0") {
 		t.Errorf("missing parameter: %v", err)
 	}
 
 	w := &fit.Weights{Device: "d", Model: fit.ModelUnified, Version: "0.0.1", Properties: []string{"global.load.f32.stride1"}, Values: []float64{1}}
-	if err := CheckWeights(w); err == nil || !strings.Contains(err.Error(), "another property set") {
+	if err := models.CheckWeights(w); err == nil || !strings.Contains(err.Error(), "another property set") {
 		t.Errorf("foreign property: %v", err)
 	}
 	w = &fit.Weights{Device: "d", Model: "hongkim"}
-	if err := CheckWeights(w); err == nil || !strings.Contains(err.Error(), "not the unified linear model") {
+	if err := models.CheckWeights(w); err == nil || !strings.Contains(err.Error(), "not the unified linear model") {
 		t.Errorf("foreign model: %v", err)
 	}
 }
 
 func TestPredictor(t *testing.T) {
-	c := NewCounter(testSource)
+	c := models.NewCounter(testSource)
 	tables := map[string]*datasets.Table{"m": syntheticTable("dev", allKernels, datasets.RoleMeasurement)}
-	w, err := c.CalibrateTables(tables, LinearOptions{})
+	w, err := CalibrateTables(c, tables, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range allKernels {
-		p, err := c.Predictor(w, k, map[string]int64{"LX": 32})
+		p, err := NewPredictor(c, w, k, map[string]int64{"LX": 32})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -313,11 +314,11 @@ func TestPredictor(t *testing.T) {
 
 	// Weights fitted without any multiplication cannot price scale.
 	noMul := map[string]*datasets.Table{"m": syntheticTable("dev", []string{"store", "copy", "add2"}, datasets.RoleMeasurement)}
-	w, err = c.CalibrateTables(noMul, LinearOptions{Fit: fit.Options{MinNorm: true}})
+	w, err = CalibrateTables(c, noMul, Options{Fit: fit.Options{MinNorm: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := c.Predictor(w, "scale", nil)
+	p, err := NewPredictor(c, w, "scale", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +334,7 @@ func TestPredictor(t *testing.T) {
 func BenchmarkPredictor(b *testing.B) {
 	for _, name := range []string{"global_copy", "vector_scale_add", "matmul_tiled", "finite_diff"} {
 		b.Run(name, func(b *testing.B) {
-			c := NewCounter(nil)
+			c := models.NewCounter(nil)
 			k, err := c.Kernel(name, nil)
 			if err != nil {
 				b.Fatal(err)
@@ -342,7 +343,7 @@ func BenchmarkPredictor(b *testing.B) {
 			for range w.Properties {
 				w.Values = append(w.Values, 1e-10)
 			}
-			p, err := c.Predictor(w, name, nil)
+			p, err := NewPredictor(c, w, name, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -368,7 +369,7 @@ func BenchmarkPredictor(b *testing.B) {
 // without the store rows their stores cannot be told from the loads and
 // min(loads, stores) that always come with them.
 func TestCrossValidateRowByRow(t *testing.T) {
-	c := NewCounter(testSource)
+	c := models.NewCounter(testSource)
 	m := syntheticTable("dev", []string{"copy", "add2", "store"}, datasets.RoleMeasurement)
 	for i, r := range m.Rows {
 		if r.Kernel == "copy" && r.Params["n"] < 10000 {
@@ -377,7 +378,7 @@ func TestCrossValidateRowByRow(t *testing.T) {
 			m.Rows[i].Class = "copy2"
 		}
 	}
-	cases, skipped, err := c.CrossValidate(map[string]*datasets.Table{"m": m}, LinearOptions{})
+	cases, skipped, err := CrossValidate(c, map[string]*datasets.Table{"m": m}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

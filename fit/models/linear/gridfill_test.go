@@ -1,4 +1,4 @@
-package models
+package linear
 
 import (
 	"maps"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // handFill is the grid-fill factor worked from its definition for n
@@ -44,9 +45,9 @@ func fillTable(units, sat int64, kernels []string, role string) *datasets.Table 
 
 func TestGridFillRecoversSaturationAndWeights(t *testing.T) {
 	const units, sat = 8, 256
-	c := NewCounter(testSource)
+	c := models.NewCounter(testSource)
 	tables := map[string]*datasets.Table{"m.arrow": fillTable(units, sat, allKernels, datasets.RoleMeasurement)}
-	w, err := c.CalibrateTables(tables, LinearOptions{Fill: &fit.GridFill{}})
+	w, err := CalibrateTables(c, tables, Options{Fill: &fit.GridFill{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestGridFillRecoversSaturationAndWeights(t *testing.T) {
 		}
 	}
 	// Without the fill the same rows cannot be fitted.
-	plain, err := c.CalibrateTables(tables, LinearOptions{})
+	plain, err := CalibrateTables(c, tables, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,11 +80,11 @@ func TestGridFillRecoversSaturationAndWeights(t *testing.T) {
 		}
 	}
 	consts, params := map[string]int64{"LX": lx}, map[string]int64{"n": n}
-	got, _, err := c.Predict(w, "copy", consts, params)
+	got, _, err := Predict(c, w, "copy", consts, params)
 	if err != nil || math.Abs(got-want) > 1e-9*want {
 		t.Errorf("Predict: %g (%v), want %g", got, err, want)
 	}
-	pr, err := c.Predictor(w, "copy", consts)
+	pr, err := NewPredictor(c, w, "copy", consts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,14 +92,14 @@ func TestGridFillRecoversSaturationAndWeights(t *testing.T) {
 	if err != nil || math.Abs(got-want) > 1e-9*want {
 		t.Errorf("Predictor: %g (%v), want %g", got, err, want)
 	}
-	got, _, l, err := c.PredictLaunch(w, "copy", consts, params)
+	got, _, l, err := PredictLaunch(c, w, "copy", consts, params)
 	if err != nil || math.Abs(got-want) > 1e-9*want || l.Groups != 12 || l.GroupSize != lx || l.Factor != handFill(n, lx, units, sat) {
 		t.Errorf("PredictLaunch: %g, %+v (%v), want %g, 12 groups of %d, factor %g", got, l, err, want, lx, handFill(n, lx, units, sat))
 	}
 
 	// Validate takes each row's launch from the row and predicts the rows
 	// as they were timed.
-	vc, err := c.Validate(w, Rows(tables, ""))
+	vc, err := Validate(c, w, models.Rows(tables, ""))
 	if err != nil || len(vc) != len(tables["m.arrow"].Rows) {
 		t.Fatalf("Validate: %d cases, %v", len(vc), err)
 	}
@@ -114,7 +115,7 @@ func TestGridFillRecoversSaturationAndWeights(t *testing.T) {
 	for i := range tables["m.arrow"].Rows {
 		tables["m.arrow"].Rows[i].Class = []string{"a", "b", "c"}[i%3]
 	}
-	cv, _, err := c.CrossValidate(tables, LinearOptions{Fill: &fit.GridFill{}})
+	cv, _, err := CrossValidate(c, tables, Options{Fill: &fit.GridFill{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,12 +130,12 @@ func TestGridFillRecoversSaturationAndWeights(t *testing.T) {
 }
 
 func TestGridFillNeedsUnits(t *testing.T) {
-	c := NewCounter(testSource)
-	rows := Rows(map[string]*datasets.Table{"m.arrow": syntheticTable("dev", allKernels, datasets.RoleMeasurement)}, "")
-	if _, err := c.Calibrate(rows, LinearOptions{Fill: &fit.GridFill{}}); err == nil {
+	c := models.NewCounter(testSource)
+	rows := models.Rows(map[string]*datasets.Table{"m.arrow": syntheticTable("dev", allKernels, datasets.RoleMeasurement)}, "")
+	if _, err := Calibrate(c, rows, Options{Fill: &fit.GridFill{}}); err == nil {
 		t.Error("a grid fill was fitted on rows of a device with no compute units")
 	}
-	w, err := c.Calibrate(rows, LinearOptions{Fill: &fit.GridFill{Units: 4}})
+	w, err := Calibrate(c, rows, Options{Fill: &fit.GridFill{Units: 4}})
 	if err != nil || w.Fill.Units != 4 {
 		t.Errorf("units given: %+v, %v", w, err)
 	}
@@ -179,9 +180,9 @@ func splitFillTable(units, sat, lat int64) *datasets.Table {
 
 func TestGridFillLatencySaturation(t *testing.T) {
 	const units, sat, lat = 8, 256, 512
-	c := NewCounter(latencySource)
+	c := models.NewCounter(latencySource)
 	tables := map[string]*datasets.Table{"m.arrow": splitFillTable(units, sat, lat)}
-	w, err := c.CalibrateTables(tables, LinearOptions{Fill: &fit.GridFill{Latency: new(int64)}})
+	w, err := CalibrateTables(c, tables, Options{Fill: &fit.GridFill{Latency: new(int64)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestGridFillLatencySaturation(t *testing.T) {
 	// One saturation for every property fits the same rows worse: the
 	// split fit is exact (its error at the floor, fit.ErrorFloor), the
 	// other misses the under-filled div2 rows.
-	one, err := c.CalibrateTables(tables, LinearOptions{Fill: &fit.GridFill{}})
+	one, err := CalibrateTables(c, tables, Options{Fill: &fit.GridFill{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,11 +219,11 @@ func TestGridFillLatencySaturation(t *testing.T) {
 	hand := trueWeights["launch.const"] + trueWeights["launch.groups"]*12 +
 		(trueWeights["global.load.f32.stride=1"]*2*n+trueWeights["global.store.f32.stride=1"]*n+trueWeights["global.minldst.f32.stride=1"]*n)*fOther +
 		divWeight*n*fDiv
-	got, _, l, err := c.PredictLaunch(w, "div2", consts, params)
+	got, _, l, err := PredictLaunch(c, w, "div2", consts, params)
 	if err != nil || math.Abs(got-hand) > 1e-9*hand || math.Abs(l.Factor-fOther) > 1e-12 || math.Abs(l.LatencyFactor-fDiv) > 1e-12 {
 		t.Errorf("PredictLaunch: %g, %+v (%v), want %g with factors %g and %g", got, l, err, hand, fOther, fDiv)
 	}
-	pr, err := c.Predictor(w, "div2", consts)
+	pr, err := NewPredictor(c, w, "div2", consts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package models
+package linear
 
 import (
 	"maps"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // gridFillLocalLatency are grid_fill_local's latency-bound properties, as
@@ -22,7 +23,7 @@ var gridFillLocalLatency = []string{"local.load.f32", "local.store.f32", "flop.f
 // latency-bound and the rest not, and every latency-bound property is
 // one n-body has, whose saturation the class is there to pin.
 func TestGridFillLocalLatencyBound(t *testing.T) {
-	c := NewCounter(nil)
+	c := models.NewCounter(nil)
 	got, err := c.Counts("grid_fill_local", map[string]int64{"LX": 256}, map[string]int64{"ng": 4, "nr": 32})
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +66,7 @@ func TestGridFillLocalPinsLatencySaturation(t *testing.T) {
 		"flop.f32.add": 4e-11, "flop.f32.special": 3e-10, "local.load.f32": 2e-10, "local.store.f32": 2e-10,
 		"sync.barrier": 1e-10, "global.store.f32.stride=1": 3e-10, "launch.groups": 1e-7, "launch.const": 5e-6,
 	}
-	c := NewCounter(nil)
+	c := models.NewCounter(nil)
 	tab := emptyTable(units)
 	for _, k := range []struct {
 		name, param string
@@ -99,8 +100,8 @@ func TestGridFillLocalPinsLatencySaturation(t *testing.T) {
 	// group), which the fit takes with their
 	// minimum-norm weights: the times, and so the saturations, are
 	// determined all the same.
-	opts := LinearOptions{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)}}
-	w, err := c.CalibrateTables(map[string]*datasets.Table{"m.arrow": tab}, opts)
+	opts := Options{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)}}
+	w, err := CalibrateTables(c, map[string]*datasets.Table{"m.arrow": tab}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package models
+package linear
 
 import (
 	"fmt"
@@ -10,12 +10,13 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/report"
 )
 
-// LinearOptions adjust the linear model's calibration and
+// Options adjust the linear model's calibration and
 // CrossValidate.
-type LinearOptions struct {
+type Options struct {
 	Fit fit.Options
 	// NoInteger leaves the int.* properties out of the fit, as seed 001
 	// does; by default they are fitted like the others (a property no
@@ -49,12 +50,12 @@ type LinearOptions struct {
 	// among them hold a class that the fitted rows hold too, in wider
 	// work-groups, the class's saturation is read from them instead.
 	// They enter no fit.
-	FillRows []Row
+	FillRows []models.Row
 }
 
 // Samples counts every row and returns the properties that occur in any of
 // them (sorted) with one fit sample per row. Counting errors name the row.
-func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sample, error) {
+func Samples(c *models.Counter, rows []models.Row, opts Options) ([]string, []fit.Sample, error) {
 	c.Prepare(rows)
 	values := make([]map[string]int64, len(rows))
 	seen := map[string]bool{}
@@ -65,7 +66,7 @@ func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sampl
 		}
 		values[i] = v
 		for p := range v {
-			if !opts.NoInteger || !IntegerOp(p) {
+			if !opts.NoInteger || !models.IntegerOp(p) {
 				seen[p] = true
 			}
 		}
@@ -94,7 +95,7 @@ func (c *Counter) Samples(rows []Row, opts LinearOptions) ([]string, []fit.Sampl
 
 // fillUnits returns the compute units for the grid fill: those opts
 // gives, or else those of the rows' device, which must be one.
-func fillUnits(rows []Row, opts LinearOptions) (int64, error) {
+func fillUnits(rows []models.Row, opts Options) (int64, error) {
 	if opts.Fill.Units > 0 {
 		return opts.Fill.Units, nil
 	}
@@ -124,14 +125,14 @@ func fillUnits(rows []Row, opts LinearOptions) (int64, error) {
 // every class: the best shared saturation first, then the latency-bound
 // one with the other held, then the other with it held, until neither
 // moves.
-func (c *Counter) calibrateFill(rows []Row, opts LinearOptions) (*fit.Weights, error) {
+func calibrateFill(c *models.Counter, rows []models.Row, opts Options) (*fit.Weights, error) {
 	units, err := fillUnits(rows, opts)
 	if err != nil {
 		return nil, err
 	}
 	raw := opts
 	raw.Fill = nil
-	props, samples, err := c.Samples(rows, raw)
+	props, samples, err := Samples(c, rows, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -292,8 +293,8 @@ func (f *fillFitter) best(cands []*fit.GridFill, incumbent *fit.Weights) (*fit.W
 
 // Predict returns the predicted time of kernel name (consts bound) at
 // params, with its terms sorted by decreasing share.
-func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string]int64) (float64, []fit.Term, error) {
-	t, terms, _, err := c.PredictLaunch(w, name, consts, params)
+func Predict(c *models.Counter, w *fit.Weights, name string, consts, params map[string]int64) (float64, []fit.Term, error) {
+	t, terms, _, err := PredictLaunch(c, w, name, consts, params)
 	return t, terms, err
 }
 
@@ -301,23 +302,23 @@ func (c *Counter) Predict(w *fit.Weights, name string, consts, params map[string
 // that w's grid fill scaled its counts by. Where w has no grid fill the
 // Launch is zero: finding a launch searches the kernel's domain, and
 // nothing needs it then.
-func (c *Counter) PredictLaunch(w *fit.Weights, name string, consts, params map[string]int64) (float64, []fit.Term, Launch, error) {
+func PredictLaunch(c *models.Counter, w *fit.Weights, name string, consts, params map[string]int64) (float64, []fit.Term, Launch, error) {
 	var l Launch
 	if w.Fill != nil {
-		s, err := c.launchShape(name, consts, params)
+		s, err := launchShape(c, name, consts, params)
 		if err != nil {
 			return 0, nil, Launch{}, err
 		}
 		l = launchOf(w.Fill, s)
 	}
-	t, terms, err := c.predictScaled(w, name, consts, params, shape{l.Groups, l.GroupSize})
+	t, terms, err := predictScaled(c, w, name, consts, params, shape{l.Groups, l.GroupSize})
 	return t, terms, l, err
 }
 
 // predictScaled predicts with the counts scaled by w's grid fill of a
 // launch of shape s, where w has a grid fill (s is unused otherwise).
-func (c *Counter) predictScaled(w *fit.Weights, name string, consts, params map[string]int64, s shape) (float64, []fit.Term, error) {
-	if err := CheckBanks(w, c); err != nil {
+func predictScaled(c *models.Counter, w *fit.Weights, name string, consts, params map[string]int64, s shape) (float64, []fit.Term, error) {
+	if err := models.CheckBanks(w, c); err != nil {
 		return 0, nil, err
 	}
 	v, err := c.Counts(name, consts, params)
@@ -337,8 +338,8 @@ func (c *Counter) predictScaled(w *fit.Weights, name string, consts, params map[
 
 // Validate predicts every row with w and pairs the prediction with the
 // measured time.
-func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]report.Case, error) {
-	cases, _, err := c.ValidateTerms(w, rows)
+func Validate(c *models.Counter, w *fit.Weights, rows []models.Row) ([]report.Case, error) {
+	cases, _, err := ValidateTerms(c, w, rows)
 	return cases, err
 }
 
@@ -346,7 +347,7 @@ func (c *Counter) Validate(w *fit.Weights, rows []Row) ([]report.Case, error) {
 // prediction, in the order of the cases, for warnings about them. The
 // grid fill takes each row's launch from the row, as the fit did, rather
 // than searching the kernel's domain again.
-func (c *Counter) ValidateTerms(w *fit.Weights, rows []Row) ([]report.Case, [][]fit.Term, error) {
+func ValidateTerms(c *models.Counter, w *fit.Weights, rows []models.Row) ([]report.Case, [][]fit.Term, error) {
 	c.Prepare(rows)
 	cases := make([]report.Case, 0, len(rows))
 	terms := make([][]fit.Term, 0, len(rows))
@@ -358,11 +359,11 @@ func (c *Counter) ValidateTerms(w *fit.Weights, rows []Row) ([]report.Case, [][]
 				return nil, nil, err
 			}
 		}
-		t, ts, err := c.predictScaled(w, r.Kernel, r.Consts, r.Params, s)
+		t, ts, err := predictScaled(c, w, r.Kernel, r.Consts, r.Params, s)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", r.Label(), err)
 		}
-		rc := ReportCase(r.Row)
+		rc := models.ReportCase(r.Row)
 		rc.Predicted = t
 		cases = append(cases, rc)
 		terms = append(terms, ts)
@@ -393,15 +394,15 @@ func tiesAmong(ties map[string]string, w *fit.Weights) map[string]string {
 }
 
 // calibrateOnce is Calibrate with the ties of opts, none chosen.
-func (c *Counter) calibrateOnce(rows []Row, opts LinearOptions) (*fit.Weights, error) {
+func calibrateOnce(c *models.Counter, rows []models.Row, opts Options) (*fit.Weights, error) {
 	var w *fit.Weights
 	var err error
 	if opts.Fill != nil {
-		w, err = c.calibrateFill(rows, opts)
+		w, err = calibrateFill(c, rows, opts)
 	} else {
 		var props []string
 		var samples []fit.Sample
-		props, samples, err = c.Samples(rows, opts)
+		props, samples, err = Samples(c, rows, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -415,7 +416,7 @@ func (c *Counter) calibrateOnce(rows []Row, opts LinearOptions) (*fit.Weights, e
 	}
 	w.Model = fit.ModelUnified
 	w.Version = datasets.Version
-	banks := c.banks
+	banks := c.Banks()
 	w.Banks = &banks
 	w.PropertySet = fit.PropertySetID(w.Properties)
 	return w, nil

@@ -1,4 +1,4 @@
-package models
+package linear
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/report"
 )
 
@@ -22,24 +23,24 @@ import (
 // opts.ChooseTies the ties are chosen once, on all the rows, and every
 // fold fits with that choice (WithTiesOf passes the choice of weights
 // already fitted instead).
-func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOptions) (cases []report.Case, skipped []string, err error) {
-	if _, err := OneDevice(tables); err != nil {
+func CrossValidate(c *models.Counter, tables map[string]*datasets.Table, opts Options) (cases []report.Case, skipped []string, err error) {
+	if _, err := models.OneDevice(tables); err != nil {
 		return nil, nil, err
 	}
-	rows := Rows(tables, datasets.RoleMeasurement)
+	rows := models.Rows(tables, datasets.RoleMeasurement)
 	if opts.ChooseTies {
 		// Choosing ties cross-validates on its own; choosing them in
 		// every fold would nest a cross-validation in each. The choice
 		// made once on all the rows holds in every fold; where all the
 		// rows cannot be fitted, there are none.
-		w, err := c.Calibrate(rows, opts)
+		w, err := Calibrate(c, rows, opts)
 		opts.ChooseTies = false
 		if err == nil {
 			opts.Ties = w.Ties
 		}
 	}
-	for _, class := range slices.Sorted(maps.Keys(ClassesOf(rows))) {
-		var train, held []Row
+	for _, class := range slices.Sorted(maps.Keys(models.ClassesOf(rows))) {
+		var train, held []models.Row
 		for _, r := range rows {
 			if r.Class == class {
 				held = append(held, r)
@@ -47,7 +48,7 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOp
 				train = append(train, r)
 			}
 		}
-		got, why, err := c.predictHeld(train, held, opts)
+		got, why, err := predictHeld(c, train, held, opts)
 		if err != nil {
 			skipped = append(skipped, fmt.Sprintf("%s: %v", class, err))
 			continue
@@ -63,7 +64,7 @@ func (c *Counter) CrossValidate(tables map[string]*datasets.Table, opts LinearOp
 // WithTiesOf returns opts for cross-validating the rows that w was
 // fitted on with opts: where opts choose ties, w's choice, which
 // CrossValidate would otherwise make again on the same rows.
-func WithTiesOf(opts LinearOptions, w *fit.Weights) LinearOptions {
+func WithTiesOf(opts Options, w *fit.Weights) Options {
 	if opts.ChooseTies {
 		opts.ChooseTies, opts.Ties = false, w.Ties
 	}
@@ -73,17 +74,17 @@ func WithTiesOf(opts LinearOptions, w *fit.Weights) LinearOptions {
 // predictHeld fits train and predicts the rows of held that the fit
 // prices and determines, and says why it left the others out (each reason
 // once).
-func (c *Counter) predictHeld(train, held []Row, opts LinearOptions) ([]report.Case, []string, error) {
+func predictHeld(c *models.Counter, train, held []models.Row, opts Options) ([]report.Case, []string, error) {
 	w, err := minNormOnRank(opts.Fit, func(f fit.Options) (*fit.Weights, error) {
 		o := opts
 		o.Fit = f
-		return c.Calibrate(train, o)
+		return Calibrate(c, train, o)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	opts.Fill, opts.Ties = w.Fill, w.Ties
-	props, samples, err := c.Samples(append(slices.Clone(train), held...), opts)
+	props, samples, err := Samples(c, append(slices.Clone(train), held...), opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -112,7 +113,7 @@ func (c *Counter) predictHeld(train, held []Row, opts LinearOptions) ([]report.C
 			note(fmt.Sprintf("%s counts a combination of properties the other classes do not determine", r.Kernel))
 			continue
 		}
-		rc := ReportCase(r.Row)
+		rc := models.ReportCase(r.Row)
 		rc.Predicted = pred
 		cases = append(cases, rc)
 	}
@@ -122,23 +123,23 @@ func (c *Counter) predictHeld(train, held []Row, opts LinearOptions) ([]report.C
 // Coverage reports how well the measurement rows of tables determine the
 // weights w, fitted to them with opts, and the predictions of the tables'
 // test rows (see fit.Coverage).
-func (c *Counter) Coverage(w *fit.Weights, tables map[string]*datasets.Table, opts LinearOptions) (*fit.Coverage, error) {
-	train := Rows(tables, datasets.RoleMeasurement)
-	test := Rows(tables, datasets.RoleTest)
+func Coverage(c *models.Counter, w *fit.Weights, tables map[string]*datasets.Table, opts Options) (*fit.Coverage, error) {
+	train := models.Rows(tables, datasets.RoleMeasurement)
+	test := models.Rows(tables, datasets.RoleTest)
 	if len(train) == 0 || len(test) == 0 {
 		return nil, fmt.Errorf("coverage: the tables have %d measurement and %d test rows: it needs both", len(train), len(test))
 	}
 	// The counts are those w was fitted on, scaled by its grid fill.
-	if err := CheckBanks(w, c); err != nil {
+	if err := models.CheckBanks(w, c); err != nil {
 		return nil, fmt.Errorf("coverage: %w", err)
 	}
 	opts.Fill, opts.Ties = w.Fill, w.Ties
-	props, samples, err := c.Samples(append(slices.Clone(train), test...), opts)
+	props, samples, err := Samples(c, append(slices.Clone(train), test...), opts)
 	if err != nil {
 		return nil, err
 	}
 	for i, r := range test {
-		samples[len(train)+i].Label = SizeLabel(r.Row)
+		samples[len(train)+i].Label = models.SizeLabel(r.Row)
 	}
 	return fit.NewCoverage(w, props, samples[:len(train)], samples[len(train):])
 }

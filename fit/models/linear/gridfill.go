@@ -1,4 +1,4 @@
-package models
+package linear
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // SaturationCandidates are the saturations (work-items per compute unit,
@@ -43,9 +44,9 @@ var fillClasses = []struct {
 // at most 256 work-items, where CUDA ran them up to 1024. A class the
 // rows lack (left out by cross-validation, say) is not read from other,
 // nor are the rows of other devices.
-func readFill(rows, other []Row, fill *fit.GridFill) ([]fit.SaturationReading, error) {
+func readFill(rows, other []models.Row, fill *fit.GridFill) ([]fit.SaturationReading, error) {
 	if len(rows) > 0 {
-		other = slices.DeleteFunc(slices.Clone(other), func(r Row) bool { return !strings.EqualFold(r.Device, rows[0].Device) })
+		other = slices.DeleteFunc(slices.Clone(other), func(r models.Row) bool { return !strings.EqualFold(r.Device, rows[0].Device) })
 	}
 	var read []fit.SaturationReading
 	for _, fc := range fillClasses {
@@ -95,7 +96,7 @@ type classRuns struct {
 }
 
 // fillRuns gathers the runs of class among rows.
-func fillRuns(rows []Row, class string) (classRuns, error) {
+func fillRuns(rows []models.Row, class string) (classRuns, error) {
 	c := classRuns{work: map[string]bool{}}
 	for _, r := range rows {
 		if r.Class != class {
@@ -132,7 +133,7 @@ func fixedWork(params map[string]int64) string {
 type shape struct{ groups, size int64 }
 
 // rowShape is the launch shape a row records.
-func rowShape(r Row) (shape, error) {
+func rowShape(r models.Row) (shape, error) {
 	if len(r.LocalSize) == 0 || len(r.LocalSize) != len(r.GlobalSize) {
 		return shape{}, fmt.Errorf("%s: local size %v and global size %v do not describe a launch", r.Label(), r.LocalSize, r.GlobalSize)
 	}
@@ -156,7 +157,7 @@ func shapeOf(global, local []int64) shape {
 }
 
 // launchShape is the launch shape of kernel name (consts bound) at params.
-func (c *Counter) launchShape(name string, consts, params map[string]int64) (shape, error) {
+func launchShape(c *models.Counter, name string, consts, params map[string]int64) (shape, error) {
 	k, err := c.Kernel(name, consts)
 	if err != nil {
 		return shape{}, err

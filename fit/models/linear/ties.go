@@ -1,4 +1,4 @@
-package models
+package linear
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // calibrateTies fits rows with every weight apart and with the filled
@@ -19,9 +20,9 @@ import (
 // better. Apart wins ties and is kept without a check where nothing can
 // be tied or the device is a CPU, whose SIMD lanes gather strided
 // accesses instead of coalescing them.
-func (c *Counter) calibrateTies(rows []Row, opts LinearOptions) (*fit.Weights, error) {
+func calibrateTies(c *models.Counter, rows []models.Row, opts Options) (*fit.Weights, error) {
 	opts.Ties = nil
-	apart, err := c.calibrateOnce(rows, opts)
+	apart, err := calibrateOnce(c, rows, opts)
 	if err != nil || onCPU(rows) {
 		return apart, err
 	}
@@ -30,13 +31,13 @@ func (c *Counter) calibrateTies(rows []Row, opts LinearOptions) (*fit.Weights, e
 		return apart, nil
 	}
 	opts.Ties = ties
-	tied, err := c.calibrateOnce(rows, opts)
+	tied, err := calibrateOnce(c, rows, opts)
 	if err != nil {
 		// Ties that leave the rows unable to determine the weights are
 		// no remedy; the fit apart stands.
 		return apart, nil
 	}
-	check, err := c.tieCheck(rows, opts, apart, tied)
+	check, err := tieCheck(c, rows, opts, apart, tied)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +51,7 @@ func (c *Counter) calibrateTies(rows []Row, opts LinearOptions) (*fit.Weights, e
 
 // onCPU reports whether the rows' device is one whose shipped device
 // file says it is a CPU.
-func onCPU(rows []Row) bool {
+func onCPU(rows []models.Row) bool {
 	if len(rows) == 0 {
 		return false
 	}
@@ -60,12 +61,12 @@ func onCPU(rows []Row) bool {
 
 // tieCheck cross-validates the fits apart and tied, each with its grid
 // fill held, over the rows that both predict.
-func (c *Counter) tieCheck(rows []Row, opts LinearOptions, apart, tied *fit.Weights) (*fit.TieCheck, error) {
-	a, err := c.heldErrors(rows, opts, apart)
+func tieCheck(c *models.Counter, rows []models.Row, opts Options, apart, tied *fit.Weights) (*fit.TieCheck, error) {
+	a, err := heldErrors(c, rows, opts, apart)
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.heldErrors(rows, opts, tied)
+	t, err := heldErrors(c, rows, opts, tied)
 	if err != nil {
 		return nil, err
 	}
@@ -99,14 +100,14 @@ func classMean(errs map[string][]float64) float64 {
 // determine (infinite leverage), predicted by the minimum-norm fit: a tie
 // that determines what the fit apart leaves free is what the check
 // should credit (TestChooseTiesKeepsTrueTie's pair).
-func (c *Counter) heldErrors(rows []Row, opts LinearOptions, w *fit.Weights) ([]float64, error) {
+func heldErrors(c *models.Counter, rows []models.Row, opts Options, w *fit.Weights) ([]float64, error) {
 	opts.Fill, opts.Ties = w.Fill, w.Ties
-	props, samples, err := c.Samples(rows, opts)
+	props, samples, err := Samples(c, rows, opts)
 	if err != nil {
 		return nil, err
 	}
 	errs := make([]float64, len(rows))
-	for _, class := range slices.Sorted(maps.Keys(ClassesOf(rows))) {
+	for _, class := range slices.Sorted(maps.Keys(models.ClassesOf(rows))) {
 		var train []fit.Sample
 		for i, r := range rows {
 			if r.Class != class {

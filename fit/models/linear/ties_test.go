@@ -1,4 +1,4 @@
-package models
+package linear
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // tieKernels load a[2i] and a[2i+1], together every element of a: filled
@@ -47,7 +48,7 @@ const (
 // stores, package counts tests).
 func tieTables(t *testing.T, device string, filled float64, tied ...string) map[string]*datasets.Table {
 	t.Helper()
-	c := NewCounter(tieSource)
+	c := models.NewCounter(tieSource)
 	tab := syntheticTable(device, append(slices.Clone(allKernels), tied...), datasets.RoleMeasurement)
 	for i, r := range tab.Rows {
 		counts, err := c.Counts(r.Kernel, r.Consts, r.Params)
@@ -71,7 +72,7 @@ func tieTables(t *testing.T, device string, filled float64, tied ...string) map[
 // minldst weight is negative).
 func chooseTies(t *testing.T, tables map[string]*datasets.Table) *fit.Weights {
 	t.Helper()
-	w, err := NewCounter(tieSource).CalibrateTables(tables, LinearOptions{ChooseTies: true})
+	w, err := CalibrateTables(models.NewCounter(tieSource), tables, Options{ChooseTies: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestChooseTiesNotOnCPU(t *testing.T) {
 // the addition's, which the other classes determine.
 func TestCrossValidateWithChosenTies(t *testing.T) {
 	tables := tieTables(t, "gpu", trueWeights[unitLoad], "pair", "pairpow")
-	cases, _, err := NewCounter(tieSource).CrossValidate(tables, LinearOptions{ChooseTies: true})
+	cases, _, err := CrossValidate(models.NewCounter(tieSource), tables, Options{ChooseTies: true})
 	if err != nil {
 		t.Fatal(err)
 	}

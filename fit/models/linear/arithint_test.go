@@ -1,4 +1,4 @@
-package models
+package linear
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // arithIntCounts are arith_int_i32's properties, derived by hand from its
@@ -68,8 +69,8 @@ func TestArithIntPricesGuards(t *testing.T) {
 			}
 		}
 	}
-	c := NewCounter(nil)
-	w, err := c.CalibrateTables(map[string]*datasets.Table{"t": tb}, LinearOptions{Fit: fit.Options{NonNegative: true}})
+	c := models.NewCounter(nil)
+	w, err := CalibrateTables(c, map[string]*datasets.Table{"t": tb}, Options{Fit: fit.Options{NonNegative: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,11 +92,11 @@ if i >= 1 and i < n - 1 and j >= 1 and j < n - 1: b[i, j] = 0.2f*(a[i, j] + a[i,
 		if name == "jacobi2d_guard" {
 			return name + ".knl", []byte(guarded), nil
 		}
-		return Library(name)
+		return models.Library(name)
 	}
 	w.ZeroMissing = true
 	const n = 1000
-	_, terms, err := NewCounter(src).Predict(w, "jacobi2d_guard", nil, map[string]int64{"n": n})
+	_, terms, err := Predict(models.NewCounter(src), w, "jacobi2d_guard", nil, map[string]int64{"n": n})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package models
+package linear
 
 import (
 	"slices"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // Rows of the three grid-fill classes, each timed by the class's own
@@ -25,9 +26,9 @@ func TestCalibrateReadsFillClasses(t *testing.T) {
 		{"grid_fill_stream", map[string]int64{"nk": 8}, 160},
 	}
 	tab := fillClassTable(units, classes)
-	c := NewCounter(nil)
-	opts := LinearOptions{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)}}
-	w, err := c.CalibrateTables(map[string]*datasets.Table{"m.arrow": tab}, opts)
+	c := models.NewCounter(nil)
+	opts := Options{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)}}
+	w, err := CalibrateTables(c, map[string]*datasets.Table{"m.arrow": tab}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestCalibrateReadsFillClasses(t *testing.T) {
 	// With one saturation for every property (the form before), nothing
 	// is read: the training error chooses.
 	opts.Fill = &fit.GridFill{}
-	if w, err = c.CalibrateTables(map[string]*datasets.Table{"m.arrow": tab}, opts); err != nil {
+	if w, err = CalibrateTables(c, map[string]*datasets.Table{"m.arrow": tab}, opts); err != nil {
 		t.Fatal(err)
 	}
 	if len(w.Diagnostics.FillRead) != 0 || w.Fill.Latency != nil || w.Fill.Global != nil {
@@ -122,8 +123,8 @@ func TestCalibrateRefusesMixedFillClass(t *testing.T) {
 	})
 	more := fillClassTable(units, []fillClass{{"grid_fill_local", map[string]int64{"nr": 3}, 320}})
 	tab.Rows = append(tab.Rows, more.Rows...)
-	opts := LinearOptions{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)}}
-	w, err := NewCounter(nil).CalibrateTables(map[string]*datasets.Table{"m.arrow": tab}, opts)
+	opts := Options{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)}}
+	w, err := CalibrateTables(models.NewCounter(nil), map[string]*datasets.Table{"m.arrow": tab}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,9 +160,9 @@ func TestCalibrateReadsWiderFillRows(t *testing.T) {
 	same := fillClassTable(units, []fillClass{{"grid_fill_local", map[string]int64{"nr": 2}, 448}})
 	fitWith := func(other *datasets.Table) *fit.Weights {
 		t.Helper()
-		opts := LinearOptions{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)},
-			FillRows: Rows(map[string]*datasets.Table{"other.arrow": other}, datasets.RoleMeasurement)}
-		w, err := NewCounter(nil).CalibrateTables(map[string]*datasets.Table{"m.arrow": own}, opts)
+		opts := Options{Fit: fit.Options{MinNorm: true}, Fill: &fit.GridFill{Latency: new(int64)},
+			FillRows: models.Rows(map[string]*datasets.Table{"other.arrow": other}, datasets.RoleMeasurement)}
+		w, err := CalibrateTables(models.NewCounter(nil), map[string]*datasets.Table{"m.arrow": own}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

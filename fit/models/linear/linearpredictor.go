@@ -1,4 +1,4 @@
-package models
+package linear
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // Predictor predicts one kernel at many parameter values: its counts are
@@ -37,9 +38,10 @@ type Predictor struct {
 	launch *counts.Kernel
 }
 
-// Predictor compiles the prediction of kernel name (consts bound) with w.
-func (c *Counter) Predictor(w *fit.Weights, name string, consts map[string]int64) (*Predictor, error) {
-	if err := CheckBanks(w, c); err != nil {
+// NewPredictor compiles the prediction of kernel name (consts bound) with
+// w, on the counts of c.
+func NewPredictor(c *models.Counter, w *fit.Weights, name string, consts map[string]int64) (*Predictor, error) {
+	if err := models.CheckBanks(w, c); err != nil {
 		return nil, err
 	}
 	k, err := c.Kernel(name, consts)
