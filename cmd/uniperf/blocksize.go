@@ -15,6 +15,7 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/analytic"
 	"github.com/uniperf/uniperf/fit/models/resios"
 )
 
@@ -234,7 +235,7 @@ func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
 	res.Candidates = make([]blocksizeCandidate, len(cands))
 	for i, c := range cands {
 		bc := blocksizeCandidate{Label: c.Label, Consts: c.Case.Consts, Predictions: map[string]rankedTime{}}
-		if occ, err := models.Occupancy(env, c.Case); err != nil {
+		if occ, err := analytic.Occupancy(env, c.Case); err != nil {
 			bc.Error = err.Error()
 		} else {
 			bc.Occupancy = &occ

@@ -26,10 +26,9 @@
 // ([Comparison.WriteMarkdown] reports it), [CrossValidate] leaves one
 // kernel class out at a time, [RankCandidates] ranks the work-group sizes
 // of a kernel ([Candidates], [Spearman]), and [EncodeCalibration] and
-// [DecodeCalibration] keep a calibrated analytical model on disk. The
-// analytical models share what a launch means to them: per-work-item
-// counts ([PerThreadOf]), occupancy ([Occupancy]), warp traces
-// ([Env.Trace]) and relative-error fits ([RelFit]).
+// [DecodeCalibration] keep a calibrated analytical model on disk. What
+// the analytical models share (per-work-item counts, occupancy, warp
+// traces, relative-error fits) is package fit/models/analytic.
 //
 // docs/models.md describes the models, the linear model's fit and the
 // bank layouts at length.

@@ -13,6 +13,7 @@ import (
 	seed "github.com/uniperf/uniperf/fit/cycles"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/analytic"
 )
 
 func init() {
@@ -217,11 +218,11 @@ func (m *Model) estimate(env *models.Env, c models.Case) (seed.Estimate, error) 
 // cyclesKernel derives the seed's per-thread counts and the occupancy
 // fraction from a launch, by the mapping of the package documentation.
 func cyclesKernel(d *gpus.Device, in *models.Inputs, regs int) (seed.Kernel, float64, error) {
-	p, err := models.PerThreadOf(in)
+	p, err := analytic.PerThreadOf(in)
 	if err != nil {
 		return seed.Kernel{}, 0, err
 	}
-	o, err := models.OccupancyOf(d, in, regs)
+	o, err := analytic.OccupancyOf(d, in, regs)
 	if err != nil {
 		return seed.Kernel{}, 0, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/uniperf/uniperf/fit/gpus"
 	seed "github.com/uniperf/uniperf/fit/hongkim"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/analytic"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -136,11 +137,11 @@ const defaultSegmentBytes = 128
 // hongKimKernel derives the program parameters of Table 1 (rows 8–21) from
 // a launch's counts, by the mapping of the package documentation.
 func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *models.Inputs, regs int) (seed.Kernel, error) {
-	p, err := models.PerThreadOf(in)
+	p, err := analytic.PerThreadOf(in)
 	if err != nil {
 		return seed.Kernel{}, err
 	}
-	o, err := models.OccupancyOf(d, in, regs)
+	o, err := analytic.OccupancyOf(d, in, regs)
 	if err != nil {
 		return seed.Kernel{}, err
 	}

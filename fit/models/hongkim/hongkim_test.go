@@ -12,6 +12,7 @@ import (
 	"github.com/uniperf/uniperf/fit/gpus"
 	seed "github.com/uniperf/uniperf/fit/hongkim"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/analytic"
 )
 
 // TestHongKimInputs checks the per-thread inputs of library kernels
@@ -259,12 +260,12 @@ func TestHongKimErrors(t *testing.T) {
 func TestPerThreadIsDeterministic(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx280")}
 	in := inputs(t, env, "finite_diff", map[string]int64{"LX": 16, "LY": 16}, map[string]int64{"n": 1000})
-	first, err := models.PerThreadOf(in)
+	first, err := analytic.PerThreadOf(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 200 {
-		p, err := models.PerThreadOf(in)
+		p, err := analytic.PerThreadOf(in)
 		if err != nil {
 			t.Fatal(err)
 		}

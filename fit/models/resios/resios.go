@@ -11,6 +11,7 @@ import (
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/analytic"
 	seed "github.com/uniperf/uniperf/fit/resios"
 )
 
@@ -65,7 +66,7 @@ type Model struct {
 	Fitted  bool
 	FitRows int
 	FitRMS  float64
-	models.Traced
+	analytic.Traced
 }
 
 // Name implements Model.
@@ -106,7 +107,7 @@ func (m *Model) Summary() string {
 	}
 	p := m.Device.Params
 	return fmt.Sprintf("%d instruction classes, %.3g cycles per global line, launch %.3g µs, fitted on %d rows (RMS relative error %.3f)",
-		len(p.Instructions), float64(models.FittedLineElems*m.Device.WarpSize)/m.Device.GlobalBytesPerCycle, 1e6*p.Overhead.LaunchSeconds, m.FitRows, m.FitRMS)
+		len(p.Instructions), float64(analytic.FittedLineElems*m.Device.WarpSize)/m.Device.GlobalBytesPerCycle, 1e6*p.Overhead.LaunchSeconds, m.FitRows, m.FitRMS)
 }
 
 // Predict implements Model.
@@ -114,7 +115,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	if m.Device == nil {
 		return models.Prediction{}, fmt.Errorf("resios: %w", models.ErrNotCalibrated)
 	}
-	l, err := models.PrepareLaunch(env, m.Tracer(), c)
+	l, err := analytic.PrepareLaunch(env, m.Tracer(), c)
 	if err != nil {
 		return models.Prediction{}, err
 	}
@@ -127,7 +128,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 		return models.Prediction{Seconds: launch, Explain: []models.Quantity{
 			{Name: "overhead", Value: launch, Unit: "s", Note: "kernel launch (4.3); the kernel executes no instruction"}}}, nil
 	}
-	p, err := m.Device.Predict(trace, l.In.Groups(), models.Resources(l.In))
+	p, err := m.Device.Predict(trace, l.In.Groups(), analytic.Resources(l.In))
 	if err != nil {
 		return models.Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
@@ -181,7 +182,7 @@ func resiosClass(op string, fitted bool) string {
 // resiosTrace turns a trace into the simulation's instructions for a
 // device: per region its loads, operations and stores. It also returns
 // the barriers it could not price.
-func resiosTrace(d seed.Device, t *models.Trace, fitted bool) ([]seed.Instr, []string, error) {
+func resiosTrace(d seed.Device, t *analytic.Trace, fitted bool) ([]seed.Instr, []string, error) {
 	var out []seed.Instr
 	var unpriced []string
 	for _, r := range t.Regions {
@@ -229,7 +230,7 @@ func resiosTrace(d seed.Device, t *models.Trace, fitted bool) ([]seed.Instr, []s
 }
 
 // resiosAccess prices one global or local access of a region.
-func resiosAccess(d seed.Device, a models.Access, r models.Region) (seed.Instr, error) {
+func resiosAccess(d seed.Device, a analytic.Access, r analytic.Region) (seed.Instr, error) {
 	size := a.Array.DType.Size()
 	if a.Array.Space == counts.Local {
 		s := d.Params.Shared
@@ -289,7 +290,7 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) seed.Devi
 		Source:       "fitted to measurement rows",
 	}
 	warp := float64(base.Limits.WarpSize)
-	line := float64(models.FittedLineElems * base.Limits.WarpSize)
+	line := float64(analytic.FittedLineElems * base.Limits.WarpSize)
 	p.Global.LineBytes = line
 	p.Shared.Banks, p.Shared.BankWidth = fittedBanks, fittedBankWidth
 	var bytesPerCycle float64
@@ -321,8 +322,8 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) seed.Devi
 // linear relative-error problem (non-negative least squares, with the
 // launch overhead as one more constant) for new constants, halving the
 // step in log space while the true objective does not improve.
-func fitResios(env *models.Env, tr *models.Tracer, rows []models.Row) (*seed.Device, float64, error) {
-	launches, err := models.PrepareRows(env, tr, rows)
+func fitResios(env *models.Env, tr *analytic.Tracer, rows []models.Row) (*seed.Device, float64, error) {
+	launches, err := analytic.PrepareRows(env, tr, rows)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -333,7 +334,7 @@ func fitResios(env *models.Env, tr *models.Tracer, rows []models.Row) (*seed.Dev
 	if err != nil {
 		return nil, 0, err
 	}
-	best := models.RelObjective(pred, rows)
+	best := analytic.RelObjective(pred, rows)
 	for iter := 0; iter < 25; iter++ {
 		next, nextLaunch, err := f.step(th)
 		if err != nil {
@@ -347,7 +348,7 @@ func fitResios(env *models.Env, tr *models.Tracer, rows []models.Row) (*seed.Dev
 			if err != nil {
 				return nil, 0, err
 			}
-			if obj := models.RelObjective(pred, rows); obj < best {
+			if obj := analytic.RelObjective(pred, rows); obj < best {
 				improved = best-obj > 1e-6*best
 				th, launch, best = cand, l, obj
 				break
@@ -363,7 +364,7 @@ func fitResios(env *models.Env, tr *models.Tracer, rows []models.Row) (*seed.Dev
 
 // initialTheta lists the constants the rows exercise, with starting values,
 // and per row the indices of the constants it uses.
-func initialTheta(launches []*models.PreparedLaunch) (resiosTheta, [][]int) {
+func initialTheta(launches []*analytic.PreparedLaunch) (resiosTheta, [][]int) {
 	used := map[string]bool{}
 	perRow := make([]map[string]bool, len(launches))
 	for i, l := range launches {
@@ -421,7 +422,7 @@ func (th resiosTheta) towards(next resiosTheta, t float64) resiosTheta {
 type resiosFitter struct {
 	env      *models.Env
 	rows     []models.Row
-	launches []*models.PreparedLaunch
+	launches []*analytic.PreparedLaunch
 	uses     [][]int
 }
 
@@ -433,7 +434,7 @@ func (f *resiosFitter) cycles(th resiosTheta, i int) (float64, error) {
 	if err != nil || len(trace) == 0 {
 		return 0, err
 	}
-	p, err := d.Predict(trace, l.In.Groups(), models.Resources(l.In))
+	p, err := d.Predict(trace, l.In.Groups(), analytic.Resources(l.In))
 	if err != nil {
 		return 0, fmt.Errorf("%s row %d: %w", f.rows[i].Table, f.rows[i].Index, err)
 	}
@@ -479,7 +480,7 @@ func (f *resiosFitter) step(th resiosTheta) (resiosTheta, float64, error) {
 		features[i][n] = 1 // the launch overhead, in seconds
 	}
 	names := append(slices.Clone(th.names), "launch")
-	sol, err := models.RelFit(names, features, f.rows)
+	sol, err := analytic.RelFit(names, features, f.rows)
 	if err != nil {
 		return resiosTheta{}, 0, err
 	}
@@ -514,7 +515,7 @@ func Launch(env *models.Env, c models.Case) (seed.LaunchConfig, error) {
 	if err != nil {
 		return seed.LaunchConfig{}, err
 	}
-	l, err := models.PrepareLaunch(env, models.NewTracer(), c)
+	l, err := analytic.PrepareLaunch(env, analytic.NewTracer(), c)
 	if err != nil {
 		return seed.LaunchConfig{}, err
 	}

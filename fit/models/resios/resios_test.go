@@ -8,6 +8,7 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/analytic"
 	seed "github.com/uniperf/uniperf/fit/resios"
 )
 
@@ -103,7 +104,7 @@ func TestResiosBankConflicts(t *testing.T) {
 	}
 	for s := int64(1); s <= 32; s++ {
 		c := models.Case{Kernel: paths["bank"], Consts: map[string]int64{"S": s}, Params: map[string]int64{"n": 14}}
-		l, err := models.PrepareLaunch(env, m.Tracer(), c)
+		l, err := analytic.PrepareLaunch(env, m.Tracer(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +163,7 @@ func TestResiosILPExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := models.NewTracer().Trace(in, map[string]int64{"n": 64}, 32)
+	tr, err := analytic.NewTracer().Trace(in, map[string]int64{"n": 64}, 32)
 	if err != nil {
 		t.Fatal(err)
 	}

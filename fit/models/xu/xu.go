@@ -11,6 +11,7 @@ import (
 	"github.com/uniperf/uniperf/fit/cycles"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/analytic"
 	"github.com/uniperf/uniperf/fit/resios"
 	seed "github.com/uniperf/uniperf/fit/xu"
 )
@@ -62,7 +63,7 @@ type Model struct {
 	Source  string
 	FitRows int
 	FitRMS  float64
-	models.Traced
+	analytic.Traced
 }
 
 // Name implements Model.
@@ -98,7 +99,7 @@ func (m *Model) fromDevice(env *models.Env) error {
 	for _, t := range []counts.DType{counts.F32, counts.F64, counts.I32, counts.I64} {
 		for k, v := range w {
 			if !memory[k] {
-				m.Cycles[models.OpClass(t, k)] = v
+				m.Cycles[analytic.OpClass(t, k)] = v
 			}
 		}
 	}
@@ -130,7 +131,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	if m.Cycles == nil {
 		return models.Prediction{}, fmt.Errorf("xu: %w", models.ErrNotCalibrated)
 	}
-	l, err := models.PrepareLaunch(env, m.Tracer(), c)
+	l, err := analytic.PrepareLaunch(env, m.Tracer(), c)
 	if err != nil {
 		return models.Prediction{}, err
 	}
@@ -146,7 +147,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 }
 
 // exec evaluates (3-16)–(3-22) for a launch's features.
-func (m *Model) exec(env *models.Env, f xuFeatures, l *models.PreparedLaunch) (seed.Kernel, seed.Exec, float64, error) {
+func (m *Model) exec(env *models.Env, f xuFeatures, l *analytic.PreparedLaunch) (seed.Kernel, seed.Exec, float64, error) {
 	k := seed.Kernel{MemAccesses: f.accesses, Blocks: l.In.Groups()}
 	for _, class := range slices.Sorted(maps.Keys(f.compute)) {
 		v, ok := m.Cycles[class]
@@ -196,12 +197,12 @@ type xuFeatures struct {
 	rounds    float64            // N_GOB
 }
 
-func xuFeaturesOf(l *models.PreparedLaunch, warpSize int) (xuFeatures, error) {
+func xuFeaturesOf(l *analytic.PreparedLaunch, warpSize int) (xuFeatures, error) {
 	f := xuFeatures{compute: map[string]float64{}, warps: float64(l.Occ.ActiveWarps)}
 	if l.Occ.BlocksPerSM > 0 {
 		f.rounds = float64(l.In.Groups()) / float64(l.Occ.BlocksPerSM)
 	}
-	line := models.FittedLineElems * warpSize
+	line := analytic.FittedLineElems * warpSize
 	for _, r := range l.Trace.Regions {
 		if r.Barrier {
 			f.compute[xuBarrier] += r.Count
@@ -216,7 +217,7 @@ func xuFeaturesOf(l *models.PreparedLaunch, warpSize int) (xuFeatures, error) {
 				continue
 			}
 			size := a.Array.DType.Size()
-			c, least := warpSize, (size+models.FittedLineElems-1)/models.FittedLineElems
+			c, least := warpSize, (size+analytic.FittedLineElems-1)/analytic.FittedLineElems
 			if a.Offsets != nil {
 				var err error
 				if c, err = resios.RequestsForOffsets(a.Offsets, size, line); err != nil {
@@ -240,7 +241,7 @@ func xuFeaturesOf(l *models.PreparedLaunch, warpSize int) (xuFeatures, error) {
 // relative-error problem for a fixed choice of equation per row and the
 // choice the constants make.
 func (m *Model) fit(env *models.Env, rows []models.Row) error {
-	launches, err := models.PrepareRows(env, m.Tracer(), rows)
+	launches, err := analytic.PrepareRows(env, m.Tracer(), rows)
 	if err != nil {
 		return err
 	}
@@ -267,7 +268,7 @@ func (m *Model) fit(env *models.Env, rows []models.Row) error {
 			break
 		}
 		seen[key] = true
-		sol, err := models.RelFit(names, xuDesign(names, feats, covered, env.Device.SMs, env.Device.ClockHz), rows)
+		sol, err := analytic.RelFit(names, xuDesign(names, feats, covered, env.Device.SMs, env.Device.ClockHz), rows)
 		if err != nil {
 			return err
 		}
@@ -281,7 +282,7 @@ func (m *Model) fit(env *models.Env, rows []models.Row) error {
 			pred[i] = secs
 			covered[i] = e.Covered || k.MemAccesses == 0
 		}
-		if obj := models.RelObjective(pred, rows); obj < best {
+		if obj := analytic.RelObjective(pred, rows); obj < best {
 			best = obj
 			m.FitRows, m.FitRMS = len(rows), math.Sqrt(obj/float64(len(rows)))
 			m.Cycles, m.Coalesced, m.PerTransaction, m.Launch = cand.Cycles, cand.Coalesced, cand.PerTransaction, cand.Launch

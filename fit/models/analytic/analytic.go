@@ -1,4 +1,4 @@
-package models
+package analytic
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // This file holds what the analytical models of seeds 000 and 003 share:
@@ -15,15 +16,15 @@ import (
 
 // PreparedLaunch is a case prepared for an analytical model.
 type PreparedLaunch struct {
-	In    *Inputs
+	In    *models.Inputs
 	Trace *Trace
 	Occ   gpus.Occupancy
 }
 
 // PrepareLaunch counts, traces and sizes a case for a device of the env.
-func PrepareLaunch(env *Env, tr *Tracer, c Case) (*PreparedLaunch, error) {
+func PrepareLaunch(env *models.Env, tr *Tracer, c models.Case) (*PreparedLaunch, error) {
 	if env.Device == nil {
-		return nil, fmt.Errorf("%w: the analytical models need the device's limits (give --device)", ErrNoDeviceFile)
+		return nil, fmt.Errorf("%w: the analytical models need the device's limits (give --device)", models.ErrNoDeviceFile)
 	}
 	in, err := env.Inputs(c)
 	if err != nil {
@@ -42,16 +43,16 @@ func PrepareLaunch(env *Env, tr *Tracer, c Case) (*PreparedLaunch, error) {
 
 // Resources is what a work-group asks of an SM. Registers are unknown
 // from a .knl kernel and do not limit residency.
-func Resources(in *Inputs) gpus.Resources {
+func Resources(in *models.Inputs) gpus.Resources {
 	return gpus.Resources{ThreadsPerBlock: int(in.GroupSize()), SharedPerBlock: int(in.LocalBytes)}
 }
 
 // Occupancy is the residency of a launch on the env's device: the blocks
 // of its work-group size and local memory that gpus.ActiveBlocks lets an SM
 // hold. Registers, which a .knl kernel does not declare, do not limit it.
-func Occupancy(env *Env, c Case) (gpus.Occupancy, error) {
+func Occupancy(env *models.Env, c models.Case) (gpus.Occupancy, error) {
 	if env.Device == nil {
-		return gpus.Occupancy{}, fmt.Errorf("%w: occupancy needs the device's limits", ErrNoDeviceFile)
+		return gpus.Occupancy{}, fmt.Errorf("%w: occupancy needs the device's limits", models.ErrNoDeviceFile)
 	}
 	in, err := env.Inputs(c)
 	if err != nil {
@@ -62,13 +63,13 @@ func Occupancy(env *Env, c Case) (gpus.Occupancy, error) {
 
 // PrepareRows prepares the measured rows for calibration; an error names
 // the row.
-func PrepareRows(env *Env, tr *Tracer, rows []Row) ([]*PreparedLaunch, error) {
+func PrepareRows(env *models.Env, tr *Tracer, rows []models.Row) ([]*PreparedLaunch, error) {
 	if len(rows) == 0 {
 		return nil, errors.New("no measurement rows to calibrate on")
 	}
 	out := make([]*PreparedLaunch, len(rows))
 	for i, r := range rows {
-		l, err := PrepareLaunch(env, tr, CaseOf(r))
+		l, err := PrepareLaunch(env, tr, models.CaseOf(r))
 		if err != nil {
 			return nil, fmt.Errorf("%s row %d (%s): %w", r.Table, r.Index, r.Kernel, err)
 		}
@@ -80,7 +81,7 @@ func PrepareRows(env *Env, tr *Tracer, rows []Row) ([]*PreparedLaunch, error) {
 // RelFit solves the relative-error least-squares problem for non-negative
 // constants: times[r] ≈ Σ_j features[r][j]·θ_j. Constants that no row
 // exercises come back as NaN.
-func RelFit(names []string, features [][]float64, rows []Row) ([]float64, error) {
+func RelFit(names []string, features [][]float64, rows []models.Row) ([]float64, error) {
 	samples := make([]fit.Sample, len(rows))
 	for i, r := range rows {
 		samples[i] = fit.Sample{Kernel: r.Kernel, Class: r.Class, Counts: features[i], Time: r.TimeS,
@@ -103,7 +104,7 @@ func RelFit(names []string, features [][]float64, rows []Row) ([]float64, error)
 
 // RelObjective is the fits' objective: the sum of squared relative
 // errors.
-func RelObjective(pred []float64, rows []Row) float64 {
+func RelObjective(pred []float64, rows []models.Row) float64 {
 	var s float64
 	for i, r := range rows {
 		e := pred[i]/r.TimeS - 1

@@ -1,4 +1,4 @@
-package models
+package analytic
 
 import (
 	"maps"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // traceTotals turns a trace back into property totals without stride
@@ -71,7 +72,7 @@ func TestTraceTotals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Counter: NewCounter(nil)}
+	env := &models.Env{Counter: models.NewCounter(nil)}
 	tr := NewTracer()
 	seen := map[string]bool{}
 	for _, r := range tb.Rows {
@@ -80,7 +81,7 @@ func TestTraceTotals(t *testing.T) {
 			continue
 		}
 		seen[key] = true
-		in, err := env.Inputs(Case{Kernel: r.Kernel, Consts: r.Consts, Params: r.Params})
+		in, err := env.Inputs(models.Case{Kernel: r.Kernel, Consts: r.Consts, Params: r.Params})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,9 +112,9 @@ func TestTraceTotals(t *testing.T) {
 // times: two local loads and one fused multiply-add, a chain of length 2
 // over 3 instructions (ILP 3/2), and acc is added to its result once.
 func TestTraceRegions(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil)}
+	env := &models.Env{Counter: models.NewCounter(nil)}
 	params := map[string]int64{"n": 64, "m": 96, "ell": 32}
-	in, err := env.Inputs(Case{Kernel: "matmul_tiled", Params: params})
+	in, err := env.Inputs(models.Case{Kernel: "matmul_tiled", Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,8 +186,8 @@ w[i] = k[i] ^ (k[i] << 2)
 // multiply-add; ^ and << are one bitwise and one shift operation.
 func TestTraceConditions(t *testing.T) {
 	src := func(string) (string, []byte, error) { return "cond.knl", []byte(condKnl), nil }
-	env := &Env{Counter: NewCounter(src)}
-	trace, err := env.Trace(Case{Kernel: "cond", Params: map[string]int64{"n": 64}}, 32)
+	env := &models.Env{Counter: models.NewCounter(src)}
+	trace, err := TraceOf(env, models.Case{Kernel: "cond", Params: map[string]int64{"n": 64}}, 32)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package models
+package analytic
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/resios"
 	"github.com/uniperf/uniperf/polyhedra"
 )
@@ -139,7 +140,7 @@ func (t *Tracer) card(k *counts.Kernel, inames []string, params map[string]int64
 
 // Trace derives the trace of a launch at params for a warp of warpSize
 // work-items.
-func (t *Tracer) Trace(in *Inputs, params map[string]int64, warpSize int) (*Trace, error) {
+func (t *Tracer) Trace(in *models.Inputs, params map[string]int64, warpSize int) (*Trace, error) {
 	if warpSize <= 0 {
 		return nil, fmt.Errorf("warp size must be positive, have %d", warpSize)
 	}
@@ -161,7 +162,7 @@ func (t *Tracer) Trace(in *Inputs, params map[string]int64, warpSize int) (*Trac
 
 type traceBuilder struct {
 	t       *Tracer
-	in      *Inputs
+	in      *models.Inputs
 	params  map[string]int64
 	warp    int
 	regions []Region
@@ -588,7 +589,7 @@ func abs(x int64) int64 {
 
 // Trace derives the trace of a launch for warps of warpSize work-items,
 // as the resios and xu models see it.
-func (e *Env) Trace(c Case, warpSize int) (*Trace, error) {
+func TraceOf(e *models.Env, c models.Case, warpSize int) (*Trace, error) {
 	in, err := e.Inputs(c)
 	if err != nil {
 		return nil, err

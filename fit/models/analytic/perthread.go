@@ -56,7 +56,7 @@
 // weight is calibrated per kernel from one measured size (Cycles), and
 // Cycles.SizeSensitivity reports how the error moves with that size.
 // Compare runs several models on the same rows.
-package models
+package analytic
 
 import (
 	"fmt"
@@ -66,6 +66,7 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/models"
 )
 
 // strideWide is the stride of the k/>4 class: larger than 4 elements, or
@@ -99,7 +100,7 @@ type PerThread struct {
 }
 
 // PerThreadOf divides the counts of a launch by its work-items.
-func PerThreadOf(in *Inputs) (*PerThread, error) {
+func PerThreadOf(in *models.Inputs) (*PerThread, error) {
 	wi := in.WorkItems()
 	if wi <= 0 {
 		return nil, fmt.Errorf("kernel %s launches no work-items", in.Kernel.Name)
@@ -175,7 +176,7 @@ func (a GlobalAccess) Transactions(warp int, segmentBytes float64) float64 {
 
 // OccupancyOf is gpus.ActiveBlocks for a launch on a device: a work-group is
 // a block, its local memory the block's shared memory.
-func OccupancyOf(d *gpus.Device, in *Inputs, regsPerThread int) (gpus.Occupancy, error) {
+func OccupancyOf(d *gpus.Device, in *models.Inputs, regsPerThread int) (gpus.Occupancy, error) {
 	group, local := in.GroupSize(), in.LocalBytes
 	if group > math.MaxInt32 || local > math.MaxInt32 {
 		return gpus.Occupancy{}, fmt.Errorf("kernel %s: work-group of %d work-items and %d bytes of local memory is beyond any device", in.Kernel.Name, group, local)
