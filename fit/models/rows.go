@@ -16,7 +16,7 @@ type Row struct {
 	Table string // the table's name
 	Index int    // the row's index in the table
 	// Units are the compute units of the table's device, which the grid
-	// fill needs (LinearOptions.Fill).
+	// fill needs (linear.Options.Fill).
 	Units int64
 }
 
@@ -34,7 +34,7 @@ func Rows(tables map[string]*datasets.Table, role string) []Row {
 }
 
 // label names a row in the linear model's messages, with its variant and
-// parameters; rowName names it by its size label, as the analytical models
+// parameters; RowName names it by its size label, as the analytical models
 // do.
 func (r Row) Label() string {
 	return fmt.Sprintf("%s row %d (%s %s, %s)", r.Table, r.Index, r.Kernel, r.Variant, ParamString(r.Params))

@@ -50,7 +50,7 @@
 //
 // Calibration. Hong–Kim's three memory parameters (Mem_LD and the two
 // departure delays) are fitted to the measurement rows by nonlinear least
-// squares on relative error (HongKimFit), as the paper fitted them
+// squares on relative error (hongkim.Fit), as the paper fitted them
 // to micro-benchmarks; Issue_cycles, the clock, the bandwidth and the SM
 // count come from the device file. The cycle-weighted model's adjusting
 // weight is calibrated per kernel from one measured size (Cycles), and

@@ -52,7 +52,7 @@ func (m *Model) Name() string { return "hongkim" }
 
 // Calibrate implements Model. Without rows it takes the memory parameters
 // from the device file, which must then have them all; with rows it fits
-// them (HongKimFit).
+// them (Fit).
 func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	d, fixed, err := hongKimDevice(env)
 	if err != nil {
