@@ -36,12 +36,12 @@ unit:
 
 # The packages that start goroutines, under the race detector (which needs
 # cgo): counting's workers and prefetching (on the library kernels),
-# fit/models' counter, launch's buffer filling. Every count of counts
-# runs its workers; one test that counts the library keeps this to a
-# minute or two.
+# fit/models' counter (with the model packages that call it), launch's
+# buffer filling. Every count of counts runs its workers; one test that
+# counts the library keeps this to a minute or two.
 race:
 	CGO_ENABLED=1 $(GO) test -race -count=1 -run 'TestCountMatchesPlanAndRun' ./counts
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./fit/models ./measurekernels/launch
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./fit/models/... ./measurekernels/launch
 
 # A second Arrow implementation (npm apache-arrow) reads every shipped table.
 arrowjs:

@@ -15,6 +15,8 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/analytic"
+	"github.com/uniperf/uniperf/fit/models/resios"
 )
 
 // blocksizeOptions are the flags of `uniperf blocksize`.
@@ -233,7 +235,7 @@ func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
 	res.Candidates = make([]blocksizeCandidate, len(cands))
 	for i, c := range cands {
 		bc := blocksizeCandidate{Label: c.Label, Consts: c.Case.Consts, Predictions: map[string]rankedTime{}}
-		if occ, err := models.Occupancy(env, c.Case); err != nil {
+		if occ, err := analytic.Occupancy(env, c.Case); err != nil {
 			bc.Error = err.Error()
 		} else {
 			bc.Occupancy = &occ
@@ -255,7 +257,7 @@ func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
 			res.Candidates[i].Predictions[name] = rt
 		}
 	}
-	if lc, err := models.ResiosLaunch(env, cands[0].Case); err == nil {
+	if lc, err := resios.Launch(env, cands[0].Case); err == nil {
 		res.Heuristic = fmt.Sprintf("%d warps per block, block (%d, %d): n_w = min(even %g, utilization %g, latency %g)",
 			lc.WarpsPerBlock, lc.Block[0], lc.Block[1], lc.Even, lc.Utilization, lc.Latency)
 	}

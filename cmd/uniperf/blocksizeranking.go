@@ -12,6 +12,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/fit/report"
 )
 
@@ -74,22 +75,22 @@ func blocksizeRanking(out io.Writer, args []string, asJSON bool) error {
 		return err
 	}
 	lo := fitOptions{}.linear()
-	w, err := counter.CalibrateTables(lt.tables, lo)
+	w, err := linear.CalibrateTables(counter, lt.tables, lo)
 	if err != nil {
 		return err
 	}
 	meas := models.Rows(lt.tables, datasets.RoleMeasurement)
 	test := models.Rows(lt.tables, datasets.RoleTest)
-	inMeas, err := counter.Validate(w, meas)
+	inMeas, err := linear.Validate(counter, w, meas)
 	if err != nil {
 		return err
 	}
 	// Test rows enter no fit: the fit on every measurement row predicts them held out.
-	outTest, err := counter.Validate(w, test)
+	outTest, err := linear.Validate(counter, w, test)
 	if err != nil {
 		return err
 	}
-	cv, skipped, err := counter.CrossValidate(lt.tables, models.WithTiesOf(lo, w))
+	cv, skipped, err := linear.CrossValidate(counter, lt.tables, linear.WithTiesOf(lo, w))
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/fit/report"
 )
 
@@ -207,14 +208,14 @@ func fitBoth(out io.Writer, name string, lt *loadedTables, counter *models.Count
 	cases := make([][]report.Case, len(demoFits))
 	test := models.Rows(lt.tables, datasets.RoleTest)
 	for i, f := range demoFits {
-		w, err := counter.CalibrateTables(lt.tables, f.opts.linear())
+		w, err := linear.CalibrateTables(counter, lt.tables, f.opts.linear())
 		if err != nil {
 			return nil, nil, fmt.Errorf("fitting %s (%s): %w", name, f.label, err)
 		}
 		fmt.Fprintf(out, "%s: ", f.label)
 		printDiagnostics(out, w)
 		fmt.Fprintln(out)
-		if cases[i], err = counter.Validate(w, test); err != nil {
+		if cases[i], err = linear.Validate(counter, w, test); err != nil {
 			return nil, nil, fmt.Errorf("validating %s: %w", name, err)
 		}
 		weights, labels = append(weights, w), append(labels, f.label)
@@ -247,7 +248,7 @@ func demoTable(out io.Writer, name string, lt *loadedTables, counter *models.Cou
 		fmt.Fprintln(out)
 	}
 	fmt.Fprintf(out, "== %s, coverage of the default fit\n\n", name)
-	cov, err := counter.Coverage(weights[len(weights)-1], lt.tables, demoFits[len(demoFits)-1].opts.linear())
+	cov, err := linear.Coverage(counter, weights[len(weights)-1], lt.tables, demoFits[len(demoFits)-1].opts.linear())
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/fit/report"
 )
 
@@ -124,7 +125,7 @@ func summarize(name, sha string, lt *loadedTables, counter *models.Counter, weig
 		for _, k := range test.Kernels {
 			fs.Kernels = append(fs.Kernels, kernelError{k, test.KernelError(s.Device, k)})
 		}
-		cv, _, err := counter.CrossValidate(lt.tables, models.WithTiesOf(f.opts.linear(), weights[i]))
+		cv, _, err := linear.CrossValidate(counter, lt.tables, linear.WithTiesOf(f.opts.linear(), weights[i]))
 		if err != nil {
 			return nil, fmt.Errorf("cross-validating %s (%s): %w", name, f.label, err)
 		}

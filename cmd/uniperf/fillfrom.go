@@ -12,7 +12,7 @@ import (
 const fillFromUsage = "other tables of the same device whose grid-fill rows set the saturations where they reach wider work-groups; auto: the shipped tables of the device"
 
 // fillRows returns the measurement rows that the grid-fill classes may
-// be read from besides lt's own (models.LinearOptions.FillRows): none
+// be read from besides lt's own (linear.Options.FillRows): none
 // where from is empty, those of the shipped tables of lt's devices that
 // lt does not hold itself for from = [auto], else those of the tables
 // from (paths or embedded:NAME), which must be of lt's devices.

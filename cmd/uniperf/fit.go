@@ -15,6 +15,8 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/cycles"
+	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/fit/report"
 	"github.com/uniperf/uniperf/fit/weightsio"
 )
@@ -204,7 +206,7 @@ func init() {
 // linear returns the linear model's options: uniperf's default fit (non-negative,
 // with the grid fill), or with --free seed 001's (neither), with the other
 // flags applied.
-func (o fitOptions) linear() models.LinearOptions {
+func (o fitOptions) linear() linear.Options {
 	f := fit.DefaultOptions()
 	if o.free {
 		f = fit.Options{}
@@ -212,7 +214,7 @@ func (o fitOptions) linear() models.LinearOptions {
 	f.Balance = f.Balance || o.balance
 	f.Robust = f.Robust || o.robust
 	f.MinNorm = o.minNorm
-	lo := models.LinearOptions{Fit: f, NoInteger: o.noInteger, ChooseTies: !o.free && !o.noTies, FillRows: o.fillRows}
+	lo := linear.Options{Fit: f, NoInteger: o.noInteger, ChooseTies: !o.free && !o.noTies, FillRows: o.fillRows}
 	if !o.free && !o.noFill {
 		lo.Fill = &fit.GridFill{}
 		if !o.oneSaturation {
@@ -242,7 +244,7 @@ func (o fitOptions) linearOnly(model string) error {
 func modelMaker(opts fitOptions) func(string) (models.Model, error) {
 	return func(name string) (models.Model, error) {
 		m, err := models.New(name)
-		if l, ok := m.(*models.Linear); ok {
+		if l, ok := m.(*linear.Model); ok {
 			l.Options = opts.linear()
 		}
 		return m, err
@@ -311,7 +313,7 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 // the test kernels' properties, how well, and where the test predictions
 // extrapolate or lean on weakly determined weights.
 func printCoverage(out io.Writer, w *fit.Weights, lt *loadedTables, opts fitOptions) error {
-	c, err := models.NewCounterWith(tableKernels, models.WeightsBanks(w)).Coverage(w, lt.tables, opts.linear())
+	c, err := linear.Coverage(models.NewCounterWith(tableKernels, models.WeightsBanks(w)), w, lt.tables, opts.linear())
 	if err != nil {
 		return err
 	}
@@ -335,7 +337,7 @@ func train(lt *loadedTables, opts fitOptions) (*fit.Weights, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := counter.CalibrateTables(lt.tables, opts.linear())
+	w, err := linear.CalibrateTables(counter, lt.tables, opts.linear())
 	var re *fit.RankError
 	if errors.As(err, &re) {
 		return nil, fmt.Errorf("%w\n(give --min-norm to accept a minimum-norm solution, or measure kernels that separate these properties)", err)
@@ -450,7 +452,7 @@ func calibrate(stdout io.Writer, lt *loadedTables, opts fitOptions) error {
 		fmt.Fprintf(stdout, "note: %s\n", n)
 	}
 	fmt.Fprintf(stdout, "device %s (parameters %s), %s model on %d measurement rows:\n%s\n", d.Device, d.Env.Device.File, m.Name(), len(rows), m.Summary())
-	if c, ok := m.(*models.Cycles); ok {
+	if c, ok := m.(*cycles.Model); ok {
 		printAdjusting(stdout, c)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s\n", opts.out)
@@ -458,7 +460,7 @@ func calibrate(stdout io.Writer, lt *loadedTables, opts fitOptions) error {
 }
 
 // printAdjusting lists the cycle-weighted model's adjusting weights.
-func printAdjusting(out io.Writer, c *models.Cycles) {
+func printAdjusting(out io.Writer, c *cycles.Model) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "\nkernel\tcalibrated at\tmeasured\testimated\tadjusting weight\n")
 	for _, k := range c.Kernels {
@@ -506,7 +508,7 @@ func fillSource(f *fit.GridFill, read []fit.SaturationReading) string {
 		case set - 1:
 			which = "the other"
 		}
-		parts = append(parts, fmt.Sprintf("%s of %s, the least training error", which, strings.Trim(fmt.Sprint(models.SaturationCandidates), "[]")))
+		parts = append(parts, fmt.Sprintf("%s of %s, the least training error", which, strings.Trim(fmt.Sprint(linear.SaturationCandidates), "[]")))
 	}
 	return strings.Join(parts, "; ")
 }

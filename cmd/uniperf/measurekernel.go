@@ -18,6 +18,7 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/measurekernels/launch"
 )
 
@@ -330,7 +331,7 @@ func kernelMeta(timer *kernelTimer, opts kernelMeasureOptions) datasets.Meta {
 func comparePredictions(stdout io.Writer, w *fit.Weights, src models.Source, kernel string, consts map[string]int64, results []kernelTime) error {
 	counter := models.NewCounterWith(src, models.WeightsBanks(w))
 	for i := range results {
-		t, terms, err := counter.Predict(w, kernel, consts, results[i].Params)
+		t, terms, err := linear.Predict(counter, w, kernel, consts, results[i].Params)
 		if err == nil {
 			err = finite(kernel, results[i].Params, t, terms...)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
 )
 
 // predictOptions are the flags of `uniperf predict`.
@@ -220,7 +221,7 @@ type prediction struct {
 	// they have a grid fill: every count but launch.* is scaled by one,
 	// the latency-bound counts by latency_factor and the coalesced global
 	// accesses by global_factor where these are set.
-	Fill *models.Launch `json:"grid_fill,omitempty"`
+	Fill *linear.Launch `json:"grid_fill,omitempty"`
 	fill *fit.GridFill
 }
 
@@ -265,7 +266,7 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 				return prediction{}, err
 			}
 		}
-		t, terms, l, err := counter.PredictLaunch(w, kernel, consts, p)
+		t, terms, l, err := linear.PredictLaunch(counter, w, kernel, consts, p)
 		warnUnweighted(kernel, p, terms)
 		if err == nil && !opts.unpriced {
 			err = mostlyUnpriced(kernel, p, terms)

@@ -12,6 +12,7 @@ import (
 	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/fit/program"
 	"github.com/uniperf/uniperf/measurekernels/programs"
 )
@@ -187,7 +188,7 @@ func readProgram(path string) (*program.Program, models.Source, error) {
 func programPredictor(name string, dev *gpus.Device, src models.Source, opts programOptions) (program.PredictFunc, error) {
 	m, _ := models.New(name)
 	env := &models.Env{Counter: models.NewCounter(src), Device: dev}
-	if lin, ok := m.(*models.Linear); ok && opts.weights != "" {
+	if lin, ok := m.(*linear.Model); ok && opts.weights != "" {
 		w, err := loadWeights(opts.weights)
 		if err != nil {
 			return nil, err

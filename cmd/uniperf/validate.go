@@ -13,6 +13,7 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/fit/report"
 	"github.com/uniperf/uniperf/fit/report/plots"
 )
@@ -277,7 +278,7 @@ func validationCases(lt *loadedTables, opts validateOptions, role string) ([]rep
 		return nil, fmt.Errorf("the tables have no rows of role %q to validate", role)
 	}
 	w.ZeroMissing = !opts.strict
-	cases, terms, err := models.NewCounterWith(tableKernels, models.WeightsBanks(w)).ValidateTerms(w, rows)
+	cases, terms, err := linear.ValidateTerms(models.NewCounterWith(tableKernels, models.WeightsBanks(w)), w, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +297,7 @@ func validateCoverage(out io.Writer, lt *loadedTables, path string) error {
 		return fmt.Errorf("--coverage: %s: %w", path, err)
 	}
 	integer := slices.ContainsFunc(w.Properties, models.IntegerOp)
-	c, err := models.NewCounterWith(tableKernels, models.WeightsBanks(w)).Coverage(w, lt.tables, models.LinearOptions{NoInteger: !integer})
+	c, err := linear.Coverage(models.NewCounterWith(tableKernels, models.WeightsBanks(w)), w, lt.tables, linear.Options{NoInteger: !integer})
 	if err != nil {
 		return err
 	}
@@ -330,7 +331,7 @@ func cvCases(lt *loadedTables, opts fitOptions) ([]report.Case, []string, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	cases, skipped, err := counter.CrossValidate(lt.tables, opts.linear())
+	cases, skipped, err := linear.CrossValidate(counter, lt.tables, opts.linear())
 	if err != nil {
 		return nil, nil, err
 	}

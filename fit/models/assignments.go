@@ -12,8 +12,8 @@ func constString(consts map[string]int64) string {
 	return "{" + assignments(consts, ",") + "}"
 }
 
-// paramString renders parameters in a fixed order, "m=64 n=128".
-func paramString(params map[string]int64) string {
+// ParamString renders parameters in a fixed order, "m=64 n=128".
+func ParamString(params map[string]int64) string {
 	return assignments(params, " ")
 }
 

@@ -26,7 +26,7 @@ func DeviceBanks(device string) (fit.BankLayout, string) {
 // TablesBanks returns the bank layout of the device the tables were
 // measured on (DeviceBanks), or an error where they name several.
 func TablesBanks(tables map[string]*datasets.Table) (fit.BankLayout, error) {
-	device, err := oneDevice(tables)
+	device, err := OneDevice(tables)
 	if err != nil {
 		return fit.BankLayout{}, err
 	}

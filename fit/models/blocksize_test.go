@@ -3,7 +3,6 @@ package models
 import (
 	"math"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -69,78 +68,6 @@ func TestSpearman(t *testing.T) {
 		if _, err := Spearman(bad[0], bad[1]); err == nil {
 			t.Errorf("Spearman(%v, %v) accepted", bad[0], bad[1])
 		}
-	}
-}
-
-// TestRankCandidates ranks global_copy's group sizes on the GTX 460 with
-// the xu model from the device file: at n = 2^16, blocks of 32 threads
-// are limited to 8 resident blocks (8 of 48 warps), so they are slowest;
-// from 192 threads up all 48 warps are resident. Every candidate gets a
-// rank and an occupancy.
-func TestRankCandidates(t *testing.T) {
-	env := &Env{Counter: NewCounter(nil), Device: lookupDevice(t, "gtx460")}
-	m, _ := New("xu")
-	if err := m.Calibrate(env, nil); err != nil {
-		t.Fatal(err)
-	}
-	base := Case{Kernel: "global_copy", Params: map[string]int64{"n": 1 << 16}}
-	groups := []GroupConst{{"LX", 0}}
-	cands, err := Candidates(base, groups, DefaultSizes(groups, 32, 1024))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ranked := RankCandidates(env, m, cands)
-	if len(ranked) != 6 || ranked[0].Label != "LX=32" {
-		t.Fatalf("ranked %+v", ranked)
-	}
-	for _, r := range ranked {
-		if r.Err != nil || r.Rank == 0 {
-			t.Errorf("%s: rank %d, %v", r.Label, r.Rank, r.Err)
-		}
-	}
-	if ranked[0].Rank != 6 {
-		t.Errorf("LX=32 ranked %d, want last (6)", ranked[0].Rank)
-	}
-	occ, err := Occupancy(env, cands[0].Case)
-	if err != nil || occ.ActiveWarps != 8 || !slices.Contains(occ.Limiters, "blocks") {
-		t.Errorf("occupancy of LX=32: %+v, %v", occ, err)
-	}
-	if _, err := Candidates(base, groups, [][]int64{{16, 16}}); err == nil || !strings.Contains(err.Error(), "2 values for 1") {
-		t.Errorf("a 2-D shape for a 1-D kernel: %v", err)
-	}
-}
-
-// loopKernel is the thesis's §7.1 benchmark: each of 1024 work-items runs
-// a loop of 1024 dependent multiplications and stores the result.
-const loopKernel = `kernel loop
-domain [n, its] -> { [i, k] : 0 <= i < n and 0 <= k < its }
-array a f32 [n]
-private acc f32
-split i 32 io ii
-tag io g.0, ii l.0
-acc = 1.5f
-acc = acc*1.001f {inames=k}
-a[i] = acc
-`
-
-// TestResiosLaunch160 is the thesis's launch-configuration example
-// (§7.1): a loop of 1024 iterations over 1024 threads on the GTX 460's 7
-// SMs gets a block of 160 threads, "an evenly distributed workload":
-// n_w¹ = ⌈1024/(7·32)⌉ = 5 is the smallest of the three strategies.
-func TestResiosLaunch160(t *testing.T) {
-	env, paths := knlEnv(t, lookupDevice(t, "gtx460"), map[string]string{"loop": loopKernel})
-	c, err := ResiosLaunch(env, Case{Kernel: paths["loop"], Params: map[string]int64{"n": 1024, "its": 1024}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// n_w² = 48 resident warps; n_w³ = 4·16 for fmul's latency (the
-	// store's 500 cycles over an arithmetic intensity of 1024 need 2).
-	if c.Block != [2]int{160, 1} || c.Even != 5 || c.Utilization != 48 || c.Latency != 64 {
-		t.Errorf("got %+v, want a block of 160 from (5, 48, 64)", c)
-	}
-	if _, err := ResiosLaunch(&Env{Counter: NewCounter(nil), Device: lookupDevice(t, "pocl-cpu")},
-		Case{Kernel: "global_copy", Params: map[string]int64{"n": 64}}); err == nil {
-		t.Error("a device without resios constants gave a launch configuration")
 	}
 }
 

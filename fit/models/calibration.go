@@ -19,7 +19,7 @@ const CalibrationSchema = "uniperf-calibration/1"
 // CalibrationFile is a calibrated model on disk: which model, for which
 // device (as the measurement tables name it) and parameter file, from which
 // tables, and the model's calibrated state as its type defines it
-// ([HongKim], [Cycles], [Resios], [Xu]).
+// (the Model type of packages hongkim, cycles, resios and xu).
 type CalibrationFile struct {
 	Schema      string          `json:"schema"`
 	Model       string          `json:"model"`

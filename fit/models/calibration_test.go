@@ -1,19 +1,22 @@
-package models
+package models_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/cycles"
 )
 
 func TestDecodeCalibration(t *testing.T) {
 	const file = `{"schema": "uniperf-calibration/1", "model": "cycles", "device": "GeForce GTX 460",
 		"device_file": "devices/gtx460.json", "uniperf_version": "v", "inputs": [],
 		"calibration": {"device": "GeForce GTX 460", "weights": {"f32.add": 4}, "weights_from": "device file"}}`
-	f, m, err := DecodeCalibration("c.json", []byte(file), "cycles")
+	f, m, err := models.DecodeCalibration("c.json", []byte(file), "cycles")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, ok := m.(*Cycles)
+	c, ok := m.(*cycles.Model)
 	if !ok || f.Device != "GeForce GTX 460" || c.Device != "GeForce GTX 460" || c.Weights["f32.add"] != 4 {
 		t.Errorf("file %+v, model %#v", f, m)
 	}
@@ -23,7 +26,7 @@ func TestDecodeCalibration(t *testing.T) {
 		{strings.Replace(file, `"weights_from"`, `"weights_form"`, 1), "cycles", `unknown field "weights_form"`},
 		{file + "{}", "cycles", "unexpected data after the JSON value"},
 	} {
-		if _, _, err := DecodeCalibration("c.json", []byte(bad.text), bad.model); err == nil || !strings.Contains(err.Error(), bad.want) {
+		if _, _, err := models.DecodeCalibration("c.json", []byte(bad.text), bad.model); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("got %v, want an error containing %q", err, bad.want)
 		}
 	}

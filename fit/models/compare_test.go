@@ -1,14 +1,10 @@
 package models
 
 import (
-	"bytes"
 	"math"
-	"strings"
 	"testing"
 
-	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/report"
-	"github.com/uniperf/uniperf/fit/report/plots"
 )
 
 // TestErrorTable checks the geometric means by hand: errors 0.1 and 0.4
@@ -42,136 +38,5 @@ func TestErrorTable(t *testing.T) {
 	}
 	if f := failures(outs); len(f) != 1 || f[0] != "b, k1 (1 rows): cannot" {
 		t.Errorf("failures %v", f)
-	}
-}
-
-// linearRows are rows timed by a known linear function of hand-derived
-// counts: global_copy (n loads and n stores), global_store_index (n
-// stores) and global_add4 (4n loads, n stores, 3n adds), each with ⌈n/LX⌉
-// work-groups and a launch. The rows with 128 work-items per group are the
-// test rows.
-func linearRows() []Row {
-	const load, store, add, group, launch = 2e-10, 3e-10, 1e-10, 1e-7, 5e-6
-	var rows []Row
-	for _, k := range []struct {
-		kernel               string
-		loads, stores, flops int64
-	}{
-		{"global_copy", 1, 1, 0},
-		{"global_store_index", 0, 1, 0},
-		{"global_add4", 4, 1, 3},
-	} {
-		for _, n := range []int64{1 << 12, 1 << 16, 1 << 20} {
-			for _, lx := range []int64{64, 128, 256} {
-				secs := load*float64(k.loads*n) + store*float64(k.stores*n) + add*float64(k.flops*n) + group*float64((n+lx-1)/lx) + launch
-				role := datasets.RoleMeasurement
-				if lx == 128 {
-					role = datasets.RoleTest
-				}
-				rows = append(rows, Row{Table: "synthetic", Row: datasets.Row{Kernel: k.kernel, Class: k.kernel, Role: role,
-					Consts: map[string]int64{"LX": lx}, Params: map[string]int64{"n": n}, TimeS: secs}})
-			}
-		}
-	}
-	return rows
-}
-
-func TestCompare(t *testing.T) {
-	d := device(t, "quadro-fx5600")
-	env := &Env{Counter: NewCounter(nil), Device: d}
-	models := []string{"linear", "hongkim", "cycles"}
-	newModel := func(name string) (Model, error) {
-		m, err := New(name)
-		if l, ok := m.(*Linear); ok {
-			l.Options.Fit.MinNorm = true // loads − min(loads, stores) = adds on these kernels
-		}
-		return m, err
-	}
-	c, err := Compare([]DeviceRows{{"FX", env, linearRows()}}, CompareOptions{Models: models, CV: true, New: newModel})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.MeasurementRows != 18 || c.TestRows != 9 || len(c.Test) != 27 || len(c.Calibrated) != 3 {
-		t.Fatalf("rows %d/%d, %d test outcomes, %d calibrated", c.MeasurementRows, c.TestRows, len(c.Test), len(c.Calibrated))
-	}
-	// The linear model is the function that timed the rows.
-	for _, o := range c.Test {
-		if o.Err != "" {
-			t.Errorf("%s could not predict %s %s: %s", o.Model, o.Kernel, o.Size, o.Err)
-		}
-		if o.Model == "linear" && o.RelErr() > 1e-6 {
-			t.Errorf("linear on %s %s: %+v", o.Kernel, o.Size, o)
-		}
-	}
-	// Every model predicts or explains every measurement row once.
-	if len(c.CV) != 3*18 {
-		t.Errorf("%d cross-validation outcomes, want 54", len(c.CV))
-	}
-	// The cycles model has three sizes per kernel and work-group size.
-	if len(c.Sensitivity) != 9 {
-		t.Errorf("%d sensitivity rows, want 9", len(c.Sensitivity))
-	}
-	var md bytes.Buffer
-	if err := c.WriteMarkdown(&md); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"## Calibration", "- hongkim on FX: Mem_LD", "## Test rows", "| linear | 9/9 | 0.001 |",
-		"| kernel class | rows | linear | hongkim | cycles |", "| global_add4 | 3 |", "| device | rows |",
-		"## Leave one kernel class out", "## Cycle-weighted model: error against the calibration size", "| geometric mean |"} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("markdown lacks %q:\n%s", want, md.String())
-		}
-	}
-	var svg bytes.Buffer
-	if err := plots.Comparison(&svg, c.Models, c.Test, c.CV); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(svg.String(), "<svg") || !strings.Contains(svg.String(), "leave one class out") {
-		t.Errorf("plot is not the two-panel SVG: %.200s", svg.String())
-	}
-}
-
-func TestCompareErrors(t *testing.T) {
-	rows := linearRows()
-	env := &Env{Counter: NewCounter(nil), Device: device(t, "h100-sxm5")}
-	if _, err := Compare([]DeviceRows{{"H100", env, rows}}, CompareOptions{Models: []string{"linear", "oracle"}}); err == nil || !strings.Contains(err.Error(), `no model "oracle"`) {
-		t.Errorf("unknown model: %v", err)
-	}
-	gtx970 := &Env{Counter: env.Counter, Device: device(t, "gtx970")}
-	_, err := Compare([]DeviceRows{{"GTX 970", gtx970, rows}}, CompareOptions{Models: []string{"hongkim"}})
-	if err == nil || !strings.Contains(err.Error(), "model hongkim on device GTX 970: device file devices/gtx970.json has no hongkim section") {
-		t.Errorf("device without Hong–Kim constants: %v", err)
-	}
-	// A model that cannot run on a device is listed, the others compared.
-	c, err := Compare([]DeviceRows{{"GTX 970", gtx970, rows}}, CompareOptions{Models: []string{"cycles", "hongkim"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(c.NotCompared) != 1 || !strings.HasPrefix(c.NotCompared[0], "model hongkim on device GTX 970: device file devices/gtx970.json has no hongkim section") {
-		t.Errorf("not compared: %q", c.NotCompared)
-	}
-	for _, o := range c.Test {
-		if o.Model != "cycles" {
-			t.Errorf("outcome %+v", o)
-		}
-	}
-	var md strings.Builder
-	if err := c.WriteMarkdown(&md); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(md.String(), "Not compared:\n\n- model hongkim on device GTX 970") {
-		t.Errorf("the report does not say hongkim was not compared:\n%s", md.String())
-	}
-	var test []Row
-	for _, r := range rows {
-		if r.Role == datasets.RoleTest {
-			test = append(test, r)
-		}
-	}
-	if _, err := Compare([]DeviceRows{{"H100", env, test}}, CompareOptions{Models: []string{"cycles"}}); err == nil || !strings.Contains(err.Error(), "no measurement rows") {
-		t.Errorf("test rows only: %v", err)
-	}
-	if _, err := Compare(nil, CompareOptions{}); err == nil {
-		t.Error("no models: no error")
 	}
 }

@@ -101,7 +101,7 @@ func (c *Comparison) writeErrors(b *strings.Builder, outs []report.Case) {
 		if cc, ok := common["all rows"]; ok {
 			com = cc[i].GeoMean
 		}
-		fmt.Fprintf(b, "| %s | %d/%d | %s | %s |\n", m, e.Predicted, e.Rows, errText(e.GeoMean), errText(com))
+		fmt.Fprintf(b, "| %s | %d/%d | %s | %s |\n", m, e.Predicted, e.Rows, ErrorText(e.GeoMean), ErrorText(com))
 	}
 	b.WriteString("\n")
 	for _, by := range []struct {
@@ -189,18 +189,18 @@ func (c *Comparison) writeSensitivity(b *strings.Builder) {
 	for _, s := range c.Sensitivity {
 		lo, hi := slices.Min(s.Errors), slices.Max(s.Errors)
 		first, last := s.Errors[0], s.Errors[len(s.Errors)-1]
-		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s |\n", mdCell(s.Device), mdCell(s.Key), len(s.Sizes), errText(first), errText(last), errText(lo), errText(hi))
+		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s |\n", mdCell(s.Device), mdCell(s.Key), len(s.Sizes), ErrorText(first), ErrorText(last), ErrorText(lo), ErrorText(hi))
 		small, large, best, worst = append(small, first), append(large, last), append(best, lo), append(worst, hi)
 	}
-	fmt.Fprintf(b, "| geometric mean | | | %s | %s | %s | %s |\n\n", errText(fit.GeoMean(small)), errText(fit.GeoMean(large)), errText(fit.GeoMean(best)), errText(fit.GeoMean(worst)))
+	fmt.Fprintf(b, "| geometric mean | | | %s | %s | %s | %s |\n\n", ErrorText(fit.GeoMean(small)), ErrorText(fit.GeoMean(large)), ErrorText(fit.GeoMean(best)), ErrorText(fit.GeoMean(worst)))
 	writeList(b, "Not calibrated", c.SensitivitySkipped)
 }
 
 func cellText(e errorCell) string {
 	if e.Predicted == e.Rows {
-		return errText(e.GeoMean)
+		return ErrorText(e.GeoMean)
 	}
-	return fmt.Sprintf("%s (%d/%d)", errText(e.GeoMean), e.Predicted, e.Rows)
+	return fmt.Sprintf("%s (%d/%d)", ErrorText(e.GeoMean), e.Predicted, e.Rows)
 }
 
 func mdCell(s string) string {

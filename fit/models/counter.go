@@ -115,14 +115,14 @@ func (c *Counter) Counts(name string, consts, params map[string]int64) (map[stri
 	}
 	v, err := k.Eval(params)
 	if err != nil {
-		return nil, fmt.Errorf("kernel %s at %s: %w", name, paramString(params), err)
+		return nil, fmt.Errorf("kernel %s at %s: %w", name, ParamString(params), err)
 	}
 	return v, nil
 }
 
-// prepare counts the distinct kernels (with their consts) of rows on
+// Prepare counts the distinct kernels (with their consts) of rows on
 // every CPU at once, so that later calls find them counted.
-func (c *Counter) prepare(rows []Row) {
+func (c *Counter) Prepare(rows []Row) {
 	distinct := map[string]Row{}
 	for _, r := range rows {
 		distinct[r.Kernel+constString(r.Consts)] = r

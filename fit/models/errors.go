@@ -14,6 +14,6 @@ var (
 	ErrNoDeviceFile = errors.New("no device file")
 )
 
-// errNoWork marks a launch a model cannot price because the model sees no
+// ErrNoWork marks a launch a model cannot price because the model sees no
 // work in it (the empty kernel): calibration leaves such rows out.
-var errNoWork = errors.New("the model sees no work in this kernel")
+var ErrNoWork = errors.New("the model sees no work in this kernel")

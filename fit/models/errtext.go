@@ -5,10 +5,10 @@ import (
 	"math"
 )
 
-// errText prints a relative error to three decimals, and a dash where there
+// ErrorText prints a relative error to three decimals, and a dash where there
 // is none (NaN), in the summaries of calibrated models and the comparison
 // report alike.
-func errText(e float64) string {
+func ErrorText(e float64) string {
 	if math.IsNaN(e) {
 		return "–"
 	}

@@ -21,7 +21,7 @@ var propertyName = regexp.MustCompile(`^(` +
 
 // IntegerOp reports whether property counts integer operations (int.*),
 // which seed 001's model leaves out and uniperf's fits include unless
-// LinearOptions.NoInteger.
+// linear.Options.NoInteger.
 func IntegerOp(property string) bool { return strings.HasPrefix(property, "int.") }
 
 // CheckWeights returns an error unless every property of w is one that

@@ -16,7 +16,7 @@ type Row struct {
 	Table string // the table's name
 	Index int    // the row's index in the table
 	// Units are the compute units of the table's device, which the grid
-	// fill needs (LinearOptions.Fill).
+	// fill needs (linear.Options.Fill).
 	Units int64
 }
 
@@ -34,15 +34,15 @@ func Rows(tables map[string]*datasets.Table, role string) []Row {
 }
 
 // label names a row in the linear model's messages, with its variant and
-// parameters; rowName names it by its size label, as the analytical models
+// parameters; RowName names it by its size label, as the analytical models
 // do.
-func (r Row) label() string {
-	return fmt.Sprintf("%s row %d (%s %s, %s)", r.Table, r.Index, r.Kernel, r.Variant, paramString(r.Params))
+func (r Row) Label() string {
+	return fmt.Sprintf("%s row %d (%s %s, %s)", r.Table, r.Index, r.Kernel, r.Variant, ParamString(r.Params))
 }
 
-// oneDevice returns the device all tables were measured on, through one
+// OneDevice returns the device all tables were measured on, through one
 // backend (see OneBackend).
-func oneDevice(tables map[string]*datasets.Table) (string, error) {
+func OneDevice(tables map[string]*datasets.Table) (string, error) {
 	device, first := "", ""
 	for _, name := range slices.Sorted(maps.Keys(tables)) {
 		switch d := tables[name].Meta.DeviceName; {
@@ -89,7 +89,7 @@ func ReportCase(r datasets.Row) report.Case {
 // consts that are not work-group sizes (a stride, say), and the
 // work-group size: "n=262144 STRIDE=2 @256".
 func SizeLabel(r datasets.Row) string {
-	s := paramString(r.Params)
+	s := ParamString(r.Params)
 	other := map[string]int64{}
 	for k, v := range r.Consts {
 		if !groupConst[k] {
@@ -97,7 +97,7 @@ func SizeLabel(r datasets.Row) string {
 		}
 	}
 	if len(other) > 0 {
-		s += " " + paramString(other)
+		s += " " + ParamString(other)
 	}
 	if len(r.LocalSize) > 0 {
 		g := make([]string, len(r.LocalSize))
@@ -113,13 +113,13 @@ func SizeLabel(r datasets.Row) string {
 // which the label shows as the work-group size instead.
 var groupConst = map[string]bool{"LX": true, "LY": true, "LZ": true}
 
-// rowName names a measured row in messages.
-func rowName(r Row) string {
+// RowName names a measured row in messages.
+func RowName(r Row) string {
 	return fmt.Sprintf("%s row %d (%s %s)", r.Table, r.Index, r.Kernel, SizeLabel(r.Row))
 }
 
-// classesOf returns the set of the rows' kernel classes.
-func classesOf(rows []Row) map[string]bool {
+// ClassesOf returns the set of the rows' kernel classes.
+func ClassesOf(rows []Row) map[string]bool {
 	classes := map[string]bool{}
 	for _, r := range rows {
 		classes[r.Class] = true

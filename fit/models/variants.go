@@ -36,7 +36,7 @@ func WorkGroupConsts(src Source, cases []report.Case) (map[string][]string, erro
 		c := largest[k]
 		gs, err := GroupConsts(src, k, c.Consts, c.Params)
 		if err != nil {
-			return nil, fmt.Errorf("work-group consts of %s at %s: %w", k, paramString(c.Params), err)
+			return nil, fmt.Errorf("work-group consts of %s at %s: %w", k, ParamString(c.Params), err)
 		}
 		names := []string{}
 		for _, g := range gs {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/fit/report"
 	"github.com/uniperf/uniperf/fit/weightsio"
 )
@@ -131,7 +132,7 @@ func TestTable1FromTable2(t *testing.T) {
 			continue
 		}
 		name, consts, params := furyCase(r[0], int(r[2][0]-'a'))
-		p, err := counter.Predictor(w, name, consts)
+		p, err := linear.NewPredictor(counter, w, name, consts)
 		if err != nil {
 			t.Fatal(err)
 		}

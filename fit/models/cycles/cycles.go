@@ -1,0 +1,297 @@
+package cycles
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/uniperf/uniperf/fit"
+	seed "github.com/uniperf/uniperf/fit/cycles"
+	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/analytic"
+)
+
+func init() {
+	models.Register("cycles", func() models.Model { return &Model{} })
+}
+
+// Model is the cycle-weighted model of seed 004 (package fit/cycles) on
+// uniperf's counts:
+//
+//	E.T = N_threads · (computation + memAccessGM + memAccessSM) / (F · O · adjustingWeight).
+//
+// Calibrate sets one adjusting weight per kernel (a kernel and its const
+// binding) from one measured size of it, as the seed does. A kernel
+// without measured rows is predicted with the geometric mean of the
+// calibrated kernels' adjusting weights (uniperf's extension, so that the
+// model can predict kernels it has not seen, like the others).
+type Model struct {
+	// CalibrateAt picks the measured size of each kernel that calibrates
+	// its adjusting weight: "smallest" (the default, the seed's cheap
+	// run) or "largest" measured time.
+	CalibrateAt string `json:"calibrate_at,omitempty"`
+	// RegsPerThread is the registers a work-item uses, for occupancy;
+	// zero leaves registers out.
+	RegsPerThread int    `json:"regs_per_thread,omitempty"`
+	Device        string `json:"device"`
+	// Weights are the cycle weights used: the device file's, falling back
+	// to the seed's defaults; WeightsFrom says which.
+	Weights     map[string]float64 `json:"weights"`
+	WeightsFrom string             `json:"weights_from"`
+	// Kernels are the calibrated kernels, sorted by key.
+	Kernels []Adjustment `json:"kernels"`
+	// Fallback is the geometric mean of the kernels' adjusting weights.
+	Fallback float64 `json:"fallback"`
+	// Skipped lists kernels that could not be calibrated, with the reason.
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// Adjustment is one kernel's adjusting weight and the size it was
+// calibrated on.
+type Adjustment struct {
+	Key             string           `json:"key"` // kernel name and consts: "matmul_tiled LX=16 LY=16"
+	Params          map[string]int64 `json:"params"`
+	MeasuredS       float64          `json:"measured_s"`
+	EstimatedS      float64          `json:"estimated_s"` // with adjustingWeight = 1
+	AdjustingWeight float64          `json:"adjusting_weight"`
+}
+
+// kernelKey names a kernel with its const binding.
+func kernelKey(kernel string, consts map[string]int64) string {
+	var b strings.Builder
+	b.WriteString(kernel)
+	for _, k := range slices.Sorted(maps.Keys(consts)) {
+		fmt.Fprintf(&b, " %s=%d", k, consts[k])
+	}
+	return b.String()
+}
+
+// Name implements Model.
+func (m *Model) Name() string { return "cycles" }
+
+// Calibrate implements Model: one adjusting weight per kernel of the rows,
+// from the row CalibrateAt picks.
+func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
+	if env.Device == nil {
+		return fmt.Errorf("the cycles model needs a device parameter file (package fit/gpus)")
+	}
+	pick, err := m.picker()
+	if err != nil {
+		return err
+	}
+	m.Device = env.Device.Name
+	m.Weights, m.WeightsFrom = env.Device.CycleWeights(seed.DefaultWeights())
+	m.Kernels, m.Skipped, m.Fallback = nil, nil, 0
+	groups := map[string][]models.Row{}
+	for _, r := range rows {
+		key := kernelKey(r.Kernel, r.Consts)
+		groups[key] = append(groups[key], r)
+	}
+	var logSum float64
+	for _, key := range slices.Sorted(maps.Keys(groups)) {
+		r := pick(groups[key])
+		e, err := m.estimate(env, models.CaseOf(r))
+		if errors.Is(err, models.ErrNoWork) {
+			m.Skipped = append(m.Skipped, fmt.Sprintf("%s: %v", key, err))
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", models.RowName(r), err)
+		}
+		in, err := env.Inputs(models.CaseOf(r))
+		if err != nil {
+			return fmt.Errorf("%s: %w", models.RowName(r), err)
+		}
+		if ops := integerOps(in); ops != "" {
+			// The seed's computation term has no integer operations: their
+			// time would enter the adjusting weight, and through the
+			// fallback every kernel's prediction (the arith_int class
+			// moved PoCL's test kernels from 1.05 to 1.84).
+			m.Skipped = append(m.Skipped, fmt.Sprintf("%s: it counts %s, which the model does not price", key, ops))
+			continue
+		}
+		aw, err := e.AdjustingWeight(r.TimeS)
+		if err != nil {
+			return fmt.Errorf("%s: %w", models.RowName(r), err)
+		}
+		m.Kernels = append(m.Kernels, Adjustment{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw})
+		logSum += math.Log(aw)
+	}
+	if len(m.Kernels) == 0 {
+		return fmt.Errorf("cycles: no kernel to calibrate on (%d rows): %s", len(rows), strings.Join(m.Skipped, "; "))
+	}
+	m.Fallback = math.Exp(logSum / float64(len(m.Kernels)))
+	return nil
+}
+
+// integerOps names the integer-operation properties a launch counts, or
+// returns "".
+func integerOps(in *models.Inputs) string {
+	var ops []string
+	for _, name := range slices.Sorted(maps.Keys(in.Counts)) {
+		if models.IntegerOp(name) && in.Counts[name] != 0 {
+			ops = append(ops, name)
+		}
+	}
+	return strings.Join(ops, ", ")
+}
+
+// picker returns the function that picks a kernel's calibration row.
+func (m *Model) picker() (func([]models.Row) models.Row, error) {
+	less := func(a, b models.Row) bool { return a.TimeS < b.TimeS }
+	switch m.CalibrateAt {
+	case "", "smallest":
+	case "largest":
+		less = func(a, b models.Row) bool { return a.TimeS > b.TimeS }
+	default:
+		return nil, fmt.Errorf("cycles: calibrate at %q: want smallest or largest", m.CalibrateAt)
+	}
+	return func(rows []models.Row) models.Row {
+		best := rows[0]
+		for _, r := range rows[1:] {
+			if less(r, best) {
+				best = r
+			}
+		}
+		return best
+	}, nil
+}
+
+// Predict implements Model: the estimate over the kernel's adjusting
+// weight, or over the fallback for a kernel not calibrated.
+func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, error) {
+	if m.Fallback <= 0 {
+		return models.Prediction{}, fmt.Errorf("cycles: %w", models.ErrNotCalibrated)
+	}
+	if env.Device == nil || env.Device.Name != m.Device {
+		return models.Prediction{}, fmt.Errorf("cycles: calibrated for %s, asked to predict on another device", m.Device)
+	}
+	e, err := m.estimate(env, c)
+	if err != nil {
+		return models.Prediction{}, err
+	}
+	aw, note := m.Fallback, fmt.Sprintf("geometric mean over %d calibrated kernels (this kernel has none of its own)", len(m.Kernels))
+	key := kernelKey(c.Kernel, c.Consts)
+	if i, ok := slices.BinarySearchFunc(m.Kernels, key, func(k Adjustment, key string) int { return strings.Compare(k.Key, key) }); ok {
+		k := m.Kernels[i]
+		aw, note = k.AdjustingWeight, fmt.Sprintf("calibrated at %s: estimated %.4g s / measured %.4g s", models.ParamString(k.Params), k.EstimatedS, k.MeasuredS)
+	}
+	t, err := e.Seconds(aw)
+	if err != nil {
+		return models.Prediction{}, err
+	}
+	return models.Prediction{Seconds: t, Explain: []models.Quantity{
+		{Name: "computation", Value: e.Computation, Unit: "cycles per thread", Note: "Σ weight × flops by kind"},
+		{Name: "memAccessGM", Value: e.GlobalMemory, Unit: "cycles per thread", Note: "global loads and stores × weight"},
+		{Name: "memAccessSM", Value: e.SharedMemory, Unit: "cycles per thread", Note: "local loads and stores × weight"},
+		{Name: "occupancy", Value: e.Occupancy, Note: "active warps / max warps per SM (gpus.ActiveBlocks)"},
+		{Name: "unadjusted", Value: e.Unadjusted, Unit: "s", Note: "N_threads × cycles / (F × O)"},
+		{Name: "adjustingWeight", Value: aw, Note: note},
+	}}, nil
+}
+
+// estimate is the unadjusted estimate of a launch.
+func (m *Model) estimate(env *models.Env, c models.Case) (seed.Estimate, error) {
+	in, err := env.Inputs(c)
+	if err != nil {
+		return seed.Estimate{}, err
+	}
+	k, o, err := cyclesKernel(env.Device, in, m.RegsPerThread)
+	if err != nil {
+		return seed.Estimate{}, err
+	}
+	e, err := seed.Estimated(k, m.Weights, env.Device.ClockHz, o)
+	if err != nil {
+		return seed.Estimate{}, fmt.Errorf("kernel %s on device file %s (weights from %s): %w", c.Kernel, env.Device.File, m.WeightsFrom, err)
+	}
+	if e.PerThread == 0 {
+		return e, fmt.Errorf("cycles: kernel %s: %w (it prices flops and memory accesses, and this kernel has none)", c.Kernel, models.ErrNoWork)
+	}
+	return e, nil
+}
+
+// cyclesKernel derives the seed's per-thread counts and the occupancy
+// fraction from a launch, by the mapping of the package documentation.
+func cyclesKernel(d *gpus.Device, in *models.Inputs, regs int) (seed.Kernel, float64, error) {
+	p, err := analytic.PerThreadOf(in)
+	if err != nil {
+		return seed.Kernel{}, 0, err
+	}
+	o, err := analytic.OccupancyOf(d, in, regs)
+	if err != nil {
+		return seed.Kernel{}, 0, err
+	}
+	k := seed.Kernel{Threads: p.WorkItems, Compute: p.Flops, SharedAccesses: p.Local}
+	for _, a := range p.Global {
+		k.GlobalAccesses += a.PerThread
+	}
+	return k, o.Fraction, nil
+}
+
+// SizeSensitivity implements SizeSensitive: it calibrates every kernel of
+// rows with two or more sizes on each of its sizes in turn and predicts the
+// others. With r_j = estimated_j / measured_j, calibrating on size i
+// predicts size j with relative error |r_j / r_i − 1|. Kernels the model
+// cannot price are listed in skipped with the reason. It uses m's
+// RegsPerThread and the env's device, not m's calibration.
+func (m *Model) SizeSensitivity(env *models.Env, rows []models.Row) (out []models.SizeSensitivity, skipped []string, err error) {
+	if env.Device == nil {
+		return nil, nil, fmt.Errorf("the cycles model needs a device parameter file (package fit/gpus)")
+	}
+	m = &Model{RegsPerThread: m.RegsPerThread, Device: env.Device.Name}
+	m.Weights, m.WeightsFrom = env.Device.CycleWeights(seed.DefaultWeights())
+	groups := map[string][]models.Row{}
+	for _, r := range rows {
+		key := kernelKey(r.Kernel, r.Consts)
+		groups[key] = append(groups[key], r)
+	}
+	for _, key := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[key]
+		if len(g) < 2 {
+			continue
+		}
+		slices.SortStableFunc(g, func(a, b models.Row) int { return cmp.Compare(a.TimeS, b.TimeS) })
+		ratio := make([]float64, len(g))
+		s := models.SizeSensitivity{Device: env.Device.Name, Key: key}
+		for j, r := range g {
+			e, err := m.estimate(env, models.CaseOf(r))
+			if errors.Is(err, models.ErrNoWork) {
+				skipped = append(skipped, fmt.Sprintf("%s: %v", key, err))
+				break
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", models.RowName(r), err)
+			}
+			ratio[j] = e.Unadjusted / r.TimeS
+			s.Sizes = append(s.Sizes, models.SizeLabel(r.Row))
+		}
+		if len(s.Sizes) < len(g) {
+			continue
+		}
+		for i := range g {
+			var errs []float64
+			for j := range g {
+				if j != i {
+					errs = append(errs, math.Abs(ratio[j]/ratio[i]-1))
+				}
+			}
+			s.Errors = append(s.Errors, fit.GeoMean(errs))
+		}
+		out = append(out, s)
+	}
+	return out, skipped, nil
+}
+
+// Summary implements Model: the adjusting weights calibrated.
+func (m *Model) Summary() string {
+	s := fmt.Sprintf("adjusting weights of %d kernels (weights from %s), fallback %.4g for kernels not calibrated", len(m.Kernels), m.WeightsFrom, m.Fallback)
+	if len(m.Skipped) > 0 {
+		s += fmt.Sprintf("; %d kernels without work left out", len(m.Skipped))
+	}
+	return s
+}

@@ -1,0 +1,254 @@
+package cycles
+
+import (
+	"errors"
+	"maps"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/datasets"
+	seed "github.com/uniperf/uniperf/fit/cycles"
+	"github.com/uniperf/uniperf/fit/models"
+)
+
+func near(got, want, rel float64) bool { return math.Abs(got-want) <= rel*math.Abs(want) }
+
+// vsaRow is a vector_scale_add row (stride 1, 256 work-items per group).
+func vsaRow(n int64, secs float64) models.Row {
+	return models.Row{Row: datasets.Row{Kernel: "vector_scale_add", Class: "vector_scale_add", Role: datasets.RoleMeasurement,
+		Consts: map[string]int64{"LX": 256, "STRIDE": 1}, Params: map[string]int64{"n": n}, TimeS: secs}}
+}
+
+// On the GTX 460 file (Resios's latencies: add 16, mul 16, global 500),
+// vector_scale_add costs 16 + 2·16 + 3·500 = 1548 cycles per work-item;
+// 256 work-items are 8 warps, 48/8 = 6 blocks fill the SM's 48 warps, so
+// the occupancy is 1.
+const vsaCycles, gtx460Hz = 1548.0, 1.35e9
+
+func vsaEstimate(n float64) float64 { return n * vsaCycles / gtx460Hz }
+
+// TestCyclesHandDerived checks the estimate against the hand count, the
+// calibration against the seed's definition (estimated / measured), and
+// the prediction of another size (the estimate scales with n).
+func TestCyclesHandDerived(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	m := &Model{}
+	const measured = 2e-4
+	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, measured), vsaRow(1<<20, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Kernels) != 1 || m.WeightsFrom != "devices/gtx460.json" {
+		t.Fatalf("kernels %+v from %s", m.Kernels, m.WeightsFrom)
+	}
+	k := m.Kernels[0]
+	if k.Key != "vector_scale_add LX=256 STRIDE=1" || k.Params["n"] != 1<<16 || !near(k.EstimatedS, vsaEstimate(1<<16), 1e-12) {
+		t.Errorf("kernel %+v, want the smallest size estimated at %g s", k, vsaEstimate(1<<16))
+	}
+	if want := vsaEstimate(1<<16) / measured; !near(k.AdjustingWeight, want, 1e-12) || !near(m.Fallback, want, 1e-12) {
+		t.Errorf("adjusting weight %g, fallback %g, want %g", k.AdjustingWeight, m.Fallback, want)
+	}
+	p, err := m.Predict(env, models.CaseOf(vsaRow(1<<18, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(p.Seconds, 4*measured, 1e-12) || len(p.Explain) != 6 || !strings.Contains(p.Explain[5].Note, "calibrated at n=65536") {
+		t.Errorf("n = 2^18 predicted %g s, want %g (%v)", p.Seconds, 4*measured, p.Explain)
+	}
+
+	// Calibrated on the largest size instead: 1 s for 2^20.
+	m = &Model{CalibrateAt: "largest"}
+	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, measured), vsaRow(1<<20, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := m.Predict(env, models.CaseOf(vsaRow(1<<18, 0))); !near(p.Seconds, 0.25, 1e-12) {
+		t.Errorf("calibrated on the largest size: %g s, want 0.25", p.Seconds)
+	}
+}
+
+// TestCyclesLocalMemory: tiled matmul (n = m = ell = 64) per work-item on
+// the GTX 460: 68 adds and 64 muls at 16 cycles, 9 global accesses at
+// 500, 136 local accesses at 36 (see TestHongKimInputs for the counts);
+// 256 work-items with 2 KiB of local memory, 6 blocks, occupancy 1.
+func TestCyclesLocalMemory(t *testing.T) {
+	d := device(t, "gtx460")
+	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
+	in := inputs(t, env, "matmul_tiled", nil, map[string]int64{"n": 64, "m": 64, "ell": 64})
+	k, o, err := cyclesKernel(d, in, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := d.CycleWeights(seed.DefaultWeights())
+	e, err := seed.Estimated(k, w, d.ClockHz, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Computation != (68+64)*16 || e.GlobalMemory != 9*500 || e.SharedMemory != 136*36 || o != 1 {
+		t.Errorf("estimate %+v, occupancy %g", e, o)
+	}
+}
+
+// TestCyclesSizeSensitivity: rows timed at known ratios r = estimated /
+// measured of 2 (n = 2^16), 3 (2^18) and 4 (2^20). Calibrated on size i,
+// the model predicts size j with error |r_j/r_i − 1|: on the smallest,
+// 1/2 and 1 (geometric mean √0.5); on the middle, 1/3 and 1/3; on the
+// largest, 1/2 and 1/4 (√(1/8)).
+func TestCyclesSizeSensitivity(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	rows := []models.Row{
+		vsaRow(1<<20, vsaEstimate(1<<20)/4),
+		vsaRow(1<<16, vsaEstimate(1<<16)/2),
+		vsaRow(1<<18, vsaEstimate(1<<18)/3),
+		{Row: datasets.Row{Kernel: "empty", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64}, TimeS: 1e-6}},
+		{Row: datasets.Row{Kernel: "empty", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 128}, TimeS: 2e-6}},
+	}
+	s, skipped, err := (&Model{}).SizeSensitivity(env, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 1 || len(skipped) != 1 || !strings.Contains(skipped[0], "empty LX=16 LY=16") {
+		t.Fatalf("sensitivity %+v, skipped %v", s, skipped)
+	}
+	want := []float64{math.Sqrt(0.5), 1.0 / 3, math.Sqrt(1.0 / 8)}
+	for i, e := range s[0].Errors {
+		if !near(e, want[i], 1e-9) {
+			t.Errorf("calibrated on %s: error %g, want %g", s[0].Sizes[i], e, want[i])
+		}
+	}
+	if s[0].Sizes[0] != "n=65536 STRIDE=1" {
+		t.Errorf("sizes %v, want increasing measured time", s[0].Sizes)
+	}
+}
+
+// TestCyclesFallback: a kernel without rows of its own is predicted with
+// the geometric mean of the calibrated kernels' adjusting weights.
+func TestCyclesFallback(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	// 128 work-items are 4 warps; 8 blocks (the block limit) are 32 of 48
+	// warps: occupancy 2/3, the estimate 3/2 that of 256 work-items.
+	other := vsaRow(1<<16, 1.5*vsaEstimate(1<<16)/8) // adjusting weight 8
+	other.Consts = map[string]int64{"LX": 128, "STRIDE": 1}
+	m := &Model{}
+	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), other}); err != nil {
+		t.Fatal(err)
+	}
+	if !near(m.Fallback, 4, 1e-12) {
+		t.Errorf("fallback %g, want √(2·8) = 4", m.Fallback)
+	}
+	p, err := m.Predict(env, models.Case{Kernel: "vector_scale_add", Consts: map[string]int64{"LX": 64, "STRIDE": 1}, Params: map[string]int64{"n": 1 << 16}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 64 work-items are 2 warps; 8 blocks (the block limit) are 16 of 48
+	// warps: occupancy 1/3.
+	if want := vsaEstimate(1<<16) * 3 / 4; !near(p.Seconds, want, 1e-12) || !strings.Contains(p.Explain[5].Note, "geometric mean over 2") {
+		t.Errorf("predicted %g, want %g (%v)", p.Seconds, want, p.Explain[5])
+	}
+}
+
+// A kernel that counts integer operations is not calibrated on: the
+// seed's computation term has none, so its adjusting weight would carry
+// their time into the fallback. The fallback stays the one kernel's.
+func TestCyclesSkipsIntegerKernels(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	ints := models.Row{Row: datasets.Row{Kernel: "arith_int_i32", Consts: map[string]int64{"LX": 16, "LY": 16},
+		Params: map[string]int64{"n": 128, "na": 8, "nb": 1, "nc": 1, "nd": 1, "ne": 1, "c": 13}, TimeS: 1}}
+	m := &Model{}
+	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), ints}); err != nil {
+		t.Fatal(err)
+	}
+	if !near(m.Fallback, 2, 1e-12) || len(m.Kernels) != 1 {
+		t.Errorf("fallback %g over %d kernels, want 2 over vector_scale_add alone", m.Fallback, len(m.Kernels))
+	}
+	if len(m.Skipped) != 1 || !strings.Contains(m.Skipped[0], "arith_int_i32") || !strings.Contains(m.Skipped[0], "int.i32.add") {
+		t.Errorf("skipped %q, want arith_int_i32 for its integer operations", m.Skipped)
+	}
+}
+
+// TestPoCLCycleWeights re-derives the PoCL device file's cycle weights
+// from the embedded table as its source says: time × 2096 MHz × 2 cores /
+// count, additions first.
+func TestPoCLCycleWeights(t *testing.T) {
+	const name = "pocl-epyc-quick.arrow"
+	data, err := datasets.ShippedBytes(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := datasets.Decode(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter := models.NewCounter(nil)
+	cyclesOf := func(kernel string, params map[string]int64, lx int64) (float64, map[string]int64) {
+		t.Helper()
+		for _, r := range table.Rows {
+			if r.Kernel == kernel && r.Consts["LX"] == lx && maps.Equal(r.Params, params) {
+				c, err := counter.Counts(r.Kernel, r.Consts, r.Params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r.TimeS * 2096e6 * 2, c
+			}
+		}
+		t.Fatalf("no row of %s at %v", kernel, params)
+		return 0, nil
+	}
+	arith := map[string]int64{"n": 256, "nk": 256}
+	c, n := cyclesOf("arith_add_f32", arith, 16)
+	derived := map[string]float64{"add": c / float64(n["flop.f32.add"])}
+	for kind, kernel := range map[string]string{"mul": "arith_mul_f32", "div": "arith_div_f32", "pow": "arith_pow_f32", "special": "arith_rsqrt_f32"} {
+		c, n := cyclesOf(kernel, arith, 16)
+		derived[kind] = (c - derived["add"]*float64(n["flop.f32.add"])) / float64(n["flop.f32."+kind])
+	}
+	c, n = cyclesOf("global_copy", map[string]int64{"n": 262144}, 256)
+	derived["global"] = c / float64(n["global.load.f32.stride=1"]+n["global.store.f32.stride=1"])
+	c, n = cyclesOf("matmul_tiled", map[string]int64{"n": 256, "m": 256, "ell": 256}, 16)
+	rest := c - derived["add"]*float64(n["flop.f32.add"]) - derived["mul"]*float64(n["flop.f32.mul"]) -
+		derived["global"]*float64(n["global.load.f32.stride=1"]+n["global.store.f32.stride=1"])
+	derived["shared"] = rest / float64(n["local.load.f32"]+n["local.store.f32"])
+
+	file := device(t, "pocl-cpu").Cycles.Weights
+	if len(file) != len(derived) {
+		t.Errorf("file weights %v, derived %v", file, derived)
+	}
+	for kind, w := range derived {
+		if !near(file[kind], w, 0.005) { // the file rounds to three digits
+			t.Errorf("%s: file %g, derived %.4g", kind, file[kind], w)
+		}
+	}
+}
+
+// The H100 PCIe file carries no cycle weights (no table of it ships), so
+// the seed's defaults, which have none for pow, apply.
+func TestCyclesErrors(t *testing.T) {
+	counter := models.NewCounter(nil)
+	h100 := &models.Env{Counter: counter, Device: device(t, "h100-pcie")}
+	powRow := models.Row{Row: datasets.Row{Kernel: "arith_pow_f32", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64, "nk": 8}, TimeS: 1e-3}}
+	err := (&Model{}).Calibrate(h100, []models.Row{powRow})
+	if err == nil || !strings.Contains(err.Error(), `no cycle weight for instruction class "pow"`) || !strings.Contains(err.Error(), "devices/h100-pcie.json") {
+		t.Errorf("no pow weight: %v", err)
+	}
+	if err := (&Model{}).Calibrate(&models.Env{Counter: counter}, []models.Row{powRow}); err == nil || !strings.Contains(err.Error(), "needs a device parameter file") {
+		t.Errorf("no device: %v", err)
+	}
+	if err := (&Model{CalibrateAt: "median"}).Calibrate(h100, []models.Row{powRow}); err == nil || !strings.Contains(err.Error(), `"median"`) {
+		t.Errorf("bad calibration size: %v", err)
+	}
+	empty := models.Row{Row: datasets.Row{Kernel: "empty", Params: map[string]int64{"n": 64}, TimeS: 1e-6}}
+	if err := (&Model{}).Calibrate(h100, []models.Row{empty}); err == nil || !strings.Contains(err.Error(), "no kernel to calibrate on") {
+		t.Errorf("only the empty kernel: %v", err)
+	}
+	m := &Model{}
+	if _, err := m.Predict(h100, models.CaseOf(empty)); err == nil || !strings.Contains(err.Error(), "not calibrated") {
+		t.Errorf("uncalibrated: %v", err)
+	}
+	if err := m.Calibrate(h100, []models.Row{vsaRow(1<<16, 1e-5)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Predict(h100, models.CaseOf(empty)); !errors.Is(err, models.ErrNoWork) {
+		t.Errorf("empty kernel: %v", err)
+	}
+	if _, err := m.Predict(&models.Env{Counter: counter, Device: device(t, "gtx460")}, models.CaseOf(vsaRow(1<<16, 0))); err == nil || !strings.Contains(err.Error(), "calibrated for H100") {
+		t.Errorf("another device: %v", err)
+	}
+}

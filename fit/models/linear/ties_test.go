@@ -1,0 +1,151 @@
+package linear
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
+)
+
+// tieKernels load a[2i] and a[2i+1], together every element of a: filled
+// stride-2 loads (stride=2/2), with an addition, a power or a
+// multiplication.
+var tieKernels = map[string]string{
+	"pair":    "a[2*i] + a[2*i + 1]",
+	"pairpow": "a[2*i] ** a[2*i + 1]",
+	"pairmul": "a[2*i] * a[2*i + 1]",
+}
+
+func tieSource(name string) (string, []byte, error) {
+	expr, ok := tieKernels[name]
+	if !ok {
+		return testSource(name)
+	}
+	src := "kernel " + name + `
+const LX = 64
+domain [n] -> { [i] : 0 <= i < n }
+array a f32 [2*n]
+array b f32 [n]
+split i LX i_out i_in
+tag i_out g.0, i_in l.0
+b[i] = ` + expr
+	return name + ".knl", []byte(src), nil
+}
+
+const (
+	filledLoad = "global.load.f32.stride=2/2"
+	unitLoad   = "global.load.f32.stride=1"
+	powWeight  = 9e-10
+)
+
+// tieTables holds syntheticTable on device with allKernels and the tie
+// kernels given, every row timed by the true weights, a power at
+// powWeight and a filled stride-2 load at filled, on the counts of the
+// Counter (whose counts of these kernels, 2n filled loads, n flops and n
+// stores, package counts tests).
+func tieTables(t *testing.T, device string, filled float64, tied ...string) map[string]*datasets.Table {
+	t.Helper()
+	c := models.NewCounter(tieSource)
+	tab := syntheticTable(device, append(slices.Clone(allKernels), tied...), datasets.RoleMeasurement)
+	for i, r := range tab.Rows {
+		counts, err := c.Counts(r.Kernel, r.Consts, r.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		secs := 0.0
+		for p, n := range counts {
+			w, ok := map[string]float64{filledLoad: filled, "flop.f32.pow": powWeight}[p]
+			if !ok {
+				w = trueWeights[p]
+			}
+			secs += w * float64(n)
+		}
+		tab.Rows[i].TimeS, tab.Rows[i].RawTimesS = secs, []float64{secs}
+	}
+	return map[string]*datasets.Table{"m": tab}
+}
+
+// chooseTies calibrates tables with ChooseTies, a free fit (the true
+// minldst weight is negative).
+func chooseTies(t *testing.T, tables map[string]*datasets.Table) *fit.Weights {
+	t.Helper()
+	w, err := CalibrateTables(models.NewCounter(tieSource), tables, Options{ChooseTies: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// With the filled loads costing what stride-1 loads cost, and the one
+// class beside pair that has them (pairpow) unable to tell their weight
+// from its power's, the fit apart mis-prices pair when pair is left out;
+// the tied fit prices it exactly, and cross-validation keeps the ties.
+func TestChooseTiesKeepsTrueTie(t *testing.T) {
+	w := chooseTies(t, tieTables(t, "gpu", trueWeights[unitLoad], "pair", "pairpow"))
+	if w.Ties[filledLoad] != unitLoad || len(w.Ties) != 1 {
+		t.Fatalf("ties %v, want %s tied to %s", w.Ties, filledLoad, unitLoad)
+	}
+	c := w.Diagnostics.TieCheck
+	if c == nil || !(c.Tied < c.Apart) {
+		t.Fatalf("tie check %+v, want the tied error below the apart one", c)
+	}
+	for p, want := range map[string]float64{filledLoad: trueWeights[unitLoad], unitLoad: trueWeights[unitLoad], "flop.f32.pow": powWeight} {
+		if got, ok := w.Weight(p); !ok || math.Abs(got-want) > 1e-6*want {
+			t.Errorf("%s: weight %g (%v), want %g", p, got, ok, want)
+		}
+	}
+	if slices.Contains(w.Properties, filledLoad) {
+		t.Errorf("%s has a weight of its own beside its tie", filledLoad)
+	}
+}
+
+// With the filled loads three times dearer than stride-1 ones, and pairmul
+// to price them when pair is left out, the fit apart is exact and the
+// tied one is not: cross-validation keeps the weights apart.
+func TestChooseTiesKeepsApart(t *testing.T) {
+	w := chooseTies(t, tieTables(t, "gpu", 3*trueWeights[unitLoad], "pair", "pairpow", "pairmul"))
+	if len(w.Ties) != 0 {
+		t.Fatalf("ties %v, want none", w.Ties)
+	}
+	if c := w.Diagnostics.TieCheck; c == nil || !(c.Apart < c.Tied) {
+		t.Fatalf("tie check %+v, want the apart error below the tied one", c)
+	}
+	if got, _ := w.Weight(filledLoad); math.Abs(got-3*trueWeights[unitLoad]) > 1e-6*got {
+		t.Errorf("%s: weight %g, want %g", filledLoad, got, 3*trueWeights[unitLoad])
+	}
+}
+
+// On a device whose shipped device file says it is a CPU the ties are not
+// offered, even where they are true.
+func TestChooseTiesNotOnCPU(t *testing.T) {
+	w := chooseTies(t, tieTables(t, "pthread-skylake-avx512-AMD EPYC", trueWeights[unitLoad], "pair", "pairpow"))
+	if len(w.Ties) != 0 || w.Diagnostics.TieCheck != nil {
+		t.Fatalf("ties %v, check %+v: want neither on a CPU", w.Ties, w.Diagnostics.TieCheck)
+	}
+}
+
+// Cross-validation fits every fold with the ties chosen on all the rows:
+// pair left out is then priced exactly, by the stride-1 load weight and
+// the addition's, which the other classes determine.
+func TestCrossValidateWithChosenTies(t *testing.T) {
+	tables := tieTables(t, "gpu", trueWeights[unitLoad], "pair", "pairpow")
+	cases, _, err := CrossValidate(models.NewCounter(tieSource), tables, Options{ChooseTies: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		if c.Kernel == "pair" {
+			n++
+			if e := c.RelErr(); e > 1e-6 {
+				t.Errorf("pair %s held out: relative error %g, want exact", c.Size, e)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no pair row predicted held out")
+	}
+}
