@@ -40,7 +40,7 @@ type SaturationReading struct {
 	Error string  `json:"error,omitempty"` // why no saturation could be read, where none was
 	// Table, where set, is the table of the same device whose rows of
 	// the class were read instead of the fitted rows' own, because they
-	// reach wider work-groups (models.LinearOptions.FillRows).
+	// reach wider work-groups (linear.Options.FillRows).
 	Table string `json:"table,omitempty"`
 }
 
