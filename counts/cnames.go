@@ -84,7 +84,10 @@ func (r *resolver) targetNames() error {
 	for _, a := range r.k.Arrays {
 		if cReservedName(a.Name) {
 			what := "array"
-			if a.Space != Global && len(a.Shape) == 0 {
+			switch {
+			case a.Space == Argument:
+				what = "scalar"
+			case a.Space != Global && len(a.Shape) == 0:
 				what = "temporary"
 			}
 			return refuse(a.Pos, what, a.Name)

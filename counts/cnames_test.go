@@ -33,6 +33,7 @@ func TestTargetReservedNames(t *testing.T) {
 		{"vector type as temporary", kernel("k", "n", "i", "a", "float4"), "6:7", `temporary float4: "float4" is reserved`},
 		{"C++ keyword as kernel", kernel("class", "n", "i", "a", "t"), "1:8", `kernel class: "class" is reserved`},
 		{"helper as array", kernel("k", "n", "i", "imin", "t"), "3:7", `array imin: "imin" is reserved`},
+		{"OpenCL type as scalar", "kernel k\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\nscalar half f32 = 2\na[i] = half*a[i]\n", "4:8", `scalar half: "half" is reserved`},
 		{"implementation name", kernel("k", "n", "i", "__a", "t"), "3:7", `array __a: "__a" is reserved in the OpenCL C or CUDA C that uniperf generates from the kernel (a keyword, type or built-in there); rename it, for example to a_k`},
 	}
 	for _, c := range cases {
