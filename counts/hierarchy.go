@@ -1,0 +1,272 @@
+package counts
+
+import (
+	"math/big"
+
+	"github.com/uniperf/uniperf/polyhedra"
+)
+
+// The memory-hierarchy counts say where a kernel's global bytes can come
+// from: how many distinct bytes the launch touches (what must come from
+// DRAM at least once), how many each work-group touches (what enters the
+// caches near the cores), and how many loads repeat an address the same
+// work-item loaded before (what registers or L1 can serve). They are
+// counted, shown and tested, but are not properties of the fitted model.
+const (
+	// FootprintLaunch is the number of distinct bytes of global memory
+	// the launch loads or stores.
+	FootprintLaunch = "global.footprint.launch.bytes"
+	// FootprintGroup is the number of distinct bytes each work-group
+	// loads or stores, summed over the work-groups.
+	FootprintGroup = "global.footprint.group.bytes"
+	// ReuseWorkItem is the number of global loads, at addresses no store
+	// of the launch touches, that load an address the same work-item
+	// loaded before.
+	ReuseWorkItem = "global.load.reuse.workitem"
+	// ReuseWorkItemStored is the number of global loads at addresses
+	// some store of the launch touches that load an address the same
+	// work-item loaded before, whatever came between.
+	ReuseWorkItemStored = "global.load.reuse.workitem.stored"
+)
+
+// HierarchyCount is one memory-hierarchy count of a global array, or of
+// all of them together.
+type HierarchyCount struct {
+	// Name is one of FootprintLaunch, FootprintGroup, ReuseWorkItem and
+	// ReuseWorkItemStored.
+	Name string
+	// Array is the array counted, "" for the sum over the arrays.
+	Array string
+	// Expression is the count, a piecewise quasi-polynomial in the
+	// parameters in isl notation.
+	Expression string
+	// Approximate is set when a reference counted executes under a
+	// condition that reads data: it is counted as if it always executed.
+	// A footprint is then an upper bound; a repeat count, the difference
+	// of two such counts, may err either way.
+	Approximate bool
+}
+
+// countedHierarchy is a hierarchy count with its function.
+type countedHierarchy struct {
+	HierarchyCount
+	n *polyhedra.PwQPolynomial
+}
+
+// Hierarchy returns the memory-hierarchy counts: for each global array in
+// declaration order FootprintLaunch and FootprintGroup, and for each array
+// the kernel loads ReuseWorkItem and, where it stores the array too,
+// ReuseWorkItemStored; then the sum of each over the arrays. They are
+// counted on the first call.
+//
+// The counts identify a work-group or a work-item by the values of its
+// tagged inames; where several inames share an axis, they hold where
+// those inames start at the same value (HierarchyAt checks it).
+func (c *Counted) Hierarchy() ([]HierarchyCount, error) {
+	hs, err := c.hierarchy()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]HierarchyCount, len(hs))
+	for i, h := range hs {
+		out[i] = h.HierarchyCount
+	}
+	return out, nil
+}
+
+// HierarchyAt returns the memory-hierarchy counts, as Hierarchy does,
+// with their values at the given parameters. The parameters are checked
+// as Eval checks them; inames that share a hardware axis must start at the
+// same value there, and a value beyond int64 is an error.
+func (c *Counted) HierarchyAt(params map[string]int64) ([]HierarchyCount, []int64, error) {
+	if _, err := c.Eval(params); err != nil {
+		return nil, nil, err
+	}
+	if err := c.k.checkBases(params); err != nil {
+		return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
+	}
+	hs, err := c.hierarchy()
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]HierarchyCount, len(hs))
+	vals := make([]int64, len(hs))
+	for i, h := range hs {
+		out[i] = h.HierarchyCount
+		if vals[i], err = evalInt64(h.n, params); err != nil {
+			return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %s of %s: %v", c.k.Name, h.Name, arrayOrAll(h.Array), err)
+		}
+	}
+	return out, vals, nil
+}
+
+func arrayOrAll(a string) string {
+	if a == "" {
+		return "all arrays"
+	}
+	return a
+}
+
+// countHierarchy counts the counts of Hierarchy.
+func (c *Counted) countHierarchy() ([]countedHierarchy, error) {
+	// The plan is not safe for concurrent use: the footprints, which add
+	// sets to it too, are counted first.
+	_, _ = c.footprints()
+	var per []countedHierarchy
+	for _, a := range c.k.Arrays {
+		if a.Space != Global || len(c.plan.refs[a.Name]) == 0 {
+			continue
+		}
+		hs, err := c.arrayHierarchy(a)
+		if err != nil {
+			return nil, errorf(c.k.File, a.Pos, "kernel %s: memory hierarchy of %s: %v", c.k.Name, a.Name, err)
+		}
+		per = append(per, hs...)
+	}
+	var totals []countedHierarchy
+	for _, name := range []string{FootprintLaunch, FootprintGroup, ReuseWorkItem, ReuseWorkItemStored} {
+		var sum *polyhedra.PwQPolynomial
+		total := countedHierarchy{HierarchyCount: HierarchyCount{Name: name}}
+		for _, h := range per {
+			if h.Name != name {
+				continue
+			}
+			if sum == nil {
+				sum = h.n
+			} else if s, err := sum.Add(h.n); err != nil {
+				return nil, errorf(c.k.File, Pos{}, "kernel %s: %s of all arrays: %v", c.k.Name, name, err)
+			} else {
+				sum = s
+			}
+			total.Approximate = total.Approximate || h.Approximate
+		}
+		if sum != nil {
+			total.n, total.Expression = sum, sum.String()
+			totals = append(totals, total)
+		}
+	}
+	return append(per, totals...), nil
+}
+
+// arrayHierarchy counts the hierarchy counts of one global array.
+func (c *Counted) arrayHierarchy(a *Array) ([]countedHierarchy, error) {
+	p := c.plan
+	refs := p.refs[a.Name]
+	per, err := p.imagesOf(a.Name, refs)
+	if err != nil {
+		return nil, err
+	}
+	var all, loads, stores []image
+	approx := false
+	for i, r := range refs {
+		all = append(all, per[i]...)
+		if r.store {
+			stores = append(stores, per[i]...)
+		} else {
+			loads = append(loads, per[i]...)
+		}
+		approx = approx || r.upper
+	}
+	var out []countedHierarchy
+	add := func(name string, n *polyhedra.PwQPolynomial) {
+		out = append(out, countedHierarchy{HierarchyCount{name, a.Name, n.String(), approx}, n})
+	}
+	size := big.NewRat(int64(a.DType.Size()), 1)
+	for _, level := range []struct {
+		name string
+		cs   []coord
+	}{{FootprintLaunch, nil}, {FootprintGroup, c.k.coords(false)}} {
+		n, err := c.countPlaced(a.Name, all, nil, level.cs)
+		if err != nil {
+			return nil, err
+		}
+		add(level.name, n.Scale(size))
+	}
+	if len(loads) == 0 {
+		return out, nil
+	}
+	// Repeats are load instances less distinct (work-item, cell) pairs;
+	// at the cells some store touches, and at the others.
+	items := c.k.coords(true)
+	repeats, err := c.repeats(a.Name, refs, per, loads, nil, items)
+	if err != nil {
+		return nil, err
+	}
+	if stores == nil {
+		add(ReuseWorkItem, repeats)
+		return out, nil
+	}
+	stored, err := c.repeats(a.Name, refs, per, loads, stores, items)
+	if err != nil {
+		return nil, err
+	}
+	readOnly, err := difference(repeats, stored)
+	if err != nil {
+		return nil, err
+	}
+	add(ReuseWorkItem, readOnly)
+	add(ReuseWorkItemStored, stored)
+	return out, nil
+}
+
+// repeats counts the loads among refs (per holds their images, loads
+// those of the loads) that repeat a cell the same work-item loaded: the
+// instances less the distinct (work-item, cell) pairs; with stores, at
+// the cells those touch only.
+func (c *Counted) repeats(name string, refs []gref, per [][]image, loads, stores []image, items []coord) (*polyhedra.PwQPolynomial, error) {
+	inst, err := c.countInstances(name, refs, per, stores, items)
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := c.countPlaced(name, loads, stores, items)
+	if err != nil {
+		return nil, err
+	}
+	return difference(inst, pairs)
+}
+
+// difference returns a - b.
+func difference(a, b *polyhedra.PwQPolynomial) (*polyhedra.PwQPolynomial, error) {
+	return a.Add(b.Scale(big.NewRat(-1, 1)))
+}
+
+// countPlaced counts placedCells.
+func (c *Counted) countPlaced(name string, images, stores []image, cs []coord) (*polyhedra.PwQPolynomial, error) {
+	u, err := c.plan.placedCells(name, images, stores, cs)
+	if err != nil {
+		return nil, err
+	}
+	return c.countSet(u)
+}
+
+// countInstances sums the instances of the loads among refs (per holds
+// their images), at the cells stores touch when stores is not nil.
+func (c *Counted) countInstances(name string, refs []gref, per [][]image, stores []image, cs []coord) (*polyhedra.PwQPolynomial, error) {
+	sum, err := c.countSet(&uset{})
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range refs {
+		if r.store || len(per[i]) == 0 {
+			continue
+		}
+		u, err := c.plan.instances(name, per[i], stores, cs)
+		if err != nil {
+			return nil, err
+		}
+		n, err := c.countSet(u)
+		if err != nil {
+			return nil, err
+		}
+		if sum, err = sum.Add(n); err != nil {
+			return nil, err
+		}
+	}
+	return sum, nil
+}
+
+// countSet registers a set with the plan and counts it.
+func (c *Counted) countSet(u *uset) (*polyhedra.PwQPolynomial, error) {
+	r := c.plan.counted(c.plan.add(u))
+	return r.n, r.err
+}
