@@ -33,6 +33,10 @@ var hierarchyCases = []hierarchyCase{
 	{"transpose_prefetch", nil, []map[string]int64{{"n": 35}}},
 	{"convolution", nil, []map[string]int64{{"n": 23}}},
 	{"matvec_t_unrolled", nil, []map[string]int64{{"n": 45}}},
+	{"reuse_group", map[string]int64{"LX": 8, "K": 5}, []map[string]int64{{"n": 21}, {"n": 16}}},
+	{"reread_l2", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nr": 3}, {"n": 5, "nr": 2}}},
+	{"reread_dram", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nr": 3}}},
+	{"accumulate_global", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nk": 4}}},
 }
 
 // readKernel parses a library kernel, a file of examples/, or a path.
