@@ -235,3 +235,39 @@ y[i] = sum(j, a[i, j]*x[j])
 	// global.footprint.group.bytes       all arrays 267264
 	// global.load.reuse.workitem         all arrays 0
 }
+
+// TestHierarchyApproximate checks that an array whose references run
+// under a condition that reads data has its counts marked approximate,
+// and the sums with it, while the others stay exact; its footprint is
+// then the upper bound of every reference running.
+func TestHierarchyApproximate(t *testing.T) {
+	k, err := ParseKernel("cond.knl", []byte(`kernel cond
+domain [n] -> { [i] : 0 <= i < n }
+array a f32 [n]
+array b f32 [n]
+array c f32 [n]
+split i 8 i_out i_in
+tag i_out g.0, i_in l.0
+if a[i] > 0.0f: c[i] = b[i]
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, vals, err := c.HierarchyAt(map[string]int64{"n": 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range hs {
+		// b and c run under the condition on a; the sums hold them.
+		if want := h.Array != "a"; h.Approximate != want {
+			t.Errorf("%s %s: approximate %v, want %v", h.Name, h.Array, h.Approximate, want)
+		}
+		if h.Name == FootprintLaunch && h.Array != "" && vals[i] != 80 {
+			t.Errorf("%s %s = %d, want 80 (20 elements of 4 bytes)", h.Name, h.Array, vals[i])
+		}
+	}
+}
