@@ -51,7 +51,8 @@ func writeHierarchy(w io.Writer, c *counts.Counted, params map[string]int64, at,
 			rows[i].Array = "(all)"
 		}
 		if at {
-			rows[i].Value = ptr(vals[i])
+			v := vals[i]
+			rows[i].Value = &v
 		}
 	}
 	k := c.Kernel()
