@@ -141,6 +141,21 @@ func (c *Counted) arrayHierarchy(a *Array) ([]countedHierarchy, error) {
 	// Repeats are load instances less distinct (work-item, cell) pairs;
 	// at the cells some store touches, and at the others.
 	items := c.k.coords(true)
+	once, err := c.oncePerItem(a.Name, refs, per, items)
+	if err != nil {
+		return nil, err
+	}
+	if once {
+		none, err := c.countSet(&uset{})
+		if err != nil {
+			return nil, err
+		}
+		add(ReuseWorkItem, none)
+		if stores != nil {
+			add(ReuseWorkItemStored, none)
+		}
+		return out, nil
+	}
 	repeats, err := c.repeats(a.Name, refs, per, loads, nil, items)
 	if err != nil {
 		return nil, err
@@ -176,6 +191,52 @@ func (c *Counted) repeats(name string, refs []gref, per [][]image, loads, stores
 		return nil, err
 	}
 	return difference(inst, pairs)
+}
+
+// oncePerItem reports whether no work-item loads a cell of the array twice:
+// for every pair of loads, and every load with itself, the set of
+// work-items at which they touch one cell from two different points
+// counts zero. Stencils then need no union of their (work-item, cell)
+// pairs, which can take the counter past its budget (five translates of
+// a tile).
+func (c *Counted) oncePerItem(name string, refs []gref, per [][]image, items []coord) (bool, error) {
+	p := c.plan
+	var loads []int
+	for i, r := range refs {
+		if !r.store {
+			loads = append(loads, i)
+		}
+	}
+	meets := func(as, bs []image, self bool) (bool, error) {
+		for _, a := range as {
+			for _, b := range bs {
+				meet, err := p.meeting(name, a, b, items, self)
+				if err != nil {
+					return false, err
+				}
+				n, err := c.countSet(meet)
+				if err != nil || !n.IsZero() {
+					return true, err
+				}
+			}
+		}
+		return false, nil
+	}
+	for x, i := range loads {
+		twice, err := p.imagesOf(name, []gref{refs[i], refs[i]})
+		if err != nil {
+			return false, err
+		}
+		if m, err := meets(twice[0], twice[1], true); m || err != nil {
+			return false, err
+		}
+		for _, j := range loads[x+1:] {
+			if m, err := meets(per[i], per[j], false); m || err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, nil
 }
 
 // difference returns a - b.

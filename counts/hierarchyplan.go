@@ -198,3 +198,39 @@ func (p *plan) checkPieces(name string, u *uset) error {
 	}
 	return nil
 }
+
+// meeting returns the set of work-items (coordinates cs) at which images
+// a and b touch the same cell; with self (b a copy of a's reference), from
+// two points that differ in an iname no axis tags.
+func (p *plan) meeting(name string, a, b image, cs []coord, self bool) (*uset, error) {
+	dims := p.coordDims(cs)
+	cells := p.cellDims(name, len(a.idx))
+	pa, err := p.placed(a, dims, cs)
+	if err != nil {
+		return nil, err
+	}
+	pb, err := p.placed(b, dims, cs)
+	if err != nil {
+		return nil, err
+	}
+	apart := []conj{nil}
+	if self {
+		apart = nil
+		for _, x := range a.ref.inames {
+			if !p.k.inameIndex[x].Tag.Parallel() {
+				later, _ := qname(b.names[x]).addScaled(qname(a.names[x]), -1)
+				later.c--
+				apart = append(apart, conj{{later, false}})
+			}
+		}
+	}
+	u := &uset{dims: dims}
+	for _, x := range pa {
+		for _, y := range pb {
+			for _, d := range apart {
+				u.pieces = append(u.pieces, piece{exists: slices.Concat(x.exists, y.exists, cells), c: slices.Concat(x.c, y.c, a.at(cells), b.at(cells), d)})
+			}
+		}
+	}
+	return u, p.checkPieces(name, u)
+}
