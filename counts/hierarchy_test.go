@@ -22,6 +22,7 @@ var hierarchyCases = []hierarchyCase{
 	{"finite_diff", nil, []map[string]int64{{"n": 37}, {"n": 40}}},
 	{"testdata/hierarchy/stencil.knl", nil, []map[string]int64{{"n": 37}, {"n": 16}}},
 	{"testdata/hierarchy/redundant.knl", nil, []map[string]int64{{"n": 21}, {"n": 8}}},
+	{"covariance3.knl", nil, []map[string]int64{{"m": 37, "n": 5}, {"m": 300, "n": 2}}},
 	{"gemm.knl", nil, []map[string]int64{{"ni": 9, "nj": 33, "nk": 5}, {"ni": 16, "nj": 64, "nk": 3}, {"ni": 1, "nj": 1, "nk": 1}}},
 	{"atax1.knl", nil, []map[string]int64{{"nx": 37, "ny": 11}, {"nx": 64, "ny": 4}}},
 	{"atax2.knl", nil, []map[string]int64{{"nx": 13, "ny": 70}}},

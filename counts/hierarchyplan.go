@@ -167,6 +167,11 @@ func storedToo(pc piece, stores []image, cells []string) []piece {
 // inames) at which a reference executes, given its images; with stores,
 // only those whose cell some image of stores touches.
 func (p *plan) instances(name string, ref []image, stores []image, cs []coord) (*uset, error) {
+	// The reference's own inames place it on the axes it runs along;
+	// only the others need a coordinate.
+	cs = slices.DeleteFunc(slices.Clone(cs), func(c coord) bool {
+		return slices.ContainsFunc(ref[0].ref.inames, func(x string) bool { return p.k.inameIndex[x].Tag == c.tag })
+	})
 	dims := p.coordDims(cs)
 	var own []string
 	for _, x := range ref[0].ref.inames {
