@@ -262,17 +262,27 @@ func (p *plan) footprints(name string) error {
 type image struct {
 	pc  piece
 	idx []qaff
+	// ref is the reference, names the copies of the inames of its
+	// domains, for the hierarchy's sets (see placed).
+	ref   gref
+	names map[string]string
 }
 
 // images returns an image per reference to a global array that keep
 // accepts and per disjunct of its domain.
 func (p *plan) images(name string, keep func(gref) bool) ([]image, error) {
-	refs := widest(p.refs[name], keep)
+	per, err := p.imagesOf(name, widest(p.refs[name], keep))
+	return slices.Concat(per...), err
+}
+
+// imagesOf returns, for each reference of refs (references to a global
+// array, delinearized together), an image per disjunct of its domain.
+func (p *plan) imagesOf(name string, refs []gref) ([][]image, error) {
 	index, err := p.delinearize(name, refs)
 	if err != nil {
 		return nil, err
 	}
-	var images []image
+	per := make([][]image, len(refs))
 	for i, r := range refs {
 		rename := p.copyNames(r.inames)
 		pieces, err := withConds(p.domainPieces(r.inames, rename, nil), r.conds, rename)
@@ -280,14 +290,14 @@ func (p *plan) images(name string, keep func(gref) bool) ([]image, error) {
 			return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
 		}
 		for _, pc := range pieces {
-			im := image{pc: pc}
+			im := image{pc: pc, ref: r, names: rename}
 			for _, ix := range index[i] {
 				im.idx = append(im.idx, renameQaff(ix.qaff(), rename))
 			}
-			images = append(images, im)
+			per[i] = append(per[i], im)
 		}
 	}
-	return images, nil
+	return per, nil
 }
 
 // widest returns the references that keep accepts, less those whose

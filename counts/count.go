@@ -43,6 +43,7 @@ func CountWith(k *Kernel, opts Options) (*Counted, error) {
 	c.upper = c.upperBounds()
 	c.sums = sync.OnceValues(c.groupSums)
 	c.footprints = sync.OnceValues(c.countFootprints)
+	c.hierarchy = sync.OnceValues(c.countHierarchy)
 	if c.all, err = c.Compile(c.names); err != nil {
 		return nil, err
 	}

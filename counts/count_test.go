@@ -61,6 +61,11 @@ func countChecks() []planCheck {
 		add("inv_norm", map[string]int64{"D": d}, n(600), n(257), n(1))
 	}
 	add("scaled_sum", nil, n(600), n(257), n(1))
+	add("reuse_group", nil, n(600), n(257), n(1))
+	for _, k := range []string{"reread_l2", "reread_dram"} {
+		add(k, nil, map[string]int64{"n": 600, "nr": 3}, map[string]int64{"n": 257, "nr": 1})
+	}
+	add("accumulate_global", nil, map[string]int64{"n": 600, "nk": 3}, map[string]int64{"n": 257, "nk": 1})
 	add("scaled_sum", map[string]int64{"K": 1}, n(37))
 	for _, s := range []int64{1, 2, 4} {
 		add("fan_out", map[string]int64{"S": s}, n(600), n(257), n(1))

@@ -38,6 +38,8 @@ type Counted struct {
 	sums func() ([]*polyhedra.PwQPolynomial, error)
 	// footprints counts the footprints on demand.
 	footprints func() ([]countedFootprint, error)
+	// hierarchy counts the memory-hierarchy counts on demand.
+	hierarchy func() ([]countedHierarchy, error)
 	// products caches the products of values that sums form, by factors.
 	productsMu sync.Mutex
 	products   map[string]*polyhedra.PwQPolynomial

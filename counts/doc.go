@@ -12,7 +12,10 @@
 // [Run] interprets it, [Count] (or [CountWith]) counts it; a [Counted]
 // evaluates its properties ([Counted.Eval], [Counted.PropertiesAt]),
 // splits them by instruction or array ([Counted.Breakdown]), counts the
-// footprints of its global arrays ([Counted.Footprints]), checks that
+// footprints of its global arrays ([Counted.Footprints]) and their
+// memory-hierarchy counts, the distinct bytes the launch and each
+// work-group touch and the loads a work-item repeats
+// ([Counted.Hierarchy]; not properties of the fitted model), checks that
 // given sizes keep every access inside its array ([Counted.CheckBounds])
 // and compiles chosen counts for fast evaluation ([Counted.Compile]).
 //

@@ -630,6 +630,13 @@ func libraryCases() []libraryCase {
 		{"arith_intspecial_i32", nil, map[string]int64{"n": 20, "ns": 1, "c": -3}, intSpecialSetup(16, 16)},
 		{"arith_intspecial_i64", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "ns": 2, "c": 1000}, intSpecialSetup(4, 3)},
 		{"arith_intspecial_i64", nil, map[string]int64{"n": 20, "ns": 5, "c": 7}, intSpecialSetup(16, 16)},
+		{"reuse_group", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, reuseGroupSetup(5)},
+		{"reuse_group", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 3}, reuseGroupSetup(1)},
+		{"reread_l2", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nr": 3}, rereadL2Setup(8)},
+		{"reread_l2", map[string]int64{"LX": 8}, map[string]int64{"n": 5, "nr": 1}, rereadL2Setup(8)},
+		{"reread_dram", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nr": 3}, rowSumSetup("nr")},
+		{"accumulate_global", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nk": 4}, rowSumSetup("nk")},
+		{"accumulate_global", map[string]int64{"LX": 8}, map[string]int64{"n": 3, "nk": 1}, rowSumSetup("nk")},
 	}
 	return append(cases, arithCases()...)
 }

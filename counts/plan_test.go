@@ -62,6 +62,10 @@ func planChecks() []planCheck {
 	add("scaled_sum", map[string]int64{"LX": 8, "K": 3}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("fan_out", map[string]int64{"LX": 8, "S": 3}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("fan_in", map[string]int64{"LX": 8, "S": 3}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	add("reuse_group", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	add("reread_l2", l1, map[string]int64{"n": 21, "nr": 3}, map[string]int64{"n": 1, "nr": 1})
+	add("reread_dram", l1, map[string]int64{"n": 21, "nr": 3}, map[string]int64{"n": 1, "nr": 1})
+	add("accumulate_global", l1, map[string]int64{"n": 21, "nk": 3}, map[string]int64{"n": 1, "nk": 1})
 	for _, t := range []string{"f32", "f64"} {
 		add("arith_mix_"+t, s2, map[string]int64{"n": 5, "na": 3, "nb": 2, "nc": 1, "nd": 2})
 	}

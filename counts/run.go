@@ -17,6 +17,10 @@ type RunOptions struct {
 	// CountSubscripts counts the arithmetic of every subscript evaluated
 	// as integer operations, as Options.CountSubscripts does.
 	CountSubscripts bool
+	// global, when set, is called for every global access in the order
+	// the work-items perform them: the tests' oracle of the
+	// memory-hierarchy counts.
+	global func(array string, store bool, gid, lid [3]int64, flat int64)
 }
 
 // Run executes a kernel with the reference interpreter at concrete
@@ -68,8 +72,9 @@ func (e *engine) run(opts *RunOptions, arrays map[string]any) (t *Tally, err err
 	if err := in.bindArrays(arrays); err != nil {
 		return nil, err
 	}
-	if opts.Trace {
+	if opts.Trace || opts.global != nil {
 		in.trace = newTracer()
+		in.trace.global = opts.global
 	}
 	nodes, err := in.compileNodes(k.Schedule, nil)
 	if err != nil {

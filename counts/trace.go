@@ -12,6 +12,7 @@ type tracer struct {
 	// loaded and stored hold, per global array, the flattened indices
 	// accessed in each direction; the footprints are their union.
 	loaded, stored map[string]map[int64]bool
+	global         func(array string, store bool, gid, lid [3]int64, flat int64)
 }
 
 type siteRec struct {
@@ -45,6 +46,9 @@ func (t *tracer) newSite(ins *Instruction, site int, a *Array, store bool) *site
 func (t *tracer) record(s *siteRec, st *state, gid [3]int64, ctx []int, flat int64) {
 	s.info.Count++
 	s.cells[flat] = true
+	if t.global != nil {
+		t.global(s.info.Array, s.info.Store, gid, st.lid, flat)
+	}
 	key := make([]byte, 0, 64)
 	for _, x := range gid {
 		key = strconv.AppendInt(key, x, 10)

@@ -26,6 +26,7 @@ var (
 	countBy         string
 	countSubscripts bool
 	countFootprint  bool
+	countHierarchy  bool
 	countBanks      int
 	countBankBytes  int
 	countMaxPieces  int64
@@ -84,6 +85,18 @@ the element size). An element that several work-items, iterations or
 references touch counts once, so the count is exact even where a subscript
 maps several points to one element.
 
+--hierarchy prints, instead of the properties, the memory-hierarchy counts
+of every global array and their sums over the arrays (docs/counting.md):
+global.footprint.launch.bytes, the distinct bytes the launch loads or
+stores; global.footprint.group.bytes, the distinct bytes each work-group
+loads or stores, summed over the work-groups; global.load.reuse.workitem,
+the loads at cells no store touches that repeat a cell the same work-item
+loaded before; and global.load.reuse.workitem.stored, the same at cells
+some store touches. They are exact; they are not properties of the fitted
+model. Where inames share a hardware axis they must start at the same
+value; an array whose subscripts do not split into dimensions (a pitch
+that is a product of parameters) is refused, as --footprint refuses it.
+
 A count is exact, except where part of what it counts runs under a
 condition that reads data (if a[i] > 0: ..., a branch of if() whose
 condition reads an array): that part counts as if the condition always
@@ -98,7 +111,10 @@ objects with the fields source, position, expression and value); with
 with the fields array, direction, type, elements and bytes, each of these
 two an object with the fields expression and value, and upper_bound (true
 where a reference executes under a condition that reads data, counted as if
-it always did).
+it always did); with --hierarchy, the fields kernel and hierarchy, a list
+of objects with the fields name, array ((all) for the sum), expression,
+value (with every parameter) and approximate (true where a reference runs
+under a condition that reads data, counted as if it always did).
 
 A count is bounded in work and memory as card's is: --max-pieces bounds the
 basic sets the symbolic count of each of the kernel's sets may create and
@@ -138,7 +154,7 @@ above).`,
 			return err
 		}
 		return count(cmd.OutOrStdout(), args[0], countOptions{consts: consts, params: params, by: countBy,
-			subscripts: countSubscripts, footprint: countFootprint, json: countJSON, banks: countBanks, bankBytes: countBankBytes,
+			subscripts: countSubscripts, footprint: countFootprint, hierarchy: countHierarchy, json: countJSON, banks: countBanks, bankBytes: countBankBytes,
 			limits: lim, errw: cmd.ErrOrStderr()})
 	},
 }
@@ -150,6 +166,7 @@ func init() {
 	countCmd.Flags().StringVar(&countBy, "by", "property", "split each property by instruction or array (property: no split)")
 	countCmd.Flags().BoolVar(&countSubscripts, "count-subscripts", false, "count the arithmetic of array subscripts as integer operations")
 	countCmd.Flags().BoolVar(&countFootprint, "footprint", false, "print the distinct elements and bytes each global array's loads and stores touch")
+	countCmd.Flags().BoolVar(&countHierarchy, "hierarchy", false, "print the distinct bytes the launch and each work-group touch, and the loads a work-item repeats, per global array")
 	countCmd.Flags().IntVar(&countBanks, "banks", counts.DefaultBanks, "local-memory banks (and lanes per warp) that local.<t>.conflict=D is counted for, 1 to 64")
 	countCmd.Flags().IntVar(&countBankBytes, "bank-bytes", counts.DefaultBankBytes, "bytes per local-memory bank, 1 to 16")
 	countCmd.Flags().Int64Var(&countMaxPieces, "max-pieces", polyhedra.DefaultMaxPieces,
@@ -164,6 +181,7 @@ type countOptions struct {
 	consts, params              map[string]int64
 	by                          string
 	subscripts, footprint, json bool
+	hierarchy                   bool
 	banks, bankBytes            int // local-memory banks, counts.Options
 	limits                      polyhedra.Limits
 	errw                        io.Writer // for the note of a count that falls back
@@ -245,6 +263,9 @@ func count(w io.Writer, arg string, o countOptions) error {
 	if o.footprint && by != 0 {
 		return fmt.Errorf("--footprint lists arrays, not properties: it takes no --by %s", o.by)
 	}
+	if o.hierarchy && (by != 0 || o.footprint) {
+		return fmt.Errorf("--hierarchy lists arrays, not properties: it takes neither --by %s nor --footprint", o.by)
+	}
 	k, err := loadKernel(arg, o.consts)
 	if err != nil {
 		return err
@@ -265,7 +286,7 @@ func count(w io.Writer, arg string, o countOptions) error {
 	opts := counts.Options{CountSubscripts: o.subscripts, Banks: o.banks, BankBytes: o.bankBytes, Limits: o.limits}
 	c, err := counts.CountWith(k, opts)
 	switch {
-	case err != nil && tooCostly(err) && at && by == 0 && !o.footprint:
+	case err != nil && tooCostly(err) && at && by == 0 && !o.footprint && !o.hierarchy:
 		return countEnumerated(w, k, opts, o, err)
 	case err != nil && tooCostly(err) && at:
 		return fmt.Errorf("%w; raise --max-pieces or --max-memory, or leave out --by and --footprint to count at the given parameters", err)
@@ -278,6 +299,9 @@ func count(w io.Writer, arg string, o countOptions) error {
 		if err := c.CheckBounds(o.params); err != nil {
 			return err
 		}
+	}
+	if o.hierarchy {
+		return writeHierarchy(w, c, o.params, at, o.json)
 	}
 	res := countResult{Kernel: k.Name}
 	if by != 0 {

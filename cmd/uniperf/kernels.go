@@ -43,7 +43,8 @@ var kernelsListCmd = &cobra.Command{
 	Use:   "list",
 	Short: "List the library's kernels with class, role, parameters and consts",
 	Long: `list prints one line per library kernel: its name, its class and role in the
-paper suite (measurement or test), its size parameters, and its consts with
+paper suite (measurement or test; for the memory-hierarchy classes, in the
+opt-in hierarchy suite), its size parameters, and its consts with
 their default values. With --json it prints a JSON array of objects with the
 fields name, class, role, params and consts.`,
 	Example: `  uniperf kernels list`,
@@ -99,9 +100,14 @@ type kernelInfo struct {
 }
 
 func libraryKernels() ([]kernelInfo, error) {
-	paper, err := suite.Load("paper")
-	if err != nil {
-		return nil, err
+	// The opt-in hierarchy suite gives the classes the paper suite lacks.
+	var entries []*suite.Kernel
+	for _, name := range []string{"paper", "hierarchy"} {
+		s, err := suite.Load(name)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, s.Kernels...)
 	}
 	var out []kernelInfo
 	for _, name := range library.Names() {
@@ -114,8 +120,8 @@ func libraryKernels() ([]kernelInfo, error) {
 			return nil, err
 		}
 		info := kernelInfo{Name: name, Class: "-", Role: "-", Params: k.Params, Consts: k.ConstMap()}
-		for _, e := range paper.Kernels {
-			if e.Kernel == name {
+		for _, e := range entries {
+			if e.Kernel == name && info.Class == "-" {
 				info.Class, info.Role = e.Class, e.Role
 			}
 		}

@@ -141,7 +141,7 @@ var (
 func init() {
 	f := measureCmd.Flags()
 	f.StringVar(&measureOpts.device, "device", "", `device selector: an ID from "uniperf devices" (opencl:0, cuda:0), a backend name, or a unique part of the device name`)
-	f.StringVar(&measureOpts.suite, "suite", "quick", "suite to run: quick or paper")
+	f.StringVar(&measureOpts.suite, "suite", "quick", "suite to run: quick, paper or hierarchy (the memory-hierarchy classes, opt-in)")
 	f.StringVar(&measureOpts.out, "out", "", "measurement table to create or resume (Arrow IPC file)")
 	f.DurationVar(&measureOpts.budget, "budget", 0, "stop starting new cases after this much wall time, e.g. 10m (0: no limit)")
 	f.IntVar(&measureOpts.runs, "runs", measurekernels.DefaultRuns, "timed runs per case")

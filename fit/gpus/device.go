@@ -38,6 +38,8 @@ type Device struct {
 	// memory in CUDA's terms), where it has banks: the layout that the
 	// linear model's fit and predictions count bank conflicts with.
 	LocalBanks *LocalBanks `json:"local_banks,omitempty"`
+	// Caches are the capacities of the device's caches (see Caches).
+	Caches *Caches `json:"caches,omitempty"`
 
 	HongKim *HongKim `json:"hongkim,omitempty"`
 	Cycles  *Cycles  `json:"cycles,omitempty"`

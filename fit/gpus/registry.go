@@ -85,6 +85,11 @@ func (d *Device) validate() error {
 			return err
 		}
 	}
+	if d.Caches != nil {
+		if err := d.Caches.validate(); err != nil {
+			return err
+		}
+	}
 	return d.validateSections()
 }
 

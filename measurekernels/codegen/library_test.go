@@ -109,7 +109,17 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "S": 4}, {"LX": 64, "S": 1}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
-	"matvec_t": {groups1D, []params{{"m": 37, "n": 1000}, {"m": 1, "n": 37}, {"m": 5, "n": 1}}},
+	// The memory-hierarchy classes: a window wider than one work-item,
+	// a buffer every group re-reads, one read once, and a sum kept in
+	// global memory.
+	"reuse_group": {
+		[]consts{{"LX": 16, "K": 5}, {"LX": 64, "K": 1}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	"reread_l2":         {groups1D, []params{{"n": 1000, "nr": 3}, {"n": 37, "nr": 1}, {"n": 1, "nr": 2}}},
+	"reread_dram":       {groups1D, []params{{"n": 1000, "nr": 3}, {"n": 37, "nr": 1}, {"n": 1, "nr": 2}}},
+	"accumulate_global": {groups1D, []params{{"n": 1000, "nk": 3}, {"n": 37, "nk": 1}, {"n": 1, "nk": 2}}},
+	"matvec_t":          {groups1D, []params{{"m": 37, "n": 1000}, {"m": 1, "n": 37}, {"m": 5, "n": 1}}},
 	"matvec_t_unrolled": {
 		[]consts{{"LX": 16, "M": 37}, {"LX": 64, "M": 1}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},

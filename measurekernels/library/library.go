@@ -9,9 +9,12 @@
 // global_copy_strided and global_store_strided have STRIDE (2 or 3),
 // sumsq, inv_norm and vector_sum have D, the length of their vectors (2 or
 // 3), scaled_sum has K, the length of the vector it sums,
-// matvec_t_unrolled has M, the number of rows of its matrix, and fan_out
+// matvec_t_unrolled has M, the number of rows of its matrix, fan_out
 // and fan_in have S, the number of rows each element is stored to or
-// summed from. Each file's comment says what the kernel computes and which
+// summed from, and reuse_group has K, the width of the window each
+// work-item sums. reuse_group, reread_l2, reread_dram and
+// accumulate_global are the memory-hierarchy classes, which only the
+// opt-in hierarchy suite measures. Each file's comment says what the kernel computes and which
 // configuration of the seed it is.
 //
 // Every loop whose trip count is a constant is tagged unr, so that the

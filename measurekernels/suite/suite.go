@@ -3,7 +3,9 @@
 // kernels validate), its variants, its size cases and its family of
 // work-group sizes. Suites are JSON files embedded in the binary: "paper"
 // follows seed 001 §4.1 and §5, "quick" is a small subset for CI and a
-// first look at a device.
+// first look at a device, and "hierarchy", opt-in, holds the
+// memory-hierarchy classes (reuse within a group, a buffer re-read from
+// L2, one streamed from DRAM, accumulation into global memory).
 //
 // Size cases follow the seed: a size N = 2^(p + step*t) for t in a list,
 // with p chosen per device from a list (the harness raises p until the
@@ -141,7 +143,7 @@ func Names() []string {
 	return names
 }
 
-// Load returns the embedded suite name ("paper" or "quick").
+// Load returns the embedded suite name ("paper", "quick" or "hierarchy").
 func Load(name string) (*Suite, error) {
 	data, err := files.ReadFile(name + ".json")
 	if err != nil {

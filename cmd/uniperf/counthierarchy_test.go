@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestCountHierarchyGemm checks count --hierarchy on the gemm example
+// against hand-derived counts at ni=9, nj=33, nk=5 (work-groups of 32×8:
+// 2 along j, 2 along i): each work-group reads its 8 (or 1) rows of a in
+// full and its 32 (or 1) columns of b in full, so a is read by 2 groups
+// and b by 2; c[i, j] is loaded 1 + nk times by its work-item, after
+// stores.
+func TestCountHierarchyGemm(t *testing.T) {
+	code, out, msg := runCountAll(t, "../../examples/gemm.knl", "--hierarchy", "--json", "--param", "ni=9", "--param", "nj=33", "--param", "nk=5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	var res struct {
+		Kernel    string
+		Hierarchy []struct {
+			Name, Array, Expression string
+			Value                   *int64
+			Approximate             bool
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	const ni, nj, nk = 9, 33, 5
+	want := map[string]int64{
+		"global.footprint.launch.bytes a":         4 * ni * nk,
+		"global.footprint.group.bytes a":          4 * ni * nk * 2,
+		"global.footprint.launch.bytes b":         4 * nk * nj,
+		"global.footprint.group.bytes b":          4 * nk * nj * 2,
+		"global.footprint.launch.bytes c":         4 * ni * nj,
+		"global.footprint.group.bytes c":          4 * ni * nj,
+		"global.load.reuse.workitem a":            0,
+		"global.load.reuse.workitem b":            0,
+		"global.load.reuse.workitem c":            0,
+		"global.load.reuse.workitem.stored c":     ni * nj * nk,
+		"global.footprint.launch.bytes (all)":     4 * (ni*nk + nk*nj + ni*nj),
+		"global.footprint.group.bytes (all)":      4 * (2*ni*nk + 2*nk*nj + ni*nj),
+		"global.load.reuse.workitem (all)":        0,
+		"global.load.reuse.workitem.stored (all)": ni * nj * nk,
+	}
+	if len(res.Hierarchy) != len(want) {
+		t.Errorf("%d counts, want %d: %s", len(res.Hierarchy), len(want), out)
+	}
+	for _, h := range res.Hierarchy {
+		key := h.Name + " " + h.Array
+		if w, ok := want[key]; !ok || h.Value == nil || *h.Value != w || h.Approximate || h.Expression == "" {
+			t.Errorf("%s: %+v, want value %d", key, h, w)
+		}
+	}
+	code, out, msg = runCountAll(t, "../../examples/gemm.knl", "--hierarchy")
+	if code != 0 || !strings.Contains(out, "4 * ni * nk * floor((31 + nj)/32)") || !strings.Contains(out, "where") {
+		t.Errorf("exit %d, symbolic output:\n%s%s", code, out, msg)
+	}
+}
+
+// TestCountHierarchyRefusals checks the usage errors and a refused
+// array.
+func TestCountHierarchyRefusals(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"matmul_tiled", "--hierarchy", "--by", "array"}, "--hierarchy lists arrays"},
+		{[]string{"matmul_tiled", "--hierarchy", "--footprint"}, "--hierarchy lists arrays"},
+		{[]string{"../../examples/pathfinder.knl", "--hierarchy"}, "memory hierarchy of wall"},
+	} {
+		code, _, msg := runCountAll(t, c.args...)
+		if code != 2 || !strings.Contains(msg, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, msg, c.want)
+		}
+	}
+}

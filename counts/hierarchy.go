@@ -1,0 +1,286 @@
+package counts
+
+import (
+	"math/big"
+
+	"github.com/uniperf/uniperf/polyhedra"
+)
+
+// Hierarchy returns the memory-hierarchy counts: for each global array in
+// declaration order FootprintLaunch and FootprintGroup, and for each array
+// the kernel loads ReuseWorkItem and, where it stores the array too,
+// ReuseWorkItemStored; then the sum of each over the arrays. They are
+// counted on the first call.
+//
+// The counts identify a work-group or a work-item by the values of its
+// tagged inames; where several inames share an axis, they hold where
+// those inames start at the same value (HierarchyAt checks it).
+func (c *Counted) Hierarchy() ([]HierarchyCount, error) {
+	hs, err := c.hierarchy()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]HierarchyCount, len(hs))
+	for i, h := range hs {
+		out[i] = h.HierarchyCount
+	}
+	return out, nil
+}
+
+// HierarchyAt returns the memory-hierarchy counts, as Hierarchy does,
+// with their values at the given parameters. The parameters are checked
+// as Eval checks them; inames that share a hardware axis must start at the
+// same value there, and a value beyond int64 is an error.
+func (c *Counted) HierarchyAt(params map[string]int64) ([]HierarchyCount, []int64, error) {
+	if _, err := c.Eval(params); err != nil {
+		return nil, nil, err
+	}
+	if err := c.k.checkBases(params); err != nil {
+		return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
+	}
+	hs, err := c.hierarchy()
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]HierarchyCount, len(hs))
+	vals := make([]int64, len(hs))
+	for i, h := range hs {
+		out[i] = h.HierarchyCount
+		if vals[i], err = evalInt64(h.n, params); err != nil {
+			return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %s of %s: %v", c.k.Name, h.Name, arrayOrAll(h.Array), err)
+		}
+	}
+	return out, vals, nil
+}
+
+func arrayOrAll(a string) string {
+	if a == "" {
+		return "all arrays"
+	}
+	return a
+}
+
+// countHierarchy counts the counts of Hierarchy.
+func (c *Counted) countHierarchy() ([]countedHierarchy, error) {
+	// The plan is not safe for concurrent use: the footprints, which add
+	// sets to it too, are counted first.
+	_, _ = c.footprints()
+	var per []countedHierarchy
+	for _, a := range c.k.Arrays {
+		if a.Space != Global || len(c.plan.refs[a.Name]) == 0 {
+			continue
+		}
+		hs, err := c.arrayHierarchy(a)
+		if err != nil {
+			return nil, errorf(c.k.File, a.Pos, "kernel %s: memory hierarchy of %s: %v", c.k.Name, a.Name, err)
+		}
+		per = append(per, hs...)
+	}
+	var totals []countedHierarchy
+	for _, name := range []string{FootprintLaunch, FootprintGroup, ReuseWorkItem, ReuseWorkItemStored} {
+		var sum *polyhedra.PwQPolynomial
+		total := countedHierarchy{HierarchyCount: HierarchyCount{Name: name}}
+		for _, h := range per {
+			if h.Name != name {
+				continue
+			}
+			if sum == nil {
+				sum = h.n
+			} else if s, err := sum.Add(h.n); err != nil {
+				return nil, errorf(c.k.File, Pos{}, "kernel %s: %s of all arrays: %v", c.k.Name, name, err)
+			} else {
+				sum = s
+			}
+			total.Approximate = total.Approximate || h.Approximate
+		}
+		if sum != nil {
+			total.n, total.Expression = sum, sum.String()
+			totals = append(totals, total)
+		}
+	}
+	return append(per, totals...), nil
+}
+
+// arrayHierarchy counts the hierarchy counts of one global array.
+func (c *Counted) arrayHierarchy(a *Array) ([]countedHierarchy, error) {
+	p := c.plan
+	refs := p.refs[a.Name]
+	per, err := p.imagesOf(a.Name, refs)
+	if err != nil {
+		return nil, err
+	}
+	var all, loads, stores []image
+	approx := false
+	for i, r := range refs {
+		all = append(all, per[i]...)
+		if r.store {
+			stores = append(stores, per[i]...)
+		} else {
+			loads = append(loads, per[i]...)
+		}
+		approx = approx || r.upper
+	}
+	var out []countedHierarchy
+	add := func(name string, n *polyhedra.PwQPolynomial) {
+		out = append(out, countedHierarchy{HierarchyCount{name, a.Name, n.String(), approx}, n})
+	}
+	size := big.NewRat(int64(a.DType.Size()), 1)
+	for _, level := range []struct {
+		name string
+		cs   []coord
+	}{{FootprintLaunch, nil}, {FootprintGroup, c.k.coords(false)}} {
+		n, err := c.countPlaced(a.Name, all, nil, level.cs)
+		if err != nil {
+			return nil, err
+		}
+		add(level.name, n.Scale(size))
+	}
+	if len(loads) == 0 {
+		return out, nil
+	}
+	// Repeats are load instances less distinct (work-item, cell) pairs;
+	// at the cells some store touches, and at the others.
+	items := c.k.coords(true)
+	once, err := c.oncePerItem(a.Name, refs, per, items)
+	if err != nil {
+		return nil, err
+	}
+	if once {
+		none, err := c.countSet(&uset{})
+		if err != nil {
+			return nil, err
+		}
+		add(ReuseWorkItem, none)
+		if stores != nil {
+			add(ReuseWorkItemStored, none)
+		}
+		return out, nil
+	}
+	repeats, err := c.repeats(a.Name, refs, per, loads, nil, items)
+	if err != nil {
+		return nil, err
+	}
+	if stores == nil {
+		add(ReuseWorkItem, repeats)
+		return out, nil
+	}
+	stored, err := c.repeats(a.Name, refs, per, loads, stores, items)
+	if err != nil {
+		return nil, err
+	}
+	readOnly, err := difference(repeats, stored)
+	if err != nil {
+		return nil, err
+	}
+	add(ReuseWorkItem, readOnly)
+	add(ReuseWorkItemStored, stored)
+	return out, nil
+}
+
+// repeats counts the loads among refs (per holds their images, loads
+// those of the loads) that repeat a cell the same work-item loaded: the
+// instances less the distinct (work-item, cell) pairs; with stores, at
+// the cells those touch only.
+func (c *Counted) repeats(name string, refs []gref, per [][]image, loads, stores []image, items []coord) (*polyhedra.PwQPolynomial, error) {
+	inst, err := c.countInstances(name, refs, per, stores, items)
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := c.countPlaced(name, loads, stores, items)
+	if err != nil {
+		return nil, err
+	}
+	return difference(inst, pairs)
+}
+
+// oncePerItem reports whether no work-item loads a cell of the array twice:
+// for every pair of loads, and every load with itself, the set of
+// work-items at which they touch one cell from two different points
+// counts zero. Stencils then need no union of their (work-item, cell)
+// pairs, which can take the counter past its budget (five translates of
+// a tile).
+func (c *Counted) oncePerItem(name string, refs []gref, per [][]image, items []coord) (bool, error) {
+	p := c.plan
+	var loads []int
+	for i, r := range refs {
+		if !r.store {
+			loads = append(loads, i)
+		}
+	}
+	meets := func(as, bs []image, self bool) (bool, error) {
+		for _, a := range as {
+			for _, b := range bs {
+				meet, err := p.meeting(name, a, b, items, self)
+				if err != nil {
+					return false, err
+				}
+				n, err := c.countSet(meet)
+				if err != nil || !n.IsZero() {
+					return true, err
+				}
+			}
+		}
+		return false, nil
+	}
+	for x, i := range loads {
+		twice, err := p.imagesOf(name, []gref{refs[i], refs[i]})
+		if err != nil {
+			return false, err
+		}
+		if m, err := meets(twice[0], twice[1], true); m || err != nil {
+			return false, err
+		}
+		for _, j := range loads[x+1:] {
+			if m, err := meets(per[i], per[j], false); m || err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// difference returns a - b.
+func difference(a, b *polyhedra.PwQPolynomial) (*polyhedra.PwQPolynomial, error) {
+	return a.Add(b.Scale(big.NewRat(-1, 1)))
+}
+
+// countPlaced counts placedCells.
+func (c *Counted) countPlaced(name string, images, stores []image, cs []coord) (*polyhedra.PwQPolynomial, error) {
+	u, err := c.plan.placedCells(name, images, stores, cs)
+	if err != nil {
+		return nil, err
+	}
+	return c.countSet(u)
+}
+
+// countInstances sums the instances of the loads among refs (per holds
+// their images), at the cells stores touch when stores is not nil.
+func (c *Counted) countInstances(name string, refs []gref, per [][]image, stores []image, cs []coord) (*polyhedra.PwQPolynomial, error) {
+	sum, err := c.countSet(&uset{})
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range refs {
+		if r.store || len(per[i]) == 0 {
+			continue
+		}
+		u, err := c.plan.instances(name, per[i], stores, cs)
+		if err != nil {
+			return nil, err
+		}
+		n, err := c.countSet(u)
+		if err != nil {
+			return nil, err
+		}
+		if sum, err = sum.Add(n); err != nil {
+			return nil, err
+		}
+	}
+	return sum, nil
+}
+
+// countSet registers a set with the plan and counts it.
+func (c *Counted) countSet(u *uset) (*polyhedra.PwQPolynomial, error) {
+	r := c.plan.counted(c.plan.add(u))
+	return r.n, r.err
+}

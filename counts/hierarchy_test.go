@@ -1,0 +1,276 @@
+package counts
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/measurekernels/library"
+)
+
+// hierarchyCase is a kernel (a library kernel, or a file of examples/) at
+// several parameter points.
+type hierarchyCase struct {
+	kernel string
+	consts map[string]int64
+	params []map[string]int64
+}
+
+var hierarchyCases = []hierarchyCase{
+	{"finite_diff", nil, []map[string]int64{{"n": 37}, {"n": 40}}},
+	{"testdata/hierarchy/stencil.knl", nil, []map[string]int64{{"n": 37}, {"n": 16}}},
+	{"testdata/hierarchy/redundant.knl", nil, []map[string]int64{{"n": 21}, {"n": 8}}},
+	{"covariance3.knl", nil, []map[string]int64{{"m": 37, "n": 5}, {"m": 300, "n": 2}}},
+	{"gemm.knl", nil, []map[string]int64{{"ni": 9, "nj": 33, "nk": 5}, {"ni": 16, "nj": 64, "nk": 3}, {"ni": 1, "nj": 1, "nk": 1}}},
+	{"atax1.knl", nil, []map[string]int64{{"nx": 37, "ny": 11}, {"nx": 64, "ny": 4}}},
+	{"atax2.knl", nil, []map[string]int64{{"nx": 13, "ny": 70}}},
+	{"bicg.knl", nil, []map[string]int64{{"nx": 21, "ny": 40}}},
+	{"transpose.knl", nil, []map[string]int64{{"width": 48, "height": 16}, {"width": 32, "height": 32}}},
+	{"jacobi2d.knl", nil, []map[string]int64{{"n": 19}, {"n": 34}}},
+	{"syrk.knl", nil, []map[string]int64{{"ni": 13, "nj": 6}}},
+	{"reduction.knl", nil, []map[string]int64{{"n": 1000}}},
+	{"matmul_tiled", nil, []map[string]int64{{"n": 20, "m": 37, "ell": 18}, {"n": 16, "m": 16, "ell": 16}}},
+	{"matmul_naive", nil, []map[string]int64{{"n": 21}}},
+	{"transpose_prefetch", nil, []map[string]int64{{"n": 35}}},
+	{"convolution", nil, []map[string]int64{{"n": 23}}},
+	{"matvec_t_unrolled", nil, []map[string]int64{{"n": 45}}},
+	{"reuse_group", map[string]int64{"LX": 8, "K": 5}, []map[string]int64{{"n": 21}, {"n": 16}}},
+	{"reread_l2", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nr": 3}, {"n": 5, "nr": 2}}},
+	{"reread_dram", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nr": 3}}},
+	{"accumulate_global", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nk": 4}}},
+}
+
+// readKernel parses a library kernel, a file of examples/, or a path.
+func readKernel(t *testing.T, name string, consts map[string]int64) *Kernel {
+	t.Helper()
+	var src []byte
+	file := name
+	if strings.HasSuffix(name, ".knl") {
+		file = filepath.Join("..", "examples", name)
+		if strings.Contains(name, "/") {
+			file = name
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = b
+	} else {
+		s, err := library.Source(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, file = []byte(s), library.FileName(name)
+	}
+	k, err := ParseKernel(file, src, consts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// traceHierarchy runs k in the interpreter and counts, from the global
+// accesses it performs, what Counted.Hierarchy counts: distinct bytes of
+// the launch and of each work-group, and the loads that repeat a cell
+// their work-item loaded before, at cells some store touches and at the
+// others. Keys are "name array"; "name" alone for the sums.
+func traceHierarchy(t *testing.T, k *Kernel, params map[string]int64) map[string]int64 {
+	t.Helper()
+	type cell struct {
+		array string
+		flat  int64
+	}
+	type placed struct {
+		c        cell
+		gid, lid [3]int64
+	}
+	launch := map[cell]bool{}
+	group := map[placed]bool{}
+	stored := map[cell]bool{}
+	loads := map[placed]int64{}
+	hook := func(array string, store bool, gid, lid [3]int64, flat int64) {
+		c := cell{array, flat}
+		launch[c] = true
+		group[placed{c, gid, [3]int64{}}] = true
+		if store {
+			stored[c] = true
+		} else {
+			loads[placed{c, gid, lid}]++
+		}
+	}
+	if _, err := Run(k, params, randomArrays(t, k, params), &RunOptions{global: hook}); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int64{}
+	add := func(name, array string, n int64) {
+		out[name+" "+array] += n
+		out[name] += n
+	}
+	size := func(a string) int64 { return int64(k.arrayIndex[a].DType.Size()) }
+	for c := range launch {
+		add(FootprintLaunch, c.array, size(c.array))
+	}
+	for p := range group {
+		add(FootprintGroup, p.c.array, size(p.c.array))
+	}
+	for p, n := range loads {
+		name := ReuseWorkItem
+		if stored[p.c] {
+			name = ReuseWorkItemStored
+		}
+		add(name, p.c.array, n-1)
+	}
+	return out
+}
+
+// TestHierarchyAgainstInterpreter compares the symbolic memory-hierarchy
+// counts with those of the accesses the interpreter performs, on library
+// kernels and the examples, at sizes the work-groups divide and sizes
+// they do not.
+func TestHierarchyAgainstInterpreter(t *testing.T) {
+	for _, hc := range hierarchyCases {
+		t.Run(hc.kernel, func(t *testing.T) {
+			k := readKernel(t, hc.kernel, hc.consts)
+			c, err := Count(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, params := range hc.params {
+				hs, vals, err := c.HierarchyAt(params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := traceHierarchy(t, k, params)
+				got := map[string]int64{}
+				for i, h := range hs {
+					key := h.Name
+					if h.Array != "" {
+						key += " " + h.Array
+					}
+					got[key] = vals[i]
+					if h.Approximate {
+						t.Errorf("%v: %s %s marked approximate", params, h.Name, h.Array)
+					}
+				}
+				for key, w := range want {
+					if got[key] != w {
+						t.Errorf("%v: %s = %d, the interpreter's accesses give %d", params, key, got[key], w)
+					}
+				}
+				for key, g := range got {
+					if _, ok := want[key]; !ok && g != 0 {
+						t.Errorf("%v: %s = %d, the interpreter's accesses give 0", params, key, g)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestHierarchyRefusals checks that what the hierarchy cannot count
+// exactly is an error naming the array and the cause.
+func TestHierarchyRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		kernel string
+		params map[string]int64
+		want   string
+	}{
+		// wall[row*cols + c]: a pitch that is a product of parameters.
+		{"pathfinder.knl", map[string]int64{"cols": 70, "rows": 3, "row": 1}, "memory hierarchy of wall: "},
+		// One work-group along each axis: the tile's inames start at 1
+		// there, the halo's at 0, on one axis.
+		{"finite_diff", map[string]int64{"n": 16}, "inames j_in and hc_in share axis l.0 but start at 1 and 0"},
+	} {
+		k := readKernel(t, tc.kernel, nil)
+		c, err := Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.HierarchyAt(tc.params); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.kernel, err, tc.want)
+		}
+	}
+}
+
+// ExampleCounted_HierarchyAt counts the memory-hierarchy counts of a
+// matrix-vector product y = A x with a work-item per row, 64 rows a
+// work-group: the launch reads A once and x once, but each of the four
+// work-groups reads x in full; no work-item loads a cell twice.
+func ExampleCounted_HierarchyAt() {
+	k, err := ParseKernel("matvec.knl", []byte(`kernel matvec
+domain [n] -> { [i, j] : 0 <= i < n and 0 <= j < n }
+array a f32 [n, n]
+array x f32 [n]
+array y f32 [n]
+split i 64 i_out i_in
+tag i_out g.0, i_in l.0
+y[i] = sum(j, a[i, j]*x[j])
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := Count(k)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	hs, vals, err := c.HierarchyAt(map[string]int64{"n": 256})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, h := range hs {
+		fmt.Printf("%-34s %-5s %d\n", h.Name, arrayOrAll(h.Array), vals[i])
+	}
+	// Output:
+	// global.footprint.launch.bytes      a     262144
+	// global.footprint.group.bytes       a     262144
+	// global.load.reuse.workitem         a     0
+	// global.footprint.launch.bytes      x     1024
+	// global.footprint.group.bytes       x     4096
+	// global.load.reuse.workitem         x     0
+	// global.footprint.launch.bytes      y     1024
+	// global.footprint.group.bytes       y     1024
+	// global.footprint.launch.bytes      all arrays 264192
+	// global.footprint.group.bytes       all arrays 267264
+	// global.load.reuse.workitem         all arrays 0
+}
+
+// TestHierarchyApproximate checks that an array whose references run
+// under a condition that reads data has its counts marked approximate,
+// and the sums with it, while the others stay exact; its footprint is
+// then the upper bound of every reference running.
+func TestHierarchyApproximate(t *testing.T) {
+	k, err := ParseKernel("cond.knl", []byte(`kernel cond
+domain [n] -> { [i] : 0 <= i < n }
+array a f32 [n]
+array b f32 [n]
+array c f32 [n]
+split i 8 i_out i_in
+tag i_out g.0, i_in l.0
+if a[i] > 0.0f: c[i] = b[i]
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, vals, err := c.HierarchyAt(map[string]int64{"n": 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range hs {
+		// b and c run under the condition on a; the sums hold them.
+		if want := h.Array != "a"; h.Approximate != want {
+			t.Errorf("%s %s: approximate %v, want %v", h.Name, h.Array, h.Approximate, want)
+		}
+		if h.Name == FootprintLaunch && h.Array != "" && vals[i] != 80 {
+			t.Errorf("%s %s = %d, want 80 (20 elements of 4 bytes)", h.Name, h.Array, vals[i])
+		}
+	}
+}

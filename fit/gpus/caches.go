@@ -1,0 +1,46 @@
+package gpus
+
+import "fmt"
+
+// Caches are the capacities of the caches that global memory passes
+// through, which say at what sizes the memory-hierarchy counts of package
+// counts (the distinct bytes a launch or a work-group touches) fit.
+type Caches struct {
+	// L1PerSM is the capacity, in bytes, of the cache near each SM (each
+	// core, on a CPU) that serves global loads: the whole unified L1 and
+	// shared-memory array where the two share one (Fermi, Volta and
+	// later; the shared-memory carve-out takes its part), 0 where global
+	// loads are not cached there (compute capability 1.x and 3.0).
+	L1PerSM int64 `json:"l1_bytes_per_sm"`
+	// L2 is the capacity, in bytes, of the device's L2 cache in all (a
+	// CPU's cores' L2 caches summed), 0 where global memory is not
+	// cached (compute capability 1.x).
+	L2 int64 `json:"l2_bytes"`
+	// L3 is a CPU's last-level cache, in bytes, as its system reports
+	// it; 0 when absent.
+	L3     int64  `json:"l3_bytes,omitempty"`
+	Source string `json:"source"`
+}
+
+// Capacities a device file may give: up to 16 MiB per SM, 4 GiB in all.
+const (
+	maxL1PerSM = 16 << 20
+	maxCache   = 4 << 30
+)
+
+// validate checks the capacities' ranges and that they name their
+// source.
+func (c *Caches) validate() error {
+	for _, f := range []struct {
+		name     string
+		v, limit int64
+	}{{"caches.l1_bytes_per_sm", c.L1PerSM, maxL1PerSM}, {"caches.l2_bytes", c.L2, maxCache}, {"caches.l3_bytes", c.L3, maxCache}} {
+		if f.v < 0 || f.v > f.limit {
+			return fmt.Errorf("%s must be 0 to %d bytes, have %d", f.name, f.limit, f.v)
+		}
+	}
+	if c.Source == "" {
+		return fmt.Errorf("caches.source is empty: say where the capacities come from")
+	}
+	return nil
+}

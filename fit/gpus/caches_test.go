@@ -1,0 +1,71 @@
+package gpus
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestShippedCaches checks the cache capacities of the shipped devices
+// for consistency with their other numbers: a GPU whose L1 and shared
+// memory share one array has at least its shared memory there, and a
+// device that caches global loads in L1 has an L2 too.
+func TestShippedCaches(t *testing.T) {
+	devs, err := Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := 0
+	for _, d := range devs {
+		c := d.Caches
+		if c == nil {
+			continue
+		}
+		with++
+		if d.Kind == "gpu" && c.L1PerSM > 0 && c.L1PerSM < int64(d.Limits.SharedPerSM) {
+			t.Errorf("%s: l1_bytes_per_sm %d is below shared_per_sm %d, which it holds", d.Name, c.L1PerSM, d.Limits.SharedPerSM)
+		}
+		if c.L1PerSM > 0 && c.L2 == 0 {
+			t.Errorf("%s: an L1 of %d bytes and no L2", d.Name, c.L1PerSM)
+		}
+	}
+	for _, name := range []string{"h100-sxm5", "h100-pcie", "h200", "pocl-cpu"} {
+		d, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Caches == nil || d.Caches.L2 == 0 {
+			t.Errorf("%s: no L2 capacity", name)
+		}
+	}
+	if with < 4 {
+		t.Errorf("%d devices give caches", with)
+	}
+}
+
+// TestCachesValidation checks that a capacity out of range or a missing
+// source is refused, naming the field.
+func TestCachesValidation(t *testing.T) {
+	data, err := os.ReadFile("devices/h100-sxm5.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{`"l2_bytes": 52428800`, `"l2_bytes": -1`, "caches.l2_bytes must be 0 to"},
+		{`"l1_bytes_per_sm": 262144`, `"l1_bytes_per_sm": 1073741824`, "caches.l1_bytes_per_sm must be 0 to"},
+		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l3_bytes": 8589934592`, "caches.l3_bytes must be 0 to"},
+		{`(?s)("l2_bytes": 52428800,\s*"source": )"[^"]*"`, `$1""`, "caches.source is empty"},
+	} {
+		bad := strings.Replace(string(data), c.from, c.to, 1)
+		if strings.HasPrefix(c.from, "(?s)") {
+			bad = regexp.MustCompile(c.from).ReplaceAllString(string(data), c.to)
+		}
+		if bad == string(data) {
+			t.Fatalf("%q not in the file", c.from)
+		}
+		if _, err := Parse("h100-sxm5.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.to, err, c.want)
+		}
+	}
+}
