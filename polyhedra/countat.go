@@ -42,7 +42,7 @@ func CountAt(src string, params map[string]int64, l Limits, max int64) (n int64,
 		}
 		s := &Set{params: bd.params, dims: pc.dims, parts: bounds}
 		var evalErr error
-		err := s.Enumerate(params, func(point []int64) bool {
+		err := s.EnumerateLimits(params, l, func(point []int64) bool {
 			for k, d := range pc.dims {
 				env[d] = point[k]
 			}

@@ -25,6 +25,11 @@ type Limits struct {
 	MaxHeap int64
 }
 
+// PointsPerPiece is the candidate points an enumeration may test per
+// piece of Limits.MaxPieces: a point costs about a thousandth of a piece,
+// so that the default budget (10^7 points) takes seconds, not minutes.
+const PointsPerPiece = 1000
+
 // The defaults of Limits.
 const (
 	DefaultMaxPieces = 10_000
@@ -43,7 +48,7 @@ func (l Limits) withDefaults() Limits {
 
 // BudgetError reports an operation stopped at one of its Limits.
 type BudgetError struct {
-	Limit string // which limit: "pieces" or "heap"
+	Limit string // which limit: "pieces", "heap" or "points"
 	Value int64  // the limit's value
 	Set   string // the set operated on, in isl notation, when known
 }
@@ -53,6 +58,8 @@ func (e *BudgetError) Error() string {
 	switch e.Limit {
 	case "heap":
 		s = fmt.Sprintf("the heap grew past the memory budget of %d MiB", e.Value>>20)
+	case "points":
+		s = fmt.Sprintf("more than %d candidate points to enumerate (the enumeration budget, %d per piece of the piece budget)", e.Value, PointsPerPiece)
 	default:
 		s = fmt.Sprintf("more than %d basic sets (the piece budget) needed", e.Value)
 	}

@@ -49,8 +49,9 @@ doubles a set's basic sets. Without --param that is an error (exit status 2)
 naming the budget and the set. With every parameter given, card counts the
 set with the parameters replaced by their values instead, which is far
 cheaper, and if that too exceeds the budget, or the set exceeded it while
-being parsed, it enumerates the points; it
-then prints only the value, says so on standard error, and --json reports
+being parsed, it enumerates the points, testing at most --max-pieces × 1000
+candidate points (10 million by default, seconds) before it stops with exit
+status 2 naming the budget; it then prints only the value, says so on standard error, and --json reports
 the method ("specialized" or "enumerated" rather than "symbolic") and the
 note.
 
@@ -148,6 +149,9 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 	switch {
 	case err != nil && valued && tooCostly(err):
 		v, method, ferr := cardAt(s, params, lim)
+		if ferr != nil && tooCostly(ferr) {
+			return fmt.Errorf("counting SET: %w; at the given parameters: %w; raise --max-pieces or --max-memory", err, ferr)
+		}
 		if ferr != nil {
 			return fmt.Errorf("counting SET: %w; at the given parameters: %w", err, ferr)
 		}
@@ -271,7 +275,7 @@ func cardAt(s *polyhedra.Set, params map[string]int64, lim polyhedra.Limits) (st
 		return "", "", err
 	}
 	var n int64
-	err = s.Enumerate(params, func([]int64) bool {
+	err = s.EnumerateLimits(params, lim, func([]int64) bool {
 		n++
 		return n <= maxEnumerated
 	})

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -107,7 +108,9 @@ counter's own work limits, the symbolic count stops. Without --param, or
 with --by or --footprint, that is an error (exit status 2) naming the
 budget and the set. With every parameter given, count instead evaluates
 each property at those values by enumerating the points of the kernel's
-sets, which is exact but takes time that grows with the sizes; it then
+sets, which is exact but takes time that grows with the sizes: at most
+--max-pieces × 1000 candidate points in all (10 million by default, seconds),
+past which it stops with exit status 2 naming the budget; it then
 prints the values without expressions, says so on standard error, and
 --json adds the fields method ("enumerated") and note.
 
@@ -310,7 +313,12 @@ func count(w io.Writer, arg string, o countOptions) error {
 // countEnumerated prints the properties of k at o.params, enumerated
 // because the symbolic count stopped with costly.
 func countEnumerated(w io.Writer, k *counts.Kernel, opts counts.Options, o countOptions, costly error) error {
-	values, upper, err := counts.CountAt(k, opts, o.params, maxEnumerated)
+	budget := enumerationBudget(o.limits)
+	values, upper, err := counts.CountAt(k, opts, o.params, budget)
+	if errors.Is(err, counts.ErrTooLarge) {
+		return fmt.Errorf("%w; at the given parameters: %w: more than the enumeration budget of %d candidate points (--max-pieces × %d); raise --max-pieces",
+			costly, err, budget, polyhedra.PointsPerPiece)
+	}
 	if err != nil {
 		return fmt.Errorf("%w; at the given parameters: %w", costly, err)
 	}
@@ -498,4 +506,17 @@ func writeLegend(w io.Writer, properties []string) error {
 		fmt.Fprintf(tw, "  %s\t%s\n", p, counts.Describe(p))
 	}
 	return tw.Flush()
+}
+
+// enumerationBudget is the candidate points a count or card at given
+// parameters may enumerate when the symbolic count stopped: --max-pieces ×
+// polyhedra.PointsPerPiece, as polyhedra's own enumeration takes it.
+func enumerationBudget(l polyhedra.Limits) int64 {
+	if l.MaxPieces <= 0 {
+		l.MaxPieces = polyhedra.DefaultMaxPieces
+	}
+	if l.MaxPieces > math.MaxInt64/polyhedra.PointsPerPiece {
+		return math.MaxInt64
+	}
+	return l.MaxPieces * polyhedra.PointsPerPiece
 }

@@ -1,0 +1,79 @@
+package polyhedra
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Enumeration tests at most MaxPieces × PointsPerPiece candidate points:
+// a set whose bounding box is far larger than itself (a mod constraint
+// keeps one point in 97) stops with a points budget error instead of
+// running for minutes, and within the budget counts what brute force does.
+func TestEnumerateBudget(t *testing.T) {
+	s, err := ParseSet("[n] -> { [a, b, c] : 0 <= a, b, c < n and (a + 2b + 3c) mod 97 = 1 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(n, pieces int64) (int64, error) {
+		var got int64
+		err := s.EnumerateLimits(map[string]int64{"n": n}, Limits{MaxPieces: pieces}, func([]int64) bool {
+			got++
+			return true
+		})
+		return got, err
+	}
+	var be *BudgetError
+	if _, err := count(1000, 1); !errors.As(err, &be) || be.Limit != "points" || be.Value != PointsPerPiece ||
+		!strings.Contains(err.Error(), "enumeration budget") {
+		t.Fatalf("error %v, want the points budget of %d", err, PointsPerPiece)
+	}
+	const n = 30
+	var want int64
+	for a := range n {
+		for b := range n {
+			for c := range n {
+				if (a+2*b+3*c)%97 == 1 {
+					want++
+				}
+			}
+		}
+	}
+	if got, err := count(n, 1000); err != nil || got != want {
+		t.Fatalf("%d points (%v), want %d", got, err, want)
+	}
+}
+
+// A set of more than MaxDims parameters, dimensions and existential
+// variables is refused at its place with the limit (an 800-dimensional
+// set ran out of memory after 76 s).
+func TestMaxDims(t *testing.T) {
+	names := func(prefix string, n int) string {
+		var s []string
+		for i := range n {
+			s = append(s, fmt.Sprintf("%s%d", prefix, i))
+		}
+		return strings.Join(s, ", ")
+	}
+	cases := []string{
+		"{ [" + names("x", 800) + "] : x0 = 0 }",
+		"[" + names("p", 40) + "] -> { [" + names("x", 30) + "] : x0 = p0 }",
+		"{ [" + names("x", 60) + "] : exists (" + names("e", 10) + " : x0 = e0) }",
+	}
+	for _, src := range cases {
+		_, err := ParseSet(src)
+		if se, ok := err.(*SyntaxError); !ok || se.Line != 1 || !strings.Contains(err.Error(), fmt.Sprintf("more than the %d", MaxDims)) {
+			t.Errorf("%s: error %v, want a syntax error naming the limit", Brief(src), err)
+		}
+	}
+	s, err := ParseSet("{ [" + names("x", MaxDims) + "] : " + strings.ReplaceAll(names("x", MaxDims), ",", " = 1 and") + " = 1 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := s.Card(); err != nil {
+		t.Fatal(err)
+	} else if v, err := c.Eval(nil); err != nil || v.Int64() != 1 {
+		t.Fatalf("card %v (%v), want 1", v, err)
+	}
+}
