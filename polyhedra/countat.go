@@ -234,3 +234,21 @@ func divisorErr(n *eBin, b int64, err error) error {
 	}
 	return semErr(n.p, "the divisor is %d, not a positive integer", b)
 }
+
+// ParamNames returns the parameters of the set src, declared or free, as
+// ParseSet would take them, without building its basic sets: it tells a
+// caller whose ParseSetLimits stopped at the budget whether the set can
+// be counted at given values (CountAt) without any.
+func ParamNames(src string) ([]string, error) {
+	ast, err := parseSetAST(src)
+	if err != nil {
+		return nil, err
+	}
+	bd := &builder{params: ast.params}
+	for _, pc := range ast.pieces {
+		if pc.cond != nil {
+			bd.collectParams(pc.cond, pc.dims)
+		}
+	}
+	return bd.params, nil
+}

@@ -126,6 +126,13 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 		return cardEnumerated(w, errw, src, params, asJSON, lim, err)
 	}
 	if err != nil && tooCostly(err) {
+		// A set without parameters has its one value to enumerate;
+		// asking for --param would ask for what it cannot take.
+		if names, perr := polyhedra.ParamNames(src); perr == nil && len(names) == 0 {
+			return cardEnumerated(w, errw, src, params, asJSON, lim, err)
+		}
+	}
+	if err != nil && tooCostly(err) {
 		return fmt.Errorf("SET: %w; raise --max-pieces or --max-memory, or give every parameter with --param to count at those values", err)
 	}
 	if err != nil {
@@ -184,8 +191,11 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 // conditions exceed the budget while it is being parsed.
 func cardEnumerated(w, errw io.Writer, src string, params map[string]int64, asJSON bool, lim polyhedra.Limits, parseErr error) error {
 	n, err := polyhedra.CountAt(src, params, lim, maxEnumerated)
+	if err != nil && tooCostly(err) {
+		return fmt.Errorf("SET: %w; enumerating its points: %w; raise --max-pieces or --max-memory", parseErr, err)
+	}
 	if err != nil {
-		return fmt.Errorf("SET: %w; at the given parameters: %w", parseErr, err)
+		return fmt.Errorf("SET: %w; enumerating its points: %w", parseErr, err)
 	}
 	res := cardResult{Set: src, Value: json.RawMessage(fmt.Sprint(n)), Method: "enumerated"}
 	res.Note = fmt.Sprintf("the symbolic count stopped (%v); the value is that of the set %s", parseErr, methodNote["enumerated"])

@@ -202,3 +202,22 @@ func TestCardComplexity(t *testing.T) {
 		t.Errorf("output %q, want %q", out.String(), want)
 	}
 }
+
+// A set without parameters that exceeds the piece budget while it is
+// parsed is enumerated (it has one value), not sent to --param, which it
+// cannot take: 9^4 points of 0..9 without 1 in four dimensions.
+func TestCardNoParamsPastParsingBudget(t *testing.T) {
+	set := "{ [a, b, c, d] : 0 <= a, b, c, d < 10 and a != 1 and b != 1 and c != 1 and d != 1 }"
+	code, out := runCard(t, set, "--max-pieces", "12")
+	if code != 0 || out != "value: 6561\n" {
+		t.Errorf("exit %d, output %q, want value: 6561", code, out)
+	}
+	var msg bytes.Buffer
+	saved := stderr
+	stderr = &msg
+	defer func() { stderr = saved }()
+	code, _ = runCard(t, set, "--max-pieces", "4")
+	if code != 2 || strings.Contains(msg.String(), "--param") || !strings.Contains(msg.String(), "raise --max-pieces") {
+		t.Errorf("past the enumeration budget: exit %d, message %q, want 2 naming the budget, not --param", code, msg.String())
+	}
+}
