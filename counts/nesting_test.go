@@ -111,3 +111,11 @@ func TestLogicChainLinear(t *testing.T) {
 		t.Fatalf("bytes for 2000 comparisons %d, for 8000 %d: ratio %.1f, want about 4 (linear), not 16", small, large, ratio)
 	}
 }
+
+// A NUL byte is refused at its place before the source is copied.
+func TestLexRefusesNUL(t *testing.T) {
+	_, err := ParseKernel("nul.knl", []byte("kernel k\nab\x00c\n"), nil)
+	if err == nil || err.Error() != "nul.knl:2:3: a NUL byte: a kernel is a text file" {
+		t.Fatalf("error %v", err)
+	}
+}
