@@ -77,3 +77,17 @@ func TestMaxDims(t *testing.T) {
 		t.Fatalf("card %v (%v), want 1", v, err)
 	}
 }
+
+// CountAt refuses a condition with exists at its place and says what to
+// write instead; the rewritten set counts what brute force does.
+func TestCountAtExistsRefusedWithRewrite(t *testing.T) {
+	params := map[string]int64{"n": 10}
+	_, err := CountAt("[n] -> { [a, b] : 0 <= a, b < n and exists (e : a = 2e) and a != 1 and b != 3 }", params, Limits{}, 1e6)
+	if err == nil || !strings.Contains(err.Error(), "1:37") || !strings.Contains(err.Error(), "i mod 2 = 0") {
+		t.Fatalf("error %v, want the place and the rewrite", err)
+	}
+	n, err := CountAt("[n] -> { [a, b] : 0 <= a, b < n and a mod 2 = 0 and a != 1 and b != 3 }", params, Limits{}, 1e6)
+	if err != nil || n != 5*9 {
+		t.Fatalf("%d points (%v), want 45 (a even, b not 3)", n, err)
+	}
+}
