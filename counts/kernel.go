@@ -31,6 +31,7 @@ type Kernel struct {
 type Const struct {
 	Name  string
 	Value int64
+	Pos   Pos // the name in its declaration
 }
 
 // Domain is one "domain" statement: a set of inames in isl notation. Its

@@ -202,7 +202,7 @@ func (b *builder) constStmt(c *cursor) {
 		v = o
 	}
 	b.constVals[name.text] = v
-	b.consts = append(b.consts, Const{name.text, v})
+	b.consts = append(b.consts, Const{name.text, v, name.pos})
 }
 
 func (b *builder) arrayStmt(c *cursor, kw string) {
