@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Enumeration tests at most MaxPieces × PointsPerPiece candidate points:
+// Enumeration tests at most MaxPoints candidate points:
 // a set whose bounding box is far larger than itself (a mod constraint
 // keeps one point in 97) stops with a points budget error instead of
 // running for minutes, and within the budget counts what brute force does.
@@ -16,18 +16,18 @@ func TestEnumerateBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	count := func(n, pieces int64) (int64, error) {
+	count := func(n, points int64) (int64, error) {
 		var got int64
-		err := s.EnumerateLimits(map[string]int64{"n": n}, Limits{MaxPieces: pieces}, func([]int64) bool {
+		err := s.EnumerateLimits(map[string]int64{"n": n}, Limits{MaxPoints: points}, func([]int64) bool {
 			got++
 			return true
 		})
 		return got, err
 	}
 	var be *BudgetError
-	if _, err := count(1000, 1); !errors.As(err, &be) || be.Limit != "points" || be.Value != PointsPerPiece ||
+	if _, err := count(1000, 0); !errors.As(err, &be) || be.Limit != "points" || be.Value != DefaultMaxPoints ||
 		!strings.Contains(err.Error(), "enumeration budget") {
-		t.Fatalf("error %v, want the points budget of %d", err, PointsPerPiece)
+		t.Fatalf("error %v, want the default points budget of %d", err, DefaultMaxPoints)
 	}
 	const n = 30
 	var want int64
@@ -40,7 +40,7 @@ func TestEnumerateBudget(t *testing.T) {
 			}
 		}
 	}
-	if got, err := count(n, 1000); err != nil || got != want {
+	if got, err := count(n, n*n*n); err != nil || got != want {
 		t.Fatalf("%d points (%v), want %d", got, err, want)
 	}
 }

@@ -14,16 +14,13 @@ func (s *Set) Enumerate(params map[string]int64, visit func(point []int64) bool)
 	return s.EnumerateLimits(params, Limits{}, visit)
 }
 
-// EnumerateLimits is Enumerate within l: past MaxPieces × PointsPerPiece
-// candidate points (those of the bounding shadows, which may be far more
-// than the set's own) it fails with a *BudgetError.
+// EnumerateLimits is Enumerate within l: past l.MaxPoints candidate
+// points (those of the bounding shadows, which may be far more than the
+// set's own) it fails with a *BudgetError.
 func (s *Set) EnumerateLimits(params map[string]int64, l Limits, visit func(point []int64) bool) (err error) {
 	defer catch(&err, "enumerating set")
 	l = l.withDefaults()
-	steps := &enumBudget{max: l.MaxPieces * PointsPerPiece}
-	if steps.max/PointsPerPiece != l.MaxPieces {
-		steps.max = 1<<63 - 1
-	}
+	steps := &enumBudget{max: l.MaxPoints}
 	vals, err := paramValues(s.params, params)
 	if err != nil {
 		return err

@@ -23,17 +23,17 @@ type Limits struct {
 	// is the whole process's, so a program that holds much memory of its
 	// own should raise it.
 	MaxHeap int64
+	// MaxPoints bounds the candidate points an enumeration tests (the
+	// points of the bounding shadows, which may be far more than the
+	// set's own); 0 means DefaultMaxPoints, seconds of work.
+	MaxPoints int64
 }
-
-// PointsPerPiece is the candidate points an enumeration may test per
-// piece of Limits.MaxPieces: a point costs about a thousandth of a piece,
-// so that the default budget (10^7 points) takes seconds, not minutes.
-const PointsPerPiece = 1000
 
 // The defaults of Limits.
 const (
 	DefaultMaxPieces = 10_000
 	DefaultMaxHeap   = 4 << 30
+	DefaultMaxPoints = 10_000_000
 )
 
 func (l Limits) withDefaults() Limits {
@@ -42,6 +42,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxHeap <= 0 {
 		l.MaxHeap = DefaultMaxHeap
+	}
+	if l.MaxPoints <= 0 {
+		l.MaxPoints = DefaultMaxPoints
 	}
 	return l
 }
@@ -59,7 +62,7 @@ func (e *BudgetError) Error() string {
 	case "heap":
 		s = fmt.Sprintf("the heap grew past the memory budget of %d MiB", e.Value>>20)
 	case "points":
-		s = fmt.Sprintf("more than %d candidate points to enumerate (the enumeration budget, %d per piece of the piece budget)", e.Value, PointsPerPiece)
+		s = fmt.Sprintf("more than %d candidate points to enumerate (the enumeration budget)", e.Value)
 	default:
 		s = fmt.Sprintf("more than %d basic sets (the piece budget) needed", e.Value)
 	}

@@ -106,7 +106,7 @@ func TestCardCommandErrors(t *testing.T) {
 // resetCardFlags sets the flags of uniperf card to their defaults.
 func resetCardFlags() {
 	cardParams, cardJSON = nil, false
-	cardMaxPieces, cardMaxMemory = polyhedra.DefaultMaxPieces, polyhedra.DefaultMaxHeap>>20
+	cardMaxPieces, cardMaxMemory, cardMaxPoints = polyhedra.DefaultMaxPieces, polyhedra.DefaultMaxHeap>>20, polyhedra.DefaultMaxPoints
 }
 
 // paramFlags extracts the --param values from an argument list.
@@ -208,7 +208,7 @@ func TestCardComplexity(t *testing.T) {
 // cannot take: 9^4 points of 0..9 without 1 in four dimensions.
 func TestCardNoParamsPastParsingBudget(t *testing.T) {
 	set := "{ [a, b, c, d] : 0 <= a, b, c, d < 10 and a != 1 and b != 1 and c != 1 and d != 1 }"
-	code, out := runCard(t, set, "--max-pieces", "12")
+	code, out := runCard(t, set, "--max-pieces", "4")
 	if code != 0 || out != "value: 6561\n" {
 		t.Errorf("exit %d, output %q, want value: 6561", code, out)
 	}
@@ -216,8 +216,8 @@ func TestCardNoParamsPastParsingBudget(t *testing.T) {
 	saved := stderr
 	stderr = &msg
 	defer func() { stderr = saved }()
-	code, _ = runCard(t, set, "--max-pieces", "4")
-	if code != 2 || strings.Contains(msg.String(), "--param") || !strings.Contains(msg.String(), "raise --max-pieces") {
+	code, _ = runCard(t, set, "--max-pieces", "4", "--max-points", "1000")
+	if code != 2 || strings.Contains(msg.String(), "--param") || !strings.Contains(msg.String(), "--max-points") {
 		t.Errorf("past the enumeration budget: exit %d, message %q, want 2 naming the budget, not --param", code, msg.String())
 	}
 }

@@ -451,8 +451,8 @@ func TestCLIRobustnessBounds(t *testing.T) {
 	box := "{ [" + strings.Join(dims, ", ") + "] : " + strings.Join(dims, " >= 0 and ") + " >= 0 and " + strings.Join(dims, " <= 1 and ") + " <= 1 }"
 	batch = append(batch, []string{"card", box, "--max-pieces", "1"}, []string{"card", box},
 		[]string{"card", "[n] -> { [a, b, c, d, e, f] : 0 <= a < n and 0 <= b <= a and 0 <= c <= b and 0 <= d < n and 0 <= e <= d and 0 <= f <= e and (a + b) mod 7 = 1 and (c + d) mod 11 = 2 and (e + f) mod 13 = 3 }",
-			"--param", "n=1000", "--max-pieces", "50"},
-		[]string{"count", "matmul_tiled", "--max-pieces", "1", "--param", "n=m=ell=100000"})
+			"--param", "n=1000", "--max-pieces", "50", "--max-points", "100000"},
+		[]string{"count", "matmul_tiled", "--max-pieces", "1", "--max-points", "100000", "--param", "n=m=ell=100000"})
 
 	robustFamily(t, "bounds", batch, only(2))
 }
