@@ -40,7 +40,7 @@ func TestEnumerateBudget(t *testing.T) {
 			}
 		}
 	}
-	if got, err := count(n, n*n*n); err != nil || got != want {
+	if got, err := count(n, 2*n*n*n); err != nil || got != want {
 		t.Fatalf("%d points (%v), want %d", got, err, want)
 	}
 }
