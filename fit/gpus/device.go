@@ -135,6 +135,29 @@ func (l Limits) Validate() error {
 	return nil
 }
 
+// ranges lists the limits' integer fields with their bounds. The register
+// fields may be zero only where regs_per_sm is (Validate checks that they
+// are all set when it is not).
+func (l Limits) ranges() []intRange {
+	return []intRange{
+		{"limits.warp_size", l.WarpSize, 1, maxLanes, false},
+		{"limits.max_threads_per_block", l.MaxThreadsPerBlock, 1, maxThreads, false},
+		{"limits.max_threads_per_sm", l.MaxThreadsPerSM, 1, maxThreads, false},
+		{"limits.max_warps_per_sm", l.MaxWarpsPerSM, 1, maxThreads, false},
+		{"limits.max_blocks_per_sm", l.MaxBlocksPerSM, 1, maxThreads, false},
+		{"limits.regs_per_sm", l.RegsPerSM, 1, maxRegs, true},
+		{"limits.max_regs_per_block", l.MaxRegsPerBlock, 1, maxRegs, true},
+		{"limits.max_regs_per_thread", l.MaxRegsPerThread, 1, maxRegsThrd, true},
+		{"limits.reg_alloc_unit", l.RegAllocUnit, 1, maxRegsUnit, true},
+		{"limits.reg_sub_partitions", l.RegSubPartitions, 1, maxLanes, true},
+		{"limits.warp_alloc_granularity", l.WarpAllocGranularity, 1, maxLanes, true},
+		{"limits.shared_per_sm", l.SharedPerSM, 0, maxShared, false},
+		{"limits.max_shared_per_block", l.MaxSharedPerBlock, 0, maxShared, false},
+		{"limits.shared_alloc_unit", l.SharedAllocUnit, 1, maxSharedAU, false},
+		{"limits.shared_reserved_per_block", l.SharedReserved, 0, maxShared, false},
+	}
+}
+
 // HongKim holds the memory-model constants of Hong and Kim's MWP–CWP model
 // (seed 002, Table 1 rows 2, 5–7, 19, 20), in SM cycles.
 type HongKim struct {

@@ -82,6 +82,35 @@ func (d *Device) validate() error {
 	return nil
 }
 
+// checkRanges checks the device's own numbers and every model constant
+// against its range.
+func (d *Device) checkRanges() error {
+	checks := []interface{ check() error }{
+		intRange{"sm_count", d.SMs, 1, maxSMs, false},
+		floatRange{"clock_hz", d.ClockHz, minClockHz, maxClockHz, true},
+		floatRange{"mem_bandwidth_bytes_per_s", d.MemBandwidth, minBytesPS, maxBytesPS, false},
+	}
+	for _, r := range d.Limits.ranges() {
+		checks = append(checks, r)
+	}
+	for _, f := range d.constants() {
+		checks = append(checks, floatRange{f.path, f.v, minConst, maxConst, false})
+	}
+	if r := d.Resios; r != nil {
+		sim := r.Simulation
+		checks = append(checks,
+			intRange{"resios.simulation.compute_units", sim.ComputeUnits, 1, maxSimUnits, true},
+			intRange{"resios.simulation.memory_units", sim.MemoryUnits, 1, maxSimUnits, true},
+			intRange{"resios.simulation.max_sim_warps", sim.MaxSimWarps, 1, maxSimUnits, true})
+	}
+	for _, c := range checks {
+		if err := c.check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // constants lists the model sections' numbers by JSON path.
 func (d *Device) constants() []field {
 	var nums []field
