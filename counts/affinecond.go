@@ -32,21 +32,54 @@ func affineCond(c Expr) (dnf, bool) {
 		}
 		return d.not()
 	case *Logic:
-		x, ok1 := affineCond(c.X)
-		y, ok2 := affineCond(c.Y)
-		if !ok1 || !ok2 {
-			return nil, false
-		}
-		if c.Or {
-			r := append(append(dnf{}, x...), y...)
-			return r, len(r) <= maxDisjuncts
-		}
-		if len(x)*len(y) > maxDisjuncts {
-			return nil, false
-		}
-		return x.and(y), true
+		return affineLogic(c)
 	}
 	return nil, false
+}
+
+// affineLogic is affineCond of a chain of ands or of ors, taken operand by
+// operand; a conjunction of single comparisons grows in place, so that a
+// chain of n is linear in n, not quadratic (nested if blocks make such
+// chains).
+func affineLogic(c *Logic) (dnf, bool) {
+	var r dnf
+	for i, x := range logicOperands(c) {
+		d, ok := affineCond(x)
+		switch {
+		case !ok:
+			return nil, false
+		case i == 0:
+			r = d
+		case c.Or:
+			if r = append(r, d...); len(r) > maxDisjuncts {
+				return nil, false
+			}
+		case len(r) == 1 && len(d) == 1:
+			r[0] = append(r[0], d[0]...) // r is this call's own
+		case len(r)*len(d) > maxDisjuncts:
+			return nil, false
+		default:
+			r = r.and(d)
+		}
+	}
+	return r, true
+}
+
+// logicOperands lists the operands of a chain of the same operator, X op
+// Y op Z in either association, from left to right, without recursion.
+func logicOperands(l *Logic) []Expr {
+	var out []Expr
+	stack := []Expr{l}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if m, ok := e.(*Logic); ok && m.Or == l.Or {
+			stack = append(stack, m.Y, m.X)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // compareSet is the set where d (the difference of the compared values)

@@ -28,7 +28,7 @@ func (b *builder) blockStmt(c *cursor, kw token) {
 		if len(bl.inames) == 0 {
 			c.failAt(kw.pos, "for needs the inames its statements run in: for i, j")
 		}
-		b.blocks = append(b.blocks, bl)
+		b.openBlock(c, bl)
 	case "elif", "else":
 		top := b.openIf(c, kw)
 		if kw.text == "else" {

@@ -145,10 +145,26 @@ func (p *plan) instruction(ins *Instruction) error {
 			static(reduceOp(e).Property(), t, w)
 			return visit(e.Body, inner, w)
 		case *Logic:
-			if err := visit(e.X, red, w); err != nil {
-				return err
+			// Each operand runs where the ones before it did not decide
+			// the result: a chain of n is one pass, not n passes over
+			// ever longer prefixes.
+			ops := logicOperands(e)
+			cur, exact := w, true
+			for i, x := range ops {
+				if err := visit(x, red, cur); err != nil {
+					return err
+				}
+				if i == len(ops)-1 {
+					break
+				}
+				if exact {
+					cur, exact = cur.andEach(ops[i:i+1], e.Or)
+				}
+				if !exact {
+					cur = where{conds: w.conds, upper: true}
+				}
 			}
-			return visit(e.Y, red, w.and(e.X, e.Or))
+			return nil
 		case *Conditional:
 			then, els := w, w
 			if !e.Eager {

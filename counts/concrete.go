@@ -158,14 +158,16 @@ type engine struct {
 	base       []int64 // slot values with the parameters filled in
 	doms       map[string]*cdomain
 	// budget bounds the number of candidate values the enumeration may
-	// try; spending past it aborts with errTooLarge.
+	// try; spending past it aborts with ErrTooLarge.
 	budget int64
 }
 
 func (e *engine) spend() {
 	e.budget--
 	if e.budget < 0 {
-		panic(runError{errorf(e.file, Pos{}, "%v (at %s)", errTooLarge, e.paramString())})
+		err := errorf(e.file, Pos{}, "%v (at %s)", ErrTooLarge, e.paramString())
+		err.Err = ErrTooLarge
+		panic(runError{err})
 	}
 }
 

@@ -27,7 +27,8 @@ type accessCount struct {
 // fallback for a kernel whose symbolic count exceeds Options.Limits. It is
 // exact, and the same evaluation the tests check the symbolic counts
 // against, but its time grows with the sizes; budget bounds the candidate
-// values the enumeration of one set may try. It refuses parameters that
+// values the enumeration of all the sets together may try (past it, an
+// error wrapping ErrTooLarge). It refuses parameters that
 // violate the kernel's assumptions or reach outside an array, as
 // Counted.PropertiesAt and Counted.CheckBounds do, and returns the value
 // of every property that is not zero and the names of those that are
@@ -75,7 +76,7 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 	}
 	card := func(i int) (int64, error) {
 		if b.cards[i] < 0 {
-			n, err := countConcrete(p.sets[i], p.k.File, p.k.Params, params, budget)
+			n, err := countConcreteWithin(p.sets[i], p.k.File, p.k.Params, params, &budget)
 			if err != nil {
 				return 0, err
 			}
@@ -113,7 +114,9 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 				err = add(name, v)
 			}
 			if err != nil {
-				return nil, errorf(p.k.File, Pos{}, "%s: %v", name, err)
+				e := errorf(p.k.File, Pos{}, "%s: %v", name, err)
+				e.Err = err
+				return nil, e
 			}
 		}
 	}

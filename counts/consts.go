@@ -27,7 +27,7 @@ func (b *builder) constStmt(c *cursor, refs []string, text string) {
 		c.expected("an integer value")
 	}
 	v := c.constValue(c.parseExpr(), name.text)
-	cst := Const{Name: name.text, Value: v}
+	cst := Const{Name: name.text, Value: v, Pos: name.pos}
 	if len(refs) > 0 {
 		cst.Expr = text
 	}

@@ -12,6 +12,8 @@ type cursor struct {
 	// products lets a product of two non-constants through, as an
 	// array extent n*n may be; the domain language has none.
 	products bool
+	// depth is the nesting of the expression being read (see enter).
+	depth int
 }
 
 type bailout struct{ err *Error }

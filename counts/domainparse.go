@@ -104,6 +104,8 @@ func (c *cursor) checkSize(pos Pos, d dnf) {
 // if what follows the ')' shows it was arithmetic.
 func (c *cursor) parseBoolAtom() dnf {
 	t := c.peek()
+	c.enter(t.pos)
+	defer c.leave()
 	if t.isWord("exists") {
 		c.failAt(t.pos, "exists is not supported in kernel domains")
 	}
@@ -364,6 +366,8 @@ func (r rat) over(c *cursor, pos Pos, d1, d2 int64) rat {
 }
 
 func (c *cursor) parseRUnary() rat {
+	c.enter(c.peek().pos)
+	defer c.leave()
 	if t := c.peek(); t.is("-") {
 		c.next()
 		r := c.parseRUnary()

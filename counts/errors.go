@@ -43,8 +43,10 @@ func errorf(file string, pos Pos, format string, args ...any) *Error {
 	return &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
 
-// errTooLarge aborts an enumeration that exceeds the engine's budget.
-var errTooLarge = errors.New("the domain is too large to enumerate")
+// ErrTooLarge aborts an enumeration (CountAt, Run) that exceeds its
+// budget of candidate values; the error that wraps it names the
+// parameters.
+var ErrTooLarge = errors.New("the domain is too large to enumerate")
 
 // ErrNotWeighable is returned by Counted.Weighted for kernels whose
 // properties cannot be folded into one sum: those with accesses whose

@@ -94,6 +94,8 @@ func (c *cursor) parseExpr() rexpr {
 		return x
 	}
 	c.next()
+	c.enter(t.pos)
+	defer c.leave()
 	cond := c.parseOrExpr()
 	if !c.acceptWord("else") {
 		c.expected("'else' of the conditional expression THEN if COND else ELSE")
@@ -122,6 +124,8 @@ func (c *cursor) parseAndExpr() rexpr {
 func (c *cursor) parseNotExpr() rexpr {
 	if t := c.peek(); t.isWord("not") {
 		c.next()
+		c.enter(t.pos)
+		defer c.leave()
 		return &rUnary{"not", c.parseNotExpr(), t.pos}
 	}
 	x := c.parseBinary(0)
@@ -160,6 +164,8 @@ func (c *cursor) parseBinary(level int) rexpr {
 }
 
 func (c *cursor) parseUnary() rexpr {
+	c.enter(c.peek().pos)
+	defer c.leave()
 	if t := c.peek(); t.is("-") {
 		c.next()
 		return &rNeg{c.parseUnary(), t.pos}

@@ -34,6 +34,7 @@ type Const struct {
 	Name  string
 	Value int64
 	Expr  string
+	Pos   Pos // the name in its declaration
 }
 
 // Domain is one "domain" statement: a set of inames in isl notation. Its

@@ -370,7 +370,7 @@ func (b *builder) instructionStmt(c *cursor, pred rexpr) {
 func (b *builder) ifStmt(c *cursor, kw token) {
 	cond := c.parseExpr()
 	if c.atEnd() {
-		b.blocks = append(b.blocks, block{kw: kw, conds: []rexpr{cond}})
+		b.openBlock(c, block{kw: kw, conds: []rexpr{cond}})
 		return
 	}
 	if !c.accept(":") {

@@ -94,11 +94,18 @@ func (u *uset) vars() []string {
 // countConcrete counts the points of u at concrete parameter values by
 // enumeration, spending at most budget candidate values.
 func countConcrete(u *uset, file string, paramNames []string, params map[string]int64, budget int64) (n int64, err error) {
+	return countConcreteWithin(u, file, paramNames, params, &budget)
+}
+
+// countConcreteWithin is countConcrete spending from *left, which it
+// leaves at what remains: several sets share one budget.
+func countConcreteWithin(u *uset, file string, paramNames []string, params map[string]int64, left *int64) (n int64, err error) {
 	defer recoverRun(&err)
-	q, err := u.query(file, paramNames, params, budget)
+	q, err := u.query(file, paramNames, params, *left)
 	if err != nil {
 		return 0, err
 	}
+	defer func() { *left = q.e.budget }()
 	q.each(slices.Clone(q.e.base), func() { n++ })
 	return n, nil
 }

@@ -29,12 +29,23 @@ func (w where) and(c Expr, negate bool) where {
 		return w.and(c.X, !negate)
 	case *Logic:
 		if c.Or == negate { // X and Y, or not (X or Y)
-			if n := w.and(c.X, negate).and(c.Y, negate); n.disjuncts() <= maxDisjuncts {
+			if n, ok := w.andEach(logicOperands(c), negate); ok {
 				return n
 			}
 		}
 	}
 	return where{conds: w.conds, upper: true}
+}
+
+// andEach narrows w by each condition in turn (or by each negation), or
+// returns false once the intersection exceeds maxDisjuncts.
+func (w where) andEach(cs []Expr, negate bool) (where, bool) {
+	for _, c := range cs {
+		if w = w.and(c, negate); w.disjuncts() > maxDisjuncts {
+			return w, false
+		}
+	}
+	return w, true
 }
 
 // disjuncts is the number of disjuncts of the intersection of w's

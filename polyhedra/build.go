@@ -53,6 +53,9 @@ func ParseSetLimits(src string, l Limits) (s *Set, err error) {
 		}
 	}
 	for _, pc := range ast.pieces {
+		if n := len(bd.params) + len(pc.dims); n > MaxDims {
+			return nil, dimsError(pc.p, n, "parameters and dimensions")
+		}
 		parts := []*bset{newBset(len(bd.params), len(pc.dims))}
 		if pc.cond != nil {
 			parts, err = bd.formula(pc.cond, pc.dims)
@@ -64,6 +67,17 @@ func ParseSetLimits(src string, l Limits) (s *Set, err error) {
 	}
 	s.parts = cleanParts(s.parts)
 	return s, nil
+}
+
+// MaxDims bounds the parameters, dimensions and existential variables of
+// a set. Counting eliminates dimensions one by one, and the work of each
+// elimination grows with the constraints the earlier ones made, so a set
+// of hundreds of dimensions ran for minutes and out of memory whatever the
+// budgets; loop nests have a few dozen.
+const MaxDims = 64
+
+func dimsError(p pos, n int, what string) error {
+	return &SyntaxError{p.line, p.col, fmt.Sprintf("the set has %d %s, more than the %d that can be counted: project dimensions out or split the set", n, what, MaxDims)}
 }
 
 // builder turns a syntax tree into basic sets over the parameters and a
@@ -140,6 +154,9 @@ func (bd *builder) formula(f fNode, scope []string) ([]*bset, error) {
 		return complementParts(x, np, nd, bd.work), nil
 	case *fExists:
 		inner := append(slices.Clone(scope), n.vars...)
+		if np+len(inner) > MaxDims {
+			return nil, dimsError(n.p, np+len(inner), "parameters, dimensions and existential variables")
+		}
 		body, err := bd.formula(n.body, inner)
 		if err != nil {
 			return nil, err

@@ -42,7 +42,7 @@ func CountAt(src string, params map[string]int64, l Limits, max int64) (n int64,
 		}
 		s := &Set{params: bd.params, dims: pc.dims, parts: bounds}
 		var evalErr error
-		err := s.Enumerate(params, func(point []int64) bool {
+		err := s.EnumerateLimits(params, l, func(point []int64) bool {
 			for k, d := range pc.dims {
 				env[d] = point[k]
 			}
@@ -233,4 +233,22 @@ func divisorErr(n *eBin, b int64, err error) error {
 		return err
 	}
 	return semErr(n.p, "the divisor is %d, not a positive integer", b)
+}
+
+// ParamNames returns the parameters of the set src, declared or free, as
+// ParseSet would take them, without building its basic sets: it tells a
+// caller whose ParseSetLimits stopped at the budget whether the set can
+// be counted at given values (CountAt) without any.
+func ParamNames(src string) ([]string, error) {
+	ast, err := parseSetAST(src)
+	if err != nil {
+		return nil, err
+	}
+	bd := &builder{params: ast.params}
+	for _, pc := range ast.pieces {
+		if pc.cond != nil {
+			bd.collectParams(pc.cond, pc.dims)
+		}
+	}
+	return bd.params, nil
 }

@@ -11,7 +11,16 @@ import (
 // it. Enumeration stops when visit returns false. A missing parameter or
 // a dimension without bounds at these values is an error.
 func (s *Set) Enumerate(params map[string]int64, visit func(point []int64) bool) (err error) {
+	return s.EnumerateLimits(params, Limits{}, visit)
+}
+
+// EnumerateLimits is Enumerate within l: past l.MaxPoints candidate
+// points (those of the bounding shadows, which may be far more than the
+// set's own) it fails with a *BudgetError.
+func (s *Set) EnumerateLimits(params map[string]int64, l Limits, visit func(point []int64) bool) (err error) {
 	defer catch(&err, "enumerating set")
+	l = l.withDefaults()
+	steps := &enumBudget{max: l.MaxPoints}
 	vals, err := paramValues(s.params, params)
 	if err != nil {
 		return err
@@ -28,7 +37,7 @@ func (s *Set) Enumerate(params map[string]int64, visit func(point []int64) bool)
 		if !b.normalize() {
 			continue
 		}
-		e := &enumerator{b: b, earlier: done, point: point, dims: s.dims, visit: visit}
+		e := &enumerator{b: b, earlier: done, point: point, dims: s.dims, visit: visit, steps: steps}
 		more, err := e.start()
 		if err != nil || !more {
 			return err
@@ -49,6 +58,22 @@ type enumerator struct {
 	dims    []string
 	visit   func([]int64) bool
 	shadows []shadow // shadows[k] constrains dimensions 0..k
+	steps   *enumBudget
+	cols    []int64 // contains's buffer
+}
+
+// enumBudget counts the candidate points of an enumeration; nil is no
+// budget (an internal enumeration that bounds its sets itself).
+type enumBudget struct{ used, max int64 }
+
+func (b *enumBudget) charge() error {
+	if b == nil {
+		return nil
+	}
+	if b.used++; b.used > b.max {
+		return &BudgetError{Limit: "points", Value: b.max}
+	}
+	return nil
 }
 
 type shadow struct{ eqs, ineqs [][]int64 }
@@ -87,6 +112,9 @@ func (e *enumerator) run(k int) (bool, error) {
 		return false, err
 	}
 	for v := lo; v <= hi; v++ {
+		if err := e.steps.charge(); err != nil {
+			return false, err
+		}
 		e.point[k] = v
 		if more, err := e.run(k + 1); !more || err != nil {
 			return false, err
@@ -96,23 +124,25 @@ func (e *enumerator) run(k int) (bool, error) {
 }
 
 func (e *enumerator) leaf() bool {
-	if !containsPoint(e.b, e.point) {
+	if !e.contains(e.b) {
 		return true
 	}
 	for _, o := range e.earlier {
-		if containsPoint(o, e.point) {
+		if e.contains(o) {
 			return true
 		}
 	}
 	return e.visit(e.point)
 }
 
-// containsPoint reports whether a parameter-free bset contains the point.
-func containsPoint(b *bset, point []int64) bool {
-	cols := make([]int64, b.width())
-	cols[0] = 1
-	copy(cols[1:], point)
-	return b.holds(cols)
+// contains reports whether a parameter-free bset contains the point.
+func (e *enumerator) contains(b *bset) bool {
+	w := b.width()
+	e.cols = slices.Grow(e.cols[:0], w)[:w]
+	clear(e.cols)
+	e.cols[0] = 1
+	copy(e.cols[1:], e.point)
+	return b.holds(e.cols)
 }
 
 // bounds returns the range of dimension k given the values of 0..k-1; an

@@ -28,5 +28,7 @@ var (
 
 	// errExists is a condition with exists that CountAt was asked to
 	// test point by point.
-	errExists = errors.New("a condition with exists cannot be tested point by point")
+	errExists = errors.New("a condition with exists cannot be tested point by point in the enumeration: " +
+		"write it without exists (exists e : i = 2e is i mod 2 = 0, exists e : 4e <= i <= 4e + 1 is i mod 4 <= 1), " +
+		"or raise --max-pieces so that the set is counted symbolically")
 )

@@ -23,12 +23,17 @@ type Limits struct {
 	// is the whole process's, so a program that holds much memory of its
 	// own should raise it.
 	MaxHeap int64
+	// MaxPoints bounds the candidate points an enumeration tests (the
+	// points of the bounding shadows, which may be far more than the
+	// set's own); 0 means DefaultMaxPoints, seconds of work.
+	MaxPoints int64
 }
 
 // The defaults of Limits.
 const (
 	DefaultMaxPieces = 10_000
 	DefaultMaxHeap   = 4 << 30
+	DefaultMaxPoints = 10_000_000
 )
 
 func (l Limits) withDefaults() Limits {
@@ -38,12 +43,15 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxHeap <= 0 {
 		l.MaxHeap = DefaultMaxHeap
 	}
+	if l.MaxPoints <= 0 {
+		l.MaxPoints = DefaultMaxPoints
+	}
 	return l
 }
 
 // BudgetError reports an operation stopped at one of its Limits.
 type BudgetError struct {
-	Limit string // which limit: "pieces" or "heap"
+	Limit string // which limit: "pieces", "heap" or "points"
 	Value int64  // the limit's value
 	Set   string // the set operated on, in isl notation, when known
 }
@@ -53,6 +61,8 @@ func (e *BudgetError) Error() string {
 	switch e.Limit {
 	case "heap":
 		s = fmt.Sprintf("the heap grew past the memory budget of %d MiB", e.Value>>20)
+	case "points":
+		s = fmt.Sprintf("more than %d candidate points to enumerate (the enumeration budget)", e.Value)
 	default:
 		s = fmt.Sprintf("more than %d basic sets (the piece budget) needed", e.Value)
 	}

@@ -106,7 +106,26 @@ func isKeyword(s string) bool {
 type parser struct {
 	toks []token
 	i    int
+	// depth is the nesting of the formula or expression being read.
+	depth int
 }
+
+// maxNesting bounds how deeply a set's formulas and expressions nest
+// (parentheses, not, exists, unary minus, floor, min, max): every pass
+// over the syntax tree recurses, so unbounded nesting meant unbounded
+// stack. Written sets nest a few levels.
+const maxNesting = 256
+
+// enter counts one more level of nesting at t, or refuses it past
+// maxNesting; leave undoes it.
+func (p *parser) enter(t token) error {
+	if p.depth++; p.depth > maxNesting {
+		return p.errorf(t, "formula or expression nested more than %d levels deep", maxNesting)
+	}
+	return nil
+}
+
+func (p *parser) leave() { p.depth-- }
 
 func (p *parser) peek() token { return p.toks[p.i] }
 func (p *parser) next() token {
@@ -280,6 +299,10 @@ func (p *parser) conj() (fNode, error) {
 
 func (p *parser) unary() (fNode, error) {
 	t := p.peek()
+	defer p.leave()
+	if err := p.enter(t); err != nil {
+		return nil, err
+	}
 	switch {
 	case p.is("not") || p.is("!"):
 		p.next()
@@ -448,6 +471,10 @@ func (p *parser) term() (eNode, error) {
 
 func (p *parser) factor() (eNode, error) {
 	t := p.next()
+	defer p.leave()
+	if err := p.enter(t); err != nil {
+		return nil, err
+	}
 	switch {
 	case t.kind == tInt:
 		return &eNum{tokPos(t), t.val}, nil

@@ -21,6 +21,7 @@ var (
 	cardJSON      bool
 	cardMaxPieces int64
 	cardMaxMemory int64
+	cardMaxPoints int64
 )
 
 var cardCmd = &cobra.Command{
@@ -49,8 +50,9 @@ doubles a set's basic sets. Without --param that is an error (exit status 2)
 naming the budget and the set. With every parameter given, card counts the
 set with the parameters replaced by their values instead, which is far
 cheaper, and if that too exceeds the budget, or the set exceeded it while
-being parsed, it enumerates the points; it
-then prints only the value, says so on standard error, and --json reports
+being parsed, it enumerates the points, testing at most --max-points
+candidate points (10 million by default, seconds) before it stops with exit
+status 2 naming the budget; it then prints only the value, says so on standard error, and --json reports
 the method ("specialized" or "enumerated" rather than "symbolic") and the
 note.
 
@@ -72,7 +74,7 @@ past its budget (without --param).`,
 		if err != nil {
 			return err
 		}
-		lim, err := budgetLimits(cardMaxPieces, cardMaxMemory)
+		lim, err := budgetLimits(cardMaxPieces, cardMaxMemory, cardMaxPoints)
 		if err != nil {
 			return err
 		}
@@ -85,6 +87,8 @@ func init() {
 	cardCmd.Flags().BoolVar(&cardJSON, "json", false, "print one JSON object")
 	cardCmd.Flags().Int64Var(&cardMaxPieces, "max-pieces", polyhedra.DefaultMaxPieces,
 		"most basic sets (chambers, residue classes, pieces) one count may create")
+	cardCmd.Flags().Int64Var(&cardMaxPoints, "max-points", polyhedra.DefaultMaxPoints,
+		"most candidate points the enumeration at given parameters may test")
 	cardCmd.Flags().Int64Var(&cardMaxMemory, "max-memory", polyhedra.DefaultMaxHeap>>20,
 		"most memory, in MiB, a count may take")
 	rootCmd.AddCommand(cardCmd)
@@ -92,7 +96,7 @@ func init() {
 
 // budgetLimits checks the values of --max-pieces and --max-memory (MiB)
 // and returns them as limits.
-func budgetLimits(pieces, mib int64) (polyhedra.Limits, error) {
+func budgetLimits(pieces, mib, points int64) (polyhedra.Limits, error) {
 	// 0 and negative values would mean the defaults inside polyhedra.
 	if pieces <= 0 {
 		return polyhedra.Limits{}, fmt.Errorf("--max-pieces %d: want a positive number of basic sets", pieces)
@@ -100,7 +104,10 @@ func budgetLimits(pieces, mib int64) (polyhedra.Limits, error) {
 	if mib <= 0 || mib > math.MaxInt64>>20 {
 		return polyhedra.Limits{}, fmt.Errorf("--max-memory %d: want a positive number of MiB", mib)
 	}
-	return polyhedra.Limits{MaxPieces: pieces, MaxHeap: mib << 20}, nil
+	if points <= 0 {
+		return polyhedra.Limits{}, fmt.Errorf("--max-points %d: want a positive number of candidate points", points)
+	}
+	return polyhedra.Limits{MaxPieces: pieces, MaxHeap: mib << 20, MaxPoints: points}, nil
 }
 
 // cardResult is the JSON output of uniperf card.
@@ -123,6 +130,13 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 	s, err := polyhedra.ParseSetLimits(src, lim)
 	if err != nil && len(params) > 0 && tooCostly(err) {
 		return cardEnumerated(w, errw, src, params, asJSON, lim, err)
+	}
+	if err != nil && tooCostly(err) {
+		// A set without parameters has its one value to enumerate;
+		// asking for --param would ask for what it cannot take.
+		if names, perr := polyhedra.ParamNames(src); perr == nil && len(names) == 0 {
+			return cardEnumerated(w, errw, src, params, asJSON, lim, err)
+		}
 	}
 	if err != nil && tooCostly(err) {
 		return fmt.Errorf("SET: %w; raise --max-pieces or --max-memory, or give every parameter with --param to count at those values", err)
@@ -148,6 +162,9 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 	switch {
 	case err != nil && valued && tooCostly(err):
 		v, method, ferr := cardAt(s, params, lim)
+		if ferr != nil && tooCostly(ferr) {
+			return fmt.Errorf("counting SET: %w; at the given parameters: %w; raise --max-pieces, --max-memory or --max-points", err, ferr)
+		}
 		if ferr != nil {
 			return fmt.Errorf("counting SET: %w; at the given parameters: %w", err, ferr)
 		}
@@ -180,8 +197,11 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 // conditions exceed the budget while it is being parsed.
 func cardEnumerated(w, errw io.Writer, src string, params map[string]int64, asJSON bool, lim polyhedra.Limits, parseErr error) error {
 	n, err := polyhedra.CountAt(src, params, lim, maxEnumerated)
+	if err != nil && tooCostly(err) {
+		return fmt.Errorf("SET: %w; enumerating its points: %w; raise --max-pieces, --max-memory or --max-points", parseErr, err)
+	}
 	if err != nil {
-		return fmt.Errorf("SET: %w; at the given parameters: %w", parseErr, err)
+		return fmt.Errorf("SET: %w; enumerating its points: %w", parseErr, err)
 	}
 	res := cardResult{Set: src, Value: json.RawMessage(fmt.Sprint(n)), Method: "enumerated"}
 	res.Note = fmt.Sprintf("the symbolic count stopped (%v); the value is that of the set %s", parseErr, methodNote["enumerated"])
@@ -271,7 +291,7 @@ func cardAt(s *polyhedra.Set, params map[string]int64, lim polyhedra.Limits) (st
 		return "", "", err
 	}
 	var n int64
-	err = s.Enumerate(params, func([]int64) bool {
+	err = s.EnumerateLimits(params, lim, func([]int64) bool {
 		n++
 		return n <= maxEnumerated
 	})

@@ -106,7 +106,7 @@ func TestCardCommandErrors(t *testing.T) {
 // resetCardFlags sets the flags of uniperf card to their defaults.
 func resetCardFlags() {
 	cardParams, cardJSON = nil, false
-	cardMaxPieces, cardMaxMemory = polyhedra.DefaultMaxPieces, polyhedra.DefaultMaxHeap>>20
+	cardMaxPieces, cardMaxMemory, cardMaxPoints = polyhedra.DefaultMaxPieces, polyhedra.DefaultMaxHeap>>20, polyhedra.DefaultMaxPoints
 }
 
 // paramFlags extracts the --param values from an argument list.
@@ -200,5 +200,24 @@ func TestCardComplexity(t *testing.T) {
 	}
 	if want := fmt.Sprintf("value at n=3 m=2: %d\n", bruteIssue13(3, 2)); out.String() != want {
 		t.Errorf("output %q, want %q", out.String(), want)
+	}
+}
+
+// A set without parameters that exceeds the piece budget while it is
+// parsed is enumerated (it has one value), not sent to --param, which it
+// cannot take: 9^4 points of 0..9 without 1 in four dimensions.
+func TestCardNoParamsPastParsingBudget(t *testing.T) {
+	set := "{ [a, b, c, d] : 0 <= a, b, c, d < 10 and a != 1 and b != 1 and c != 1 and d != 1 }"
+	code, out := runCard(t, set, "--max-pieces", "4")
+	if code != 0 || out != "value: 6561\n" {
+		t.Errorf("exit %d, output %q, want value: 6561", code, out)
+	}
+	var msg bytes.Buffer
+	saved := stderr
+	stderr = &msg
+	defer func() { stderr = saved }()
+	code, _ = runCard(t, set, "--max-pieces", "4", "--max-points", "1000")
+	if code != 2 || strings.Contains(msg.String(), "--param") || !strings.Contains(msg.String(), "--max-points") {
+		t.Errorf("past the enumeration budget: exit %d, message %q, want 2 naming the budget, not --param", code, msg.String())
 	}
 }

@@ -30,6 +30,7 @@ var (
 	countBanks      int
 	countBankBytes  int
 	countMaxPieces  int64
+	countMaxPoints  int64
 	countMaxMemory  int64
 )
 
@@ -123,7 +124,9 @@ counter's own work limits, the symbolic count stops. Without --param, or
 with --by or --footprint, that is an error (exit status 2) naming the
 budget and the set. With every parameter given, count instead evaluates
 each property at those values by enumerating the points of the kernel's
-sets, which is exact but takes time that grows with the sizes; it then
+sets, which is exact but takes time that grows with the sizes: at most
+--max-points candidate points in all (10 million by default, seconds),
+past which it stops with exit status 2 naming the budget; it then
 prints the values without expressions, says so on standard error, and
 --json adds the fields method ("enumerated") and note.
 
@@ -149,7 +152,7 @@ above).`,
 		if err != nil {
 			return err
 		}
-		lim, err := budgetLimits(countMaxPieces, countMaxMemory)
+		lim, err := budgetLimits(countMaxPieces, countMaxMemory, countMaxPoints)
 		if err != nil {
 			return err
 		}
@@ -171,6 +174,8 @@ func init() {
 	countCmd.Flags().IntVar(&countBankBytes, "bank-bytes", counts.DefaultBankBytes, "bytes per local-memory bank, 1 to 16")
 	countCmd.Flags().Int64Var(&countMaxPieces, "max-pieces", polyhedra.DefaultMaxPieces,
 		"most basic sets (chambers, residue classes, pieces) the count of one set may create")
+	countCmd.Flags().Int64Var(&countMaxPoints, "max-points", polyhedra.DefaultMaxPoints,
+		"most candidate points the enumeration at given parameters may test, all the kernel's sets together")
 	countCmd.Flags().Int64Var(&countMaxMemory, "max-memory", polyhedra.DefaultMaxHeap>>20,
 		"most memory, in MiB, a count may take")
 	rootCmd.AddCommand(countCmd)
@@ -334,7 +339,15 @@ func count(w io.Writer, arg string, o countOptions) error {
 // countEnumerated prints the properties of k at o.params, enumerated
 // because the symbolic count stopped with costly.
 func countEnumerated(w io.Writer, k *counts.Kernel, opts counts.Options, o countOptions, costly error) error {
-	values, upper, err := counts.CountAt(k, opts, o.params, maxEnumerated)
+	budget := o.limits.MaxPoints
+	if budget <= 0 {
+		budget = polyhedra.DefaultMaxPoints
+	}
+	values, upper, err := counts.CountAt(k, opts, o.params, budget)
+	if errors.Is(err, counts.ErrTooLarge) {
+		return fmt.Errorf("%w; at the given parameters: %w: more than the enumeration budget of %d candidate points; raise --max-points",
+			costly, err, budget)
+	}
 	if err != nil {
 		return fmt.Errorf("%w; at the given parameters: %w", costly, err)
 	}

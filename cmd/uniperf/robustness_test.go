@@ -612,3 +612,65 @@ func TestMeasureKilledAndResumed(t *testing.T) {
 	}
 	t.Logf("%d rows, killed at rows %v, resumed to the uninterrupted run's keys", len(got.Rows), at)
 }
+
+// TestCLIRobustnessBounds runs the hostile inputs of issue 45 that crashed
+// the Go runtime or ran unbounded, each made as small as still shows the
+// defect: extreme device-file numbers (a division by zero in occupancy),
+// deep nesting (a stack overflow), huge dimensions and enumerations past
+// their budget (minutes, out of memory). Every one must exit 2 with a
+// message, in a child limited to 4 GB.
+func TestCLIRobustnessBounds(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	var batch [][]string
+
+	// Device files: each limit of a shipped file made extreme.
+	dev, err := os.ReadFile(filepath.Join("..", "..", "fit", "gpus", "devices", "gtx280.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct{ from, to string }{
+		{`"shared_alloc_unit": 512`, `"shared_alloc_unit": 9223372036854775807`},
+		{`"warp_alloc_granularity": 2`, `"warp_alloc_granularity": 9223372036854775807`},
+		{`"warp_alloc_granularity": 2`, `"warp_alloc_granularity": -2`},
+		{`"warp_size": 32`, `"warp_size": 0`},
+		{`"sm_count": 30`, `"sm_count": 1e308`},
+		{`"clock_hz": 1300000000.0`, `"clock_hz": 1e308`},
+		{`"issue_cycles": 4`, `"issue_cycles": 1e308`},
+		{`"reg_alloc_unit": 512`, `"reg_alloc_unit": -9223372036854775808`},
+	} {
+		if !bytes.Contains(dev, []byte(c.from)) {
+			t.Fatalf("gtx280.json lacks %s", c.from)
+		}
+		f := write(fmt.Sprintf("dev%d.json", i), strings.Replace(string(dev), c.from, c.to, 1))
+		batch = append(batch, []string{"blocksize", "global_copy", "--device-file", f, "--param", "n=1048576", "--model", "xu"})
+	}
+
+	// Deep nesting in kernels and sets.
+	const header = "kernel k\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\narray b f32 [n]\n"
+	parens := write("parens.knl", header+"b[i] = "+strings.Repeat("(", 200_000)+"a[i]"+strings.Repeat(")", 200_000)+"\n")
+	ifs := write("ifs.knl", header+"b[i] = "+strings.Repeat("if(i > 0, ", 10_000)+"a[i]"+strings.Repeat(", 0)", 10_000)+"\n")
+	blocks := write("blocks.knl", header+strings.Repeat("if i > 0\n", 5000)+"b[i] = a[i]\n"+strings.Repeat("end\n", 5000))
+	batch = append(batch, []string{"count", parens}, []string{"kernels", "show", parens},
+		[]string{"count", ifs, "--param", "n=10"}, []string{"count", blocks},
+		[]string{"card", "{ [i] : " + strings.Repeat("(", 100_000) + "0 <= i < 3" + strings.Repeat(")", 100_000) + " }"})
+
+	// Huge dimensions and enumerations past their budget.
+	dims := make([]string, 800)
+	for i := range dims {
+		dims[i] = fmt.Sprintf("x%d", i)
+	}
+	box := "{ [" + strings.Join(dims, ", ") + "] : " + strings.Join(dims, " >= 0 and ") + " >= 0 and " + strings.Join(dims, " <= 1 and ") + " <= 1 }"
+	batch = append(batch, []string{"card", box, "--max-pieces", "1"}, []string{"card", box},
+		[]string{"card", "[n] -> { [a, b, c, d, e, f] : 0 <= a < n and 0 <= b <= a and 0 <= c <= b and 0 <= d < n and 0 <= e <= d and 0 <= f <= e and (a + b) mod 7 = 1 and (c + d) mod 11 = 2 and (e + f) mod 13 = 3 }",
+			"--param", "n=1000", "--max-pieces", "50", "--max-points", "100000"},
+		[]string{"count", "matmul_tiled", "--max-pieces", "1", "--max-points", "100000", "--param", "n=m=ell=100000"})
+
+	robustFamily(t, "bounds", batch, only(2))
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -124,9 +125,35 @@ func writeSummary(t *datasets.Table, w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "role\tclass\tkernel\trows")
 	for _, g := range rowGroups(t) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", g.Role, g.Class, g.Kernel, g.Rows)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", displayCell(g.Role), displayCell(g.Class), displayCell(g.Kernel), g.Rows)
 	}
 	return tw.Flush()
+}
+
+// maxCellRunes bounds a cell of the summary: tabwriter pads every row to
+// the widest cell, so one 20 MB class string made the summary of a 21 MB
+// table run out of memory. The CSV, Parquet and JSON outputs keep every
+// string whole.
+const maxCellRunes = 60
+
+// displayCell shortens s past maxCellRunes with an ellipsis and its
+// length, and shows tabs and line breaks, which would break the columns,
+// as spaces.
+func displayCell(s string) string {
+	runes := 0
+	for i := range s {
+		if runes == maxCellRunes {
+			s = fmt.Sprintf("%s… (%d bytes)", s[:i], len(s))
+			break
+		}
+		runes++
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // writeSummaryJSON prints the summary of writeSummary as one JSON object.

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/datasets"
 )
 
 // TestTable checks the summary of the shipped table against the quick
@@ -61,5 +64,29 @@ func TestTable(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// The summary of a table with one 20 MB class string shows the class cut
+// to maxCellRunes with its length, so its size does not grow with the
+// string times the rows (tabwriter padded every row to the widest cell,
+// out of memory); a tab in a kernel name does not break the columns.
+func TestTableSummaryLongCell(t *testing.T) {
+	long := strings.Repeat("é", 10<<20) // 20 MB
+	tab := datasets.Table{}
+	for i := range 1000 {
+		tab.Rows = append(tab.Rows, datasets.Row{Role: "measurement", Class: "c", Kernel: fmt.Sprintf("k%d\tx", i)})
+	}
+	tab.Rows = append(tab.Rows, datasets.Row{Role: "measurement", Class: long, Kernel: "k"})
+	var out bytes.Buffer
+	if err := writeSummary(&tab, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() > 200_000 {
+		t.Fatalf("summary of %d bytes", out.Len())
+	}
+	want := strings.Repeat("é", maxCellRunes) + fmt.Sprintf("… (%d bytes)", len(long))
+	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "k7 x") {
+		t.Fatalf("summary lacks the cut class or the kernel with its tab as a space:\n%s", out.String()[:2000])
 	}
 }

@@ -77,9 +77,9 @@ func TestSparseRefusedUnread(t *testing.T) {
 // that grew after Stat).
 func TestReadAllCapped(t *testing.T) {
 	withMax(t, 4)
-	_, err := readAll("grown", strings.NewReader("12345"))
+	_, err := readAll("grown", strings.NewReader("12345"), 4)
 	refusedAs(t, err, "grown", "5 bytes, more than the 4 bytes")
-	if data, err := readAll("fits", strings.NewReader("1234")); err != nil || string(data) != "1234" {
+	if data, err := readAll("fits", strings.NewReader("1234"), 4); err != nil || string(data) != "1234" {
 		t.Errorf("readAll = %q, %v", data, err)
 	}
 }

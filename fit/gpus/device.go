@@ -106,21 +106,13 @@ type Limits struct {
 	SharedReserved    int `json:"shared_reserved_per_block,omitempty"` // bytes the runtime keeps per block (1 KB from 8.0)
 }
 
-// Validate checks that the limits are complete and consistent.
+// Validate checks that the limits are complete, consistent and within
+// physical ranges (see the package doc), so that the occupancy arithmetic
+// cannot overflow or divide by zero.
 func (l Limits) Validate() error {
-	for _, f := range []struct {
-		name string
-		v    int
-	}{
-		{"warp_size", l.WarpSize},
-		{"max_threads_per_block", l.MaxThreadsPerBlock},
-		{"max_threads_per_sm", l.MaxThreadsPerSM},
-		{"max_warps_per_sm", l.MaxWarpsPerSM},
-		{"max_blocks_per_sm", l.MaxBlocksPerSM},
-		{"shared_alloc_unit", l.SharedAllocUnit},
-	} {
-		if f.v <= 0 {
-			return fmt.Errorf("limits.%s must be positive, have %d", f.name, f.v)
+	for _, r := range l.ranges() {
+		if err := r.check(); err != nil {
+			return err
 		}
 	}
 	// Eq. (3-4): N_MTS = N_W × N_MWS.
@@ -128,36 +120,44 @@ func (l Limits) Validate() error {
 		return fmt.Errorf("limits: max_threads_per_sm %d != warp_size %d × max_warps_per_sm %d",
 			l.MaxThreadsPerSM, l.WarpSize, l.MaxWarpsPerSM)
 	}
-	if l.SharedPerSM < 0 || l.MaxSharedPerBlock < 0 || l.SharedReserved < 0 {
-		return fmt.Errorf("limits: shared memory sizes must not be negative")
-	}
 	if l.MaxSharedPerBlock > l.SharedPerSM {
 		return fmt.Errorf("limits: max_shared_per_block %d exceeds shared_per_sm %d", l.MaxSharedPerBlock, l.SharedPerSM)
-	}
-	if l.RegsPerSM < 0 {
-		return fmt.Errorf("limits.regs_per_sm must not be negative, have %d", l.RegsPerSM)
 	}
 	if l.RegsPerSM == 0 {
 		return nil
 	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{
-		{"max_regs_per_block", l.MaxRegsPerBlock},
-		{"max_regs_per_thread", l.MaxRegsPerThread},
-		{"reg_alloc_unit", l.RegAllocUnit},
-		{"reg_sub_partitions", l.RegSubPartitions},
-		{"warp_alloc_granularity", l.WarpAllocGranularity},
-	} {
-		if f.v <= 0 {
-			return fmt.Errorf("limits.%s must be positive when regs_per_sm is set, have %d", f.name, f.v)
+	for _, r := range l.ranges() {
+		if r.optional && r.v == 0 {
+			return fmt.Errorf("%s must be positive when regs_per_sm is set, have 0", r.path)
 		}
 	}
 	if l.RegAllocGranularity != "warp" && l.RegAllocGranularity != "block" {
 		return fmt.Errorf("limits.reg_alloc_granularity must be \"warp\" or \"block\", have %q", l.RegAllocGranularity)
 	}
 	return nil
+}
+
+// ranges lists the limits' integer fields with their bounds. The register
+// fields may be zero only where regs_per_sm is (Validate checks that they
+// are all set when it is not).
+func (l Limits) ranges() []intRange {
+	return []intRange{
+		{"limits.warp_size", l.WarpSize, 1, maxLanes, false},
+		{"limits.max_threads_per_block", l.MaxThreadsPerBlock, 1, maxThreads, false},
+		{"limits.max_threads_per_sm", l.MaxThreadsPerSM, 1, maxThreads, false},
+		{"limits.max_warps_per_sm", l.MaxWarpsPerSM, 1, maxThreads, false},
+		{"limits.max_blocks_per_sm", l.MaxBlocksPerSM, 1, maxThreads, false},
+		{"limits.regs_per_sm", l.RegsPerSM, 1, maxRegs, true},
+		{"limits.max_regs_per_block", l.MaxRegsPerBlock, 1, maxRegs, true},
+		{"limits.max_regs_per_thread", l.MaxRegsPerThread, 1, maxRegsThrd, true},
+		{"limits.reg_alloc_unit", l.RegAllocUnit, 1, maxRegsUnit, true},
+		{"limits.reg_sub_partitions", l.RegSubPartitions, 1, maxLanes, true},
+		{"limits.warp_alloc_granularity", l.WarpAllocGranularity, 1, maxLanes, true},
+		{"limits.shared_per_sm", l.SharedPerSM, 0, maxShared, false},
+		{"limits.max_shared_per_block", l.MaxSharedPerBlock, 0, maxShared, false},
+		{"limits.shared_alloc_unit", l.SharedAllocUnit, 1, maxSharedAU, false},
+		{"limits.shared_reserved_per_block", l.SharedReserved, 0, maxShared, false},
+	}
 }
 
 // HongKim holds the memory-model constants of Hong and Kim's MWP–CWP model

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"path"
 	"slices"
 	"strings"
@@ -70,12 +69,9 @@ func (d *Device) validate() error {
 		return fmt.Errorf("kind must be \"gpu\" or \"cpu\", have %q", d.Kind)
 	case len(d.Sources) == 0:
 		return errors.New("sources is empty: every device file names where its numbers come from")
-	case d.SMs <= 0:
-		return fmt.Errorf("sm_count must be positive, have %d", d.SMs)
-	case !positive(d.ClockHz):
-		return fmt.Errorf("clock_hz must be positive and finite, have %g", d.ClockHz)
-	case !nonNegative(d.MemBandwidth):
-		return fmt.Errorf("mem_bandwidth_bytes_per_s must be non-negative and finite, have %g", d.MemBandwidth)
+	}
+	if err := d.checkRanges(); err != nil {
+		return err
 	}
 	if err := d.Limits.Validate(); err != nil {
 		return err
@@ -86,16 +82,42 @@ func (d *Device) validate() error {
 		}
 	}
 	if d.Caches != nil {
-		if err := d.Caches.validate(); err != nil {
+		return d.Caches.validate()
+	}
+	return nil
+}
+
+// checkRanges checks the device's own numbers and every model constant
+// against its range.
+func (d *Device) checkRanges() error {
+	checks := []interface{ check() error }{
+		intRange{"sm_count", d.SMs, 1, maxSMs, false},
+		floatRange{"clock_hz", d.ClockHz, minClockHz, maxClockHz, true},
+		floatRange{"mem_bandwidth_bytes_per_s", d.MemBandwidth, minBytesPS, maxBytesPS, false},
+	}
+	for _, r := range d.Limits.ranges() {
+		checks = append(checks, r)
+	}
+	for _, f := range d.constants() {
+		checks = append(checks, floatRange{f.path, f.v, minConst, maxConst, false})
+	}
+	if r := d.Resios; r != nil {
+		sim := r.Simulation
+		checks = append(checks,
+			intRange{"resios.simulation.compute_units", sim.ComputeUnits, 1, maxSimUnits, true},
+			intRange{"resios.simulation.memory_units", sim.MemoryUnits, 1, maxSimUnits, true},
+			intRange{"resios.simulation.max_sim_warps", sim.MaxSimWarps, 1, maxSimUnits, true})
+	}
+	for _, c := range checks {
+		if err := c.check(); err != nil {
 			return err
 		}
 	}
-	return d.validateSections()
+	return nil
 }
 
-// validateSections rejects negative or non-finite model constants; absent
-// (zero) ones are reported only when a model asks for them.
-func (d *Device) validateSections() error {
+// constants lists the model sections' numbers by JSON path.
+func (d *Device) constants() []field {
 	var nums []field
 	if d.HongKim != nil {
 		required, optional := d.HongKim.fields()
@@ -110,16 +132,8 @@ func (d *Device) validateSections() error {
 		required, optional := d.Resios.fields()
 		nums = append(append(nums, required...), optional...)
 	}
-	for _, f := range nums {
-		if !nonNegative(f.v) {
-			return fmt.Errorf("%s must be non-negative and finite, have %g", f.path, f.v)
-		}
-	}
-	return nil
+	return nums
 }
-
-func positive(x float64) bool    { return x > 0 && !math.IsInf(x, 0) }
-func nonNegative(x float64) bool { return x >= 0 && !math.IsInf(x, 0) && !math.IsNaN(x) }
 
 // Load reads a device file from disk.
 func Load(filename string) (*Device, error) {

@@ -326,42 +326,95 @@ func (e *emitter) operands(x, y counts.Expr, within []string, depth int) (string
 	return l, r, err
 }
 
+// binary renders a binary operator. A chain of them down the left
+// operands, as a long sum a + b + c + ... parses, is rendered in one pass
+// into one builder: every operator's prefixes, the innermost left
+// operand, then each right operand with its operator's closing text.
+// Rendering each operator as "(" + left + op + right + ")" copied the
+// growing left operand once per operator, quadratic in the expression's
+// length (a 100,000-term sum took 50 s).
 func (e *emitter) binary(x *counts.Binary, within []string, depth int) (string, error) {
-	l, r, err := e.operands(x.X, x.Y, within, depth)
+	spine := []*counts.Binary{x}
+	for {
+		l, ok := spine[len(spine)-1].X.(*counts.Binary)
+		if !ok {
+			break
+		}
+		spine = append(spine, l)
+	}
+	leaf, err := e.expr(spine[len(spine)-1].X, within, depth)
 	if err != nil {
 		return "", err
 	}
+	pre := make([]string, len(spine))
+	post := make([]string, len(spine))
+	for i := len(spine) - 1; i >= 0; i-- {
+		r, err := e.right(spine[i], within, depth)
+		if err != nil {
+			return "", err
+		}
+		p, infix, suffix, err := e.binaryForm(spine[i])
+		if err != nil {
+			return "", err
+		}
+		pre[i], post[i] = p, infix+r+suffix
+	}
+	var b strings.Builder
+	for _, p := range pre {
+		b.WriteString(p)
+	}
+	b.WriteString(leaf)
+	for i := len(post) - 1; i >= 0; i-- {
+		b.WriteString(post[i])
+	}
+	return b.String(), nil
+}
+
+// right is the text of x's right operand. Rounding towards negative
+// infinity, // 2^k is an arithmetic shift by k and % 2^k an AND with
+// 2^k - 1, as the counts price them, so there the operand is k or the mask.
+func (e *emitter) right(x *counts.Binary, within []string, depth int) (string, error) {
+	if k, ok := counts.PowerOfTwoDivisor(x); ok {
+		if x.Op == counts.OpFloorDiv {
+			return strconv.Itoa(k), nil
+		}
+		return e.literal(&counts.Literal{Int: x.Y.(*counts.Literal).Int - 1, T: x.T}), nil
+	}
+	return e.expr(x.Y, within, depth)
+}
+
+// binaryForm returns the text of x around its operands: prefix LEFT infix
+// RIGHT suffix.
+func (e *emitter) binaryForm(x *counts.Binary) (prefix, infix, suffix string, err error) {
 	e.use(x.T)
 	switch x.Op {
 	case counts.OpAdd, counts.OpSub, counts.OpMul, counts.OpDiv,
 		counts.OpBitAnd, counts.OpBitOr, counts.OpBitXor, counts.OpShr:
-		return "(" + l + " " + x.Op.String() + " " + r + ")", nil
+		return "(", " " + x.Op.String() + " ", ")", nil
 	case counts.OpShl:
 		// C leaves the left shift of a negative value undefined; the
 		// interpreter shifts two's-complement bits, as unsigned types do.
 		t := e.d.ctype(x.T)
-		return "((" + t + ")((unsigned " + t + ")" + l + " << " + r + "))", nil
+		return "((" + t + ")((unsigned " + t + ")", " << ", "))", nil
 	case counts.OpPow:
-		return e.d.function("pow", x.T) + "(" + l + ", " + r + ")", nil
+		return e.d.function("pow", x.T) + "(", ", ", ")", nil
 	case counts.OpMod:
 		if x.T.IsFloat() {
-			return e.d.function("fmod", x.T) + "(" + l + ", " + r + ")", nil
+			return e.d.function("fmod", x.T) + "(", ", ", ")", nil
 		}
 		fallthrough
 	case counts.OpFloorDiv:
-		if k, ok := counts.PowerOfTwoDivisor(x); ok {
-			// Rounding towards negative infinity, // 2^k is an arithmetic
-			// shift and % 2^k an AND, as the counts price them.
+		if _, ok := counts.PowerOfTwoDivisor(x); ok {
 			if x.Op == counts.OpFloorDiv {
-				return fmt.Sprintf("(%s >> %d)", l, k), nil
+				return "(", " >> ", ")", nil
 			}
-			return "(" + l + " & " + e.literal(&counts.Literal{Int: x.Y.(*counts.Literal).Int - 1, T: x.T}) + ")", nil
+			return "(", " & ", ")", nil
 		}
 		name := map[counts.BinOp]string{counts.OpFloorDiv: "floordiv", counts.OpMod: "floormod"}[x.Op] + "_" + x.T.String()
 		e.helpers[name] = true
-		return name + "(" + l + ", " + r + ")", nil
+		return name + "(", ", ", ")", nil
 	}
-	return "", fmt.Errorf("operator %s", x.Op)
+	return "", "", "", fmt.Errorf("operator %s", x.Op)
 }
 
 func (e *emitter) call(x *counts.Call, within []string, depth int) (string, error) {

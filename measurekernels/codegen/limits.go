@@ -21,7 +21,7 @@ const MaxLocalBytes = 1 << 20
 func checkSizes(k *counts.Kernel) error {
 	for _, c := range k.Consts {
 		if c.Value > math.MaxInt32 || c.Value < math.MinInt32 {
-			return &counts.Error{File: k.File, Msg: fmt.Sprintf("const %s = %d does not fit the 32-bit int arithmetic of the generated code", c.Name, c.Value)}
+			return &counts.Error{File: k.File, Pos: c.Pos, Msg: fmt.Sprintf("const %s = %d does not fit the 32-bit int arithmetic of the generated code", c.Name, c.Value)}
 		}
 	}
 	for _, a := range k.Arrays {
