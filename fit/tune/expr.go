@@ -188,6 +188,8 @@ func lexExpr(src string) ([]tok, error) {
 			}
 			out = append(out, tok{kind: tStr, text: src[i : i+2+j], pos: i, val: Value{Kind: String, S: s}})
 			i += j + 2
+		case c == '.':
+			return nil, posError(src, i, "attributes are not supported: a restriction reads tunables by name")
 		default:
 			op := string(c)
 			for _, o := range ops3 {

@@ -1,0 +1,433 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/uniperf/uniperf/datasets/inputfile"
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/tune"
+)
+
+// tuneOptions are the flags of `uniperf tune`.
+type tuneOptions struct {
+	space    string
+	weights  string
+	params   []string
+	consts   []string
+	maps     []string
+	top      int
+	out      string
+	json     bool
+	strict   bool
+	evaluate string
+}
+
+var tuneOpts tuneOptions
+
+var tuneCmd = &cobra.Command{
+	Use:   "tune KERNEL --space SPACE.json --weights W [--param N=V]... [--map CONST=EXPR]... [--top K] [--out R.json|R.csv|R.arrow]",
+	Short: "Rank every configuration of a Kernel Tuner tuning space by predicted time",
+	Long: `tune predicts every valid configuration of a tuning space for KERNEL (a
+.knl file or a library kernel) and ranks them, fastest first.
+
+--space reads Kernel Tuner's formats: a T1 input file
+(ConfigurationSpace.TuningParameters, whose Values are Python lists such
+as "[1, 2, 4]", "list(range(1, 9))" or "[16*i for i in range(1, 9)]",
+and ConfigurationSpace.Conditions' Expressions as restrictions), or
+{"tune_params": {NAME: [values]}, "restrictions": [...]} as tune_kernel
+takes them and Kernel Tuner's cache files record them. Restrictions are
+Python expressions of the tunables: comparisons (chained as in Python),
+and, or, not, in, not in, + - * / // % **, min, max, abs and
+x if c else y; anything else is refused with its line:col. A T1 file's
+LocalSize, GridDivX/Y/Z and ProblemSize give Kernel Tuner's launch of
+each configuration, which tune compares with the kernel's (its work-group
+size and number of groups at --param): a difference is a warning, since
+the prediction is then of another launch than Kernel Tuner's.
+
+The tunables become the kernel's consts: a const named as a tunable takes
+its value; --map CONST=EXPR computes a const from the tunables (--map
+BX=block_size_x, --map TW=block_size_x*tile_size_x, or a constant,
+--map FH=17). --const NAME=V1,V2 adds a tunable of those values (tied
+names, --const BX=BY=16,32, bind several consts to it). Consts bound by
+neither keep the kernel's values; tunables that no const reads are
+named in a warning, since they do not change the prediction.
+--param gives the kernel's sizes, one value each.
+
+Configurations that bind the same consts are one kernel: it is counted
+and predicted once, on every CPU. Each prediction is predict's for that
+binding (uniperf predict --const ... --param ...).
+
+It prints the --top K (default 10) configurations and a summary. --out
+writes the whole ranking: FILE.json in Kernel Tuner's T4 results schema
+(schema_version 1.0.0; each result's configuration, "invalidity":
+"correct", "correctness": 1, an empty "times", and the measurement
+{"name": "predicted_time", "value": ms, "unit": "ms"}), FILE.csv (rank,
+the tunables, predicted_time in ms) or FILE.arrow (the same columns).
+--json prints the top K as [{"rank", "configuration", "consts",
+"predicted_s"}] instead of the table.
+
+--evaluate TABLE compares the ranking with measured times: a T4 results
+file (measurement "time"), a Kernel Tuner cache file ("cache" entries'
+"time", ms) or a CSV with a column per tunable and "time" in ms. Where
+every row of TABLE carries its own predicted_time (as tune's T4 and CSV
+outputs do, with "time" added), KERNEL, --space and --weights may be left
+out. It prints Kendall's τ-b between predicted and measured times, the
+optimum, and the best measured time among the predicted best, the
+predicted top 1% and the predicted top 10, each beside the exact expected
+best of as many random picks (without replacement). docs/tuning.md has
+the details.`,
+	Example: `  uniperf tune examples/matmul_kernel.knl --space examples/matmul_kernel.space.json --weights h100.weights.arrow \
+      --param n=4096 --map BX=block_size_x --map BY=block_size_y --map TX=tile_size_x --map TY=tile_size_y --top 5
+  uniperf tune examples/stencil_kernel.knl --space examples/stencil_kernel.space.json --weights w.arrow \
+      --param w=4096 --param h=2048 --map BX=block_size_x --map BY=block_size_y --out ranking.json
+  uniperf tune --evaluate measured.json`,
+	Args: cobra.RangeArgs(0, 1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		kernel := ""
+		if len(args) == 1 {
+			kernel = args[0]
+		}
+		return runTune(cmd.OutOrStdout(), kernel, tuneOpts)
+	},
+}
+
+func init() {
+	f := tuneCmd.Flags()
+	o := &tuneOpts
+	f.StringVar(&o.space, "space", "", "tuning space: a Kernel Tuner T1 input file, or JSON with tune_params and restrictions")
+	f.StringVar(&o.weights, "weights", "", "weight table written by uniperf fit")
+	f.StringArrayVar(&o.params, "param", nil, "kernel parameter NAME=VALUE (repeatable, one value each)")
+	f.StringArrayVar(&o.consts, "const", nil, "an extra tunable: kernel const values NAME=V1,V2,...; NAME1=NAME2=... ties consts (repeatable)")
+	f.StringArrayVar(&o.maps, "map", nil, "CONST=EXPR: compute a kernel const from the tunables (repeatable)")
+	f.IntVar(&o.top, "top", 10, "print the K configurations predicted fastest")
+	f.StringVar(&o.out, "out", "", "write the whole ranking to FILE.json (T4 results), FILE.csv or FILE.arrow")
+	f.BoolVar(&o.json, "json", false, "print JSON")
+	f.BoolVar(&o.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero")
+	f.StringVar(&o.evaluate, "evaluate", "", "compare the ranking with a table of measured times (T4 results, Kernel Tuner cache or CSV)")
+	rootCmd.AddCommand(tuneCmd)
+}
+
+// tuneEntry is one configuration of tune --json.
+type tuneEntry struct {
+	Rank          int              `json:"rank"`
+	Configuration map[string]any   `json:"configuration"`
+	Consts        map[string]int64 `json:"consts"`
+	Predicted     float64          `json:"predicted_s"`
+}
+
+func runTune(out io.Writer, kernel string, opts tuneOptions) error {
+	if opts.top < 1 {
+		return fmt.Errorf("--top %d: give a positive number of configurations", opts.top)
+	}
+	if opts.out != "" {
+		if ext := strings.ToLower(filepath.Ext(opts.out)); ext != ".json" && ext != ".csv" && ext != ".arrow" {
+			return fmt.Errorf("--out %s: name a .json (T4 results), .csv or .arrow file", opts.out)
+		}
+	}
+	if opts.evaluate != "" && kernel == "" && opts.space == "" {
+		return evaluateTable(out, opts, nil, nil)
+	}
+	switch {
+	case kernel == "":
+		return fmt.Errorf("give a KERNEL (a .knl file or a library kernel) to tune")
+	case opts.space == "":
+		return fmt.Errorf("--space is required: a Kernel Tuner T1 input file, or JSON with tune_params and restrictions")
+	case opts.weights == "":
+		return fmt.Errorf("--weights is required: a weight table written by uniperf fit")
+	}
+	r, err := rankSpace(kernel, opts)
+	if err != nil {
+		return err
+	}
+	if opts.out != "" {
+		if err := writeRanking(out, opts.out, r.space, r.results); err != nil {
+			return err
+		}
+	}
+	if opts.evaluate != "" {
+		return evaluateTable(out, opts, r.space, r.results)
+	}
+	top := r.results[:min(opts.top, len(r.results))]
+	if opts.json {
+		entries := make([]tuneEntry, len(top))
+		for i, res := range top {
+			conf := map[string]any{}
+			for j, p := range r.space.Params {
+				conf[p.Name] = res.Config[j].JSON()
+			}
+			entries[i] = tuneEntry{Rank: res.Rank, Configuration: conf, Consts: res.Consts, Predicted: res.Predicted}
+		}
+		return writeJSON(out, entries)
+	}
+	fmt.Fprintf(out, "%s on %s: %d valid configurations, %d distinct const bindings counted and predicted in %s\n\n",
+		kernel, r.device, len(r.results), r.bindings, r.elapsed.Round(time.Millisecond))
+	return printTuneRanking(out, r.space, top)
+}
+
+// ranking is tune's ranking of a space.
+type ranking struct {
+	space    *tune.Space
+	results  []tune.Result
+	bindings int
+	device   string
+	elapsed  time.Duration
+}
+
+// rankSpace reads the space and the weights and ranks the space.
+func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
+	start := time.Now()
+	data, err := inputfile.ReadFile(opts.space)
+	if err != nil {
+		return nil, fmt.Errorf("--space: %w", err)
+	}
+	space, err := tune.ReadSpace(data, opts.space)
+	if err != nil {
+		return nil, err
+	}
+	exprs, err := tuneMaps(space, opts)
+	if err != nil {
+		return nil, err
+	}
+	params, err := parseParams(opts.params)
+	if err != nil {
+		return nil, err
+	}
+	declared, err := kernelConsts(kernel)
+	if err != nil {
+		return nil, err
+	}
+	mapping, unused, err := tune.NewMapping(space, declared, exprs)
+	if err != nil {
+		return nil, err
+	}
+	if len(unused) > 0 {
+		fmt.Fprintf(stderr, "warning: %s: no const of %s reads %s, so configurations that differ only there are predicted alike (--map CONST=EXPR maps tunables onto consts)\n",
+			opts.space, kernel, strings.Join(unused, ", "))
+	}
+	w, err := loadWeights(opts.weights)
+	if err != nil {
+		return nil, err
+	}
+	if err := models.CheckWeights(w); err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.weights, err)
+	}
+	w.ZeroMissing = !opts.strict
+	counter := models.NewCounterWith(kernelSource(kernel), models.WeightsBanks(w))
+	configs, err := space.Configs()
+	if err != nil {
+		return nil, err
+	}
+	if len(configs) == 0 {
+		return nil, fmt.Errorf("%s: no configuration meets the restrictions", opts.space)
+	}
+	predict := func(consts map[string]int64) (float64, error) {
+		if c, err := counter.Kernel(kernel, consts); err == nil {
+			if err := c.CheckBounds(params); err != nil {
+				return 0, err
+			}
+		}
+		t, _, _, err := counter.PredictLaunch(w, kernel, consts, params)
+		if err == nil {
+			err = finite(kernel, params, t)
+		}
+		return t, err
+	}
+	results, bindings, err := tune.Rank(space, mapping, configs, predict, 0)
+	if err != nil {
+		return nil, err
+	}
+	if space.Launch != nil {
+		checkTuneLaunch(counter, kernel, params, space, results)
+	}
+	best := results[0]
+	_, terms, _, _ := counter.PredictLaunch(w, kernel, best.Consts, params)
+	warnUnweighted(kernel, params, terms)
+	warnDoubt(kernel, params, w, terms, defaultWarnShare)
+	return &ranking{space: space, results: results, bindings: bindings, device: w.Device, elapsed: time.Since(start)}, nil
+}
+
+// tuneMaps gathers --map and --const into the mapping's expressions,
+// adding --const's tunables to the space.
+func tuneMaps(space *tune.Space, opts tuneOptions) (map[string]string, error) {
+	exprs := map[string]string{}
+	for _, m := range opts.maps {
+		name, expr, ok := strings.Cut(m, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.TrimSpace(expr) == "" {
+			return nil, fmt.Errorf("--map %q: want CONST=EXPR, an expression of the tunables", m)
+		}
+		if _, dup := exprs[name]; dup {
+			return nil, fmt.Errorf("--map %q: %s mapped twice", m, name)
+		}
+		exprs[name] = expr
+	}
+	for _, c := range opts.consts {
+		names, list, err := tiedNames(c)
+		if err != nil {
+			return nil, fmt.Errorf("--const %q: %w (want NAME=V1,V2,... or NAME1=NAME2=V1,...)", c, err)
+		}
+		var values []tune.Value
+		for _, s := range strings.Split(list, ",") {
+			v, err := parseInt(s)
+			if err != nil {
+				return nil, fmt.Errorf("--const %q: %w", c, err)
+			}
+			values = append(values, tune.IntValue(v))
+		}
+		if slices.Contains(space.Names(), names[0]) {
+			return nil, fmt.Errorf("--const %q: %s is a tunable of the space already", c, names[0])
+		}
+		space.Params = append(space.Params, tune.Param{Name: names[0], Values: values})
+		for _, n := range names[1:] {
+			if _, dup := exprs[n]; dup {
+				return nil, fmt.Errorf("--const %q: %s is mapped by --map too", c, n)
+			}
+			exprs[n] = names[0]
+		}
+	}
+	return exprs, nil
+}
+
+// checkTuneLaunch warns where the kernel's launch at a binding differs
+// from Kernel Tuner's launch of a configuration that binds it.
+func checkTuneLaunch(counter *models.Counter, kernel string, params map[string]int64, space *tune.Space, results []tune.Result) {
+	seen := map[string]bool{}
+	differ, first := 0, ""
+	for _, r := range results {
+		key := setString(r.Consts)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		groups, local, err := space.Launch.Shape(space, r.Config)
+		if err != nil {
+			fmt.Fprintf(stderr, "warning: Kernel Tuner's launch of %s: %v; launches not compared\n", space.Label(r.Config), err)
+			return
+		}
+		k, err := counter.Kernel(kernel, r.Consts)
+		if err != nil {
+			return
+		}
+		global, kl, err := k.Kernel().Launch(params)
+		if err != nil {
+			return
+		}
+		var kg [3]int64
+		for a := range 3 {
+			kg[a] = global[a] / max(kl[a], 1)
+		}
+		if kg != groups || kl != local {
+			differ++
+			if first == "" {
+				first = fmt.Sprintf("%s: Kernel Tuner launches %v groups of %v, the kernel at %s %v groups of %v",
+					space.Label(r.Config), groups, local, setString(params), kg, kl)
+			}
+		}
+	}
+	if differ > 0 {
+		fmt.Fprintf(stderr, "warning: %d of %d const bindings launch otherwise than the T1 file says (%s): check --param and --map\n", differ, len(seen), first)
+	}
+}
+
+// writeRanking writes the ranking to path in the format its extension
+// names.
+func writeRanking(stdout io.Writer, path string, space *tune.Space, results []tune.Result) error {
+	var data []byte
+	var err error
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json":
+		data, err = tune.WriteT4(space, results, time.Now())
+	case ".csv":
+		data, err = tune.WriteCSV(space, results)
+	default:
+		data, err = tune.WriteArrow(space, results)
+	}
+	if err != nil {
+		return err
+	}
+	return writeOutput(stdout, path, data)
+}
+
+// printRanking prints ranked configurations as a table.
+func printTuneRanking(out io.Writer, space *tune.Space, results []tune.Result) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "rank\t%s\tpredicted\n", strings.Join(space.Names(), "\t"))
+	for _, r := range results {
+		cells := make([]string, len(r.Config))
+		for i, v := range r.Config {
+			cells[i] = v.Text()
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\n", r.Rank, strings.Join(cells, "\t"), seconds(r.Predicted))
+	}
+	return tw.Flush()
+}
+
+// evaluateTable compares predictions with the measured times of
+// --evaluate: those of results where tune ranked a space, else the
+// table's own predicted_time.
+func evaluateTable(out io.Writer, opts tuneOptions, space *tune.Space, results []tune.Result) error {
+	data, err := inputfile.ReadFile(opts.evaluate)
+	if err != nil {
+		return fmt.Errorf("--evaluate: %w", err)
+	}
+	rows, err := tune.ReadMeasured(data, opts.evaluate)
+	if err != nil {
+		return err
+	}
+	var pred, meas []float64
+	unmatched := 0
+	if space == nil {
+		for i, r := range rows {
+			if math.IsNaN(r.Predicted) || math.IsNaN(r.Time) {
+				return fmt.Errorf("%s: row %d has no predicted_time or no time: give KERNEL, --space and --weights to predict the configurations", opts.evaluate, i+1)
+			}
+			pred, meas = append(pred, r.Predicted), append(meas, r.Time)
+		}
+	} else {
+		byKey := make(map[string]float64, len(results))
+		for _, r := range results {
+			key, _ := tune.Key(space.Names(), space.Env(r.Config))
+			byKey[key] = r.Predicted
+		}
+		for i, r := range rows {
+			key, err := tune.Key(space.Names(), func(n string) (tune.Value, bool) { v, ok := r.Config[n]; return v, ok })
+			if err != nil {
+				return fmt.Errorf("%s: row %d: %w", opts.evaluate, i+1, err)
+			}
+			p, ok := byKey[key]
+			if !ok || math.IsNaN(r.Time) {
+				unmatched++
+				continue
+			}
+			pred, meas = append(pred, p), append(meas, r.Time)
+		}
+	}
+	ev, err := tune.Evaluate(pred, meas)
+	if err != nil {
+		return fmt.Errorf("%s: %w", opts.evaluate, err)
+	}
+	if opts.json {
+		return writeJSON(out, ev)
+	}
+	fmt.Fprintf(out, "%s: %d measured configurations", opts.evaluate, ev.N)
+	if unmatched > 0 {
+		fmt.Fprintf(out, " (%d rows not in the space or without a time left out)", unmatched)
+	}
+	fmt.Fprintf(out, "\nKendall τ-b, predicted against measured: %.3f\noptimum: %s\n\n", ev.Tau, seconds(ev.Optimum))
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "pick\tk\tbest measured\t× optimum\trandom picks (expected)\t× optimum")
+	for i, p := range ev.Picks {
+		label := [...]string{"predicted best", "predicted top 1%", "predicted top 10"}[i]
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%s\t%.3f\n", label, p.K, seconds(p.Best), p.BestRatio, seconds(p.Random), p.RandomRatio)
+	}
+	return tw.Flush()
+}
