@@ -14,7 +14,24 @@ const maxListLen = 1 << 20
 // return an operand. Integer overflow, division by zero, an unbound
 // name and an operation on the wrong types are errors at line:col.
 func (e *Expr) Eval(env func(name string) (Value, bool)) (Value, error) {
-	return e.eval(e.root, env)
+	ev := &evaluator{src: e.src, left: maxListLen}
+	return ev.eval(e.root, env)
+}
+
+// evaluator evaluates one expression once, within a budget of list
+// elements, so that nested comprehensions cannot exhaust memory.
+type evaluator struct {
+	src  string
+	left int
+}
+
+// take spends n list elements of the budget.
+func (e *evaluator) take(n *node, count int) error {
+	if count > e.left {
+		return e.fail(n, "the lists of the expression hold more than %d values", maxListLen)
+	}
+	e.left -= count
+	return nil
 }
 
 // Holds evaluates the expression as a restriction: its truth.
@@ -23,11 +40,11 @@ func (e *Expr) Holds(env func(name string) (Value, bool)) (bool, error) {
 	return v.truth(), err
 }
 
-func (e *Expr) fail(n *node, format string, args ...any) error {
+func (e *evaluator) fail(n *node, format string, args ...any) error {
 	return posError(e.src, n.pos, format, args...)
 }
 
-func (e *Expr) eval(n *node, env func(string) (Value, bool)) (Value, error) {
+func (e *evaluator) eval(n *node, env func(string) (Value, bool)) (Value, error) {
 	switch n.op {
 	case "lit":
 		return n.val, nil
@@ -38,6 +55,9 @@ func (e *Expr) eval(n *node, env func(string) (Value, bool)) (Value, error) {
 		}
 		return v, nil
 	case "list":
+		if err := e.take(n, len(n.kids)); err != nil {
+			return Value{}, err
+		}
 		l := make([]Value, len(n.kids))
 		for i, k := range n.kids {
 			v, err := e.eval(k, env)
@@ -100,7 +120,7 @@ func (e *Expr) eval(n *node, env func(string) (Value, bool)) (Value, error) {
 	return e.arith(n, l, r)
 }
 
-func (e *Expr) compareChain(n *node, env func(string) (Value, bool)) (Value, error) {
+func (e *evaluator) compareChain(n *node, env func(string) (Value, bool)) (Value, error) {
 	l, err := e.eval(n.kids[0], env)
 	if err != nil {
 		return l, err
@@ -119,7 +139,7 @@ func (e *Expr) compareChain(n *node, env func(string) (Value, bool)) (Value, err
 	return boolValue(true), nil
 }
 
-func (e *Expr) compare(n *node, op string, l, r Value) (bool, error) {
+func (e *evaluator) compare(n *node, op string, l, r Value) (bool, error) {
 	switch op {
 	case "==":
 		return equal(l, r), nil
@@ -188,13 +208,13 @@ func compareStrings(a, b string) int {
 	return 0
 }
 
-func (e *Expr) arith(n *node, l, r Value) (Value, error) {
+func (e *evaluator) arith(n *node, l, r Value) (Value, error) {
 	if (l.Kind == Int || l.Kind == Bool) && (r.Kind == Int || r.Kind == Bool) {
 		return e.intArith(n, l.I, r.I)
 	}
 	if n.op == "+" && l.Kind == List && r.Kind == List {
-		if len(l.L)+len(r.L) > maxListLen {
-			return Value{}, e.fail(n, "a list of more than %d values", maxListLen)
+		if err := e.take(n, len(l.L)+len(r.L)); err != nil {
+			return Value{}, err
 		}
 		return Value{Kind: List, L: append(append([]Value{}, l.L...), r.L...)}, nil
 	}
@@ -232,7 +252,7 @@ func (e *Expr) arith(n *node, l, r Value) (Value, error) {
 	return Value{Kind: Float, F: z}, nil
 }
 
-func (e *Expr) intArith(n *node, a, b int64) (Value, error) {
+func (e *evaluator) intArith(n *node, a, b int64) (Value, error) {
 	overflow := func() (Value, error) { return Value{}, e.fail(n, "integer overflow in %d %s %d", a, n.op, b) }
 	switch n.op {
 	case "+":
@@ -318,20 +338,23 @@ func mul(a, b int64) (int64, bool) {
 	return int64(lo), true
 }
 
-func (e *Expr) iterate(n *node, v Value) ([]Value, error) {
+func (e *evaluator) iterate(n *node, v Value) ([]Value, error) {
 	if v.Kind != List {
 		return nil, e.fail(n, "%s is not a list, tuple or range", v)
 	}
 	return v.L, nil
 }
 
-func (e *Expr) comprehension(n *node, env func(string) (Value, bool)) (Value, error) {
+func (e *evaluator) comprehension(n *node, env func(string) (Value, bool)) (Value, error) {
 	it, err := e.eval(n.kids[1], env)
 	if err != nil {
 		return it, err
 	}
 	items, err := e.iterate(n.kids[1], it)
 	if err != nil {
+		return Value{}, err
+	}
+	if err := e.take(n, len(items)); err != nil {
 		return Value{}, err
 	}
 	out := make([]Value, len(items))
@@ -349,7 +372,7 @@ func (e *Expr) comprehension(n *node, env func(string) (Value, bool)) (Value, er
 	return Value{Kind: List, L: out}, nil
 }
 
-func (e *Expr) call(n *node, env func(string) (Value, bool)) (Value, error) {
+func (e *evaluator) call(n *node, env func(string) (Value, bool)) (Value, error) {
 	args := make([]Value, len(n.kids))
 	for i, k := range n.kids {
 		v, err := e.eval(k, env)
@@ -378,8 +401,8 @@ func (e *Expr) call(n *node, env func(string) (Value, bool)) (Value, error) {
 		}
 		var l []Value
 		for v := start; step > 0 && v < stop || step < 0 && v > stop; v += step {
-			if len(l) == maxListLen {
-				return Value{}, e.fail(n, "a range of more than %d values", maxListLen)
+			if err := e.take(n, 1); err != nil {
+				return Value{}, err
 			}
 			l = append(l, IntValue(v))
 			if step > 0 && v > math.MaxInt64-step || step < 0 && v < math.MinInt64-step {
@@ -416,7 +439,7 @@ func (e *Expr) call(n *node, env func(string) (Value, bool)) (Value, error) {
 	return best, nil
 }
 
-func (e *Expr) arithAbs(n *node, v Value) (Value, error) {
+func (e *evaluator) arithAbs(n *node, v Value) (Value, error) {
 	switch v.Kind {
 	case Float:
 		return Value{Kind: Float, F: math.Abs(v.F)}, nil

@@ -107,3 +107,17 @@ func FuzzParseExpr(f *testing.F) {
 		_, _ = e.Eval(func(string) (Value, bool) { return IntValue(3), true })
 	})
 }
+
+func FuzzReadSpace(f *testing.F) {
+	for _, s := range []string{`{"tune_params": {"a": [1, 2]}, "restrictions": ["a > 1"]}`,
+		`{"ConfigurationSpace": {"TuningParameters": [{"Name": "a", "Type": "int", "Values": "list(range(1, 9))"}], "Conditions": [{"Expression": "a % 2 == 0"}]}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ReadSpace(data, "fuzz")
+		if err != nil {
+			return
+		}
+		_, _ = s.Configs()
+	})
+}
