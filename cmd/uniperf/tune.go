@@ -29,6 +29,11 @@ type tuneOptions struct {
 	json     bool
 	strict   bool
 	evaluate string
+	// --measure SEL times the --top K (every configuration with
+	// --brute-force), with --runs and --discard as measure's.
+	measure       string
+	bruteForce    bool
+	runs, discard int
 }
 
 var tuneOpts tuneOptions
@@ -65,6 +70,21 @@ named in a warning, since they do not change the prediction.
 Configurations that bind the same consts are one kernel: it is counted
 and predicted once, on every CPU. Each prediction is predict's for that
 binding (uniperf predict --const ... --param ...).
+
+--measure SEL times the --top K configurations predicted fastest on an
+OpenCL or CUDA device (uniperf devices lists them), each kernel checked
+against the reference interpreter first as uniperf measure does (at
+the --param sizes: keep them small enough to interpret), and prints
+each one's measured time beside its predicted rank, the best found and
+its predicted rank, what the prediction alone picked (the predicted
+best's measured time, over the best found) and the time spent.
+--brute-force times every configuration and prints the evaluation of
+--evaluate as well. Configurations that bind the same consts are timed
+once. With --out the measured times are written too (T4: a "time"
+measurement in ms; CSV: a time column), so that tune --evaluate reads
+them back. --json prints {"timed": [{"rank", "configuration", "consts",
+"predicted_s", "measured_s"}], "best", "predicted_pick", "elapsed_s",
+"evaluation"}.
 
 It prints the --top K (default 10) configurations and a summary. --out
 writes the whole ranking: FILE.json in Kernel Tuner's T4 results schema
@@ -113,6 +133,10 @@ func init() {
 	f.BoolVar(&o.json, "json", false, "print JSON")
 	f.BoolVar(&o.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero")
 	f.StringVar(&o.evaluate, "evaluate", "", "compare the ranking with a table of measured times (T4 results, Kernel Tuner cache or CSV)")
+	f.StringVar(&o.measure, "measure", "", "time the --top K predicted best on this OpenCL or CUDA device (see uniperf devices), each checked against the interpreter first")
+	f.BoolVar(&o.bruteForce, "brute-force", false, "with --measure: time every configuration, for evaluation")
+	f.IntVar(&o.runs, "runs", 10, "with --measure: timed runs per configuration")
+	f.IntVar(&o.discard, "discard", 2, "with --measure: leading runs left out of the minimum")
 	rootCmd.AddCommand(tuneCmd)
 }
 
@@ -144,9 +168,23 @@ func runTune(out io.Writer, kernel string, opts tuneOptions) error {
 	case opts.weights == "":
 		return fmt.Errorf("--weights is required: a weight table written by uniperf fit")
 	}
+	if opts.bruteForce && opts.measure == "" {
+		return fmt.Errorf("--brute-force times every configuration: give the device with --measure SEL")
+	}
+	if opts.measure != "" && opts.evaluate != "" {
+		return fmt.Errorf("--measure and --evaluate: time the configurations, or evaluate measured ones, not both")
+	}
+	if opts.measure != "" {
+		if err := checkRuns(opts.runs, opts.discard); err != nil {
+			return err
+		}
+	}
 	r, err := rankSpace(kernel, opts)
 	if err != nil {
 		return err
+	}
+	if opts.measure != "" {
+		return measureRanking(out, kernel, r, opts)
 	}
 	if opts.out != "" {
 		if err := writeRanking(out, opts.out, r.space, r.results); err != nil {
@@ -179,6 +217,7 @@ type ranking struct {
 	results  []tune.Result
 	bindings int
 	device   string
+	params   map[string]int64
 	elapsed  time.Duration
 }
 
@@ -252,7 +291,7 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 	_, terms, _, _ := counter.PredictLaunch(w, kernel, best.Consts, params)
 	warnUnweighted(kernel, params, terms)
 	warnDoubt(kernel, params, w, terms, defaultWarnShare)
-	return &ranking{space: space, results: results, bindings: bindings, device: w.Device, elapsed: time.Since(start)}, nil
+	return &ranking{space: space, results: results, bindings: bindings, device: w.Device, params: params, elapsed: time.Since(start)}, nil
 }
 
 // tuneMaps gathers --map and --const into the mapping's expressions,
@@ -430,4 +469,105 @@ func evaluateTable(out io.Writer, opts tuneOptions, space *tune.Space, results [
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%s\t%.3f\n", label, p.K, seconds(p.Best), p.BestRatio, seconds(p.Random), p.RandomRatio)
 	}
 	return tw.Flush()
+}
+
+// tuneTimed is one timed configuration of tune --measure --json.
+type tuneTimed struct {
+	tuneEntry
+	Measured float64 `json:"measured_s"`
+}
+
+// tuneMeasured is what tune --measure --json prints.
+type tuneMeasured struct {
+	Timed         []tuneTimed      `json:"timed"`
+	Best          tuneTimed        `json:"best"`
+	PredictedPick tuneTimed        `json:"predicted_pick"`
+	Elapsed       float64          `json:"elapsed_s"`
+	Evaluation    *tune.Evaluation `json:"evaluation,omitempty"`
+}
+
+// measureRanking times the --top K configurations of the ranking (all
+// with --brute-force) on the --measure device, once per binding of the
+// consts, and reports the best found against the prediction's pick.
+func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) error {
+	k := min(opts.top, len(r.results))
+	if opts.bruteForce {
+		k = len(r.results)
+	}
+	timer, err := openTimer("--measure", opts.measure, opts.runs, opts.discard)
+	if err != nil {
+		return err
+	}
+	defer timer.close()
+	start := time.Now()
+	src := kernelSource(kernel)
+	byBinding := map[string]float64{}
+	for i := range r.results[:k] {
+		res := &r.results[i]
+		key := setString(res.Consts)
+		t, ok := byBinding[key]
+		if !ok {
+			if t, err = timer.time(src, kernel, res.Consts, r.params); err != nil {
+				return fmt.Errorf("%s: %w", r.space.Label(res.Config), err)
+			}
+			byBinding[key] = t
+		}
+		res.Measured = t
+	}
+	elapsed := time.Since(start)
+	timed := make([]tuneTimed, k)
+	best := 0
+	for i, res := range r.results[:k] {
+		conf := map[string]any{}
+		for j, p := range r.space.Params {
+			conf[p.Name] = res.Config[j].JSON()
+		}
+		timed[i] = tuneTimed{tuneEntry{Rank: res.Rank, Configuration: conf, Consts: res.Consts, Predicted: res.Predicted}, res.Measured}
+		if res.Measured < timed[best].Measured {
+			best = i
+		}
+	}
+	report := tuneMeasured{Timed: timed, Best: timed[best], PredictedPick: timed[0], Elapsed: elapsed.Seconds()}
+	if opts.bruteForce && k > 1 {
+		pred, meas := make([]float64, k), make([]float64, k)
+		for i, res := range r.results {
+			pred[i], meas[i] = res.Predicted, res.Measured
+		}
+		ev, err := tune.Evaluate(pred, meas)
+		if err != nil {
+			return err
+		}
+		report.Evaluation = &ev
+	}
+	if opts.out != "" {
+		if err := writeRanking(out, opts.out, r.space, r.results); err != nil {
+			return err
+		}
+	}
+	if opts.json {
+		return writeJSON(out, report)
+	}
+	fmt.Fprintf(out, "%s on %s: %d valid configurations ranked; the %d predicted fastest (%d kernels) timed on %s in %s\n\n",
+		kernel, r.device, len(r.results), k, len(byBinding), timer.name(), elapsed.Round(time.Millisecond))
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "rank\t%s\tpredicted\tmeasured\n", strings.Join(r.space.Names(), "\t"))
+	for _, res := range r.results[:k] {
+		cells := make([]string, len(res.Config))
+		for i, v := range res.Config {
+			cells[i] = v.Text()
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", res.Rank, strings.Join(cells, "\t"), seconds(res.Predicted), seconds(res.Measured))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	b := r.results[best]
+	fmt.Fprintf(out, "\nbest found: %s, %s, predicted rank %d; the prediction alone picked %s, %s (%.3f× the best found)\n",
+		r.space.Label(b.Config), seconds(b.Measured), b.Rank, r.space.Label(r.results[0].Config), seconds(r.results[0].Measured),
+		r.results[0].Measured/b.Measured)
+	if ev := report.Evaluation; ev != nil {
+		fmt.Fprintf(out, "Kendall τ-b over all %d: %.3f; predicted top 1%% (%d) best %.3f× the optimum (random %.3f×), top 10 %.3f× (random %.3f×)\n",
+			ev.N, ev.Tau, ev.Picks[1].K, ev.Picks[1].BestRatio, ev.Picks[1].RandomRatio, ev.Picks[2].BestRatio, ev.Picks[2].RandomRatio)
+	}
+	return nil
 }

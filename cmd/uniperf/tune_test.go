@@ -155,3 +155,48 @@ func TestTuneErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneMeasureOnPoCL times a tiny stencil space on PoCL: two block
+// widths, and a tunable the kernel does not read, so four
+// configurations and two kernels, each checked against the interpreter
+// before it is timed. Configurations of one kernel share its time, the
+// best found is the least time, and the CSV written reads back into
+// --evaluate.
+func TestTuneMeasureOnPoCL(t *testing.T) {
+	weights := fitQuickWeights(t)
+	dir := t.TempDir()
+	space := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(space, []byte(`{"tune_params": {"block_size_x": [32, 64], "read_only": [0, 1]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	csvPath := filepath.Join(dir, "r.csv")
+	code, out, stderr := runCommand(t, tuneCmd, "tune", "../../examples/stencil_kernel.knl", "--space", space, "--weights", weights,
+		"--param", "w=128", "--param", "h=16", "--map", "BX=block_size_x", "--map", "BY=2", "--measure", "opencl",
+		"--brute-force", "--runs", "3", "--discard", "1", "--out", csvPath, "--json")
+	var rep tuneMeasured
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("tune --measure: exit %d: %s\n%s", code, stderr, out)
+	}
+	if len(rep.Timed) != 4 || rep.Evaluation == nil || rep.PredictedPick.Rank != 1 {
+		t.Fatalf("%+v", rep)
+	}
+	byBX := map[int64]float64{}
+	for _, e := range rep.Timed {
+		bx := e.Consts["BX"]
+		if e.Measured <= 0 || byBX[bx] != 0 && byBX[bx] != e.Measured {
+			t.Errorf("%+v: measured %g, the other configuration of BX=%d %g", e.Configuration, e.Measured, bx, byBX[bx])
+		}
+		byBX[bx] = e.Measured
+		if e.Measured < rep.Best.Measured {
+			t.Errorf("best %g s, but %+v measured %g s", rep.Best.Measured, e.Configuration, e.Measured)
+		}
+	}
+	code, out, stderr = runCommand(t, tuneCmd, "tune", "--evaluate", csvPath, "--json")
+	var ev tune.Evaluation
+	if code != 0 || json.Unmarshal([]byte(out), &ev) != nil {
+		t.Fatalf("tune --evaluate: exit %d: %s\n%s", code, stderr, out)
+	}
+	if ev.N != 4 || math.Abs(ev.Optimum-rep.Best.Measured) > 1e-15 {
+		t.Errorf("--evaluate of the CSV: %+v, best timed %g", ev, rep.Best.Measured)
+	}
+}

@@ -178,12 +178,15 @@ func readMeasuredCSV(data []byte, name string) ([]Measured, error) {
 		if len(out) == MaxMeasured {
 			return nil, fmt.Errorf("%s: more than %d rows: %w", name, MaxMeasured, ErrTooLarge)
 		}
-		m := Measured{Config: map[string]Value{}, Predicted: math.NaN()}
+		m := Measured{Config: map[string]Value{}, Time: math.NaN(), Predicted: math.NaN()}
 		for i, cell := range rec {
 			cell = strings.TrimSpace(cell)
 			h := strings.TrimSpace(header[i])
 			switch i {
 			case timeCol, predCol:
+				if cell == "" {
+					continue
+				}
 				v, err := strconv.ParseFloat(cell, 64)
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: %s %q is not a number", name, line, h, cell)

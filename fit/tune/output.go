@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"time"
 
@@ -44,7 +45,9 @@ type t4Result struct {
 // configuration in rank order, with its tunables as "configuration",
 // empty "times" (nothing ran), "invalidity": "correct", "correctness":
 // 1, one measurement {"name": "predicted_time", "value": ms, "unit":
-// "ms"} and "objectives": ["predicted_time"].
+// "ms"} and "objectives": ["predicted_time"]; a configuration that was
+// timed has the measurement "time" (ms) too, first, as Kernel Tuner
+// writes it.
 func WriteT4(s *Space, results []Result, at time.Time) ([]byte, error) {
 	out := struct {
 		Version string     `json:"schema_version"`
@@ -56,21 +59,28 @@ func WriteT4(s *Space, results []Result, at time.Time) ([]byte, error) {
 		for j, p := range s.Params {
 			conf[p.Name] = r.Config[j].JSON()
 		}
+		ms := []t4Measurement{{Name: PredictedTime, Value: r.Predicted * 1e3, Unit: "ms"}}
+		if r.Measured > 0 {
+			ms = append([]t4Measurement{{Name: "time", Value: r.Measured * 1e3, Unit: "ms"}}, ms...)
+		}
 		out.Results[i] = t4Result{Timestamp: stamp, Configuration: conf, Times: map[string]any{},
-			Invalidity: "correct", Correctness: 1,
-			Measurements: []t4Measurement{{Name: PredictedTime, Value: r.Predicted * 1e3, Unit: "ms"}},
-			Objectives:   []string{PredictedTime}}
+			Invalidity: "correct", Correctness: 1, Measurements: ms, Objectives: []string{PredictedTime}}
 	}
 	b, err := json.MarshalIndent(out, "", " ")
 	return append(b, '\n'), err
 }
 
 // WriteCSV encodes ranked results as CSV: rank, the tunables, and
-// predicted_time in milliseconds.
+// predicted_time in milliseconds, and time (measured, ms; empty where
+// not timed) where any configuration was timed.
 func WriteCSV(s *Space, results []Result) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	header := append(append([]string{"rank"}, s.Names()...), PredictedTime)
+	timed := slices.ContainsFunc(results, func(r Result) bool { return r.Measured > 0 })
+	if timed {
+		header = append(header, "time")
+	}
 	if err := w.Write(header); err != nil {
 		return nil, err
 	}
@@ -80,7 +90,13 @@ func WriteCSV(s *Space, results []Result) ([]byte, error) {
 		for j, v := range r.Config {
 			row[j+1] = v.Text()
 		}
-		row[len(row)-1] = strconv.FormatFloat(r.Predicted*1e3, 'g', -1, 64)
+		row[len(s.Params)+1] = strconv.FormatFloat(r.Predicted*1e3, 'g', -1, 64)
+		if timed {
+			row[len(row)-1] = ""
+			if r.Measured > 0 {
+				row[len(row)-1] = strconv.FormatFloat(r.Measured*1e3, 'g', -1, 64)
+			}
+		}
 		if err := w.Write(row); err != nil {
 			return nil, err
 		}

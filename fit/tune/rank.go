@@ -19,6 +19,9 @@ type Result struct {
 	Predicted float64
 	// Rank is the position in the ranking, 1 for the fastest predicted.
 	Rank int
+	// Measured is the measured time in seconds, 0 where the
+	// configuration was not timed.
+	Measured float64
 }
 
 // Predict predicts a kernel's time in seconds with its consts bound.
