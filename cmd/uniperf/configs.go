@@ -18,6 +18,13 @@ import (
 // maxConfigBytes bounds a --configs file.
 const maxConfigBytes = 64 << 20
 
+// caseFlags are the flags that give predict's cases.
+type caseFlags struct {
+	consts, params, sweeps []string
+	configs                string
+	stdin                  io.Reader
+}
+
 // predictCase is one prediction of a kernel: its consts and parameters.
 type predictCase struct {
 	consts, params map[string]int64
@@ -27,19 +34,19 @@ type predictCase struct {
 // --configs into the cases to predict: every configuration of --configs
 // (or none), with every combination of the --const values, with every
 // parameter set; the last varies fastest.
-func predictCases(opts predictOptions, kernel string) ([]predictCase, error) {
-	constSets, err := bindingSets("--const", opts.consts, nil)
+func predictCases(f caseFlags, kernel string) ([]predictCase, error) {
+	constSets, err := bindingSets("--const", f.consts, nil)
 	if err != nil {
 		return nil, err
 	}
-	sets, err := paramSets(opts.params, opts.sweeps)
+	sets, err := paramSets(f.params, f.sweeps)
 	if err != nil {
 		return nil, err
 	}
 	configs := []map[string]int64{{}}
 	var declared []string
-	if opts.configs != "" {
-		if configs, err = readConfigs(opts.configs, opts.stdin); err != nil {
+	if f.configs != "" {
+		if configs, err = readConfigs(f.configs, f.stdin); err != nil {
 			return nil, err
 		}
 		if declared, err = kernelConsts(kernel); err != nil {
@@ -60,7 +67,7 @@ func predictCases(opts predictOptions, kernel string) ([]predictCase, error) {
 						dst, flag = c.consts, "--const"
 					}
 					if _, dup := dst[name]; dup {
-						return nil, fmt.Errorf("--configs %s: configuration %d binds %s, which %s binds too", opts.configs, i+1, name, flag)
+						return nil, fmt.Errorf("--configs %s: configuration %d binds %s, which %s binds too", f.configs, i+1, name, flag)
 					}
 					dst[name] = cfg[name]
 				}

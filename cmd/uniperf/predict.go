@@ -325,7 +325,7 @@ func predictPlot(opts predictOptions, kernel, title string, points []sweepPoint)
 // predictSets predicts every case that --configs, --const, --param and
 // --sweep give (see predictCases).
 func predictSets[P any](opts predictOptions, kernel string, predict func(consts, params map[string]int64) (P, error)) ([]P, error) {
-	cases, err := predictCases(opts, kernel)
+	cases, err := predictCases(caseFlags{opts.consts, opts.params, opts.sweeps, opts.configs, opts.stdin}, kernel)
 	if err != nil {
 		return nil, err
 	}

@@ -347,7 +347,7 @@ func checkTuneLaunch(counter *models.Counter, kernel string, params map[string]i
 			continue
 		}
 		seen[key] = true
-		groups, local, err := space.Launch.Shape(space, r.Config)
+		groups, local, err := space.Launch.Shape(space.Env(r.Config))
 		if err != nil {
 			fmt.Fprintf(stderr, "warning: Kernel Tuner's launch of %s: %v; launches not compared\n", space.Label(r.Config), err)
 			return

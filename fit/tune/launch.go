@@ -78,10 +78,9 @@ func (k *t1Kernel) launch(name string) (*Launch, error) {
 	return l, nil
 }
 
-// Shape returns the work-groups and the work-group size of the launch
-// of configuration c along each axis.
-func (l *Launch) Shape(s *Space, c Config) (groups, local [3]int64, err error) {
-	env := s.Env(c)
+// Shape returns the work-groups and the work-group size along each axis
+// of the launch of the configuration env binds (see Space.Env).
+func (l *Launch) Shape(env func(string) (Value, bool)) (groups, local [3]int64, err error) {
 	withBlocks := func(name string) (Value, bool) {
 		if v, ok := env(name); ok {
 			return v, true

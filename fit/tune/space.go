@@ -155,14 +155,6 @@ func parseValues(raw json.RawMessage, where string) ([]Value, error) {
 	return v.L, nil
 }
 
-func decodeJSON(raw []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var x any
-	err := d.Decode(&x)
-	return x, err
-}
-
 func readTuneParams(top map[string]json.RawMessage, name string) (*Space, error) {
 	order, err := objectKeys(top["tune_params"])
 	if err != nil {

@@ -48,7 +48,7 @@ func TestMatmulSpace(t *testing.T) {
 		if s.Label(c) != want[i] {
 			t.Errorf("configuration %d: %s, want %s", i, s.Label(c), want[i])
 		}
-		groups, local, err := s.Launch.Shape(s, c)
+		groups, local, err := s.Launch.Shape(s.Env(c))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,8 @@
 package tune
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -188,4 +190,13 @@ func valueOfJSON(x any) (Value, error) {
 		return Value{Kind: List, L: l}, nil
 	}
 	return Value{}, fmt.Errorf("%v is not a number, string, bool or list", x)
+}
+
+// decodeJSON decodes a JSON value with numbers as json.Number.
+func decodeJSON(raw []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var x any
+	err := d.Decode(&x)
+	return x, err
 }
