@@ -198,17 +198,31 @@ func runTune(out io.Writer, kernel string, opts tuneOptions) error {
 	if opts.json {
 		entries := make([]tuneEntry, len(top))
 		for i, res := range top {
-			conf := map[string]any{}
-			for j, p := range r.space.Params {
-				conf[p.Name] = res.Config[j].JSON()
-			}
-			entries[i] = tuneEntry{Rank: res.Rank, Configuration: conf, Consts: res.Consts, Predicted: res.Predicted}
+			entries[i] = entryOf(r.space, res)
 		}
 		return writeJSON(out, entries)
 	}
 	fmt.Fprintf(out, "%s on %s: %d valid configurations, %d distinct const bindings counted and predicted in %s\n\n",
 		kernel, r.device, len(r.results), r.bindings, r.elapsed.Round(time.Millisecond))
 	return printTuneRanking(out, r.space, top)
+}
+
+// entryOf is a result as tune --json prints it.
+func entryOf(space *tune.Space, r tune.Result) tuneEntry {
+	conf := make(map[string]any, len(space.Params))
+	for j, p := range space.Params {
+		conf[p.Name] = r.Config[j].JSON()
+	}
+	return tuneEntry{Rank: r.Rank, Configuration: conf, Consts: r.Consts, Predicted: r.Predicted}
+}
+
+// configCells renders a configuration's values as tab-separated cells.
+func configCells(c tune.Config) string {
+	cells := make([]string, len(c))
+	for i, v := range c {
+		cells[i] = v.Text()
+	}
+	return strings.Join(cells, "\t")
 }
 
 // ranking is tune's ranking of a space.
@@ -401,11 +415,7 @@ func printTuneRanking(out io.Writer, space *tune.Space, results []tune.Result) e
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "rank\t%s\tpredicted\n", strings.Join(space.Names(), "\t"))
 	for _, r := range results {
-		cells := make([]string, len(r.Config))
-		for i, v := range r.Config {
-			cells[i] = v.Text()
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\n", r.Rank, strings.Join(cells, "\t"), seconds(r.Predicted))
+		fmt.Fprintf(tw, "%d\t%s\t%s\n", r.Rank, configCells(r.Config), seconds(r.Predicted))
 	}
 	return tw.Flush()
 }
@@ -518,11 +528,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 	timed := make([]tuneTimed, k)
 	best := 0
 	for i, res := range r.results[:k] {
-		conf := map[string]any{}
-		for j, p := range r.space.Params {
-			conf[p.Name] = res.Config[j].JSON()
-		}
-		timed[i] = tuneTimed{tuneEntry{Rank: res.Rank, Configuration: conf, Consts: res.Consts, Predicted: res.Predicted}, res.Measured}
+		timed[i] = tuneTimed{entryOf(r.space, res), res.Measured}
 		if res.Measured < timed[best].Measured {
 			best = i
 		}
@@ -552,11 +558,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "rank\t%s\tpredicted\tmeasured\n", strings.Join(r.space.Names(), "\t"))
 	for _, res := range r.results[:k] {
-		cells := make([]string, len(res.Config))
-		for i, v := range res.Config {
-			cells[i] = v.Text()
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", res.Rank, strings.Join(cells, "\t"), seconds(res.Predicted), seconds(res.Measured))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", res.Rank, configCells(res.Config), seconds(res.Predicted), seconds(res.Measured))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
