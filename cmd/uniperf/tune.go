@@ -211,16 +211,16 @@ func runTune(out io.Writer, kernel string, opts tuneOptions) error {
 func entryOf(space *tune.Space, r tune.Result) tuneEntry {
 	conf := make(map[string]any, len(space.Params))
 	for j, p := range space.Params {
-		conf[p.Name] = r.Config[j].JSON()
+		conf[p.Name] = space.Value(r.Config, j).JSON()
 	}
 	return tuneEntry{Rank: r.Rank, Configuration: conf, Consts: r.Consts, Predicted: r.Predicted}
 }
 
 // configCells renders a configuration's values as tab-separated cells.
-func configCells(c tune.Config) string {
+func configCells(space *tune.Space, c tune.Config) string {
 	cells := make([]string, len(c))
-	for i, v := range c {
-		cells[i] = v.Text()
+	for i := range c {
+		cells[i] = space.Value(c, i).Text()
 	}
 	return strings.Join(cells, "\t")
 }
@@ -415,7 +415,7 @@ func printTuneRanking(out io.Writer, space *tune.Space, results []tune.Result) e
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "rank\t%s\tpredicted\n", strings.Join(space.Names(), "\t"))
 	for _, r := range results {
-		fmt.Fprintf(tw, "%d\t%s\t%s\n", r.Rank, configCells(r.Config), seconds(r.Predicted))
+		fmt.Fprintf(tw, "%d\t%s\t%s\n", r.Rank, configCells(space, r.Config), seconds(r.Predicted))
 	}
 	return tw.Flush()
 }
@@ -558,7 +558,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "rank\t%s\tpredicted\tmeasured\n", strings.Join(r.space.Names(), "\t"))
 	for _, res := range r.results[:k] {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", res.Rank, configCells(res.Config), seconds(res.Predicted), seconds(res.Measured))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", res.Rank, configCells(r.space, res.Config), seconds(res.Predicted), seconds(res.Measured))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -57,7 +57,7 @@ func WriteT4(s *Space, results []Result, at time.Time) ([]byte, error) {
 	for i, r := range results {
 		conf := make(map[string]any, len(s.Params))
 		for j, p := range s.Params {
-			conf[p.Name] = r.Config[j].JSON()
+			conf[p.Name] = s.Value(r.Config, j).JSON()
 		}
 		ms := []t4Measurement{{Name: PredictedTime, Value: r.Predicted * 1e3, Unit: "ms"}}
 		if r.Measured > 0 {
@@ -87,8 +87,8 @@ func WriteCSV(s *Space, results []Result) ([]byte, error) {
 	row := make([]string, len(header))
 	for _, r := range results {
 		row[0] = strconv.Itoa(r.Rank)
-		for j, v := range r.Config {
-			row[j+1] = v.Text()
+		for j := range r.Config {
+			row[j+1] = s.Value(r.Config, j).Text()
 		}
 		row[len(s.Params)+1] = strconv.FormatFloat(r.Predicted*1e3, 'g', -1, 64)
 		if timed {
@@ -129,7 +129,8 @@ func WriteArrow(s *Space, results []Result) ([]byte, error) {
 	defer b.Release()
 	for _, r := range results {
 		b.Field(0).(*array.Int64Builder).Append(int64(r.Rank))
-		for j, v := range r.Config {
+		for j := range r.Config {
+			v := s.Value(r.Config, j)
 			switch kinds[j] {
 			case Int:
 				i, _ := v.Integer()

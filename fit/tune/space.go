@@ -32,11 +32,17 @@ type Space struct {
 	// Launch is the launch of T1's KernelSpecification, nil where the
 	// input has none.
 	Launch *Launch
+	// byName indexes Params by name, once their names are distinct.
+	byName map[string]int
 }
 
-// Config is one configuration: a value per parameter of its space, in
-// the order of Space.Params.
-type Config []Value
+// Config is one configuration: for each parameter of its space, in the
+// order of Space.Params, the index of its value in Param.Values (four
+// bytes a parameter, so that millions of configurations fit in memory).
+type Config []int32
+
+// Value returns the value of parameter i in configuration c.
+func (s *Space) Value(c Config, i int) Value { return s.Params[i].Values[c[i]] }
 
 // Limits on spaces, so that memory and time stay bounded.
 const (
@@ -44,7 +50,7 @@ const (
 	// restrictions (their product over the parameters).
 	MaxCombinations = 50_000_000
 	// MaxConfigs bounds the valid configurations of a space.
-	MaxConfigs = 2_000_000
+	MaxConfigs = 5_000_000
 )
 
 // ReadSpace reads a tuning space from JSON in one of two forms: Kernel
@@ -272,11 +278,17 @@ func (s *Space) check(name string) error {
 }
 
 func (s *Space) index() map[string]int {
+	if len(s.byName) == len(s.Params) {
+		return s.byName
+	}
 	m := make(map[string]int, len(s.Params))
 	for i, p := range s.Params {
 		if _, dup := m[p.Name]; !dup {
 			m[p.Name] = i
 		}
+	}
+	if len(m) == len(s.Params) {
+		s.byName = m
 	}
 	return m
 }
@@ -299,7 +311,7 @@ func (s *Space) Env(c Config) func(string) (Value, bool) {
 		if !ok {
 			return Value{}, false
 		}
-		return c[i], true
+		return s.Params[i].Values[c[i]], true
 	}
 }
 
@@ -316,7 +328,7 @@ func (s *Space) Configs() ([]Config, error) {
 		if !ok {
 			return Value{}, false
 		}
-		return cur[i], true
+		return s.Params[i].Values[cur[i]], true
 	}
 	byDepth := make([][]Restriction, len(s.Params))
 	var always []Restriction
@@ -339,8 +351,8 @@ func (s *Space) Configs() ([]Config, error) {
 	var out []Config
 	var walk func(d int) error
 	walk = func(d int) error {
-		for _, v := range s.Params[d].Values {
-			cur[d] = v
+		for j := range s.Params[d].Values {
+			cur[d] = int32(j)
 			ok := true
 			for _, r := range byDepth[d] {
 				holds, err := r.Expr.Holds(env)
@@ -375,8 +387,8 @@ func (s *Space) Configs() ([]Config, error) {
 // tile_size_x=2".
 func (s *Space) prefix(c Config) string {
 	parts := make([]string, len(c))
-	for i, v := range c {
-		parts[i] = s.Params[i].Name + "=" + v.Text()
+	for i := range c {
+		parts[i] = s.Params[i].Name + "=" + s.Value(c, i).Text()
 	}
 	return strings.Join(parts, " ")
 }

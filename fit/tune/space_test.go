@@ -52,7 +52,7 @@ func TestMatmulSpace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bx, by, tx, ty := c[0].I, c[1].I, c[2].I, c[3].I
+		bx, by, tx, ty := s.Value(c, 0).I, s.Value(c, 1).I, s.Value(c, 2).I, s.Value(c, 3).I
 		if groups != [3]int64{4096 / (bx * tx), 4096 / (by * ty), 1} || local != [3]int64{bx, by, 1} {
 			t.Errorf("%s: groups %v local %v", s.Label(c), groups, local)
 		}
