@@ -436,8 +436,12 @@ func evaluateTable(out io.Writer, opts tuneOptions, space *tune.Space, results [
 	unmatched := 0
 	if space == nil {
 		for i, r := range rows {
-			if math.IsNaN(r.Predicted) || math.IsNaN(r.Time) {
-				return fmt.Errorf("%s: row %d has no predicted_time or no time: give KERNEL, --space and --weights to predict the configurations", opts.evaluate, i+1)
+			if math.IsNaN(r.Predicted) {
+				return fmt.Errorf("%s: row %d has no predicted_time: give KERNEL, --space and --weights to predict the configurations", opts.evaluate, i+1)
+			}
+			if math.IsNaN(r.Time) {
+				unmatched++
+				continue
 			}
 			pred, meas = append(pred, r.Predicted), append(meas, r.Time)
 		}
