@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/fit/tune"
 )
 
@@ -28,6 +30,7 @@ type tuneOptions struct {
 	out      string
 	json     bool
 	strict   bool
+	unpriced bool
 	evaluate string
 	// --measure SEL times the --top K (every configuration with
 	// --brute-force), with --runs and --discard as measure's.
@@ -132,6 +135,7 @@ func init() {
 	f.StringVar(&o.out, "out", "", "write the whole ranking to FILE.json (T4 results), FILE.csv or FILE.arrow")
 	f.BoolVar(&o.json, "json", false, "print JSON")
 	f.BoolVar(&o.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero")
+	f.BoolVar(&o.unpriced, "allow-unpriced", false, "rank even where properties the weights do not price are most of a configuration's counts (as predict --allow-unpriced)")
 	f.StringVar(&o.evaluate, "evaluate", "", "compare the ranking with a table of measured times (T4 results, Kernel Tuner cache or CSV)")
 	f.StringVar(&o.measure, "measure", "", "time the --top K predicted best on this OpenCL or CUDA device (see uniperf devices), each checked against the interpreter first")
 	f.BoolVar(&o.bruteForce, "brute-force", false, "with --measure: time every configuration, for evaluation")
@@ -288,9 +292,12 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 				return 0, err
 			}
 		}
-		t, _, _, err := counter.PredictLaunch(w, kernel, consts, params)
+		t, terms, _, err := linear.PredictLaunch(counter, w, kernel, consts, params)
 		if err == nil {
-			err = finite(kernel, params, t)
+			if !opts.unpriced {
+				err = mostlyUnpriced(kernel, params, terms)
+			}
+			err = cmp.Or(err, finite(kernel, params, t, terms...), priced(kernel, params, t, terms))
 		}
 		return t, err
 	}
@@ -302,7 +309,7 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		checkTuneLaunch(counter, kernel, params, space, results)
 	}
 	best := results[0]
-	_, terms, _, _ := counter.PredictLaunch(w, kernel, best.Consts, params)
+	_, terms, _, _ := linear.PredictLaunch(counter, w, kernel, best.Consts, params)
 	warnUnweighted(kernel, params, terms)
 	warnDoubt(kernel, params, w, terms, defaultWarnShare)
 	return &ranking{space: space, results: results, bindings: bindings, device: w.Device, params: params, elapsed: time.Since(start)}, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/fit/tune"
 )
 
@@ -53,7 +54,7 @@ func benchRank(b *testing.B, n int) {
 	}
 	params := map[string]int64{"w": 4096, "h": 2048}
 	predict := func(consts map[string]int64) (float64, error) {
-		t, _, _, err := counter.PredictLaunch(w, kernel, consts, params)
+		t, _, _, err := linear.PredictLaunch(counter, w, kernel, consts, params)
 		return t, err
 	}
 	if _, _, err := tune.Rank(s, m, configs, predict, 0); err != nil {
