@@ -98,6 +98,7 @@ func TestExitCodePolicy(t *testing.T) {
 		"measure":               {[]string{"measure", "--device", "opencl", "--out", out, "--runs", "0"}, "--runs 0"},
 		"predict":               {[]string{"predict", "--weights", missing, "global_copy", "--param", "n=1024"}, "missing.arrow"},
 		"table":                 {[]string{"table", missing}, "missing.arrow"},
+		"tune":                  {[]string{"tune", "global_copy", "--space", missing, "--weights", missing}, "missing.arrow"},
 		"validate":              {[]string{"validate", "--weights", missing, "embedded:pocl-epyc-quick"}, "missing.arrow"},
 	}
 	for _, path := range commandPaths() {

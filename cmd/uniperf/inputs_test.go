@@ -42,6 +42,8 @@ var fileCommands = [][]string{
 	{"count", "FILE"},
 	{"kernels", "show", "FILE"},
 	{"blocksize", "global_copy", "--device-file", "FILE", "--param", "n=1024", "--model", "hongkim"},
+	{"tune", "global_copy", "--space", "FILE", "--weights", "W"},
+	{"tune", "--evaluate", "FILE"},
 }
 
 // Every file input is refused, at once and as bad input, when it is a

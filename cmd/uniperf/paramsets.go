@@ -18,6 +18,12 @@ const maxParamSets = 100000
 // same value together rather than every combination. A name given twice
 // is an error.
 func paramSets(params, sweeps []string) ([]map[string]int64, error) {
+	return bindingSets("--param", params, sweeps)
+}
+
+// bindingSets is paramSets for flag, named in errors (--param or
+// --const).
+func bindingSets(flag string, params, sweeps []string) ([]map[string]int64, error) {
 	type axis struct {
 		names  []string
 		values []int64
@@ -37,17 +43,17 @@ func paramSets(params, sweeps []string) ([]map[string]int64, error) {
 	for _, f := range params {
 		names, list, err := tiedNames(f)
 		if err != nil {
-			return nil, fmt.Errorf("--param %q: %w (want NAME=VALUE, NAME=V1,V2,... or NAME1=NAME2=V1,V2,... to tie names)", f, err)
+			return nil, fmt.Errorf("%s %q: %w (want NAME=VALUE, NAME=V1,V2,... or NAME1=NAME2=V1,V2,... to tie names)", flag, f, err)
 		}
 		var values []int64
 		for _, s := range strings.Split(list, ",") {
 			v, err := parseInt(s)
 			if err != nil {
-				return nil, fmt.Errorf("--param %q: %w", f, err)
+				return nil, fmt.Errorf("%s %q: %w", flag, f, err)
 			}
 			values = append(values, v)
 		}
-		if err := add("--param "+f, names, values); err != nil {
+		if err := add(flag+" "+f, names, values); err != nil {
 			return nil, err
 		}
 	}
@@ -63,7 +69,7 @@ func paramSets(params, sweeps []string) ([]map[string]int64, error) {
 	sets := []map[string]int64{{}}
 	for _, a := range axes {
 		if len(sets)*len(a.values) > maxParamSets {
-			return nil, fmt.Errorf("the --param and --sweep values make more than %d parameter sets", maxParamSets)
+			return nil, fmt.Errorf("the %s and --sweep values make more than %d sets", flag, maxParamSets)
 		}
 		var next []map[string]int64
 		for _, s := range sets {

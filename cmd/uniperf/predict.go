@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -19,6 +21,8 @@ type predictOptions struct {
 	weights     string
 	params      []string
 	consts      []string
+	configs     string
+	stdin       io.Reader
 	sweeps      []string
 	json        bool
 	model       string
@@ -83,7 +87,17 @@ lists values, and --sweep NAME=2^10..2^14 (powers of two), NAME=A..B or
 NAME=A..B:STEP ranges; the sets are every combination. Names tied in one
 flag vary together: --param nx=ny=1024,2048 gives the square sizes only,
 and --sweep nx=ny=2^10..2^12 likewise. --const NAME=VALUE binds a kernel
-const such as a work-group size (LX, LY).
+const such as a work-group size (LX, LY); --const NAME=V1,V2 and tied
+names (--const LX=LY=8,16) give several bindings, each predicted with
+every parameter set.
+
+--configs FILE (or - for stdin) lists configurations to predict, each
+with every --const and --param set: a JSON array of objects
+[{"LX": 16, "n": 1024}, ...], one such object a line, or CSV whose
+header names the columns (LX,n then 16,1024). A name the kernel
+declares as a const binds the const; any other is a size parameter. A
+name that a configuration and --const or --param both bind is an
+error. uniperf tune ranks a whole Kernel Tuner space instead.
 
 --json prints one object per parameter set (a list for several):
 {"kernel", "device", "params", "predicted_s", "terms": [{"property",
@@ -145,6 +159,7 @@ prints {"program", "file", "batch", "device", "models", "launches":
 		if len(args) != 1 {
 			return fmt.Errorf("give a KERNEL (a .knl file or a library kernel), or --program FILE")
 		}
+		predictOpts.stdin = cmd.InOrStdin()
 		return predict(cmd.OutOrStdout(), args[0], predictOpts)
 	},
 }
@@ -153,7 +168,8 @@ func init() {
 	f := predictCmd.Flags()
 	f.StringVar(&predictOpts.weights, "weights", "", "weight table written by uniperf fit, or weights in the CSV of uniperf export (FILE.csv, or FILE.csv#DEVICE for one of several devices)")
 	f.StringArrayVar(&predictOpts.params, "param", nil, "parameter values NAME=V or NAME=V1,V2,...; NAME1=NAME2=V1,... ties names (repeatable)")
-	f.StringArrayVar(&predictOpts.consts, "const", nil, "kernel const binding NAME=VALUE (repeatable)")
+	f.StringArrayVar(&predictOpts.consts, "const", nil, "kernel const values NAME=V or NAME=V1,V2,...; NAME1=NAME2=V1,... ties names (repeatable)")
+	f.StringVar(&predictOpts.configs, "configs", "", "configurations to predict, from a file or - for stdin: a JSON array of {\"NAME\": integer} objects, one object a line, or CSV with a header; a kernel const's name binds the const, any other a parameter")
 	f.StringArrayVar(&predictOpts.sweeps, "sweep", nil, "parameter range NAME=2^A..2^B, NAME=A..B or NAME=A..B:STEP; NAME1=NAME2=... ties names (repeatable)")
 	f.BoolVar(&predictOpts.json, "json", false, "print JSON")
 	f.StringVar(&predictOpts.plot, "plot", "", "draw the predicted time across the parameter sets to this SVG file")
@@ -214,6 +230,7 @@ func (o predictOptions) programOptions() programOptions {
 type prediction struct {
 	Kernel    string           `json:"kernel"`
 	Device    string           `json:"device"`
+	Consts    map[string]int64 `json:"consts,omitempty"`
 	Params    map[string]int64 `json:"params"`
 	Predicted float64          `json:"predicted_s"`
 	Terms     []fit.Term       `json:"terms"`
@@ -229,8 +246,8 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	if opts.weights == "" {
 		return fmt.Errorf("--weights is required: a weight table written by uniperf fit")
 	}
-	if len(opts.params) == 0 && len(opts.sweeps) == 0 {
-		return fmt.Errorf("give the kernel's parameters with --param NAME=VALUE (or --sweep)")
+	if len(opts.params) == 0 && len(opts.sweeps) == 0 && opts.configs == "" {
+		return fmt.Errorf("give the kernel's parameters with --param NAME=VALUE (or --sweep, or --configs)")
 	}
 	if _, err := models.New(opts.model); err != nil {
 		return fmt.Errorf("--model: %w", err)
@@ -260,7 +277,7 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 		return err
 	}
 	counter := models.NewCounterWith(kernelSource(kernel), banks)
-	preds, err := predictSets(opts, func(consts, p map[string]int64) (prediction, error) {
+	preds, err := predictSets(opts, kernel, func(consts, p map[string]int64) (prediction, error) {
 		if c, err := counter.Kernel(kernel, consts); err == nil {
 			if err := c.CheckBounds(p); err != nil {
 				return prediction{}, err
@@ -275,7 +292,7 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 		if err == nil {
 			err = cmp.Or(finite(kernel, p, t, terms...), priced(kernel, p, t, terms))
 		}
-		pr := prediction{Kernel: kernel, Device: w.Device, Params: p, Predicted: t, Terms: terms, fill: w.Fill}
+		pr := prediction{Kernel: kernel, Device: w.Device, Consts: consts, Params: p, Predicted: t, Terms: terms, fill: w.Fill}
 		if w.Fill != nil {
 			pr.Fill = &l
 		}
@@ -305,24 +322,33 @@ func predictPlot(opts predictOptions, kernel, title string, points []sweepPoint)
 	return plotSweep(opts.plot, kernel, title, consts, points, opts.measured)
 }
 
-// predictSets predicts every parameter set that --param and --sweep give,
-// with the consts of --const.
-func predictSets[P any](opts predictOptions, predict func(consts, params map[string]int64) (P, error)) ([]P, error) {
-	consts, err := parseConsts(opts.consts)
+// predictSets predicts every case that --configs, --const, --param and
+// --sweep give (see predictCases).
+func predictSets[P any](opts predictOptions, kernel string, predict func(consts, params map[string]int64) (P, error)) ([]P, error) {
+	cases, err := predictCases(caseFlags{opts.consts, opts.params, opts.sweeps, opts.configs, opts.stdin}, kernel)
 	if err != nil {
 		return nil, err
 	}
-	sets, err := paramSets(opts.params, opts.sweeps)
-	if err != nil {
-		return nil, err
+	if opts.plot != "" && (opts.configs != "" || len(cases) > 0 && !constsFixed(cases)) {
+		return nil, fmt.Errorf("--plot draws one binding of the consts across parameter sets: give one value per --const and no --configs")
 	}
-	preds := make([]P, len(sets))
-	for i, p := range sets {
-		if preds[i], err = predict(consts, p); err != nil {
+	preds := make([]P, len(cases))
+	for i, c := range cases {
+		if preds[i], err = predict(c.consts, c.params); err != nil {
 			return nil, err
 		}
 	}
 	return preds, nil
+}
+
+// constsFixed reports whether every case binds the same consts.
+func constsFixed(cases []predictCase) bool {
+	for _, c := range cases[1:] {
+		if !maps.Equal(c.consts, cases[0].consts) {
+			return false
+		}
+	}
+	return true
 }
 
 // writePredictions prints predictions as JSON (an object for one, a list
@@ -371,7 +397,8 @@ func printBreakdown(out io.Writer, p prediction) error {
 
 func printPredictions(out io.Writer, preds []prediction) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "parameters\tpredicted\tlargest term\n")
+	withConsts := slices.ContainsFunc(preds, func(p prediction) bool { return len(p.Consts) > 0 })
+	fmt.Fprintf(tw, "%s\tpredicted\tlargest term\n", caseHeader(withConsts))
 	for _, p := range preds {
 		top := ""
 		if len(p.Terms) > 0 {
@@ -381,9 +408,25 @@ func printPredictions(out io.Writer, preds []prediction) error {
 		if p.Predicted <= 0 {
 			mark = " (not positive: refit without --free)"
 		}
-		fmt.Fprintf(tw, "%s\t%s%s\t%s\n", setString(p.Params), seconds(p.Predicted), mark, top)
+		fmt.Fprintf(tw, "%s\t%s%s\t%s\n", caseString(withConsts, p.Consts, p.Params), seconds(p.Predicted), mark, top)
 	}
 	return tw.Flush()
+}
+
+// caseHeader heads the column of the cases of a table of predictions.
+func caseHeader(withConsts bool) string {
+	if withConsts {
+		return "consts; parameters"
+	}
+	return "parameters"
+}
+
+// caseString renders a case of a table of predictions.
+func caseString(withConsts bool, consts, params map[string]int64) string {
+	if withConsts {
+		return setString(consts) + "; " + setString(params)
+	}
+	return setString(params)
 }
 
 // modelPrediction is one parameter set predicted by a model other than
@@ -392,6 +435,7 @@ type modelPrediction struct {
 	Kernel    string            `json:"kernel"`
 	Device    string            `json:"device"`
 	Model     string            `json:"model"`
+	Consts    map[string]int64  `json:"consts,omitempty"`
 	Params    map[string]int64  `json:"params"`
 	Predicted float64           `json:"predicted_s"`
 	Explain   []models.Quantity `json:"explain"`
@@ -415,12 +459,12 @@ func predictModel(out io.Writer, kernel string, opts predictOptions) error {
 		return err
 	}
 	env := &models.Env{Counter: models.NewCounter(kernelSource(kernel)), Device: d}
-	preds, err := predictSets(opts, func(consts, p map[string]int64) (modelPrediction, error) {
+	preds, err := predictSets(opts, kernel, func(consts, p map[string]int64) (modelPrediction, error) {
 		pr, err := m.Predict(env, models.Case{Kernel: kernel, Consts: consts, Params: p})
 		if err == nil {
 			err = finite(kernel, p, pr.Seconds)
 		}
-		return modelPrediction{Kernel: kernel, Device: cal.Device, Model: m.Name(), Params: p, Predicted: pr.Seconds, Explain: pr.Explain}, err
+		return modelPrediction{Kernel: kernel, Device: cal.Device, Model: m.Name(), Consts: consts, Params: p, Predicted: pr.Seconds, Explain: pr.Explain}, err
 	})
 	if err != nil {
 		return err
@@ -440,9 +484,10 @@ func predictModel(out io.Writer, kernel string, opts predictOptions) error {
 // printModelPredictions prints a table of a model's predictions.
 func printModelPredictions(out io.Writer, preds []modelPrediction) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "parameters\tpredicted (%s)\n", preds[0].Model)
+	withConsts := slices.ContainsFunc(preds, func(p modelPrediction) bool { return len(p.Consts) > 0 })
+	fmt.Fprintf(tw, "%s\tpredicted (%s)\n", caseHeader(withConsts), preds[0].Model)
 	for _, p := range preds {
-		fmt.Fprintf(tw, "%s\t%s\n", setString(p.Params), seconds(p.Predicted))
+		fmt.Fprintf(tw, "%s\t%s\n", caseString(withConsts, p.Consts, p.Params), seconds(p.Predicted))
 	}
 	return tw.Flush()
 }

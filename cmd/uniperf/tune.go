@@ -1,0 +1,586 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/uniperf/uniperf/datasets/inputfile"
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
+	"github.com/uniperf/uniperf/fit/tune"
+)
+
+// tuneOptions are the flags of `uniperf tune`.
+type tuneOptions struct {
+	space    string
+	weights  string
+	params   []string
+	consts   []string
+	maps     []string
+	top      int
+	out      string
+	json     bool
+	strict   bool
+	unpriced bool
+	evaluate string
+	// --measure SEL times the --top K (every configuration with
+	// --brute-force), with --runs and --discard as measure's.
+	measure       string
+	bruteForce    bool
+	runs, discard int
+}
+
+var tuneOpts tuneOptions
+
+var tuneCmd = &cobra.Command{
+	Use:   "tune KERNEL --space SPACE.json --weights W [--param N=V]... [--map CONST=EXPR]... [--top K] [--out R.json|R.csv|R.arrow]",
+	Short: "Rank every configuration of a Kernel Tuner tuning space by predicted time",
+	Long: `tune predicts every valid configuration of a tuning space for KERNEL (a
+.knl file or a library kernel) and ranks them, fastest first.
+
+--space reads Kernel Tuner's formats: a T1 input file
+(ConfigurationSpace.TuningParameters, whose Values are Python lists such
+as "[1, 2, 4]", "list(range(1, 9))" or "[16*i for i in range(1, 9)]",
+and ConfigurationSpace.Conditions' Expressions as restrictions), or
+{"tune_params": {NAME: [values]}, "restrictions": [...]} as tune_kernel
+takes them and Kernel Tuner's cache files record them. Restrictions are
+Python expressions of the tunables: comparisons (chained as in Python),
+and, or, not, in, not in, + - * / // % **, min, max, abs and
+x if c else y; anything else is refused with its line:col. A T1 file's
+LocalSize, GridDivX/Y/Z and ProblemSize give Kernel Tuner's launch of
+each configuration, which tune compares with the kernel's (its work-group
+size and number of groups at --param): a difference is a warning, since
+the prediction is then of another launch than Kernel Tuner's.
+
+The tunables become the kernel's consts: a const named as a tunable takes
+its value; --map CONST=EXPR computes a const from the tunables (--map
+BX=block_size_x, --map TW=block_size_x*tile_size_x, or a constant,
+--map FH=17). --const NAME=V1,V2 adds a tunable of those values (tied
+names, --const BX=BY=16,32, bind several consts to it). Consts bound by
+neither keep the kernel's values; tunables that no const reads are
+named in a warning, since they do not change the prediction.
+--param gives the kernel's sizes, one value each.
+
+Configurations that bind the same consts are one kernel: it is counted
+and predicted once, on every CPU. Each prediction is predict's for that
+binding (uniperf predict --const ... --param ...).
+
+--measure SEL times the --top K configurations predicted fastest on an
+OpenCL or CUDA device (uniperf devices lists them), each kernel checked
+against the reference interpreter first as uniperf measure does (at
+the --param sizes: keep them small enough to interpret), and prints
+each one's measured time beside its predicted rank, the best found and
+its predicted rank, what the prediction alone picked (the predicted
+best's measured time, over the best found) and the time spent.
+--brute-force times every configuration and prints the evaluation of
+--evaluate as well. Configurations that bind the same consts are timed
+once. With --out the measured times are written too (T4: a "time"
+measurement in ms; CSV: a time column), so that tune --evaluate reads
+them back. --json prints {"timed": [{"rank", "configuration", "consts",
+"predicted_s", "measured_s"}], "best", "predicted_pick", "elapsed_s",
+"evaluation"}.
+
+It prints the --top K (default 10) configurations and a summary. --out
+writes the whole ranking: FILE.json in Kernel Tuner's T4 results schema
+(schema_version 1.0.0; each result's configuration, "invalidity":
+"correct", "correctness": 1, an empty "times", and the measurement
+{"name": "predicted_time", "value": ms, "unit": "ms"}), FILE.csv (rank,
+the tunables, predicted_time in ms) or FILE.arrow (the same columns).
+--json prints the top K as [{"rank", "configuration", "consts",
+"predicted_s"}] instead of the table.
+
+--evaluate TABLE compares the ranking with measured times: a T4 results
+file (measurement "time"), a Kernel Tuner cache file ("cache" entries'
+"time", ms) or a CSV with a column per tunable and "time" in ms. Where
+every row of TABLE carries its own predicted_time (as tune's T4 and CSV
+outputs do, with "time" added), KERNEL, --space and --weights may be left
+out. It prints Kendall's τ-b between predicted and measured times, the
+optimum, and the best measured time among the predicted best, the
+predicted top 1% and the predicted top 10, each beside the exact expected
+best of as many random picks (without replacement). docs/tuning.md has
+the details.`,
+	Example: `  uniperf tune examples/matmul_kernel.knl --space examples/matmul_kernel.space.json --weights h100.weights.arrow \
+      --param n=4096 --map BX=block_size_x --map BY=block_size_y --map TX=tile_size_x --map TY=tile_size_y --top 5
+  uniperf tune examples/stencil_kernel.knl --space examples/stencil_kernel.space.json --weights w.arrow \
+      --param w=4096 --param h=2048 --map BX=block_size_x --map BY=block_size_y --out ranking.json
+  uniperf tune --evaluate measured.json`,
+	Args: cobra.RangeArgs(0, 1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		kernel := ""
+		if len(args) == 1 {
+			kernel = args[0]
+		}
+		return runTune(cmd.OutOrStdout(), kernel, tuneOpts)
+	},
+}
+
+func init() {
+	f := tuneCmd.Flags()
+	o := &tuneOpts
+	f.StringVar(&o.space, "space", "", "tuning space: a Kernel Tuner T1 input file, or JSON with tune_params and restrictions")
+	f.StringVar(&o.weights, "weights", "", "weight table written by uniperf fit")
+	f.StringArrayVar(&o.params, "param", nil, "kernel parameter NAME=VALUE (repeatable, one value each)")
+	f.StringArrayVar(&o.consts, "const", nil, "an extra tunable: kernel const values NAME=V1,V2,...; NAME1=NAME2=... ties consts (repeatable)")
+	f.StringArrayVar(&o.maps, "map", nil, "CONST=EXPR: compute a kernel const from the tunables (repeatable)")
+	f.IntVar(&o.top, "top", 10, "print the K configurations predicted fastest")
+	f.StringVar(&o.out, "out", "", "write the whole ranking to FILE.json (T4 results), FILE.csv or FILE.arrow")
+	f.BoolVar(&o.json, "json", false, "print JSON")
+	f.BoolVar(&o.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero")
+	f.BoolVar(&o.unpriced, "allow-unpriced", false, "rank even where properties the weights do not price are most of a configuration's counts (as predict --allow-unpriced)")
+	f.StringVar(&o.evaluate, "evaluate", "", "compare the ranking with a table of measured times (T4 results, Kernel Tuner cache or CSV)")
+	f.StringVar(&o.measure, "measure", "", "time the --top K predicted best on this OpenCL or CUDA device (see uniperf devices), each checked against the interpreter first")
+	f.BoolVar(&o.bruteForce, "brute-force", false, "with --measure: time every configuration, for evaluation")
+	f.IntVar(&o.runs, "runs", 10, "with --measure: timed runs per configuration")
+	f.IntVar(&o.discard, "discard", 2, "with --measure: leading runs left out of the minimum")
+	rootCmd.AddCommand(tuneCmd)
+}
+
+// tuneEntry is one configuration of tune --json.
+type tuneEntry struct {
+	Rank          int              `json:"rank"`
+	Configuration map[string]any   `json:"configuration"`
+	Consts        map[string]int64 `json:"consts"`
+	Predicted     float64          `json:"predicted_s"`
+}
+
+func runTune(out io.Writer, kernel string, opts tuneOptions) error {
+	if opts.top < 1 {
+		return fmt.Errorf("--top %d: give a positive number of configurations", opts.top)
+	}
+	if opts.out != "" {
+		if ext := strings.ToLower(filepath.Ext(opts.out)); ext != ".json" && ext != ".csv" && ext != ".arrow" {
+			return fmt.Errorf("--out %s: name a .json (T4 results), .csv or .arrow file", opts.out)
+		}
+	}
+	if opts.evaluate != "" && kernel == "" && opts.space == "" {
+		return evaluateTable(out, opts, nil, nil)
+	}
+	switch {
+	case kernel == "":
+		return fmt.Errorf("give a KERNEL (a .knl file or a library kernel) to tune")
+	case opts.space == "":
+		return fmt.Errorf("--space is required: a Kernel Tuner T1 input file, or JSON with tune_params and restrictions")
+	case opts.weights == "":
+		return fmt.Errorf("--weights is required: a weight table written by uniperf fit")
+	}
+	if opts.bruteForce && opts.measure == "" {
+		return fmt.Errorf("--brute-force times every configuration: give the device with --measure SEL")
+	}
+	if opts.measure != "" && opts.evaluate != "" {
+		return fmt.Errorf("--measure and --evaluate: time the configurations, or evaluate measured ones, not both")
+	}
+	if opts.measure != "" {
+		if err := checkRuns(opts.runs, opts.discard); err != nil {
+			return err
+		}
+	}
+	r, err := rankSpace(kernel, opts)
+	if err != nil {
+		return err
+	}
+	if opts.measure != "" {
+		return measureRanking(out, kernel, r, opts)
+	}
+	if opts.out != "" {
+		if err := writeRanking(out, opts.out, r.space, r.results); err != nil {
+			return err
+		}
+	}
+	if opts.evaluate != "" {
+		return evaluateTable(out, opts, r.space, r.results)
+	}
+	top := r.results[:min(opts.top, len(r.results))]
+	if opts.json {
+		entries := make([]tuneEntry, len(top))
+		for i, res := range top {
+			entries[i] = entryOf(r.space, res)
+		}
+		return writeJSON(out, entries)
+	}
+	fmt.Fprintf(out, "%s on %s: %d valid configurations, %d distinct const bindings counted and predicted in %s\n\n",
+		kernel, r.device, len(r.results), r.bindings, r.elapsed.Round(time.Millisecond))
+	return printTuneRanking(out, r.space, top)
+}
+
+// entryOf is a result as tune --json prints it.
+func entryOf(space *tune.Space, r tune.Result) tuneEntry {
+	conf := make(map[string]any, len(space.Params))
+	for j, p := range space.Params {
+		conf[p.Name] = space.Value(r.Config, j).JSON()
+	}
+	return tuneEntry{Rank: r.Rank, Configuration: conf, Consts: r.Consts, Predicted: r.Predicted}
+}
+
+// configCells renders a configuration's values as tab-separated cells.
+func configCells(space *tune.Space, c tune.Config) string {
+	cells := make([]string, len(c))
+	for i := range c {
+		cells[i] = space.Value(c, i).Text()
+	}
+	return strings.Join(cells, "\t")
+}
+
+// ranking is tune's ranking of a space.
+type ranking struct {
+	space    *tune.Space
+	results  []tune.Result
+	bindings int
+	device   string
+	params   map[string]int64
+	elapsed  time.Duration
+}
+
+// rankSpace reads the space and the weights and ranks the space.
+func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
+	start := time.Now()
+	data, err := inputfile.ReadFile(opts.space)
+	if err != nil {
+		return nil, fmt.Errorf("--space: %w", err)
+	}
+	space, err := tune.ReadSpace(data, opts.space)
+	if err != nil {
+		return nil, err
+	}
+	exprs, err := tuneMaps(space, opts)
+	if err != nil {
+		return nil, err
+	}
+	params, err := parseParams(opts.params)
+	if err != nil {
+		return nil, err
+	}
+	declared, err := kernelConsts(kernel)
+	if err != nil {
+		return nil, err
+	}
+	mapping, unused, err := tune.NewMapping(space, declared, exprs)
+	if err != nil {
+		return nil, err
+	}
+	if len(unused) > 0 {
+		fmt.Fprintf(stderr, "warning: %s: no const of %s reads %s, so configurations that differ only there are predicted alike (--map CONST=EXPR maps tunables onto consts)\n",
+			opts.space, kernel, strings.Join(unused, ", "))
+	}
+	w, err := loadWeights(opts.weights)
+	if err != nil {
+		return nil, err
+	}
+	if err := models.CheckWeights(w); err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.weights, err)
+	}
+	w.ZeroMissing = !opts.strict
+	counter := models.NewCounterWith(kernelSource(kernel), models.WeightsBanks(w))
+	configs, err := space.Configs()
+	if err != nil {
+		return nil, err
+	}
+	if len(configs) == 0 {
+		return nil, fmt.Errorf("%s: no configuration meets the restrictions", opts.space)
+	}
+	predict := func(consts map[string]int64) (float64, error) {
+		if c, err := counter.Kernel(kernel, consts); err == nil {
+			if err := c.CheckBounds(params); err != nil {
+				return 0, err
+			}
+		}
+		t, terms, _, err := linear.PredictLaunch(counter, w, kernel, consts, params)
+		if err == nil {
+			if !opts.unpriced {
+				err = mostlyUnpriced(kernel, params, terms)
+			}
+			err = cmp.Or(err, finite(kernel, params, t, terms...), priced(kernel, params, t, terms))
+		}
+		return t, err
+	}
+	results, bindings, err := tune.Rank(space, mapping, configs, predict, 0)
+	if err != nil {
+		return nil, err
+	}
+	if space.Launch != nil {
+		checkTuneLaunch(counter, kernel, params, space, results)
+	}
+	best := results[0]
+	_, terms, _, _ := linear.PredictLaunch(counter, w, kernel, best.Consts, params)
+	warnUnweighted(kernel, params, terms)
+	warnDoubt(kernel, params, w, terms, defaultWarnShare)
+	return &ranking{space: space, results: results, bindings: bindings, device: w.Device, params: params, elapsed: time.Since(start)}, nil
+}
+
+// tuneMaps gathers --map and --const into the mapping's expressions,
+// adding --const's tunables to the space.
+func tuneMaps(space *tune.Space, opts tuneOptions) (map[string]string, error) {
+	exprs := map[string]string{}
+	for _, m := range opts.maps {
+		name, expr, ok := strings.Cut(m, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.TrimSpace(expr) == "" {
+			return nil, fmt.Errorf("--map %q: want CONST=EXPR, an expression of the tunables", m)
+		}
+		if _, dup := exprs[name]; dup {
+			return nil, fmt.Errorf("--map %q: %s mapped twice", m, name)
+		}
+		exprs[name] = expr
+	}
+	for _, c := range opts.consts {
+		names, list, err := tiedNames(c)
+		if err != nil {
+			return nil, fmt.Errorf("--const %q: %w (want NAME=V1,V2,... or NAME1=NAME2=V1,...)", c, err)
+		}
+		var values []tune.Value
+		for _, s := range strings.Split(list, ",") {
+			v, err := parseInt(s)
+			if err != nil {
+				return nil, fmt.Errorf("--const %q: %w", c, err)
+			}
+			values = append(values, tune.IntValue(v))
+		}
+		if slices.Contains(space.Names(), names[0]) {
+			return nil, fmt.Errorf("--const %q: %s is a tunable of the space already", c, names[0])
+		}
+		space.Params = append(space.Params, tune.Param{Name: names[0], Values: values})
+		for _, n := range names[1:] {
+			if _, dup := exprs[n]; dup {
+				return nil, fmt.Errorf("--const %q: %s is mapped by --map too", c, n)
+			}
+			exprs[n] = names[0]
+		}
+	}
+	return exprs, nil
+}
+
+// checkTuneLaunch warns where the kernel's launch at a binding differs
+// from Kernel Tuner's launch of a configuration that binds it.
+func checkTuneLaunch(counter *models.Counter, kernel string, params map[string]int64, space *tune.Space, results []tune.Result) {
+	seen := map[string]bool{}
+	differ, first := 0, ""
+	for _, r := range results {
+		key := setString(r.Consts)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		groups, local, err := space.Launch.Shape(space.Env(r.Config))
+		if err != nil {
+			fmt.Fprintf(stderr, "warning: Kernel Tuner's launch of %s: %v; launches not compared\n", space.Label(r.Config), err)
+			return
+		}
+		k, err := counter.Kernel(kernel, r.Consts)
+		if err != nil {
+			return
+		}
+		global, kl, err := k.Kernel().Launch(params)
+		if err != nil {
+			return
+		}
+		var kg [3]int64
+		for a := range 3 {
+			kg[a] = global[a] / max(kl[a], 1)
+		}
+		if kg != groups || kl != local {
+			differ++
+			if first == "" {
+				first = fmt.Sprintf("%s: Kernel Tuner launches %v groups of %v, the kernel at %s %v groups of %v",
+					space.Label(r.Config), groups, local, setString(params), kg, kl)
+			}
+		}
+	}
+	if differ > 0 {
+		fmt.Fprintf(stderr, "warning: %d of %d const bindings launch otherwise than the T1 file says (%s): check --param and --map\n", differ, len(seen), first)
+	}
+}
+
+// writeRanking writes the ranking to path in the format its extension
+// names.
+func writeRanking(stdout io.Writer, path string, space *tune.Space, results []tune.Result) error {
+	var data []byte
+	var err error
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json":
+		data, err = tune.WriteT4(space, results, time.Now())
+	case ".csv":
+		data, err = tune.WriteCSV(space, results)
+	default:
+		data, err = tune.WriteArrow(space, results)
+	}
+	if err != nil {
+		return err
+	}
+	return writeOutput(stdout, path, data)
+}
+
+// printRanking prints ranked configurations as a table.
+func printTuneRanking(out io.Writer, space *tune.Space, results []tune.Result) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "rank\t%s\tpredicted\n", strings.Join(space.Names(), "\t"))
+	for _, r := range results {
+		fmt.Fprintf(tw, "%d\t%s\t%s\n", r.Rank, configCells(space, r.Config), seconds(r.Predicted))
+	}
+	return tw.Flush()
+}
+
+// evaluateTable compares predictions with the measured times of
+// --evaluate: those of results where tune ranked a space, else the
+// table's own predicted_time.
+func evaluateTable(out io.Writer, opts tuneOptions, space *tune.Space, results []tune.Result) error {
+	data, err := inputfile.ReadFile(opts.evaluate)
+	if err != nil {
+		return fmt.Errorf("--evaluate: %w", err)
+	}
+	rows, err := tune.ReadMeasured(data, opts.evaluate)
+	if err != nil {
+		return err
+	}
+	var pred, meas []float64
+	unmatched := 0
+	if space == nil {
+		for i, r := range rows {
+			if math.IsNaN(r.Predicted) {
+				return fmt.Errorf("%s: row %d has no predicted_time: give KERNEL, --space and --weights to predict the configurations", opts.evaluate, i+1)
+			}
+			if math.IsNaN(r.Time) {
+				unmatched++
+				continue
+			}
+			pred, meas = append(pred, r.Predicted), append(meas, r.Time)
+		}
+	} else {
+		byKey := make(map[string]float64, len(results))
+		for _, r := range results {
+			key, _ := tune.Key(space.Names(), space.Env(r.Config))
+			byKey[key] = r.Predicted
+		}
+		for i, r := range rows {
+			key, err := tune.Key(space.Names(), func(n string) (tune.Value, bool) { v, ok := r.Config[n]; return v, ok })
+			if err != nil {
+				return fmt.Errorf("%s: row %d: %w", opts.evaluate, i+1, err)
+			}
+			p, ok := byKey[key]
+			if !ok || math.IsNaN(r.Time) {
+				unmatched++
+				continue
+			}
+			pred, meas = append(pred, p), append(meas, r.Time)
+		}
+	}
+	ev, err := tune.Evaluate(pred, meas)
+	if err != nil {
+		return fmt.Errorf("%s: %w", opts.evaluate, err)
+	}
+	if opts.json {
+		return writeJSON(out, ev)
+	}
+	fmt.Fprintf(out, "%s: %d measured configurations", opts.evaluate, ev.N)
+	if unmatched > 0 {
+		fmt.Fprintf(out, " (%d rows not in the space or without a time left out)", unmatched)
+	}
+	fmt.Fprintf(out, "\nKendall τ-b, predicted against measured: %.3f\noptimum: %s\n\n", ev.Tau, seconds(ev.Optimum))
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "pick\tk\tbest measured\t× optimum\trandom picks (expected)\t× optimum")
+	for i, p := range ev.Picks {
+		label := [...]string{"predicted best", "predicted top 1%", "predicted top 10"}[i]
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%s\t%.3f\n", label, p.K, seconds(p.Best), p.BestRatio, seconds(p.Random), p.RandomRatio)
+	}
+	return tw.Flush()
+}
+
+// tuneTimed is one timed configuration of tune --measure --json.
+type tuneTimed struct {
+	tuneEntry
+	Measured float64 `json:"measured_s"`
+}
+
+// tuneMeasured is what tune --measure --json prints.
+type tuneMeasured struct {
+	Timed         []tuneTimed      `json:"timed"`
+	Best          tuneTimed        `json:"best"`
+	PredictedPick tuneTimed        `json:"predicted_pick"`
+	Elapsed       float64          `json:"elapsed_s"`
+	Evaluation    *tune.Evaluation `json:"evaluation,omitempty"`
+}
+
+// measureRanking times the --top K configurations of the ranking (all
+// with --brute-force) on the --measure device, once per binding of the
+// consts, and reports the best found against the prediction's pick.
+func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) error {
+	k := min(opts.top, len(r.results))
+	if opts.bruteForce {
+		k = len(r.results)
+	}
+	timer, err := openTimer("--measure", opts.measure, opts.runs, opts.discard)
+	if err != nil {
+		return err
+	}
+	defer timer.close()
+	start := time.Now()
+	src := kernelSource(kernel)
+	byBinding := map[string]float64{}
+	for i := range r.results[:k] {
+		res := &r.results[i]
+		key := setString(res.Consts)
+		t, ok := byBinding[key]
+		if !ok {
+			if t, err = timer.time(src, kernel, res.Consts, r.params); err != nil {
+				return fmt.Errorf("%s: %w", r.space.Label(res.Config), err)
+			}
+			byBinding[key] = t
+		}
+		res.Measured = t
+	}
+	elapsed := time.Since(start)
+	timed := make([]tuneTimed, k)
+	best := 0
+	for i, res := range r.results[:k] {
+		timed[i] = tuneTimed{entryOf(r.space, res), res.Measured}
+		if res.Measured < timed[best].Measured {
+			best = i
+		}
+	}
+	report := tuneMeasured{Timed: timed, Best: timed[best], PredictedPick: timed[0], Elapsed: elapsed.Seconds()}
+	if opts.bruteForce && k > 1 {
+		pred, meas := make([]float64, k), make([]float64, k)
+		for i, res := range r.results {
+			pred[i], meas[i] = res.Predicted, res.Measured
+		}
+		ev, err := tune.Evaluate(pred, meas)
+		if err != nil {
+			return err
+		}
+		report.Evaluation = &ev
+	}
+	if opts.out != "" {
+		if err := writeRanking(out, opts.out, r.space, r.results); err != nil {
+			return err
+		}
+	}
+	if opts.json {
+		return writeJSON(out, report)
+	}
+	fmt.Fprintf(out, "%s on %s: %d valid configurations ranked; the %d predicted fastest (%d kernels) timed on %s in %s\n\n",
+		kernel, r.device, len(r.results), k, len(byBinding), timer.name(), elapsed.Round(time.Millisecond))
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "rank\t%s\tpredicted\tmeasured\n", strings.Join(r.space.Names(), "\t"))
+	for _, res := range r.results[:k] {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", res.Rank, configCells(r.space, res.Config), seconds(res.Predicted), seconds(res.Measured))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	b := r.results[best]
+	fmt.Fprintf(out, "\nbest found: %s, %s, predicted rank %d; the prediction alone picked %s, %s (%.3f× the best found)\n",
+		r.space.Label(b.Config), seconds(b.Measured), b.Rank, r.space.Label(r.results[0].Config), seconds(r.results[0].Measured),
+		r.results[0].Measured/b.Measured)
+	if ev := report.Evaluation; ev != nil {
+		fmt.Fprintf(out, "Kendall τ-b over all %d: %.3f; predicted top 1%% (%d) best %.3f× the optimum (random %.3f×), top 10 %.3f× (random %.3f×)\n",
+			ev.N, ev.Tau, ev.Picks[1].K, ev.Picks[1].BestRatio, ev.Picks[1].RandomRatio, ev.Picks[2].BestRatio, ev.Picks[2].RandomRatio)
+	}
+	return nil
+}

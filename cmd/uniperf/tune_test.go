@@ -1,0 +1,202 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/fit/tune"
+)
+
+var matmulMaps = []string{"--map", "BX=block_size_x", "--map", "BY=block_size_y", "--map", "TX=tile_size_x", "--map", "TY=tile_size_y"}
+
+// TestTuneEqualsPredict ranks the T1 space of Kernel Tuner's matmul
+// example (44 configurations) and checks every configuration's
+// prediction in the T4 output against uniperf predict run for it alone,
+// and the order against the predictions.
+func TestTuneEqualsPredict(t *testing.T) {
+	weights := fitQuickWeights(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	args := append([]string{"tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json",
+		"--weights", weights, "--param", "n=512", "--out", out}, matmulMaps...)
+	if code, _, stderr := runCommand(t, tuneCmd, args...); code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var t4 struct {
+		Version string `json:"schema_version"`
+		Results []struct {
+			Configuration map[string]int64
+			Invalidity    string
+			Correctness   int
+			Measurements  []struct {
+				Name  string
+				Value float64
+				Unit  string
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &t4); err != nil {
+		t.Fatal(err)
+	}
+	if t4.Version != "1.0.0" || len(t4.Results) != 44 {
+		t.Fatalf("schema %q, %d results, want 1.0.0 and 44", t4.Version, len(t4.Results))
+	}
+	prev := 0.0
+	for i, r := range t4.Results {
+		c := r.Configuration
+		if r.Invalidity != "correct" || r.Correctness != 1 || len(r.Measurements) != 1 || r.Measurements[0].Name != "predicted_time" || r.Measurements[0].Unit != "ms" {
+			t.Fatalf("result %d: %+v", i, r)
+		}
+		consts := map[string]int64{"BX": c["block_size_x"], "BY": c["block_size_y"], "TX": c["tile_size_x"], "TY": c["tile_size_y"]}
+		p := predictOne(t, weights, "../../examples/matmul_kernel.knl", consts, map[string]int64{"n": 512})
+		if got := r.Measurements[0].Value; got != p.Predicted*1e3 {
+			t.Errorf("%v: tune %g ms, predict %g ms", consts, got, p.Predicted*1e3)
+		}
+		if p.Predicted < prev {
+			t.Errorf("result %d (%v) predicted %g s after %g s: not ranked", i, consts, p.Predicted, prev)
+		}
+		prev = p.Predicted
+	}
+}
+
+// TestTuneEvaluate checks --evaluate on tune's own CSV with a measured
+// column made up so that the answer is known: measured = predicted
+// reversed in rank, so τ-b is -1 but for ties in prediction, and the predicted best is the slowest.
+func TestTuneEvaluate(t *testing.T) {
+	weights := fitQuickWeights(t)
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "r.csv")
+	args := append([]string{"tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json",
+		"--weights", weights, "--param", "n=512", "--out", csvPath}, matmulMaps...)
+	if code, _, stderr := runCommand(t, tuneCmd, args...); code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	var b strings.Builder
+	b.WriteString(lines[0] + ",time\n")
+	n := len(lines) - 1
+	var pred []float64
+	for i, l := range lines[1:] {
+		fmt.Fprintf(&b, "%s,%d\n", l, n-i)
+		var p float64
+		fmt.Sscan(l[strings.LastIndexByte(l, ',')+1:], &p)
+		pred = append(pred, p)
+	}
+	// τ-b by its definition: measured falls strictly with rank, so every
+	// pair untied in prediction is discordant.
+	var disc, tied float64
+	for i := range pred {
+		for j := i + 1; j < len(pred); j++ {
+			if pred[i] == pred[j] {
+				tied++
+			} else {
+				disc++
+			}
+		}
+	}
+	wantTau := -disc / math.Sqrt(disc*(disc+tied))
+	measured := filepath.Join(dir, "m.csv")
+	if err := os.WriteFile(measured, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func(args ...string) {
+		t.Helper()
+		code, out, stderr := runCommand(t, tuneCmd, args...)
+		var ev tune.Evaluation
+		if code != 0 || json.Unmarshal([]byte(out), &ev) != nil {
+			t.Fatalf("%v: exit %d: %s\n%s", args, code, stderr, out)
+		}
+		// Measured times 1..44 ms, the predicted best at 44: ratios 44,
+		// (top 1 = 1 config) 44, top 10 35; random: E[min of 1] = 22.5,
+		// of 10 = 45/11 (the expected minimum of k of 1..n is (n+1)/(k+1)).
+		if ev.N != 44 || math.Abs(ev.Tau-wantTau) > 1e-12 || ev.Picks[0].BestRatio != 44 || ev.Picks[2].BestRatio != 35 ||
+			math.Abs(ev.Picks[0].RandomRatio-22.5) > 1e-9 || math.Abs(ev.Picks[2].RandomRatio-45.0/11) > 1e-9 {
+			t.Errorf("%v: %+v", args, ev)
+		}
+	}
+	check("tune", "--evaluate", measured, "--json")
+	check(append([]string{"tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json",
+		"--weights", weights, "--param", "n=512", "--evaluate", measured, "--json"}, matmulMaps...)...)
+}
+
+// TestTuneErrors checks tune's refusals.
+func TestTuneErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(bad, []byte(`{"tune_params": {"BX": [16, 32]}, "restrictions": ["BX.bit_length() > 2"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune", "../../examples/stencil_kernel.knl", "--weights", "w"}, "--space is required"},
+		{[]string{"tune", "../../examples/stencil_kernel.knl", "--space", bad, "--weights", "w"}, `restrictions[0] "BX.bit_length() > 2": 1:3: attributes are not supported`},
+		{[]string{"tune", "../../examples/stencil_kernel.knl", "--space", "../../examples/stencil_kernel.space.json", "--weights", "w", "--map", "XX=block_size_x"}, "the kernel has no const XX"},
+		{[]string{"tune", "--evaluate", bad}, "neither T4 results"},
+		{[]string{"tune", "k", "--top", "0"}, "--top 0"},
+		{[]string{"tune", "k", "--space", bad, "--weights", "w", "--out", "r.txt"}, "name a .json"},
+	} {
+		code, _, stderr := runCommand(t, tuneCmd, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d: %s, want %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// TestTuneMeasureOnPoCL times a tiny stencil space on PoCL: two block
+// widths, and a tunable the kernel does not read, so four
+// configurations and two kernels, each checked against the interpreter
+// before it is timed. Configurations of one kernel share its time, the
+// best found is the least time, and the CSV written reads back into
+// --evaluate.
+func TestTuneMeasureOnPoCL(t *testing.T) {
+	weights := fitQuickWeights(t)
+	dir := t.TempDir()
+	space := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(space, []byte(`{"tune_params": {"block_size_x": [32, 64], "read_only": [0, 1]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	csvPath := filepath.Join(dir, "r.csv")
+	code, out, stderr := runCommand(t, tuneCmd, "tune", "../../examples/stencil_kernel.knl", "--space", space, "--weights", weights,
+		"--param", "w=128", "--param", "h=16", "--map", "BX=block_size_x", "--map", "BY=2", "--measure", "opencl",
+		"--brute-force", "--runs", "3", "--discard", "1", "--out", csvPath, "--json")
+	var rep tuneMeasured
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("tune --measure: exit %d: %s\n%s", code, stderr, out)
+	}
+	if len(rep.Timed) != 4 || rep.Evaluation == nil || rep.PredictedPick.Rank != 1 {
+		t.Fatalf("%+v", rep)
+	}
+	byBX := map[int64]float64{}
+	for _, e := range rep.Timed {
+		bx := e.Consts["BX"]
+		if e.Measured <= 0 || byBX[bx] != 0 && byBX[bx] != e.Measured {
+			t.Errorf("%+v: measured %g, the other configuration of BX=%d %g", e.Configuration, e.Measured, bx, byBX[bx])
+		}
+		byBX[bx] = e.Measured
+		if e.Measured < rep.Best.Measured {
+			t.Errorf("best %g s, but %+v measured %g s", rep.Best.Measured, e.Configuration, e.Measured)
+		}
+	}
+	code, out, stderr = runCommand(t, tuneCmd, "tune", "--evaluate", csvPath, "--json")
+	var ev tune.Evaluation
+	if code != 0 || json.Unmarshal([]byte(out), &ev) != nil {
+		t.Fatalf("tune --evaluate: exit %d: %s\n%s", code, stderr, out)
+	}
+	if ev.N != 4 || math.Abs(ev.Optimum-rep.Best.Measured) > 1e-15 {
+		t.Errorf("--evaluate of the CSV: %+v, best timed %g", ev, rep.Best.Measured)
+	}
+}

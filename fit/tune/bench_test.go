@@ -1,0 +1,92 @@
+package tune_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
+	"github.com/uniperf/uniperf/fit/tune"
+)
+
+// benchSpace is Kernel Tuner's stencil example space (31 valid block
+// shapes) times a tunable the kernel does not read, of extra values:
+// configurations that share their block shape share a count.
+func benchSpace(b *testing.B, extra int) *tune.Space {
+	src := fmt.Sprintf(`{"tune_params": {"block_size_x": "[32*i for i in range(1, 9)]", "block_size_y": "[2**i for i in range(6)]",
+		"unroll": "list(range(%d))"}, "restrictions": ["block_size_x*block_size_y <= 1024"]}`, extra)
+	s, err := tune.ReadSpace([]byte(src), "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// benchRank ranks the stencil space of about n configurations, once
+// untimed to count its 31 kernels, then timed: binding the consts of
+// every configuration, predicting each binding (evaluating its counts
+// and finding its launch for the grid fill) and sorting.
+func benchRank(b *testing.B, n int) {
+	s := benchSpace(b, (n+30)/31)
+	const kernel = "../../examples/stencil_kernel.knl"
+	counter := models.NewCounter(models.Files)
+	k, err := counter.Kernel(kernel, map[string]int64{"BX": 32, "BY": 8})
+	if err != nil {
+		b.Fatal(err)
+	}
+	props := k.Names()
+	values := make([]float64, len(props))
+	for i := range values {
+		values[i] = 1e-12 * float64(i+1)
+	}
+	w := &fit.Weights{Device: "bench", Model: fit.ModelUnified, Properties: props, Values: values,
+		Fill: &fit.GridFill{Units: 132, Saturation: 192}}
+	w.ZeroMissing = true
+	counter = models.NewCounterWith(models.Files, models.WeightsBanks(w))
+	m, _, err := tune.NewMapping(s, []string{"BX", "BY"}, map[string]string{"BX": "block_size_x", "BY": "block_size_y"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	configs, err := s.Configs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	params := map[string]int64{"w": 4096, "h": 2048}
+	predict := func(consts map[string]int64) (float64, error) {
+		t, _, _, err := linear.PredictLaunch(counter, w, kernel, consts, params)
+		return t, err
+	}
+	if _, _, err := tune.Rank(s, m, configs, predict, 0); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, _, err := tune.Rank(s, m, configs, predict, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(configs)), "configs")
+}
+
+func BenchmarkRank1e4(b *testing.B) { benchRank(b, 10_000) }
+func BenchmarkRank1e5(b *testing.B) { benchRank(b, 100_000) }
+
+// BenchmarkConfigs enumerates Kernel Tuner's convolution example space
+// (3.1 million combinations of filter sizes, blocks, tiles, padding and
+// read-only, restricted as its script does).
+func BenchmarkConfigs(b *testing.B) {
+	s, err := tune.ReadSpace([]byte(`{"tune_params": {"filter_height": "[i for i in range(3,35,2)]", "filter_width": "[i for i in range(3,35,2)]",
+		"block_size_x": "[16*i for i in range(1,9)]", "block_size_y": "[2**i for i in range(6)]", "tile_size_x": "[i for i in range(1,9)]",
+		"tile_size_y": "[i for i in range(1,9)]", "use_padding": [0, 1], "read_only": [0, 1]},
+		"restrictions": ["use_padding==0 or (block_size_x % 32 != 0)"]}`), "convolution")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		c, err := s.Configs()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(len(c)), "configs")
+	}
+}

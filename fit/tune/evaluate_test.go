@@ -1,0 +1,130 @@
+package tune
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// subsetsMin averages the least value over every k-subset of x.
+func subsetsMin(x []float64, k int) float64 {
+	sum, count := 0.0, 0
+	var rec func(start, left int, least float64)
+	rec = func(start, left int, least float64) {
+		if left == 0 {
+			sum += least
+			count++
+			return
+		}
+		for i := start; i <= len(x)-left; i++ {
+			rec(i+1, left-1, math.Min(least, x[i]))
+		}
+	}
+	rec(0, k, math.Inf(1))
+	return sum / float64(count)
+}
+
+// TestExpectedMin checks the order-statistics expectation against the
+// average over all k-subsets, with ties among the values.
+func TestExpectedMin(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := 1; n <= 12; n++ {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(1 + r.IntN(5))
+		}
+		sorted := append([]float64(nil), x...)
+		for i := range sorted {
+			for j := i + 1; j < len(sorted); j++ {
+				if sorted[j] < sorted[i] {
+					sorted[i], sorted[j] = sorted[j], sorted[i]
+				}
+			}
+		}
+		for k := 1; k <= n; k++ {
+			got, want := ExpectedMin(sorted, k), subsetsMin(x, k)
+			if math.Abs(got-want) > 1e-12*want {
+				t.Errorf("n=%d k=%d: %g, want %g", n, k, got, want)
+			}
+		}
+	}
+}
+
+// bruteTau is Kendall's τ-b from its definition over all pairs.
+func bruteTau(x, y []float64) float64 {
+	var c, d, tx, ty float64
+	for i := range x {
+		for j := i + 1; j < len(x); j++ {
+			a, b := sign(x[i]-x[j]), sign(y[i]-y[j])
+			switch {
+			case a == 0 && b == 0:
+			case a == 0:
+				tx++
+			case b == 0:
+				ty++
+			case a == b:
+				c++
+			default:
+				d++
+			}
+		}
+	}
+	return (c - d) / math.Sqrt((c+d+tx)*(c+d+ty))
+}
+
+func sign(v float64) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// TestKendallTau checks Knight's algorithm against the pairwise
+// definition, with and without ties.
+func TestKendallTau(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		n := 2 + r.IntN(40)
+		levels := 3 + trial%50
+		x, y := make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i] = float64(r.IntN(levels))
+			y[i] = float64(r.IntN(levels))
+		}
+		got, want := KendallTau(x, y), bruteTau(x, y)
+		if math.IsNaN(want) != math.IsNaN(got) || math.Abs(got-want) > 1e-12 {
+			t.Fatalf("x=%v y=%v: τ %g, want %g", x, y, got, want)
+		}
+	}
+	if got := KendallTau([]float64{1, 2, 3}, []float64{3, 2, 1}); got != -1 {
+		t.Errorf("reversed: %g, want -1", got)
+	}
+}
+
+// TestEvaluate checks one evaluation worked by hand: 4 configurations,
+// the predicted best measures 3 against an optimum of 1.
+func TestEvaluate(t *testing.T) {
+	pred := []float64{1, 2, 3, 4}
+	meas := []float64{3, 1, 4, 2}
+	ev, err := Evaluate(pred, meas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pairs (of 6) concordant: (1,3)->(3,4), (2,3)->(1,4), (2,4)->(1,2) = 3; discordant 3: τ = 0.
+	if ev.Tau != 0 || ev.Optimum != 1 {
+		t.Errorf("τ %g optimum %g", ev.Tau, ev.Optimum)
+	}
+	// k=1: best 3, random mean (1+2+3+4)/4 = 2.5. k=1 (1%). k=4: best 1, random 1.
+	want := []Pick{{1, 3, 3, 2.5, 2.5}, {1, 3, 3, 2.5, 2.5}, {4, 1, 1, 1, 1}}
+	for i, p := range ev.Picks {
+		if p != want[i] {
+			t.Errorf("pick %d: %+v, want %+v", i, p, want[i])
+		}
+	}
+	if _, err := Evaluate([]float64{1, 2}, []float64{1, 0}); err == nil {
+		t.Error("a zero measured time is accepted")
+	}
+}
