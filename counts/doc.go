@@ -4,9 +4,8 @@
 // properties symbolically: the kernel properties of Stevens and
 // Klöckner's unified, hardware-fitted performance model (seed 001).
 // Each property is a sum of products of numbers of points of integer
-// sets; package polyhedra counts the sets as piecewise quasi-polynomials
-// in the size parameters, and an exact enumerator and the interpreter
-// check them.
+// sets, which package polyhedra counts as piecewise quasi-polynomials in
+// the size parameters (an exact enumerator and the interpreter check them).
 //
 // [ParseKernel] reads a kernel, [Kernel.Launch] computes its launch grid,
 // [Run] interprets it, [Count] (or [CountWith]) counts it; a [Counted]

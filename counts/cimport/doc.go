@@ -28,8 +28,7 @@
 //     they read data;
 //   - __shared__ and __local arrays become local arrays (dynamic shared
 //     memory, extern __shared__ or SharedMemory<T>(), with its size from
-//     --array), arrays declared
-//     in the body private ones, floating-point scalars private
+//     --array), arrays declared in the body private ones, floating-point scalars private
 //     temporaries; __syncthreads(), barrier(), cg::sync(g) and g.sync()
 //     barriers; compound assignments stay compound; __ldg(&a[i]) is a
 //     load; mad and fma a multiplication and an addition.
@@ -53,20 +52,9 @@
 //
 // # The front end
 //
-// The C front end is written here: a lexer, a preprocessor and a
-// recursive-descent parser of the subset of C that kernels use. The
-// maintained pure-Go C parser, modernc.org/cc/v4, is served by the module
-// proxy, but it does not fit: it parses C11 and needs a host
-// configuration (predefined macros, include paths, an ABI), while
-// kernels are CUDA C++ (templates, namespaces such as cg::, references)
-// and OpenCL C (address-space qualifiers, vector types) that it does not
-// accept without first rewriting the source by macros, which would also
-// erase what the translation needs (__shared__, __local). A kernel's
-// own subset is small: declarations, for, if, compound statements and
-// expressions, and host code around it can be skipped by matching
-// braces. Headers are not read (#include is ignored): a kernel needs
-// nothing of the host's, and what it uses of CUDA's and OpenCL's
-// (indices, math functions, barriers) is built in. Every input is bounded
-// in size, nesting depth and macro expansions, so that a hostile source
-// ends in an error, not a crash.
+// The C front end is written here (a lexer, a preprocessor and a
+// recursive-descent parser of the subset of C that kernels use), not
+// taken from modernc.org/cc/v4, which parses C11 with a host
+// configuration and accepts neither CUDA C++ nor OpenCL's qualifiers;
+// docs/importing.md gives the reasons in full. Inputs are bounded.
 package cimport

@@ -41,21 +41,7 @@
 // Parse refuses a number outside the range hardware could have (about a
 // thousand times today's largest device), naming the field and the range,
 // so that occupancy's integer arithmetic cannot overflow or divide by zero
-// and the models' results stay finite:
-//
-//   - sm_count 1 to 65536; clock_hz 1e3 to 1e12; mem_bandwidth_bytes_per_s
-//     0 (unknown) or 1e3 to 1e18.
-//   - limits: warp_size 1 to 1024; max_threads_per_block,
-//     max_threads_per_sm, max_warps_per_sm, max_blocks_per_sm 1 to 2^20;
-//     shared_per_sm, max_shared_per_block, shared_reserved_per_block 0 to
-//     2^32 bytes; shared_alloc_unit 1 to 2^20 bytes. The register fields
-//     are 0 (absent, only where regs_per_sm is) or: regs_per_sm and
-//     max_regs_per_block 1 to 2^30, max_regs_per_thread 1 to 2^16,
-//     reg_alloc_unit 1 to 2^20, reg_sub_partitions and
-//     warp_alloc_granularity 1 to 1024.
-//   - every model constant (hongkim, cycles.weights, resios: cycles,
-//     seconds, bytes, warps, MB/s): 0 (absent) or 1e-9 to 1e9;
-//     resios.simulation's units and max_sim_warps 0 or 1 to 65536.
+// and the models' results stay finite; docs/device-files.md lists them.
 //
 // # Missing parameters
 //
