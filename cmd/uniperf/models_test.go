@@ -62,7 +62,7 @@ func TestModelFlagCycles(t *testing.T) {
 		t.Errorf("predict: exit %d %s\n%s", code, errText, out)
 	}
 	code, out, errText = runPredict(t, "--model", "cycles", "--weights", cal, "vector_scale_add", "--param", "n=65536,131072", "--const", "LX=256", "--const", "STRIDE=1")
-	if code != 0 || !strings.Contains(out, "n=131072    200 µs") {
+	if code != 0 || !strings.Contains(out, "LX=256 STRIDE=1; n=131072  200 µs") {
 		t.Errorf("predict two sizes: exit %d %s\n%s", code, errText, out)
 	}
 

@@ -32,7 +32,7 @@ func TestLongSumLinear(t *testing.T) {
 		return after.TotalAlloc - before.TotalAlloc, code.Source
 	}
 	_, src := generate(4)
-	if want := "b[(i)] = (((a[(i)] + a[(i)]) + a[(i)]) + a[(i)]);"; !strings.Contains(src, want) {
+	if want := "b[i] = (((a[i] + a[i]) + a[i]) + a[i]);"; !strings.Contains(src, want) {
 		t.Fatalf("the sum of 4 terms is not %s:\n%s", want, src)
 	}
 	small, _ := generate(5000)

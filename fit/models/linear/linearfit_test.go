@@ -57,7 +57,7 @@ array a f32 [n]
 array b f32 [n]
 split i LX i_out i_in
 tag i_out g.0, i_in l.0
-b[i] = 2.5*a[i]`,
+b[i] = 2.5f*a[i]`,
 }
 
 func testSource(name string) (string, []byte, error) {
