@@ -15,8 +15,15 @@ import (
 )
 
 // l2Bytes is the H100's and H200's L2 (50 MB): the largest GPU size of
-// every kernel allocates more than it.
+// every kernel allocates more than it, but for the kernels of insideL2.
 const l2Bytes = 50_000_000
+
+// insideL2 are the kernels whose largest GPU size stays inside the L2, and
+// why (examples-sizes.tsv says more).
+var insideL2 = map[string]string{
+	"covariance3":  "O(m^2 n) work on m work-items: seconds a run beyond the L2",
+	"correlation4": "O(m^2 n) work on m work-items: seconds a run beyond the L2",
+}
 
 // sizesLine is one kernel's line of examples-sizes.tsv.
 type sizesLine struct {
@@ -170,8 +177,8 @@ func TestExampleSizes(t *testing.T) {
 			if !(b[0] < b[1] && b[1] < b[2]) {
 				t.Errorf("gpu sizes take %v bytes: want them growing", b)
 			}
-			if b[0] > 1<<20 || b[2] <= l2Bytes || b[2] > 1<<30 {
-				t.Errorf("gpu sizes take %v bytes: want the smallest at most 1 MiB, the largest above 50 MB (the L2) and at most 1 GiB", b)
+			if _, small := insideL2[name]; b[0] > 1<<20 || b[2] <= l2Bytes != small || b[2] > 1<<30 {
+				t.Errorf("gpu sizes take %v bytes: want the smallest at most 1 MiB, the largest above 50 MB (the L2, unless insideL2 lists the kernel) and at most 1 GiB", b)
 			}
 			for _, p := range pocl {
 				if pb := globalBytes(t, k, p); pb > b[2] {
