@@ -89,6 +89,13 @@ func countChecks() []planCheck {
 		add("local_bank", map[string]int64{"S": s}, n(512), n(256))
 	}
 	add("local_bank", map[string]int64{"LX": 64, "S": 4}, n(192))
+	for _, t := range []string{"i32", "i64"} {
+		for _, r := range []int64{1, 4} {
+			add("global_int_"+t, map[string]int64{"R": r}, n(600), n(257), n(1))
+		}
+		add("local_int_"+t, nil, n(512), n(256))
+		add("local_int_"+t, map[string]int64{"LX": 64, "R": 8}, n(192))
+	}
 	add("vector_sum", map[string]int64{"D": 2}, n(37))
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {
 		for _, t := range []string{"f32", "f64"} {
@@ -356,8 +363,8 @@ func TestSpanUnionFallback(t *testing.T) {
 // TestCountSuiteConfigurations counts every kernel of the paper suite in
 // every configuration the suite measures (work-group sizes, strides) and
 // compares the counts with the plan evaluated by enumeration at a size
-// that no work-group size divides (local_bank, which assumes one that
-// its work-group size divides, at three groups).
+// that no work-group size divides (local_bank and local_int, which
+// assume one that their work-group size divides, at three groups).
 func TestCountSuiteConfigurations(t *testing.T) {
 	s, err := suite.Load("paper")
 	if err != nil {
@@ -382,8 +389,8 @@ func TestCountSuiteConfigurations(t *testing.T) {
 					t.Run(key, func(t *testing.T) {
 						k, c := countedLibraryKernel(t, sk.Kernel, consts)
 						n := int64(37)
-						if sk.Kernel == "local_bank" {
-							n = 3 * consts["LX"] // it assumes n a multiple of LX
+						if slices.Contains([]string{"local_bank", "local_int_i32", "local_int_i64"}, sk.Kernel) {
+							n = 3 * consts["LX"] // they assume n a multiple of LX
 						}
 						params := map[string]int64{}
 						for _, p := range k.Params {

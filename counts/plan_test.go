@@ -54,6 +54,10 @@ func planChecks() []planCheck {
 	add("grid_fill_local", l1, map[string]int64{"ng": 3, "nr": 2}, map[string]int64{"ng": 1, "nr": 1})
 	add("grid_fill_local", map[string]int64{"LX": 64}, map[string]int64{"ng": 2, "nr": 1})
 	add("local_bank", map[string]int64{"LX": 32, "R": 4, "S": 2}, map[string]int64{"n": 64})
+	for _, t := range []string{"i32", "i64"} {
+		add("global_int_"+t, map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+		add("local_int_"+t, map[string]int64{"LX": 32, "R": 4}, map[string]int64{"n": 64})
+	}
 	add("finite_diff", s2, map[string]int64{"n": 11}, map[string]int64{"n": 3})
 	add("nbody", l1, map[string]int64{"n": 19}, map[string]int64{"n": 2}, map[string]int64{"n": 9})
 	add("convolution", s2, map[string]int64{"n": 5})

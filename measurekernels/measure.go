@@ -152,7 +152,7 @@ func (m *measurer) run() error {
 func (m *measurer) entries() []*suite.Kernel {
 	var out []*suite.Kernel
 	for _, k := range m.opts.Suite.Kernels {
-		if len(m.opts.Kernels) == 0 || slices.Contains(m.opts.Kernels, k.Kernel) {
+		if len(m.opts.Kernels) == 0 && !k.OptIn || slices.Contains(m.opts.Kernels, k.Kernel) {
 			out = append(out, k)
 		}
 	}

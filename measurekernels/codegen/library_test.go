@@ -76,6 +76,23 @@ var libraryCases = map[string]libraryCase{
 		[]params{{"n": 128}, {"n": 64}},
 	},
 	"transpose_write_coalesced": {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
+	"global_int_i32": {
+		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	"global_int_i64": {
+		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	// n a multiple of LX, as local_int assumes, and R <= LX.
+	"local_int_i32": {
+		[]consts{{"LX": 64}, {"LX": 16, "R": 8}},
+		[]params{{"n": 128}, {"n": 64}},
+	},
+	"local_int_i64": {
+		[]consts{{"LX": 64}, {"LX": 16, "R": 8}},
+		[]params{{"n": 128}, {"n": 64}},
+	},
 	"global_copy_strided": {
 		[]consts{{"LX": 16, "STRIDE": 2}, {"LX": 64, "STRIDE": 3}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}, {"n": 2}},

@@ -80,6 +80,11 @@ type Kernel struct {
 	// MinSizes is how many of the smallest sizes the time budget must
 	// leave (default 2, at most len(t)): p is lowered until they fit.
 	MinSizes int `json:"min_sizes,omitempty"`
+	// OptIn entries are measured only when named (uniperf measure
+	// --kernels): a class added after tables were measured with the suite
+	// (integer memory) leaves the suite's plan, and those tables' resume,
+	// as they were, and is added to a table by naming it.
+	OptIn bool `json:"opt_in,omitempty"`
 }
 
 // DefaultMinSizes is the number of sizes a time budget leaves by default:

@@ -1,0 +1,38 @@
+package measurekernels
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/uniperf/uniperf/measurekernels/suite"
+)
+
+// An opt-in entry (the integer memory classes) is measured only when
+// --kernels names it: without --kernels the paper suite plans what it
+// planned before the entries were added, all but them.
+func TestOptInEntries(t *testing.T) {
+	s, err := suite.Load("paper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(opts Options) []string {
+		var out []string
+		for _, k := range (&measurer{opts: opts}).entries() {
+			out = append(out, k.Kernel)
+		}
+		return out
+	}
+	optIn := []string{"global_int_i32", "global_int_i64", "local_int_i32", "local_int_i64"}
+	all := names(Options{Suite: s})
+	if len(all) != len(s.Kernels)-len(optIn) {
+		t.Errorf("without --kernels: %d of the suite's %d entries, want all but the %d opt-in ones", len(all), len(s.Kernels), len(optIn))
+	}
+	for _, k := range optIn {
+		if slices.Contains(all, k) {
+			t.Errorf("without --kernels: %s is measured", k)
+		}
+	}
+	if got := names(Options{Suite: s, Kernels: []string{"empty", "local_int_i64"}}); !slices.Equal(got, []string{"empty", "local_int_i64"}) {
+		t.Errorf("--kernels empty,local_int_i64 measures %v", got)
+	}
+}
