@@ -2,7 +2,6 @@ package cycles
 
 import (
 	"errors"
-	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -162,59 +161,6 @@ func TestCyclesSkipsIntegerKernels(t *testing.T) {
 	}
 	if len(m.Skipped) != 1 || !strings.Contains(m.Skipped[0], "arith_int_i32") || !strings.Contains(m.Skipped[0], "int.i32.add") {
 		t.Errorf("skipped %q, want arith_int_i32 for its integer operations", m.Skipped)
-	}
-}
-
-// TestPoCLCycleWeights re-derives the PoCL device file's cycle weights
-// from the embedded table as its source says: time × 2096 MHz × 2 cores /
-// count, additions first.
-func TestPoCLCycleWeights(t *testing.T) {
-	const name = "pocl-epyc-quick.arrow"
-	data, err := datasets.ShippedBytes(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := datasets.Decode(name, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	counter := models.NewCounter(nil)
-	cyclesOf := func(kernel string, params map[string]int64, lx int64) (float64, map[string]int64) {
-		t.Helper()
-		for _, r := range table.Rows {
-			if r.Kernel == kernel && r.Consts["LX"] == lx && maps.Equal(r.Params, params) {
-				c, err := counter.Counts(r.Kernel, r.Consts, r.Params)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return r.TimeS * 2096e6 * 2, c
-			}
-		}
-		t.Fatalf("no row of %s at %v", kernel, params)
-		return 0, nil
-	}
-	arith := map[string]int64{"n": 256, "nk": 256}
-	c, n := cyclesOf("arith_add_f32", arith, 16)
-	derived := map[string]float64{"add": c / float64(n["flop.f32.add"])}
-	for kind, kernel := range map[string]string{"mul": "arith_mul_f32", "div": "arith_div_f32", "pow": "arith_pow_f32", "special": "arith_rsqrt_f32"} {
-		c, n := cyclesOf(kernel, arith, 16)
-		derived[kind] = (c - derived["add"]*float64(n["flop.f32.add"])) / float64(n["flop.f32."+kind])
-	}
-	c, n = cyclesOf("global_copy", map[string]int64{"n": 262144}, 256)
-	derived["global"] = c / float64(n["global.load.f32.stride=1"]+n["global.store.f32.stride=1"])
-	c, n = cyclesOf("matmul_tiled", map[string]int64{"n": 256, "m": 256, "ell": 256}, 16)
-	rest := c - derived["add"]*float64(n["flop.f32.add"]) - derived["mul"]*float64(n["flop.f32.mul"]) -
-		derived["global"]*float64(n["global.load.f32.stride=1"]+n["global.store.f32.stride=1"])
-	derived["shared"] = rest / float64(n["local.load.f32"]+n["local.store.f32"])
-
-	file := device(t, "pocl-cpu").Cycles.Weights
-	if len(file) != len(derived) {
-		t.Errorf("file weights %v, derived %v", file, derived)
-	}
-	for kind, w := range derived {
-		if !near(file[kind], w, 0.005) { // the file rounds to three digits
-			t.Errorf("%s: file %g, derived %.4g", kind, file[kind], w)
-		}
 	}
 }
 
