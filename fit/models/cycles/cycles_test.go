@@ -198,3 +198,44 @@ func TestCyclesErrors(t *testing.T) {
 		t.Errorf("another device: %v", err)
 	}
 }
+
+// TestCyclesFallbackCV: the fallback's size is chosen by leaving each
+// kernel class out. Class a's kernel has estimated / measured ratios 2 at
+// its smallest size and 4 at its largest; class b's (128 work-items per
+// group, whose estimate is 3/2 that of 256) 8 at both. At the smallest
+// sizes, a is predicted with b's 8 (errors 3/4, 1/2) and b with a's 2
+// (errors 3, 3): geometric mean (3/4·1/2·9)^¼; at the largest, a with 8
+// (3/4, 1/2) and b with 4 (1, 1): (3/8)^¼. The largest wins, and the
+// fallback is √(4·8).
+func TestCyclesFallbackCV(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	row := func(class string, lx, n int64, ratio float64) models.Row {
+		r := vsaRow(n, vsaEstimate(float64(n))/ratio)
+		r.Class, r.Consts = class, map[string]int64{"LX": lx, "STRIDE": 1}
+		if lx == 128 {
+			r.TimeS *= 1.5
+		}
+		return r
+	}
+	rows := []models.Row{row("a", 256, 1<<16, 2), row("a", 256, 1<<20, 4), row("b", 128, 1<<16, 8), row("b", 128, 1<<20, 8)}
+	m := &Model{}
+	if err := m.Calibrate(env, rows); err != nil {
+		t.Fatal(err)
+	}
+	want := []FallbackScore{{"smallest", math.Pow(0.75*0.5*9, 0.25), 4}, {"largest", math.Pow(0.375, 0.25), 4}}
+	if len(m.FallbackCV) != 2 {
+		t.Fatalf("cross-validation %+v", m.FallbackCV)
+	}
+	for i, s := range m.FallbackCV {
+		if s.At != want[i].At || s.Rows != 4 || !near(s.Error, want[i].Error, 1e-12) {
+			t.Errorf("candidate %+v, want %+v", s, want[i])
+		}
+	}
+	if m.FallbackAt != "largest" || !near(m.Fallback, math.Sqrt(32), 1e-12) {
+		t.Errorf("fallback %g at %s, want √32 at the largest sizes", m.Fallback, m.FallbackAt)
+	}
+	// The kernels' own weights stay at their smallest sizes (CalibrateAt).
+	if !near(m.Kernels[0].AdjustingWeight, 8, 1e-12) || !near(m.Kernels[1].AdjustingWeight, 2, 1e-12) {
+		t.Errorf("kernels %+v", m.Kernels)
+	}
+}
