@@ -45,7 +45,9 @@ The models (uniperf compare --models with a list; the default is all three):
   cycles   the cycle-weighted model (seed 004): cycle weights per
            instruction class and one adjusting weight per kernel from one
            measured size; kernels without rows of their own get the
-           geometric mean of the others'
+           geometric mean of the others', each at its smallest or largest
+           size, whichever leave-one-class-out cross-validation on the
+           measurement rows prefers (the summary gives both errors)
 
 The analytical models need the device's parameters (clock, SM count,
 limits, bandwidth, Hong–Kim's issue cycles, cycle weights). They come from

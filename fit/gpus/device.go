@@ -167,15 +167,21 @@ type HongKim struct {
 	DepartureDelCoal   float64 `json:"departure_del_coal"`
 	DepartureDelUncoal float64 `json:"departure_del_uncoal"`
 	IssueCycles        float64 `json:"issue_cycles"`
-	CoalPerMW          float64 `json:"coal_per_mw"`
+	// CoalPerMW is #Coal_per_mw, the transactions of a coalesced warp
+	// access of 4-byte elements (Table 1 row 19). Equations (10)–(27) do
+	// not use it, and the models derive a kernel's transactions and
+	// bytes from SegmentBytes and its element sizes; where both are
+	// given, TestCoalPerMWMatchesSegments checks that they agree.
+	CoalPerMW float64 `json:"coal_per_mw"`
 	// UncoalPerMW is the number of transactions of an uncoalesced warp
 	// access; zero means it depends on the kernel's access pattern
 	// (compute capability 1.3, Table 3's "[12]").
 	UncoalPerMW float64 `json:"uncoal_per_mw,omitempty"`
-	// SegmentBytes is the size of one memory transaction, from which the
-	// transactions of a kernel's uncoalesced access follow where
-	// UncoalPerMW is zero; zero means 128 bytes (see package
-	// fit/models).
+	// SegmentBytes is the size of one memory transaction (a sector), from
+	// which the transactions of a kernel's uncoalesced access follow where
+	// UncoalPerMW is zero (zero means 128 bytes), and the bytes a warp
+	// access moves, Load_bytes_per_warp (zero means the paper's warp width
+	// times the element size); see package fit/models/analytic.
 	SegmentBytes float64 `json:"segment_bytes,omitempty"`
 	Source       string  `json:"source"`
 }

@@ -3,6 +3,7 @@ package gpus
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -247,5 +248,31 @@ func TestRoundTrip(t *testing.T) {
 		if string(again) != string(data) {
 			t.Errorf("%s: round trip changed the device", name)
 		}
+	}
+}
+
+// TestCoalPerMWMatchesSegments: a file that gives both #Coal_per_mw and a
+// sector size must agree with itself. A coalesced warp of W work-items
+// reading 4-byte elements spans 4W bytes: on Hopper 32·4 = 128 bytes, four
+// 32-byte sectors; on the PoCL CPU 8·4 = 32 bytes, within one 64-byte line.
+func TestCoalPerMWMatchesSegments(t *testing.T) {
+	devices, err := Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, d := range devices {
+		h := d.HongKim
+		if h == nil || h.SegmentBytes == 0 || h.CoalPerMW == 0 {
+			continue
+		}
+		checked++
+		if want := math.Ceil(float64(4*d.Limits.WarpSize) / h.SegmentBytes); h.CoalPerMW != want {
+			t.Errorf("%s: coal_per_mw %g, but a coalesced warp of %d work-items of f32 touches %g sectors of %g bytes",
+				d.File, h.CoalPerMW, d.Limits.WarpSize, want, h.SegmentBytes)
+		}
+	}
+	if checked < 4 { // the H100 SXM5 and PCIe, the H200, the PoCL CPU
+		t.Errorf("%d files give both coal_per_mw and segment_bytes, want at least 4", checked)
 	}
 }

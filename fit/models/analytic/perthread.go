@@ -15,8 +15,19 @@
 //     other class. The global.minldst properties are a term of the linear
 //     model, not instructions, and are left out;
 //   - #Synch_insts: barriers;
-//   - Load_bytes_per_warp: the warp width times the mean element size of
-//     the global accesses.
+//   - Load_bytes_per_warp: the bytes a warp access moves, averaged over
+//     the global accesses by their counts. Where the device file gives
+//     hongkim.segment_bytes (32-byte sectors on the H100 and H200, 64-byte
+//     lines on the PoCL CPU), memory moves in whole sectors: a warp of 32
+//     work-items reading f32 at stride 1 moves 128 bytes (4 sectors), at
+//     stride 2 256 bytes (8 sectors: the skipped elements come along), at
+//     stride 3 384, at a stride of 8 or more (the >4 class) one sector
+//     per work-item, 1024 bytes, and a uniform access one sector. A span
+//     that ends inside a sector is not rounded up: the next warp reads the
+//     rest of that sector (8 work-items of f32 at stride 1 on the PoCL CPU
+//     move 32 bytes, half a line). Without segment_bytes it is the paper's
+//     warp width times the element size (128 bytes for 32 work-items of
+//     f32, whatever the stride).
 //
 // Transactions per uncoalesced warp access (#Uncoal_per_mw). Where the
 // device file gives hongkim.uncoal_per_mw (32 on compute capability 1.0
@@ -172,6 +183,29 @@ func (a GlobalAccess) Transactions(warp int, segmentBytes float64) float64 {
 	}
 	span := float64(warp * max(a.stride, 1) * a.Bytes)
 	return math.Min(float64(warp), math.Ceil(span/segmentBytes))
+}
+
+// WarpBytes is the bytes one warp access of warp work-items moves. With
+// sectorBytes > 0 (the device file's hongkim.segment_bytes), memory moves
+// in whole sectors: each work-item of a stride-s access claims the s
+// elements from its own to the next one's, all of which its sectors
+// bring in, up to one whole sector when the stride reaches past it (the
+// >4 class: one sector per work-item); a uniform access moves one sector.
+// A warp whose span ends inside a sector shares that sector with the next
+// warp, which reads the rest of it, so a span is not rounded up to whole
+// sectors. Without a sector size it is the warp width times the element
+// size, as Hong and Kim's Load_bytes_per_warp.
+func (a GlobalAccess) WarpBytes(warp int, sectorBytes float64) float64 {
+	b := float64(a.Bytes)
+	switch {
+	case sectorBytes <= 0:
+		return float64(warp) * b
+	case a.stride == 0:
+		return math.Ceil(b/sectorBytes) * sectorBytes
+	case a.stride == strideWide:
+		return float64(warp) * math.Ceil(b/sectorBytes) * sectorBytes
+	}
+	return float64(warp) * math.Min(float64(a.stride)*b, math.Ceil(b/sectorBytes)*sectorBytes)
 }
 
 // OccupancyOf is gpus.ActiveBlocks for a launch on a device: a work-group is

@@ -219,3 +219,49 @@ func TestTraceConditions(t *testing.T) {
 		}
 	}
 }
+
+// TestWarpBytes: the bytes a warp of 32 moves, by hand. With 32-byte
+// sectors: f32 at stride 1 spans 128 bytes (4 sectors), at stride 2 256
+// (8), at stride 3 384 (12), a uniform access one sector, f64 at stride
+// 1 256 bytes, the >4 class one sector per work-item. A warp of 8 reading
+// f32 at stride 1 spans 32 bytes, half of a 64-byte line whose other half
+// the next warp reads: 32 bytes; at stride 2 one line, at stride 4 two.
+// Without a sector size, the warp width × the element size.
+func TestWarpBytes(t *testing.T) {
+	cases := []struct {
+		dtype, class string
+		sector, want float64
+	}{
+		{"f32", "stride=1", 32, 128},
+		{"f32", "stride=1/2", 32, 256},
+		{"f32", "stride=2/3", 32, 384},
+		{"f32", "stride=0", 32, 32},
+		{"f64", "stride=0", 32, 32},
+		{"f64", "stride=1", 32, 256},
+		{"f32", "stride=1/>4", 32, 1024},
+		{"f32", "stride=1/2", 0, 128},
+		{"f64", "stride=1/>4", 0, 256},
+	}
+	line := []struct {
+		dtype, class string
+		sector, want float64
+	}{
+		{"f32", "stride=1", 64, 32},
+		{"f32", "stride=1/2", 64, 64},
+		{"f32", "stride=1/4", 64, 128},
+		{"f32", "stride=1/>4", 64, 512},
+	}
+	for i, c := range append(cases, line...) {
+		a, err := parseGlobal(c.dtype, c.class)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warp := 32
+		if i >= len(cases) {
+			warp = 8
+		}
+		if got := a.WarpBytes(warp, c.sector); got != c.want {
+			t.Errorf("warp %d, %s %s, %g-byte sectors: %g bytes, want %g", warp, c.dtype, c.class, c.sector, got, c.want)
+		}
+	}
+}

@@ -29,7 +29,14 @@ func init() {
 // binding) from one measured size of it, as the seed does. A kernel
 // without measured rows is predicted with the geometric mean of the
 // calibrated kernels' adjusting weights (uniperf's extension, so that the
-// model can predict kernels it has not seen, like the others).
+// model can predict kernels it has not seen, like the others), each taken
+// at its smallest or its largest measured size, whichever predicts the
+// calibration rows better when each kernel class is left out in turn
+// (FallbackCV). On the shipped tables that is the largest on the GPUs,
+// where the smallest sizes are launch overhead (H100 CUDA: 0.398 against
+// 0.845; OpenCL 0.473 against 0.819; H200 CUDA 0.446 against 0.921,
+// OpenCL 0.516 against 0.856), and the smallest on PoCL (paper suite
+// 0.382 against 0.639, quick suite 0.724 against 0.728).
 type Model struct {
 	// CalibrateAt picks the measured size of each kernel that calibrates
 	// its adjusting weight: "smallest" (the default, the seed's cheap
@@ -45,8 +52,17 @@ type Model struct {
 	WeightsFrom string             `json:"weights_from"`
 	// Kernels are the calibrated kernels, sorted by key.
 	Kernels []Adjustment `json:"kernels"`
-	// Fallback is the geometric mean of the kernels' adjusting weights.
+	// Fallback is the geometric mean of the kernels' adjusting weights,
+	// each taken at the size FallbackAt names.
 	Fallback float64 `json:"fallback"`
+	// FallbackAt is the size ("smallest" or "largest" measured time) at
+	// which each kernel's adjusting weight enters the fallback, the one of
+	// FallbackCV with the lower error.
+	FallbackAt string `json:"fallback_at"`
+	// FallbackCV is each candidate's leave-one-class-out error on the
+	// calibration rows: every row of a kernel class predicted with the
+	// fallback of the other classes' kernels, as a kernel never run is.
+	FallbackCV []FallbackScore `json:"fallback_cv"`
 	// Skipped lists kernels that could not be calibrated, with the reason.
 	Skipped []string `json:"skipped,omitempty"`
 }
@@ -60,6 +76,18 @@ type Adjustment struct {
 	EstimatedS      float64          `json:"estimated_s"` // with adjustingWeight = 1
 	AdjustingWeight float64          `json:"adjusting_weight"`
 }
+
+// FallbackScore is one fallback candidate's cross-validation error: the
+// geometric-mean relative error over the rows.
+type FallbackScore struct {
+	At    string  `json:"at"`
+	Error float64 `json:"error"`
+	Rows  int     `json:"rows"`
+}
+
+// fallbackCandidates are the sizes a kernel's adjusting weight may enter
+// the fallback at, the first winning ties.
+var fallbackCandidates = []string{"smallest", "largest"}
 
 // kernelKey names a kernel with its const binding.
 func kernelKey(kernel string, consts map[string]int64) string {
@@ -92,41 +120,128 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 		key := kernelKey(r.Kernel, r.Consts)
 		groups[key] = append(groups[key], r)
 	}
-	var logSum float64
+	var cal []calibrated
 	for _, key := range slices.Sorted(maps.Keys(groups)) {
-		r := pick(groups[key])
-		e, err := m.estimate(env, models.CaseOf(r))
-		if errors.Is(err, models.ErrNoWork) {
-			m.Skipped = append(m.Skipped, fmt.Sprintf("%s: %v", key, err))
+		c, skip, err := m.calibrateKernel(env, key, groups[key], pick)
+		if err != nil {
+			return err
+		}
+		if skip != "" {
+			m.Skipped = append(m.Skipped, skip)
 			continue
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", models.RowName(r), err)
-		}
-		in, err := env.Inputs(models.CaseOf(r))
-		if err != nil {
-			return fmt.Errorf("%s: %w", models.RowName(r), err)
-		}
-		if ops := integerOps(in); ops != "" {
-			// The seed's computation term has no integer operations: their
-			// time would enter the adjusting weight, and through the
-			// fallback every kernel's prediction (the arith_int class
-			// moved PoCL's test kernels from 1.05 to 1.84).
-			m.Skipped = append(m.Skipped, fmt.Sprintf("%s: it counts %s, which the model does not price", key, ops))
-			continue
-		}
-		aw, err := e.AdjustingWeight(r.TimeS)
-		if err != nil {
-			return fmt.Errorf("%s: %w", models.RowName(r), err)
-		}
-		m.Kernels = append(m.Kernels, Adjustment{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw})
-		logSum += math.Log(aw)
+		cal = append(cal, c)
+		m.Kernels = append(m.Kernels, c.Adjustment)
 	}
 	if len(m.Kernels) == 0 {
 		return fmt.Errorf("cycles: no kernel to calibrate on (%d rows): %s", len(rows), strings.Join(m.Skipped, "; "))
 	}
-	m.Fallback = math.Exp(logSum / float64(len(m.Kernels)))
+	m.FallbackAt, m.FallbackCV = chooseFallback(cal)
+	m.Fallback = fallbackOf(cal, m.FallbackAt, "")
 	return nil
+}
+
+// calibrated is a kernel's calibration and, for the fallback's
+// cross-validation, its class and every row's estimated / measured ratio
+// in increasing measured time.
+type calibrated struct {
+	Adjustment
+	class  string
+	ratios []float64
+}
+
+// calibrateKernel calibrates one kernel's rows, or says why it is skipped.
+func (m *Model) calibrateKernel(env *models.Env, key string, rows []models.Row, pick func([]models.Row) models.Row) (calibrated, string, error) {
+	r := pick(rows)
+	e, err := m.estimate(env, models.CaseOf(r))
+	if errors.Is(err, models.ErrNoWork) {
+		return calibrated{}, fmt.Sprintf("%s: %v", key, err), nil
+	}
+	if err != nil {
+		return calibrated{}, "", fmt.Errorf("%s: %w", models.RowName(r), err)
+	}
+	in, err := env.Inputs(models.CaseOf(r))
+	if err != nil {
+		return calibrated{}, "", fmt.Errorf("%s: %w", models.RowName(r), err)
+	}
+	if ops := integerOps(in); ops != "" {
+		// The seed's computation term has no integer operations: their
+		// time would enter the adjusting weight, and through the
+		// fallback every kernel's prediction (the arith_int class
+		// moved PoCL's test kernels from 1.05 to 1.84).
+		return calibrated{}, fmt.Sprintf("%s: it counts %s, which the model does not price", key, ops), nil
+	}
+	aw, err := e.AdjustingWeight(r.TimeS)
+	if err != nil {
+		return calibrated{}, "", fmt.Errorf("%s: %w", models.RowName(r), err)
+	}
+	c := calibrated{Adjustment: Adjustment{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw}, class: r.Class}
+	sorted := slices.SortedStableFunc(slices.Values(rows), func(a, b models.Row) int { return cmp.Compare(a.TimeS, b.TimeS) })
+	for _, r := range sorted {
+		e, err := m.estimate(env, models.CaseOf(r))
+		if err != nil {
+			return calibrated{}, "", fmt.Errorf("%s: %w", models.RowName(r), err)
+		}
+		if !(r.TimeS > 0) {
+			return calibrated{}, "", fmt.Errorf("%s: measured time must be positive, have %g s", models.RowName(r), r.TimeS)
+		}
+		c.ratios = append(c.ratios, e.Unadjusted/r.TimeS)
+	}
+	return c, "", nil
+}
+
+// fallbackOf is the geometric mean of the kernels' adjusting weights taken
+// at size at, leaving out the kernels of class skip.
+func fallbackOf(cal []calibrated, at, skip string) float64 {
+	var logSum float64
+	var n int
+	for _, c := range cal {
+		if skip != "" && c.class == skip {
+			continue
+		}
+		r := c.ratios[0]
+		if at == "largest" {
+			r = c.ratios[len(c.ratios)-1]
+		}
+		logSum += math.Log(r)
+		n++
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return math.Exp(logSum / float64(n))
+}
+
+// chooseFallback cross-validates the fallback candidates by leaving each
+// kernel class out in turn: its rows are predicted with the fallback of
+// the others, as a kernel that was never run is. The candidate with the
+// lower geometric-mean error wins; with one class there is nothing to
+// validate on, and the first candidate stands.
+func chooseFallback(cal []calibrated) (string, []FallbackScore) {
+	var scores []FallbackScore
+	best := fallbackCandidates[0]
+	bestErr := math.Inf(1)
+	for _, at := range fallbackCandidates {
+		var errs []float64
+		for _, c := range cal {
+			f := fallbackOf(cal, at, c.class)
+			if math.IsNaN(f) {
+				continue
+			}
+			for _, r := range c.ratios {
+				errs = append(errs, math.Abs(r/f-1))
+			}
+		}
+		if len(errs) == 0 {
+			return best, nil
+		}
+		s := FallbackScore{At: at, Error: fit.GeoMean(errs), Rows: len(errs)}
+		scores = append(scores, s)
+		if s.Error < bestErr {
+			best, bestErr = at, s.Error
+		}
+	}
+	return best, scores
 }
 
 // integerOps names the integer-operation properties a launch counts, or
@@ -175,7 +290,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	if err != nil {
 		return models.Prediction{}, err
 	}
-	aw, note := m.Fallback, fmt.Sprintf("geometric mean over %d calibrated kernels (this kernel has none of its own)", len(m.Kernels))
+	aw, note := m.Fallback, fmt.Sprintf("geometric mean over %d calibrated kernels, each at its %s measured size (this kernel has none of its own)", len(m.Kernels), m.FallbackAt)
 	key := kernelKey(c.Kernel, c.Consts)
 	if i, ok := slices.BinarySearchFunc(m.Kernels, key, func(k Adjustment, key string) int { return strings.Compare(k.Key, key) }); ok {
 		k := m.Kernels[i]
@@ -289,7 +404,15 @@ func (m *Model) SizeSensitivity(env *models.Env, rows []models.Row) (out []model
 
 // Summary implements Model: the adjusting weights calibrated.
 func (m *Model) Summary() string {
-	s := fmt.Sprintf("adjusting weights of %d kernels (weights from %s), fallback %.4g for kernels not calibrated", len(m.Kernels), m.WeightsFrom, m.Fallback)
+	s := fmt.Sprintf("adjusting weights of %d kernels (weights from %s), fallback %.4g for kernels not calibrated (each kernel at its %s size", len(m.Kernels), m.WeightsFrom, m.Fallback, m.FallbackAt)
+	for i, c := range m.FallbackCV {
+		sep := ", "
+		if i == 0 {
+			sep = "; leave-one-class-out errors: "
+		}
+		s += fmt.Sprintf("%s%s %.3g", sep, c.At, c.Error)
+	}
+	s += ")"
 	if len(m.Skipped) > 0 {
 		s += fmt.Sprintf("; %d kernels without work left out", len(m.Skipped))
 	}

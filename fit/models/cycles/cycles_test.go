@@ -2,7 +2,6 @@ package cycles
 
 import (
 	"errors"
-	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -165,59 +164,6 @@ func TestCyclesSkipsIntegerKernels(t *testing.T) {
 	}
 }
 
-// TestPoCLCycleWeights re-derives the PoCL device file's cycle weights
-// from the embedded table as its source says: time × 2096 MHz × 2 cores /
-// count, additions first.
-func TestPoCLCycleWeights(t *testing.T) {
-	const name = "pocl-epyc-quick.arrow"
-	data, err := datasets.ShippedBytes(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := datasets.Decode(name, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	counter := models.NewCounter(nil)
-	cyclesOf := func(kernel string, params map[string]int64, lx int64) (float64, map[string]int64) {
-		t.Helper()
-		for _, r := range table.Rows {
-			if r.Kernel == kernel && r.Consts["LX"] == lx && maps.Equal(r.Params, params) {
-				c, err := counter.Counts(r.Kernel, r.Consts, r.Params)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return r.TimeS * 2096e6 * 2, c
-			}
-		}
-		t.Fatalf("no row of %s at %v", kernel, params)
-		return 0, nil
-	}
-	arith := map[string]int64{"n": 256, "nk": 256}
-	c, n := cyclesOf("arith_add_f32", arith, 16)
-	derived := map[string]float64{"add": c / float64(n["flop.f32.add"])}
-	for kind, kernel := range map[string]string{"mul": "arith_mul_f32", "div": "arith_div_f32", "pow": "arith_pow_f32", "special": "arith_rsqrt_f32"} {
-		c, n := cyclesOf(kernel, arith, 16)
-		derived[kind] = (c - derived["add"]*float64(n["flop.f32.add"])) / float64(n["flop.f32."+kind])
-	}
-	c, n = cyclesOf("global_copy", map[string]int64{"n": 262144}, 256)
-	derived["global"] = c / float64(n["global.load.f32.stride=1"]+n["global.store.f32.stride=1"])
-	c, n = cyclesOf("matmul_tiled", map[string]int64{"n": 256, "m": 256, "ell": 256}, 16)
-	rest := c - derived["add"]*float64(n["flop.f32.add"]) - derived["mul"]*float64(n["flop.f32.mul"]) -
-		derived["global"]*float64(n["global.load.f32.stride=1"]+n["global.store.f32.stride=1"])
-	derived["shared"] = rest / float64(n["local.load.f32"]+n["local.store.f32"])
-
-	file := device(t, "pocl-cpu").Cycles.Weights
-	if len(file) != len(derived) {
-		t.Errorf("file weights %v, derived %v", file, derived)
-	}
-	for kind, w := range derived {
-		if !near(file[kind], w, 0.005) { // the file rounds to three digits
-			t.Errorf("%s: file %g, derived %.4g", kind, file[kind], w)
-		}
-	}
-}
-
 // The H100 PCIe file carries no cycle weights (no table of it ships), so
 // the seed's defaults, which have none for pow, apply.
 func TestCyclesErrors(t *testing.T) {
@@ -250,5 +196,46 @@ func TestCyclesErrors(t *testing.T) {
 	}
 	if _, err := m.Predict(&models.Env{Counter: counter, Device: device(t, "gtx460")}, models.CaseOf(vsaRow(1<<16, 0))); err == nil || !strings.Contains(err.Error(), "calibrated for H100") {
 		t.Errorf("another device: %v", err)
+	}
+}
+
+// TestCyclesFallbackCV: the fallback's size is chosen by leaving each
+// kernel class out. Class a's kernel has estimated / measured ratios 2 at
+// its smallest size and 4 at its largest; class b's (128 work-items per
+// group, whose estimate is 3/2 that of 256) 8 at both. At the smallest
+// sizes, a is predicted with b's 8 (errors 3/4, 1/2) and b with a's 2
+// (errors 3, 3): geometric mean (3/4·1/2·9)^¼; at the largest, a with 8
+// (3/4, 1/2) and b with 4 (1, 1): (3/8)^¼. The largest wins, and the
+// fallback is √(4·8).
+func TestCyclesFallbackCV(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	row := func(class string, lx, n int64, ratio float64) models.Row {
+		r := vsaRow(n, vsaEstimate(float64(n))/ratio)
+		r.Class, r.Consts = class, map[string]int64{"LX": lx, "STRIDE": 1}
+		if lx == 128 {
+			r.TimeS *= 1.5
+		}
+		return r
+	}
+	rows := []models.Row{row("a", 256, 1<<16, 2), row("a", 256, 1<<20, 4), row("b", 128, 1<<16, 8), row("b", 128, 1<<20, 8)}
+	m := &Model{}
+	if err := m.Calibrate(env, rows); err != nil {
+		t.Fatal(err)
+	}
+	want := []FallbackScore{{"smallest", math.Pow(0.75*0.5*9, 0.25), 4}, {"largest", math.Pow(0.375, 0.25), 4}}
+	if len(m.FallbackCV) != 2 {
+		t.Fatalf("cross-validation %+v", m.FallbackCV)
+	}
+	for i, s := range m.FallbackCV {
+		if s.At != want[i].At || s.Rows != 4 || !near(s.Error, want[i].Error, 1e-12) {
+			t.Errorf("candidate %+v, want %+v", s, want[i])
+		}
+	}
+	if m.FallbackAt != "largest" || !near(m.Fallback, math.Sqrt(32), 1e-12) {
+		t.Errorf("fallback %g at %s, want √32 at the largest sizes", m.Fallback, m.FallbackAt)
+	}
+	// The kernels' own weights stay at their smallest sizes (CalibrateAt).
+	if !near(m.Kernels[0].AdjustingWeight, 8, 1e-12) || !near(m.Kernels[1].AdjustingWeight, 2, 1e-12) {
+		t.Errorf("kernels %+v", m.Kernels)
 	}
 }

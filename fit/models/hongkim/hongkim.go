@@ -162,7 +162,7 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *models.Inputs, regs i
 	warp := d.Limits.WarpSize
 	var bytes, transactions float64
 	for _, a := range p.Global {
-		bytes += a.PerThread * float64(a.Bytes)
+		bytes += a.PerThread * a.WarpBytes(warp, fixed.SegmentBytes)
 		if a.Coalesced() {
 			k.CoalMemInsts += a.PerThread
 			continue
@@ -171,7 +171,7 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *models.Inputs, regs i
 		transactions += a.PerThread * a.Transactions(warp, segment)
 	}
 	if mem := k.CoalMemInsts + k.UncoalMemInsts; mem > 0 {
-		k.LoadBytesPerWarp = float64(warp) * bytes / mem
+		k.LoadBytesPerWarp = bytes / mem
 	}
 	if k.UncoalMemInsts > 0 && fixed.UncoalPerMW == 0 {
 		k.UncoalPerMW = transactions / k.UncoalMemInsts
@@ -194,13 +194,17 @@ func hongKimExplain(k seed.Kernel, r seed.Result, fixed gpus.HongKim) []models.Q
 	case uncoal == 0:
 		uncoal, uncoalNote = fixed.UncoalPerMW, "the device's"
 	}
+	bytesNote := "warp width × element size"
+	if fixed.SegmentBytes > 0 {
+		bytesNote = fmt.Sprintf("sectors of %g bytes a warp access touches", fixed.SegmentBytes)
+	}
 	return []models.Quantity{
 		q("#Comp_insts", k.CompInsts, "per thread", "flops, integer ops, local loads and stores, barriers"),
 		q("#Coal_Mem_insts", k.CoalMemInsts, "per thread", "global accesses of stride 0 and 1"),
 		q("#Uncoal_Mem_insts", k.UncoalMemInsts, "per thread", "global accesses of other strides"),
 		q("#Synch_insts", k.SynchInsts, "per thread", "barriers"),
 		q("#Uncoal_per_mw", uncoal, "transactions", uncoalNote),
-		q("Load_bytes_per_warp", k.LoadBytesPerWarp, "bytes", ""),
+		q("Load_bytes_per_warp", k.LoadBytesPerWarp, "bytes", bytesNote),
 		q("#Threads_per_block", float64(k.ThreadsPerBlock), "", ""),
 		q("#Blocks", float64(k.Blocks), "", ""),
 		q("#Active_blocks_per_SM", r.ActiveBlocksPerSM, "", "occupancy (gpus.ActiveBlocks), capped by the grid"),

@@ -46,6 +46,21 @@ func TestHongKimInputs(t *testing.T) {
 		// file's uncoal_per_mw), so the kernel gives none.
 		{"device transactions", "8800gtx", "global_copy_strided", map[string]int64{"LX": 256, "STRIDE": 2}, map[string]int64{"n": 2048},
 			seed.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 3, UncoalMemInsts: 2, LoadBytesPerWarp: 128}},
+		// The H100 file gives 32-byte sectors: a warp access moves every
+		// sector it touches. b[s·i] = a[s·i] with 1024 work-items, 8 warps
+		// per group, 64/8 = 8 groups per SM. Stride 1: 32·4 = 128 bytes,
+		// four sectors, coalesced. Stride 2: 256 bytes, 8 sectors. Stride
+		// 3: 384 bytes, 12 sectors. Stride 32 (class >4): one sector per
+		// work-item, 32·32 = 1024 bytes. (The paper's rule, warp width
+		// times element size, gives 128 bytes in every case.)
+		{"H100 stride 1", "h100-sxm5", "global_copy_strided", map[string]int64{"LX": 256, "STRIDE": 1}, map[string]int64{"n": 1024},
+			seed.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 8, CoalMemInsts: 2, LoadBytesPerWarp: 128}},
+		{"H100 stride 2", "h100-sxm5", "global_copy_strided", map[string]int64{"LX": 256, "STRIDE": 2}, map[string]int64{"n": 2048},
+			seed.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 8, UncoalMemInsts: 2, UncoalPerMW: 8, LoadBytesPerWarp: 256}},
+		{"H100 stride 3", "h100-sxm5", "global_copy_strided", map[string]int64{"LX": 256, "STRIDE": 3}, map[string]int64{"n": 3072},
+			seed.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 8, UncoalMemInsts: 2, UncoalPerMW: 12, LoadBytesPerWarp: 384}},
+		{"H100 stride 32", "h100-sxm5", "global_copy_strided", map[string]int64{"LX": 256, "STRIDE": 32}, map[string]int64{"n": 32768},
+			seed.Kernel{ThreadsPerBlock: 256, Blocks: 4, ActiveBlocksPerSM: 8, UncoalMemInsts: 2, UncoalPerMW: 32, LoadBytesPerWarp: 1024}},
 		// Tiled matmul, n = m = ell = 64 with 16x16 tiles: each work-item
 		// runs m/16 = 4 k-tiles, in each storing one element of ta and one
 		// of tb from two unit-stride global loads between two barriers, then
