@@ -38,15 +38,17 @@
 // syntax ([ParseFlags]): the work-group size (--local), the launch
 // grid (--global, the work-items as the host's global work size, or
 // --groups, gridDim; without either, the guard bounds it), the extents
-// of the global arrays (--array), and the values of scalar arguments
-// the .knl cannot take yet (a -D naming an argument binds it). The
+// of the global arrays (--array), and, where wanted, the values of
+// floating-point arguments (a -D naming one binds it; otherwise it is a
+// .knl scalar argument). Casts become the .knl's casts, integer min
+// and max (and a ?: that is one) its min and max. The
 // generated .knl says in its header where each came from.
 //
 // What is not affine is refused with the source's line and column and
 // what to write instead: integer variables set from data or changed in
 // a loop, while loops, break, indirect subscripts, products of two
-// indices, integer divisions that do not divide exactly, integer min,
-// max and casts (which the .knl is getting, in another change), atomics,
+// indices, integer divisions that do not divide exactly, other integer
+// ?:, subscripts and bounds computed by min, max or casts, atomics,
 // pointer arithmetic other than a[i] and *(a + i), and calls of device
 // functions.
 //

@@ -76,7 +76,7 @@ func (t *translator) name(e *expr) (*value, error) {
 		return &value{kind: vInt, a: v.val}, nil
 	case "cond":
 		return &value{kind: vCond, c: v.c}, nil
-	case "data":
+	case "data", "scalar":
 		return &value{kind: vData, text: v.name, prec: precAtom, dtype: v.dtype}, nil
 	case "undef":
 		why := v.why
@@ -84,8 +84,6 @@ func (t *translator) name(e *expr) (*value, error) {
 			why = "has no value here"
 		}
 		return nil, errorAt(e.p, "%s %s", e.text, why)
-	case "scalar":
-		return nil, errorAt(e.p, "%s is a %s argument: .knl has no scalar arguments yet; bind it to a value with -D %s=VALUE", e.text, v.dtype, e.text)
 	case "array":
 		return nil, errorAt(e.p, "%s is an array; index it", e.text)
 	}
@@ -286,7 +284,11 @@ func (t *translator) ternary(e *expr) (*value, error) {
 		return nil, err
 	}
 	if a.kind == vInt && b.kind == vInt {
-		return nil, errorAt(e.p, "an integer chosen by a condition (clamping, min, max) is not affine; write the guard as an if around the statements")
+		if fn := t.minMaxChoice(e.args[0], a, b); fn != "" {
+			v, _, err := t.minMaxOf(fn, a, b, e.p)
+			return v, err
+		}
+		return nil, errorAt(e.p, "an integer chosen by a condition other than a min or max of its two values (x < y ? x : y) is not affine; write the guard as an if around the statements")
 	}
 	at, err := t.dataText(a, e.p)
 	if err != nil {
@@ -299,11 +301,38 @@ func (t *translator) ternary(e *expr) (*value, error) {
 	return &value{kind: vData, text: "if(" + c.format(t.instrAff) + ", " + at + ", " + bt + ")", prec: precAtom, dtype: wider(a.dtype, b.dtype)}, nil
 }
 
+// minMaxChoice reports whether c ? a : b is the min or the max of
+// the integers a and b, which c compares: it returns "min", "max" or "".
+func (t *translator) minMaxChoice(c *expr, a, b *value) string {
+	if c.op != "binary" || !strings.Contains("< <= > >=", c.text) || len(c.args) != 2 {
+		return ""
+	}
+	l, err := t.eval(c.args[0])
+	if err != nil || l.kind != vInt {
+		return ""
+	}
+	r, err := t.eval(c.args[1])
+	if err != nil || r.kind != vInt {
+		return ""
+	}
+	lt, rt, at, bt := t.instrAff(l.a), t.instrAff(r.a), t.instrAff(a.a), t.instrAff(b.a)
+	less := c.text[0] == '<'
+	switch {
+	case at == lt && bt == rt && less, at == rt && bt == lt && !less:
+		return "min"
+	case at == lt && bt == rt, at == rt && bt == lt:
+		return "max"
+	}
+	return ""
+}
+
 func (t *translator) instrAff(a aff) string { return t.affText(a, false) }
 
 // cast translates a cast: one to an integer type of an integer, or to
-// the floating-point type a value has, changes nothing; others are not
-// in .knl yet.
+// the floating-point type a value has, changes nothing; a cast of a
+// constant is a literal; others become the .knl's casts, which convert
+// as C's do. An integer cast of data is data: it cannot stand in a
+// subscript.
 func (t *translator) cast(e *expr) (*value, error) {
 	v, err := t.eval(e.args[0])
 	if err != nil {
@@ -336,8 +365,15 @@ func (t *translator) cast(e *expr) (*value, error) {
 			return &value{kind: vData, text: lit, prec: precAtom, dtype: to}, nil
 		}
 	}
-	return nil, errorAt(e.p, "a cast to %s: .knl has no casts yet (another change adds them); leave the conversion implicit where C allows it", e.typ.base)
+	text, err := t.dataText(v, e.args[0].p)
+	if err != nil {
+		return nil, err
+	}
+	return &value{kind: vData, text: knlCasts[to] + paren(text, v.prec, precUnary), prec: precUnary, dtype: to}, nil
 }
+
+// knlCasts spells the .knl's casts, which convert as C's do.
+var knlCasts = map[string]string{"f32": "(float)", "f64": "(double)", "i32": "(int)", "i64": "(long)"}
 
 // call translates the launch's index functions, math functions and
 // __ldg.
@@ -423,9 +459,11 @@ func (t *translator) call(e *expr) (*value, error) {
 	return &value{kind: vData, text: name + "(" + strings.Join(texts, ", ") + ")", prec: precAtom, dtype: dtype}, nil
 }
 
-// intMinMax evaluates min and max of constants; of other integers it
-// refuses them, as .knl has no integer min and max yet. ok is false
-// where the arguments are floating-point data (fmin, fmax).
+// intMinMax translates min and max of integers: of constants it folds
+// them, of other integers it writes the .knl's min and max, whose value
+// is data (it cannot stand in a subscript or a bound). ok is false where
+// an argument is floating-point, or fn is fmin or fmax of non-constants:
+// those are the math functions.
 func (t *translator) intMinMax(fn string, args []*expr) (*value, bool, error) {
 	a, err := t.eval(args[0])
 	if err != nil {
@@ -446,7 +484,44 @@ func (t *translator) intMinMax(fn string, args []*expr) (*value, bool, error) {
 		}
 		return &value{kind: vInt, a: affConst(constPoly(y))}, true, nil
 	}
-	return nil, true, errorAt(args[0].p, "%s of integers: not affine, and .knl has no integer min and max yet (another change adds them); write the bound as an if guard", fn)
+	if fn != "min" && fn != "max" {
+		return nil, false, nil
+	}
+	return t.minMaxOf(fn, a, b, args[0].p)
+}
+
+// minMaxOf writes min or max of two integer values. A lone name first
+// is written +name, so that the .knl does not read an iname there as a
+// reduction's.
+func (t *translator) minMaxOf(fn string, a, b *value, p pos) (*value, bool, error) {
+	var texts []string
+	dtype := ""
+	for _, v := range []*value{a, b} {
+		s, err := t.dataText(v, p)
+		if err != nil {
+			return nil, true, err
+		}
+		texts = append(texts, s)
+		if v.kind == vInt {
+			dtype = wider(dtype, "i32")
+		} else {
+			dtype = wider(dtype, v.dtype)
+		}
+	}
+	if isIdent(texts[0]) {
+		texts[0] = "+" + texts[0]
+	}
+	return &value{kind: vData, text: fn + "(" + texts[0] + ", " + texts[1] + ")", prec: precAtom, dtype: dtype}, true, nil
+}
+
+// isIdent reports whether s is a lone name.
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func formatInt(c int64) string {

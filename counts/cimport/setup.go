@@ -38,7 +38,8 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 }
 
 // setParams declares the kernel's arguments: integers are size
-// parameters, pointers global (or OpenCL __local) arrays.
+// parameters, floating-point values scalar arguments, pointers global
+// (or OpenCL __local) arrays.
 func (t *translator) setParams(opts Options) error {
 	for _, p := range t.k.params {
 		if p.value != nil {
@@ -52,12 +53,14 @@ func (t *translator) setParams(opts Options) error {
 			return err
 		}
 		if p.typ.ptr == 0 {
-			if dtype == "f32" || dtype == "f64" {
-				t.declare(p.name, &variable{kind: "scalar", dtype: dtype})
-				continue
-			}
 			if reserved[p.name] {
 				return errorAt(p.p, "argument %s is a word of .knl; rename it", p.name)
+			}
+			if dtype == "f32" || dtype == "f64" {
+				t.used[p.name] = true
+				t.scalars = append(t.scalars, p.name+" "+dtype)
+				t.declare(p.name, &variable{kind: "scalar", name: p.name, dtype: dtype})
+				continue
 			}
 			t.used[p.name] = true
 			t.params = append(t.params, p.name)

@@ -308,6 +308,8 @@ func (t *translator) assign(lhs *expr, op string, rhs *expr, p pos) error {
 			return t.assignInt(lhs, v, op, rhs, p)
 		case "data":
 			return t.store(v.name, v.dtype, op, rhs, p)
+		case "scalar":
+			return errorAt(lhs.p, "%s is a scalar argument, which .knl reads only; copy it into a local variable (float t = %s;) and assign to that", lhs.text, lhs.text)
 		}
 		return errorAt(lhs.p, "cannot assign to %s", lhs.text)
 	}

@@ -7,7 +7,7 @@ import (
 
 // variable is what a name of the kernel stands for.
 type variable struct {
-	kind  string // int (val), cond (c), undef, data (a private scalar), array, group (a cooperative group), scalar (an unbound argument)
+	kind  string // int (val), cond (c), undef, data (a private scalar), array, group (a cooperative group), scalar (a floating-point argument, read-only)
 	val   aff
 	c     *cond
 	name  string // the .knl name of a data variable or array
@@ -68,6 +68,7 @@ type translator struct {
 	arrays     []*array
 	privs      []*array
 	params     []string
+	scalars    []string        // scalar arguments: NAME DTYPE
 	used       map[string]bool // .knl names taken
 	inames     []string        // in order of creation
 	loops      []string        // loop domains

@@ -44,6 +44,9 @@ func (t *translator) write(file string) ([]byte, error) {
 	for _, d := range t.loops {
 		fmt.Fprintf(&b, "domain %s\n", d)
 	}
+	for _, s := range t.scalars {
+		fmt.Fprintf(&b, "scalar %s\n", s)
+	}
 	for _, a := range append(t.arrays, t.privs...) {
 		var dims []string
 		for _, d := range a.dims {

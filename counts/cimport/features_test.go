@@ -1,0 +1,60 @@
+package cimport
+
+import (
+	"maps"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+// TestFeatureCounts imports small kernels that use scalar arguments,
+// casts, integer min and max and a ?: that is a min, and checks that the
+// imported .knl parses and counts what hand derivation says the C
+// executes.
+func TestFeatureCounts(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		src  string
+		size map[string]int64
+		want map[string]int64
+	}{
+		{"saxpy", "// uniperf: --local 64 --global n --array x=n --array y=n\n__global__ void saxpy(float *x, float *y, int n, float alpha)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) y[i] = alpha * x[i] + y[i];\n}\n", map[string]int64{"n": 200},
+			// 200 work-items pass the guard (4 groups of 64); each does 1 mul,
+			// 1 add, 2 loads and 1 store: alpha is a register.
+			map[string]int64{"flop.f32.add": 200, "flop.f32.mul": 200, "global.load.f32.stride=1": 400,
+				"global.store.f32.stride=1": 200, "global.minldst.f32.stride=1": 200, "launch.const": 1, "launch.groups": 4}},
+		{"cast", "// uniperf: --local 64 --global n --array x=n --array b=n --array c=n\n__global__ void cast(float *x, float *b, int *c, int n)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) { b[i] = (float)i * x[i] + (float)c[i]; c[i] = (int)x[i]; }\n}\n", map[string]int64{"n": 200},
+			// The casts count nothing: 1 mul and 1 add per work-item, x read
+			// twice, c once, b and c stored.
+			map[string]int64{"flop.f32.add": 200, "flop.f32.mul": 200, "global.load.f32.stride=1": 400, "global.load.i32.stride=1": 200,
+				"global.store.f32.stride=1": 200, "global.store.i32.stride=1": 200, "global.minldst.f32.stride=1": 200,
+				"global.minldst.i32.stride=1": 200, "launch.const": 1, "launch.groups": 4}},
+		{"clamp", "// uniperf: --local 64 --global n --array c=n --array d=n\n__global__ void clamp(int *c, int *d, int n, int m)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) {\n        int v = c[i];\n        c[i] = min(max(v, 0), m);\n        d[i] = (i < m) ? i : m;\n    }\n}\n", map[string]int64{"n": 200, "m": 150},
+			// min, max and the ?: that is a min: 3 integer specials per
+			// work-item.
+			map[string]int64{"int.i32.special": 600, "global.load.i32.stride=1": 200, "global.store.i32.stride=1": 400,
+				"global.minldst.i32.stride=1": 200, "launch.const": 1, "launch.groups": 4}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := Import(c.name+".cu", []byte(c.src), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			k, err := counts.ParseKernel(c.name+".knl", r.Knl, nil)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, r.Knl)
+			}
+			cs, err := counts.Count(k)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, r.Knl)
+			}
+			got, err := cs.Eval(c.size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !maps.Equal(nonzero(got), c.want) {
+				t.Errorf("counts\n%v\nwant\n%v\n%s", nonzero(got), c.want, r.Knl)
+			}
+		})
+	}
+}
