@@ -64,6 +64,9 @@ var ports = []port{
 	// uniperf: comments.
 	{"own/rowsum.cu", "rowsum", nil, []map[string]int64{{"n": 150, "m": 7}}},
 	{"own/shift.cl", "shift", nil, []map[string]int64{{"n": 320}}},
+	// alpha takes the scalar's default, 1, in the interpreter and on the
+	// device.
+	{"own/scalecast.cu", "scalecast", nil, []map[string]int64{{"n": 300, "m": 100}}},
 }
 
 // importPort imports an original with its flags.

@@ -147,6 +147,16 @@ var originals = map[string]original{
 		}
 		return map[string][]float32{"out": out}
 	},
+	"scalecast": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		n, m := p["n"], p["m"]
+		y := make([]float32, n)
+		for i := range n {
+			lo := max(i-m, 0)
+			x := in["x"][i]
+			y[i] = 1*x + float32(min(i, m)) + float32(max(lo, 3)) + float32(int32(4*x))
+		}
+		return map[string][]float32{"y": y}
+	},
 }
 
 func clone(s []float32) []float32 { return append([]float32(nil), s...) }
