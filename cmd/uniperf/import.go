@@ -50,16 +50,19 @@ kernel's guard bounds it), and the number of elements of each pointer
 argument (--array NAME=EXTENT, in the kernel's integer arguments). The
 .knl's first comments say where each came from. -D NAME=VALUE defines a
 macro (a tunable: -D BLOCK_SIZE=128); where NAME is a floating-point
-argument of the kernel (alpha, beta), it binds that argument to VALUE,
-since .knl has no scalar arguments yet. Integer arguments are the .knl's
-size parameters.
+argument of the kernel (alpha, beta), it binds that argument to VALUE;
+unbound, such an argument is a .knl scalar argument (scalar alpha f32).
+Integer arguments are the .knl's size parameters. Casts become the
+.knl's casts, integer min and max (and a ?: that is exactly one, i < m ?
+i : m) its min and max.
 
 What is not affine is refused with its line and column and what to write
 instead: integer variables read from data or changed inside a loop or an
 if, while loops, break and continue, indirect subscripts, products of two
-indices, inexact integer divisions, integer min, max and ?: (clamping),
-casts to floating point, atomics, pointers other than the arguments, and
-calls of device functions (inline them).
+indices, inexact integer divisions, other integer ?:, subscripts and
+bounds computed by min, max or casts, assignments to scalar arguments,
+atomics, pointers other than the arguments, and calls of device functions
+(inline them).
 
 --kernel names the kernel where the file has several. --out writes the
 .knl to a file (never the input) instead of standard output. With --json
