@@ -2,6 +2,7 @@ package cimport
 
 import (
 	"maps"
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
@@ -56,5 +57,20 @@ func TestFeatureCounts(t *testing.T) {
 				t.Errorf("counts\n%v\nwant\n%v\n%s", nonzero(got), c.want, r.Knl)
 			}
 		})
+	}
+}
+
+// TestScalarRenamed checks that a scalar argument named by a word of
+// .knl is renamed, to no size parameter's name.
+func TestScalarRenamed(t *testing.T) {
+	src := "// uniperf: --local 64 --global n --array x=n\n__global__ void k(float *x, float sum, int n, int sum_2)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) x[i] = sum * x[i] + sum_2;\n}\n"
+	r, err := Import("k.cu", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"scalar sum_3 f32\n", "x[i] = sum_3 * x[i] + sum_2\n"} {
+		if !strings.Contains(string(r.Knl), want) {
+			t.Errorf("no %q in\n%s", want, r.Knl)
+		}
 	}
 }

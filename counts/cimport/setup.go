@@ -41,6 +41,7 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 // parameters, floating-point values scalar arguments, pointers global
 // (or OpenCL __local) arrays.
 func (t *translator) setParams(opts Options) error {
+	var floats []param
 	for _, p := range t.k.params {
 		if p.value != nil {
 			continue
@@ -53,19 +54,25 @@ func (t *translator) setParams(opts Options) error {
 			return err
 		}
 		if p.typ.ptr == 0 {
+			if dtype == "f32" || dtype == "f64" {
+				floats = append(floats, p)
+				continue
+			}
 			if reserved[p.name] {
 				return errorAt(p.p, "argument %s is a word of .knl; rename it", p.name)
-			}
-			if dtype == "f32" || dtype == "f64" {
-				t.used[p.name] = true
-				t.scalars = append(t.scalars, p.name+" "+dtype)
-				t.declare(p.name, &variable{kind: "scalar", name: p.name, dtype: dtype})
-				continue
 			}
 			t.used[p.name] = true
 			t.params = append(t.params, p.name)
 			t.declare(p.name, &variable{kind: "int", val: affConst(poly{p.name: 1})})
 		}
+	}
+	// Scalars are named after the size parameters, whose names are
+	// kept, so that a renamed scalar (sum_2) takes no parameter's name.
+	for _, p := range floats {
+		dtype, _ := elemType(p.typ, p.p, p.name)
+		name := t.unique(p.name)
+		t.scalars = append(t.scalars, name+" "+dtype)
+		t.declare(p.name, &variable{kind: "scalar", name: name, dtype: dtype})
 	}
 	return nil
 }
