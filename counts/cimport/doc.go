@@ -28,10 +28,10 @@
 //     they read data;
 //   - __shared__ and __local arrays become local arrays (dynamic shared
 //     memory, extern __shared__ or SharedMemory<T>(), with its size from
-//     --array), arrays declared in the body private ones, floating-point scalars private
-//     temporaries; __syncthreads(), barrier(), cg::sync(g) and g.sync()
-//     barriers; compound assignments stay compound; __ldg(&a[i]) is a
-//     load; mad and fma a multiplication and an addition.
+//     --array), arrays declared in the body private ones, floating-point
+//     scalars private temporaries; __syncthreads(), barrier(), cg::sync(g)
+//     and g.sync() barriers; compound assignments stay compound;
+//     __ldg(&a[i]) is a load; mad and fma a multiplication and an addition.
 //
 // What C does not state comes from [Options] (uniperf import's flags),
 // or from a comment of the source, "// uniperf: FLAGS", in the same
@@ -40,9 +40,9 @@
 // --groups, gridDim; without either, the guard bounds it), the extents
 // of the global arrays (--array), and, where wanted, the values of
 // floating-point arguments (a -D naming one binds it; otherwise it is a
-// .knl scalar argument). Casts become the .knl's casts, integer min
-// and max (and a ?: that is one) its min and max. The
-// generated .knl says in its header where each came from.
+// .knl scalar argument); the .knl's header says where each came from.
+// Casts become the .knl's casts, integer min and max (and a ?: that is
+// one) its min and max.
 //
 // What is not affine is refused with the source's line and column and
 // what to write instead: integer variables set from data or changed in
@@ -54,9 +54,6 @@
 //
 // # The front end
 //
-// The C front end is written here (a lexer, a preprocessor and a
-// recursive-descent parser of the subset of C that kernels use), not
-// taken from modernc.org/cc/v4, which parses C11 with a host
-// configuration and accepts neither CUDA C++ nor OpenCL's qualifiers;
-// docs/importing.md gives the reasons in full. Inputs are bounded.
+// The lexer, preprocessor and parser of the kernels' C subset are written
+// here; docs/importing.md says why not modernc.org/cc/v4. Inputs are bounded.
 package cimport
