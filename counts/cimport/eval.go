@@ -18,6 +18,16 @@ var mathFuncs = map[string]string{
 	"fmin": "fmin", "fminf": "fmin", "fmax": "fmax", "fmaxf": "fmax", "fmod": "fmod", "fmodf": "fmod",
 }
 
+// evalPair evaluates two operands, the first first.
+func (t *translator) evalPair(x, y *expr) (*value, *value, error) {
+	a, err := t.eval(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := t.eval(y)
+	return a, b, err
+}
+
 // eval translates an expression.
 func (t *translator) eval(e *expr) (*value, error) {
 	switch e.op {
@@ -166,11 +176,7 @@ func (t *translator) binary(e *expr) (*value, error) {
 	case ",":
 		return nil, errorAt(e.p, "the comma operator is not understood; write two statements")
 	}
-	l, err := t.eval(e.args[0])
-	if err != nil {
-		return nil, err
-	}
-	r, err := t.eval(e.args[1])
+	l, r, err := t.evalPair(e.args[0], e.args[1])
 	if err != nil {
 		return nil, err
 	}
@@ -275,11 +281,7 @@ func (t *translator) ternary(e *expr) (*value, error) {
 		}
 		return t.eval(e.args[2])
 	}
-	a, err := t.eval(e.args[1])
-	if err != nil {
-		return nil, err
-	}
-	b, err := t.eval(e.args[2])
+	a, b, err := t.evalPair(e.args[1], e.args[2])
 	if err != nil {
 		return nil, err
 	}
@@ -465,11 +467,7 @@ func (t *translator) call(e *expr) (*value, error) {
 // an argument is floating-point, or fn is fmin or fmax of non-constants:
 // those are the math functions.
 func (t *translator) intMinMax(fn string, args []*expr) (*value, bool, error) {
-	a, err := t.eval(args[0])
-	if err != nil {
-		return nil, false, err
-	}
-	b, err := t.eval(args[1])
+	a, b, err := t.evalPair(args[0], args[1])
 	if err != nil {
 		return nil, false, err
 	}
@@ -552,11 +550,7 @@ func (t *translator) condition(e *expr) (*cond, error) {
 		}
 		return not(c), nil
 	case e.op == "binary" && strings.Contains("< > <= >= == !=", e.text) && len(e.text) <= 2 && e.text != "=":
-		l, err := t.eval(e.args[0])
-		if err != nil {
-			return nil, err
-		}
-		r, err := t.eval(e.args[1])
+		l, r, err := t.evalPair(e.args[0], e.args[1])
 		if err != nil {
 			return nil, err
 		}
