@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
-	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/models/linear"
+	"github.com/uniperf/uniperf/fit/models/modeltest"
 	"github.com/uniperf/uniperf/fit/report/plots"
 )
 
@@ -44,7 +44,7 @@ func linearRows() []models.Row {
 }
 
 func TestCompare(t *testing.T) {
-	d := device(t, "quadro-fx5600")
+	d := modeltest.Device(t, "quadro-fx5600")
 	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
 	names := []string{"linear", "hongkim", "cycles"}
 	newModel := func(name string) (models.Model, error) {
@@ -100,11 +100,11 @@ func TestCompare(t *testing.T) {
 
 func TestCompareErrors(t *testing.T) {
 	rows := linearRows()
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "h100-sxm5")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "h100-sxm5")}
 	if _, err := models.Compare([]models.DeviceRows{{"H100", env, rows}}, models.CompareOptions{Models: []string{"linear", "oracle"}}); err == nil || !strings.Contains(err.Error(), `no model "oracle"`) {
 		t.Errorf("unknown model: %v", err)
 	}
-	gtx970 := &models.Env{Counter: env.Counter, Device: device(t, "gtx970")}
+	gtx970 := &models.Env{Counter: env.Counter, Device: modeltest.Device(t, "gtx970")}
 	_, err := models.Compare([]models.DeviceRows{{"GTX 970", gtx970, rows}}, models.CompareOptions{Models: []string{"hongkim"}})
 	if err == nil || !strings.Contains(err.Error(), "model hongkim on device GTX 970: device file devices/gtx970.json has no hongkim section") {
 		t.Errorf("device without Hong–Kim constants: %v", err)
@@ -141,13 +141,4 @@ func TestCompareErrors(t *testing.T) {
 	if _, err := models.Compare(nil, models.CompareOptions{}); err == nil {
 		t.Error("no models: no error")
 	}
-}
-
-func device(t *testing.T, name string) *gpus.Device {
-	t.Helper()
-	d, err := gpus.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/models/analytic"
+	"github.com/uniperf/uniperf/fit/models/modeltest"
 )
 
 // TestRankCandidates ranks global_copy's group sizes on the GTX 460 with
@@ -15,7 +16,7 @@ import (
 // from 192 threads up all 48 warps are resident. Every candidate gets a
 // rank and an occupancy.
 func TestRankCandidates(t *testing.T) {
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	m, _ := models.New("xu")
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)

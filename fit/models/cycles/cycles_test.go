@@ -9,6 +9,7 @@ import (
 	"github.com/uniperf/uniperf/datasets"
 	seed "github.com/uniperf/uniperf/fit/cycles"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/modeltest"
 )
 
 func near(got, want, rel float64) bool { return math.Abs(got-want) <= rel*math.Abs(want) }
@@ -31,7 +32,7 @@ func vsaEstimate(n float64) float64 { return n * vsaCycles / gtx460Hz }
 // calibration against the seed's definition (estimated / measured), and
 // the prediction of another size (the estimate scales with n).
 func TestCyclesHandDerived(t *testing.T) {
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	m := &Model{}
 	const measured = 2e-4
 	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, measured), vsaRow(1<<20, 1)}); err != nil {
@@ -70,9 +71,9 @@ func TestCyclesHandDerived(t *testing.T) {
 // 500, 136 local accesses at 36 (see TestHongKimInputs for the counts);
 // 256 work-items with 2 KiB of local memory, 6 blocks, occupancy 1.
 func TestCyclesLocalMemory(t *testing.T) {
-	d := device(t, "gtx460")
+	d := modeltest.Device(t, "gtx460")
 	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
-	in := inputs(t, env, "matmul_tiled", nil, map[string]int64{"n": 64, "m": 64, "ell": 64})
+	in := modeltest.Inputs(t, env, "matmul_tiled", nil, map[string]int64{"n": 64, "m": 64, "ell": 64})
 	k, o, err := cyclesKernel(d, in, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +94,7 @@ func TestCyclesLocalMemory(t *testing.T) {
 // 1/2 and 1 (geometric mean √0.5); on the middle, 1/3 and 1/3; on the
 // largest, 1/2 and 1/4 (√(1/8)).
 func TestCyclesSizeSensitivity(t *testing.T) {
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	rows := []models.Row{
 		vsaRow(1<<20, vsaEstimate(1<<20)/4),
 		vsaRow(1<<16, vsaEstimate(1<<16)/2),
@@ -122,7 +123,7 @@ func TestCyclesSizeSensitivity(t *testing.T) {
 // TestCyclesFallback: a kernel without rows of its own is predicted with
 // the geometric mean of the calibrated kernels' adjusting weights.
 func TestCyclesFallback(t *testing.T) {
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	// 128 work-items are 4 warps; 8 blocks (the block limit) are 32 of 48
 	// warps: occupancy 2/3, the estimate 3/2 that of 256 work-items.
 	other := vsaRow(1<<16, 1.5*vsaEstimate(1<<16)/8) // adjusting weight 8
@@ -149,7 +150,7 @@ func TestCyclesFallback(t *testing.T) {
 // seed's computation term has none, so its adjusting weight would carry
 // their time into the fallback. The fallback stays the one kernel's.
 func TestCyclesSkipsIntegerKernels(t *testing.T) {
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	ints := models.Row{Row: datasets.Row{Kernel: "arith_int_i32", Consts: map[string]int64{"LX": 16, "LY": 16},
 		Params: map[string]int64{"n": 128, "na": 8, "nb": 1, "nc": 1, "nd": 1, "ne": 1, "c": 13}, TimeS: 1}}
 	m := &Model{}
@@ -168,7 +169,7 @@ func TestCyclesSkipsIntegerKernels(t *testing.T) {
 // the seed's defaults, which have none for pow, apply.
 func TestCyclesErrors(t *testing.T) {
 	counter := models.NewCounter(nil)
-	h100 := &models.Env{Counter: counter, Device: device(t, "h100-pcie")}
+	h100 := &models.Env{Counter: counter, Device: modeltest.Device(t, "h100-pcie")}
 	powRow := models.Row{Row: datasets.Row{Kernel: "arith_pow_f32", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64, "nk": 8}, TimeS: 1e-3}}
 	err := (&Model{}).Calibrate(h100, []models.Row{powRow})
 	if err == nil || !strings.Contains(err.Error(), `no cycle weight for instruction class "pow"`) || !strings.Contains(err.Error(), "devices/h100-pcie.json") {
@@ -194,7 +195,7 @@ func TestCyclesErrors(t *testing.T) {
 	if _, err := m.Predict(h100, models.CaseOf(empty)); !errors.Is(err, models.ErrNoWork) {
 		t.Errorf("empty kernel: %v", err)
 	}
-	if _, err := m.Predict(&models.Env{Counter: counter, Device: device(t, "gtx460")}, models.CaseOf(vsaRow(1<<16, 0))); err == nil || !strings.Contains(err.Error(), "calibrated for H100") {
+	if _, err := m.Predict(&models.Env{Counter: counter, Device: modeltest.Device(t, "gtx460")}, models.CaseOf(vsaRow(1<<16, 0))); err == nil || !strings.Contains(err.Error(), "calibrated for H100") {
 		t.Errorf("another device: %v", err)
 	}
 }
@@ -208,7 +209,7 @@ func TestCyclesErrors(t *testing.T) {
 // (3/4, 1/2) and b with 4 (1, 1): (3/8)^¼. The largest wins, and the
 // fallback is √(4·8).
 func TestCyclesFallbackCV(t *testing.T) {
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	row := func(class string, lx, n int64, ratio float64) models.Row {
 		r := vsaRow(n, vsaEstimate(float64(n))/ratio)
 		r.Class, r.Consts = class, map[string]int64{"LX": lx, "STRIDE": 1}

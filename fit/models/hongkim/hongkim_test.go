@@ -13,6 +13,7 @@ import (
 	seed "github.com/uniperf/uniperf/fit/hongkim"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/models/analytic"
+	"github.com/uniperf/uniperf/fit/models/modeltest"
 )
 
 // TestHongKimInputs checks the per-thread inputs of library kernels
@@ -73,8 +74,8 @@ func TestHongKimInputs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := device(t, c.device)
-			in := inputs(t, env, c.kernel, c.consts, c.params)
+			d := modeltest.Device(t, c.device)
+			in := modeltest.Inputs(t, env, c.kernel, c.consts, c.params)
 			fixed, err := d.HongKimFixedParams()
 			if err != nil {
 				t.Fatal(err)
@@ -99,7 +100,7 @@ func TestHongKimInputs(t *testing.T) {
 // fit/hongkim's TestTable2: the paper rounds MWP to 2.28).
 func TestHongKimTable2(t *testing.T) {
 	const threads = 80 * 128
-	d := device(t, "quadro-fx5600")
+	d := modeltest.Device(t, "quadro-fx5600")
 	d.ClockHz, d.MemBandwidth = 1e9, 80e9
 	in := &models.Inputs{
 		Kernel: &counts.Kernel{Name: "matmul (Hong and Kim, Figure 12)"},
@@ -149,7 +150,7 @@ func TestHongKimTable2(t *testing.T) {
 // 16) = 13.9 warps) and its 24 warps, and the uncoalesced rows are limited
 // by Departure_del_uncoal (MWP = (500 + 31·15)/(32·15) = 2.01).
 func TestHongKimCalibrateRecovery(t *testing.T) {
-	d := device(t, "quadro-fx5600")
+	d := modeltest.Device(t, "quadro-fx5600")
 	d.HongKim.MemLD, d.HongKim.DepartureDelCoal, d.HongKim.DepartureDelUncoal = 0, 0, 0 // nothing to start from
 	truth := Memory{MemLD: 500, DepartureDelCoal: 40, DepartureDelUncoal: 15}
 	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
@@ -159,7 +160,7 @@ func TestHongKimCalibrateRecovery(t *testing.T) {
 	}
 	var rows []models.Row
 	add := func(kernel string, consts, params map[string]int64) {
-		in := inputs(t, env, kernel, consts, params)
+		in := modeltest.Inputs(t, env, kernel, consts, params)
 		k, err := hongKimKernel(d, fixed, in, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -202,7 +203,7 @@ func TestHongKimCalibrateRecovery(t *testing.T) {
 // TestHongKimHeldParameters: rows without uncoalesced accesses cannot
 // determine Departure_del_uncoal, which stays at its start.
 func TestHongKimHeldParameters(t *testing.T) {
-	d := device(t, "quadro-fx5600")
+	d := modeltest.Device(t, "quadro-fx5600")
 	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
 	rows := []models.Row{
 		{Row: datasets.Row{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": 1 << 16}, TimeS: 1e-4}},
@@ -230,11 +231,11 @@ func TestHongKimErrors(t *testing.T) {
 	if err := (&Model{}).Calibrate(&models.Env{Counter: counter}, []models.Row{row}); err == nil || !strings.Contains(err.Error(), "needs a device parameter file") {
 		t.Errorf("no device: %v", err)
 	}
-	err := (&Model{}).Calibrate(&models.Env{Counter: counter, Device: device(t, "gtx970")}, []models.Row{row})
+	err := (&Model{}).Calibrate(&models.Env{Counter: counter, Device: modeltest.Device(t, "gtx970")}, []models.Row{row})
 	if !errors.As(err, &missing) || !strings.Contains(err.Error(), "devices/gtx970.json has no hongkim section") {
 		t.Errorf("GTX 970: %v", err)
 	}
-	pocl := device(t, "pocl-cpu")
+	pocl := modeltest.Device(t, "pocl-cpu")
 	// Without rows the parameters come from the file, which has none.
 	err = (&Model{}).Calibrate(&models.Env{Counter: counter, Device: pocl}, nil)
 	if !errors.As(err, &missing) || missing.Field != "hongkim.mem_ld" || !strings.Contains(err.Error(), "pocl-cpu.json") {
@@ -246,7 +247,7 @@ func TestHongKimErrors(t *testing.T) {
 		t.Errorf("PoCL without issue cycles: %v", err)
 	}
 
-	fx := &models.Env{Counter: counter, Device: device(t, "quadro-fx5600")}
+	fx := &models.Env{Counter: counter, Device: modeltest.Device(t, "quadro-fx5600")}
 	m := &Model{}
 	if _, err := m.Predict(fx, models.CaseOf(row)); err == nil || !strings.Contains(err.Error(), "not calibrated") {
 		t.Errorf("uncalibrated: %v", err)
@@ -254,7 +255,7 @@ func TestHongKimErrors(t *testing.T) {
 	if err := m.Calibrate(fx, nil); err != nil || m.Memory != (Memory{420, 4, 10}) {
 		t.Fatalf("from the file: %+v, %v", m.Memory, err)
 	}
-	if _, err := m.Predict(&models.Env{Counter: counter, Device: device(t, "gtx280")}, models.CaseOf(row)); err == nil || !strings.Contains(err.Error(), "calibrated for Quadro FX 5600") {
+	if _, err := m.Predict(&models.Env{Counter: counter, Device: modeltest.Device(t, "gtx280")}, models.CaseOf(row)); err == nil || !strings.Contains(err.Error(), "calibrated for Quadro FX 5600") {
 		t.Errorf("another device: %v", err)
 	}
 	// A work-group larger than the device allows.
@@ -273,8 +274,8 @@ func TestHongKimErrors(t *testing.T) {
 // run. Go randomises the order of map iteration, so a sum in map order
 // shows up here.
 func TestPerThreadIsDeterministic(t *testing.T) {
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx280")}
-	in := inputs(t, env, "finite_diff", map[string]int64{"LX": 16, "LY": 16}, map[string]int64{"n": 1000})
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx280")}
+	in := modeltest.Inputs(t, env, "finite_diff", map[string]int64{"LX": 16, "LY": 16}, map[string]int64{"n": 1000})
 	first, err := analytic.PerThreadOf(in)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package resios
 
 import (
-	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,15 +8,6 @@ import (
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
 )
-
-func device(t *testing.T, name string) *gpus.Device {
-	t.Helper()
-	d, err := gpus.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // knlEnv writes kernels into a temporary directory and returns an Env
 // that reads .knl files, with the paths by name.
@@ -34,5 +24,3 @@ func knlEnv(t *testing.T, dev *gpus.Device, kernels map[string]string) (*models.
 	}
 	return &models.Env{Counter: models.NewCounter(models.Files), Device: dev}, paths
 }
-
-func relClose(got, want, tol float64) bool { return math.Abs(got-want) <= tol*math.Abs(want) }

@@ -9,6 +9,7 @@ import (
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/models/analytic"
+	"github.com/uniperf/uniperf/fit/models/modeltest"
 	seed "github.com/uniperf/uniperf/fit/resios"
 )
 
@@ -18,7 +19,7 @@ import (
 // in (4.8)), and the store depends on the load (ILP 2/2 = 1); 28 groups of
 // 256 work-items.
 func TestResiosCopyByHand(t *testing.T) {
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	m := &Model{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
@@ -39,7 +40,7 @@ func TestResiosCopyByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !relClose(p.Seconds, want.Time, 1e-12) {
+	if !modeltest.RelClose(p.Seconds, want.Time, 1e-12) {
 		t.Errorf("predicted %g s, by hand %g s", p.Seconds, want.Time)
 	}
 	var hot []string
@@ -58,7 +59,7 @@ func TestResiosCopyByHand(t *testing.T) {
 // work-item of a warp (c = 32). As in the thesis's §7.2 transpose, the
 // uncoalesced store is the top hotspot.
 func TestResiosTransposeHotspot(t *testing.T) {
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	m := &Model{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
@@ -97,7 +98,7 @@ out[g, i] = t[S*i]
 // gcd(32, S) ways, which (4.9) turns into the penalty
 // 32·4/(32·BW) + gcd·4/BW.
 func TestResiosBankConflicts(t *testing.T) {
-	env, paths := knlEnv(t, device(t, "gtx460"), map[string]string{"bank": bankKernel})
+	env, paths := knlEnv(t, modeltest.Device(t, "gtx460"), map[string]string{"bank": bankKernel})
 	m := &Model{}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
@@ -121,7 +122,7 @@ func TestResiosBankConflicts(t *testing.T) {
 		for _, in := range trace {
 			if strings.Contains(in.Name, " t[") {
 				shared++
-				if !relClose(in.Penalty, want, 1e-12) {
+				if !modeltest.RelClose(in.Penalty, want, 1e-12) {
 					t.Errorf("S = %d: %s penalty %g, want %g (degree %d)", s, in.Name, in.Penalty, want, gcd(32, s))
 				}
 			}
@@ -158,7 +159,7 @@ out[i] = g
 // kernel's expression DAG: three instructions, the longest chain two,
 // ILP 3/2. The store of g is a region of its own, of ILP 1.
 func TestResiosILPExample(t *testing.T) {
-	env, paths := knlEnv(t, device(t, "gtx460"), map[string]string{"ilp": ilpKernel})
+	env, paths := knlEnv(t, modeltest.Device(t, "gtx460"), map[string]string{"ilp": ilpKernel})
 	in, err := env.Inputs(models.Case{Kernel: paths["ilp"], Params: map[string]int64{"n": 64}})
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +178,7 @@ func TestResiosILPExample(t *testing.T) {
 // predictions of the generating constants on other sizes, and the
 // per-class costs the rows determine.
 func TestResiosFitRecovers(t *testing.T) {
-	dev := device(t, "pocl-cpu")
+	dev := modeltest.Device(t, "pocl-cpu")
 	env := &models.Env{Counter: models.NewCounter(nil), Device: dev}
 	truth := resiosTheta{
 		names:  []string{"f32.add", "f32.fma", "f32.mul", thetaGlobalLine},
@@ -222,10 +223,10 @@ func TestResiosFitRecovers(t *testing.T) {
 	}
 	// arith_mul_f32 runs five multiplications and a fused multiply-add
 	// per iteration, so the rows determine 5·mul + fma, not each.
-	if got := cost("f32.add"); !relClose(got, 2, 0.01) {
+	if got := cost("f32.add"); !modeltest.RelClose(got, 2, 0.01) {
 		t.Errorf("f32.add: %g cycles per warp instruction, generated with 2", got)
 	}
-	if got := 5*cost("f32.mul") + cost("f32.fma"); !relClose(got, 5*5+4, 0.01) {
+	if got := 5*cost("f32.mul") + cost("f32.fma"); !modeltest.RelClose(got, 5*5+4, 0.01) {
 		t.Errorf("5·f32.mul + f32.fma: %g cycles, generated with 29", got)
 	}
 	for _, c := range []models.Case{
@@ -240,7 +241,7 @@ func TestResiosFitRecovers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !relClose(got.Seconds, want.Seconds, 0.03) {
+		if !modeltest.RelClose(got.Seconds, want.Seconds, 0.03) {
 			t.Errorf("%s: fitted %g s, generating constants %g s", c.Kernel, got.Seconds, want.Seconds)
 		}
 	}
@@ -252,14 +253,14 @@ func TestResiosErrors(t *testing.T) {
 		t.Errorf("no device: %v", err)
 	}
 	var missing *gpus.MissingError
-	err := m.Calibrate(&models.Env{Counter: models.NewCounter(nil), Device: device(t, "pocl-cpu")}, nil)
+	err := m.Calibrate(&models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")}, nil)
 	if !errors.As(err, &missing) || !strings.Contains(err.Error(), "no measurement rows") {
 		t.Errorf("no constants, no rows: %v", err)
 	}
 	if _, err := m.Predict(&models.Env{Counter: models.NewCounter(nil)}, models.Case{Kernel: "global_copy"}); err == nil {
 		t.Error("an uncalibrated model predicts")
 	}
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +292,7 @@ a[i] = acc
 // SMs gets a block of 160 threads, "an evenly distributed workload":
 // n_w¹ = ⌈1024/(7·32)⌉ = 5 is the smallest of the three strategies.
 func TestResiosLaunch160(t *testing.T) {
-	env, paths := knlEnv(t, device(t, "gtx460"), map[string]string{"loop": loopKernel})
+	env, paths := knlEnv(t, modeltest.Device(t, "gtx460"), map[string]string{"loop": loopKernel})
 	c, err := Launch(env, models.Case{Kernel: paths["loop"], Params: map[string]int64{"n": 1024, "its": 1024}})
 	if err != nil {
 		t.Fatal(err)
@@ -301,7 +302,7 @@ func TestResiosLaunch160(t *testing.T) {
 	if c.Block != [2]int{160, 1} || c.Even != 5 || c.Utilization != 48 || c.Latency != 64 {
 		t.Errorf("got %+v, want a block of 160 from (5, 48, 64)", c)
 	}
-	if _, err := Launch(&models.Env{Counter: models.NewCounter(nil), Device: device(t, "pocl-cpu")},
+	if _, err := Launch(&models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")},
 		models.Case{Kernel: "global_copy", Params: map[string]int64{"n": 64}}); err == nil {
 		t.Error("a device without resios constants gave a launch configuration")
 	}

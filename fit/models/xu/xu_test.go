@@ -6,6 +6,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/modeltest"
 )
 
 // TestXuByHand predicts two launches on the GTX 460 from its cycle
@@ -14,7 +15,7 @@ import (
 // by hand. Blocks of 256 threads: 8 warps, 6 resident blocks (48 warps of
 // the SM's 48), 7 SMs.
 func TestXuByHand(t *testing.T) {
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	m, err := models.New("xu")
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +47,7 @@ func TestXuByHand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := c.cycles / clock; !relClose(p.Seconds, want, 1e-12) {
+		if want := c.cycles / clock; !modeltest.RelClose(p.Seconds, want, 1e-12) {
 			t.Errorf("%s: %g s, by hand %g s", c.name, p.Seconds, want)
 		}
 		want := map[string]string{"covered": "latency hidden", "uncovered": "latency not hidden"}[c.name]
@@ -65,7 +66,7 @@ func TestXuByHand(t *testing.T) {
 // TestXuFitRecovers generates times with known constants on the PoCL CPU
 // and checks that calibration recovers them.
 func TestXuFitRecovers(t *testing.T) {
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "pocl-cpu")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")}
 	gen := &Model{Cycles: map[string]float64{"f32.add": 3}, Coalesced: 50, PerTransaction: 20, Launch: 2e-6}
 	var rows []models.Row
 	for _, c := range []models.Case{
@@ -97,7 +98,7 @@ func TestXuFitRecovers(t *testing.T) {
 	}{
 		{"f32.add", m.Cycles["f32.add"], 3}, {"T_Mco", m.Coalesced, 50}, {"T_tx", m.PerTransaction, 20}, {"launch", m.Launch, 2e-6},
 	} {
-		if !relClose(c.got, c.want, 1e-6) {
+		if !modeltest.RelClose(c.got, c.want, 1e-6) {
 			t.Errorf("%s: fitted %g, generated with %g", c.name, c.got, c.want)
 		}
 	}
@@ -111,7 +112,7 @@ func TestXuErrors(t *testing.T) {
 	if _, err := m.Predict(&models.Env{Counter: models.NewCounter(nil)}, models.Case{Kernel: "global_copy"}); err == nil {
 		t.Error("an uncalibrated model predicts")
 	}
-	env := &models.Env{Counter: models.NewCounter(nil), Device: device(t, "gtx460")}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	if err := m.Calibrate(env, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestXuErrors(t *testing.T) {
 // every compute weight the file gives (the H100's include pow and special)
 // is a cycle class at every type, and a kernel with pow then predicts.
 func TestXuFromDeviceTakesEveryComputeClass(t *testing.T) {
-	d := device(t, "h100-sxm5")
+	d := modeltest.Device(t, "h100-sxm5")
 	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
 	m := &Model{}
 	if err := m.Calibrate(env, nil); err != nil {
