@@ -11,6 +11,7 @@ import (
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/measurekernels/codegen"
 	"github.com/uniperf/uniperf/measurekernels/devices"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
 	"github.com/uniperf/uniperf/measurekernels/launch"
 )
 
@@ -263,50 +264,66 @@ func TestExamplesOnPoCL(t *testing.T) {
 	}
 	defer dev.Close()
 	for name, ex := range kernels {
-		t.Run(name, func(t *testing.T) {
-			k := parse(t, name)
-			code, err := codegen.Generate(k, dev.Info().Backend)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lk, err := launch.Build(dev, k, code)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, code.Source)
-			}
-			defer lk.Close()
-			sizes, _, err := lk.Sizes(ex.params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			bufs, err := lk.Alloc(sizes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer bufs.Close()
-			in := inputs(k, ex.params)
-			for n, s := range in {
-				if err := bufs[n].WriteAt(encode(k, n, s), 0); err != nil {
-					t.Fatal(err)
-				}
-			}
-			global, local, err := lk.Grid(ex.params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := lk.Bind(bufs, ex.params); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := lk.Run(global, local); err != nil {
-				t.Fatal(err)
-			}
-			for arr, want := range ex.want(ex.params, in) {
-				out := make([]byte, 4*len(want))
-				if err := bufs[arr].Read(out); err != nil {
-					t.Fatal(err)
-				}
-				compare(t, name, arr, decode(k, arr, out), want)
-			}
-		})
+		t.Run(name, func(t *testing.T) { runOnPoCL(t, dev, name, ex.params, ex.want) })
+	}
+}
+
+// TestExamplesOnPoCLLarge runs kernels at sizes where a product in their
+// index arithmetic passes 2^31: sum_floats' loop bound divides 4095*n by
+// 4096, which 32-bit arithmetic wrapped at n = 2^20 into a crash.
+func TestExamplesOnPoCLLarge(t *testing.T) {
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	runOnPoCL(t, dev, "sum_floats", map[string]int64{"n": 1<<20 + 3}, kernels["sum_floats"].want)
+}
+
+// runOnPoCL runs the example at params on dev and compares every array
+// want gives with the device's.
+func runOnPoCL(t *testing.T, dev gpu.Device, name string, params map[string]int64, want func(map[string]int64, map[string][]float32) map[string][]float32) {
+	k := parse(t, name)
+	code, err := codegen.Generate(k, dev.Info().Backend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := launch.Build(dev, k, code)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, code.Source)
+	}
+	defer lk.Close()
+	sizes, _, err := lk.Sizes(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bufs, err := lk.Alloc(sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bufs.Close()
+	in := inputs(k, params)
+	for n, s := range in {
+		if err := bufs[n].WriteAt(encode(k, n, s), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	global, local, err := lk.Grid(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lk.Bind(bufs, params); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lk.Run(global, local); err != nil {
+		t.Fatal(err)
+	}
+	for arr, w := range want(params, in) {
+		out := make([]byte, 4*len(w))
+		if err := bufs[arr].Read(out); err != nil {
+			t.Fatal(err)
+		}
+		compare(t, name, arr, decode(k, arr, out), w)
 	}
 }
 

@@ -148,8 +148,13 @@ func (c Constraint) String() string { return c.Expr.nm.constraint(c.Expr.b, c.Ex
 // dimension name to a C expression (names missing from vars are written
 // as they are). Floor divisions are written floordiv(a, b), b > 0, which
 // the generated code must define with floor semantics for negative a.
-func (e Expr) C(vars map[string]string) string {
-	l := lin{c: e.row[0], cStyle: true}
+func (e Expr) C(vars map[string]string) string { return e.c(vars, false) }
+
+// c renders e; wide writes its coefficients as 64-bit literals, so that a
+// floor division's numerator (4095*n + 128*g + t, whose int arithmetic
+// overflows at n = 2^20) is computed in 64 bits, as floordiv takes it.
+func (e Expr) c(vars map[string]string, wide bool) string {
+	l := lin{c: e.row[0], cStyle: true, wide: wide}
 	for c := 1; c < len(e.row); c++ {
 		if e.row[c] != 0 {
 			l.terms = append(l.terms, linTerm{k: e.row[c], atom: e.cAtom(c, vars)})
@@ -161,7 +166,7 @@ func (e Expr) C(vars map[string]string) string {
 func (e Expr) cAtom(c int, vars map[string]string) string {
 	if c >= e.b.firstDiv() {
 		d := e.b.divs[c-e.b.firstDiv()]
-		num := Expr{e.b, e.nm, d.num}.C(vars)
+		num := Expr{e.b, e.nm, d.num}.c(vars, true)
 		return "floordiv(" + num + ", " + cInt(d.den) + ")"
 	}
 	name := e.nm.col(e.b, c)

@@ -72,6 +72,7 @@ type lin struct {
 	terms  []linTerm
 	c      int64
 	cStyle bool // integers as C literals (see cInt)
+	wide   bool // with cStyle: coefficients other than 1 as 64-bit literals
 }
 
 // render writes the combination; constFirst puts the constant in front.
@@ -95,6 +96,9 @@ func (l lin) render(constFirst bool) string {
 		a := strconv.FormatUint(uint64(abs64(k)), 10)
 		if l.cStyle {
 			a = cInt(abs64(k))
+			if l.wide && atom != "" && a != "1" && !strings.HasSuffix(a, "LL") {
+				a += "LL"
+			}
 		}
 		switch {
 		case atom == "":
