@@ -93,6 +93,7 @@ func countChecks() []planCheck {
 		for _, r := range []int64{1, 4} {
 			add("global_int_"+t, map[string]int64{"R": r}, n(600), n(257), n(1))
 		}
+		add("global_int_"+t, map[string]int64{"S": 2}, n(600), n(257))
 		add("local_int_"+t, nil, n(512), n(256))
 		add("local_int_"+t, map[string]int64{"LX": 64, "R": 8}, n(192))
 	}

@@ -115,18 +115,19 @@ func localBankSetup(lx, r int64) func(p map[string]int64, rng *rand.Rand) (map[s
 }
 
 // intSumSetup checks global_int_<t> (lx = 0) and local_int_<t>: b[i]
-// sums, in T, r elements of a: a[k*n + i] for k < r (global), or
+// (b[j*n + i] for each j < s, global) sums, in T, r elements of a:
+// a[k*n + i] for k < r (global), or
 // a[lo + (i - lo + k) mod lx], lo the start of i's group of lx (local).
 // The inputs lie in [-1000, 1000], so that no sum reaches the poison
 // MinInt32.
-func intSumSetup[T int32 | int64](lx, r int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+func intSumSetup[T int32 | int64](lx, r, s int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		n := p["n"]
 		na := n
 		if lx == 0 {
 			na = r * n
 		}
-		a, b := make([]T, na), make([]T, n)
+		a, b := make([]T, na), make([]T, s*n)
 		for i := range a {
 			a[i] = T(rng.IntN(2001) - 1000)
 		}
@@ -144,8 +145,10 @@ func intSumSetup[T int32 | int64](lx, r int64) func(p map[string]int64, rng *ran
 						want += a[lo+(i-lo+k)%lx]
 					}
 				}
-				if b[i] != want {
-					return fmt.Errorf("b[%d] = %d, want %d", i, b[i], want)
+				for j := range s {
+					if b[j*n+i] != want {
+						return fmt.Errorf("b[%d] = %d, want %d", j*n+i, b[j*n+i], want)
+					}
 				}
 			}
 			return nil
@@ -578,14 +581,16 @@ func libraryCases() []libraryCase {
 		{"transpose_write_coalesced", small2, map[string]int64{"n": 10}, transposeSetup},
 		{"local_bank", map[string]int64{"LX": 64, "S": 2}, map[string]int64{"n": 128}, localBankSetup(64, 32)},
 		{"local_bank", map[string]int64{"LX": 8, "R": 8, "S": 32}, map[string]int64{"n": 24}, localBankSetup(8, 8)},
-		{"global_int_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[int32](0, 1)},
-		{"global_int_i32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[int32](0, 4)},
-		{"global_int_i64", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[int64](0, 1)},
-		{"global_int_i64", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[int64](0, 4)},
-		{"local_int_i32", map[string]int64{"LX": 64}, map[string]int64{"n": 128}, intSumSetup[int32](64, 32)},
-		{"local_int_i32", map[string]int64{"LX": 8, "R": 8}, map[string]int64{"n": 24}, intSumSetup[int32](8, 8)},
-		{"local_int_i64", map[string]int64{"LX": 64}, map[string]int64{"n": 128}, intSumSetup[int64](64, 32)},
-		{"local_int_i64", map[string]int64{"LX": 8, "R": 8}, map[string]int64{"n": 24}, intSumSetup[int64](8, 8)},
+		{"global_int_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[int32](0, 1, 1)},
+		{"global_int_i32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[int32](0, 4, 1)},
+		{"global_int_i32", map[string]int64{"LX": 8, "S": 2}, map[string]int64{"n": 21}, intSumSetup[int32](0, 1, 2)},
+		{"global_int_i64", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[int64](0, 1, 1)},
+		{"global_int_i64", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[int64](0, 4, 1)},
+		{"global_int_i64", map[string]int64{"LX": 8, "S": 2}, map[string]int64{"n": 21}, intSumSetup[int64](0, 1, 2)},
+		{"local_int_i32", map[string]int64{"LX": 64}, map[string]int64{"n": 128}, intSumSetup[int32](64, 32, 1)},
+		{"local_int_i32", map[string]int64{"LX": 8, "R": 8}, map[string]int64{"n": 24}, intSumSetup[int32](8, 8, 1)},
+		{"local_int_i64", map[string]int64{"LX": 64}, map[string]int64{"n": 128}, intSumSetup[int64](64, 32, 1)},
+		{"local_int_i64", map[string]int64{"LX": 8, "R": 8}, map[string]int64{"n": 24}, intSumSetup[int64](8, 8, 1)},
 		{"transpose_read_coalesced", small2, map[string]int64{"n": 10}, transposeSetup},
 		{"vector_scale_add", map[string]int64{"LX": 8}, map[string]int64{"n": 37}, vectorSetup(1)},
 		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 2}, map[string]int64{"n": 37}, vectorSetup(2)},

@@ -77,11 +77,11 @@ var libraryCases = map[string]libraryCase{
 	},
 	"transpose_write_coalesced": {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
 	"global_int_i32": {
-		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
+		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}, {"LX": 32, "S": 2}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
 	"global_int_i64": {
-		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
+		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}, {"LX": 32, "S": 2}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
 	// n a multiple of LX, as local_int assumes, and R <= LX.
