@@ -2,6 +2,7 @@ package cimport
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -598,6 +599,33 @@ func (t *translator) dataText(v *value, p pos) (string, error) {
 	return "", errorAt(p, "a condition used as a number; write COND ? 1 : 0")
 }
 
+// pointerSum splits a sum of terms one of which is an array, *(a + i
+// + j) as Fan1 writes it, into the array and the sum of the others.
+func (t *translator) pointerSum(e *expr) (*expr, []*expr) {
+	var terms []*expr
+	var flatten func(x *expr)
+	flatten = func(x *expr) {
+		if x.op == "binary" && x.text == "+" {
+			flatten(x.args[0])
+			flatten(x.args[1])
+			return
+		}
+		terms = append(terms, x)
+	}
+	flatten(e)
+	k := slices.IndexFunc(terms, t.isArray)
+	if k < 0 {
+		return e, nil
+	}
+	base := terms[k]
+	terms = slices.Delete(terms, k, k+1)
+	sub := terms[0]
+	for _, x := range terms[1:] {
+		sub = &expr{op: "binary", text: "+", args: []*expr{sub, x}, p: sub.p}
+	}
+	return base, []*expr{sub}
+}
+
 // reference translates an array reference: a[i], tile[y][x], *(a + i).
 func (t *translator) reference(e *expr) (string, string, error) {
 	var subs []*expr
@@ -610,10 +638,7 @@ func (t *translator) reference(e *expr) (string, string, error) {
 		inner := base.args[0]
 		switch {
 		case inner.op == "binary" && inner.text == "+":
-			base, subs = inner.args[0], []*expr{inner.args[1]}
-			if t.isArray(inner.args[1]) {
-				base, subs = inner.args[1], []*expr{inner.args[0]}
-			}
+			base, subs = t.pointerSum(inner)
 		case inner.op == "id":
 			base, subs = inner, []*expr{{op: "num", text: "0", p: inner.p}}
 		}
@@ -660,6 +685,15 @@ func (t *translator) arrayNamed(name string) *array {
 // flagValue evaluates a flag's expression (C syntax, with the source's
 // macros) as a polynomial in the size parameters.
 func (t *translator) flagValue(text string, macros map[string]*macro, flag string) (poly, error) {
+	e, err := t.flagExpr(text, macros, flag)
+	if err != nil {
+		return nil, err
+	}
+	return t.flagPoly(e, flag)
+}
+
+// flagExpr parses a flag's expression.
+func (t *translator) flagExpr(text string, macros map[string]*macro, flag string) (*expr, error) {
 	bad := func(why string) error { return &Error{Msg: fmt.Sprintf("%s: %s", flag, why)} }
 	l, err := lex(text)
 	if err != nil {
@@ -677,13 +711,62 @@ func (t *translator) flagValue(text string, macros map[string]*macro, flag strin
 	if ps.peek().kind != tEOF {
 		return nil, bad(fmt.Sprintf("unexpected %q", ps.peek().text))
 	}
+	return e, nil
+}
+
+// flagPoly evaluates a flag's parsed expression.
+func (t *translator) flagPoly(e *expr, flag string) (poly, error) {
 	v, err := t.eval(e)
 	if err != nil {
-		return nil, bad(err.(*Error).Msg + " (flags may use the kernel's integer arguments and the source's macros)")
+		return nil, &Error{Msg: fmt.Sprintf("%s: %s (flags may use the kernel's integer arguments and the source's macros)", flag, err.(*Error).Msg)}
 	}
 	p, ok := v.a.poly()
 	if v.kind != vInt || !ok {
-		return nil, bad("not an integer expression of the kernel's integer arguments")
+		return nil, &Error{Msg: flag + ": not an integer expression of the kernel's integer arguments"}
 	}
 	return p, nil
+}
+
+// groupsValue reads a --groups size, N or N/D + C for a positive
+// constant D and a constant C ((matrix_dim - offset)/16 - 1, as lud's
+// host launches): the number of groups is ceil(N/D) + C. It returns N,
+// D and C.
+func (t *translator) groupsValue(text string, macros map[string]*macro) (poly, int64, int64, error) {
+	flag := "--groups " + text
+	e, err := t.flagExpr(text, macros, "--groups")
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	div, c := e, int64(0)
+	if e.op == "binary" && (e.text == "+" || e.text == "-") && e.args[0].op == "binary" && e.args[0].text == "/" {
+		cp, err := t.flagPoly(e.args[1], flag)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		k, ok := cp.constant()
+		if !ok {
+			return nil, 0, 0, &Error{Msg: flag + ": what is added to the division must be a constant"}
+		}
+		div, c = e.args[0], k
+		if e.text == "-" {
+			c = -k
+		}
+	}
+	if div.op != "binary" || div.text != "/" {
+		n, err := t.flagPoly(e, flag)
+		return n, 1, 0, err
+	}
+	n, err := t.flagPoly(div.args[0], flag)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	dp, err := t.flagPoly(div.args[1], flag)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	d, ok := dp.constant()
+	if !ok || d <= 0 {
+		return nil, 0, 0, &Error{Msg: flag + ": a division must be by a positive constant"}
+	}
+	return n, d, c, nil
 }

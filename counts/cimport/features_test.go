@@ -9,7 +9,9 @@ import (
 )
 
 // TestFeatureCounts imports small kernels that use scalar arguments,
-// casts, integer min and max and a ?: that is a min, and checks that the
+// casts, integer min and max and a ?: that is a min, prototypes, two
+// early returns, pointer sums, --groups N/D - C and a loop stepped by a
+// variable, and checks that the
 // imported .knl parses and counts what hand derivation says the C
 // executes.
 func TestFeatureCounts(t *testing.T) {
@@ -35,6 +37,22 @@ func TestFeatureCounts(t *testing.T) {
 			// work-item.
 			map[string]int64{"int.i32.special": 600, "global.load.i32.stride=1": 200, "global.store.i32.stride=1": 400,
 				"global.minldst.i32.stride=1": 200, "launch.const": 1, "launch.groups": 4}},
+		{"guards", guardsSrc, map[string]int64{"n": 200, "t": 3, "m": 300},
+			// --groups n/16 - 1 launches 12 groups of 16: 192 work-items,
+			// all inside both guards (i < 196, i < 300); each loads a[i],
+			// multiplies once and stores b[i + t + 1].
+			map[string]int64{"flop.f32.mul": 192, "global.load.f32.stride=1": 192, "global.store.f32.stride=1": 192,
+				"global.minldst.f32.stride=1": 192, "launch.const": 1, "launch.groups": 12}},
+		{"guards", guardsSrc, map[string]int64{"n": 64, "t": 0, "m": 40},
+			// 3 groups (48 work-items); the second guard keeps i < 40.
+			map[string]int64{"flop.f32.mul": 40, "global.load.f32.stride=1": 40, "global.store.f32.stride=1": 40,
+				"global.minldst.f32.stride=1": 40, "launch.const": 1, "launch.groups": 3}},
+		{"stride", "// uniperf: --local 16 --groups 4 --array a=n --array b=64\n__global__ void stride(float *a, float *b, int n)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    int step = 4*16;\n    float s = 0.0f;\n    for (int k = i; k < n; k += step) s += a[k];\n    b[i] = s;\n}\n", map[string]int64{"n": 200},
+			// A grid-stride loop whose step is a variable (64): the 64
+			// work-items read each of the 200 elements once and add it,
+			// and store one sum each.
+			map[string]int64{"flop.f32.add": 200, "global.load.f32.stride=1": 200, "global.store.f32.stride=1": 64,
+				"global.minldst.f32.stride=1": 64, "launch.const": 1, "launch.groups": 4}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r, err := Import(c.name+".cu", []byte(c.src), Options{})
@@ -59,6 +77,16 @@ func TestFeatureCounts(t *testing.T) {
 		})
 	}
 }
+
+// guardsSrc declares its kernel before defining it, returns early under
+// two guards, as Rodinia's Fan2, addresses its arrays as *(a + i + t +
+// 1), as Fan1, and launches (n/16 - 1) groups, as lud's perimeter.
+const guardsSrc = "// uniperf: --local 16 --groups n/16-1 --array a=n --array b=n\n" +
+	"__global__ void guards(float *a, float *b, int n, int t, int m);\n" +
+	"__global__ void guards(float *a, float *b, int n, int t, int m)\n{\n" +
+	"    if (threadIdx.x + blockIdx.x*blockDim.x >= n - 1 - t) return;\n" +
+	"    if (threadIdx.x + blockIdx.x*blockDim.x >= m) return;\n" +
+	"    *(b + blockIdx.x*blockDim.x + threadIdx.x + t + 1) = 2.0f * *(a + blockIdx.x*blockDim.x + threadIdx.x);\n}\n"
 
 // TestScalarRenamed checks that a scalar argument named by a word of
 // .knl is renamed, to no size parameter's name.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -14,7 +15,11 @@ import (
 // panics. The seeds are the originals of examples/ with their flags as a
 // "// uniperf:" comment, so that mutations reach the translation.
 func FuzzImport(f *testing.F) {
-	for _, p := range ports {
+	all := slices.Clone(ports)
+	for _, p := range suitePorts {
+		all = append(all, p.port)
+	}
+	for _, p := range all {
 		src, err := os.ReadFile(filepath.Join("testdata", p.file))
 		if err != nil {
 			f.Fatal(err)

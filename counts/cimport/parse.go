@@ -88,7 +88,9 @@ func (ps *parser) kernels() ([]*kernelFunc, error) {
 					return nil, err
 				}
 			}
-			ks = append(ks, k)
+			if k != nil {
+				ks = append(ks, k)
+			}
 		case t.text == "{":
 			if err := ps.skipBalanced(); err != nil {
 				return nil, err
@@ -267,7 +269,8 @@ func (ps *parser) specifiers() (ctype, bool, error) {
 	return t, seen, nil
 }
 
-// function parses a kernel definition from its __global__ or __kernel.
+// function parses a kernel definition from its __global__ or __kernel;
+// it returns nil for a prototype.
 func (ps *parser) function() (*kernelFunc, error) {
 	start := ps.peek()
 	typ, _, err := ps.specifiers()
@@ -308,6 +311,11 @@ func (ps *parser) function() (*kernelFunc, error) {
 			return nil, err
 		}
 		k.params = append(k.params, pr)
+	}
+	if ps.accept(";") {
+		// A prototype (gaussian.cu declares its kernels before main):
+		// the definition follows.
+		return nil, nil
 	}
 	if !ps.is("{") {
 		return nil, errorAt(ps.peek().p, "kernel %s: expected its body {, found %s", k.name, describe(ps.peek()))

@@ -150,29 +150,25 @@ func (t *translator) setAxes(opts Options, from map[string]string, macros map[st
 	}
 	for a, text := range list {
 		ax := t.axes[a]
-		num, den := text, int64(1)
+		var n poly
+		var den, c int64
+		var err error
 		if flag == "--groups" {
-			if n, d, ok := strings.Cut(text, "/"); ok {
-				dv, err := t.flagValue(d, macros, flag)
-				if err != nil {
-					return err
-				}
-				c, ok := dv.constant()
-				if !ok || c <= 0 {
-					return &Error{Msg: fmt.Sprintf("%s %s: a division must be by a positive constant", flag, text)}
-				}
-				num, den = n, c
-			}
+			n, den, c, err = t.groupsValue(text, macros)
 		} else {
 			den = ax.size
+			n, err = t.flagValue(text, macros, flag)
 		}
-		n, err := t.flagValue(num, macros, flag)
 		if err != nil {
 			return err
 		}
-		// groups < n/den, that is den*group <= n - 1.
-		e, ok := affConst(n).add(aff{ax.group: constPoly(den), "": constPoly(1)}, -1)
+		// group < ceil(n/den) + c, that is den*(group - c) <= n - 1.
+		dc, ok := mulInt(den, c)
 		if !ok {
+			return errorOverflow(flag)
+		}
+		e, ok := affConst(n).add(aff{ax.group: constPoly(den), "": constPoly(1 - dc)}, -1)
+		if !ok || dc < -1<<61 {
 			return errorOverflow(flag)
 		}
 		ax.bound = &cond{op: "cmp", rel: ">=", e: e}

@@ -8,6 +8,12 @@ import (
 func (t *translator) block(ss []*stmt) error {
 	t.scopes = append(t.scopes, map[string]*variable{})
 	defer func() { t.scopes = t.scopes[:len(t.scopes)-1] }()
+	return t.sequence(ss)
+}
+
+// sequence translates statements in the current scope; an early
+// return puts the rest under its opposite condition.
+func (t *translator) sequence(ss []*stmt) error {
 	for i, s := range ss {
 		if s.kind == "if" && s.els == nil && isReturn(s.then) {
 			return t.earlyReturn(s, ss[i+1:])
@@ -26,9 +32,10 @@ func isReturn(s *stmt) bool {
 	return s.kind == "return"
 }
 
-// earlyReturn translates "if (C) return; REST" as REST under !C.
+// earlyReturn translates "if (C) return; REST" as REST under !C; REST
+// may hold further guards (Fan2's two returns).
 func (t *translator) earlyReturn(s *stmt, rest []*stmt) error {
-	if t.inLoop > 0 || t.inIf > 0 {
+	if t.inLoop > 0 || t.inIf > t.guards {
 		return errorAt(s.p, "a return inside a loop or an if: only a return at the kernel's top level (a guard) is understood; put the rest of the body under the opposite condition")
 	}
 	c, err := t.condition(s.e)
@@ -37,14 +44,7 @@ func (t *translator) earlyReturn(s *stmt, rest []*stmt) error {
 	}
 	t.guards++
 	defer func() { t.guards-- }()
-	return t.under(not(c), s.p, func() error {
-		for _, r := range rest {
-			if err := t.statement(r); err != nil {
-				return err
-			}
-		}
-		return nil
-	}, nil)
+	return t.under(not(c), s.p, func() error { return t.sequence(rest) }, nil)
 }
 
 // under translates then (and els, where not nil) predicated by c.
@@ -392,7 +392,7 @@ func (t *translator) forLoop(s *stmt) error {
 		return err
 	}
 	v := t.lookup(name)
-	step, ok := loopStep(s.step, name)
+	step, ok := t.loopStep(s.step, name)
 	if !ok {
 		return t.unroll(s, name, v, start)
 	}
@@ -489,21 +489,22 @@ func (t *translator) loopStart(s *stmt) (string, aff, error) {
 	return name, v.a, nil
 }
 
-// loopStep reads i++, ++i, i += c, i -= c, i = i + c for a constant c.
-func loopStep(e *expr, name string) (int64, bool) {
+// loopStep reads i++, ++i, i += c, i -= c, i = i + c for a c that
+// evaluates to a constant (3, or a variable set to num_blocks*256).
+func (t *translator) loopStep(e *expr, name string) (int64, bool) {
 	if e == nil {
 		return 0, false
 	}
 	isVar := func(x *expr) bool { return x.op == "id" && x.text == name }
 	num := func(x *expr) (int64, bool) {
-		if x.op == "unary" && x.text == "-" && x.args[0].op == "num" {
-			v, ok := intLiteral(x.args[0].text)
-			return -v, ok
-		}
-		if x.op != "num" {
+		if mentions(x, name) {
 			return 0, false
 		}
-		return intLiteral(x.text)
+		v, err := t.eval(x)
+		if err != nil || v.kind != vInt {
+			return 0, false
+		}
+		return v.a.constant()
 	}
 	switch {
 	case (e.op == "pre" || e.op == "post") && isVar(e.args[0]):
@@ -527,6 +528,19 @@ func loopStep(e *expr, name string) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// mentions reports whether e reads the variable name.
+func mentions(e *expr, name string) bool {
+	if e.op == "id" && e.text == name {
+		return true
+	}
+	for _, a := range e.args {
+		if a != nil && mentions(a, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxUnroll bounds the iterations of a loop unrolled at import.
