@@ -50,8 +50,9 @@ kernel's guard bounds it), and the number of elements of each pointer
 argument (--array NAME=EXTENT, in the kernel's integer arguments). The
 .knl's first comments say where each came from. -D NAME=VALUE defines a
 macro (a tunable: -D BLOCK_SIZE=128); where NAME is a floating-point
-argument of the kernel (alpha, beta), it binds that argument to VALUE;
-unbound, such an argument is a .knl scalar argument (scalar alpha f32).
+argument of the kernel (alpha, beta), which is a .knl scalar argument,
+it gives it that value (scalar alpha f32 = 1.5; without -D, 1), with
+which the generated code is launched.
 Integer arguments are the .knl's size parameters. Casts become the
 .knl's casts, integer min and max (and a ?: that is exactly one, i < m ?
 i : m) its min and max.

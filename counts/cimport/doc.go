@@ -39,8 +39,8 @@
 // grid (--global, the work-items as the host's global work size, or
 // --groups, gridDim; without either, the guard bounds it), the extents
 // of the global arrays (--array), and, where wanted, the values of
-// floating-point arguments (a -D naming one binds it; otherwise it is a
-// .knl scalar argument); the .knl's header says where each came from.
+// floating-point arguments, which are .knl scalar arguments (a -D
+// naming one gives its value); the .knl's header says where each came from.
 // Casts become the .knl's casts, integer min and max (and a ?: that is
 // one) its min and max.
 //

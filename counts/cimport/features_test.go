@@ -102,3 +102,20 @@ func TestScalarRenamed(t *testing.T) {
 		}
 	}
 }
+
+// TestScalarValue checks that -D on a floating-point argument gives the
+// .knl scalar argument that value, and that the body reads the argument
+// rather than a literal (gemm's run in the interpreter and on PoCL
+// checks that the value reaches what the kernel computes).
+func TestScalarValue(t *testing.T) {
+	src := "// uniperf: --local 64 --global n --array x=n\n__global__ void k(float *x, float alpha, int n)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) x[i] = alpha * x[i];\n}\n"
+	r, err := Import("k.cu", []byte(src), Options{Defines: map[string]string{"alpha": "-2.5f"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"scalar alpha f32 = -2.5f\n", "x[i] = alpha * x[i]\n", "# argument alpha = -2.5f (-D)"} {
+		if !strings.Contains(string(r.Knl), want) {
+			t.Errorf("no %q in\n%s", want, r.Knl)
+		}
+	}
+}

@@ -53,21 +53,31 @@ func importKernel(file string, src []byte, opts Options) (*Result, error) {
 	if cuda {
 		predefined = map[string]string{"__CUDACC__": "1", "warpSize": "32"}
 	}
-	toks, macros, err := preprocess(l, opts.Defines, predefined)
+	k, macros, err := parseKernel(l, cuda, opts, predefined)
 	if err != nil {
 		return nil, err
 	}
-	ps := &parser{toks: toks, cuda: cuda, typedefs: map[string]ctype{}}
-	ks, err := ps.kernels()
-	if err != nil {
-		return nil, err
+	// A -D that names a floating-point argument gives the .knl scalar
+	// argument its value (scalar alpha f32 = 1.5): the source is read
+	// again without that macro, so that the body reads the argument.
+	bound := map[string]string{}
+	for _, p := range k.params {
+		if v := opts.Defines[p.name]; p.value != nil && p.typ.ptr == 0 && (p.typ.base == "float" || p.typ.base == "double") {
+			if _, ok := floatLiteral(strings.TrimPrefix(strings.TrimSuffix(v, "f"), "-")); ok {
+				bound[p.name] = v
+			}
+		}
 	}
-	k, err := pick(ks, opts.Kernel)
-	if err != nil {
-		return nil, err
-	}
-	if k.err != nil {
-		return nil, k.err
+	if len(bound) > 0 {
+		unbound := opts
+		unbound.Defines = maps.Clone(opts.Defines)
+		for n := range bound {
+			delete(unbound.Defines, n)
+		}
+		if k, macros, err = parseKernel(l, cuda, unbound, predefined); err != nil {
+			return nil, err
+		}
+		opts.bound = bound
 	}
 	// The first pass finds the C variables that hold each axis's global
 	// index; the second names the axes by them, as a hand port would.
@@ -87,6 +97,27 @@ func importKernel(file string, src []byte, opts Options) (*Result, error) {
 		return nil, &Error{Line: k.p.line, Col: k.p.col, Msg: fmt.Sprintf("kernel %s: the .knl it translates to is refused (%v); please report this with the source", k.name, err)}
 	}
 	return &Result{Kernel: k.name, Knl: knl}, nil
+}
+
+// parseKernel preprocesses and parses the source and picks the kernel.
+func parseKernel(l *lexed, cuda bool, opts Options, predefined map[string]string) (*kernelFunc, map[string]*macro, error) {
+	toks, macros, err := preprocess(l, opts.Defines, predefined)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps := &parser{toks: toks, cuda: cuda, typedefs: map[string]ctype{}}
+	ks, err := ps.kernels()
+	if err != nil {
+		return nil, nil, err
+	}
+	k, err := pick(ks, opts.Kernel)
+	if err != nil {
+		return nil, nil, err
+	}
+	if k.err != nil {
+		return nil, nil, k.err
+	}
+	return k, macros, nil
 }
 
 // pick chooses the kernel named, or the only one.

@@ -17,6 +17,8 @@ type Options struct {
 	Global  []string          // the work-items the launch covers along each axis (rounded up to whole groups)
 	Groups  []string          // the work-groups along each axis (gridDim), where Global is not given
 	Arrays  map[string]string // NAME=EXTENT: a global array's number of elements
+
+	bound map[string]string // the floating-point arguments a -D gives a value
 }
 
 // ParseFlags reads import's flags: -D NAME=VALUE (or -DNAME=VALUE),

@@ -23,7 +23,9 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 		return nil, err
 	}
 	for n, v := range opts.Defines {
-		if slices.ContainsFunc(k.params, func(p param) bool { return p.name == n && p.value != nil }) {
+		if _, ok := opts.bound[n]; ok {
+			t.notes = append(t.notes, fmt.Sprintf("argument %s = %s (-D): the scalar argument's value", n, v))
+		} else if slices.ContainsFunc(k.params, func(p param) bool { return p.name == n && p.value != nil }) {
 			t.notes = append(t.notes, fmt.Sprintf("argument %s = %s (-D)", n, v))
 		} else {
 			t.notes = append(t.notes, fmt.Sprintf("-D %s=%s", n, v))
@@ -71,7 +73,11 @@ func (t *translator) setParams(opts Options) error {
 	for _, p := range floats {
 		dtype, _ := elemType(p.typ, p.p, p.name)
 		name := t.unique(p.name)
-		t.scalars = append(t.scalars, name+" "+dtype)
+		decl := name + " " + dtype
+		if v, ok := t.opts.bound[p.name]; ok {
+			decl += " = " + v
+		}
+		t.scalars = append(t.scalars, decl)
 		t.declare(p.name, &variable{kind: "scalar", name: name, dtype: dtype})
 	}
 	return nil

@@ -41,6 +41,11 @@ var suitePorts = []suitePort{
 		"--array", "A=WIDTH*WIDTH", "--array", "B=WIDTH*WIDTH", "--array", "C=WIDTH*WIDTH"},
 		[]map[string]int64{{"n": 64}, {"n": 192}}},
 		macros: map[string]string{"n": "WIDTH"}},
+	{port: port{"kerneltuner/convolution.cu", "convolution_naive", []string{"--kernel", "convolution_naive", "-D", "read_only=0",
+		"--local", "16,16", "--groups", "image_width/16,image_height/16", "--array", "output=image_width*image_height",
+		"--array", "input=input_width*input_height", "--array", "filter=filter_width*filter_height"},
+		[]map[string]int64{{"w": 64, "h": 48}, {"w": 40, "h": 72}}},
+		macros: map[string]string{"w": "image_width", "h": "image_height"}},
 	// Rodinia 3.1 (github.com/yuhc/gpu-rodinia at 9c10d3e), with the
 	// launch of its host code.
 	{port: port{"rodinia/lud_kernel.cu", "lud_internal", []string{"--kernel", "lud_internal", "--local", "BLOCK_SIZE,BLOCK_SIZE",
