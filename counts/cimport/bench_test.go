@@ -10,7 +10,8 @@ import (
 // a kernel; the .knl it writes is parsed to check it, which is part of
 // the time).
 func BenchmarkImport(b *testing.B) {
-	for _, p := range ports {
+	for _, c := range runCases() {
+		p := c.port
 		src, err := os.ReadFile(filepath.Join("testdata", p.file))
 		if err != nil {
 			b.Fatal(err)

@@ -186,16 +186,15 @@ func inputs(t *testing.T, k *counts.Kernel, p map[string]int64) map[string][]flo
 	return in
 }
 
-// TestPortsRun runs each imported original in the reference interpreter
-// at the first of its sizes, which the work-groups do not divide (but
-// for transpose, whose sizes must be multiples of its tile), and
+// TestPortsRun runs each imported original of runCases in the reference
+// interpreter, and
 // compares what it writes with the Go reimplementation of the original,
 // and its counts with what the interpreter executed.
 func TestPortsRun(t *testing.T) {
-	for _, p := range ports {
+	for _, p := range runCases() {
 		t.Run(p.knl, func(t *testing.T) {
-			k := parsed(t, p)
-			size := p.sizes[0]
+			k := parsed(t, p.port)
+			size := p.size
 			in := inputs(t, k, size)
 			data := map[string]any{}
 			for n, s := range in {
@@ -205,7 +204,7 @@ func TestPortsRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for arr, want := range originals[p.knl](size, in) {
+			for arr, want := range originals[p.knl](p.osize, in) {
 				compareArrays(t, arr, data[arr].([]float32), want)
 			}
 			c, err := counts.Count(k)
@@ -249,7 +248,7 @@ func fold(props map[string]int64) map[string]int64 {
 	return out
 }
 
-// TestPortsOnPoCL runs each imported original's generated OpenCL C on
+// TestPortsOnPoCL runs each imported original's (runCases) generated OpenCL C on
 // the OpenCL device (PoCL in CI) and compares what it writes with the
 // Go reimplementation of the original.
 func TestPortsOnPoCL(t *testing.T) {
@@ -258,10 +257,10 @@ func TestPortsOnPoCL(t *testing.T) {
 		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
 	}
 	defer dev.Close()
-	for _, p := range ports {
+	for _, p := range runCases() {
 		t.Run(p.knl, func(t *testing.T) {
-			k := parsed(t, p)
-			size := p.sizes[0]
+			k := parsed(t, p.port)
+			size := p.size
 			code, err := codegen.Generate(k, dev.Info().Backend)
 			if err != nil {
 				t.Fatal(err)
@@ -296,7 +295,7 @@ func TestPortsOnPoCL(t *testing.T) {
 			if _, err := lk.Run(global, local); err != nil {
 				t.Fatal(err)
 			}
-			for arr, want := range originals[p.knl](size, in) {
+			for arr, want := range originals[p.knl](p.osize, in) {
 				out := make([]byte, 4*len(want))
 				if err := bufs[arr].Read(out); err != nil {
 					t.Fatal(err)

@@ -60,6 +60,22 @@ var suitePorts = []suitePort{
 		}},
 }
 
+// importAt returns the port with the flags for a size of the hand port,
+// and the size of the import's parameters.
+func (p suitePort) importAt(size map[string]int64) (port, map[string]int64) {
+	q := p.port
+	q.flags = slices.Clone(p.flags)
+	isize := maps.Clone(size)
+	for _, param := range slices.Sorted(maps.Keys(p.macros)) {
+		q.flags = append(q.flags, "-D", p.macros[param]+"="+strconv.FormatInt(size[param], 10))
+		delete(isize, param)
+	}
+	if p.at != nil {
+		isize = p.at(size)
+	}
+	return q, isize
+}
+
 // TestSuitesCountAsHandPorts imports Rodinia's and Kernel Tuner's
 // originals of examples/, unedited, and checks that their counts equal
 // the hand ports', property by property, at two sizes.
@@ -75,16 +91,7 @@ func TestSuitesCountAsHandPorts(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, size := range p.sizes {
-				q := p.port
-				q.flags = slices.Clone(p.flags)
-				isize := maps.Clone(size)
-				for param, macro := range p.macros {
-					q.flags = append(q.flags, "-D", macro+"="+strconv.FormatInt(size[param], 10))
-					delete(isize, param)
-				}
-				if p.at != nil {
-					isize = p.at(size)
-				}
+				q, isize := p.importAt(size)
 				r := importPort(t, q)
 				got, err := counts.ParseKernel(p.knl+".knl", r.Knl, nil)
 				if err != nil {
@@ -127,4 +134,140 @@ func countBoth(got, hand *counts.Kernel, isize, size map[string]int64) (map[stri
 	}
 	h, err := hc.Eval(size)
 	return g, h, err
+}
+
+func init() { maps.Copy(originals, suiteOriginals) }
+
+// suiteOriginals reimplement the originals of suitePorts (as
+// examples/kerneltuner_test.go and rodinia_test.go do, with the
+// originals' array names), for TestPortsRun and TestPortsOnPoCL; they
+// read the hand port's sizes.
+var suiteOriginals = map[string]original{
+	"stencil_kernel": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		w, h := p["w"], p["h"]
+		old, nw := in["x_old"], clone(in["x_new"])
+		for y := int64(1); y < h-1; y++ {
+			for x := int64(1); x < w-1; x++ {
+				nw[y*w+x] = (old[y*w+x] + old[y*w+(x-1)] + old[y*w+(x+1)] + old[(y+1)*w+x] + old[(y-1)*w+x]) / 5
+			}
+		}
+		return map[string][]float32{"x_new": nw}
+	},
+	"sum_floats": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		const b, nb = 128, 32
+		out := make([]float32, nb)
+		for g := range int64(nb) {
+			sh := make([]float32, b)
+			for t := range int64(b) {
+				for i := g*b + t; i < p["n"]; i += nb * b {
+					sh[t] += in["array_2"][i]
+				}
+			}
+			for s := b / 2; s > 0; s >>= 1 {
+				for t := range s {
+					sh[t] += sh[t+s]
+				}
+			}
+			out[g] = sh[0]
+		}
+		return map[string][]float32{"sum_global": out}
+	},
+	"matmul_kernel": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		n := p["n"]
+		c := make([]float32, n*n)
+		for i := range n {
+			for j := range n {
+				var sum float32
+				for k := range n {
+					sum += in["A"][i*n+k] * in["B"][k*n+j]
+				}
+				c[i*n+j] = sum
+			}
+		}
+		return map[string][]float32{"C": c}
+	},
+	"convolution_naive": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		const fh, fw = 17, 17
+		h, w := p["h"], p["w"]
+		out := make([]float32, h*w)
+		for y := range h {
+			for x := range w {
+				var sum float32
+				for j := range int64(fh) {
+					for i := range int64(fw) {
+						sum += in["input"][(y+j)*(w+fw-1)+(x+i)] * in["filter"][j*fw+i]
+					}
+				}
+				out[y*w+x] = sum
+			}
+		}
+		return map[string][]float32{"output": out}
+	},
+	"lud_internal": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		const bs = 16
+		n, off := p["matrix_dim"], p["offset"]
+		m, orig := clone(in["m"]), in["m"]
+		for r := off + bs; r < n; r++ {
+			for c := off + bs; c < n; c++ {
+				var sum float32
+				for i := range int64(bs) {
+					sum += orig[r*n+off+i] * orig[(off+i)*n+c]
+				}
+				m[r*n+c] -= sum
+			}
+		}
+		return map[string][]float32{"m": m}
+	},
+	// ETA and MOMENTUM are the header's double 0.3 here, as there; the
+	// import takes them as 0.3f, as the hand port does, which the
+	// comparison's tolerance allows.
+	"bpnn_adjust_weights": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		const h, eta, momentum = 16, 0.3, 0.3
+		nb, hid := p["nb"], p["hid"]
+		delta, ly := in["delta"], in["ly"]
+		w, oldw := clone(in["w"]), clone(in["oldw"])
+		for by := range nb {
+			for ty := range int64(h) {
+				for tx := range int64(16) {
+					i, x, y := (hid+1)*h*by+(hid+1)*ty+tx+1+(hid+1), tx+1, h*by+ty+1
+					w[i] = float32(float64(w[i]) + (eta*float64(delta[x])*float64(ly[y]) + momentum*float64(oldw[i])))
+					oldw[i] = float32(eta*float64(delta[x])*float64(ly[y]) + momentum*float64(oldw[i]))
+				}
+			}
+		}
+		for x := int64(1); x <= 16; x++ {
+			w[x] = float32(float64(w[x]) + (eta*float64(delta[x]) + momentum*float64(oldw[x])))
+			oldw[x] = float32(eta*float64(delta[x]) + momentum*float64(oldw[x]))
+		}
+		return map[string][]float32{"w": w, "oldw": oldw}
+	},
+}
+
+// runCase is an import that TestPortsRun and TestPortsOnPoCL run: the
+// port with its flags, the size of the import's parameters, and the
+// size its Go original reads.
+type runCase struct {
+	port
+	size, osize map[string]int64
+}
+
+// runCases are the ports at their first sizes, and the suites' ports at
+// the sizes of examples/' tests (which the work-groups do not divide,
+// but matmul's and lud's, which must be multiples of 64 and 16).
+func runCases() []runCase {
+	var out []runCase
+	for _, p := range ports {
+		out = append(out, runCase{p, p.sizes[0], p.sizes[0]})
+	}
+	runSizes := map[string]map[string]int64{"stencil_kernel": {"w": 45, "h": 37}, "sum_floats": {"n": 5000},
+		"matmul_kernel": {"n": 64}, "convolution_naive": {"h": 37, "w": 45}, "lud_internal": {"matrix_dim": 64, "offset": 16},
+		"bpnn_adjust_weights": {"nb": 3, "hid": 16}}
+	for _, s := range suitePorts {
+		size := runSizes[s.knl]
+		q, isize := s.importAt(size)
+		osize := maps.Clone(size)
+		maps.Copy(osize, isize)
+		out = append(out, runCase{q, isize, osize})
+	}
+	return out
 }
