@@ -130,9 +130,9 @@ func (t *translator) index(kind string, ax int, p pos) (*value, error) {
 	case "blockIdx", "get_group_id":
 		return &value{kind: vInt, a: affIname(a.group)}, nil
 	case "get_global_id":
-		return &value{kind: vInt, a: aff{a.group: constPoly(a.size), a.local: constPoly(1)}}, nil
+		return &value{kind: vInt, a: aff{a.group: a.size, a.local: constPoly(1)}}, nil
 	case "blockDim", "get_local_size":
-		return &value{kind: vInt, a: affConst(constPoly(a.size))}, nil
+		return &value{kind: vInt, a: affConst(a.size)}, nil
 	}
 	return nil, errorAt(p, "%s: the number of work-groups is not an affine value in .knl; use the sizes it comes from", kind)
 }
@@ -731,21 +731,21 @@ func (t *translator) flagPoly(e *expr, flag string) (poly, error) {
 // constant D and a constant C ((matrix_dim - offset)/16 - 1, as lud's
 // host launches): the number of groups is ceil(N/D) + C. It returns N,
 // D and C.
-func (t *translator) groupsValue(text string, macros map[string]*macro) (poly, int64, int64, error) {
+func (t *translator) groupsValue(text string, macros map[string]*macro) (poly, poly, int64, error) {
 	flag := "--groups " + text
 	e, err := t.flagExpr(text, macros, "--groups")
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, nil, 0, err
 	}
 	div, c := e, int64(0)
 	if e.op == "binary" && (e.text == "+" || e.text == "-") && e.args[0].op == "binary" && e.args[0].text == "/" {
 		cp, err := t.flagPoly(e.args[1], flag)
 		if err != nil {
-			return nil, 0, 0, err
+			return nil, nil, 0, err
 		}
 		k, ok := cp.constant()
 		if !ok {
-			return nil, 0, 0, &Error{Msg: flag + ": what is added to the division must be a constant"}
+			return nil, nil, 0, &Error{Msg: flag + ": what is added to the division must be a constant"}
 		}
 		div, c = e.args[0], k
 		if e.text == "-" {
@@ -754,19 +754,18 @@ func (t *translator) groupsValue(text string, macros map[string]*macro) (poly, i
 	}
 	if div.op != "binary" || div.text != "/" {
 		n, err := t.flagPoly(e, flag)
-		return n, 1, 0, err
+		return n, constPoly(1), 0, err
 	}
 	n, err := t.flagPoly(div.args[0], flag)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, nil, 0, err
 	}
 	dp, err := t.flagPoly(div.args[1], flag)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, nil, 0, err
 	}
-	d, ok := dp.constant()
-	if !ok || d <= 0 {
-		return nil, 0, 0, &Error{Msg: flag + ": a division must be by a positive constant"}
+	if _, ok := t.positive(dp); !ok {
+		return nil, nil, 0, &Error{Msg: flag + ": a division must be by a positive constant"}
 	}
-	return n, d, c, nil
+	return n, dp, c, nil
 }

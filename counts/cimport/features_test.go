@@ -119,3 +119,42 @@ func TestScalarValue(t *testing.T) {
 		}
 	}
 }
+
+// TestTunableReadByIf checks that a -D integer stays a const where the
+// body uses it as a number, and becomes a literal, with the reason in
+// the header, where an #if reads its value; and that the const's
+// counts follow a new value as the literal's import at that value does.
+func TestTunableReadByIf(t *testing.T) {
+	src := "// uniperf: --local BS --global n --array x=n\n#if WIDE > 1\n#define STEP 2\n#else\n#define STEP 1\n#endif\n" +
+		"__global__ void k(float *x, int n)\n{\n    int i = blockIdx.x*BS + threadIdx.x;\n    if (i < n) x[i] = STEP * x[i];\n}\n"
+	imp := func(bs string) *counts.Counted {
+		r, err := Import("k.cu", []byte(src), Options{Defines: map[string]string{"BS": bs, "WIDE": "2"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"const BS = " + bs + "\n", "split i BS i_out i_in\n", "# -D WIDE=2: a literal, not a const: #if at line 2 reads its value\n"} {
+			if !strings.Contains(string(r.Knl), want) {
+				t.Errorf("no %q in\n%s", want, r.Knl)
+			}
+		}
+		k, err := counts.ParseKernel("k.knl", r.Knl, map[string]int64{"BS": 48})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	// At BS = 48 both count 200 work-items in 5 groups (ceil(200/48)).
+	for _, bs := range []string{"64", "48"} {
+		got, err := imp(bs).Eval(map[string]int64{"n": 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got["launch.groups"] != 5 || got["flop.f32.mul"] != 200 {
+			t.Errorf("BS imported as %s, counted at 48: %v", bs, nonzero(got))
+		}
+	}
+}

@@ -5,8 +5,6 @@ import (
 	"maps"
 	"path/filepath"
 	"strings"
-
-	"github.com/uniperf/uniperf/counts"
 )
 
 // Result is an imported kernel.
@@ -53,71 +51,57 @@ func importKernel(file string, src []byte, opts Options) (*Result, error) {
 	if cuda {
 		predefined = map[string]string{"__CUDACC__": "1", "warpSize": "32"}
 	}
-	k, macros, err := parseKernel(l, cuda, opts, predefined)
+	k, _, err := parseKernel(l, cuda, opts, predefined)
 	if err != nil {
 		return nil, err
 	}
 	// A -D that names a floating-point argument gives the .knl scalar
 	// argument its value (scalar alpha f32 = 1.5): the source is read
 	// again without that macro, so that the body reads the argument.
-	bound := map[string]string{}
+	opts.bound = map[string]string{}
 	for _, p := range k.params {
 		if v := opts.Defines[p.name]; p.value != nil && p.typ.ptr == 0 && (p.typ.base == "float" || p.typ.base == "double") {
 			if _, ok := floatLiteral(strings.TrimPrefix(strings.TrimSuffix(v, "f"), "-")); ok {
-				bound[p.name] = v
+				opts.bound[p.name] = v
 			}
 		}
 	}
-	if len(bound) > 0 {
-		unbound := opts
-		unbound.Defines = maps.Clone(opts.Defines)
-		for n := range bound {
-			delete(unbound.Defines, n)
+	if len(opts.bound) > 0 {
+		opts.Defines = maps.Clone(opts.Defines)
+		for n := range opts.bound {
+			delete(opts.Defines, n)
 		}
-		if k, macros, err = parseKernel(l, cuda, unbound, predefined); err != nil {
-			return nil, err
-		}
-		opts.bound = bound
 	}
-	// The first pass finds the C variables that hold each axis's global
-	// index; the second names the axes by them, as a hand port would.
-	t, err := translate(k, cuda, opts, from, macros, nil)
-	if err != nil {
-		return nil, err
-	}
-	t, err = translate(k, cuda, opts, from, macros, t.axisNames())
-	if err != nil {
-		return nil, err
-	}
-	knl, err := t.write(file)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := counts.ParseKernel(k.name+".knl", knl, nil); err != nil {
-		return nil, &Error{Line: k.p.line, Col: k.p.col, Msg: fmt.Sprintf("kernel %s: the .knl it translates to is refused (%v); please report this with the source", k.name, err)}
-	}
-	return &Result{Kernel: k.name, Knl: knl}, nil
+	im := &importer{file: file, l: l, cuda: cuda, opts: opts, from: from, predefined: predefined}
+	return im.withTunables(tunableCandidates(k, opts))
 }
 
 // parseKernel preprocesses and parses the source and picks the kernel.
 func parseKernel(l *lexed, cuda bool, opts Options, predefined map[string]string) (*kernelFunc, map[string]*macro, error) {
-	toks, macros, err := preprocess(l, opts.Defines, predefined)
+	k, macros, _, err := parseTunables(l, cuda, opts, predefined, nil)
+	return k, macros, err
+}
+
+// parseTunables is parseKernel where the defines named by tunables stay
+// names; it returns which of them #if read, and where.
+func parseTunables(l *lexed, cuda bool, opts Options, predefined map[string]string, tunables map[string]bool) (*kernelFunc, map[string]*macro, map[string]pos, error) {
+	toks, macros, reads, err := preprocess(l, opts.Defines, predefined, tunables)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	ps := &parser{toks: toks, cuda: cuda, typedefs: map[string]ctype{}}
 	ks, err := ps.kernels()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	k, err := pick(ks, opts.Kernel)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if k.err != nil {
-		return nil, nil, k.err
+		return nil, nil, nil, k.err
 	}
-	return k, macros, nil
+	return k, macros, reads, nil
 }
 
 // pick chooses the kernel named, or the only one.

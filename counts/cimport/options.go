@@ -18,7 +18,9 @@ type Options struct {
 	Groups  []string          // the work-groups along each axis (gridDim), where Global is not given
 	Arrays  map[string]string // NAME=EXTENT: a global array's number of elements
 
-	bound map[string]string // the floating-point arguments a -D gives a value
+	bound    map[string]string // the floating-point arguments a -D gives a value
+	tunables map[string]int64  // the -D macros that are consts, by value
+	baked    map[string]string // the -D integers that are literals, and why
 }
 
 // ParseFlags reads import's flags: -D NAME=VALUE (or -DNAME=VALUE),

@@ -12,6 +12,7 @@ type macro struct {
 	params   []string
 	body     []token
 	cmdline  bool // a -D of the command line
+	tunable  bool // a -D that stays a name, the .knl's const, but where #if reads its value
 	variadic bool
 }
 
@@ -28,8 +29,10 @@ type pp struct {
 	pending    [][]token // expansions to be scanned again, a stack: the last is read first
 	macros     map[string]*macro
 	conds      []ifState
-	expansions *int // shared with the expansions of macro arguments
-	produced   *int // the tokens expansions made, shared as expansions is
+	expansions *int           // shared with the expansions of macro arguments
+	produced   *int           // the tokens expansions made, shared as expansions is
+	values     bool           // tunables expand to their values (in #if)
+	reads      map[string]pos // the tunables #if read, where first
 }
 
 // ifState is an open #if, #ifdef or #ifndef.
@@ -43,38 +46,40 @@ type ifState struct {
 
 // preprocess returns the tokens of src after the preprocessor, with
 // defines (-D NAME=VALUE of the command line) and the predefined macros.
-func preprocess(l *lexed, defines map[string]string, predefined map[string]string) ([]token, map[string]*macro, error) {
-	p := &pp{src: l.toks, macros: map[string]*macro{}, expansions: new(int), produced: new(int)}
+// The defines named by tunables stay names outside #if; reads says
+// which of them an #if read, and where first.
+func preprocess(l *lexed, defines, predefined map[string]string, tunables map[string]bool) ([]token, map[string]*macro, map[string]pos, error) {
+	p := &pp{src: l.toks, macros: map[string]*macro{}, expansions: new(int), produced: new(int), reads: map[string]pos{}}
 	for name, val := range predefined {
 		body, err := lexValue(val)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		p.macros[name] = &macro{name: name, body: body}
 	}
 	for name, val := range defines {
 		body, err := lexValue(val)
 		if err != nil {
-			return nil, nil, &Error{Msg: "-D " + name + "=" + val + ": " + err.(*Error).Msg}
+			return nil, nil, nil, &Error{Msg: "-D " + name + "=" + val + ": " + err.(*Error).Msg}
 		}
-		p.macros[name] = &macro{name: name, body: body, cmdline: true}
+		p.macros[name] = &macro{name: name, body: body, cmdline: true, tunable: tunables[name]}
 	}
 	var out []token
 	for {
 		t, err := p.expanded()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if t.kind == tEOF {
 			if len(p.conds) > 0 {
 				c := p.conds[len(p.conds)-1]
-				return nil, nil, errorAt(c.p, "#if is not closed by #endif")
+				return nil, nil, nil, errorAt(c.p, "#if is not closed by #endif")
 			}
-			return append(out, t), p.macros, nil
+			return append(out, t), p.macros, p.reads, nil
 		}
 		out = append(out, t)
 		if len(out) > maxTokens {
-			return nil, nil, errorAt(t.p, "the source has more than %d tokens after the preprocessor", maxTokens)
+			return nil, nil, nil, errorAt(t.p, "the source has more than %d tokens after the preprocessor", maxTokens)
 		}
 	}
 }
@@ -141,6 +146,14 @@ func (p *pp) expanded() (token, error) {
 		m := p.macros[t.text]
 		if m == nil || slices.Contains(t.hide, t.text) {
 			return t, nil
+		}
+		if m.tunable && !p.values {
+			return t, nil
+		}
+		if m.tunable {
+			if _, ok := p.reads[m.name]; !ok && p.reads != nil {
+				p.reads[m.name] = t.p
+			}
 		}
 		var args [][]token
 		if m.fn {
@@ -440,7 +453,9 @@ func (p *pp) evalIf(at pos, line []token) (bool, error) {
 		}
 		ts = append(ts, token{kind: tNumber, text: v, p: name.p})
 	}
+	p.values = true
 	exp, err := expandAll(ts, p.macros, at, p)
+	p.values = false
 	if err != nil {
 		return false, err
 	}
@@ -470,7 +485,8 @@ func expandAll(ts []token, macros map[string]*macro, at pos, parent *pp) ([]toke
 	if parent == nil {
 		parent = &pp{expansions: new(int), produced: new(int)}
 	}
-	sub := &pp{src: append(slices.Clip(ts), token{kind: tEOF, p: at}), macros: macros, expansions: parent.expansions, produced: parent.produced}
+	sub := &pp{src: append(slices.Clip(ts), token{kind: tEOF, p: at}), macros: macros, expansions: parent.expansions, produced: parent.produced,
+		values: parent.values, reads: parent.reads}
 	var out []token
 	for {
 		t, err := sub.expanded()

@@ -31,7 +31,7 @@ func TestPreprocess(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		toks, _, err := preprocess(l, c.defs, nil)
+		toks, _, _, err := preprocess(l, c.defs, nil, nil)
 		if err != nil {
 			t.Errorf("%q: %v", c.src, err)
 			continue
@@ -58,7 +58,7 @@ func TestPreprocessBounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = preprocess(l, nil, nil)
+		_, _, _, err = preprocess(l, nil, nil, nil)
 		if err == nil || !strings.HasPrefix(err.Error(), ":"+c.want) {
 			t.Errorf("%q: %v, want %s", c.src, err, c.want)
 		}

@@ -13,6 +13,10 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 	t := &translator{k: k, cuda: cuda, used: map[string]bool{}, assigned: map[string]bool{}, naming: names != nil,
 		scopes: []map[string]*variable{{}}, opts: opts, macros: macros}
 	t.cur = &t.root
+	for n := range opts.tunables {
+		t.used[n] = true
+		t.declare(n, &variable{kind: "int", val: affConst(poly{n: 1})})
+	}
 	if err := t.setParams(opts); err != nil {
 		return nil, err
 	}
@@ -22,21 +26,37 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 	if err := t.setArrays(opts, from, macros); err != nil {
 		return nil, err
 	}
-	for n, v := range opts.Defines {
-		if _, ok := opts.bound[n]; ok {
-			t.notes = append(t.notes, fmt.Sprintf("argument %s = %s (-D): the scalar argument's value", n, v))
-		} else if slices.ContainsFunc(k.params, func(p param) bool { return p.name == n && p.value != nil }) {
-			t.notes = append(t.notes, fmt.Sprintf("argument %s = %s (-D)", n, v))
-		} else {
-			t.notes = append(t.notes, fmt.Sprintf("-D %s=%s", n, v))
-		}
-	}
+	t.notes = defineNotes(k, opts)
 	slices.Sort(t.notes)
 	if err := t.block(k.body.body); err != nil {
 		return nil, err
 	}
 	t.hoist()
 	return t, t.checkGrid(k.p)
+}
+
+// defineNotes says what each -D became: a scalar argument's value, a
+// const, a literal (and why not a const), or a bound integer argument.
+func defineNotes(k *kernelFunc, opts Options) []string {
+	var notes []string
+	for n, v := range opts.bound {
+		notes = append(notes, fmt.Sprintf("argument %s = %s (-D): the scalar argument's value", n, v))
+	}
+	for n, v := range opts.Defines {
+		_, tunable := opts.tunables[n]
+		why, baked := opts.baked[n]
+		switch {
+		case tunable:
+			notes = append(notes, fmt.Sprintf("-D %s=%s: const %s (--const %s=V varies it)", n, v, n, n))
+		case baked:
+			notes = append(notes, fmt.Sprintf("-D %s=%s: a literal, not a const: %s", n, v, why))
+		case slices.ContainsFunc(k.params, func(p param) bool { return p.name == n && p.value != nil }):
+			notes = append(notes, fmt.Sprintf("argument %s = %s (-D)", n, v))
+		default:
+			notes = append(notes, fmt.Sprintf("-D %s=%s", n, v))
+		}
+	}
+	return notes
 }
 
 // setParams declares the kernel's arguments: integers are size
@@ -103,7 +123,7 @@ func (t *translator) setArrays(opts Options, from map[string]string, macros map[
 			return err
 		}
 		if a.space == "local" {
-			if c, ok := v.constant(); !ok || c <= 0 {
+			if _, ok := t.positive(v); !ok {
 				return &Error{Msg: fmt.Sprintf("--array %s=%s: a local array's extent must be a positive constant", p.name, ext)}
 			}
 		}
@@ -133,11 +153,10 @@ func (t *translator) setAxes(opts Options, from map[string]string, macros map[st
 		if err != nil {
 			return err
 		}
-		size, ok := v.constant()
-		if !ok || size <= 0 || size > 1<<16 {
+		if size, ok := t.positive(v); !ok || size > 1<<16 {
 			return &Error{Msg: fmt.Sprintf("--local %s: want a positive constant size up to 65536", text)}
 		}
-		ax := &axis{size: size, sizeSource: from["local"]}
+		ax := &axis{size: v, sizeSource: from["local"]}
 		if a < len(names) && names[a] != "" {
 			ax.named = t.unique(names[a])
 			t.used[ax.named+"_out"], t.used[ax.named+"_in"] = true, true
@@ -156,8 +175,8 @@ func (t *translator) setAxes(opts Options, from map[string]string, macros map[st
 	}
 	for a, text := range list {
 		ax := t.axes[a]
-		var n poly
-		var den, c int64
+		var n, den poly
+		var c int64
 		var err error
 		if flag == "--groups" {
 			n, den, c, err = t.groupsValue(text, macros)
@@ -169,12 +188,16 @@ func (t *translator) setAxes(opts Options, from map[string]string, macros map[st
 			return err
 		}
 		// group < ceil(n/den) + c, that is den*(group - c) <= n - 1.
-		dc, ok := mulInt(den, c)
+		dc, ok := den.mul(constPoly(c))
 		if !ok {
 			return errorOverflow(flag)
 		}
-		e, ok := affConst(n).add(aff{ax.group: constPoly(den), "": constPoly(1 - dc)}, -1)
-		if !ok || dc < -1<<61 {
+		low, ok := constPoly(1).add(dc, -1)
+		if !ok {
+			return errorOverflow(flag)
+		}
+		e, ok := affConst(n).add(aff{ax.group: den, "": low}, -1)
+		if !ok {
 			return errorOverflow(flag)
 		}
 		ax.bound = &cond{op: "cmp", rel: ">=", e: e}
@@ -207,7 +230,7 @@ func (t *translator) hoist() {
 			return
 		}
 		conj, ok := g.c.conjunction()
-		if !ok || !constantCoefficients(conj) {
+		if !ok || !t.constantCoefficients(conj) {
 			return
 		}
 		t.hoisted = append(t.hoisted, conj...)
@@ -223,8 +246,8 @@ func (t *translator) checkGrid(p pos) error {
 			continue
 		}
 		bounded := slices.ContainsFunc(t.hoisted, func(c *cond) bool {
-			q, ok := c.e[ax.group].constant()
-			return ok && (q < 0 || q > 0 && c.rel == "==")
+			s, ok := t.sign(c.e[ax.group])
+			return ok && (s < 0 || s > 0 && c.rel == "==")
 		})
 		if !bounded {
 			return errorAt(p, "the number of work-groups along axis %d is not in the source: give --global (the work-items launched, as the host's global work size) or --groups (gridDim), or a comment // uniperf: --groups ...", a)
@@ -245,7 +268,7 @@ func (t *translator) axisNames() []string {
 		if ax.bound != nil && !t.implied(ax.bound) {
 			continue
 		}
-		want := aff{ax.group: constPoly(ax.size), ax.local: constPoly(1)}
+		want := aff{ax.group: ax.size, ax.local: constPoly(1)}
 		for _, c := range t.candidates {
 			if !t.assigned[c.name] && c.val.equal(want) && !slices.Contains(names, c.name) {
 				names[a] = c.name

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
@@ -270,4 +271,62 @@ func runCases() []runCase {
 		out = append(out, runCase{q, isize, osize})
 	}
 	return out
+}
+
+// TestTunablesAsConsts imports originals whose -D tunables become .knl
+// consts, sets the consts to other values than the import's (as uniperf
+// tune and predict --const do), and checks that the counts equal the
+// hand port's with its consts at those values. sum_floats's block size
+// stays a literal (its reduction's loop, s = block_size_x/2 down to 1 by
+// s >>= 1, is unrolled at import), so only its number of blocks varies.
+func TestTunablesAsConsts(t *testing.T) {
+	for _, c := range []struct {
+		knl         string
+		size        map[string]int64
+		imported    map[string]int64
+		hand        map[string]int64
+		wantLiteral []string
+	}{
+		{"stencil_kernel", map[string]int64{"w": 100, "h": 35}, map[string]int64{"block_size_x": 64, "block_size_y": 4},
+			map[string]int64{"BX": 64, "BY": 4}, nil},
+		{"matmul_kernel", map[string]int64{"n": 128}, map[string]int64{"block_size_x": 16, "block_size_y": 4, "tile_size_x": 4, "tile_size_y": 4},
+			map[string]int64{"BX": 16, "BY": 4, "TX": 4, "TY": 4}, nil},
+		{"sum_floats", map[string]int64{"n": 5000}, map[string]int64{"num_blocks": 16}, map[string]int64{"NB": 16},
+			[]string{"# -D block_size_x=128: a literal, not a const: as a const, line 44:37: / is not affine"}},
+	} {
+		t.Run(c.knl, func(t *testing.T) {
+			i := slices.IndexFunc(suitePorts, func(p suitePort) bool { return p.knl == c.knl })
+			q, isize := suitePorts[i].importAt(c.size)
+			r := importPort(t, q)
+			for n := range c.imported {
+				if !strings.Contains(string(r.Knl), "\nconst "+n+" = ") {
+					t.Fatalf("no const %s in\n%s", n, r.Knl)
+				}
+			}
+			for _, want := range c.wantLiteral {
+				if !strings.Contains(string(r.Knl), want) {
+					t.Errorf("no %q in\n%s", want, r.Knl)
+				}
+			}
+			got, err := counts.ParseKernel(c.knl+".knl", r.Knl, c.imported)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, r.Knl)
+			}
+			handSrc, err := os.ReadFile(filepath.Join("..", "..", "examples", c.knl+".knl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hand, err := counts.ParseKernel(c.knl+".knl", handSrc, c.hand)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, h, err := countBoth(got, hand, isize, c.size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !maps.Equal(nonzero(g), nonzero(h)) {
+				t.Errorf("imported counts\n%v\nhand port's\n%v\n%s", nonzero(g), nonzero(h), r.Knl)
+			}
+		})
+	}
 }

@@ -203,7 +203,7 @@ func (t *translator) dynamicShared(d decl) error {
 	if err != nil {
 		return err
 	}
-	if c, ok := v.constant(); !ok || c <= 0 {
+	if _, ok := t.positive(v); !ok {
 		return errorAt(d.p, "--array %s=%s: a local array's extent must be a positive constant", d.name, ext)
 	}
 	a := &array{name: t.unique(d.name), cname: d.name, dtype: dtype, space: "local", p: d.p, dims: []poly{v}}
@@ -225,11 +225,11 @@ func (t *translator) declareArray(d decl, dtype string) error {
 		if err != nil {
 			return err
 		}
-		c, ok := v.a.constant()
-		if v.kind != vInt || !ok || c <= 0 {
+		c, ok := v.a.poly()
+		if _, pos := t.positive(c); v.kind != vInt || !ok || !pos {
 			return errorAt(e.p, "%s: its size must be a positive constant (a #define or -D)", d.name)
 		}
-		a.dims = append(a.dims, constPoly(c))
+		a.dims = append(a.dims, c)
 	}
 	if a.space == "local" {
 		t.arrays = append(t.arrays, a)
@@ -396,20 +396,24 @@ func (t *translator) forLoop(s *stmt) error {
 	if !ok {
 		return t.unroll(s, name, v, start)
 	}
-	if step == 0 {
+	if len(step) == 0 {
 		return errorAt(s.p, "a loop over %s with step 0 never ends", name)
 	}
 	if s.e == nil {
 		return errorAt(s.p, "a loop without a condition: its trip count is not bounded")
 	}
 	iname := name
-	if step != 1 {
+	if !step.equal(constPoly(1)) {
 		iname = name + "_it"
 	}
 	iname = t.unique(iname)
 	t.inames = append(t.inames, iname)
 	// name = start + step*iname, for iname >= 0 while the condition holds.
-	val, ok := start.add(affIname(iname).scaleConst(step), 1)
+	var val aff
+	scaled, ok := affIname(iname).scale(step)
+	if ok {
+		val, ok = start.add(scaled, 1)
+	}
 	if !ok {
 		return errorAt(s.p, "the loop over %s overflows", name)
 	}
@@ -426,13 +430,13 @@ func (t *translator) forLoop(s *stmt) error {
 	if !ok || !c.affine() {
 		return errorAt(s.e.p, "the condition of the loop over %s is not a conjunction of affine comparisons (<, <=, >, >=); write the bounds so", name)
 	}
-	if !constantCoefficients(conj) {
+	if !t.constantCoefficients(conj) {
 		return errorAt(s.e.p, "the bound of the loop over %s multiplies an index by a size parameter; a domain needs constant coefficients", name)
 	}
 	bounded := false
 	for _, k := range conj {
-		q, _ := k.e[iname].constant()
-		bounded = bounded || q < 0
+		s, ok := t.sign(k.e[iname])
+		bounded = bounded || ok && s < 0
 	}
 	if !bounded {
 		return errorAt(s.e.p, "the condition of the loop over %s does not bound it in the direction of its step", name)
@@ -490,32 +494,37 @@ func (t *translator) loopStart(s *stmt) (string, aff, error) {
 }
 
 // loopStep reads i++, ++i, i += c, i -= c, i = i + c for a c that
-// evaluates to a constant (3, or a variable set to num_blocks*256).
-func (t *translator) loopStep(e *expr, name string) (int64, bool) {
+// evaluates to a constant (3, or a variable set to num_blocks*256) or a
+// product of tunables, of a known sign.
+func (t *translator) loopStep(e *expr, name string) (poly, bool) {
 	if e == nil {
-		return 0, false
+		return nil, false
 	}
 	isVar := func(x *expr) bool { return x.op == "id" && x.text == name }
-	num := func(x *expr) (int64, bool) {
+	num := func(x *expr) (poly, bool) {
 		if mentions(x, name) {
-			return 0, false
+			return nil, false
 		}
 		v, err := t.eval(x)
 		if err != nil || v.kind != vInt {
-			return 0, false
+			return nil, false
 		}
-		return v.a.constant()
+		p, ok := v.a.poly()
+		if _, known := t.sign(p); !ok || !known {
+			return nil, false
+		}
+		return p, true
 	}
 	switch {
 	case (e.op == "pre" || e.op == "post") && isVar(e.args[0]):
 		if e.text == "++" {
-			return 1, true
+			return constPoly(1), true
 		}
-		return -1, true
+		return constPoly(-1), true
 	case e.op == "assign" && isVar(e.args[0]) && (e.text == "+=" || e.text == "-="):
 		c, ok := num(e.args[1])
 		if e.text == "-=" {
-			c = -c
+			c, _ = poly{}.add(c, -1)
 		}
 		return c, ok
 	case e.op == "assign" && isVar(e.args[0]) && e.text == "=" && e.args[1].op == "binary" && isVar(e.args[1].args[0]):
@@ -524,10 +533,11 @@ func (t *translator) loopStep(e *expr, name string) (int64, bool) {
 		case "+":
 			return c, ok
 		case "-":
-			return -c, ok
+			c, _ = poly{}.add(c, -1)
+			return c, ok
 		}
 	}
-	return 0, false
+	return nil, false
 }
 
 // mentions reports whether e reads the variable name.
@@ -597,10 +607,10 @@ func (t *translator) unroll(s *stmt, name string, v *variable, start aff) error 
 
 // constantCoefficients reports whether every iname of the constraints
 // has a constant coefficient, as a domain needs.
-func constantCoefficients(cs []*cond) bool {
+func (t *translator) constantCoefficients(cs []*cond) bool {
 	for _, c := range cs {
 		for k, p := range c.e {
-			if _, ok := p.constant(); k != "" && !ok {
+			if k != "" && !t.constLike(p) {
 				return false
 			}
 		}

@@ -3,6 +3,7 @@ package cimport
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // variable is what a name of the kernel stands for.
@@ -49,7 +50,7 @@ type item struct {
 // axis is a hardware axis: its work-group size and the inames of its
 // group and work-item indices.
 type axis struct {
-	size         int64
+	size         poly // a constant, or a product of tunables (consts)
 	sizeSource   string
 	group, local string
 	bound        *cond // an upper bound on the group index from the flags, if any
@@ -194,14 +195,14 @@ func (t *translator) affText(a aff, dom bool) string {
 		}
 		cg, cl := a[ax.group], a[ax.local]
 		if len(cl) > 0 {
-			if want, ok := cl.mul(constPoly(ax.size)); ok && want.equal(cg) {
+			if want, ok := cl.mul(ax.size); ok && want.equal(cg) {
 				out, _ = out.add(aff{ax.group: cg, ax.local: cl}, -1)
 				out, _ = out.add(aff{ax.named: cl}, 1)
 			}
 		}
 		if dom {
-			names[ax.group] = fmt.Sprintf("floor(%s/%d)", ax.named, ax.size)
-			names[ax.local] = fmt.Sprintf("(%s mod %d)", ax.named, ax.size)
+			names[ax.group] = fmt.Sprintf("floor(%s/%s)", ax.named, sizeText(ax.size))
+			names[ax.local] = fmt.Sprintf("(%s mod %s)", ax.named, sizeText(ax.size))
 		} else {
 			names[ax.group], names[ax.local] = ax.named+"_out", ax.named+"_in"
 		}
@@ -218,4 +219,13 @@ func (t *translator) inameOrder() []string {
 		order = append(order, ax.group, ax.local)
 	}
 	return append(order, t.inames...)
+}
+
+// sizeText writes a work-group size as a factor: 16, BS or (BX*TX).
+func sizeText(p poly) string {
+	s := p.String()
+	if len(p) == 1 && !strings.Contains(s, "*") {
+		return s
+	}
+	return "(" + s + ")"
 }

@@ -3,7 +3,9 @@ package cimport
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -15,9 +17,14 @@ func (t *translator) write(file string) ([]byte, error) {
 	for _, n := range t.notes {
 		fmt.Fprintf(&b, "# %s\n", n)
 	}
-	var sizes []string
+	var sizes, values []string
 	for _, ax := range t.axes {
-		sizes = append(sizes, fmt.Sprint(ax.size))
+		sizes = append(sizes, ax.size.String())
+		v, _ := t.value(ax.size)
+		values = append(values, fmt.Sprint(v))
+	}
+	if len(t.opts.tunables) > 0 && !slices.Equal(sizes, values) {
+		sizes[len(sizes)-1] += " (" + strings.Join(values, " x ") + ")"
 	}
 	fmt.Fprintf(&b, "# work-group size %s: --local, from %s\n", strings.Join(sizes, " x "), t.axes[0].sizeSource)
 	for a, ax := range t.axes {
@@ -35,6 +42,9 @@ func (t *translator) write(file string) ([]byte, error) {
 	assumed := t.positiveSizes()
 	if len(assumed) > 0 {
 		fmt.Fprintf(&b, "# assumed: %s >= 1 (factors of the arrays' extents)\n", strings.Join(assumed, ", "))
+	}
+	for _, n := range slices.Sorted(maps.Keys(t.opts.tunables)) {
+		fmt.Fprintf(&b, "const %s = %d\n", n, t.opts.tunables[n])
 	}
 	fmt.Fprintf(&b, "kernel %s\n", t.k.name)
 	fmt.Fprintf(&b, "domain [%s] -> { [%s] : %s }\n", strings.Join(t.params, ", "), strings.Join(t.launchInames(), ", "), t.constraints(t.launchConstraints(), true))
@@ -62,7 +72,7 @@ func (t *translator) write(file string) ([]byte, error) {
 	var tags []string
 	for a, ax := range t.axes {
 		if ax.named != "" {
-			fmt.Fprintf(&b, "split %s %d %s %s\n", ax.named, ax.size, ax.group, ax.local)
+			fmt.Fprintf(&b, "split %s %s %s %s\n", ax.named, sizeText(ax.size), ax.group, ax.local)
 		}
 		tags = append(tags, fmt.Sprintf("%s l.%d, %s g.%d", ax.local, a, ax.group, a))
 	}
@@ -119,9 +129,10 @@ func (t *translator) launchConstraints() []*cond {
 		if ax.named != "" {
 			// The split bounds the work-item index; the group index is
 			// not negative where the global index is not.
-			box = append(box, ge(aff{ax.group: constPoly(ax.size), ax.local: constPoly(1)}))
+			box = append(box, ge(aff{ax.group: ax.size, ax.local: constPoly(1)}))
 		} else {
-			box = append(box, ge(affIname(ax.local)), ge(aff{ax.local: constPoly(-1), "": constPoly(ax.size - 1)}), ge(affIname(ax.group)))
+			last, _ := ax.size.add(constPoly(1), -1)
+			box = append(box, ge(affIname(ax.local)), ge(aff{ax.local: constPoly(-1), "": last}), ge(affIname(ax.group)))
 		}
 		if ax.bound != nil {
 			box = append(box, ax.bound)
@@ -150,8 +161,8 @@ func (t *translator) implied(c *cond) bool {
 		}
 		good := true
 		for k, p := range d {
-			v, isConst := p.constant()
-			if !isConst || v < 0 || k != "" && !t.isLaunchIname(k) {
+			s, known := t.sign(p)
+			if !known || s < 0 || k != "" && !t.isLaunchIname(k) {
 				good = false
 				break
 			}
@@ -188,7 +199,7 @@ func (t *translator) positiveSizes() []string {
 				continue
 			}
 			for _, f := range strings.Split(m, "*") {
-				seen[f] = true
+				seen[f] = !t.isTunable(f)
 			}
 		}
 	}
