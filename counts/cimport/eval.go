@@ -643,6 +643,9 @@ func (t *translator) reference(e *expr) (string, string, error) {
 			base, subs = inner, []*expr{{op: "num", text: "0", p: inner.p}}
 		}
 	}
+	if base.op == "id" && t.lookup(base.text) == nil {
+		return "", "", errorAt(base.p, "%s is not an argument or a variable of the kernel (a __constant__ or __device__ array declared outside it?); pass it to the kernel as an argument", base.text)
+	}
 	if base.op != "id" || !t.isArray(base) {
 		return "", "", errorAt(e.p, "not an array of the kernel: pointer arithmetic other than a[i] and *(a + i) is not understood")
 	}

@@ -35,6 +35,7 @@ func TestRefusals(t *testing.T) {
 		{"    b[i] = a[i] \n", "6:1: expected \";\", found \"}\""},
 		{"    #if\n", "5:5: #if: "},
 		{"    b[i] = \"x\";\n", "5:12: a string in a kernel"},
+		{"    b[i] = c[i];\n", "5:12: c is not an argument or a variable of the kernel (a __constant__"},
 	} {
 		src := head + c.body + "}\n"
 		_, err := Import("k.cu", []byte(src), Options{})
