@@ -49,11 +49,14 @@ division by a constant is exact: --groups width/TILE; without either, the
 kernel's guard bounds it), and the number of elements of each pointer
 argument (--array NAME=EXTENT, in the kernel's integer arguments). The
 .knl's first comments say where each came from. -D NAME=VALUE defines a
-macro (a tunable: -D BLOCK_SIZE=128); where NAME is a floating-point
-argument of the kernel (alpha, beta), which is a .knl scalar argument,
-it gives it that value (scalar alpha f32 = 1.5; without -D, 1), with
-which the generated code is launched.
-Integer arguments are the .knl's size parameters. Casts become the
+macro; a positive integer is a tunable (-D BLOCK_SIZE=128), which the
+.knl keeps as a const (const BLOCK_SIZE = 128) that predict --const and
+tune vary, or as a literal where the translation needs its value (an
+#if reads it, a loop is unrolled over it), as its header says. Where
+NAME is a floating-point argument of the kernel (alpha, beta), which is
+a .knl scalar argument, it gives it that value (scalar alpha f32 = 1.5;
+without -D, 1), with which the generated code is launched. Integer
+arguments are the .knl's size parameters. Casts become the
 .knl's casts, integer min and max (and a ?: that is exactly one, i < m ?
 i : m) its min and max.
 

@@ -40,9 +40,10 @@
 // --groups, gridDim; without either, the guard bounds it), the extents
 // of the global arrays (--array), and, where wanted, the values of
 // floating-point arguments, which are .knl scalar arguments (a -D
-// naming one gives its value); the .knl's header says where each came from.
-// Casts become the .knl's casts, integer min and max (and a ?: that is
-// one) its min and max.
+// naming one gives its value); the .knl's header says where each came
+// from. A -D of a positive integer stays a name, the .knl's const,
+// unless the translation needs its value (tunables.go). Casts become
+// the .knl's casts, integer min and max (and a ?: that is one) its.
 //
 // What is not affine is refused with the source's line and column and
 // what to write instead: integer variables set from data or changed in
