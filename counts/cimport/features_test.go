@@ -10,8 +10,9 @@ import (
 
 // TestFeatureCounts imports small kernels that use scalar arguments,
 // casts, integer min and max and a ?: that is a min, prototypes, two
-// early returns, pointer sums, --groups N/D - C and a loop stepped by a
-// variable, and checks that the
+// early returns, pointer sums, --groups N/D - C, a loop stepped by a
+// variable, an induction variable and a variable set in both branches
+// of an if, and checks that the
 // imported .knl parses and counts what hand derivation says the C
 // executes.
 func TestFeatureCounts(t *testing.T) {
@@ -53,6 +54,15 @@ func TestFeatureCounts(t *testing.T) {
 			// and store one sum each.
 			map[string]int64{"flop.f32.add": 200, "global.load.f32.stride=1": 200, "global.store.f32.stride=1": 64,
 				"global.minldst.f32.stride=1": 64, "launch.const": 1, "launch.groups": 4}},
+		{"walk", "// uniperf: --local 32 --groups 1 --array a=n*8 --array b=64\n__global__ void walk(float *a, float *b, int n)\n{\n" +
+			"    int off = threadIdx.x;\n    int idx;\n    float s = 0.0f;\n    for (int k = 0; k < 8; k++) { s += a[off]; off += n; }\n" +
+			"    if (threadIdx.x < 16) { idx = threadIdx.x; b[idx] = s; } else { idx = threadIdx.x + 16; b[idx] = 2.0f * s; }\n}\n",
+			map[string]int64{"n": 40},
+			// off, an induction variable, is tx + n*k in iteration k: 32
+			// work-items load and add 8 elements each; idx, set in each
+			// branch, stores 16 sums and 16 products.
+			map[string]int64{"flop.f32.add": 256, "flop.f32.mul": 16, "global.load.f32.stride=1": 256, "global.store.f32.stride=1": 32,
+				"global.minldst.f32.stride=1": 32, "launch.const": 1, "launch.groups": 1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r, err := Import(c.name+".cu", []byte(c.src), Options{})

@@ -49,6 +49,12 @@ var suitePorts = []suitePort{
 		macros: map[string]string{"w": "image_width", "h": "image_height"}},
 	// Rodinia 3.1 (github.com/yuhc/gpu-rodinia at 9c10d3e), with the
 	// launch of its host code.
+	{port: port{"rodinia/lud_kernel.cu", "lud_diagonal", []string{"--kernel", "lud_diagonal", "--local", "BLOCK_SIZE", "--groups", "1",
+		"--array", "m=matrix_dim*matrix_dim"},
+		[]map[string]int64{{"matrix_dim": 64, "offset": 16}, {"matrix_dim": 96, "offset": 0}}}},
+	{port: port{"rodinia/lud_kernel.cu", "lud_perimeter", []string{"--kernel", "lud_perimeter", "--local", "2*BLOCK_SIZE",
+		"--groups", "(matrix_dim-offset)/BLOCK_SIZE-1", "--array", "m=matrix_dim*matrix_dim"},
+		[]map[string]int64{{"matrix_dim": 64, "offset": 16}, {"matrix_dim": 96, "offset": 0}}}},
 	{port: port{"rodinia/lud_kernel.cu", "lud_internal", []string{"--kernel", "lud_internal", "--local", "BLOCK_SIZE,BLOCK_SIZE",
 		"--groups", "(matrix_dim-offset)/BLOCK_SIZE-1,(matrix_dim-offset)/BLOCK_SIZE-1", "--array", "m=matrix_dim*matrix_dim"},
 		[]map[string]int64{{"matrix_dim": 64, "offset": 16}, {"matrix_dim": 96, "offset": 0}}}},
@@ -204,6 +210,74 @@ var suiteOriginals = map[string]original{
 		}
 		return map[string][]float32{"output": out}
 	},
+	"lud_diagonal": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		const bs = 16
+		n, off := p["matrix_dim"], p["offset"]
+		m := clone(in["m"])
+		var sh [bs][bs]float32
+		for i := range int64(bs) {
+			for t := range int64(bs) {
+				sh[i][t] = m[(off+i)*n+off+t]
+			}
+		}
+		for i := 0; i < bs-1; i++ {
+			for t := i + 1; t < bs; t++ {
+				for j := range i {
+					sh[t][i] -= sh[t][j] * sh[j][i]
+				}
+				sh[t][i] /= sh[i][i]
+			}
+			for t := i + 1; t < bs; t++ {
+				for j := range i + 1 {
+					sh[i+1][t] -= sh[i+1][j] * sh[j][t]
+				}
+			}
+		}
+		for i := int64(1); i < bs; i++ {
+			for t := range int64(bs) {
+				m[(off+i)*n+off+t] = sh[i][t]
+			}
+		}
+		return map[string][]float32{"m": m}
+	},
+	"lud_perimeter": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		const bs = 16
+		n, off := p["matrix_dim"], p["offset"]
+		m := clone(in["m"])
+		at := func(r, c int64) float32 { return in["m"][r*n+c] }
+		for bx := int64(0); bs*(bx+2) <= n-off; bx++ {
+			var dia, row, col [bs][bs]float32
+			for i := range int64(bs) {
+				for x := range int64(bs) {
+					dia[i][x] = at(off+i, off+x)
+					row[i][x] = at(off+i, off+(bx+1)*bs+x)
+					col[i][x] = at(off+(bx+1)*bs+i, off+x)
+				}
+			}
+			for x := range bs {
+				for i := 1; i < bs; i++ {
+					for j := range i {
+						row[i][x] -= dia[i][j] * row[j][x]
+					}
+				}
+				for i := range bs {
+					for j := range i {
+						col[x][i] -= col[x][j] * dia[j][i]
+					}
+					col[x][i] /= dia[i][i]
+				}
+			}
+			for i := range int64(bs) {
+				for x := range int64(bs) {
+					if i > 0 {
+						m[(off+i)*n+off+(bx+1)*bs+x] = row[i][x]
+					}
+					m[(off+(bx+1)*bs+i)*n+off+x] = col[i][x]
+				}
+			}
+		}
+		return map[string][]float32{"m": m}
+	},
 	"lud_internal": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
 		const bs = 16
 		n, off := p["matrix_dim"], p["offset"]
@@ -262,6 +336,7 @@ func runCases() []runCase {
 	}
 	runSizes := map[string]map[string]int64{"stencil_kernel": {"w": 45, "h": 37}, "sum_floats": {"n": 5000},
 		"matmul_kernel": {"n": 64}, "convolution_naive": {"h": 37, "w": 45}, "lud_internal": {"matrix_dim": 64, "offset": 16},
+		"lud_diagonal": {"matrix_dim": 48, "offset": 16}, "lud_perimeter": {"matrix_dim": 64, "offset": 16},
 		"bpnn_adjust_weights": {"nb": 3, "hid": 16}}
 	for _, s := range suitePorts {
 		size := runSizes[s.knl]

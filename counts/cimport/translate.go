@@ -1,6 +1,7 @@
 package cimport
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -63,17 +64,25 @@ func (t *translator) under(c *cond, p pos, then, els func() error) error {
 	defer func() { t.cur, t.scope = saved, savedScope }()
 	t.inIf++
 	defer func() { t.inIf-- }()
+	f := &frame{saved: map[*variable]variable{}}
+	t.frames = append(t.frames, f)
+	defer func() { t.frames = t.frames[:len(t.frames)-1] }()
 	t.nscopes++
 	t.scope, t.cur = t.nscopes, &it.body
 	if err := then(); err != nil {
 		return err
 	}
+	f.restore()
 	if els != nil {
 		t.nscopes++
 		t.scope, t.cur = t.nscopes, &it.els
 		if err := els(); err != nil {
 			return err
 		}
+		f.restore()
+	}
+	for _, v := range f.order {
+		v.kind, v.why = "undef", fmt.Sprintf("is assigned in the if at line %d, so after it its value depends on the branch taken; assign it again after the if, or use it inside", p.line)
 	}
 	t.cur = saved
 	t.emit(it)
@@ -322,7 +331,7 @@ func (t *translator) assign(lhs *expr, op string, rhs *expr, p pos) error {
 
 // assignInt updates an integer variable's affine value.
 func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p pos) error {
-	if v.scope != t.scope {
+	if v.scope != t.scope && !t.branchLocal(v) {
 		return errorAt(p, "%s is assigned inside a loop or an if but declared outside: its value would depend on the path taken; compute it from the loop's index instead (for (i = ...) { int x = a*i + b; ... })", lhs.text)
 	}
 	if t.assigned != nil {
@@ -447,11 +456,17 @@ func (t *translator) forLoop(s *stmt) error {
 	saved := t.cur
 	t.cur = &it.body
 	t.inLoop++
+	ind := t.inductions(s, name, iname)
+	t.frames = append(t.frames, &frame{loop: true, induction: ind})
 	err = t.block([]*stmt{s.then})
+	t.frames = t.frames[:len(t.frames)-1]
 	t.inLoop--
 	t.cur = saved
 	if err != nil {
 		return err
+	}
+	for v := range ind {
+		v.kind, v.why = "undef", fmt.Sprintf("is changed by the loop at line %d; after it its value is not known here: set it again", s.p.line)
 	}
 	t.emit(it)
 	t.scope = outer
@@ -636,4 +651,158 @@ func isLiteral(v *value) bool {
 	}
 	_, ok := floatLiteral(strings.TrimPrefix(strings.TrimSuffix(v.text, "f"), "-"))
 	return v.kind == vData && ok
+}
+
+// branchLocal reports whether v, declared outside the current scope,
+// may be assigned here: only ifs, and loops of which it is an
+// induction variable, stand between its declaration and here. The ifs
+// save its value first.
+func (t *translator) branchLocal(v *variable) bool {
+	if v.scope < 0 || v.depth > len(t.frames) {
+		return false
+	}
+	for _, f := range t.frames[v.depth:] {
+		if f.loop && !f.induction[v] {
+			return false
+		}
+	}
+	t.changing(v)
+	return true
+}
+
+// changing saves v's value in the ifs entered since its declaration,
+// before it changes.
+func (t *translator) changing(v *variable) {
+	if v.depth > len(t.frames) {
+		return
+	}
+	for _, f := range t.frames[v.depth:] {
+		if _, ok := f.saved[v]; !f.loop && !ok {
+			f.saved[v] = *v
+			f.order = append(f.order, v)
+		}
+	}
+}
+
+// restore gives the variables a branch assigned their values before it.
+func (f *frame) restore() {
+	for v, s := range f.saved {
+		*v = s
+	}
+}
+
+// inductions finds the induction variables of a loop over iname whose
+// body is body: integer variables declared outside it that one
+// statement of its top level, and no other, changes by a constant or a
+// size (array_offset += matrix_dim). Each takes its value at the
+// iteration's start, x0 + c*iname, for the body.
+func (t *translator) inductions(loop *stmt, name, iname string) map[*variable]bool {
+	body := loop.then
+	top := []*stmt{body}
+	if body.kind == "block" {
+		top = body.body
+	}
+	out := map[*variable]bool{}
+	for _, s := range top {
+		if s.kind != "expr" {
+			continue
+		}
+		x, inc, ok := t.increment(s.e, name)
+		if !ok || assignments(body, x) != 1 || mentions(loop.e, x) || loop.step != nil && mentions(loop.step, x) {
+			continue
+		}
+		v := t.lookup(x)
+		scaled, ok1 := affIname(iname).scale(inc)
+		if v == nil || v.kind != "int" || v.scope < 0 || !ok1 {
+			continue
+		}
+		val, ok := v.val.add(scaled, 1)
+		if !ok {
+			continue
+		}
+		t.changing(v)
+		v.val = val
+		out[v] = true
+	}
+	return out
+}
+
+// increment reads x += c, x -= c, x++, x--, x = x + c, where c is free
+// of the loop's variable name and of x, and evaluates to a polynomial in
+// the sizes.
+func (t *translator) increment(e *expr, name string) (string, poly, bool) {
+	if e.op != "assign" && e.op != "pre" && e.op != "post" || e.args[0].op != "id" {
+		return "", nil, false
+	}
+	x := e.args[0].text
+	var c *expr
+	sign := int64(1)
+	switch {
+	case e.op != "assign":
+		c = &expr{op: "num", text: "1", p: e.p}
+		if e.text == "--" {
+			sign = -1
+		}
+	case e.text == "+=" || e.text == "-=":
+		c = e.args[1]
+		if e.text == "-=" {
+			sign = -1
+		}
+	case e.text == "=" && e.args[1].op == "binary" && e.args[1].args[0].op == "id" && e.args[1].args[0].text == x && (e.args[1].text == "+" || e.args[1].text == "-"):
+		c = e.args[1].args[1]
+		if e.args[1].text == "-" {
+			sign = -1
+		}
+	default:
+		return "", nil, false
+	}
+	if x == name || mentions(c, x) || mentions(c, name) {
+		return "", nil, false
+	}
+	v, err := t.eval(c)
+	if err != nil || v.kind != vInt {
+		return "", nil, false
+	}
+	p, ok := v.a.poly()
+	if !ok {
+		return "", nil, false
+	}
+	p, ok = poly{}.add(p, sign)
+	return x, p, ok
+}
+
+// assignments counts the statements of s that assign the variable x.
+func assignments(s *stmt, x string) int {
+	if s == nil {
+		return 0
+	}
+	n := 0
+	for _, e := range []*expr{s.e, s.step} {
+		if e != nil {
+			n += exprAssigns(e, x)
+		}
+	}
+	for _, d := range s.decls {
+		if d.init != nil {
+			n += exprAssigns(d.init, x)
+		}
+	}
+	for _, b := range append([]*stmt{s.init, s.then, s.els}, s.body...) {
+		n += assignments(b, x)
+	}
+	return n
+}
+
+// exprAssigns counts the assignments and increments of x in e.
+func exprAssigns(e *expr, x string) int {
+	n := 0
+	if (e.op == "assign" || e.op == "pre" || e.op == "post") && e.args[0].op == "id" && e.args[0].text == x {
+		n++
+	}
+	for _, a := range e.args {
+		if a != nil {
+			n += exprAssigns(a, x)
+		}
+	}
+	return n
 }

@@ -14,6 +14,7 @@ type variable struct {
 	name  string // the .knl name of a data variable or array
 	dtype string
 	scope int // the control scope (loop body, branch) it was declared in
+	depth int // the ifs and loops around its declaration
 	why   string
 }
 
@@ -86,6 +87,19 @@ type translator struct {
 	macros     map[string]*macro
 	steps      int // statements and unrolled iterations so far, against maxWork
 	notes      []string
+	frames     []*frame // the ifs and loops being translated, outermost first
+}
+
+// frame is an if or a loop being translated. An if saves the integer
+// variables declared outside it that a branch assigns, so that the
+// other branch starts from their values before it and that after it
+// they have none; a loop names its induction variables (x += c at the
+// top level of its body, once).
+type frame struct {
+	loop      bool
+	saved     map[*variable]variable
+	order     []*variable
+	induction map[*variable]bool
 }
 
 func (t *translator) lookup(name string) *variable {
@@ -98,7 +112,7 @@ func (t *translator) lookup(name string) *variable {
 }
 
 func (t *translator) declare(name string, v *variable) {
-	v.scope = t.scope
+	v.scope, v.depth = t.scope, len(t.frames)
 	t.scopes[len(t.scopes)-1][name] = v
 }
 
