@@ -61,6 +61,7 @@ type kernelFunc struct {
 	name   string
 	params []param
 	body   *stmt
-	p      pos
-	err    error // why it does not parse, if it does not
+	p         pos
+	err       error  // why it does not parse, if it does not
+	constants []decl // the file's __constant__ arrays
 }

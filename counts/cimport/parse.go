@@ -12,11 +12,12 @@ const maxDepth = 200
 
 // parser reads the preprocessed tokens of a CUDA or OpenCL C source.
 type parser struct {
-	toks     []token
-	i        int
-	cuda     bool
-	typedefs map[string]ctype
-	depth    int
+	toks      []token
+	i         int
+	cuda      bool
+	typedefs  map[string]ctype
+	depth     int
+	constants []decl // CUDA's __constant__ arrays of the file scope
 }
 
 func (ps *parser) peek() token { return ps.toks[ps.i] }
@@ -95,11 +96,33 @@ func (ps *parser) kernels() ([]*kernelFunc, error) {
 			if err := ps.skipBalanced(); err != nil {
 				return nil, err
 			}
+		case ps.cuda && t.text == "__constant__" && ps.depth == 0:
+			ps.constant()
 		default:
 			ps.next()
 		}
 	}
+	for _, k := range ks {
+		k.constants = ps.constants
+	}
 	return ks, nil
+}
+
+// constant reads a file-scope __constant__ declaration; one that does
+// not parse as an array (a struct, an initializer list) is skipped, and
+// a kernel that reads it is refused as reading an undeclared name.
+func (ps *parser) constant() {
+	start := ps.i
+	s, err := ps.declaration()
+	if err != nil {
+		ps.i = start + 1
+		return
+	}
+	for _, d := range s.decls {
+		if len(d.dims) > 0 && d.init == nil {
+			ps.constants = append(ps.constants, d)
+		}
+	}
 }
 
 // kernelName finds the name of the function that starts here: the

@@ -26,6 +26,9 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 	if err := t.setArrays(opts, from, macros); err != nil {
 		return nil, err
 	}
+	if err := t.setConstants(opts, from, macros); err != nil {
+		return nil, err
+	}
 	t.notes = defineNotes(k, opts)
 	slices.Sort(t.notes)
 	if err := t.block(k.body.body); err != nil {
@@ -101,6 +104,69 @@ func (t *translator) setParams(opts Options) error {
 		t.declare(p.name, &variable{kind: "scalar", name: name, dtype: dtype})
 	}
 	return nil
+}
+
+// setConstants declares the file's __constant__ arrays that the kernel
+// reads as global arrays (as the hand ports do: constant memory is
+// counted as global loads), with their declared extents or --array's.
+func (t *translator) setConstants(opts Options, from map[string]string, macros map[string]*macro) error {
+	for _, d := range t.k.constants {
+		if !usesName(t.k.body, d.name) || t.lookup(d.name) != nil {
+			continue
+		}
+		dtype, err := elemType(d.typ, d.p, d.name)
+		if err != nil {
+			return err
+		}
+		a := &array{name: t.unique(d.name), cname: d.name, dtype: dtype, space: "global", p: d.p,
+			source: fmt.Sprintf("its __constant__ declaration at line %d", d.p.line)}
+		size := constPoly(1)
+		for _, e := range d.dims {
+			if e == nil {
+				return errorAt(d.p, "%s: a __constant__ array without a size; give its size", d.name)
+			}
+			v, err := t.eval(e)
+			if err != nil {
+				return err
+			}
+			c, ok := v.a.poly()
+			if v.kind != vInt || !ok {
+				return errorAt(e.p, "%s: its size must be a constant", d.name)
+			}
+			if size, ok = size.mul(c); !ok {
+				return errorAt(e.p, "%s: its size overflows", d.name)
+			}
+		}
+		if ext, ok := opts.Arrays[d.name]; ok {
+			v, err := t.flagValue(ext, macros, "--array "+d.name)
+			if err != nil {
+				return err
+			}
+			size, a.source = v, fmt.Sprintf("--array %s=%s, from %s", d.name, ext, from["array "+d.name])
+		}
+		a.dims = []poly{size}
+		t.arrays = append(t.arrays, a)
+		t.declare(d.name, &variable{kind: "array", name: a.name, dtype: dtype})
+	}
+	return nil
+}
+
+// usesName reports whether a statement reads or writes the name.
+func usesName(s *stmt, name string) bool {
+	if s == nil {
+		return false
+	}
+	for _, e := range []*expr{s.e, s.step} {
+		if e != nil && mentions(e, name) {
+			return true
+		}
+	}
+	for _, d := range s.decls {
+		if d.init != nil && mentions(d.init, name) || slices.ContainsFunc(d.dims, func(e *expr) bool { return e != nil && mentions(e, name) }) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(append([]*stmt{s.init, s.then, s.els}, s.body...), func(b *stmt) bool { return usesName(b, name) })
 }
 
 // setArrays declares the pointer arguments with the extents of --array.

@@ -47,6 +47,14 @@ var suitePorts = []suitePort{
 		"--array", "input=input_width*input_height", "--array", "filter=filter_width*filter_height"},
 		[]map[string]int64{{"w": 64, "h": 48}, {"w": 40, "h": 72}}},
 		macros: map[string]string{"w": "image_width", "h": "image_height"}},
+	// d_filter is a __constant__ array of the file, 33*33 floats; the
+	// kernel's filter argument is unused.
+	{port: port{"kerneltuner/convolution.cu", "convolution_kernel", []string{"--kernel", "convolution_kernel", "-D", "read_only=0",
+		"-D", "block_size_x=16", "-D", "block_size_y=16", "--local", "block_size_x,block_size_y",
+		"--groups", "image_width/block_size_x,image_height/block_size_y", "--array", "output=image_width*image_height",
+		"--array", "input=input_width*input_height", "--array", "filter=filter_width*filter_height"},
+		[]map[string]int64{{"w": 64, "h": 48}, {"w": 32, "h": 80}}},
+		macros: map[string]string{"w": "image_width", "h": "image_height"}},
 	// Rodinia 3.1 (github.com/yuhc/gpu-rodinia at 9c10d3e), with the
 	// launch of its host code.
 	{port: port{"rodinia/lud_kernel.cu", "lud_diagonal", []string{"--kernel", "lud_diagonal", "--local", "BLOCK_SIZE", "--groups", "1",
@@ -143,13 +151,16 @@ func countBoth(got, hand *counts.Kernel, isize, size map[string]int64) (map[stri
 	return g, h, err
 }
 
-func init() { maps.Copy(originals, suiteOriginals) }
+func init() {
+	maps.Copy(originals, kernelTunerOriginals)
+	maps.Copy(originals, rodiniaOriginals)
+}
 
-// suiteOriginals reimplement the originals of suitePorts (as
-// examples/kerneltuner_test.go and rodinia_test.go do, with the
-// originals' array names), for TestPortsRun and TestPortsOnPoCL; they
-// read the hand port's sizes.
-var suiteOriginals = map[string]original{
+// kernelTunerOriginals and rodiniaOriginals reimplement the originals
+// of suitePorts (as examples/kerneltuner_test.go and rodinia_test.go do,
+// with the originals' array names), for TestPortsRun and
+// TestPortsOnPoCL; they read the hand port's sizes.
+var kernelTunerOriginals = map[string]original{
 	"stencil_kernel": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
 		w, h := p["w"], p["h"]
 		old, nw := in["x_old"], clone(in["x_new"])
@@ -194,22 +205,34 @@ var suiteOriginals = map[string]original{
 		return map[string][]float32{"C": c}
 	},
 	"convolution_naive": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
-		const fh, fw = 17, 17
-		h, w := p["h"], p["w"]
-		out := make([]float32, h*w)
-		for y := range h {
-			for x := range w {
-				var sum float32
-				for j := range int64(fh) {
-					for i := range int64(fw) {
-						sum += in["input"][(y+j)*(w+fw-1)+(x+i)] * in["filter"][j*fw+i]
-					}
-				}
-				out[y*w+x] = sum
-			}
-		}
-		return map[string][]float32{"output": out}
+		return map[string][]float32{"output": convolve(p["h"], p["w"], in["input"], in["filter"])}
 	},
+	"convolution_kernel": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		return map[string][]float32{"output": convolve(p["h"], p["w"], in["input"], in["d_filter"])}
+	},
+}
+
+// convolve is convolution.cu's 17 x 17 filter over an h x w image with a
+// border of 16, summed filter row by filter row as both kernels do.
+func convolve(h, w int64, input, filter []float32) []float32 {
+	const fh, fw = 17, 17
+	out := make([]float32, h*w)
+	for y := range h {
+		for x := range w {
+			var sum float32
+			for j := range int64(fh) {
+				for i := range int64(fw) {
+					sum += input[(y+j)*(w+fw-1)+(x+i)] * filter[j*fw+i]
+				}
+			}
+			out[y*w+x] = sum
+		}
+	}
+	return out
+}
+
+// rodiniaOriginals reimplement Rodinia's originals of suitePorts.
+var rodiniaOriginals = map[string]original{
 	"lud_diagonal": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
 		const bs = 16
 		n, off := p["matrix_dim"], p["offset"]
@@ -335,7 +358,7 @@ func runCases() []runCase {
 		out = append(out, runCase{p, p.sizes[0], p.sizes[0]})
 	}
 	runSizes := map[string]map[string]int64{"stencil_kernel": {"w": 45, "h": 37}, "sum_floats": {"n": 5000},
-		"matmul_kernel": {"n": 64}, "convolution_naive": {"h": 37, "w": 45}, "lud_internal": {"matrix_dim": 64, "offset": 16},
+		"matmul_kernel": {"n": 64}, "convolution_naive": {"h": 37, "w": 45}, "convolution_kernel": {"h": 32, "w": 48}, "lud_internal": {"matrix_dim": 64, "offset": 16},
 		"lud_diagonal": {"matrix_dim": 48, "offset": 16}, "lud_perimeter": {"matrix_dim": 64, "offset": 16},
 		"bpnn_adjust_weights": {"nb": 3, "hid": 16}}
 	for _, s := range suitePorts {
