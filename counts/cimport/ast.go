@@ -58,9 +58,9 @@ type param struct {
 
 // kernelFunc is a kernel function definition.
 type kernelFunc struct {
-	name   string
-	params []param
-	body   *stmt
+	name      string
+	params    []param
+	body      *stmt
 	p         pos
 	err       error  // why it does not parse, if it does not
 	constants []decl // the file's __constant__ arrays

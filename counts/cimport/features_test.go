@@ -54,10 +54,7 @@ func TestFeatureCounts(t *testing.T) {
 			// and store one sum each.
 			map[string]int64{"flop.f32.add": 200, "global.load.f32.stride=1": 200, "global.store.f32.stride=1": 64,
 				"global.minldst.f32.stride=1": 64, "launch.const": 1, "launch.groups": 4}},
-		{"walk", "// uniperf: --local 32 --groups 1 --array a=n*8 --array b=64\n__global__ void walk(float *a, float *b, int n)\n{\n" +
-			"    int off = threadIdx.x;\n    int idx;\n    float s = 0.0f;\n    for (int k = 0; k < 8; k++) { s += a[off]; off += n; }\n" +
-			"    if (threadIdx.x < 16) { idx = threadIdx.x; b[idx] = s; } else { idx = threadIdx.x + 16; b[idx] = 2.0f * s; }\n}\n",
-			map[string]int64{"n": 40},
+		{"walk", walkSrc, map[string]int64{"n": 40},
 			// off, an induction variable, is tx + n*k in iteration k: 32
 			// work-items load and add 8 elements each; idx, set in each
 			// branch, stores 16 sums and 16 products.
@@ -97,6 +94,12 @@ const guardsSrc = "// uniperf: --local 16 --groups n/16-1 --array a=n --array b=
 	"    if (threadIdx.x + blockIdx.x*blockDim.x >= n - 1 - t) return;\n" +
 	"    if (threadIdx.x + blockIdx.x*blockDim.x >= m) return;\n" +
 	"    *(b + blockIdx.x*blockDim.x + threadIdx.x + t + 1) = 2.0f * *(a + blockIdx.x*blockDim.x + threadIdx.x);\n}\n"
+
+// walkSrc has an induction variable (off) and an index set in both
+// branches of an if (idx), as Rodinia's lud kernels.
+const walkSrc = "// uniperf: --local 32 --groups 1 --array a=n*8 --array b=64\n__global__ void walk(float *a, float *b, int n)\n{\n" +
+	"    int off = threadIdx.x;\n    int idx;\n    float s = 0.0f;\n    for (int k = 0; k < 8; k++) { s += a[off]; off += n; }\n" +
+	"    if (threadIdx.x < 16) { idx = threadIdx.x; b[idx] = s; } else { idx = threadIdx.x + 16; b[idx] = 2.0f * s; }\n}\n"
 
 // TestScalarRenamed checks that a scalar argument named by a word of
 // .knl is renamed, to no size parameter's name.

@@ -26,6 +26,8 @@ func FuzzImport(f *testing.F) {
 		}
 		f.Add(filepath.Ext(p.file), "// uniperf: "+strings.Join(p.flags, " ")+"\n"+string(src))
 	}
+	f.Add(".cu", guardsSrc)
+	f.Add(".cu", walkSrc)
 	f.Fuzz(func(t *testing.T, ext, src string) {
 		if ext != ".cl" {
 			ext = ".cu"
