@@ -42,7 +42,7 @@
 // floating-point arguments, which are .knl scalar arguments (a -D
 // naming one gives its value); the .knl's header says where each came
 // from. A -D of a positive integer stays a name, the .knl's const,
-// unless the translation needs its value (tunables.go). Casts become
+// unless the translation needs its value (see importer). Casts become
 // the .knl's casts, integer min and max (and a ?: that is one) its.
 //
 // What is not affine is refused with the source's line and column and
