@@ -53,6 +53,11 @@
 //	acc = acc + sum(k_in, ta[i_in, k_in]*tb[k_in, j_in]) {inames=k_out}
 //	c[i, j] = acc
 //
+// An if block whose condition names only constants is a compile-time if,
+// C's #if on a tunable: only its taken branch enters the kernel, and it
+// may hold barriers ("if BS > 16 ... barrier ... end"; --const BS=8 takes
+// the other branch).
+//
 // The format's reference (statements, execution semantics, types, and
 // what each operation counts) is docs/kernel-language.md in the
 // repository; the properties, their stride and bank-conflict classes,

@@ -73,6 +73,10 @@ func (b *builder) statement(toks []token) (err error) {
 			err = bo.err
 		}
 	}()
+	if b.dead() {
+		n := len(b.statements)
+		defer func() { b.statements = b.statements[:n] }()
+	}
 	first := c.peek()
 	if b.name.text == "" && !first.isWord("kernel") && !first.isWord("const") {
 		c.failAt(first.pos, "expected 'kernel NAME' before anything else, found %s", first.describe())
@@ -132,21 +136,6 @@ func (b *builder) statement(toks []token) (err error) {
 	}
 	b.instructionStmt(c, nil)
 	return nil
-}
-
-// barrierStmt reads a barrier's annotation. A barrier inside a for block
-// runs in its inames; one inside an if block would not be reached by
-// every work-item.
-func (b *builder) barrierStmt(c *cursor, kw token) {
-	s := b.newStatement(kw.pos)
-	if len(s.preds) > 0 {
-		c.failAt(kw.pos, "a barrier inside an if block: every work-item must reach a barrier, so it cannot be conditional")
-	}
-	s.ann = c.parseAnnotation()
-	if len(s.ann.conds) > 0 {
-		c.failAt(s.ann.condPos, "a barrier cannot be conditional (if=): every work-item must reach it")
-	}
-	b.statements = append(b.statements, s)
 }
 
 func (b *builder) substConsts(toks []token) []token {
@@ -369,15 +358,25 @@ func (b *builder) instructionStmt(c *cursor, pred rexpr) {
 // opens an if block.
 func (b *builder) ifStmt(c *cursor, kw token) {
 	cond := c.parseExpr()
+	static, holds := c.staticCond(cond)
 	if c.atEnd() {
-		b.openBlock(c, block{kw: kw, conds: []rexpr{cond}})
+		b.openBlock(c, block{kw: kw, conds: []rexpr{cond}, static: static, live: holds, taken: holds})
 		return
 	}
 	if !c.accept(":") {
 		c.expected("':' and an instruction, or the end of the line that opens an if block")
 	}
 	if t := c.peek(); t.is("...") || t.isWord("barrier") {
-		c.failAt(t.pos, "a barrier cannot be conditional: every work-item must reach it")
+		b.staticBarrier(c, t, static, holds)
+		return
 	}
-	b.instructionStmt(c, cond)
+	if !static {
+		b.instructionStmt(c, cond)
+		return
+	}
+	n := len(b.statements)
+	b.instructionStmt(c, nil)
+	if !holds {
+		b.statements = b.statements[:n]
+	}
 }
