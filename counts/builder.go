@@ -32,6 +32,7 @@ type rawArray struct {
 	shape    []qaff
 	shapePos []Pos
 	colMajor bool
+	readOnly bool
 	value    []token // a scalar's value: a number, after a '-' if negative
 }
 

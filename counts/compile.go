@@ -155,7 +155,7 @@ func formatIndex(name string, vals []int64) string {
 }
 
 func (in *interp) memCounter(a *Array, store bool) int {
-	return in.counter(counterKey{kind: 0, space: a.Space, mem: MemAccess{Array: a.Name, DType: a.DType, Store: store}, stmt: in.stmt})
+	return in.counter(counterKey{kind: 0, space: a.Space, mem: MemAccess{Array: a.Name, DType: a.DType, Store: store, ReadOnly: a.ReadOnly && !store}, stmt: in.stmt})
 }
 
 // traceSite returns the trace recorder of a global access, or nil.

@@ -40,8 +40,11 @@ func Describe(property string) string {
 		return fmt.Sprintf("%s %s", parts[1], opWords[parts[2]])
 	case len(parts) == 4 && parts[0] == "global" && strings.HasPrefix(parts[3], "stride="):
 		what := fmt.Sprintf("%s global %ss", parts[2], parts[1])
-		if parts[1] == "minldst" {
+		switch parts[1] {
+		case "minldst":
 			what = fmt.Sprintf("min(%s global loads, stores), a correction term", parts[2])
+		case "ldg":
+			what = fmt.Sprintf("%s global loads of readonly arrays (the read-only data path: __ldg, const restrict)", parts[2])
 		}
 		if s := strideWords(strings.TrimPrefix(parts[3], "stride=")); s != "" {
 			return what + ", " + s

@@ -127,7 +127,7 @@ var propertyNames = sync.OnceValue(func() map[string]bool {
 		for d := int64(2); d <= maxBanks; d *= 2 {
 			names[conflictProperty(t, d)] = true
 		}
-		for _, dir := range []string{"load", "store", "minldst"} {
+		for _, dir := range []string{"load", "ldg", "store", "minldst"} {
 			for _, c := range classes {
 				names["global."+dir+"."+t.String()+".stride="+c] = true
 			}

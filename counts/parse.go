@@ -206,17 +206,8 @@ func (b *builder) arrayStmt(c *cursor, kw string) {
 			c.expect(",")
 		}
 	}
-	if c.peek().isWord("order") {
-		c.next()
-		c.expect("=")
-		o := c.ident("F or C")
-		switch o.text {
-		case "F":
-			a.colMajor = true
-		case "C":
-		default:
-			c.failAt(o.pos, "unknown order %q (want F for column-major or C for row-major)", o.text)
-		}
+	for !c.atEnd() {
+		b.arrayAttribute(c, &a)
 	}
 	b.arrays = append(b.arrays, a)
 }

@@ -163,6 +163,8 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 		lhs = r.access(s.lhs, sc, "assignment")
 		if a := lhs.Array; a.Space == Argument {
 			r.fail(lhs.At, "scalar %s is a kernel argument and cannot be assigned: copy it into a temporary (<> t = %s) and assign that", a.Name, a.Name)
+		} else if a.ReadOnly {
+			r.fail(lhs.At, "array %s is declared readonly and cannot be stored to: drop readonly from its declaration at %s, or store into another array", a.Name, a.Pos)
 		}
 	}
 	var pred Expr

@@ -21,6 +21,8 @@ type dialect struct {
 	i64        string // the 64-bit integer type
 	i64Suffix  string // suffix of a 64-bit integer literal
 	floatFuncs bool   // float (f32) math functions carry an f suffix: expf, powf
+	restrict   string // the restrict qualifier and a space
+	ldg        bool   // a readonly array is read with __ldg
 }
 
 var openCL = dialect{
@@ -35,6 +37,7 @@ var openCL = dialect{
 	barrier:   "barrier(CLK_LOCAL_MEM_FENCE);",
 	i64:       "long",
 	i64Suffix: "L",
+	restrict:  "restrict ",
 }
 
 var cudaC = dialect{
@@ -50,6 +53,20 @@ var cudaC = dialect{
 	i64:        "long long",
 	i64Suffix:  "LL",
 	floatFuncs: true,
+	restrict:   "__restrict__ ",
+	ldg:        true,
+}
+
+// pointer declares a global array's parameter: a readonly array's is a
+// const restrict pointer (const __global float *restrict a in OpenCL C,
+// const float *__restrict__ a in CUDA C), which tells the compiler that
+// nothing else writes the elements it reads.
+func (d dialect) pointer(a *counts.Array) string {
+	s := strings.TrimSpace(d.global+" "+d.ctype(a.DType)) + " *"
+	if !a.ReadOnly {
+		return s + a.Name
+	}
+	return "const " + s + d.restrict + a.Name
 }
 
 func dialectFor(b gpu.Backend) (dialect, error) {
