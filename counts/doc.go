@@ -58,6 +58,10 @@
 // may hold barriers ("if BS > 16 ... barrier ... end"; --const BS=8 takes
 // the other branch).
 //
+// A global array declared readonly ("array w f32 [5] readonly") is only
+// read, through the read-only data path (const restrict pointers, CUDA's
+// __ldg), and its loads count as global.ldg.T.stride=C properties.
+//
 // The format's reference (statements, execution semantics, types, and
 // what each operation counts) is docs/kernel-language.md in the
 // repository; the properties, their stride and bank-conflict classes,

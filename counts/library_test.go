@@ -114,12 +114,13 @@ func localBankSetup(lx, r int64) func(p map[string]int64, rng *rand.Rand) (map[s
 	}
 }
 
-// intSumSetup checks global_int_<t> (lx = 0) and local_int_<t>: b[i]
+// intSumSetup checks global_int_<t> and global_ldg_f32 (lx = 0) and
+// local_int_<t>: b[i]
 // sums, in T, r elements of a: a[k*n + i] for k < r (global), or
 // a[lo + (i - lo + k) mod lx], lo the start of i's group of lx (local).
 // The inputs lie in [-1000, 1000], so that no sum reaches the poison
-// MinInt32.
-func intSumSetup[T int32 | int64](lx, r int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+// MinInt32 (integers in f32 add exactly).
+func intSumSetup[T int32 | int64 | float32](lx, r int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		n := p["n"]
 		na := n
@@ -145,7 +146,7 @@ func intSumSetup[T int32 | int64](lx, r int64) func(p map[string]int64, rng *ran
 					}
 				}
 				if b[i] != want {
-					return fmt.Errorf("b[%d] = %d, want %d", i, b[i], want)
+					return fmt.Errorf("b[%d] = %v, want %v", i, b[i], want)
 				}
 			}
 			return nil
@@ -582,6 +583,8 @@ func libraryCases() []libraryCase {
 		{"global_int_i32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[int32](0, 4)},
 		{"global_int_i64", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[int64](0, 1)},
 		{"global_int_i64", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[int64](0, 4)},
+		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1)},
+		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4)},
 		{"local_int_i32", map[string]int64{"LX": 64}, map[string]int64{"n": 128}, intSumSetup[int32](64, 32)},
 		{"local_int_i32", map[string]int64{"LX": 8, "R": 8}, map[string]int64{"n": 24}, intSumSetup[int32](8, 8)},
 		{"local_int_i64", map[string]int64{"LX": 64}, map[string]int64{"n": 128}, intSumSetup[int64](64, 32)},

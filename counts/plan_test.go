@@ -58,6 +58,7 @@ func planChecks() []planCheck {
 		add("global_int_"+t, map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 		add("local_int_"+t, map[string]int64{"LX": 32, "R": 4}, map[string]int64{"n": 64})
 	}
+	add("global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("finite_diff", s2, map[string]int64{"n": 11}, map[string]int64{"n": 3})
 	add("nbody", l1, map[string]int64{"n": 19}, map[string]int64{"n": 2}, map[string]int64{"n": 9})
 	add("convolution", s2, map[string]int64{"n": 5})

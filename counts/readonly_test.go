@@ -39,3 +39,52 @@ func TestReadOnlyHandCounts(t *testing.T) {
 		t.Errorf("global.ldg.i32.stride=2/2 is not described: %q", d)
 	}
 }
+
+// The measurement class global_ldg_f32, counted by hand: per element R
+// loads of the readonly a (stride 1), R f32 additions of the sum and a
+// store of b; n = 1000 in groups of 256 is 4 groups.
+func TestReadOnlyClassHandCounts(t *testing.T) {
+	for _, r := range []int64{1, 4} {
+		_, counted := countedLibraryKernel(t, "global_ldg_f32", map[string]int64{"R": r})
+		got, err := counted.Eval(map[string]int64{"n": 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(fmt.Sprint("R=", r), func(t *testing.T) {
+			compareProps(t, got, map[string]int64{"global.ldg.f32.stride=1": 1000 * r, "global.store.f32.stride=1": 1000,
+				"flop.f32.add": 1000 * r, "launch.groups": 4, "launch.const": 1})
+		})
+	}
+}
+
+// docs/kernel-language.md's readonly stencil, counted by hand: n - 4
+// points, each 5 uniform loads of w, 5 stride-1 loads of x, 5 muls, 4
+// adds and a store; groups of 128 from i = 2.
+func TestReadOnlyDocStencil(t *testing.T) {
+	k, err := ParseKernel("stencil5.knl", []byte(`kernel stencil5
+domain [n] -> { [i] : 2 <= i < n - 2 }
+array w f32 [5] readonly
+array x f32 [n] readonly
+array y f32 [n]
+split i 128 i_out i_in
+tag i_out g.0, i_in l.0
+y[i] = w[0]*x[i-2] + w[1]*x[i-1] + w[2]*x[i] + w[3]*x[i+1] + w[4]*x[i+2]
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{1000, 5, 133} {
+		got, err := counted.Eval(map[string]int64{"n": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := n - 4
+		compareProps(t, got, map[string]int64{"global.ldg.f32.stride=0": 5 * p, "global.ldg.f32.stride=1": 5 * p,
+			"flop.f32.mul": 5 * p, "flop.f32.add": 4 * p, "global.store.f32.stride=1": p,
+			"launch.groups": (p + 127) / 128, "launch.const": 1})
+	}
+}
