@@ -19,6 +19,13 @@ var opWords = map[string]string{
 // property is described as unknown.
 func Describe(property string) string {
 	parts := strings.Split(property, ".")
+	if len(parts) >= 3 && (parts[0] == "global" || parts[0] == "local") {
+		for i, p := range parts[1:3] {
+			if w, ok := widthWords[p]; ok {
+				parts[i+1] = w
+			}
+		}
+	}
 	switch {
 	case property == "sync.barrier":
 		return "barriers, once per work-item that meets one"
@@ -80,3 +87,6 @@ func strideWords(class string) string {
 	}
 	return ""
 }
+
+// widthWords names the memory types of the 8- and 16-bit integers.
+var widthWords = map[string]string{"b8": "8-bit integer", "b16": "16-bit integer"}

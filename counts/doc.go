@@ -62,6 +62,12 @@
 // read, through the read-only data path (const restrict pointers, CUDA's
 // __ldg), and its loads count as global.ldg.T.stride=C properties.
 //
+// The 8- and 16-bit integers i8, u8, i16 and u16 are storage types, as
+// C's char and short: their loads and stores count by width
+// (global.load.b8.stride=1, local.store.b16) and arithmetic promotes them
+// to i32 first. Half precision is refused: PoCL, which checks the
+// generated code, has no cl_khr_fp16.
+//
 // The format's reference (statements, execution semantics, types, and
 // what each operation counts) is docs/kernel-language.md in the
 // repository; the properties, their stride and bank-conflict classes,

@@ -189,11 +189,7 @@ func (b *builder) arrayStmt(c *cursor, kw string) {
 	if reservedName(a.name.text) {
 		c.failAt(a.name.pos, "%q is reserved and cannot name an array", a.name.text)
 	}
-	dt := c.ident("an element type (f32, f64, i32, i64)")
-	var ok bool
-	if a.dtype, ok = parseDType(dt.text); !ok {
-		c.failAt(dt.pos, "unknown element type %q (want f32, f64, i32 or i64)", dt.text)
-	}
+	a.dtype = c.elementType("an element type")
 	if c.accept("[") {
 		for {
 			a.shapePos = append(a.shapePos, c.peek().pos)
@@ -219,13 +215,13 @@ func (b *builder) scalarStmt(c *cursor) {
 	if reservedName(a.name.text) {
 		c.failAt(a.name.pos, "%q is reserved and cannot name a scalar argument", a.name.text)
 	}
-	dt := c.ident("a type (f32, f64, i32, i64)")
-	var ok bool
-	if a.dtype, ok = parseDType(dt.text); !ok {
-		c.failAt(dt.pos, "unknown type %q (want f32, f64, i32 or i64)", dt.text)
+	dtPos := c.peek().pos
+	a.dtype = c.elementType("a type")
+	if a.dtype.Narrow() {
+		c.failAt(dtPos, "a scalar argument of type %s: declare it i32 (C promotes a %s argument to int before any arithmetic)", a.dtype, a.dtype)
 	}
 	if c.peek().is("[") {
-		c.failAt(c.peek().pos, "a scalar argument has no shape: declare an array with 'array %s %s [EXTENT, ...]'", a.name.text, dt.text)
+		c.failAt(c.peek().pos, "a scalar argument has no shape: declare an array with 'array %s %s [EXTENT, ...]'", a.name.text, a.dtype)
 	}
 	if c.accept("=") {
 		if t := c.peek(); t.is("-") {
@@ -308,11 +304,7 @@ func (b *builder) instructionStmt(c *cursor, pred rexpr) {
 	if c.accept("<") {
 		s.decl = true
 		if !c.peek().is(">") {
-			dt := c.ident("an element type or '>'")
-			t, ok := parseDType(dt.text)
-			if !ok {
-				c.failAt(dt.pos, "unknown element type %q (want f32, f64, i32 or i64)", dt.text)
-			}
+			t := c.elementType("an element type or '>'")
 			s.declType = &t
 		}
 		c.expect(">")

@@ -125,6 +125,14 @@ func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]a
 			arrays[a.Name] = make([]int32, n)
 		case I64:
 			arrays[a.Name] = make([]int64, n)
+		case I8:
+			arrays[a.Name] = make([]int8, n)
+		case U8:
+			arrays[a.Name] = make([]uint8, n)
+		case I16:
+			arrays[a.Name] = make([]int16, n)
+		case U16:
+			arrays[a.Name] = make([]uint16, n)
 		}
 	}
 	return arrays

@@ -77,7 +77,7 @@ func (t *Tally) Totals() map[string]int64 {
 // without stride class: global.load.f32, global.ldg.f32 (a readonly
 // array's loads), local.store.f64.
 func memProperty(space Space, m MemAccess) string {
-	return space.String() + "." + accessDirection(m.Store, m.ReadOnly) + "." + m.DType.String()
+	return space.String() + "." + accessDirection(m.Store, m.ReadOnly) + "." + m.DType.memName()
 }
 
 func direction(store bool) string {

@@ -88,9 +88,18 @@ func (d dialect) ctype(t counts.DType) string {
 		return "double"
 	case counts.I32, counts.Bool:
 		return "int"
+	case counts.I8, counts.U8, counts.I16, counts.U16:
+		return narrowTypes[d.backend][t]
 	default:
 		return d.i64
 	}
+}
+
+// narrowTypes are the C types of the 8- and 16-bit integers: OpenCL C's
+// char is signed, C++'s need not be.
+var narrowTypes = map[gpu.Backend]map[counts.DType]string{
+	gpu.OpenCL: {counts.I8: "char", counts.U8: "uchar", counts.I16: "short", counts.U16: "ushort"},
+	gpu.CUDA:   {counts.I8: "signed char", counts.U8: "unsigned char", counts.I16: "short", counts.U16: "unsigned short"},
 }
 
 // function is the name of a math function at type t.
