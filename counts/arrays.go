@@ -22,13 +22,17 @@ func (s Space) String() string {
 // parameters (constant for local and private arrays); a scalar has no
 // shape. Elements are stored row-major unless ColMajor. Value is an
 // Argument's value where no other is given (its declared value, or 1),
-// and zero for every other array.
+// and zero for every other array. ReadOnly marks a global array declared
+// readonly: the kernel never stores to it, so its loads may go through
+// the read-only data cache (CUDA's __ldg, const restrict pointers), and
+// they count as global.ldg properties.
 type Array struct {
 	Name     string
 	DType    DType
 	Space    Space
 	Shape    []Affine
 	ColMajor bool
+	ReadOnly bool
 	Pos      Pos
 	Value    Number
 }

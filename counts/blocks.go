@@ -31,11 +31,16 @@ func (b *builder) blockStmt(c *cursor, kw token) {
 		b.openBlock(c, bl)
 	case "elif", "else":
 		top := b.openIf(c, kw)
-		if kw.text == "else" {
+		var cond rexpr
+		if kw.text == "elif" {
+			cond = c.parseExpr()
+			top.conds = append(top.conds, cond)
+		} else {
 			top.elseSeen = true
-			return
 		}
-		top.conds = append(top.conds, c.parseExpr())
+		if top.static {
+			c.staticBranch(top, cond)
+		}
 	case "end":
 		if len(b.blocks) == 0 {
 			c.failAt(kw.pos, "end without a for or if block to close")

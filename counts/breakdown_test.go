@@ -151,10 +151,10 @@ func TestBreakdownMatchesRun(t *testing.T) {
 					want[array][name] += v
 				}
 				for m, v := range tl.Global {
-					add(m.Array, "global."+direction(m.Store)+"."+m.DType.String(), v)
+					add(m.Array, memProperty(Global, m), v)
 				}
 				for m, v := range tl.Local {
-					add(m.Array, "local."+direction(m.Store)+"."+m.DType.String(), v)
+					add(m.Array, memProperty(Local, m), v)
 				}
 				if !opts.CountSubscripts {
 					// The operations of a statement's value belong to the

@@ -254,7 +254,7 @@ func (r *resolver) arrays() error {
 		case r.isParam[name]:
 			return r.errf(ra.name.pos, "%s is a parameter and cannot also name an array", name)
 		}
-		a := &Array{Name: name, DType: ra.dtype, Space: ra.space, ColMajor: ra.colMajor, Pos: ra.name.pos}
+		a := &Array{Name: name, DType: ra.dtype, Space: ra.space, ColMajor: ra.colMajor, ReadOnly: ra.readOnly, Pos: ra.name.pos}
 		if ra.space == Argument {
 			v, err := r.scalarValue(ra)
 			if err != nil {

@@ -32,6 +32,7 @@ type rawArray struct {
 	shape    []qaff
 	shapePos []Pos
 	colMajor bool
+	readOnly bool
 	value    []token // a scalar's value: a number, after a '-' if negative
 }
 
@@ -73,6 +74,10 @@ type block struct {
 	// or, after else, where all fail.
 	conds    []rexpr
 	elseSeen bool
+	// static marks a compile-time if (staticif.go): its conditions are
+	// no predicates; live says the current branch is taken, taken that
+	// one so far was.
+	static, live, taken bool
 }
 
 // newStatement starts a statement inside the open blocks.
@@ -80,6 +85,9 @@ func (b *builder) newStatement(pos Pos) rawStatement {
 	s := rawStatement{pos: pos}
 	for _, bl := range b.blocks {
 		s.inames = append(s.inames, bl.inames...)
+		if bl.static {
+			continue
+		}
 		for i, c := range bl.conds {
 			last := i == len(bl.conds)-1 && !bl.elseSeen
 			if !last {

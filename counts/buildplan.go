@@ -115,7 +115,7 @@ func (p *plan) instruction(ins *Instruction) error {
 			if err != nil {
 				return errorf(p.k.File, acc.At, "instruction %s: bank conflicts of %s: %v", ins.ID, acc, err)
 			}
-			static(memProperty(Local, store, a.DType), count, w)
+			static(memProperty(Local, MemAccess{DType: a.DType, Store: store}), count, w)
 			if degree > 1 {
 				static(conflictProperty(a.DType, degree), count, w)
 			}

@@ -155,7 +155,7 @@ func formatIndex(name string, vals []int64) string {
 }
 
 func (in *interp) memCounter(a *Array, store bool) int {
-	return in.counter(counterKey{kind: 0, space: a.Space, mem: MemAccess{Array: a.Name, DType: a.DType, Store: store}, stmt: in.stmt})
+	return in.counter(counterKey{kind: 0, space: a.Space, mem: MemAccess{Array: a.Name, DType: a.DType, Store: store, ReadOnly: a.ReadOnly && !store}, stmt: in.stmt})
 }
 
 // traceSite returns the trace recorder of a global access, or nil.
@@ -231,9 +231,17 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 	case []float64:
 		return cval{f: func(st *state) float64 { return data[load(st)] }}, nil
 	case []int32:
-		return cval{i: func(st *state) int64 { return int64(data[load(st)]) }}, nil
+		return intLoad(data, load), nil
 	case []int64:
-		return cval{i: func(st *state) int64 { return data[load(st)] }}, nil
+		return intLoad(data, load), nil
+	case []int8:
+		return intLoad(data, load), nil
+	case []uint8:
+		return intLoad(data, load), nil
+	case []int16:
+		return intLoad(data, load), nil
+	case []uint16:
+		return intLoad(data, load), nil
 	}
 	return cval{}, errorf(in.k.File, acc.At, "array %s has no data", a.Name)
 }
@@ -301,9 +309,17 @@ func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64
 	case []float64:
 		return func(st *state, f float64, _ int64) { j := at(st); race(st, j, data[j] == f); data[j] = f }, nil
 	case []int32:
-		return func(st *state, _ float64, i int64) { j := at(st); race(st, j, data[j] == int32(i)); data[j] = int32(i) }, nil
+		return intStore(data, at, race), nil
 	case []int64:
-		return func(st *state, _ float64, i int64) { j := at(st); race(st, j, data[j] == i); data[j] = i }, nil
+		return intStore(data, at, race), nil
+	case []int8:
+		return intStore(data, at, race), nil
+	case []uint8:
+		return intStore(data, at, race), nil
+	case []int16:
+		return intStore(data, at, race), nil
+	case []uint16:
+		return intStore(data, at, race), nil
 	}
 	return nil, errorf(in.k.File, acc.At, "array %s has no data", a.Name)
 }
@@ -368,4 +384,15 @@ func (in *interp) storeRace(a *Array, cx *cctx) func(st *state, j int64, same bo
 			in.fail(cx.ins, "stores to %s, which %s stored a different value to with no barrier in between (a write-write race)", in.cellName(a, j), in.describeWriter(w))
 		}
 	}
+}
+
+// intLoad loads an integer array's element, widened.
+func intLoad[T integer](data []T, load func(*state) int64) cval {
+	return cval{i: func(st *state) int64 { return int64(data[load(st)]) }}
+}
+
+// intStore stores i, which the conversion to the array's type has checked
+// to be in range.
+func intStore[T integer](data []T, at func(*state) int64, race func(*state, int64, bool)) func(*state, float64, int64) {
+	return func(st *state, _ float64, i int64) { j := at(st); race(st, j, data[j] == T(i)); data[j] = T(i) }
 }

@@ -346,10 +346,8 @@ func (in *interp) compileCast(e *Cast, cx *cctx) (cval, error) {
 	case !from.IsFloat() && to.IsFloat():
 		return cval{f: func(st *state) float64 { return roundTo(to, float64(x.i(st))) }}, nil
 	case from.IsFloat():
-		lo, hi := float64(math.MinInt64), float64(math.MaxInt64)
-		if to == I32 {
-			lo, hi = math.MinInt32, math.MaxInt32
-		}
+		ilo, ihi := intRange(to)
+		lo, hi := float64(ilo), float64(ihi)
 		return cval{i: func(st *state) int64 {
 			v := math.Trunc(x.f(st))
 			if math.IsNaN(v) || v < lo || v >= hi+1 {
@@ -360,8 +358,8 @@ func (in *interp) compileCast(e *Cast, cx *cctx) (cval, error) {
 	}
 	return cval{i: func(st *state) int64 {
 		v := x.i(st)
-		if to == I32 && (v < math.MinInt32 || v > math.MaxInt32) {
-			in.fail(cx.ins, "cannot convert %d to i32 in %s", v, e)
+		if !inRange(to, v) {
+			in.fail(cx.ins, "cannot convert %d to %s in %s", v, to, e)
 		}
 		return v
 	}}, nil

@@ -133,7 +133,7 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 			}
 			num = utilClass(cells, filled, classDenominator(g.stride))
 		}
-		name := globalProperty(g.store, g.array.DType, g.stride, num)
+		name := globalProperty(g.store, g.array.ReadOnly, g.array.DType, g.stride, num)
 		b.access = append(b.access, accessCount{name, v})
 		if err := add(name, v); err != nil {
 			return nil, err

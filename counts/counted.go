@@ -81,10 +81,10 @@ func sourced(ts []prodTerm, planned []term) []sourcedTerm {
 
 // accessKind is what names the stride class of a global access.
 type accessKind struct {
-	store  bool
-	dtype  DType
-	stride int64
-	array  string
+	store, readOnly bool
+	dtype           DType
+	stride          int64
+	array           string
 }
 
 // nameAt names the property of a group whose class numerator is num.
@@ -92,7 +92,7 @@ func (g *group) nameAt(num int64) string {
 	if g.util < 0 {
 		return g.name
 	}
-	return globalProperty(g.acc.store, g.acc.dtype, g.acc.stride, num)
+	return globalProperty(g.acc.store, g.acc.readOnly, g.acc.dtype, g.acc.stride, num)
 }
 
 // util is the utilization of an array's footprint, which decides the

@@ -40,10 +40,10 @@ func (b *counter) count() error {
 		if err != nil {
 			return err
 		}
-		kind := accessKind{store: g.store, dtype: g.array.DType, stride: g.stride}
+		kind := accessKind{store: g.store, readOnly: g.array.ReadOnly, dtype: g.array.DType, stride: g.stride}
 		gr := group{util: -1, upper: g.upper}
 		if g.stride == 0 || g.stride == 1 {
-			gr.name = globalProperty(g.store, g.array.DType, g.stride, 0)
+			gr.name = globalProperty(g.store, g.array.ReadOnly, g.array.DType, g.stride, 0)
 		} else {
 			kind.array = g.array.Name
 			den := classDenominator(g.stride)

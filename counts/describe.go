@@ -19,6 +19,13 @@ var opWords = map[string]string{
 // property is described as unknown.
 func Describe(property string) string {
 	parts := strings.Split(property, ".")
+	if len(parts) >= 3 && (parts[0] == "global" || parts[0] == "local") {
+		for i, p := range parts[1:3] {
+			if w, ok := widthWords[p]; ok {
+				parts[i+1] = w
+			}
+		}
+	}
 	switch {
 	case property == "sync.barrier":
 		return "barriers, once per work-item that meets one"
@@ -40,8 +47,11 @@ func Describe(property string) string {
 		return fmt.Sprintf("%s %s", parts[1], opWords[parts[2]])
 	case len(parts) == 4 && parts[0] == "global" && strings.HasPrefix(parts[3], "stride="):
 		what := fmt.Sprintf("%s global %ss", parts[2], parts[1])
-		if parts[1] == "minldst" {
+		switch parts[1] {
+		case "minldst":
 			what = fmt.Sprintf("min(%s global loads, stores), a correction term", parts[2])
+		case "ldg":
+			what = fmt.Sprintf("%s global loads of readonly arrays (the read-only data path: __ldg, const restrict)", parts[2])
 		}
 		if s := strideWords(strings.TrimPrefix(parts[3], "stride=")); s != "" {
 			return what + ", " + s
@@ -77,3 +87,6 @@ func strideWords(class string) string {
 	}
 	return ""
 }
+
+// widthWords names the memory types of the 8- and 16-bit integers.
+var widthWords = map[string]string{"b8": "8-bit integer", "b16": "16-bit integer"}

@@ -53,6 +53,21 @@
 //	acc = acc + sum(k_in, ta[i_in, k_in]*tb[k_in, j_in]) {inames=k_out}
 //	c[i, j] = acc
 //
+// An if block whose condition names only constants is a compile-time if,
+// C's #if on a tunable: only its taken branch enters the kernel, and it
+// may hold barriers ("if BS > 16 ... barrier ... end"; --const BS=8 takes
+// the other branch).
+//
+// A global array declared readonly ("array w f32 [5] readonly") is only
+// read, through the read-only data path (const restrict pointers, CUDA's
+// __ldg), and its loads count as global.ldg.T.stride=C properties.
+//
+// The 8- and 16-bit integers i8, u8, i16 and u16 are storage types, as
+// C's char and short: their loads and stores count by width
+// (global.load.b8.stride=1, local.store.b16) and arithmetic promotes them
+// to i32 first. Half precision is refused: PoCL, which checks the
+// generated code, has no cl_khr_fp16.
+//
 // The format's reference (statements, execution semantics, types, and
 // what each operation counts) is docs/kernel-language.md in the
 // repository; the properties, their stride and bank-conflict classes,

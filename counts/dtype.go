@@ -15,6 +15,12 @@ const (
 	I32
 	I64
 	Bool
+	// The 8- and 16-bit integers are storage types, as in C: arithmetic
+	// promotes them to I32 first (see narrow.go).
+	I8
+	U8
+	I16
+	U16
 )
 
 var dtypeNames = map[string]DType{
@@ -22,6 +28,8 @@ var dtypeNames = map[string]DType{
 	"f64": F64, "float64": F64,
 	"i32": I32, "int32": I32,
 	"i64": I64, "int64": I64,
+	"i8": I8, "int8": I8, "u8": U8, "uint8": U8,
+	"i16": I16, "int16": I16, "u16": U16, "uint16": U16,
 }
 
 func parseDType(s string) (DType, bool) {
@@ -41,6 +49,14 @@ func (t DType) String() string {
 		return "i64"
 	case Bool:
 		return "bool"
+	case I8:
+		return "i8"
+	case U8:
+		return "u8"
+	case I16:
+		return "i16"
+	case U16:
+		return "u16"
 	}
 	return fmt.Sprintf("DType(%d)", uint8(t))
 }
@@ -49,7 +65,7 @@ func (t DType) String() string {
 func (t DType) IsFloat() bool { return t == F32 || t == F64 }
 
 // IsInt reports whether t is an integer type.
-func (t DType) IsInt() bool { return t == I32 || t == I64 }
+func (t DType) IsInt() bool { return t == I32 || t == I64 || t.Narrow() }
 
 // Size is the size of one element in bytes.
 func (t DType) Size() int {
@@ -58,6 +74,31 @@ func (t DType) Size() int {
 		return 4
 	case F64, I64:
 		return 8
+	case I8, U8:
+		return 1
+	case I16, U16:
+		return 2
 	}
 	return 0
+}
+
+// Narrow reports whether t is an 8- or 16-bit integer type.
+func (t DType) Narrow() bool { return t == I8 || t == U8 || t == I16 || t == U16 }
+
+// memName names t in a memory property: its own name, but b8 and b16 for
+// the 8- and 16-bit integers, whose loads and stores cost what their
+// width costs, signed or not (global.load.b8.stride=1, local.store.b16).
+func (t DType) memName() string {
+	switch t {
+	case I8, U8:
+		return "b8"
+	case I16, U16:
+		return "b16"
+	}
+	return t.String()
+}
+
+// integer is a Go type that holds an integer array's elements.
+type integer interface {
+	int8 | uint8 | int16 | uint16 | int32 | int64
 }

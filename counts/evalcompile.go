@@ -120,20 +120,20 @@ var propertyNames = sync.OnceValue(func() map[string]bool {
 			classes = append(classes, strideName(s, k))
 		}
 	}
-	for _, t := range []DType{F32, F64, I32, I64} {
+	for _, t := range []DType{F32, F64, I32, I64, I8, I16} {
 		for _, dir := range []string{"load", "store"} {
-			names["local."+dir+"."+t.String()] = true
+			names["local."+dir+"."+t.memName()] = true
 		}
 		for d := int64(2); d <= maxBanks; d *= 2 {
 			names[conflictProperty(t, d)] = true
 		}
-		for _, dir := range []string{"load", "store", "minldst"} {
+		for _, dir := range []string{"load", "ldg", "store", "minldst"} {
 			for _, c := range classes {
-				names["global."+dir+"."+t.String()+".stride="+c] = true
+				names["global."+dir+"."+t.memName()+".stride="+c] = true
 			}
 		}
 		for k := KindAdd; int(k) < len(opKindNames); k++ {
-			if k.appliesTo(t) {
+			if k.appliesTo(t) && !t.Narrow() {
 				names[Op{k, t}.Property()] = true
 			}
 		}

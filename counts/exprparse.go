@@ -267,7 +267,7 @@ func (c *cursor) reductionAhead() bool {
 // castTypes are the type names of a C cast, (float)x: C's and the
 // language's own.
 var castTypes = map[string]DType{"float": F32, "double": F64, "int": I32, "long": I64,
-	"f32": F32, "f64": F64, "i32": I32, "i64": I64}
+	"f32": F32, "f64": F64, "i32": I32, "i64": I64, "short": I16, "i8": I8, "u8": U8, "i16": I16, "u16": U16}
 
 // parseTag reads loopy's tag of a variable use, name$tag, written without
 // spaces.

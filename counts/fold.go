@@ -99,17 +99,15 @@ func (r *resolver) convert(x *Literal, t DType) *Literal {
 		out.Float = roundTo(t, float64(x.Int))
 	case x.T.IsFloat():
 		v := math.Trunc(x.Float)
-		lo, hi := float64(math.MinInt64), float64(math.MaxInt64)
-		if t == I32 {
-			lo, hi = math.MinInt32, math.MaxInt32
-		}
+		ilo, ihi := intRange(t)
+		lo, hi := float64(ilo), float64(ihi)
 		if math.IsNaN(v) || v < lo || v >= hi+1 {
 			r.fail(x.At, "cannot convert %g to %s", x.Float, t)
 		}
 		out.Int = int64(v)
 	default:
-		if t == I32 && (x.Int < math.MinInt32 || x.Int > math.MaxInt32) {
-			r.fail(x.At, "cannot convert %d to i32", x.Int)
+		if !inRange(t, x.Int) {
+			r.fail(x.At, "cannot convert %d to %s", x.Int, t)
 		}
 		out.Int = x.Int
 	}

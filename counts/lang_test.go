@@ -40,6 +40,11 @@ var langChecks = map[string][]langCheck{
 	"minmax":        {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 	"casts":         {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 	"fold":          {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
+	"readonly":      {{nil, []map[string]int64{{"n": 37}, {"n": 1}}}},
+	"narrow":        {{nil, []map[string]int64{{"n": 37}, {"n": 1}}}},
+	"staticif": {{map[string]int64{"BS": 32}, []map[string]int64{{"n": 37}, {"n": 1}}},
+		{map[string]int64{"BS": 12}, []map[string]int64{{"n": 37}, {"n": 1}}},
+		{map[string]int64{"BS": 4, "LX": 8}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 }
 
 // flatParams are sizes for testdata/lang/flat.knl where the split does not

@@ -114,13 +114,13 @@ func localBankSetup(lx, r int64) func(p map[string]int64, rng *rand.Rand) (map[s
 	}
 }
 
-// intSumSetup checks global_int_<t> (lx = 0) and local_int_<t>: b[i]
-// (b[j*n + i] for each j < s, global) sums, in T, r elements of a:
-// a[k*n + i] for k < r (global), or
+// intSumSetup checks global_int_<t> and global_ldg_f32 (lx = 0) and
+// local_int_<t>: b[i] (b[j*n + i] for each j < s, global) sums, in T, r
+// elements of a: a[k*n + i] for k < r (global), or
 // a[lo + (i - lo + k) mod lx], lo the start of i's group of lx (local).
 // The inputs lie in [-1000, 1000], so that no sum reaches the poison
-// MinInt32.
-func intSumSetup[T int32 | int64](lx, r, s int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+// MinInt32 (integers in f32 add exactly).
+func intSumSetup[T int32 | int64 | float32](lx, r, s int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		n := p["n"]
 		na := n
@@ -147,7 +147,7 @@ func intSumSetup[T int32 | int64](lx, r, s int64) func(p map[string]int64, rng *
 				}
 				for j := range s {
 					if b[j*n+i] != want {
-						return fmt.Errorf("b[%d] = %d, want %d", j*n+i, b[j*n+i], want)
+						return fmt.Errorf("b[%d] = %v, want %v", j*n+i, b[j*n+i], want)
 					}
 				}
 			}
@@ -591,6 +591,8 @@ func libraryCases() []libraryCase {
 		{"local_int_i32", map[string]int64{"LX": 8, "R": 8}, map[string]int64{"n": 24}, intSumSetup[int32](8, 8, 1)},
 		{"local_int_i64", map[string]int64{"LX": 64}, map[string]int64{"n": 128}, intSumSetup[int64](64, 32, 1)},
 		{"local_int_i64", map[string]int64{"LX": 8, "R": 8}, map[string]int64{"n": 24}, intSumSetup[int64](8, 8, 1)},
+		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
+		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
 		{"transpose_read_coalesced", small2, map[string]int64{"n": 10}, transposeSetup},
 		{"vector_scale_add", map[string]int64{"LX": 8}, map[string]int64{"n": 37}, vectorSetup(1)},
 		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 2}, map[string]int64{"n": 37}, vectorSetup(2)},

@@ -73,6 +73,10 @@ func (b *builder) statement(toks []token) (err error) {
 			err = bo.err
 		}
 	}()
+	if b.dead() {
+		n := len(b.statements)
+		defer func() { b.statements = b.statements[:n] }()
+	}
 	first := c.peek()
 	if b.name.text == "" && !first.isWord("kernel") && !first.isWord("const") {
 		c.failAt(first.pos, "expected 'kernel NAME' before anything else, found %s", first.describe())
@@ -134,21 +138,6 @@ func (b *builder) statement(toks []token) (err error) {
 	return nil
 }
 
-// barrierStmt reads a barrier's annotation. A barrier inside a for block
-// runs in its inames; one inside an if block would not be reached by
-// every work-item.
-func (b *builder) barrierStmt(c *cursor, kw token) {
-	s := b.newStatement(kw.pos)
-	if len(s.preds) > 0 {
-		c.failAt(kw.pos, "a barrier inside an if block: every work-item must reach a barrier, so it cannot be conditional")
-	}
-	s.ann = c.parseAnnotation()
-	if len(s.ann.conds) > 0 {
-		c.failAt(s.ann.condPos, "a barrier cannot be conditional (if=): every work-item must reach it")
-	}
-	b.statements = append(b.statements, s)
-}
-
 func (b *builder) substConsts(toks []token) []token {
 	out := make([]token, len(toks))
 	copy(out, toks)
@@ -200,11 +189,7 @@ func (b *builder) arrayStmt(c *cursor, kw string) {
 	if reservedName(a.name.text) {
 		c.failAt(a.name.pos, "%q is reserved and cannot name an array", a.name.text)
 	}
-	dt := c.ident("an element type (f32, f64, i32, i64)")
-	var ok bool
-	if a.dtype, ok = parseDType(dt.text); !ok {
-		c.failAt(dt.pos, "unknown element type %q (want f32, f64, i32 or i64)", dt.text)
-	}
+	a.dtype = c.elementType("an element type")
 	if c.accept("[") {
 		for {
 			a.shapePos = append(a.shapePos, c.peek().pos)
@@ -217,17 +202,8 @@ func (b *builder) arrayStmt(c *cursor, kw string) {
 			c.expect(",")
 		}
 	}
-	if c.peek().isWord("order") {
-		c.next()
-		c.expect("=")
-		o := c.ident("F or C")
-		switch o.text {
-		case "F":
-			a.colMajor = true
-		case "C":
-		default:
-			c.failAt(o.pos, "unknown order %q (want F for column-major or C for row-major)", o.text)
-		}
+	for !c.atEnd() {
+		b.arrayAttribute(c, &a)
 	}
 	b.arrays = append(b.arrays, a)
 }
@@ -239,13 +215,13 @@ func (b *builder) scalarStmt(c *cursor) {
 	if reservedName(a.name.text) {
 		c.failAt(a.name.pos, "%q is reserved and cannot name a scalar argument", a.name.text)
 	}
-	dt := c.ident("a type (f32, f64, i32, i64)")
-	var ok bool
-	if a.dtype, ok = parseDType(dt.text); !ok {
-		c.failAt(dt.pos, "unknown type %q (want f32, f64, i32 or i64)", dt.text)
+	dtPos := c.peek().pos
+	a.dtype = c.elementType("a type")
+	if a.dtype.Narrow() {
+		c.failAt(dtPos, "a scalar argument of type %s: declare it i32 (C promotes a %s argument to int before any arithmetic)", a.dtype, a.dtype)
 	}
 	if c.peek().is("[") {
-		c.failAt(c.peek().pos, "a scalar argument has no shape: declare an array with 'array %s %s [EXTENT, ...]'", a.name.text, dt.text)
+		c.failAt(c.peek().pos, "a scalar argument has no shape: declare an array with 'array %s %s [EXTENT, ...]'", a.name.text, a.dtype)
 	}
 	if c.accept("=") {
 		if t := c.peek(); t.is("-") {
@@ -328,11 +304,7 @@ func (b *builder) instructionStmt(c *cursor, pred rexpr) {
 	if c.accept("<") {
 		s.decl = true
 		if !c.peek().is(">") {
-			dt := c.ident("an element type or '>'")
-			t, ok := parseDType(dt.text)
-			if !ok {
-				c.failAt(dt.pos, "unknown element type %q (want f32, f64, i32 or i64)", dt.text)
-			}
+			t := c.elementType("an element type or '>'")
 			s.declType = &t
 		}
 		c.expect(">")
@@ -369,15 +341,25 @@ func (b *builder) instructionStmt(c *cursor, pred rexpr) {
 // opens an if block.
 func (b *builder) ifStmt(c *cursor, kw token) {
 	cond := c.parseExpr()
+	static, holds := c.staticCond(cond)
 	if c.atEnd() {
-		b.openBlock(c, block{kw: kw, conds: []rexpr{cond}})
+		b.openBlock(c, block{kw: kw, conds: []rexpr{cond}, static: static, live: holds, taken: holds})
 		return
 	}
 	if !c.accept(":") {
 		c.expected("':' and an instruction, or the end of the line that opens an if block")
 	}
 	if t := c.peek(); t.is("...") || t.isWord("barrier") {
-		c.failAt(t.pos, "a barrier cannot be conditional: every work-item must reach it")
+		b.staticBarrier(c, t, static, holds)
+		return
 	}
-	b.instructionStmt(c, cond)
+	if !static {
+		b.instructionStmt(c, cond)
+		return
+	}
+	n := len(b.statements)
+	b.instructionStmt(c, nil)
+	if !holds {
+		b.statements = b.statements[:n]
+	}
 }

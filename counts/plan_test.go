@@ -58,6 +58,7 @@ func planChecks() []planCheck {
 		add("global_int_"+t, map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 		add("local_int_"+t, map[string]int64{"LX": 32, "R": 4}, map[string]int64{"n": 64})
 	}
+	add("global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("finite_diff", s2, map[string]int64{"n": 11}, map[string]int64{"n": 3})
 	add("nbody", l1, map[string]int64{"n": 19}, map[string]int64{"n": 2}, map[string]int64{"n": 9})
 	add("convolution", s2, map[string]int64{"n": 5})
@@ -124,6 +125,14 @@ func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]a
 			arrays[a.Name] = make([]int32, n)
 		case I64:
 			arrays[a.Name] = make([]int64, n)
+		case I8:
+			arrays[a.Name] = make([]int8, n)
+		case U8:
+			arrays[a.Name] = make([]uint8, n)
+		case I16:
+			arrays[a.Name] = make([]int16, n)
+		case U16:
+			arrays[a.Name] = make([]uint16, n)
 		}
 	}
 	return arrays
@@ -195,7 +204,7 @@ func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) map[s
 	// Per array and direction.
 	perArray := map[MemAccess]int64{}
 	for i, g := range p.global {
-		perArray[MemAccess{g.array.Name, g.array.DType, g.store}] += b.access[i].count
+		perArray[MemAccess{g.array.Name, g.array.DType, g.store, g.array.ReadOnly && !g.store}] += b.access[i].count
 	}
 	for key, n := range tl.Global {
 		if perArray[key] != n {

@@ -163,6 +163,8 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 		lhs = r.access(s.lhs, sc, "assignment")
 		if a := lhs.Array; a.Space == Argument {
 			r.fail(lhs.At, "scalar %s is a kernel argument and cannot be assigned: copy it into a temporary (<> t = %s) and assign that", a.Name, a.Name)
+		} else if a.ReadOnly {
+			r.fail(lhs.At, "array %s is declared readonly and cannot be stored to: drop readonly from its declaration at %s, or store into another array", a.Name, a.Pos)
 		}
 	}
 	var pred Expr
@@ -473,7 +475,7 @@ func (r *resolver) typeExpr(e rexpr, sc *scope) (Expr, weakness) {
 			lit.Int, lit.Float, lit.At = -lit.Int, -lit.Float, e.at
 			return lit, w
 		}
-		return &Neg{X: x, At: e.at}, w
+		return &Neg{X: promoted(x), At: e.at}, w
 	case *rUnary:
 		if e.op == "not" {
 			return &Not{X: r.cond(e.x, sc), At: e.at}, strong
@@ -482,7 +484,7 @@ func (r *resolver) typeExpr(e rexpr, sc *scope) (Expr, weakness) {
 		if x.Type().IsFloat() || w == weakFloat {
 			r.fail(e.at, "operator ~ needs an integer operand, but %s is %s", x, x.Type())
 		}
-		return &BitNot{X: x, At: e.at}, w
+		return &BitNot{X: promoted(x), At: e.at}, w
 	case *rBin:
 		return r.binary(e, sc)
 	case *rCall:
@@ -584,8 +586,14 @@ func (r *resolver) literal(t token) (Expr, weakness) {
 	return &Literal{Float: v, T: F64, At: t.pos}, weakFloat
 }
 
-// combine applies the promotion rules to two operand types.
+// combine applies the promotion rules to two operand types, C's integer
+// promotion of 8- and 16-bit integers to i32 included.
 func combine(x DType, wx weakness, y DType, wy weakness) (DType, weakness) {
+	t, w := combineTypes(x, wx, y, wy)
+	return promote(t), w
+}
+
+func combineTypes(x DType, wx weakness, y DType, wy weakness) (DType, weakness) {
 	switch {
 	case wx != strong && wy != strong:
 		if wx == weakFloat || wy == weakFloat {
@@ -760,6 +768,7 @@ func (r *resolver) reduce(e *rReduce, sc *scope) (Expr, weakness) {
 	sc.bound = append(sc.bound, inames...)
 	body, w := r.value(e.body, sc)
 	sc.bound = sc.bound[:len(sc.bound)-len(inames)]
+	body = promoted(body)
 	return &Reduce{Op: reduceNames[e.t.text], Inames: inames, Body: body, T: body.Type(), At: e.t.pos}, w
 }
 
@@ -790,8 +799,8 @@ func (r *resolver) settle(e Expr, t DType) Expr {
 		case !e.T.IsFloat() && t.IsFloat():
 			e.Float = float64(e.Int)
 		case !e.T.IsFloat() && !t.IsFloat():
-			if t == I32 && (e.Int < math.MinInt32 || e.Int > math.MaxInt32) {
-				r.fail(e.At, "literal %d is out of range for i32", e.Int)
+			if !inRange(t, e.Int) {
+				r.fail(e.At, "literal %d is out of range for %s", e.Int, t)
 			}
 		default:
 			return &Cast{X: e, T: t}

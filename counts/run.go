@@ -25,7 +25,7 @@ type RunOptions struct {
 
 // Run executes a kernel with the reference interpreter at concrete
 // parameters. arrays maps every global array's name to a Go slice of its
-// element type ([]float32, []float64, []int32 or []int64) holding exactly
+// element type ([]float32, []float64, []int32, []int64, []int8, []uint8, []int16 or []uint16) holding exactly
 // the array's number of elements; stores write into these slices. It may
 // also map a scalar argument's name to its value (a Go number its type
 // holds exactly); a scalar argument not in arrays takes its declared
@@ -169,9 +169,15 @@ func checkSlice(a *Array, data any, n int64) error {
 		s, ok = data.([]int32)
 		length = len(s)
 	case I64:
-		var s []int64
-		s, ok = data.([]int64)
-		length = len(s)
+		length, ok = sliceLen[int64](data)
+	case I8:
+		length, ok = sliceLen[int8](data)
+	case U8:
+		length, ok = sliceLen[uint8](data)
+	case I16:
+		length, ok = sliceLen[int16](data)
+	case U16:
+		length, ok = sliceLen[uint16](data)
 	}
 	if !ok {
 		return fmt.Errorf("array %s has element type %s; its data must be a []%s, not %T", a.Name, a.DType, goType(a.DType), data)
@@ -183,7 +189,7 @@ func checkSlice(a *Array, data any, n int64) error {
 }
 
 func goType(t DType) string {
-	return map[DType]string{F32: "float32", F64: "float64", I32: "int32", I64: "int64"}[t]
+	return map[DType]string{F32: "float32", F64: "float64", I32: "int32", I64: "int64", I8: "int8", U8: "uint8", I16: "int16", U16: "uint16"}[t]
 }
 
 // run executes every work-group.
@@ -237,7 +243,7 @@ func (in *interp) tally() *Tally {
 			} else {
 				t.Local[k.mem] += v
 			}
-			name = memProperty(k.space, k.mem.Store, k.mem.DType)
+			name = memProperty(k.space, k.mem)
 		case 1:
 			t.Ops[k.op] += v
 			name = k.op.Property()
@@ -259,4 +265,9 @@ func (in *interp) tally() *Tally {
 		t.LocalSites = in.trace.locals
 	}
 	return t
+}
+
+func sliceLen[T integer](data any) (int, bool) {
+	s, ok := data.([]T)
+	return len(s), ok
 }

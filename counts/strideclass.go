@@ -52,9 +52,9 @@ func utilClass(fp, filled, den int64) int64 {
 }
 
 // globalProperty names a global access property.
-func globalProperty(store bool, t DType, stride, num int64) string {
+func globalProperty(store, readOnly bool, t DType, stride, num int64) string {
 	if stride == strideVar {
 		stride = math.MaxInt64
 	}
-	return "global." + direction(store) + "." + t.String() + ".stride=" + strideName(stride, num)
+	return "global." + accessDirection(store, readOnly) + "." + t.memName() + ".stride=" + strideName(stride, num)
 }

@@ -1,10 +1,12 @@
 package counts
 
 // MemAccess identifies memory traffic to one array in one direction.
+// ReadOnly marks the loads of a readonly global array.
 type MemAccess struct {
-	Array string
-	DType DType
-	Store bool
+	Array    string
+	DType    DType
+	Store    bool
+	ReadOnly bool
 }
 
 // Tally is what a run of the reference interpreter performed, counted
@@ -57,10 +59,10 @@ func (t *Tally) Totals() map[string]int64 {
 		}
 	}
 	for k, v := range t.Global {
-		add(memProperty(Global, k.Store, k.DType), v)
+		add(memProperty(Global, k), v)
 	}
 	for k, v := range t.Local {
-		add(memProperty(Local, k.Store, k.DType), v)
+		add(memProperty(Local, k), v)
 	}
 	for k, v := range t.Ops {
 		add(k.Property(), v)
@@ -72,9 +74,10 @@ func (t *Tally) Totals() map[string]int64 {
 }
 
 // memProperty names the traffic of a space in one direction at one type,
-// without stride class: global.load.f32, local.store.f64.
-func memProperty(space Space, store bool, t DType) string {
-	return space.String() + "." + direction(store) + "." + t.String()
+// without stride class: global.load.f32, global.ldg.f32 (a readonly
+// array's loads), local.store.f64.
+func memProperty(space Space, m MemAccess) string {
+	return space.String() + "." + accessDirection(m.Store, m.ReadOnly) + "." + m.DType.memName()
 }
 
 func direction(store bool) string {

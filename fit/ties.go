@@ -9,13 +9,13 @@ import (
 
 // FilledStrideTies returns the ties that price a filled strided global
 // access like a stride-1 one of the same direction and type: a property
-// global.load.T.stride=k/k or global.store.T.stride=k/k (k > 1: a
-// work-item's accesses of stride k that, with the others of its group,
-// use every element of the span) is tied to global.load.T.stride=1 or
-// global.store.T.stride=1. Such accesses move the same cache lines as
-// stride-1 ones, and where the hardware coalesces a group's accesses into
-// lines, as a GPU does, they cost the same; the measurement rows alone
-// often cannot tell their weights from those of the other properties of
+// global.D.T.stride=k/k, D load, ldg or store (k > 1: a work-item's
+// accesses of stride k that, with the others of its group, use every
+// element of the span), is tied to global.D.T.stride=1. Such accesses
+// move the same cache lines as stride-1 ones, and where the hardware
+// coalesces a group's accesses into lines, as a GPU does, they cost the
+// same; the measurement rows alone often cannot tell their weights from
+// those of the other properties of
 // the few kernels that have them (uniperf fit --coverage shows it). The
 // map is keyed by the tied property and holds only properties present in
 // properties.
@@ -33,7 +33,7 @@ func FilledStrideTies(properties []string) map[string]string {
 // property is tied to.
 func filledStrideTarget(p string) (string, bool) {
 	head, class, ok := strings.Cut(p, ".stride=")
-	if !ok || !strings.HasPrefix(head, "global.load.") && !strings.HasPrefix(head, "global.store.") {
+	if !ok || !strings.HasPrefix(head, "global.load.") && !strings.HasPrefix(head, "global.ldg.") && !strings.HasPrefix(head, "global.store.") {
 		return "", false
 	}
 	num, den, ok := strings.Cut(class, "/")

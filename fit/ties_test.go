@@ -12,11 +12,13 @@ func TestFilledStrideTies(t *testing.T) {
 		"global.load.f32.stride=1", "global.load.f32.stride=2/2", "global.load.f64.stride=3/3",
 		"global.store.f32.stride=4/4", "global.load.f32.stride=1/2", "global.load.f32.stride=4/>4",
 		"global.minldst.f32.stride=2/2", "local.load.f32", "global.load.f32.stride=1/1", "flop.f32.add",
+		"global.ldg.i32.stride=2/2", "global.ldg.f32.stride=1/2",
 	}
 	want := map[string]string{
 		"global.load.f32.stride=2/2":  "global.load.f32.stride=1",
 		"global.load.f64.stride=3/3":  "global.load.f64.stride=1",
 		"global.store.f32.stride=4/4": "global.store.f32.stride=1",
+		"global.ldg.i32.stride=2/2":   "global.ldg.i32.stride=1",
 	}
 	if got := FilledStrideTies(props); !maps.Equal(got, want) {
 		t.Errorf("ties %v, want %v", got, want)

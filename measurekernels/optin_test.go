@@ -7,7 +7,7 @@ import (
 	"github.com/uniperf/uniperf/measurekernels/suite"
 )
 
-// An opt-in entry (the integer memory classes) is measured only when
+// An opt-in entry (the integer memory and read-only path classes) is measured only when
 // --kernels names it: without --kernels the paper suite plans what it
 // planned before the entries were added, all but them.
 func TestOptInEntries(t *testing.T) {
@@ -22,7 +22,7 @@ func TestOptInEntries(t *testing.T) {
 		}
 		return out
 	}
-	optIn := []string{"global_int_i32", "global_int_i64", "local_int_i32", "local_int_i64"}
+	optIn := []string{"global_int_i32", "global_int_i64", "local_int_i32", "local_int_i64", "global_ldg_f32"}
 	all := names(Options{Suite: s})
 	if len(all) != len(s.Kernels)-len(optIn) {
 		t.Errorf("without --kernels: %d of the suite's %d entries, want all but the %d opt-in ones", len(all), len(s.Kernels), len(optIn))

@@ -41,7 +41,7 @@ const (
 func classify(property string) propertyClass {
 	f := strings.Split(property, ".")
 	switch {
-	case len(f) >= 2 && f[0] == "global" && f[1] == "load":
+	case len(f) >= 2 && f[0] == "global" && (f[1] == "load" || f[1] == "ldg"):
 		return classGlobalLoad
 	case len(f) >= 2 && f[0] == "global" && f[1] == "store":
 		return classGlobalStore

@@ -82,6 +82,14 @@ func runOnPoCL(t *testing.T, k *counts.Kernel, params map[string]int64, data map
 			v = make([]float64, n)
 		case counts.I32:
 			v = make([]int32, n)
+		case counts.I8:
+			v = make([]int8, n)
+		case counts.U8:
+			v = make([]uint8, n)
+		case counts.I16:
+			v = make([]int16, n)
+		case counts.U16:
+			v = make([]uint16, n)
 		default:
 			v = make([]int64, n)
 		}

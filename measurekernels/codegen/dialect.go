@@ -21,6 +21,8 @@ type dialect struct {
 	i64        string // the 64-bit integer type
 	i64Suffix  string // suffix of a 64-bit integer literal
 	floatFuncs bool   // float (f32) math functions carry an f suffix: expf, powf
+	restrict   string // the restrict qualifier and a space
+	ldg        bool   // a readonly array is read with __ldg
 }
 
 var openCL = dialect{
@@ -35,6 +37,7 @@ var openCL = dialect{
 	barrier:   "barrier(CLK_LOCAL_MEM_FENCE);",
 	i64:       "long",
 	i64Suffix: "L",
+	restrict:  "restrict ",
 }
 
 var cudaC = dialect{
@@ -50,6 +53,20 @@ var cudaC = dialect{
 	i64:        "long long",
 	i64Suffix:  "LL",
 	floatFuncs: true,
+	restrict:   "__restrict__ ",
+	ldg:        true,
+}
+
+// pointer declares a global array's parameter: a readonly array's is a
+// const restrict pointer (const __global float *restrict a in OpenCL C,
+// const float *__restrict__ a in CUDA C), which tells the compiler that
+// nothing else writes the elements it reads.
+func (d dialect) pointer(a *counts.Array) string {
+	s := strings.TrimSpace(d.global+" "+d.ctype(a.DType)) + " *"
+	if !a.ReadOnly {
+		return s + a.Name
+	}
+	return "const " + s + d.restrict + a.Name
 }
 
 func dialectFor(b gpu.Backend) (dialect, error) {
@@ -71,9 +88,18 @@ func (d dialect) ctype(t counts.DType) string {
 		return "double"
 	case counts.I32, counts.Bool:
 		return "int"
+	case counts.I8, counts.U8, counts.I16, counts.U16:
+		return narrowTypes[d.backend][t]
 	default:
 		return d.i64
 	}
+}
+
+// narrowTypes are the C types of the 8- and 16-bit integers: OpenCL C's
+// char is signed, C++'s need not be.
+var narrowTypes = map[gpu.Backend]map[counts.DType]string{
+	gpu.OpenCL: {counts.I8: "char", counts.U8: "uchar", counts.I16: "short", counts.U16: "ushort"},
+	gpu.CUDA:   {counts.I8: "signed char", counts.U8: "unsigned char", counts.I16: "short", counts.U16: "unsigned short"},
 }
 
 // function is the name of a math function at type t.

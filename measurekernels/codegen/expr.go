@@ -21,7 +21,7 @@ func (e *emitter) expr(x counts.Expr, within []string, depth int) (string, error
 		v, err := e.affine(x.Value)
 		return parenthesized(v), err
 	case *counts.Access:
-		return e.access(x)
+		return e.load(x)
 	case *counts.Neg:
 		v, err := e.expr(x.X, within, depth)
 		return "(-" + v + ")", err
@@ -190,6 +190,18 @@ func (e *emitter) factored(a counts.Affine) string {
 		}
 	}
 	return s
+}
+
+// load renders a read of an array element or a temporary: in CUDA C, an
+// element of a readonly array is read with __ldg, through the read-only
+// data cache (OpenCL C has no such call: its const restrict pointer is
+// the hint).
+func (e *emitter) load(a *counts.Access) (string, error) {
+	s, err := e.access(a)
+	if err != nil || !a.Array.ReadOnly || len(a.Index) == 0 || !e.d.ldg {
+		return s, err
+	}
+	return "__ldg(&" + s + ")", nil
 }
 
 // access renders an array element or a temporary. Global arrays are

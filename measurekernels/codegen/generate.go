@@ -40,7 +40,7 @@ func generate(k *counts.Kernel, b gpu.Backend, dom domain) (*Code, error) {
 			continue
 		}
 		e.use(a.DType)
-		params = append(params, strings.TrimSpace(fmt.Sprintf("%s %s *%s", d.global, d.ctype(a.DType), a.Name)))
+		params = append(params, d.pointer(a))
 		code.Args = append(code.Args, Arg{Name: a.Name, Array: a})
 	}
 	for _, a := range k.Arrays {

@@ -80,7 +80,7 @@ func (r *rng) unit() float64 { return 0.5 + float64(r.next()>>11)/(1<<53) }
 
 // elem is an element type of a global array.
 type elem interface {
-	float32 | float64 | int32 | int64
+	float32 | float64 | int32 | int64 | int8 | uint8 | int16 | uint16
 }
 
 // codec is how one element type is encoded for the device, drawn at
@@ -107,7 +107,18 @@ var (
 	i64Codec = codec[int64]{8, func(b []byte, v int64) { binary.LittleEndian.PutUint64(b, uint64(v)) },
 		func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) },
 		drawI64, math.MinInt64 + 7}
+	i8Codec = codec[int8]{1, func(b []byte, v int8) { b[0] = byte(v) }, func(b []byte) int8 { return int8(b[0]) },
+		drawSmall[int8], math.MinInt8 + 7}
+	u8Codec = codec[uint8]{1, func(b []byte, v uint8) { b[0] = v }, func(b []byte) uint8 { return b[0] },
+		drawSmall[uint8], math.MaxUint8 - 7}
+	i16Codec = codec[int16]{2, func(b []byte, v int16) { binary.LittleEndian.PutUint16(b, uint16(v)) },
+		func(b []byte) int16 { return int16(binary.LittleEndian.Uint16(b)) }, drawSmall[int16], math.MinInt16 + 7}
+	u16Codec = codec[uint16]{2, func(b []byte, v uint16) { binary.LittleEndian.PutUint16(b, v) },
+		func(b []byte) uint16 { return binary.LittleEndian.Uint16(b) }, drawSmall[uint16], math.MaxUint16 - 7}
 )
+
+// drawSmall draws an 8- or 16-bit integer in [0, 16), as the wider ones.
+func drawSmall[T int8 | uint8 | int16 | uint16](r *rng) T { return T(r.next() % 16) }
 
 func drawF32(r *rng) float32 { return float32(r.unit()) }
 func drawF64(r *rng) float64 { return r.unit() }
@@ -124,7 +135,7 @@ type hostArray interface {
 	bytes() []byte
 	decode(b []byte) hostArray // a new array of this type from device bytes
 	at(i int64) float64
-	slice() any // []float32, []float64, []int32 or []int64
+	slice() any // the typed slice: []float32, []int8, ...
 }
 
 type typedArray[T elem] struct {
@@ -140,6 +151,14 @@ func newHostArray(t counts.DType, n int64) hostArray {
 		return &typedArray[float64]{f64Codec, make([]float64, n)}
 	case counts.I32:
 		return &typedArray[int32]{i32Codec, make([]int32, n)}
+	case counts.I8:
+		return &typedArray[int8]{i8Codec, make([]int8, n)}
+	case counts.U8:
+		return &typedArray[uint8]{u8Codec, make([]uint8, n)}
+	case counts.I16:
+		return &typedArray[int16]{i16Codec, make([]int16, n)}
+	case counts.U16:
+		return &typedArray[uint16]{u16Codec, make([]uint16, n)}
 	default:
 		return &typedArray[int64]{i64Codec, make([]int64, n)}
 	}
@@ -248,6 +267,14 @@ func drawChunk(t counts.DType, b []byte, r *rng) {
 	case counts.I32:
 		for i := 0; i < len(b); i += 4 {
 			binary.LittleEndian.PutUint32(b[i:], uint32(drawI32(r)))
+		}
+	case counts.I8, counts.U8:
+		for i := range b {
+			b[i] = drawSmall[uint8](r)
+		}
+	case counts.I16, counts.U16:
+		for i := 0; i < len(b); i += 2 {
+			binary.LittleEndian.PutUint16(b[i:], drawSmall[uint16](r))
 		}
 	default:
 		for i := 0; i < len(b); i += 8 {

@@ -241,6 +241,8 @@ func TestWarpBytes(t *testing.T) {
 		{"f32", "stride=1/>4", 32, 1024},
 		{"f32", "stride=1/2", 0, 128},
 		{"f64", "stride=1/>4", 0, 256},
+		{"b8", "stride=1", 32, 32},
+		{"b16", "stride=1", 32, 64},
 	}
 	line := []struct {
 		dtype, class string

@@ -1,0 +1,90 @@
+package counts
+
+import (
+	"fmt"
+	"testing"
+)
+
+// A readonly array's loads count as global.ldg properties, with the
+// stride classes of plain loads, and no min(loads, stores) since it has
+// no stores. testdata/lang/readonly.knl, counted by hand: per element a
+// load of a (stride 1), three of c (uniform: stride 0), three additions
+// of the sum and one more, a multiplication, a load and a store of b;
+// two loads of m, whose rows of two are filled by the neighbouring
+// work-items (stride 2, class 2/2), an i32 addition and a store of o.
+func TestReadOnlyHandCounts(t *testing.T) {
+	k := langKernel(t, "readonly", nil)
+	counted, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{37, 1000, 1} {
+		t.Run(fmt.Sprint("n=", n), func(t *testing.T) {
+			got, err := counted.Eval(map[string]int64{"n": n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareProps(t, got, map[string]int64{
+				"global.ldg.f32.stride=1": n, "global.ldg.f32.stride=0": 3 * n, "global.ldg.i32.stride=2/2": 2 * n,
+				"global.load.f32.stride=1": n, "global.store.f32.stride=1": n, "global.minldst.f32.stride=1": n,
+				"global.store.i32.stride=1": n, "flop.f32.add": 4 * n, "flop.f32.mul": n, "int.i32.add": n,
+				"launch.groups": (n + 15) / 16, "launch.const": 1,
+			})
+		})
+	}
+	if a := k.Array("a"); !a.ReadOnly || k.Array("b").ReadOnly {
+		t.Errorf("a.ReadOnly %v, b.ReadOnly %v: want true and false", a.ReadOnly, k.Array("b").ReadOnly)
+	}
+	if d := Describe("global.ldg.i32.stride=2/2"); d == Describe("no.such") {
+		t.Errorf("global.ldg.i32.stride=2/2 is not described: %q", d)
+	}
+}
+
+// The measurement class global_ldg_f32, counted by hand: per element R
+// loads of the readonly a (stride 1), R f32 additions of the sum and a
+// store of b; n = 1000 in groups of 256 is 4 groups.
+func TestReadOnlyClassHandCounts(t *testing.T) {
+	for _, r := range []int64{1, 4} {
+		_, counted := countedLibraryKernel(t, "global_ldg_f32", map[string]int64{"R": r})
+		got, err := counted.Eval(map[string]int64{"n": 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(fmt.Sprint("R=", r), func(t *testing.T) {
+			compareProps(t, got, map[string]int64{"global.ldg.f32.stride=1": 1000 * r, "global.store.f32.stride=1": 1000,
+				"flop.f32.add": 1000 * r, "launch.groups": 4, "launch.const": 1})
+		})
+	}
+}
+
+// docs/kernel-language.md's readonly stencil, counted by hand: n - 4
+// points, each 5 uniform loads of w, 5 stride-1 loads of x, 5 muls, 4
+// adds and a store; groups of 128 from i = 2.
+func TestReadOnlyDocStencil(t *testing.T) {
+	k, err := ParseKernel("stencil5.knl", []byte(`kernel stencil5
+domain [n] -> { [i] : 2 <= i < n - 2 }
+array w f32 [5] readonly
+array x f32 [n] readonly
+array y f32 [n]
+split i 128 i_out i_in
+tag i_out g.0, i_in l.0
+y[i] = w[0]*x[i-2] + w[1]*x[i-1] + w[2]*x[i] + w[3]*x[i+1] + w[4]*x[i+2]
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{1000, 5, 133} {
+		got, err := counted.Eval(map[string]int64{"n": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := n - 4
+		compareProps(t, got, map[string]int64{"global.ldg.f32.stride=0": 5 * p, "global.ldg.f32.stride=1": 5 * p,
+			"flop.f32.mul": 5 * p, "flop.f32.add": 4 * p, "global.store.f32.stride=1": p,
+			"launch.groups": (p + 127) / 128, "launch.const": 1})
+	}
+}
