@@ -6,10 +6,13 @@ import "math/big"
 // array, arrays in declaration order, loads first; an array that is
 // never loaded (stored) has no load (store) footprint. They are counted
 // on the first call.
+//
+// Where a footprint has no symbolic form, the error says so;
+// FootprintsAt counts it at given sizes.
 func (c *Counted) Footprints() ([]Footprint, error) {
 	fps, err := c.footprints()
 	if err != nil {
-		return nil, err
+		return nil, atSizesHint(err)
 	}
 	out := make([]Footprint, len(fps))
 	for i, f := range fps {
@@ -21,14 +24,17 @@ func (c *Counted) Footprints() ([]Footprint, error) {
 // FootprintsAt returns the footprints, as Footprints does, with their
 // sizes at the given parameters: sizes[i] is that of fps[i]. The
 // parameters are checked as Eval checks them, and a size beyond int64 is
-// an error.
+// an error. Where Footprints fails, FootprintsAt counts them at the
+// parameters as HierarchyAt does, marked AtSizes.
 func (c *Counted) FootprintsAt(params map[string]int64) (fps []Footprint, sizes []FootprintSize, err error) {
 	if _, err := c.Eval(params); err != nil {
 		return nil, nil, err
 	}
 	counted, err := c.footprints()
 	if err != nil {
-		return nil, nil, err
+		if counted, err = c.footprintsAtParams(params); err != nil {
+			return nil, nil, err
+		}
 	}
 	for _, f := range counted {
 		n, err := evalInt64(f.elements, params)
@@ -71,7 +77,7 @@ func (c *Counted) countFootprints() ([]countedFootprint, error) {
 				return nil, errorf(c.k.File, a.Pos, "kernel %s: footprint of %s (%s): %v", c.k.Name, a.Name, direction(store), err)
 			}
 			b := n.Scale(big.NewRat(int64(a.DType.Size()), 1))
-			out = append(out, countedFootprint{Footprint{a.Name, a.DType, store, n.String(), b.String(), upper}, n})
+			out = append(out, countedFootprint{Footprint{a.Name, a.DType, store, n.String(), b.String(), upper, false}, n})
 		}
 	}
 	return out, nil

@@ -229,6 +229,7 @@ type footprintRow struct {
 	Elements   countValue `json:"elements"`
 	Bytes      countValue `json:"bytes"`
 	UpperBound bool       `json:"upper_bound,omitempty"`
+	AtSizes    bool       `json:"at_sizes,omitempty"`
 }
 
 type countValue struct {
@@ -449,7 +450,7 @@ func footprintsOf(c *counts.Counted, params map[string]int64, at bool) ([]footpr
 			dir = "store"
 		}
 		out[i] = footprintRow{Array: f.Array, Direction: dir, Type: f.DType.String(),
-			Elements: countValue{Expression: f.Elements}, Bytes: countValue{Expression: f.Bytes}, UpperBound: f.UpperBound}
+			Elements: countValue{Expression: f.Elements}, Bytes: countValue{Expression: f.Bytes}, UpperBound: f.UpperBound, AtSizes: f.AtSizes}
 		if at {
 			out[i].Elements.Value, out[i].Bytes.Value = ptr(sizes[i].Elements), ptr(sizes[i].Bytes)
 		}
@@ -508,8 +509,12 @@ func writeCounts(w io.Writer, k *counts.Kernel, params map[string]int64, res cou
 		if f.UpperBound {
 			note = "; upper bound: counted as if its data-dependent conditions held"
 		}
+		expr := f.Elements.Expression
+		if f.AtSizes {
+			expr = "(no symbolic form: counted at these sizes)"
+		}
 		if f.Elements.Value != nil {
-			fmt.Fprintf(tw, "%s\t%d elements\t%d bytes\t%s%s\n", name, *f.Elements.Value, *f.Bytes.Value, f.Elements.Expression, note)
+			fmt.Fprintf(tw, "%s\t%d elements\t%d bytes\t%s%s\n", name, *f.Elements.Value, *f.Bytes.Value, expr, note)
 		} else {
 			fmt.Fprintf(tw, "%s\telements %s\tbytes %s%s\n", name, f.Elements.Expression, f.Bytes.Expression, note)
 		}
