@@ -318,12 +318,14 @@ func (p *plan) imagesOf(name string, refs []gref) ([][]image, error) {
 
 // subscriptsOf returns the subscripts of each reference to array name as
 // affine expressions of the inames: delinearized (see delinearize), or
-// with the plan counting at parameter values (plan.at), the references'
-// row-major addresses there where a subscript multiplies an iname by a
-// parameter.
+// with the plan counting at parameter values (plan.at), for an array of
+// one dimension or a subscript that multiplies an iname by a parameter,
+// the references' row-major addresses there, split into dimensions
+// where they split (see delinearizeAt).
 func (p *plan) subscriptsOf(name string, refs []gref) ([][]qaff, error) {
 	out := make([][]qaff, len(refs))
-	if p.at != nil && slices.ContainsFunc(refs, flattened) {
+	flat := slices.ContainsFunc(refs, flattened)
+	if p.at != nil && (flat || len(p.k.arrayIndex[name].Shape) == 1) {
 		for i, r := range refs {
 			a, err := p.addressAt(name, r)
 			if err != nil {
@@ -332,10 +334,14 @@ func (p *plan) subscriptsOf(name string, refs []gref) ([][]qaff, error) {
 			out[i] = []qaff{a}
 		}
 		split, ok, err := p.delinearizeAt(name, refs, slices.Concat(out...))
-		if ok || err != nil {
-			return split, err
+		switch {
+		case err != nil:
+			return nil, err
+		case ok:
+			return split, nil
+		case flat:
+			return out, nil
 		}
-		return out, nil
 	}
 	index, err := p.delinearize(name, refs)
 	if err != nil {

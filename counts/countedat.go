@@ -218,8 +218,10 @@ func isChain(pitches []int64) bool {
 // coefficients (byCoefficients); the pitches must form a chain
 // 1 | s_1 | s_2 ..., and every index but the outermost must stay within
 // 0 and s_{j+1}/s_j - 1 wherever its reference runs, so that distinct
-// index tuples are distinct addresses. ok is false where neither splits;
-// the addresses are then counted as they are.
+// index tuples are distinct addresses. A pitch whose inner index leaves
+// that range is merged into the one below it (in[(y + j)*(w + 16) + 16*x_out
+// + x_in + i] is not split at 16, since x_in + i reaches 31). ok is false
+// where no pitch but 1 is left; the addresses are then counted as they are.
 func (p *plan) delinearizeAt(name string, refs []gref, addrs []qaff) (out [][]qaff, ok bool, err error) {
 	layouts := make([]layout, len(refs))
 	pitches := []int64{1}
@@ -252,23 +254,55 @@ func (p *plan) delinearizeAt(name string, refs []gref, addrs []qaff) (out [][]qa
 	return p.splitAll(name, refs, layouts, pitches)
 }
 
-// splitAll splits every reference's layout along pitches.
+// splitAll splits every reference's layout along pitches, merging a
+// pitch into the one below it where an index leaves its range, until
+// the split holds or pitch 1 alone is left (ok false).
 func (p *plan) splitAll(name string, refs []gref, layouts []layout, pitches []int64) (out [][]qaff, ok bool, err error) {
-	out = make([][]qaff, len(refs))
-	for i, l := range layouts {
-		if out[i], ok, err = p.splitAt(name, refs[i], l, pitches); !ok || err != nil {
+	layouts = slices.Clone(layouts)
+	for len(pitches) > 1 {
+		out = make([][]qaff, len(refs))
+		bad := -1
+		for i, l := range layouts {
+			if out[i], bad, err = p.splitAt(name, refs[i], l, pitches); bad >= 0 || err != nil {
+				break
+			}
+		}
+		if err != nil {
 			return nil, false, err
 		}
+		if bad < 0 {
+			return out, true, nil
+		}
+		for i := range layouts {
+			if layouts[i], err = layouts[i].merge(pitches[bad+1], pitches[bad]); err != nil {
+				return nil, false, err
+			}
+		}
+		pitches = slices.Delete(slices.Clone(pitches), bad+1, bad+2)
 	}
-	return out, true, nil
+	return nil, false, nil
+}
+
+// merge returns l with the part of pitch from moved into that of pitch
+// to, which divides it.
+func (l layout) merge(from, to int64) (layout, error) {
+	m := layout{parts: map[int64]qaff{}, c: l.c}
+	for v, e := range l.parts {
+		m.parts[v] = e
+	}
+	e, err := m.parts[to].addScaled(m.parts[from], from/to)
+	m.parts[to] = e
+	delete(m.parts, from)
+	return m, err
 }
 
 // splitAt returns the indices of reference r's layout l along pitches,
 // outermost first, with the constant in mixed-radix digits: each inner
 // digit in 0..s_{j+1}/s_j - 1 or, for a reference whose index starts
 // above 0 (a[i*n + j - 1] for j >= 1), one radix lower; the first choice
-// under which the split holds.
-func (p *plan) splitAt(name string, r gref, l layout, pitches []int64) ([]qaff, bool, error) {
+// under which the split holds. Where none holds, bad is the first index
+// (innermost 0) that leaves its range under the first choice.
+func (p *plan) splitAt(name string, r gref, l layout, pitches []int64) (dims []qaff, bad int, err error) {
 	m := len(pitches)
 	digits := make([]int64, m)
 	rest := l.c
@@ -278,8 +312,9 @@ func (p *plan) splitAt(name string, r gref, l layout, pitches []int64) ([]qaff, 
 	}
 	digits[0] = rest
 	moves := min(m-1, maxSplitsAt)
+	first := -1
 	for mask := range 1 << moves {
-		dims := make([]qaff, m)
+		dims = make([]qaff, m)
 		d := slices.Clone(digits)
 		for b := range moves {
 			if mask&(1<<b) != 0 {
@@ -291,40 +326,49 @@ func (p *plan) splitAt(name string, r gref, l layout, pitches []int64) ([]qaff, 
 			dims[j] = l.parts[pitches[j]].clone()
 			dims[j].c = d[j]
 		}
-		ok, err := p.splitHolds(name, r, dims, pitches)
-		if ok || err != nil {
+		bad, err := p.splitLeaves(name, r, dims, pitches)
+		if err != nil {
+			return nil, 0, err
+		}
+		if bad < 0 {
 			slices.Reverse(dims)
-			return dims, ok, err
+			return dims, -1, nil
+		}
+		if first < 0 {
+			first = bad
 		}
 	}
-	return nil, false, nil
+	return nil, first, nil
 }
 
-// splitHolds reports whether every index of dims (innermost first) but
-// the outermost stays within 0 and the ratio of its pitches wherever
-// reference r runs, at the plan's parameter values.
-func (p *plan) splitHolds(name string, r gref, dims []qaff, pitches []int64) (bool, error) {
+// splitLeaves returns the first index of dims (innermost first) but the
+// outermost that leaves 0 and the ratio of its pitches less one where
+// reference r runs, at the plan's parameter values; -1 for none.
+func (p *plan) splitLeaves(name string, r gref, dims []qaff, pitches []int64) (int, error) {
 	inames := p.k.inameOrder(r.inames)
 	pieces, err := withConds(p.domainPieces(inames, nil, inames), r.conds, nil)
 	if err != nil {
-		return false, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
+		return 0, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
 	}
-	bad := &uset{dims: inames}
 	for j := 0; j+1 < len(dims); j++ {
 		below, _ := qconst(-1).addScaled(dims[j], -1) // e <= -1
-		above, _ := dims[j].addScaled(qconst(pitches[j+1]/pitches[j]), -1)
+		above, err := dims[j].addScaled(qconst(pitches[j+1]/pitches[j]), -1)
+		if err != nil {
+			return 0, err
+		}
+		bad := &uset{dims: inames}
 		for _, pc := range pieces {
 			for _, c := range []qaff{below, above} {
 				bad.pieces = append(bad.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{c, false})})
 			}
 		}
+		n := p.counted(p.add(bad))
+		if n.err != nil {
+			return 0, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: checking the split of its addresses at %s: %v", name, paramText(p.k.Params, p.at), n.err)
+		}
+		if !n.n.IsZero() {
+			return j, nil
+		}
 	}
-	if len(bad.pieces) == 0 {
-		return true, nil
-	}
-	n := p.counted(p.add(bad))
-	if n.err != nil {
-		return false, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: checking the split of its addresses at %s: %v", name, paramText(p.k.Params, p.at), n.err)
-	}
-	return n.n.IsZero(), nil
+	return -1, nil
 }
