@@ -22,6 +22,7 @@ var hierarchyCases = []hierarchyCase{
 	{"finite_diff", nil, []map[string]int64{{"n": 37}, {"n": 40}}},
 	{"testdata/hierarchy/stencil.knl", nil, []map[string]int64{{"n": 37}, {"n": 16}}},
 	{"testdata/hierarchy/redundant.knl", nil, []map[string]int64{{"n": 21}, {"n": 8}}},
+	{"testdata/hierarchy/pitches.knl", nil, []map[string]int64{{"n": 7, "m": 5}, {"n": 12, "m": 3}, {"n": 1, "m": 1}}},
 	{"covariance3.knl", nil, []map[string]int64{{"m": 37, "n": 5}, {"m": 300, "n": 2}}},
 	{"gemm.knl", nil, []map[string]int64{{"ni": 9, "nj": 33, "nk": 5}, {"ni": 16, "nj": 64, "nk": 3}, {"ni": 1, "nj": 1, "nk": 1}}},
 	{"atax1.knl", nil, []map[string]int64{{"nx": 37, "ny": 11}, {"nx": 64, "ny": 4}}},
@@ -197,23 +198,31 @@ func TestHierarchyAgainstInterpreter(t *testing.T) {
 // with no symbolic form says to give the sizes and is marked AtSizes
 // when they are given.
 func TestHierarchyRefusals(t *testing.T) {
-	k := readKernel(t, "pathfinder.knl", nil)
-	c, err := Count(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// wall[row*cols + c]: a pitch that is a product of parameters.
-	want := "memory hierarchy of wall: "
-	if _, err := c.Hierarchy(); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--param") {
-		t.Errorf("pathfinder: error %v, want one containing %q and --param", err, want)
-	}
-	hs, vals, err := c.HierarchyAt(map[string]int64{"cols": 70, "rows": 3, "row": 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, h := range hs {
-		if !h.AtSizes || h.Expression != fmt.Sprint(vals[i]) {
-			t.Errorf("pathfinder: %s %s: AtSizes %v, expression %q, value %d", h.Name, h.Array, h.AtSizes, h.Expression, vals[i])
+	for _, tc := range []struct {
+		kernel string
+		params map[string]int64
+		want   string
+	}{
+		// wall[row*cols + c]: a pitch that is a product of parameters.
+		{"pathfinder.knl", map[string]int64{"cols": 70, "rows": 3, "row": 1}, "memory hierarchy of wall: "},
+		// a[(i + 1)*(n + 2) + j - 1]: a pitch that is not a parameter.
+		{"testdata/hierarchy/pitches.knl", map[string]int64{"n": 7, "m": 5}, "memory hierarchy of a: "},
+	} {
+		c, err := Count(readKernel(t, tc.kernel, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Hierarchy(); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--param") {
+			t.Errorf("%s: error %v, want one containing %q and --param", tc.kernel, err, tc.want)
+		}
+		hs, vals, err := c.HierarchyAt(tc.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, h := range hs {
+			if !h.AtSizes || h.Expression != fmt.Sprint(vals[i]) {
+				t.Errorf("%s: %s %s: AtSizes %v, expression %q, value %d", tc.kernel, h.Name, h.Array, h.AtSizes, h.Expression, vals[i])
+			}
 		}
 	}
 	for _, tc := range []struct {
