@@ -40,7 +40,20 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 
 // indexRange returns the least and greatest value of subscript ix over
 // the execution domain of b at params; ok is false where b never runs.
+// It scans the values inwards from both ends of their bounding range,
+// which takes a few tries for most subscripts; where that fails (past
+// maxBoundsCandidates, or values beyond what enumeration handles), it
+// finds them exactly by projection (exactRange).
 func (c *Counted) indexRange(b boundedAccess, ix Affine, params map[string]int64) (lo, hi int64, ok bool, err error) {
+	if lo, hi, ok, err = c.scannedRange(b, ix, params, maxBoundsCandidates); err != nil {
+		return c.exactRange(b, ix, params)
+	}
+	return lo, hi, ok, nil
+}
+
+// scannedRange is indexRange by enumeration, within budget candidate
+// values.
+func (c *Counted) scannedRange(b boundedAccess, ix Affine, params map[string]int64, budget int64) (lo, hi int64, ok bool, err error) {
 	q, err := ix.at(params)
 	if err != nil {
 		return 0, 0, false, err
@@ -57,7 +70,7 @@ func (c *Counted) indexRange(b boundedAccess, ix Affine, params map[string]int64
 		u.pieces = append(u.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{eq, true})})
 	}
 	defer recoverRun(&err)
-	qu, err := u.query(c.k.File, c.k.Params, params, maxBoundsCandidates)
+	qu, err := u.query(c.k.File, c.k.Params, params, budget)
 	if err != nil {
 		return 0, 0, false, err
 	}
