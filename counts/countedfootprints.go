@@ -1,6 +1,9 @@
 package counts
 
-import "math/big"
+import (
+	"math/big"
+	"strconv"
+)
 
 // Footprints returns the load and store footprints of every global
 // array, arrays in declaration order, loads first; an array that is
@@ -81,4 +84,31 @@ func (c *Counted) countFootprints() ([]countedFootprint, error) {
 		}
 	}
 	return out, nil
+}
+
+// footprintsAtParams counts the footprints at params, for a kernel whose
+// symbolic footprints failed, marked AtSizes.
+func (c *Counted) footprintsAtParams(params map[string]int64) ([]countedFootprint, error) {
+	at, err := c.atParams(params)
+	if err != nil {
+		return nil, err
+	}
+	fps, err := at.countFootprints()
+	if err != nil {
+		return nil, err
+	}
+	for i := range fps {
+		fps[i].AtSizes = true
+		n, err := evalInt64(fps[i].elements, params)
+		if err != nil {
+			return nil, err
+		}
+		fps[i].Elements = strconv.FormatInt(n, 10)
+		b, err := mulInt(n, int64(fps[i].DType.Size()))
+		if err != nil {
+			return nil, err
+		}
+		fps[i].Bytes = strconv.FormatInt(b, 10)
+	}
+	return fps, nil
 }

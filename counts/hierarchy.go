@@ -302,3 +302,21 @@ func (c *Counted) countSet(u *uset) (*polyhedra.PwQPolynomial, error) {
 	r := c.plan.counted(c.plan.add(u))
 	return r.n, r.err
 }
+
+// hierarchyAtParams counts the hierarchy counts at params, for a kernel
+// whose symbolic counts failed: each is then the constant count there,
+// marked AtSizes.
+func (c *Counted) hierarchyAtParams(params map[string]int64) ([]countedHierarchy, error) {
+	at, err := c.atParams(params)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := at.countHierarchy()
+	if err != nil {
+		return nil, err
+	}
+	for i := range hs {
+		hs[i].AtSizes = true
+	}
+	return hs, nil
+}
