@@ -1,9 +1,6 @@
 package counts
 
-import (
-	"fmt"
-	"slices"
-)
+import "slices"
 
 // CheckBounds reports the first array reference (global, local or
 // private, temporaries included) that reaches outside its array at the
@@ -40,7 +37,20 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 
 // indexRange returns the least and greatest value of subscript ix over
 // the execution domain of b at params; ok is false where b never runs.
+// It scans the values inwards from both ends of their bounding range,
+// which takes a few tries for most subscripts; where that fails (past
+// maxBoundsCandidates, or values beyond what enumeration handles), it
+// finds them exactly by projection (exactRange).
 func (c *Counted) indexRange(b boundedAccess, ix Affine, params map[string]int64) (lo, hi int64, ok bool, err error) {
+	if lo, hi, ok, err = c.scannedRange(b, ix, params, maxBoundsCandidates); err != nil {
+		return c.exactRange(b, ix, params)
+	}
+	return lo, hi, ok, nil
+}
+
+// scannedRange is indexRange by enumeration, within budget candidate
+// values.
+func (c *Counted) scannedRange(b boundedAccess, ix Affine, params map[string]int64, budget int64) (lo, hi int64, ok bool, err error) {
 	q, err := ix.at(params)
 	if err != nil {
 		return 0, 0, false, err
@@ -57,7 +67,7 @@ func (c *Counted) indexRange(b boundedAccess, ix Affine, params map[string]int64
 		u.pieces = append(u.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{eq, true})})
 	}
 	defer recoverRun(&err)
-	qu, err := u.query(c.k.File, c.k.Params, params, maxBoundsCandidates)
+	qu, err := u.query(c.k.File, c.k.Params, params, budget)
 	if err != nil {
 		return 0, 0, false, err
 	}
@@ -67,55 +77,3 @@ func (c *Counted) indexRange(b boundedAccess, ix Affine, params map[string]int64
 
 // maxBoundsCandidates bounds the values CheckBounds tries per subscript.
 const maxBoundsCandidates = 1 << 26
-
-// at returns a at the parameter values, affine in the inames: a
-// flattened index i*n + j is 1024*i + j at n = 1024.
-func (a Affine) at(params map[string]int64) (qaff, error) {
-	q := qconst(a.Const)
-	for _, t := range a.Terms {
-		coef := t.Coeff
-		var iname string
-		for _, f := range t.Factors() {
-			v, ok := params[f]
-			if !ok {
-				iname = f
-				continue
-			}
-			var err error
-			if coef, err = mulInt(coef, v); err != nil {
-				return qaff{}, fmt.Errorf("%s overflows 64-bit integers at these sizes", a)
-			}
-		}
-		var err error
-		if iname == "" {
-			q, err = q.addScaled(qconst(coef), 1)
-		} else {
-			q, err = q.addScaled(qname(iname), coef)
-		}
-		if err != nil {
-			return qaff{}, fmt.Errorf("%s overflows 64-bit integers at these sizes", a)
-		}
-	}
-	for _, f := range a.Floors {
-		num, err := f.Num.at(params)
-		if err == nil {
-			q, err = q.addScaled(floorOf(num, f.Den), f.Coeff)
-		}
-		if err != nil {
-			return qaff{}, fmt.Errorf("%s overflows 64-bit integers at these sizes", a)
-		}
-	}
-	return q, nil
-}
-
-// paramText renders parameter values in the kernel's order: "n=128, m=4".
-func paramText(names []string, params map[string]int64) string {
-	s := ""
-	for i, n := range names {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("%s=%d", n, params[n])
-	}
-	return s
-}

@@ -294,7 +294,7 @@ func (p *plan) images(name string, keep func(gref) bool) ([]image, error) {
 // imagesOf returns, for each reference of refs (references to a global
 // array, delinearized together), an image per disjunct of its domain.
 func (p *plan) imagesOf(name string, refs []gref) ([][]image, error) {
-	index, err := p.delinearize(name, refs)
+	index, err := p.subscriptsOf(name, refs)
 	if err != nil {
 		return nil, err
 	}
@@ -308,12 +308,51 @@ func (p *plan) imagesOf(name string, refs []gref) ([][]image, error) {
 		for _, pc := range pieces {
 			im := image{pc: pc, ref: r, names: rename}
 			for _, ix := range index[i] {
-				im.idx = append(im.idx, renameQaff(ix.qaff(), rename))
+				im.idx = append(im.idx, renameQaff(ix, rename))
 			}
 			per[i] = append(per[i], im)
 		}
 	}
 	return per, nil
+}
+
+// subscriptsOf returns the subscripts of each reference to array name as
+// affine expressions of the inames: delinearized (see delinearize), or
+// with the plan counting at parameter values (plan.at), for an array of
+// one dimension or a subscript that multiplies an iname by a parameter,
+// the references' row-major addresses there, split into dimensions
+// where they split (see delinearizeAt).
+func (p *plan) subscriptsOf(name string, refs []gref) ([][]qaff, error) {
+	out := make([][]qaff, len(refs))
+	flat := slices.ContainsFunc(refs, flattened)
+	if p.at != nil && (flat || len(p.k.arrayIndex[name].Shape) == 1) {
+		for i, r := range refs {
+			a, err := p.addressAt(name, r)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = []qaff{a}
+		}
+		split, ok, err := p.delinearizeAt(name, refs, slices.Concat(out...))
+		switch {
+		case err != nil:
+			return nil, err
+		case ok:
+			return split, nil
+		case flat:
+			return out, nil
+		}
+	}
+	index, err := p.delinearize(name, refs)
+	if err != nil {
+		return nil, err
+	}
+	for i, ix := range index {
+		for _, x := range ix {
+			out[i] = append(out[i], x.qaff())
+		}
+	}
+	return out, nil
 }
 
 // widest returns the references that keep accepts, less those whose

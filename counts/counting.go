@@ -18,12 +18,13 @@ type counting struct {
 	err     error
 }
 
-// countNow counts a set, given in isl notation, in the calling
+// countNowAt counts a set, given in isl notation, in the calling
 // goroutine, for a caller that would only wait (footprints, counted
-// after Count, need no simplified form either).
-func countNow(text string, lim polyhedra.Limits) *counting {
+// after Count, need no simplified form either); with values, at those
+// parameter values.
+func countNowAt(text string, values map[string]int64, lim polyhedra.Limits) *counting {
 	r := &counting{done: make(chan struct{})}
-	r.n, r.err = countSet(text, lim)
+	r.n, r.err = countSetAt(text, values, lim)
 	close(r.done)
 	return r
 }
@@ -43,13 +44,23 @@ func maxOf(fs []*polyhedra.PwQPolynomial) (*polyhedra.PwQPolynomial, error) {
 // countSet counts the points of a set, given in isl notation,
 // symbolically, within lim.
 func countSet(text string, lim polyhedra.Limits) (*polyhedra.PwQPolynomial, error) {
+	return countSetAt(text, nil, lim)
+}
+
+// countSetAt counts the points of a set, given in isl notation, within
+// lim; with values, at those parameter values (a constant function).
+// Fixing the parameters first keeps the count cheap.
+func countSetAt(text string, values map[string]int64, lim polyhedra.Limits) (*polyhedra.PwQPolynomial, error) {
 	s, err := polyhedra.ParseSetLimits(text, lim)
+	if err == nil && values != nil {
+		s, err = s.Specialize(values)
+	}
 	if err != nil {
 		return nil, err
 	}
 	n, err := s.CardLimits(lim)
 	var be *polyhedra.BudgetError
-	if errors.As(err, &be) && be.Set != "" { // it names the set, briefly
+	if errors.As(err, &be) && be.Set != "" {
 		return nil, err
 	}
 	if err != nil {

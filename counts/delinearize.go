@@ -57,6 +57,9 @@ func (p *plan) delinearize(name string, refs []gref) ([][]Affine, error) {
 	return out, nil
 }
 
+// splitHint says what to write where flattened subscripts do not split.
+const splitHint = "; to count it symbolically, declare the array with a dimension per pitch and subscript each (a[(i*m + j)*4 + k] of an array [n*m*4] as a[i, j, k] of an array [n, m, 4])"
+
 // maxMovable bounds the terms of parameters alone in one flattened index
 // whose dimension delinearize chooses.
 const maxMovable = 3
@@ -158,7 +161,7 @@ func (p *plan) strideChain(name string, refs []gref) ([]string, error) {
 	slices.SortFunc(chain, func(x, y string) int { return degree(y) - degree(x) })
 	for d := 0; d+1 < len(chain); d++ {
 		if _, ok := ratio(chain[d], chain[d+1]); !ok {
-			return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: its flattened subscripts weigh inames by %s and %s, which are not a chain of products of parameters that each adds one (as 1, nx, nx*ny in (k*ny + j)*nx + i), so they do not split into dimensions and its footprint is not counted", name, orOne(chain[d+1]), orOne(chain[d]))
+			return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: its flattened subscripts weigh inames by %s and %s, which are not a chain of products of parameters that each adds one (as 1, nx, nx*ny in (k*ny + j)*nx + i), so they do not split into dimensions and its footprint is not counted%s", name, orOne(chain[d+1]), orOne(chain[d]), splitHint)
 		}
 	}
 	return chain, nil
@@ -212,7 +215,7 @@ func (p *plan) checkDelinearized(name string, r gref, e Affine, big, small strin
 		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: checking that index %s stays within 0..%s-1: %v", name, e, par, n.err)
 	}
 	if !n.n.IsZero() {
-		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: a flattened subscript does not split into dimensions: the index %s, weighed by %s, leaves 0..%s-1 at %s points, so distinct indices may be one element and its footprint is not counted", name, e, orOne(small), par, n.n)
+		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: a flattened subscript does not split into dimensions: the index %s, weighed by %s, leaves 0..%s-1 at %s points, so distinct indices may be one element and its footprint is not counted%s", name, e, orOne(small), par, n.n, splitHint)
 	}
 	return nil
 }

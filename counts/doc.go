@@ -14,7 +14,9 @@
 // footprints of its global arrays ([Counted.Footprints]) and their
 // memory-hierarchy counts, the distinct bytes the launch and each
 // work-group touch and the loads a work-item repeats
-// ([Counted.Hierarchy]; not properties of the fitted model), checks that
+// ([Counted.Hierarchy]; not properties of the fitted model; where they
+// have no symbolic form, [Counted.FootprintsAt] and [Counted.HierarchyAt]
+// count them exactly at given sizes), checks that
 // given sizes keep every access inside its array ([Counted.CheckBounds])
 // and compiles chosen counts for fast evaluation ([Counted.Compile]).
 //

@@ -74,6 +74,9 @@ func TestFlatIndexingErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.msg) {
 				t.Errorf("error %v, want %q", err, tc.msg)
 			}
+			if hint := "declare the array with a dimension per pitch"; strings.Contains(tc.msg, "weigh") && !strings.Contains(err.Error(), hint) {
+				t.Errorf("error %v, want the hint %q", err, hint)
+			}
 		})
 	}
 }

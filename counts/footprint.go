@@ -23,6 +23,10 @@ type Footprint struct {
 	// under a condition that is not affine (see Counted.UpperBound): the
 	// footprint then counts it as if it always executed.
 	UpperBound bool
+	// AtSizes is set when the footprint has no symbolic form and was
+	// counted at the parameters given to Counted.FootprintsAt; Elements
+	// and Bytes are then its values there.
+	AtSizes bool
 }
 
 // FootprintSize is the size of a footprint at given parameters.

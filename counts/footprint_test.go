@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -82,6 +83,30 @@ c[i] = d[n - 1 - i]
 				{"d", true, func(p map[string]int64) int64 { return p["n"] }}},
 		},
 	}
+	pitches, err := os.ReadFile("testdata/hierarchy/pitches.knl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, struct {
+		name, src string
+		params    []map[string]int64
+		want      []fp
+	}{
+		// Flattened subscripts with no symbolic footprint, counted at the
+		// sizes given. a: rows 1..n-1 of both loads hold columns 0..n,
+		// row 0 columns 1..n, row n columns 0..n-1. b: rows of n + 5 cells
+		// at pitch n + 1 overlap into one run from 0 to
+		// (n - 1)(n + 1) + n + 4. d: n rows of m even cells; e: n rows
+		// of m.
+		name:   "pitches",
+		src:    string(pitches),
+		params: []map[string]int64{{"n": 3000, "m": 2000}, {"n": 7, "m": 5}, {"n": 1, "m": 1}},
+		want: []fp{{"a", false, func(p map[string]int64) int64 { return p["n"]*p["n"] + 2*p["n"] - 1 }},
+			{"b", false, func(p map[string]int64) int64 { return p["n"]*p["n"] + p["n"] + 4 }},
+			{"d", false, func(p map[string]int64) int64 { return p["n"] * p["m"] }},
+			{"e", false, func(p map[string]int64) int64 { return p["n"] * p["m"] }},
+			{"r", true, func(p map[string]int64) int64 { return p["n"] * p["n"] }}},
+	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			bc := breakdownCase{name: c.name, src: []byte(c.src)}
@@ -113,6 +138,8 @@ c[i] = d[n - 1 - i]
 						t.Errorf("%s %s: no footprint", w.array, direction(w.store))
 					} else if sizes[i].Elements != n || sizes[i].Bytes != n*int64(fps[i].DType.Size()) {
 						t.Errorf("%s %s at %v: %+v, want %d elements", w.array, direction(w.store), params, sizes[i], n)
+					} else if fps[i].AtSizes != (c.name == "pitches") {
+						t.Errorf("%s %s at %v: AtSizes %v", w.array, direction(w.store), params, fps[i].AtSizes)
 					}
 				}
 			}

@@ -2,6 +2,7 @@ package counts
 
 import (
 	"math/big"
+	"strconv"
 
 	"github.com/uniperf/uniperf/polyhedra"
 )
@@ -15,10 +16,14 @@ import (
 // The counts identify a work-group or a work-item by the values of its
 // tagged inames; where several inames share an axis, they hold where
 // those inames start at the same value (HierarchyAt checks it).
+//
+// Where a count has no symbolic form (a flattened subscript whose pitch
+// is not a chain of parameters, a set past the counter's budget), the
+// error says so; HierarchyAt counts it at given sizes.
 func (c *Counted) Hierarchy() ([]HierarchyCount, error) {
 	hs, err := c.hierarchy()
 	if err != nil {
-		return nil, err
+		return nil, atSizesHint(err)
 	}
 	out := make([]HierarchyCount, len(hs))
 	for i, h := range hs {
@@ -31,6 +36,12 @@ func (c *Counted) Hierarchy() ([]HierarchyCount, error) {
 // with their values at the given parameters. The parameters are checked
 // as Eval checks them; inames that share a hardware axis must start at the
 // same value there, and a value beyond int64 is an error.
+//
+// Where Hierarchy fails (a flattened subscript whose pitch is not a chain
+// of parameters, a set too large to count symbolically), HierarchyAt
+// counts the sets again with every parameter fixed, where any affine
+// subscript is affine in the inames: the counts are exact there, marked
+// AtSizes, and their Expression is the value.
 func (c *Counted) HierarchyAt(params map[string]int64) ([]HierarchyCount, []int64, error) {
 	if _, err := c.Eval(params); err != nil {
 		return nil, nil, err
@@ -40,7 +51,9 @@ func (c *Counted) HierarchyAt(params map[string]int64) ([]HierarchyCount, []int6
 	}
 	hs, err := c.hierarchy()
 	if err != nil {
-		return nil, nil, err
+		if hs, err = c.hierarchyAtParams(params); err != nil {
+			return nil, nil, err
+		}
 	}
 	out := make([]HierarchyCount, len(hs))
 	vals := make([]int64, len(hs))
@@ -48,6 +61,9 @@ func (c *Counted) HierarchyAt(params map[string]int64) ([]HierarchyCount, []int6
 		out[i] = h.HierarchyCount
 		if vals[i], err = evalInt64(h.n, params); err != nil {
 			return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %s of %s: %v", c.k.Name, h.Name, arrayOrAll(h.Array), err)
+		}
+		if h.AtSizes {
+			out[i].Expression = strconv.FormatInt(vals[i], 10)
 		}
 	}
 	return out, vals, nil
@@ -64,7 +80,9 @@ func arrayOrAll(a string) string {
 func (c *Counted) countHierarchy() ([]countedHierarchy, error) {
 	// The plan is not safe for concurrent use: the footprints, which add
 	// sets to it too, are counted first.
-	_, _ = c.footprints()
+	if c.footprints != nil {
+		_, _ = c.footprints()
+	}
 	var per []countedHierarchy
 	for _, a := range c.k.Arrays {
 		if a.Space != Global || len(c.plan.refs[a.Name]) == 0 {
@@ -122,7 +140,7 @@ func (c *Counted) arrayHierarchy(a *Array) ([]countedHierarchy, error) {
 	}
 	var out []countedHierarchy
 	add := func(name string, n *polyhedra.PwQPolynomial) {
-		out = append(out, countedHierarchy{HierarchyCount{name, a.Name, n.String(), approx}, n})
+		out = append(out, countedHierarchy{HierarchyCount{name, a.Name, n.String(), approx, false}, n})
 	}
 	size := big.NewRat(int64(a.DType.Size()), 1)
 	for _, level := range []struct {
@@ -283,4 +301,22 @@ func (c *Counted) countInstances(name string, refs []gref, per [][]image, stores
 func (c *Counted) countSet(u *uset) (*polyhedra.PwQPolynomial, error) {
 	r := c.plan.counted(c.plan.add(u))
 	return r.n, r.err
+}
+
+// hierarchyAtParams counts the hierarchy counts at params, for a kernel
+// whose symbolic counts failed: each is then the constant count there,
+// marked AtSizes.
+func (c *Counted) hierarchyAtParams(params map[string]int64) ([]countedHierarchy, error) {
+	at, err := c.atParams(params)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := at.countHierarchy()
+	if err != nil {
+		return nil, err
+	}
+	for i := range hs {
+		hs[i].AtSizes = true
+	}
+	return hs, nil
 }

@@ -22,6 +22,7 @@ var hierarchyCases = []hierarchyCase{
 	{"finite_diff", nil, []map[string]int64{{"n": 37}, {"n": 40}}},
 	{"testdata/hierarchy/stencil.knl", nil, []map[string]int64{{"n": 37}, {"n": 16}}},
 	{"testdata/hierarchy/redundant.knl", nil, []map[string]int64{{"n": 21}, {"n": 8}}},
+	{"testdata/hierarchy/pitches.knl", nil, []map[string]int64{{"n": 7, "m": 5}, {"n": 12, "m": 3}, {"n": 1, "m": 1}}},
 	{"covariance3.knl", nil, []map[string]int64{{"m": 37, "n": 5}, {"m": 300, "n": 2}}},
 	{"gemm.knl", nil, []map[string]int64{{"ni": 9, "nj": 33, "nk": 5}, {"ni": 16, "nj": 64, "nk": 3}, {"ni": 1, "nj": 1, "nk": 1}}},
 	{"atax1.knl", nil, []map[string]int64{{"nx": 37, "ny": 11}, {"nx": 64, "ny": 4}}},
@@ -40,6 +41,29 @@ var hierarchyCases = []hierarchyCase{
 	{"reread_l2", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nr": 3}, {"n": 5, "nr": 2}}},
 	{"reread_dram", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nr": 3}}},
 	{"accumulate_global", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nk": 4}}},
+	// Flattened subscripts whose pitch is not a chain of parameters, and
+	// sum_floats, whose union is past the symbolic counter's budget:
+	// counted at the sizes given (HierarchyAt's AtSizes).
+	{"adi4.knl", nil, []map[string]int64{{"n": 300, "i1": 5}, {"n": 37, "i1": 36}}},
+	{"adi6.knl", nil, []map[string]int64{{"n": 300, "i1": 5}, {"n": 37, "i1": 0}}},
+	{"bpnn_adjust_weights.knl", nil, []map[string]int64{{"nb": 3, "hid": 16}, {"nb": 1, "hid": 16}}},
+	{"bpnn_layerforward.knl", nil, []map[string]int64{{"nb": 3, "hid": 16}, {"nb": 1, "hid": 16}}},
+	{"conv3d.knl", nil, []map[string]int64{{"ni": 5, "nj": 11, "nk": 37, "i": 2}, {"ni": 3, "nj": 9, "nk": 40, "i": 1}}},
+	{"convolution_kernel.knl", nil, []map[string]int64{{"h": 32, "w": 48}, {"h": 16, "w": 16}}},
+	{"convolution_naive.knl", nil, []map[string]int64{{"h": 37, "w": 45}, {"h": 16, "w": 20}}},
+	{"doitgen1.knl", nil, []map[string]int64{{"nr": 3, "nq": 11, "np": 37, "r": 1}, {"nr": 2, "nq": 5, "np": 16, "r": 0}}},
+	{"doitgen2.knl", nil, []map[string]int64{{"nr": 3, "nq": 11, "np": 37, "r": 1}, {"nr": 2, "nq": 5, "np": 16, "r": 0}}},
+	{"gramschmidt1.knl", nil, []map[string]int64{{"ni": 300, "nj": 7, "k": 3}, {"ni": 20, "nj": 5, "k": 0}}},
+	{"gramschmidt2.knl", nil, []map[string]int64{{"ni": 300, "nj": 7, "k": 3}, {"ni": 20, "nj": 5, "k": 0}}},
+	{"gramschmidt3.knl", nil, []map[string]int64{{"ni": 13, "nj": 300, "k": 3}, {"ni": 5, "nj": 20, "k": 4}}},
+	{"lu1.knl", nil, []map[string]int64{{"n": 300, "k": 3}, {"n": 40, "k": 0}}},
+	{"lu2.knl", nil, []map[string]int64{{"n": 45, "k": 3}, {"n": 20, "k": 7}}},
+	{"lud_diagonal.knl", nil, []map[string]int64{{"matrix_dim": 48, "offset": 16}, {"matrix_dim": 32, "offset": 0}}},
+	{"lud_internal.knl", nil, []map[string]int64{{"matrix_dim": 64, "offset": 16}, {"matrix_dim": 48, "offset": 0}}},
+	{"lud_perimeter.knl", nil, []map[string]int64{{"matrix_dim": 64, "offset": 16}, {"matrix_dim": 48, "offset": 0}}},
+	{"pathfinder.knl", nil, []map[string]int64{{"cols": 300, "rows": 3, "row": 1}, {"cols": 70, "rows": 3, "row": 1}}},
+	{"sum_floats.knl", nil, []map[string]int64{{"n": 5000}, {"n": 100}}},
+	{"transpose_finegrained.knl", nil, []map[string]int64{{"width": 64, "height": 64}, {"width": 32, "height": 32}}},
 }
 
 // readKernel parses a library kernel, a file of examples/, or a path.
@@ -170,7 +194,9 @@ func TestHierarchyAgainstInterpreter(t *testing.T) {
 }
 
 // TestHierarchyRefusals checks that what the hierarchy cannot count
-// exactly is an error naming the array and the cause.
+// exactly is an error naming the array and the cause, and that a count
+// with no symbolic form says to give the sizes and is marked AtSizes
+// when they are given.
 func TestHierarchyRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		kernel string
@@ -179,6 +205,31 @@ func TestHierarchyRefusals(t *testing.T) {
 	}{
 		// wall[row*cols + c]: a pitch that is a product of parameters.
 		{"pathfinder.knl", map[string]int64{"cols": 70, "rows": 3, "row": 1}, "memory hierarchy of wall: "},
+		// a[(i + 1)*(n + 2) + j - 1]: a pitch that is not a parameter.
+		{"testdata/hierarchy/pitches.knl", map[string]int64{"n": 7, "m": 5}, "memory hierarchy of a: "},
+	} {
+		c, err := Count(readKernel(t, tc.kernel, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Hierarchy(); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--param") {
+			t.Errorf("%s: error %v, want one containing %q and --param", tc.kernel, err, tc.want)
+		}
+		hs, vals, err := c.HierarchyAt(tc.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, h := range hs {
+			if !h.AtSizes || h.Expression != fmt.Sprint(vals[i]) {
+				t.Errorf("%s: %s %s: AtSizes %v, expression %q, value %d", tc.kernel, h.Name, h.Array, h.AtSizes, h.Expression, vals[i])
+			}
+		}
+	}
+	for _, tc := range []struct {
+		kernel string
+		params map[string]int64
+		want   string
+	}{
 		// One work-group along each axis: the tile's inames start at 1
 		// there, the halo's at 0, on one axis.
 		{"finite_diff", map[string]int64{"n": 16}, "inames j_in and hc_in share axis l.0 but start at 1 and 0"},

@@ -41,6 +41,10 @@ type HierarchyCount struct {
 	// A footprint is then an upper bound; a repeat count, the difference
 	// of two such counts, may err either way.
 	Approximate bool
+	// AtSizes is set when the count has no symbolic form and was counted
+	// at the parameters given to Counted.HierarchyAt; Expression is then
+	// its value there.
+	AtSizes bool
 }
 
 // countedHierarchy is a hierarchy count with its function.

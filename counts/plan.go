@@ -75,6 +75,9 @@ type plan struct {
 	bounded []boundedAccess      // the accesses CheckBounds checks
 	upper   map[string]bool      // static properties counted as upper bounds
 	fresh   int
+	// at, when set, gives every parameter a value: the footprint and
+	// hierarchy sets are then counted there (see atParams).
+	at map[string]int64
 }
 
 // gref is a reference to a global array: its subscripts, the inames it

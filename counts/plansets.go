@@ -8,13 +8,22 @@ import (
 // add registers a set, simplified, and returns its index, sharing equal
 // sets.
 func (p *plan) add(u *uset) int {
+	params := p.k.Params
+	if p.at != nil {
+		// A set whose constants overflow when the parameters are fixed
+		// is registered as it is; counting specialises it, and fails
+		// there as the overflow deserves.
+		if f, err := u.fixed(p.at); err == nil {
+			u, params = f, nil
+		}
+	}
 	for i, pc := range u.pieces {
 		u.pieces[i] = pc.simplifyParts(p.k.Params, p.parts)
 	}
 	for i, pc := range u.meet {
 		u.meet[i] = pc.simplifyParts(p.k.Params, p.parts)
 	}
-	key := u.isl(p.k.Params)
+	key := u.isl(params)
 	if i, ok := p.index[key]; ok {
 		return i
 	}

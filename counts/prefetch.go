@@ -123,7 +123,7 @@ func (p *plan) counted(i int) *counting {
 // now if it has not started.
 func (p *plan) counting(i int) *counting {
 	if p.counts[i] == nil {
-		p.counts[i] = countNow(p.texts[i], p.opts.Limits)
+		p.counts[i] = countNowAt(p.texts[i], p.at, p.opts.Limits)
 	}
 	return p.counts[i]
 }

@@ -84,7 +84,10 @@ array in each direction: the number of distinct elements its loads, or its
 stores, touch over the whole launch, and the bytes they hold (elements times
 the element size). An element that several work-items, iterations or
 references touch counts once, so the count is exact even where a subscript
-maps several points to one element.
+maps several points to one element. A footprint with no symbolic form
+(flattened subscripts whose pitch is not a chain of parameters, as
+wall[row*cols + c] or w[(hid + 1)*r + c]) is counted exactly at the
+sizes --param gives, and said so; without them, count asks for them.
 
 --hierarchy prints, instead of the properties, the memory-hierarchy counts
 of every global array and their sums over the arrays (docs/counting.md):
@@ -95,8 +98,8 @@ the loads at cells no store touches that repeat a cell the same work-item
 loaded before; and global.load.reuse.workitem.stored, the same at cells
 some store touches. They are exact; they are not properties of the fitted
 model. Where inames share a hardware axis they must start at the same
-value; an array whose subscripts do not split into dimensions (a pitch
-that is a product of parameters) is refused, as --footprint refuses it.
+value; a count with no symbolic form is counted at the sizes --param
+gives, as --footprint counts it.
 
 A count is exact, except where part of what it counts runs under a
 condition that reads data (if a[i] > 0: ..., a branch of if() whose
@@ -229,6 +232,7 @@ type footprintRow struct {
 	Elements   countValue `json:"elements"`
 	Bytes      countValue `json:"bytes"`
 	UpperBound bool       `json:"upper_bound,omitempty"`
+	AtSizes    bool       `json:"at_sizes,omitempty"`
 }
 
 type countValue struct {
@@ -449,7 +453,7 @@ func footprintsOf(c *counts.Counted, params map[string]int64, at bool) ([]footpr
 			dir = "store"
 		}
 		out[i] = footprintRow{Array: f.Array, Direction: dir, Type: f.DType.String(),
-			Elements: countValue{Expression: f.Elements}, Bytes: countValue{Expression: f.Bytes}, UpperBound: f.UpperBound}
+			Elements: countValue{Expression: f.Elements}, Bytes: countValue{Expression: f.Bytes}, UpperBound: f.UpperBound, AtSizes: f.AtSizes}
 		if at {
 			out[i].Elements.Value, out[i].Bytes.Value = ptr(sizes[i].Elements), ptr(sizes[i].Bytes)
 		}
@@ -508,8 +512,12 @@ func writeCounts(w io.Writer, k *counts.Kernel, params map[string]int64, res cou
 		if f.UpperBound {
 			note = "; upper bound: counted as if its data-dependent conditions held"
 		}
+		expr := f.Elements.Expression
+		if f.AtSizes {
+			expr = "(no symbolic form: counted at these sizes)"
+		}
 		if f.Elements.Value != nil {
-			fmt.Fprintf(tw, "%s\t%d elements\t%d bytes\t%s%s\n", name, *f.Elements.Value, *f.Bytes.Value, f.Elements.Expression, note)
+			fmt.Fprintf(tw, "%s\t%d elements\t%d bytes\t%s%s\n", name, *f.Elements.Value, *f.Bytes.Value, expr, note)
 		} else {
 			fmt.Fprintf(tw, "%s\telements %s\tbytes %s%s\n", name, f.Elements.Expression, f.Bytes.Expression, note)
 		}

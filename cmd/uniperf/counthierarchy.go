@@ -18,6 +18,7 @@ type hierarchyRow struct {
 	Expression  string `json:"expression"`
 	Value       *int64 `json:"value,omitempty"`
 	Approximate bool   `json:"approximate,omitempty"`
+	AtSizes     bool   `json:"at_sizes,omitempty"`
 }
 
 // hierarchyLabels says in words what each memory-hierarchy count counts.
@@ -46,7 +47,7 @@ func writeHierarchy(w io.Writer, c *counts.Counted, params map[string]int64, at,
 	}
 	rows := make([]hierarchyRow, len(hs))
 	for i, h := range hs {
-		rows[i] = hierarchyRow{Name: h.Name, Array: h.Array, Expression: h.Expression, Approximate: h.Approximate}
+		rows[i] = hierarchyRow{Name: h.Name, Array: h.Array, Expression: h.Expression, Approximate: h.Approximate, AtSizes: h.AtSizes}
 		if rows[i].Array == "" {
 			rows[i].Array = "(all)"
 		}
@@ -81,6 +82,9 @@ func writeHierarchy(w io.Writer, c *counts.Counted, params map[string]int64, at,
 		note := ""
 		if r.Approximate {
 			note = "; approximate: counted as if its data-dependent conditions held"
+		}
+		if r.AtSizes {
+			r.Expression = "(no symbolic form: counted at these sizes)"
 		}
 		if r.Value != nil {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s%s\n", r.Name, r.Array, *r.Value, r.Expression, note)

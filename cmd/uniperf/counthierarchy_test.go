@@ -70,10 +70,53 @@ func TestCountHierarchyRefusals(t *testing.T) {
 		{[]string{"matmul_tiled", "--hierarchy", "--by", "array"}, "--hierarchy lists arrays"},
 		{[]string{"matmul_tiled", "--hierarchy", "--footprint"}, "--hierarchy lists arrays"},
 		{[]string{"../../examples/pathfinder.knl", "--hierarchy"}, "memory hierarchy of wall"},
+		{[]string{"../../examples/pathfinder.knl", "--hierarchy"}, "counted exactly at those sizes"},
 	} {
 		code, _, msg := runCountAll(t, c.args...)
 		if code != 2 || !strings.Contains(msg, c.want) {
 			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, msg, c.want)
 		}
+	}
+}
+
+// TestCountHierarchyAtSizes checks count --hierarchy on pathfinder, whose
+// wall[row*cols + c] has no symbolic footprint, at cols=300 against
+// counts derived by hand: work-groups of 256 columns, the second with 44;
+// each group reads its columns of wall and its columns plus two of src,
+// 258 and 46 cells, and stores its columns of dst.
+func TestCountHierarchyAtSizes(t *testing.T) {
+	code, out, msg := runCountAll(t, "../../examples/pathfinder.knl", "--hierarchy", "--json", "--param", "cols=300", "--param", "rows=3", "--param", "row=1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	var res struct {
+		Hierarchy []struct {
+			Name, Array, Expression string
+			Value                   *int64
+			AtSizes                 bool `json:"at_sizes"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	want := map[string]int64{
+		"global.footprint.launch.bytes wall": 4 * 300,
+		"global.footprint.group.bytes wall":  4 * 300,
+		"global.footprint.launch.bytes src":  4 * 302,
+		"global.footprint.group.bytes src":   4 * (258 + 46),
+		"global.footprint.launch.bytes dst":  4 * 300,
+		"global.footprint.group.bytes dst":   4 * 300,
+	}
+	for _, h := range res.Hierarchy {
+		key := h.Name + " " + h.Array
+		if h.Value == nil || !h.AtSizes {
+			t.Errorf("%s: %+v, want a value counted at these sizes", key, h)
+		} else if w, ok := want[key]; ok && *h.Value != w {
+			t.Errorf("%s = %d, want %d", key, *h.Value, w)
+		}
+	}
+	code, out, _ = runCountAll(t, "../../examples/pathfinder.knl", "--hierarchy", "--param", "cols=300", "--param", "rows=3", "--param", "row=1")
+	if code != 0 || !strings.Contains(out, "no symbolic form: counted at these sizes") {
+		t.Errorf("exit %d, table:\n%s", code, out)
 	}
 }

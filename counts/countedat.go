@@ -1,0 +1,32 @@
+package counts
+
+import "fmt"
+
+// This file counts the footprints and the memory-hierarchy counts at
+// given parameter values where they have no symbolic count: a flattened
+// subscript whose pitch is not a chain of parameters (wall[row*cols + c],
+// m[(offset + i)*matrix_dim + j], w[(hid + 1)*r + c]) is not affine in
+// the inames and parameters together, but with every parameter fixed it
+// is, and the image of the domain under it is a set package polyhedra
+// counts exactly. The same holds for a set too large to count
+// symbolically. The plan of such a count fixes the parameters (plan.at):
+// it registers its sets with them fixed and splits the addresses of
+// flattened subscripts at them (delinearizeat.go); hierarchyAtParams and
+// footprintsAtParams count with it.
+
+// atSizesHint adds to the error of a symbolic footprint or hierarchy
+// count what to do instead.
+func atSizesHint(err error) error {
+	return fmt.Errorf("%w; given a value for every parameter (uniperf count --param NAME=V), it is counted exactly at those sizes", err)
+}
+
+// atParams returns a copy of c whose plan counts the footprint and
+// hierarchy sets at params, every parameter given.
+func (c *Counted) atParams(params map[string]int64) (*Counted, error) {
+	p, err := buildPlan(c.k, c.plan.opts, false)
+	if err != nil {
+		return nil, err
+	}
+	p.at = params
+	return &Counted{k: c.k, plan: p, params: c.params}, nil
+}
