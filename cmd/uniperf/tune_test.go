@@ -157,36 +157,41 @@ func TestTuneErrors(t *testing.T) {
 }
 
 // TestTuneMeasureOnPoCL times a tiny stencil space on PoCL: two block
-// widths, and a tunable the kernel does not read, so four
-// configurations and two kernels, each checked against the interpreter
-// before it is timed. Configurations of one kernel share its time, the
-// best found is the least time, and the CSV written reads back into
-// --evaluate.
+// widths, two heights and a tunable the kernel does not read, so eight
+// configurations and four kernels, each checked against the interpreter
+// before it is timed. The largest block, 128 × 64 work-items (the
+// interior of the 130 × 66 domain), is beyond PoCL's 4096 a group: its
+// two configurations are skipped, not timed. Configurations of one
+// kernel share its time, the best found is the least time, and the CSV
+// written reads back into --evaluate.
 func TestTuneMeasureOnPoCL(t *testing.T) {
 	weights := fitQuickWeights(t)
 	dir := t.TempDir()
 	space := filepath.Join(dir, "s.json")
-	if err := os.WriteFile(space, []byte(`{"tune_params": {"block_size_x": [32, 64], "read_only": [0, 1]}}`), 0o644); err != nil {
+	if err := os.WriteFile(space, []byte(`{"tune_params": {"block_size_x": [32, 128], "block_size_y": [2, 64], "read_only": [0, 1]}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	csvPath := filepath.Join(dir, "r.csv")
 	code, out, stderr := runCommand(t, tuneCmd, "tune", "../../examples/stencil_kernel.knl", "--space", space, "--weights", weights,
-		"--param", "w=128", "--param", "h=16", "--map", "BX=block_size_x", "--map", "BY=2", "--measure", "opencl",
+		"--param", "w=130", "--param", "h=66", "--map", "BX=block_size_x", "--map", "BY=block_size_y", "--measure", "opencl",
 		"--brute-force", "--runs", "3", "--discard", "1", "--out", csvPath, "--json")
 	var rep tuneMeasured
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
 		t.Fatalf("tune --measure: exit %d: %s\n%s", code, stderr, out)
 	}
-	if len(rep.Timed) != 4 || rep.Evaluation == nil || rep.PredictedPick.Rank != 1 {
+	if len(rep.Timed) != 6 || rep.Skipped != 2 || rep.Evaluation == nil || rep.Evaluation.N != 6 {
 		t.Fatalf("%+v", rep)
 	}
-	byBX := map[int64]float64{}
+	if !strings.Contains(stderr, "2 of 8 configurations skipped as invalid while timing") || !strings.Contains(stderr, "exceeds the device's limit 4096") {
+		t.Errorf("stderr does not name the skipped work-groups:\n%s", stderr)
+	}
+	byBlock := map[[2]int64]float64{}
 	for _, e := range rep.Timed {
-		bx := e.Consts["BX"]
-		if e.Measured <= 0 || byBX[bx] != 0 && byBX[bx] != e.Measured {
-			t.Errorf("%+v: measured %g, the other configuration of BX=%d %g", e.Configuration, e.Measured, bx, byBX[bx])
+		b := [2]int64{e.Consts["BX"], e.Consts["BY"]}
+		if b == [2]int64{128, 64} || e.Measured <= 0 || byBlock[b] != 0 && byBlock[b] != e.Measured {
+			t.Errorf("%+v: measured %g, the other configuration of %v %g", e.Configuration, e.Measured, b, byBlock[b])
 		}
-		byBX[bx] = e.Measured
+		byBlock[b] = e.Measured
 		if e.Measured < rep.Best.Measured {
 			t.Errorf("best %g s, but %+v measured %g s", rep.Best.Measured, e.Configuration, e.Measured)
 		}
@@ -196,7 +201,54 @@ func TestTuneMeasureOnPoCL(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &ev) != nil {
 		t.Fatalf("tune --evaluate: exit %d: %s\n%s", code, stderr, out)
 	}
-	if ev.N != 4 || math.Abs(ev.Optimum-rep.Best.Measured) > 1e-15 {
+	if ev.N != 6 || math.Abs(ev.Optimum-rep.Best.Measured) > 1e-15 {
 		t.Errorf("--evaluate of the CSV: %+v, best timed %g", ev, rep.Best.Measured)
+	}
+}
+
+// TestTuneSkipsInvalid ranks the matmul space at n = 192 = 3·64, where a
+// block of C BX·TX wide that does not divide n writes beyond C: the
+// kernel's bounds check refuses those bindings, and tune skips them. The
+// oracle counts by enumeration the configurations meeting the space's
+// restriction with 192 mod (block_size_x·tile_size_x) = 0 (BY·TY = BX,
+// which divides 192, by the restriction).
+func TestTuneSkipsInvalid(t *testing.T) {
+	weights := fitQuickWeights(t)
+	out := filepath.Join(t.TempDir(), "r.csv")
+	args := append([]string{"tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json",
+		"--weights", weights, "--param", "n=192", "--out", out}, matmulMaps...)
+	code, stdout, stderr := runCommand(t, tuneCmd, args...)
+	if code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, stderr)
+	}
+	valid, all := 0, 0
+	for _, bx := range []int{16, 32, 64} {
+		for _, by := range []int{1, 2, 4, 8, 16, 32} {
+			for _, tx := range []int{1, 2, 4, 8} {
+				for _, ty := range []int{1, 2, 4, 8} {
+					if bx != by*ty {
+						continue
+					}
+					all++
+					if 192%(bx*tx) == 0 {
+						valid++
+					}
+				}
+			}
+		}
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Count(string(data), "\n") - 1
+	if rows != valid {
+		t.Errorf("%d configurations ranked, want %d", rows, valid)
+	}
+	if want := fmt.Sprintf("%d valid configurations (%d more skipped as invalid)", valid, all-valid); !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+	if want := fmt.Sprintf("warning: %d of %d configurations skipped as invalid while predicting", all-valid, all); !strings.Contains(stderr, want) || !strings.Contains(stderr, "out of bounds at n=192") {
+		t.Errorf("stderr lacks %q and the bounds check's reason:\n%s", want, stderr)
 	}
 }
