@@ -84,9 +84,12 @@ its predicted rank, what the prediction alone picked (the predicted
 best's measured time, over the best found) and the time spent.
 --brute-force times every configuration and prints the evaluation of
 --evaluate as well. Configurations that bind the same consts are timed
-once. With --out the measured times are written too (T4: a "time"
-measurement in ms; CSV: a time column), so that tune --evaluate reads
-them back. --json prints {"timed": [{"rank", "configuration", "consts",
+once. A configuration the device cannot launch (a work-group or local
+arrays beyond its limits) is skipped, and counted, rather than timed;
+so, when ranking, is one the kernel refuses (its subscripts out of
+bounds at --param, an empty grid). With --out the measured times are
+written too (T4: a "time" measurement in ms; CSV and Arrow: a time
+column), so that tune --evaluate reads them back. --json prints {"timed": [{"rank", "configuration", "consts",
 "predicted_s", "measured_s"}], "best", "predicted_pick", "elapsed_s",
 "evaluation"}.
 
@@ -101,7 +104,8 @@ the tunables, predicted_time in ms) or FILE.arrow (the same columns).
 
 --evaluate TABLE compares the ranking with measured times: a T4 results
 file (measurement "time"), a Kernel Tuner cache file ("cache" entries'
-"time", ms) or a CSV with a column per tunable and "time" in ms. Where
+"time", ms), a CSV with a column per tunable and "time" in ms, or an
+Arrow file of the same columns (as --measure --out R.arrow writes it). Where
 every row of TABLE carries its own predicted_time (as tune's T4 and CSV
 outputs do, with "time" added), KERNEL, --space and --weights may be left
 out. It prints Kendall's τ-b between predicted and measured times, the
@@ -137,7 +141,7 @@ func init() {
 	f.BoolVar(&o.json, "json", false, "print JSON")
 	f.BoolVar(&o.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero")
 	f.BoolVar(&o.unpriced, "allow-unpriced", false, "rank even where properties the weights do not price are most of a configuration's counts (as predict --allow-unpriced)")
-	f.StringVar(&o.evaluate, "evaluate", "", "compare the ranking with a table of measured times (T4 results, Kernel Tuner cache or CSV)")
+	f.StringVar(&o.evaluate, "evaluate", "", "compare the ranking with a table of measured times (T4 results, Kernel Tuner cache, CSV or Arrow)")
 	f.StringVar(&o.measure, "measure", "", "time the --top K predicted best on this OpenCL or CUDA device (see uniperf devices), each checked against the interpreter first")
 	f.BoolVar(&o.bruteForce, "brute-force", false, "with --measure: time every configuration, for evaluation")
 	f.IntVar(&o.runs, "runs", 10, "with --measure: timed runs per configuration")

@@ -31,8 +31,13 @@ const MaxMeasured = 2_000_000
 // file ("cache": entries of tunables and "time" in ms; entries whose
 // time is not a number, Kernel Tuner's failed configurations, are
 // left out), or from CSV with a header (a column per tunable, "time" in
-// ms, and optionally "predicted_time" in ms). name labels errors.
+// ms, and optionally "predicted_time" in ms), or from an Arrow IPC file
+// of the same columns (WriteArrow's, with a float64 "time"). name labels
+// errors.
 func ReadMeasured(data []byte, name string) ([]Measured, error) {
+	if bytes.HasPrefix(data, arrowMagic) {
+		return readMeasuredArrow(data, name)
+	}
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		return readMeasuredJSON(trimmed, name)
