@@ -21,6 +21,8 @@ type spaceCase struct {
 var spaceCases = []spaceCase{
 	{"convolution_kernel", map[string]string{"BX": "block_size_x", "BY": "block_size_y", "TX": "tile_size_x", "TY": "tile_size_y", "PAD": "0"},
 		map[string]int64{"h": 13, "w": 37}},
+	{"matmul_kernel", map[string]string{"BX": "block_size_x", "BY": "block_size_y", "TX": "tile_size_x", "TY": "tile_size_y"},
+		map[string]int64{"n": 45}},
 }
 
 // TestTuningSpaces checks every configuration of each shipped space: the
