@@ -38,6 +38,8 @@ type tuneOptions struct {
 	measure       string
 	bruteForce    bool
 	runs, discard int
+	// resume reuses the times --out holds from an interrupted run.
+	resume bool
 }
 
 var tuneOpts tuneOptions
@@ -89,7 +91,9 @@ arrays beyond its limits) is skipped, and counted, rather than timed;
 so, when ranking, is one the kernel refuses (its subscripts out of
 bounds at --param, an empty grid). With --out the measured times are
 written too (T4: a "time" measurement in ms; CSV and Arrow: a time
-column), so that tune --evaluate reads them back. --json prints {"timed": [{"rank", "configuration", "consts",
+column), so that tune --evaluate reads them back; --out is rewritten
+after each kernel timed, and --resume reuses the times it holds, so that
+an interrupted run goes on where it stopped. --json prints {"timed": [{"rank", "configuration", "consts",
 "predicted_s", "measured_s"}], "best", "predicted_pick", "elapsed_s",
 "evaluation"}.
 
@@ -146,6 +150,7 @@ func init() {
 	f.BoolVar(&o.bruteForce, "brute-force", false, "with --measure: time every configuration, for evaluation")
 	f.IntVar(&o.runs, "runs", 10, "with --measure: timed runs per configuration")
 	f.IntVar(&o.discard, "discard", 2, "with --measure: leading runs left out of the minimum")
+	f.BoolVar(&o.resume, "resume", false, "with --measure and --out: reuse the times --out already holds (an interrupted run's) and time only the rest")
 	rootCmd.AddCommand(tuneCmd)
 }
 
@@ -176,6 +181,9 @@ func runTune(out io.Writer, kernel string, opts tuneOptions) error {
 		return fmt.Errorf("--space is required: a Kernel Tuner T1 input file, or JSON with tune_params and restrictions")
 	case opts.weights == "":
 		return fmt.Errorf("--weights is required: a weight table written by uniperf fit")
+	}
+	if opts.resume && opts.measure == "" {
+		return fmt.Errorf("--resume goes on with an interrupted --measure: give the device with --measure SEL and the table with --out")
 	}
 	if opts.bruteForce && opts.measure == "" {
 		return fmt.Errorf("--brute-force times every configuration: give the device with --measure SEL")
@@ -564,6 +572,7 @@ type tuneMeasured struct {
 	Best          tuneTimed        `json:"best"`
 	PredictedPick tuneTimed        `json:"predicted_pick"`
 	Skipped       int              `json:"skipped"`
+	Resumed       int              `json:"resumed"`
 	Elapsed       float64          `json:"elapsed_s"`
 	Evaluation    *tune.Evaluation `json:"evaluation,omitempty"`
 }
@@ -581,15 +590,26 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 		return err
 	}
 	defer timer.close()
+	done, err := resumedTimes(opts, r.space)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	src := kernelSource(kernel)
 	byBinding := map[string]float64{}
 	invalid := map[string]error{}
 	var skipped []tune.Skipped
 	var timedIdx []int
+	resumed := 0
 	for i := range r.results[:k] {
 		res := &r.results[i]
 		key := setString(res.Consts)
+		if t, ok := done[configKey(r.space, res.Config)]; ok {
+			res.Measured, byBinding[key] = t, t
+			timedIdx = append(timedIdx, i)
+			resumed++
+			continue
+		}
 		if err, ok := invalid[key]; ok {
 			skipped = append(skipped, tune.Skipped{Config: res.Config, Consts: res.Consts, Reason: err})
 			continue
@@ -605,6 +625,14 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 				continue
 			}
 			byBinding[key] = t
+			if opts.out != "" {
+				// Each time is written as it comes, so that an
+				// interrupted run loses at most the kernel being timed.
+				res.Measured = t
+				if err := writeRanking(out, opts.out, r.space, r.results); err != nil {
+					return err
+				}
+			}
 		}
 		res.Measured = t
 		timedIdx = append(timedIdx, i)
@@ -624,7 +652,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 			best = j
 		}
 	}
-	report := tuneMeasured{Timed: timed, Best: timed[best], PredictedPick: timed[0], Skipped: len(skipped), Elapsed: elapsed.Seconds()}
+	report := tuneMeasured{Timed: timed, Best: timed[best], PredictedPick: timed[0], Skipped: len(skipped), Resumed: resumed, Elapsed: elapsed.Seconds()}
 	if opts.bruteForce && len(timedIdx) > 1 {
 		pred, meas := make([]float64, len(timedIdx)), make([]float64, len(timedIdx))
 		for j, i := range timedIdx {
@@ -648,6 +676,9 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 		kernel, r.device, len(r.results), k, len(byBinding), timer.name(), elapsed.Round(time.Millisecond))
 	if len(skipped) > 0 {
 		fmt.Fprintf(out, ", %d skipped as the device cannot launch them", len(skipped))
+	}
+	if resumed > 0 {
+		fmt.Fprintf(out, " (%d times resumed from %s)", resumed, opts.out)
 	}
 	fmt.Fprint(out, "\n\n")
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)

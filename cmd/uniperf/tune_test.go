@@ -163,6 +163,7 @@ func TestTuneErrors(t *testing.T) {
 		{[]string{"tune", "--evaluate", bad}, "neither T4 results"},
 		{[]string{"tune", "k", "--top", "0"}, "--top 0"},
 		{[]string{"tune", "k", "--space", bad, "--weights", "w", "--out", "r.txt"}, "name a .json"},
+		{[]string{"tune", "k", "--space", bad, "--weights", "w", "--resume"}, "--resume goes on with an interrupted --measure"},
 	} {
 		code, _, stderr := runCommand(t, tuneCmd, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
@@ -209,6 +210,49 @@ func TestTuneMeasureOnPoCL(t *testing.T) {
 		byBlock[b] = e.Measured
 		if e.Measured < rep.Best.Measured {
 			t.Errorf("best %g s, but %+v measured %g s", rep.Best.Measured, e.Configuration, e.Measured)
+		}
+	}
+	// An interrupted run: one kernel's times lost. --resume times that
+	// kernel only and keeps the other four times as they were.
+	data, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	kept := map[string]string{}
+	for i, l := range lines[1:] {
+		cells := strings.Split(l, ",")
+		if cells[1] == "32" && cells[2] == "2" {
+			cells[len(cells)-1] = ""
+		} else if cells[len(cells)-1] != "" {
+			kept[strings.Join(cells[1:4], ",")] = cells[len(cells)-1]
+		}
+		lines[i+1] = strings.Join(cells, ",")
+	}
+	if err := os.WriteFile(csvPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCommand(t, tuneCmd, "tune", "../../examples/stencil_kernel.knl", "--space", space, "--weights", weights,
+		"--param", "w=130", "--param", "h=66", "--map", "BX=block_size_x", "--map", "BY=block_size_y", "--measure", "opencl",
+		"--brute-force", "--runs", "3", "--discard", "1", "--out", csvPath, "--resume", "--json")
+	var again tuneMeasured
+	if code != 0 || json.Unmarshal([]byte(out), &again) != nil {
+		t.Fatalf("tune --measure --resume: exit %d: %s\n%s", code, stderr, out)
+	}
+	if again.Resumed != 4 || len(again.Timed) != 6 || again.Skipped != 2 {
+		t.Errorf("resumed %d, timed %d, skipped %d; want 4, 6, 2", again.Resumed, len(again.Timed), again.Skipped)
+	}
+	data, err = os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		cells := strings.Split(l, ",")
+		if want, ok := kept[strings.Join(cells[1:4], ",")]; ok && cells[len(cells)-1] != want {
+			t.Errorf("%s: time %s after resuming, %s before", l, cells[len(cells)-1], want)
+		}
+		if cells[1] == "32" && cells[2] == "2" && cells[len(cells)-1] == "" {
+			t.Errorf("%s: not timed again", l)
 		}
 	}
 	code, out, stderr = runCommand(t, tuneCmd, "tune", "--evaluate", csvPath, "--json")
