@@ -550,7 +550,11 @@ func evaluateTable(out io.Writer, opts tuneOptions, space *tune.Space, results [
 	if unmatched > 0 {
 		fmt.Fprintf(out, " (%d rows not in the space or without a time left out)", unmatched)
 	}
-	fmt.Fprintf(out, "\nKendall τ-b, predicted against measured: %.3f\noptimum: %s\n\n", ev.Tau, seconds(ev.Optimum))
+	tau := fmt.Sprintf("%.3f", ev.Tau)
+	if math.IsNaN(ev.Tau) {
+		tau = "undefined (every predicted, or every measured, time is the same)"
+	}
+	fmt.Fprintf(out, "\nKendall τ-b, predicted against measured: %s\noptimum: %s\n\n", tau, seconds(ev.Optimum))
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "pick\tk\tbest measured\t× optimum\trandom picks (expected)\t× optimum")
 	for i, p := range ev.Picks {
