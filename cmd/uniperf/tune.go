@@ -594,7 +594,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 		return err
 	}
 	defer timer.close()
-	done, err := resumedTimes(opts, r.space)
+	done, err := resumedTimes(opts.resume, opts.out, r.space)
 	if err != nil {
 		return err
 	}

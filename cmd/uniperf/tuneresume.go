@@ -16,19 +16,19 @@ import (
 const maxResumed = 1 << 30
 
 // resumedTimes reads the measured times that tune --measure --resume
-// reuses: those of --out, by configuration (tune.Key of the space's
+// reuses: those of out (--out), by configuration (tune.Key of the space's
 // tunables), in seconds. A missing --out is a fresh start; rows of other
 // configurations, or without a time, are ignored.
-func resumedTimes(opts tuneOptions, space *tune.Space) (map[string]float64, error) {
-	if !opts.resume {
+func resumedTimes(resume bool, out string, space *tune.Space) (map[string]float64, error) {
+	if !resume {
 		return nil, nil
 	}
-	if opts.out == "" {
+	if out == "" {
 		return nil, fmt.Errorf("--resume reuses the times of --out: name the table with --out")
 	}
 	// The table is this command's output, read back: not an input that
 	// the guard would keep from being rewritten.
-	f, err := inputfile.OpenOutput(opts.out)
+	f, err := inputfile.OpenOutput(out)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]float64{}, nil
 	}
@@ -38,12 +38,12 @@ func resumedTimes(opts tuneOptions, space *tune.Space) (map[string]float64, erro
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxResumed+1))
 	if err != nil {
-		return nil, systemFailure(fmt.Errorf("--resume: %s: %w", opts.out, err))
+		return nil, systemFailure(fmt.Errorf("--resume: %s: %w", out, err))
 	}
 	if len(data) > maxResumed {
-		return nil, fmt.Errorf("--resume: %s is over %d bytes: not a ranking tune wrote", opts.out, maxResumed)
+		return nil, fmt.Errorf("--resume: %s is over %d bytes: not a ranking tune wrote", out, maxResumed)
 	}
-	rows, err := tune.ReadMeasured(data, opts.out)
+	rows, err := tune.ReadMeasured(data, out)
 	if err != nil {
 		return nil, fmt.Errorf("--resume: %w", err)
 	}
