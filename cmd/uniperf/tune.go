@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -37,6 +38,8 @@ type tuneOptions struct {
 	measure       string
 	bruteForce    bool
 	runs, discard int
+	// resume reuses the times --out holds from an interrupted run.
+	resume bool
 }
 
 var tuneOpts tuneOptions
@@ -83,9 +86,14 @@ its predicted rank, what the prediction alone picked (the predicted
 best's measured time, over the best found) and the time spent.
 --brute-force times every configuration and prints the evaluation of
 --evaluate as well. Configurations that bind the same consts are timed
-once. With --out the measured times are written too (T4: a "time"
-measurement in ms; CSV: a time column), so that tune --evaluate reads
-them back. --json prints {"timed": [{"rank", "configuration", "consts",
+once. A configuration the device cannot launch (a work-group or local
+arrays beyond its limits) is skipped, and counted, rather than timed;
+so, when ranking, is one the kernel refuses (its subscripts out of
+bounds at --param, an empty grid). With --out the measured times are
+written too (T4: a "time" measurement in ms; CSV and Arrow: a time
+column), so that tune --evaluate reads them back; --out is rewritten
+after each kernel timed, and --resume reuses the times it holds, so that
+an interrupted run goes on where it stopped. --json prints {"timed": [{"rank", "configuration", "consts",
 "predicted_s", "measured_s"}], "best", "predicted_pick", "elapsed_s",
 "evaluation"}.
 
@@ -100,7 +108,8 @@ the tunables, predicted_time in ms) or FILE.arrow (the same columns).
 
 --evaluate TABLE compares the ranking with measured times: a T4 results
 file (measurement "time"), a Kernel Tuner cache file ("cache" entries'
-"time", ms) or a CSV with a column per tunable and "time" in ms. Where
+"time", ms), a CSV with a column per tunable and "time" in ms, or an
+Arrow file of the same columns (as --measure --out R.arrow writes it). Where
 every row of TABLE carries its own predicted_time (as tune's T4 and CSV
 outputs do, with "time" added), KERNEL, --space and --weights may be left
 out. It prints Kendall's τ-b between predicted and measured times, the
@@ -136,11 +145,12 @@ func init() {
 	f.BoolVar(&o.json, "json", false, "print JSON")
 	f.BoolVar(&o.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero")
 	f.BoolVar(&o.unpriced, "allow-unpriced", false, "rank even where properties the weights do not price are most of a configuration's counts (as predict --allow-unpriced)")
-	f.StringVar(&o.evaluate, "evaluate", "", "compare the ranking with a table of measured times (T4 results, Kernel Tuner cache or CSV)")
+	f.StringVar(&o.evaluate, "evaluate", "", "compare the ranking with a table of measured times (T4 results, Kernel Tuner cache, CSV or Arrow)")
 	f.StringVar(&o.measure, "measure", "", "time the --top K predicted best on this OpenCL or CUDA device (see uniperf devices), each checked against the interpreter first")
 	f.BoolVar(&o.bruteForce, "brute-force", false, "with --measure: time every configuration, for evaluation")
 	f.IntVar(&o.runs, "runs", 10, "with --measure: timed runs per configuration")
 	f.IntVar(&o.discard, "discard", 2, "with --measure: leading runs left out of the minimum")
+	f.BoolVar(&o.resume, "resume", false, "with --measure and --out: reuse the times --out already holds (an interrupted run's) and time only the rest")
 	rootCmd.AddCommand(tuneCmd)
 }
 
@@ -171,6 +181,9 @@ func runTune(out io.Writer, kernel string, opts tuneOptions) error {
 		return fmt.Errorf("--space is required: a Kernel Tuner T1 input file, or JSON with tune_params and restrictions")
 	case opts.weights == "":
 		return fmt.Errorf("--weights is required: a weight table written by uniperf fit")
+	}
+	if opts.resume && opts.measure == "" {
+		return fmt.Errorf("--resume goes on with an interrupted --measure: give the device with --measure SEL and the table with --out")
 	}
 	if opts.bruteForce && opts.measure == "" {
 		return fmt.Errorf("--brute-force times every configuration: give the device with --measure SEL")
@@ -206,8 +219,12 @@ func runTune(out io.Writer, kernel string, opts tuneOptions) error {
 		}
 		return writeJSON(out, entries)
 	}
-	fmt.Fprintf(out, "%s on %s: %d valid configurations, %d distinct const bindings counted and predicted in %s\n\n",
-		kernel, r.device, len(r.results), r.bindings, r.elapsed.Round(time.Millisecond))
+	skipped := ""
+	if r.skipped > 0 {
+		skipped = fmt.Sprintf(" (%d more skipped as invalid)", r.skipped)
+	}
+	fmt.Fprintf(out, "%s on %s: %d valid configurations%s, %d distinct const bindings counted and predicted in %s\n\n",
+		kernel, r.device, len(r.results), skipped, r.bindings, r.elapsed.Round(time.Millisecond))
 	return printTuneRanking(out, r.space, top)
 }
 
@@ -234,9 +251,11 @@ type ranking struct {
 	space    *tune.Space
 	results  []tune.Result
 	bindings int
-	device   string
-	params   map[string]int64
-	elapsed  time.Duration
+	// skipped counts the configurations left out as invalid.
+	skipped int
+	device  string
+	params  map[string]int64
+	elapsed time.Duration
 }
 
 // rankSpace reads the space and the weights and ranks the space.
@@ -287,10 +306,8 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		return nil, fmt.Errorf("%s: no configuration meets the restrictions", opts.space)
 	}
 	predict := func(consts map[string]int64) (float64, error) {
-		if c, err := counter.Kernel(kernel, consts); err == nil {
-			if err := c.CheckBounds(params); err != nil {
-				return 0, err
-			}
+		if err := bindable(counter, kernel, consts, params); err != nil {
+			return 0, fmt.Errorf("%w: %w", tune.ErrInvalid, err)
 		}
 		t, terms, _, err := linear.PredictLaunch(counter, w, kernel, consts, params)
 		if err == nil {
@@ -301,18 +318,69 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		}
 		return t, err
 	}
-	results, bindings, err := tune.Rank(space, mapping, configs, predict, 0)
+	rk, err := tune.Rank(space, mapping, configs, predict, 0)
 	if err != nil {
 		return nil, err
 	}
-	if space.Launch != nil {
-		checkTuneLaunch(counter, kernel, params, space, results)
+	if len(rk.Results) == 0 {
+		return nil, fmt.Errorf("%s: every one of the %d configurations is invalid for %s, e.g. %s: %w", opts.space, len(configs), kernel,
+			space.Label(rk.Skipped[0].Config), rk.Skipped[0].Reason)
 	}
-	best := results[0]
+	warnSkipped("predicting", space, rk.Skipped, len(configs))
+	if space.Launch != nil {
+		checkTuneLaunch(counter, kernel, params, space, rk.Results)
+	}
+	best := rk.Results[0]
 	_, terms, _, _ := linear.PredictLaunch(counter, w, kernel, best.Consts, params)
 	warnUnweighted(kernel, params, terms)
 	warnDoubt(kernel, params, w, terms, defaultWarnShare)
-	return &ranking{space: space, results: results, bindings: bindings, device: w.Device, params: params, elapsed: time.Since(start)}, nil
+	return &ranking{space: space, results: rk.Results, bindings: rk.Bindings, skipped: len(rk.Skipped), device: w.Device, params: params, elapsed: time.Since(start)}, nil
+}
+
+// bindable checks that the kernel takes a binding of its consts at
+// params: it parses with them, its subscripts stay in bounds and its
+// launch grid is not empty.
+func bindable(counter *models.Counter, kernel string, consts, params map[string]int64) error {
+	c, err := counter.Kernel(kernel, consts)
+	if err != nil {
+		return err
+	}
+	if err := c.CheckBounds(params); err != nil {
+		return err
+	}
+	g, l, err := c.Kernel().Launch(params)
+	if err != nil {
+		return err
+	}
+	for a := range g {
+		if g[a] <= 0 || l[a] <= 0 {
+			return fmt.Errorf("the launch grid at %s is empty along axis %d", setString(params), a)
+		}
+	}
+	return nil
+}
+
+// warnSkipped names, on stderr, how many of n configurations were
+// skipped as invalid while doing what, with the first reasons.
+func warnSkipped(doing string, space *tune.Space, skipped []tune.Skipped, n int) {
+	if len(skipped) == 0 {
+		return
+	}
+	fmt.Fprintf(stderr, "warning: %d of %d configurations skipped as invalid while %s:\n", len(skipped), n, doing)
+	seen := map[string]bool{}
+	for _, s := range skipped {
+		reason := s.Reason.Error()
+		if seen[reason] {
+			continue
+		}
+		seen[reason] = true
+		if len(seen) <= 3 {
+			fmt.Fprintf(stderr, "  %s: %s\n", space.Label(s.Config), reason)
+		}
+	}
+	if len(seen) > 3 {
+		fmt.Fprintf(stderr, "  and %d other reasons\n", len(seen)-3)
+	}
 }
 
 // tuneMaps gathers --map and --const into the mapping's expressions,
@@ -482,7 +550,11 @@ func evaluateTable(out io.Writer, opts tuneOptions, space *tune.Space, results [
 	if unmatched > 0 {
 		fmt.Fprintf(out, " (%d rows not in the space or without a time left out)", unmatched)
 	}
-	fmt.Fprintf(out, "\nKendall τ-b, predicted against measured: %.3f\noptimum: %s\n\n", ev.Tau, seconds(ev.Optimum))
+	tau := fmt.Sprintf("%.3f", ev.Tau)
+	if math.IsNaN(ev.Tau) {
+		tau = "undefined (every predicted, or every measured, time is the same)"
+	}
+	fmt.Fprintf(out, "\nKendall τ-b, predicted against measured: %s\noptimum: %s\n\n", tau, seconds(ev.Optimum))
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "pick\tk\tbest measured\t× optimum\trandom picks (expected)\t× optimum")
 	for i, p := range ev.Picks {
@@ -503,6 +575,8 @@ type tuneMeasured struct {
 	Timed         []tuneTimed      `json:"timed"`
 	Best          tuneTimed        `json:"best"`
 	PredictedPick tuneTimed        `json:"predicted_pick"`
+	Skipped       int              `json:"skipped"`
+	Resumed       int              `json:"resumed"`
 	Elapsed       float64          `json:"elapsed_s"`
 	Evaluation    *tune.Evaluation `json:"evaluation,omitempty"`
 }
@@ -520,35 +594,73 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 		return err
 	}
 	defer timer.close()
+	done, err := resumedTimes(opts.resume, opts.out, r.space)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	src := kernelSource(kernel)
 	byBinding := map[string]float64{}
+	invalid := map[string]error{}
+	var skipped []tune.Skipped
+	var timedIdx []int
+	resumed := 0
 	for i := range r.results[:k] {
 		res := &r.results[i]
 		key := setString(res.Consts)
+		if t, ok := done[configKey(r.space, res.Config)]; ok {
+			res.Measured, byBinding[key] = t, t
+			timedIdx = append(timedIdx, i)
+			resumed++
+			continue
+		}
+		if err, ok := invalid[key]; ok {
+			skipped = append(skipped, tune.Skipped{Config: res.Config, Consts: res.Consts, Reason: err})
+			continue
+		}
 		t, ok := byBinding[key]
 		if !ok {
-			if t, err = timer.time(src, kernel, res.Consts, r.params); err != nil {
-				return fmt.Errorf("%s: %w", r.space.Label(res.Config), err)
+			if t, err = timer.timeConfig(src, kernel, res.Consts, r.params); err != nil {
+				if !errors.Is(err, tune.ErrInvalid) {
+					return fmt.Errorf("%s: %w", r.space.Label(res.Config), err)
+				}
+				invalid[key] = err
+				skipped = append(skipped, tune.Skipped{Config: res.Config, Consts: res.Consts, Reason: err})
+				continue
 			}
 			byBinding[key] = t
+			if opts.out != "" {
+				// Each time is written as it comes, so that an
+				// interrupted run loses at most the kernel being timed.
+				res.Measured = t
+				if err := writeRanking(out, opts.out, r.space, r.results); err != nil {
+					return err
+				}
+			}
 		}
 		res.Measured = t
+		timedIdx = append(timedIdx, i)
 	}
 	elapsed := time.Since(start)
-	timed := make([]tuneTimed, k)
+	warnSkipped("timing", r.space, skipped, k)
+	if len(timedIdx) == 0 {
+		return fmt.Errorf("none of the %d configurations could be timed on %s, e.g. %s: %w", k, timer.name(),
+			r.space.Label(skipped[0].Config), skipped[0].Reason)
+	}
+	timed := make([]tuneTimed, len(timedIdx))
 	best := 0
-	for i, res := range r.results[:k] {
-		timed[i] = tuneTimed{entryOf(r.space, res), res.Measured}
+	for j, i := range timedIdx {
+		res := r.results[i]
+		timed[j] = tuneTimed{entryOf(r.space, res), res.Measured}
 		if res.Measured < timed[best].Measured {
-			best = i
+			best = j
 		}
 	}
-	report := tuneMeasured{Timed: timed, Best: timed[best], PredictedPick: timed[0], Elapsed: elapsed.Seconds()}
-	if opts.bruteForce && k > 1 {
-		pred, meas := make([]float64, k), make([]float64, k)
-		for i, res := range r.results {
-			pred[i], meas[i] = res.Predicted, res.Measured
+	report := tuneMeasured{Timed: timed, Best: timed[best], PredictedPick: timed[0], Skipped: len(skipped), Resumed: resumed, Elapsed: elapsed.Seconds()}
+	if opts.bruteForce && len(timedIdx) > 1 {
+		pred, meas := make([]float64, len(timedIdx)), make([]float64, len(timedIdx))
+		for j, i := range timedIdx {
+			pred[j], meas[j] = r.results[i].Predicted, r.results[i].Measured
 		}
 		ev, err := tune.Evaluate(pred, meas)
 		if err != nil {
@@ -564,20 +676,28 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 	if opts.json {
 		return writeJSON(out, report)
 	}
-	fmt.Fprintf(out, "%s on %s: %d valid configurations ranked; the %d predicted fastest (%d kernels) timed on %s in %s\n\n",
+	fmt.Fprintf(out, "%s on %s: %d valid configurations ranked; the %d predicted fastest (%d kernels) timed on %s in %s",
 		kernel, r.device, len(r.results), k, len(byBinding), timer.name(), elapsed.Round(time.Millisecond))
+	if len(skipped) > 0 {
+		fmt.Fprintf(out, ", %d skipped as the device cannot launch them", len(skipped))
+	}
+	if resumed > 0 {
+		fmt.Fprintf(out, " (%d times resumed from %s)", resumed, opts.out)
+	}
+	fmt.Fprint(out, "\n\n")
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "rank\t%s\tpredicted\tmeasured\n", strings.Join(r.space.Names(), "\t"))
-	for _, res := range r.results[:k] {
+	for _, i := range timedIdx {
+		res := r.results[i]
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", res.Rank, configCells(r.space, res.Config), seconds(res.Predicted), seconds(res.Measured))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	b := r.results[best]
+	b, pick := timed[best], timed[0]
 	fmt.Fprintf(out, "\nbest found: %s, %s, predicted rank %d; the prediction alone picked %s, %s (%.3f× the best found)\n",
-		r.space.Label(b.Config), seconds(b.Measured), b.Rank, r.space.Label(r.results[0].Config), seconds(r.results[0].Measured),
-		r.results[0].Measured/b.Measured)
+		r.space.Label(r.results[timedIdx[best]].Config), seconds(b.Measured), b.Rank, r.space.Label(r.results[timedIdx[0]].Config),
+		seconds(pick.Measured), pick.Measured/b.Measured)
 	if ev := report.Evaluation; ev != nil {
 		fmt.Fprintf(out, "Kendall τ-b over all %d: %.3f; predicted top 1%% (%d) best %.3f× the optimum (random %.3f×), top 10 %.3f× (random %.3f×)\n",
 			ev.N, ev.Tau, ev.Picks[1].K, ev.Picks[1].BestRatio, ev.Picks[1].RandomRatio, ev.Picks[2].BestRatio, ev.Picks[2].RandomRatio)

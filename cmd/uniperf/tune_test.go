@@ -12,16 +12,31 @@ import (
 	"github.com/uniperf/uniperf/fit/tune"
 )
 
+// ktMatmulSpace writes Kernel Tuner's matmul.py space, with its
+// restriction block_size_x = block_size_y*tile_size_y (44
+// configurations), which the shipped space drops as the port does not
+// need it.
+func ktMatmulSpace(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "matmul.json")
+	space := `{"tune_params": {"block_size_x": [16, 32, 64], "block_size_y": [1, 2, 4, 8, 16, 32], "tile_size_x": [1, 2, 4, 8], "tile_size_y": [1, 2, 4, 8]},
+ "restrictions": ["block_size_x==block_size_y*tile_size_y"]}`
+	if err := os.WriteFile(path, []byte(space), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 var matmulMaps = []string{"--map", "BX=block_size_x", "--map", "BY=block_size_y", "--map", "TX=tile_size_x", "--map", "TY=tile_size_y"}
 
-// TestTuneEqualsPredict ranks the T1 space of Kernel Tuner's matmul
+// TestTuneEqualsPredict ranks the space of Kernel Tuner's matmul
 // example (44 configurations) and checks every configuration's
 // prediction in the T4 output against uniperf predict run for it alone,
 // and the order against the predictions.
 func TestTuneEqualsPredict(t *testing.T) {
 	weights := fitQuickWeights(t)
 	out := filepath.Join(t.TempDir(), "r.json")
-	args := append([]string{"tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json",
+	args := append([]string{"tune", "../../examples/matmul_kernel.knl", "--space", ktMatmulSpace(t),
 		"--weights", weights, "--param", "n=512", "--out", out}, matmulMaps...)
 	if code, _, stderr := runCommand(t, tuneCmd, args...); code != 0 {
 		t.Fatalf("tune: exit %d: %s", code, stderr)
@@ -74,7 +89,7 @@ func TestTuneEvaluate(t *testing.T) {
 	weights := fitQuickWeights(t)
 	dir := t.TempDir()
 	csvPath := filepath.Join(dir, "r.csv")
-	args := append([]string{"tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json",
+	args := append([]string{"tune", "../../examples/matmul_kernel.knl", "--space", ktMatmulSpace(t),
 		"--weights", weights, "--param", "n=512", "--out", csvPath}, matmulMaps...)
 	if code, _, stderr := runCommand(t, tuneCmd, args...); code != 0 {
 		t.Fatalf("tune: exit %d: %s", code, stderr)
@@ -127,7 +142,7 @@ func TestTuneEvaluate(t *testing.T) {
 		}
 	}
 	check("tune", "--evaluate", measured, "--json")
-	check(append([]string{"tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json",
+	check(append([]string{"tune", "../../examples/matmul_kernel.knl", "--space", ktMatmulSpace(t),
 		"--weights", weights, "--param", "n=512", "--evaluate", measured, "--json"}, matmulMaps...)...)
 }
 
@@ -148,6 +163,7 @@ func TestTuneErrors(t *testing.T) {
 		{[]string{"tune", "--evaluate", bad}, "neither T4 results"},
 		{[]string{"tune", "k", "--top", "0"}, "--top 0"},
 		{[]string{"tune", "k", "--space", bad, "--weights", "w", "--out", "r.txt"}, "name a .json"},
+		{[]string{"tune", "k", "--space", bad, "--weights", "w", "--resume"}, "--resume goes on with an interrupted --measure"},
 	} {
 		code, _, stderr := runCommand(t, tuneCmd, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
@@ -157,38 +173,86 @@ func TestTuneErrors(t *testing.T) {
 }
 
 // TestTuneMeasureOnPoCL times a tiny stencil space on PoCL: two block
-// widths, and a tunable the kernel does not read, so four
-// configurations and two kernels, each checked against the interpreter
-// before it is timed. Configurations of one kernel share its time, the
-// best found is the least time, and the CSV written reads back into
-// --evaluate.
+// widths, two heights and a tunable the kernel does not read, so eight
+// configurations and four kernels, each checked against the interpreter
+// before it is timed. The largest block, 128 × 64 work-items (the
+// interior of the 130 × 66 domain), is beyond PoCL's 4096 a group: its
+// two configurations are skipped, not timed. Configurations of one
+// kernel share its time, the best found is the least time, and the CSV
+// written reads back into --evaluate.
 func TestTuneMeasureOnPoCL(t *testing.T) {
 	weights := fitQuickWeights(t)
 	dir := t.TempDir()
 	space := filepath.Join(dir, "s.json")
-	if err := os.WriteFile(space, []byte(`{"tune_params": {"block_size_x": [32, 64], "read_only": [0, 1]}}`), 0o644); err != nil {
+	if err := os.WriteFile(space, []byte(`{"tune_params": {"block_size_x": [32, 128], "block_size_y": [2, 64], "read_only": [0, 1]}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	csvPath := filepath.Join(dir, "r.csv")
 	code, out, stderr := runCommand(t, tuneCmd, "tune", "../../examples/stencil_kernel.knl", "--space", space, "--weights", weights,
-		"--param", "w=128", "--param", "h=16", "--map", "BX=block_size_x", "--map", "BY=2", "--measure", "opencl",
+		"--param", "w=130", "--param", "h=66", "--map", "BX=block_size_x", "--map", "BY=block_size_y", "--measure", "opencl",
 		"--brute-force", "--runs", "3", "--discard", "1", "--out", csvPath, "--json")
 	var rep tuneMeasured
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
 		t.Fatalf("tune --measure: exit %d: %s\n%s", code, stderr, out)
 	}
-	if len(rep.Timed) != 4 || rep.Evaluation == nil || rep.PredictedPick.Rank != 1 {
+	if len(rep.Timed) != 6 || rep.Skipped != 2 || rep.Evaluation == nil || rep.Evaluation.N != 6 {
 		t.Fatalf("%+v", rep)
 	}
-	byBX := map[int64]float64{}
+	if !strings.Contains(stderr, "2 of 8 configurations skipped as invalid while timing") || !strings.Contains(stderr, "exceeds the device's limit 4096") {
+		t.Errorf("stderr does not name the skipped work-groups:\n%s", stderr)
+	}
+	byBlock := map[[2]int64]float64{}
 	for _, e := range rep.Timed {
-		bx := e.Consts["BX"]
-		if e.Measured <= 0 || byBX[bx] != 0 && byBX[bx] != e.Measured {
-			t.Errorf("%+v: measured %g, the other configuration of BX=%d %g", e.Configuration, e.Measured, bx, byBX[bx])
+		b := [2]int64{e.Consts["BX"], e.Consts["BY"]}
+		if b == [2]int64{128, 64} || e.Measured <= 0 || byBlock[b] != 0 && byBlock[b] != e.Measured {
+			t.Errorf("%+v: measured %g, the other configuration of %v %g", e.Configuration, e.Measured, b, byBlock[b])
 		}
-		byBX[bx] = e.Measured
+		byBlock[b] = e.Measured
 		if e.Measured < rep.Best.Measured {
 			t.Errorf("best %g s, but %+v measured %g s", rep.Best.Measured, e.Configuration, e.Measured)
+		}
+	}
+	// An interrupted run: one kernel's times lost. --resume times that
+	// kernel only and keeps the other four times as they were.
+	data, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	kept := map[string]string{}
+	for i, l := range lines[1:] {
+		cells := strings.Split(l, ",")
+		if cells[1] == "32" && cells[2] == "2" {
+			cells[len(cells)-1] = ""
+		} else if cells[len(cells)-1] != "" {
+			kept[strings.Join(cells[1:4], ",")] = cells[len(cells)-1]
+		}
+		lines[i+1] = strings.Join(cells, ",")
+	}
+	if err := os.WriteFile(csvPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCommand(t, tuneCmd, "tune", "../../examples/stencil_kernel.knl", "--space", space, "--weights", weights,
+		"--param", "w=130", "--param", "h=66", "--map", "BX=block_size_x", "--map", "BY=block_size_y", "--measure", "opencl",
+		"--brute-force", "--runs", "3", "--discard", "1", "--out", csvPath, "--resume", "--json")
+	var again tuneMeasured
+	if code != 0 || json.Unmarshal([]byte(out), &again) != nil {
+		t.Fatalf("tune --measure --resume: exit %d: %s\n%s", code, stderr, out)
+	}
+	if again.Resumed != 4 || len(again.Timed) != 6 || again.Skipped != 2 {
+		t.Errorf("resumed %d, timed %d, skipped %d; want 4, 6, 2", again.Resumed, len(again.Timed), again.Skipped)
+	}
+	data, err = os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		cells := strings.Split(l, ",")
+		if want, ok := kept[strings.Join(cells[1:4], ",")]; ok && !sameMs(cells[len(cells)-1], want) {
+			t.Errorf("%s: time %s after resuming, %s before", l, cells[len(cells)-1], want)
+		}
+		if cells[1] == "32" && cells[2] == "2" && cells[len(cells)-1] == "" {
+			t.Errorf("%s: not timed again", l)
 		}
 	}
 	code, out, stderr = runCommand(t, tuneCmd, "tune", "--evaluate", csvPath, "--json")
@@ -196,7 +260,63 @@ func TestTuneMeasureOnPoCL(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &ev) != nil {
 		t.Fatalf("tune --evaluate: exit %d: %s\n%s", code, stderr, out)
 	}
-	if ev.N != 4 || math.Abs(ev.Optimum-rep.Best.Measured) > 1e-15 {
-		t.Errorf("--evaluate of the CSV: %+v, best timed %g", ev, rep.Best.Measured)
+	if ev.N != 6 || math.Abs(ev.Optimum-again.Best.Measured) > 1e-15 {
+		t.Errorf("--evaluate of the CSV: %+v, best timed %g", ev, again.Best.Measured)
+	}
+}
+
+// sameMs reports whether two CSV cells hold the same milliseconds, but
+// for the rounding of reading seconds back from them and writing them
+// again.
+func sameMs(a, b string) bool {
+	var x, y float64
+	if _, err := fmt.Sscan(a, &x); err != nil {
+		return false
+	}
+	if _, err := fmt.Sscan(b, &y); err != nil {
+		return false
+	}
+	return math.Abs(x-y) <= 1e-12*math.Abs(y)
+}
+
+// TestTuneSkipsInvalid ranks a stencil space whose block sizes include
+// 0, which the kernel refuses (a split factor must be positive): tune
+// skips those configurations with the reason and ranks the rest. The
+// oracle counts by enumeration the configurations with no zero.
+func TestTuneSkipsInvalid(t *testing.T) {
+	weights := fitQuickWeights(t)
+	dir := t.TempDir()
+	space := filepath.Join(dir, "s.json")
+	xs, ys := []int{0, 32, 64}, []int{0, 1, 2, 4}
+	if err := os.WriteFile(space, []byte(`{"tune_params": {"block_size_x": [0, 32, 64], "block_size_y": [0, 1, 2, 4]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.csv")
+	code, stdout, stderr := runCommand(t, tuneCmd, "tune", "../../examples/stencil_kernel.knl", "--space", space, "--weights", weights,
+		"--param", "w=256", "--param", "h=64", "--map", "BX=block_size_x", "--map", "BY=block_size_y", "--out", out)
+	if code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, stderr)
+	}
+	valid := 0
+	for _, x := range xs {
+		for _, y := range ys {
+			if x != 0 && y != 0 {
+				valid++
+			}
+		}
+	}
+	all := len(xs) * len(ys)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := strings.Count(string(data), "\n") - 1; rows != valid || strings.Contains(string(data), ",0,") {
+		t.Errorf("%d configurations ranked, want %d, none with a zero:\n%s", rows, valid, data)
+	}
+	if want := fmt.Sprintf("%d valid configurations (%d more skipped as invalid)", valid, all-valid); !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+	if want := fmt.Sprintf("warning: %d of %d configurations skipped as invalid while predicting", all-valid, all); !strings.Contains(stderr, want) || !strings.Contains(stderr, "split factor must be positive, not 0") {
+		t.Errorf("stderr lacks %q and the kernel's reason:\n%s", want, stderr)
 	}
 }

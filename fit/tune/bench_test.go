@@ -57,11 +57,11 @@ func benchRank(b *testing.B, n int) {
 		t, _, _, err := linear.PredictLaunch(counter, w, kernel, consts, params)
 		return t, err
 	}
-	if _, _, err := tune.Rank(s, m, configs, predict, 0); err != nil {
+	if _, err := tune.Rank(s, m, configs, predict, 0); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, _, err := tune.Rank(s, m, configs, predict, 0); err != nil {
+		if _, err := tune.Rank(s, m, configs, predict, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

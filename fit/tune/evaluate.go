@@ -2,6 +2,7 @@ package tune
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -26,7 +27,9 @@ type Pick struct {
 // Evaluation is how well predictions rank measured configurations.
 type Evaluation struct {
 	N int `json:"configurations"`
-	// Tau is Kendall's τ-b between predicted and measured times.
+	// Tau is Kendall's τ-b between predicted and measured times; NaN
+	// (null in JSON) where either ties throughout, which leaves it
+	// undefined.
 	Tau float64 `json:"kendall_tau"`
 	// Optimum is the least measured time, in seconds.
 	Optimum float64 `json:"optimum_s"`
@@ -165,4 +168,17 @@ func mergeCount(a, buf []float64) int64 {
 	copy(buf[k:], a[j:])
 	copy(a, buf[:len(a)])
 	return c
+}
+
+// MarshalJSON writes Tau as null where it is NaN, which JSON cannot hold.
+func (e Evaluation) MarshalJSON() ([]byte, error) {
+	type plain Evaluation
+	out := struct {
+		plain
+		Tau *float64 `json:"kendall_tau"`
+	}{plain: plain(e)}
+	if !math.IsNaN(e.Tau) {
+		out.Tau = &e.Tau
+	}
+	return json.Marshal(out)
 }

@@ -1,8 +1,10 @@
 package tune
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -126,5 +128,26 @@ func TestEvaluate(t *testing.T) {
 	}
 	if _, err := Evaluate([]float64{1, 2}, []float64{1, 0}); err == nil {
 		t.Error("a zero measured time is accepted")
+	}
+}
+
+// TestEvaluateTiedJSON checks that τ-b, undefined where every prediction
+// ties (its denominator is zero), is NaN and written as null, while the
+// picks stay defined: the predicted best is the first in the given
+// order, 3 of 1, 2, 3.
+func TestEvaluateTiedJSON(t *testing.T) {
+	ev, err := Evaluate([]float64{5, 5, 5}, []float64{3, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsNaN(ev.Tau) || ev.Picks[0].BestRatio != 3 {
+		t.Fatalf("%+v", ev)
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"kendall_tau":null`) || !strings.Contains(string(b), `"configurations":3`) {
+		t.Errorf("%s", b)
 	}
 }

@@ -53,9 +53,9 @@ func ExampleRank() {
 		calls++
 		return 1 / float64(consts["BX"]), nil
 	}
-	ranked, bindings, _ := tune.Rank(s, m, configs, predict, 1)
-	fmt.Println("unused:", unused, "bindings:", bindings, "predictions:", calls)
-	for _, r := range ranked[:3] {
+	ranked, _ := tune.Rank(s, m, configs, predict, 1)
+	fmt.Println("unused:", unused, "bindings:", ranked.Bindings, "predictions:", calls)
+	for _, r := range ranked.Results[:3] {
 		fmt.Println(r.Rank, s.Label(r.Config), r.Predicted)
 	}
 	// Output:

@@ -107,8 +107,9 @@ func WriteCSV(s *Space, results []Result) ([]byte, error) {
 
 // WriteArrow encodes ranked results as an Arrow IPC file: int64 rank, a
 // column per tunable (int64 where every value is an integer, float64
-// where every value is a number, else utf8 of the values' text) and
-// float64 predicted_time in milliseconds.
+// where every value is a number, else utf8 of the values' text),
+// float64 predicted_time in milliseconds and, where any configuration
+// was timed, float64 time (measured, ms; null where not timed).
 func WriteArrow(s *Space, results []Result) ([]byte, error) {
 	fields := []arrow.Field{{Name: "rank", Type: arrow.PrimitiveTypes.Int64}}
 	kinds := make([]Kind, len(s.Params))
@@ -124,6 +125,10 @@ func WriteArrow(s *Space, results []Result) ([]byte, error) {
 		fields = append(fields, arrow.Field{Name: p.Name, Type: t})
 	}
 	fields = append(fields, arrow.Field{Name: PredictedTime, Type: arrow.PrimitiveTypes.Float64})
+	timed := slices.ContainsFunc(results, func(r Result) bool { return r.Measured > 0 })
+	if timed {
+		fields = append(fields, arrow.Field{Name: "time", Type: arrow.PrimitiveTypes.Float64, Nullable: true})
+	}
 	schema := arrow.NewSchema(fields, nil)
 	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	defer b.Release()
@@ -142,7 +147,15 @@ func WriteArrow(s *Space, results []Result) ([]byte, error) {
 				b.Field(j + 1).(*array.StringBuilder).Append(v.Text())
 			}
 		}
-		b.Field(len(fields) - 1).(*array.Float64Builder).Append(r.Predicted * 1e3)
+		b.Field(len(s.Params) + 1).(*array.Float64Builder).Append(r.Predicted * 1e3)
+		if timed {
+			tb := b.Field(len(s.Params) + 2).(*array.Float64Builder)
+			if r.Measured > 0 {
+				tb.Append(r.Measured * 1e3)
+			} else {
+				tb.AppendNull()
+			}
+		}
 	}
 	rec := b.NewRecord()
 	defer rec.Release()

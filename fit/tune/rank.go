@@ -2,6 +2,7 @@ package tune
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"runtime"
@@ -24,16 +25,35 @@ type Result struct {
 	Measured float64
 }
 
-// Predict predicts a kernel's time in seconds with its consts bound.
+// Predict predicts a kernel's time in seconds with its consts bound. An
+// error that wraps ErrInvalid marks a binding that cannot run (the kernel
+// refuses it, or the device cannot launch it): Rank skips it.
 type Predict func(consts map[string]int64) (float64, error)
+
+// Skipped is a configuration left out of a ranking, and why.
+type Skipped struct {
+	Config Config
+	Consts map[string]int64
+	Reason error
+}
+
+// Ranking is Rank's answer: the valid configurations fastest first, the
+// number of distinct bindings of the consts predicted, and the
+// configurations skipped as invalid, in the space's order.
+type Ranking struct {
+	Results  []Result
+	Bindings int
+	Skipped  []Skipped
+}
 
 // Rank predicts every configuration and sorts them by predicted time,
 // fastest first (ties keep the space's order). Configurations that bind
 // the same consts are one kernel: each distinct binding is predicted
 // once, on workers goroutines (GOMAXPROCS where workers < 1), so the
-// counts, the costly part, are made once per structure. It returns the
-// results and the number of distinct bindings.
-func Rank(s *Space, m *Mapping, configs []Config, predict Predict, workers int) ([]Result, int, error) {
+// counts, the costly part, are made once per structure. A binding whose
+// prediction fails with ErrInvalid is skipped with its configurations;
+// any other error is returned.
+func Rank(s *Space, m *Mapping, configs []Config, predict Predict, workers int) (Ranking, error) {
 	results := make([]Result, len(configs))
 	index := map[string]int{}
 	var bindings []map[string]int64
@@ -42,7 +62,7 @@ func Rank(s *Space, m *Mapping, configs []Config, predict Predict, workers int) 
 	for i, c := range configs {
 		consts, err := m.Bind(s, c)
 		if err != nil {
-			return nil, 0, err
+			return Ranking{}, err
 		}
 		key.Reset()
 		for _, name := range m.consts {
@@ -58,29 +78,31 @@ func Rank(s *Space, m *Mapping, configs []Config, predict Predict, workers int) 
 		of[i] = k
 		results[i] = Result{Config: c, Consts: bindings[k]}
 	}
-	times, err := predictAll(bindings, predict, workers)
+	times, errs, err := predictAll(bindings, predict, workers)
 	if err != nil {
-		return nil, 0, err
+		return Ranking{}, err
 	}
-	for i := range results {
-		results[i].Predicted = times[of[i]]
+	var valid []Result
+	var skipped []Skipped
+	for i, r := range results {
+		if e := errs[of[i]]; e != nil {
+			skipped = append(skipped, Skipped{Config: r.Config, Consts: r.Consts, Reason: e})
+			continue
+		}
+		r.Predicted = times[of[i]]
+		valid = append(valid, r)
 	}
-	order := make([]int, len(results))
-	for i := range order {
-		order[i] = i
+	slices.SortStableFunc(valid, func(a, b Result) int { return cmp.Compare(a.Predicted, b.Predicted) })
+	for r := range valid {
+		valid[r].Rank = r + 1
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(results[a].Predicted, results[b].Predicted) })
-	ranked := make([]Result, len(results))
-	for r, i := range order {
-		ranked[r] = results[i]
-		ranked[r].Rank = r + 1
-	}
-	return ranked, len(bindings), nil
+	return Ranking{Results: valid, Bindings: len(bindings), Skipped: skipped}, nil
 }
 
-// predictAll predicts each binding on workers goroutines; the first
-// error in binding order is returned.
-func predictAll(bindings []map[string]int64, predict Predict, workers int) ([]float64, error) {
+// predictAll predicts each binding on workers goroutines. It returns the
+// times, each binding's ErrInvalid error (nil where valid), and the first
+// other error in binding order.
+func predictAll(bindings []map[string]int64, predict Predict, workers int) ([]float64, []error, error) {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -104,10 +126,14 @@ func predictAll(bindings []map[string]int64, predict Predict, workers int) ([]fl
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("consts %s: %w", constsString(bindings[i]), err)
+			err = fmt.Errorf("consts %s: %w", constsString(bindings[i]), err)
+			if !errors.Is(err, ErrInvalid) {
+				return nil, nil, err
+			}
+			errs[i] = err
 		}
 	}
-	return times, nil
+	return times, errs, nil
 }
 
 // constsString renders consts in name order, "BX=32 BY=8".

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+
+	"github.com/uniperf/uniperf/datasets/inputfile"
+	"github.com/uniperf/uniperf/fit/tune"
+)
+
+// maxResumed bounds the table --resume reads: a ranking of
+// tune.MaxMeasured configurations as T4 JSON stays well below it.
+const maxResumed = 1 << 30
+
+// resumedTimes reads the measured times that tune --measure --resume
+// reuses: those of out (--out), by configuration (tune.Key of the space's
+// tunables), in seconds. A missing --out is a fresh start; rows of other
+// configurations, or without a time, are ignored.
+func resumedTimes(resume bool, out string, space *tune.Space) (map[string]float64, error) {
+	if !resume {
+		return nil, nil
+	}
+	if out == "" {
+		return nil, fmt.Errorf("--resume reuses the times of --out: name the table with --out")
+	}
+	// The table is this command's output, read back: not an input that
+	// the guard would keep from being rewritten.
+	f, err := inputfile.OpenOutput(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]float64{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxResumed+1))
+	if err != nil {
+		return nil, systemFailure(fmt.Errorf("--resume: %s: %w", out, err))
+	}
+	if len(data) > maxResumed {
+		return nil, fmt.Errorf("--resume: %s is over %d bytes: not a ranking tune wrote", out, maxResumed)
+	}
+	rows, err := tune.ReadMeasured(data, out)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %w", err)
+	}
+	times := map[string]float64{}
+	for _, r := range rows {
+		key, err := tune.Key(space.Names(), func(n string) (tune.Value, bool) { v, ok := r.Config[n]; return v, ok })
+		if err != nil || math.IsNaN(r.Time) || r.Time <= 0 {
+			continue
+		}
+		times[key] = r.Time
+	}
+	return times, nil
+}
+
+// configKey is a configuration's join key, as resumedTimes keys times.
+func configKey(space *tune.Space, c tune.Config) string {
+	key, _ := tune.Key(space.Names(), space.Env(c))
+	return key
+}

@@ -1,0 +1,111 @@
+package examples_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/fit/tune"
+)
+
+// spaceCase is a kernel with a tuning space that ships beside it: how
+// its consts follow from the tunables (tune's --map), and sizes to check
+// every configuration at, which no tile divides where the kernel allows
+// it.
+type spaceCase struct {
+	kernel string
+	maps   map[string]string
+	params map[string]int64
+}
+
+var spaceCases = []spaceCase{
+	{"convolution_kernel", map[string]string{"BX": "block_size_x", "BY": "block_size_y", "TX": "tile_size_x", "TY": "tile_size_y", "PAD": "0"},
+		map[string]int64{"h": 13, "w": 37}},
+	{"matmul_kernel", map[string]string{"BX": "block_size_x", "BY": "block_size_y", "TX": "tile_size_x", "TY": "tile_size_y"},
+		map[string]int64{"n": 45}},
+}
+
+// TestTuningSpaces checks every configuration of each shipped space: the
+// kernel takes its binding of the consts, its counts equal what the
+// reference interpreter executes, and the interpreter's results equal
+// the Go reimplementation of the original, as TestExamplesCount does for
+// the kernel's defaults.
+func TestTuningSpaces(t *testing.T) {
+	for _, sc := range spaceCases {
+		t.Run(sc.kernel, func(t *testing.T) {
+			data, err := os.ReadFile(sc.kernel + ".space.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			space, err := tune.ReadSpace(data, sc.kernel+".space.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := os.ReadFile(sc.kernel + ".knl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			k0 := parse(t, sc.kernel)
+			var names []string
+			for _, c := range k0.Consts {
+				names = append(names, c.Name)
+			}
+			m, _, err := tune.NewMapping(space, names, sc.maps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			configs, err := space.Configs()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(configs) < 200 {
+				t.Fatalf("%d configurations, want at least 200", len(configs))
+			}
+			want := kernels[sc.kernel].want
+			for _, cfg := range configs {
+				consts, err := m.Bind(space, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := checkBinding(t, sc, src, consts, want); err != nil {
+					t.Fatalf("%s: %v", space.Label(cfg), err)
+				}
+			}
+		})
+	}
+}
+
+// checkBinding counts the kernel with its consts bound, runs it in the
+// interpreter at sc.params and compares counts and results.
+func checkBinding(t *testing.T, sc spaceCase, src []byte, consts map[string]int64, want func(map[string]int64, map[string][]float32) map[string][]float32) error {
+	t.Helper()
+	k, err := counts.ParseKernel(sc.kernel+".knl", src, consts)
+	if err != nil {
+		return err
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		return err
+	}
+	if err := c.CheckBounds(sc.params); err != nil {
+		return err
+	}
+	in := inputs(k, sc.params)
+	data := map[string]any{}
+	for n, s := range in {
+		data[n] = toRun(k, n, s)
+	}
+	tl, err := counts.Run(k, sc.params, data, nil)
+	if err != nil {
+		return err
+	}
+	got, err := c.Eval(sc.params)
+	if err != nil {
+		return err
+	}
+	checkTotals(t, c, fold(got), tl.Totals())
+	for arr, w := range want(sc.params, in) {
+		compare(t, sc.kernel, arr, fromRun(data[arr]), w)
+	}
+	return nil
+}
