@@ -40,6 +40,9 @@ type tuneOptions struct {
 	runs, discard int
 	// resume reuses the times --out holds from an interrupted run.
 	resume bool
+	// checkParams, with --measure, are the sizes each kernel is checked
+	// against the interpreter at, in place of --param's.
+	checkParams []string
 }
 
 var tuneOpts tuneOptions
@@ -80,7 +83,8 @@ binding (uniperf predict --const ... --param ...).
 --measure SEL times the --top K configurations predicted fastest on an
 OpenCL or CUDA device (uniperf devices lists them), each kernel checked
 against the reference interpreter first as uniperf measure does (at
-the --param sizes: keep them small enough to interpret), and prints
+the --param sizes, or at --check-param's where given: the interpreter
+is far slower than the device), and prints
 each one's measured time beside its predicted rank, the best found and
 its predicted rank, what the prediction alone picked (the predicted
 best's measured time, over the best found) and the time spent.
@@ -150,6 +154,7 @@ func init() {
 	f.BoolVar(&o.bruteForce, "brute-force", false, "with --measure: time every configuration, for evaluation")
 	f.IntVar(&o.runs, "runs", 10, "with --measure: timed runs per configuration")
 	f.IntVar(&o.discard, "discard", 2, "with --measure: leading runs left out of the minimum")
+	f.StringArrayVar(&o.checkParams, "check-param", nil, "with --measure: check each kernel against the interpreter at these parameters NAME=VALUE (repeatable) instead of at --param's")
 	f.BoolVar(&o.resume, "resume", false, "with --measure and --out: reuse the times --out already holds (an interrupted run's) and time only the rest")
 	rootCmd.AddCommand(tuneCmd)
 }
@@ -184,6 +189,9 @@ func runTune(out io.Writer, kernel string, opts tuneOptions) error {
 	}
 	if opts.resume && opts.measure == "" {
 		return fmt.Errorf("--resume goes on with an interrupted --measure: give the device with --measure SEL and the table with --out")
+	}
+	if len(opts.checkParams) > 0 && opts.measure == "" {
+		return fmt.Errorf("--check-param sets the size a timed kernel is checked at: give the device with --measure SEL")
 	}
 	if opts.bruteForce && opts.measure == "" {
 		return fmt.Errorf("--brute-force times every configuration: give the device with --measure SEL")
@@ -589,6 +597,10 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 	if opts.bruteForce {
 		k = len(r.results)
 	}
+	checkAt, err := parseBindings("--check-param", opts.checkParams)
+	if err != nil {
+		return err
+	}
 	timer, err := openTimer("--measure", opts.measure, opts.runs, opts.discard)
 	if err != nil {
 		return err
@@ -620,7 +632,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 		}
 		t, ok := byBinding[key]
 		if !ok {
-			if t, err = timer.timeConfig(src, kernel, res.Consts, r.params); err != nil {
+			if t, err = timer.timeConfig(src, kernel, res.Consts, r.params, checkAt); err != nil {
 				if !errors.Is(err, tune.ErrInvalid) {
 					return fmt.Errorf("%s: %w", r.space.Label(res.Config), err)
 				}

@@ -320,3 +320,30 @@ func TestTuneSkipsInvalid(t *testing.T) {
 		t.Errorf("stderr lacks %q and the kernel's reason:\n%s", want, stderr)
 	}
 }
+
+// TestTuneCheckParam checks that tune --measure checks each kernel at
+// --check-param's sizes: at w=0 the check's grid is empty and the run
+// stops naming that size, while at a small size the best is timed at
+// --param's.
+func TestTuneCheckParam(t *testing.T) {
+	weights := fitQuickWeights(t)
+	space := filepath.Join(t.TempDir(), "s.json")
+	if err := os.WriteFile(space, []byte(`{"tune_params": {"block_size_x": [32], "block_size_y": [2]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"tune", "../../examples/stencil_kernel.knl", "--space", space, "--weights", weights,
+		"--param", "w=130", "--param", "h=66", "--map", "BX=block_size_x", "--map", "BY=block_size_y",
+		"--measure", "opencl", "--top", "1", "--runs", "2", "--discard", "1"}
+	code, _, stderr := runCommand(t, tuneCmd, append(args, "--check-param", "w=0")...)
+	if code == 0 || !strings.Contains(stderr, "w=0") {
+		t.Errorf("check at w=0: exit %d, stderr does not name w=0:\n%s", code, stderr)
+	}
+	code, out, stderr := runCommand(t, tuneCmd, append(args, "--check-param", "w=34", "--check-param", "h=18", "--json")...)
+	var rep tuneMeasured
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Timed) != 1 || rep.Timed[0].Measured <= 0 {
+		t.Fatalf("check at w=34,h=18: exit %d: %s\n%s", code, stderr, out)
+	}
+	if code, _, stderr := runCommand(t, tuneCmd, "tune", "../../examples/stencil_kernel.knl", "--space", space, "--weights", weights, "--check-param", "w=34"); code != 2 || !strings.Contains(stderr, "--measure") {
+		t.Errorf("--check-param without --measure: exit %d:\n%s", code, stderr)
+	}
+}

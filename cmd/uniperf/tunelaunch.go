@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets"
@@ -15,7 +16,8 @@ import (
 // kernel's limit, local arrays beyond its local memory) or that the
 // kernel refuses is a tune.ErrInvalid error, so that the configuration
 // is skipped rather than the run failed. A wrong result stays an error.
-func (t *kernelTimer) timeConfig(src models.Source, kernel string, consts, params map[string]int64) (float64, error) {
+// The check runs at params with checkAt's values in place of theirs.
+func (t *kernelTimer) timeConfig(src models.Source, kernel string, consts, params, checkAt map[string]int64) (float64, error) {
 	file, text, err := src(kernel)
 	if err != nil {
 		return 0, fmt.Errorf("kernel %s: %w", kernel, err)
@@ -40,7 +42,9 @@ func (t *kernelTimer) timeConfig(src models.Source, kernel string, consts, param
 	if group := product(local); k.MaxGroup() > 0 && group > k.MaxGroup() {
 		return 0, fmt.Errorf("%w: a work-group of %d work-items exceeds the compiled kernel's limit %d on %s", tune.ErrInvalid, group, k.MaxGroup(), info.Name)
 	}
-	if err := t.check(k, params); err != nil {
+	at := maps.Clone(params)
+	maps.Copy(at, checkAt)
+	if err := t.check(k, at); err != nil {
 		return 0, err
 	}
 	raw, _, err := t.measure(k, params)
