@@ -13,10 +13,6 @@ import (
 // oneRunUsage documents predict --one-run.
 const oneRunUsage = "with --model cycles: seed 004's adjusting factor from one measured run of the kernel itself, PARAMS:SECONDS (n=1048576:3.1e-4; several parameters n=512,m=512:...), at the consts predicted; the output says that a run was used"
 
-func init() {
-	predictCmd.Flags().StringVar(&predictOpts.oneRun, "one-run", "", oneRunUsage)
-}
-
 // oneRun is a parsed --one-run: the run's parameters and measured time.
 type oneRun struct {
 	params  map[string]int64

@@ -187,6 +187,7 @@ func init() {
 	f.IntVar(&predictOpts.banks, "banks", 0, "local-memory banks you expect the weights to count with (an error where they differ; default: the weights' layout)")
 	f.IntVar(&predictOpts.bankBytes, "bank-bytes", 0, "bytes per local-memory bank you expect the weights to count with (an error where they differ; default: the weights' layout)")
 	f.StringVar(&predictOpts.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", "))
+	f.StringVar(&predictOpts.oneRun, "one-run", "", oneRunUsage)
 	f.StringArrayVar(&predictOpts.deviceFiles, "device-file", nil, "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear; with --program, repeatable to split the batch")
 	pf := &predictOpts.program
 	f.StringVar(&pf.file, "program", "", "predict a program file (see package fit/program), or embedded:cnn")
