@@ -34,6 +34,7 @@ type predictOptions struct {
 	warnShare   float64
 	banks       int
 	bankBytes   int
+	oneRun      string
 	program     programFlags
 }
 
@@ -119,7 +120,10 @@ NAME wrote, and the device parameters come from the shipped device file of
 the calibration's device or from --device-file. A single parameter set
 prints the model's intermediate quantities (Hong–Kim's per-thread inputs,
 MWP, CWP, cycles; the cycle model's cycles per thread, occupancy and
-adjusting weight) instead of terms.
+adjusting weight) instead of terms. With --model cycles, --one-run
+PARAMS:SECONDS takes the adjusting factor as seed 004 does, from one
+measured run of the kernel itself (n=1048576:3.1e-4), instead of from the
+calibration; the output says so. uniperf compare never does this.
 
 --program FILE predicts a program: a list of kernel launches grouped into
 layers (the format is documented in package fit/program; embedded:cnn is
@@ -154,6 +158,9 @@ prints {"program", "file", "batch", "device", "models", "launches":
 			if f := changedFlag(cmd, []string{"plot", "measured"}); f != "" {
 				return fmt.Errorf("--%s draws one KERNEL across sizes, not a --program", f)
 			}
+			if cmd.Flags().Changed("one-run") {
+				return fmt.Errorf("--one-run is one measured run of one KERNEL, not of a --program")
+			}
 			return predictProgram(cmd.OutOrStdout(), predictOpts.program.file, predictOpts.programOptions())
 		}
 		if len(args) != 1 {
@@ -180,6 +187,7 @@ func init() {
 	f.IntVar(&predictOpts.banks, "banks", 0, "local-memory banks you expect the weights to count with (an error where they differ; default: the weights' layout)")
 	f.IntVar(&predictOpts.bankBytes, "bank-bytes", 0, "bytes per local-memory bank you expect the weights to count with (an error where they differ; default: the weights' layout)")
 	f.StringVar(&predictOpts.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", "))
+	f.StringVar(&predictOpts.oneRun, "one-run", "", oneRunUsage)
 	f.StringArrayVar(&predictOpts.deviceFiles, "device-file", nil, "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear; with --program, repeatable to split the batch")
 	pf := &predictOpts.program
 	f.StringVar(&pf.file, "program", "", "predict a program file (see package fit/program), or embedded:cnn")
@@ -257,6 +265,9 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	}
 	if opts.model != "linear" {
 		return predictModel(out, kernel, opts)
+	}
+	if _, err := parseOneRun(opts.oneRun, opts.model); err != nil {
+		return err
 	}
 	if len(opts.deviceFiles) > 0 {
 		return fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
@@ -447,6 +458,10 @@ func predictModel(out io.Writer, kernel string, opts predictOptions) error {
 	if err != nil {
 		return err
 	}
+	run, err := parseOneRun(opts.oneRun, opts.model)
+	if err != nil {
+		return err
+	}
 	if len(opts.deviceFiles) > 1 {
 		return fmt.Errorf("--device-file given %d times: one kernel is predicted on one device", len(opts.deviceFiles))
 	}
@@ -460,6 +475,9 @@ func predictModel(out io.Writer, kernel string, opts predictOptions) error {
 	}
 	env := &models.Env{Counter: models.NewCounter(kernelSource(kernel)), Device: d}
 	preds, err := predictSets(opts, kernel, func(consts, p map[string]int64) (modelPrediction, error) {
+		if err := run.apply(m, env, kernel, consts); err != nil {
+			return modelPrediction{}, err
+		}
 		pr, err := m.Predict(env, models.Case{Kernel: kernel, Consts: consts, Params: p})
 		if err == nil {
 			err = finite(kernel, p, pr.Seconds)
@@ -478,7 +496,11 @@ func predictModel(out io.Writer, kernel string, opts predictOptions) error {
 			return err
 		}
 	}
-	return writePredictions(out, opts.json, preds, printExplain, printModelPredictions)
+	if err := writePredictions(out, opts.json, preds, printExplain, printModelPredictions); err != nil || opts.json {
+		return err
+	}
+	run.note(out, kernel)
+	return nil
 }
 
 // printModelPredictions prints a table of a model's predictions.

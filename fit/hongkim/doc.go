@@ -38,7 +38,12 @@
 // MWP below one. With little bandwidth, (6) can make MWP < 1 (fewer than one
 // warp's requests in flight per SM). Mem_cycles × N/MWP then stretches the
 // memory time, as it should, but the additive terms (MWP−1) in (22), (23)
-// and (26) would turn negative; we use max(MWP−1, 0) there.
+// and (26) would turn negative; we use max(MWP−1, 0) there. Rule 2 would
+// take (24), one memory period however many bytes the warps move, and
+// price wide strided accesses as their issue time alone; outside the
+// paper's regime we take (23) when MWP < 1 and it is longer
+// ([Result.BandwidthGuard]): Mem_cycles × N/MWP × #Rep, with MWP from
+// (6), is the SM's bytes over its share of the bandwidth.
 //
 // No memory instructions. The paper divides by #Mem_insts; a kernel without
 // memory instructions has MWP and CWP undefined. We predict (24) with

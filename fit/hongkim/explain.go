@@ -27,7 +27,7 @@ func (r Result) Explain() string {
 		{"CWP_full", "(8)", r.CWPFull},
 		{"CWP", "(9)", r.CWP},
 		{"#Rep", "(21)", r.Rep},
-		{"Exec_cycles_app", fmt.Sprintf("(%d)", r.Equation), r.ExecCyclesApp},
+		{"Exec_cycles_app", r.Case(), r.ExecCyclesApp},
 		{"Synch_cost", "(26)", r.SynchCost},
 		{"Exec_cycles_with_synch", "(27)", r.ExecCycles},
 		{"CPI", "(25)", r.CPI},
@@ -40,4 +40,13 @@ func (r Result) Explain() string {
 	}
 	w.Flush()
 	return b.String()
+}
+
+// Case names the equation Exec_cycles_app came from, "(23)" say, and says
+// when it was (23) taken over (24) below one memory warp in flight.
+func (r Result) Case() string {
+	if r.BandwidthGuard {
+		return fmt.Sprintf("(%d) over (24), MWP < 1", r.Equation)
+	}
+	return fmt.Sprintf("(%d)", r.Equation)
 }

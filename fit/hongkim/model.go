@@ -94,10 +94,14 @@ type Result struct {
 	// Equation is the case used for ExecCyclesApp: 22, 23 or 24.
 	Equation      int
 	ExecCyclesApp float64 // (22), (23) or (24)
-	SynchCost     float64 // (26)
-	ExecCycles    float64 // (27) Exec_cycles_with_synch
-	CPI           float64 // (25)
-	Seconds       float64 // ExecCycles / Freq
+	// BandwidthGuard reports that MWP < 1 and (24) was chosen but (23)'s
+	// memory time Mem_cycles·N/MWP·#Rep was longer and was taken instead
+	// (see the package documentation, "MWP below one").
+	BandwidthGuard bool
+	SynchCost      float64 // (26)
+	ExecCycles     float64 // (27) Exec_cycles_with_synch
+	CPI            float64 // (25)
+	Seconds        float64 // ExecCycles / Freq
 }
 
 // Predict evaluates the model for kernel k on machine m.
@@ -117,8 +121,8 @@ func Predict(m Machine, k Kernel) (Result, error) {
 		r.CWP = math.Min(r.CWPFull, r.N)                        // (9)
 	}
 	r.execCyclesApp()
-	r.SynchCost = r.DepartureDelay * extraWarps(r.MWP) * k.SynchInsts * r.ActiveBlocksPerSM * r.Rep // (26)
-	r.ExecCycles = r.ExecCyclesApp + r.SynchCost                                                    // (27)
+	r.synchCost(k.SynchInsts)
+	r.ExecCycles = r.ExecCyclesApp + r.SynchCost // (27)
 	warpsPerBlock := float64(k.ThreadsPerBlock) / float64(m.ThreadsPerWarp)
 	r.CPI = r.ExecCyclesApp / (r.TotalInsts * warpsPerBlock * float64(k.Blocks) / r.ActiveSMs) // (25)
 	r.Seconds = r.ExecCycles / m.Freq
@@ -180,6 +184,12 @@ func (r *Result) execCyclesApp() {
 	default:
 		r.Equation = 24
 		r.ExecCyclesApp = (r.MemL + r.CompCycles*r.N) * r.Rep
+	}
+	// Below one memory warp in flight the memory system, not the issue of
+	// computation, bounds the time: (24) must not undercut (23), whose
+	// Comp_p·(MWP−1) term is then zero.
+	if bw := r.MemCycles * r.N / r.MWP * r.Rep; r.MWP < 1 && r.Equation == 24 && bw > r.ExecCyclesApp {
+		r.Equation, r.ExecCyclesApp, r.BandwidthGuard = 23, bw, true
 	}
 }
 

@@ -146,6 +146,30 @@ func TestCaseRule(t *testing.T) {
 		if r.ExecCyclesApp < r.N*r.CompCycles*r.Rep {
 			t.Errorf("prediction %g below the issue bound %g", r.ExecCyclesApp, r.N*r.CompCycles*r.Rep)
 		}
+		if r.BandwidthGuard {
+			t.Errorf("the guard fired at MWP %g >= 1", r.MWP)
+		}
+	})
+	t.Run("23 over 24: MWP below one", func(t *testing.T) {
+		// 1 GB/s: BW_per_warp = 1e9·128/420, MWP_peak_BW = 1e9/(BW_per_warp
+		// ·16) = 420/2048 = 0.205078125. Comp_cycles = 4·1006 = 4024 >
+		// Mem_cycles = 420·6 = 2520, so rule 2 gives (24): 420 + 4024·20 =
+		// 80900. But the 16 SMs' 20 warps move 6·128 bytes each, 245760
+		// bytes, which take 245760 cycles at 1 GB/s and 1 GHz: (23),
+		// 2520·20/0.205078125 = 245760.
+		m, k := table2()
+		m.MemBandwidth = 1e9
+		k.CompInsts, k.UncoalMemInsts, k.CoalMemInsts, k.SynchInsts = 1000, 0, 6, 0
+		r, err := Predict(m, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.MWP != 0.205078125 || !r.BandwidthGuard || r.Equation != 23 || math.Abs(r.ExecCyclesApp-245760) > 1e-6 {
+			t.Errorf("MWP %g guard %v (%d) %g; want 0.205078125, (23) 245760", r.MWP, r.BandwidthGuard, r.Equation, r.ExecCyclesApp)
+		}
+		if r.Case() != "(23) over (24), MWP < 1" {
+			t.Errorf("case %q", r.Case())
+		}
 	})
 }
 

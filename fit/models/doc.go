@@ -21,6 +21,10 @@
 //	cycles   seed 004, the cycle-weighted model
 //	resios   seed 000, Resios's latency/throughput model
 //
+// Each model package's documentation says which rows it calibrates on,
+// its parameters on each shipped table and what it cannot describe, with
+// figures (go doc ./fit/models/hongkim, ./fit/models/cycles).
+//
 // What only uses the interface lives here: [Compare] calibrates several
 // models on the same rows and tests them on the same test rows
 // ([Comparison.WriteMarkdown] reports it), [CrossValidate] leaves one

@@ -9,7 +9,8 @@
 //   - #Comp_insts: floating-point operations of every kind and type,
 //     integer operations, local loads and stores, and barriers (the paper
 //     counts shared-memory accesses and synchronisation as computation,
-//     §3.6);
+//     §3.6), each flop priced by its kind's measured cost where the device
+//     file has cycle weights (package fit/models/hongkim);
 //   - #Coal_Mem_insts: global loads and stores of stride class 0 (every
 //     work-item the same address) or 1; #Uncoal_Mem_insts: those of every
 //     other class. The global.minldst properties are a term of the linear
@@ -60,9 +61,10 @@
 // out of its fit.
 //
 // Calibration. Hong–Kim's three memory parameters (Mem_LD and the two
-// departure delays) are fitted to the measurement rows by nonlinear least
-// squares on relative error (hongkim.Fit), as the paper fitted them
-// to micro-benchmarks; Issue_cycles, the clock, the bandwidth and the SM
+// departure delays) are fitted by nonlinear least squares on relative
+// error to the measurement rows that stream DRAM, within bounds that the
+// device's bandwidth implies (hongkim.Fit, hongkim.BoundsOf), as the
+// paper fitted them to micro-benchmarks; Issue_cycles, the clock, the bandwidth and the SM
 // count come from the device file. The cycle-weighted model's adjusting
 // weight is calibrated per kernel from one measured size (Cycles), and
 // Cycles.SizeSensitivity reports how the error moves with that size.

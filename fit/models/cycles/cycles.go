@@ -75,6 +75,9 @@ type Adjustment struct {
 	MeasuredS       float64          `json:"measured_s"`
 	EstimatedS      float64          `json:"estimated_s"` // with adjustingWeight = 1
 	AdjustingWeight float64          `json:"adjusting_weight"`
+	// OneRun marks a weight from one measured run given to OneRun rather
+	// than from the calibration rows.
+	OneRun bool `json:"one_run,omitempty"`
 }
 
 // FallbackScore is one fallback candidate's cross-validation error: the
@@ -295,6 +298,9 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	if i, ok := slices.BinarySearchFunc(m.Kernels, key, func(k Adjustment, key string) int { return strings.Compare(k.Key, key) }); ok {
 		k := m.Kernels[i]
 		aw, note = k.AdjustingWeight, fmt.Sprintf("calibrated at %s: estimated %.4g s / measured %.4g s", models.ParamString(k.Params), k.EstimatedS, k.MeasuredS)
+		if k.OneRun {
+			note = fmt.Sprintf("seed 004's adjusting factor from one measured run of this kernel, at %s: estimated %.4g s / measured %.4g s", models.ParamString(k.Params), k.EstimatedS, k.MeasuredS)
+		}
 	}
 	t, err := e.Seconds(aw)
 	if err != nil {

@@ -44,3 +44,18 @@ func ExampleModel() {
 	// CWP 4.003 (9)
 	// predicted 3.58 ms
 }
+
+// The bounds an H100 SXM5's file implies for the memory parameters: one
+// coalesced warp access of 128 bytes at an SM's share of 3.35 TB/s takes
+// 9.99 cycles at 1.98 GHz, and 64 warps of them in flight cover 639.
+func ExampleBoundsOf() {
+	d, err := gpus.Lookup("h100-sxm5")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	b := hongkim.BoundsOf(d, 0.25)
+	fmt.Printf("Mem_LD %.4g to %.4g cycles, departure delays from %g\n", b.MemLDMin, b.MemLDMax, b.DepartureMin)
+	// Output:
+	// Mem_LD 9.986 to 639.1 cycles, departure delays from 0.25
+}

@@ -1,0 +1,89 @@
+package hongkim
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/uniperf/uniperf/fit/gpus"
+	seed "github.com/uniperf/uniperf/fit/hongkim"
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/analytic"
+)
+
+// Memory are the three memory parameters of Table 1 (rows 5–7), in
+// SM cycles.
+type Memory struct {
+	MemLD              float64 `json:"mem_ld"`
+	DepartureDelCoal   float64 `json:"departure_del_coal"`
+	DepartureDelUncoal float64 `json:"departure_del_uncoal"`
+}
+
+// hongKimMachine is the machine of Table 1 with the given memory
+// parameters.
+func hongKimMachine(d *gpus.Device, fixed gpus.HongKim, mem Memory) seed.Machine {
+	return seed.Machine{
+		ThreadsPerWarp:     d.Limits.WarpSize,
+		IssueCycles:        fixed.IssueCycles,
+		Freq:               d.ClockHz,
+		MemBandwidth:       d.MemBandwidth,
+		MemLD:              mem.MemLD,
+		DepartureDelCoal:   mem.DepartureDelCoal,
+		DepartureDelUncoal: mem.DepartureDelUncoal,
+		SMs:                d.SMs,
+		UncoalPerMW:        fixed.UncoalPerMW,
+	}
+}
+
+// defaultSegmentBytes is the transaction size where a device file gives
+// none: the 128-byte segment of NVIDIA's coalescing rules.
+const defaultSegmentBytes = 128
+
+// hongKimKernel derives the program parameters of Table 1 (rows 8–21) from
+// a launch's counts, by the mapping of the package documentation.
+func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *models.Inputs, regs int) (seed.Kernel, error) {
+	prices := pricesOf(d)
+	p, err := analytic.PerThreadOf(in)
+	if err != nil {
+		return seed.Kernel{}, err
+	}
+	o, err := analytic.OccupancyOf(d, in, regs)
+	if err != nil {
+		return seed.Kernel{}, err
+	}
+	k := seed.Kernel{
+		ThreadsPerBlock:   int(in.GroupSize()),
+		Blocks:            in.Groups(),
+		ActiveBlocksPerSM: o.BlocksPerSM,
+		CompInsts:         p.IntOps + p.Local + p.Barriers,
+		SynchInsts:        p.Barriers,
+	}
+	for _, kind := range slices.Sorted(maps.Keys(p.Flops)) {
+		k.CompInsts += p.Flops[kind] * price(prices, kind)
+	}
+	segment := fixed.SegmentBytes
+	if segment == 0 {
+		segment = defaultSegmentBytes
+	}
+	warp := d.Limits.WarpSize
+	var bytes, transactions float64
+	for _, a := range p.Global {
+		bytes += a.PerThread * a.WarpBytes(warp, fixed.SegmentBytes)
+		if a.Coalesced() {
+			k.CoalMemInsts += a.PerThread
+			continue
+		}
+		k.UncoalMemInsts += a.PerThread
+		transactions += a.PerThread * a.Transactions(warp, segment)
+	}
+	if mem := k.CoalMemInsts + k.UncoalMemInsts; mem > 0 {
+		k.LoadBytesPerWarp = bytes / mem
+	}
+	if k.UncoalMemInsts > 0 && fixed.UncoalPerMW == 0 {
+		k.UncoalPerMW = transactions / k.UncoalMemInsts
+	}
+	if k.CompInsts+k.CoalMemInsts+k.UncoalMemInsts == 0 {
+		return k, fmt.Errorf("hongkim: kernel %s: %w (it prices instructions, and this kernel has none)", in.Kernel.Name, models.ErrNoWork)
+	}
+	return k, nil
+}
