@@ -74,6 +74,9 @@ func init() {
 
 // exportWeights writes the comparison of the weight tables at paths.
 func exportWeights(stdout io.Writer, paths []string, opts exportOptions) error {
+	if err := distinctOutputs("out", opts.out, "plot", opts.plot); err != nil {
+		return err
+	}
 	if opts.json {
 		if opts.format != "markdown" && opts.format != "json" {
 			return fmt.Errorf("--json is --format json; it does not go with --format %s", opts.format)

@@ -399,9 +399,10 @@ func interruptAndResume(t *testing.T, dir string) map[int]int {
 // TestOutputNeverAnInput names, as the output of every command that writes
 // one, one of its inputs: the same path, another spelling of it, a hard
 // link and a symbolic link to it; and, as an output, a symbolic link
-// (/dev/stdout among them). Each must exit 2 naming the output (and the
-// input it is), and leave every file as it was (issue 45: fit T --out T
-// replaced the measurement table with weights, exit 0).
+// (/dev/stdout among them); and two outputs that are one file. Each must
+// exit 2 naming the output (and the input or output it is), and leave
+// every file as it was (issue 45: fit T --out T replaced the measurement
+// table with weights, exit 0; compare --out X --plot X lost the report).
 func TestOutputNeverAnInput(t *testing.T) {
 	dir := t.TempDir()
 	shipped, err := datasets.ShippedBytes(shippedTable)
@@ -432,6 +433,7 @@ func TestOutputNeverAnInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	respelt := dir + "/./T.arrow"
+	report := filepath.Join(dir, "report.md")
 	cases := []struct {
 		args []string
 		want string // what the message says after "uniperf: OUTPUT: "
@@ -452,6 +454,9 @@ func TestOutputNeverAnInput(t *testing.T) {
 		{[]string{"compare", table, "--out", table}, "this output is the input " + table},
 		{[]string{"compare", table, "--plot", hard}, "this output is the same file as the input " + table},
 		{[]string{"measure", "global_copy", "--device", "opencl", "--param", "n=1024", "--compare-with", weights, "--out", weights}, "this output is the input " + weights},
+		// Two outputs that are one file: the second write replaced the first.
+		{[]string{"compare", table, "--out", report, "--plot", report}, "this output of --out is also the output of --plot (" + report + "), which would replace it"},
+		{[]string{"export", weights, "--out", report, "--plot", dir + "/./report.md"}, "this output of --out is also the output of --plot (" + dir + "/./report.md)"},
 		// Symbolic links as outputs: the rename would replace the link.
 		{[]string{"fit", "embedded:" + shippedTable, "--out", sym}, "a symbolic link (to " + table + "), which an output would replace rather than write through: name " + table + " itself"},
 		{[]string{"table", "embedded:" + shippedTable, "--format", "csv", "--out", "/dev/stdout"}, "a symbolic link (to /proc/self/fd/1), which an output would replace rather than write through: leave the output out to write to standard output"},
@@ -480,6 +485,9 @@ func TestOutputNeverAnInput(t *testing.T) {
 	}
 	if _, err := weightsio.ReadWeights(weights); err != nil {
 		t.Errorf("the weights were damaged: %v", err)
+	}
+	if _, err := os.Stat(report); !os.IsNotExist(err) {
+		t.Errorf("%s was written (%v)", report, err)
 	}
 }
 
