@@ -149,19 +149,20 @@ func (p *plan) instruction(ins *Instruction) error {
 			// the result: a chain of n is one pass, not n passes over
 			// ever longer prefixes.
 			ops := logicOperands(e)
-			cur, exact := w, true
+			// cur's conditions are this loop's own, narrowed in place.
+			cur, exact := where{conds: slices.Clone(w.conds), upper: w.upper}, true
+			n := cur.disjuncts()
 			for i, x := range ops {
 				if err := visit(x, red, cur); err != nil {
 					return err
 				}
-				if i == len(ops)-1 {
-					break
+				if i == len(ops)-1 || !exact {
+					continue
 				}
-				if exact {
-					cur, exact = cur.andEach(ops[i:i+1], e.Or)
-				}
-				if !exact {
-					cur = where{conds: w.conds, upper: true}
+				k := len(cur.conds)
+				cur.narrow(x, e.Or)
+				if n = cur.disjunctsFrom(n, k); n > maxDisjuncts {
+					cur, exact = where{conds: w.conds, upper: true}, false
 				}
 			}
 			return nil

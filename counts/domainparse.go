@@ -88,6 +88,13 @@ func (c *cursor) parseAnd() dnf {
 		if len(d)*len(e) > maxDisjuncts {
 			c.failAt(pos, "condition too complex: more than %d disjuncts", maxDisjuncts)
 		}
+		if len(d) == 1 && len(e) == 1 {
+			// d is this call's own: a chain of comparisons grows in
+			// place, linear in its length (copying it at every and
+			// made a flat chain quadratic).
+			d[0] = append(d[0], e[0]...)
+			continue
+		}
 		d = d.and(e)
 	}
 	return d

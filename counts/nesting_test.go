@@ -112,6 +112,56 @@ func TestLogicChainLinear(t *testing.T) {
 	}
 }
 
+// A flat chain of n comparisons joined by and, in a domain or as the
+// condition of an if() value, is parsed and counted in work linear in n
+// (issue 45: a 1 MB chain took minutes; each and copied the conjunction
+// so far, in the domain parser and in the counting plan's where): doubling
+// twice must not multiply the bytes allocated by 16. Every comparison
+// holds (i >= k - k), so a[i] is loaded n = 10 times by hand count.
+func TestAndChainsLinear(t *testing.T) {
+	chain := func(n int) string {
+		conds := make([]string, n)
+		for k := range conds {
+			conds[k] = fmt.Sprintf("i >= %d - %d", k, k)
+		}
+		return strings.Join(conds, " and ")
+	}
+	cases := []struct{ name, src string }{
+		{"domain", "kernel k\ndomain [n] -> { [i] : 0 <= i < n and %s }\narray a f32 [n]\narray b f32 [n]\nb[i] = a[i]\n"},
+		{"if value", nestHeader + "b[i] = if(%s, a[i], 0)\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			allocated := func(n int) uint64 {
+				src := fmt.Sprintf(c.src, chain(n))
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				k, err := ParseKernel("chain.knl", []byte(src), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				counted, err := Count(k)
+				runtime.ReadMemStats(&after)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v, err := counted.Eval(map[string]int64{"n": 10})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := v["global.load.f32.stride=1"] + v["global.load.f32.stride=0"]; got != 10 {
+					t.Fatalf("chain of %d: %d loads of a[i] at n = 10, want 10 (%v)", n, got, v)
+				}
+				return after.TotalAlloc - before.TotalAlloc
+			}
+			small, large := allocated(2000), allocated(8000)
+			if ratio := float64(large) / float64(small); ratio > 8 {
+				t.Fatalf("bytes for 2000 comparisons %d, for 8000 %d: ratio %.1f, want about 4 (linear), not 16", small, large, ratio)
+			}
+		})
+	}
+}
+
 // A NUL byte is refused at its place before the source is copied.
 func TestLexRefusesNUL(t *testing.T) {
 	_, err := ParseKernel("nul.knl", []byte("kernel k\nab\x00c\n"), nil)

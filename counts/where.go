@@ -17,46 +17,64 @@ type where struct {
 // affine parts still bound what its data-dependent ones leave open
 // (i < 4 and a[i] > 0 holds at most where i < 4).
 func (w where) and(c Expr, negate bool) where {
+	n := where{conds: slices.Clone(w.conds), upper: w.upper}
+	n.narrow(c, negate)
+	return n
+}
+
+// narrow is and in place: it appends to conditions that w owns, so that a
+// chain of n conditions is linear in n (cloning them at every step made a
+// flat chain of and quadratic). A conjunction whose intersection exceeds
+// maxDisjuncts leaves w as it found it, but for upper.
+func (w *where) narrow(c Expr, negate bool) {
 	d, ok := affineCond(c)
 	if ok && negate {
 		d, ok = d.not()
 	}
 	if ok {
-		return where{conds: append(slices.Clone(w.conds), d), upper: w.upper}
+		w.conds = append(w.conds, d)
+		return
 	}
 	switch c := c.(type) {
 	case *Not:
-		return w.and(c.X, !negate)
+		w.narrow(c.X, !negate)
+		return
 	case *Logic:
 		if c.Or == negate { // X and Y, or not (X or Y)
-			if n, ok := w.andEach(logicOperands(c), negate); ok {
-				return n
-			}
+			w.narrowEach(logicOperands(c), negate)
+			return
 		}
 	}
-	return where{conds: w.conds, upper: true}
+	w.upper = true
 }
 
-// andEach narrows w by each condition in turn (or by each negation), or
-// returns false once the intersection exceeds maxDisjuncts.
-func (w where) andEach(cs []Expr, negate bool) (where, bool) {
+// narrowEach narrows w by each condition in turn (or by each negation);
+// past maxDisjuncts it takes back what it added and marks w an upper
+// bound.
+func (w *where) narrowEach(cs []Expr, negate bool) {
+	start, n := len(w.conds), w.disjuncts()
 	for _, c := range cs {
-		if w = w.and(c, negate); w.disjuncts() > maxDisjuncts {
-			return w, false
+		k := len(w.conds)
+		w.narrow(c, negate)
+		if n = w.disjunctsFrom(n, k); n > maxDisjuncts {
+			w.conds, w.upper = w.conds[:start], true
+			return
 		}
 	}
-	return w, true
 }
 
 // disjuncts is the number of disjuncts of the intersection of w's
-// conditions.
-func (w where) disjuncts() int {
-	n := 1
-	for _, d := range w.conds {
-		n *= len(d)
+// conditions, or a number past maxDisjuncts.
+func (w where) disjuncts() int { return w.disjunctsFrom(1, 0) }
+
+// disjunctsFrom is disjuncts given n, that of w's first k conditions, so
+// that a chain growing one condition at a time is counted in linear time.
+func (w where) disjunctsFrom(n, k int) int {
+	for _, d := range w.conds[k:] {
 		if n > maxDisjuncts {
-			return n
+			break
 		}
+		n *= len(d)
 	}
 	return n
 }

@@ -103,6 +103,9 @@ func init() {
 }
 
 func compareModels(stdout io.Writer, args []string, opts compareOptions) error {
+	if err := distinctOutputs("out", opts.out, "plot", opts.plot); err != nil {
+		return err
+	}
 	names, err := modelList(opts.models)
 	if err != nil {
 		return err

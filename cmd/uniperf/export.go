@@ -74,6 +74,9 @@ func init() {
 
 // exportWeights writes the comparison of the weight tables at paths.
 func exportWeights(stdout io.Writer, paths []string, opts exportOptions) error {
+	if err := distinctOutputs("out", opts.out, "plot", opts.plot); err != nil {
+		return err
+	}
 	if opts.json {
 		if opts.format != "markdown" && opts.format != "json" {
 			return fmt.Errorf("--json is --format json; it does not go with --format %s", opts.format)
@@ -141,8 +144,12 @@ func exportLabels(tables []*fit.Weights, paths []string) []string {
 }
 
 // loadWeights reads a weight table. A missing or malformed file is bad
-// input (exit 2); any other read failure is the system's (exit 1).
+// input (exit 2); any other read failure is the system's (exit 1). A weight
+// table without a checksum is read with a note, as a table is.
 func loadWeights(path string) (*fit.Weights, error) {
-	w, err := weightsio.ReadWeights(path)
+	w, unchecked, err := weightsio.ReadWeightsFile(path)
+	if unchecked {
+		noteUnchecked(path)
+	}
 	return w, readError(err)
 }

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/ipc"
+
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/weightsio"
 )
@@ -120,5 +123,53 @@ func TestExportBadInput(t *testing.T) {
 	}
 	if code := run([]string{"export", "--format", "markdown", "--out", "", "--plot", "", corrupt}); code != 2 {
 		t.Errorf("exit status %d for a corrupt table, want 2", code)
+	}
+}
+
+// A weight table without a checksum (written before uniperf wrote one) is
+// read with a note on standard error, as a measurement table is; one with
+// a checksum is read without. The checksum-less file is the written one
+// with the checksum's metadata entry removed.
+func TestUncheckedWeightsNote(t *testing.T) {
+	dir := t.TempDir()
+	checked := writeTestWeights(t, dir, "checked.arrow", "dev", "set", []string{"launch.const"}, []float64{1e-6})
+	data, err := os.ReadFile(checked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := ipc.NewFileReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fr.Close()
+	md := fr.Schema().Metadata()
+	var keys, values []string
+	for i, k := range md.Keys() {
+		if k != "uniperf.checksum" {
+			keys, values = append(keys, k), append(values, md.Values()[i])
+		}
+	}
+	if len(keys) == md.Len() {
+		t.Fatalf("the written weights have no uniperf.checksum: %v", md.Keys())
+	}
+	stripped := arrow.NewMetadata(keys, values)
+	rec, err := fr.Record(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := weightsio.EncodeRecord(arrow.NewSchema(fr.Schema().Fields(), &stripped), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchecked := filepath.Join(dir, "unchecked.arrow")
+	if err := os.WriteFile(unchecked, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	note := "note: " + unchecked + " has no checksum (written before uniperf wrote one)"
+	if code, msg := runAll(t, "export", unchecked); code != 0 || !strings.Contains(msg, note) {
+		t.Errorf("export of weights without a checksum: exit %d, %q; want 0 and %q", code, msg, note)
+	}
+	if code, msg := runAll(t, "export", checked); code != 0 || strings.Contains(msg, "no checksum") {
+		t.Errorf("export of weights with a checksum: exit %d, %q; want 0 and no note", code, msg)
 	}
 }

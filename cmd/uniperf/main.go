@@ -44,10 +44,10 @@ Exit status:
        directory should be, a name too long), inputs that are not regular
        files or exceed --max-input, flags out of range, unknown commands or
        help topics; an output (--out, --plot) that is one of the command's
-       inputs (the same file, through any link), a symbolic link (/dev/stdout
-       among them: leave --out out to write to standard output) or not a
-       regular file: outputs replace their path, so none is written through a
-       link or over a device
+       inputs (the same file, through any link) or another of its outputs,
+       a symbolic link (/dev/stdout among them: leave --out out to write to
+       standard output) or not a regular file: outputs replace their path,
+       so none is written through a link or over a device
   1    a fault of the device, its driver or the system (a failed launch, an
        unwritable output)
   130  interrupted (SIGINT; 143 for SIGTERM): a measurement keeps every row

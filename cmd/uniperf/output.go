@@ -31,6 +31,16 @@ func writeOutput(stdout io.Writer, path string, data []byte) error {
 	return nil
 }
 
+// distinctOutputs refuses two outputs of one command, --aFlag a and
+// --bFlag b, that name one file, whose second write would replace the
+// first (compare --out X --plot X kept the plot and lost the report).
+func distinctOutputs(aFlag, a, bFlag, b string) error {
+	if a == "" || b == "" || !inputfile.SameFile(a, b) {
+		return nil
+	}
+	return &inputfile.Error{Path: a, Reason: fmt.Sprintf("this output of --%s is also the output of --%s (%s), which would replace it: name another file for one of them", aFlag, bFlag, b)}
+}
+
 // outputError classifies a failure to write an output the user named: a
 // path that cannot name a file (see badPath) or is not a regular file is
 // the user's input; anything else (a full disk, an I/O error) is the

@@ -45,13 +45,19 @@ func loadTables(args []string) (*loadedTables, error) {
 		}
 		if t.Unchecked() && !strings.HasPrefix(arg, embeddedPrefix) {
 			// The embedded tables are checked as part of the binary.
-			fmt.Fprintf(stderr, "note: %s has no checksum (written before uniperf wrote one): damage to its numbers cannot be detected\n", arg)
+			noteUnchecked(arg)
 		}
 		sum := sha256.Sum256(data)
 		lt.tables[arg] = t
 		lt.inputs = append(lt.inputs, fit.Input{Name: filepath.Base(arg), SHA256: hex.EncodeToString(sum[:])})
 	}
 	return lt, nil
+}
+
+// noteUnchecked notes on standard error that the table or weight file at
+// path carries no checksum, so that damage to its numbers goes unseen.
+func noteUnchecked(path string) {
+	fmt.Fprintf(stderr, "note: %s has no checksum (written before uniperf wrote one): damage to its numbers cannot be detected\n", path)
 }
 
 // shippedTables names every embedded table as embedded:NAME.

@@ -69,6 +69,22 @@ func (a file) same(b file) bool {
 	return a.info != nil && b.info != nil && os.SameFile(a.info, b.info) || a.resolved == b.resolved
 }
 
+// SameFile reports whether paths a and b name one file, as Guard tells an
+// output from an input: the same file where both exist (through any link),
+// or the same resolved path.
+func SameFile(a, b string) bool {
+	return newFile(a, stat(a)).same(newFile(b, stat(b)))
+}
+
+// stat is the identity of the file at path, or nil where there is none.
+func stat(path string) fs.FileInfo {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	return info
+}
+
 // find returns the first of list that is the same file as f.
 func find(list []file, f file) (file, bool) {
 	for _, g := range list {

@@ -90,12 +90,22 @@ func parseExpr(src string) (expr, error) {
 	p := &exprParser{src: src}
 	e, err := p.sum()
 	if err == nil && p.peek() != 0 {
-		err = fmt.Errorf("unexpected %q", p.src[p.pos:])
+		err = fmt.Errorf("unexpected %s", excerpt(p.src[p.pos:]))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("expression %q: %w", src, err)
+		return nil, fmt.Errorf("expression %s, at byte %d: %w", excerpt(src), p.pos+1, err)
 	}
 	return e, nil
+}
+
+// excerpt quotes src, or its first 40 bytes and its length where it is
+// longer: a line may be 64 KiB, too long to repeat in a message.
+func excerpt(src string) string {
+	const most = 40
+	if len(src) <= most {
+		return strconv.Quote(src)
+	}
+	return fmt.Sprintf("%q... (%d bytes)", src[:most], len(src))
 }
 
 type exprParser struct {
@@ -146,15 +156,15 @@ func (p *exprParser) product() (expr, error) {
 	return e, err
 }
 
-// maxDepth bounds nesting, so that a hostile file cannot exhaust the
-// stack.
-const maxDepth = 100
+// maxDepth bounds nesting (parentheses, unary minus), so that a hostile
+// file cannot exhaust the stack; the .knl and set parsers allow as many.
+const maxDepth = 256
 
 func (p *exprParser) unary() (expr, error) {
 	p.depth++
 	defer func() { p.depth-- }()
 	if p.depth > maxDepth {
-		return nil, fmt.Errorf("nested more than %d deep", maxDepth)
+		return nil, fmt.Errorf("nested more than %d levels deep", maxDepth)
 	}
 	switch c := p.peek(); {
 	case c == '-':

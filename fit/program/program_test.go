@@ -83,6 +83,31 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// Nesting is bounded as in the .knl and set parsers: 256 levels parse and
+// bind to the value inside (1, by hand), 257 are refused with the line,
+// the byte and the limit in a message that quotes 40 bytes of the line,
+// not all of it (the limit was 100 and the message repeated the whole
+// expression, up to 64 KiB).
+func TestNestingBounded(t *testing.T) {
+	prog := func(depth int) string {
+		return "let x = " + strings.Repeat("(", depth) + "1" + strings.Repeat(")", depth) + "\nlayer l\nlaunch k n=x\n"
+	}
+	p, err := Parse("deep.prog", []byte(prog(maxDepth-1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bound, _, err := p.Bind(0); err != nil || bound[0].Params["n"] != 1 {
+		t.Fatalf("%d levels: %+v, %v; want n = 1", maxDepth-1, bound, err)
+	}
+	for _, src := range []string{prog(maxDepth), prog(30_000), "let x = " + strings.Repeat("-", 60_000) + "1\nlayer l\nlaunch k n=x\n"} {
+		_, err := Parse("deep.prog", []byte(src))
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Line != 1 || !strings.Contains(err.Error(), "at byte 257: nested more than 256 levels deep") || len(err.Error()) > 200 {
+			t.Errorf("%d bytes: %v; want line 1, byte 257, the limit, and at most 200 bytes", len(src), err)
+		}
+	}
+}
+
 func TestBindErrors(t *testing.T) {
 	for _, c := range []struct {
 		src  string

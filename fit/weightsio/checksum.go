@@ -1,6 +1,7 @@
 package weightsio
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -9,7 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/ipc"
 
+	"github.com/uniperf/uniperf/datasets/arrowfile"
 	"github.com/uniperf/uniperf/fit"
 )
 
@@ -61,4 +64,15 @@ func verify(md arrow.Metadata, w *fit.Weights) error {
 		return fmt.Errorf("the content does not match the checksum in the metadata (%s %s, content %s): the file was damaged after it was written", keyChecksum, stored, got)
 	}
 	return nil
+}
+
+// hasChecksum reports whether data, a weight table that decodes, carries
+// a checksum in its metadata.
+func hasChecksum(data []byte) bool {
+	found := false
+	err := arrowfile.Read(bytes.NewReader(data), func(r *ipc.FileReader) error {
+		found = r.Schema().Metadata().FindKey(keyChecksum) >= 0
+		return nil
+	})
+	return err == nil && found
 }

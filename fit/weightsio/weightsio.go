@@ -280,24 +280,32 @@ func WriteWeights(path string, w *fit.Weights) error {
 // file. A path ending in .csv is read as the CSV of uniperf export
 // ([DecodeWeightsCSV]), and FILE.csv#DEVICE picks one device of several.
 func ReadWeights(path string) (*fit.Weights, error) {
+	w, _, err := ReadWeightsFile(path)
+	return w, err
+}
+
+// ReadWeightsFile is ReadWeights that also reports whether the file is an
+// Arrow weight table without a checksum (written before uniperf wrote
+// one), whose damaged numbers could not be detected.
+func ReadWeightsFile(path string) (w *fit.Weights, unchecked bool, err error) {
 	file, label := path, ""
 	if i := strings.LastIndexByte(path, '#'); i >= 0 && isCSV(path[:i]) {
 		file, label = path[:i], path[i+1:]
 	}
 	data, err := inputfile.ReadFile(file)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var w *fit.Weights
 	if isCSV(file) {
 		w, err = DecodeWeightsCSV(data, label)
 	} else {
 		w, err = DecodeWeights(data)
+		unchecked = err == nil && !hasChecksum(data)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, false, fmt.Errorf("%s: %w", file, err)
 	}
-	return w, nil
+	return w, unchecked, nil
 }
 
 func isCSV(path string) bool { return strings.EqualFold(filepath.Ext(path), ".csv") }

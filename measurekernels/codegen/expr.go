@@ -542,13 +542,21 @@ func (e *emitter) branch(x counts.Expr, within []string, depth int) (v, stmts st
 	return v, stmts, err
 }
 
-// logic emits X and Y, X or Y: Y only where X does not decide.
+// logic emits X and Y, X or Y: Y only where X does not decide. A chain of
+// one operator, ((X op Y) op Z) ..., is emitted operand by operand into one
+// builder, so that its length is linear in the chain's (rendering each
+// level around the one inside it copied the chain at every operator).
 func (e *emitter) logic(x *counts.Logic, within []string, depth int) (string, error) {
-	l, err := e.expr(x.X, within, depth)
-	if err != nil {
-		return "", err
+	first, rest := counts.Expr(x), []counts.Expr{}
+	for {
+		l, ok := first.(*counts.Logic)
+		if !ok || l.Or != x.Or {
+			break
+		}
+		first, rest = l.X, append(rest, l.Y)
 	}
-	r, stmts, err := e.branch(x.Y, within, depth+1)
+	slices.Reverse(rest)
+	v, err := e.expr(first, within, depth)
 	if err != nil {
 		return "", err
 	}
@@ -556,15 +564,32 @@ func (e *emitter) logic(x *counts.Logic, within []string, depth int) (string, er
 	if x.Or {
 		op, test = " || ", "!%s"
 	}
-	if stmts == "" {
-		return "(" + l + op + r + ")", nil
+	// The chain so far is opens parentheses, then b.
+	var b strings.Builder
+	b.WriteString(v)
+	opens := 0
+	for _, y := range rest {
+		r, stmts, err := e.branch(y, within, depth+1)
+		if err != nil {
+			return "", err
+		}
+		if stmts == "" {
+			opens++
+			b.WriteString(op)
+			b.WriteString(r)
+			b.WriteString(")")
+			continue
+		}
+		t := e.temporary("cnd", counts.Bool, strings.Repeat("(", opens)+b.String(), depth)
+		e.line(depth, "if ("+test+") {", t)
+		e.b.WriteString(stmts)
+		e.line(depth+1, "%s = %s;", t, r)
+		e.line(depth, "}")
+		b.Reset()
+		b.WriteString(t)
+		opens = 0
 	}
-	t := e.temporary("cnd", counts.Bool, l, depth)
-	e.line(depth, "if ("+test+") {", t)
-	e.b.WriteString(stmts)
-	e.line(depth+1, "%s = %s;", t, r)
-	e.line(depth, "}")
-	return t, nil
+	return strings.Repeat("(", opens) + b.String(), nil
 }
 
 // conditional emits if(c, a, b), which evaluates one branch, and
