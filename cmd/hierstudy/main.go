@@ -34,7 +34,7 @@ import (
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
 	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
-	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), hierarchy (the chosen form), or sum|max[+noreuse][+nolevels][+l3][+nofill|+sN]")
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or sum|max[+noreuse][+nolevels][+l3][+nofill|+sN]")
 	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
@@ -67,7 +67,7 @@ func load(paths []string) (map[string]*datasets.Table, error) {
 // parseForm reads a form name.
 func parseForm(s string) (hierarchy.Config, error) {
 	if s == "hierarchy" {
-		return hierarchy.Chosen, nil
+		return hierarchy.Config{}, nil
 	}
 	parts := strings.Split(s, "+")
 	c := hierarchy.Config{Form: parts[0], Levels: true, Reuse: true, LLC: "l2"}
@@ -95,9 +95,16 @@ func parseForm(s string) (hierarchy.Config, error) {
 	return c, nil
 }
 
+// ties are the default linear fit's ties, chosen once on all the
+// measurement rows (as uniperf validate --cv does) and kept in every fold.
+var ties map[string]string
+
 func newModel(form string) (models.Model, error) {
-	if form == "linear" {
-		return &zeroMissing{linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, ChooseTies: true}}}, nil
+	switch form {
+	case "linear":
+		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, Ties: ties}}, nil
+	case "linear+nofill":
+		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Ties: ties}}, nil
 	}
 	c, err := parseForm(form)
 	if err != nil {
@@ -137,6 +144,11 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 		test = models.Rows(fitTabs, datasets.RoleTest)
 	}
 	corpus := models.Rows(kernTabs, datasets.RoleTest)
+	chosen, err := linear.Calibrate(env.Counter, meas, linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, ChooseTies: true})
+	if err != nil {
+		return err
+	}
+	ties = chosen.Ties
 	fmt.Printf("device %s: %d measurement rows, %d test rows, %d corpus rows (%s)\n", device, len(meas), len(test), len(corpus), orAll(split))
 	fmt.Println("| form | LOCO geomean (rows) | test cross-kernel | corpus cross-kernel | corpus exp(mean|log|)-1 | worst ratio | kernels > 3x | training |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---|")
@@ -148,20 +160,32 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 		if cv {
 			cases, _ := models.CrossValidate(models.DeviceRows{Device: device, Env: env, Rows: meas}, form, newModel)
 			var errs []float64
+			byClass := map[string][]float64{}
 			for _, c := range cases {
 				if c.Err == "" {
-					errs = append(errs, fit.RelativeError(c.Predicted, c.Measured))
+					e := fit.RelativeError(c.Predicted, c.Measured)
+					errs = append(errs, e)
+					byClass[c.Class] = append(byClass[c.Class], e)
 				}
 			}
 			locoText = fmt.Sprintf("%.3f (%d of %d)", fit.GeoMean(errs), len(errs), len(cases))
+			if perKernel {
+				for _, k := range slices.Sorted(maps.Keys(byClass)) {
+					fmt.Printf("    %s LOCO class %s: %.3f\n", form, k, fit.GeoMean(byClass[k]))
+				}
+			}
 		}
 		m, _ := newModel(form)
 		if err := m.Calibrate(env, meas); err != nil {
 			return fmt.Errorf("%s: %w", form, err)
 		}
+		zeroMissing(m)
 		tk, _ := score(m, env, test)
 		ck, st := score(m, env, corpus)
 		fmt.Printf("| %s | %s | %s | %s | %s | %s | %d | %s |\n", form, locoText, num(tk), num(ck), num(st.symmetric), num(st.worst), st.over3, m.Summary())
+		if len(st.streaming) > 0 {
+			fmt.Printf("    %s: %d kernels priced as streaming (no hierarchy counts): %v\n", form, len(st.streaming), slices.Sorted(maps.Keys(st.streaming)))
+		}
 		if perKernel {
 			for _, k := range slices.Sorted(maps.Keys(st.perKernel)) {
 				fmt.Printf("    %s %s: %.3f  (signed %s)\n", form, k, st.perKernel[k], strings.Join(st.signed[k], " "))
@@ -171,16 +195,17 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 	return nil
 }
 
-// zeroMissing is the default linear model pricing a property no row
-// fitted exercised at zero, as uniperf validate does.
-type zeroMissing struct{ linear.Model }
-
-func (z *zeroMissing) Calibrate(env *models.Env, rows []models.Row) error {
-	if err := z.Model.Calibrate(env, rows); err != nil {
-		return err
+// zeroMissing makes a calibrated model price a property no row fitted
+// exercised at zero, as uniperf validate does for the corpus; the
+// cross-validation leaves such rows out instead, as uniperf validate --cv
+// does.
+func zeroMissing(m models.Model) {
+	switch m := m.(type) {
+	case *linear.Model:
+		m.Weights.ZeroMissing = true
+	case *hierarchy.Model:
+		m.ZeroMissing = true
 	}
-	z.Weights.ZeroMissing = true
-	return nil
 }
 
 func orAll(s string) string {
@@ -202,6 +227,9 @@ type stats struct {
 	signed           map[string][]string
 	symmetric, worst float64
 	over3            int
+	// streaming counts the rows the hierarchy model priced as streaming
+	// (no hierarchy counts), by kernel.
+	streaming map[string]int
 }
 
 // score predicts rows and returns the cross-kernel geometric mean of the
@@ -209,7 +237,7 @@ type stats struct {
 // exp(mean |log(p/m)|) − 1 over the rows, the worst ratio max(p/m, m/p)
 // and the kernels with a row off by more than 3×.
 func score(m models.Model, env *models.Env, rows []models.Row) (float64, stats) {
-	st := stats{perKernel: map[string]float64{}, signed: map[string][]string{}, symmetric: math.NaN(), worst: math.NaN()}
+	st := stats{perKernel: map[string]float64{}, signed: map[string][]string{}, symmetric: math.NaN(), worst: math.NaN(), streaming: map[string]int{}}
 	if len(rows) == 0 {
 		return math.NaN(), st
 	}
@@ -222,6 +250,11 @@ func score(m models.Model, env *models.Env, rows []models.Row) (float64, stats) 
 		if err != nil {
 			st.signed[name] = append(st.signed[name], "err:"+err.Error())
 			continue
+		}
+		for _, q := range p.Explain {
+			if q.Name == "traffic.dram" && strings.HasPrefix(q.Note, "streaming") {
+				st.streaming[name]++
+			}
 		}
 		byKernel[name] = append(byKernel[name], fit.RelativeError(p.Seconds, r.TimeS))
 		st.signed[name] = append(st.signed[name], fmt.Sprintf("%+.2f", p.Seconds/r.TimeS-1))

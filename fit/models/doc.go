@@ -20,6 +20,8 @@
 //	xu       seed 003, Xu's occupancy model
 //	cycles   seed 004, the cycle-weighted model
 //	resios   seed 000, Resios's latency/throughput model
+//	hierarchy  seed 001's weights on counts that place global traffic in the
+//	         memory hierarchy, with an overlap form (fit/models/hierarchy)
 //
 // What only uses the interface lives here: [Compare] calibrates several
 // models on the same rows and tests them on the same test rows

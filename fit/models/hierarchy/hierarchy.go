@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	models.Register("hierarchy", func() models.Model { return &Model{Config: Chosen} })
+	models.Register("hierarchy", func() models.Model { return &Model{} })
 }
 
 // Config is one form of the model.
@@ -52,10 +52,16 @@ const (
 	FillNone   = -1
 )
 
-// Chosen is the form "hierarchy" registers, chosen by leave-one-class-out
-// cross-validation on measurement rows and the development kernels'
-// errors (doc.go says on which figures).
-var Chosen = Config{Form: FormSum, Levels: true, Reuse: true, LLC: "l2"}
+// Chosen gives the form a model calibrates with when its Config is the
+// zero Config (as "hierarchy" registers it), by the device file's kind:
+// chosen by leave-one-class-out cross-validation on measurement rows and
+// the development kernels' errors (docs/model.md has the figures).
+func Chosen(kind string) Config {
+	if kind == "cpu" {
+		return Config{Form: FormMax, Levels: true, Reuse: true, LLC: "l2", Saturation: FillNone}
+	}
+	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
+}
 
 // Model is the hierarchy-aware model on one device: one weight per
 // feature, fitted like seed 001's weights (non-negative relative-error
@@ -77,6 +83,10 @@ type Model struct {
 	Rows          int     `json:"rows"`
 	Streaming     int     `json:"streaming_rows"`
 	TrainingError float64 `json:"training_error"`
+	// ZeroMissing makes Predict price a feature without a weight at
+	// zero, named in the explanation, rather than fail; the caller's
+	// choice, as fit.Weights.ZeroMissing.
+	ZeroMissing bool `json:"-"`
 }
 
 // Name implements Model.
@@ -119,6 +129,9 @@ func (m *Model) weight(p string) float64 {
 func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	if len(rows) == 0 {
 		return fmt.Errorf("hierarchy: no rows to calibrate on")
+	}
+	if m.Config == (Config{}) && env.Device != nil {
+		m.Config = Chosen(env.Device.Kind)
 	}
 	lv, err := levelsOf(env, m.Config)
 	if err != nil {
@@ -211,8 +224,8 @@ func (m *Model) filled(lf *launchFacts) map[string]float64 {
 	return out
 }
 
-// Predict implements Model. A feature without a weight (no row fitted
-// exercised it) is priced at zero and named in the explanation.
+// Predict implements Model. A non-zero feature without a weight (no row
+// fitted exercised it) is an error, unless ZeroMissing.
 func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, error) {
 	if m.Properties == nil {
 		return models.Prediction{}, fmt.Errorf("hierarchy: %w", models.ErrNotCalibrated)
@@ -240,6 +253,10 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 			continue
 		}
 		cnt[j] += v
+	}
+	if len(unpriced) > 0 && !m.ZeroMissing {
+		slices.Sort(unpriced)
+		return models.Prediction{}, fmt.Errorf("kernel %s: %s: the calibration has no weight for it: no row it was fitted on exercised it", c.Kernel, strings.Join(unpriced, ", "))
 	}
 	terms := map[string]float64{}
 	t := combine(m.Config.Form, m.Properties, m.Values, cnt, terms)

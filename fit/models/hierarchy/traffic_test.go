@@ -91,7 +91,7 @@ func TestTrafficClosedForms(t *testing.T) {
 			{L1: 1 << 40, LLC: 1 << 40},
 			{L1: int64(w.group/w.groups) - 1, LLC: int64(w.launch) - 1},
 		} {
-			lf, err := facts(env, models.Case{Kernel: c.kernel, Params: c.params}, Chosen, lv)
+			lf, err := facts(env, models.Case{Kernel: c.kernel, Params: c.params}, Config{Form: FormSum, Levels: true, Reuse: true}, lv)
 			if err != nil {
 				t.Fatalf("%s %v: %v", c.kernel, c.params, err)
 			}
