@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
 )
 
@@ -107,7 +108,7 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 	}
 	c := env.Device.Caches
 	if c == nil {
-		return Levels{}, fmt.Errorf("hierarchy: device file %s has no caches section: the model places traffic by the cache capacities", env.Device.File)
+		return Levels{}, &gpus.MissingError{File: env.Device.File, Field: "caches", Model: "hierarchy", Section: true}
 	}
 	lv := Levels{L1: c.L1PerSM, LLC: c.L2}
 	if cfg.LLC == "l3" && c.L3 > 0 {
