@@ -1,6 +1,7 @@
 package hierarchy
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -67,11 +68,26 @@ func bound(part [nParts]float64) int {
 // fitSum fits one non-negative weight per property, seed 001's
 // relative-error least squares; a property the fit drops gets 0.
 func fitSum(props []string, samples []fit.Sample) ([]float64, error) {
-	w, err := fit.Fit(props, samples, fit.DefaultOptions())
+	w, err := fitWeights(props, samples)
 	if err != nil {
 		return nil, err
 	}
 	return aligned(props, w), nil
+}
+
+// fitWeights is the default fit, or where the rows leave properties
+// collinear (H100 OpenCL's filled-stride stores and their min(loads,
+// stores)) the minimum-norm one, as the default linear fit falls back
+// to when it chooses ties.
+func fitWeights(props []string, samples []fit.Sample) (*fit.Weights, error) {
+	w, err := fit.Fit(props, samples, fit.DefaultOptions())
+	var rank *fit.RankError
+	if errors.As(err, &rank) {
+		opts := fit.DefaultOptions()
+		opts.MinNorm = true
+		return fit.Fit(props, samples, opts)
+	}
+	return w, err
 }
 
 func aligned(props []string, w *fit.Weights) []float64 {
@@ -116,7 +132,7 @@ func fitMax(form string, props []string, samples []fit.Sample) ([]float64, error
 			break
 		}
 		assign = next
-		w, err := fit.Fit(props, masked, fit.DefaultOptions())
+		w, err := fitWeights(props, masked)
 		if err != nil {
 			return nil, err
 		}

@@ -126,12 +126,7 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 		samples[i] = fit.Sample{Kernel: r.Kernel, Class: r.Class, Label: r.Label(), Counts: cnt, Time: r.TimeS}
 	}
 	props, samples = fit.TieColumns(props, samples, m.Ties)
-	var values []float64
-	if m.Config.Form == FormSum {
-		values, err = fitSum(props, samples)
-	} else {
-		values, err = fitMax(m.Config.Form, props, samples)
-	}
+	values, err := m.fitForm(props, samples)
 	if err != nil {
 		return fmt.Errorf("hierarchy: %w", err)
 	}
@@ -142,6 +137,14 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	}
 	m.TrainingError = fit.GeoMean(errs)
 	return nil
+}
+
+// fitForm fits the weights of the model's form.
+func (m *Model) fitForm(props []string, samples []fit.Sample) ([]float64, error) {
+	if m.Config.Form == FormSum {
+		return fitSum(props, samples)
+	}
+	return fitMax(m.Config.Form, props, samples)
 }
 
 // gridFill returns the grid fill that Config.Saturation names.
