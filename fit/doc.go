@@ -44,5 +44,11 @@
 // with the figures for and against every alternative tried, which
 // held-out kernel classes are predicted worst and why, and why
 // uniperf fit --fill-from is not the default, is docs/model.md in the
-// repository; today's accuracy is docs/accuracy.md.
+// repository; today's accuracy is docs/accuracy.md. The
+// memory-hierarchy-aware model (uniperf --model hierarchy: reused loads
+// left out, DRAM and L2 traffic placed by the cache capacities, the
+// memory, compute and groups' costs overlapping) is
+// fit/models/hierarchy; docs/model.md gives what each of its choices
+// was made on, the paper's model (seed 001's, this package's) staying
+// the default.
 package fit

@@ -29,7 +29,7 @@ func TestDemoSummaryCache(t *testing.T) {
 		"test kernels, free fit", "test kernels, default fit", "finite_diff", "matmul_skinny",
 		"nbody", "convolution", "cross-kernel", "| property | rate unit | free fit weight (s/op)",
 		"coverage of the default fit", "leave-one-class-out cross-validation", "default fit  70/156",
-		"== every model on the same rows", "xu       pthread-skylake-avx512-AMD EPYC  16/16"} {
+		"== every model on the same rows", "xu         pthread-skylake-avx512-AMD EPYC  16/16"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("demo --full output lacks %q", want)
 		}

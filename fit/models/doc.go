@@ -20,6 +20,8 @@
 //	xu       seed 003, Xu's occupancy model
 //	cycles   seed 004, the cycle-weighted model
 //	resios   seed 000, Resios's latency/throughput model
+//	hierarchy  seed 001's weights on counts that place global traffic in the
+//	         memory hierarchy, with an overlap form (fit/models/hierarchy)
 //
 // Each model package's documentation says which rows it calibrates on,
 // its parameters on each shipped table and what it cannot describe, with

@@ -1,0 +1,276 @@
+// Command hierstudy compares the forms of the hierarchy model
+// (fit/models/hierarchy) with seed 001's default linear fit on one
+// device: leave-one-class-out cross-validation on the measurement rows
+// of the fit tables, and the errors of the kernels of the other tables
+// (their test rows) with every form calibrated on all the measurement
+// rows. The forms were chosen with it on measurement rows and the
+// development kernels of examples/ (docs/model.md); the same command
+// gives the held-out figures, computed once at the end.
+//
+//	go run ./cmd/hierstudy -fit datasets/pocl-epyc-paper.arrow,datasets/hierarchy/pocl-epyc.arrow \
+//	    -split development datasets/examples-pocl/*.arrow
+package main
+
+import (
+	"flag"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/examples"
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/hierarchy"
+	"github.com/uniperf/uniperf/fit/models/linear"
+)
+
+func main() {
+	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
+	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or sum|max[+noreuse][+nolevels][+l3][+nofill|+sN]")
+	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
+	perKernel := flag.Bool("kernels", false, "print every kernel's error")
+	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
+	flag.Parse()
+	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows); err != nil {
+		fmt.Fprintln(os.Stderr, "hierstudy:", err)
+		os.Exit(1)
+	}
+}
+
+func source(name string) (string, []byte, error) {
+	if strings.HasSuffix(name, ".knl") || strings.ContainsRune(name, '/') {
+		return models.Files(name)
+	}
+	return models.Library(name)
+}
+
+func load(paths []string) (map[string]*datasets.Table, error) {
+	out := map[string]*datasets.Table{}
+	for _, p := range paths {
+		t, err := datasets.Read(p)
+		if err != nil {
+			return nil, err
+		}
+		out[p] = t
+	}
+	return out, nil
+}
+
+// parseForm reads a form name.
+func parseForm(s string) (hierarchy.Config, error) {
+	if s == "hierarchy" {
+		return hierarchy.Config{}, nil
+	}
+	parts := strings.Split(s, "+")
+	c := hierarchy.Config{Form: parts[0], Levels: true, Reuse: true, LLC: "l2"}
+	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
+		return c, fmt.Errorf("form %q: want linear, hierarchy, or sum, max or maxgroups with +noreuse, +nolevels, +l3", s)
+	}
+	for _, p := range parts[1:] {
+		switch p {
+		case "noreuse":
+			c.Reuse = false
+		case "nolevels":
+			c.Levels = false
+		case "l3":
+			c.LLC = "l3"
+		case "nofill":
+			c.Saturation = hierarchy.FillNone
+		default:
+			if n, err := strconv.ParseInt(strings.TrimPrefix(p, "s"), 10, 64); err == nil && strings.HasPrefix(p, "s") && n > 0 {
+				c.Saturation = n
+				continue
+			}
+			return c, fmt.Errorf("form %q: unknown option %q", s, p)
+		}
+	}
+	return c, nil
+}
+
+// ties are the default linear fit's ties, chosen once on all the
+// measurement rows (as uniperf validate --cv does) and kept in every fold.
+var ties map[string]string
+
+func newModel(form string) (models.Model, error) {
+	switch form {
+	case "linear":
+		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, Ties: ties}}, nil
+	case "linear+nofill":
+		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Ties: ties}}, nil
+	}
+	c, err := parseForm(form)
+	if err != nil {
+		return nil, err
+	}
+	return &hierarchy.Model{Config: c}, nil
+}
+
+func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool) error {
+	fitTabs, err := load(fitPaths)
+	if err != nil {
+		return err
+	}
+	device, err := models.OneDevice(fitTabs)
+	if err != nil {
+		return err
+	}
+	var keep []string
+	for _, p := range kernelPaths {
+		if split == "" || string(examples.SplitOf(strings.TrimSuffix(filepath.Base(p), ".arrow")+".knl")) == split {
+			keep = append(keep, p)
+		}
+	}
+	kernTabs, err := load(keep)
+	if err != nil {
+		return err
+	}
+	d, err := gpus.Lookup(device)
+	if err != nil {
+		return err
+	}
+	banks, _ := models.DeviceBanks(device)
+	env := &models.Env{Counter: models.NewCounterWith(source, banks), Device: d}
+	meas := models.Rows(fitTabs, datasets.RoleMeasurement)
+	var test []models.Row
+	if testRows {
+		test = models.Rows(fitTabs, datasets.RoleTest)
+	}
+	corpus := models.Rows(kernTabs, datasets.RoleTest)
+	chosen, err := linear.Calibrate(env.Counter, meas, linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, ChooseTies: true})
+	if err != nil {
+		return err
+	}
+	ties = chosen.Ties
+	fmt.Printf("device %s: %d measurement rows, %d test rows, %d corpus rows (%s)\n", device, len(meas), len(test), len(corpus), orAll(split))
+	fmt.Println("| form | LOCO geomean (rows) | test cross-kernel | corpus cross-kernel | corpus exp(mean|log|)-1 | worst ratio | kernels > 3x | training |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---|")
+	for _, form := range forms {
+		if _, err := newModel(form); err != nil {
+			return err
+		}
+		locoText := "-"
+		if cv {
+			cases, _ := models.CrossValidate(models.DeviceRows{Device: device, Env: env, Rows: meas}, form, newModel)
+			var errs []float64
+			byClass := map[string][]float64{}
+			for _, c := range cases {
+				if c.Err == "" {
+					e := fit.RelativeError(c.Predicted, c.Measured)
+					errs = append(errs, e)
+					byClass[c.Class] = append(byClass[c.Class], e)
+				}
+			}
+			locoText = fmt.Sprintf("%.3f (%d of %d)", fit.GeoMean(errs), len(errs), len(cases))
+			if perKernel {
+				for _, k := range slices.Sorted(maps.Keys(byClass)) {
+					fmt.Printf("    %s LOCO class %s: %.3f\n", form, k, fit.GeoMean(byClass[k]))
+				}
+			}
+		}
+		m, _ := newModel(form)
+		if err := m.Calibrate(env, meas); err != nil {
+			return fmt.Errorf("%s: %w", form, err)
+		}
+		zeroMissing(m)
+		tk, _ := score(m, env, test)
+		ck, st := score(m, env, corpus)
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %d | %s |\n", form, locoText, num(tk), num(ck), num(st.symmetric), num(st.worst), st.over3, m.Summary())
+		if len(st.streaming) > 0 {
+			fmt.Printf("    %s: %d kernels priced as streaming (no hierarchy counts): %v\n", form, len(st.streaming), slices.Sorted(maps.Keys(st.streaming)))
+		}
+		if perKernel {
+			for _, k := range slices.Sorted(maps.Keys(st.perKernel)) {
+				fmt.Printf("    %s %s: %.3f  (signed %s)\n", form, k, st.perKernel[k], strings.Join(st.signed[k], " "))
+			}
+		}
+	}
+	return nil
+}
+
+// zeroMissing makes a calibrated model price a property no row fitted
+// exercised at zero, as uniperf validate does for the corpus; the
+// cross-validation leaves such rows out instead, as uniperf validate --cv
+// does.
+func zeroMissing(m models.Model) {
+	switch m := m.(type) {
+	case *linear.Model:
+		m.Weights.ZeroMissing = true
+	case *hierarchy.Model:
+		m.ZeroMissing = true
+	}
+}
+
+func orAll(s string) string {
+	if s == "" {
+		return "all"
+	}
+	return s
+}
+
+func num(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+type stats struct {
+	perKernel        map[string]float64
+	signed           map[string][]string
+	symmetric, worst float64
+	over3            int
+	// streaming counts the rows the hierarchy model priced as streaming
+	// (no hierarchy counts), by kernel.
+	streaming map[string]int
+}
+
+// score predicts rows and returns the cross-kernel geometric mean of the
+// kernels' geometric-mean relative errors, with the symmetric error
+// exp(mean |log(p/m)|) − 1 over the rows, the worst ratio max(p/m, m/p)
+// and the kernels with a row off by more than 3×.
+func score(m models.Model, env *models.Env, rows []models.Row) (float64, stats) {
+	st := stats{perKernel: map[string]float64{}, signed: map[string][]string{}, symmetric: math.NaN(), worst: math.NaN(), streaming: map[string]int{}}
+	if len(rows) == 0 {
+		return math.NaN(), st
+	}
+	byKernel := map[string][]float64{}
+	sumLog, n, worst := 0.0, 0, 1.0
+	bad := map[string]bool{}
+	for _, r := range rows {
+		name := strings.TrimSuffix(filepath.Base(r.Kernel), ".knl")
+		p, err := m.Predict(env, models.CaseOf(r))
+		if err != nil {
+			st.signed[name] = append(st.signed[name], "err:"+err.Error())
+			continue
+		}
+		for _, q := range p.Explain {
+			if q.Name == "traffic.dram" && strings.HasPrefix(q.Note, "streaming") {
+				st.streaming[name]++
+			}
+		}
+		byKernel[name] = append(byKernel[name], fit.RelativeError(p.Seconds, r.TimeS))
+		st.signed[name] = append(st.signed[name], fmt.Sprintf("%+.2f", p.Seconds/r.TimeS-1))
+		l := math.Abs(math.Log(p.Seconds / r.TimeS))
+		sumLog += l
+		n++
+		worst = max(worst, math.Exp(l))
+		if math.Exp(l) > 3 {
+			bad[name] = true
+		}
+	}
+	var ks []float64
+	for k, es := range byKernel {
+		st.perKernel[k] = fit.GeoMean(es)
+		ks = append(ks, st.perKernel[k])
+	}
+	st.symmetric, st.worst, st.over3 = math.Exp(sumLog/float64(n))-1, worst, len(bad)
+	return fit.GeoMean(ks), st
+}

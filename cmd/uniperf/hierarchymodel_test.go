@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestModelFlagHierarchy calibrates the hierarchy model on the shipped
+// PoCL paper table and predicts vector_scale_add with it: x, y and z
+// are read or written once each, so the launch's DRAM and L2 traffic
+// are 12 n bytes (three f32 arrays of n cells, each cell once), and no
+// load repeats in a work-item. The prediction is its explanation's
+// terms combined.
+func TestModelFlagHierarchy(t *testing.T) {
+	cal := filepath.Join(t.TempDir(), "pocl.hierarchy.json")
+	code, out, errText := runFit(t, "embedded:pocl-epyc-paper.arrow", "--model", "hierarchy", "--out", cal)
+	if code != 0 || !strings.Contains(out, "form ") {
+		t.Fatalf("fit: exit %d %s\n%s", code, errText, out)
+	}
+	const n = 262144
+	code, out, errText = runPredict(t, "--model", "hierarchy", "--weights", cal, "vector_scale_add", "--param", "n=262144", "--const", "LX=256", "--const", "STRIDE=1", "--json")
+	var p modelPrediction
+	if code != 0 || json.Unmarshal([]byte(out), &p) != nil || p.Model != "hierarchy" || !(p.Predicted > 0) {
+		t.Fatalf("predict: exit %d %s\n%s", code, errText, out)
+	}
+	got := map[string]float64{}
+	for _, q := range p.Explain {
+		got[q.Name] = q.Value
+	}
+	if got["traffic.dram"] != 12*n || got["traffic.l2"] != 12*n || got["loads.reused"] != 0 {
+		t.Errorf("traffic %v, want DRAM and L2 %d bytes and no reused loads", got, 12*n)
+	}
+	code, out, errText = runValidate(t, "--model", "hierarchy", "--weights", cal, "embedded:pocl-epyc-paper.arrow")
+	if code != 0 || !strings.Contains(out, "cross-kernel") {
+		t.Errorf("validate: exit %d %s\n%s", code, errText, out)
+	}
+}

@@ -1,0 +1,48 @@
+package hierarchy
+
+// Config is one form of the model.
+type Config struct {
+	// Form is how the terms combine: FormSum adds every term, as seed
+	// 001 does; FormMax adds the launch terms to the larger of the
+	// memory terms (global.*, mem.*) and the others; FormMaxGroups adds
+	// the launch's constant to the largest of the memory terms, the
+	// others and the work-groups' fixed cost (launch.groups).
+	Form string `json:"form"`
+	// Levels adds the traffic terms DRAMBytes and L2Bytes.
+	Levels bool `json:"levels"`
+	// Reuse drops the global loads that repeat a cell their work-item
+	// loaded (counts.ReuseWorkItem) from the load counts.
+	Reuse bool `json:"reuse"`
+	// LLC names the last cache before DRAM: "l2", or "l3" where the
+	// device file gives one (a CPU's).
+	LLC string `json:"llc"`
+	// Saturation is the grid fill: FillLinear takes the default linear
+	// fit's saturations (read from the grid-fill classes, or chosen by
+	// training error), FillNone scales nothing, and a positive value is
+	// one saturation (work-items per compute unit) for every property.
+	Saturation int64 `json:"saturation"`
+}
+
+// The forms of Config.Form.
+const (
+	FormSum       = "sum"
+	FormMax       = "max"
+	FormMaxGroups = "maxgroups"
+)
+
+// The grid fills of Config.Saturation besides a fixed saturation.
+const (
+	FillLinear = 0
+	FillNone   = -1
+)
+
+// Chosen gives the form a model calibrates with when its Config is the
+// zero Config (as "hierarchy" registers it), by the device file's kind:
+// chosen by leave-one-class-out cross-validation on measurement rows and
+// the development kernels' errors (docs/model.md has the figures).
+func Chosen(kind string) Config {
+	if kind == "cpu" {
+		return Config{Form: FormMax, Levels: true, Reuse: true, LLC: "l2", Saturation: FillNone}
+	}
+	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
+}

@@ -1,0 +1,20 @@
+// Package hierarchy is uniperf's memory-hierarchy-aware model, registered
+// with package models as "hierarchy" ([Model]): seed 001's fitted weights
+// on counts that say where global bytes come from.
+//
+// The features of a launch are its counts (package counts), with the
+// global loads that repeat a cell their work-item loaded
+// (counts.ReuseWorkItem) left out of the load counts, and two traffic
+// terms placed by the device file's cache capacities ([TrafficOf]):
+// [DRAMBytes], the launch's distinct bytes while they fit the last-level
+// cache, else the work-groups' distinct bytes summed; and [L2Bytes], the
+// work-groups' distinct bytes summed while a group's fit L1, else the
+// streamed bytes. A kernel without hierarchy counts (counts refuses
+// subscripts that do not split) is priced as streaming at every level.
+// The grid fill and ties are the default linear fit's of the same rows.
+//
+// The form ([Config]) was chosen by leave-one-class-out cross-validation
+// on measurement rows and the development kernels of examples/; the
+// figures are in docs/model.md. Seed 001's model, the default, is
+// package fit/models/linear.
+package hierarchy

@@ -1,0 +1,118 @@
+package hierarchy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/models"
+)
+
+// The properties the model adds to the counts: the bytes a launch moves
+// from DRAM and from the last-level cache into the caches near the
+// compute units (Traffic.DRAM, Traffic.L2).
+const (
+	DRAMBytes = "mem.dram.bytes"
+	L2Bytes   = "mem.l2.bytes"
+)
+
+// launchFacts are what the model knows of one launch: its features
+// (property name to count, the counts with the traffic terms), its
+// grid, and whether the kernel had hierarchy counts.
+type launchFacts struct {
+	features     map[string]float64
+	groups, size int64
+	traffic      Traffic
+	refusal      string // why the kernel has no hierarchy counts, "" if it has
+}
+
+// footprintsOf returns the hierarchy counts of a launch summed over its
+// global arrays, or the error that refused them.
+func footprintsOf(env *models.Env, c models.Case) (*Footprints, error) {
+	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
+	if err != nil {
+		return nil, err
+	}
+	hs, vals, err := k.HierarchyAt(c.Params)
+	if err != nil {
+		return nil, err
+	}
+	size := map[string]float64{}
+	for _, a := range k.Kernel().Arrays {
+		size[a.Name] = float64(a.DType.Size())
+	}
+	var f Footprints
+	for i, h := range hs {
+		v := float64(vals[i])
+		switch {
+		case h.Array == "" && h.Name == counts.FootprintLaunch:
+			f.Launch = v
+		case h.Array == "" && h.Name == counts.FootprintGroup:
+			f.Group = v
+		case h.Array != "" && h.Name == counts.ReuseWorkItem:
+			f.ReusedLoads += v
+			f.ReusedBytes += v * size[h.Array]
+		}
+	}
+	return &f, nil
+}
+
+// facts counts a launch and derives its features under cfg with the
+// capacities lv.
+func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts, error) {
+	in, err := env.Inputs(c)
+	if err != nil {
+		return nil, err
+	}
+	lf := &launchFacts{groups: in.Groups(), size: in.GroupSize(), features: map[string]float64{}}
+	f, err := footprintsOf(env, c)
+	if err != nil {
+		if _, cerr := env.Counter.Kernel(c.Kernel, c.Consts); cerr != nil {
+			return nil, cerr
+		}
+		lf.refusal = firstLine(err.Error())
+		f = nil
+	}
+	lf.traffic = TrafficOf(in.Counts, f, lf.groups, lv)
+	keep := 1.0
+	if cfg.Reuse && lf.traffic.Loads > 0 {
+		keep = 1 - lf.traffic.Reused/lf.traffic.Loads
+	}
+	for name, n := range in.Counts {
+		v := float64(n)
+		if strings.HasPrefix(name, "global.load.") {
+			v *= keep
+		}
+		lf.features[name] = v
+	}
+	if cfg.Levels {
+		lf.features[DRAMBytes] = lf.traffic.DRAM
+		lf.features[L2Bytes] = lf.traffic.L2
+	}
+	return lf, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// levelsOf returns the capacities of the device's caches that cfg
+// names.
+func levelsOf(env *models.Env, cfg Config) (Levels, error) {
+	if env.Device == nil {
+		return Levels{}, fmt.Errorf("hierarchy: %w: the model places traffic by the device's cache capacities (give --device-file)", models.ErrNoDeviceFile)
+	}
+	c := env.Device.Caches
+	if c == nil {
+		return Levels{}, &gpus.MissingError{File: env.Device.File, Field: "caches", Model: "hierarchy", Section: true}
+	}
+	lv := Levels{L1: c.L1PerSM, LLC: c.L2}
+	if cfg.LLC == "l3" && c.L3 > 0 {
+		lv.LLC = c.L3
+	}
+	return lv, nil
+}

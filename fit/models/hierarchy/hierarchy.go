@@ -1,0 +1,238 @@
+package hierarchy
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/linear"
+)
+
+func init() {
+	models.Register("hierarchy", func() models.Model { return &Model{} })
+}
+
+// Model is the hierarchy-aware model on one device: one weight per
+// feature, fitted like seed 001's weights (non-negative relative-error
+// least squares on grid-filled counts), the features being the counts
+// with reused loads dropped and the traffic terms added.
+type Model struct {
+	Config Config `json:"config"`
+	// Fill and Ties are those of the default linear fit of the same
+	// rows, applied to the features as to the counts.
+	Fill *fit.GridFill     `json:"fill,omitempty"`
+	Ties map[string]string `json:"ties,omitempty"`
+	// Properties and Values are the features and their weights (s per
+	// count, s per byte for the traffic terms).
+	Properties []string  `json:"properties"`
+	Values     []float64 `json:"values"`
+	// Rows is the rows fitted, Streaming those of them whose kernel has
+	// no hierarchy counts (priced as streaming), TrainingError the
+	// geometric-mean relative error on them.
+	Rows          int     `json:"rows"`
+	Streaming     int     `json:"streaming_rows"`
+	TrainingError float64 `json:"training_error"`
+	// ZeroMissing makes Predict price a feature without a weight at
+	// zero, named in the explanation, rather than fail; the caller's
+	// choice, as fit.Weights.ZeroMissing.
+	ZeroMissing bool `json:"-"`
+}
+
+// Name implements Model.
+func (m *Model) Name() string { return "hierarchy" }
+
+// Summary implements Model.
+func (m *Model) Summary() string {
+	if m.Properties == nil {
+		return "not calibrated"
+	}
+	return fmt.Sprintf("form %s (levels %v, reuse %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.LLC, fillText(m.Fill), len(m.Properties), m.Rows, m.Streaming,
+		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
+}
+
+func fillText(f *fit.GridFill) string {
+	if f == nil {
+		return "none"
+	}
+	s := fmt.Sprintf("S=%d", f.Saturation)
+	if f.Latency != nil {
+		s += fmt.Sprintf("/%d", *f.Latency)
+	}
+	if f.Global != nil {
+		s += fmt.Sprintf("/%d", *f.Global)
+	}
+	return s
+}
+
+// weight is the weight of a feature, 0 where it has none.
+func (m *Model) weight(p string) float64 {
+	if j := slices.Index(m.Properties, p); j >= 0 {
+		return m.Values[j]
+	}
+	return 0
+}
+
+// Calibrate implements Model: the default linear fit of the rows gives
+// the grid fill and the ties, then the features are fitted.
+func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
+	if len(rows) == 0 {
+		return fmt.Errorf("hierarchy: no rows to calibrate on")
+	}
+	if m.Config == (Config{}) && env.Device != nil {
+		m.Config = Chosen(env.Device.Kind)
+	}
+	lv, err := levelsOf(env, m.Config)
+	if err != nil {
+		return err
+	}
+	if m.Fill, err = m.gridFill(env, rows); err != nil {
+		return err
+	}
+	m.Ties = nil
+	if env.Device.Kind != "cpu" {
+		m.Ties = map[string]string{}
+	}
+	feats := make([]map[string]float64, len(rows))
+	seen := map[string]bool{}
+	m.Streaming = 0
+	for i, r := range rows {
+		lf, err := facts(env, models.CaseOf(r), m.Config, lv)
+		if err != nil {
+			return fmt.Errorf("hierarchy: %s: %w", r.Label(), err)
+		}
+		if lf.refusal != "" {
+			m.Streaming++
+		}
+		feats[i] = m.filled(lf)
+		for p := range feats[i] {
+			seen[p] = true
+		}
+	}
+	props := slices.Sorted(maps.Keys(seen))
+	if m.Ties != nil {
+		m.Ties = fit.FilledStrideTies(props)
+	}
+	samples := make([]fit.Sample, len(rows))
+	for i, r := range rows {
+		cnt := make([]float64, len(props))
+		for j, p := range props {
+			cnt[j] = feats[i][p]
+		}
+		samples[i] = fit.Sample{Kernel: r.Kernel, Class: r.Class, Label: r.Label(), Counts: cnt, Time: r.TimeS}
+	}
+	props, samples = fit.TieColumns(props, samples, m.Ties)
+	values, err := m.fitForm(props, samples)
+	if err != nil {
+		return fmt.Errorf("hierarchy: %w", err)
+	}
+	m.Properties, m.Values, m.Rows = props, values, len(rows)
+	errs := make([]float64, len(samples))
+	for i, s := range samples {
+		errs[i] = fit.RelativeError(combine(m.Config.Form, props, values, s.Counts, nil), s.Time)
+	}
+	m.TrainingError = fit.GeoMean(errs)
+	return nil
+}
+
+// fitForm fits the weights of the model's form.
+func (m *Model) fitForm(props []string, samples []fit.Sample) ([]float64, error) {
+	if m.Config.Form == FormSum {
+		return fitSum(props, samples)
+	}
+	return fitMax(m.Config.Form, props, samples)
+}
+
+// gridFill returns the grid fill that Config.Saturation names.
+func (m *Model) gridFill(env *models.Env, rows []models.Row) (*fit.GridFill, error) {
+	switch s := m.Config.Saturation; {
+	case s == FillNone:
+		return nil, nil
+	case s > 0:
+		return &fit.GridFill{Units: rows[0].Units, Saturation: s}, nil
+	}
+	lo := linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}}
+	lw, err := linear.Calibrate(env.Counter, rows, lo)
+	if err != nil {
+		return nil, fmt.Errorf("hierarchy: the grid fill: %w", err)
+	}
+	return lw.Fill, nil
+}
+
+// filled returns the features of a launch scaled by the grid fill; the
+// traffic terms take the coalesced global accesses' factor.
+func (m *Model) filled(lf *launchFacts) map[string]float64 {
+	out := make(map[string]float64, len(lf.features))
+	for p, v := range lf.features {
+		if m.Fill != nil {
+			as := p
+			if strings.HasPrefix(p, "mem.") {
+				as = "global.load.f32.stride=1"
+			}
+			v *= m.Fill.Scale(as, lf.groups, lf.size)
+		}
+		out[p] = v
+	}
+	return out
+}
+
+// Predict implements Model. A non-zero feature without a weight (no row
+// fitted exercised it) is an error, unless ZeroMissing.
+func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, error) {
+	if m.Properties == nil {
+		return models.Prediction{}, fmt.Errorf("hierarchy: %w", models.ErrNotCalibrated)
+	}
+	lv, err := levelsOf(env, m.Config)
+	if err != nil {
+		return models.Prediction{}, err
+	}
+	lf, err := facts(env, c, m.Config, lv)
+	if err != nil {
+		return models.Prediction{}, err
+	}
+	feats := m.filled(lf)
+	cnt := make([]float64, len(m.Properties))
+	var unpriced []string
+	for p, v := range feats {
+		if t, ok := m.Ties[p]; ok {
+			p = t
+		}
+		j := slices.Index(m.Properties, p)
+		if j < 0 {
+			if v != 0 {
+				unpriced = append(unpriced, p)
+			}
+			continue
+		}
+		cnt[j] += v
+	}
+	if len(unpriced) > 0 && !m.ZeroMissing {
+		slices.Sort(unpriced)
+		return models.Prediction{}, fmt.Errorf("kernel %s: %s: the calibration has no weight for it: no row it was fitted on exercised it", c.Kernel, strings.Join(unpriced, ", "))
+	}
+	terms := map[string]float64{}
+	t := combine(m.Config.Form, m.Properties, m.Values, cnt, terms)
+	pred := models.Prediction{Seconds: t}
+	names := slices.Collect(maps.Keys(terms))
+	sort.Slice(names, func(a, b int) bool { return terms[names[a]] > terms[names[b]] })
+	for _, p := range names {
+		pred.Explain = append(pred.Explain, models.Quantity{Name: p, Value: terms[p], Unit: "s"})
+	}
+	tr := lf.traffic
+	note := "from the hierarchy counts"
+	if !tr.Counted {
+		note = "streaming: no hierarchy counts (" + lf.refusal + ")"
+	}
+	pred.Explain = append(pred.Explain,
+		models.Quantity{Name: "traffic.dram", Value: tr.DRAM, Unit: "B", Note: note},
+		models.Quantity{Name: "traffic.l2", Value: tr.L2, Unit: "B", Note: note},
+		models.Quantity{Name: "loads.reused", Value: tr.Reused, Note: "global loads repeating a cell of their work-item, not priced as traffic"})
+	for _, p := range slices.Sorted(slices.Values(unpriced)) {
+		pred.Explain = append(pred.Explain, models.Quantity{Name: p, Value: 0, Unit: "s", Note: "no weight: no row fitted exercised it; priced at zero"})
+	}
+	return pred, nil
+}

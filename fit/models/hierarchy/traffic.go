@@ -1,0 +1,104 @@
+package hierarchy
+
+import "strings"
+
+// Levels are the capacities a launch's traffic is placed with: the cache
+// near each compute unit (L1) and the last cache before DRAM (LLC), in
+// bytes.
+type Levels struct {
+	L1, LLC int64
+}
+
+// Footprints are the memory-hierarchy counts of one launch (package
+// counts, Counted.HierarchyAt), summed over its global arrays.
+type Footprints struct {
+	// Launch is the distinct bytes the launch touches
+	// (counts.FootprintLaunch); Group the distinct bytes of each
+	// work-group, summed over the groups (counts.FootprintGroup).
+	Launch, Group float64
+	// ReusedBytes is the bytes of the loads that repeat a cell their
+	// work-item loaded, at cells no store touches (counts.ReuseWorkItem,
+	// times each array's element size); ReusedLoads their number.
+	ReusedBytes, ReusedLoads float64
+}
+
+// Traffic is the global-memory traffic of one launch at each level of
+// the hierarchy, in bytes.
+type Traffic struct {
+	// Streamed is every global load and store counted as traffic, less
+	// the reused loads: what each access costs when no cache holds it.
+	Streamed float64
+	// DRAM is the bytes read from or written to DRAM: the launch's
+	// footprint while it fits the last-level cache, else the groups'
+	// footprints summed (each group brings its own cells), at most the
+	// streamed bytes.
+	DRAM float64
+	// L2 is the bytes moving from the last-level cache into the caches
+	// near the compute units: the groups' footprints summed while an
+	// average group's fits L1, else the streamed bytes.
+	L2 float64
+	// Loads is the global loads counted and Reused those not priced,
+	// which registers or L1 serve.
+	Loads, Reused float64
+	// Counted is false where the kernel has no hierarchy counts: the
+	// traffic is then streaming at every level (DRAM = L2 = Streamed).
+	Counted bool
+}
+
+// Accesses returns the global loads and stores of counts (the
+// properties global.load.* and global.store.*; not the min(loads,
+// stores) correction) and their bytes.
+func Accesses(cs map[string]int64) (loads, loadBytes, storeBytes float64) {
+	for name, n := range cs {
+		kind, size, ok := globalAccess(name)
+		if !ok {
+			continue
+		}
+		b := float64(n) * float64(size)
+		if kind == "load" {
+			loads += float64(n)
+			loadBytes += b
+		} else {
+			storeBytes += b
+		}
+	}
+	return loads, loadBytes, storeBytes
+}
+
+// elementBytes are the sizes of the element types a property names.
+var elementBytes = map[string]int{"f32": 4, "i32": 4, "f64": 8, "i64": 8}
+
+// globalAccess parses global.<load|store>.<dtype>.<class>.
+func globalAccess(name string) (kind string, size int, ok bool) {
+	parts := strings.SplitN(name, ".", 4)
+	if len(parts) < 3 || parts[0] != "global" || (parts[1] != "load" && parts[1] != "store") {
+		return "", 0, false
+	}
+	size, ok = elementBytes[parts[2]]
+	return parts[1], size, ok
+}
+
+// TrafficOf places a launch's global traffic at each level: cs are its
+// counts, f its footprints (nil where the kernel has none: streaming),
+// groups its work-groups and lv the capacities.
+func TrafficOf(cs map[string]int64, f *Footprints, groups int64, lv Levels) Traffic {
+	loads, lb, sb := Accesses(cs)
+	t := Traffic{Loads: loads, Streamed: lb + sb}
+	if f == nil {
+		t.DRAM, t.L2 = t.Streamed, t.Streamed
+		return t
+	}
+	t.Counted = true
+	t.Reused = f.ReusedLoads
+	t.Streamed -= f.ReusedBytes
+	t.DRAM = f.Launch
+	if f.Launch > float64(lv.LLC) {
+		t.DRAM = min(f.Group, t.Streamed)
+	}
+	t.L2 = t.Streamed
+	if groups > 0 && f.Group/float64(groups) <= float64(lv.L1) {
+		t.L2 = min(f.Group, t.Streamed)
+	}
+	t.DRAM = min(t.DRAM, t.L2)
+	return t
+}

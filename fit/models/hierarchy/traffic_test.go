@@ -1,0 +1,115 @@
+package hierarchy
+
+import (
+	"testing"
+
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/modeltest"
+)
+
+// TestTrafficOfLevels checks each branch of TrafficOf on hand-made
+// counts: 100 f32 loads (400 B), 10 f64 stores (80 B), 20 loads
+// reused (80 B), so 400 streamed bytes.
+func TestTrafficOfLevels(t *testing.T) {
+	cs := map[string]int64{"global.load.f32.stride=1": 100, "global.store.f64.stride=0": 10,
+		"global.minldst.f32.stride=1": 10, "flop.f32.add": 7}
+	f := &Footprints{Launch: 120, Group: 300, ReusedBytes: 80, ReusedLoads: 20}
+	for _, c := range []struct {
+		name        string
+		f           *Footprints
+		groups      int64
+		lv          Levels
+		dram, l2, s float64
+	}{
+		{"fits both", f, 3, Levels{L1: 100, LLC: 120}, 120, 300, 400},
+		{"launch beyond LLC", f, 3, Levels{L1: 100, LLC: 119}, 300, 300, 400},
+		{"group beyond L1", f, 3, Levels{L1: 99, LLC: 120}, 120, 400, 400},
+		{"beyond both", f, 3, Levels{L1: 99, LLC: 119}, 300, 400, 400},
+		{"groups beyond streamed", &Footprints{Launch: 120, Group: 450, ReusedBytes: 80}, 3, Levels{L1: 150, LLC: 100}, 400, 400, 400},
+		{"no hierarchy counts", nil, 3, Levels{L1: 1 << 20, LLC: 1 << 30}, 480, 480, 480},
+	} {
+		tr := TrafficOf(cs, c.f, c.groups, c.lv)
+		if tr.DRAM != c.dram || tr.L2 != c.l2 || tr.Streamed != c.s || tr.Loads != 100 || tr.Counted != (c.f != nil) {
+			t.Errorf("%s: got %+v, want DRAM %g, L2 %g, streamed %g, 100 loads", c.name, tr, c.dram, c.l2, c.s)
+		}
+	}
+}
+
+// TestTrafficClosedForms checks the traffic of three corpus-like
+// kernels, counted, against closed forms derived by hand from their
+// text (bytes of f32 cells):
+//
+//	gemm (groups of 32 x 8, c[i][j] scaled then accumulated over k):
+//	  streamed 4(4 ni nj nk + 2 ni nj), launch 4(ni nk + nk nj + ni nj),
+//	  groups' 4(ni nk ceil(nj/32) + nk nj ceil(ni/8) + ni nj); the loads
+//	  of c repeat at cells it stores, which stay priced.
+//	transpose (16 x 16 tiles through local memory): streamed, launch
+//	  and groups' all 8 w h.
+//	rowscale (x[i] loaded for every k): m - 1 of work-item i's loads of
+//	  x[i] are reused, streamed 4(2 n m + n), launch 4(n + m + n m),
+//	  groups' (n/64) 4(64 + m + 64 m).
+func TestTrafficClosedForms(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
+	ceil := func(a, b float64) float64 { return float64(int64((a + b - 1) / b)) }
+	type want struct{ streamed, launch, group, groups, reused float64 }
+	cases := []struct {
+		kernel string
+		params map[string]int64
+		want   want
+	}{}
+	for _, s := range [][3]float64{{64, 64, 64}, {40, 100, 7}, {256, 512, 128}} {
+		ni, nj, nk := s[0], s[1], s[2]
+		cases = append(cases, struct {
+			kernel string
+			params map[string]int64
+			want   want
+		}{"../../../examples/gemm.knl", map[string]int64{"ni": int64(ni), "nj": int64(nj), "nk": int64(nk)}, want{
+			4 * (4*ni*nj*nk + 2*ni*nj), 4 * (ni*nk + nk*nj + ni*nj),
+			4 * (ni*nk*ceil(nj, 32) + nk*nj*ceil(ni, 8) + ni*nj), ceil(ni, 8) * ceil(nj, 32), 0}})
+	}
+	for _, s := range [][2]float64{{64, 64}, {256, 1024}} {
+		w, h := s[0], s[1]
+		cases = append(cases, struct {
+			kernel string
+			params map[string]int64
+			want   want
+		}{"../../../examples/transpose.knl", map[string]int64{"width": int64(w), "height": int64(h)}, want{8 * w * h, 8 * w * h, 8 * w * h, w * h / 256, 0}})
+	}
+	for _, s := range [][2]float64{{64, 1}, {128, 10}, {4096, 333}} {
+		n, m := s[0], s[1]
+		cases = append(cases, struct {
+			kernel string
+			params map[string]int64
+			want   want
+		}{"testdata/rowscale.knl", map[string]int64{"n": int64(n), "m": int64(m)}, want{
+			4 * (2*n*m + n), 4 * (n + m + n*m), n / 64 * 4 * (64 + m + 64*m), n / 64, n * (m - 1)}})
+	}
+	for _, c := range cases {
+		w := c.want
+		// Capacities either side of each footprint take every branch.
+		for _, lv := range []Levels{
+			{L1: 1 << 40, LLC: 1 << 40},
+			{L1: int64(w.group/w.groups) - 1, LLC: int64(w.launch) - 1},
+		} {
+			lf, err := facts(env, models.Case{Kernel: c.kernel, Params: c.params}, Config{Form: FormSum, Levels: true, Reuse: true}, lv)
+			if err != nil {
+				t.Fatalf("%s %v: %v", c.kernel, c.params, err)
+			}
+			dram, l2 := w.launch, min(w.group, w.streamed)
+			if w.launch > float64(lv.LLC) {
+				dram = min(w.group, w.streamed)
+			}
+			if w.group/w.groups > float64(lv.L1) {
+				l2 = w.streamed
+			}
+			tr := lf.traffic
+			if !tr.Counted || tr.Streamed != w.streamed || tr.DRAM != min(dram, l2) || tr.L2 != l2 || tr.Reused != w.reused || float64(lf.groups) != w.groups {
+				t.Errorf("%s %v at %+v: got %+v with %d groups, want streamed %g, DRAM %g, L2 %g, reused %g, %g groups",
+					c.kernel, c.params, lv, tr, lf.groups, w.streamed, min(dram, l2), l2, w.reused, w.groups)
+			}
+			if lf.features[DRAMBytes] != tr.DRAM || lf.features[L2Bytes] != tr.L2 {
+				t.Errorf("%s %v: features %v do not carry the traffic %+v", c.kernel, c.params, lf.features, tr)
+			}
+		}
+	}
+}
