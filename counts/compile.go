@@ -96,13 +96,9 @@ func (a caff) eval(v []int64) (int64, bool) {
 
 // indexer compiles the subscripts of an access into its flattened index,
 // failing with the subscript values when one is out of bounds.
-func (in *interp) indexer(acc *Access, cx *cctx) func(st *state) int64 {
+func (in *interp) indexer(acc *Access, cx *cctx) (func(st *state) int64, error) {
 	a := acc.Array
 	ext := in.sizes[a.Name]
-	dims := make([]caff, len(acc.Index))
-	for d, x := range acc.Index {
-		dims[d] = in.compileAffine(x)
-	}
 	strides := make([]int64, len(ext))
 	s := int64(1)
 	for d := range ext {
@@ -112,6 +108,13 @@ func (in *interp) indexer(acc *Access, cx *cctx) func(st *state) int64 {
 		}
 		strides[dd] = s
 		s *= ext[dd]
+	}
+	if acc.IsIndirect() {
+		return in.indirectIndexer(acc, cx, ext, strides)
+	}
+	dims := make([]caff, len(acc.Index))
+	for d, x := range acc.Index {
+		dims[d] = in.compileAffine(x)
 	}
 	vals := make([]int64, len(dims))
 	var ops []int // with RunOptions.CountSubscripts, the subscripts' operations
@@ -140,7 +143,7 @@ func (in *interp) indexer(acc *Access, cx *cctx) func(st *state) int64 {
 			in.fail(cx.ins, "%s is out of bounds for shape %s", formatIndex(a.Name, vals), formatIndex("", ext))
 		}
 		return flat
-	}
+	}, nil
 }
 
 func formatIndex(name string, vals []int64) string {
@@ -154,14 +157,19 @@ func formatIndex(name string, vals []int64) string {
 	return name + "[" + strings.Join(parts, ", ") + "]"
 }
 
-func (in *interp) memCounter(a *Array, store bool) int {
-	return in.counter(counterKey{kind: 0, space: a.Space, mem: MemAccess{Array: a.Name, DType: a.DType, Store: store}, stmt: in.stmt})
+func (in *interp) memCounter(acc *Access, store bool) int {
+	a := acc.Array
+	m := MemAccess{Array: a.Name, DType: a.DType, Store: store, Indirect: acc.IsIndirect()}
+	return in.counter(counterKey{kind: 0, space: a.Space, mem: m, stmt: in.stmt})
 }
 
 // traceSite returns the trace recorder of a global access, or nil.
 func (in *interp) traceSite(acc *Access, cx *cctx, store bool) func(st *state, flat int64) {
 	if in.trace == nil || acc.Array.Space != Global {
 		return nil
+	}
+	if acc.IsIndirect() {
+		return in.trace.cellsOnly(acc.Array, store)
 	}
 	site := in.trace.newSite(cx.ins, cx.sites, acc.Array, store)
 	cx.sites++
@@ -176,7 +184,7 @@ func (in *interp) traceSite(acc *Access, cx *cctx, store bool) func(st *state, f
 
 // traceLocal returns the trace recorder of a local access, or nil.
 func (in *interp) traceLocal(acc *Access, cx *cctx, store bool) func(st *state, flat int64) {
-	if in.trace == nil || acc.Array.Space != Local {
+	if in.trace == nil || acc.Array.Space != Local || acc.IsIndirect() {
 		return nil
 	}
 	site := in.trace.newLocalSite(cx.ins, acc.Array, store)
@@ -191,7 +199,10 @@ func (in *interp) traceLocal(acc *Access, cx *cctx, store bool) func(st *state, 
 
 func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 	a := acc.Array
-	idx := in.indexer(acc, cx)
+	idx, err := in.indexer(acc, cx)
+	if err != nil {
+		return cval{}, err
+	}
 	trace := in.traceSite(acc, cx, false)
 	switch a.Space {
 	case Argument:
@@ -208,7 +219,7 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 		return cval{i: func(st *state) int64 { return p.i[st.wi*p.size+int(idx(st))] }}, nil
 	case Local:
 		m := in.localMems[a.Name]
-		ctr := in.memCounter(a, false)
+		ctr := in.memCounter(acc, false)
 		rec := in.traceLocal(acc, cx, false)
 		check := func(st *state, j int64) {
 			st.counters[ctr]++
@@ -224,7 +235,7 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 		}
 		return cval{i: func(st *state) int64 { j := idx(st); check(st, j); return m.i[j] }}, nil
 	}
-	load := countedIndex(idx, in.memCounter(a, false), trace)
+	load := countedIndex(idx, in.memCounter(acc, false), trace)
 	switch data := in.global[a.Name].(type) {
 	case []float32:
 		return cval{f: func(st *state) float64 { return float64(data[load(st)]) }}, nil
@@ -255,7 +266,10 @@ func countedIndex(idx func(*state) int64, ctr int, trace func(*state, int64)) fu
 // takes the value in f or i according to the element type.
 func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64, i int64), error) {
 	a := acc.Array
-	idx := in.indexer(acc, cx)
+	idx, err := in.indexer(acc, cx)
+	if err != nil {
+		return nil, err
+	}
 	trace := in.traceSite(acc, cx, true)
 	switch a.Space {
 	case Private:
@@ -270,7 +284,7 @@ func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64
 		}, nil
 	case Local:
 		m := in.localMems[a.Name]
-		ctr := in.memCounter(a, true)
+		ctr := in.memCounter(acc, true)
 		rec := in.traceLocal(acc, cx, true)
 		return func(st *state, f float64, i int64) {
 			j := idx(st)
@@ -289,7 +303,7 @@ func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64
 			}
 		}, nil
 	}
-	at := countedIndex(idx, in.memCounter(a, true), trace)
+	at := countedIndex(idx, in.memCounter(acc, true), trace)
 	race := in.storeRace(a, cx)
 	switch data := in.global[a.Name].(type) {
 	case []float32:
@@ -365,7 +379,7 @@ func (in *interp) storeRace(a *Array, cx *cctx) func(st *state, j int64, same bo
 	}
 	return func(st *state, j int64, same bool) {
 		if w, race := gw.race(j, in.itemID(), in.groupSize(), st.epoch, same); race {
-			in.fail(cx.ins, "stores to %s, which %s stored a different value to with no barrier in between (a write-write race)", in.cellName(a, j), in.describeWriter(w))
+			in.fail(cx.ins, "stores to %s, which %s stored a different value to with no barrier in between (a write-write race)%s", in.cellName(a, j), in.describeWriter(w), atomicHint(cx.ins))
 		}
 	}
 }

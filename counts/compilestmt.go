@@ -85,7 +85,11 @@ func (in *interp) compileInstr(ins *Instruction) (*xinstr, error) {
 		}
 	}
 	cx := &cctx{ins: ins, fixed: ins.Within}
-	store, err := in.compileStore(ins.LHS, cx)
+	compile := in.compileStore
+	if ins.Atomic {
+		compile = in.compileAtomic
+	}
+	store, err := compile(ins.LHS, cx)
 	if err != nil {
 		return nil, err
 	}

@@ -195,7 +195,7 @@ func checkPlanAgainstRun(t *testing.T, k *Kernel, params map[string]int64) map[s
 	// Per array and direction.
 	perArray := map[MemAccess]int64{}
 	for i, g := range p.global {
-		perArray[MemAccess{g.array.Name, g.array.DType, g.store}] += b.access[i].count
+		perArray[MemAccess{Array: g.array.Name, DType: g.array.DType, Store: g.store}] += b.access[i].count
 	}
 	for key, n := range tl.Global {
 		if perArray[key] != n {

@@ -164,6 +164,9 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 		if a := lhs.Array; a.Space == Argument {
 			r.fail(lhs.At, "scalar %s is a kernel argument and cannot be assigned: copy it into a temporary (<> t = %s) and assign that", a.Name, a.Name)
 		}
+		if s.atomic {
+			r.checkAtomic(lhs)
+		}
 	}
 	var pred Expr
 	for _, p := range s.preds {
@@ -211,7 +214,7 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	}
 	within = r.addDomainParallel(s.pos, within, byTag)
 	return &Instruction{ID: id, Pos: s.pos, LHS: lhs, RHS: rhs, Pred: pred, Within: r.k.inameOrder(within), Deps: deps,
-		Tags: tagNames(s.ann.tags)}
+		Tags: tagNames(s.ann.tags), Atomic: s.atomic}
 }
 
 // maxDeclaredElements bounds the size of a temporary array declared by
@@ -337,6 +340,9 @@ func (r *resolver) access(e rexpr, sc *scope, context string) *Access {
 		r.fail(name.pos, "%s has %d dimension(s) but is used with %d subscript(s)", a.Name, len(a.Shape), len(idx))
 	}
 	acc := &Access{Array: a, Tag: tag.text, At: name.pos}
+	if slices.ContainsFunc(idx, r.readsData) {
+		return r.indirect(acc, idx, sc)
+	}
 	for _, x := range idx {
 		acc.Index = append(acc.Index, r.affine(x, sc))
 	}

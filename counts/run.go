@@ -237,7 +237,7 @@ func (in *interp) tally() *Tally {
 			} else {
 				t.Local[k.mem] += v
 			}
-			name = memProperty(k.space, k.mem.Store, k.mem.DType)
+			name = k.mem.property(k.space)
 		case 1:
 			t.Ops[k.op] += v
 			name = k.op.Property()

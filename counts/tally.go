@@ -1,10 +1,14 @@
 package counts
 
 // MemAccess identifies memory traffic to one array in one direction.
+// Indirect marks accesses whose subscripts read data, Atomic the
+// additions of atomic_add (Store is then set).
 type MemAccess struct {
-	Array string
-	DType DType
-	Store bool
+	Array    string
+	DType    DType
+	Store    bool
+	Indirect bool
+	Atomic   bool
 }
 
 // Tally is what a run of the reference interpreter performed, counted
@@ -46,7 +50,8 @@ type SiteTrace struct {
 }
 
 // Totals returns the tally by property name, without stride classes:
-// global.load.f32, global.store.f64, local.load.f32, flop.f32.add,
+// global.load.f32, global.store.f64, local.load.f32,
+// global.load.indirect.i32, global.atomic.f32.add, flop.f32.add,
 // int.i32.add, sync.barrier, launch.groups, launch.const. Zero entries
 // are left out.
 func (t *Tally) Totals() map[string]int64 {
@@ -57,10 +62,10 @@ func (t *Tally) Totals() map[string]int64 {
 		}
 	}
 	for k, v := range t.Global {
-		add(memProperty(Global, k.Store, k.DType), v)
+		add(k.property(Global), v)
 	}
 	for k, v := range t.Local {
-		add(memProperty(Local, k.Store, k.DType), v)
+		add(k.property(Local), v)
 	}
 	for k, v := range t.Ops {
 		add(k.Property(), v)
@@ -96,4 +101,15 @@ type LocalSiteTrace struct {
 	// Instances maps an execution (the work-group and the values of the
 	// sequential inames in scope) to work-item -> flattened index.
 	Instances map[string]map[int64]int64
+}
+
+// property names the traffic m counts in space, without stride class.
+func (m MemAccess) property(space Space) string {
+	switch {
+	case m.Atomic:
+		return atomicProperty(space, m.DType)
+	case m.Indirect:
+		return indirectProperty(space, m.Store, m.DType)
+	}
+	return memProperty(space, m.Store, m.DType)
 }

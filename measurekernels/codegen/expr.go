@@ -21,6 +21,9 @@ func (e *emitter) expr(x counts.Expr, within []string, depth int) (string, error
 		v, err := e.affine(x.Value)
 		return parenthesized(v), err
 	case *counts.Access:
+		if x.IsIndirect() {
+			return e.indirect(x, within, depth)
+		}
 		return e.access(x)
 	case *counts.Neg:
 		v, err := e.expr(x.X, within, depth)
