@@ -25,3 +25,4 @@ __device__ int min(int, int);          __device__ long long min(long long, long 
 __device__ int max(int, int);          __device__ long long max(long long, long long);
 __device__ float fmodf(float, float);  __device__ double fmod(double, double);
 __device__ float __int_as_float(int);  __device__ double __longlong_as_double(long long);
+__device__ int atomicAdd(int *, int);   __device__ float atomicAdd(float *, float);
