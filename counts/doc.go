@@ -53,6 +53,14 @@
 //	acc = acc + sum(k_in, ta[i_in, k_in]*tb[k_in, j_in]) {inames=k_out}
 //	c[i, j] = acc
 //
+// A subscript that reads data makes an indirect access, counted in
+// properties of its own (global.load.indirect.f32 for x[col[j]]), and
+// atomic_add(TARGET, VALUE) adds to a global or local f32 or i32 element
+// atomically (global.atomic.i32.add), as in a histogram:
+//
+//	<i32> b = (int)(a[i]*64.0f)
+//	if b >= 0 and b < 64: atomic_add(hist[b], 1) {inames=i}
+//
 // The format's reference (statements, execution semantics, types, and
 // what each operation counts) is docs/kernel-language.md in the
 // repository; the properties, their stride and bank-conflict classes,
