@@ -7,7 +7,8 @@ import "math"
 // and OpenCL's atomic_add do. The parser reads the statement, the
 // resolver checks its target, the plan counts it as a property of its
 // own (atomicProperty), and the interpreter performs the additions one
-// after another.
+// after another (and says to write atomic_add where a sum races:
+// atomicHint).
 
 // atomicAdd is the statement's name, OpenCL's and close to CUDA's.
 const atomicAdd = "atomic_add"
@@ -53,27 +54,15 @@ func spaceWord(s Space) string {
 	return "a " + s.String() + " temporary"
 }
 
-// atomicProperty names the atomic additions to one space at one type:
-// global.atomic.i32.add, local.atomic.f32.add. Their cost depends on
-// how many work-items add to one address at once (contention), which
-// the counts cannot know; the measurement classes that price them take
-// it as a parameter.
-func atomicProperty(space Space, t DType) string {
-	return space.String() + ".atomic." + t.String() + ".add"
-}
-
 // compileAtomic returns the addition of atomic_add to its target, which
 // takes the value in f or i according to the element type. Work-items
 // add one after another, so that integer sums are exact whatever the
 // order of a GPU's atomics, and float sums are one of the orders a GPU
 // may take. Atomics do not race with one another, so they are not
 // checked for races.
-func (in *interp) compileAtomic(acc *Access, cx *cctx) (func(st *state, f float64, i int64), error) {
+func (in *interp) compileAtomic(acc *Access, cx *cctx, subs []iexpr) (func(st *state, f float64, i int64), error) {
 	a := acc.Array
-	idx, err := in.indexer(acc, cx)
-	if err != nil {
-		return nil, err
-	}
+	idx := in.indexer(acc, cx, subs)
 	m := MemAccess{Array: a.Name, DType: a.DType, Store: true, Indirect: acc.IsIndirect(), Atomic: true}
 	ctr := in.counter(counterKey{kind: 0, space: a.Space, mem: m, stmt: in.stmt})
 	at := func(st *state) int64 {
@@ -102,14 +91,4 @@ func (in *interp) compileAtomic(acc *Access, cx *cctx) (func(st *state, f float6
 		return func(st *state, _ float64, i int64) { j := at(st); data[j] = int32(addInt32(int64(data[j]), i)) }, nil
 	}
 	return nil, errorf(in.k.File, acc.At, "array %s has no f32 or i32 data", a.Name)
-}
-
-// atomicHint says, for a race of an instruction that adds to its
-// left-hand side (hist[b] = hist[b] + 1, hist[b] += 1), how to add
-// without one.
-func atomicHint(ins *Instruction) string {
-	if b, ok := ins.RHS.(*Binary); ok && b.Op == OpAdd && b.X.String() == ins.LHS.String() {
-		return "; to add to one element from several work-items, write atomic_add(" + ins.LHS.String() + ", " + b.Y.String() + ")"
-	}
-	return ""
 }

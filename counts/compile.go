@@ -95,8 +95,9 @@ func (a caff) eval(v []int64) (int64, bool) {
 }
 
 // indexer compiles the subscripts of an access into its flattened index,
-// failing with the subscript values when one is out of bounds.
-func (in *interp) indexer(acc *Access, cx *cctx) (func(st *state) int64, error) {
+// failing with the subscript values when one is out of bounds. subs are
+// the compiled subscripts of an indirect access (compileSubscripts).
+func (in *interp) indexer(acc *Access, cx *cctx, subs []iexpr) func(st *state) int64 {
 	a := acc.Array
 	ext := in.sizes[a.Name]
 	strides := make([]int64, len(ext))
@@ -110,7 +111,7 @@ func (in *interp) indexer(acc *Access, cx *cctx) (func(st *state) int64, error) 
 		s *= ext[dd]
 	}
 	if acc.IsIndirect() {
-		return in.indirectIndexer(acc, cx, ext, strides)
+		return in.indirectIndexer(acc, cx, ext, strides, subs)
 	}
 	dims := make([]caff, len(acc.Index))
 	for d, x := range acc.Index {
@@ -143,7 +144,7 @@ func (in *interp) indexer(acc *Access, cx *cctx) (func(st *state) int64, error) 
 			in.fail(cx.ins, "%s is out of bounds for shape %s", formatIndex(a.Name, vals), formatIndex("", ext))
 		}
 		return flat
-	}, nil
+	}
 }
 
 func formatIndex(name string, vals []int64) string {
@@ -197,12 +198,9 @@ func (in *interp) traceLocal(acc *Access, cx *cctx, store bool) func(st *state, 
 	return func(st *state, flat int64) { recordLocal(site, st, ctx, flat) }
 }
 
-func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
+func (in *interp) compileLoad(acc *Access, cx *cctx, subs []iexpr) (cval, error) {
 	a := acc.Array
-	idx, err := in.indexer(acc, cx)
-	if err != nil {
-		return cval{}, err
-	}
+	idx := in.indexer(acc, cx, subs)
 	trace := in.traceSite(acc, cx, false)
 	switch a.Space {
 	case Argument:
@@ -264,12 +262,9 @@ func countedIndex(idx func(*state) int64, ctr int, trace func(*state, int64)) fu
 
 // compileStore returns the store of an instruction's left-hand side; it
 // takes the value in f or i according to the element type.
-func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64, i int64), error) {
+func (in *interp) compileStore(acc *Access, cx *cctx, subs []iexpr) (func(st *state, f float64, i int64), error) {
 	a := acc.Array
-	idx, err := in.indexer(acc, cx)
-	if err != nil {
-		return nil, err
-	}
+	idx := in.indexer(acc, cx, subs)
 	trace := in.traceSite(acc, cx, true)
 	switch a.Space {
 	case Private:
@@ -382,4 +377,37 @@ func (in *interp) storeRace(a *Array, cx *cctx) func(st *state, j int64, same bo
 			in.fail(cx.ins, "stores to %s, which %s stored a different value to with no barrier in between (a write-write race)%s", in.cellName(a, j), in.describeWriter(w), atomicHint(cx.ins))
 		}
 	}
+}
+
+// indirectIndexer flattens the compiled subscripts of an indirect access,
+// values evaluated (and counted) at each use, failing with their values
+// when one is out of bounds.
+func (in *interp) indirectIndexer(acc *Access, cx *cctx, ext, strides []int64, dims []iexpr) func(st *state) int64 {
+	vals := make([]int64, len(dims))
+	return func(st *state) int64 {
+		flat := int64(0)
+		bad := false
+		for d, x := range dims {
+			v := x(st)
+			vals[d] = v
+			if v < 0 || v >= ext[d] {
+				bad = true
+			}
+			flat += v * strides[d]
+		}
+		if bad {
+			in.fail(cx.ins, "%s is out of bounds for shape %s: its subscripts read data (%s)", formatIndex(acc.Array.Name, vals), formatIndex("", ext), acc)
+		}
+		return flat
+	}
+}
+
+// atomicHint says, for a race of an instruction that adds to its
+// left-hand side (hist[b] = hist[b] + 1, hist[b] += 1), how to add
+// without one.
+func atomicHint(ins *Instruction) string {
+	if b, ok := ins.RHS.(*Binary); ok && b.Op == OpAdd && b.X.String() == ins.LHS.String() {
+		return "; to add to one element from several work-items, write atomic_add(" + ins.LHS.String() + ", " + b.Y.String() + ")"
+	}
+	return ""
 }

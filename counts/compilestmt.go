@@ -89,7 +89,11 @@ func (in *interp) compileInstr(ins *Instruction) (*xinstr, error) {
 	if ins.Atomic {
 		compile = in.compileAtomic
 	}
-	store, err := compile(ins.LHS, cx)
+	subs, err := in.compileSubscripts(ins.LHS, cx)
+	if err != nil {
+		return nil, err
+	}
+	store, err := compile(ins.LHS, cx, subs)
 	if err != nil {
 		return nil, err
 	}

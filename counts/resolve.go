@@ -839,3 +839,53 @@ func (r *resolver) settle(e Expr, t DType) Expr {
 	}
 	return e
 }
+
+// readsData reports whether a subscript reads an array or a temporary,
+// so that its value is known only when the kernel runs. Scalar arguments
+// are left to the affine path, which says to make them size parameters.
+func (r *resolver) readsData(e rexpr) bool {
+	switch e := e.(type) {
+	case *rSub:
+		return true
+	case *rName:
+		a := r.k.arrayIndex[e.t.text]
+		return a != nil && a.Space != Argument
+	case *rBin:
+		return r.readsData(e.x) || r.readsData(e.y)
+	case *rNeg:
+		return r.readsData(e.x)
+	case *rUnary:
+		return r.readsData(e.x)
+	case *rCast:
+		return r.readsData(e.x)
+	case *rCall:
+		for _, a := range e.args {
+			if r.readsData(a) {
+				return true
+			}
+		}
+	case *rReduce:
+		return r.readsData(e.body)
+	}
+	return false
+}
+
+// indirect resolves the subscripts of an indirect access: each is an
+// integer value, an affine one included, evaluated where the access is.
+func (r *resolver) indirect(acc *Access, idx []rexpr, sc *scope) *Access {
+	a := acc.Array
+	if a.Space == Private {
+		r.fail(acc.At, "%s is a private array, whose elements live in registers and take constant or affine subscripts; a subscript that reads data needs memory: declare %s with 'local' (one copy per work-group) or 'array'", a.Name, a.Name)
+	}
+	for _, x := range idx {
+		v, w := r.value(x, sc)
+		if w == weakInt {
+			v = r.coerce(v, w, I32)
+		}
+		if v.Type().IsFloat() {
+			r.fail(x.rpos(), "subscript %s of %s is %s: subscripts are integers; convert it with (int)(...), which truncates as C does", v, a.Name, v.Type())
+		}
+		acc.Indirect = append(acc.Indirect, r.fold(v))
+	}
+	return acc
+}

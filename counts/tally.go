@@ -113,3 +113,20 @@ func (m MemAccess) property(space Space) string {
 	}
 	return memProperty(space, m.Store, m.DType)
 }
+
+// indirectProperty names the traffic of indirect accesses of one space,
+// direction and type: global.load.indirect.f32, local.store.indirect.i32.
+// They have no stride class or bank-conflict degree: the addresses are
+// data.
+func indirectProperty(space Space, store bool, t DType) string {
+	return space.String() + "." + direction(store) + ".indirect." + t.String()
+}
+
+// atomicProperty names the atomic additions to one space at one type:
+// global.atomic.i32.add, local.atomic.f32.add. Their cost depends on
+// how many work-items add to one address at once (contention), which
+// the counts cannot know; the measurement classes that price them take
+// it as a parameter.
+func atomicProperty(space Space, t DType) string {
+	return space.String() + ".atomic." + t.String() + ".add"
+}

@@ -605,3 +605,38 @@ func (e *emitter) conditional(x *counts.Conditional, within []string, depth int)
 	e.line(depth, "}")
 	return name, nil
 }
+
+// indirect renders an access whose subscripts read data (x[col[j]]):
+// each subscript is a value computed where the access is, flattened
+// like an affine one for a global array.
+func (e *emitter) indirect(a *counts.Access, within []string, depth int) (string, error) {
+	arr := a.Array
+	subs := make([]string, len(a.Indirect))
+	for d, x := range a.Indirect {
+		s, err := e.expr(x, within, depth)
+		if err != nil {
+			return "", err
+		}
+		subs[d] = unwrapped(s)
+	}
+	if arr.Space != counts.Global {
+		return arr.Name + "[" + strings.Join(subs, "][") + "]", nil
+	}
+	off := ""
+	for j := range subs {
+		d := j
+		if arr.ColMajor {
+			d = len(subs) - 1 - j
+		}
+		if j == 0 {
+			off = subs[d]
+			continue
+		}
+		ext, err := e.affine(arr.Shape[d])
+		if err != nil {
+			return "", err
+		}
+		off = parenthesized(off) + "*" + parenthesized(ext) + " + " + parenthesized(subs[d])
+	}
+	return arr.Name + "[" + off + "]", nil
+}

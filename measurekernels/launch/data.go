@@ -287,3 +287,25 @@ func scalarArg(a *counts.Array) any {
 	}
 	return v.Int
 }
+
+// noteIndices records the index arrays of an indirect access: a global
+// integer array whose element, converted or not, is a whole subscript
+// (perm in x[perm[i]], col in x[(int)col[j]]), with the extent it
+// subscripts.
+func (u arrayUse) noteIndices(a *counts.Access) {
+	for d, x := range a.Indirect {
+		if c, ok := x.(*counts.Cast); ok {
+			x = c.X
+		}
+		ix, ok := x.(*counts.Access)
+		if ok && ix.Array.Space == counts.Global && ix.Array.DType.IsInt() && !ix.IsIndirect() {
+			u.index[ix.Array.Name] = append(u.index[ix.Array.Name], indexUse{a.Array, d})
+		}
+	}
+}
+
+// indexUse is a dimension of an array that an index array subscripts.
+type indexUse struct {
+	target *counts.Array
+	dim    int
+}
