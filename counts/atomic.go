@@ -59,15 +59,23 @@ func spaceWord(s Space) string {
 // add one after another, so that integer sums are exact whatever the
 // order of a GPU's atomics, and float sums are one of the orders a GPU
 // may take. Atomics do not race with one another, so they are not
-// checked for races.
+// checked for races; a trace records their cells as stored.
 func (in *interp) compileAtomic(acc *Access, cx *cctx, subs []iexpr) (func(st *state, f float64, i int64), error) {
 	a := acc.Array
 	idx := in.indexer(acc, cx, subs)
 	m := MemAccess{Array: a.Name, DType: a.DType, Store: true, Indirect: acc.IsIndirect(), Atomic: true}
 	ctr := in.counter(counterKey{kind: 0, space: a.Space, mem: m, stmt: in.stmt})
+	var trace func(st *state, flat int64)
+	if in.trace != nil && a.Space == Global {
+		trace = in.trace.cellsOnly(a, true)
+	}
 	at := func(st *state) int64 {
 		st.counters[ctr]++
-		return idx(st)
+		j := idx(st)
+		if trace != nil {
+			trace(st, j)
+		}
+		return j
 	}
 	addInt32 := func(old, v int64) int64 {
 		s := old + v
