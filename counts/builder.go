@@ -57,6 +57,7 @@ type rawStatement struct {
 	rhs      rexpr
 	declType *DType // "<f32> x = ..." declares x; nil type pointer with decl means "<>"
 	decl     bool
+	atomic   bool // atomic_add(lhs, rhs)
 	ann      annotation
 	// inames are those of the enclosing for blocks; preds the conditions
 	// of the enclosing if blocks and of an "if COND:" prefix, outermost

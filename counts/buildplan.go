@@ -17,7 +17,7 @@ func newCountingPlan(k *Kernel, opts Options) (*plan, error) { return buildPlan(
 // set only when asked for (see counted).
 func buildPlan(k *Kernel, opts Options, eager bool) (*plan, error) {
 	p := &plan{eager: eager, k: k, opts: opts, index: map[string]int{}, proj: map[string]int{}, parts: map[string]piece{}, static: map[string][]term{}, fp: map[string]footprint{},
-		names: map[string]bool{}, refs: map[string][]gref{}, upper: map[string]bool{}, workers: newWorkers()}
+		names: map[string]bool{}, refs: map[string][]gref{}, indirect: map[string]*Access{}, upper: map[string]bool{}, workers: newWorkers()}
 	a := k.Assumptions()
 	if a == "" {
 		a = "0 = 0"
@@ -90,8 +90,18 @@ func (p *plan) instruction(ins *Instruction) error {
 		p.static[name] = append(p.static[name], t)
 		p.upper[name] = p.upper[name] || w.upper
 	}
+	var visit func(e Expr, red []string, w where) error
 	mem := func(acc *Access, red []string, store bool, w where) error {
 		a := acc.Array
+		if acc.IsIndirect() {
+			return p.indirectAccess(acc, store, store && ins.Atomic, func(x Expr) error { return visit(x, red, w) },
+				func(name string) error {
+					count, err := countAt(red, w)
+					count.src.array = a.Name
+					static(name, count, w)
+					return err
+				})
+		}
 		if len(acc.Index) > 0 && !w.upper {
 			p.bounded = append(p.bounded, boundedAccess{acc, ins, append(slices.Clone(ins.Within), red...), w.conds})
 		}
@@ -115,12 +125,23 @@ func (p *plan) instruction(ins *Instruction) error {
 			if err != nil {
 				return errorf(p.k.File, acc.At, "instruction %s: bank conflicts of %s: %v", ins.ID, acc, err)
 			}
+			if store && ins.Atomic {
+				static(atomicProperty(Local, a.DType), count, w)
+				return nil
+			}
 			static(memProperty(Local, MemAccess{DType: a.DType, Store: store}), count, w)
 			if degree > 1 {
 				static(conflictProperty(a.DType, degree), count, w)
 			}
 		case Global:
 			inames := append(slices.Clone(ins.Within), red...)
+			if store && ins.Atomic {
+				// An atomic has no stride class: its cost is the
+				// contention, which the measurement class sets.
+				static(atomicProperty(Global, a.DType), count, w)
+				p.refs[a.Name] = append(p.refs[a.Name], gref{acc.Index, inames, store, w.conds, w.upper})
+				return nil
+			}
 			stride, coef, err := p.k.accessStride(acc, inames)
 			if err != nil {
 				return errorf(p.k.File, acc.At, "instruction %s: stride of %s: %v", ins.ID, acc, err)
@@ -131,7 +152,6 @@ func (p *plan) instruction(ins *Instruction) error {
 		}
 		return nil
 	}
-	var visit func(e Expr, red []string, w where) error
 	visit = func(e Expr, red []string, w where) error {
 		switch e := e.(type) {
 		case *Access:

@@ -95,14 +95,11 @@ func (a caff) eval(v []int64) (int64, bool) {
 }
 
 // indexer compiles the subscripts of an access into its flattened index,
-// failing with the subscript values when one is out of bounds.
-func (in *interp) indexer(acc *Access, cx *cctx) func(st *state) int64 {
+// failing with the subscript values when one is out of bounds. subs are
+// the compiled subscripts of an indirect access (compileSubscripts).
+func (in *interp) indexer(acc *Access, cx *cctx, subs []iexpr) func(st *state) int64 {
 	a := acc.Array
 	ext := in.sizes[a.Name]
-	dims := make([]caff, len(acc.Index))
-	for d, x := range acc.Index {
-		dims[d] = in.compileAffine(x)
-	}
 	strides := make([]int64, len(ext))
 	s := int64(1)
 	for d := range ext {
@@ -112,6 +109,13 @@ func (in *interp) indexer(acc *Access, cx *cctx) func(st *state) int64 {
 		}
 		strides[dd] = s
 		s *= ext[dd]
+	}
+	if acc.IsIndirect() {
+		return in.indirectIndexer(acc, cx, ext, strides, subs)
+	}
+	dims := make([]caff, len(acc.Index))
+	for d, x := range acc.Index {
+		dims[d] = in.compileAffine(x)
 	}
 	vals := make([]int64, len(dims))
 	var ops []int // with RunOptions.CountSubscripts, the subscripts' operations
@@ -154,14 +158,19 @@ func formatIndex(name string, vals []int64) string {
 	return name + "[" + strings.Join(parts, ", ") + "]"
 }
 
-func (in *interp) memCounter(a *Array, store bool) int {
-	return in.counter(counterKey{kind: 0, space: a.Space, mem: MemAccess{Array: a.Name, DType: a.DType, Store: store, ReadOnly: a.ReadOnly && !store}, stmt: in.stmt})
+func (in *interp) memCounter(acc *Access, store bool) int {
+	a := acc.Array
+	m := MemAccess{Array: a.Name, DType: a.DType, Store: store, ReadOnly: a.ReadOnly && !store, Indirect: acc.IsIndirect()}
+	return in.counter(counterKey{kind: 0, space: a.Space, mem: m, stmt: in.stmt})
 }
 
 // traceSite returns the trace recorder of a global access, or nil.
 func (in *interp) traceSite(acc *Access, cx *cctx, store bool) func(st *state, flat int64) {
 	if in.trace == nil || acc.Array.Space != Global {
 		return nil
+	}
+	if acc.IsIndirect() {
+		return in.trace.cellsOnly(acc.Array, store)
 	}
 	site := in.trace.newSite(cx.ins, cx.sites, acc.Array, store)
 	cx.sites++
@@ -176,7 +185,7 @@ func (in *interp) traceSite(acc *Access, cx *cctx, store bool) func(st *state, f
 
 // traceLocal returns the trace recorder of a local access, or nil.
 func (in *interp) traceLocal(acc *Access, cx *cctx, store bool) func(st *state, flat int64) {
-	if in.trace == nil || acc.Array.Space != Local {
+	if in.trace == nil || acc.Array.Space != Local || acc.IsIndirect() {
 		return nil
 	}
 	site := in.trace.newLocalSite(cx.ins, acc.Array, store)
@@ -189,9 +198,9 @@ func (in *interp) traceLocal(acc *Access, cx *cctx, store bool) func(st *state, 
 	return func(st *state, flat int64) { recordLocal(site, st, ctx, flat) }
 }
 
-func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
+func (in *interp) compileLoad(acc *Access, cx *cctx, subs []iexpr) (cval, error) {
 	a := acc.Array
-	idx := in.indexer(acc, cx)
+	idx := in.indexer(acc, cx, subs)
 	trace := in.traceSite(acc, cx, false)
 	switch a.Space {
 	case Argument:
@@ -208,7 +217,7 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 		return cval{i: func(st *state) int64 { return p.i[st.wi*p.size+int(idx(st))] }}, nil
 	case Local:
 		m := in.localMems[a.Name]
-		ctr := in.memCounter(a, false)
+		ctr := in.memCounter(acc, false)
 		rec := in.traceLocal(acc, cx, false)
 		check := func(st *state, j int64) {
 			st.counters[ctr]++
@@ -224,7 +233,7 @@ func (in *interp) compileLoad(acc *Access, cx *cctx) (cval, error) {
 		}
 		return cval{i: func(st *state) int64 { j := idx(st); check(st, j); return m.i[j] }}, nil
 	}
-	load := countedIndex(idx, in.memCounter(a, false), trace)
+	load := countedIndex(idx, in.memCounter(acc, false), trace)
 	switch data := in.global[a.Name].(type) {
 	case []float32:
 		return cval{f: func(st *state) float64 { return float64(data[load(st)]) }}, nil
@@ -261,9 +270,9 @@ func countedIndex(idx func(*state) int64, ctr int, trace func(*state, int64)) fu
 
 // compileStore returns the store of an instruction's left-hand side; it
 // takes the value in f or i according to the element type.
-func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64, i int64), error) {
+func (in *interp) compileStore(acc *Access, cx *cctx, subs []iexpr) (func(st *state, f float64, i int64), error) {
 	a := acc.Array
-	idx := in.indexer(acc, cx)
+	idx := in.indexer(acc, cx, subs)
 	trace := in.traceSite(acc, cx, true)
 	switch a.Space {
 	case Private:
@@ -278,7 +287,7 @@ func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64
 		}, nil
 	case Local:
 		m := in.localMems[a.Name]
-		ctr := in.memCounter(a, true)
+		ctr := in.memCounter(acc, true)
 		rec := in.traceLocal(acc, cx, true)
 		return func(st *state, f float64, i int64) {
 			j := idx(st)
@@ -297,7 +306,7 @@ func (in *interp) compileStore(acc *Access, cx *cctx) (func(st *state, f float64
 			}
 		}, nil
 	}
-	at := countedIndex(idx, in.memCounter(a, true), trace)
+	at := countedIndex(idx, in.memCounter(acc, true), trace)
 	race := in.storeRace(a, cx)
 	switch data := in.global[a.Name].(type) {
 	case []float32:
@@ -381,7 +390,7 @@ func (in *interp) storeRace(a *Array, cx *cctx) func(st *state, j int64, same bo
 	}
 	return func(st *state, j int64, same bool) {
 		if w, race := gw.race(j, in.itemID(), in.groupSize(), st.epoch, same); race {
-			in.fail(cx.ins, "stores to %s, which %s stored a different value to with no barrier in between (a write-write race)", in.cellName(a, j), in.describeWriter(w))
+			in.fail(cx.ins, "stores to %s, which %s stored a different value to with no barrier in between (a write-write race)%s", in.cellName(a, j), in.describeWriter(w), atomicHint(cx.ins))
 		}
 	}
 }
@@ -395,4 +404,37 @@ func intLoad[T integer](data []T, load func(*state) int64) cval {
 // to be in range.
 func intStore[T integer](data []T, at func(*state) int64, race func(*state, int64, bool)) func(*state, float64, int64) {
 	return func(st *state, _ float64, i int64) { j := at(st); race(st, j, data[j] == T(i)); data[j] = T(i) }
+}
+
+// indirectIndexer flattens the compiled subscripts of an indirect access,
+// values evaluated (and counted) at each use, failing with their values
+// when one is out of bounds.
+func (in *interp) indirectIndexer(acc *Access, cx *cctx, ext, strides []int64, dims []iexpr) func(st *state) int64 {
+	vals := make([]int64, len(dims))
+	return func(st *state) int64 {
+		flat := int64(0)
+		bad := false
+		for d, x := range dims {
+			v := x(st)
+			vals[d] = v
+			if v < 0 || v >= ext[d] {
+				bad = true
+			}
+			flat += v * strides[d]
+		}
+		if bad {
+			in.fail(cx.ins, "%s is out of bounds for shape %s: its subscripts read data (%s)", formatIndex(acc.Array.Name, vals), formatIndex("", ext), acc)
+		}
+		return flat
+	}
+}
+
+// atomicHint says, for a race of an instruction that adds to its
+// left-hand side (hist[b] = hist[b] + 1, hist[b] += 1), how to add
+// without one.
+func atomicHint(ins *Instruction) string {
+	if b, ok := ins.RHS.(*Binary); ok && b.Op == OpAdd && b.X.String() == ins.LHS.String() {
+		return "; to add to one element from several work-items, write atomic_add(" + ins.LHS.String() + ", " + b.Y.String() + ")"
+	}
+	return ""
 }

@@ -24,7 +24,11 @@ func (in *interp) compileExpr(e Expr, cx *cctx) (cval, error) {
 			return v
 		}}, nil
 	case *Access:
-		return in.compileLoad(e, cx)
+		subs, err := in.compileSubscripts(e, cx)
+		if err != nil {
+			return cval{}, err
+		}
+		return in.compileLoad(e, cx, subs)
 	case *Binary:
 		return in.compileBinary(e, cx)
 	case *Neg:
@@ -480,4 +484,18 @@ func choose[T int64 | float64](c func(*state) int64, a, b func(*state) T, eager 
 		}
 		return b(st)
 	}
+}
+
+// compileSubscripts compiles the subscripts of an indirect access, which
+// are values; an affine access has none.
+func (in *interp) compileSubscripts(acc *Access, cx *cctx) ([]iexpr, error) {
+	var subs []iexpr
+	for _, x := range acc.Indirect {
+		v, err := in.compileExpr(x, cx)
+		if err != nil {
+			return nil, err
+		}
+		subs = append(subs, v.i)
+	}
+	return subs, nil
 }

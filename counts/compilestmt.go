@@ -85,7 +85,15 @@ func (in *interp) compileInstr(ins *Instruction) (*xinstr, error) {
 		}
 	}
 	cx := &cctx{ins: ins, fixed: ins.Within}
-	store, err := in.compileStore(ins.LHS, cx)
+	compile := in.compileStore
+	if ins.Atomic {
+		compile = in.compileAtomic
+	}
+	subs, err := in.compileSubscripts(ins.LHS, cx)
+	if err != nil {
+		return nil, err
+	}
+	store, err := compile(ins.LHS, cx, subs)
 	if err != nil {
 		return nil, err
 	}

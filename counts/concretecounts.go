@@ -171,7 +171,7 @@ func (b *breakdown) footprint(f footprint, value func(term) (int64, error)) (cel
 // stores) for every dtype and class with both.
 func addMinLdSt(props map[string]int64) {
 	for name, ld := range props {
-		rest, ok := strings.CutPrefix(name, "global.load.")
+		rest, ok := minLdStRest(name)
 		if !ok {
 			continue
 		}

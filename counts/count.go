@@ -86,7 +86,7 @@ func (c *Counted) possibleNames() []string {
 		}
 	}
 	for name := range seen {
-		if rest, ok := strings.CutPrefix(name, "global.load."); ok && seen["global.store."+rest] {
+		if rest, ok := minLdStRest(name); ok && seen["global.store."+rest] {
 			seen["global.minldst."+rest] = true
 		}
 	}

@@ -99,6 +99,11 @@ func countChecks() []planCheck {
 	}
 	for _, r := range []int64{1, 4} {
 		add("global_ldg_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
+		add("gather_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
+	}
+	for _, k := range []int64{1, 32, 256} {
+		add("atomic_add_i32", map[string]int64{"K": k}, n(600), n(1))
+		add("atomic_add_f32", map[string]int64{"K": k}, n(600), n(1))
 	}
 	add("vector_sum", map[string]int64{"D": 2}, n(37))
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {

@@ -62,6 +62,9 @@ func (c *Counted) countFootprints() ([]countedFootprint, error) {
 		if a.Space != Global {
 			continue
 		}
+		if err := c.knownCells(a, "footprint"); err != nil {
+			return nil, err
+		}
 		for _, store := range []bool{false, true} {
 			upper := false
 			images, err := p.images(a.Name, func(r gref) bool {

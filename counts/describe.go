@@ -20,7 +20,7 @@ var opWords = map[string]string{
 func Describe(property string) string {
 	parts := strings.Split(property, ".")
 	if len(parts) >= 3 && (parts[0] == "global" || parts[0] == "local") {
-		for i, p := range parts[1:3] {
+		for i, p := range parts[1:] {
 			if w, ok := widthWords[p]; ok {
 				parts[i+1] = w
 			}
@@ -45,6 +45,10 @@ func Describe(property string) string {
 		return fmt.Sprintf("%s max and min (reductions, one per point)", parts[1])
 	case len(parts) == 3 && (parts[0] == "flop" || parts[0] == "int") && opWords[parts[2]] != "":
 		return fmt.Sprintf("%s %s", parts[1], opWords[parts[2]])
+	case len(parts) == 4 && (parts[0] == "global" || parts[0] == "local") && parts[2] == "indirect":
+		return fmt.Sprintf("%s %s-memory %ss at subscripts read from data (gathers and scatters, x[col[j]])", parts[3], parts[0], parts[1])
+	case len(parts) == 4 && (parts[0] == "global" || parts[0] == "local") && parts[1] == "atomic" && parts[3] == "add":
+		return fmt.Sprintf("%s atomic additions to %s memory (atomic_add)", parts[2], parts[0])
 	case len(parts) == 4 && parts[0] == "global" && strings.HasPrefix(parts[3], "stride="):
 		what := fmt.Sprintf("%s global %ss", parts[2], parts[1])
 		switch parts[1] {

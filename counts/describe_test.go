@@ -15,6 +15,7 @@ func TestDescribe(t *testing.T) {
 		"global.load.i32.stride=k/4":   "i32 global loads, stride 4, k of every 4 elements used (k from the footprint)",
 		"global.minldst.f32.stride=1":  "min(f32 global loads, stores), a correction term, stride 1 (coalesced)",
 		"local.load.f32":               "f32 local-memory loads",
+		"global.load.indirect.b8":      "8-bit integer global-memory loads at subscripts read from data (gathers and scatters, x[col[j]])",
 		"flop.f64.special":             "f64 special functions (sqrt, rsqrt, sin, ...)",
 		"int.i32.shift":                "i32 shifts",
 		"int.i64.special":              "i64 max and min (reductions, one per point)",

@@ -137,6 +137,14 @@ var propertyNames = sync.OnceValue(func() map[string]bool {
 				names[Op{k, t}.Property()] = true
 			}
 		}
+		for _, sp := range []Space{Global, Local} {
+			names[indirectProperty(sp, false, t)] = true
+			names[indirectProperty(sp, true, t)] = true
+		}
+	}
+	for _, t := range []DType{F32, I32} {
+		names[atomicProperty(Global, t)] = true
+		names[atomicProperty(Local, t)] = true
 	}
 	return names
 })

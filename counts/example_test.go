@@ -239,3 +239,41 @@ b[i*n + j] = a[i*n + j + n]
 	// <nil>
 	// shift.knl:6:14: instruction insn_0: a[i*n + j + n] is out of bounds at n=8, m=8: its subscript 1 (i*n + j + n) takes 8..71, and a has extent 64 there
 }
+
+// A histogram: its bins are data (an indirect access), and it adds to
+// them with atomic_add. The interpreter performs the additions one after
+// another; the counts bound the atomics by the work-items, since the bin
+// test reads data.
+func ExampleRun_atomics() {
+	k, err := counts.ParseKernel("hist.knl", []byte(`kernel hist
+domain [n] -> { [i] : 0 <= i < n }
+array a f32 [n]
+array hist i32 [4]
+split i 2 i_out i_in
+tag i_out g.0, i_in l.0
+<i32> b = (int)(a[i]*4.0f)
+if b < 4: atomic_add(hist[b], 1) {inames=i}
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	hist := make([]int32, 4)
+	params := map[string]int64{"n": 6}
+	tally, err := counts.Run(k, params, map[string]any{"a": []float32{0.1, 0.3, 0.35, 0.9, 1.5, 0.95}, "hist": hist}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, _ := c.Eval(params)
+	fmt.Println(hist)
+	fmt.Println("run", tally.Totals()["global.atomic.i32.add"], "counted", v["global.atomic.i32.add"], c.UpperBound("global.atomic.i32.add"))
+	// Output:
+	// [1 2 0 2]
+	// run 5 counted 6 true
+}

@@ -34,12 +34,22 @@ type Literal struct {
 // scalars). It is also the left-hand side of every instruction. Tag is
 // loopy's tag of this use of the array (a$tag[i]), a label that changes
 // nothing; "" when there is none.
+//
+// An access whose subscripts read data, x[col[j]] or hist[b] with b a
+// temporary, is indirect: Indirect then holds its subscripts, one
+// integer expression per dimension (an affine one as an *Index), and
+// Index is nil. Its address is known only when it runs, so it has no
+// stride class, bank-conflict degree or footprint (see IsIndirect).
 type Access struct {
-	Array *Array
-	Index []Affine
-	Tag   string
-	At    Pos
+	Array    *Array
+	Index    []Affine
+	Indirect []Expr
+	Tag      string
+	At       Pos
 }
+
+// IsIndirect reports whether the access's subscripts read data.
+func (e *Access) IsIndirect() bool { return e.Indirect != nil }
 
 // Index is an iname or parameter used as a value (after splitting, an
 // affine expression of inames). Its type is I32, as in loopy.
@@ -252,6 +262,13 @@ func (e *Access) String() string {
 	if e.Tag != "" {
 		name += "$" + e.Tag
 	}
+	if e.IsIndirect() {
+		parts := make([]string, len(e.Indirect))
+		for i, x := range e.Indirect {
+			parts[i] = x.String()
+		}
+		return name + "[" + strings.Join(parts, ", ") + "]"
+	}
 	if len(e.Index) == 0 {
 		return name
 	}
@@ -315,6 +332,10 @@ func Walk(e Expr, visit func(Expr) bool) {
 		return
 	}
 	switch e := e.(type) {
+	case *Access:
+		for _, x := range e.Indirect {
+			Walk(x, visit)
+		}
 	case *Binary:
 		Walk(e.X, visit)
 		Walk(e.Y, visit)

@@ -85,8 +85,11 @@ func (c *Counted) countHierarchy() ([]countedHierarchy, error) {
 	}
 	var per []countedHierarchy
 	for _, a := range c.k.Arrays {
-		if a.Space != Global || len(c.plan.refs[a.Name]) == 0 {
+		if a.Space != Global || len(c.plan.refs[a.Name]) == 0 && c.plan.indirect[a.Name] == nil {
 			continue
+		}
+		if err := c.knownCells(a, "memory hierarchy"); err != nil {
+			return nil, err
 		}
 		hs, err := c.arrayHierarchy(a)
 		if err != nil {

@@ -129,6 +129,11 @@ type Statement interface {
 // Bool) evaluated first at each point of the execution domain: the
 // assignment, with its right-hand side, happens only where it holds.
 // Tags are loopy's instruction tags, labels that change nothing.
+//
+// Atomic marks atomic_add(LHS, RHS): RHS is added to the element LHS
+// names in one indivisible step, as CUDA's atomicAdd and OpenCL's
+// atomic_add do, so that work-items may add to one element without a
+// race. LHS is then a global or local f32 or i32 element.
 type Instruction struct {
 	ID     string
 	Pos    Pos
@@ -138,6 +143,7 @@ type Instruction struct {
 	Within []string
 	Deps   []string
 	Tags   []string
+	Atomic bool
 }
 
 // Barrier is a local barrier executed by every work-item, inside the
@@ -157,6 +163,13 @@ func (s *Instruction) StatementID() string { return s.ID }
 func (s *Barrier) StatementID() string { return s.ID }
 
 func (s *Instruction) String() string {
+	if s.Atomic {
+		a := fmt.Sprintf("atomic_add(%s, %s)", s.LHS, s.RHS)
+		if s.Pred != nil {
+			return fmt.Sprintf("if %s: %s", s.Pred, a)
+		}
+		return a
+	}
 	if s.Pred != nil {
 		return fmt.Sprintf("if %s: %s = %s", s.Pred, s.LHS, s.RHS)
 	}

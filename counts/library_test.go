@@ -156,6 +156,64 @@ func intSumSetup[T int32 | int64 | float32](lx, r, s int64) func(p map[string]in
 	}
 }
 
+// gatherSetup checks gather_f32: y[i] sums x[perm[k*n + i]] for k < r,
+// each row of perm a random permutation.
+func gatherSetup(r int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		perm, x, y := make([]int32, r*n), make([]float32, n), make([]float32, n)
+		for k := range r {
+			for i, v := range rng.Perm(int(n)) {
+				perm[k*n+int64(i)] = int32(v)
+			}
+		}
+		for i := range x {
+			x[i] = float32(rng.IntN(64)) / 4
+		}
+		return map[string]any{"perm": perm, "x": x, "y": y}, func() error {
+			for i := range n {
+				var want float32
+				for k := range r {
+					want += x[perm[k*n+i]]
+				}
+				if y[i] != want {
+					return fmt.Errorf("y[%d] = %g, want %g", i, y[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// atomicSetup checks atomic_add_<t>: h[j] gains the sum of x[i] over
+// the k work-items i with i // k = j. The values are multiples of 1/4
+// below 16, whose f32 sums are exact in any order.
+func atomicSetup[T int32 | float32](k int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		x, h := make([]T, n), make([]T, n)
+		want := make([]T, n)
+		for i := range x {
+			x[i], h[i] = T(rng.IntN(64))/4, T(rng.IntN(16))
+			if _, isInt := any(x[i]).(int32); isInt {
+				x[i] = T(rng.IntN(64))
+			}
+			want[i] += h[i]
+		}
+		for i := range n {
+			want[i/k] += x[i]
+		}
+		return map[string]any{"x": x, "h": h}, func() error {
+			for j := range n {
+				if h[j] != want[j] {
+					return fmt.Errorf("h[%d] = %v, want %v", j, h[j], want[j])
+				}
+			}
+			return nil
+		}
+	}
+}
+
 // gridFillChainSetup checks grid_fill_chain: every one of the ng·lx
 // work-items stores the sum over k < nk of k·0.999 + 1.1, computed here in
 // float64.
@@ -593,6 +651,11 @@ func libraryCases() []libraryCase {
 		{"local_int_i64", map[string]int64{"LX": 8, "R": 8}, map[string]int64{"n": 24}, intSumSetup[int64](8, 8, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
+		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup(1)},
+		{"gather_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, gatherSetup(4)},
+		{"atomic_add_i32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 21}, atomicSetup[int32](1)},
+		{"atomic_add_i32", map[string]int64{"LX": 8, "K": 8}, map[string]int64{"n": 21}, atomicSetup[int32](8)},
+		{"atomic_add_f32", map[string]int64{"LX": 8, "K": 3}, map[string]int64{"n": 21}, atomicSetup[float32](3)},
 		{"transpose_read_coalesced", small2, map[string]int64{"n": 10}, transposeSetup},
 		{"vector_scale_add", map[string]int64{"LX": 8}, map[string]int64{"n": 37}, vectorSetup(1)},
 		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 2}, map[string]int64{"n": 37}, vectorSetup(2)},

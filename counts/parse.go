@@ -310,6 +310,10 @@ func (b *builder) instructionStmt(c *cursor, pred rexpr) {
 		c.expect(">")
 	}
 	name := c.ident("an instruction (NAME = EXPR) or a statement keyword")
+	if name.text == atomicAdd && c.peek().is("(") && !s.decl {
+		b.atomicStmt(c, s)
+		return
+	}
 	tag := c.parseTag(name)
 	s.lhs = &rName{name, tag}
 	if c.accept("[") {

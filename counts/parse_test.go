@@ -51,7 +51,7 @@ func TestParseErrors(t *testing.T) {
 		{"compound declaration", head + "<> t += 1\n", "6:6", "+= declares t and reads it at once: write <> t = EXPR"},
 		{"division by a parameter", head + "a[i // n] = 1\n", "6:5", "non-affine subscript: // by n; subscripts may divide by positive constants only"},
 		{"remainder of a product", head + "m[i, (i*n) % 4] = 1\n", "6:12", "the dividend of a floor division or remainder in a subscript must be affine"},
-		{"data-dependent subscript", head + "a[o[i]] = 1\n", "6:3", "data-dependent subscript"},
+		{"float data-dependent subscript", head + "a[a[i]] = 1\n", "6:3", "subscripts are integers; convert it with (int)(...)"},
 		{"float subscript", head + "a[1.5] = 1\n", "6:3", "subscripts are integers"},
 		{"tag out of range", head + "tag i l.3\n", "6:9", "tag l.3 is out of range"},
 		{"group tag out of range", head + "tag i g.5\n", "6:9", "tag g.5 is out of range"},

@@ -72,9 +72,12 @@ type plan struct {
 	fp      map[string]footprint // array -> footprint sets
 	names   map[string]bool      // every name in use, for fresh variables
 	refs    map[string][]gref    // array -> its references, for footprints
-	bounded []boundedAccess      // the accesses CheckBounds checks
-	upper   map[string]bool      // static properties counted as upper bounds
-	fresh   int
+	// indirect maps an array to its first indirect access, whose cells
+	// no footprint can know.
+	indirect map[string]*Access
+	bounded  []boundedAccess // the accesses CheckBounds checks
+	upper    map[string]bool // static properties counted as upper bounds
+	fresh    int
 	// at, when set, gives every parameter a value: the footprint and
 	// hierarchy sets are then counted there (see atParams).
 	at map[string]int64

@@ -88,7 +88,7 @@ func (c *Counted) Properties() ([]Property, error) {
 		out = append(out, p)
 	}
 	for _, name := range slices.Sorted(maps.Keys(byName)) {
-		if rest, ok := strings.CutPrefix(name, "global.load."); ok && byName["global.store."+rest] != nil {
+		if rest, ok := minLdStRest(name); ok && byName["global.store."+rest] != nil {
 			// The minimum of an upper bound and a count bounds the
 			// minimum of the counts.
 			minName := "global.minldst." + rest

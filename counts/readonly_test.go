@@ -2,6 +2,7 @@ package counts
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -86,5 +87,50 @@ y[i] = w[0]*x[i-2] + w[1]*x[i-1] + w[2]*x[i] + w[3]*x[i+1] + w[4]*x[i+2]
 		compareProps(t, got, map[string]int64{"global.ldg.f32.stride=0": 5 * p, "global.ldg.f32.stride=1": 5 * p,
 			"flop.f32.mul": 5 * p, "flop.f32.add": 4 * p, "global.store.f32.stride=1": p,
 			"launch.groups": (p + 127) / 128, "launch.const": 1})
+	}
+}
+
+// A gather from readonly arrays: the index loads of col are ldg loads, the
+// data-chosen loads of x (f32) and c (u8) count as indirect, by width for
+// the 8-bit one, and an atomic_add to a readonly array is refused. Per i,
+// by hand: col[i] twice, x[col[i]], c[col[i]], y[i] and d[i].
+func TestReadOnlyGather(t *testing.T) {
+	k := parseSrc(t, "rogather", `kernel rogather
+domain [n] -> { [i] : 0 <= i < n }
+array x f32 [n] readonly
+array col i32 [n] readonly
+array c u8 [n] readonly
+array y f32 [n]
+array d u8 [n]
+split i 16 i_out i_in
+tag i_out g.0, i_in l.0
+y[i] = x[col[i]]
+d[i] = c[col[i]]
+`)
+	for _, n := range []int64{37, 16, 1} {
+		col := make([]int32, n)
+		x, c := make([]float32, n), make([]uint8, n)
+		for i := range n {
+			col[i] = int32((7*i + 3) % n)
+			x[i], c[i] = float32(i)+0.5, uint8(200+i%50)
+		}
+		y, d := make([]float32, n), make([]uint8, n)
+		hand := map[string]int64{"global.ldg.i32": 2 * n, "global.load.indirect.f32": n, "global.load.indirect.b8": n,
+			"global.store.f32": n, "global.store.b8": n, "launch.groups": (n + 15) / 16, "launch.const": 1}
+		indirectCounts(t, k, map[string]int64{"n": n}, map[string]any{"x": x, "col": col, "c": c, "y": y, "d": d}, hand, nil)
+		for i := range n {
+			if y[i] != x[col[i]] || d[i] != c[col[i]] {
+				t.Fatalf("n=%d, i=%d: y %g, d %d, want %g and %d", n, i, y[i], d[i], x[col[i]], c[col[i]])
+			}
+		}
+	}
+	_, err := ParseKernel("roatomic.knl", []byte(`kernel roatomic
+domain [n] -> { [i] : 0 <= i < n }
+array h i32 [n] readonly
+tag i g.0
+atomic_add(h[i], 1)
+`), nil)
+	if err == nil || !strings.Contains(err.Error(), "readonly") {
+		t.Errorf("atomic_add to a readonly array: error %v, want one naming readonly", err)
 	}
 }

@@ -166,6 +166,9 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 		} else if a.ReadOnly {
 			r.fail(lhs.At, "array %s is declared readonly and cannot be stored to: drop readonly from its declaration at %s, or store into another array", a.Name, a.Pos)
 		}
+		if s.atomic {
+			r.checkAtomic(lhs)
+		}
 	}
 	var pred Expr
 	for _, p := range s.preds {
@@ -213,7 +216,7 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	}
 	within = r.addDomainParallel(s.pos, within, byTag)
 	return &Instruction{ID: id, Pos: s.pos, LHS: lhs, RHS: rhs, Pred: pred, Within: r.k.inameOrder(within), Deps: deps,
-		Tags: tagNames(s.ann.tags)}
+		Tags: tagNames(s.ann.tags), Atomic: s.atomic}
 }
 
 // maxDeclaredElements bounds the size of a temporary array declared by
@@ -339,6 +342,9 @@ func (r *resolver) access(e rexpr, sc *scope, context string) *Access {
 		r.fail(name.pos, "%s has %d dimension(s) but is used with %d subscript(s)", a.Name, len(a.Shape), len(idx))
 	}
 	acc := &Access{Array: a, Tag: tag.text, At: name.pos}
+	if slices.ContainsFunc(idx, r.readsData) {
+		return r.indirect(acc, idx, sc)
+	}
 	for _, x := range idx {
 		acc.Index = append(acc.Index, r.affine(x, sc))
 	}
@@ -841,4 +847,54 @@ func (r *resolver) settle(e Expr, t DType) Expr {
 		}
 	}
 	return e
+}
+
+// readsData reports whether a subscript reads an array or a temporary,
+// so that its value is known only when the kernel runs. Scalar arguments
+// are left to the affine path, which says to make them size parameters.
+func (r *resolver) readsData(e rexpr) bool {
+	switch e := e.(type) {
+	case *rSub:
+		return true
+	case *rName:
+		a := r.k.arrayIndex[e.t.text]
+		return a != nil && a.Space != Argument
+	case *rBin:
+		return r.readsData(e.x) || r.readsData(e.y)
+	case *rNeg:
+		return r.readsData(e.x)
+	case *rUnary:
+		return r.readsData(e.x)
+	case *rCast:
+		return r.readsData(e.x)
+	case *rCall:
+		for _, a := range e.args {
+			if r.readsData(a) {
+				return true
+			}
+		}
+	case *rReduce:
+		return r.readsData(e.body)
+	}
+	return false
+}
+
+// indirect resolves the subscripts of an indirect access: each is an
+// integer value, an affine one included, evaluated where the access is.
+func (r *resolver) indirect(acc *Access, idx []rexpr, sc *scope) *Access {
+	a := acc.Array
+	if a.Space == Private {
+		r.fail(acc.At, "%s is a private array, whose elements live in registers and take constant or affine subscripts; a subscript that reads data needs memory: declare %s with 'local' (one copy per work-group) or 'array'", a.Name, a.Name)
+	}
+	for _, x := range idx {
+		v, w := r.value(x, sc)
+		if w == weakInt {
+			v = r.coerce(v, w, I32)
+		}
+		if v.Type().IsFloat() {
+			r.fail(x.rpos(), "subscript %s of %s is %s: subscripts are integers; convert it with (int)(...), which truncates as C does", v, a.Name, v.Type())
+		}
+		acc.Indirect = append(acc.Indirect, r.fold(v))
+	}
+	return acc
 }

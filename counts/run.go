@@ -243,7 +243,7 @@ func (in *interp) tally() *Tally {
 			} else {
 				t.Local[k.mem] += v
 			}
-			name = memProperty(k.space, k.mem)
+			name = k.mem.property(k.space)
 		case 1:
 			t.Ops[k.op] += v
 			name = k.op.Property()

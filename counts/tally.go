@@ -1,12 +1,16 @@
 package counts
 
 // MemAccess identifies memory traffic to one array in one direction.
-// ReadOnly marks the loads of a readonly global array.
+// ReadOnly marks the loads of a readonly global array, Indirect accesses
+// whose subscripts read data, Atomic the additions of atomic_add (Store
+// is then set).
 type MemAccess struct {
 	Array    string
 	DType    DType
 	Store    bool
 	ReadOnly bool
+	Indirect bool
+	Atomic   bool
 }
 
 // Tally is what a run of the reference interpreter performed, counted
@@ -48,7 +52,8 @@ type SiteTrace struct {
 }
 
 // Totals returns the tally by property name, without stride classes:
-// global.load.f32, global.store.f64, local.load.f32, flop.f32.add,
+// global.load.f32, global.store.f64, local.load.f32,
+// global.load.indirect.i32, global.atomic.f32.add, flop.f32.add,
 // int.i32.add, sync.barrier, launch.groups, launch.const. Zero entries
 // are left out.
 func (t *Tally) Totals() map[string]int64 {
@@ -59,10 +64,10 @@ func (t *Tally) Totals() map[string]int64 {
 		}
 	}
 	for k, v := range t.Global {
-		add(memProperty(Global, k), v)
+		add(k.property(Global), v)
 	}
 	for k, v := range t.Local {
-		add(memProperty(Local, k), v)
+		add(k.property(Local), v)
 	}
 	for k, v := range t.Ops {
 		add(k.Property(), v)
@@ -99,4 +104,35 @@ type LocalSiteTrace struct {
 	// Instances maps an execution (the work-group and the values of the
 	// sequential inames in scope) to work-item -> flattened index.
 	Instances map[string]map[int64]int64
+}
+
+// property names the traffic m counts in space, without stride class.
+// An indirect load of a readonly array counts as indirect: its data-chosen
+// addresses, not the read-only path, are what set its cost.
+func (m MemAccess) property(space Space) string {
+	switch {
+	case m.Atomic:
+		return atomicProperty(space, m.DType)
+	case m.Indirect:
+		return indirectProperty(space, m.Store, m.DType)
+	}
+	return memProperty(space, m)
+}
+
+// indirectProperty names the traffic of indirect accesses of one space,
+// direction and type: global.load.indirect.f32, local.store.indirect.i32,
+// global.load.indirect.b8 (narrow types by width, as memProperty names
+// them). They have no stride class or bank-conflict degree: the addresses
+// are data.
+func indirectProperty(space Space, store bool, t DType) string {
+	return space.String() + "." + direction(store) + ".indirect." + t.memName()
+}
+
+// atomicProperty names the atomic additions to one space at one type:
+// global.atomic.i32.add, local.atomic.f32.add. Their cost depends on
+// how many work-items add to one address at once (contention), which
+// the counts cannot know; the measurement classes that price them take
+// it as a parameter.
+func atomicProperty(space Space, t DType) string {
+	return space.String() + ".atomic." + t.String() + ".add"
 }

@@ -140,7 +140,8 @@ func clone(s []float32) []float32 { return append([]float32(nil), s...) }
 
 // inputs fills every global array with values in [0.5, 1.5), or integers
 // in [-10, 10] for an i32 array, and pathfinder's padding with copies of
-// the row's ends as its original reads them. Integer arrays travel as
+// the row's ends as its original reads them, and what fixInputs makes
+// valid. Integer arrays travel as
 // float32 too (exactly, being small), converted for the interpreter and
 // the device by toRun, fromRun, encode and decode.
 func inputs(k *counts.Kernel, p map[string]int64) map[string][]float32 {
@@ -171,8 +172,16 @@ func inputs(k *counts.Kernel, p map[string]int64) map[string][]float32 {
 	if src, ok := in["src"]; ok && k.Name == "pathfinder" {
 		src[0], src[len(src)-1] = src[1], src[len(src)-2]
 	}
+	if fix := fixInputs[k.Name]; fix != nil {
+		fix(p, in)
+	}
 	return in
 }
+
+// fixInputs makes the inputs of a kernel whose integer arrays are
+// structure (a sparse matrix's row pointers and columns) valid at
+// params.
+var fixInputs = map[string]func(p map[string]int64, in map[string][]float32){}
 
 // TestExamplesCount checks each example's counts against what the
 // reference interpreter executes, property by property (stride classes

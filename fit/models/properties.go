@@ -10,9 +10,12 @@ import (
 
 // propertyName matches the property names of package counts (see its
 // "Properties" documentation): memory traffic by direction, type and
-// stride class, operations by type and kind, barriers and launches.
+// stride class, indirect (gathered) traffic and atomic additions,
+// operations by type and kind, barriers and launches.
 var propertyName = regexp.MustCompile(`^(` +
 	`global\.(load|store|minldst)\.(f32|f64|i32|i64)\.stride=(0|1|[12]/2|[1-3]/3|[1-4]/4|[1-4]/>4)` +
+	`|(global|local)\.(load|store)\.indirect\.(f32|f64|i32|i64)` +
+	`|(global|local)\.atomic\.(f32|i32)\.add` +
 	`|local\.(load|store)\.(f32|f64|i32|i64)` +
 	`|local\.(f32|f64|i32|i64)\.conflict=(2|4|8|16|32|64)` +
 	`|flop\.(f32|f64)\.(add|mul|div|pow|exp|special|fmod)` +

@@ -30,3 +30,39 @@ func TestPropertyNamesCoverOperations(t *testing.T) {
 		}
 	}
 }
+
+// The indirect and atomic properties of a kernel with gathers, a scatter
+// and atomics in both spaces are ones CheckWeights accepts.
+func TestPropertyNamesCoverIndirectAndAtomics(t *testing.T) {
+	src := `kernel k
+domain [n] -> { [i] : 0 <= i < n }
+array p i32 [n]
+array x f32 [n]
+array h i32 [8]
+local l f32 [8]
+split i 8 i_out i_in
+tag i_out g.0, i_in l.0
+x[p[i]] = x[i] + l[p[i] % 8]
+atomic_add(h[p[i] % 8], 1)
+atomic_add(l[p[i] % 8], 1.5f)
+`
+	k, err := counts.ParseKernel("k.knl", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"global.store.indirect.f32": true, "local.load.indirect.f32": true,
+		"global.atomic.i32.add": true, "local.atomic.f32.add": true}
+	for _, p := range c.Names() {
+		delete(want, p)
+		if !propertyName.MatchString(p) {
+			t.Errorf("%s is not accepted", p)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not counted: %v", want)
+	}
+}

@@ -144,10 +144,17 @@ func (e *emitter) instruction(ins *counts.Instruction, depth int) error {
 		return fmt.Errorf("instruction %s: %w", ins.ID, err)
 	}
 	lhs, err := e.access(ins.LHS)
+	if ins.LHS.IsIndirect() {
+		lhs, err = e.indirect(ins.LHS, ins.Within, body)
+	}
 	if err != nil {
 		return fmt.Errorf("instruction %s: %w", ins.ID, err)
 	}
-	e.line(body, "%s = %s;", lhs, rhs)
+	if ins.Atomic {
+		e.line(body, "%s", e.atomicAdd(ins.LHS, lhs, rhs))
+	} else {
+		e.line(body, "%s = %s;", lhs, rhs)
+	}
 	for i := len(closers) - 1; i >= 0; i-- {
 		e.line(closers[i], "}")
 	}

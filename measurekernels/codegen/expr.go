@@ -21,7 +21,7 @@ func (e *emitter) expr(x counts.Expr, within []string, depth int) (string, error
 		v, err := e.affine(x.Value)
 		return parenthesized(v), err
 	case *counts.Access:
-		return e.load(x)
+		return e.load(x, within, depth)
 	case *counts.Neg:
 		v, err := e.expr(x.X, within, depth)
 		return "(-" + v + ")", err
@@ -194,9 +194,16 @@ func (e *emitter) factored(a counts.Affine) string {
 
 // load renders a read of an array element or a temporary: in CUDA C, an
 // element of a readonly array is read with __ldg, through the read-only
-// data cache (OpenCL C has no such call: its const restrict pointer is
-// the hint).
-func (e *emitter) load(a *counts.Access) (string, error) {
+// data cache, gathers included (OpenCL C has no such call: its const
+// restrict pointer is the hint).
+func (e *emitter) load(a *counts.Access, within []string, depth int) (string, error) {
+	if a.IsIndirect() {
+		s, err := e.indirect(a, within, depth)
+		if err != nil || !a.Array.ReadOnly || !e.d.ldg {
+			return s, err
+		}
+		return "__ldg(&" + s + ")", nil
+	}
 	s, err := e.access(a)
 	if err != nil || !a.Array.ReadOnly || len(a.Index) == 0 || !e.d.ldg {
 		return s, err
@@ -638,4 +645,39 @@ func (e *emitter) conditional(x *counts.Conditional, within []string, depth int)
 	e.line(depth+1, "%s = %s;", name, b)
 	e.line(depth, "}")
 	return name, nil
+}
+
+// indirect renders an access whose subscripts read data (x[col[j]]):
+// each subscript is a value computed where the access is, flattened
+// like an affine one for a global array.
+func (e *emitter) indirect(a *counts.Access, within []string, depth int) (string, error) {
+	arr := a.Array
+	subs := make([]string, len(a.Indirect))
+	for d, x := range a.Indirect {
+		s, err := e.expr(x, within, depth)
+		if err != nil {
+			return "", err
+		}
+		subs[d] = unwrapped(s)
+	}
+	if arr.Space != counts.Global {
+		return arr.Name + "[" + strings.Join(subs, "][") + "]", nil
+	}
+	off := ""
+	for j := range subs {
+		d := j
+		if arr.ColMajor {
+			d = len(subs) - 1 - j
+		}
+		if j == 0 {
+			off = subs[d]
+			continue
+		}
+		ext, err := e.affine(arr.Shape[d])
+		if err != nil {
+			return "", err
+		}
+		off = parenthesized(off) + "*" + parenthesized(ext) + " + " + parenthesized(subs[d])
+	}
+	return arr.Name + "[" + off + "]", nil
 }

@@ -154,5 +154,8 @@ func helpers(d dialect, used map[string]bool, body string) string {
 	if strings.Contains(body, "imax(") {
 		fmt.Fprintf(&b, "%s %s imax(%s a, %s b) { return a > b ? a : b; }\n", qual, l, l, l)
 	}
+	if d.backend == gpu.OpenCL {
+		b.WriteString(atomicHelpers(used))
+	}
 	return b.String()
 }

@@ -76,6 +76,19 @@ var libraryCases = map[string]libraryCase{
 		[]params{{"n": 128}, {"n": 64}},
 	},
 	"transpose_write_coalesced": {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
+	// perm's rows are permutations (launch fills index arrays so).
+	"gather_f32": {
+		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	"atomic_add_i32": {
+		[]consts{{"LX": 16, "K": 1}, {"LX": 64, "K": 32}, {"LX": 256, "K": 256}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	"atomic_add_f32": {
+		[]consts{{"LX": 16, "K": 4}, {"LX": 256, "K": 256}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
 	"global_int_i32": {
 		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}, {"LX": 32, "S": 2}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},

@@ -13,13 +13,16 @@ import (
 
 // arrayUse says which global arrays an instruction reads and which it
 // writes: inputs get random data, outputs are poisoned before a
-// correctness run.
+// correctness run. The target of an atomic_add is read too: the sums
+// start from its data. index lists the arrays whose elements subscript
+// others (perm of x[perm[i]]), which get valid subscripts (see indices).
 type arrayUse struct {
 	read, written map[string]bool
+	index         map[string][]indexUse
 }
 
 func usesOf(k *counts.Kernel) arrayUse {
-	u := arrayUse{read: map[string]bool{}, written: map[string]bool{}}
+	u := arrayUse{read: map[string]bool{}, written: map[string]bool{}, index: map[string][]indexUse{}}
 	for _, s := range k.Statements {
 		ins, ok := s.(*counts.Instruction)
 		if !ok {
@@ -27,14 +30,19 @@ func usesOf(k *counts.Kernel) arrayUse {
 		}
 		if ins.LHS.Array.Space == counts.Global {
 			u.written[ins.LHS.Array.Name] = true
+			u.read[ins.LHS.Array.Name] = u.read[ins.LHS.Array.Name] || ins.Atomic
 		}
-		for _, x := range []counts.Expr{ins.RHS, ins.Pred} {
+		u.noteIndices(ins.LHS)
+		for _, x := range append([]counts.Expr{ins.RHS, ins.Pred}, ins.LHS.Indirect...) {
 			if x == nil {
 				continue
 			}
 			counts.Walk(x, func(e counts.Expr) bool {
 				if a, ok := e.(*counts.Access); ok && a.Array.Space == counts.Global {
 					u.read[a.Array.Name] = true
+				}
+				if a, ok := e.(*counts.Access); ok {
+					u.noteIndices(a)
 				}
 				return true
 			})
@@ -305,4 +313,26 @@ func scalarArg(a *counts.Array) any {
 		return int32(v.Int)
 	}
 	return v.Int
+}
+
+// noteIndices records the index arrays of an indirect access: a global
+// integer array whose element, converted or not, is a whole subscript
+// (perm in x[perm[i]], col in x[(int)col[j]]), with the extent it
+// subscripts.
+func (u arrayUse) noteIndices(a *counts.Access) {
+	for d, x := range a.Indirect {
+		if c, ok := x.(*counts.Cast); ok {
+			x = c.X
+		}
+		ix, ok := x.(*counts.Access)
+		if ok && ix.Array.Space == counts.Global && ix.Array.DType.IsInt() && !ix.IsIndirect() {
+			u.index[ix.Array.Name] = append(u.index[ix.Array.Name], indexUse{a.Array, d})
+		}
+	}
+}
+
+// indexUse is a dimension of an array that an index array subscripts.
+type indexUse struct {
+	target *counts.Array
+	dim    int
 }

@@ -101,3 +101,40 @@ func TestCompareInfinities(t *testing.T) {
 		}
 	}
 }
+
+// An array whose elements subscript another (perm of x[perm[k, i]]) is an
+// index array, filled with runs of random permutations of the extent it
+// subscripts, so that gathers stay in bounds and scatters do not collide.
+func TestIndexArrays(t *testing.T) {
+	src := "kernel g\ndomain [n] -> { [i, k] : 0 <= i < n and 0 <= k < 3 }\narray perm i32 [3, n]\narray q i64 [n]\narray x f32 [n]\narray y f32 [n]\narray z f32 [n]\n" +
+		"y[i] = sum(k, x[perm[k, i]])\nz[(int)q[i]] = y[i]\n"
+	k, err := counts.ParseKernel("g.knl", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := usesOf(k)
+	sizes := map[string]int64{"perm": 3 * 50, "q": 50, "x": 50, "y": 50, "z": 50}
+	for _, name := range []string{"perm", "q"} {
+		e, err := u.indexRange(name, sizes)
+		if err != nil || e != 50 {
+			t.Fatalf("%s: range %d, %v; want 50", name, e, err)
+		}
+		h := newHostArray(k.Array(name).DType, sizes[name])
+		r := rng(3)
+		fillIndices(h, e, &r)
+		for lo := int64(0); lo < h.len(); lo += e {
+			seen := map[float64]bool{}
+			for i := lo; i < lo+e; i++ {
+				seen[h.at(i)] = true
+			}
+			for v := range e {
+				if !seen[float64(v)] {
+					t.Errorf("%s[%d:%d] is no permutation: %d is missing", name, lo, lo+e, v)
+				}
+			}
+		}
+	}
+	if e, _ := u.indexRange("x", sizes); e != 0 {
+		t.Errorf("x is no index array, but has range %d", e)
+	}
+}

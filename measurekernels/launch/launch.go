@@ -137,11 +137,21 @@ func (k *Kernel) Alloc(sizes map[string]int64) (Buffers, error) {
 
 // FillInputs writes random values (floats in [0.5, 1.5), integers in
 // [0, 16)) into the arrays the kernel reads, from generators seeded with
-// seed and each array's position.
+// seed and each array's position; an index array (perm of x[perm[i]])
+// gets random permutations of the subscripts it may hold.
 func (k *Kernel) FillInputs(bufs Buffers, sizes map[string]int64, seed uint64) error {
 	for i, a := range k.IR.Arrays {
 		if b, ok := bufs[a.Name]; ok && k.uses.read[a.Name] {
-			if err := writeRandom(b, a.DType, sizes[a.Name], splitmix(seed^uint64(i)<<40)); err != nil {
+			e, err := k.uses.indexRange(a.Name, sizes)
+			if err == nil && e > 0 {
+				h := newHostArray(a.DType, sizes[a.Name])
+				r := rng(splitmix(seed^uint64(i)<<40) | 1)
+				fillIndices(h, e, &r)
+				err = b.WriteAt(h.bytes(), 0)
+			} else if err == nil {
+				err = writeRandom(b, a.DType, sizes[a.Name], splitmix(seed^uint64(i)<<40))
+			}
+			if err != nil {
 				return fmt.Errorf("array %s: %w", a.Name, err)
 			}
 		}
@@ -196,9 +206,15 @@ func (k *Kernel) Check(params map[string]int64) error {
 			continue
 		}
 		h := newHostArray(a.DType, sizes[a.Name])
-		if k.uses.read[a.Name] {
+		e, err := k.uses.indexRange(a.Name, sizes)
+		switch {
+		case err != nil:
+			return err
+		case e > 0:
+			fillIndices(h, e, &r)
+		case k.uses.read[a.Name]:
 			h.fill(&r)
-		} else {
+		default:
 			h.poison()
 		}
 		host[a.Name] = h

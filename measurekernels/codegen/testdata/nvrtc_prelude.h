@@ -29,3 +29,4 @@ __device__ float __ldg(const float *);  __device__ double __ldg(const double *);
 __device__ int __ldg(const int *);      __device__ long long __ldg(const long long *);
 __device__ signed char __ldg(const signed char *); __device__ unsigned char __ldg(const unsigned char *);
 __device__ short __ldg(const short *);  __device__ unsigned short __ldg(const unsigned short *);
+__device__ int atomicAdd(int *, int);   __device__ float atomicAdd(float *, float);
