@@ -115,6 +115,9 @@ func (b *bset) eliminate(x int, sum bool) ([]*bset, error) {
 	lows, ups, rest := b.boundsOn(x)
 	b.ineqs = rest
 	if !sum {
+		if err := b.work.chargeRows(len(lows) * len(ups)); err != nil {
+			return nil, err
+		}
 		return b.projectBounds(x, lows, ups), nil
 	}
 	if len(lows) == 0 || len(ups) == 0 {
