@@ -1,6 +1,11 @@
 package counts
 
-import "slices"
+import (
+	"errors"
+	"slices"
+
+	"github.com/uniperf/uniperf/polyhedra"
+)
 
 // CheckBounds reports the first array reference (global, local or
 // private, temporaries included) that reaches outside its array at the
@@ -22,7 +27,17 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 			if err != nil {
 				return errorf(k.File, a.Pos, "array %s: extent %s: %v", a.Name, a.Shape[d], err)
 			}
+			r, rok := c.enclosedRange(b, ix, params)
+			if rok && (r.empty() || r.lo >= 0 && r.hi < ext) {
+				continue
+			}
 			lo, hi, ok, err := c.indexRange(b, ix, params)
+			var ce *polyhedra.ComplexityError
+			var be *polyhedra.BudgetError
+			if rok && (errors.As(err, &ce) || errors.As(err, &be)) {
+				return errorf(k.File, b.acc.At, "instruction %s: %s: cannot decide whether subscript %d (%s) stays within 0..%d at %s: it takes values within %d..%d, and finding them exactly stopped: %v; check the kernel at smaller sizes",
+					b.ins.ID, b.acc, d+1, ix, ext-1, paramText(k.Params, params), r.lo, r.hi, err)
+			}
 			if err != nil {
 				return errorf(k.File, b.acc.At, "instruction %s: %s: %v", b.ins.ID, b.acc, err)
 			}
@@ -51,20 +66,9 @@ func (c *Counted) indexRange(b boundedAccess, ix Affine, params map[string]int64
 // scannedRange is indexRange by enumeration, within budget candidate
 // values.
 func (c *Counted) scannedRange(b boundedAccess, ix Affine, params map[string]int64, budget int64) (lo, hi int64, ok bool, err error) {
-	q, err := ix.at(params)
+	u, err := c.indexSet(b, ix, params)
 	if err != nil {
 		return 0, 0, false, err
-	}
-	t := "__index"
-	inames := c.k.inameOrder(b.inames)
-	pieces, err := withConds(c.plan.domainPieces(inames, nil, nil), b.conds, nil)
-	if err != nil {
-		return 0, 0, false, err
-	}
-	eq, _ := q.addScaled(qname(t), -1)
-	u := &uset{dims: []string{t}}
-	for _, pc := range pieces {
-		u.pieces = append(u.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{eq, true})})
 	}
 	defer recoverRun(&err)
 	qu, err := u.query(c.k.File, c.k.Params, params, budget)

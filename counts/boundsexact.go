@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/uniperf/uniperf/polyhedra"
 )
@@ -21,21 +20,11 @@ import (
 // the execution domain of b at params, as indexRange does; ok is false
 // where b never runs.
 func (c *Counted) exactRange(b boundedAccess, ix Affine, params map[string]int64) (lo, hi int64, ok bool, err error) {
-	q, err := ix.at(params)
+	u, err := c.indexSet(b, ix, params)
 	if err != nil {
 		return 0, 0, false, err
 	}
-	t := "__index"
-	inames := c.k.inameOrder(b.inames)
-	pieces, err := withConds(c.plan.domainPieces(inames, nil, nil), b.conds, nil)
-	if err != nil {
-		return 0, 0, false, err
-	}
-	eq, _ := q.addScaled(qname(t), -1)
-	u := &uset{dims: []string{t}}
-	for _, pc := range pieces {
-		u.pieces = append(u.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{eq, true})})
-	}
+	t := indexDim
 	lim := c.plan.opts.Limits
 	if u, err = u.fixed(params); err != nil {
 		return 0, 0, false, err

@@ -59,6 +59,9 @@ func TestExactRangeAgainstEnumeration(t *testing.T) {
 						t.Errorf("%s subscript %d: exact range %d..%d (runs %v), enumeration %d..%d (runs %v)", b.acc, d+1, elo, ehi, eok, lo, hi, ok)
 					}
 					t.Logf("%s subscript %d: %d..%d in %v", b.acc, d+1, elo, ehi, time.Since(start))
+					if r, rok := c.enclosedRange(b, ix, tc.params); rok && ok && (r.empty() || r.lo > lo || r.hi < hi) {
+						t.Errorf("%s subscript %d: enclosure %+v misses enumeration's %d..%d", b.acc, d+1, r, lo, hi)
+					}
 				}
 			}
 		})

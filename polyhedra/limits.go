@@ -103,6 +103,8 @@ type budget struct {
 	used, fmCalls int64
 	pieces        int64
 	nextHeapCheck int64
+	rows          int64 // constraints created by projection steps
+	nextRowCheck  int64
 	limits        Limits
 	subject       func() string // the set operated on, for BudgetError
 }

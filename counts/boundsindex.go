@@ -1,0 +1,26 @@
+package counts
+
+import "slices"
+
+// indexDim names the value of the subscript in the set indexSet builds.
+const indexDim = "__index"
+
+// indexSet returns the values of subscript ix over the execution domain
+// of b at params, a set of the one dimension indexDim.
+func (c *Counted) indexSet(b boundedAccess, ix Affine, params map[string]int64) (*uset, error) {
+	q, err := ix.at(params)
+	if err != nil {
+		return nil, err
+	}
+	inames := c.k.inameOrder(b.inames)
+	pieces, err := withConds(c.plan.domainPieces(inames, nil, nil), b.conds, nil)
+	if err != nil {
+		return nil, err
+	}
+	eq, _ := q.addScaled(qname(indexDim), -1)
+	u := &uset{dims: []string{indexDim}}
+	for _, pc := range pieces {
+		u.pieces = append(u.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{eq, true})})
+	}
+	return u, nil
+}
