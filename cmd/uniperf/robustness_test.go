@@ -407,22 +407,8 @@ func interruptAndResume(t *testing.T, dir string) map[int]int {
 // table with weights, exit 0; compare --out X --plot X lost the report).
 func TestOutputNeverAnInput(t *testing.T) {
 	dir := t.TempDir()
-	shipped, err := datasets.ShippedBytes(shippedTable)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// A table written now, with a checksum: no note precedes the message.
-	tab, err := datasets.Decode("shipped", shipped)
-	if err != nil {
-		t.Fatal(err)
-	}
-	table := filepath.Join(dir, "T.arrow")
-	if err := datasets.WriteFile(table, tab); err != nil {
-		t.Fatal(err)
-	}
-	if shipped, err = os.ReadFile(table); err != nil {
-		t.Fatal(err)
-	}
+	table, shipped := checksummedCopy(t, dir, "T.arrow")
 	if code, msg := runAll(t, "fit", table, "--out", filepath.Join(dir, "W.arrow")); code != 0 {
 		t.Fatalf("fit: exit %d: %s", code, msg)
 	}
@@ -501,22 +487,7 @@ func TestOutputNeverAnInput(t *testing.T) {
 // slice bounds out of range").
 func TestByteFlippedTables(t *testing.T) {
 	dir := t.TempDir()
-	shipped, err := datasets.ShippedBytes(shippedTable)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := datasets.Decode("shipped", shipped)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := filepath.Join(dir, "checked.arrow")
-	if err := datasets.WriteFile(checked, tab); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(checked)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := checksummedCopy(t, dir, "checked.arrow")
 	r := rand.New(rand.NewPCG(45, 5))
 	var batch [][]string
 	for m := range 150 {
@@ -731,4 +702,27 @@ func TestCLIRobustnessBounds(t *testing.T) {
 		[]string{"count", "matmul_tiled", "--max-pieces", "1", "--max-points", "100000", "--param", "n=m=ell=100000"})
 
 	robustFamily(t, "bounds", batch, only(2))
+}
+
+// checksummedCopy writes the shipped quick table to dir/name as uniperf
+// writes tables now (with a checksum) and returns its path and bytes.
+func checksummedCopy(t *testing.T, dir, name string) (string, []byte) {
+	t.Helper()
+	shipped, err := datasets.ShippedBytes(shippedTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := datasets.Decode("shipped", shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := datasets.WriteFile(path, tab); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, data
 }
