@@ -19,6 +19,20 @@ var (
 	arrayRe  = regexp.MustCompile(`(?m)^array (\w+) \w+ \[([^\]]+)\]`)
 )
 
+// handPort parses examples/KNL.knl, the hand port, with consts.
+func handPort(t *testing.T, knl string, consts map[string]int64) *counts.Kernel {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", knl+".knl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := counts.ParseKernel(knl+".knl", src, consts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 // corpusPort reads what a hand port of examples/ says of its original:
 // the source and kernel its header cites, the work-group size its
 // constants LX and LY (or TILE and ROWS) give, and its global arrays'

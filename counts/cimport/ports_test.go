@@ -101,14 +101,7 @@ func TestPortsCountAsHandPorts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, r.Knl)
 			}
-			handSrc, err := os.ReadFile(filepath.Join("..", "..", "examples", p.knl+".knl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			hand, err := counts.ParseKernel(p.knl+".knl", handSrc, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			hand := handPort(t, p.knl, nil)
 			gc, err := counts.Count(got)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, r.Knl)

@@ -2,8 +2,6 @@ package cimport
 
 import (
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,14 +95,7 @@ func (p suitePort) importAt(size map[string]int64) (port, map[string]int64) {
 func TestSuitesCountAsHandPorts(t *testing.T) {
 	for _, p := range suitePorts {
 		t.Run(p.knl, func(t *testing.T) {
-			handSrc, err := os.ReadFile(filepath.Join("..", "..", "examples", p.knl+".knl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			hand, err := counts.ParseKernel(p.knl+".knl", handSrc, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			hand := handPort(t, p.knl, nil)
 			for _, size := range p.sizes {
 				q, isize := p.importAt(size)
 				r := importPort(t, q)
@@ -410,14 +401,7 @@ func TestTunablesAsConsts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, r.Knl)
 			}
-			handSrc, err := os.ReadFile(filepath.Join("..", "..", "examples", c.knl+".knl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			hand, err := counts.ParseKernel(c.knl+".knl", handSrc, c.hand)
-			if err != nil {
-				t.Fatal(err)
-			}
+			hand := handPort(t, c.knl, c.hand)
 			g, h, err := countBoth(got, hand, isize, c.size)
 			if err != nil {
 				t.Fatal(err)
@@ -502,14 +486,7 @@ func TestFanRunsAsHandPorts(t *testing.T) {
 			if _, err := counts.Count(k); err == nil || !strings.Contains(err.Error(), "do not split into dimensions") {
 				t.Fatalf("Count: %v; want the footprint's refusal (if counts now splits it, move %s to suitePorts)", err, p.knl)
 			}
-			handSrc, err := os.ReadFile(filepath.Join("..", "..", "examples", p.knl+".knl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			hand, err := counts.ParseKernel(p.knl+".knl", handSrc, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			hand := handPort(t, p.knl, nil)
 			for _, size := range p.sizes {
 				in, out, got := run(k, size)
 				for arr, w := range want[p.knl](size, in) {
