@@ -104,7 +104,7 @@ func Compare(devices []DeviceRows, opts CompareOptions) (*Comparison, error) {
 			c.Calibrated = append(c.Calibrated, Calibrated{d.Device, m})
 			c.Test = append(c.Test, predictRows(m, d, test)...)
 			if opts.CV {
-				out, skipped := CrossValidate(d, name, newModel)
+				out, skipped := CrossValidateFrom(d, m, newModel)
 				c.CV, c.CVSkipped = append(c.CV, out...), append(c.CVSkipped, skipped...)
 			}
 			if _, ok := m.(SizeSensitive); ok {
@@ -163,8 +163,26 @@ func predictRows(m Model, d DeviceRows, rows []Row) []report.Case {
 // rows in turn, calibrates a new model (newModel(name)) on the other
 // classes and predicts the class left out. A class the model cannot be
 // calibrated without is listed in skipped with the reason, and its rows
-// are outcomes with Err set.
+// are outcomes with Err set. A model that is a FoldCalibrator is first
+// calibrated on every measurement row, and each fold from it
+// (CrossValidateFrom).
 func CrossValidate(d DeviceRows, name string, newModel func(string) (Model, error)) (out []report.Case, skipped []string) {
+	meas, _ := byRole(d.Rows)
+	m, err := newModel(name)
+	if _, ok := m.(FoldCalibrator); err != nil || !ok || m.Calibrate(d.Env, meas) != nil {
+		return crossValidate(d, name, nil, newModel)
+	}
+	return crossValidate(d, name, m, newModel)
+}
+
+// CrossValidateFrom is CrossValidate for full, a model calibrated on
+// every measurement row of d: where it is a FoldCalibrator, each fold is
+// calibrated from it.
+func CrossValidateFrom(d DeviceRows, full Model, newModel func(string) (Model, error)) (out []report.Case, skipped []string) {
+	return crossValidate(d, full.Name(), full, newModel)
+}
+
+func crossValidate(d DeviceRows, name string, full Model, newModel func(string) (Model, error)) (out []report.Case, skipped []string) {
 	meas, _ := byRole(d.Rows)
 	classes := map[string][]Row{}
 	for _, r := range meas {
@@ -183,7 +201,7 @@ func CrossValidate(d DeviceRows, name string, newModel func(string) (Model, erro
 		case len(rest) == 0:
 			err = fmt.Errorf("no other class to calibrate on")
 		default:
-			err = m.Calibrate(d.Env, rest)
+			err = calibrateFold(d.Env, m, rest, full)
 		}
 		if err == nil {
 			out = append(out, predictRows(m, d, classes[class])...)
@@ -197,4 +215,13 @@ func CrossValidate(d DeviceRows, name string, newModel func(string) (Model, erro
 		}
 	}
 	return out, skipped
+}
+
+// calibrateFold calibrates m on a fold's rows, from full where m is a
+// FoldCalibrator and full is given.
+func calibrateFold(env *Env, m Model, rows []Row, full Model) error {
+	if f, ok := m.(FoldCalibrator); ok && full != nil {
+		return f.CalibrateFold(env, rows, full)
+	}
+	return m.Calibrate(env, rows)
 }

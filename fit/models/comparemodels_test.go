@@ -142,3 +142,40 @@ func TestCompareErrors(t *testing.T) {
 		t.Error("no models: no error")
 	}
 }
+
+// foldProbe is a model that remembers what it was calibrated on: its
+// prediction is 1000 × the rows of the full model it was calibrated from
+// plus its own rows.
+type foldProbe struct{ rows, fromRows int }
+
+func (p *foldProbe) Name() string { return "probe" }
+func (p *foldProbe) Calibrate(_ *models.Env, rows []models.Row) error {
+	p.rows = len(rows)
+	return nil
+}
+func (p *foldProbe) CalibrateFold(_ *models.Env, rows []models.Row, full models.Model) error {
+	p.rows, p.fromRows = len(rows), full.(*foldProbe).rows
+	return nil
+}
+func (p *foldProbe) Predict(*models.Env, models.Case) (models.Prediction, error) {
+	return models.Prediction{Seconds: float64(1000*p.fromRows + p.rows)}, nil
+}
+func (p *foldProbe) Summary() string { return "" }
+
+// TestCrossValidateFolds checks that a FoldCalibrator's folds are
+// calibrated from the model fitted on every measurement row: 18
+// measurement rows, three classes of 6, so each fold has 12 rows and is
+// calibrated from a model of 18, and predicts 18012; a model that is no
+// FoldCalibrator has no full model (0) behind its folds.
+func TestCrossValidateFolds(t *testing.T) {
+	d := models.DeviceRows{Device: "FX", Env: &models.Env{Counter: models.NewCounter(nil)}, Rows: linearRows()}
+	out, skipped := models.CrossValidate(d, "probe", func(string) (models.Model, error) { return &foldProbe{}, nil })
+	if len(out) != 18 || len(skipped) != 0 {
+		t.Fatalf("%d outcomes, skipped %v; want 18 and none", len(out), skipped)
+	}
+	for _, o := range out {
+		if o.Predicted != 18012 {
+			t.Errorf("%s %s: predicted %g, want 18012", o.Kernel, o.Size, o.Predicted)
+		}
+	}
+}

@@ -155,6 +155,16 @@ type SizeSensitive interface {
 	SizeSensitivity(env *Env, rows []Row) (out []SizeSensitivity, skipped []string, err error)
 }
 
+// FoldCalibrator is implemented by a model that calibrates a
+// cross-validation fold (the measurement rows less one kernel class) from
+// the same model calibrated on every measurement row, reusing what that
+// calibration chose, so that CrossValidate need not repeat each choice per
+// fold. Hong–Kim reuses its rows rule and starts its search at the full
+// fit's parameters.
+type FoldCalibrator interface {
+	CalibrateFold(env *Env, rows []Row, full Model) error
+}
+
 var registry = map[string]func() Model{}
 
 // Register makes a model available to New under name. It is called from

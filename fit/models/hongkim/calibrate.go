@@ -38,7 +38,9 @@ import (
 type Fit struct {
 	Rows int `json:"rows"`
 	// Rule is the rows rule the fit used, "bandwidth" or "dram", and
-	// RuleCV each rule's leave-one-class-out error.
+	// RuleCV each rule's leave-one-class-out error (none in a
+	// cross-validation fold, which keeps the rule of the fit on every
+	// row: Model.CalibrateFold).
 	Rule   string      `json:"rule"`
 	RuleCV []RuleScore `json:"rule_cv,omitempty"`
 	// Skipped lists rows the model cannot price (no instructions).
@@ -104,8 +106,17 @@ var memParams = []memParam{
 	{"departure_del_uncoal", func(m *Memory) *float64 { return &m.DepartureDelUncoal }},
 }
 
-// calibrateHongKim fits the memory parameters to rows.
-func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, regs int, rows []models.Row) (Memory, *Fit, error) {
+// Evaluations per Nelder–Mead run: a search from scratch, and a refit
+// from a nearby minimum (a fold's, which leaves one class out of a fit).
+const (
+	searchEvals = 4000
+	refitEvals  = 400
+)
+
+// calibrateHongKim fits the memory parameters to rows: from scratch,
+// choosing the rows rule by cross-validation, or, with from, under from's
+// rule and refitted from its parameters (Model.CalibrateFold).
+func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, regs int, rows []models.Row, from *Model) (Memory, *Fit, error) {
 	c := &Fit{Start: hongKimStart, Bounds: BoundsOf(d, fixed.IssueCycles)}
 	file := Memory{fixed.MemLD, fixed.DepartureDelCoal, fixed.DepartureDelUncoal}
 	for _, p := range memParams {
@@ -114,37 +125,34 @@ func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, regs 
 		}
 	}
 	c.Start = c.Bounds.clamp(c.Start)
-	var all []hongKimSample
-	for _, r := range rows {
-		in, err := env.Inputs(models.CaseOf(r))
-		if err != nil {
-			return Memory{}, nil, fmt.Errorf("%s: %w", models.RowName(r), err)
-		}
-		k, err := hongKimKernel(d, fixed, in, regs)
-		if errors.Is(err, models.ErrNoWork) {
-			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: %v", models.RowName(r), err))
-			continue
-		}
-		if err != nil {
-			return Memory{}, nil, fmt.Errorf("%s: %w", models.RowName(r), err)
-		}
-		if !(r.TimeS > 0) {
-			return Memory{}, nil, fmt.Errorf("%s: measured time must be positive, have %g s", models.RowName(r), r.TimeS)
-		}
-		all = append(all, hongKimSample{k: k, measured: r.TimeS, class: r.Class, fits: ruleFits(d, k, r.TimeS)})
+	all, skipped, err := samplesOf(env, d, fixed, regs, rows)
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	c.Skipped = skipped
+	rules, start, evals := rowRules, c.Start, searchEvals
+	if from != nil {
+		rules, start, evals = []string{from.Fit.Rule}, c.Bounds.clamp(from.Memory), refitEvals
 	}
 	fitted := map[string]Memory{}
-	for _, rule := range rowRules {
+	for _, rule := range rules {
 		sel := selectRule(all, rule, "")
 		if len(sel) == 0 {
 			continue
 		}
-		fitted[rule] = fitRows(d, fixed, sel, c.Start, c.Bounds, 4000)
+		fitted[rule] = fitRows(d, fixed, sel, start, c.Bounds, evals)
+	}
+	if len(fitted) == 0 && from != nil {
+		return calibrateHongKim(env, d, fixed, regs, rows, nil)
 	}
 	if len(fitted) == 0 {
 		return Memory{}, nil, fmt.Errorf("hongkim: no row to calibrate on: of %d rows, %d have no instructions and the others no global accesses or only ones served faster than the device's bandwidth (caches); calibrate on rows of kernels that stream global memory", len(rows), len(c.Skipped))
 	}
-	c.Rule, c.RuleCV = chooseRule(d, fixed, all, fitted, c.Bounds)
+	if from != nil {
+		c.Rule = from.Fit.Rule
+	} else {
+		c.Rule, c.RuleCV = chooseRule(d, fixed, all, fitted, c.Bounds)
+	}
 	samples := selectRule(all, c.Rule, "")
 	c.Rows = len(samples)
 	for _, s := range all {
@@ -174,6 +182,30 @@ func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, regs 
 	c.RMSRelativeError = math.Sqrt(sq / float64(len(samples)))
 	c.GeoMeanRelativeError = fit.GeoMean(errs)
 	return mem, c, nil
+}
+
+// samplesOf derives the program parameters of each row; skipped lists the
+// rows without instructions, which the model cannot price.
+func samplesOf(env *models.Env, d *gpus.Device, fixed gpus.HongKim, regs int, rows []models.Row) (all []hongKimSample, skipped []string, err error) {
+	for _, r := range rows {
+		in, err := env.Inputs(models.CaseOf(r))
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", models.RowName(r), err)
+		}
+		k, err := hongKimKernel(d, fixed, in, regs)
+		if errors.Is(err, models.ErrNoWork) {
+			skipped = append(skipped, fmt.Sprintf("%s: %v", models.RowName(r), err))
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", models.RowName(r), err)
+		}
+		if !(r.TimeS > 0) {
+			return nil, nil, fmt.Errorf("%s: measured time must be positive, have %g s", models.RowName(r), r.TimeS)
+		}
+		all = append(all, hongKimSample{k: k, measured: r.TimeS, class: r.Class, fits: ruleFits(d, k, r.TimeS)})
+	}
+	return all, skipped, nil
 }
 
 // ruleFits says which rules fit on a row of kernel k measured in seconds.
@@ -261,7 +293,7 @@ func chooseRule(d *gpus.Device, fixed gpus.HongKim, all []hongKimSample, fitted 
 			if len(sel) == 0 {
 				continue
 			}
-			m := hongKimMachine(d, fixed, fitRows(d, fixed, sel, full, b, 400))
+			m := hongKimMachine(d, fixed, fitRows(d, fixed, sel, full, b, refitEvals))
 			for _, s := range all {
 				if s.class != class {
 					continue

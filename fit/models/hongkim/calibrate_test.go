@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/models/modeltest"
 )
@@ -106,4 +107,77 @@ func TestCalibrationRows(t *testing.T) {
 	if mem := m.Memory; c.Bounds.clamp(mem) != mem || math.IsNaN(mem.MemLD) {
 		t.Errorf("parameters %+v outside the bounds %+v", mem, c.Bounds)
 	}
+}
+
+// TestCalibrateFold checks a cross-validation fold's refit against a
+// search from scratch (a grid over the bounds, then Nelder–Mead from its
+// best points) on the same rows under the same rule: on the PoCL quick
+// table without its first class, the refit from the parameters fitted on
+// every row reaches the search's squared relative error within 1%, and it
+// keeps the full fit's rule.
+func TestCalibrateFold(t *testing.T) {
+	dr := shippedDevice(t, "pocl-epyc-quick.arrow")
+	var meas []models.Row
+	for _, r := range dr.Rows {
+		if r.Role == datasets.RoleMeasurement {
+			meas = append(meas, r)
+		}
+	}
+	full := &Model{}
+	if err := full.Calibrate(dr.Env, meas); err != nil {
+		t.Fatal(err)
+	}
+	left := meas[0].Class
+	var rest []models.Row
+	for _, r := range meas {
+		if r.Class != left {
+			rest = append(rest, r)
+		}
+	}
+	fold := &Model{}
+	if err := fold.CalibrateFold(dr.Env, rest, full); err != nil {
+		t.Fatal(err)
+	}
+	if fold.Fit.Rule != full.Fit.Rule || len(fold.Fit.RuleCV) != 0 {
+		t.Errorf("fold rule %q with cross-validation %v; want the full fit's %q and none", fold.Fit.Rule, fold.Fit.RuleCV, full.Fit.Rule)
+	}
+	d, fixed, err := hongKimDevice(dr.Env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _, err := samplesOf(dr.Env, d, fixed, 0, rest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := selectRule(all, full.Fit.Rule, "")
+	b := BoundsOf(d, fixed.IssueCycles)
+	active, _ := activeParams(sel)
+	objective := func(m Memory) float64 {
+		x := make([]float64, len(active))
+		for i, p := range active {
+			x[i] = math.Log(*p.at(&m))
+		}
+		return hongKimObjective(d, fixed, sel, m, b, active)(x)
+	}
+	scratch := objective(fitRows(d, fixed, sel, fold.Fit.Start, b, searchEvals))
+	if refit := objective(fold.Memory); refit > 1.01*scratch {
+		t.Errorf("fold without %s: refit's squared relative error %g, the search's %g", left, refit, scratch)
+	}
+}
+
+// shippedDevice returns a shipped table's rows with the Env of its device.
+func shippedDevice(tb testing.TB, name string) models.DeviceRows {
+	tb.Helper()
+	table, err := datasets.OpenShipped(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d, err := gpus.Lookup(table.Meta.DeviceName)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rows := models.Rows(map[string]*datasets.Table{name: table}, "")
+	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
+	env.Counter.Prepare(rows)
+	return models.DeviceRows{Device: d.Name, Env: env, Rows: rows}
 }

@@ -53,7 +53,34 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 		m.Fit = nil
 		return nil
 	}
-	mem, c, err := calibrateHongKim(env, d, fixed, m.RegsPerThread, rows)
+	return m.calibrateFrom(env, d, fixed, rows, nil)
+}
+
+// CalibrateFold implements models.FoldCalibrator, for uniperf compare
+// --cv: a fold keeps the rows rule that full, fitted on every measurement
+// row, chose by its own leave-one-class-out comparison, and refits the
+// memory parameters from full's with a local search (no grid), as that
+// comparison refits its own folds. Repeating the rule's cross-validation
+// inside every fold made compare --cv take minutes a table. A full model
+// of another device or configuration, or not fitted to rows, gives a
+// calibration from scratch.
+func (m *Model) CalibrateFold(env *models.Env, rows []models.Row, full models.Model) error {
+	f, ok := full.(*Model)
+	if !ok || f.Fit == nil || len(rows) == 0 || env.Device == nil || f.Device != env.Device.Name || f.RegsPerThread != m.RegsPerThread {
+		return m.Calibrate(env, rows)
+	}
+	d, fixed, err := hongKimDevice(env)
+	if err != nil {
+		return err
+	}
+	m.Device = d.Name
+	return m.calibrateFrom(env, d, fixed, rows, f)
+}
+
+// calibrateFrom fits the memory parameters to rows, from scratch or from
+// another fit (calibrateHongKim).
+func (m *Model) calibrateFrom(env *models.Env, d *gpus.Device, fixed gpus.HongKim, rows []models.Row, from *Model) error {
+	mem, c, err := calibrateHongKim(env, d, fixed, m.RegsPerThread, rows, from)
 	if err != nil {
 		return err
 	}
