@@ -116,7 +116,7 @@ const (
 // calibrateHongKim fits the memory parameters to rows: from scratch,
 // choosing the rows rule by cross-validation, or, with from, under from's
 // rule and refitted from its parameters (Model.CalibrateFold).
-func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, regs int, rows []models.Row, from *Model) (Memory, *Fit, error) {
+func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, l *launches, rows []models.Row, from *Model) (Memory, *Fit, error) {
 	c := &Fit{Start: hongKimStart, Bounds: BoundsOf(d, fixed.IssueCycles)}
 	file := Memory{fixed.MemLD, fixed.DepartureDelCoal, fixed.DepartureDelUncoal}
 	for _, p := range memParams {
@@ -125,7 +125,7 @@ func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, regs 
 		}
 	}
 	c.Start = c.Bounds.clamp(c.Start)
-	all, skipped, err := samplesOf(env, d, fixed, regs, rows)
+	all, skipped, err := samplesOf(env, d, fixed, l, rows)
 	if err != nil {
 		return Memory{}, nil, err
 	}
@@ -143,7 +143,7 @@ func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, regs 
 		fitted[rule] = fitRows(d, fixed, sel, start, c.Bounds, evals)
 	}
 	if len(fitted) == 0 && from != nil {
-		return calibrateHongKim(env, d, fixed, regs, rows, nil)
+		return calibrateHongKim(env, d, fixed, l, rows, nil)
 	}
 	if len(fitted) == 0 {
 		return Memory{}, nil, fmt.Errorf("hongkim: no row to calibrate on: of %d rows, %d have no instructions and the others no global accesses or only ones served faster than the device's bandwidth (caches); calibrate on rows of kernels that stream global memory", len(rows), len(c.Skipped))
@@ -186,13 +186,9 @@ func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, regs 
 
 // samplesOf derives the program parameters of each row; skipped lists the
 // rows without instructions, which the model cannot price.
-func samplesOf(env *models.Env, d *gpus.Device, fixed gpus.HongKim, regs int, rows []models.Row) (all []hongKimSample, skipped []string, err error) {
+func samplesOf(env *models.Env, d *gpus.Device, fixed gpus.HongKim, l *launches, rows []models.Row) (all []hongKimSample, skipped []string, err error) {
 	for _, r := range rows {
-		in, err := env.Inputs(models.CaseOf(r))
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", models.RowName(r), err)
-		}
-		k, err := hongKimKernel(d, fixed, in, regs)
+		k, err := l.kernel(env, d, fixed, models.CaseOf(r))
 		if errors.Is(err, models.ErrNoWork) {
 			skipped = append(skipped, fmt.Sprintf("%s: %v", models.RowName(r), err))
 			continue

@@ -145,7 +145,7 @@ func TestCalibrateFold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, _, err := samplesOf(dr.Env, d, fixed, 0, rest)
+	all, _, err := samplesOf(dr.Env, d, fixed, newLaunches(0, full.traffic(), nil), rest)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,11 @@ type Model struct {
 	// zero leaves registers out of the occupancy (uniperf's counts do
 	// not see register allocation).
 	RegsPerThread int `json:"regs_per_thread,omitempty"`
+	// Traffic is what a global access stands for: TrafficPaper (seed
+	// 002's, every access to DRAM) or TrafficHierarchy (uniperf's
+	// extension, the share the hierarchy counts place in DRAM); empty
+	// means DefaultTraffic.
+	Traffic string `json:"traffic,omitempty"`
 	// Device is the name of the device calibrated for.
 	Device string `json:"device"`
 	// Memory holds the memory parameters predictions use.
@@ -30,6 +35,20 @@ type Model struct {
 	// of calibration files; nil when the parameters came from the device
 	// file.
 	Fit *Fit `json:"calibration,omitempty"`
+	// launches are the calibration rows' program parameters, which the
+	// folds calibrated from this fit read (CalibrateFold).
+	launches *launches
+}
+
+// DefaultTraffic is the traffic option of a Model that names none.
+const DefaultTraffic = TrafficPaper
+
+// traffic returns m's traffic option.
+func (m *Model) traffic() string {
+	if m.Traffic == "" {
+		return DefaultTraffic
+	}
+	return m.Traffic
 }
 
 // Name implements Model.
@@ -50,7 +69,7 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 			return err
 		}
 		m.Memory = Memory{h.MemLD, h.DepartureDelCoal, h.DepartureDelUncoal}
-		m.Fit = nil
+		m.Fit, m.launches = nil, nil
 		return nil
 	}
 	return m.calibrateFrom(env, d, fixed, rows, nil)
@@ -66,7 +85,7 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 // calibration from scratch.
 func (m *Model) CalibrateFold(env *models.Env, rows []models.Row, full models.Model) error {
 	f, ok := full.(*Model)
-	if !ok || f.Fit == nil || len(rows) == 0 || env.Device == nil || f.Device != env.Device.Name || f.RegsPerThread != m.RegsPerThread {
+	if !ok || f.Fit == nil || len(rows) == 0 || env.Device == nil || f.Device != env.Device.Name || f.RegsPerThread != m.RegsPerThread || f.traffic() != m.traffic() {
 		return m.Calibrate(env, rows)
 	}
 	d, fixed, err := hongKimDevice(env)
@@ -80,11 +99,16 @@ func (m *Model) CalibrateFold(env *models.Env, rows []models.Row, full models.Mo
 // calibrateFrom fits the memory parameters to rows, from scratch or from
 // another fit (calibrateHongKim).
 func (m *Model) calibrateFrom(env *models.Env, d *gpus.Device, fixed gpus.HongKim, rows []models.Row, from *Model) error {
-	mem, c, err := calibrateHongKim(env, d, fixed, m.RegsPerThread, rows, from)
+	var known *launches
+	if from != nil {
+		known = from.launches
+	}
+	l := newLaunches(m.RegsPerThread, m.traffic(), known)
+	mem, c, err := calibrateHongKim(env, d, fixed, l, rows, from)
 	if err != nil {
 		return err
 	}
-	m.Memory, m.Fit = mem, c
+	m.Memory, m.Fit, m.launches = mem, c, l
 	return nil
 }
 
@@ -111,11 +135,10 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	if d.Name != m.Device {
 		return models.Prediction{}, fmt.Errorf("hongkim: calibrated for %s, asked to predict on %s", m.Device, d.Name)
 	}
-	in, err := env.Inputs(c)
-	if err != nil {
-		return models.Prediction{}, err
+	k, ok := m.launches.lookup(c)
+	if !ok {
+		k, err = launchKernel(env, d, fixed, c, m.RegsPerThread, m.traffic())
 	}
-	k, err := hongKimKernel(d, fixed, in, m.RegsPerThread)
 	if err != nil {
 		return models.Prediction{}, err
 	}

@@ -290,3 +290,42 @@ func TestPerThreadIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestHierarchyTraffic checks TrafficHierarchy's memory instructions by
+// hand on matmul_naive at n = 64 on the H100 (L1 256 KiB per SM, L2 50
+// MiB). A work-item loads a row of a and a column of b, 2·64 loads, and
+// stores one element of c: 129 accesses of 4 bytes, all coalesced (a[i,k]
+// is one address across a warp, b[k,j] and c[i,j] consecutive), and the
+// launch 64·64·129·4 = 2113536 bytes. The three 64×64 arrays, 49152
+// bytes, fit the L2, so DRAM moves each once: a share of 49152/2113536 =
+// 1/43 of the accesses, 3 per thread, are memory instructions, and the
+// other 126 issue as computation instructions. Under TrafficPaper all 129
+// are memory instructions.
+func TestHierarchyTraffic(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "h100-sxm5")}
+	d, fixed, err := hongKimDevice(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := models.Case{Kernel: "matmul_naive", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64}}
+	paper, err := launchKernel(env, d, fixed, c, 0, TrafficPaper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hier, err := launchKernel(env, d, fixed, c, 0, TrafficHierarchy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if paper.CoalMemInsts != 129 || paper.UncoalMemInsts != 0 {
+		t.Errorf("paper: %g coalesced and %g uncoalesced accesses per thread, want 129 and 0", paper.CoalMemInsts, paper.UncoalMemInsts)
+	}
+	if !modeltest.RelClose(hier.CoalMemInsts, 3, 1e-12) || hier.UncoalMemInsts != 0 {
+		t.Errorf("hierarchy: %g coalesced and %g uncoalesced accesses per thread, want 3 and 0", hier.CoalMemInsts, hier.UncoalMemInsts)
+	}
+	if got := hier.CompInsts - paper.CompInsts; !modeltest.RelClose(got, 126, 1e-12) {
+		t.Errorf("hierarchy: %g more computation instructions than the paper's traffic, want 126", got)
+	}
+	if hier.LoadBytesPerWarp != paper.LoadBytesPerWarp {
+		t.Errorf("bytes per warp access %g, the paper's %g: the traffic option changes how many accesses, not their size", hier.LoadBytesPerWarp, paper.LoadBytesPerWarp)
+	}
+}

@@ -87,3 +87,72 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *models.Inputs, regs i
 	}
 	return k, nil
 }
+
+// launchKernel derives a launch's program parameters under the traffic
+// option: with TrafficHierarchy, the share of its global accesses that
+// caches served (1 − dramShare) issue as computation instructions
+// instead of memory instructions.
+func launchKernel(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c models.Case, regs int, traffic string) (seed.Kernel, error) {
+	in, err := env.Inputs(c)
+	if err != nil {
+		return seed.Kernel{}, err
+	}
+	k, err := hongKimKernel(d, fixed, in, regs)
+	if err != nil || traffic != TrafficHierarchy {
+		return k, err
+	}
+	share := dramShare(env, c, in)
+	mem := k.CoalMemInsts + k.UncoalMemInsts
+	k.CoalMemInsts *= share
+	k.UncoalMemInsts *= share
+	k.CompInsts += (1 - share) * mem
+	return k, nil
+}
+
+// launches derives and keeps the program parameters of launches, by
+// kernel, consts and parameters, for one device, register count and
+// traffic option. A fold of cross-validation reads the kernels of the fit
+// it starts from (Model.CalibrateFold): the hierarchy counts behind
+// TrafficHierarchy take a minute a table.
+type launches struct {
+	regs    int
+	traffic string
+	known   map[string]seed.Kernel
+	from    *launches
+}
+
+func newLaunches(regs int, traffic string, from *launches) *launches {
+	return &launches{regs: regs, traffic: traffic, known: map[string]seed.Kernel{}, from: from}
+}
+
+// kernel returns the program parameters of c's launch (launchKernel),
+// and keeps them.
+func (l *launches) kernel(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c models.Case) (seed.Kernel, error) {
+	if k, ok := l.lookup(c); ok {
+		return k, nil
+	}
+	k, err := launchKernel(env, d, fixed, c, l.regs, l.traffic)
+	if err == nil {
+		l.known[launchKey(c)] = k
+	}
+	return k, err
+}
+
+// lookup returns the kept program parameters of c's launch, without
+// changing l (a calibrated model predicts from several goroutines).
+func (l *launches) lookup(c models.Case) (seed.Kernel, bool) {
+	if l == nil {
+		return seed.Kernel{}, false
+	}
+	key := launchKey(c)
+	for ; l != nil; l = l.from {
+		if k, ok := l.known[key]; ok {
+			return k, true
+		}
+	}
+	return seed.Kernel{}, false
+}
+
+// launchKey identifies a launch: kernel, consts and parameters (fmt
+// prints maps in key order).
+func launchKey(c models.Case) string { return fmt.Sprint(c.Kernel, c.Consts, c.Params) }

@@ -1,0 +1,71 @@
+package hongkim
+
+import (
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/hierarchy"
+)
+
+// The traffic a global access stands for (Model.Traffic).
+const (
+	// TrafficPaper is seed 002's: every global access is a memory
+	// instruction that goes to DRAM.
+	TrafficPaper = "paper"
+	// TrafficHierarchy is uniperf's extension: only the share of the
+	// accesses' bytes that the hierarchy counts place in DRAM are memory
+	// instructions; the others were served by caches and issue as
+	// computation instructions.
+	TrafficHierarchy = "hierarchy"
+)
+
+// dramShare returns the share of a launch's global access bytes that
+// come from DRAM: the traffic the hierarchy model places there
+// (hierarchy.TrafficOf, with the device's L1 per SM and L2 capacities)
+// over the bytes of every global load and store. A kernel without
+// hierarchy counts (counts refuses some subscripts), a device without
+// caches, or a launch without global accesses streams: the share is 1.
+func dramShare(env *models.Env, c models.Case, in *models.Inputs) float64 {
+	_, lb, sb := hierarchy.Accesses(in.Counts)
+	caches := env.Device.Caches
+	if lb+sb == 0 || caches == nil {
+		return 1
+	}
+	f, ok := footprints(env, c, in)
+	if !ok {
+		return 1
+	}
+	t := hierarchy.TrafficOf(in.Counts, f, in.Groups(), hierarchy.Levels{L1: caches.L1PerSM, LLC: caches.L2})
+	return min(t.DRAM/(lb+sb), 1)
+}
+
+// footprints returns a launch's hierarchy counts summed over its global
+// arrays, as the hierarchy model reads them, and false where counts gives
+// none.
+func footprints(env *models.Env, c models.Case, in *models.Inputs) (*hierarchy.Footprints, bool) {
+	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
+	if err != nil {
+		return nil, false
+	}
+	hs, vals, err := k.HierarchyAt(c.Params)
+	if err != nil {
+		return nil, false
+	}
+	size := map[string]float64{}
+	for _, a := range in.Kernel.Arrays {
+		size[a.Name] = float64(a.DType.Size())
+	}
+	var f hierarchy.Footprints
+	for i, h := range hs {
+		v := float64(vals[i])
+		switch {
+		case h.Array == "" && h.Name == counts.FootprintLaunch:
+			f.Launch = v
+		case h.Array == "" && h.Name == counts.FootprintGroup:
+			f.Group = v
+		case h.Array != "" && h.Name == counts.ReuseWorkItem:
+			f.ReusedLoads += v
+			f.ReusedBytes += v * size[h.Array]
+		}
+	}
+	return &f, true
+}
