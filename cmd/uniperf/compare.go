@@ -41,7 +41,13 @@ The models (uniperf compare --models with a list; the default is all three):
            relative-error least squares (uniperf's default fit; --free,
            --min-norm and --no-integer set it up as in uniperf fit)
   hongkim  Hong and Kim's MWP–CWP model (seed 002) on per-thread counts;
-           its three memory parameters are fitted to the measurement rows
+           its three memory parameters are fitted to the measurement rows;
+           on a GPU by default only the share of the global bytes that
+           the hierarchy counts place in DRAM is DRAM traffic, the rest
+           issues as instructions (uniperf's extension, which cross-
+           validation on the measurement rows prefers there; on a CPU it
+           prefers the paper's); --hongkim-traffic paper prices every
+           access as DRAM traffic, as the paper does
   cycles   the cycle-weighted model (seed 004): cycle weights per
            instruction class and one adjusting weight per kernel from one
            measured size; kernels without rows of their own get the
@@ -99,6 +105,7 @@ func init() {
 	f.BoolVar(&compareOpts.fit.oneSaturation, "one-saturation", false, "one grid-fill saturation for every property, none apart for the latency-bound ones")
 	f.BoolVar(&compareOpts.fit.noTies, "no-ties", false, "fit the linear model with every weight apart, no filled strided accesses tied to stride-1 ones")
 	f.StringSliceVar(&compareOpts.fit.fillFrom, "fill-from", nil, "the linear model's fit: "+fillFromUsage)
+	f.StringVar(&compareOpts.fit.hongkimTraffic, "hongkim-traffic", "", hongkimTrafficUsage)
 	rootCmd.AddCommand(compareCmd)
 }
 
@@ -108,6 +115,9 @@ func compareModels(stdout io.Writer, args []string, opts compareOptions) error {
 	}
 	names, err := modelList(opts.models)
 	if err != nil {
+		return err
+	}
+	if err := opts.fit.checkHongkimTraffic(names...); err != nil {
 		return err
 	}
 	lt, err := loadTables(args)

@@ -16,6 +16,7 @@ import (
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/models/cycles"
+	"github.com/uniperf/uniperf/fit/models/hongkim"
 	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/fit/report"
 	"github.com/uniperf/uniperf/fit/weightsio"
@@ -45,6 +46,9 @@ type fitOptions struct {
 	// their measurement rows once the tables are loaded (withFillRows).
 	fillFrom []string
 	fillRows []models.Row
+	// hongkimTraffic is the hongkim model's traffic option
+	// (hongkim.Model.Traffic); empty takes its default.
+	hongkimTraffic string
 }
 
 var fitOpts fitOptions
@@ -157,7 +161,11 @@ measurement rows instead, with the device parameters of the shipped device
 file for the tables' device or of --device-file:
 
   hongkim  fits Hong and Kim's Mem_LD, Departure_del_coal and
-           Departure_del_uncoal (cycles) by relative-error least squares
+           Departure_del_uncoal (cycles) by relative-error least squares;
+           on a GPU only the share of the global bytes that the
+           hierarchy counts place in DRAM is DRAM traffic (uniperf's
+           extension), on a CPU every access is, as in seed 002;
+           --hongkim-traffic hierarchy or paper chooses
   cycles   sets one adjusting weight per kernel (kernel and consts) from
            its smallest measured size
 
@@ -196,6 +204,7 @@ func init() {
 	f.BoolVar(&fitOpts.oneSaturation, "one-saturation", false, "one grid-fill saturation for every property, none apart for the latency-bound or the coalesced global ones")
 	f.BoolVar(&fitOpts.noTies, "no-ties", false, "keep every weight apart: never tie filled strided accesses to stride-1 ones")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
+	f.StringVar(&fitOpts.hongkimTraffic, "hongkim-traffic", "", hongkimTrafficUsage)
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
 	f.BoolVar(&fitOpts.coverage, "coverage", false, "report how well the measurement rows determine the test kernels' weights and predictions")
 	f.BoolVar(&fitOpts.json, "json", false, "print the weights (or the calibration) as JSON instead of the report")
@@ -240,12 +249,35 @@ func (o fitOptions) linearOnly(model string) error {
 	return nil
 }
 
-// modelMaker makes models by name, the linear one with the fit options.
+// hongkimTrafficUsage describes --hongkim-traffic.
+const hongkimTrafficUsage = "what a global access costs the hongkim model: " + hongkim.TrafficHierarchy +
+	" (the share of its bytes the hierarchy counts place in DRAM is DRAM traffic, the rest issues as instructions; the default on GPUs) or " +
+	hongkim.TrafficPaper + " (seed 002: every access is DRAM traffic; the default on CPUs)"
+
+// checkHongkimTraffic refuses a --hongkim-traffic that names no option, or
+// that is given without the hongkim model among models.
+func (o fitOptions) checkHongkimTraffic(models ...string) error {
+	switch {
+	case o.hongkimTraffic == "":
+		return nil
+	case o.hongkimTraffic != hongkim.TrafficHierarchy && o.hongkimTraffic != hongkim.TrafficPaper:
+		return fmt.Errorf("--hongkim-traffic %q: give %s or %s", o.hongkimTraffic, hongkim.TrafficHierarchy, hongkim.TrafficPaper)
+	case !slices.Contains(models, "hongkim"):
+		return fmt.Errorf("--hongkim-traffic concerns the hongkim model, which is not among the models (%s): add it or leave the flag out", strings.Join(models, ", "))
+	}
+	return nil
+}
+
+// modelMaker makes models by name, the linear one with the fit options
+// and the hongkim one with its traffic option.
 func modelMaker(opts fitOptions) func(string) (models.Model, error) {
 	return func(name string) (models.Model, error) {
 		m, err := models.New(name)
-		if l, ok := m.(*linear.Model); ok {
-			l.Options = opts.linear()
+		switch m := m.(type) {
+		case *linear.Model:
+			m.Options = opts.linear()
+		case *hongkim.Model:
+			m.Traffic = opts.hongkimTraffic
 		}
 		return m, err
 	}
@@ -259,6 +291,9 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 		return fmt.Errorf("--model: %w", err)
 	}
 	if err := opts.linearOnly(opts.model); err != nil {
+		return err
+	}
+	if err := opts.checkHongkimTraffic(opts.model); err != nil {
 		return err
 	}
 	if opts.coverage && opts.json {
@@ -432,7 +467,7 @@ func calibrate(stdout io.Writer, lt *loadedTables, opts fitOptions) error {
 	if len(rows) == 0 {
 		return fmt.Errorf("the tables have no measurement rows to calibrate on")
 	}
-	m, _ := models.New(opts.model)
+	m, _ := modelMaker(opts)(opts.model)
 	if err := m.Calibrate(d.Env, rows); err != nil {
 		return fmt.Errorf("%s model on %s: %w", opts.model, d.Device, err)
 	}

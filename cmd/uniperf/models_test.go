@@ -162,3 +162,30 @@ func TestModelFlagErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestHongkimTrafficFlag checks --hongkim-traffic: fit writes the option
+// into the calibration file (the hierarchy extension when asked, seed
+// 002's paper traffic by default on PoCL, a CPU), and a value that names
+// no option, or the flag without the hongkim model, is bad usage.
+func TestHongkimTrafficFlag(t *testing.T) {
+	for _, c := range []struct{ flag, want string }{{"hierarchy", `"traffic": "hierarchy"`}, {"", `"traffic": "paper"`}} {
+		cal := filepath.Join(t.TempDir(), "pocl.hongkim.json")
+		args := []string{"embedded:pocl-epyc-quick.arrow", "--model", "hongkim", "--out", cal}
+		if c.flag != "" {
+			args = append(args, "--hongkim-traffic", c.flag)
+		}
+		code, out, errText := runFit(t, args...)
+		data, err := os.ReadFile(cal)
+		if code != 0 || err != nil || !strings.Contains(string(data), c.want) || !strings.Contains(out, "traffic)") {
+			t.Errorf("fit --hongkim-traffic %q: exit %d %s, file lacks %s:\n%s", c.flag, code, errText, c.want, data)
+		}
+	}
+	code, _, errText := runFit(t, "embedded:pocl-epyc-quick.arrow", "--model", "hongkim", "--hongkim-traffic", "dram", "--out", filepath.Join(t.TempDir(), "x.json"))
+	if code != 2 || !strings.Contains(errText, `--hongkim-traffic "dram": give hierarchy or paper`) {
+		t.Errorf("fit --hongkim-traffic dram: exit %d, %q", code, errText)
+	}
+	code, _, errText = runCompare(t, "embedded:pocl-epyc-quick.arrow", "--models", "linear,cycles", "--hongkim-traffic", "paper")
+	if code != 2 || !strings.Contains(errText, "not among the models (linear, cycles)") {
+		t.Errorf("compare --models linear,cycles --hongkim-traffic paper: exit %d, %q", code, errText)
+	}
+}

@@ -24,8 +24,9 @@ type Model struct {
 	RegsPerThread int `json:"regs_per_thread,omitempty"`
 	// Traffic is what a global access stands for: TrafficPaper (seed
 	// 002's, every access to DRAM) or TrafficHierarchy (uniperf's
-	// extension, the share the hierarchy counts place in DRAM); empty
-	// means DefaultTraffic.
+	// extension, the share the hierarchy counts place in DRAM). Calibrate
+	// sets the device's DefaultTraffic where it is empty; a calibration file written
+	// before the option has none and is read as TrafficPaper.
 	Traffic string `json:"traffic,omitempty"`
 	// Device is the name of the device calibrated for.
 	Device string `json:"device"`
@@ -40,15 +41,44 @@ type Model struct {
 	launches *launches
 }
 
-// DefaultTraffic is the traffic option of a Model that names none.
-const DefaultTraffic = TrafficPaper
+// DefaultTraffic is the traffic option that Calibrate gives a Model that
+// names none, by the device file's kind, as leave-one-class-out
+// cross-validation on the shipped tables' measurement rows chose it
+// (geometric-mean error, paper then hierarchy traffic): on the GPUs the
+// hierarchy's (H100 CUDA 0.460, 0.392; H200 CUDA 0.448, 0.398; H100
+// OpenCL 0.509, 0.449; H200 OpenCL 0.515, 0.444), on the CPU through
+// PoCL the paper's (paper suite 0.464, 0.489; quick suite 0.617, 0.669).
+func DefaultTraffic(kind string) string {
+	if kind == "cpu" {
+		return TrafficPaper
+	}
+	return TrafficHierarchy
+}
 
-// traffic returns m's traffic option.
+// traffic returns m's traffic option. Calibration sets one; a model
+// without one was read from a calibration file written before the
+// option, under seed 002's traffic.
 func (m *Model) traffic() string {
 	if m.Traffic == "" {
-		return DefaultTraffic
+		return TrafficPaper
 	}
 	return m.Traffic
+}
+
+// withTraffic checks m's traffic option, setting the device's
+// DefaultTraffic where it names none.
+func (m *Model) withTraffic(env *models.Env) error {
+	switch m.Traffic {
+	case "":
+		m.Traffic = DefaultTraffic("")
+		if env.Device != nil {
+			m.Traffic = DefaultTraffic(env.Device.Kind)
+		}
+	case TrafficPaper, TrafficHierarchy:
+	default:
+		return fmt.Errorf("hongkim: traffic %q: give %q or %q", m.Traffic, TrafficHierarchy, TrafficPaper)
+	}
+	return nil
 }
 
 // Name implements Model.
@@ -58,6 +88,9 @@ func (m *Model) Name() string { return "hongkim" }
 // from the device file, which must then have them all; with rows it fits
 // them (Fit).
 func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
+	if err := m.withTraffic(env); err != nil {
+		return err
+	}
 	d, fixed, err := hongKimDevice(env)
 	if err != nil {
 		return err
@@ -84,6 +117,9 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 // of another device or configuration, or not fitted to rows, gives a
 // calibration from scratch.
 func (m *Model) CalibrateFold(env *models.Env, rows []models.Row, full models.Model) error {
+	if err := m.withTraffic(env); err != nil {
+		return err
+	}
 	f, ok := full.(*Model)
 	if !ok || f.Fit == nil || len(rows) == 0 || env.Device == nil || f.Device != env.Device.Name || f.RegsPerThread != m.RegsPerThread || f.traffic() != m.traffic() {
 		return m.Calibrate(env, rows)
@@ -191,7 +227,7 @@ func hongKimExplain(k seed.Kernel, r seed.Result, fixed gpus.HongKim) []models.Q
 
 // Summary implements Model: the memory parameters and how their fit went.
 func (m *Model) Summary() string {
-	s := fmt.Sprintf("Mem_LD %.4g, Departure_del_coal %.4g, Departure_del_uncoal %.4g cycles", m.Memory.MemLD, m.Memory.DepartureDelCoal, m.Memory.DepartureDelUncoal)
+	s := fmt.Sprintf("Mem_LD %.4g, Departure_del_coal %.4g, Departure_del_uncoal %.4g cycles (%s traffic)", m.Memory.MemLD, m.Memory.DepartureDelCoal, m.Memory.DepartureDelUncoal, m.traffic())
 	if cal := m.Fit; cal != nil {
 		s += fmt.Sprintf(", fitted on %d rows (training error %s, RMS relative error %.3g)", cal.Rows, models.ErrorText(cal.GeoMeanRelativeError), cal.RMSRelativeError)
 		if len(cal.Held) > 0 {
