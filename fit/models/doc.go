@@ -30,7 +30,8 @@
 // What only uses the interface lives here: [Compare] calibrates several
 // models on the same rows and tests them on the same test rows
 // ([Comparison.WriteMarkdown] reports it), [CrossValidate] leaves one
-// kernel class out at a time, [RankCandidates] ranks the work-group sizes
+// kernel class out at a time (a [FoldCalibrator] calibrates each fold
+// from the model fitted on every row), [RankCandidates] ranks the work-group sizes
 // of a kernel ([Candidates], [Spearman]), and [EncodeCalibration] and
 // [DecodeCalibration] keep a calibrated analytical model on disk. What
 // the analytical models share (per-work-item counts, occupancy, warp
