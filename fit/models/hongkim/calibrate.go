@@ -113,10 +113,17 @@ const (
 	refitEvals  = 400
 )
 
+// refit is where a fold's calibration starts (Model.CalibrateFold): the
+// rows rule and the parameters of the fit on every row.
+type refit struct {
+	rule string
+	mem  Memory
+}
+
 // calibrateHongKim fits the memory parameters to rows: from scratch,
 // choosing the rows rule by cross-validation, or, with from, under from's
-// rule and refitted from its parameters (Model.CalibrateFold).
-func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, l *launches, rows []models.Row, from *Model) (Memory, *Fit, error) {
+// rule and refitted from its parameters.
+func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, l *launches, rows []models.Row, from *refit) (Memory, *Fit, error) {
 	c := &Fit{Start: hongKimStart, Bounds: BoundsOf(d, fixed.IssueCycles)}
 	file := Memory{fixed.MemLD, fixed.DepartureDelCoal, fixed.DepartureDelUncoal}
 	for _, p := range memParams {
@@ -132,7 +139,7 @@ func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, l *la
 	c.Skipped = skipped
 	rules, start, evals := rowRules, c.Start, searchEvals
 	if from != nil {
-		rules, start, evals = []string{from.Fit.Rule}, c.Bounds.clamp(from.Memory), refitEvals
+		rules, start, evals = []string{from.rule}, c.Bounds.clamp(from.mem), refitEvals
 	}
 	fitted := map[string]Memory{}
 	for _, rule := range rules {
@@ -149,7 +156,7 @@ func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, l *la
 		return Memory{}, nil, fmt.Errorf("hongkim: no row to calibrate on: of %d rows, %d have no instructions and the others no global accesses or only ones served faster than the device's bandwidth (caches); calibrate on rows of kernels that stream global memory", len(rows), len(c.Skipped))
 	}
 	if from != nil {
-		c.Rule = from.Fit.Rule
+		c.Rule = from.rule
 	} else {
 		c.Rule, c.RuleCV = chooseRule(d, fixed, all, fitted, c.Bounds)
 	}

@@ -136,11 +136,12 @@ func (m *Model) CalibrateFold(env *models.Env, rows []models.Row, full models.Mo
 // another fit (calibrateHongKim).
 func (m *Model) calibrateFrom(env *models.Env, d *gpus.Device, fixed gpus.HongKim, rows []models.Row, from *Model) error {
 	var known *launches
+	var start *refit
 	if from != nil {
-		known = from.launches
+		known, start = from.launches, &refit{from.Fit.Rule, from.Memory}
 	}
 	l := newLaunches(m.RegsPerThread, m.traffic(), known)
-	mem, c, err := calibrateHongKim(env, d, fixed, l, rows, from)
+	mem, c, err := calibrateHongKim(env, d, fixed, l, rows, start)
 	if err != nil {
 		return err
 	}
