@@ -195,7 +195,8 @@ func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, l *la
 // rows without instructions, which the model cannot price.
 func samplesOf(env *models.Env, d *gpus.Device, fixed gpus.HongKim, l *launches, rows []models.Row) (all []hongKimSample, skipped []string, err error) {
 	for _, r := range rows {
-		k, err := l.kernel(env, d, fixed, models.CaseOf(r))
+		la, err := l.launch(env, d, fixed, models.CaseOf(r))
+		k := la.k
 		if errors.Is(err, models.ErrNoWork) {
 			skipped = append(skipped, fmt.Sprintf("%s: %v", models.RowName(r), err))
 			continue

@@ -12,7 +12,8 @@ import (
 // parameters predicts the library's tiled matrix multiplication: per
 // work-item 544 adds, 512 muls, 1024 local loads, 64 local stores and 64
 // barriers (2208 computation instructions), 64 loads and a store, all
-// unit-stride; the bandwidth limits MWP to 11.67 warps.
+// unit-stride; the bandwidth limits MWP to 11.67 warps. The paper's
+// traffic makes every global access a memory instruction.
 func ExampleModel() {
 	d, err := gpus.Lookup("quadro-fx5600")
 	if err != nil {
@@ -20,7 +21,7 @@ func ExampleModel() {
 		return
 	}
 	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
-	var m hongkim.Model
+	m := hongkim.Model{Traffic: hongkim.TrafficPaper}
 	if err := m.Calibrate(env, nil); err != nil { // no rows: the file's Table 6 values
 		fmt.Println(err)
 		return

@@ -172,22 +172,23 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	if d.Name != m.Device {
 		return models.Prediction{}, fmt.Errorf("hongkim: calibrated for %s, asked to predict on %s", m.Device, d.Name)
 	}
-	k, ok := m.launches.lookup(c)
+	la, ok := m.launches.lookup(c)
 	if !ok {
-		k, err = launchKernel(env, d, fixed, c, m.RegsPerThread, m.traffic())
+		la, err = launchKernel(env, d, fixed, c, m.RegsPerThread, m.traffic())
 	}
 	if err != nil {
 		return models.Prediction{}, err
 	}
+	k := la.k
 	r, err := seed.Predict(hongKimMachine(d, fixed, m.Memory), k)
 	if err != nil {
 		return models.Prediction{}, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
-	return models.Prediction{Seconds: r.Seconds, Explain: hongKimExplain(k, r, fixed)}, nil
+	return models.Prediction{Seconds: r.Seconds, Explain: hongKimExplain(k, r, fixed, la.dram, m.traffic())}, nil
 }
 
 // hongKimExplain lists a prediction's inputs and intermediate quantities.
-func hongKimExplain(k seed.Kernel, r seed.Result, fixed gpus.HongKim) []models.Quantity {
+func hongKimExplain(k seed.Kernel, r seed.Result, fixed gpus.HongKim, dram float64, traffic string) []models.Quantity {
 	q := func(name string, v float64, unit, note string) models.Quantity {
 		return models.Quantity{Name: name, Value: v, Unit: unit, Note: note}
 	}
@@ -202,10 +203,17 @@ func hongKimExplain(k seed.Kernel, r seed.Result, fixed gpus.HongKim) []models.Q
 	if fixed.SegmentBytes > 0 {
 		bytesNote = fmt.Sprintf("sectors of %g bytes a warp access touches", fixed.SegmentBytes)
 	}
+	dramNote, compNote, memNote := "seed 002: every global access from DRAM", "flops, integer ops, local loads and stores, barriers", ""
+	if traffic == TrafficHierarchy {
+		dramNote = "of the global bytes, placed in DRAM by the hierarchy counts (uniperf's extension)"
+		compNote += ", and the global accesses caches served"
+		memNote = ", the DRAM share"
+	}
 	return []models.Quantity{
-		q("#Comp_insts", k.CompInsts, "per thread", "flops, integer ops, local loads and stores, barriers"),
-		q("#Coal_Mem_insts", k.CoalMemInsts, "per thread", "global accesses of stride 0 and 1"),
-		q("#Uncoal_Mem_insts", k.UncoalMemInsts, "per thread", "global accesses of other strides"),
+		q("DRAM share", dram, "", dramNote),
+		q("#Comp_insts", k.CompInsts, "per thread", compNote),
+		q("#Coal_Mem_insts", k.CoalMemInsts, "per thread", "global accesses of stride 0 and 1"+memNote),
+		q("#Uncoal_Mem_insts", k.UncoalMemInsts, "per thread", "global accesses of other strides"+memNote),
 		q("#Synch_insts", k.SynchInsts, "per thread", "barriers"),
 		q("#Uncoal_per_mw", uncoal, "transactions", uncoalNote),
 		q("Load_bytes_per_warp", k.LoadBytesPerWarp, "bytes", bytesNote),

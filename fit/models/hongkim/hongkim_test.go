@@ -308,14 +308,18 @@ func TestHierarchyTraffic(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := models.Case{Kernel: "matmul_naive", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64}}
-	paper, err := launchKernel(env, d, fixed, c, 0, TrafficPaper)
+	pl, err := launchKernel(env, d, fixed, c, 0, TrafficPaper)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hier, err := launchKernel(env, d, fixed, c, 0, TrafficHierarchy)
+	hl, err := launchKernel(env, d, fixed, c, 0, TrafficHierarchy)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if pl.dram != 1 || !modeltest.RelClose(hl.dram, 1.0/43, 1e-12) {
+		t.Errorf("DRAM shares %g (paper) and %g (hierarchy), want 1 and 1/43", pl.dram, hl.dram)
+	}
+	paper, hier := pl.k, hl.k
 	if paper.CoalMemInsts != 129 || paper.UncoalMemInsts != 0 {
 		t.Errorf("paper: %g coalesced and %g uncoalesced accesses per thread, want 129 and 0", paper.CoalMemInsts, paper.UncoalMemInsts)
 	}

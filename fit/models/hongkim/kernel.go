@@ -88,25 +88,32 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *models.Inputs, regs i
 	return k, nil
 }
 
+// launch is a launch's program parameters and the share of its global
+// accesses that are memory instructions (1 under TrafficPaper).
+type launch struct {
+	k    seed.Kernel
+	dram float64
+}
+
 // launchKernel derives a launch's program parameters under the traffic
 // option: with TrafficHierarchy, the share of its global accesses that
 // caches served (1 − dramShare) issue as computation instructions
 // instead of memory instructions.
-func launchKernel(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c models.Case, regs int, traffic string) (seed.Kernel, error) {
+func launchKernel(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c models.Case, regs int, traffic string) (launch, error) {
 	in, err := env.Inputs(c)
 	if err != nil {
-		return seed.Kernel{}, err
+		return launch{}, err
 	}
 	k, err := hongKimKernel(d, fixed, in, regs)
 	if err != nil || traffic != TrafficHierarchy {
-		return k, err
+		return launch{k, 1}, err
 	}
 	share := dramShare(env, c, in)
 	mem := k.CoalMemInsts + k.UncoalMemInsts
 	k.CoalMemInsts *= share
 	k.UncoalMemInsts *= share
 	k.CompInsts += (1 - share) * mem
-	return k, nil
+	return launch{k, share}, nil
 }
 
 // launches derives and keeps the program parameters of launches, by
@@ -117,17 +124,16 @@ func launchKernel(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c models.
 type launches struct {
 	regs    int
 	traffic string
-	known   map[string]seed.Kernel
+	known   map[string]launch
 	from    *launches
 }
 
 func newLaunches(regs int, traffic string, from *launches) *launches {
-	return &launches{regs: regs, traffic: traffic, known: map[string]seed.Kernel{}, from: from}
+	return &launches{regs: regs, traffic: traffic, known: map[string]launch{}, from: from}
 }
 
-// kernel returns the program parameters of c's launch (launchKernel),
-// and keeps them.
-func (l *launches) kernel(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c models.Case) (seed.Kernel, error) {
+// launch returns c's launch (launchKernel), and keeps it.
+func (l *launches) launch(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c models.Case) (launch, error) {
 	if k, ok := l.lookup(c); ok {
 		return k, nil
 	}
@@ -138,19 +144,16 @@ func (l *launches) kernel(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c
 	return k, err
 }
 
-// lookup returns the kept program parameters of c's launch, without
-// changing l (a calibrated model predicts from several goroutines).
-func (l *launches) lookup(c models.Case) (seed.Kernel, bool) {
-	if l == nil {
-		return seed.Kernel{}, false
-	}
+// lookup returns c's kept launch, without changing l (a calibrated model
+// predicts from several goroutines).
+func (l *launches) lookup(c models.Case) (launch, bool) {
 	key := launchKey(c)
 	for ; l != nil; l = l.from {
 		if k, ok := l.known[key]; ok {
 			return k, true
 		}
 	}
-	return seed.Kernel{}, false
+	return launch{}, false
 }
 
 // launchKey identifies a launch: kernel, consts and parameters (fmt
