@@ -40,4 +40,14 @@
 // smallest sizes' fallback), caches and latency hiding, which only the
 // per-kernel weight absorbs, so that a kernel never run is priced as the
 // average kernel (nbody 0.94 on H100 CUDA), and integer arithmetic.
+//
+// Through OpenCL the test kernels miss by 0.660 on the H100 against
+// 0.375 through CUDA, with nearly the same predictions: the difference is
+// matmul_skinny, whose CUDA rows happen to lie within 0.4–9.7% of the
+// estimate (a geometric mean of errors rewards that) and its OpenCL rows
+// 16–24%. Both miss nbody alike (0.016–0.13 of its time on CUDA,
+// 0.014–0.11 on OpenCL: 4 to 32 work-groups on 132 SMs, bound by latency
+// rather than the throughputs the weights measure) and convolution (up to
+// 8.4 times: its loads hit L1). The device weights, recomputed by their
+// recipe, are not the cause.
 package cycles
