@@ -18,10 +18,11 @@ import (
 //
 // The memory parameters describe DRAM traffic, and only that: a row
 // without global accesses does not depend on them (its time is the
-// instructions at Issue_cycles and their prices), and a row whose global
-// bytes (Load_bytes_per_warp per warp access) moved faster than the
-// device's bandwidth was served by caches, which the model does not have.
-// Both are left out. Two rules then compete for the rows the fit sees:
+// instructions at Issue_cycles and their prices), and a row whose DRAM
+// bytes (Load_bytes_per_warp per memory instruction: every global access
+// under the paper's traffic, the DRAM share under the hierarchy's) moved
+// faster than the device's bandwidth was served by caches that the
+// traffic does not see. Both are left out. Two rules then compete for the rows the fit sees:
 // "bandwidth", every other row, and "dram", only those that also moved
 // more bytes than the last-level cache holds (a smaller working set may
 // have stayed in it). The rule with the lower leave-one-class-out error
