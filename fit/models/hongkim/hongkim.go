@@ -25,8 +25,9 @@ type Model struct {
 	// Traffic is what a global access stands for: TrafficPaper (seed
 	// 002's, every access to DRAM) or TrafficHierarchy (uniperf's
 	// extension, the share the hierarchy counts place in DRAM). Calibrate
-	// sets the device's DefaultTraffic where it is empty; a calibration file written
-	// before the option has none and is read as TrafficPaper.
+	// sets the device's DefaultTraffic where it is empty; a calibration
+	// file written before the option has none and is read as
+	// TrafficPaper.
 	Traffic string `json:"traffic,omitempty"`
 	// Device is the name of the device calibrated for.
 	Device string `json:"device"`
