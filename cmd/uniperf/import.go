@@ -18,6 +18,7 @@ type importOptions struct {
 	defines               []string
 	local, global, groups string
 	arrays                []string
+	trips                 []string
 	out                   string
 	json                  bool
 }
@@ -94,6 +95,7 @@ func init() {
 	f.StringVar(&importOpts.global, "global", "", "the work-items launched X[,Y[,Z]] (the global work size, rounded up to whole groups)")
 	f.StringVar(&importOpts.groups, "groups", "", "the work-groups launched X[,Y[,Z]] (gridDim)")
 	f.StringArrayVar(&importOpts.arrays, "array", nil, "NAME=EXTENT: the number of elements of a pointer argument (repeatable)")
+	f.StringArrayVar(&importOpts.trips, "trips", nil, "VAR=BOUND: the most iterations of the loop over VAR, whose bounds are data (CSR's rows): it counts as an upper bound (repeatable)")
 	f.StringVar(&importOpts.out, "out", "", "write the .knl to this file instead of standard output")
 	f.BoolVar(&importOpts.json, "json", false, "print one JSON object")
 	rootCmd.AddCommand(importCmd)
@@ -115,6 +117,9 @@ func importKernel(stdout io.Writer, path string, o importOptions) error {
 	}
 	for _, a := range o.arrays {
 		flags = append(flags, "--array", a)
+	}
+	for _, a := range o.trips {
+		flags = append(flags, "--trips", a)
 	}
 	opts, err := cimport.ParseFlags(flags)
 	if err != nil {

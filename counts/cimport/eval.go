@@ -162,7 +162,7 @@ func (t *translator) unary(e *expr) (*value, error) {
 	case v.kind == vCond:
 		return nil, errorAt(e.p, "a condition used as a number; write COND ? 1 : 0")
 	}
-	return &value{kind: vData, text: e.text + paren(v.text, v.prec, precUnary), prec: precUnary, dtype: v.dtype}, nil
+	return &value{kind: vData, text: e.text + paren(v.text, v.prec, precUnary), prec: precUnary, dtype: promote(v.dtype)}, nil
 }
 
 // binary translates arithmetic, comparisons and logic.
@@ -199,16 +199,30 @@ func (t *translator) binary(e *expr) (*value, error) {
 	if dtype == "" && (e.text == "/" || e.text == "%") && l.kind == vData && r.kind == vData && !strings.ContainsAny(lt+rt, ".e") {
 		dtype = "i32"
 	}
-	isInt := dtype == "i32" || dtype == "i64"
+	isInt := isIntType(dtype)
 	op := e.text
 	switch {
+	case isInt && (op == "/" || op == "%") && unsignedOperands(l, r):
+		// Of values that cannot be negative, C's quotient and remainder
+		// are the .knl's, which round towards minus infinity.
+		if op == "/" {
+			op = "//"
+		}
 	case isInt && (op == "/" || op == "%"):
-		return nil, errorAt(e.p, "integer %s of data: .knl's // and %% round towards minus infinity, C's towards zero; not translated", op)
+		return nil, errorAt(e.p, "integer %s of data: .knl's // and %% round towards minus infinity, C's towards zero, so they differ where the dividend may be negative; not translated (of an unsigned char or short by a positive constant it is)", op)
 	case !isInt && op != "+" && op != "-" && op != "*" && op != "/":
 		return nil, errorAt(e.p, "%s on floating-point values is not C", op)
 	}
 	p := binaryPrec[op]
 	return &value{kind: vData, text: paren(lt, l.prec, p) + " " + op + " " + paren(rt, r.prec, p+1), prec: p, dtype: dtype}, nil
+}
+
+// unsignedOperands reports a dividend of an unsigned narrow type (u8,
+// u16) and a divisor that is a positive constant or of such a type.
+func unsignedOperands(l, r *value) bool {
+	unsigned := func(v *value) bool { return v.kind == vData && (v.dtype == "u8" || v.dtype == "u16") }
+	c, ok := r.a.constant()
+	return unsigned(l) && (unsigned(r) || r.kind == vInt && ok && c > 0)
 }
 
 // intBinary computes an operation of affine integers, which must stay
@@ -376,7 +390,8 @@ func (t *translator) cast(e *expr) (*value, error) {
 }
 
 // knlCasts spells the .knl's casts, which convert as C's do.
-var knlCasts = map[string]string{"f32": "(float)", "f64": "(double)", "i32": "(int)", "i64": "(long)"}
+var knlCasts = map[string]string{"f32": "(float)", "f64": "(double)", "i32": "(int)", "i64": "(long)",
+	"i8": "(i8)", "u8": "(u8)", "i16": "(i16)", "u16": "(u16)"}
 
 // call translates the launch's index functions, math functions and
 // __ldg.
@@ -410,11 +425,12 @@ func (t *translator) call(e *expr) (*value, error) {
 		} else {
 			a = &expr{op: "unary", text: "*", args: []*expr{a}, p: a.p}
 		}
-		ref, dtype, err := t.reference(a)
+		arr, ref, err := t.ref(a)
 		if err != nil {
 			return nil, err
 		}
-		return &value{kind: vData, text: ref, prec: precAtom, dtype: dtype}, nil
+		arr.ldg = true
+		return &value{kind: vData, text: ref, prec: precAtom, dtype: arr.dtype}, nil
 	case "min", "max", "fminf", "fmaxf", "fmin", "fmax":
 		if len(args) == 2 {
 			if v, ok, err := t.intMinMax(f.text, args); ok || err != nil {
@@ -428,8 +444,8 @@ func (t *translator) call(e *expr) (*value, error) {
 		mul := &expr{op: "binary", text: "*", args: []*expr{args[0], args[1]}, p: e.p}
 		return t.eval(&expr{op: "binary", text: "+", args: []*expr{mul, args[2]}, p: e.p})
 	}
-	if strings.HasPrefix(f.text, "atomic") || strings.HasPrefix(f.text, "atom_") {
-		return nil, errorAt(e.p, "%s: atomics are not in .knl yet (the kernel-language issue gives them a meaning); not translated", f.text)
+	if isAtomic(f.text) {
+		return nil, errorAt(e.p, "%s: its result, the old value, is used, and .knl's atomic_add returns nothing; make the atomic a statement of its own", f.text)
 	}
 	name, ok := mathFuncs[f.text]
 	if f.text == "min" || f.text == "max" {
@@ -462,6 +478,11 @@ func (t *translator) call(e *expr) (*value, error) {
 	return &value{kind: vData, text: name + "(" + strings.Join(texts, ", ") + ")", prec: precAtom, dtype: dtype}, nil
 }
 
+// isAtomic reports a CUDA or OpenCL atomic function.
+func isAtomic(name string) bool {
+	return strings.HasPrefix(name, "atomic") || strings.HasPrefix(name, "atom_")
+}
+
 // intMinMax translates min and max of integers: of constants it folds
 // them, of other integers it writes the .knl's min and max, whose value
 // is data (it cannot stand in a subscript or a bound). ok is false where
@@ -472,7 +493,7 @@ func (t *translator) intMinMax(fn string, args []*expr) (*value, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if a.kind != vInt && a.dtype != "i32" && a.dtype != "i64" || b.kind != vInt && b.dtype != "i32" && b.dtype != "i64" {
+	if a.kind != vInt && !isIntType(a.dtype) || b.kind != vInt && !isIntType(b.dtype) {
 		return nil, false, nil
 	}
 	x, ok1 := a.a.constant()
@@ -626,8 +647,20 @@ func (t *translator) pointerSum(e *expr) (*expr, []*expr) {
 	return base, []*expr{sub}
 }
 
-// reference translates an array reference: a[i], tile[y][x], *(a + i).
+// reference translates an array reference: a[i], tile[y][x], *(a + i);
+// it returns the .knl reference and the element type.
 func (t *translator) reference(e *expr) (string, string, error) {
+	arr, ref, err := t.ref(e)
+	if err != nil {
+		return "", "", err
+	}
+	return ref, arr.dtype, nil
+}
+
+// ref translates an array reference and returns the array. A subscript
+// that reads data (a[idx[i]], hist[b] with b set from data) is an
+// indirect access, which the .knl writes as C does.
+func (t *translator) ref(e *expr) (*array, string, error) {
 	var subs []*expr
 	base := e
 	for base.op == "index" {
@@ -644,28 +677,53 @@ func (t *translator) reference(e *expr) (string, string, error) {
 		}
 	}
 	if base.op == "id" && t.lookup(base.text) == nil {
-		return "", "", errorAt(base.p, "%s is not an argument or a variable of the kernel (a __constant__ or __device__ array declared outside it?); pass it to the kernel as an argument", base.text)
+		return nil, "", errorAt(base.p, "%s is not an argument or a variable of the kernel (a __constant__ or __device__ array declared outside it?); pass it to the kernel as an argument", base.text)
 	}
 	if base.op != "id" || !t.isArray(base) {
-		return "", "", errorAt(e.p, "not an array of the kernel: pointer arithmetic other than a[i] and *(a + i) is not understood")
+		return nil, "", errorAt(e.p, "not an array of the kernel: pointer arithmetic other than a[i] and *(a + i) is not understood")
 	}
 	v := t.lookup(base.text)
 	arr := t.arrayNamed(v.name)
 	if len(subs) != len(arr.dims) && !(arr.space == "global" && len(subs) == 1) {
-		return "", "", errorAt(e.p, "%s has %d dimensions, indexed with %d subscripts", base.text, len(arr.dims), len(subs))
+		return nil, "", errorAt(e.p, "%s has %d dimensions, indexed with %d subscripts", base.text, len(arr.dims), len(subs))
 	}
 	var texts []string
 	for _, s := range subs {
 		sv, err := t.eval(s)
 		if err != nil {
-			return "", "", err
+			return nil, "", err
 		}
-		if sv.kind != vInt {
-			return "", "", errorAt(s.p, "the subscript of %s reads data (an indirect access): .knl needs affine subscripts; not translated", base.text)
+		if sv.kind == vInt {
+			texts = append(texts, t.affText(sv.a, false))
+			continue
 		}
-		texts = append(texts, t.affText(sv.a, false))
+		if err := indirect(arr, base.text, sv, s.p); err != nil {
+			return nil, "", err
+		}
+		if t.hoisting && !isIdent(sv.text) {
+			tmp := &array{name: t.unique(base.text + "_at"), dtype: promote(sv.dtype), space: "private", p: s.p}
+			t.privs = append(t.privs, tmp)
+			t.emit(&item{kind: "instr", text: tmp.name + " = " + sv.text, p: s.p})
+			sv.text = tmp.name
+		}
+		texts = append(texts, sv.text)
 	}
-	return arr.name + "[" + strings.Join(texts, ", ") + "]", arr.dtype, nil
+	return arr, arr.name + "[" + strings.Join(texts, ", ") + "]", nil
+}
+
+// indirect checks a subscript that reads data: an integer, of a global
+// or local array (a private one lives in registers, which no data can
+// index).
+func indirect(arr *array, name string, sv *value, p pos) error {
+	switch {
+	case sv.kind == vCond:
+		return errorAt(p, "the subscript of %s is a condition; write COND ? 1 : 0", name)
+	case !isIntType(sv.dtype):
+		return errorAt(p, "the subscript of %s is not an integer; convert it with (int)(...), which truncates", name)
+	case arr.space == "private":
+		return errorAt(p, "the subscript of %s reads data (an indirect access), and %s is a private array, which lives in registers that no data can index; declare it __shared__ or pass it as an argument", name, name)
+	}
+	return nil
 }
 
 func (t *translator) isArray(e *expr) bool {

@@ -202,9 +202,10 @@ func (ps *parser) typedef() error {
 
 var baseTypes = map[string]string{
 	"float": "float", "double": "double", "int": "int", "unsigned": "unsigned", "signed": "int",
-	"long": "long", "short": "int", "char": "int", "bool": "bool", "_Bool": "bool", "void": "void",
+	"long": "long", "short": "short", "char": "char", "bool": "bool", "_Bool": "bool", "void": "void",
 	"size_t": "ulong", "uint": "unsigned", "ulong": "ulong", "int32_t": "int", "uint32_t": "unsigned",
-	"int64_t": "long", "uint64_t": "ulong", "half": "half",
+	"int64_t": "long", "uint64_t": "ulong", "half": "half", "uchar": "uchar", "ushort": "ushort",
+	"int8_t": "char", "uint8_t": "uchar", "int16_t": "short", "uint16_t": "ushort",
 }
 
 var qualifiers = map[string]string{
@@ -214,6 +215,10 @@ var qualifiers = map[string]string{
 	"__constant": "constant", "constant": "constant", "__constant__": "constant", "__private": "", "private": "",
 	"__shared__": "shared", "extern": "extern", "__kernel": "", "kernel": "", "__global__": "",
 }
+
+// unsignedOf is the unsigned type of "unsigned char", "unsigned short"
+// and "unsigned long".
+var unsignedOf = map[string]string{"char": "uchar", "short": "ushort", "long": "ulong"}
 
 // qualifier reports whether word is a qualifier or storage class, and
 // the address space or storage it names. OpenCL's unprefixed global,
@@ -239,6 +244,7 @@ func (ps *parser) specifiers() (ctype, bool, error) {
 			break
 		}
 		if q, ok := ps.qualifier(tok.text); ok {
+			t.cnst = t.cnst || tok.text == "const"
 			if q != "" {
 				spaces = append(spaces, q)
 			}
@@ -248,15 +254,15 @@ func (ps *parser) specifiers() (ctype, bool, error) {
 		}
 		if b, ok := baseTypes[tok.text]; ok {
 			switch {
-			case t.base == "unsigned" && (b == "int" || b == "long"):
-				if b == "long" {
-					t.base = "ulong"
-				}
+			case t.base == "unsigned" && b != "int" && unsignedOf[b] != "":
+				t.base = unsignedOf[b]
+			case (t.base == "short" || t.base == "ushort") && b == "int",
+				t.base == "unsigned" && b == "int":
 			case t.base == "long" && (b == "int" || b == "long" || b == "double"):
 				if b == "double" {
 					t.base = "double"
 				}
-			case t.base == "" || t.base == "int" && (b == "unsigned" || b == "long"):
+			case t.base == "" || t.base == "int" && (b == "unsigned" || b == "long" || b == "short" || b == "char"):
 				t.base = b
 			}
 			ps.next()
@@ -367,6 +373,7 @@ func (ps *parser) param() (param, error) {
 			continue
 		}
 		if ps.is("const") || ps.is("__restrict__") || ps.is("restrict") || ps.is("__restrict") {
+			typ.restrict = typ.restrict || !ps.is("const")
 			ps.next()
 			continue
 		}

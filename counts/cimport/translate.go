@@ -169,7 +169,7 @@ func (t *translator) declare1(d decl) error {
 		t.declare(d.name, &variable{kind: "cond", c: c})
 		return nil
 	}
-	if dtype == "i32" || dtype == "i64" {
+	if isIntType(dtype) {
 		if d.init == nil {
 			t.declare(d.name, &variable{kind: "undef", why: "is used before it is set"})
 			return nil
@@ -262,6 +262,9 @@ func (t *translator) exprStmt(e *expr) error {
 		}
 		return t.assign(e.args[0], op, &expr{op: "num", text: "1", p: e.p}, e.p)
 	case "call":
+		if ok, err := t.atomic(e); ok {
+			return err
+		}
 		if t.isBarrier(e) {
 			if t.inIf > 0 {
 				return errorAt(e.p, "a barrier inside an if: not every work-item would reach it; move it out of the if")
@@ -322,11 +325,17 @@ func (t *translator) assign(lhs *expr, op string, rhs *expr, p pos) error {
 		}
 		return errorAt(lhs.p, "cannot assign to %s", lhs.text)
 	}
-	ref, dtype, err := t.reference(lhs)
+	// C evaluates the target of a compound assignment once: an indirect
+	// subscript there is read into a temporary, which the load and the
+	// store share, where the .knl's x[idx[i]] += v would read it twice.
+	t.hoisting = op != "="
+	arr, ref, err := t.ref(lhs)
+	t.hoisting = false
 	if err != nil {
 		return err
 	}
-	return t.store(ref, dtype, op, rhs, p)
+	arr.stored = true
+	return t.store(ref, arr.dtype, op, rhs, p)
 }
 
 // assignInt updates an integer variable's affine value.
@@ -372,7 +381,7 @@ func (t *translator) store(ref, dtype, op string, rhs *expr, p pos) error {
 	}
 	switch op {
 	case "=", "+=", "-=", "*=", "/=":
-		if op == "/=" && (dtype == "i32" || dtype == "i64") {
+		if op == "/=" && isIntType(dtype) {
 			return errorAt(p, "integer division of data: not in .knl yet; compute it in floating point")
 		}
 		free := op == "=" && t.isPrivateScalar(ref) && isLiteral(v)
@@ -396,7 +405,14 @@ func (t *translator) store(ref, dtype, op string, rhs *expr, p pos) error {
 func (t *translator) forLoop(s *stmt) error {
 	t.scopes = append(t.scopes, map[string]*variable{})
 	defer func() { t.scopes = t.scopes[:len(t.scopes)-1] }()
-	name, start, err := t.loopStart(s)
+	name, init, err := t.loopInit(s)
+	if err != nil {
+		return err
+	}
+	if trip, ok := t.opts.Trips[name]; ok {
+		return t.dataLoop(s, name, init, trip)
+	}
+	start, err := t.loopStart(name, init)
 	if err != nil {
 		return err
 	}
@@ -437,7 +453,7 @@ func (t *translator) forLoop(s *stmt) error {
 	}
 	conj, ok := c.conjunction()
 	if !ok || !c.affine() {
-		return errorAt(s.e.p, "the condition of the loop over %s is not a conjunction of affine comparisons (<, <=, >, >=); write the bounds so", name)
+		return errorAt(s.e.p, "the condition of the loop over %s is not a conjunction of affine comparisons (<, <=, >, >=); write the bounds so, or, where they are data, give the most iterations it runs, --trips %s=BOUND, to count it as an upper bound", name, name)
 	}
 	if !t.constantCoefficients(conj) {
 		return errorAt(s.e.p, "the bound of the loop over %s multiplies an index by a size parameter; a domain needs constant coefficients", name)
@@ -474,9 +490,73 @@ func (t *translator) forLoop(s *stmt) error {
 	return nil
 }
 
-// loopStart reads the loop's initialization: the variable and its
-// starting value.
-func (t *translator) loopStart(s *stmt) (string, aff, error) {
+// dataLoop translates the loop over name, which starts at init and whose
+// iterations trip bounds.
+func (t *translator) dataLoop(s *stmt, name string, init *expr, trip string) error {
+	flag := "--trips " + name + "=" + trip
+	t.tripped[name] = true
+	step, ok := t.loopStep(s.step, name)
+	if !ok || len(step) == 0 {
+		return errorAt(s.p, "the loop over %s (%s) must step by a constant: for (%s = START; %s < END; %s += STEP)", name, flag, name, name, name)
+	}
+	sgn, _ := t.sign(step)
+	if s.e == nil || !t.monotone(s.e, name, sgn) {
+		return errorAt(s.p, "the condition of the loop over %s (%s) must be comparisons of %s with what the loop does not change, %s < END (%s > END where it steps down), joined by &&: then it holds for the first iterations and no later one", name, flag, name, name, name)
+	}
+	bound, err := t.flagValue(trip, t.macros, flag)
+	if err != nil {
+		return err
+	}
+	for m := range bound {
+		if strings.Contains(m, "*") && !t.constLike(poly{m: 1}) {
+			return &Error{Msg: flag + ": the bound must be linear in the sizes (a size parameter, maxrl, or n + 2)"}
+		}
+	}
+	start, err := t.eval(init)
+	if err != nil {
+		return err
+	}
+	iname := t.unique(name + "_it")
+	t.inames = append(t.inames, iname)
+	last, _ := bound.add(constPoly(1), -1)
+	upper, _ := affConst(last).add(affIname(iname), -1)
+	// The iname joins the launch's domain, as a hand port writes it: an
+	// instruction of the body that reads no launch index (t += val[j]
+	// * vec[col]) then counts inside the guard, where a domain of its own
+	// would count it over every work-item launched.
+	t.dataInames = append(t.dataInames, iname)
+	t.dataBounds = append(t.dataBounds, &cond{op: "cmp", rel: ">=", e: affIname(iname)}, &cond{op: "cmp", rel: ">=", e: upper})
+	t.notes = append(t.notes, fmt.Sprintf("loop over %s at line %d: at most %s iterations (%s); its bounds are data, so what it does counts as an upper bound", name, s.p.line, bound, flag))
+	v := t.lookup(name)
+	it := &item{kind: "for", iname: iname, p: s.p}
+	saved, savedScope := t.cur, t.scope
+	t.cur = &it.body
+	t.inLoop++
+	t.frames = append(t.frames, &frame{loop: true, induction: map[*variable]bool{}})
+	t.nscopes++
+	t.scope = t.nscopes
+	err = t.bindDataIndex(v, name, start, step, iname, init.p, saved)
+	var c *cond
+	if err == nil {
+		c, err = t.condition(s.e)
+	}
+	if err == nil {
+		err = t.under(c, s.p, func() error { return t.block([]*stmt{s.then}) }, nil)
+	}
+	t.frames = t.frames[:len(t.frames)-1]
+	t.inLoop--
+	t.cur, t.scope = saved, savedScope
+	if err != nil {
+		return err
+	}
+	t.emit(it)
+	v.kind, v.why = "undef", "is the index of a loop that has ended; its value there is not known"
+	return nil
+}
+
+// loopInit reads the loop's initialization: the variable and the
+// expression it starts at.
+func (t *translator) loopInit(s *stmt) (string, *expr, error) {
 	var name string
 	var init *expr
 	switch {
@@ -498,14 +578,20 @@ func (t *translator) loopStart(s *stmt) (string, aff, error) {
 	default:
 		return "", nil, errorAt(s.p, "the loop's initialization must set one integer variable: for (int i = LOW; ...)")
 	}
+	return name, init, nil
+}
+
+// loopStart evaluates the start of the loop over name, which must be
+// affine.
+func (t *translator) loopStart(name string, init *expr) (aff, error) {
 	v, err := t.eval(init)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	if v.kind != vInt {
-		return "", nil, errorAt(init.p, "the loop over %s starts at a value read from data; its bounds must be affine", name)
+		return nil, errorAt(init.p, "the loop over %s starts at a value read from data; write its bounds affine, or give the most iterations it runs, --trips %s=BOUND, to count it as an upper bound", name, name)
 	}
-	return name, v.a, nil
+	return v.a, nil
 }
 
 // loopStep reads i++, ++i, i += c, i -= c, i = i + c for a c that
@@ -553,19 +639,6 @@ func (t *translator) loopStep(e *expr, name string) (poly, bool) {
 		}
 	}
 	return nil, false
-}
-
-// mentions reports whether e reads the variable name.
-func mentions(e *expr, name string) bool {
-	if e.op == "id" && e.text == name {
-		return true
-	}
-	for _, a := range e.args {
-		if a != nil && mentions(a, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // maxUnroll bounds the iterations of a loop unrolled at import.

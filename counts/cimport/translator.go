@@ -34,6 +34,23 @@ type array struct {
 	dims   []poly // extents (local and private: constants)
 	source string // where the extents came from
 	p      pos
+	// A global array that the kernel never stores to is readonly where
+	// its argument is const and restrict, or where __ldg reads it.
+	constRestrict, ldg, stored bool
+}
+
+// readonly reports whether the .knl declares the array readonly, and
+// why.
+func (a *array) readonly() (string, bool) {
+	switch {
+	case a.space != "global" || a.stored:
+		return "", false
+	case a.constRestrict:
+		return "const and restrict, never stored", true
+	case a.ldg:
+		return "read with __ldg, never stored", true
+	}
+	return "", false
 }
 
 // item is a statement of the .knl being built.
@@ -87,7 +104,11 @@ type translator struct {
 	macros     map[string]*macro
 	steps      int // statements and unrolled iterations so far, against maxWork
 	notes      []string
-	frames     []*frame // the ifs and loops being translated, outermost first
+	frames     []*frame        // the ifs and loops being translated, outermost first
+	hoisting   bool            // indirect subscripts are read into temporaries (the target of a compound assignment)
+	tripped    map[string]bool // the loop variables of --trips met
+	dataInames []string        // the inames of data-bounded loops, in the launch's domain
+	dataBounds []*cond         // their bounds
 }
 
 // frame is an if or a loop being translated. An if saves the integer
@@ -165,8 +186,16 @@ func elemType(c ctype, p pos, name string) (string, error) {
 		return "i32", nil
 	case "long", "ulong":
 		return "i64", nil
+	case "char":
+		return "i8", nil
+	case "uchar":
+		return "u8", nil
+	case "short":
+		return "i16", nil
+	case "ushort":
+		return "u16", nil
 	}
-	return "", errorAt(p, "%s: type %s has no .knl type (f32, f64, i32, i64)", name, c.base)
+	return "", errorAt(p, "%s: type %s has no .knl type (f32, f64, i8, u8, i16, u16, i32, i64)", name, c.base)
 }
 
 // domainText writes a domain of one iname with the constraints cs.

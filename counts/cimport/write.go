@@ -36,7 +36,11 @@ func (t *translator) write(file string) ([]byte, error) {
 	}
 	for _, a := range t.arrays {
 		if a.space == "global" {
-			fmt.Fprintf(&b, "# array %s: %s\n", a.name, a.source)
+			src := a.source
+			if why, ok := a.readonly(); ok {
+				src += "; readonly: " + why
+			}
+			fmt.Fprintf(&b, "# array %s: %s\n", a.name, src)
 		}
 	}
 	assumed := t.positiveSizes()
@@ -67,6 +71,9 @@ func (t *translator) write(file string) ([]byte, error) {
 			shape = " [" + strings.Join(dims, ", ") + "]"
 		}
 		kw := map[string]string{"global": "array", "local": "local", "private": "private"}[a.space]
+		if _, ok := a.readonly(); ok {
+			shape += " readonly"
+		}
 		fmt.Fprintf(&b, "%s %s %s%s\n", kw, a.name, a.dtype, shape)
 	}
 	var tags []string
@@ -117,7 +124,7 @@ func (t *translator) launchInames() []string {
 			out = append(out, ax.group, ax.local)
 		}
 	}
-	return out
+	return append(out, t.dataInames...)
 }
 
 // launchConstraints are the launch's box (what the hoisted guard does
@@ -144,7 +151,7 @@ func (t *translator) launchConstraints() []*cond {
 			out = append(out, c)
 		}
 	}
-	return append(out, t.hoisted...)
+	return append(append(out, t.hoisted...), t.dataBounds...)
 }
 
 // implied reports whether a hoisted constraint h implies c: c - h has
