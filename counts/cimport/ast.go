@@ -67,6 +67,8 @@ type kernelFunc struct {
 	p         pos
 	err       error  // why it does not parse, if it does not
 	constants []decl // the file's __constant__ arrays
+	devices   map[string]*kernelFunc
+	ret       ctype // a device function's return type
 }
 
 // mentions reports whether e reads the variable name.

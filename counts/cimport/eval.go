@@ -444,6 +444,13 @@ func (t *translator) call(e *expr) (*value, error) {
 		mul := &expr{op: "binary", text: "*", args: []*expr{args[0], args[1]}, p: e.p}
 		return t.eval(&expr{op: "binary", text: "+", args: []*expr{mul, args[2]}, p: e.p})
 	}
+	if fn := t.device(e); fn != nil {
+		v, err := t.callDevice(fn, args, e.p)
+		if err == nil && v == nil {
+			err = errorAt(e.p, "%s returns nothing (void); call it as a statement", f.text)
+		}
+		return v, err
+	}
 	if isAtomic(f.text) {
 		return nil, errorAt(e.p, "%s: its result, the old value, is used, and .knl's atomic_add returns nothing; make the atomic a statement of its own", f.text)
 	}
@@ -534,6 +541,14 @@ func (t *translator) minMaxOf(fn string, a, b *value, p pos) (*value, bool, erro
 	return &value{kind: vData, text: fn + "(" + texts[0] + ", " + texts[1] + ")", prec: precAtom, dtype: dtype}, true, nil
 }
 
+// device returns the device function that the call e calls, if any.
+func (t *translator) device(e *expr) *kernelFunc {
+	if f := e.args[0]; f.op == "id" {
+		return t.k.devices[f.text]
+	}
+	return nil
+}
+
 // isIdent reports whether s is a lone name.
 func isIdent(s string) bool {
 	for i, r := range s {
@@ -597,14 +612,20 @@ func (t *translator) condition(e *expr) (*cond, error) {
 	if err != nil {
 		return nil, err
 	}
+	return valueCond(v), nil
+}
+
+// valueCond is the condition that a value holds: a condition is itself,
+// a number holds where it is not 0.
+func valueCond(v *value) *cond {
 	switch v.kind {
 	case vCond:
-		return v.c, nil
+		return v.c
 	case vInt:
 		c, _ := compare(v.a, "!=", aff{})
-		return c, nil
+		return c
 	}
-	return &cond{op: "data", text: paren(v.text, v.prec, precCmp+1) + " != 0"}, nil
+	return &cond{op: "data", text: paren(v.text, v.prec, precCmp+1) + " != 0"}
 }
 
 // dataText writes a value as a .knl expression.

@@ -109,11 +109,11 @@ __global__ void spmv(const float *__restrict__ val, const int *__restrict__ col,
 	// s = 0.0f
 	// j_start = row[i]
 	// for j_it
-	//   j = j_start + j_it
+	//   j = j_start + j_it {inames=i}
 	//   if j < row[i + 1]
-	//     s += val[j] * x[col[j]]
+	//     s += val[j] * x[col[j]] {inames=i}
 	//   end
 	// end
 	// y[i] = s
-	// atomic_add(total[0], s)
+	// atomic_add(total[0], s) {inames=i}
 }

@@ -17,7 +17,8 @@ func init() {
 	ports = append(ports,
 		port{"shoc/spmv.cl", "spmv", spmvFlags, []map[string]int64{{"dim": 301, "nnz": 1500, "maxrl": 7}, {"dim": 1000, "nnz": 4000, "maxrl": 9}}},
 		port{"own/histo.cu", "histo", nil, []map[string]int64{{"n": 300}, {"n": 1000}}},
-		port{"own/histo.cl", "histo_cl", nil, []map[string]int64{{"n": 300}, {"n": 1000}}})
+		port{"own/histo.cl", "histo_cl", nil, []map[string]int64{{"n": 300}, {"n": 1000}}},
+		port{"own/devfn.cu", "devfn", nil, []map[string]int64{{"n": 200}, {"n": 1000}}})
 	maps.Copy(originals, gatherOriginals)
 }
 
@@ -58,6 +59,15 @@ var fixInputs = map[string]func(p map[string]int64, in map[string][]float32){
 }
 
 var gatherOriginals = map[string]original{
+	"devfn": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		x, y, bins := in["x"], make([]float32, p["n"]), clone(in["bins"])
+		for i := range p["n"] {
+			v := max(x[2*i], x[2*i+1], 0.5)
+			y[i] = max(v-1, 0.25)
+			bins[int32(v*8)&15]++
+		}
+		return map[string][]float32{"y": y, "bins": bins}
+	},
 	"spmv": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
 		rows, cols, val, vec := in["rowDelimiters"], in["cols"], in["val"], in["vec"]
 		out := make([]float32, p["dim"])
@@ -130,6 +140,15 @@ func TestGatherCounts(t *testing.T) {
 				"global.ldg.f32.stride=1": n, "global.load.indirect.f32": n, "global.store.f32.stride=1": n,
 				"int.i32.add": 3 * g, "int.i32.mul": 3 * g, "int.i32.bitwise": n, "launch.const": 1, "launch.groups": ng,
 				"local.atomic.i32.add": n, "local.load.i32": 32 * ng, "local.store.i32": 32 * ng, "sync.barrier": 2 * g}
+		}},
+		// The device functions inlined: per work-item of the guard i < n,
+		// x read twice at stride 2 (at's index, one return, stays
+		// affine), the maximum's comparisons and the clamp's count
+		// nothing, v - 1.0f is 1 add, v*8.0f 1 mul, & 15 1 bitwise, 1
+		// atomic into bins; 1 store of y.
+		{"devfn", func(n int64) map[string]int64 {
+			return map[string]int64{"flop.f32.add": n, "flop.f32.mul": n, "global.atomic.i32.add": n, "global.load.f32.stride=2/2": 2 * n,
+				"global.store.f32.stride=1": n, "int.i32.bitwise": n, "launch.const": 1, "launch.groups": (n + 63) / 64}
 		}},
 	} {
 		t.Run(c.knl, func(t *testing.T) {

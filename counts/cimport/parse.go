@@ -17,7 +17,9 @@ type parser struct {
 	cuda      bool
 	typedefs  map[string]ctype
 	depth     int
-	constants []decl // CUDA's __constant__ arrays of the file scope
+	constants []decl                 // CUDA's __constant__ arrays of the file scope
+	devices   map[string]*kernelFunc // CUDA's __device__ functions, by name
+	inDevice  bool                   // parsing a device function, whose return may carry a value
 }
 
 func (ps *parser) peek() token { return ps.toks[ps.i] }
@@ -81,7 +83,7 @@ func (ps *parser) kernels() ([]*kernelFunc, error) {
 			}
 		case ps.cuda && t.text == "__global__" || !ps.cuda && (t.text == "__kernel" || t.text == "kernel"):
 			start := ps.i
-			k, err := ps.function()
+			k, err := ps.function(false)
 			if err != nil {
 				ps.i = start
 				k = &kernelFunc{name: ps.kernelName(), p: t.p, err: err}
@@ -98,14 +100,41 @@ func (ps *parser) kernels() ([]*kernelFunc, error) {
 			}
 		case ps.cuda && t.text == "__constant__" && ps.depth == 0:
 			ps.constant()
+		case ps.cuda && t.text == "__device__":
+			ps.device()
 		default:
 			ps.next()
 		}
 	}
 	for _, k := range ks {
-		k.constants = ps.constants
+		k.constants, k.devices = ps.constants, ps.devices
 	}
 	return ks, nil
+}
+
+// device reads a __device__ function definition, which a kernel's call
+// inlines; what is no function definition (a __device__ variable, a
+// prototype) is skipped. A function that does not parse is kept with
+// its error, reported where a kernel calls it.
+func (ps *parser) device() {
+	start := ps.i
+	k, err := ps.function(true)
+	switch {
+	case err != nil:
+		ps.i = start
+		name := ps.kernelName()
+		if err := ps.skipFunction(); err != nil || name == "" {
+			ps.i = start + 1
+			return
+		}
+		k = &kernelFunc{name: name, p: ps.toks[start].p, err: err}
+	case k == nil:
+		return
+	}
+	if ps.devices == nil {
+		ps.devices = map[string]*kernelFunc{}
+	}
+	ps.devices[k.name] = k
 }
 
 // constant reads a file-scope __constant__ declaration; one that does
@@ -210,7 +239,7 @@ var baseTypes = map[string]string{
 
 var qualifiers = map[string]string{
 	"const": "", "volatile": "", "restrict": "", "__restrict__": "", "__restrict": "",
-	"static": "", "inline": "", "__inline__": "", "__forceinline__": "", "__device__": "", "register": "", "auto": "",
+	"static": "", "inline": "", "__inline__": "", "__forceinline__": "", "__device__": "", "__host__": "", "register": "", "auto": "",
 	"__global": "global", "global": "global", "__local": "local", "local": "local",
 	"__constant": "constant", "constant": "constant", "__constant__": "constant", "__private": "", "private": "",
 	"__shared__": "shared", "extern": "extern", "__kernel": "", "kernel": "", "__global__": "",
@@ -298,15 +327,16 @@ func (ps *parser) specifiers() (ctype, bool, error) {
 	return t, seen, nil
 }
 
-// function parses a kernel definition from its __global__ or __kernel;
-// it returns nil for a prototype.
-func (ps *parser) function() (*kernelFunc, error) {
+// function parses a kernel definition from its __global__ or __kernel,
+// or a device function's from its __device__; it returns nil for a
+// prototype.
+func (ps *parser) function(device bool) (*kernelFunc, error) {
 	start := ps.peek()
 	typ, _, err := ps.specifiers()
 	if err != nil {
 		return nil, err
 	}
-	if typ.base != "void" || typ.ptr != 0 {
+	if !device && (typ.base != "void" || typ.ptr != 0) {
 		return nil, errorAt(start.p, "a kernel returns void")
 	}
 	for ps.is("__launch_bounds__") || ps.is("__attribute__") {
@@ -321,7 +351,7 @@ func (ps *parser) function() (*kernelFunc, error) {
 	if name.kind != tIdent {
 		return nil, errorAt(name.p, "expected the kernel's name, found %s", describe(name))
 	}
-	k := &kernelFunc{name: name.text, p: name.p}
+	k := &kernelFunc{name: name.text, p: name.p, ret: typ}
 	if _, err := ps.expect("("); err != nil {
 		return nil, err
 	}
@@ -349,7 +379,9 @@ func (ps *parser) function() (*kernelFunc, error) {
 	if !ps.is("{") {
 		return nil, errorAt(ps.peek().p, "kernel %s: expected its body {, found %s", k.name, describe(ps.peek()))
 	}
+	ps.inDevice = device && typ.base != "void"
 	k.body, err = ps.statement()
+	ps.inDevice = false
 	return k, err
 }
 
@@ -445,6 +477,13 @@ func (ps *parser) statement() (*stmt, error) {
 	case "return", "break", "continue", "goto":
 		ps.next()
 		s.kind = t.text
+		if t.text == "return" && ps.inDevice && !ps.is(";") {
+			e, err := ps.expr()
+			if err != nil {
+				return nil, err
+			}
+			s.e = e
+		}
 		for !ps.accept(";") {
 			if ps.peek().kind == tEOF {
 				return nil, errorAt(t.p, "%s: expected ;", t.text)

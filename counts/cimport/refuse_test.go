@@ -9,6 +9,10 @@ import (
 // n elements of a, with its flags as a comment.
 const head = "// uniperf: --local 64 --groups n --array a=n --array b=n\n__global__ void k(float *a, float *b, int n, float alpha)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
 
+// fns are device functions that the kernels of TestRefusals call, which
+// are not inlined; they stand on the kernel's first line.
+const fns = "__device__ float f(float x) { return f(x - 1.0f); } __device__ float g(float x) { for (int k = 0; k < 2; k++) return x; return x; } __device__ float h(float *p) { return p[0]; } "
+
 // TestRefusals checks that what is not affine, or not C that .knl can
 // say, is refused at its line and column with what to write instead.
 func TestRefusals(t *testing.T) {
@@ -29,6 +33,9 @@ func TestRefusals(t *testing.T) {
 		{"    int j = i;\n    for (int k = 0; k < n; k++) { if (k < 3) j += 1; }\n", "6:48: j is assigned inside a loop or an if but declared outside"},
 		{"    int j = i;\n    if (i < 10) j = 0;\n    b[j] = 0.0f;\n", "7:7: j is assigned in the if at line 6, so after it its value depends on the branch taken"},
 		{"    for (int k = 0; k < n; k++) { if (a[k] > 0) break; }\n", "5:49: break: the trip count"},
+		{"    b[i] = f(a[i]);\n", "1:38: f calls itself: recursion"},
+		{"    b[i] = g(a[i]);\n", "1:70: g returns inside a loop or before statements that follow"},
+		{"    b[i] = h(a + 1);\n", "5:16: argument p of h: pass an array itself"},
 		{"    atomicMax(&b[0], a[i]);\n", "5:5: atomicMax: only atomic additions are in .knl"},
 		{"    float o = atomicAdd(&b[0], a[i]);\n", "5:15: atomicAdd: its result, the old value, is used"},
 		{"    atomicInc((unsigned int *)&b[0], 5);\n", "5:5: atomicInc: CUDA's atomicInc and atomicDec wrap"},
@@ -43,7 +50,7 @@ func TestRefusals(t *testing.T) {
 		{"    b[i] = \"x\";\n", "5:12: a string in a kernel"},
 		{"    b[i] = c[i];\n", "5:12: c is not an argument or a variable of the kernel (a __constant__"},
 	} {
-		src := head + c.body + "}\n"
+		src := fns + head + c.body + "}\n"
 		_, err := Import("k.cu", []byte(src), Options{})
 		if err == nil {
 			t.Errorf("%q: imported", c.body)

@@ -14,6 +14,7 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 	t := &translator{k: k, cuda: cuda, used: map[string]bool{}, assigned: map[string]bool{}, naming: names != nil,
 		scopes: []map[string]*variable{{}}, opts: opts, macros: macros, tripped: map[string]bool{}}
 	t.cur = &t.root
+	t.callDevice = t.inline
 	for n := range opts.tunables {
 		t.used[n] = true
 		t.declare(n, &variable{kind: "int", val: affConst(poly{n: 1})})

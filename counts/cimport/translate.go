@@ -2,6 +2,7 @@ package cimport
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,15 @@ func (t *translator) block(ss []*stmt) error {
 // return puts the rest under its opposite condition.
 func (t *translator) sequence(ss []*stmt) error {
 	for i, s := range ss {
+		if s.kind == "if" && s.els == nil && isReturn(s.then) && len(t.fns) > 0 {
+			// In an inlined function, "if (C) return X; REST" is an if
+			// and an else.
+			c, err := t.condition(s.e)
+			if err != nil {
+				return err
+			}
+			return t.under(c, s.p, func() error { return t.block([]*stmt{s.then}) }, func() error { return t.sequence(ss[i+1:]) })
+		}
 		if s.kind == "if" && s.els == nil && isReturn(s.then) {
 			return t.earlyReturn(s, ss[i+1:])
 		}
@@ -115,6 +125,9 @@ func (t *translator) statement(s *stmt) error {
 	case "for":
 		return t.forLoop(s)
 	case "return":
+		if len(t.fns) > 0 {
+			return t.returnStmt(s)
+		}
 		if t.inLoop > 0 || t.inIf > 0 {
 			return errorAt(s.p, "a return inside a loop or an if: only a return at the kernel's top level (a guard) is understood; put the rest of the body under the opposite condition")
 		}
@@ -171,7 +184,7 @@ func (t *translator) declare1(d decl) error {
 	}
 	if isIntType(dtype) {
 		if d.init == nil {
-			t.declare(d.name, &variable{kind: "undef", why: "is used before it is set"})
+			t.declare(d.name, &variable{kind: "undef", why: "is used before it is set", blank: true, dtype: dtype})
 			return nil
 		}
 		v, err := t.eval(d.init)
@@ -265,6 +278,10 @@ func (t *translator) exprStmt(e *expr) error {
 		if ok, err := t.atomic(e); ok {
 			return err
 		}
+		if fn := t.device(e); fn != nil {
+			_, err := t.callDevice(fn, e.args[1:], e.p)
+			return err
+		}
 		if t.isBarrier(e) {
 			if t.inIf > 0 {
 				return errorAt(e.p, "a barrier inside an if: not every work-item would reach it; move it out of the if")
@@ -340,12 +357,24 @@ func (t *translator) assign(lhs *expr, op string, rhs *expr, p pos) error {
 
 // assignInt updates an integer variable's affine value.
 func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p pos) error {
+	var pre *value
+	if v.blank && op == "=" {
+		val, err := t.eval(rhs)
+		if err != nil {
+			return err
+		}
+		if val.kind == vData {
+			return t.becomeData(v, lhs.text, val, p)
+		}
+		pre = val
+	}
 	if v.scope != t.scope && !t.branchLocal(v) {
 		return errorAt(p, "%s is assigned inside a loop or an if but declared outside: its value would depend on the path taken; compute it from the loop's index instead (for (i = ...) { int x = a*i + b; ... })", lhs.text)
 	}
 	if t.assigned != nil {
 		t.assigned[lhs.text] = true
 	}
+	v.blank = false
 	e := rhs
 	if op != "=" {
 		e = &expr{op: "binary", text: op[:len(op)-1], args: []*expr{lhs, rhs}, p: p}
@@ -358,9 +387,12 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 		v.c = c
 		return nil
 	}
-	val, err := t.eval(e)
-	if err != nil {
-		return err
+	val := pre
+	if val == nil {
+		var err error
+		if val, err = t.eval(e); err != nil {
+			return err
+		}
 	}
 	if val.kind != vInt {
 		return errorAt(p, "%s: an integer variable set from data; counts need its value to be an affine function of the indices and sizes", lhs.text)
@@ -369,12 +401,34 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 	return nil
 }
 
+// becomeData makes v, an integer variable declared without a value
+// and first set from data (int k; if (a <= b) k = b; else k = a;), a
+// private variable, which keeps what each branch stores: then it is data
+// wherever it is read.
+func (t *translator) becomeData(v *variable, cname string, val *value, p pos) error {
+	priv := &array{name: t.unique(cname), cname: cname, dtype: v.dtype, space: "private", p: p}
+	t.privs = append(t.privs, priv)
+	for _, f := range t.frames {
+		if _, ok := f.saved[v]; ok {
+			delete(f.saved, v)
+			f.order = slices.DeleteFunc(f.order, func(x *variable) bool { return x == v })
+		}
+	}
+	v.kind, v.name, v.blank, v.why = "data", priv.name, false, ""
+	return t.storeValue(priv.name, priv.dtype, "=", val, p)
+}
+
 // store emits the instruction REF OP RHS.
 func (t *translator) store(ref, dtype, op string, rhs *expr, p pos) error {
 	v, err := t.eval(rhs)
 	if err != nil {
 		return err
 	}
+	return t.storeValue(ref, dtype, op, v, p)
+}
+
+// storeValue emits the instruction REF OP V.
+func (t *translator) storeValue(ref, dtype, op string, v *value, p pos) error {
 	text, err := t.dataText(v, p)
 	if err != nil {
 		return err
@@ -552,6 +606,19 @@ func (t *translator) dataLoop(s *stmt, name string, init *expr, trip string) err
 	t.emit(it)
 	v.kind, v.why = "undef", "is the index of a loop that has ended; its value there is not known"
 	return nil
+}
+
+// returnStmt translates a return of an inlined function: it stores its
+// value where the call reads it.
+func (t *translator) returnStmt(s *stmt) error {
+	f := t.fns[len(t.fns)-1]
+	switch {
+	case s.e == nil && f.ret == nil:
+		return nil
+	case s.e == nil || f.ret == nil:
+		return errorAt(s.p, "%s: a return that does not match its return type", f.name)
+	}
+	return t.store(f.ret.name, f.ret.dtype, "=", s.e, s.p)
 }
 
 // loopInit reads the loop's initialization: the variable and the

@@ -16,6 +16,7 @@ type variable struct {
 	scope int // the control scope (loop body, branch) it was declared in
 	depth int // the ifs and loops around its declaration
 	why   string
+	blank bool // an integer declared without a value and not set since: data may set it
 }
 
 // candidate is an integer variable of the kernel's top level, which
@@ -76,6 +77,15 @@ type axis struct {
 	named        string // the C variable that holds the global index, if any
 }
 
+// fnFrame is a device function being inlined: its name, the first scope
+// of its body (names of the caller's are not seen) and where its
+// returns store.
+type fnFrame struct {
+	name string
+	base int
+	ret  *array
+}
+
 // translator turns a parsed kernel into .knl.
 type translator struct {
 	k          *kernelFunc
@@ -109,6 +119,10 @@ type translator struct {
 	tripped    map[string]bool // the loop variables of --trips met
 	dataInames []string        // the inames of data-bounded loops, in the launch's domain
 	dataBounds []*cond         // their bounds
+	fns        []*fnFrame      // the device functions being inlined, outermost first
+	// callDevice inlines a call of a device function (inline, which
+	// translates statements inside an expression).
+	callDevice func(fn *kernelFunc, args []*expr, p pos) (*value, error)
 }
 
 // frame is an if or a loop being translated. An if saves the integer
@@ -123,11 +137,21 @@ type frame struct {
 	induction map[*variable]bool
 }
 
+// lookup finds what name stands for: in an inlined function, in its
+// scopes and in the kernel's outermost one (the arrays, sizes and
+// constants), not in its caller's.
 func (t *translator) lookup(name string) *variable {
-	for i := len(t.scopes) - 1; i >= 0; i-- {
+	low := 0
+	if len(t.fns) > 0 {
+		low = t.fns[len(t.fns)-1].base
+	}
+	for i := len(t.scopes) - 1; i >= low; i-- {
 		if v, ok := t.scopes[i][name]; ok {
 			return v
 		}
+	}
+	if v, ok := t.scopes[0][name]; ok {
+		return v
 	}
 	return nil
 }

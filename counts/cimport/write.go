@@ -93,7 +93,7 @@ func (t *translator) writeItems(b *bytes.Buffer, items []*item, depth int) {
 	for _, it := range items {
 		switch it.kind {
 		case "instr":
-			fmt.Fprintf(b, "%s%s\n", ind, it.text)
+			fmt.Fprintf(b, "%s%s%s\n", ind, it.text, t.launchAnnotation(it))
 		case "barrier":
 			fmt.Fprintf(b, "%sbarrier\n", ind)
 		case "for":
@@ -217,4 +217,37 @@ func (t *translator) positiveSizes() []string {
 		}
 	}
 	return out
+}
+
+// launchAnnotation is " {inames=...}" for an instruction under a hoisted
+// guard that names no index of the launch (v_2 = v - 1.0f of an inlined
+// function, t += val[j]*vec[col] of a private loop): without it, the
+// .knl would run it for every work-item launched, not only those inside
+// the guard, which the domain holds. An instruction that sets a
+// private scalar to a literal counts nothing and needs none.
+func (t *translator) launchAnnotation(it *item) string {
+	if len(t.hoisted) == 0 || it.free {
+		return ""
+	}
+	text := it.text
+	var names []string
+	for _, ax := range t.axes {
+		if ax.named != "" {
+			names = append(names, ax.named)
+		} else {
+			names = append(names, ax.group, ax.local)
+		}
+	}
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !isIdentChar(byte(r)) || r > 127 }) {
+		words[w] = true
+	}
+	for _, ax := range t.axes {
+		for _, n := range []string{ax.named, ax.group, ax.local} {
+			if n != "" && words[n] {
+				return ""
+			}
+		}
+	}
+	return " {inames=" + strings.Join(names, ":") + "}"
 }
