@@ -300,12 +300,9 @@ func (t *translator) ternary(e *expr) (*value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a.kind == vInt && b.kind == vInt {
-		if fn := t.minMaxChoice(e.args[0], a, b); fn != "" {
-			v, _, err := t.minMaxOf(fn, a, b, e.p)
-			return v, err
-		}
-		return nil, errorAt(e.p, "an integer chosen by a condition other than a min or max of its two values (x < y ? x : y) is not affine; write the guard as an if around the statements")
+	if fn := t.minMaxChoice(e.args[0], a, b); fn != "" && isIntValue(a) && isIntValue(b) {
+		v, _, err := t.minMaxOf(fn, a, b, e.p)
+		return v, err
 	}
 	at, err := t.dataText(a, e.p)
 	if err != nil {
@@ -315,24 +312,25 @@ func (t *translator) ternary(e *expr) (*value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &value{kind: vData, text: "if(" + c.format(t.instrAff) + ", " + at + ", " + bt + ")", prec: precAtom, dtype: wider(a.dtype, b.dtype)}, nil
+	// An integer chosen otherwise is data, the .knl's if(): it may
+	// stand in a subscript as an indirect access, not in a bound.
+	return &value{kind: vData, text: "if(" + c.format(t.instrAff) + ", " + at + ", " + bt + ")", prec: precAtom, dtype: wider(intDtype(a), intDtype(b))}, nil
 }
 
 // minMaxChoice reports whether c ? a : b is the min or the max of
-// the integers a and b, which c compares: it returns "min", "max" or "".
+// the integers a and b, which c compares (i < m ? i : m), or whose
+// difference c compares with 0 (x < 0 ? -x : 0, Rodinia's clamps): it
+// returns "min", "max" or "".
 func (t *translator) minMaxChoice(c *expr, a, b *value) string {
-	if c.op != "binary" || !strings.Contains("< <= > >=", c.text) || len(c.args) != 2 {
+	if c.op != "binary" || !strings.Contains("< <= > >=", c.text) || len(c.args) != 2 || a.kind == vCond || b.kind == vCond {
 		return ""
 	}
-	l, err := t.eval(c.args[0])
-	if err != nil || l.kind != vInt {
+	l, r, err := t.evalPair(c.args[0], c.args[1])
+	if err != nil || l.kind == vCond || r.kind == vCond || !isIntValue(l) || !isIntValue(r) {
 		return ""
 	}
-	r, err := t.eval(c.args[1])
-	if err != nil || r.kind != vInt {
-		return ""
-	}
-	lt, rt, at, bt := t.instrAff(l.a), t.instrAff(r.a), t.instrAff(a.a), t.instrAff(b.a)
+	text := func(v *value) string { s, _ := t.dataText(v, c.p); return s }
+	lt, rt, at, bt := text(l), text(r), text(a), text(b)
 	less := c.text[0] == '<'
 	switch {
 	case at == lt && bt == rt && less, at == rt && bt == lt && !less:
@@ -340,7 +338,36 @@ func (t *translator) minMaxChoice(c *expr, a, b *value) string {
 	case at == lt && bt == rt, at == rt && bt == lt:
 		return "max"
 	}
+	if l.kind != vInt || r.kind != vInt || a.kind != vInt || b.kind != vInt {
+		return ""
+	}
+	// l < r says r - l > 0: where a - b is r - l, it says a > b.
+	d, ok1 := a.a.add(b.a, -1)
+	rl, ok2 := r.a.add(l.a, -1)
+	if !ok1 || !ok2 {
+		return ""
+	}
+	switch {
+	case d.equal(rl) && less, d.equal(rl.scaleConst(-1)) && !less:
+		return "max"
+	case d.equal(rl), d.equal(rl.scaleConst(-1)):
+		return "min"
+	}
 	return ""
+}
+
+// intDtype is the type of a value, i32 for an affine integer.
+func intDtype(v *value) string {
+	if v.kind == vInt {
+		return "i32"
+	}
+	return v.dtype
+}
+
+// isIntValue reports an integer value: affine, or data of an integer
+// type.
+func isIntValue(v *value) bool {
+	return v.kind == vInt || v.kind == vData && isIntType(v.dtype)
 }
 
 func (t *translator) instrAff(a aff) string { return t.affText(a, false) }

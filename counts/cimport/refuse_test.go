@@ -44,7 +44,7 @@ func TestRefusals(t *testing.T) {
 		{"    int j = i / 3;\n", "5:15: / is not affine in the indices: an integer division that does not divide every coefficient"},
 		{"    if (i < n) { __syncthreads(); }\n", "5:18: a barrier inside an if"},
 		{"    for (int k = 0; k < n*i; k++) b[i] += a[k];\n", "5:23: the bound of the loop over k multiplies an index by a size parameter"},
-		{"    int s = i < n ? n : 0;\n", "5:19: an integer chosen by a condition other than a min or max"},
+		{"    int s = i < n ? n : 0;\n    for (int k = 0; k < s; k++) b[i] += a[k];\n", "6:23: the condition of the loop over k is not a conjunction of affine comparisons"},
 		{"    b[i] = a[i] \n", "6:1: expected \";\", found \"}\""},
 		{"    #if\n", "5:5: #if: "},
 		{"    b[i] = \"x\";\n", "5:12: a string in a kernel"},

@@ -192,7 +192,7 @@ func (t *translator) declare1(d decl) error {
 			return err
 		}
 		if v.kind == vInt {
-			t.declare(d.name, &variable{kind: "int", val: v.a})
+			t.declare(d.name, &variable{kind: "int", val: v.a, dtype: dtype})
 			if t.inLoop == 0 && t.inIf == t.guards {
 				t.candidates = append(t.candidates, candidate{d.name, v.a})
 			}
@@ -393,6 +393,12 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 		if val, err = t.eval(e); err != nil {
 			return err
 		}
+	}
+	if val.kind == vData && op == "=" && v.kind == "int" && v.scope == t.scope {
+		// Set again from data where it was declared (N = (N <
+		// validYmin) ? validYmin : N, after int N = ty - 1): a private
+		// from here on.
+		return t.becomeData(v, lhs.text, val, p)
 	}
 	if val.kind != vInt {
 		return errorAt(p, "%s: an integer variable set from data; counts need its value to be an affine function of the indices and sizes", lhs.text)
