@@ -245,6 +245,14 @@ var qualifiers = map[string]string{
 	"__shared__": "shared", "extern": "extern", "__kernel": "", "kernel": "", "__global__": "",
 }
 
+// isVectorType reports CUDA's and OpenCL C's vector types: float2,
+// int4, uchar4, double2, ...
+func isVectorType(name string) bool {
+	base := strings.TrimRight(name, "0123456789")
+	n := name[len(base):]
+	return (n == "2" || n == "3" || n == "4" || n == "8" || n == "16") && (baseTypes[base] != "" && base != "size_t" || base == "uint" || base == "longlong" || base == "ulonglong")
+}
+
 // unsignedOf is the unsigned type of "unsigned char", "unsigned short"
 // and "unsigned long".
 var unsignedOf = map[string]string{"char": "uchar", "short": "ushort", "long": "ulong"}
@@ -394,8 +402,11 @@ func (ps *parser) param() (param, error) {
 		return param{}, err
 	}
 	if !ok || typ.base == "" {
+		if isVectorType(t.text) {
+			return param{}, errorAt(t.p, "%s: a vector type, which .knl has no type for; pass its fields as arrays of their own (float *x, float *y) or one flat array (p[2*i], p[2*i + 1])", t.text)
+		}
 		if t.kind == tIdent {
-			return param{}, errorAt(t.p, "expected a parameter's type, found %s (a type of a header, which is not read? give it with -D %s=float)", describe(t), t.text)
+			return param{}, errorAt(t.p, "expected a parameter's type, found %s: a type of a header, which is not read (give it with -D %s=float), or a struct, which .knl has no type for (pass its fields as arrays of their own)", describe(t), t.text)
 		}
 		return param{}, errorAt(t.p, "expected a parameter's type, found %s", describe(t))
 	}

@@ -61,3 +61,13 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorTypeRefused checks that a vector type (pnpoly's float2) is
+// refused where it stands, with what to write instead.
+func TestVectorTypeRefused(t *testing.T) {
+	src := "// uniperf: --local 64 --global n --array p=n --array b=n\n__global__ void k(float2 *p, float *b, int n)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) b[i] = p[i].x;\n}\n"
+	_, err := Import("k.cu", []byte(src), Options{})
+	if want := "k.cu:2:19: float2: a vector type, which .knl has no type for; pass its fields as arrays of their own"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v\nwant %s", err, want)
+	}
+}
