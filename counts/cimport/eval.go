@@ -286,7 +286,18 @@ func (t *translator) intBinary(e *expr, l, r aff) (*value, error) {
 // ternary translates C ? A : B: a constant condition chooses, others
 // become if(C, A, B).
 func (t *translator) ternary(e *expr) (*value, error) {
-	c, err := t.condition(e.args[0])
+	// A comparison's operands are evaluated once, for the condition and
+	// for minMaxChoice: nested ?: would evaluate them exponentially often.
+	var l, r *value
+	var c *cond
+	var err error
+	if ce := e.args[0]; isComparison(ce) {
+		if l, r, err = t.evalPair(ce.args[0], ce.args[1]); err == nil {
+			c, err = t.comparison(ce, l, r)
+		}
+	} else {
+		c, err = t.condition(ce)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +311,7 @@ func (t *translator) ternary(e *expr) (*value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fn := t.minMaxChoice(e.args[0], a, b); fn != "" && isIntValue(a) && isIntValue(b) {
+	if fn := t.minMaxChoice(e.args[0], l, r, a, b); fn != "" && isIntValue(a) && isIntValue(b) {
 		v, _, err := t.minMaxOf(fn, a, b, e.p)
 		return v, err
 	}
@@ -320,13 +331,10 @@ func (t *translator) ternary(e *expr) (*value, error) {
 // minMaxChoice reports whether c ? a : b is the min or the max of
 // the integers a and b, which c compares (i < m ? i : m), or whose
 // difference c compares with 0 (x < 0 ? -x : 0, Rodinia's clamps): it
-// returns "min", "max" or "".
-func (t *translator) minMaxChoice(c *expr, a, b *value) string {
-	if c.op != "binary" || !strings.Contains("< <= > >=", c.text) || len(c.args) != 2 || a.kind == vCond || b.kind == vCond {
-		return ""
-	}
-	l, r, err := t.evalPair(c.args[0], c.args[1])
-	if err != nil || l.kind == vCond || r.kind == vCond || !isIntValue(l) || !isIntValue(r) {
+// returns "min", "max" or "". l and r are the values c compares, nil
+// where c is no comparison.
+func (t *translator) minMaxChoice(c *expr, l, r, a, b *value) string {
+	if l == nil || !strings.Contains("< <= > >=", c.text) || a.kind == vCond || b.kind == vCond || !isIntValue(l) || !isIntValue(r) {
 		return ""
 	}
 	text := func(v *value) string { s, _ := t.dataText(v, c.p); return s }
@@ -613,33 +621,44 @@ func (t *translator) condition(e *expr) (*cond, error) {
 			return nil, err
 		}
 		return not(c), nil
-	case e.op == "binary" && strings.Contains("< > <= >= == !=", e.text) && len(e.text) <= 2 && e.text != "=":
+	case isComparison(e):
 		l, r, err := t.evalPair(e.args[0], e.args[1])
 		if err != nil {
 			return nil, err
 		}
-		if l.kind == vInt && r.kind == vInt {
-			c, ok := compare(l.a, e.text, r.a)
-			if !ok {
-				return nil, errorAt(e.p, "an integer overflows 64 bits")
-			}
-			return c, nil
-		}
-		lt, err := t.dataText(l, e.p)
-		if err != nil {
-			return nil, err
-		}
-		rt, err := t.dataText(r, e.p)
-		if err != nil {
-			return nil, err
-		}
-		return &cond{op: "data", text: paren(lt, l.prec, precCmp+1) + " " + e.text + " " + paren(rt, r.prec, precCmp+1)}, nil
+		return t.comparison(e, l, r)
 	}
 	v, err := t.eval(e)
 	if err != nil {
 		return nil, err
 	}
 	return valueCond(v), nil
+}
+
+// isComparison reports a comparison, < > <= >= == !=.
+func isComparison(e *expr) bool {
+	return e.op == "binary" && strings.Contains("< > <= >= == !=", e.text) && len(e.text) <= 2 && e.text != "="
+}
+
+// comparison is the condition l OP r of the comparison e, whose operands
+// evaluate to l and r.
+func (t *translator) comparison(e *expr, l, r *value) (*cond, error) {
+	if l.kind == vInt && r.kind == vInt {
+		c, ok := compare(l.a, e.text, r.a)
+		if !ok {
+			return nil, errorAt(e.p, "an integer overflows 64 bits")
+		}
+		return c, nil
+	}
+	lt, err := t.dataText(l, e.p)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := t.dataText(r, e.p)
+	if err != nil {
+		return nil, err
+	}
+	return &cond{op: "data", text: paren(lt, l.prec, precCmp+1) + " " + e.text + " " + paren(rt, r.prec, precCmp+1)}, nil
 }
 
 // valueCond is the condition that a value holds: a condition is itself,

@@ -178,3 +178,21 @@ func TestTunableReadByIf(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedTernaries imports ?: nested 40 deep in their conditions,
+// each comparison's operands evaluated once (twice each would take 2^40
+// evaluations), into 40 nested if().
+func TestNestedTernaries(t *testing.T) {
+	e := "i"
+	for range 40 {
+		e = "((" + e + ") < n ? n : m)"
+	}
+	src := "// uniperf: --local 64 --global n --array a=n\n__global__ void k(float *a, int n, int m)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    int j = " + e + ";\n    if (i < n) a[i] = (float)j;\n}\n"
+	r, err := Import("k.cu", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(r.Knl), "if("); n != 40 {
+		t.Errorf("%d if(), want 40:\n%s", n, r.Knl)
+	}
+}
