@@ -16,6 +16,7 @@ import (
 func init() {
 	ports = append(ports,
 		port{"shoc/spmv.cl", "spmv", spmvFlags, []map[string]int64{{"dim": 301, "nnz": 1500, "maxrl": 7}, {"dim": 1000, "nnz": 4000, "maxrl": 9}}},
+		port{"shoc/spmv.cl", "spmv_ellpackr", ellpackrFlags, []map[string]int64{{"dim": 301, "maxrl": 7}, {"dim": 1000, "maxrl": 9}}},
 		port{"own/histo.cu", "histo", nil, []map[string]int64{{"n": 300}, {"n": 1000}}},
 		port{"own/histo.cl", "histo_cl", nil, []map[string]int64{{"n": 300}, {"n": 1000}}},
 		port{"own/devfn.cu", "devfn", nil, []map[string]int64{{"n": 200}, {"n": 1000}}})
@@ -28,6 +29,12 @@ func init() {
 var spmvFlags = []string{"--kernel", "spmv_csr_scalar_kernel", "-D", "SINGLE_PRECISION", "--local", "128", "--global", "dim",
 	"--array", "val=nnz", "--array", "vec=dim", "--array", "cols=nnz", "--array", "rowDelimiters=dim+1", "--array", "out=dim",
 	"--trips", "j=maxrl"}
+
+// ellpackrFlags are SHOC's launch of spmv_ellpackr_kernel, one work-item
+// a row, whose ELLPACK-R arrays hold maxrl entries a row.
+var ellpackrFlags = []string{"--kernel", "spmv_ellpackr_kernel", "-D", "SINGLE_PRECISION", "--local", "128", "--global", "dim",
+	"--array", "val=dim*maxrl", "--array", "vec=dim", "--array", "cols=dim*maxrl", "--array", "rowLengths=dim", "--array", "out=dim",
+	"--trips", "i=maxrl"}
 
 // fixInputs makes the integer arrays of a kernel, by its name, valid at
 // p: a CSR matrix of rows of 0 to maxrl entries, a permutation, indices
@@ -42,6 +49,15 @@ var fixInputs = map[string]func(p map[string]int64, in map[string][]float32){
 		}
 		for j := range cols {
 			cols[j] = float32((int64(j)*7919 + 13) % dim)
+		}
+	},
+	"spmv_ellpackr_kernel": func(p map[string]int64, in map[string][]float32) {
+		dim, maxrl := p["dim"], p["maxrl"]
+		for t := range dim {
+			in["rowLengths"][t] = float32(t * 5 % (maxrl + 1))
+		}
+		for j := range in["cols"] {
+			in["cols"][j] = float32((int64(j)*7919 + 13) % dim)
 		}
 	},
 	"histo": func(p map[string]int64, in map[string][]float32) {
@@ -77,6 +93,16 @@ var gatherOriginals = map[string]original{
 				t += val[j] * vec[int64(cols[j])]
 			}
 			out[i] = t
+		}
+		return map[string][]float32{"out": out}
+	},
+	"spmv_ellpackr": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		dim, lens, cols, val, vec := p["dim"], in["rowLengths"], in["cols"], in["val"], in["vec"]
+		out := make([]float32, dim)
+		for t := range dim {
+			for i := range int64(lens[t]) {
+				out[t] += val[i*dim+t] * vec[int64(cols[i*dim+t])]
+			}
 		}
 		return map[string][]float32{"out": out}
 	},
@@ -170,21 +196,29 @@ func TestGatherCounts(t *testing.T) {
 	}
 }
 
-// TestSpmvCountsAsHandPort imports SHOC's spmv_csr_scalar_kernel,
-// unedited, and checks that its counts equal those of a hand port of it
-// (testdata/handports) at two sizes, property by property, with the
-// same properties marked as upper bounds.
+// TestSpmvCountsAsHandPort imports SHOC's spmv_csr_scalar_kernel and
+// spmv_ellpackr_kernel, unedited, and checks that their counts equal
+// those of hand ports of them (testdata/handports) at two sizes,
+// property by property, with the same properties marked as upper
+// bounds.
 func TestSpmvCountsAsHandPort(t *testing.T) {
-	p := portNamed(t, "spmv")
+	for knl, file := range map[string]string{"spmv": "spmv_csr_scalar.knl", "spmv_ellpackr": "spmv_ellpackr.knl"} {
+		t.Run(knl, func(t *testing.T) { countsAsTestdataPort(t, portNamed(t, knl), file) })
+	}
+}
+
+// countsAsTestdataPort compares the counts of p's import with those of
+// the hand port in testdata/handports/file.
+func countsAsTestdataPort(t *testing.T, p port, file string) {
 	got, err := counts.Count(parsed(t, p))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile(filepath.Join("testdata", "handports", "spmv_csr_scalar.knl"))
+	src, err := os.ReadFile(filepath.Join("testdata", "handports", file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	hk, err := counts.ParseKernel("spmv_csr_scalar.knl", src, nil)
+	hk, err := counts.ParseKernel(file, src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
