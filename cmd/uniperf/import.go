@@ -18,6 +18,7 @@ type importOptions struct {
 	defines               []string
 	local, global, groups string
 	arrays                []string
+	trips                 []string
 	out                   string
 	json                  bool
 }
@@ -37,7 +38,11 @@ affine guard around the body (if (i < n) {...}, or if (i >= n) return;)
 becomes the launch's domain, other ifs predicate what they guard,
 __shared__ and __local arrays become local arrays, __syncthreads(),
 barrier() and cg::sync() barriers, and flat subscripts and compound
-assignments stay as written. Headers are not read.
+assignments stay as written. Atomic additions become atomic_add,
+subscripts computed from data gathers and scatters, const __restrict__
+arguments (and those read only with __ldg) readonly arrays, char and short
+i8/u8/i16/u16, and calls of __device__ functions are inlined. Headers are
+not read.
 
 What C does not say comes from the flags, or from a comment in the source
 in the same syntax, "// uniperf: --local 256 --global n --array a=n*n"
@@ -47,7 +52,10 @@ size, constant expressions that may use the source's macros), the grid
 work size, rounded up to whole groups; or --groups, gridDim, where a
 division by a constant is exact: --groups width/TILE; without either, the
 kernel's guard bounds it), and the number of elements of each pointer
-argument (--array NAME=EXTENT, in the kernel's integer arguments). The
+argument (--array NAME=EXTENT, in the kernel's integer arguments; a name
+that is no argument, nnz, becomes a size parameter). A loop whose bounds
+are data (a CSR row: for (j = row[i]; j < row[i+1]; j++)) needs the most
+iterations it runs, --trips j=maxrl: it then counts as an upper bound. The
 .knl's first comments say where each came from. -D NAME=VALUE defines a
 macro; a positive integer is a tunable (-D BLOCK_SIZE=128), which the
 .knl keeps as a const (const BLOCK_SIZE = 128) that predict --const and
@@ -61,12 +69,11 @@ arguments are the .knl's size parameters. Casts become the
 i : m) its min and max.
 
 What is not affine is refused with its line and column and what to write
-instead: integer variables read from data or changed inside a loop or an
-if, while loops, break and continue, indirect subscripts, products of two
-indices, inexact integer divisions, other integer ?:, subscripts and
-bounds computed by min, max or casts, assignments to scalar arguments,
-atomics, pointers other than the arguments, and calls of device functions
-(inline them).
+instead: integer variables changed inside a loop or an if, while loops,
+break and continue, loop bounds read from data without --trips, products
+of two indices, inexact integer divisions, bounds computed by min, max or
+casts, assignments to scalar arguments, atomics other than additions,
+pointers other than the arguments, recursion, structs and vector types.
 
 --kernel names the kernel where the file has several. --out writes the
 .knl to a file (never the input) instead of standard output. With --json
@@ -94,6 +101,7 @@ func init() {
 	f.StringVar(&importOpts.global, "global", "", "the work-items launched X[,Y[,Z]] (the global work size, rounded up to whole groups)")
 	f.StringVar(&importOpts.groups, "groups", "", "the work-groups launched X[,Y[,Z]] (gridDim)")
 	f.StringArrayVar(&importOpts.arrays, "array", nil, "NAME=EXTENT: the number of elements of a pointer argument (repeatable)")
+	f.StringArrayVar(&importOpts.trips, "trips", nil, "VAR=BOUND: the most iterations of the loop over VAR, whose bounds are data (CSR's rows): it counts as an upper bound (repeatable)")
 	f.StringVar(&importOpts.out, "out", "", "write the .knl to this file instead of standard output")
 	f.BoolVar(&importOpts.json, "json", false, "print one JSON object")
 	rootCmd.AddCommand(importCmd)
@@ -115,6 +123,9 @@ func importKernel(stdout io.Writer, path string, o importOptions) error {
 	}
 	for _, a := range o.arrays {
 		flags = append(flags, "--array", a)
+	}
+	for _, a := range o.trips {
+		flags = append(flags, "--trips", a)
 	}
 	opts, err := cimport.ParseFlags(flags)
 	if err != nil {

@@ -90,3 +90,25 @@ func TestImportRefusals(t *testing.T) {
 		t.Errorf("the input was changed: %q", got)
 	}
 }
+
+// TestImportTrips imports SHOC's CSR SpMV, whose row loop is bounded by
+// data, with --trips: the loop runs below maxrl, a new size parameter,
+// and its body counts dim*maxrl times at most, marked as an upper bound.
+func TestImportTrips(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "spmv.knl")
+	code, _, msg := runCommand(t, importCmd, "import", filepath.Join("..", "..", "counts", "cimport", "testdata", "shoc", "spmv.cl"),
+		"--kernel", "spmv_csr_scalar_kernel", "-D", "SINGLE_PRECISION", "--local", "128", "--global", "dim",
+		"--array", "val=nnz", "--array", "vec=dim", "--array", "cols=nnz", "--array", "rowDelimiters=dim+1", "--array", "out=dim",
+		"--trips", "j=maxrl", "--out", out)
+	if code != 0 {
+		t.Fatalf("import: exit %d, %q", code, msg)
+	}
+	code, stdout, msg := runCommand(t, countCmd, "count", out, "--param", "dim=100", "--param", "nnz=300", "--param", "maxrl=5")
+	if code != 0 {
+		t.Fatalf("count: exit %d, %q", code, msg)
+	}
+	// One multiply-add a row and iteration: 100*5, an upper bound.
+	if want := `flop\.f32\.mul\s+500\s.*upper bound`; !regexp.MustCompile(want).MatchString(stdout) {
+		t.Errorf("count prints no %q:\n%s", want, stdout)
+	}
+}

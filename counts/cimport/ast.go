@@ -16,11 +16,14 @@ type expr struct {
 }
 
 // ctype is a C type, as much of it as kernels use: a base type, pointer
-// depth and address space.
+// depth and address space, and whether the elements a pointer points to
+// are const and the pointer restrict (const float *__restrict__ a).
 type ctype struct {
-	base  string // float, double, int, unsigned, long, ulong, bool, void, group (a cooperative group)
-	ptr   int
-	space string // global, local, constant or "" (private; CUDA pointers are global)
+	base     string // float, double, char, uchar, short, ushort, int, unsigned, long, ulong, bool, void, group (a cooperative group)
+	ptr      int
+	space    string // global, local, constant or "" (private; CUDA pointers are global)
+	cnst     bool
+	restrict bool
 }
 
 // stmt is a C statement. kind: "block" (body), "decl" (decls), "expr"
@@ -64,4 +67,19 @@ type kernelFunc struct {
 	p         pos
 	err       error  // why it does not parse, if it does not
 	constants []decl // the file's __constant__ arrays
+	devices   map[string]*kernelFunc
+	ret       ctype // a device function's return type
+}
+
+// mentions reports whether e reads the variable name.
+func mentions(e *expr, name string) bool {
+	if e.op == "id" && e.text == name {
+		return true
+	}
+	for _, a := range e.args {
+		if a != nil && mentions(a, name) {
+			return true
+		}
+	}
+	return false
 }

@@ -30,8 +30,17 @@
 //     memory, extern __shared__ or SharedMemory<T>(), with its size from
 //     --array), arrays declared in the body private ones, floating-point
 //     scalars private temporaries; __syncthreads(), barrier(), cg::sync(g)
-//     and g.sync() barriers; compound assignments stay compound;
-//     __ldg(&a[i]) is a load; mad and fma a multiplication and an addition.
+//     and g.sync() barriers; compound assignments stay compound; mad and
+//     fma a multiplication and an addition;
+//   - atomic additions (atomicAdd, atomic_add, atomic_inc, ...) become
+//     atomic_add, subscripts computed from data gathers and scatters,
+//     pointer arguments that are const and restrict, or read with
+//     __ldg, and never stored readonly arrays, char and short (signed or
+//     not) i8, u8, i16 and u16;
+//   - a call of a __device__ function is inlined;
+//   - a loop whose bounds are data runs, given its most iterations
+//     (--trips j=maxrl), over an iname below that bound with its body
+//     under the loop's condition: an upper bound.
 //
 // What C does not state comes from [Options] (uniperf import's flags),
 // or from a comment of the source, "// uniperf: FLAGS", in the same
@@ -46,12 +55,12 @@
 // the .knl's casts, integer min and max (and a ?: that is one) its.
 //
 // What is not affine is refused with the source's line and column and
-// what to write instead: integer variables set from data or changed in
-// a loop, while loops, break, indirect subscripts, products of two
-// indices, integer divisions that do not divide exactly, other integer
-// ?:, subscripts and bounds computed by min, max or casts, atomics,
-// pointer arithmetic other than a[i] and *(a + i), and calls of device
-// functions.
+// what to write instead: integer variables changed in a loop, while
+// loops, break, loop bounds read from data without --trips, products of
+// two indices, integer divisions that do not divide exactly, bounds
+// computed by min, max or casts, atomics other than additions, pointer
+// arithmetic other than a[i] and *(a + i), recursion, structs and vector
+// types.
 //
 // # The front end
 //

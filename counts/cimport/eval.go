@@ -162,7 +162,7 @@ func (t *translator) unary(e *expr) (*value, error) {
 	case v.kind == vCond:
 		return nil, errorAt(e.p, "a condition used as a number; write COND ? 1 : 0")
 	}
-	return &value{kind: vData, text: e.text + paren(v.text, v.prec, precUnary), prec: precUnary, dtype: v.dtype}, nil
+	return &value{kind: vData, text: e.text + paren(v.text, v.prec, precUnary), prec: precUnary, dtype: promote(v.dtype)}, nil
 }
 
 // binary translates arithmetic, comparisons and logic.
@@ -199,16 +199,30 @@ func (t *translator) binary(e *expr) (*value, error) {
 	if dtype == "" && (e.text == "/" || e.text == "%") && l.kind == vData && r.kind == vData && !strings.ContainsAny(lt+rt, ".e") {
 		dtype = "i32"
 	}
-	isInt := dtype == "i32" || dtype == "i64"
+	isInt := isIntType(dtype)
 	op := e.text
 	switch {
+	case isInt && (op == "/" || op == "%") && unsignedOperands(l, r):
+		// Of values that cannot be negative, C's quotient and remainder
+		// are the .knl's, which round towards minus infinity.
+		if op == "/" {
+			op = "//"
+		}
 	case isInt && (op == "/" || op == "%"):
-		return nil, errorAt(e.p, "integer %s of data: .knl's // and %% round towards minus infinity, C's towards zero; not translated", op)
+		return nil, errorAt(e.p, "integer %s of data: .knl's // and %% round towards minus infinity, C's towards zero, so they differ where the dividend may be negative; not translated (of an unsigned char or short by a positive constant it is)", op)
 	case !isInt && op != "+" && op != "-" && op != "*" && op != "/":
 		return nil, errorAt(e.p, "%s on floating-point values is not C", op)
 	}
 	p := binaryPrec[op]
 	return &value{kind: vData, text: paren(lt, l.prec, p) + " " + op + " " + paren(rt, r.prec, p+1), prec: p, dtype: dtype}, nil
+}
+
+// unsignedOperands reports a dividend of an unsigned narrow type (u8,
+// u16) and a divisor that is a positive constant or of such a type.
+func unsignedOperands(l, r *value) bool {
+	unsigned := func(v *value) bool { return v.kind == vData && (v.dtype == "u8" || v.dtype == "u16") }
+	c, ok := r.a.constant()
+	return unsigned(l) && (unsigned(r) || r.kind == vInt && ok && c > 0)
 }
 
 // intBinary computes an operation of affine integers, which must stay
@@ -272,7 +286,18 @@ func (t *translator) intBinary(e *expr, l, r aff) (*value, error) {
 // ternary translates C ? A : B: a constant condition chooses, others
 // become if(C, A, B).
 func (t *translator) ternary(e *expr) (*value, error) {
-	c, err := t.condition(e.args[0])
+	// A comparison's operands are evaluated once, for the condition and
+	// for minMaxChoice: nested ?: would evaluate them exponentially often.
+	var l, r *value
+	var c *cond
+	var err error
+	if ce := e.args[0]; isComparison(ce) {
+		if l, r, err = t.evalPair(ce.args[0], ce.args[1]); err == nil {
+			c, err = t.comparison(ce, l, r)
+		}
+	} else {
+		c, err = t.condition(ce)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -286,12 +311,9 @@ func (t *translator) ternary(e *expr) (*value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a.kind == vInt && b.kind == vInt {
-		if fn := t.minMaxChoice(e.args[0], a, b); fn != "" {
-			v, _, err := t.minMaxOf(fn, a, b, e.p)
-			return v, err
-		}
-		return nil, errorAt(e.p, "an integer chosen by a condition other than a min or max of its two values (x < y ? x : y) is not affine; write the guard as an if around the statements")
+	if fn := t.minMaxChoice(e.args[0], l, r, a, b); fn != "" && isIntValue(a) && isIntValue(b) {
+		v, _, err := t.minMaxOf(fn, a, b, e.p)
+		return v, err
 	}
 	at, err := t.dataText(a, e.p)
 	if err != nil {
@@ -301,24 +323,22 @@ func (t *translator) ternary(e *expr) (*value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &value{kind: vData, text: "if(" + c.format(t.instrAff) + ", " + at + ", " + bt + ")", prec: precAtom, dtype: wider(a.dtype, b.dtype)}, nil
+	// An integer chosen otherwise is data, the .knl's if(): it may
+	// stand in a subscript as an indirect access, not in a bound.
+	return &value{kind: vData, text: "if(" + c.format(t.instrAff) + ", " + at + ", " + bt + ")", prec: precAtom, dtype: wider(intDtype(a), intDtype(b))}, nil
 }
 
 // minMaxChoice reports whether c ? a : b is the min or the max of
-// the integers a and b, which c compares: it returns "min", "max" or "".
-func (t *translator) minMaxChoice(c *expr, a, b *value) string {
-	if c.op != "binary" || !strings.Contains("< <= > >=", c.text) || len(c.args) != 2 {
+// the integers a and b, which c compares (i < m ? i : m), or whose
+// difference c compares with 0 (x < 0 ? -x : 0, Rodinia's clamps): it
+// returns "min", "max" or "". l and r are the values c compares, nil
+// where c is no comparison.
+func (t *translator) minMaxChoice(c *expr, l, r, a, b *value) string {
+	if l == nil || !strings.Contains("< <= > >=", c.text) || a.kind == vCond || b.kind == vCond || !isIntValue(l) || !isIntValue(r) {
 		return ""
 	}
-	l, err := t.eval(c.args[0])
-	if err != nil || l.kind != vInt {
-		return ""
-	}
-	r, err := t.eval(c.args[1])
-	if err != nil || r.kind != vInt {
-		return ""
-	}
-	lt, rt, at, bt := t.instrAff(l.a), t.instrAff(r.a), t.instrAff(a.a), t.instrAff(b.a)
+	text := func(v *value) string { s, _ := t.dataText(v, c.p); return s }
+	lt, rt, at, bt := text(l), text(r), text(a), text(b)
 	less := c.text[0] == '<'
 	switch {
 	case at == lt && bt == rt && less, at == rt && bt == lt && !less:
@@ -326,7 +346,36 @@ func (t *translator) minMaxChoice(c *expr, a, b *value) string {
 	case at == lt && bt == rt, at == rt && bt == lt:
 		return "max"
 	}
+	if l.kind != vInt || r.kind != vInt || a.kind != vInt || b.kind != vInt {
+		return ""
+	}
+	// l < r says r - l > 0: where a - b is r - l, it says a > b.
+	d, ok1 := a.a.add(b.a, -1)
+	rl, ok2 := r.a.add(l.a, -1)
+	if !ok1 || !ok2 {
+		return ""
+	}
+	switch {
+	case d.equal(rl) && less, d.equal(rl.scaleConst(-1)) && !less:
+		return "max"
+	case d.equal(rl), d.equal(rl.scaleConst(-1)):
+		return "min"
+	}
 	return ""
+}
+
+// intDtype is the type of a value, i32 for an affine integer.
+func intDtype(v *value) string {
+	if v.kind == vInt {
+		return "i32"
+	}
+	return v.dtype
+}
+
+// isIntValue reports an integer value: affine, or data of an integer
+// type.
+func isIntValue(v *value) bool {
+	return v.kind == vInt || v.kind == vData && isIntType(v.dtype)
 }
 
 func (t *translator) instrAff(a aff) string { return t.affText(a, false) }
@@ -376,7 +425,8 @@ func (t *translator) cast(e *expr) (*value, error) {
 }
 
 // knlCasts spells the .knl's casts, which convert as C's do.
-var knlCasts = map[string]string{"f32": "(float)", "f64": "(double)", "i32": "(int)", "i64": "(long)"}
+var knlCasts = map[string]string{"f32": "(float)", "f64": "(double)", "i32": "(int)", "i64": "(long)",
+	"i8": "(i8)", "u8": "(u8)", "i16": "(i16)", "u16": "(u16)"}
 
 // call translates the launch's index functions, math functions and
 // __ldg.
@@ -410,11 +460,12 @@ func (t *translator) call(e *expr) (*value, error) {
 		} else {
 			a = &expr{op: "unary", text: "*", args: []*expr{a}, p: a.p}
 		}
-		ref, dtype, err := t.reference(a)
+		arr, ref, err := t.ref(a)
 		if err != nil {
 			return nil, err
 		}
-		return &value{kind: vData, text: ref, prec: precAtom, dtype: dtype}, nil
+		arr.ldg = true
+		return &value{kind: vData, text: ref, prec: precAtom, dtype: arr.dtype}, nil
 	case "min", "max", "fminf", "fmaxf", "fmin", "fmax":
 		if len(args) == 2 {
 			if v, ok, err := t.intMinMax(f.text, args); ok || err != nil {
@@ -428,8 +479,15 @@ func (t *translator) call(e *expr) (*value, error) {
 		mul := &expr{op: "binary", text: "*", args: []*expr{args[0], args[1]}, p: e.p}
 		return t.eval(&expr{op: "binary", text: "+", args: []*expr{mul, args[2]}, p: e.p})
 	}
-	if strings.HasPrefix(f.text, "atomic") || strings.HasPrefix(f.text, "atom_") {
-		return nil, errorAt(e.p, "%s: atomics are not in .knl yet (the kernel-language issue gives them a meaning); not translated", f.text)
+	if fn := t.device(e); fn != nil {
+		v, err := t.callDevice(fn, args, e.p)
+		if err == nil && v == nil {
+			err = errorAt(e.p, "%s returns nothing (void); call it as a statement", f.text)
+		}
+		return v, err
+	}
+	if isAtomic(f.text) {
+		return nil, errorAt(e.p, "%s: its result, the old value, is used, and .knl's atomic_add returns nothing; make the atomic a statement of its own", f.text)
 	}
 	name, ok := mathFuncs[f.text]
 	if f.text == "min" || f.text == "max" {
@@ -462,6 +520,11 @@ func (t *translator) call(e *expr) (*value, error) {
 	return &value{kind: vData, text: name + "(" + strings.Join(texts, ", ") + ")", prec: precAtom, dtype: dtype}, nil
 }
 
+// isAtomic reports a CUDA or OpenCL atomic function.
+func isAtomic(name string) bool {
+	return strings.HasPrefix(name, "atomic") || strings.HasPrefix(name, "atom_")
+}
+
 // intMinMax translates min and max of integers: of constants it folds
 // them, of other integers it writes the .knl's min and max, whose value
 // is data (it cannot stand in a subscript or a bound). ok is false where
@@ -472,7 +535,7 @@ func (t *translator) intMinMax(fn string, args []*expr) (*value, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if a.kind != vInt && a.dtype != "i32" && a.dtype != "i64" || b.kind != vInt && b.dtype != "i32" && b.dtype != "i64" {
+	if a.kind != vInt && !isIntType(a.dtype) || b.kind != vInt && !isIntType(b.dtype) {
 		return nil, false, nil
 	}
 	x, ok1 := a.a.constant()
@@ -513,6 +576,14 @@ func (t *translator) minMaxOf(fn string, a, b *value, p pos) (*value, bool, erro
 	return &value{kind: vData, text: fn + "(" + texts[0] + ", " + texts[1] + ")", prec: precAtom, dtype: dtype}, true, nil
 }
 
+// device returns the device function that the call e calls, if any.
+func (t *translator) device(e *expr) *kernelFunc {
+	if f := e.args[0]; f.op == "id" {
+		return t.k.devices[f.text]
+	}
+	return nil
+}
+
 // isIdent reports whether s is a lone name.
 func isIdent(s string) bool {
 	for i, r := range s {
@@ -550,40 +621,57 @@ func (t *translator) condition(e *expr) (*cond, error) {
 			return nil, err
 		}
 		return not(c), nil
-	case e.op == "binary" && strings.Contains("< > <= >= == !=", e.text) && len(e.text) <= 2 && e.text != "=":
+	case isComparison(e):
 		l, r, err := t.evalPair(e.args[0], e.args[1])
 		if err != nil {
 			return nil, err
 		}
-		if l.kind == vInt && r.kind == vInt {
-			c, ok := compare(l.a, e.text, r.a)
-			if !ok {
-				return nil, errorAt(e.p, "an integer overflows 64 bits")
-			}
-			return c, nil
-		}
-		lt, err := t.dataText(l, e.p)
-		if err != nil {
-			return nil, err
-		}
-		rt, err := t.dataText(r, e.p)
-		if err != nil {
-			return nil, err
-		}
-		return &cond{op: "data", text: paren(lt, l.prec, precCmp+1) + " " + e.text + " " + paren(rt, r.prec, precCmp+1)}, nil
+		return t.comparison(e, l, r)
 	}
 	v, err := t.eval(e)
 	if err != nil {
 		return nil, err
 	}
-	switch v.kind {
-	case vCond:
-		return v.c, nil
-	case vInt:
-		c, _ := compare(v.a, "!=", aff{})
+	return valueCond(v), nil
+}
+
+// isComparison reports a comparison, < > <= >= == !=.
+func isComparison(e *expr) bool {
+	return e.op == "binary" && strings.Contains("< > <= >= == !=", e.text) && len(e.text) <= 2 && e.text != "="
+}
+
+// comparison is the condition l OP r of the comparison e, whose operands
+// evaluate to l and r.
+func (t *translator) comparison(e *expr, l, r *value) (*cond, error) {
+	if l.kind == vInt && r.kind == vInt {
+		c, ok := compare(l.a, e.text, r.a)
+		if !ok {
+			return nil, errorAt(e.p, "an integer overflows 64 bits")
+		}
 		return c, nil
 	}
-	return &cond{op: "data", text: paren(v.text, v.prec, precCmp+1) + " != 0"}, nil
+	lt, err := t.dataText(l, e.p)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := t.dataText(r, e.p)
+	if err != nil {
+		return nil, err
+	}
+	return &cond{op: "data", text: paren(lt, l.prec, precCmp+1) + " " + e.text + " " + paren(rt, r.prec, precCmp+1)}, nil
+}
+
+// valueCond is the condition that a value holds: a condition is itself,
+// a number holds where it is not 0.
+func valueCond(v *value) *cond {
+	switch v.kind {
+	case vCond:
+		return v.c
+	case vInt:
+		c, _ := compare(v.a, "!=", aff{})
+		return c
+	}
+	return &cond{op: "data", text: paren(v.text, v.prec, precCmp+1) + " != 0"}
 }
 
 // dataText writes a value as a .knl expression.
@@ -626,8 +714,20 @@ func (t *translator) pointerSum(e *expr) (*expr, []*expr) {
 	return base, []*expr{sub}
 }
 
-// reference translates an array reference: a[i], tile[y][x], *(a + i).
+// reference translates an array reference: a[i], tile[y][x], *(a + i);
+// it returns the .knl reference and the element type.
 func (t *translator) reference(e *expr) (string, string, error) {
+	arr, ref, err := t.ref(e)
+	if err != nil {
+		return "", "", err
+	}
+	return ref, arr.dtype, nil
+}
+
+// ref translates an array reference and returns the array. A subscript
+// that reads data (a[idx[i]], hist[b] with b set from data) is an
+// indirect access, which the .knl writes as C does.
+func (t *translator) ref(e *expr) (*array, string, error) {
 	var subs []*expr
 	base := e
 	for base.op == "index" {
@@ -644,28 +744,53 @@ func (t *translator) reference(e *expr) (string, string, error) {
 		}
 	}
 	if base.op == "id" && t.lookup(base.text) == nil {
-		return "", "", errorAt(base.p, "%s is not an argument or a variable of the kernel (a __constant__ or __device__ array declared outside it?); pass it to the kernel as an argument", base.text)
+		return nil, "", errorAt(base.p, "%s is not an argument or a variable of the kernel (a __constant__ or __device__ array declared outside it?); pass it to the kernel as an argument", base.text)
 	}
 	if base.op != "id" || !t.isArray(base) {
-		return "", "", errorAt(e.p, "not an array of the kernel: pointer arithmetic other than a[i] and *(a + i) is not understood")
+		return nil, "", errorAt(e.p, "not an array of the kernel: pointer arithmetic other than a[i] and *(a + i) is not understood")
 	}
 	v := t.lookup(base.text)
 	arr := t.arrayNamed(v.name)
 	if len(subs) != len(arr.dims) && !(arr.space == "global" && len(subs) == 1) {
-		return "", "", errorAt(e.p, "%s has %d dimensions, indexed with %d subscripts", base.text, len(arr.dims), len(subs))
+		return nil, "", errorAt(e.p, "%s has %d dimensions, indexed with %d subscripts", base.text, len(arr.dims), len(subs))
 	}
 	var texts []string
 	for _, s := range subs {
 		sv, err := t.eval(s)
 		if err != nil {
-			return "", "", err
+			return nil, "", err
 		}
-		if sv.kind != vInt {
-			return "", "", errorAt(s.p, "the subscript of %s reads data (an indirect access): .knl needs affine subscripts; not translated", base.text)
+		if sv.kind == vInt {
+			texts = append(texts, t.affText(sv.a, false))
+			continue
 		}
-		texts = append(texts, t.affText(sv.a, false))
+		if err := indirect(arr, base.text, sv, s.p); err != nil {
+			return nil, "", err
+		}
+		if t.hoisting && !isIdent(sv.text) {
+			tmp := &array{name: t.unique(base.text + "_at"), dtype: promote(sv.dtype), space: "private", p: s.p}
+			t.privs = append(t.privs, tmp)
+			t.emit(&item{kind: "instr", text: tmp.name + " = " + sv.text, p: s.p})
+			sv.text = tmp.name
+		}
+		texts = append(texts, sv.text)
 	}
-	return arr.name + "[" + strings.Join(texts, ", ") + "]", arr.dtype, nil
+	return arr, arr.name + "[" + strings.Join(texts, ", ") + "]", nil
+}
+
+// indirect checks a subscript that reads data: an integer, of a global
+// or local array (a private one lives in registers, which no data can
+// index).
+func indirect(arr *array, name string, sv *value, p pos) error {
+	switch {
+	case sv.kind == vCond:
+		return errorAt(p, "the subscript of %s is a condition; write COND ? 1 : 0", name)
+	case !isIntType(sv.dtype):
+		return errorAt(p, "the subscript of %s is not an integer; convert it with (int)(...), which truncates", name)
+	case arr.space == "private":
+		return errorAt(p, "the subscript of %s reads data (an indirect access), and %s is a private array, which lives in registers that no data can index; declare it __shared__ or pass it as an argument", name, name)
+	}
+	return nil
 }
 
 func (t *translator) isArray(e *expr) bool {

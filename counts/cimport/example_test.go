@@ -42,14 +42,78 @@ __global__ void saxpy(const float *x, float *y, int n)
 
 // A refusal names the place and says what to write instead.
 func ExampleImport_refused() {
-	src := `__global__ void k(float *a, int *idx, int n)
+	src := `__global__ void k(float *a, int *rows, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) a[idx[i]] = 0.0f;
+    if (i < n) for (int j = rows[i]; j < rows[i + 1]; j++) a[j] = 0.0f;
 }
 `
-	_, err := cimport.Import("k.cu", []byte(src), cimport.Options{Local: []string{"128"}, Arrays: map[string]string{"a": "n", "idx": "n"}})
+	_, err := cimport.Import("k.cu", []byte(src), cimport.Options{Local: []string{"128"}, Arrays: map[string]string{"a": "n", "rows": "n + 1"}})
 	fmt.Println(err)
 	// Output:
-	// k.cu:4:18: the subscript of a reads data (an indirect access): .knl needs affine subscripts; not translated
+	// k.cu:4:29: the loop over j starts at a value read from data; write its bounds affine, or give the most iterations it runs, --trips j=BOUND, to count it as an upper bound
+}
+
+// A CSR row's loop, whose bounds are data, runs at most maxrl times
+// (--trips): its body counts as an upper bound. The column index is a
+// gather, the sum an atomic addition, and the const __restrict__
+// arguments are readonly.
+func ExampleImport_gather() {
+	src := `// uniperf: --local 128 --array val=nnz --array col=nnz --array row=n+1 --array x=n --array y=n --array total=1 --trips j=maxrl
+__global__ void spmv(const float *__restrict__ val, const int *__restrict__ col, const int *__restrict__ row,
+                     const float *__restrict__ x, float *y, float *total, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float s = 0.0f;
+        for (int j = row[i]; j < row[i + 1]; j++) s += val[j] * x[col[j]];
+        y[i] = s;
+        atomicAdd(total, s);
+    }
+}
+`
+	r, err := cimport.Import("spmv.cu", []byte(src), cimport.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(string(r.Knl))
+	// Output:
+	// # Imported by uniperf import from spmv.cu, kernel spmv.
+	// # size parameter maxrl: named by --trips j=maxrl, no argument of the kernel
+	// # size parameter nnz: named by --array col=nnz, no argument of the kernel
+	// # loop over j at line 8: at most maxrl iterations (--trips j=maxrl); its bounds are data, so what it does counts as an upper bound
+	// # work-group size 128: --local, from the comment at line 1
+	// # work-groups along axis 0: as many as the kernel's guard needs (no --global or --groups given)
+	// # array val: --array val=nnz, from the comment at line 1; readonly: const and restrict, never stored
+	// # array col: --array col=nnz, from the comment at line 1; readonly: const and restrict, never stored
+	// # array row: --array row=n+1, from the comment at line 1; readonly: const and restrict, never stored
+	// # array x: --array x=n, from the comment at line 1; readonly: const and restrict, never stored
+	// # array y: --array y=n, from the comment at line 1
+	// # array total: --array total=1, from the comment at line 1
+	// # assumed: n, nnz >= 1 (factors of the arrays' extents)
+	// kernel spmv
+	// domain [n, nnz, maxrl] -> { [i, j_it] : 0 <= i and i < n and 0 <= j_it and j_it < maxrl }
+	// assume n, nnz >= 1
+	// array val f32 [nnz] readonly
+	// array col i32 [nnz] readonly
+	// array row i32 [n + 1] readonly
+	// array x f32 [n] readonly
+	// array y f32 [n]
+	// array total f32 [1]
+	// private s f32
+	// private j_start i32
+	// private j i32
+	// split i 128 i_out i_in
+	// tag i_in l.0, i_out g.0
+	// s = 0.0f
+	// j_start = row[i]
+	// for j_it
+	//   j = j_start + j_it {inames=i}
+	//   if j < row[i + 1]
+	//     s += val[j] * x[col[j]] {inames=i}
+	//   end
+	// end
+	// y[i] = s
+	// atomic_add(total[0], s) {inames=i}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // TestFeatureCounts imports small kernels that use scalar arguments,
-// casts, integer min and max and a ?: that is a min, prototypes, two
+// casts, integer min and max and a ?: that is a min, Rodinia's clamps, prototypes, two
 // early returns, pointer sums, --groups N/D - C, a loop stepped by a
 // variable, an induction variable and a variable set in both branches
 // of an if, and checks that the
@@ -38,6 +38,13 @@ func TestFeatureCounts(t *testing.T) {
 			// work-item.
 			map[string]int64{"int.i32.special": 600, "global.load.i32.stride=1": 200, "global.store.i32.stride=1": 400,
 				"global.minldst.i32.stride=1": 200, "launch.const": 1, "launch.groups": 4}},
+		{"clamps", "// uniperf: --local 64 --global n --array c=n --array d=n\n__global__ void clamps(int *c, int *d, int n, int m)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) {\n        int lo = (i - m < 0) ? m - i : 0;\n        int w = i - 1;\n        w = (w < lo) ? lo : w;\n        d[i] = c[w] + lo;\n    }\n}\n", map[string]int64{"n": 200, "m": 150},
+			// Rodinia's clamps: x < 0 ? -x : 0 is max(m - i, 0), and w, set
+			// again to the max of itself and lo, is data from there on, so
+			// c[w] is a gather. Per work-item 2 specials, 3 additions (m -
+			// i, i - 1, c[w] + lo), 1 indirect load, 1 store.
+			map[string]int64{"int.i32.special": 400, "int.i32.add": 600, "global.load.indirect.i32": 200, "global.store.i32.stride=1": 200,
+				"launch.const": 1, "launch.groups": 4}},
 		{"guards", guardsSrc, map[string]int64{"n": 200, "t": 3, "m": 300},
 			// --groups n/16 - 1 launches 12 groups of 16: 192 work-items,
 			// all inside both guards (i < 196, i < 300); each loads a[i],
@@ -169,5 +176,23 @@ func TestTunableReadByIf(t *testing.T) {
 		if got["launch.groups"] != 5 || got["flop.f32.mul"] != 200 {
 			t.Errorf("BS imported as %s, counted at 48: %v", bs, nonzero(got))
 		}
+	}
+}
+
+// TestNestedTernaries imports ?: nested 40 deep in their conditions,
+// each comparison's operands evaluated once (twice each would take 2^40
+// evaluations), into 40 nested if().
+func TestNestedTernaries(t *testing.T) {
+	e := "i"
+	for range 40 {
+		e = "((" + e + ") < n ? n : m)"
+	}
+	src := "// uniperf: --local 64 --global n --array a=n\n__global__ void k(float *a, int n, int m)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    int j = " + e + ";\n    if (i < n) a[i] = (float)j;\n}\n"
+	r, err := Import("k.cu", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(r.Knl), "if("); n != 40 {
+		t.Errorf("%d if(), want 40:\n%s", n, r.Knl)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // panics. The seeds are the originals of examples/ with their flags as a
 // "// uniperf:" comment, so that mutations reach the translation.
 func FuzzImport(f *testing.F) {
-	all := slices.Clone(ports)
+	all := append(slices.Clone(ports), fanPorts...)
 	for _, p := range suitePorts {
 		all = append(all, p.port)
 	}

@@ -135,6 +135,10 @@ func withComments(opts Options, cs []comment) (Options, map[string]string, error
 	out := opts
 	out.Defines = maps.Clone(opts.Defines)
 	out.Arrays = maps.Clone(opts.Arrays)
+	out.Trips = maps.Clone(opts.Trips)
+	if out.Trips == nil {
+		out.Trips = map[string]string{}
+	}
 	if out.Defines == nil {
 		out.Defines = map[string]string{}
 	}
@@ -159,6 +163,11 @@ func withComments(opts Options, cs []comment) (Options, map[string]string, error
 		for n, v := range fo.Defines {
 			if _, ok := out.Defines[n]; !ok {
 				out.Defines[n] = v
+			}
+		}
+		for n, v := range fo.Trips {
+			if _, ok := out.Trips[n]; !ok {
+				out.Trips[n] = v
 			}
 		}
 		for n, v := range fo.Arrays {

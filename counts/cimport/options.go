@@ -17,6 +17,7 @@ type Options struct {
 	Global  []string          // the work-items the launch covers along each axis (rounded up to whole groups)
 	Groups  []string          // the work-groups along each axis (gridDim), where Global is not given
 	Arrays  map[string]string // NAME=EXTENT: a global array's number of elements
+	Trips   map[string]string // VAR=BOUND: the most iterations of the loop over VAR, whose bounds are data
 
 	bound    map[string]string // the floating-point arguments a -D gives a value
 	tunables map[string]int64  // the -D macros that are consts, by value
@@ -25,10 +26,10 @@ type Options struct {
 
 // ParseFlags reads import's flags: -D NAME=VALUE (or -DNAME=VALUE),
 // --kernel NAME, --local X[,Y[,Z]], --global X[,Y[,Z]],
-// --groups X[,Y[,Z]], --array NAME=EXTENT. It reads the comments of the
+// --groups X[,Y[,Z]], --array NAME=EXTENT, --trips VAR=BOUND. It reads the comments of the
 // convention "// uniperf: FLAGS".
 func ParseFlags(args []string) (Options, error) {
-	o := Options{Defines: map[string]string{}, Arrays: map[string]string{}}
+	o := Options{Defines: map[string]string{}, Arrays: map[string]string{}, Trips: map[string]string{}}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		val := func() (string, error) {
@@ -83,18 +84,22 @@ func ParseFlags(args []string) (Options, error) {
 			default:
 				o.Groups = list
 			}
-		case name == "--array":
+		case name == "--array" || name == "--trips":
 			v, err := val()
 			if err != nil {
 				return o, err
 			}
 			n, e, ok := strings.Cut(v, "=")
 			if !ok || n == "" || e == "" {
-				return o, fmt.Errorf("--array %s: want NAME=EXTENT", v)
+				return o, fmt.Errorf("%s %s: want NAME=%s", name, v, map[string]string{"--array": "EXTENT", "--trips": "BOUND"}[name])
 			}
-			o.Arrays[n] = e
+			if name == "--array" {
+				o.Arrays[n] = e
+			} else {
+				o.Trips[n] = e
+			}
 		default:
-			return o, fmt.Errorf("unknown flag %q (want -D, --kernel, --local, --global, --groups or --array)", a)
+			return o, fmt.Errorf("unknown flag %q (want -D, --kernel, --local, --global, --groups, --array or --trips)", a)
 		}
 	}
 	return o, nil

@@ -17,7 +17,9 @@ type parser struct {
 	cuda      bool
 	typedefs  map[string]ctype
 	depth     int
-	constants []decl // CUDA's __constant__ arrays of the file scope
+	constants []decl                 // CUDA's __constant__ arrays of the file scope
+	devices   map[string]*kernelFunc // CUDA's __device__ functions, by name
+	inDevice  bool                   // parsing a device function, whose return may carry a value
 }
 
 func (ps *parser) peek() token { return ps.toks[ps.i] }
@@ -81,7 +83,7 @@ func (ps *parser) kernels() ([]*kernelFunc, error) {
 			}
 		case ps.cuda && t.text == "__global__" || !ps.cuda && (t.text == "__kernel" || t.text == "kernel"):
 			start := ps.i
-			k, err := ps.function()
+			k, err := ps.function(false)
 			if err != nil {
 				ps.i = start
 				k = &kernelFunc{name: ps.kernelName(), p: t.p, err: err}
@@ -98,14 +100,41 @@ func (ps *parser) kernels() ([]*kernelFunc, error) {
 			}
 		case ps.cuda && t.text == "__constant__" && ps.depth == 0:
 			ps.constant()
+		case ps.cuda && t.text == "__device__":
+			ps.device()
 		default:
 			ps.next()
 		}
 	}
 	for _, k := range ks {
-		k.constants = ps.constants
+		k.constants, k.devices = ps.constants, ps.devices
 	}
 	return ks, nil
+}
+
+// device reads a __device__ function definition, which a kernel's call
+// inlines; what is no function definition (a __device__ variable, a
+// prototype) is skipped. A function that does not parse is kept with
+// its error, reported where a kernel calls it.
+func (ps *parser) device() {
+	start := ps.i
+	k, err := ps.function(true)
+	switch {
+	case err != nil:
+		ps.i = start
+		name := ps.kernelName()
+		if err := ps.skipFunction(); err != nil || name == "" {
+			ps.i = start + 1
+			return
+		}
+		k = &kernelFunc{name: name, p: ps.toks[start].p, err: err}
+	case k == nil:
+		return
+	}
+	if ps.devices == nil {
+		ps.devices = map[string]*kernelFunc{}
+	}
+	ps.devices[k.name] = k
 }
 
 // constant reads a file-scope __constant__ declaration; one that does
@@ -202,18 +231,31 @@ func (ps *parser) typedef() error {
 
 var baseTypes = map[string]string{
 	"float": "float", "double": "double", "int": "int", "unsigned": "unsigned", "signed": "int",
-	"long": "long", "short": "int", "char": "int", "bool": "bool", "_Bool": "bool", "void": "void",
+	"long": "long", "short": "short", "char": "char", "bool": "bool", "_Bool": "bool", "void": "void",
 	"size_t": "ulong", "uint": "unsigned", "ulong": "ulong", "int32_t": "int", "uint32_t": "unsigned",
-	"int64_t": "long", "uint64_t": "ulong", "half": "half",
+	"int64_t": "long", "uint64_t": "ulong", "half": "half", "uchar": "uchar", "ushort": "ushort",
+	"int8_t": "char", "uint8_t": "uchar", "int16_t": "short", "uint16_t": "ushort",
 }
 
 var qualifiers = map[string]string{
 	"const": "", "volatile": "", "restrict": "", "__restrict__": "", "__restrict": "",
-	"static": "", "inline": "", "__inline__": "", "__forceinline__": "", "__device__": "", "register": "", "auto": "",
+	"static": "", "inline": "", "__inline__": "", "__forceinline__": "", "__device__": "", "__host__": "", "register": "", "auto": "",
 	"__global": "global", "global": "global", "__local": "local", "local": "local",
 	"__constant": "constant", "constant": "constant", "__constant__": "constant", "__private": "", "private": "",
 	"__shared__": "shared", "extern": "extern", "__kernel": "", "kernel": "", "__global__": "",
 }
+
+// isVectorType reports CUDA's and OpenCL C's vector types: float2,
+// int4, uchar4, double2, ...
+func isVectorType(name string) bool {
+	base := strings.TrimRight(name, "0123456789")
+	n := name[len(base):]
+	return (n == "2" || n == "3" || n == "4" || n == "8" || n == "16") && (baseTypes[base] != "" && base != "size_t" || base == "uint" || base == "longlong" || base == "ulonglong")
+}
+
+// unsignedOf is the unsigned type of "unsigned char", "unsigned short"
+// and "unsigned long".
+var unsignedOf = map[string]string{"char": "uchar", "short": "ushort", "long": "ulong"}
 
 // qualifier reports whether word is a qualifier or storage class, and
 // the address space or storage it names. OpenCL's unprefixed global,
@@ -239,6 +281,7 @@ func (ps *parser) specifiers() (ctype, bool, error) {
 			break
 		}
 		if q, ok := ps.qualifier(tok.text); ok {
+			t.cnst = t.cnst || tok.text == "const"
 			if q != "" {
 				spaces = append(spaces, q)
 			}
@@ -248,15 +291,15 @@ func (ps *parser) specifiers() (ctype, bool, error) {
 		}
 		if b, ok := baseTypes[tok.text]; ok {
 			switch {
-			case t.base == "unsigned" && (b == "int" || b == "long"):
-				if b == "long" {
-					t.base = "ulong"
-				}
+			case t.base == "unsigned" && b != "int" && unsignedOf[b] != "":
+				t.base = unsignedOf[b]
+			case (t.base == "short" || t.base == "ushort") && b == "int",
+				t.base == "unsigned" && b == "int":
 			case t.base == "long" && (b == "int" || b == "long" || b == "double"):
 				if b == "double" {
 					t.base = "double"
 				}
-			case t.base == "" || t.base == "int" && (b == "unsigned" || b == "long"):
+			case t.base == "" || t.base == "int" && (b == "unsigned" || b == "long" || b == "short" || b == "char"):
 				t.base = b
 			}
 			ps.next()
@@ -292,15 +335,16 @@ func (ps *parser) specifiers() (ctype, bool, error) {
 	return t, seen, nil
 }
 
-// function parses a kernel definition from its __global__ or __kernel;
-// it returns nil for a prototype.
-func (ps *parser) function() (*kernelFunc, error) {
+// function parses a kernel definition from its __global__ or __kernel,
+// or a device function's from its __device__; it returns nil for a
+// prototype.
+func (ps *parser) function(device bool) (*kernelFunc, error) {
 	start := ps.peek()
 	typ, _, err := ps.specifiers()
 	if err != nil {
 		return nil, err
 	}
-	if typ.base != "void" || typ.ptr != 0 {
+	if !device && (typ.base != "void" || typ.ptr != 0) {
 		return nil, errorAt(start.p, "a kernel returns void")
 	}
 	for ps.is("__launch_bounds__") || ps.is("__attribute__") {
@@ -315,7 +359,7 @@ func (ps *parser) function() (*kernelFunc, error) {
 	if name.kind != tIdent {
 		return nil, errorAt(name.p, "expected the kernel's name, found %s", describe(name))
 	}
-	k := &kernelFunc{name: name.text, p: name.p}
+	k := &kernelFunc{name: name.text, p: name.p, ret: typ}
 	if _, err := ps.expect("("); err != nil {
 		return nil, err
 	}
@@ -343,7 +387,9 @@ func (ps *parser) function() (*kernelFunc, error) {
 	if !ps.is("{") {
 		return nil, errorAt(ps.peek().p, "kernel %s: expected its body {, found %s", k.name, describe(ps.peek()))
 	}
+	ps.inDevice = device && typ.base != "void"
 	k.body, err = ps.statement()
+	ps.inDevice = false
 	return k, err
 }
 
@@ -356,8 +402,11 @@ func (ps *parser) param() (param, error) {
 		return param{}, err
 	}
 	if !ok || typ.base == "" {
+		if isVectorType(t.text) {
+			return param{}, errorAt(t.p, "%s: a vector type, which .knl has no type for; pass its fields as arrays of their own (float *x, float *y) or one flat array (p[2*i], p[2*i + 1])", t.text)
+		}
 		if t.kind == tIdent {
-			return param{}, errorAt(t.p, "expected a parameter's type, found %s (a type of a header, which is not read? give it with -D %s=float)", describe(t), t.text)
+			return param{}, errorAt(t.p, "expected a parameter's type, found %s: a type of a header, which is not read (give it with -D %s=float), or a struct, which .knl has no type for (pass its fields as arrays of their own)", describe(t), t.text)
 		}
 		return param{}, errorAt(t.p, "expected a parameter's type, found %s", describe(t))
 	}
@@ -367,6 +416,7 @@ func (ps *parser) param() (param, error) {
 			continue
 		}
 		if ps.is("const") || ps.is("__restrict__") || ps.is("restrict") || ps.is("__restrict") {
+			typ.restrict = typ.restrict || !ps.is("const")
 			ps.next()
 			continue
 		}
@@ -438,6 +488,13 @@ func (ps *parser) statement() (*stmt, error) {
 	case "return", "break", "continue", "goto":
 		ps.next()
 		s.kind = t.text
+		if t.text == "return" && ps.inDevice && !ps.is(";") {
+			e, err := ps.expr()
+			if err != nil {
+				return nil, err
+			}
+			s.e = e
+		}
 		for !ps.accept(";") {
 			if ps.peek().kind == tEOF {
 				return nil, errorAt(t.p, "%s: expected ;", t.text)

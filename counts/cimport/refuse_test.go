@@ -9,6 +9,10 @@ import (
 // n elements of a, with its flags as a comment.
 const head = "// uniperf: --local 64 --groups n --array a=n --array b=n\n__global__ void k(float *a, float *b, int n, float alpha)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
 
+// fns are device functions that the kernels of TestRefusals call, which
+// are not inlined; they stand on the kernel's first line.
+const fns = "__device__ float f(float x) { return f(x - 1.0f); } __device__ float g(float x) { for (int k = 0; k < 2; k++) return x; return x; } __device__ float h(float *p) { return p[0]; } "
+
 // TestRefusals checks that what is not affine, or not C that .knl can
 // say, is refused at its line and column with what to write instead.
 func TestRefusals(t *testing.T) {
@@ -17,29 +21,36 @@ func TestRefusals(t *testing.T) {
 		want string // line:col: and a part of the message
 	}{
 		{"    while (a[i] > 0) a[i] -= 1;\n", "5:5: a while loop"},
-		{"    int j = (int)a[i];\n    b[j] = 1.0f;\n", "6:7: the subscript of b reads data (an indirect access)"},
-		{"    int m = a[i];\n    b[m] = 1.0f;\n", "6:7: the subscript of b reads data (an indirect access)"},
+		{"    b[a[i]] = 1.0f;\n", "5:7: the subscript of b is not an integer; convert it with (int)"},
+		{"    float p[4];\n    p[(int)a[i]] = 1.0f;\n", "6:7: the subscript of p reads data (an indirect access), and p is a private array"},
+		{"    int q = (int)a[i];\n    b[i] = q % 3;\n", "6:14: integer % of data"},
+		{"    for (int k = (int)a[i]; k < n; k++) b[k] = 0.0f;\n", "5:18: the loop over k starts at a value read from data; write its bounds affine, or give the most iterations it runs, --trips k=BOUND"},
+		{"    // uniperf: --trips k=8\n    for (int k = (int)a[i]; k > 0; k++) b[k] = 0.0f;\n", "6:5: the condition of the loop over k (--trips k=8) must be comparisons of k"},
+		{"    // uniperf: --trips k=8\n    b[i] = 0.0f;\n", " --trips k=8: the kernel has no for loop over k"},
 		{"    b[i*i] = a[i];\n", "5:8: * is not affine in the indices: a product of two indices"},
 		{"    alpha *= 2.0f;\n", "5:5: alpha is a scalar argument, which .knl reads only; copy it into a local variable"},
 		{"    int j = i;\n    for (int k = 0; k < n; k++) j += 1;\n    b[j] = 0.0f;\n", "7:7: j is changed by the loop at line 6; after it its value is not known here"},
 		{"    int j = i;\n    for (int k = 0; k < n; k++) { if (k < 3) j += 1; }\n", "6:48: j is assigned inside a loop or an if but declared outside"},
 		{"    int j = i;\n    if (i < 10) j = 0;\n    b[j] = 0.0f;\n", "7:7: j is assigned in the if at line 6, so after it its value depends on the branch taken"},
 		{"    for (int k = 0; k < n; k++) { if (a[k] > 0) break; }\n", "5:49: break: the trip count"},
-		{"    int j = min(i, n);\n    b[j] = 1.0f;\n", "6:7: the subscript of b reads data (an indirect access)"},
-		{"    atomicAdd(&b[0], a[i]);\n", "5:5: atomicAdd: atomics are not in .knl yet"},
+		{"    b[i] = f(a[i]);\n", "1:38: f calls itself: recursion"},
+		{"    b[i] = g(a[i]);\n", "1:70: g returns inside a loop or before statements that follow"},
+		{"    b[i] = h(a + 1);\n", "5:16: argument p of h: pass an array itself"},
+		{"    atomicMax(&b[0], a[i]);\n", "5:5: atomicMax: only atomic additions are in .knl"},
+		{"    float o = atomicAdd(&b[0], a[i]);\n", "5:15: atomicAdd: its result, the old value, is used"},
+		{"    atomicInc((unsigned int *)&b[0], 5);\n", "5:5: atomicInc: CUDA's atomicInc and atomicDec wrap"},
 		{"    b[i] = foo(a[i]);\n", "5:12: a call to foo: a device function"},
 		{"    float *p = a + i;\n", "5:12: p: a pointer variable"},
-		{"    b[i] = a[(int)b[i]];\n", "5:14: the subscript of a reads data (an indirect access)"},
 		{"    int j = i / 3;\n", "5:15: / is not affine in the indices: an integer division that does not divide every coefficient"},
 		{"    if (i < n) { __syncthreads(); }\n", "5:18: a barrier inside an if"},
 		{"    for (int k = 0; k < n*i; k++) b[i] += a[k];\n", "5:23: the bound of the loop over k multiplies an index by a size parameter"},
-		{"    int s = i < n ? n : 0;\n", "5:19: an integer chosen by a condition other than a min or max"},
+		{"    int s = i < n ? n : 0;\n    for (int k = 0; k < s; k++) b[i] += a[k];\n", "6:23: the condition of the loop over k is not a conjunction of affine comparisons"},
 		{"    b[i] = a[i] \n", "6:1: expected \";\", found \"}\""},
 		{"    #if\n", "5:5: #if: "},
 		{"    b[i] = \"x\";\n", "5:12: a string in a kernel"},
 		{"    b[i] = c[i];\n", "5:12: c is not an argument or a variable of the kernel (a __constant__"},
 	} {
-		src := head + c.body + "}\n"
+		src := fns + head + c.body + "}\n"
 		_, err := Import("k.cu", []byte(src), Options{})
 		if err == nil {
 			t.Errorf("%q: imported", c.body)
@@ -48,5 +59,15 @@ func TestRefusals(t *testing.T) {
 		if !strings.HasPrefix(err.Error(), "k.cu:"+c.want) {
 			t.Errorf("%q:\n%v\nwant k.cu:%s", c.body, err, c.want)
 		}
+	}
+}
+
+// TestVectorTypeRefused checks that a vector type (pnpoly's float2) is
+// refused where it stands, with what to write instead.
+func TestVectorTypeRefused(t *testing.T) {
+	src := "// uniperf: --local 64 --global n --array p=n --array b=n\n__global__ void k(float2 *p, float *b, int n)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) b[i] = p[i].x;\n}\n"
+	_, err := Import("k.cu", []byte(src), Options{})
+	if want := "k.cu:2:19: float2: a vector type, which .knl has no type for; pass its fields as arrays of their own"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v\nwant %s", err, want)
 	}
 }

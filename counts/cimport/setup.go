@@ -2,6 +2,7 @@ package cimport
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -11,13 +12,17 @@ import (
 // its global index (nil in the first pass).
 func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, macros map[string]*macro, names []string) (*translator, error) {
 	t := &translator{k: k, cuda: cuda, used: map[string]bool{}, assigned: map[string]bool{}, naming: names != nil,
-		scopes: []map[string]*variable{{}}, opts: opts, macros: macros}
+		scopes: []map[string]*variable{{}}, opts: opts, macros: macros, tripped: map[string]bool{}}
 	t.cur = &t.root
+	t.callDevice = t.inline
 	for n := range opts.tunables {
 		t.used[n] = true
 		t.declare(n, &variable{kind: "int", val: affConst(poly{n: 1})})
 	}
 	if err := t.setParams(opts); err != nil {
+		return nil, err
+	}
+	if err := t.flagParams(); err != nil {
 		return nil, err
 	}
 	if err := t.setAxes(opts, from, macros, names); err != nil {
@@ -29,10 +34,15 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 	if err := t.setConstants(opts, from, macros); err != nil {
 		return nil, err
 	}
-	t.notes = defineNotes(k, opts)
+	t.notes = append(t.notes, defineNotes(k, opts)...)
 	slices.Sort(t.notes)
 	if err := t.block(k.body.body); err != nil {
 		return nil, err
+	}
+	for _, n := range slices.Sorted(maps.Keys(opts.Trips)) {
+		if !t.tripped[n] {
+			return nil, &Error{Msg: fmt.Sprintf("--trips %s=%s: the kernel has no for loop over %s", n, opts.Trips[n], n)}
+		}
 	}
 	t.hoist()
 	return t, t.checkGrid(k.p)
@@ -176,7 +186,7 @@ func (t *translator) setArrays(opts Options, from map[string]string, macros map[
 			continue
 		}
 		dtype, _ := elemType(p.typ, p.p, p.name)
-		a := &array{name: t.unique(p.name), cname: p.name, dtype: dtype, space: "global", p: p.p}
+		a := &array{name: t.unique(p.name), cname: p.name, dtype: dtype, space: "global", p: p.p, constRestrict: p.typ.cnst && p.typ.restrict}
 		if strings.Contains(p.typ.space, "local") {
 			a.space = "local"
 		}

@@ -2,6 +2,7 @@ package cimport
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,15 @@ func (t *translator) block(ss []*stmt) error {
 // return puts the rest under its opposite condition.
 func (t *translator) sequence(ss []*stmt) error {
 	for i, s := range ss {
+		if s.kind == "if" && s.els == nil && isReturn(s.then) && len(t.fns) > 0 {
+			// In an inlined function, "if (C) return X; REST" is an if
+			// and an else.
+			c, err := t.condition(s.e)
+			if err != nil {
+				return err
+			}
+			return t.under(c, s.p, func() error { return t.block([]*stmt{s.then}) }, func() error { return t.sequence(ss[i+1:]) })
+		}
 		if s.kind == "if" && s.els == nil && isReturn(s.then) {
 			return t.earlyReturn(s, ss[i+1:])
 		}
@@ -115,6 +125,9 @@ func (t *translator) statement(s *stmt) error {
 	case "for":
 		return t.forLoop(s)
 	case "return":
+		if len(t.fns) > 0 {
+			return t.returnStmt(s)
+		}
 		if t.inLoop > 0 || t.inIf > 0 {
 			return errorAt(s.p, "a return inside a loop or an if: only a return at the kernel's top level (a guard) is understood; put the rest of the body under the opposite condition")
 		}
@@ -169,9 +182,9 @@ func (t *translator) declare1(d decl) error {
 		t.declare(d.name, &variable{kind: "cond", c: c})
 		return nil
 	}
-	if dtype == "i32" || dtype == "i64" {
+	if isIntType(dtype) {
 		if d.init == nil {
-			t.declare(d.name, &variable{kind: "undef", why: "is used before it is set"})
+			t.declare(d.name, &variable{kind: "undef", why: "is used before it is set", blank: true, dtype: dtype})
 			return nil
 		}
 		v, err := t.eval(d.init)
@@ -179,7 +192,7 @@ func (t *translator) declare1(d decl) error {
 			return err
 		}
 		if v.kind == vInt {
-			t.declare(d.name, &variable{kind: "int", val: v.a})
+			t.declare(d.name, &variable{kind: "int", val: v.a, dtype: dtype})
 			if t.inLoop == 0 && t.inIf == t.guards {
 				t.candidates = append(t.candidates, candidate{d.name, v.a})
 			}
@@ -262,6 +275,13 @@ func (t *translator) exprStmt(e *expr) error {
 		}
 		return t.assign(e.args[0], op, &expr{op: "num", text: "1", p: e.p}, e.p)
 	case "call":
+		if ok, err := t.atomic(e); ok {
+			return err
+		}
+		if fn := t.device(e); fn != nil {
+			_, err := t.callDevice(fn, e.args[1:], e.p)
+			return err
+		}
 		if t.isBarrier(e) {
 			if t.inIf > 0 {
 				return errorAt(e.p, "a barrier inside an if: not every work-item would reach it; move it out of the if")
@@ -322,21 +342,39 @@ func (t *translator) assign(lhs *expr, op string, rhs *expr, p pos) error {
 		}
 		return errorAt(lhs.p, "cannot assign to %s", lhs.text)
 	}
-	ref, dtype, err := t.reference(lhs)
+	// C evaluates the target of a compound assignment once: an indirect
+	// subscript there is read into a temporary, which the load and the
+	// store share, where the .knl's x[idx[i]] += v would read it twice.
+	t.hoisting = op != "="
+	arr, ref, err := t.ref(lhs)
+	t.hoisting = false
 	if err != nil {
 		return err
 	}
-	return t.store(ref, dtype, op, rhs, p)
+	arr.stored = true
+	return t.store(ref, arr.dtype, op, rhs, p)
 }
 
 // assignInt updates an integer variable's affine value.
 func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p pos) error {
+	var pre *value
+	if v.blank && op == "=" {
+		val, err := t.eval(rhs)
+		if err != nil {
+			return err
+		}
+		if val.kind == vData {
+			return t.becomeData(v, lhs.text, val, p)
+		}
+		pre = val
+	}
 	if v.scope != t.scope && !t.branchLocal(v) {
 		return errorAt(p, "%s is assigned inside a loop or an if but declared outside: its value would depend on the path taken; compute it from the loop's index instead (for (i = ...) { int x = a*i + b; ... })", lhs.text)
 	}
 	if t.assigned != nil {
 		t.assigned[lhs.text] = true
 	}
+	v.blank = false
 	e := rhs
 	if op != "=" {
 		e = &expr{op: "binary", text: op[:len(op)-1], args: []*expr{lhs, rhs}, p: p}
@@ -349,9 +387,18 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 		v.c = c
 		return nil
 	}
-	val, err := t.eval(e)
-	if err != nil {
-		return err
+	val := pre
+	if val == nil {
+		var err error
+		if val, err = t.eval(e); err != nil {
+			return err
+		}
+	}
+	if val.kind == vData && op == "=" && v.kind == "int" && v.scope == t.scope {
+		// Set again from data where it was declared (N = (N <
+		// validYmin) ? validYmin : N, after int N = ty - 1): a private
+		// from here on.
+		return t.becomeData(v, lhs.text, val, p)
 	}
 	if val.kind != vInt {
 		return errorAt(p, "%s: an integer variable set from data; counts need its value to be an affine function of the indices and sizes", lhs.text)
@@ -360,19 +407,41 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 	return nil
 }
 
+// becomeData makes v, an integer variable declared without a value
+// and first set from data (int k; if (a <= b) k = b; else k = a;), a
+// private variable, which keeps what each branch stores: then it is data
+// wherever it is read.
+func (t *translator) becomeData(v *variable, cname string, val *value, p pos) error {
+	priv := &array{name: t.unique(cname), cname: cname, dtype: v.dtype, space: "private", p: p}
+	t.privs = append(t.privs, priv)
+	for _, f := range t.frames {
+		if _, ok := f.saved[v]; ok {
+			delete(f.saved, v)
+			f.order = slices.DeleteFunc(f.order, func(x *variable) bool { return x == v })
+		}
+	}
+	v.kind, v.name, v.blank, v.why = "data", priv.name, false, ""
+	return t.storeValue(priv.name, priv.dtype, "=", val, p)
+}
+
 // store emits the instruction REF OP RHS.
 func (t *translator) store(ref, dtype, op string, rhs *expr, p pos) error {
 	v, err := t.eval(rhs)
 	if err != nil {
 		return err
 	}
+	return t.storeValue(ref, dtype, op, v, p)
+}
+
+// storeValue emits the instruction REF OP V.
+func (t *translator) storeValue(ref, dtype, op string, v *value, p pos) error {
 	text, err := t.dataText(v, p)
 	if err != nil {
 		return err
 	}
 	switch op {
 	case "=", "+=", "-=", "*=", "/=":
-		if op == "/=" && (dtype == "i32" || dtype == "i64") {
+		if op == "/=" && isIntType(dtype) {
 			return errorAt(p, "integer division of data: not in .knl yet; compute it in floating point")
 		}
 		free := op == "=" && t.isPrivateScalar(ref) && isLiteral(v)
@@ -396,7 +465,14 @@ func (t *translator) store(ref, dtype, op string, rhs *expr, p pos) error {
 func (t *translator) forLoop(s *stmt) error {
 	t.scopes = append(t.scopes, map[string]*variable{})
 	defer func() { t.scopes = t.scopes[:len(t.scopes)-1] }()
-	name, start, err := t.loopStart(s)
+	name, init, err := t.loopInit(s)
+	if err != nil {
+		return err
+	}
+	if trip, ok := t.opts.Trips[name]; ok {
+		return t.dataLoop(s, name, init, trip)
+	}
+	start, err := t.loopStart(name, init)
 	if err != nil {
 		return err
 	}
@@ -437,7 +513,7 @@ func (t *translator) forLoop(s *stmt) error {
 	}
 	conj, ok := c.conjunction()
 	if !ok || !c.affine() {
-		return errorAt(s.e.p, "the condition of the loop over %s is not a conjunction of affine comparisons (<, <=, >, >=); write the bounds so", name)
+		return errorAt(s.e.p, "the condition of the loop over %s is not a conjunction of affine comparisons (<, <=, >, >=); write the bounds so, or, where they are data, give the most iterations it runs, --trips %s=BOUND, to count it as an upper bound", name, name)
 	}
 	if !t.constantCoefficients(conj) {
 		return errorAt(s.e.p, "the bound of the loop over %s multiplies an index by a size parameter; a domain needs constant coefficients", name)
@@ -474,9 +550,86 @@ func (t *translator) forLoop(s *stmt) error {
 	return nil
 }
 
-// loopStart reads the loop's initialization: the variable and its
-// starting value.
-func (t *translator) loopStart(s *stmt) (string, aff, error) {
+// dataLoop translates the loop over name, which starts at init and whose
+// iterations trip bounds.
+func (t *translator) dataLoop(s *stmt, name string, init *expr, trip string) error {
+	flag := "--trips " + name + "=" + trip
+	t.tripped[name] = true
+	step, ok := t.loopStep(s.step, name)
+	if !ok || len(step) == 0 {
+		return errorAt(s.p, "the loop over %s (%s) must step by a constant: for (%s = START; %s < END; %s += STEP)", name, flag, name, name, name)
+	}
+	sgn, _ := t.sign(step)
+	if s.e == nil || !t.monotone(s.e, name, sgn) {
+		return errorAt(s.p, "the condition of the loop over %s (%s) must be comparisons of %s with what the loop does not change, %s < END (%s > END where it steps down), joined by &&: then it holds for the first iterations and no later one", name, flag, name, name, name)
+	}
+	bound, err := t.flagValue(trip, t.macros, flag)
+	if err != nil {
+		return err
+	}
+	for m := range bound {
+		if strings.Contains(m, "*") && !t.constLike(poly{m: 1}) {
+			return &Error{Msg: flag + ": the bound must be linear in the sizes (a size parameter, maxrl, or n + 2)"}
+		}
+	}
+	start, err := t.eval(init)
+	if err != nil {
+		return err
+	}
+	iname := t.unique(name + "_it")
+	t.inames = append(t.inames, iname)
+	last, _ := bound.add(constPoly(1), -1)
+	upper, _ := affConst(last).add(affIname(iname), -1)
+	// The iname joins the launch's domain, as a hand port writes it: an
+	// instruction of the body that reads no launch index (t += val[j]
+	// * vec[col]) then counts inside the guard, where a domain of its own
+	// would count it over every work-item launched.
+	t.dataInames = append(t.dataInames, iname)
+	t.dataBounds = append(t.dataBounds, &cond{op: "cmp", rel: ">=", e: affIname(iname)}, &cond{op: "cmp", rel: ">=", e: upper})
+	t.notes = append(t.notes, fmt.Sprintf("loop over %s at line %d: at most %s iterations (%s); its bounds are data, so what it does counts as an upper bound", name, s.p.line, bound, flag))
+	v := t.lookup(name)
+	it := &item{kind: "for", iname: iname, p: s.p}
+	saved, savedScope := t.cur, t.scope
+	t.cur = &it.body
+	t.inLoop++
+	t.frames = append(t.frames, &frame{loop: true, induction: map[*variable]bool{}})
+	t.nscopes++
+	t.scope = t.nscopes
+	err = t.bindDataIndex(v, name, start, step, iname, init.p, saved)
+	var c *cond
+	if err == nil {
+		c, err = t.condition(s.e)
+	}
+	if err == nil {
+		err = t.under(c, s.p, func() error { return t.block([]*stmt{s.then}) }, nil)
+	}
+	t.frames = t.frames[:len(t.frames)-1]
+	t.inLoop--
+	t.cur, t.scope = saved, savedScope
+	if err != nil {
+		return err
+	}
+	t.emit(it)
+	v.kind, v.why = "undef", "is the index of a loop that has ended; its value there is not known"
+	return nil
+}
+
+// returnStmt translates a return of an inlined function: it stores its
+// value where the call reads it.
+func (t *translator) returnStmt(s *stmt) error {
+	f := t.fns[len(t.fns)-1]
+	switch {
+	case s.e == nil && f.ret == nil:
+		return nil
+	case s.e == nil || f.ret == nil:
+		return errorAt(s.p, "%s: a return that does not match its return type", f.name)
+	}
+	return t.store(f.ret.name, f.ret.dtype, "=", s.e, s.p)
+}
+
+// loopInit reads the loop's initialization: the variable and the
+// expression it starts at.
+func (t *translator) loopInit(s *stmt) (string, *expr, error) {
 	var name string
 	var init *expr
 	switch {
@@ -498,14 +651,20 @@ func (t *translator) loopStart(s *stmt) (string, aff, error) {
 	default:
 		return "", nil, errorAt(s.p, "the loop's initialization must set one integer variable: for (int i = LOW; ...)")
 	}
+	return name, init, nil
+}
+
+// loopStart evaluates the start of the loop over name, which must be
+// affine.
+func (t *translator) loopStart(name string, init *expr) (aff, error) {
 	v, err := t.eval(init)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	if v.kind != vInt {
-		return "", nil, errorAt(init.p, "the loop over %s starts at a value read from data; its bounds must be affine", name)
+		return nil, errorAt(init.p, "the loop over %s starts at a value read from data; write its bounds affine, or give the most iterations it runs, --trips %s=BOUND, to count it as an upper bound", name, name)
 	}
-	return name, v.a, nil
+	return v.a, nil
 }
 
 // loopStep reads i++, ++i, i += c, i -= c, i = i + c for a c that
@@ -553,19 +712,6 @@ func (t *translator) loopStep(e *expr, name string) (poly, bool) {
 		}
 	}
 	return nil, false
-}
-
-// mentions reports whether e reads the variable name.
-func mentions(e *expr, name string) bool {
-	if e.op == "id" && e.text == name {
-		return true
-	}
-	for _, a := range e.args {
-		if a != nil && mentions(a, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // maxUnroll bounds the iterations of a loop unrolled at import.

@@ -16,6 +16,7 @@ type variable struct {
 	scope int // the control scope (loop body, branch) it was declared in
 	depth int // the ifs and loops around its declaration
 	why   string
+	blank bool // an integer declared without a value and not set since: data may set it
 }
 
 // candidate is an integer variable of the kernel's top level, which
@@ -34,6 +35,23 @@ type array struct {
 	dims   []poly // extents (local and private: constants)
 	source string // where the extents came from
 	p      pos
+	// A global array that the kernel never stores to is readonly where
+	// its argument is const and restrict, or where __ldg reads it.
+	constRestrict, ldg, stored bool
+}
+
+// readonly reports whether the .knl declares the array readonly, and
+// why.
+func (a *array) readonly() (string, bool) {
+	switch {
+	case a.space != "global" || a.stored:
+		return "", false
+	case a.constRestrict:
+		return "const and restrict, never stored", true
+	case a.ldg:
+		return "read with __ldg, never stored", true
+	}
+	return "", false
 }
 
 // item is a statement of the .knl being built.
@@ -57,6 +75,15 @@ type axis struct {
 	bound        *cond // an upper bound on the group index from the flags, if any
 	boundSource  string
 	named        string // the C variable that holds the global index, if any
+}
+
+// fnFrame is a device function being inlined: its name, the first scope
+// of its body (names of the caller's are not seen) and where its
+// returns store.
+type fnFrame struct {
+	name string
+	base int
+	ret  *array
 }
 
 // translator turns a parsed kernel into .knl.
@@ -87,7 +114,15 @@ type translator struct {
 	macros     map[string]*macro
 	steps      int // statements and unrolled iterations so far, against maxWork
 	notes      []string
-	frames     []*frame // the ifs and loops being translated, outermost first
+	frames     []*frame        // the ifs and loops being translated, outermost first
+	hoisting   bool            // indirect subscripts are read into temporaries (the target of a compound assignment)
+	tripped    map[string]bool // the loop variables of --trips met
+	dataInames []string        // the inames of data-bounded loops, in the launch's domain
+	dataBounds []*cond         // their bounds
+	fns        []*fnFrame      // the device functions being inlined, outermost first
+	// callDevice inlines a call of a device function (inline, which
+	// translates statements inside an expression).
+	callDevice func(fn *kernelFunc, args []*expr, p pos) (*value, error)
 }
 
 // frame is an if or a loop being translated. An if saves the integer
@@ -102,11 +137,21 @@ type frame struct {
 	induction map[*variable]bool
 }
 
+// lookup finds what name stands for: in an inlined function, in its
+// scopes and in the kernel's outermost one (the arrays, sizes and
+// constants), not in its caller's.
 func (t *translator) lookup(name string) *variable {
-	for i := len(t.scopes) - 1; i >= 0; i-- {
+	low := 0
+	if len(t.fns) > 0 {
+		low = t.fns[len(t.fns)-1].base
+	}
+	for i := len(t.scopes) - 1; i >= low; i-- {
 		if v, ok := t.scopes[i][name]; ok {
 			return v
 		}
+	}
+	if v, ok := t.scopes[0][name]; ok {
+		return v
 	}
 	return nil
 }
@@ -165,8 +210,16 @@ func elemType(c ctype, p pos, name string) (string, error) {
 		return "i32", nil
 	case "long", "ulong":
 		return "i64", nil
+	case "char":
+		return "i8", nil
+	case "uchar":
+		return "u8", nil
+	case "short":
+		return "i16", nil
+	case "ushort":
+		return "u16", nil
 	}
-	return "", errorAt(p, "%s: type %s has no .knl type (f32, f64, i32, i64)", name, c.base)
+	return "", errorAt(p, "%s: type %s has no .knl type (f32, f64, i8, u8, i16, u16, i32, i64)", name, c.base)
 }
 
 // domainText writes a domain of one iname with the constraints cs.

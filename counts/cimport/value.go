@@ -43,7 +43,7 @@ const (
 )
 
 var binaryPrec = map[string]int{
-	"+": precAdd, "-": precAdd, "*": precMul, "/": precMul, "%": precMul,
+	"+": precAdd, "-": precAdd, "*": precMul, "/": precMul, "//": precMul, "%": precMul,
 	"<<": precShift, ">>": precShift, "&": precBitAnd, "^": precBitXor, "|": precBitOr,
 }
 
@@ -72,11 +72,29 @@ func affPrec(s string) int {
 // over integer, the wider over the narrower, a typed operand over a
 // literal.
 func wider(a, b string) string {
+	a, b = promote(a), promote(b)
 	rank := map[string]int{"": 0, "i32": 1, "i64": 2, "f32": 3, "f64": 4}
 	if rank[a] >= rank[b] {
 		return a
 	}
 	return b
+}
+
+// narrow lists the 8- and 16-bit integer types, storage types that C
+// promotes to int in arithmetic, as the .knl does.
+var narrow = map[string]bool{"i8": true, "u8": true, "i16": true, "u16": true}
+
+// promote is the type an operand of type d computes in.
+func promote(d string) string {
+	if narrow[d] {
+		return "i32"
+	}
+	return d
+}
+
+// isIntType reports an integer .knl type.
+func isIntType(d string) bool {
+	return d == "i32" || d == "i64" || narrow[d]
 }
 
 // floatLiteral rewrites a C floating-point literal in the .knl's

@@ -36,7 +36,11 @@ func (t *translator) write(file string) ([]byte, error) {
 	}
 	for _, a := range t.arrays {
 		if a.space == "global" {
-			fmt.Fprintf(&b, "# array %s: %s\n", a.name, a.source)
+			src := a.source
+			if why, ok := a.readonly(); ok {
+				src += "; readonly: " + why
+			}
+			fmt.Fprintf(&b, "# array %s: %s\n", a.name, src)
 		}
 	}
 	assumed := t.positiveSizes()
@@ -67,6 +71,9 @@ func (t *translator) write(file string) ([]byte, error) {
 			shape = " [" + strings.Join(dims, ", ") + "]"
 		}
 		kw := map[string]string{"global": "array", "local": "local", "private": "private"}[a.space]
+		if _, ok := a.readonly(); ok {
+			shape += " readonly"
+		}
 		fmt.Fprintf(&b, "%s %s %s%s\n", kw, a.name, a.dtype, shape)
 	}
 	var tags []string
@@ -86,7 +93,7 @@ func (t *translator) writeItems(b *bytes.Buffer, items []*item, depth int) {
 	for _, it := range items {
 		switch it.kind {
 		case "instr":
-			fmt.Fprintf(b, "%s%s\n", ind, it.text)
+			fmt.Fprintf(b, "%s%s%s\n", ind, it.text, t.launchAnnotation(it))
 		case "barrier":
 			fmt.Fprintf(b, "%sbarrier\n", ind)
 		case "for":
@@ -117,7 +124,7 @@ func (t *translator) launchInames() []string {
 			out = append(out, ax.group, ax.local)
 		}
 	}
-	return out
+	return append(out, t.dataInames...)
 }
 
 // launchConstraints are the launch's box (what the hoisted guard does
@@ -144,7 +151,7 @@ func (t *translator) launchConstraints() []*cond {
 			out = append(out, c)
 		}
 	}
-	return append(out, t.hoisted...)
+	return append(append(out, t.hoisted...), t.dataBounds...)
 }
 
 // implied reports whether a hoisted constraint h implies c: c - h has
@@ -210,4 +217,37 @@ func (t *translator) positiveSizes() []string {
 		}
 	}
 	return out
+}
+
+// launchAnnotation is " {inames=...}" for an instruction under a hoisted
+// guard that names no index of the launch (v_2 = v - 1.0f of an inlined
+// function, t += val[j]*vec[col] of a private loop): without it, the
+// .knl would run it for every work-item launched, not only those inside
+// the guard, which the domain holds. An instruction that sets a
+// private scalar to a literal counts nothing and needs none.
+func (t *translator) launchAnnotation(it *item) string {
+	if len(t.hoisted) == 0 || it.free {
+		return ""
+	}
+	text := it.text
+	var names []string
+	for _, ax := range t.axes {
+		if ax.named != "" {
+			names = append(names, ax.named)
+		} else {
+			names = append(names, ax.group, ax.local)
+		}
+	}
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !isIdentChar(byte(r)) || r > 127 }) {
+		words[w] = true
+	}
+	for _, ax := range t.axes {
+		for _, n := range []string{ax.named, ax.group, ax.local} {
+			if n != "" && words[n] {
+				return ""
+			}
+		}
+	}
+	return " {inames=" + strings.Join(names, ":") + "}"
 }
