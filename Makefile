@@ -15,8 +15,12 @@ demo: build
 	./$(BIN) demo
 
 # The README's second command: installs what the tests need, then runs
-# every check and test.
-test: deps check unit race arrowjs
+# every check and test. After the checks, unit, race and arrowjs run side
+# by side, each one's output printed whole when it ends: the race builds
+# and the npm check use the cores that cmd/uniperf's long tests, the last
+# of unit, leave free.
+test: deps check
+	@$(MAKE) --no-print-directory -j3 --output-sync=target unit race arrowjs
 
 deps:
 	./.ci/install-deps
@@ -31,17 +35,21 @@ check:
 	$(GOBIN)/staticcheck ./...
 	$(GO) run ./cmd/filecycles -independent $(SEED_PACKAGES) -forbid ./counts ./...
 
+# Every test of every package, but those that race runs: all of
+# RACE_PACKAGES and RACE_COUNTS_TEST of counts.
 unit:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -skip '^$(RACE_COUNTS_TEST)$$' $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PACKAGES))")
 
 # The packages that start goroutines, under the race detector (which needs
 # cgo): counting's workers and prefetching (on the library kernels),
 # fit/models' counter (with the model packages that call it), launch's
 # buffer filling. Every count of counts runs its workers; one test that
 # counts the library keeps this to a minute or two.
+RACE_PACKAGES    := ./fit/models/... ./measurekernels/launch
+RACE_COUNTS_TEST := TestCountMatchesPlanAndRun
 race:
-	CGO_ENABLED=1 $(GO) test -race -count=1 -run 'TestCountMatchesPlanAndRun' ./counts
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./fit/models/... ./measurekernels/launch
+	CGO_ENABLED=1 $(GO) test -race -count=1 -run '^$(RACE_COUNTS_TEST)$$' ./counts
+	CGO_ENABLED=1 $(GO) test -race -count=1 $(RACE_PACKAGES)
 
 # A second Arrow implementation (npm apache-arrow) reads every shipped table.
 arrowjs:

@@ -225,6 +225,15 @@ func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
 	if err != nil {
 		return err
 	}
+	var timer *kernelTimer
+	if opts.measure != "" {
+		// Calibrating the models takes seconds: a device that cannot be
+		// opened is refused before.
+		if timer, err = openTimer("--measure", opts.measure, opts.runs, opts.discard); err != nil {
+			return err
+		}
+		defer timer.close()
+	}
 	env := &models.Env{Counter: models.NewCounter(withKernel(kernel, src)), Device: dev}
 	res := blocksizeResult{Kernel: kernel, Device: dev.Name, Params: params, Groups: groups, Models: opts.models}
 	rows, calibrated, err := calibrationRows(dev, opts.tables)
@@ -261,8 +270,8 @@ func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
 		res.Heuristic = fmt.Sprintf("%d warps per block, block (%d, %d): n_w = min(even %g, utilization %g, latency %g)",
 			lc.WarpsPerBlock, lc.Block[0], lc.Block[1], lc.Even, lc.Utilization, lc.Latency)
 	}
-	if opts.measure != "" {
-		if err := measureCandidates(&res, cands, src, opts); err != nil {
+	if timer != nil {
+		if err := measureCandidates(&res, cands, src, timer); err != nil {
 			return err
 		}
 	}
@@ -346,12 +355,7 @@ func parseShapes(sizes []string, consts int) ([][]int64, error) {
 
 // measureCandidates times every candidate that can launch and computes
 // each model's Spearman correlation with the measured times.
-func measureCandidates(res *blocksizeResult, cands []models.Candidate, src models.Source, opts blocksizeOptions) error {
-	timer, err := openTimer("--measure", opts.measure, opts.runs, opts.discard)
-	if err != nil {
-		return err
-	}
-	defer timer.close()
+func measureCandidates(res *blocksizeResult, cands []models.Candidate, src models.Source, timer *kernelTimer) error {
 	res.Measured = timer.name()
 	var measured []int
 	for i, c := range cands {

@@ -18,6 +18,9 @@ var updateDemoCache = flag.Bool("update-demo-cache", false, "rewrite "+demoCache
 // the summaries that the one-screen demo reads from demosummary.json
 // against the ones this run computed from the tables.
 func TestDemoSummaryCache(t *testing.T) {
+	// It shares nothing with the commands other tests run in this
+	// process, and overlaps the kill-and-resume measurement on PoCL.
+	t.Parallel()
 	var out, progress bytes.Buffer
 	sums, err := demoReport(&out, &progress)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -32,6 +33,14 @@ func TestMain(m *testing.M) {
 		os.Args = append([]string{"uniperf"}, list...)
 		main()
 	}
+	// This process fits, cross-validates and compares every model on the
+	// shipped tables, allocating much and keeping little: collecting at
+	// four times the live heap rather than twice takes about a sixth off
+	// the CPU time (TestDemoSummaryStale: 3.35 s → 2.66 s, 87 → 128 MB).
+	// The children above run as uniperf does, and the limit keeps a small
+	// machine's memory in bounds.
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(2 << 30)
 	os.Exit(m.Run())
 }
 

@@ -138,14 +138,22 @@ type state struct {
 	trace []Instr
 	l     Launch
 
-	queued   int64   // blocks in the block queue
-	resident int     // blocks on the SM
-	left     []int   // per block, warps not yet done
-	ready    []*warp // the ready queue
-	units    [2][]*warp
+	queued   int64  // blocks in the block queue
+	resident int    // blocks on the SM
+	left     []int  // per block, warps not yet done
+	warps    []warp // every warp admitted, by number
+	ready    []int  // the ready queue, of warp numbers
+	units    [2][]int
 	time     float64
 	idle     float64
 	hot      map[string]*Hotspot
+
+	// kinds counts the ready warps by the kind of their instruction.
+	kinds [2]int
+	// settled is how many warps at the front of the ready queue have
+	// their delay fixed: adjust fixes them all, distribute keeps their
+	// order, and warps rejoin the queue at the back, unadjusted.
+	settled int
 }
 
 func (s *state) run() {
@@ -168,7 +176,8 @@ func (s *state) admit() {
 		b := len(s.left)
 		s.left = append(s.left, s.l.WarpsPerBlock)
 		for range s.l.WarpsPerBlock {
-			s.ready = append(s.ready, &warp{block: b})
+			s.warps = append(s.warps, warp{block: b})
+			s.enqueue(len(s.warps) - 1)
 		}
 	}
 }
@@ -176,7 +185,8 @@ func (s *state) admit() {
 // adjust fixes the delay of every ready instruction not yet adjusted.
 func (s *state) adjust() {
 	tlp := float64(len(s.ready) + len(s.units[Compute]))
-	for _, w := range s.ready {
+	for _, i := range s.ready[s.settled:] {
+		w := &s.warps[i]
 		if w.adjusted {
 			continue
 		}
@@ -189,19 +199,44 @@ func (s *state) adjust() {
 }
 
 // distribute moves ready warps, in queue order, to free units of their
-// instruction's kind.
+// instruction's kind. Once no warp further back can take a free unit the
+// rest of the queue waits as it is, and is not walked: in a memory-bound
+// launch the queue is long, the free unit a compute one, and walking it
+// warp by warp was most of a simulation's time.
 func (s *state) distribute() {
 	capacity := [2]int{s.l.ComputeUnits, s.l.MemoryUnits}
+	behind := s.kinds // ready warps of each kind not yet passed
+	movable := func() bool {
+		return behind[Compute] > 0 && len(s.units[Compute]) < capacity[Compute] ||
+			behind[Memory] > 0 && len(s.units[Memory]) < capacity[Memory]
+	}
 	waiting := s.ready[:0]
-	for _, w := range s.ready {
-		k := s.trace[w.pc].Kind
+	for i, w := range s.ready {
+		if !movable() {
+			if len(waiting) < i {
+				waiting = append(waiting, s.ready[i:]...)
+			} else {
+				waiting = s.ready
+			}
+			break
+		}
+		k := s.trace[s.warps[w].pc].Kind
+		behind[k]--
 		if len(s.units[k]) < capacity[k] {
 			s.units[k] = append(s.units[k], w)
+			s.kinds[k]--
 		} else {
 			waiting = append(waiting, w)
 		}
 	}
 	s.ready = waiting
+	s.settled = len(waiting)
+}
+
+// enqueue puts warp w at the back of the ready queue.
+func (s *state) enqueue(w int) {
+	s.ready = append(s.ready, w)
+	s.kinds[s.trace[s.warps[w].pc].Kind]++
 }
 
 // step advances the clock by the smallest remaining delay on the units and
@@ -211,23 +246,23 @@ func (s *state) step() {
 	var d float64
 	for _, u := range s.units {
 		for _, w := range u {
-			if first || w.remaining < d {
-				d, first = w.remaining, false
+			if r := s.warps[w].remaining; first || r < d {
+				d, first = r, false
 			}
 		}
 	}
 	if len(s.units[Compute]) == 0 {
 		s.idle += d
 		for _, w := range s.units[Memory] {
-			s.hotspot(s.trace[w.pc].Name).Idle += d
+			s.hotspot(s.trace[s.warps[w].pc].Name).Idle += d
 		}
 	}
 	s.time += d
 	for k := range s.units {
 		busy := s.units[k][:0]
 		for _, w := range s.units[k] {
-			w.remaining -= d
-			if w.remaining > 0 {
+			s.warps[w].remaining -= d
+			if s.warps[w].remaining > 0 {
 				busy = append(busy, w)
 				continue
 			}
@@ -239,11 +274,12 @@ func (s *state) step() {
 
 // retire moves a warp past its instruction: back to the ready queue, or
 // out of the SM when its trace is done.
-func (s *state) retire(w *warp) {
+func (s *state) retire(i int) {
+	w := &s.warps[i]
 	w.pc++
 	w.adjusted = false
 	if w.pc < len(s.trace) {
-		s.ready = append(s.ready, w)
+		s.enqueue(i)
 		return
 	}
 	s.left[w.block]--
