@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"fmt"
 	"math/big"
 	"slices"
 	"strconv"
@@ -43,12 +44,12 @@ const (
 // they have no symbolic form the error says so, and IterFootprintsAt
 // counts them at given sizes.
 func (c *Counted) IterFootprints() ([]HierarchyCount, error) {
-	hs, err := c.iterFootprints()
+	ic, err := c.iterFootprints()
 	if err != nil {
 		return nil, atSizesHint(err)
 	}
-	out := make([]HierarchyCount, len(hs))
-	for i, h := range hs {
+	out := make([]HierarchyCount, len(ic.counts))
+	for i, h := range ic.counts {
 		out[i] = h.HierarchyCount
 	}
 	return out, nil
@@ -64,19 +65,11 @@ func (c *Counted) IterFootprintsAt(params map[string]int64) ([]HierarchyCount, [
 	if err := c.k.checkBases(params); err != nil {
 		return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
 	}
-	hs, err := c.iterFootprints()
+	ic, err := c.iterCountsAt(params)
 	if err != nil {
-		at, aerr := c.atParams(params)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		if hs, err = at.countIterFootprints(); err != nil {
-			return nil, nil, err
-		}
-		for i := range hs {
-			hs[i].AtSizes = true
-		}
+		return nil, nil, err
 	}
+	hs := ic.counts
 	out := make([]HierarchyCount, len(hs))
 	vals := make([]int64, len(hs))
 	for i, h := range hs {
@@ -89,6 +82,69 @@ func (c *Counted) IterFootprintsAt(params map[string]int64) ([]HierarchyCount, [
 		}
 	}
 	return out, vals, nil
+}
+
+// SharedLoadsAt returns, by load property, the loads at params that
+// repeat a cell their reference loaded in the same iteration of the same
+// work-group (another work-item's load, as a row of gemm's b that every
+// row of work-items loads at each k): what L1 serves when a group's
+// working set fits it. Only the references of stride 0 and 1 are counted
+// (the class of another stride depends on the sizes); the loads two
+// references share are not. It counts as IterFootprintsAt does.
+func (c *Counted) SharedLoadsAt(params map[string]int64) (map[string]int64, error) {
+	if _, err := c.Eval(params); err != nil {
+		return nil, err
+	}
+	if err := c.k.checkBases(params); err != nil {
+		return nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
+	}
+	ic, err := c.iterCountsAt(params)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int64{}
+	for _, s := range ic.shared {
+		v, err := evalInt64(s.n, params)
+		if err != nil {
+			return nil, errorf(c.k.File, Pos{}, "kernel %s: shared loads of %s: %v", c.k.Name, s.property, err)
+		}
+		if out[s.property], err = addInt(out[s.property], v); err != nil {
+			return nil, errorf(c.k.File, Pos{}, "kernel %s: shared loads of %s: %v", c.k.Name, s.property, err)
+		}
+	}
+	return out, nil
+}
+
+// iterCounts are the per-iteration counts and the shared loads of each
+// load reference of stride 0 or 1, with its property.
+type iterCounts struct {
+	counts []countedHierarchy
+	shared []sharedLoads
+}
+
+type sharedLoads struct {
+	property string
+	n        *polyhedra.PwQPolynomial
+}
+
+// iterCountsAt returns the symbolic counts, or where they fail the
+// counts at params, marked AtSizes.
+func (c *Counted) iterCountsAt(params map[string]int64) (*iterCounts, error) {
+	ic, err := c.iterFootprints()
+	if err == nil {
+		return ic, nil
+	}
+	at, err := c.atParams(params)
+	if err != nil {
+		return nil, err
+	}
+	if ic, err = at.countIterFootprints(); err != nil {
+		return nil, err
+	}
+	for i := range ic.counts {
+		ic.counts[i].AtSizes = true
+	}
+	return ic, nil
 }
 
 // loopNest is the references of one array that share their sequential
@@ -137,7 +193,7 @@ func (c *Counted) loopNests(name string) ([]*loopNest, bool, error) {
 }
 
 // countIterFootprints counts the counts of IterFootprints.
-func (c *Counted) countIterFootprints() ([]countedHierarchy, error) {
+func (c *Counted) countIterFootprints() (*iterCounts, error) {
 	// The plan is not safe for concurrent use: whatever else adds sets
 	// to it is counted first.
 	if c.hierarchy != nil {
@@ -145,6 +201,7 @@ func (c *Counted) countIterFootprints() ([]countedHierarchy, error) {
 	}
 	groups := c.k.coords(false)
 	var per []countedHierarchy
+	var shared []sharedLoads
 	type nest struct {
 		array  string
 		seq    []string
@@ -169,6 +226,11 @@ func (c *Counted) countIterFootprints() ([]countedHierarchy, error) {
 		if err != nil {
 			return nil, errorf(c.k.File, a.Pos, "kernel %s: per-iteration footprint of %s: %v", c.k.Name, a.Name, err)
 		}
+		sh, err := c.sharedLoads(a)
+		if err != nil {
+			return nil, errorf(c.k.File, a.Pos, "kernel %s: shared loads of %s: %v", c.k.Name, a.Name, err)
+		}
+		shared = append(shared, sh...)
 		size := big.NewRat(int64(a.DType.Size()), 1)
 		fp = fp.Scale(size)
 		per = append(per, countedHierarchy{HierarchyCount{FootprintGroupIter, a.Name, fp.String(), approx, false}, fp})
@@ -212,7 +274,59 @@ func (c *Counted) countIterFootprints() ([]countedHierarchy, error) {
 		}
 	}
 	totals = append(totals, countedHierarchy{HierarchyCount{GroupIterations, "", iters.String(), anyApprox, false}, iters})
-	return append(per, totals...), nil
+	return &iterCounts{append(per, totals...), shared}, nil
+}
+
+// sharedLoads counts, for each load reference of the array of stride 0
+// or 1, its instances less its distinct (group, iteration, cell)
+// triples. The array's load references and its entries of plan.global
+// that are loads come in the same order (atomics are stores).
+func (c *Counted) sharedLoads(a *Array) ([]sharedLoads, error) {
+	p := c.plan
+	var strides []int64
+	for _, g := range p.global {
+		if g.array.Name == a.Name && !g.store {
+			strides = append(strides, g.stride)
+		}
+	}
+	var loads []gref
+	for _, r := range p.refs[a.Name] {
+		if !r.store {
+			loads = append(loads, r)
+		}
+	}
+	if len(loads) != len(strides) {
+		return nil, fmt.Errorf("%d load references but %d load accesses", len(loads), len(strides))
+	}
+	per, err := p.imagesOf(a.Name, loads)
+	if err != nil {
+		return nil, err
+	}
+	groups, items := c.k.coords(false), c.k.coords(true)
+	var out []sharedLoads
+	for i, r := range loads {
+		if strides[i] != 0 && strides[i] != 1 || len(per[i]) == 0 {
+			continue
+		}
+		inst, err := c.countInstances(a.Name, loads[i:i+1], per[i:i+1], nil, items)
+		if err != nil {
+			return nil, err
+		}
+		u, err := p.iterPlaced(a.Name, c.k.sequential(r), per[i], groups, true)
+		if err != nil {
+			return nil, err
+		}
+		distinct, err := c.countSet(u)
+		if err != nil {
+			return nil, err
+		}
+		n, err := difference(inst, distinct)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sharedLoads{globalProperty(false, a.ReadOnly, a.DType, strides[i], 0), n})
+	}
+	return out, nil
 }
 
 // arrayIterCounts counts an array's distinct (group, iteration, cell)

@@ -2,6 +2,7 @@ package counts
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,7 @@ func traceIterFootprints(t *testing.T, k *Kernel, params map[string]int64) map[s
 	}
 	touched, loaded := map[cell]bool{}, map[cell]bool{}
 	iters := map[at]bool{}
-	hook := func(array string, store bool, gid [3]int64, iter string, flat int64) {
+	hook := func(_, array string, store bool, gid [3]int64, iter string, flat int64) {
 		c := cell{at{gid, iter}, array, flat}
 		touched[c] = true
 		if !store {
@@ -122,6 +123,10 @@ func TestIterFootprintsAgainstInterpreter(t *testing.T) {
 //	a: 4·nk·ni·⌈nj/32⌉ bytes, b: 4·nk·nj·⌈ni/8⌉, c: 4·(nk+1)·ni·nj,
 //
 // every access a load, and ⌈ni/8⌉·⌈nj/32⌉·(nk + 1) group iterations.
+// Of the r·q loads of a at each k, r·q − r repeat a cell of the group's
+// iteration (a is read at stride 0 along l.0), and r·q − q of b's (stride
+// 1): nk·ni·(nj − ⌈nj/32⌉) and nk·nj·(ni − ⌈ni/8⌉) shared loads; c's
+// loads repeat none within an iteration.
 // The whole-group footprint, by contrast, holds a group's rows of a for
 // every k: 4·nk·ni·⌈nj/32⌉ too, but reached at once, not 32 cells at a
 // time.
@@ -172,6 +177,108 @@ func TestIterFootprintsGemmTile(t *testing.T) {
 				t.Errorf("%v: %s %s = %d, want %d", p, h.Name, arrayOrAll(h.Array), vals[i], w)
 			}
 		}
+		shared, err := c.SharedLoadsAt(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantShared := map[string]int64{
+			"global.load.f32.stride=0": nk * ni * (nj - ceil(nj, 32)),
+			"global.load.f32.stride=1": nk * nj * (ni - ceil(ni, 8)),
+		}
+		if len(shared) != len(wantShared) {
+			t.Errorf("%v: shared loads %v, want %v", p, shared, wantShared)
+		}
+		for prop, w := range wantShared {
+			if shared[prop] != w {
+				t.Errorf("%v: %s: %d shared loads, want %d", p, prop, shared[prop], w)
+			}
+		}
+	}
+}
+
+// traceSharedLoads counts, from the interpreter's accesses, the loads of
+// each site that repeat a cell the site loaded in the same work-group
+// and iteration, by the property of the site's stride as the
+// interpreter observes it (the flattened distance between work-items
+// adjacent along l.0); sites whose observed strides are not all 0 or
+// all 1 are left out, as SharedLoadsAt leaves them out.
+func traceSharedLoads(t *testing.T, k *Kernel, params map[string]int64) map[string]int64 {
+	t.Helper()
+	type at struct {
+		gid  [3]int64
+		iter string
+		flat int64
+	}
+	seen := map[string]map[at]bool{}
+	count := map[string]int64{}
+	hook := func(site, _ string, store bool, gid [3]int64, iter string, flat int64) {
+		if store {
+			return
+		}
+		if seen[site] == nil {
+			seen[site] = map[at]bool{}
+		}
+		seen[site][at{gid, iter, flat}] = true
+		count[site]++
+	}
+	tl, err := Run(k, params, randomArrays(t, k, params), &RunOptions{Trace: true, iteration: hook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int64{}
+	for _, s := range tl.Sites {
+		key := s.Instruction + "/" + strconv.Itoa(s.Site)
+		if s.Store || count[key] == 0 {
+			continue
+		}
+		stride := int64(-1)
+		for d := range s.Strides {
+			if stride >= 0 && d != stride || d != 0 && d != 1 {
+				stride = -2
+				break
+			}
+			stride = d
+		}
+		if stride < 0 {
+			continue
+		}
+		a := k.arrayIndex[s.Array]
+		out[globalProperty(false, a.ReadOnly, a.DType, stride, 0)] += count[key] - int64(len(seen[key]))
+	}
+	return out
+}
+
+// TestSharedLoadsAgainstInterpreter compares SharedLoadsAt with the
+// loads the interpreter's sites repeat within a group's iteration.
+func TestSharedLoadsAgainstInterpreter(t *testing.T) {
+	for _, hc := range hierarchyCases {
+		if _, ok := iterRefused[hc.kernel]; ok {
+			continue
+		}
+		t.Run(hc.kernel, func(t *testing.T) {
+			k := readKernel(t, hc.kernel, hc.consts)
+			c, err := Count(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, params := range hc.params {
+				got, err := c.SharedLoadsAt(params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := traceSharedLoads(t, k, params)
+				for p, w := range want {
+					if got[p] != w {
+						t.Errorf("%v: %s: %d shared loads, the interpreter's accesses give %d", params, p, got[p], w)
+					}
+				}
+				for p, g := range got {
+					if _, ok := want[p]; !ok && g != 0 {
+						t.Errorf("%v: %s: %d shared loads, the interpreter's accesses give 0", params, p, g)
+					}
+				}
+			}
+		})
 	}
 }
 

@@ -22,10 +22,11 @@ type RunOptions struct {
 	// memory-hierarchy counts.
 	global func(array string, store bool, gid, lid [3]int64, flat int64)
 	// iteration, when set, is called for every global access at a site
-	// with affine subscripts, with the sequential inames in scope and
-	// their values (iter, "slot=value" pairs): the tests' oracle of the
+	// with affine subscripts, with the site ("instruction/index", as
+	// SiteTrace names it), the sequential inames in scope and their
+	// values (iter, "slot=value" pairs): the tests' oracle of the
 	// per-iteration footprints.
-	iteration func(array string, store bool, gid [3]int64, iter string, flat int64)
+	iteration func(site, array string, store bool, gid [3]int64, iter string, flat int64)
 }
 
 // Run executes a kernel with the reference interpreter at concrete

@@ -13,7 +13,7 @@ type tracer struct {
 	// accessed in each direction; the footprints are their union.
 	loaded, stored map[string]map[int64]bool
 	global         func(array string, store bool, gid, lid [3]int64, flat int64)
-	iteration      func(array string, store bool, gid [3]int64, iter string, flat int64)
+	iteration      func(site, array string, store bool, gid [3]int64, iter string, flat int64)
 }
 
 type siteRec struct {
@@ -51,7 +51,7 @@ func (t *tracer) record(s *siteRec, st *state, gid [3]int64, ctx []int, flat int
 		t.global(s.info.Array, s.info.Store, gid, st.lid, flat)
 	}
 	if t.iteration != nil {
-		t.iteration(s.info.Array, s.info.Store, gid, iterationKey(st, ctx), flat)
+		t.iteration(s.info.Instruction+"/"+strconv.Itoa(s.info.Site), s.info.Array, s.info.Store, gid, iterationKey(st, ctx), flat)
 	}
 	key := make([]byte, 0, 64)
 	for _, x := range gid {
