@@ -74,6 +74,11 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		lf.refusal = firstLine(err.Error())
 		f = nil
 	}
+	var iter *IterFootprints
+	if f != nil && cfg.Iter {
+		iter = iterFootprintsOf(env, c)
+		f.Iter = iter
+	}
 	lf.traffic = TrafficOf(in.Counts, f, lf.groups, lv)
 	keep := 1.0
 	if cfg.Reuse && lf.traffic.Loads > 0 {
@@ -82,7 +87,7 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	for name, n := range in.Counts {
 		v := float64(n)
 		if strings.HasPrefix(name, "global.load.") {
-			v *= keep
+			v = loadFeature(name, v, keep, lf.traffic, iter)
 		}
 		lf.features[name] = v
 	}
