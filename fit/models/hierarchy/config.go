@@ -20,6 +20,10 @@ type Config struct {
 	// footprints, where a group's working set over IterWindow iterations
 	// fits L1.
 	Iter bool `json:"iter,omitempty"`
+	// IterL1, with Iter, prices the shared loads left out of the load
+	// properties by a weight of their own, L1Loads, rather than at
+	// nothing.
+	IterL1 bool `json:"iter_l1,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`

@@ -87,7 +87,11 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	for name, n := range in.Counts {
 		v := float64(n)
 		if strings.HasPrefix(name, "global.load.") {
-			v = loadFeature(name, v, keep, lf.traffic, iter)
+			kept := loadFeature(name, v, keep, lf.traffic, iter)
+			if cfg.IterL1 {
+				lf.features[L1Loads] += v*keep - kept
+			}
+			v = kept
 		}
 		lf.features[name] = v
 	}

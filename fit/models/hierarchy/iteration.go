@@ -12,6 +12,10 @@ import (
 // from the line size, not fitted.
 const IterWindow = 32
 
+// L1Loads is the feature of Config.IterL1: the loads a group's
+// work-items share within an iteration, served by L1.
+const L1Loads = "mem.l1.loads"
+
 // IterFootprints are the per-iteration counts of one launch (package
 // counts, Counted.IterFootprintsAt), summed over its global arrays.
 type IterFootprints struct {

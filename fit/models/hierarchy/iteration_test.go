@@ -71,6 +71,15 @@ func TestIterGemmTile(t *testing.T) {
 				t.Errorf("%v, L1 %g B: stride 0 %g, stride 1 %g, L2 %g B, shared %v; want %g, %g, %g B, %v",
 					s, c.l1, f["global.load.f32.stride=0"], f["global.load.f32.stride=1"], f[L2Bytes], lf.traffic.Shared, s0, s1, l2, c.shared)
 			}
+			// With IterL1 the loads left out are one feature of their own.
+			l1cfg := cfg
+			l1cfg.IterL1 = true
+			if lf, err = facts(env, models.Case{Kernel: "../../../examples/gemm.knl", Params: params}, l1cfg, Levels{L1: int64(c.l1), LLC: 1 << 40}); err != nil {
+				t.Fatal(err)
+			}
+			if want := w.stride0 + w.stride1 - s0 - s1; lf.features[L1Loads] != want || lf.features["global.load.f32.stride=0"] != s0 {
+				t.Errorf("%v, L1 %g B, IterL1: %s %g, stride 0 %g; want %g, %g", s, c.l1, L1Loads, lf.features[L1Loads], lf.features["global.load.f32.stride=0"], want, s0)
+			}
 		}
 	}
 }
@@ -96,6 +105,26 @@ func TestIterPredictGemm(t *testing.T) {
 		}
 		if math.Abs(p.Seconds-want) > 1e-9*want {
 			t.Errorf("%v: predicted %g s, want %g s", s, p.Seconds, want)
+		}
+	}
+}
+
+// TestTrafficOfIter checks TrafficOf's per-iteration branch on hand-made
+// counts (400 streamed bytes, groups of 100 B): 200 B over 100 group
+// iterations is 2 B an iteration, 64 B over IterWindow; an L1 of 99 B
+// holds that but not a group, so L2 traffic is the 200 B and the shared
+// loads are served; one of 63 B holds neither.
+func TestTrafficOfIter(t *testing.T) {
+	cs := map[string]int64{"global.load.f32.stride=1": 100, "global.store.f64.stride=0": 10}
+	for _, c := range []struct {
+		l1     int64
+		l2     float64
+		shared bool
+	}{{99, 200, true}, {63, 400, false}, {100, 300, true}} {
+		f := &Footprints{Launch: 120, Group: 300, ReusedBytes: 80, ReusedLoads: 20, Iter: &IterFootprints{Bytes: 200, Iterations: 100}}
+		tr := TrafficOf(cs, f, 3, Levels{L1: c.l1, LLC: 1 << 20})
+		if tr.L2 != c.l2 || tr.Shared != c.shared {
+			t.Errorf("L1 %d B: L2 %g B, shared %v; want %g B, %v", c.l1, tr.L2, tr.Shared, c.l2, c.shared)
 		}
 	}
 }
