@@ -59,12 +59,6 @@ func (c *Counted) IterFootprints() ([]HierarchyCount, error) {
 // params, as HierarchyAt returns the hierarchy counts: counted again at
 // params, exact and marked AtSizes, where IterFootprints fails.
 func (c *Counted) IterFootprintsAt(params map[string]int64) ([]HierarchyCount, []int64, error) {
-	if _, err := c.Eval(params); err != nil {
-		return nil, nil, err
-	}
-	if err := c.k.checkBases(params); err != nil {
-		return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
-	}
 	ic, err := c.iterCountsAt(params)
 	if err != nil {
 		return nil, nil, err
@@ -92,12 +86,6 @@ func (c *Counted) IterFootprintsAt(params map[string]int64) ([]HierarchyCount, [
 // (the class of another stride depends on the sizes); the loads two
 // references share are not. It counts as IterFootprintsAt does.
 func (c *Counted) SharedLoadsAt(params map[string]int64) (map[string]int64, error) {
-	if _, err := c.Eval(params); err != nil {
-		return nil, err
-	}
-	if err := c.k.checkBases(params); err != nil {
-		return nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
-	}
 	ic, err := c.iterCountsAt(params)
 	if err != nil {
 		return nil, err
@@ -115,21 +103,16 @@ func (c *Counted) SharedLoadsAt(params map[string]int64) (map[string]int64, erro
 	return out, nil
 }
 
-// iterCounts are the per-iteration counts and the shared loads of each
-// load reference of stride 0 or 1, with its property.
-type iterCounts struct {
-	counts []countedHierarchy
-	shared []sharedLoads
-}
-
-type sharedLoads struct {
-	property string
-	n        *polyhedra.PwQPolynomial
-}
-
-// iterCountsAt returns the symbolic counts, or where they fail the
-// counts at params, marked AtSizes.
+// iterCountsAt checks params as Eval does, and that the inames of an
+// axis start together there, and returns the symbolic counts, or where
+// they fail the counts at params, marked AtSizes.
 func (c *Counted) iterCountsAt(params map[string]int64) (*iterCounts, error) {
+	if _, err := c.Eval(params); err != nil {
+		return nil, err
+	}
+	if err := c.k.checkBases(params); err != nil {
+		return nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
+	}
 	ic, err := c.iterFootprints()
 	if err == nil {
 		return ic, nil

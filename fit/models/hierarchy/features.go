@@ -125,3 +125,14 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 	}
 	return lv, nil
 }
+
+// loadFeature is the priced loads of a load property of n loads: with
+// the work-items' repeats left out (keep is the fraction kept) or, where
+// the group shares more of them within its iterations, those.
+func loadFeature(p string, n, keep float64, t Traffic, it *IterFootprints) float64 {
+	v := n * keep
+	if t.Shared && it != nil {
+		v = min(v, n-it.Shared[p])
+	}
+	return v
+}
