@@ -44,6 +44,7 @@ func CountWith(k *Kernel, opts Options) (*Counted, error) {
 	c.sums = sync.OnceValues(c.groupSums)
 	c.footprints = sync.OnceValues(c.countFootprints)
 	c.hierarchy = sync.OnceValues(c.countHierarchy)
+	c.iterFootprints = sync.OnceValues(c.countIterFootprints)
 	if c.all, err = c.Compile(c.names); err != nil {
 		return nil, err
 	}

@@ -40,6 +40,8 @@ type Counted struct {
 	footprints func() ([]countedFootprint, error)
 	// hierarchy counts the memory-hierarchy counts on demand.
 	hierarchy func() ([]countedHierarchy, error)
+	// iterFootprints counts the per-iteration footprints on demand.
+	iterFootprints func() (*iterCounts, error)
 	// products caches the products of values that sums form, by factors.
 	productsMu sync.Mutex
 	products   map[string]*polyhedra.PwQPolynomial

@@ -29,7 +29,9 @@ const (
 // all of them together.
 type HierarchyCount struct {
 	// Name is one of FootprintLaunch, FootprintGroup, ReuseWorkItem and
-	// ReuseWorkItemStored.
+	// ReuseWorkItemStored, or of the per-iteration counts
+	// (IterFootprints): FootprintGroupIter, LoadCellsGroupIter and
+	// GroupIterations.
 	Name string
 	// Array is the array counted, "" for the sum over the arrays.
 	Array string

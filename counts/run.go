@@ -21,6 +21,12 @@ type RunOptions struct {
 	// the work-items perform them: the tests' oracle of the
 	// memory-hierarchy counts.
 	global func(array string, store bool, gid, lid [3]int64, flat int64)
+	// iteration, when set, is called for every global access at a site
+	// with affine subscripts, with the site ("instruction/index", as
+	// SiteTrace names it), the sequential inames in scope and their
+	// values (iter, "slot=value" pairs): the tests' oracle of the
+	// per-iteration footprints.
+	iteration func(site, array string, store bool, gid [3]int64, iter string, flat int64)
 }
 
 // Run executes a kernel with the reference interpreter at concrete
@@ -72,9 +78,10 @@ func (e *engine) run(opts *RunOptions, arrays map[string]any) (t *Tally, err err
 	if err := in.bindArrays(arrays); err != nil {
 		return nil, err
 	}
-	if opts.Trace || opts.global != nil {
+	if opts.Trace || opts.global != nil || opts.iteration != nil {
 		in.trace = newTracer()
 		in.trace.global = opts.global
+		in.trace.iteration = opts.iteration
 	}
 	nodes, err := in.compileNodes(k.Schedule, nil)
 	if err != nil {

@@ -13,6 +13,7 @@ type tracer struct {
 	// accessed in each direction; the footprints are their union.
 	loaded, stored map[string]map[int64]bool
 	global         func(array string, store bool, gid, lid [3]int64, flat int64)
+	iteration      func(site, array string, store bool, gid [3]int64, iter string, flat int64)
 }
 
 type siteRec struct {
@@ -48,6 +49,9 @@ func (t *tracer) record(s *siteRec, st *state, gid [3]int64, ctx []int, flat int
 	s.cells[flat] = true
 	if t.global != nil {
 		t.global(s.info.Array, s.info.Store, gid, st.lid, flat)
+	}
+	if t.iteration != nil {
+		t.iteration(s.info.Instruction+"/"+strconv.Itoa(s.info.Site), s.info.Array, s.info.Store, gid, iterationKey(st, ctx), flat)
 	}
 	key := make([]byte, 0, 64)
 	for _, x := range gid {
@@ -122,4 +126,17 @@ func (t *tracer) footprints() map[string]map[int64]bool {
 		}
 	}
 	return fp
+}
+
+// iterationKey names the iteration of the sequential inames in scope
+// (their slots ctx) that st is at.
+func iterationKey(st *state, ctx []int) string {
+	key := make([]byte, 0, 32)
+	for _, slot := range ctx {
+		key = strconv.AppendInt(key, int64(slot), 10)
+		key = append(key, '=')
+		key = strconv.AppendInt(key, st.v[slot], 10)
+		key = append(key, ',')
+	}
+	return string(key)
 }

@@ -13,6 +13,17 @@ type Config struct {
 	// Reuse drops the global loads that repeat a cell their work-item
 	// loaded (counts.ReuseWorkItem) from the load counts.
 	Reuse bool `json:"reuse"`
+	// Iter prices the reuse between the work-items of a group over a
+	// sequential loop by the per-iteration counts (IterFootprints): the
+	// loads beyond each group's distinct cells per iteration are left
+	// out, as reused loads are, and L2 traffic is the per-iteration
+	// footprints, where a group's working set over IterWindow iterations
+	// fits L1.
+	Iter bool `json:"iter,omitempty"`
+	// IterL1, with Iter, prices the shared loads left out of the load
+	// properties by a weight of their own, L1Loads, rather than at
+	// nothing.
+	IterL1 bool `json:"iter_l1,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`

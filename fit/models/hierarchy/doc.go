@@ -13,6 +13,15 @@
 // subscripts that do not split) is priced as streaming at every level.
 // The grid fill and ties are the default linear fit's of the same rows.
 //
+// [Config.Iter] (not chosen) adds the reuse between the work-items of a
+// group over a sequential loop, from the per-iteration counts
+// (counts.IterFootprints, [IterFootprints]): where a group's working set
+// over [IterWindow] iterations fits L1, the loads its work-items share
+// within an iteration are left out of each load property (or, with
+// [Config.IterL1], priced by a weight of their own, [L1Loads]) and L2
+// traffic is the per-iteration footprints. On the GPUs' measurement rows
+// and development kernels it did worse than without it (docs/model.md).
+//
 // The form ([Config]) was chosen by leave-one-class-out cross-validation
 // on measurement rows and the development kernels of examples/; the
 // figures are in docs/model.md. Seed 001's model, the default, is

@@ -74,6 +74,11 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		lf.refusal = firstLine(err.Error())
 		f = nil
 	}
+	var iter *IterFootprints
+	if f != nil && cfg.Iter {
+		iter = iterFootprintsOf(env, c)
+		f.Iter = iter
+	}
 	lf.traffic = TrafficOf(in.Counts, f, lf.groups, lv)
 	keep := 1.0
 	if cfg.Reuse && lf.traffic.Loads > 0 {
@@ -82,7 +87,11 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	for name, n := range in.Counts {
 		v := float64(n)
 		if strings.HasPrefix(name, "global.load.") {
-			v *= keep
+			kept := loadFeature(name, v, keep, lf.traffic, iter)
+			if cfg.IterL1 {
+				lf.features[L1Loads] += v*keep - kept
+			}
+			v = kept
 		}
 		lf.features[name] = v
 	}
@@ -115,4 +124,15 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 		lv.LLC = c.L3
 	}
 	return lv, nil
+}
+
+// loadFeature is the priced loads of a load property of n loads: with
+// the work-items' repeats left out (keep is the fraction kept) or, where
+// the group shares more of them within its iterations, those.
+func loadFeature(p string, n, keep float64, t Traffic, it *IterFootprints) float64 {
+	v := n * keep
+	if t.Shared && it != nil {
+		v = min(v, n-it.Shared[p])
+	}
+	return v
 }

@@ -20,6 +20,9 @@ type Footprints struct {
 	// work-item loaded, at cells no store touches (counts.ReuseWorkItem,
 	// times each array's element size); ReusedLoads their number.
 	ReusedBytes, ReusedLoads float64
+	// Iter is the per-iteration counts, nil where the form does not use
+	// them or they were refused.
+	Iter *IterFootprints
 }
 
 // Traffic is the global-memory traffic of one launch at each level of
@@ -35,11 +38,18 @@ type Traffic struct {
 	DRAM float64
 	// L2 is the bytes moving from the last-level cache into the caches
 	// near the compute units: the groups' footprints summed while an
-	// average group's fits L1, else the streamed bytes.
+	// average group's fits L1, else, with the per-iteration counts, the
+	// per-iteration footprints summed while a group's working set over
+	// IterWindow iterations fits L1, else the streamed bytes.
 	L2 float64
 	// Loads is the global loads counted and Reused those not priced,
 	// which registers or L1 serve.
 	Loads, Reused float64
+	// Shared is set where the per-iteration counts were given and a
+	// group's working set over IterWindow iterations fits L1: the loads
+	// a group's work-items share within an iteration (IterFootprints.
+	// Shared) are then served by L1 too.
+	Shared bool
 	// Counted is false where the kernel has no hierarchy counts: the
 	// traffic is then streaming at every level (DRAM = L2 = Streamed).
 	Counted bool
@@ -96,9 +106,13 @@ func TrafficOf(cs map[string]int64, f *Footprints, groups int64, lv Levels) Traf
 		t.DRAM = min(f.Group, t.Streamed)
 	}
 	t.L2 = t.Streamed
-	if groups > 0 && f.Group/float64(groups) <= float64(lv.L1) {
+	switch {
+	case groups > 0 && f.Group/float64(groups) <= float64(lv.L1):
 		t.L2 = min(f.Group, t.Streamed)
+	case f.Iter.fits(lv.L1):
+		t.L2 = min(f.Iter.Bytes, t.Streamed)
 	}
+	t.Shared = f.Iter.fits(lv.L1)
 	t.DRAM = min(t.DRAM, t.L2)
 	return t
 }
