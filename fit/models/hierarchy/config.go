@@ -13,6 +13,16 @@ type Config struct {
 	// Reuse drops the global loads that repeat a cell their work-item
 	// loaded (counts.ReuseWorkItem) from the load counts.
 	Reuse bool `json:"reuse"`
+	// Lines places the traffic terms in whole cache lines (LineBytes)
+	// where the kernel's lines are counted (counts.Counted.LinesAt),
+	// as a CPU moves it: a work-group's lines into L1 while they fit,
+	// else each work-item's.
+	Lines bool `json:"lines,omitempty"`
+	// LineScale, with Lines, multiplies the global accesses by
+	// Traffic.LineScale, so that a weight fitted on accesses that use
+	// every byte of their lines prices one that uses a sixteenth at
+	// sixteen times.
+	LineScale bool `json:"line_scale,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`

@@ -28,8 +28,9 @@ type launchFacts struct {
 }
 
 // footprintsOf returns the hierarchy counts of a launch summed over its
-// global arrays, or the error that refused them.
-func footprintsOf(env *models.Env, c models.Case) (*Footprints, error) {
+// global arrays, or the error that refused them; with lines, its cache
+// lines too where LinesAt counts them (else its traffic stays in bytes).
+func footprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {
 		return nil, err
@@ -55,6 +56,26 @@ func footprintsOf(env *models.Env, c models.Case) (*Footprints, error) {
 			f.ReusedBytes += v * size[h.Array]
 		}
 	}
+	if lines {
+		ls, vals, err := k.LinesAt(c.Params, LineBytes)
+		if err == nil {
+			for i, l := range ls {
+				if l.Array != "" {
+					continue
+				}
+				v := LineBytes * float64(vals[i])
+				switch l.Name {
+				case counts.LinesLaunch:
+					f.LaunchLines = v
+				case counts.LinesGroup:
+					f.GroupLines = v
+				case counts.LinesWorkItem:
+					f.ItemLines = v
+				}
+			}
+			f.Lines = len(ls) > 0
+		}
+	}
 	return &f, nil
 }
 
@@ -66,7 +87,7 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		return nil, err
 	}
 	lf := &launchFacts{groups: in.Groups(), size: in.GroupSize(), features: map[string]float64{}}
-	f, err := footprintsOf(env, c)
+	f, err := footprintsOf(env, c, cfg.Lines)
 	if err != nil {
 		if _, cerr := env.Counter.Kernel(c.Kernel, c.Consts); cerr != nil {
 			return nil, cerr
@@ -79,10 +100,17 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	if cfg.Reuse && lf.traffic.Loads > 0 {
 		keep = 1 - lf.traffic.Reused/lf.traffic.Loads
 	}
+	scale := 1.0
+	if cfg.LineScale {
+		scale = lf.traffic.LineScale()
+	}
 	for name, n := range in.Counts {
 		v := float64(n)
 		if strings.HasPrefix(name, "global.load.") {
 			v *= keep
+		}
+		if isGlobalAccess(name) {
+			v *= scale
 		}
 		lf.features[name] = v
 	}
@@ -91,6 +119,18 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		lf.features[L2Bytes] = lf.traffic.L2
 	}
 	return lf, nil
+}
+
+// isGlobalAccess reports whether a property counts global loads or
+// stores (global.load.*, global.store.*, global.minldst.*): the accesses
+// whose cost Config.Lines scales by the lines they move.
+func isGlobalAccess(name string) bool {
+	for _, p := range []string{"global.load.", "global.store.", "global.minldst."} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func firstLine(s string) string {
