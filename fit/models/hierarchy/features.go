@@ -3,6 +3,7 @@ package hierarchy
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/gpus"
@@ -57,7 +58,7 @@ func footprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, erro
 		}
 	}
 	if lines {
-		ls, vals, err := k.LinesAt(c.Params, LineBytes)
+		ls, vals, err := linesAt(k, c.Params)
 		if err == nil {
 			for i, l := range ls {
 				if l.Array != "" {
@@ -77,6 +78,37 @@ func footprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, erro
 		}
 	}
 	return &f, nil
+}
+
+// lineKey names a launch's line counts: the counted kernel (one per
+// kernel and constants, models.Counter caches it) and its parameters.
+type lineKey struct {
+	k      *counts.Counted
+	params string
+}
+
+type lineCounts struct {
+	ls   []counts.LineCount
+	vals []int64
+	err  error
+}
+
+// lineCache holds the line counts of the launches counted so far:
+// cross-validation calibrates a model per class left out, each counting
+// every row's lines again, and a count at sizes takes tens of
+// milliseconds.
+var lineCache sync.Map
+
+// linesAt returns k.LinesAt(params, LineBytes), counted once per launch.
+func linesAt(k *counts.Counted, params map[string]int64) ([]counts.LineCount, []int64, error) {
+	key := lineKey{k, fmt.Sprint(params)}
+	if r, ok := lineCache.Load(key); ok {
+		r := r.(lineCounts)
+		return r.ls, r.vals, r.err
+	}
+	ls, vals, err := k.LinesAt(params, LineBytes)
+	lineCache.Store(key, lineCounts{ls, vals, err})
+	return ls, vals, err
 }
 
 // facts counts a launch and derives its features under cfg with the
