@@ -24,6 +24,16 @@ type Config struct {
 	// properties by a weight of their own, L1Loads, rather than at
 	// nothing.
 	IterL1 bool `json:"iter_l1,omitempty"`
+	// Lines places the traffic terms in whole cache lines (LineBytes)
+	// where the kernel's lines are counted (counts.Counted.LinesAt),
+	// as a CPU moves it: a work-group's lines into L1 while they fit,
+	// else each work-item's.
+	Lines bool `json:"lines,omitempty"`
+	// LineScale, with Lines, multiplies the global accesses by
+	// Traffic.LineScale, so that a weight fitted on accesses that use
+	// every byte of their lines prices one that uses a sixteenth at
+	// sixteen times.
+	LineScale bool `json:"line_scale,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`
@@ -53,7 +63,7 @@ const (
 // the development kernels' errors (docs/model.md has the figures).
 func Chosen(kind string) Config {
 	if kind == "cpu" {
-		return Config{Form: FormMax, Levels: true, Reuse: true, LLC: "l2", Saturation: FillNone}
+		return Config{Form: FormMax, Levels: true, Reuse: true, Lines: true, LineScale: true, LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }

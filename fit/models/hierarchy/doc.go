@@ -11,6 +11,9 @@
 // work-groups' distinct bytes summed while a group's fit L1, else the
 // streamed bytes. A kernel without hierarchy counts (counts refuses
 // subscripts that do not split) is priced as streaming at every level.
+// On a CPU the traffic terms count whole cache lines where counts gives
+// the kernel's lines (Config.Lines, Config.LineScale: a column walk
+// moves a 64-byte line for each float it uses).
 // The grid fill and ties are the default linear fit's of the same rows.
 //
 // [Config.Iter] (not chosen) adds the reuse between the work-items of a

@@ -3,6 +3,7 @@ package hierarchy
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/gpus"
@@ -28,8 +29,9 @@ type launchFacts struct {
 }
 
 // footprintsOf returns the hierarchy counts of a launch summed over its
-// global arrays, or the error that refused them.
-func footprintsOf(env *models.Env, c models.Case) (*Footprints, error) {
+// global arrays, or the error that refused them; with lines, its cache
+// lines too where LinesAt counts them (else its traffic stays in bytes).
+func footprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {
 		return nil, err
@@ -55,7 +57,58 @@ func footprintsOf(env *models.Env, c models.Case) (*Footprints, error) {
 			f.ReusedBytes += v * size[h.Array]
 		}
 	}
+	if lines {
+		ls, vals, err := linesAt(k, c.Params)
+		if err == nil {
+			for i, l := range ls {
+				if l.Array != "" {
+					continue
+				}
+				v := LineBytes * float64(vals[i])
+				switch l.Name {
+				case counts.LinesLaunch:
+					f.LaunchLines = v
+				case counts.LinesGroup:
+					f.GroupLines = v
+				case counts.LinesWorkItem:
+					f.ItemLines = v
+				}
+			}
+			f.Lines = len(ls) > 0
+		}
+	}
 	return &f, nil
+}
+
+// lineKey names a launch's line counts: the counted kernel (one per
+// kernel and constants, models.Counter caches it) and its parameters.
+type lineKey struct {
+	k      *counts.Counted
+	params string
+}
+
+type lineCounts struct {
+	ls   []counts.LineCount
+	vals []int64
+	err  error
+}
+
+// lineCache holds the line counts of the launches counted so far:
+// cross-validation calibrates a model per class left out, each counting
+// every row's lines again, and a count at sizes takes tens of
+// milliseconds.
+var lineCache sync.Map
+
+// linesAt returns k.LinesAt(params, LineBytes), counted once per launch.
+func linesAt(k *counts.Counted, params map[string]int64) ([]counts.LineCount, []int64, error) {
+	key := lineKey{k, fmt.Sprint(params)}
+	if r, ok := lineCache.Load(key); ok {
+		r := r.(lineCounts)
+		return r.ls, r.vals, r.err
+	}
+	ls, vals, err := k.LinesAt(params, LineBytes)
+	lineCache.Store(key, lineCounts{ls, vals, err})
+	return ls, vals, err
 }
 
 // facts counts a launch and derives its features under cfg with the
@@ -66,7 +119,7 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		return nil, err
 	}
 	lf := &launchFacts{groups: in.Groups(), size: in.GroupSize(), features: map[string]float64{}}
-	f, err := footprintsOf(env, c)
+	f, err := footprintsOf(env, c, cfg.Lines)
 	if err != nil {
 		if _, cerr := env.Counter.Kernel(c.Kernel, c.Consts); cerr != nil {
 			return nil, cerr
@@ -84,6 +137,10 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	if cfg.Reuse && lf.traffic.Loads > 0 {
 		keep = 1 - lf.traffic.Reused/lf.traffic.Loads
 	}
+	scale := 1.0
+	if cfg.LineScale {
+		scale = lf.traffic.LineScale()
+	}
 	for name, n := range in.Counts {
 		v := float64(n)
 		if strings.HasPrefix(name, "global.load.") {
@@ -93,6 +150,9 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 			}
 			v = kept
 		}
+		if isGlobalAccess(name) {
+			v *= scale
+		}
 		lf.features[name] = v
 	}
 	if cfg.Levels {
@@ -100,6 +160,18 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		lf.features[L2Bytes] = lf.traffic.L2
 	}
 	return lf, nil
+}
+
+// isGlobalAccess reports whether a property counts global loads or
+// stores (global.load.*, global.store.*, global.minldst.*): the accesses
+// whose cost Config.Lines scales by the lines they move.
+func isGlobalAccess(name string) bool {
+	for _, p := range []string{"global.load.", "global.store.", "global.minldst."} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func firstLine(s string) string {

@@ -50,8 +50,8 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.LLC, fillText(m.Fill), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.LLC, fillText(m.Fill), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 
@@ -224,6 +224,12 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	}
 	tr := lf.traffic
 	note := "from the hierarchy counts"
+	if tr.Lines {
+		note = fmt.Sprintf("in whole %d-byte lines, from the cache-line counts", LineBytes)
+		if m.Config.LineScale {
+			note += fmt.Sprintf("; global accesses priced at %.3g times", tr.LineScale())
+		}
+	}
 	if !tr.Counted {
 		note = "streaming: no hierarchy counts (" + lf.refusal + ")"
 	}

@@ -23,7 +23,19 @@ type Footprints struct {
 	// Iter is the per-iteration counts, nil where the form does not use
 	// them or they were refused.
 	Iter *IterFootprints
+	// Lines is set where the launch's cache lines were counted
+	// (Config.Lines, counts.Counted.LinesAt); LaunchLines, GroupLines and
+	// ItemLines are then the bytes of the distinct lines of the launch,
+	// of each work-group summed over the groups and of each work-item
+	// summed over the work-items, LineBytes a line each.
+	Lines                              bool
+	LaunchLines, GroupLines, ItemLines float64
 }
+
+// LineBytes is the cache line the line counts are taken with: 64 bytes
+// on x86-64 cores (the EPYC's L1, L2 and L3 alike, pocl-cpu.json's
+// source) and most ARM ones.
+const LineBytes = 64
 
 // Traffic is the global-memory traffic of one launch at each level of
 // the hierarchy, in bytes.
@@ -53,6 +65,20 @@ type Traffic struct {
 	// Counted is false where the kernel has no hierarchy counts: the
 	// traffic is then streaming at every level (DRAM = L2 = Streamed).
 	Counted bool
+	// Lines is set where DRAM and L2 are whole cache lines
+	// (Footprints.Lines).
+	Lines bool
+}
+
+// LineScale is the factor by which whole lines multiply a launch's
+// traffic into the caches near the cores: L2 over Streamed, at least 1;
+// 1 where the traffic is not in lines. A column walk of floats moves 16
+// times the bytes it uses.
+func (t Traffic) LineScale() float64 {
+	if !t.Lines || t.Streamed <= 0 {
+		return 1
+	}
+	return max(1, t.L2/t.Streamed)
 }
 
 // Accesses returns the global loads and stores of counts (the
@@ -101,6 +127,11 @@ func TrafficOf(cs map[string]int64, f *Footprints, groups int64, lv Levels) Traf
 	t.Counted = true
 	t.Reused = f.ReusedLoads
 	t.Streamed -= f.ReusedBytes
+	if f.Lines {
+		t.Lines = true
+		t.DRAM, t.L2 = lineTraffic(f, groups, lv)
+		return t
+	}
 	t.DRAM = f.Launch
 	if f.Launch > float64(lv.LLC) {
 		t.DRAM = min(f.Group, t.Streamed)
@@ -115,4 +146,22 @@ func TrafficOf(cs map[string]int64, f *Footprints, groups int64, lv Levels) Traf
 	t.Shared = f.Iter.fits(lv.L1)
 	t.DRAM = min(t.DRAM, t.L2)
 	return t
+}
+
+// lineTraffic places a launch's traffic in whole cache lines, as a CPU
+// moves it: PoCL runs a work-group on one core, its work-items one after
+// the other. Into the core's L1 come the group's lines while a group's
+// lines fit L1, else each work-item's (a column walk: a line per
+// element); from DRAM the launch's lines while they fit the last cache,
+// else what comes into L1, each group's lines at most.
+func lineTraffic(f *Footprints, groups int64, lv Levels) (dram, l2 float64) {
+	l2 = f.ItemLines
+	if groups > 0 && f.GroupLines/float64(groups) <= float64(lv.L1) {
+		l2 = f.GroupLines
+	}
+	dram = f.LaunchLines
+	if f.LaunchLines > float64(lv.LLC) {
+		dram = min(f.GroupLines, l2)
+	}
+	return min(dram, l2), l2
 }

@@ -113,3 +113,81 @@ func TestTrafficClosedForms(t *testing.T) {
 		}
 	}
 }
+
+// TestTrafficOfLines checks TrafficOf in whole lines and LineScale on
+// hand-made counts: 100 f32 loads (400 B) in 2 work-groups whose lines
+// are 640 B for the launch, 1280 B over the groups and 6400 B over the
+// work-items (a column walk: each work-item's element on its own line).
+func TestTrafficOfLines(t *testing.T) {
+	cs := map[string]int64{"global.load.f32.stride=1": 100}
+	walk := &Footprints{Launch: 400, Group: 400, Lines: true, LaunchLines: 640, GroupLines: 1280, ItemLines: 6400}
+	for _, c := range []struct {
+		name            string
+		f               *Footprints
+		lv              Levels
+		dram, l2, scale float64
+	}{
+		// A group's 640 B fit L1: its lines come in once; the launch's
+		// fit the last cache: DRAM moves each line once.
+		{"groups fit L1", walk, Levels{L1: 640, LLC: 640}, 640, 1280, 3.2},
+		// Neither fits: each work-item's lines come into L1, and from
+		// DRAM each group's.
+		{"nothing fits", walk, Levels{L1: 639, LLC: 639}, 1280, 6400, 16},
+		// Fewer line bytes than used bytes (every line used in full and
+		// reused): the accesses keep their price.
+		{"lines used in full", &Footprints{Launch: 400, Group: 400, Lines: true, LaunchLines: 320, GroupLines: 320, ItemLines: 320}, Levels{L1: 1 << 20, LLC: 1 << 30}, 320, 320, 1},
+		{"no line counts", &Footprints{Launch: 400, Group: 400}, Levels{L1: 1 << 20, LLC: 1 << 30}, 400, 400, 1},
+	} {
+		tr := TrafficOf(cs, c.f, 2, c.lv)
+		if tr.DRAM != c.dram || tr.L2 != c.l2 || tr.Streamed != 400 || tr.LineScale() != c.scale || tr.Lines != c.f.Lines {
+			t.Errorf("%s: got %+v (line scale %g), want DRAM %g, L2 %g, streamed 400, line scale %g", c.name, tr, tr.LineScale(), c.dram, c.l2, c.scale)
+		}
+	}
+}
+
+// TestTrafficLinesColumnWalk checks the line traffic of atax2 (y = A^T
+// tmp, a work-item per column, 256 a group, each walking its column of
+// the nx x ny matrix a) against closed forms, in 64-byte lines of 16
+// floats: a work-item touches a line of a in each row, nx/16 lines of tmp
+// and one of y; a group's 256 columns are 16 lines of each row, and it
+// reads all of tmp; the launch touches each line once. Where nothing
+// fits, the global accesses cost LineScale times their price without
+// lines.
+func TestTrafficLinesColumnWalk(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
+	for _, s := range [][2]float64{{512, 256}, {256, 1024}} {
+		nx, ny := s[0], s[1]
+		c := models.Case{Kernel: "../../../examples/atax2.knl", Params: map[string]int64{"nx": int64(nx), "ny": int64(ny)}}
+		item := 64 * (nx*ny + ny*nx/16 + ny)
+		group := 64 * (nx*ny/16 + ny/256*nx/16 + ny/16)
+		launch := 64 * (nx*ny/16 + nx/16 + ny/16)
+		for _, lv := range []Levels{{L1: 1 << 40, LLC: 1 << 40}, {L1: int64(group*256/ny) - 1, LLC: int64(launch) - 1}} {
+			lines, err := facts(env, c, Config{Form: FormMax, Levels: true, Reuse: true, Lines: true, LineScale: true}, lv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bytes, err := facts(env, c, Config{Form: FormMax, Levels: true, Reuse: true}, lv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dram, l2 := launch, group
+			if lv.L1 < 1<<40 {
+				dram, l2 = group, item
+			}
+			tr := lines.traffic
+			if !tr.Lines || tr.DRAM != dram || tr.L2 != l2 {
+				t.Errorf("%v at %+v: got %+v, want DRAM %g, L2 %g in lines", c.Params, lv, tr, dram, l2)
+			}
+			scale := max(1, l2/tr.Streamed)
+			for name, v := range bytes.features {
+				want := v
+				if isGlobalAccess(name) {
+					want *= scale
+				}
+				if name != DRAMBytes && name != L2Bytes && lines.features[name] != want {
+					t.Errorf("%v at %+v: %s = %g with lines, want %g (%g without, scaled by %g)", c.Params, lv, name, lines.features[name], want, v, scale)
+				}
+			}
+		}
+	}
+}
