@@ -165,9 +165,7 @@ type engine struct {
 func (e *engine) spend() {
 	e.budget--
 	if e.budget < 0 {
-		err := errorf(e.file, Pos{}, "%v (at %s)", ErrTooLarge, e.paramString())
-		err.Err = ErrTooLarge
-		panic(runError{err})
+		panic(runError{errorf(e.file, Pos{}, "%v (at %s)", ErrTooLarge, e.paramString())})
 	}
 }
 

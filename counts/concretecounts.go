@@ -114,9 +114,7 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 				err = add(name, v)
 			}
 			if err != nil {
-				e := errorf(p.k.File, Pos{}, "%s: %v", name, err)
-				e.Err = err
-				return nil, e
+				return nil, errorf(p.k.File, Pos{}, "%s: %v", name, err)
 			}
 		}
 	}

@@ -30,9 +30,7 @@ func CountWith(k *Kernel, opts Options) (*Counted, error) {
 	b := &counter{p: p, c: &Counted{k: k, plan: p, params: slices.Clone(k.Params), assumedMax: map[int]*polyhedra.PwQPolynomial{}}, set: map[int]int{}, max: map[string]int{}}
 	b.unit = p.add(&uset{pieces: []piece{{}}})
 	if err := b.count(); err != nil {
-		e := errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
-		e.Err = err
-		return nil, e
+		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
 	}
 	p.eager = false // sets the plan registers from now on are footprints
 	c := b.c

@@ -21,7 +21,8 @@ type Error struct {
 	Pos  Pos
 	Msg  string
 	// Err is the error behind Msg, where a caller may act on its kind
-	// (a count past its budget); Msg already includes its text.
+	// (a count past its budget, a polyhedra budget, an overflow): errors.Is
+	// and errors.As see through Error to it. Msg already includes its text.
 	Err error
 }
 
@@ -39,8 +40,18 @@ func (e *Error) Error() string {
 	return e.Msg
 }
 
+// errorf formats an Error; the first error among args becomes its Err, so
+// that the cause stays reachable through errors.Is and errors.As where
+// formatting it with %v alone would keep only its text.
 func errorf(file string, pos Pos, format string, args ...any) *Error {
-	return &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	e := &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	for _, a := range args {
+		if err, ok := a.(error); ok {
+			e.Err = err
+			break
+		}
+	}
+	return e
 }
 
 // ErrTooLarge aborts an enumeration (CountAt, Run) that exceeds its

@@ -3,7 +3,6 @@ package datasets
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -22,7 +21,7 @@ func Read(path string) (*Table, error) {
 
 // read reads the table at path, opened with open: inputfile.Open for an
 // input, inputfile.OpenOutput for the table a Writer resumes.
-func read(path string, open func(string) (*os.File, error)) (*Table, error) {
+func read(path string, open func(string) (*inputfile.File, error)) (*Table, error) {
 	f, err := open(path)
 	if err != nil {
 		return nil, err

@@ -33,7 +33,7 @@ func writeCalibration(path string, m models.Model, device string, d *gpus.Device
 // readCalibration reads a calibration file written by uniperf fit and
 // restores the model, which must be the one asked for.
 func readCalibration(path, model string) (*models.CalibrationFile, models.Model, error) {
-	data, err := inputfile.ReadFile(path)
+	data, err := inputfile.ReadText(path)
 	if err != nil {
 		return nil, nil, readError(err)
 	}

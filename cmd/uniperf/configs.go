@@ -15,9 +15,6 @@ import (
 	"github.com/uniperf/uniperf/datasets/inputfile"
 )
 
-// maxConfigBytes bounds a --configs file.
-const maxConfigBytes = 64 << 20
-
 // caseFlags are the flags that give predict's cases.
 type caseFlags struct {
 	consts, params, sweeps []string
@@ -106,12 +103,9 @@ func readConfigs(path string, stdin io.Reader) ([]map[string]int64, error) {
 		if stdin == nil {
 			return nil, fmt.Errorf("--configs -: no standard input")
 		}
-		data, err = io.ReadAll(io.LimitReader(stdin, maxConfigBytes+1))
-		if err == nil && len(data) > maxConfigBytes {
-			err = fmt.Errorf("more than %d bytes", maxConfigBytes)
-		}
+		data, err = inputfile.ReadAll("standard input", stdin)
 	} else {
-		data, err = inputfile.ReadFile(path)
+		data, err = inputfile.ReadText(path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("--configs %s: %w", path, err)
@@ -143,7 +137,7 @@ func readConfigs(path string, stdin io.Reader) ([]map[string]int64, error) {
 func readJSONLines(data []byte) ([]map[string]int64, error) {
 	var out []map[string]int64
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, maxConfigBytes)
+	sc.Buffer(nil, len(data)+1) // one line may be the whole input
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" {

@@ -243,7 +243,7 @@ type countValue struct {
 // loadKernel reads KERNEL: a file if one exists at that path, else a
 // library kernel of that name.
 func loadKernel(arg string, consts map[string]int64) (*counts.Kernel, error) {
-	src, err := inputfile.ReadFile(arg)
+	src, err := inputfile.ReadText(arg)
 	file := arg
 	if errors.Is(err, fs.ErrNotExist) {
 		var lerr error

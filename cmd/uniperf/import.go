@@ -131,7 +131,7 @@ func importKernel(stdout io.Writer, path string, o importOptions) error {
 	if err != nil {
 		return err
 	}
-	src, err := inputfile.ReadFile(path)
+	src, err := inputfile.ReadText(path)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -93,6 +94,82 @@ func TestInputsBounded(t *testing.T) {
 	for _, v := range []string{"0", "-1", "9223372036854775807"} {
 		if code, msg := runAll(t, "table", sparse, "--max-input", v); code != 2 || !strings.Contains(msg, "--max-input "+v+": want a positive number") {
 			t.Errorf("--max-input %s: exit %d, %q", v, code, msg)
+		}
+	}
+}
+
+// sparseFile creates a sparse file of size bytes (no disk blocks) in dir.
+func sparseFile(t *testing.T, dir string, size int64) string {
+	t.Helper()
+	path := filepath.Join(dir, "sparse")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A 2 GB sparse file (all NUL bytes) is refused by every command that reads
+// a file, before anything of its size is allocated: past --max-input 4096B
+// from its size, and under --max-input 4096 (MiB) from its first bytes, a
+// text input at its first NUL and a table at its missing Arrow footer.
+// Before, under 4096 MiB each read took 2 GB (and --evaluate's CSV reader
+// 17 GB and minutes) before a parser refused it. Bytes allocated are read
+// from runtime.MemStats around each command, in process.
+func TestMaxInputSparseUnallocated(t *testing.T) {
+	dir := t.TempDir()
+	sparse := sparseFile(t, dir, 2<<30)
+	text := map[string]bool{"--program": true, "count": true, "kernels": true, "--device-file": true, "--space": true}
+	const most = 8 << 20 // the commands' own work: validate decodes an embedded table (650 KiB)
+	for _, limit := range []string{"4096B", "4096"} {
+		for _, cmd := range fileCommands {
+			args := []string{"--max-input", limit}
+			isText := false
+			for _, a := range cmd {
+				isText = isText || text[a]
+				args = append(args, strings.NewReplacer("FILE", sparse, "OUT", filepath.Join(dir, "out.arrow")).Replace(a))
+			}
+			want := sparse + ": 2147483648 bytes, more than the 4096 bytes an input may have (raise --max-input)"
+			switch {
+			case limit == "4096" && isText:
+				want = sparse + ": byte 0 is NUL: not a text file"
+			case limit == "4096" && cmd[1] == "--evaluate":
+				want = sparse + ": byte 0 is NUL: neither an Arrow file nor the text of JSON or CSV"
+			case limit == "4096":
+				want = sparse + ": not an Arrow IPC file: no ARROW1 trailer"
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			code, msg := runAll(t, args...)
+			runtime.ReadMemStats(&after)
+			if code != 2 || !strings.Contains(msg, want) {
+				t.Errorf("uniperf %s: exit %d, %q; want 2 and %q", strings.Join(args, " "), code, msg, want)
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got > most {
+				t.Errorf("uniperf %s allocated %d bytes, more than %d", strings.Join(args, " "), got, most)
+			}
+		}
+	}
+}
+
+// --max-input is a number of MiB, as it always was, or a size with a
+// unit; the values are worked by hand.
+func TestParseInputSize(t *testing.T) {
+	for s, want := range map[string]int64{
+		"64": 64 << 20, "1": 1 << 20, "4096B": 4096, "4096b": 4096, "1B": 1, "4KiB": 4096, "4kib": 4096,
+		"3MiB": 3 << 20, "2GiB": 2 << 30, "8796093022207": 8796093022207 << 20, "9223372036854775807B": 1<<63 - 1,
+	} {
+		if got, err := parseInputSize(s); err != nil || got != want {
+			t.Errorf("parseInputSize(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"0", "0B", "-1", "-4KiB", "1.5MiB", "MiB", "", "4 KB", "8796093022208", "8589934592GiB", "9223372036854775808B"} {
+		if got, err := parseInputSize(s); err == nil || !strings.Contains(err.Error(), "--max-input "+s+": want a positive number of MiB") {
+			t.Errorf("parseInputSize(%q) = %d, %v; want it refused", s, got, err)
 		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"runtime/pprof"
@@ -57,20 +56,21 @@ Exit status:
 	SilenceUsage:  true,
 	SilenceErrors: true,
 	PersistentPreRunE: func(*cobra.Command, []string) error {
-		if maxInputMiB <= 0 || maxInputMiB > math.MaxInt64>>20 {
-			return fmt.Errorf("--max-input %d: want a positive number of MiB", maxInputMiB)
+		n, err := parseInputSize(maxInput)
+		if err != nil {
+			return err
 		}
-		inputfile.MaxBytes = maxInputMiB << 20
+		inputfile.MaxBytes = n
 		return nil
 	},
 }
 
-// maxInputMiB is --max-input, the cap on every file read.
-var maxInputMiB int64
+// maxInput is --max-input, the cap on every file read.
+var maxInput string
 
 func init() {
-	rootCmd.PersistentFlags().Int64Var(&maxInputMiB, "max-input", inputfile.DefaultMaxBytes>>20,
-		"most MiB of any input file (tables, kernels, weights, programs)")
+	rootCmd.PersistentFlags().StringVar(&maxInput, "max-input", fmt.Sprint(inputfile.DefaultMaxBytes>>20),
+		"most MiB of any input file (tables, kernels, weights, programs, standard input), or a size with its unit: 4096B, 512KiB, 2GiB")
 }
 
 func main() {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/datasets/arrowfile"
 	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
@@ -81,7 +82,7 @@ func readTable(arg string) ([]byte, error) {
 		}
 		return data, nil
 	}
-	data, err := inputfile.ReadFile(arg)
+	data, err := inputfile.ReadChecked(arg, arrowfile.Check)
 	return data, readError(err)
 }
 

@@ -3,17 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 
 	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit/tune"
 )
-
-// maxResumed bounds the table --resume reads: a ranking of
-// tune.MaxMeasured configurations as T4 JSON stays well below it.
-const maxResumed = 1 << 30
 
 // resumedTimes reads the measured times that tune --measure --resume
 // reuses: those of out (--out), by configuration (tune.Key of the space's
@@ -28,20 +23,12 @@ func resumedTimes(resume bool, out string, space *tune.Space) (map[string]float6
 	}
 	// The table is this command's output, read back: not an input that
 	// the guard would keep from being rewritten.
-	f, err := inputfile.OpenOutput(out)
+	data, err := inputfile.ReadOutput(out)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]float64{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--resume: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxResumed+1))
-	if err != nil {
-		return nil, systemFailure(fmt.Errorf("--resume: %s: %w", out, err))
-	}
-	if len(data) > maxResumed {
-		return nil, fmt.Errorf("--resume: %s is over %d bytes: not a ranking tune wrote", out, maxResumed)
+		return nil, fmt.Errorf("--resume: %w", readError(err))
 	}
 	rows, err := tune.ReadMeasured(data, out)
 	if err != nil {

@@ -8,6 +8,13 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 )
 
+// Check checks the footer of the Arrow IPC file r of size bytes, as Read
+// does first: a caller that reads a file whole checks it with Check before,
+// so that what is no Arrow file is refused from a few bytes.
+func Check(r io.ReaderAt, size int64) error {
+	return checkFooter(r, size)
+}
+
 // Read checks the Arrow IPC file in r, opens it and calls use with its
 // reader, which is closed when use returns. Records and arrays obtained
 // from the reader are valid only during use.

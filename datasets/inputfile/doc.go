@@ -3,9 +3,14 @@
 // cap, and refuses anything that is not a regular file, to read or, with
 // CheckOutput, to replace by a written output.
 //
-// [Open] opens an input and [ReadFile] reads one whole ([ReadFS] from an
-// [fs.FS]), each refusing, as an [*Error], a file that is not regular or is
-// larger than [MaxBytes]; [CheckOutput] refuses an output path that names
+// [Open] opens an input as a [File] that reads no further than the size
+// it was checked at, and [ReadFile] reads one whole, each refusing, as an
+// [*Error], a file that is not regular or is larger than [MaxBytes].
+// [ReadText] refuses too a file with a NUL byte, from its first 64 KiB
+// before the buffer for the whole is allocated, [ReadChecked] a file that
+// a format's check refuses from a few bytes (a table's Arrow footer),
+// [ReadFS] reads text from an [fs.FS] and [ReadAll] a stream (standard
+// input) within the same cap; [CheckOutput] refuses an output path that names
 // something other than a regular file, a symbolic link among them. Under
 // [Guard], which a command-line program turns on for each command, an
 // output that is one of the command's inputs is refused too.

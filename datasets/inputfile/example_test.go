@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/uniperf/uniperf/datasets/inputfile"
 )
@@ -21,4 +22,16 @@ func ExampleReadFile() {
 	// Output:
 	// "kernel" <nil>
 	// /dev/zero: a device, not a regular file
+}
+
+func ExampleReadText() {
+	dir, _ := os.MkdirTemp("", "inputfile")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "k.knl")
+	os.WriteFile(path, []byte("kernel\x00k"), 0o644)
+
+	_, err := inputfile.ReadText(path)
+	fmt.Println(strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
+	// Output:
+	// k.knl: byte 6 is NUL: not a text file
 }

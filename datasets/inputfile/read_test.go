@@ -2,6 +2,8 @@ package inputfile
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,10 +79,78 @@ func TestSparseRefusedUnread(t *testing.T) {
 // that grew after Stat).
 func TestReadAllCapped(t *testing.T) {
 	withMax(t, 4)
-	_, err := readAll("grown", strings.NewReader("12345"), 4)
-	refusedAs(t, err, "grown", "5 bytes, more than the 4 bytes")
-	if data, err := readAll("fits", strings.NewReader("1234"), 4); err != nil || string(data) != "1234" {
-		t.Errorf("readAll = %q, %v", data, err)
+	for _, text := range []bool{false, true} {
+		_, err := readAll("grown", strings.NewReader("12345"), 4, text)
+		refusedAs(t, err, "grown", "more than the 4 bytes")
+		if data, err := readAll("fits", strings.NewReader("1234"), 4, text); err != nil || string(data) != "1234" {
+			t.Errorf("readAll = %q, %v", data, err)
+		}
+	}
+	// A stream has no size: ReadAll stops at the cap all the same.
+	_, err := ReadAll("-", strings.NewReader("12345"))
+	refusedAs(t, err, "-", "more than the 4 bytes")
+	if data, err := ReadAll("-", strings.NewReader("123")); err != nil || string(data) != "123" {
+		t.Errorf("ReadAll = %q, %v", data, err)
+	}
+}
+
+// ReadText refuses a NUL byte at its offset, wherever it lies; ReadFile
+// reads binary files.
+func TestReadText(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("x", 3*textHead)
+	for _, c := range []struct {
+		data string
+		nul  int // offset of the first NUL, -1 for none
+	}{
+		{"kernel k\n", -1},
+		{"\x00", 0},
+		{"ab\x00c\x00", 2},
+		{long + "\x00", 3 * textHead},
+		{long[:textHead-1] + "\x00", textHead - 1},
+		{long[:textHead] + "\x00", textHead},
+	} {
+		path := filepath.Join(dir, "t")
+		if err := os.WriteFile(path, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		data, err := ReadText(path)
+		if c.nul < 0 {
+			if err != nil || string(data) != c.data {
+				t.Errorf("ReadText of %d bytes of text = %d bytes, %v", len(c.data), len(data), err)
+			}
+		} else {
+			refusedAs(t, err, path, fmt.Sprintf("byte %d is NUL: not a text file", c.nul))
+		}
+		if data, err := ReadFile(path); err != nil || string(data) != c.data {
+			t.Errorf("ReadFile of %d bytes = %d bytes, %v", len(c.data), len(data), err)
+		}
+	}
+}
+
+// A File reads as the size it was checked at, however the file grows
+// afterwards.
+func TestOpenPinsSize(t *testing.T) {
+	withMax(t, 8)
+	path := filepath.Join(t.TempDir(), "grows")
+	if err := os.WriteFile(path, []byte("12345678"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := os.WriteFile(path, []byte("123456789abcdef"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	end, err := f.Seek(0, io.SeekEnd)
+	if err != nil || end != 8 {
+		t.Errorf("Seek to the end = %d, %v; want 8", end, err)
+	}
+	f.Seek(0, io.SeekStart)
+	if data, err := io.ReadAll(f); err != nil || string(data) != "12345678" {
+		t.Errorf("read %q, %v; want the 8 bytes checked", data, err)
 	}
 }
 

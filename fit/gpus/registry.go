@@ -137,7 +137,7 @@ func (d *Device) constants() []field {
 
 // Load reads a device file from disk.
 func Load(filename string) (*Device, error) {
-	data, err := inputfile.ReadFile(filename)
+	data, err := inputfile.ReadText(filename)
 	if err != nil {
 		return nil, err
 	}

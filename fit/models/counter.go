@@ -26,7 +26,7 @@ func Library(name string) (string, []byte, error) {
 // Files is the Source that reads kernels from .knl files: a kernel's name
 // is its path.
 func Files(path string) (string, []byte, error) {
-	src, err := inputfile.ReadFile(path)
+	src, err := inputfile.ReadText(path)
 	return path, src, err
 }
 

@@ -292,7 +292,12 @@ func ReadWeightsFile(path string) (w *fit.Weights, unchecked bool, err error) {
 	if i := strings.LastIndexByte(path, '#'); i >= 0 && isCSV(path[:i]) {
 		file, label = path[:i], path[i+1:]
 	}
-	data, err := inputfile.ReadFile(file)
+	var data []byte
+	if isCSV(file) {
+		data, err = inputfile.ReadText(file)
+	} else {
+		data, err = inputfile.ReadChecked(file, arrowfile.Check)
+	}
 	if err != nil {
 		return nil, false, err
 	}
