@@ -33,6 +33,15 @@ type Property struct {
 	Assumed []string
 }
 
+// IsProperty reports whether name is one of the property names the
+// package counts (listed in docs/counting.md): memory traffic by space,
+// direction (load, ldg for readonly arrays, store, minldst), type (b8
+// and b16 for the 8- and 16-bit integers) and stride class, indirect
+// traffic, atomic additions, bank-conflict classes, operations, barriers
+// and launches. A weight table fitted on these counts holds only such
+// names; one that holds another was fitted on another naming.
+func IsProperty(name string) bool { return propertyNames()[name] }
+
 // Utilization describes the class numerator k of strided accesses to an
 // array: k = round(Den × Cells / Filled), halves up, clamped to 1..Den,
 // where Cells counts the footprint's cells and Filled those of its
