@@ -471,7 +471,7 @@ func (b *traceBuilder) access(g *dag, s *counts.Instruction, a *counts.Access, s
 		dir = "store"
 	}
 	if a.IsIndirect() || store && s.Atomic {
-		return fmt.Errorf("%s (%s): the analytic models place each warp's accesses by their subscripts' coefficients, and this one is %s: predict the kernel with the linear model (--model linear), whose indirect and atomic properties the measurement classes price", s.ID, a.At, map[bool]string{true: "atomic", false: "indirect (its subscripts read data)"}[store && s.Atomic])
+		return fmt.Errorf("%s (%s): %w, and this one is %s: predict the kernel with the linear model (--model linear), whose indirect and atomic properties the measurement classes price", s.ID, a.At, ErrDataAddressed, map[bool]string{true: "atomic", false: "indirect (its subscripts read data)"}[store && s.Atomic])
 	}
 	acc := Access{Name: fmt.Sprintf("%s %s (%s)", dir, a, a.At), Array: a.Array, Store: store}
 	offs, err := b.warpOffsets(s, a)
