@@ -61,11 +61,6 @@ func Occupancy(env *models.Env, c models.Case) (gpus.Occupancy, error) {
 	return gpus.ActiveBlocks(env.Device.Limits, Resources(in))
 }
 
-// ErrDataAddressed is the error of tracing a kernel with gathers,
-// scatters or atomics: the analytical models place a warp's accesses by
-// their subscripts' coefficients, and these have data for subscripts.
-var ErrDataAddressed = errors.New("the analytic models place each warp's accesses by their subscripts' coefficients")
-
 // PrepareRows prepares the measured rows for calibration and returns the
 // rows it prepared: all but those of kernels with gathers, scatters or
 // atomics (ErrDataAddressed), which it leaves out as it leaves out no

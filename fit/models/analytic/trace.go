@@ -464,6 +464,11 @@ func opClass(e counts.Expr) string {
 	return OpClass(op.DType, op.Kind.String())
 }
 
+// ErrDataAddressed is the error of tracing a kernel with gathers,
+// scatters or atomics: the analytical models place a warp's accesses by
+// their subscripts' coefficients, and these have data for subscripts.
+var ErrDataAddressed = errors.New("the analytic models place each warp's accesses by their subscripts' coefficients")
+
 // access adds a global or local array reference to g.
 func (b *traceBuilder) access(g *dag, s *counts.Instruction, a *counts.Access, store bool, deps []int) error {
 	dir := "load"
