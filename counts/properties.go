@@ -64,7 +64,10 @@ func (p Property) Detail() string {
 		s += fmt.Sprintf("; k = round(%d × cells / filled) in 1..%d over the footprint of %s: cells = %s, filled = %s",
 			u.Den, u.Den, u.Array, u.Cells, u.Filled)
 	}
-	if p.UpperBound {
+	switch {
+	case p.UpperBound && strings.Contains(p.Name, ".conflict="):
+		s += "; upper bound: counted with the largest degree of any warp, every lane its conditions may leave taken as active"
+	case p.UpperBound:
 		s += "; upper bound: counted as if its data-dependent conditions held"
 	}
 	if len(p.Assumed) > 0 {
