@@ -2,6 +2,7 @@ package counts
 
 import (
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -27,8 +28,9 @@ const (
 // classes are a short list that the documentation can name.
 const maxBanks = 64
 
-// maxBankWarps bounds the warps of a work-group that bankDegree
-// enumerates; a larger group is judged by its first warps.
+// maxBankWarps bounds the warps of a work-group that bankClasses
+// enumerates; a larger group is judged by its first warps, and its
+// classes are upper bounds.
 const maxBankWarps = 1024
 
 // banks returns the bank layout of the options, the defaults where they
@@ -44,21 +46,46 @@ func (o Options) banks() (banks, bytes int64) {
 	return banks, bytes
 }
 
-// bankDegree returns the conflict degree of a local access executed in
-// the inames within, rounded up to a power of two: the largest degree
-// of any warp of the work-group, the work-items of a group forming warps
-// of banks lanes in the order of their linear local id (l.0 fastest).
-// It is decided once per access, from the work-group's shape and the
-// subscripts, by evaluating the access's word address in every lane:
-// the l.a iname of the instruction runs at its least value plus the local
-// id along a, and every other iname and parameter is zero, which moves
-// every lane's address alike when they enter the subscripts affinely and
-// so leaves the degree as it is. A subscript whose lane inames enter a
-// floor or remainder is judged at that one point. The work-group's size
-// along an axis is the largest constant extent of the inames tagged with
-// it; an axis whose extent depends on the parameters counts as banks
-// work-items wide, so that a warp lies along it.
-func (k *Kernel) bankDegree(acc *Access, within []string, banks, bankBytes int64) (int64, error) {
+// bankClass is the part of a local access's executions that falls in
+// one conflict class: those of the warps whose degree, rounded up to a
+// power of two, is degree. lanes is how many active lanes of a
+// work-group those warps have.
+type bankClass struct {
+	degree, lanes int64
+}
+
+// bankClasses returns the conflict classes of a local access executed in
+// the inames within under the conditions conds, warp by warp: the
+// work-items of a group form warps of banks lanes in the order of their
+// linear local id (l.0 fastest), and each warp's degree is the largest
+// number of distinct words any bank is asked for by its active lanes,
+// over the words one element spans. A lane is active where the
+// instruction's local-id inames are in their range and the constraints
+// and conditions that name only them hold (tx == 0 leaves one lane of
+// each row). The degrees are decided once per access, from the
+// work-group's shape and the subscripts, by evaluating the access's word
+// address in every lane: the l.a iname runs at its least value plus the
+// local id along a, and every other iname and parameter is zero, which
+// moves every lane's address alike when they enter the subscripts
+// affinely and so leaves the degrees as they are. A subscript whose lane
+// inames enter a floor or remainder is judged at that one point. The
+// work-group's size along an axis is the largest constant extent of the
+// inames tagged with it; an axis whose extent depends on the parameters
+// counts as banks work-items wide, so that a warp lies along it.
+//
+// Where every warp is of one class, the class holds every execution.
+// Where they differ, factored says whether each class is its lanes times
+// the executions of the rest of the instruction: so when no constraint or
+// condition names a local-id iname beside another iname or a parameter,
+// and every local axis wider than one has an iname of the instruction.
+// Otherwise the caller applies the largest degree to every execution, as
+// an upper bound. A constraint of the domain that ties the lanes to
+// other inames cuts a group short at the domain's edge (i = LX*i_out +
+// i_in < n): such a group is judged as a full one, as every group is.
+// A condition that does (tx < n) leaves lanes that are known only at a
+// size: every lane is taken as active, and upper says that the classes
+// are then upper bounds.
+func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, bankBytes int64) (classes []bankClass, factored, upper bool, err error) {
 	var size [3]int64
 	for a := range size {
 		size[a] = 1
@@ -75,6 +102,7 @@ func (k *Kernel) bankDegree(acc *Access, within []string, banks, bankBytes int64
 	}
 	var lane [3]string
 	var base, ext [3]int64
+	lanes := map[string]bool{}
 	for _, n := range within {
 		in := k.inameIndex[n]
 		if in.Tag.Kind != LocalID {
@@ -82,9 +110,39 @@ func (k *Kernel) bankDegree(acc *Access, within []string, banks, bankBytes int64
 		}
 		a := in.Tag.Axis
 		lane[a], ext[a] = n, size[a]
+		lanes[n] = true
 		if lo, hi, ok := k.constantRange(n); ok {
 			base[a], ext[a] = lo, hi-lo+1
 		}
+	}
+	factored = true
+	for a := range 3 {
+		factored = factored && (size[a] == 1 || lane[a] != "")
+	}
+	var laneConds []dnf
+	add := func(d dnf, cond bool) {
+		names := d.names()
+		switch {
+		case !slices.ContainsFunc(names, func(n string) bool { return lanes[n] }):
+			// The same for every lane of a group.
+		case slices.ContainsFunc(names, func(n string) bool { return !lanes[n] }):
+			factored = false
+			upper = upper || cond
+		default:
+			laneConds = append(laneConds, d)
+		}
+	}
+	for _, di := range k.relevantDomains(within) {
+		if set := k.Domains[di].set; len(set) == 1 {
+			for _, c := range set[0] {
+				add(dnf{conj{c}}, false)
+			}
+		} else {
+			add(set, false)
+		}
+	}
+	for _, d := range conds {
+		add(d, true)
 	}
 	vals := map[string]int64{}
 	for _, in := range k.Inames {
@@ -96,9 +154,13 @@ func (k *Kernel) bankDegree(acc *Access, within []string, banks, bankBytes int64
 	elem := int64(acc.Array.DType.Size())
 	span := max(elem/bankBytes, 1) // words per element
 	total := size[0] * size[1] * size[2]
-	degree := int64(1)
+	if total > banks*maxBankWarps {
+		factored = false
+	}
+	byDegree := map[int64]int64{} // degree -> active lanes
 	for w := int64(0); w < min((total+banks-1)/banks, maxBankWarps); w++ {
 		words := map[int64][]int64{} // bank -> distinct words
+		active := int64(0)
 		for t := w * banks; t < min((w+1)*banks, total); t++ {
 			q := [3]int64{t % size[0], t / size[0] % size[1], t / (size[0] * size[1])}
 			idle := false
@@ -108,12 +170,13 @@ func (k *Kernel) bankDegree(acc *Access, within []string, banks, bankBytes int64
 					vals[lane[a]] = base[a] + q[a]
 				}
 			}
-			if idle {
+			if idle || slices.ContainsFunc(laneConds, func(d dnf) bool { return !d.holds(vals) }) {
 				continue
 			}
+			active++
 			flat, err := acc.Array.flatIndex(acc.Index, vals)
 			if err != nil {
-				return 0, err
+				return nil, false, false, err
 			}
 			first := floorDiv(flat*elem, bankBytes)
 			for x := first; x < first+span; x++ {
@@ -123,11 +186,18 @@ func (k *Kernel) bankDegree(acc *Access, within []string, banks, bankBytes int64
 				}
 			}
 		}
+		degree := int64(1)
 		for _, ws := range words {
-			degree = max(degree, (int64(len(ws))+span-1)/span)
+			degree = max(degree, powerOfTwoAbove((int64(len(ws))+span-1)/span))
+		}
+		if active > 0 {
+			byDegree[degree] += active
 		}
 	}
-	return powerOfTwoAbove(degree), nil
+	for _, d := range slices.Sorted(maps.Keys(byDegree)) {
+		classes = append(classes, bankClass{degree: d, lanes: byDegree[d]})
+	}
+	return classes, factored, upper, nil
 }
 
 // flatIndex evaluates the flattened element index of subscripts of a,

@@ -164,3 +164,78 @@ b[LX*bj + s, LX*bi + d] = t[d, s]
 		})
 	}
 }
+
+// TestBankConflictsPerWarp checks conflict classes that differ from warp
+// to warp, against the interpreter's trace read by brute force
+// (traceConflicts) and against hand counts. A 16 x 16 group reads the
+// tile wm[16, 16] by columns, wm[tx, ty] (word 16tx + ty), under a
+// predicate; a warp is two rows, ty = 2w and 2w + 1. Under tx == 0 each
+// warp has two active lanes, words 2w and 2w + 1: no conflict (the
+// worst warp's degree, 8, was once applied to them). Under tx < 2*ty, row
+// 2w has lanes tx < 4w and row 2w + 1 lanes tx < 4w + 2, and bank ty + 1
+// is asked for the even tx < 4w + 2 of the second row: min(2w + 1, 8)
+// words. Warp 0 (2 lanes) is free, warp 1 (4 + 6 lanes) of degree 3,
+// class 4, and warps 2 to 7 (18, 26, then 32 each) of class 8: per group
+// 10 accesses of class 4 and 172 of class 8. The stores wm[ty, tx] are
+// free. Under tx < n, a condition on a lane and a parameter, the lanes
+// it leaves are not known when counting: every lane is taken as active,
+// and the class is marked as an upper bound.
+func TestBankConflictsPerWarp(t *testing.T) {
+	const src = `kernel pred
+domain [n] -> { [g, tx, ty] : 0 <= g < n and 0 <= tx < 16 and 0 <= ty < 16 }
+array a f32 [256*n]
+array b f32 [256*n]
+local wm f32 [16, 16]
+tag g g.0, tx l.0, ty l.1
+wm[ty, tx] = a[256*g + 16*ty + tx]
+barrier
+if COND: b[256*g + 16*ty + tx] = wm[tx, ty]
+`
+	const n = 3
+	for _, c := range []struct {
+		cond  string
+		want  map[int64]int64
+		upper bool
+	}{
+		{"tx == 0", nil, false},
+		{"tx < 2*ty", map[int64]int64{4: 10 * n, 8: 172 * n}, false},
+		{"tx >= 0", map[int64]int64{8: 256 * n}, false},
+		{"tx < n + 13", map[int64]int64{8: 256 * n}, true},
+	} {
+		t.Run(c.cond, func(t *testing.T) {
+			k, err := ParseKernel("pred.knl", []byte(strings.Replace(src, "COND", c.cond, 1)), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cnt, err := Count(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			params := map[string]int64{"n": n}
+			got, err := cnt.Eval(params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl, err := Run(k, params, randomArrays(t, k, params), &RunOptions{Trace: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			traced := traceConflicts(k, tl)
+			for d := int64(2); d <= 64; d *= 2 {
+				p := conflictProperty(F32, d)
+				if got[p] != traced[d] || got[p] != c.want[d] {
+					t.Errorf("%s: counted %d, traced %d, by hand %d", p, got[p], traced[d], c.want[d])
+				}
+			}
+			props, err := cnt.Properties()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range props {
+				if strings.Contains(p.Name, ".conflict=") && p.UpperBound != c.upper {
+					t.Errorf("%s: upper bound %v, want %v", p.Name, p.UpperBound, c.upper)
+				}
+			}
+		})
+	}
+}

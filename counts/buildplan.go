@@ -120,19 +120,12 @@ func (p *plan) instruction(ins *Instruction) error {
 		}
 		switch a.Space {
 		case Local:
-			banks, bytes := p.opts.banks()
-			degree, err := p.k.bankDegree(acc, append(slices.Clone(ins.Within), red...), banks, bytes)
-			if err != nil {
-				return errorf(p.k.File, acc.At, "instruction %s: bank conflicts of %s: %v", ins.ID, acc, err)
-			}
 			if store && ins.Atomic {
 				static(atomicProperty(Local, a.DType), count, w)
 				return nil
 			}
 			static(memProperty(Local, MemAccess{DType: a.DType, Store: store}), count, w)
-			if degree > 1 {
-				static(conflictProperty(a.DType, degree), count, w)
-			}
+			return p.conflicts(acc, ins, red, w, count)
 		case Global:
 			inames := append(slices.Clone(ins.Within), red...)
 			if store && ins.Atomic {
@@ -427,4 +420,57 @@ func (p *plan) cells(name string, images []image) *uset {
 		cells.pieces = append(cells.pieces, pc)
 	}
 	return cells
+}
+
+// conflicts adds the bank-conflict classes of a local access (see
+// bankClasses): all of count in one class where its warps agree; where
+// they differ, each class's lanes times the executions of the rest of
+// the instruction where that is exact, and otherwise all of count in the
+// largest class, as an upper bound.
+func (p *plan) conflicts(acc *Access, ins *Instruction, red []string, w where, count term) error {
+	banks, bytes := p.opts.banks()
+	inames := append(slices.Clone(ins.Within), red...)
+	classes, factored, upper, err := p.k.bankClasses(acc, inames, w.conds, banks, bytes)
+	if err != nil {
+		return errorf(p.k.File, acc.At, "instruction %s: bank conflicts of %s: %v", ins.ID, acc, err)
+	}
+	add := func(degree int64, t term, upper bool) {
+		if degree > 1 {
+			name := conflictProperty(acc.Array.DType, degree)
+			p.static[name] = append(p.static[name], t)
+			p.upper[name] = p.upper[name] || upper
+		}
+	}
+	switch {
+	case len(classes) == 1:
+		add(classes[0].degree, count, w.upper || upper)
+		return nil
+	case len(classes) == 0:
+		return nil
+	case !factored:
+		add(classes[len(classes)-1].degree, count, true)
+		return nil
+	}
+	// The executions of everything but the lanes: the instruction's
+	// other inames where its conditions on them hold, on every group.
+	var rest []string
+	for _, n := range inames {
+		if p.k.inameIndex[n].Tag.Kind != LocalID {
+			rest = append(rest, n)
+		}
+	}
+	var restConds []dnf
+	for _, d := range w.conds {
+		if !slices.ContainsFunc(d.names(), func(n string) bool { return slices.Contains(inames, n) && !slices.Contains(rest, n) }) {
+			restConds = append(restConds, d)
+		}
+	}
+	set, err := p.projectionWhere(rest, restConds)
+	if err != nil {
+		return errorf(p.k.File, ins.Pos, "instruction %s: %v", ins.ID, err)
+	}
+	for _, c := range classes {
+		add(c.degree, term{c.lanes, append([]factor{{set}}, p.axes(ins.Within, false)...), source{ins, acc.Array.Name}}, w.upper)
+	}
+	return nil
 }

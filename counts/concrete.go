@@ -224,42 +224,7 @@ func (e *engine) paramString() string {
 
 // holdsParamsOnly evaluates a parameter-only condition with checked
 // arithmetic.
-func (e *engine) holdsParamsOnly(d dnf) bool {
-	for _, c := range d {
-		ok := true
-		for _, x := range c {
-			v, err := evalQaffChecked(x.e, e.params)
-			if err != nil || (x.eq && v != 0) || (!x.eq && v < 0) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
-func evalQaffChecked(a qaff, vals map[string]int64) (int64, error) {
-	s := a.c
-	var err error
-	for _, t := range a.terms {
-		if s, err = addScaled(s, vals[t.name], t.coef); err != nil {
-			return 0, err
-		}
-	}
-	for _, f := range a.floors {
-		n, err := evalQaffChecked(f.num, vals)
-		if err != nil {
-			return 0, err
-		}
-		if s, err = addScaled(s, floorDiv(n, f.den), f.coef); err != nil {
-			return 0, err
-		}
-	}
-	return s, nil
-}
+func (e *engine) holdsParamsOnly(d dnf) bool { return d.holds(e.params) }
 
 func (e *engine) compile(a qaff) cexpr {
 	c := cexpr{c: a.c}

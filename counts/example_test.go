@@ -277,3 +277,14 @@ if b < 4: atomic_add(hist[b], 1) {inames=i}
 	// [1 2 0 2]
 	// run 5 counted 6 true
 }
+
+func ExampleIsProperty() {
+	for _, name := range []string{"global.ldg.f32.stride=1", "global.load.indirect.b8", "local.atomic.f32.add", "global.load.f32.stride1"} {
+		fmt.Println(name, counts.IsProperty(name))
+	}
+	// Output:
+	// global.ldg.f32.stride=1 true
+	// global.load.indirect.b8 true
+	// local.atomic.f32.add true
+	// global.load.f32.stride1 false
+}

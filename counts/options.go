@@ -13,7 +13,7 @@ type Options struct {
 	// computation and cost nothing.
 	CountSubscripts bool
 	// Banks and BankBytes are the local-memory banks that local
-	// accesses are classed by (see bankDegree): Banks banks of
+	// accesses are classed by (see bankClasses): Banks banks of
 	// BankBytes bytes, and warps of Banks lanes. Zero means
 	// DefaultBanks and DefaultBankBytes.
 	Banks, BankBytes int

@@ -33,6 +33,15 @@ type Property struct {
 	Assumed []string
 }
 
+// IsProperty reports whether name is one of the property names the
+// package counts (listed in docs/counting.md): memory traffic by space,
+// direction (load, ldg for readonly arrays, store, minldst), type (b8
+// and b16 for the 8- and 16-bit integers) and stride class, indirect
+// traffic, atomic additions, bank-conflict classes, operations, barriers
+// and launches. A weight table fitted on these counts holds only such
+// names; one that holds another was fitted on another naming.
+func IsProperty(name string) bool { return propertyNames()[name] }
+
 // Utilization describes the class numerator k of strided accesses to an
 // array: k = round(Den × Cells / Filled), halves up, clamped to 1..Den,
 // where Cells counts the footprint's cells and Filled those of its
@@ -55,7 +64,10 @@ func (p Property) Detail() string {
 		s += fmt.Sprintf("; k = round(%d × cells / filled) in 1..%d over the footprint of %s: cells = %s, filled = %s",
 			u.Den, u.Den, u.Array, u.Cells, u.Filled)
 	}
-	if p.UpperBound {
+	switch {
+	case p.UpperBound && strings.Contains(p.Name, ".conflict="):
+		s += "; upper bound: counted with the largest degree of any warp, every lane its conditions may leave taken as active"
+	case p.UpperBound:
 		s += "; upper bound: counted as if its data-dependent conditions held"
 	}
 	if len(p.Assumed) > 0 {

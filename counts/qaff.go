@@ -304,6 +304,25 @@ func (d dnf) subst(name string, e qaff) (dnf, error) {
 	return r, nil
 }
 
+// holds reports whether d holds at vals, evaluated with checked
+// arithmetic (a constraint that overflows does not hold).
+func (d dnf) holds(vals map[string]int64) bool {
+	for _, c := range d {
+		ok := true
+		for _, x := range c {
+			v, err := evalQaffChecked(x.e, vals)
+			if err != nil || (x.eq && v != 0) || (!x.eq && v < 0) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
 func (d dnf) names() []string {
 	var out []string
 	for _, c := range d {
@@ -312,4 +331,25 @@ func (d dnf) names() []string {
 		}
 	}
 	return out
+}
+
+// evalQaffChecked evaluates a at vals, failing on an overflow.
+func evalQaffChecked(a qaff, vals map[string]int64) (int64, error) {
+	s := a.c
+	var err error
+	for _, t := range a.terms {
+		if s, err = addScaled(s, vals[t.name], t.coef); err != nil {
+			return 0, err
+		}
+	}
+	for _, f := range a.floors {
+		n, err := evalQaffChecked(f.num, vals)
+		if err != nil {
+			return 0, err
+		}
+		if s, err = addScaled(s, floorDiv(n, f.den), f.coef); err != nil {
+			return 0, err
+		}
+	}
+	return s, nil
 }

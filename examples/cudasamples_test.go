@@ -11,6 +11,32 @@ func init() {
 	// A call's price is the difference of two terms of about the stock
 	// price (1 here), and cancels for options far out of the money.
 	terms["BlackScholes"] = 1
+	fixInputs["histogram256"] = func(p map[string]int64, in map[string][]float32) {
+		// Words of all four bytes' bins but the top byte's middle ones,
+		// negative and not, within float32's exact integers.
+		for j := range in["data"] {
+			in["data"][j] = float32(int64(j)*2654435761%(1<<24) - 1<<23)
+		}
+	}
+}
+
+// histogram256 is histogram256Kernel's output: per block g of 240 (of 192
+// threads), the bins of the bytes of the words at g*192 + l + 46080*k,
+// the four bytes of each word as uint.
+func histogram256(p map[string]int64, in map[string][]float32) map[string][]float32 {
+	const blocks, threads = 240, 192
+	partial := make([]float32, 256*blocks)
+	for g := range int64(blocks) {
+		for l := range int64(threads) {
+			for pos := g*threads + l; pos < p["n"]; pos += blocks * threads {
+				v := uint32(int32(in["data"][pos]))
+				for b := range 4 {
+					partial[256*g+int64(v>>(8*b)&255)]++
+				}
+			}
+		}
+	}
+	return map[string][]float32{"partial": partial}
 }
 
 // tiles calls f for every work-item (x, y) of transpose.cu's launches and
@@ -75,6 +101,7 @@ func separable(src, k []float32, w, h int64, rows bool) []float32 {
 }
 
 var cudasamples = map[string]example{
+	"histogram256": {map[string]int64{"n": 100003}, histogram256},
 	"convolutionRows": {map[string]int64{"imageW": 256, "imageH": 8}, func(p map[string]int64, in arrays) arrays {
 		return arrays{"d_Dst": separable(in["d_Src"], in["c_Kernel"], p["imageW"], p["imageH"], true)}
 	}},

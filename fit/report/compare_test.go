@@ -89,6 +89,13 @@ func TestDerivedRatesTable2(t *testing.T) {
 		{"int.i32.add", 1e-12, "1000 GOP/s"},
 		{"local.f32.conflict=8", 7.5e-13, "0.00075 ns"},
 		{"flop.f32.mul", 0, "zero weight"},
+		{"global.load.indirect.f32", 4e-12, "1000 GB/s"},
+		{"local.store.indirect.b8", 1e-12, "1000 GB/s"},
+		{"global.ldg.b16.stride=1", 2e-12, "1000 GB/s"},
+		{"local.load.b8", 1e-12, "1000 GB/s"},
+		{"global.atomic.i32.add", 2e-9, "0.5 GOP/s"},
+		{"local.atomic.f32.add", 1e-10, "10 GOP/s"},
+		{"global.load.indirect", 1e-12, "unknown data type"},
 		{"global.load.q.stride=1", 1e-12, "unknown data type"},
 		{"texture.fetch", 1e-12, "unknown property"},
 	} {

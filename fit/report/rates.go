@@ -29,6 +29,7 @@ const (
 	classGlobalLoad propertyClass = iota
 	classGlobalStore
 	classMinLdSt
+	classAtomic
 	classLocal
 	classConflict
 	classFlop
@@ -47,6 +48,8 @@ func classify(property string) propertyClass {
 		return classGlobalStore
 	case len(f) >= 2 && f[0] == "global" && f[1] == "minldst":
 		return classMinLdSt
+	case len(f) >= 2 && (f[0] == "global" || f[0] == "local") && f[1] == "atomic":
+		return classAtomic
 	case len(f) == 3 && f[0] == "local" && strings.HasPrefix(f[2], "conflict="):
 		return classConflict
 	case f[0] == "local":
@@ -84,11 +87,30 @@ func dtypeBytes(dtype string) float64 {
 	return float64(bits / 8 * lanes)
 }
 
+// accessBytes returns the size of one access of a global or local load
+// or store property, from its data type: the field after the direction
+// (global.load.f32.stride=1, global.ldg.b8.stride=1, local.store.i64),
+// or after "indirect" for a gather or scatter (global.load.indirect.f32);
+// 0 where there is none.
+func accessBytes(f []string) float64 {
+	if len(f) >= 4 && f[2] == "indirect" {
+		return dtypeBytes(f[3])
+	}
+	if len(f) >= 3 {
+		return dtypeBytes(f[2])
+	}
+	return 0
+}
+
 // DerivedRate returns what a weight (seconds per operation) of a property
 // means in the units engineers compare devices in:
 //
 //   - global and local loads and stores: GB/s, bytes per access / weight,
-//     with the access size from the data type (f32: 4 bytes);
+//     with the access size from the data type (f32: 4 bytes, b8: 1 byte),
+//     readonly loads (global.ldg), gathers and scatters
+//     (global.load.indirect.f32) included;
+//   - atomic additions (global.atomic.i32.add): GOP/s, additions per
+//     second, 1 / weight, at the contention the fitted rows had;
 //   - flop.*: GFLOP/s, 1 / weight; int.*: GOP/s;
 //   - sync.barrier and launch.groups: ns per event; launch.const: µs;
 //   - local.*.conflict=D: ns per conflicted access, on top of the access.
@@ -104,10 +126,13 @@ func DerivedRate(property string, weight float64) Rate {
 	switch class {
 	case classGlobalLoad, classGlobalStore, classLocal:
 		r.Unit = "GB/s"
-		if len(f) < 3 || dtypeBytes(f[2]) == 0 {
+		b := accessBytes(f)
+		if b == 0 {
 			return Rate{Note: "unknown data type"}
 		}
-		r.Value = dtypeBytes(f[2]) / weight / 1e9
+		r.Value = b / weight / 1e9
+	case classAtomic:
+		r.Unit, r.Value = "GOP/s", 1/weight/1e9
 	case classFlop:
 		r.Unit, r.Value = "GFLOP/s", 1/weight/1e9
 	case classInt:

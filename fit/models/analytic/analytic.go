@@ -61,21 +61,27 @@ func Occupancy(env *models.Env, c models.Case) (gpus.Occupancy, error) {
 	return gpus.ActiveBlocks(env.Device.Limits, Resources(in))
 }
 
-// PrepareRows prepares the measured rows for calibration; an error names
-// the row.
-func PrepareRows(env *models.Env, tr *Tracer, rows []models.Row) ([]*PreparedLaunch, error) {
-	if len(rows) == 0 {
-		return nil, errors.New("no measurement rows to calibrate on")
-	}
-	out := make([]*PreparedLaunch, len(rows))
-	for i, r := range rows {
+// PrepareRows prepares the measured rows for calibration and returns the
+// rows it prepared: all but those of kernels with gathers, scatters or
+// atomics (ErrDataAddressed), which it leaves out as it leaves out no
+// other; an error names the row.
+func PrepareRows(env *models.Env, tr *Tracer, rows []models.Row) ([]*PreparedLaunch, []models.Row, error) {
+	var out []*PreparedLaunch
+	var kept []models.Row
+	for _, r := range rows {
 		l, err := PrepareLaunch(env, tr, models.CaseOf(r))
-		if err != nil {
-			return nil, fmt.Errorf("%s row %d (%s): %w", r.Table, r.Index, r.Kernel, err)
+		if errors.Is(err, ErrDataAddressed) {
+			continue
 		}
-		out[i] = l
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s row %d (%s): %w", r.Table, r.Index, r.Kernel, err)
+		}
+		out, kept = append(out, l), append(kept, r)
 	}
-	return out, nil
+	if len(kept) == 0 {
+		return nil, nil, errors.New("no measurement rows to calibrate on (rows of kernels with gathers, scatters or atomics left out)")
+	}
+	return out, kept, nil
 }
 
 // RelFit solves the relative-error least-squares problem for non-negative

@@ -128,14 +128,15 @@ func PerThreadOf(in *models.Inputs) (*PerThread, error) {
 			p.Flops[parts[2]] += v
 		case parts[0] == "int":
 			p.IntOps += v
-		case parts[0] == "local" && (parts[1] == "load" || parts[1] == "store"):
+		case parts[0] == "local" && (parts[1] == "load" || parts[1] == "store" || parts[1] == "atomic"):
 			// local.<t>.conflict=D counts conflicted accesses a second
-			// time; the analytical models price local accesses alike.
+			// time; the analytical models price local accesses alike,
+			// gathered and atomic ones too.
 			p.Local += v
 		case name == "sync.barrier":
 			p.Barriers += v
 		case parts[0] == "global" && len(parts) == 4 && parts[1] != "minldst":
-			a, err := parseGlobal(parts[2], parts[3])
+			a, err := globalAccessOf(parts)
 			if err != nil {
 				return nil, fmt.Errorf("kernel %s: property %s: %w", in.Kernel.Name, name, err)
 			}
@@ -144,6 +145,23 @@ func PerThreadOf(in *models.Inputs) (*PerThread, error) {
 		}
 	}
 	return p, nil
+}
+
+// globalAccessOf reads a global property name split at its dots: loads
+// (readonly ones, global.ldg, too) and stores of a type and stride class,
+// and the accesses at data-chosen addresses, gathers and scatters
+// (global.load.indirect.f32) and atomic additions (global.atomic.i32.add),
+// which no stride describes: the analytical models price them as the >4
+// class, one transaction per work-item, as Hong and Kim price an
+// uncoalesced access.
+func globalAccessOf(parts []string) (GlobalAccess, error) {
+	switch {
+	case parts[2] == "indirect":
+		return parseGlobal(parts[3], "stride=1/>4")
+	case parts[1] == "atomic":
+		return parseGlobal(parts[2], "stride=1/>4")
+	}
+	return parseGlobal(parts[2], parts[3])
 }
 
 // parseGlobal reads the type and stride class of a global property name,

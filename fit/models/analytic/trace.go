@@ -464,6 +464,11 @@ func opClass(e counts.Expr) string {
 	return OpClass(op.DType, op.Kind.String())
 }
 
+// ErrDataAddressed is the error of tracing a kernel with gathers,
+// scatters or atomics: the analytical models place a warp's accesses by
+// their subscripts' coefficients, and these have data for subscripts.
+var ErrDataAddressed = errors.New("the analytic models place each warp's accesses by their subscripts' coefficients")
+
 // access adds a global or local array reference to g.
 func (b *traceBuilder) access(g *dag, s *counts.Instruction, a *counts.Access, store bool, deps []int) error {
 	dir := "load"
@@ -471,7 +476,7 @@ func (b *traceBuilder) access(g *dag, s *counts.Instruction, a *counts.Access, s
 		dir = "store"
 	}
 	if a.IsIndirect() || store && s.Atomic {
-		return fmt.Errorf("%s (%s): the analytic models place each warp's accesses by their subscripts' coefficients, and this one is %s: predict the kernel with the linear model (--model linear), whose indirect and atomic properties the measurement classes price", s.ID, a.At, map[bool]string{true: "atomic", false: "indirect (its subscripts read data)"}[store && s.Atomic])
+		return fmt.Errorf("%s (%s): %w, and this one is %s: predict the kernel with the linear model (--model linear), whose indirect and atomic properties the measurement classes price", s.ID, a.At, ErrDataAddressed, map[bool]string{true: "atomic", false: "indirect (its subscripts read data)"}[store && s.Atomic])
 	}
 	acc := Access{Name: fmt.Sprintf("%s %s (%s)", dir, a, a.At), Array: a.Array, Store: store}
 	offs, err := b.warpOffsets(s, a)

@@ -267,3 +267,29 @@ func TestWarpBytes(t *testing.T) {
 		}
 	}
 }
+
+// Gathers, scatters and atomics are priced as the >4 class (32 sectors of
+// 32 bytes a warp, or a warp's elements without sectors), readonly loads
+// as the loads of their stride class.
+func TestGlobalAccessOfIndirect(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		sector float64
+		want   float64
+	}{
+		{"global.load.indirect.f32", 32, 1024},
+		{"global.store.indirect.b8", 32, 1024},
+		{"global.atomic.i32.add", 32, 1024},
+		{"global.atomic.f32.add", 0, 128},
+		{"global.ldg.f32.stride=1", 32, 128},
+		{"global.ldg.f64.stride=1/2", 32, 512},
+	} {
+		a, err := globalAccessOf(strings.Split(c.name, "."))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := a.WarpBytes(32, c.sector); got != c.want {
+			t.Errorf("%s, %g-byte sectors: %g bytes a warp, want %g", c.name, c.sector, got, c.want)
+		}
+	}
+}

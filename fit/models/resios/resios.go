@@ -89,11 +89,11 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	case len(rows) == 0:
 		return fmt.Errorf("resios: %w, and there are no measurement rows to fit its constants to", err)
 	}
-	fitted, obj, err := fitResios(env, m.Tracer(), rows)
+	fitted, obj, n, err := fitResios(env, m.Tracer(), rows)
 	if err != nil {
 		return fmt.Errorf("resios: fitting the constants on %s: %w", env.Device.Name, err)
 	}
-	m.Device, m.Fitted, m.FitRows, m.FitRMS = fitted, true, len(rows), math.Sqrt(obj/float64(len(rows)))
+	m.Device, m.Fitted, m.FitRows, m.FitRMS = fitted, true, n, math.Sqrt(obj/float64(n))
 	return nil
 }
 
@@ -321,24 +321,27 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) seed.Devi
 // takes the partial derivatives by forward differences and solves the
 // linear relative-error problem (non-negative least squares, with the
 // launch overhead as one more constant) for new constants, halving the
-// step in log space while the true objective does not improve.
-func fitResios(env *models.Env, tr *analytic.Tracer, rows []models.Row) (*seed.Device, float64, error) {
-	launches, err := analytic.PrepareRows(env, tr, rows)
+// step in log space while the true objective does not improve. It
+// returns the constants, the objective and the number of rows fitted:
+// those of kernels with gathers, scatters or atomics are left out
+// (analytic.PrepareRows).
+func fitResios(env *models.Env, tr *analytic.Tracer, rows []models.Row) (*seed.Device, float64, int, error) {
+	launches, rows, err := analytic.PrepareRows(env, tr, rows)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	th, uses := initialTheta(launches)
 	f := &resiosFitter{env: env, rows: rows, launches: launches, uses: uses}
 	launch := 0.0
 	pred, err := f.predict(th, launch)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	best := analytic.RelObjective(pred, rows)
 	for iter := 0; iter < 25; iter++ {
 		next, nextLaunch, err := f.step(th)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		improved := false
 		for t := 1.0; t > 1.0/64; t /= 2 {
@@ -346,7 +349,7 @@ func fitResios(env *models.Env, tr *analytic.Tracer, rows []models.Row) (*seed.D
 			l := launch + t*(nextLaunch-launch)
 			pred, err := f.predict(cand, l)
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, 0, err
 			}
 			if obj := analytic.RelObjective(pred, rows); obj < best {
 				improved = best-obj > 1e-6*best
@@ -359,7 +362,7 @@ func fitResios(env *models.Env, tr *analytic.Tracer, rows []models.Row) (*seed.D
 		}
 	}
 	d := th.device(env.Device, launch)
-	return &d, best, nil
+	return &d, best, len(rows), nil
 }
 
 // initialTheta lists the constants the rows exercise, with starting values,

@@ -241,7 +241,7 @@ func xuFeaturesOf(l *analytic.PreparedLaunch, warpSize int) (xuFeatures, error) 
 // relative-error problem for a fixed choice of equation per row and the
 // choice the constants make.
 func (m *Model) fit(env *models.Env, rows []models.Row) error {
-	launches, err := analytic.PrepareRows(env, m.Tracer(), rows)
+	launches, rows, err := analytic.PrepareRows(env, m.Tracer(), rows)
 	if err != nil {
 		return err
 	}
