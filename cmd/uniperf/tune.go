@@ -82,10 +82,11 @@ named in a warning, since they do not change the prediction.
 
 Configurations that bind the same consts are one kernel: it is counted
 and predicted once, on every CPU. Each prediction is predict's for that
-binding (uniperf predict --const ... --param ...). --model hierarchy
-predicts with the memory-hierarchy model instead: --weights is then the
-calibration uniperf fit --model hierarchy wrote, and --device-file the
-device's parameters where its device has no shipped file.
+binding (uniperf predict --const ... --param ...). --model NAME
+predicts with another model (hierarchy, the memory-hierarchy model, or
+those of uniperf compare): --weights is then the calibration uniperf
+fit --model NAME wrote, and --device-file the device's parameters where
+its device has no shipped file.
 
 Configurations predicted alike tie: the table gives their rank as the
 range they share ("1-6"), --json as "tied_ranks"; they are listed in the
@@ -168,7 +169,7 @@ func init() {
 	f.IntVar(&o.runs, "runs", 10, "with --measure: timed runs per configuration")
 	f.IntVar(&o.discard, "discard", 2, "with --measure: leading runs left out of the minimum")
 	f.StringArrayVar(&o.checkParams, "check-param", nil, "with --measure: check each kernel against the interpreter at these parameters NAME=VALUE (repeatable) instead of at --param's")
-	f.StringVar(&o.model, "model", "linear", "model to predict with: linear (seed 001's, the default) or hierarchy; --weights is then the calibration uniperf fit --model wrote")
+	f.StringVar(&o.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", ")+"; other than linear, --weights is the calibration uniperf fit --model wrote")
 	f.StringVar(&o.deviceFile, "device-file", "", "with --model other than linear: the device parameter file (shipped name or JSON, see fit/gpus)")
 	f.BoolVar(&o.resume, "resume", false, "with --measure and --out: reuse the times --out already holds (an interrupted run's) and time only the rest")
 	rootCmd.AddCommand(tuneCmd)
@@ -313,7 +314,8 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		fmt.Fprintf(stderr, "warning: %s: no const of %s reads %s, so configurations that differ only there are predicted alike (--map CONST=EXPR maps tunables onto consts)\n",
 			opts.space, kernel, strings.Join(unused, ", "))
 	}
-	pr, err := newTunePredictor(kernel, params, opts)
+	pr, err := newTunePredictor(kernel, params, predictorOptions{model: opts.model, weights: opts.weights, deviceFile: opts.deviceFile,
+		strict: opts.strict, unpriced: opts.unpriced})
 	if err != nil {
 		return nil, err
 	}

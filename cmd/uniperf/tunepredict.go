@@ -19,9 +19,16 @@ type tunePredictor struct {
 	predict func(consts map[string]int64) (float64, error)
 }
 
+// predictorOptions are the flags that choose tune's model: --model,
+// --weights, --device-file, --strict and --allow-unpriced.
+type predictorOptions struct {
+	model, weights, deviceFile string
+	strict, unpriced           bool
+}
+
 // newTunePredictor reads --weights as the linear model's weight table,
 // or as the calibration uniperf fit --model wrote for another model.
-func newTunePredictor(kernel string, params map[string]int64, opts tuneOptions) (*tunePredictor, error) {
+func newTunePredictor(kernel string, params map[string]int64, opts predictorOptions) (*tunePredictor, error) {
 	if opts.model == "" || opts.model == "linear" {
 		if opts.deviceFile != "" {
 			return nil, fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
@@ -53,7 +60,7 @@ func newTunePredictor(kernel string, params map[string]int64, opts tuneOptions) 
 }
 
 // linearTunePredictor predicts with seed 001's weights, as predict does.
-func linearTunePredictor(kernel string, params map[string]int64, opts tuneOptions) (*tunePredictor, error) {
+func linearTunePredictor(kernel string, params map[string]int64, opts predictorOptions) (*tunePredictor, error) {
 	w, err := loadWeights(opts.weights)
 	if err != nil {
 		return nil, err
