@@ -2,13 +2,13 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -45,6 +45,10 @@ type tuneOptions struct {
 	// checkParams, with --measure, are the sizes each kernel is checked
 	// against the interpreter at, in place of --param's.
 	checkParams []string
+	// model predicts with a calibrated model other than linear, whose
+	// device parameters deviceFile gives where the calibration's device
+	// has no shipped file.
+	model, deviceFile string
 }
 
 var tuneOpts tuneOptions
@@ -80,7 +84,15 @@ named in a warning, since they do not change the prediction.
 
 Configurations that bind the same consts are one kernel: it is counted
 and predicted once, on every CPU. Each prediction is predict's for that
-binding (uniperf predict --const ... --param ...).
+binding (uniperf predict --const ... --param ...). --model NAME
+predicts with another model (hierarchy, the memory-hierarchy model, or
+those of uniperf compare): --weights is then the calibration uniperf
+fit --model NAME wrote, and --device-file the device's parameters where
+its device has no shipped file.
+
+Configurations predicted alike tie: the table gives their rank as the
+range they share ("1-6"), --json as "tied_ranks"; they are listed in the
+space's order, which is no prediction.
 
 --measure SEL times the --top K configurations predicted fastest on an
 OpenCL or CUDA device (uniperf devices lists them), each kernel checked
@@ -121,7 +133,9 @@ outputs do, with "time" added), KERNEL, --space and --weights may be left
 out. It prints Kendall's τ-b between predicted and measured times, the
 optimum, and the best measured time among the predicted best, the
 predicted top 1% and the predicted top 10, each beside the exact expected
-best of as many random picks (without replacement). docs/tuning.md has
+best of as many random picks (without replacement). Where the k-th
+prediction ties with configurations beyond the k, the best among the k
+is the exact expectation over which of the tied ones they hold. docs/tuning.md has
 the details.`,
 	Example: `  uniperf tune examples/matmul_kernel.knl --space examples/matmul_kernel.space.json --weights h100.weights.arrow \
       --param n=4096 --map BX=block_size_x --map BY=block_size_y --map TX=tile_size_x --map TY=tile_size_y --top 5
@@ -157,6 +171,8 @@ func init() {
 	f.IntVar(&o.runs, "runs", 10, "with --measure: timed runs per configuration")
 	f.IntVar(&o.discard, "discard", 2, "with --measure: leading runs left out of the minimum")
 	f.StringArrayVar(&o.checkParams, "check-param", nil, "with --measure: check each kernel against the interpreter at these parameters NAME=VALUE (repeatable) instead of at --param's")
+	f.StringVar(&o.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", ")+"; other than linear, --weights is the calibration uniperf fit --model wrote")
+	f.StringVar(&o.deviceFile, "device-file", "", "with --model other than linear: the device parameter file (shipped name or JSON, see fit/gpus)")
 	f.BoolVar(&o.resume, "resume", false, "with --measure and --out: reuse the times --out already holds (an interrupted run's) and time only the rest")
 	rootCmd.AddCommand(tuneCmd)
 }
@@ -164,6 +180,7 @@ func init() {
 // tuneEntry is one configuration of tune --json.
 type tuneEntry struct {
 	Rank          int              `json:"rank"`
+	Tied          [2]int           `json:"tied_ranks"`
 	Configuration map[string]any   `json:"configuration"`
 	Consts        map[string]int64 `json:"consts"`
 	Predicted     float64          `json:"predicted_s"`
@@ -244,7 +261,7 @@ func entryOf(space *tune.Space, r tune.Result) tuneEntry {
 	for j, p := range space.Params {
 		conf[p.Name] = space.Value(r.Config, j).JSON()
 	}
-	return tuneEntry{Rank: r.Rank, Configuration: conf, Consts: r.Consts, Predicted: r.Predicted}
+	return tuneEntry{Rank: r.Rank, Tied: r.Tied, Configuration: conf, Consts: r.Consts, Predicted: r.Predicted}
 }
 
 // configCells renders a configuration's values as tab-separated cells.
@@ -299,15 +316,11 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		fmt.Fprintf(stderr, "warning: %s: no const of %s reads %s, so configurations that differ only there are predicted alike (--map CONST=EXPR maps tunables onto consts)\n",
 			opts.space, kernel, strings.Join(unused, ", "))
 	}
-	w, err := loadWeights(opts.weights)
+	pr, err := newTunePredictor(kernel, params, predictorOptions{model: opts.model, weights: opts.weights, deviceFile: opts.deviceFile,
+		strict: opts.strict, unpriced: opts.unpriced})
 	if err != nil {
 		return nil, err
 	}
-	if err := models.CheckWeights(w); err != nil {
-		return nil, fmt.Errorf("%s: %w", opts.weights, err)
-	}
-	w.ZeroMissing = !opts.strict
-	counter := models.NewCounterWith(kernelSource(kernel), models.WeightsBanks(w))
 	configs, err := space.Configs()
 	if err != nil {
 		return nil, err
@@ -316,17 +329,10 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		return nil, fmt.Errorf("%s: no configuration meets the restrictions", opts.space)
 	}
 	predict := func(consts map[string]int64) (float64, error) {
-		if err := bindable(counter, kernel, consts, params); err != nil {
+		if err := bindable(pr.counter, kernel, consts, params); err != nil {
 			return 0, fmt.Errorf("%w: %w", tune.ErrInvalid, err)
 		}
-		t, terms, _, err := linear.PredictLaunch(counter, w, kernel, consts, params)
-		if err == nil {
-			if !opts.unpriced {
-				err = mostlyUnpriced(kernel, params, terms)
-			}
-			err = cmp.Or(err, finite(kernel, params, t, terms...), priced(kernel, params, t, terms))
-		}
-		return t, err
+		return pr.predict(consts)
 	}
 	rk, err := tune.Rank(space, mapping, configs, predict, 0)
 	if err != nil {
@@ -338,13 +344,15 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 	}
 	warnSkipped("predicting", space, rk.Skipped, len(configs))
 	if space.Launch != nil {
-		checkTuneLaunch(counter, kernel, params, space, rk.Results)
+		checkTuneLaunch(pr.counter, kernel, params, space, rk.Results)
 	}
-	best := rk.Results[0]
-	_, terms, _, _ := linear.PredictLaunch(counter, w, kernel, best.Consts, params)
-	warnUnweighted(kernel, params, terms)
-	warnDoubt(kernel, params, w, terms, defaultWarnShare)
-	return &ranking{space: space, results: rk.Results, bindings: rk.Bindings, skipped: len(rk.Skipped), device: w.Device, params: params, elapsed: time.Since(start)}, nil
+	if pr.weights != nil {
+		best := rk.Results[0]
+		_, terms, _, _ := linear.PredictLaunch(pr.counter, pr.weights, kernel, best.Consts, params)
+		warnUnweighted(kernel, params, terms)
+		warnDoubt(kernel, params, pr.weights, terms, defaultWarnShare)
+	}
+	return &ranking{space: space, results: rk.Results, bindings: rk.Bindings, skipped: len(rk.Skipped), device: pr.device, params: params, elapsed: time.Since(start)}, nil
 }
 
 // bindable checks that the kernel takes a binding of its consts at
@@ -500,7 +508,7 @@ func printTuneRanking(out io.Writer, space *tune.Space, results []tune.Result) e
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "rank\t%s\tpredicted\n", strings.Join(space.Names(), "\t"))
 	for _, r := range results {
-		fmt.Fprintf(tw, "%d\t%s\t%s\n", r.Rank, configCells(space, r.Config), seconds(r.Predicted))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", rankText(r.Rank, r.Tied), configCells(space, r.Config), seconds(r.Predicted))
 	}
 	return tw.Flush()
 }
@@ -566,12 +574,23 @@ func evaluateTable(out io.Writer, opts tuneOptions, space *tune.Space, results [
 	}
 	fmt.Fprintf(out, "\nKendall τ-b, predicted against measured: %s\noptimum: %s\n\n", tau, seconds(ev.Optimum))
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "pick\tk\tbest measured\t× optimum\trandom picks (expected)\t× optimum")
+	fmt.Fprintln(tw, "pick\tk\tbest measured\t× optimum\tties at the k-th\trandom picks (expected)\t× optimum")
+	ties := false
 	for i, p := range ev.Picks {
 		label := [...]string{"predicted best", "predicted top 1%", "predicted top 10"}[i]
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%s\t%.3f\n", label, p.K, seconds(p.Best), p.BestRatio, seconds(p.Random), p.RandomRatio)
+		tie := "none"
+		if p.Tied > 1 {
+			tie, ties = fmt.Sprintf("%d of %d", p.Drawn, p.Tied), true
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%s\t%s\t%.3f\n", label, p.K, seconds(p.Best), p.BestRatio, tie, seconds(p.Random), p.RandomRatio)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if ties {
+		fmt.Fprintln(out, "\nwhere the k-th predicted time ties with configurations beyond the k (\"d of t\": the k take d of t tied), which ones the k take is a draw: best measured is then its exact expectation")
+	}
+	return nil
 }
 
 // tuneTimed is one timed configuration of tune --measure --json.
@@ -703,14 +722,14 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 	fmt.Fprintf(tw, "rank\t%s\tpredicted\tmeasured\n", strings.Join(r.space.Names(), "\t"))
 	for _, i := range timedIdx {
 		res := r.results[i]
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", res.Rank, configCells(r.space, res.Config), seconds(res.Predicted), seconds(res.Measured))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", rankText(res.Rank, res.Tied), configCells(r.space, res.Config), seconds(res.Predicted), seconds(res.Measured))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	b, pick := timed[best], timed[0]
-	fmt.Fprintf(out, "\nbest found: %s, %s, predicted rank %d; the prediction alone picked %s, %s (%.3f× the best found)\n",
-		r.space.Label(r.results[timedIdx[best]].Config), seconds(b.Measured), b.Rank, r.space.Label(r.results[timedIdx[0]].Config),
+	fmt.Fprintf(out, "\nbest found: %s, %s, predicted rank %s; the prediction alone picked %s, %s (%.3f× the best found)\n",
+		r.space.Label(r.results[timedIdx[best]].Config), seconds(b.Measured), rankText(b.Rank, b.Tied), r.space.Label(r.results[timedIdx[0]].Config),
 		seconds(pick.Measured), pick.Measured/b.Measured)
 	if ev := report.Evaluation; ev != nil {
 		fmt.Fprintf(out, "Kendall τ-b over all %d: %.3f; predicted top 1%% (%d) best %.3f× the optimum (random %.3f×), top 10 %.3f× (random %.3f×)\n",
@@ -735,4 +754,12 @@ func checkMeasured(r io.ReaderAt, size int64) error {
 		return fmt.Errorf("byte %d is NUL: neither an Arrow file nor the text of JSON or CSV", i)
 	}
 	return nil
+}
+
+// rankText is a rank, or the range of ranks it ties with, "3-7".
+func rankText(rank int, tied [2]int) string {
+	if tied[0] == tied[1] {
+		return strconv.Itoa(rank)
+	}
+	return fmt.Sprintf("%d-%d", tied[0], tied[1])
 }

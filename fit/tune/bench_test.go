@@ -2,6 +2,7 @@ package tune_test
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/uniperf/uniperf/fit"
@@ -35,14 +36,7 @@ func benchRank(b *testing.B, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	props := k.Names()
-	values := make([]float64, len(props))
-	for i := range values {
-		values[i] = 1e-12 * float64(i+1)
-	}
-	w := &fit.Weights{Device: "bench", Model: fit.ModelUnified, Properties: props, Values: values,
-		Fill: &fit.GridFill{Units: 132, Saturation: 192}}
-	w.ZeroMissing = true
+	w := benchWeights(k.Names())
 	counter = models.NewCounterWith(models.Files, models.WeightsBanks(w))
 	m, _, err := tune.NewMapping(s, []string{"BX", "BY"}, map[string]string{"BX": "block_size_x", "BY": "block_size_y"})
 	if err != nil {
@@ -69,6 +63,65 @@ func benchRank(b *testing.B, n int) {
 }
 
 func BenchmarkRank1e4(b *testing.B) { benchRank(b, 10_000) }
+
+// BenchmarkRankNewBindings ranks the shipped convolution space (432
+// configurations, each its own binding of BX, BY, TX and TY) from
+// scratch each time: every binding is counted and predicted anew, the
+// cost that a space of 10^4 distinct bindings multiplies (reported as
+// s/1e4-bindings, to set beside the 5 s target).
+func BenchmarkRankNewBindings(b *testing.B) {
+	data, err := os.ReadFile("../../examples/convolution_kernel.space.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := tune.ReadSpace(data, "convolution")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const kernel = "../../examples/convolution_kernel.knl"
+	m, _, err := tune.NewMapping(s, []string{"BX", "BY", "TX", "TY", "PAD"}, map[string]string{
+		"BX": "block_size_x", "BY": "block_size_y", "TX": "tile_size_x", "TY": "tile_size_y", "PAD": "0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	configs, err := s.Configs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	k, err := models.NewCounter(models.Files).Kernel(kernel, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := benchWeights(k.Names())
+	params := map[string]int64{"h": 4096, "w": 4096}
+	bindings := 0
+	for b.Loop() {
+		counter := models.NewCounterWith(models.Files, models.WeightsBanks(w))
+		r, err := tune.Rank(s, m, configs, func(consts map[string]int64) (float64, error) {
+			t, _, _, err := linear.PredictLaunch(counter, w, kernel, consts, params)
+			return t, err
+		}, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bindings = r.Bindings
+	}
+	b.ReportMetric(float64(bindings), "bindings")
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(bindings)*1e4, "s/1e4-bindings")
+}
+
+// benchWeights prices every property at a made-up weight, with a grid
+// fill, so that a prediction walks every term.
+func benchWeights(props []string) *fit.Weights {
+	values := make([]float64, len(props))
+	for i := range values {
+		values[i] = 1e-12 * float64(i+1)
+	}
+	w := &fit.Weights{Device: "bench", Model: fit.ModelUnified, Properties: props, Values: values,
+		Fill: &fit.GridFill{Units: 132, Saturation: 192}}
+	w.ZeroMissing = true
+	return w
+}
 func BenchmarkRank1e5(b *testing.B) { benchRank(b, 100_000) }
 
 // BenchmarkConfigs enumerates Kernel Tuner's convolution example space

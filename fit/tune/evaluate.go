@@ -14,9 +14,17 @@ import (
 type Pick struct {
 	K int `json:"k"`
 	// Best is the least measured time among the k predicted fastest, in
-	// seconds, and BestRatio that over the optimum.
+	// seconds, and BestRatio that over the optimum. Where the k-th
+	// predicted time ties with others that do not all fit in the k, which
+	// of them are the k's is a draw: Best is then the exact expectation
+	// over every order of the tied configurations.
 	Best      float64 `json:"best_s"`
 	BestRatio float64 `json:"best_ratio"`
+	// Tied is how many configurations share the k-th predicted time,
+	// Drawn how many of them the k take (Tied = Drawn = 1 where the k-th
+	// ties with none).
+	Tied  int `json:"tied"`
+	Drawn int `json:"drawn"`
 	// Random is the exact expectation of the least measured time of k
 	// configurations drawn uniformly without replacement, and
 	// RandomRatio that over the optimum.
@@ -39,7 +47,9 @@ type Evaluation struct {
 }
 
 // Evaluate compares predicted with measured times, one pair per
-// configuration. The predicted ranking breaks ties by the order given.
+// configuration. Predicted ties are ties: τ-b adjusts for them, and a
+// pick whose k-th configuration ties with others is the expectation over
+// which of the tied ones the k take (Pick).
 func Evaluate(predicted, measured []float64) (Evaluation, error) {
 	n := len(predicted)
 	if n != len(measured) {
@@ -61,14 +71,41 @@ func Evaluate(predicted, measured []float64) (Evaluation, error) {
 	sorted := slices.Sorted(slices.Values(measured))
 	ev := Evaluation{N: n, Tau: KendallTau(predicted, measured), Optimum: sorted[0]}
 	for _, k := range []int{1, (n + 99) / 100, min(10, n)} {
-		best := math.Inf(1)
-		for _, i := range order[:k] {
-			best = min(best, measured[i])
-		}
+		best, tied, drawn := bestOfTop(order, predicted, measured, k)
 		r := ExpectedMin(sorted, k)
-		ev.Picks = append(ev.Picks, Pick{K: k, Best: best, BestRatio: best / ev.Optimum, Random: r, RandomRatio: r / ev.Optimum})
+		ev.Picks = append(ev.Picks, Pick{K: k, Best: best, BestRatio: best / ev.Optimum, Tied: tied, Drawn: drawn,
+			Random: r, RandomRatio: r / ev.Optimum})
 	}
 	return ev, nil
+}
+
+// bestOfTop returns the expected least measured time among the k
+// configurations predicted fastest, order being the configurations by
+// predicted time: the group of configurations tied with the k-th
+// (tied of them, drawn of which fall in the k) is drawn from uniformly.
+// With m the least measured time before that group, the expectation is
+// that of min(m, least of drawn values from the group), and min(m, ·)
+// keeps the group's values in order, so ExpectedMin gives it exactly.
+func bestOfTop(order []int, predicted, measured []float64, k int) (best float64, tied, drawn int) {
+	at := predicted[order[k-1]]
+	lo := k - 1
+	for lo > 0 && predicted[order[lo-1]] == at {
+		lo--
+	}
+	hi := k
+	for hi < len(order) && predicted[order[hi]] == at {
+		hi++
+	}
+	m := math.Inf(1)
+	for _, i := range order[:lo] {
+		m = min(m, measured[i])
+	}
+	group := make([]float64, 0, hi-lo)
+	for _, i := range order[lo:hi] {
+		group = append(group, min(m, measured[i]))
+	}
+	slices.Sort(group)
+	return ExpectedMin(group, k-lo), hi - lo, k - lo
 }
 
 // ExpectedMin returns the exact expectation of the least of k values

@@ -1,9 +1,11 @@
 package tune
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -120,7 +122,9 @@ func TestEvaluate(t *testing.T) {
 		t.Errorf("τ %g optimum %g", ev.Tau, ev.Optimum)
 	}
 	// k=1: best 3, random mean (1+2+3+4)/4 = 2.5. k=1 (1%). k=4: best 1, random 1.
-	want := []Pick{{1, 3, 3, 2.5, 2.5}, {1, 3, 3, 2.5, 2.5}, {4, 1, 1, 1, 1}}
+	want := []Pick{{K: 1, Best: 3, BestRatio: 3, Tied: 1, Drawn: 1, Random: 2.5, RandomRatio: 2.5},
+		{K: 1, Best: 3, BestRatio: 3, Tied: 1, Drawn: 1, Random: 2.5, RandomRatio: 2.5},
+		{K: 4, Best: 1, BestRatio: 1, Tied: 1, Drawn: 1, Random: 1, RandomRatio: 1}}
 	for i, p := range ev.Picks {
 		if p != want[i] {
 			t.Errorf("pick %d: %+v, want %+v", i, p, want[i])
@@ -133,14 +137,14 @@ func TestEvaluate(t *testing.T) {
 
 // TestEvaluateTiedJSON checks that τ-b, undefined where every prediction
 // ties (its denominator is zero), is NaN and written as null, while the
-// picks stay defined: the predicted best is the first in the given
-// order, 3 of 1, 2, 3.
+// picks stay defined: the predicted best is any of the three, so its
+// expected time is their mean, (3 + 1 + 2)/3 = 2, over the optimum 1.
 func TestEvaluateTiedJSON(t *testing.T) {
 	ev, err := Evaluate([]float64{5, 5, 5}, []float64{3, 1, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !math.IsNaN(ev.Tau) || ev.Picks[0].BestRatio != 3 {
+	if p := ev.Picks[0]; !math.IsNaN(ev.Tau) || p.BestRatio != 2 || p.Tied != 3 || p.Drawn != 1 {
 		t.Fatalf("%+v", ev)
 	}
 	b, err := json.Marshal(ev)
@@ -150,4 +154,69 @@ func TestEvaluateTiedJSON(t *testing.T) {
 	if !strings.Contains(string(b), `"kendall_tau":null`) || !strings.Contains(string(b), `"configurations":3`) {
 		t.Errorf("%s", b)
 	}
+}
+
+// TestEvaluateTies checks the picks' expectation, at every k, over the order of tied
+// predictions against brute force: every permutation of the
+// configurations, sorted stably by predicted time, is one order of the
+// ties, each order of every tie group equally often; the mean of the
+// least measured time among the first k over all permutations is the
+// expectation.
+func TestEvaluateTies(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := range 60 {
+		n := 2 + r.IntN(6)
+		pred, meas := make([]float64, n), make([]float64, n)
+		for i := range pred {
+			pred[i] = float64(r.IntN(1 + trial%4))
+			meas[i] = float64(1 + r.IntN(9))
+		}
+		order := make([]int, n)
+		for i := range order {
+			order[i] = n - 1 - i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(pred[a], pred[b]) })
+		for k := 1; k <= n; k++ {
+			got, _, _ := bestOfTop(order, pred, meas, k)
+			if want := permutedBest(pred, meas, k); math.Abs(got-want) > 1e-12*want {
+				t.Fatalf("pred %v meas %v k=%d: best %g, want %g", pred, meas, k, got, want)
+			}
+		}
+	}
+}
+
+// permutedBest averages, over every permutation of the configurations
+// sorted stably by predicted time, the least measured time of the first k.
+func permutedBest(pred, meas []float64, k int) float64 {
+	n := len(pred)
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	sum, count := 0.0, 0
+	var rec func(i int)
+	rec = func(i int) {
+		if i == n {
+			order := append([]int(nil), perm...)
+			for a := 1; a < n; a++ {
+				for b := a; b > 0 && pred[order[b]] < pred[order[b-1]]; b-- {
+					order[b], order[b-1] = order[b-1], order[b]
+				}
+			}
+			least := math.Inf(1)
+			for _, j := range order[:k] {
+				least = math.Min(least, meas[j])
+			}
+			sum += least
+			count++
+			return
+		}
+		for j := i; j < n; j++ {
+			perm[i], perm[j] = perm[j], perm[i]
+			rec(i + 1)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+	}
+	rec(0)
+	return sum / float64(count)
 }

@@ -19,7 +19,11 @@ type Result struct {
 	// Predicted is the predicted time in seconds.
 	Predicted float64
 	// Rank is the position in the ranking, 1 for the fastest predicted.
+	// Tied is the range of positions that share its predicted time,
+	// [Rank, Rank] where it ties with none: their order is the space's,
+	// not a prediction.
 	Rank int
+	Tied [2]int
 	// Measured is the measured time in seconds, 0 where the
 	// configuration was not timed.
 	Measured float64
@@ -47,7 +51,8 @@ type Ranking struct {
 }
 
 // Rank predicts every configuration and sorts them by predicted time,
-// fastest first (ties keep the space's order). Configurations that bind
+// fastest first (ties keep the space's order, and each Result's Tied
+// says which positions tie). Configurations that bind
 // the same consts are one kernel: each distinct binding is predicted
 // once, on workers goroutines (GOMAXPROCS where workers < 1), so the
 // counts, the costly part, are made once per structure. A binding whose
@@ -93,8 +98,15 @@ func Rank(s *Space, m *Mapping, configs []Config, predict Predict, workers int) 
 		valid = append(valid, r)
 	}
 	slices.SortStableFunc(valid, func(a, b Result) int { return cmp.Compare(a.Predicted, b.Predicted) })
-	for r := range valid {
-		valid[r].Rank = r + 1
+	for lo := 0; lo < len(valid); {
+		hi := lo + 1
+		for hi < len(valid) && valid[hi].Predicted == valid[lo].Predicted {
+			hi++
+		}
+		for r := lo; r < hi; r++ {
+			valid[r].Rank, valid[r].Tied = r+1, [2]int{lo + 1, hi}
+		}
+		lo = hi
 	}
 	return Ranking{Results: valid, Bindings: len(bindings), Skipped: skipped}, nil
 }

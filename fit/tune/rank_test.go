@@ -10,7 +10,8 @@ import (
 
 // TestRankSkipsInvalid checks that Rank leaves out the configurations
 // whose binding fails with ErrInvalid, in the space's order and with
-// their reason, ranks the rest, and fails on any other error.
+// their reason, ranks the rest with their ties, and fails on any other
+// error.
 func TestRankSkipsInvalid(t *testing.T) {
 	s, err := tune.ReadSpace([]byte(`{"tune_params": {"BX": [32, 64, 128, 256], "unroll": [0, 1, 2]}}`), "s")
 	if err != nil {
@@ -44,13 +45,15 @@ func TestRankSkipsInvalid(t *testing.T) {
 			t.Errorf("skipped %d: %s (%v), want %s", i, got, sk.Reason, want[i])
 		}
 	}
+	// unroll is read by no const, so each BX's 3 configurations tie:
+	// positions 1-3 (BX = 128) and 4-6 (BX = 32).
 	for i, res := range r.Results {
-		wantBX := int64(128)
+		wantBX, tied := int64(128), [2]int{1, 3}
 		if i >= 3 {
-			wantBX = 32
+			wantBX, tied = 32, [2]int{4, 6}
 		}
-		if res.Rank != i+1 || res.Consts["BX"] != wantBX || res.Predicted != 1/float64(wantBX) {
-			t.Errorf("result %d: rank %d, %v, %g", i, res.Rank, res.Consts, res.Predicted)
+		if res.Rank != i+1 || res.Tied != tied || res.Consts["BX"] != wantBX || res.Predicted != 1/float64(wantBX) {
+			t.Errorf("result %d: rank %d tied %v, %v, %g", i, res.Rank, res.Tied, res.Consts, res.Predicted)
 		}
 	}
 	fault := errors.New("disk on fire")
