@@ -28,10 +28,12 @@ type launchFacts struct {
 	refusal      string // why the kernel has no hierarchy counts, "" if it has
 }
 
-// footprintsOf returns the hierarchy counts of a launch summed over its
+// FootprintsOf returns the hierarchy counts of a launch summed over its
 // global arrays, or the error that refused them; with lines, its cache
 // lines too where LinesAt counts them (else its traffic stays in bytes).
-func footprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, error) {
+// Other models that price traffic by level (Hong–Kim's DRAM share) read
+// the same counts through it.
+func FootprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {
 		return nil, err
@@ -119,7 +121,7 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		return nil, err
 	}
 	lf := &launchFacts{groups: in.Groups(), size: in.GroupSize(), features: map[string]float64{}}
-	f, err := footprintsOf(env, c, cfg.Lines)
+	f, err := FootprintsOf(env, c, cfg.Lines)
 	if err != nil {
 		if _, cerr := env.Counter.Kernel(c.Kernel, c.Consts); cerr != nil {
 			return nil, cerr

@@ -1,7 +1,6 @@
 package hongkim
 
 import (
-	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/models/hierarchy"
 )
@@ -30,42 +29,10 @@ func dramShare(env *models.Env, c models.Case, in *models.Inputs) float64 {
 	if lb+sb == 0 || caches == nil {
 		return 1
 	}
-	f, ok := footprints(env, c, in)
-	if !ok {
+	f, err := hierarchy.FootprintsOf(env, c, false)
+	if err != nil {
 		return 1
 	}
 	t := hierarchy.TrafficOf(in.Counts, f, in.Groups(), hierarchy.Levels{L1: caches.L1PerSM, LLC: caches.L2})
 	return min(t.DRAM/(lb+sb), 1)
-}
-
-// footprints returns a launch's hierarchy counts summed over its global
-// arrays, as the hierarchy model reads them, and false where counts gives
-// none.
-func footprints(env *models.Env, c models.Case, in *models.Inputs) (*hierarchy.Footprints, bool) {
-	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
-	if err != nil {
-		return nil, false
-	}
-	hs, vals, err := k.HierarchyAt(c.Params)
-	if err != nil {
-		return nil, false
-	}
-	size := map[string]float64{}
-	for _, a := range in.Kernel.Arrays {
-		size[a.Name] = float64(a.DType.Size())
-	}
-	var f hierarchy.Footprints
-	for i, h := range hs {
-		v := float64(vals[i])
-		switch {
-		case h.Array == "" && h.Name == counts.FootprintLaunch:
-			f.Launch = v
-		case h.Array == "" && h.Name == counts.FootprintGroup:
-			f.Group = v
-		case h.Array != "" && h.Name == counts.ReuseWorkItem:
-			f.ReusedLoads += v
-			f.ReusedBytes += v * size[h.Array]
-		}
-	}
-	return &f, true
 }
