@@ -514,11 +514,14 @@ func TestByteFlippedTables(t *testing.T) {
 // SIGKILL at row 225 left a table that could never be completed).
 //
 // The plan's keys stand for an uninterrupted run's, without measuring the
-// suite a second time: the quick suite has no time budget that skips a
-// size (two sizes a kernel, both kept), so a complete run measures every
-// case of suite.Cases at the sizes the table's calibration records, and
-// the test enumerates those cases from the suite's description itself,
-// where the rows' keys come from the launches the runs made.
+// suite a second time: a complete run measures every case of suite.Cases
+// at the sizes the table's calibration records, and the test enumerates
+// those cases from the suite's description itself, where the rows' keys
+// come from the launches the runs made. The one freedom a run has is the
+// suite's time budget: a size past the ones the budget must keep is
+// skipped where its run is predicted over the budget, from times that a
+// loaded machine makes longer (grid_fill_chain's largest size did so
+// beside the demo test), so those keys may be missing, and no other.
 func TestMeasureKilledAndResumed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures the quick suite on PoCL (a minute)")
@@ -530,7 +533,7 @@ func TestMeasureKilledAndResumed(t *testing.T) {
 	// Row 2 is the first after calibration, which records every kernel's
 	// size in the table before any kernel but the empty one is timed.
 	run := startChild(t, args)
-	want := quickPlanKeys(t, run.waitRows(t, path, 2), "large")
+	want, skippable := quickPlanKeys(t, run.waitRows(t, path, 2), "large")
 	r := rand.New(rand.NewPCG(45, 2))
 	at := []int{2 + r.IntN(len(want)-2), 2 + r.IntN(len(want)-2), 2 + r.IntN(len(want)-2)}
 	slices.Sort(at)
@@ -554,11 +557,8 @@ func TestMeasureKilledAndResumed(t *testing.T) {
 		seen = len(tab.Rows)
 		t.Logf("SIGKILL at row %d: %d rows in the table", row, seen)
 	}
-	for i, wantOut := range []string{"rows measured in this run", "0 rows measured in this run, " + strconv.Itoa(len(want)) + " already present"} {
-		out, err := uniperfProcess(args...).CombinedOutput()
-		if err != nil || !strings.Contains(string(out), wantOut) {
-			t.Fatalf("resumed run %d: %v, want exit 0 and %q: %s", i+1, err, wantOut, tail(string(out)))
-		}
+	if out, err := uniperfProcess(args...).CombinedOutput(); err != nil || !strings.Contains(string(out), "rows measured in this run") {
+		t.Fatalf("resumed run: %v, want exit 0: %s", err, tail(string(out)))
 	}
 	got, err := datasets.Read(path)
 	if err != nil {
@@ -569,8 +569,19 @@ func TestMeasureKilledAndResumed(t *testing.T) {
 		keys = append(keys, string(row.Key()))
 	}
 	slices.Sort(keys)
-	if !slices.Equal(keys, want) {
-		t.Errorf("killed and resumed: %d keys; the plan: %d keys; they differ", len(keys), len(want))
+	for _, k := range want {
+		if _, found := slices.BinarySearch(keys, k); !found && !skippable[k] {
+			t.Errorf("killed and resumed: the plan's case %s is missing", k)
+		}
+	}
+	for _, k := range keys {
+		if _, found := slices.BinarySearch(want, k); !found {
+			t.Errorf("killed and resumed: %s is not in the plan", k)
+		}
+	}
+	wantOut := "0 rows measured in this run, " + strconv.Itoa(len(keys)) + " already present"
+	if out, err := uniperfProcess(args...).CombinedOutput(); err != nil || !strings.Contains(string(out), wantOut) {
+		t.Fatalf("run after the last: %v, want exit 0 and %q: %s", err, wantOut, tail(string(out)))
 	}
 	t.Logf("%d rows, killed at rows %v, resumed to the plan's keys", len(got.Rows), at)
 }
@@ -610,8 +621,9 @@ func (c *child) waitRows(t *testing.T, path string, rows int) *datasets.Table {
 // quickPlanKeys lists, sorted, the keys of every case that the quick suite
 // plans for work-group size class class at the sizes that tab's
 // calibration (JSON of the base size p per kernel, see docs/datasets.md)
-// records.
-func quickPlanKeys(t *testing.T, tab *datasets.Table, class string) []string {
+// records, and which of them the suite's time budget may skip (sizes
+// past the ones a kernel with a budget must keep).
+func quickPlanKeys(t *testing.T, tab *datasets.Table, class string) (keys []string, skippable map[string]bool) {
 	t.Helper()
 	var cal struct{ P map[string]int }
 	if err := json.Unmarshal([]byte(tab.Meta.Calibration), &cal); err != nil {
@@ -621,11 +633,12 @@ func quickPlanKeys(t *testing.T, tab *datasets.Table, class string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keys []string
+	skippable = map[string]bool{}
 	for _, k := range s.Kernels {
 		if k.OptIn {
 			continue
 		}
+		budget, keep := s.Budget(k)
 		p, ok := cal.P[k.Kernel]
 		if !ok {
 			t.Fatalf("the calibration lacks %s: %s", k.Kernel, tab.Meta.Calibration)
@@ -635,11 +648,15 @@ func quickPlanKeys(t *testing.T, tab *datasets.Table, class string) []string {
 			t.Fatal(err)
 		}
 		for _, c := range cases {
-			keys = append(keys, string(datasets.MakeKey(k.Kernel, c.Consts, c.Params, c.Group)))
+			key := string(datasets.MakeKey(k.Kernel, c.Consts, c.Params, c.Group))
+			keys = append(keys, key)
+			if budget > 0 && slices.Index(k.Sizes.T, c.T) >= keep {
+				skippable[key] = true
+			}
 		}
 	}
 	slices.Sort(keys)
-	return keys
+	return keys, skippable
 }
 
 // TestCLIRobustnessBounds runs the hostile inputs of issue 45 that crashed
