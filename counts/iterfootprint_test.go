@@ -85,27 +85,7 @@ func TestIterFootprintsAgainstInterpreter(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := traceIterFootprints(t, k, params)
-				got := map[string]int64{}
-				for i, h := range hs {
-					key := h.Name
-					if h.Array != "" {
-						key += " " + h.Array
-					}
-					got[key] = vals[i]
-					if h.Approximate {
-						t.Errorf("%v: %s %s marked approximate", params, h.Name, h.Array)
-					}
-				}
-				for key, w := range want {
-					if got[key] != w {
-						t.Errorf("%v: %s = %d, the interpreter's accesses give %d", params, key, got[key], w)
-					}
-				}
-				for key, g := range got {
-					if _, ok := want[key]; !ok && g != 0 {
-						t.Errorf("%v: %s = %d, the interpreter's accesses give 0", params, key, g)
-					}
-				}
+				checkHierarchyCounts(t, params, hs, vals, want)
 			}
 		})
 	}
