@@ -55,10 +55,17 @@ func (c *Counted) HierarchyAt(params map[string]int64) ([]HierarchyCount, []int6
 			return nil, nil, err
 		}
 	}
+	return c.evalHierarchy(hs, params)
+}
+
+// evalHierarchy returns the counts hs with their values at params; a
+// count made at sizes shows its value as its expression.
+func (c *Counted) evalHierarchy(hs []countedHierarchy, params map[string]int64) ([]HierarchyCount, []int64, error) {
 	out := make([]HierarchyCount, len(hs))
 	vals := make([]int64, len(hs))
 	for i, h := range hs {
 		out[i] = h.HierarchyCount
+		var err error
 		if vals[i], err = evalInt64(h.n, params); err != nil {
 			return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %s of %s: %v", c.k.Name, h.Name, arrayOrAll(h.Array), err)
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -63,19 +62,7 @@ func (c *Counted) IterFootprintsAt(params map[string]int64) ([]HierarchyCount, [
 	if err != nil {
 		return nil, nil, err
 	}
-	hs := ic.counts
-	out := make([]HierarchyCount, len(hs))
-	vals := make([]int64, len(hs))
-	for i, h := range hs {
-		out[i] = h.HierarchyCount
-		if vals[i], err = evalInt64(h.n, params); err != nil {
-			return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %s of %s: %v", c.k.Name, h.Name, arrayOrAll(h.Array), err)
-		}
-		if h.AtSizes {
-			out[i].Expression = strconv.FormatInt(vals[i], 10)
-		}
-	}
-	return out, vals, nil
+	return c.evalHierarchy(ic.counts, params)
 }
 
 // SharedLoadsAt returns, by load property, the loads at params that
