@@ -204,13 +204,7 @@ func (p *plan) checkDelinearized(name string, r gref, e Affine, big, small strin
 	q := e.qaff()
 	below, _ := qconst(-1).addScaled(q, -1) // e <= -1
 	above, _ := q.addScaled(qname(par), -1) // e >= par
-	bad := &uset{dims: inames}
-	for _, pc := range pieces {
-		for _, c := range []qaff{below, above} {
-			bad.pieces = append(bad.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{c, false})})
-		}
-	}
-	n := p.counted(p.add(bad))
+	n := p.counted(p.add(outOfRange(inames, pieces, below, above)))
 	if n.err != nil {
 		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: checking that index %s stays within 0..%s-1: %v", name, e, par, n.err)
 	}
@@ -218,4 +212,17 @@ func (p *plan) checkDelinearized(name string, r gref, e Affine, big, small strin
 		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: a flattened subscript does not split into dimensions: the index %s, weighed by %s, leaves 0..%s-1 at %s points, so distinct indices may be one element and its footprint is not counted%s", name, e, orOne(small), par, n.n, splitHint)
 	}
 	return nil
+}
+
+// outOfRange is the set of the points of pieces (over inames) where an
+// index leaves its range: below is the index's constraint e <= -1, above
+// its e >= the extent.
+func outOfRange(inames []string, pieces []piece, below, above qaff) *uset {
+	bad := &uset{dims: inames}
+	for _, pc := range pieces {
+		for _, c := range []qaff{below, above} {
+			bad.pieces = append(bad.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{c, false})})
+		}
+	}
+	return bad
 }

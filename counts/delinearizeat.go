@@ -285,13 +285,7 @@ func (p *plan) splitLeaves(name string, r gref, dims []qaff, pitches []int64) (i
 		if err != nil {
 			return 0, err
 		}
-		bad := &uset{dims: inames}
-		for _, pc := range pieces {
-			for _, c := range []qaff{below, above} {
-				bad.pieces = append(bad.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{c, false})})
-			}
-		}
-		n := p.counted(p.add(bad))
+		n := p.counted(p.add(outOfRange(inames, pieces, below, above)))
 		if n.err != nil {
 			return 0, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: checking the split of its addresses at %s: %v", name, paramText(p.k.Params, p.at), n.err)
 		}
