@@ -110,6 +110,10 @@ type PerThread struct {
 	Local    float64 // local loads and stores
 	Barriers float64
 	Global   []GlobalAccess
+	// Addressed is the global accesses per work-item at data-chosen
+	// addresses, gathers, scatters and atomics (also in Global): what
+	// they cost hangs on the data, which no stride class describes.
+	Addressed float64
 }
 
 // PerThreadOf divides the counts of a launch by its work-items.
@@ -142,6 +146,9 @@ func PerThreadOf(in *models.Inputs) (*PerThread, error) {
 			}
 			a.PerThread = v
 			p.Global = append(p.Global, a)
+			if parts[1] == "atomic" || parts[2] == "indirect" {
+				p.Addressed += v
+			}
 		}
 	}
 	return p, nil

@@ -22,7 +22,12 @@ import (
 // bytes (Load_bytes_per_warp per memory instruction: every global access
 // under the paper's traffic, the DRAM share under the hierarchy's) moved
 // faster than the device's bandwidth was served by caches that the
-// traffic does not see. Both are left out. Two rules then compete for the rows the fit sees:
+// traffic does not see. Both are left out, and so are the rows of kernels
+// with gathers, scatters or atomics (analytic.PerThread.Addressed): the
+// model prices each such access as one transaction per work-item, where
+// what it costs hangs on the data (a gather's addresses, the contention of
+// an atomic), so that no memory parameter describes their times. Two
+// rules then compete for the rows the fit sees:
 // "bandwidth", every other row, and "dram", only those that also moved
 // more bytes than the last-level cache holds (a smaller working set may
 // have stayed in it). The rule with the lower leave-one-class-out error
@@ -46,12 +51,13 @@ type Fit struct {
 	RuleCV []RuleScore `json:"rule_cv,omitempty"`
 	// Skipped lists rows the model cannot price (no instructions).
 	Skipped []string `json:"skipped,omitempty"`
-	// Compute and Cached count the rows the memory parameters cannot
-	// describe, left out: without global accesses, and moved faster than
-	// the bandwidth (or, under the "dram" rule, within the last-level
-	// cache).
-	Compute int `json:"compute_rows,omitempty"`
-	Cached  int `json:"cached_rows,omitempty"`
+	// Compute, Addressed and Cached count the rows the memory parameters
+	// cannot describe, left out: without global accesses, with accesses
+	// at data-chosen addresses, and moved faster than the bandwidth (or,
+	// under the "dram" rule, within the last-level cache).
+	Compute   int `json:"compute_rows,omitempty"`
+	Addressed int `json:"addressed_rows,omitempty"`
+	Cached    int `json:"cached_rows,omitempty"`
 	// Start is where the search starts: the device file's values, or
 	// Table 6's FX5600 values (420, 4, 10) where the file has none, within
 	// the bounds.
@@ -93,6 +99,9 @@ type hongKimSample struct {
 	measured float64
 	class    string
 	fits     map[string]bool
+	// addressed marks a row with accesses at data-chosen addresses,
+	// which no rule fits on.
+	addressed bool
 }
 
 // memParam is one of the three memory parameters, by name and place.
@@ -166,6 +175,8 @@ func calibrateHongKim(env *models.Env, d *gpus.Device, fixed gpus.HongKim, l *la
 	for _, s := range all {
 		switch {
 		case s.fits[c.Rule]:
+		case s.addressed:
+			c.Addressed++
 		case s.k.CoalMemInsts+s.k.UncoalMemInsts == 0:
 			c.Compute++
 		default:
@@ -208,7 +219,11 @@ func samplesOf(env *models.Env, d *gpus.Device, fixed gpus.HongKim, l *launches,
 		if !(r.TimeS > 0) {
 			return nil, nil, fmt.Errorf("%s: measured time must be positive, have %g s", models.RowName(r), r.TimeS)
 		}
-		all = append(all, hongKimSample{k: k, measured: r.TimeS, class: r.Class, fits: ruleFits(d, k, r.TimeS)})
+		s := hongKimSample{k: k, measured: r.TimeS, class: r.Class, addressed: la.addressed, fits: map[string]bool{}}
+		if !la.addressed {
+			s.fits = ruleFits(d, k, r.TimeS)
+		}
+		all = append(all, s)
 	}
 	return all, skipped, nil
 }

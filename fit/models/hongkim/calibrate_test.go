@@ -76,7 +76,10 @@ func TestInstructionPrices(t *testing.T) {
 // 2 accesses × 128 bytes × 2048 warps = 524288 bytes, 6.83 µs at the
 // bandwidth: measured in 1 µs it was served faster than DRAM can and is
 // left out; measured in 20 µs it is fitted on. matmul_tiled's rows have
-// global accesses too; empty has no instructions at all.
+// global accesses too; empty has no instructions at all. gather_f32 at
+// n = 2^16 moves 3 accesses × 128 bytes × 2048 warps, 10.2 µs at the
+// bandwidth: measured in 1 ms it is slower than the bandwidth, but its
+// gathers are at data-chosen addresses, and it is left out.
 func TestCalibrationRows(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "quadro-fx5600")}
 	row := func(kernel, class string, consts, params map[string]int64, s float64) models.Row {
@@ -91,14 +94,15 @@ func TestCalibrationRows(t *testing.T) {
 		copyRow(1<<18, 60e-6),
 		row("matmul_tiled", "matmul", nil, map[string]int64{"n": 128, "m": 128, "ell": 128}, 3e-4),
 		row("empty", "empty", map[string]int64{"LX": 16, "LY": 16}, map[string]int64{"n": 256}, 1e-5),
+		row("gather_f32", "gather", map[string]int64{"LX": 256, "R": 1}, map[string]int64{"n": 1 << 16}, 1e-3),
 	}
 	m := &Model{}
 	if err := m.Calibrate(env, rows); err != nil {
 		t.Fatal(err)
 	}
 	c := m.Fit
-	if c.Rows != 3 || c.Cached != 1 || c.Compute != 0 || len(c.Skipped) != 1 {
-		t.Errorf("rows %d, cached %d, compute %d, skipped %v; want 3, 1, 0, one", c.Rows, c.Cached, c.Compute, c.Skipped)
+	if c.Rows != 3 || c.Cached != 1 || c.Compute != 0 || c.Addressed != 1 || len(c.Skipped) != 1 {
+		t.Errorf("rows %d, cached %d, compute %d, addressed %d, skipped %v; want 3, 1, 0, 1, one", c.Rows, c.Cached, c.Compute, c.Addressed, c.Skipped)
 	}
 	// The FX5600 has no caches, so the two rules fit the same rows.
 	if c.Rule != "bandwidth" || len(c.RuleCV) != 2 || c.RuleCV[0].Error != c.RuleCV[1].Error {

@@ -88,16 +88,19 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *models.Inputs, regs i
 	return k, nil
 }
 
-// launch is a launch's program parameters and the share of its global
-// accesses that are memory instructions (1 under TrafficPaper).
+// launch is a launch's program parameters, the share of its global
+// accesses that are memory instructions (1 under TrafficPaper), and
+// whether some of them are at data-chosen addresses (gathers, scatters,
+// atomics: analytic.PerThread.Addressed), which calibration leaves out.
 type launch struct {
-	k    seed.Kernel
-	dram float64
+	k         seed.Kernel
+	dram      float64
+	addressed bool
 }
 
 // launchKernel derives a launch's program parameters under the traffic
 // option: with TrafficHierarchy, the share of its global accesses that
-// caches served (1 − dramShare) issue as computation instructions
+// caches served (1 − analytic.DRAMShare) issue as computation instructions
 // instead of memory instructions.
 func launchKernel(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c models.Case, regs int, traffic string) (launch, error) {
 	in, err := env.Inputs(c)
@@ -105,15 +108,22 @@ func launchKernel(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c models.
 		return launch{}, err
 	}
 	k, err := hongKimKernel(d, fixed, in, regs)
-	if err != nil || traffic != TrafficHierarchy {
-		return launch{k, 1}, err
+	if err != nil {
+		return launch{k, 1, false}, err
 	}
-	share := dramShare(env, c, in)
+	p, err := analytic.PerThreadOf(in)
+	if err != nil {
+		return launch{}, err
+	}
+	if traffic != TrafficHierarchy {
+		return launch{k, 1, p.Addressed > 0}, nil
+	}
+	share := analytic.DRAMShare(env, c, in)
 	mem := k.CoalMemInsts + k.UncoalMemInsts
 	k.CoalMemInsts *= share
 	k.UncoalMemInsts *= share
 	k.CompInsts += (1 - share) * mem
-	return launch{k, share}, nil
+	return launch{k, share, p.Addressed > 0}, nil
 }
 
 // launches derives and keeps the program parameters of launches, by
