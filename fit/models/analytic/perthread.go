@@ -53,9 +53,10 @@
 // f64 alike) of the kind's cycle weight times its count per work-item, the
 // weights of the device file's cycles section falling back to the seed's
 // (a kind without a weight is an error naming it); memAccessGM as global
-// loads and stores per work-item times the "global" weight (caches are
-// not modelled: no L1 or L2 hits); memAccessSM as local loads and stores
-// times the "shared" weight. The counts have no FMA class: a fused
+// loads and stores per work-item times the "global" weight, or, under
+// the hierarchy's traffic (package fit/models/cycles, Model.Traffic), the
+// share DRAMShare places in DRAM at that weight and the rest as L1 hits;
+// memAccessSM as local loads and stores times the "shared" weight. The counts have no FMA class: a fused
 // multiply-add is one mul and one add. Integer operations are left out,
 // as the seed counts floating-point instructions and seed 001 leaves them
 // out of its fit.

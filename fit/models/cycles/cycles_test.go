@@ -223,14 +223,28 @@ func TestCyclesFallbackCV(t *testing.T) {
 	if err := m.Calibrate(env, rows); err != nil {
 		t.Fatal(err)
 	}
-	want := []FallbackScore{{"smallest", math.Pow(0.75*0.5*9, 0.25), 4}, {"largest", math.Pow(0.375, 0.25), 4}}
-	if len(m.FallbackCV) != 2 {
+	// With two kernels the median is their geometric mean: each fold
+	// has one kernel, and the median's candidates equal the geometric
+	// mean's. The gtx460 file has caches, and vector_scale_add's
+	// hierarchy traffic is all DRAM: the hierarchy's candidates equal the
+	// paper's. The first of equals wins.
+	small, large := math.Pow(0.75*0.5*9, 0.25), math.Pow(0.375, 0.25)
+	want := []FallbackScore{
+		{TrafficPaper, "smallest", "geomean", small, 4}, {TrafficPaper, "smallest", "median", small, 4},
+		{TrafficPaper, "largest", "geomean", large, 4}, {TrafficPaper, "largest", "median", large, 4},
+		{TrafficHierarchy, "smallest", "geomean", small, 4}, {TrafficHierarchy, "smallest", "median", small, 4},
+		{TrafficHierarchy, "largest", "geomean", large, 4}, {TrafficHierarchy, "largest", "median", large, 4},
+	}
+	if len(m.FallbackCV) != len(want) {
 		t.Fatalf("cross-validation %+v", m.FallbackCV)
 	}
 	for i, s := range m.FallbackCV {
-		if s.At != want[i].At || s.Rows != 4 || !near(s.Error, want[i].Error, 1e-12) {
+		if s.Traffic != want[i].Traffic || s.At != want[i].At || s.Of != want[i].Of || s.Rows != 4 || !near(s.Error, want[i].Error, 1e-12) {
 			t.Errorf("candidate %+v, want %+v", s, want[i])
 		}
+	}
+	if m.Traffic != TrafficPaper || m.FallbackOf != "geomean" {
+		t.Errorf("chose %s traffic, %s, want the first of equals", m.Traffic, m.FallbackOf)
 	}
 	if m.FallbackAt != "largest" || !near(m.Fallback, math.Sqrt(32), 1e-12) {
 		t.Errorf("fallback %g at %s, want √32 at the largest sizes", m.Fallback, m.FallbackAt)
@@ -238,5 +252,93 @@ func TestCyclesFallbackCV(t *testing.T) {
 	// The kernels' own weights stay at their smallest sizes (CalibrateAt).
 	if !near(m.Kernels[0].AdjustingWeight, 8, 1e-12) || !near(m.Kernels[1].AdjustingWeight, 2, 1e-12) {
 		t.Errorf("kernels %+v", m.Kernels)
+	}
+}
+
+// TestCyclesFallbackMedian: four kernels of four classes, one size each,
+// with estimated / measured ratios 4, 8, 16 and 1/64 (a kernel 64 times
+// slower than its estimate, as an atomic is). Left out in turn, the
+// others' geometric means are 2^⅓, 1, 2^-⅓ and 8 (errors 2^(5/3) − 1, 7,
+// 16·2^⅓ − 1, 511/512) and their medians 8, 4, 4 and 8 (errors 1/2, 1, 3,
+// 511/512). The median wins, and the fallback is the median of all four,
+// the geometric mean of the middle two, √(4·8).
+func TestCyclesFallbackMedian(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
+	// 512 work-items fill the SM as 256 do (3 blocks of 16 warps); 128
+	// and 64 leave it 2/3 and 1/3 full (TestCyclesFallback).
+	row := func(class string, lx int64, occupancy, ratio float64) models.Row {
+		r := vsaRow(1<<16, vsaEstimate(1<<16)/occupancy/ratio)
+		r.Class, r.Consts = class, map[string]int64{"LX": lx, "STRIDE": 1}
+		return r
+	}
+	rows := []models.Row{row("a", 256, 1, 4), row("b", 512, 1, 8), row("c", 128, 2.0/3, 16), row("d", 64, 1.0/3, 1.0/64)}
+	m := &Model{}
+	if err := m.Calibrate(env, rows); err != nil {
+		t.Fatal(err)
+	}
+	geo := math.Pow((math.Pow(2, 5.0/3)-1)*7*(16*math.Cbrt(2)-1)*511/512, 0.25)
+	median := math.Pow(0.5*1*3*511/512, 0.25)
+	if len(m.FallbackCV) != 8 || !near(m.FallbackCV[0].Error, geo, 1e-12) || !near(m.FallbackCV[1].Error, median, 1e-12) {
+		t.Fatalf("cross-validation %+v, want %g for the geometric mean and %g for the median", m.FallbackCV, geo, median)
+	}
+	if m.FallbackOf != "median" || m.FallbackAt != "smallest" || m.Traffic != TrafficPaper || !near(m.Fallback, math.Sqrt(32), 1e-12) {
+		t.Errorf("fallback %g, the %s at the %s size under the %s traffic; want √32, the median at the smallest under the paper's", m.Fallback, m.FallbackOf, m.FallbackAt, m.Traffic)
+	}
+}
+
+// TestCyclesAddressedKernels: a kernel with gathers keeps its own
+// adjusting weight (its measured row is reproduced) but enters no
+// fallback, which stays vector_scale_add's 2.
+func TestCyclesAddressedKernels(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
+	gather := models.Row{Row: datasets.Row{Kernel: "gather_f32", Class: "gather", Role: datasets.RoleMeasurement,
+		Consts: map[string]int64{"LX": 256, "R": 4}, Params: map[string]int64{"n": 1 << 16}, TimeS: 1e-3}}
+	m := &Model{}
+	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), gather}); err != nil {
+		t.Fatal(err)
+	}
+	if !near(m.Fallback, 2, 1e-12) || len(m.Kernels) != 2 || !m.Kernels[0].Addressed || m.Kernels[1].Addressed {
+		t.Fatalf("fallback %g over %+v, want 2 over vector_scale_add alone", m.Fallback, m.Kernels)
+	}
+	p, err := m.Predict(env, models.CaseOf(gather))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(p.Seconds, 1e-3, 1e-12) {
+		t.Errorf("gather_f32 predicted %g s at its calibration size, measured 1 ms", p.Seconds)
+	}
+	if !strings.Contains(m.Summary(), "geometric mean of 1 kernels") {
+		t.Errorf("summary %q", m.Summary())
+	}
+}
+
+// TestCyclesHierarchyTraffic: naive matmul at n = 64 on the GTX 460 file
+// (L2 384 KiB). Its three 16 KiB matrices fit the L2, so DRAM moves their
+// 49152 bytes once, of the 2·64³ + 64² accesses' 2113536 bytes: 1/43.
+// Each of the 4096 work-items makes 129 global accesses, 3 of them to
+// DRAM (500 cycles) and 126 L1 hits (the file's l1, 36 cycles), with 64
+// additions and 64 multiplications at 16: 8084 cycles, where the paper's
+// traffic gives 2048 + 129·500 = 66548. One block of 256 fills the SM
+// (occupancy 1). On the H100 file, which gives no l1 weight, a cached
+// access costs the add weight.
+func TestCyclesHierarchyTraffic(t *testing.T) {
+	d := modeltest.Device(t, "gtx460")
+	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
+	base, _ := d.CycleWeights(seed.DefaultWeights())
+	c := models.Case{Kernel: "matmul_naive", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64}}
+	m := &Model{}
+	for traffic, cycles := range map[string]float64{TrafficPaper: 66548, TrafficHierarchy: 8084} {
+		e, err := m.estimateWith(env, c, traffic, trafficWeights(d, base, traffic))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !near(e.PerThread, cycles, 1e-12) || !near(e.Unadjusted, 4096*cycles/gtx460Hz, 1e-12) {
+			t.Errorf("%s traffic: %g cycles per work-item, %g s; want %g", traffic, e.PerThread, e.Unadjusted, cycles)
+		}
+	}
+	h100 := modeltest.Device(t, "h100-sxm5")
+	hb, _ := h100.CycleWeights(seed.DefaultWeights())
+	if w := trafficWeights(h100, hb, TrafficHierarchy); w[seed.L1] != 0.0112 || trafficWeights(h100, hb, TrafficPaper)[seed.L1] != 5 {
+		t.Errorf("H100 l1 weight %g under the hierarchy's traffic, want the add weight 0.0112", w[seed.L1])
 	}
 }
