@@ -59,7 +59,7 @@ func TestCompareHandDerived(t *testing.T) {
 	for _, want := range []string{
 		"| cycles | 2/2 | 0.200 | 0.200 |",
 		"| GeForce GTX 460 | vector_scale_add LX=256 STRIDE=1 | 4 | 0.200 | 0.006 | 0.006 | 0.200 |",
-		"adjusting weights of 1 kernels (weights from devices/gtx460.json, paper traffic)",
+		"adjusting weights of 1 kernels (weights from devices/gtx460.json, hierarchy traffic)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -29,14 +29,12 @@ func init() {
 // binding) from one measured size of it, as the seed does. A kernel
 // without measured rows is predicted with a fallback weight (uniperf's
 // extension, so that the model can predict kernels it has not seen, like
-// the others): the geometric mean or the median of the calibrated
-// kernels' adjusting weights, each taken at its smallest or its largest
-// measured size, with the estimates under the paper's traffic or the
-// hierarchy's (Traffic), whichever of these candidates predicts the
-// calibration rows best when each kernel class is left out in turn
-// (FallbackCV; package documentation for the figures). Kernels with
-// gathers, scatters or atomics keep their own weights but enter no
-// fallback (Adjustment.Addressed).
+// the others): the median of the calibrated kernels' adjusting weights,
+// each taken at its smallest or its largest measured size, whichever
+// predicts the calibration rows better when each kernel class is left
+// out in turn (FallbackCV; package documentation for the figures).
+// Kernels with gathers, scatters or atomics keep their own weights but
+// enter no fallback (Adjustment.Addressed).
 type Model struct {
 	// CalibrateAt picks the measured size of each kernel that calibrates
 	// its adjusting weight: "smallest" (the default, the seed's cheap
@@ -52,28 +50,29 @@ type Model struct {
 	// (trafficWeights).
 	Weights     map[string]float64 `json:"weights"`
 	WeightsFrom string             `json:"weights_from"`
-	// Traffic is what a global access stands for in the estimates,
-	// TrafficPaper or TrafficHierarchy, the one of the fallback candidate
-	// chosen; empty reads as TrafficPaper.
+	// Traffic is what a global access stands for in the estimates:
+	// TrafficHierarchy where the device file gives caches, else
+	// TrafficPaper; empty (a calibration written before it) reads as
+	// TrafficPaper.
 	Traffic string `json:"traffic,omitempty"`
 	// Kernels are the calibrated kernels, sorted by key.
 	Kernels []Adjustment `json:"kernels"`
-	// Fallback is the FallbackOf of the kernels' adjusting weights, each
+	// Fallback is the median of the kernels' adjusting weights, each
 	// taken at the size FallbackAt names, over the kernels without
 	// gathers, scatters or atomics.
 	Fallback float64 `json:"fallback"`
 	// FallbackAt is the size ("smallest" or "largest" measured time) at
-	// which each kernel's adjusting weight enters the fallback, and
-	// FallbackOf how the weights combine ("geomean" or "median"): those of
-	// the candidate of FallbackCV with the lowest error.
+	// which each kernel's adjusting weight enters the fallback, the one of
+	// FallbackCV with the lower error.
 	FallbackAt string `json:"fallback_at"`
-	FallbackOf string `json:"fallback_of,omitempty"`
 	// FallbackCV is each candidate's leave-one-class-out error on the
 	// calibration rows: every row of a kernel class predicted with the
 	// fallback of the other classes' kernels, as a kernel never run is.
 	FallbackCV []FallbackScore `json:"fallback_cv"`
 	// Skipped lists kernels that could not be calibrated, with the reason.
 	Skipped []string `json:"skipped,omitempty"`
+
+	shares *dramShares
 }
 
 // Adjustment is one kernel's adjusting weight and the size it was
@@ -95,23 +94,17 @@ type Adjustment struct {
 	Addressed bool `json:"data_addressed,omitempty"`
 }
 
-// FallbackScore is one fallback candidate and its cross-validation
-// error: the geometric-mean relative error over the rows.
+// FallbackScore is one fallback candidate's cross-validation error: the
+// geometric-mean relative error over the rows.
 type FallbackScore struct {
-	Traffic string  `json:"traffic"`
-	At      string  `json:"at"`
-	Of      string  `json:"of"`
-	Error   float64 `json:"error"`
-	Rows    int     `json:"rows"`
+	At    string  `json:"at"`
+	Error float64 `json:"error"`
+	Rows  int     `json:"rows"`
 }
 
-// The fallback candidates, in the order they are tried, the first winning
-// ties: the sizes a kernel's adjusting weight may enter the fallback at,
-// and how the kernels' weights combine.
-var (
-	fallbackSizes = []string{"smallest", "largest"}
-	fallbackOfs   = []string{"geomean", "median"}
-)
+// fallbackCandidates are the sizes a kernel's adjusting weight may enter
+// the fallback at, the first winning ties.
+var fallbackCandidates = []string{"smallest", "largest"}
 
 // kernelKey names a kernel with its const binding.
 func kernelKey(kernel string, consts map[string]int64) string {
@@ -129,6 +122,23 @@ func (m *Model) Name() string { return "cycles" }
 // Calibrate implements Model: one adjusting weight per kernel of the rows,
 // from the row CalibrateAt picks.
 func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
+	return m.calibrate(env, rows, newDRAMShares())
+}
+
+// CalibrateFold implements models.FoldCalibrator, for uniperf compare
+// --cv: a fold reads the DRAM shares that full, calibrated on every
+// measurement row of the device, found (and adds its own), and chooses
+// its fallback's size again on its rows.
+func (m *Model) CalibrateFold(env *models.Env, rows []models.Row, full models.Model) error {
+	f, ok := full.(*Model)
+	if !ok || f.shares == nil || env.Device == nil || f.Device != env.Device.Name {
+		return m.Calibrate(env, rows)
+	}
+	return m.calibrate(env, rows, f.shares)
+}
+
+// calibrate is Calibrate, keeping the launches' DRAM shares in shares.
+func (m *Model) calibrate(env *models.Env, rows []models.Row, shares *dramShares) error {
 	if env.Device == nil {
 		return fmt.Errorf("the cycles model needs a device parameter file (package fit/gpus)")
 	}
@@ -137,17 +147,10 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 		return err
 	}
 	m.Device = env.Device.Name
+	m.Traffic, m.shares = trafficOf(env.Device), shares
 	base, from := env.Device.CycleWeights(seed.DefaultWeights())
-	m.WeightsFrom = from
+	m.Weights, m.WeightsFrom = trafficWeights(env.Device, base, m.Traffic), from
 	m.Kernels, m.Skipped, m.Fallback = nil, nil, 0
-	traffics := []string{TrafficPaper}
-	if env.Device.Caches != nil {
-		traffics = append(traffics, TrafficHierarchy)
-	}
-	weights := map[string]map[string]float64{}
-	for _, tr := range traffics {
-		weights[tr] = trafficWeights(env.Device, base, tr)
-	}
 	groups := map[string][]models.Row{}
 	for _, r := range rows {
 		key := kernelKey(r.Kernel, r.Consts)
@@ -155,7 +158,7 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	}
 	var cal []calibrated
 	for _, key := range slices.Sorted(maps.Keys(groups)) {
-		c, skip, err := m.calibrateKernel(env, key, groups[key], pick, weights)
+		c, skip, err := m.calibrateKernel(env, key, groups[key], pick)
 		if err != nil {
 			return err
 		}
@@ -164,39 +167,37 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 			continue
 		}
 		cal = append(cal, c)
+		m.Kernels = append(m.Kernels, c.Adjustment)
 	}
 	if len(cal) == 0 {
 		return fmt.Errorf("cycles: no kernel to calibrate on (%d rows): %s", len(rows), strings.Join(m.Skipped, "; "))
 	}
-	best, scores := chooseFallback(cal, traffics)
-	m.Traffic, m.FallbackAt, m.FallbackOf, m.FallbackCV = best.Traffic, best.At, best.Of, scores
-	m.Weights = weights[m.Traffic]
-	for _, c := range cal {
-		m.Kernels = append(m.Kernels, c.adjust[m.Traffic])
-	}
-	m.Fallback = fallbackOf(cal, best, "")
+	m.FallbackAt, m.FallbackCV = chooseFallback(cal)
+	m.Fallback = fallbackOf(cal, m.FallbackAt, "")
 	if math.IsNaN(m.Fallback) {
-		return fmt.Errorf("cycles: no kernel to take the fallback from: the %d calibrated all have gathers, scatters or atomics", len(cal))
+		return fmt.Errorf("cycles: no kernel to take the fallback from: each of the %d calibrated has gathers, scatters or atomics, which enter none; give rows of kernels without them too", len(cal))
 	}
 	return nil
 }
 
-// calibrated is a kernel's calibration under each traffic and, for the
-// fallback's cross-validation, its class and every row's estimated /
-// measured ratio under each traffic, in increasing measured time.
+// calibrated is a kernel's calibration and, for the fallback's
+// cross-validation, its class and every row's estimated / measured ratio
+// in increasing measured time.
 type calibrated struct {
-	adjust    map[string]Adjustment
-	class     string
-	addressed bool
-	ratios    map[string][]float64
+	Adjustment
+	class  string
+	ratios []float64
 }
 
-// calibrateKernel calibrates one kernel's rows under each traffic of
-// weights, or says why it is skipped.
-func (m *Model) calibrateKernel(env *models.Env, key string, rows []models.Row, pick func([]models.Row) models.Row, weights map[string]map[string]float64) (calibrated, string, error) {
+// calibrateKernel calibrates one kernel's rows, or says why it is skipped.
+func (m *Model) calibrateKernel(env *models.Env, key string, rows []models.Row, pick func([]models.Row) models.Row) (calibrated, string, error) {
 	r := pick(rows)
-	if _, err := m.estimateWith(env, models.CaseOf(r), TrafficPaper, weights[TrafficPaper]); errors.Is(err, models.ErrNoWork) {
+	e, err := m.estimate(env, models.CaseOf(r))
+	if errors.Is(err, models.ErrNoWork) {
 		return calibrated{}, fmt.Sprintf("%s: %v", key, err), nil
+	}
+	if err != nil {
+		return calibrated{}, "", fmt.Errorf("%s: %w", models.RowName(r), err)
 	}
 	in, err := env.Inputs(models.CaseOf(r))
 	if err != nil {
@@ -213,47 +214,38 @@ func (m *Model) calibrateKernel(env *models.Env, key string, rows []models.Row, 
 	if err != nil {
 		return calibrated{}, "", fmt.Errorf("%s: %w", models.RowName(r), err)
 	}
-	c := calibrated{adjust: map[string]Adjustment{}, class: r.Class, addressed: p.Addressed > 0, ratios: map[string][]float64{}}
+	aw, err := e.AdjustingWeight(r.TimeS)
+	if err != nil {
+		return calibrated{}, "", fmt.Errorf("%s: %w", models.RowName(r), err)
+	}
+	c := calibrated{Adjustment: Adjustment{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw, Addressed: p.Addressed > 0}, class: r.Class}
 	sorted := slices.SortedStableFunc(slices.Values(rows), func(a, b models.Row) int { return cmp.Compare(a.TimeS, b.TimeS) })
-	for traffic, w := range weights {
-		e, err := m.estimateWith(env, models.CaseOf(r), traffic, w)
+	for _, r := range sorted {
+		e, err := m.estimate(env, models.CaseOf(r))
 		if err != nil {
 			return calibrated{}, "", fmt.Errorf("%s: %w", models.RowName(r), err)
 		}
-		aw, err := e.AdjustingWeight(r.TimeS)
-		if err != nil {
-			return calibrated{}, "", fmt.Errorf("%s: %w", models.RowName(r), err)
+		if !(r.TimeS > 0) {
+			return calibrated{}, "", fmt.Errorf("%s: measured time must be positive, have %g s", models.RowName(r), r.TimeS)
 		}
-		c.adjust[traffic] = Adjustment{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw, Addressed: c.addressed}
-		for _, r := range sorted {
-			e, err := m.estimateWith(env, models.CaseOf(r), traffic, w)
-			if err != nil {
-				return calibrated{}, "", fmt.Errorf("%s: %w", models.RowName(r), err)
-			}
-			if !(r.TimeS > 0) {
-				return calibrated{}, "", fmt.Errorf("%s: measured time must be positive, have %g s", models.RowName(r), r.TimeS)
-			}
-			c.ratios[traffic] = append(c.ratios[traffic], e.Unadjusted/r.TimeS)
-		}
+		c.ratios = append(c.ratios, e.Unadjusted/r.TimeS)
 	}
 	return c, "", nil
 }
 
-// fallbackOf is candidate f's fallback: the geometric mean or the median
-// of the kernels' adjusting weights under its traffic, taken at its size,
-// leaving out the kernels with gathers, scatters or atomics and those of
-// class skip; NaN where none is left. The median of an even number is the
-// geometric mean of the middle two.
-func fallbackOf(cal []calibrated, f FallbackScore, skip string) float64 {
+// fallbackOf is the median of the kernels' adjusting weights taken at
+// size at, leaving out the kernels with gathers, scatters or atomics and
+// those of class skip; NaN where none is left. The median of an even
+// number is the geometric mean of the middle two.
+func fallbackOf(cal []calibrated, at, skip string) float64 {
 	var logs []float64
 	for _, c := range cal {
-		if c.addressed || (skip != "" && c.class == skip) {
+		if c.Addressed || (skip != "" && c.class == skip) {
 			continue
 		}
-		rs := c.ratios[f.Traffic]
-		r := rs[0]
-		if f.At == "largest" {
-			r = rs[len(rs)-1]
+		r := c.ratios[0]
+		if at == "largest" {
+			r = c.ratios[len(c.ratios)-1]
 		}
 		logs = append(logs, math.Log(r))
 	}
@@ -261,48 +253,37 @@ func fallbackOf(cal []calibrated, f FallbackScore, skip string) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	if f.Of == "median" {
-		slices.Sort(logs)
-		return math.Exp((logs[(n-1)/2] + logs[n/2]) / 2)
-	}
-	var sum float64
-	for _, l := range logs {
-		sum += l
-	}
-	return math.Exp(sum / float64(n))
+	slices.Sort(logs)
+	return math.Exp((logs[(n-1)/2] + logs[n/2]) / 2)
 }
 
 // chooseFallback cross-validates the fallback candidates by leaving each
 // kernel class out in turn: its rows are predicted with the fallback of
 // the others, as a kernel that was never run is. The candidate with the
-// lowest geometric-mean error wins, the first of equals; with one class
-// there is nothing to validate on, and the first candidate stands.
-func chooseFallback(cal []calibrated, traffics []string) (FallbackScore, []FallbackScore) {
+// lower geometric-mean error wins; with one class there is nothing to
+// validate on, and the first candidate stands.
+func chooseFallback(cal []calibrated) (string, []FallbackScore) {
 	var scores []FallbackScore
-	best := FallbackScore{Traffic: traffics[0], At: fallbackSizes[0], Of: fallbackOfs[0], Error: math.Inf(1)}
-	for _, traffic := range traffics {
-		for _, at := range fallbackSizes {
-			for _, of := range fallbackOfs {
-				s := FallbackScore{Traffic: traffic, At: at, Of: of}
-				var errs []float64
-				for _, c := range cal {
-					f := fallbackOf(cal, s, c.class)
-					if math.IsNaN(f) {
-						continue
-					}
-					for _, r := range c.ratios[traffic] {
-						errs = append(errs, math.Abs(r/f-1))
-					}
-				}
-				if len(errs) == 0 {
-					return best, nil
-				}
-				s.Error, s.Rows = fit.GeoMean(errs), len(errs)
-				scores = append(scores, s)
-				if s.Error < best.Error {
-					best = s
-				}
+	best := fallbackCandidates[0]
+	bestErr := math.Inf(1)
+	for _, at := range fallbackCandidates {
+		var errs []float64
+		for _, c := range cal {
+			f := fallbackOf(cal, at, c.class)
+			if math.IsNaN(f) {
+				continue
 			}
+			for _, r := range c.ratios {
+				errs = append(errs, math.Abs(r/f-1))
+			}
+		}
+		if len(errs) == 0 {
+			return best, nil
+		}
+		s := FallbackScore{At: at, Error: fit.GeoMean(errs), Rows: len(errs)}
+		scores = append(scores, s)
+		if s.Error < bestErr {
+			best, bestErr = at, s.Error
 		}
 	}
 	return best, scores
@@ -354,7 +335,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	if err != nil {
 		return models.Prediction{}, err
 	}
-	aw, note := m.Fallback, fmt.Sprintf("%s over %d calibrated kernels, each at its %s measured size (this kernel has none of its own)", fallbackWords(m.FallbackOf), m.fallbackKernels(), m.FallbackAt)
+	aw, note := m.Fallback, fmt.Sprintf("median over %d calibrated kernels, each at its %s measured size (this kernel has none of its own)", m.fallbackKernels(), m.FallbackAt)
 	key := kernelKey(c.Kernel, c.Consts)
 	if i, ok := slices.BinarySearchFunc(m.Kernels, key, func(k Adjustment, key string) int { return strings.Compare(k.Key, key) }); ok {
 		k := m.Kernels[i]
@@ -377,14 +358,6 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	}}, nil
 }
 
-// fallbackWords names how the fallback combines the kernels' weights.
-func fallbackWords(of string) string {
-	if of == "median" {
-		return "median"
-	}
-	return "geometric mean"
-}
-
 // fallbackKernels counts the kernels the fallback is taken over.
 func (m *Model) fallbackKernels() int {
 	var n int
@@ -396,17 +369,10 @@ func (m *Model) fallbackKernels() int {
 	return n
 }
 
-// estimate is the unadjusted estimate of a launch under m's traffic and
-// weights.
+// estimate is the unadjusted estimate of a launch. Under
+// TrafficHierarchy the share of its global accesses that the hierarchy
+// counts do not place in DRAM (analytic.DRAMShare) are the seed's L1 hits.
 func (m *Model) estimate(env *models.Env, c models.Case) (seed.Estimate, error) {
-	return m.estimateWith(env, c, m.Traffic, m.Weights)
-}
-
-// estimateWith is the unadjusted estimate of a launch under a traffic
-// option and weights. Under TrafficHierarchy the share of its global
-// accesses that the hierarchy counts do not place in DRAM
-// (analytic.DRAMShare) are the seed's L1 hits.
-func (m *Model) estimateWith(env *models.Env, c models.Case, traffic string, weights map[string]float64) (seed.Estimate, error) {
 	in, err := env.Inputs(c)
 	if err != nil {
 		return seed.Estimate{}, err
@@ -415,10 +381,10 @@ func (m *Model) estimateWith(env *models.Env, c models.Case, traffic string, wei
 	if err != nil {
 		return seed.Estimate{}, err
 	}
-	if traffic == TrafficHierarchy {
-		k.L1Hits = (1 - analytic.DRAMShare(env, c, in)) * k.GlobalAccesses
+	if m.Traffic == TrafficHierarchy {
+		k.L1Hits = (1 - m.shares.of(env, c, in)) * k.GlobalAccesses
 	}
-	e, err := seed.Estimated(k, weights, env.Device.ClockHz, o)
+	e, err := seed.Estimated(k, m.Weights, env.Device.ClockHz, o)
 	if err != nil {
 		return seed.Estimate{}, fmt.Errorf("kernel %s on device file %s (weights from %s): %w", c.Kernel, env.Device.File, m.WeightsFrom, err)
 	}
@@ -456,7 +422,11 @@ func (m *Model) SizeSensitivity(env *models.Env, rows []models.Row) (out []model
 	if env.Device == nil {
 		return nil, nil, fmt.Errorf("the cycles model needs a device parameter file (package fit/gpus)")
 	}
-	m = &Model{RegsPerThread: m.RegsPerThread, Device: env.Device.Name, Traffic: m.Traffic}
+	shares := newDRAMShares()
+	if m.shares != nil && m.Device == env.Device.Name {
+		shares = m.shares
+	}
+	m = &Model{RegsPerThread: m.RegsPerThread, Device: env.Device.Name, Traffic: trafficOf(env.Device), shares: shares}
 	base, from := env.Device.CycleWeights(seed.DefaultWeights())
 	m.Weights, m.WeightsFrom = trafficWeights(env.Device, base, m.Traffic), from
 	groups := map[string][]models.Row{}
@@ -501,20 +471,15 @@ func (m *Model) SizeSensitivity(env *models.Env, rows []models.Row) (out []model
 	return out, skipped, nil
 }
 
-// Summary implements Model: the adjusting weights calibrated and the
-// fallback chosen, with its cross-validation error and the seed's way's
-// (the first candidate: the paper's traffic, the geometric mean at the
-// smallest sizes).
+// Summary implements Model: the adjusting weights calibrated.
 func (m *Model) Summary() string {
-	s := fmt.Sprintf("adjusting weights of %d kernels (weights from %s, %s traffic), fallback %.4g for kernels not calibrated (the %s of %d kernels' weights, each at its %s size", len(m.Kernels), m.WeightsFrom, cmp.Or(m.Traffic, TrafficPaper), m.Fallback, fallbackWords(m.FallbackOf), m.fallbackKernels(), m.FallbackAt)
-	for _, c := range m.FallbackCV {
-		if c.Traffic == m.Traffic && c.At == m.FallbackAt && c.Of == m.FallbackOf {
-			s += fmt.Sprintf("; leave-one-class-out error %.3g, the lowest of %d candidates", c.Error, len(m.FallbackCV))
+	s := fmt.Sprintf("adjusting weights of %d kernels (weights from %s, %s traffic), fallback %.4g for kernels not calibrated (the median of %d kernels' weights, each at its %s size", len(m.Kernels), m.WeightsFrom, cmp.Or(m.Traffic, TrafficPaper), m.Fallback, m.fallbackKernels(), m.FallbackAt)
+	for i, c := range m.FallbackCV {
+		sep := ", "
+		if i == 0 {
+			sep = "; leave-one-class-out errors: "
 		}
-	}
-	if len(m.FallbackCV) > 1 {
-		c := m.FallbackCV[0]
-		s += fmt.Sprintf("; the %s traffic's geometric mean at the smallest sizes: %.3g", c.Traffic, c.Error)
+		s += fmt.Sprintf("%s%s %.3g", sep, c.At, c.Error)
 	}
 	s += ")"
 	if len(m.Skipped) > 0 {

@@ -121,7 +121,8 @@ func TestCyclesSizeSensitivity(t *testing.T) {
 }
 
 // TestCyclesFallback: a kernel without rows of its own is predicted with
-// the geometric mean of the calibrated kernels' adjusting weights.
+// the median of the calibrated kernels' adjusting weights, of two the
+// geometric mean of both.
 func TestCyclesFallback(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	// 128 work-items are 4 warps; 8 blocks (the block limit) are 32 of 48
@@ -141,7 +142,7 @@ func TestCyclesFallback(t *testing.T) {
 	}
 	// 64 work-items are 2 warps; 8 blocks (the block limit) are 16 of 48
 	// warps: occupancy 1/3.
-	if want := vsaEstimate(1<<16) * 3 / 4; !near(p.Seconds, want, 1e-12) || !strings.Contains(p.Explain[5].Note, "geometric mean over 2") {
+	if want := vsaEstimate(1<<16) * 3 / 4; !near(p.Seconds, want, 1e-12) || !strings.Contains(p.Explain[5].Note, "median over 2") {
 		t.Errorf("predicted %g, want %g (%v)", p.Seconds, want, p.Explain[5])
 	}
 }
@@ -201,7 +202,8 @@ func TestCyclesErrors(t *testing.T) {
 }
 
 // TestCyclesFallbackCV: the fallback's size is chosen by leaving each
-// kernel class out. Class a's kernel has estimated / measured ratios 2 at
+// kernel class out (with one kernel in each fold, the median is its
+// weight). Class a's kernel has estimated / measured ratios 2 at
 // its smallest size and 4 at its largest; class b's (128 work-items per
 // group, whose estimate is 3/2 that of 256) 8 at both. At the smallest
 // sizes, a is predicted with b's 8 (errors 3/4, 1/2) and b with a's 2
@@ -223,28 +225,14 @@ func TestCyclesFallbackCV(t *testing.T) {
 	if err := m.Calibrate(env, rows); err != nil {
 		t.Fatal(err)
 	}
-	// With two kernels the median is their geometric mean: each fold
-	// has one kernel, and the median's candidates equal the geometric
-	// mean's. The gtx460 file has caches, and vector_scale_add's
-	// hierarchy traffic is all DRAM: the hierarchy's candidates equal the
-	// paper's. The first of equals wins.
-	small, large := math.Pow(0.75*0.5*9, 0.25), math.Pow(0.375, 0.25)
-	want := []FallbackScore{
-		{TrafficPaper, "smallest", "geomean", small, 4}, {TrafficPaper, "smallest", "median", small, 4},
-		{TrafficPaper, "largest", "geomean", large, 4}, {TrafficPaper, "largest", "median", large, 4},
-		{TrafficHierarchy, "smallest", "geomean", small, 4}, {TrafficHierarchy, "smallest", "median", small, 4},
-		{TrafficHierarchy, "largest", "geomean", large, 4}, {TrafficHierarchy, "largest", "median", large, 4},
-	}
-	if len(m.FallbackCV) != len(want) {
+	want := []FallbackScore{{"smallest", math.Pow(0.75*0.5*9, 0.25), 4}, {"largest", math.Pow(0.375, 0.25), 4}}
+	if len(m.FallbackCV) != 2 {
 		t.Fatalf("cross-validation %+v", m.FallbackCV)
 	}
 	for i, s := range m.FallbackCV {
-		if s.Traffic != want[i].Traffic || s.At != want[i].At || s.Of != want[i].Of || s.Rows != 4 || !near(s.Error, want[i].Error, 1e-12) {
+		if s.At != want[i].At || s.Rows != 4 || !near(s.Error, want[i].Error, 1e-12) {
 			t.Errorf("candidate %+v, want %+v", s, want[i])
 		}
-	}
-	if m.Traffic != TrafficPaper || m.FallbackOf != "geomean" {
-		t.Errorf("chose %s traffic, %s, want the first of equals", m.Traffic, m.FallbackOf)
 	}
 	if m.FallbackAt != "largest" || !near(m.Fallback, math.Sqrt(32), 1e-12) {
 		t.Errorf("fallback %g at %s, want √32 at the largest sizes", m.Fallback, m.FallbackAt)
@@ -258,9 +246,9 @@ func TestCyclesFallbackCV(t *testing.T) {
 // TestCyclesFallbackMedian: four kernels of four classes, one size each,
 // with estimated / measured ratios 4, 8, 16 and 1/64 (a kernel 64 times
 // slower than its estimate, as an atomic is). Left out in turn, the
-// others' geometric means are 2^⅓, 1, 2^-⅓ and 8 (errors 2^(5/3) − 1, 7,
-// 16·2^⅓ − 1, 511/512) and their medians 8, 4, 4 and 8 (errors 1/2, 1, 3,
-// 511/512). The median wins, and the fallback is the median of all four,
+// others' medians are 8, 4, 4 and 8 (errors 1/2, 1, 3, 511/512; their
+// geometric means, 2^⅓, 1, 2^-⅓ and 8, would miss by 2^(5/3) − 1, 7,
+// 16·2^⅓ − 1 and 511/512), and the fallback is the median of all four,
 // the geometric mean of the middle two, √(4·8).
 func TestCyclesFallbackMedian(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
@@ -276,13 +264,12 @@ func TestCyclesFallbackMedian(t *testing.T) {
 	if err := m.Calibrate(env, rows); err != nil {
 		t.Fatal(err)
 	}
-	geo := math.Pow((math.Pow(2, 5.0/3)-1)*7*(16*math.Cbrt(2)-1)*511/512, 0.25)
 	median := math.Pow(0.5*1*3*511/512, 0.25)
-	if len(m.FallbackCV) != 8 || !near(m.FallbackCV[0].Error, geo, 1e-12) || !near(m.FallbackCV[1].Error, median, 1e-12) {
-		t.Fatalf("cross-validation %+v, want %g for the geometric mean and %g for the median", m.FallbackCV, geo, median)
+	if len(m.FallbackCV) != 2 || !near(m.FallbackCV[0].Error, median, 1e-12) || !near(m.FallbackCV[1].Error, median, 1e-12) {
+		t.Fatalf("cross-validation %+v, want %g at both sizes", m.FallbackCV, median)
 	}
-	if m.FallbackOf != "median" || m.FallbackAt != "smallest" || m.Traffic != TrafficPaper || !near(m.Fallback, math.Sqrt(32), 1e-12) {
-		t.Errorf("fallback %g, the %s at the %s size under the %s traffic; want √32, the median at the smallest under the paper's", m.Fallback, m.FallbackOf, m.FallbackAt, m.Traffic)
+	if m.FallbackAt != "smallest" || !near(m.Fallback, math.Sqrt(32), 1e-12) {
+		t.Errorf("fallback %g at the %s size; want √32 at the smallest", m.Fallback, m.FallbackAt)
 	}
 }
 
@@ -307,8 +294,12 @@ func TestCyclesAddressedKernels(t *testing.T) {
 	if !near(p.Seconds, 1e-3, 1e-12) {
 		t.Errorf("gather_f32 predicted %g s at its calibration size, measured 1 ms", p.Seconds)
 	}
-	if !strings.Contains(m.Summary(), "geometric mean of 1 kernels") {
+	if !strings.Contains(m.Summary(), "median of 1 kernels") {
 		t.Errorf("summary %q", m.Summary())
+	}
+	err = (&Model{}).Calibrate(env, []models.Row{gather})
+	if err == nil || !strings.Contains(err.Error(), "give rows of kernels without them too") {
+		t.Errorf("gathers alone: %v", err)
 	}
 }
 
@@ -326,9 +317,12 @@ func TestCyclesHierarchyTraffic(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(nil), Device: d}
 	base, _ := d.CycleWeights(seed.DefaultWeights())
 	c := models.Case{Kernel: "matmul_naive", Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": 64}}
-	m := &Model{}
+	if trafficOf(d) != TrafficHierarchy {
+		t.Errorf("the GTX 460 file gives caches, and the traffic is %s", trafficOf(d))
+	}
 	for traffic, cycles := range map[string]float64{TrafficPaper: 66548, TrafficHierarchy: 8084} {
-		e, err := m.estimateWith(env, c, traffic, trafficWeights(d, base, traffic))
+		m := &Model{Traffic: traffic, Weights: trafficWeights(d, base, traffic)}
+		e, err := m.estimate(env, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -340,5 +334,38 @@ func TestCyclesHierarchyTraffic(t *testing.T) {
 	hb, _ := h100.CycleWeights(seed.DefaultWeights())
 	if w := trafficWeights(h100, hb, TrafficHierarchy); w[seed.L1] != 0.0112 || trafficWeights(h100, hb, TrafficPaper)[seed.L1] != 5 {
 		t.Errorf("H100 l1 weight %g under the hierarchy's traffic, want the add weight 0.0112", w[seed.L1])
+	}
+}
+
+// TestCyclesCalibrateFold: a cross-validation fold calibrated from the
+// model fitted on every row reads that model's DRAM shares and gives what
+// a calibration from scratch on the fold's rows gives.
+func TestCyclesCalibrateFold(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
+	matmul := func(n int64, secs float64) models.Row {
+		return models.Row{Row: datasets.Row{Kernel: "matmul_naive", Class: "matmul", Role: datasets.RoleMeasurement,
+			Consts: map[string]int64{"LX": 16, "LY": 16}, Params: map[string]int64{"n": n}, TimeS: secs}}
+	}
+	other := vsaRow(1<<16, 1e-4)
+	other.Consts = map[string]int64{"LX": 128, "STRIDE": 1}
+	other.Class = "vsa128"
+	fold := []models.Row{matmul(64, 1e-4), matmul(128, 5e-4), vsaRow(1<<16, 2e-4), vsaRow(1<<18, 7e-4)}
+	full := &Model{}
+	if err := full.Calibrate(env, append(fold, other)); err != nil {
+		t.Fatal(err)
+	}
+	if len(full.shares.known) != 5 {
+		t.Errorf("the full calibration kept %d DRAM shares, want one per row (5)", len(full.shares.known))
+	}
+	got, want := &Model{}, &Model{}
+	if err := got.CalibrateFold(env, fold, full); err != nil {
+		t.Fatal(err)
+	}
+	if err := want.Calibrate(env, fold); err != nil {
+		t.Fatal(err)
+	}
+	if got.shares != full.shares || got.Fallback != want.Fallback || got.FallbackAt != want.FallbackAt || len(got.Kernels) != 2 ||
+		got.Kernels[0].AdjustingWeight != want.Kernels[0].AdjustingWeight || got.Kernels[1].AdjustingWeight != want.Kernels[1].AdjustingWeight {
+		t.Errorf("fold %+v, from scratch %+v", got, want)
 	}
 }

@@ -26,7 +26,7 @@ func TestOneRun(t *testing.T) {
 		return models.Case{Kernel: "global_copy", Consts: map[string]int64{"LX": 256}, Params: map[string]int64{"n": n}}
 	}
 	before, err := m.Predict(env, copyCase(1<<18))
-	if err != nil || !strings.Contains(before.Explain[5].Note, "geometric mean") {
+	if err != nil || !strings.Contains(before.Explain[5].Note, "median over 1 calibrated kernels") {
 		t.Fatalf("before the run: %v (%v)", before, err)
 	}
 	if err := m.OneRun(env, copyCase(1<<16), 1e-4); err != nil {
