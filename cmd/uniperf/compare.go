@@ -51,13 +51,12 @@ The models (uniperf compare --models with a list; the default is all three):
   cycles   the cycle-weighted model (seed 004): cycle weights per
            instruction class and one adjusting weight per kernel from one
            measured size; kernels without rows of their own get the
-           geometric mean or the median of the others' weights (those
-           with gathers, scatters or atomics left out), each at its
-           smallest or largest size, with every global access at the
-           DRAM weight or only the share the hierarchy counts place in
-           DRAM: whichever of these leave-one-class-out cross-validation
-           on the measurement rows prefers (the summary gives its error
-           and the paper's geometric mean at the smallest sizes')
+           median of the others' weights (those with gathers, scatters
+           or atomics left out), each at its smallest or largest size,
+           whichever leave-one-class-out cross-validation on the
+           measurement rows prefers (the summary gives both errors); on
+           a GPU only the share of the global bytes that the hierarchy
+           counts place in DRAM is priced at the DRAM weight
 
 The analytical models need the device's parameters (clock, SM count,
 limits, bandwidth, Hong–Kim's issue cycles, cycle weights). They come from
