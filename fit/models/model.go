@@ -160,7 +160,8 @@ type SizeSensitive interface {
 // the same model calibrated on every measurement row, reusing what that
 // calibration chose, so that CrossValidate need not repeat each choice per
 // fold. Hong–Kim reuses its rows rule and starts its search at the full
-// fit's parameters.
+// fit's parameters; the cycle-weighted model reads the full fit's DRAM
+// shares.
 type FoldCalibrator interface {
 	CalibrateFold(env *Env, rows []Row, full Model) error
 }
