@@ -20,6 +20,9 @@ type Counted struct {
 	k      *Kernel
 	plan   *plan // kept for footprints, counted on demand
 	params []string
+	// fixed holds the parameter values of a count at fixed parameters
+	// (see CountWithAt), the only ones it evaluates at; nil otherwise.
+	fixed  map[string]int64
 	values []*polyhedra.PwQPolynomial // the counted quantities; see value
 	gisted []*polyhedra.PwQPolynomial // values where the assumptions hold
 	// assumedMax holds the launch sizes that are known only where the
@@ -183,6 +186,9 @@ func (c *Counted) args(params map[string]int64) ([]int64, error) {
 		if !slices.Contains(c.params, p) {
 			return nil, errorf(c.k.File, Pos{}, "unknown parameter %s (the kernel's parameters are %s)", p, listOrNone(c.params))
 		}
+	}
+	if c.fixed != nil && !maps.Equal(params, c.fixed) {
+		return nil, c.fixedErr("evaluated at " + paramText(c.params, params))
 	}
 	return args, nil
 }
