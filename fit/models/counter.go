@@ -125,6 +125,16 @@ func (c *Counter) Kernel(name string, consts map[string]int64) (*counts.Counted,
 	return e.c, e.err
 }
 
+// Forget drops the counts of kernel name with consts from the cache, so
+// that a caller that predicts each binding once (tune ranking a space)
+// keeps the memory of the bindings under way only. A later call counts
+// them again.
+func (c *Counter) Forget(name string, consts map[string]int64) {
+	c.mu.Lock()
+	delete(c.cache, name+constString(consts))
+	c.mu.Unlock()
+}
+
 // Counts returns the exact non-zero property counts of kernel name with
 // consts bound, at params.
 func (c *Counter) Counts(name string, consts, params map[string]int64) (map[string]int64, error) {
