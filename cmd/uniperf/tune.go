@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -289,6 +290,11 @@ type ranking struct {
 // rankSpace reads the space and the weights and ranks the space.
 func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 	start := time.Now()
+	// Ranking allocates much per binding and keeps little (the counter
+	// forgets each binding once predicted): collecting at 4 times the
+	// live heap rather than twice takes 15% less CPU for a space of
+	// 8,360 bindings, at 136 MB rather than 82 MB.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	data, err := inputfile.ReadText(opts.space)
 	if err != nil {
 		return nil, fmt.Errorf("--space: %w", err)

@@ -41,11 +41,29 @@ type Counter struct {
 	at    map[string]int64
 	mu    sync.Mutex
 	cache map[string]*counted
+	// sources holds each kernel's source by name, read once: every
+	// binding of its consts parses it.
+	sources sync.Map
 	// inputs caches Inputs by case (see Env.Inputs): every model, every
 	// fold of a cross-validation and every device whose tables share
 	// the counter ask for the same rows, each evaluating the counts and
 	// finding the launch grid.
 	inputs sync.Map
+}
+
+type sourced struct {
+	once sync.Once
+	file string
+	src  []byte
+	err  error
+}
+
+// read returns the source of kernel name, read once.
+func (c *Counter) read(name string) (file string, src []byte, err error) {
+	v, _ := c.sources.LoadOrStore(name, &sourced{})
+	s := v.(*sourced)
+	s.once.Do(func() { s.file, s.src, s.err = c.source(name) })
+	return s.file, s.src, s.err
 }
 
 type counted struct {
@@ -105,7 +123,7 @@ func (c *Counter) Kernel(name string, consts map[string]int64) (*counts.Counted,
 	}
 	c.mu.Unlock()
 	e.once.Do(func() {
-		file, src, err := c.source(name)
+		file, src, err := c.read(name)
 		if err != nil {
 			e.err = fmt.Errorf("kernel %s: no .knl description: %w", name, err)
 			return

@@ -9,11 +9,17 @@ import (
 
 // TestCounterAt counts global_copy at fixed sizes against its counts by
 // hand (n stride-1 loads and stores of f32, ceil(n/LX) groups), refuses
-// other sizes, and counts a binding anew after Forget.
+// other sizes, counts a binding anew after Forget, and reads the kernel's
+// source once for all its bindings.
 func TestCounterAt(t *testing.T) {
 	const n = 1000
 	params := map[string]int64{"n": n}
-	c := models.NewCounterAt(models.Library, models.DefaultBanks, params)
+	reads := 0
+	source := func(name string) (string, []byte, error) {
+		reads++ // Counts below is called from this goroutine only
+		return models.Library(name)
+	}
+	c := models.NewCounterAt(source, models.DefaultBanks, params)
 	for _, lx := range []int64{128, 100, 7} {
 		consts := map[string]int64{"LX": lx}
 		got, err := c.Counts("global_copy", consts, params)
@@ -40,5 +46,8 @@ func TestCounterAt(t *testing.T) {
 	c.Forget("global_copy", consts)
 	if again, _ := c.Kernel("global_copy", consts); again == first {
 		t.Error("Forget kept the counts")
+	}
+	if reads != 1 {
+		t.Errorf("the source read %d times, want once", reads)
 	}
 }
