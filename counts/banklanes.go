@@ -51,13 +51,7 @@ func newLanes(acc *Access, lane [3]string, lo, hi [3]int64, conds []dnf, vals ma
 			return l
 		}
 		l.index = append(l.index, f)
-		stride := int64(1)
-		for e := range a.Shape {
-			if (!a.ColMajor && e > d) || (a.ColMajor && e < d) {
-				stride *= a.Shape[e].Const
-			}
-		}
-		l.stride = append(l.stride, stride)
+		l.stride = append(l.stride, a.stride(d))
 	}
 	for _, d := range conds {
 		var ds [][]laneForm
@@ -204,4 +198,31 @@ func (l *lanes) set(v [3]int64) {
 func (l *lanes) slowEval(ix Affine, v [3]int64) (int64, error) {
 	l.set(v)
 	return ix.Eval(l.vals)
+}
+
+// flatIndex evaluates the flattened element index of subscripts of a,
+// row-major unless a is column-major.
+func (a *Array) flatIndex(index []Affine, vals map[string]int64) (int64, error) {
+	var flat int64
+	for d := range index {
+		v, err := index[d].Eval(vals)
+		if err != nil {
+			return 0, err
+		}
+		flat += v * a.stride(d)
+	}
+	return flat, nil
+}
+
+// stride is the distance in elements between neighbours along dimension
+// d of a local array (of constant extents), row-major unless a is
+// column-major.
+func (a *Array) stride(d int) int64 {
+	stride := int64(1)
+	for e := range a.Shape {
+		if (!a.ColMajor && e > d) || (a.ColMajor && e < d) {
+			stride *= a.Shape[e].Const
+		}
+	}
+	return stride
 }

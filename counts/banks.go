@@ -212,26 +212,6 @@ func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, b
 	return classes, factored, upper, nil
 }
 
-// flatIndex evaluates the flattened element index of subscripts of a,
-// row-major unless a is column-major.
-func (a *Array) flatIndex(index []Affine, vals map[string]int64) (int64, error) {
-	var flat int64
-	for d := range index {
-		v, err := index[d].Eval(vals)
-		if err != nil {
-			return 0, err
-		}
-		stride := int64(1)
-		for e := range a.Shape {
-			if (!a.ColMajor && e > d) || (a.ColMajor && e < d) {
-				stride *= a.Shape[e].Const
-			}
-		}
-		flat += v * stride
-	}
-	return flat, nil
-}
-
 // powerOfTwoAbove returns the least power of two at least n (n >= 1).
 func powerOfTwoAbove(n int64) int64 {
 	if n <= 1 {

@@ -49,9 +49,6 @@ func countWith(k *Kernel, opts Options, fixed map[string]int64) (*Counted, error
 	c.footprints = sync.OnceValues(c.countFootprints)
 	c.hierarchy = sync.OnceValues(c.countHierarchy)
 	c.iterFootprints = sync.OnceValues(c.countIterFootprints)
-	if fixed != nil {
-		c.refuseFunctions()
-	}
 	if c.all, err = c.compile(c.names); err != nil {
 		return nil, err
 	}

@@ -192,3 +192,17 @@ func (c *Counted) args(params map[string]int64) ([]int64, error) {
 	}
 	return args, nil
 }
+
+// fixedErr says that c, counted at fixed parameters, cannot be what.
+func (c *Counted) fixedErr(what string) error {
+	return errorf(c.k.File, Pos{}, "kernel %s was counted at %s only and cannot be %s; count it with CountWith", c.k.Name, paramText(c.params, c.fixed), what)
+}
+
+// symbolic returns an error where c was counted at fixed parameters, whose
+// counts are no functions of the parameters to be what.
+func (c *Counted) symbolic(what string) error {
+	if c.fixed == nil {
+		return nil
+	}
+	return c.fixedErr(what)
+}

@@ -36,21 +36,12 @@ func CountWithAt(k *Kernel, opts Options, params map[string]int64) (*Counted, er
 			return nil, errorf(k.File, Pos{}, "kernel %s: counting at fixed sizes: unknown parameter %s (the kernel's parameters are %s)", k.Name, p, listOrNone(k.Params))
 		}
 	}
-	return countWith(k, opts, maps.Clone(params))
-}
-
-// fixedErr says that c, counted at fixed parameters, cannot be what.
-func (c *Counted) fixedErr(what string) error {
-	return errorf(c.k.File, Pos{}, "kernel %s was counted at %s only and cannot be %s; count it with CountWith", c.k.Name, paramText(c.params, c.fixed), what)
-}
-
-// symbolic returns an error where c was counted at fixed parameters, whose
-// counts are no functions of the parameters to be what.
-func (c *Counted) symbolic(what string) error {
-	if c.fixed == nil {
-		return nil
+	c, err := countWith(k, opts, maps.Clone(params))
+	if err != nil {
+		return nil, err
 	}
-	return c.fixedErr(what)
+	c.refuseFunctions()
+	return c, nil
 }
 
 // refuseFunctions makes the counts that c forms as functions of the
