@@ -157,27 +157,39 @@ func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, b
 	if total > banks*maxBankWarps {
 		factored = false
 	}
-	byDegree := map[int64]int64{} // degree -> active lanes
+	var top [3]int64
+	for a := range 3 {
+		top[a] = base[a] + ext[a] - 1
+	}
+	at := newLanes(acc, lane, base, top, laneConds, vals)
+	byDegree := map[int64]int64{}   // degree -> active lanes
+	words := make([][]int64, banks) // bank -> distinct words
 	for w := int64(0); w < min((total+banks-1)/banks, maxBankWarps); w++ {
-		words := map[int64][]int64{} // bank -> distinct words
+		for b := range words {
+			words[b] = words[b][:0]
+		}
 		active := int64(0)
 		for t := w * banks; t < min((w+1)*banks, total); t++ {
 			q := [3]int64{t % size[0], t / size[0] % size[1], t / (size[0] * size[1])}
 			idle := false
+			var v [3]int64
 			for a := range 3 {
 				if lane[a] != "" {
 					idle = idle || q[a] >= ext[a]
-					vals[lane[a]] = base[a] + q[a]
+					v[a] = base[a] + q[a]
 				}
 			}
-			if idle || slices.ContainsFunc(laneConds, func(d dnf) bool { return !d.holds(vals) }) {
+			if idle {
 				continue
 			}
-			active++
-			flat, err := acc.Array.flatIndex(acc.Index, vals)
+			in, flat, err := at.at(v)
 			if err != nil {
 				return nil, false, false, err
 			}
+			if !in {
+				continue
+			}
+			active++
 			first := floorDiv(flat*elem, bankBytes)
 			for x := first; x < first+span; x++ {
 				b := (x%banks + banks) % banks
@@ -198,26 +210,6 @@ func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, b
 		classes = append(classes, bankClass{degree: d, lanes: byDegree[d]})
 	}
 	return classes, factored, upper, nil
-}
-
-// flatIndex evaluates the flattened element index of subscripts of a,
-// row-major unless a is column-major.
-func (a *Array) flatIndex(index []Affine, vals map[string]int64) (int64, error) {
-	var flat int64
-	for d := range index {
-		v, err := index[d].Eval(vals)
-		if err != nil {
-			return 0, err
-		}
-		stride := int64(1)
-		for e := range a.Shape {
-			if (!a.ColMajor && e > d) || (a.ColMajor && e < d) {
-				stride *= a.Shape[e].Const
-			}
-		}
-		flat += v * stride
-	}
-	return flat, nil
 }
 
 // powerOfTwoAbove returns the least power of two at least n (n >= 1).

@@ -78,6 +78,9 @@ func (c *Counted) Breakdown(by Attribution) ([]Part, error) {
 // is the value of parts[i] there; parts that are zero there are left out.
 // The order is that of Breakdown.
 func (c *Counted) BreakdownAt(by Attribution, params map[string]int64) (parts []Part, values []int64, err error) {
+	if err := c.symbolic("broken down"); err != nil {
+		return nil, nil, err
+	}
 	if _, err := c.Eval(params); err != nil {
 		return nil, nil, err
 	}

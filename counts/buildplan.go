@@ -11,13 +11,21 @@ import (
 // newCountingPlan builds the counting plan of k and counts every set
 // from the moment the plan registers it, and the maxima that launch
 // sizes need from the moment the plan is complete.
-func newCountingPlan(k *Kernel, opts Options) (*plan, error) { return buildPlan(k, opts, true) }
+func newCountingPlan(k *Kernel, opts Options, fixed map[string]int64) (*plan, error) {
+	return buildPlanFixed(k, opts, true, fixed)
+}
 
 // buildPlan builds the counting plan of k; with eager false, it counts a
 // set only when asked for (see counted).
 func buildPlan(k *Kernel, opts Options, eager bool) (*plan, error) {
+	return buildPlanFixed(k, opts, eager, nil)
+}
+
+// buildPlanFixed is buildPlan, with every set counted with the
+// parameters fixed at fixed where it is not nil.
+func buildPlanFixed(k *Kernel, opts Options, eager bool, fixed map[string]int64) (*plan, error) {
 	p := &plan{eager: eager, k: k, opts: opts, index: map[string]int{}, proj: map[string]int{}, parts: map[string]piece{}, static: map[string][]term{}, fp: map[string]footprint{},
-		names: map[string]bool{}, refs: map[string][]gref{}, indirect: map[string]*Access{}, upper: map[string]bool{}, workers: newWorkers()}
+		names: map[string]bool{}, refs: map[string][]gref{}, indirect: map[string]*Access{}, upper: map[string]bool{}, workers: newWorkers(), fixed: fixed}
 	a := k.Assumptions()
 	if a == "" {
 		a = "0 = 0"

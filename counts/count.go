@@ -23,11 +23,17 @@ func CountWith(k *Kernel, opts Options) (*Counted, error) {
 	if opts.Banks < 0 || opts.Banks > maxBanks || opts.BankBytes < 0 || opts.BankBytes > 16 {
 		return nil, fmt.Errorf("counting kernel %s: %d local-memory banks of %d bytes: want 1 to %d banks of 1 to 16 bytes (0: the default)", k.Name, opts.Banks, opts.BankBytes, maxBanks)
 	}
-	p, err := newCountingPlan(k, opts)
+	return countWith(k, opts, nil)
+}
+
+// countWith is CountWith, with every parameter fixed at fixed where it
+// is not nil (see CountWithAt).
+func countWith(k *Kernel, opts Options, fixed map[string]int64) (*Counted, error) {
+	p, err := newCountingPlan(k, opts, fixed)
 	if err != nil {
 		return nil, err
 	}
-	b := &counter{p: p, c: &Counted{k: k, plan: p, params: slices.Clone(k.Params), assumedMax: map[int]*polyhedra.PwQPolynomial{}}, set: map[int]int{}, max: map[string]int{}}
+	b := &counter{p: p, c: &Counted{k: k, plan: p, params: slices.Clone(k.Params), fixed: fixed, assumedMax: map[int]*polyhedra.PwQPolynomial{}}, set: map[int]int{}, max: map[string]int{}}
 	b.unit = p.add(&uset{pieces: []piece{{}}})
 	if err := b.count(); err != nil {
 		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
@@ -43,7 +49,7 @@ func CountWith(k *Kernel, opts Options) (*Counted, error) {
 	c.footprints = sync.OnceValues(c.countFootprints)
 	c.hierarchy = sync.OnceValues(c.countHierarchy)
 	c.iterFootprints = sync.OnceValues(c.countIterFootprints)
-	if c.all, err = c.Compile(c.names); err != nil {
+	if c.all, err = c.compile(c.names); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -59,6 +65,11 @@ func (c *Counted) gist() error {
 		return err
 	}
 	for i, v := range c.values {
+		if c.gisted[i] == nil && c.fixed != nil {
+			// A count at fixed parameters is exact there; simplifying it
+			// against the assumptions is no help.
+			c.gisted[i] = v
+		}
 		if c.gisted[i] != nil {
 			continue
 		}

@@ -20,6 +20,9 @@ type Counted struct {
 	k      *Kernel
 	plan   *plan // kept for footprints, counted on demand
 	params []string
+	// fixed holds the parameter values of a count at fixed parameters
+	// (see CountWithAt), the only ones it evaluates at; nil otherwise.
+	fixed  map[string]int64
 	values []*polyhedra.PwQPolynomial // the counted quantities; see value
 	gisted []*polyhedra.PwQPolynomial // values where the assumptions hold
 	// assumedMax holds the launch sizes that are known only where the
@@ -184,5 +187,22 @@ func (c *Counted) args(params map[string]int64) ([]int64, error) {
 			return nil, errorf(c.k.File, Pos{}, "unknown parameter %s (the kernel's parameters are %s)", p, listOrNone(c.params))
 		}
 	}
+	if c.fixed != nil && !maps.Equal(params, c.fixed) {
+		return nil, c.fixedErr("evaluated at " + paramText(c.params, params))
+	}
 	return args, nil
+}
+
+// fixedErr says that c, counted at fixed parameters, cannot be what.
+func (c *Counted) fixedErr(what string) error {
+	return errorf(c.k.File, Pos{}, "kernel %s was counted at %s only and cannot be %s; count it with CountWith", c.k.Name, paramText(c.params, c.fixed), what)
+}
+
+// symbolic returns an error where c was counted at fixed parameters, whose
+// counts are no functions of the parameters to be what.
+func (c *Counted) symbolic(what string) error {
+	if c.fixed == nil {
+		return nil
+	}
+	return c.fixedErr(what)
 }

@@ -44,6 +44,13 @@ func (q *quantities) compile() (*polyhedra.ProgramSet, error) {
 // Each name must be a property name of the package documentation; a
 // property the kernel never has evaluates to 0.
 func (c *Counted) Compile(properties []string) (*Evaluator, error) {
+	if err := c.symbolic("compiled"); err != nil {
+		return nil, err
+	}
+	return c.compile(properties)
+}
+
+func (c *Counted) compile(properties []string) (*Evaluator, error) {
 	e := &Evaluator{file: c.k.File, params: c.params, assume: c.k.Assumptions()}
 	q := c.quantities()
 	val := q.index

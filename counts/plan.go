@@ -81,6 +81,10 @@ type plan struct {
 	// at, when set, gives every parameter a value: the footprint and
 	// hierarchy sets are then counted there (see atParams).
 	at map[string]int64
+	// fixed, when set, gives every parameter a value at which every set
+	// is counted (see CountWithAt); unlike at, it leaves the subscripts
+	// of footprints as CountWith splits them.
+	fixed map[string]int64
 }
 
 // gref is a reference to a global array: its subscripts, the inames it

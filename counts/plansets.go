@@ -9,11 +9,15 @@ import (
 // sets.
 func (p *plan) add(u *uset) int {
 	params := p.k.Params
-	if p.at != nil {
+	at := p.at
+	if at == nil {
+		at = p.fixed
+	}
+	if at != nil {
 		// A set whose constants overflow when the parameters are fixed
 		// is registered as it is; counting specialises it, and fails
 		// there as the overflow deserves.
-		if f, err := u.fixed(p.at); err == nil {
+		if f, err := u.fixed(at); err == nil {
 			u, params = f, nil
 		}
 	}

@@ -33,6 +33,9 @@ func (p *plan) startCount(text string) *counting {
 // gist returns n simplified against the assumptions, or nil if that
 // fails.
 func (p *plan) gist(n *polyhedra.PwQPolynomial) *polyhedra.PwQPolynomial {
+	if p.fixed != nil {
+		return n // as Counted.gist keeps it
+	}
 	g, err := n.Gist(p.ctx)
 	if err != nil {
 		return nil

@@ -42,6 +42,9 @@ type weightedMin struct {
 // operation, say) into one compiled sum. Every property the kernel may
 // have needs a weight; weights of properties it never has are ignored.
 func (c *Counted) Weighted(weights map[string]float64) (*Weighted, error) {
+	if err := c.symbolic("weighted"); err != nil {
+		return nil, err
+	}
 	if len(c.utils) > 0 {
 		return nil, fmt.Errorf("kernel %s: strided accesses whose class depends on the parameters: %w", c.k.Name, ErrNotWeighable)
 	}

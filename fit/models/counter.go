@@ -36,13 +36,34 @@ func Files(path string) (string, []byte, error) {
 type Counter struct {
 	source Source
 	banks  fit.BankLayout
-	mu     sync.Mutex
-	cache  map[string]*counted
+	// at, when set, is the one binding of the parameters the kernels
+	// are counted at (see NewCounterAt).
+	at    map[string]int64
+	mu    sync.Mutex
+	cache map[string]*counted
+	// sources holds each kernel's source by name, read once: every
+	// binding of its consts parses it.
+	sources sync.Map
 	// inputs caches Inputs by case (see Env.Inputs): every model, every
 	// fold of a cross-validation and every device whose tables share
 	// the counter ask for the same rows, each evaluating the counts and
 	// finding the launch grid.
 	inputs sync.Map
+}
+
+type sourced struct {
+	once sync.Once
+	file string
+	src  []byte
+	err  error
+}
+
+// read returns the source of kernel name, read once.
+func (c *Counter) read(name string) (file string, src []byte, err error) {
+	v, _ := c.sources.LoadOrStore(name, &sourced{})
+	s := v.(*sourced)
+	s.once.Do(func() { s.file, s.src, s.err = c.source(name) })
+	return s.file, s.src, s.err
 }
 
 type counted struct {
@@ -65,6 +86,17 @@ func NewCounterWith(source Source, banks fit.BankLayout) *Counter {
 		source = Library
 	}
 	return &Counter{source: source, banks: banks, cache: map[string]*counted{}}
+}
+
+// NewCounterAt returns a Counter like NewCounterWith's that counts every
+// kernel at the parameters params only (counts.CountWithAt): Counts at
+// params are NewCounterWith's, several times faster to count, and at any
+// other parameters an error. It suits many bindings of a kernel's consts
+// predicted at one size, as tune predicts a space.
+func NewCounterAt(source Source, banks fit.BankLayout, params map[string]int64) *Counter {
+	c := NewCounterWith(source, banks)
+	c.at = maps.Clone(params)
+	return c
 }
 
 // Banks returns the bank layout the Counter counts with.
@@ -91,7 +123,7 @@ func (c *Counter) Kernel(name string, consts map[string]int64) (*counts.Counted,
 	}
 	c.mu.Unlock()
 	e.once.Do(func() {
-		file, src, err := c.source(name)
+		file, src, err := c.read(name)
 		if err != nil {
 			e.err = fmt.Errorf("kernel %s: no .knl description: %w", name, err)
 			return
@@ -101,9 +133,24 @@ func (c *Counter) Kernel(name string, consts map[string]int64) (*counts.Counted,
 			e.err = err
 			return
 		}
-		e.c, e.err = counts.CountWith(k, counts.Options{Banks: c.banks.Banks, BankBytes: c.banks.BankBytes})
+		opts := counts.Options{Banks: c.banks.Banks, BankBytes: c.banks.BankBytes}
+		if c.at != nil {
+			e.c, e.err = counts.CountWithAt(k, opts, c.at)
+			return
+		}
+		e.c, e.err = counts.CountWith(k, opts)
 	})
 	return e.c, e.err
+}
+
+// Forget drops the counts of kernel name with consts from the cache, so
+// that a caller that predicts each binding once (tune ranking a space)
+// keeps the memory of the bindings under way only. A later call counts
+// them again.
+func (c *Counter) Forget(name string, consts map[string]int64) {
+	c.mu.Lock()
+	delete(c.cache, name+constString(consts))
+	c.mu.Unlock()
 }
 
 // Counts returns the exact non-zero property counts of kernel name with

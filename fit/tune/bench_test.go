@@ -66,10 +66,25 @@ func BenchmarkRank1e4(b *testing.B) { benchRank(b, 10_000) }
 
 // BenchmarkRankNewBindings ranks the shipped convolution space (432
 // configurations, each its own binding of BX, BY, TX and TY) from
-// scratch each time: every binding is counted and predicted anew, the
-// cost that a space of 10^4 distinct bindings multiplies (reported as
-// s/1e4-bindings, to set beside the 5 s target).
+// scratch each time: every binding is counted at the sizes and
+// predicted anew, as tune does, the cost that a space of 10^4 distinct
+// bindings multiplies (reported as s/1e4-bindings, to set beside the 5 s
+// target).
 func BenchmarkRankNewBindings(b *testing.B) {
+	benchRankNewBindings(b, func(w *fit.Weights, params map[string]int64) *models.Counter {
+		return models.NewCounterAt(models.Files, models.WeightsBanks(w), params)
+	})
+}
+
+// BenchmarkRankNewBindingsSymbolic is BenchmarkRankNewBindings with each
+// binding counted symbolically in the sizes, as predict counts it.
+func BenchmarkRankNewBindingsSymbolic(b *testing.B) {
+	benchRankNewBindings(b, func(w *fit.Weights, _ map[string]int64) *models.Counter {
+		return models.NewCounterWith(models.Files, models.WeightsBanks(w))
+	})
+}
+
+func benchRankNewBindings(b *testing.B, newCounter func(*fit.Weights, map[string]int64) *models.Counter) {
 	data, err := os.ReadFile("../../examples/convolution_kernel.space.json")
 	if err != nil {
 		b.Fatal(err)
@@ -96,7 +111,7 @@ func BenchmarkRankNewBindings(b *testing.B) {
 	params := map[string]int64{"h": 4096, "w": 4096}
 	bindings := 0
 	for b.Loop() {
-		counter := models.NewCounterWith(models.Files, models.WeightsBanks(w))
+		counter := newCounter(w, params)
 		r, err := tune.Rank(s, m, configs, func(consts map[string]int64) (float64, error) {
 			t, _, _, err := linear.PredictLaunch(counter, w, kernel, consts, params)
 			return t, err
