@@ -40,7 +40,15 @@
 //   - a call of a __device__ function is inlined;
 //   - a loop whose bounds are data runs, given its most iterations
 //     (--trips j=maxrl), over an iname below that bound with its body
-//     under the loop's condition: an upper bound.
+//     under the loop's condition: an upper bound;
+//   - a loop with a break at the top of its body (break; or if (C)
+//     break; with C known at import) is unrolled, and ends there; its
+//     bounds must be constants (-D iteration=1 fixes an integer
+//     argument);
+//   - a bool flag set under an if is the if's condition, and a
+//     comparison with a min or max of affine values (a clamp) is affine
+//     (see clamp), so that Rodinia's hotspot and pathfinder count
+//     exactly.
 //
 // What C does not state comes from [Options] (uniperf import's flags),
 // or from a comment of the source, "// uniperf: FLAGS", in the same
@@ -56,7 +64,7 @@
 //
 // What is not affine is refused with the source's line and column and
 // what to write instead: integer variables changed in a loop, while
-// loops, break, loop bounds read from data without --trips, products of
+// loops, other breaks, loop bounds read from data without --trips, products of
 // two indices, integer divisions that do not divide exactly, bounds
 // computed by min, max or casts, atomics other than additions, pointer
 // arithmetic other than a[i] and *(a + i), recursion, structs and vector

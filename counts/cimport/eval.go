@@ -88,7 +88,7 @@ func (t *translator) name(e *expr) (*value, error) {
 	case "cond":
 		return &value{kind: vCond, c: v.c}, nil
 	case "data", "scalar":
-		return &value{kind: vData, text: v.name, prec: precAtom, dtype: v.dtype}, nil
+		return &value{kind: vData, text: v.name, prec: precAtom, dtype: v.dtype, clamp: v.clamp}, nil
 	case "undef":
 		why := v.why
 		if why == "" {
@@ -573,7 +573,7 @@ func (t *translator) minMaxOf(fn string, a, b *value, p pos) (*value, bool, erro
 	if isIdent(texts[0]) {
 		texts[0] = "+" + texts[0]
 	}
-	return &value{kind: vData, text: fn + "(" + texts[0] + ", " + texts[1] + ")", prec: precAtom, dtype: dtype}, true, nil
+	return &value{kind: vData, text: fn + "(" + texts[0] + ", " + texts[1] + ")", prec: precAtom, dtype: dtype, clamp: clampOf(fn, a, b)}, true, nil
 }
 
 // device returns the device function that the call e calls, if any.
@@ -648,6 +648,9 @@ func (t *translator) comparison(e *expr, l, r *value) (*cond, error) {
 		if !ok {
 			return nil, errorAt(e.p, "an integer overflows 64 bits")
 		}
+		return c, nil
+	}
+	if c, ok := clampCompare(l, e.text, r); ok {
 		return c, nil
 	}
 	lt, err := t.dataText(l, e.p)

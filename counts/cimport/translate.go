@@ -82,16 +82,33 @@ func (t *translator) under(c *cond, p pos, then, els func() error) error {
 	if err := then(); err != nil {
 		return err
 	}
+	afterThen := f.snapshot()
 	f.restore()
+	afterElse := map[*variable]variable{}
 	if els != nil {
 		t.nscopes++
 		t.scope, t.cur = t.nscopes, &it.els
 		if err := els(); err != nil {
 			return err
 		}
+		afterElse = f.snapshot()
 		f.restore()
 	}
 	for _, v := range f.order {
+		tv, ok := afterThen[v]
+		if !ok {
+			tv = f.saved[v]
+		}
+		ev, ok := afterElse[v]
+		if !ok {
+			ev = f.saved[v]
+		}
+		if tv.kind == "cond" && ev.kind == "cond" {
+			// A flag set in a branch (computed = true) is the condition
+			// under which it was set: C and then, or not C and else.
+			v.kind, v.c = "cond", or(and(c, tv.c), and(not(c), ev.c))
+			continue
+		}
 		v.kind, v.why = "undef", fmt.Sprintf("is assigned in the if at line %d, so after it its value depends on the branch taken; assign it again after the if, or use it inside", p.line)
 	}
 	t.cur = saved
@@ -132,7 +149,9 @@ func (t *translator) statement(s *stmt) error {
 			return errorAt(s.p, "a return inside a loop or an if: only a return at the kernel's top level (a guard) is understood; put the rest of the body under the opposite condition")
 		}
 		return errorAt(s.p, "a return at the top level is dead code after it; remove it")
-	case "break", "continue", "goto":
+	case "break":
+		return errorAt(s.p, "break: only a break at the top of a loop's body (break; or if (C) break;), in a loop with constant bounds where C is known at import, is understood; write the condition into the loop's bound")
+	case "continue", "goto":
 		return errorAt(s.p, "%s: the trip count of the loop would depend on data; write the loop's bounds so that it needs none", s.kind)
 	}
 	return errorAt(s.p, "a %s statement is not understood; write the kernel with for loops and if guards", s.kind)
@@ -172,7 +191,7 @@ func (t *translator) declare1(d decl) error {
 	}
 	if d.typ.base == "bool" {
 		if d.init == nil {
-			t.declare(d.name, &variable{kind: "undef", why: "is used before it is set"})
+			t.declare(d.name, &variable{kind: "undef", why: "is used before it is set", dtype: "bool"})
 			return nil
 		}
 		c, err := t.condition(d.init)
@@ -336,7 +355,15 @@ func (t *translator) assign(lhs *expr, op string, rhs *expr, p pos) error {
 		case "int", "undef", "cond":
 			return t.assignInt(lhs, v, op, rhs, p)
 		case "data":
-			return t.store(v.name, v.dtype, op, rhs, p)
+			val, err := t.eval(rhs)
+			if err != nil {
+				return err
+			}
+			v.clamp = nil
+			if op == "=" && t.keepsClamp(v) {
+				v.clamp = val.clamp
+			}
+			return t.storeValue(v.name, v.dtype, op, val, p)
 		case "scalar":
 			return errorAt(lhs.p, "%s is a scalar argument, which .knl reads only; copy it into a local variable (float t = %s;) and assign to that", lhs.text, lhs.text)
 		}
@@ -379,12 +406,12 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 	if op != "=" {
 		e = &expr{op: "binary", text: op[:len(op)-1], args: []*expr{lhs, rhs}, p: p}
 	}
-	if v.kind == "cond" {
+	if v.kind == "cond" || v.dtype == "bool" {
 		c, err := t.condition(e)
 		if err != nil {
 			return err
 		}
-		v.c = c
+		v.kind, v.c = "cond", c
 		return nil
 	}
 	val := pre
@@ -421,6 +448,10 @@ func (t *translator) becomeData(v *variable, cname string, val *value, p pos) er
 		}
 	}
 	v.kind, v.name, v.blank, v.why = "data", priv.name, false, ""
+	v.clamp = nil
+	if t.keepsClamp(v) {
+		v.clamp = val.clamp
+	}
 	return t.storeValue(priv.name, priv.dtype, "=", val, p)
 }
 
@@ -477,9 +508,12 @@ func (t *translator) forLoop(s *stmt) error {
 		return err
 	}
 	v := t.lookup(name)
+	if breaks(s.then) {
+		return t.unroll(s, name, v, start, "has a break")
+	}
 	step, ok := t.loopStep(s.step, name)
 	if !ok {
-		return t.unroll(s, name, v, start)
+		return t.unroll(s, name, v, start, "steps by other than a constant addition")
 	}
 	if len(step) == 0 {
 		return errorAt(s.p, "a loop over %s with step 0 never ends", name)
@@ -717,12 +751,13 @@ func (t *translator) loopStep(e *expr, name string) (poly, bool) {
 // maxUnroll bounds the iterations of a loop unrolled at import.
 const maxUnroll = 4096
 
-// unroll translates a loop with constant bounds and a step that is not
-// a constant addition (s >>= 1, s *= 2) by running it at import.
-func (t *translator) unroll(s *stmt, name string, v *variable, start aff) error {
+// unroll translates a loop with constant bounds whose step is not a
+// constant addition (s >>= 1, s *= 2), or which has a break, by running
+// it at import. why says which, in errors.
+func (t *translator) unroll(s *stmt, name string, v *variable, start aff, why string) error {
 	cur, ok := start.constant()
 	if !ok {
-		return errorAt(s.p, "the loop over %s steps by other than a constant addition and does not start at a constant; write it as for (%s = LOW; %s < HIGH; %s += STEP)", name, name, name, name)
+		return errorAt(s.p, "the loop over %s %s, so it is unrolled at import, and does not start at a constant; write it as for (%s = LOW; %s < HIGH; %s += STEP) without a break, or make its bounds constants (-D)", name, why, name, name, name)
 	}
 	if s.e == nil || s.step == nil {
 		return errorAt(s.p, "a loop without a condition or a step: its trip count is not bounded")
@@ -740,12 +775,13 @@ func (t *translator) unroll(s *stmt, name string, v *variable, start aff) error 
 			return err
 		}
 		if c.op != "const" {
-			return errorAt(s.e.p, "the loop over %s steps by other than a constant addition, so its bounds must be constants; write it as for (%s = LOW; %s < HIGH; %s += STEP)", name, name, name, name)
+			return errorAt(s.e.p, "the loop over %s %s, so it is unrolled at import, and its bounds must be constants (a -D can fix an integer argument: -D iteration=1); write it as for (%s = LOW; %s < HIGH; %s += STEP) without a break", name, why, name, name, name)
 		}
 		if !c.val {
 			break
 		}
-		if err := t.block([]*stmt{s.then}); err != nil {
+		broke, err := t.unrolledBody(s.then)
+		if err != nil || broke {
 			return err
 		}
 		v.kind, v.val = "int", affConst(constPoly(cur))
@@ -764,6 +800,65 @@ func (t *translator) unroll(s *stmt, name string, v *variable, start aff) error 
 	}
 	v.kind, v.why = "undef", "is the index of a loop that has ended; its value there is not known"
 	return nil
+}
+
+// unrolledBody translates one iteration of an unrolled loop's body and
+// reports whether it breaks: a break at the body's top level, bare or
+// under an if whose condition is known at import (if (i == iteration -
+// 1) break;), ends the loop there.
+func (t *translator) unrolledBody(body *stmt) (bool, error) {
+	t.scopes = append(t.scopes, map[string]*variable{})
+	defer func() { t.scopes = t.scopes[:len(t.scopes)-1] }()
+	ss := []*stmt{body}
+	if body.kind == "block" {
+		ss = body.body
+	}
+	for _, s := range ss {
+		if s.kind == "break" {
+			return true, nil
+		}
+		if s.kind != "if" || s.els != nil || !isBreak(s.then) {
+			if err := t.statement(s); err != nil {
+				return false, err
+			}
+			continue
+		}
+		c, err := t.condition(s.e)
+		if err != nil {
+			return false, err
+		}
+		if c.op != "const" {
+			return false, errorAt(s.p, "a break whose condition is not known at import (it depends on the indices or on data): the loop's trip count would vary; write the condition into the loop's bound")
+		}
+		if c.val {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func isBreak(s *stmt) bool {
+	if s.kind == "block" && len(s.body) == 1 {
+		s = s.body[0]
+	}
+	return s.kind == "break"
+}
+
+// breaks reports whether the loop body s has a break of its own (not
+// one of a loop inside it), which unrolledBody understands.
+func breaks(s *stmt) bool {
+	if s == nil || s.kind == "for" {
+		return false
+	}
+	if s.kind == "break" {
+		return true
+	}
+	for _, b := range append([]*stmt{s.then, s.els}, s.body...) {
+		if breaks(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // constantCoefficients reports whether every iname of the constraints
@@ -828,6 +923,15 @@ func (t *translator) changing(v *variable) {
 			f.order = append(f.order, v)
 		}
 	}
+}
+
+// snapshot returns the values of the variables a branch assigned.
+func (f *frame) snapshot() map[*variable]variable {
+	out := map[*variable]variable{}
+	for _, v := range f.order {
+		out[v] = *v
+	}
+	return out
 }
 
 // restore gives the variables a branch assigned their values before it.

@@ -16,7 +16,8 @@ type variable struct {
 	scope int // the control scope (loop body, branch) it was declared in
 	depth int // the ifs and loops around its declaration
 	why   string
-	blank bool // an integer declared without a value and not set since: data may set it
+	blank bool   // an integer declared without a value and not set since: data may set it
+	clamp *clamp // a data variable's value, where it is a clamp of affine values
 }
 
 // candidate is an integer variable of the kernel's top level, which

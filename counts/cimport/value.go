@@ -16,6 +16,17 @@ type value struct {
 	prec  int
 	dtype string // f32, f64, i32, i64; "" for a literal, which takes its type from its use
 	c     *cond
+	clamp *clamp // an integer min or max of affine values (vData), whose comparisons are affine
+}
+
+// A clamp is an integer min or max of affine values, such as Rodinia's
+// validXmin = (blkX < 0) ? -blkX : 0 and W = (W < validXmin) ?
+// validXmin : W. The .knl computes it as data (a private i32, which a
+// subscript reads as an indirect access), but a comparison with it is
+// affine (clampCompare).
+type clamp struct {
+	fn   string // min or max
+	args []aff
 }
 
 const (
