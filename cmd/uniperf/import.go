@@ -64,13 +64,19 @@ tune vary, or as a literal where the translation needs its value (an
 NAME is a floating-point argument of the kernel (alpha, beta), which is
 a .knl scalar argument, it gives it that value (scalar alpha f32 = 1.5;
 without -D, 1), with which the generated code is launched. Integer
-arguments are the .knl's size parameters. Casts become the
+arguments are the .knl's size parameters; a -D naming one fixes it
+(-D iteration=1). Casts become the
 .knl's casts, integer min and max (and a ?: that is exactly one, i < m ?
-i : m) its min and max.
+i : m) its min and max; a comparison with a min or max of affine values
+(Rodinia's clamps) is affine. A bool flag set under an if (computed =
+true) is that if's condition. A loop with a break is unrolled at import:
+its bounds must be constants, and the break must stand at the top of
+its body, bare or as if (C) break; with C known at import (Rodinia's
+if (i == iteration - 1) break; with -D iteration=1).
 
 What is not affine is refused with its line and column and what to write
 instead: integer variables changed inside a loop or an if, while loops,
-break and continue, loop bounds read from data without --trips, products
+continue, other breaks, loop bounds read from data without --trips, products
 of two indices, inexact integer divisions, bounds computed by min, max or
 casts, assignments to scalar arguments, atomics other than additions,
 pointers other than the arguments, recursion, structs and vector types.
