@@ -6,13 +6,15 @@ package cimport
 // (text: the field; args[0] the object), "unary" (text: - + ! ~ * &),
 // "pre" and "post" (text: ++ or --), "binary" (text: the operator),
 // "assign" (text: = += -= ...), "cond" (args: condition, then, else),
-// "cast" (typ: the type).
+// "cast" (typ: the type), and, built by the translation, "val" (val:
+// a value computed before, a pointer's offset).
 type expr struct {
 	op   string
 	text string
 	args []*expr
 	typ  ctype
 	p    pos
+	val  *value
 }
 
 // ctype is a C type, as much of it as kernels use: a base type, pointer
@@ -78,6 +80,22 @@ func mentions(e *expr, name string) bool {
 	}
 	for _, a := range e.args {
 		if a != nil && mentions(a, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCall reports whether e calls a function.
+func hasCall(e *expr) bool {
+	if e == nil {
+		return false
+	}
+	if e.op == "call" {
+		return true
+	}
+	for _, a := range e.args {
+		if hasCall(a) {
 			return true
 		}
 	}

@@ -32,6 +32,8 @@ func (t *translator) evalPair(x, y *expr) (*value, *value, error) {
 // eval translates an expression.
 func (t *translator) eval(e *expr) (*value, error) {
 	switch e.op {
+	case "val":
+		return e.val, nil
 	case "num":
 		if v, ok := intLiteral(e.text); ok {
 			return &value{kind: vInt, a: affConst(constPoly(v))}, nil
@@ -133,8 +135,18 @@ func (t *translator) index(kind string, ax int, p pos) (*value, error) {
 		return &value{kind: vInt, a: aff{a.group: a.size, a.local: constPoly(1)}}, nil
 	case "blockDim", "get_local_size":
 		return &value{kind: vInt, a: affConst(a.size)}, nil
+	case "gridDim", "get_num_groups":
+		if a.groups != nil {
+			return &value{kind: vInt, a: affConst(a.groups)}, nil
+		}
+	case "get_global_size":
+		if a.groups != nil {
+			if g, ok := a.groups.mul(a.size); ok {
+				return &value{kind: vInt, a: affConst(g)}, nil
+			}
+		}
 	}
-	return nil, errorAt(p, "%s: the number of work-groups is not an affine value in .knl; use the sizes it comes from", kind)
+	return nil, errorAt(p, "%s: the number of work-groups is not an affine value in .knl unless --groups gives it without a division (--groups 240); use the sizes it comes from", kind)
 }
 
 func (t *translator) unary(e *expr) (*value, error) {
@@ -187,6 +199,11 @@ func (t *translator) binary(e *expr) (*value, error) {
 	if l.kind == vInt && r.kind == vInt {
 		return t.intBinary(e, l.a, r.a)
 	}
+	if identity(e.text, l, r) {
+		// data >> 0 and data & 0xFFFFFFFF (cuda-samples' TAG_MASK) are
+		// the data, as a hand port writes them.
+		return l, nil
+	}
 	lt, err := t.dataText(l, e.p)
 	if err != nil {
 		return nil, err
@@ -215,6 +232,16 @@ func (t *translator) binary(e *expr) (*value, error) {
 	}
 	p := binaryPrec[op]
 	return &value{kind: vData, text: paren(lt, l.prec, p) + " " + op + " " + paren(rt, r.prec, p+1), prec: p, dtype: dtype}, nil
+}
+
+// identity reports whether l OP r is l: an integer of 32 bits or fewer
+// shifted by 0, or masked by a constant whose low 32 bits are all ones.
+func identity(op string, l, r *value) bool {
+	c, ok := r.a.constant()
+	if l.kind != vData || r.kind != vInt || !ok || !isIntType(l.dtype) || l.dtype == "i64" {
+		return false
+	}
+	return (op == ">>" || op == "<<") && c == 0 || op == "&" && c&0xFFFFFFFF == 0xFFFFFFFF
 }
 
 // unsignedOperands reports a dividend of an unsigned narrow type (u8,
@@ -269,10 +296,17 @@ func (t *translator) intBinary(e *expr, l, r aff) (*value, error) {
 			if div == 0 {
 				return nil, errorAt(e.p, "division by zero")
 			}
-			if out, ok = l.divExact(div); !ok {
-				return notAffine("an integer division that does not divide every coefficient; .knl's // and % by constants would round towards minus infinity, C's towards zero: write the index without the division")
+			if out, ok = l.divExact(div); ok {
+				return &value{kind: vInt, a: out}, nil
 			}
-			return &value{kind: vInt, a: out}, nil
+			if e.text == ">>" {
+				// An arithmetic shift rounds towards minus infinity, as
+				// .knl's // does (C's / rounds towards zero): data, a
+				// warp's index threadIdx.x >> 5 in a subscript.
+				text := t.instrAff(l)
+				return &value{kind: vData, text: paren(text, affPrec(text), precMul) + " // " + formatInt(div), prec: precMul, dtype: "i32"}, nil
+			}
+			return notAffine("an integer division that does not divide every coefficient; .knl's // and % by constants would round towards minus infinity, C's towards zero: write the index without the division")
 		default:
 			return notAffine("only + and -, products by constants and sizes, and exact divisions by constants stay affine")
 		}
@@ -753,6 +787,14 @@ func (t *translator) ref(e *expr) (*array, string, error) {
 		return nil, "", errorAt(e.p, "not an array of the kernel: pointer arithmetic other than a[i] and *(a + i) is not understood")
 	}
 	v := t.lookup(base.text)
+	if v.kind == "ptr" {
+		// p[i] with p = s + off is s[off + i].
+		if len(subs) != 1 {
+			return nil, "", errorAt(e.p, "%s points into an array: index it with one subscript", base.text)
+		}
+		subs = []*expr{offset(v.off, subs[0])}
+		v = v.base
+	}
 	arr := t.arrayNamed(v.name)
 	if len(subs) != len(arr.dims) && !(arr.space == "global" && len(subs) == 1) {
 		return nil, "", errorAt(e.p, "%s has %d dimensions, indexed with %d subscripts", base.text, len(arr.dims), len(subs))
@@ -801,7 +843,7 @@ func (t *translator) isArray(e *expr) bool {
 		return false
 	}
 	v := t.lookup(e.text)
-	return v != nil && v.kind == "array"
+	return v != nil && (v.kind == "array" || v.kind == "ptr")
 }
 
 func (t *translator) arrayNamed(name string) *array {
@@ -899,4 +941,12 @@ func (t *translator) groupsValue(text string, macros map[string]*macro) (poly, p
 		return nil, nil, 0, &Error{Msg: flag + ": a division must be by a positive constant"}
 	}
 	return n, dp, c, nil
+}
+
+// offset is the expression off + i, or i where off is 0.
+func offset(off *value, i *expr) *expr {
+	if c, ok := off.a.constant(); off.kind == vInt && ok && c == 0 {
+		return i
+	}
+	return &expr{op: "binary", text: "+", args: []*expr{{op: "val", val: off, p: i.p}, i}, p: i.p}
 }

@@ -277,6 +277,11 @@ func (t *translator) setAxes(opts Options, from map[string]string, macros map[st
 			return errorOverflow(flag)
 		}
 		ax.bound = &cond{op: "cmp", rel: ">=", e: e}
+		if flag == "--groups" && den.equal(constPoly(1)) {
+			if ax.groups, ok = n.add(constPoly(c), 1); !ok {
+				return errorOverflow(flag)
+			}
+		}
 		ax.boundSource = fmt.Sprintf("%s %s, from %s", flag, text, from[strings.TrimPrefix(flag, "--")])
 	}
 	return nil

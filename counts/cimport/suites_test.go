@@ -351,7 +351,7 @@ func runCases() []runCase {
 	runSizes := map[string]map[string]int64{"stencil_kernel": {"w": 45, "h": 37}, "sum_floats": {"n": 5000},
 		"matmul_kernel": {"n": 64}, "convolution_naive": {"h": 37, "w": 45}, "convolution_kernel": {"h": 32, "w": 48}, "lud_internal": {"matrix_dim": 64, "offset": 16},
 		"lud_diagonal": {"matrix_dim": 48, "offset": 16}, "lud_perimeter": {"matrix_dim": 64, "offset": 16},
-		"bpnn_adjust_weights": {"nb": 3, "hid": 16}}
+		"bpnn_adjust_weights": {"nb": 3, "hid": 16}, "histogram256": {"n": 50000}}
 	for _, s := range suitePorts {
 		size := runSizes[s.knl]
 		q, isize := s.importAt(size)

@@ -180,7 +180,17 @@ func (t *translator) declare1(d decl) error {
 	case d.extern:
 		return errorAt(d.p, "%s: an extern declaration other than extern __shared__ T %s[] is not understood", d.name, d.name)
 	case d.typ.ptr > 0:
-		return errorAt(d.p, "%s: a pointer variable; index the kernel's argument directly (a[i*n + j], not p = a + i*n; p[j])", d.name)
+		if d.init != nil {
+			v, ok, err := t.pointer(d.init)
+			if err != nil {
+				return err
+			}
+			if ok {
+				t.declare(d.name, v)
+				return nil
+			}
+		}
+		return errorAt(d.p, "%s: a pointer variable other than one into an array (p = a + i*n, or &a[i*n]), set where it is declared; index the array directly (a[i*n + j])", d.name)
 	}
 	dtype, err := elemType(d.typ, d.p, d.name)
 	if err != nil && !(d.typ.base == "bool" && len(d.dims) == 0) {
@@ -211,7 +221,7 @@ func (t *translator) declare1(d decl) error {
 			return err
 		}
 		if v.kind == vInt {
-			t.declare(d.name, &variable{kind: "int", val: v.a, dtype: dtype})
+			t.declare(d.name, &variable{kind: "int", val: v.a, dtype: dtype, declList: t.cur, declAt: len(*t.cur)})
 			if t.inLoop == 0 && t.inIf == t.guards {
 				t.candidates = append(t.candidates, candidate{d.name, v.a})
 			}
@@ -396,6 +406,12 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 		pre = val
 	}
 	if v.scope != t.scope && !t.branchLocal(v) {
+		if ok, err := t.accumulator(v, lhs.text, rhs); ok || err != nil {
+			if err != nil {
+				return err
+			}
+			return t.store(v.name, v.dtype, op, rhs, p)
+		}
 		return errorAt(p, "%s is assigned inside a loop or an if but declared outside: its value would depend on the path taken; compute it from the loop's index instead (for (i = ...) { int x = a*i + b; ... })", lhs.text)
 	}
 	if t.assigned != nil {
@@ -432,6 +448,30 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 	}
 	v.kind, v.val = "int", val.a
 	return nil
+}
+
+// accumulator makes v, an integer variable declared with a constant
+// and set from data inside a loop or an if (uint sum = 0; for (...)
+// sum += s[...];), a private variable from its declaration on, as a
+// floating-point one is: its constant is stored where it was declared.
+// It reports whether it did.
+func (t *translator) accumulator(v *variable, cname string, rhs *expr) (bool, error) {
+	c, isConst := v.val.constant()
+	if v.kind != "int" || !isConst || v.declList == nil || hasCall(rhs) {
+		// rhs is evaluated twice: a call's inlined body would be emitted
+		// twice.
+		return false, nil
+	}
+	val, err := t.eval(rhs)
+	if err != nil || val.kind != vData {
+		return false, err
+	}
+	priv := &array{name: t.unique(cname), cname: cname, dtype: v.dtype, space: "private", p: t.k.p}
+	t.privs = append(t.privs, priv)
+	init := &item{kind: "instr", text: priv.name + " = " + formatInt(c), free: true}
+	*v.declList = slices.Insert(*v.declList, min(v.declAt, len(*v.declList)), init)
+	v.kind, v.name, v.declList = "data", priv.name, nil
+	return true, nil
 }
 
 // becomeData makes v, an integer variable declared without a value
