@@ -57,7 +57,9 @@ that is no argument, nnz, becomes a size parameter). A loop whose bounds
 are data (a CSR row: for (j = row[i]; j < row[i+1]; j++)) needs the most
 iterations it runs, --trips j=maxrl: it then counts as an upper bound. The
 .knl's first comments say where each came from. -D NAME=VALUE defines a
-macro; a positive integer is a tunable (-D BLOCK_SIZE=128), which the
+macro (-D 'UMAD(a,b,c)=(a)*(b)+(c)' a function-like one, as a header
+that is not read would define it); a positive integer is a tunable
+(-D BLOCK_SIZE=128), which the
 .knl keeps as a const (const BLOCK_SIZE = 128) that predict --const and
 tune vary, or as a literal where the translation needs its value (an
 #if reads it, a loop is unrolled over it), as its header says. Where
@@ -79,7 +81,9 @@ instead: integer variables changed inside a loop or an if, while loops,
 continue, other breaks, loop bounds read from data without --trips, products
 of two indices, inexact integer divisions, bounds computed by min, max or
 casts, assignments to scalar arguments, atomics other than additions,
-pointers other than the arguments, recursion, structs and vector types.
+pointers other than the arguments and pointers into them set where
+declared (p = s + off: then p[i] is s[off + i]), recursion, structs and
+vector types.
 
 --kernel names the kernel where the file has several. --out writes the
 .knl to a file (never the input) instead of standard output. With --json
