@@ -655,6 +655,11 @@ func (t *translator) condition(e *expr) (*cond, error) {
 			return nil, err
 		}
 		return not(c), nil
+	case (e.text == "==" || e.text == "!=") && e.op == "binary" && !hasCall(e):
+		if c, ok := t.modCond(e); ok {
+			return c, nil
+		}
+		fallthrough
 	case isComparison(e):
 		l, r, err := t.evalPair(e.args[0], e.args[1])
 		if err != nil {
@@ -667,6 +672,33 @@ func (t *translator) condition(e *expr) (*cond, error) {
 		return nil, err
 	}
 	return valueCond(v), nil
+}
+
+// modCond reads x % c == 0 (or != 0) of an affine x and a positive
+// constant c (reduce0's tid % (2*s) == 0): an affine condition, which
+// holds where c divides x whatever x's sign, so that C's remainder,
+// which rounds towards zero, and the .knl's agree.
+func (t *translator) modCond(e *expr) (*cond, bool) {
+	m, z := e.args[0], e.args[1]
+	if z.op == "binary" && z.text == "%" {
+		m, z = z, m
+	}
+	if m.op != "binary" || m.text != "%" {
+		return nil, false
+	}
+	zero, err := t.eval(z)
+	if err != nil || zero.kind != vInt || !zero.a.equal(aff{}) {
+		return nil, false
+	}
+	x, c, err := t.evalPair(m.args[0], m.args[1])
+	if err != nil || x.kind != vInt || c.kind != vInt {
+		return nil, false
+	}
+	d, ok := c.a.constant()
+	if _, isConst := x.a.constant(); isConst || !ok || d <= 0 {
+		return nil, false
+	}
+	return &cond{op: "mod", rel: e.text, e: x.a, mod: d}, true
 }
 
 // isComparison reports a comparison, < > <= >= == !=.
