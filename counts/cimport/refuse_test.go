@@ -37,6 +37,8 @@ func TestRefusals(t *testing.T) {
 		{"    for (int k = 0; k < 4; k++) { if (k > i) break; }\n", "5:35: a break whose condition is not known at import"},
 		{"    for (int k = 0; k < 4; k++) { if (k > 1) { b[i] = 0.0f; break; } }\n", "5:61: break: only a break at the top of a loop's body (break; or if (C) break;)"},
 		{"    bool f;\n    if (i < 10) f = true;\n    if (f) b[i] = 0.0f;\n", "7:9: f is assigned in the if at line 6"},
+		{"    for (int k = 0, m = 0; k < n; k++, m *= 2) b[i] += a[k];\n", "5:42: the step of a loop over several variables must add a constant or a size to each"},
+		{"    for (int k = 0, m = 0; k < n; k++) b[i] += a[k];\n", "5:5: the loop's variable m is not stepped"},
 		{"    b[i] = f(a[i]);\n", "1:38: f calls itself: recursion"},
 		{"    b[i] = g(a[i]);\n", "1:70: g returns inside a loop or before statements that follow"},
 		{"    b[i] = h(&alpha);\n", "5:14: argument p of h: pass an array (an argument of the kernel or a __shared__ array), or a pointer into one"},

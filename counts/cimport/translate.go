@@ -536,11 +536,15 @@ func (t *translator) storeValue(ref, dtype, op string, v *value, p pos) error {
 func (t *translator) forLoop(s *stmt) error {
 	t.scopes = append(t.scopes, map[string]*variable{})
 	defer func() { t.scopes = t.scopes[:len(t.scopes)-1] }()
+	s, comps, err := t.companions(s)
+	if err != nil {
+		return err
+	}
 	name, init, err := t.loopInit(s)
 	if err != nil {
 		return err
 	}
-	if trip, ok := t.opts.Trips[name]; ok {
+	if trip, ok := t.opts.Trips[name]; ok && len(comps) == 0 {
 		return t.dataLoop(s, name, init, trip)
 	}
 	start, err := t.loopStart(name, init)
@@ -548,6 +552,9 @@ func (t *translator) forLoop(s *stmt) error {
 		return err
 	}
 	v := t.lookup(name)
+	if step, ok := t.loopStep(s.step, name); len(comps) > 0 && (!ok || breaks(s.then) || len(step) == 0) {
+		return errorAt(s.p, "a loop over several variables (%s, %s) must step each by a constant addition, without a break", name, comps[0].name)
+	}
 	if breaks(s.then) {
 		return t.unroll(s, name, v, start, "has a break")
 	}
@@ -581,6 +588,13 @@ func (t *translator) forLoop(s *stmt) error {
 	t.scope = t.nscopes
 	// The loop's own variable may not be assigned in its body.
 	v.kind, v.val, v.scope = "int", val, -1
+	for _, cp := range comps {
+		cv, ok := cp.start.add(aff{iname: cp.step}, 1)
+		if !ok {
+			return errorAt(s.p, "the loop over %s overflows", cp.name)
+		}
+		t.declare(cp.name, &variable{kind: "int", val: cv, scope: -1})
+	}
 	c, err := t.condition(s.e)
 	if err != nil {
 		return err
@@ -622,6 +636,75 @@ func (t *translator) forLoop(s *stmt) error {
 	t.scope = outer
 	v.kind, v.scope, v.why = "undef", outer, "is the index of a loop that has ended; its value there is not known"
 	return nil
+}
+
+// companion is a variable that a for loop declares and steps besides
+// its own (b of for (int a = aBegin, b = bBegin; a <= aEnd; a +=
+// aStep, b += bStep)): start + step*iteration in the body.
+type companion struct {
+	name  string
+	start aff
+	step  poly
+}
+
+// companions splits a loop over several variables into the loop over
+// the first, which s returns, and the others, each declared with an
+// affine start and stepped by a constant or a size. A loop over one
+// variable is returned as it is.
+func (t *translator) companions(s *stmt) (*stmt, []companion, error) {
+	if s.init == nil || s.init.kind != "decl" || len(s.init.decls) < 2 {
+		return s, nil, nil
+	}
+	var steps []*expr
+	var flatten func(e *expr)
+	flatten = func(e *expr) {
+		if e.op == "binary" && e.text == "," {
+			flatten(e.args[0])
+			flatten(e.args[1])
+			return
+		}
+		steps = append(steps, e)
+	}
+	if s.step != nil {
+		flatten(s.step)
+	}
+	main := s.init.decls[0].name
+	out := *s
+	init := *s.init
+	init.decls = init.decls[:1]
+	out.init, out.step = &init, nil
+	var comps []companion
+	for _, d := range s.init.decls[1:] {
+		if d.init == nil || d.typ.ptr > 0 || len(d.dims) > 0 {
+			return nil, nil, errorAt(d.p, "%s: a loop's second variable must be an integer with a start", d.name)
+		}
+		v, err := t.eval(d.init)
+		if err != nil {
+			return nil, nil, err
+		}
+		if v.kind != vInt {
+			return nil, nil, errorAt(d.init.p, "%s: a loop's second variable must start at an affine value", d.name)
+		}
+		comps = append(comps, companion{name: d.name, start: v.a})
+	}
+	for _, e := range steps {
+		if exprAssigns(e, main) > 0 {
+			out.step = e
+			continue
+		}
+		x, inc, ok := t.increment(e, main)
+		k := slices.IndexFunc(comps, func(c companion) bool { return c.name == x })
+		if !ok || k < 0 || comps[k].step != nil {
+			return nil, nil, errorAt(e.p, "the step of a loop over several variables must add a constant or a size to each, once (a += aStep, b += bStep)")
+		}
+		comps[k].step = inc
+	}
+	for _, c := range comps {
+		if c.step == nil {
+			return nil, nil, errorAt(s.p, "the loop's variable %s is not stepped; declare it outside the loop", c.name)
+		}
+	}
+	return &out, comps, nil
 }
 
 // dataLoop translates the loop over name, which starts at init and whose
