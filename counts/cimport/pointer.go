@@ -41,3 +41,26 @@ func (t *translator) pointer(e *expr) (*variable, bool, error) {
 	}
 	return &variable{kind: "ptr", base: arr, off: val, name: arr.name, dtype: arr.dtype, scope: -1}, true, nil
 }
+
+// advance moves the pointer v by p += off or p -= off (cuda-samples'
+// d_Src += baseY*pitch + baseX): a pointer into its array from there on.
+// Only at the kernel's top level, where every later use sees the move.
+func (t *translator) advance(lhs *expr, v *variable, op string, rhs *expr, p pos) error {
+	if op != "+=" && op != "-=" || t.inLoop > 0 || t.inIf > t.guards || len(t.fns) > 0 {
+		return errorAt(p, "%s: a pointer may only be moved by += or -= at the kernel's top level (not in a loop, an if or a device function); index it instead", lhs.text)
+	}
+	e := rhs
+	if op == "-=" {
+		e = &expr{op: "unary", text: "-", args: []*expr{rhs}, p: rhs.p}
+	}
+	np, _, err := t.pointer(&expr{op: "binary", text: "+", args: []*expr{lhs, e}, p: p})
+	if err != nil {
+		return err
+	}
+	if v.kind == "array" {
+		base := *v
+		np.base = &base
+	}
+	*v = *np
+	return nil
+}

@@ -39,6 +39,8 @@ func TestRefusals(t *testing.T) {
 		{"    bool f;\n    if (i < 10) f = true;\n    if (f) b[i] = 0.0f;\n", "7:9: f is assigned in the if at line 6"},
 		{"    for (int k = 0, m = 0; k < n; k++, m *= 2) b[i] += a[k];\n", "5:42: the step of a loop over several variables must add a constant or a size to each"},
 		{"    for (int k = 0, m = 0; k < n; k++) b[i] += a[k];\n", "5:5: the loop's variable m is not stepped"},
+		{"    if (i < 3) b += 1;\n", "5:18: b: a pointer may only be moved by += or -= at the kernel's top level"},
+		{"    b = a;\n", "5:7: b: a pointer may only be moved by += or -="},
 		{"    b[i] = f(a[i]);\n", "1:38: f calls itself: recursion"},
 		{"    b[i] = g(a[i]);\n", "1:70: g returns inside a loop or before statements that follow"},
 		{"    b[i] = h(&alpha);\n", "5:14: argument p of h: pass an array (an argument of the kernel or a __shared__ array), or a pointer into one"},

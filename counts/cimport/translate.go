@@ -376,6 +376,8 @@ func (t *translator) assign(lhs *expr, op string, rhs *expr, p pos) error {
 			return t.storeValue(v.name, v.dtype, op, val, p)
 		case "scalar":
 			return errorAt(lhs.p, "%s is a scalar argument, which .knl reads only; copy it into a local variable (float t = %s;) and assign to that", lhs.text, lhs.text)
+		case "array", "ptr":
+			return t.advance(lhs, v, op, rhs, p)
 		}
 		return errorAt(lhs.p, "cannot assign to %s", lhs.text)
 	}
