@@ -41,8 +41,9 @@ barrier() and cg::sync() barriers, and flat subscripts and compound
 assignments stay as written. Atomic additions become atomic_add,
 subscripts computed from data gathers and scatters, const __restrict__
 arguments (and those read only with __ldg) readonly arrays, char and short
-i8/u8/i16/u16, and calls of __device__ functions are inlined. Headers are
-not read.
+i8/u8/i16/u16, and calls of __device__ functions (in OpenCL C, of the
+file's functions that are not kernels) are inlined. Headers are not
+read.
 
 What C does not say comes from the flags, or from a comment in the source
 in the same syntax, "// uniperf: --local 256 --global n --array a=n*n"

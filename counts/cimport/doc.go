@@ -37,7 +37,8 @@
 //     pointer arguments that are const and restrict, or read with
 //     __ldg, and never stored readonly arrays, char and short (signed or
 //     not) i8, u8, i16 and u16;
-//   - a call of a __device__ function is inlined; x >> k of an index that
+//   - a call of a __device__ function (or, in OpenCL C, of a function of
+//     the file that is not a kernel) is inlined; x >> k of an index that
 //     2^k does not divide is x // 2^k, data; gridDim is known where
 //     --groups gives it without a division; an integer set to a constant
 //     and accumulated from data in a loop is a private variable;
