@@ -2,6 +2,7 @@ package cimport
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -506,6 +507,10 @@ func (t *translator) call(e *expr) (*value, error) {
 				return v, err
 			}
 		}
+	case "log2", "log2f", "__log2f", "exp2", "exp2f", "__exp2f", "pow", "powf", "__powf":
+		if v, ok := t.foldMath(f.text, args); ok {
+			return v, nil
+		}
 	case "mad", "fma", "fmaf", "__fmaf_rn":
 		if len(args) != 3 {
 			return nil, errorAt(e.p, "%s takes three arguments", f.text)
@@ -981,4 +986,76 @@ func offset(off *value, i *expr) *expr {
 		return i
 	}
 	return &expr{op: "binary", text: "+", args: []*expr{{op: "val", val: off, p: i.p}, i}, p: i.p}
+}
+
+// foldMath computes log2, exp2 and pow of integer constants where the
+// result is an integer, exactly (Rodinia's i <= __log2f(HEIGHT) and int
+// power_two = __powf(2, i), in a loop unrolled over i): an integer
+// constant, which may bound a loop or stand in a subscript.
+func (t *translator) foldMath(fn string, args []*expr) (*value, bool) {
+	var xs []float64
+	for _, a := range args {
+		v, err := t.eval(a)
+		if err != nil || v.kind != vInt {
+			return nil, false
+		}
+		c, ok := v.a.constant()
+		if !ok || c < -1<<20 || c > 1<<20 {
+			return nil, false
+		}
+		xs = append(xs, float64(c))
+	}
+	var r float64
+	switch {
+	case strings.Contains(fn, "log2") && len(xs) == 1 && xs[0] > 0:
+		r = math.Log2(xs[0])
+	case strings.Contains(fn, "exp2") && len(xs) == 1:
+		r = math.Exp2(xs[0])
+	case strings.Contains(fn, "pow") && len(xs) == 2:
+		r = math.Pow(xs[0], xs[1])
+	default:
+		return nil, false
+	}
+	if r != math.Trunc(r) || math.Abs(r) > 1<<24 {
+		return nil, false
+	}
+	return &value{kind: vInt, a: affConst(constPoly(int64(r)))}, true
+}
+
+// foldsIndex reports whether s computes log2, exp2 or pow of the loop
+// variable name, which foldMath folds only where it is a constant: the
+// loop is then unrolled.
+func foldsIndex(s *stmt, name string) bool {
+	found := false
+	var visit func(e *expr)
+	visit = func(e *expr) {
+		if e == nil || found {
+			return
+		}
+		if e.op == "call" && e.args[0].op == "id" && mentions(e, name) {
+			switch e.args[0].text {
+			case "log2", "log2f", "__log2f", "exp2", "exp2f", "__exp2f", "pow", "powf", "__powf":
+				found = true
+			}
+		}
+		for _, a := range e.args {
+			visit(a)
+		}
+	}
+	var walk func(s *stmt)
+	walk = func(s *stmt) {
+		if s == nil {
+			return
+		}
+		visit(s.e)
+		visit(s.step)
+		for _, d := range s.decls {
+			visit(d.init)
+		}
+		for _, b := range append([]*stmt{s.init, s.then, s.els}, s.body...) {
+			walk(b)
+		}
+	}
+	walk(s)
+	return found
 }

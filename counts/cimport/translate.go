@@ -560,6 +560,9 @@ func (t *translator) forLoop(s *stmt) error {
 	if breaks(s.then) {
 		return t.unroll(s, name, v, start, "has a break")
 	}
+	if foldsIndex(s.then, name) {
+		return t.unroll(s, name, v, start, "computes log2, exp2 or pow of its variable")
+	}
 	step, ok := t.loopStep(s.step, name)
 	if !ok {
 		return t.unroll(s, name, v, start, "steps by other than a constant addition")
