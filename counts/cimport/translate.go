@@ -419,7 +419,9 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 	if t.assigned != nil {
 		t.assigned[lhs.text] = true
 	}
-	v.blank = false
+	// Set again, it no longer holds its declaration's constant there:
+	// no accumulator may start from it.
+	v.blank, v.declList = false, nil
 	e := rhs
 	if op != "=" {
 		e = &expr{op: "binary", text: op[:len(op)-1], args: []*expr{lhs, rhs}, p: p}
