@@ -1026,36 +1026,14 @@ func (t *translator) foldMath(fn string, args []*expr) (*value, bool) {
 // variable name, which foldMath folds only where it is a constant: the
 // loop is then unrolled.
 func foldsIndex(s *stmt, name string) bool {
-	found := false
-	var visit func(e *expr)
-	visit = func(e *expr) {
-		if e == nil || found {
-			return
+	return stmtHas(s, func(e *expr) bool {
+		if e.op != "call" || e.args[0].op != "id" || !mentions(e, name) {
+			return false
 		}
-		if e.op == "call" && e.args[0].op == "id" && mentions(e, name) {
-			switch e.args[0].text {
-			case "log2", "log2f", "__log2f", "exp2", "exp2f", "__exp2f", "pow", "powf", "__powf":
-				found = true
-			}
+		switch e.args[0].text {
+		case "log2", "log2f", "__log2f", "exp2", "exp2f", "__exp2f", "pow", "powf", "__powf":
+			return true
 		}
-		for _, a := range e.args {
-			visit(a)
-		}
-	}
-	var walk func(s *stmt)
-	walk = func(s *stmt) {
-		if s == nil {
-			return
-		}
-		visit(s.e)
-		visit(s.step)
-		for _, d := range s.decls {
-			visit(d.init)
-		}
-		for _, b := range append([]*stmt{s.init, s.then, s.els}, s.body...) {
-			walk(b)
-		}
-	}
-	walk(s)
-	return found
+		return false
+	})
 }
