@@ -21,7 +21,11 @@ func init() {
 	ports = append(ports,
 		port{"rodinia/hotspot.cu", "calculate_temp", hotspotFlags, []map[string]int64{{"grid_cols": 64, "grid_rows": 48}, {"grid_cols": 45, "grid_rows": 37}}},
 		port{"rodinia/pathfinder.cu", "dynproc_kernel", pathfinderFlags, []map[string]int64{{"cols": 1000, "rows": 10, "startStep": 3}, {"cols": 300, "rows": 5, "startStep": 0}}},
-		port{"own/steps.cu", "steps_kernel", nil, []map[string]int64{{"n": 300}, {"n": 62*4 + 1}}})
+		port{"own/steps.cu", "steps_kernel", nil, []map[string]int64{{"n": 300}, {"n": 62*4 + 1}}},
+		// Its run script's pyramid height of 2: two steps in a launch,
+		// the first copied back (temp_on_cuda = temp_t where computed)
+		// after the break's test, blocks of 12 x 12 points.
+		port{"rodinia/hotspot.cu", "calculate_temp2", hotspot2Flags, []map[string]int64{{"grid_cols": 64, "grid_rows": 48}}})
 	maps.Copy(originals, breakOriginals)
 }
 
@@ -32,6 +36,13 @@ func init() {
 var hotspotFlags = []string{"--kernel", "calculate_temp", "-D", "iteration=1", "-D", "border_cols=1", "-D", "border_rows=1",
 	"-D", "Cap=4.27246164e-07f", "-D", "Rx=10.0f", "-D", "Ry=10.0f", "-D", "Rz=5120.0f", "-D", "step=1.4583334e-07f",
 	"--local", "16,16", "--groups", "grid_cols/14,grid_rows/14",
+	"--array", "power=grid_rows*grid_cols", "--array", "temp_src=grid_rows*grid_cols", "--array", "temp_dst=grid_rows*grid_cols"}
+
+// hotspot2Flags are hotspotFlags for a pyramid height of 2: blocks of
+// 12 x 12 points, a border of 2.
+var hotspot2Flags = []string{"--kernel", "calculate_temp", "-D", "iteration=2", "-D", "border_cols=2", "-D", "border_rows=2",
+	"-D", "Cap=4.27246164e-07f", "-D", "Rx=10.0f", "-D", "Ry=10.0f", "-D", "Rz=5120.0f", "-D", "step=1.4583334e-07f",
+	"--local", "16,16", "--groups", "grid_cols/12,grid_rows/12",
 	"--array", "power=grid_rows*grid_cols", "--array", "temp_src=grid_rows*grid_cols", "--array", "temp_dst=grid_rows*grid_cols"}
 
 // pathfinderFlags are pathfinder.cu's launch for a pyramid height of 1:
@@ -63,23 +74,14 @@ var breakOriginals = map[string]original{
 	// calculate_temp's step, in double where its 2.0 makes it so, with
 	// each point's neighbours clamped to itself at the grid's edges.
 	"calculate_temp": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		return map[string][]float32{"temp_dst": hotspotStep(p["grid_rows"], p["grid_cols"], in["temp_src"], in["power"])}
+	},
+	// Two steps: a pyramid's result is that of two steps over the
+	// whole grid.
+	"calculate_temp2": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
 		rows, cols := p["grid_rows"], p["grid_cols"]
-		stepDivCap := float32(1.4583334e-07) / float32(4.27246164e-07)
-		rx1, ry1, rz1 := 1/float32(10), 1/float32(10), 1/float32(5120)
-		t, pw := in["temp_src"], in["power"]
-		out := clone(in["temp_dst"])
-		at := func(y, x int64) float32 { return t[y*cols+x] }
-		for y := range rows {
-			for x := range cols {
-				c := at(y, x)
-				n, s := at(max(y-1, 0), x), at(min(y+1, rows-1), x)
-				w, e := at(y, max(x-1, 0)), at(y, min(x+1, cols-1))
-				sum := float64(pw[y*cols+x]) + (float64(s+n)-2.0*float64(c))*float64(ry1) +
-					(float64(e+w)-2.0*float64(c))*float64(rx1) + float64((80-c)*rz1)
-				out[y*cols+x] = float32(float64(c) + float64(stepDivCap)*sum)
-			}
-		}
-		return map[string][]float32{"temp_dst": out}
+		once := hotspotStep(rows, cols, in["temp_src"], in["power"])
+		return map[string][]float32{"temp_dst": hotspotStep(rows, cols, once, in["power"])}
 	},
 	// dynproc_kernel's step: each column's least neighbour in the row
 	// above (clamped at the edges) plus the wall's cost at row startStep.
@@ -263,4 +265,25 @@ func TestStepsCounts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hotspotStep is one step of calculate_temp over a rows x cols grid, in
+// double where its 2.0 makes it so, with each point's neighbours
+// clamped to itself at the grid's edges.
+func hotspotStep(rows, cols int64, t, pw []float32) []float32 {
+	stepDivCap := float32(1.4583334e-07) / float32(4.27246164e-07)
+	rx1, ry1, rz1 := 1/float32(10), 1/float32(10), 1/float32(5120)
+	out := make([]float32, rows*cols)
+	at := func(y, x int64) float32 { return t[y*cols+x] }
+	for y := range rows {
+		for x := range cols {
+			c := at(y, x)
+			n, s := at(max(y-1, 0), x), at(min(y+1, rows-1), x)
+			w, e := at(y, max(x-1, 0)), at(y, min(x+1, cols-1))
+			sum := float64(pw[y*cols+x]) + (float64(s+n)-2.0*float64(c))*float64(ry1) +
+				(float64(e+w)-2.0*float64(c))*float64(rx1) + float64((80-c)*rz1)
+			out[y*cols+x] = float32(float64(c) + float64(stepDivCap)*sum)
+		}
+	}
+	return out
 }
