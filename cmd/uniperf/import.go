@@ -41,8 +41,9 @@ barrier() and cg::sync() barriers, and flat subscripts and compound
 assignments stay as written. Atomic additions become atomic_add,
 subscripts computed from data gathers and scatters, const __restrict__
 arguments (and those read only with __ldg) readonly arrays, char and short
-i8/u8/i16/u16, and calls of __device__ functions are inlined. Headers are
-not read.
+i8/u8/i16/u16, and calls of __device__ functions (in OpenCL C, of the
+file's functions that are not kernels) are inlined. Headers are not
+read.
 
 What C does not say comes from the flags, or from a comment in the source
 in the same syntax, "// uniperf: --local 256 --global n --array a=n*n"
@@ -57,23 +58,33 @@ that is no argument, nnz, becomes a size parameter). A loop whose bounds
 are data (a CSR row: for (j = row[i]; j < row[i+1]; j++)) needs the most
 iterations it runs, --trips j=maxrl: it then counts as an upper bound. The
 .knl's first comments say where each came from. -D NAME=VALUE defines a
-macro; a positive integer is a tunable (-D BLOCK_SIZE=128), which the
+macro (-D 'UMAD(a,b,c)=(a)*(b)+(c)' a function-like one, as a header
+that is not read would define it); a positive integer is a tunable
+(-D BLOCK_SIZE=128), which the
 .knl keeps as a const (const BLOCK_SIZE = 128) that predict --const and
 tune vary, or as a literal where the translation needs its value (an
 #if reads it, a loop is unrolled over it), as its header says. Where
 NAME is a floating-point argument of the kernel (alpha, beta), which is
 a .knl scalar argument, it gives it that value (scalar alpha f32 = 1.5;
 without -D, 1), with which the generated code is launched. Integer
-arguments are the .knl's size parameters. Casts become the
+arguments are the .knl's size parameters; a -D naming one fixes it
+(-D iteration=1). Casts become the
 .knl's casts, integer min and max (and a ?: that is exactly one, i < m ?
-i : m) its min and max.
+i : m) its min and max; a comparison with a min or max of affine values
+(Rodinia's clamps) is affine. A bool flag set under an if (computed =
+true) is that if's condition. A loop with a break is unrolled at import:
+its bounds must be constants, and the break must stand at the top of
+its body, bare or as if (C) break; with C known at import (Rodinia's
+if (i == iteration - 1) break; with -D iteration=1).
 
 What is not affine is refused with its line and column and what to write
 instead: integer variables changed inside a loop or an if, while loops,
-break and continue, loop bounds read from data without --trips, products
+continue, other breaks, loop bounds read from data without --trips, products
 of two indices, inexact integer divisions, bounds computed by min, max or
 casts, assignments to scalar arguments, atomics other than additions,
-pointers other than the arguments, recursion, structs and vector types.
+pointers other than the arguments and pointers into them set where
+declared (p = s + off: then p[i] is s[off + i]), recursion, structs and
+vector types.
 
 --kernel names the kernel where the file has several. --out writes the
 .knl to a file (never the input) instead of standard output. With --json

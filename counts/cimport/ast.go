@@ -1,18 +1,22 @@
 package cimport
 
+import "slices"
+
 // expr is a C expression. op says what it is: "id" (text: the name,
 // with :: kept: cg::sync), "num" (text: the literal), "str", "call"
 // (args[0] the callee), "index" (args: array, subscript), "member"
 // (text: the field; args[0] the object), "unary" (text: - + ! ~ * &),
 // "pre" and "post" (text: ++ or --), "binary" (text: the operator),
 // "assign" (text: = += -= ...), "cond" (args: condition, then, else),
-// "cast" (typ: the type).
+// "cast" (typ: the type), and, built by the translation, "val" (val:
+// a value computed before, a pointer's offset).
 type expr struct {
 	op   string
 	text string
 	args []*expr
 	typ  ctype
 	p    pos
+	val  *value
 }
 
 // ctype is a C type, as much of it as kernels use: a base type, pointer
@@ -73,13 +77,39 @@ type kernelFunc struct {
 
 // mentions reports whether e reads the variable name.
 func mentions(e *expr, name string) bool {
-	if e.op == "id" && e.text == name {
+	return exprHas(e, func(x *expr) bool { return x.op == "id" && x.text == name })
+}
+
+// hasCall reports whether e calls a function.
+func hasCall(e *expr) bool {
+	return exprHas(e, func(x *expr) bool { return x.op == "call" })
+}
+
+// exprHas reports whether f holds for e or an expression inside it.
+func exprHas(e *expr, f func(*expr) bool) bool {
+	if e == nil {
+		return false
+	}
+	if f(e) {
 		return true
 	}
-	for _, a := range e.args {
-		if a != nil && mentions(a, name) {
+	return slices.ContainsFunc(e.args, func(a *expr) bool { return exprHas(a, f) })
+}
+
+// stmtHas reports whether f holds for an expression of s (its
+// conditions, steps, initializers and array extents) or of a statement
+// inside it.
+func stmtHas(s *stmt, f func(*expr) bool) bool {
+	if s == nil {
+		return false
+	}
+	if exprHas(s.e, f) || exprHas(s.step, f) {
+		return true
+	}
+	for _, d := range s.decls {
+		if exprHas(d.init, f) || slices.ContainsFunc(d.dims, func(e *expr) bool { return exprHas(e, f) }) {
 			return true
 		}
 	}
-	return false
+	return slices.ContainsFunc(append([]*stmt{s.init, s.then, s.els}, s.body...), func(b *stmt) bool { return stmtHas(b, f) })
 }

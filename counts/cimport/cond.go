@@ -1,14 +1,19 @@
 package cimport
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // cond is a condition: "cmp" (e >= 0, e == 0 or e != 0 by rel, e
-// affine), "and", "or", "not" (args), "const" (val) or "data" (text: a
-// .knl condition that reads data or compares floating-point values).
+// affine), "mod" (e % mod == 0 or != 0 by rel, e affine, mod a positive
+// constant), "and", "or", "not" (args), "const" (val) or "data" (text:
+// a .knl condition that reads data or compares floating-point values).
 type cond struct {
 	op   string
 	rel  string
 	e    aff
+	mod  int64
 	args []*cond
 	val  bool
 	text string
@@ -94,6 +99,12 @@ func not(c *cond) *cond {
 	switch c.op {
 	case "const":
 		return constCond(!c.val)
+	case "mod":
+		rel := "=="
+		if c.rel == "==" {
+			rel = "!="
+		}
+		return &cond{op: "mod", rel: rel, e: c.e, mod: c.mod}
 	case "cmp":
 		switch c.rel {
 		case "==":
@@ -157,6 +168,12 @@ func (c *cond) format(f func(aff) string) string {
 		return c.text
 	case "cmp":
 		return cmpString(c, f)
+	case "mod":
+		e := f(c.e)
+		if strings.ContainsAny(e[1:], "+-") {
+			e = "(" + e + ")"
+		}
+		return e + " % " + strconv.FormatInt(c.mod, 10) + " " + c.rel + " 0"
 	case "not":
 		return "not (" + c.args[0].format(f) + ")"
 	}

@@ -37,10 +37,22 @@
 //     pointer arguments that are const and restrict, or read with
 //     __ldg, and never stored readonly arrays, char and short (signed or
 //     not) i8, u8, i16 and u16;
-//   - a call of a __device__ function is inlined;
+//   - a call of a __device__ function (or, in OpenCL C, of a function of
+//     the file that is not a kernel) is inlined; x >> k of an index that
+//     2^k does not divide is x // 2^k, data; gridDim is known where
+//     --groups gives it without a division; an integer set to a constant
+//     and accumulated from data in a loop is a private variable;
 //   - a loop whose bounds are data runs, given its most iterations
 //     (--trips j=maxrl), over an iname below that bound with its body
-//     under the loop's condition: an upper bound.
+//     under the loop's condition: an upper bound;
+//   - a loop with a break at the top of its body (break; or if (C)
+//     break; with C known at import) is unrolled, and ends there; its
+//     bounds must be constants (-D iteration=1 fixes an integer
+//     argument);
+//   - a bool flag set under an if is the if's condition, and a
+//     comparison with a min or max of affine values (a clamp) is affine
+//     (see clamp), so that Rodinia's hotspot and pathfinder count
+//     exactly.
 //
 // What C does not state comes from [Options] (uniperf import's flags),
 // or from a comment of the source, "// uniperf: FLAGS", in the same
@@ -56,11 +68,13 @@
 //
 // What is not affine is refused with the source's line and column and
 // what to write instead: integer variables changed in a loop, while
-// loops, break, loop bounds read from data without --trips, products of
+// loops, other breaks, loop bounds read from data without --trips, products of
 // two indices, integer divisions that do not divide exactly, bounds
 // computed by min, max or casts, atomics other than additions, pointer
-// arithmetic other than a[i] and *(a + i), recursion, structs and vector
-// types.
+// arithmetic other than a[i], *(a + i) and a pointer set where it is
+// declared to an array plus an integer (p = s + off, or a device
+// function's pointer parameter given one: p[i] is s[off + i]),
+// recursion, structs and vector types.
 //
 // # The front end
 //

@@ -2,6 +2,7 @@ package cimport
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -32,6 +33,8 @@ func (t *translator) evalPair(x, y *expr) (*value, *value, error) {
 // eval translates an expression.
 func (t *translator) eval(e *expr) (*value, error) {
 	switch e.op {
+	case "val":
+		return e.val, nil
 	case "num":
 		if v, ok := intLiteral(e.text); ok {
 			return &value{kind: vInt, a: affConst(constPoly(v))}, nil
@@ -88,7 +91,7 @@ func (t *translator) name(e *expr) (*value, error) {
 	case "cond":
 		return &value{kind: vCond, c: v.c}, nil
 	case "data", "scalar":
-		return &value{kind: vData, text: v.name, prec: precAtom, dtype: v.dtype}, nil
+		return &value{kind: vData, text: v.name, prec: precAtom, dtype: v.dtype, clamp: v.clamp}, nil
 	case "undef":
 		why := v.why
 		if why == "" {
@@ -133,8 +136,18 @@ func (t *translator) index(kind string, ax int, p pos) (*value, error) {
 		return &value{kind: vInt, a: aff{a.group: a.size, a.local: constPoly(1)}}, nil
 	case "blockDim", "get_local_size":
 		return &value{kind: vInt, a: affConst(a.size)}, nil
+	case "gridDim", "get_num_groups":
+		if a.groups != nil {
+			return &value{kind: vInt, a: affConst(a.groups)}, nil
+		}
+	case "get_global_size":
+		if a.groups != nil {
+			if g, ok := a.groups.mul(a.size); ok {
+				return &value{kind: vInt, a: affConst(g)}, nil
+			}
+		}
 	}
-	return nil, errorAt(p, "%s: the number of work-groups is not an affine value in .knl; use the sizes it comes from", kind)
+	return nil, errorAt(p, "%s: the number of work-groups is not an affine value in .knl unless --groups gives it without a division (--groups 240); use the sizes it comes from", kind)
 }
 
 func (t *translator) unary(e *expr) (*value, error) {
@@ -187,6 +200,11 @@ func (t *translator) binary(e *expr) (*value, error) {
 	if l.kind == vInt && r.kind == vInt {
 		return t.intBinary(e, l.a, r.a)
 	}
+	if identity(e.text, l, r) {
+		// data >> 0 and data & 0xFFFFFFFF (cuda-samples' TAG_MASK) are
+		// the data, as a hand port writes them.
+		return l, nil
+	}
 	lt, err := t.dataText(l, e.p)
 	if err != nil {
 		return nil, err
@@ -215,6 +233,16 @@ func (t *translator) binary(e *expr) (*value, error) {
 	}
 	p := binaryPrec[op]
 	return &value{kind: vData, text: paren(lt, l.prec, p) + " " + op + " " + paren(rt, r.prec, p+1), prec: p, dtype: dtype}, nil
+}
+
+// identity reports whether l OP r is l: an integer of 32 bits or fewer
+// shifted by 0, or masked by a constant whose low 32 bits are all ones.
+func identity(op string, l, r *value) bool {
+	c, ok := r.a.constant()
+	if l.kind != vData || r.kind != vInt || !ok || !isIntType(l.dtype) || l.dtype == "i64" {
+		return false
+	}
+	return (op == ">>" || op == "<<") && c == 0 || op == "&" && c&0xFFFFFFFF == 0xFFFFFFFF
 }
 
 // unsignedOperands reports a dividend of an unsigned narrow type (u8,
@@ -269,10 +297,17 @@ func (t *translator) intBinary(e *expr, l, r aff) (*value, error) {
 			if div == 0 {
 				return nil, errorAt(e.p, "division by zero")
 			}
-			if out, ok = l.divExact(div); !ok {
-				return notAffine("an integer division that does not divide every coefficient; .knl's // and % by constants would round towards minus infinity, C's towards zero: write the index without the division")
+			if out, ok = l.divExact(div); ok {
+				return &value{kind: vInt, a: out}, nil
 			}
-			return &value{kind: vInt, a: out}, nil
+			if e.text == ">>" {
+				// An arithmetic shift rounds towards minus infinity, as
+				// .knl's // does (C's / rounds towards zero): data, a
+				// warp's index threadIdx.x >> 5 in a subscript.
+				text := t.instrAff(l)
+				return &value{kind: vData, text: paren(text, affPrec(text), precMul) + " // " + formatInt(div), prec: precMul, dtype: "i32"}, nil
+			}
+			return notAffine("an integer division that does not divide every coefficient; .knl's // and % by constants would round towards minus infinity, C's towards zero: write the index without the division")
 		default:
 			return notAffine("only + and -, products by constants and sizes, and exact divisions by constants stay affine")
 		}
@@ -472,6 +507,10 @@ func (t *translator) call(e *expr) (*value, error) {
 				return v, err
 			}
 		}
+	case "log2", "log2f", "__log2f", "exp2", "exp2f", "__exp2f", "pow", "powf", "__powf":
+		if v, ok := t.foldMath(f.text, args); ok {
+			return v, nil
+		}
 	case "mad", "fma", "fmaf", "__fmaf_rn":
 		if len(args) != 3 {
 			return nil, errorAt(e.p, "%s takes three arguments", f.text)
@@ -573,7 +612,7 @@ func (t *translator) minMaxOf(fn string, a, b *value, p pos) (*value, bool, erro
 	if isIdent(texts[0]) {
 		texts[0] = "+" + texts[0]
 	}
-	return &value{kind: vData, text: fn + "(" + texts[0] + ", " + texts[1] + ")", prec: precAtom, dtype: dtype}, true, nil
+	return &value{kind: vData, text: fn + "(" + texts[0] + ", " + texts[1] + ")", prec: precAtom, dtype: dtype, clamp: clampOf(fn, a, b)}, true, nil
 }
 
 // device returns the device function that the call e calls, if any.
@@ -621,6 +660,11 @@ func (t *translator) condition(e *expr) (*cond, error) {
 			return nil, err
 		}
 		return not(c), nil
+	case (e.text == "==" || e.text == "!=") && e.op == "binary" && !hasCall(e):
+		if c, ok := t.modCond(e); ok {
+			return c, nil
+		}
+		fallthrough
 	case isComparison(e):
 		l, r, err := t.evalPair(e.args[0], e.args[1])
 		if err != nil {
@@ -633,6 +677,33 @@ func (t *translator) condition(e *expr) (*cond, error) {
 		return nil, err
 	}
 	return valueCond(v), nil
+}
+
+// modCond reads x % c == 0 (or != 0) of an affine x and a positive
+// constant c (reduce0's tid % (2*s) == 0): an affine condition, which
+// holds where c divides x whatever x's sign, so that C's remainder,
+// which rounds towards zero, and the .knl's agree.
+func (t *translator) modCond(e *expr) (*cond, bool) {
+	m, z := e.args[0], e.args[1]
+	if z.op == "binary" && z.text == "%" {
+		m, z = z, m
+	}
+	if m.op != "binary" || m.text != "%" {
+		return nil, false
+	}
+	zero, err := t.eval(z)
+	if err != nil || zero.kind != vInt || !zero.a.equal(aff{}) {
+		return nil, false
+	}
+	x, c, err := t.evalPair(m.args[0], m.args[1])
+	if err != nil || x.kind != vInt || c.kind != vInt {
+		return nil, false
+	}
+	d, ok := c.a.constant()
+	if _, isConst := x.a.constant(); isConst || !ok || d <= 0 {
+		return nil, false
+	}
+	return &cond{op: "mod", rel: e.text, e: x.a, mod: d}, true
 }
 
 // isComparison reports a comparison, < > <= >= == !=.
@@ -648,6 +719,9 @@ func (t *translator) comparison(e *expr, l, r *value) (*cond, error) {
 		if !ok {
 			return nil, errorAt(e.p, "an integer overflows 64 bits")
 		}
+		return c, nil
+	}
+	if c, ok := clampCompare(l, e.text, r); ok {
 		return c, nil
 	}
 	lt, err := t.dataText(l, e.p)
@@ -750,6 +824,14 @@ func (t *translator) ref(e *expr) (*array, string, error) {
 		return nil, "", errorAt(e.p, "not an array of the kernel: pointer arithmetic other than a[i] and *(a + i) is not understood")
 	}
 	v := t.lookup(base.text)
+	if v.kind == "ptr" {
+		// p[i] with p = s + off is s[off + i].
+		if len(subs) != 1 {
+			return nil, "", errorAt(e.p, "%s points into an array: index it with one subscript", base.text)
+		}
+		subs = []*expr{offset(v.off, subs[0])}
+		v = v.base
+	}
 	arr := t.arrayNamed(v.name)
 	if len(subs) != len(arr.dims) && !(arr.space == "global" && len(subs) == 1) {
 		return nil, "", errorAt(e.p, "%s has %d dimensions, indexed with %d subscripts", base.text, len(arr.dims), len(subs))
@@ -798,7 +880,7 @@ func (t *translator) isArray(e *expr) bool {
 		return false
 	}
 	v := t.lookup(e.text)
-	return v != nil && v.kind == "array"
+	return v != nil && (v.kind == "array" || v.kind == "ptr")
 }
 
 func (t *translator) arrayNamed(name string) *array {
@@ -896,4 +978,62 @@ func (t *translator) groupsValue(text string, macros map[string]*macro) (poly, p
 		return nil, nil, 0, &Error{Msg: flag + ": a division must be by a positive constant"}
 	}
 	return n, dp, c, nil
+}
+
+// offset is the expression off + i, or i where off is 0.
+func offset(off *value, i *expr) *expr {
+	if c, ok := off.a.constant(); off.kind == vInt && ok && c == 0 {
+		return i
+	}
+	return &expr{op: "binary", text: "+", args: []*expr{{op: "val", val: off, p: i.p}, i}, p: i.p}
+}
+
+// foldMath computes log2, exp2 and pow of integer constants where the
+// result is an integer, exactly (Rodinia's i <= __log2f(HEIGHT) and int
+// power_two = __powf(2, i), in a loop unrolled over i): an integer
+// constant, which may bound a loop or stand in a subscript.
+func (t *translator) foldMath(fn string, args []*expr) (*value, bool) {
+	var xs []float64
+	for _, a := range args {
+		v, err := t.eval(a)
+		if err != nil || v.kind != vInt {
+			return nil, false
+		}
+		c, ok := v.a.constant()
+		if !ok || c < -1<<20 || c > 1<<20 {
+			return nil, false
+		}
+		xs = append(xs, float64(c))
+	}
+	var r float64
+	switch {
+	case strings.Contains(fn, "log2") && len(xs) == 1 && xs[0] > 0:
+		r = math.Log2(xs[0])
+	case strings.Contains(fn, "exp2") && len(xs) == 1:
+		r = math.Exp2(xs[0])
+	case strings.Contains(fn, "pow") && len(xs) == 2:
+		r = math.Pow(xs[0], xs[1])
+	default:
+		return nil, false
+	}
+	if r != math.Trunc(r) || math.Abs(r) > 1<<24 {
+		return nil, false
+	}
+	return &value{kind: vInt, a: affConst(constPoly(int64(r)))}, true
+}
+
+// foldsIndex reports whether s computes log2, exp2 or pow of the loop
+// variable name, which foldMath folds only where it is a constant: the
+// loop is then unrolled.
+func foldsIndex(s *stmt, name string) bool {
+	return stmtHas(s, func(e *expr) bool {
+		if e.op != "call" || e.args[0].op != "id" || !mentions(e, name) {
+			return false
+		}
+		switch e.args[0].text {
+		case "log2", "log2f", "__log2f", "exp2", "exp2f", "__exp2f", "pow", "powf", "__powf":
+			return true
+		}
+		return false
+	})
 }

@@ -19,7 +19,8 @@ func init() {
 		port{"shoc/spmv.cl", "spmv_ellpackr", ellpackrFlags, []map[string]int64{{"dim": 301, "maxrl": 7}, {"dim": 1000, "maxrl": 9}}},
 		port{"own/histo.cu", "histo", nil, []map[string]int64{{"n": 300}, {"n": 1000}}},
 		port{"own/histo.cl", "histo_cl", nil, []map[string]int64{{"n": 300}, {"n": 1000}}},
-		port{"own/devfn.cu", "devfn", nil, []map[string]int64{{"n": 200}, {"n": 1000}}})
+		port{"own/devfn.cu", "devfn", nil, []map[string]int64{{"n": 200}, {"n": 1000}}},
+		port{"own/helpers.cl", "helpers", nil, []map[string]int64{{"n": 300}, {"n": 1001}}})
 	maps.Copy(originals, gatherOriginals)
 }
 
@@ -75,6 +76,13 @@ var fixInputs = map[string]func(p map[string]int64, in map[string][]float32){
 }
 
 var gatherOriginals = map[string]original{
+	"helpers": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		y := clone(in["y"])
+		for i := int64(0); 2*i < p["n"]; i++ {
+			y[2*i] = min(max(in["x"][i]*in["x"][i]-1, 0), 2)
+		}
+		return map[string][]float32{"y": y}
+	},
 	"devfn": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
 		x, y, bins := in["x"], make([]float32, p["n"]), clone(in["bins"])
 		for i := range p["n"] {
@@ -172,6 +180,15 @@ func TestGatherCounts(t *testing.T) {
 		// affine), the maximum's comparisons and the clamp's count
 		// nothing, v - 1.0f is 1 add, v*8.0f 1 mul, & 15 1 bitwise, 1
 		// atomic into bins; 1 store of y.
+		// OpenCL C's helpers inlined: per work-item of the guard 2*i < n
+		// (ceil(n/2) of them, in groups of 64), x read once, sq's 1 mul,
+		// the - 1.0f 1 add, clampf's fmax and fmin 2 specials, twice's
+		// 2*i a store at stride 2; the literals lo and hi count nothing.
+		{"helpers", func(n int64) map[string]int64 {
+			m := (n + 1) / 2
+			return map[string]int64{"flop.f32.add": m, "flop.f32.mul": m, "flop.f32.special": 2 * m, "global.load.f32.stride=1": m,
+				"global.store.f32.stride=1/2": m, "launch.const": 1, "launch.groups": (m + 63) / 64}
+		}},
 		{"devfn", func(n int64) map[string]int64 {
 			return map[string]int64{"flop.f32.add": n, "flop.f32.mul": n, "global.atomic.i32.add": n, "global.load.f32.stride=2/2": 2 * n,
 				"global.store.f32.stride=1": n, "int.i32.bitwise": n, "launch.const": 1, "launch.groups": (n + 63) / 64}

@@ -50,9 +50,9 @@ func importKernel(file string, src []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	predefined := map[string]string{"__OPENCL_VERSION__": "120", "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2"}
+	predefined := map[string]string{"__OPENCL_VERSION__": "120", "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "true": "1", "false": "0"}
 	if cuda {
-		predefined = map[string]string{"__CUDACC__": "1", "warpSize": "32"}
+		predefined = map[string]string{"__CUDACC__": "1", "warpSize": "32", "true": "1", "false": "0"}
 	}
 	k, _, err := parseKernel(l, cuda, opts, predefined)
 	if err != nil {

@@ -68,10 +68,14 @@ func (t *translator) inline(fn *kernelFunc, args []*expr, p pos) (*value, error)
 // bindParam gives the parameter prm of fn the value of the argument a.
 func (t *translator) bindParam(fn *kernelFunc, prm param, a *expr) (*variable, error) {
 	if prm.typ.ptr > 0 {
-		if !t.isArray(a) {
-			return nil, errorAt(a.p, "argument %s of %s: pass an array itself (an argument of the kernel or a __shared__ array); a pointer computed from one is not inlined", prm.name, fn.name)
+		v, ok, err := t.pointer(a)
+		if err != nil {
+			return nil, err
 		}
-		return t.lookup(a.text), nil
+		if !ok {
+			return nil, errorAt(a.p, "argument %s of %s: pass an array (an argument of the kernel or a __shared__ array), or a pointer into one (s + off, &s[off])", prm.name, fn.name)
+		}
+		return v, nil
 	}
 	v, err := t.eval(a)
 	if err != nil {

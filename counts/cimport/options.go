@@ -106,14 +106,32 @@ func ParseFlags(args []string) (Options, error) {
 }
 
 // define reads NAME=VALUE of a -D; a bare NAME defines it as 1, as a C
-// compiler does.
+// compiler does. NAME(PARAMS)=BODY defines a function-like macro (the
+// header's UMAD(a,b,c)=((a)*(b)+(c))), whose key keeps its parameters.
 func define(d string) (string, string, error) {
 	n, v, ok := strings.Cut(d, "=")
 	if !ok {
 		v = "1"
 	}
-	if n == "" || !isIdentStart(n[0]) || strings.IndexFunc(n, func(r rune) bool { return r > 127 || !isIdentChar(byte(r)) }) >= 0 {
-		return "", "", fmt.Errorf("-D %s: want NAME=VALUE with a C name", d)
+	bad := fmt.Errorf("-D %s: want NAME=VALUE or NAME(A,B)=VALUE with C names", d)
+	name, params, fn := strings.Cut(n, "(")
+	if fn {
+		list, closed := strings.CutSuffix(params, ")")
+		if !closed {
+			return "", "", bad
+		}
+		for _, a := range strings.Split(list, ",") {
+			if a = strings.TrimSpace(a); !isCName(a) && !(a == "" && strings.TrimSpace(list) == "") {
+				return "", "", bad
+			}
+		}
+	}
+	if !isCName(name) {
+		return "", "", bad
 	}
 	return n, v, nil
+}
+
+func isCName(n string) bool {
+	return n != "" && isIdentStart(n[0]) && strings.IndexFunc(n, func(r rune) bool { return r > 127 || !isIdentChar(byte(r)) }) < 0
 }

@@ -100,7 +100,9 @@ func (ps *parser) kernels() ([]*kernelFunc, error) {
 			}
 		case ps.cuda && t.text == "__constant__" && ps.depth == 0:
 			ps.constant()
-		case ps.cuda && t.text == "__device__":
+		case ps.cuda && t.text == "__device__" || !ps.cuda && ps.depth == 0 && ps.functionAhead():
+			// OpenCL C has no __device__: a function defined at file
+			// scope that is not a kernel is a helper, inlined as CUDA's.
 			ps.device()
 		default:
 			ps.next()
@@ -135,6 +137,33 @@ func (ps *parser) device() {
 		ps.devices = map[string]*kernelFunc{}
 	}
 	ps.devices[k.name] = k
+}
+
+// functionAhead reports whether a function definition starts here: a
+// type's words (float, inline, unsigned int, a typedef's name) and a
+// name, then a parenthesized list and a body.
+func (ps *parser) functionAhead() bool {
+	k := ps.i
+	for ; ps.toks[k].kind == tIdent || ps.toks[k].text == "*"; k++ {
+		if ps.toks[k].text == "typedef" || ps.toks[k].text == "struct" {
+			return false
+		}
+	}
+	if k == ps.i || ps.toks[k].text != "(" || ps.toks[k-1].kind != tIdent || k-ps.i < 2 {
+		return false
+	}
+	for depth := 0; ps.toks[k].kind != tEOF; k++ {
+		switch ps.toks[k].text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+		}
+		if depth == 0 {
+			return ps.toks[k+1].text == "{"
+		}
+	}
+	return false
 }
 
 // constant reads a file-scope __constant__ declaration; one that does

@@ -58,6 +58,19 @@ func preprocess(l *lexed, defines, predefined map[string]string, tunables map[st
 		p.macros[name] = &macro{name: name, body: body}
 	}
 	for name, val := range defines {
+		if fn, _, ok := strings.Cut(name, "("); ok {
+			// -D 'UMAD(a,b,c)=a*b + c': a function-like macro, which
+			// a header that is not read would define.
+			toks, err := lexValue(name + " " + val)
+			if err == nil {
+				err = p.define(pos{}, toks)
+			}
+			if err != nil {
+				return nil, nil, nil, &Error{Msg: "-D " + name + "=" + val + ": " + err.(*Error).Msg}
+			}
+			p.macros[fn].cmdline = true
+			continue
+		}
 		body, err := lexValue(val)
 		if err != nil {
 			return nil, nil, nil, &Error{Msg: "-D " + name + "=" + val + ": " + err.(*Error).Msg}
@@ -501,4 +514,57 @@ func expandAll(ts []token, macros map[string]*macro, at pos, parent *pp) ([]toke
 			return nil, errorAt(t.p, "a macro expands to more than %d tokens", maxTokens)
 		}
 	}
+}
+
+// constValue evaluates an integer constant expression (#if's).
+func constValue(e *expr) (int64, error) {
+	switch e.op {
+	case "num":
+		v, ok := intLiteral(e.text)
+		if !ok {
+			return 0, errorAt(e.p, "%s is not an integer constant", e.text)
+		}
+		return v, nil
+	case "unary":
+		v, err := constValue(e.args[0])
+		if err != nil {
+			return 0, err
+		}
+		switch e.text {
+		case "-":
+			return -v, nil
+		case "+":
+			return v, nil
+		case "!":
+			return b2i(v == 0), nil
+		case "~":
+			return ^v, nil
+		}
+	case "cond":
+		c, err := constValue(e.args[0])
+		if err != nil {
+			return 0, err
+		}
+		if c != 0 {
+			return constValue(e.args[1])
+		}
+		return constValue(e.args[2])
+	case "binary":
+		a, err := constValue(e.args[0])
+		if err != nil {
+			return 0, err
+		}
+		if e.text == "&&" && a == 0 || e.text == "||" && a != 0 {
+			return b2i(a != 0), nil
+		}
+		b, err := constValue(e.args[1])
+		if err != nil {
+			return 0, err
+		}
+		if v, ok := intOp(e.text, a, b); ok {
+			return v, nil
+		}
+		return 0, errorAt(e.p, "%d %s %d: overflow, division by zero or a shift out of range", a, e.text, b)
+	}
+	return 0, errorAt(e.p, "not an integer constant expression")
 }

@@ -26,6 +26,7 @@ func TestPreprocess(t *testing.T) {
 		{"#ifndef N\n#define N 2\n#endif\n#if N == 2\ntwo\n#endif", nil, "two"},
 		{"#if 0\n#error no\n#endif\nok", nil, "ok"},
 		{"#define F(x, ...) x __VA_ARGS__\nF(1, 2, 3)", nil, "1 2 , 3"},
+		{"#define UMUL(a, b) a\nUMAD(1, 2, UMUL(3, 4))", map[string]string{"UMUL(a,b)": "((a)*(b))", "UMAD(a, b,c)": "(UMUL((a),(b))+(c))"}, "( ( ( ( 1 ) ) * ( ( 2 ) ) ) + ( ( ( 3 ) * ( 4 ) ) ) )"},
 	} {
 		l, err := lex(c.src)
 		if err != nil {
@@ -61,6 +62,26 @@ func TestPreprocessBounds(t *testing.T) {
 		_, _, _, err = preprocess(l, nil, nil, nil)
 		if err == nil || !strings.HasPrefix(err.Error(), ":"+c.want) {
 			t.Errorf("%q: %v, want %s", c.src, err, c.want)
+		}
+	}
+}
+
+// TestDefineFlags checks -D's forms: NAME, NAME=VALUE and a
+// function-like NAME(A,B)=BODY, and refuses others.
+func TestDefineFlags(t *testing.T) {
+	o, err := ParseFlags([]string{"-D", "N", "-DM=3", "-D", "UMAD(a, b,c)=a*b+c", "-D", "F()=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"N": "1", "M": "3", "UMAD(a, b,c)": "a*b+c", "F()": "1"}
+	for n, v := range want {
+		if o.Defines[n] != v {
+			t.Errorf("%s = %q, want %q", n, o.Defines[n], v)
+		}
+	}
+	for _, bad := range []string{"F(a=1", "F(a,)=1", "F(1)=1", "(a)=1", "2N=1"} {
+		if _, err := ParseFlags([]string{"-D", bad}); err == nil || !strings.Contains(err.Error(), "want NAME=VALUE or NAME(A,B)=VALUE") {
+			t.Errorf("-D %s: %v", bad, err)
 		}
 	}
 }

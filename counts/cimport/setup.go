@@ -163,20 +163,7 @@ func (t *translator) setConstants(opts Options, from map[string]string, macros m
 
 // usesName reports whether a statement reads or writes the name.
 func usesName(s *stmt, name string) bool {
-	if s == nil {
-		return false
-	}
-	for _, e := range []*expr{s.e, s.step} {
-		if e != nil && mentions(e, name) {
-			return true
-		}
-	}
-	for _, d := range s.decls {
-		if d.init != nil && mentions(d.init, name) || slices.ContainsFunc(d.dims, func(e *expr) bool { return e != nil && mentions(e, name) }) {
-			return true
-		}
-	}
-	return slices.ContainsFunc(append([]*stmt{s.init, s.then, s.els}, s.body...), func(b *stmt) bool { return usesName(b, name) })
+	return stmtHas(s, func(e *expr) bool { return e.op == "id" && e.text == name })
 }
 
 // setArrays declares the pointer arguments with the extents of --array.
@@ -277,6 +264,11 @@ func (t *translator) setAxes(opts Options, from map[string]string, macros map[st
 			return errorOverflow(flag)
 		}
 		ax.bound = &cond{op: "cmp", rel: ">=", e: e}
+		if flag == "--groups" && den.equal(constPoly(1)) {
+			if ax.groups, ok = n.add(constPoly(c), 1); !ok {
+				return errorOverflow(flag)
+			}
+		}
 		ax.boundSource = fmt.Sprintf("%s %s, from %s", flag, text, from[strings.TrimPrefix(flag, "--")])
 	}
 	return nil

@@ -71,6 +71,16 @@ var suitePorts = []suitePort{
 		at: func(s map[string]int64) map[string]int64 {
 			return map[string]int64{"in": 16 * s["nb"], "hid": s["hid"]}
 		}},
+	// Its loop over i = 1 .. __log2f(HEIGHT) computes __powf(2, i): it is
+	// unrolled, and both fold to integers; ty % power_two == 0 is affine.
+	{port: port{"rodinia/backprop_cuda_kernel.cu", "bpnn_layerforward", []string{"--kernel", "bpnn_layerforward_CUDA",
+		"-D", "HEIGHT=16", "-D", "WIDTH=16", "--local", "16,16", "--groups", "1,in/16",
+		"--array", "input_cuda=in+1", "--array", "output_hidden_cuda=hid+1", "--array", "input_hidden_cuda=(in+1)*(hid+1)",
+		"--array", "hidden_partial_sum=in*hid"},
+		[]map[string]int64{{"nb": 4, "hid": 16}, {"nb": 7, "hid": 16}}},
+		at: func(s map[string]int64) map[string]int64 {
+			return map[string]int64{"in": 16 * s["nb"], "hid": s["hid"]}
+		}},
 }
 
 // importAt returns the port with the flags for a size of the hand port,
@@ -145,6 +155,7 @@ func countBoth(got, hand *counts.Kernel, isize, size map[string]int64) (map[stri
 func init() {
 	maps.Copy(originals, kernelTunerOriginals)
 	maps.Copy(originals, rodiniaOriginals)
+	originals["bpnn_layerforward"] = layerforward
 }
 
 // kernelTunerOriginals and rodiniaOriginals reimplement the originals
@@ -332,6 +343,39 @@ var rodiniaOriginals = map[string]original{
 	},
 }
 
+// layerforward is bpnn_layerforward_CUDA: per block of 16 inputs, the
+// weights times the inputs, summed down the inputs by the kernel's tree
+// (level p adds row ty + p/2 into the rows ty that p divides), whose
+// contents are stored back into the weights, and row 0 of each block
+// into the partial sums.
+func layerforward(p map[string]int64, in map[string][]float32) map[string][]float32 {
+	nb, hid := p["nb"], p["hid"]
+	w, sums := clone(in["input_hidden_cuda"]), clone(in["hidden_partial_sum"])
+	for by := range nb {
+		var m [16][16]float32
+		at := func(ty, tx int64) int64 { return (hid+1)*16*by + (hid+1)*ty + tx + 1 + (hid + 1) }
+		for ty := range int64(16) {
+			for tx := range int64(16) {
+				m[ty][tx] = w[at(ty, tx)] * in["input_cuda"][16*by+ty+1]
+			}
+		}
+		for pw := 2; pw <= 16; pw *= 2 {
+			for ty := 0; ty < 16; ty += pw {
+				for tx := range 16 {
+					m[ty][tx] += m[ty+pw/2][tx]
+				}
+			}
+		}
+		for ty := range int64(16) {
+			for tx := range int64(16) {
+				w[at(ty, tx)] = m[ty][tx]
+			}
+			sums[by*hid+ty] = m[0][ty]
+		}
+	}
+	return map[string][]float32{"input_hidden_cuda": w, "hidden_partial_sum": sums}
+}
+
 // runCase is an import that TestPortsRun and TestPortsOnPoCL run: the
 // port with its flags, the size of the import's parameters, and the
 // size its Go original reads.
@@ -351,7 +395,7 @@ func runCases() []runCase {
 	runSizes := map[string]map[string]int64{"stencil_kernel": {"w": 45, "h": 37}, "sum_floats": {"n": 5000},
 		"matmul_kernel": {"n": 64}, "convolution_naive": {"h": 37, "w": 45}, "convolution_kernel": {"h": 32, "w": 48}, "lud_internal": {"matrix_dim": 64, "offset": 16},
 		"lud_diagonal": {"matrix_dim": 48, "offset": 16}, "lud_perimeter": {"matrix_dim": 64, "offset": 16},
-		"bpnn_adjust_weights": {"nb": 3, "hid": 16}}
+		"bpnn_adjust_weights": {"nb": 3, "hid": 16}, "bpnn_layerforward": {"nb": 3, "hid": 16}, "histogram256": {"n": 50000}}
 	for _, s := range suitePorts {
 		size := runSizes[s.knl]
 		q, isize := s.importAt(size)

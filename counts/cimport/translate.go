@@ -82,16 +82,33 @@ func (t *translator) under(c *cond, p pos, then, els func() error) error {
 	if err := then(); err != nil {
 		return err
 	}
+	afterThen := f.snapshot()
 	f.restore()
+	afterElse := map[*variable]variable{}
 	if els != nil {
 		t.nscopes++
 		t.scope, t.cur = t.nscopes, &it.els
 		if err := els(); err != nil {
 			return err
 		}
+		afterElse = f.snapshot()
 		f.restore()
 	}
 	for _, v := range f.order {
+		tv, ok := afterThen[v]
+		if !ok {
+			tv = f.saved[v]
+		}
+		ev, ok := afterElse[v]
+		if !ok {
+			ev = f.saved[v]
+		}
+		if tv.kind == "cond" && ev.kind == "cond" {
+			// A flag set in a branch (computed = true) is the condition
+			// under which it was set: C and then, or not C and else.
+			v.kind, v.c = "cond", or(and(c, tv.c), and(not(c), ev.c))
+			continue
+		}
 		v.kind, v.why = "undef", fmt.Sprintf("is assigned in the if at line %d, so after it its value depends on the branch taken; assign it again after the if, or use it inside", p.line)
 	}
 	t.cur = saved
@@ -132,7 +149,9 @@ func (t *translator) statement(s *stmt) error {
 			return errorAt(s.p, "a return inside a loop or an if: only a return at the kernel's top level (a guard) is understood; put the rest of the body under the opposite condition")
 		}
 		return errorAt(s.p, "a return at the top level is dead code after it; remove it")
-	case "break", "continue", "goto":
+	case "break":
+		return errorAt(s.p, "break: only a break at the top of a loop's body (break; or if (C) break;), in a loop with constant bounds where C is known at import, is understood; write the condition into the loop's bound")
+	case "continue", "goto":
 		return errorAt(s.p, "%s: the trip count of the loop would depend on data; write the loop's bounds so that it needs none", s.kind)
 	}
 	return errorAt(s.p, "a %s statement is not understood; write the kernel with for loops and if guards", s.kind)
@@ -161,7 +180,17 @@ func (t *translator) declare1(d decl) error {
 	case d.extern:
 		return errorAt(d.p, "%s: an extern declaration other than extern __shared__ T %s[] is not understood", d.name, d.name)
 	case d.typ.ptr > 0:
-		return errorAt(d.p, "%s: a pointer variable; index the kernel's argument directly (a[i*n + j], not p = a + i*n; p[j])", d.name)
+		if d.init != nil {
+			v, ok, err := t.pointer(d.init)
+			if err != nil {
+				return err
+			}
+			if ok {
+				t.declare(d.name, v)
+				return nil
+			}
+		}
+		return errorAt(d.p, "%s: a pointer variable other than one into an array (p = a + i*n, or &a[i*n]), set where it is declared; index the array directly (a[i*n + j])", d.name)
 	}
 	dtype, err := elemType(d.typ, d.p, d.name)
 	if err != nil && !(d.typ.base == "bool" && len(d.dims) == 0) {
@@ -172,7 +201,7 @@ func (t *translator) declare1(d decl) error {
 	}
 	if d.typ.base == "bool" {
 		if d.init == nil {
-			t.declare(d.name, &variable{kind: "undef", why: "is used before it is set"})
+			t.declare(d.name, &variable{kind: "undef", why: "is used before it is set", dtype: "bool"})
 			return nil
 		}
 		c, err := t.condition(d.init)
@@ -192,7 +221,7 @@ func (t *translator) declare1(d decl) error {
 			return err
 		}
 		if v.kind == vInt {
-			t.declare(d.name, &variable{kind: "int", val: v.a, dtype: dtype})
+			t.declare(d.name, &variable{kind: "int", val: v.a, dtype: dtype, declList: t.cur, declAt: len(*t.cur)})
 			if t.inLoop == 0 && t.inIf == t.guards {
 				t.candidates = append(t.candidates, candidate{d.name, v.a})
 			}
@@ -336,9 +365,19 @@ func (t *translator) assign(lhs *expr, op string, rhs *expr, p pos) error {
 		case "int", "undef", "cond":
 			return t.assignInt(lhs, v, op, rhs, p)
 		case "data":
-			return t.store(v.name, v.dtype, op, rhs, p)
+			val, err := t.eval(rhs)
+			if err != nil {
+				return err
+			}
+			v.clamp = nil
+			if op == "=" && t.keepsClamp(v) {
+				v.clamp = val.clamp
+			}
+			return t.storeValue(v.name, v.dtype, op, val, p)
 		case "scalar":
 			return errorAt(lhs.p, "%s is a scalar argument, which .knl reads only; copy it into a local variable (float t = %s;) and assign to that", lhs.text, lhs.text)
+		case "array", "ptr":
+			return t.advance(lhs, v, op, rhs, p)
 		}
 		return errorAt(lhs.p, "cannot assign to %s", lhs.text)
 	}
@@ -369,22 +408,30 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 		pre = val
 	}
 	if v.scope != t.scope && !t.branchLocal(v) {
+		if ok, err := t.accumulator(v, lhs.text, rhs); ok || err != nil {
+			if err != nil {
+				return err
+			}
+			return t.store(v.name, v.dtype, op, rhs, p)
+		}
 		return errorAt(p, "%s is assigned inside a loop or an if but declared outside: its value would depend on the path taken; compute it from the loop's index instead (for (i = ...) { int x = a*i + b; ... })", lhs.text)
 	}
 	if t.assigned != nil {
 		t.assigned[lhs.text] = true
 	}
-	v.blank = false
+	// Set again, it no longer holds its declaration's constant there:
+	// no accumulator may start from it.
+	v.blank, v.declList = false, nil
 	e := rhs
 	if op != "=" {
 		e = &expr{op: "binary", text: op[:len(op)-1], args: []*expr{lhs, rhs}, p: p}
 	}
-	if v.kind == "cond" {
+	if v.kind == "cond" || v.dtype == "bool" {
 		c, err := t.condition(e)
 		if err != nil {
 			return err
 		}
-		v.c = c
+		v.kind, v.c = "cond", c
 		return nil
 	}
 	val := pre
@@ -407,6 +454,30 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 	return nil
 }
 
+// accumulator makes v, an integer variable declared with a constant
+// and set from data inside a loop or an if (uint sum = 0; for (...)
+// sum += s[...];), a private variable from its declaration on, as a
+// floating-point one is: its constant is stored where it was declared.
+// It reports whether it did.
+func (t *translator) accumulator(v *variable, cname string, rhs *expr) (bool, error) {
+	c, isConst := v.val.constant()
+	if v.kind != "int" || !isConst || v.declList == nil || hasCall(rhs) {
+		// rhs is evaluated twice: a call's inlined body would be emitted
+		// twice.
+		return false, nil
+	}
+	val, err := t.eval(rhs)
+	if err != nil || val.kind != vData {
+		return false, err
+	}
+	priv := &array{name: t.unique(cname), cname: cname, dtype: v.dtype, space: "private", p: t.k.p}
+	t.privs = append(t.privs, priv)
+	init := &item{kind: "instr", text: priv.name + " = " + formatInt(c), free: true}
+	*v.declList = slices.Insert(*v.declList, min(v.declAt, len(*v.declList)), init)
+	v.kind, v.name, v.declList = "data", priv.name, nil
+	return true, nil
+}
+
 // becomeData makes v, an integer variable declared without a value
 // and first set from data (int k; if (a <= b) k = b; else k = a;), a
 // private variable, which keeps what each branch stores: then it is data
@@ -421,6 +492,10 @@ func (t *translator) becomeData(v *variable, cname string, val *value, p pos) er
 		}
 	}
 	v.kind, v.name, v.blank, v.why = "data", priv.name, false, ""
+	v.clamp = nil
+	if t.keepsClamp(v) {
+		v.clamp = val.clamp
+	}
 	return t.storeValue(priv.name, priv.dtype, "=", val, p)
 }
 
@@ -465,11 +540,15 @@ func (t *translator) storeValue(ref, dtype, op string, v *value, p pos) error {
 func (t *translator) forLoop(s *stmt) error {
 	t.scopes = append(t.scopes, map[string]*variable{})
 	defer func() { t.scopes = t.scopes[:len(t.scopes)-1] }()
+	s, comps, err := t.companions(s)
+	if err != nil {
+		return err
+	}
 	name, init, err := t.loopInit(s)
 	if err != nil {
 		return err
 	}
-	if trip, ok := t.opts.Trips[name]; ok {
+	if trip, ok := t.opts.Trips[name]; ok && len(comps) == 0 {
 		return t.dataLoop(s, name, init, trip)
 	}
 	start, err := t.loopStart(name, init)
@@ -477,9 +556,18 @@ func (t *translator) forLoop(s *stmt) error {
 		return err
 	}
 	v := t.lookup(name)
+	if step, ok := t.loopStep(s.step, name); len(comps) > 0 && (!ok || breaks(s.then) || len(step) == 0) {
+		return errorAt(s.p, "a loop over several variables (%s, %s) must step each by a constant addition, without a break", name, comps[0].name)
+	}
+	if breaks(s.then) {
+		return t.unroll(s, name, v, start, "has a break")
+	}
+	if foldsIndex(s.then, name) {
+		return t.unroll(s, name, v, start, "computes log2, exp2 or pow of its variable")
+	}
 	step, ok := t.loopStep(s.step, name)
 	if !ok {
-		return t.unroll(s, name, v, start)
+		return t.unroll(s, name, v, start, "steps by other than a constant addition")
 	}
 	if len(step) == 0 {
 		return errorAt(s.p, "a loop over %s with step 0 never ends", name)
@@ -507,6 +595,13 @@ func (t *translator) forLoop(s *stmt) error {
 	t.scope = t.nscopes
 	// The loop's own variable may not be assigned in its body.
 	v.kind, v.val, v.scope = "int", val, -1
+	for _, cp := range comps {
+		cv, ok := cp.start.add(aff{iname: cp.step}, 1)
+		if !ok {
+			return errorAt(s.p, "the loop over %s overflows", cp.name)
+		}
+		t.declare(cp.name, &variable{kind: "int", val: cv, scope: -1})
+	}
 	c, err := t.condition(s.e)
 	if err != nil {
 		return err
@@ -548,6 +643,75 @@ func (t *translator) forLoop(s *stmt) error {
 	t.scope = outer
 	v.kind, v.scope, v.why = "undef", outer, "is the index of a loop that has ended; its value there is not known"
 	return nil
+}
+
+// companion is a variable that a for loop declares and steps besides
+// its own (b of for (int a = aBegin, b = bBegin; a <= aEnd; a +=
+// aStep, b += bStep)): start + step*iteration in the body.
+type companion struct {
+	name  string
+	start aff
+	step  poly
+}
+
+// companions splits a loop over several variables into the loop over
+// the first, which s returns, and the others, each declared with an
+// affine start and stepped by a constant or a size. A loop over one
+// variable is returned as it is.
+func (t *translator) companions(s *stmt) (*stmt, []companion, error) {
+	if s.init == nil || s.init.kind != "decl" || len(s.init.decls) < 2 {
+		return s, nil, nil
+	}
+	var steps []*expr
+	var flatten func(e *expr)
+	flatten = func(e *expr) {
+		if e.op == "binary" && e.text == "," {
+			flatten(e.args[0])
+			flatten(e.args[1])
+			return
+		}
+		steps = append(steps, e)
+	}
+	if s.step != nil {
+		flatten(s.step)
+	}
+	main := s.init.decls[0].name
+	out := *s
+	init := *s.init
+	init.decls = init.decls[:1]
+	out.init, out.step = &init, nil
+	var comps []companion
+	for _, d := range s.init.decls[1:] {
+		if d.init == nil || d.typ.ptr > 0 || len(d.dims) > 0 {
+			return nil, nil, errorAt(d.p, "%s: a loop's second variable must be an integer with a start", d.name)
+		}
+		v, err := t.eval(d.init)
+		if err != nil {
+			return nil, nil, err
+		}
+		if v.kind != vInt {
+			return nil, nil, errorAt(d.init.p, "%s: a loop's second variable must start at an affine value", d.name)
+		}
+		comps = append(comps, companion{name: d.name, start: v.a})
+	}
+	for _, e := range steps {
+		if exprAssigns(e, main) > 0 {
+			out.step = e
+			continue
+		}
+		x, inc, ok := t.increment(e, main)
+		k := slices.IndexFunc(comps, func(c companion) bool { return c.name == x })
+		if !ok || k < 0 || comps[k].step != nil {
+			return nil, nil, errorAt(e.p, "the step of a loop over several variables must add a constant or a size to each, once (a += aStep, b += bStep)")
+		}
+		comps[k].step = inc
+	}
+	for _, c := range comps {
+		if c.step == nil {
+			return nil, nil, errorAt(s.p, "the loop's variable %s is not stepped; declare it outside the loop", c.name)
+		}
+	}
+	return &out, comps, nil
 }
 
 // dataLoop translates the loop over name, which starts at init and whose
@@ -717,12 +881,13 @@ func (t *translator) loopStep(e *expr, name string) (poly, bool) {
 // maxUnroll bounds the iterations of a loop unrolled at import.
 const maxUnroll = 4096
 
-// unroll translates a loop with constant bounds and a step that is not
-// a constant addition (s >>= 1, s *= 2) by running it at import.
-func (t *translator) unroll(s *stmt, name string, v *variable, start aff) error {
+// unroll translates a loop with constant bounds whose step is not a
+// constant addition (s >>= 1, s *= 2), or which has a break, by running
+// it at import. why says which, in errors.
+func (t *translator) unroll(s *stmt, name string, v *variable, start aff, why string) error {
 	cur, ok := start.constant()
 	if !ok {
-		return errorAt(s.p, "the loop over %s steps by other than a constant addition and does not start at a constant; write it as for (%s = LOW; %s < HIGH; %s += STEP)", name, name, name, name)
+		return errorAt(s.p, "the loop over %s %s, so it is unrolled at import, and does not start at a constant; write it as for (%s = LOW; %s < HIGH; %s += STEP) without a break, or make its bounds constants (-D)", name, why, name, name, name)
 	}
 	if s.e == nil || s.step == nil {
 		return errorAt(s.p, "a loop without a condition or a step: its trip count is not bounded")
@@ -740,12 +905,13 @@ func (t *translator) unroll(s *stmt, name string, v *variable, start aff) error 
 			return err
 		}
 		if c.op != "const" {
-			return errorAt(s.e.p, "the loop over %s steps by other than a constant addition, so its bounds must be constants; write it as for (%s = LOW; %s < HIGH; %s += STEP)", name, name, name, name)
+			return errorAt(s.e.p, "the loop over %s %s, so it is unrolled at import, and its bounds must be constants (a -D can fix an integer argument: -D iteration=1); write it as for (%s = LOW; %s < HIGH; %s += STEP) without a break", name, why, name, name, name)
 		}
 		if !c.val {
 			break
 		}
-		if err := t.block([]*stmt{s.then}); err != nil {
+		broke, err := t.unrolledBody(s.then)
+		if err != nil || broke {
 			return err
 		}
 		v.kind, v.val = "int", affConst(constPoly(cur))
@@ -764,6 +930,65 @@ func (t *translator) unroll(s *stmt, name string, v *variable, start aff) error 
 	}
 	v.kind, v.why = "undef", "is the index of a loop that has ended; its value there is not known"
 	return nil
+}
+
+// unrolledBody translates one iteration of an unrolled loop's body and
+// reports whether it breaks: a break at the body's top level, bare or
+// under an if whose condition is known at import (if (i == iteration -
+// 1) break;), ends the loop there.
+func (t *translator) unrolledBody(body *stmt) (bool, error) {
+	t.scopes = append(t.scopes, map[string]*variable{})
+	defer func() { t.scopes = t.scopes[:len(t.scopes)-1] }()
+	ss := []*stmt{body}
+	if body.kind == "block" {
+		ss = body.body
+	}
+	for _, s := range ss {
+		if s.kind == "break" {
+			return true, nil
+		}
+		if s.kind != "if" || s.els != nil || !isBreak(s.then) {
+			if err := t.statement(s); err != nil {
+				return false, err
+			}
+			continue
+		}
+		c, err := t.condition(s.e)
+		if err != nil {
+			return false, err
+		}
+		if c.op != "const" {
+			return false, errorAt(s.p, "a break whose condition is not known at import (it depends on the indices or on data): the loop's trip count would vary; write the condition into the loop's bound")
+		}
+		if c.val {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func isBreak(s *stmt) bool {
+	if s.kind == "block" && len(s.body) == 1 {
+		s = s.body[0]
+	}
+	return s.kind == "break"
+}
+
+// breaks reports whether the loop body s has a break of its own (not
+// one of a loop inside it), which unrolledBody understands.
+func breaks(s *stmt) bool {
+	if s == nil || s.kind == "for" {
+		return false
+	}
+	if s.kind == "break" {
+		return true
+	}
+	for _, b := range append([]*stmt{s.then, s.els}, s.body...) {
+		if breaks(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // constantCoefficients reports whether every iname of the constraints
@@ -828,6 +1053,15 @@ func (t *translator) changing(v *variable) {
 			f.order = append(f.order, v)
 		}
 	}
+}
+
+// snapshot returns the values of the variables a branch assigned.
+func (f *frame) snapshot() map[*variable]variable {
+	out := map[*variable]variable{}
+	for _, v := range f.order {
+		out[v] = *v
+	}
+	return out
 }
 
 // restore gives the variables a branch assigned their values before it.

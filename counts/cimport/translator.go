@@ -8,7 +8,7 @@ import (
 
 // variable is what a name of the kernel stands for.
 type variable struct {
-	kind  string // int (val), cond (c), undef, data (a private scalar), array, group (a cooperative group), scalar (a floating-point argument, read-only)
+	kind  string // int (val), cond (c), undef, data (a private scalar), array, ptr (base, off), group (a cooperative group), scalar (a floating-point argument, read-only)
 	val   aff
 	c     *cond
 	name  string // the .knl name of a data variable or array
@@ -16,7 +16,14 @@ type variable struct {
 	scope int // the control scope (loop body, branch) it was declared in
 	depth int // the ifs and loops around its declaration
 	why   string
-	blank bool // an integer declared without a value and not set since: data may set it
+	blank bool      // an integer declared without a value and not set since: data may set it
+	clamp *clamp    // a data variable's value, where it is a clamp of affine values
+	base  *variable // a pointer's array
+	off   *value    // a pointer's offset in it, in elements
+	// Where an integer declared with a constant was declared: the items
+	// and the index at which a data store may set it (accumulator).
+	declList *[]*item
+	declAt   int
 }
 
 // candidate is an integer variable of the kernel's top level, which
@@ -73,6 +80,7 @@ type axis struct {
 	sizeSource   string
 	group, local string
 	bound        *cond // an upper bound on the group index from the flags, if any
+	groups       poly  // the number of groups (gridDim), where --groups gives it without a division
 	boundSource  string
 	named        string // the C variable that holds the global index, if any
 }

@@ -16,6 +16,17 @@ type value struct {
 	prec  int
 	dtype string // f32, f64, i32, i64; "" for a literal, which takes its type from its use
 	c     *cond
+	clamp *clamp // an integer min or max of affine values (vData), whose comparisons are affine
+}
+
+// A clamp is an integer min or max of affine values, such as Rodinia's
+// validXmin = (blkX < 0) ? -blkX : 0 and W = (W < validXmin) ?
+// validXmin : W. The .knl computes it as data (a private i32, which a
+// subscript reads as an indirect access), but a comparison with it is
+// affine (clampCompare).
+type clamp struct {
+	fn   string // min or max
+	args []aff
 }
 
 const (
@@ -134,59 +145,6 @@ func intLiteral(s string) (int64, bool) {
 	}
 	v, err := strconv.ParseInt(t, base, 64)
 	return v, err == nil
-}
-
-// constValue evaluates an integer constant expression (#if's).
-func constValue(e *expr) (int64, error) {
-	switch e.op {
-	case "num":
-		v, ok := intLiteral(e.text)
-		if !ok {
-			return 0, errorAt(e.p, "%s is not an integer constant", e.text)
-		}
-		return v, nil
-	case "unary":
-		v, err := constValue(e.args[0])
-		if err != nil {
-			return 0, err
-		}
-		switch e.text {
-		case "-":
-			return -v, nil
-		case "+":
-			return v, nil
-		case "!":
-			return b2i(v == 0), nil
-		case "~":
-			return ^v, nil
-		}
-	case "cond":
-		c, err := constValue(e.args[0])
-		if err != nil {
-			return 0, err
-		}
-		if c != 0 {
-			return constValue(e.args[1])
-		}
-		return constValue(e.args[2])
-	case "binary":
-		a, err := constValue(e.args[0])
-		if err != nil {
-			return 0, err
-		}
-		if e.text == "&&" && a == 0 || e.text == "||" && a != 0 {
-			return b2i(a != 0), nil
-		}
-		b, err := constValue(e.args[1])
-		if err != nil {
-			return 0, err
-		}
-		if v, ok := intOp(e.text, a, b); ok {
-			return v, nil
-		}
-		return 0, errorAt(e.p, "%d %s %d: overflow, division by zero or a shift out of range", a, e.text, b)
-	}
-	return 0, errorAt(e.p, "not an integer constant expression")
 }
 
 func b2i(b bool) int64 {
