@@ -43,6 +43,15 @@
 //	<i32> b = (int)(a[i]*64.0f)
 //	if b >= 0 and b < 64: atomic_add(hist[b], 1) {inames=i}
 //
+// An instruction runs in the inames it names (and those of its inames=
+// annotation or enclosing for block): one that names no index of the
+// launch runs on every work-item launched, guard or not, as loopy's does,
+// and counts there; the generated code runs it there too. The bin test
+// above names only b, so {inames=i} keeps it to the n work-items of the
+// domain, 256*ceil(n/256) without it; a "for i ... end" block around
+// several statements does the same, as C's if (i < n) { ... } does (see
+// ExampleCount_launchIndex).
+//
 // The format's reference (statements, semantics, types, what each
 // operation counts, a tiled matmul) is docs/kernel-language.md in the
 // repository; the properties, their stride and bank-conflict classes,

@@ -90,6 +90,50 @@ func ExampleCount() {
 	// 10 10 3 <nil>
 }
 
+// An instruction that names no index of the launch runs on every
+// work-item launched, the 128*ceil(n/128) of the grid, not only on the n
+// the domain holds; {inames=i}, or a "for i ... end" block, runs it inside
+// the domain, as C's if (i < n) { ... } does.
+func ExampleCount_launchIndex() {
+	k, err := counts.ParseKernel("guard.knl", []byte(`kernel guard
+domain [n] -> { [i] : 0 <= i < n }
+array x f32 [n]
+array y f32 [n]
+split i 128 i_out i_in
+tag i_out g.0, i_in l.0
+<f32> s = x[0]*2.0f      # every work-item launched
+<f32> t = x[1]*3.0f {inames=i}
+for i
+  <f32> u = x[2]*4.0f    # inside the domain, as {inames=i}
+  y[i] = s*t*u*x[i]
+end
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	parts, values, err := c.BreakdownAt(counts.ByInstruction, map[string]int64{"n": 1500})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, p := range parts {
+		if p.Property == "flop.f32.mul" {
+			fmt.Println(p.Source, p.Pos, values[i])
+		}
+	}
+	// Output:
+	// insn_0 7:1 1536
+	// insn_1 8:1 1500
+	// insn_2 10:3 1500
+	// insn_3 11:3 4500
+}
+
 func ExampleCounted_Compile() {
 	k, _ := counts.ParseKernel("scale.knl", []byte(exampleKernel), nil)
 	c, _ := counts.Count(k)
