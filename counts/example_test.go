@@ -134,6 +134,44 @@ end
 	// insn_3 11:3 4500
 }
 
+// An if block whose condition reads data tests it once, as C does: bfs'
+// Kernel2 loads its flag once per work-item, not once per statement, and
+// the statements it guards are upper bounds.
+func ExampleCount_ifTestsOnce() {
+	k, err := counts.ParseKernel("bfs2.knl", []byte(`kernel bfs2
+domain [n] -> { [tid] : 0 <= tid < n }
+array mask u8 [n]
+array updating u8 [n]
+array visited u8 [n]
+array over u8 [1]
+split tid 512 tid_out tid_in
+tag tid_out g.0, tid_in l.0
+if updating[tid]
+  mask[tid] = 1
+  visited[tid] = 1
+  over[0] = 1
+  updating[tid] = 0
+end
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, _ := c.Eval(map[string]int64{"n": 1000})
+	for _, name := range []string{"global.load.b8.stride=1", "global.store.b8.stride=1", "global.store.b8.stride=0"} {
+		fmt.Println(name, v[name], c.UpperBound(name))
+	}
+	// Output:
+	// global.load.b8.stride=1 1000 false
+	// global.store.b8.stride=1 3000 true
+	// global.store.b8.stride=0 1000 true
+}
+
 func ExampleCounted_Compile() {
 	k, _ := counts.ParseKernel("scale.knl", []byte(exampleKernel), nil)
 	c, _ := counts.Count(k)

@@ -347,7 +347,8 @@ func (b *builder) ifStmt(c *cursor, kw token) {
 	cond := c.parseExpr()
 	static, holds := c.staticCond(cond)
 	if c.atEnd() {
-		b.openBlock(c, block{kw: kw, conds: []rexpr{cond}, static: static, live: holds, taken: holds})
+		b.openBlock(c, block{kw: kw, conds: []rexpr{cond}, static: static, live: holds, taken: holds,
+			start: len(b.statements), outer: b.newStatement(kw.pos)})
 		return
 	}
 	if !c.accept(":") {

@@ -48,14 +48,18 @@ func (r *resolver) statements() (err error) {
 		}
 	}
 	ids := make([]string, len(r.b.statements))
+	number := 0
 	for i, s := range r.b.statements {
 		ids[i] = s.ann.id.text
+		if !s.synthetic {
+			number++
+		}
 		if ids[i] == "" {
 			prefix := "insn"
 			if s.lhs == nil {
 				prefix = "barrier"
 			}
-			ids[i] = prefix + "_" + strconv.Itoa(i)
+			ids[i] = prefix + "_" + strconv.Itoa(number-1)
 			for _, dup := taken[ids[i]]; dup; _, dup = taken[ids[i]] {
 				ids[i] += "_"
 			}
@@ -201,6 +205,16 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	for n := range sc.used {
 		if !slices.Contains(within, n) {
 			within = append(within, n)
+		}
+	}
+	for _, t := range s.condNames {
+		if r.k.inameIndex[t.text] == nil && r.splitInto[t.text] == [2]string{} {
+			continue
+		}
+		for _, n := range r.expandInames([]token{t}, "condition") {
+			if !slices.Contains(within, n) {
+				within = append(within, n)
+			}
 		}
 	}
 	byTag := map[Tag]string{}
