@@ -23,7 +23,8 @@
 // [Counted], [Evaluator] (chosen counts compiled) and [Weighted] (a
 // linear prediction compiled); [Options] sets what [CountWith] counts.
 //
-// Beside loops, barriers and local memory, the format has compile-time
+// Beside loops (upwards, or downwards for an iname tagged down), barriers
+// and local memory, the format has compile-time
 // ifs on constants (C's #if on a tunable: only the taken branch counts,
 // and it may hold barriers), readonly global arrays (read through the
 // read-only path; their loads count as global.ldg.T.stride=C), the 8- and

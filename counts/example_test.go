@@ -172,6 +172,30 @@ end
 	// global.store.b8.stride=0 1000 true
 }
 
+// A loop over an iname tagged down runs from its largest value, as C's
+// for (k = m - 2; k >= 0; k--): each element becomes the sum of those
+// from it to the end.
+func ExampleRun_down() {
+	k, err := counts.ParseKernel("suffix.knl", []byte(`kernel suffix
+domain [m] -> { [k] : 0 <= k < m - 1 }
+array a f32 [m]
+tag k down
+a[k] = a[k] + a[k + 1]
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	a := []float32{1, 2, 3, 4, 5}
+	if _, err := counts.Run(k, map[string]int64{"m": 5}, map[string]any{"a": a}, nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(a)
+	// Output:
+	// [15 14 12 9 5]
+}
+
 func ExampleCounted_Compile() {
 	k, _ := counts.ParseKernel("scale.knl", []byte(exampleKernel), nil)
 	c, _ := counts.Count(k)
