@@ -39,7 +39,7 @@ func (b *builder) snapshotConds(bl *block) {
 	snaps := make([]rawStatement, len(bl.conds))
 	for k, cond := range bl.conds {
 		at := cond.rpos()
-		name := token{tIdent, fmt.Sprintf("ifcond_%d_%d", bl.kw.pos.Line, bl.kw.pos.Col), at}
+		name := token{tIdent, fmt.Sprintf("ifcond_%d_%d", bl.kw.pos.Line, bl.kw.pos.Col), bl.kw.pos}
 		if k > 0 {
 			name.text += fmt.Sprintf("_%d", k)
 		}

@@ -2,6 +2,7 @@ package counts_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
@@ -192,5 +193,21 @@ end
 	}
 	if l := got["global.load.f32.stride=1"]; l != 2*37 || c.UpperBound("global.load.f32.stride=1") {
 		t.Errorf("%d loads (upper bound %v), want 74, exact", l, c.UpperBound("global.load.f32.stride=1"))
+	}
+}
+
+// A temporary of the user's that takes the name of a condition's
+// temporary, before or after the block, is refused with what to write.
+func TestIfBlockConditionNameTaken(t *testing.T) {
+	block := "if m[i] > 0\n  a[i] = 1\n  a[i] = 2\nend\n"
+	head := "kernel k\ndomain [n] -> { [i] : 0 <= i < n }\narray m i32 [n]\narray a i32 [n]\n"
+	for _, c := range []struct{ src, at string }{
+		{head + block + "<i32> ifcond_5_1 = 3\n", "k.knl:9:7"},
+		{head + "<i32> ifcond_6_1 = 3\n" + block, "k.knl:5:7"},
+	} {
+		_, err := counts.ParseKernel("k.knl", []byte(c.src), nil)
+		if err == nil || !strings.Contains(err.Error(), c.at+": ifcond_") || !strings.Contains(err.Error(), "give yours another name") {
+			t.Errorf("%v, want the name refused at %s with what to write", err, c.at)
+		}
 	}
 }

@@ -237,6 +237,15 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 // "<> NAME[I, ...]", which lives in each work-item's registers.
 const maxDeclaredElements = 1 << 16
 
+// synthetic reports whether name is a temporary the reader declares
+// (ifonce.go).
+func (r *resolver) synthetic(name string) bool {
+	return slices.ContainsFunc(r.b.statements, func(s rawStatement) bool {
+		l, ok := s.lhs.(*rName)
+		return s.synthetic && ok && l.t.text == name
+	})
+}
+
 // declare creates the private temporary that "<TYPE> NAME = ..." or
 // "<> NAME[I, J] = ..." declares, as loopy does: a scalar, or an array
 // whose subscripts are inames with constant bounds, each extent running
@@ -250,6 +259,13 @@ func (r *resolver) declare(s rawStatement, t DType, w weakness, sc *scope) *Acce
 		name = l.t
 	case *rSub:
 		name, idx = l.t, l.idx
+	}
+	if a := r.k.arrayIndex[name.text]; a != nil && (s.synthetic || r.synthetic(name.text)) {
+		block, yours := a.Pos, name.pos
+		if s.synthetic {
+			block, yours = name.pos, a.Pos
+		}
+		r.fail(yours, "%s names the temporary that holds the condition of the if block at %s, which is tested once where the block starts (docs/kernel-language.md, if blocks): give yours another name", name.text, block)
 	}
 	if r.k.arrayIndex[name.text] != nil || r.k.inameIndex[name.text] != nil || r.isParam[name.text] {
 		r.fail(name.pos, "%s is already declared; '<>' declares a new temporary", name.text)
