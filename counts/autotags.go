@@ -144,7 +144,7 @@ func (r *resolver) statementNames(s rawStatement) (names, unit []string) {
 	for _, p := range s.preds {
 		walk(p)
 	}
-	for _, t := range statementInames(s) {
+	for _, t := range append(statementInames(s), s.condNames...) {
 		names = add(names, t.text)
 	}
 	return names, unit

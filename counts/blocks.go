@@ -45,6 +45,9 @@ func (b *builder) blockStmt(c *cursor, kw token) {
 		if len(b.blocks) == 0 {
 			c.failAt(kw.pos, "end without a for or if block to close")
 		}
+		if top := &b.blocks[len(b.blocks)-1]; top.conds != nil {
+			b.snapshotConds(top)
+		}
 		b.blocks = b.blocks[:len(b.blocks)-1]
 	case "with":
 		c.failAt(kw.pos, "loopy's with blocks are not supported: put the annotations on each instruction")

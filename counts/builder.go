@@ -64,6 +64,12 @@ type rawStatement struct {
 	// first (the if= annotation's follow).
 	inames []token
 	preds  []rexpr
+	// synthetic marks a statement the reader adds (ifonce.go), which
+	// takes no number among the automatic ids insn_N; condNames are the
+	// names of conditions replaced by their temporaries there, whose
+	// inames the statement still runs in.
+	synthetic bool
+	condNames []token
 }
 
 // block is an open for or if block.
@@ -79,6 +85,11 @@ type block struct {
 	// no predicates; live says the current branch is taken, taken that
 	// one so far was.
 	static, live, taken bool
+	// start is the index of an if block's first statement, and outer a
+	// statement begun where the block opens: the inames and conditions
+	// of the blocks around it (ifonce.go).
+	start int
+	outer rawStatement
 }
 
 // newStatement starts a statement inside the open blocks.

@@ -58,7 +58,9 @@ func (in *interp) compileNodes(nodes []Node, loops []string) ([]xnode, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, &xloop{q: in.e.newQuery(dom, loops, []string{n.Iname}), body: body})
+			q := in.e.newQuery(dom, loops, []string{n.Iname})
+			q.down = in.k.inameIndex[n.Iname].Tag.Kind == Down
+			out = append(out, &xloop{q: q, body: body})
 		case *Barrier:
 			out = append(out, xbarrier{in.counter(counterKey{kind: 2, stmt: n.ID})})
 		case *Instruction:

@@ -90,6 +90,112 @@ func ExampleCount() {
 	// 10 10 3 <nil>
 }
 
+// An instruction that names no index of the launch runs on every
+// work-item launched, the 128*ceil(n/128) of the grid, not only on the n
+// the domain holds; {inames=i}, or a "for i ... end" block, runs it inside
+// the domain, as C's if (i < n) { ... } does.
+func ExampleCount_launchIndex() {
+	k, err := counts.ParseKernel("guard.knl", []byte(`kernel guard
+domain [n] -> { [i] : 0 <= i < n }
+array x f32 [n]
+array y f32 [n]
+split i 128 i_out i_in
+tag i_out g.0, i_in l.0
+<f32> s = x[0]*2.0f      # every work-item launched
+<f32> t = x[1]*3.0f {inames=i}
+for i
+  <f32> u = x[2]*4.0f    # inside the domain, as {inames=i}
+  y[i] = s*t*u*x[i]
+end
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	parts, values, err := c.BreakdownAt(counts.ByInstruction, map[string]int64{"n": 1500})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, p := range parts {
+		if p.Property == "flop.f32.mul" {
+			fmt.Println(p.Source, p.Pos, values[i])
+		}
+	}
+	// Output:
+	// insn_0 7:1 1536
+	// insn_1 8:1 1500
+	// insn_2 10:3 1500
+	// insn_3 11:3 4500
+}
+
+// An if block whose condition reads data tests it once, as C does: bfs'
+// Kernel2 loads its flag once per work-item, not once per statement, and
+// the statements it guards are upper bounds.
+func ExampleCount_ifTestsOnce() {
+	k, err := counts.ParseKernel("bfs2.knl", []byte(`kernel bfs2
+domain [n] -> { [tid] : 0 <= tid < n }
+array mask u8 [n]
+array updating u8 [n]
+array visited u8 [n]
+array over u8 [1]
+split tid 512 tid_out tid_in
+tag tid_out g.0, tid_in l.0
+if updating[tid]
+  mask[tid] = 1
+  visited[tid] = 1
+  over[0] = 1
+  updating[tid] = 0
+end
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, _ := c.Eval(map[string]int64{"n": 1000})
+	for _, name := range []string{"global.load.b8.stride=1", "global.store.b8.stride=1", "global.store.b8.stride=0"} {
+		fmt.Println(name, v[name], c.UpperBound(name))
+	}
+	// Output:
+	// global.load.b8.stride=1 1000 false
+	// global.store.b8.stride=1 3000 true
+	// global.store.b8.stride=0 1000 true
+}
+
+// A loop over an iname tagged down runs from its largest value, as C's
+// for (k = m - 2; k >= 0; k--): each element becomes the sum of those
+// from it to the end.
+func ExampleRun_down() {
+	k, err := counts.ParseKernel("suffix.knl", []byte(`kernel suffix
+domain [m] -> { [k] : 0 <= k < m - 1 }
+array a f32 [m]
+tag k down
+a[k] = a[k] + a[k + 1]
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	a := []float32{1, 2, 3, 4, 5}
+	if _, err := counts.Run(k, map[string]int64{"m": 5}, map[string]any{"a": a}, nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(a)
+	// Output:
+	// [15 14 12 9 5]
+}
+
 func ExampleCounted_Compile() {
 	k, _ := counts.ParseKernel("scale.knl", []byte(exampleKernel), nil)
 	c, _ := counts.Count(k)

@@ -69,16 +69,19 @@ func islSet(params, dims []string, constraints string) string {
 // TagKind says how an iname is executed.
 type TagKind uint8
 
-// Iname tags. Seq, Unroll and ILP inames are sequential loops (Unroll and
-// ILP are hints for code generation and change no count); Group and
-// LocalID inames are the work-group and work-item indices of a hardware
-// axis.
+// Iname tags. Seq, Unroll, ILP and Down inames are sequential loops
+// (Unroll and ILP are hints for code generation and change no count; a
+// Down loop runs from its largest value to its least, C's for (i = n - 1;
+// i >= 0; i--), which changes no count either but may change what the
+// kernel computes); Group and LocalID inames are the work-group and
+// work-item indices of a hardware axis.
 const (
 	Seq TagKind = iota
 	Group
 	LocalID
 	Unroll
 	ILP
+	Down
 )
 
 // Tag is an iname's tag; Axis is 0-2 for Group and LocalID.
@@ -100,6 +103,8 @@ func (t Tag) String() string {
 		return "unr"
 	case ILP:
 		return "ilp"
+	case Down:
+		return "down"
 	}
 	return "seq"
 }

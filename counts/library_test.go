@@ -119,20 +119,29 @@ func localBankSetup(lx, r int64) func(p map[string]int64, rng *rand.Rand) (map[s
 // elements of a: a[k*n + i] for k < r (global), or
 // a[lo + (i - lo + k) mod lx], lo the start of i's group of lx (local).
 // The inputs lie in [-1000, 1000], so that no sum reaches the poison
-// MinInt32 (integers in f32 add exactly).
-func intSumSetup[T int32 | int64 | float32](lx, r, s int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+// MinInt32 (integers in f32 add exactly); for u8 and u16 (global_int_u8,
+// _u16) in [0, 64), so that a sum of four fits, with the type's largest
+// value the poison.
+func intSumSetup[T int32 | int64 | float32 | uint8 | uint16](lx, r, s int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		n := p["n"]
 		na := n
 		if lx == 0 {
 			na = r * n
 		}
+		least, span, poison := int64(-1000), int64(2001), int64(math.MinInt32)
+		switch any(T(0)).(type) {
+		case uint8:
+			least, span, poison = 0, 64, math.MaxUint8
+		case uint16:
+			least, span, poison = 0, 64, math.MaxUint16
+		}
 		a, b := make([]T, na), make([]T, s*n)
 		for i := range a {
-			a[i] = T(rng.IntN(2001) - 1000)
+			a[i] = T(least + rng.Int64N(span))
 		}
 		for i := range b {
-			b[i] = math.MinInt32
+			b[i] = T(poison)
 		}
 		return map[string]any{"a": a, "b": b}, func() error {
 			for i := range n {
@@ -649,6 +658,10 @@ func libraryCases() []libraryCase {
 		{"local_int_i32", map[string]int64{"LX": 8, "R": 8}, map[string]int64{"n": 24}, intSumSetup[int32](8, 8, 1)},
 		{"local_int_i64", map[string]int64{"LX": 64}, map[string]int64{"n": 128}, intSumSetup[int64](64, 32, 1)},
 		{"local_int_i64", map[string]int64{"LX": 8, "R": 8}, map[string]int64{"n": 24}, intSumSetup[int64](8, 8, 1)},
+		{"global_int_u8", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[uint8](0, 4, 1)},
+		{"global_int_u8", map[string]int64{"LX": 8, "S": 2}, map[string]int64{"n": 21}, intSumSetup[uint8](0, 1, 2)},
+		{"global_int_u16", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[uint16](0, 4, 1)},
+		{"global_int_u16", map[string]int64{"LX": 8, "S": 2}, map[string]int64{"n": 21}, intSumSetup[uint16](0, 1, 2)},
 		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
 		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup(1)},

@@ -253,7 +253,7 @@ func (b *builder) splitStmt(c *cursor) {
 func (b *builder) tagStmt(c *cursor) {
 	for {
 		t := rawTag{iname: c.ident("an iname")}
-		tg := c.ident("a tag (g.N, l.N, l.auto, unr, ilp or seq)")
+		tg := c.ident("a tag (g.N, l.N, l.auto, unr, ilp, seq or down)")
 		switch tg.text {
 		case "g", "l":
 			c.expect(".")
@@ -281,8 +281,10 @@ func (b *builder) tagStmt(c *cursor) {
 			}
 		case "seq", "for", "ord":
 			t.tag.Kind = Seq
+		case "down":
+			t.tag.Kind = Down
 		default:
-			c.failAt(tg.pos, "unknown tag %q (want g.0-2, l.0-2, l.auto, unr, ilp or seq)", tg.text)
+			c.failAt(tg.pos, "unknown tag %q (want g.0-2, l.0-2, l.auto, unr, ilp, seq or down)", tg.text)
 		}
 		b.tags = append(b.tags, t)
 		if !c.accept(",") {
@@ -347,7 +349,8 @@ func (b *builder) ifStmt(c *cursor, kw token) {
 	cond := c.parseExpr()
 	static, holds := c.staticCond(cond)
 	if c.atEnd() {
-		b.openBlock(c, block{kw: kw, conds: []rexpr{cond}, static: static, live: holds, taken: holds})
+		b.openBlock(c, block{kw: kw, conds: []rexpr{cond}, static: static, live: holds, taken: holds,
+			start: len(b.statements), outer: b.newStatement(kw.pos)})
 		return
 	}
 	if !c.accept(":") {

@@ -14,6 +14,9 @@ type query struct {
 	conjs   []qconj
 	known   []bool
 	save    []int64
+	// down makes each run through the targets' values from the largest
+	// (a loop over a Down iname).
+	down bool
 }
 
 type qconj struct {
@@ -261,10 +264,18 @@ func (q *query) eachFrom(j int, v []int64, fn func()) {
 	t := q.targets[j]
 	r := q.targetRange(j, v)
 	q.known[t] = true
-	for x := r.lo; x <= r.hi; x++ {
-		q.e.spend()
-		v[t] = x
-		q.eachFrom(j+1, v, fn)
+	if q.down {
+		for x := r.hi; x >= r.lo; x-- {
+			q.e.spend()
+			v[t] = x
+			q.eachFrom(j+1, v, fn)
+		}
+	} else {
+		for x := r.lo; x <= r.hi; x++ {
+			q.e.spend()
+			v[t] = x
+			q.eachFrom(j+1, v, fn)
+		}
 	}
 	q.known[t] = false
 }

@@ -48,14 +48,18 @@ func (r *resolver) statements() (err error) {
 		}
 	}
 	ids := make([]string, len(r.b.statements))
+	number := 0
 	for i, s := range r.b.statements {
 		ids[i] = s.ann.id.text
+		if !s.synthetic {
+			number++
+		}
 		if ids[i] == "" {
 			prefix := "insn"
 			if s.lhs == nil {
 				prefix = "barrier"
 			}
-			ids[i] = prefix + "_" + strconv.Itoa(i)
+			ids[i] = prefix + "_" + strconv.Itoa(number-1)
 			for _, dup := taken[ids[i]]; dup; _, dup = taken[ids[i]] {
 				ids[i] += "_"
 			}
@@ -203,6 +207,16 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 			within = append(within, n)
 		}
 	}
+	for _, t := range s.condNames {
+		if r.k.inameIndex[t.text] == nil && r.splitInto[t.text] == [2]string{} {
+			continue
+		}
+		for _, n := range r.expandInames([]token{t}, "condition") {
+			if !slices.Contains(within, n) {
+				within = append(within, n)
+			}
+		}
+	}
 	byTag := map[Tag]string{}
 	for _, n := range r.k.inameOrder(within) {
 		tag := r.k.inameIndex[n].Tag
@@ -223,6 +237,15 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 // "<> NAME[I, ...]", which lives in each work-item's registers.
 const maxDeclaredElements = 1 << 16
 
+// synthetic reports whether name is a temporary the reader declares
+// (ifonce.go).
+func (r *resolver) synthetic(name string) bool {
+	return slices.ContainsFunc(r.b.statements, func(s rawStatement) bool {
+		l, ok := s.lhs.(*rName)
+		return s.synthetic && ok && l.t.text == name
+	})
+}
+
 // declare creates the private temporary that "<TYPE> NAME = ..." or
 // "<> NAME[I, J] = ..." declares, as loopy does: a scalar, or an array
 // whose subscripts are inames with constant bounds, each extent running
@@ -236,6 +259,13 @@ func (r *resolver) declare(s rawStatement, t DType, w weakness, sc *scope) *Acce
 		name = l.t
 	case *rSub:
 		name, idx = l.t, l.idx
+	}
+	if a := r.k.arrayIndex[name.text]; a != nil && (s.synthetic || r.synthetic(name.text)) {
+		block, yours := a.Pos, name.pos
+		if s.synthetic {
+			block, yours = name.pos, a.Pos
+		}
+		r.fail(yours, "%s names the temporary that holds the condition of the if block at %s, which is tested once where the block starts (docs/kernel-language.md, if blocks): give yours another name", name.text, block)
 	}
 	if r.k.arrayIndex[name.text] != nil || r.k.inameIndex[name.text] != nil || r.isParam[name.text] {
 		r.fail(name.pos, "%s is already declared; '<>' declares a new temporary", name.text)

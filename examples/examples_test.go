@@ -139,11 +139,12 @@ func parse(t *testing.T, name string) *counts.Kernel {
 func clone(s []float32) []float32 { return append([]float32(nil), s...) }
 
 // inputs fills every global array with values in [0.5, 1.5), or integers
-// in [-10, 10] for an i32 array, and pathfinder's padding with copies of
-// the row's ends as its original reads them, and what fixInputs makes
-// valid. Integer arrays travel as
-// float32 too (exactly, being small), converted for the interpreter and
-// the device by toRun, fromRun, encode and decode.
+// in [-10, 10] for an i32 array, 0 or 1 for an 8- or 16-bit one (C's
+// bool is one byte), and pathfinder's padding with copies of the row's
+// ends as its original reads them, and what fixInputs makes valid.
+// Integer arrays travel as float32 too (exactly, being small), converted
+// for the interpreter and the device by toRun, fromRun, encode and
+// decode.
 func inputs(k *counts.Kernel, p map[string]int64) map[string][]float32 {
 	rng := rand.New(rand.NewPCG(7, uint64(len(k.Name))))
 	in := map[string][]float32{}
@@ -163,6 +164,8 @@ func inputs(k *counts.Kernel, p map[string]int64) map[string][]float32 {
 		for i := range s {
 			if a.DType == counts.I32 {
 				s[i] = float32(rng.IntN(21) - 10)
+			} else if a.DType.Narrow() {
+				s[i] = float32(rng.IntN(2))
 			} else {
 				s[i] = 0.5 + rng.Float32()
 			}
@@ -328,7 +331,7 @@ func runOnPoCL(t *testing.T, dev gpu.Device, name string, params map[string]int6
 		t.Fatal(err)
 	}
 	for arr, w := range want(params, in) {
-		out := make([]byte, 4*len(w))
+		out := make([]byte, dtype(k, arr).Size()*len(w))
 		if err := bufs[arr].Read(out); err != nil {
 			t.Fatal(err)
 		}
@@ -336,24 +339,32 @@ func runOnPoCL(t *testing.T, dev gpu.Device, name string, params map[string]int6
 	}
 }
 
-// isInt says whether the kernel's global array name holds i32.
-func isInt(k *counts.Kernel, name string) bool {
-	for _, a := range k.Arrays {
-		if a.Name == name {
-			return a.DType == counts.I32
-		}
-	}
-	return false
+// dtype is the element type of the kernel's global array name.
+func dtype(k *counts.Kernel, name string) counts.DType {
+	return k.Array(name).DType
 }
 
 // toRun gives the interpreter a copy of s in the array's element type.
 func toRun(k *counts.Kernel, name string, s []float32) any {
-	if !isInt(k, name) {
-		return clone(s)
+	switch dtype(k, name) {
+	case counts.I32:
+		return convert[int32](s)
+	case counts.U8:
+		return convert[uint8](s)
+	case counts.I8:
+		return convert[int8](s)
+	case counts.U16:
+		return convert[uint16](s)
+	case counts.I16:
+		return convert[int16](s)
 	}
-	v := make([]int32, len(s))
+	return clone(s)
+}
+
+func convert[T int32 | uint8 | int8 | uint16 | int16](s []float32) []T {
+	v := make([]T, len(s))
 	for i, x := range s {
-		v[i] = int32(x)
+		v[i] = T(x)
 	}
 	return v
 }
@@ -362,35 +373,70 @@ func toRun(k *counts.Kernel, name string, s []float32) any {
 func fromRun(v any) []float32 {
 	switch v := v.(type) {
 	case []int32:
-		s := make([]float32, len(v))
-		for i, x := range v {
-			s[i] = float32(x)
-		}
-		return s
+		return widen(v)
+	case []uint8:
+		return widen(v)
+	case []int8:
+		return widen(v)
+	case []uint16:
+		return widen(v)
+	case []int16:
+		return widen(v)
 	default:
 		return v.([]float32)
 	}
 }
 
+func widen[T int32 | uint8 | int8 | uint16 | int16](v []T) []float32 {
+	s := make([]float32, len(v))
+	for i, x := range v {
+		s[i] = float32(x)
+	}
+	return s
+}
+
+// encode writes s as the device holds the array: little-endian elements
+// of its type's size.
 func encode(k *counts.Kernel, name string, s []float32) []byte {
-	b := make([]byte, 4*len(s))
+	t := dtype(k, name)
+	b := make([]byte, t.Size()*len(s))
 	for i, v := range s {
-		bits := math.Float32bits(v)
-		if isInt(k, name) {
-			bits = uint32(int32(v))
+		switch {
+		case t == counts.F32:
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+		case t.Size() == 4:
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(int32(v)))
+		case t.Size() == 2:
+			binary.LittleEndian.PutUint16(b[2*i:], uint16(int32(v)))
+		case t.Size() == 1:
+			b[i] = byte(int32(v))
+		default:
+			panic("examples: no corpus kernel has an array of " + t.String())
 		}
-		binary.LittleEndian.PutUint32(b[4*i:], bits)
 	}
 	return b
 }
 
+// decode reads the device's bytes of the array back, as encode wrote them.
 func decode(k *counts.Kernel, name string, b []byte) []float32 {
-	s := make([]float32, len(b)/4)
+	t := dtype(k, name)
+	s := make([]float32, len(b)/t.Size())
 	for i := range s {
-		bits := binary.LittleEndian.Uint32(b[4*i:])
-		s[i] = math.Float32frombits(bits)
-		if isInt(k, name) {
-			s[i] = float32(int32(bits))
+		switch t {
+		case counts.F32:
+			s[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		case counts.I32:
+			s[i] = float32(int32(binary.LittleEndian.Uint32(b[4*i:])))
+		case counts.I16:
+			s[i] = float32(int16(binary.LittleEndian.Uint16(b[2*i:])))
+		case counts.U16:
+			s[i] = float32(binary.LittleEndian.Uint16(b[2*i:]))
+		case counts.I8:
+			s[i] = float32(int8(b[i]))
+		case counts.U8:
+			s[i] = float32(b[i])
+		default:
+			panic("examples: no corpus kernel has an array of " + t.String())
 		}
 	}
 	return s

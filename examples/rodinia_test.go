@@ -3,11 +3,16 @@ package examples_test
 import (
 	"maps"
 	"math"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 // Rodinia's kernels, reimplemented from their CUDA originals.
 func init() {
 	maps.Copy(kernels, rodinia)
+	// The host clears the flag before each level.
+	fixInputs["bfs2"] = func(p map[string]int64, in map[string][]float32) { in["g_over"][0] = 0 }
 	// Their eliminations, without pivoting on random blocks, cancel to
 	// near zero (the least results are 1e-4 to 1e-2) and carry rounding
 	// errors from step to step, so PoCL's contraction of a*b + c differs
@@ -248,4 +253,84 @@ var rodinia = map[string]example{
 		}
 		return arrays{"m": m}
 	}},
+	// kmeans_kernel_c: the first of the nearest centres (a later one
+	// replaces it only where strictly nearer), by the squared distance
+	// summed feature by feature in f32, as there.
+	"kmeans_kernel_c": {map[string]int64{"npoints": 300, "nclusters": 5, "nfeatures": 34}, func(p map[string]int64, in arrays) arrays {
+		np, nc, nf := p["npoints"], p["nclusters"], p["nfeatures"]
+		feature, clusters := in["feature"], in["clusters"]
+		membership := make([]float32, np)
+		for pt := range np {
+			minDist, index := float32(math.MaxFloat32), int64(0)
+			for i := range nc {
+				var ans float32
+				for l := range nf {
+					d := feature[l*np+pt] - clusters[i*nf+l]
+					ans += d * d
+				}
+				if ans < minDist {
+					minDist, index = ans, i
+				}
+			}
+			membership[pt] = float32(index)
+		}
+		return arrays{"membership": membership}
+	}},
+	// Kernel2: every node marked for the next frontier joins it and is
+	// visited, and the flag is set where one was marked.
+	"bfs2": {map[string]int64{"no_of_nodes": 1000}, func(p map[string]int64, in arrays) arrays {
+		mask, upd := clone(in["g_graph_mask"]), clone(in["g_updating_graph_mask"])
+		visited, over := clone(in["g_graph_visited"]), clone(in["g_over"])
+		for tid := range p["no_of_nodes"] {
+			if upd[tid] != 0 {
+				mask[tid], visited[tid], over[0], upd[tid] = 1, 1, 1, 0
+			}
+		}
+		return arrays{"g_graph_mask": mask, "g_updating_graph_mask": upd, "g_graph_visited": visited, "g_over": over}
+	}},
+}
+
+// TestKmeansBfsHandCounts checks kmeans_kernel_c and bfs2 against counts
+// derived by hand from their originals: kmeans per point, centre and
+// feature reads feature[l*npoints + p] twice (stride 1) and
+// clusters[i*nfeatures + l] twice (uniform), subtracts twice, adds and
+// multiplies once, and stores one int per point; bfs2 loads its flag once
+// per node (C's one test) and stores three bytes a node and the flag,
+// where the flag is set (upper bounds).
+func TestKmeansBfsHandCounts(t *testing.T) {
+	const np, nc, nf = 1000, 5, 34
+	want := []struct {
+		kernel string
+		params map[string]int64
+		counts map[string]int64
+		upper  []string
+	}{
+		{"kmeans_kernel_c", map[string]int64{"npoints": np, "nclusters": nc, "nfeatures": nf}, map[string]int64{
+			"global.load.f32.stride=1": 2 * np * nc * nf, "global.load.f32.stride=0": 2 * np * nc * nf,
+			"flop.f32.add": 3 * np * nc * nf, "flop.f32.mul": np * nc * nf, "global.store.i32.stride=1": np,
+			"launch.groups": 4}, nil},
+		{"bfs2", map[string]int64{"no_of_nodes": 1000}, map[string]int64{
+			"global.load.b8.stride=1": 1000, "global.store.b8.stride=1": 3000, "global.store.b8.stride=0": 1000,
+			"launch.groups": 2}, []string{"global.store.b8.stride=1", "global.store.b8.stride=0"}},
+	}
+	for _, w := range want {
+		c, err := counts.Count(parse(t, w.kernel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Eval(w.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, v := range w.counts {
+			if got[name] != v {
+				t.Errorf("%s: %s = %d, want %d", w.kernel, name, got[name], v)
+			}
+		}
+		for _, name := range w.upper {
+			if !c.UpperBound(name) {
+				t.Errorf("%s: %s is not marked an upper bound", w.kernel, name)
+			}
+		}
+	}
 }

@@ -66,7 +66,11 @@ func (e *emitter) openLoop(iname string, lb loopBounds, depth int) (int, func())
 	if in := e.k.Iname(iname); in != nil && in.Tag.Kind == counts.Unroll {
 		e.line(depth, "#pragma unroll")
 	}
-	e.line(depth, "for (int %s = %s; %s; ++%s) {", iname, lb.lo, below(iname, lb.hi), iname)
+	if in := e.k.Iname(iname); in != nil && in.Tag.Kind == counts.Down {
+		e.line(depth, "for (int %s = %s; %s >= %s; --%s) {", iname, lb.hi, iname, lb.lo, iname)
+	} else {
+		e.line(depth, "for (int %s = %s; %s; ++%s) {", iname, lb.lo, below(iname, lb.hi), iname)
+	}
 	opened = append(opened, depth)
 	depth++
 	if lb.filter != "" {
