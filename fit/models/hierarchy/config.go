@@ -34,6 +34,16 @@ type Config struct {
 	// every byte of their lines prices one that uses a sixteenth at
 	// sixteen times.
 	LineScale bool `json:"line_scale,omitempty"`
+	// ScaleContiguous, with LineScale, scales only the contiguous
+	// accesses (stride=1): a strided class's weight is fitted on rows
+	// whose accesses already move a line each.
+	ScaleContiguous bool `json:"scale_contiguous,omitempty"`
+	// ScalarLoops prices the strided global accesses that a CPU runs
+	// one work-item at a time (Scalar: in a loop of the kernel without
+	// a barrier, or in a reduction) as contiguous ones: their stride
+	// across work-items is not the order they run in, and the lines
+	// they move are the line counts'.
+	ScalarLoops bool `json:"scalar_loops,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`

@@ -143,7 +143,13 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	if cfg.LineScale {
 		scale = lf.traffic.LineScale()
 	}
-	for name, n := range in.Counts {
+	cs := in.Counts
+	if cfg.ScalarLoops {
+		if cs, err = scalarCounts(env, c, cs); err != nil {
+			return nil, err
+		}
+	}
+	for name, n := range cs {
 		v := float64(n)
 		if strings.HasPrefix(name, "global.load.") {
 			kept := loadFeature(name, v, keep, lf.traffic, iter)
@@ -152,7 +158,7 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 			}
 			v = kept
 		}
-		if isGlobalAccess(name) {
+		if isGlobalAccess(name) && (!cfg.ScaleContiguous || strings.HasSuffix(name, "."+contiguous)) {
 			v *= scale
 		}
 		lf.features[name] = v
