@@ -44,6 +44,11 @@ type Config struct {
 	// across work-items is not the order they run in, and the lines
 	// they move are the line counts'.
 	ScalarLoops bool `json:"scalar_loops,omitempty"`
+	// CoreShare, with Lines, takes the groups' lines from DRAM once
+	// each only while a group's lines fit one core's share of the last
+	// cache (its capacity over the compute units), else every line
+	// that comes into L1 (Levels.Core).
+	CoreShare bool `json:"core_share,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`

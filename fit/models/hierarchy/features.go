@@ -203,6 +203,9 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 	if cfg.LLC == "l3" && c.L3 > 0 {
 		lv.LLC = c.L3
 	}
+	if cfg.CoreShare && env.Device.SMs > 0 {
+		lv.Core = lv.LLC / int64(env.Device.SMs)
+	}
 	return lv, nil
 }
 

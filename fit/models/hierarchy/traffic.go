@@ -7,6 +7,10 @@ import "strings"
 // bytes.
 type Levels struct {
 	L1, LLC int64
+	// Core, where not 0, is one core's share of the last cache
+	// (Config.CoreShare): in lines, the groups' lines come from DRAM
+	// once each only while a group's fit it.
+	Core int64
 }
 
 // Footprints are the memory-hierarchy counts of one launch (package
@@ -153,7 +157,10 @@ func TrafficOf(cs map[string]int64, f *Footprints, groups int64, lv Levels) Traf
 // the other. Into the core's L1 come the group's lines while a group's
 // lines fit L1, else each work-item's (a column walk: a line per
 // element); from DRAM the launch's lines while they fit the last cache,
-// else what comes into L1, each group's lines at most.
+// else what comes into L1, each group's lines at most, and, where
+// lv.Core is given, only while a group's lines fit the core's share of
+// the last cache (else a line a work-item leaves is gone before the next
+// work-item needs it).
 func lineTraffic(f *Footprints, groups int64, lv Levels) (dram, l2 float64) {
 	l2 = f.ItemLines
 	if groups > 0 && f.GroupLines/float64(groups) <= float64(lv.L1) {
@@ -161,7 +168,10 @@ func lineTraffic(f *Footprints, groups int64, lv Levels) (dram, l2 float64) {
 	}
 	dram = f.LaunchLines
 	if f.LaunchLines > float64(lv.LLC) {
-		dram = min(f.GroupLines, l2)
+		dram = l2
+		if lv.Core == 0 || groups > 0 && f.GroupLines/float64(groups) <= float64(lv.Core) {
+			dram = min(f.GroupLines, l2)
+		}
 	}
 	return min(dram, l2), l2
 }

@@ -133,6 +133,12 @@ func TestTrafficOfLines(t *testing.T) {
 		// Neither fits: each work-item's lines come into L1, and from
 		// DRAM each group's.
 		{"nothing fits", walk, Levels{L1: 639, LLC: 639}, 1280, 6400, 16},
+		// A group's 640 B of lines fit the core's share of the last
+		// cache: each comes from DRAM once; they do not: every line
+		// that comes into L1 comes from DRAM.
+		{"groups fit the core's share", walk, Levels{L1: 639, LLC: 639, Core: 640}, 1280, 6400, 16},
+		{"groups beyond the core's share", walk, Levels{L1: 639, LLC: 639, Core: 639}, 6400, 6400, 16},
+		{"launch fits the last cache", walk, Levels{L1: 639, LLC: 640, Core: 1}, 640, 6400, 16},
 		// Fewer line bytes than used bytes (every line used in full and
 		// reused): the accesses keep their price.
 		{"lines used in full", &Footprints{Launch: 400, Group: 400, Lines: true, LaunchLines: 320, GroupLines: 320, ItemLines: 320}, Levels{L1: 1 << 20, LLC: 1 << 30}, 320, 320, 1},
