@@ -26,6 +26,9 @@ type launchFacts struct {
 	groups, size int64
 	traffic      Traffic
 	refusal      string // why the kernel has no hierarchy counts, "" if it has
+	// scalar is the strided global accesses priced as contiguous
+	// (Config.ScalarLoops).
+	scalar int64
 }
 
 // FootprintsOf returns the hierarchy counts of a launch summed over its
@@ -145,7 +148,7 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	}
 	cs := in.Counts
 	if cfg.ScalarLoops {
-		if cs, err = scalarCounts(env, c, cs); err != nil {
+		if cs, lf.scalar, err = scalarCounts(env, c, cs); err != nil {
 			return nil, err
 		}
 	}

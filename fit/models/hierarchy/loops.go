@@ -135,23 +135,24 @@ func scalarMovesOf(k *counts.Counted, params map[string]int64) (map[string]int64
 // scalarCounts returns the counts cs of a launch with the strided
 // accesses that run one work-item at a time priced as contiguous ones
 // (ScalarMoves), and the min(loads, stores) corrections of the classes
-// they leave and join taken again.
-func scalarCounts(env *models.Env, c models.Case, cs map[string]int64) (map[string]int64, error) {
+// they leave and join taken again; moved is the accesses moved.
+func scalarCounts(env *models.Env, c models.Case, cs map[string]int64) (out map[string]int64, moved int64, err error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	moves, err := scalarMovesOf(k, c.Params)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(moves) == 0 {
-		return cs, nil
+		return cs, 0, nil
 	}
-	out := maps.Clone(cs)
+	out = maps.Clone(cs)
 	var rests []string
 	for p, n := range moves {
 		n = min(n, out[p])
+		moved += n
 		out[p] -= n
 		out[scalarClass(p)] += n
 		_, rest, _ := strings.Cut(strings.TrimPrefix(p, "global."), ".")
@@ -164,5 +165,5 @@ func scalarCounts(env *models.Env, c models.Case, cs map[string]int64) (map[stri
 			out["global.minldst."+r] = min(ld, st)
 		}
 	}
-	return out, nil
+	return out, moved, nil
 }

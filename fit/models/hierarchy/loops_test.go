@@ -112,7 +112,7 @@ func TestScalarMovesClosedForms(t *testing.T) {
 // against the closed forms of TestScalarMovesClosedForms: every access
 // is priced as contiguous, 8 n (n - 1) loads, 2 n (n - 1) stores and
 // their minimum 2 n (n - 1) as the min(loads, stores) correction, and no
-// strided class is left.
+// strided class is left: the 10 n (n - 1) accesses moved.
 func TestScalarLoopsFeatures(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
 	const n = 128
@@ -129,6 +129,9 @@ func TestScalarLoopsFeatures(t *testing.T) {
 		if w, ok := want[p]; !ok || v != w {
 			t.Errorf("feature %s = %g, want %g", p, v, w)
 		}
+	}
+	if lf.scalar != 10*n*(n-1) {
+		t.Errorf("%d accesses priced as contiguous, want %d", lf.scalar, 10*n*(n-1))
 	}
 	for p, w := range want {
 		if lf.features[p] != w {
