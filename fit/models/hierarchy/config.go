@@ -78,7 +78,8 @@ const (
 // the development kernels' errors (docs/model.md has the figures).
 func Chosen(kind string) Config {
 	if kind == "cpu" {
-		return Config{Form: FormMax, Levels: true, Reuse: true, Lines: true, LineScale: true, LLC: "l2", Saturation: FillNone}
+		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
+			ScalarLoops: true, CoreShare: true, LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }
