@@ -3,7 +3,6 @@ package hierarchy
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/gpus"
@@ -85,35 +84,18 @@ func FootprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, erro
 	return &f, nil
 }
 
-// lineKey names a launch's line counts: the counted kernel (one per
-// kernel and constants, models.Counter caches it) and its parameters.
-type lineKey struct {
-	k      *counts.Counted
-	params string
-}
-
 type lineCounts struct {
 	ls   []counts.LineCount
 	vals []int64
-	err  error
 }
-
-// lineCache holds the line counts of the launches counted so far:
-// cross-validation calibrates a model per class left out, each counting
-// every row's lines again, and a count at sizes takes tens of
-// milliseconds.
-var lineCache sync.Map
 
 // linesAt returns k.LinesAt(params, LineBytes), counted once per launch.
 func linesAt(k *counts.Counted, params map[string]int64) ([]counts.LineCount, []int64, error) {
-	key := lineKey{k, fmt.Sprint(params)}
-	if r, ok := lineCache.Load(key); ok {
-		r := r.(lineCounts)
-		return r.ls, r.vals, r.err
-	}
-	ls, vals, err := k.LinesAt(params, LineBytes)
-	lineCache.Store(key, lineCounts{ls, vals, err})
-	return ls, vals, err
+	r, err := once("lines", k, params, func() (lineCounts, error) {
+		ls, vals, err := k.LinesAt(params, LineBytes)
+		return lineCounts{ls, vals}, err
+	})
+	return r.ls, r.vals, err
 }
 
 // facts counts a launch and derives its features under cfg with the

@@ -1,10 +1,8 @@
 package hierarchy
 
 import (
-	"fmt"
 	"maps"
 	"strings"
-	"sync"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/models"
@@ -87,12 +85,12 @@ func scalarClass(p string) string {
 	return p[:i+1] + contiguous
 }
 
-// ScalarMoves returns, by property, the global accesses of a launch that
+// scalarMoves returns, by property, the global accesses of a launch that
 // run one work-item at a time (Scalar) in a strided class: under
 // Config.ScalarLoops they are priced as contiguous accesses
 // (scalarClass), since their stride across work-items is not the order
 // they run in.
-func ScalarMoves(c *counts.Counted, params map[string]int64) (map[string]int64, error) {
+func scalarMoves(c *counts.Counted, params map[string]int64) (map[string]int64, error) {
 	scalar := Scalar(c.Kernel())
 	parts, vals, err := c.BreakdownAt(counts.ByInstruction, params)
 	if err != nil {
@@ -107,34 +105,13 @@ func ScalarMoves(c *counts.Counted, params map[string]int64) (map[string]int64, 
 	return out, nil
 }
 
-type scalarKey struct {
-	k      *counts.Counted
-	params string
-}
-
-type scalarEntry struct {
-	moves map[string]int64
-	err   error
-}
-
-// scalarCache holds the moves of the launches counted so far, as
-// lineCache does the line counts.
-var scalarCache sync.Map
-
 func scalarMovesOf(k *counts.Counted, params map[string]int64) (map[string]int64, error) {
-	key := scalarKey{k, fmt.Sprint(params)}
-	if r, ok := scalarCache.Load(key); ok {
-		r := r.(scalarEntry)
-		return r.moves, r.err
-	}
-	m, err := ScalarMoves(k, params)
-	scalarCache.Store(key, scalarEntry{m, err})
-	return m, err
+	return once("scalar", k, params, func() (map[string]int64, error) { return scalarMoves(k, params) })
 }
 
 // scalarCounts returns the counts cs of a launch with the strided
 // accesses that run one work-item at a time priced as contiguous ones
-// (ScalarMoves), and the min(loads, stores) corrections of the classes
+// (scalarMoves), and the min(loads, stores) corrections of the classes
 // they leave and join taken again; moved is the accesses moved.
 func scalarCounts(env *models.Env, c models.Case, cs map[string]int64) (out map[string]int64, moved int64, err error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)

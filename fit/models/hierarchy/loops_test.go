@@ -93,7 +93,7 @@ func TestScalarMovesClosedForms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		moves, err := ScalarMoves(k, c.params)
+		moves, err := scalarMoves(k, c.params)
 		if err != nil {
 			t.Fatalf("%s %v: %v", c.kernel, c.params, err)
 		}
