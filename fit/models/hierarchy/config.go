@@ -49,6 +49,15 @@ type Config struct {
 	// cache (its capacity over the compute units), else every line
 	// that comes into L1 (Levels.Core).
 	CoreShare bool `json:"core_share,omitempty"`
+	// Refetch, with CoreShare, prices the lines fetched again because a
+	// group's exceed the core's share (Traffic.Refetched) by a weight
+	// of their own, RefetchBytes, apart from the DRAM traffic that
+	// streams: a column walk's misses are latency, not bandwidth. Not
+	// cross-validated nor chosen: of PoCL's measurement rows only 13
+	// have such lines (reread_l2's 4 MiB buffer, matvec_t_unrolled's
+	// largest), until the hierarchy suite's column walk (reread_dram,
+	// nr = n) is measured.
+	Refetch bool `json:"refetch,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`

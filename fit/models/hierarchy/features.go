@@ -17,6 +17,10 @@ const (
 	L2Bytes   = "mem.l2.bytes"
 )
 
+// RefetchBytes is the feature of Config.Refetch: the lines a launch
+// fetches from DRAM again, one at a time (Traffic.Refetched).
+const RefetchBytes = "mem.dram.refetch.bytes"
+
 // launchFacts are what the model knows of one launch: its features
 // (property name to count, the counts with the traffic terms), its
 // grid, and whether the kernel had hierarchy counts.
@@ -151,6 +155,10 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	if cfg.Levels {
 		lf.features[DRAMBytes] = lf.traffic.DRAM
 		lf.features[L2Bytes] = lf.traffic.L2
+		if cfg.Refetch && lf.traffic.Refetched > 0 {
+			lf.features[DRAMBytes] -= lf.traffic.Refetched
+			lf.features[RefetchBytes] = lf.traffic.Refetched
+		}
 	}
 	return lf, nil
 }
