@@ -34,10 +34,11 @@ import (
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
 	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
-	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or sum|max|maxgroups[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale][+nofill|+sN]")
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or sum|max|maxgroups[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar][+core|+refetch][+nofill|+sN]")
 	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
+	flag.BoolVar(&explain, "explain", false, "print every corpus row's prediction with its largest terms and its traffic")
 	flag.Parse()
 	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows); err != nil {
 		fmt.Fprintln(os.Stderr, "hierstudy:", err)
@@ -72,7 +73,7 @@ func parseForm(s string) (hierarchy.Config, error) {
 	parts := strings.Split(s, "+")
 	c := hierarchy.Config{Form: parts[0], Levels: true, Reuse: true, LLC: "l2"}
 	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
-		return c, fmt.Errorf("form %q: want linear, hierarchy, or sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale", s)
+		return c, fmt.Errorf("form %q: want linear, hierarchy, or sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +core, +refetch", s)
 	}
 	for _, p := range parts[1:] {
 		switch p {
@@ -90,6 +91,14 @@ func parseForm(s string) (hierarchy.Config, error) {
 			c.Lines = true
 		case "linescale":
 			c.Lines, c.LineScale = true, true
+		case "scale1":
+			c.Lines, c.LineScale, c.ScaleContiguous = true, true, true
+		case "scalar":
+			c.ScalarLoops = true
+		case "core":
+			c.CoreShare = true
+		case "refetch":
+			c.CoreShare, c.Refetch = true, true
 		case "nofill":
 			c.Saturation = hierarchy.FillNone
 		default:
@@ -266,6 +275,9 @@ func score(m models.Model, env *models.Env, rows []models.Row) (float64, stats) 
 		}
 		byKernel[name] = append(byKernel[name], fit.RelativeError(p.Seconds, r.TimeS))
 		st.signed[name] = append(st.signed[name], fmt.Sprintf("%+.2f", p.Seconds/r.TimeS-1))
+		if explain {
+			printExplained(name, r, p)
+		}
 		l := math.Abs(math.Log(p.Seconds / r.TimeS))
 		sumLog += l
 		n++
@@ -281,4 +293,22 @@ func score(m models.Model, env *models.Env, rows []models.Row) (float64, stats) 
 	}
 	st.symmetric, st.worst, st.over3 = math.Exp(sumLog/float64(n))-1, worst, len(bad)
 	return fit.GeoMean(ks), st
+}
+
+// explain makes score print each row's prediction and its terms.
+var explain bool
+
+// printExplained prints a row's measured and predicted times, its four
+// largest terms and the traffic the model placed.
+func printExplained(name string, r models.Row, p models.Prediction) {
+	var terms, traffic []string
+	for _, q := range p.Explain {
+		switch {
+		case q.Unit == "s" && len(terms) < 4:
+			terms = append(terms, fmt.Sprintf("%s %.2g", q.Name, q.Value))
+		case strings.HasPrefix(q.Name, "traffic.") || strings.HasPrefix(q.Name, "loads."):
+			traffic = append(traffic, fmt.Sprintf("%s %.3g", q.Name, q.Value))
+		}
+	}
+	fmt.Printf("      %s %v: measured %.3g s, predicted %.3g s (%+.2f); %s; %s\n", name, r.Params, r.TimeS, p.Seconds, p.Seconds/r.TimeS-1, strings.Join(terms, ", "), strings.Join(traffic, ", "))
 }

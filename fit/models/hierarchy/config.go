@@ -34,6 +34,30 @@ type Config struct {
 	// every byte of their lines prices one that uses a sixteenth at
 	// sixteen times.
 	LineScale bool `json:"line_scale,omitempty"`
+	// ScaleContiguous, with LineScale, scales only the contiguous
+	// accesses (stride=1): a strided class's weight is fitted on rows
+	// whose accesses already move a line each.
+	ScaleContiguous bool `json:"scale_contiguous,omitempty"`
+	// ScalarLoops prices the strided global accesses that a CPU runs
+	// one work-item at a time (Scalar: in a loop of the kernel without
+	// a barrier, or in a reduction) as contiguous ones: their stride
+	// across work-items is not the order they run in, and the lines
+	// they move are the line counts'.
+	ScalarLoops bool `json:"scalar_loops,omitempty"`
+	// CoreShare, with Lines, takes the groups' lines from DRAM once
+	// each only while a group's lines fit one core's share of the last
+	// cache (its capacity over the compute units), else every line
+	// that comes into L1 (Levels.Core).
+	CoreShare bool `json:"core_share,omitempty"`
+	// Refetch, with CoreShare, prices the lines fetched again because a
+	// group's exceed the core's share (Traffic.Refetched) by a weight
+	// of their own, RefetchBytes, apart from the DRAM traffic that
+	// streams: a column walk's misses are latency, not bandwidth. Not
+	// cross-validated nor chosen: of PoCL's measurement rows only 13
+	// have such lines (reread_l2's 4 MiB buffer, matvec_t_unrolled's
+	// largest), until the hierarchy suite's column walk (reread_dram,
+	// nr = n) is measured.
+	Refetch bool `json:"refetch,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`
@@ -63,7 +87,8 @@ const (
 // the development kernels' errors (docs/model.md has the figures).
 func Chosen(kind string) Config {
 	if kind == "cpu" {
-		return Config{Form: FormMax, Levels: true, Reuse: true, Lines: true, LineScale: true, LLC: "l2", Saturation: FillNone}
+		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
+			ScalarLoops: true, CoreShare: true, LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }

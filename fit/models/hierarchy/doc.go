@@ -13,7 +13,13 @@
 // subscripts that do not split) is priced as streaming at every level.
 // On a CPU the traffic terms count whole cache lines where counts gives
 // the kernel's lines (Config.Lines, Config.LineScale: a column walk
-// moves a 64-byte line for each float it uses).
+// moves a 64-byte line for each float it uses; Config.ScaleContiguous:
+// only the contiguous accesses are scaled, a strided class's weight
+// pricing its lines already), the strided accesses PoCL runs one
+// work-item at a time ([Scalar]: in a loop without a barrier, or a
+// reduction) are priced as contiguous (Config.ScalarLoops), and a
+// launch beyond the last cache takes each group's lines from DRAM once
+// only while they fit one core's share of it (Config.CoreShare).
 // The grid fill and ties are the default linear fit's of the same rows.
 //
 // [Config.Iter] (not chosen) adds the reuse between the work-items of a

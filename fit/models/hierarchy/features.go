@@ -3,7 +3,6 @@ package hierarchy
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/gpus"
@@ -18,6 +17,10 @@ const (
 	L2Bytes   = "mem.l2.bytes"
 )
 
+// RefetchBytes is the feature of Config.Refetch: the lines a launch
+// fetches from DRAM again, one at a time (Traffic.Refetched).
+const RefetchBytes = "mem.dram.refetch.bytes"
+
 // launchFacts are what the model knows of one launch: its features
 // (property name to count, the counts with the traffic terms), its
 // grid, and whether the kernel had hierarchy counts.
@@ -26,6 +29,9 @@ type launchFacts struct {
 	groups, size int64
 	traffic      Traffic
 	refusal      string // why the kernel has no hierarchy counts, "" if it has
+	// scalar is the strided global accesses priced as contiguous
+	// (Config.ScalarLoops).
+	scalar int64
 }
 
 // FootprintsOf returns the hierarchy counts of a launch summed over its
@@ -82,35 +88,18 @@ func FootprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, erro
 	return &f, nil
 }
 
-// lineKey names a launch's line counts: the counted kernel (one per
-// kernel and constants, models.Counter caches it) and its parameters.
-type lineKey struct {
-	k      *counts.Counted
-	params string
-}
-
 type lineCounts struct {
 	ls   []counts.LineCount
 	vals []int64
-	err  error
 }
-
-// lineCache holds the line counts of the launches counted so far:
-// cross-validation calibrates a model per class left out, each counting
-// every row's lines again, and a count at sizes takes tens of
-// milliseconds.
-var lineCache sync.Map
 
 // linesAt returns k.LinesAt(params, LineBytes), counted once per launch.
 func linesAt(k *counts.Counted, params map[string]int64) ([]counts.LineCount, []int64, error) {
-	key := lineKey{k, fmt.Sprint(params)}
-	if r, ok := lineCache.Load(key); ok {
-		r := r.(lineCounts)
-		return r.ls, r.vals, r.err
-	}
-	ls, vals, err := k.LinesAt(params, LineBytes)
-	lineCache.Store(key, lineCounts{ls, vals, err})
-	return ls, vals, err
+	r, err := once("lines", k, params, func() (lineCounts, error) {
+		ls, vals, err := k.LinesAt(params, LineBytes)
+		return lineCounts{ls, vals}, err
+	})
+	return r.ls, r.vals, err
 }
 
 // facts counts a launch and derives its features under cfg with the
@@ -143,7 +132,13 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	if cfg.LineScale {
 		scale = lf.traffic.LineScale()
 	}
-	for name, n := range in.Counts {
+	cs := in.Counts
+	if cfg.ScalarLoops {
+		if cs, lf.scalar, err = scalarCounts(env, c, cs); err != nil {
+			return nil, err
+		}
+	}
+	for name, n := range cs {
 		v := float64(n)
 		if strings.HasPrefix(name, "global.load.") {
 			kept := loadFeature(name, v, keep, lf.traffic, iter)
@@ -152,7 +147,7 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 			}
 			v = kept
 		}
-		if isGlobalAccess(name) {
+		if isGlobalAccess(name) && (!cfg.ScaleContiguous || strings.HasSuffix(name, "."+contiguous)) {
 			v *= scale
 		}
 		lf.features[name] = v
@@ -160,6 +155,10 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	if cfg.Levels {
 		lf.features[DRAMBytes] = lf.traffic.DRAM
 		lf.features[L2Bytes] = lf.traffic.L2
+		if cfg.Refetch && lf.traffic.Refetched > 0 {
+			lf.features[DRAMBytes] -= lf.traffic.Refetched
+			lf.features[RefetchBytes] = lf.traffic.Refetched
+		}
 	}
 	return lf, nil
 }
@@ -196,6 +195,9 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 	lv := Levels{L1: c.L1PerSM, LLC: c.L2}
 	if cfg.LLC == "l3" && c.L3 > 0 {
 		lv.LLC = c.L3
+	}
+	if cfg.CoreShare && env.Device.SMs > 0 {
+		lv.Core = lv.LLC / int64(env.Device.SMs)
 	}
 	return lv, nil
 }

@@ -50,8 +50,8 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.LLC, fillText(m.Fill), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.LLC, fillText(m.Fill), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 
@@ -226,7 +226,10 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	note := "from the hierarchy counts"
 	if tr.Lines {
 		note = fmt.Sprintf("in whole %d-byte lines, from the cache-line counts", LineBytes)
-		if m.Config.LineScale {
+		switch {
+		case m.Config.LineScale && m.Config.ScaleContiguous:
+			note += fmt.Sprintf("; contiguous global accesses priced at %.3g times", tr.LineScale())
+		case m.Config.LineScale:
 			note += fmt.Sprintf("; global accesses priced at %.3g times", tr.LineScale())
 		}
 	}
@@ -237,6 +240,10 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 		models.Quantity{Name: "traffic.dram", Value: tr.DRAM, Unit: "B", Note: note},
 		models.Quantity{Name: "traffic.l2", Value: tr.L2, Unit: "B", Note: note},
 		models.Quantity{Name: "loads.reused", Value: tr.Reused, Note: "global loads repeating a cell of their work-item, not priced as traffic"})
+	if m.Config.ScalarLoops {
+		pred.Explain = append(pred.Explain, models.Quantity{Name: "accesses.scalar", Value: float64(lf.scalar),
+			Note: "strided global accesses run one work-item at a time (in a loop without a barrier, or a reduction), priced as contiguous"})
+	}
 	for _, p := range slices.Sorted(slices.Values(unpriced)) {
 		pred.Explain = append(pred.Explain, models.Quantity{Name: p, Value: 0, Unit: "s", Note: "no weight: no row fitted exercised it; priced at zero"})
 	}

@@ -7,6 +7,10 @@ import "strings"
 // bytes.
 type Levels struct {
 	L1, LLC int64
+	// Core, where not 0, is one core's share of the last cache
+	// (Config.CoreShare): in lines, the groups' lines come from DRAM
+	// once each only while a group's fit it.
+	Core int64
 }
 
 // Footprints are the memory-hierarchy counts of one launch (package
@@ -68,6 +72,11 @@ type Traffic struct {
 	// Lines is set where DRAM and L2 are whole cache lines
 	// (Footprints.Lines).
 	Lines bool
+	// Refetched is the part of DRAM, in lines, that a launch beyond
+	// the last cache fetches again because a group's lines exceed the
+	// core's share of it (Levels.Core): a column walk's lines, one
+	// element each, fetched from DRAM one at a time.
+	Refetched float64
 }
 
 // LineScale is the factor by which whole lines multiply a launch's
@@ -129,7 +138,7 @@ func TrafficOf(cs map[string]int64, f *Footprints, groups int64, lv Levels) Traf
 	t.Streamed -= f.ReusedBytes
 	if f.Lines {
 		t.Lines = true
-		t.DRAM, t.L2 = lineTraffic(f, groups, lv)
+		t.DRAM, t.L2, t.Refetched = lineTraffic(f, groups, lv)
 		return t
 	}
 	t.DRAM = f.Launch
@@ -153,8 +162,14 @@ func TrafficOf(cs map[string]int64, f *Footprints, groups int64, lv Levels) Traf
 // the other. Into the core's L1 come the group's lines while a group's
 // lines fit L1, else each work-item's (a column walk: a line per
 // element); from DRAM the launch's lines while they fit the last cache,
-// else what comes into L1, each group's lines at most.
-func lineTraffic(f *Footprints, groups int64, lv Levels) (dram, l2 float64) {
+// else what comes into L1, each group's lines at most, and, where
+// lv.Core is given, only while a group's lines fit the core's share of
+// the last cache (else a line a work-item leaves is gone before the next
+// work-item needs it).
+//
+// refetched is the part of dram beyond each group's lines once: the
+// lines fetched again because a group's exceed the core's share.
+func lineTraffic(f *Footprints, groups int64, lv Levels) (dram, l2, refetched float64) {
 	l2 = f.ItemLines
 	if groups > 0 && f.GroupLines/float64(groups) <= float64(lv.L1) {
 		l2 = f.GroupLines
@@ -162,6 +177,9 @@ func lineTraffic(f *Footprints, groups int64, lv Levels) (dram, l2 float64) {
 	dram = f.LaunchLines
 	if f.LaunchLines > float64(lv.LLC) {
 		dram = min(f.GroupLines, l2)
+		if lv.Core > 0 && groups > 0 && f.GroupLines/float64(groups) > float64(lv.Core) {
+			dram, refetched = l2, l2-dram
+		}
 	}
-	return min(dram, l2), l2
+	return min(dram, l2), l2, refetched
 }

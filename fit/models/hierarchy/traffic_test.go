@@ -133,6 +133,12 @@ func TestTrafficOfLines(t *testing.T) {
 		// Neither fits: each work-item's lines come into L1, and from
 		// DRAM each group's.
 		{"nothing fits", walk, Levels{L1: 639, LLC: 639}, 1280, 6400, 16},
+		// A group's 640 B of lines fit the core's share of the last
+		// cache: each comes from DRAM once; they do not: every line
+		// that comes into L1 comes from DRAM.
+		{"groups fit the core's share", walk, Levels{L1: 639, LLC: 639, Core: 640}, 1280, 6400, 16},
+		{"groups beyond the core's share", walk, Levels{L1: 639, LLC: 639, Core: 639}, 6400, 6400, 16},
+		{"launch fits the last cache", walk, Levels{L1: 639, LLC: 640, Core: 1}, 640, 6400, 16},
 		// Fewer line bytes than used bytes (every line used in full and
 		// reused): the accesses keep their price.
 		{"lines used in full", &Footprints{Launch: 400, Group: 400, Lines: true, LaunchLines: 320, GroupLines: 320, ItemLines: 320}, Levels{L1: 1 << 20, LLC: 1 << 30}, 320, 320, 1},
@@ -188,6 +194,41 @@ func TestTrafficLinesColumnWalk(t *testing.T) {
 					t.Errorf("%v at %+v: %s = %g with lines, want %g (%g without, scaled by %g)", c.Params, lv, name, lines.features[name], want, v, scale)
 				}
 			}
+		}
+	}
+}
+
+// TestRefetch checks the lines a column walk fetches again, on atax2 at
+// nx = ny = 2048 with the EPYC's capacities (48 KiB of L1, 2 MiB of L2,
+// 1 MiB a core): from the closed forms of TestTrafficLinesColumnWalk,
+// each of the 8 groups has 64 (nx ny/16 + nx/16 + ny/16)/8 bytes of
+// lines, 2.1 MB, beyond the core's share, so DRAM moves every line into
+// L1, the work-items' 64 (nx ny + ny nx/16 + ny) bytes, of which all but
+// the groups' lines are refetched; with Refetch they are a feature of
+// their own and the DRAM feature keeps the groups' lines. At nx = ny =
+// 512 (a group's lines 0.5 MB, the launch's 1 MB) nothing is refetched.
+func TestRefetch(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
+	lv := Levels{L1: 48 << 10, LLC: 2 << 20, Core: 1 << 20}
+	cfg := Config{Form: FormMaxGroups, Levels: true, Lines: true, CoreShare: true, Refetch: true}
+	for _, n := range []float64{2048, 512} {
+		c := models.Case{Kernel: "../../../examples/atax2.knl", Params: map[string]int64{"nx": int64(n), "ny": int64(n)}}
+		lf, err := facts(env, c, cfg, lv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		item := 64 * (n*n + n*n/16 + n)
+		group := 64 * (n*n/16 + n/256*n/16 + n/16)
+		launch := 64 * (n*n/16 + n/16 + n/16)
+		dram, refetch := group, item-group
+		if n == 512 {
+			dram, refetch = launch, 0
+		}
+		if tr := lf.traffic; tr.Refetched != refetch || tr.DRAM != dram+refetch {
+			t.Errorf("n = %g: traffic %+v, want DRAM %g of which %g refetched", n, tr, dram+refetch, refetch)
+		}
+		if lf.features[DRAMBytes] != dram || lf.features[RefetchBytes] != refetch {
+			t.Errorf("n = %g: features DRAM %g, refetch %g, want %g and %g", n, lf.features[DRAMBytes], lf.features[RefetchBytes], dram, refetch)
 		}
 	}
 }

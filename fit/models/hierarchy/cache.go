@@ -1,0 +1,39 @@
+package hierarchy
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+// launchKey names a launch's counts: the counted kernel (one per kernel
+// and constants, models.Counter caches it) and its parameters.
+type launchKey struct {
+	cache  string
+	k      *counts.Counted
+	params string
+}
+
+type launchEntry struct {
+	v   any
+	err error
+}
+
+// launchCache holds the line counts and scalar moves of the launches
+// counted so far: cross-validation calibrates a model per class left
+// out, each counting every row again, and a count at sizes takes tens
+// of milliseconds.
+var launchCache sync.Map
+
+// once returns count(), computed once per launch and cache name.
+func once[T any](cache string, k *counts.Counted, params map[string]int64, count func() (T, error)) (T, error) {
+	key := launchKey{cache, k, fmt.Sprint(params)}
+	if r, ok := launchCache.Load(key); ok {
+		r := r.(launchEntry)
+		return r.v.(T), r.err
+	}
+	v, err := count()
+	launchCache.Store(key, launchEntry{v, err})
+	return v, err
+}
