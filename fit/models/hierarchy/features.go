@@ -38,27 +38,18 @@ func FootprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, erro
 	if err != nil {
 		return nil, err
 	}
-	hs, vals, err := k.HierarchyAt(c.Params)
-	if err != nil {
-		return nil, err
+	key := lineKey{k, fmt.Sprint(c.Params)}
+	r, ok := footprintCache.Load(key)
+	if !ok {
+		f, err := footprintsAt(k, c.Params)
+		r = footprintResult{f, err}
+		footprintCache.Store(key, r)
 	}
-	size := map[string]float64{}
-	for _, a := range k.Kernel().Arrays {
-		size[a.Name] = float64(a.DType.Size())
+	if r.(footprintResult).err != nil {
+		return nil, r.(footprintResult).err
 	}
-	var f Footprints
-	for i, h := range hs {
-		v := float64(vals[i])
-		switch {
-		case h.Array == "" && h.Name == counts.FootprintLaunch:
-			f.Launch = v
-		case h.Array == "" && h.Name == counts.FootprintGroup:
-			f.Group = v
-		case h.Array != "" && h.Name == counts.ReuseWorkItem:
-			f.ReusedLoads += v
-			f.ReusedBytes += v * size[h.Array]
-		}
-	}
+	// A Footprints of the caller's own: facts sets its Iter.
+	f := r.(footprintResult).f
 	if lines {
 		ls, vals, err := linesAt(k, c.Params)
 		if err == nil {
@@ -80,6 +71,43 @@ func FootprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, erro
 		}
 	}
 	return &f, nil
+}
+
+type footprintResult struct {
+	f   Footprints
+	err error
+}
+
+// footprintCache holds the footprints (without lines) of the launches
+// counted so far, by lineKey, for the reason lineCache holds their
+// lines; and the hierarchy model and Hong–Kim ask for the same launches.
+var footprintCache sync.Map
+
+// footprintsAt sums the hierarchy counts of the counted kernel k at
+// params over its global arrays.
+func footprintsAt(k *counts.Counted, params map[string]int64) (Footprints, error) {
+	var f Footprints
+	hs, vals, err := k.HierarchyAt(params)
+	if err != nil {
+		return f, err
+	}
+	size := map[string]float64{}
+	for _, a := range k.Kernel().Arrays {
+		size[a.Name] = float64(a.DType.Size())
+	}
+	for i, h := range hs {
+		v := float64(vals[i])
+		switch {
+		case h.Array == "" && h.Name == counts.FootprintLaunch:
+			f.Launch = v
+		case h.Array == "" && h.Name == counts.FootprintGroup:
+			f.Group = v
+		case h.Array != "" && h.Name == counts.ReuseWorkItem:
+			f.ReusedLoads += v
+			f.ReusedBytes += v * size[h.Array]
+		}
+	}
+	return f, nil
 }
 
 // lineKey names a launch's line counts: the counted kernel (one per
