@@ -35,21 +35,26 @@ check:
 	$(GOBIN)/staticcheck ./...
 	$(GO) run ./cmd/filecycles -independent $(SEED_PACKAGES) -forbid ./counts ./...
 
-# Every test of every package, but those that race runs: all of
-# RACE_PACKAGES and RACE_COUNTS_TEST of counts.
+# Every test of every package, but those that race runs: RACE_TESTS in
+# RACE_PACKAGES (their names are unique in the module) and all of
+# RACE_WHOLE. -vet=off: check has run go vet on every package, test files
+# included, with more analyzers than go test's.
 unit:
-	$(GO) test -count=1 -skip '^$(RACE_COUNTS_TEST)$$' $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PACKAGES))")
+	$(GO) test -count=1 -vet=off -skip '^($(RACE_TESTS))$$' $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_WHOLE))")
 
-# The packages that start goroutines, under the race detector (which needs
-# cgo): counting's workers and prefetching (on the library kernels),
-# fit/models' counter (with the model packages that call it), launch's
-# buffer filling. Every count of counts runs its workers; one test that
-# counts the library keeps this to a minute or two.
-RACE_PACKAGES    := ./fit/models/... ./measurekernels/launch
-RACE_COUNTS_TEST := TestCountMatchesPlanAndRun
+# The tests that start goroutines, or call what does, under the race
+# detector (which needs cgo): counting's workers and prefetching (on the
+# library kernels), the counter's Prepare and the grid fill's parallel
+# fits (every fit of fit/models/linear, and models.Compare of the linear
+# model), launch's buffer filling. The other model packages start none:
+# they call Prepare and the grid fill in the caller's goroutine, which
+# waits, so linear's tests cover those goroutines; they run in unit.
+RACE_WHOLE    := ./fit/models/linear
+RACE_PACKAGES := ./counts ./fit/models ./measurekernels/launch
+RACE_TESTS    := TestCountMatchesPlanAndRun|TestCompare|TestCrossValidateFolds|TestWriteRandom
 race:
-	CGO_ENABLED=1 $(GO) test -race -count=1 -run '^$(RACE_COUNTS_TEST)$$' ./counts
-	CGO_ENABLED=1 $(GO) test -race -count=1 $(RACE_PACKAGES)
+	CGO_ENABLED=1 $(GO) test -race -count=1 -vet=off -run '^($(RACE_TESTS))$$' $(RACE_PACKAGES)
+	CGO_ENABLED=1 $(GO) test -race -count=1 -vet=off $(RACE_WHOLE)
 
 # A second Arrow implementation (npm apache-arrow) reads every shipped table.
 arrowjs:

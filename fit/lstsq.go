@@ -69,8 +69,14 @@ func Fit(properties []string, samples []Sample, opts Options) (*Weights, error) 
 
 	rw := rowWeights(samples, opts.Balance)
 	a, scale := scaledMatrix(samples, keep, rw)
+	// The non-negative fit solves its own subproblems and needs of the
+	// SVD only the rank and V; leaving U out spares its m×n columns.
+	kind := mat.SVDThin
+	if opts.NonNegative {
+		kind = mat.SVDThinV
+	}
 	var svd mat.SVD
-	if !svd.Factorize(a, mat.SVDThin) {
+	if !svd.Factorize(a, kind) {
 		return nil, fmt.Errorf("fit: singular value decomposition of the %d×%d matrix did not converge", len(samples), len(keep))
 	}
 	tol := opts.RankTol

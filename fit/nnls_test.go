@@ -148,3 +148,57 @@ func TestNonNegativeKKT(t *testing.T) {
 		}
 	}
 }
+
+// TestSolvePassiveQRAndSVD checks both ways of solving a passive set
+// against the normal equations of two columns, solved by hand: QR on the
+// well-conditioned [c1 c2], and the SVD's minimum-norm solution on
+// [c1 c2 c2], which splits c2's weight evenly between its two copies.
+func TestSolvePassiveQRAndSVD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	const m = 9
+	c1, c2, b := make([]float64, m), make([]float64, m), make([]float64, m)
+	for i := range m {
+		c1[i], c2[i], b[i] = rng.Float64(), rng.Float64(), rng.Float64()
+	}
+	// [g11 g12; g12 g22] y = [h1; h2], the normal equations of [c1 c2].
+	g11, g12, g22 := dot(c1, c1), dot(c1, c2), dot(c2, c2)
+	h1, h2 := dot(c1, b), dot(c2, b)
+	det := g11*g22 - g12*g12
+	y1, y2 := (g22*h1-g12*h2)/det, (g11*h2-g12*h1)/det
+
+	bv := mat.NewVecDense(m, b)
+	two := mat.NewDense(m, 2, nil)
+	two.SetCol(0, c1)
+	two.SetCol(1, c2)
+	zero := mat.NewDense(m, 1, nil)
+	if !solveByQR(mat.NewVecDense(2, nil), two, bv, 1e-13) || solveByQR(mat.NewVecDense(1, nil), zero, bv, 1e-13) {
+		t.Fatal("QR should take the well-conditioned [c1 c2] and leave the zero column to the SVD")
+	}
+	three := mat.NewDense(m, 3, nil)
+	three.SetCol(0, c1)
+	three.SetCol(1, c2)
+	three.SetCol(2, c2)
+	for _, tc := range []struct {
+		a    *mat.Dense
+		want []float64
+	}{
+		{two, []float64{y1, y2}},
+		{three, []float64{y1, y2 / 2, y2 / 2}},
+	} {
+		_, n := tc.a.Dims()
+		passive := make([]bool, n)
+		for j := range passive {
+			passive[j] = true
+		}
+		got, err := solvePassive(tc.a, bv, passive, 1e-13)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range got {
+			if math.Abs(got[j]-tc.want[j]) > 1e-10*(1+math.Abs(tc.want[j])) {
+				t.Errorf("%d columns: x = %v, want %v", n, got, tc.want)
+				break
+			}
+		}
+	}
+}

@@ -58,6 +58,14 @@ type Precision struct {
 // samples Fit was given, with their properties in that order). A weight is
 // free unless it is exactly zero and w comes from a non-negative fit.
 func NewPrecision(w *Weights, properties []string, samples []Sample) (*Precision, error) {
+	return newPrecision(w, properties, samples, true)
+}
+
+// newPrecision is NewPrecision, with the rows' leverages where leverage
+// is set: they need the SVD's U, m×n, which costs most of the SVD of a
+// table's thousand rows, and Fit's check for weak weights, made on every
+// fit, reads only the standard errors.
+func newPrecision(w *Weights, properties []string, samples []Sample, leverage bool) (*Precision, error) {
 	if err := checkInput(properties, samples); err != nil {
 		return nil, err
 	}
@@ -81,14 +89,17 @@ func NewPrecision(w *Weights, properties []string, samples []Sample) (*Precision
 	rw := rowWeights(samples, w.Diagnostics.Balanced)
 	a, scale := scaledMatrix(samples, pr.free, rw)
 	pr.scale = scale
+	kind := mat.SVDThinV
+	if leverage {
+		kind = mat.SVDThin
+	}
 	var svd mat.SVD
-	if !svd.Factorize(a, mat.SVDThin) {
+	if !svd.Factorize(a, kind) {
 		return nil, fmt.Errorf("precision: singular value decomposition of the %d×%d matrix did not converge", len(samples), len(pr.free))
 	}
 	sv := svd.Values(nil)
-	var v, u mat.Dense
+	var v mat.Dense
 	svd.VTo(&v)
-	svd.UTo(&u)
 	rank := svd.Rank(float64(max(len(samples), len(pr.free))) * eps)
 	n := len(pr.free)
 	pr.basis = mat.NewDense(n, max(rank, 1), nil)
@@ -112,12 +123,16 @@ func NewPrecision(w *Weights, properties []string, samples []Sample) (*Precision
 		pr.Sigma = math.Sqrt(ss / float64(pr.DOF))
 	}
 
-	pr.Leverage = make([]float64, len(samples))
-	for i := range samples {
-		for k := range rank {
-			pr.Leverage[i] += u.At(i, k) * u.At(i, k)
+	if leverage {
+		var u mat.Dense
+		svd.UTo(&u)
+		pr.Leverage = make([]float64, len(samples))
+		for i := range samples {
+			for k := range rank {
+				pr.Leverage[i] += u.At(i, k) * u.At(i, k)
+			}
+			pr.MaxLeverage = math.Max(pr.MaxLeverage, pr.Leverage[i])
 		}
-		pr.MaxLeverage = math.Max(pr.MaxLeverage, pr.Leverage[i])
 	}
 	for k, j := range pr.free {
 		if pr.undetermined(k) {
@@ -203,7 +218,7 @@ const WeakRelStdErr = 0.25
 // whose precision cannot be computed (every weight held at zero, say)
 // lists none: Coverage reports why.
 func weakWeights(w *Weights, properties []string, samples []Sample) []string {
-	pr, err := NewPrecision(w, properties, samples)
+	pr, err := newPrecision(w, properties, samples, false)
 	if err != nil {
 		return nil
 	}

@@ -298,3 +298,30 @@ func TestRobust(t *testing.T) {
 		}
 	}
 }
+
+// TestWeakWithoutLeverage checks that Fit's weak weights, found by a
+// precision computed without the rows' leverages (no U), are those whose
+// standard error from NewPrecision, which the tests above check by hand,
+// exceeds WeakRelStdErr.
+func TestWeakWithoutLeverage(t *testing.T) {
+	names, samples := benchProblem()
+	for _, opts := range []Options{{MinNorm: true}, {NonNegative: true, MinNorm: true}} {
+		w, err := Fit(names, samples, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, err := NewPrecision(w, names, samples)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for j, p := range names {
+			if pr.Free(j) && pr.StdErr[j]/math.Abs(pr.Weights[j]) > WeakRelStdErr {
+				want = append(want, p)
+			}
+		}
+		if strings.Join(w.Diagnostics.Weak, ",") != strings.Join(want, ",") || len(want) == 0 {
+			t.Errorf("%+v: weak %v, NewPrecision's standard errors say %v", opts, w.Diagnostics.Weak, want)
+		}
+	}
+}

@@ -44,27 +44,13 @@ func FootprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, erro
 	if err != nil {
 		return nil, err
 	}
-	hs, vals, err := k.HierarchyAt(c.Params)
+	// The hierarchy model and Hong–Kim ask for the same launches, and a
+	// cross-validation once per class left out.
+	f, err := once("footprints", k, c.Params, func() (Footprints, error) { return footprintsAt(k, c.Params) })
 	if err != nil {
 		return nil, err
 	}
-	size := map[string]float64{}
-	for _, a := range k.Kernel().Arrays {
-		size[a.Name] = float64(a.DType.Size())
-	}
-	var f Footprints
-	for i, h := range hs {
-		v := float64(vals[i])
-		switch {
-		case h.Array == "" && h.Name == counts.FootprintLaunch:
-			f.Launch = v
-		case h.Array == "" && h.Name == counts.FootprintGroup:
-			f.Group = v
-		case h.Array != "" && h.Name == counts.ReuseWorkItem:
-			f.ReusedLoads += v
-			f.ReusedBytes += v * size[h.Array]
-		}
-	}
+	// f is a copy, the caller's own: facts sets its Iter.
 	if lines {
 		ls, vals, err := linesAt(k, c.Params)
 		if err == nil {
@@ -86,6 +72,33 @@ func FootprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, erro
 		}
 	}
 	return &f, nil
+}
+
+// footprintsAt sums the hierarchy counts of the counted kernel k at
+// params over its global arrays.
+func footprintsAt(k *counts.Counted, params map[string]int64) (Footprints, error) {
+	var f Footprints
+	hs, vals, err := k.HierarchyAt(params)
+	if err != nil {
+		return f, err
+	}
+	size := map[string]float64{}
+	for _, a := range k.Kernel().Arrays {
+		size[a.Name] = float64(a.DType.Size())
+	}
+	for i, h := range hs {
+		v := float64(vals[i])
+		switch {
+		case h.Array == "" && h.Name == counts.FootprintLaunch:
+			f.Launch = v
+		case h.Array == "" && h.Name == counts.FootprintGroup:
+			f.Group = v
+		case h.Array != "" && h.Name == counts.ReuseWorkItem:
+			f.ReusedLoads += v
+			f.ReusedBytes += v * size[h.Array]
+		}
+	}
+	return f, nil
 }
 
 type lineCounts struct {

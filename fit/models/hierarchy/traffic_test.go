@@ -232,3 +232,24 @@ func TestRefetch(t *testing.T) {
 		}
 	}
 }
+
+// TestFootprintsOfCached checks that a launch asked for twice gets its
+// closed-form footprints both times (the second from the cache), each in
+// a Footprints of its own: facts sets Iter on the one it is given.
+func TestFootprintsOfCached(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
+	c := models.Case{Kernel: "../../../examples/gemm.knl", Params: map[string]int64{"ni": 40, "nj": 100, "nk": 7}}
+	const launch = 4 * (40*7 + 7*100 + 40*100)
+	first, err := FootprintsOf(env, c, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Iter = &IterFootprints{Bytes: 1}
+	second, err := FootprintsOf(env, c, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first == second || second.Iter != nil || first.Launch != launch || second.Launch != launch {
+		t.Errorf("second call %p %+v after first %p %+v, want launch footprint %d in each, and no Iter in the second", second, *second, first, *first, launch)
+	}
+}
