@@ -9,12 +9,18 @@ import (
 // file's "const" declarations (an override naming no declared constant is
 // an error). Errors are *Error values naming the file, line and column.
 func ParseKernel(filename string, src []byte, consts map[string]int64) (*Kernel, error) {
-	toks, err := lex(filename, src)
+	t, err := LexKernel(filename, src)
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{file: filename, overrides: consts, constVals: map[string]int64{}}
-	for _, stmt := range splitStatements(toks) {
+	return t.Parse(consts)
+}
+
+// Parse parses the kernel as ParseKernel parses its text, with consts
+// overriding its constants.
+func (t *KernelText) Parse(consts map[string]int64) (*Kernel, error) {
+	b := &builder{file: t.file, overrides: consts, constVals: map[string]int64{}}
+	for _, stmt := range t.statements {
 		if err := b.statement(stmt); err != nil {
 			return nil, err
 		}
