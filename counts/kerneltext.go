@@ -22,3 +22,32 @@ func LexKernel(filename string, src []byte) (*KernelText, error) {
 	}
 	return &KernelText{file: filename, statements: splitStatements(toks)}, nil
 }
+
+// splitStatements groups tokens into statements: a newline ends a
+// statement unless a bracket is open, so domains and long instructions
+// may span lines. Each statement ends with its newline or EOF token.
+func splitStatements(toks []token) [][]token {
+	var out [][]token
+	var cur []token
+	depth := 0
+	for _, t := range toks {
+		switch {
+		case t.is("(") || t.is("[") || t.is("{"):
+			depth++
+		case t.is(")") || t.is("]") || t.is("}"):
+			if depth > 0 {
+				depth--
+			}
+		case t.kind == tNewline && depth > 0:
+			continue
+		case t.kind == tEOF || t.kind == tNewline:
+			if len(cur) > 0 {
+				out = append(out, append(cur, t))
+			}
+			cur = nil
+			continue
+		}
+		cur = append(cur, t)
+	}
+	return out
+}

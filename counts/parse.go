@@ -31,35 +31,6 @@ func (t *KernelText) Parse(consts map[string]int64) (*Kernel, error) {
 	return b.finish()
 }
 
-// splitStatements groups tokens into statements: a newline ends a
-// statement unless a bracket is open, so domains and long instructions
-// may span lines. Each statement ends with its newline or EOF token.
-func splitStatements(toks []token) [][]token {
-	var out [][]token
-	var cur []token
-	depth := 0
-	for _, t := range toks {
-		switch {
-		case t.is("(") || t.is("[") || t.is("{"):
-			depth++
-		case t.is(")") || t.is("]") || t.is("}"):
-			if depth > 0 {
-				depth--
-			}
-		case t.kind == tNewline && depth > 0:
-			continue
-		case t.kind == tEOF || t.kind == tNewline:
-			if len(cur) > 0 {
-				out = append(out, append(cur, t))
-			}
-			cur = nil
-			continue
-		}
-		cur = append(cur, t)
-	}
-	return out
-}
-
 // statement parses one statement, substituting constants first.
 func (b *builder) statement(toks []token) (err error) {
 	var refs []string
