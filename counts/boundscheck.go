@@ -22,6 +22,11 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 	k := c.k
 	for _, b := range c.plan.bounded {
 		a := b.acc.Array
+		dom, err := c.accessDomain(b)
+		if err != nil {
+			return errorf(k.File, b.acc.At, "instruction %s: %s: %v", b.ins.ID, b.acc, err)
+		}
+		b.domain = dom
 		for d, ix := range b.acc.Index {
 			ext, err := a.Shape[d].Eval(params)
 			if err != nil {

@@ -12,8 +12,7 @@ func (c *Counted) indexSet(b boundedAccess, ix Affine, params map[string]int64) 
 	if err != nil {
 		return nil, err
 	}
-	inames := c.k.inameOrder(b.inames)
-	pieces, err := withConds(c.plan.domainPieces(inames, nil, nil), b.conds, nil)
+	pieces, err := c.accessDomain(b)
 	if err != nil {
 		return nil, err
 	}
@@ -23,4 +22,16 @@ func (c *Counted) indexSet(b boundedAccess, ix Affine, params map[string]int64) 
 		u.pieces = append(u.pieces, piece{exists: pc.exists, c: append(slices.Clone(pc.c), cons{eq, true})})
 	}
 	return u, nil
+}
+
+// accessDomain returns the execution domain of b: its inames' domains
+// and its conditions, a set of the inames. It is b.domain where
+// CheckBounds has found it, once for all the subscripts of an access
+// (finding it anew for each took a sixth of the check's time for the
+// tiled convolution).
+func (c *Counted) accessDomain(b boundedAccess) ([]piece, error) {
+	if b.domain != nil {
+		return b.domain, nil
+	}
+	return withConds(c.plan.domainPieces(c.k.inameOrder(b.inames), nil, nil), b.conds, nil)
 }

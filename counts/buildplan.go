@@ -111,7 +111,7 @@ func (p *plan) instruction(ins *Instruction) error {
 				})
 		}
 		if len(acc.Index) > 0 && !w.upper {
-			p.bounded = append(p.bounded, boundedAccess{acc, ins, append(slices.Clone(ins.Within), red...), w.conds})
+			p.bounded = append(p.bounded, boundedAccess{acc, ins, append(slices.Clone(ins.Within), red...), w.conds, nil})
 		}
 		if a.Space == Argument || (a.Space == Private && !p.opts.CountSubscripts) {
 			return nil

@@ -9,12 +9,18 @@ import (
 // file's "const" declarations (an override naming no declared constant is
 // an error). Errors are *Error values naming the file, line and column.
 func ParseKernel(filename string, src []byte, consts map[string]int64) (*Kernel, error) {
-	toks, err := lex(filename, src)
+	t, err := LexKernel(filename, src)
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{file: filename, overrides: consts, constVals: map[string]int64{}}
-	for _, stmt := range splitStatements(toks) {
+	return t.Parse(consts)
+}
+
+// Parse parses the kernel as ParseKernel parses its text, with consts
+// overriding its constants.
+func (t *KernelText) Parse(consts map[string]int64) (*Kernel, error) {
+	b := &builder{file: t.file, overrides: consts, constVals: map[string]int64{}}
+	for _, stmt := range t.statements {
 		if err := b.statement(stmt); err != nil {
 			return nil, err
 		}
@@ -23,35 +29,6 @@ func ParseKernel(filename string, src []byte, consts map[string]int64) (*Kernel,
 		return nil, err
 	}
 	return b.finish()
-}
-
-// splitStatements groups tokens into statements: a newline ends a
-// statement unless a bracket is open, so domains and long instructions
-// may span lines. Each statement ends with its newline or EOF token.
-func splitStatements(toks []token) [][]token {
-	var out [][]token
-	var cur []token
-	depth := 0
-	for _, t := range toks {
-		switch {
-		case t.is("(") || t.is("[") || t.is("{"):
-			depth++
-		case t.is(")") || t.is("]") || t.is("}"):
-			if depth > 0 {
-				depth--
-			}
-		case t.kind == tNewline && depth > 0:
-			continue
-		case t.kind == tEOF || t.kind == tNewline:
-			if len(cur) > 0 {
-				out = append(out, append(cur, t))
-			}
-			cur = nil
-			continue
-		}
-		cur = append(cur, t)
-	}
-	return out
 }
 
 // statement parses one statement, substituting constants first.

@@ -227,9 +227,11 @@ type footprint struct {
 
 // boundedAccess is an array reference whose subscripts CheckBounds
 // checks: executed in inames, where the affine conditions conds hold.
+// domain, where not nil, is that execution domain (see accessDomain).
 type boundedAccess struct {
 	acc    *Access
 	ins    *Instruction
 	inames []string
 	conds  []dnf
+	domain []piece
 }

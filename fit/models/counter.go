@@ -41,8 +41,8 @@ type Counter struct {
 	at    map[string]int64
 	mu    sync.Mutex
 	cache map[string]*counted
-	// sources holds each kernel's source by name, read once: every
-	// binding of its consts parses it.
+	// sources holds each kernel's source by name, read and lexed once:
+	// every binding of its consts parses it.
 	sources sync.Map
 	// inputs caches Inputs by case (see Env.Inputs): every model, every
 	// fold of a cross-validation and every device whose tables share
@@ -53,17 +53,23 @@ type Counter struct {
 
 type sourced struct {
 	once sync.Once
-	file string
-	src  []byte
+	text *counts.KernelText
 	err  error
 }
 
-// read returns the source of kernel name, read once.
-func (c *Counter) read(name string) (file string, src []byte, err error) {
+// read returns the source of kernel name, read and lexed once.
+func (c *Counter) read(name string) (*counts.KernelText, error) {
 	v, _ := c.sources.LoadOrStore(name, &sourced{})
 	s := v.(*sourced)
-	s.once.Do(func() { s.file, s.src, s.err = c.source(name) })
-	return s.file, s.src, s.err
+	s.once.Do(func() {
+		file, src, err := c.source(name)
+		if err != nil {
+			s.err = fmt.Errorf("kernel %s: no .knl description: %w", name, err)
+			return
+		}
+		s.text, s.err = counts.LexKernel(file, src)
+	})
+	return s.text, s.err
 }
 
 type counted struct {
@@ -123,12 +129,12 @@ func (c *Counter) Kernel(name string, consts map[string]int64) (*counts.Counted,
 	}
 	c.mu.Unlock()
 	e.once.Do(func() {
-		file, src, err := c.read(name)
+		text, err := c.read(name)
 		if err != nil {
-			e.err = fmt.Errorf("kernel %s: no .knl description: %w", name, err)
+			e.err = err
 			return
 		}
-		k, err := counts.ParseKernel(file, src, consts)
+		k, err := text.Parse(consts)
 		if err != nil {
 			e.err = err
 			return
