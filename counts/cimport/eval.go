@@ -121,6 +121,16 @@ func (t *translator) member(e *expr) (*value, error) {
 	return nil, errorAt(e.p, "%s.%s is not understood", obj.text, e.text)
 }
 
+// unlaunched reports whether e is an index of an axis the launch does
+// not have (blockIdx.y of a 1-D grid), which is 0.
+func (t *translator) unlaunched(e *expr) bool {
+	if e.op != "member" || e.args[0].op != "id" || len(e.text) != 1 {
+		return false
+	}
+	ax := strings.Index("xyz", e.text)
+	return ax >= len(t.axes) && (e.args[0].text == "blockIdx" || e.args[0].text == "threadIdx")
+}
+
 // index is a work-item or group index, or a size of the launch.
 func (t *translator) index(kind string, ax int, p pos) (*value, error) {
 	if ax >= len(t.axes) {
@@ -189,6 +199,12 @@ func (t *translator) binary(e *expr) (*value, error) {
 		return &value{kind: vCond, c: c}, nil
 	case ",":
 		return nil, errorAt(e.p, "the comma operator is not understood; write two statements")
+	case "*":
+		if t.unlaunched(e.args[0]) || t.unlaunched(e.args[1]) {
+			// gridDim.x*blockIdx.y of a 1-D launch (Rodinia's folded
+			// grids) is 0, whatever gridDim.x.
+			return &value{kind: vInt, a: aff{}}, nil
+		}
 	}
 	l, r, err := t.evalPair(e.args[0], e.args[1])
 	if err != nil {
@@ -511,6 +527,12 @@ func (t *translator) call(e *expr) (*value, error) {
 		if v, ok := t.foldMath(f.text, args); ok {
 			return v, nil
 		}
+	case "__fdividef", "fdividef", "native_divide", "half_divide", "__fdiv_rn":
+		// A fast division is a division, as the hand ports write it.
+		if len(args) != 2 {
+			return nil, errorAt(e.p, "%s takes two arguments", f.text)
+		}
+		return t.eval(&expr{op: "binary", text: "/", args: args, p: e.p})
 	case "mad", "fma", "fmaf", "__fmaf_rn":
 		if len(args) != 3 {
 			return nil, errorAt(e.p, "%s takes three arguments", f.text)
