@@ -18,8 +18,8 @@ type aggregates struct {
 	vars map[string]ctype // the aggregates in scope: pointers and privates
 }
 
-// lowerAggregates returns k with its aggregates lowered, k itself where
-// it has none. The parameters keep their fields, by which setArrays
+// lowerAggregates returns k with its aggregates lowered, and its loops
+// stepped by k = j++ peeled (see trailing). The parameters keep their fields, by which setArrays
 // scales an extent given in elements.
 func lowerAggregates(k *kernelFunc) (*kernelFunc, error) {
 	g := &aggregates{vars: map[string]ctype{}}
@@ -32,8 +32,12 @@ func lowerAggregates(k *kernelFunc) (*kernelFunc, error) {
 		}
 		g.vars[p.name] = p.typ
 	}
-	if len(g.vars) == 0 && !declaresAggregate(k.body) {
-		return k, nil
+	for _, d := range k.constants {
+		if d.typ.fields != nil {
+			typ := d.typ
+			typ.ptr = 1
+			g.vars[d.name] = typ
+		}
 	}
 	body, err := g.stmt(k.body)
 	if err != nil {
@@ -44,22 +48,17 @@ func lowerAggregates(k *kernelFunc) (*kernelFunc, error) {
 	return &lk, nil
 }
 
-// declaresAggregate reports whether s declares a variable of an
-// aggregate type.
-func declaresAggregate(s *stmt) bool {
-	if s == nil {
-		return false
-	}
-	if slices.ContainsFunc(s.decls, func(d decl) bool { return d.typ.fields != nil }) {
-		return true
-	}
-	return slices.ContainsFunc(append([]*stmt{s.init, s.then, s.els}, s.body...), declaresAggregate)
-}
-
 // stmt lowers one statement.
 func (g *aggregates) stmt(s *stmt) (*stmt, error) {
 	if s == nil {
 		return nil, nil
+	}
+	if _, _, ok := trailing(s); ok && s.kind == "for" {
+		ps, err := peelTrailing(s)
+		if err != nil {
+			return nil, err
+		}
+		return g.stmt(ps)
 	}
 	ls := *s
 	var err error

@@ -682,6 +682,8 @@ func (t *translator) condition(e *expr) (*cond, error) {
 			return nil, err
 		}
 		return not(c), nil
+	case (e.text == "==" || e.text == "!=") && e.op == "binary" && isBoolean(e.args[0]) && isBoolean(e.args[1]):
+		return t.sameTruth(e)
 	case (e.text == "==" || e.text == "!=") && e.op == "binary" && !hasCall(e):
 		if c, ok := t.modCond(e); ok {
 			return c, nil
@@ -699,6 +701,36 @@ func (t *translator) condition(e *expr) (*cond, error) {
 		return nil, err
 	}
 	return valueCond(v), nil
+}
+
+// isBoolean reports whether e is a comparison or a logical operation,
+// whose value in C is 0 or 1.
+func isBoolean(e *expr) bool {
+	return isComparison(e) || e.op == "unary" && e.text == "!" || e.op == "binary" && (e.text == "&&" || e.text == "||")
+}
+
+// sameTruth translates A == B and A != B of two conditions (pnpoly's
+// (b > a) != (c > a)): of affine ones, by and, or and not; where one
+// reads data, as the .knl compares them, if(A, 1, 0) != if(B, 1, 0),
+// as the hand ports write it.
+func (t *translator) sameTruth(e *expr) (*cond, error) {
+	a, err := t.condition(e.args[0])
+	if err != nil {
+		return nil, err
+	}
+	b, err := t.condition(e.args[1])
+	if err != nil {
+		return nil, err
+	}
+	if a.affine() && b.affine() {
+		differ := or(and(a, not(b)), and(not(a), b))
+		if e.text == "!=" {
+			return differ, nil
+		}
+		return not(differ), nil
+	}
+	f := func(c *cond) string { return "if(" + c.format(t.instrAff) + ", 1, 0)" }
+	return &cond{op: "data", text: f(a) + " " + e.text + " " + f(b)}, nil
 }
 
 // modCond reads x % c == 0 (or != 0) of an affine x and a positive
@@ -779,6 +811,10 @@ func (t *translator) dataText(v *value, p pos) (string, error) {
 		s := t.affText(v.a, false)
 		v.prec = affPrec(s)
 		return s, nil
+	case vCond:
+		// C's value of a condition, 1 or 0 (pnpoly's c = !c).
+		v.prec = precAtom
+		return "if(" + v.c.format(t.instrAff) + ", 1, 0)", nil
 	}
 	return "", errorAt(p, "a condition used as a number; write COND ? 1 : 0")
 }

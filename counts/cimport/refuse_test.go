@@ -94,3 +94,19 @@ func TestAggregatesRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestTrailingLoopRefused checks what a loop stepped by k = j++ must
+// be: a test of j against a bound, and a body that changes neither.
+func TestTrailingLoopRefused(t *testing.T) {
+	const head = "// uniperf: --local 64 --global n --array b=n\n__global__ void k(float *b, int n)\n{ int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+	for _, c := range []struct{ body, want string }{
+		{"int k = 9; for (int j = 0; j != 10; k = j++) b[i] += k;", "4:29: a loop stepped by k = j++ must test j < BOUND"},
+		{"int k = 9; for (int j = 0; j < 10; k = j++) { k = 3; b[i] += k; }", "4:29: a loop stepped by k = j++ whose body changes k or j"},
+	} {
+		src := head + "    if (i < n) { " + c.body + " }\n}\n"
+		_, err := Import("k.cu", []byte(src), Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), "k.cu:"+c.want) {
+			t.Errorf("%s: %v\nwant k.cu:%s", c.body, err, c.want)
+		}
+	}
+}

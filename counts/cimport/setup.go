@@ -158,6 +158,13 @@ func (t *translator) setConstants(opts Options, from map[string]string, macros m
 			}
 			size, a.source = v, fmt.Sprintf("--array %s=%s, from %s", d.name, ext, from["array "+d.name])
 		}
+		if n := len(d.typ.fields); n > 0 {
+			var ok bool
+			if size, ok = size.mul(constPoly(int64(n))); !ok {
+				return errorOverflow("--array " + d.name)
+			}
+			a.source += fmt.Sprintf(", %d %ss an element (%s)", n, d.typ.base, strings.Join(d.typ.fields, ", "))
+		}
 		a.dims = []poly{size}
 		t.arrays = append(t.arrays, a)
 		t.declare(d.name, &variable{kind: "array", name: a.name, dtype: dtype})
