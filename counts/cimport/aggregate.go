@@ -19,10 +19,42 @@ type aggregates struct {
 }
 
 // lowerAggregates returns k with its aggregates lowered, and its loops
-// stepped by k = j++ peeled (see trailing). The parameters keep their fields, by which setArrays
-// scales an extent given in elements.
+// stepped by k = j++ peeled (see trailing); its device functions
+// likewise, where one does not lower its error is kept for a call to
+// report. The parameters keep their fields, by which setArrays scales
+// an extent given in elements.
 func lowerAggregates(k *kernelFunc) (*kernelFunc, error) {
+	lk, err := lowerFunc(k)
+	if err != nil {
+		return nil, err
+	}
+	lk.devices = map[string]*kernelFunc{}
+	for name, fn := range k.devices {
+		if fn.err != nil {
+			lk.devices[name] = fn
+			continue
+		}
+		lf, err := lowerFunc(fn)
+		if err != nil {
+			lf = &kernelFunc{name: fn.name, p: fn.p, err: err}
+		}
+		lk.devices[name] = lf
+	}
+	return lk, nil
+}
+
+// lowerFunc lowers one function: a kernel, or a device function,
+// whose aggregate parameters are pointers, as no caller can pass a
+// whole aggregate.
+func lowerFunc(k *kernelFunc) (*kernelFunc, error) {
 	g := &aggregates{vars: map[string]ctype{}}
+	for _, d := range k.constants {
+		if d.typ.fields != nil {
+			typ := d.typ
+			typ.ptr = 1
+			g.vars[d.name] = typ
+		}
+	}
 	for _, p := range k.params {
 		if p.typ.fields == nil {
 			continue
@@ -31,13 +63,6 @@ func lowerAggregates(k *kernelFunc) (*kernelFunc, error) {
 			return nil, errorAt(p.p, "parameter %s: an aggregate (%d fields) passed by value; pass its fields as scalars of their own", p.name, len(p.typ.fields))
 		}
 		g.vars[p.name] = p.typ
-	}
-	for _, d := range k.constants {
-		if d.typ.fields != nil {
-			typ := d.typ
-			typ.ptr = 1
-			g.vars[d.name] = typ
-		}
 	}
 	body, err := g.stmt(k.body)
 	if err != nil {
@@ -102,6 +127,7 @@ func (g *aggregates) stmt(s *stmt) (*stmt, error) {
 func (g *aggregates) decl(d decl) ([]decl, error) {
 	var err error
 	if d.typ.fields == nil {
+		delete(g.vars, d.name)
 		d.init, err = g.expr(d.init)
 		return []decl{d}, err
 	}
@@ -242,6 +268,12 @@ func (g *aggregates) expr(e *expr) (*expr, error) {
 	le := *e
 	le.args = make([]*expr, len(e.args))
 	for i, a := range e.args {
+		if e.op == "call" && i > 0 && g.pointer(a) {
+			// An array of aggregates passed to a device function,
+			// whose parameter is lowered alike.
+			le.args[i] = a
+			continue
+		}
 		var err error
 		if le.args[i], err = g.expr(a); err != nil {
 			return nil, err

@@ -1,6 +1,12 @@
 package cimport
 
-import "math"
+import (
+	"maps"
+	"math"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+)
 
 // Rodinia's euclid (nn_cuda.cu) reads an array of LatLong, a struct of
 // two floats, through a pointer to its work-item's element
@@ -137,5 +143,40 @@ func init() {
 			}
 		}
 		return map[string][]float32{"bitmap": bitmap}
+	}
+}
+
+// TestAggregateDeviceFunction checks a float2 array passed to a device
+// function, at an offset (p + 1), and read there into a private float2:
+// work-item i reads q[i - 1] = p[i], the floats 2i and 2i + 1. By hand:
+// two f32 loads a work-item, the pairs of consecutive work-items
+// adjacent (stride 2, both of every 2 used), one addition, one store of
+// stride 1, ceil(n/64) groups.
+func TestAggregateDeviceFunction(t *testing.T) {
+	const src = "// uniperf: --local 64 --global n --array p=n --array b=n\n" +
+		"__device__ float sumxy(float2 *q, int i) { float2 v = q[i]; return v.x + v.y; }\n" +
+		"__global__ void k(float2 *p, float *b, int n) { int i = blockIdx.x*blockDim.x + threadIdx.x; if (i < n) b[i] = sumxy(p + 1, i - 1); }\n"
+	r, err := Import("k.cu", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := counts.ParseKernel("k.knl", r.Knl, nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r.Knl)
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{100, 128} {
+		got, err := c.Eval(map[string]int64{"n": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int64{"global.load.f32.stride=2/2": 2 * n, "flop.f32.add": n, "global.store.f32.stride=1": n,
+			"launch.groups": (n + 63) / 64, "launch.const": 1}
+		if !maps.Equal(nonzero(got), want) {
+			t.Errorf("n = %d: %v, want %v\n%s", n, nonzero(got), want, r.Knl)
+		}
 	}
 }
