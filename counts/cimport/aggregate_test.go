@@ -180,3 +180,34 @@ func TestAggregateDeviceFunction(t *testing.T) {
 		}
 	}
 }
+
+// TestStructTags checks that a struct defined by its tag (struct LL {
+// float a; float c; };) is an aggregate as a typedef's is, named struct
+// LL or, in CUDA's C++, LL: b[i] = p[i].a reads float 2i, by hand n
+// loads of stride 2 using 1 of every 2 elements, n stores of stride 1.
+func TestStructTags(t *testing.T) {
+	for _, typ := range []string{"struct LL", "LL"} {
+		src := "// uniperf: --local 64 --global n --array p=n --array b=n\nstruct LL { float a; float c; };\n" +
+			"__global__ void k(" + typ + " *p, float *b, int n) { int i = blockIdx.x*blockDim.x + threadIdx.x; if (i < n) b[i] = p[i].a; }\n"
+		r, err := Import("k.cu", []byte(src), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := counts.ParseKernel("k.knl", r.Knl, nil)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, r.Knl)
+		}
+		c, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Eval(map[string]int64{"n": 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int64{"global.load.f32.stride=1/2": 100, "global.store.f32.stride=1": 100, "launch.groups": 2, "launch.const": 1}
+		if !maps.Equal(nonzero(got), want) {
+			t.Errorf("%s: %v, want %v\n%s", typ, nonzero(got), want, r.Knl)
+		}
+	}
+}

@@ -84,6 +84,7 @@ func (ps *parser) kernels() ([]*kernelFunc, error) {
 			if err := ps.typedef(); err != nil {
 				return nil, err
 			}
+		case t.text == "struct" && ps.peekAt(2).text == "{" && ps.structDef():
 		case ps.cuda && t.text == "__global__" || !ps.cuda && (t.text == "__kernel" || t.text == "kernel"):
 			start := ps.i
 			k, err := ps.function(false)
@@ -270,22 +271,68 @@ func (ps *parser) typedef() error {
 
 // structTypedef reads "typedef struct [TAG] { T f; T g, h; } NAME;",
 // whose fields are scalars of one type T: an aggregate, which
-// translates as float2 does. A struct of mixed or pointer fields is
-// noted in refusedTypes; ok is false where the text is no such typedef.
+// translates as float2 does, under NAME and struct TAG. A struct of
+// mixed or pointer fields is noted in refusedTypes; ok is false where
+// the text is no such typedef.
 func (ps *parser) structTypedef() (bool, error) {
-	ps.next()
-	if ps.peek().kind == tIdent {
-		ps.next()
-	}
-	if !ps.accept("{") {
+	tag, agg, why, ok := ps.structBody()
+	if !ok {
 		return false, nil
 	}
-	var agg ctype
-	why := ""
+	name := ps.next()
+	if name.kind != tIdent || !ps.accept(";") {
+		return false, nil
+	}
+	ps.defineStruct(name.text, agg, why)
+	if tag != "" {
+		ps.defineStruct("struct "+tag, agg, why)
+	}
+	return true, nil
+}
+
+// structDef reads "struct TAG { ... };" at file scope, defining struct
+// TAG as structTypedef does; ok is false where the text is no such
+// definition (the parser is then where it started).
+func (ps *parser) structDef() bool {
+	start := ps.i
+	tag, agg, why, ok := ps.structBody()
+	if !ok || tag == "" || !ps.accept(";") {
+		ps.i = start
+		return false
+	}
+	ps.defineStruct("struct "+tag, agg, why)
+	if ps.cuda {
+		// In C++ (CUDA) the tag names the type itself.
+		ps.defineStruct(tag, agg, why)
+	}
+	return true
+}
+
+func (ps *parser) defineStruct(name string, agg ctype, why string) {
+	if why != "" {
+		if ps.refusedTypes == nil {
+			ps.refusedTypes = map[string]string{}
+		}
+		ps.refusedTypes[name] = why
+		return
+	}
+	ps.typedefs[name] = agg
+}
+
+// structBody reads "struct [TAG] { T f; T g, h; }": its tag, the
+// aggregate of its fields, or why it is none.
+func (ps *parser) structBody() (tag string, agg ctype, why string, ok bool) {
+	ps.next()
+	if ps.peek().kind == tIdent {
+		tag = ps.next().text
+	}
+	if !ps.accept("{") {
+		return "", agg, "", false
+	}
 	for !ps.accept("}") {
 		typ, ok, err := ps.specifiers()
 		if err != nil || !ok || typ.base == "" {
-			return false, nil
+			return "", agg, "", false
 		}
 		for {
 			ptr := 0
@@ -294,7 +341,7 @@ func (ps *parser) structTypedef() (bool, error) {
 			}
 			n := ps.next()
 			if n.kind != tIdent {
-				return false, nil
+				return "", agg, "", false
 			}
 			switch {
 			case ptr > 0 || typ.fields != nil || ps.is("["):
@@ -312,22 +359,10 @@ func (ps *parser) structTypedef() (bool, error) {
 			}
 		}
 		if !ps.accept(";") {
-			return false, nil
+			return "", agg, "", false
 		}
 	}
-	name := ps.next()
-	if name.kind != tIdent || !ps.accept(";") || len(agg.fields) == 0 {
-		return false, nil
-	}
-	if why != "" {
-		if ps.refusedTypes == nil {
-			ps.refusedTypes = map[string]string{}
-		}
-		ps.refusedTypes[name.text] = why
-		return true, nil
-	}
-	ps.typedefs[name.text] = agg
-	return true, nil
+	return tag, agg, why, len(agg.fields) > 0
 }
 
 var baseTypes = map[string]string{
@@ -426,6 +461,13 @@ func (ps *parser) specifiers() (ctype, bool, error) {
 		}
 		if f := vectorFields(tok.text); f != nil && t.base == "" {
 			t.base, t.fields = baseTypes[strings.TrimRight(tok.text, "0123456789")], f
+			ps.next()
+			seen = true
+			continue
+		}
+		if td, ok := ps.typedefs["struct "+ps.peekAt(1).text]; ok && tok.text == "struct" && t.base == "" {
+			t.base, t.fields = td.base, td.fields
+			ps.next()
 			ps.next()
 			seen = true
 			continue
@@ -533,11 +575,15 @@ func (ps *parser) param() (param, error) {
 		if isVectorType(t.text) {
 			return param{}, errorAt(t.p, "%s: a vector type of more than four lanes, or of long long, which .knl has no type for; pass its fields as arrays of their own (float *x, float *y) or one flat array (p[2*i], p[2*i + 1])", t.text)
 		}
-		if why, ok := ps.refusedTypes[t.text]; ok {
-			return param{}, errorAt(t.p, "%s: %s", t.text, why)
+		name := t.text
+		if name == "struct" {
+			name += " " + ps.peekAt(1).text
+		}
+		if why, ok := ps.refusedTypes[name]; ok {
+			return param{}, errorAt(t.p, "%s: %s", name, why)
 		}
 		if t.kind == tIdent {
-			return param{}, errorAt(t.p, "expected a parameter's type, found %s: a type of a header, which is not read (give it with -D %s=float), or a struct, which .knl has no type for (pass its fields as arrays of their own)", describe(t), t.text)
+			return param{}, errorAt(t.p, "expected a parameter's type, found %s: a type of a header, which is not read (give it with -D %s=float), or a struct that the file does not define (a struct of scalar fields of one type defined in the file is understood; pass other fields as arrays of their own)", describe(t), t.text)
 		}
 		return param{}, errorAt(t.p, "expected a parameter's type, found %s", describe(t))
 	}

@@ -86,8 +86,9 @@ func TestAggregatesRefused(t *testing.T) {
 		{"float2 p, float *b", "b[i] = p.x;", "3:26: parameter p: an aggregate (2 fields) passed by value"},
 		{"M *p, float *b", "b[i] = p[i].a;", "3:19: M: a struct of fields of different types (float and int)"},
 		{"float &p, float *b", "b[i] = p;", "3:26: kernel k: p is a reference (&)"},
+		{"struct N *p, float *b", "b[i] = p[i].a;", "3:19: struct N: a struct with a pointer, array or vector field"},
 	} {
-		src := head + "typedef struct { float a; int c; } M;\n__global__ void k(" + c.params + ", int n)\n{ int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) { " + c.body + " }\n}\n"
+		src := head + "typedef struct { float a; int c; } M; struct N { float a[2]; };\n__global__ void k(" + c.params + ", int n)\n{ int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) { " + c.body + " }\n}\n"
 		_, err := Import("k.cu", []byte(src), Options{})
 		if err == nil || !strings.HasPrefix(err.Error(), "k.cu:"+c.want) {
 			t.Errorf("%s: %v\nwant k.cu:%s", c.body, err, c.want)
