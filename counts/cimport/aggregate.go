@@ -15,7 +15,8 @@ import (
 // does (a swizzle, arithmetic on whole vectors, a pointer that escapes)
 // is refused where it stands.
 type aggregates struct {
-	vars map[string]ctype // the aggregates in scope: pointers and privates
+	vars  map[string]ctype // the aggregates in scope: pointers and privates
+	names map[string]bool  // the names the function uses, which v_f must not be
 }
 
 // lowerAggregates returns k with its aggregates lowered, and its loops
@@ -47,7 +48,13 @@ func lowerAggregates(k *kernelFunc) (*kernelFunc, error) {
 // whose aggregate parameters are pointers, as no caller can pass a
 // whole aggregate.
 func lowerFunc(k *kernelFunc) (*kernelFunc, error) {
-	g := &aggregates{vars: map[string]ctype{}}
+	g := &aggregates{vars: map[string]ctype{}, names: map[string]bool{}}
+	stmtHas(k.body, func(e *expr) bool {
+		if e.op == "id" {
+			g.names[e.text] = true
+		}
+		return false
+	})
 	for _, d := range k.constants {
 		if d.typ.fields != nil {
 			typ := d.typ
@@ -140,6 +147,9 @@ func (g *aggregates) decl(d decl) ([]decl, error) {
 	for f, name := range d.typ.fields {
 		fd := d
 		fd.name = d.name + "_" + name
+		if g.names[fd.name] {
+			return nil, errorAt(d.p, "%s: its field %s would be the variable %s, a name the kernel uses already; rename one", d.name, name, fd.name)
+		}
 		fd.typ.fields = nil
 		if d.init != nil {
 			if fd.init, err = g.field(d.init, f, d.typ); err != nil {

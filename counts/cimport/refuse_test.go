@@ -86,6 +86,7 @@ func TestAggregatesRefused(t *testing.T) {
 		{"float2 p, float *b", "b[i] = p.x;", "3:26: parameter p: an aggregate (2 fields) passed by value"},
 		{"M *p, float *b", "b[i] = p[i].a;", "3:19: M: a struct of fields of different types (float and int)"},
 		{"float &p, float *b", "b[i] = p;", "3:26: kernel k: p is a reference (&)"},
+		{"float2 *p, float *b", "float v_x = 1.0f; float2 v = p[i]; b[i] = v.x + v_x;", "5:43: v: its field x would be the variable v_x"},
 		{"struct N *p, float *b", "b[i] = p[i].a;", "3:19: struct N: a struct with a pointer, array or vector field"},
 	} {
 		src := head + "typedef struct { float a; int c; } M; struct N { float a[2]; };\n__global__ void k(" + c.params + ", int n)\n{ int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) { " + c.body + " }\n}\n"
