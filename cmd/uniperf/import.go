@@ -83,8 +83,17 @@ continue, other breaks, loop bounds read from data without --trips, products
 of two indices, inexact integer divisions, bounds computed by min, max or
 casts, assignments to scalar arguments, atomics other than additions,
 pointers other than the arguments and pointers into them set where
-declared (p = s + off: then p[i] is s[off + i]), recursion, structs and
-vector types.
+declared (p = s + off: then p[i] is s[off + i]), recursion, and vector
+types and structs other than as below.
+
+Vector types (float2, int4) and structs of scalar fields of one type
+(typedef struct { float lat, lng; } LatLong) are scalars, as hand ports
+write them: an array of them is a scalar array of N times its length
+(--array gives the extent in elements), field f of element i at
+N*i + f; a private one is one scalar a field; make_float2(a, b) builds
+one. Swizzles, arithmetic on whole vectors and mixed-type structs are
+refused. A device function's float &x parameter is the caller's
+variable, and for (j = 0; j < n; k = j++) peels its first iteration.
 
 --kernel names the kernel where the file has several. --out writes the
 .knl to a file (never the input) instead of standard output. With --json

@@ -22,12 +22,15 @@ type expr struct {
 // ctype is a C type, as much of it as kernels use: a base type, pointer
 // depth and address space, and whether the elements a pointer points to
 // are const and the pointer restrict (const float *__restrict__ a).
+// An aggregate (float2, or a struct of scalar fields of one type) has
+// its fields' names in fields and their type in base.
 type ctype struct {
 	base     string // float, double, char, uchar, short, ushort, int, unsigned, long, ulong, bool, void, group (a cooperative group)
 	ptr      int
 	space    string // global, local, constant or "" (private; CUDA pointers are global)
 	cnst     bool
 	restrict bool
+	fields   []string
 }
 
 // stmt is a C statement. kind: "block" (body), "decl" (decls), "expr"
@@ -55,12 +58,14 @@ type decl struct {
 }
 
 // param is a parameter of the kernel. value holds the tokens of a -D
-// that named it: the parameter is bound to that value.
+// that named it: the parameter is bound to that value. ref marks a
+// device function's reference parameter (float &x).
 type param struct {
 	name  string
 	typ   ctype
 	p     pos
 	value []token
+	ref   bool
 }
 
 // kernelFunc is a kernel function definition.

@@ -74,7 +74,16 @@
 // arithmetic other than a[i], *(a + i) and a pointer set where it is
 // declared to an array plus an integer (p = s + off, or a device
 // function's pointer parameter given one: p[i] is s[off + i]),
-// recursion, structs and vector types.
+// recursion, and of vector types and structs what aggregates does not
+// lower.
+//
+// Vector types (float2, int4) and structs of scalar fields of one type
+// are lowered before the translation (aggregates, lowerAggregates), as
+// the hand ports write them: an array of N-field elements is a scalar
+// array of N times its length, field f of element i at N*i + f, and a
+// private one is one scalar a field. The same pass peels the first
+// iteration of a loop stepped by k = j++ (trailing). A device
+// function's reference parameter (float &x) is the caller's variable.
 //
 // # The front end
 //

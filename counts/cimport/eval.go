@@ -121,6 +121,16 @@ func (t *translator) member(e *expr) (*value, error) {
 	return nil, errorAt(e.p, "%s.%s is not understood", obj.text, e.text)
 }
 
+// unlaunched reports whether e is an index of an axis the launch does
+// not have (blockIdx.y of a 1-D grid), which is 0.
+func (t *translator) unlaunched(e *expr) bool {
+	if e.op != "member" || e.args[0].op != "id" || len(e.text) != 1 {
+		return false
+	}
+	ax := strings.Index("xyz", e.text)
+	return ax >= len(t.axes) && (e.args[0].text == "blockIdx" || e.args[0].text == "threadIdx")
+}
+
 // index is a work-item or group index, or a size of the launch.
 func (t *translator) index(kind string, ax int, p pos) (*value, error) {
 	if ax >= len(t.axes) {
@@ -189,6 +199,12 @@ func (t *translator) binary(e *expr) (*value, error) {
 		return &value{kind: vCond, c: c}, nil
 	case ",":
 		return nil, errorAt(e.p, "the comma operator is not understood; write two statements")
+	case "*":
+		if t.unlaunched(e.args[0]) || t.unlaunched(e.args[1]) {
+			// gridDim.x*blockIdx.y of a 1-D launch (Rodinia's folded
+			// grids) is 0, whatever gridDim.x.
+			return &value{kind: vInt, a: aff{}}, nil
+		}
 	}
 	l, r, err := t.evalPair(e.args[0], e.args[1])
 	if err != nil {
@@ -511,6 +527,12 @@ func (t *translator) call(e *expr) (*value, error) {
 		if v, ok := t.foldMath(f.text, args); ok {
 			return v, nil
 		}
+	case "__fdividef", "fdividef", "native_divide", "half_divide", "__fdiv_rn":
+		// A fast division is a division, as the hand ports write it.
+		if len(args) != 2 {
+			return nil, errorAt(e.p, "%s takes two arguments", f.text)
+		}
+		return t.eval(&expr{op: "binary", text: "/", args: args, p: e.p})
 	case "mad", "fma", "fmaf", "__fmaf_rn":
 		if len(args) != 3 {
 			return nil, errorAt(e.p, "%s takes three arguments", f.text)
@@ -660,6 +682,8 @@ func (t *translator) condition(e *expr) (*cond, error) {
 			return nil, err
 		}
 		return not(c), nil
+	case (e.text == "==" || e.text == "!=") && e.op == "binary" && isBoolean(e.args[0]) && isBoolean(e.args[1]):
+		return t.sameTruth(e)
 	case (e.text == "==" || e.text == "!=") && e.op == "binary" && !hasCall(e):
 		if c, ok := t.modCond(e); ok {
 			return c, nil
@@ -677,6 +701,36 @@ func (t *translator) condition(e *expr) (*cond, error) {
 		return nil, err
 	}
 	return valueCond(v), nil
+}
+
+// isBoolean reports whether e is a comparison or a logical operation,
+// whose value in C is 0 or 1.
+func isBoolean(e *expr) bool {
+	return isComparison(e) || e.op == "unary" && e.text == "!" || e.op == "binary" && (e.text == "&&" || e.text == "||")
+}
+
+// sameTruth translates A == B and A != B of two conditions (pnpoly's
+// (b > a) != (c > a)): of affine ones, by and, or and not; where one
+// reads data, as the .knl compares them, if(A, 1, 0) != if(B, 1, 0),
+// as the hand ports write it.
+func (t *translator) sameTruth(e *expr) (*cond, error) {
+	a, err := t.condition(e.args[0])
+	if err != nil {
+		return nil, err
+	}
+	b, err := t.condition(e.args[1])
+	if err != nil {
+		return nil, err
+	}
+	if a.affine() && b.affine() {
+		differ := or(and(a, not(b)), and(not(a), b))
+		if e.text == "!=" {
+			return differ, nil
+		}
+		return not(differ), nil
+	}
+	f := func(c *cond) string { return "if(" + c.format(t.instrAff) + ", 1, 0)" }
+	return &cond{op: "data", text: f(a) + " " + e.text + " " + f(b)}, nil
 }
 
 // modCond reads x % c == 0 (or != 0) of an affine x and a positive
@@ -757,6 +811,10 @@ func (t *translator) dataText(v *value, p pos) (string, error) {
 		s := t.affText(v.a, false)
 		v.prec = affPrec(s)
 		return s, nil
+	case vCond:
+		// C's value of a condition, 1 or 0 (pnpoly's c = !c).
+		v.prec = precAtom
+		return "if(" + v.c.format(t.instrAff) + ", 1, 0)", nil
 	}
 	return "", errorAt(p, "a condition used as a number; write COND ? 1 : 0")
 }

@@ -67,6 +67,14 @@ func (t *translator) inline(fn *kernelFunc, args []*expr, p pos) (*value, error)
 
 // bindParam gives the parameter prm of fn the value of the argument a.
 func (t *translator) bindParam(fn *kernelFunc, prm param, a *expr) (*variable, error) {
+	if prm.ref {
+		// A reference is the caller's variable itself: what the body
+		// stores through it the caller reads after the call.
+		if v := t.lookup(a.text); a.op == "id" && v != nil && (v.kind == "data" || v.kind == "undef") {
+			return v, nil
+		}
+		return nil, errorAt(a.p, "argument %s of %s, a reference: pass a local variable of the caller (a float declared in the kernel), and copy an element into or out of it", prm.name, fn.name)
+	}
 	if prm.typ.ptr > 0 {
 		v, ok, err := t.pointer(a)
 		if err != nil {

@@ -1,6 +1,7 @@
 package cimport
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,14 +13,16 @@ const maxDepth = 200
 
 // parser reads the preprocessed tokens of a CUDA or OpenCL C source.
 type parser struct {
-	toks      []token
-	i         int
-	cuda      bool
-	typedefs  map[string]ctype
-	depth     int
-	constants []decl                 // CUDA's __constant__ arrays of the file scope
-	devices   map[string]*kernelFunc // CUDA's __device__ functions, by name
-	inDevice  bool                   // parsing a device function, whose return may carry a value
+	toks     []token
+	i        int
+	cuda     bool
+	typedefs map[string]ctype
+	// refusedTypes says why a struct typedef has no translation.
+	refusedTypes map[string]string
+	depth        int
+	constants    []decl                 // CUDA's __constant__ arrays of the file scope
+	devices      map[string]*kernelFunc // CUDA's __device__ functions, by name
+	inDevice     bool                   // parsing a device function, whose return may carry a value
 }
 
 func (ps *parser) peek() token { return ps.toks[ps.i] }
@@ -81,6 +84,7 @@ func (ps *parser) kernels() ([]*kernelFunc, error) {
 			if err := ps.typedef(); err != nil {
 				return nil, err
 			}
+		case t.text == "struct" && ps.peekAt(2).text == "{" && ps.structDef():
 		case ps.cuda && t.text == "__global__" || !ps.cuda && (t.text == "__kernel" || t.text == "kernel"):
 			start := ps.i
 			k, err := ps.function(false)
@@ -235,6 +239,13 @@ func (ps *parser) skipBalanced() error {
 func (ps *parser) typedef() error {
 	ps.next()
 	start := ps.i
+	if ps.is("struct") {
+		ok, err := ps.structTypedef()
+		if ok || err != nil {
+			return err
+		}
+		ps.i = start
+	}
 	typ, ok, err := ps.specifiers()
 	if err != nil || !ok || ps.peek().kind != tIdent || ps.peekAt(1).text != ";" {
 		ps.i = start
@@ -256,6 +267,102 @@ func (ps *parser) typedef() error {
 	ps.typedefs[ps.next().text] = typ
 	ps.next()
 	return nil
+}
+
+// structTypedef reads "typedef struct [TAG] { T f; T g, h; } NAME;",
+// whose fields are scalars of one type T: an aggregate, which
+// translates as float2 does, under NAME and struct TAG. A struct of
+// mixed or pointer fields is noted in refusedTypes; ok is false where
+// the text is no such typedef.
+func (ps *parser) structTypedef() (bool, error) {
+	tag, agg, why, ok := ps.structBody()
+	if !ok {
+		return false, nil
+	}
+	name := ps.next()
+	if name.kind != tIdent || !ps.accept(";") {
+		return false, nil
+	}
+	ps.defineStruct(name.text, agg, why)
+	if tag != "" {
+		ps.defineStruct("struct "+tag, agg, why)
+	}
+	return true, nil
+}
+
+// structDef reads "struct TAG { ... };" at file scope, defining struct
+// TAG as structTypedef does; ok is false where the text is no such
+// definition (the parser is then where it started).
+func (ps *parser) structDef() bool {
+	start := ps.i
+	tag, agg, why, ok := ps.structBody()
+	if !ok || tag == "" || !ps.accept(";") {
+		ps.i = start
+		return false
+	}
+	ps.defineStruct("struct "+tag, agg, why)
+	if ps.cuda {
+		// In C++ (CUDA) the tag names the type itself.
+		ps.defineStruct(tag, agg, why)
+	}
+	return true
+}
+
+func (ps *parser) defineStruct(name string, agg ctype, why string) {
+	if why != "" {
+		if ps.refusedTypes == nil {
+			ps.refusedTypes = map[string]string{}
+		}
+		ps.refusedTypes[name] = why
+		return
+	}
+	ps.typedefs[name] = agg
+}
+
+// structBody reads "struct [TAG] { T f; T g, h; }": its tag, the
+// aggregate of its fields, or why it is none.
+func (ps *parser) structBody() (tag string, agg ctype, why string, ok bool) {
+	ps.next()
+	if ps.peek().kind == tIdent {
+		tag = ps.next().text
+	}
+	if !ps.accept("{") {
+		return "", agg, "", false
+	}
+	for !ps.accept("}") {
+		typ, ok, err := ps.specifiers()
+		if err != nil || !ok || typ.base == "" {
+			return "", agg, "", false
+		}
+		for {
+			ptr := 0
+			for ps.accept("*") {
+				ptr++
+			}
+			n := ps.next()
+			if n.kind != tIdent {
+				return "", agg, "", false
+			}
+			switch {
+			case ptr > 0 || typ.fields != nil || ps.is("["):
+				why = "a struct with a pointer, array or vector field, which .knl has no type for; pass each field as an array of its own"
+			case agg.base != "" && agg.base != typ.base:
+				why = fmt.Sprintf("a struct of fields of different types (%s and %s), which .knl has no type for; pass each field as an array of its own", agg.base, typ.base)
+			}
+			agg.base = typ.base
+			agg.fields = append(agg.fields, n.text)
+			for ps.peek().kind != tEOF && !ps.is(",") && !ps.is(";") {
+				ps.next()
+			}
+			if !ps.accept(",") {
+				break
+			}
+		}
+		if !ps.accept(";") {
+			return "", agg, "", false
+		}
+	}
+	return tag, agg, why, len(agg.fields) > 0
 }
 
 var baseTypes = map[string]string{
@@ -280,6 +387,23 @@ func isVectorType(name string) bool {
 	base := strings.TrimRight(name, "0123456789")
 	n := name[len(base):]
 	return (n == "2" || n == "3" || n == "4" || n == "8" || n == "16") && (baseTypes[base] != "" && base != "size_t" || base == "uint" || base == "longlong" || base == "ulonglong")
+}
+
+// vectorFields is the lanes of a vector type of two to four lanes
+// (float2: x, y), nil for any other name.
+func vectorFields(name string) []string {
+	if !isVectorType(name) || baseTypes[strings.TrimRight(name, "0123456789")] == "" {
+		return nil
+	}
+	switch name[len(name)-1] {
+	case '2':
+		return []string{"x", "y"}
+	case '3':
+		return []string{"x", "y", "z"}
+	case '4':
+		return []string{"x", "y", "z", "w"}
+	}
+	return nil
 }
 
 // unsignedOf is the unsigned type of "unsigned char", "unsigned short"
@@ -335,8 +459,21 @@ func (ps *parser) specifiers() (ctype, bool, error) {
 			seen = true
 			continue
 		}
+		if f := vectorFields(tok.text); f != nil && t.base == "" {
+			t.base, t.fields = baseTypes[strings.TrimRight(tok.text, "0123456789")], f
+			ps.next()
+			seen = true
+			continue
+		}
+		if td, ok := ps.typedefs["struct "+ps.peekAt(1).text]; ok && tok.text == "struct" && t.base == "" {
+			t.base, t.fields = td.base, td.fields
+			ps.next()
+			ps.next()
+			seen = true
+			continue
+		}
 		if td, ok := ps.typedefs[tok.text]; ok && t.base == "" {
-			t.base, t.ptr = td.base, td.ptr
+			t.base, t.ptr, t.fields = td.base, td.ptr, td.fields
 			if td.space != "" {
 				spaces = append(spaces, td.space)
 			}
@@ -389,6 +526,7 @@ func (ps *parser) function(device bool) (*kernelFunc, error) {
 		return nil, errorAt(name.p, "expected the kernel's name, found %s", describe(name))
 	}
 	k := &kernelFunc{name: name.text, p: name.p, ret: typ}
+
 	if _, err := ps.expect("("); err != nil {
 		return nil, err
 	}
@@ -416,6 +554,9 @@ func (ps *parser) function(device bool) (*kernelFunc, error) {
 	if !ps.is("{") {
 		return nil, errorAt(ps.peek().p, "kernel %s: expected its body {, found %s", k.name, describe(ps.peek()))
 	}
+	if i := slices.IndexFunc(k.params, func(p param) bool { return p.ref }); i >= 0 && !device {
+		return nil, errorAt(k.params[i].p, "kernel %s: %s is a reference (&), which a kernel's argument cannot be; pass a pointer", k.name, k.params[i].name)
+	}
 	ps.inDevice = device && typ.base != "void"
 	k.body, err = ps.statement()
 	ps.inDevice = false
@@ -432,10 +573,17 @@ func (ps *parser) param() (param, error) {
 	}
 	if !ok || typ.base == "" {
 		if isVectorType(t.text) {
-			return param{}, errorAt(t.p, "%s: a vector type, which .knl has no type for; pass its fields as arrays of their own (float *x, float *y) or one flat array (p[2*i], p[2*i + 1])", t.text)
+			return param{}, errorAt(t.p, "%s: a vector type of more than four lanes, or of long long, which .knl has no type for; pass its fields as arrays of their own (float *x, float *y) or one flat array (p[2*i], p[2*i + 1])", t.text)
+		}
+		name := t.text
+		if name == "struct" {
+			name += " " + ps.peekAt(1).text
+		}
+		if why, ok := ps.refusedTypes[name]; ok {
+			return param{}, errorAt(t.p, "%s: %s", name, why)
 		}
 		if t.kind == tIdent {
-			return param{}, errorAt(t.p, "expected a parameter's type, found %s: a type of a header, which is not read (give it with -D %s=float), or a struct, which .knl has no type for (pass its fields as arrays of their own)", describe(t), t.text)
+			return param{}, errorAt(t.p, "expected a parameter's type, found %s: a type of a header, which is not read (give it with -D %s=float), or a struct that the file does not define (a struct of scalar fields of one type defined in the file is understood; pass other fields as arrays of their own)", describe(t), t.text)
 		}
 		return param{}, errorAt(t.p, "expected a parameter's type, found %s", describe(t))
 	}
@@ -451,6 +599,7 @@ func (ps *parser) param() (param, error) {
 		}
 		break
 	}
+	ref := ps.accept("&")
 	n := ps.peek()
 	if n.macro != "" {
 		var value []token
@@ -466,7 +615,7 @@ func (ps *parser) param() (param, error) {
 	if ps.is("[") {
 		return param{}, errorAt(ps.peek().p, "parameter %s: an array parameter; write it as a pointer, %s *%s", n.text, typ.base, n.text)
 	}
-	return param{name: n.text, typ: typ, p: n.p}, nil
+	return param{name: n.text, typ: typ, p: n.p, ref: ref}, nil
 }
 
 // statement parses one statement.
@@ -563,6 +712,9 @@ func (ps *parser) startsDecl() bool {
 		return true
 	}
 	if _, ok := ps.typedefs[t]; ok {
+		return true
+	}
+	if vectorFields(t) != nil {
 		return true
 	}
 	return (t == "cg" || t == "cooperative_groups") && ps.peekAt(1).text == "::" && ps.peekAt(3).kind == tIdent

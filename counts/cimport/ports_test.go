@@ -69,6 +69,12 @@ var ports = []port{
 	{"own/scalecast.cu", "scalecast", nil, []map[string]int64{{"n": 300, "m": 100}}},
 }
 
+// handDiffs holds, for a port whose hand port writes the original
+// otherwise where it says so, what the import counts beyond the hand
+// port at a size, derived by hand from the two texts (each is explained
+// where it is set).
+var handDiffs = map[string]func(size map[string]int64) map[string]int64{}
+
 // importPort imports an original with its flags.
 func importPort(t testing.TB, p port) *Result {
 	t.Helper()
@@ -119,8 +125,14 @@ func TestPortsCountAsHandPorts(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !maps.Equal(nonzero(g), nonzero(h)) {
-					t.Errorf("at %v: imported counts\n%v\nhand port's\n%v\n%s", size, nonzero(g), nonzero(h), r.Knl)
+				want := nonzero(h)
+				if diff := handDiffs[p.knl]; diff != nil {
+					for prop, n := range diff(size) {
+						want[prop] += n
+					}
+				}
+				if !maps.Equal(nonzero(g), want) {
+					t.Errorf("at %v: imported counts\n%v\nhand port's (with the differences derived by hand)\n%v\n%s", size, nonzero(g), want, r.Knl)
 				}
 			}
 		})

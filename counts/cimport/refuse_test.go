@@ -72,12 +72,43 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-// TestVectorTypeRefused checks that a vector type (pnpoly's float2) is
-// refused where it stands, with what to write instead.
-func TestVectorTypeRefused(t *testing.T) {
-	src := "// uniperf: --local 64 --global n --array p=n --array b=n\n__global__ void k(float2 *p, float *b, int n)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) b[i] = p[i].x;\n}\n"
-	_, err := Import("k.cu", []byte(src), Options{})
-	if want := "k.cu:2:19: float2: a vector type, which .knl has no type for; pass its fields as arrays of their own"; err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("%v\nwant %s", err, want)
+// TestAggregatesRefused checks that what the translation of vector
+// types and structs does not cover is refused where it stands, with what
+// to write instead.
+func TestAggregatesRefused(t *testing.T) {
+	const head = "// uniperf: --local 64 --global n --array p=n --array b=n\n"
+	for _, c := range []struct{ params, body, want string }{
+		{"float2 *p, float *b", "b[i] = p[i].x + p[i].xy;", "5:38: float2 has no field xy (its fields: x, y); a swizzle"},
+		{"float2 *p, float *b", "b[i] = p[i];", "5:25: p, a float2, used whole"},
+		{"float4 *p, float *b", "float4 v = p[i]; v = v + p[i]; b[i] = v.x;", "5:41: a float4 value that is no variable, element or make_float4(...)"},
+		{"float2 *p, float *b", "float2 v = p[i]; v += p[i]; b[i] = v.x;", "5:37: += on a whole float2: write it for each field"},
+		{"float2 *p, float *b", "float2 v = make_float2(1.0f); b[i] = v.x;", "5:29: make_float2 with 1 arguments for 2 fields"},
+		{"float2 p, float *b", "b[i] = p.x;", "3:26: parameter p: an aggregate (2 fields) passed by value"},
+		{"M *p, float *b", "b[i] = p[i].a;", "3:19: M: a struct of fields of different types (float and int)"},
+		{"float &p, float *b", "b[i] = p;", "3:26: kernel k: p is a reference (&)"},
+		{"float2 *p, float *b", "float v_x = 1.0f; float2 v = p[i]; b[i] = v.x + v_x;", "5:43: v: its field x would be the variable v_x"},
+		{"struct N *p, float *b", "b[i] = p[i].a;", "3:19: struct N: a struct with a pointer, array or vector field"},
+	} {
+		src := head + "typedef struct { float a; int c; } M; struct N { float a[2]; };\n__global__ void k(" + c.params + ", int n)\n{ int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) { " + c.body + " }\n}\n"
+		_, err := Import("k.cu", []byte(src), Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), "k.cu:"+c.want) {
+			t.Errorf("%s: %v\nwant k.cu:%s", c.body, err, c.want)
+		}
+	}
+}
+
+// TestTrailingLoopRefused checks what a loop stepped by k = j++ must
+// be: a test of j against a bound, and a body that changes neither.
+func TestTrailingLoopRefused(t *testing.T) {
+	const head = "// uniperf: --local 64 --global n --array b=n\n__global__ void k(float *b, int n)\n{ int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+	for _, c := range []struct{ body, want string }{
+		{"int k = 9; for (int j = 0; j != 10; k = j++) b[i] += k;", "4:29: a loop stepped by k = j++ must test j < BOUND"},
+		{"int k = 9; for (int j = 0; j < 10; k = j++) { k = 3; b[i] += k; }", "4:29: a loop stepped by k = j++ whose body changes k or j"},
+	} {
+		src := head + "    if (i < n) { " + c.body + " }\n}\n"
+		_, err := Import("k.cu", []byte(src), Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), "k.cu:"+c.want) {
+			t.Errorf("%s: %v\nwant k.cu:%s", c.body, err, c.want)
+		}
 	}
 }

@@ -11,6 +11,10 @@ import (
 // translates its body; names gives, by axis, the C variable that names
 // its global index (nil in the first pass).
 func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, macros map[string]*macro, names []string) (*translator, error) {
+	k, err := lowerAggregates(k)
+	if err != nil {
+		return nil, err
+	}
 	t := &translator{k: k, cuda: cuda, used: map[string]bool{}, assigned: map[string]bool{}, naming: names != nil,
 		scopes: []map[string]*variable{{}}, opts: opts, macros: macros, tripped: map[string]bool{}}
 	t.cur = &t.root
@@ -154,6 +158,13 @@ func (t *translator) setConstants(opts Options, from map[string]string, macros m
 			}
 			size, a.source = v, fmt.Sprintf("--array %s=%s, from %s", d.name, ext, from["array "+d.name])
 		}
+		if n := len(d.typ.fields); n > 0 {
+			var ok bool
+			if size, ok = size.mul(constPoly(int64(n))); !ok {
+				return errorOverflow("--array " + d.name)
+			}
+			a.source += fmt.Sprintf(", %d %ss an element (%s)", n, d.typ.base, strings.Join(d.typ.fields, ", "))
+		}
 		a.dims = []poly{size}
 		t.arrays = append(t.arrays, a)
 		t.declare(d.name, &variable{kind: "array", name: a.name, dtype: dtype})
@@ -190,8 +201,14 @@ func (t *translator) setArrays(opts Options, from map[string]string, macros map[
 				return &Error{Msg: fmt.Sprintf("--array %s=%s: a local array's extent must be a positive constant", p.name, ext)}
 			}
 		}
-		a.dims = []poly{v}
 		a.source = fmt.Sprintf("--array %s=%s, from %s", p.name, ext, from["array "+p.name])
+		if n := len(p.typ.fields); n > 0 {
+			if v, ok = v.mul(constPoly(int64(n))); !ok {
+				return errorOverflow("--array " + p.name)
+			}
+			a.source += fmt.Sprintf(", %d %ss an element (%s)", n, p.typ.base, strings.Join(p.typ.fields, ", "))
+		}
+		a.dims = []poly{v}
 		t.arrays = append(t.arrays, a)
 		t.declare(p.name, &variable{kind: "array", name: a.name, dtype: dtype})
 	}
