@@ -26,18 +26,21 @@ func (x xbarrier) exec(in *interp) {
 }
 
 type xinstr struct {
-	guard   *query
-	perItem bool // the guard depends on local ids
-	body    func(st *state)
+	guard *query
+	items *itemGuard // the guard per work-item, where it depends on local ids
+	body  func(st *state)
 }
 
 func (x *xinstr) exec(in *interp) {
-	if !x.perItem && !x.guard.member(in.st.v) {
+	if x.items == nil && !x.guard.member(in.st.v) {
+		return
+	}
+	if x.items != nil && !x.items.start(in.st.v) {
 		return
 	}
 	for wi := 0; wi < in.nWorkItems; wi++ {
 		in.setWorkItem(wi)
-		if x.perItem && !x.guard.member(in.st.v) {
+		if x.items != nil && !x.items.member(in.st.v) {
 			continue
 		}
 		x.body(&in.st)
@@ -81,9 +84,15 @@ func (in *interp) compileInstr(ins *Instruction) (*xinstr, error) {
 		return nil, err
 	}
 	x := &xinstr{guard: in.e.newQuery(dom, ins.Within, nil)}
+	local := make([]bool, len(in.e.base))
+	for _, n := range in.k.Inames {
+		if n.Tag.Kind == LocalID {
+			local[in.e.slot[n.Name]] = true
+		}
+	}
 	for _, n := range ins.Within {
 		if in.k.inameIndex[n].Tag.Kind == LocalID {
-			x.perItem = true
+			x.items = newItemGuard(x.guard, local)
 		}
 	}
 	cx := &cctx{ins: ins, fixed: ins.Within}

@@ -172,10 +172,14 @@ func (q *query) member(v []int64) bool {
 }
 
 func (q *query) conjMember(qc *qconj, v []int64) bool {
-	for _, i := range qc.pre {
-		if !qc.c.cons[i].holds(v) {
-			return false
-		}
+	return q.conjMemberPre(qc, qc.pre, v)
+}
+
+// conjMemberPre is conjMember with pre standing for qc.pre: the
+// constraints over fixed slots that are still to be checked.
+func (q *query) conjMemberPre(qc *qconj, pre []int, v []int64) bool {
+	if !holdsAll(qc.c, pre, v) {
+		return false
 	}
 	for _, comp := range qc.comps {
 		if comp.indep && comp.cache != 0 {
@@ -192,6 +196,16 @@ func (q *query) conjMember(qc *qconj, v []int64) bool {
 			}
 		}
 		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsAll reports whether the constraints of c numbered in idx hold at v.
+func holdsAll(c *cconj, idx []int, v []int64) bool {
+	for _, i := range idx {
+		if !c.cons[i].holds(v) {
 			return false
 		}
 	}
