@@ -58,6 +58,12 @@ type Config struct {
 	// largest), until the hierarchy suite's column walk (reread_dram,
 	// nr = n) is measured.
 	Refetch bool `json:"refetch,omitempty"`
+	// Chain adds the steps of the dependence chains through global
+	// memory (Chains): the executions of the instructions that load a
+	// cell an earlier iteration of their loop stored, as features
+	// ChainPrefix+type added to every form's time, since a chain's
+	// latency overlaps nothing of its work-item.
+	Chain bool `json:"chain,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`
