@@ -1,6 +1,7 @@
 package hierarchy
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,4 +140,90 @@ func interpretedChainStores(t *testing.T, k *counts.Kernel, params map[string]in
 		}
 	}
 	return n
+}
+
+// TestChainsBruteForce checks Chains against an enumeration: every
+// work-item (the parallel inames' values) runs its sequential loop in
+// order, and an instruction is a chain where one of its loads of the
+// array it stores reads a cell it stored at an earlier iteration, the
+// subscripts evaluated at every point of the box domain.
+func TestChainsBruteForce(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files)}
+	for _, c := range []struct {
+		kernel   string
+		params   map[string]int64
+		split    string // the split iname, whose _in and _out parts the subscripts may name
+		lx       int64
+		parallel map[string][2]int64
+		loop     string
+		lo, hi   int64
+	}{
+		{"testdata/chains.knl", map[string]int64{"n": 128, "m": 10}, "i", 64, map[string][2]int64{"i": {0, 128}}, "k", 2, 10},
+		{"../../../examples/gemver3.knl", map[string]int64{"n": 40}, "i", 256, map[string][2]int64{"i": {0, 40}}, "j", 0, 40},
+		{"../../../examples/adi1.knl", map[string]int64{"n": 20}, "i1", 256, map[string][2]int64{"i1": {0, 20}}, "i2", 1, 20},
+		{"../../../examples/atax1.knl", map[string]int64{"nx": 12, "ny": 9}, "i", 256, map[string][2]int64{"i": {0, 12}}, "j", 0, 9},
+		{"../../../measurekernels/library/accumulate_global.knl", map[string]int64{"n": 12, "nk": 5}, "i", 256, map[string][2]int64{"i": {0, 12}}, "k", 0, 5},
+	} {
+		k, err := env.Counter.Kernel(c.kernel, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Chains(k.Kernel())
+		got := bruteChains(t, k.Kernel(), c.params, c.split, c.lx, c.parallel, c.loop, c.lo, c.hi)
+		for _, s := range k.Kernel().Statements {
+			in, ok := s.(*counts.Instruction)
+			if !ok {
+				continue
+			}
+			if _, w := want[in.StatementID()]; w != got[in.StatementID()] {
+				t.Errorf("%s: %s: Chains says %v, the enumeration %v", c.kernel, in.StatementID(), w, got[in.StatementID()])
+			}
+		}
+	}
+}
+
+// bruteChains enumerates a kernel with one parallel iname (split by lx
+// into split_out and split_in) and one sequential loop over [lo, hi).
+func bruteChains(t *testing.T, k *counts.Kernel, params map[string]int64, split string, lx int64,
+	parallel map[string][2]int64, loop string, lo, hi int64) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	flat := func(a *counts.Access, vals map[string]int64) int64 {
+		if len(a.Index) != 1 {
+			t.Fatalf("%s: want one subscript", a)
+		}
+		v, err := a.Index[0].Eval(vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	r := parallel[split]
+	for p := r[0]; p < r[1]; p++ {
+		stored := map[string]map[int64]bool{} // by statement: the cells stored so far
+		for it := lo; it < hi; it++ {
+			vals := map[string]int64{split: p, split + "_in": p % lx, split + "_out": p / lx, loop: it}
+			for n, v := range params {
+				vals[n] = v
+			}
+			for _, s := range k.Statements {
+				in, ok := s.(*counts.Instruction)
+				if !ok || !slices.Contains(in.Within, loop) || in.LHS.Array.Space != counts.Global {
+					continue
+				}
+				id := in.StatementID()
+				counts.Walk(in.RHS, func(e counts.Expr) bool {
+					if a, ok := e.(*counts.Access); ok && a.Array == in.LHS.Array && stored[id][flat(a, vals)] {
+						out[id] = true
+					}
+					return true
+				})
+				if stored[id] == nil {
+					stored[id] = map[int64]bool{}
+				}
+				stored[id][flat(in.LHS, vals)] = true
+			}
+		}
+	}
+	return out
 }
