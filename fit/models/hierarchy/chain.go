@@ -167,6 +167,8 @@ func chainSteps(c *counts.Counted, params map[string]int64) (map[string]int64, e
 	return out, nil
 }
 
+func isChain(p string) bool { return strings.HasPrefix(p, ChainPrefix) }
+
 func chainStepsOf(env *models.Env, c models.Case) (map[string]int64, error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {

@@ -64,7 +64,8 @@ type Config struct {
 	// ChainPrefix+type added to every form's time, since a chain's
 	// latency overlaps nothing of its work-item. Chosen on a CPU (PoCL:
 	// the chain's load waits on the store before it); on a GPU no
-	// measurement class has such chains yet.
+	// measurement class has such chains yet. Calibrate leaves it off
+	// where no row has a chain, whose weight it could not fit.
 	Chain bool `json:"chain,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).

@@ -113,6 +113,13 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 			seen[p] = true
 		}
 	}
+	if m.Config.Chain && !slices.ContainsFunc(slices.Collect(maps.Keys(seen)), isChain) {
+		// No row has a chain (a table without the hierarchy suite's
+		// accumulate_global rows): the weight cannot be fitted, and the
+		// calibration is the form without chains, as its Summary says,
+		// rather than one that refuses every kernel with a chain.
+		m.Config.Chain = false
+	}
 	props := slices.Sorted(maps.Keys(seen))
 	if m.Ties != nil {
 		m.Ties = fit.FilledStrideTies(props)
