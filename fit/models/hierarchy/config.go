@@ -58,6 +58,15 @@ type Config struct {
 	// largest), until the hierarchy suite's column walk (reread_dram,
 	// nr = n) is measured.
 	Refetch bool `json:"refetch,omitempty"`
+	// Chain adds the steps of the dependence chains through global
+	// memory (Chains): the executions of the instructions that load a
+	// cell an earlier iteration of their loop stored, as features
+	// ChainPrefix+type added to every form's time, since a chain's
+	// latency overlaps nothing of its work-item. Chosen on a CPU (PoCL:
+	// the chain's load waits on the store before it); on a GPU no
+	// measurement class has such chains yet. Calibrate leaves it off
+	// where no row has a chain, whose weight it could not fit.
+	Chain bool `json:"chain,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`
@@ -88,7 +97,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, LLC: "l2", Saturation: FillNone}
+			ScalarLoops: true, CoreShare: true, Chain: true, LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }

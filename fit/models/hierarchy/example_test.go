@@ -37,3 +37,37 @@ s[i] += a[i*n + k]
 	// d: one work-item at a time false
 	// s: one work-item at a time true
 }
+
+// A recurrence along each row and a running sum: x[i, k] reads the
+// cell the iteration k - 1 stored, s[i] the cell every earlier
+// iteration stored; y[i, k] reads only its own iteration's cell.
+func ExampleChains() {
+	src := []byte(`kernel recur
+const LX = 64
+domain [n] -> { [i, k] : 0 <= i < n and 1 <= k < n }
+array x f32 [n*n]
+array y f32 [n*n]
+array s f32 [n]
+split i LX i_out i_in
+tag i_in l.0, i_out g.0
+x[i*n + k] = 0.5f*x[i*n + k - 1]
+y[i*n + k] = 2.0f*y[i*n + k]
+s[i] += x[i*n + k]
+`)
+	k, err := counts.ParseKernel("recur.knl", src, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	chains := hierarchy.Chains(k)
+	for _, st := range k.Statements {
+		if in, ok := st.(*counts.Instruction); ok {
+			_, chain := chains[in.StatementID()]
+			fmt.Printf("%s: chain %v\n", in.LHS.Array.Name, chain)
+		}
+	}
+	// Output:
+	// x: chain true
+	// y: chain false
+	// s: chain true
+}

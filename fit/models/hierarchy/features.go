@@ -165,6 +165,15 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		}
 		lf.features[name] = v
 	}
+	if cfg.Chain {
+		steps, err := chainStepsOf(env, c)
+		if err != nil {
+			return nil, err
+		}
+		for p, n := range steps {
+			lf.features[p] = float64(n)
+		}
+	}
 	if cfg.Levels {
 		lf.features[DRAMBytes] = lf.traffic.DRAM
 		lf.features[L2Bytes] = lf.traffic.L2

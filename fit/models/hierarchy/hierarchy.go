@@ -50,8 +50,8 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.LLC, fillText(m.Fill), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v, chains %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.Chain, m.Config.LLC, fillText(m.Fill), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 
@@ -112,6 +112,13 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 		for p := range feats[i] {
 			seen[p] = true
 		}
+	}
+	if m.Config.Chain && !slices.ContainsFunc(slices.Collect(maps.Keys(seen)), isChain) {
+		// No row has a chain (a table without the hierarchy suite's
+		// accumulate_global rows): the weight cannot be fitted, and the
+		// calibration is the form without chains, as its Summary says,
+		// rather than one that refuses every kernel with a chain.
+		m.Config.Chain = false
 	}
 	props := slices.Sorted(maps.Keys(seen))
 	if m.Ties != nil {
