@@ -664,11 +664,7 @@ func formatInt(c int64) string {
 func (t *translator) condition(e *expr) (*cond, error) {
 	switch {
 	case e.op == "binary" && (e.text == "&&" || e.text == "||"):
-		a, err := t.condition(e.args[0])
-		if err != nil {
-			return nil, err
-		}
-		b, err := t.condition(e.args[1])
+		a, b, err := t.conditions(e.args[0], e.args[1])
 		if err != nil {
 			return nil, err
 		}
@@ -703,6 +699,18 @@ func (t *translator) condition(e *expr) (*cond, error) {
 	return valueCond(v), nil
 }
 
+// conditions translates the two operands of a logical operation or of a
+// comparison of two conditions.
+func (t *translator) conditions(x, y *expr) (a, b *cond, err error) {
+	if a, err = t.condition(x); err != nil {
+		return nil, nil, err
+	}
+	if b, err = t.condition(y); err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
 // isBoolean reports whether e is a comparison or a logical operation,
 // whose value in C is 0 or 1.
 func isBoolean(e *expr) bool {
@@ -714,11 +722,7 @@ func isBoolean(e *expr) bool {
 // reads data, as the .knl compares them, if(A, 1, 0) != if(B, 1, 0),
 // as the hand ports write it.
 func (t *translator) sameTruth(e *expr) (*cond, error) {
-	a, err := t.condition(e.args[0])
-	if err != nil {
-		return nil, err
-	}
-	b, err := t.condition(e.args[1])
+	a, b, err := t.conditions(e.args[0], e.args[1])
 	if err != nil {
 		return nil, err
 	}
