@@ -131,6 +131,8 @@ func TestPortsCountAsHandPorts(t *testing.T) {
 						want[prop] += n
 					}
 				}
+				// A difference may move a class's count elsewhere.
+				want = nonzero(want)
 				if !maps.Equal(nonzero(g), want) {
 					t.Errorf("at %v: imported counts\n%v\nhand port's (with the differences derived by hand)\n%v\n%s", size, nonzero(g), want, r.Knl)
 				}
