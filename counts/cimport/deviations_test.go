@@ -1,7 +1,11 @@
 package cimport
 
 import (
+	"maps"
 	"math"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 // PolyBench-ACC's Convolution3D_kernel imports unedited with the host's
@@ -172,5 +176,55 @@ func init() {
 	}
 	originals["covariance3"] = func(p map[string]int64, in map[string][]float32) map[string][]float32 {
 		return symmetric(p, in, 0, false)
+	}
+}
+
+// TestReductionCountsAsHandPort imports cuda-samples' reduce3 unedited
+// (-D T=float, blocks of 64, n/128 of them) and checks its counts at two
+// sizes against examples/reduction.knl's, whose n is the number of
+// work-groups: the import's at n = 128*G elements against the port's at
+// G. Both load 128 elements a group, add 64 + 63 of them, store 127
+// times to local memory, meet 7 barriers and store one sum. Two
+// differences are derived by hand from the two texts, nothing else:
+//
+//   - the port sums in local memory (sdata[t] += sdata[t + s] reads
+//     sdata[t] back at each of the tree's 32 + 16 + ... + 1 = 63 points,
+//     and odata[g] = sdata[0] reads it once more), where reduce3 keeps
+//     the sum in the register mySum: 64 local loads a group fewer in
+//     the import;
+//   - reduce3 evaluates its bounds checks, i < n and i + blockDim.x < n
+//     with i = 128*bx + tx, in every work-item, which the port drops as
+//     its domain implies them: 1 + 2 int.i32.add and 1 + 1 int.i32.mul a
+//     work-item, 192 and 128 a group, more in the import.
+func TestReductionCountsAsHandPort(t *testing.T) {
+	r := importPort(t, portNamed(t, "reduce3"))
+	got, err := counts.ParseKernel("reduce3.knl", r.Knl, nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r.Knl)
+	}
+	gc, err := counts.Count(got)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r.Knl)
+	}
+	hc, err := counts.Count(handPort(t, "reduction", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, groups := range []int64{5, 12} {
+		g, err := gc.Eval(map[string]int64{"n": 128 * groups})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := hc.Eval(map[string]int64{"n": groups})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := nonzero(h)
+		want["local.load.f32"] -= 64 * groups
+		want["int.i32.add"] += 192 * groups
+		want["int.i32.mul"] += 128 * groups
+		if !maps.Equal(nonzero(g), want) {
+			t.Errorf("at %d groups: imported counts\n%v\nhand port's (with the differences derived by hand)\n%v\n%s", groups, nonzero(g), want, r.Knl)
+		}
 	}
 }

@@ -51,8 +51,8 @@ var ports = []port{
 		"--array", "idata=width*height", "--array", "odata=width*height"},
 		[]map[string]int64{{"width": 48, "height": 32}, {"width": 64, "height": 16}}},
 	// examples/reduction.knl sums in local memory where reduce3 keeps a
-	// register, so their counts differ; the original is checked by what
-	// it computes.
+	// register, and its n counts groups: TestReductionCountsAsHandPort
+	// compares their counts.
 	{"cuda-samples/reduction_kernel.cu", "reduce3", []string{"--kernel", "reduce3", "-D", "T=float", "--local", "64", "--groups", "n/128",
 		"--array", "g_idata=n", "--array", "g_odata=n", "--array", "sdata=64"},
 		[]map[string]int64{{"n": 300}}},
