@@ -51,8 +51,8 @@ var ports = []port{
 		"--array", "idata=width*height", "--array", "odata=width*height"},
 		[]map[string]int64{{"width": 48, "height": 32}, {"width": 64, "height": 16}}},
 	// examples/reduction.knl sums in local memory where reduce3 keeps a
-	// register, so their counts differ; the original is checked by what
-	// it computes.
+	// register, and its n counts groups: TestReductionCountsAsHandPort
+	// compares their counts.
 	{"cuda-samples/reduction_kernel.cu", "reduce3", []string{"--kernel", "reduce3", "-D", "T=float", "--local", "64", "--groups", "n/128",
 		"--array", "g_idata=n", "--array", "g_odata=n", "--array", "sdata=64"},
 		[]map[string]int64{{"n": 300}}},
@@ -131,6 +131,8 @@ func TestPortsCountAsHandPorts(t *testing.T) {
 						want[prop] += n
 					}
 				}
+				// A difference may move a class's count elsewhere.
+				want = nonzero(want)
 				if !maps.Equal(nonzero(g), want) {
 					t.Errorf("at %v: imported counts\n%v\nhand port's (with the differences derived by hand)\n%v\n%s", size, nonzero(g), want, r.Knl)
 				}

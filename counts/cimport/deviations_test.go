@@ -1,0 +1,230 @@
+package cimport
+
+import (
+	"maps"
+	"math"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+// PolyBench-ACC's Convolution3D_kernel imports unedited with the host's
+// launch: work-groups of 32 x 8 over nk x nj work-items, rounded up to
+// whole groups (--global nk,nj), and the plane i a scalar argument.
+// examples/conv3d.knl's header says how it deviates: its else zeroes
+// only the points of the array, and its domain is (j, k), not the
+// launched work-items. At sizes that the work-groups divide (nk a
+// multiple of 32, nj of 8) the two are the same points, so memory
+// accesses, flops and groups are equal; the sizes are such, and plane i
+// is interior.
+//
+// Their integer operations differ, and that difference is derived by
+// hand and allowed for (handDiffs). Each of the two stores evaluates its
+// predicate at every work-item, "and" evaluating its right operand only
+// where its left holds, and an iname used as a value costs nothing where
+// arithmetic on it counts (docs/kernel-language.md). With N = nj*nk
+// work-items, a = (nj - 1)*nk of them with j < nj - 1, b = (nj - 1)*(nk
+// - 1) with also k < nk - 1, and c = (nj - 2)*(nk - 1) with also j > 0:
+//
+//   - the port's guard, 0 < i and i < ni - 1 and 0 < j and j < nj - 1
+//     and 0 < k and k < nk - 1, costs one addition for ni - 1 at all N,
+//     one for nj - 1 where j > 0 ((nj - 1)*nk = a), and one for nk - 1
+//     where also j < nj - 1 and k > 0 (c): N + a + c additions a store;
+//   - the import's, in the original's order, i + 1 < ni and j + 1 < nj
+//     and k + 1 < nk and 0 < i and 0 < j and 0 < k, with j = 8*g1 + l1
+//     and k = 32*g0 + l0 written out: i + 1 one addition at all N;
+//     8*g1 + l1 + 1 one multiplication and two additions at all N;
+//     32*g0 + l0 + 1 the same where j < nj - 1 (a); 8*g1 + l1 one of each
+//     where also k < nk - 1 (b), 0 < i holding; 32*g0 + l0 one of each
+//     where also j > 0 (c). That is 3N + 2a + b + c additions and N + a +
+//     b + c multiplications a store.
+//
+// Two stores: 2(2N + a + b) int.i32.add and 2(N + a + b + c)
+// int.i32.mul more than the port.
+func init() {
+	ports = append(ports, port{"polybench/3DConvolution.cl", "conv3d", []string{"--kernel", "Convolution3D_kernel", "--local", "32,8", "--global", "nk,nj",
+		"--array", "A=ni*nj*nk", "--array", "B=ni*nj*nk"},
+		[]map[string]int64{{"ni": 5, "nj": 16, "nk": 64, "i": 2}, {"ni": 9, "nj": 40, "nk": 96, "i": 1}}})
+	handDiffs["conv3d"] = func(size map[string]int64) map[string]int64 {
+		nj, nk := size["nj"], size["nk"]
+		n, a, b, c := nj*nk, (nj-1)*nk, (nj-1)*(nk-1), (nj-2)*(nk-1)
+		return map[string]int64{"int.i32.add": 2 * (2*n + a + b), "int.i32.mul": 2 * (n + a + b + c)}
+	}
+	originals["conv3d"] = func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		ni, nj, nk, i := p["ni"], p["nj"], p["nk"], p["i"]
+		a, b := in["A"], clone(in["B"])
+		for j := range nj {
+			for k := range nk {
+				x := func(di, dj, dk int64) float32 { return a[(i+di)*nj*nk+(j+dj)*nk+k+dk] }
+				if i <= 0 || i >= ni-1 || j <= 0 || j >= nj-1 || k <= 0 || k >= nk-1 {
+					b[i*nj*nk+j*nk+k] = 0
+					continue
+				}
+				b[i*nj*nk+j*nk+k] = 2*x(-1, -1, -1) + 4*x(1, -1, -1) + 5*x(-1, -1, -1) + 7*x(1, -1, -1) +
+					-8*x(-1, -1, -1) + 10*x(1, -1, -1) + -3*x(0, -1, 0) + 6*x(0, 0, 0) +
+					-9*x(0, 1, 0) + 2*x(-1, -1, 1) + 4*x(1, -1, 1) + 5*x(-1, 0, 1) +
+					7*x(1, 0, 1) + -8*x(-1, 1, 1) + 10*x(1, 1, 1)
+			}
+		}
+		return map[string][]float32{"B": b}
+	}
+}
+
+// PolyBench-ACC's reduce_kernel (correlation.cl) imports unedited with
+// work-groups of 32 x 8; its guard, i < n and j < m, is the domain, as in
+// examples/correlation3.knl. The port's header says how it deviates: it
+// writes float_n as the value the host passes, so its
+// sqrt(3214212.01f), of a literal, is folded and counts nothing, where
+// the import keeps float_n a scalar argument and takes its square root
+// in every work-item (docs/kernel-language.md: functions other than exp
+// and pow are special). The difference, derived by hand and allowed for
+// (handDiffs): n*m flop.f32.special, one a point of the domain; the rest
+// is equal. The interpreter and PoCL give the scalar its default, 1.
+func init() {
+	ports = append(ports, port{"polybench/correlation.cl", "correlation3", []string{"--kernel", "reduce_kernel", "--local", "32,8",
+		"--array", "mean=m", "--array", "std=m", "--array", "data=n*m"},
+		[]map[string]int64{{"m": 64, "n": 16}, {"m": 100, "n": 13}}})
+	handDiffs["correlation3"] = func(size map[string]int64) map[string]int64 {
+		return map[string]int64{"flop.f32.special": size["n"] * size["m"]}
+	}
+	originals["correlation3"] = func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		m, n := p["m"], p["n"]
+		data := clone(in["data"])
+		for i := range n {
+			for j := range m {
+				data[i*m+j] -= in["mean"][j]
+				data[i*m+j] /= float32(math.Sqrt(1)) * in["std"][j]
+			}
+		}
+		return map[string][]float32{"data": data}
+	}
+}
+
+// PolyBench-ACC's corr_kernel (correlation.cl) and covar_kernel
+// (covariance.cl) import unedited with work-groups of 256; their guards
+// are the domains, as in examples/correlation4.knl and covariance3.knl.
+// The ports write the loop's column j2 as an iname of its own, from
+// j1 + 1 (j1 for covariance) to m, where the translator counts a loop
+// whose start names a launch index from 0: the import's j2 is the
+// port's j2 - j1 - 1 (j2 - j1). Every instruction runs at the same
+// number of points in both, and every operation is the same; only the
+// stride of two references differs, the coefficient of j1 (on l.0) in
+// the flattened index (docs/counting.md):
+//
+//   - data[i*m + j2] has none in the port (stride 0), and 1 in the
+//     import, data[i*m + j1 + j2 + 1] (stride 1), which is what a warp
+//     reads: at each trip, consecutive work-items read consecutive
+//     columns;
+//   - the mirror store symmat[j2*m + j1] has 1 in the port (stride 1),
+//     and m + 1 in the import, symmat[(m + 1)*j1 + j2*m + m] (class >4,
+//     4 of 4 as symmat's footprint is the whole matrix but for
+//     correlation's cell (m - 1, m - 1)).
+//
+// With P = n*m(m - 1)/2 points of the accumulation and Q = m(m - 1)/2
+// of the mirror store (correlation4), the loads of stride 0 become P
+// loads of stride 1 and the stores of stride 1 become Q stores of class
+// 4/>4. minldst, the minimum of a class's loads and stores, follows.
+// correlation4's port loads P + Q of symmat in class 4/>4 (the += and
+// the mirror's read) and stores P + (m - 1) there (the += and the
+// diagonal), the import stores P + Q + (m - 1): the minimum goes from
+// P + (m - 1) to P + Q, Q - (m - 1) more; the minimum of stride 1,
+// min(P, Q) = Q in the port, has no store in the import. covariance3
+// alike with P = n*m(m + 1)/2 and Q = m(m + 1)/2, its zeroing store
+// (Q, class >4 in both) in place of the diagonal: minimum P + Q in both.
+func init() {
+	flags := func(kernel string) []string {
+		return []string{"--kernel", kernel, "--local", "256", "--array", "symmat=m*m", "--array", "data=n*m"}
+	}
+	sizes := []map[string]int64{{"m": 64, "n": 16}, {"m": 300, "n": 7}}
+	ports = append(ports, port{"polybench/correlation.cl", "correlation4", flags("corr_kernel"), sizes},
+		port{"polybench/covariance.cl", "covariance3", flags("covar_kernel"), sizes})
+	strides := func(p, q int64) map[string]int64 {
+		return map[string]int64{"global.load.f32.stride=0": -p, "global.load.f32.stride=1": p,
+			"global.store.f32.stride=1": -q, "global.store.f32.stride=4/>4": q, "global.minldst.f32.stride=1": -q}
+	}
+	handDiffs["correlation4"] = func(size map[string]int64) map[string]int64 {
+		m, n := size["m"], size["n"]
+		d := strides(n*m*(m-1)/2, m*(m-1)/2)
+		d["global.minldst.f32.stride=4/>4"] = m*(m-1)/2 - (m - 1)
+		return d
+	}
+	handDiffs["covariance3"] = func(size map[string]int64) map[string]int64 {
+		m, n := size["m"], size["n"]
+		return strides(n*m*(m+1)/2, m*(m+1)/2)
+	}
+	symmetric := func(p map[string]int64, in map[string][]float32, from int64, diag bool) map[string][]float32 {
+		m, n := p["m"], p["n"]
+		data, symmat := in["data"], clone(in["symmat"])
+		for j1 := range m - from {
+			if diag {
+				symmat[j1*m+j1] = 1
+			}
+			for j2 := j1 + from; j2 < m; j2++ {
+				if !diag {
+					symmat[j1*m+j2] = 0
+				}
+				for i := range n {
+					symmat[j1*m+j2] += data[i*m+j1] * data[i*m+j2]
+				}
+				symmat[j2*m+j1] = symmat[j1*m+j2]
+			}
+		}
+		return map[string][]float32{"symmat": symmat}
+	}
+	originals["correlation4"] = func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		return symmetric(p, in, 1, true)
+	}
+	originals["covariance3"] = func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		return symmetric(p, in, 0, false)
+	}
+}
+
+// TestReductionCountsAsHandPort imports cuda-samples' reduce3 unedited
+// (-D T=float, blocks of 64, n/128 of them) and checks its counts at two
+// sizes against examples/reduction.knl's, whose n is the number of
+// work-groups: the import's at n = 128*G elements against the port's at
+// G. Both load 128 elements a group, add 64 + 63 of them, store 127
+// times to local memory, meet 7 barriers and store one sum. Two
+// differences are derived by hand from the two texts, nothing else:
+//
+//   - the port sums in local memory (sdata[t] += sdata[t + s] reads
+//     sdata[t] back at each of the tree's 32 + 16 + ... + 1 = 63 points,
+//     and odata[g] = sdata[0] reads it once more), where reduce3 keeps
+//     the sum in the register mySum: 64 local loads a group fewer in
+//     the import;
+//   - reduce3 evaluates its bounds checks, i < n and i + blockDim.x < n
+//     with i = 128*bx + tx, in every work-item, which the port drops as
+//     its domain implies them: 1 + 2 int.i32.add and 1 + 1 int.i32.mul a
+//     work-item, 192 and 128 a group, more in the import.
+func TestReductionCountsAsHandPort(t *testing.T) {
+	r := importPort(t, portNamed(t, "reduce3"))
+	got, err := counts.ParseKernel("reduce3.knl", r.Knl, nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r.Knl)
+	}
+	gc, err := counts.Count(got)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r.Knl)
+	}
+	hc, err := counts.Count(handPort(t, "reduction", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, groups := range []int64{5, 12} {
+		g, err := gc.Eval(map[string]int64{"n": 128 * groups})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := hc.Eval(map[string]int64{"n": groups})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := nonzero(h)
+		want["local.load.f32"] -= 64 * groups
+		want["int.i32.add"] += 192 * groups
+		want["int.i32.mul"] += 128 * groups
+		if !maps.Equal(nonzero(g), want) {
+			t.Errorf("at %d groups: imported counts\n%v\nhand port's (with the differences derived by hand)\n%v\n%s", groups, nonzero(g), want, r.Knl)
+		}
+	}
+}
