@@ -221,11 +221,7 @@ func (t *translator) binary(e *expr) (*value, error) {
 		// the data, as a hand port writes them.
 		return l, nil
 	}
-	lt, err := t.dataText(l, e.p)
-	if err != nil {
-		return nil, err
-	}
-	rt, err := t.dataText(r, e.p)
+	lt, rt, err := t.dataTexts(l, r, e.p)
 	if err != nil {
 		return nil, err
 	}
@@ -782,15 +778,23 @@ func (t *translator) comparison(e *expr, l, r *value) (*cond, error) {
 	if c, ok := clampCompare(l, e.text, r); ok {
 		return c, nil
 	}
-	lt, err := t.dataText(l, e.p)
-	if err != nil {
-		return nil, err
-	}
-	rt, err := t.dataText(r, e.p)
+	lt, rt, err := t.dataTexts(l, r, e.p)
 	if err != nil {
 		return nil, err
 	}
 	return &cond{op: "data", text: paren(lt, l.prec, precCmp+1) + " " + e.text + " " + paren(rt, r.prec, precCmp+1)}, nil
+}
+
+// dataTexts writes the two operands of a binary operation or a
+// comparison as .knl text.
+func (t *translator) dataTexts(l, r *value, p pos) (lt, rt string, err error) {
+	if lt, err = t.dataText(l, p); err != nil {
+		return "", "", err
+	}
+	if rt, err = t.dataText(r, p); err != nil {
+		return "", "", err
+	}
+	return lt, rt, nil
 }
 
 // valueCond is the condition that a value holds: a condition is itself,

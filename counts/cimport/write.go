@@ -112,10 +112,16 @@ func (t *translator) writeItems(b *bytes.Buffer, items []*item, depth int) {
 	}
 }
 
-// launchInames lists the inames of the launch's domain: an axis's
-// global index where a C variable names it (split afterwards), its
-// group and work-item indices otherwise.
+// launchInames lists the inames of the launch's domain: its axes' (an
+// axis's global index is split afterwards), then the data inames.
 func (t *translator) launchInames() []string {
+	return append(t.axisInames(), t.dataInames...)
+}
+
+// axisInames lists the inames of the launch's axes: an axis's global
+// index where a C variable names it, its group and work-item indices
+// otherwise.
+func (t *translator) axisInames() []string {
 	var out []string
 	for _, ax := range t.axes {
 		if ax.named != "" {
@@ -124,7 +130,7 @@ func (t *translator) launchInames() []string {
 			out = append(out, ax.group, ax.local)
 		}
 	}
-	return append(out, t.dataInames...)
+	return out
 }
 
 // launchConstraints are the launch's box (what the hoisted guard does
@@ -230,14 +236,7 @@ func (t *translator) launchAnnotation(it *item) string {
 		return ""
 	}
 	text := it.text
-	var names []string
-	for _, ax := range t.axes {
-		if ax.named != "" {
-			names = append(names, ax.named)
-		} else {
-			names = append(names, ax.group, ax.local)
-		}
-	}
+	names := t.axisInames()
 	words := map[string]bool{}
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !isIdentChar(byte(r)) || r > 127 }) {
 		words[w] = true
