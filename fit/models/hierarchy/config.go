@@ -52,11 +52,10 @@ type Config struct {
 	// Refetch, with CoreShare, prices the lines fetched again because a
 	// group's exceed the core's share (Traffic.Refetched) by a weight
 	// of their own, RefetchBytes, apart from the DRAM traffic that
-	// streams: a column walk's misses are latency, not bandwidth. Not
-	// cross-validated nor chosen: of PoCL's measurement rows only 13
-	// have such lines (reread_l2's 4 MiB buffer, matvec_t_unrolled's
-	// largest), until the hierarchy suite's column walk (reread_dram,
-	// nr = n) is measured.
+	// streams: a column walk's misses are latency, not bandwidth. Chosen
+	// on a CPU (PoCL) once the hierarchy suite's column walk (reread_dram,
+	// nr = n) pinned its weight. Calibrate leaves it off where no row
+	// has such lines.
 	Refetch bool `json:"refetch,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a
@@ -97,7 +96,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Chain: true, LLC: "l2", Saturation: FillNone}
+			ScalarLoops: true, CoreShare: true, Refetch: true, Chain: true, LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }

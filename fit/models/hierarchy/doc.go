@@ -19,8 +19,9 @@
 // work-item at a time ([Scalar]: in a loop without a barrier, or a
 // reduction) are priced as contiguous (Config.ScalarLoops), and a
 // launch beyond the last cache takes each group's lines from DRAM once
-// only while they fit one core's share of it (Config.CoreShare); the
-// executions of the instructions that load a global cell an earlier
+// only while they fit one core's share of it (Config.CoreShare), the
+// lines it fetches again beyond that share priced by a weight of their
+// own (Config.Refetch); the executions of the instructions that load a global cell an earlier
 // iteration of their loop stored ([Chains]: w[i] += ... over j) are a
 // feature of their own, outside the overlap (Config.Chain).
 // The grid fill and ties are the default linear fit's of the same rows.

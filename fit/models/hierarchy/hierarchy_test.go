@@ -2,8 +2,10 @@ package hierarchy
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
+	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/models/modeltest"
@@ -27,5 +29,44 @@ func TestRefusals(t *testing.T) {
 	}
 	if _, err := (&Model{}).Predict(env, models.Case{Kernel: "testdata/rowscale.knl"}); !errors.Is(err, models.ErrNotCalibrated) {
 		t.Errorf("uncalibrated: %v", err)
+	}
+}
+
+// TestCalibrateLeavesOffUnpriced calibrates the CPU's chosen form on
+// rows of the shipped PoCL hierarchy table: with reread_dram's (its
+// column walk beyond a core's share) and accumulate_global's, the
+// refetched lines and the chains are priced; on reuse_group's alone (a
+// group's window fits L1, no loop stores what it loads) neither has a
+// row, and the calibration is the form without them rather than one
+// that refuses such kernels. The empty kernel's rows are in both.
+func TestCalibrateLeavesOffUnpriced(t *testing.T) {
+	tab, err := datasets.Read("../../../datasets/hierarchy/pocl-epyc.arrow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")}
+	rows := func(classes ...string) []models.Row {
+		var out []models.Row
+		for _, r := range models.Rows(map[string]*datasets.Table{"h": tab}, datasets.RoleMeasurement) {
+			if slices.Contains(classes, r.Class) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		rows           []models.Row
+		refetch, chain bool
+	}{{rows("empty", "reread_dram", "accumulate_global"), true, true}, {rows("empty", "reuse_group"), false, false}} {
+		m := &Model{}
+		if err := m.Calibrate(env, c.rows); err != nil {
+			t.Fatal(err)
+		}
+		if m.Config.Refetch != c.refetch || m.Config.Chain != c.chain || !m.Config.CoreShare {
+			t.Errorf("%d rows: refetch %v, chains %v, want %v and %v", len(c.rows), m.Config.Refetch, m.Config.Chain, c.refetch, c.chain)
+		}
+		if got := slices.Contains(m.Properties, RefetchBytes); got != c.refetch {
+			t.Errorf("%d rows: a weight for %s: %v, want %v", len(c.rows), RefetchBytes, got, c.refetch)
+		}
 	}
 }
