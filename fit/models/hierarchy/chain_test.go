@@ -108,29 +108,7 @@ func TestChainStepsClosedForms(t *testing.T) {
 // returns the global stores its chain instructions executed.
 func interpretedChainStores(t *testing.T, k *counts.Kernel, params map[string]int64) int64 {
 	t.Helper()
-	arrays := map[string]any{}
-	for _, a := range k.Arrays {
-		if a.Space != counts.Global || len(a.Shape) == 0 {
-			continue
-		}
-		n := int64(1)
-		for _, s := range a.Shape {
-			v, err := s.Eval(params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n *= v
-		}
-		xs := make([]float32, n)
-		for i := range xs {
-			xs[i] = 1
-		}
-		arrays[a.Name] = xs
-	}
-	tally, err := counts.Run(k, params, arrays, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tally := runFilled(t, k, params)
 	var n int64
 	for id := range Chains(k) {
 		for p, v := range tally.Statements[id] {

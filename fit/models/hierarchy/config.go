@@ -66,6 +66,12 @@ type Config struct {
 	// measurement class has such chains yet. Calibrate leaves it off
 	// where no row has a chain, whose weight it could not fit.
 	Chain bool `json:"chain,omitempty"`
+	// RegChain adds the steps of the dependence chains through registers
+	// (RegChainPrefix: the points of every reduction's body and the
+	// executions of RegisterChains' instructions) as features
+	// RegChainPrefix+type added to every form's time, as Chain's are.
+	// Calibrate leaves it off where no row has such a chain.
+	RegChain bool `json:"reg_chain,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`

@@ -35,6 +35,12 @@
 // traffic is the per-iteration footprints. On the GPUs' measurement rows
 // and development kernels it did worse than without it (docs/model.md).
 //
+// [Config.RegChain] (not chosen) adds the steps of the chains a value
+// carries through a register ([RegisterChains], and every reduction's
+// points) as features of their own, [RegChainPrefix]; on PoCL's
+// measurement rows their weights fit to zero and cross-validation got
+// worse (docs/model.md).
+//
 // The form ([Config]) was chosen by leave-one-class-out cross-validation
 // on measurement rows and the development kernels of examples/; the
 // figures are in docs/model.md. Seed 001's model, the default, is

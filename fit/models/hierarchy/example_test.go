@@ -71,3 +71,48 @@ s[i] += x[i*n + k]
 	// y: chain false
 	// s: chain true
 }
+
+// A running sum and a scaled load in a private temporary: t adds to
+// the value the iteration before left, u is loaded afresh each
+// iteration before it is scaled, so its second statement reads this
+// iteration's value.
+func ExampleRegisterChains() {
+	src := []byte(`kernel regs
+const LX = 64
+domain [n] -> { [i, k] : 0 <= i < n and 0 <= k < n }
+array a f32 [n*n]
+array s f32 [n]
+array v f32 [n]
+private t f32
+private u f32
+split i LX i_out i_in
+tag i_in l.0, i_out g.0
+t = 0 {id=init}
+for k
+  t = t + a[i*n + k] {id=sum, dep=init}
+  u = a[i*n + k] {id=load}
+  u = 2.0f*u {id=scale, dep=load}
+end
+s[i] = t {dep=sum}
+v[i] = u {dep=scale}
+`)
+	k, err := counts.ParseKernel("regs.knl", src, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	chains := hierarchy.RegisterChains(k)
+	for _, st := range k.Statements {
+		if in, ok := st.(*counts.Instruction); ok {
+			_, chain := chains[in.StatementID()]
+			fmt.Printf("%s: chain %v\n", in.StatementID(), chain)
+		}
+	}
+	// Output:
+	// init: chain false
+	// sum: chain true
+	// load: chain false
+	// scale: chain false
+	// insn_4: chain false
+	// insn_5: chain false
+}

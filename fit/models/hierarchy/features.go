@@ -174,6 +174,15 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 			lf.features[p] = float64(n)
 		}
 	}
+	if cfg.RegChain {
+		steps, err := regChainStepsOf(env, c)
+		if err != nil {
+			return nil, err
+		}
+		for p, n := range steps {
+			lf.features[p] = float64(n)
+		}
+	}
 	if cfg.Levels {
 		lf.features[DRAMBytes] = lf.traffic.DRAM
 		lf.features[L2Bytes] = lf.traffic.L2

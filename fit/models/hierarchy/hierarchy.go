@@ -50,8 +50,8 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v, refetch %v, chains %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.Refetch, m.Config.Chain, m.Config.LLC, fillText(m.Fill), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v, refetch %v, chains %v, register chains %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.Refetch, m.Config.Chain, m.Config.RegChain, m.Config.LLC, fillText(m.Fill), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 
@@ -119,6 +119,9 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 		// calibration is the form without chains, as its Summary says,
 		// rather than one that refuses every kernel with a chain.
 		m.Config.Chain = false
+	}
+	if m.Config.RegChain && !slices.ContainsFunc(slices.Collect(maps.Keys(seen)), isRegChain) {
+		m.Config.RegChain = false
 	}
 	if m.Config.Refetch && !seen[RefetchBytes] {
 		// Likewise no row fetches a line again (no column walk beyond a

@@ -50,19 +50,7 @@ func holdsBarrier(nodes []counts.Node) bool {
 }
 
 func hasReduce(s *counts.Instruction) bool {
-	found := false
-	for _, e := range []counts.Expr{s.RHS, s.Pred} {
-		if e == nil {
-			continue
-		}
-		counts.Walk(e, func(e counts.Expr) bool {
-			if _, ok := e.(*counts.Reduce); ok {
-				found = true
-			}
-			return !found
-		})
-	}
-	return found
+	return containsReduce(s.RHS) || (s.Pred != nil && containsReduce(s.Pred))
 }
 
 // contiguous is the stride class of an access that uses its lines in

@@ -1,0 +1,335 @@
+package hierarchy
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/fit/models"
+)
+
+// RegChainPrefix starts the features of Config.RegChain:
+// chain.private.<type> counts the steps of the dependence chains that
+// a value carries through a register from one iteration of a sequential
+// loop to the next: each point of a reduction's body (the operator waits
+// on the running value) and each execution of an instruction that
+// assigns a private temporary from its own value (RegisterChains).
+const RegChainPrefix = "chain.private."
+
+// RegisterChains returns, by statement ID, the element type of each
+// instruction of k that carries a value through a private temporary
+// from one iteration of an enclosing sequential loop to a later one: it
+// assigns the temporary from its own value (t = t + ..., cn_pnpoly's
+// c = if(c == 0, 1, 0)), read at the same cell or at the cell of an
+// earlier iteration, and no statement before it in the loop's body
+// assigns the temporary first (then the value it reads is the same
+// iteration's). A reduction is such a chain in any instruction; it is
+// counted by its points, not listed here.
+func RegisterChains(k *counts.Kernel) map[string]counts.DType {
+	out := map[string]counts.DType{}
+	// walk returns the private arrays that nodes assign.
+	var walk func(nodes []counts.Node, loops []string) map[*counts.Array]bool
+	walk = func(nodes []counts.Node, loops []string) map[*counts.Array]bool {
+		assigned := map[*counts.Array]bool{}
+		for _, n := range nodes {
+			switch n := n.(type) {
+			case *counts.Loop:
+				maps.Copy(assigned, walk(n.Body, append(loops[:len(loops):len(loops)], n.Iname)))
+			case *counts.Instruction:
+				lhs := n.LHS.Array
+				if lhs.Space != counts.Private {
+					continue
+				}
+				if !assigned[lhs] && readsOwn(n, loops) {
+					out[n.StatementID()] = lhs.DType
+				}
+				assigned[lhs] = true
+			}
+		}
+		return assigned
+	}
+	walk(k.Schedule, nil)
+	return out
+}
+
+// readsOwn reports whether s reads the cell it assigns, or the cell it
+// assigned at an earlier iteration of one of loops.
+func readsOwn(s *counts.Instruction, loops []string) bool {
+	if len(loops) == 0 || s.LHS.IsIndirect() {
+		return false
+	}
+	found := false
+	for _, e := range []counts.Expr{s.RHS, s.Pred} {
+		if e == nil {
+			continue
+		}
+		counts.Walk(e, func(e counts.Expr) bool {
+			a, ok := e.(*counts.Access)
+			if ok && a.Array == s.LHS.Array && !a.IsIndirect() && len(a.Index) == len(s.LHS.Index) {
+				for _, l := range loops {
+					found = found || earlier(s.LHS.Index, a.Index, l)
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// The two kernels whose difference counts a kernel's register chain
+// steps: in with, each instruction's value keeps only its reductions
+// (their bodies emptied) and, for a RegisterChains instruction, one
+// operation of its type; in without, neither. Both keep every
+// instruction's predicate, left-hand side and the conditions around
+// its reductions, so that only the chain steps differ.
+type regSkeletons struct {
+	with, without *counts.Kernel
+	// counted are the symbolic counts of with and without; nil where
+	// they exceed the counting budget, and then each launch counts at
+	// its sizes.
+	counted [2]*counts.Counted
+	none    bool // no reduction and no register chain
+	err     error
+}
+
+var regSkeletonCache sync.Map // *counts.Counted -> *regSkeletons
+
+// skeletonsOf returns k's skeletons, built and counted once per kernel.
+func skeletonsOf(k *counts.Counted) *regSkeletons {
+	if s, ok := regSkeletonCache.Load(k); ok {
+		return s.(*regSkeletons)
+	}
+	s := buildSkeletons(k.Kernel())
+	if s.err == nil && !s.none {
+		for i, sk := range []*counts.Kernel{s.with, s.without} {
+			if c, err := counts.Count(sk); err == nil {
+				s.counted[i] = c
+			}
+		}
+	}
+	regSkeletonCache.Store(k, s)
+	return s
+}
+
+func buildSkeletons(k *counts.Kernel) *regSkeletons {
+	chains := RegisterChains(k)
+	with, without := map[string]*counts.Instruction{}, map[string]*counts.Instruction{}
+	found := len(chains) > 0
+	for _, st := range k.Statements {
+		in, ok := st.(*counts.Instruction)
+		if !ok {
+			continue
+		}
+		if in.Pred != nil && containsReduce(in.Pred) {
+			return &regSkeletons{err: fmt.Errorf("register chains: instruction %s: a reduction in a predicate is not counted", in.ID)}
+		}
+		w, err := skeleton(in.RHS, true)
+		if err != nil {
+			return &regSkeletons{err: fmt.Errorf("register chains: instruction %s: %w", in.ID, err)}
+		}
+		wo, _ := skeleton(in.RHS, false)
+		found = found || containsReduce(in.RHS)
+		if t, ok := chains[in.ID]; ok {
+			w = join(w, &counts.Binary{Op: counts.OpAdd, X: zero(t), Y: zero(t), T: t})
+		}
+		cw, cwo := *in, *in
+		cw.RHS, cwo.RHS = w, wo
+		with[in.ID], without[in.ID] = &cw, &cwo
+	}
+	if !found {
+		return &regSkeletons{none: true}
+	}
+	return &regSkeletons{with: withInstructions(k, with), without: withInstructions(k, without)}
+}
+
+// containsReduce reports whether e has a reduction.
+func containsReduce(e counts.Expr) bool {
+	found := false
+	counts.Walk(e, func(e counts.Expr) bool {
+		_, r := e.(*counts.Reduce)
+		found = found || r
+		return !found
+	})
+	return found
+}
+
+func zero(t counts.DType) counts.Expr { return &counts.Literal{T: t} }
+
+// join evaluates both a and b at no cost of its own: a comparison is
+// free in the counts.
+func join(a, b counts.Expr) counts.Expr {
+	if _, ok := a.(*counts.Literal); ok {
+		return b
+	}
+	return &counts.Compare{Op: counts.CmpLT, X: a, Y: b}
+}
+
+// skeleton returns e reduced to its reductions (with, their bodies
+// reduced likewise) or to nothing of cost (without), keeping the
+// conditional values around them with their conditions; a literal
+// where e has no reduction. A reduction inside a condition, an indirect
+// subscript or the body of another reduction behind a condition that
+// costs something is refused: the two kernels would differ by more than
+// the reductions' points.
+func skeleton(e counts.Expr, with bool) (counts.Expr, error) {
+	if !containsReduce(e) {
+		return zero(e.Type()), nil
+	}
+	switch e := e.(type) {
+	case *counts.Reduce:
+		if !with {
+			return zero(e.T), nil
+		}
+		body, err := skeleton(e.Body, true)
+		if err != nil {
+			return nil, err
+		}
+		if costs(body) {
+			return nil, fmt.Errorf("a reduction behind a condition inside the reduction at %s is not counted", e.At)
+		}
+		return &counts.Reduce{Op: e.Op, Inames: e.Inames, Body: body, T: e.T, At: e.At}, nil
+	case *counts.Conditional:
+		if containsReduce(e.Cond) {
+			return nil, fmt.Errorf("a reduction in the condition at %s is not counted", e.At)
+		}
+		then, err := skeleton(e.Then, with)
+		if err != nil {
+			return nil, err
+		}
+		els, err := skeleton(e.Else, with)
+		if err != nil {
+			return nil, err
+		}
+		return &counts.Conditional{Cond: e.Cond, Then: then, Else: els, Eager: e.Eager, T: e.T, At: e.At}, nil
+	case *counts.Logic, *counts.Not, *counts.Compare, *counts.Access:
+		return nil, fmt.Errorf("a reduction in the condition or subscript at %s is not counted", e.Pos())
+	}
+	var out counts.Expr = zero(e.Type())
+	for _, x := range children(e) {
+		s, err := skeleton(x, with)
+		if err != nil {
+			return nil, err
+		}
+		out = join(out, s)
+	}
+	return out, nil
+}
+
+// children are the operands of the value nodes that have no condition.
+func children(e counts.Expr) []counts.Expr {
+	switch e := e.(type) {
+	case *counts.Binary:
+		return []counts.Expr{e.X, e.Y}
+	case *counts.Neg:
+		return []counts.Expr{e.X}
+	case *counts.BitNot:
+		return []counts.Expr{e.X}
+	case *counts.Call:
+		return e.Args
+	case *counts.Cast:
+		return []counts.Expr{e.X}
+	}
+	return nil
+}
+
+// costs reports whether a skeleton performs anything besides its
+// reductions: an operation or an access, in a condition it kept.
+func costs(e counts.Expr) bool {
+	found := false
+	counts.Walk(e, func(e counts.Expr) bool {
+		if _, ok := e.(*counts.Reduce); !ok {
+			_, op := counts.OpOf(e)
+			_, acc := e.(*counts.Access)
+			found = found || op || acc
+		}
+		return !found
+	})
+	return found
+}
+
+// withInstructions returns a copy of k whose instructions are repl's
+// (by statement ID), in the same statements and schedule.
+func withInstructions(k *counts.Kernel, repl map[string]*counts.Instruction) *counts.Kernel {
+	c := *k
+	swap := func(n counts.Node) counts.Node {
+		if in, ok := n.(*counts.Instruction); ok {
+			return repl[in.ID]
+		}
+		return n
+	}
+	c.Statements = make([]counts.Statement, len(k.Statements))
+	for i, s := range k.Statements {
+		c.Statements[i] = swap(s).(counts.Statement)
+	}
+	var nodes func([]counts.Node) []counts.Node
+	nodes = func(ns []counts.Node) []counts.Node {
+		out := make([]counts.Node, len(ns))
+		for i, n := range ns {
+			if l, ok := n.(*counts.Loop); ok {
+				out[i] = &counts.Loop{Iname: l.Iname, Body: nodes(l.Body)}
+				continue
+			}
+			out[i] = swap(n)
+		}
+		return out
+	}
+	c.Schedule = nodes(k.Schedule)
+	return &c
+}
+
+// regChainSteps returns a launch's RegChain features: by RegChainPrefix
+// and type, the operations the skeleton with the chains performs beyond
+// the one without.
+func regChainSteps(k *counts.Counted, params map[string]int64) (map[string]int64, error) {
+	s := skeletonsOf(k)
+	if s.err != nil || s.none {
+		return nil, s.err
+	}
+	var vals [2]map[string]int64
+	for i, sk := range []*counts.Kernel{s.with, s.without} {
+		c := s.counted[i]
+		if c == nil {
+			var err error
+			if c, err = counts.CountWithAt(sk, counts.Options{}, params); err != nil {
+				return nil, fmt.Errorf("register chains: %w", err)
+			}
+		}
+		v, err := c.Eval(params)
+		if err != nil {
+			return nil, fmt.Errorf("register chains: %w", err)
+		}
+		vals[i] = v
+	}
+	out := map[string]int64{}
+	for _, p := range slices.Sorted(maps.Keys(vals[0])) {
+		t, ok := opType(p)
+		if d := vals[0][p] - vals[1][p]; ok && d != 0 {
+			out[RegChainPrefix+t] += d
+		}
+	}
+	return out, nil
+}
+
+// opType is the type of an operation property (flop.f32.add: f32).
+func opType(p string) (string, bool) {
+	for _, pre := range []string{"flop.", "int."} {
+		if rest, ok := strings.CutPrefix(p, pre); ok {
+			t, _, ok := strings.Cut(rest, ".")
+			return t, ok
+		}
+	}
+	return "", false
+}
+
+func isRegChain(p string) bool { return strings.HasPrefix(p, RegChainPrefix) }
+
+func regChainStepsOf(env *models.Env, c models.Case) (map[string]int64, error) {
+	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
+	if err != nil {
+		return nil, err
+	}
+	return once("regchain", k, c.Params, func() (map[string]int64, error) { return regChainSteps(k, c.Params) })
+}
