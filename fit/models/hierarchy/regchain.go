@@ -110,8 +110,8 @@ func skeletonsOf(k *counts.Counted) *regSkeletons {
 			}
 		}
 	}
-	regSkeletonCache.Store(k, s)
-	return s
+	got, _ := regSkeletonCache.LoadOrStore(k, s)
+	return got.(*regSkeletons)
 }
 
 func buildSkeletons(k *counts.Kernel) *regSkeletons {
