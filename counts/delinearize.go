@@ -17,11 +17,16 @@ import (
 // of the inames, products of parameters, must form a chain 1 | s_1 | s_2
 // ..., each the one before times one parameter (a[(k*ny + j)*nx + i]:
 // 1, nx, nx*ny, so the dimensions [k, j, i]); a term of parameters alone
-// must be one of them (a[(i + 1)*n + j]: n joins i + 1). The split is
-// exact where every index but the outermost stays within 0 and its
-// parameter less one over its reference's domain, so that distinct
-// index tuples are distinct elements; the sets where one does not must
-// count zero, or delinearize fails naming the reference.
+// must be one of them (a[(i + 1)*n + j]: n joins i + 1) or one of them
+// times a parameter (a[i*n + t*n + t]: [i + t, t]). The split is exact
+// where every index but the outermost stays within 0 and its parameter
+// less one over its reference's domain, so that distinct index tuples
+// are distinct elements; the sets where one does not must count zero,
+// or delinearize fails naming the reference. A dimension whose index is
+// the same expression of parameters in every reference (the column t of
+// a[(x + t + 1)*n + t] and a[t*n + t]) needs no check: it shifts every
+// address alike, so distinct tuples stay distinct elements whatever its
+// value.
 func (p *plan) delinearize(name string, refs []gref) ([][]Affine, error) {
 	a := p.k.arrayIndex[name]
 	out := make([][]Affine, len(refs))
@@ -45,16 +50,75 @@ func (p *plan) delinearize(name string, refs []gref) ([][]Affine, error) {
 	if len(a.Shape) != 1 {
 		return nil, errorf(p.k.File, a.Pos, "array %s: a subscript of an array of %d dimensions multiplies an iname by a parameter; index a multi-dimensional array by one iname expression per dimension, or declare it with one dimension (a[i*n + j] of an array [n*n])", name, len(a.Shape))
 	}
-	chain, err := p.strideChain(name, refs)
+	chains, err := p.strideChains(name, refs)
 	if err != nil {
 		return nil, err
 	}
+	var first error
+	for _, chain := range chains {
+		split, err := p.splitRefs(name, refs, chain, nil)
+		if err == nil {
+			return split, nil
+		}
+		if first == nil {
+			first = err
+		}
+		skip := p.paramDims(refs, chain)
+		if !slices.Contains(skip, true) {
+			continue
+		}
+		if split, err := p.splitRefs(name, refs, chain, skip); err == nil && sameDims(split, skip) {
+			return split, nil
+		}
+	}
+	return nil, first
+}
+
+// splitRefs splits every reference's flattened index along chain, not
+// checking the ranges of the dimensions skip marks.
+func (p *plan) splitRefs(name string, refs []gref, chain []string, skip []bool) ([][]Affine, error) {
+	out := make([][]Affine, len(refs))
 	for i, r := range refs {
-		if out[i], err = p.splitIndex(name, r, chain); err != nil {
+		var err error
+		if out[i], err = p.splitIndex(name, r, chain, skip); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// paramDims marks the dimensions but the outermost in which no
+// reference has a term with an iname.
+func (p *plan) paramDims(refs []gref, chain []string) []bool {
+	skip := make([]bool, len(chain))
+	for d := 1; d < len(chain); d++ {
+		skip[d] = true
+	}
+	for _, r := range refs {
+		for _, t := range r.index[0].Terms {
+			if iname, params := p.splitTerm(t); iname != "" {
+				skip[slices.Index(chain, params)] = false
+			}
+		}
+	}
+	return skip
+}
+
+// sameDims reports whether every split has the same index in each
+// dimension skip marks.
+func sameDims(splits [][]Affine, skip []bool) bool {
+	for d, s := range skip {
+		if !s {
+			continue
+		}
+		for _, x := range splits[1:] {
+			diff, err := x[d].addScaled(splits[0][d], -1)
+			if err != nil || diff.Const != 0 || len(diff.Terms) > 0 || len(diff.Floors) > 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // splitHint says what to write where flattened subscripts do not split.
@@ -69,17 +133,20 @@ const maxMovable = 3
 // inner one as c times the parameter between them (i*n + n - 1 - j is
 // [i, n - 1 - j], not [i + 1, -1 - j]); splitIndex takes the first
 // choice, in the order that keeps terms outermost, under which every
-// index but the outermost stays within its range.
-func (p *plan) splitIndex(name string, r gref, chain []string) ([]Affine, error) {
+// index but the outermost, and but those skip marks, stays within its
+// range. A term c*s_d*q, q a parameter, stands in dimension d as c*q.
+func (p *plan) splitIndex(name string, r gref, chain []string, skip []bool) ([]Affine, error) {
 	base := make([]Affine, len(chain))
 	base[len(chain)-1].Const = r.index[0].Const
 	var movable []Term
 	for _, t := range r.index[0].Terms {
 		iname, params := p.splitTerm(t)
-		d := slices.Index(chain, params)
+		d, q := place(params, chain)
 		switch {
 		case iname != "":
 			base[d].Terms = append(base[d].Terms, Term{iname, t.Coeff})
+		case q != "":
+			base[d].Terms = append(base[d].Terms, Term{q, t.Coeff})
 		case d == len(chain)-1:
 			base[d].Const += t.Coeff
 		default:
@@ -105,7 +172,7 @@ func (p *plan) splitIndex(name string, r gref, chain []string) ([]Affine, error)
 				return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
 			}
 		}
-		err := p.checkSplit(name, r, dims, chain)
+		err := p.checkSplit(name, r, dims, chain, skip)
 		if err == nil {
 			return dims, nil
 		}
@@ -116,9 +183,13 @@ func (p *plan) splitIndex(name string, r gref, chain []string) ([]Affine, error)
 	return nil, first
 }
 
-// checkSplit checks every index of a split but the outermost.
-func (p *plan) checkSplit(name string, r gref, dims []Affine, chain []string) error {
+// checkSplit checks every index of a split but the outermost and those
+// skip marks.
+func (p *plan) checkSplit(name string, r gref, dims []Affine, chain []string, skip []bool) error {
 	for d := 1; d < len(dims); d++ {
+		if skip != nil && skip[d] {
+			continue
+		}
 		if err := p.checkDelinearized(name, r, dims[d], chain[d-1], chain[d]); err != nil {
 			return err
 		}
@@ -140,17 +211,51 @@ func (p *plan) splitTerm(t Term) (iname, params string) {
 	return iname, strings.Join(ps, "*")
 }
 
-// strideChain returns the products of parameters that weigh the
-// dimensions of the references' flattened indices, outermost first,
-// each the next times one parameter.
-func (p *plan) strideChain(name string, refs []gref) ([]string, error) {
-	seen := map[string]bool{"": true}
+// strideChains returns the chains along which the references'
+// flattened indices may split, to be tried in order: products of
+// parameters that weigh the dimensions, outermost first, each the next
+// times one parameter. The first is that of the inames' coefficients,
+// where every term of parameters alone is one of them or one of them
+// times a parameter (see place); the other that of every term's.
+func (p *plan) strideChains(name string, refs []gref) ([][]string, error) {
+	ofInames, all := map[string]bool{"": true}, map[string]bool{"": true}
+	var alone []string
 	for _, r := range refs {
 		for _, t := range r.index[0].Terms {
-			_, params := p.splitTerm(t)
-			seen[params] = true
+			iname, params := p.splitTerm(t)
+			all[params] = true
+			if iname != "" {
+				ofInames[params] = true
+			} else {
+				alone = append(alone, params)
+			}
 		}
 	}
+	var chains [][]string
+	chain, err := p.chainOf(name, ofInames)
+	if err == nil && !slices.ContainsFunc(alone, func(m string) bool {
+		d, _ := place(m, chain)
+		return d < 0
+	}) {
+		chains = append(chains, chain)
+	}
+	if len(all) > len(ofInames) || len(chains) == 0 {
+		full, err2 := p.chainOf(name, all)
+		switch {
+		case err2 == nil:
+			chains = append(chains, full)
+		case len(chains) == 0 && err != nil:
+			return nil, err
+		case len(chains) == 0:
+			return nil, err2
+		}
+	}
+	return chains, nil
+}
+
+// chainOf orders the products of parameters of seen by degree, the
+// greatest first, and checks that each is the next times one parameter.
+func (p *plan) chainOf(name string, seen map[string]bool) ([]string, error) {
 	chain := slices.Sorted(maps.Keys(seen))
 	degree := func(m string) int {
 		if m == "" {
@@ -165,6 +270,23 @@ func (p *plan) strideChain(name string, refs []gref) ([]string, error) {
 		}
 	}
 	return chain, nil
+}
+
+// place returns the dimension d of chain in which a term of parameters
+// alone, of product m, stands, and the parameter q ("" for none) that m
+// is chain[d] times, or -1 where m is no element of chain times at most
+// one parameter. The outermost such d is unique: the next inner one
+// would leave q times its parameter.
+func place(m string, chain []string) (int, string) {
+	for d, s := range chain {
+		if m == s {
+			return d, ""
+		}
+		if q, ok := ratio(m, s); ok {
+			return d, q
+		}
+	}
+	return -1, ""
 }
 
 // ratio returns the one parameter that big is small times.

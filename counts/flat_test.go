@@ -61,6 +61,7 @@ func TestFlatIndexingErrors(t *testing.T) {
 	cases := []struct{ name, body, msg string }{
 		{"not a chain", "b[i, j] = a[i*n + j*m]\n", "weigh inames by n and m, which are not a chain"},
 		{"inner index overruns", "b[i, j] = a[i*m + j + 1]\n", "the index j + 1, weighed by 1, leaves 0..m-1"},
+		{"columns differ", "b[i, j] = a[i*m + n] + a[i*m + n + 1]\n", "the index n, weighed by 1, leaves 0..m-1"},
 		{"lane in a floor", "b[i // 2, j] = 1\n", "the l.0 iname i is inside a floor division or remainder"},
 		{"two dimensions", "array z f32 [n*m, 2]\nb[i, j] = z[i*m + j, 1]\n", "a subscript of an array of 2 dimensions multiplies an iname by a parameter"},
 	}
@@ -120,5 +121,95 @@ func TestFlatSubscriptOps(t *testing.T) {
 	}
 	if got["int.i32.add"] != 49 || got["int.i32.mul"] != 98 {
 		t.Errorf("int.i32.add %d, int.i32.mul %d; want 49 and 98", got["int.i32.add"], got["int.i32.mul"])
+	}
+}
+
+// paramOffsets has flattened subscripts with terms of parameters alone
+// that are no pitch: a row offset s times the pitch m (a[i*m + s*m +
+// j], row i + s) and a column t that no iname shares (b[i*m + t], the
+// same column t in every reference to b). paramOffsets2d writes them
+// with a dimension per pitch, as the counts of the flattened kernel must
+// be where 0 <= t < m.
+const (
+	paramOffsets = `kernel k
+domain [n, m, s, t] -> { [i, j] : 1 <= i < n and 0 <= j < m }
+assume 0 <= s <= 2
+array a f32 [(n + 2)*m]
+array b f32 [(n + 2)*m]
+array c f32 [n, m]
+tag i l.0
+c[i, j] = a[i*m + s*m + j] + b[i*m + t] + b[(i + 1)*m + t]
+`
+	paramOffsets2d = `kernel k
+domain [n, m, s, t] -> { [i, j] : 1 <= i < n and 0 <= j < m }
+assume 0 <= s <= 2 and 0 <= t < m
+array a f32 [n + 2, m]
+array b f32 [n + 2, m]
+array c f32 [n, m]
+tag i l.0
+c[i, j] = a[i + s, j] + b[i, t] + b[i + 1, t]
+`
+)
+
+// TestFlatParameterOffsets checks that flattened subscripts with
+// parameter offsets split symbolically: their footprints equal the
+// elements the interpreter touches, also where the column t lies outside
+// 0..m-1 (b[i*m + 9] with m = 7 reaches into the next row, the same in
+// every reference, so distinct rows stay distinct elements), and every
+// count equals that of the kernel written with a dimension per pitch
+// where t lies inside.
+func TestFlatParameterOffsets(t *testing.T) {
+	k, err := ParseKernel("offsets.knl", []byte(paramOffsets), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Footprints(); err != nil {
+		t.Fatalf("no symbolic footprints: %v", err)
+	}
+	k2, err := ParseKernel("offsets2d.knl", []byte(paramOffsets2d), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin, err := Count(k2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []map[string]int64{{"n": 6, "m": 7, "s": 1, "t": 9}, {"n": 6, "m": 7, "s": 0, "t": -1},
+		{"n": 6, "m": 7, "s": 1, "t": 3}, {"n": 9, "m": 5, "s": 2, "t": 0}} {
+		tl, err := Run(k, p, randomArrays(t, k, p), &RunOptions{Trace: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fps, sizes, err := c.FootprintsAt(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range fps {
+			touched := tl.Loaded
+			if f.Store {
+				touched = tl.Stored
+			}
+			if want := int64(len(touched[f.Array])); sizes[i].Elements != want {
+				t.Errorf("at %v: %s %s footprint %d, the interpreter touched %d elements", p, f.Array, direction(f.Store), sizes[i].Elements, want)
+			}
+		}
+		if p["t"] < 0 || p["t"] >= p["m"] {
+			continue
+		}
+		got, err := c.Eval(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := twin.Eval(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("at %v: flattened %v, two-dimensional %v", p, got, want)
+		}
 	}
 }

@@ -19,6 +19,7 @@ type importOptions struct {
 	local, global, groups string
 	arrays                []string
 	trips                 []string
+	assume                []string
 	out                   string
 	json                  bool
 }
@@ -56,8 +57,12 @@ kernel's guard bounds it), and the number of elements of each pointer
 argument (--array NAME=EXTENT, in the kernel's integer arguments; a name
 that is no argument, nnz, becomes a size parameter). A loop whose bounds
 are data (a CSR row: for (j = row[i]; j < row[i+1]; j++)) needs the most
-iterations it runs, --trips j=maxrl: it then counts as an upper bound. The
-.knl's first comments say where each came from. -D NAME=VALUE defines a
+iterations it runs, --trips j=maxrl: it then counts as an upper bound.
+--assume COND states what the host guarantees of the integer arguments,
+in C (--assume 't >= 0 && t < Size - 1', --assume 'width % 32 == 0'):
+the .knl assumes it, which counts need where a flattened subscript's
+row index must stay inside its row (a[(x + t + 1)*Size + y + t] needs
+t >= 0). The .knl's first comments say where each came from. -D NAME=VALUE defines a
 macro (-D 'UMAD(a,b,c)=(a)*(b)+(c)' a function-like one, as a header
 that is not read would define it); a positive integer is a tunable
 (-D BLOCK_SIZE=128), which the
@@ -122,6 +127,7 @@ func init() {
 	f.StringVar(&importOpts.groups, "groups", "", "the work-groups launched X[,Y[,Z]] (gridDim)")
 	f.StringArrayVar(&importOpts.arrays, "array", nil, "NAME=EXTENT: the number of elements of a pointer argument (repeatable)")
 	f.StringArrayVar(&importOpts.trips, "trips", nil, "VAR=BOUND: the most iterations of the loop over VAR, whose bounds are data (CSR's rows): it counts as an upper bound (repeatable)")
+	f.StringArrayVar(&importOpts.assume, "assume", nil, "COND: a condition on the integer arguments that the host guarantees, in C (--assume 't >= 0 && t < Size - 1'); the .knl assumes it (repeatable)")
 	f.StringVar(&importOpts.out, "out", "", "write the .knl to this file instead of standard output")
 	f.BoolVar(&importOpts.json, "json", false, "print one JSON object")
 	rootCmd.AddCommand(importCmd)
@@ -146,6 +152,9 @@ func importKernel(stdout io.Writer, path string, o importOptions) error {
 	}
 	for _, a := range o.trips {
 		flags = append(flags, "--trips", a)
+	}
+	for _, a := range o.assume {
+		flags = append(flags, "--assume", a)
 	}
 	opts, err := cimport.ParseFlags(flags)
 	if err != nil {

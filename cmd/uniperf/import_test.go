@@ -112,3 +112,37 @@ func TestImportTrips(t *testing.T) {
 		t.Errorf("count prints no %q:\n%s", want, stdout)
 	}
 }
+
+// TestImportAssume imports Rodinia's Fan1 with what its host guarantees,
+// --assume 't >= 0 && t < Size - 1', and counts the footprints of the
+// file symbolically: column t of rows t + 1 .. Size - 1 of m_cuda
+// stored, and of a_cuda loaded with the pivot a_cuda[t*Size + t], by
+// hand 596 and 597 elements at Size = 600, t = 3.
+func TestImportAssume(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "fan1.knl")
+	code, _, msg := runCommand(t, importCmd, "import", "../../counts/cimport/testdata/rodinia/gaussian.cu", "--kernel", "Fan1",
+		"--local", "MAXBLOCKSIZE", "--global", "Size", "--array", "m_cuda=Size*Size", "--array", "a_cuda=Size*Size",
+		"--assume", "t >= 0 && t < Size - 1", "--out", out)
+	if code != 0 {
+		t.Fatalf("import: exit %d, %q", code, msg)
+	}
+	src, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "\nassume 0 <= t and t + 1 < Size\n"; !strings.Contains(string(src), want) {
+		t.Errorf("no %q in\n%s", want, src)
+	}
+	code, stdout, msg := runCommand(t, countCmd, "count", out, "--footprint", "--param", "Size=600", "--param", "t=3")
+	if code != 0 {
+		t.Fatalf("count: exit %d, %q", code, msg)
+	}
+	for _, want := range []string{`m_cuda\s+store\s+f32\s+596 elements`, `a_cuda\s+load\s+f32\s+597 elements`} {
+		if !regexp.MustCompile(want).MatchString(stdout) {
+			t.Errorf("count prints no %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout+msg, "no symbolic form") {
+		t.Errorf("footprints counted at sizes, not symbolically:\n%s%s", stdout, msg)
+	}
+}

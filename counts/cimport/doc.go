@@ -59,7 +59,10 @@
 // syntax ([ParseFlags]): the work-group size (--local), the launch
 // grid (--global, the work-items as the host's global work size, or
 // --groups, gridDim; without either, the guard bounds it), the extents
-// of the global arrays (--array), and, where wanted, the values of
+// of the global arrays (--array), what the host guarantees of the
+// integer arguments (--assume, the .knl's assume lines, which counts
+// need where a flattened subscript's row must stay inside the array's
+// row), and, where wanted, the values of
 // floating-point arguments, which are .knl scalar arguments (a -D
 // naming one gives its value); the .knl's header says where each came
 // from. A -D of a positive integer stays a name, the .knl's const,

@@ -24,7 +24,13 @@ func FuzzImport(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(filepath.Ext(p.file), "// uniperf: "+strings.Join(p.flags, " ")+"\n"+string(src))
+		// A comment's flags are split at spaces: --assume's
+		// conditions are written without them.
+		var flags []string
+		for _, fl := range p.flags {
+			flags = append(flags, strings.ReplaceAll(fl, " ", ""))
+		}
+		f.Add(filepath.Ext(p.file), "// uniperf: "+strings.Join(flags, " ")+"\n"+string(src))
 	}
 	f.Add(".cu", guardsSrc)
 	f.Add(".cu", walkSrc)

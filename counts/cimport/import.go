@@ -151,6 +151,10 @@ func withComments(opts Options, cs []comment) (Options, map[string]string, error
 	for _, name := range []string{"local", "global", "groups"} {
 		from[name] = "the command line"
 	}
+	for _, a := range opts.Assume {
+		from["assume "+a] = "the command line"
+	}
+	out.Assume = slices.Clone(opts.Assume)
 	for _, c := range cs {
 		fo, err := ParseFlags(strings.Fields(c.text))
 		if err != nil {
@@ -168,6 +172,12 @@ func withComments(opts Options, cs []comment) (Options, map[string]string, error
 		for n, v := range fo.Trips {
 			if _, ok := out.Trips[n]; !ok {
 				out.Trips[n] = v
+			}
+		}
+		for _, a := range fo.Assume {
+			if !slices.Contains(out.Assume, a) {
+				out.Assume = append(out.Assume, a)
+				from["assume "+a] = where
 			}
 		}
 		for n, v := range fo.Arrays {

@@ -18,6 +18,7 @@ type Options struct {
 	Groups  []string          // the work-groups along each axis (gridDim), where Global is not given
 	Arrays  map[string]string // NAME=EXTENT: a global array's number of elements
 	Trips   map[string]string // VAR=BOUND: the most iterations of the loop over VAR, whose bounds are data
+	Assume  []string          // conditions on the integer arguments that the host guarantees, in C
 
 	bound    map[string]string // the floating-point arguments a -D gives a value
 	tunables map[string]int64  // the -D macros that are consts, by value
@@ -26,7 +27,7 @@ type Options struct {
 
 // ParseFlags reads import's flags: -D NAME=VALUE (or -DNAME=VALUE),
 // --kernel NAME, --local X[,Y[,Z]], --global X[,Y[,Z]],
-// --groups X[,Y[,Z]], --array NAME=EXTENT, --trips VAR=BOUND. It reads the comments of the
+// --groups X[,Y[,Z]], --array NAME=EXTENT, --trips VAR=BOUND, --assume COND. It reads the comments of the
 // convention "// uniperf: FLAGS".
 func ParseFlags(args []string) (Options, error) {
 	o := Options{Defines: map[string]string{}, Arrays: map[string]string{}, Trips: map[string]string{}}
@@ -98,8 +99,14 @@ func ParseFlags(args []string) (Options, error) {
 			} else {
 				o.Trips[n] = e
 			}
+		case name == "--assume":
+			v, err := val()
+			if err != nil {
+				return o, err
+			}
+			o.Assume = append(o.Assume, v)
 		default:
-			return o, fmt.Errorf("unknown flag %q (want -D, --kernel, --local, --global, --groups, --array or --trips)", a)
+			return o, fmt.Errorf("unknown flag %q (want -D, --kernel, --local, --global, --groups, --array, --trips or --assume)", a)
 		}
 	}
 	return o, nil

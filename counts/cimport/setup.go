@@ -38,6 +38,9 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 	if err := t.setConstants(opts, from, macros); err != nil {
 		return nil, err
 	}
+	if err := t.setAssumed(opts, from, macros); err != nil {
+		return nil, err
+	}
 	t.notes = append(t.notes, defineNotes(k, opts)...)
 	slices.Sort(t.notes)
 	if err := t.block(k.body.body); err != nil {
@@ -291,6 +294,56 @@ func (t *translator) setAxes(opts Options, from map[string]string, macros map[st
 	return nil
 }
 
+// setAssumed reads --assume: conditions on the integer arguments that
+// the host guarantees and C does not say (Rodinia's gaussian launches
+// Fan1 for t from 0 to Size - 2). The .knl states them as assume lines,
+// under which the counts split flattened subscripts (an index of a row
+// stays inside it), and a guard that implies the grid's bound under them
+// lets the axis keep its C variable's name.
+func (t *translator) setAssumed(opts Options, from map[string]string, macros map[string]*macro) error {
+	for _, text := range opts.Assume {
+		flag := "--assume " + text
+		bad := &Error{Msg: flag + ": want comparisons (<, <=, ==, >=, >) and x % c == 0 (c a positive constant), linear in the kernel's integer arguments and joined by &&"}
+		e, err := t.flagExpr(text, macros, "--assume")
+		if err != nil {
+			return err
+		}
+		c, err := t.condition(e)
+		if err != nil {
+			return &Error{Msg: fmt.Sprintf("%s: %s (it may use the kernel's integer arguments and the source's macros)", flag, err.(*Error).Msg)}
+		}
+		conj, ok := assumable(c)
+		if !ok {
+			return bad
+		}
+		t.assumed = append(t.assumed, conj...)
+		t.notes = append(t.notes, fmt.Sprintf("assumed: %s: --assume, from %s", text, from["assume "+text]))
+	}
+	return nil
+}
+
+// assumable returns the comparisons of c where c is a conjunction of
+// comparisons >= and == and of x % c == 0, linear in the parameters
+// (an assume line of .knl is a Presburger condition).
+func assumable(c *cond) ([]*cond, bool) {
+	switch c.op {
+	case "and":
+		a, ok1 := assumable(c.args[0])
+		b, ok2 := assumable(c.args[1])
+		return append(a, b...), ok1 && ok2
+	case "cmp", "mod":
+		ok := c.rel == ">=" || c.rel == "=="
+		for k, p := range c.e {
+			ok = ok && k == ""
+			for m := range p {
+				ok = ok && !strings.Contains(m, "*")
+			}
+		}
+		return []*cond{c}, ok
+	}
+	return nil, false
+}
+
 func errorOverflow(flag string) error {
 	return &Error{Msg: flag + ": " + errOverflow.Msg}
 }
@@ -343,7 +396,12 @@ func (t *translator) checkGrid(p pos) error {
 
 // axisNames returns, by axis, the C variable declared at the top level
 // to hold the axis's global index (L*group + local) and never assigned
-// again, where the axis's domain can be written in it.
+// again, where the axis's domain can be written in it. Where no variable
+// holds it but the hoisted guard bounds it (Fan1's
+// if (threadIdx.x + blockIdx.x*blockDim.x >= Size - 1 - t) return;), the
+// axis is named x, y or z (gid0, gid1 or gid2 in OpenCL C), as a hand
+// port names it: the domain then bounds one iname, whose footprints
+// count where those of L*group + local in two leave a floor of a floor.
 func (t *translator) axisNames() []string {
 	names := make([]string, len(t.axes))
 	for a, ax := range t.axes {
@@ -360,6 +418,25 @@ func (t *translator) axisNames() []string {
 				break
 			}
 		}
+		if names[a] == "" && t.guardBounds(ax) {
+			names[a] = []string{"gid0", "gid1", "gid2"}[a]
+			if t.cuda {
+				names[a] = []string{"x", "y", "z"}[a]
+			}
+		}
 	}
 	return names
+}
+
+// guardBounds reports whether a comparison of the hoisted guard bounds
+// the axis's global index, L*group + local times a constant.
+func (t *translator) guardBounds(ax *axis) bool {
+	return slices.ContainsFunc(t.hoisted, func(h *cond) bool {
+		l, ok := h.e[ax.local].constant()
+		if !ok || l == 0 || h.op != "cmp" {
+			return false
+		}
+		g, ok := ax.size.mul(constPoly(l))
+		return ok && h.e[ax.group].equal(g)
+	})
 }

@@ -110,6 +110,7 @@ type translator struct {
 	inames     []string        // in order of creation
 	loops      []string        // loop domains
 	hoisted    []*cond
+	assumed    []*cond // --assume: conditions on the size parameters
 	root       []*item
 	cur        *[]*item
 	inIf       int

@@ -55,6 +55,9 @@ func (t *translator) write(file string) ([]byte, error) {
 	if len(assumed) > 0 {
 		fmt.Fprintf(&b, "assume %s >= 1\n", strings.Join(assumed, ", "))
 	}
+	if len(t.assumed) > 0 {
+		fmt.Fprintf(&b, "assume %s\n", t.constraints(t.assumed, true))
+	}
 	for _, d := range t.loops {
 		fmt.Fprintf(&b, "domain %s\n", d)
 	}
@@ -160,31 +163,44 @@ func (t *translator) launchConstraints() []*cond {
 	return append(append(out, t.hoisted...), t.dataBounds...)
 }
 
-// implied reports whether a hoisted constraint h implies c: c - h has
+// implied reports whether a hoisted constraint h, alone or with one of
+// --assume's comparisons a, implies c: c - h (or c - h - a) has
 // non-negative constant coefficients on the launch's indices (which are
 // not negative) and a non-negative constant part.
 func (t *translator) implied(c *cond) bool {
+	ges := []*cond{{op: "cmp", rel: ">=", e: aff{}}}
+	for _, a := range t.assumed {
+		if a.op == "cmp" && a.rel == ">=" {
+			ges = append(ges, a)
+		}
+	}
 	for _, h := range t.hoisted {
 		if h.rel != ">=" {
 			continue
 		}
-		d, ok := c.e.add(h.e, -1)
-		if !ok {
-			continue
-		}
-		good := true
-		for k, p := range d {
-			s, known := t.sign(p)
-			if !known || s < 0 || k != "" && !t.isLaunchIname(k) {
-				good = false
-				break
+		for _, a := range ges {
+			d, ok := c.e.add(h.e, -1)
+			if ok {
+				d, ok = d.add(a.e, -1)
 			}
-		}
-		if good {
-			return true
+			if ok && t.nonNegative(d) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// nonNegative reports whether d has non-negative constant coefficients
+// on the launch's indices and a non-negative constant part.
+func (t *translator) nonNegative(d aff) bool {
+	for k, p := range d {
+		s, known := t.sign(p)
+		if !known || s < 0 || k != "" && !t.isLaunchIname(k) {
+			return false
+		}
+	}
+	return true
 }
 
 func (t *translator) isLaunchIname(name string) bool {
