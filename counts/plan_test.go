@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/uniperf/uniperf/counts/half"
+
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -140,6 +142,12 @@ func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]a
 			arrays[a.Name] = make([]int16, n)
 		case U16:
 			arrays[a.Name] = make([]uint16, n)
+		case F16:
+			s := make([]half.Float, n)
+			for i := range s {
+				s[i] = half.FromFloat32(1 + rng.Float32())
+			}
+			arrays[a.Name] = s
 		}
 	}
 	return arrays
