@@ -60,8 +60,8 @@ func planChecks() []planCheck {
 		add("global_int_"+t, map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 		add("local_int_"+t, map[string]int64{"LX": 32, "R": 4}, map[string]int64{"n": 64})
 	}
-	for _, t := range []string{"u8", "u16"} {
-		add("global_int_"+t, map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	for _, t := range []string{"int_u8", "int_u16", "f16"} {
+		add("global_"+t, map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	}
 	add("global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	for _, t := range []string{"i32", "f32"} {
