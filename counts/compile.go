@@ -3,6 +3,8 @@ package counts
 import (
 	"strconv"
 	"strings"
+
+	"github.com/uniperf/uniperf/counts/half"
 )
 
 // The interpreter compiles the schedule (compilestmt.go) and the
@@ -251,6 +253,8 @@ func (in *interp) compileLoad(acc *Access, cx *cctx, subs []iexpr) (cval, error)
 		return intLoad(data, load), nil
 	case []uint16:
 		return intLoad(data, load), nil
+	case []half.Float:
+		return cval{f: func(st *state) float64 { return data[load(st)].Float64() }}, nil
 	}
 	return cval{}, errorf(in.k.File, acc.At, "array %s has no data", a.Name)
 }
@@ -289,7 +293,11 @@ func (in *interp) compileStore(acc *Access, cx *cctx, subs []iexpr) (func(st *st
 		m := in.localMems[a.Name]
 		ctr := in.memCounter(acc, true)
 		rec := in.traceLocal(acc, cx, true)
+		round := a.DType == F16
 		return func(st *state, f float64, i int64) {
+			if round {
+				f = half.FromFloat64(f).Float64()
+			}
 			j := idx(st)
 			st.counters[ctr]++
 			if rec != nil {
@@ -329,6 +337,13 @@ func (in *interp) compileStore(acc *Access, cx *cctx, subs []iexpr) (func(st *st
 		return intStore(data, at, race), nil
 	case []uint16:
 		return intStore(data, at, race), nil
+	case []half.Float:
+		return func(st *state, f float64, _ int64) {
+			j := at(st)
+			h := half.FromFloat64(f)
+			race(st, j, data[j] == h)
+			data[j] = h
+		}, nil
 	}
 	return nil, errorf(in.k.File, acc.At, "array %s has no data", a.Name)
 }

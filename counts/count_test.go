@@ -97,9 +97,9 @@ func countChecks() []planCheck {
 		add("local_int_"+t, nil, n(512), n(256))
 		add("local_int_"+t, map[string]int64{"LX": 64, "R": 8}, n(192))
 	}
-	for _, t := range []string{"u8", "u16"} {
-		add("global_int_"+t, map[string]int64{"R": 4}, n(600), n(257), n(1))
-		add("global_int_"+t, map[string]int64{"S": 2}, n(600))
+	for _, t := range []string{"int_u8", "int_u16", "f16"} {
+		add("global_"+t, map[string]int64{"R": 4}, n(600), n(257), n(1))
+		add("global_"+t, map[string]int64{"S": 2}, n(600))
 	}
 	for _, r := range []int64{1, 4} {
 		add("global_ldg_f32", map[string]int64{"R": r}, n(600), n(257), n(1))

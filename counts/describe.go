@@ -92,5 +92,6 @@ func strideWords(class string) string {
 	return ""
 }
 
-// widthWords names the memory types of the 8- and 16-bit integers.
-var widthWords = map[string]string{"b8": "8-bit integer", "b16": "16-bit integer"}
+// widthWords names the memory types of the 8- and 16-bit integers and of
+// half precision, whose loads and stores convert to and from f32.
+var widthWords = map[string]string{"b8": "8-bit integer", "b16": "16-bit integer", "f16": "half-precision (f16, converted to and from f32)"}

@@ -15,6 +15,8 @@ func TestDescribe(t *testing.T) {
 		"global.load.i32.stride=k/4":   "i32 global loads, stride 4, k of every 4 elements used (k from the footprint)",
 		"global.minldst.f32.stride=1":  "min(f32 global loads, stores), a correction term, stride 1 (coalesced)",
 		"local.load.f32":               "f32 local-memory loads",
+		"local.store.f16":              "half-precision (f16, converted to and from f32) local-memory stores",
+		"global.ldg.f16.stride=1":      "half-precision (f16, converted to and from f32) global loads of readonly arrays (the read-only data path: __ldg, const restrict), stride 1 (coalesced)",
 		"global.load.indirect.b8":      "8-bit integer global-memory loads at subscripts read from data (gathers and scatters, x[col[j]])",
 		"flop.f64.special":             "f64 special functions (sqrt, rsqrt, sin, ...)",
 		"int.i32.shift":                "i32 shifts",

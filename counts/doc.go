@@ -30,6 +30,9 @@
 // read-only path; their loads count as global.ldg.T.stride=C), the 8- and
 // 16-bit storage integers i8, u8, i16 and u16 (loads and stores count by
 // width, global.load.b8.stride=1; arithmetic promotes them to i32),
+// half precision f16 as storage in global and local arrays (a load gives
+// f32, a store rounds to the nearest half; global.load.f16.stride=1,
+// ExampleRun_half),
 // indirect accesses, whose subscripts read data (global.load.indirect.f32
 // for x[col[j]]; a gather from a readonly array counts as indirect), and
 // atomic_add(TARGET, VALUE) on global or local f32 and i32 elements

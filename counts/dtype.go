@@ -21,6 +21,9 @@ const (
 	U8
 	I16
 	U16
+	// F16 is half precision, a storage type too: a load gives an F32
+	// value, and a store rounds to nearest even (see f16.go).
+	F16
 )
 
 var dtypeNames = map[string]DType{
@@ -30,6 +33,7 @@ var dtypeNames = map[string]DType{
 	"i64": I64, "int64": I64,
 	"i8": I8, "int8": I8, "u8": U8, "uint8": U8,
 	"i16": I16, "int16": I16, "u16": U16, "uint16": U16,
+	"f16": F16, "float16": F16,
 }
 
 func parseDType(s string) (DType, bool) {
@@ -57,12 +61,14 @@ func (t DType) String() string {
 		return "i16"
 	case U16:
 		return "u16"
+	case F16:
+		return "f16"
 	}
 	return fmt.Sprintf("DType(%d)", uint8(t))
 }
 
 // IsFloat reports whether t is a floating-point type.
-func (t DType) IsFloat() bool { return t == F32 || t == F64 }
+func (t DType) IsFloat() bool { return t == F32 || t == F64 || t == F16 }
 
 // IsInt reports whether t is an integer type.
 func (t DType) IsInt() bool { return t == I32 || t == I64 || t.Narrow() }
@@ -76,7 +82,7 @@ func (t DType) Size() int {
 		return 8
 	case I8, U8:
 		return 1
-	case I16, U16:
+	case I16, U16, F16:
 		return 2
 	}
 	return 0
@@ -85,9 +91,16 @@ func (t DType) Size() int {
 // Narrow reports whether t is an 8- or 16-bit integer type.
 func (t DType) Narrow() bool { return t == I8 || t == U8 || t == I16 || t == U16 }
 
+// Storage reports whether t is a type that memory holds but no operation
+// takes: the narrow integers, which arithmetic promotes to I32, and F16,
+// which it promotes to F32.
+func (t DType) Storage() bool { return t.Narrow() || t == F16 }
+
 // memName names t in a memory property: its own name, but b8 and b16 for
 // the 8- and 16-bit integers, whose loads and stores cost what their
 // width costs, signed or not (global.load.b8.stride=1, local.store.b16).
+// F16 keeps its own name (global.load.f16.stride=1): its loads and
+// stores convert to and from f32 as well.
 func (t DType) memName() string {
 	switch t {
 	case I8, U8:

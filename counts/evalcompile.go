@@ -127,7 +127,7 @@ var propertyNames = sync.OnceValue(func() map[string]bool {
 			classes = append(classes, strideName(s, k))
 		}
 	}
-	for _, t := range []DType{F32, F64, I32, I64, I8, I16} {
+	for _, t := range []DType{F32, F64, I32, I64, I8, I16, F16} {
 		for _, dir := range []string{"load", "store"} {
 			names["local."+dir+"."+t.memName()] = true
 		}
@@ -140,7 +140,7 @@ var propertyNames = sync.OnceValue(func() map[string]bool {
 			}
 		}
 		for k := KindAdd; int(k) < len(opKindNames); k++ {
-			if k.appliesTo(t) && !t.Narrow() {
+			if k.appliesTo(t) && !t.Storage() {
 				names[Op{k, t}.Property()] = true
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/counts/half"
 )
 
 const exampleKernel = `kernel scale
@@ -393,4 +394,39 @@ func ExampleIsProperty() {
 	// global.load.indirect.b8 true
 	// local.atomic.f32.add true
 	// global.load.f32.stride1 false
+}
+
+// Halves are storage: a load gives an f32 value, arithmetic is f32, and
+// a store rounds to the nearest half (ties to even), overflowing to
+// infinity past 65504; the loads and stores count as f16 properties.
+func ExampleRun_half() {
+	k, err := counts.ParseKernel("axpyh.knl", []byte(`kernel axpyh
+domain [n] -> { [i] : 0 <= i < n }
+array x f16 [n]
+array y f16 [n]
+split i 4 i_out i_in
+tag i_out g.0, i_in l.0
+y[i] = 2.5f*x[i] + y[i]
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	x := []half.Float{half.FromFloat32(1), half.FromFloat32(1000), half.FromFloat32(30000), half.FromFloat32(0.1)}
+	y := []half.Float{half.FromFloat32(0.5), half.FromFloat32(0.25), 0, half.FromFloat32(1)}
+	tally, err := counts.Run(k, map[string]int64{"n": 4}, map[string]any{"x": x, "y": y}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	values := make([]float32, len(y))
+	for i, h := range y {
+		values[i] = h.Float32()
+	}
+	t := tally.Totals()
+	fmt.Println(values)
+	fmt.Println(t["global.load.f16"], t["global.store.f16"], t["flop.f32.mul"], t["flop.f32.add"])
+	// Output:
+	// [3 2500 +Inf 1.25]
+	// 8 4 4 4
 }

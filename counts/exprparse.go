@@ -177,6 +177,7 @@ func (c *cursor) parseUnary() rexpr {
 	if c.accept("+") {
 		return c.parseUnary()
 	}
+	c.refuseHalfCast()
 	if t, ok := castTypes[c.peekAt(1).text]; ok && c.peek().is("(") && c.peekAt(1).kind == tIdent && c.peekAt(2).is(")") {
 		at := c.next().pos
 		c.next()

@@ -2,11 +2,13 @@ package counts_test
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/counts/half"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -161,6 +163,64 @@ func intSumSetup[T int32 | int64 | float32 | uint8 | uint16](lx, r, s int64) fun
 				}
 			}
 			return nil
+		}
+	}
+}
+
+// halfSumSetup checks global_f16: b[j*n + i] for each j < s is the f32
+// sum of a[k*n + i] for k < r, rounded to the nearest half. The inputs
+// are halves in [-100, 100] with fractions, whose sums round; the poison
+// is a NaN.
+func halfSumSetup(r, s int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		a, b := make([]half.Float, r*n), make([]half.Float, s*n)
+		for i := range a {
+			a[i] = half.FromFloat64(200*rng.Float64() - 100)
+		}
+		for i := range b {
+			b[i] = 0x7e00
+		}
+		return map[string]any{"a": a, "b": b}, func() error {
+			for i := range n {
+				var sum float32
+				for k := range r {
+					sum += a[k*n+i].Float32()
+				}
+				want := half.FromFloat32(sum)
+				for j := range s {
+					if b[j*n+i] != want {
+						return fmt.Errorf("b[%d] = %g (%#04x), want %g (%#04x)", j*n+i, b[j*n+i].Float32(), uint16(b[j*n+i]), want.Float32(), uint16(want))
+					}
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// global_f16 counted by hand at R loads and S stores a work-item, as its
+// header says: R f16 loads and S f16 stores of stride 1 per element,
+// min(R, S) of them the minldst term, R f32 additions (the sum from
+// zero), and ceil(n/256) groups; nothing else.
+func TestHalfClassHandCounts(t *testing.T) {
+	for _, c := range []struct{ r, s int64 }{{1, 1}, {4, 1}, {1, 2}} {
+		k := loadLibraryKernel(t, "global_f16", map[string]int64{"R": c.r, "S": c.s})
+		counted, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int64{1, 300, 1 << 20} {
+			got, err := counted.Eval(map[string]int64{"n": n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]int64{"global.load.f16.stride=1": c.r * n, "global.store.f16.stride=1": c.s * n,
+				"global.minldst.f16.stride=1": min(c.r, c.s) * n, "flop.f32.add": c.r * n,
+				"launch.groups": (n + 255) / 256, "launch.const": 1}
+			if !maps.Equal(got, want) {
+				t.Errorf("R=%d S=%d n=%d: %v, want %v", c.r, c.s, n, got, want)
+			}
 		}
 	}
 }
@@ -662,6 +722,8 @@ func libraryCases() []libraryCase {
 		{"global_int_u8", map[string]int64{"LX": 8, "S": 2}, map[string]int64{"n": 21}, intSumSetup[uint8](0, 1, 2)},
 		{"global_int_u16", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[uint16](0, 4, 1)},
 		{"global_int_u16", map[string]int64{"LX": 8, "S": 2}, map[string]int64{"n": 21}, intSumSetup[uint16](0, 1, 2)},
+		{"global_f16", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, halfSumSetup(4, 1)},
+		{"global_f16", map[string]int64{"LX": 8, "S": 2}, map[string]int64{"n": 21}, halfSumSetup(1, 2)},
 		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
 		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup(1)},

@@ -8,8 +8,7 @@ import "math"
 // promotes them to i32 first (C's integer promotions), so that every
 // operation on them counts as an i32 one. A value converted to one of
 // them must lie in its range, as every integer conversion must.
-// Half-precision floats are refused: PoCL, which checks the generated
-// code, has no cl_khr_fp16.
+// Half precision, the other storage type, is in f16.go.
 
 // intRange is the range of integer type t.
 func intRange(t DType) (lo, hi int64) {
@@ -34,33 +33,38 @@ func inRange(t DType, v int64) bool {
 	return lo <= v && v <= hi
 }
 
-// promote is C's integer promotion: a narrow integer becomes i32.
+// promote is the type arithmetic takes a storage type to: C's integer
+// promotion of a narrow integer to i32, and a half's conversion to f32
+// (vload_half, __half2float).
 func promote(t DType) DType {
-	if t.Narrow() {
+	switch {
+	case t.Narrow():
 		return I32
+	case t == F16:
+		return F32
 	}
 	return t
 }
 
-// elementType reads a declared type, refusing half precision with what
-// to write instead.
+// elementType reads a declared type, naming f16 where C's half is
+// written.
 func (c *cursor) elementType(what string) DType {
-	dt := c.ident(what + " (f32, f64, i32, i64, i8, u8, i16, u16)")
-	if dt.text == "f16" || dt.text == "float16" || dt.text == "half" {
-		c.failAt(dt.pos, "%s is not supported: the OpenCL device that checks generated code (PoCL) has no cl_khr_fp16, so half-precision code could not be checked; store f32 (or u16 bits) instead", dt.text)
+	dt := c.ident(what + " (f32, f64, i32, i64, i8, u8, i16, u16, f16)")
+	if dt.text == "half" || dt.text == "__half" {
+		c.failAt(dt.pos, "%s: write f16, the half-precision storage type", dt.text)
 	}
 	t, ok := parseDType(dt.text)
 	if !ok {
-		c.failAt(dt.pos, "unknown element type %q (want f32, f64, i32, i64, i8, u8, i16 or u16)", dt.text)
+		c.failAt(dt.pos, "unknown element type %q (want f32, f64, i32, i64, i8, u8, i16, u16 or f16)", dt.text)
 	}
 	return t
 }
 
-// promoted converts a narrow integer value to i32, as C does before
-// arithmetic on it.
+// promoted converts a value of a storage type to the type arithmetic
+// takes, as C does before arithmetic on it.
 func promoted(x Expr) Expr {
-	if x.Type().Narrow() {
-		return &Cast{X: x, T: I32}
+	if t := x.Type(); t.Storage() {
+		return &Cast{X: x, T: promote(t)}
 	}
 	return x
 }

@@ -166,7 +166,11 @@ func (b *builder) arrayStmt(c *cursor, kw string) {
 	if reservedName(a.name.text) {
 		c.failAt(a.name.pos, "%q is reserved and cannot name an array", a.name.text)
 	}
+	dtPos := c.peek().pos
 	a.dtype = c.elementType("an element type")
+	if a.space == Private {
+		c.checkHalfScalar(a.dtype, dtPos, "a private array")
+	}
 	if c.accept("[") {
 		for {
 			a.shapePos = append(a.shapePos, c.peek().pos)
@@ -197,6 +201,7 @@ func (b *builder) scalarStmt(c *cursor) {
 	if a.dtype.Narrow() {
 		c.failAt(dtPos, "a scalar argument of type %s: declare it i32 (C promotes a %s argument to int before any arithmetic)", a.dtype, a.dtype)
 	}
+	c.checkHalfScalar(a.dtype, dtPos, "a scalar argument")
 	if c.peek().is("[") {
 		c.failAt(c.peek().pos, "a scalar argument has no shape: declare an array with 'array %s %s [EXTENT, ...]'", a.name.text, a.dtype)
 	}
@@ -283,7 +288,9 @@ func (b *builder) instructionStmt(c *cursor, pred rexpr) {
 	if c.accept("<") {
 		s.decl = true
 		if !c.peek().is(">") {
+			dtPos := c.peek().pos
 			t := c.elementType("an element type or '>'")
+			c.checkHalfScalar(t, dtPos, "a temporary")
 			s.declType = &t
 		}
 		c.expect(">")

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/uniperf/uniperf/counts/half"
+
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -58,8 +60,8 @@ func planChecks() []planCheck {
 		add("global_int_"+t, map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 		add("local_int_"+t, map[string]int64{"LX": 32, "R": 4}, map[string]int64{"n": 64})
 	}
-	for _, t := range []string{"u8", "u16"} {
-		add("global_int_"+t, map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	for _, t := range []string{"int_u8", "int_u16", "f16"} {
+		add("global_"+t, map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	}
 	add("global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	for _, t := range []string{"i32", "f32"} {
@@ -140,6 +142,12 @@ func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]a
 			arrays[a.Name] = make([]int16, n)
 		case U16:
 			arrays[a.Name] = make([]uint16, n)
+		case F16:
+			s := make([]half.Float, n)
+			for i := range s {
+				s[i] = half.FromFloat32(1 + rng.Float32())
+			}
+			arrays[a.Name] = s
 		}
 	}
 	return arrays

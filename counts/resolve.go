@@ -187,7 +187,7 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	if s.decl {
 		lhs = r.declare(s, rhs.Type(), w, sc)
 	}
-	rhs = r.fold(r.coerce(rhs, w, lhs.Type()))
+	rhs = r.fold(r.coerce(rhs, w, storedType(lhs.Type(), rhs, w)))
 	if pred != nil {
 		pred = r.fold(pred)
 	}
@@ -280,6 +280,8 @@ func (r *resolver) declare(s rawStatement, t DType, w weakness, sc *scope) *Acce
 		t = I32
 	case w == weakFloat:
 		t = F64
+	case t == F16:
+		t = F32 // a half is loaded as a float
 	}
 	a := &Array{Name: name.text, DType: t, Space: Private, Pos: name.pos}
 	size := int64(1)
@@ -555,6 +557,9 @@ func (r *resolver) cond(e rexpr, sc *scope) Expr {
 	if x.Type() == Bool {
 		return x
 	}
+	if x.Type() == F16 {
+		x = promoted(x)
+	}
 	x = r.coerce(x, w, x.Type())
 	return &Compare{Op: CmpNE, X: x, Y: &Literal{T: x.Type(), At: x.Pos()}, At: e.rpos()}
 }
@@ -728,6 +733,9 @@ func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 		args[i], ws[i] = r.value(a, sc)
 	}
 	t, w := args[0].Type(), ws[0]
+	if t == F16 {
+		t = F32 // a half is loaded as a float
+	}
 	if arity == 2 {
 		t, w = combine(args[0].Type(), ws[0], args[1].Type(), ws[1])
 	}
@@ -927,4 +935,18 @@ func (r *resolver) indirect(acc *Access, idx []rexpr, sc *scope) *Access {
 		acc.Indirect = append(acc.Indirect, r.fold(v))
 	}
 	return acc
+}
+
+// storedType is the type of the value an instruction stores into an
+// array of type t: the value itself for every type but f16, into which
+// an f64 value is rounded directly and any other as f32 (a literal is an
+// f32 literal), as vstore_half and __float2half_rn take it.
+func storedType(t DType, value Expr, w weakness) DType {
+	if t != F16 {
+		return t
+	}
+	if w == strong && value.Type() == F64 {
+		return F64
+	}
+	return F32
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/uniperf/uniperf/counts/half"
 )
 
 // RunOptions adjusts Run.
@@ -31,7 +33,8 @@ type RunOptions struct {
 
 // Run executes a kernel with the reference interpreter at concrete
 // parameters. arrays maps every global array's name to a Go slice of its
-// element type ([]float32, []float64, []int32, []int64, []int8, []uint8, []int16 or []uint16) holding exactly
+// element type ([]float32, []float64, []int32, []int64, []int8, []uint8,
+// []int16, []uint16, or []half.Float of package counts/half) holding exactly
 // the array's number of elements; stores write into these slices. It may
 // also map a scalar argument's name to its value (a Go number its type
 // holds exactly); a scalar argument not in arrays takes its declared
@@ -185,6 +188,10 @@ func checkSlice(a *Array, data any, n int64) error {
 		length, ok = sliceLen[int16](data)
 	case U16:
 		length, ok = sliceLen[uint16](data)
+	case F16:
+		var s []half.Float
+		s, ok = data.([]half.Float)
+		length = len(s)
 	}
 	if !ok {
 		return fmt.Errorf("array %s has element type %s; its data must be a []%s, not %T", a.Name, a.DType, goType(a.DType), data)
@@ -196,7 +203,7 @@ func checkSlice(a *Array, data any, n int64) error {
 }
 
 func goType(t DType) string {
-	return map[DType]string{F32: "float32", F64: "float64", I32: "int32", I64: "int64", I8: "int8", U8: "uint8", I16: "int16", U16: "uint16"}[t]
+	return map[DType]string{F32: "float32", F64: "float64", I32: "int32", I64: "int64", I8: "int8", U8: "uint8", I16: "int16", U16: "uint16", F16: "half.Float"}[t]
 }
 
 // run executes every work-group.

@@ -42,7 +42,9 @@ barrier() and cg::sync() barriers, and flat subscripts and compound
 assignments stay as written. Atomic additions become atomic_add,
 subscripts computed from data gathers and scatters, const __restrict__
 arguments (and those read only with __ldg) readonly arrays, char and short
-i8/u8/i16/u16, and calls of __device__ functions (in OpenCL C, of the
+i8/u8/i16/u16, __half and half f16 (stored through __float2half_rn or
+vstore_half, read through __half2float or vload_half; half arithmetic is
+refused), and calls of __device__ functions (in OpenCL C, of the
 file's functions that are not kernels) are inlined. Headers are not
 read.
 

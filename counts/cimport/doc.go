@@ -36,7 +36,10 @@
 //     atomic_add, subscripts computed from data gathers and scatters,
 //     pointer arguments that are const and restrict, or read with
 //     __ldg, and never stored readonly arrays, char and short (signed or
-//     not) i8, u8, i16 and u16;
+//     not) i8, u8, i16 and u16, and __half (OpenCL C's half) f16, loaded
+//     through __half2float or vload_half and stored through
+//     __float2half_rn or vstore_half, with the arithmetic in float (half
+//     arithmetic is refused);
 //   - a call of a __device__ function (or, in OpenCL C, of a function of
 //     the file that is not a kernel) is inlined; x >> k of an index that
 //     2^k does not divide is x // 2^k, data; gridDim is known where

@@ -213,6 +213,9 @@ func (t *translator) binary(e *expr) (*value, error) {
 	if l.kind == vCond || r.kind == vCond {
 		return nil, errorAt(e.p, "a condition used as a number; write COND ? 1 : 0")
 	}
+	if l.dtype == "f16" || r.dtype == "f16" {
+		return nil, errorAt(e.p, "%s of __half values is half arithmetic; convert them with __half2float first (%s)", e.text, halfArithmetic)
+	}
 	if l.kind == vInt && r.kind == vInt {
 		return t.intBinary(e, l.a, r.a)
 	}
@@ -497,6 +500,16 @@ func (t *translator) call(e *expr) (*value, error) {
 			return nil, errorAt(args[0].p, "%s: the axis must be a constant 0, 1 or 2", f.text)
 		}
 		return t.index(f.text, int(ax), e.p)
+	case "__half2float", "vload_half", "__float2half", "__float2half_rn", "__double2half":
+		arg, err := halfArgument(f.text, args, e.p)
+		if err != nil {
+			return nil, err
+		}
+		v, err := t.eval(arg)
+		if err != nil {
+			return nil, err
+		}
+		return halfToFloat(v, f.text, e.p)
 	case "__ldg":
 		if len(args) != 1 {
 			return nil, errorAt(e.p, "__ldg takes one argument")

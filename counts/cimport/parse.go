@@ -369,7 +369,7 @@ var baseTypes = map[string]string{
 	"float": "float", "double": "double", "int": "int", "unsigned": "unsigned", "signed": "int",
 	"long": "long", "short": "short", "char": "char", "bool": "bool", "_Bool": "bool", "void": "void",
 	"size_t": "ulong", "uint": "unsigned", "ulong": "ulong", "int32_t": "int", "uint32_t": "unsigned",
-	"int64_t": "long", "uint64_t": "ulong", "half": "half", "uchar": "uchar", "ushort": "ushort",
+	"int64_t": "long", "uint64_t": "ulong", "half": "half", "__half": "half", "uchar": "uchar", "ushort": "ushort",
 	"int8_t": "char", "uint8_t": "uchar", "int16_t": "short", "uint16_t": "ushort",
 }
 

@@ -96,6 +96,9 @@ func (t *translator) setParams(opts Options) error {
 			return err
 		}
 		if p.typ.ptr == 0 {
+			if dtype == "f16" {
+				return errorAt(p.p, "argument %s: a __half argument; pass a float (%s)", p.name, halfArithmetic)
+			}
 			if dtype == "f32" || dtype == "f64" {
 				floats = append(floats, p)
 				continue

@@ -196,6 +196,9 @@ func (t *translator) declare1(d decl) error {
 	if err != nil && !(d.typ.base == "bool" && len(d.dims) == 0) {
 		return err
 	}
+	if dtype == "f16" && !d.shared {
+		return errorAt(d.p, "%s: a __half variable; declare it float and convert with __half2float (%s)", d.name, halfArithmetic)
+	}
 	if len(d.dims) > 0 {
 		return t.declareArray(d, dtype)
 	}
@@ -306,6 +309,12 @@ func (t *translator) exprStmt(e *expr) error {
 	case "call":
 		if ok, err := t.atomic(e); ok {
 			return err
+		}
+		if target, v, ok, err := vstoreHalf(e); ok {
+			if err != nil {
+				return err
+			}
+			return t.assign(target, "=", v, e.p)
 		}
 		if fn := t.device(e); fn != nil {
 			_, err := t.callDevice(fn, e.args[1:], e.p)
@@ -501,6 +510,16 @@ func (t *translator) becomeData(v *variable, cname string, val *value, p pos) er
 
 // store emits the instruction REF OP RHS.
 func (t *translator) store(ref, dtype, op string, rhs *expr, p pos) error {
+	if dtype == "f16" && op != "=" {
+		return errorAt(p, "%s on a __half element is half arithmetic; write y[i] = __float2half_rn(__half2float(y[i]) %s v) (%s)", op, op[:len(op)-1], halfArithmetic)
+	}
+	if dtype == "f16" && isRounding(rhs) {
+		arg, err := roundedArgument(rhs)
+		if err != nil {
+			return err
+		}
+		rhs = arg
+	}
 	v, err := t.eval(rhs)
 	if err != nil {
 		return err

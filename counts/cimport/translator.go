@@ -227,8 +227,10 @@ func elemType(c ctype, p pos, name string) (string, error) {
 		return "i16", nil
 	case "ushort":
 		return "u16", nil
+	case "half":
+		return "f16", nil
 	}
-	return "", errorAt(p, "%s: type %s has no .knl type (f32, f64, i8, u8, i16, u16, i32, i64)", name, c.base)
+	return "", errorAt(p, "%s: type %s has no .knl type (f32, f64, f16, i8, u8, i16, u16, i32, i64)", name, c.base)
 }
 
 // domainText writes a domain of one iname with the constraints cs.

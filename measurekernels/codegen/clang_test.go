@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/counts/half"
 	"github.com/uniperf/uniperf/measurekernels/codegen"
 	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
@@ -90,6 +91,8 @@ func runOnPoCL(t *testing.T, k *counts.Kernel, params map[string]int64, data map
 			v = make([]int16, n)
 		case counts.U16:
 			v = make([]uint16, n)
+		case counts.F16:
+			v = make([]half.Float, n)
 		default:
 			v = make([]int64, n)
 		}

@@ -73,8 +73,9 @@ func cudaTools(t *testing.T) (clang, prelude string) {
 }
 
 // compileCUDA generates k's CUDA C, compiles it to PTX in dir with clang
-// and the NVRTC prelude, and returns the PTX, which must hold the kernel's
-// entry.
+// and the NVRTC prelude (and testdata/cudainclude's cuda_fp16.h, the
+// declarations of the toolkit's that a kernel of halves uses), and
+// returns the PTX, which must hold the kernel's entry.
 func compileCUDA(clang, prelude, dir string, k *counts.Kernel) ([]byte, error) {
 	code, err := codegen.Generate(k, gpu.CUDA)
 	if err != nil {
@@ -86,7 +87,7 @@ func compileCUDA(clang, prelude, dir string, k *counts.Kernel) ([]byte, error) {
 	}
 	ptx := filepath.Join(dir, k.Name+".ptx")
 	cmd := exec.Command(clang, "-x", "cuda", "--cuda-gpu-arch=sm_80", "--cuda-device-only", "-nocudainc", "-nocudalib",
-		"-include", prelude, "-Wall", "-Wno-unused-variable", "-Werror", "-S", "-o", ptx, src)
+		"-include", prelude, "-I", filepath.Join(filepath.Dir(prelude), "cudainclude"), "-Wall", "-Wno-unused-variable", "-Werror", "-S", "-o", ptx, src)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

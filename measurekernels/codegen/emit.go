@@ -150,9 +150,12 @@ func (e *emitter) instruction(ins *counts.Instruction, depth int) error {
 	if err != nil {
 		return fmt.Errorf("instruction %s: %w", ins.ID, err)
 	}
-	if ins.Atomic {
+	switch {
+	case ins.Atomic:
 		e.line(body, "%s", e.atomicAdd(ins.LHS, lhs, rhs))
-	} else {
+	case ins.LHS.Array.DType == counts.F16:
+		e.line(body, "%s", e.halfStore(ins.LHS, lhs, rhs, ins.RHS.Type()))
+	default:
 		e.line(body, "%s = %s;", lhs, rhs)
 	}
 	for i := len(closers) - 1; i >= 0; i-- {

@@ -43,6 +43,7 @@ type emitter struct {
 	b       *strings.Builder
 	temp    int             // counter for temporaries
 	f64     bool            // double precision used
+	f16     bool            // halves used
 	helpers map[string]bool // integer helpers used: floordiv_i32, ...
 }
 
@@ -86,8 +87,11 @@ func (e *emitter) openLoop(iname string, lb loopBounds, depth int) (int, func())
 }
 
 func (e *emitter) use(t counts.DType) {
-	if t == counts.F64 {
+	switch t {
+	case counts.F64:
 		e.f64 = true
+	case counts.F16:
+		e.f16 = true
 	}
 }
 

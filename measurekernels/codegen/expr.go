@@ -39,6 +39,9 @@ func (e *emitter) expr(x counts.Expr, within []string, depth int) (string, error
 		return e.conditional(x, within, depth)
 	case *counts.Cast:
 		v, err := e.expr(x.X, within, depth)
+		if x.X.Type() == counts.F16 && x.T == counts.F32 {
+			return v, err // a half's load is a float already
+		}
 		e.use(x.T)
 		return fmt.Sprintf("((%s)%s)", e.d.ctype(x.T), v), err
 	case *counts.Binary:
@@ -195,20 +198,22 @@ func (e *emitter) factored(a counts.Affine) string {
 // load renders a read of an array element or a temporary: in CUDA C, an
 // element of a readonly array is read with __ldg, through the read-only
 // data cache, gathers included (OpenCL C has no such call: its const
-// restrict pointer is the hint).
+// restrict pointer is the hint). A half is read as a float (half.go).
 func (e *emitter) load(a *counts.Access, within []string, depth int) (string, error) {
+	s, err := e.access(a)
 	if a.IsIndirect() {
-		s, err := e.indirect(a, within, depth)
-		if err != nil || !a.Array.ReadOnly || !e.d.ldg {
-			return s, err
-		}
+		s, err = e.indirect(a, within, depth)
+	}
+	ldg := a.Array.ReadOnly && e.d.ldg && (a.IsIndirect() || len(a.Index) > 0)
+	switch {
+	case err != nil:
+		return "", err
+	case a.Array.DType == counts.F16:
+		return e.halfLoad(a, s, ldg), nil
+	case ldg:
 		return "__ldg(&" + s + ")", nil
 	}
-	s, err := e.access(a)
-	if err != nil || !a.Array.ReadOnly || len(a.Index) == 0 || !e.d.ldg {
-		return s, err
-	}
-	return "__ldg(&" + s + ")", nil
+	return s, nil
 }
 
 // access renders an array element or a temporary. Global arrays are

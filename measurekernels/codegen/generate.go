@@ -100,6 +100,9 @@ func generate(k *counts.Kernel, b gpu.Backend, dom domain) (*Code, error) {
 	if e.f64 && b == gpu.OpenCL {
 		src.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
 	}
+	if e.f16 && b == gpu.CUDA {
+		src.WriteString("#include <cuda_fp16.h>\n")
+	}
 	src.WriteString(helpers(d, e.helpers, e.b.String()))
 	fmt.Fprintf(&src, "\n%s\n{\n%s}\n", d.prologue(k.Name, params), e.b.String())
 	code.Source = src.String()
@@ -112,12 +115,19 @@ func declaration(d dialect, a *counts.Array) (string, error) {
 	if a.Space == counts.Local {
 		b.WriteString(d.local + " ")
 	}
-	b.WriteString(d.ctype(a.DType) + " " + a.Name)
+	t := d.ctype(a.DType)
+	if a.DType == counts.F16 {
+		t = d.halfStorage()
+	}
+	b.WriteString(t + " " + a.Name)
 	for _, ext := range a.Shape {
 		if !ext.IsConst() || ext.Const < 1 {
 			return "", fmt.Errorf("array %s: extent %s is not a positive constant", a.Name, ext)
 		}
 		fmt.Fprintf(&b, "[%d]", ext.Const)
+	}
+	if a.DType == counts.F16 && d.backend == gpu.OpenCL {
+		return b.String() + "; /* halves, through vload_half and vstore_half */", nil
 	}
 	return b.String() + ";", nil
 }

@@ -105,6 +105,10 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}, {"LX": 32, "S": 2}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
+	"global_f16": {
+		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}, {"LX": 32, "S": 2}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
 	"global_ldg_f32": {
 		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},

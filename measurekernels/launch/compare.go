@@ -16,6 +16,9 @@ import (
 const (
 	rtolF32 = 1e-4
 	rtolF64 = 1e-10
+	// An f32 result one ulp off (a fused multiply-add) may round to the
+	// neighbouring half, 2^-10 relative away.
+	rtolF16 = 1e-3
 )
 
 // compare checks the device's result for one array against the reference
@@ -24,8 +27,11 @@ const (
 // neither wrote) only where the reference has NaN.
 func compare(name string, dtype counts.DType, got, want hostArray) error {
 	rtol := rtolF32
-	if dtype == counts.F64 {
+	switch dtype {
+	case counts.F64:
 		rtol = rtolF64
+	case counts.F16:
+		rtol = rtolF16
 	}
 	scale := 0.0
 	for i := range want.len() {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/counts/half"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
 )
 
@@ -88,12 +89,12 @@ func (r *rng) unit() float64 { return 0.5 + float64(r.next()>>11)/(1<<53) }
 
 // elem is an element type of a global array.
 type elem interface {
-	float32 | float64 | int32 | int64 | int8 | uint8 | int16 | uint16
+	float32 | float64 | int32 | int64 | int8 | uint8 | int16 | uint16 | half.Float
 }
 
 // codec is how one element type is encoded for the device, drawn at
-// random (floats in [0.5, 1.5), integers in [0, 16)) and poisoned (NaN, or
-// a sentinel for integers).
+// random (floats in [0.5, 1.5), halves the nearest to such values,
+// integers in [0, 16)) and poisoned (NaN, or a sentinel for integers).
 type codec[T elem] struct {
 	size   int
 	put    func(b []byte, v T)
@@ -123,15 +124,18 @@ var (
 		func(b []byte) int16 { return int16(binary.LittleEndian.Uint16(b)) }, drawSmall[int16], math.MinInt16 + 7}
 	u16Codec = codec[uint16]{2, func(b []byte, v uint16) { binary.LittleEndian.PutUint16(b, v) },
 		func(b []byte) uint16 { return binary.LittleEndian.Uint16(b) }, drawSmall[uint16], math.MaxUint16 - 7}
+	f16Codec = codec[half.Float]{2, func(b []byte, v half.Float) { binary.LittleEndian.PutUint16(b, uint16(v)) },
+		func(b []byte) half.Float { return half.Float(binary.LittleEndian.Uint16(b)) }, drawF16, 0x7e00}
 )
 
 // drawSmall draws an 8- or 16-bit integer in [0, 16), as the wider ones.
 func drawSmall[T int8 | uint8 | int16 | uint16](r *rng) T { return T(r.next() % 16) }
 
-func drawF32(r *rng) float32 { return float32(r.unit()) }
-func drawF64(r *rng) float64 { return r.unit() }
-func drawI32(r *rng) int32   { return int32(r.next() % 16) }
-func drawI64(r *rng) int64   { return int64(r.next() % 16) }
+func drawF32(r *rng) float32    { return float32(r.unit()) }
+func drawF64(r *rng) float64    { return r.unit() }
+func drawF16(r *rng) half.Float { return half.FromFloat64(r.unit()) }
+func drawI32(r *rng) int32      { return int32(r.next() % 16) }
+func drawI64(r *rng) int64      { return int64(r.next() % 16) }
 
 // hostArray is a global array's data on the host, as a typed slice for
 // the reference interpreter.
@@ -167,6 +171,8 @@ func newHostArray(t counts.DType, n int64) hostArray {
 		return &typedArray[int16]{i16Codec, make([]int16, n)}
 	case counts.U16:
 		return &typedArray[uint16]{u16Codec, make([]uint16, n)}
+	case counts.F16:
+		return &typedArray[half.Float]{f16Codec, make([]half.Float, n)}
 	default:
 		return &typedArray[int64]{i64Codec, make([]int64, n)}
 	}
@@ -206,7 +212,12 @@ func (a *typedArray[T]) decode(b []byte) hostArray {
 	return out
 }
 
-func (a *typedArray[T]) at(i int64) float64 { return float64(a.s[i]) }
+func (a *typedArray[T]) at(i int64) float64 {
+	if h, ok := any(a.s[i]).(half.Float); ok {
+		return h.Float64() // its value, not its bits
+	}
+	return float64(a.s[i])
+}
 
 func (a *typedArray[T]) slice() any { return a.s }
 
@@ -283,6 +294,10 @@ func drawChunk(t counts.DType, b []byte, r *rng) {
 	case counts.I16, counts.U16:
 		for i := 0; i < len(b); i += 2 {
 			binary.LittleEndian.PutUint16(b[i:], drawSmall[uint16](r))
+		}
+	case counts.F16:
+		for i := 0; i < len(b); i += 2 {
+			binary.LittleEndian.PutUint16(b[i:], uint16(drawF16(r)))
 		}
 	default:
 		for i := 0; i < len(b); i += 8 {

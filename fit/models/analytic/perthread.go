@@ -181,8 +181,8 @@ func parseGlobal(dtype, class string) (GlobalAccess, error) {
 		a.Bytes = 4
 	case "f64", "i64":
 		a.Bytes = 8
-	case "b8", "b16": // the 8- and 16-bit integers' loads and stores
-		a.Bytes = map[string]int{"b8": 1, "b16": 2}[dtype]
+	case "b8", "b16", "f16": // the 8- and 16-bit integers' and halves' loads and stores
+		a.Bytes = map[string]int{"b8": 1, "b16": 2, "f16": 2}[dtype]
 	default:
 		return a, fmt.Errorf("unknown element type %q", dtype)
 	}

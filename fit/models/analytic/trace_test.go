@@ -243,6 +243,7 @@ func TestWarpBytes(t *testing.T) {
 		{"f64", "stride=1/>4", 0, 256},
 		{"b8", "stride=1", 32, 32},
 		{"b16", "stride=1", 32, 64},
+		{"f16", "stride=1", 32, 64},
 	}
 	line := []struct {
 		dtype, class string

@@ -115,12 +115,16 @@ func (d *Device) toPTX(nv *nvrtc, source string) ([]byte, error) {
 		return nil, err
 	}
 	defer nv.destroyProgram(&prog)
-	arch := append([]byte(fmt.Sprintf("--gpu-architecture=compute_%d%d", d.dev.major, d.dev.minor)), 0)
 	var pin runtime.Pinner
 	defer pin.Unpin()
-	opt := &arch[0]
-	pin.Pin(opt)
-	code := nv.compileProgram(prog, 1, &opt)
+	var opts []*byte
+	for _, o := range append([]string{fmt.Sprintf("--gpu-architecture=compute_%d%d", d.dev.major, d.dev.minor)}, includeOptions(source)...) {
+		b := append([]byte(o), 0)
+		pin.Pin(&b[0])
+		opts = append(opts, &b[0])
+	}
+	pin.Pin(&opts[0])
+	code := nv.compileProgram(prog, int32(len(opts)), &opts[0])
 	if code != success {
 		return nil, &gpu.CompileError{Backend: gpu.CUDA, Device: d.dev.info.Name, Status: nv.check("nvrtcCompileProgram", code).Error(), Log: nv.log(prog)}
 	}
