@@ -52,9 +52,9 @@
 // domain, 256*ceil(n/256) without it; a "for i ... end" block around
 // several statements does the same, as C's if (i < n) { ... } does (see
 // ExampleCount_launchIndex). An if block tests its conditions once, where
-// it starts, as C does: a condition that loads or computes from data is
-// computed once into a temporary ifcond_LINE_COL that its statements
-// test, so that its loads count once, and a statement that changes what
+// it starts, as C does: a condition that loads or computes (i + 1 < n
+// too) is computed once into a temporary ifcond_LINE_COL that its
+// statements test, so that it counts once, and a statement that changes what
 // it reads (kmeans' "if d < best" around best = d and index = i) does not
 // change the answer for the statements after it
 // (ExampleCount_ifTestsOnce).
