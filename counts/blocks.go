@@ -21,6 +21,11 @@ func (b *builder) blockStmt(c *cursor, kw token) {
 	switch kw.text {
 	case "for":
 		bl := block{kw: kw}
+		if c.peekAt(1).is("=") {
+			bl.inames = []token{b.dataFor(c, kw)}
+			b.openBlock(c, bl)
+			return
+		}
 		for !c.atEnd() {
 			bl.inames = append(bl.inames, c.ident("an iname"))
 			c.accept(",")

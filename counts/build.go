@@ -29,7 +29,7 @@ func (b *builder) finish() (*Kernel, error) {
 		k.assume = dnf{conj{}}
 	}
 	r := &resolver{b: b, k: k, expand: map[string]Affine{}, splitInto: map[string][2]string{}}
-	steps := []func() error{r.domains, r.splits, r.tags, r.params, r.autoTags, r.arrays, r.statements, r.checkDeps, r.schedule, r.targetNames}
+	steps := []func() error{r.domains, r.splits, r.tags, r.params, r.autoTags, r.arrays, r.statements, r.dataLoops, r.checkDeps, r.schedule, r.targetNames}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
@@ -249,7 +249,7 @@ func (r *resolver) arrays() error {
 		switch {
 		case r.k.arrayIndex[name] != nil:
 			return r.errf(ra.name.pos, "%s is declared twice (first at %s)", name, r.k.arrayIndex[name].Pos)
-		case r.k.inameIndex[name] != nil || r.splitInto[name] != [2]string{}:
+		case (r.k.inameIndex[name] != nil || r.splitInto[name] != [2]string{}) && !r.b.isDataLoop(name):
 			return r.errf(ra.name.pos, "%s is an iname and cannot also name an array", name)
 		case r.isParam[name]:
 			return r.errf(ra.name.pos, "%s is a parameter and cannot also name an array", name)

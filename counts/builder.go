@@ -15,6 +15,7 @@ type builder struct {
 	tags       []rawTag
 	statements []rawStatement
 	blocks     []block        // the for and if blocks open at this point
+	dataLoops  []rawDataLoop  // for j = LO .. HI max N blocks (dataloop.go)
 	firstUse   map[string]Pos // names seen so far, for "const after use"
 }
 
@@ -34,6 +35,16 @@ type rawArray struct {
 	colMajor bool
 	readOnly bool
 	value    []token // a scalar's value: a number, after a '-' if negative
+}
+
+// rawDataLoop is a data-bounded loop as read.
+type rawDataLoop struct {
+	kw     token // the for
+	iname  token
+	lo, hi rexpr
+	max    qaff
+	// outer are the inames of the for blocks around it.
+	outer []token
 }
 
 type rawSplit struct {

@@ -230,7 +230,10 @@ func (p *plan) instruction(ins *Instruction) error {
 		}
 		return nil
 	}
-	body := where{}
+	// Inside a data-bounded loop everything counts over its N trips, an
+	// upper bound of the HI - LO it runs.
+	always := where{upper: p.k.dataLoop(ins.Within)}
+	body := always
 	if ins.Pred != nil {
 		body = body.and(ins.Pred, false)
 	}
@@ -238,7 +241,7 @@ func (p *plan) instruction(ins *Instruction) error {
 		return err
 	}
 	if ins.Pred != nil {
-		if err := visit(ins.Pred, nil, where{}); err != nil {
+		if err := visit(ins.Pred, nil, always); err != nil {
 			return err
 		}
 	}

@@ -8,9 +8,17 @@ type xnode interface{ exec(in *interp) }
 type xloop struct {
 	q    *query
 	body []xnode
+	// data names a data-bounded loop's iname, whose number of trips
+	// the statements inside compare with their bounds (dataGuard).
+	data string
 }
 
 func (x *xloop) exec(in *interp) {
+	if x.data != "" {
+		var n int64
+		x.q.each(in.st.v, func() { n++ })
+		in.trips[x.data] = n
+	}
 	x.q.each(in.st.v, func() {
 		for _, n := range x.body {
 			n.exec(in)
@@ -63,7 +71,11 @@ func (in *interp) compileNodes(nodes []Node, loops []string) ([]xnode, error) {
 			}
 			q := in.e.newQuery(dom, loops, []string{n.Iname})
 			q.down = in.k.inameIndex[n.Iname].Tag.Kind == Down
-			out = append(out, &xloop{q: q, body: body})
+			x := &xloop{q: q, body: body}
+			if in.k.inameIndex[n.Iname].Data != nil {
+				x.data = n.Iname
+			}
+			out = append(out, x)
 		case *Barrier:
 			out = append(out, xbarrier{in.counter(counterKey{kind: 2, stmt: n.ID})})
 		case *Instruction:
@@ -130,6 +142,9 @@ func (in *interp) compileInstr(ins *Instruction) (*xinstr, error) {
 				assign(st)
 			}
 		}
+	}
+	if x.body, err = in.dataGuard(ins, cx, x.body); err != nil {
+		return nil, err
 	}
 	return x, nil
 }

@@ -23,9 +23,10 @@
 // [Counted], [Evaluator] (chosen counts compiled) and [Weighted] (a
 // linear prediction compiled); [Options] sets what [CountWith] counts.
 //
-// Beside loops (upwards, or downwards for an iname tagged down), barriers
-// and local memory, the format has compile-time
-// ifs on constants (C's #if on a tunable: only the taken branch counts,
+// Beside loops (upwards, downwards for an iname tagged down, or over data
+// bounds, "for j = start .. end max N", whose trips count as the upper
+// bound N), barriers and local memory, the format has compile-time ifs on
+// constants (C's #if on a tunable: only the taken branch counts,
 // and it may hold barriers), readonly global arrays (read through the
 // read-only path; their loads count as global.ldg.T.stride=C), the 8- and
 // 16-bit storage integers i8, u8, i16 and u16 (loads and stores count by
@@ -49,18 +50,11 @@
 //
 // An instruction runs in the inames it names (and those of its inames=
 // annotation or enclosing for block): one that names no index of the
-// launch runs on every work-item launched, guard or not, as loopy's does,
-// and counts there; the generated code runs it there too. The bin test
-// above names only b, so {inames=i} keeps it to the n work-items of the
-// domain, 256*ceil(n/256) without it; a "for i ... end" block around
-// several statements does the same, as C's if (i < n) { ... } does (see
-// ExampleCount_launchIndex). An if block tests its conditions once, where
-// it starts, as C does: a condition that loads or computes from data is
-// computed once into a temporary ifcond_LINE_COL that its statements
-// test, so that its loads count once, and a statement that changes what
-// it reads (kmeans' "if d < best" around best = d and index = i) does not
-// change the answer for the statements after it
-// (ExampleCount_ifTestsOnce).
+// launch runs, and counts, on every work-item launched, as loopy's does
+// (the bin test above would run on 256*ceil(n/256) without {inames=i};
+// ExampleCount_launchIndex). An if block tests its condition once, where
+// it starts, as C does, computing one that costs something into a
+// temporary ifcond_LINE_COL (ExampleCount_ifTestsOnce).
 //
 // The format's reference (statements, semantics, types, what each
 // operation counts, a tiled matmul) is docs/kernel-language.md in the

@@ -46,6 +46,9 @@ type Access struct {
 	Indirect []Expr
 	Tag      string
 	At       Pos
+	// held is the condition that the temporary an if block tests holds
+	// (ifonce.go), which counting reads in its place; nil elsewhere.
+	held Expr
 }
 
 // IsIndirect reports whether the access's subscripts read data.

@@ -7,32 +7,35 @@ import (
 
 // C tests an if's condition once, where the if starts; the .knl
 // predicates each statement of an if block by the block's condition,
-// evaluated again before each. The two differ where the condition reads
-// data and costs something: its loads and operations count once per
+// evaluated again before each. The two differ where the condition costs
+// something to evaluate: its loads and operations would count once per
 // statement instead of once (bfs' "if (mask[tid]) { four stores }" loads
-// mask[tid] once); and where a statement of the block assigns what the
-// condition reads and another follows it, the later one sees the new
-// value (kmeans' "if (dist < min_dist) { min_dist = dist; index = i; }"
-// would never set index). There, in blocks of more than one statement,
-// the conditions are computed once, before the block, into private i32
-// temporaries named ifcond_LINE_COL after the if's position
-// (ifcond_LINE_COL_K for the K-th elif; 1 where the condition holds, 0
-// where not), and the statements test those: C's semantics and counts.
-// Affine conditions stay predicates, which keeps their counts exact, and
-// so do conditions that only compare temporaries, which cost nothing to
-// test again.
+// mask[tid] once; hotspot's affine guard on 14*bx - 1 + tx computes it
+// once); and where a statement of the block assigns what the condition
+// reads and another follows it, the later one sees the new value
+// (kmeans' "if (dist < min_dist) { min_dist = dist; index = i; }" would
+// never set index). There, in blocks of more than one statement or of
+// one inside a for block of its own, the conditions are computed once,
+// before the block, into private i32 temporaries named ifcond_LINE_COL
+// after the if's position (ifcond_LINE_COL_K for the K-th elif; 1 where
+// the condition holds, 0 where not), and the statements test those: C's
+// semantics and counts. Counting reads such a temporary as the condition
+// it holds (heldCond), so that an affine condition still bounds the
+// statements exactly. Other conditions, which cost nothing to test
+// again (comparisons of inames, parameters and temporaries that no
+// statement of the block changes), stay predicates.
 
 // snapshotConds closes if block bl, whose statements are
-// b.statements[bl.start:]: where its conditions load or compute from
-// data, or the statements reassign what they read, it inserts the temporaries that
+// b.statements[bl.start:]: where its conditions cost something, or the
+// statements reassign what they read, it inserts the temporaries that
 // hold the conditions before the block and predicates the statements by
 // them.
 func (b *builder) snapshotConds(bl *block) {
 	body := b.statements[bl.start:]
-	if bl.static || len(body) < 2 {
+	if bl.static || len(body) == 0 || len(body) == 1 && len(body[0].inames) == len(bl.outer.inames) {
 		return
 	}
-	if !reassignsCond(bl.conds, body) && !(b.readsData(bl.conds, bl.start) && costly(bl.conds)) {
+	if !reassignsCond(bl.conds, body) && !costly(bl.conds) {
 		return
 	}
 	repl := map[rexpr]rexpr{}
@@ -104,31 +107,11 @@ func reassignsCond(conds []rexpr, body []rawStatement) bool {
 	return false
 }
 
-// readsData reports whether conds read an array element, an array or a
-// temporary declared by one of the first n statements: data, which
-// makes a condition no affine one.
-func (b *builder) readsData(conds []rexpr, n int) bool {
-	read := map[string]bool{}
-	for _, c := range conds {
-		namesRead(c, read)
-	}
-	for _, a := range b.arrays {
-		if read[a.name.text] && a.space != Argument {
-			return true
-		}
-	}
-	for _, s := range b.statements[:n] {
-		if l, ok := s.lhs.(*rName); ok && s.decl && read[l.t.text] {
-			return true
-		}
-	}
-	return false
-}
-
 // costly reports whether evaluating one of conds counts something: it
 // loads an array element, or computes (arithmetic, a function, a
-// reduction); comparisons, and, or, not, conversions and reads of
-// temporaries are free, so testing them again costs nothing.
+// reduction) on something other than literals; comparisons, and, or,
+// not, conversions, reads of temporaries and arithmetic on literals
+// (folded) are free, so testing them again costs nothing.
 func costly(conds []rexpr) bool {
 	found := false
 	for _, c := range conds {
@@ -137,13 +120,26 @@ func costly(conds []rexpr) bool {
 			case *rSub, *rReduce:
 				found = true
 			case *rBin:
-				found = found || !slices.Contains(freeOps, x.op)
+				found = found || !slices.Contains(freeOps, x.op) && !literal(x)
 			case *rCall:
-				found = found || x.t.text != "if" && x.t.text != "select"
+				found = found || x.t.text != "if" && x.t.text != "select" && !literal(x)
 			}
 		})
 	}
 	return found
+}
+
+// literal reports whether e is made of literals alone, which the reader
+// folds into one.
+func literal(e rexpr) bool {
+	only := true
+	walkRaw(e, func(x rexpr) {
+		switch x.(type) {
+		case *rName, *rSub, *rReduce:
+			only = false
+		}
+	})
+	return only
 }
 
 // freeOps are the binary operators that count nothing.

@@ -1,6 +1,8 @@
 package counts_test
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -208,6 +210,111 @@ func TestIfBlockConditionNameTaken(t *testing.T) {
 		_, err := counts.ParseKernel("k.knl", []byte(c.src), nil)
 		if err == nil || !strings.Contains(err.Error(), c.at+": ifcond_") || !strings.Contains(err.Error(), "give yours another name") {
 			t.Errorf("%v, want the name refused at %s with what to write", err, c.at)
+		}
+	}
+}
+
+// ifonceWant is what testdata/lang/ifonce.knl leaves in a, b and c (of
+// n, n and n*m elements, every one -1 before), computed by C's loop.
+func ifonceWant(n, m int) (a, b, c []int32) {
+	a, b, c = make([]int32, n), make([]int32, n), make([]int32, n*m)
+	for _, s := range [][]int32{a, b, c} {
+		for i := range s {
+			s[i] = -1
+		}
+	}
+	for i := range n {
+		if i+1 < n {
+			a[i], b[i], a[i] = 1, 2, 3
+		}
+		if 2*i < n {
+			for k := range m {
+				c[i*m+k] = int32(k)
+			}
+		}
+		if i%3 == 0 {
+			a[i] = 5
+		} else {
+			b[i] = 6
+		}
+		if i-2 >= 0 && i/2 < m {
+			a[i], b[i] = 7, 8
+		}
+	}
+	return a, b, c
+}
+
+// An if block on an affine condition that computes something evaluates
+// it once per execution of the block, as C does, and its counts stay
+// exact: in testdata/lang/ifonce.knl, per i one add (i + 1 < n) for a
+// block of three stores, one multiplication (2*i < n) for a block of one
+// store inside a loop over k, one division (i % 3 == 0) for an if and its
+// else, one subtraction (i - 2 >= 0) around a nested block, and one shift
+// (i // 2 < m) where that holds. Tested before each statement, they
+// counted 5n adds, n*m multiplications, 2n divisions and 2n - 4
+// shifts. The counts are hand-derived, the interpreter's tally equals them,
+// and its results are C's loop's.
+func TestIfBlockAffineOnce(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "lang", "ifonce.knl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ceil := func(x, d int64) int64 { return (x + d - 1) / d }
+	for _, lx := range []int64{16, 5} {
+		k, err := counts.ParseKernel("ifonce.knl", src, map[string]int64{"LX": lx})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range [][2]int64{{37, 5}, {5, 2}, {2, 1}, {1, 1}} {
+			n, m := p[0], p[1]
+			nested := max(min(n, 2*m)-2, 0) // 2 <= i < 2m
+			want := map[string]int64{
+				"int.i32.add":   2 * n,
+				"int.i32.mul":   n,
+				"int.i32.div":   n,
+				"int.i32.shift": max(n-2, 0),
+				"global.store.i32": 2*max(n-1, 0) + ceil(n, 3) + nested + // a
+					max(n-1, 0) + n - ceil(n, 3) + nested + // b
+					ceil(n, 2)*m, // c
+			}
+			params := map[string]int64{"n": n, "m": m}
+			got, err := c.Eval(params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b, cc := make([]int32, n), make([]int32, n), make([]int32, n*m)
+			for _, s := range [][]int32{a, b, cc} {
+				for i := range s {
+					s[i] = -1
+				}
+			}
+			tl, err := counts.Run(k, params, map[string]any{"a": a, "b": b, "c": cc}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := tl.Totals()
+			for name, w := range want {
+				var sum int64
+				for prop, v := range got {
+					if prop == name || strings.HasPrefix(prop, name+".stride=") {
+						sum += v
+						if c.UpperBound(prop) {
+							t.Errorf("LX %d, %v: %s is an upper bound, want exact", lx, params, prop)
+						}
+					}
+				}
+				if sum != w || run[name] != w {
+					t.Errorf("LX %d, %v: %s counted %d, interpreter %d, want %d", lx, params, name, sum, run[name], w)
+				}
+			}
+			wa, wb, wc := ifonceWant(int(n), int(m))
+			if !slices.Equal(a, wa) || !slices.Equal(b, wb) || !slices.Equal(cc, wc) {
+				t.Errorf("LX %d, %v: a, b, c = %v %v %v, want %v %v %v", lx, params, a, b, cc, wa, wb, wc)
+			}
 		}
 	}
 }

@@ -29,6 +29,7 @@ type interp struct {
 	privMems     map[string]*privMem
 	scalars      map[string]Number        // the scalar arguments' values
 	writes       map[string]*globalWrites // the stores to global arrays, for races
+	trips        map[string]int64         // the trips of the data-bounded loops running
 }
 
 // counterKey names one tally counter.

@@ -110,10 +110,27 @@ func (t Tag) String() string {
 }
 
 // Iname is a loop index; Domain is the index of the domain declaring it.
+// Data, when not nil, makes it a data-bounded loop (see DataBounds).
 type Iname struct {
 	Name   string
 	Tag    Tag
 	Domain int
+	Data   *DataBounds
+}
+
+// DataBounds are the bounds of a data-bounded loop, "for j = LO .. HI max
+// N", C's for (j = LO; j < HI; j++): LO and HI are integer temporaries,
+// scalar arguments, inames, parameters or literals, read where the loop
+// starts. Where LO is data, Value is the private i32 temporary named as
+// the iname that holds j's value, LO plus the trip, and the iname is the
+// trip, 0 to N - 1 in its domain; where LO is a literal L, Value is nil
+// and the iname is j, L to L + N - 1. Counts run the N values, an upper
+// bound, and the interpreter and the generated code LO to HI - 1 (more
+// than N is an error of the run).
+type DataBounds struct {
+	Lo, Hi Expr
+	Value  *Array
+	Max    Affine // N
 }
 
 // Statement is an *Instruction or a *Barrier.

@@ -24,6 +24,8 @@ var langChecks = map[string][]langCheck{
 	"loopy_specialops": {{nil, []map[string]int64{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}}},
 	"predicated": {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 16}, {"n": 4}, {"n": 2}, {"n": 1}}},
 		{map[string]int64{"LX": 5}, []map[string]int64{{"n": 37}, {"n": 3}}}},
+	"ifonce": {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37, "m": 5}, {"n": 2, "m": 1}, {"n": 1, "m": 1}}},
+		{map[string]int64{"LX": 5}, []map[string]int64{{"n": 37, "m": 5}, {"n": 3, "m": 2}}}},
 	"datadep": {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 	"guarded": {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 5}, {"n": 2}, {"n": 1}}},
 		{map[string]int64{"LX": 5}, []map[string]int64{{"n": 37}, {"n": 3}}}},

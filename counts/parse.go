@@ -58,7 +58,7 @@ func (b *builder) statement(toks []token) (err error) {
 	if b.name.text == "" && !first.isWord("kernel") && !first.isWord("const") {
 		c.failAt(first.pos, "expected 'kernel NAME' before anything else, found %s", first.describe())
 	}
-	if first.kind == tIdent && slices.Contains(statementKeywords, first.text) {
+	if first.kind == tIdent && slices.Contains(statementKeywords, first.text) && !nameEnd(c) {
 		c.next()
 		if len(b.blocks) > 0 && slices.Contains(declarationKeywords, first.text) {
 			open := b.blocks[len(b.blocks)-1].kw

@@ -150,7 +150,7 @@ func TestParseErrors(t *testing.T) {
 		{"declared array negative", "kernel k\ndomain { [p] : -2 <= p < 4 }\n<> t[p] = 1\n", "3:6", "iname p takes negative values (from -2)"},
 		{"declared array split", "kernel k\ndomain { [p] : 0 <= p < 4 }\nsplit p 2\n<> t[p] = 1\n", "4:6", "iname p was split into p_outer and p_inner"},
 		{"keyword temporary", "kernel k\n<> select = 1\n", "2:4", "\"select\" is reserved"},
-		{"keyword as array", "kernel k\narray end f32 [4]\n", "2:7", "reserved"},
+		{"keyword as array", "kernel k\narray for f32 [4]\n", "2:7", "reserved"},
 		{"unknown annotation with if", head + "a[i] = 1 {priority=2}\n", "6:11", "unknown annotation \"priority\" (want id, dep, inames, if or tags)"},
 	}
 	for _, c := range cases {

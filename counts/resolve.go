@@ -229,6 +229,20 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 		byTag[tag] = n
 	}
 	within = r.addDomainParallel(s.pos, within, byTag)
+	if c, ok := rhs.(*Conditional); ok && s.synthetic {
+		if r.held == nil {
+			r.held = map[*Array]Expr{}
+		}
+		r.held[lhs.Array] = c.Cond
+	}
+	if pred != nil {
+		Walk(pred, func(e Expr) bool {
+			if a, ok := e.(*Access); ok {
+				a.held = r.held[a.Array]
+			}
+			return true
+		})
+	}
 	return &Instruction{ID: id, Pos: s.pos, LHS: lhs, RHS: rhs, Pred: pred, Within: r.k.inameOrder(within), Deps: deps,
 		Tags: tagNames(s.ann.tags), Atomic: s.atomic}
 }

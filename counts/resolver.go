@@ -8,6 +8,9 @@ type resolver struct {
 	splitInto map[string][2]string // split-away iname -> its outer and inner parts
 	inamePos  map[string]Pos
 	isParam   map[string]bool
+	// held maps the temporary of an if block's condition to the
+	// condition it holds (ifonce.go).
+	held map[*Array]Expr
 }
 
 func (r *resolver) errf(pos Pos, format string, args ...any) error {

@@ -99,6 +99,7 @@ func (in *interp) bindArrays(arrays map[string]any) error {
 	in.global = map[string]any{}
 	in.localMems = map[string]*localMem{}
 	in.privMems = map[string]*privMem{}
+	in.trips = map[string]int64{}
 	in.scalars = map[string]Number{}
 	in.writes = map[string]*globalWrites{}
 	for _, a := range in.k.Arrays {

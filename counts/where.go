@@ -27,6 +27,9 @@ func (w where) and(c Expr, negate bool) where {
 // flat chain of and quadratic). A conjunction whose intersection exceeds
 // maxDisjuncts leaves w as it found it, but for upper.
 func (w *where) narrow(c Expr, negate bool) {
+	if held := heldCond(c); held != nil {
+		c = held
+	}
 	d, ok := affineCond(c)
 	if ok && negate {
 		d, ok = d.not()
@@ -77,4 +80,21 @@ func (w where) disjunctsFrom(n, k int) int {
 		n *= len(d)
 	}
 	return n
+}
+
+// heldCond returns the condition that c tests through an if block's
+// temporary (c is "ifcond_L_C != 0"), or nil. The temporary holds the
+// condition where the block starts, and what the condition reads that
+// can bound a count (inames and parameters) no statement changes, so its
+// affine parts bound the statements that test it as they bound the
+// condition itself.
+func heldCond(c Expr) Expr {
+	cmp, ok := c.(*Compare)
+	if !ok || cmp.Op != CmpNE {
+		return nil
+	}
+	if a, ok := cmp.X.(*Access); ok {
+		return a.held
+	}
+	return nil
 }

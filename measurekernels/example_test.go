@@ -57,7 +57,7 @@ func ExampleTimeRuns() {
 		fmt.Println(err)
 		return
 	}
-	bufs, err := measurekernels.Inputs(k, sizes)
+	bufs, err := measurekernels.Inputs(k, sizes, params)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
 	"github.com/uniperf/uniperf/measurekernels/launch"
@@ -372,7 +373,7 @@ func (m *measurer) timeCase(p *program, c suite.Case, runs int) ([]float64, grid
 	if err != nil {
 		return nil, grid{}, err
 	}
-	bufs, err := m.arrays(p, sizes)
+	bufs, err := m.arrays(p, sizes, c.Params)
 	if err != nil {
 		return nil, grid{}, err
 	}
@@ -395,14 +396,19 @@ func (m *measurer) timeCase(p *program, c suite.Case, runs int) ([]float64, grid
 // next case then starts from what the last one's runs left in its
 // outputs, as each run of a case does from the run before. The arrays
 // stay allocated until a case needs others or the run ends.
-func (m *measurer) arrays(p *program, sizes map[string]int64) (launch.Buffers, error) {
+func (m *measurer) arrays(p *program, sizes, params map[string]int64) (launch.Buffers, error) {
 	key := programKey(p.name, sizes)
+	if slices.ContainsFunc(p.IR.Inames, func(in *counts.Iname) bool { return in.Data != nil }) {
+		// The bounds of a data-bounded loop are drawn up to its max,
+		// which the parameters set.
+		key += programKey(" at", params)
+	}
 	if m.last.bufs != nil && m.last.key == key {
 		return m.last.bufs, nil
 	}
 	m.last.bufs.Close()
 	m.last = lastArrays{}
-	bufs, err := Inputs(p.Kernel, sizes)
+	bufs, err := Inputs(p.Kernel, sizes, params)
 	if err != nil {
 		return nil, err
 	}

@@ -10,15 +10,15 @@ import (
 // measured again, by the suite or on its own, runs on the same data.
 const inputSeed = 0x2545F4914F6CDD1D
 
-// Inputs allocates the arrays of k at sizes and fills the arrays it reads
-// with the random inputs of the timing protocol. On failure nothing stays
-// allocated.
-func Inputs(k *launch.Kernel, sizes map[string]int64) (launch.Buffers, error) {
+// Inputs allocates the arrays of k at sizes (its arrays' at params) and
+// fills the arrays it reads with the random inputs of the timing protocol.
+// On failure nothing stays allocated.
+func Inputs(k *launch.Kernel, sizes, params map[string]int64) (launch.Buffers, error) {
 	bufs, err := k.Alloc(sizes)
 	if err != nil {
 		return nil, err
 	}
-	if err := k.FillInputs(bufs, sizes, inputSeed); err != nil {
+	if err := k.FillInputs(bufs, sizes, params, inputSeed); err != nil {
 		bufs.Close()
 		return nil, err
 	}

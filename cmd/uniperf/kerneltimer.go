@@ -155,7 +155,7 @@ func (t *kernelTimer) measure(k *launch.Kernel, params map[string]int64) ([]floa
 	if err != nil {
 		return nil, false, fmt.Errorf("kernel %s: %w", k.IR.Name, err)
 	}
-	bufs, err := measurekernels.Inputs(k, sizes)
+	bufs, err := measurekernels.Inputs(k, sizes, params)
 	if err != nil {
 		return nil, false, systemFailure(err)
 	}

@@ -615,12 +615,12 @@ func own(k *counts.Kernel, size map[string]int64) map[string]int64 {
 // fewer:
 // the second wavefront's loop counts down (m = 14 .. 0), which the .knl
 // writes through its iteration m_it (m = 14 - m_it), so that its guard
-// tx <= m is tx + m_it + 1 < BLOCK_SIZE, 2 additions in each of the 8
-// instructions it predicates at each of the 16*15 points (tx, m_it):
-// 3840; besides, the 3 additions of maximum's arguments where the guards
+// tx <= m is tx + m_it + 1 < BLOCK_SIZE, 2 additions, tested once at
+// each of the 16*15 points (tx, m_it) for the 8 instructions of its
+// block, as C tests it: 480; besides, the 3 additions of maximum's arguments where the guards
 // hold, at 136 points of the first wavefront and 120 of the second:
 // 408 + 360. The port writes the guard tx <= BS - 2 - mm.
-var needleAdds = map[string]int64{"needle1": 3840 + 408 + 360, "needle2": 3840 + 408 + 360}
+var needleAdds = map[string]int64{"needle1": 480 + 408 + 360, "needle2": 480 + 408 + 360}
 
 // needleBlock fills one 16 x 16 block of nw's score matrix whose top left
 // cell (the corner it reads) is at base, as needle_cuda_shared_1 and _2

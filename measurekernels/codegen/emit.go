@@ -31,7 +31,7 @@ func (e *emitter) nodes(nodes []counts.Node, fixed []string, depth int) error {
 			e.line(depth, "%s", e.d.barrier)
 		case *counts.Instruction:
 			var guard string
-			if guard, err = e.dom.member(n.Within, fixed); err != nil {
+			if guard, err = e.dom.member(e.affineInames(n.Within), fixed); err != nil {
 				return fmt.Errorf("instruction %s: %w", n.ID, err)
 			}
 			if guard != open {
@@ -69,6 +69,9 @@ func (e *emitter) nodes(nodes []counts.Node, fixed []string, depth int) error {
 // reaches the barriers inside, and a CPU OpenCL runs a loop that all
 // work-items share with the work-items' loop inside it, vectorized.
 func (e *emitter) loop(l *counts.Loop, fixed []string, depth int) error {
+	if d := e.k.Iname(l.Iname).Data; d != nil {
+		return e.dataLoop(l, d, fixed, depth)
+	}
 	lanes := e.lanes(l.Body, fixed)
 	lb, err := e.dom.loop(l.Iname, fixed, lanes)
 	if err == nil && len(lanes) > 0 && !perLane(lb, lanes) {
@@ -85,6 +88,51 @@ func (e *emitter) loop(l *counts.Loop, fixed []string, depth int) error {
 	}
 	closeLoop()
 	return nil
+}
+
+// dataLoop emits a data-bounded loop as C's plain loop over its bounds,
+// for (j = LO; j < HI; ++j), j being the private temporary that holds its
+// value (or for (int j = L; ...) where the iname is j), inside the guard of the work-items that every statement inside
+// runs on (the bounds are theirs: C's if (row < dim) { ... }). Its iname,
+// the trip that counts bound by the loop's max, never reaches the code:
+// the statements inside are guarded by their other inames
+// (affineInames), as the trips the domain allows are the ones the loop
+// runs.
+func (e *emitter) dataLoop(l *counts.Loop, d *counts.DataBounds, fixed []string, depth int) error {
+	lanes := e.lanes(l.Body, fixed)
+	guard, err := e.dom.member(lanes, fixed)
+	if err != nil {
+		return fmt.Errorf("loop over %s: %w", l.Iname, err)
+	}
+	if guard != "" {
+		e.line(depth, "if (%s) {", guard)
+		defer e.line(depth, "}")
+		depth++
+	}
+	lo, err := e.expr(d.Lo, fixed, depth)
+	if err != nil {
+		return fmt.Errorf("loop over %s: %w", l.Iname, err)
+	}
+	hi, err := e.expr(d.Hi, fixed, depth)
+	if err != nil {
+		return fmt.Errorf("loop over %s: %w", l.Iname, err)
+	}
+	j := l.Iname
+	if d.Value == nil {
+		j = "int " + j // the iname is j itself, declared by the loop
+	}
+	e.line(depth, "for (%s = %s; %s < %s; ++%s) {", j, unwrapped(lo), l.Iname, hi, l.Iname)
+	if err := e.nodes(l.Body, inameOrder(e.k, slices.Concat(fixed, lanes)), depth+1); err != nil {
+		return err
+	}
+	e.line(depth, "}")
+	return nil
+}
+
+// affineInames are inames without those of data-bounded loops, whose
+// values are the loops' and lie in no domain.
+func (e *emitter) affineInames(inames []string) []string {
+	return slices.DeleteFunc(slices.Clone(inames), func(n string) bool { return e.k.Iname(n).Data != nil })
 }
 
 // lanes are the parallel inames, not among known, that every instruction

@@ -49,3 +49,50 @@ end
 		}
 	}
 }
+
+// If blocks on affine conditions (counts' TestIfBlockAffineOnce) test
+// their conditions once, through ifcond_LINE_COL, and PoCL leaves what
+// C's ifs leave, in closed form: the last block that holds at i wins.
+func TestIfBlockAffineOnceOnPoCL(t *testing.T) {
+	const n, m = 37, 5
+	for _, lx := range []int64{16, 5} {
+		k := langKernel(t, "ifonce", consts{"LX": lx})
+		a, b, c := make([]int32, n), make([]int32, n), make([]int32, n*m)
+		for _, s := range [][]int32{a, b, c} {
+			for i := range s {
+				s[i] = -1
+			}
+		}
+		out := runOnPoCL(t, k, map[string]int64{"n": n, "m": m}, map[string]any{"a": a, "b": b, "c": c})
+		ga, gb, gc := out["a"].([]int32), out["b"].([]int32), out["c"].([]int32)
+		for i := range int32(n) {
+			wa, wb := int32(-1), int32(-1)
+			switch {
+			case 2 <= i && i < 2*m:
+				wa, wb = 7, 8
+			case i%3 == 0:
+				wa, wb = 5, -1
+				if i+1 < n {
+					wb = 2
+				}
+			default:
+				wa, wb = -1, 6
+				if i+1 < n {
+					wa = 3
+				}
+			}
+			if ga[i] != wa || gb[i] != wb {
+				t.Errorf("LX %d, i = %d: a, b = %d, %d, want %d, %d", lx, i, ga[i], gb[i], wa, wb)
+			}
+			for kk := range int32(m) {
+				want := int32(-1)
+				if 2*i < n {
+					want = kk
+				}
+				if got := gc[i*m+kk]; got != want {
+					t.Errorf("LX %d: c[%d, %d] = %d, want %d", lx, i, kk, got, want)
+				}
+			}
+		}
+	}
+}

@@ -25,6 +25,7 @@ var langCases = map[string]libraryCase{
 	"loopy_bitwise":    {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}},
 	"loopy_specialops": {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}},
 	"predicated":       {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 16}, {"n": 4}, {"n": 2}, {"n": 1}}},
+	"ifonce":           {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37, "m": 5}, {"n": 2, "m": 1}, {"n": 1, "m": 1}}},
 	"datadep":          {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"guarded":          {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 3}, {"n": 1}}},
 	"lazy":             {[]consts{{"LX": 8}, {"LX": 3}}, []params{{"n": 11, "m": 5}, {"n": 1, "m": 1}}},

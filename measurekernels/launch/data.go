@@ -16,18 +16,33 @@ import (
 // writes: inputs get random data, outputs are poisoned before a
 // correctness run. The target of an atomic_add is read too: the sums
 // start from its data. index lists the arrays whose elements subscript
-// others (perm of x[perm[i]]), which get valid subscripts (see indices).
+// others (perm of x[perm[i]], or through a temporary, col = cols[j] and
+// vec[col]), which get valid subscripts (see indices). bounds lists, for
+// an integer array that a data-bounded loop's bound is copied from
+// (CSR's end = rowptr[row + 1]), the loops' most trips N: it gets values
+// from 0 to N, so that no loop runs more than N trips.
 type arrayUse struct {
 	read, written map[string]bool
 	index         map[string][]indexUse
+	bounds        map[string][]counts.Affine
+	// copies maps a private scalar to the global integer element it was
+	// last assigned, whose role it takes.
+	copies map[*counts.Array]*counts.Access
 }
 
 func usesOf(k *counts.Kernel) arrayUse {
-	u := arrayUse{read: map[string]bool{}, written: map[string]bool{}, index: map[string][]indexUse{}}
+	u := arrayUse{read: map[string]bool{}, written: map[string]bool{}, index: map[string][]indexUse{},
+		bounds: map[string][]counts.Affine{}, copies: map[*counts.Array]*counts.Access{}}
 	for _, s := range k.Statements {
 		ins, ok := s.(*counts.Instruction)
 		if !ok {
 			continue
+		}
+		if l := ins.LHS.Array; l.Space == counts.Private && len(l.Shape) == 0 {
+			delete(u.copies, l)
+			if a, ok := uncast(ins.RHS).(*counts.Access); ok && a.Array.Space == counts.Global && a.Array.DType.IsInt() && ins.Pred == nil {
+				u.copies[l] = a
+			}
 		}
 		if ins.LHS.Array.Space == counts.Global {
 			u.written[ins.LHS.Array.Name] = true
@@ -49,6 +64,7 @@ func usesOf(k *counts.Kernel) arrayUse {
 			})
 		}
 	}
+	u.noteBounds(k)
 	return u
 }
 
@@ -336,11 +352,16 @@ func scalarArg(a *counts.Array) any {
 // subscripts.
 func (u arrayUse) noteIndices(a *counts.Access) {
 	for d, x := range a.Indirect {
-		if c, ok := x.(*counts.Cast); ok {
-			x = c.X
+		ix, ok := uncast(x).(*counts.Access)
+		if !ok {
+			continue
 		}
-		ix, ok := x.(*counts.Access)
-		if ok && ix.Array.Space == counts.Global && ix.Array.DType.IsInt() && !ix.IsIndirect() {
+		if c := u.copies[ix.Array]; c != nil {
+			ix = c // cols of col = cols[j], even gathered
+		} else if ix.IsIndirect() {
+			continue
+		}
+		if ix.Array.Space == counts.Global && ix.Array.DType.IsInt() {
 			u.index[ix.Array.Name] = append(u.index[ix.Array.Name], indexUse{a.Array, d})
 		}
 	}
@@ -350,4 +371,40 @@ func (u arrayUse) noteIndices(a *counts.Access) {
 type indexUse struct {
 	target *counts.Array
 	dim    int
+}
+
+func uncast(x counts.Expr) counts.Expr {
+	if c, ok := x.(*counts.Cast); ok {
+		return c.X
+	}
+	return x
+}
+
+// noteBounds records the arrays that the data-bounded loops' bounds are
+// copied from.
+func (u arrayUse) noteBounds(k *counts.Kernel) {
+	for _, in := range k.Inames {
+		if in.Data == nil {
+			continue
+		}
+		for _, x := range []counts.Expr{in.Data.Lo, in.Data.Hi} {
+			if a, ok := x.(*counts.Access); ok && u.copies[a.Array] != nil {
+				name := u.copies[a.Array].Array.Name
+				u.bounds[name] = append(u.bounds[name], in.Data.Max)
+			}
+		}
+	}
+}
+
+// boundRange is the number of values, 0 to N, that the elements of an
+// array the bounds of data-bounded loops are copied from may take at
+// params: one more than the least N of those loops; 0 for other arrays.
+func (u arrayUse) boundRange(name string, params map[string]int64) int64 {
+	var out int64
+	for _, n := range u.bounds[name] {
+		if v, err := n.Eval(params); err == nil && v >= 0 && (out == 0 || v+1 < out) {
+			out = v + 1
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"testing"
 
@@ -136,5 +137,49 @@ func TestIndexArrays(t *testing.T) {
 	}
 	if e, _ := u.indexRange("x", sizes); e != 0 {
 		t.Errorf("x is no index array, but has range %d", e)
+	}
+}
+
+// The arrays that a data-bounded loop's bounds are copied from get values
+// from 0 to its max, so that the reference interpreter, which refuses a
+// loop of more trips than its max, checks the kernel on them; an index
+// copied into a temporary (col = cols[j], vec[col]) is an index array.
+func TestDataLoopBoundArrays(t *testing.T) {
+	for _, c := range []struct {
+		file, bound, index string
+		params             map[string]int64
+	}{
+		{"spmv_csr_scalar", "rowDelimiters", "cols", map[string]int64{"dim": 301, "nnz": 1500, "maxrl": 7}},
+		{"spmv_ellpackr", "rowLengths", "cols", map[string]int64{"dim": 301, "maxrl": 7}},
+	} {
+		src, err := os.ReadFile("../../examples/" + c.file + ".knl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := counts.ParseKernel(c.file+".knl", src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := usesOf(k)
+		sizes := map[string]int64{}
+		for _, a := range k.Arrays {
+			if a.Space == counts.Global {
+				n := int64(1)
+				for _, e := range a.Shape {
+					v, err := e.Eval(c.params)
+					if err != nil {
+						t.Fatal(err)
+					}
+					n *= v
+				}
+				sizes[a.Name] = n
+			}
+		}
+		if e, err := u.valueRange(c.bound, sizes, c.params); err != nil || e != 8 {
+			t.Errorf("%s: %s takes %d values (%v), want 0 to maxrl = 7", c.file, c.bound, e, err)
+		}
+		if e, err := u.valueRange(c.index, sizes, c.params); err != nil || e != 301 {
+			t.Errorf("%s: %s takes %d values (%v), want the 301 of vec", c.file, c.index, e, err)
+		}
 	}
 }

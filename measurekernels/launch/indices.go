@@ -23,6 +23,19 @@ func (u arrayUse) indexRange(name string, sizes map[string]int64) (int64, error)
 	return out, nil
 }
 
+// valueRange is the number of values, from 0, that the elements of an
+// integer array may take at params (sizes its arrays'): those of an index
+// array (indexRange) and of an array that data-bounded loops' bounds come
+// from (boundRange), whichever is fewer; 0 for other arrays, which take
+// random values.
+func (u arrayUse) valueRange(name string, sizes, params map[string]int64) (int64, error) {
+	e, err := u.indexRange(name, sizes)
+	if b := u.boundRange(name, params); b > 0 && (e == 0 || b < e) {
+		e = b
+	}
+	return e, err
+}
+
 // indices fills an index array with valid subscripts below e: each run of
 // e elements is a random permutation of 0..e-1, so that a gather reads
 // every element of what it gathers from once per run, in random order,

@@ -136,13 +136,15 @@ func (k *Kernel) Alloc(sizes map[string]int64) (Buffers, error) {
 }
 
 // FillInputs writes random values (floats in [0.5, 1.5), integers in
-// [0, 16)) into the arrays the kernel reads, from generators seeded with
-// seed and each array's position; an index array (perm of x[perm[i]])
-// gets random permutations of the subscripts it may hold.
-func (k *Kernel) FillInputs(bufs Buffers, sizes map[string]int64, seed uint64) error {
+// [0, 16)) into the arrays the kernel reads at params (sizes the arrays'
+// element counts), from generators seeded with seed and each array's
+// position; an index array (perm of x[perm[i]]) gets random permutations
+// of the subscripts it may hold, and an array that a data-bounded loop's
+// bounds come from of 0 to its max N.
+func (k *Kernel) FillInputs(bufs Buffers, sizes, params map[string]int64, seed uint64) error {
 	for i, a := range k.IR.Arrays {
 		if b, ok := bufs[a.Name]; ok && k.uses.read[a.Name] {
-			e, err := k.uses.indexRange(a.Name, sizes)
+			e, err := k.uses.valueRange(a.Name, sizes, params)
 			if err == nil && e > 0 {
 				h := newHostArray(a.DType, sizes[a.Name])
 				r := rng(splitmix(seed^uint64(i)<<40) | 1)
@@ -206,7 +208,7 @@ func (k *Kernel) Check(params map[string]int64) error {
 			continue
 		}
 		h := newHostArray(a.DType, sizes[a.Name])
-		e, err := k.uses.indexRange(a.Name, sizes)
+		e, err := k.uses.valueRange(a.Name, sizes, params)
 		switch {
 		case err != nil:
 			return err
