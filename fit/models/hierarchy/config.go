@@ -72,6 +72,15 @@ type Config struct {
 	// RegChainPrefix+type added to every form's time, as Chain's are.
 	// Calibrate leaves it off where no row has such a chain.
 	RegChain bool `json:"reg_chain,omitempty"`
+	// LocalAccesses prices a type's local-memory loads and stores by
+	// one weight (LocalAccessPrefix+type) instead of one each. On a CPU
+	// local memory is ordinary cached memory, where a store costs what
+	// a load does; and every measurement class stores its local cells
+	// once between two barriers, so that a store's own weight takes the
+	// barrier's cost as well (sync.barrier fits to zero on PoCL) and
+	// prices a kernel that stores many times between barriers (Rodinia's
+	// lud) at a barrier a store.
+	LocalAccesses bool `json:"local_accesses,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`

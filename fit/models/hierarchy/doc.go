@@ -41,6 +41,15 @@
 // measurement rows their weights fit to zero and cross-validation got
 // worse (docs/model.md).
 //
+// [Config.LocalAccesses] (not chosen) prices a type's local loads and
+// stores by one weight, [LocalAccessPrefix]+type, so that the barriers
+// take their own cost: on PoCL every measurement class stores its local
+// cells once between barriers, and the store's weight (1.34 ns against
+// a load's 0.09) carried the barrier's. Tied, sync.barrier fits 0.96 ns
+// a work-item and Rodinia's lud is priced right, but reduction trees,
+// where most work-items meet a barrier with nothing to do, are priced
+// too slow; the development kernels got worse (docs/accuracy.md).
+//
 // The form ([Config]) was chosen by leave-one-class-out cross-validation
 // on measurement rows and the development kernels of examples/; the
 // figures are in docs/model.md. Seed 001's model, the default, is

@@ -165,6 +165,9 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		}
 		lf.features[name] = v
 	}
+	if cfg.LocalAccesses {
+		localAccesses(lf.features)
+	}
 	if cfg.Chain {
 		steps, err := chainStepsOf(env, c)
 		if err != nil {
