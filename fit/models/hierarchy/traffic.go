@@ -110,17 +110,28 @@ func Accesses(cs map[string]int64) (loads, loadBytes, storeBytes float64) {
 	return loads, loadBytes, storeBytes
 }
 
-// elementBytes are the sizes of the element types a property names.
-var elementBytes = map[string]int{"f32": 4, "i32": 4, "f64": 8, "i64": 8}
+// elementBytes are the sizes of the element types a property names:
+// counts names 8- and 16-bit integer memory by width (b8, b16), as it
+// moves the same bytes whatever the sign.
+var elementBytes = map[string]int{"b8": 1, "b16": 2, "f16": 2, "f32": 4, "i32": 4, "f64": 8, "i64": 8}
 
-// globalAccess parses global.<load|store>.<dtype>.<class>.
+// globalAccess parses global.<load|ldg|store>.<dtype>.<class>: a load
+// through the read-only path (ldg) moves its bytes as a load does.
 func globalAccess(name string) (kind string, size int, ok bool) {
 	parts := strings.SplitN(name, ".", 4)
-	if len(parts) < 3 || parts[0] != "global" || (parts[1] != "load" && parts[1] != "store") {
+	if len(parts) < 3 || parts[0] != "global" {
+		return "", 0, false
+	}
+	switch parts[1] {
+	case "load", "ldg":
+		kind = "load"
+	case "store":
+		kind = "store"
+	default:
 		return "", 0, false
 	}
 	size, ok = elementBytes[parts[2]]
-	return parts[1], size, ok
+	return kind, size, ok
 }
 
 // TrafficOf places a launch's global traffic at each level: cs are its

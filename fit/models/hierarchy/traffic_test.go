@@ -35,6 +35,21 @@ func TestTrafficOfLevels(t *testing.T) {
 	}
 }
 
+// TestAccessesNarrowAndReadOnly checks the bytes of every element width
+// counts names and of loads through the read-only path, by hand: 7 b8
+// loads (7 B), 5 b16 stores (10 B), 3 f16 loads (6 B), 2 f16 stores
+// (4 B), 11 ldg i32 loads (44 B), 1 f64 load (8 B); gathers have their
+// own properties and move no counted bytes here.
+func TestAccessesNarrowAndReadOnly(t *testing.T) {
+	cs := map[string]int64{"global.load.b8.stride=1": 7, "global.store.b16.stride=0": 5,
+		"global.load.f16.stride=1": 3, "global.store.f16.stride=1": 2, "global.ldg.i32.stride=1": 11,
+		"global.load.f64.stride=2": 1, "global.load.indirect.f32": 13, "local.load.f32": 17}
+	loads, lb, sb := Accesses(cs)
+	if loads != 7+3+11+1 || lb != 7+6+44+8 || sb != 10+4 {
+		t.Errorf("got %g loads, %g load bytes, %g store bytes; want 22, 65, 14", loads, lb, sb)
+	}
+}
+
 // TestTrafficClosedForms checks the traffic of three corpus-like
 // kernels, counted, against closed forms derived by hand from their
 // text (bytes of f32 cells):
