@@ -23,4 +23,9 @@ type Options struct {
 	// *polyhedra.ComplexityError, so that a caller can fall back to
 	// CountAt.
 	Limits polyhedra.Limits
+	// Shared, when set, shares the counts of the independent parts of
+	// sets between the counts at fixed sizes (CountWithAt, and counts
+	// at given sizes where no symbolic count exists) that name it: a
+	// space of bindings of a kernel's consts counts each part once.
+	Shared *SetCounts
 }
