@@ -27,12 +27,16 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 			return errorf(k.File, b.acc.At, "instruction %s: %s: %v", b.ins.ID, b.acc, err)
 		}
 		b.domain = dom
+		var box *boxedDomain
 		for d, ix := range b.acc.Index {
 			ext, err := a.Shape[d].Eval(params)
 			if err != nil {
 				return errorf(k.File, a.Pos, "array %s: extent %s: %v", a.Name, a.Shape[d], err)
 			}
-			r, rok := c.enclosedRange(b, ix, params)
+			if box == nil {
+				box = c.accessBox(b, params)
+			}
+			r, rok := box.enclose(ix, params)
 			if rok && (r.empty() || r.lo >= 0 && r.hi < ext) {
 				continue
 			}
