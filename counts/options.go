@@ -27,5 +27,5 @@ type Options struct {
 	// sets between the counts at fixed sizes (CountWithAt, and counts
 	// at given sizes where no symbolic count exists) that name it: a
 	// space of bindings of a kernel's consts counts each part once.
-	Shared *SetCounts
+	Shared *Shared
 }

@@ -1,14 +1,10 @@
 package counts
 
-import (
-	"sync"
-
-	"github.com/uniperf/uniperf/polyhedra"
-)
+import "github.com/uniperf/uniperf/polyhedra"
 
 // This file counts the sets of a plan at fixed parameters as products of
 // their independent parts, and shares the parts' counts between the
-// kernels counted with one SetCounts. With the parameters fixed, a set
+// kernels counted with one Shared. With the parameters fixed, a set
 // whose variables fall into groups that no constraint links is the
 // Cartesian product of its projections onto the groups (the
 // existential variables go with the group of the constraints that
@@ -18,59 +14,10 @@ import (
 // so 10^4 bindings of four tunables count a few hundred parts where they
 // counted 30,000 whole sets.
 
-// SetCounts shares the counts of sets at fixed parameters between the
-// calls of CountWithAt that name it in their Options: a tuner counting
-// many bindings of one kernel's consts at the same sizes counts each
-// independent part of a set once. It holds at most maxSharedSets
-// parts, and counts the others anew. The zero value is not ready for
-// use; a SetCounts is safe for concurrent use.
-type SetCounts struct {
-	mu  sync.Mutex
-	lim polyhedra.Limits
-	m   map[string]*counting
-}
-
-// maxSharedSets bounds the parts a SetCounts keeps: a part of the
-// convolution's sets is a few kilobytes of text and count, and 10^4
-// bindings of it need under a thousand.
-const maxSharedSets = 1 << 14
-
-// NewSetCounts returns an empty SetCounts.
-func NewSetCounts() *SetCounts { return &SetCounts{m: map[string]*counting{}} }
-
-// count counts the set text within lim, once for every caller that
-// shares s with the same limits; the first caller counts it, the others
-// wait for its count.
-func (s *SetCounts) count(text string, lim polyhedra.Limits) (*polyhedra.PwQPolynomial, error) {
-	if s == nil {
-		return countSet(text, lim)
-	}
-	s.mu.Lock()
-	if len(s.m) == 0 {
-		s.lim = lim
-	}
-	r, ok := s.m[text]
-	if !ok && (s.lim != lim || len(s.m) >= maxSharedSets) {
-		s.mu.Unlock()
-		return countSet(text, lim)
-	}
-	if !ok {
-		r = &counting{done: make(chan struct{})}
-		s.m[text] = r
-	}
-	s.mu.Unlock()
-	if !ok {
-		r.n, r.err = countSet(text, lim)
-		close(r.done)
-	}
-	<-r.done
-	return r.n, r.err
-}
-
 // countFixed counts the set u, whose parameters are fixed (it mentions
 // none), as the product of its independent parts, each counted through
 // shared; a set that is a union of pieces is counted whole.
-func countFixed(u *uset, shared *SetCounts, lim polyhedra.Limits) (*polyhedra.PwQPolynomial, error) {
+func countFixed(u *uset, shared *Shared, lim polyhedra.Limits) (*polyhedra.PwQPolynomial, error) {
 	parts, empty := u.independentParts()
 	if empty {
 		return shared.count(islSet(nil, nil, "1 = 0"), lim)

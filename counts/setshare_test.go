@@ -13,11 +13,11 @@ import (
 
 // TestCountFixedAgainstEnumeration counts random sets without
 // parameters, some of whose variables no constraint links, part by part
-// through one SetCounts, and compares each count with the set's points
+// through one Shared, and compares each count with the set's points
 // enumerated whole.
 func TestCountFixedAgainstEnumeration(t *testing.T) {
 	rng := rand.New(rand.NewPCG(44, 1))
-	shared := NewSetCounts()
+	shared := NewShared()
 	split := 0
 	for n := range 300 {
 		u := randomFixedSet(rng)
@@ -104,7 +104,7 @@ func TestIndependentPartsConvolution(t *testing.T) {
 }
 
 // TestCountWithAtSharedTiles counts bindings of the tiled convolution
-// concurrently, sharing one SetCounts, and compares each with the
+// concurrently, sharing one Shared, and compares each with the
 // counting plan evaluated by enumeration: bindings that share the
 // block and tile sizes of one axis share that axis's parts.
 func TestCountWithAtSharedTiles(t *testing.T) {
@@ -114,7 +114,7 @@ func TestCountWithAtSharedTiles(t *testing.T) {
 	}
 	params := map[string]int64{"h": 13, "w": 10}
 	bindings := [][4]int64{{4, 2, 1, 1}, {4, 2, 2, 3}, {4, 4, 1, 3}, {2, 2, 2, 1}, {8, 2, 1, 1}}
-	shared := NewSetCounts()
+	shared := NewShared()
 	kernels := make([]*Kernel, len(bindings))
 	counted := make([]map[string]int64, len(bindings))
 	errs := make([]error, len(bindings))
@@ -152,7 +152,7 @@ func TestCountWithAtSharedTiles(t *testing.T) {
 			compareProps(t, e.props, counted[i])
 		})
 	}
-	if len(shared.m) == 0 {
+	if len(shared.sets) == 0 {
 		t.Error("the bindings shared no part")
 	}
 }

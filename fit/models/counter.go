@@ -40,8 +40,8 @@ type Counter struct {
 	// are counted at (see NewCounterAt).
 	at map[string]int64
 	// shared holds the counts of the parts of sets that the bindings
-	// counted at at share (see counts.SetCounts).
-	shared *counts.SetCounts
+	// counted at at share (see counts.Shared).
+	shared *counts.Shared
 	mu     sync.Mutex
 	cache  map[string]*counted
 	// sources holds each kernel's source by name, read and lexed once:
@@ -105,7 +105,7 @@ func NewCounterWith(source Source, banks fit.BankLayout) *Counter {
 func NewCounterAt(source Source, banks fit.BankLayout, params map[string]int64) *Counter {
 	c := NewCounterWith(source, banks)
 	c.at = maps.Clone(params)
-	c.shared = counts.NewSetCounts()
+	c.shared = counts.NewShared()
 	return c
 }
 
