@@ -36,7 +36,7 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 			if box == nil {
 				box = c.accessBox(b, params)
 			}
-			r, rok := box.enclose(ix, params)
+			r, rok := box.enclose(ix, params, ext)
 			if rok && (r.empty() || r.lo >= 0 && r.hi < ext) {
 				continue
 			}

@@ -21,7 +21,7 @@ import (
 // interval cannot be found (a domain too large to box), and the interval
 // is empty where b never runs.
 func (c *Counted) enclosedRange(b boundedAccess, ix Affine, params map[string]int64) (r ival, ok bool) {
-	return c.accessBox(b, params).enclose(ix, params)
+	return c.accessBox(b, params).enclose(ix, params, -1)
 }
 
 // boxedDomain is the execution domain of an access boxed at fixed
@@ -72,8 +72,12 @@ func (c *Counted) accessBox(b boundedAccess, params map[string]int64) *boxedDoma
 }
 
 // enclose returns an interval that holds every value of subscript ix
-// over d, as enclosedRange does.
-func (d *boxedDomain) enclose(ix Affine, params map[string]int64) (r ival, ok bool) {
+// over d, as enclosedRange does. Where the box alone puts every value
+// within 0..ext - 1, it returns that interval without narrowing it,
+// which settles the bounds check as well (ext < 0 always narrows):
+// narrowing took a fifth of the bounds check's time for the tiled
+// convolution, whose shared tile's subscripts need none.
+func (d *boxedDomain) enclose(ix Affine, params map[string]int64, ext int64) (r ival, ok bool) {
 	if !d.ok {
 		return ival{}, false
 	}
@@ -87,6 +91,13 @@ func (d *boxedDomain) enclose(ix Affine, params map[string]int64) (r ival, ok bo
 		}
 	}
 	cq := d.e.compile(q)
+	r = ival{lo: 1, hi: 0}
+	for _, cc := range d.conjs {
+		r = r.hull(cq.interval(d.e.base, d.known, cc.box, -1))
+	}
+	if !r.loInf && !r.hiInf && r.lo >= 0 && r.hi < ext {
+		return r, true
+	}
 	r = ival{lo: 1, hi: 0}
 	for _, cc := range d.conjs {
 		r = r.hull(narrowed(cc, &cq, d.e.base, d.known))
