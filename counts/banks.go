@@ -46,14 +46,6 @@ func (o Options) banks() (banks, bytes int64) {
 	return banks, bytes
 }
 
-// bankClass is the part of a local access's executions that falls in
-// one conflict class: those of the warps whose degree, rounded up to a
-// power of two, is degree. lanes is how many active lanes of a
-// work-group those warps have.
-type bankClass struct {
-	degree, lanes int64
-}
-
 // bankClasses returns the conflict classes of a local access executed in
 // the inames within under the conditions conds, warp by warp: the
 // work-items of a group form warps of banks lanes in the order of their
