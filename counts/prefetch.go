@@ -48,7 +48,7 @@ func (p *plan) countNow(i int) *counting {
 // else whole.
 func (p *plan) countSet(i int) (*polyhedra.PwQPolynomial, error) {
 	if p.bare[i] {
-		return countFixed(p.sets[i], p.opts.Shared, p.opts.Limits)
+		return countFixed(p.sets[i], p.texts[i], p.opts.Shared, p.opts.Limits)
 	}
 	return countSet(p.texts[i], p.opts.Limits)
 }

@@ -15,12 +15,16 @@ import "github.com/uniperf/uniperf/polyhedra"
 // counted 30,000 whole sets.
 
 // countFixed counts the set u, whose parameters are fixed (it mentions
-// none), as the product of its independent parts, each counted through
-// shared; a set that is a union of pieces is counted whole.
-func countFixed(u *uset, shared *Shared, lim polyhedra.Limits) (*polyhedra.PwQPolynomial, error) {
+// none) and whose isl text is text, as the product of its independent
+// parts, each counted through shared; a set that is a union of pieces
+// is counted whole.
+func countFixed(u *uset, text string, shared *Shared, lim polyhedra.Limits) (*polyhedra.PwQPolynomial, error) {
 	parts, empty := u.independentParts()
 	if empty {
 		return shared.count(islSet(nil, nil, "1 = 0"), lim)
+	}
+	if len(parts) == 1 {
+		return shared.count(text, lim)
 	}
 	var n *polyhedra.PwQPolynomial
 	for _, part := range parts {

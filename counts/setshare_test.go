@@ -25,7 +25,7 @@ func TestCountFixedAgainstEnumeration(t *testing.T) {
 		if err != nil {
 			t.Fatalf("set %d %s: enumerating: %v", n, u.isl(nil), err)
 		}
-		got, err := countFixed(u, shared, polyhedra.Limits{})
+		got, err := countFixed(u, u.isl(nil), shared, polyhedra.Limits{})
 		if err != nil {
 			t.Fatalf("set %d %s: %v", n, u.isl(nil), err)
 		}
