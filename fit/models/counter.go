@@ -39,8 +39,9 @@ type Counter struct {
 	// at, when set, is the one binding of the parameters the kernels
 	// are counted at (see NewCounterAt).
 	at map[string]int64
-	// shared holds the counts of the parts of sets that the bindings
-	// counted at at share (see counts.Shared).
+	// shared holds what the bindings counted at at share: the counts
+	// of the parts of their sets and their local accesses' bank-conflict
+	// classes (see counts.Shared).
 	shared *counts.Shared
 	mu     sync.Mutex
 	cache  map[string]*counted
