@@ -1,5 +1,7 @@
 package counts
 
+import "strconv"
+
 // lanes evaluates, lane by lane, what bankClasses asks of a local
 // access: whether the lane conditions hold, and the flattened index the
 // lane reaches, every name but the lane inames at zero. Where neither
@@ -140,6 +142,35 @@ func (f laneForm) small() bool {
 		}
 	}
 	return true
+}
+
+// appendKey appends the forms and strides that at evaluates where l is
+// affine, for a key of the classes they make.
+func (l *lanes) appendKey(b []byte) []byte {
+	for d, f := range l.index {
+		b = f.appendKey(b)
+		b = strconv.AppendInt(b, l.stride[d], 10)
+		b = append(b, ';')
+	}
+	for _, d := range l.forms {
+		b = append(b, '|')
+		for _, c := range d {
+			for _, f := range c {
+				b = f.appendKey(b)
+			}
+			b = append(b, '/')
+		}
+	}
+	return b
+}
+
+// appendKey appends f's numbers, each followed by a comma.
+func (f laneForm) appendKey(b []byte) []byte {
+	for _, v := range []int64{f.c, f.k[0], f.k[1], f.k[2]} {
+		b = strconv.AppendInt(b, v, 10)
+		b = append(b, ',')
+	}
+	return strconv.AppendBool(b, f.eq)
 }
 
 func (f laneForm) at(v [3]int64) int64 { return f.c + f.k[0]*v[0] + f.k[1]*v[1] + f.k[2]*v[2] }

@@ -46,14 +46,6 @@ func (o Options) banks() (banks, bytes int64) {
 	return banks, bytes
 }
 
-// bankClass is the part of a local access's executions that falls in
-// one conflict class: those of the warps whose degree, rounded up to a
-// power of two, is degree. lanes is how many active lanes of a
-// work-group those warps have.
-type bankClass struct {
-	degree, lanes int64
-}
-
 // bankClasses returns the conflict classes of a local access executed in
 // the inames within under the conditions conds, warp by warp: the
 // work-items of a group form warps of banks lanes in the order of their
@@ -85,7 +77,11 @@ type bankClass struct {
 // A condition that does (tx < n) leaves lanes that are known only at a
 // size: every lane is taken as active, and upper says that the classes
 // are then upper bounds.
-func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, bankBytes int64) (classes []bankClass, factored, upper bool, err error) {
+//
+// shared, where not nil, keeps the classes for other bindings of the
+// kernel's consts: where the lanes' forms are affine, the classes depend
+// on them and on the work-group's shape only.
+func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, bankBytes int64, shared *Shared) (classes []bankClass, factored, upper bool, err error) {
 	var size [3]int64
 	for a := range size {
 		size[a] = 1
@@ -152,9 +148,7 @@ func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, b
 		vals[p] = 0
 	}
 	elem := int64(acc.Array.DType.Size())
-	span := max(elem/bankBytes, 1) // words per element
-	total := size[0] * size[1] * size[2]
-	if total > banks*maxBankWarps {
+	if size[0]*size[1]*size[2] > banks*maxBankWarps {
 		factored = false
 	}
 	var top [3]int64
@@ -162,6 +156,60 @@ func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, b
 		top[a] = base[a] + ext[a] - 1
 	}
 	at := newLanes(acc, lane, base, top, laneConds, vals)
+	w := warps{at: at, size: size, base: base, ext: ext, elem: elem, banks: banks, bankBytes: bankBytes}
+	for a := range 3 {
+		w.lanes[a] = lane[a] != ""
+	}
+	if shared == nil || !at.affine {
+		classes, err = w.classes()
+		return classes, factored, upper, err
+	}
+	key := string(w.appendKey(nil))
+	if c, ok := shared.bankClasses(key); ok {
+		return c, factored, upper, nil
+	}
+	if classes, err = w.classes(); err == nil {
+		shared.keepBankClasses(key, classes)
+	}
+	return classes, factored, upper, err
+}
+
+// warps is the work-group of an access, warp by warp, as bankClasses
+// classes it: size is the work-group's shape, and the lanes of the axes
+// the access has an iname of (lanes[a]) take the values base[a] on
+// within ext[a] work-items, the others idle.
+type warps struct {
+	at               *lanes
+	size, base, ext  [3]int64
+	lanes            [3]bool
+	elem             int64 // bytes per element
+	banks, bankBytes int64
+}
+
+// appendKey appends to b everything classes reads where w.at is affine.
+func (w *warps) appendKey(b []byte) []byte {
+	for a := range 3 {
+		b = strconv.AppendInt(b, w.size[a], 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, w.base[a], 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, w.ext[a], 10)
+		b = append(b, ',')
+		b = strconv.AppendBool(b, w.lanes[a])
+		b = append(b, ';')
+	}
+	for _, v := range []int64{w.elem, w.banks, w.bankBytes} {
+		b = strconv.AppendInt(b, v, 10)
+		b = append(b, ',')
+	}
+	return w.at.appendKey(b)
+}
+
+// classes evaluates every warp's degree and returns the classes.
+func (g *warps) classes() ([]bankClass, error) {
+	size, base, ext, banks, bankBytes, elem := g.size, g.base, g.ext, g.banks, g.bankBytes, g.elem
+	span := max(elem/bankBytes, 1) // words per element
+	total := size[0] * size[1] * size[2]
 	byDegree := map[int64]int64{}   // degree -> active lanes
 	words := make([][]int64, banks) // bank -> distinct words
 	for w := int64(0); w < min((total+banks-1)/banks, maxBankWarps); w++ {
@@ -174,7 +222,7 @@ func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, b
 			idle := false
 			var v [3]int64
 			for a := range 3 {
-				if lane[a] != "" {
+				if g.lanes[a] {
 					idle = idle || q[a] >= ext[a]
 					v[a] = base[a] + q[a]
 				}
@@ -182,9 +230,9 @@ func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, b
 			if idle {
 				continue
 			}
-			in, flat, err := at.at(v)
+			in, flat, err := g.at.at(v)
 			if err != nil {
-				return nil, false, false, err
+				return nil, err
 			}
 			if !in {
 				continue
@@ -206,10 +254,11 @@ func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, b
 			byDegree[degree] += active
 		}
 	}
+	var classes []bankClass
 	for _, d := range slices.Sorted(maps.Keys(byDegree)) {
 		classes = append(classes, bankClass{degree: d, lanes: byDegree[d]})
 	}
-	return classes, factored, upper, nil
+	return classes, nil
 }
 
 // powerOfTwoAbove returns the least power of two at least n (n >= 1).

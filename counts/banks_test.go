@@ -60,8 +60,8 @@ func traceConflicts(k *Kernel, tl *Tally) map[int64]int64 {
 // words at stride S meets gcd(S, 32) lanes in a bank: degrees 1, 2, 4,
 // 2 (S = 6), 8 and 32. For f64, element stride S covers words 2S·i and
 // 2S·i + 1: stride 1 fills every bank twice over two passes, degree 1;
-// stride 2 asks a bank for 4 words, degree 2; stride 16 asks banks 0
-// and 1 for 32 words each, degree 16. The transposing tile t[LX, LX +
+// stride 2 asks a bank for 4 words, degree 2; strides 16 and 32 ask
+// banks 0 and 1 for 32 words each, degree 16. The transposing tile t[LX, LX +
 // PAD], stored by rows t[r, c] and loaded by columns t[d, s] with d and c
 // on l.0 and r and s on l.1: with 16 x 16 work-groups a warp spans two
 // rows; unpadded, the store is free (banks c and 16 + c) and the load
@@ -71,6 +71,27 @@ func traceConflicts(k *Kernel, tl *Tally) map[int64]int64 {
 // unpadded, every lane of the load is in one bank (32d + s), degree 32;
 // padded, no conflict.
 func TestBankConflicts(t *testing.T) {
+	testBankConflicts(t, func(k *Kernel, _ map[string]int64) (*Counted, error) { return Count(k) })
+}
+
+// TestBankConflictsShared counts TestBankConflicts' kernels at their
+// sizes, one after the other, sharing one Shared: the classes a kernel
+// finds kept by another are right only where everything they depend on
+// tells the two apart (the strided kernel's accesses differ in S, the
+// element's size, or nothing).
+func TestBankConflictsShared(t *testing.T) {
+	shared := NewShared()
+	testBankConflicts(t, func(k *Kernel, params map[string]int64) (*Counted, error) {
+		return CountWithAt(k, Options{Shared: shared}, params)
+	})
+	if len(shared.classes) == 0 {
+		t.Error("no classes were shared")
+	}
+}
+
+// testBankConflicts checks TestBankConflicts' cases with the counts of
+// count.
+func testBankConflicts(t *testing.T, count func(*Kernel, map[string]int64) (*Counted, error)) {
 	const strided = `kernel strided
 const S = 1
 domain [n] -> { [i] : 0 <= i < n }
@@ -120,6 +141,7 @@ b[LX*bj + s, LX*bi + d] = t[d, s]
 		{"f64" + strided, map[string]int64{"S": 1}, nil},
 		{"f64" + strided, map[string]int64{"S": 2}, map[string]int64{"local.f64.conflict=2": 2 * n}},
 		{"f64" + strided, map[string]int64{"S": 16}, map[string]int64{"local.f64.conflict=16": 2 * n}},
+		{"f64" + strided, map[string]int64{"S": 32}, map[string]int64{"local.f64.conflict=16": 2 * n}},
 		{tile, map[string]int64{"PAD": 0}, map[string]int64{"local.f32.conflict=8": n * n}},
 		{tile, map[string]int64{"PAD": 1}, map[string]int64{"local.f32.conflict=2": 2 * n * n}},
 		{tile, map[string]int64{"LX": 32, "LY": 8, "PAD": 0}, map[string]int64{"local.f32.conflict=32": n * n}},
@@ -141,11 +163,11 @@ b[LX*bj + s, LX*bi + d] = t[d, s]
 			if err != nil {
 				t.Fatal(err)
 			}
-			cnt, err := Count(k)
+			params := map[string]int64{"n": n}
+			cnt, err := count(k, params)
 			if err != nil {
 				t.Fatal(err)
 			}
-			params := map[string]int64{"n": n}
 			got, err := cnt.Eval(params)
 			if err != nil {
 				t.Fatal(err)

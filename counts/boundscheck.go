@@ -20,11 +20,16 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 		return err
 	}
 	k := c.k
-	for _, b := range c.plan.bounded {
+	var dom []piece
+	var box *boxedDomain
+	for i, b := range c.plan.bounded {
 		a := b.acc.Array
-		dom, err := c.accessDomain(b)
-		if err != nil {
-			return errorf(k.File, b.acc.At, "instruction %s: %s: %v", b.ins.ID, b.acc, err)
+		if i == 0 || !sameDomain(b, c.plan.bounded[i-1]) {
+			var err error
+			if dom, err = c.accessDomain(b); err != nil {
+				return errorf(k.File, b.acc.At, "instruction %s: %s: %v", b.ins.ID, b.acc, err)
+			}
+			box = nil
 		}
 		b.domain = dom
 		for d, ix := range b.acc.Index {
@@ -32,7 +37,10 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 			if err != nil {
 				return errorf(k.File, a.Pos, "array %s: extent %s: %v", a.Name, a.Shape[d], err)
 			}
-			r, rok := c.enclosedRange(b, ix, params)
+			if box == nil {
+				box = c.accessBox(b, params)
+			}
+			r, rok := box.enclose(ix, params, ext)
 			if rok && (r.empty() || r.lo >= 0 && r.hi < ext) {
 				continue
 			}
@@ -86,3 +94,12 @@ func (c *Counted) scannedRange(b boundedAccess, ix Affine, params map[string]int
 
 // maxBoundsCandidates bounds the values CheckBounds tries per subscript.
 const maxBoundsCandidates = 1 << 26
+
+// sameDomain reports whether a and b, accesses of one instruction in
+// turn, execute in the same inames under the same conditions, so that
+// the second's domain and box are the first's (the tiled convolution's
+// accumulation reads and writes four arrays in one domain).
+func sameDomain(a, b boundedAccess) bool {
+	return a.ins == b.ins && slices.Equal(a.inames, b.inames) && len(a.conds) == len(b.conds) &&
+		(len(a.conds) == 0 || &a.conds[0] == &b.conds[0])
+}

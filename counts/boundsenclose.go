@@ -1,6 +1,9 @@
 package counts
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // This file bounds the range of a subscript soundly but not always
 // tightly, in time linear in the domain's constraints, so that the
@@ -18,59 +21,98 @@ import "math"
 // interval cannot be found (a domain too large to box), and the interval
 // is empty where b never runs.
 func (c *Counted) enclosedRange(b boundedAccess, ix Affine, params map[string]int64) (r ival, ok bool) {
-	u, err := c.indexSet(b, ix, params)
+	return c.accessBox(b, params).enclose(ix, params, -1)
+}
+
+// boxedDomain is the execution domain of an access boxed at fixed
+// parameters, once for all its subscripts: boxing it anew for each
+// subscript, with the subscript's value as one more variable, took
+// half of the bounds check's time for the tiled convolution, and the
+// box of that variable is the subscript's interval over the others'.
+type boxedDomain struct {
+	e     *engine
+	known []bool
+	conjs []*cconj // the domain's conjunctions that may hold
+	ok    bool     // false where the domain cannot be boxed
+}
+
+// accessBox boxes the execution domain of b at params.
+func (c *Counted) accessBox(b boundedAccess, params map[string]int64) *boxedDomain {
+	pieces, err := c.accessDomain(b)
+	if err != nil {
+		return &boxedDomain{}
+	}
+	var vars []string
+	for _, p := range pieces {
+		for _, n := range p.exists {
+			if !slices.Contains(vars, n) {
+				vars = append(vars, n)
+			}
+		}
+	}
+	d := &boxedDomain{e: newSetEngine(c.k.File, vars, c.k.Params, params), ok: true}
+	d.known = make([]bool, len(d.e.base))
+	for _, p := range d.e.paramNames {
+		d.known[d.e.slot[p]] = true
+	}
+	for _, p := range pieces {
+		own := make([]int, len(p.exists))
+		for i, n := range p.exists {
+			own[i] = d.e.slot[n]
+		}
+		cc, err := d.e.compileConj(p.c, own)
+		if err != nil {
+			return &boxedDomain{}
+		}
+		if !cc.dead {
+			d.conjs = append(d.conjs, cc)
+		}
+	}
+	return d
+}
+
+// enclose returns an interval that holds every value of subscript ix
+// over d, as enclosedRange does. Where the box alone puts every value
+// within 0..ext - 1, it returns that interval without narrowing it,
+// which settles the bounds check as well (ext < 0 always narrows):
+// narrowing took a fifth of the bounds check's time for the tiled
+// convolution, and takes 40% less so.
+func (d *boxedDomain) enclose(ix Affine, params map[string]int64, ext int64) (r ival, ok bool) {
+	if !d.ok {
+		return ival{}, false
+	}
+	q, err := ix.at(params)
 	if err != nil {
 		return ival{}, false
 	}
-	e := newSetEngine(c.k.File, u.vars(), c.k.Params, params)
-	t := e.slot[indexDim]
-	known := make([]bool, len(e.base))
-	for _, p := range e.paramNames {
-		known[e.slot[p]] = true
-	}
-	r = ival{lo: 1, hi: 0}
-	for _, p := range u.dnf() {
-		var own []int
-		for _, n := range append(append([]string(nil), u.dims...), p.exists...) {
-			own = append(own, e.slot[n])
-		}
-		cc, err := e.compileConj(p.c, own)
-		if err != nil {
+	for _, n := range q.names(nil) {
+		if _, ok := d.e.slot[n]; !ok {
 			return ival{}, false
 		}
-		if cc.dead {
-			continue
-		}
-		cr := cc.box[t]
-		if q := subscriptOf(cc, t); q != nil {
-			cr = cr.intersect(narrowed(cc, q, t, e.base, known))
-		}
-		r = r.hull(cr)
+	}
+	cq := d.e.compile(q)
+	r = ival{lo: 1, hi: 0}
+	for _, cc := range d.conjs {
+		r = r.hull(cq.interval(d.e.base, d.known, cc.box, -1))
+	}
+	if !r.loInf && !r.hiInf && r.lo >= 0 && r.hi < ext {
+		return r, true
+	}
+	r = ival{lo: 1, hi: 0}
+	for _, cc := range d.conjs {
+		r = r.hull(narrowed(cc, &cq, d.e.base, d.known))
 	}
 	return r, !r.loInf && !r.hiInf || r.empty()
-}
-
-// subscriptOf returns the expression q of the equality q - t = 0 (or
-// t - q = 0) of cc that defines target t, or nil.
-func subscriptOf(cc *cconj, t int) *cexpr {
-	for _, x := range cc.cons {
-		a := x.e.coefOf(t)
-		if !x.eq || a != 1 && a != -1 || floorsUse(&x.e, t) {
-			continue
-		}
-		return linComb(&x.e, -a, nil, 0, t)
-	}
-	return nil
 }
 
 // narrowed bounds q over the box of cc using one inequality at a time:
 // on the domain e >= 0, so |b|*q <= |b|*q + |a|*e where q's term in
 // slot s has coefficient a and e's has b of the opposite sign (and
 // symmetrically below), and the sum cancels that slot.
-func narrowed(cc *cconj, q *cexpr, t int, v []int64, known []bool) ival {
+func narrowed(cc *cconj, q *cexpr, v []int64, known []bool) ival {
 	r := q.interval(v, known, cc.box, -1)
 	for _, x := range cc.cons {
-		if x.eq || x.e.coefOf(t) != 0 || floorsUse(&x.e, t) {
+		if x.eq {
 			continue
 		}
 		for _, term := range q.lin {
@@ -79,7 +121,7 @@ func narrowed(cc *cconj, q *cexpr, t int, v []int64, known []bool) ival {
 				continue
 			}
 			ma, mb := max(a, -a), max(b, -b)
-			s := linComb(q, mb, &x.e, ma, -1)
+			s := linComb(q, mb, &x.e, ma)
 			if s == nil {
 				continue
 			}
@@ -87,7 +129,7 @@ func narrowed(cc *cconj, q *cexpr, t int, v []int64, known []bool) ival {
 			if a*b < 0 && !w.hiInf {
 				r = r.intersect(ival{hi: floorDiv(w.hi, mb), loInf: true})
 			}
-			s = linComb(q, mb, &x.e, -ma, -1)
+			s = linComb(q, mb, &x.e, -ma)
 			if s == nil {
 				continue
 			}
@@ -100,9 +142,8 @@ func narrowed(cc *cconj, q *cexpr, t int, v []int64, known []bool) ival {
 	return r
 }
 
-// linComb returns ka*a + kb*b without the linear term in slot drop (-1
-// drops none), or nil where a coefficient overflows.
-func linComb(a *cexpr, ka int64, b *cexpr, kb int64, drop int) *cexpr {
+// linComb returns ka*a + kb*b, or nil where a coefficient overflows.
+func linComb(a *cexpr, ka int64, b *cexpr, kb int64) *cexpr {
 	out := &cexpr{}
 	add := func(x *cexpr, k int64) bool {
 		c, err := mulInt(x.c, k)
@@ -113,9 +154,6 @@ func linComb(a *cexpr, ka int64, b *cexpr, kb int64, drop int) *cexpr {
 			return false
 		}
 		for _, term := range x.lin {
-			if term.slot == drop {
-				continue
-			}
 			m, err := mulInt(term.coef, k)
 			if err != nil {
 				return false
@@ -142,20 +180,8 @@ func linComb(a *cexpr, ka int64, b *cexpr, kb int64, drop int) *cexpr {
 		}
 		return true
 	}
-	if !add(a, ka) || b != nil && !add(b, kb) {
+	if !add(a, ka) || !add(b, kb) {
 		return nil
 	}
 	return out
-}
-
-// floorsUse reports whether a floor of x uses slot s.
-func floorsUse(x *cexpr, s int) bool {
-	for _, f := range x.floors {
-		for _, u := range f.num.slots(nil) {
-			if u == s {
-				return true
-			}
-		}
-	}
-	return false
 }

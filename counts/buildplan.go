@@ -441,7 +441,7 @@ func (p *plan) cells(name string, images []image) *uset {
 func (p *plan) conflicts(acc *Access, ins *Instruction, red []string, w where, count term) error {
 	banks, bytes := p.opts.banks()
 	inames := append(slices.Clone(ins.Within), red...)
-	classes, factored, upper, err := p.k.bankClasses(acc, inames, w.conds, banks, bytes)
+	classes, factored, upper, err := p.k.bankClasses(acc, inames, w.conds, banks, bytes, p.opts.Shared)
 	if err != nil {
 		return errorf(p.k.File, acc.At, "instruction %s: bank conflicts of %s: %v", ins.ID, acc, err)
 	}

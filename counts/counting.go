@@ -18,17 +18,6 @@ type counting struct {
 	err     error
 }
 
-// countNowAt counts a set, given in isl notation, in the calling
-// goroutine, for a caller that would only wait (footprints, counted
-// after Count, need no simplified form either); with values, at those
-// parameter values.
-func countNowAt(text string, values map[string]int64, lim polyhedra.Limits) *counting {
-	r := &counting{done: make(chan struct{})}
-	r.n, r.err = countSetAt(text, values, lim)
-	close(r.done)
-	return r
-}
-
 // maxOf returns the maximum of functions.
 func maxOf(fs []*polyhedra.PwQPolynomial) (*polyhedra.PwQPolynomial, error) {
 	m := fs[0]

@@ -23,4 +23,11 @@ type Options struct {
 	// *polyhedra.ComplexityError, so that a caller can fall back to
 	// CountAt.
 	Limits polyhedra.Limits
+	// Shared, when set, shares what the counts that name it have in
+	// common (see Shared): the counts of the independent parts of sets
+	// at fixed sizes (CountWithAt, and counts at given sizes where no
+	// symbolic count exists), and the bank-conflict classes of local
+	// accesses, so that a space of bindings of a kernel's consts finds
+	// each once.
+	Shared *Shared
 }

@@ -55,10 +55,13 @@ type globalAccess struct {
 }
 
 type plan struct {
-	k       *Kernel
-	opts    Options
-	sets    []*uset
-	texts   []string             // the sets in isl notation
+	k     *Kernel
+	opts  Options
+	sets  []*uset
+	texts []string // the sets in isl notation
+	// bare marks the sets registered with the parameters fixed (at or
+	// fixed), which countFixed counts part by part.
+	bare    []bool
 	counts  []*counting          // the sets' counts, under way
 	maxes   map[string]*counting // factor with several sets -> their maximum, under way
 	ctx     *polyhedra.Set       // the kernel's assumptions

@@ -13,12 +13,13 @@ func (p *plan) add(u *uset) int {
 	if at == nil {
 		at = p.fixed
 	}
+	bare := false
 	if at != nil {
 		// A set whose constants overflow when the parameters are fixed
 		// is registered as it is; counting specialises it, and fails
 		// there as the overflow deserves.
 		if f, err := u.fixed(at); err == nil {
-			u, params = f, nil
+			u, params, bare = f, nil, true
 		}
 	}
 	for i, pc := range u.pieces {
@@ -33,9 +34,10 @@ func (p *plan) add(u *uset) int {
 	}
 	p.sets = append(p.sets, u)
 	p.texts = append(p.texts, key)
+	p.bare = append(p.bare, bare)
 	p.counts = append(p.counts, nil)
 	if p.eager {
-		p.counts[len(p.counts)-1] = p.startCount(key)
+		p.counts[len(p.counts)-1] = p.startCount(len(p.sets) - 1)
 	}
 	p.index[key] = len(p.sets) - 1
 	return len(p.sets) - 1

@@ -16,18 +16,41 @@ import (
 // their sets, so that the counter reports the first one that counting in
 // order meets, as if the sets had been counted in turn.
 
-// startCount counts a set, given in isl notation, in the background,
-// and simplifies the count against the assumptions there too; should
-// that fail, Counted.gist tries again and reports the error.
-func (p *plan) startCount(text string) *counting {
+// startCount counts set i in the background, and simplifies the count
+// against the assumptions there too; should that fail, Counted.gist
+// tries again and reports the error.
+func (p *plan) startCount(i int) *counting {
 	r := &counting{done: make(chan struct{})}
 	p.workers.run(func() {
 		defer close(r.done)
-		if r.n, r.err = countSet(text, p.opts.Limits); r.err == nil {
+		if r.n, r.err = p.countSet(i); r.err == nil {
 			r.gisted = p.gist(r.n)
 		}
 	}, false)
 	return r
+}
+
+// countNow counts set i in the calling goroutine, for a caller that
+// would only wait (footprints, counted after Count, need no simplified
+// form either); at p.at where that is set.
+func (p *plan) countNow(i int) *counting {
+	r := &counting{done: make(chan struct{})}
+	if p.bare[i] {
+		r.n, r.err = p.countSet(i)
+	} else {
+		r.n, r.err = countSetAt(p.texts[i], p.at, p.opts.Limits)
+	}
+	close(r.done)
+	return r
+}
+
+// countSet counts set i: part by part where its parameters are fixed,
+// else whole.
+func (p *plan) countSet(i int) (*polyhedra.PwQPolynomial, error) {
+	if p.bare[i] {
+		return countFixed(p.sets[i], p.texts[i], p.opts.Shared, p.opts.Limits)
+	}
+	return countSet(p.texts[i], p.opts.Limits)
 }
 
 // gist returns n simplified against the assumptions, or nil if that
@@ -126,7 +149,7 @@ func (p *plan) counted(i int) *counting {
 // now if it has not started.
 func (p *plan) counting(i int) *counting {
 	if p.counts[i] == nil {
-		p.counts[i] = countNowAt(p.texts[i], p.at, p.opts.Limits)
+		p.counts[i] = p.countNow(i)
 	}
 	return p.counts[i]
 }

@@ -38,9 +38,13 @@ type Counter struct {
 	banks  fit.BankLayout
 	// at, when set, is the one binding of the parameters the kernels
 	// are counted at (see NewCounterAt).
-	at    map[string]int64
-	mu    sync.Mutex
-	cache map[string]*counted
+	at map[string]int64
+	// shared holds what the bindings counted at at share: the counts
+	// of the parts of their sets and their local accesses' bank-conflict
+	// classes (see counts.Shared).
+	shared *counts.Shared
+	mu     sync.Mutex
+	cache  map[string]*counted
 	// sources holds each kernel's source by name, read and lexed once:
 	// every binding of its consts parses it.
 	sources sync.Map
@@ -102,6 +106,7 @@ func NewCounterWith(source Source, banks fit.BankLayout) *Counter {
 func NewCounterAt(source Source, banks fit.BankLayout, params map[string]int64) *Counter {
 	c := NewCounterWith(source, banks)
 	c.at = maps.Clone(params)
+	c.shared = counts.NewShared()
 	return c
 }
 
@@ -139,7 +144,7 @@ func (c *Counter) Kernel(name string, consts map[string]int64) (*counts.Counted,
 			e.err = err
 			return
 		}
-		opts := counts.Options{Banks: c.banks.Banks, BankBytes: c.banks.BankBytes}
+		opts := counts.Options{Banks: c.banks.Banks, BankBytes: c.banks.BankBytes, Shared: c.shared}
 		if c.at != nil {
 			e.c, e.err = counts.CountWithAt(k, opts, c.at)
 			return
