@@ -3,7 +3,7 @@ GOBIN    := $(shell $(GO) env GOPATH)/bin
 BIN      := bin/uniperf
 export CGO_ENABLED := 0
 
-.PHONY: all build demo test deps check unit race arrowjs bench fuzz clean
+.PHONY: all build demo test test-long deps check unit race arrowjs bench fuzz clean
 
 all: build
 
@@ -18,9 +18,19 @@ demo: build
 # every check and test. After the checks, unit, race and arrowjs run side
 # by side, each one's output printed whole when it ends: the race builds
 # and the npm check use the cores that cmd/uniperf's long tests, the last
-# of unit, leave free.
+# of unit, leave free. Tests run with -short: the heavy ones (LONG_TESTS)
+# check a smaller case of the same thing, and test-long runs their full
+# cases; CI runs test, then test-long.
 test: deps check
 	@$(MAKE) --no-print-directory -j3 --output-sync=target unit race arrowjs
+
+# The full cases of the tests that -short makes smaller; each says in its
+# doc comment what -short leaves out. Their names are unique in the
+# module, and a test that reads testing.Short joins them.
+LONG_PACKAGES := ./cmd/uniperf ./examples ./measurekernels/codegen
+LONG_TESTS    := TestDemoSummaryCache|TestMeasureKilledAndResumed|TestTuneModelHierarchy|TestTuningSpaces|TestLibraryCUDACompiles
+test-long:
+	$(GO) test -count=1 -vet=off -run '^($(LONG_TESTS))$$' $(LONG_PACKAGES)
 
 deps:
 	./.ci/install-deps
@@ -37,10 +47,10 @@ check:
 
 # Every test of every package, but those that race runs: RACE_TESTS in
 # RACE_PACKAGES (their names are unique in the module) and all of
-# RACE_WHOLE. -vet=off: check has run go vet on every package, test files
-# included, with more analyzers than go test's.
+# RACE_WHOLE; -short, as in race. -vet=off: check has run go vet on every
+# package, test files included, with more analyzers than go test's.
 unit:
-	$(GO) test -count=1 -vet=off -skip '^($(RACE_TESTS))$$' $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_WHOLE))")
+	$(GO) test -short -count=1 -vet=off -skip '^($(RACE_TESTS))$$' $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_WHOLE))")
 
 # The tests that start goroutines, or call what does, under the race
 # detector (which needs cgo): counting's workers and prefetching (on the
@@ -53,8 +63,8 @@ RACE_WHOLE    := ./fit/models/linear
 RACE_PACKAGES := ./counts ./fit/models ./measurekernels/launch
 RACE_TESTS    := TestCountMatchesPlanAndRun|TestCompare|TestCrossValidateFolds|TestWriteRandom
 race:
-	CGO_ENABLED=1 $(GO) test -race -count=1 -vet=off -run '^($(RACE_TESTS))$$' $(RACE_PACKAGES)
-	CGO_ENABLED=1 $(GO) test -race -count=1 -vet=off $(RACE_WHOLE)
+	CGO_ENABLED=1 $(GO) test -race -short -count=1 -vet=off -run '^($(RACE_TESTS))$$' $(RACE_PACKAGES)
+	CGO_ENABLED=1 $(GO) test -race -short -count=1 -vet=off $(RACE_WHOLE)
 
 # A second Arrow implementation (npm apache-arrow) reads every shipped table.
 arrowjs:
