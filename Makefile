@@ -27,8 +27,8 @@ test: deps check
 # The full cases of the tests that -short makes smaller; each says in its
 # doc comment what -short leaves out. Their names are unique in the
 # module, and a test that reads testing.Short joins them.
-LONG_PACKAGES := ./cmd/uniperf ./examples ./measurekernels/codegen
-LONG_TESTS    := TestDemoSummaryCache|TestMeasureKilledAndResumed|TestTuneModelHierarchy|TestTuningSpaces|TestLibraryCUDACompiles
+LONG_PACKAGES := ./cmd/uniperf ./examples ./measurekernels/codegen ./counts
+LONG_TESTS    := TestDemoSummaryCache|TestMeasureKilledAndResumed|TestTuneModelHierarchy|TestTuningSpaces|TestLibraryCUDACompiles|TestCountMatchesPlanAndRun
 test-long:
 	$(GO) test -count=1 -vet=off -run '^($(LONG_TESTS))$$' $(LONG_PACKAGES)
 
@@ -60,9 +60,11 @@ unit:
 
 # The tests that start goroutines, or call what does, under the race
 # detector (which needs cgo): counting's workers and prefetching (on the
-# library kernels), the counter's Prepare and the grid fill's parallel
-# fits (every fit of fit/models/linear, and models.Compare of the linear
-# model), launch's buffer filling. The other model packages start none:
+# library kernels; -short leaves out the interpreter runs, which start
+# none and took three quarters of the time under -race), the counter's
+# Prepare and the grid fill's parallel fits (every fit of
+# fit/models/linear, and models.Compare of the linear model), launch's
+# buffer filling. The other model packages start none:
 # they call Prepare and the grid fill in the caller's goroutine, which
 # waits, so linear's tests cover those goroutines; they run in unit.
 RACE_WHOLE    := ./fit/models/linear
