@@ -148,7 +148,9 @@ func countedLibraryKernel(t *testing.T, name string, consts map[string]int64) (*
 // library kernel and compares them, property by property, with the
 // counting plan evaluated by enumeration; at the sizes of countChecks it
 // also compares the plan with the reference interpreter (the plan checks
-// already do so at theirs).
+// already do so at theirs), but for -short: make race runs it so, for
+// counting's goroutines on every library kernel, and make test-long with
+// the interpreter.
 func TestCountMatchesPlanAndRun(t *testing.T) {
 	covered := map[string]bool{}
 	run := func(c planCheck, interpret bool) {
@@ -165,7 +167,7 @@ func TestCountMatchesPlanAndRun(t *testing.T) {
 		run(c, false)
 	}
 	for _, c := range countChecks() {
-		run(c, true)
+		run(c, !testing.Short())
 	}
 	for _, name := range library.Names() {
 		if !covered[name] {

@@ -75,7 +75,7 @@ validate and uniperf export on embedded:NAME tables.`,
 			if demoJSON {
 				report = io.Discard
 			}
-			sums, err := demoReport(report, progress)
+			sums, err := demoReport(report, progress, shippedTables())
 			if err != nil || !demoJSON {
 				return err
 			}
@@ -144,12 +144,11 @@ func demoSummaries(progress io.Writer, cached map[string]tableSummary) ([]tableS
 	return sums, nil
 }
 
-// demoReport runs the pipeline on each shipped table alone (tables
+// demoReport runs the pipeline on each of the named tables alone (tables
 // measured on different hosts may name the same device), prints every
 // step, and returns the tables' summaries. Tables are worked on by
 // GOMAXPROCS workers, each into a buffer of its own, and printed in order.
-func demoReport(out, progress io.Writer) ([]tableSummary, error) {
-	names := shippedTables()
+func demoReport(out, progress io.Writer, names []string) ([]tableSummary, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("this binary embeds no measurement tables")
 	}

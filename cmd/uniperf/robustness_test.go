@@ -225,9 +225,6 @@ func mutateArrow(r *rand.Rand, data []byte) []byte {
 // with every failure; then interrupts a measurement on PoCL and resumes it
 // without losing or repeating a row.
 func TestCLIRobustness(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the robustness corpus takes a minute")
-	}
 	dir := t.TempDir()
 	corpus := filepath.Join("testdata", "robust")
 	total := map[int]int{}
@@ -511,7 +508,9 @@ func TestByteFlippedTables(t *testing.T) {
 // it after each; the final table must hold exactly the keys of the suite's
 // plan, and a further run must measure nothing and exit 0 (issue 45: once
 // convolution rows existed a rerun re-timed them and exited 1, and a
-// SIGKILL at row 225 left a table that could never be completed).
+// SIGKILL at row 225 left a table that could never be completed). Under
+// -short it measures shortKilledKernels (--kernels), 70 of the suite's
+// 410 rows, and the plan is theirs.
 //
 // The plan's keys stand for an uninterrupted run's, without measuring the
 // suite a second time: a complete run measures every case of suite.Cases
@@ -523,17 +522,19 @@ func TestByteFlippedTables(t *testing.T) {
 // loaded machine makes longer (grid_fill_chain's largest size did so
 // beside the demo test), so those keys may be missing, and no other.
 func TestMeasureKilledAndResumed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures the quick suite on PoCL (a minute)")
-	}
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "killed.arrow")
 	args := []string{"measure", "--device", "opencl", "--suite", "quick", "--size-class", "large",
 		"--runs", "2", "--discard", "1", "--out", path, "--quiet"}
+	var only []string
+	if testing.Short() {
+		only = shortKilledKernels
+		args = append(args, "--kernels", strings.Join(only, ","))
+	}
 	// Row 2 is the first after calibration, which records every kernel's
 	// size in the table before any kernel but the empty one is timed.
 	run := startChild(t, args)
-	want, skippable := quickPlanKeys(t, run.waitRows(t, path, 2), "large")
+	want, skippable := quickPlanKeys(t, run.waitRows(t, path, 2), "large", only)
 	r := rand.New(rand.NewPCG(45, 2))
 	at := []int{2 + r.IntN(len(want)-2), 2 + r.IntN(len(want)-2), 2 + r.IntN(len(want)-2)}
 	slices.Sort(at)
@@ -618,12 +619,20 @@ func (c *child) waitRows(t *testing.T, path string, rows int) *datasets.Table {
 	}
 }
 
+// shortKilledKernels are the kernels TestMeasureKilledAndResumed measures
+// under -short (a tenth of the CPU time): a kernel of many configurations
+// (arith_int_i32, 40 rows), 1-D and 2-D work-groups, a test kernel
+// (convolution, whose rows a rerun once re-timed) and a kernel whose
+// largest size the time budget may skip (grid_fill_chain).
+var shortKilledKernels = []string{"arith_int_i32", "vector_scale_add", "global_copy", "matmul_tiled", "grid_fill_chain", "convolution"}
+
 // quickPlanKeys lists, sorted, the keys of every case that the quick suite
 // plans for work-group size class class at the sizes that tab's
 // calibration (JSON of the base size p per kernel, see docs/datasets.md)
 // records, and which of them the suite's time budget may skip (sizes
-// past the ones a kernel with a budget must keep).
-func quickPlanKeys(t *testing.T, tab *datasets.Table, class string) (keys []string, skippable map[string]bool) {
+// past the ones a kernel with a budget must keep); only the kernels in
+// only, where it is not empty.
+func quickPlanKeys(t *testing.T, tab *datasets.Table, class string, only []string) (keys []string, skippable map[string]bool) {
 	t.Helper()
 	var cal struct{ P map[string]int }
 	if err := json.Unmarshal([]byte(tab.Meta.Calibration), &cal); err != nil {
@@ -635,7 +644,7 @@ func quickPlanKeys(t *testing.T, tab *datasets.Table, class string) (keys []stri
 	}
 	skippable = map[string]bool{}
 	for _, k := range s.Kernels {
-		if k.OptIn {
+		if k.OptIn || len(only) > 0 && !slices.Contains(only, k.Kernel) {
 			continue
 		}
 		budget, keep := s.Budget(k)
