@@ -21,9 +21,12 @@ import (
 // tries again and reports the error.
 func (p *plan) startCount(i int) *counting {
 	r := &counting{done: make(chan struct{})}
+	// The plan goes on appending to its slices while the set counts, so
+	// the worker gets the set itself, not its index.
+	u, text, bare := p.sets[i], p.texts[i], p.bare[i]
 	p.workers.run(func() {
 		defer close(r.done)
-		if r.n, r.err = p.countSet(i); r.err == nil {
+		if r.n, r.err = p.countOf(u, text, bare); r.err == nil {
 			r.gisted = p.gist(r.n)
 		}
 	}, false)
@@ -36,7 +39,7 @@ func (p *plan) startCount(i int) *counting {
 func (p *plan) countNow(i int) *counting {
 	r := &counting{done: make(chan struct{})}
 	if p.bare[i] {
-		r.n, r.err = p.countSet(i)
+		r.n, r.err = p.countOf(p.sets[i], p.texts[i], true)
 	} else {
 		r.n, r.err = countSetAt(p.texts[i], p.at, p.opts.Limits)
 	}
@@ -44,13 +47,13 @@ func (p *plan) countNow(i int) *counting {
 	return r
 }
 
-// countSet counts set i: part by part where its parameters are fixed,
-// else whole.
-func (p *plan) countSet(i int) (*polyhedra.PwQPolynomial, error) {
-	if p.bare[i] {
-		return countFixed(p.sets[i], p.texts[i], p.opts.Shared, p.opts.Limits)
+// countOf counts the set u, whose text is text: part by part where its
+// parameters are fixed (bare), else whole.
+func (p *plan) countOf(u *uset, text string, bare bool) (*polyhedra.PwQPolynomial, error) {
+	if bare {
+		return countFixed(u, text, p.opts.Shared, p.opts.Limits)
 	}
-	return countSet(p.texts[i], p.opts.Limits)
+	return countSet(text, p.opts.Limits)
 }
 
 // gist returns n simplified against the assumptions, or nil if that
