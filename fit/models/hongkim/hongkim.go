@@ -243,7 +243,7 @@ func (m *Model) Summary() string {
 		if len(cal.Held) > 0 {
 			s += "; held at the start, no row exercises them: " + strings.Join(cal.Held, ", ")
 		}
-		s += fmt.Sprintf(" by the %s rule (%d rows without global accesses, %d with gathers, scatters or atomics and %d cache-served left out", cal.Rule, cal.Compute, cal.Addressed, cal.Cached)
+		s += fmt.Sprintf(" by the %s rule (%d rows without global accesses, %d with gathers, scatters or atomics, %d with 1- or 2-byte elements and %d cache-served left out", cal.Rule, cal.Compute, cal.Addressed, cal.Narrow, cal.Cached)
 		for i, r := range cal.RuleCV {
 			sep := ", "
 			if i == 0 {
