@@ -92,31 +92,12 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *models.Inputs, regs i
 // accesses that are memory instructions (1 under TrafficPaper), and
 // whether some of them are at data-chosen addresses (gathers, scatters,
 // atomics: analytic.PerThread.Addressed) or of 1- or 2-byte elements
-// (narrowOf), which calibration leaves out.
+// (analytic.PerThread.Narrow), which calibration leaves out.
 type launch struct {
 	k         seed.Kernel
 	dram      float64
 	addressed bool
 	narrow    bool
-}
-
-// narrowOf reports whether a launch has global accesses of elements
-// narrower than 4 bytes (b8, b16, f16). The model issues one instruction
-// per warp access whatever its width, where PoCL packs more narrow
-// work-items into a vector instruction: on the PoCL paper table a copy of
-// 2^21 elements in work-groups of 256, three instructions a work-item
-// (load, add, store), takes 1.10 cycles a warp of 8 work-items on each
-// core in u8, 1.23 in u16 and 3.58 in i32; the narrow copies run in less
-// than their instructions' issue time (3 cycles at Issue_cycles 1). The
-// f16 copy's 15.2 cycles are mostly conversions to and from f32, which
-// the counts do not see.
-func narrowOf(p *analytic.PerThread) bool {
-	for _, a := range p.Global {
-		if a.Bytes < 4 {
-			return true
-		}
-	}
-	return false
 }
 
 // launchKernel derives a launch's program parameters under the traffic
@@ -137,14 +118,14 @@ func launchKernel(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c models.
 		return launch{}, err
 	}
 	if traffic != TrafficHierarchy {
-		return launch{k, 1, p.Addressed > 0, narrowOf(p)}, nil
+		return launch{k, 1, p.Addressed > 0, p.Narrow > 0}, nil
 	}
 	share := analytic.DRAMShare(env, c, in)
 	mem := k.CoalMemInsts + k.UncoalMemInsts
 	k.CoalMemInsts *= share
 	k.UncoalMemInsts *= share
 	k.CompInsts += (1 - share) * mem
-	return launch{k, share, p.Addressed > 0, narrowOf(p)}, nil
+	return launch{k, share, p.Addressed > 0, p.Narrow > 0}, nil
 }
 
 // launches derives and keeps the program parameters of launches, by
