@@ -48,7 +48,9 @@ type Model struct {
 // (geometric-mean error, paper then hierarchy traffic): on the GPUs the
 // hierarchy's (H100 CUDA 0.460, 0.392; H200 CUDA 0.448, 0.398; H100
 // OpenCL 0.509, 0.449; H200 OpenCL 0.515, 0.444), on the CPU through
-// PoCL the paper's (paper suite 0.445, 0.467; quick suite 0.617, 0.669).
+// PoCL the paper's (paper suite 0.543, 0.566 on its 1547 rows, 0.445,
+// 0.467 on the 1268 before its 1- and 2-byte rows; quick suite 0.617,
+// 0.669).
 func DefaultTraffic(kind string) string {
 	if kind == "cpu" {
 		return TrafficPaper
