@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/models"
 )
@@ -292,5 +293,32 @@ func TestGlobalAccessOfIndirect(t *testing.T) {
 		if got := a.WarpBytes(32, c.sector); got != c.want {
 			t.Errorf("%s, %g-byte sectors: %g bytes a warp, want %g", c.name, c.sector, got, c.want)
 		}
+	}
+}
+
+// PerThread.Narrow counts the global accesses of 1- and 2-byte elements
+// per work-item, gathers among them, and not the global.minldst terms:
+// of 64 work-items, 64 b8 loads, 32 f16 stores and 16 b16 gathers are
+// 112/64 = 1.75 a work-item; the 64 f32 loads and the 64 b8 minima are
+// not narrow accesses, and the gathers are also 16/64 = 0.25 Addressed.
+func TestPerThreadNarrow(t *testing.T) {
+	in := &models.Inputs{
+		Kernel: &counts.Kernel{Name: "narrow"},
+		Counts: map[string]int64{
+			"global.load.b8.stride=1":    64,
+			"global.minldst.b8.stride=1": 64,
+			"global.store.f16.stride=1":  32,
+			"global.load.indirect.b16":   16,
+			"global.load.f32.stride=1":   64,
+		},
+		Global: [3]int64{64, 1, 1},
+		Local:  [3]int64{8, 1, 1},
+	}
+	p, err := PerThreadOf(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Narrow != 1.75 || p.Addressed != 0.25 {
+		t.Errorf("narrow %g, addressed %g a work-item; want 1.75, 0.25", p.Narrow, p.Addressed)
 	}
 }

@@ -33,8 +33,9 @@ func init() {
 // each taken at its smallest or its largest measured size, whichever
 // predicts the calibration rows better when each kernel class is left
 // out in turn (FallbackCV; package documentation for the figures).
-// Kernels with gathers, scatters or atomics keep their own weights but
-// enter no fallback (Adjustment.Addressed).
+// Kernels with gathers, scatters or atomics, and those with global
+// accesses of 1- or 2-byte elements, keep their own weights but enter no
+// fallback (Adjustment.Addressed, Adjustment.Narrow).
 type Model struct {
 	// CalibrateAt picks the measured size of each kernel that calibrates
 	// its adjusting weight: "smallest" (the default, the seed's cheap
@@ -92,6 +93,11 @@ type Adjustment struct {
 	// addresses, an atomic's contention): its weight predicts its own
 	// sizes and enters no fallback.
 	Addressed bool `json:"data_addressed,omitempty"`
+	// Narrow marks a kernel with global accesses of 1- or 2-byte elements
+	// (analytic.PerThread.Narrow: a CPU packs more of them into one
+	// instruction, and f16 converts in instructions the counts do not
+	// see): its weight predicts its own sizes and enters no fallback.
+	Narrow bool `json:"narrow,omitempty"`
 }
 
 // FallbackScore is one fallback candidate's cross-validation error: the
@@ -175,7 +181,7 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row, shares *dramShares
 	m.FallbackAt, m.FallbackCV = chooseFallback(cal)
 	m.Fallback = fallbackOf(cal, m.FallbackAt, "")
 	if math.IsNaN(m.Fallback) {
-		return fmt.Errorf("cycles: no kernel to take the fallback from: each of the %d calibrated has gathers, scatters or atomics, which enter none; give rows of kernels without them too", len(cal))
+		return fmt.Errorf("cycles: no kernel to take the fallback from: each of the %d calibrated has gathers, scatters, atomics or 1- or 2-byte elements, which enter none; give rows of kernels without them too", len(cal))
 	}
 	return nil
 }
@@ -218,7 +224,7 @@ func (m *Model) calibrateKernel(env *models.Env, key string, rows []models.Row, 
 	if err != nil {
 		return calibrated{}, "", fmt.Errorf("%s: %w", models.RowName(r), err)
 	}
-	c := calibrated{Adjustment: Adjustment{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw, Addressed: p.Addressed > 0}, class: r.Class}
+	c := calibrated{Adjustment: Adjustment{Key: key, Params: r.Params, MeasuredS: r.TimeS, EstimatedS: e.Unadjusted, AdjustingWeight: aw, Addressed: p.Addressed > 0, Narrow: p.Narrow > 0}, class: r.Class}
 	sorted := slices.SortedStableFunc(slices.Values(rows), func(a, b models.Row) int { return cmp.Compare(a.TimeS, b.TimeS) })
 	for _, r := range sorted {
 		e, err := m.estimate(env, models.CaseOf(r))
@@ -234,13 +240,13 @@ func (m *Model) calibrateKernel(env *models.Env, key string, rows []models.Row, 
 }
 
 // fallbackOf is the median of the kernels' adjusting weights taken at
-// size at, leaving out the kernels with gathers, scatters or atomics and
-// those of class skip; NaN where none is left. The median of an even
+// size at, leaving out the kernels with gathers, scatters or atomics or
+// with 1- or 2-byte elements and those of class skip; NaN where none is left. The median of an even
 // number is the geometric mean of the middle two.
 func fallbackOf(cal []calibrated, at, skip string) float64 {
 	var logs []float64
 	for _, c := range cal {
-		if c.Addressed || (skip != "" && c.class == skip) {
+		if c.Addressed || c.Narrow || (skip != "" && c.class == skip) {
 			continue
 		}
 		r := c.ratios[0]
@@ -362,7 +368,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 func (m *Model) fallbackKernels() int {
 	var n int
 	for _, k := range m.Kernels {
-		if !k.Addressed && !k.OneRun {
+		if !k.Addressed && !k.Narrow && !k.OneRun {
 			n++
 		}
 	}

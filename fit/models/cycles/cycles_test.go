@@ -275,17 +275,25 @@ func TestCyclesFallbackMedian(t *testing.T) {
 
 // TestCyclesAddressedKernels: a kernel with gathers keeps its own
 // adjusting weight (its measured row is reproduced) but enters no
-// fallback, which stays vector_scale_add's 2.
+// fallback, which stays vector_scale_add's 2; nor does global_f16, whose
+// accesses are 2 bytes wide (its weight, estimate / measured: 16 + 2·500
+// = 1016 cycles a work-item, 2^16 work-items at occupancy 1 and 1.35 GHz
+// are 49.3 ms, measured in 1 ms: 49.3).
 func TestCyclesAddressedKernels(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "gtx460")}
 	gather := models.Row{Row: datasets.Row{Kernel: "gather_f32", Class: "gather", Role: datasets.RoleMeasurement,
 		Consts: map[string]int64{"LX": 256, "R": 4}, Params: map[string]int64{"n": 1 << 16}, TimeS: 1e-3}}
 	m := &Model{}
-	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), gather}); err != nil {
+	half := models.Row{Row: datasets.Row{Kernel: "global_f16", Class: "global_f16", Role: datasets.RoleMeasurement,
+		Consts: map[string]int64{"LX": 256, "R": 1, "S": 1}, Params: map[string]int64{"n": 1 << 16}, TimeS: 1e-3}}
+	if err := m.Calibrate(env, []models.Row{vsaRow(1<<16, vsaEstimate(1<<16)/2), gather, half}); err != nil {
 		t.Fatal(err)
 	}
-	if !near(m.Fallback, 2, 1e-12) || len(m.Kernels) != 2 || !m.Kernels[0].Addressed || m.Kernels[1].Addressed {
+	if !near(m.Fallback, 2, 1e-12) || len(m.Kernels) != 3 || !m.Kernels[0].Addressed || !m.Kernels[1].Narrow || m.Kernels[2].Addressed || m.Kernels[2].Narrow {
 		t.Fatalf("fallback %g over %+v, want 2 over vector_scale_add alone", m.Fallback, m.Kernels)
+	}
+	if want := (1 << 16) * 1016.0 / gtx460Hz / 1e-3; !near(m.Kernels[1].AdjustingWeight, want, 1e-12) {
+		t.Errorf("global_f16's adjusting weight %g, want %g", m.Kernels[1].AdjustingWeight, want)
 	}
 	p, err := m.Predict(env, models.CaseOf(gather))
 	if err != nil {

@@ -48,7 +48,9 @@ type Model struct {
 // (geometric-mean error, paper then hierarchy traffic): on the GPUs the
 // hierarchy's (H100 CUDA 0.460, 0.392; H200 CUDA 0.448, 0.398; H100
 // OpenCL 0.509, 0.449; H200 OpenCL 0.515, 0.444), on the CPU through
-// PoCL the paper's (paper suite 0.445, 0.467; quick suite 0.617, 0.669).
+// PoCL the paper's (paper suite 0.543, 0.566 on its 1547 rows, 0.445,
+// 0.467 on the 1268 before its 1- and 2-byte rows; quick suite 0.617,
+// 0.669).
 func DefaultTraffic(kind string) string {
 	if kind == "cpu" {
 		return TrafficPaper
@@ -243,7 +245,7 @@ func (m *Model) Summary() string {
 		if len(cal.Held) > 0 {
 			s += "; held at the start, no row exercises them: " + strings.Join(cal.Held, ", ")
 		}
-		s += fmt.Sprintf(" by the %s rule (%d rows without global accesses, %d with gathers, scatters or atomics and %d cache-served left out", cal.Rule, cal.Compute, cal.Addressed, cal.Cached)
+		s += fmt.Sprintf(" by the %s rule (%d rows without global accesses, %d with gathers, scatters or atomics, %d with 1- or 2-byte elements and %d cache-served left out", cal.Rule, cal.Compute, cal.Addressed, cal.Narrow, cal.Cached)
 		for i, r := range cal.RuleCV {
 			sep := ", "
 			if i == 0 {

@@ -91,11 +91,13 @@ func hongKimKernel(d *gpus.Device, fixed gpus.HongKim, in *models.Inputs, regs i
 // launch is a launch's program parameters, the share of its global
 // accesses that are memory instructions (1 under TrafficPaper), and
 // whether some of them are at data-chosen addresses (gathers, scatters,
-// atomics: analytic.PerThread.Addressed), which calibration leaves out.
+// atomics: analytic.PerThread.Addressed) or of 1- or 2-byte elements
+// (analytic.PerThread.Narrow), which calibration leaves out.
 type launch struct {
 	k         seed.Kernel
 	dram      float64
 	addressed bool
+	narrow    bool
 }
 
 // launchKernel derives a launch's program parameters under the traffic
@@ -109,21 +111,21 @@ func launchKernel(env *models.Env, d *gpus.Device, fixed gpus.HongKim, c models.
 	}
 	k, err := hongKimKernel(d, fixed, in, regs)
 	if err != nil {
-		return launch{k, 1, false}, err
+		return launch{k, 1, false, false}, err
 	}
 	p, err := analytic.PerThreadOf(in)
 	if err != nil {
 		return launch{}, err
 	}
 	if traffic != TrafficHierarchy {
-		return launch{k, 1, p.Addressed > 0}, nil
+		return launch{k, 1, p.Addressed > 0, p.Narrow > 0}, nil
 	}
 	share := analytic.DRAMShare(env, c, in)
 	mem := k.CoalMemInsts + k.UncoalMemInsts
 	k.CoalMemInsts *= share
 	k.UncoalMemInsts *= share
 	k.CompInsts += (1 - share) * mem
-	return launch{k, share, p.Addressed > 0}, nil
+	return launch{k, share, p.Addressed > 0, p.Narrow > 0}, nil
 }
 
 // launches derives and keeps the program parameters of launches, by

@@ -323,8 +323,8 @@ func (th resiosTheta) device(base *gpus.Device, launchSeconds float64) seed.Devi
 // launch overhead as one more constant) for new constants, halving the
 // step in log space while the true objective does not improve. It
 // returns the constants, the objective and the number of rows fitted:
-// those of kernels with gathers, scatters or atomics are left out
-// (analytic.PrepareRows).
+// those of kernels with gathers, scatters or atomics, or with 1- or
+// 2-byte global elements, are left out (analytic.PrepareRows).
 func fitResios(env *models.Env, tr *analytic.Tracer, rows []models.Row) (*seed.Device, float64, int, error) {
 	launches, rows, err := analytic.PrepareRows(env, tr, rows)
 	if err != nil {
