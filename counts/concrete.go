@@ -272,7 +272,7 @@ func (e *engine) domain(inames []string) (*cdomain, error) {
 // (other variables of the engine that it does not mention are free and
 // irrelevant to it), and bounds them.
 func (e *engine) compileConj(c conj, own []int) (*cconj, error) {
-	cc := &cconj{}
+	cc := &cconj{cons: make([]ccons, 0, len(c))}
 	for _, x := range c {
 		ce := e.compile(x.e)
 		cc.cons = append(cc.cons, ccons{e: ce, eq: x.eq, slots: ce.slots(nil)})

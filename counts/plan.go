@@ -169,6 +169,11 @@ func (p *plan) domainPieces(inames []string, rename map[string]string, keep []st
 }
 
 func renameConj(c conj, rename map[string]string) conj {
+	if rename == nil {
+		// Constraints are values that no caller changes in place, so
+		// with nothing to rename they are shared, not copied.
+		return append(make(conj, 0, len(c)), c...)
+	}
 	out := make(conj, len(c))
 	for i, x := range c {
 		out[i] = cons{renameQaff(x.e, rename), x.eq}
@@ -179,6 +184,12 @@ func renameConj(c conj, rename map[string]string) conj {
 // renameQaff renames variables; renaming cannot overflow.
 func renameQaff(e qaff, rename map[string]string) qaff {
 	r := qaff{c: e.c}
+	if len(e.terms) > 0 {
+		r.terms = make([]lterm, 0, len(e.terms))
+	}
+	if len(e.floors) > 0 {
+		r.floors = make([]fterm, 0, len(e.floors))
+	}
 	for _, t := range e.terms {
 		n := t.name
 		if to, ok := rename[n]; ok {

@@ -280,10 +280,15 @@ func (d dnf) String() string {
 
 // and returns the conjunction of two disjunctions.
 func (d dnf) and(e dnf) dnf {
-	var r dnf
+	if len(d) == 0 || len(e) == 0 {
+		return nil
+	}
+	// Sized up front: tune counts every binding's conditions afresh,
+	// and growing these slices was the largest single allocation site.
+	r := make(dnf, 0, len(d)*len(e))
 	for _, a := range d {
 		for _, b := range e {
-			r = append(r, append(slices.Clone(a), b...))
+			r = append(r, append(append(make(conj, 0, len(a)+len(b)), a...), b...))
 		}
 	}
 	return r
