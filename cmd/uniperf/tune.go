@@ -347,7 +347,7 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 			return 0, fmt.Errorf("%w: %w", tune.ErrInvalid, err)
 		}
 		launches.Store(setString(consts), l)
-		return pr.predict(consts)
+		return pr.predict(consts, l)
 	}
 	rk, err := tune.Rank(space, mapping, configs, predict, 0)
 	if err != nil {

@@ -16,7 +16,9 @@ type tunePredictor struct {
 	// weights are the linear model's; nil with another model.
 	weights *fit.Weights
 	device  string
-	predict func(consts map[string]int64) (float64, error)
+	// predict is given the binding's launch, which tune has found
+	// already, so that the linear model need not find it again.
+	predict func(consts map[string]int64, l kernelLaunch) (float64, error)
 }
 
 // predictorOptions are the flags that choose tune's model: --model,
@@ -50,7 +52,7 @@ func newTunePredictor(kernel string, params map[string]int64, opts predictorOpti
 		return nil, err
 	}
 	env := &models.Env{Counter: models.NewCounter(kernelSource(kernel)), Device: d}
-	return &tunePredictor{counter: env.Counter, device: cal.Device, predict: func(consts map[string]int64) (float64, error) {
+	return &tunePredictor{counter: env.Counter, device: cal.Device, predict: func(consts map[string]int64, _ kernelLaunch) (float64, error) {
 		p, err := m.Predict(env, models.Case{Kernel: kernel, Consts: consts, Params: params})
 		if err != nil {
 			return 0, err
@@ -72,8 +74,8 @@ func linearTunePredictor(kernel string, params map[string]int64, opts predictorO
 	}
 	w.ZeroMissing = !opts.strict
 	counter := models.NewCounterAt(kernelSource(kernel), models.WeightsBanks(w), params)
-	return &tunePredictor{counter: counter, weights: w, device: w.Device, predict: func(consts map[string]int64) (float64, error) {
-		t, terms, _, err := linear.PredictLaunch(counter, w, kernel, consts, params)
+	return &tunePredictor{counter: counter, weights: w, device: w.Device, predict: func(consts map[string]int64, l kernelLaunch) (float64, error) {
+		t, terms, err := linear.PredictAt(counter, w, kernel, consts, params, l.global, l.local)
 		if err == nil {
 			if !opts.unpriced {
 				err = mostlyUnpriced(kernel, params, terms)

@@ -315,6 +315,14 @@ func PredictLaunch(c *models.Counter, w *fit.Weights, name string, consts, param
 	return t, terms, l, err
 }
 
+// PredictAt is Predict for a binding whose launch at params the caller
+// has found already (global and local sizes, as counts.Kernel.Launch
+// returns them): tune finds it to check each binding, and finding it a
+// second time here cost it 5% of its time.
+func PredictAt(c *models.Counter, w *fit.Weights, name string, consts, params map[string]int64, global, local [3]int64) (float64, []fit.Term, error) {
+	return predictScaled(c, w, name, consts, params, shapeOf(global[:], local[:]))
+}
+
 // predictScaled predicts with the counts scaled by w's grid fill of a
 // launch of shape s, where w has a grid fill (s is unused otherwise).
 func predictScaled(c *models.Counter, w *fit.Weights, name string, consts, params map[string]int64, s shape) (float64, []fit.Term, error) {
