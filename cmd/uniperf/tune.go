@@ -393,9 +393,6 @@ func bindable(counter *models.Counter, kernel string, consts, params map[string]
 	return kernelLaunch{g, l}, nil
 }
 
-// kernelLaunch is a kernel's global and local sizes.
-type kernelLaunch struct{ global, local [3]int64 }
-
 // warnSkipped names, on stderr, how many of n configurations were
 // skipped as invalid while doing what, with the first reasons.
 func warnSkipped(doing string, space *tune.Space, skipped []tune.Skipped, n int) {
