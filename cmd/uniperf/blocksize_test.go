@@ -85,8 +85,9 @@ func TestBlocksizeGTX460(t *testing.T) {
 // reports each model's Spearman correlation with them. Under -short it
 // leaves out resios, whose calibration on the PoCL table took six of its
 // seven CPU-s: the Spearman is the same code for every model, xu stands
-// for the calibrated analytical ones and linear for the fitted one, and
-// TestBlocksizeGTX460 runs resios in blocksize on published parameters.
+// for the calibrated analytical ones and linear for the fitted one,
+// TestBlocksizeGTX460 runs resios in blocksize on published parameters,
+// and TestDemoSummaryCache calibrates resios on a PoCL table.
 func TestBlocksizeMeasure(t *testing.T) {
 	models := []string{"xu", "resios", "linear"}
 	if testing.Short() {
