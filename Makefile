@@ -27,8 +27,8 @@ test: deps check
 # The full cases of the tests that -short makes smaller; each says in its
 # doc comment what -short leaves out. Their names are unique in the
 # module, and a test that reads testing.Short joins them.
-LONG_PACKAGES := ./cmd/uniperf ./examples ./measurekernels/codegen ./counts
-LONG_TESTS    := TestDemoSummaryCache|TestMeasureKilledAndResumed|TestTuneModelHierarchy|TestTuningSpaces|TestLibraryCUDACompiles|TestCountMatchesPlanAndRun
+LONG_PACKAGES := ./cmd/uniperf ./examples ./measurekernels/codegen ./counts ./polyhedra
+LONG_TESTS    := TestDemoSummaryCache|TestMeasureKilledAndResumed|TestTuneModelHierarchy|TestBlocksizeMeasure|TestEveryCommandJSON|TestPredictProgramCNN|TestTuningSpaces|TestLibraryCUDACompiles|TestCountMatchesPlanAndRun|TestBreakdownMatchesRun|TestCountSuiteConfigurations|TestCheckBoundsGridStride|TestCardProperty|TestClassEmptyOracle
 test-long:
 	$(GO) test -count=1 -vet=off -run '^($(LONG_TESTS))$$' $(LONG_PACKAGES)
 

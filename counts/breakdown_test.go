@@ -73,6 +73,36 @@ func breakdownCases() []breakdownCase {
 	return append(out, langBreakdownCases()...)
 }
 
+// largestSizes keeps, of the cases of each kernel and constants, the one
+// whose sizes multiply to the most (the first of equals), in the cases'
+// order. The split into parts is the same code at every size, and the
+// counts at the other sizes, where pieces change, stay checked under
+// -short: against the plan's enumeration by TestCountMatchesPlanAndRun,
+// the plan against the interpreter by TestPlanMatchesExecution.
+func largestSizes(cases []breakdownCase) []breakdownCase {
+	key := func(c breakdownCase) string { return fmt.Sprint(c.name, c.src, c.consts) }
+	size := func(c breakdownCase) float64 {
+		v := 1.0
+		for _, p := range c.params {
+			v *= float64(p)
+		}
+		return v
+	}
+	best := map[string]int{}
+	for i, c := range cases {
+		if j, ok := best[key(c)]; !ok || size(c) > size(cases[j]) {
+			best[key(c)] = i
+		}
+	}
+	var out []breakdownCase
+	for i, c := range cases {
+		if best[key(c)] == i {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func (c breakdownCase) kernel(t *testing.T) *Kernel {
 	t.Helper()
 	src, file := c.src, c.name+".knl"
@@ -111,9 +141,14 @@ func (c breakdownCase) counted(t *testing.T, k *Kernel, opts Options) *Counted {
 // and of the hand cases by instruction and by array, with and without
 // subscript arithmetic, and compares each part with what the reference
 // interpreter's statements did (by instruction) or did to each array (by
-// array); the parts of every property must sum to it.
+// array); the parts of every property must sum to it. Under -short it
+// takes each kernel at its largest size only (largestSizes).
 func TestBreakdownMatchesRun(t *testing.T) {
-	for _, c := range breakdownCases() {
+	cases := breakdownCases()
+	if testing.Short() {
+		cases = largestSizes(cases)
+	}
+	for _, c := range cases {
 		for _, opts := range []Options{{}, {CountSubscripts: true}} {
 			t.Run(fmt.Sprintf("%s/%v/%v/%+v", c.name, c.consts, c.params, opts), func(t *testing.T) {
 				k := c.kernel(t)

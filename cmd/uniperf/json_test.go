@@ -18,9 +18,16 @@ import (
 
 // TestEveryCommandJSON runs each command that prints results with --json
 // and parses what it prints; each check compares one field with a figure
-// found without the command (the table's rows, a hand count).
+// found without the command (the table's rows, a hand count). Under
+// -short blocksize ranks by xu alone, calibrated on the PoCL table as
+// resios would be: resios' calibration took 13 of the test's 15 s, and
+// TestDemoSummaryCache calibrates resios on a PoCL table under -short.
 func TestEveryCommandJSON(t *testing.T) {
 	table := embeddedPrefix + shippedTable
+	blocksizeModels := "xu,resios"
+	if testing.Short() {
+		blocksizeModels = "xu"
+	}
 	dir := t.TempDir()
 	weights := filepath.Join(dir, "w.arrow")
 	if code, _, stderr := runCommand(t, fitCmd, "fit", table, "--out", weights); code != 0 {
@@ -130,7 +137,7 @@ func TestEveryCommandJSON(t *testing.T) {
 				}
 			}
 		}},
-		{"blocksize", blocksizeCmd, []string{"blocksize", "global_copy", "--device-file", "pocl-cpu", "--param", "n=65536", "--sizes", "64,256", "--model", "xu,resios", "--json"}, func(t *testing.T, v any) {
+		{"blocksize", blocksizeCmd, []string{"blocksize", "global_copy", "--device-file", "pocl-cpu", "--param", "n=65536", "--sizes", "64,256", "--model", blocksizeModels, "--json"}, func(t *testing.T, v any) {
 			if c, _ := field(t, v, "candidates").([]any); len(c) != 2 || field(t, c[0], "predictions") == nil {
 				t.Errorf("candidates %v, want the 2 of --sizes with predictions", c)
 			}
