@@ -7,11 +7,212 @@ import (
 	"strings"
 )
 
+// loopOverData translates the loop over name, which starts at init and
+// whose iterations trip bounds: as a data-bounded loop where the
+// language has one for it, else as a masked loop.
+func (t *translator) loopOverData(s *stmt, name string, init *expr, trip string) error {
+	flag := "--trips " + name + "=" + trip
+	t.tripped[name] = true
+	step, ok := t.loopStep(s.step, name)
+	if !ok || len(step) == 0 {
+		return errorAt(s.p, "the loop over %s (%s) must step by a constant: for (%s = START; %s < END; %s += STEP)", name, flag, name, name, name)
+	}
+	sgn, _ := t.sign(step)
+	if s.e == nil || !t.monotone(s.e, name, sgn) {
+		return errorAt(s.p, "the condition of the loop over %s (%s) must be comparisons of %s with what the loop does not change, %s < END (%s > END where it steps down), joined by &&: then it holds for the first iterations and no later one", name, flag, name, name, name)
+	}
+	bound, err := t.flagValue(trip, t.macros, flag)
+	if err != nil {
+		return err
+	}
+	for m := range bound {
+		if strings.Contains(m, "*") && !t.constLike(poly{m: 1}) {
+			return &Error{Msg: flag + ": the bound must be linear in the sizes (a size parameter, maxrl, or n + 2)"}
+		}
+	}
+	start, err := t.eval(init)
+	if err != nil {
+		return err
+	}
+	lo, hi, why, err := t.dataLoopBounds(s, name, init, start, step)
+	if err != nil {
+		return err
+	}
+	if why == "" {
+		return t.boundedLoop(s, name, lo, hi, bound, flag)
+	}
+	return t.maskedLoop(s, name, init, start, step, bound, flag, why)
+}
+
+// dataLoopBounds gives LO and HI of the data-bounded loop for j = LO ..
+// HI max N that C's loop over name is, or says why the language's loop
+// cannot be it (then it is masked): the step must be 1, the condition
+// name < HI with HI a variable, a size or a literal that the body does
+// not assign, and the start data or an integer literal. A start that is
+// an expression of data is read into a temporary before the loop, as C
+// reads it once.
+func (t *translator) dataLoopBounds(s *stmt, name string, init *expr, start *value, step poly) (lo, hi, why string, err error) {
+	if !step.equal(constPoly(1)) {
+		return "", "", fmt.Sprintf("it steps by %s, where the data-bounded loop steps by 1", step), nil
+	}
+	c := s.e
+	var end *expr
+	switch {
+	case c.op == "binary" && c.text == "<" && c.args[0].op == "id" && c.args[0].text == name:
+		end = c.args[1]
+	case c.op == "binary" && c.text == ">" && c.args[1].op == "id" && c.args[1].text == name:
+		end = c.args[0]
+	default:
+		return "", "", fmt.Sprintf("its condition is not %s < END, the data-bounded loop's", name), nil
+	}
+	if end.op == "id" && assignments(s.then, end.text) > 0 {
+		return "", "", fmt.Sprintf("its body assigns its end %s", end.text), nil
+	}
+	if init.op == "id" && assignments(s.then, init.text) > 0 {
+		return "", "", fmt.Sprintf("its body assigns its start %s", init.text), nil
+	}
+	hv, err := t.eval(end)
+	if err != nil {
+		return "", "", "", err
+	}
+	switch {
+	case hv.kind == vData && isIdent(hv.text) && promote(hv.dtype) == "i32":
+		hi = hv.text
+	case hv.kind == vInt:
+		if hi = t.boundText(hv.a); hi == "" {
+			return "", "", fmt.Sprintf("its end %s is no single name or literal (compute it into a variable before the loop)", t.instrAff(hv.a)), nil
+		}
+	default:
+		return "", "", "its end is data computed in the condition, which C evaluates at every trip (compute it into a variable before the loop)", nil
+	}
+	switch {
+	case start.kind == vInt:
+		if lo = t.boundText(start.a); lo == "" || !isDigits(lo) {
+			return "", "", fmt.Sprintf("it starts at %s, affine but no literal: as data its subscripts would lose their strides", t.instrAff(start.a)), nil
+		}
+	case start.kind == vData && promote(start.dtype) == "i32":
+		lo = start.text
+		if !isIdent(lo) {
+			tmp := &array{name: t.unique(name + "_start"), dtype: "i32", space: "private", p: init.p}
+			t.privs = append(t.privs, tmp)
+			t.emit(&item{kind: "instr", text: tmp.name + " = " + lo, p: init.p})
+			lo = tmp.name
+		}
+	default:
+		return "", "", "the loop's start is not a 32-bit integer", nil
+	}
+	return lo, hi, "", nil
+}
+
+// boundText writes an affine bound as the data-bounded loop takes it, a
+// name (a size or an iname) or a literal not below 0, or "" where it is
+// neither.
+func (t *translator) boundText(a aff) string {
+	if p, ok := a.poly(); ok {
+		if c, ok := p.constant(); ok {
+			if c < 0 {
+				return ""
+			}
+			return formatInt(c)
+		}
+	}
+	if text := t.instrAff(a); isIdent(text) {
+		return text
+	}
+	return ""
+}
+
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// boundedLoop translates C's loop over name as the data-bounded loop for
+// J = lo .. hi max N. Where lo is a literal, J is an iname from lo and
+// the variable's value, so that subscripts stay affine; else J is also
+// the private temporary the language declares, holding its value (data).
+func (t *translator) boundedLoop(s *stmt, name, lo, hi string, bound poly, flag string) error {
+	iname := t.unique(name)
+	t.inames = append(t.inames, iname)
+	t.notes = append(t.notes, fmt.Sprintf("loop over %s at line %d: from %s to %s - 1, at most %s trips (%s); its bounds are data, so what it does counts as an upper bound", name, s.p.line, lo, hi, bound, flag))
+	v := t.lookup(name)
+	if isDigits(lo) {
+		v.kind, v.val, v.scope = "int", affIname(iname), -1
+	} else {
+		v.kind, v.name, v.dtype, v.scope = "data", iname, "i32", -1
+	}
+	it := &item{kind: "datafor", iname: iname, text: fmt.Sprintf("%s = %s .. %s max %s", iname, lo, hi, bound), p: s.p}
+	saved, savedScope := t.cur, t.scope
+	t.cur = &it.body
+	t.inLoop++
+	t.inData = append(t.inData, it)
+	t.frames = append(t.frames, &frame{loop: true, induction: map[*variable]bool{}})
+	t.nscopes++
+	t.scope = t.nscopes
+	err := t.block([]*stmt{s.then})
+	t.frames = t.frames[:len(t.frames)-1]
+	t.inData = t.inData[:len(t.inData)-1]
+	t.inLoop--
+	t.cur, t.scope = saved, savedScope
+	if err != nil {
+		return err
+	}
+	t.emit(it)
+	v.kind, v.why = "undef", "is the index of a loop that has ended; its value there is not known"
+	return nil
+}
+
+// maskedLoop translates the loop over name, which starts at init and
+// steps by step, as an iname over its trips below bound whose body runs
+// under the loop's condition; why says why it is no data-bounded loop.
+func (t *translator) maskedLoop(s *stmt, name string, init *expr, start *value, step, bound poly, flag, why string) error {
+	iname := t.unique(name + "_it")
+	t.inames = append(t.inames, iname)
+	last, _ := bound.add(constPoly(1), -1)
+	upper, _ := affConst(last).add(affIname(iname), -1)
+	// The iname joins the launch's domain, as a hand port writes it: an
+	// instruction of the body that reads no launch index (t += val[j]
+	// * vec[col]) then counts inside the guard, where a domain of its own
+	// would count it over every work-item launched.
+	t.dataInames = append(t.dataInames, iname)
+	t.dataBounds = append(t.dataBounds, &cond{op: "cmp", rel: ">=", e: affIname(iname)}, &cond{op: "cmp", rel: ">=", e: upper})
+	t.notes = append(t.notes, fmt.Sprintf("loop over %s at line %d: at most %s iterations (%s); its bounds are data, so what it does counts as an upper bound; a masked loop over %s, as %s", name, s.p.line, bound, flag, iname, why))
+	v := t.lookup(name)
+	it := &item{kind: "for", iname: iname, p: s.p}
+	saved, savedScope := t.cur, t.scope
+	t.cur = &it.body
+	t.inLoop++
+	t.frames = append(t.frames, &frame{loop: true, induction: map[*variable]bool{}})
+	t.nscopes++
+	t.scope = t.nscopes
+	err := t.bindDataIndex(v, name, start, step, iname, init.p, saved)
+	var c *cond
+	if err == nil {
+		c, err = t.condition(s.e)
+	}
+	if err == nil {
+		err = t.under(c, s.p, func() error { return t.block([]*stmt{s.then}) }, nil)
+	}
+	t.frames = t.frames[:len(t.frames)-1]
+	t.inLoop--
+	t.cur, t.scope = saved, savedScope
+	if err != nil {
+		return err
+	}
+	t.emit(it)
+	v.kind, v.why = "undef", "is the index of a loop that has ended; its value there is not known"
+	return nil
+}
+
 // A loop whose bounds are data, CSR's for (j = start; j < end; j++) with
 // start and end read from the row pointers, has no domain. Given the
-// most iterations it runs (--trips j=maxrl), it becomes what a hand port
-// writes: an iname over 0 <= j_it < maxrl whose body runs under the
-// loop's condition, so that what it does counts as an upper bound.
+// most iterations it runs (--trips j=maxrl), it becomes the language's
+// data-bounded loop, for j = start .. end max maxrl, generated as C's
+// loop, whose body counts maxrl times, an upper bound. What that loop
+// cannot say (a step other than 1, an end that is no single name, an
+// affine start that is no literal, whose subscripts would lose their
+// strides as data) becomes a masked loop instead: an iname over 0 <=
+// j_it < maxrl whose body runs under the loop's condition, also an upper
+// bound.
 
 // flagParams declares the names in the --trips bounds and --array
 // extents that are no argument or macro of the kernel as size

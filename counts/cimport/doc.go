@@ -45,9 +45,14 @@
 //     2^k does not divide is x // 2^k, data; gridDim is known where
 //     --groups gives it without a division; an integer set to a constant
 //     and accumulated from data in a loop is a private variable;
-//   - a loop whose bounds are data runs, given its most iterations
-//     (--trips j=maxrl), over an iname below that bound with its body
-//     under the loop's condition: an upper bound;
+//   - a loop whose bounds are data, given its most iterations (--trips
+//     j=maxrl), is the language's data-bounded loop, for j = start ..
+//     end max maxrl, generated as C's loop; where that loop cannot say
+//     it (a step other than 1, a condition other than j < END with END
+//     a variable, a size or a literal, an affine start that is no
+//     literal), it runs over an iname below the bound with its body
+//     under the loop's condition, and the header says why; either
+//     counts as an upper bound;
 //   - a loop with a break at the top of its body (break; or if (C)
 //     break; with C known at import) is unrolled, and ends there; its
 //     bounds must be constants (-D iteration=1 fixes an integer

@@ -55,9 +55,12 @@ func ExampleImport_refused() {
 }
 
 // A CSR row's loop, whose bounds are data, runs at most maxrl times
-// (--trips): its body counts as an upper bound. The column index is a
-// gather, the sum an atomic addition, and the const __restrict__
-// arguments are readonly.
+// (--trips): it is the language's data-bounded loop, generated as C's,
+// and its body counts maxrl times, an upper bound. The column index is
+// a gather, the sum an atomic addition, and the const __restrict__
+// arguments are readonly. (Written j < row[i + 1], which C reads at
+// every trip, the loop would be masked: an iname over the trips with
+// the body under j < row[i + 1], as the header would say.)
 func ExampleImport_gather() {
 	src := `// uniperf: --local 128 --array val=nnz --array col=nnz --array row=n+1 --array x=n --array y=n --array total=1 --trips j=maxrl
 __global__ void spmv(const float *__restrict__ val, const int *__restrict__ col, const int *__restrict__ row,
@@ -66,7 +69,8 @@ __global__ void spmv(const float *__restrict__ val, const int *__restrict__ col,
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
         float s = 0.0f;
-        for (int j = row[i]; j < row[i + 1]; j++) s += val[j] * x[col[j]];
+        int end = row[i + 1];
+        for (int j = row[i]; j < end; j++) s += val[j] * x[col[j]];
         y[i] = s;
         atomicAdd(total, s);
     }
@@ -82,7 +86,7 @@ __global__ void spmv(const float *__restrict__ val, const int *__restrict__ col,
 	// # Imported by uniperf import from spmv.cu, kernel spmv.
 	// # size parameter maxrl: named by --trips j=maxrl, no argument of the kernel
 	// # size parameter nnz: named by --array col=nnz, no argument of the kernel
-	// # loop over j at line 8: at most maxrl iterations (--trips j=maxrl); its bounds are data, so what it does counts as an upper bound
+	// # loop over j at line 9: from j_start to end_2 - 1, at most maxrl trips (--trips j=maxrl); its bounds are data, so what it does counts as an upper bound
 	// # work-group size 128: --local, from the comment at line 1
 	// # work-groups along axis 0: as many as the kernel's guard needs (no --global or --groups given)
 	// # array val: --array val=nnz, from the comment at line 1; readonly: const and restrict, never stored
@@ -93,7 +97,7 @@ __global__ void spmv(const float *__restrict__ val, const int *__restrict__ col,
 	// # array total: --array total=1, from the comment at line 1
 	// # assumed: n, nnz >= 1 (factors of the arrays' extents)
 	// kernel spmv
-	// domain [n, nnz, maxrl] -> { [i, j_it] : 0 <= i and i < n and 0 <= j_it and j_it < maxrl }
+	// domain [n, nnz, maxrl] -> { [i] : 0 <= i and i < n }
 	// assume n, nnz >= 1
 	// array val f32 [nnz] readonly
 	// array col i32 [nnz] readonly
@@ -102,17 +106,15 @@ __global__ void spmv(const float *__restrict__ val, const int *__restrict__ col,
 	// array y f32 [n]
 	// array total f32 [1]
 	// private s f32
+	// private end_2 i32
 	// private j_start i32
-	// private j i32
 	// split i 128 i_out i_in
 	// tag i_in l.0, i_out g.0
 	// s = 0.0f
+	// end_2 = row[i + 1]
 	// j_start = row[i]
-	// for j_it
-	//   j = j_start + j_it {inames=i}
-	//   if j < row[i + 1]
-	//     s += val[j] * x[col[j]] {inames=i}
-	//   end
+	// for j = j_start .. end_2 max maxrl
+	//   s += val[j] * x[col[j]] {inames=i}
 	// end
 	// y[i] = s
 	// atomic_add(total[0], s) {inames=i}

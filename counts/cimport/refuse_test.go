@@ -27,6 +27,7 @@ func TestRefusals(t *testing.T) {
 		{"    for (int k = (int)a[i]; k < n; k++) b[k] = 0.0f;\n", "5:18: the loop over k starts at a value read from data; write its bounds affine, or give the most iterations it runs, --trips k=BOUND"},
 		{"    // uniperf: --trips k=8\n    for (int k = (int)a[i]; k > 0; k++) b[k] = 0.0f;\n", "6:5: the condition of the loop over k (--trips k=8) must be comparisons of k"},
 		{"    // uniperf: --trips k=8\n    b[i] = 0.0f;\n", " --trips k=8: the kernel has no for loop over k"},
+		{"    // uniperf: --trips k=8\n    int e = (int)b[i];\n    for (int k = (int)a[i]; k < e; k++) { b[i] += a[k]; __syncthreads(); }\n", "7:57: a barrier inside the loop at line 7, whose bounds are data: work-items run it different numbers of times"},
 		{"    b[i*i] = a[i];\n", "5:8: * is not affine in the indices: a product of two indices"},
 		{"    alpha *= 2.0f;\n", "5:5: alpha is a scalar argument, which .knl reads only; copy it into a local variable"},
 		{"    int j = i;\n    for (int k = 0; k < n; k++) j += 1;\n    b[j] = 0.0f;\n", "7:7: j is changed by the loop at line 6; after it its value is not known here"},

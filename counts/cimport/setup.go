@@ -19,6 +19,7 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 		scopes: []map[string]*variable{{}}, opts: opts, macros: macros, tripped: map[string]bool{}}
 	t.cur = &t.root
 	t.callDevice = t.inline
+	t.dataLoop = t.loopOverData
 	for n := range opts.tunables {
 		t.used[n] = true
 		t.declare(n, &variable{kind: "int", val: affConst(poly{n: 1})})

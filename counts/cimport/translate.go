@@ -324,6 +324,9 @@ func (t *translator) exprStmt(e *expr) error {
 			if t.inIf > 0 {
 				return errorAt(e.p, "a barrier inside an if: not every work-item would reach it; move it out of the if")
 			}
+			if len(t.inData) > 0 {
+				return errorAt(e.p, "a barrier inside the loop at line %d, whose bounds are data: work-items run it different numbers of times, so not every one would reach the barrier as often; move it out of the loop", t.inData[0].p.line)
+			}
 			t.emit(&item{kind: "barrier", p: e.p})
 			return nil
 		}
@@ -641,7 +644,13 @@ func (t *translator) forLoop(s *stmt) error {
 		return errorAt(s.e.p, "the condition of the loop over %s does not bound it in the direction of its step", name)
 	}
 	dom := append([]*cond{{op: "cmp", rel: ">=", e: affIname(iname)}}, conj...)
-	t.loops = append(t.loops, t.domainText(iname, dom))
+	if len(t.inData) > 0 {
+		// Loops nest in the order of their domains: one inside a
+		// data-bounded loop is declared after that loop's for line.
+		t.lateLoops = append(t.lateLoops, t.domainText(iname, dom))
+	} else {
+		t.loops = append(t.loops, t.domainText(iname, dom))
+	}
 	it := &item{kind: "for", iname: iname, p: s.p}
 	saved := t.cur
 	t.cur = &it.body
@@ -731,70 +740,6 @@ func (t *translator) companions(s *stmt) (*stmt, []companion, error) {
 		}
 	}
 	return &out, comps, nil
-}
-
-// dataLoop translates the loop over name, which starts at init and whose
-// iterations trip bounds.
-func (t *translator) dataLoop(s *stmt, name string, init *expr, trip string) error {
-	flag := "--trips " + name + "=" + trip
-	t.tripped[name] = true
-	step, ok := t.loopStep(s.step, name)
-	if !ok || len(step) == 0 {
-		return errorAt(s.p, "the loop over %s (%s) must step by a constant: for (%s = START; %s < END; %s += STEP)", name, flag, name, name, name)
-	}
-	sgn, _ := t.sign(step)
-	if s.e == nil || !t.monotone(s.e, name, sgn) {
-		return errorAt(s.p, "the condition of the loop over %s (%s) must be comparisons of %s with what the loop does not change, %s < END (%s > END where it steps down), joined by &&: then it holds for the first iterations and no later one", name, flag, name, name, name)
-	}
-	bound, err := t.flagValue(trip, t.macros, flag)
-	if err != nil {
-		return err
-	}
-	for m := range bound {
-		if strings.Contains(m, "*") && !t.constLike(poly{m: 1}) {
-			return &Error{Msg: flag + ": the bound must be linear in the sizes (a size parameter, maxrl, or n + 2)"}
-		}
-	}
-	start, err := t.eval(init)
-	if err != nil {
-		return err
-	}
-	iname := t.unique(name + "_it")
-	t.inames = append(t.inames, iname)
-	last, _ := bound.add(constPoly(1), -1)
-	upper, _ := affConst(last).add(affIname(iname), -1)
-	// The iname joins the launch's domain, as a hand port writes it: an
-	// instruction of the body that reads no launch index (t += val[j]
-	// * vec[col]) then counts inside the guard, where a domain of its own
-	// would count it over every work-item launched.
-	t.dataInames = append(t.dataInames, iname)
-	t.dataBounds = append(t.dataBounds, &cond{op: "cmp", rel: ">=", e: affIname(iname)}, &cond{op: "cmp", rel: ">=", e: upper})
-	t.notes = append(t.notes, fmt.Sprintf("loop over %s at line %d: at most %s iterations (%s); its bounds are data, so what it does counts as an upper bound", name, s.p.line, bound, flag))
-	v := t.lookup(name)
-	it := &item{kind: "for", iname: iname, p: s.p}
-	saved, savedScope := t.cur, t.scope
-	t.cur = &it.body
-	t.inLoop++
-	t.frames = append(t.frames, &frame{loop: true, induction: map[*variable]bool{}})
-	t.nscopes++
-	t.scope = t.nscopes
-	err = t.bindDataIndex(v, name, start, step, iname, init.p, saved)
-	var c *cond
-	if err == nil {
-		c, err = t.condition(s.e)
-	}
-	if err == nil {
-		err = t.under(c, s.p, func() error { return t.block([]*stmt{s.then}) }, nil)
-	}
-	t.frames = t.frames[:len(t.frames)-1]
-	t.inLoop--
-	t.cur, t.scope = saved, savedScope
-	if err != nil {
-		return err
-	}
-	t.emit(it)
-	v.kind, v.why = "undef", "is the index of a loop that has ended; its value there is not known"
-	return nil
 }
 
 // returnStmt translates a return of an inlined function: it stores its

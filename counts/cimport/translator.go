@@ -128,10 +128,15 @@ type translator struct {
 	tripped    map[string]bool // the loop variables of --trips met
 	dataInames []string        // the inames of data-bounded loops, in the launch's domain
 	dataBounds []*cond         // their bounds
+	inData     []*item         // the data-bounded loops being translated, outermost first
+	lateLoops  []string        // the domains of loops inside data-bounded loops, declared after them
 	fns        []*fnFrame      // the device functions being inlined, outermost first
 	// callDevice inlines a call of a device function (inline, which
 	// translates statements inside an expression).
 	callDevice func(fn *kernelFunc, args []*expr, p pos) (*value, error)
+	// dataLoop translates a loop whose bounds are data, given its most
+	// trips (dataLoop, which translates the loop's body).
+	dataLoop func(s *stmt, name string, init *expr, trip string) error
 }
 
 // frame is an if or a loop being translated. An if saves the integer

@@ -88,6 +88,12 @@ func (t *translator) write(file string) ([]byte, error) {
 	}
 	fmt.Fprintf(&b, "tag %s\n", strings.Join(tags, ", "))
 	t.writeItems(&b, t.root, 0)
+	if len(t.lateLoops) > 0 {
+		fmt.Fprintf(&b, "# the loops inside data-bounded loops: loops nest in the order of their domains\n")
+	}
+	for _, d := range t.lateLoops {
+		fmt.Fprintf(&b, "domain %s\n", d)
+	}
 	return b.Bytes(), nil
 }
 
@@ -99,8 +105,12 @@ func (t *translator) writeItems(b *bytes.Buffer, items []*item, depth int) {
 			fmt.Fprintf(b, "%s%s%s\n", ind, it.text, t.launchAnnotation(it))
 		case "barrier":
 			fmt.Fprintf(b, "%sbarrier\n", ind)
-		case "for":
-			fmt.Fprintf(b, "%sfor %s\n", ind, it.iname)
+		case "for", "datafor":
+			head := it.iname
+			if it.kind == "datafor" {
+				head = it.text
+			}
+			fmt.Fprintf(b, "%sfor %s\n", ind, head)
 			t.writeItems(b, it.body, depth+1)
 			fmt.Fprintf(b, "%send\n", ind)
 		case "if":
