@@ -44,6 +44,7 @@ type stmt struct {
 	init      *stmt
 	then, els *stmt
 	p         pos
+	while     bool // a for loop read from a while loop (whileStmt)
 }
 
 // decl declares one variable: its type, array extents and initializer.

@@ -79,7 +79,8 @@
 //
 // What is not affine is refused with the source's line and column and
 // what to write instead: integer variables changed in a loop, while
-// loops, other breaks, loop bounds read from data without --trips, products of
+// loops other than those whose body ends by updating the variable their
+// condition tests (read as the for loop they are), other breaks, loop bounds read from data without --trips, products of
 // two indices, integer divisions that do not divide exactly, bounds
 // computed by min, max or casts, atomics other than additions, pointer
 // arithmetic other than a[i], *(a + i) and a pointer set where it is

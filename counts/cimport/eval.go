@@ -322,7 +322,24 @@ func (t *translator) intBinary(e *expr, l, r aff) (*value, error) {
 				text := t.instrAff(l)
 				return &value{kind: vData, text: paren(text, affPrec(text), precMul) + " // " + formatInt(div), prec: precMul, dtype: "i32"}, nil
 			}
+			if hint := t.laneHint(l, div, "/"); hint != "" {
+				return notAffine(hint)
+			}
 			return notAffine("an integer division that does not divide every coefficient; .knl's // and % by constants would round towards minus infinity, C's towards zero: write the index without the division")
+		case e.text == "%" && isConst && d > 0:
+			if hint := t.laneHint(l, d, "%"); hint != "" {
+				return notAffine(hint)
+			}
+			return notAffine("C's % of an index rounds towards zero, .knl's towards minus infinity: write the index without it, or compare it with 0 (x % c == 0), which is affine")
+		case e.text == "&" && isConst && d > 0 && d&(d+1) == 0:
+			if hint := t.laneHint(l, d+1, "&"); hint != "" {
+				return notAffine(hint)
+			}
+			return notAffine(fmt.Sprintf("& %d is a remainder modulo %d, quasi-affine, which .knl takes in conditions (x %% %d == 0) but not as a value: write the index without it", d, d+1, d+1))
+		case !isConst && r[""] != nil && len(r) == 1:
+			names := sortedMonomials(r[""])
+			names = slices.DeleteFunc(names, func(m string) bool { return m == "" })
+			return notAffine(fmt.Sprintf("%s by %s, which is no constant; give it a value with -D (-D %s=VALUE fixes an integer argument), or write the index without it", e.text, t.instrAff(r), strings.Split(names[0], "*")[0]))
 		default:
 			return notAffine("only + and -, products by constants and sizes, and exact divisions by constants stay affine")
 		}
@@ -1115,4 +1132,29 @@ func foldsIndex(s *stmt, name string) bool {
 		}
 		return false
 	})
+}
+
+// laneHint says what to write for x & (d - 1) or x / d of a work-item's
+// index x along an axis whose work-group size d divides (SHOC's lane
+// t & (vecWidth - 1) and row t / vecWidth): the remainder and the
+// quotient are quasi-affine, which .knl takes in conditions but not as
+// values, and a two-dimensional work-group makes each an index of its
+// own. It is "" where x is no such index.
+func (t *translator) laneHint(x aff, d int64, op string) string {
+	for a, ax := range t.axes {
+		if len(x) != 1 || !x[ax.local].equal(constPoly(1)) {
+			continue
+		}
+		size, ok := ax.size.constant()
+		if !ok || d <= 1 || size%d != 0 || a > 0 {
+			return ""
+		}
+		what := map[string]string{
+			"&": fmt.Sprintf("& %d is the work-item's lane in a run of %d, its index modulo %d", d-1, d, d),
+			"%": fmt.Sprintf("%% %d is the work-item's lane in a run of %d", d, d),
+			"/": fmt.Sprintf("/ %d is the run of %d work-items it belongs to, its index divided by %d", d, d, d),
+		}[op]
+		return fmt.Sprintf("%s, quasi-affine, which .knl takes in conditions but not as a value; make the lane and the run indices of their own: launch work-groups of %d x %d (--local %d,%d), and write get_local_id(0) (threadIdx.x) for the lane, x & %d, get_local_id(1) (threadIdx.y) for the run, x / %d, and get_local_id(1)*%d + get_local_id(0) for x", what, d, size/d, d, size/d, d-1, d, d)
+	}
+	return ""
 }

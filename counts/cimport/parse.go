@@ -683,8 +683,10 @@ func (ps *parser) statement() (*stmt, error) {
 			ps.next()
 		}
 		return s, nil
-	case "while", "do":
-		return nil, errorAt(t.p, "a %s loop: its trip count is not affine; write it as for (i = LOW; i < HIGH; i += STEP) with affine LOW and HIGH and a constant STEP", t.text)
+	case "while":
+		return ps.whileStmt()
+	case "do":
+		return nil, errorAt(t.p, "a do loop: its trip count is not affine; write it as for (i = LOW; i < HIGH; i += STEP) with affine LOW and HIGH and a constant STEP")
 	case "switch", "case", "default":
 		return nil, errorAt(t.p, "switch is not understood; write it as if and else")
 	}
@@ -814,6 +816,58 @@ func (ps *parser) forStmt() (*stmt, error) {
 	}
 	s.then, err = ps.statement()
 	return s, err
+}
+
+// whileStmt reads "while (COND) BODY" as the for loop it is, or refuses
+// it, saying what to write. A while loop whose body ends by updating the
+// variable its condition tests, SHOC's reduction
+//
+//	int bar = vecWidth / 2;
+//	while (bar > 0) { ...; bar = bar / 2; }
+//
+// is the for loop for (bar = bar; bar > 0; bar = bar / 2) { ... }: it
+// starts at the variable's value, and is translated as that loop is
+// (unrolled at import where it starts at a constant and does not step
+// by a constant addition, as the reductions' s >>= 1 loops).
+func (ps *parser) whileStmt() (*stmt, error) {
+	p := ps.next().p
+	c, err := ps.parenExpr()
+	if err != nil {
+		return nil, err
+	}
+	body, err := ps.statement()
+	if err != nil {
+		return nil, err
+	}
+	ss := []*stmt{body}
+	if body.kind == "block" {
+		ss = body.body
+	}
+	refuse := func(why string) (*stmt, error) {
+		return nil, errorAt(p, "a while loop %s; write it as a for loop, for (i = LOW; i < HIGH; i += STEP) with affine LOW and HIGH and a constant STEP, or end its body by updating the one variable its condition tests (while (s > 0) { ...; s >>= 1; }), which is read as for (s = s; s > 0; s >>= 1)", why)
+	}
+	if len(ss) == 0 {
+		return refuse("with an empty body")
+	}
+	last := ss[len(ss)-1]
+	if last.kind != "expr" {
+		return refuse("whose body does not end by updating a variable")
+	}
+	e := last.e
+	if e.op != "assign" && e.op != "pre" && e.op != "post" || e.args[0].op != "id" {
+		return refuse("whose body does not end by updating a variable")
+	}
+	v := e.args[0].text
+	if !mentions(c, v) {
+		return refuse("whose condition does not test " + v + ", which its body's last statement updates")
+	}
+	rest := &stmt{kind: "block", body: ss[:len(ss)-1], p: body.p}
+	if assignments(rest, v) > 0 {
+		return refuse("whose body updates " + v + " before its last statement")
+	}
+	self := &expr{op: "id", text: v, p: p}
+	init := &stmt{kind: "expr", e: &expr{op: "assign", text: "=", args: []*expr{self, self}, p: p}, p: p}
+	return &stmt{kind: "for", init: init, e: c, step: e, then: rest, p: p, while: true}, nil
 }
 
 func (ps *parser) parenExpr() (*expr, error) {

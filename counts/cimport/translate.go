@@ -74,7 +74,7 @@ func (t *translator) under(c *cond, p pos, then, els func() error) error {
 	defer func() { t.cur, t.scope = saved, savedScope }()
 	t.inIf++
 	defer func() { t.inIf-- }()
-	f := &frame{saved: map[*variable]variable{}}
+	f := &frame{saved: map[*variable]variable{}, p: p}
 	t.frames = append(t.frames, f)
 	defer func() { t.frames = t.frames[:len(t.frames)-1] }()
 	t.nscopes++
@@ -322,7 +322,7 @@ func (t *translator) exprStmt(e *expr) error {
 		}
 		if t.isBarrier(e) {
 			if t.inIf > 0 {
-				return errorAt(e.p, "a barrier inside an if: not every work-item would reach it; move it out of the if")
+				return errorAt(e.p, "a barrier inside an if%s: not every work-item would reach it; move it out of the if: close the if before the barrier and test its condition again in an if after it (where the if computes a value the code after the barrier reads, set it in an else too)", t.innerIf())
 			}
 			if len(t.inData) > 0 {
 				return errorAt(e.p, "a barrier inside the loop at line %d, whose bounds are data: work-items run it different numbers of times, so not every one would reach the barrier as often; move it out of the loop", t.inData[0].p.line)
@@ -773,6 +773,9 @@ func (t *translator) loopInit(s *stmt) (string, *expr, error) {
 	case s.init.kind == "expr" && s.init.e.op == "assign" && s.init.e.text == "=" && s.init.e.args[0].op == "id":
 		name, init = s.init.e.args[0].text, s.init.e.args[1]
 		v := t.lookup(name)
+		if v != nil && v.kind == "data" && s.while {
+			return "", nil, errorAt(s.p, "a while loop over %s, which holds data: its trip count is data; write it as a for loop with affine bounds (or, stepping by a constant, give its most trips with --trips %s=BOUND)", name, name)
+		}
 		if v == nil || v.kind != "int" && v.kind != "undef" {
 			return "", nil, errorAt(s.init.p, "the loop variable %s must be a declared integer", name)
 		}
@@ -1149,4 +1152,15 @@ func exprAssigns(e *expr, x string) int {
 		}
 	}
 	return n
+}
+
+// innerIf is " (the if at line N)" for the innermost if being
+// translated, or "".
+func (t *translator) innerIf() string {
+	for _, f := range slices.Backward(t.frames) {
+		if !f.loop && f.p.line > 0 {
+			return fmt.Sprintf(" (the if at line %d)", f.p.line)
+		}
+	}
+	return ""
 }

@@ -146,6 +146,7 @@ type translator struct {
 // top level of its body, once).
 type frame struct {
 	loop      bool
+	p         pos // where the if or loop stands
 	saved     map[*variable]variable
 	order     []*variable
 	induction map[*variable]bool
