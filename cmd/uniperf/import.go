@@ -58,8 +58,12 @@ division by a constant is exact: --groups width/TILE; without either, the
 kernel's guard bounds it), and the number of elements of each pointer
 argument (--array NAME=EXTENT, in the kernel's integer arguments; a name
 that is no argument, nnz, becomes a size parameter). A loop whose bounds
-are data (a CSR row: for (j = row[i]; j < row[i+1]; j++)) needs the most
-iterations it runs, --trips j=maxrl: it then counts as an upper bound.
+are data (a CSR row: for (j = start; j < end; j++)) needs the most
+iterations it runs, --trips j=maxrl: it becomes the .knl's data-bounded
+loop (for j = start .. end max maxrl), generated as C's loop, and counts
+as an upper bound; one that loop cannot say (a step other than 1, an end
+read in the condition, j <= end) is a masked loop over its trips, as the
+header says.
 --assume COND states what the host guarantees of the integer arguments,
 in C (--assume 't >= 0 && t < Size - 1', --assume 'width % 32 == 0'):
 the .knl assumes it, which counts need where a flattened subscript's
@@ -85,7 +89,9 @@ its body, bare or as if (C) break; with C known at import (Rodinia's
 if (i == iteration - 1) break; with -D iteration=1).
 
 What is not affine is refused with its line and column and what to write
-instead: integer variables changed inside a loop or an if, while loops,
+instead: integer variables changed inside a loop or an if, while loops
+(but one whose body ends by updating the variable its condition tests,
+while (s > 0) { ...; s = s / 2; }, which is read as that for loop),
 continue, other breaks, loop bounds read from data without --trips, products
 of two indices, inexact integer divisions, bounds computed by min, max or
 casts, assignments to scalar arguments, atomics other than additions,
