@@ -21,6 +21,20 @@ func init() {
 		fixInputs[k] = csrRows
 		originals[k] = dataLoopOriginal(k)
 	}
+	ports = append(ports, port{"own/dataloopgrid.cu", "kh", nil, []map[string]int64{{"g": 3, "nnz": 1000, "maxrl": 5}, {"g": 1, "nnz": 400, "maxrl": 8}}})
+	fixInputs["kh"] = func(p map[string]int64, in map[string][]float32) {
+		csrRows(map[string]int64{"n": 64 * p["g"], "nnz": p["nnz"], "maxrl": p["maxrl"]}, in)
+	}
+	originals["kh"] = func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		val, row := in["val"], in["row"]
+		y := make([]float32, 64*p["g"])
+		for i := range y {
+			for j := int64(row[i]); j < int64(row[i+1]); j++ {
+				y[i] += 2 * val[j]
+			}
+		}
+		return map[string][]float32{"y": y}
+	}
 	// kd's loop runs from i to row[i + 1]: at most maxrl trips where
 	// row[i + 1] - i is at most maxrl.
 	fixInputs["kd"] = func(p map[string]int64, in map[string][]float32) {
@@ -123,6 +137,14 @@ func TestImportDataLoops(t *testing.T) {
 			n, r, m := p["n"], p["maxrl"], p["m"]
 			return map[string]int64{"global.load.i32": 2 * n, "global.load.f32": n * m * r, "flop.f32.add": n * m * r,
 				"global.store.f32": n, "launch.const": 1, "launch.groups": (n + 63) / 64}
+		}},
+		// kh: no guard, 64*g work-items, each reading its row's two
+		// ends, and per trip 1 gather, 1 mul (u, set to a literal,
+		// counts nothing) and 1 add; 1 store.
+		{"kh", "for j = start .. end_2 max maxrl", func(p map[string]int64) map[string]int64 {
+			n, r := 64*p["g"], p["maxrl"]
+			return map[string]int64{"global.load.i32": 2 * n, "global.load.indirect.f32": n * r, "flop.f32.mul": n * r, "flop.f32.add": n * r,
+				"global.store.f32": n, "launch.const": 1, "launch.groups": p["g"]}
 		}},
 		{"kd", "as it starts at i, affine but no literal", nil},
 		{"ke", "as it steps by 2", nil},

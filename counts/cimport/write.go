@@ -109,9 +109,13 @@ func (t *translator) writeItems(b *bytes.Buffer, items []*item, depth int) {
 			head := it.iname
 			if it.kind == "datafor" {
 				head = it.text
+				t.writingData++
 			}
 			fmt.Fprintf(b, "%sfor %s\n", ind, head)
 			t.writeItems(b, it.body, depth+1)
+			if it.kind == "datafor" {
+				t.writingData--
+			}
 			fmt.Fprintf(b, "%send\n", ind)
 		case "if":
 			fmt.Fprintf(b, "%sif %s\n", ind, it.c.format(t.instrAff))
@@ -256,9 +260,11 @@ func (t *translator) positiveSizes() []string {
 // function, t += val[j]*vec[col] of a private loop): without it, the
 // .knl would run it for every work-item launched, not only those inside
 // the guard, which the domain holds. An instruction that sets a
-// private scalar to a literal counts nothing and needs none.
+// private scalar to a literal counts nothing and needs none, but inside
+// a data-bounded loop every instruction runs where the loop's bounds
+// were set, on the launch's work-items, which the annotation says.
 func (t *translator) launchAnnotation(it *item) string {
-	if len(t.hoisted) == 0 || it.free {
+	if t.writingData == 0 && (len(t.hoisted) == 0 || it.free) {
 		return ""
 	}
 	text := it.text
