@@ -330,7 +330,7 @@ func (t *translator) intBinary(e *expr, l, r aff) (*value, error) {
 			if hint := t.laneHint(l, d, "%"); hint != "" {
 				return notAffine(hint)
 			}
-			return notAffine("C's % of an index rounds towards zero, .knl's towards minus infinity: write the index without it, or compare it with 0 (x % c == 0), which is affine")
+			return notAffine(fmt.Sprintf("%% %d of an index is quasi-affine, which .knl takes in conditions (x %% %d == 0) but not as a value: write the index without it", d, d))
 		case e.text == "&" && isConst && d > 0 && d&(d+1) == 0:
 			if hint := t.laneHint(l, d+1, "&"); hint != "" {
 				return notAffine(hint)
@@ -1134,19 +1134,19 @@ func foldsIndex(s *stmt, name string) bool {
 	})
 }
 
-// laneHint says what to write for x & (d - 1) or x / d of a work-item's
-// index x along an axis whose work-group size d divides (SHOC's lane
-// t & (vecWidth - 1) and row t / vecWidth): the remainder and the
-// quotient are quasi-affine, which .knl takes in conditions but not as
-// values, and a two-dimensional work-group makes each an index of its
-// own. It is "" where x is no such index.
+// laneHint says what to write for x & (d - 1), x % d or x / d of a
+// work-item's index x in a one-dimensional work-group whose size d
+// divides (SHOC's lane t & (vecWidth - 1) and row t / vecWidth): the
+// remainder and the quotient are quasi-affine, which .knl takes in
+// conditions but not as values, and a two-dimensional work-group makes
+// each an index of its own. It is "" where x is no such index.
 func (t *translator) laneHint(x aff, d int64, op string) string {
 	for a, ax := range t.axes {
 		if len(x) != 1 || !x[ax.local].equal(constPoly(1)) {
 			continue
 		}
 		size, ok := ax.size.constant()
-		if !ok || d <= 1 || size%d != 0 || a > 0 {
+		if !ok || d <= 1 || size%d != 0 || a > 0 || len(t.axes) > 1 {
 			return ""
 		}
 		what := map[string]string{
