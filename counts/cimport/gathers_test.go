@@ -4,9 +4,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/devices"
 )
 
 // The kernels of the language's gathers, scatters, atomics, readonly
@@ -281,4 +283,32 @@ func portNamed(t *testing.T, knl string) port {
 	}
 	t.Fatalf("no port %s", knl)
 	return port{}
+}
+
+// TestSpmvOnPoCLAsPorts runs the generated code of the imports of SHOC's
+// spmv_csr_scalar_kernel and spmv_ellpackr_kernel and of their hand
+// ports in examples/ on PoCL, with the same inputs at two sizes: both
+// are C's loop over the row's data bounds, the same operations in the
+// same order, so the products are equal to the bit.
+func TestSpmvOnPoCLAsPorts(t *testing.T) {
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	for _, knl := range []string{"spmv_csr_scalar", "spmv_ellpackr"} {
+		t.Run(knl, func(t *testing.T) {
+			p := portNamed(t, knl)
+			imported, hand := parsed(t, p), handPort(t, knl, nil)
+			for _, size := range p.sizes {
+				in := inputs(t, imported, size)
+				got := runOnDevice(t, dev, imported, size, in, []string{"out"})["out"]
+				want := runOnDevice(t, dev, hand, size, in, []string{"out"})["out"]
+				if !slices.Equal(got, want) {
+					t.Errorf("at %v: the import's out differs from the port's", size)
+				}
+				compareArrays(t, "out", got, originals[knl](size, in)["out"])
+			}
+		})
+	}
 }

@@ -2,14 +2,17 @@ package cimport
 
 import (
 	"encoding/binary"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/measurekernels/codegen"
 	"github.com/uniperf/uniperf/measurekernels/devices"
+	"github.com/uniperf/uniperf/measurekernels/gpu"
 	"github.com/uniperf/uniperf/measurekernels/launch"
 )
 
@@ -348,50 +351,62 @@ func TestPortsOnPoCL(t *testing.T) {
 	for _, p := range runCases() {
 		t.Run(p.knl, func(t *testing.T) {
 			k := parsed(t, p.port)
-			size := p.size
-			code, err := codegen.Generate(k, dev.Info().Backend)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lk, err := launch.Build(dev, k, code)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, code.Source)
-			}
-			defer lk.Close()
-			sizes, _, err := lk.Sizes(size)
-			if err != nil {
-				t.Fatal(err)
-			}
-			bufs, err := lk.Alloc(sizes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer bufs.Close()
-			in := inputs(t, k, size)
-			for n, s := range in {
-				if err := bufs[n].WriteAt(encode(k, n, s), 0); err != nil {
-					t.Fatal(err)
-				}
-			}
-			global, local, err := lk.Grid(size)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := lk.Bind(bufs, size); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := lk.Run(global, local); err != nil {
-				t.Fatal(err)
-			}
-			for arr, want := range originals[p.knl](p.osize, in) {
-				out := make([]byte, dtype(k, arr).Size()*len(want))
-				if err := bufs[arr].Read(out); err != nil {
-					t.Fatal(err)
-				}
-				compareArrays(t, arr, decode(k, arr, out), want)
+			in := inputs(t, k, p.size)
+			want := originals[p.knl](p.osize, in)
+			got := runOnDevice(t, dev, k, p.size, in, slices.Collect(maps.Keys(want)))
+			for arr := range want {
+				compareArrays(t, arr, got[arr], want[arr])
 			}
 		})
 	}
+}
+
+// runOnDevice runs k's generated code on dev at size with the inputs in
+// and returns what it leaves in the arrays named.
+func runOnDevice(t *testing.T, dev gpu.Device, k *counts.Kernel, size map[string]int64, in map[string][]float32, arrays []string) map[string][]float32 {
+	t.Helper()
+	code, err := codegen.Generate(k, dev.Info().Backend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := launch.Build(dev, k, code)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, code.Source)
+	}
+	defer lk.Close()
+	sizes, _, err := lk.Sizes(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bufs, err := lk.Alloc(sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bufs.Close()
+	for n, s := range in {
+		if err := bufs[n].WriteAt(encode(k, n, s), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	global, local, err := lk.Grid(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lk.Bind(bufs, size); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lk.Run(global, local); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]float32{}
+	for _, arr := range arrays {
+		b := make([]byte, dtype(k, arr).Size()*len(in[arr]))
+		if err := bufs[arr].Read(b); err != nil {
+			t.Fatal(err)
+		}
+		out[arr] = decode(k, arr, b)
+	}
+	return out
 }
 
 // encode writes s as the device holds the array's elements.
