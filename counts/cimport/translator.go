@@ -96,47 +96,47 @@ type fnFrame struct {
 
 // translator turns a parsed kernel into .knl.
 type translator struct {
-	k           *kernelFunc
-	cuda        bool
-	scopes      []map[string]*variable
-	scope       int // the current control scope
-	nscopes     int
-	axes        []*axis
-	arrays      []*array
-	privs       []*array
-	params      []string
-	scalars     []string        // scalar arguments: NAME DTYPE
-	used        map[string]bool // .knl names taken
-	inames      []string        // in order of creation
-	loops       []string        // loop domains
-	hoisted     []*cond
-	assumed     []*cond // --assume: conditions on the size parameters
-	root        []*item
-	cur         *[]*item
-	inIf        int
-	inLoop      int
-	guards      int             // the ifs of inIf that are guards of an early return
-	assigned    map[string]bool // int variables assigned after their declaration
-	naming      bool            // the second pass: axes are named by their C variables
-	candidates  []candidate     // integer variables of the top level, in order
-	opts        Options
-	macros      map[string]*macro
-	steps       int // statements and unrolled iterations so far, against maxWork
-	notes       []string
-	frames      []*frame        // the ifs and loops being translated, outermost first
-	hoisting    bool            // indirect subscripts are read into temporaries (the target of a compound assignment)
-	tripped     map[string]bool // the loop variables of --trips met
-	dataInames  []string        // the inames of data-bounded loops, in the launch's domain
-	dataBounds  []*cond         // their bounds
-	inData      []*item         // the data-bounded loops being translated, outermost first
-	lateLoops   []string        // the domains of loops inside data-bounded loops, declared after them
-	writingData int             // the data-bounded loops around the items being written
-	fns         []*fnFrame      // the device functions being inlined, outermost first
+	k          *kernelFunc
+	cuda       bool
+	scopes     []map[string]*variable
+	scope      int // the current control scope
+	nscopes    int
+	axes       []*axis
+	arrays     []*array
+	privs      []*array
+	params     []string
+	scalars    []string        // scalar arguments: NAME DTYPE
+	used       map[string]bool // .knl names taken
+	inames     []string        // in order of creation
+	loops      []string        // loop domains
+	hoisted    []*cond
+	assumed    []*cond // --assume: conditions on the size parameters
+	root       []*item
+	cur        *[]*item
+	inIf       int
+	inLoop     int
+	guards     int             // the ifs of inIf that are guards of an early return
+	assigned   map[string]bool // int variables assigned after their declaration
+	naming     bool            // the second pass: axes are named by their C variables
+	candidates []candidate     // integer variables of the top level, in order
+	opts       Options
+	macros     map[string]*macro
+	steps      int // statements and unrolled iterations so far, against maxWork
+	notes      []string
+	frames     []*frame        // the ifs and loops being translated, outermost first
+	hoisting   bool            // indirect subscripts are read into temporaries (the target of a compound assignment)
+	tripped    map[string]bool // the loop variables of --trips met
+	dataInames []string        // the inames of masked data loops, in the launch's domain
+	dataBounds []*cond         // their bounds
+	inData     []*item         // the data-bounded loops being translated, outermost first
+	lateLoops  []string        // the domains of loops inside data-bounded loops, declared after them
+	dataDepth  int             // the data-bounded loops around the items being written
+	fns        []*fnFrame      // the device functions being inlined, outermost first
 	// callDevice inlines a call of a device function (inline, which
 	// translates statements inside an expression).
 	callDevice func(fn *kernelFunc, args []*expr, p pos) (*value, error)
 	// dataLoop translates a loop whose bounds are data, given its most
-	// trips (dataLoop, which translates the loop's body).
+	// trips (loopOverData, which translates the loop's body).
 	dataLoop func(s *stmt, name string, init *expr, trip string) error
 }
 
@@ -147,7 +147,7 @@ type translator struct {
 // top level of its body, once).
 type frame struct {
 	loop      bool
-	p         pos // where the if or loop stands
+	p         pos // where an if stands
 	saved     map[*variable]variable
 	order     []*variable
 	induction map[*variable]bool

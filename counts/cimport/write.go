@@ -109,12 +109,12 @@ func (t *translator) writeItems(b *bytes.Buffer, items []*item, depth int) {
 			head := it.iname
 			if it.kind == "datafor" {
 				head = it.text
-				t.writingData++
+				t.dataDepth++
 			}
 			fmt.Fprintf(b, "%sfor %s\n", ind, head)
 			t.writeItems(b, it.body, depth+1)
 			if it.kind == "datafor" {
-				t.writingData--
+				t.dataDepth--
 			}
 			fmt.Fprintf(b, "%send\n", ind)
 		case "if":
@@ -264,7 +264,7 @@ func (t *translator) positiveSizes() []string {
 // a data-bounded loop every instruction runs where the loop's bounds
 // were set, on the launch's work-items, which the annotation says.
 func (t *translator) launchAnnotation(it *item) string {
-	if t.writingData == 0 && (len(t.hoisted) == 0 || it.free) {
+	if t.dataDepth == 0 && (len(t.hoisted) == 0 || it.free) {
 		return ""
 	}
 	text := it.text
