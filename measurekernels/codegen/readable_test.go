@@ -192,6 +192,51 @@ func TestJacobi1DFirstValue(t *testing.T) {
 	}
 }
 
+// wideFirst is a split whose first inner value can be any of its 256 (s
+// mod 256): no short chain of candidates gives it, so a loop finds it.
+const wideFirst = `kernel wide
+domain [n, s] -> { [i] : s <= i < n }
+assume s >= 0
+array a f32 [n]
+split i 256 i_out i_in
+tag i_in l.0, i_out g.0
+a[i] = 2.0f*a[i]
+`
+
+// TestWideFirstValueLoops checks the other side of TestJacobi1DFirstValue:
+// where the first value of a 256-wide split can be any of them (s <= i),
+// the code keeps the loop (one query tells, not a candidate per value),
+// and computes what the interpreter computes for s at, below and above
+// multiples of 256.
+func TestWideFirstValueLoops(t *testing.T) {
+	k, err := counts.ParseKernel("wide.knl", []byte(wideFirst), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := codegen.Generate(k, gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(code.Source, "while (base_i_in < 255") {
+		t.Errorf("no loop for the first value in\n%s", code.Source)
+	}
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	lk, err := launch.Build(dev, k, code)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, code.Source)
+	}
+	defer lk.Close()
+	for _, s := range []int64{0, 1, 255, 256, 300} {
+		if err := lk.Check(map[string]int64{"n": 700, "s": s}); err != nil {
+			t.Errorf("s = %d: %v", s, err)
+		}
+	}
+}
+
 // The generated code's temporaries take names the kernel does not use: a
 // global array named red0 stays the array where the reduction's
 // accumulator would have taken its name.
