@@ -19,7 +19,12 @@ type grid struct {
 // iname); an axis without tagged inames has size 1. An iname's extent is
 // max - min + 1 over the kernel domain projected onto it; iname value
 // min + q runs on index q. Inames of shorter extent than their axis leave
-// the remaining work-items idle in the instructions that use them.
+// the remaining work-items idle in the instructions that use them. The
+// extents are those at params, so a split's inner iname can be shorter
+// than its factor: "split i 256" launches one group of n work-items below
+// n = 256, and jacobi-1d's interior 1 <= i < n - 1 one group of n - 2
+// from i = 1 below n = 258 (groups of 256 from i = 0 above), where a C
+// host launches whole blocks with the domain as a guard.
 func (k *Kernel) Launch(params map[string]int64) (global, local [3]int64, err error) {
 	e, err := newEngine(k, params)
 	if err != nil {

@@ -19,8 +19,11 @@
 //     subscripts a[i*n + j] stay as written;
 //   - a for loop with an affine start, a conjunction of affine
 //     comparisons as its condition and a constant step becomes an iname
-//     and a domain; a loop with constant bounds and another step (s >>=
-//     1, s *= 2) is unrolled at import;
+//     and a domain (one counting down by one, m--, an iname of m's own
+//     values tagged down, so that tx <= m costs nothing as in C); a loop
+//     with constant bounds and another step (s >>= 1, s *= 2), or one
+//     that runs once at every size (a tile loop at tile size 1), is
+//     unrolled at import, its variable a constant;
 //   - an affine if that encloses the whole body (the guard i < n of
 //     most kernels, or the early "if (i >= n) return;") becomes part of
 //     the launch's domain, as the hand ports write it; other ifs become

@@ -597,16 +597,24 @@ func (t *translator) forLoop(s *stmt) error {
 	if s.e == nil {
 		return errorAt(s.p, "a loop without a condition: its trip count is not bounded")
 	}
+	if len(comps) == 0 && t.runsOnce(s, v, start, step) {
+		return t.unroll(s, name, v, start, "runs once")
+	}
+	down := countsDown(step)
 	iname := name
-	if !step.equal(constPoly(1)) {
+	if !step.equal(constPoly(1)) && !down {
 		iname = name + "_it"
 	}
 	iname = t.unique(iname)
 	t.inames = append(t.inames, iname)
-	// name = start + step*iname, for iname >= 0 while the condition holds.
+	if down {
+		t.down = append(t.down, iname)
+	}
+	// name = start + step*trip, for trip >= 0 while the condition holds.
 	var val aff
-	scaled, ok := affIname(iname).scale(step)
-	if ok {
+	trip, ok := tripOf(iname, start, down)
+	scaled, ok2 := trip.scale(step)
+	if ok = ok && ok2; ok {
 		val, ok = start.add(scaled, 1)
 	}
 	if !ok {
@@ -638,12 +646,12 @@ func (t *translator) forLoop(s *stmt) error {
 	bounded := false
 	for _, k := range conj {
 		s, ok := t.sign(k.e[iname])
-		bounded = bounded || ok && s < 0
+		bounded = bounded || ok && (s < 0 && !down || s > 0 && down)
 	}
 	if !bounded {
 		return errorAt(s.e.p, "the condition of the loop over %s does not bound it in the direction of its step", name)
 	}
-	dom := append([]*cond{{op: "cmp", rel: ">=", e: affIname(iname)}}, conj...)
+	dom := append([]*cond{{op: "cmp", rel: ">=", e: trip}}, conj...)
 	if len(t.inData) > 0 {
 		// Loops nest in the order of their domains: one inside a
 		// data-bounded loop is declared after that loop's for line.
@@ -655,7 +663,7 @@ func (t *translator) forLoop(s *stmt) error {
 	saved := t.cur
 	t.cur = &it.body
 	t.inLoop++
-	ind := t.inductions(s, name, iname)
+	ind := t.inductions(s, name, trip)
 	t.frames = append(t.frames, &frame{loop: true, induction: ind})
 	err = t.block([]*stmt{s.then})
 	t.frames = t.frames[:len(t.frames)-1]
@@ -1038,12 +1046,12 @@ func (f *frame) restore() {
 	}
 }
 
-// inductions finds the induction variables of a loop over iname whose
-// body is body: integer variables declared outside it that one
-// statement of its top level, and no other, changes by a constant or a
-// size (array_offset += matrix_dim). Each takes its value at the
-// iteration's start, x0 + c*iname, for the body.
-func (t *translator) inductions(loop *stmt, name, iname string) map[*variable]bool {
+// inductions finds the induction variables of a loop whose iterations
+// before the current one are trip (tripOf): integer variables declared
+// outside it that one statement of its top level, and no other, changes
+// by a constant or a size (array_offset += matrix_dim). Each takes its
+// value at the iteration's start, x0 + c*trip, for the body.
+func (t *translator) inductions(loop *stmt, name string, trip aff) map[*variable]bool {
 	body := loop.then
 	top := []*stmt{body}
 	if body.kind == "block" {
@@ -1059,7 +1067,7 @@ func (t *translator) inductions(loop *stmt, name, iname string) map[*variable]bo
 			continue
 		}
 		v := t.lookup(x)
-		scaled, ok1 := affIname(iname).scale(inc)
+		scaled, ok1 := trip.scale(inc)
 		if v == nil || v.kind != "int" || v.scope < 0 || !ok1 {
 			continue
 		}

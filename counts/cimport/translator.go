@@ -109,6 +109,7 @@ type translator struct {
 	used       map[string]bool // .knl names taken
 	inames     []string        // in order of creation
 	loops      []string        // loop domains
+	down       []string        // inames of loops that count down
 	hoisted    []*cond
 	assumed    []*cond // --assume: conditions on the size parameters
 	root       []*item

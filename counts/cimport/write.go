@@ -86,6 +86,7 @@ func (t *translator) write(file string) ([]byte, error) {
 		}
 		tags = append(tags, fmt.Sprintf("%s l.%d, %s g.%d", ax.local, a, ax.group, a))
 	}
+	tags = append(tags, t.downTags()...)
 	fmt.Fprintf(&b, "tag %s\n", strings.Join(tags, ", "))
 	t.writeItems(&b, t.root, 0)
 	if len(t.lateLoops) > 0 {

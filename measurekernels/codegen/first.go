@@ -211,8 +211,13 @@ func (d *polyDomain) firstCode(x string, ps []piece) (firstValue, error) {
 	return firstValue{stmts: stmts, expr: v}, nil
 }
 
-// maxSelect bounds the candidates firstSelect tries.
-const maxSelect = 64
+// maxSelect bounds the candidates firstSelect tries; over a wider range
+// it tries only the first wideSelect, and only where one of them is
+// first at every size.
+const (
+	maxSelect  = 64
+	wideSelect = 4
+)
 
 // firstSelect writes the first value of x in piece p, between lo and hi
 // (constants), as a chain of conditional expressions over the values that
@@ -229,12 +234,19 @@ const maxSelect = 64
 // work-item computes the first value, and on a CPU OpenCL a loop in every
 // work-item keeps the work-items' loop around the kernel body from
 // vectorizing (the guard of jacobi-2d in its domain ran 9 to 10 times
-// slower than the same guard as an if, on PoCL). ok is false when lo or hi
-// is not a constant or the range is longer than maxSelect.
+// slower than the same guard as an if, on PoCL; jacobi-1d's 256-wide i_in,
+// whose loop never steps at n >= 258, 3.7 to 5.7 times slower than
+// (n >= 258) ? 0 : 1). The candidates stop where no parameter values are
+// left on which the piece has a point, so a wide range with few first
+// values (a split of a domain that starts at 1) needs few of them; one
+// query first makes sure that they do, so that a range whose first value
+// can be any (a domain from a parameter, s <= i) costs no more than
+// before. ok is false when lo or hi is not a constant, or when that
+// query or maxSelect candidates leave parameter values open.
 func (d *polyDomain) firstSelect(x string, p piece, lo, hi, none string) (sel string, ok bool, err error) {
 	l, err1 := strconv.ParseInt(lo, 10, 32)
 	h, err2 := strconv.ParseInt(hi, 10, 32)
-	if err1 != nil || err2 != nil || h-l >= maxSelect {
+	if err1 != nil || err2 != nil {
 		return "", false, nil
 	}
 	ctx, err := d.simp.within(d.assume, nil, p.guard)
@@ -242,8 +254,19 @@ func (d *polyDomain) firstSelect(x string, p piece, lo, hi, none string) (sel st
 		return "", false, err
 	}
 	filters := strings.Join(isls(p.all), " and ")
+	some := fmt.Sprintf("exists (%s : %s)", x, filters)
+	if h-l >= maxSelect {
+		early := fmt.Sprintf("exists (%s : %s <= %d and %s)", x, x, l+wideSelect-1, filters)
+		covered, err := d.simp.isEmpty(ctx, nil, []cond{{isl: some}, {isl: "not (" + early + ")"}})
+		if err != nil || !covered {
+			return "", false, err
+		}
+	}
 	var tests, vals []string
 	for c := l; c <= h; c++ {
+		if c-l >= maxSelect {
+			return "", false, nil
+		}
 		holds := fmt.Sprintf("exists (%s : %s = %d and %s)", x, x, c, filters)
 		never, err := d.simp.isEmpty(ctx, nil, []cond{{isl: holds}})
 		if err != nil {
@@ -267,6 +290,12 @@ func (d *polyDomain) firstSelect(x string, p piece, lo, hi, none string) (sel st
 		}
 		if ctx, err = d.simp.within(ctx, nil, []cond{{isl: "not (" + holds + ")"}}); err != nil {
 			return "", false, err
+		}
+		if left, err := d.simp.isEmpty(ctx, nil, []cond{{isl: some}}); err != nil || left {
+			if err != nil {
+				return "", false, err
+			}
+			break
 		}
 	}
 	if len(vals) == 0 {
