@@ -57,6 +57,15 @@ type Config struct {
 	// nr = n) pinned its weight. Calibrate leaves it off where no row
 	// has such lines.
 	Refetch bool `json:"refetch,omitempty"`
+	// Conflict, with Lines, prices by a weight of its own, ConflictBytes,
+	// the lines that the work-items of a group fetch again from beyond
+	// a core's L2 because the walk that brought them reaches too few of
+	// its sets (Conflicts): a column walk whose row pitch is a multiple
+	// of a large power of two (a 2048-float matrix's 8 KiB) keeps 128
+	// lines of a 1 MiB L2, and the next work-item, walking the same
+	// lines, misses every one. Calibrate leaves it off where no row has
+	// such lines, or the device file gives no L2 associativity.
+	Conflict bool `json:"conflict,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a
 	// cell an earlier iteration of their loop stored, as features

@@ -194,6 +194,19 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 			lf.features[RefetchBytes] = lf.traffic.Refetched
 		}
 	}
+	if cfg.Conflict && f != nil && f.Lines && lv.L2Core > 0 {
+		k, err := env.Counter.Kernel(c.Kernel, c.Consts)
+		if err != nil {
+			return nil, err
+		}
+		v, err := conflictsOf(k, c.Params, lf.groups*lf.size, lv)
+		if err != nil {
+			return nil, err
+		}
+		if v > 0 {
+			lf.features[ConflictBytes] = v
+		}
+	}
 	return lf, nil
 }
 
@@ -232,6 +245,9 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 	}
 	if cfg.CoreShare && env.Device.SMs > 0 {
 		lv.Core = lv.LLC / int64(env.Device.SMs)
+	}
+	if cfg.Conflict && env.Device.SMs > 0 {
+		lv.L2Core, lv.Ways = c.L2/int64(env.Device.SMs), c.L2Ways
 	}
 	return lv, nil
 }
