@@ -188,27 +188,3 @@ func Conflicts(walks map[string][]int64, itemLines, groupLines map[string]float6
 	}
 	return LineBytes * out
 }
-
-// conflictsOf returns the feature ConflictBytes of a launch of k at
-// params with items work-items, under the capacities lv.
-func conflictsOf(k *counts.Counted, params map[string]int64, items int64, lv Levels) (float64, error) {
-	walks, err := once("walks", k, params, func() (map[string][]int64, error) { return Walks(k.Kernel(), params) })
-	if err != nil || len(walks) == 0 {
-		return 0, err
-	}
-	ls, vals, err := linesAt(k, params)
-	if err != nil {
-		return 0, err
-	}
-	item, group := map[string]float64{}, map[string]float64{}
-	for i, l := range ls {
-		switch {
-		case l.Array == "":
-		case l.Name == counts.LinesWorkItem:
-			item[l.Array] = float64(vals[i])
-		case l.Name == counts.LinesGroup:
-			group[l.Array] = float64(vals[i])
-		}
-	}
-	return Conflicts(walks, item, group, items, lv.L2Core, lv.Ways), nil
-}
