@@ -166,8 +166,9 @@ func WalkMisses(l, s, size, ways int64) int64 {
 // fetch again because a walk's lines do not fit the sets it reaches in a
 // core's L2 of size bytes and ways ways: for each global array with a
 // walk (Walks), the share WalkMisses gives of the lines each work-item
-// touches in it (itemLines over items, its walk's length), the largest
-// over its strides, of the lines a work-item touches beyond its group's
+// touches in it (itemLines over items, its walk's length: exact where
+// every work-item walks as far, else their average), the largest over
+// its strides, of the lines a work-item touches beyond its group's
 // first touch (itemLines - groupLines): those the next work-item would
 // find in L2, walking the same lines. Other arrays' lines in the same
 // sets are not counted against the walk.
