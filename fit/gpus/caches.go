@@ -18,7 +18,12 @@ type Caches struct {
 	L2 int64 `json:"l2_bytes"`
 	// L3 is a CPU's last-level cache, in bytes, as its system reports
 	// it; 0 when absent.
-	L3     int64  `json:"l3_bytes,omitempty"`
+	L3 int64 `json:"l3_bytes,omitempty"`
+	// L2Ways is the associativity of the L2 cache where the device file
+	// gives it (a CPU's, per core): a walk whose byte stride is a
+	// multiple of a large power of two reaches only some of its sets
+	// (package hierarchy's Config.Conflict). 0 where unknown.
+	L2Ways int64  `json:"l2_ways,omitempty"`
 	Source string `json:"source"`
 }
 
@@ -26,6 +31,7 @@ type Caches struct {
 const (
 	maxL1PerSM = 16 << 20
 	maxCache   = 4 << 30
+	maxWays    = 64
 )
 
 // validate checks the capacities' ranges and that they name their
@@ -38,6 +44,9 @@ func (c *Caches) validate() error {
 		if f.v < 0 || f.v > f.limit {
 			return fmt.Errorf("%s must be 0 to %d bytes, have %d", f.name, f.limit, f.v)
 		}
+	}
+	if c.L2Ways < 0 || c.L2Ways > maxWays {
+		return fmt.Errorf("caches.l2_ways must be 0 (unknown) to %d, have %d", maxWays, c.L2Ways)
 	}
 	if c.Source == "" {
 		return fmt.Errorf("caches.source is empty: say where the capacities come from")

@@ -52,11 +52,21 @@ type Config struct {
 	// Refetch, with CoreShare, prices the lines fetched again because a
 	// group's exceed the core's share (Traffic.Refetched) by a weight
 	// of their own, RefetchBytes, apart from the DRAM traffic that
-	// streams: a column walk's misses are latency, not bandwidth. Chosen
-	// on a CPU (PoCL) once the hierarchy suite's column walk (reread_dram,
-	// nr = n) pinned its weight. Calibrate leaves it off where no row
-	// has such lines.
+	// streams. Chosen on a CPU (PoCL) once the hierarchy suite's column
+	// walk (reread_dram, nr = n) pinned its weight, and replaced there by
+	// Conflict since. Calibrate leaves it off where no row has such
+	// lines.
 	Refetch bool `json:"refetch,omitempty"`
+	// Conflict, with Lines, prices by a weight of its own, ConflictBytes,
+	// the lines that the work-items of a group fetch again from beyond
+	// a core's L2 because the walk that brought them reaches too few of
+	// its sets (Conflicts): a column walk whose row pitch is a multiple
+	// of a large power of two (a 2048-float matrix's 8 KiB) keeps 128
+	// lines of a 1 MiB L2, and the next work-item, walking the same
+	// lines, misses every one. Chosen on a CPU (PoCL) in Refetch's
+	// place. Calibrate leaves it off where no row has such lines, or the
+	// device file gives no L2 associativity.
+	Conflict bool `json:"conflict,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a
 	// cell an earlier iteration of their loop stored, as features
@@ -111,7 +121,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Refetch: true, Chain: true, LLC: "l2", Saturation: FillNone}
+			ScalarLoops: true, CoreShare: true, Conflict: true, Chain: true, LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }

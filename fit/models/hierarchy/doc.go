@@ -20,8 +20,12 @@
 // reduction) are priced as contiguous (Config.ScalarLoops), and a
 // launch beyond the last cache takes each group's lines from DRAM once
 // only while they fit one core's share of it (Config.CoreShare), the
-// lines it fetches again beyond that share priced by a weight of their
-// own (Config.Refetch); the executions of the instructions that load a global cell an earlier
+// lines a work-item's walk loses to the L2's sets before the next
+// work-item walks them again ([Walks], [WalkMisses]: a column walk at a
+// pitch that is a multiple of a large power of two) priced by a weight
+// of their own (Config.Conflict; Config.Refetch, not chosen since,
+// prices instead the lines beyond the core's share); the executions of
+// the instructions that load a global cell an earlier
 // iteration of their loop stored ([Chains]: w[i] += ... over j) are a
 // feature of their own, outside the overlap (Config.Chain).
 // The grid fill and ties are the default linear fit's of the same rows.

@@ -194,7 +194,44 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 			lf.features[RefetchBytes] = lf.traffic.Refetched
 		}
 	}
+	if cfg.Conflict && f != nil && f.Lines && lv.L2Core > 0 {
+		k, err := env.Counter.Kernel(c.Kernel, c.Consts)
+		if err != nil {
+			return nil, err
+		}
+		v, err := conflictsOf(k, c.Params, lf.groups*lf.size, lv)
+		if err != nil {
+			return nil, err
+		}
+		if v > 0 {
+			lf.features[ConflictBytes] = v
+		}
+	}
 	return lf, nil
+}
+
+// conflictsOf returns the feature ConflictBytes of a launch of k at
+// params with items work-items, under the capacities lv.
+func conflictsOf(k *counts.Counted, params map[string]int64, items int64, lv Levels) (float64, error) {
+	walks, err := once("walks", k, params, func() (map[string][]int64, error) { return Walks(k.Kernel(), params) })
+	if err != nil || len(walks) == 0 {
+		return 0, err
+	}
+	ls, vals, err := linesAt(k, params)
+	if err != nil {
+		return 0, err
+	}
+	item, group := map[string]float64{}, map[string]float64{}
+	for i, l := range ls {
+		switch {
+		case l.Array == "":
+		case l.Name == counts.LinesWorkItem:
+			item[l.Array] = float64(vals[i])
+		case l.Name == counts.LinesGroup:
+			group[l.Array] = float64(vals[i])
+		}
+	}
+	return Conflicts(walks, item, group, items, lv.L2Core, lv.Ways), nil
 }
 
 // isGlobalAccess reports whether a property counts global loads or
@@ -232,6 +269,9 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 	}
 	if cfg.CoreShare && env.Device.SMs > 0 {
 		lv.Core = lv.LLC / int64(env.Device.SMs)
+	}
+	if cfg.Conflict && env.Device.SMs > 0 {
+		lv.L2Core, lv.Ways = c.L2/int64(env.Device.SMs), c.L2Ways
 	}
 	return lv, nil
 }

@@ -32,13 +32,15 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-// TestCalibrateLeavesOffUnpriced calibrates the CPU's chosen form on
-// rows of the shipped PoCL hierarchy table: with reread_dram's (its
-// column walk beyond a core's share) and accumulate_global's, the
-// refetched lines and the chains are priced; on reuse_group's alone (a
-// group's window fits L1, no loop stores what it loads) neither has a
-// row, and the calibration is the form without them rather than one
-// that refuses such kernels. The empty kernel's rows are in both.
+// TestCalibrateLeavesOffUnpriced calibrates the CPU's chosen form, and
+// the form with refetched lines, on rows of the shipped PoCL hierarchy
+// table: with reread_dram's (its column walks lose lines to the L2's
+// sets, and a group's lines exceed a core's share) and
+// accumulate_global's, the conflict lines (or the refetched lines) and
+// the chains are priced; on reuse_group's alone (a group's window fits
+// L1, no loop stores what it loads) neither has a row, and the
+// calibration is the form without them rather than one that refuses
+// such kernels. The empty kernel's rows are in both.
 func TestCalibrateLeavesOffUnpriced(t *testing.T) {
 	tab, err := datasets.Read("../../../datasets/hierarchy/pocl-epyc.arrow")
 	if err != nil {
@@ -54,19 +56,28 @@ func TestCalibrateLeavesOffUnpriced(t *testing.T) {
 		}
 		return out
 	}
-	for _, c := range []struct {
-		rows           []models.Row
-		refetch, chain bool
-	}{{rows("empty", "reread_dram", "accumulate_global"), true, true}, {rows("empty", "reuse_group"), false, false}} {
-		m := &Model{}
-		if err := m.Calibrate(env, c.rows); err != nil {
-			t.Fatal(err)
+	refetch := Chosen("cpu")
+	refetch.Conflict, refetch.Refetch = false, true
+	for _, cfg := range []Config{{}, refetch} {
+		feature := ConflictBytes
+		if cfg.Refetch {
+			feature = RefetchBytes
 		}
-		if m.Config.Refetch != c.refetch || m.Config.Chain != c.chain || !m.Config.CoreShare {
-			t.Errorf("%d rows: refetch %v, chains %v, want %v and %v", len(c.rows), m.Config.Refetch, m.Config.Chain, c.refetch, c.chain)
-		}
-		if got := slices.Contains(m.Properties, RefetchBytes); got != c.refetch {
-			t.Errorf("%d rows: a weight for %s: %v, want %v", len(c.rows), RefetchBytes, got, c.refetch)
+		for _, c := range []struct {
+			rows          []models.Row
+			priced, chain bool
+		}{{rows("empty", "reread_dram", "accumulate_global"), true, true}, {rows("empty", "reuse_group"), false, false}} {
+			m := &Model{Config: cfg}
+			if err := m.Calibrate(env, c.rows); err != nil {
+				t.Fatal(err)
+			}
+			wantConflict, wantRefetch := c.priced && !cfg.Refetch, c.priced && cfg.Refetch
+			if m.Config.Conflict != wantConflict || m.Config.Refetch != wantRefetch || m.Config.Chain != c.chain || !m.Config.CoreShare {
+				t.Errorf("%s, %d rows: conflict %v, refetch %v, chains %v, want %v, %v and %v", feature, len(c.rows), m.Config.Conflict, m.Config.Refetch, m.Config.Chain, wantConflict, wantRefetch, c.chain)
+			}
+			if got := slices.Contains(m.Properties, feature); got != c.priced {
+				t.Errorf("%d rows: a weight for %s: %v, want %v", len(c.rows), feature, got, c.priced)
+			}
 		}
 	}
 }

@@ -11,6 +11,9 @@ type Levels struct {
 	// (Config.CoreShare): in lines, the groups' lines come from DRAM
 	// once each only while a group's fit it.
 	Core int64
+	// L2Core and Ways, where L2Core is not 0, are one core's L2 and its
+	// associativity (Config.Conflict): the sets a strided walk reaches.
+	L2Core, Ways int64
 }
 
 // Footprints are the memory-hierarchy counts of one launch (package

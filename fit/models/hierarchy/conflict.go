@@ -1,0 +1,191 @@
+package hierarchy
+
+import (
+	"fmt"
+
+	"github.com/uniperf/uniperf/counts"
+)
+
+// ConflictBytes is the feature of Config.Conflict: the lines the
+// work-items of a group fetch again from beyond a core's L2 because the
+// walk that brought them reaches too few of its sets (Conflicts), in
+// bytes.
+const ConflictBytes = "mem.l2.conflict.bytes"
+
+// Walks returns, for each global array of k, the byte strides at params
+// of its accesses that PoCL runs one work-item at a time (Scalar), each
+// along the loop it walks innermost: the last iname of the innermost
+// reduction it lies in, else its instruction's innermost loop. Loops
+// tagged unr are not walks: the compiler unrolls them, and the loop
+// over the work-items, vectorised, is the innermost left
+// (matvec_t_unrolled's 64 rows of a at 32 KiB a row take 0.21 ns a load
+// on PoCL, as contiguous loads do). Accesses that do not move along the
+// walk (stride 0), indirect ones and those with floor divisions (no
+// constant stride) are left out.
+//
+// A CPU core runs such a walk to its end before the next work-item
+// starts, so that its lines must stay in the core's cache until the
+// next work-item, walking the neighbouring elements, needs them.
+func Walks(k *counts.Kernel, params map[string]int64) (map[string][]int64, error) {
+	scalar := Scalar(k)
+	out := map[string][]int64{}
+	var err error
+	var walk func(nodes []counts.Node, loops []string)
+	walk = func(nodes []counts.Node, loops []string) {
+		for _, n := range nodes {
+			switch n := n.(type) {
+			case *counts.Loop:
+				if unrolled(k, n.Iname) {
+					walk(n.Body, loops)
+					continue
+				}
+				walk(n.Body, append(loops[:len(loops):len(loops)], n.Iname))
+			case *counts.Instruction:
+				if !scalar[n.StatementID()] {
+					continue
+				}
+				inner := ""
+				if len(loops) > 0 {
+					inner = loops[len(loops)-1]
+				}
+				for _, e := range []counts.Expr{n.LHS, n.RHS, n.Pred} {
+					if e != nil && err == nil {
+						err = walkAccesses(k, e, inner, params, out)
+					}
+				}
+			}
+		}
+	}
+	walk(k.Schedule, nil)
+	return out, err
+}
+
+func unrolled(k *counts.Kernel, iname string) bool {
+	in := k.Iname(iname)
+	return in != nil && in.Tag.Kind == counts.Unroll
+}
+
+// walkAccesses adds to out the stride of each global access of e along
+// iname (or, inside a reduction, its innermost iname not unrolled).
+func walkAccesses(k *counts.Kernel, e counts.Expr, iname string, params map[string]int64, out map[string][]int64) error {
+	var err error
+	counts.Walk(e, func(e counts.Expr) bool {
+		if err != nil {
+			return false
+		}
+		switch e := e.(type) {
+		case *counts.Reduce:
+			inner := iname
+			for _, in := range e.Inames {
+				if !unrolled(k, in) {
+					inner = in
+				}
+			}
+			err = walkAccesses(k, e.Body, inner, params, out)
+			return false
+		case *counts.Access:
+			var s int64
+			if s, err = strideAlong(e, iname, params); err == nil && s != 0 {
+				out[e.Array.Name] = append(out[e.Array.Name], s)
+			}
+		}
+		return true
+	})
+	return err
+}
+
+// strideAlong returns the byte distance between the elements a global
+// access reaches at consecutive values of iname, at params: its
+// subscripts' coefficients of iname times the dimensions' pitches, as
+// the interpreter lays arrays out. It is 0 where the access is not to a
+// global array, is indirect, has a floor division, or iname is "".
+func strideAlong(a *counts.Access, iname string, params map[string]int64) (int64, error) {
+	arr := a.Array
+	if iname == "" || arr == nil || arr.Space != counts.Global || a.IsIndirect() {
+		return 0, nil
+	}
+	var s int64
+	pitch := int64(arr.DType.Size())
+	for k := range a.Index {
+		d := len(a.Index) - 1 - k
+		if arr.ColMajor {
+			d = k
+		}
+		ix := a.Index[d]
+		if len(ix.Floors) > 0 {
+			return 0, nil
+		}
+		c, err := ix.CoeffOf(iname).Eval(params)
+		if err != nil {
+			return 0, fmt.Errorf("array %s: the stride of %s along %s: %w", arr.Name, a, iname, err)
+		}
+		s += c * pitch
+		if k < len(a.Index)-1 {
+			ext, err := arr.Shape[d].Eval(params)
+			if err != nil {
+				return 0, fmt.Errorf("array %s: the extent of dimension %d: %w", arr.Name, d, err)
+			}
+			pitch *= ext
+		}
+	}
+	if s < 0 {
+		s = -s
+	}
+	return s, nil
+}
+
+// WalkMisses returns how many of the l lines of a walk of byte stride s
+// an LRU cache of size bytes and ways ways, its sets indexed by
+// consecutive lines, loses before the walk comes back to them (0 ways:
+// unknown, taken as fully associative). A stride whose power-of-two
+// part g exceeds a line steps over g/LineBytes sets at a time (one set
+// at a multiple of a way, size/ways), so the walk's lines share D of the
+// cache's sets, each taking l/D of them or one more; where a set gets
+// more lines than it has ways, a walk that comes back in the same order
+// misses every line of it. A stride with no power of two above a line
+// reaches every set.
+func WalkMisses(l, s, size, ways int64) int64 {
+	sets := size / LineBytes / max(ways, 1)
+	if l <= 0 || sets <= 0 || ways <= 0 {
+		return 0
+	}
+	step := max(1, (s&-s)/LineBytes)
+	d := sets / min(sets, step)
+	q, rem := l/d, l%d
+	var out int64
+	if q+1 > ways {
+		out += rem * (q + 1)
+	}
+	if q > ways {
+		out += (d - rem) * q
+	}
+	return out
+}
+
+// Conflicts returns the lines, in bytes, that the work-items of a launch
+// fetch again because a walk's lines do not fit the sets it reaches in a
+// core's L2 of size bytes and ways ways: for each global array with a
+// walk (Walks), the share WalkMisses gives of the lines each work-item
+// touches in it (itemLines over items, its walk's length: exact where
+// every work-item walks as far, else their average), the largest over
+// its strides, of the lines a work-item touches beyond its group's
+// first touch (itemLines - groupLines): those the next work-item would
+// find in L2, walking the same lines. Other arrays' lines in the same
+// sets are not counted against the walk.
+func Conflicts(walks map[string][]int64, itemLines, groupLines map[string]float64, items, size, ways int64) float64 {
+	if items <= 0 {
+		return 0
+	}
+	var out float64
+	for a, ss := range walks {
+		l := int64(itemLines[a] / float64(items))
+		var miss int64
+		for _, s := range ss {
+			miss = max(miss, WalkMisses(l, s, size, ways))
+		}
+		if miss > 0 {
+			out += float64(miss) / float64(l) * max(0, itemLines[a]-groupLines[a])
+		}
+	}
+	return LineBytes * out
+}

@@ -1,0 +1,188 @@
+package hierarchy
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/modeltest"
+)
+
+// colWalk sums each column of an nr x p matrix (row pitch p floats),
+// a work-item per column: the walk Config.Conflict prices.
+const colWalk = `kernel colwalk
+const LX = 256
+domain [n, nr, p] -> { [i, r] : 0 <= i < n and 0 <= r < nr }
+assume n >= 1 and nr >= 1 and p >= n
+array a f32 [nr, p]
+array out f32 [n]
+split i LX i_out i_in
+tag i_out g.0, i_in l.0
+out[i] = sum(r, a[r, i])
+`
+
+// TestWalkMisses checks the lines a strided walk loses, by hand, in a
+// 1 MiB 8-way cache (2048 sets of 64-byte lines, 128 KiB a way): a
+// stride of 8 KiB steps 128 sets, reaching 16, 8 lines each at 128
+// lines, one more in 1 and 8 of them at 129 and 136 (at 16 ways, 8
+// sets of 16); 4 MiB or 128 KiB reaches one set, 64 KiB two; 12 KiB (3 x 4 KiB) reaches 32; a stride of 4 bytes or
+// with no power of two above a line (8256 = 64 x 129, 8224) every set;
+// unknown ways lose nothing.
+func TestWalkMisses(t *testing.T) {
+	for _, c := range []struct{ l, s, ways, want int64 }{
+		{2048, 8192, 8, 2048}, {128, 8192, 8, 0}, {129, 8192, 8, 9}, {136, 8192, 8, 72}, {2048, 8192, 16, 2048}, {128, 8192, 16, 0}, {256, 8192, 16, 256},
+		{8, 4 << 20, 8, 0}, {9, 4 << 20, 8, 9}, {9, 128 << 10, 8, 9}, {9, 64 << 10, 8, 0}, {17, 64 << 10, 8, 9}, {18, 64 << 10, 8, 18},
+		{256, 12288, 8, 0}, {257, 12288, 8, 9}, {2048, 12288, 8, 2048},
+		{16384, 4, 8, 0}, {16385, 4, 8, 9}, {2048, 8256, 8, 0}, {2048, 8224, 8, 0},
+		{2048, 8192, 0, 0}, {0, 8192, 8, 0},
+	} {
+		if got := WalkMisses(c.l, c.s, 1<<20, c.ways); got != c.want {
+			t.Errorf("%d lines at stride %d, %d ways: %d missed, want %d", c.l, c.s, c.ways, got, c.want)
+		}
+	}
+}
+
+// TestWalks checks the walks' strides by hand: colwalk's a moves a row,
+// 4p bytes, a step of its reduction, and out is stored outside it;
+// atax2's a[i*ny + j] moves 4 ny bytes and tmp[i] 4 along the loop over
+// i, and y[j] stays; gemm's loop over k walks b by its row, 4 nj bytes,
+// and a by 4; a kernel whose loop holds a barrier runs vectorised, no
+// walk, and so does one whose reduction is unrolled (matvec_t_unrolled),
+// where matvec_t's walks a's column, 4n bytes a row, and v, 4.
+func TestWalks(t *testing.T) {
+	params := map[string]int64{"n": 300, "nr": 7, "p": 333, "nx": 40, "ny": 24, "ni": 8, "nj": 72, "nk": 5}
+	for _, c := range []struct {
+		file string
+		src  string
+		want map[string][]int64
+	}{
+		{"colwalk.knl", colWalk, map[string][]int64{"a": {4 * 333}}},
+		{"../../../examples/atax2.knl", "", map[string][]int64{"a": {4 * 24}, "tmp": {4}}},
+		{"../../../examples/gemm.knl", "", map[string][]int64{"a": {4}, "b": {4 * 72}}},
+		{"../../../measurekernels/library/matmul_tiled.knl", "", map[string][]int64{}},
+		{"../../../measurekernels/library/matvec_t_unrolled.knl", "", map[string][]int64{}},
+		{"../../../measurekernels/library/matvec_t.knl", "", map[string][]int64{"a": {4 * 300}, "v": {4}}},
+	} {
+		k := parseKernel(t, c.file, c.src)
+		got, err := Walks(k, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: walks %v, want %v", c.file, got, c.want)
+		}
+	}
+}
+
+func parseKernel(t *testing.T, file, src string) *counts.Kernel {
+	t.Helper()
+	var data []byte
+	if src != "" {
+		data = []byte(src)
+	} else {
+		_, b, err := models.Files(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = b
+	}
+	k, err := counts.ParseKernel(file, data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// TestConflictsLRU checks the conflict lines of colwalk against a
+// brute-force oracle: an LRU cache of 64 KiB, 4 ways and 64-byte lines
+// (256 sets), fed a's addresses as PoCL runs them on one core (the
+// groups in turn, a group's work-items one after the other, each walking
+// its column to the end), whose misses beyond each line's first are the
+// lines fetched again. Strides of 4 KiB keep 16 lines, 256 KiB 4 (one
+// set), 4160 bytes every set; 17 lines at 4 KiB put 5 in one set, which
+// misses them all.
+func TestConflictsLRU(t *testing.T) {
+	k, err := counts.Count(parseKernel(t, "colwalk.knl", colWalk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := Levels{L2Core: 64 << 10, Ways: 4}
+	cases := []struct{ n, nr, p int64 }{
+		{256, 64, 1024}, {256, 16, 1024}, {256, 17, 1024}, {512, 64, 1040}, {1 << 16, 4, 1 << 16}, {1 << 16, 5, 1 << 16}, {512, 40, 1<<16 + 16},
+	}
+	for _, c := range cases {
+		params := map[string]int64{"n": c.n, "nr": c.nr, "p": c.p}
+		got, err := conflictsOf(k, params, c.n, lv)
+		if err != nil {
+			t.Error(params, err)
+			continue
+		}
+		want := LineBytes * lruRefetches(c.n, c.nr, c.p, 64<<10, 4)
+		if got != float64(want) {
+			t.Errorf("%v: conflicts %g bytes, want %d by LRU", params, got, want)
+		}
+	}
+}
+
+// lruRefetches simulates colwalk's loads of a at n, nr, p in an LRU
+// cache of size bytes and ways ways with 64-byte lines, the work-items
+// in order, and returns its misses at lines it held before.
+func lruRefetches(n, nr, p, size, ways int64) int64 {
+	sets := size / 64 / ways
+	cache := make([][]int64, sets) // each set's lines, most recent last
+	seen := map[int64]bool{}
+	var refetched int64
+	for i := range n {
+		for r := range nr {
+			line := (r*p + i) * 4 / 64
+			s := line % sets
+			if j := slices.Index(cache[s], line); j >= 0 {
+				cache[s] = append(slices.Delete(cache[s], j, j+1), line)
+				continue
+			}
+			if seen[line] {
+				refetched++
+			}
+			seen[line] = true
+			if int64(len(cache[s])) == ways {
+				cache[s] = cache[s][1:]
+			}
+			cache[s] = append(cache[s], line)
+		}
+	}
+	return refetched
+}
+
+// TestConflictFeature checks the feature on atax2 with the EPYC's L2 (1
+// MiB, 16 ways a core), by hand: at nx = ny = 2048 a walks a column at 8
+// KiB a step, reaching 8 of the 1024 sets, 128 lines, and each work-item touches 2048: every
+// line of a a work-item touches beyond its group's first is fetched
+// again, 64 (n^2 - n^2/16) bytes; tmp, walked at 4 bytes, fits. At
+// 512 the walk's 512 lines fit the 512 its 2 KiB stride keeps: none.
+func TestConflictFeature(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
+	cfg := Config{Form: FormMaxGroups, Levels: true, Lines: true, Conflict: true}
+	lv, err := levelsOf(env, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lv.L2Core != 1<<20 || lv.Ways != 16 {
+		t.Fatalf("levels %+v, want a core's 1 MiB of L2, 16 ways", lv)
+	}
+	for _, n := range []float64{2048, 512} {
+		c := models.Case{Kernel: "../../../examples/atax2.knl", Params: map[string]int64{"nx": int64(n), "ny": int64(n)}}
+		lf, err := facts(env, c, cfg, lv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 64 * (n*n - n*n/16)
+		if n == 512 {
+			want = 0
+		}
+		if got := lf.features[ConflictBytes]; got != want {
+			t.Errorf("n = %g: %s = %g, want %g", n, ConflictBytes, got, want)
+		}
+	}
+}
