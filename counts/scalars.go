@@ -25,7 +25,11 @@ func (r *resolver) scalarValue(ra rawArray) (Number, error) {
 		}
 		v, ok := parseInt(num.text, neg)
 		if !ok || !inRange(ra.dtype, v) {
-			return Number{}, r.errf(num.pos, "value %s of scalar %s is out of range for %s", num.text, ra.name.text, ra.dtype)
+			text := num.text
+			if neg {
+				text = "-" + text
+			}
+			return Number{}, r.errf(num.pos, "value %s of scalar %s is out of range for %s", text, ra.name.text, ra.dtype)
 		}
 		lit.Int = v
 		return lit, nil

@@ -235,9 +235,10 @@ func (t *translator) binary(e *expr) (*value, error) {
 	isInt := isIntType(dtype)
 	op := e.text
 	switch {
-	case isInt && (op == "/" || op == "%") && unsignedOperands(l, r):
+	case isInt && (op == "/" || op == "%") && (dtype == "u32" || unsignedOperands(l, r)):
 		// Of values that cannot be negative, C's quotient and remainder
-		// are the .knl's, which round towards minus infinity.
+		// are the .knl's, which round towards minus infinity; so are
+		// those of unsigned ints, C's and the .knl's alike.
 		if op == "/" {
 			op = "//"
 		}
@@ -475,7 +476,7 @@ func (t *translator) cast(e *expr) (*value, error) {
 }
 
 // knlCasts spells the .knl's casts, which convert as C's do.
-var knlCasts = map[string]string{"f32": "(float)", "f64": "(double)", "i32": "(int)", "i64": "(long)",
+var knlCasts = map[string]string{"f32": "(float)", "f64": "(double)", "i32": "(int)", "u32": "(u32)", "i64": "(long)",
 	"i8": "(i8)", "u8": "(u8)", "i16": "(i16)", "u16": "(u16)"}
 
 // call translates the launch's index functions, math functions and

@@ -84,7 +84,7 @@ func affPrec(s string) int {
 // literal.
 func wider(a, b string) string {
 	a, b = promote(a), promote(b)
-	rank := map[string]int{"": 0, "i32": 1, "i64": 2, "f32": 3, "f64": 4}
+	rank := map[string]int{"": 0, "i32": 1, "u32": 2, "i64": 3, "f32": 4, "f64": 5}
 	if rank[a] >= rank[b] {
 		return a
 	}
@@ -105,7 +105,7 @@ func promote(d string) string {
 
 // isIntType reports an integer .knl type.
 func isIntType(d string) bool {
-	return d == "i32" || d == "i64" || narrow[d]
+	return d == "i32" || d == "u32" || d == "i64" || narrow[d]
 }
 
 // floatLiteral rewrites a C floating-point literal in the .knl's
