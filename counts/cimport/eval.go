@@ -37,7 +37,7 @@ func (t *translator) eval(e *expr) (*value, error) {
 		return e.val, nil
 	case "num":
 		if v, ok := intLiteral(e.text); ok {
-			return &value{kind: vInt, a: affConst(constPoly(v))}, nil
+			return &value{kind: vInt, a: affConst(constPoly(v)), unsigned: unsignedLiteral(e.text, v)}, nil
 		}
 		f, ok := floatLiteral(e.text)
 		if !ok {
@@ -831,6 +831,9 @@ func (t *translator) dataText(v *value, p pos) (string, error) {
 		return v.text, nil
 	case vInt:
 		s := t.affText(v.a, false)
+		if v.unsigned {
+			s += "u"
+		}
 		v.prec = affPrec(s)
 		return s, nil
 	case vCond:
