@@ -35,7 +35,8 @@ func (b *builder) atomicStmt(c *cursor, s rawStatement) {
 }
 
 // checkAtomic checks the target of atomic_add: an element of a global or
-// local array of type f32 or i32, the types every GPU adds to atomically.
+// local array of type f32, i32 or u32, the types every GPU adds to
+// atomically.
 func (r *resolver) checkAtomic(lhs *Access) {
 	a := lhs.Array
 	switch {

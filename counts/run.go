@@ -33,8 +33,8 @@ type RunOptions struct {
 
 // Run executes a kernel with the reference interpreter at concrete
 // parameters. arrays maps every global array's name to a Go slice of its
-// element type ([]float32, []float64, []int32, []int64, []int8, []uint8,
-// []int16, []uint16, or []half.Float of package counts/half) holding exactly
+// element type ([]float32, []float64, []int32, []uint32, []int64, []int8,
+// []uint8, []int16, []uint16, or []half.Float of package counts/half) holding exactly
 // the array's number of elements; stores write into these slices. It may
 // also map a scalar argument's name to its value (a Go number its type
 // holds exactly); a scalar argument not in arrays takes its declared
