@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/uniperf/uniperf/measurekernels/devices"
 )
 
 // u32 on PoCL computes what Go's uint32, C's unsigned int, computes:
@@ -42,4 +44,38 @@ func TestUnsignedOnPoCL(t *testing.T) {
 	if got := out["h"].([]uint32); !slices.Equal(got, h) || slices.Max(h) == 0 {
 		t.Errorf("h = %v, want %v (not all zero)", got, h)
 	}
+}
+
+// A gather and a scatter-add through u32 index arrays check on PoCL
+// against the interpreter with the launch's data: the index arrays get
+// valid subscripts (a permutation of 0..n-1, without which the scatter
+// races, and bins below 8, the local array's extent included), as i32
+// ones do, at sizes where random values would leave the arrays; a local
+// u32 histogram adds atomically too.
+func TestUnsignedIndicesOnPoCL(t *testing.T) {
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	k := parseSrc(t, `kernel ugather
+domain [n] -> { [i] : 0 <= i < n }
+domain { [p] : 0 <= p < 8 }
+array col u32 [n]
+array bin u32 [n]
+array x f32 [n]
+array y f32 [n]
+array z f32 [n]
+array h u32 [8]
+local lh u32 [8]
+split i 4 i_out i_in
+tag i_out g.0, i_in l.0, p l.0
+lh[p] = 0u
+barrier
+y[i] = 2.0f*x[col[i]]
+z[col[i]] = x[i]
+atomic_add(h[bin[i]], if(x[i] > 1.25f, 1, 0))
+atomic_add(lh[bin[i]], 3u)
+`, nil)
+	checkCase(t, dev, k, []params{{"n": 5}, {"n": 1}, {"n": 37}})
 }
