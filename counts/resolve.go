@@ -722,6 +722,11 @@ func (r *resolver) binary(e *rBin, sc *scope) (Expr, weakness) {
 		}
 	}
 	t, w := combine(x.Type(), wx, y.Type(), wy)
+	if l := promote(x.Type()); (op == OpShl || op == OpShr) && wx == strong && l.IsInt() && l.Size() == t.Size() {
+		// C's shift has its left operand's type, so that k >> s of an
+		// i32 k and a u32 s is an arithmetic shift.
+		t = l
+	}
 	isInt := !t.IsFloat()
 	switch {
 	case op == OpDiv && isInt:

@@ -142,6 +142,14 @@ func TestUnsignedSemantics(t *testing.T) {
 		{"o[i] = x[i] // y[i] + x[i] % y[i]", "o", u(func(x, y uint32, _ int32) uint32 { return x/y + x%y })},
 		{"o[i] = x[i] >> 31", "o", u(func(x, _ uint32, _ int32) uint32 { return x >> 31 })},
 		{"o[i] = x[i] >> y[i]", "o", u(func(x, y uint32, _ int32) uint32 { return x >> y })},
+		{"o[i] = x[i] >> (k[i] & 31)", "o", u(func(x, _ uint32, k int32) uint32 { return x >> (k & 31) })},
+		{"c[i] = k[i] >> (y[i] & 31u)", "c", func() []int32 {
+			out := make([]int32, len(x))
+			for i := range x {
+				out[i] = k[i] >> (y[i] & 31) // C's shift takes its left operand's type: arithmetic
+			}
+			return out
+		}()},
 		{"o[i] = x[i] << 31", "o", u(func(x, _ uint32, _ int32) uint32 { return x << 31 })},
 		{"o[i] = x[i] // 8 + x[i] % 16", "o", u(func(x, _ uint32, _ int32) uint32 { return x/8 + x%16 })},
 		{"o[i] = -x[i] + ~x[i]", "o", u(func(x, _ uint32, _ int32) uint32 { return -x + ^x })},

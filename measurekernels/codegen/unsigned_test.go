@@ -79,3 +79,32 @@ atomic_add(lh[bin[i]], 3u)
 `, nil)
 	checkCase(t, dev, k, []params{{"n": 5}, {"n": 1}, {"n": 37}})
 }
+
+// u32 reductions (their neutral elements 0u and 4294967295u), sums that
+// wrap, shifts whose type is the left operand's, max and min, and a u32
+// scalar check on PoCL against the interpreter with the launch's data.
+func TestUnsignedReductionsOnPoCL(t *testing.T) {
+	dev, err := devices.Open("opencl")
+	if err != nil {
+		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
+	}
+	defer dev.Close()
+	k := parseSrc(t, `kernel ureduce
+domain [n] -> { [i, j] : 0 <= i < n and 0 <= j < 5 }
+scalar m u32 = 4000000000
+array a u32 [n]
+array k i32 [n]
+array s u32 [n]
+array x u32 [n]
+array y u32 [n]
+array c i32 [n]
+split i 8 i_out i_in
+tag i_out g.0, i_in l.0
+s[i] = sum(j, a[i] * 2654435761u + j * m)
+x[i] = max(j, a[i] * m - j)
+y[i] = min(j, a[i] + j * m)
+s[i] = s[i] + max(a[i] << 28, m) - min(a[i] >> 1, (u32)k[i] - 20)
+c[i] = (k[i] - 8) >> (a[i] & 7u)
+`, nil)
+	checkCase(t, dev, k, []params{{"n": 37}, {"n": 3}})
+}
