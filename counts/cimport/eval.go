@@ -449,7 +449,9 @@ func (t *translator) cast(e *expr) (*value, error) {
 		return nil, err
 	}
 	switch {
-	case v.kind == vInt && (to == "i32" || to == "i64"):
+	case v.kind == vInt && (to == "i32" || to == "i64" || to == "u32"):
+		// An index stays affine, as one declared unsigned int does: its
+		// values are taken not to wrap.
 		return v, nil
 	case v.kind == vData && v.dtype == to:
 		return v, nil

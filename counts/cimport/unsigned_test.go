@@ -104,4 +104,14 @@ func TestUnsignedLiterals(t *testing.T) {
 	if _, err := Import("f.cu", src("a[i] + 3000000000"), opts); err == nil || !strings.Contains(err.Error(), "is a long in C") {
 		t.Errorf("a decimal literal beyond int beside an unsigned: error %v, want that it is a long", err)
 	}
+	// An index cast to unsigned stays affine, as one declared unsigned
+	// does: a stride-1 access, not a gather.
+	r, err := Import("f.cu", []byte("__global__ void f(unsigned *a, unsigned *q, int n) {\n int i = blockIdx.x * blockDim.x + threadIdx.x;\n"+
+		" unsigned int j = i;\n if (i < n) q[(unsigned int)i] = a[(unsigned)j + 0u];\n}\n"), opts)
+	switch {
+	case err != nil:
+		t.Errorf("casts of an index: %v", err)
+	case !strings.Contains(string(r.Knl), "q[i] = a[i]"):
+		t.Errorf("casts of an index:\n%s\nwant q[i] = a[i]", r.Knl)
+	}
 }
