@@ -281,3 +281,30 @@ func TestUnsignedFolding(t *testing.T) {
 		t.Errorf("folded right-hand side %s, want the literals 0u, 4294967295u and 4294967291u", rhs)
 	}
 }
+
+// A u32 scalar argument takes its declared value, or a Go number that
+// u32 holds, which Run is given; a value out of its range is refused.
+func TestUnsignedScalar(t *testing.T) {
+	k, err := ParseKernel("k.knl", []byte("kernel k\ndomain [n] -> { [i] : 0 <= i < n }\nscalar m u32 = 4294967295\narray o u32 [n]\no[i] = m + i\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		m    any
+		want string
+	}{{nil, "[4294967295 0 1]"}, {uint32(7), "[7 8 9]"}, {int64(4294967294), "[4294967294 4294967295 0]"}} {
+		o := make([]uint32, 3)
+		data := map[string]any{"o": o}
+		if c.m != nil {
+			data["m"] = c.m
+		}
+		if _, err := Run(k, map[string]int64{"n": 3}, data, nil); err != nil || fmt.Sprint(o) != c.want {
+			t.Errorf("m = %v: o = %v (%v), want %s", c.m, o, err, c.want)
+		}
+	}
+	for _, m := range []any{int64(-1), int64(1) << 32} {
+		if _, err := Run(k, map[string]int64{"n": 3}, map[string]any{"o": make([]uint32, 3), "m": m}, nil); err == nil || !strings.Contains(err.Error(), "out of range for u32") {
+			t.Errorf("m = %v: error %v, want out of range for u32", m, err)
+		}
+	}
+}
