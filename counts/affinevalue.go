@@ -1,8 +1,12 @@
 package counts
 
 // affineValue returns an integer expression as a quasi-affine expression
-// of inames and parameters, or false when it is not one.
+// of inames and parameters, or false when it is not one. A u32 value is
+// not: it wraps modulo 2^32, and compares unsigned.
 func affineValue(e Expr) (qaff, bool) {
+	if e.Type() == U32 {
+		return qaff{}, false
+	}
 	switch e := e.(type) {
 	case *Literal:
 		return qconst(e.Int), !e.T.IsFloat()

@@ -35,14 +35,15 @@ func (b *builder) atomicStmt(c *cursor, s rawStatement) {
 }
 
 // checkAtomic checks the target of atomic_add: an element of a global or
-// local array of type f32 or i32, the types every GPU adds to atomically.
+// local array of type f32, i32 or u32, the types every GPU adds to
+// atomically.
 func (r *resolver) checkAtomic(lhs *Access) {
 	a := lhs.Array
 	switch {
 	case a.Space != Global && a.Space != Local:
 		r.fail(lhs.At, "atomic_add adds to global or local memory, and %s is %s: other work-items cannot see a private value, so write %s = %s + VALUE", a.Name, spaceWord(a.Space), lhs, lhs)
-	case a.DType != F32 && a.DType != I32:
-		r.fail(lhs.At, "atomic_add adds f32 or i32 values, and %s is %s: declare %s as f32 or i32", a.Name, a.DType, a.Name)
+	case a.DType != F32 && a.DType != I32 && a.DType != U32:
+		r.fail(lhs.At, "atomic_add adds f32, i32 or u32 values, and %s is %s: declare %s as f32, i32 or u32", a.Name, a.DType, a.Name)
 	}
 }
 
@@ -77,8 +78,12 @@ func (in *interp) compileAtomic(acc *Access, cx *cctx, subs []iexpr) (func(st *s
 		}
 		return j
 	}
+	unsigned := a.DType == U32
 	addInt32 := func(old, v int64) int64 {
 		s := old + v
+		if unsigned {
+			return wrapU32(s) // C's unsigned atomicAdd wraps
+		}
 		if s < math.MinInt32 || s > math.MaxInt32 {
 			in.fail(cx.ins, "integer overflow in %s", acc)
 		}
@@ -97,6 +102,8 @@ func (in *interp) compileAtomic(acc *Access, cx *cctx, subs []iexpr) (func(st *s
 		return func(st *state, f float64, _ int64) { j := at(st); data[j] = float32(addFloat32(float64(data[j]), f)) }, nil
 	case []int32:
 		return func(st *state, _ float64, i int64) { j := at(st); data[j] = int32(addInt32(int64(data[j]), i)) }, nil
+	case []uint32:
+		return func(st *state, _ float64, i int64) { j := at(st); data[j] = uint32(addInt32(int64(data[j]), i)) }, nil
 	}
-	return nil, errorf(in.k.File, acc.At, "array %s has no f32 or i32 data", a.Name)
+	return nil, errorf(in.k.File, acc.At, "array %s has no f32, i32 or u32 data", a.Name)
 }

@@ -245,6 +245,8 @@ func (in *interp) compileLoad(acc *Access, cx *cctx, subs []iexpr) (cval, error)
 		return intLoad(data, load), nil
 	case []int64:
 		return intLoad(data, load), nil
+	case []uint32:
+		return intLoad(data, load), nil
 	case []int8:
 		return intLoad(data, load), nil
 	case []uint8:
@@ -328,6 +330,8 @@ func (in *interp) compileStore(acc *Access, cx *cctx, subs []iexpr) (func(st *st
 	case []int32:
 		return intStore(data, at, race), nil
 	case []int64:
+		return intStore(data, at, race), nil
+	case []uint32:
 		return intStore(data, at, race), nil
 	case []int8:
 		return intStore(data, at, race), nil

@@ -41,11 +41,11 @@ func (in *interp) compileExpr(e Expr, cx *cctx) (cval, error) {
 		}
 		t := e.Type()
 		return cval{i: func(st *state) int64 {
-			v := x.i(st)
-			if v == math.MinInt64 || (t == I32 && v == math.MinInt32) {
+			v, ok := negate(x.i(st), t)
+			if !ok {
 				in.fail(cx.ins, "integer overflow in %s", e)
 			}
-			return -v
+			return v
 		}}, nil
 	case *BitNot:
 		x, err := in.compileExpr(e.X, cx)
@@ -54,10 +54,11 @@ func (in *interp) compileExpr(e Expr, cx *cctx) (cval, error) {
 		}
 		op, _ := nodeOp(e)
 		ctr := in.opCounter(op)
+		t := e.Type()
 		return cval{i: func(st *state) int64 {
 			v := x.i(st)
 			st.counters[ctr]++
-			return ^v
+			return complement(v, t)
 		}}, nil
 	case *Call:
 		return in.compileCall(e, cx)
@@ -139,6 +140,9 @@ func floatBinary(op BinOp) func(a, b float64) float64 {
 // intBinary evaluates an integer operator of type t exactly; msg explains
 // a failure.
 func intBinary(op BinOp, a, b int64, t DType) (v int64, msg string) {
+	if t == U32 {
+		return u32Binary(op, a, b)
+	}
 	var err error
 	switch op {
 	case OpBitAnd:
@@ -323,10 +327,7 @@ func floatReduction(op ReduceOp) (float64, func(a, b float64) float64) {
 }
 
 func intNeutral(op ReduceOp, t DType) int64 {
-	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
-	if t == I32 {
-		lo, hi = math.MinInt32, math.MaxInt32
-	}
+	lo, hi := intRange(t)
 	switch op {
 	case RedProduct:
 		return 1
@@ -359,6 +360,9 @@ func (in *interp) compileCast(e *Cast, cx *cctx) (cval, error) {
 			}
 			return int64(v)
 		}}, nil
+	}
+	if to == U32 {
+		return cval{i: func(st *state) int64 { return wrapU32(x.i(st)) }}, nil
 	}
 	return cval{i: func(st *state) int64 {
 		v := x.i(st)

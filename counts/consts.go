@@ -62,6 +62,9 @@ func (b *builder) constRefs(toks []token) ([]string, string) {
 func (c *cursor) constValue(e rexpr, name string) int64 {
 	switch e := e.(type) {
 	case *rNum:
+		if e.t.kind == tUint {
+			c.failAt(e.t.pos, "constant %s: write %s without its u: a constant is integer arithmetic computed exactly, and takes the type of where it is used", name, e.t.text)
+		}
 		if e.t.kind != tInt {
 			c.failAt(e.t.pos, "constant %s: %s is not an integer; constants are integers (a floating-point value belongs in a scalar argument: scalar NAME f32 = VALUE)", name, e.t.text)
 		}

@@ -28,7 +28,10 @@
 // bound N), barriers and local memory, the format has compile-time ifs on
 // constants (C's #if on a tunable: only the taken branch counts,
 // and it may hold barriers), readonly global arrays (read through the
-// read-only path; their loads count as global.ldg.T.stride=C), the 8- and
+// read-only path; their loads count as global.ldg.T.stride=C), u32, C's
+// unsigned int (arithmetic modulo 2^32, unsigned comparisons, division
+// and shifts, i32 operands converted to it, 7u literals; counted as i32,
+// ExampleRun_unsigned), the 8- and
 // 16-bit storage integers i8, u8, i16 and u16 (loads and stores count by
 // width, global.load.b8.stride=1; arithmetic promotes them to i32),
 // half precision f16 as storage in global and local arrays (a load gives
@@ -36,7 +39,7 @@
 // ExampleRun_half),
 // indirect accesses, whose subscripts read data (global.load.indirect.f32
 // for x[col[j]]; a gather from a readonly array counts as indirect), and
-// atomic_add(TARGET, VALUE) on global or local f32 and i32 elements
+// atomic_add(TARGET, VALUE) on global or local f32, i32 and u32 elements
 // (global.atomic.i32.add), as in this histogram:
 //
 //	kernel hist

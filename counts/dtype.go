@@ -24,6 +24,9 @@ const (
 	// F16 is half precision, a storage type too: a load gives an F32
 	// value, and a store rounds to nearest even (see f16.go).
 	F16
+	// U32 is C's unsigned int: arithmetic modulo 2^32, unsigned
+	// comparisons, and i32 operands converted to it (see unsigned.go).
+	U32
 )
 
 var dtypeNames = map[string]DType{
@@ -34,6 +37,7 @@ var dtypeNames = map[string]DType{
 	"i8": I8, "int8": I8, "u8": U8, "uint8": U8,
 	"i16": I16, "int16": I16, "u16": U16, "uint16": U16,
 	"f16": F16, "float16": F16,
+	"u32": U32, "uint32": U32,
 }
 
 func parseDType(s string) (DType, bool) {
@@ -63,6 +67,8 @@ func (t DType) String() string {
 		return "u16"
 	case F16:
 		return "f16"
+	case U32:
+		return "u32"
 	}
 	return fmt.Sprintf("DType(%d)", uint8(t))
 }
@@ -71,12 +77,12 @@ func (t DType) String() string {
 func (t DType) IsFloat() bool { return t == F32 || t == F64 || t == F16 }
 
 // IsInt reports whether t is an integer type.
-func (t DType) IsInt() bool { return t == I32 || t == I64 || t.Narrow() }
+func (t DType) IsInt() bool { return t == I32 || t == I64 || t == U32 || t.Narrow() }
 
 // Size is the size of one element in bytes.
 func (t DType) Size() int {
 	switch t {
-	case F32, I32:
+	case F32, I32, U32:
 		return 4
 	case F64, I64:
 		return 8
@@ -98,7 +104,9 @@ func (t DType) Storage() bool { return t.Narrow() || t == F16 }
 
 // memName names t in a memory property: its own name, but b8 and b16 for
 // the 8- and 16-bit integers, whose loads and stores cost what their
-// width costs, signed or not (global.load.b8.stride=1, local.store.b16).
+// width costs, signed or not (global.load.b8.stride=1, local.store.b16),
+// and i32 for u32 by the same rule: a 32-bit integer load is one
+// instruction whatever its signedness, and i32's rows price it.
 // F16 keeps its own name (global.load.f16.stride=1): its loads and
 // stores convert to and from f32 as well.
 func (t DType) memName() string {
@@ -107,11 +115,13 @@ func (t DType) memName() string {
 		return "b8"
 	case I16, U16:
 		return "b16"
+	case U32:
+		return "i32"
 	}
 	return t.String()
 }
 
 // integer is a Go type that holds an integer array's elements.
 type integer interface {
-	int8 | uint8 | int16 | uint16 | int32 | int64
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64
 }

@@ -430,3 +430,36 @@ y[i] = 2.5f*x[i] + y[i]
 	// [3 2500 +Inf 1.25]
 	// 8 4 4 4
 }
+
+// u32 is C's unsigned int: arithmetic wraps modulo 2^32, // and % are
+// C's unsigned / and %, and an i32 operand converts to u32, so that k[i]
+// = -1 compares greater than every other value. Its operations count as
+// i32 ones, its loads and stores as i32's.
+func ExampleRun_unsigned() {
+	k, err := counts.ParseKernel("hash.knl", []byte(`kernel hash
+domain [n] -> { [i] : 0 <= i < n }
+array x u32 [n]
+array k i32 [n]
+array y u32 [n]
+split i 4 i_out i_in
+tag i_out g.0, i_in l.0
+y[i] = (x[i] * 2654435761u) // 7u + if(k[i] > x[i], 1, 0)
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	x := []uint32{1, 2, 4294967295, 5}
+	y := make([]uint32, 4)
+	tally, err := counts.Run(k, map[string]int64{"n": 4}, map[string]any{"x": x, "k": []int32{0, -1, 7, 3}, "y": y}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	t := tally.Totals()
+	fmt.Println(y)
+	fmt.Println(t["int.i32.mul"], t["int.i32.div"], t["int.i32.add"], t["global.load.i32"])
+	// Output:
+	// [379205108 144843461 234361647 55325273]
+	// 4 4 4 12
+}

@@ -243,6 +243,9 @@ func (e *Not) Pos() Pos         { return e.At }
 func (e *Conditional) Pos() Pos { return e.At }
 
 func (e *Literal) String() string {
+	if e.T == U32 {
+		return strconv.FormatInt(e.Int, 10) + "u"
+	}
 	if !e.T.IsFloat() {
 		return strconv.FormatInt(e.Int, 10)
 	}

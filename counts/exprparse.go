@@ -178,6 +178,13 @@ func (c *cursor) parseUnary() rexpr {
 		return c.parseUnary()
 	}
 	c.refuseHalfCast()
+	if c.peek().is("(") && c.peekAt(1).isWord("unsigned") && c.peekAt(2).isWord("int") && c.peekAt(3).is(")") {
+		at := c.next().pos
+		c.next()
+		c.next()
+		c.next()
+		return &rCast{U32, c.parseUnary(), at}
+	}
 	if t, ok := castTypes[c.peekAt(1).text]; ok && c.peek().is("(") && c.peekAt(1).kind == tIdent && c.peekAt(2).is(")") {
 		at := c.next().pos
 		c.next()
@@ -197,6 +204,9 @@ func (c *cursor) parsePrimary() rexpr {
 	switch t.kind {
 	case tInt, tFloat:
 		c.next()
+		if t.kind == tInt {
+			t = c.intSuffix(t)
+		}
 		return &rNum{t}
 	case tIdent:
 		if t.isWord("and") || t.isWord("or") || t.isWord("not") {
@@ -268,7 +278,8 @@ func (c *cursor) reductionAhead() bool {
 // castTypes are the type names of a C cast, (float)x: C's and the
 // language's own.
 var castTypes = map[string]DType{"float": F32, "double": F64, "int": I32, "long": I64,
-	"f32": F32, "f64": F64, "i32": I32, "i64": I64, "short": I16, "i8": I8, "u8": U8, "i16": I16, "u16": U16}
+	"f32": F32, "f64": F64, "i32": I32, "i64": I64, "short": I16, "i8": I8, "u8": U8, "i16": I16, "u16": U16,
+	"unsigned": U32, "uint": U32, "uint32_t": U32, "u32": U32}
 
 // parseTag reads loopy's tag of a variable use, name$tag, written without
 // spaces.

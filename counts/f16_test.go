@@ -89,7 +89,7 @@ func TestHalfErrors(t *testing.T) {
 		{head + "<f16> q = h[i]\nx[i] = q\n", "a temporary of type f16: declare it f32"},
 		{head + "x[i] = (half)x[i]\n", "a cast to half: store the value into an f16 array, which rounds it, or compute in f32"},
 		{head + "x[i] = (f16)x[i]\n", "a cast to f16"},
-		{head + "atomic_add(h[i], 1)\n", "atomic_add adds f32 or i32 values, and h is f16"},
+		{head + "atomic_add(h[i], 1)\n", "atomic_add adds f32, i32 or u32 values, and h is f16"},
 		{head + "array q half [n]\n", "half: write f16, the half-precision storage type"},
 		{head + "array q __half [n]\n", "__half: write f16"},
 		{head + "<half> q = 1.0\n", "half: write f16"},

@@ -34,13 +34,18 @@ func (r *resolver) fold(e Expr) Expr {
 		return &Literal{Float: roundTo(e.T, floatBinary(e.Op)(x.Float, y.Float)), T: e.T, At: x.At}
 	case *Neg:
 		e.X = r.fold(e.X)
-		if x, ok := e.X.(*Literal); ok && (x.T.IsFloat() || (x.Int != math.MinInt64 && !(x.T == I32 && x.Int == math.MinInt32))) {
-			return &Literal{Int: -x.Int, Float: -x.Float, T: x.T, At: e.At}
+		if x, ok := e.X.(*Literal); ok {
+			if x.T.IsFloat() {
+				return &Literal{Float: -x.Float, T: x.T, At: e.At}
+			}
+			if v, ok := negate(x.Int, x.T); ok {
+				return &Literal{Int: v, T: x.T, At: e.At}
+			}
 		}
 	case *BitNot:
 		e.X = r.fold(e.X)
 		if x, ok := e.X.(*Literal); ok {
-			return &Literal{Int: ^x.Int, T: x.T, At: e.At}
+			return &Literal{Int: complement(x.Int, x.T), T: x.T, At: e.At}
 		}
 	case *Cast:
 		e.X = r.fold(e.X)
@@ -105,6 +110,8 @@ func (r *resolver) convert(x *Literal, t DType) *Literal {
 			r.fail(x.At, "cannot convert %g to %s", x.Float, t)
 		}
 		out.Int = int64(v)
+	case t == U32:
+		out.Int = wrapU32(x.Int)
 	default:
 		if !inRange(t, x.Int) {
 			r.fail(x.At, "cannot convert %d to %s", x.Int, t)

@@ -264,7 +264,7 @@ func TestIndirectRefusals(t *testing.T) {
 		{"x[i] = p[a[i]]", "declare p with 'local'"},
 		{"x[i] = x[x[i]]", "convert it with (int)(...)"},
 		{"atomic_add(p[0], 1.0f)", "write p[0] = p[0] + VALUE"},
-		{"atomic_add(d[a[i]], 1.0)", "declare d as f32 or i32"},
+		{"atomic_add(d[a[i]], 1.0)", "declare d as f32, i32 or u32"},
 		{"atomic_add(x[i])", "write atomic_add(hist[b], 1)"},
 		{"atomic_add(x[i] + 1, 2)", "written without the &"},
 	} {

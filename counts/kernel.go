@@ -155,7 +155,7 @@ type Statement interface {
 // Atomic marks atomic_add(LHS, RHS): RHS is added to the element LHS
 // names in one indivisible step, as CUDA's atomicAdd and OpenCL's
 // atomic_add do, so that work-items may add to one element without a
-// race. LHS is then a global or local f32 or i32 element.
+// race. LHS is then a global or local f32, i32 or u32 element.
 type Instruction struct {
 	ID     string
 	Pos    Pos

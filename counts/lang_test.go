@@ -44,6 +44,7 @@ var langChecks = map[string][]langCheck{
 	"fold":          {{map[string]int64{"LX": 16}, []map[string]int64{{"n": 37}, {"n": 1}}}},
 	"readonly":      {{nil, []map[string]int64{{"n": 37}, {"n": 1}}}},
 	"narrow":        {{nil, []map[string]int64{{"n": 37}, {"n": 1}}}},
+	"unsigned":      {{nil, []map[string]int64{{"n": 37}, {"n": 1}}}},
 	"halfstore":     {{nil, []map[string]int64{{"n": 37}, {"n": 1}}}},
 	"staticif": {{map[string]int64{"BS": 32}, []map[string]int64{{"n": 37}, {"n": 1}}},
 		{map[string]int64{"BS": 12}, []map[string]int64{{"n": 37}, {"n": 1}}},

@@ -17,6 +17,10 @@ const (
 	tInt
 	tFloat
 	tPunct
+	// tUint is an integer literal with C's u suffix, 7u; the parser
+	// makes it of the digits and the adjacent word u (the lexer reads
+	// 2i as 2 times i in domains).
+	tUint
 )
 
 type token struct {

@@ -23,6 +23,8 @@ func intRange(t DType) (lo, hi int64) {
 		return 0, math.MaxUint16
 	case I32:
 		return math.MinInt32, math.MaxInt32
+	case U32:
+		return 0, math.MaxUint32
 	}
 	return math.MinInt64, math.MaxInt64
 }
@@ -49,13 +51,16 @@ func promote(t DType) DType {
 // elementType reads a declared type, naming f16 where C's half is
 // written.
 func (c *cursor) elementType(what string) DType {
-	dt := c.ident(what + " (f32, f64, i32, i64, i8, u8, i16, u16, f16)")
+	dt := c.ident(what + " (f32, f64, i32, i64, u32, i8, u8, i16, u16, f16)")
 	if dt.text == "half" || dt.text == "__half" {
 		c.failAt(dt.pos, "%s: write f16, the half-precision storage type", dt.text)
 	}
 	t, ok := parseDType(dt.text)
 	if !ok {
-		c.failAt(dt.pos, "unknown element type %q (want f32, f64, i32, i64, i8, u8, i16, u16 or f16)", dt.text)
+		if w, c99 := cTypeNames[dt.text]; c99 {
+			c.failAt(dt.pos, "%s is C's name: write %s", dt.text, w)
+		}
+		c.failAt(dt.pos, "unknown element type %q (want f32, f64, i32, i64, u32, i8, u8, i16, u16 or f16)", dt.text)
 	}
 	return t
 }
@@ -67,4 +72,12 @@ func promoted(x Expr) Expr {
 		return &Cast{X: x, T: promote(t)}
 	}
 	return x
+}
+
+// cTypeNames are C's names of the element types, which a declaration
+// spells as the language does.
+var cTypeNames = map[string]string{
+	"float": "f32", "double": "f64", "int": "i32", "long": "i64", "int32_t": "i32", "int64_t": "i64",
+	"unsigned": "u32", "uint": "u32", "uint32_t": "u32",
+	"char": "i8", "uchar": "u8", "short": "i16", "ushort": "u16", "int8_t": "i8", "uint8_t": "u8", "int16_t": "i16", "uint16_t": "u16",
 }

@@ -78,9 +78,9 @@ func nodeOp(e Expr) (Op, bool) {
 		if _, ok := PowerOfTwoDivisor(e); ok {
 			kind = map[BinOp]OpKind{OpFloorDiv: KindShift, OpMod: KindBitwise}[e.Op]
 		}
-		return Op{kind, e.T}, true
+		return Op{kind, opType(e.T)}, true
 	case *BitNot:
-		return Op{KindBitwise, e.Type()}, true
+		return Op{KindBitwise, opType(e.Type())}, true
 	case *Call:
 		kind := KindSpecial
 		switch e.Func {
@@ -91,7 +91,7 @@ func nodeOp(e Expr) (Op, bool) {
 		case "fmod":
 			kind = KindFmod
 		}
-		return Op{kind, e.T}, true
+		return Op{kind, opType(e.T)}, true
 	}
 	return Op{}, false
 }
@@ -110,5 +110,5 @@ func OpOf(e Expr) (Op, bool) {
 // reduceOp is the operation a reduction applies per point of its body.
 func reduceOp(r *Reduce) Op {
 	kind := map[ReduceOp]OpKind{RedSum: KindAdd, RedProduct: KindMul, RedMax: KindSpecial, RedMin: KindSpecial}[r.Op]
-	return Op{kind, r.T}
+	return Op{kind, opType(r.T)}
 }

@@ -142,6 +142,8 @@ func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]a
 			arrays[a.Name] = make([]int16, n)
 		case U16:
 			arrays[a.Name] = make([]uint16, n)
+		case U32:
+			arrays[a.Name] = make([]uint32, n)
 		case F16:
 			s := make([]half.Float, n)
 			for i := range s {

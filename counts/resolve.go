@@ -422,6 +422,9 @@ func (r *resolver) affine(e rexpr, sc *scope) Affine {
 	}
 	switch e := e.(type) {
 	case *rNum:
+		if e.t.kind == tUint {
+			r.fail(e.t.pos, "a subscript is affine arithmetic on inames and parameters, not u32 arithmetic: write %s without its u", e.t.text)
+		}
 		if e.t.kind != tInt {
 			r.fail(e.t.pos, "subscripts are integers, not %s", e.t.text)
 		}
@@ -525,6 +528,9 @@ func (r *resolver) typeExpr(e rexpr, sc *scope) (Expr, weakness) {
 		x, w := r.value(e.x, sc)
 		if lit, ok := x.(*Literal); ok {
 			lit.Int, lit.Float, lit.At = -lit.Int, -lit.Float, e.at
+			if lit.T == U32 {
+				lit.Int = wrapU32(lit.Int)
+			}
 			return lit, w
 		}
 		return &Neg{X: promoted(x), At: e.at}, w
@@ -615,6 +621,13 @@ func (r *resolver) conditional(e *rCall, sc *scope) (Expr, weakness) {
 }
 
 func (r *resolver) literal(t token) (Expr, weakness) {
+	if t.kind == tUint {
+		v, ok := parseInt(t.text[:len(t.text)-1], false)
+		if !ok || v > math.MaxUint32 {
+			r.fail(t.pos, "unsigned literal %s is out of range for u32 (0 to 4294967295u)", t.text)
+		}
+		return &Literal{Int: v, T: U32, At: t.pos}, strong
+	}
 	if t.kind == tInt {
 		v, ok := parseInt(t.text, false)
 		if !ok {
@@ -672,7 +685,9 @@ func combineTypes(x DType, wx weakness, y DType, wy weakness) (DType, weakness) 
 		}
 		return y, strong
 	}
-	if y.Size() > x.Size() {
+	if y.Size() > x.Size() || (y.Size() == x.Size() && y == U32) {
+		// C's usual arithmetic conversions: of two integers of one
+		// width, the unsigned one's type.
 		return y, strong
 	}
 	return x, strong
@@ -707,6 +722,11 @@ func (r *resolver) binary(e *rBin, sc *scope) (Expr, weakness) {
 		}
 	}
 	t, w := combine(x.Type(), wx, y.Type(), wy)
+	if l := promote(x.Type()); (op == OpShl || op == OpShr) && wx == strong && l.IsInt() && l.Size() == t.Size() {
+		// C's shift has its left operand's type, so that k >> s of an
+		// i32 k and a u32 s is an arithmetic shift.
+		t = l
+	}
 	isInt := !t.IsFloat()
 	switch {
 	case op == OpDiv && isInt:
@@ -856,6 +876,8 @@ func (r *resolver) settle(e Expr, t DType) Expr {
 		case e.T.IsFloat() && t.IsFloat():
 		case !e.T.IsFloat() && t.IsFloat():
 			e.Float = float64(e.Int)
+		case !e.T.IsFloat() && t == U32:
+			e.Int = r.unsignedLiteral(e)
 		case !e.T.IsFloat() && !t.IsFloat():
 			if !inRange(t, e.Int) {
 				r.fail(e.At, "literal %d is out of range for %s", e.Int, t)

@@ -33,8 +33,8 @@ type RunOptions struct {
 
 // Run executes a kernel with the reference interpreter at concrete
 // parameters. arrays maps every global array's name to a Go slice of its
-// element type ([]float32, []float64, []int32, []int64, []int8, []uint8,
-// []int16, []uint16, or []half.Float of package counts/half) holding exactly
+// element type ([]float32, []float64, []int32, []uint32, []int64, []int8,
+// []uint8, []int16, []uint16, or []half.Float of package counts/half) holding exactly
 // the array's number of elements; stores write into these slices. It may
 // also map a scalar argument's name to its value (a Go number its type
 // holds exactly); a scalar argument not in arrays takes its declared
@@ -181,6 +181,8 @@ func checkSlice(a *Array, data any, n int64) error {
 		length = len(s)
 	case I64:
 		length, ok = sliceLen[int64](data)
+	case U32:
+		length, ok = sliceLen[uint32](data)
 	case I8:
 		length, ok = sliceLen[int8](data)
 	case U8:
@@ -204,7 +206,7 @@ func checkSlice(a *Array, data any, n int64) error {
 }
 
 func goType(t DType) string {
-	return map[DType]string{F32: "float32", F64: "float64", I32: "int32", I64: "int64", I8: "int8", U8: "uint8", I16: "int16", U16: "uint16", F16: "half.Float"}[t]
+	return map[DType]string{F32: "float32", F64: "float64", I32: "int32", I64: "int64", I8: "int8", U8: "uint8", I16: "int16", U16: "uint16", F16: "half.Float", U32: "uint32"}[t]
 }
 
 // run executes every work-group.

@@ -24,8 +24,12 @@ func (r *resolver) scalarValue(ra rawArray) (Number, error) {
 			return Number{}, r.errf(num.pos, "scalar %s is %s: write an integer value, not %s (or declare it f32 or f64)", ra.name.text, ra.dtype, num.text)
 		}
 		v, ok := parseInt(num.text, neg)
-		if !ok || (ra.dtype == I32 && (v < math.MinInt32 || v > math.MaxInt32)) {
-			return Number{}, r.errf(num.pos, "value %s of scalar %s is out of range for %s", num.text, ra.name.text, ra.dtype)
+		if !ok || !inRange(ra.dtype, v) {
+			text := num.text
+			if neg {
+				text = "-" + text
+			}
+			return Number{}, r.errf(num.pos, "value %s of scalar %s is out of range for %s", text, ra.name.text, ra.dtype)
 		}
 		lit.Int = v
 		return lit, nil
@@ -58,6 +62,8 @@ func scalarData(a *Array, v any) (Number, error) {
 		f = float64(x)
 	case int32:
 		f = float64(x)
+	case uint32:
+		f = float64(x)
 	case int64:
 		if !a.DType.IsFloat() {
 			lit.Int = x
@@ -82,8 +88,8 @@ func scalarData(a *Array, v any) (Number, error) {
 }
 
 func checkScalarInt(a *Array, v int64) error {
-	if a.DType == I32 && (v < math.MinInt32 || v > math.MaxInt32) {
-		return fmt.Errorf("value %d of scalar argument %s is out of range for i32", v, a.Name)
+	if !inRange(a.DType, v) {
+		return fmt.Errorf("value %d of scalar argument %s is out of range for %s", v, a.Name, a.DType)
 	}
 	return nil
 }

@@ -41,6 +41,9 @@ func literalOnly(e rexpr) bool {
 func (c *cursor) staticValue(e rexpr) int64 {
 	switch e := e.(type) {
 	case *rNum:
+		if e.t.kind == tUint {
+			c.failAt(e.t.pos, "a compile-time condition is integer arithmetic over constants, computed exactly: write %s without its u", e.t.text)
+		}
 		if e.t.kind != tInt {
 			c.failAt(e.t.pos, "a compile-time condition is integer arithmetic over constants, and %s is not an integer: compare integers (scale both sides), or test the value at run time with a scalar argument", e.t.text)
 		}

@@ -134,5 +134,5 @@ func indirectProperty(space Space, store bool, t DType) string {
 // the counts cannot know; the measurement classes that price them take
 // it as a parameter.
 func atomicProperty(space Space, t DType) string {
-	return space.String() + ".atomic." + t.String() + ".add"
+	return space.String() + ".atomic." + t.memName() + ".add"
 }

@@ -48,8 +48,8 @@ func (t *translator) atomic(e *expr) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	if arr.space == "private" || arr.dtype != "f32" && arr.dtype != "i32" {
-		return true, errorAt(args[0].p, "%s: .knl's atomic_add adds to an element of a global or __shared__ array of float or int, not of %s %s", f.text, arr.space, arr.dtype)
+	if arr.space == "private" || arr.dtype != "f32" && arr.dtype != "i32" && arr.dtype != "u32" {
+		return true, errorAt(args[0].p, "%s: .knl's atomic_add adds to an element of a global or __shared__ array of float, int or unsigned int, not of %s %s", f.text, arr.space, arr.dtype)
 	}
 	arr.stored = true
 	amount := kind.fixed

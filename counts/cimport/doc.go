@@ -39,7 +39,8 @@
 //     atomic_add, subscripts computed from data gathers and scatters,
 //     pointer arguments that are const and restrict, or read with
 //     __ldg, and never stored readonly arrays, char and short (signed or
-//     not) i8, u8, i16 and u16, and __half (OpenCL C's half) f16, loaded
+//     not) i8, u8, i16 and u16, unsigned int (unsigned, uint, uint32_t)
+//     u32, and __half (OpenCL C's half) f16, loaded
 //     through __half2float or vload_half and stored through
 //     __float2half_rn or vstore_half, with the arithmetic in float (half
 //     arithmetic is refused);

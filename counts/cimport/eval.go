@@ -37,7 +37,7 @@ func (t *translator) eval(e *expr) (*value, error) {
 		return e.val, nil
 	case "num":
 		if v, ok := intLiteral(e.text); ok {
-			return &value{kind: vInt, a: affConst(constPoly(v))}, nil
+			return &value{kind: vInt, a: affConst(constPoly(v)), unsigned: unsignedLiteral(e.text, v)}, nil
 		}
 		f, ok := floatLiteral(e.text)
 		if !ok {
@@ -235,9 +235,10 @@ func (t *translator) binary(e *expr) (*value, error) {
 	isInt := isIntType(dtype)
 	op := e.text
 	switch {
-	case isInt && (op == "/" || op == "%") && unsignedOperands(l, r):
+	case isInt && (op == "/" || op == "%") && (dtype == "u32" || unsignedOperands(l, r)):
 		// Of values that cannot be negative, C's quotient and remainder
-		// are the .knl's, which round towards minus infinity.
+		// are the .knl's, which round towards minus infinity; so are
+		// those of unsigned ints, C's and the .knl's alike.
 		if op == "/" {
 			op = "//"
 		}
@@ -465,7 +466,9 @@ func (t *translator) cast(e *expr) (*value, error) {
 		return nil, err
 	}
 	switch {
-	case v.kind == vInt && (to == "i32" || to == "i64"):
+	case v.kind == vInt && (to == "i32" || to == "i64" || to == "u32"):
+		// An index stays affine, as one declared unsigned int does: its
+		// values are taken not to wrap.
 		return v, nil
 	case v.kind == vData && v.dtype == to:
 		return v, nil
@@ -492,7 +495,7 @@ func (t *translator) cast(e *expr) (*value, error) {
 }
 
 // knlCasts spells the .knl's casts, which convert as C's do.
-var knlCasts = map[string]string{"f32": "(float)", "f64": "(double)", "i32": "(int)", "i64": "(long)",
+var knlCasts = map[string]string{"f32": "(float)", "f64": "(double)", "i32": "(int)", "u32": "(u32)", "i64": "(long)",
 	"i8": "(i8)", "u8": "(u8)", "i16": "(i16)", "u16": "(u16)"}
 
 // call translates the launch's index functions, math functions and
@@ -847,6 +850,9 @@ func (t *translator) dataText(v *value, p pos) (string, error) {
 		return v.text, nil
 	case vInt:
 		s := t.affText(v.a, false)
+		if v.unsigned {
+			s += "u"
+		}
 		v.prec = affPrec(s)
 		return s, nil
 	case vCond:

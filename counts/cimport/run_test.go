@@ -224,6 +224,8 @@ func toRun(k *counts.Kernel, name string, s []float32) any {
 			switch d := dst.(type) {
 			case []int32:
 				d[i] = int32(x)
+			case []uint32:
+				d[i] = uint32(x)
 			case []int16:
 				d[i] = int16(x)
 			case []uint16:
@@ -239,6 +241,8 @@ func toRun(k *counts.Kernel, name string, s []float32) any {
 	switch dtype(k, name) {
 	case counts.I32:
 		return conv(make([]int32, len(s)))
+	case counts.U32:
+		return conv(make([]uint32, len(s)))
 	case counts.I16:
 		return conv(make([]int16, len(s)))
 	case counts.U16:
@@ -259,6 +263,10 @@ func fromRun(v any) []float32 {
 	case []float32:
 		return v
 	case []int32:
+		for _, x := range v {
+			add(float32(x))
+		}
+	case []uint32:
 		for _, x := range v {
 			add(float32(x))
 		}
@@ -440,6 +448,8 @@ func decode(k *counts.Kernel, name string, b []byte) []float32 {
 			s[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 		case d == counts.I32:
 			s[i] = float32(int32(binary.LittleEndian.Uint32(b[4*i:])))
+		case d == counts.U32:
+			s[i] = float32(binary.LittleEndian.Uint32(b[4*i:]))
 		case d == counts.U16:
 			s[i] = float32(binary.LittleEndian.Uint16(b[2*i:]))
 		case d == counts.I16:

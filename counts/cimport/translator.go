@@ -223,8 +223,10 @@ func elemType(c ctype, p pos, name string) (string, error) {
 		return "f32", nil
 	case "double":
 		return "f64", nil
-	case "int", "unsigned":
+	case "int":
 		return "i32", nil
+	case "unsigned":
+		return "u32", nil
 	case "long", "ulong":
 		return "i64", nil
 	case "char":
@@ -238,7 +240,7 @@ func elemType(c ctype, p pos, name string) (string, error) {
 	case "half":
 		return "f16", nil
 	}
-	return "", errorAt(p, "%s: type %s has no .knl type (f32, f64, f16, i8, u8, i16, u16, i32, i64)", name, c.base)
+	return "", errorAt(p, "%s: type %s has no .knl type (f32, f64, f16, i8, u8, i16, u16, i32, u32, i64)", name, c.base)
 }
 
 // domainText writes a domain of one iname with the constraints cs.

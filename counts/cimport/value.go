@@ -1,6 +1,7 @@
 package cimport
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -17,6 +18,9 @@ type value struct {
 	dtype string // f32, f64, i32, i64; "" for a literal, which takes its type from its use
 	c     *cond
 	clamp *clamp // an integer min or max of affine values (vData), whose comparisons are affine
+	// unsigned marks a literal that is a C unsigned int beyond int's
+	// range (unsignedLiteral), written with the u of a u32 literal.
+	unsigned bool
 }
 
 // A clamp is an integer min or max of affine values, such as Rodinia's
@@ -84,7 +88,7 @@ func affPrec(s string) int {
 // literal.
 func wider(a, b string) string {
 	a, b = promote(a), promote(b)
-	rank := map[string]int{"": 0, "i32": 1, "i64": 2, "f32": 3, "f64": 4}
+	rank := map[string]int{"": 0, "i32": 1, "u32": 2, "i64": 3, "f32": 4, "f64": 5}
 	if rank[a] >= rank[b] {
 		return a
 	}
@@ -105,7 +109,7 @@ func promote(d string) string {
 
 // isIntType reports an integer .knl type.
 func isIntType(d string) bool {
-	return d == "i32" || d == "i64" || narrow[d]
+	return d == "i32" || d == "u32" || d == "i64" || narrow[d]
 }
 
 // floatLiteral rewrites a C floating-point literal in the .knl's
@@ -145,6 +149,20 @@ func intLiteral(s string) (int64, bool) {
 	}
 	v, err := strconv.ParseInt(t, base, 64)
 	return v, err == nil
+}
+
+// unsignedLiteral reports a C literal of value v that is an unsigned int
+// beyond int's range: one with a u suffix, or a hexadecimal or octal one
+// (C gives those the first of int and unsigned int that holds them; a
+// decimal one without u is a long). The .knl writes it as a u32 literal,
+// 4294967295u; smaller ones are integer literals, which take u32 beside
+// a u32 operand.
+func unsignedLiteral(s string, v int64) bool {
+	if v <= math.MaxInt32 || v > math.MaxUint32 {
+		return false
+	}
+	s = strings.ToLower(s)
+	return strings.ContainsRune(s, 'u') || len(s) > 1 && s[0] == '0'
 }
 
 func b2i(b bool) int64 {

@@ -9,11 +9,11 @@ import (
 )
 
 // atomicAdd renders atomic_add(lhs, rhs) as a statement: CUDA's
-// atomicAdd, which adds f32 and i32 alike, and OpenCL's atomic_add for
-// i32. OpenCL 1.2 has no float atomics, so an f32 addition is a
-// compare-and-exchange loop on the float's bits (see helpers).
+// atomicAdd, which adds f32, i32 and u32 alike, and OpenCL's atomic_add
+// for i32 and u32. OpenCL 1.2 has no float atomics, so an f32 addition
+// is a compare-and-exchange loop on the float's bits (see helpers).
 func (e *emitter) atomicAdd(a *counts.Access, lhs, rhs string) string {
-	if e.d.backend == gpu.CUDA || a.Array.DType == counts.I32 {
+	if e.d.backend == gpu.CUDA || a.Array.DType != counts.F32 {
 		fn := "atomic_add"
 		if e.d.backend == gpu.CUDA {
 			fn = "atomicAdd"

@@ -91,6 +91,8 @@ func runOnPoCL(t *testing.T, k *counts.Kernel, params map[string]int64, data map
 			v = make([]int16, n)
 		case counts.U16:
 			v = make([]uint16, n)
+		case counts.U32:
+			v = make([]uint32, n)
 		case counts.F16:
 			v = make([]half.Float, n)
 		default:

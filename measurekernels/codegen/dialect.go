@@ -90,6 +90,8 @@ func (d dialect) ctype(t counts.DType) string {
 		return "int"
 	case counts.I8, counts.U8, counts.I16, counts.U16:
 		return narrowTypes[d.backend][t]
+	case counts.U32:
+		return map[gpu.Backend]string{gpu.OpenCL: "uint", gpu.CUDA: "unsigned int"}[d.backend]
 	case counts.F16:
 		return map[gpu.Backend]string{gpu.OpenCL: "half", gpu.CUDA: "__half"}[d.backend]
 	default:

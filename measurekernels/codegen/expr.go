@@ -78,6 +78,8 @@ func (e *emitter) literal(l *counts.Literal) string {
 			s += "f"
 		}
 		return "(" + s + ")"
+	case counts.U32:
+		return "(" + strconv.FormatInt(l.Int, 10) + "u)"
 	case counts.I64:
 		if l.Int == math.MinInt64 { // its magnitude is no literal
 			return "(-9223372036854775807" + e.d.i64Suffix + " - 1)"
@@ -416,6 +418,9 @@ func (e *emitter) binaryForm(x *counts.Binary) (prefix, infix, suffix string, er
 		counts.OpBitAnd, counts.OpBitOr, counts.OpBitXor, counts.OpShr:
 		return "(", " " + x.Op.String() + " ", ")", nil
 	case counts.OpShl:
+		if x.T == counts.U32 {
+			return "(", " << ", ")", nil
+		}
 		// C leaves the left shift of a negative value undefined; the
 		// interpreter shifts two's-complement bits, as unsigned types do.
 		t := e.d.ctype(x.T)
@@ -433,6 +438,10 @@ func (e *emitter) binaryForm(x *counts.Binary) (prefix, infix, suffix string, er
 				return "(", " >> ", ")", nil
 			}
 			return "(", " & ", ")", nil
+		}
+		if x.T == counts.U32 {
+			// C's unsigned / and % round as // and % do.
+			return "(", " " + map[counts.BinOp]string{counts.OpFloorDiv: "/", counts.OpMod: "%"}[x.Op] + " ", ")", nil
 		}
 		name := map[counts.BinOp]string{counts.OpFloorDiv: "floordiv", counts.OpMod: "floormod"}[x.Op] + "_" + x.T.String()
 		e.helpers[name] = true
@@ -524,8 +533,11 @@ func (e *emitter) neutral(op counts.ReduceOp, t counts.DType) string {
 		return inf
 	}
 	lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
-	if t == counts.I64 {
+	switch t {
+	case counts.I64:
 		lo, hi = math.MinInt64, math.MaxInt64
+	case counts.U32:
+		lo, hi = 0, math.MaxUint32
 	}
 	if op == counts.RedMax {
 		return e.literal(&counts.Literal{T: t, Int: lo})

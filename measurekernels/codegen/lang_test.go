@@ -42,6 +42,7 @@ var langCases = map[string]libraryCase{
 	"casts":            {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"fold":             {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"narrow":           {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
+	"unsigned":         {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"halfstore":        {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"readonly":         {[]consts{{"LX": 16}, {"LX": 5}}, []params{{"n": 37}, {"n": 1}}},
 	"staticif":         {[]consts{{"BS": 32}, {"BS": 12}, {"BS": 4, "LX": 5}}, []params{{"n": 37}, {"n": 1}}},

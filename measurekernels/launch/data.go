@@ -105,7 +105,7 @@ func (r *rng) unit() float64 { return 0.5 + float64(r.next()>>11)/(1<<53) }
 
 // elem is an element type of a global array.
 type elem interface {
-	float32 | float64 | int32 | int64 | int8 | uint8 | int16 | uint16 | half.Float
+	float32 | float64 | int32 | int64 | int8 | uint8 | int16 | uint16 | uint32 | half.Float
 }
 
 // codec is how one element type is encoded for the device, drawn at
@@ -129,6 +129,8 @@ var (
 	i32Codec = codec[int32]{4, func(b []byte, v int32) { binary.LittleEndian.PutUint32(b, uint32(v)) },
 		func(b []byte) int32 { return int32(binary.LittleEndian.Uint32(b)) },
 		drawI32, math.MinInt32 + 7}
+	u32Codec = codec[uint32]{4, func(b []byte, v uint32) { binary.LittleEndian.PutUint32(b, v) },
+		binary.LittleEndian.Uint32, drawSmall[uint32], math.MaxUint32 - 7}
 	i64Codec = codec[int64]{8, func(b []byte, v int64) { binary.LittleEndian.PutUint64(b, uint64(v)) },
 		func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) },
 		drawI64, math.MinInt64 + 7}
@@ -144,8 +146,9 @@ var (
 		func(b []byte) half.Float { return half.Float(binary.LittleEndian.Uint16(b)) }, drawF16, 0x7e00}
 )
 
-// drawSmall draws an 8- or 16-bit integer in [0, 16), as the wider ones.
-func drawSmall[T int8 | uint8 | int16 | uint16](r *rng) T { return T(r.next() % 16) }
+// drawSmall draws an 8- or 16-bit integer or a u32 in [0, 16), as the
+// others.
+func drawSmall[T int8 | uint8 | int16 | uint16 | uint32](r *rng) T { return T(r.next() % 16) }
 
 func drawF32(r *rng) float32    { return float32(r.unit()) }
 func drawF64(r *rng) float64    { return r.unit() }
@@ -179,6 +182,8 @@ func newHostArray(t counts.DType, n int64) hostArray {
 		return &typedArray[float64]{f64Codec, make([]float64, n)}
 	case counts.I32:
 		return &typedArray[int32]{i32Codec, make([]int32, n)}
+	case counts.U32:
+		return &typedArray[uint32]{u32Codec, make([]uint32, n)}
 	case counts.I8:
 		return &typedArray[int8]{i8Codec, make([]int8, n)}
 	case counts.U8:
@@ -303,6 +308,10 @@ func drawChunk(t counts.DType, b []byte, r *rng) {
 		for i := 0; i < len(b); i += 4 {
 			binary.LittleEndian.PutUint32(b[i:], uint32(drawI32(r)))
 		}
+	case counts.U32:
+		for i := 0; i < len(b); i += 4 {
+			binary.LittleEndian.PutUint32(b[i:], drawSmall[uint32](r))
+		}
 	case counts.I8, counts.U8:
 		for i := range b {
 			b[i] = drawSmall[uint8](r)
@@ -342,6 +351,8 @@ func scalarArg(a *counts.Array) any {
 		return v.Float
 	case counts.I32:
 		return int32(v.Int)
+	case counts.U32:
+		return int32(uint32(v.Int)) // its 4 bytes, as the backends take them
 	}
 	return v.Int
 }

@@ -1,16 +1,20 @@
 package launch
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/uniperf/uniperf/counts"
+)
 
 // indexRange is the number of values an index array's elements may take
 // where the global arrays have sizes elements: the smallest extent it
 // subscripts; 0 for other arrays. An extent is the size of a
-// one-dimensional array or a constant.
+// one-dimensional global array or a constant (a local array's is).
 func (u arrayUse) indexRange(name string, sizes map[string]int64) (int64, error) {
 	var out int64
 	for i, use := range u.index[name] {
 		v := sizes[use.target.Name]
-		if ext := use.target.Shape[use.dim]; len(use.target.Shape) > 1 {
+		if ext := use.target.Shape[use.dim]; len(use.target.Shape) > 1 || use.target.Space != counts.Global {
 			if !ext.IsConst() {
 				return 0, fmt.Errorf("array %s subscripts dimension %d of %s, whose extent %s is not known from the arrays' sizes: random subscripts are drawn for one-dimensional arrays and constant extents; flatten %s", name, use.dim, use.target.Name, ext, use.target.Name)
 			}
@@ -40,7 +44,7 @@ func (u arrayUse) valueRange(name string, sizes, params map[string]int64) (int64
 // e elements is a random permutation of 0..e-1, so that a gather reads
 // every element of what it gathers from once per run, in random order,
 // and a scatter through it does not store to one element twice.
-func indices[T int32 | int64](s []T, e int64, r *rng) {
+func indices[T int32 | uint32 | int64](s []T, e int64, r *rng) {
 	for lo := int64(0); lo < int64(len(s)); lo += e {
 		run := s[lo:min(int64(len(s)), lo+e)]
 		perm := make([]T, e)
@@ -55,10 +59,12 @@ func indices[T int32 | int64](s []T, e int64, r *rng) {
 	}
 }
 
-// fillIndices fills an i32 or i64 host array with indices below e.
+// fillIndices fills an i32, u32 or i64 host array with indices below e.
 func fillIndices(h hostArray, e int64, r *rng) {
 	switch h := h.(type) {
 	case *typedArray[int32]:
+		indices(h.s, e, r)
+	case *typedArray[uint32]:
 		indices(h.s, e, r)
 	case *typedArray[int64]:
 		indices(h.s, e, r)

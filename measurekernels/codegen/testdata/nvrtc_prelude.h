@@ -23,6 +23,8 @@ __device__ float fminf(float, float);  __device__ double fmin(double, double);
 __device__ float fmaxf(float, float);  __device__ double fmax(double, double);
 __device__ int min(int, int);          __device__ long long min(long long, long long);
 __device__ int max(int, int);          __device__ long long max(long long, long long);
+__device__ unsigned int min(unsigned int, unsigned int);
+__device__ unsigned int max(unsigned int, unsigned int);
 __device__ float fmodf(float, float);  __device__ double fmod(double, double);
 __device__ float __int_as_float(int);  __device__ double __longlong_as_double(long long);
 __device__ float __ldg(const float *);  __device__ double __ldg(const double *);
@@ -30,3 +32,5 @@ __device__ int __ldg(const int *);      __device__ long long __ldg(const long lo
 __device__ signed char __ldg(const signed char *); __device__ unsigned char __ldg(const unsigned char *);
 __device__ short __ldg(const short *);  __device__ unsigned short __ldg(const unsigned short *);
 __device__ int atomicAdd(int *, int);   __device__ float atomicAdd(float *, float);
+__device__ unsigned int atomicAdd(unsigned int *, unsigned int);
+__device__ unsigned int __ldg(const unsigned int *);
