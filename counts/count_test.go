@@ -101,6 +101,12 @@ func countChecks() []planCheck {
 		add("global_"+t, map[string]int64{"R": 4}, n(600), n(257), n(1))
 		add("global_"+t, map[string]int64{"S": 2}, n(600))
 	}
+	for _, t := range []string{"f32", "f64"} {
+		add("reg_chain_"+t, map[string]int64{"K": 1}, map[string]int64{"n": 600, "nl": 7}, map[string]int64{"n": 1, "nl": 1})
+		add("reg_chain_"+t, map[string]int64{"K": 8}, map[string]int64{"n": 257, "nl": 3})
+	}
+	add("local_stores", map[string]int64{"S": 4}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})
+	add("local_stores", map[string]int64{"LX": 64, "S": 16}, map[string]int64{"n": 192, "nr": 2})
 	for _, r := range []int64{1, 4} {
 		add("global_ldg_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
 		add("gather_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
