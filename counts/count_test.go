@@ -101,6 +101,12 @@ func countChecks() []planCheck {
 		add("global_"+t, map[string]int64{"R": 4}, n(600), n(257), n(1))
 		add("global_"+t, map[string]int64{"S": 2}, n(600))
 	}
+	for _, t := range []string{"f32", "f64"} {
+		add("reg_chain_"+t, map[string]int64{"K": 1}, map[string]int64{"n": 600, "nl": 7}, map[string]int64{"n": 1, "nl": 1})
+		add("reg_chain_"+t, map[string]int64{"K": 8}, map[string]int64{"n": 257, "nl": 3})
+	}
+	add("local_stores", map[string]int64{"S": 4}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})
+	add("local_stores", map[string]int64{"LX": 64, "S": 16}, map[string]int64{"n": 192, "nr": 2})
 	for _, r := range []int64{1, 4} {
 		add("global_ldg_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
 		add("gather_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
@@ -378,12 +384,14 @@ func TestSpanUnionFallback(t *testing.T) {
 // TestCountSuiteConfigurations counts every kernel of the paper suite in
 // every configuration the suite measures (work-group sizes, strides) and
 // compares the counts with the plan evaluated by enumeration at a size
-// that no work-group size divides (local_bank and local_int, which
-// assume one that their work-group size divides, at three groups).
+// that no work-group size divides (local_bank, local_int and
+// local_stores, which assume one that their work-group size divides, at
+// three groups; local_stores at three rounds).
 // Under -short it takes each kernel's variants at its smallest and its
 // largest work-group size only: at n = 37, a prime, every size leaves a
 // partial last group on each axis, so the sizes between cut the same
-// kinds of pieces; local_bank and local_int keep their full groups.
+// kinds of pieces; local_bank, local_int and local_stores keep their
+// full groups.
 func TestCountSuiteConfigurations(t *testing.T) {
 	s, err := suite.Load("paper")
 	if err != nil {
@@ -414,12 +422,15 @@ func TestCountSuiteConfigurations(t *testing.T) {
 				t.Run(key, func(t *testing.T) {
 					k, c := countedLibraryKernel(t, sk.Kernel, consts)
 					n := int64(37)
-					if slices.Contains([]string{"local_bank", "local_int_i32", "local_int_i64"}, sk.Kernel) {
+					if slices.Contains([]string{"local_bank", "local_int_i32", "local_int_i64", "local_stores"}, sk.Kernel) {
 						n = 3 * consts["LX"] // they assume n a multiple of LX
 					}
 					params := map[string]int64{}
 					for _, p := range k.Params {
 						params[p] = n
+					}
+					if sk.Kernel == "local_stores" {
+						params["nr"] = 3 // rounds, not a size: 3 LX of them would only slow the enumeration
 					}
 					checkCountAgainstPlan(t, k, c, params)
 				})

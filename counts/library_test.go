@@ -225,6 +225,130 @@ func TestHalfClassHandCounts(t *testing.T) {
 	}
 }
 
+// reg_chain_<t> counted by hand, as its header says: per work-item one
+// f32 load of a[i] and one store of out[i] (stride 1), K f32 additions
+// starting the accumulators (x0 + j; the conversions are free), K*nl
+// multiplications and K*nl additions in the chains, and K additions in
+// the sum of the accumulators (counted from zero); ceil(n/256) groups.
+// W = K*nl fixed leaves only the K additions of the start and the sum
+// varying with K.
+func TestRegChainClassHandCounts(t *testing.T) {
+	for _, ty := range []string{"f32", "f64"} {
+		for _, c := range []struct{ k, nl int64 }{{1, 512}, {2, 256}, {4, 128}, {8, 64}, {8, 1}} {
+			k := loadLibraryKernel(t, "reg_chain_"+ty, map[string]int64{"K": c.k})
+			counted, err := counts.Count(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range []int64{1, 300, 1 << 16} {
+				got, err := counted.Eval(map[string]int64{"n": n, "nl": c.nl})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]int64{"global.load.f32.stride=1": n, "global.store.f32.stride=1": n,
+					"global.minldst.f32.stride=1": n, "flop.f32.add": (2*c.k + c.k*c.nl) * n, "flop.f32.mul": c.k * c.nl * n,
+					"launch.groups": (n + 255) / 256, "launch.const": 1}
+				if ty == "f64" {
+					// a is f32 in both: the start's additions are f32, the
+					// stores f64, and no minldst term pairs a load with a
+					// store of another type.
+					want = map[string]int64{"global.load.f32.stride=1": n, "global.store.f64.stride=1": n,
+						"flop.f32.add": c.k * n, "flop.f64.add": (c.k + c.k*c.nl) * n, "flop.f64.mul": c.k * c.nl * n,
+						"launch.groups": (n + 255) / 256, "launch.const": 1}
+				}
+				if !maps.Equal(got, want) {
+					t.Errorf("%s K=%d n=%d nl=%d: %v, want %v", ty, c.k, n, c.nl, got, want)
+				}
+			}
+		}
+	}
+}
+
+// local_stores counted by hand, as its header says: per work-item one
+// global load and one global store (stride 1), and in each of nr rounds
+// S local stores, one local load (a warp reads LX - 1 - l, consecutive
+// words descending: no bank conflicts), one f32 addition and two
+// barriers; n/LX groups.
+func TestLocalStoresHandCounts(t *testing.T) {
+	for _, c := range []struct{ lx, s int64 }{{256, 1}, {256, 4}, {256, 16}, {64, 16}} {
+		k := loadLibraryKernel(t, "local_stores", map[string]int64{"LX": c.lx, "S": c.s})
+		counted, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int64{c.lx, 3 * c.lx, 1 << 17} {
+			for _, nr := range []int64{1, 4, 16} {
+				got, err := counted.Eval(map[string]int64{"n": n, "nr": nr})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]int64{"global.load.f32.stride=1": n, "global.store.f32.stride=1": n,
+					"global.minldst.f32.stride=1": n, "local.store.f32": c.s * nr * n, "local.load.f32": nr * n,
+					"flop.f32.add": nr * n, "sync.barrier": 2 * nr * n, "launch.groups": n / c.lx, "launch.const": 1}
+				if !maps.Equal(got, want) {
+					t.Errorf("LX=%d S=%d n=%d nr=%d: %v, want %v", c.lx, c.s, n, nr, got, want)
+				}
+			}
+		}
+	}
+}
+
+// regChainSetup checks reg_chain_<t>: out[i] is the sum over j < k of
+// nl steps x = x*0.999 + 0.5 from a[i] + j (a sum in f32), computed step
+// by step in T (a compiler may fuse a step's multiplication and
+// addition, which the tolerance covers).
+func regChainSetup[T float32 | float64](k int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n, nl := p["n"], p["nl"]
+		a, out := make([]float32, n), make([]T, n)
+		for i := range a {
+			a[i], out[i] = rng.Float32(), T(math.NaN())
+		}
+		return map[string]any{"a": a, "out": out}, func() error {
+			for i := range n {
+				var want T
+				for j := range k {
+					x := T(a[i] + float32(j))
+					for range nl {
+						x = x*T(0.999) + T(0.5)
+					}
+					want += x
+				}
+				if math.Abs(float64(out[i]-want)) > 1e-5*math.Abs(float64(want)) {
+					return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// localStoresSetup checks local_stores: each round adds 1 to the value
+// of the mirror-image work-item of the group, lx - 1 - l, so that after
+// nr rounds b[i] is nr plus a at i for nr even and at the mirror image
+// for nr odd. The values are small integers, exact in f32.
+func localStoresSetup(lx int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n, nr := p["n"], p["nr"]
+		a, b := make([]float32, n), poisonF32(n)
+		for i := range a {
+			a[i] = float32(rng.IntN(1000))
+		}
+		return map[string]any{"a": a, "b": b}, func() error {
+			for i := range n {
+				src := i
+				if nr%2 == 1 {
+					src = i - i%lx + lx - 1 - i%lx
+				}
+				if want := a[src] + float32(nr); b[i] != want {
+					return fmt.Errorf("b[%d] = %v, want %v", i, b[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
 // gatherSetup checks gather_f32: y[i] sums x[perm[k*n + i]] for k < r,
 // each row of perm a random permutation.
 func gatherSetup(r int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
@@ -724,6 +848,11 @@ func libraryCases() []libraryCase {
 		{"global_int_u16", map[string]int64{"LX": 8, "S": 2}, map[string]int64{"n": 21}, intSumSetup[uint16](0, 1, 2)},
 		{"global_f16", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, halfSumSetup(4, 1)},
 		{"global_f16", map[string]int64{"LX": 8, "S": 2}, map[string]int64{"n": 21}, halfSumSetup(1, 2)},
+		{"reg_chain_f32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 21, "nl": 40}, regChainSetup[float32](1)},
+		{"reg_chain_f32", map[string]int64{"LX": 8, "K": 8}, map[string]int64{"n": 21, "nl": 5}, regChainSetup[float32](8)},
+		{"reg_chain_f64", map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 21, "nl": 10}, regChainSetup[float64](4)},
+		{"local_stores", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 24, "nr": 3}, localStoresSetup(8)},
+		{"local_stores", map[string]int64{"LX": 16, "S": 1}, map[string]int64{"n": 32, "nr": 2}, localStoresSetup(16)},
 		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
 		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup(1)},

@@ -109,6 +109,21 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}, {"LX": 32, "S": 2}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
+	// One chain and eight, with nl = 1 a chain of one step.
+	"reg_chain_f32": {
+		[]consts{{"LX": 16, "K": 1}, {"LX": 64, "K": 8}},
+		[]params{{"n": 1000, "nl": 5}, {"n": 37, "nl": 1}, {"n": 1, "nl": 3}},
+	},
+	"reg_chain_f64": {
+		[]consts{{"LX": 16, "K": 2}, {"LX": 64, "K": 4}},
+		[]params{{"n": 1000, "nl": 5}, {"n": 37, "nl": 1}, {"n": 1, "nl": 3}},
+	},
+	// n a multiple of LX, as local_stores assumes; an odd and an even
+	// count of rounds leave the mirror image read or not.
+	"local_stores": {
+		[]consts{{"LX": 16, "S": 1}, {"LX": 64, "S": 4}, {"LX": 32, "S": 16}},
+		[]params{{"n": 128, "nr": 3}, {"n": 64, "nr": 2}, {"n": 64, "nr": 1}},
+	},
 	"global_ldg_f32": {
 		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},

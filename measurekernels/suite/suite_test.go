@@ -72,9 +72,12 @@ func TestPaperSuiteFollowsTheSeed(t *testing.T) {
 	// the three grid-fill classes, local_bank and arith_int, and the
 	// opt-in global_int and local_int (integer memory), global_f16 (half
 	// precision), global_ldg (the read-only data path), gather and
-	// atomic_add (indirect accesses and atomics).
+	// atomic_add (indirect accesses and atomics), reg_chain (chains
+	// through registers) and local_stores (local stores between
+	// barriers).
 	own := []string{"global_strided", "vector_norms", "vector_sums", "matvec", "uniform_loads", "arith_mix", "global_fan", "empty_1d",
-		"grid_fill_chain", "grid_fill_stream", "grid_fill_local", "local_bank", "arith_int", "global_int", "local_int", "global_f16", "global_ldg", "gather", "atomic_add"}
+		"grid_fill_chain", "grid_fill_stream", "grid_fill_local", "local_bank", "arith_int", "global_int", "local_int", "global_f16", "global_ldg", "gather", "atomic_add",
+		"reg_chain", "local_stores"}
 	if len(classes) != 9+len(own) || slices.ContainsFunc(own, func(c string) bool { return !classes[c] }) {
 		t.Errorf("%d measurement classes %v, want the seed's 9 and %v", len(classes), classes, own)
 	}

@@ -78,18 +78,19 @@ type Config struct {
 	Chain bool `json:"chain,omitempty"`
 	// RegChain adds the steps of the dependence chains through registers
 	// (RegChainPrefix: the points of every reduction's body and the
-	// executions of RegisterChains' instructions) as features
+	// executions of RegisterChains' instructions, one chain of
+	// independent accumulators (Lanes) for all) as features
 	// RegChainPrefix+type added to every form's time, as Chain's are.
 	// Calibrate leaves it off where no row has such a chain.
 	RegChain bool `json:"reg_chain,omitempty"`
 	// LocalAccesses prices a type's local-memory loads and stores by
 	// one weight (LocalAccessPrefix+type) instead of one each. On a CPU
 	// local memory is ordinary cached memory, where a store costs what
-	// a load does; and every measurement class stores its local cells
-	// once between two barriers, so that a store's own weight takes the
-	// barrier's cost as well (sync.barrier fits to zero on PoCL) and
-	// prices a kernel that stores many times between barriers (Rodinia's
-	// lud) at a barrier a store.
+	// a load does. Chosen on a CPU (PoCL) once the local_stores class,
+	// which varies the stores between two barriers and the barriers at
+	// fixed stores, was measured: before it every class stored one to
+	// three local cells between two barriers, so that a store's own
+	// weight took the barrier's cost.
 	LocalAccesses bool `json:"local_accesses,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
@@ -121,7 +122,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Conflict: true, Chain: true, LLC: "l2", Saturation: FillNone}
+			ScalarLoops: true, CoreShare: true, Conflict: true, Chain: true, LocalAccesses: true, LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }

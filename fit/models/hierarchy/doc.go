@@ -27,7 +27,9 @@
 // prices instead the lines beyond the core's share); the executions of
 // the instructions that load a global cell an earlier
 // iteration of their loop stored ([Chains]: w[i] += ... over j) are a
-// feature of their own, outside the overlap (Config.Chain).
+// feature of their own, outside the overlap (Config.Chain); and a type's
+// local loads and stores are priced by one weight, [LocalAccessPrefix]
+// (Config.LocalAccesses), local memory being cached memory there.
 // The grid fill and ties are the default linear fit's of the same rows.
 //
 // [Config.Iter] (not chosen) adds the reuse between the work-items of a
@@ -41,18 +43,24 @@
 //
 // [Config.RegChain] (not chosen) adds the steps of the chains a value
 // carries through a register ([RegisterChains], and every reduction's
-// points) as features of their own, [RegChainPrefix]; on PoCL's
-// measurement rows their weights fit to zero and cross-validation got
-// worse (docs/model.md).
+// points; a private array's cells along an unrolled loop inside the
+// carrying one, independent accumulators, as one chain: [Lanes]) as
+// features of their own, [RegChainPrefix]. The reg_chain class sets a
+// chain's length apart from its operations (K = 1 to 8 accumulators at
+// fixed work); on PoCL's measurement rows cross-validation still got
+// worse with the feature, and so did the development kernels
+// (docs/accuracy.md).
 //
-// [Config.LocalAccesses] (not chosen) prices a type's local loads and
-// stores by one weight, [LocalAccessPrefix]+type, so that the barriers
-// take their own cost: on PoCL every measurement class stores its local
-// cells once between barriers, and the store's weight (1.34 ns against
-// a load's 0.09) carried the barrier's. Tied, sync.barrier fits 0.96 ns
-// a work-item and Rodinia's lud is priced right, but reduction trees,
-// where most work-items meet a barrier with nothing to do, are priced
-// too slow; the development kernels got worse (docs/accuracy.md).
+// [Config.LocalAccesses] (chosen on a CPU) prices a type's local loads
+// and stores by one weight, [LocalAccessPrefix]+type, so that the
+// barriers take their own cost. Until the local_stores class varied the
+// stores between two barriers and the barriers at fixed stores, every
+// class stored its local cells once between barriers and a store's
+// weight carried the barrier's; with its rows, tying loads and stores
+// was within 0.02 on cross-validation and better on the development
+// kernels (0.299 to 0.282: Rodinia's lud and needle better, reduction
+// trees, where most work-items meet a barrier with nothing to do,
+// worse; docs/accuracy.md).
 //
 // The form ([Config]) was chosen by leave-one-class-out cross-validation
 // on measurement rows and the development kernels of examples/; the

@@ -17,6 +17,13 @@ import (
 // loop to the next: each point of a reduction's body (the operator waits
 // on the running value) and each execution of an instruction that
 // assigns a private temporary from its own value (RegisterChains).
+// Where that instruction assigns the cells of a private array along an
+// unrolled (unr or ilp) loop nested inside the loop that carries them,
+// acc[j] = acc[j]*c + d over l with j unrolled inside l, its cells are
+// independent chains whose steps interleave, and only the chain through
+// the first cell (subscript 0 along those dimensions) is counted: the
+// steps a work-item waits on, not every operation of its chains
+// (Lanes).
 const RegChainPrefix = "chain.private."
 
 // RegisterChains returns, by statement ID, the element type of each
@@ -133,7 +140,11 @@ func buildSkeletons(k *counts.Kernel) *regSkeletons {
 		wo, _ := skeleton(in.RHS, false)
 		found = found || containsReduce(in.RHS)
 		if t, ok := chains[in.ID]; ok {
-			w = join(w, &counts.Binary{Op: counts.OpAdd, X: zero(t), Y: zero(t), T: t})
+			var step counts.Expr = &counts.Binary{Op: counts.OpAdd, X: zero(t), Y: zero(t), T: t}
+			if cond := firstLane(in, Lanes(k, in)); cond != nil {
+				step = &counts.Conditional{Cond: cond, Then: step, Else: zero(t), T: t}
+			}
+			w = join(w, step)
 		}
 		cw, cwo := *in, *in
 		cw.RHS, cwo.RHS = w, wo
@@ -143,6 +154,61 @@ func buildSkeletons(k *counts.Kernel) *regSkeletons {
 		return &regSkeletons{none: true}
 	}
 	return &regSkeletons{with: withInstructions(k, with), without: withInstructions(k, without)}
+}
+
+// Lanes returns the dimensions of s's left-hand side that hold
+// independent chains: those whose subscript names an unrolled (unr or
+// ilp) iname nested inside every sequential loop of s that the
+// subscripts do not name (the loops that carry the chains). The
+// generated code runs such an iname's values one after another inside
+// each iteration of the innermost carrying loop, so that their chains'
+// steps are in flight together. Where a carrying loop is nested inside
+// the unrolled iname (matmul_kernel's kb inside ti and tj), each cell's
+// chain runs through that loop before the next cell's starts, and its
+// cells are no lanes.
+func Lanes(k *counts.Kernel, s *counts.Instruction) []int {
+	named := map[string]bool{}
+	for _, ix := range s.LHS.Index {
+		for _, t := range ix.Terms {
+			named[t.Name] = true
+		}
+	}
+	lane := map[string]bool{}
+	carried := false
+	for _, name := range s.Within {
+		in := k.Iname(name)
+		switch {
+		case in == nil || in.Tag.Parallel():
+		case !named[name]:
+			carried = true
+			clear(lane)
+		default:
+			lane[name] = carried && (in.Tag.Kind == counts.Unroll || in.Tag.Kind == counts.ILP)
+		}
+	}
+	var out []int
+	for d, ix := range s.LHS.Index {
+		if slices.ContainsFunc(ix.Terms, func(t counts.Term) bool { return lane[t.Name] }) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// firstLane is the condition that s's left-hand side is its array's
+// first cell along the dimensions dims (subscript 0); nil where dims is
+// empty.
+func firstLane(s *counts.Instruction, dims []int) counts.Expr {
+	var cond counts.Expr
+	for _, d := range dims {
+		c := &counts.Compare{Op: counts.CmpEQ, X: &counts.Index{Value: s.LHS.Index[d]}, Y: &counts.Index{}}
+		if cond == nil {
+			cond = c
+			continue
+		}
+		cond = &counts.Logic{X: cond, Y: c}
+	}
+	return cond
 }
 
 // containsReduce reports whether e has a reduction.

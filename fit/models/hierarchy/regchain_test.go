@@ -131,6 +131,97 @@ func TestRegChainStepsClosedForms(t *testing.T) {
 	}
 }
 
+// TestRegChainLanes checks the chains counted once per cell group
+// against the kernels' text and closed forms derived by hand:
+//
+//   - reg_chain_f32 keeps K accumulators acc[j], j unrolled inside the
+//     loop over l: dimension 0 holds lanes, and the steps are the chain
+//     through acc[0], n nl, plus the K points of the final sum a
+//     work-item, n (nl + K); the interpreter's operations agree: the
+//     step statement's K n nl multiplications over K, and the sum's K n
+//     additions;
+//   - convolution_kernel at TY = TX = 2 updates acc[yi, xi] with yi and
+//     xi unrolled inside the filter loops i and j: both dimensions are
+//     lanes, and at h = w = 64 its (64/2)² work-items each run FH FW =
+//     289 steps through acc[0, 0];
+//   - matmul_kernel's kb loop is nested inside ti and tj, so each cell's
+//     chain runs through it alone: no lanes, every cell's steps count;
+//   - testdata/regchains.knl's w is a scalar: no dimension.
+func TestRegChainLanes(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files)}
+	lanes := func(path string, consts map[string]int64, id string) []int {
+		k, err := env.Counter.Kernel(path, consts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range k.Kernel().Statements {
+			if in, ok := s.(*counts.Instruction); ok && in.ID == id {
+				return Lanes(k.Kernel(), in)
+			}
+		}
+		t.Fatalf("%s: no statement %s", path, id)
+		return nil
+	}
+	const chain, conv, mm = "../../../measurekernels/library/reg_chain_f32.knl", "../../../examples/convolution_kernel.knl", "../../../examples/matmul_kernel.knl"
+	for _, c := range []struct {
+		path   string
+		consts map[string]int64
+		id     string
+		want   []int
+	}{
+		{chain, map[string]int64{"K": 4}, "step", []int{0}},
+		{chain, map[string]int64{"K": 4}, "init", nil},
+		{conv, map[string]int64{"TX": 2, "TY": 2}, "upd", []int{0, 1}},
+		{mm, nil, "upd", nil},
+		{"testdata/regchains.knl", nil, "wacc", nil},
+	} {
+		if got := lanes(c.path, c.consts, c.id); !slices.Equal(got, c.want) {
+			t.Errorf("%s %v %s: lanes %v, want %v", c.path, c.consts, c.id, got, c.want)
+		}
+	}
+	for _, kk := range []int64{1, 2, 4, 8} {
+		k, err := env.Counter.Kernel(chain, map[string]int64{"K": kk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n, nl = 300, 16
+		params := map[string]int64{"n": n, "nl": nl}
+		got, err := regChainSteps(k, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[string]int64{RegChainPrefix + "f32": n * (nl + kk)}; !mapsEqual(got, want) {
+			t.Errorf("reg_chain_f32 K=%d: steps %v, want %v", kk, got, want)
+		}
+		tally := runFilled(t, k.Kernel(), params)
+		var ran int64
+		for _, s := range k.Kernel().Statements {
+			in, ok := s.(*counts.Instruction)
+			switch {
+			case !ok:
+			case in.ID == "step":
+				ran += tally.Statements[in.ID]["flop.f32.mul"] / kk
+			case containsReduce(in.RHS):
+				ran += tally.Statements[in.ID]["flop.f32.add"]
+			}
+		}
+		if ran != got[RegChainPrefix+"f32"] {
+			t.Errorf("reg_chain_f32 K=%d: the interpreter's operations give %d steps, counted %v", kk, ran, got)
+		}
+	}
+	k, err := env.Counter.Kernel(conv, map[string]int64{"TX": 2, "TY": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := regChainSteps(k, map[string]int64{"h": 64, "w": 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]int64{RegChainPrefix + "f32": 32 * 32 * 17 * 17}; !mapsEqual(got, want) {
+		t.Errorf("convolution_kernel TX=TY=2: steps %v, want %v", got, want)
+	}
+}
+
 // TestRegChainStepsIntByLoop checks arith_int_i32's steps loop by loop
 // against the interpreter: the i32 operations its chain statements
 // executed in each loop, over the operations per step read by hand.
