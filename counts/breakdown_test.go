@@ -323,13 +323,9 @@ func TestFootprintsMatchRun(t *testing.T) {
 // TestBreakdownByHand checks the parts of matmul_tiled, with subscript
 // arithmetic, against counts derived by hand at sizes far beyond
 // enumeration: n x m times m x ell in 16 x 16 tiles, t = ceil(m/16)
-// tiles along k.
+// tiles along k; symbolically and counted at those sizes (CountWithAt).
 func TestBreakdownByHand(t *testing.T) {
 	k := breakdownCase{name: "matmul_tiled"}.kernel(t)
-	c, err := CountWith(k, Options{CountSubscripts: true})
-	if err != nil {
-		t.Fatal(err)
-	}
 	const n, m, ell = 4096, 1000, 2048
 	const tiles = (m + 15) / 16
 	params := map[string]int64{"n": n, "m": m, "ell": ell}
@@ -351,23 +347,35 @@ func TestBreakdownByHand(t *testing.T) {
 		"barrier_4": {"sync.barrier": tiles * n * ell},
 		"":          {"launch.groups": (n / 16) * (ell / 16), "launch.const": 1},
 	}
-	parts, values, err := c.BreakdownAt(ByInstruction, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]map[string]int64{}
-	for i, p := range parts {
-		if got[p.Source] == nil {
-			got[p.Source] = map[string]int64{}
-		}
-		got[p.Source][p.Property] = values[i]
-	}
-	for _, id := range slices.Sorted(maps.Keys(want)) {
-		t.Run(id, func(t *testing.T) { compareProps(t, got[id], want[id]) })
-	}
-	for id := range got {
-		if want[id] == nil {
-			t.Errorf("unexpected part %s: %v", id, got[id])
-		}
+	opts := Options{CountSubscripts: true}
+	for _, at := range []bool{false, true} {
+		t.Run(fmt.Sprintf("at sizes %v", at), func(t *testing.T) {
+			c, err := CountWith(k, opts)
+			if at {
+				c, err = CountWithAt(k, opts, params)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts, values, err := c.BreakdownAt(ByInstruction, params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]map[string]int64{}
+			for i, p := range parts {
+				if got[p.Source] == nil {
+					got[p.Source] = map[string]int64{}
+				}
+				got[p.Source][p.Property] = values[i]
+			}
+			for _, id := range slices.Sorted(maps.Keys(want)) {
+				t.Run(id, func(t *testing.T) { compareProps(t, got[id], want[id]) })
+			}
+			for id := range got {
+				if want[id] == nil {
+					t.Errorf("unexpected part %s: %v", id, got[id])
+				}
+			}
+		})
 	}
 }

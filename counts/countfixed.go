@@ -20,11 +20,11 @@ import (
 // faster. The result evaluates only at params: Eval and CheckBounds at
 // other values are errors, and so is every method that returns counts as
 // functions of the parameters (Properties, PropertiesAt, Breakdown,
-// BreakdownAt, Footprints, Hierarchy, IterFootprints, Compile, Weighted);
+// Footprints, Hierarchy, IterFootprints, Compile, Weighted);
 // FootprintsAt, HierarchyAt, IterFootprintsAt and LinesAt at params count
-// at those sizes, as they do where no symbolic count exists. Values that
-// violate the kernel's assumptions are refused by Eval, as CountWith's
-// are.
+// at those sizes, as they do where no symbolic count exists, and
+// BreakdownAt splits the counts there. Values that violate the kernel's
+// assumptions are refused by Eval, as CountWith's are.
 func CountWithAt(k *Kernel, opts Options, params map[string]int64) (*Counted, error) {
 	for _, p := range k.Params {
 		if _, ok := params[p]; !ok {

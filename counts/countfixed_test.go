@@ -107,7 +107,7 @@ func TestCountWithAtOnlyThere(t *testing.T) {
 	_, refused["Properties"] = c.Properties()
 	_, _, refused["PropertiesAt"] = c.PropertiesAt(params)
 	_, refused["Breakdown"] = c.Breakdown(ByInstruction)
-	_, _, refused["BreakdownAt"] = c.BreakdownAt(ByInstruction, params)
+	_, _, refused["BreakdownAt elsewhere"] = c.BreakdownAt(ByInstruction, other)
 	_, refused["Footprints"] = c.Footprints()
 	_, refused["Hierarchy"] = c.Hierarchy()
 	_, refused["IterFootprints"] = c.IterFootprints()

@@ -68,10 +68,17 @@ func (c *Counted) LinesAt(params map[string]int64, lineBytes int64) ([]LineCount
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []LineCount
-	var vals []int64
-	sums := map[string]int64{}
-	approxAll := false
+	// Every array's lines are placed before any is counted: a layout
+	// whose lines cannot be counted (a filter's rows that straddle
+	// lines) refuses the kernel at once, not after the other arrays'
+	// counts, which take most of the time.
+	// Where every reference stays inside its array, an array whose rows
+	// are whole lines has its lines written per dimension (see
+	// rowLines).
+	inBounds := c.CheckBounds(params) == nil
+	var arrays []*Array
+	var placed [][]image
+	var approxs []bool
 	for _, a := range c.k.Arrays {
 		if a.Space != Global || len(at.plan.refs[a.Name]) == 0 && at.plan.indirect[a.Name] == nil {
 			continue
@@ -79,13 +86,23 @@ func (c *Counted) LinesAt(params map[string]int64, lineBytes int64) ([]LineCount
 		if err := at.knownCells(a, "cache lines"); err != nil {
 			return nil, nil, err
 		}
-		ns, approx, err := at.arrayLines(a, lineBytes)
+		all, approx, err := at.lineImages(a, lineBytes, inBounds)
 		if err != nil {
 			return nil, nil, errorf(c.k.File, a.Pos, "kernel %s: cache lines of %s: %v", c.k.Name, a.Name, err)
 		}
-		approxAll = approxAll || approx
+		arrays, placed, approxs = append(arrays, a), append(placed, all), append(approxs, approx)
+	}
+	var out []LineCount
+	var vals []int64
+	sums := map[string]int64{}
+	approxAll := slices.Contains(approxs, true)
+	for j, a := range arrays {
+		ns, err := at.arrayLines(a.Name, placed[j])
+		if err != nil {
+			return nil, nil, errorf(c.k.File, a.Pos, "kernel %s: cache lines of %s: %v", c.k.Name, a.Name, err)
+		}
 		for i, name := range lineCounts {
-			out = append(out, LineCount{name, a.Name, approx})
+			out = append(out, LineCount{name, a.Name, approxs[j]})
 			vals = append(vals, ns[i])
 			if sums[name], err = addInt(sums[name], ns[i]); err != nil {
 				return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %s of all arrays: %v", c.k.Name, name, err)
@@ -134,10 +151,12 @@ func (p *plan) byteOffsetAt(a *Array, r gref) (qaff, error) {
 	return addr, nil
 }
 
-// arrayLines counts the line counts of one global array with a plan at
-// fixed parameters, in the order of lineCounts, and whether a reference
-// counted runs under a condition that reads data.
-func (c *Counted) arrayLines(a *Array, lineBytes int64) ([]int64, bool, error) {
+// lineImages returns the images of one global array's references with
+// their lines in place of their cells, with a plan at fixed parameters,
+// and whether a reference runs under a condition that reads data.
+// inBounds says that every reference of the kernel stays inside its
+// array (CheckBounds).
+func (c *Counted) lineImages(a *Array, lineBytes int64, inBounds bool) ([]image, bool, error) {
 	p := c.plan
 	refs := p.refs[a.Name]
 	per, err := p.imagesOf(a.Name, refs)
@@ -152,7 +171,10 @@ func (c *Counted) arrayLines(a *Array, lineBytes int64) ([]int64, bool, error) {
 		}
 		approx = approx || r.upper
 	}
-	lines, err := p.lineIndices(a.Name, per, addrs, lineBytes)
+	lines, ok, err := p.rowLines(a, refs, lineBytes)
+	if err == nil && (!ok || approx || !inBounds) {
+		lines, err = p.lineIndices(a.Name, per, addrs, lineBytes)
+	}
 	if err != nil {
 		return nil, false, err
 	}
@@ -166,19 +188,73 @@ func (c *Counted) arrayLines(a *Array, lineBytes int64) ([]int64, bool, error) {
 			all = append(all, im)
 		}
 	}
+	return all, approx, nil
+}
+
+// arrayLines counts the line counts of the global array name, whose
+// line images are all, in the order of lineCounts.
+func (c *Counted) arrayLines(name string, all []image) ([]int64, error) {
+	p := c.plan
 	var out []int64
 	for _, cs := range [][]coord{nil, c.k.coords(false), c.k.coords(true)} {
-		n, err := c.countPlaced(a.Name, all, nil, cs)
+		n, err := c.countPlaced(name, all, nil, cs)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		v, err := evalInt64(n, p.at)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		out = append(out, v)
 	}
-	return out, approx, nil
+	return out, nil
+}
+
+// rowLines returns, for each reference of an array of at least two
+// dimensions whose rows (its last dimension, its first if ColMajor) are
+// whole lines, its line as the tuple of its other subscripts and
+// floor(s*b/lineBytes) of the row's subscript s (b-byte elements): ok is
+// false for any other array. Where every subscript stays within its
+// extent, which the caller checks, distinct lines are distinct tuples
+// (the line is the row's number times its lines plus that floor, which
+// stays below its lines), so the counts are those of the flat address
+// (lineIndices). The tuple keeps a tile's rows and columns apart, so
+// that a set of (place, line) pairs at fixed sizes is the product of
+// a row part and a column part (countFixed), which bindings that share
+// their rows' or columns' tunables share, where the flat address's
+// whole-line terms mix rows and columns into one sum.
+func (p *plan) rowLines(a *Array, refs []gref, lineBytes int64) ([][]qaff, bool, error) {
+	dims := len(a.Shape)
+	if dims < 2 {
+		return nil, false, nil
+	}
+	row := dims - 1
+	if a.ColMajor {
+		row = 0
+	}
+	ext, err := a.Shape[row].Eval(p.at)
+	if err != nil {
+		return nil, false, errorf(p.k.File, a.Pos, "array %s: extent %s: %v", a.Name, a.Shape[row], err)
+	}
+	b := int64(a.DType.Size())
+	if rb, err := mulInt(ext, b); err != nil || rb%lineBytes != 0 {
+		return nil, false, nil
+	}
+	out := make([][]qaff, len(refs))
+	for i, r := range refs {
+		for d := range dims {
+			ix, err := r.index[d].at(p.at)
+			if err == nil && d == row {
+				ix, err = qconst(0).addScaled(ix, b)
+				ix = floorOf(ix, lineBytes)
+			}
+			if err != nil {
+				return nil, false, errorf(p.k.File, a.Pos, "array %s: the line of %s at %s: %v", a.Name, r.index, paramText(p.k.Params, p.at), err)
+			}
+			out[i] = append(out[i], ix)
+		}
+	}
+	return out, true, nil
 }
 
 // lineIndices returns, for each reference with byte offset addrs[i]

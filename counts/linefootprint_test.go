@@ -85,6 +85,12 @@ var lineCases = []hierarchyCase{
 	{"gramschmidt3.knl", nil, []map[string]int64{{"ni": 13, "nj": 304, "k": 3}}},
 	{"lu2.knl", nil, []map[string]int64{{"n": 48, "k": 3}}},
 	{"lud_perimeter.knl", nil, []map[string]int64{{"matrix_dim": 64, "offset": 16}}},
+	// The tuning spaces' tiles, some overhanging the edges; the
+	// convolution's filter one column wide, so that the input's rows
+	// are whole lines where the output's are (the shipped 17 columns
+	// give the filter rows that straddle lines).
+	{"matmul_kernel.knl", map[string]int64{"BX": 8, "BY": 4, "TX": 2, "TY": 2}, []map[string]int64{{"n": 32}, {"n": 48}}},
+	{"convolution_kernel.knl", map[string]int64{"BX": 4, "BY": 2, "TX": 5, "TY": 3, "FH": 3, "FW": 1, "PAD": 0}, []map[string]int64{{"h": 13, "w": 48}, {"h": 16, "w": 16}}},
 }
 
 // lineKernels are lineCases and the hierarchy's cases of the kernels

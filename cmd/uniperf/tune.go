@@ -85,9 +85,10 @@ named in a warning, since they do not change the prediction.
 --param gives the kernel's sizes, one value each.
 
 Configurations that bind the same consts are one kernel: it is counted
-and predicted once, on every CPU; with the linear model it is counted at
-the --param sizes only, which gives the values predict's symbolic count
-gives there in a quarter of the time. Each prediction is predict's for that binding
+and predicted once, on every CPU, at the --param sizes only, which gives
+the values predict's symbolic count gives there in a fraction of the
+time (a quarter with the linear model, under a hundredth with
+hierarchy). Each prediction is predict's for that binding
 (uniperf predict --const ... --param ...). --model NAME
 predicts with another model (hierarchy, the memory-hierarchy model, or
 those of uniperf compare): --weights is then the calibration uniperf

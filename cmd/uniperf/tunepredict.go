@@ -54,7 +54,12 @@ func newTunePredictor(kernel string, params map[string]int64, opts predictorOpti
 	if err != nil {
 		return nil, err
 	}
-	env := &models.Env{Counter: models.NewCounter(kernelSource(kernel)), Device: d}
+	// Every count the models take (the counts, the hierarchy model's
+	// footprints, cache lines, scalar moves and chains, Hong–Kim's
+	// footprints) is exact at the sizes params, where the bindings share
+	// the parts of their sets (counts.Shared).
+	counter := models.NewCounterAt(kernelSource(kernel), models.DefaultBanks, params)
+	env := &models.Env{Counter: counter, Device: d}
 	return &tunePredictor{counter: env.Counter, device: cal.Device, predict: func(consts map[string]int64, _ kernelLaunch) (float64, error) {
 		p, err := m.Predict(env, models.Case{Kernel: kernel, Consts: consts, Params: params})
 		if err != nil {

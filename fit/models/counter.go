@@ -5,6 +5,7 @@ import (
 	"maps"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/uniperf/uniperf/counts"
@@ -162,6 +163,15 @@ func (c *Counter) Forget(name string, consts map[string]int64) {
 	c.mu.Lock()
 	delete(c.cache, name+constString(consts))
 	c.mu.Unlock()
+	// The inputs of the binding's cases go too (Env.Inputs): they hold
+	// its kernel and counts.
+	prefix := caseKey(name, consts, nil)
+	c.inputs.Range(func(k, _ any) bool {
+		if strings.HasPrefix(k.(string), prefix) {
+			c.inputs.Delete(k)
+		}
+		return true
+	})
 }
 
 // Counts returns the exact non-zero property counts of kernel name with
@@ -202,4 +212,19 @@ func (c *Counter) Prepare(rows []Row) {
 	}
 	close(jobs)
 	wg.Wait()
+}
+
+// caseKey identifies a case, kernel, consts and params in name order; a
+// binding's cases share the key of its consts with no params as their
+// prefix.
+func caseKey(kernel string, consts, params map[string]int64) string {
+	var b strings.Builder
+	b.WriteString(kernel)
+	for _, m := range []map[string]int64{consts, params} {
+		b.WriteByte('|')
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			fmt.Fprintf(&b, "%s=%d,", name, m[name])
+		}
+	}
+	return b.String()
 }

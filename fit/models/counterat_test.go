@@ -9,8 +9,9 @@ import (
 
 // TestCounterAt counts global_copy at fixed sizes against its counts by
 // hand (n stride-1 loads and stores of f32, ceil(n/LX) groups), refuses
-// other sizes, counts a binding anew after Forget, and reads the kernel's
-// source once for all its bindings.
+// other sizes, counts a binding anew after Forget (and finds its inputs
+// anew, keeping the other bindings'), and reads the kernel's source once
+// for all its bindings.
 func TestCounterAt(t *testing.T) {
 	const n = 1000
 	params := map[string]int64{"n": n}
@@ -43,9 +44,24 @@ func TestCounterAt(t *testing.T) {
 	if again, _ := c.Kernel("global_copy", consts); again != first {
 		t.Error("a binding counted twice before Forget")
 	}
+	env := &models.Env{Counter: c}
+	inputs := func(lx int64) *models.Inputs {
+		in, err := env.Inputs(models.Case{Kernel: "global_copy", Consts: map[string]int64{"LX": lx}, Params: params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	in, other := inputs(128), inputs(100)
 	c.Forget("global_copy", consts)
 	if again, _ := c.Kernel("global_copy", consts); again == first {
 		t.Error("Forget kept the counts")
+	}
+	if inputs(128) == in {
+		t.Error("Forget kept the binding's inputs")
+	}
+	if inputs(100) != other {
+		t.Error("Forget dropped another binding's inputs")
 	}
 	if reads != 1 {
 		t.Errorf("the source read %d times, want once", reads)

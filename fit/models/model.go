@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/gpus"
@@ -69,18 +68,8 @@ func (e *Env) Inputs(c Case) (*Inputs, error) {
 	return in, nil
 }
 
-// key identifies a case: kernel, consts and params in name order.
-func (c Case) key() string {
-	var b strings.Builder
-	b.WriteString(c.Kernel)
-	for _, m := range []map[string]int64{c.Consts, c.Params} {
-		b.WriteByte('|')
-		for _, name := range slices.Sorted(maps.Keys(m)) {
-			fmt.Fprintf(&b, "%s=%d,", name, m[name])
-		}
-	}
-	return b.String()
-}
+// key identifies a case (see caseKey).
+func (c Case) key() string { return caseKey(c.Kernel, c.Consts, c.Params) }
 
 func (e *Env) newInputs(c Case) (*Inputs, error) {
 	counted, err := e.Counter.Kernel(c.Kernel, c.Consts)

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/gpus"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/hierarchy"
 	"github.com/uniperf/uniperf/fit/models/linear"
 	"github.com/uniperf/uniperf/fit/tune"
 )
@@ -157,4 +159,71 @@ func BenchmarkConfigs(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(c)), "configs")
 	}
+}
+
+// BenchmarkRankNewBindingsHierarchy is BenchmarkRankNewBindings with the
+// memory-hierarchy model in its CPU form (footprints, cache lines,
+// scalar moves and chains besides the counts), each binding counted at
+// the sizes, as tune --model hierarchy counts it.
+func BenchmarkRankNewBindingsHierarchy(b *testing.B) {
+	benchRankHierarchy(b, func(params map[string]int64) *models.Counter {
+		return models.NewCounterAt(models.Files, models.DefaultBanks, params)
+	})
+}
+
+// BenchmarkRankNewBindingsHierarchySymbolic is
+// BenchmarkRankNewBindingsHierarchy with each binding counted
+// symbolically in the sizes, as predict --model hierarchy counts it (and
+// tune did before).
+func BenchmarkRankNewBindingsHierarchySymbolic(b *testing.B) {
+	benchRankHierarchy(b, func(map[string]int64) *models.Counter { return models.NewCounter(models.Files) })
+}
+
+// benchRankHierarchy ranks the first 48 bindings of the shipped
+// convolution space at run-tuning's sizes (h = w = 256) with the
+// hierarchy model, from scratch each time.
+func benchRankHierarchy(b *testing.B, newCounter func(map[string]int64) *models.Counter) {
+	data, err := os.ReadFile("../../examples/convolution_kernel.space.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := tune.ReadSpace(data, "convolution")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const kernel = "../../examples/convolution_kernel.knl"
+	m, _, err := tune.NewMapping(s, []string{"BX", "BY", "TX", "TY", "PAD"}, map[string]string{
+		"BX": "block_size_x", "BY": "block_size_y", "TX": "tile_size_x", "TY": "tile_size_y", "PAD": "0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	configs, err := s.Configs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	configs = configs[:48]
+	d, err := gpus.Lookup("pocl-cpu")
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Made-up weights: Predict counts every feature of the form before
+	// it prices them, and prices those without a weight at zero.
+	model := &hierarchy.Model{Config: hierarchy.Chosen("cpu"), Properties: []string{hierarchy.DRAMBytes, hierarchy.L2Bytes, "launch.groups"},
+		Values: []float64{3e-12, 1e-12, 1e-7}, ZeroMissing: true}
+	params := map[string]int64{"h": 256, "w": 256}
+	bindings := 0
+	for b.Loop() {
+		env := &models.Env{Counter: newCounter(params), Device: d}
+		r, err := tune.Rank(s, m, configs, func(consts map[string]int64) (float64, error) {
+			defer env.Counter.Forget(kernel, consts)
+			p, err := model.Predict(env, models.Case{Kernel: kernel, Consts: consts, Params: params})
+			return p.Seconds, err
+		}, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bindings = r.Bindings
+	}
+	b.ReportMetric(float64(bindings), "bindings")
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(bindings)*1e3, "ms/binding")
 }
