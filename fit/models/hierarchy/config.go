@@ -97,8 +97,11 @@ type Config struct {
 	LLC string `json:"llc"`
 	// Saturation is the grid fill: FillLinear takes the default linear
 	// fit's saturations (read from the grid-fill classes, or chosen by
-	// training error), FillNone scales nothing, and a positive value is
-	// one saturation (work-items per compute unit) for every property.
+	// training error), FillNone scales nothing, FillCores scales by the
+	// cores a launch leaves idle, and a positive value is one saturation
+	// (work-items per compute unit) for every property. Saturation 1 is
+	// the rounds of groups: a launch of G groups on U units takes
+	// ⌈G/U⌉ rounds, so its work is priced at U·⌈G/U⌉/G times.
 	Saturation int64 `json:"saturation"`
 }
 
@@ -113,6 +116,12 @@ const (
 const (
 	FillLinear = 0
 	FillNone   = -1
+	// FillCores prices a launch of G work-groups on a device of U cores
+	// (the device file's sm_count) at U/min(G, U) times its work: a CPU
+	// runs one group a core at a time (PoCL's pthread device), so a
+	// launch of fewer groups than cores leaves the others idle, and
+	// nothing slows a launch of more.
+	FillCores = -2
 )
 
 // Chosen gives the form a model calibrates with when its Config is the

@@ -41,6 +41,12 @@
 // traffic is the per-iteration footprints. On the GPUs' measurement rows
 // and development kernels it did worse than without it (docs/model.md).
 //
+// [FillCores] (not chosen) prices the cores a launch of fewer groups
+// than cores leaves idle (a CPU runs one group a core at a time), and
+// Config.Saturation 1 the rounds of groups; on a CPU both did worse on
+// the development kernels than no fill, by their small one-group
+// launches (docs/accuracy.md).
+//
 // [Config.RegChain] (not chosen) adds the steps of the chains a value
 // carries through a register ([RegisterChains], and every reduction's
 // points; a private array's cells along an unrolled loop inside the

@@ -26,6 +26,9 @@ type Model struct {
 	// rows, applied to the features as to the counts.
 	Fill *fit.GridFill     `json:"fill,omitempty"`
 	Ties map[string]string `json:"ties,omitempty"`
+	// Cores, with Config.Saturation FillCores, is the device's cores
+	// (its file's sm_count) that a launch's groups share.
+	Cores int64 `json:"cores,omitempty"`
 	// Properties and Values are the features and their weights (s per
 	// count, s per byte for the traffic terms).
 	Properties []string  `json:"properties"`
@@ -51,11 +54,15 @@ func (m *Model) Summary() string {
 		return "not calibrated"
 	}
 	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v, refetch %v, conflict %v, chains %v, register chains %v, local accesses tied %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.Refetch, m.Config.Conflict, m.Config.Chain, m.Config.RegChain, m.Config.LocalAccesses, m.Config.LLC, fillText(m.Fill), len(m.Properties), m.Rows, m.Streaming,
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.Refetch, m.Config.Conflict, m.Config.Chain, m.Config.RegChain, m.Config.LocalAccesses, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 
-func fillText(f *fit.GridFill) string {
+func (m *Model) fillText() string {
+	f := m.Fill
+	if m.Cores > 0 {
+		return fmt.Sprintf("the busy cores of %d", m.Cores)
+	}
 	if f == nil {
 		return "none"
 	}
@@ -92,6 +99,13 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	}
 	if m.Fill, err = m.gridFill(env, rows); err != nil {
 		return err
+	}
+	m.Cores = 0
+	if m.Config.Saturation == FillCores {
+		if env.Device.SMs < 1 {
+			return fmt.Errorf("hierarchy: the busy cores' fill: device %s gives no sm_count", env.Device.Name)
+		}
+		m.Cores = int64(env.Device.SMs)
 	}
 	m.Ties = nil
 	if env.Device.Kind != "cpu" {
@@ -169,7 +183,7 @@ func (m *Model) fitForm(props []string, samples []fit.Sample) ([]float64, error)
 // gridFill returns the grid fill that Config.Saturation names.
 func (m *Model) gridFill(env *models.Env, rows []models.Row) (*fit.GridFill, error) {
 	switch s := m.Config.Saturation; {
-	case s == FillNone:
+	case s == FillNone || s == FillCores:
 		return nil, nil
 	case s > 0:
 		return &fit.GridFill{Units: rows[0].Units, Saturation: s}, nil
@@ -186,7 +200,11 @@ func (m *Model) gridFill(env *models.Env, rows []models.Row) (*fit.GridFill, err
 // traffic terms take the coalesced global accesses' factor.
 func (m *Model) filled(lf *launchFacts) map[string]float64 {
 	out := make(map[string]float64, len(lf.features))
+	idle := m.idleFactor(lf.groups)
 	for p, v := range lf.features {
+		if fit.Scaled(p) {
+			v *= idle
+		}
 		if m.Fill != nil {
 			as := p
 			if strings.HasPrefix(p, "mem.") {
@@ -197,6 +215,15 @@ func (m *Model) filled(lf *launchFacts) map[string]float64 {
 		out[p] = v
 	}
 	return out
+}
+
+// idleFactor is FillCores' factor for a launch of groups work-groups:
+// Cores/min(groups, Cores), 1 without Cores or for an empty launch.
+func (m *Model) idleFactor(groups int64) float64 {
+	if m.Cores < 1 || groups < 1 || groups >= m.Cores {
+		return 1
+	}
+	return float64(m.Cores) / float64(groups)
 }
 
 // Predict implements Model. A non-zero feature without a weight (no row
