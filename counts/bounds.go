@@ -1,6 +1,9 @@
 package counts
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // constantRange returns the least and the greatest value of an iname over
 // the kernel domain that the constraints imply whatever the values of the
@@ -87,4 +90,44 @@ func (k *Kernel) parametricExtent(iname string) (ext Affine, lo int64, ok bool) 
 	}
 	ext, err := affineOf(upper[0]).addScaled(Affine{Const: 1}, 1)
 	return ext, lo, err == nil
+}
+
+// FirstValue returns the first value a sequential loop over iname takes
+// as an affine expression of the parameters and the enclosing inames:
+// its domain's one lower bound on it, iname >= L with L free of floors
+// (several constant lower bounds give their greatest). ok is false for
+// any other form: an equality, a coefficient other than 1, or two lower
+// bounds of which one is not constant.
+func (k *Kernel) FirstValue(iname string) (first Affine, ok bool) {
+	in := k.inameIndex[iname]
+	if in == nil {
+		return Affine{}, false
+	}
+	d := k.Domains[in.Domain]
+	if len(d.set) != 1 {
+		return Affine{}, false
+	}
+	var lower []qaff
+	for _, x := range d.set[0] {
+		c := x.e.coefOf(iname)
+		if c == 0 || c < 0 && !x.eq {
+			continue
+		}
+		rest, _ := x.e.addScaled(qname(iname), -c)
+		if x.eq || c != 1 || len(rest.floors) > 0 {
+			return Affine{}, false
+		}
+		low, err := rest.scale(-1) // iname + rest >= 0
+		if err != nil {
+			return Affine{}, false
+		}
+		lower = append(lower, low)
+	}
+	switch {
+	case len(lower) == 1:
+		return affineOf(lower[0]), true
+	case len(lower) > 1 && !slices.ContainsFunc(lower, func(q qaff) bool { return !q.isConst() }):
+		return Affine{Const: slices.MaxFunc(lower, func(a, b qaff) int { return cmp.Compare(a.c, b.c) }).c}, true
+	}
+	return Affine{}, false
 }
