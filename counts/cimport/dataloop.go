@@ -48,9 +48,10 @@ func (t *translator) loopOverData(s *stmt, name string, init *expr, trip string)
 // HI max N that C's loop over name is, or says why the language's loop
 // cannot be it (then it is masked): the step must be 1, the condition
 // name < HI with HI a variable, a size or a literal that the body does
-// not assign, and the start data or an integer literal. A start that is
-// an expression of data is read into a temporary before the loop, as C
-// reads it once.
+// not assign, both 32-bit signed integers (C compares an int with an
+// unsigned end as unsigned), and the start data or an integer literal.
+// A start that is an expression of data is read into a temporary before
+// the loop, as C reads it once.
 func (t *translator) dataLoopBounds(s *stmt, name string, init *expr, start *value, step poly) (lo, hi, why string, err error) {
 	if !step.equal(constPoly(1)) {
 		return "", "", fmt.Sprintf("it steps by %s, where the data-bounded loop steps by 1", step), nil
@@ -82,6 +83,10 @@ func (t *translator) dataLoopBounds(s *stmt, name string, init *expr, start *val
 		if hi = t.boundText(hv.a); hi == "" {
 			return "", "", fmt.Sprintf("its end %s is no single name or literal (compute it into a variable before the loop)", t.instrAff(hv.a)), nil
 		}
+	case hv.kind == vData && end.op == "id" && promote(hv.dtype) != "i32":
+		// C compares an int index with an unsigned or long end in the
+		// end's type, which the language's loop, all i32, does not.
+		return "", "", fmt.Sprintf("its end %s is %s, where the data-bounded loop's bounds are i32 (declare %s int)", end.text, hv.dtype, end.text), nil
 	default:
 		return "", "", "its end is data computed in the condition, which C evaluates at every trip (compute it into a variable before the loop)", nil
 	}
@@ -98,6 +103,8 @@ func (t *translator) dataLoopBounds(s *stmt, name string, init *expr, start *val
 			t.emit(&item{kind: "instr", text: tmp.name + " = " + lo, p: init.p})
 			lo = tmp.name
 		}
+	case start.kind == vData:
+		return "", "", fmt.Sprintf("its start is %s, where the data-bounded loop's bounds are i32 (make it int)", start.dtype), nil
 	default:
 		return "", "", "the loop's start is not a 32-bit integer", nil
 	}
