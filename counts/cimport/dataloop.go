@@ -148,24 +148,12 @@ func (t *translator) boundedLoop(s *stmt, name, lo, hi string, bound poly, flag 
 		v.kind, v.name, v.dtype, v.scope = "data", iname, "i32", -1
 	}
 	it := &item{kind: "datafor", iname: iname, text: fmt.Sprintf("%s = %s .. %s max %s", iname, lo, hi, bound), p: s.p}
-	saved, savedScope := t.cur, t.scope
-	t.cur = &it.body
-	t.inLoop++
-	t.inData = append(t.inData, it)
-	t.frames = append(t.frames, &frame{loop: true, induction: map[*variable]bool{}})
-	t.nscopes++
-	t.scope = t.nscopes
-	err := t.block([]*stmt{s.then})
-	t.frames = t.frames[:len(t.frames)-1]
-	t.inData = t.inData[:len(t.inData)-1]
-	t.inLoop--
-	t.cur, t.scope = saved, savedScope
-	if err != nil {
+	return t.dataLoopBody(it, v, func(*[]*item) error {
+		t.inData = append(t.inData, it)
+		err := t.block([]*stmt{s.then})
+		t.inData = t.inData[:len(t.inData)-1]
 		return err
-	}
-	t.emit(it)
-	v.kind, v.why = "undef", "is the index of a loop that has ended; its value there is not known"
-	return nil
+	})
 }
 
 // maskedLoop translates the loop over name, which starts at init and
@@ -185,23 +173,32 @@ func (t *translator) maskedLoop(s *stmt, name string, init *expr, start *value, 
 	t.notes = append(t.notes, fmt.Sprintf("loop over %s at line %d: at most %s iterations (%s); its bounds are data, so what it does counts as an upper bound; a masked loop over %s, as %s", name, s.p.line, bound, flag, iname, why))
 	v := t.lookup(name)
 	it := &item{kind: "for", iname: iname, p: s.p}
-	saved, savedScope := t.cur, t.scope
+	return t.dataLoopBody(it, v, func(outer *[]*item) error {
+		if err := t.bindDataIndex(v, name, start, step, iname, init.p, outer); err != nil {
+			return err
+		}
+		c, err := t.condition(s.e)
+		if err != nil {
+			return err
+		}
+		return t.under(c, s.p, func() error { return t.block([]*stmt{s.then}) }, nil)
+	})
+}
+
+// dataLoopBody translates the body of it, the loop over the C variable
+// v, with body inside a scope and a loop frame of its own (outer is the
+// list it goes into), then emits it; v has no value after it.
+func (t *translator) dataLoopBody(it *item, v *variable, body func(outer *[]*item) error) error {
+	outer, scope := t.cur, t.scope
 	t.cur = &it.body
 	t.inLoop++
 	t.frames = append(t.frames, &frame{loop: true, induction: map[*variable]bool{}})
 	t.nscopes++
 	t.scope = t.nscopes
-	err := t.bindDataIndex(v, name, start, step, iname, init.p, saved)
-	var c *cond
-	if err == nil {
-		c, err = t.condition(s.e)
-	}
-	if err == nil {
-		err = t.under(c, s.p, func() error { return t.block([]*stmt{s.then}) }, nil)
-	}
+	err := body(outer)
 	t.frames = t.frames[:len(t.frames)-1]
 	t.inLoop--
-	t.cur, t.scope = saved, savedScope
+	t.cur, t.scope = outer, scope
 	if err != nil {
 		return err
 	}
