@@ -21,9 +21,9 @@ import (
 // unrolled (unr or ilp) loop nested inside the loop that carries them,
 // acc[j] = acc[j]*c + d over l with j unrolled inside l, its cells are
 // independent chains whose steps interleave, and only the chain through
-// the first cell (subscript 0 along those dimensions) is counted: the
-// steps a work-item waits on, not every operation of its chains
-// (Lanes).
+// the first cell (each lane iname at its first value, whatever else the
+// subscript adds) is counted: the steps a work-item waits on, not every
+// operation of its chains (Lanes).
 const RegChainPrefix = "chain.private."
 
 // RegisterChains returns, by statement ID, the element type of each
