@@ -281,7 +281,7 @@ func powerOfTwoAbove(n int64) int64 {
 // tile does, conflicts alike in both: split by direction, the two would
 // be collinear over the measurement rows.
 func conflictProperty(t DType, degree int64) string {
-	return "local." + t.memName() + ".conflict=" + strconv.FormatInt(degree, 10)
+	return "local." + t.MemName() + ".conflict=" + strconv.FormatInt(degree, 10)
 }
 
 // conflictWords describes a conflict class for Describe.

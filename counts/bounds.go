@@ -8,16 +8,26 @@ import "slices"
 // ok is false when a bound depends on the parameters. Loopy asks the same
 // of the inames of an "<> a[i]" declaration and of an l.auto tag.
 func (k *Kernel) constantRange(iname string) (lo, hi int64, ok bool) {
+	r, ok := k.inameRange(iname)
+	if !ok || r.loInf || r.hiInf {
+		return 0, 0, false
+	}
+	return r.lo, r.hi, true
+}
+
+// inameRange is constantRange's interval, a side that depends on the
+// parameters infinite; ok is false where it is not computed.
+func (k *Kernel) inameRange(iname string) (ival, bool) {
 	set := k.assume
 	for _, di := range k.relevantDomains([]string{iname}) {
 		if len(set)*len(k.Domains[di].set) > maxDisjuncts {
-			return 0, 0, false
+			return ival{}, false
 		}
 		set = set.and(k.Domains[di].set)
 	}
 	names := set.names()
 	if !slices.Contains(names, iname) {
-		return 0, 0, false
+		return ival{}, false
 	}
 	e := newSetEngine(k.File, names, nil, nil)
 	slot := e.slot[iname]
@@ -35,16 +45,13 @@ func (k *Kernel) constantRange(iname string) (lo, hi int64, ok bool) {
 			continue
 		}
 		b := cc.box[slot]
-		if !b.bounded() {
-			return 0, 0, false
-		}
-		if r.lo > r.hi {
+		if r.empty() {
 			r = b
-		} else {
-			r.lo, r.hi = min(r.lo, b.lo), max(r.hi, b.hi)
+			continue
 		}
+		r = ival{lo: min(r.lo, b.lo), hi: max(r.hi, b.hi), loInf: r.loInf || b.loInf, hiInf: r.hiInf || b.hiInf}
 	}
-	return r.lo, r.hi, true
+	return r, true
 }
 
 // parametricExtent returns the extent 0..U of an iname whose domain
@@ -87,4 +94,83 @@ func (k *Kernel) parametricExtent(iname string) (ext Affine, lo int64, ok bool) 
 	}
 	ext, err := affineOf(upper[0]).addScaled(Affine{Const: 1}, 1)
 	return ext, lo, err == nil
+}
+
+// FirstValue returns the first value a sequential loop over iname takes
+// as an affine expression of the parameters and the enclosing inames:
+// its domain's one lower bound on it, iname >= L with L free of floors,
+// or the greatest of several where one is a constant c that every
+// other reaches at most, its inames' ranges (constantRange) bounding it
+// (a split's inner iname, i_in >= 0 and 8*i_out + i_in >= 0 with i_out
+// >= 0: 0). ok is false for any other form: an equality, a coefficient
+// other than 1, a parameter in one of several bounds.
+func (k *Kernel) FirstValue(iname string) (first Affine, ok bool) {
+	in := k.inameIndex[iname]
+	if in == nil {
+		return Affine{}, false
+	}
+	d := k.Domains[in.Domain]
+	if len(d.set) != 1 {
+		return Affine{}, false
+	}
+	var lower []qaff
+	for _, x := range d.set[0] {
+		c := x.e.coefOf(iname)
+		if c == 0 || c < 0 && !x.eq {
+			continue
+		}
+		rest, _ := x.e.addScaled(qname(iname), -c)
+		if x.eq || c != 1 || len(rest.floors) > 0 {
+			return Affine{}, false
+		}
+		low, err := rest.scale(-1) // iname + rest >= 0
+		if err != nil {
+			return Affine{}, false
+		}
+		lower = append(lower, low)
+	}
+	if len(lower) == 1 {
+		return affineOf(lower[0]), true
+	}
+	var c *int64
+	for _, l := range lower {
+		if l.isConst() && (c == nil || l.c > *c) {
+			c = &l.c
+		}
+	}
+	if c == nil {
+		return Affine{}, false
+	}
+	for _, l := range lower {
+		if top, ok := k.greatest(l); !ok || top > *c {
+			return Affine{}, false
+		}
+	}
+	return Affine{Const: *c}, true
+}
+
+// greatest returns the greatest value of a over the ranges of its
+// inames (inameRange); ok is false where a names a parameter or an
+// iname whose range is unbounded on the side that counts, or the sum
+// overflows.
+func (k *Kernel) greatest(a qaff) (int64, bool) {
+	top := a.c
+	for _, t := range a.terms {
+		if k.inameIndex[t.name] == nil {
+			return 0, false
+		}
+		r, ok := k.inameRange(t.name)
+		if !ok || r.empty() || t.coef > 0 && r.hiInf || t.coef < 0 && r.loInf {
+			return 0, false
+		}
+		v := r.hi
+		if t.coef < 0 {
+			v = r.lo
+		}
+		var err error
+		if top, err = addScaled(top, v, t.coef); err != nil {
+			return 0, false
+		}
+	}
+	return top, true
 }

@@ -102,14 +102,14 @@ func (t DType) Narrow() bool { return t == I8 || t == U8 || t == I16 || t == U16
 // which it promotes to F32.
 func (t DType) Storage() bool { return t.Narrow() || t == F16 }
 
-// memName names t in a memory property: its own name, but b8 and b16 for
+// MemName names t in a memory property: its own name, but b8 and b16 for
 // the 8- and 16-bit integers, whose loads and stores cost what their
 // width costs, signed or not (global.load.b8.stride=1, local.store.b16),
 // and i32 for u32 by the same rule: a 32-bit integer load is one
 // instruction whatever its signedness, and i32's rows price it.
 // F16 keeps its own name (global.load.f16.stride=1): its loads and
 // stores convert to and from f32 as well.
-func (t DType) memName() string {
+func (t DType) MemName() string {
 	switch t {
 	case I8, U8:
 		return "b8"

@@ -129,14 +129,14 @@ var propertyNames = sync.OnceValue(func() map[string]bool {
 	}
 	for _, t := range []DType{F32, F64, I32, I64, I8, I16, F16} {
 		for _, dir := range []string{"load", "store"} {
-			names["local."+dir+"."+t.memName()] = true
+			names["local."+dir+"."+t.MemName()] = true
 		}
 		for d := int64(2); d <= maxBanks; d *= 2 {
 			names[conflictProperty(t, d)] = true
 		}
 		for _, dir := range []string{"load", "ldg", "store", "minldst"} {
 			for _, c := range classes {
-				names["global."+dir+"."+t.memName()+".stride="+c] = true
+				names["global."+dir+"."+t.MemName()+".stride="+c] = true
 			}
 		}
 		for k := KindAdd; int(k) < len(opKindNames); k++ {

@@ -722,10 +722,15 @@ func (r *resolver) binary(e *rBin, sc *scope) (Expr, weakness) {
 		}
 	}
 	t, w := combine(x.Type(), wx, y.Type(), wy)
-	if l := promote(x.Type()); (op == OpShl || op == OpShr) && wx == strong && l.IsInt() && l.Size() == t.Size() {
-		// C's shift has its left operand's type, so that k >> s of an
-		// i32 k and a u32 s is an arithmetic shift.
-		t = l
+	if (op == OpShl || op == OpShr) && w == strong {
+		// C's shift has its left operand's promoted type whatever its
+		// count's: k >> s of an i32 k and a u32 s is an arithmetic shift,
+		// a u32 shifted by an i64 stays u32, and a plain literal on the
+		// left is an i32. The count is converted on its own.
+		t = I32
+		if wx == strong {
+			t = promote(x.Type())
+		}
 	}
 	isInt := !t.IsFloat()
 	switch {

@@ -56,5 +56,5 @@ func globalProperty(store, readOnly bool, t DType, stride, num int64) string {
 	if stride == strideVar {
 		stride = math.MaxInt64
 	}
-	return "global." + accessDirection(store, readOnly) + "." + t.memName() + ".stride=" + strideName(stride, num)
+	return "global." + accessDirection(store, readOnly) + "." + t.MemName() + ".stride=" + strideName(stride, num)
 }

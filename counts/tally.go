@@ -82,7 +82,7 @@ func (t *Tally) Totals() map[string]int64 {
 // without stride class: global.load.f32, global.ldg.f32 (a readonly
 // array's loads), local.store.f64.
 func memProperty(space Space, m MemAccess) string {
-	return space.String() + "." + accessDirection(m.Store, m.ReadOnly) + "." + m.DType.memName()
+	return space.String() + "." + accessDirection(m.Store, m.ReadOnly) + "." + m.DType.MemName()
 }
 
 func direction(store bool) string {
@@ -125,7 +125,7 @@ func (m MemAccess) property(space Space) string {
 // them). They have no stride class or bank-conflict degree: the addresses
 // are data.
 func indirectProperty(space Space, store bool, t DType) string {
-	return space.String() + "." + direction(store) + ".indirect." + t.memName()
+	return space.String() + "." + direction(store) + ".indirect." + t.MemName()
 }
 
 // atomicProperty names the atomic additions to one space at one type:
@@ -134,5 +134,5 @@ func indirectProperty(space Space, store bool, t DType) string {
 // the counts cannot know; the measurement classes that price them take
 // it as a parameter.
 func atomicProperty(space Space, t DType) string {
-	return space.String() + ".atomic." + t.memName() + ".add"
+	return space.String() + ".atomic." + t.MemName() + ".add"
 }

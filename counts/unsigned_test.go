@@ -150,6 +150,14 @@ func TestUnsignedSemantics(t *testing.T) {
 			}
 			return out
 		}()},
+		{"c[i] = -8 >> (y[i] & 31u)", "c", func() []int32 {
+			out := make([]int32, len(x))
+			for i := range x {
+				out[i] = -8 >> (y[i] & 31) // a plain literal on the left is an i32
+			}
+			return out
+		}()},
+		{"o[i] = (x[i] << (i64)1) // 2u", "o", u(func(x, _ uint32, _ int32) uint32 { return (x << 1) / 2 })},
 		{"o[i] = x[i] << 31", "o", u(func(x, _ uint32, _ int32) uint32 { return x << 31 })},
 		{"o[i] = x[i] // 8 + x[i] % 16", "o", u(func(x, _ uint32, _ int32) uint32 { return x/8 + x%16 })},
 		{"o[i] = -x[i] + ~x[i]", "o", u(func(x, _ uint32, _ int32) uint32 { return -x + ^x })},

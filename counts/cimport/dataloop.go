@@ -48,9 +48,10 @@ func (t *translator) loopOverData(s *stmt, name string, init *expr, trip string)
 // HI max N that C's loop over name is, or says why the language's loop
 // cannot be it (then it is masked): the step must be 1, the condition
 // name < HI with HI a variable, a size or a literal that the body does
-// not assign, and the start data or an integer literal. A start that is
-// an expression of data is read into a temporary before the loop, as C
-// reads it once.
+// not assign, both 32-bit signed integers (C compares an int with an
+// unsigned end as unsigned), and the start data or an integer literal.
+// A start that is an expression of data is read into a temporary before
+// the loop, as C reads it once.
 func (t *translator) dataLoopBounds(s *stmt, name string, init *expr, start *value, step poly) (lo, hi, why string, err error) {
 	if !step.equal(constPoly(1)) {
 		return "", "", fmt.Sprintf("it steps by %s, where the data-bounded loop steps by 1", step), nil
@@ -82,6 +83,10 @@ func (t *translator) dataLoopBounds(s *stmt, name string, init *expr, start *val
 		if hi = t.boundText(hv.a); hi == "" {
 			return "", "", fmt.Sprintf("its end %s is no single name or literal (compute it into a variable before the loop)", t.instrAff(hv.a)), nil
 		}
+	case hv.kind == vData && end.op == "id" && promote(hv.dtype) != "i32":
+		// C compares an int index with an unsigned or long end in the
+		// end's type, which the language's loop, all i32, does not.
+		return "", "", fmt.Sprintf("its end %s is %s, where the data-bounded loop's bounds are i32 (declare %s int)", end.text, hv.dtype, end.text), nil
 	default:
 		return "", "", "its end is data computed in the condition, which C evaluates at every trip (compute it into a variable before the loop)", nil
 	}
@@ -98,6 +103,8 @@ func (t *translator) dataLoopBounds(s *stmt, name string, init *expr, start *val
 			t.emit(&item{kind: "instr", text: tmp.name + " = " + lo, p: init.p})
 			lo = tmp.name
 		}
+	case start.kind == vData:
+		return "", "", fmt.Sprintf("its start is %s, where the data-bounded loop's bounds are i32 (make it int)", start.dtype), nil
 	default:
 		return "", "", "the loop's start is not a 32-bit integer", nil
 	}
@@ -141,24 +148,12 @@ func (t *translator) boundedLoop(s *stmt, name, lo, hi string, bound poly, flag 
 		v.kind, v.name, v.dtype, v.scope = "data", iname, "i32", -1
 	}
 	it := &item{kind: "datafor", iname: iname, text: fmt.Sprintf("%s = %s .. %s max %s", iname, lo, hi, bound), p: s.p}
-	saved, savedScope := t.cur, t.scope
-	t.cur = &it.body
-	t.inLoop++
-	t.inData = append(t.inData, it)
-	t.frames = append(t.frames, &frame{loop: true, induction: map[*variable]bool{}})
-	t.nscopes++
-	t.scope = t.nscopes
-	err := t.block([]*stmt{s.then})
-	t.frames = t.frames[:len(t.frames)-1]
-	t.inData = t.inData[:len(t.inData)-1]
-	t.inLoop--
-	t.cur, t.scope = saved, savedScope
-	if err != nil {
+	return t.dataLoopBody(it, v, func(*[]*item) error {
+		t.inData = append(t.inData, it)
+		err := t.block([]*stmt{s.then})
+		t.inData = t.inData[:len(t.inData)-1]
 		return err
-	}
-	t.emit(it)
-	v.kind, v.why = "undef", "is the index of a loop that has ended; its value there is not known"
-	return nil
+	})
 }
 
 // maskedLoop translates the loop over name, which starts at init and
@@ -178,23 +173,32 @@ func (t *translator) maskedLoop(s *stmt, name string, init *expr, start *value, 
 	t.notes = append(t.notes, fmt.Sprintf("loop over %s at line %d: at most %s iterations (%s); its bounds are data, so what it does counts as an upper bound; a masked loop over %s, as %s", name, s.p.line, bound, flag, iname, why))
 	v := t.lookup(name)
 	it := &item{kind: "for", iname: iname, p: s.p}
-	saved, savedScope := t.cur, t.scope
+	return t.dataLoopBody(it, v, func(outer *[]*item) error {
+		if err := t.bindDataIndex(v, name, start, step, iname, init.p, outer); err != nil {
+			return err
+		}
+		c, err := t.condition(s.e)
+		if err != nil {
+			return err
+		}
+		return t.under(c, s.p, func() error { return t.block([]*stmt{s.then}) }, nil)
+	})
+}
+
+// dataLoopBody translates the body of it, the loop over the C variable
+// v, with body inside a scope and a loop frame of its own (outer is the
+// list it goes into), then emits it; v has no value after it.
+func (t *translator) dataLoopBody(it *item, v *variable, body func(outer *[]*item) error) error {
+	outer, scope := t.cur, t.scope
 	t.cur = &it.body
 	t.inLoop++
 	t.frames = append(t.frames, &frame{loop: true, induction: map[*variable]bool{}})
 	t.nscopes++
 	t.scope = t.nscopes
-	err := t.bindDataIndex(v, name, start, step, iname, init.p, saved)
-	var c *cond
-	if err == nil {
-		c, err = t.condition(s.e)
-	}
-	if err == nil {
-		err = t.under(c, s.p, func() error { return t.block([]*stmt{s.then}) }, nil)
-	}
+	err := body(outer)
 	t.frames = t.frames[:len(t.frames)-1]
 	t.inLoop--
-	t.cur, t.scope = saved, savedScope
+	t.cur, t.scope = outer, scope
 	if err != nil {
 		return err
 	}

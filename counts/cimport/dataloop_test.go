@@ -16,7 +16,7 @@ import (
 // ports, against the Go reimplementations below.
 func init() {
 	sizes := []map[string]int64{{"n": 150, "nnz": 800, "maxrl": 5, "m": 3}, {"n": 64, "nnz": 400, "maxrl": 9, "m": 2}}
-	for _, k := range []string{"ka", "kb", "kd", "ke", "kf", "kg"} {
+	for _, k := range []string{"ka", "kb", "kd", "ke", "kf", "kg", "ki"} {
 		ports = append(ports, port{"own/dataloops.cu", k, []string{"--kernel", k}, sizes})
 		fixInputs[k] = csrRows
 		originals[k] = dataLoopOriginal(k)
@@ -69,7 +69,7 @@ func dataLoopOriginal(k string) original {
 			start, end := int64(row[i]), int64(row[i+1])
 			var t float32
 			switch k {
-			case "ka", "kg":
+			case "ka", "kg", "ki":
 				if k == "ka" {
 					t = 1
 				}
@@ -150,6 +150,7 @@ func TestImportDataLoops(t *testing.T) {
 		{"ke", "as it steps by 2", nil},
 		{"kf", "as its condition is not j < END", nil},
 		{"kg", "as its end is data computed in the condition", nil},
+		{"ki", "as its end e is u32, where the data-bounded loop's bounds are i32 (declare e int)", nil},
 	} {
 		t.Run(c.knl, func(t *testing.T) {
 			p := portNamed(t, c.knl)

@@ -865,6 +865,22 @@ func (ps *parser) whileStmt() (*stmt, error) {
 	if assignments(rest, v) > 0 {
 		return refuse("whose body updates " + v + " before its last statement")
 	}
+	// The step runs outside the body's scope, so it cannot read what
+	// the body declares.
+	for _, s := range rest.body {
+		for _, d := range s.decls {
+			var use *expr
+			exprHas(e, func(x *expr) bool {
+				if x.op == "id" && x.text == d.name {
+					use = x
+				}
+				return use != nil
+			})
+			if s.kind == "decl" && use != nil {
+				return nil, errorAt(use.p, "the last statement of this while loop, read as the loop's step, reads %s, which its body declares: declare %s before the loop", d.name, d.name)
+			}
+		}
+	}
 	self := &expr{op: "id", text: v, p: p}
 	init := &stmt{kind: "expr", e: &expr{op: "assign", text: "=", args: []*expr{self, self}, p: p}, p: p}
 	return &stmt{kind: "for", init: init, e: c, step: e, then: rest, p: p, while: true}, nil

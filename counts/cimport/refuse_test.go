@@ -23,6 +23,7 @@ func TestRefusals(t *testing.T) {
 		{"    while (a[i] > 0) a[i] -= 1;\n", "5:5: a while loop whose body does not end by updating a variable; write it as a for loop"},
 		{"    int s = 4;\n    while (i > 0) { b[i] += a[i]; s--; }\n", "6:5: a while loop whose condition does not test s, which its body's last statement updates"},
 		{"    int s = 4;\n    while (s > 0) { s--; b[i] += a[i]; s--; }\n", "6:5: a while loop whose body updates s before its last statement"},
+		{"    int bar = 64;\n    while (bar > 0) { int h = bar/2; b[i] += 1.0f; bar = h; }\n", "6:58: the last statement of this while loop, read as the loop's step, reads h, which its body declares: declare h before the loop"},
 		{"    int s = (int)a[i];\n    while (s > 0) { b[i] += 1.0f; s >>= 1; }\n", "6:5: a while loop over s, which holds data: its trip count is data; write it as a for loop with affine bounds"},
 		{"    do { b[i] = 0.0f; } while (i < 0);\n", "5:5: a do loop"},
 		{"    b[a[i]] = 1.0f;\n", "5:7: the subscript of b is not an integer; convert it with (int)"},

@@ -34,9 +34,15 @@ const (
 	maxWays    = 64
 )
 
+// l2LineBytes is the line size package hierarchy's conflict counts
+// take (its LineBytes), over which L2Ways' sets are counted.
+const l2LineBytes = 64
+
 // validate checks the capacities' ranges and that they name their
-// source.
-func (c *Caches) validate() error {
+// source; with L2Ways, that each of sms cores' L2 holds a power of two
+// of sets, as the conflict counts take it (a line's set is its number
+// modulo the sets).
+func (c *Caches) validate(sms int) error {
 	for _, f := range []struct {
 		name     string
 		v, limit int64
@@ -47,6 +53,12 @@ func (c *Caches) validate() error {
 	}
 	if c.L2Ways < 0 || c.L2Ways > maxWays {
 		return fmt.Errorf("caches.l2_ways must be 0 (unknown) to %d, have %d", maxWays, c.L2Ways)
+	}
+	if per := int64(sms) * l2LineBytes * c.L2Ways; c.L2Ways > 0 && sms > 0 {
+		if sets := c.L2 / per; c.L2%per != 0 || sets <= 0 || sets&(sets-1) != 0 {
+			return fmt.Errorf("caches.l2_ways %d: each core's L2 (caches.l2_bytes %d over sm_count %d) in %d-byte lines over %d ways is %.6g sets, not a power of two, which the conflict counts need: correct l2_bytes, sm_count or l2_ways, or leave l2_ways out (unknown)",
+				c.L2Ways, c.L2, sms, l2LineBytes, c.L2Ways, float64(c.L2)/float64(per))
+		}
 	}
 	if c.Source == "" {
 		return fmt.Errorf("caches.source is empty: say where the capacities come from")

@@ -70,3 +70,33 @@ func TestCachesValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestCachesL2Sets checks that l2_ways must leave each core's L2 a
+// power of two of 64-byte sets, as the conflict counts take it: the
+// PoCL CPU's 2 MiB over 2 cores is 16384 lines a core, 1024 sets at its
+// 16 ways, 2048 at 8, 1365.33 at 12 (refused); an H100's 50 MiB over
+// 132 SMs at 16 ways is 387.88 sets (refused).
+func TestCachesL2Sets(t *testing.T) {
+	for _, c := range []struct {
+		file, from, to, want string // want "" where the file is accepted
+	}{
+		{"pocl-cpu.json", `"l2_ways": 16`, `"l2_ways": 16`, ""},
+		{"pocl-cpu.json", `"l2_ways": 16`, `"l2_ways": 8`, ""},
+		{"pocl-cpu.json", `"l2_ways": 16`, `"l2_ways": 12`, "caches.l2_ways 12: each core's L2 (caches.l2_bytes 2097152 over sm_count 2) in 64-byte lines over 12 ways is 1365.33 sets, not a power of two"},
+		{"pocl-cpu.json", `"l2_bytes": 2097152`, `"l2_bytes": 0`, "is 0 sets, not a power of two"},
+		{"h100-sxm5.json", `"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l2_ways": 16`, "is 387.879 sets, not a power of two"},
+	} {
+		data, err := os.ReadFile("devices/" + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := strings.Replace(string(data), c.from, c.to, 1)
+		if !strings.Contains(string(data), c.from) {
+			t.Fatalf("%s: %q not in the file", c.file, c.from)
+		}
+		_, err = Parse(c.file, []byte(src))
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s with %s: error %v, want %q", c.file, c.to, err, c.want)
+		}
+	}
+}

@@ -82,7 +82,7 @@ func (d *Device) validate() error {
 		}
 	}
 	if d.Caches != nil {
-		return d.Caches.validate()
+		return d.Caches.validate(d.SMs)
 	}
 	return nil
 }

@@ -81,8 +81,9 @@ atomic_add(lh[bin[i]], 3u)
 }
 
 // u32 reductions (their neutral elements 0u and 4294967295u), sums that
-// wrap, shifts whose type is the left operand's, max and min, and a u32
-// scalar check on PoCL against the interpreter with the launch's data.
+// wrap, shifts whose type is the left operand's (a plain literal's i32,
+// a u32's by an i64 count), max and min, and a u32 scalar check on PoCL
+// against the interpreter with the launch's data.
 func TestUnsignedReductionsOnPoCL(t *testing.T) {
 	dev, err := devices.Open("opencl")
 	if err != nil {
@@ -105,6 +106,8 @@ x[i] = max(j, a[i] * m - j)
 y[i] = min(j, a[i] + j * m)
 s[i] = s[i] + max(a[i] << 28, m) - min(a[i] >> 1, (u32)k[i] - 20)
 c[i] = (k[i] - 8) >> (a[i] & 7u)
+c[i] = c[i] + (-8 >> (a[i] & 7u))
+y[i] = y[i] + ((a[i] << (i64)(a[i] & 7u)) // 2u)
 `, nil)
 	checkCase(t, dev, k, []params{{"n": 37}, {"n": 3}})
 }

@@ -11,7 +11,9 @@ import (
 // counts the executions of the instructions that load a global cell an
 // earlier iteration of their own sequential loop stored (Chains), each a
 // step of a dependence chain through memory that no throughput term
-// prices: the load waits on the store before it.
+// prices: the load waits on the store before it. The type is named as
+// the memory properties name it (counts.DType.MemName): a u32 chain is
+// chain.global.i32, an 8- or 16-bit one chain.global.b8 or b16.
 const ChainPrefix = "chain.global."
 
 // Chains returns, by statement ID, the element type of each instruction
@@ -161,7 +163,7 @@ func chainSteps(c *counts.Counted, params map[string]int64) (map[string]int64, e
 	out := map[string]int64{}
 	for i, p := range parts {
 		if t, ok := chains[p.Source]; ok && strings.HasPrefix(p.Property, "global.store.") {
-			out[ChainPrefix+t.String()] += vals[i]
+			out[ChainPrefix+t.MemName()] += vals[i]
 		}
 	}
 	return out, nil

@@ -205,3 +205,25 @@ func bruteChains(t *testing.T, k *counts.Kernel, params map[string]int64, split 
 	}
 	return out
 }
+
+// TestChainStepTypes checks that chains are named by their memory's
+// name, as the loads and stores that price them are: u32's by i32's
+// (one 32-bit access whatever its signedness), u8's and i16's by b8 and
+// b16. Each of testdata/chaintypes.knl's four chains takes n x m steps:
+// two 32-bit ones, one 8-bit, one 16-bit.
+func TestChainStepTypes(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files)}
+	k, err := env.Counter.Kernel("testdata/chaintypes.knl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, m = 32, 5
+	got, err := chainSteps(k, map[string]int64{"n": n, "m": m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{ChainPrefix + "i32": 2 * n * m, ChainPrefix + "b8": n * m, ChainPrefix + "b16": n * m}
+	if !mapsEqual(got, want) {
+		t.Errorf("chain steps %v, want %v", got, want)
+	}
+}

@@ -21,9 +21,9 @@ import (
 // unrolled (unr or ilp) loop nested inside the loop that carries them,
 // acc[j] = acc[j]*c + d over l with j unrolled inside l, its cells are
 // independent chains whose steps interleave, and only the chain through
-// the first cell (subscript 0 along those dimensions) is counted: the
-// steps a work-item waits on, not every operation of its chains
-// (Lanes).
+// the first cell (each lane iname at its first value, whatever else the
+// subscript adds) is counted: the steps a work-item waits on, not every
+// operation of its chains (Lanes).
 const RegChainPrefix = "chain.private."
 
 // RegisterChains returns, by statement ID, the element type of each
@@ -141,7 +141,7 @@ func buildSkeletons(k *counts.Kernel) *regSkeletons {
 		found = found || containsReduce(in.RHS)
 		if t, ok := chains[in.ID]; ok {
 			var step counts.Expr = &counts.Binary{Op: counts.OpAdd, X: zero(t), Y: zero(t), T: t}
-			if cond := firstLane(in, Lanes(k, in)); cond != nil {
+			if cond := firstLane(k, in); cond != nil {
 				step = &counts.Conditional{Cond: cond, Then: step, Else: zero(t), T: t}
 			}
 			w = join(w, step)
@@ -165,8 +165,22 @@ func buildSkeletons(k *counts.Kernel) *regSkeletons {
 // steps are in flight together. Where a carrying loop is nested inside
 // the unrolled iname (matmul_kernel's kb inside ti and tj), each cell's
 // chain runs through that loop before the next cell's starts, and its
-// cells are no lanes.
+// cells are no lanes. An iname whose first value is no single affine
+// bound (counts.Kernel.FirstValue) is no lane either: its chains are
+// all counted.
 func Lanes(k *counts.Kernel, s *counts.Instruction) []int {
+	lane := laneInames(k, s)
+	var out []int
+	for d, ix := range s.LHS.Index {
+		if slices.ContainsFunc(ix.Terms, func(t counts.Term) bool { return lane[t.Name] }) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// laneInames returns the inames of Lanes' dimensions.
+func laneInames(k *counts.Kernel, s *counts.Instruction) map[string]bool {
 	named := map[string]bool{}
 	for _, ix := range s.LHS.Index {
 		for _, t := range ix.Terms {
@@ -182,26 +196,26 @@ func Lanes(k *counts.Kernel, s *counts.Instruction) []int {
 		case !named[name]:
 			carried = true
 			clear(lane)
-		default:
-			lane[name] = carried && (in.Tag.Kind == counts.Unroll || in.Tag.Kind == counts.ILP)
+		case carried && (in.Tag.Kind == counts.Unroll || in.Tag.Kind == counts.ILP):
+			if _, ok := k.FirstValue(name); ok {
+				lane[name] = true
+			}
 		}
 	}
-	var out []int
-	for d, ix := range s.LHS.Index {
-		if slices.ContainsFunc(ix.Terms, func(t counts.Term) bool { return lane[t.Name] }) {
-			out = append(out, d)
-		}
-	}
-	return out
+	return lane
 }
 
-// firstLane is the condition that s's left-hand side is its array's
-// first cell along the dimensions dims (subscript 0); nil where dims is
-// empty.
-func firstLane(s *counts.Instruction, dims []int) counts.Expr {
+// firstLane is the condition that each lane iname of s is at its first
+// value, so that of the chains through the cells along the lanes only
+// the first is counted, whatever else the subscripts add (acc[j+1],
+// acc[4*r + j] with r outside the carrying loop: each r its own chains);
+// nil where s has no lanes.
+func firstLane(k *counts.Kernel, s *counts.Instruction) counts.Expr {
+	lane := laneInames(k, s)
 	var cond counts.Expr
-	for _, d := range dims {
-		c := &counts.Compare{Op: counts.CmpEQ, X: &counts.Index{Value: s.LHS.Index[d]}, Y: &counts.Index{}}
+	for _, name := range slices.Sorted(maps.Keys(lane)) {
+		first, _ := k.FirstValue(name)
+		c := &counts.Compare{Op: counts.CmpEQ, X: &counts.Index{Value: counts.Affine{Terms: []counts.Term{{Name: name, Coeff: 1}}}}, Y: &counts.Index{Value: first}}
 		if cond == nil {
 			cond = c
 			continue

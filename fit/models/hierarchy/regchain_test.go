@@ -220,6 +220,26 @@ func TestRegChainLanes(t *testing.T) {
 	if want := map[string]int64{RegChainPrefix + "f32": 32 * 32 * 17 * 17}; !mapsEqual(got, want) {
 		t.Errorf("convolution_kernel TX=TY=2: steps %v, want %v", got, want)
 	}
+	// Lanes whose subscripts are no lane iname alone: acc[j+1] over r
+	// and l, b[4*r + j] over l with r unrolled outside it; by hand, 10
+	// work-items x 2 rounds x 5 steps in each statement.
+	const lanesKnl = "testdata/reglanes.knl"
+	for _, id := range []string{"shifted", "rounds"} {
+		if got := lanes(lanesKnl, nil, id); !slices.Equal(got, []int{0}) {
+			t.Errorf("%s %s: lanes %v, want [0]", lanesKnl, id, got)
+		}
+	}
+	k, err = env.Counter.Kernel(lanesKnl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = regChainSteps(k, map[string]int64{"n": 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]int64{RegChainPrefix + "f32": 2 * 10 * 2 * 5}; !mapsEqual(got, want) {
+		t.Errorf("%s: steps %v, want %v", lanesKnl, got, want)
+	}
 }
 
 // TestRegChainStepsIntByLoop checks arith_int_i32's steps loop by loop

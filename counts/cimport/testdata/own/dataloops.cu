@@ -1,9 +1,9 @@
 // Written for uniperf's tests (not from a suite): loops whose bounds are
 // data, as C writes them. ka and kb are the language's data-bounded
 // loops (a start read inline and a guard that is not the whole body; a
-// loop nested inside); kd, ke, kf and kg are masked, each for its
+// loop nested inside); kd, ke, kf, kg and ki are masked, each for its
 // reason (an affine start, a step of 2, <=, an end read in the
-// condition).
+// condition, an unsigned end).
 // uniperf: --local 64 --global n --array val=nnz --array col=nnz --array row=n+1 --array x=n --array a=n*m --array y=n --trips j=maxrl
 
 __global__ void ka(const float *val, const int *col, const int *row, const float *x, const float *a, float *y, int n, int m)
@@ -74,6 +74,17 @@ __global__ void kg(const float *val, const int *col, const int *row, const float
     if (i < n) {
         float t = 0.0f;
         for (int j = row[i]; j < row[i + 1]; j++) t += val[j] * x[col[j]];
+        y[i] = t;
+    }
+}
+
+__global__ void ki(const float *val, const int *col, const int *row, const float *x, const float *a, float *y, int n, int m)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float t = 0.0f;
+        unsigned int e = row[i + 1];
+        for (int j = row[i]; j < e; j++) t += val[j] * x[col[j]];
         y[i] = t;
     }
 }
