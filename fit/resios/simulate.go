@@ -96,15 +96,8 @@ func Simulate(trace []Instr, l Launch) (Sim, error) {
 		IdleCycles:      s.idle,
 	}
 	out.Cycles = s.time * float64(blocksPerSM) / float64(simBlocks)
-	var idle float64
 	for _, h := range s.hot {
-		idle += h.Idle
 		out.Hotspots = append(out.Hotspots, *h)
-	}
-	for i := range out.Hotspots {
-		if idle > 0 {
-			out.Hotspots[i].Share = out.Hotspots[i].Idle / idle
-		}
 	}
 	sort.SliceStable(out.Hotspots, func(a, b int) bool {
 		ha, hb := out.Hotspots[a], out.Hotspots[b]
@@ -113,6 +106,17 @@ func Simulate(trace []Instr, l Launch) (Sim, error) {
 		}
 		return ha.Name < hb.Name
 	})
+	// Summed in the sorted order, not the map's, so that the shares are
+	// the same to the last bit from run to run.
+	var idle float64
+	for _, h := range out.Hotspots {
+		idle += h.Idle
+	}
+	for i := range out.Hotspots {
+		if idle > 0 {
+			out.Hotspots[i].Share = out.Hotspots[i].Idle / idle
+		}
+	}
 	return out, nil
 }
 
