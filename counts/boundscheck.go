@@ -2,6 +2,7 @@ package counts
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -55,8 +56,8 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 				return errorf(k.File, b.acc.At, "instruction %s: %s: %v", b.ins.ID, b.acc, err)
 			}
 			if ok && (lo < 0 || hi >= ext) {
-				return errorf(k.File, b.acc.At, "instruction %s: %s is out of bounds at %s: its subscript %d (%s) takes %d..%d, and %s has extent %d there",
-					b.ins.ID, b.acc, paramText(k.Params, params), d+1, ix, lo, hi, a.Name, ext)
+				return errorf(k.File, b.acc.At, "instruction %s: %s is out of bounds at %s: its subscript %d (%s) takes %d..%d, and %s has extent %d there%s",
+					b.ins.ID, b.acc, paramText(k.Params, params), d+1, ix, lo, hi, a.Name, ext, pastEndHint(a, d, hi, ext))
 			}
 		}
 	}
@@ -102,4 +103,18 @@ const maxBoundsCandidates = 1 << 26
 func sameDomain(a, b boundedAccess) bool {
 	return a.ins == b.ins && slices.Equal(a.inames, b.inames) && len(a.conds) == len(b.conds) &&
 		(len(a.conds) == 0 || &a.conds[0] == &b.conds[0])
+}
+
+// pastEndHint is what to write where subscript d of global array a
+// reaches hi, past its extent ext: a tiled kernel's edge block loads its
+// whole tile, halo included, and C lets it read past the logical image
+// into what the host allocated beyond it, so the declared extent is the
+// allocation, not the image. Local and private arrays are the kernel's
+// own and get no hint; nor does a subscript below 0.
+func pastEndHint(a *Array, d int, hi, ext int64) string {
+	if a.Space != Global || hi < ext {
+		return ""
+	}
+	return fmt.Sprintf(", so it reaches %d..%d past the end. If the host allocates more (the halo or padding an edge block reads, as C allows), declare the extent the host allocates, at least %d along subscript %d at these sizes (array %s %s [...]; in uniperf import, --array %s=EXTENT, or // uniperf: --array %s=EXTENT in the source)",
+		ext, hi, hi+1, d+1, a.Name, a.DType, a.Name, a.Name)
 }

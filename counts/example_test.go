@@ -344,7 +344,7 @@ b[i*n + j] = a[i*n + j + n]
 	fmt.Println(c.CheckBounds(map[string]int64{"n": 8, "m": 8}))
 	// Output:
 	// <nil>
-	// shift.knl:6:14: instruction insn_0: a[i*n + j + n] is out of bounds at n=8, m=8: its subscript 1 (i*n + j + n) takes 8..71, and a has extent 64 there
+	// shift.knl:6:14: instruction insn_0: a[i*n + j + n] is out of bounds at n=8, m=8: its subscript 1 (i*n + j + n) takes 8..71, and a has extent 64 there, so it reaches 64..71 past the end. If the host allocates more (the halo or padding an edge block reads, as C allows), declare the extent the host allocates, at least 72 along subscript 1 at these sizes (array a f32 [...]; in uniperf import, --array a=EXTENT, or // uniperf: --array a=EXTENT in the source)
 }
 
 // A histogram: its bins are data (an indirect access), and it adds to

@@ -21,6 +21,7 @@ const langDir = "../../counts/testdata/lang"
 // runs: sizes the splits do not divide, sizes below one work-group, and
 // the smallest sizes allowed.
 var langCases = map[string]libraryCase{
+	"edgehalo":         {[]consts{nil}, []params{{"n": 37}, {"n": 32}, {"n": 1}}},
 	"loopy_logic":      {[]consts{nil}, []params{{"n": 3, "m": 13, "ell": 3}, {"n": 2, "m": 21, "ell": 10}, {"n": 1, "m": 1, "ell": 1}}},
 	"loopy_bitwise":    {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}},
 	"loopy_specialops": {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}},
