@@ -59,6 +59,17 @@
 // it starts, as C does, computing one that costs something into a
 // temporary ifcond_LINE_COL (ExampleCount_ifTestsOnce).
 //
+// A global array's extent is what the host allocates, not the logical
+// image: a tiled kernel whose edge block loads its whole tile and halo
+// unguarded, guarding only its store, as tuned kernels do, reads past
+// the image into padding, which C allows, and those loads are real,
+// counted, run by the interpreter and by the generated code. Declare
+// the allocation (a 16-wide tile with a halo of 2 over n elements: array
+// in f32 [n + 18]); [Counted.CheckBounds] refuses only a reference past
+// it, naming the elements past the end and the extent to declare
+// (ExampleCounted_CheckBounds_edgeBlock; uniperf import takes it as
+// --array in=n+18).
+//
 // The format's reference (statements, semantics, types, what each
 // operation counts, a tiled matmul) is docs/kernel-language.md in the
 // repository; the properties, their stride and bank-conflict classes,

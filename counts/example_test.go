@@ -347,6 +347,53 @@ b[i*n + j] = a[i*n + j + n]
 	// shift.knl:6:14: instruction insn_0: a[i*n + j + n] is out of bounds at n=8, m=8: its subscript 1 (i*n + j + n) takes 8..71, and a has extent 64 there, so it reaches 64..71 past the end. If the host allocates more (the halo or padding an edge block reads, as C allows), declare the extent the host allocates, at least 72 along subscript 1 at these sizes (array a f32 [...]; in uniperf import, --array a=EXTENT, or // uniperf: --array a=EXTENT in the source)
 }
 
+// A 3-point stencil tiled in 16s whose edge block loads its whole tile
+// and halo of 2, unguarded, as tuned kernels do: in's extent is what the
+// host allocates. At n = 37 the third group loads in[32..47], past the
+// image of n + 2 = 39 elements; declared as the image, the extent is
+// refused with what to declare, and as the padded allocation n + 18 the
+// loads are counted whole, 18 per group.
+func ExampleCounted_CheckBounds_edgeBlock() {
+	src := `kernel edge
+domain [n] -> { [g] : 0 <= 16*g < n }
+domain { [l] : 0 <= l < 16 }
+array out f32 [n]
+array in f32 [EXTENT]
+local sh f32 [18]
+tag g g.0, l l.0
+sh[l] = in[16*g + l]
+if l < 2: sh[16 + l] = in[16*g + 16 + l]
+barrier
+if 16*g + l < n: out[16*g + l] = sh[l] + sh[l + 1] + sh[l + 2]
+`
+	for _, extent := range []string{"n + 2", "n + 18"} {
+		k, err := counts.ParseKernel("edge.knl", []byte(strings.Replace(src, "EXTENT", extent, 1)), nil)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		c, err := counts.Count(k)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		at := map[string]int64{"n": 37}
+		if err := c.CheckBounds(at); err != nil {
+			fmt.Println(err)
+			continue
+		}
+		props, err := c.Eval(at)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println("global.load.f32.stride=1:", props["global.load.f32.stride=1"])
+	}
+	// Output:
+	// edge.knl:8:9: instruction insn_0: in[16*g + l] is out of bounds at n=37: its subscript 1 (16*g + l) takes 0..47, and in has extent 39 there, so it reaches 39..47 past the end. If the host allocates more (the halo or padding an edge block reads, as C allows), declare the extent the host allocates, at least 48 along subscript 1 at these sizes (array in f32 [...]; in uniperf import, --array in=EXTENT, or // uniperf: --array in=EXTENT in the source)
+	// global.load.f32.stride=1: 54
+}
+
 // A histogram: its bins are data (an indirect access), and it adds to
 // them with atomic_add. The interpreter performs the additions one after
 // another; the counts bound the atomics by the work-items, since the bin
