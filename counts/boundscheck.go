@@ -115,6 +115,30 @@ func pastEndHint(a *Array, d int, hi, ext int64) string {
 	if a.Space != Global || hi < ext {
 		return ""
 	}
-	return fmt.Sprintf(", so it reaches %d..%d past the end. If the host allocates more (the halo or padding an edge block reads, as C allows), declare the extent the host allocates, at least %d along subscript %d at these sizes (array %s %s [...]; in uniperf import, --array %s=EXTENT, or // uniperf: --array %s=EXTENT in the source)",
-		ext, hi, hi+1, d+1, a.Name, a.DType, a.Name, a.Name)
+	return fmt.Sprintf(", so it reaches %d..%d past the end. %s, at least %d along subscript %d at these sizes (%s)",
+		ext, hi, allocAdvice, hi+1, d+1, declareAllocation(a))
+}
+
+// allocAdvice is the first half of what to write where a global
+// array's reference reaches past its extent, declareAllocation the
+// forms that declare it.
+const allocAdvice = "If the host allocates more (the halo or padding an edge block reads, as C allows), declare the extent the host allocates"
+
+func declareAllocation(a *Array) string {
+	return fmt.Sprintf("array %s %s [...]; in uniperf import, --array %s=EXTENT, or // uniperf: --array %s=EXTENT in the source", a.Name, a.DType, a.Name, a.Name)
+}
+
+// pastEndRun is the interpreter's advice where an affine reference to
+// global array a reaches index vals, past its extents ext along some
+// subscript.
+func pastEndRun(a *Array, vals, ext []int64) string {
+	if a.Space != Global {
+		return ""
+	}
+	for d, v := range vals {
+		if v >= ext[d] {
+			return fmt.Sprintf(": %s (%s)", allocAdvice, declareAllocation(a))
+		}
+	}
+	return ""
 }

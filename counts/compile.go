@@ -143,7 +143,7 @@ func (in *interp) indexer(acc *Access, cx *cctx, subs []iexpr) func(st *state) i
 			flat += v * strides[d]
 		}
 		if bad {
-			in.fail(cx.ins, "%s is out of bounds for shape %s", formatIndex(a.Name, vals), formatIndex("", ext))
+			in.fail(cx.ins, "%s is out of bounds for shape %s%s", formatIndex(a.Name, vals), formatIndex("", ext), pastEndRun(a, vals, ext))
 		}
 		return flat
 	}

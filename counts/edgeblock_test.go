@@ -103,3 +103,26 @@ func TestEdgeBlockExtentTooSmall(t *testing.T) {
 		}
 	}
 }
+
+// The interpreter, which checks every access it makes, stops at the
+// first load past an extent declared as the image, n + 2 = 39 at
+// n = 37, with the same advice: the third group's work-item 7 loads
+// in[39].
+func TestEdgeBlockRunPastExtent(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "lang", "edgehalo.knl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := strings.Replace(string(src), "array in f32 [n + B + 2]", "array in f32 [n + 2]", 1)
+	k, err := ParseKernel("edge.knl", []byte(small), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 37
+	_, err = Run(k, map[string]int64{"n": n}, map[string]any{"in": make([]float32, n+2), "out": make([]float32, n)}, nil)
+	for _, want := range []string{"in[39] is out of bounds for shape [39]", "declare the extent the host allocates", "--array in=EXTENT"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want it to say %q", err, want)
+		}
+	}
+}
