@@ -9,10 +9,8 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
-	"github.com/uniperf/uniperf/measurekernels/codegen"
-	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
-	"github.com/uniperf/uniperf/measurekernels/launch"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 )
 
 // example is a ported kernel with sizes to check it at and a Go
@@ -270,11 +268,7 @@ func fold(props map[string]int64) map[string]int64 {
 // TestExamplesOnPoCL runs each example's generated OpenCL C on PoCL and
 // compares what it writes with the Go reimplementation of its original.
 func TestExamplesOnPoCL(t *testing.T) {
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
+	dev := pocltest.Open(t)
 	for name, ex := range kernels {
 		t.Run(name, func(t *testing.T) { runOnPoCL(t, dev, name, ex.params, ex.want) })
 	}
@@ -284,11 +278,7 @@ func TestExamplesOnPoCL(t *testing.T) {
 // index arithmetic passes 2^31: sum_floats' loop bound divides 4095*n by
 // 4096, which 32-bit arithmetic wrapped at n = 2^20 into a crash.
 func TestExamplesOnPoCLLarge(t *testing.T) {
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
+	dev := pocltest.Open(t)
 	runOnPoCL(t, dev, "sum_floats", map[string]int64{"n": 1<<20 + 3}, kernels["sum_floats"].want)
 }
 
@@ -296,45 +286,14 @@ func TestExamplesOnPoCLLarge(t *testing.T) {
 // want gives with the device's.
 func runOnPoCL(t *testing.T, dev gpu.Device, name string, params map[string]int64, want func(map[string]int64, map[string][]float32) map[string][]float32) {
 	k := parse(t, name)
-	code, err := codegen.Generate(k, dev.Info().Backend)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lk, err := launch.Build(dev, k, code)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, code.Source)
-	}
-	defer lk.Close()
-	sizes, _, err := lk.Sizes(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bufs, err := lk.Alloc(sizes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bufs.Close()
 	in := inputs(k, params)
+	bytes := map[string][]byte{}
 	for n, s := range in {
-		if err := bufs[n].WriteAt(encode(k, n, s), 0); err != nil {
-			t.Fatal(err)
-		}
+		bytes[n] = encode(k, n, s)
 	}
-	global, local, err := lk.Grid(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := lk.Bind(bufs, params); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := lk.Run(global, local); err != nil {
-		t.Fatal(err)
-	}
+	got := pocltest.Run(t, dev, k, params, bytes)
 	for arr, w := range want(params, in) {
-		out := make([]byte, dtype(k, arr).Size()*len(w))
-		if err := bufs[arr].Read(out); err != nil {
-			t.Fatal(err)
-		}
+		out := got[arr][:dtype(k, arr).Size()*len(w)]
 		compare(t, name, arr, decode(k, arr, out), w)
 	}
 }

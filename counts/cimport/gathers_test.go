@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
-	"github.com/uniperf/uniperf/measurekernels/devices"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 )
 
 // The kernels of the language's gathers, scatters, atomics, readonly
@@ -291,11 +291,7 @@ func portNamed(t *testing.T, knl string) port {
 // are C's loop over the row's data bounds, the same operations in the
 // same order, so the products are equal to the bit.
 func TestSpmvOnPoCLAsPorts(t *testing.T) {
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
+	dev := pocltest.Open(t)
 	for _, knl := range []string{"spmv_csr_scalar", "spmv_ellpackr"} {
 		t.Run(knl, func(t *testing.T) {
 			p := portNamed(t, knl)

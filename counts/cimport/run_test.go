@@ -10,10 +10,8 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
-	"github.com/uniperf/uniperf/measurekernels/codegen"
-	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
-	"github.com/uniperf/uniperf/measurekernels/launch"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 )
 
 // original is a Go reimplementation of an original kernel (as
@@ -351,11 +349,7 @@ func fold(props map[string]int64) map[string]int64 {
 // the OpenCL device (PoCL in CI) and compares what it writes with the
 // Go reimplementation of the original.
 func TestPortsOnPoCL(t *testing.T) {
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
+	dev := pocltest.Open(t)
 	for _, p := range runCases() {
 		t.Run(p.knl, func(t *testing.T) {
 			k := parsed(t, p.port)
@@ -373,46 +367,14 @@ func TestPortsOnPoCL(t *testing.T) {
 // and returns what it leaves in the arrays named.
 func runOnDevice(t *testing.T, dev gpu.Device, k *counts.Kernel, size map[string]int64, in map[string][]float32, arrays []string) map[string][]float32 {
 	t.Helper()
-	code, err := codegen.Generate(k, dev.Info().Backend)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lk, err := launch.Build(dev, k, code)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, code.Source)
-	}
-	defer lk.Close()
-	sizes, _, err := lk.Sizes(size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bufs, err := lk.Alloc(sizes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bufs.Close()
+	bytes := map[string][]byte{}
 	for n, s := range in {
-		if err := bufs[n].WriteAt(encode(k, n, s), 0); err != nil {
-			t.Fatal(err)
-		}
+		bytes[n] = encode(k, n, s)
 	}
-	global, local, err := lk.Grid(size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := lk.Bind(bufs, size); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := lk.Run(global, local); err != nil {
-		t.Fatal(err)
-	}
+	got := pocltest.Run(t, dev, k, size, bytes)
 	out := map[string][]float32{}
 	for _, arr := range arrays {
-		b := make([]byte, dtype(k, arr).Size()*len(in[arr]))
-		if err := bufs[arr].Read(b); err != nil {
-			t.Fatal(err)
-		}
-		out[arr] = decode(k, arr, b)
+		out[arr] = decode(k, arr, got[arr][:dtype(k, arr).Size()*len(in[arr])])
 	}
 	return out
 }

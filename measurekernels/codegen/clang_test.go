@@ -11,7 +11,7 @@ import (
 	"github.com/uniperf/uniperf/measurekernels/codegen"
 	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
-	"github.com/uniperf/uniperf/measurekernels/launch"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 )
 
 // The C features of the kernel language (scalar arguments, integer max
@@ -28,53 +28,24 @@ func runOnPoCL(t *testing.T, k *counts.Kernel, params map[string]int64, data map
 		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
 	}
 	defer dev.Close()
-	code, err := codegen.Generate(k, gpu.OpenCL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lk, err := launch.Build(dev, k, code)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, code.Source)
-	}
-	defer lk.Close()
-	sizes, _, err := lk.Sizes(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bufs, err := lk.Alloc(sizes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bufs.Close()
+	in := map[string][]byte{}
 	for name, v := range data {
 		b, err := binary.Append(nil, binary.LittleEndian, v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if int64(len(b)) != sizes[name]*int64(k.Array(name).DType.Size()) {
-			t.Fatalf("%s: %d bytes for %d elements", name, len(b), sizes[name])
+		in[name] = b
+	}
+	got := pocltest.Run(t, dev, k, params, in)
+	for name, b := range in {
+		if len(b) != len(got[name]) {
+			t.Fatalf("%s: %d bytes for %d elements", name, len(b), len(got[name])/k.Array(name).DType.Size())
 		}
-		if err := bufs[name].WriteAt(b, 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	global, local, err := lk.Grid(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := lk.Bind(bufs, params); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := lk.Run(global, local); err != nil {
-		t.Fatal(err)
 	}
 	out := map[string]any{}
-	for name, n := range sizes {
+	for name, b := range got {
+		n := len(b) / k.Array(name).DType.Size()
 		a := k.Array(name)
-		b := make([]byte, n*int64(a.DType.Size()))
-		if err := bufs[name].Read(b); err != nil {
-			t.Fatal(err)
-		}
 		var v any
 		switch a.DType {
 		case counts.F32:

@@ -9,6 +9,7 @@ import (
 	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
 	"github.com/uniperf/uniperf/measurekernels/launch"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -34,16 +35,8 @@ func checkOnPoCL(t *testing.T, k *counts.Kernel, dom codegen.HandDomain, params 
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
-	lk, err := launch.Build(dev, k, code)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, code.Source)
-	}
-	defer lk.Close()
+	dev := pocltest.Open(t)
+	lk := pocltest.Build(t, dev, k, code)
 	if err := lk.Check(params); err != nil {
 		t.Fatalf("%v\n%s", err, code.Source)
 	}

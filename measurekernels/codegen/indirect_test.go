@@ -7,10 +7,8 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
-	"github.com/uniperf/uniperf/measurekernels/codegen"
-	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
-	"github.com/uniperf/uniperf/measurekernels/launch"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 )
 
 // indirectKernels gather, scatter and add atomically: f32 and i32, to
@@ -65,47 +63,11 @@ func runIndirect(t *testing.T, dev gpu.Device, name string, params map[string]in
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, err := codegen.Generate(k, dev.Info().Backend)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lk, err := launch.Build(dev, k, code)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, code.Source)
-	}
-	defer lk.Close()
-	sizes, _, err := lk.Sizes(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bufs, err := lk.Alloc(sizes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bufs.Close()
+	bytes := map[string][]byte{}
 	for name, v := range in {
-		if err := bufs[name].WriteAt(littleEndian(v), 0); err != nil {
-			t.Fatal(err)
-		}
+		bytes[name] = littleEndian(v)
 	}
-	global, local, err := lk.Grid(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := lk.Bind(bufs, params); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := lk.Run(global, local); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string][]byte{}
-	for name, b := range bufs {
-		out[name] = make([]byte, 4*sizes[name])
-		if err := b.Read(out[name]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
+	return pocltest.Run(t, dev, k, params, bytes)
 }
 
 func littleEndian(v any) []byte {
@@ -130,11 +92,7 @@ func word(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
 // histograms counted with i32 atomics to global memory and summed with
 // f32 atomics to local memory (within a float's rounding of the sum).
 func TestIndirectOnPoCL(t *testing.T) {
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
+	dev := pocltest.Open(t)
 	const n = 37
 	perm := []int32{}
 	for i := range n {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/measurekernels/codegen"
-	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -80,11 +80,7 @@ func langKernel(t *testing.T, name string, cs consts) *counts.Kernel {
 // Every kernel of the language test set, generated as OpenCL C and run on
 // PoCL, computes what the reference interpreter computes.
 func TestLangOnPoCL(t *testing.T) {
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
+	dev := pocltest.Open(t)
 	for _, name := range langKernels(t) {
 		c, ok := langCases[name]
 		if !ok {

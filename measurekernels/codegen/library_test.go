@@ -12,6 +12,7 @@ import (
 	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
 	"github.com/uniperf/uniperf/measurekernels/launch"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -222,11 +223,7 @@ func constString(c consts) string {
 // what the reference interpreter computes, at every work-group size and
 // parameter set of its case.
 func TestLibraryOnPoCL(t *testing.T) {
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
+	dev := pocltest.Open(t)
 	checkLibrary(t, dev)
 }
 
@@ -269,11 +266,7 @@ func checkCase(t *testing.T, dev gpu.Device, k *counts.Kernel, params []params) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	lk, err := launch.Build(dev, k, code)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, code.Source)
-	}
-	defer lk.Close()
+	lk := pocltest.Build(t, dev, k, code)
 	for _, p := range params {
 		if err := lk.Check(p); err != nil {
 			t.Errorf("%v\n%s", err, code.Source)
@@ -326,11 +319,7 @@ func TestLibraryCheckCatchesAnOffByOne(t *testing.T) {
 		t.Fatalf("the reduction loop has no bound %q:\n%s", bound, code.Source)
 	}
 	code.Source = strings.Replace(code.Source, bound, short, 1)
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
+	dev := pocltest.Open(t)
 	lk, err := launch.Build(dev, k, code)
 	if err != nil {
 		t.Fatal(err)

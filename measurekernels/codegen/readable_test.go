@@ -12,6 +12,7 @@ import (
 	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
 	"github.com/uniperf/uniperf/measurekernels/launch"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 	"github.com/uniperf/uniperf/measurekernels/library"
 )
 
@@ -122,16 +123,8 @@ func TestJacobiFirstValues(t *testing.T) {
 	if m := regexp.MustCompile(`\?[^?]*\?[^?]*\?`).FindString(code.Source); m != "" {
 		t.Errorf("a chain of three conditionals, %q, in\n%s", m, code.Source)
 	}
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
-	lk, err := launch.Build(dev, k, code)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, code.Source)
-	}
-	defer lk.Close()
+	dev := pocltest.Open(t)
+	lk := pocltest.Build(t, dev, k, code)
 	for _, n := range []int64{3, 4, 9, 10, 11, 33, 34, 35, 45} {
 		if err := lk.Check(map[string]int64{"n": n}); err != nil {
 			t.Errorf("n = %d: %v", n, err)
@@ -220,16 +213,8 @@ func TestWideFirstValueLoops(t *testing.T) {
 	if !strings.Contains(code.Source, "while (base_i_in < 255") {
 		t.Errorf("no loop for the first value in\n%s", code.Source)
 	}
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
-	lk, err := launch.Build(dev, k, code)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, code.Source)
-	}
-	defer lk.Close()
+	dev := pocltest.Open(t)
+	lk := pocltest.Build(t, dev, k, code)
 	for _, s := range []int64{0, 1, 255, 256, 300} {
 		if err := lk.Check(map[string]int64{"n": 700, "s": s}); err != nil {
 			t.Errorf("s = %d: %v", s, err)
@@ -260,16 +245,8 @@ red0[i] = sum(k, a[i, k])
 	if !strings.Contains(code.Source, "float red1 = ") {
 		t.Errorf("the accumulator is not red1:\n%s", code.Source)
 	}
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
-	lk, err := launch.Build(dev, k, code)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, code.Source)
-	}
-	defer lk.Close()
+	dev := pocltest.Open(t)
+	lk := pocltest.Build(t, dev, k, code)
 	if err := lk.Check(map[string]int64{"n": 37}); err != nil {
 		t.Errorf("%v\n%s", err, code.Source)
 	}
@@ -311,16 +288,8 @@ symmat[j2, j1] = symmat[j1, j2]
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
-	lk, err := launch.Build(dev, k, code)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, code.Source)
-	}
-	defer lk.Close()
+	dev := pocltest.Open(t)
+	lk := pocltest.Build(t, dev, k, code)
 	for _, p := range []map[string]int64{{"m": 37, "n": 5}, {"m": 5, "n": 3}, {"m": 2, "n": 1}, {"m": 16, "n": 2}} {
 		if err := lk.Check(p); err != nil {
 			t.Errorf("%v: %v\n%s", p, err, code.Source)

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/uniperf/uniperf/measurekernels/devices"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 )
 
 // u32 on PoCL computes what Go's uint32, C's unsigned int, computes:
@@ -53,11 +53,7 @@ func TestUnsignedOnPoCL(t *testing.T) {
 // ones do, at sizes where random values would leave the arrays; a local
 // u32 histogram adds atomically too.
 func TestUnsignedIndicesOnPoCL(t *testing.T) {
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
+	dev := pocltest.Open(t)
 	k := parseSrc(t, `kernel ugather
 domain [n] -> { [i] : 0 <= i < n }
 domain { [p] : 0 <= p < 8 }
@@ -85,11 +81,7 @@ atomic_add(lh[bin[i]], 3u)
 // a u32's by an i64 count), max and min, and a u32 scalar check on PoCL
 // against the interpreter with the launch's data.
 func TestUnsignedReductionsOnPoCL(t *testing.T) {
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("an OpenCL device is needed (PoCL in CI): %v", err)
-	}
-	defer dev.Close()
+	dev := pocltest.Open(t)
 	k := parseSrc(t, `kernel ureduce
 domain [n] -> { [i, j] : 0 <= i < n and 0 <= j < 5 }
 scalar m u32 = 4000000000
