@@ -1,10 +1,11 @@
 package examples_test
 
 import (
-	"encoding/binary"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -287,14 +288,10 @@ func TestExamplesOnPoCLLarge(t *testing.T) {
 func runOnPoCL(t *testing.T, dev gpu.Device, name string, params map[string]int64, want func(map[string]int64, map[string][]float32) map[string][]float32) {
 	k := parse(t, name)
 	in := inputs(k, params)
-	bytes := map[string][]byte{}
-	for n, s := range in {
-		bytes[n] = encode(k, n, s)
-	}
-	got := pocltest.Run(t, dev, k, params, bytes)
-	for arr, w := range want(params, in) {
-		out := got[arr][:dtype(k, arr).Size()*len(w)]
-		compare(t, name, arr, decode(k, arr, out), w)
+	wants := want(params, in)
+	got := pocltest.RunFloats(t, dev, k, params, in, slices.Collect(maps.Keys(wants)))
+	for arr, w := range wants {
+		compare(t, name, arr, got[arr][:len(w)], w)
 	}
 }
 
@@ -350,53 +347,6 @@ func widen[T int32 | uint8 | int8 | uint16 | int16](v []T) []float32 {
 	s := make([]float32, len(v))
 	for i, x := range v {
 		s[i] = float32(x)
-	}
-	return s
-}
-
-// encode writes s as the device holds the array: little-endian elements
-// of its type's size.
-func encode(k *counts.Kernel, name string, s []float32) []byte {
-	t := dtype(k, name)
-	b := make([]byte, t.Size()*len(s))
-	for i, v := range s {
-		switch {
-		case t == counts.F32:
-			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
-		case t.Size() == 4:
-			binary.LittleEndian.PutUint32(b[4*i:], uint32(int32(v)))
-		case t.Size() == 2:
-			binary.LittleEndian.PutUint16(b[2*i:], uint16(int32(v)))
-		case t.Size() == 1:
-			b[i] = byte(int32(v))
-		default:
-			panic("examples: no corpus kernel has an array of " + t.String())
-		}
-	}
-	return b
-}
-
-// decode reads the device's bytes of the array back, as encode wrote them.
-func decode(k *counts.Kernel, name string, b []byte) []float32 {
-	t := dtype(k, name)
-	s := make([]float32, len(b)/t.Size())
-	for i := range s {
-		switch t {
-		case counts.F32:
-			s[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-		case counts.I32:
-			s[i] = float32(int32(binary.LittleEndian.Uint32(b[4*i:])))
-		case counts.I16:
-			s[i] = float32(int16(binary.LittleEndian.Uint16(b[2*i:])))
-		case counts.U16:
-			s[i] = float32(binary.LittleEndian.Uint16(b[2*i:]))
-		case counts.I8:
-			s[i] = float32(int8(b[i]))
-		case counts.U8:
-			s[i] = float32(b[i])
-		default:
-			panic("examples: no corpus kernel has an array of " + t.String())
-		}
 	}
 	return s
 }

@@ -1,7 +1,6 @@
 package cimport
 
 import (
-	"encoding/binary"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -367,62 +366,11 @@ func TestPortsOnPoCL(t *testing.T) {
 // and returns what it leaves in the arrays named.
 func runOnDevice(t *testing.T, dev gpu.Device, k *counts.Kernel, size map[string]int64, in map[string][]float32, arrays []string) map[string][]float32 {
 	t.Helper()
-	bytes := map[string][]byte{}
-	for n, s := range in {
-		bytes[n] = encode(k, n, s)
-	}
-	got := pocltest.Run(t, dev, k, size, bytes)
-	out := map[string][]float32{}
-	for _, arr := range arrays {
-		out[arr] = decode(k, arr, got[arr][:dtype(k, arr).Size()*len(in[arr])])
+	out := pocltest.RunFloats(t, dev, k, size, in, arrays)
+	for arr := range out {
+		out[arr] = out[arr][:len(in[arr])]
 	}
 	return out
-}
-
-// encode writes s as the device holds the array's elements.
-func encode(k *counts.Kernel, name string, s []float32) []byte {
-	d := dtype(k, name)
-	b := make([]byte, d.Size()*len(s))
-	for i, v := range s {
-		switch d.Size() {
-		case 1:
-			b[i] = byte(int32(v))
-		case 2:
-			binary.LittleEndian.PutUint16(b[2*i:], uint16(int32(v)))
-		default:
-			bits := math.Float32bits(v)
-			if d.IsInt() {
-				bits = uint32(int32(v))
-			}
-			binary.LittleEndian.PutUint32(b[4*i:], bits)
-		}
-	}
-	return b
-}
-
-// decode reads the device's elements of the array name.
-func decode(k *counts.Kernel, name string, b []byte) []float32 {
-	d := dtype(k, name)
-	s := make([]float32, len(b)/d.Size())
-	for i := range s {
-		switch {
-		case d == counts.F32:
-			s[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-		case d == counts.I32:
-			s[i] = float32(int32(binary.LittleEndian.Uint32(b[4*i:])))
-		case d == counts.U32:
-			s[i] = float32(binary.LittleEndian.Uint32(b[4*i:]))
-		case d == counts.U16:
-			s[i] = float32(binary.LittleEndian.Uint16(b[2*i:]))
-		case d == counts.I16:
-			s[i] = float32(int16(binary.LittleEndian.Uint16(b[2*i:])))
-		case d == counts.U8:
-			s[i] = float32(b[i])
-		default:
-			s[i] = float32(int8(b[i]))
-		}
-	}
-	return s
 }
 
 // checkTotals compares the folded counts with the interpreter's totals:
