@@ -4,8 +4,6 @@ import (
 	"maps"
 	"math"
 	"testing"
-
-	"github.com/uniperf/uniperf/counts"
 )
 
 // Rodinia's euclid (nn_cuda.cu) reads an array of LatLong, a struct of
@@ -143,18 +141,7 @@ func TestAggregateDeviceFunction(t *testing.T) {
 	const src = "// uniperf: --local 64 --global n --array p=n --array b=n\n" +
 		"__device__ float sumxy(float2 *q, int i) { float2 v = q[i]; return v.x + v.y; }\n" +
 		"__global__ void k(float2 *p, float *b, int n) { int i = blockIdx.x*blockDim.x + threadIdx.x; if (i < n) b[i] = sumxy(p + 1, i - 1); }\n"
-	r, err := Import("k.cu", []byte(src), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := counts.ParseKernel("k.knl", r.Knl, nil)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, r.Knl)
-	}
-	c, err := counts.Count(k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, knl := importCounted(t, src)
 	for _, n := range []int64{100, 128} {
 		got, err := c.Eval(map[string]int64{"n": n})
 		if err != nil {
@@ -163,7 +150,7 @@ func TestAggregateDeviceFunction(t *testing.T) {
 		want := map[string]int64{"global.load.f32.stride=2/2": 2 * n, "flop.f32.add": n, "global.store.f32.stride=1": n,
 			"launch.groups": (n + 63) / 64, "launch.const": 1}
 		if !maps.Equal(nonzero(got), want) {
-			t.Errorf("n = %d: %v, want %v\n%s", n, nonzero(got), want, r.Knl)
+			t.Errorf("n = %d: %v, want %v\n%s", n, nonzero(got), want, knl)
 		}
 	}
 }
@@ -176,25 +163,14 @@ func TestStructTags(t *testing.T) {
 	for _, typ := range []string{"struct LL", "LL"} {
 		src := "// uniperf: --local 64 --global n --array p=n --array b=n\nstruct LL { float a; float c; };\n" +
 			"__global__ void k(" + typ + " *p, float *b, int n) { int i = blockIdx.x*blockDim.x + threadIdx.x; if (i < n) b[i] = p[i].a; }\n"
-		r, err := Import("k.cu", []byte(src), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := counts.ParseKernel("k.knl", r.Knl, nil)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, r.Knl)
-		}
-		c, err := counts.Count(k)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, knl := importCounted(t, src)
 		got, err := c.Eval(map[string]int64{"n": 100})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := map[string]int64{"global.load.f32.stride=1/2": 100, "global.store.f32.stride=1": 100, "launch.groups": 2, "launch.const": 1}
 		if !maps.Equal(nonzero(got), want) {
-			t.Errorf("%s: %v, want %v\n%s", typ, nonzero(got), want, r.Knl)
+			t.Errorf("%s: %v, want %v\n%s", typ, nonzero(got), want, knl)
 		}
 	}
 }

@@ -23,18 +23,7 @@ func TestOneTripLoop(t *testing.T) {
 		"__global__ void k(float *a, float *b, int n) { int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
 	count := func(trips string) *counts.Counted {
 		src := head + "for (int t = 0; t < " + trips + "; t++) if (i + 64*t < n) b[i + 64*t] = 2.0f*a[i + 64*t]; }\n"
-		r, err := Import("k.cu", []byte(src), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := counts.ParseKernel("k.knl", r.Knl, nil)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, r.Knl)
-		}
-		c, err := counts.Count(k)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, r.Knl)
-		}
+		c, _ := importCounted(t, src)
 		return c
 	}
 	once, twice := count("1"), count("2")

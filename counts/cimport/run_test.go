@@ -321,6 +321,26 @@ func TestPortsRun(t *testing.T) {
 	}
 }
 
+// importCounted imports a CUDA C source whose launch its uniperf: comment
+// gives and counts the .knl it writes, which it returns too, for the
+// messages of a failed comparison.
+func importCounted(t *testing.T, src string) (*counts.Counted, []byte) {
+	t.Helper()
+	r, err := Import("k.cu", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := counts.ParseKernel("k.knl", r.Knl, nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r.Knl)
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r.Knl)
+	}
+	return c, r.Knl
+}
+
 func parsed(t *testing.T, p port) *counts.Kernel {
 	t.Helper()
 	r := importPort(t, p)
