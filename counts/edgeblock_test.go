@@ -79,15 +79,7 @@ func TestEdgeBlockRunReadsPadding(t *testing.T) {
 // next, 50). At n = 32 the tiles divide the image and the halo ends at
 // 33, within the extent.
 func TestEdgeBlockExtentTooSmall(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("testdata", "lang", "edgehalo.knl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	small := strings.Replace(string(src), "array in f32 [n + B + 2]", "array in f32 [n + 2]", 1)
-	k, err := ParseKernel("edge.knl", []byte(small), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := edgeKernelTooSmall(t)
 	c, err := Count(k)
 	if err != nil {
 		t.Fatal(err)
@@ -109,6 +101,20 @@ func TestEdgeBlockExtentTooSmall(t *testing.T) {
 // n = 37, with the same advice: the third group's work-item 7 loads
 // in[39].
 func TestEdgeBlockRunPastExtent(t *testing.T) {
+	k := edgeKernelTooSmall(t)
+	const n = 37
+	_, err := Run(k, map[string]int64{"n": n}, map[string]any{"in": make([]float32, n+2), "out": make([]float32, n)}, nil)
+	for _, want := range []string{"in[39] is out of bounds for shape [39]", "declare the extent the host allocates", "--array in=EXTENT"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want it to say %q", err, want)
+		}
+	}
+}
+
+// edgeKernelTooSmall is testdata/lang/edgehalo.knl with in declared as the
+// image, n + 2 elements, not as the host allocates it.
+func edgeKernelTooSmall(t *testing.T) *Kernel {
+	t.Helper()
 	src, err := os.ReadFile(filepath.Join("testdata", "lang", "edgehalo.knl"))
 	if err != nil {
 		t.Fatal(err)
@@ -118,11 +124,5 @@ func TestEdgeBlockRunPastExtent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 37
-	_, err = Run(k, map[string]int64{"n": n}, map[string]any{"in": make([]float32, n+2), "out": make([]float32, n)}, nil)
-	for _, want := range []string{"in[39] is out of bounds for shape [39]", "declare the extent the host allocates", "--array in=EXTENT"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("error %v, want it to say %q", err, want)
-		}
-	}
+	return k
 }
