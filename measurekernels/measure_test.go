@@ -11,19 +11,9 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
-	"github.com/uniperf/uniperf/measurekernels/devices"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 )
-
-func openPoCL(t *testing.T) gpu.Device {
-	t.Helper()
-	dev, err := devices.Open("opencl")
-	if err != nil {
-		t.Fatalf("these tests need an OpenCL device (PoCL in CI): %v", err)
-	}
-	t.Cleanup(func() { dev.Close() })
-	return dev
-}
 
 func runFixture(t *testing.T, dev gpu.Device, path string, opts Options) (*Report, *datasets.Table) {
 	t.Helper()
@@ -47,7 +37,7 @@ func runFixture(t *testing.T, dev gpu.Device, path string, opts Options) (*Repor
 }
 
 func TestMeasureFixture(t *testing.T) {
-	dev := openPoCL(t)
+	dev := pocltest.Open(t)
 	path := filepath.Join(t.TempDir(), "m.arrow")
 	rep, tab := runFixture(t, dev, path, Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large"})
 	if len(rep.Failures) > 0 {
@@ -85,7 +75,7 @@ func TestMeasureFixture(t *testing.T) {
 }
 
 func TestWrongKernelIsNeverTimed(t *testing.T) {
-	dev := openPoCL(t)
+	dev := pocltest.Open(t)
 	path := filepath.Join(t.TempDir(), "m.arrow")
 	rep, tab := runFixture(t, dev, path, Options{Suite: fixtureSuite(t, ""), SizeClass: "large",
 		Generate: fixture(map[string]string{"global_copy": "+ 1.0f"})})
@@ -108,7 +98,7 @@ func TestWrongKernelIsNeverTimed(t *testing.T) {
 }
 
 func TestCompileFailureShowsTheLog(t *testing.T) {
-	dev := openPoCL(t)
+	dev := pocltest.Open(t)
 	path := filepath.Join(t.TempDir(), "m.arrow")
 	rep, tab := runFixture(t, dev, path, Options{Suite: fixtureSuite(t, ""), SizeClass: "large", Kernels: []string{"vector_scale_add", "empty"},
 		Generate: fixture(map[string]string{"vector_scale_add": "__kernel void vector_scale_add(__global float *x) { x[0] = undefined_thing; }"})})
@@ -127,7 +117,7 @@ func TestCompileFailureShowsTheLog(t *testing.T) {
 }
 
 func TestCasesBeyondDeviceMemoryAreSkipped(t *testing.T) {
-	dev := openPoCL(t)
+	dev := pocltest.Open(t)
 	info := dev.Info()
 	// 2^p floats per array, with p chosen so that one array exceeds the
 	// largest allocation.
@@ -146,7 +136,7 @@ func TestCasesBeyondDeviceMemoryAreSkipped(t *testing.T) {
 }
 
 func TestMeasureResumes(t *testing.T) {
-	dev := openPoCL(t)
+	dev := pocltest.Open(t)
 	path := filepath.Join(t.TempDir(), "m.arrow")
 	opts := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large", Kernels: []string{"empty", "vector_scale_add"}}
 	rep, tab := runFixture(t, dev, path, opts)
@@ -186,7 +176,7 @@ func (w *movingWriter) Write(b []byte) (int, error) {
 }
 
 func TestUnwritableTableStopsTheRunAndKeepsRows(t *testing.T) {
-	dev := openPoCL(t)
+	dev := pocltest.Open(t)
 	base := t.TempDir()
 	dir := filepath.Join(base, "out")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -217,7 +207,7 @@ func TestUnwritableTableStopsTheRunAndKeepsRows(t *testing.T) {
 // series its smallest size only (at a p no larger than the suite's), says why the others were
 // skipped, is named in the method, and resumes to the same p.
 func TestTimeBudget(t *testing.T) {
-	dev := openPoCL(t)
+	dev := pocltest.Open(t)
 	tiny := `,{"kernel": "global_store_index", "class": "global_stride1", "role": "measurement", "groups": "1d", "run_seconds": 1e-9, "min_sizes": 1,
 	   "variants": [{"name": "index", "params": {"n": "N"}}], "sizes": {"p": [14], "t": [0, 1, 2], "step": 2}, "check": {"N": 100}}`
 	path := filepath.Join(t.TempDir(), "m.arrow")
@@ -255,7 +245,7 @@ func TestTimeBudget(t *testing.T) {
 // limit of the device: its cases are skipped with the reason, the other
 // sizes are measured, and nothing counts as a failure.
 func TestMeasureSkipsGroupsBeyondTheKernelLimit(t *testing.T) {
-	dev := openPoCL(t)
+	dev := pocltest.Open(t)
 	s := fixtureSuite(t, "")
 	big := []int64{2 * dev.Info().MaxGroupSize}
 	s.GroupSets["large"]["1d"] = [][]int64{{64}, big}
@@ -293,7 +283,7 @@ func (d *allocCounter) Alloc(bytes int64) (gpu.Buffer, error) {
 // after another, share one set of arrays: global_copy's largest size,
 // timed at two work-group sizes, allocates its two arrays once.
 func TestMeasureReusesArraysAcrossGroupSizes(t *testing.T) {
-	dev := &allocCounter{openPoCL(t), map[int64]int{}}
+	dev := &allocCounter{pocltest.Open(t), map[int64]int{}}
 	_, tab := runFixture(t, dev, filepath.Join(t.TempDir(), "m.arrow"), Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large"})
 	var largest int64
 	groups := 0
@@ -334,7 +324,7 @@ func TestValidateRuns(t *testing.T) {
 // of global_copy is changed to 13, which calibration never picks from the
 // suite's list (12, 14), and the resumed run measures at 2^13 and 2^15.
 func TestCalibrationKeptForResume(t *testing.T) {
-	dev := openPoCL(t)
+	dev := pocltest.Open(t)
 	path := filepath.Join(t.TempDir(), "m.arrow")
 	opts := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large", Kernels: []string{"empty", "global_copy"}}
 	_, tab := runFixture(t, dev, path, opts)
@@ -377,7 +367,7 @@ func TestCalibrationKeptForResume(t *testing.T) {
 // time 30 runs of each kernel ... we disregard the first 4 runs and take
 // the minimum of the remaining execution times."
 func TestDefaultProtocolIsThePapers(t *testing.T) {
-	dev := openPoCL(t)
+	dev := pocltest.Open(t)
 	path := filepath.Join(t.TempDir(), "m.arrow")
 	opts := Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil), SizeClass: "large", Kernels: []string{"empty"}}
 	w, err := datasets.OpenWriter(path, Meta(dev.Info(), opts))
@@ -416,7 +406,7 @@ func TestDefaultProtocolIsThePapers(t *testing.T) {
 // 12 (n = 2^12, 2^14). Left at zero, the factor is the documented twice
 // the overhead.
 func TestCalibrationFollowsTheOverheadFactor(t *testing.T) {
-	dev := openPoCL(t)
+	dev := pocltest.Open(t)
 	for _, c := range []struct {
 		factor float64
 		want   []int64
