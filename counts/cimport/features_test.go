@@ -95,7 +95,7 @@ func TestFeatureCounts(t *testing.T) {
 // guardsSrc declares its kernel before defining it, returns early under
 // two guards, as Rodinia's Fan2, addresses its arrays as *(a + i + t +
 // 1), as Fan1, and launches (n/16 - 1) groups, as lud's perimeter.
-const guardsSrc = "// uniperf: --local 16 --groups n/16-1 --array a=n --array b=n\n" +
+const guardsSrc = "// uniperf: --local 16 --groups (n+15)/16-1 --array a=n --array b=n\n" +
 	"__global__ void guards(float *a, float *b, int n, int t, int m);\n" +
 	"__global__ void guards(float *a, float *b, int n, int t, int m)\n{\n" +
 	"    if (threadIdx.x + blockIdx.x*blockDim.x >= n - 1 - t) return;\n" +

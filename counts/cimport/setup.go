@@ -42,6 +42,9 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 	if err := t.setAssumed(opts, from, macros); err != nil {
 		return nil, err
 	}
+	if err := t.setGridBounds(); err != nil {
+		return nil, err
+	}
 	t.notes = append(t.notes, defineNotes(k, opts)...)
 	slices.Sort(t.notes)
 	if err := t.block(k.body.body); err != nil {
@@ -53,7 +56,11 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 		}
 	}
 	t.hoist()
-	return t, t.checkGrid(k.p)
+	if err := t.checkGrid(k.p); err != nil {
+		return nil, err
+	}
+	t.checkLaunch()
+	return t, nil
 }
 
 // defineNotes says what each -D became: a scalar argument's value, a
@@ -274,20 +281,8 @@ func (t *translator) setAxes(opts Options, from map[string]string, macros map[st
 		if err != nil {
 			return err
 		}
-		// group < ceil(n/den) + c, that is den*(group - c) <= n - 1.
-		dc, ok := den.mul(constPoly(c))
-		if !ok {
-			return errorOverflow(flag)
-		}
-		low, ok := constPoly(1).add(dc, -1)
-		if !ok {
-			return errorOverflow(flag)
-		}
-		e, ok := affConst(n).add(aff{ax.group: den, "": low}, -1)
-		if !ok {
-			return errorOverflow(flag)
-		}
-		ax.bound = &cond{op: "cmp", rel: ">=", e: e}
+		ax.launch = &launchSize{flag: flag, text: text, n: n, den: den, c: c}
+		var ok bool
 		if flag == "--groups" && den.equal(constPoly(1)) {
 			if ax.groups, ok = n.add(constPoly(c), 1); !ok {
 				return errorOverflow(flag)
@@ -374,6 +369,9 @@ func (t *translator) hoist() {
 		conj, ok := g.c.conjunction()
 		if !ok || !t.constantCoefficients(conj) {
 			return
+		}
+		if len(t.hoisted) == 0 {
+			t.guardAt = g.p
 		}
 		t.hoisted = append(t.hoisted, conj...)
 		t.root = append(t.root[:n:n], g.body...)

@@ -79,8 +79,9 @@ type axis struct {
 	size         poly // a constant, or a product of tunables (consts)
 	sizeSource   string
 	group, local string
-	bound        *cond // an upper bound on the group index from the flags, if any
-	groups       poly  // the number of groups (gridDim), where --groups gives it without a division
+	launch       *launchSize // the flag that sizes the grid along the axis, if any
+	bound        *cond       // the upper bound on the group index that follows from it
+	groups       poly        // the number of groups (gridDim), where --groups gives it without a division
 	boundSource  string
 	named        string // the C variable that holds the global index, if any
 }
@@ -124,6 +125,8 @@ type translator struct {
 	macros     map[string]*macro
 	steps      int // statements and unrolled iterations so far, against maxWork
 	notes      []string
+	warnings   []string        // what the import cannot decide is meant (Result.Warnings)
+	guardAt    pos             // the guard hoisted into the domain, where one is
 	frames     []*frame        // the ifs and loops being translated, outermost first
 	hoisting   bool            // indirect subscripts are read into temporaries (the target of a compound assignment)
 	tripped    map[string]bool // the loop variables of --trips met

@@ -17,6 +17,9 @@ func (t *translator) write(file string) ([]byte, error) {
 	for _, n := range t.notes {
 		fmt.Fprintf(&b, "# %s\n", n)
 	}
+	for _, w := range t.warnings {
+		fmt.Fprintf(&b, "# warning: %s\n", w)
+	}
 	var sizes, values []string
 	for _, ax := range t.axes {
 		sizes = append(sizes, ax.size.String())
