@@ -18,6 +18,7 @@ type launchSize struct {
 	flag, text string
 	n, den     poly
 	c          int64
+	rounded    bool // the bound is den*(group - c) <= n - 1: --global, or a division --assume makes exact
 }
 
 // setGridBounds bounds each axis's group index by its flag, once
@@ -42,6 +43,7 @@ func (t *translator) setGridBounds() error {
 				return err
 			}
 		}
+		l.rounded = last.equal(constPoly(1))
 		e, ok := groupsBound(ax.group, l.n, l.den, last, l.c)
 		if !ok {
 			return errorOverflow(l.flag)

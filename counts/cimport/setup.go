@@ -409,18 +409,21 @@ func (t *translator) axisNames() []string {
 	for a, ax := range t.axes {
 		// A bound of the flags that the guard does not imply would have
 		// to be written floor(i/L) in the domain, which the split cannot
-		// bound: such an axis keeps its group and work-item inames.
-		if ax.bound != nil && !t.implied(ax.bound) {
+		// bound: such an axis keeps its group and work-item inames, but
+		// where get_global_id names it and the rounded grid can be
+		// written in it (roundedGrid).
+		covered := ax.bound == nil || t.implied(ax.bound)
+		if _, ok := t.roundedGrid(ax, "v"); !covered && !ok {
 			continue
 		}
 		want := aff{ax.group: ax.size, ax.local: constPoly(1)}
 		for _, c := range t.candidates {
-			if !t.assigned[c.name] && c.val.equal(want) && !slices.Contains(names, c.name) {
+			if !t.assigned[c.name] && c.val.equal(want) && !slices.Contains(names, c.name) && (covered || c.launchIndex) {
 				names[a] = c.name
 				break
 			}
 		}
-		if names[a] == "" && t.guardBounds(ax) {
+		if names[a] == "" && covered && t.guardBounds(ax) {
 			names[a] = []string{"gid0", "gid1", "gid2"}[a]
 			if t.cuda {
 				names[a] = []string{"x", "y", "z"}[a]

@@ -31,6 +31,10 @@ type variable struct {
 type candidate struct {
 	name string
 	val  aff
+	// launchIndex: set to get_global_id(a), a value of the launch that C
+	// computes nothing for (where CUDA's blockIdx.x*blockDim.x +
+	// threadIdx.x is arithmetic that C executes).
+	launchIndex bool
 }
 
 // array is an array the kernel reads or writes.

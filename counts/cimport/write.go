@@ -155,9 +155,10 @@ func (t *translator) axisInames() []string {
 }
 
 // launchConstraints are the launch's box (what the hoisted guard does
-// not imply) and the hoisted guard.
+// not imply) and the hoisted guard; a named axis's bound that the guard
+// does not imply is the rounded grid (roundedGrid).
 func (t *translator) launchConstraints() []*cond {
-	var box []*cond
+	var box, rounded []*cond
 	ge := func(e aff) *cond { return &cond{op: "cmp", rel: ">=", e: e} }
 	for _, ax := range t.axes {
 		if ax.named != "" {
@@ -168,7 +169,12 @@ func (t *translator) launchConstraints() []*cond {
 			last, _ := ax.size.add(constPoly(1), -1)
 			box = append(box, ge(affIname(ax.local)), ge(aff{ax.local: constPoly(-1), "": last}), ge(affIname(ax.group)))
 		}
-		if ax.bound != nil {
+		if ax.bound == nil {
+			continue
+		}
+		if text, ok := t.roundedGrid(ax, ax.named); ax.named != "" && !t.implied(ax.bound) && ok {
+			rounded = append(rounded, &cond{op: "data", text: text})
+		} else {
 			box = append(box, ax.bound)
 		}
 	}
@@ -178,7 +184,7 @@ func (t *translator) launchConstraints() []*cond {
 			out = append(out, c)
 		}
 	}
-	return append(append(out, t.hoisted...), t.dataBounds...)
+	return append(append(append(out, rounded...), t.hoisted...), t.dataBounds...)
 }
 
 // implied reports whether a hoisted constraint h, alone or with one of
