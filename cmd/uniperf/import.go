@@ -53,8 +53,11 @@ in the same syntax, "// uniperf: --local 256 --global n --array a=n*n"
 (the flags win): the work-group size (--local, blockDim or the local work
 size, constant expressions that may use the source's macros), the grid
 (--global, the work-items launched along each axis as the host's global
-work size, rounded up to whole groups; or --groups, gridDim, where a
-division by a constant is exact: --groups width/TILE; without either, the
+work size, rounded up to whole groups; or --groups, gridDim, as the host
+computes it in C, whose division truncates: paste the host's
+--groups '(n+255)/256'; n/256 launches one group fewer unless 256
+divides n, and where the kernel's guard admits work-items such a launch
+may leave out, a warning says so on standard error; without either, the
 kernel's guard bounds it), and the number of elements of each pointer
 argument (--array NAME=EXTENT, in the kernel's integer arguments; a name
 that is no argument, nnz, becomes a size parameter). A loop whose bounds
@@ -111,7 +114,7 @@ variable, and for (j = 0; j < n; k = j++) peels its first iteration.
 --kernel names the kernel where the file has several. --out writes the
 .knl to a file (never the input) instead of standard output. With --json
 it prints one object with the fields file, kernel and knl (the .knl
-source), and out where --out is given.
+source), out where --out is given, and warnings where there are any.
 
 Exit status 2 for a missing or unreadable file, a syntax error or a
 refusal (with file:line:col), or bad flags.`,
@@ -132,7 +135,7 @@ func init() {
 	f.StringArrayVarP(&importOpts.defines, "define", "D", nil, "NAME=VALUE: a macro, or the value of a floating-point argument (repeatable)")
 	f.StringVar(&importOpts.local, "local", "", "the work-group size X[,Y[,Z]] (blockDim)")
 	f.StringVar(&importOpts.global, "global", "", "the work-items launched X[,Y[,Z]] (the global work size, rounded up to whole groups)")
-	f.StringVar(&importOpts.groups, "groups", "", "the work-groups launched X[,Y[,Z]] (gridDim)")
+	f.StringVar(&importOpts.groups, "groups", "", "the work-groups launched X[,Y[,Z]] (gridDim), in C's arithmetic: n/256 truncates, the host's (n+255)/256 rounds up")
 	f.StringArrayVar(&importOpts.arrays, "array", nil, "NAME=EXTENT: the number of elements of a pointer argument (repeatable)")
 	f.StringArrayVar(&importOpts.trips, "trips", nil, "VAR=BOUND: the most iterations of the loop over VAR, whose bounds are data (CSR's rows): it counts as an upper bound (repeatable)")
 	f.StringArrayVar(&importOpts.assume, "assume", nil, "COND: a condition on the integer arguments that the host guarantees, in C (--assume 't >= 0 && t < Size - 1'); the .knl assumes it (repeatable)")
@@ -185,8 +188,14 @@ func importKernel(stdout io.Writer, path string, o importOptions) error {
 		}
 		return err
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "warning: %s: %s\n", path, w)
+	}
 	if o.json {
 		v := map[string]any{"file": path, "kernel": res.Kernel, "knl": string(res.Knl)}
+		if len(res.Warnings) > 0 {
+			v["warnings"] = res.Warnings
+		}
 		if o.out != "" {
 			v["out"] = o.out
 			if err := writeOutput(stdout, o.out, res.Knl); err != nil {

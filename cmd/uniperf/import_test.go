@@ -146,3 +146,29 @@ func TestImportAssume(t *testing.T) {
 		t.Errorf("footprints counted at sizes, not symbolically:\n%s%s", stdout, msg)
 	}
 }
+
+// TestImportGroupsWarning: a --groups whose truncated division may
+// launch fewer work-items than the guard admits imports (exit 0) with a
+// warning on stderr naming the file, and in --json's warnings; the
+// host's rounded-up expression imports without one.
+func TestImportGroupsWarning(t *testing.T) {
+	cu := filepath.Join(t.TempDir(), "k.cu")
+	src := "__global__ void k(float *a, int n)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) a[i] *= 2.0f;\n}\n"
+	if err := os.WriteFile(cu, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "warning: " + cu + ": --groups n/256 (axis 0) may launch fewer work-items than the guard at line 4 admits"
+	code, _, msg := runCommand(t, importCmd, "import", cu, "--local", "256", "--groups", "n/256", "--array", "a=n")
+	if code != 0 || !strings.Contains(msg, want) {
+		t.Errorf("n/256: exit %d, stderr %q, want 0 and %q", code, msg, want)
+	}
+	code, stdout, _ := runCommand(t, importCmd, "import", cu, "--local", "256", "--groups", "n/256", "--array", "a=n", "--json")
+	var v struct{ Warnings []string }
+	if err := json.Unmarshal([]byte(stdout), &v); code != 0 || err != nil || len(v.Warnings) != 1 {
+		t.Errorf("n/256 --json: exit %d, %v, warnings %q", code, err, v.Warnings)
+	}
+	code, _, msg = runCommand(t, importCmd, "import", cu, "--local", "256", "--groups", "(n+255)/256", "--array", "a=n")
+	if code != 0 || msg != "" {
+		t.Errorf("(n+255)/256: exit %d, stderr %q, want 0 and nothing", code, msg)
+	}
+}

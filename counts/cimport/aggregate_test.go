@@ -20,7 +20,7 @@ import (
 // scalar arguments (value 1 here, the scalars' default): a subtraction
 // of either counts the same, so the counts are compared whole.
 func init() {
-	ports = append(ports, port{"rodinia/nn_cuda.cu", "euclid", []string{"--kernel", "euclid", "--local", "256", "--groups", "numRecords/256",
+	ports = append(ports, port{"rodinia/nn_cuda.cu", "euclid", []string{"--kernel", "euclid", "--local", "256", "--groups", "(numRecords+255)/256",
 		"--array", "d_locations=numRecords", "--array", "d_distances=numRecords"},
 		[]map[string]int64{{"numRecords": 1000}, {"numRecords": 42764}}})
 	originals["euclid"] = func(p map[string]int64, in map[string][]float32) map[string][]float32 {
@@ -47,7 +47,7 @@ func init() {
 // avoid by being multiples of the 128 a group (halfN = 1024, 4096), so
 // that the launched and the guarded work-items are the same: the counts
 // are equal.
-var blackScholes = port{"cuda-samples/BlackScholes_kernel.cuh", "BlackScholes", []string{"--local", "128", "--groups", "halfN/128", "-D", "optN=2*halfN",
+var blackScholes = port{"cuda-samples/BlackScholes_kernel.cuh", "BlackScholes", []string{"--local", "128", "--groups", "(halfN+127)/128", "-D", "optN=2*halfN",
 	"--array", "d_CallResult=halfN", "--array", "d_PutResult=halfN", "--array", "d_StockPrice=halfN",
 	"--array", "d_OptionStrike=halfN", "--array", "d_OptionYears=halfN", "-D", "Riskfree=0.02f", "-D", "Volatility=0.30f"},
 	[]map[string]int64{{"halfN": 1024}, {"halfN": 4096}}}
@@ -106,7 +106,7 @@ func to32(s []float64) []float32 {
 // launched work-item, which the sizes avoid by being multiples of the
 // 256 a group (n = 1024, 20480): the counts are equal.
 func init() {
-	ports = append(ports, port{"kerneltuner/pnpoly.cu", "cn_pnpoly", []string{"--kernel", "cn_pnpoly", "--local", "block_size_x", "--groups", "n/block_size_x",
+	ports = append(ports, port{"kerneltuner/pnpoly.cu", "cn_pnpoly", []string{"--kernel", "cn_pnpoly", "--local", "block_size_x", "--groups", "(n+block_size_x-1)/block_size_x",
 		"--array", "bitmap=n", "--array", "points=n"},
 		[]map[string]int64{{"n": 1024}, {"n": 20480}}})
 	originals["cn_pnpoly"] = func(p map[string]int64, in map[string][]float32) map[string][]float32 {

@@ -35,21 +35,21 @@ func init() {
 // 512 x 512 grid, which examples/hotspot.knl takes too.
 var hotspotFlags = []string{"--kernel", "calculate_temp", "-D", "iteration=1", "-D", "border_cols=1", "-D", "border_rows=1",
 	"-D", "Cap=4.27246164e-07f", "-D", "Rx=10.0f", "-D", "Ry=10.0f", "-D", "Rz=5120.0f", "-D", "step=1.4583334e-07f",
-	"--local", "16,16", "--groups", "grid_cols/14,grid_rows/14",
+	"--local", "16,16", "--groups", "(grid_cols+13)/14,(grid_rows+13)/14",
 	"--array", "power=grid_rows*grid_cols", "--array", "temp_src=grid_rows*grid_cols", "--array", "temp_dst=grid_rows*grid_cols"}
 
 // hotspot2Flags are hotspotFlags for a pyramid height of 2: blocks of
 // 12 x 12 points, a border of 2.
 var hotspot2Flags = []string{"--kernel", "calculate_temp", "-D", "iteration=2", "-D", "border_cols=2", "-D", "border_rows=2",
 	"-D", "Cap=4.27246164e-07f", "-D", "Rx=10.0f", "-D", "Ry=10.0f", "-D", "Rz=5120.0f", "-D", "step=1.4583334e-07f",
-	"--local", "16,16", "--groups", "grid_cols/12,grid_rows/12",
+	"--local", "16,16", "--groups", "(grid_cols+11)/12,(grid_rows+11)/12",
 	"--array", "power=grid_rows*grid_cols", "--array", "temp_src=grid_rows*grid_cols", "--array", "temp_dst=grid_rows*grid_cols"}
 
 // pathfinderFlags are pathfinder.cu's launch for a pyramid height of 1:
 // 256 work-items a group computing 254 columns (blockCols =
 // ceil(cols/254)), a border of 1, at row startStep of the wall.
 var pathfinderFlags = []string{"--kernel", "dynproc_kernel", "-D", "iteration=1", "-D", "border=1",
-	"--local", "256", "--groups", "cols/254", "--array", "gpuWall=rows*cols", "--array", "gpuSrc=cols", "--array", "gpuResults=cols"}
+	"--local", "256", "--groups", "(cols+253)/254", "--array", "gpuWall=rows*cols", "--array", "gpuSrc=cols", "--array", "gpuResults=cols"}
 
 var breakOriginals = map[string]original{
 	// steps.cu with steps = 2: every x is computed in the first step

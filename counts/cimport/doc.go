@@ -12,7 +12,10 @@
 //     inames tagged l.N and g.N; a variable that holds an axis's global
 //     index (int i = blockIdx.x*blockDim.x + threadIdx.x, or
 //     get_global_id(0)) names it, and the .knl splits it as a hand port
-//     would (split i 256 i_out i_in);
+//     would (split i 256 i_out i_in); where no guard bounds the grid (an
+//     if ... else that every launched work-item runs), only
+//     get_global_id, which C computes nothing for, names it, over the
+//     launched grid rounded to whole groups (i < 32*ceil(n/32));
 //   - integer variables are affine expressions of the inames and of the
 //     kernel's integer arguments (the size parameters), with
 //     coefficients that may be products of parameters, so that flat
@@ -70,7 +73,10 @@
 // or from a comment of the source, "// uniperf: FLAGS", in the same
 // syntax ([ParseFlags]): the work-group size (--local), the launch
 // grid (--global, the work-items as the host's global work size, or
-// --groups, gridDim; without either, the guard bounds it), the extents
+// --groups, gridDim, in C's arithmetic: the host's (n + 255)/256 as it
+// stands, a division truncated; without either, the guard bounds it;
+// [Result] warns where a launch may leave out work-items the guard
+// admits), the extents
 // of the global arrays (--array), what the host guarantees of the
 // integer arguments (--assume, the .knl's assume lines, which counts
 // need where a flattened subscript's row must stay inside the array's

@@ -1041,8 +1041,8 @@ func (t *translator) flagPoly(e *expr, flag string) (poly, error) {
 
 // groupsValue reads a --groups size, N or N/D + C for a positive
 // constant D and a constant C ((matrix_dim - offset)/16 - 1, as lud's
-// host launches): the number of groups is ceil(N/D) + C. It returns N,
-// D and C.
+// host launches): the number of groups is N/D + C in C's arithmetic,
+// the quotient truncated. It returns N, D and C.
 func (t *translator) groupsValue(text string, macros map[string]*macro) (poly, poly, int64, error) {
 	flag := "--groups " + text
 	e, err := t.flagExpr(text, macros, "--groups")

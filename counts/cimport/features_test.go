@@ -46,7 +46,7 @@ func TestFeatureCounts(t *testing.T) {
 			map[string]int64{"int.i32.special": 400, "int.i32.add": 600, "global.load.indirect.i32": 200, "global.store.i32.stride=1": 200,
 				"launch.const": 1, "launch.groups": 4}},
 		{"guards", guardsSrc, map[string]int64{"n": 200, "t": 3, "m": 300},
-			// --groups n/16 - 1 launches 12 groups of 16: 192 work-items,
+			// --groups (n+15)/16-1 launches 12 groups of 16: 192 work-items,
 			// all inside both guards (i < 196, i < 300); each loads a[i],
 			// multiplies once and stores b[i + t + 1].
 			map[string]int64{"flop.f32.mul": 192, "global.load.f32.stride=1": 192, "global.store.f32.stride=1": 192,
@@ -94,8 +94,11 @@ func TestFeatureCounts(t *testing.T) {
 
 // guardsSrc declares its kernel before defining it, returns early under
 // two guards, as Rodinia's Fan2, addresses its arrays as *(a + i + t +
-// 1), as Fan1, and launches (n/16 - 1) groups, as lud's perimeter.
-const guardsSrc = "// uniperf: --local 16 --groups n/16-1 --array a=n --array b=n\n" +
+// 1), as Fan1, and launches (n + 15)/16 - 1 groups, one fewer than
+// cover n, as lud's perimeter launches one fewer than cover its matrix
+// (the launch leaves out work-items that the guard admits, which the
+// import warns of).
+const guardsSrc = "// uniperf: --local 16 --groups (n+15)/16-1 --array a=n --array b=n\n" +
 	"__global__ void guards(float *a, float *b, int n, int t, int m);\n" +
 	"__global__ void guards(float *a, float *b, int n, int t, int m)\n{\n" +
 	"    if (threadIdx.x + blockIdx.x*blockDim.x >= n - 1 - t) return;\n" +

@@ -14,6 +14,10 @@ import (
 type Result struct {
 	Kernel string // the kernel function's name
 	Knl    []byte // the .knl source
+	// Warnings say what the flags may not mean as written: a --groups
+	// whose launch may leave out work-items the kernel's guard admits
+	// (C's division truncates). The .knl's header repeats them.
+	Warnings []string
 }
 
 // maxSource bounds the source read, so that memory stays bounded.
@@ -314,5 +318,5 @@ func (im *importer) translate(k *kernelFunc, macros map[string]*macro, opts Opti
 	if _, err := counts.ParseKernel(k.name+".knl", knl, nil); err != nil {
 		return nil, &Error{Line: k.p.line, Col: k.p.col, Msg: fmt.Sprintf("kernel %s: the .knl it translates to is refused (%v); please report this with the source", k.name, err)}
 	}
-	return &Result{Kernel: k.name, Knl: knl}, nil
+	return &Result{Kernel: k.name, Knl: knl, Warnings: t.warnings}, nil
 }

@@ -15,7 +15,7 @@ type Options struct {
 	Defines map[string]string // -D NAME=VALUE: macros, or values of scalar arguments
 	Local   []string          // the work-group size along each axis (blockDim), constant expressions
 	Global  []string          // the work-items the launch covers along each axis (rounded up to whole groups)
-	Groups  []string          // the work-groups along each axis (gridDim), where Global is not given
+	Groups  []string          // the work-groups along each axis (gridDim), where Global is not given, in C's arithmetic: a division truncates
 	Arrays  map[string]string // NAME=EXTENT: a global array's number of elements
 	Trips   map[string]string // VAR=BOUND: the most iterations of the loop over VAR, whose bounds are data
 	Assume  []string          // conditions on the integer arguments that the host guarantees, in C

@@ -53,7 +53,7 @@ var ports = []port{
 	// examples/reduction.knl sums in local memory where reduce3 keeps a
 	// register, and its n counts groups: TestReductionCountsAsHandPort
 	// compares their counts.
-	{"cuda-samples/reduction_kernel.cu", "reduce3", []string{"--kernel", "reduce3", "-D", "T=float", "--local", "64", "--groups", "n/128",
+	{"cuda-samples/reduction_kernel.cu", "reduce3", []string{"--kernel", "reduce3", "-D", "T=float", "--local", "64", "--groups", "(n+127)/128",
 		"--array", "g_idata=n", "--array", "g_odata=n", "--array", "sdata=64"},
 		[]map[string]int64{{"n": 300}}},
 	// Private constants before the guard (float c11 = 0.2) count nothing

@@ -42,6 +42,9 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 	if err := t.setAssumed(opts, from, macros); err != nil {
 		return nil, err
 	}
+	if err := t.setGridBounds(); err != nil {
+		return nil, err
+	}
 	t.notes = append(t.notes, defineNotes(k, opts)...)
 	slices.Sort(t.notes)
 	if err := t.block(k.body.body); err != nil {
@@ -53,7 +56,11 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 		}
 	}
 	t.hoist()
-	return t, t.checkGrid(k.p)
+	if err := t.checkGrid(k.p); err != nil {
+		return nil, err
+	}
+	t.checkLaunch()
+	return t, nil
 }
 
 // defineNotes says what each -D became: a scalar argument's value, a
@@ -274,20 +281,8 @@ func (t *translator) setAxes(opts Options, from map[string]string, macros map[st
 		if err != nil {
 			return err
 		}
-		// group < ceil(n/den) + c, that is den*(group - c) <= n - 1.
-		dc, ok := den.mul(constPoly(c))
-		if !ok {
-			return errorOverflow(flag)
-		}
-		low, ok := constPoly(1).add(dc, -1)
-		if !ok {
-			return errorOverflow(flag)
-		}
-		e, ok := affConst(n).add(aff{ax.group: den, "": low}, -1)
-		if !ok {
-			return errorOverflow(flag)
-		}
-		ax.bound = &cond{op: "cmp", rel: ">=", e: e}
+		ax.launch = &launchSize{flag: flag, text: text, n: n, den: den, c: c}
+		var ok bool
 		if flag == "--groups" && den.equal(constPoly(1)) {
 			if ax.groups, ok = n.add(constPoly(c), 1); !ok {
 				return errorOverflow(flag)
@@ -375,6 +370,9 @@ func (t *translator) hoist() {
 		if !ok || !t.constantCoefficients(conj) {
 			return
 		}
+		if len(t.hoisted) == 0 {
+			t.guardAt = g.p
+		}
 		t.hoisted = append(t.hoisted, conj...)
 		t.root = append(t.root[:n:n], g.body...)
 	}
@@ -411,18 +409,21 @@ func (t *translator) axisNames() []string {
 	for a, ax := range t.axes {
 		// A bound of the flags that the guard does not imply would have
 		// to be written floor(i/L) in the domain, which the split cannot
-		// bound: such an axis keeps its group and work-item inames.
-		if ax.bound != nil && !t.implied(ax.bound) {
+		// bound: such an axis keeps its group and work-item inames, but
+		// where get_global_id names it and the rounded grid can be
+		// written in it (roundedGrid).
+		covered := ax.bound == nil || t.implied(ax.bound)
+		if _, ok := t.roundedGrid(ax, "v"); !covered && !ok {
 			continue
 		}
 		want := aff{ax.group: ax.size, ax.local: constPoly(1)}
 		for _, c := range t.candidates {
-			if !t.assigned[c.name] && c.val.equal(want) && !slices.Contains(names, c.name) {
+			if !t.assigned[c.name] && c.val.equal(want) && !slices.Contains(names, c.name) && (covered || c.launchIndex) {
 				names[a] = c.name
 				break
 			}
 		}
-		if names[a] == "" && t.guardBounds(ax) {
+		if names[a] == "" && covered && t.guardBounds(ax) {
 			names[a] = []string{"gid0", "gid1", "gid2"}[a]
 			if t.cuda {
 				names[a] = []string{"x", "y", "z"}[a]

@@ -26,7 +26,7 @@ var suitePorts = []suitePort{
 	// Kernel Tuner (examples/cuda at 96a6abc), with the tuning-space
 	// points the ports take.
 	{port: port{"kerneltuner/stencil.cu", "stencil_kernel", []string{"-D", "block_size_x=32", "-D", "block_size_y=8",
-		"--local", "block_size_x,block_size_y", "--groups", "domain_width/block_size_x,domain_height/block_size_y",
+		"--local", "block_size_x,block_size_y", "--groups", "(domain_width+block_size_x-1)/block_size_x,(domain_height+block_size_y-1)/block_size_y",
 		"--array", "x_new=domain_width*domain_height", "--array", "x_old=domain_width*domain_height"},
 		[]map[string]int64{{"w": 64, "h": 48}, {"w": 100, "h": 35}}},
 		macros: map[string]string{"w": "domain_width", "h": "domain_height"}},
@@ -41,7 +41,7 @@ var suitePorts = []suitePort{
 		[]map[string]int64{{"n": 64}, {"n": 192}}},
 		macros: map[string]string{"n": "WIDTH"}},
 	{port: port{"kerneltuner/convolution.cu", "convolution_naive", []string{"--kernel", "convolution_naive", "-D", "read_only=0",
-		"--local", "16,16", "--groups", "image_width/16,image_height/16", "--array", "output=image_width*image_height",
+		"--local", "16,16", "--groups", "(image_width+15)/16,(image_height+15)/16", "--array", "output=image_width*image_height",
 		"--array", "input=input_width*input_height", "--array", "filter=filter_width*filter_height"},
 		[]map[string]int64{{"w": 64, "h": 48}, {"w": 40, "h": 72}}},
 		macros: map[string]string{"w": "image_width", "h": "image_height"}},

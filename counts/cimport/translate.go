@@ -226,7 +226,7 @@ func (t *translator) declare1(d decl) error {
 		if v.kind == vInt {
 			t.declare(d.name, &variable{kind: "int", val: v.a, dtype: dtype, declList: t.cur, declAt: len(*t.cur)})
 			if t.inLoop == 0 && t.inIf == t.guards {
-				t.candidates = append(t.candidates, candidate{d.name, v.a})
+				t.candidates = append(t.candidates, candidate{d.name, v.a, isGlobalID(d.init)})
 			}
 			return nil
 		}

@@ -31,6 +31,10 @@ type variable struct {
 type candidate struct {
 	name string
 	val  aff
+	// launchIndex: set to get_global_id(a), a value of the launch that C
+	// computes nothing for (where CUDA's blockIdx.x*blockDim.x +
+	// threadIdx.x is arithmetic that C executes).
+	launchIndex bool
 }
 
 // array is an array the kernel reads or writes.
@@ -79,8 +83,9 @@ type axis struct {
 	size         poly // a constant, or a product of tunables (consts)
 	sizeSource   string
 	group, local string
-	bound        *cond // an upper bound on the group index from the flags, if any
-	groups       poly  // the number of groups (gridDim), where --groups gives it without a division
+	launch       *launchSize // the flag that sizes the grid along the axis, if any
+	bound        *cond       // the upper bound on the group index that follows from it
+	groups       poly        // the number of groups (gridDim), where --groups gives it without a division
 	boundSource  string
 	named        string // the C variable that holds the global index, if any
 }
@@ -124,6 +129,8 @@ type translator struct {
 	macros     map[string]*macro
 	steps      int // statements and unrolled iterations so far, against maxWork
 	notes      []string
+	warnings   []string        // what the import cannot decide is meant (Result.Warnings)
+	guardAt    pos             // the guard hoisted into the domain, where one is
 	frames     []*frame        // the ifs and loops being translated, outermost first
 	hoisting   bool            // indirect subscripts are read into temporaries (the target of a compound assignment)
 	tripped    map[string]bool // the loop variables of --trips met

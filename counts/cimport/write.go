@@ -17,6 +17,9 @@ func (t *translator) write(file string) ([]byte, error) {
 	for _, n := range t.notes {
 		fmt.Fprintf(&b, "# %s\n", n)
 	}
+	for _, w := range t.warnings {
+		fmt.Fprintf(&b, "# warning: %s\n", w)
+	}
 	var sizes, values []string
 	for _, ax := range t.axes {
 		sizes = append(sizes, ax.size.String())
@@ -152,9 +155,10 @@ func (t *translator) axisInames() []string {
 }
 
 // launchConstraints are the launch's box (what the hoisted guard does
-// not imply) and the hoisted guard.
+// not imply) and the hoisted guard; a named axis's bound that the guard
+// does not imply is the rounded grid (roundedGrid).
 func (t *translator) launchConstraints() []*cond {
-	var box []*cond
+	var box, rounded []*cond
 	ge := func(e aff) *cond { return &cond{op: "cmp", rel: ">=", e: e} }
 	for _, ax := range t.axes {
 		if ax.named != "" {
@@ -165,7 +169,12 @@ func (t *translator) launchConstraints() []*cond {
 			last, _ := ax.size.add(constPoly(1), -1)
 			box = append(box, ge(affIname(ax.local)), ge(aff{ax.local: constPoly(-1), "": last}), ge(affIname(ax.group)))
 		}
-		if ax.bound != nil {
+		if ax.bound == nil {
+			continue
+		}
+		if text, ok := t.roundedGrid(ax, ax.named); ax.named != "" && !t.implied(ax.bound) && ok {
+			rounded = append(rounded, &cond{op: "data", text: text})
+		} else {
 			box = append(box, ax.bound)
 		}
 	}
@@ -175,7 +184,7 @@ func (t *translator) launchConstraints() []*cond {
 			out = append(out, c)
 		}
 	}
-	return append(append(out, t.hoisted...), t.dataBounds...)
+	return append(append(append(out, rounded...), t.hoisted...), t.dataBounds...)
 }
 
 // implied reports whether a hoisted constraint h, alone or with one of

@@ -1,4 +1,4 @@
-// uniperf: --local 16,16 --groups w/16,h/16 --array in=(h+16)*(w+16) --array out=h*w
+// uniperf: --local 16,16 --groups (w+15)/16,(h+15)/16 --array in=(h+16)*(w+16) --array out=h*w
 // A tile load as tuned kernels write it: the whole 16 x 16 tile is
 // loaded unguarded, rows w + 16 apart, and only the store is guarded.
 // At an edge block the loads read past the h x w image into the

@@ -3,7 +3,7 @@
 // ends, a flag set under each step's guard and read after the loop, and
 // the clamps of the block's valid range, one of which a guard compares
 // as an or (tx <= lo: tx <= -blkX or tx <= 0).
-// uniperf: --local 64 --groups n/62 --array a=n --array b=n --array e=n -D steps=2
+// uniperf: --local 64 --groups (n+61)/62 --array a=n --array b=n --array e=n -D steps=2
 __global__ void steps_kernel(int steps, float *a, float *b, float *e, int n)
 {
     __shared__ float s[64];
