@@ -92,6 +92,17 @@ type Config struct {
 	// three local cells between two barriers, so that a store's own
 	// weight took the barrier's cost.
 	LocalAccesses bool `json:"local_accesses,omitempty"`
+	// LocalFootprint prices the local accesses of a launch whose
+	// work-group declares more local bytes than a core's L1 holds (the
+	// local arrays' extents at the binding's consts, Inputs.LocalBytes,
+	// against the device file's l1_bytes_per_sm) by weights of their
+	// own, LocalL2Prefix+the property's rest. On a CPU local memory is
+	// ordinary memory, so such a group's local accesses are served from
+	// L2: a tuning space's big tiles (a 128x32 convolution block's
+	// 300 KiB tile) cost more an access than the small tiles every
+	// other class declares. Calibrate leaves it off where no row
+	// declares that much.
+	LocalFootprint bool `json:"local_footprint,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`
