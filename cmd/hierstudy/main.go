@@ -9,6 +9,11 @@
 //
 //	go run ./cmd/hierstudy -fit datasets/pocl-epyc-paper.arrow,datasets/hierarchy/pocl-epyc.arrow \
 //	    -split development datasets/examples-pocl/*.arrow
+//
+// -calibrations DIR writes each hierarchy form's calibration on all the
+// measurement rows to DIR/FORM.json, the file uniperf fit --model
+// hierarchy writes for the chosen form, so that uniperf tune --model
+// hierarchy --weights DIR/FORM.json ranks a tuning space with any form.
 package main
 
 import (
@@ -39,8 +44,9 @@ func main() {
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
 	flag.BoolVar(&explain, "explain", false, "print every corpus row's prediction with its largest terms and its traffic")
+	calDir := flag.String("calibrations", "", "write each hierarchy form's calibration on all the measurement rows to DIR/FORM.json, for uniperf tune --model hierarchy --weights")
 	flag.Parse()
-	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows); err != nil {
+	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows, *calDir); err != nil {
 		fmt.Fprintln(os.Stderr, "hierstudy:", err)
 		os.Exit(1)
 	}
@@ -142,7 +148,7 @@ func newModel(form string) (models.Model, error) {
 	return &hierarchy.Model{Config: c}, nil
 }
 
-func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool) error {
+func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool, calDir string) error {
 	fitTabs, err := load(fitPaths)
 	if err != nil {
 		return err
@@ -207,6 +213,11 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 		m, _ := newModel(form)
 		if err := m.Calibrate(env, meas); err != nil {
 			return fmt.Errorf("%s: %w", form, err)
+		}
+		if _, ok := m.(*hierarchy.Model); ok && calDir != "" {
+			if err := writeCalibration(calDir, form, m, device, d, fitPaths); err != nil {
+				return err
+			}
 		}
 		zeroMissing(m)
 		tk, _ := score(m, env, test)
