@@ -297,10 +297,10 @@ func TestLocalStoresHandCounts(t *testing.T) {
 // global load and one global store (stride 1), C local stores (a warp
 // stores consecutive words: no bank conflicts), and in each of nr rounds
 // one barrier and C local loads (consecutive words descending), each
-// with one f32 addition; n/LX groups.
+// with one f32 addition; n/LX groups. The padding changes none of them.
 func TestLocalTileHandCounts(t *testing.T) {
-	for _, c := range []struct{ lx, c int64 }{{256, 16}, {256, 512}, {64, 3}} {
-		k := loadLibraryKernel(t, "local_tile", map[string]int64{"LX": c.lx, "C": c.c})
+	for _, c := range []struct{ lx, c, pad int64 }{{256, 16, 0}, {256, 512, 0}, {256, 256, 16}, {64, 3, 0}} {
+		k := loadLibraryKernel(t, "local_tile", map[string]int64{"LX": c.lx, "C": c.c, "PAD": c.pad})
 		counted, err := counts.Count(k)
 		if err != nil {
 			t.Fatal(err)
@@ -315,7 +315,7 @@ func TestLocalTileHandCounts(t *testing.T) {
 					"global.minldst.f32.stride=1": n, "local.store.f32": c.c * n, "local.load.f32": c.c * nr * n,
 					"flop.f32.add": c.c * nr * n, "sync.barrier": nr * n, "launch.groups": n / c.lx, "launch.const": 1}
 				if !maps.Equal(got, want) {
-					t.Errorf("LX=%d C=%d n=%d nr=%d: %v, want %v", c.lx, c.c, n, nr, got, want)
+					t.Errorf("LX=%d C=%d PAD=%d n=%d nr=%d: %v, want %v", c.lx, c.c, c.pad, n, nr, got, want)
 				}
 			}
 		}
@@ -907,6 +907,7 @@ func libraryCases() []libraryCase {
 		{"local_stores", map[string]int64{"LX": 16, "S": 1}, map[string]int64{"n": 32, "nr": 2}, localStoresSetup(16)},
 		{"local_tile", map[string]int64{"LX": 8, "C": 5}, map[string]int64{"n": 24, "nr": 3}, localTileSetup(8, 5)},
 		{"local_tile", map[string]int64{"LX": 16, "C": 1}, map[string]int64{"n": 32, "nr": 1}, localTileSetup(16, 1)},
+		{"local_tile", map[string]int64{"LX": 8, "C": 3, "PAD": 16}, map[string]int64{"n": 16, "nr": 2}, localTileSetup(8, 3)},
 		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
 		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup(1)},
