@@ -2,6 +2,7 @@ package measurekernels
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/uniperf/uniperf/counts"
@@ -24,8 +25,8 @@ func (e *localLimitError) Error() string {
 }
 
 // localBytes returns the bytes of k's local arrays, their shapes
-// constant, or ok false past 2^63 (no device holds that much).
-func localBytes(k *counts.Kernel) (n int64, ok bool) {
+// constant, saturating at math.MaxInt64 (no device holds that much).
+func localBytes(k *counts.Kernel) int64 {
 	var total uint64
 	for _, a := range k.Arrays {
 		if a.Space != counts.Local {
@@ -35,14 +36,14 @@ func localBytes(k *counts.Kernel) (n int64, ok bool) {
 		for _, d := range a.Shape {
 			hi, lo := bits.Mul64(size, uint64(max(d.Const, 0)))
 			if hi != 0 {
-				return 0, false
+				return math.MaxInt64
 			}
 			size = lo
 		}
 		var carry uint64
-		if total, carry = bits.Add64(total, size, 0); carry != 0 || total > 1<<63-1 {
-			return 0, false
+		if total, carry = bits.Add64(total, size, 0); carry != 0 || total > math.MaxInt64 {
+			return math.MaxInt64
 		}
 	}
-	return int64(total), true
+	return int64(total)
 }
