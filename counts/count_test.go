@@ -107,6 +107,8 @@ func countChecks() []planCheck {
 	}
 	add("local_stores", map[string]int64{"S": 4}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})
 	add("local_stores", map[string]int64{"LX": 64, "S": 16}, map[string]int64{"n": 192, "nr": 2})
+	add("local_tile", map[string]int64{"C": 4}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})
+	add("local_tile", map[string]int64{"LX": 64, "C": 16}, map[string]int64{"n": 192, "nr": 2})
 	for _, r := range []int64{1, 4} {
 		add("global_ldg_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
 		add("gather_f32", map[string]int64{"R": r}, n(600), n(257), n(1))

@@ -293,6 +293,58 @@ func TestLocalStoresHandCounts(t *testing.T) {
 	}
 }
 
+// local_tile counted by hand, as its header says: per work-item one
+// global load and one global store (stride 1), C local stores (a warp
+// stores consecutive words: no bank conflicts), and in each of nr rounds
+// one barrier and C local loads (consecutive words descending), each
+// with one f32 addition; n/LX groups. The padding changes none of them.
+func TestLocalTileHandCounts(t *testing.T) {
+	for _, c := range []struct{ lx, c, pad int64 }{{256, 16, 0}, {256, 512, 0}, {256, 256, 16}, {64, 3, 0}} {
+		k := loadLibraryKernel(t, "local_tile", map[string]int64{"LX": c.lx, "C": c.c, "PAD": c.pad})
+		counted, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int64{c.lx, 3 * c.lx, 1 << 16} {
+			for _, nr := range []int64{1, 4} {
+				got, err := counted.Eval(map[string]int64{"n": n, "nr": nr})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]int64{"global.load.f32.stride=1": n, "global.store.f32.stride=1": n,
+					"global.minldst.f32.stride=1": n, "local.store.f32": c.c * n, "local.load.f32": c.c * nr * n,
+					"flop.f32.add": c.c * nr * n, "sync.barrier": nr * n, "launch.groups": n / c.lx, "launch.const": 1}
+				if !maps.Equal(got, want) {
+					t.Errorf("LX=%d C=%d PAD=%d n=%d nr=%d: %v, want %v", c.lx, c.c, c.pad, n, nr, got, want)
+				}
+			}
+		}
+	}
+}
+
+// localTileSetup checks local_tile: the tile holds every work-item's a,
+// and each of nr rounds adds c copies of the mirror-image work-item's,
+// lx - 1 - l, so that b[i] = a[i] + nr*c*a[mirror]. The values are
+// small integers, exact in f32.
+func localTileSetup(lx, c int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n, nr := p["n"], p["nr"]
+		a, b := make([]float32, n), poisonF32(n)
+		for i := range a {
+			a[i] = float32(rng.IntN(1000))
+		}
+		return map[string]any{"a": a, "b": b}, func() error {
+			for i := range n {
+				mirror := i - i%lx + lx - 1 - i%lx
+				if want := a[i] + float32(nr*c)*a[mirror]; b[i] != want {
+					return fmt.Errorf("b[%d] = %v, want %v", i, b[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
 // regChainSetup checks reg_chain_<t>: out[i] is the sum over j < k of
 // nl steps x = x*0.999 + 0.5 from a[i] + j (a sum in f32), computed step
 // by step in T (a compiler may fuse a step's multiplication and
@@ -853,6 +905,9 @@ func libraryCases() []libraryCase {
 		{"reg_chain_f64", map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 21, "nl": 10}, regChainSetup[float64](4)},
 		{"local_stores", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 24, "nr": 3}, localStoresSetup(8)},
 		{"local_stores", map[string]int64{"LX": 16, "S": 1}, map[string]int64{"n": 32, "nr": 2}, localStoresSetup(16)},
+		{"local_tile", map[string]int64{"LX": 8, "C": 5}, map[string]int64{"n": 24, "nr": 3}, localTileSetup(8, 5)},
+		{"local_tile", map[string]int64{"LX": 16, "C": 1}, map[string]int64{"n": 32, "nr": 1}, localTileSetup(16, 1)},
+		{"local_tile", map[string]int64{"LX": 8, "C": 3, "PAD": 16}, map[string]int64{"n": 16, "nr": 2}, localTileSetup(8, 3)},
 		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
 		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup(1)},

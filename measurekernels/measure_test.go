@@ -11,8 +11,10 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
+	"github.com/uniperf/uniperf/measurekernels/codegen"
 	"github.com/uniperf/uniperf/measurekernels/gpu"
 	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
+	"github.com/uniperf/uniperf/measurekernels/suite"
 )
 
 func runFixture(t *testing.T, dev gpu.Device, path string, opts Options) (*Report, *datasets.Table) {
@@ -428,5 +430,47 @@ func TestCalibrationFollowsTheOverheadFactor(t *testing.T) {
 	method := Meta(dev.Info(), Options{Suite: fixtureSuite(t, ""), Generate: fixture(nil)}).Method
 	if !strings.Contains(method, "takes at least 2 times the empty kernel's time") {
 		t.Errorf("method %q: want the default factor of 2 (uniperf measure --help: twice the overhead)", method)
+	}
+}
+
+// smallLocal reports less local memory than the device has.
+type smallLocal struct {
+	gpu.Device
+	bytes int64
+}
+
+func (d smallLocal) Info() gpu.Info {
+	info := d.Device.Info()
+	info.LocalMemBytes = d.bytes
+	return info
+}
+
+// Local arrays beyond the device's local memory (local_tile's tiles on a
+// GPU) are a limit of the device: those programs are skipped with the
+// reason, the others measured, and nothing counts as a failure. At
+// 20000 bytes only the tiles of C = 16 fit: 16*256*4 = 16384 bytes, and
+// padded 16*272*4 = 17408; C = 32 takes 32768.
+func TestMeasureSkipsLocalArraysBeyondTheDevice(t *testing.T) {
+	dev := smallLocal{pocltest.Open(t), 20000}
+	s, err := suite.Load("hierarchy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Suite: s, Generate: codegen.Generate, Kernels: []string{"local_tile"}, Runs: 2, Discard: 1}
+	rep, tab := runFixture(t, dev, filepath.Join(t.TempDir(), "m.arrow"), opts)
+	if len(rep.Failures) > 0 {
+		t.Fatalf("failures: %v", rep.Failures)
+	}
+	for _, r := range tab.Rows {
+		if r.Consts["C"] != 16 {
+			t.Errorf("%s %v measured", r.Kernel, r.Consts)
+		}
+	}
+	if len(tab.Rows) != 12 {
+		t.Errorf("%d rows, want C = 16 unpadded and padded at 3 sizes and 2 round counts: 12", len(tab.Rows))
+	}
+	want := "local_tile C=32 LX=256: local arrays of 32768 bytes exceed the 20000 bytes of local memory a work-group has on "
+	if !slices.ContainsFunc(rep.Skipped, func(s string) bool { return strings.HasPrefix(s, want) }) {
+		t.Errorf("skipped %q, want a line starting %q", rep.Skipped, want)
 	}
 }

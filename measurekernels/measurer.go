@@ -3,6 +3,7 @@ package measurekernels
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -94,6 +95,13 @@ func (m *measurer) program(c suite.Case) (*program, error) {
 	if !ok {
 		var err error
 		p, err = buildProgram(m.dev, m.opts.Generate, c.Entry.Kernel, c.Consts)
+		var limit *localLimitError
+		if errors.As(err, &limit) {
+			// A device limit, not a fault, as a work-group too large is.
+			m.failed[key] = true
+			m.skip(limit.Error())
+			return nil, errSkip
+		}
 		if err != nil {
 			m.failed[key] = true
 			m.report.Failures = append(m.report.Failures, err)

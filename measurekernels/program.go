@@ -37,7 +37,8 @@ func programKey(name string, consts map[string]int64) string {
 type Generator func(k *counts.Kernel, backend gpu.Backend) (*codegen.Code, error)
 
 // buildProgram parses the library kernel with consts, generates code and
-// compiles it.
+// compiles it; local arrays beyond the device's local memory are a
+// *localLimitError.
 func buildProgram(dev gpu.Device, gen Generator, name string, consts map[string]int64) (*program, error) {
 	src, err := library.Source(name)
 	if err != nil {
@@ -46,6 +47,11 @@ func buildProgram(dev gpu.Device, gen Generator, name string, consts map[string]
 	ir, err := counts.ParseKernel(library.FileName(name), src, consts)
 	if err != nil {
 		return nil, err
+	}
+	if info := dev.Info(); info.LocalMemBytes > 0 {
+		if n := localBytes(ir); n > info.LocalMemBytes {
+			return nil, &localLimitError{key: programKey(name, consts), bytes: n, limit: info.LocalMemBytes, device: info.Name}
+		}
 	}
 	code, err := gen(ir, dev.Info().Backend)
 	if err != nil {

@@ -9,6 +9,11 @@
 //
 //	go run ./cmd/hierstudy -fit datasets/pocl-epyc-paper.arrow,datasets/hierarchy/pocl-epyc.arrow \
 //	    -split development datasets/examples-pocl/*.arrow
+//
+// -calibrations DIR writes each hierarchy form's calibration on all the
+// measurement rows to DIR/FORM.json, the file uniperf fit --model
+// hierarchy writes for the chosen form, so that uniperf tune --model
+// hierarchy --weights DIR/FORM.json ranks a tuning space with any form.
 package main
 
 import (
@@ -34,13 +39,14 @@ import (
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
 	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
-	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or sum|max|maxgroups[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar][+core|+refetch][+conflict][+chain][+regchain][+localacc][+nofill|+corefill|+sN]")
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or sum|max|maxgroups[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar][+core|+refetch][+conflict][+chain][+regchain][+localacc][+localfoot][+nofill|+corefill|+sN]")
 	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
 	flag.BoolVar(&explain, "explain", false, "print every corpus row's prediction with its largest terms and its traffic")
+	calDir := flag.String("calibrations", "", "write each hierarchy form's calibration on all the measurement rows to DIR/FORM.json, for uniperf tune --model hierarchy --weights")
 	flag.Parse()
-	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows); err != nil {
+	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows, *calDir); err != nil {
 		fmt.Fprintln(os.Stderr, "hierstudy:", err)
 		os.Exit(1)
 	}
@@ -73,7 +79,7 @@ func parseForm(s string) (hierarchy.Config, error) {
 	parts := strings.Split(s, "+")
 	c := hierarchy.Config{Form: parts[0], Levels: true, Reuse: true, LLC: "l2"}
 	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
-		return c, fmt.Errorf("form %q: want linear, hierarchy, or sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +core, +refetch, +conflict, +chain, +regchain, +localacc, +nofill, +corefill, +sN", s)
+		return c, fmt.Errorf("form %q: want linear, hierarchy, or sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +core, +refetch, +conflict, +chain, +regchain, +localacc, +localfoot, +nofill, +corefill, +sN", s)
 	}
 	for _, p := range parts[1:] {
 		switch p {
@@ -107,6 +113,8 @@ func parseForm(s string) (hierarchy.Config, error) {
 			c.RegChain = true
 		case "localacc":
 			c.LocalAccesses = true
+		case "localfoot":
+			c.LocalFootprint = true
 		case "nofill":
 			c.Saturation = hierarchy.FillNone
 		case "corefill":
@@ -140,7 +148,7 @@ func newModel(form string) (models.Model, error) {
 	return &hierarchy.Model{Config: c}, nil
 }
 
-func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool) error {
+func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool, calDir string) error {
 	fitTabs, err := load(fitPaths)
 	if err != nil {
 		return err
@@ -205,6 +213,11 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 		m, _ := newModel(form)
 		if err := m.Calibrate(env, meas); err != nil {
 			return fmt.Errorf("%s: %w", form, err)
+		}
+		if _, ok := m.(*hierarchy.Model); ok && calDir != "" {
+			if err := writeCalibration(calDir, form, m, device, d, fitPaths); err != nil {
+				return err
+			}
 		}
 		zeroMissing(m)
 		tk, _ := score(m, env, test)

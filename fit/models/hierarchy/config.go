@@ -92,6 +92,20 @@ type Config struct {
 	// three local cells between two barriers, so that a store's own
 	// weight took the barrier's cost.
 	LocalAccesses bool `json:"local_accesses,omitempty"`
+	// LocalFootprint prices the local accesses of a launch whose
+	// work-group declares more local bytes than a core's L1 holds (the
+	// local arrays' extents at the binding's consts, Inputs.LocalBytes,
+	// against the device file's l1_bytes_per_sm) by weights of their
+	// own, LocalL2Prefix+the property's rest. On a CPU local memory is
+	// ordinary memory, so that such a group's local accesses might come
+	// from L2: a tuning space's big tiles (a 128x32 convolution block's
+	// 300 KiB tile) against the at most 36 KiB every PoCL measurement
+	// class declared before local_tile. Not chosen: local_tile's padded
+	// tiles, up to 272 KiB, cost what a 17 KiB one does an access on
+	// PoCL; its unpadded ones beyond L1 are slower because their
+	// power-of-two columns fall in few of L1's sets (docs/model.md).
+	// Calibrate leaves it off where no row declares more than L1.
+	LocalFootprint bool `json:"local_footprint,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`

@@ -68,6 +68,15 @@
 // trees, where most work-items meet a barrier with nothing to do,
 // worse; docs/accuracy.md).
 //
+// [Config.LocalFootprint] (not chosen) prices the local accesses of a
+// group whose declared local arrays exceed L1 by weights of their own,
+// [LocalL2Prefix]. The hierarchy suite's local_tile class refutes it
+// as a mechanism: on PoCL, tiles padded by a line a row cost the same
+// an access from 17 to 272 KiB, and only tiles whose power-of-two
+// columns overflow L1's sets cost more (docs/accuracy.md). No row of
+// the shipped tables declares more than L1, so calibration leaves it
+// off there.
+//
 // The form ([Config]) was chosen by leave-one-class-out cross-validation
 // on measurement rows and the development kernels of examples/; the
 // figures are in docs/model.md. Seed 001's model, the default, is

@@ -168,6 +168,9 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	if cfg.LocalAccesses {
 		localAccesses(lf.features)
 	}
+	if cfg.LocalFootprint && lv.L1 > 0 && in.LocalBytes > lv.L1 {
+		beyondL1(lf.features)
+	}
 	if cfg.Chain {
 		steps, err := chainStepsOf(env, c)
 		if err != nil {
