@@ -293,6 +293,63 @@ func TestLocalStoresHandCounts(t *testing.T) {
 	}
 }
 
+// Hand counts of local_atomic_i32 (n work-items in groups of LX, nr
+// rounds, K work-items a cell): a work-item loads x once, clears its
+// cell, adds to a cell nr times, reads its cell back and stores it, and
+// meets two barriers, whatever K.
+func TestLocalAtomicHandCounts(t *testing.T) {
+	for _, c := range []struct{ lx, k int64 }{{256, 1}, {256, 32}, {256, 256}, {64, 4}} {
+		k := loadLibraryKernel(t, "local_atomic_i32", map[string]int64{"LX": c.lx, "K": c.k})
+		counted, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int64{c.lx, 3 * c.lx, 1 << 17} {
+			for _, nr := range []int64{1, 4, 16} {
+				got, err := counted.Eval(map[string]int64{"n": n, "nr": nr})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]int64{"global.load.i32.stride=1": n, "global.store.i32.stride=1": n,
+					"global.minldst.i32.stride=1": n, "local.store.i32": n, "local.load.i32": n,
+					"local.atomic.i32.add": nr * n, "sync.barrier": 2 * n, "launch.groups": n / c.lx, "launch.const": 1}
+				if !maps.Equal(got, want) {
+					t.Errorf("LX=%d K=%d n=%d nr=%d: %v, want %v", c.lx, c.k, n, nr, got, want)
+				}
+			}
+		}
+	}
+}
+
+// localAtomicSetup checks local_atomic_i32: h[i] is nr times the sum of
+// x over the k work-items of i's group whose cell is i's (l // k = i's l)
+// where some are, and 0 for the cells above lx/k that no work-item adds
+// to.
+func localAtomicSetup(lx, k int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n, nr := p["n"], p["nr"]
+		x, h := make([]int32, n), make([]int32, n)
+		for i := range x {
+			x[i], h[i] = int32(rng.IntN(1000))-500, -1
+		}
+		return map[string]any{"x": x, "h": h}, func() error {
+			for i := range n {
+				var want int32
+				group, cell := i-i%lx, i%lx
+				for l := range lx {
+					if l/k == cell {
+						want += int32(nr) * x[group+l]
+					}
+				}
+				if h[i] != want {
+					return fmt.Errorf("h[%d] = %d, want %d", i, h[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
 // regChainSetup checks reg_chain_<t>: out[i] is the sum over j < k of
 // nl steps x = x*0.999 + 0.5 from a[i] + j (a sum in f32), computed step
 // by step in T (a compiler may fuse a step's multiplication and
@@ -853,6 +910,9 @@ func libraryCases() []libraryCase {
 		{"reg_chain_f64", map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 21, "nl": 10}, regChainSetup[float64](4)},
 		{"local_stores", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 24, "nr": 3}, localStoresSetup(8)},
 		{"local_stores", map[string]int64{"LX": 16, "S": 1}, map[string]int64{"n": 32, "nr": 2}, localStoresSetup(16)},
+		{"local_atomic_i32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 24, "nr": 3}, localAtomicSetup(8, 1)},
+		{"local_atomic_i32", map[string]int64{"LX": 16, "K": 4}, map[string]int64{"n": 32, "nr": 2}, localAtomicSetup(16, 4)},
+		{"local_atomic_i32", map[string]int64{"LX": 8, "K": 8}, map[string]int64{"n": 16, "nr": 1}, localAtomicSetup(8, 8)},
 		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
 		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup(1)},

@@ -66,6 +66,7 @@ func planChecks() []planCheck {
 	add("reg_chain_f32", map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 21, "nl": 3}, map[string]int64{"n": 1, "nl": 1})
 	add("reg_chain_f64", map[string]int64{"LX": 8, "K": 2}, map[string]int64{"n": 21, "nl": 3})
 	add("local_stores", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 24, "nr": 3})
+	add("local_atomic_i32", map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 24, "nr": 3})
 	add("global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	for _, t := range []string{"i32", "f32"} {
 		add("atomic_add_"+t, map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
