@@ -109,6 +109,7 @@ func countChecks() []planCheck {
 	add("local_stores", map[string]int64{"LX": 64, "S": 16}, map[string]int64{"n": 192, "nr": 2})
 	add("local_atomic_i32", map[string]int64{"K": 32}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})
 	add("local_atomic_i32", map[string]int64{"LX": 64, "K": 1}, map[string]int64{"n": 192, "nr": 2})
+	add("uniform_store_u8", nil, n(600), n(257), n(1))
 	for _, r := range []int64{1, 4} {
 		add("global_ldg_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
 		add("gather_f32", map[string]int64{"R": r}, n(600), n(257), n(1))

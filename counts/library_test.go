@@ -350,6 +350,58 @@ func localAtomicSetup(lx, k int64) func(p map[string]int64, rng *rand.Rand) (map
 	}
 }
 
+// Hand counts of uniform_store_u8 (n work-items): one u8 load, and,
+// counted as if every byte were not 0, one store to the uniform flag and
+// one clear of the work-item's byte, whatever the group size.
+func TestUniformStoreHandCounts(t *testing.T) {
+	for _, lx := range []int64{128, 256, 512} {
+		k := loadLibraryKernel(t, "uniform_store_u8", map[string]int64{"LX": lx})
+		counted, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int64{1, lx - 1, 3 * lx, 1<<20 + 3} {
+			got, err := counted.Eval(map[string]int64{"n": n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]int64{"global.load.b8.stride=1": n, "global.store.b8.stride=1": n,
+				"global.store.b8.stride=0": n, "global.minldst.b8.stride=1": n,
+				"launch.groups": (n + lx - 1) / lx, "launch.const": 1}
+			if !maps.Equal(got, want) {
+				t.Errorf("LX=%d n=%d: %v, want %v", lx, n, got, want)
+			}
+		}
+	}
+}
+
+// uniformStoreSetup checks uniform_store_u8 on bytes of which every
+// zeros-th is 0 (none where zeros is 0): every byte ends 0, and the flag
+// is 1 where some byte was not 0, else the value it had.
+func uniformStoreSetup(zeros int) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		x, flag := make([]uint8, p["n"]), []uint8{7}
+		set := false
+		for i := range x {
+			if zeros == 0 || i%zeros != 0 {
+				x[i] = uint8(1 + rng.IntN(200))
+				set = true
+			}
+		}
+		return map[string]any{"x": x, "flag": flag}, func() error {
+			for i, v := range x {
+				if v != 0 {
+					return fmt.Errorf("x[%d] = %d, want 0", i, v)
+				}
+			}
+			if want := map[bool]uint8{true: 1, false: 7}[set]; flag[0] != want {
+				return fmt.Errorf("flag[0] = %d, want %d", flag[0], want)
+			}
+			return nil
+		}
+	}
+}
+
 // regChainSetup checks reg_chain_<t>: out[i] is the sum over j < k of
 // nl steps x = x*0.999 + 0.5 from a[i] + j (a sum in f32), computed step
 // by step in T (a compiler may fuse a step's multiplication and
@@ -913,6 +965,8 @@ func libraryCases() []libraryCase {
 		{"local_atomic_i32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 24, "nr": 3}, localAtomicSetup(8, 1)},
 		{"local_atomic_i32", map[string]int64{"LX": 16, "K": 4}, map[string]int64{"n": 32, "nr": 2}, localAtomicSetup(16, 4)},
 		{"local_atomic_i32", map[string]int64{"LX": 8, "K": 8}, map[string]int64{"n": 16, "nr": 1}, localAtomicSetup(8, 8)},
+		{"uniform_store_u8", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, uniformStoreSetup(3)},
+		{"uniform_store_u8", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, uniformStoreSetup(0)},
 		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
 		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup(1)},

@@ -125,6 +125,7 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "S": 1}, {"LX": 64, "S": 4}, {"LX": 32, "S": 16}},
 		[]params{{"n": 128, "nr": 3}, {"n": 64, "nr": 2}, {"n": 64, "nr": 1}},
 	},
+	"uniform_store_u8": {groups1D, []params{{"n": 1000}, {"n": 37}, {"n": 1}}},
 	// n a multiple of LX, as local_atomic_i32 assumes; K = 1 every cell
 	// its own, K = 4 and 64 shared, and cells above LX/K left at 0.
 	"local_atomic_i32": {
