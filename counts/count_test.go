@@ -109,6 +109,9 @@ func countChecks() []planCheck {
 	add("local_stores", map[string]int64{"LX": 64, "S": 16}, map[string]int64{"n": 192, "nr": 2})
 	add("local_tile", map[string]int64{"C": 4}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})
 	add("local_tile", map[string]int64{"LX": 64, "C": 16}, map[string]int64{"n": 192, "nr": 2})
+	add("local_atomic_i32", map[string]int64{"K": 32}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})
+	add("local_atomic_i32", map[string]int64{"LX": 64, "K": 1}, map[string]int64{"n": 192, "nr": 2})
+	add("uniform_store_u8", nil, n(600), n(257), n(1))
 	for _, r := range []int64{1, 4} {
 		add("global_ldg_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
 		add("gather_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
@@ -392,8 +395,8 @@ func TestSpanUnionFallback(t *testing.T) {
 // Under -short it takes each kernel's variants at its smallest and its
 // largest work-group size only: at n = 37, a prime, every size leaves a
 // partial last group on each axis, so the sizes between cut the same
-// kinds of pieces; local_bank, local_int and local_stores keep their
-// full groups.
+// kinds of pieces; local_bank, local_int, local_stores and
+// local_atomic_i32 keep their full groups.
 func TestCountSuiteConfigurations(t *testing.T) {
 	s, err := suite.Load("paper")
 	if err != nil {
@@ -424,14 +427,14 @@ func TestCountSuiteConfigurations(t *testing.T) {
 				t.Run(key, func(t *testing.T) {
 					k, c := countedLibraryKernel(t, sk.Kernel, consts)
 					n := int64(37)
-					if slices.Contains([]string{"local_bank", "local_int_i32", "local_int_i64", "local_stores"}, sk.Kernel) {
+					if slices.Contains([]string{"local_bank", "local_int_i32", "local_int_i64", "local_stores", "local_atomic_i32"}, sk.Kernel) {
 						n = 3 * consts["LX"] // they assume n a multiple of LX
 					}
 					params := map[string]int64{}
 					for _, p := range k.Params {
 						params[p] = n
 					}
-					if sk.Kernel == "local_stores" {
+					if sk.Kernel == "local_stores" || sk.Kernel == "local_atomic_i32" {
 						params["nr"] = 3 // rounds, not a size: 3 LX of them would only slow the enumeration
 					}
 					checkCountAgainstPlan(t, k, c, params)

@@ -345,6 +345,115 @@ func localTileSetup(lx, c int64) func(p map[string]int64, rng *rand.Rand) (map[s
 	}
 }
 
+// Hand counts of local_atomic_i32 (n work-items in groups of LX, nr
+// rounds, K work-items a cell): a work-item loads x once, clears its
+// cell, adds to a cell nr times, reads its cell back and stores it, and
+// meets two barriers, whatever K.
+func TestLocalAtomicHandCounts(t *testing.T) {
+	for _, c := range []struct{ lx, k int64 }{{256, 1}, {256, 32}, {256, 256}, {64, 4}} {
+		k := loadLibraryKernel(t, "local_atomic_i32", map[string]int64{"LX": c.lx, "K": c.k})
+		counted, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int64{c.lx, 3 * c.lx, 1 << 17} {
+			for _, nr := range []int64{1, 4, 16} {
+				got, err := counted.Eval(map[string]int64{"n": n, "nr": nr})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]int64{"global.load.i32.stride=1": n, "global.store.i32.stride=1": n,
+					"global.minldst.i32.stride=1": n, "local.store.i32": n, "local.load.i32": n,
+					"local.atomic.i32.add": nr * n, "sync.barrier": 2 * n, "launch.groups": n / c.lx, "launch.const": 1}
+				if !maps.Equal(got, want) {
+					t.Errorf("LX=%d K=%d n=%d nr=%d: %v, want %v", c.lx, c.k, n, nr, got, want)
+				}
+			}
+		}
+	}
+}
+
+// localAtomicSetup checks local_atomic_i32: h[i] is nr times the sum of
+// x over the k work-items of i's group whose cell is i's (l // k = i's l)
+// where some are, and 0 for the cells above lx/k that no work-item adds
+// to.
+func localAtomicSetup(lx, k int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n, nr := p["n"], p["nr"]
+		x, h := make([]int32, n), make([]int32, n)
+		for i := range x {
+			x[i], h[i] = int32(rng.IntN(1000))-500, -1
+		}
+		return map[string]any{"x": x, "h": h}, func() error {
+			for i := range n {
+				var want int32
+				group, cell := i-i%lx, i%lx
+				for l := range lx {
+					if l/k == cell {
+						want += int32(nr) * x[group+l]
+					}
+				}
+				if h[i] != want {
+					return fmt.Errorf("h[%d] = %d, want %d", i, h[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// Hand counts of uniform_store_u8 (n work-items): one u8 load, and,
+// counted as if every byte were not 0, one store to the uniform flag and
+// one clear of the work-item's byte, whatever the group size.
+func TestUniformStoreHandCounts(t *testing.T) {
+	for _, lx := range []int64{128, 256, 512} {
+		k := loadLibraryKernel(t, "uniform_store_u8", map[string]int64{"LX": lx})
+		counted, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int64{1, lx - 1, 3 * lx, 1<<20 + 3} {
+			got, err := counted.Eval(map[string]int64{"n": n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]int64{"global.load.b8.stride=1": n, "global.store.b8.stride=1": n,
+				"global.store.b8.stride=0": n, "global.minldst.b8.stride=1": n,
+				"launch.groups": (n + lx - 1) / lx, "launch.const": 1}
+			if !maps.Equal(got, want) {
+				t.Errorf("LX=%d n=%d: %v, want %v", lx, n, got, want)
+			}
+		}
+	}
+}
+
+// uniformStoreSetup checks uniform_store_u8 on bytes of which every
+// zeros-th is 0 (none where zeros is 0): every byte ends 0, and the flag
+// is 1 where some byte was not 0, else the value it had.
+func uniformStoreSetup(zeros int) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		x, flag := make([]uint8, p["n"]), []uint8{7}
+		set := false
+		for i := range x {
+			if zeros == 0 || i%zeros != 0 {
+				x[i] = uint8(1 + rng.IntN(200))
+				set = true
+			}
+		}
+		return map[string]any{"x": x, "flag": flag}, func() error {
+			for i, v := range x {
+				if v != 0 {
+					return fmt.Errorf("x[%d] = %d, want 0", i, v)
+				}
+			}
+			if want := map[bool]uint8{true: 1, false: 7}[set]; flag[0] != want {
+				return fmt.Errorf("flag[0] = %d, want %d", flag[0], want)
+			}
+			return nil
+		}
+	}
+}
+
 // regChainSetup checks reg_chain_<t>: out[i] is the sum over j < k of
 // nl steps x = x*0.999 + 0.5 from a[i] + j (a sum in f32), computed step
 // by step in T (a compiler may fuse a step's multiplication and
@@ -908,6 +1017,11 @@ func libraryCases() []libraryCase {
 		{"local_tile", map[string]int64{"LX": 8, "C": 5}, map[string]int64{"n": 24, "nr": 3}, localTileSetup(8, 5)},
 		{"local_tile", map[string]int64{"LX": 16, "C": 1}, map[string]int64{"n": 32, "nr": 1}, localTileSetup(16, 1)},
 		{"local_tile", map[string]int64{"LX": 8, "C": 3, "PAD": 16}, map[string]int64{"n": 16, "nr": 2}, localTileSetup(8, 3)},
+		{"local_atomic_i32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 24, "nr": 3}, localAtomicSetup(8, 1)},
+		{"local_atomic_i32", map[string]int64{"LX": 16, "K": 4}, map[string]int64{"n": 32, "nr": 2}, localAtomicSetup(16, 4)},
+		{"local_atomic_i32", map[string]int64{"LX": 8, "K": 8}, map[string]int64{"n": 16, "nr": 1}, localAtomicSetup(8, 8)},
+		{"uniform_store_u8", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, uniformStoreSetup(3)},
+		{"uniform_store_u8", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, uniformStoreSetup(0)},
 		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
 		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup(1)},

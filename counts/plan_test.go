@@ -67,6 +67,8 @@ func planChecks() []planCheck {
 	add("reg_chain_f64", map[string]int64{"LX": 8, "K": 2}, map[string]int64{"n": 21, "nl": 3})
 	add("local_stores", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 24, "nr": 3})
 	add("local_tile", map[string]int64{"LX": 8, "C": 5}, map[string]int64{"n": 24, "nr": 3})
+	add("local_atomic_i32", map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 24, "nr": 3})
+	add("uniform_store_u8", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	for _, t := range []string{"i32", "f32"} {
 		add("atomic_add_"+t, map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
@@ -105,7 +107,9 @@ func planChecks() []planCheck {
 }
 
 // randomArrays makes arrays of the kernel's global arrays at params with
-// small random values (positive, so that rsqrt and pow stay finite).
+// small random values (positive, so that rsqrt and pow stay finite; u8
+// bytes not 0, so that uniform_store_u8's condition on its byte holds in
+// every work-item and the plan's upper bound is what runs).
 func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]any {
 	rng := rand.New(rand.NewPCG(1, 2))
 	arrays := map[string]any{}
@@ -141,7 +145,11 @@ func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]a
 		case I8:
 			arrays[a.Name] = make([]int8, n)
 		case U8:
-			arrays[a.Name] = make([]uint8, n)
+			s := make([]uint8, n)
+			for i := range s {
+				s[i] = uint8(1 + rng.IntN(15))
+			}
+			arrays[a.Name] = s
 		case I16:
 			arrays[a.Name] = make([]int16, n)
 		case U16:

@@ -131,6 +131,13 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "C": 1}, {"LX": 64, "C": 5}, {"LX": 32, "C": 3, "PAD": 16}},
 		[]params{{"n": 128, "nr": 3}, {"n": 64, "nr": 1}},
 	},
+	"uniform_store_u8": {groups1D, []params{{"n": 1000}, {"n": 37}, {"n": 1}}},
+	// n a multiple of LX, as local_atomic_i32 assumes; K = 1 every cell
+	// its own, K = 4 and 64 shared, and cells above LX/K left at 0.
+	"local_atomic_i32": {
+		[]consts{{"LX": 16, "K": 1}, {"LX": 64, "K": 4}, {"LX": 64, "K": 64}},
+		[]params{{"n": 128, "nr": 3}, {"n": 64, "nr": 2}, {"n": 64, "nr": 1}},
+	},
 	"global_ldg_f32": {
 		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
