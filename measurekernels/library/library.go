@@ -12,7 +12,8 @@
 // matvec_t_unrolled has M, the number of rows of its matrix, fan_out
 // and fan_in have S, the number of rows each element is stored to or
 // summed from, and reuse_group has K, the width of the window each
-// work-item sums. reuse_group, reread_l2, reread_dram and
+// work-item sums; column_walk has p, the row pitch of the matrix whose
+// columns it sums. reuse_group, reread_l2, reread_dram, column_walk and
 // accumulate_global are the memory-hierarchy classes, which only the
 // opt-in hierarchy suite measures. Each file's comment says what the kernel computes and which
 // configuration of the seed it is.
