@@ -67,6 +67,15 @@ type Config struct {
 	// place. Calibrate leaves it off where no row has such lines, or the
 	// device file gives no L2 associativity.
 	Conflict bool `json:"conflict,omitempty"`
+	// ConflictTLB, with Conflict, prices by a weight of its own,
+	// ConflictTLBBytes, the lines of ConflictBytes whose walk also loses
+	// its pages from a core's first-level data TLB (TLBConflicts): a
+	// walk over more pages than the TLB maps (the device file's
+	// caches.l1_dtlb_entries) misses it at each page it comes back to,
+	// so that a long walk's lost line waits on a translation too, where
+	// a short walk's does not. Calibrate leaves it off where no row has
+	// such lines, or the device file gives no TLB.
+	ConflictTLB bool `json:"conflict_tlb,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a
 	// cell an earlier iteration of their loop stored, as features
