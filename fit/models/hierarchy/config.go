@@ -140,7 +140,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Conflict: true, Chain: true, LocalAccesses: true, LLC: "l2", Saturation: FillNone}
+			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, Chain: true, LocalAccesses: true, LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }
