@@ -319,3 +319,26 @@ func TestConflictTLBFeature(t *testing.T) {
 		}
 	}
 }
+
+// TestConflictTLBUnknown checks that a device file without the TLB's
+// entries counts no TLB-missing lines (so that Calibrate leaves
+// ConflictTLB off) and still the conflict lines.
+func TestConflictTLBUnknown(t *testing.T) {
+	dev := *modeltest.Device(t, "pocl-cpu")
+	caches := *dev.Caches
+	caches.DTLBEntries = 0
+	dev.Caches = &caches
+	env := &models.Env{Counter: models.NewCounter(models.Files), Device: &dev}
+	cfg := Config{Form: FormMaxGroups, Levels: true, Lines: true, Conflict: true, ConflictTLB: true}
+	lv, err := levelsOf(env, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf, err := facts(env, models.Case{Kernel: "../../../examples/atax2.knl", Params: map[string]int64{"nx": 2048, "ny": 2048}}, cfg, lv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := lf.features[ConflictTLBBytes]; ok || lf.features[ConflictBytes] == 0 {
+		t.Errorf("no TLB in the device file: %s = %g (present %v), %s = %g; want none, and the conflict lines", ConflictTLBBytes, v, ok, ConflictBytes, lf.features[ConflictBytes])
+	}
+}
