@@ -73,8 +73,12 @@ type Config struct {
 	// walk over more pages than the TLB maps (the device file's
 	// caches.l1_dtlb_entries) misses it at each page it comes back to,
 	// so that a long walk's lost line waits on a translation too, where
-	// a short walk's does not. Calibrate leaves it off where no row has
-	// such lines, or the device file gives no TLB.
+	// a short walk's does not. Chosen on a CPU (PoCL), where the rows'
+	// short walks stay within the TLB and their long ones do not;
+	// whether the TLB is the cause is not settled (on another CPU a lost
+	// line's price followed the walk's length, not its pages:
+	// docs/accuracy.md). Calibrate leaves it off where no row has such
+	// lines, or the device file gives no TLB.
 	ConflictTLB bool `json:"conflict_tlb,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a
