@@ -65,6 +65,7 @@ func countChecks() []planCheck {
 	for _, k := range []string{"reread_l2", "reread_dram"} {
 		add(k, nil, map[string]int64{"n": 600, "nr": 3}, map[string]int64{"n": 257, "nr": 1})
 	}
+	add("column_walk", nil, map[string]int64{"n": 600, "nr": 3, "p": 640}, map[string]int64{"n": 257, "nr": 1, "p": 257})
 	add("accumulate_global", nil, map[string]int64{"n": 600, "nk": 3}, map[string]int64{"n": 257, "nk": 1})
 	add("scaled_sum", map[string]int64{"K": 1}, n(37))
 	for _, s := range []int64{1, 2, 4} {

@@ -40,6 +40,7 @@ var hierarchyCases = []hierarchyCase{
 	{"reuse_group", map[string]int64{"LX": 8, "K": 5}, []map[string]int64{{"n": 21}, {"n": 16}}},
 	{"reread_l2", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nr": 3}, {"n": 5, "nr": 2}}},
 	{"reread_dram", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nr": 3}}},
+	{"column_walk", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nr": 3, "p": 40}}},
 	{"accumulate_global", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nk": 4}}},
 	// Flattened subscripts whose pitch is not a chain of parameters, and
 	// sum_floats, whose union is past the symbolic counter's budget:

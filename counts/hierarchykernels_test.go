@@ -6,7 +6,7 @@ import (
 )
 
 // The memory-hierarchy classes' kernels (reuse_group, reread_l2,
-// reread_dram, accumulate_global), checked against direct Go sums in the
+// reread_dram, column_walk, accumulate_global), checked against direct Go sums in the
 // interpreter's order.
 
 // sumCheck returns the arrays and a check that out[i] is the sum, in
@@ -58,4 +58,11 @@ func rowSumSetup(rows string) func(map[string]int64, *rand.Rand) (map[string]any
 		n, r := p["n"], p[rows]
 		return sumCheck(randF32(rng, r*n), n, func(i int64) []int64 { return span(i, n, r) })
 	}
+}
+
+// columnWalkSetup checks column_walk: out[i] is the sum of column i of
+// the nr x p array a, whose columns past n are never read.
+func columnWalkSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	n, nr, pitch := p["n"], p["nr"], p["p"]
+	return sumCheck(randF32(rng, nr*pitch), n, func(i int64) []int64 { return span(i, pitch, nr) })
 }

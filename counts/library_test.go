@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
@@ -450,6 +451,55 @@ func uniformStoreSetup(zeros int) func(p map[string]int64, rng *rand.Rand) (map[
 				return fmt.Errorf("flag[0] = %d, want %d", flag[0], want)
 			}
 			return nil
+		}
+	}
+}
+
+// column_walk counted by hand, as its header says: per work-item nr
+// loads of a (consecutive work-items read consecutive floats of a row:
+// stride 1), nr f32 additions and one store; n/LX groups. Its lines at
+// a pitch p that is a whole number of 64-byte lines and n a multiple of
+// LX: a work-item touches one line of a in each of its nr rows, a group
+// LX/16 lines of each row, and the launch every line of the n columns
+// it reads once, n*nr/16; of out, one line a work-item and n/16 in all.
+func TestColumnWalkHandCounts(t *testing.T) {
+	k := loadLibraryKernel(t, "column_walk", nil)
+	counted, err := counts.Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lx = 256
+	for _, c := range []struct{ n, nr, p int64 }{{256, 32, 2048}, {512, 2048, 2064}, {2048, 64, 4096}, {1024, 1, 1024}} {
+		params := map[string]int64{"n": c.n, "nr": c.nr, "p": c.p}
+		got, err := counted.Eval(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int64{"global.load.f32.stride=1": c.n * c.nr, "global.store.f32.stride=1": c.n,
+			"global.minldst.f32.stride=1": c.n, "flop.f32.add": c.n * c.nr, "launch.groups": c.n / lx, "launch.const": 1}
+		if !maps.Equal(got, want) {
+			t.Errorf("%v: %v, want %v", params, got, want)
+		}
+		ls, vals, err := counted.LinesAt(params, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantLines := map[string]int64{
+			counts.LinesWorkItem + " a": c.n * c.nr, counts.LinesGroup + " a": c.n * c.nr / 16, counts.LinesLaunch + " a": c.n * c.nr / 16,
+			counts.LinesWorkItem + " out": c.n, counts.LinesGroup + " out": c.n / 16, counts.LinesLaunch + " out": c.n / 16,
+		}
+		seen := 0
+		for i, l := range ls {
+			key := strings.TrimSpace(l.Name + " " + l.Array)
+			if w, ok := wantLines[key]; ok {
+				seen++
+				if vals[i] != w {
+					t.Errorf("%v: %s = %d, want %d", params, key, vals[i], w)
+				}
+			}
+		}
+		if seen != len(wantLines) {
+			t.Errorf("%v: %d of the %d line counts, want all", params, seen, len(wantLines))
 		}
 	}
 }
@@ -1125,6 +1175,8 @@ func libraryCases() []libraryCase {
 		{"reread_l2", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nr": 3}, rereadL2Setup(8)},
 		{"reread_l2", map[string]int64{"LX": 8}, map[string]int64{"n": 5, "nr": 1}, rereadL2Setup(8)},
 		{"reread_dram", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nr": 3}, rowSumSetup("nr")},
+		{"column_walk", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nr": 3, "p": 48}, columnWalkSetup},
+		{"column_walk", map[string]int64{"LX": 8}, map[string]int64{"n": 3, "nr": 5, "p": 3}, columnWalkSetup},
 		{"accumulate_global", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nk": 4}, rowSumSetup("nk")},
 		{"accumulate_global", map[string]int64{"LX": 8}, map[string]int64{"n": 3, "nk": 1}, rowSumSetup("nk")},
 	}

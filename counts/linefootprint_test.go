@@ -70,6 +70,7 @@ var lineCases = []hierarchyCase{
 	{"atax1.knl", nil, []map[string]int64{{"nx": 37, "ny": 16}}},
 	{"syrk.knl", nil, []map[string]int64{{"ni": 16, "nj": 6}}},
 	{"reread_dram", map[string]int64{"LX": 8}, []map[string]int64{{"n": 32, "nr": 3}}},
+	{"column_walk", map[string]int64{"LX": 8}, []map[string]int64{{"n": 32, "nr": 3, "p": 48}, {"n": 16, "nr": 5, "p": 64}}},
 	{"accumulate_global", map[string]int64{"LX": 8}, []map[string]int64{{"n": 32, "nk": 4}}},
 	{"stride2_filled", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21}}},
 	{"testdata/lines/walks.knl", nil, []map[string]int64{{"n": 37, "m": 8}, {"n": 32, "m": 16}, {"n": 1, "m": 8}}},

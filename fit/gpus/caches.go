@@ -23,8 +23,14 @@ type Caches struct {
 	// gives it (a CPU's, per core): a walk whose byte stride is a
 	// multiple of a large power of two reaches only some of its sets
 	// (package hierarchy's Config.Conflict). 0 where unknown.
-	L2Ways int64  `json:"l2_ways,omitempty"`
-	Source string `json:"source"`
+	L2Ways int64 `json:"l2_ways,omitempty"`
+	// DTLBEntries is the number of 4 KiB pages the first-level data TLB
+	// of a core maps, where the device file gives it (a CPU's): a walk
+	// over more pages than that loses each page's translation before it
+	// comes back (package hierarchy's Config.ConflictTLB). 0 where
+	// unknown.
+	DTLBEntries int64  `json:"l1_dtlb_entries,omitempty"`
+	Source      string `json:"source"`
 }
 
 // Capacities a device file may give: up to 16 MiB per SM, 4 GiB in all.
@@ -32,6 +38,7 @@ const (
 	maxL1PerSM = 16 << 20
 	maxCache   = 4 << 30
 	maxWays    = 64
+	maxTLB     = 1 << 16
 )
 
 // l2LineBytes is the line size package hierarchy's conflict counts
@@ -53,6 +60,9 @@ func (c *Caches) validate(sms int) error {
 	}
 	if c.L2Ways < 0 || c.L2Ways > maxWays {
 		return fmt.Errorf("caches.l2_ways must be 0 (unknown) to %d, have %d", maxWays, c.L2Ways)
+	}
+	if c.DTLBEntries < 0 || c.DTLBEntries > maxTLB {
+		return fmt.Errorf("caches.l1_dtlb_entries must be 0 (unknown) to %d, have %d", maxTLB, c.DTLBEntries)
 	}
 	if per := int64(sms) * l2LineBytes * c.L2Ways; c.L2Ways > 0 && sms > 0 {
 		if sets := c.L2 / per; c.L2%per != 0 || sets <= 0 || sets&(sets-1) != 0 {

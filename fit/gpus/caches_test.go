@@ -56,6 +56,8 @@ func TestCachesValidation(t *testing.T) {
 		{`"l1_bytes_per_sm": 262144`, `"l1_bytes_per_sm": 1073741824`, "caches.l1_bytes_per_sm must be 0 to"},
 		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l3_bytes": 8589934592`, "caches.l3_bytes must be 0 to"},
 		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l2_ways": 65`, "caches.l2_ways must be 0 (unknown) to 64"},
+		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l1_dtlb_entries": -1`, "caches.l1_dtlb_entries must be 0 (unknown) to 65536"},
+		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l1_dtlb_entries": 65537`, "caches.l1_dtlb_entries must be 0 (unknown) to 65536"},
 		{`(?s)("l2_bytes": 52428800,\s*"source": )"[^"]*"`, `$1""`, "caches.source is empty"},
 	} {
 		bad := strings.Replace(string(data), c.from, c.to, 1)

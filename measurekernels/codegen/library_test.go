@@ -191,8 +191,10 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "K": 5}, {"LX": 64, "K": 1}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
-	"reread_l2":         {groups1D, []params{{"n": 1000, "nr": 3}, {"n": 37, "nr": 1}, {"n": 1, "nr": 2}}},
-	"reread_dram":       {groups1D, []params{{"n": 1000, "nr": 3}, {"n": 37, "nr": 1}, {"n": 1, "nr": 2}}},
+	"reread_l2":   {groups1D, []params{{"n": 1000, "nr": 3}, {"n": 37, "nr": 1}, {"n": 1, "nr": 2}}},
+	"reread_dram": {groups1D, []params{{"n": 1000, "nr": 3}, {"n": 37, "nr": 1}, {"n": 1, "nr": 2}}},
+	// column_walk at a pitch wider than its n columns, and at p = n.
+	"column_walk":       {groups1D, []params{{"n": 1000, "nr": 3, "p": 1040}, {"n": 37, "nr": 1, "p": 37}, {"n": 1, "nr": 2, "p": 5}}},
 	"accumulate_global": {groups1D, []params{{"n": 1000, "nk": 3}, {"n": 37, "nk": 1}, {"n": 1, "nk": 2}}},
 	"matvec_t":          {groups1D, []params{{"m": 37, "n": 1000}, {"m": 1, "n": 37}, {"m": 5, "n": 1}}},
 	"matvec_t_unrolled": {

@@ -12,10 +12,11 @@
 // matvec_t_unrolled has M, the number of rows of its matrix, fan_out
 // and fan_in have S, the number of rows each element is stored to or
 // summed from, reuse_group has K, the width of the window each
-// work-item sums, and local_tile has C, the rows of its local tile, and
-// PAD, the padding of a row. reuse_group, reread_l2, reread_dram,
-// accumulate_global and local_tile are the memory-hierarchy classes,
-// which only the opt-in hierarchy suite measures. Each file's comment says what the kernel computes and which
+// work-item sums, local_tile has C, the rows of its local tile, and
+// PAD, the padding of a row, and column_walk has p, the row pitch of
+// the matrix whose columns it sums. reuse_group, reread_l2, reread_dram,
+// column_walk, accumulate_global and local_tile are the memory-hierarchy
+// classes, which only the opt-in hierarchy suite measures. Each file's comment says what the kernel computes and which
 // configuration of the seed it is.
 //
 // Every loop whose trip count is a constant is tagged unr, so that the

@@ -5,7 +5,8 @@
 // follows seed 001 §4.1 and §5, "quick" is a small subset for CI and a
 // first look at a device, and "hierarchy", opt-in, holds the
 // memory-hierarchy classes (reuse within a group, a buffer re-read from
-// L2, one streamed from DRAM, accumulation into global memory).
+// L2, one streamed from DRAM, accumulation into global memory, column
+// walks at power-of-two and padded pitches).
 //
 // Size cases follow the seed: a size N = 2^(p + step*t) for t in a list,
 // with p chosen per device from a list (the harness raises p until the

@@ -67,6 +67,19 @@ type Config struct {
 	// place. Calibrate leaves it off where no row has such lines, or the
 	// device file gives no L2 associativity.
 	Conflict bool `json:"conflict,omitempty"`
+	// ConflictTLB, with Conflict, prices by a weight of its own,
+	// ConflictTLBBytes, the lines of ConflictBytes whose walk also loses
+	// its pages from a core's first-level data TLB (TLBConflicts): a
+	// walk over more pages than the TLB maps (the device file's
+	// caches.l1_dtlb_entries) misses it at each page it comes back to,
+	// so that a long walk's lost line waits on a translation too, where
+	// a short walk's does not. Chosen on a CPU (PoCL), where the rows'
+	// short walks stay within the TLB and their long ones do not;
+	// whether the TLB is the cause is not settled (on another CPU a lost
+	// line's price followed the walk's length, not its pages:
+	// docs/accuracy.md). Calibrate leaves it off where no row has such
+	// lines, or the device file gives no TLB.
+	ConflictTLB bool `json:"conflict_tlb,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a
 	// cell an earlier iteration of their loop stored, as features
@@ -145,7 +158,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Conflict: true, Chain: true, LocalAccesses: true, LLC: "l2", Saturation: FillNone}
+			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, Chain: true, LocalAccesses: true, LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }

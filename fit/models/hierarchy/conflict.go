@@ -12,6 +12,17 @@ import (
 // bytes.
 const ConflictBytes = "mem.l2.conflict.bytes"
 
+// ConflictTLBBytes is the feature of Config.ConflictTLB: the lines of
+// ConflictBytes fetched at a step of their walk that also misses a
+// core's first-level data TLB (WalkPageMisses), in bytes.
+const ConflictTLBBytes = "mem.l2.conflict.tlb.bytes"
+
+// PageBytes is the page the TLB counts take: x86-64's base page, 4 KiB.
+// The EPYC's column walks slow down past about 4096 of them a walk (the
+// second-level TLB's entries, docs/accuracy.md), a knee 2 MiB pages would
+// put at 8 GiB.
+const PageBytes = 4096
+
 // Walks returns, for each global array of k, the byte strides at params
 // of its accesses that PoCL runs one work-item at a time (Scalar), each
 // along the loop it walks innermost: the last iname of the innermost
@@ -162,30 +173,64 @@ func WalkMisses(l, s, size, ways int64) int64 {
 	return out
 }
 
+// WalkPageMisses returns how many of the l steps of a walk of byte
+// stride s miss a fully associative LRU TLB of entries pages when the
+// walk comes back over the same pages in the same order (0 entries:
+// unknown, no misses). A stride of a page or more moves to a new page
+// every step, l pages; a smaller one that divides PageBytes, from a start
+// within s of a page's beginning (a column walk's, whose work-items start
+// in its first row), stays on each page PageBytes/s steps, ⌈l·s/PageBytes⌉
+// pages (a walk that starts further in, or whose stride does not divide a
+// page, may touch one more). Where the pages exceed the entries, the
+// walk evicts each page's translation before it returns, and its first
+// step on every page misses; else none does.
+func WalkPageMisses(l, s, entries int64) int64 {
+	if l <= 0 || s <= 0 || entries <= 0 {
+		return 0
+	}
+	pages := l
+	if s < PageBytes {
+		pages = (l*s + PageBytes - 1) / PageBytes
+	}
+	if pages <= entries {
+		return 0
+	}
+	return pages
+}
+
 // Conflicts returns the lines, in bytes, that the work-items of a launch
 // fetch again because a walk's lines do not fit the sets it reaches in a
-// core's L2 of size bytes and ways ways: for each global array with a
-// walk (Walks), the share WalkMisses gives of the lines each work-item
+// core's L2 (lv.L2Core bytes, lv.Ways ways): for each global array with
+// a walk (Walks), the share WalkMisses gives of the lines each work-item
 // touches in it (itemLines over items, its walk's length: exact where
 // every work-item walks as far, else their average), the largest over
 // its strides, of the lines a work-item touches beyond its group's
 // first touch (itemLines - groupLines): those the next work-item would
 // find in L2, walking the same lines. Other arrays' lines in the same
 // sets are not counted against the walk.
-func Conflicts(walks map[string][]int64, itemLines, groupLines map[string]float64, items, size, ways int64) float64 {
+//
+// lostTLB is the part of them fetched at a step that also misses a
+// TLB of lv.DTLB pages (WalkPageMisses over the walk's steps, at the
+// stride that loses the most lines): exact where the walk loses every
+// line, as a long column walk at a power-of-two pitch does, and taken
+// as the same share of the steps where it loses some.
+func Conflicts(walks map[string][]int64, itemLines, groupLines map[string]float64, items int64, lv Levels) (lost, lostTLB float64) {
 	if items <= 0 {
-		return 0
+		return 0, 0
 	}
-	var out float64
 	for a, ss := range walks {
 		l := int64(itemLines[a] / float64(items))
-		var miss int64
+		var miss, pageMiss int64
 		for _, s := range ss {
-			miss = max(miss, WalkMisses(l, s, size, ways))
+			if m := WalkMisses(l, s, lv.L2Core, lv.Ways); m > miss {
+				miss, pageMiss = m, WalkPageMisses(l, s, lv.DTLB)
+			}
 		}
 		if miss > 0 {
-			out += float64(miss) / float64(l) * max(0, itemLines[a]-groupLines[a])
+			refetched := float64(miss) / float64(l) * max(0, itemLines[a]-groupLines[a])
+			lost += refetched
+			lostTLB += float64(pageMiss) / float64(l) * refetched
 		}
 	}
-	return LineBytes * out
+	return LineBytes * lost, LineBytes * lostTLB
 }

@@ -114,7 +114,7 @@ func TestConflictsLRU(t *testing.T) {
 	}
 	for _, c := range cases {
 		params := map[string]int64{"n": c.n, "nr": c.nr, "p": c.p}
-		got, err := conflictsOf(k, params, c.n, lv)
+		got, _, err := conflictsOf(k, params, c.n, lv)
 		if err != nil {
 			t.Error(params, err)
 			continue
@@ -184,5 +184,161 @@ func TestConflictFeature(t *testing.T) {
 		if got := lf.features[ConflictBytes]; got != want {
 			t.Errorf("n = %g: %s = %g, want %g", n, ConflictBytes, got, want)
 		}
+	}
+}
+
+// TestWalkPageMisses checks the TLB misses of a walk by hand: at a
+// stride of a page or more each of l steps is a page of its own (2048
+// steps of 8 KiB: 2048 pages, past 96 entries; 64 steps of 1 MiB: 64
+// pages, within them); at 1 KiB four steps share a page (4096 steps:
+// 1024 pages; 300 steps: 75, within 96; 385 steps: 97); at 1536 bytes,
+// which does not divide a page, ⌈l·s/4096⌉; unknown entries miss
+// nothing.
+func TestWalkPageMisses(t *testing.T) {
+	for _, c := range []struct{ l, s, entries, want int64 }{
+		{2048, 8192, 96, 2048}, {96, 8192, 96, 0}, {97, 8192, 96, 97}, {64, 1 << 20, 96, 0}, {32, 4 << 20, 16, 32},
+		{4096, 1024, 96, 1024}, {300, 1024, 96, 0}, {385, 1024, 96, 97}, {4096, 1536, 96, 1536},
+		{2048, 8192, 0, 0}, {0, 8192, 96, 0},
+	} {
+		if got := WalkPageMisses(c.l, c.s, c.entries); got != c.want {
+			t.Errorf("%d steps of %d bytes, %d entries: %d misses, want %d", c.l, c.s, c.entries, got, c.want)
+		}
+	}
+}
+
+// TestConflictsTLBLRU checks both conflict features of colwalk against
+// a brute-force oracle: the LRU cache of TestConflictsLRU (64 KiB, 4
+// ways) and a fully associative LRU TLB of 8 entries of 4 KiB pages, fed
+// a's addresses in PoCL's order; the lines fetched again whose access
+// also missed the TLB are ConflictTLBBytes. Walks of 16 pages or more
+// at 4 KiB and 16 KiB lose every line and every page; 6 lines at 4
+// KiB fit the 16 lines of the 4 sets they reach, and their 6 pages the
+// TLB; 256 steps of 1 KiB lose their lines (64 fit the 16 sets they
+// reach) and share 64 pages four steps each, of which the first misses;
+// 64 such steps fit both; 17 lines at 4 KiB lose their lines (5 in one
+// set) and their 17 pages; a pitch padded by a line loses no line, so
+// that none is counted though its 64 pages miss the TLB.
+func TestConflictsTLBLRU(t *testing.T) {
+	k, err := counts.Count(parseKernel(t, "colwalk.knl", colWalk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := Levels{L2Core: 64 << 10, Ways: 4, DTLB: 8}
+	cases := []struct{ n, nr, p int64 }{
+		{256, 64, 1024}, {256, 16, 1024}, {256, 17, 1024}, {256, 6, 1024}, {256, 64, 4096}, {64, 256, 256}, {64, 64, 256}, {512, 64, 1040},
+	}
+	for _, c := range cases {
+		params := map[string]int64{"n": c.n, "nr": c.nr, "p": c.p}
+		lost, lostTLB, err := conflictsOf(k, params, c.n, lv)
+		if err != nil {
+			t.Error(params, err)
+			continue
+		}
+		refetched, both := lruTLBRefetches(c.n, c.nr, c.p, 64<<10, 4, 8)
+		if lost != float64(LineBytes*refetched) || lostTLB != float64(LineBytes*both) {
+			t.Errorf("%v: conflicts %g bytes, %g of them with a TLB miss; want %d and %d by LRU", params, lost, lostTLB, LineBytes*refetched, LineBytes*both)
+		}
+	}
+}
+
+// lruTLBRefetches simulates colwalk's loads of a as lruRefetches does,
+// with a fully associative LRU TLB of entries 4 KiB pages beside the
+// cache, and returns the misses at lines the cache held before and how
+// many of those also missed the TLB.
+func lruTLBRefetches(n, nr, p, size, ways, entries int64) (refetched, both int64) {
+	sets := size / 64 / ways
+	cache := make([][]int64, sets)
+	var tlb []int64 // pages, most recent last
+	seen := map[int64]bool{}
+	for i := range n {
+		for r := range nr {
+			addr := (r*p + i) * 4
+			page, line := addr/PageBytes, addr/64
+			tlbMiss := true
+			if j := slices.Index(tlb, page); j >= 0 {
+				tlb, tlbMiss = slices.Delete(tlb, j, j+1), false
+			} else if int64(len(tlb)) == entries {
+				tlb = tlb[1:]
+			}
+			tlb = append(tlb, page)
+			s := line % sets
+			if j := slices.Index(cache[s], line); j >= 0 {
+				cache[s] = append(slices.Delete(cache[s], j, j+1), line)
+				continue
+			}
+			if seen[line] {
+				refetched++
+				if tlbMiss {
+					both++
+				}
+			}
+			seen[line] = true
+			if int64(len(cache[s])) == ways {
+				cache[s] = cache[s][1:]
+			}
+			cache[s] = append(cache[s], line)
+		}
+	}
+	return refetched, both
+}
+
+// TestConflictTLBFeature checks the TLB feature with the EPYC's device
+// file (96 entries) by hand: atax2 at nx = ny = 2048 walks a 2048 steps
+// of 8 KiB, 2048 pages, and loses every line (TestConflictFeature), so
+// that every lost line misses the TLB too; at 1024 its 1024 steps of 4
+// KiB reach 16 sets, 256 lines, and lose all 1024 lines and pages,
+// 64 (n^2 - n^2/16) bytes both. reread_l2 at nr = 4096, LX = 256 walks
+// 4096 steps of 1 KiB (1024 lines in its 64 sets: it loses them all),
+// 1024 pages, one step in four on a new page: a quarter of its lost
+// lines, 64·(n·nr - (n/256)·nr·16)/4 bytes.
+func TestConflictTLBFeature(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
+	cfg := Config{Form: FormMaxGroups, Levels: true, Lines: true, Conflict: true, ConflictTLB: true}
+	lv, err := levelsOf(env, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lv.DTLB != 96 {
+		t.Fatalf("levels %+v, want a TLB of 96 pages", lv)
+	}
+	for _, c := range []struct {
+		kernel string
+		params map[string]int64
+		want   float64
+	}{
+		{"../../../examples/atax2.knl", map[string]int64{"nx": 2048, "ny": 2048}, 64 * (2048*2048 - 2048*2048/16)},
+		{"../../../examples/atax2.knl", map[string]int64{"nx": 1024, "ny": 1024}, 64 * (1024*1024 - 1024*1024/16)},
+		{"../../../measurekernels/library/reread_l2.knl", map[string]int64{"n": 16384, "nr": 4096}, 64 * (16384*4096 - 64*4096*16) / 4},
+	} {
+		lf, err := facts(env, models.Case{Kernel: c.kernel, Params: c.params}, cfg, lv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := lf.features[ConflictTLBBytes]; got != c.want {
+			t.Errorf("%s %v: %s = %g, want %g (%s = %g)", c.kernel, c.params, ConflictTLBBytes, got, c.want, ConflictBytes, lf.features[ConflictBytes])
+		}
+	}
+}
+
+// TestConflictTLBUnknown checks that a device file without the TLB's
+// entries counts no TLB-missing lines (so that Calibrate leaves
+// ConflictTLB off) and still the conflict lines.
+func TestConflictTLBUnknown(t *testing.T) {
+	dev := *modeltest.Device(t, "pocl-cpu")
+	caches := *dev.Caches
+	caches.DTLBEntries = 0
+	dev.Caches = &caches
+	env := &models.Env{Counter: models.NewCounter(models.Files), Device: &dev}
+	cfg := Config{Form: FormMaxGroups, Levels: true, Lines: true, Conflict: true, ConflictTLB: true}
+	lv, err := levelsOf(env, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf, err := facts(env, models.Case{Kernel: "../../../examples/atax2.knl", Params: map[string]int64{"nx": 2048, "ny": 2048}}, cfg, lv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := lf.features[ConflictTLBBytes]; ok || lf.features[ConflictBytes] == 0 {
+		t.Errorf("no TLB in the device file: %s = %g (present %v), %s = %g; want none, and the conflict lines", ConflictTLBBytes, v, ok, ConflictBytes, lf.features[ConflictBytes])
 	}
 }

@@ -24,7 +24,11 @@
 // work-item walks them again ([Walks], [WalkMisses]: a column walk at a
 // pitch that is a multiple of a large power of two) priced by a weight
 // of their own (Config.Conflict; Config.Refetch, not chosen since,
-// prices instead the lines beyond the core's share); the executions of
+// prices instead the lines beyond the core's share), and those of them
+// lost at a step that also misses the first-level data TLB, a walk over
+// more pages than it maps ([WalkPageMisses]: on PoCL a lost line of a
+// 2048-page walk fits 1.3 ns, one of a 64-page walk 0.33), by a second
+// weight (Config.ConflictTLB); the executions of
 // the instructions that load a global cell an earlier
 // iteration of their loop stored ([Chains]: w[i] += ... over j) are a
 // feature of their own, outside the overlap (Config.Chain); and a type's

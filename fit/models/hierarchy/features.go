@@ -202,27 +202,31 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		if err != nil {
 			return nil, err
 		}
-		v, err := conflictsOf(k, c.Params, lf.groups*lf.size, lv)
+		v, tlb, err := conflictsOf(k, c.Params, lf.groups*lf.size, lv)
 		if err != nil {
 			return nil, err
 		}
 		if v > 0 {
 			lf.features[ConflictBytes] = v
 		}
+		if cfg.ConflictTLB && tlb > 0 {
+			lf.features[ConflictTLBBytes] = tlb
+		}
 	}
 	return lf, nil
 }
 
-// conflictsOf returns the feature ConflictBytes of a launch of k at
-// params with items work-items, under the capacities lv.
-func conflictsOf(k *counts.Counted, params map[string]int64, items int64, lv Levels) (float64, error) {
+// conflictsOf returns the features ConflictBytes and ConflictTLBBytes
+// of a launch of k at params with items work-items, under the
+// capacities lv.
+func conflictsOf(k *counts.Counted, params map[string]int64, items int64, lv Levels) (lost, lostTLB float64, err error) {
 	walks, err := once("walks", k, params, func() (map[string][]int64, error) { return Walks(k.Kernel(), params) })
 	if err != nil || len(walks) == 0 {
-		return 0, err
+		return 0, 0, err
 	}
 	ls, vals, err := linesAt(k, params)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	item, group := map[string]float64{}, map[string]float64{}
 	for i, l := range ls {
@@ -234,7 +238,8 @@ func conflictsOf(k *counts.Counted, params map[string]int64, items int64, lv Lev
 			group[l.Array] = float64(vals[i])
 		}
 	}
-	return Conflicts(walks, item, group, items, lv.L2Core, lv.Ways), nil
+	lost, lostTLB = Conflicts(walks, item, group, items, lv)
+	return lost, lostTLB, nil
 }
 
 // isGlobalAccess reports whether a property counts global loads or
@@ -275,6 +280,9 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 	}
 	if cfg.Conflict && env.Device.SMs > 0 {
 		lv.L2Core, lv.Ways = c.L2/int64(env.Device.SMs), c.L2Ways
+	}
+	if cfg.ConflictTLB {
+		lv.DTLB = c.DTLBEntries
 	}
 	return lv, nil
 }

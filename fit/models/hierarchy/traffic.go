@@ -14,6 +14,9 @@ type Levels struct {
 	// L2Core and Ways, where L2Core is not 0, are one core's L2 and its
 	// associativity (Config.Conflict): the sets a strided walk reaches.
 	L2Core, Ways int64
+	// DTLB, where not 0, is the pages a core's first-level data TLB
+	// maps (Config.ConflictTLB).
+	DTLB int64
 }
 
 // Footprints are the memory-hierarchy counts of one launch (package
