@@ -38,7 +38,7 @@ func findClang() (string, error) {
 // compiler lowers to PTX. make test installs clang. Under -short each
 // kernel compiles at one of its settings, the n-th kernel at its n-th
 // modulo their number, so that the library's settings of each rank are
-// compiled (68 compiles of 153); make test-long compiles them all.
+// compiled (69 compiles of 155); make test-long compiles them all.
 func TestLibraryCUDACompiles(t *testing.T) {
 	clang, prelude := cudaTools(t)
 	dir := t.TempDir()
