@@ -13,8 +13,10 @@ import (
 // resumedTimes reads the measured times that tune --measure --resume
 // reuses: those of out (--out), by configuration (tune.Key of the space's
 // tunables), in seconds. A missing --out is a fresh start; rows of other
-// configurations, or without a time, are ignored.
-func resumedTimes(resume bool, out string, space *tune.Space) (map[string]float64, error) {
+// configurations, or without a time, are ignored. An Arrow file timed on
+// another device than timedOn is refused, its times being that device's;
+// a file that records no device is resumed with a warning that says so.
+func resumedTimes(resume bool, out string, space *tune.Space, timedOn string) (map[string]float64, error) {
 	if !resume {
 		return nil, nil
 	}
@@ -34,6 +36,14 @@ func resumedTimes(resume bool, out string, space *tune.Space) (map[string]float6
 	if err != nil {
 		return nil, fmt.Errorf("--resume: %w", err)
 	}
+	recorded, err := tune.TimedOn(data, out)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %w", err)
+	}
+	if recorded != "" && !sameDevice(recorded, timedOn) {
+		return nil, fmt.Errorf("--resume: %s holds times measured on %q, and --measure times on %q: give another --out, or resume on that device",
+			out, recorded, timedOn)
+	}
 	times := map[string]float64{}
 	for _, r := range rows {
 		key, err := tune.Key(space.Names(), func(n string) (tune.Value, bool) { v, ok := r.Config[n]; return v, ok })
@@ -41,6 +51,10 @@ func resumedTimes(resume bool, out string, space *tune.Space) (map[string]float6
 			continue
 		}
 		times[key] = r.Time
+	}
+	if recorded == "" && len(times) > 0 {
+		fmt.Fprintf(stderr, "warning: --resume: %s does not record the device that timed it (CSV, T4 JSON, or an Arrow file of an older uniperf): its %d times are taken as %q's; give another --out if they are another device's\n",
+			out, len(times), timedOn)
 	}
 	return times, nil
 }

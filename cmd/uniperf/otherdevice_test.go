@@ -1,0 +1,189 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/uniperf/uniperf/fit/gpus"
+	"github.com/uniperf/uniperf/fit/tune"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
+)
+
+// TestDeviceFileOfAnotherCPU gives pocl-cpu, the EPYC's device file, for
+// rows of another CPU (the shipped quick table renamed to a made-up PoCL
+// device): the fit goes on with a note that names both devices and
+// --device-file, and without the flag it is refused with the same advice.
+// The EPYC's own rows get no such note.
+func TestDeviceFileOfAnotherCPU(t *testing.T) {
+	const other = "pthread-haswell-Example CPU 9000"
+	table := writeRenamed(t, "../../datasets/pocl-epyc-quick.arrow", other)
+	out := t.TempDir() + "/c.json"
+
+	code, stdout, stderr := runFit(t, table, "--model", "cycles", "--device-file", "pocl-cpu", "--out", out)
+	if code != 0 {
+		t.Fatalf("fit with --device-file pocl-cpu: exit %d: %s", code, stderr)
+	}
+	want := `note: the device file devices/pocl-cpu.json describes "PoCL CPU (pthread, AMD EPYC)", not "` + other + `"`
+	if !strings.Contains(stdout, want) || !strings.Contains(stdout, "--device-file") {
+		t.Errorf("fit on %s with the EPYC's file: no note %q in\n%s", other, want, stdout)
+	}
+
+	code, _, stderr = runFit(t, table, "--model", "cycles", "--out", out)
+	if code != 2 || !strings.Contains(stderr, `device "`+other+`"`) || !strings.Contains(stderr, "give one with --device-file") {
+		t.Errorf("fit on %s without a device file: exit %d, %s; want exit 2 asking for --device-file", other, code, stderr)
+	}
+
+	code, stdout, stderr = runFit(t, "embedded:pocl-epyc-quick.arrow", "--model", "cycles", "--device-file", "pocl-cpu", "--out", out)
+	if code != 0 || strings.Contains(stdout, "describes") {
+		t.Errorf("fit on the EPYC's own table: exit %d, a note of another device:\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestDescribes matches a device by its whole name or an alias, ignoring
+// case and surrounding space: another CPU under the same PoCL build, whose
+// name shares the "pthread-skylake-avx512-" prefix and the vendor's, is
+// another device.
+func TestDescribes(t *testing.T) {
+	d := &gpus.Device{Name: "PoCL CPU (pthread, Example)", Aliases: []string{"pthread-skylake-avx512-Example CPU"}}
+	for _, c := range []struct {
+		device string
+		want   bool
+	}{
+		{"PoCL CPU (pthread, Example)", true},
+		{"  pthread-skylake-avx512-example cpu ", true},
+		{"pthread-skylake-avx512-Example CPU 7B13", false},
+		{"pthread-skylake-avx512-Example", false},
+		{"pthread-skylake-avx512-Other CPU", false},
+	} {
+		if got := describes(d, c.device); got != c.want {
+			t.Errorf("describes(%q) = %v, want %v", c.device, got, c.want)
+		}
+	}
+}
+
+// TestBlocksizeMeasureOtherDevice times two group sizes on PoCL with a
+// device file of a made-up CPU, which warns that the file describes
+// another device than the one timed, and again with the same file given
+// the PoCL device's own name as an alias, which does not.
+func TestBlocksizeMeasureOtherDevice(t *testing.T) {
+	name := pocltest.Open(t).Info().Name
+	run := func(aliases []string) string {
+		file := deviceFileNamed(t, "Example CPU 9000", aliases)
+		code, _, errOut := runBlocksize(t, "global_copy", "--device-file", file, "--param", "n=65536",
+			"--sizes", "16,64", "--model", "xu", "--measure", "pocl", "--runs", "3", "--discard", "1")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		return errOut
+	}
+	want := `describes "Example CPU 9000", the kernel was timed on "` + name + `"`
+	if warn := run(nil); !strings.Contains(warn, want) {
+		t.Errorf("a device file of another CPU: no warning %q in %q", want, warn)
+	}
+	if warn := run([]string{name}); strings.Contains(warn, "describes") {
+		t.Errorf("a device file naming the timed device: warned %q", warn)
+	}
+}
+
+// deviceFileNamed writes pocl-cpu's device file under another name and
+// aliases.
+func deviceFileNamed(t *testing.T, name string, aliases []string) string {
+	t.Helper()
+	data, err := os.ReadFile("../../fit/gpus/devices/pocl-cpu.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	d["name"], d["aliases"] = name, aliases
+	if data, err = json.Marshal(d); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "example.json")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestTuneResumeOtherDevice times a two-configuration stencil space on
+// PoCL into an Arrow file, which records the device; a rerun with
+// --resume takes its times. A file recording a made-up device is refused
+// untouched, and a CSV file, which cannot record one, is resumed with a
+// warning that says so.
+func TestTuneResumeOtherDevice(t *testing.T) {
+	weights := fitQuickWeights(t)
+	dir := t.TempDir()
+	spaceJSON := `{"tune_params": {"block_size_x": [32], "block_size_y": [2, 4]}}`
+	space := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(space, []byte(spaceJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tuneOn := func(out string) (int, string) {
+		var code int
+		var msg string
+		warn := captureStderr(t, func() {
+			code, _, msg = runCommand(t, tuneCmd, "tune", "../../examples/stencil_kernel.knl", "--space", space, "--weights", weights,
+				"--param", "w=66", "--param", "h=34", "--map", "BX=block_size_x", "--map", "BY=block_size_y", "--measure", "opencl",
+				"--brute-force", "--runs", "2", "--discard", "1", "--out", out, "--resume", "--json")
+		})
+		return code, msg + warn
+	}
+	own := filepath.Join(dir, "own.arrow")
+	if code, msg := tuneOn(own); code != 0 {
+		t.Fatalf("tune --measure: exit %d: %s", code, msg)
+	}
+	data, err := os.ReadFile(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := pocltest.Open(t).Info().Name
+	if got, err := tune.TimedOn(data, own); got != name || err != nil {
+		t.Errorf("the table records %q (%v), want the device that timed it, %q", got, err, name)
+	}
+	if code, msg := tuneOn(own); code != 0 || strings.Contains(msg, "does not record") {
+		t.Errorf("resuming on the same device: exit %d: %s", code, msg)
+	}
+
+	s, err := tune.ReadSpace([]byte(spaceJSON), space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	configs, err := s.Configs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := []tune.Result{{Config: configs[0], Rank: 1, Predicted: 1e-3, Measured: 5e-3}, {Config: configs[1], Rank: 2, Predicted: 1e-3, Measured: 7e-3}}
+	other := filepath.Join(dir, "other.arrow")
+	table, err := tune.WriteArrow(s, results, "Example CPU 9000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, table, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, msg := tuneOn(other)
+	if want := `holds times measured on "Example CPU 9000"`; code != 2 || !strings.Contains(msg, want) || !strings.Contains(msg, "give another --out") {
+		t.Errorf("resuming another device's times: exit %d: %s; want exit 2 with %q", code, msg, want)
+	}
+	if after, err := os.ReadFile(other); err != nil || string(after) != string(table) {
+		t.Errorf("the other device's table changed (%v)", err)
+	}
+
+	csvPath := filepath.Join(dir, "r.csv")
+	csv, err := tune.WriteCSV(s, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csvPath, csv, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, msg := tuneOn(csvPath); code != 0 || !strings.Contains(msg, "does not record the device that timed it") || !strings.Contains(msg, "2 times") {
+		t.Errorf("resuming a CSV file: exit %d: %s; want a warning that it records no device", code, msg)
+	}
+}
