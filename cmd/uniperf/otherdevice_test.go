@@ -114,8 +114,9 @@ func deviceFileNamed(t *testing.T, name string, aliases []string) string {
 // TestTuneResumeOtherDevice times a two-configuration stencil space on
 // PoCL into an Arrow file, which records the device; a rerun with
 // --resume takes its times. A file recording a made-up device is refused
-// untouched, and a CSV file, which cannot record one, is resumed with a
-// warning that says so.
+// untouched; an Arrow file recording none, and a CSV file, which cannot
+// record one, are resumed with a warning that says so, the Arrow file
+// rewritten without a device.
 func TestTuneResumeOtherDevice(t *testing.T) {
 	weights := fitQuickWeights(t)
 	dir := t.TempDir()
@@ -173,6 +174,24 @@ func TestTuneResumeOtherDevice(t *testing.T) {
 	}
 	if after, err := os.ReadFile(other); err != nil || string(after) != string(table) {
 		t.Errorf("the other device's table changed (%v)", err)
+	}
+
+	// An Arrow file of an older uniperf: resumed with the warning, and
+	// rewritten without claiming the device, whose times it may not hold.
+	older := filepath.Join(dir, "older.arrow")
+	if table, err = tune.WriteArrow(s, results, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(older, table, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, msg := tuneOn(older); code != 0 || !strings.Contains(msg, "does not record the device that timed it") {
+		t.Errorf("resuming an Arrow file without a device: exit %d: %s", code, msg)
+	}
+	if data, err := os.ReadFile(older); err != nil {
+		t.Fatal(err)
+	} else if got, err := tune.TimedOn(data, older); got != "" || err != nil {
+		t.Errorf("the resumed file of no device now records %q (%v)", got, err)
 	}
 
 	csvPath := filepath.Join(dir, "r.csv")

@@ -642,7 +642,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 		return err
 	}
 	defer timer.close()
-	done, err := resumedTimes(opts.resume, opts.out, r.space, timer.name())
+	done, record, err := resumedTimes(opts.resume, opts.out, r.space, timer.name())
 	if err != nil {
 		return err
 	}
@@ -682,7 +682,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 				// Each time is written as it comes, so that an
 				// interrupted run loses at most the kernel being timed.
 				res.Measured = t
-				if err := writeRanking(out, opts.out, r.space, r.results, timer.name()); err != nil {
+				if err := writeRanking(out, opts.out, r.space, r.results, record); err != nil {
 					return err
 				}
 			}
@@ -718,7 +718,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 		report.Evaluation = &ev
 	}
 	if opts.out != "" {
-		if err := writeRanking(out, opts.out, r.space, r.results, timer.name()); err != nil {
+		if err := writeRanking(out, opts.out, r.space, r.results, record); err != nil {
 			return err
 		}
 	}
