@@ -105,8 +105,8 @@ and left out of the report.
 "notes": [...]}, with times at full precision (the report rounds them),
 median_s and max_s the kept runs' spread where the table holds them, and
 "error" set where a row was not predicted.`,
-	Example: `  uniperf validate --weights pocl.weights.arrow embedded:pocl-cpu.arrow
-  uniperf validate --cv embedded:pocl-cpu.arrow --plot cv.svg
+	Example: `  uniperf validate --weights pocl.weights.arrow embedded:pocl-epyc-quick.arrow
+  uniperf validate --cv embedded:pocl-epyc-quick.arrow --plot cv.svg
   uniperf validate --model cycles --cv embedded:pocl-epyc-quick.arrow`,
 	Args: cobra.MinimumNArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
