@@ -50,7 +50,7 @@ func deviceParams(device, file string) (*gpus.Device, error) {
 	if file == "" {
 		d, err := gpus.Lookup(device)
 		if err != nil {
-			return nil, fmt.Errorf("device %q: %w; give one with --device-file", device, err)
+			return nil, fmt.Errorf("device %q: %w; give one with --device-file (docs/device-files.md, \"Another CPU\", says how to write one)", device, err)
 		}
 		return d, nil
 	}

@@ -32,7 +32,7 @@ func TestDeviceFileOfAnotherCPU(t *testing.T) {
 	}
 
 	code, _, stderr = runFit(t, table, "--model", "cycles", "--out", out)
-	if code != 2 || !strings.Contains(stderr, `device "`+other+`"`) || !strings.Contains(stderr, "give one with --device-file") {
+	if code != 2 || !strings.Contains(stderr, `device "`+other+`"`) || !strings.Contains(stderr, "give one with --device-file (docs/device-files.md") {
 		t.Errorf("fit on %s without a device file: exit %d, %s; want exit 2 asking for --device-file", other, code, stderr)
 	}
 
