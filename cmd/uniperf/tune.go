@@ -116,7 +116,10 @@ bounds at --param, an empty grid). With --out the measured times are
 written too (T4: a "time" measurement in ms; CSV and Arrow: a time
 column), so that tune --evaluate reads them back; --out is rewritten
 after each kernel timed, and --resume reuses the times it holds, so that
-an interrupted run goes on where it stopped. --json prints {"timed": [{"rank", "configuration", "consts",
+an interrupted run goes on where it stopped (an Arrow --out records the
+device that timed it, and --resume refuses another device's; CSV and T4
+JSON record none, and resuming them warns). A ranking fitted on another
+device than the one timing it is timed with a warning. --json prints {"timed": [{"rank", "configuration", "consts",
 "predicted_s", "measured_s"}], "best", "predicted_pick", "elapsed_s",
 "evaluation"}.
 
