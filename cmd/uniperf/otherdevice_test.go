@@ -206,3 +206,23 @@ func TestTuneResumeOtherDevice(t *testing.T) {
 		t.Errorf("resuming a CSV file: exit %d: %s; want a warning that it records no device", code, msg)
 	}
 }
+
+// TestBlocksizeTablesOfAnotherCPU calibrates blocksize's models on the
+// quick table renamed to a made-up CPU with pocl-cpu's file: a warning
+// names the table, both devices and --device-file; the EPYC's own table
+// gets none.
+func TestBlocksizeTablesOfAnotherCPU(t *testing.T) {
+	const other = "pthread-haswell-Example CPU 9000"
+	table := writeRenamed(t, "../../datasets/pocl-epyc-quick.arrow", other)
+	for _, c := range []struct {
+		table string
+		warn  bool
+	}{{table, true}, {"embedded:pocl-epyc-quick.arrow", false}} {
+		code, _, errOut := runBlocksize(t, "global_copy", "--device-file", "pocl-cpu", "--param", "n=65536",
+			"--sizes", "16,64", "--model", "linear", "--tables", c.table)
+		want := c.table + ` was measured on "` + other + `": the device file devices/pocl-cpu.json describes "PoCL CPU (pthread, AMD EPYC)"`
+		if code != 0 || strings.Contains(errOut, want) != c.warn || strings.Contains(errOut, "describes") != c.warn {
+			t.Errorf("blocksize calibrated on %s: exit %d, stderr %q; want a warning %v", c.table, code, errOut, c.warn)
+		}
+	}
+}
