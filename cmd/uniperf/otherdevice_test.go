@@ -226,3 +226,38 @@ func TestBlocksizeTablesOfAnotherCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestTimedWithWeightsOfAnotherDevice fits weights on the quick table
+// renamed to a made-up CPU and times with them on PoCL: measure
+// --compare-with and tune --measure each warn that the weights were
+// fitted on the made-up CPU and name the device that timed the kernel.
+func TestTimedWithWeightsOfAnotherDevice(t *testing.T) {
+	const other = "pthread-haswell-Example CPU 9000"
+	dir := t.TempDir()
+	weights := filepath.Join(dir, "w.arrow")
+	if code, _, msg := runFit(t, writeRenamed(t, "../../datasets/pocl-epyc-quick.arrow", other), "--out", weights); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, msg)
+	}
+	want := `fitted on "` + other + `", the kernel was timed on "` + pocltest.Open(t).Info().Name + `"`
+
+	warn := captureStderr(t, func() {
+		if code, out, msg := runMeasure(t, "global_copy", "--device", "opencl", "--param", "n=4096", "--runs", "2", "--discard", "1",
+			"--compare-with", weights); code != 0 {
+			t.Errorf("measure: exit %d: %s%s", code, out, msg)
+		}
+	})
+	if !strings.Contains(warn, want) {
+		t.Errorf("measure --compare-with: no warning %q in %q", want, warn)
+	}
+
+	space := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(space, []byte(`{"tune_params": {"block_size_x": [32], "block_size_y": [2]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, msg := runCommand(t, tuneCmd, "tune", "../../examples/stencil_kernel.knl", "--space", space, "--weights", weights,
+		"--param", "w=66", "--param", "h=34", "--map", "BX=block_size_x", "--map", "BY=block_size_y", "--measure", "opencl",
+		"--top", "1", "--runs", "2", "--discard", "1")
+	if code != 0 || !strings.Contains(msg, want) {
+		t.Errorf("tune --measure: exit %d; no warning %q in %q", code, want, msg)
+	}
+}
