@@ -261,3 +261,30 @@ func TestTimedWithWeightsOfAnotherDevice(t *testing.T) {
 		t.Errorf("tune --measure: exit %d; no warning %q in %q", code, want, msg)
 	}
 }
+
+// TestPredictWithDeviceFileOfAnotherCPU predicts with an xu calibration
+// of the EPYC's table and a device file of a made-up CPU: the prediction
+// comes with a warning naming both; with pocl-cpu, the calibration's own
+// file, there is none. (The cycles model refuses outright a device file
+// other than its calibration's.)
+func TestPredictWithDeviceFileOfAnotherCPU(t *testing.T) {
+	cal := filepath.Join(t.TempDir(), "c.json")
+	if code, _, msg := runFit(t, "embedded:pocl-epyc-quick.arrow", "--model", "xu", "--out", cal); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, msg)
+	}
+	for _, c := range []struct {
+		file string
+		warn bool
+	}{{deviceFileNamed(t, "Example CPU 9000", nil), true}, {"pocl-cpu", false}} {
+		var code int
+		var msg string
+		warn := captureStderr(t, func() {
+			code, _, msg = runPredict(t, "--model", "xu", "--weights", cal, "--device-file", c.file, "vector_scale_add", "--param", "n=65536")
+		})
+		all := msg + warn
+		want := `describes "Example CPU 9000", not "pthread-skylake-avx512-AMD EPYC"`
+		if code != 0 || strings.Contains(all, want) != c.warn || strings.Contains(all, "describes") != c.warn {
+			t.Errorf("predict with --device-file %s: exit %d, %q; want a warning %v", c.file, code, all, c.warn)
+		}
+	}
+}
