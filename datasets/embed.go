@@ -18,7 +18,7 @@ import (
 var shipped embed.FS
 
 // Shipped lists the names of the embedded tables (e.g.
-// "pocl-cpu-epyc.arrow"), sorted.
+// "pocl-epyc-quick.arrow"), sorted.
 func Shipped() []string {
 	entries, err := fs.ReadDir(shipped, ".")
 	if err != nil {

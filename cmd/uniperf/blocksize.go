@@ -271,7 +271,7 @@ func blocksize(out io.Writer, kernel string, opts blocksizeOptions) error {
 			lc.WarpsPerBlock, lc.Block[0], lc.Block[1], lc.Even, lc.Utilization, lc.Latency)
 	}
 	if timer != nil {
-		if err := measureCandidates(&res, cands, src, timer); err != nil {
+		if err := measureCandidates(&res, dev, cands, src, timer); err != nil {
 			return err
 		}
 	}
@@ -287,7 +287,7 @@ func deviceFile(arg string) (*gpus.Device, error) {
 	if strings.HasSuffix(arg, ".json") || strings.ContainsRune(arg, '/') {
 		d, err := gpus.Load(arg)
 		if err != nil {
-			return nil, fmt.Errorf("--device-file %s: %w", arg, err)
+			return nil, readError(fmt.Errorf("--device-file %s: %w", arg, err))
 		}
 		return d, nil
 	}
@@ -328,6 +328,11 @@ func calibrationRows(dev *gpus.Device, tables []string) ([]models.Row, string, e
 	if err := models.OneBackend(lt.tables); err != nil {
 		return nil, "", err
 	}
+	for _, name := range slices.Sorted(maps.Keys(lt.tables)) {
+		if device := lt.tables[name].Meta.DeviceName; !describes(dev, device) {
+			fmt.Fprintf(stderr, "warning: %s was measured on %q: %s\n", name, device, otherDeviceFile(dev, device))
+		}
+	}
 	rows := models.Rows(lt.tables, datasets.RoleMeasurement)
 	return rows, fmt.Sprintf("%s (%d measurement rows)", strings.Join(tables, ", "), len(rows)), nil
 }
@@ -355,8 +360,9 @@ func parseShapes(sizes []string, consts int) ([][]int64, error) {
 
 // measureCandidates times every candidate that can launch and computes
 // each model's Spearman correlation with the measured times.
-func measureCandidates(res *blocksizeResult, cands []models.Candidate, src models.Source, timer *kernelTimer) error {
+func measureCandidates(res *blocksizeResult, dev *gpus.Device, cands []models.Candidate, src models.Source, timer *kernelTimer) error {
 	res.Measured = timer.name()
+	warnFileTimed(dev, timer.name())
 	var measured []int
 	for i, c := range cands {
 		if res.Candidates[i].Error != "" {

@@ -41,18 +41,20 @@ func readCalibration(path, model string) (*models.CalibrationFile, models.Model,
 }
 
 // deviceParams returns the device parameter file for a device as the
-// measurement tables name it: file when given, else the shipped file whose
-// name or alias it is.
+// measurement tables name it: file when given (a shipped device's name or
+// a .json path, as --device-file takes them everywhere), else the shipped
+// file whose name or alias it is, compared whole: another CPU of the same
+// PoCL build ("pthread-skylake-avx512-" and its model name) is another
+// device, with other caches.
 func deviceParams(device, file string) (*gpus.Device, error) {
 	if file == "" {
 		d, err := gpus.Lookup(device)
 		if err != nil {
-			return nil, fmt.Errorf("device %q: %w; give one with --device-file", device, err)
+			return nil, fmt.Errorf("device %q: %w; give one with --device-file (docs/device-files.md, \"Another CPU\", says how to write one)", device, err)
 		}
 		return d, nil
 	}
-	d, err := gpus.Load(file)
-	return d, readError(err)
+	return deviceFile(file)
 }
 
 // byDevice groups the loaded tables by the device they were measured on.
@@ -111,17 +113,21 @@ func deviceRows(lt *loadedTables, counter *models.Counter, needDevice bool, devi
 				return nil, nil, err
 			}
 			env.Device = d
-			notes = append(notes, deviceNotes(tables, d)...)
+			notes = append(notes, deviceNotes(device, tables, d)...)
 		}
 		out = append(out, models.DeviceRows{Device: device, Env: env, Rows: models.Rows(tables, "")})
 	}
 	return out, notes, nil
 }
 
-// deviceNotes points out where a table's metadata disagrees with the
-// device file's compute units or clock.
-func deviceNotes(tables map[string]*datasets.Table, d *gpus.Device) []string {
+// deviceNotes points out a device file given for another device than the
+// tables', and where a table's metadata disagrees with the device file's
+// compute units or clock.
+func deviceNotes(device string, tables map[string]*datasets.Table, d *gpus.Device) []string {
 	var notes []string
+	if !describes(d, device) {
+		notes = append(notes, otherDeviceFile(d, device))
+	}
 	for _, name := range slices.Sorted(maps.Keys(tables)) {
 		m := tables[name].Meta
 		if m.ComputeUnits > 0 && m.ComputeUnits != d.SMs || m.ClockMHz > 0 && float64(m.ClockMHz) != d.ClockHz/1e6 {

@@ -98,7 +98,7 @@ func init() {
 	f.StringVar(&compareOpts.models, "models", "linear,hongkim,cycles", "comma-separated models to compare")
 	f.BoolVar(&compareOpts.cv, "cv", false, "add leave-one-kernel-class-out errors")
 	f.StringVar(&compareOpts.plot, "plot", "", "draw predicted against measured time to this SVG file")
-	f.StringVar(&compareOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for tables of one device")
+	f.StringVar(&compareOpts.deviceFile, "device-file", "", "device parameter file (shipped name or JSON, see fit/gpus) for tables of one device")
 	f.StringVar(&compareOpts.out, "out", "", "write the report to this file instead of standard output")
 	f.BoolVar(&compareOpts.json, "json", false, "print every model's predictions as JSON instead of the report")
 	f.BoolVar(&compareOpts.fit.free, "free", false, "fit the linear model freely, as seed 001 does, instead of by uniperf's default fit")

@@ -205,7 +205,7 @@ func init() {
 	f.BoolVar(&fitOpts.noTies, "no-ties", false, "keep every weight apart: never tie filled strided accesses to stride-1 ones")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&fitOpts.hongkimTraffic, "hongkim-traffic", "", hongkimTrafficUsage)
-	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
+	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear")
 	f.BoolVar(&fitOpts.coverage, "coverage", false, "report how well the measurement rows determine the test kernels' weights and predictions")
 	f.BoolVar(&fitOpts.json, "json", false, "print the weights (or the calibration) as JSON instead of the report")
 	f.StringSliceVar(&fitOpts.fillFrom, "fill-from", nil, fillFromUsage)

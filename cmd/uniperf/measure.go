@@ -109,7 +109,7 @@ bad input (an unknown device or suite, an unwritable or corrupt table).`,
   uniperf measure matmul_tiled --device cuda:0 --param n=2048 --param m=2048 --param ell=2048 --compare-with h100.weights.arrow
   uniperf measure ./stencil.knl --device opencl --sweep n=2^10..2^13 --check-param n=100 --out stencil.arrow
   uniperf measure ./stencil.knl --device opencl --param n=4096 --repeat-until-stable --tolerance 0.01
-  uniperf measure --device pocl --suite quick --out datasets/pocl-cpu.arrow
+  uniperf measure --device pocl --suite quick --out mycpu.arrow
   uniperf measure --device cuda:0 --suite paper --out h100.arrow --budget 25m
   uniperf measure --device opencl --kernels global_copy,empty --runs 10 --discard 2 --out small.arrow`,
 	Args: cobra.MaximumNArgs(1),

@@ -342,8 +342,8 @@ func comparePredictions(stdout io.Writer, w *fit.Weights, src models.Source, ker
 		rel := (t - results[i].Measured) / results[i].Measured
 		results[i].Predicted, results[i].RelErr = &t, &rel
 	}
-	if len(results) > 0 && w.Device != results[0].Device {
-		fmt.Fprintf(stderr, "warning: the weights were fitted on %q, the kernel was timed on %q\n", w.Device, results[0].Device)
+	if len(results) > 0 {
+		warnOtherDevice("the weights were fitted on", w.Device, results[0].Device)
 	}
 	return nil
 }

@@ -473,6 +473,7 @@ func predictModel(out io.Writer, kernel string, opts predictOptions) error {
 	if err != nil {
 		return err
 	}
+	warnDeviceFile(d, cal.Device)
 	env := &models.Env{Counter: models.NewCounter(kernelSource(kernel)), Device: d}
 	preds, err := predictSets(opts, kernel, func(consts, p map[string]int64) (modelPrediction, error) {
 		if err := run.apply(m, env, kernel, consts); err != nil {

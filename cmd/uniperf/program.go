@@ -140,7 +140,7 @@ func predictProgram(out io.Writer, path string, opts programOptions) error {
 		}
 	}
 	if opts.measure != "" {
-		if err := rep.measure(prog, src, opts); err != nil {
+		if err := rep.measure(prog, devs[0], src, opts); err != nil {
 			return err
 		}
 	}
@@ -239,13 +239,15 @@ func (rep *programReport) add(model string, r *program.Result) {
 	rep.Totals[model] = s
 }
 
-// measure times every launch at the predicted batch.
-func (rep *programReport) measure(prog *program.Program, src models.Source, opts programOptions) error {
+// measure times every launch at the predicted batch, warning where dev,
+// the device file the prediction priced, is another device's.
+func (rep *programReport) measure(prog *program.Program, dev *gpus.Device, src models.Source, opts programOptions) error {
 	timer, err := openTimer("--measure", opts.measure, opts.runs, opts.discard)
 	if err != nil {
 		return err
 	}
 	defer timer.close()
+	warnFileTimed(dev, timer.name())
 	bound, _, err := prog.Bind(opts.batch)
 	if err != nil {
 		return err

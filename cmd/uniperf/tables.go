@@ -17,7 +17,7 @@ import (
 )
 
 // embeddedPrefix names a table shipped in the binary on the command line:
-// "embedded:pocl-cpu.arrow".
+// "embedded:pocl-epyc-quick.arrow".
 const embeddedPrefix = "embedded:"
 
 // loadedTables are measurement tables read for a command, keyed by the

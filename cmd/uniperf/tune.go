@@ -116,7 +116,10 @@ bounds at --param, an empty grid). With --out the measured times are
 written too (T4: a "time" measurement in ms; CSV and Arrow: a time
 column), so that tune --evaluate reads them back; --out is rewritten
 after each kernel timed, and --resume reuses the times it holds, so that
-an interrupted run goes on where it stopped. --json prints {"timed": [{"rank", "configuration", "consts",
+an interrupted run goes on where it stopped (an Arrow --out records the
+device that timed it, and --resume refuses another device's; CSV and T4
+JSON record none, and resuming them warns). A ranking fitted on another
+device than the one timing it is timed with a warning. --json prints {"timed": [{"rank", "configuration", "consts",
 "predicted_s", "measured_s"}], "best", "predicted_pick", "elapsed_s",
 "evaluation"}.
 
@@ -236,7 +239,7 @@ func runTune(out io.Writer, kernel string, opts tuneOptions) error {
 		return measureRanking(out, kernel, r, opts)
 	}
 	if opts.out != "" {
-		if err := writeRanking(out, opts.out, r.space, r.results); err != nil {
+		if err := writeRanking(out, opts.out, r.space, r.results, ""); err != nil {
 			return err
 		}
 	}
@@ -499,8 +502,9 @@ func checkTuneLaunch(launches *sync.Map, params map[string]int64, space *tune.Sp
 }
 
 // writeRanking writes the ranking to path in the format its extension
-// names.
-func writeRanking(stdout io.Writer, path string, space *tune.Space, results []tune.Result) error {
+// names; an Arrow file records timedOn, the device that timed it, where
+// one did.
+func writeRanking(stdout io.Writer, path string, space *tune.Space, results []tune.Result, timedOn string) error {
 	var data []byte
 	var err error
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -509,7 +513,7 @@ func writeRanking(stdout io.Writer, path string, space *tune.Space, results []tu
 	case ".csv":
 		data, err = tune.WriteCSV(space, results)
 	default:
-		data, err = tune.WriteArrow(space, results)
+		data, err = tune.WriteArrow(space, results, timedOn)
 	}
 	if err != nil {
 		return err
@@ -641,10 +645,11 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 		return err
 	}
 	defer timer.close()
-	done, err := resumedTimes(opts.resume, opts.out, r.space)
+	done, record, err := resumedTimes(opts.resume, opts.out, r.space, timer.name())
 	if err != nil {
 		return err
 	}
+	warnOtherDevice("the ranking's model was fitted on", r.device, timer.name())
 	start := time.Now()
 	src := kernelSource(kernel)
 	byBinding := map[string]float64{}
@@ -680,7 +685,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 				// Each time is written as it comes, so that an
 				// interrupted run loses at most the kernel being timed.
 				res.Measured = t
-				if err := writeRanking(out, opts.out, r.space, r.results); err != nil {
+				if err := writeRanking(out, opts.out, r.space, r.results, record); err != nil {
 					return err
 				}
 			}
@@ -716,7 +721,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 		report.Evaluation = &ev
 	}
 	if opts.out != "" {
-		if err := writeRanking(out, opts.out, r.space, r.results); err != nil {
+		if err := writeRanking(out, opts.out, r.space, r.results, record); err != nil {
 			return err
 		}
 	}

@@ -54,6 +54,7 @@ func newTunePredictor(kernel string, params map[string]int64, opts predictorOpti
 	if err != nil {
 		return nil, err
 	}
+	warnDeviceFile(d, cal.Device)
 	// Every count the models take (the counts, the hierarchy model's
 	// footprints, cache lines, scalar moves and chains, Hong–Kim's
 	// footprints) is exact at the sizes params, where the bindings share

@@ -105,8 +105,8 @@ and left out of the report.
 "notes": [...]}, with times at full precision (the report rounds them),
 median_s and max_s the kept runs' spread where the table holds them, and
 "error" set where a row was not predicted.`,
-	Example: `  uniperf validate --weights pocl.weights.arrow embedded:pocl-cpu.arrow
-  uniperf validate --cv embedded:pocl-cpu.arrow --plot cv.svg
+	Example: `  uniperf validate --weights pocl.weights.arrow embedded:pocl-epyc-quick.arrow
+  uniperf validate --cv embedded:pocl-epyc-quick.arrow --plot cv.svg
   uniperf validate --model cycles --cv embedded:pocl-epyc-quick.arrow`,
 	Args: cobra.MinimumNArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
@@ -130,7 +130,7 @@ func init() {
 	f.BoolVar(&validateOpts.fit.noTies, "no-ties", false, "with --cv: keep every weight apart, no filled strided accesses tied to stride-1 ones")
 	f.StringSliceVar(&validateOpts.fit.fillFrom, "fill-from", nil, "with --cv: "+fillFromUsage)
 	f.StringVar(&validateOpts.model, "model", "linear", "model to validate: "+strings.Join(models.Names(), ", "))
-	f.StringVar(&validateOpts.deviceFile, "device-file", "", "device parameter file (JSON, see fit/gpus) for models other than linear")
+	f.StringVar(&validateOpts.deviceFile, "device-file", "", "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear")
 	f.BoolVar(&validateOpts.json, "json", false, "print every row's measured and predicted time as JSON instead of the report")
 	f.BoolVar(&validateOpts.coverage, "coverage", false, "with --weights: report how well the measurement rows determine the test predictions")
 	f.BoolVar(&validateOpts.strict, "strict", false, "fail on a property the weights have no weight for, rather than price it at zero with a warning")

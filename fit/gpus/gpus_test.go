@@ -101,6 +101,13 @@ func TestLookup(t *testing.T) {
 	if !errors.Is(err, ErrNotShipped) || !strings.HasPrefix(err.Error(), `no device file for "Voodoo2"; shipped devices: `) || !strings.Contains(err.Error(), "gtx280") {
 		t.Errorf("unknown device: %v", err)
 	}
+	// Other CPUs under the same PoCL build share pocl-cpu's prefix and
+	// vendor, not its caches: none of them is pocl-cpu.
+	for _, name := range []string{"pthread-skylake-avx512-Intel(R) Xeon(R) Processor", "pthread-skylake-avx512-AMD EPYC 7B13", "pthread-skylake-avx512-AMD", "pthread-skylake-avx512-"} {
+		if d, err := Lookup(name); !errors.Is(err, ErrNotShipped) {
+			t.Errorf("Lookup(%q) = %v, %v; want no device file", name, d, err)
+		}
+	}
 }
 
 func TestMissingParameters(t *testing.T) {

@@ -182,6 +182,8 @@ func open(key string) (*Device, error) {
 
 // Lookup finds a shipped device by key ("gtx280"), by display name or by
 // alias ("NVIDIA H100 80GB HBM3"), ignoring case and surrounding space.
+// Names compare whole: two CPUs under one PoCL build share the prefix
+// "pthread-skylake-avx512-" and differ in their caches.
 func Lookup(name string) (*Device, error) {
 	want := strings.ToLower(strings.TrimSpace(name))
 	devices, err := Shipped()

@@ -83,6 +83,32 @@ func readMeasuredArrow(data []byte, name string) ([]Measured, error) {
 	return out, nil
 }
 
+// TimedOnKey is the key of WriteArrow's schema metadata that names the
+// device the times were measured on.
+const TimedOnKey = "uniperf.tune.timed_on"
+
+// TimedOn returns the device that an Arrow file of WriteArrow records as
+// having timed its configurations: "" for a file that records none (one
+// written before the record, or without times) and for CSV or JSON,
+// which have no place for it.
+func TimedOn(data []byte, name string) (string, error) {
+	if !bytes.HasPrefix(data, arrowMagic) {
+		return "", nil
+	}
+	var device string
+	err := arrowfile.Read(bytes.NewReader(data), func(r *ipc.FileReader) error {
+		md := r.Schema().Metadata()
+		if i := md.FindKey(TimedOnKey); i >= 0 {
+			device = md.Values()[i]
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	return device, nil
+}
+
 // arrowValue is a tunable's value in an Arrow column.
 func arrowValue(col arrow.Array, row int) (Value, error) {
 	if col.IsNull(row) {

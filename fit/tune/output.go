@@ -110,7 +110,10 @@ func WriteCSV(s *Space, results []Result) ([]byte, error) {
 // where every value is a number, else utf8 of the values' text),
 // float64 predicted_time in milliseconds and, where any configuration
 // was timed, float64 time (measured, ms; null where not timed).
-func WriteArrow(s *Space, results []Result) ([]byte, error) {
+// timedOn, where not empty, is the device that timed them, recorded in
+// the schema's metadata under TimedOnKey, so that a resumed run can tell
+// another device's times from its own.
+func WriteArrow(s *Space, results []Result, timedOn string) ([]byte, error) {
 	fields := []arrow.Field{{Name: "rank", Type: arrow.PrimitiveTypes.Int64}}
 	kinds := make([]Kind, len(s.Params))
 	for j, p := range s.Params {
@@ -129,7 +132,12 @@ func WriteArrow(s *Space, results []Result) ([]byte, error) {
 	if timed {
 		fields = append(fields, arrow.Field{Name: "time", Type: arrow.PrimitiveTypes.Float64, Nullable: true})
 	}
-	schema := arrow.NewSchema(fields, nil)
+	var meta *arrow.Metadata
+	if timedOn != "" {
+		m := arrow.NewMetadata([]string{TimedOnKey}, []string{timedOn})
+		meta = &m
+	}
+	schema := arrow.NewSchema(fields, meta)
 	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	defer b.Release()
 	for _, r := range results {

@@ -1,0 +1,64 @@
+package gpu_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeUniperf stands in for uniperf measure: it appends its kernel to
+// calls and, where refuse is set, answers as measure does when --out
+// holds another device's table (exit 2), else succeeds.
+const fakeUniperf = `#!/bin/sh
+echo "$2" >>"$CALLS"
+if [ -n "${REFUSE:-}" ]; then
+	echo "uniperf: out.arrow: cannot resume: the table was measured with device.name \"Example CPU A\", but this run has \"Example CPU B\" (the file is left as it is; choose another output, or rerun with the table's settings)" >&2
+	exit 2
+fi
+`
+
+// runExamples runs the script on two kernels with the fake uniperf and
+// returns its exit status, its output and the kernels measure was asked
+// for.
+func runExamples(t *testing.T, refuse bool) (int, string, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "uniperf")
+	if err := os.WriteFile(fake, []byte(fakeUniperf), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	calls := filepath.Join(dir, "calls")
+	cmd := exec.Command("sh", "measurekernels/gpu/run-examples", filepath.Join(dir, "out"))
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), "DEVICE=pocl", "SIZES=pocl", "EXAMPLES=atax1,bicg", "UNIPERF="+fake, "CALLS="+calls, "REFUSE=")
+	if refuse {
+		cmd.Env = append(cmd.Env, "REFUSE=1")
+	}
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(calls)
+	return code, string(out), strings.Fields(string(data))
+}
+
+// TestRunExamplesOtherDevice: where measure refuses OUTDIR's table as
+// another device's, run-examples stops at the first kernel with exit 2
+// and names both devices and TAG; where measure succeeds, both kernels
+// run.
+func TestRunExamplesOtherDevice(t *testing.T) {
+	code, out, calls := runExamples(t, true)
+	want := `holds tables of another device (device.name "Example CPU A", but this run has "Example CPU B")`
+	if code != 2 || !strings.Contains(out, want) || !strings.Contains(out, "TAG=NAME") || len(calls) != 1 {
+		t.Errorf("another device's tables: exit %d, measure called for %v:\n%s\nwant exit 2, one call and %q", code, calls, out, want)
+	}
+	code, out, calls = runExamples(t, false)
+	if code != 0 || len(calls) != 2 || strings.Contains(out, "another device") {
+		t.Errorf("this device's tables: exit %d, measure called for %v:\n%s", code, calls, out)
+	}
+}
