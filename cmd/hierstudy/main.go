@@ -44,9 +44,10 @@ func main() {
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
 	flag.BoolVar(&explain, "explain", false, "print every corpus row's prediction with its largest terms and its traffic")
+	deviceFile := flag.String("device-file", "", "device parameter file (JSON, see fit/gpus) for a device that no shipped file names, such as a CPU of its own")
 	calDir := flag.String("calibrations", "", "write each hierarchy form's calibration on all the measurement rows to DIR/FORM.json, for uniperf tune --model hierarchy --weights")
 	flag.Parse()
-	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows, *calDir); err != nil {
+	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows, *calDir, *deviceFile); err != nil {
 		fmt.Fprintln(os.Stderr, "hierstudy:", err)
 		os.Exit(1)
 	}
@@ -150,7 +151,7 @@ func newModel(form string) (models.Model, error) {
 	return &hierarchy.Model{Config: c}, nil
 }
 
-func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool, calDir string) error {
+func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool, calDir, deviceFile string) error {
 	fitTabs, err := load(fitPaths)
 	if err != nil {
 		return err
@@ -169,7 +170,7 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 	if err != nil {
 		return err
 	}
-	d, err := gpus.Lookup(device)
+	d, err := lookupDevice(device, deviceFile)
 	if err != nil {
 		return err
 	}
@@ -336,4 +337,17 @@ func printExplained(name string, r models.Row, p models.Prediction) {
 		}
 	}
 	fmt.Printf("      %s %v: measured %.3g s, predicted %.3g s (%+.2f); %s; %s\n", name, r.Params, r.TimeS, p.Seconds, p.Seconds/r.TimeS-1, strings.Join(terms, ", "), strings.Join(traffic, ", "))
+}
+
+// lookupDevice returns the device file of the tables' device: the file
+// given, or else the shipped file that names it.
+func lookupDevice(device, file string) (*gpus.Device, error) {
+	if file == "" {
+		return gpus.Lookup(device)
+	}
+	d, err := gpus.Load(file)
+	if err != nil {
+		return nil, fmt.Errorf("-device-file: %w", err)
+	}
+	return d, nil
 }
