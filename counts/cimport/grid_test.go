@@ -152,3 +152,17 @@ func TestGroupsDividendFallingWithN(t *testing.T) {
 		t.Errorf("the launch's box is not in the domain:\n%s", r.Knl)
 	}
 }
+
+// TestGroupsExactNegativeDividend checks --groups (n-512)/256 + 1 where
+// --assume says 256 divides n: the division is exact, so C's truncation
+// and a floor agree for a negative dividend too, and the .knl assumes
+// nothing of its sign. At n = 256 C launches (256-512)/256 + 1 = 0
+// groups, and nothing stores; at n = 1024, 3 groups of which all store.
+func TestGroupsExactNegativeDividend(t *testing.T) {
+	for _, n := range []int64{256, 1024} {
+		got, r := countGroups(t, guardedSrc, map[string]int64{"n": n}, "--local", "256", "--groups", "(n-512)/256+1", "--array", "a=n", "--assume", "n % 256 == 0")
+		if want := 256 * ((n-512)/256 + 1); got["global.store.f32.stride=1"] != want {
+			t.Errorf("n = %d: %d stores, C's launch makes %d\n%s", n, got["global.store.f32.stride=1"], want, r.Knl)
+		}
+	}
+}
