@@ -18,18 +18,7 @@ func countGroups(t *testing.T, src string, params map[string]int64, flags ...str
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Import("k.cu", []byte(src), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := counts.ParseKernel("k.knl", r.Knl, nil)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, r.Knl)
-	}
-	c, err := counts.Count(k)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, r.Knl)
-	}
+	c, r := importCountedWith(t, src, opts)
 	got, err := c.Eval(params)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, r.Knl)
