@@ -18,7 +18,7 @@ func countGroups(t *testing.T, src string, params map[string]int64, flags ...str
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, r := importCountedWith(t, src, opts)
+	c, r := importCountedWith(t, "k.cu", src, opts)
 	got, err := c.Eval(params)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, r.Knl)

@@ -326,15 +326,15 @@ func TestPortsRun(t *testing.T) {
 // messages of a failed comparison.
 func importCounted(t *testing.T, src string) (*counts.Counted, []byte) {
 	t.Helper()
-	c, r := importCountedWith(t, src, Options{})
+	c, r := importCountedWith(t, "k.cu", src, Options{})
 	return c, r.Knl
 }
 
-// importCountedWith imports src, a CUDA C source, with opts and counts
-// the .knl it writes.
-func importCountedWith(t *testing.T, src string, opts Options) (*counts.Counted, *Result) {
+// importCountedWith imports src as file (k.cu or k.cl) with opts and
+// counts the .knl it writes.
+func importCountedWith(t *testing.T, file, src string, opts Options) (*counts.Counted, *Result) {
 	t.Helper()
-	r, err := Import("k.cu", []byte(src), opts)
+	r, err := Import(file, []byte(src), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
