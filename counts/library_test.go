@@ -272,23 +272,31 @@ func TestRegChainClassHandCounts(t *testing.T) {
 // barriers; n/LX groups.
 func TestLocalStoresHandCounts(t *testing.T) {
 	for _, c := range []struct{ lx, s int64 }{{256, 1}, {256, 4}, {256, 16}, {64, 16}} {
-		k := loadLibraryKernel(t, "local_stores", map[string]int64{"LX": c.lx, "S": c.s})
-		counted, err := counts.Count(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range []int64{c.lx, 3 * c.lx, 1 << 17} {
-			for _, nr := range []int64{1, 4, 16} {
-				got, err := counted.Eval(map[string]int64{"n": n, "nr": nr})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := map[string]int64{"global.load.f32.stride=1": n, "global.store.f32.stride=1": n,
-					"global.minldst.f32.stride=1": n, "local.store.f32": c.s * nr * n, "local.load.f32": nr * n,
-					"flop.f32.add": nr * n, "sync.barrier": 2 * nr * n, "launch.groups": n / c.lx, "launch.const": 1}
-				if !maps.Equal(got, want) {
-					t.Errorf("LX=%d S=%d n=%d nr=%d: %v, want %v", c.lx, c.s, n, nr, got, want)
-				}
+		checkRoundCounts(t, "local_stores", map[string]int64{"LX": c.lx, "S": c.s}, []int64{1, 4, 16}, func(n, nr int64) map[string]int64 {
+			return map[string]int64{"global.load.f32.stride=1": n, "global.store.f32.stride=1": n,
+				"global.minldst.f32.stride=1": n, "local.store.f32": c.s * nr * n, "local.load.f32": nr * n,
+				"flop.f32.add": nr * n, "sync.barrier": 2 * nr * n, "launch.groups": n / c.lx, "launch.const": 1}
+		})
+	}
+}
+
+// checkRoundCounts counts the library kernel name at consts, whose
+// groups are consts["LX"] work-items, at n = LX, 3 LX and 2^16 and each
+// of the rounds nr, against want(n, nr), the counts by hand.
+func checkRoundCounts(t *testing.T, name string, consts map[string]int64, rounds []int64, want func(n, nr int64) map[string]int64) {
+	t.Helper()
+	counted, err := counts.Count(loadLibraryKernel(t, name, consts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{consts["LX"], 3 * consts["LX"], 1 << 16} {
+		for _, nr := range rounds {
+			got, err := counted.Eval(map[string]int64{"n": n, "nr": nr})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := want(n, nr); !maps.Equal(got, w) {
+				t.Errorf("%s %v n=%d nr=%d: %v, want %v", name, consts, n, nr, got, w)
 			}
 		}
 	}
@@ -301,25 +309,11 @@ func TestLocalStoresHandCounts(t *testing.T) {
 // with one f32 addition; n/LX groups. The padding changes none of them.
 func TestLocalTileHandCounts(t *testing.T) {
 	for _, c := range []struct{ lx, c, pad int64 }{{256, 16, 0}, {256, 512, 0}, {256, 256, 16}, {64, 3, 0}} {
-		k := loadLibraryKernel(t, "local_tile", map[string]int64{"LX": c.lx, "C": c.c, "PAD": c.pad})
-		counted, err := counts.Count(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range []int64{c.lx, 3 * c.lx, 1 << 16} {
-			for _, nr := range []int64{1, 4} {
-				got, err := counted.Eval(map[string]int64{"n": n, "nr": nr})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := map[string]int64{"global.load.f32.stride=1": n, "global.store.f32.stride=1": n,
-					"global.minldst.f32.stride=1": n, "local.store.f32": c.c * n, "local.load.f32": c.c * nr * n,
-					"flop.f32.add": c.c * nr * n, "sync.barrier": nr * n, "launch.groups": n / c.lx, "launch.const": 1}
-				if !maps.Equal(got, want) {
-					t.Errorf("LX=%d C=%d PAD=%d n=%d nr=%d: %v, want %v", c.lx, c.c, c.pad, n, nr, got, want)
-				}
-			}
-		}
+		checkRoundCounts(t, "local_tile", map[string]int64{"LX": c.lx, "C": c.c, "PAD": c.pad}, []int64{1, 4}, func(n, nr int64) map[string]int64 {
+			return map[string]int64{"global.load.f32.stride=1": n, "global.store.f32.stride=1": n,
+				"global.minldst.f32.stride=1": n, "local.store.f32": c.c * n, "local.load.f32": c.c * nr * n,
+				"flop.f32.add": c.c * nr * n, "sync.barrier": nr * n, "launch.groups": n / c.lx, "launch.const": 1}
+		})
 	}
 }
 
@@ -352,25 +346,11 @@ func localTileSetup(lx, c int64) func(p map[string]int64, rng *rand.Rand) (map[s
 // meets two barriers, whatever K.
 func TestLocalAtomicHandCounts(t *testing.T) {
 	for _, c := range []struct{ lx, k int64 }{{256, 1}, {256, 32}, {256, 256}, {64, 4}} {
-		k := loadLibraryKernel(t, "local_atomic_i32", map[string]int64{"LX": c.lx, "K": c.k})
-		counted, err := counts.Count(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range []int64{c.lx, 3 * c.lx, 1 << 17} {
-			for _, nr := range []int64{1, 4, 16} {
-				got, err := counted.Eval(map[string]int64{"n": n, "nr": nr})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := map[string]int64{"global.load.i32.stride=1": n, "global.store.i32.stride=1": n,
-					"global.minldst.i32.stride=1": n, "local.store.i32": n, "local.load.i32": n,
-					"local.atomic.i32.add": nr * n, "sync.barrier": 2 * n, "launch.groups": n / c.lx, "launch.const": 1}
-				if !maps.Equal(got, want) {
-					t.Errorf("LX=%d K=%d n=%d nr=%d: %v, want %v", c.lx, c.k, n, nr, got, want)
-				}
-			}
-		}
+		checkRoundCounts(t, "local_atomic_i32", map[string]int64{"LX": c.lx, "K": c.k}, []int64{1, 4, 16}, func(n, nr int64) map[string]int64 {
+			return map[string]int64{"global.load.i32.stride=1": n, "global.store.i32.stride=1": n,
+				"global.minldst.i32.stride=1": n, "local.store.i32": n, "local.load.i32": n,
+				"local.atomic.i32.add": nr * n, "sync.barrier": 2 * n, "launch.groups": n / c.lx, "launch.const": 1}
+		})
 	}
 }
 

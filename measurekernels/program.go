@@ -49,7 +49,7 @@ func buildProgram(dev gpu.Device, gen Generator, name string, consts map[string]
 		return nil, err
 	}
 	if info := dev.Info(); info.LocalMemBytes > 0 {
-		if n := localBytes(ir); n > info.LocalMemBytes {
+		if n := ir.LocalBytes(); n > info.LocalMemBytes {
 			return nil, &localLimitError{key: programKey(name, consts), bytes: n, limit: info.LocalMemBytes, device: info.Name}
 		}
 	}

@@ -65,22 +65,7 @@ func fitsDevice(info gpu.Info, ir *counts.Kernel, params map[string]int64) error
 	if err := gpu.CheckGrid(info, g[:], l[:]); err != nil {
 		return err
 	}
-	var bytes int64
-	for _, a := range ir.Arrays {
-		if a.Space != counts.Local {
-			continue
-		}
-		n := int64(a.DType.Size())
-		for _, e := range a.Shape {
-			v, err := e.Eval(nil)
-			if err != nil {
-				return fmt.Errorf("local array %s: %w", a.Name, err)
-			}
-			n *= v
-		}
-		bytes += n
-	}
-	if info.LocalMemBytes > 0 && bytes > info.LocalMemBytes {
+	if bytes := ir.LocalBytes(); info.LocalMemBytes > 0 && bytes > info.LocalMemBytes {
 		return fmt.Errorf("local arrays of %d bytes exceed the device's %d bytes of local memory", bytes, info.LocalMemBytes)
 	}
 	return nil

@@ -35,10 +35,8 @@ func (t *translator) setGridBounds() error {
 			continue
 		}
 		last := constPoly(1)
-		if l.flag == "--groups" {
-			if !t.divides(l.n, l.den) {
-				last = l.den
-			}
+		if l.flag == "--groups" && !t.divides(l.n, l.den) {
+			last = l.den
 			if err := t.nonNegativeDividend(l); err != nil {
 				return err
 			}
@@ -71,8 +69,10 @@ func groupsBound(group string, n, den, last poly, c int64) (aff, bool) {
 
 // divides reports whether den, a constant, divides n at every value of
 // the parameters: every coefficient of n is a multiple of it, or
-// --assume says n % m == 0 for a multiple m of it. (A den of tunables
-// is not decided: the .knl's consts may take other values.)
+// --assume says e % m == 0 for a multiple m of it and every coefficient
+// of n - e is a multiple of it (n % 256 == 0 makes n - 512 a multiple of
+// 256 too). (A den of tunables is not decided: the .knl's consts may
+// take other values.)
 func (t *translator) divides(n, den poly) bool {
 	d, ok := den.constant()
 	if !ok || d <= 0 {
@@ -82,14 +82,23 @@ func (t *translator) divides(n, den poly) bool {
 		return true
 	}
 	return slices.ContainsFunc(t.assumed, func(a *cond) bool {
-		return a.op == "mod" && a.rel == "==" && a.mod%d == 0 && a.e.equal(affConst(n))
+		if a.op != "mod" || a.rel != "==" || a.mod%d != 0 {
+			return false
+		}
+		rest, ok := affConst(n).add(a.e, -1)
+		if !ok || len(rest) > 1 || len(rest) == 1 && rest[""] == nil {
+			return false
+		}
+		_, ok = rest[""].divExact(d)
+		return ok
 	})
 }
 
-// nonNegativeDividend makes --groups N/den + c exact where c > 0: C
-// truncates a negative quotient towards zero, where the bound of
-// groupsBound floors it, so a dividend in (-den*c, 0) would launch
-// groups that the .knl would not. The .knl assumes N >= 0, which counts
+// nonNegativeDividend makes --groups N/den + c exact where c > 0 and
+// den does not divide N: C truncates a negative quotient towards zero,
+// where the bound of groupsBound floors it, so a dividend in (-den*c, 0)
+// would launch groups that the .knl would not (an exact quotient is the
+// same either way). The .knl assumes N >= 0, which counts
 // at sizes that break it refuse; a dividend known negative is refused
 // here.
 func (t *translator) nonNegativeDividend(l *launchSize) error {

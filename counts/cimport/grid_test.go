@@ -1,6 +1,7 @@
 package cimport
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -17,18 +18,7 @@ func countGroups(t *testing.T, src string, params map[string]int64, flags ...str
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Import("k.cu", []byte(src), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := counts.ParseKernel("k.knl", r.Knl, nil)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, r.Knl)
-	}
-	c, err := counts.Count(k)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, r.Knl)
-	}
+	c, r := importCountedWith(t, "k.cu", src, opts)
 	got, err := c.Eval(params)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, r.Knl)
@@ -127,5 +117,41 @@ func TestGroupsNegativeDividend(t *testing.T) {
 	_, err = Import("k.cu", []byte(guardedSrc), opts)
 	if err == nil || !strings.Contains(err.Error(), "--groups (100-300)/256+1: the dividend -200 is negative, and C truncates its quotient towards zero") {
 		t.Errorf("--groups (100-300)/256+1: %v, want a refusal of the negative dividend", err)
+	}
+}
+
+// TestGroupsDividendFallingWithN checks --groups (1-n)/256 + 5, whose
+// dividend falls as n grows: the .knl assumes 1 - n >= 0, and so n = 1,
+// where C launches 0 + 5 = 5 groups, as --groups 5 launches. The lower
+// bounds of the launch's indices (0 <= bx, 0 <= tx) must stay in the
+// domain: an index is not negative because the box says so, and the
+// assumption may not prove the box from itself (without them bx is
+// unbounded below). The counts at n = 1 are those of --groups 5: the
+// one work-item below n stores.
+func TestGroupsDividendFallingWithN(t *testing.T) {
+	want, _ := countGroups(t, guardedSrc, map[string]int64{"n": 1}, "--local", "256", "--groups", "5", "--array", "a=n")
+	if want["global.store.f32.stride=1"] != 1 {
+		t.Fatalf("--groups 5 at n = 1: counts %v, want 1 store", nonzero(want))
+	}
+	got, r := countGroups(t, guardedSrc, map[string]int64{"n": 1}, "--local", "256", "--groups", "(1-n)/256+5", "--array", "a=n")
+	if !maps.Equal(nonzero(got), nonzero(want)) {
+		t.Errorf("--groups (1-n)/256+5 at n = 1: counts %v, want those of --groups 5, %v\n%s", nonzero(got), nonzero(want), r.Knl)
+	}
+	if !strings.Contains(string(r.Knl), "0 <= tx and 0 <= bx and ") {
+		t.Errorf("the launch's box is not in the domain:\n%s", r.Knl)
+	}
+}
+
+// TestGroupsExactNegativeDividend checks --groups (n-512)/256 + 1 where
+// --assume says 256 divides n: the division is exact, so C's truncation
+// and a floor agree for a negative dividend too, and the .knl assumes
+// nothing of its sign. At n = 256 C launches (256-512)/256 + 1 = 0
+// groups, and nothing stores; at n = 1024, 3 groups of which all store.
+func TestGroupsExactNegativeDividend(t *testing.T) {
+	for _, n := range []int64{256, 1024} {
+		got, r := countGroups(t, guardedSrc, map[string]int64{"n": n}, "--local", "256", "--groups", "(n-512)/256+1", "--array", "a=n", "--assume", "n % 256 == 0")
+		if want := 256 * ((n-512)/256 + 1); got["global.store.f32.stride=1"] != want {
+			t.Errorf("n = %d: %d stores, C's launch makes %d\n%s", n, got["global.store.f32.stride=1"], want, r.Knl)
+		}
 	}
 }

@@ -36,20 +36,9 @@ func TestRoundedGridNamed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Import(c.file, []byte(c.src), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cs, r := importCountedWith(t, c.file, c.src, opts)
 		if !strings.Contains(string(r.Knl), c.domain) {
 			t.Errorf("%s %s %s: no %q in\n%s", c.file, c.flag, c.grid, c.domain, r.Knl)
-		}
-		k, err := counts.ParseKernel("k.knl", r.Knl, nil)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, r.Knl)
-		}
-		cs, err := counts.Count(k)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, r.Knl)
 		}
 		for _, n := range []int64{65, 100, 127, 130} {
 			size := map[string]int64{"n": n}
@@ -67,7 +56,7 @@ func TestRoundedGridNamed(t *testing.T) {
 			}
 			a, b := make([]float32, n), make([]float32, 64)
 			data := map[string]any{"a": a, "b": b}
-			tl, err := counts.Run(k, size, data, nil)
+			tl, err := counts.Run(cs.Kernel(), size, data, nil)
 			if err != nil {
 				t.Fatalf("%s at n = %d: %v\n%s", c.file, n, err, r.Knl)
 			}

@@ -326,7 +326,15 @@ func TestPortsRun(t *testing.T) {
 // messages of a failed comparison.
 func importCounted(t *testing.T, src string) (*counts.Counted, []byte) {
 	t.Helper()
-	r, err := Import("k.cu", []byte(src), Options{})
+	c, r := importCountedWith(t, "k.cu", src, Options{})
+	return c, r.Knl
+}
+
+// importCountedWith imports src as file (k.cu or k.cl) with opts and
+// counts the .knl it writes.
+func importCountedWith(t *testing.T, file, src string, opts Options) (*counts.Counted, *Result) {
+	t.Helper()
+	r, err := Import(file, []byte(src), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +346,7 @@ func importCounted(t *testing.T, src string) (*counts.Counted, []byte) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, r.Knl)
 	}
-	return c, r.Knl
+	return c, r
 }
 
 func parsed(t *testing.T, p port) *counts.Kernel {

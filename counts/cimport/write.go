@@ -154,20 +154,28 @@ func (t *translator) axisInames() []string {
 	return out
 }
 
-// launchConstraints are the launch's box (what the hoisted guard does
-// not imply) and the hoisted guard; a named axis's bound that the guard
-// does not imply is the rounded grid (roundedGrid).
+// launchConstraints are the launch's box and the hoisted guard: of the
+// box, the indices' lower bounds and what the guard does not imply (a
+// named axis's bound that it does not imply is the rounded grid,
+// roundedGrid). The lower bounds always stay: implied takes the indices
+// as not negative, so it cannot decide that they are.
 func (t *translator) launchConstraints() []*cond {
 	var box, rounded []*cond
+	lower := map[*cond]bool{}
 	ge := func(e aff) *cond { return &cond{op: "cmp", rel: ">=", e: e} }
+	geLower := func(e aff) *cond {
+		c := ge(e)
+		lower[c] = true
+		return c
+	}
 	for _, ax := range t.axes {
 		if ax.named != "" {
 			// The split bounds the work-item index; the group index is
 			// not negative where the global index is not.
-			box = append(box, ge(aff{ax.group: ax.size, ax.local: constPoly(1)}))
+			box = append(box, geLower(aff{ax.group: ax.size, ax.local: constPoly(1)}))
 		} else {
 			last, _ := ax.size.add(constPoly(1), -1)
-			box = append(box, ge(affIname(ax.local)), ge(aff{ax.local: constPoly(-1), "": last}), ge(affIname(ax.group)))
+			box = append(box, geLower(affIname(ax.local)), ge(aff{ax.local: constPoly(-1), "": last}), geLower(affIname(ax.group)))
 		}
 		if ax.bound == nil {
 			continue
@@ -180,7 +188,7 @@ func (t *translator) launchConstraints() []*cond {
 	}
 	var out []*cond
 	for _, c := range box {
-		if !t.implied(c) {
+		if lower[c] || !t.implied(c) {
 			out = append(out, c)
 		}
 	}

@@ -85,17 +85,7 @@ func (e *Env) newInputs(c Case) (*Inputs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
-	in := &Inputs{Kernel: k, Counts: values, Global: global, Local: local}
-	for _, a := range k.Arrays {
-		if a.Space == counts.Local {
-			n := int64(a.DType.Size())
-			for _, d := range a.Shape {
-				n *= d.Const
-			}
-			in.LocalBytes += n
-		}
-	}
-	return in, nil
+	return &Inputs{Kernel: k, Counts: values, Global: global, Local: local, LocalBytes: k.LocalBytes()}, nil
 }
 
 // Quantity is one intermediate quantity of a prediction.

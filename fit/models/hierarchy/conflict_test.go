@@ -119,40 +119,12 @@ func TestConflictsLRU(t *testing.T) {
 			t.Error(params, err)
 			continue
 		}
-		want := LineBytes * lruRefetches(c.n, c.nr, c.p, 64<<10, 4)
+		refetched, _ := lruRefetches(c.n, c.nr, c.p, 64<<10, 4, 1)
+		want := LineBytes * refetched
 		if got != float64(want) {
 			t.Errorf("%v: conflicts %g bytes, want %d by LRU", params, got, want)
 		}
 	}
-}
-
-// lruRefetches simulates colwalk's loads of a at n, nr, p in an LRU
-// cache of size bytes and ways ways with 64-byte lines, the work-items
-// in order, and returns its misses at lines it held before.
-func lruRefetches(n, nr, p, size, ways int64) int64 {
-	sets := size / 64 / ways
-	cache := make([][]int64, sets) // each set's lines, most recent last
-	seen := map[int64]bool{}
-	var refetched int64
-	for i := range n {
-		for r := range nr {
-			line := (r*p + i) * 4 / 64
-			s := line % sets
-			if j := slices.Index(cache[s], line); j >= 0 {
-				cache[s] = append(slices.Delete(cache[s], j, j+1), line)
-				continue
-			}
-			if seen[line] {
-				refetched++
-			}
-			seen[line] = true
-			if int64(len(cache[s])) == ways {
-				cache[s] = cache[s][1:]
-			}
-			cache[s] = append(cache[s], line)
-		}
-	}
-	return refetched
 }
 
 // TestConflictFeature checks the feature on atax2 with the EPYC's L2 (1
@@ -234,21 +206,22 @@ func TestConflictsTLBLRU(t *testing.T) {
 			t.Error(params, err)
 			continue
 		}
-		refetched, both := lruTLBRefetches(c.n, c.nr, c.p, 64<<10, 4, 8)
+		refetched, both := lruRefetches(c.n, c.nr, c.p, 64<<10, 4, 8)
 		if lost != float64(LineBytes*refetched) || lostTLB != float64(LineBytes*both) {
 			t.Errorf("%v: conflicts %g bytes, %g of them with a TLB miss; want %d and %d by LRU", params, lost, lostTLB, LineBytes*refetched, LineBytes*both)
 		}
 	}
 }
 
-// lruTLBRefetches simulates colwalk's loads of a as lruRefetches does,
-// with a fully associative LRU TLB of entries 4 KiB pages beside the
-// cache, and returns the misses at lines the cache held before and how
-// many of those also missed the TLB.
-func lruTLBRefetches(n, nr, p, size, ways, entries int64) (refetched, both int64) {
+// lruRefetches simulates colwalk's loads of a at n, nr, p in an LRU
+// cache of size bytes and ways ways with 64-byte lines, the work-items
+// in order, beside a fully associative LRU TLB of entries 4 KiB pages,
+// and returns the misses at lines the cache held before and how many of
+// those also missed the TLB.
+func lruRefetches(n, nr, p, size, ways, entries int64) (refetched, both int64) {
 	sets := size / 64 / ways
-	cache := make([][]int64, sets)
-	var tlb []int64 // pages, most recent last
+	cache := make([][]int64, sets) // each set's lines, most recent last
+	var tlb []int64                // pages, most recent last
 	seen := map[int64]bool{}
 	for i := range n {
 		for r := range nr {
