@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -385,7 +386,7 @@ func localAtomicSetup(lx, k int64) func(p map[string]int64, rng *rand.Rand) (map
 
 // Hand counts of uniform_store_u8 (n work-items): one u8 load, and,
 // counted as if every byte were not 0, one store to the uniform flag and
-// one clear of the work-item's byte, whatever the group size.
+// one to the work-item's byte of y, whatever the group size.
 func TestUniformStoreHandCounts(t *testing.T) {
 	for _, lx := range []int64{128, 256, 512} {
 		k := loadLibraryKernel(t, "uniform_store_u8", map[string]int64{"LX": lx})
@@ -409,22 +410,28 @@ func TestUniformStoreHandCounts(t *testing.T) {
 }
 
 // uniformStoreSetup checks uniform_store_u8 on bytes of which every
-// zeros-th is 0 (none where zeros is 0): every byte ends 0, and the flag
-// is 1 where some byte was not 0, else the value it had.
+// zeros-th is 0 (none where zeros is 0): x is left as it was, y is 0
+// where x is not and keeps its value where x is 0, and the flag is 1
+// where some byte was not 0, else the value it had.
 func uniformStoreSetup(zeros int) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
-		x, flag := make([]uint8, p["n"]), []uint8{7}
+		x, y, flag := make([]uint8, p["n"]), make([]uint8, p["n"]), []uint8{7}
 		set := false
 		for i := range x {
+			y[i] = 9
 			if zeros == 0 || i%zeros != 0 {
 				x[i] = uint8(1 + rng.IntN(200))
 				set = true
 			}
 		}
-		return map[string]any{"x": x, "flag": flag}, func() error {
+		x0 := slices.Clone(x)
+		return map[string]any{"x": x, "y": y, "flag": flag}, func() error {
 			for i, v := range x {
-				if v != 0 {
-					return fmt.Errorf("x[%d] = %d, want 0", i, v)
+				if v != x0[i] {
+					return fmt.Errorf("x[%d] = %d, want %d as it was", i, v, x0[i])
+				}
+				if want := map[bool]uint8{true: 0, false: 9}[v != 0]; y[i] != want {
+					return fmt.Errorf("y[%d] = %d, want %d (x[%d] = %d)", i, y[i], want, i, v)
 				}
 			}
 			if want := map[bool]uint8{true: 1, false: 7}[set]; flag[0] != want {
