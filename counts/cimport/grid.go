@@ -150,7 +150,7 @@ func (l *launchSize) advice() string {
 	if !ok {
 		return "C's division truncates: where the host rounds up, write its expression"
 	}
-	advice := fmt.Sprintf("C's division truncates, so a count rounded up is written (N + %s)/%s, which --groups takes as the host's expression", dm1, parenthesized(l.den))
+	advice := fmt.Sprintf("C's division truncates, so a count rounded up is written (%s + %s)/%s, which --groups takes as the host's expression", l.n, dm1, parenthesized(l.den))
 	if _, ok := l.den.constant(); ok {
 		advice += fmt.Sprintf("; where %s divides %s, say so: --assume '%s %% %s == 0'", l.den, l.n, parenthesized(l.n), l.den)
 	}

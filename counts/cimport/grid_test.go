@@ -64,7 +64,7 @@ func TestGroupsDivideAsC(t *testing.T) {
 				t.Errorf("--groups %s %v: warnings %q, want one: %v\n%s", c.groups, c.assume, r.Warnings, c.warn, r.Knl)
 			}
 			if warned && !strings.Contains(r.Warnings[0], "--groups n/256 (axis 0) may launch fewer work-items than the guard at line 4 admits") ||
-				warned && !strings.Contains(r.Warnings[0], "(N + 255)/256") || warned && !strings.Contains(r.Warnings[0], "--assume 'n % 256 == 0'") {
+				warned && !strings.Contains(r.Warnings[0], "(n + 255)/256") || warned && !strings.Contains(r.Warnings[0], "--assume 'n % 256 == 0'") {
 				t.Errorf("--groups %s: warning %q does not say where and what to write", c.groups, r.Warnings[0])
 			}
 		}
