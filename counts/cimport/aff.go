@@ -337,3 +337,8 @@ func (a aff) addConst(c int64) aff {
 	out, _ := a.add(affConst(constPoly(c)), 1)
 	return out
 }
+
+// errorOverflow is errOverflow for the flag whose sizes overflow.
+func errorOverflow(flag string) error {
+	return &Error{Msg: flag + ": " + errOverflow.Msg}
+}

@@ -343,10 +343,6 @@ func assumable(c *cond) ([]*cond, bool) {
 	return nil, false
 }
 
-func errorOverflow(flag string) error {
-	return &Error{Msg: flag + ": " + errOverflow.Msg}
-}
-
 // hoist moves the affine guard around the whole body into the launch
 // domain, as a hand port writes it: the work-items outside it do
 // nothing, and the domain leaves them out.

@@ -83,10 +83,6 @@ func readMeasuredArrow(data []byte, name string) ([]Measured, error) {
 	return out, nil
 }
 
-// TimedOnKey is the key of WriteArrow's schema metadata that names the
-// device the times were measured on.
-const TimedOnKey = "uniperf.tune.timed_on"
-
 // TimedOn returns the device that an Arrow file of WriteArrow records as
 // having timed its configurations: "" for a file that records none (one
 // written before the record, or without times) and for CSV or JSON,

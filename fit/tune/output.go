@@ -19,6 +19,10 @@ import (
 // WriteT4 writes (kernel_tuner/schema/T4/1.0.0/results-schema.json).
 const T4Version = "1.0.0"
 
+// TimedOnKey is the key of WriteArrow's schema metadata that names the
+// device the times were measured on.
+const TimedOnKey = "uniperf.tune.timed_on"
+
 // PredictedTime is the name of the T4 measurement, and of the CSV and
 // Arrow column, that holds a prediction, in milliseconds as Kernel
 // Tuner's times are.
