@@ -14,6 +14,11 @@
 // measurement rows to DIR/FORM.json, the file uniperf fit --model
 // hierarchy writes for the chosen form, so that uniperf tune --model
 // hierarchy --weights DIR/FORM.json ranks a tuning space with any form.
+//
+// -device-file FILE gives the device file of a device that no shipped
+// file names, such as the Xeon VM of datasets/xeon
+// (datasets/xeon/pocl-xeon-device.json); without it the tables' device
+// must be a shipped one.
 package main
 
 import (
