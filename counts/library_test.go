@@ -54,6 +54,17 @@ func poisonF32(n int64) []float32 {
 	return s
 }
 
+// smallIntsF32 draws n integers in [0, 1000) as float32: their sums
+// stay exact in f32 below 2^24, so that a setup's check can compare the
+// kernel's sums for equality.
+func smallIntsF32(n int64, rng *rand.Rand) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(rng.IntN(1000))
+	}
+	return s
+}
+
 // near compares with a tolerance scaled by the magnitude of the terms
 // that were summed (scale), for kernels whose summation order differs
 // from the reference's.
@@ -325,10 +336,7 @@ func TestLocalTileHandCounts(t *testing.T) {
 func localTileSetup(lx, c int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		n, nr := p["n"], p["nr"]
-		a, b := make([]float32, n), poisonF32(n)
-		for i := range a {
-			a[i] = float32(rng.IntN(1000))
-		}
+		a, b := smallIntsF32(n, rng), poisonF32(n)
 		return map[string]any{"a": a, "b": b}, func() error {
 			for i := range n {
 				mirror := i - i%lx + lx - 1 - i%lx
@@ -528,10 +536,7 @@ func regChainSetup[T float32 | float64](k int64) func(p map[string]int64, rng *r
 func localStoresSetup(lx int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		n, nr := p["n"], p["nr"]
-		a, b := make([]float32, n), poisonF32(n)
-		for i := range a {
-			a[i] = float32(rng.IntN(1000))
-		}
+		a, b := smallIntsF32(n, rng), poisonF32(n)
 		return map[string]any{"a": a, "b": b}, func() error {
 			for i := range n {
 				src := i
