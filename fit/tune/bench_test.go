@@ -87,24 +87,8 @@ func BenchmarkRankNewBindingsSymbolic(b *testing.B) {
 }
 
 func benchRankNewBindings(b *testing.B, newCounter func(*fit.Weights, map[string]int64) *models.Counter) {
-	data, err := os.ReadFile("../../examples/convolution_kernel.space.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := tune.ReadSpace(data, "convolution")
-	if err != nil {
-		b.Fatal(err)
-	}
-	const kernel = "../../examples/convolution_kernel.knl"
-	m, _, err := tune.NewMapping(s, []string{"BX", "BY", "TX", "TY", "PAD"}, map[string]string{
-		"BX": "block_size_x", "BY": "block_size_y", "TX": "tile_size_x", "TY": "tile_size_y", "PAD": "0"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	configs, err := s.Configs()
-	if err != nil {
-		b.Fatal(err)
-	}
+	s, m, configs := convolutionSpace(b)
+	const kernel = convolutionKernel
 	k, err := models.NewCounter(models.Files).Kernel(kernel, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -183,24 +167,8 @@ func BenchmarkRankNewBindingsHierarchySymbolic(b *testing.B) {
 // convolution space at run-tuning's sizes (h = w = 256) with the
 // hierarchy model, from scratch each time.
 func benchRankHierarchy(b *testing.B, newCounter func(map[string]int64) *models.Counter) {
-	data, err := os.ReadFile("../../examples/convolution_kernel.space.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := tune.ReadSpace(data, "convolution")
-	if err != nil {
-		b.Fatal(err)
-	}
-	const kernel = "../../examples/convolution_kernel.knl"
-	m, _, err := tune.NewMapping(s, []string{"BX", "BY", "TX", "TY", "PAD"}, map[string]string{
-		"BX": "block_size_x", "BY": "block_size_y", "TX": "tile_size_x", "TY": "tile_size_y", "PAD": "0"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	configs, err := s.Configs()
-	if err != nil {
-		b.Fatal(err)
-	}
+	s, m, configs := convolutionSpace(b)
+	const kernel = convolutionKernel
 	configs = configs[:48]
 	d, err := gpus.Lookup("pocl-cpu")
 	if err != nil {
@@ -226,4 +194,32 @@ func benchRankHierarchy(b *testing.B, newCounter func(map[string]int64) *models.
 	}
 	b.ReportMetric(float64(bindings), "bindings")
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(bindings)*1e3, "ms/binding")
+}
+
+// convolutionKernel is the shipped convolution kernel whose space
+// convolutionSpace reads.
+const convolutionKernel = "../../examples/convolution_kernel.knl"
+
+// convolutionSpace reads the shipped convolution space, maps its
+// tunables onto convolutionKernel's consts as run-tuning does (no
+// padding) and lists its configurations.
+func convolutionSpace(b *testing.B) (*tune.Space, *tune.Mapping, []tune.Config) {
+	data, err := os.ReadFile("../../examples/convolution_kernel.space.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := tune.ReadSpace(data, "convolution")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, _, err := tune.NewMapping(s, []string{"BX", "BY", "TX", "TY", "PAD"}, map[string]string{
+		"BX": "block_size_x", "BY": "block_size_y", "TX": "tile_size_x", "TY": "tile_size_y", "PAD": "0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	configs, err := s.Configs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, m, configs
 }
