@@ -59,30 +59,36 @@ func TestHierarchyAtSizesAsSymbolic(t *testing.T) {
 			}
 			t.Run(fmt.Sprint(tc.kernel, b.consts, b.params), func(t *testing.T) {
 				c := models.Case{Kernel: tc.kernel, Consts: b.consts, Params: b.params}
-				m := weighEveryFeature(t, symbolic, c)
-				want, err := m.Predict(symbolic, c)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := m.Predict(at, c)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got.Seconds != want.Seconds {
-					t.Errorf("counted at the sizes %g s, symbolically %g s", got.Seconds, want.Seconds)
-				}
-				wq := quantities(want)
-				for name, v := range quantities(got) {
-					if wv, ok := wq[name]; !ok || wv != v {
-						t.Errorf("%s: %v at the sizes, %v symbolically", name, v, wv)
-					}
-					delete(wq, name)
-				}
-				for name, v := range wq {
-					t.Errorf("%s: none at the sizes, %v symbolically", name, v)
-				}
+				checkSamePrediction(t, weighEveryFeature(t, symbolic, c), symbolic, at, c)
 			})
 		}
+	}
+}
+
+// checkSamePrediction checks that m predicts c the same, to the bit,
+// time and every quantity, counted at the sizes (at) and symbolically.
+func checkSamePrediction(t *testing.T, m models.Model, symbolic, at *models.Env, c models.Case) {
+	t.Helper()
+	want, err := m.Predict(symbolic, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Predict(at, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Seconds != want.Seconds {
+		t.Errorf("%s %v: counted at the sizes %g s, symbolically %g s", c.Kernel, c.Consts, got.Seconds, want.Seconds)
+	}
+	wq := quantities(want)
+	for q, v := range quantities(got) {
+		if wv, ok := wq[q]; !ok || wv != v {
+			t.Errorf("%s %v: %s: %v at the sizes, %v symbolically", c.Kernel, c.Consts, q, v, wv)
+		}
+		delete(wq, q)
+	}
+	for q, v := range wq {
+		t.Errorf("%s %v: %s: none at the sizes, %v symbolically", c.Kernel, c.Consts, q, v)
 	}
 }
 

@@ -44,27 +44,7 @@ func TestModelsAtSizesAsSymbolic(t *testing.T) {
 			symbolic := &models.Env{Counter: models.NewCounter(models.Files), Device: d}
 			for _, c := range cases {
 				at := &models.Env{Counter: models.NewCounterAt(models.Files, models.DefaultBanks, c.Params), Device: d}
-				want, err := m.Predict(symbolic, c)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := m.Predict(at, c)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got.Seconds != want.Seconds {
-					t.Errorf("%s %v: counted at the sizes %g s, symbolically %g s", c.Kernel, c.Consts, got.Seconds, want.Seconds)
-				}
-				wq := quantities(want)
-				for q, v := range quantities(got) {
-					if wv, ok := wq[q]; !ok || wv != v {
-						t.Errorf("%s %v: %s: %v at the sizes, %v symbolically", c.Kernel, c.Consts, q, v, wv)
-					}
-					delete(wq, q)
-				}
-				for q, v := range wq {
-					t.Errorf("%s %v: %s: none at the sizes, %v symbolically", c.Kernel, c.Consts, q, v)
-				}
+				checkSamePrediction(t, m, symbolic, at, c)
 			}
 		})
 	}
