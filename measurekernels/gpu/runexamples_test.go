@@ -62,3 +62,23 @@ func TestRunExamplesOtherDevice(t *testing.T) {
 		t.Errorf("this device's tables: exit %d, measure called for %v:\n%s", code, calls, out)
 	}
 }
+
+// TestRunExamplesNoBinary: BIN naming the binary rather than its folder
+// (or any path with no uniperf) stops the script before the first kernel,
+// with exit 2 and a message that says what BIN and UNIPERF are.
+func TestRunExamplesNoBinary(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "uniperf")
+	if err := os.WriteFile(file, []byte(fakeUniperf), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "measurekernels/gpu/run-examples", filepath.Join(dir, "out"))
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), "DEVICE=pocl", "SIZES=pocl", "EXAMPLES=atax1", "BIN="+file, "UNIPERF=")
+	out, err := cmd.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	want := "no uniperf at " + file + "/uniperf: BIN is the folder"
+	if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), want) || strings.Contains(string(out), "==") {
+		t.Errorf("BIN naming a file: %v\n%s\nwant exit 2 and %q before any kernel", err, out, want)
+	}
+}
