@@ -2,7 +2,6 @@ package hierarchy
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
@@ -136,25 +135,15 @@ func TestLocalConflictsLRU(t *testing.T) {
 // column; it returns the misses at lines touched before since the last
 // barrier.
 func localTileRefetches(lx, C, pad, nr, size, ways int64) int64 {
-	sets := size / 64 / ways
-	cache := make([][]int64, sets) // each set's lines, most recent last
+	cache := newLRU(size, ways)
 	var refetched int64
 	seen := map[int64]bool{}
 	touch := func(cell int64) {
 		line := cell * 4 / 64
-		s := line % sets
-		if j := slices.Index(cache[s], line); j >= 0 {
-			cache[s] = append(slices.Delete(cache[s], j, j+1), line)
-			return
-		}
-		if seen[line] {
+		if !cache.touch(line) && seen[line] {
 			refetched++
 		}
 		seen[line] = true
-		if int64(len(cache[s])) == ways {
-			cache[s] = cache[s][1:]
-		}
-		cache[s] = append(cache[s], line)
 	}
 	for l := range lx {
 		for c := range C {
