@@ -21,7 +21,7 @@ func (r *resolver) autoTags() error {
 			continue
 		}
 		n := t.iname.text
-		if lo, hi, ok := r.k.constantRange(n); !ok || hi < lo {
+		if lo, hi, ok := r.k.ConstantRange(n); !ok || hi < lo {
 			return r.errf(t.iname.pos, "tag %s l.auto: the extent of %s depends on the parameters, so no work-group size follows from it; split it and tag the parts: split %s 64 %s_out %s_in, tag %s_out g.0, %s_in l.0", n, n, n, n, n, n, n)
 		}
 		auto = append(auto, t)

@@ -91,7 +91,7 @@ func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, b
 			continue
 		}
 		ext := banks
-		if lo, hi, ok := k.constantRange(in.Name); ok {
+		if lo, hi, ok := k.ConstantRange(in.Name); ok {
 			ext = max(hi-lo+1, 1)
 		}
 		size[in.Tag.Axis] = max(size[in.Tag.Axis], ext)
@@ -107,7 +107,7 @@ func (k *Kernel) bankClasses(acc *Access, within []string, conds []dnf, banks, b
 		a := in.Tag.Axis
 		lane[a], ext[a] = n, size[a]
 		lanes[n] = true
-		if lo, hi, ok := k.constantRange(n); ok {
+		if lo, hi, ok := k.ConstantRange(n); ok {
 			base[a], ext[a] = lo, hi-lo+1
 		}
 	}

@@ -2,12 +2,13 @@ package counts
 
 import "slices"
 
-// constantRange returns the least and the greatest value of an iname over
+// ConstantRange returns the least and the greatest value of an iname over
 // the kernel domain that the constraints imply whatever the values of the
 // parameters, by interval propagation (hi < lo when it takes no values).
 // ok is false when a bound depends on the parameters. Loopy asks the same
-// of the inames of an "<> a[i]" declaration and of an l.auto tag.
-func (k *Kernel) constantRange(iname string) (lo, hi int64, ok bool) {
+// of the inames of an "<> a[i]" declaration and of an l.auto tag; the
+// hierarchy model, of the loops local-memory walks step along.
+func (k *Kernel) ConstantRange(iname string) (lo, hi int64, ok bool) {
 	r, ok := k.inameRange(iname)
 	if !ok || r.loInf || r.hiInf {
 		return 0, 0, false
@@ -15,7 +16,7 @@ func (k *Kernel) constantRange(iname string) (lo, hi int64, ok bool) {
 	return r.lo, r.hi, true
 }
 
-// inameRange is constantRange's interval, a side that depends on the
+// inameRange is ConstantRange's interval, a side that depends on the
 // parameters infinite; ok is false where it is not computed.
 func (k *Kernel) inameRange(iname string) (ival, bool) {
 	set := k.assume
@@ -100,7 +101,7 @@ func (k *Kernel) parametricExtent(iname string) (ext Affine, lo int64, ok bool) 
 // as an affine expression of the parameters and the enclosing inames:
 // its domain's one lower bound on it, iname >= L with L free of floors,
 // or the greatest of several where one is a constant c that every
-// other reaches at most, its inames' ranges (constantRange) bounding it
+// other reaches at most, its inames' ranges (ConstantRange) bounding it
 // (a split's inner iname, i_in >= 0 and 8*i_out + i_in >= 0 with i_out
 // >= 0: 0). ok is false for any other form: an equality, a coefficient
 // other than 1, a parameter in one of several bounds.

@@ -307,7 +307,7 @@ func (r *resolver) declare(s rawStatement, t DType, w weakness, sc *scope) *Acce
 			}
 			r.fail(x.rpos(), "the subscripts of a declared temporary array are inames, from whose bounds its shape follows; declare other arrays with 'private %s %s [EXTENT, ...]'", name.text, t)
 		}
-		lo, hi, ok := r.k.constantRange(n.t.text)
+		lo, hi, ok := r.k.ConstantRange(n.t.text)
 		if ext, _, param := r.k.parametricExtent(n.t.text); !ok && param {
 			// loopy's global temporary: its extent depends on the
 			// parameters, so it cannot live in registers.

@@ -24,6 +24,12 @@ type Caches struct {
 	// multiple of a large power of two reaches only some of its sets
 	// (package hierarchy's Config.Conflict). 0 where unknown.
 	L2Ways int64 `json:"l2_ways,omitempty"`
+	// L1Ways is the associativity of a core's L1 data cache
+	// (L1PerSM), where the device file gives it (a CPU's): a walk
+	// through local memory, ordinary memory on a CPU, whose stride is a
+	// multiple of a large power of two reaches only some of its sets
+	// (package hierarchy's Config.LocalConflict). 0 where unknown.
+	L1Ways int64 `json:"l1_ways,omitempty"`
 	// DTLBEntries is the number of 4 KiB pages the first-level data TLB
 	// of a core maps, where the device file gives it (a CPU's): a walk
 	// over more pages than that loses each page's translation before it
@@ -41,14 +47,14 @@ const (
 	maxTLB     = 1 << 16
 )
 
-// l2LineBytes is the line size package hierarchy's conflict counts
-// take (its LineBytes), over which L2Ways' sets are counted.
-const l2LineBytes = 64
+// lineBytes is the line size package hierarchy's conflict counts
+// take (its LineBytes), over which L1Ways' and L2Ways' sets are counted.
+const lineBytes = 64
 
 // validate checks the capacities' ranges and that they name their
 // source; with L2Ways, that each of sms cores' L2 holds a power of two
 // of sets, as the conflict counts take it (a line's set is its number
-// modulo the sets).
+// modulo the sets), and with L1Ways that a core's L1 does.
 func (c *Caches) validate(sms int) error {
 	for _, f := range []struct {
 		name     string
@@ -58,16 +64,27 @@ func (c *Caches) validate(sms int) error {
 			return fmt.Errorf("%s must be 0 to %d bytes, have %d", f.name, f.limit, f.v)
 		}
 	}
-	if c.L2Ways < 0 || c.L2Ways > maxWays {
-		return fmt.Errorf("caches.l2_ways must be 0 (unknown) to %d, have %d", maxWays, c.L2Ways)
+	for _, f := range []struct {
+		name string
+		ways int64
+	}{{"caches.l1_ways", c.L1Ways}, {"caches.l2_ways", c.L2Ways}} {
+		if f.ways < 0 || f.ways > maxWays {
+			return fmt.Errorf("%s must be 0 (unknown) to %d, have %d", f.name, maxWays, f.ways)
+		}
 	}
 	if c.DTLBEntries < 0 || c.DTLBEntries > maxTLB {
 		return fmt.Errorf("caches.l1_dtlb_entries must be 0 (unknown) to %d, have %d", maxTLB, c.DTLBEntries)
 	}
-	if per := int64(sms) * l2LineBytes * c.L2Ways; c.L2Ways > 0 && sms > 0 {
+	if per := int64(sms) * lineBytes * c.L2Ways; c.L2Ways > 0 && sms > 0 {
 		if sets := c.L2 / per; c.L2%per != 0 || sets <= 0 || sets&(sets-1) != 0 {
 			return fmt.Errorf("caches.l2_ways %d: each core's L2 (caches.l2_bytes %d over sm_count %d) in %d-byte lines over %d ways is %.6g sets, not a power of two, which the conflict counts need: correct l2_bytes, sm_count or l2_ways, or leave l2_ways out (unknown)",
-				c.L2Ways, c.L2, sms, l2LineBytes, c.L2Ways, float64(c.L2)/float64(per))
+				c.L2Ways, c.L2, sms, lineBytes, c.L2Ways, float64(c.L2)/float64(per))
+		}
+	}
+	if per := lineBytes * c.L1Ways; c.L1Ways > 0 {
+		if sets := c.L1PerSM / per; c.L1PerSM%per != 0 || sets <= 0 || sets&(sets-1) != 0 {
+			return fmt.Errorf("caches.l1_ways %d: a core's L1 (caches.l1_bytes_per_sm %d) in %d-byte lines over %d ways is %.6g sets, not a power of two, which the conflict counts need: correct l1_bytes_per_sm or l1_ways, or leave l1_ways out (unknown)",
+				c.L1Ways, c.L1PerSM, lineBytes, c.L1Ways, float64(c.L1PerSM)/float64(per))
 		}
 	}
 	if c.Source == "" {

@@ -56,6 +56,7 @@ func TestCachesValidation(t *testing.T) {
 		{`"l1_bytes_per_sm": 262144`, `"l1_bytes_per_sm": 1073741824`, "caches.l1_bytes_per_sm must be 0 to"},
 		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l3_bytes": 8589934592`, "caches.l3_bytes must be 0 to"},
 		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l2_ways": 65`, "caches.l2_ways must be 0 (unknown) to 64"},
+		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l1_ways": -1`, "caches.l1_ways must be 0 (unknown) to 64"},
 		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l1_dtlb_entries": -1`, "caches.l1_dtlb_entries must be 0 (unknown) to 65536"},
 		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l1_dtlb_entries": 65537`, "caches.l1_dtlb_entries must be 0 (unknown) to 65536"},
 		{`(?s)("l2_bytes": 52428800,\s*"source": )"[^"]*"`, `$1""`, "caches.source is empty"},
@@ -77,7 +78,9 @@ func TestCachesValidation(t *testing.T) {
 // power of two of 64-byte sets, as the conflict counts take it: the
 // PoCL CPU's 2 MiB over 2 cores is 16384 lines a core, 1024 sets at its
 // 16 ways, 2048 at 8, 1365.33 at 12 (refused); an H100's 50 MiB over
-// 132 SMs at 16 ways is 387.88 sets (refused).
+// 132 SMs at 16 ways is 387.88 sets (refused). l1_ways likewise for a
+// core's L1: the PoCL CPU's 48 KiB is 768 lines, 64 sets at its 12 ways,
+// 128 at 6, 96 at 8 (refused); 65 ways are out of range.
 func TestCachesL2Sets(t *testing.T) {
 	for _, c := range []struct {
 		file, from, to, want string // want "" where the file is accepted
@@ -86,6 +89,9 @@ func TestCachesL2Sets(t *testing.T) {
 		{"pocl-cpu.json", `"l2_ways": 16`, `"l2_ways": 8`, ""},
 		{"pocl-cpu.json", `"l2_ways": 16`, `"l2_ways": 12`, "caches.l2_ways 12: each core's L2 (caches.l2_bytes 2097152 over sm_count 2) in 64-byte lines over 12 ways is 1365.33 sets, not a power of two"},
 		{"pocl-cpu.json", `"l2_bytes": 2097152`, `"l2_bytes": 0`, "is 0 sets, not a power of two"},
+		{"pocl-cpu.json", `"l1_ways": 12`, `"l1_ways": 6`, ""},
+		{"pocl-cpu.json", `"l1_ways": 12`, `"l1_ways": 8`, "caches.l1_ways 8: a core's L1 (caches.l1_bytes_per_sm 49152) in 64-byte lines over 8 ways is 96 sets, not a power of two"},
+		{"pocl-cpu.json", `"l1_ways": 12`, `"l1_ways": 65`, "caches.l1_ways must be 0 (unknown) to 64, have 65"},
 		{"h100-sxm5.json", `"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l2_ways": 16`, "is 387.879 sets, not a power of two"},
 	} {
 		data, err := os.ReadFile("devices/" + c.file)

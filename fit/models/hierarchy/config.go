@@ -119,6 +119,24 @@ type Config struct {
 	// power-of-two columns fall in few of L1's sets (docs/model.md).
 	// Calibrate leaves it off where no row declares more than L1.
 	LocalFootprint bool `json:"local_footprint,omitempty"`
+	// LocalConflict prices by a weight of its own, LocalConflictBytes,
+	// the lines that a work-item's walk through local memory loses from
+	// a core's L1 because it reaches too few of its sets, and that the
+	// next work-item, walking the same lines, fetches again
+	// (LocalConflicts): on a CPU local memory is ordinary memory, and
+	// local_tile's columns of a tile whose rows are 1 KiB apart fall in
+	// 4 of the EPYC's 64 L1 sets, which hold 48 of their lines (12
+	// ways). Chosen on a CPU (PoCL), by the development kernels between
+	// forms within 0.02 on cross-validation (docs/model.md); local_tile
+	// is the only measurement class with such lines. Calibrate leaves it
+	// off where no row has such lines, or the device file gives no L1
+	// associativity (caches.l1_ways).
+	LocalConflict bool `json:"local_conflict,omitempty"`
+	// LocalConflictStores, with LocalConflict, prices the stores' lost
+	// lines by a weight of their own, LocalConflictStoreBytes: a store's
+	// lost line is dirty, and is written back as well as fetched again.
+	// Not chosen (docs/model.md).
+	LocalConflictStores bool `json:"local_conflict_stores,omitempty"`
 	// LLC names the last cache before DRAM: "l2", or "l3" where the
 	// device file gives one (a CPU's).
 	LLC string `json:"llc"`
@@ -158,7 +176,8 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, Chain: true, LocalAccesses: true, LLC: "l2", Saturation: FillNone}
+			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, Chain: true, LocalAccesses: true, LocalConflict: true,
+			LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }

@@ -38,8 +38,20 @@ const PageBytes = 4096
 // starts, so that its lines must stay in the core's cache until the
 // next work-item, walking the neighbouring elements, needs them.
 func Walks(k *counts.Kernel, params map[string]int64) (map[string][]int64, error) {
-	scalar := Scalar(k)
 	out := map[string][]int64{}
+	err := walkSites(k, params, counts.Global, func(_ *counts.Instruction, a *counts.Access, _ string, s int64) {
+		out[a.Array.Name] = append(out[a.Array.Name], s)
+	})
+	return out, err
+}
+
+// walkSites calls visit, in schedule order, with each access to an array
+// of space in the instructions of k that PoCL runs one work-item at a
+// time (Scalar), its instruction, the loop it walks innermost (Walks
+// says which) and its byte stride along that loop at params, where the
+// stride is not 0.
+func walkSites(k *counts.Kernel, params map[string]int64, space counts.Space, visit func(s *counts.Instruction, a *counts.Access, iname string, stride int64)) error {
+	scalar := Scalar(k)
 	var err error
 	var walk func(nodes []counts.Node, loops []string)
 	walk = func(nodes []counts.Node, loops []string) {
@@ -61,14 +73,14 @@ func Walks(k *counts.Kernel, params map[string]int64) (map[string][]int64, error
 				}
 				for _, e := range []counts.Expr{n.LHS, n.RHS, n.Pred} {
 					if e != nil && err == nil {
-						err = walkAccesses(k, e, inner, params, out)
+						err = walkAccesses(k, n, e, inner, params, space, visit)
 					}
 				}
 			}
 		}
 	}
 	walk(k.Schedule, nil)
-	return out, err
+	return err
 }
 
 func unrolled(k *counts.Kernel, iname string) bool {
@@ -76,9 +88,10 @@ func unrolled(k *counts.Kernel, iname string) bool {
 	return in != nil && in.Tag.Kind == counts.Unroll
 }
 
-// walkAccesses adds to out the stride of each global access of e along
-// iname (or, inside a reduction, its innermost iname not unrolled).
-func walkAccesses(k *counts.Kernel, e counts.Expr, iname string, params map[string]int64, out map[string][]int64) error {
+// walkAccesses visits each access of e to an array of space with its
+// stride along iname (or, inside a reduction, its innermost iname not
+// unrolled), where that is not 0.
+func walkAccesses(k *counts.Kernel, s *counts.Instruction, e counts.Expr, iname string, params map[string]int64, space counts.Space, visit func(*counts.Instruction, *counts.Access, string, int64)) error {
 	var err error
 	counts.Walk(e, func(e counts.Expr) bool {
 		if err != nil {
@@ -92,12 +105,15 @@ func walkAccesses(k *counts.Kernel, e counts.Expr, iname string, params map[stri
 					inner = in
 				}
 			}
-			err = walkAccesses(k, e.Body, inner, params, out)
+			err = walkAccesses(k, s, e.Body, inner, params, space, visit)
 			return false
 		case *counts.Access:
-			var s int64
-			if s, err = strideAlong(e, iname, params); err == nil && s != 0 {
-				out[e.Array.Name] = append(out[e.Array.Name], s)
+			if e.Array == nil || e.Array.Space != space {
+				break
+			}
+			var st int64
+			if st, err = strideAlong(e, iname, params); err == nil && st != 0 {
+				visit(s, e, iname, st)
 			}
 		}
 		return true
@@ -105,14 +121,14 @@ func walkAccesses(k *counts.Kernel, e counts.Expr, iname string, params map[stri
 	return err
 }
 
-// strideAlong returns the byte distance between the elements a global
-// access reaches at consecutive values of iname, at params: its
-// subscripts' coefficients of iname times the dimensions' pitches, as
-// the interpreter lays arrays out. It is 0 where the access is not to a
-// global array, is indirect, has a floor division, or iname is "".
+// strideAlong returns the byte distance between the elements an access
+// reaches at consecutive values of iname, at params: its subscripts'
+// coefficients of iname times the dimensions' pitches, as the
+// interpreter lays arrays out. It is 0 where the access is indirect, has
+// a floor division, or iname is "".
 func strideAlong(a *counts.Access, iname string, params map[string]int64) (int64, error) {
 	arr := a.Array
-	if iname == "" || arr == nil || arr.Space != counts.Global || a.IsIndirect() {
+	if iname == "" || arr == nil || a.IsIndirect() {
 		return 0, nil
 	}
 	var s int64

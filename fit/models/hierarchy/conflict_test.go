@@ -219,9 +219,8 @@ func TestConflictsTLBLRU(t *testing.T) {
 // and returns the misses at lines the cache held before and how many of
 // those also missed the TLB.
 func lruRefetches(n, nr, p, size, ways, entries int64) (refetched, both int64) {
-	sets := size / 64 / ways
-	cache := make([][]int64, sets) // each set's lines, most recent last
-	var tlb []int64                // pages, most recent last
+	cache := newLRU(size, ways)
+	var tlb []int64 // pages, most recent last
 	seen := map[int64]bool{}
 	for i := range n {
 		for r := range nr {
@@ -234,9 +233,7 @@ func lruRefetches(n, nr, p, size, ways, entries int64) (refetched, both int64) {
 				tlb = tlb[1:]
 			}
 			tlb = append(tlb, page)
-			s := line % sets
-			if j := slices.Index(cache[s], line); j >= 0 {
-				cache[s] = append(slices.Delete(cache[s], j, j+1), line)
+			if cache.touch(line) {
 				continue
 			}
 			if seen[line] {
@@ -246,13 +243,34 @@ func lruRefetches(n, nr, p, size, ways, entries int64) (refetched, both int64) {
 				}
 			}
 			seen[line] = true
-			if int64(len(cache[s])) == ways {
-				cache[s] = cache[s][1:]
-			}
-			cache[s] = append(cache[s], line)
 		}
 	}
 	return refetched, both
+}
+
+// lru is a set-associative LRU cache of 64-byte lines, its sets indexed
+// by consecutive lines: the oracle of the conflict tests.
+type lru struct {
+	sets [][]int64 // each set's lines, most recent last
+	ways int64
+}
+
+func newLRU(size, ways int64) *lru { return &lru{sets: make([][]int64, size/64/ways), ways: ways} }
+
+// touch reports whether the cache held line, which it holds after as its
+// set's most recent, the least recent evicted where the set was full.
+func (c *lru) touch(line int64) bool {
+	s := line % int64(len(c.sets))
+	set := c.sets[s]
+	if j := slices.Index(set, line); j >= 0 {
+		c.sets[s] = append(slices.Delete(set, j, j+1), line)
+		return true
+	}
+	if int64(len(set)) == c.ways {
+		set = set[1:]
+	}
+	c.sets[s] = append(set, line)
+	return false
 }
 
 // TestConflictTLBFeature checks the TLB feature with the EPYC's device

@@ -33,7 +33,12 @@
 // iteration of their loop stored ([Chains]: w[i] += ... over j) are a
 // feature of their own, outside the overlap (Config.Chain); and a type's
 // local loads and stores are priced by one weight, [LocalAccessPrefix]
-// (Config.LocalAccesses), local memory being cached memory there.
+// (Config.LocalAccesses), local memory being cached memory there; the
+// lines a work-item's walk through local memory loses to L1's sets
+// before the next work-item walks them again ([LocalWalks],
+// [LocalWalk.Lost]: local_tile's columns of a tile whose rows are 1 KiB
+// apart) are priced by a weight of their own, [LocalConflictBytes]
+// (Config.LocalConflict).
 // The grid fill and ties are the default linear fit's of the same rows.
 //
 // [Config.Iter] (not chosen) adds the reuse between the work-items of a
@@ -77,9 +82,9 @@
 // [LocalL2Prefix]. The hierarchy suite's local_tile class refutes it
 // as a mechanism: on PoCL, tiles padded by a line a row cost the same
 // an access from 17 to 272 KiB, and only tiles whose power-of-two
-// columns overflow L1's sets cost more (docs/accuracy.md). No row of
-// the shipped tables declares more than L1, so calibration leaves it
-// off there.
+// columns overflow L1's sets cost more (docs/accuracy.md), which
+// Config.LocalConflict prices. Of the shipped tables' rows only the
+// EPYC's and the Xeon's local_tile rows declare more than L1.
 //
 // The form ([Config]) was chosen by leave-one-class-out cross-validation
 // on measurement rows and the development kernels of examples/; the

@@ -213,7 +213,39 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 			lf.features[ConflictTLBBytes] = tlb
 		}
 	}
+	if cfg.LocalConflict && lv.L1 > 0 && lv.L1Ways > 0 {
+		if err := lf.addLocalConflicts(env, c, cfg, lv); err != nil {
+			return nil, err
+		}
+	}
 	return lf, nil
+}
+
+// addLocalConflicts adds a launch's LocalConflicts features under cfg
+// with the capacities lv.
+func (lf *launchFacts) addLocalConflicts(env *models.Env, c models.Case, cfg Config, lv Levels) error {
+	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
+	if err != nil {
+		return err
+	}
+	r, err := once("localconflicts", k, c.Params, func() ([2]float64, error) {
+		loads, stores, err := LocalConflicts(k, c.Params, lv)
+		return [2]float64{loads, stores}, err
+	})
+	if err != nil {
+		return err
+	}
+	loads, stores := r[0], r[1]
+	if !cfg.LocalConflictStores {
+		loads, stores = loads+stores, 0
+	}
+	if loads > 0 {
+		lf.features[LocalConflictBytes] = loads
+	}
+	if stores > 0 {
+		lf.features[LocalConflictStoreBytes] = stores
+	}
+	return nil
 }
 
 // conflictsOf returns the features ConflictBytes and ConflictTLBBytes
@@ -283,6 +315,9 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 	}
 	if cfg.ConflictTLB {
 		lv.DTLB = c.DTLBEntries
+	}
+	if cfg.LocalConflict {
+		lv.L1Ways = c.L1Ways
 	}
 	return lv, nil
 }

@@ -17,6 +17,9 @@ type Levels struct {
 	// DTLB, where not 0, is the pages a core's first-level data TLB
 	// maps (Config.ConflictTLB).
 	DTLB int64
+	// L1Ways, where not 0, is the associativity of a core's L1 (of L1
+	// bytes, Config.LocalConflict): the sets a local walk reaches.
+	L1Ways int64
 }
 
 // Footprints are the memory-hierarchy counts of one launch (package
