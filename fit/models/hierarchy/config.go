@@ -80,6 +80,17 @@ type Config struct {
 	// docs/accuracy.md). Calibrate leaves it off where no row has such
 	// lines, or the device file gives no TLB.
 	ConflictTLB bool `json:"conflict_tlb,omitempty"`
+	// LongWalk, with Conflict, prices by a weight of its own,
+	// ConflictLongBytes, the lines of ConflictBytes that a walk loses
+	// past its LongKnee-th line (LongLines) or page (LongPages)
+	// (WalkPast): on the EPYC a lost line costs about as much from 64
+	// to 512 lines a walk at 4, 8 and 16 KiB pitches and several times
+	// that at 1024 and 2048, a length no device figure gives.
+	LongWalk string `json:"long_walk,omitempty"`
+	// LongKnee is LongWalk's knee; 0, Calibrate fits it: of KneeGrid,
+	// the one whose calibration has the least squared relative error on
+	// the rows, so that a cross-validation fold fits its own.
+	LongKnee int64 `json:"long_knee,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a
 	// cell an earlier iteration of their loop stored, as features
@@ -131,6 +142,17 @@ type Config struct {
 	// ⌈G/U⌉ rounds, so its work is priced at U·⌈G/U⌉/G times.
 	Saturation int64 `json:"saturation"`
 }
+
+// The measures of Config.LongWalk.
+const (
+	LongLines = "lines"
+	LongPages = "pages"
+)
+
+// KneeGrid is the knees Calibrate tries for Config.LongWalk, in lines
+// or pages a walk: around the EPYC's 512 to 1024 (docs/accuracy.md),
+// fixed before any was tried.
+var KneeGrid = []int64{256, 512, 768, 1024, 1536}
 
 // The forms of Config.Form.
 const (

@@ -17,6 +17,11 @@ type Levels struct {
 	// DTLB, where not 0, is the pages a core's first-level data TLB
 	// maps (Config.ConflictTLB).
 	DTLB int64
+	// Knee, where not 0, is the line (or, with KneePages, the page) of
+	// a walk past which its lost lines are priced again
+	// (Config.LongWalk, Config.LongKnee).
+	Knee      int64
+	KneePages bool
 }
 
 // Footprints are the memory-hierarchy counts of one launch (package
