@@ -85,7 +85,9 @@ type Config struct {
 	// past its LongKnee-th line (LongLines) or page (LongPages)
 	// (WalkPast): on the EPYC a lost line costs about as much from 64
 	// to 512 lines a walk at 4, 8 and 16 KiB pitches and several times
-	// that at 1024 and 2048, a length no device figure gives.
+	// that at 1024 and 2048, a length no device figure gives. Chosen
+	// on a CPU (LongPages, with ConflictTLB; docs/model.md). Calibrate
+	// leaves it off where no row's walk goes past the knee.
 	LongWalk string `json:"long_walk,omitempty"`
 	// LongKnee is LongWalk's knee; 0, Calibrate fits it: of KneeGrid,
 	// the one whose calibration has the least squared relative error on
@@ -180,7 +182,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, Chain: true, LocalAccesses: true, LLC: "l2", Saturation: FillNone}
+			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, Chain: true, LocalAccesses: true, LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }
