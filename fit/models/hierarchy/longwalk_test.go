@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
-	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/models/modeltest"
 )
@@ -113,20 +112,8 @@ func TestConflictLongFeature(t *testing.T) {
 // the shipped EPYC table's column_walk and empty rows; on rows with no
 // long walk (reuse_group's) the feature is left off.
 func TestCalibrateKnee(t *testing.T) {
-	tab, err := datasets.Read("../../../datasets/hierarchy/pocl-epyc.arrow")
-	if err != nil {
-		t.Fatal(err)
-	}
 	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")}
-	rows := func(classes ...string) []models.Row {
-		var out []models.Row
-		for _, r := range models.Rows(map[string]*datasets.Table{"h": tab}, datasets.RoleMeasurement) {
-			if slices.Contains(classes, r.Class) {
-				out = append(out, r)
-			}
-		}
-		return out
-	}
+	rows := epycRows(t)
 	cfg := Config{Form: FormMaxGroups, Levels: true, Lines: true, ScalarLoops: true, Conflict: true, LongWalk: LongLines, LLC: "l2", Saturation: FillNone}
 	walks := rows("empty", "column_walk")
 	m := &Model{Config: cfg}
@@ -134,6 +121,7 @@ func TestCalibrateKnee(t *testing.T) {
 		t.Fatal(err)
 	}
 	objs := map[int64]float64{}
+	var err error
 	for _, k := range KneeGrid {
 		c := &Model{Config: cfg}
 		c.Config.LongKnee = k
