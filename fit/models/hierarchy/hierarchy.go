@@ -108,8 +108,10 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	return err
 }
 
-// calibrateKnee calibrates at each knee of KneeGrid and keeps the
-// calibration of least squared relative error on the rows.
+// calibrateKnee calibrates at each knee of KneeGrid (ascending) and
+// keeps the calibration of least squared relative error on the rows.
+// Where no row's walk goes past the first knee, none goes past a later
+// one: the calibration without the feature is the one.
 func (m *Model) calibrateKnee(env *models.Env, rows []models.Row) error {
 	var best Model
 	bestObj := math.Inf(1)
@@ -119,6 +121,10 @@ func (m *Model) calibrateKnee(env *models.Env, rows []models.Row) error {
 		obj, err := c.calibrate(env, rows)
 		if err != nil {
 			return err
+		}
+		if c.Config.LongWalk == "" {
+			*m = c
+			return nil
 		}
 		if i == 0 || obj < bestObj {
 			best, bestObj = c, obj
