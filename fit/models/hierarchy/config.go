@@ -80,6 +80,19 @@ type Config struct {
 	// docs/accuracy.md). Calibrate leaves it off where no row has such
 	// lines, or the device file gives no TLB.
 	ConflictTLB bool `json:"conflict_tlb,omitempty"`
+	// LongWalk, with Conflict, prices by a weight of its own,
+	// ConflictLongBytes, the lines of ConflictBytes that a walk loses
+	// past its LongKnee-th line (LongLines) or page (LongPages)
+	// (WalkPast): on the EPYC a lost line costs about as much from 64
+	// to 512 lines a walk at 4, 8 and 16 KiB pitches and several times
+	// that at 1024 and 2048, a length no device figure gives. Chosen
+	// on a CPU (LongPages, with ConflictTLB; docs/model.md). Calibrate
+	// leaves it off where no row's walk goes past the knee.
+	LongWalk string `json:"long_walk,omitempty"`
+	// LongKnee is LongWalk's knee; 0, Calibrate fits it: of KneeGrid,
+	// the one whose calibration has the least squared relative error on
+	// the rows, so that a cross-validation fold fits its own.
+	LongKnee int64 `json:"long_knee,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a
 	// cell an earlier iteration of their loop stored, as features
@@ -150,6 +163,17 @@ type Config struct {
 	Saturation int64 `json:"saturation"`
 }
 
+// The measures of Config.LongWalk.
+const (
+	LongLines = "lines"
+	LongPages = "pages"
+)
+
+// KneeGrid is the knees Calibrate tries for Config.LongWalk, in lines
+// or pages a walk: around the EPYC's 512 to 1024 (docs/accuracy.md),
+// fixed before any was tried.
+var KneeGrid = []int64{256, 512, 768, 1024, 1536}
+
 // The forms of Config.Form.
 const (
 	FormSum       = "sum"
@@ -176,7 +200,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, Chain: true, LocalAccesses: true, LocalConflict: true,
+			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, Chain: true, LocalAccesses: true, LocalConflict: true,
 			LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}

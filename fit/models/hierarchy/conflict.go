@@ -17,6 +17,11 @@ const ConflictBytes = "mem.l2.conflict.bytes"
 // core's first-level data TLB (WalkPageMisses), in bytes.
 const ConflictTLBBytes = "mem.l2.conflict.tlb.bytes"
 
+// ConflictLongBytes is the feature of Config.LongWalk: the lines of
+// ConflictBytes that a walk loses past its Config.LongKnee-th line or
+// page (WalkPast), in bytes.
+const ConflictLongBytes = "mem.l2.conflict.long.bytes"
+
 // PageBytes is the page the TLB counts take: x86-64's base page, 4 KiB.
 // The EPYC's column walks slow down past about 4096 of them a walk (the
 // second-level TLB's entries, docs/accuracy.md), a knee 2 MiB pages would
@@ -192,26 +197,58 @@ func WalkMisses(l, s, size, ways int64) int64 {
 // WalkPageMisses returns how many of the l steps of a walk of byte
 // stride s miss a fully associative LRU TLB of entries pages when the
 // walk comes back over the same pages in the same order (0 entries:
-// unknown, no misses). A stride of a page or more moves to a new page
-// every step, l pages; a smaller one that divides PageBytes, from a start
-// within s of a page's beginning (a column walk's, whose work-items start
-// in its first row), stays on each page PageBytes/s steps, ⌈l·s/PageBytes⌉
-// pages (a walk that starts further in, or whose stride does not divide a
-// page, may touch one more). Where the pages exceed the entries, the
-// walk evicts each page's translation before it returns, and its first
-// step on every page misses; else none does.
+// unknown, no misses). Where the walk's pages (WalkPages) exceed the
+// entries, the walk evicts each page's translation before it returns,
+// and its first step on every page misses; else none does.
 func WalkPageMisses(l, s, entries int64) int64 {
 	if l <= 0 || s <= 0 || entries <= 0 {
 		return 0
 	}
-	pages := l
-	if s < PageBytes {
-		pages = (l*s + PageBytes - 1) / PageBytes
+	if pages := WalkPages(l, s); pages > entries {
+		return pages
 	}
-	if pages <= entries {
+	return 0
+}
+
+// WalkPages returns the pages a walk of l steps of byte stride s > 0
+// touches: a stride of a page or more moves to a new page every step, l
+// pages; a smaller one that divides PageBytes, from a start within s of a
+// page's beginning (a column walk's, whose work-items start in its first
+// row), stays on each page PageBytes/s steps, ⌈l·s/PageBytes⌉ pages (a
+// walk that starts further in, or whose stride does not divide a page,
+// may touch one more).
+func WalkPages(l, s int64) int64 {
+	if s >= PageBytes {
+		return l
+	}
+	return (l*s + PageBytes - 1) / PageBytes
+}
+
+// WalkPast returns how many of the l steps of a walk of byte stride s
+// come past its knee-th line (pages false: l - knee) or, with pages, the
+// steps that move to a page past its knee-th (WalkPages - knee), at
+// least 0; 0 for a knee of 0 (off). The EPYC's column walks at a
+// power-of-two pitch lose their lines at about 0.75 ns an element up to
+// 512 lines a walk, at 4, 8 and 16 KiB alike, and at 2 and 3 ns at 1024
+// and 2048 (docs/accuracy.md): the price of a lost line grows past a
+// length no device figure gives, so Calibrate fits the knee.
+func WalkPast(l, s, knee int64, pages bool) int64 {
+	if l <= 0 || s <= 0 || knee <= 0 {
 		return 0
 	}
-	return pages
+	n := l
+	if pages {
+		n = WalkPages(l, s)
+	}
+	return max(0, n-knee)
+}
+
+// Lost is what Conflicts counts of a launch, in bytes.
+type Lost struct {
+	// Lines is the conflict lines (ConflictBytes); TLB those of them
+	// fetched at a step that also misses the TLB (ConflictTLBBytes);
+	// Long those a walk loses past its knee (ConflictLongBytes).
+	Lines, TLB, Long float64
 }
 
 // Conflicts returns the lines, in bytes, that the work-items of a launch
@@ -225,28 +262,31 @@ func WalkPageMisses(l, s, entries int64) int64 {
 // find in L2, walking the same lines. Other arrays' lines in the same
 // sets are not counted against the walk.
 //
-// lostTLB is the part of them fetched at a step that also misses a
+// Lost.TLB is the part of them fetched at a step that also misses a
 // TLB of lv.DTLB pages (WalkPageMisses over the walk's steps, at the
-// stride that loses the most lines): exact where the walk loses every
-// line, as a long column walk at a power-of-two pitch does, and taken
-// as the same share of the steps where it loses some.
-func Conflicts(walks map[string][]int64, itemLines, groupLines map[string]float64, items int64, lv Levels) (lost, lostTLB float64) {
+// stride that loses the most lines), and Lost.Long the part past the
+// walk's lv.Knee-th line or page (WalkPast): exact where the walk loses
+// every line, as a long column walk at a power-of-two pitch does, and
+// taken as the same share of the steps where it loses some.
+func Conflicts(walks map[string][]int64, itemLines, groupLines map[string]float64, items int64, lv Levels) Lost {
+	var out Lost
 	if items <= 0 {
-		return 0, 0
+		return out
 	}
 	for a, ss := range walks {
 		l := int64(itemLines[a] / float64(items))
-		var miss, pageMiss int64
+		var miss, pageMiss, past int64
 		for _, s := range ss {
 			if m := WalkMisses(l, s, lv.L2Core, lv.Ways); m > miss {
-				miss, pageMiss = m, WalkPageMisses(l, s, lv.DTLB)
+				miss, pageMiss, past = m, WalkPageMisses(l, s, lv.DTLB), WalkPast(l, s, lv.Knee, lv.KneePages)
 			}
 		}
 		if miss > 0 {
 			refetched := float64(miss) / float64(l) * max(0, itemLines[a]-groupLines[a])
-			lost += refetched
-			lostTLB += float64(pageMiss) / float64(l) * refetched
+			out.Lines += LineBytes * refetched
+			out.TLB += LineBytes * float64(pageMiss) / float64(l) * refetched
+			out.Long += LineBytes * float64(past) / float64(l) * refetched
 		}
 	}
-	return LineBytes * lost, LineBytes * lostTLB
+	return out
 }

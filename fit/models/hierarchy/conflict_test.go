@@ -114,15 +114,14 @@ func TestConflictsLRU(t *testing.T) {
 	}
 	for _, c := range cases {
 		params := map[string]int64{"n": c.n, "nr": c.nr, "p": c.p}
-		got, _, err := conflictsOf(k, params, c.n, lv)
+		lost, err := conflictsOf(k, params, c.n, lv)
 		if err != nil {
 			t.Error(params, err)
 			continue
 		}
-		refetched, _ := lruRefetches(c.n, c.nr, c.p, 64<<10, 4, 1)
-		want := LineBytes * refetched
-		if got != float64(want) {
-			t.Errorf("%v: conflicts %g bytes, want %d by LRU", params, got, want)
+		want := LineBytes * lruRefetches(c.n, c.nr, c.p, 64<<10, 4, 1, 0).refetched
+		if lost.Lines != float64(want) {
+			t.Errorf("%v: conflicts %g bytes, want %d by LRU", params, lost.Lines, want)
 		}
 	}
 }
@@ -201,31 +200,47 @@ func TestConflictsTLBLRU(t *testing.T) {
 	}
 	for _, c := range cases {
 		params := map[string]int64{"n": c.n, "nr": c.nr, "p": c.p}
-		lost, lostTLB, err := conflictsOf(k, params, c.n, lv)
+		lost, err := conflictsOf(k, params, c.n, lv)
 		if err != nil {
 			t.Error(params, err)
 			continue
 		}
-		refetched, both := lruRefetches(c.n, c.nr, c.p, 64<<10, 4, 8)
-		if lost != float64(LineBytes*refetched) || lostTLB != float64(LineBytes*both) {
-			t.Errorf("%v: conflicts %g bytes, %g of them with a TLB miss; want %d and %d by LRU", params, lost, lostTLB, LineBytes*refetched, LineBytes*both)
+		sim := lruRefetches(c.n, c.nr, c.p, 64<<10, 4, 8, 0)
+		if lost.Lines != float64(LineBytes*sim.refetched) || lost.TLB != float64(LineBytes*sim.tlb) {
+			t.Errorf("%v: conflicts %g bytes, %g of them with a TLB miss; want %d and %d by LRU", params, lost.Lines, lost.TLB, LineBytes*sim.refetched, LineBytes*sim.tlb)
 		}
 	}
+}
+
+// lruCounts are what lruRefetches counts of colwalk's loads of a.
+type lruCounts struct {
+	// refetched is the misses at lines the cache held before, tlb
+	// those of them that also missed the TLB.
+	refetched, tlb int64
+	// pastLine is the refetches at a walk's steps past its knee-th
+	// (0-based step knee on), pastPage those at the first step on
+	// each of its pages past its knee-th.
+	pastLine, pastPage int64
 }
 
 // lruRefetches simulates colwalk's loads of a at n, nr, p in an LRU
 // cache of size bytes and ways ways with 64-byte lines, the work-items
 // in order, beside a fully associative LRU TLB of entries 4 KiB pages,
-// and returns the misses at lines the cache held before and how many of
-// those also missed the TLB.
-func lruRefetches(n, nr, p, size, ways, entries int64) (refetched, both int64) {
+// and counts the refetches (lruCounts) against a walk's knee.
+func lruRefetches(n, nr, p, size, ways, entries, knee int64) lruCounts {
+	var out lruCounts
 	cache := newLRU(size, ways)
 	var tlb []int64 // pages, most recent last
 	seen := map[int64]bool{}
 	for i := range n {
+		prevPage, ordinal := int64(-1), int64(-1) // the walk's last page and how many it left before it
 		for r := range nr {
 			addr := (r*p + i) * 4
 			page, line := addr/PageBytes, addr/64
+			newPage := page != prevPage
+			if newPage {
+				prevPage, ordinal = page, ordinal+1
+			}
 			tlbMiss := true
 			if j := slices.Index(tlb, page); j >= 0 {
 				tlb, tlbMiss = slices.Delete(tlb, j, j+1), false
@@ -237,15 +252,21 @@ func lruRefetches(n, nr, p, size, ways, entries int64) (refetched, both int64) {
 				continue
 			}
 			if seen[line] {
-				refetched++
+				out.refetched++
 				if tlbMiss {
-					both++
+					out.tlb++
+				}
+				if r >= knee {
+					out.pastLine++
+				}
+				if newPage && ordinal >= knee {
+					out.pastPage++
 				}
 			}
 			seen[line] = true
 		}
 	}
-	return refetched, both
+	return out
 }
 
 // lru is a set-associative LRU cache of 64-byte lines, its sets indexed

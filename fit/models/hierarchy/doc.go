@@ -28,7 +28,10 @@
 // lost at a step that also misses the first-level data TLB, a walk over
 // more pages than it maps ([WalkPageMisses]: on PoCL a lost line of a
 // 2048-page walk fits 1.3 ns, one of a 64-page walk 0.33), by a second
-// weight (Config.ConflictTLB); the executions of
+// weight (Config.ConflictTLB), and those lost at a step onto a page past
+// a knee of the walk's pages ([WalkPast]; the knee, which no device
+// figure gives, fitted from [KneeGrid] on the rows: 1536 on PoCL) by a
+// third (Config.LongWalk); the executions of
 // the instructions that load a global cell an earlier
 // iteration of their loop stored ([Chains]: w[i] += ... over j) are a
 // feature of their own, outside the overlap (Config.Chain); and a type's

@@ -202,15 +202,18 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		if err != nil {
 			return nil, err
 		}
-		v, tlb, err := conflictsOf(k, c.Params, lf.groups*lf.size, lv)
+		lost, err := conflictsOf(k, c.Params, lf.groups*lf.size, lv)
 		if err != nil {
 			return nil, err
 		}
-		if v > 0 {
-			lf.features[ConflictBytes] = v
+		if lost.Lines > 0 {
+			lf.features[ConflictBytes] = lost.Lines
 		}
-		if cfg.ConflictTLB && tlb > 0 {
-			lf.features[ConflictTLBBytes] = tlb
+		if cfg.ConflictTLB && lost.TLB > 0 {
+			lf.features[ConflictTLBBytes] = lost.TLB
+		}
+		if cfg.LongWalk != "" && lost.Long > 0 {
+			lf.features[ConflictLongBytes] = lost.Long
 		}
 	}
 	if cfg.LocalConflict && lv.L1 > 0 && lv.L1Ways > 0 {
@@ -248,17 +251,17 @@ func (lf *launchFacts) addLocalConflicts(env *models.Env, c models.Case, cfg Con
 	return nil
 }
 
-// conflictsOf returns the features ConflictBytes and ConflictTLBBytes
-// of a launch of k at params with items work-items, under the
+// conflictsOf returns the conflict features of a launch of k at params
+// with items work-items, under the
 // capacities lv.
-func conflictsOf(k *counts.Counted, params map[string]int64, items int64, lv Levels) (lost, lostTLB float64, err error) {
+func conflictsOf(k *counts.Counted, params map[string]int64, items int64, lv Levels) (Lost, error) {
 	walks, err := once("walks", k, params, func() (map[string][]int64, error) { return Walks(k.Kernel(), params) })
 	if err != nil || len(walks) == 0 {
-		return 0, 0, err
+		return Lost{}, err
 	}
 	ls, vals, err := linesAt(k, params)
 	if err != nil {
-		return 0, 0, err
+		return Lost{}, err
 	}
 	item, group := map[string]float64{}, map[string]float64{}
 	for i, l := range ls {
@@ -270,8 +273,7 @@ func conflictsOf(k *counts.Counted, params map[string]int64, items int64, lv Lev
 			group[l.Array] = float64(vals[i])
 		}
 	}
-	lost, lostTLB = Conflicts(walks, item, group, items, lv)
-	return lost, lostTLB, nil
+	return Conflicts(walks, item, group, items, lv), nil
 }
 
 // isGlobalAccess reports whether a property counts global loads or
@@ -318,6 +320,9 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 	}
 	if cfg.LocalConflict {
 		lv.L1Ways = c.L1Ways
+	}
+	if cfg.LongWalk != "" {
+		lv.Knee, lv.KneePages = cfg.LongKnee, cfg.LongWalk == LongPages
 	}
 	return lv, nil
 }

@@ -3,6 +3,7 @@ package hierarchy
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -53,9 +54,16 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v, refetch %v, conflict %v, conflict TLB %v, local conflict %v (stores apart %v), chains %v, register chains %v, local accesses tied %v, local beyond L1 %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.LocalAccesses, m.Config.LocalFootprint, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v, refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, local accesses tied %v, local beyond L1 %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.LocalAccesses, m.Config.LocalFootprint, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
+}
+
+func (m *Model) longText() string {
+	if m.Config.LongWalk == "" {
+		return "off"
+	}
+	return fmt.Sprintf("past %d %s", m.Config.LongKnee, m.Config.LongWalk)
 }
 
 func (m *Model) fillText() string {
@@ -93,17 +101,53 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	if m.Config == (Config{}) && env.Device != nil {
 		m.Config = Chosen(env.Device.Kind)
 	}
+	if m.Config.LongWalk != "" && m.Config.LongKnee == 0 {
+		return m.calibrateKnee(env, rows)
+	}
+	_, err := m.calibrate(env, rows)
+	return err
+}
+
+// calibrateKnee calibrates at each knee of KneeGrid (ascending) and
+// keeps the calibration of least squared relative error on the rows.
+// Where no row's walk goes past the first knee, none goes past a later
+// one: the calibration without the feature is the one.
+func (m *Model) calibrateKnee(env *models.Env, rows []models.Row) error {
+	var best Model
+	bestObj := math.Inf(1)
+	for i, k := range KneeGrid {
+		c := *m
+		c.Config.LongKnee = k
+		obj, err := c.calibrate(env, rows)
+		if err != nil {
+			return err
+		}
+		if c.Config.LongWalk == "" {
+			*m = c
+			return nil
+		}
+		if i == 0 || obj < bestObj {
+			best, bestObj = c, obj
+		}
+	}
+	*m = best
+	return nil
+}
+
+// calibrate fits the weights of m's form to the rows and returns their
+// squared relative error.
+func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 	lv, err := levelsOf(env, m.Config)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if m.Fill, err = m.gridFill(env, rows); err != nil {
-		return err
+		return 0, err
 	}
 	m.Cores = 0
 	if m.Config.Saturation == FillCores {
 		if env.Device.SMs < 1 {
-			return fmt.Errorf("hierarchy: the busy cores' fill: device %s gives no sm_count", env.Device.Name)
+			return 0, fmt.Errorf("hierarchy: the busy cores' fill: device %s gives no sm_count", env.Device.Name)
 		}
 		m.Cores = int64(env.Device.SMs)
 	}
@@ -117,7 +161,7 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	for i, r := range rows {
 		lf, err := facts(env, models.CaseOf(r), m.Config, lv)
 		if err != nil {
-			return fmt.Errorf("hierarchy: %s: %w", r.Label(), err)
+			return 0, fmt.Errorf("hierarchy: %s: %w", r.Label(), err)
 		}
 		if lf.refusal != "" {
 			m.Streaming++
@@ -160,6 +204,9 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	if m.Config.LocalConflict && !seen[LocalConflictBytes] && !seen[LocalConflictStoreBytes] {
 		m.Config.LocalConflict = false
 	}
+	if m.Config.LongWalk != "" && !seen[ConflictLongBytes] {
+		m.Config.LongWalk, m.Config.LongKnee = "", 0
+	}
 	props := slices.Sorted(maps.Keys(seen))
 	if m.Ties != nil {
 		m.Ties = fit.FilledStrideTies(props)
@@ -175,7 +222,7 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	props, samples = fit.TieColumns(props, samples, m.Ties)
 	values, err := m.fitForm(props, samples)
 	if err != nil {
-		return fmt.Errorf("hierarchy: %w", err)
+		return 0, fmt.Errorf("hierarchy: %w", err)
 	}
 	m.Properties, m.Values, m.Rows = props, values, len(rows)
 	errs := make([]float64, len(samples))
@@ -183,7 +230,7 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 		errs[i] = fit.RelativeError(combine(m.Config.Form, props, values, s.Counts, nil), s.Time)
 	}
 	m.TrainingError = fit.GeoMean(errs)
-	return nil
+	return objective(m.Config.Form, props, values, samples), nil
 }
 
 // fitForm fits the weights of the model's form.

@@ -42,20 +42,8 @@ func TestRefusals(t *testing.T) {
 // calibration is the form without them rather than one that refuses
 // such kernels. The empty kernel's rows are in both.
 func TestCalibrateLeavesOffUnpriced(t *testing.T) {
-	tab, err := datasets.Read("../../../datasets/hierarchy/pocl-epyc.arrow")
-	if err != nil {
-		t.Fatal(err)
-	}
 	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")}
-	rows := func(classes ...string) []models.Row {
-		var out []models.Row
-		for _, r := range models.Rows(map[string]*datasets.Table{"h": tab}, datasets.RoleMeasurement) {
-			if slices.Contains(classes, r.Class) {
-				out = append(out, r)
-			}
-		}
-		return out
-	}
+	rows := epycRows(t)
 	refetch := Chosen("cpu")
 	refetch.Conflict, refetch.Refetch = false, true
 	for _, cfg := range []Config{{}, refetch} {
@@ -79,5 +67,24 @@ func TestCalibrateLeavesOffUnpriced(t *testing.T) {
 				t.Errorf("%d rows: a weight for %s: %v, want %v", len(c.rows), feature, got, c.priced)
 			}
 		}
+	}
+}
+
+// epycRows returns a function giving the measurement rows of the given
+// classes in the shipped PoCL hierarchy table.
+func epycRows(t *testing.T) func(classes ...string) []models.Row {
+	t.Helper()
+	tab, err := datasets.Read("../../../datasets/hierarchy/pocl-epyc.arrow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(classes ...string) []models.Row {
+		var out []models.Row
+		for _, r := range models.Rows(map[string]*datasets.Table{"h": tab}, datasets.RoleMeasurement) {
+			if slices.Contains(classes, r.Class) {
+				out = append(out, r)
+			}
+		}
+		return out
 	}
 }

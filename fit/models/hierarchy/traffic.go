@@ -20,6 +20,11 @@ type Levels struct {
 	// L1Ways, where not 0, is the associativity of a core's L1 (of L1
 	// bytes, Config.LocalConflict): the sets a local walk reaches.
 	L1Ways int64
+	// Knee, where not 0, is the line (or, with KneePages, the page) of
+	// a walk past which its lost lines are priced again
+	// (Config.LongWalk, Config.LongKnee).
+	Knee      int64
+	KneePages bool
 }
 
 // Footprints are the memory-hierarchy counts of one launch (package
