@@ -23,6 +23,7 @@ type Options struct {
 	bound    map[string]string // the floating-point arguments a -D gives a value
 	tunables map[string]int64  // the -D macros that are consts, by value
 	baked    map[string]string // the -D integers that are literals, and why
+	splits   map[int]split     // the axes whose work-item index is split into lanes, by axis
 }
 
 // ParseFlags reads import's flags: -D NAME=VALUE (or -DNAME=VALUE),

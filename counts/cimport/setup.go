@@ -16,7 +16,7 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 		return nil, err
 	}
 	t := &translator{k: k, cuda: cuda, used: map[string]bool{}, assigned: map[string]bool{}, naming: names != nil,
-		scopes: []map[string]*variable{{}}, opts: opts, macros: macros, tripped: map[string]bool{}}
+		scopes: []map[string]*variable{{}}, opts: opts, macros: macros, tripped: map[string]bool{}, priced: map[priced]bool{}}
 	t.cur = &t.root
 	t.callDevice = t.inline
 	t.dataLoop = t.loopOverData
@@ -33,6 +33,7 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 	if err := t.setAxes(opts, from, macros, names); err != nil {
 		return nil, err
 	}
+	t.setSplits(opts.splits)
 	if err := t.setArrays(opts, from, macros); err != nil {
 		return nil, err
 	}
@@ -403,6 +404,11 @@ func (t *translator) checkGrid(p pos) error {
 func (t *translator) axisNames() []string {
 	names := make([]string, len(t.axes))
 	for a, ax := range t.axes {
+		if ax.split != nil {
+			// A split work-item index keeps the group index and the
+			// work-item index of the launch's domain.
+			continue
+		}
 		// A bound of the flags that the guard does not imply would have
 		// to be written floor(i/L) in the domain, which the split cannot
 		// bound: such an axis keeps its group and work-item inames, but

@@ -88,6 +88,13 @@ type axis struct {
 	groups       poly        // the number of groups (gridDim), where --groups gives it without a division
 	boundSource  string
 	named        string // the C variable that holds the global index, if any
+	// Where the work-item index is split into lanes (lanes.go): the
+	// divisor, the inames of the lane and the run, the run's hardware
+	// axis, and the privates that hold what C computes.
+	split             *split
+	lane, run         string
+	runAxis           int
+	laneName, runName string
 }
 
 // fnFrame is a device function being inlined: its name, the first scope
@@ -146,6 +153,7 @@ type translator struct {
 	// dataLoop translates a loop whose bounds are data, given its most
 	// trips (loopOverData, which translates the loop's body).
 	dataLoop func(s *stmt, name string, init *expr, trip string) error
+	priced   map[priced]bool // the lanes and runs counted (lanes.go)
 }
 
 // frame is an if or a loop being translated. An if saves the integer
@@ -155,7 +163,8 @@ type translator struct {
 // top level of its body, once).
 type frame struct {
 	loop      bool
-	p         pos // where an if stands
+	p         pos   // where an if stands
+	c         *cond // an if's condition
 	saved     map[*variable]variable
 	order     []*variable
 	induction map[*variable]bool
@@ -285,6 +294,13 @@ func (t *translator) affText(a aff, dom bool) string {
 	names := map[string]string{}
 	out := a
 	for _, ax := range t.axes {
+		if ax.split != nil {
+			out = ax.joinSplit(out)
+			if dom {
+				names[ax.lane] = fmt.Sprintf("(%s mod %d)", ax.local, ax.split.c)
+				names[ax.run] = fmt.Sprintf("floor(%s/%d)", ax.local, ax.split.c)
+			}
+		}
 		if ax.named == "" {
 			continue
 		}
@@ -312,6 +328,9 @@ func (t *translator) inameOrder() []string {
 			order = append(order, ax.named)
 		}
 		order = append(order, ax.group, ax.local)
+		if ax.split != nil {
+			order = append(order, ax.lane, ax.run)
+		}
 	}
 	return append(order, t.inames...)
 }
