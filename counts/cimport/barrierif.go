@@ -18,17 +18,21 @@ import (
 // outside it. The .knl's header says so, beside the assumption's own
 // note, and its assume line makes counts at sizes that break the
 // assumption refuse. Where they do not imply it, the barrier is refused,
-// and the refusal names the --assume that would (assumeHint).
+// and the refusal names the --assume that would (holdsUnder).
 
 // hasBarrier reports whether s holds a barrier.
 func (t *translator) hasBarrier(s *stmt) bool {
 	return stmtHas(s, func(e *expr) bool { return e.op == "call" && t.isBarrier(e) })
 }
 
-// holdingIf translates if (C) BODY, whose C holds at every work-item
-// launched and whose BODY holds a barrier: BODY's statements before the
-// first that holds a barrier under the if, the others after it.
-func (t *translator) holdingIf(s *stmt, c *cond) error {
+// ifHolding translates if (C) BODY, where BODY holds a barrier and C
+// holds at every work-item launched: BODY's statements before the first
+// that holds a barrier under the if, the others after it. It reports
+// false, translating nothing, where C does not hold so.
+func (t *translator) ifHolding(s *stmt, c *cond) (bool, error) {
+	if s.els != nil || !t.hasBarrier(s.then) || !t.launchHolds(c) {
+		return false, nil
+	}
 	body := []*stmt{s.then}
 	if s.then.kind == "block" {
 		body = s.then.body
@@ -42,7 +46,7 @@ func (t *translator) holdingIf(s *stmt, c *cond) error {
 	test := "its test counts once, before it"
 	if k > 0 {
 		if err := t.under(c, s.p, func() error { return t.sequence(body[:k]) }, nil); err != nil {
-			return err
+			return true, err
 		}
 	} else {
 		test = "its test, at the barrier, counts nothing"
@@ -53,7 +57,7 @@ func (t *translator) holdingIf(s *stmt, c *cond) error {
 	}
 	t.notes = append(t.notes, fmt.Sprintf("assumed: the if at line %d (%s) holds at every work-item launched, as %s imply: the barrier at line %d inside it is reached by every work-item, and the if's statements from line %d on are written outside it (%s)",
 		s.p.line, c.format(t.instrAff), under, t.barrierLine(body[k]), body[k].p.line, test))
-	return t.sequence(body[k:])
+	return true, t.sequence(body[k:])
 }
 
 // barrierLine is the line of the first barrier in s.
@@ -192,11 +196,11 @@ func (t *translator) multipleOf(x string) int64 {
 	return 1
 }
 
-// assumeHint is what to write where the innermost if around a barrier
+// holdsUnder is what to write where the innermost if around a barrier
 // would hold at every work-item launched under one more assumption, x %
 // D == 0 for a comparison P - D*group - ... >= 0 with P + 1 = x (a row
 // myRow < dim, D rows a group): "" where none would.
-func (t *translator) assumeHint() string {
+func (t *translator) holdsUnder() string {
 	var c *cond
 	for _, f := range t.frames {
 		if !f.loop {

@@ -1034,7 +1034,9 @@ func (t *translator) flagExpr(text string, macros map[string]*macro, flag string
 
 // flagPoly evaluates a flag's parsed expression.
 func (t *translator) flagPoly(e *expr, flag string) (poly, error) {
+	t.inFlag = true
 	v, err := t.eval(e)
+	t.inFlag = false
 	if err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("%s: %s (flags may use the kernel's integer arguments and the source's macros)", flag, err.(*Error).Msg)}
 	}

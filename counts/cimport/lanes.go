@@ -29,15 +29,6 @@ import (
 // lane or run it meets (splitRequest); the translation then starts
 // again with the axis split (Import).
 
-// split is the divisor by which an axis's work-item index is split, and
-// where the translation first divided it.
-type split struct {
-	c int64
-	p pos
-	// what C wrote there: & 31, % 32 or / 32
-	what string
-}
-
 // splitRequest stops a translation that meets the lane or the run of a
 // work-item index not yet split; Import translates again with the split.
 type splitRequest struct {
@@ -47,31 +38,6 @@ type splitRequest struct {
 
 func (s *splitRequest) Error() string {
 	return fmt.Sprintf("the work-item index along axis %d is divided by %d; please report this with the source", s.axis, s.c)
-}
-
-// localValue is the axis's work-item index: run*C + lane where it is
-// split.
-func (ax *axis) localValue() aff {
-	if ax.split == nil {
-		return affIname(ax.local)
-	}
-	return aff{ax.run: constPoly(ax.split.c), ax.lane: constPoly(1)}
-}
-
-// joinSplit writes k*C*run + k*lane of a split axis as k times its
-// work-item index, the iname the split replaces, which costs nothing as
-// a value.
-func (ax *axis) joinSplit(a aff) aff {
-	cl, cr := a[ax.lane], a[ax.run]
-	if ax.split == nil || len(cl) == 0 {
-		return a
-	}
-	if want, ok := cl.mul(constPoly(ax.split.c)); !ok || !want.equal(cr) {
-		return a
-	}
-	out, _ := a.add(aff{ax.lane: cl, ax.run: cr}, -1)
-	out, _ = out.add(aff{ax.local: cl}, 1)
-	return out
 }
 
 // setSplits splits the work-item indices of the axes that splits names;
@@ -115,13 +81,16 @@ func (t *translator) private(want, dtype string) string {
 	return a.name
 }
 
-// lane evaluates x % d and x & (d - 1) (op % or &) and x / d (op /)
+// laneOf evaluates x % d and x & (d - 1) (op % or &) and x / d (op /)
 // where x is a work-item's local or global index along an axis (plus
 // group indices times multiples of d): the lane, the run plus the
 // groups' part divided by d. On an axis not yet split it asks for the
 // split (splitRequest). It returns nil and why not where x is such an
 // index that cannot be split, and nil and "" where x is none.
-func (t *translator) lane(e *expr, x aff, d int64, op string) (*value, string, error) {
+func (t *translator) laneOf(e *expr, x aff, d int64, op string) (*value, string, error) {
+	if t.inFlag {
+		return nil, "", nil
+	}
 	for a, ax := range t.axes {
 		rest, ok := x.add(ax.localValue(), -1)
 		if !ok {
@@ -169,14 +138,6 @@ func (t *translator) lane(e *expr, x aff, d int64, op string) (*value, string, e
 		return &value{kind: vInt, a: out}, "", nil
 	}
 	return nil, "", nil
-}
-
-// priced is an expression that computes a lane or a run, at a step of
-// the translation: an expression evaluated twice for one statement (an
-// assignment that tries a second reading) is counted once.
-type priced struct {
-	e    *expr
-	step int
 }
 
 // groupsPart reports whether rest is a sum of group indices times

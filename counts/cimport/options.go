@@ -143,3 +143,12 @@ func define(d string) (string, string, error) {
 func isCName(n string) bool {
 	return n != "" && isIdentStart(n[0]) && strings.IndexFunc(n, func(r rune) bool { return r > 127 || !isIdentChar(byte(r)) }) < 0
 }
+
+// split is the divisor by which an axis's work-item index is split, and
+// where the translation first divided it.
+type split struct {
+	c int64
+	p pos
+	// what C wrote there: & 31, % 32 or / 32
+	what string
+}

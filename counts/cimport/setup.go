@@ -20,6 +20,8 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 	t.cur = &t.root
 	t.callDevice = t.inline
 	t.dataLoop = t.loopOverData
+	t.lane = t.laneOf
+	t.holdingIf, t.assumeHint = t.ifHolding, t.holdsUnder
 	for n := range opts.tunables {
 		t.used[n] = true
 		t.declare(n, &variable{kind: "int", val: affConst(poly{n: 1})})
@@ -308,7 +310,9 @@ func (t *translator) setAssumed(opts Options, from map[string]string, macros map
 		if err != nil {
 			return err
 		}
+		t.inFlag = true
 		c, err := t.condition(e)
+		t.inFlag = false
 		if err != nil {
 			return &Error{Msg: fmt.Sprintf("%s: %s (it may use the kernel's integer arguments and the source's macros)", flag, err.(*Error).Msg)}
 		}

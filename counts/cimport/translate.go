@@ -134,8 +134,8 @@ func (t *translator) statement(s *stmt) error {
 		if err != nil {
 			return err
 		}
-		if s.els == nil && t.hasBarrier(s.then) && t.launchHolds(c) {
-			return t.holdingIf(s, c)
+		if ok, err := t.holdingIf(s, c); ok {
+			return err
 		}
 		var els func() error
 		if s.els != nil {

@@ -154,6 +154,15 @@ type translator struct {
 	// trips (loopOverData, which translates the loop's body).
 	dataLoop func(s *stmt, name string, init *expr, trip string) error
 	priced   map[priced]bool // the lanes and runs counted (lanes.go)
+	// lane evaluates a work-item's lane or run (lanes.go), which eval
+	// meets in x % d, x & (d - 1) and x / d.
+	lane func(e *expr, x aff, d int64, op string) (*value, string, error)
+	// holdingIf translates an if around a barrier that holds at every
+	// work-item launched, and reports false where it does not hold;
+	// assumeHint says what --assume would make it hold (barrierif.go).
+	holdingIf  func(s *stmt, c *cond) (bool, error)
+	assumeHint func() string
+	inFlag     bool // a flag's expression is being evaluated: no lane is split for it
 }
 
 // frame is an if or a loop being translated. An if saves the integer
@@ -342,4 +351,37 @@ func sizeText(p poly) string {
 		return s
 	}
 	return "(" + s + ")"
+}
+
+// priced is an expression that computes a lane or a run, at a step of
+// the translation: an expression evaluated twice for one statement (an
+// assignment that tries a second reading) is counted once.
+type priced struct {
+	e    *expr
+	step int
+}
+
+// localValue is the axis's work-item index: run*C + lane where it is
+// split.
+func (ax *axis) localValue() aff {
+	if ax.split == nil {
+		return affIname(ax.local)
+	}
+	return aff{ax.run: constPoly(ax.split.c), ax.lane: constPoly(1)}
+}
+
+// joinSplit writes k*C*run + k*lane of a split axis as k times its
+// work-item index, the iname the split replaces, which costs nothing as
+// a value.
+func (ax *axis) joinSplit(a aff) aff {
+	cl, cr := a[ax.lane], a[ax.run]
+	if ax.split == nil || len(cl) == 0 {
+		return a
+	}
+	if want, ok := cl.mul(constPoly(ax.split.c)); !ok || !want.equal(cr) {
+		return a
+	}
+	out, _ := a.add(aff{ax.lane: cl, ax.run: cr}, -1)
+	out, _ = out.add(aff{ax.local: cl}, 1)
+	return out
 }
