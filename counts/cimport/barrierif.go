@@ -27,10 +27,11 @@ func (t *translator) hasBarrier(s *stmt) bool {
 
 // ifHolding translates if (C) BODY, where BODY holds a barrier and C
 // holds at every work-item launched: BODY's statements before the first
-// that holds a barrier under the if, the others after it. It reports
-// false, translating nothing, where C does not hold so.
+// that holds a barrier under the if, the others after it; an else,
+// which no work-item runs, is left out. It reports false, translating
+// nothing, where C does not hold so.
 func (t *translator) ifHolding(s *stmt, c *cond) (bool, error) {
-	if s.els != nil || !t.hasBarrier(s.then) || !t.launchHolds(c) {
+	if !t.hasBarrier(s.then) || !t.launchHolds(c) {
 		return false, nil
 	}
 	body := []*stmt{s.then}
@@ -50,6 +51,9 @@ func (t *translator) ifHolding(s *stmt, c *cond) (bool, error) {
 		}
 	} else {
 		test = "its test, at the barrier, counts nothing"
+	}
+	if s.els != nil {
+		test += "; its else, which no work-item runs, is left out"
 	}
 	under := "the launch's bounds"
 	if len(t.opts.Assume) > 0 {
