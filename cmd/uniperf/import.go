@@ -71,7 +71,13 @@ header says.
 in C (--assume 't >= 0 && t < Size - 1', --assume 'width % 32 == 0'):
 the .knl assumes it, which counts need where a flattened subscript's
 row index must stay inside its row (a[(x + t + 1)*Size + y + t] needs
-t >= 0). The .knl's first comments say where each came from. -D NAME=VALUE defines a
+t >= 0), and under which an if around a barrier may hold at every
+work-item launched (--assume 'dim % 4 == 0' for SHOC's
+spmv_csr_vector_kernel at --global dim*32: every row of 4 a group
+launched is then below dim), which the .knl then takes as reached by every work-item. A
+work-item index used through its lane and run, t & 31 and t / 32, is
+split into inames of their own (split l0 32 l0_run l0_lane). The .knl's
+first comments say where each came from. -D NAME=VALUE defines a
 macro (-D 'UMAD(a,b,c)=(a)*(b)+(c)' a function-like one, as a header
 that is not read would define it); a positive integer is a tunable
 (-D BLOCK_SIZE=128), which the

@@ -64,6 +64,16 @@
 //     break; with C known at import) is unrolled, and ends there; its
 //     bounds must be constants (-D iteration=1 fixes an integer
 //     argument);
+//   - a work-item index used through its lane and its run, t & 31 (or
+//     t % 32) and t / 32 with 32 dividing the work-group's size along
+//     its axis (a warp a row), is split into inames of their own (split
+//     l0 32 l0_run l0_lane), the lane on the axis and the run on the
+//     lowest hardware axis left free, so that both are affine; the AND
+//     and the shift C executes are counted where it does (lanes);
+//   - a barrier inside an if that is not the guard is accepted where the
+//     launch's bounds and --assume make the if's condition hold at every
+//     work-item launched (barrierif): the if's statements before it stay
+//     under the if, the rest follow it, and the header says so;
 //   - a bool flag set under an if is the if's condition, and a
 //     comparison with a min or max of affine values (a clamp) is affine
 //     (see clamp), so that Rodinia's hotspot and pathfinder count
@@ -96,7 +106,8 @@
 // arithmetic other than a[i], *(a + i) and a pointer set where it is
 // declared to an array plus an integer (p = s + off, or a device
 // function's pointer parameter given one: p[i] is s[off + i]),
-// recursion, and of vector types and structs what aggregates does not
+// recursion, barriers inside ifs that do not hold at every work-item
+// launched, and of vector types and structs what aggregates does not
 // lower.
 //
 // Vector types (float2, int4) and structs of scalar fields of one type

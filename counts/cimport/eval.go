@@ -139,11 +139,12 @@ func (t *translator) index(kind string, ax int, p pos) (*value, error) {
 	a := t.axes[ax]
 	switch kind {
 	case "threadIdx", "get_local_id":
-		return &value{kind: vInt, a: affIname(a.local)}, nil
+		return &value{kind: vInt, a: a.localValue()}, nil
 	case "blockIdx", "get_group_id":
 		return &value{kind: vInt, a: affIname(a.group)}, nil
 	case "get_global_id":
-		return &value{kind: vInt, a: aff{a.group: a.size, a.local: constPoly(1)}}, nil
+		g, _ := aff{a.group: a.size}.add(a.localValue(), 1)
+		return &value{kind: vInt, a: g}, nil
 	case "blockDim", "get_local_size":
 		return &value{kind: vInt, a: affConst(a.size)}, nil
 	case "gridDim", "get_num_groups":
@@ -275,6 +276,20 @@ func (t *translator) intBinary(e *expr, l, r aff) (*value, error) {
 	notAffine := func(what string) (*value, error) {
 		return nil, errorAt(e.p, "%s is not affine in the indices: %s", e.text, what)
 	}
+	// quasi is x % d, x & (d - 1) or x / d of an index that d does not
+	// divide: a work-item's lane or run (lanes.go), or refused for why.
+	quasi := func(d int64, op, why string) (*value, error) {
+		v, hint, err := t.lane(e, l, d, op)
+		switch {
+		case err != nil:
+			return nil, err
+		case v != nil:
+			return v, nil
+		case hint != "":
+			return notAffine(hint)
+		}
+		return notAffine(why)
+	}
 	var out aff
 	ok := true
 	switch e.text {
@@ -323,20 +338,11 @@ func (t *translator) intBinary(e *expr, l, r aff) (*value, error) {
 				text := t.instrAff(l)
 				return &value{kind: vData, text: paren(text, affPrec(text), precMul) + " // " + formatInt(div), prec: precMul, dtype: "i32"}, nil
 			}
-			if hint := t.laneHint(l, div, "/"); hint != "" {
-				return notAffine(hint)
-			}
-			return notAffine("an integer division that does not divide every coefficient; .knl's // and % by constants would round towards minus infinity, C's towards zero: write the index without the division")
+			return quasi(div, "/", "an integer division that does not divide every coefficient; .knl's // and % by constants would round towards minus infinity, C's towards zero: write the index without the division")
 		case e.text == "%" && isConst && d > 0:
-			if hint := t.laneHint(l, d, "%"); hint != "" {
-				return notAffine(hint)
-			}
-			return notAffine(fmt.Sprintf("%% %d of an index is quasi-affine, which .knl takes in conditions (x %% %d == 0) but not as a value: write the index without it", d, d))
+			return quasi(d, "%", fmt.Sprintf("%% %d of an index is quasi-affine, which .knl takes in conditions (x %% %d == 0) but not as a value: write the index without it", d, d))
 		case e.text == "&" && isConst && d > 0 && d&(d+1) == 0:
-			if hint := t.laneHint(l, d+1, "&"); hint != "" {
-				return notAffine(hint)
-			}
-			return notAffine(fmt.Sprintf("& %d is a remainder modulo %d, quasi-affine, which .knl takes in conditions (x %% %d == 0) but not as a value: write the index without it", d, d+1, d+1))
+			return quasi(d+1, "&", fmt.Sprintf("& %d is a remainder modulo %d, quasi-affine, which .knl takes in conditions (x %% %d == 0) but not as a value: write the index without it", d, d+1, d+1))
 		case !isConst && r[""] != nil && len(r) == 1:
 			names := sortedMonomials(r[""])
 			names = slices.DeleteFunc(names, func(m string) bool { return m == "" })
@@ -1028,7 +1034,9 @@ func (t *translator) flagExpr(text string, macros map[string]*macro, flag string
 
 // flagPoly evaluates a flag's parsed expression.
 func (t *translator) flagPoly(e *expr, flag string) (poly, error) {
+	t.inFlag = true
 	v, err := t.eval(e)
+	t.inFlag = false
 	if err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("%s: %s (flags may use the kernel's integer arguments and the source's macros)", flag, err.(*Error).Msg)}
 	}
@@ -1138,29 +1146,4 @@ func foldsIndex(s *stmt, name string) bool {
 		}
 		return false
 	})
-}
-
-// laneHint says what to write for x & (d - 1), x % d or x / d of a
-// work-item's index x in a one-dimensional work-group whose size d
-// divides (SHOC's lane t & (vecWidth - 1) and row t / vecWidth): the
-// remainder and the quotient are quasi-affine, which .knl takes in
-// conditions but not as values, and a two-dimensional work-group makes
-// each an index of its own. It is "" where x is no such index.
-func (t *translator) laneHint(x aff, d int64, op string) string {
-	for a, ax := range t.axes {
-		if len(x) != 1 || !x[ax.local].equal(constPoly(1)) {
-			continue
-		}
-		size, ok := ax.size.constant()
-		if !ok || d <= 1 || size%d != 0 || a > 0 || len(t.axes) > 1 {
-			return ""
-		}
-		what := map[string]string{
-			"&": fmt.Sprintf("& %d is the work-item's lane in a run of %d, its index modulo %d", d-1, d, d),
-			"%": fmt.Sprintf("%% %d is the work-item's lane in a run of %d", d, d),
-			"/": fmt.Sprintf("/ %d is the run of %d work-items it belongs to, its index divided by %d", d, d, d),
-		}[op]
-		return fmt.Sprintf("%s, quasi-affine, which .knl takes in conditions but not as a value; make the lane and the run indices of their own: launch work-groups of %d x %d (--local %d,%d), and write get_local_id(0) (threadIdx.x) for the lane, x & %d, get_local_id(1) (threadIdx.y) for the run, x / %d, and get_local_id(1)*%d + get_local_id(0) for x", what, d, size/d, d, size/d, d-1, d, d)
-	}
-	return ""
 }

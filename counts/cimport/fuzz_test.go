@@ -34,6 +34,8 @@ func FuzzImport(f *testing.F) {
 	}
 	f.Add(".cu", guardsSrc)
 	f.Add(".cu", walkSrc)
+	f.Add(".cu", warprowSrc)
+	f.Add(".cu", barrierIfSrc)
 	f.Fuzz(func(t *testing.T, ext, src string) {
 		if ext != ".cl" {
 			ext = ".cu"

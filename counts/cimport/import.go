@@ -303,13 +303,29 @@ func (im *importer) attempt(tunables []string, baked map[string]string) (*Result
 func (im *importer) translate(k *kernelFunc, macros map[string]*macro, opts Options) (*Result, error) {
 	// The first pass finds the C variables that hold each axis's global
 	// index; the second names the axes by them, as a hand port would.
-	t, err := translate(k, im.cuda, opts, im.from, macros, nil)
-	if err != nil {
-		return nil, err
-	}
-	t, err = translate(k, im.cuda, opts, im.from, macros, t.axisNames())
-	if err != nil {
-		return nil, err
+	// Either starts again where it meets the lane or the run of a
+	// work-item index, which the next try splits (lanes.go).
+	var t *translator
+	var err error
+	for _, names := range [][]string{nil, {}} {
+		if names != nil {
+			names = t.axisNames()
+		}
+		for {
+			t, err = translate(k, im.cuda, opts, im.from, macros, names)
+			req, ok := err.(*splitRequest)
+			if !ok {
+				break
+			}
+			opts.splits = maps.Clone(opts.splits)
+			if opts.splits == nil {
+				opts.splits = map[int]split{}
+			}
+			opts.splits[req.axis] = req.split
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	knl, err := t.write(im.file)
 	if err != nil {

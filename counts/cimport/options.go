@@ -23,6 +23,7 @@ type Options struct {
 	bound    map[string]string // the floating-point arguments a -D gives a value
 	tunables map[string]int64  // the -D macros that are consts, by value
 	baked    map[string]string // the -D integers that are literals, and why
+	splits   map[int]split     // the axes whose work-item index is split into lanes, by axis
 }
 
 // ParseFlags reads import's flags: -D NAME=VALUE (or -DNAME=VALUE),
@@ -141,4 +142,13 @@ func define(d string) (string, string, error) {
 
 func isCName(n string) bool {
 	return n != "" && isIdentStart(n[0]) && strings.IndexFunc(n, func(r rune) bool { return r > 127 || !isIdentChar(byte(r)) }) < 0
+}
+
+// split is the divisor by which an axis's work-item index is split, and
+// where the translation first divided it.
+type split struct {
+	c int64
+	p pos
+	// what C wrote there: & 31, % 32 or / 32
+	what string
 }

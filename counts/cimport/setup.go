@@ -16,10 +16,12 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 		return nil, err
 	}
 	t := &translator{k: k, cuda: cuda, used: map[string]bool{}, assigned: map[string]bool{}, naming: names != nil,
-		scopes: []map[string]*variable{{}}, opts: opts, macros: macros, tripped: map[string]bool{}}
+		scopes: []map[string]*variable{{}}, opts: opts, macros: macros, tripped: map[string]bool{}, priced: map[priced]bool{}}
 	t.cur = &t.root
 	t.callDevice = t.inline
 	t.dataLoop = t.loopOverData
+	t.lane = t.laneOf
+	t.holdingIf, t.assumeHint = t.ifHolding, t.holdsUnder
 	for n := range opts.tunables {
 		t.used[n] = true
 		t.declare(n, &variable{kind: "int", val: affConst(poly{n: 1})})
@@ -33,6 +35,7 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 	if err := t.setAxes(opts, from, macros, names); err != nil {
 		return nil, err
 	}
+	t.setSplits(opts.splits)
 	if err := t.setArrays(opts, from, macros); err != nil {
 		return nil, err
 	}
@@ -307,7 +310,9 @@ func (t *translator) setAssumed(opts Options, from map[string]string, macros map
 		if err != nil {
 			return err
 		}
+		t.inFlag = true
 		c, err := t.condition(e)
+		t.inFlag = false
 		if err != nil {
 			return &Error{Msg: fmt.Sprintf("%s: %s (it may use the kernel's integer arguments and the source's macros)", flag, err.(*Error).Msg)}
 		}
@@ -403,6 +408,11 @@ func (t *translator) checkGrid(p pos) error {
 func (t *translator) axisNames() []string {
 	names := make([]string, len(t.axes))
 	for a, ax := range t.axes {
+		if ax.split != nil {
+			// A split work-item index keeps the group index and the
+			// work-item index of the launch's domain.
+			continue
+		}
 		// A bound of the flags that the guard does not imply would have
 		// to be written floor(i/L) in the domain, which the split cannot
 		// bound: such an axis keeps its group and work-item inames, but

@@ -4,19 +4,27 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
 )
 
-// SHOC's spmv_csr_vector_kernel, a warp a row, does not import as it
-// stands; testdata/own/spmv_csr_vector_lanes.cl is it edited as the
-// refusals say (TestSpmvVectorRefusals). It runs in TestPortsRun and
-// TestPortsOnPoCL with the other ports, against a Go SpMV.
+// SHOC's spmv_csr_vector_kernel, a warp a row, imports as it stands,
+// its work-item index split into lanes and rows (lanes.go), where the
+// host's dim is a multiple of the 4 rows a group holds (barrierif.go);
+// testdata/own/spmv_csr_vector_lanes.cl is it edited by hand as the
+// refusals said before. Both run in TestPortsRun and TestPortsOnPoCL
+// with the other ports, against a Go SpMV.
+var spmvVectorFlags = []string{"--kernel", "spmv_csr_vector_kernel", "-D", "SINGLE_PRECISION", "-D", "vecWidth=32", "--local", "128", "--global", "dim*32",
+	"--array", "val=nnz", "--array", "vec=dim", "--array", "cols=nnz", "--array", "rowDelimiters=dim+1", "--array", "out=dim", "--trips", "j=maxtrips"}
+
 func init() {
 	ports = append(ports, port{"own/spmv_csr_vector_lanes.cl", "spmv_csr_vector_lanes", nil,
-		[]map[string]int64{{"dim": 10, "nnz": 1000, "maxtrips": 3}, {"dim": 37, "nnz": 3000, "maxtrips": 2}}})
+		[]map[string]int64{{"dim": 10, "nnz": 1000, "maxtrips": 3}, {"dim": 37, "nnz": 3000, "maxtrips": 2}}},
+		port{"shoc/spmv.cl", "spmv_csr_vector", append(slices.Clone(spmvVectorFlags), "--assume", "dim % 4 == 0"),
+			[]map[string]int64{{"dim": 12, "nnz": 1000, "maxtrips": 3}, {"dim": 36, "nnz": 3000, "maxtrips": 2}}})
 	fixInputs["spmv_csr_vector_kernel"] = func(p map[string]int64, in map[string][]float32) {
 		dim, nnz, trips := p["dim"], p["nnz"], p["maxtrips"]
 		rows := in["rowDelimiters"]
@@ -28,7 +36,7 @@ func init() {
 			in["cols"][j] = float32((int64(j)*7919 + 13) % dim)
 		}
 	}
-	originals["spmv_csr_vector_lanes"] = func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+	spmv := func(p map[string]int64, in map[string][]float32) map[string][]float32 {
 		rows, cols, val, vec := in["rowDelimiters"], in["cols"], in["val"], in["vec"]
 		out := clone(in["out"])
 		for i := range p["dim"] {
@@ -40,61 +48,96 @@ func init() {
 		}
 		return map[string][]float32{"out": out}
 	}
+	originals["spmv_csr_vector_lanes"], originals["spmv_csr_vector"] = spmv, spmv
 }
 
 // TestSpmvVectorRefusals imports the original spmv_csr_vector_kernel
 // with the host's launch (vecWidth, the device's preferred multiple,
-// 32; work-groups of 128; a warp a row) and checks that each construct
-// the import cannot take is refused at its line and column, saying what
-// to write: removing each in turn, as the edited file does, reaches the
-// next.
+// 32; work-groups of 128; a warp a row) and checks what is refused, at
+// its line and column, saying what to write: without --assume 'dim %
+// 4 == 0' the barriers inside if (myRow < dim), which the last group's
+// rows past dim would skip; with it, but a launch of more groups than
+// dim rows need, the same, as no assumption makes the if hold there;
+// lanes of a divisor the work-group's size is no multiple of; and,
+// without -D vecWidth=32, the mask, which is no constant.
 func TestSpmvVectorRefusals(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("testdata", "shoc", "spmv.cl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := string(b)
-	flags := []string{"--kernel", "spmv_csr_vector_kernel", "-D", "SINGLE_PRECISION", "-D", "vecWidth=32", "--local", "128", "--global", "dim*32",
-		"--array", "val=nnz", "--array", "vec=dim", "--array", "cols=nnz", "--array", "rowDelimiters=dim+1", "--array", "out=dim", "--trips", "j=maxtrips"}
-	lane, row := "int id = t & (vecWidth-1);", "int myRow = (get_group_id(0) * vecsPerBlock) + (t / vecWidth);"
+	barrier := "spmv.cl:151:9: a barrier inside an if (the if at line 134): not every work-item would reach it; move it out of the if: close the if before the barrier and test its condition again in an if after it (where the if computes a value the code after the barrier reads, set it in an else too)"
+	hint := "; or, where the host makes dim a multiple of 4, say so with --assume 'dim % 4 == 0': the if then holds at every work-item launched, and every one reaches the barrier"
+	noMask := slices.Clone(spmvVectorFlags)
+	k := slices.Index(noMask, "vecWidth=32")
+	noMask = slices.Delete(noMask, k-1, k+1)
 	for _, c := range []struct {
-		edits [][2]string // replaced in the source before importing
+		flags []string
 		want  string
+		hint  bool // the refusal suggests --assume
 	}{
-		{nil, "spmv.cl:126:16: & is not affine in the indices: & 31 is the work-item's lane in a run of 32, its index modulo 32, quasi-affine, which .knl takes in conditions but not as a value; make the lane and the run indices of their own: launch work-groups of 32 x 4 (--local 32,4)"},
-		{[][2]string{{lane, "int id = t % vecWidth;"}}, "spmv.cl:126:16: % is not affine in the indices: % 32 is the work-item's lane in a run of 32"},
-		{[][2]string{{lane, "int id = t - 32*(t/32);"}}, "spmv.cl:126:23: / is not affine in the indices: / 32 is the run of 32 work-items it belongs to"},
-		{[][2]string{{lane, "int id = 0;"}}, "spmv.cl:129:55: / is not affine in the indices: / 32 is the run of 32 work-items"},
-		{[][2]string{{lane, "int id = 0;"}, {row, "int myRow = get_group_id(0);"}},
-			"spmv.cl:151:9: a barrier inside an if (the if at line 134): not every work-item would reach it; move it out of the if: close the if before the barrier and test its condition again in an if after it"},
+		{spmvVectorFlags, barrier + hint, true},
+		{withFlag(append(slices.Clone(spmvVectorFlags), "--assume", "dim % 4 == 0"), "--global", "dim*32 + 128"), barrier, false},
+		{withFlag(spmvVectorFlags, "--local", "48"), "spmv.cl:126:16: & is not affine in the indices: & 31 of the work-item index, whose lanes and runs of 32 are no indices of a work-group of 48 along axis 0, which 32 does not divide; launch work-groups whose size along the axis 32 divides", false},
+		{noMask, "spmv.cl:126:16: & is not affine in the indices: & by vecWidth - 1, which is no constant; give it a value with -D (-D vecWidth=VALUE", false},
 	} {
-		s := src
-		for _, e := range c.edits {
-			if !strings.Contains(s, e[0]) {
-				t.Fatalf("no %q in spmv.cl", e[0])
-			}
-			s = strings.Replace(s, e[0], e[1], 1)
-		}
-		opts, err := ParseFlags(flags)
+		opts, err := ParseFlags(c.flags)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Import("spmv.cl", []byte(s), opts)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("edits %q: %v\nwant %s", c.edits, err, c.want)
+		_, err = Import("spmv.cl", b, opts)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "--assume") != c.hint {
+			t.Errorf("flags %q: %v\nwant %s", c.flags, err, c.want)
 		}
 	}
-	// Without -D vecWidth=32 the mask is no constant.
-	opts, err := ParseFlags(flags[:4])
+}
+
+// withFlag is flags with the value of flag name replaced.
+func withFlag(flags []string, name, value string) []string {
+	out := slices.Clone(flags)
+	out[slices.Index(out, name)+1] = value
+	return out
+}
+
+// TestSpmvVectorCounts counts the original against the edited kernel,
+// whose counts TestSpmvVectorLanesCounts derives by hand, at two sizes
+// where dim is a multiple of 4 (as --assume says). With W = 32*dim
+// work-items, the original computes t & 31 and t / 32 once each at
+// every work-item (an AND and a shift, W int.i32.bitwise and W
+// int.i32.shift), which the edit reads as get_local_id(0) and
+// get_local_id(1); and it tests myRow < dim once, where the edit tests
+// it again with id == 0 for the final store (myRow = 4*g + row: W
+// int.i32.mul and W int.i32.add more in the edit). The rest is the
+// same: every work-item of every group passes the test at these sizes.
+func TestSpmvVectorCounts(t *testing.T) {
+	orig, lanes := portNamed(t, "spmv_csr_vector"), portNamed(t, "spmv_csr_vector_lanes")
+	oc, err := counts.Count(parsed(t, orig))
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Local, opts.Global = []string{"128"}, []string{"dim*32"}
-	opts.Arrays = map[string]string{"val": "nnz", "vec": "dim", "cols": "nnz", "rowDelimiters": "dim+1", "out": "dim"}
-	opts.Trips = map[string]string{"j": "maxtrips"}
-	want := "spmv.cl:126:16: & is not affine in the indices: & by vecWidth - 1, which is no constant; give it a value with -D (-D vecWidth=VALUE"
-	if _, err := Import("spmv.cl", []byte(src), opts); err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("%v\nwant %s", err, want)
+	lc, err := counts.Count(parsed(t, lanes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range orig.sizes {
+		w := 32 * size["dim"]
+		got, err := oc.Eval(size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := lc.Eval(size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for prop, d := range map[string]int64{"int.i32.bitwise": w, "int.i32.shift": w, "int.i32.mul": -w, "int.i32.add": -w} {
+			want[prop] += d
+		}
+		if !maps.Equal(nonzero(got), nonzero(want)) {
+			t.Errorf("at %v: counts\n%v\nwant\n%v", size, nonzero(got), nonzero(want))
+		}
+	}
+	// At a dim that is no multiple of 4 the .knl's assumption refuses.
+	if _, err := oc.Eval(map[string]int64{"dim": 10, "nnz": 1000, "maxtrips": 3}); err == nil {
+		t.Error("counts at dim = 10: no error, want the assumption dim % 4 == 0 broken")
 	}
 }
 

@@ -74,7 +74,7 @@ func (t *translator) under(c *cond, p pos, then, els func() error) error {
 	defer func() { t.cur, t.scope = saved, savedScope }()
 	t.inIf++
 	defer func() { t.inIf-- }()
-	f := &frame{saved: map[*variable]variable{}, p: p}
+	f := &frame{saved: map[*variable]variable{}, p: p, c: c}
 	t.frames = append(t.frames, f)
 	defer func() { t.frames = t.frames[:len(t.frames)-1] }()
 	t.nscopes++
@@ -132,6 +132,9 @@ func (t *translator) statement(s *stmt) error {
 	case "if":
 		c, err := t.condition(s.e)
 		if err != nil {
+			return err
+		}
+		if ok, err := t.holdingIf(s, c); ok {
 			return err
 		}
 		var els func() error
@@ -322,7 +325,7 @@ func (t *translator) exprStmt(e *expr) error {
 		}
 		if t.isBarrier(e) {
 			if t.inIf > 0 {
-				return errorAt(e.p, "a barrier inside an if%s: not every work-item would reach it; move it out of the if: close the if before the barrier and test its condition again in an if after it (where the if computes a value the code after the barrier reads, set it in an else too)", t.innerIf())
+				return errorAt(e.p, "a barrier inside an if%s: not every work-item would reach it; move it out of the if: close the if before the barrier and test its condition again in an if after it (where the if computes a value the code after the barrier reads, set it in an else too)%s", t.innerIf(), t.assumeHint())
 			}
 			if len(t.inData) > 0 {
 				return errorAt(e.p, "a barrier inside the loop at line %d, whose bounds are data: work-items run it different numbers of times, so not every one would reach the barrier as often; move it out of the loop", t.inData[0].p.line)

@@ -88,6 +88,13 @@ type axis struct {
 	groups       poly        // the number of groups (gridDim), where --groups gives it without a division
 	boundSource  string
 	named        string // the C variable that holds the global index, if any
+	// Where the work-item index is split into lanes (lanes.go): the
+	// divisor, the inames of the lane and the run, the run's hardware
+	// axis, and the privates that hold what C computes.
+	split             *split
+	lane, run         string
+	runAxis           int
+	laneName, runName string
 }
 
 // fnFrame is a device function being inlined: its name, the first scope
@@ -146,6 +153,16 @@ type translator struct {
 	// dataLoop translates a loop whose bounds are data, given its most
 	// trips (loopOverData, which translates the loop's body).
 	dataLoop func(s *stmt, name string, init *expr, trip string) error
+	priced   map[priced]bool // the lanes and runs counted (lanes.go)
+	// lane evaluates a work-item's lane or run (lanes.go), which eval
+	// meets in x % d, x & (d - 1) and x / d.
+	lane func(e *expr, x aff, d int64, op string) (*value, string, error)
+	// holdingIf translates an if around a barrier that holds at every
+	// work-item launched, and reports false where it does not hold;
+	// assumeHint says what --assume would make it hold (barrierif.go).
+	holdingIf  func(s *stmt, c *cond) (bool, error)
+	assumeHint func() string
+	inFlag     bool // a flag's expression is being evaluated: no lane is split for it
 }
 
 // frame is an if or a loop being translated. An if saves the integer
@@ -155,7 +172,8 @@ type translator struct {
 // top level of its body, once).
 type frame struct {
 	loop      bool
-	p         pos // where an if stands
+	p         pos   // where an if stands
+	c         *cond // an if's condition
 	saved     map[*variable]variable
 	order     []*variable
 	induction map[*variable]bool
@@ -285,6 +303,13 @@ func (t *translator) affText(a aff, dom bool) string {
 	names := map[string]string{}
 	out := a
 	for _, ax := range t.axes {
+		if ax.split != nil {
+			out = ax.joinSplit(out)
+			if dom {
+				names[ax.lane] = fmt.Sprintf("(%s mod %d)", ax.local, ax.split.c)
+				names[ax.run] = fmt.Sprintf("floor(%s/%d)", ax.local, ax.split.c)
+			}
+		}
 		if ax.named == "" {
 			continue
 		}
@@ -312,6 +337,9 @@ func (t *translator) inameOrder() []string {
 			order = append(order, ax.named)
 		}
 		order = append(order, ax.group, ax.local)
+		if ax.split != nil {
+			order = append(order, ax.lane, ax.run)
+		}
 	}
 	return append(order, t.inames...)
 }
@@ -323,4 +351,37 @@ func sizeText(p poly) string {
 		return s
 	}
 	return "(" + s + ")"
+}
+
+// priced is an expression that computes a lane or a run, at a step of
+// the translation: an expression evaluated twice for one statement (an
+// assignment that tries a second reading) is counted once.
+type priced struct {
+	e    *expr
+	step int
+}
+
+// localValue is the axis's work-item index: run*C + lane where it is
+// split.
+func (ax *axis) localValue() aff {
+	if ax.split == nil {
+		return affIname(ax.local)
+	}
+	return aff{ax.run: constPoly(ax.split.c), ax.lane: constPoly(1)}
+}
+
+// joinSplit writes k*C*run + k*lane of a split axis as k times its
+// work-item index, the iname the split replaces, which costs nothing as
+// a value.
+func (ax *axis) joinSplit(a aff) aff {
+	cl, cr := a[ax.lane], a[ax.run]
+	if ax.split == nil || len(cl) == 0 {
+		return a
+	}
+	if want, ok := cl.mul(constPoly(ax.split.c)); !ok || !want.equal(cr) {
+		return a
+	}
+	out, _ := a.add(aff{ax.lane: cl, ax.run: cr}, -1)
+	out, _ = out.add(aff{ax.local: cl}, 1)
+	return out
 }

@@ -87,8 +87,13 @@ func (t *translator) write(file string) ([]byte, error) {
 		if ax.named != "" {
 			fmt.Fprintf(&b, "split %s %s %s %s\n", ax.named, sizeText(ax.size), ax.group, ax.local)
 		}
+		if ax.split != nil {
+			tags = append(tags, fmt.Sprintf("%s l.%d, %s l.%d, %s g.%d", ax.lane, a, ax.run, ax.runAxis, ax.group, a))
+			continue
+		}
 		tags = append(tags, fmt.Sprintf("%s l.%d, %s g.%d", ax.local, a, ax.group, a))
 	}
+	b.WriteString(t.splitLines())
 	tags = append(tags, t.downTags()...)
 	fmt.Fprintf(&b, "tag %s\n", strings.Join(tags, ", "))
 	t.writeItems(&b, t.root, 0)
@@ -237,7 +242,7 @@ func (t *translator) nonNegative(d aff) bool {
 
 func (t *translator) isLaunchIname(name string) bool {
 	for _, ax := range t.axes {
-		if name == ax.group || name == ax.local {
+		if name == ax.group || name == ax.local || ax.split != nil && (name == ax.lane || name == ax.run) {
 			return true
 		}
 	}
@@ -292,7 +297,7 @@ func (t *translator) launchAnnotation(it *item) string {
 		words[w] = true
 	}
 	for _, ax := range t.axes {
-		for _, n := range []string{ax.named, ax.group, ax.local} {
+		for _, n := range []string{ax.named, ax.group, ax.local, ax.lane, ax.run} {
 			if n != "" && words[n] {
 				return ""
 			}
