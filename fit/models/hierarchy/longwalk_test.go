@@ -107,38 +107,51 @@ func TestConflictLongFeature(t *testing.T) {
 }
 
 // TestCalibrateKnee checks that a form with LongWalk and no knee keeps,
-// of KneeGrid, the knee whose calibration at that knee has the least
+// of KneeGrid and the form without the feature, the calibration of least
 // squared relative error, against every knee calibrated on its own, on
-// the shipped EPYC table's column_walk and empty rows; on rows with no
-// long walk (reuse_group's) the feature is left off.
+// the shipped EPYC table's empty rows and its column_walk rows: all of
+// them (walks of up to 2048 lines, past every knee), and those of walks
+// of at most 512 lines (past 256 only: at 512 and later knees the
+// calibration is the one without the feature, a candidate like the
+// others). On rows with no long walk (reuse_group's) the feature is left
+// off.
 func TestCalibrateKnee(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")}
 	rows := epycRows(t)
 	cfg := Config{Form: FormMaxGroups, Levels: true, Lines: true, ScalarLoops: true, Conflict: true, LongWalk: LongLines, LLC: "l2", Saturation: FillNone}
 	walks := rows("empty", "column_walk")
-	m := &Model{Config: cfg}
-	if err := m.Calibrate(env, walks); err != nil {
-		t.Fatal(err)
-	}
-	objs := map[int64]float64{}
-	var err error
-	for _, k := range KneeGrid {
-		c := &Model{Config: cfg}
-		c.Config.LongKnee = k
-		if objs[k], err = c.calibrate(env, walks); err != nil {
+	short := slices.DeleteFunc(slices.Clone(walks), func(r models.Row) bool { return r.Params["nr"] > 512 })
+	for _, set := range []struct {
+		name string
+		rows []models.Row
+	}{{"all", walks}, {"up to 512 lines", short}} {
+		m := &Model{Config: cfg}
+		if err := m.Calibrate(env, set.rows); err != nil {
 			t.Fatal(err)
 		}
-	}
-	got, ok := objs[m.Config.LongKnee]
-	if m.Config.LongWalk != LongLines || !ok {
-		t.Fatalf("long walks %q past %d: want lines, a knee of %v", m.Config.LongWalk, m.Config.LongKnee, KneeGrid)
-	}
-	for k, o := range objs {
-		if o < got {
-			t.Errorf("knee %d: squared relative error %g, below the chosen knee %d's %g", k, o, m.Config.LongKnee, got)
+		objs := map[int64]float64{}
+		var err error
+		for _, k := range KneeGrid {
+			c := &Model{Config: cfg}
+			c.Config.LongKnee = k
+			if objs[k], err = c.calibrate(env, set.rows); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, ok := objs[m.Config.LongKnee]
+		if m.Config.LongWalk == "" {
+			got, ok = objs[KneeGrid[len(KneeGrid)-1]], set.name != "all"
+		}
+		if !ok || (m.Config.LongWalk != LongLines && m.Config.LongWalk != "") {
+			t.Fatalf("%s: long walks %q past %d: want lines, a knee of %v", set.name, m.Config.LongWalk, m.Config.LongKnee, KneeGrid)
+		}
+		for k, o := range objs {
+			if o < got {
+				t.Errorf("%s: knee %d: squared relative error %g, below the chosen calibration's %g (long walks %q past %d)", set.name, k, o, got, m.Config.LongWalk, m.Config.LongKnee)
+			}
 		}
 	}
-	m = &Model{Config: cfg}
+	m := &Model{Config: cfg}
 	if err := m.Calibrate(env, rows("empty", "reuse_group")); err != nil {
 		t.Fatal(err)
 	}
