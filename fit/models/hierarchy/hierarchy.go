@@ -108,6 +108,15 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	return err
 }
 
+// CheckCalibration implements models.CalibrationChecker: a restored
+// calibration's long walks name a measure and a knee.
+func (m *Model) CheckCalibration() error {
+	if m.Config.LongWalk == "" {
+		return nil
+	}
+	return m.Config.checkLong()
+}
+
 // calibrateKnee calibrates at each knee of KneeGrid (ascending) and
 // keeps the calibration of least squared relative error on the rows.
 // At a knee no row's walk goes past, the calibration is the one without

@@ -1,7 +1,9 @@
 package hierarchy
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
@@ -157,5 +159,62 @@ func TestCalibrateKnee(t *testing.T) {
 	}
 	if m.Config.LongWalk != "" || m.Config.LongKnee != 0 || slices.Contains(m.Properties, ConflictLongBytes) {
 		t.Errorf("no long walk in the rows: long walks %q past %d, properties %v; want it off", m.Config.LongWalk, m.Config.LongKnee, m.Properties)
+	}
+}
+
+// TestCalibrationKnee checks that a calibration file keeps the knee that
+// Calibrate fitted: written and read back, the model predicts column_walk
+// at 2048 lines as the calibrated one does, its long walks priced past
+// the same knee. A file written before long walks (no long_walk) loads
+// with them off; one whose long_walk names no measure, or has no knee
+// (edited by hand), is refused, naming the file and the field.
+func TestCalibrationKnee(t *testing.T) {
+	dev := modeltest.Device(t, "pocl-cpu")
+	env := &models.Env{Counter: models.NewCounter(nil), Device: dev}
+	m := &Model{Config: Chosen("cpu")}
+	if err := m.Calibrate(env, epycRows(t)("empty", "column_walk")); err != nil {
+		t.Fatal(err)
+	}
+	if m.Config.LongWalk != LongPages || !slices.Contains(KneeGrid, m.Config.LongKnee) {
+		t.Fatalf("long walks %q past %d: want pages past a knee of %v", m.Config.LongWalk, m.Config.LongKnee, KneeGrid)
+	}
+	data, err := models.EncodeCalibration(m, "epyc", dev, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, back, err := models.DecodeCalibration("c.json", data, "hierarchy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := models.Case{Kernel: "column_walk", Params: map[string]int64{"n": 2048, "nr": 2048, "p": 2048}}
+	want, err := m.Predict(env, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := back.Predict(env, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := back.(*Model).Config.LongKnee; got.Seconds != want.Seconds || k != m.Config.LongKnee {
+		t.Errorf("read back: knee %d, %g s; want knee %d, %g s", k, got.Seconds, m.Config.LongKnee, want.Seconds)
+	}
+	walk, knee := `"long_walk": "pages",`, fmt.Sprintf(`"long_knee": %d,`, m.Config.LongKnee)
+	edit := func(pairs ...string) []byte {
+		return []byte(strings.NewReplacer(pairs...).Replace(string(data)))
+	}
+	if _, old, err := models.DecodeCalibration("c.json", edit(walk, "", knee, ""), "hierarchy"); err != nil || old.(*Model).Config.LongWalk != "" {
+		t.Errorf("without long_walk and long_knee: %v, want long walks off", err)
+	}
+	for _, c := range []struct {
+		file []byte
+		want string
+	}{
+		{edit(knee, ""), `c.json: the hierarchy calibration: config.long_walk "pages" with long_knee 0: the knee is a walk's pages past which`},
+		{edit(knee, `"long_knee": -5,`), `config.long_walk "pages" with long_knee -5`},
+		{edit(walk, `"long_walk": "page",`), `c.json: the hierarchy calibration: config.long_walk "page": want "lines" or "pages", or leave it out`},
+	} {
+		if _, _, err := models.DecodeCalibration("c.json", c.file, "hierarchy"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v, want an error containing %q", err, c.want)
+		}
 	}
 }
