@@ -171,15 +171,16 @@ const (
 	LongPages = "pages"
 )
 
-// checkLong reports a LongWalk that names neither measure, or a knee
-// below 1, which Calibrate never writes: a calibration file edited by
-// hand, or written by another version, would otherwise price the long
-// walks by another measure, or not at all, without a word.
-func (c Config) checkLong() error {
+// checkLong reports a LongWalk that names neither measure, or, with
+// knee, a knee below 1, which Calibrate never writes: a calibration file
+// edited by hand, or written by another version, would otherwise price
+// the long walks by another measure, or not at all, without a word.
+// (Before Calibrate, a knee of 0 is one it is to fit.)
+func (c Config) checkLong(knee bool) error {
 	if c.LongWalk != LongLines && c.LongWalk != LongPages {
 		return fmt.Errorf("config.long_walk %q: want %q or %q, or leave it out (no long walks)", c.LongWalk, LongLines, LongPages)
 	}
-	if c.LongKnee < 1 {
+	if knee && c.LongKnee < 1 {
 		return fmt.Errorf("config.long_walk %q with long_knee %d: the knee is a walk's %s past which its lost lines are priced, at least 1; uniperf fit --model hierarchy fits it and writes it in the calibration file: fit again, or correct long_knee", c.LongWalk, c.LongKnee, c.LongWalk)
 	}
 	return nil

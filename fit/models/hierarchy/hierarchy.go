@@ -114,7 +114,7 @@ func (m *Model) CheckCalibration() error {
 	if m.Config.LongWalk == "" {
 		return nil
 	}
-	return m.Config.checkLong()
+	return m.Config.checkLong(true)
 }
 
 // calibrateKnee calibrates at each knee of KneeGrid (ascending) and
