@@ -15,7 +15,8 @@ import (
 // of 8 KiB are 2048 lines and 2048 pages, 1536 past 512 either way; 4096
 // steps of 1 KiB are 4096 lines but 1024 pages (four steps a page), 3584
 // and 512 past 512; 300 steps of 1 KiB, 75 pages, none past 512 pages
-// and none past 768 lines; a knee of 0 is off.
+// and none past 768 lines; a knee of 0 is off. A walk back (stride
+// −8 KiB, −1 KiB) has the lines and pages of the walk forward.
 func TestWalkPast(t *testing.T) {
 	for _, c := range []struct {
 		l, s, knee int64
@@ -25,6 +26,7 @@ func TestWalkPast(t *testing.T) {
 		{2048, 8192, 512, false, 1536}, {2048, 8192, 512, true, 1536},
 		{4096, 1024, 512, false, 3584}, {4096, 1024, 512, true, 512},
 		{300, 1024, 512, true, 0}, {300, 1024, 768, false, 0}, {2048, 8192, 0, false, 0}, {0, 8192, 512, false, 0},
+		{2048, -8192, 512, true, 1536}, {4096, -1024, 512, false, 3584}, {4096, -1024, 512, true, 512},
 	} {
 		if got := WalkPast(c.l, c.s, c.knee, c.pages); got != c.want {
 			t.Errorf("%d steps of %d bytes, knee %d (pages %v): %d past, want %d", c.l, c.s, c.knee, c.pages, got, c.want)
