@@ -27,7 +27,8 @@ func (t *translator) hasBarrier(s *stmt) bool {
 
 // ifHolding translates if (C) BODY, where BODY holds a barrier and C
 // holds at every work-item launched: BODY's statements before the first
-// that holds a barrier under the if, the others after it; an else,
+// that holds a barrier under the if (the variables they set keep their
+// values after it), the others after it; an else,
 // which no work-item runs, is left out. It reports false, translating
 // nothing, where C does not hold so.
 func (t *translator) ifHolding(s *stmt, c *cond) (bool, error) {
@@ -46,7 +47,7 @@ func (t *translator) ifHolding(s *stmt, c *cond) (bool, error) {
 	defer func() { t.scopes = t.scopes[:len(t.scopes)-1] }()
 	test := "its test counts once, before it"
 	if k > 0 {
-		if err := t.under(c, s.p, func() error { return t.sequence(body[:k]) }, nil); err != nil {
+		if err := t.branch(c, s.p, true, func() error { return t.sequence(body[:k]) }, nil); err != nil {
 			return true, err
 		}
 	} else {

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 // barrierIfSrc reverses each group's elements through shared memory,
@@ -42,10 +44,18 @@ func TestBarrierInHoldingIf(t *testing.T) {
 	if !strings.Contains(string(r.Knl), "# assumed: the if at line 6 (64*bx + tx < n) holds at every work-item launched") {
 		t.Errorf("no note of the if that holds:\n%s", r.Knl)
 	}
+	holdingIfCounts(t, c, r, 2)
+}
+
+// holdingIfCounts checks the counts of a kernel of TestBarrierInHoldingIf's
+// shape at n = 128 and 640 against its hand derivation, with stores
+// local stores a work-item.
+func holdingIfCounts(t *testing.T, c *counts.Counted, r *Result, stores int64) {
+	t.Helper()
 	for _, n := range []int64{128, 640} {
 		want := map[string]int64{"global.load.f32.stride=1": n, "global.store.f32.stride=1": n, "global.minldst.f32.stride=1": n,
 			"int.i32.add": n, "int.i32.mul": n, "launch.const": 1, "launch.groups": n / 64,
-			"local.load.f32": n, "local.store.f32": 2 * n, "sync.barrier": n}
+			"local.load.f32": n, "local.store.f32": stores * n, "sync.barrier": n}
 		got, err := c.Eval(map[string]int64{"n": n})
 		if err != nil {
 			t.Fatal(err)
@@ -54,4 +64,37 @@ func TestBarrierInHoldingIf(t *testing.T) {
 			t.Errorf("at n = %d: counts\n%v\nwant\n%v\n%s", n, nonzero(got), want, r.Knl)
 		}
 	}
+}
+
+// barrierIfVarSrc sets r under the if, before the barrier, and reads it
+// after: as s[63 - threadIdx.x] in barrierIfSrc.
+const barrierIfVarSrc = `// uniperf: --local 64 --groups n/64 --array a=n
+__global__ void k(float *a, int n) {
+    __shared__ float s[64];
+    int i = blockIdx.x*blockDim.x + threadIdx.x;
+    int r = 0;
+    if (i < n) {
+        s[threadIdx.x] = a[i];
+        r = 63 - threadIdx.x;
+        __syncthreads();
+        a[i] = s[r];
+    }
+}
+`
+
+// TestBarrierInHoldingIfVariable imports a kernel whose if, holding at
+// every work-item launched, sets a variable before its barrier that the
+// statements after it read: every work-item takes the if, so the
+// variable holds what it set, rather than a value that depends on the
+// branch taken (the refusal before). Counted by hand at two sizes as
+// TestBarrierInHoldingIf, less the store of the 0: W = n work-items
+// test 64*bx + tx < n once (W multiplications and additions), load
+// their element and store it to s (W local stores), reach the barrier,
+// load s[63 - tx] and store it back.
+func TestBarrierInHoldingIfVariable(t *testing.T) {
+	c, r := importCountedWith(t, "k.cu", barrierIfVarSrc, Options{Assume: []string{"n % 64 == 0"}})
+	if !strings.Contains(string(r.Knl), "s[-tx + 63]") {
+		t.Errorf("the load after the barrier does not read s[63 - tx]:\n%s", r.Knl)
+	}
+	holdingIfCounts(t, c, r, 1)
 }

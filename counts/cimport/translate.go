@@ -60,6 +60,13 @@ func (t *translator) earlyReturn(s *stmt, rest []*stmt) error {
 
 // under translates then (and els, where not nil) predicated by c.
 func (t *translator) under(c *cond, p pos, then, els func() error) error {
+	return t.branch(c, p, false, then, els)
+}
+
+// branch is under; holds says that c holds at every work-item launched
+// (barrierif.go), so that after the if its variables hold what then
+// left them, the one path every work-item takes.
+func (t *translator) branch(c *cond, p pos, holds bool, then, els func() error) error {
 	if c.op == "const" {
 		switch {
 		case c.val:
@@ -98,6 +105,10 @@ func (t *translator) under(c *cond, p pos, then, els func() error) error {
 		tv, ok := afterThen[v]
 		if !ok {
 			tv = f.saved[v]
+		}
+		if holds {
+			*v = tv
+			continue
 		}
 		ev, ok := afterElse[v]
 		if !ok {

@@ -63,7 +63,20 @@ func DecodeCalibration(path string, data []byte, model string) (*CalibrationFile
 	if err := strictJSON(f.Calibration, m); err != nil {
 		return nil, nil, fmt.Errorf("%s: the %s calibration: %w", path, f.Model, err)
 	}
+	if c, ok := m.(CalibrationChecker); ok {
+		if err := c.CheckCalibration(); err != nil {
+			return nil, nil, fmt.Errorf("%s: the %s calibration: %w", path, f.Model, err)
+		}
+	}
 	return &f, m, nil
+}
+
+// CalibrationChecker is implemented by a model whose restored state can
+// hold values its calibration never writes (a file edited by hand, or
+// written by another version), which DecodeCalibration refuses rather
+// than predict from.
+type CalibrationChecker interface {
+	CheckCalibration() error
 }
 
 // strictJSON decodes one JSON value, refusing unknown fields, so that a

@@ -19,10 +19,11 @@ if [ -n "${REFUSE:-}" ]; then
 fi
 `
 
-// runExamples runs the script on two kernels with the fake uniperf and
-// returns its exit status, its output and the kernels measure was asked
-// for.
-func runExamples(t *testing.T, refuse bool) (int, string, []string) {
+// runExamples runs the script on two kernels with the fake uniperf (its
+// path, or with onPath its name, uniperf, found on PATH, as
+// docs/measuring-on-gpus.md runs it) and returns its exit status, its
+// output and the kernels measure was asked for.
+func runExamples(t *testing.T, refuse, onPath bool) (int, string, []string) {
 	t.Helper()
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "uniperf")
@@ -35,6 +36,9 @@ func runExamples(t *testing.T, refuse bool) (int, string, []string) {
 	cmd.Env = append(os.Environ(), "DEVICE=pocl", "SIZES=pocl", "EXAMPLES=atax1,bicg", "UNIPERF="+fake, "CALLS="+calls, "REFUSE=")
 	if refuse {
 		cmd.Env = append(cmd.Env, "REFUSE=1")
+	}
+	if onPath {
+		cmd.Env = append(cmd.Env, "UNIPERF=uniperf", "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	}
 	out, err := cmd.CombinedOutput()
 	code := 0
@@ -52,14 +56,22 @@ func runExamples(t *testing.T, refuse bool) (int, string, []string) {
 // and names both devices and TAG; where measure succeeds, both kernels
 // run.
 func TestRunExamplesOtherDevice(t *testing.T) {
-	code, out, calls := runExamples(t, true)
+	code, out, calls := runExamples(t, true, false)
 	want := `holds tables of another device (device.name "Example CPU A", but this run has "Example CPU B")`
 	if code != 2 || !strings.Contains(out, want) || !strings.Contains(out, "TAG=NAME") || len(calls) != 1 {
 		t.Errorf("another device's tables: exit %d, measure called for %v:\n%s\nwant exit 2, one call and %q", code, calls, out, want)
 	}
-	code, out, calls = runExamples(t, false)
+	code, out, calls = runExamples(t, false, false)
 	if code != 0 || len(calls) != 2 || strings.Contains(out, "another device") {
 		t.Errorf("this device's tables: exit %d, measure called for %v:\n%s", code, calls, out)
+	}
+}
+
+// TestRunExamplesOnPath: UNIPERF naming a command on PATH rather than a
+// path (UNIPERF=uniperf) runs every kernel.
+func TestRunExamplesOnPath(t *testing.T) {
+	if code, out, calls := runExamples(t, false, true); code != 0 || len(calls) != 2 {
+		t.Errorf("UNIPERF=uniperf on PATH: exit %d, measure called for %v:\n%s\nwant exit 0 and two calls", code, calls, out)
 	}
 }
 

@@ -1,5 +1,7 @@
 package hierarchy
 
+import "fmt"
+
 // Config is one form of the model.
 type Config struct {
 	// Form is how the terms combine: FormSum adds every term, as seed
@@ -168,6 +170,21 @@ const (
 	LongLines = "lines"
 	LongPages = "pages"
 )
+
+// checkLong reports a LongWalk that names neither measure, or, with
+// knee, a knee below 1, which Calibrate never writes: a calibration file
+// edited by hand, or written by another version, would otherwise price
+// the long walks by another measure, or not at all, without a word.
+// (Before Calibrate, a knee of 0 is one it is to fit.)
+func (c Config) checkLong(knee bool) error {
+	if c.LongWalk != LongLines && c.LongWalk != LongPages {
+		return fmt.Errorf("config.long_walk %q: want %q or %q, or leave it out (no long walks)", c.LongWalk, LongLines, LongPages)
+	}
+	if knee && c.LongKnee < 1 {
+		return fmt.Errorf("config.long_walk %q with long_knee %d: the knee is a walk's %s past which its lost lines are priced, at least 1; uniperf fit --model hierarchy fits it and writes it in the calibration file: fit again, or correct long_knee", c.LongWalk, c.LongKnee, c.LongWalk)
+	}
+	return nil
+}
 
 // KneeGrid is the knees Calibrate tries for Config.LongWalk, in lines
 // or pages a walk: around the EPYC's 512 to 1024 (docs/accuracy.md),

@@ -197,17 +197,29 @@ func WalkMisses(l, s, size, ways int64) int64 {
 // WalkPageMisses returns how many of the l steps of a walk of byte
 // stride s miss a fully associative LRU TLB of entries pages when the
 // walk comes back over the same pages in the same order (0 entries:
-// unknown, no misses). Where the walk's pages (WalkPages) exceed the
-// entries, the walk evicts each page's translation before it returns,
-// and its first step on every page misses; else none does.
+// unknown, no misses; s may be negative, a walk back). Where the
+// walk's pages (WalkPages) exceed the entries, the walk evicts each
+// page's translation before it returns, and its first step on every
+// page misses; else none does.
 func WalkPageMisses(l, s, entries int64) int64 {
-	if l <= 0 || s <= 0 || entries <= 0 {
+	s = walkStride(s)
+	if l <= 0 || s == 0 || entries <= 0 {
 		return 0
 	}
 	if pages := WalkPages(l, s); pages > entries {
 		return pages
 	}
 	return 0
+}
+
+// walkStride is the byte distance between a walk's steps, s taken
+// either way: a walk back through the cells (a loop whose subscript
+// falls) touches the lines and pages a forward one does.
+func walkStride(s int64) int64 {
+	if s < 0 {
+		return -s
+	}
+	return s
 }
 
 // WalkPages returns the pages a walk of l steps of byte stride s > 0
@@ -227,13 +239,14 @@ func WalkPages(l, s int64) int64 {
 // WalkPast returns how many of the l steps of a walk of byte stride s
 // come past its knee-th line (pages false: l - knee) or, with pages, the
 // steps that move to a page past its knee-th (WalkPages - knee), at
-// least 0; 0 for a knee of 0 (off). The EPYC's column walks at a
+// least 0; 0 for a knee of 0 (off); s may be negative. The EPYC's column walks at a
 // power-of-two pitch lose their lines at about 0.75 ns an element up to
 // 512 lines a walk, at 4, 8 and 16 KiB alike, and at 2 and 3 ns at 1024
 // and 2048 (docs/accuracy.md): the price of a lost line grows past a
 // length no device figure gives, so Calibrate fits the knee.
 func WalkPast(l, s, knee int64, pages bool) int64 {
-	if l <= 0 || s <= 0 || knee <= 0 {
+	s = walkStride(s)
+	if l <= 0 || s == 0 || knee <= 0 {
 		return 0
 	}
 	n := l

@@ -164,12 +164,12 @@ func TestConflictFeature(t *testing.T) {
 // pages, within them); at 1 KiB four steps share a page (4096 steps:
 // 1024 pages; 300 steps: 75, within 96; 385 steps: 97); at 1536 bytes,
 // which does not divide a page, ⌈l·s/4096⌉; unknown entries miss
-// nothing.
+// nothing. A walk back (−8 KiB, −1 KiB) misses as the walk forward.
 func TestWalkPageMisses(t *testing.T) {
 	for _, c := range []struct{ l, s, entries, want int64 }{
 		{2048, 8192, 96, 2048}, {96, 8192, 96, 0}, {97, 8192, 96, 97}, {64, 1 << 20, 96, 0}, {32, 4 << 20, 16, 32},
 		{4096, 1024, 96, 1024}, {300, 1024, 96, 0}, {385, 1024, 96, 97}, {4096, 1536, 96, 1536},
-		{2048, 8192, 0, 0}, {0, 8192, 96, 0},
+		{2048, 8192, 0, 0}, {0, 8192, 96, 0}, {2048, -8192, 96, 2048}, {4096, -1024, 96, 1024}, {300, -1024, 96, 0},
 	} {
 		if got := WalkPageMisses(c.l, c.s, c.entries); got != c.want {
 			t.Errorf("%d steps of %d bytes, %d entries: %d misses, want %d", c.l, c.s, c.entries, got, c.want)

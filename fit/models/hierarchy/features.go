@@ -322,6 +322,9 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 		lv.L1Ways = c.L1Ways
 	}
 	if cfg.LongWalk != "" {
+		if err := cfg.checkLong(false); err != nil {
+			return Levels{}, fmt.Errorf("hierarchy: %w", err)
+		}
 		lv.Knee, lv.KneePages = cfg.LongKnee, cfg.LongWalk == LongPages
 	}
 	return lv, nil

@@ -108,10 +108,22 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	return err
 }
 
+// CheckCalibration implements models.CalibrationChecker: a restored
+// calibration's long walks name a measure and a knee.
+func (m *Model) CheckCalibration() error {
+	if m.Config.LongWalk == "" {
+		return nil
+	}
+	return m.Config.checkLong(true)
+}
+
 // calibrateKnee calibrates at each knee of KneeGrid (ascending) and
 // keeps the calibration of least squared relative error on the rows.
-// Where no row's walk goes past the first knee, none goes past a later
-// one: the calibration without the feature is the one.
+// At a knee no row's walk goes past, the calibration is the one without
+// the feature, one candidate among the others; no row goes past a later
+// knee either, so the search stops there (a fold whose longest walks
+// end between two knees still compares the knees below with the form
+// without the feature).
 func (m *Model) calibrateKnee(env *models.Env, rows []models.Row) error {
 	var best Model
 	bestObj := math.Inf(1)
@@ -122,12 +134,11 @@ func (m *Model) calibrateKnee(env *models.Env, rows []models.Row) error {
 		if err != nil {
 			return err
 		}
-		if c.Config.LongWalk == "" {
-			*m = c
-			return nil
-		}
 		if i == 0 || obj < bestObj {
 			best, bestObj = c, obj
+		}
+		if c.Config.LongWalk == "" {
+			break
 		}
 	}
 	*m = best

@@ -111,13 +111,15 @@ func localProperty(s *counts.Instruction, a *counts.Access) string {
 // fetches them again; the first to reach a line would have fetched it
 // anyway. Exact where Across divides a line and the walks start at a
 // line's first byte, as local_tile's do; at Across of a line or more no
-// other work-item reaches the walk's lines, and nothing is lost.
+// other work-item reaches the walk's lines, and nothing is lost. A
+// walk back (a negative Stride) loses what the walk forward does.
 func (w LocalWalk) Lost(execs, width, size, ways int64) float64 {
+	stride := walkStride(w.Stride)
 	lines := w.Steps
-	if w.Stride < LineBytes {
-		lines = (w.Steps*w.Stride + LineBytes - 1) / LineBytes
+	if stride < LineBytes {
+		lines = (w.Steps*stride + LineBytes - 1) / LineBytes
 	}
-	miss := WalkMisses(lines, w.Stride, size, ways)
+	miss := WalkMisses(lines, stride, size, ways)
 	share := width
 	if w.Across > 0 {
 		share = min(width, max(1, LineBytes/w.Across))

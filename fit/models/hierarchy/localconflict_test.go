@@ -160,3 +160,18 @@ func localTileRefetches(lx, C, pad, nr, size, ways int64) int64 {
 	}
 	return refetched
 }
+
+// TestLocalWalkLostBack checks LocalWalk.Lost by hand for local_tile's
+// column at C = 64 in the EPYC's L1 (48 KiB, 12 ways, 64 sets), walked
+// forward and back: 64 rows 1 KiB apart step over 16 sets at a time, so
+// the walk's 64 lines share 4 sets, 16 each, past 12 ways: it loses all
+// 64; of the 16 work-items 4 bytes apart that share each line, 15
+// fetch it again: 60 lines for one walk (64 executions of 64 steps).
+func TestLocalWalkLostBack(t *testing.T) {
+	for _, stride := range []int64{1024, -1024} {
+		w := LocalWalk{Stride: stride, Steps: 64, Across: 4}
+		if got := w.Lost(64, 256, 48<<10, 12); got != 60 {
+			t.Errorf("stride %d: %g lines lost, want 60", stride, got)
+		}
+	}
+}

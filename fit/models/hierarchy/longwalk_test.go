@@ -1,7 +1,9 @@
 package hierarchy
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
@@ -13,7 +15,8 @@ import (
 // of 8 KiB are 2048 lines and 2048 pages, 1536 past 512 either way; 4096
 // steps of 1 KiB are 4096 lines but 1024 pages (four steps a page), 3584
 // and 512 past 512; 300 steps of 1 KiB, 75 pages, none past 512 pages
-// and none past 768 lines; a knee of 0 is off.
+// and none past 768 lines; a knee of 0 is off. A walk back (stride
+// −8 KiB, −1 KiB) has the lines and pages of the walk forward.
 func TestWalkPast(t *testing.T) {
 	for _, c := range []struct {
 		l, s, knee int64
@@ -23,6 +26,7 @@ func TestWalkPast(t *testing.T) {
 		{2048, 8192, 512, false, 1536}, {2048, 8192, 512, true, 1536},
 		{4096, 1024, 512, false, 3584}, {4096, 1024, 512, true, 512},
 		{300, 1024, 512, true, 0}, {300, 1024, 768, false, 0}, {2048, 8192, 0, false, 0}, {0, 8192, 512, false, 0},
+		{2048, -8192, 512, true, 1536}, {4096, -1024, 512, false, 3584}, {4096, -1024, 512, true, 512},
 	} {
 		if got := WalkPast(c.l, c.s, c.knee, c.pages); got != c.want {
 			t.Errorf("%d steps of %d bytes, knee %d (pages %v): %d past, want %d", c.l, c.s, c.knee, c.pages, got, c.want)
@@ -107,42 +111,112 @@ func TestConflictLongFeature(t *testing.T) {
 }
 
 // TestCalibrateKnee checks that a form with LongWalk and no knee keeps,
-// of KneeGrid, the knee whose calibration at that knee has the least
+// of KneeGrid and the form without the feature, the calibration of least
 // squared relative error, against every knee calibrated on its own, on
-// the shipped EPYC table's column_walk and empty rows; on rows with no
-// long walk (reuse_group's) the feature is left off.
+// the shipped EPYC table's empty rows and its column_walk rows: all of
+// them (walks of up to 2048 lines, past every knee), and those of walks
+// of at most 512 lines (past 256 only: at 512 and later knees the
+// calibration is the one without the feature, a candidate like the
+// others). On rows with no long walk (reuse_group's) the feature is left
+// off.
 func TestCalibrateKnee(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")}
 	rows := epycRows(t)
 	cfg := Config{Form: FormMaxGroups, Levels: true, Lines: true, ScalarLoops: true, Conflict: true, LongWalk: LongLines, LLC: "l2", Saturation: FillNone}
 	walks := rows("empty", "column_walk")
-	m := &Model{Config: cfg}
-	if err := m.Calibrate(env, walks); err != nil {
-		t.Fatal(err)
-	}
-	objs := map[int64]float64{}
-	var err error
-	for _, k := range KneeGrid {
-		c := &Model{Config: cfg}
-		c.Config.LongKnee = k
-		if objs[k], err = c.calibrate(env, walks); err != nil {
+	short := slices.DeleteFunc(slices.Clone(walks), func(r models.Row) bool { return r.Params["nr"] > 512 })
+	for _, set := range []struct {
+		name string
+		rows []models.Row
+	}{{"all", walks}, {"up to 512 lines", short}} {
+		m := &Model{Config: cfg}
+		if err := m.Calibrate(env, set.rows); err != nil {
 			t.Fatal(err)
 		}
-	}
-	got, ok := objs[m.Config.LongKnee]
-	if m.Config.LongWalk != LongLines || !ok {
-		t.Fatalf("long walks %q past %d: want lines, a knee of %v", m.Config.LongWalk, m.Config.LongKnee, KneeGrid)
-	}
-	for k, o := range objs {
-		if o < got {
-			t.Errorf("knee %d: squared relative error %g, below the chosen knee %d's %g", k, o, m.Config.LongKnee, got)
+		objs := map[int64]float64{}
+		var err error
+		for _, k := range KneeGrid {
+			c := &Model{Config: cfg}
+			c.Config.LongKnee = k
+			if objs[k], err = c.calibrate(env, set.rows); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, ok := objs[m.Config.LongKnee]
+		if m.Config.LongWalk == "" {
+			got, ok = objs[KneeGrid[len(KneeGrid)-1]], set.name != "all"
+		}
+		if !ok || (m.Config.LongWalk != LongLines && m.Config.LongWalk != "") {
+			t.Fatalf("%s: long walks %q past %d: want lines, a knee of %v", set.name, m.Config.LongWalk, m.Config.LongKnee, KneeGrid)
+		}
+		for k, o := range objs {
+			if o < got {
+				t.Errorf("%s: knee %d: squared relative error %g, below the chosen calibration's %g (long walks %q past %d)", set.name, k, o, got, m.Config.LongWalk, m.Config.LongKnee)
+			}
 		}
 	}
-	m = &Model{Config: cfg}
+	m := &Model{Config: cfg}
 	if err := m.Calibrate(env, rows("empty", "reuse_group")); err != nil {
 		t.Fatal(err)
 	}
 	if m.Config.LongWalk != "" || m.Config.LongKnee != 0 || slices.Contains(m.Properties, ConflictLongBytes) {
 		t.Errorf("no long walk in the rows: long walks %q past %d, properties %v; want it off", m.Config.LongWalk, m.Config.LongKnee, m.Properties)
+	}
+}
+
+// TestCalibrationKnee checks that a calibration file keeps the knee that
+// Calibrate fitted: written and read back, the model predicts column_walk
+// at 2048 lines as the calibrated one does, its long walks priced past
+// the same knee. A file written before long walks (no long_walk) loads
+// with them off; one whose long_walk names no measure, or has no knee
+// (edited by hand), is refused, naming the file and the field.
+func TestCalibrationKnee(t *testing.T) {
+	dev := modeltest.Device(t, "pocl-cpu")
+	env := &models.Env{Counter: models.NewCounter(nil), Device: dev}
+	m := &Model{Config: Chosen("cpu")}
+	if err := m.Calibrate(env, epycRows(t)("empty", "column_walk")); err != nil {
+		t.Fatal(err)
+	}
+	if m.Config.LongWalk != LongPages || !slices.Contains(KneeGrid, m.Config.LongKnee) {
+		t.Fatalf("long walks %q past %d: want pages past a knee of %v", m.Config.LongWalk, m.Config.LongKnee, KneeGrid)
+	}
+	data, err := models.EncodeCalibration(m, "epyc", dev, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, back, err := models.DecodeCalibration("c.json", data, "hierarchy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := models.Case{Kernel: "column_walk", Params: map[string]int64{"n": 2048, "nr": 2048, "p": 2048}}
+	want, err := m.Predict(env, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := back.Predict(env, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := back.(*Model).Config.LongKnee; got.Seconds != want.Seconds || k != m.Config.LongKnee {
+		t.Errorf("read back: knee %d, %g s; want knee %d, %g s", k, got.Seconds, m.Config.LongKnee, want.Seconds)
+	}
+	walk, knee := `"long_walk": "pages",`, fmt.Sprintf(`"long_knee": %d,`, m.Config.LongKnee)
+	edit := func(pairs ...string) []byte {
+		return []byte(strings.NewReplacer(pairs...).Replace(string(data)))
+	}
+	if _, old, err := models.DecodeCalibration("c.json", edit(walk, "", knee, ""), "hierarchy"); err != nil || old.(*Model).Config.LongWalk != "" {
+		t.Errorf("without long_walk and long_knee: %v, want long walks off", err)
+	}
+	for _, c := range []struct {
+		file []byte
+		want string
+	}{
+		{edit(knee, ""), `c.json: the hierarchy calibration: config.long_walk "pages" with long_knee 0: the knee is a walk's pages past which`},
+		{edit(knee, `"long_knee": -5,`), `config.long_walk "pages" with long_knee -5`},
+		{edit(walk, `"long_walk": "page",`), `c.json: the hierarchy calibration: config.long_walk "page": want "lines" or "pages", or leave it out`},
+	} {
+		if _, _, err := models.DecodeCalibration("c.json", c.file, "hierarchy"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v, want an error containing %q", err, c.want)
+		}
 	}
 }
