@@ -332,11 +332,7 @@ func (t *translator) intBinary(e *expr, l, r aff) (*value, error) {
 				return &value{kind: vInt, a: out}, nil
 			}
 			if e.text == ">>" {
-				// An arithmetic shift rounds towards minus infinity, as
-				// .knl's // does (C's / rounds towards zero): data, a
-				// warp's index threadIdx.x >> 5 in a subscript.
-				text := t.instrAff(l)
-				return &value{kind: vData, text: paren(text, affPrec(text), precMul) + " // " + formatInt(div), prec: precMul, dtype: "i32"}, nil
+				return t.shift(e, l, div)
 			}
 			return quasi(div, "/", "an integer division that does not divide every coefficient; .knl's // and % by constants would round towards minus infinity, C's towards zero: write the index without the division")
 		case e.text == "%" && isConst && d > 0:

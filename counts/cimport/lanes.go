@@ -2,6 +2,7 @@ package cimport
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
@@ -81,7 +82,8 @@ func (t *translator) private(want, dtype string) string {
 	return a.name
 }
 
-// laneOf evaluates x % d and x & (d - 1) (op % or &) and x / d (op /)
+// laneOf evaluates x % d and x & (d - 1) (op % or &) and x / d (op /,
+// or >> with d a power of two)
 // where x is a work-item's local or global index along an axis (plus
 // group indices times multiples of d): the lane, the run plus the
 // groups' part divided by d. On an axis not yet split it asks for the
@@ -101,8 +103,11 @@ func (t *translator) laneOf(e *expr, x aff, d int64, op string) (*value, string,
 			continue
 		}
 		what := fmt.Sprintf("%s %d", op, d)
-		if op == "&" {
+		switch op {
+		case "&":
 			what = fmt.Sprintf("& %d", d-1)
+		case ">>":
+			what = fmt.Sprintf(">> %d", bits.TrailingZeros64(uint64(d)))
 		}
 		switch {
 		case ax.split != nil && ax.split.c != d:
@@ -120,7 +125,7 @@ func (t *translator) laneOf(e *expr, x aff, d int64, op string) (*value, string,
 		text := t.instrAff(x)
 		out, _ := groups.add(affIname(ax.run), 1)
 		switch op {
-		case "/":
+		case "/", ">>":
 			target = t.runVar(ax)
 			text = paren(text, affPrec(text), precMul) + " // " + formatInt(d)
 		case "%":

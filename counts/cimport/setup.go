@@ -16,11 +16,11 @@ func translate(k *kernelFunc, cuda bool, opts Options, from map[string]string, m
 		return nil, err
 	}
 	t := &translator{k: k, cuda: cuda, used: map[string]bool{}, assigned: map[string]bool{}, naming: names != nil,
-		scopes: []map[string]*variable{{}}, opts: opts, macros: macros, tripped: map[string]bool{}, priced: map[priced]bool{}}
+		scopes: []map[string]*variable{{}}, opts: opts, macros: macros, tripped: map[string]bool{}, priced: map[priced]bool{}, shifted: map[priced]string{}}
 	t.cur = &t.root
 	t.callDevice = t.inline
 	t.dataLoop = t.loopOverData
-	t.lane = t.laneOf
+	t.lane, t.shift = t.laneOf, t.shiftRight
 	t.holdingIf, t.assumeHint = t.ifHolding, t.holdsUnder
 	for n := range opts.tunables {
 		t.used[n] = true

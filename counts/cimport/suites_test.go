@@ -20,6 +20,10 @@ type suitePort struct {
 	port
 	macros map[string]string // the port's parameter: the original's macro
 	at     func(size map[string]int64) map[string]int64
+	// deviates corrects the hand port's counts at a size where the port
+	// counts otherwise than its original executes, by a hand derivation
+	// that the port's test states.
+	deviates func(size, counts map[string]int64)
 }
 
 var suitePorts = []suitePort{
@@ -116,6 +120,9 @@ func TestSuitesCountAsHandPorts(t *testing.T) {
 				g, h, err := countBoth(got, hand, isize, size)
 				if err != nil {
 					t.Fatalf("%v\n%s", err, r.Knl)
+				}
+				if p.deviates != nil {
+					p.deviates(size, h)
 				}
 				if !maps.Equal(nonzero(g), nonzero(h)) {
 					t.Errorf("at %v: imported counts\n%v\nhand port's\n%v\n%s", size, nonzero(g), nonzero(h), r.Knl)

@@ -153,10 +153,14 @@ type translator struct {
 	// dataLoop translates a loop whose bounds are data, given its most
 	// trips (loopOverData, which translates the loop's body).
 	dataLoop func(s *stmt, name string, init *expr, trip string) error
-	priced   map[priced]bool // the lanes and runs counted (lanes.go)
+	priced   map[priced]bool   // the lanes and runs counted (lanes.go)
+	shifted  map[priced]string // the privates that hold shifts of work-item indices (shift.go)
 	// lane evaluates a work-item's lane or run (lanes.go), which eval
 	// meets in x % d, x & (d - 1) and x / d.
 	lane func(e *expr, x aff, d int64, op string) (*value, string, error)
+	// shift evaluates x >> C of an index x that d = 2^C does not divide
+	// (shiftRight, which may split the index or set a private).
+	shift func(e *expr, x aff, d int64) (*value, error)
 	// holdingIf translates an if around a barrier that holds at every
 	// work-item launched, and reports false where it does not hold;
 	// assumeHint says what --assume would make it hold (barrierif.go).
