@@ -65,12 +65,25 @@ func collect(runtimes []Runtime) ([]gpu.Info, map[gpu.Backend]gpu.Runtime, error
 // Open opens the device that selector names (see gpu.Select). An unknown
 // or ambiguous selector is a *SelectError.
 func Open(selector string) (gpu.Device, error) {
-	infos, loaded, err := collect(Discover())
+	return open(Discover(), selector)
+}
+
+// open is Open on runtimes already discovered. A selector that names no
+// device also gives the reasons of the runtimes that did not load, since
+// "cuda:0" on a machine without the NVIDIA driver is otherwise only "no
+// such device" beside the OpenCL devices.
+func open(runtimes []Runtime, selector string) (gpu.Device, error) {
+	infos, loaded, err := collect(runtimes)
 	if err != nil {
 		return nil, fmt.Errorf("device %q: %w", selector, err)
 	}
 	info, err := gpu.Select(infos, selector)
 	if err != nil {
+		for _, r := range runtimes {
+			if r.Err != nil {
+				err = fmt.Errorf("%w; not loaded: %w", err, r.Err)
+			}
+		}
 		return nil, &SelectError{err}
 	}
 	return loaded[info.Backend].Open(info.Index)
