@@ -46,7 +46,7 @@ func predictCases(f caseFlags, kernel string) ([]predictCase, error) {
 		if configs, err = readConfigs(f.configs, f.stdin); err != nil {
 			return nil, err
 		}
-		if declared, err = kernelConsts(kernel); err != nil {
+		if declared, _, err = kernelDecls(kernel); err != nil {
 			return nil, err
 		}
 	}
@@ -75,21 +75,21 @@ func predictCases(f caseFlags, kernel string) ([]predictCase, error) {
 	return out, nil
 }
 
-// kernelConsts lists the consts kernel declares.
-func kernelConsts(kernel string) ([]string, error) {
+// kernelDecls lists the consts and the size parameters kernel declares.
+func kernelDecls(kernel string) (consts, params []string, err error) {
 	file, src, err := kernelSource(kernel)(kernel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	k, err := counts.ParseKernel(file, src, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	names := make([]string, len(k.Consts))
+	consts = make([]string, len(k.Consts))
 	for i, c := range k.Consts {
-		names[i] = c.Name
+		consts[i] = c.Name
 	}
-	return names, nil
+	return consts, k.Params, nil
 }
 
 // readConfigs reads --configs: a file, or stdin for "-", of

@@ -317,12 +317,17 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 	if err != nil {
 		return nil, err
 	}
-	declared, err := kernelConsts(kernel)
+	declared, kparams, err := kernelDecls(kernel)
 	if err != nil {
 		return nil, err
 	}
 	mapping, unused, err := tune.NewMapping(space, declared, exprs)
 	if err != nil {
+		return nil, err
+	}
+	// Said once here, since every binding would otherwise be skipped as
+	// invalid for the same missing or unknown size.
+	if err := checkTuneParams(kernel, kparams, params); err != nil {
 		return nil, err
 	}
 	if len(unused) > 0 {
@@ -372,6 +377,22 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		warnDoubt(kernel, params, pr.weights, terms, defaultWarnShare)
 	}
 	return &ranking{space: space, results: rk.Results, bindings: rk.Bindings, skipped: len(rk.Skipped), device: pr.device, params: params, elapsed: time.Since(start)}, nil
+}
+
+// checkTuneParams asks for every size parameter of the kernel, and
+// only those, in --param: a size is not a tunable.
+func checkTuneParams(kernel string, kparams []string, params map[string]int64) error {
+	for name := range params {
+		if !slices.Contains(kparams, name) {
+			return fmt.Errorf("--param %s: %s has no parameter %s (its parameters: %s)", name, kernel, name, paramList(kparams))
+		}
+	}
+	for _, p := range kparams {
+		if _, ok := params[p]; !ok {
+			return fmt.Errorf("%s: missing parameter %s: give --param %s=VALUE (its parameters: %s)", kernel, p, p, paramList(kparams))
+		}
+	}
+	return nil
 }
 
 // bindable checks that the kernel takes a binding of its consts at

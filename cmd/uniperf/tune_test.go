@@ -255,6 +255,11 @@ func TestTuneErrors(t *testing.T) {
 		{[]string{"tune", "k", "--top", "0"}, "--top 0"},
 		{[]string{"tune", "k", "--space", bad, "--weights", "w", "--out", "r.txt"}, "name a .json"},
 		{[]string{"tune", "k", "--space", bad, "--weights", "w", "--resume"}, "--resume goes on with an interrupted --measure"},
+		// matmul_kernel.knl's one size parameter is n (its domain's [n]).
+		{[]string{"tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json", "--weights", "w"},
+			"missing parameter n: give --param n=VALUE"},
+		{[]string{"tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json", "--weights", "w", "--param", "n=64", "--param", "m=3"},
+			"--param m: ../../examples/matmul_kernel.knl has no parameter m (its parameters: n)"},
 	} {
 		code, _, stderr := runCommand(t, tuneCmd, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
