@@ -96,6 +96,30 @@ func TestPredictOverflow(t *testing.T) {
 	}
 }
 
+// A size at which the kernel's domain has no point is bad input naming
+// the kernel and the sizes: it panicked in the grid fill (a division by
+// the zero work-group of the empty launch). copy.knl's domain is
+// 0 <= i < n, with no assumption on n: empty at n = 0 and at n = -5.
+func TestPredictEmptyDomain(t *testing.T) {
+	dir := t.TempDir()
+	knl := filepath.Join(dir, "copy.knl")
+	src := "kernel copy\nconst LX = 16\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\narray b f32 [n]\nsplit i LX i_out i_in\ntag i_out g.0, i_in l.0\nb[i] = a[i]\n"
+	if err := os.WriteFile(knl, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	props := []string{"global.load.f32.stride=1", "global.minldst.f32.stride=1", "global.store.f32.stride=1", "launch.const", "launch.groups"}
+	w := writeTestWeights(t, dir, "ok.arrow", "GPU", "sha256:1", props, []float64{1e-9, 0, 1e-9, 1e-5, 0})
+	for _, n := range []string{"n=0", "n=-5", "n=1024,0"} {
+		code, msg := runAll(t, "predict", "--weights", w, knl, "--param", n)
+		if code != 2 || !strings.Contains(msg, "copy.knl: the launch grid at n=") || !strings.Contains(msg, "is empty along axis 0") {
+			t.Errorf("predict copy.knl --param %s: exit %d, %q; want 2 and an empty grid", n, code, msg)
+		}
+	}
+	if code, out := runOut(t, "predict", "--weights", w, knl, "--param", "n=1024"); code != 0 || !strings.Contains(out, "predicted") {
+		t.Errorf("n=1024: exit %d, %q", code, out)
+	}
+}
+
 // A const the generated code cannot hold is bad input, and so is a
 // kernel whose subscript the reference interpreter finds out of bounds
 // (on PoCL); the message names the line.

@@ -289,10 +289,10 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	}
 	counter := models.NewCounterWith(kernelSource(kernel), banks)
 	preds, err := predictSets(opts, kernel, func(consts, p map[string]int64) (prediction, error) {
-		if c, err := counter.Kernel(kernel, consts); err == nil {
-			if err := c.CheckBounds(p); err != nil {
-				return prediction{}, err
-			}
+		// An empty launch grid is the parameters' fault, said as tune
+		// says it; the grid fill would divide by its zero work-group.
+		if _, err := bindable(counter, kernel, consts, p); err != nil {
+			return prediction{}, err
 		}
 		t, terms, l, err := linear.PredictLaunch(counter, w, kernel, consts, p)
 		warnUnweighted(kernel, p, terms)

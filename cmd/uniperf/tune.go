@@ -412,7 +412,7 @@ func bindable(counter *models.Counter, kernel string, consts, params map[string]
 	}
 	for a := range g {
 		if g[a] <= 0 || l[a] <= 0 {
-			return kernelLaunch{}, fmt.Errorf("the launch grid at %s is empty along axis %d", setString(params), a)
+			return kernelLaunch{}, fmt.Errorf("%s: the launch grid at %s is empty along axis %d: the domain has no points at these parameters", kernel, setString(params), a)
 		}
 	}
 	return kernelLaunch{g, l}, nil
