@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -147,6 +148,11 @@ func exportLabels(tables []*fit.Weights, paths []string) []string {
 // input (exit 2); any other read failure is the system's (exit 1). A weight
 // table without a checksum is read with a note, as a table is.
 func loadWeights(path string) (*fit.Weights, error) {
+	// embedded: names a measurement table, never weights: say what to
+	// run rather than "stat embedded:...: no such file".
+	if strings.HasPrefix(path, embeddedPrefix) {
+		return nil, fmt.Errorf("%s is a measurement table, not weights: fit it first (uniperf fit %s --out W.arrow) and give W.arrow", path, path)
+	}
 	w, unchecked, err := weightsio.ReadWeightsFile(path)
 	if unchecked {
 		noteUnchecked(path)

@@ -173,3 +173,20 @@ func TestParseInputSize(t *testing.T) {
 		}
 	}
 }
+
+// A measurement table given where weights go says to fit it first, for
+// each command that reads weights, rather than "stat embedded:...: no such
+// file" (embedded: names tables only).
+func TestWeightsNotATable(t *testing.T) {
+	for _, args := range [][]string{
+		{"predict", "--weights", "embedded:pocl-epyc-quick", "global_copy", "--param", "n=1024"},
+		{"validate", "--weights", "embedded:pocl-epyc-quick", "embedded:pocl-epyc-quick"},
+		{"export", "embedded:pocl-epyc-quick"},
+	} {
+		code, msg := runAll(t, args...)
+		if code != 2 || !strings.Contains(msg, "embedded:pocl-epyc-quick is a measurement table, not weights") ||
+			!strings.Contains(msg, "uniperf fit embedded:pocl-epyc-quick --out W.arrow") {
+			t.Errorf("uniperf %s: exit %d, %q", strings.Join(args, " "), code, msg)
+		}
+	}
+}
