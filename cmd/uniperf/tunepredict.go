@@ -21,9 +21,6 @@ type tunePredictor struct {
 	predict func(consts map[string]int64, l kernelLaunch) (float64, error)
 }
 
-// kernelLaunch is a kernel's global and local sizes.
-type kernelLaunch struct{ global, local [3]int64 }
-
 // predictorOptions are the flags that choose tune's model: --model,
 // --weights, --device-file, --strict and --allow-unpriced.
 type predictorOptions struct {
