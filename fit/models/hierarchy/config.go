@@ -102,7 +102,8 @@ type Config struct {
 	// and 2.15 at 2048, a rise one share past one knee cannot follow
 	// (docs/accuracy.md). Calibrate fits the two knees together, of the
 	// pairs of KneeGrid, and leaves the second off where no row's walk
-	// goes past it. Counted, not chosen (docs/accuracy.md).
+	// goes past it. Chosen on a CPU (PoCL), by the development kernels
+	// between forms within 0.02 on cross-validation (docs/model.md).
 	LongSecond bool `json:"long_second,omitempty"`
 	// LongKnee2 is LongSecond's knee, above LongKnee; Calibrate fits it
 	// with LongKnee.
@@ -232,7 +233,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, Chain: true, LocalAccesses: true, LocalConflict: true,
+			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, LocalAccesses: true, LocalConflict: true,
 			LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
