@@ -95,6 +95,19 @@ type Config struct {
 	// the one whose calibration has the least squared relative error on
 	// the rows, so that a cross-validation fold fits its own.
 	LongKnee int64 `json:"long_knee,omitempty"`
+	// LongSecond, with LongWalk, prices by a weight of its own,
+	// ConflictLong2Bytes, the lines of ConflictBytes that a walk loses
+	// past a second knee, LongKnee2, above LongKnee: on the EPYC a lost
+	// line costs about 1.15 ns more than a short walk's at 1024 pages
+	// and 2.15 at 2048, a rise one share past one knee cannot follow
+	// (docs/accuracy.md). Calibrate fits the two knees together, of the
+	// pairs of KneeGrid, and leaves the second off where no row's walk
+	// goes past it. Chosen on a CPU (PoCL), by the development kernels
+	// between forms within 0.02 on cross-validation (docs/model.md).
+	LongSecond bool `json:"long_second,omitempty"`
+	// LongKnee2 is LongSecond's knee, above LongKnee; Calibrate fits it
+	// with LongKnee.
+	LongKnee2 int64 `json:"long_knee2,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a
 	// cell an earlier iteration of their loop stored, as features
@@ -183,6 +196,9 @@ func (c Config) checkLong(knee bool) error {
 	if knee && c.LongKnee < 1 {
 		return fmt.Errorf("config.long_walk %q with long_knee %d: the knee is a walk's %s past which its lost lines are priced, at least 1; uniperf fit --model hierarchy fits it and writes it in the calibration file: fit again, or correct long_knee", c.LongWalk, c.LongKnee, c.LongWalk)
 	}
+	if knee && c.LongSecond && c.LongKnee2 <= c.LongKnee {
+		return fmt.Errorf("config.long_second with long_knee %d and long_knee2 %d: the second knee is above the first; uniperf fit --model hierarchy fits both: fit again, or correct long_knee2", c.LongKnee, c.LongKnee2)
+	}
 	return nil
 }
 
@@ -217,7 +233,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, Chain: true, LocalAccesses: true, LocalConflict: true,
+			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, LocalAccesses: true, LocalConflict: true,
 			LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}

@@ -22,6 +22,11 @@ const ConflictTLBBytes = "mem.l2.conflict.tlb.bytes"
 // page (WalkPast), in bytes.
 const ConflictLongBytes = "mem.l2.conflict.long.bytes"
 
+// ConflictLong2Bytes is the feature of Config.LongSecond: the lines of
+// ConflictBytes that a walk loses past its Config.LongKnee2-th line or
+// page, in bytes.
+const ConflictLong2Bytes = "mem.l2.conflict.long2.bytes"
+
 // PageBytes is the page the TLB counts take: x86-64's base page, 4 KiB.
 // The EPYC's column walks slow down past about 4096 of them a walk (the
 // second-level TLB's entries, docs/accuracy.md), a knee 2 MiB pages would
@@ -260,8 +265,9 @@ func WalkPast(l, s, knee int64, pages bool) int64 {
 type Lost struct {
 	// Lines is the conflict lines (ConflictBytes); TLB those of them
 	// fetched at a step that also misses the TLB (ConflictTLBBytes);
-	// Long those a walk loses past its knee (ConflictLongBytes).
-	Lines, TLB, Long float64
+	// Long those a walk loses past its knee (ConflictLongBytes), Long2
+	// those past its second knee (ConflictLong2Bytes).
+	Lines, TLB, Long, Long2 float64
 }
 
 // Conflicts returns the lines, in bytes, that the work-items of a launch
@@ -280,7 +286,8 @@ type Lost struct {
 // stride that loses the most lines), and Lost.Long the part past the
 // walk's lv.Knee-th line or page (WalkPast): exact where the walk loses
 // every line, as a long column walk at a power-of-two pitch does, and
-// taken as the same share of the steps where it loses some.
+// taken as the same share of the steps where it loses some. Lost.Long2
+// is the part past lv.Knee2 alike.
 func Conflicts(walks map[string][]int64, itemLines, groupLines map[string]float64, items int64, lv Levels) Lost {
 	var out Lost
 	if items <= 0 {
@@ -288,10 +295,11 @@ func Conflicts(walks map[string][]int64, itemLines, groupLines map[string]float6
 	}
 	for a, ss := range walks {
 		l := int64(itemLines[a] / float64(items))
-		var miss, pageMiss, past int64
+		var miss, pageMiss, past, past2 int64
 		for _, s := range ss {
 			if m := WalkMisses(l, s, lv.L2Core, lv.Ways); m > miss {
 				miss, pageMiss, past = m, WalkPageMisses(l, s, lv.DTLB), WalkPast(l, s, lv.Knee, lv.KneePages)
+				past2 = WalkPast(l, s, lv.Knee2, lv.KneePages)
 			}
 		}
 		if miss > 0 {
@@ -299,6 +307,7 @@ func Conflicts(walks map[string][]int64, itemLines, groupLines map[string]float6
 			out.Lines += LineBytes * refetched
 			out.TLB += LineBytes * float64(pageMiss) / float64(l) * refetched
 			out.Long += LineBytes * float64(past) / float64(l) * refetched
+			out.Long2 += LineBytes * float64(past2) / float64(l) * refetched
 		}
 	}
 	return out

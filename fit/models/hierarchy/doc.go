@@ -30,8 +30,10 @@
 // 2048-page walk fits 1.3 ns, one of a 64-page walk 0.33), by a second
 // weight (Config.ConflictTLB), and those lost at a step onto a page past
 // a knee of the walk's pages ([WalkPast]; the knee, which no device
-// figure gives, fitted from [KneeGrid] on the rows: 1536 on PoCL) by a
-// third (Config.LongWalk); the executions of
+// figure gives, fitted from [KneeGrid] on the rows) by a third
+// (Config.LongWalk), and those past a second knee above it by a fourth
+// (Config.LongSecond: the knees fit 512 and 1536 pages on PoCL, a lost
+// line costing more the longer the walk); the executions of
 // the instructions that load a global cell an earlier
 // iteration of their loop stored ([Chains]: w[i] += ... over j) are a
 // feature of their own, outside the overlap (Config.Chain); and a type's

@@ -215,6 +215,9 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		if cfg.LongWalk != "" && lost.Long > 0 {
 			lf.features[ConflictLongBytes] = lost.Long
 		}
+		if cfg.LongWalk != "" && cfg.LongSecond && lost.Long2 > 0 {
+			lf.features[ConflictLong2Bytes] = lost.Long2
+		}
 	}
 	if cfg.LocalConflict && lv.L1 > 0 && lv.L1Ways > 0 {
 		if err := lf.addLocalConflicts(env, c, cfg, lv); err != nil {
@@ -326,6 +329,9 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 			return Levels{}, fmt.Errorf("hierarchy: %w", err)
 		}
 		lv.Knee, lv.KneePages = cfg.LongKnee, cfg.LongWalk == LongPages
+		if cfg.LongSecond {
+			lv.Knee2 = cfg.LongKnee2
+		}
 	}
 	return lv, nil
 }

@@ -63,6 +63,9 @@ func (m *Model) longText() string {
 	if m.Config.LongWalk == "" {
 		return "off"
 	}
+	if m.Config.LongSecond {
+		return fmt.Sprintf("past %d and %d %s", m.Config.LongKnee, m.Config.LongKnee2, m.Config.LongWalk)
+	}
 	return fmt.Sprintf("past %d %s", m.Config.LongKnee, m.Config.LongWalk)
 }
 
@@ -123,22 +126,35 @@ func (m *Model) CheckCalibration() error {
 // the feature, one candidate among the others; no row goes past a later
 // knee either, so the search stops there (a fold whose longest walks
 // end between two knees still compares the knees below with the form
-// without the feature).
+// without the feature). With LongSecond it tries each pair of KneeGrid,
+// the first knee below the second, alike: at a second knee no row's
+// walk goes past, the calibration is the one-knee form, and so at the
+// later second knees.
 func (m *Model) calibrateKnee(env *models.Env, rows []models.Row) error {
 	var best Model
-	bestObj := math.Inf(1)
+	bestObj, found := math.Inf(1), false
 	for i, k := range KneeGrid {
-		c := *m
-		c.Config.LongKnee = k
-		obj, err := c.calibrate(env, rows)
-		if err != nil {
-			return err
+		seconds := []int64{0}
+		if m.Config.LongSecond {
+			seconds = KneeGrid[i+1:]
 		}
-		if i == 0 || obj < bestObj {
-			best, bestObj = c, obj
-		}
-		if c.Config.LongWalk == "" {
-			break
+		for _, k2 := range seconds {
+			c := *m
+			c.Config.LongKnee, c.Config.LongKnee2 = k, k2
+			obj, err := c.calibrate(env, rows)
+			if err != nil {
+				return err
+			}
+			if !found || obj < bestObj {
+				best, bestObj, found = c, obj, true
+			}
+			if c.Config.LongWalk == "" {
+				*m = best
+				return nil
+			}
+			if m.Config.LongSecond && !c.Config.LongSecond {
+				break
+			}
 		}
 	}
 	*m = best
@@ -217,6 +233,9 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 	}
 	if m.Config.LongWalk != "" && !seen[ConflictLongBytes] {
 		m.Config.LongWalk, m.Config.LongKnee = "", 0
+	}
+	if m.Config.LongSecond && (m.Config.LongWalk == "" || !seen[ConflictLong2Bytes]) {
+		m.Config.LongSecond, m.Config.LongKnee2 = false, 0
 	}
 	props := slices.Sorted(maps.Keys(seen))
 	if m.Ties != nil {

@@ -25,6 +25,9 @@ type Levels struct {
 	// (Config.LongWalk, Config.LongKnee).
 	Knee      int64
 	KneePages bool
+	// Knee2, where not 0, is the second knee, in Knee's measure
+	// (Config.LongSecond, Config.LongKnee2).
+	Knee2 int64
 }
 
 // Footprints are the memory-hierarchy counts of one launch (package
