@@ -1,10 +1,6 @@
 package main
 
-import (
-	"fmt"
-
-	"github.com/uniperf/uniperf/fit/models"
-)
+import "github.com/uniperf/uniperf/fit/models"
 
 // kernelLaunch is a kernel's global and local sizes.
 type kernelLaunch struct{ global, local [3]int64 }
@@ -24,10 +20,8 @@ func bindable(counter *models.Counter, kernel string, consts, params map[string]
 	if err != nil {
 		return kernelLaunch{}, err
 	}
-	for a := range g {
-		if g[a] <= 0 || l[a] <= 0 {
-			return kernelLaunch{}, fmt.Errorf("%s: the launch grid at %s is empty along axis %d: the domain has no points at these parameters", kernel, setString(params), a)
-		}
+	if err := models.CheckLaunch(kernel, params, g, l); err != nil {
+		return kernelLaunch{}, err
 	}
 	return kernelLaunch{g, l}, nil
 }

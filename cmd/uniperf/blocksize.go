@@ -401,7 +401,7 @@ func measureCandidates(res *blocksizeResult, dev *gpus.Device, cands []models.Ca
 }
 
 func printBlocksize(out io.Writer, r blocksizeResult) error {
-	fmt.Fprintf(out, "%s on %s at %s\n", r.Kernel, r.Device, setString(r.Params))
+	fmt.Fprintf(out, "%s on %s at %s\n", r.Kernel, r.Device, models.ParamString(r.Params))
 	var gs []string
 	for _, g := range r.Groups {
 		gs = append(gs, fmt.Sprintf("%s (axis %d)", g.Name, g.Axis))

@@ -499,7 +499,7 @@ func printAdjusting(out io.Writer, c *cycles.Model) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "\nkernel\tcalibrated at\tmeasured\testimated\tadjusting weight\n")
 	for _, k := range c.Kernels {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.4g\n", k.Key, setString(k.Params), seconds(k.MeasuredS), seconds(k.EstimatedS), k.AdjustingWeight)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.4g\n", k.Key, models.ParamString(k.Params), seconds(k.MeasuredS), seconds(k.EstimatedS), k.AdjustingWeight)
 	}
 	tw.Flush()
 	for _, s := range c.Skipped {

@@ -58,6 +58,6 @@ func (r *oneRun) apply(m models.Model, env *models.Env, kernel string, consts ma
 // note says, under a table of predictions, that they used one run.
 func (r *oneRun) note(out io.Writer, kernel string) {
 	if r != nil {
-		fmt.Fprintf(out, "\nadjusting factor: seed 004's, from one measured run of %s at %s (%s), not from the calibration\n", kernel, setString(r.params), seconds(r.seconds))
+		fmt.Fprintf(out, "\nadjusting factor: seed 004's, from one measured run of %s at %s (%s), not from the calibration\n", kernel, models.ParamString(r.params), seconds(r.seconds))
 	}
 }

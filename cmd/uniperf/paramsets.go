@@ -174,12 +174,3 @@ func parseInt(s string) (int64, error) {
 	}
 	return v.Int64(), nil
 }
-
-// setString renders a parameter set in a fixed order, "m=64 n=128".
-func setString(p map[string]int64) string {
-	parts := make([]string, 0, len(p))
-	for _, k := range slices.Sorted(maps.Keys(p)) {
-		parts = append(parts, fmt.Sprintf("%s=%d", k, p[k]))
-	}
-	return strings.Join(parts, " ")
-}

@@ -377,7 +377,7 @@ func writePredictions[P any](out io.Writer, asJSON bool, preds []P, one func(io.
 }
 
 func printBreakdown(out io.Writer, p prediction) error {
-	fmt.Fprintf(out, "%s at %s on %s: predicted %s\n", p.Kernel, setString(p.Params), p.Device, seconds(p.Predicted))
+	fmt.Fprintf(out, "%s at %s on %s: predicted %s\n", p.Kernel, models.ParamString(p.Params), p.Device, seconds(p.Predicted))
 	if p.Predicted <= 0 {
 		fmt.Fprintf(out, "the prediction is not positive: negative weights dominate it (refit without --free)\n")
 	}
@@ -435,9 +435,9 @@ func caseHeader(withConsts bool) string {
 // caseString renders a case of a table of predictions.
 func caseString(withConsts bool, consts, params map[string]int64) string {
 	if withConsts {
-		return setString(consts) + "; " + setString(params)
+		return models.ParamString(consts) + "; " + models.ParamString(params)
 	}
-	return setString(params)
+	return models.ParamString(params)
 }
 
 // modelPrediction is one parameter set predicted by a model other than
@@ -518,7 +518,7 @@ func printModelPredictions(out io.Writer, preds []modelPrediction) error {
 // printExplain prints a model's prediction with its intermediate
 // quantities.
 func printExplain(out io.Writer, p modelPrediction) error {
-	fmt.Fprintf(out, "%s at %s on %s (%s model): predicted %s\n\n", p.Kernel, setString(p.Params), p.Device, p.Model, seconds(p.Predicted))
+	fmt.Fprintf(out, "%s at %s on %s (%s model): predicted %s\n\n", p.Kernel, models.ParamString(p.Params), p.Device, p.Model, seconds(p.Predicted))
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "quantity\tvalue\tunit\tfrom")
 	for _, q := range p.Explain {
@@ -544,7 +544,7 @@ func mostlyUnpriced(kernel string, params map[string]int64, terms []fit.Term) er
 		return nil
 	}
 	return fmt.Errorf("%s at %s: %.3g%% of the kernel's counts have no weight (%s), so the prediction would be mostly launch overhead; fit weights from tables with measurement kernels that exercise them, or pass --allow-unpriced to price them at zero anyway",
-		kernel, setString(params), 100*unpriced/total, strings.Join(names, ", "))
+		kernel, models.ParamString(params), 100*unpriced/total, strings.Join(names, ", "))
 }
 
 // warnUnweighted warns on stderr of each property of a prediction that the
@@ -558,7 +558,7 @@ func warnUnweighted(kernel string, params map[string]int64, terms []fit.Term) {
 	for _, t := range terms {
 		if t.Unweighted {
 			fmt.Fprintf(stderr, "warning: %s at %s: the weights have no weight for %s (count %g, %.2g%% of the kernel's counts); priced at zero (--strict refuses)\n",
-				kernel, setString(params), t.Property, t.Count, 100*t.Count/total)
+				kernel, models.ParamString(params), t.Property, t.Count, 100*t.Count/total)
 		}
 	}
 }

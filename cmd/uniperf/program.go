@@ -283,9 +283,9 @@ func (rep *programReport) print(out io.Writer) error {
 	}
 	fmt.Fprintln(tw, head)
 	for _, l := range rep.Launches {
-		line := fmt.Sprintf("%d\t%s\t%s\t%s", l.Line, l.Layer, l.Kernel, setString(l.Params))
+		line := fmt.Sprintf("%d\t%s\t%s\t%s", l.Line, l.Layer, l.Kernel, models.ParamString(l.Params))
 		if l.Phase != "forward" {
-			line = fmt.Sprintf("%d\t%s (%s)\t%s\t%s", l.Line, l.Layer, l.Phase, l.Kernel, setString(l.Params))
+			line = fmt.Sprintf("%d\t%s (%s)\t%s\t%s", l.Line, l.Layer, l.Phase, l.Kernel, models.ParamString(l.Params))
 		}
 		for _, m := range rep.Models {
 			line += "\t" + seconds(l.Predicted[m])

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/report/plots"
 )
 
@@ -35,7 +36,7 @@ func plotSweep(path, kernel, title string, consts map[string]int64, points []swe
 		for _, g := range group {
 			sub[g] = p[g]
 		}
-		label := setString(sub)
+		label := models.ParamString(sub)
 		if series[label] == nil {
 			series[label] = &plots.SweepSeries{Label: label}
 			order = append(order, label)
@@ -144,7 +145,7 @@ func measuredRows(kernel string, consts map[string]int64, points []sweepPoint, t
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--measured %s: no row times %s at the plotted sizes with consts %s", strings.Join(tables, ", "), name, setString(want))
+		return nil, fmt.Errorf("--measured %s: no row times %s at the plotted sizes with consts %s", strings.Join(tables, ", "), name, models.ParamString(want))
 	}
 	return out, nil
 }

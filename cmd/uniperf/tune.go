@@ -346,7 +346,7 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 	if len(configs) == 0 {
 		return nil, fmt.Errorf("%s: no configuration meets the restrictions", opts.space)
 	}
-	var launches sync.Map // setString(consts) -> its launch at params
+	var launches sync.Map // models.ParamString(consts) -> its launch at params
 	predict := func(consts map[string]int64) (float64, error) {
 		// The ranking keeps a binding's prediction, not its counts:
 		// memory stays that of a few bindings however large the space.
@@ -355,7 +355,7 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", tune.ErrInvalid, err)
 		}
-		launches.Store(setString(consts), l)
+		launches.Store(models.ParamString(consts), l)
 		return pr.predict(consts, l)
 	}
 	rk, err := tune.Rank(space, mapping, configs, predict, 0)
@@ -467,7 +467,7 @@ func checkTuneLaunch(launches *sync.Map, params map[string]int64, space *tune.Sp
 	seen := map[string]bool{}
 	differ, first := 0, ""
 	for _, r := range results {
-		key := setString(r.Consts)
+		key := models.ParamString(r.Consts)
 		if seen[key] {
 			continue
 		}
@@ -490,7 +490,7 @@ func checkTuneLaunch(launches *sync.Map, params map[string]int64, space *tune.Sp
 			differ++
 			if first == "" {
 				first = fmt.Sprintf("%s: Kernel Tuner launches %v groups of %v, the kernel at %s %v groups of %v",
-					space.Label(r.Config), groups, local, setString(params), kg, kl)
+					space.Label(r.Config), groups, local, models.ParamString(params), kg, kl)
 			}
 		}
 	}
@@ -657,7 +657,7 @@ func measureRanking(out io.Writer, kernel string, r *ranking, opts tuneOptions) 
 	resumed := 0
 	for i := range r.results[:k] {
 		res := &r.results[i]
-		key := setString(res.Consts)
+		key := models.ParamString(res.Consts)
 		if t, ok := done[configKey(r.space, res.Config)]; ok {
 			res.Measured, byBinding[key] = t, t
 			timedIdx = append(timedIdx, i)

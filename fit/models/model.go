@@ -85,6 +85,9 @@ func (e *Env) newInputs(c Case) (*Inputs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", c.Kernel, err)
 	}
+	if err := CheckLaunch(c.Kernel, c.Params, global, local); err != nil {
+		return nil, err
+	}
 	return &Inputs{Kernel: k, Counts: values, Global: global, Local: local, LocalBytes: k.LocalBytes()}, nil
 }
 

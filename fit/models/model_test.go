@@ -44,4 +44,13 @@ func TestInputs(t *testing.T) {
 	if _, err := env.Inputs(Case{Kernel: "global_copy", Params: map[string]int64{"m": 4}}); err == nil {
 		t.Error("a missing parameter gives no error")
 	}
+	// copy's domain 0 <= i < n has no point at n = 0 (it assumes
+	// nothing of n): every model that divides by the groups would
+	// divide by zero.
+	src := "kernel copy\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\narray b f32 [n]\nsplit i 16 i_out i_in\ntag i_out g.0, i_in l.0\nb[i] = a[i]\n"
+	env = &Env{Counter: NewCounter(func(string) (string, []byte, error) { return "copy.knl", []byte(src), nil })}
+	_, err = env.Inputs(Case{Kernel: "copy", Params: map[string]int64{"n": 0}})
+	if err == nil || !strings.Contains(err.Error(), "copy: the launch grid at n=0 is empty along axis 0") {
+		t.Errorf("n = 0: %v, want the empty launch grid", err)
+	}
 }

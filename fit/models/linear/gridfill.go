@@ -162,13 +162,17 @@ func launchShape(c *models.Counter, name string, consts, params map[string]int64
 	if err != nil {
 		return shape{}, err
 	}
-	return kernelShape(k.Kernel(), params)
+	return kernelShape(name, k.Kernel(), params)
 }
 
-// kernelShape is the launch shape of k at params.
-func kernelShape(k *counts.Kernel, params map[string]int64) (shape, error) {
+// kernelShape is the launch shape of kernel name, k, at params; an
+// empty launch is refused (models.CheckLaunch), as its groups divide.
+func kernelShape(name string, k *counts.Kernel, params map[string]int64) (shape, error) {
 	global, local, err := k.Launch(params)
 	if err != nil {
+		return shape{}, err
+	}
+	if err := models.CheckLaunch(name, params, global, local); err != nil {
 		return shape{}, err
 	}
 	return shapeOf(global[:], local[:]), nil

@@ -130,5 +130,5 @@ func (p *Predictor) fillShape(params []int64) (shape, error) {
 	for i, name := range p.params {
 		m[name] = params[i]
 	}
-	return kernelShape(p.launch, m)
+	return kernelShape(p.kernel, p.launch, m)
 }
