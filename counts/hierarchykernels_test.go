@@ -6,7 +6,7 @@ import (
 )
 
 // The memory-hierarchy classes' kernels (reuse_group, reread_l2,
-// reread_dram, column_walk, accumulate_global), checked against direct Go sums in the
+// reread_dram, column_walk, accumulate_global, core_fill), checked against direct Go sums in the
 // interpreter's order.
 
 // sumCheck returns the arrays and a check that out[i] is the sum, in
@@ -65,4 +65,37 @@ func rowSumSetup(rows string) func(map[string]int64, *rand.Rand) (map[string]any
 func columnWalkSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	n, nr, pitch := p["n"], p["nr"], p["p"]
 	return sumCheck(randF32(rng, nr*pitch), n, func(i int64) []int64 { return span(i, pitch, nr) })
+}
+
+// coreFillSetup checks core_fill with groups of lx work-items: out[g, l]
+// is the f32 sum over k < nk of ((((((k + a[g, l]) - 2.2) + 3.3) - 4.4) +
+// 5.5) - 6.6) + 7.7, each operation rounded to f32 in order.
+func coreFillSetup(lx int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		return coreFillCheck(lx*p["ng"], p["nk"], rng)
+	}
+}
+
+func coreFillCheck(n, nk int64, rng *rand.Rand) (map[string]any, func() error) {
+	a := randF32(rng, n)
+	out := poisonF32(n)
+	return map[string]any{"a": a, "out": out}, func() error {
+		for i, x0 := range a {
+			var sum float32
+			for k := range nk {
+				x := float32(k) + x0
+				x = x - 2.2
+				x = x + 3.3
+				x = x - 4.4
+				x = x + 5.5
+				x = x - 6.6
+				x = x + 7.7
+				sum += x
+			}
+			if out[i] != sum {
+				return fmt.Errorf("out element %d = %v, want %v", i, out[i], sum)
+			}
+		}
+		return nil
+	}
 }

@@ -1167,6 +1167,8 @@ func libraryCases() []libraryCase {
 		{"reread_l2", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nr": 3}, rereadL2Setup(8)},
 		{"reread_l2", map[string]int64{"LX": 8}, map[string]int64{"n": 5, "nr": 1}, rereadL2Setup(8)},
 		{"reread_dram", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nr": 3}, rowSumSetup("nr")},
+		{"core_fill", map[string]int64{"LX": 8}, map[string]int64{"ng": 3, "nk": 5}, coreFillSetup(8)},
+		{"core_fill", map[string]int64{"LX": 5}, map[string]int64{"ng": 1, "nk": 40}, coreFillSetup(5)},
 		{"column_walk", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nr": 3, "p": 48}, columnWalkSetup},
 		{"column_walk", map[string]int64{"LX": 8}, map[string]int64{"n": 3, "nr": 5, "p": 3}, columnWalkSetup},
 		{"accumulate_global", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nk": 4}, rowSumSetup("nk")},
@@ -1413,6 +1415,32 @@ func TestLibraryNames(t *testing.T) {
 	for _, name := range names {
 		if k := loadLibraryKernel(t, name, nil); k.Name != name {
 			t.Errorf("%s.knl declares kernel %s", name, k.Name)
+		}
+	}
+}
+
+// core_fill counted by hand, as its header says: per work-item one
+// global load and one global store (stride 1) and nk terms of seven
+// additions plus the sum's own addition; ng groups.
+func TestCoreFillHandCounts(t *testing.T) {
+	for _, lx := range []int64{64, 256, 1024} {
+		k := loadLibraryKernel(t, "core_fill", map[string]int64{"LX": lx})
+		counted, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ ng, nk int64 }{{1, 1}, {1, 65536}, {3, 16}, {4, 1000}} {
+			got, err := counted.Eval(map[string]int64{"ng": c.ng, "nk": c.nk})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wi := c.ng * lx
+			want := map[string]int64{"global.load.f32.stride=1": wi, "global.store.f32.stride=1": wi,
+				"global.minldst.f32.stride=1": wi, "flop.f32.add": 8 * c.nk * wi,
+				"launch.groups": c.ng, "launch.const": 1}
+			if !maps.Equal(got, want) {
+				t.Errorf("LX=%d ng=%d nk=%d: %v, want %v", lx, c.ng, c.nk, got, want)
+			}
 		}
 	}
 }

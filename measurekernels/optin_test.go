@@ -37,3 +37,19 @@ func TestOptInEntries(t *testing.T) {
 		t.Errorf("--kernels empty,local_int_i64 measures %v", got)
 	}
 }
+
+// The hierarchy suite's core_fill is opt-in too: without --kernels the
+// suite plans what the shipped hierarchy table holds.
+func TestHierarchyOptIn(t *testing.T) {
+	s, err := suite.Load("hierarchy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var planned []string
+	for _, k := range (&measurer{opts: Options{Suite: s}}).entries() {
+		planned = append(planned, k.Kernel)
+	}
+	if slices.Contains(planned, "core_fill") || len(planned) != len(s.Kernels)-1 {
+		t.Errorf("without --kernels the hierarchy suite plans %v, want all but core_fill", planned)
+	}
+}

@@ -194,7 +194,9 @@ var libraryCases = map[string]libraryCase{
 	"reread_l2":   {groups1D, []params{{"n": 1000, "nr": 3}, {"n": 37, "nr": 1}, {"n": 1, "nr": 2}}},
 	"reread_dram": {groups1D, []params{{"n": 1000, "nr": 3}, {"n": 37, "nr": 1}, {"n": 1, "nr": 2}}},
 	// column_walk at a pitch wider than its n columns, and at p = n.
-	"column_walk":       {groups1D, []params{{"n": 1000, "nr": 3, "p": 1040}, {"n": 37, "nr": 1, "p": 37}, {"n": 1, "nr": 2, "p": 5}}},
+	"column_walk": {groups1D, []params{{"n": 1000, "nr": 3, "p": 1040}, {"n": 37, "nr": 1, "p": 37}, {"n": 1, "nr": 2, "p": 5}}},
+	// core_fill at one group and at several.
+	"core_fill":         {groups1D, []params{{"ng": 1, "nk": 3}, {"ng": 3, "nk": 1}, {"ng": 2, "nk": 37}}},
 	"accumulate_global": {groups1D, []params{{"n": 1000, "nk": 3}, {"n": 37, "nk": 1}, {"n": 1, "nk": 2}}},
 	"matvec_t":          {groups1D, []params{{"m": 37, "n": 1000}, {"m": 1, "n": 37}, {"m": 5, "n": 1}}},
 	"matvec_t_unrolled": {

@@ -15,7 +15,7 @@
 // work-item sums, local_tile has C, the rows of its local tile, and
 // PAD, the padding of a row, and column_walk has p, the row pitch of
 // the matrix whose columns it sums. reuse_group, reread_l2, reread_dram,
-// column_walk, accumulate_global and local_tile are the memory-hierarchy
+// column_walk, accumulate_global, local_tile and core_fill are the memory-hierarchy
 // classes, which only the opt-in hierarchy suite measures. Each file's comment says what the kernel computes and which
 // configuration of the seed it is.
 //
