@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"runtime/debug"
@@ -382,9 +383,9 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 // checkTuneParams asks for every size parameter of the kernel, and
 // only those, in --param: a size is not a tunable.
 func checkTuneParams(kernel string, kparams []string, params map[string]int64) error {
-	for name := range params {
+	for _, name := range slices.Sorted(maps.Keys(params)) {
 		if !slices.Contains(kparams, name) {
-			return fmt.Errorf("--param %s: %s has no parameter %s (its parameters: %s)", name, kernel, name, paramList(kparams))
+			return unknownName("--param "+name, kernel, name, "parameter", "parameters", kparams)
 		}
 	}
 	for _, p := range kparams {
