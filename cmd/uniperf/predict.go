@@ -291,10 +291,11 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	preds, err := predictSets(opts, kernel, func(consts, p map[string]int64) (prediction, error) {
 		// An empty launch grid is the parameters' fault, said as tune
 		// says it; the grid fill would divide by its zero work-group.
-		if _, err := bindable(counter, kernel, consts, p); err != nil {
+		kl, err := bindable(counter, kernel, consts, p)
+		if err != nil {
 			return prediction{}, err
 		}
-		t, terms, l, err := linear.PredictLaunch(counter, w, kernel, consts, p)
+		t, terms, l, err := linear.PredictAt(counter, w, kernel, consts, p, kl.global, kl.local)
 		warnUnweighted(kernel, p, terms)
 		if err == nil && !opts.unpriced {
 			err = mostlyUnpriced(kernel, p, terms)
