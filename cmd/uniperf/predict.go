@@ -90,7 +90,9 @@ flag vary together: --param nx=ny=1024,2048 gives the square sizes only,
 and --sweep nx=ny=2^10..2^12 likewise. --const NAME=VALUE binds a kernel
 const such as a work-group size (LX, LY); --const NAME=V1,V2 and tied
 names (--const LX=LY=8,16) give several bindings, each predicted with
-every parameter set.
+every parameter set. A name the kernel does not declare, as a parameter
+for --param and --sweep or as a const for --const, is an error that
+lists the names it does declare.
 
 --configs FILE (or - for stdin) lists configurations to predict, each
 with every --const and --param set: a JSON array of objects
