@@ -44,7 +44,7 @@ func predictCases(f caseFlags, kernel string) ([]predictCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCaseNames(f, kernel, declared, params); err != nil {
+	if err := checkCaseNames(kernel, declared, params, f.consts, f.params, f.sweeps); err != nil {
 		return nil, err
 	}
 	configs := []map[string]int64{{}}

@@ -11,18 +11,19 @@ import (
 // which names what is missing rather than what was mistyped.
 
 // checkCaseNames refuses a name that predict's --const, --param or
-// --sweep binds but kernel does not declare as a const or a parameter
-// (consts, params). The flags have parsed already.
-func checkCaseNames(f caseFlags, kernel string, consts, params []string) error {
+// --sweep (constFlags, paramFlags, sweepFlags) binds but kernel does not
+// declare as a const or a parameter (consts, params). The flags have
+// parsed already.
+func checkCaseNames(kernel string, consts, params, constFlags, paramFlags, sweepFlags []string) error {
 	for _, g := range []struct {
 		flag  string
 		given []string
 		kind  string
 		have  []string
 	}{
-		{"--const", f.consts, "const", consts},
-		{"--param", f.params, "parameter", params},
-		{"--sweep", f.sweeps, "parameter", params},
+		{"--const", constFlags, "const", consts},
+		{"--param", paramFlags, "parameter", params},
+		{"--sweep", sweepFlags, "parameter", params},
 	} {
 		for _, v := range g.given {
 			names, _, _ := tiedNames(v)
