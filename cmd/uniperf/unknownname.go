@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,22 +16,19 @@ import (
 // declare as a const or a parameter (consts, params). The flags have
 // parsed already.
 func checkCaseNames(kernel string, consts, params, constFlags, paramFlags, sweepFlags []string) error {
-	for _, g := range []struct {
-		flag  string
-		given []string
-		kind  string
-		have  []string
-	}{
-		{"--const", constFlags, "const", consts},
-		{"--param", paramFlags, "parameter", params},
-		{"--sweep", sweepFlags, "parameter", params},
-	} {
-		for _, v := range g.given {
-			names, _, _ := tiedNames(v)
-			for _, n := range names {
-				if !slices.Contains(g.have, n) {
-					return unknownName(fmt.Sprintf("%s %q", g.flag, v), kernel, n, g.kind, g.kind+"s", g.have)
-				}
+	return cmp.Or(checkNames("--const", constFlags, kernel, "const", consts),
+		checkNames("--param", paramFlags, kernel, "parameter", params),
+		checkNames("--sweep", sweepFlags, kernel, "parameter", params))
+}
+
+// checkNames refuses a name that one of flag's NAME=... values (given,
+// parsed already) binds but kernel has no kind of (have).
+func checkNames(flag string, given []string, kernel, kind string, have []string) error {
+	for _, v := range given {
+		names, _, _ := tiedNames(v)
+		for _, n := range names {
+			if !slices.Contains(have, n) {
+				return unknownName(fmt.Sprintf("%s %q", flag, v), kernel, n, kind, kind+"s", have)
 			}
 		}
 	}

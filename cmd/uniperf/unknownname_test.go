@@ -36,10 +36,23 @@ func TestUnknownNameNamesFlag(t *testing.T) {
 		}
 	}
 	predictCmd.SetIn(nil)
-	code, _, stderr := runCommand(t, tuneCmd, "tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json",
-		"--weights", weights, "--param", "nn=64")
-	if want := "--param nn: ../../examples/matmul_kernel.knl has no parameter nn (its parameters: n; did you mean n?)"; code != 2 || !strings.Contains(stderr, want) {
-		t.Errorf("tune --param nn=64: exit %d: %s, want %q", code, stderr, want)
+	// tune: matmul_kernel.knl declares parameter n and consts BX, BY,
+	// TX, TY; a --const it does not declare would be a tunable no const
+	// reads.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--param", "nn=64"},
+			`--param "nn=64": ../../examples/matmul_kernel.knl has no parameter nn (its parameters: n; did you mean n?)`},
+		{[]string{"--param", "n=64", "--const", "tx=1,2"},
+			`--const "tx=1,2": ../../examples/matmul_kernel.knl has no const tx (its consts: BX, BY, TX, TY; did you mean TX?)`},
+	} {
+		code, _, stderr := runCommand(t, tuneCmd, slices.Concat([]string{"tune", "../../examples/matmul_kernel.knl",
+			"--space", "../../examples/matmul_kernel.space.json", "--weights", weights}, c.args)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("tune %v: exit %d: %s, want %q", c.args, code, stderr, c.want)
+		}
 	}
 }
 
