@@ -40,13 +40,16 @@ func predictCases(f caseFlags, kernel string) ([]predictCase, error) {
 	if err != nil {
 		return nil, err
 	}
+	declared, params, err := kernelDecls(kernel)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCaseNames(kernel, declared, params, f.consts, f.params, f.sweeps); err != nil {
+		return nil, err
+	}
 	configs := []map[string]int64{{}}
-	var declared []string
 	if f.configs != "" {
 		if configs, err = readConfigs(f.configs, f.stdin); err != nil {
-			return nil, err
-		}
-		if declared, _, err = kernelDecls(kernel); err != nil {
 			return nil, err
 		}
 	}
@@ -62,6 +65,9 @@ func predictCases(f caseFlags, kernel string) ([]predictCase, error) {
 					dst, flag := c.params, "--param"
 					if slices.Contains(declared, name) {
 						dst, flag = c.consts, "--const"
+					} else if !slices.Contains(params, name) {
+						return nil, unknownName(fmt.Sprintf("--configs %s: configuration %d", f.configs, i+1), kernel, name,
+							"const or parameter", "consts and parameters", append(slices.Clone(declared), params...))
 					}
 					if _, dup := dst[name]; dup {
 						return nil, fmt.Errorf("--configs %s: configuration %d binds %s, which %s binds too", f.configs, i+1, name, flag)

@@ -90,7 +90,9 @@ flag vary together: --param nx=ny=1024,2048 gives the square sizes only,
 and --sweep nx=ny=2^10..2^12 likewise. --const NAME=VALUE binds a kernel
 const such as a work-group size (LX, LY); --const NAME=V1,V2 and tied
 names (--const LX=LY=8,16) give several bindings, each predicted with
-every parameter set.
+every parameter set. A name the kernel does not declare, as a parameter
+for --param and --sweep or as a const for --const, is an error that
+lists the names it does declare.
 
 --configs FILE (or - for stdin) lists configurations to predict, each
 with every --const and --param set: a JSON array of objects
@@ -291,10 +293,11 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	preds, err := predictSets(opts, kernel, func(consts, p map[string]int64) (prediction, error) {
 		// An empty launch grid is the parameters' fault, said as tune
 		// says it; the grid fill would divide by its zero work-group.
-		if _, err := bindable(counter, kernel, consts, p); err != nil {
+		kl, err := bindable(counter, kernel, consts, p)
+		if err != nil {
 			return prediction{}, err
 		}
-		t, terms, l, err := linear.PredictLaunch(counter, w, kernel, consts, p)
+		t, terms, l, err := linear.PredictAt(counter, w, kernel, consts, p, kl.global, kl.local)
 		warnUnweighted(kernel, p, terms)
 		if err == nil && !opts.unpriced {
 			err = mostlyUnpriced(kernel, p, terms)

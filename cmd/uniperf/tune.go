@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -326,8 +327,10 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		return nil, err
 	}
 	// Said once here, since every binding would otherwise be skipped as
-	// invalid for the same missing or unknown size.
-	if err := checkTuneParams(kernel, kparams, params); err != nil {
+	// invalid for the same missing or unknown size; a --const the kernel
+	// does not declare would be a tunable that no const reads.
+	if err := cmp.Or(checkNames("--param", opts.params, kernel, "parameter", kparams),
+		checkNames("--const", opts.consts, kernel, "const", declared), checkTuneParams(kernel, kparams, params)); err != nil {
 		return nil, err
 	}
 	if len(unused) > 0 {
@@ -379,14 +382,9 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 	return &ranking{space: space, results: rk.Results, bindings: rk.Bindings, skipped: len(rk.Skipped), device: pr.device, params: params, elapsed: time.Since(start)}, nil
 }
 
-// checkTuneParams asks for every size parameter of the kernel, and
-// only those, in --param: a size is not a tunable.
+// checkTuneParams asks for every size parameter of the kernel in
+// --param: a size is not a tunable.
 func checkTuneParams(kernel string, kparams []string, params map[string]int64) error {
-	for name := range params {
-		if !slices.Contains(kparams, name) {
-			return fmt.Errorf("--param %s: %s has no parameter %s (its parameters: %s)", name, kernel, name, paramList(kparams))
-		}
-	}
 	for _, p := range kparams {
 		if _, ok := params[p]; !ok {
 			return fmt.Errorf("%s: missing parameter %s: give --param %s=VALUE (its parameters: %s)", kernel, p, p, paramList(kparams))

@@ -259,7 +259,7 @@ func TestTuneErrors(t *testing.T) {
 		{[]string{"tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json", "--weights", "w"},
 			"missing parameter n: give --param n=VALUE"},
 		{[]string{"tune", "../../examples/matmul_kernel.knl", "--space", "../../examples/matmul_kernel.space.json", "--weights", "w", "--param", "n=64", "--param", "m=3"},
-			"--param m: ../../examples/matmul_kernel.knl has no parameter m (its parameters: n)"},
+			`--param "m=3": ../../examples/matmul_kernel.knl has no parameter m (its parameters: n)`},
 	} {
 		code, _, stderr := runCommand(t, tuneCmd, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

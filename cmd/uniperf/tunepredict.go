@@ -81,7 +81,7 @@ func linearTunePredictor(kernel string, params map[string]int64, opts predictorO
 	w.ZeroMissing = !opts.strict
 	counter := models.NewCounterAt(kernelSource(kernel), models.WeightsBanks(w), params)
 	return &tunePredictor{counter: counter, weights: w, device: w.Device, predict: func(consts map[string]int64, l kernelLaunch) (float64, error) {
-		t, terms, err := linear.PredictAt(counter, w, kernel, consts, params, l.global, l.local)
+		t, terms, _, err := linear.PredictAt(counter, w, kernel, consts, params, l.global, l.local)
 		if err == nil {
 			if !opts.unpriced {
 				err = mostlyUnpriced(kernel, params, terms)

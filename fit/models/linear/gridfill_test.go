@@ -98,9 +98,9 @@ func TestGridFillRecoversSaturationAndWeights(t *testing.T) {
 	}
 	// PredictAt takes the launch instead of finding it: 12 groups of
 	// 128 work-items cover the 1500 elements.
-	got, _, err = PredictAt(c, w, "copy", consts, params, [3]int64{12 * lx, 1, 1}, [3]int64{lx, 1, 1})
-	if err != nil || math.Abs(got-want) > 1e-9*want {
-		t.Errorf("PredictAt: %g (%v), want %g", got, err, want)
+	got, _, l, err = PredictAt(c, w, "copy", consts, params, [3]int64{12 * lx, 1, 1}, [3]int64{lx, 1, 1})
+	if err != nil || math.Abs(got-want) > 1e-9*want || l.Groups != 12 || l.GroupSize != lx || l.Factor != handFill(n, lx, units, sat) {
+		t.Errorf("PredictAt: %g, %+v (%v), want %g, 12 groups of %d, factor %g", got, l, err, want, lx, handFill(n, lx, units, sat))
 	}
 
 	// Validate takes each row's launch from the row and predicts the rows

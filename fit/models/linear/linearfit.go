@@ -303,24 +303,34 @@ func Predict(c *models.Counter, w *fit.Weights, name string, consts, params map[
 // Launch is zero: finding a launch searches the kernel's domain, and
 // nothing needs it then.
 func PredictLaunch(c *models.Counter, w *fit.Weights, name string, consts, params map[string]int64) (float64, []fit.Term, Launch, error) {
-	var l Launch
+	var s shape
 	if w.Fill != nil {
-		s, err := launchShape(c, name, consts, params)
-		if err != nil {
+		var err error
+		if s, err = launchShape(c, name, consts, params); err != nil {
 			return 0, nil, Launch{}, err
 		}
-		l = launchOf(w.Fill, s)
 	}
-	t, terms, err := predictScaled(c, w, name, consts, params, shape{l.Groups, l.GroupSize})
-	return t, terms, l, err
+	return predictShape(c, w, name, consts, params, s)
 }
 
-// PredictAt is Predict for a binding whose launch at params the caller
-// has found already (global and local sizes, as counts.Kernel.Launch
-// returns them): tune finds it to check each binding, and finding it a
-// second time here cost it 5% of its time.
-func PredictAt(c *models.Counter, w *fit.Weights, name string, consts, params map[string]int64, global, local [3]int64) (float64, []fit.Term, error) {
-	return predictScaled(c, w, name, consts, params, shapeOf(global[:], local[:]))
+// PredictAt is PredictLaunch for a binding whose launch at params the
+// caller has found already (global and local sizes, as
+// counts.Kernel.Launch returns them): tune and predict find it to check
+// each binding, and finding it a second time here cost tune 5% of its
+// time.
+func PredictAt(c *models.Counter, w *fit.Weights, name string, consts, params map[string]int64, global, local [3]int64) (float64, []fit.Term, Launch, error) {
+	return predictShape(c, w, name, consts, params, shapeOf(global[:], local[:]))
+}
+
+// predictShape is PredictLaunch for a launch of shape s (unused where w
+// has no grid fill).
+func predictShape(c *models.Counter, w *fit.Weights, name string, consts, params map[string]int64, s shape) (float64, []fit.Term, Launch, error) {
+	var l Launch
+	if w.Fill != nil {
+		l = launchOf(w.Fill, s)
+	}
+	t, terms, err := predictScaled(c, w, name, consts, params, s)
+	return t, terms, l, err
 }
 
 // predictScaled predicts with the counts scaled by w's grid fill of a

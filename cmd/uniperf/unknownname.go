@@ -1,0 +1,47 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A name the kernel does not declare is caught where a flag binds it:
+// counting would otherwise stop at the first parameter left unbound,
+// which names what is missing rather than what was mistyped.
+
+// checkCaseNames refuses a name that predict's --const, --param or
+// --sweep (constFlags, paramFlags, sweepFlags) binds but kernel does not
+// declare as a const or a parameter (consts, params). The flags have
+// parsed already.
+func checkCaseNames(kernel string, consts, params, constFlags, paramFlags, sweepFlags []string) error {
+	return cmp.Or(checkNames("--const", constFlags, kernel, "const", consts),
+		checkNames("--param", paramFlags, kernel, "parameter", params),
+		checkNames("--sweep", sweepFlags, kernel, "parameter", params))
+}
+
+// checkNames refuses a name that one of flag's NAME=... values (given,
+// parsed already) binds but kernel has no kind of (have).
+func checkNames(flag string, given []string, kernel, kind string, have []string) error {
+	for _, v := range given {
+		names, _, _ := tiedNames(v)
+		for _, n := range names {
+			if !slices.Contains(have, n) {
+				return unknownName(fmt.Sprintf("%s %q", flag, v), kernel, n, kind, kind+"s", have)
+			}
+		}
+	}
+	return nil
+}
+
+// unknownName says that kernel has no kind called name, which where
+// binds: the names of the kind it has (haveKind: their plural), and
+// those near name.
+func unknownName(where, kernel, name, kind, haveKind string, have []string) error {
+	hint := ""
+	if near := nearNames(name, have); len(near) > 0 {
+		hint = "; did you mean " + strings.Join(near, " or ") + "?"
+	}
+	return fmt.Errorf("%s: %s has no %s %s (its %s: %s%s)", where, kernel, kind, name, haveKind, paramList(have), hint)
+}
