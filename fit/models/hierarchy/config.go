@@ -124,6 +124,18 @@ type Config struct {
 	// RegChainPrefix+type added to every form's time, as Chain's are.
 	// Calibrate leaves it off where no row has such a chain.
 	RegChain bool `json:"reg_chain,omitempty"`
+	// ScalarChain adds the steps of the register chains that PoCL runs
+	// one work-item at a time through one accumulator, each waiting on
+	// the one before it (ScalarChainPrefix: RegChain's steps where the
+	// instruction is Scalar, its Lanes hold one value each, and a
+	// reduction is not over unrolled inames alone), as features
+	// ScalarChainPrefix+type added to every form's time. RegChain's one
+	// weight could not price both reg_chain's K = 1 rows, a step's
+	// latency each, and its K = 4 and 8 rows, whose steps overlap; these
+	// steps are the first kind only. Not with RegChain, whose steps
+	// include them. Calibrate leaves it off where no row has such a
+	// chain.
+	ScalarChain bool `json:"scalar_chain,omitempty"`
 	// LocalAccesses prices a type's local-memory loads and stores by
 	// one weight (LocalAccessPrefix+type) instead of one each. On a CPU
 	// local memory is ordinary cached memory, where a store costs what
@@ -198,6 +210,16 @@ func (c Config) checkLong(knee bool) error {
 	}
 	if knee && c.LongSecond && c.LongKnee2 <= c.LongKnee {
 		return fmt.Errorf("config.long_second with long_knee %d and long_knee2 %d: the second knee is above the first; uniperf fit --model hierarchy fits both: fit again, or correct long_knee2", c.LongKnee, c.LongKnee2)
+	}
+	return nil
+}
+
+// checkChains reports RegChain and ScalarChain together: the scalar
+// chains' steps are among RegChain's, and two weights on one step would
+// price it twice.
+func (c Config) checkChains() error {
+	if c.RegChain && c.ScalarChain {
+		return fmt.Errorf("config.reg_chain and config.scalar_chain: the scalar chains' steps are among the register chains', which would price them twice; keep one")
 	}
 	return nil
 }
