@@ -294,17 +294,6 @@ func firstLane(k *counts.Kernel, s *counts.Instruction) counts.Expr {
 	return cond
 }
 
-// containsReduce reports whether e has a reduction.
-func containsReduce(e counts.Expr) bool {
-	found := false
-	counts.Walk(e, func(e counts.Expr) bool {
-		_, r := e.(*counts.Reduce)
-		found = found || r
-		return !found
-	})
-	return found
-}
-
 func zero(t counts.DType) counts.Expr { return &counts.Literal{T: t} }
 
 // join evaluates both a and b at no cost of its own: a comparison is
