@@ -133,8 +133,9 @@ type Config struct {
 	// weight could not price both reg_chain's K = 1 rows, a step's
 	// latency each, and its K = 4 and 8 rows, whose steps overlap; these
 	// steps are the first kind only. Not with RegChain, whose steps
-	// include them. Calibrate leaves it off where no row has such a
-	// chain.
+	// include them. Chosen on a CPU (PoCL), by the development kernels
+	// between forms within 0.02 on cross-validation (docs/model.md).
+	// Calibrate leaves it off where no row has such a chain.
 	ScalarChain bool `json:"scalar_chain,omitempty"`
 	// LocalAccesses prices a type's local-memory loads and stores by
 	// one weight (LocalAccessPrefix+type) instead of one each. On a CPU
@@ -255,7 +256,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, LocalAccesses: true, LocalConflict: true,
+			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, ScalarChain: true, LocalAccesses: true, LocalConflict: true,
 			LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
