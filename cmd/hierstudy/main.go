@@ -44,7 +44,7 @@ import (
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
 	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
-	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or sum|max|maxgroups[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+chain][+regchain][+localacc][+localfoot][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or sum|max|maxgroups[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+chain][+regchain|+scalarchain][+localacc][+localfoot][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
 	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
@@ -85,7 +85,7 @@ func parseForm(s string) (hierarchy.Config, error) {
 	parts := strings.Split(s, "+")
 	c := hierarchy.Config{Form: parts[0], Levels: true, Reuse: true, LLC: "l2"}
 	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
-		return c, fmt.Errorf("form %q: want linear, hierarchy, or sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +chain, +regchain, +localacc, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
+		return c, fmt.Errorf("form %q: want linear, hierarchy, or sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +chain, +regchain, +scalarchain, +localacc, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
 	}
 	for _, p := range parts[1:] {
 		switch p {
@@ -125,6 +125,8 @@ func parseForm(s string) (hierarchy.Config, error) {
 			c.Chain = true
 		case "regchain":
 			c.RegChain = true
+		case "scalarchain":
+			c.ScalarChain = true
 		case "localacc":
 			c.LocalAccesses = true
 		case "localfoot":

@@ -124,6 +124,19 @@ type Config struct {
 	// RegChainPrefix+type added to every form's time, as Chain's are.
 	// Calibrate leaves it off where no row has such a chain.
 	RegChain bool `json:"reg_chain,omitempty"`
+	// ScalarChain adds the steps of the register chains that PoCL runs
+	// one work-item at a time through one accumulator, each waiting on
+	// the one before it (ScalarChainPrefix: RegChain's steps where the
+	// instruction is Scalar, its Lanes hold one value each, and a
+	// reduction is not over unrolled inames alone), as features
+	// ScalarChainPrefix+type added to every form's time. RegChain's one
+	// weight could not price both reg_chain's K = 1 rows, a step's
+	// latency each, and its K = 4 and 8 rows, whose steps overlap; these
+	// steps are the first kind only. Not with RegChain, whose steps
+	// include them. Chosen on a CPU (PoCL), by the development kernels
+	// between forms within 0.02 on cross-validation (docs/model.md).
+	// Calibrate leaves it off where no row has such a chain.
+	ScalarChain bool `json:"scalar_chain,omitempty"`
 	// LocalAccesses prices a type's local-memory loads and stores by
 	// one weight (LocalAccessPrefix+type) instead of one each. On a CPU
 	// local memory is ordinary cached memory, where a store costs what
@@ -202,6 +215,16 @@ func (c Config) checkLong(knee bool) error {
 	return nil
 }
 
+// checkChains reports RegChain and ScalarChain together: the scalar
+// chains' steps are among RegChain's, and two weights on one step would
+// price it twice.
+func (c Config) checkChains() error {
+	if c.RegChain && c.ScalarChain {
+		return fmt.Errorf("config.reg_chain and config.scalar_chain: the scalar chains' steps are among the register chains', which would price them twice; keep one")
+	}
+	return nil
+}
+
 // KneeGrid is the knees Calibrate tries for Config.LongWalk, in lines
 // or pages a walk: around the EPYC's 512 to 1024 (docs/accuracy.md),
 // fixed before any was tried.
@@ -233,7 +256,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, LocalAccesses: true, LocalConflict: true,
+			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, ScalarChain: true, LocalAccesses: true, LocalConflict: true,
 			LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}

@@ -71,6 +71,15 @@
 // worse with the feature, and so did the development kernels
 // (docs/accuracy.md).
 //
+// [Config.ScalarChain] (chosen on a CPU) adds the steps of those chains that PoCL runs one
+// work-item at a time through one accumulator ([ScalarChainPrefix]:
+// the instruction [Scalar], its [Lanes] of one value each, a reduction
+// not over unrolled inames alone), whose steps each wait on a step's
+// latency; RegChain's one weight could not price those and the
+// reg_chain class's vectorised K = 4 and 8 rows together. Within 0.02
+// on cross-validation, it did better on the development kernels
+// (docs/accuracy.md).
+//
 // [Config.LocalAccesses] (chosen on a CPU) prices a type's local loads
 // and stores by one weight, [LocalAccessPrefix]+type, so that the
 // barriers take their own cost. Until the local_stores class varied the

@@ -180,8 +180,12 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 			lf.features[p] = float64(n)
 		}
 	}
-	if cfg.RegChain {
-		steps, err := regChainStepsOf(env, c)
+	if cfg.RegChain || cfg.ScalarChain {
+		set := allChains
+		if cfg.ScalarChain {
+			set = scalarChains
+		}
+		steps, err := regChainStepsOf(env, c, set)
 		if err != nil {
 			return nil, err
 		}
@@ -301,6 +305,9 @@ func firstLine(s string) string {
 // levelsOf returns the capacities of the device's caches that cfg
 // names.
 func levelsOf(env *models.Env, cfg Config) (Levels, error) {
+	if err := cfg.checkChains(); err != nil {
+		return Levels{}, fmt.Errorf("hierarchy: %w", err)
+	}
 	if env.Device == nil {
 		return Levels{}, fmt.Errorf("hierarchy: %w: the model places traffic by the device's cache capacities (give --device-file)", models.ErrNoDeviceFile)
 	}

@@ -74,7 +74,14 @@ func TestCalibrateLeavesOffUnpriced(t *testing.T) {
 // classes in the shipped PoCL hierarchy table.
 func epycRows(t *testing.T) func(classes ...string) []models.Row {
 	t.Helper()
-	tab, err := datasets.Read("../../../datasets/hierarchy/pocl-epyc.arrow")
+	return tableRows(t, "../../../datasets/hierarchy/pocl-epyc.arrow")
+}
+
+// tableRows returns a function giving the measurement rows of the given
+// classes in the table at path.
+func tableRows(t *testing.T, path string) func(classes ...string) []models.Row {
+	t.Helper()
+	tab, err := datasets.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,32 @@ import (
 // operation of its chains (Lanes).
 const RegChainPrefix = "chain.private."
 
+// ScalarChainPrefix starts the features of Config.ScalarChain:
+// chain.scalar.<type> counts the steps of RegChainPrefix's chains that
+// PoCL runs one work-item at a time through one accumulator, each step
+// waiting on the latency of the one before it. A step counts where its
+// instruction runs one work-item at a time (Scalar: in a sequential
+// loop without a barrier, or a reduction) and its chain is the only
+// one: the instruction's Lanes each hold one value (reg_chain's K = 1,
+// not K = 2 to 8), and the reduction is over some iname that is not
+// unrolled (a sum over unr or ilp inames alone is unrolled code across
+// which the work-items are vectorised; a reduction over an unrolled
+// iname and a sequential one is still a loop through one accumulator).
+const ScalarChainPrefix = "chain.scalar."
+
+// chainSet names which register chains the skeletons count, and the
+// features' prefix: every chain (Config.RegChain) or the scalar ones of
+// a single accumulator (Config.ScalarChain).
+type chainSet struct {
+	prefix string
+	scalar bool
+}
+
+var (
+	allChains    = chainSet{RegChainPrefix, false}
+	scalarChains = chainSet{ScalarChainPrefix, true}
+)
+
 // RegisterChains returns, by statement ID, the element type of each
 // instruction of k that carries a value through a private temporary
 // from one iteration of an enclosing sequential loop to a later one: it
@@ -102,14 +128,21 @@ type regSkeletons struct {
 	err     error
 }
 
-var regSkeletonCache sync.Map // *counts.Counted -> *regSkeletons
+var regSkeletonCache sync.Map // skeletonKey -> *regSkeletons
 
-// skeletonsOf returns k's skeletons, built and counted once per kernel.
-func skeletonsOf(k *counts.Counted) *regSkeletons {
-	if s, ok := regSkeletonCache.Load(k); ok {
+type skeletonKey struct {
+	k   *counts.Counted
+	set chainSet
+}
+
+// skeletonsOf returns k's skeletons of the chains of set, built and
+// counted once per kernel.
+func skeletonsOf(k *counts.Counted, set chainSet) *regSkeletons {
+	key := skeletonKey{k, set}
+	if s, ok := regSkeletonCache.Load(key); ok {
 		return s.(*regSkeletons)
 	}
-	s := buildSkeletons(k.Kernel())
+	s := buildSkeletons(k.Kernel(), set)
 	if s.err == nil && !s.none {
 		for i, sk := range []*counts.Kernel{s.with, s.without} {
 			if c, err := counts.Count(sk); err == nil {
@@ -117,14 +150,20 @@ func skeletonsOf(k *counts.Counted) *regSkeletons {
 			}
 		}
 	}
-	got, _ := regSkeletonCache.LoadOrStore(k, s)
+	got, _ := regSkeletonCache.LoadOrStore(key, s)
 	return got.(*regSkeletons)
 }
 
-func buildSkeletons(k *counts.Kernel) *regSkeletons {
+func buildSkeletons(k *counts.Kernel, set chainSet) *regSkeletons {
 	chains := RegisterChains(k)
+	var scalar map[string]bool
+	keep := func(*counts.Reduce) bool { return true }
+	if set.scalar {
+		scalar = Scalar(k)
+		keep = func(r *counts.Reduce) bool { return !unrolledOnly(k, r) }
+	}
 	with, without := map[string]*counts.Instruction{}, map[string]*counts.Instruction{}
-	found := len(chains) > 0
+	found := false
 	for _, st := range k.Statements {
 		in, ok := st.(*counts.Instruction)
 		if !ok {
@@ -133,13 +172,18 @@ func buildSkeletons(k *counts.Kernel) *regSkeletons {
 		if in.Pred != nil && containsReduce(in.Pred) {
 			return &regSkeletons{err: fmt.Errorf("register chains: instruction %s: a reduction in a predicate is not counted", in.ID)}
 		}
-		w, err := skeleton(in.RHS, true)
+		w, err := skeleton(in.RHS, true, keep)
 		if err != nil {
 			return &regSkeletons{err: fmt.Errorf("register chains: instruction %s: %w", in.ID, err)}
 		}
-		wo, _ := skeleton(in.RHS, false)
-		found = found || containsReduce(in.RHS)
-		if t, ok := chains[in.ID]; ok {
+		wo, _ := skeleton(in.RHS, false, keep)
+		counted := !set.scalar || scalar[in.StatementID()]
+		if !counted {
+			w = wo
+		}
+		found = found || containsReduce(w)
+		if t, ok := chains[in.ID]; ok && counted && (!set.scalar || oneLane(k, in)) {
+			found = true
 			var step counts.Expr = &counts.Binary{Op: counts.OpAdd, X: zero(t), Y: zero(t), T: t}
 			if cond := firstLane(k, in); cond != nil {
 				step = &counts.Conditional{Cond: cond, Then: step, Else: zero(t), T: t}
@@ -177,6 +221,31 @@ func Lanes(k *counts.Kernel, s *counts.Instruction) []int {
 		}
 	}
 	return out
+}
+
+// oneLane reports whether each lane iname of s (Lanes) takes one value
+// whatever the parameters (counts.Kernel.ConstantRange): then s's cells
+// along the lanes are one chain (reg_chain's K = 1), not several in
+// flight together. An iname whose range depends on the parameters
+// counts as several.
+func oneLane(k *counts.Kernel, s *counts.Instruction) bool {
+	for name := range laneInames(k, s) {
+		if lo, hi, ok := k.ConstantRange(name); !ok || lo != hi {
+			return false
+		}
+	}
+	return true
+}
+
+// unrolledOnly reports whether every iname of r is unrolled (unr or
+// ilp): the reduction is straight-line code, no loop of its own.
+func unrolledOnly(k *counts.Kernel, r *counts.Reduce) bool {
+	for _, name := range r.Inames {
+		if in := k.Iname(name); in == nil || in.Tag.Kind != counts.Unroll && in.Tag.Kind != counts.ILP {
+			return false
+		}
+	}
+	return true
 }
 
 // laneInames returns the inames of Lanes' dimensions.
@@ -225,17 +294,6 @@ func firstLane(k *counts.Kernel, s *counts.Instruction) counts.Expr {
 	return cond
 }
 
-// containsReduce reports whether e has a reduction.
-func containsReduce(e counts.Expr) bool {
-	found := false
-	counts.Walk(e, func(e counts.Expr) bool {
-		_, r := e.(*counts.Reduce)
-		found = found || r
-		return !found
-	})
-	return found
-}
-
 func zero(t counts.DType) counts.Expr { return &counts.Literal{T: t} }
 
 // join evaluates both a and b at no cost of its own: a comparison is
@@ -247,23 +305,23 @@ func join(a, b counts.Expr) counts.Expr {
 	return &counts.Compare{Op: counts.CmpLT, X: a, Y: b}
 }
 
-// skeleton returns e reduced to its reductions (with, their bodies
-// reduced likewise) or to nothing of cost (without), keeping the
-// conditional values around them with their conditions; a literal
-// where e has no reduction. A reduction inside a condition, an indirect
+// skeleton returns e reduced to its reductions that keep accepts (with,
+// their bodies reduced likewise) or to nothing of cost (without),
+// keeping the conditional values around them with their conditions; a
+// literal where e has no reduction. A reduction inside a condition, an indirect
 // subscript or the body of another reduction behind a condition that
 // costs something is refused: the two kernels would differ by more than
 // the reductions' points.
-func skeleton(e counts.Expr, with bool) (counts.Expr, error) {
+func skeleton(e counts.Expr, with bool, keep func(*counts.Reduce) bool) (counts.Expr, error) {
 	if !containsReduce(e) {
 		return zero(e.Type()), nil
 	}
 	switch e := e.(type) {
 	case *counts.Reduce:
-		if !with {
+		if !with || !keep(e) {
 			return zero(e.T), nil
 		}
-		body, err := skeleton(e.Body, true)
+		body, err := skeleton(e.Body, true, keep)
 		if err != nil {
 			return nil, err
 		}
@@ -275,11 +333,11 @@ func skeleton(e counts.Expr, with bool) (counts.Expr, error) {
 		if containsReduce(e.Cond) {
 			return nil, fmt.Errorf("a reduction in the condition at %s is not counted", e.At)
 		}
-		then, err := skeleton(e.Then, with)
+		then, err := skeleton(e.Then, with, keep)
 		if err != nil {
 			return nil, err
 		}
-		els, err := skeleton(e.Else, with)
+		els, err := skeleton(e.Else, with, keep)
 		if err != nil {
 			return nil, err
 		}
@@ -289,7 +347,7 @@ func skeleton(e counts.Expr, with bool) (counts.Expr, error) {
 	}
 	var out counts.Expr = zero(e.Type())
 	for _, x := range children(e) {
-		s, err := skeleton(x, with)
+		s, err := skeleton(x, with, keep)
 		if err != nil {
 			return nil, err
 		}
@@ -360,11 +418,11 @@ func withInstructions(k *counts.Kernel, repl map[string]*counts.Instruction) *co
 	return &c
 }
 
-// regChainSteps returns a launch's RegChain features: by RegChainPrefix
-// and type, the operations the skeleton with the chains performs beyond
-// the one without.
-func regChainSteps(k *counts.Counted, params map[string]int64) (map[string]int64, error) {
-	s := skeletonsOf(k)
+// regChainSteps returns a launch's features of the chains of set: by
+// set's prefix and type, the operations the skeleton with the chains
+// performs beyond the one without.
+func regChainSteps(k *counts.Counted, params map[string]int64, set chainSet) (map[string]int64, error) {
+	s := skeletonsOf(k, set)
 	if s.err != nil || s.none {
 		return nil, s.err
 	}
@@ -387,7 +445,7 @@ func regChainSteps(k *counts.Counted, params map[string]int64) (map[string]int64
 	for _, p := range slices.Sorted(maps.Keys(vals[0])) {
 		t, ok := opType(p)
 		if d := vals[0][p] - vals[1][p]; ok && d != 0 {
-			out[RegChainPrefix+t] += d
+			out[set.prefix+t] += d
 		}
 	}
 	return out, nil
@@ -404,12 +462,15 @@ func opType(p string) (string, bool) {
 	return "", false
 }
 
-func isRegChain(p string) bool { return strings.HasPrefix(p, RegChainPrefix) }
+// isRegChain reports a feature of either register chain set.
+func isRegChain(p string) bool {
+	return strings.HasPrefix(p, RegChainPrefix) || strings.HasPrefix(p, ScalarChainPrefix)
+}
 
-func regChainStepsOf(env *models.Env, c models.Case) (map[string]int64, error) {
+func regChainStepsOf(env *models.Env, c models.Case, set chainSet) (map[string]int64, error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {
 		return nil, err
 	}
-	return once("regchain", k, c.Params, func() (map[string]int64, error) { return regChainSteps(k, c.Params) })
+	return once(set.prefix, k, c.Params, func() (map[string]int64, error) { return regChainSteps(k, c.Params, set) })
 }

@@ -110,7 +110,7 @@ func TestRegChainStepsClosedForms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		steps, err := regChainSteps(k, c.params)
+		steps, err := regChainSteps(k, c.params, allChains)
 		if err != nil {
 			t.Fatalf("%s %v: %v", c.kernel, c.params, err)
 		}
@@ -186,7 +186,7 @@ func TestRegChainLanes(t *testing.T) {
 		}
 		const n, nl = 300, 16
 		params := map[string]int64{"n": n, "nl": nl}
-		got, err := regChainSteps(k, params)
+		got, err := regChainSteps(k, params, allChains)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,7 +213,7 @@ func TestRegChainLanes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := regChainSteps(k, map[string]int64{"h": 64, "w": 64})
+	got, err := regChainSteps(k, map[string]int64{"h": 64, "w": 64}, allChains)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestRegChainLanes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err = regChainSteps(k, map[string]int64{"n": 10})
+	got, err = regChainSteps(k, map[string]int64{"n": 10}, allChains)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func TestRegChainStepsIntByLoop(t *testing.T) {
 		}
 		steps += ops / perStep[loop]
 	}
-	got, err := regChainSteps(k, params)
+	got, err := regChainSteps(k, params, allChains)
 	if err != nil {
 		t.Fatal(err)
 	}
