@@ -67,6 +67,7 @@ func countChecks() []planCheck {
 	}
 	add("column_walk", nil, map[string]int64{"n": 600, "nr": 3, "p": 640}, map[string]int64{"n": 257, "nr": 1, "p": 257})
 	add("accumulate_global", nil, map[string]int64{"n": 600, "nk": 3}, map[string]int64{"n": 257, "nk": 1})
+	add("core_fill", nil, map[string]int64{"ng": 3, "nk": 5}, map[string]int64{"ng": 1, "nk": 1})
 	add("scaled_sum", map[string]int64{"K": 1}, n(37))
 	for _, s := range []int64{1, 2, 4} {
 		add("fan_out", map[string]int64{"S": s}, n(600), n(257), n(1))
