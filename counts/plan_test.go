@@ -87,6 +87,7 @@ func planChecks() []planCheck {
 	add("reread_dram", l1, map[string]int64{"n": 21, "nr": 3}, map[string]int64{"n": 1, "nr": 1})
 	add("column_walk", l1, map[string]int64{"n": 21, "nr": 3, "p": 32}, map[string]int64{"n": 1, "nr": 1, "p": 1})
 	add("accumulate_global", l1, map[string]int64{"n": 21, "nk": 3}, map[string]int64{"n": 1, "nk": 1})
+	add("core_fill", l1, map[string]int64{"ng": 3, "nk": 3}, map[string]int64{"ng": 1, "nk": 1})
 	for _, t := range []string{"f32", "f64"} {
 		add("arith_mix_"+t, s2, map[string]int64{"n": 5, "na": 3, "nb": 2, "nc": 1, "nd": 2})
 	}
