@@ -327,10 +327,10 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		return nil, err
 	}
 	// Said once here, since every binding would otherwise be skipped as
-	// invalid for the same missing or unknown size; a --const the kernel
-	// does not declare would be a tunable that no const reads.
-	if err := cmp.Or(checkNames("--param", opts.params, kernel, "parameter", kparams),
-		checkNames("--const", opts.consts, kernel, "const", declared), checkTuneParams(kernel, kparams, params)); err != nil {
+	// invalid for the same missing or unknown size. A --const the kernel
+	// does not declare is a tunable of the space that a --map may read
+	// (it is warned of below where none does), so it is not refused.
+	if err := cmp.Or(checkNames("--param", opts.params, kernel, "parameter", kparams), checkTuneParams(kernel, kparams, params)); err != nil {
 		return nil, err
 	}
 	if len(unused) > 0 {
