@@ -33,10 +33,11 @@ const RegChainPrefix = "chain.private."
 // instruction runs one work-item at a time (Scalar: in a sequential
 // loop without a barrier, or a reduction) and its chain is the only
 // one: the instruction's Lanes each hold one value (reg_chain's K = 1,
-// not K = 2 to 8), and the reduction is over some iname that is not
-// unrolled (a sum over unr or ilp inames alone is unrolled code across
-// which the work-items are vectorised; a reduction over an unrolled
-// iname and a sequential one is still a loop through one accumulator).
+// not K = 2 to 8), no other private is carried through the same loop
+// (sharedChains), and the reduction is over some iname that is not
+// unrolled (a sum over unr or ilp inames alone is straight-line code,
+// no loop of its own; a reduction over an unrolled iname and a
+// sequential one is still a loop through one accumulator).
 const ScalarChainPrefix = "chain.scalar."
 
 // chainSet names which register chains the skeletons count, and the
@@ -156,10 +157,10 @@ func skeletonsOf(k *counts.Counted, set chainSet) *regSkeletons {
 
 func buildSkeletons(k *counts.Kernel, set chainSet) *regSkeletons {
 	chains := RegisterChains(k)
-	var scalar map[string]bool
+	var scalar, shared map[string]bool
 	keep := func(*counts.Reduce) bool { return true }
 	if set.scalar {
-		scalar = Scalar(k)
+		scalar, shared = Scalar(k), sharedChains(k, chains)
 		keep = func(r *counts.Reduce) bool { return !unrolledOnly(k, r) }
 	}
 	with, without := map[string]*counts.Instruction{}, map[string]*counts.Instruction{}
@@ -182,7 +183,7 @@ func buildSkeletons(k *counts.Kernel, set chainSet) *regSkeletons {
 			w = wo
 		}
 		found = found || containsReduce(w)
-		if t, ok := chains[in.ID]; ok && counted && (!set.scalar || oneLane(k, in)) {
+		if t, ok := chains[in.ID]; ok && counted && (!set.scalar || oneLane(k, in) && !shared[in.ID]) {
 			found = true
 			var step counts.Expr = &counts.Binary{Op: counts.OpAdd, X: zero(t), Y: zero(t), T: t}
 			if cond := firstLane(k, in); cond != nil {
@@ -235,6 +236,38 @@ func oneLane(k *counts.Kernel, s *counts.Instruction) bool {
 		}
 	}
 	return true
+}
+
+// sharedChains returns the instructions of chains (RegisterChains) whose
+// loop carries another chain too, through another private: their steps
+// are in flight together, as reg_chain's K accumulators are
+// (arith_int's x0 to x3 in each of its loops), rather than each waiting
+// on the one before it.
+func sharedChains(k *counts.Kernel, chains map[string]counts.DType) map[string]bool {
+	out := map[string]bool{}
+	var walk func(nodes []counts.Node)
+	walk = func(nodes []counts.Node) {
+		var ids []string
+		carried := map[*counts.Array]bool{}
+		for _, n := range nodes {
+			switch n := n.(type) {
+			case *counts.Loop:
+				walk(n.Body)
+			case *counts.Instruction:
+				if _, ok := chains[n.StatementID()]; ok {
+					ids = append(ids, n.StatementID())
+					carried[n.LHS.Array] = true
+				}
+			}
+		}
+		if len(carried) > 1 {
+			for _, id := range ids {
+				out[id] = true
+			}
+		}
+	}
+	walk(k.Schedule)
+	return out
 }
 
 // unrolledOnly reports whether every iname of r is unrolled (unr or

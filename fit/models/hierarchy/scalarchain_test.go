@@ -25,6 +25,8 @@ import (
 //   - testdata/scalarchains.knl: t's chain over k runs in a loop that
 //     holds barriers, and the sum over the unrolled j alone is unrolled:
 //     neither counts; the sum over k and j does, 4 m points a work-item.
+//   - testdata/twochains.knl and arith_int_i32: several privates carried
+//     through one loop (x0 and x1; x0 to x3), whose steps overlap: none.
 func TestScalarChainSteps(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(models.Files)}
 	const chain = "../../../measurekernels/library/reg_chain_f32.knl"
@@ -44,6 +46,8 @@ func TestScalarChainSteps(t *testing.T) {
 		{"../../../examples/gramschmidt1.knl", nil, map[string]int64{"ni": 100, "nj": 50, "k": 3}, map[string]int64{"f32": 100}},
 		{"../../../examples/cn_pnpoly.knl", nil, map[string]int64{"n": 512}, map[string]int64{"i32": 512 * 600}},
 		{"testdata/scalarchains.knl", nil, map[string]int64{"n": 128, "m": 10}, map[string]int64{"f32": 128 * 4 * 10}},
+		{"testdata/twochains.knl", nil, map[string]int64{"n": 128, "m": 10}, nil},
+		{"../../../measurekernels/library/arith_int_i32.knl", nil, map[string]int64{"n": 16, "na": 2, "nb": 3, "nc": 1, "nd": 2, "ne": 1, "c": 5}, nil},
 	} {
 		k, err := env.Counter.Kernel(c.kernel, c.consts)
 		if err != nil {
