@@ -144,9 +144,9 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 	if err != nil {
 		return fmt.Errorf("SET:%w", err)
 	}
-	for name := range params {
+	for _, name := range slices.Sorted(maps.Keys(params)) {
 		if !slices.Contains(s.Params(), name) {
-			return fmt.Errorf("--param %s: the set has no parameter %s (its parameters: %s)", name, name, paramList(s.Params()))
+			return unknownName("--param "+name, "the set", name, "parameter", "parameters", s.Params())
 		}
 	}
 	valued := len(params) > 0 || len(s.Params()) == 0

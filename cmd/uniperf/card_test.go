@@ -83,6 +83,7 @@ func TestCardCommandErrors(t *testing.T) {
 		{[]string{"[n] -> { [i, j] : 0 <= i < n and j >= i }"}, "dimension j"},
 		{[]string{"[n, m] -> { [i] : 0 <= i < n and i < m }", "--param", "n=4"}, "missing parameter m"},
 		{[]string{"[n] -> { [i] : 0 <= i < n }", "--param", "x=4"}, "no parameter x"},
+		{[]string{"[nx] -> { [i] : 0 <= i < nx }", "--param", "ny=4"}, "the set has no parameter ny (its parameters: nx; did you mean nx?)"},
 		{[]string{"[n] -> { [i] : 0 <= i < n }", "--param", "n=four"}, "not an integer"},
 		{[]string{"[n, m] -> { [i] : 0 <= i < n and 3n <= 5m }", "--param", "n=3074457345618258602", "--param", "m=3074457345618258602"}, "overflow"},
 	}

@@ -279,9 +279,9 @@ func count(w io.Writer, arg string, o countOptions) error {
 	if err != nil {
 		return err
 	}
-	for name := range o.params {
+	for _, name := range slices.Sorted(maps.Keys(o.params)) {
 		if !slices.Contains(k.Params, name) {
-			return fmt.Errorf("--param %s: kernel %s has no parameter %s (its parameters: %s)", name, k.Name, name, paramList(k.Params))
+			return unknownName("--param "+name, "kernel "+k.Name, name, "parameter", "parameters", k.Params)
 		}
 	}
 	at := len(o.params) > 0 || len(k.Params) == 0

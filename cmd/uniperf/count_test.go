@@ -167,6 +167,7 @@ func TestCountCommandErrors(t *testing.T) {
 		{[]string{bad}, bad + ":4:"},
 		{[]string{"matmul_tiled", "--param", "n=4"}, "missing parameter m"},
 		{[]string{"matmul_tiled", "--param", "n=4", "--param", "k=4"}, "has no parameter k"},
+		{[]string{"matmul_tiled", "--param", "n=m=4", "--param", "el=4"}, "has no parameter el (its parameters: n, m, ell; did you mean ell?)"},
 		{[]string{"matmul_tiled", "--const", "LZ=4"}, "constant LZ is overridden but not declared"},
 		{[]string{"matmul_tiled", "--const", "LX"}, "want NAME=VALUE"},
 		{[]string{"matmul_naive", "--param", "n=0"}, "violate the assumptions n >= 1"},
