@@ -247,13 +247,6 @@ func int64Value(v *big.Int, err error) (string, error) {
 	return v.String(), nil
 }
 
-func paramList(ps []string) string {
-	if len(ps) == 0 {
-		return "none"
-	}
-	return strings.Join(ps, ", ")
-}
-
 // tooCostly reports whether err stopped a count at a budget or a work
 // limit, rather than at a fault of the set.
 func tooCostly(err error) bool {

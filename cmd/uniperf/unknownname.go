@@ -45,3 +45,11 @@ func unknownName(where, kernel, name, kind, haveKind string, have []string) erro
 	}
 	return fmt.Errorf("%s: %s has no %s %s (its %s: %s%s)", where, kernel, kind, name, haveKind, paramList(have), hint)
 }
+
+// paramList lists names for a message, "none" where there are none.
+func paramList(ps []string) string {
+	if len(ps) == 0 {
+		return "none"
+	}
+	return strings.Join(ps, ", ")
+}
