@@ -276,8 +276,11 @@ func (m *measurer) budgetP(e *suite.Kernel, p int, c suite.Case, prog *program, 
 	// one that launches fewer work-groups than the device has compute
 	// units, which leaves some of them idle.
 	probe := func(p int) (float64, bool) {
+		if p+step*ts[0] < 0 {
+			return 0, false
+		}
 		cases, err := m.opts.Suite.Cases(e, m.class, p)
-		if err != nil || p+step*ts[0] < 0 {
+		if err != nil {
 			return 0, false
 		}
 		pc := probeCase(cases, c)

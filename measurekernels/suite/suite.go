@@ -326,8 +326,14 @@ func (s *Suite) Cases(k *Kernel, class string, p int) ([]Case, error) {
 	}
 	var out []Case
 	for _, t := range k.Sizes.T {
+		// N is a power of two that an int64 holds: a p lowered past the
+		// smallest size (1) is no size, not a shift that panics.
+		e := p + k.Sizes.Step*t
+		if e < 0 || e > 62 {
+			return nil, fmt.Errorf("%s: size N = 2^%d (p = %d, t = %d) is not a size: the exponent must lie in 0..62", k.Kernel, e, p, t)
+		}
 		for _, extra := range k.extras() {
-			vars := map[string]int64{"N": 1 << (p + k.Sizes.Step*t)}
+			vars := map[string]int64{"N": 1 << e}
 			for n, x := range extra {
 				vars[n] = x
 			}

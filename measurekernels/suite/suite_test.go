@@ -218,6 +218,14 @@ func TestCases(t *testing.T) {
 	if _, err := s.Cases(mm, "huge", 7); err == nil {
 		t.Error("unknown size class accepted")
 	}
+	// A p lowered past the smallest size, or one past an int64's powers
+	// of two, is an error, not a shift that panics (measuring PoCL held
+	// to one thread lowered empty_1d's p to -1).
+	for _, p := range []int{-1, 63} {
+		if _, err := s.Cases(ar, "large", p); err == nil || !strings.Contains(err.Error(), "is not a size") {
+			t.Errorf("p = %d: %v, want a size out of range", p, err)
+		}
+	}
 }
 
 func TestParseRejects(t *testing.T) {
