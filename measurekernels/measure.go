@@ -168,7 +168,7 @@ func (m *measurer) measureEmptyFirst(p *plan) error {
 	if err := m.measureCase(p.cases[0]); err != nil {
 		return err
 	}
-	if t, ok := m.times[caseKey(p.cases[0])]; ok {
+	if t, ok := m.times[m.caseKey(p.cases[0])]; ok {
 		m.overhead = t
 		m.report.Overhead = t
 	}

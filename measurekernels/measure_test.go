@@ -158,6 +158,30 @@ func TestMeasureResumes(t *testing.T) {
 	}
 }
 
+// A work-group wider than the domain launches the domain's width, and the
+// row records that; a resumed run must find those rows by it and time
+// nothing again (it used to time them and be refused them as duplicates).
+func TestMeasureResumesShrunkGroups(t *testing.T) {
+	dev := pocltest.Open(t)
+	small := `,{"kernel": "global_store_index", "class": "global_stride1", "role": "measurement", "groups": "1d",
+	   "variants": [{"name": "index", "params": {"n": "N"}}], "sizes": {"p": [5], "t": [0], "step": 1}, "check": {"N": 100}}`
+	path := filepath.Join(t.TempDir(), "m.arrow")
+	opts := Options{Suite: fixtureSuite(t, small), Generate: fixture(nil), SizeClass: "large", Kernels: []string{"global_store_index"}}
+	rep, tab := runFixture(t, dev, path, opts)
+	if rep.Rows != 2 || len(tab.Rows) != 2 {
+		t.Fatalf("first run: %d rows, want n = 32 at LX = 64 and 48", rep.Rows)
+	}
+	for _, r := range tab.Rows {
+		if len(r.LocalSize) != 1 || r.LocalSize[0] != 32 || r.Consts["LX"] == 32 {
+			t.Fatalf("row %v at LX = %d launched %v, want the domain's 32 work-items", r.Params, r.Consts["LX"], r.LocalSize)
+		}
+	}
+	rep, tab = runFixture(t, dev, path, opts)
+	if rep.Resumed != 2 || rep.Rows != 0 || len(tab.Rows) != 2 {
+		t.Errorf("second run: resumed %d, measured %d, table %d rows; want 2, 0, 2", rep.Resumed, rep.Rows, len(tab.Rows))
+	}
+}
+
 // movingWriter renames the table's directory away when the progress
 // reaches a line containing trigger, as if the output vanished mid-run.
 type movingWriter struct {

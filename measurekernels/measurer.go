@@ -26,8 +26,9 @@ type measurer struct {
 	start  time.Time
 	report *Report
 
-	programs map[string]*program // by programKey
-	failed   map[string]bool     // programs that failed to build or check
+	programs map[string]*program       // by programKey
+	irs      map[string]*counts.Kernel // parsed kernels, by programKey
+	failed   map[string]bool           // programs that failed to build or check
 	times    map[datasets.Key]float64
 	overhead float64
 
@@ -59,7 +60,7 @@ func newMeasurer(dev gpu.Device, out *datasets.Writer, opts Options, cal calibra
 		class = suite.SizeClass(info.MaxGroupSize)
 	}
 	m := &measurer{dev: dev, info: info, out: out, opts: opts, class: class, start: time.Now(),
-		report: &Report{}, programs: map[string]*program{}, failed: map[string]bool{},
+		report: &Report{}, programs: map[string]*program{}, irs: map[string]*counts.Kernel{}, failed: map[string]bool{},
 		times: map[datasets.Key]float64{}, series: map[string][]point{}, measured: map[datasets.Key]bool{},
 		exponent: map[string]float64{}, cal: cal}
 	for _, r := range out.Table().Rows {
@@ -75,8 +76,34 @@ func (m *measurer) close() {
 	}
 }
 
-func caseKey(c suite.Case) datasets.Key {
-	return datasets.MakeKey(c.Entry.Kernel, c.Consts, c.Params, c.Group)
+// caseKey is the key of the row a case writes. A row records the
+// work-group the kernel launches, which is smaller than the case's where
+// the group is wider than the domain at small sizes; a key made from the
+// case's group would not find those rows, and a resumed run would time
+// them again and be refused the row as a duplicate.
+func (m *measurer) caseKey(c suite.Case) datasets.Key {
+	local := c.Group
+	if ir, err := m.ir(c.Entry.Kernel, c.Consts); err == nil {
+		if _, l, err := launch.Grid(ir, c.Params); err == nil {
+			local = l
+		}
+	}
+	return datasets.MakeKey(c.Entry.Kernel, c.Consts, c.Params, local)
+}
+
+// ir is the parsed library kernel at consts, parsed once. Its error is the
+// parser's; buildProgram meets and reports the same one.
+func (m *measurer) ir(name string, consts map[string]int64) (*counts.Kernel, error) {
+	key := programKey(name, consts)
+	if k, ok := m.irs[key]; ok {
+		return k, nil
+	}
+	k, err := parseLibrary(name, consts)
+	if err != nil {
+		return nil, err
+	}
+	m.irs[key] = k
+	return k, nil
 }
 
 // seriesKey groups the cases that differ only in size.
@@ -177,7 +204,7 @@ func (m *measurer) calibrate(e *suite.Kernel) (*plan, error) {
 		}
 		var hits [2]int // of the smallest size, of all
 		for _, c := range cases {
-			if m.out.Has(caseKey(c)) {
+			if m.out.Has(m.caseKey(c)) {
 				hits[0] += btoi(c.T == cases[0].T)
 				hits[1]++
 			}
@@ -437,7 +464,7 @@ type lastArrays struct {
 // measureCase measures one case and appends its row, unless the table
 // has it, the program is unusable, or memory or budget rule it out.
 func (m *measurer) measureCase(c suite.Case) error {
-	key := caseKey(c)
+	key := m.caseKey(c)
 	if m.measured[key] {
 		return nil
 	}

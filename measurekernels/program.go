@@ -40,11 +40,7 @@ type Generator func(k *counts.Kernel, backend gpu.Backend) (*codegen.Code, error
 // compiles it; local arrays beyond the device's local memory are a
 // *localLimitError.
 func buildProgram(dev gpu.Device, gen Generator, name string, consts map[string]int64) (*program, error) {
-	src, err := library.Source(name)
-	if err != nil {
-		return nil, err
-	}
-	ir, err := counts.ParseKernel(library.FileName(name), src, consts)
+	ir, err := parseLibrary(name, consts)
 	if err != nil {
 		return nil, err
 	}
@@ -78,4 +74,13 @@ func (p *program) check(entry *suite.Kernel, v *suite.Variant) error {
 	}
 	p.checked[v.Name] = true
 	return nil
+}
+
+// parseLibrary parses the library kernel name with consts bound.
+func parseLibrary(name string, consts map[string]int64) (*counts.Kernel, error) {
+	src, err := library.Source(name)
+	if err != nil {
+		return nil, err
+	}
+	return counts.ParseKernel(library.FileName(name), src, consts)
 }

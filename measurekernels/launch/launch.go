@@ -70,7 +70,13 @@ func (e *EmptyGridError) Error() string {
 // Grid is the launch grid at params, without trailing axes of size one;
 // an empty grid is an *EmptyGridError.
 func (k *Kernel) Grid(params map[string]int64) (global, local []int64, err error) {
-	g, l, err := k.IR.Launch(params)
+	return Grid(k.IR, params)
+}
+
+// Grid is the launch grid of ir at params, as [Kernel.Grid] gives it,
+// known before the kernel is compiled.
+func Grid(ir *counts.Kernel, params map[string]int64) (global, local []int64, err error) {
+	g, l, err := ir.Launch(params)
 	if err != nil {
 		return nil, nil, err
 	}
