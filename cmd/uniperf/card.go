@@ -151,10 +151,8 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 	}
 	valued := len(params) > 0 || len(s.Params()) == 0
 	if valued {
-		for _, p := range s.Params() {
-			if _, ok := params[p]; !ok {
-				return fmt.Errorf("missing parameter %s: give --param %s=VALUE (the set's parameters: %s)", p, p, paramList(s.Params()))
-			}
+		if p, ok := firstMissing(s.Params(), params); ok {
+			return fmt.Errorf("missing parameter %s: give --param %s=VALUE (the set's parameters: %s)", p, p, paramList(s.Params()))
 		}
 	}
 	res := cardResult{Set: s.String(), Method: "symbolic"}

@@ -286,10 +286,8 @@ func count(w io.Writer, arg string, o countOptions) error {
 	}
 	at := len(o.params) > 0 || len(k.Params) == 0
 	if at {
-		for _, p := range k.Params {
-			if _, ok := o.params[p]; !ok {
-				return fmt.Errorf("missing parameter %s: give --param %s=VALUE (the kernel's parameters: %s)", p, p, paramList(k.Params))
-			}
+		if p, ok := firstMissing(k.Params, o.params); ok {
+			return fmt.Errorf("missing parameter %s: give --param %s=VALUE (the kernel's parameters: %s)", p, p, paramList(k.Params))
 		}
 	}
 	opts := counts.Options{CountSubscripts: o.subscripts, Banks: o.banks, BankBytes: o.bankBytes, Limits: o.limits}

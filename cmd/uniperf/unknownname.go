@@ -46,6 +46,18 @@ func unknownName(where, kernel, name, kind, haveKind string, have []string) erro
 	return fmt.Errorf("%s: %s has no %s %s (its %s: %s%s)", where, kernel, kind, name, haveKind, paramList(have), hint)
 }
 
+// firstMissing names the first of declared that given leaves unbound,
+// in declared's order, which is the kernel's: a message names the same
+// parameter each run.
+func firstMissing(declared []string, given map[string]int64) (string, bool) {
+	for _, p := range declared {
+		if _, ok := given[p]; !ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
 // paramList lists names for a message, "none" where there are none.
 func paramList(ps []string) string {
 	if len(ps) == 0 {
