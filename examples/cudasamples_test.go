@@ -3,6 +3,9 @@ package examples_test
 import (
 	"maps"
 	"math"
+	"testing"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 // NVIDIA cuda-samples' kernels, reimplemented from their CUDA originals.
@@ -37,6 +40,47 @@ func histogram256(p map[string]int64, in map[string][]float32) map[string][]floa
 		}
 	}
 	return map[string][]float32{"partial": partial}
+}
+
+// TestHistogram256HandCounts checks histogram256.knl's counts, every
+// property, against those derived by hand from histogram256Kernel (at
+// the commit the port cites), launched as its host does: 240 blocks of
+// 192 threads, 46080 threads, over n words. Once a thread: s_WarpHist =
+// s_Hist + (threadIdx.x >> 5)*256 is a shift and a multiplication
+// (adding the array's base is an address, as every subscript's is);
+// tag = threadIdx.x << 27 is passed to addByte, which never reads it,
+// and is not counted; the clearing loop stores 8 counters (affine
+// subscripts, not counted); two barriers. Once a word (the grid-stride
+// loop runs n times in all; its control is not counted, as no loop's
+// is): a stride-1 load; addWord's (data >> s) & 0xFF for s = 0, 8, 16,
+// 24, 3 shifts (>> 0 is none) and 4 ands; addByte's s_WarpHist + byte,
+// 4 additions and 4 atomic additions to local memory. The merge: each
+// of a block's 256 bins once (bin from threadIdx.x in steps of 192), 240
+// * 256 = 61440 in all, sums the 6 warps' counters (6 loads and 6
+// additions from sum = 0; & TAG_MASK, 0xFFFFFFFF, is the value) and
+// stores once (stride 1).
+func TestHistogram256HandCounts(t *testing.T) {
+	const threads, bins = 240 * 192, 240 * 256
+	c, err := counts.Count(parse(t, "histogram256"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{1000, 100003} {
+		want := map[string]int64{
+			"global.load.i32.stride=1": n, "global.store.i32.stride=1": bins, "global.minldst.i32.stride=1": min(n, bins),
+			"int.i32.shift": threads + 3*n, "int.i32.mul": threads, "int.i32.bitwise": 4 * n, "int.i32.add": 4*n + 6*bins,
+			"local.atomic.i32.add": 4 * n, "local.store.i32": 8 * threads, "local.load.i32": 6 * bins,
+			"sync.barrier": 2 * threads, "launch.groups": 240, "launch.const": 1,
+		}
+		got, err := c.Eval(map[string]int64{"n": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		maps.DeleteFunc(got, func(_ string, v int64) bool { return v == 0 })
+		if !maps.Equal(got, want) {
+			t.Errorf("n = %d: counted\n%v\nwant\n%v", n, got, want)
+		}
+	}
 }
 
 // tiles calls f for every work-item (x, y) of transpose.cu's launches and

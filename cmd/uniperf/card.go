@@ -144,17 +144,13 @@ func card(w, errw io.Writer, src string, params map[string]int64, asJSON bool, l
 	if err != nil {
 		return fmt.Errorf("SET:%w", err)
 	}
-	for _, name := range slices.Sorted(maps.Keys(params)) {
-		if !slices.Contains(s.Params(), name) {
-			return unknownName("--param "+name, "the set", name, "parameter", "parameters", s.Params())
-		}
+	if name, ok := firstUnknown(params, s.Params()); ok {
+		return unknownName("--param "+name, "the set", name, "parameter", "parameters", s.Params())
 	}
 	valued := len(params) > 0 || len(s.Params()) == 0
 	if valued {
-		for _, p := range s.Params() {
-			if _, ok := params[p]; !ok {
-				return fmt.Errorf("missing parameter %s: give --param %s=VALUE (the set's parameters: %s)", p, p, paramList(s.Params()))
-			}
+		if p, ok := firstMissing(s.Params(), params); ok {
+			return fmt.Errorf("missing parameter %s: give --param %s=VALUE (the set's parameters: %s)", p, p, paramList(s.Params()))
 		}
 	}
 	res := cardResult{Set: s.String(), Method: "symbolic"}

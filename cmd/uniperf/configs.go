@@ -97,11 +97,7 @@ func kernelDecls(kernel string) (consts, params []string, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	consts = make([]string, len(k.Consts))
-	for i, c := range k.Consts {
-		consts[i] = c.Name
-	}
-	return consts, k.Params, nil
+	return constNames(k), k.Params, nil
 }
 
 // readConfigs reads --configs: a file, or stdin for "-", of

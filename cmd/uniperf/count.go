@@ -241,7 +241,8 @@ type countValue struct {
 }
 
 // loadKernel reads KERNEL: a file if one exists at that path, else a
-// library kernel of that name.
+// library kernel of that name, and parses it with consts (--const)
+// overriding its constants.
 func loadKernel(arg string, consts map[string]int64) (*counts.Kernel, error) {
 	src, err := inputfile.ReadText(arg)
 	file := arg
@@ -254,7 +255,23 @@ func loadKernel(arg string, consts map[string]int64) (*counts.Kernel, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("KERNEL: %w", err)
 	}
-	return counts.ParseKernel(file, src, consts)
+	text, err := counts.LexKernel(file, src)
+	if err != nil {
+		return nil, err
+	}
+	// A const the kernel does not declare is refused here, with those
+	// near it, against the kernel at its default consts. Where those do
+	// not parse (a placeholder const that every call overrides, const
+	// LX = 0), the parse with the given consts says what is wrong.
+	if len(consts) > 0 {
+		if k, err := text.Parse(nil); err == nil {
+			declared := constNames(k)
+			if name, ok := firstUnknown(consts, declared); ok {
+				return nil, unknownName("--const "+name, "kernel "+k.Name, name, "const", "consts", declared)
+			}
+		}
+	}
+	return text.Parse(consts)
 }
 
 // attributions maps the values of --by to what they split by (0: no
@@ -279,17 +296,13 @@ func count(w io.Writer, arg string, o countOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range slices.Sorted(maps.Keys(o.params)) {
-		if !slices.Contains(k.Params, name) {
-			return unknownName("--param "+name, "kernel "+k.Name, name, "parameter", "parameters", k.Params)
-		}
+	if name, ok := firstUnknown(o.params, k.Params); ok {
+		return unknownName("--param "+name, "kernel "+k.Name, name, "parameter", "parameters", k.Params)
 	}
 	at := len(o.params) > 0 || len(k.Params) == 0
 	if at {
-		for _, p := range k.Params {
-			if _, ok := o.params[p]; !ok {
-				return fmt.Errorf("missing parameter %s: give --param %s=VALUE (the kernel's parameters: %s)", p, p, paramList(k.Params))
-			}
+		if p, ok := firstMissing(k.Params, o.params); ok {
+			return fmt.Errorf("missing parameter %s: give --param %s=VALUE (the kernel's parameters: %s)", p, p, paramList(k.Params))
 		}
 	}
 	opts := counts.Options{CountSubscripts: o.subscripts, Banks: o.banks, BankBytes: o.bankBytes, Limits: o.limits}

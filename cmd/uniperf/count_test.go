@@ -168,7 +168,12 @@ func TestCountCommandErrors(t *testing.T) {
 		{[]string{"matmul_tiled", "--param", "n=4"}, "missing parameter m"},
 		{[]string{"matmul_tiled", "--param", "n=4", "--param", "k=4"}, "has no parameter k"},
 		{[]string{"matmul_tiled", "--param", "n=m=4", "--param", "el=4"}, "has no parameter el (its parameters: n, m, ell; did you mean ell?)"},
-		{[]string{"matmul_tiled", "--const", "LZ=4"}, "constant LZ is overridden but not declared"},
+		// matmul_tiled.knl declares consts LX and LY: a const it lacks is
+		// refused where --const binds it, with the nearest (one edit,
+		// case no edit).
+		{[]string{"matmul_tiled", "--const", "LZ=4"}, "--const LZ: kernel matmul_tiled has no const LZ (its consts: LX, LY; did you mean LX or LY?)"},
+		{[]string{"matmul_tiled", "--const", "LX=8", "--const", "lY=8"}, "--const lY: kernel matmul_tiled has no const lY (its consts: LX, LY; did you mean LY?)"},
+		{[]string{"matmul_tiled", "--const", "LX=LQ=8"}, "has no const LQ"},
 		{[]string{"matmul_tiled", "--const", "LX"}, "want NAME=VALUE"},
 		{[]string{"matmul_naive", "--param", "n=0"}, "violate the assumptions n >= 1"},
 		{[]string{"matmul_naive", "--param", "n=3000000"}, "overflow"},

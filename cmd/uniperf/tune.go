@@ -385,10 +385,8 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 // checkTuneParams asks for every size parameter of the kernel in
 // --param: a size is not a tunable.
 func checkTuneParams(kernel string, kparams []string, params map[string]int64) error {
-	for _, p := range kparams {
-		if _, ok := params[p]; !ok {
-			return fmt.Errorf("%s: missing parameter %s: give --param %s=VALUE (its parameters: %s)", kernel, p, p, paramList(kparams))
-		}
+	if p, ok := firstMissing(kparams, params); ok {
+		return fmt.Errorf("%s: missing parameter %s: give --param %s=VALUE (its parameters: %s)", kernel, p, p, paramList(kparams))
 	}
 	return nil
 }

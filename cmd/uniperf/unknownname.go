@@ -3,8 +3,11 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 // A name the kernel does not declare is caught where a flag binds it:
@@ -44,6 +47,38 @@ func unknownName(where, kernel, name, kind, haveKind string, have []string) erro
 		hint = "; did you mean " + strings.Join(near, " or ") + "?"
 	}
 	return fmt.Errorf("%s: %s has no %s %s (its %s: %s%s)", where, kernel, kind, name, haveKind, paramList(have), hint)
+}
+
+// firstUnknown names the first of given's names, in sorted order, that
+// declared lacks.
+func firstUnknown(given map[string]int64, declared []string) (string, bool) {
+	for _, name := range slices.Sorted(maps.Keys(given)) {
+		if !slices.Contains(declared, name) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// constNames lists the names of k's consts, in its order.
+func constNames(k *counts.Kernel) []string {
+	names := make([]string, len(k.Consts))
+	for i, c := range k.Consts {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// firstMissing names the first of declared that given leaves unbound,
+// in declared's order, which is the kernel's: a message names the same
+// parameter each run.
+func firstMissing(declared []string, given map[string]int64) (string, bool) {
+	for _, p := range declared {
+		if _, ok := given[p]; !ok {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // paramList lists names for a message, "none" where there are none.

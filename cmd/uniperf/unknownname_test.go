@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -84,17 +85,25 @@ func TestNearNames(t *testing.T) {
 	}
 }
 
-// A kernel whose default consts do not parse (a placeholder every call
-// overrides) is predicted with the consts given, as before the names
-// were checked: the check needs the defaults, so it steps aside.
+// placeholderKernel splits by a const whose default, 0, does not parse:
+// a placeholder that every call overrides.
+const placeholderKernel = "kernel placeholder\nconst LX = 0\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\nsplit i LX i_out i_in\ntag i_out g.0, i_in l.0\na[i] = 2*a[i]\n"
+
+// A kernel whose default consts do not parse is predicted and counted
+// with the consts given, as before the names were checked: the check
+// needs the defaults, so it steps aside.
 func TestUnknownNamePlaceholderConst(t *testing.T) {
 	knl := filepath.Join(t.TempDir(), "placeholder.knl")
-	src := "kernel placeholder\nconst LX = 0\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\nsplit i LX i_out i_in\ntag i_out g.0, i_in l.0\na[i] = 2*a[i]\n"
-	if err := os.WriteFile(knl, []byte(src), 0o644); err != nil {
+	if err := os.WriteFile(knl, []byte(placeholderKernel), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, stderr := runCommand(t, predictCmd, "predict", "--weights", "../../datasets/tuning/pocl.weights.arrow", knl, "--const", "LX=64", "--param", "n=4096")
 	if code != 0 {
 		t.Errorf("predict with LX=64 over a placeholder LX = 0: exit %d: %s", code, stderr)
+	}
+	// n = 4096 items, one multiply each.
+	code, out := runCount(t, knl, "--const", "LX=64", "--param", "n=4096")
+	if code != 0 || !regexp.MustCompile(`(?m)^flop\.f32\.mul +4096 `).MatchString(out) {
+		t.Errorf("count with LX=64 over a placeholder LX = 0: exit %d: %s", code, out)
 	}
 }
