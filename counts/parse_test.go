@@ -60,7 +60,12 @@ func TestParseErrors(t *testing.T) {
 		{"tag unknown iname", head + "tag q l.0\n", "6:5", "q is not an iname"},
 		{"tag split iname", head + "split i 4 io ii\ntag i l.0\n", "7:5", "iname i was split into io and ii"},
 		{"tagged twice", head + "tag i l.0\ntag i g.0\n", "7:5", "tagged twice"},
-		{"unknown function", head + "a[i] = foo(a[i])\n", "6:8", "unknown function foo"},
+		{"unknown function", head + "a[i] = foo(a[i])\n", "6:8", "unknown function foo (known: exp, log, sqrt, rsqrt, sin, cos, fabs, pow, fmin, fmax, fmod, max, min, if, select; "},
+		// C's, CUDA's and OpenCL's spellings name the .knl function to write.
+		{"C's sqrtf", head + "a[i] = sqrtf(a[i])\n", "6:8", "sqrtf is a C, CUDA or OpenCL C spelling of .knl's sqrt: write sqrt"},
+		{"CUDA's __expf", head + "a[i] = __expf(a[i])\n", "6:8", "__expf is a C, CUDA or OpenCL C spelling of .knl's exp: write exp"},
+		{"OpenCL's native_powr", head + "a[i] = native_powr(a[i], 2.0f)\n", "6:8", "native_powr is a C, CUDA or OpenCL C spelling of .knl's pow: write pow"},
+		{"C's fmaxf", head + "a[i] = fmaxf(a[i], 0.0f)\n", "6:8", "fmaxf is a C, CUDA or OpenCL C spelling of .knl's fmax: write fmax"},
 		{"reduction as call", head + "a[i] = sum(a[i])\n", "6:8", "sum is a reduction: write sum(iname, expr)"},
 		{"wrong arity", head + "a[i] = pow(a[i])\n", "6:8", "pow takes 2 argument(s), not 1"},
 		{"domain syntax", "kernel k\ndomain [n] -> { [i] : 0 <= i < }\n", "2:32", "expected an affine expression, found '}'"},

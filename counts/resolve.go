@@ -761,7 +761,10 @@ func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 		if reduceNames[name] != 0 {
 			r.fail(e.t.pos, "%s is a reduction: write %s(iname, expr)", name, name)
 		}
-		r.fail(e.t.pos, "unknown function %s (known: exp, log, sqrt, rsqrt, sin, cos, fabs, pow, fmin, fmax, fmod, if, select)", name)
+		if knl, ok := CFunction(name); ok {
+			r.fail(e.t.pos, "%s is a C, CUDA or OpenCL C spelling of .knl's %s: write %s, which computes in its argument's type (%s of an f32 value is f32)", name, knl, knl, knl)
+		}
+		r.fail(e.t.pos, "unknown function %s (known: exp, log, sqrt, rsqrt, sin, cos, fabs, pow, fmin, fmax, fmod, max, min, if, select; the reductions sum, product, max, min)", name)
 	}
 	if len(e.args) != arity {
 		r.fail(e.t.pos, "%s takes %d argument(s), not %d", name, arity, len(e.args))
