@@ -216,14 +216,9 @@ func TestFlatParameterOffsets(t *testing.T) {
 	}
 }
 
-// A flattened subscript whose pitch is no parameter, w + 14 under a
-// 15-point reduction (a row-convolution's padded input), leaves its row
-// at a count of tens of kilobytes: the refusal says "some points" instead
-// and keeps the advice readable, and the footprint is counted at sizes.
-// At w = h = 40 the reads cover the padded image's 54*54 cells but the
-// two corners of 14*15/2 cells the diagonal k never reaches.
-func TestFlatPitchRefusalShort(t *testing.T) {
-	const src = `kernel w14
+// paddedRows reads a padded image flattened with the pitch w + 14, along
+// a 15-point diagonal: the pitch is no parameter.
+const paddedRows = `kernel w14
 domain [w, h] -> { [y, x] : 0 <= y < h and 0 <= x < w }
 domain { [k] : 0 <= k < 15 }
 array in f32 [(h + 14)*(w + 14)]
@@ -233,7 +228,15 @@ split y 16 y_out y_in
 tag x_out g.0, x_in l.0, y_out g.1, y_in l.1
 out[y*w + x] = sum(k, in[(y + k)*(w + 14) + x + k])
 `
-	k, err := ParseKernel("w14.knl", []byte(src), nil)
+
+// A flattened subscript whose pitch is no parameter, w + 14 under a
+// 15-point reduction (a row-convolution's padded input), leaves its row
+// at a count of tens of kilobytes: the refusal says "some points" instead
+// and keeps the advice readable, and the footprint is counted at sizes.
+// At w = h = 40 the reads cover the padded image's 54*54 cells but the
+// two corners of 14*15/2 cells the diagonal k never reaches.
+func TestFlatPitchRefusalShort(t *testing.T) {
+	k, err := ParseKernel("w14.knl", []byte(paddedRows), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
