@@ -62,7 +62,11 @@ func (b *builder) statement(toks []token) (err error) {
 		c.next()
 		if len(b.blocks) > 0 && slices.Contains(declarationKeywords, first.text) {
 			open := b.blocks[len(b.blocks)-1].kw
-			c.failAt(first.pos, "'%s' inside the %s block opened at %s: declarations go outside for and if blocks", first.text, open.text, open.pos)
+			choose := ""
+			if open.text == "if" {
+				choose = " (where a compile-time if would choose between two declarations, declare one whose extent computes the choice from the constants: local t f32 [LX + PAD])"
+			}
+			c.failAt(first.pos, "'%s' inside the %s block opened at %s: declarations go outside for and if blocks; declare it above the block%s", first.text, open.text, open.pos, choose)
 		}
 		switch first.text {
 		case "kernel":
