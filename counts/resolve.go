@@ -382,7 +382,7 @@ func (r *resolver) access(e rexpr, sc *scope, context string) *Access {
 		case r.isParam[name.text]:
 			r.fail(name.pos, "%s: %s is a parameter, not an array", context, name.text)
 		}
-		r.fail(name.pos, "undeclared array %s", name.text)
+		r.fail(name.pos, "undeclared array %s: declare it (array %s f32 [n], or local or private), or make it a private temporary where it is first assigned (<> %s = ..., <f32> %s = ...)", name.text, name.text, name.text, name.text)
 	}
 	if len(idx) != len(a.Shape) {
 		r.fail(name.pos, "%s has %d dimension(s) but is used with %d subscript(s)", a.Name, len(a.Shape), len(idx))
@@ -839,7 +839,7 @@ func (r *resolver) reduce(e *rReduce, sc *scope) (Expr, weakness) {
 	inames := r.expandInames(e.inames, e.t.text+" reduction")
 	for _, n := range inames {
 		if tag := r.k.inameIndex[n].Tag; tag.Parallel() {
-			r.fail(e.t.pos, "reduction over parallel iname %s (%s) is not supported", n, tag)
+			r.fail(e.t.pos, "reduction over parallel iname %s (%s) is not supported: work-items reduce through local memory, as C does; store each one's value into a local array, then add halves after barriers (if %s < 32: s[%s] += s[%s + 32], as examples/reduction.knl), or sum over the array in one work-item", n, tag, n, n, n)
 		}
 		for _, b := range sc.bound {
 			if b == n {
