@@ -224,7 +224,7 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 			continue
 		}
 		if other, clash := byTag[tag]; clash {
-			r.fail(s.pos, "instruction uses inames %s and %s, which are both tagged %s", other, n, tag)
+			r.fail(s.pos, "instruction uses inames %s and %s, which are both tagged %s: a work-item has one index along an axis, so use one of them here, or tag the other with another axis", other, n, tag)
 		}
 		byTag[tag] = n
 	}
@@ -888,7 +888,7 @@ func (r *resolver) settle(e Expr, t DType) Expr {
 			e.Int = r.unsignedLiteral(e)
 		case !e.T.IsFloat() && !t.IsFloat():
 			if !inRange(t, e.Int) {
-				r.fail(e.At, "literal %d is out of range for %s", e.Int, t)
+				r.fail(e.At, "literal %d is out of range for %s: declare what takes it with a type that holds it (i32, or i64 past i32's range: array x i64 [n], <i64> t = ...), or cast the other operand ((i64)x)", e.Int, t)
 			}
 		default:
 			return &Cast{X: e, T: t}
