@@ -35,7 +35,7 @@
 // bounds, "for j = start .. end max N", whose trips count as the upper
 // bound N), barriers and local memory, the format has compile-time ifs on
 // constants (C's #if on a tunable: only the taken branch counts,
-// and it may hold barriers), readonly global arrays (read through the
+// and it may hold barriers; ExampleCount_compileTimeIf), readonly global arrays (read through the
 // read-only path; their loads count as global.ldg.T.stride=C), u32, C's
 // unsigned int (arithmetic modulo 2^32, unsigned comparisons, division
 // and shifts, i32 operands converted to it, 7u literals; counted as i32,

@@ -577,3 +577,48 @@ o[i] = max(a[i], 0) // 8 + a[i] % S
 	//   int.i32.bitwise 1000
 	//   int.i32.add 1000
 }
+
+// A compile-time if, C's #if on a tunable, is resolved when the kernel is
+// read: only the branch taken is counted, and it may hold barriers. At
+// n = 37, three groups of 16: with BS = 32 every work-item of the 48
+// stores its local cell and passes two barriers (96), and the 37 of the
+// domain multiply; --const BS=8 takes the other branch, 37 additions and
+// no local memory or barrier.
+func ExampleCount_compileTimeIf() {
+	const src = `kernel staticif
+const LX = 16
+const BS = 32
+domain [n] -> { [i] : 0 <= i < n }
+domain { [p] : 0 <= p < LX }
+array a f32 [n]
+array b f32 [n]
+local t f32 [LX]
+split i LX i_out i_in
+tag i_out g.0, i_in l.0, p l.0
+if BS > 16
+  t[p] = 2.0f
+  barrier
+  b[i] = a[i] * t[i_in]
+else
+  b[i] = a[i] + 1.0f
+end
+if BS >= 32: barrier
+`
+	for _, consts := range []map[string]int64{nil, {"BS": 8}} {
+		k, err := counts.ParseKernel("staticif.knl", []byte(src), consts)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		c, err := counts.Count(k)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		v, _ := c.Eval(map[string]int64{"n": 37})
+		fmt.Println(consts, v["local.store.f32"], v["sync.barrier"], v["flop.f32.mul"], v["flop.f32.add"])
+	}
+	// Output:
+	// map[] 48 96 37 0
+	// map[BS:8] 0 0 0 37
+}
