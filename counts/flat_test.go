@@ -229,14 +229,10 @@ tag x_out g.0, x_in l.0, y_out g.1, y_in l.1
 out[y*w + x] = sum(k, in[(y + k)*(w + 14) + x + k])
 `
 
-// A flattened subscript whose pitch is no parameter, w + 14 under a
-// 15-point reduction (a row-convolution's padded input), leaves its row
-// at a count of tens of kilobytes: the refusal says "some points" instead
-// and keeps the advice readable, and the footprint is counted at sizes.
-// At w = h = 40 the reads cover the padded image's 54*54 cells but the
-// two corners of 14*15/2 cells the diagonal k never reaches.
-func TestFlatPitchRefusalShort(t *testing.T) {
-	k, err := ParseKernel("w14.knl", []byte(paddedRows), nil)
+// countedSrc parses and counts a kernel's text.
+func countedSrc(t *testing.T, file, src string) *Counted {
+	t.Helper()
+	k, err := ParseKernel(file, []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +240,18 @@ func TestFlatPitchRefusalShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Footprints()
+	return c
+}
+
+// A flattened subscript whose pitch is no parameter, w + 14 under a
+// 15-point reduction (a row-convolution's padded input), leaves its row
+// at a count of tens of kilobytes: the refusal says "some points" instead
+// and keeps the advice readable, and the footprint is counted at sizes.
+// At w = h = 40 the reads cover the padded image's 54*54 cells but the
+// two corners of 14*15/2 cells the diagonal k never reaches.
+func TestFlatPitchRefusalShort(t *testing.T) {
+	c := countedSrc(t, "w14.knl", paddedRows)
+	_, err := c.Footprints()
 	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "leaves 0..w-1 at some points") || !strings.Contains(err.Error(), "declare the array with a dimension per pitch") {
 		t.Fatalf("error of %d bytes: %.400v", len(fmt.Sprint(err)), err)
 	}

@@ -344,15 +344,7 @@ if a[i] > 0.0f: c[i] = b[i]
 func TestHierarchyComplexPitch(t *testing.T) {
 	params := map[string]int64{"w": 64, "h": 64}
 	hierarchyAt := func(src string) ([]HierarchyCount, []int64, error) {
-		k, err := ParseKernel("w14.knl", []byte(src), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := Count(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c.HierarchyAt(params)
+		return countedSrc(t, "w14.knl", src).HierarchyAt(params)
 	}
 	_, _, err := hierarchyAt(paddedRows)
 	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "memory hierarchy of in: a set too complex to count exactly") || !strings.Contains(err.Error(), "in[y + k, x + k] of an array [h + 14, w + 14]") {
