@@ -223,6 +223,9 @@ func (b *builder) scalarStmt(c *cursor) {
 
 func (b *builder) splitStmt(c *cursor) {
 	s := rawSplit{iname: c.ident("the iname to split")}
+	if t := c.peek(); t.kind == tIdent {
+		c.failAt(t.pos, "split factor %s is not a constant: a split's factor is an integer or a const (const LX = 256, then split %s LX), which fixes the work-group's size when the kernel is compiled", t.text, s.iname.text)
+	}
 	f, fpos := c.intLit("a positive split factor")
 	if f <= 0 {
 		c.failAt(fpos, "split factor must be positive, not %d", f)

@@ -282,7 +282,7 @@ func (r *resolver) declare(s rawStatement, t DType, w weakness, sc *scope) *Acce
 		r.fail(yours, "%s names the temporary that holds the condition of the if block at %s, which is tested once where the block starts (docs/kernel-language.md, if blocks): give yours another name", name.text, block)
 	}
 	if r.k.arrayIndex[name.text] != nil || r.k.inameIndex[name.text] != nil || r.isParam[name.text] {
-		r.fail(name.pos, "%s is already declared; '<>' declares a new temporary", name.text)
+		r.fail(name.pos, "%s is already declared; '<>' declares a new temporary: assign the one declared with %s = ..., or give the new one another name", name.text, name.text)
 	}
 	if reservedName(name.text) {
 		r.fail(name.pos, "%q is reserved and cannot name a temporary", name.text)
@@ -737,7 +737,7 @@ func (r *resolver) binary(e *rBin, sc *scope) (Expr, weakness) {
 	case op == OpDiv && isInt:
 		r.fail(e.at, "'/' on integers: write // for floor division, or make an operand floating-point (in a comparison, multiply out: k/2 == n is k == 2*n)")
 	case op == OpPow && isInt:
-		r.fail(e.at, "'**' needs a floating-point operand; integer powers are not supported")
+		r.fail(e.at, "'**' needs a floating-point operand; integer powers are not supported: write the product (x*x), or convert an operand, ((float)x) ** 2")
 	}
 	if w != strong {
 		return &Binary{Op: op, X: x, Y: y, T: t, At: e.at}, w
@@ -847,7 +847,7 @@ func (r *resolver) reduce(e *rReduce, sc *scope) (Expr, weakness) {
 			}
 		}
 		if _, again := sc.reduced[n]; again {
-			r.fail(e.t.pos, "iname %s is reduced over twice in one instruction", n)
+			r.fail(e.t.pos, "iname %s is reduced over twice in one instruction: compute each reduction into a temporary of its own (<> s1 = sum(%s, ...)) and combine those", n, n)
 		}
 		sc.reduced[n] = e.t.pos
 	}
