@@ -267,7 +267,7 @@ func (r *resolver) arrays() error {
 				return r.errf(ra.shapePos[i], "array %s: shape must be affine, without floor or mod", name)
 			}
 			if ra.space != Global && !q.isConst() {
-				return r.errf(ra.shapePos[i], "%s array %s: shape must be constant, not %s", ra.space, name, q)
+				return r.errf(ra.shapePos[i], "%s array %s: shape must be constant, not %s: %s memory is sized when the kernel is compiled, so give the extent with a const (const LX = 256, then %s %s f32 [LX])", ra.space, name, q, ra.space, ra.space, name)
 			}
 			if q.isConst() && q.c <= 0 {
 				return r.errf(ra.shapePos[i], "array %s: extent %d is not positive", name, q.c)

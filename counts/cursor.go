@@ -81,6 +81,9 @@ func (c *cursor) ident(what string) token {
 }
 
 func (c *cursor) expectEnd() {
+	if c.peek().is(";") {
+		c.failAt(c.peek().pos, "expected end of statement, found ';': a statement ends with its line, so drop the ';' and write the next statement on a line of its own")
+	}
 	if !c.atEnd() {
 		c.expected("end of statement")
 	}

@@ -331,9 +331,20 @@ func (p *plan) checkDelinearized(name string, r gref, e Affine, big, small strin
 		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: checking that index %s stays within 0..%s-1: %v", name, e, par, n.err)
 	}
 	if !n.n.IsZero() {
-		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: a flattened subscript does not split into dimensions: the index %s, weighed by %s, leaves 0..%s-1 at %s points, so distinct indices may be one element and its footprint is not counted%s", name, e, orOne(small), par, n.n, splitHint)
+		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: a flattened subscript does not split into dimensions: the index %s, weighed by %s, leaves 0..%s-1 at %s, so distinct indices may be one element and its footprint is not counted%s", name, e, orOne(small), par, pointsWhere(n.n.String()), splitHint)
 	}
 	return nil
+}
+
+// pointsWhere says at how many points an index leaves its range: the
+// count where it is short enough to read, "some points" where it is not
+// (a pitch such as w + 14 under a reduction gives a quasi-polynomial of
+// tens of kilobytes, which would bury the advice after it).
+func pointsWhere(count string) string {
+	if len(count) > 200 {
+		return "some points"
+	}
+	return count + " points"
 }
 
 // outOfRange is the set of the points of pieces (over inames) where an

@@ -23,11 +23,19 @@
 // [Counted], [Evaluator] (chosen counts compiled) and [Weighted] (a
 // linear prediction compiled); [Options] sets what [CountWith] counts.
 //
+// The C a kernel is ported from is written as C writes it: scalar
+// arguments passed by value (scalar alpha f32 = 0.5: no load), constants
+// derived from others (const S = BS - 2*PH, which follows an override of
+// PH), C's casts, integer max and min, unsuffixed floating-point literals
+// as doubles (0.5*x is an f64 multiplication), and counts that follow what
+// a C compiler emits: literal arithmetic folded into one literal, // and %
+// by a power of two counted as a shift and an AND (ExampleCount_cFeatures).
+//
 // Beside loops (upwards, downwards for an iname tagged down, or over data
 // bounds, "for j = start .. end max N", whose trips count as the upper
 // bound N), barriers and local memory, the format has compile-time ifs on
 // constants (C's #if on a tunable: only the taken branch counts,
-// and it may hold barriers), readonly global arrays (read through the
+// and it may hold barriers; ExampleCount_compileTimeIf), readonly global arrays (read through the
 // read-only path; their loads count as global.ldg.T.stride=C), u32, C's
 // unsigned int (arithmetic modulo 2^32, unsigned comparisons, division
 // and shifts, i32 operands converted to it, 7u literals; counted as i32,

@@ -114,7 +114,7 @@ func (c *cursor) parseBoolAtom() dnf {
 	c.enter(t.pos)
 	defer c.leave()
 	if t.isWord("exists") {
-		c.failAt(t.pos, "exists is not supported in kernel domains")
+		c.failAt(t.pos, "exists is not supported in kernel domains: write its condition with mod or floor (exists k: i = 2k is i mod 2 = 0)")
 	}
 	if t.isWord("not") {
 		c.failAt(t.pos, "not is not supported in kernel domains; write the negated comparison")
@@ -408,6 +408,9 @@ func (c *cursor) parseRPrimary() rat {
 		neg := c.must(t.pos)(r.q.scale(-1))
 		return whole(c.must(t.pos)(floorOf(neg, r.den).scale(-1)))
 	case t.kind == tIdent:
+		if t.text == "min" || t.text == "max" {
+			c.failAt(t.pos, "%q is not supported in kernel domains: write a constraint per argument (i < min(n, m) is i < n and i < m, i >= max(a, b) is i >= a and i >= b)", t.text)
+		}
 		if slices.Contains(domainKeywords, t.text) {
 			c.failAt(t.pos, "%q is not supported in kernel domains", t.text)
 		}

@@ -510,3 +510,115 @@ y[i] = (x[i] * 2654435761u) // 7u + if(k[i] > x[i], 1, 0)
 	// [379205108 144843461 234361647 55325273]
 	// 4 4 4 12
 }
+
+// The C a kernel is ported from is written as C writes it: a scalar
+// argument (alpha, passed by value: no load), a derived constant (S
+// follows PH), a cast, an integer max, an unsuffixed literal (0.5 is a
+// double, so 0.5*(float)a[i] and the sums after it are f64, as C
+// computes them), literal arithmetic (1/10.0f*S, one folded literal),
+// and // and % by a power of two (a shift and an AND). With PH = 1, S is
+// 14 and a[i] % S a division; --const PH=0 makes S 16, and the division
+// an AND.
+func ExampleCount_cFeatures() {
+	const src = `kernel smooth
+const BS = 16
+const PH = 1
+const S = BS - 2*PH
+domain [n] -> { [i] : 0 <= i < n }
+scalar alpha f32 = 0.5
+array a i32 [n]
+array x f32 [n]
+array y f32 [n]
+array o i32 [n]
+split i BS i_out i_in
+tag i_out g.0, i_in l.0
+y[i] = alpha*x[i] + 0.5*(float)a[i] + 1/10.0f*S
+o[i] = max(a[i], 0) // 8 + a[i] % S
+`
+	for _, consts := range []map[string]int64{nil, {"PH": 0}} {
+		k, err := counts.ParseKernel("smooth.knl", []byte(src), consts)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		c, err := counts.Count(k)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		v, _ := c.Eval(map[string]int64{"n": 1000})
+		fmt.Println(consts)
+		for _, name := range []string{"global.load.f32.stride=1", "global.load.i32.stride=1", "flop.f32.mul", "flop.f64.mul", "flop.f64.add",
+			"int.i32.special", "int.i32.shift", "int.i32.div", "int.i32.bitwise", "int.i32.add"} {
+			fmt.Println(" ", name, v[name])
+		}
+	}
+	// Output:
+	// map[]
+	//   global.load.f32.stride=1 1000
+	//   global.load.i32.stride=1 3000
+	//   flop.f32.mul 1000
+	//   flop.f64.mul 1000
+	//   flop.f64.add 2000
+	//   int.i32.special 1000
+	//   int.i32.shift 1000
+	//   int.i32.div 1000
+	//   int.i32.bitwise 0
+	//   int.i32.add 1000
+	// map[PH:0]
+	//   global.load.f32.stride=1 1000
+	//   global.load.i32.stride=1 3000
+	//   flop.f32.mul 1000
+	//   flop.f64.mul 1000
+	//   flop.f64.add 2000
+	//   int.i32.special 1000
+	//   int.i32.shift 1000
+	//   int.i32.div 0
+	//   int.i32.bitwise 1000
+	//   int.i32.add 1000
+}
+
+// A compile-time if, C's #if on a tunable, is resolved when the kernel is
+// read: only the branch taken is counted, and it may hold barriers. At
+// n = 37, three groups of 16: with BS = 32 every work-item of the 48
+// stores its local cell and passes two barriers (96), and the 37 of the
+// domain multiply; --const BS=8 takes the other branch, 37 additions and
+// no local memory or barrier.
+func ExampleCount_compileTimeIf() {
+	const src = `kernel staticif
+const LX = 16
+const BS = 32
+domain [n] -> { [i] : 0 <= i < n }
+domain { [p] : 0 <= p < LX }
+array a f32 [n]
+array b f32 [n]
+local t f32 [LX]
+split i LX i_out i_in
+tag i_out g.0, i_in l.0, p l.0
+if BS > 16
+  t[p] = 2.0f
+  barrier
+  b[i] = a[i] * t[i_in]
+else
+  b[i] = a[i] + 1.0f
+end
+if BS >= 32: barrier
+`
+	for _, consts := range []map[string]int64{nil, {"BS": 8}} {
+		k, err := counts.ParseKernel("staticif.knl", []byte(src), consts)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		c, err := counts.Count(k)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		v, _ := c.Eval(map[string]int64{"n": 37})
+		fmt.Println(consts, v["local.store.f32"], v["sync.barrier"], v["flop.f32.mul"], v["flop.f32.add"])
+	}
+	// Output:
+	// map[] 48 96 37 0
+	// map[BS:8] 0 0 0 37
+}

@@ -1,7 +1,9 @@
 package counts
 
 import (
+	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -211,5 +213,62 @@ func TestFlatParameterOffsets(t *testing.T) {
 		if !maps.Equal(got, want) {
 			t.Errorf("at %v: flattened %v, two-dimensional %v", p, got, want)
 		}
+	}
+}
+
+// paddedRows reads a padded image flattened with the pitch w + 14, along
+// a 15-point diagonal: the pitch is no parameter.
+const paddedRows = `kernel w14
+domain [w, h] -> { [y, x] : 0 <= y < h and 0 <= x < w }
+domain { [k] : 0 <= k < 15 }
+array in f32 [(h + 14)*(w + 14)]
+array out f32 [h*w]
+split x 16 x_out x_in
+split y 16 y_out y_in
+tag x_out g.0, x_in l.0, y_out g.1, y_in l.1
+out[y*w + x] = sum(k, in[(y + k)*(w + 14) + x + k])
+`
+
+// countedSrc parses and counts a kernel's text.
+func countedSrc(t *testing.T, file, src string) *Counted {
+	t.Helper()
+	k, err := ParseKernel(file, []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// A flattened subscript whose pitch is no parameter, w + 14 under a
+// 15-point reduction (a row-convolution's padded input), leaves its row
+// at a count of tens of kilobytes: the refusal says "some points" instead
+// and keeps the advice readable, and the footprint is counted at sizes.
+// At w = h = 40 the reads cover the padded image's 54*54 cells but the
+// two corners of 14*15/2 cells the diagonal k never reaches.
+func TestFlatPitchRefusalShort(t *testing.T) {
+	c := countedSrc(t, "w14.knl", paddedRows)
+	_, err := c.Footprints()
+	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "leaves 0..w-1 at some points") || !strings.Contains(err.Error(), "declare the array with a dimension per pitch") {
+		t.Fatalf("error of %d bytes: %.400v", len(fmt.Sprint(err)), err)
+	}
+	fs, _, err := c.FootprintsAt(map[string]int64{"w": 40, "h": 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, found := strconv.Itoa(54*54-2*14*15/2), false
+	for _, f := range fs {
+		if f.Array == "in" {
+			found = true
+			if !f.AtSizes || f.Elements != want {
+				t.Errorf("in's load footprint: %s elements (at sizes %v), want %s", f.Elements, f.AtSizes, want)
+			}
+		}
+	}
+	if !found {
+		t.Error("no footprint of in")
 	}
 }

@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"errors"
 	"math/big"
 	"strconv"
 
@@ -99,6 +100,10 @@ func (c *Counted) countHierarchy() ([]countedHierarchy, error) {
 			return nil, err
 		}
 		hs, err := c.arrayHierarchy(a)
+		var complex *polyhedra.ComplexityError
+		if errors.As(err, &complex) {
+			return nil, errorf(c.k.File, a.Pos, "kernel %s: memory hierarchy of %s: a %v%s", c.k.Name, a.Name, complex, hierarchySplitHint)
+		}
 		if err != nil {
 			return nil, errorf(c.k.File, a.Pos, "kernel %s: memory hierarchy of %s: %v", c.k.Name, a.Name, err)
 		}
@@ -128,6 +133,13 @@ func (c *Counted) countHierarchy() ([]countedHierarchy, error) {
 	}
 	return append(per, totals...), nil
 }
+
+// hierarchySplitHint is what to write where an array's hierarchy sets are
+// too complex to count: the set itself, kilobytes of constraints, is left
+// out of the error. A flattened subscript whose pitch is no parameter
+// (w + 14) makes a floor division of every work-group's cells, where a
+// dimension per pitch keeps them boxes.
+const hierarchySplitHint = "; where its subscripts are flattened with a pitch (in[(y + k)*(w + 14) + x + k]), declare the array with a dimension per pitch and subscript each (in[y + k, x + k] of an array [h + 14, w + 14]), whose sets stay simple"
 
 // arrayHierarchy counts the hierarchy counts of one global array.
 func (c *Counted) arrayHierarchy(a *Array) ([]countedHierarchy, error) {

@@ -334,3 +334,37 @@ if a[i] > 0.0f: c[i] = b[i]
 		}
 	}
 }
+
+// TestHierarchyComplexPitch: the hierarchy sets of paddedRows' flattened
+// input, pitch w + 14, are too complex to count even at sizes; the error
+// names the cause and what to write without printing the set, and the
+// kernel written as the hint says counts, its input's launch footprint
+// the padded image's 78*78 cells less the diagonal's two unread corners
+// of 14*15/2 cells, 4 bytes each, at w = h = 64.
+func TestHierarchyComplexPitch(t *testing.T) {
+	params := map[string]int64{"w": 64, "h": 64}
+	hierarchyAt := func(src string) ([]HierarchyCount, []int64, error) {
+		return countedSrc(t, "w14.knl", src).HierarchyAt(params)
+	}
+	_, _, err := hierarchyAt(paddedRows)
+	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "memory hierarchy of in: a set too complex to count exactly") || !strings.Contains(err.Error(), "in[y + k, x + k] of an array [h + 14, w + 14]") {
+		t.Fatalf("error of %d bytes: %.400v", len(fmt.Sprint(err)), err)
+	}
+	twoD := strings.NewReplacer("[(h + 14)*(w + 14)]", "[h + 14, w + 14]", "in[(y + k)*(w + 14) + x + k]", "in[y + k, x + k]").Replace(paddedRows)
+	hs, vals, err := hierarchyAt(twoD)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for i, h := range hs {
+		if h.Name == FootprintLaunch && h.Array == "in" {
+			found = true
+			if want := int64(4 * (78*78 - 2*14*15/2)); vals[i] != want {
+				t.Errorf("in's launch footprint %d bytes, want %d", vals[i], want)
+			}
+		}
+	}
+	if !found {
+		t.Error("no launch footprint of in")
+	}
+}

@@ -62,7 +62,11 @@ func (b *builder) statement(toks []token) (err error) {
 		c.next()
 		if len(b.blocks) > 0 && slices.Contains(declarationKeywords, first.text) {
 			open := b.blocks[len(b.blocks)-1].kw
-			c.failAt(first.pos, "'%s' inside the %s block opened at %s: declarations go outside for and if blocks", first.text, open.text, open.pos)
+			choose := ""
+			if open.text == "if" {
+				choose = " (where a compile-time if would choose between two declarations, declare one whose extent computes the choice from the constants: local t f32 [LX + PAD])"
+			}
+			c.failAt(first.pos, "'%s' inside the %s block opened at %s: declarations go outside for and if blocks; declare it above the block%s", first.text, open.text, open.pos, choose)
 		}
 		switch first.text {
 		case "kernel":
@@ -219,6 +223,9 @@ func (b *builder) scalarStmt(c *cursor) {
 
 func (b *builder) splitStmt(c *cursor) {
 	s := rawSplit{iname: c.ident("the iname to split")}
+	if t := c.peek(); t.kind == tIdent {
+		c.failAt(t.pos, "split factor %s is not a constant: a split's factor is an integer or a const (const LX = 256, then split %s LX), which fixes the work-group's size when the kernel is compiled", t.text, s.iname.text)
+	}
 	f, fpos := c.intLit("a positive split factor")
 	if f <= 0 {
 		c.failAt(fpos, "split factor must be positive, not %d", f)

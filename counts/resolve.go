@@ -224,7 +224,7 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 			continue
 		}
 		if other, clash := byTag[tag]; clash {
-			r.fail(s.pos, "instruction uses inames %s and %s, which are both tagged %s", other, n, tag)
+			r.fail(s.pos, "instruction uses inames %s and %s, which are both tagged %s: a work-item has one index along an axis, so use one of them here, or tag the other with another axis", other, n, tag)
 		}
 		byTag[tag] = n
 	}
@@ -282,7 +282,7 @@ func (r *resolver) declare(s rawStatement, t DType, w weakness, sc *scope) *Acce
 		r.fail(yours, "%s names the temporary that holds the condition of the if block at %s, which is tested once where the block starts (docs/kernel-language.md, if blocks): give yours another name", name.text, block)
 	}
 	if r.k.arrayIndex[name.text] != nil || r.k.inameIndex[name.text] != nil || r.isParam[name.text] {
-		r.fail(name.pos, "%s is already declared; '<>' declares a new temporary", name.text)
+		r.fail(name.pos, "%s is already declared; '<>' declares a new temporary: assign the one declared with %s = ..., or give the new one another name", name.text, name.text)
 	}
 	if reservedName(name.text) {
 		r.fail(name.pos, "%q is reserved and cannot name a temporary", name.text)
@@ -382,7 +382,7 @@ func (r *resolver) access(e rexpr, sc *scope, context string) *Access {
 		case r.isParam[name.text]:
 			r.fail(name.pos, "%s: %s is a parameter, not an array", context, name.text)
 		}
-		r.fail(name.pos, "undeclared array %s", name.text)
+		r.fail(name.pos, "undeclared array %s: declare it (array %s f32 [n], or local or private), or make it a private temporary where it is first assigned (<> %s = ..., <f32> %s = ...)", name.text, name.text, name.text, name.text)
 	}
 	if len(idx) != len(a.Shape) {
 		r.fail(name.pos, "%s has %d dimension(s) but is used with %d subscript(s)", a.Name, len(a.Shape), len(idx))
@@ -737,7 +737,7 @@ func (r *resolver) binary(e *rBin, sc *scope) (Expr, weakness) {
 	case op == OpDiv && isInt:
 		r.fail(e.at, "'/' on integers: write // for floor division, or make an operand floating-point (in a comparison, multiply out: k/2 == n is k == 2*n)")
 	case op == OpPow && isInt:
-		r.fail(e.at, "'**' needs a floating-point operand; integer powers are not supported")
+		r.fail(e.at, "'**' needs a floating-point operand; integer powers are not supported: write the product (x*x), or convert an operand, ((float)x) ** 2")
 	}
 	if w != strong {
 		return &Binary{Op: op, X: x, Y: y, T: t, At: e.at}, w
@@ -761,7 +761,10 @@ func (r *resolver) call(e *rCall, sc *scope) (Expr, weakness) {
 		if reduceNames[name] != 0 {
 			r.fail(e.t.pos, "%s is a reduction: write %s(iname, expr)", name, name)
 		}
-		r.fail(e.t.pos, "unknown function %s (known: exp, log, sqrt, rsqrt, sin, cos, fabs, pow, fmin, fmax, fmod, if, select)", name)
+		if knl, ok := CFunction(name); ok {
+			r.fail(e.t.pos, "%s is a C, CUDA or OpenCL C spelling of .knl's %s: write %s, which computes in its argument's type (%s of an f32 value is f32)", name, knl, knl, knl)
+		}
+		r.fail(e.t.pos, "unknown function %s (known: exp, log, sqrt, rsqrt, sin, cos, fabs, pow, fmin, fmax, fmod, max, min, if, select; the reductions sum, product, max, min)", name)
 	}
 	if len(e.args) != arity {
 		r.fail(e.t.pos, "%s takes %d argument(s), not %d", name, arity, len(e.args))
@@ -836,7 +839,7 @@ func (r *resolver) reduce(e *rReduce, sc *scope) (Expr, weakness) {
 	inames := r.expandInames(e.inames, e.t.text+" reduction")
 	for _, n := range inames {
 		if tag := r.k.inameIndex[n].Tag; tag.Parallel() {
-			r.fail(e.t.pos, "reduction over parallel iname %s (%s) is not supported", n, tag)
+			r.fail(e.t.pos, "reduction over parallel iname %s (%s) is not supported: work-items reduce through local memory, as C does; store each one's value into a local array, then add halves after barriers (if %s < 32: s[%s] += s[%s + 32], as examples/reduction.knl), or sum over the array in one work-item", n, tag, n, n, n)
 		}
 		for _, b := range sc.bound {
 			if b == n {
@@ -844,7 +847,7 @@ func (r *resolver) reduce(e *rReduce, sc *scope) (Expr, weakness) {
 			}
 		}
 		if _, again := sc.reduced[n]; again {
-			r.fail(e.t.pos, "iname %s is reduced over twice in one instruction", n)
+			r.fail(e.t.pos, "iname %s is reduced over twice in one instruction: compute each reduction into a temporary of its own (<> s1 = sum(%s, ...)) and combine those", n, n)
 		}
 		sc.reduced[n] = e.t.pos
 	}
@@ -885,7 +888,7 @@ func (r *resolver) settle(e Expr, t DType) Expr {
 			e.Int = r.unsignedLiteral(e)
 		case !e.T.IsFloat() && !t.IsFloat():
 			if !inRange(t, e.Int) {
-				r.fail(e.At, "literal %d is out of range for %s", e.Int, t)
+				r.fail(e.At, "literal %d is out of range for %s: declare what takes it with a type that holds it (i32, or i64 past i32's range: array x i64 [n], <i64> t = ...), or cast the other operand ((i64)x)", e.Int, t)
 			}
 		default:
 			return &Cast{X: e, T: t}

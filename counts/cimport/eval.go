@@ -5,20 +5,9 @@ import (
 	"math"
 	"slices"
 	"strings"
-)
 
-// mathFuncs maps C's and CUDA's math functions to the .knl's.
-var mathFuncs = map[string]string{
-	"sqrt": "sqrt", "sqrtf": "sqrt", "__fsqrt_rn": "sqrt", "native_sqrt": "sqrt", "half_sqrt": "sqrt",
-	"exp": "exp", "expf": "exp", "__expf": "exp", "native_exp": "exp",
-	"log": "log", "logf": "log", "__logf": "log", "native_log": "log",
-	"sin": "sin", "sinf": "sin", "__sinf": "sin", "native_sin": "sin",
-	"cos": "cos", "cosf": "cos", "__cosf": "cos", "native_cos": "cos",
-	"fabs": "fabs", "fabsf": "fabs",
-	"rsqrt": "rsqrt", "rsqrtf": "rsqrt", "native_rsqrt": "rsqrt",
-	"pow": "pow", "powf": "pow", "__powf": "pow", "native_powr": "pow", "powr": "pow",
-	"fmin": "fmin", "fminf": "fmin", "fmax": "fmax", "fmaxf": "fmax", "fmod": "fmod", "fmodf": "fmod",
-}
+	"github.com/uniperf/uniperf/counts"
+)
 
 // evalPair evaluates two operands, the first first.
 func (t *translator) evalPair(x, y *expr) (*value, *value, error) {
@@ -581,7 +570,7 @@ func (t *translator) call(e *expr) (*value, error) {
 	if isAtomic(f.text) {
 		return nil, errorAt(e.p, "%s: its result, the old value, is used, and .knl's atomic_add returns nothing; make the atomic a statement of its own", f.text)
 	}
-	name, ok := mathFuncs[f.text]
+	name, ok := counts.CFunction(f.text)
 	if f.text == "min" || f.text == "max" {
 		name, ok = "f"+f.text, true
 	}
