@@ -122,3 +122,27 @@ func TestTrailingLoopRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestExtentNotPositive checks that an array extent below 1, from
+// --array or a __constant__ declaration, is refused as the flag's or the
+// source's fault (FuzzImport found --array x=0 reported as the
+// importer's: the .knl it wrote refused the array).
+func TestExtentNotPositive(t *testing.T) {
+	const kernel = "__constant__ float w[W];\n__global__ void k(float *a, int n)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) a[i] = w[0];\n}\n"
+	for _, c := range []struct{ flags, want string }{
+		{"--array a=0 -D W=4", "k.cu: --array a=0: an extent must be positive (the number of elements the host allocates), not 0"},
+		{"--array a=n-n -D W=4", "k.cu: --array a=n-n: an extent must be positive (the number of elements the host allocates), not 0"},
+		{"--array a=n -D W=4 --array w=-3", "k.cu: --array w=-3: an extent must be positive (the number of elements the host allocates), not -3"},
+		{"--array a=n -D W=0", "k.cu:1:22: w: its size must be a positive constant"},
+		{"--array a=n -D W=n", "k.cu:1:22: w: its size must be a positive constant"},
+	} {
+		opts, err := ParseFlags(append([]string{"--local", "64"}, strings.Fields(c.flags)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Import("k.cu", []byte(kernel), opts)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v\nwant %s", c.flags, err, c.want)
+		}
+	}
+}
