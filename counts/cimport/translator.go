@@ -260,7 +260,7 @@ func elemType(c ctype, p pos, name string) (string, error) {
 		return "i64", nil
 	case "char":
 		return "i8", nil
-	case "uchar":
+	case "uchar", "bool":
 		return "u8", nil
 	case "short":
 		return "i16", nil
