@@ -1,35 +1,39 @@
 package cimport
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
-
-// TestKmeansRefused imports Rodinia's kmeans_kernel_c (opencl/kmeans/
-// kmeans.cl, the original of examples/kmeans_kernel_c.knl), the one
-// original of examples/ that does not import: index, declared before the
-// loop over the clusters, is set to the loop's i inside if (dist <
-// min_dist), which reads data, so its value after the loop depends on
-// the path each work-item takes. The hand port makes it a private
-// variable; the import refuses it where it is set (docs/importing.md,
-// "Which examples import unedited").
-func TestKmeansRefused(t *testing.T) {
-	const file = "rodinia/kmeans.cl"
-	src, err := os.ReadFile(filepath.Join("testdata", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// kmeans.cpp's launch: groups of BLOCK_SIZE2 = 256, the grid rounded
-	// up to them.
-	opts, err := ParseFlags([]string{"--kernel", "kmeans_kernel_c", "--local", "256", "--global", "npoints",
-		"--array", "feature=nfeatures*npoints", "--array", "clusters=nclusters*nfeatures", "--array", "membership=npoints"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Import(file, src, opts)
-	const want = "rodinia/kmeans.cl:34:15: index is assigned inside a loop or an if but declared outside: its value would depend on the path taken; compute it from the loop's index instead (for (i = ...) { int x = a*i + b; ... })"
-	if err == nil || err.Error() != want {
-		t.Errorf("%v\nwant %s", err, want)
+// Rodinia's kmeans_kernel_c (opencl/kmeans/kmeans.cl, the original of
+// examples/kmeans_kernel_c.knl) imports unedited: index, declared with 0
+// before the loop over the clusters and set to its i under if (dist <
+// min_dist), which reads data, is a private variable, as the hand port
+// writes it, and the kernel's last statement, return;, ends it. kmeans.cpp
+// launches groups of BLOCK_SIZE2 = 256 over npoints rounded up to them;
+// the arguments offset and size, which the kernel does not read, are
+// sizes the counts do not depend on. It counts as the hand port in
+// TestPortsCountAsHandPorts and runs in TestPortsRun and TestPortsOnPoCL.
+func init() {
+	ports = append(ports, port{"rodinia/kmeans.cl", "kmeans_kernel_c", []string{"--kernel", "kmeans_kernel_c", "--local", "256", "--global", "npoints",
+		"--array", "feature=nfeatures*npoints", "--array", "clusters=nclusters*nfeatures", "--array", "membership=npoints"},
+		[]map[string]int64{{"npoints": 300, "nclusters": 5, "nfeatures": 7, "offset": 0, "size": 0},
+			{"npoints": 1000, "nclusters": 3, "nfeatures": 34, "offset": 0, "size": 0}}})
+	// Each point's nearest centre by squared distance over the
+	// features (feature[l*npoints + p], kmeans_swap's layout); the first
+	// of equal distances wins, as dist < min_dist keeps it.
+	originals["kmeans_kernel_c"] = func(p map[string]int64, in map[string][]float32) map[string][]float32 {
+		np, nc, nf := p["npoints"], p["nclusters"], p["nfeatures"]
+		member := clone(in["membership"])
+		for pt := range np {
+			minDist, index := float32(3.40282347e+38), int64(0)
+			for i := range nc {
+				ans := float32(0)
+				for l := range nf {
+					d := float32(in["feature"][l*np+pt] - in["clusters"][i*nf+l])
+					ans = float32(ans + float32(d*d))
+				}
+				if ans < minDist {
+					minDist, index = ans, i
+				}
+			}
+			member[pt] = float32(index)
+		}
+		return map[string][]float32{"membership": member}
 	}
 }

@@ -37,6 +37,11 @@ func TestRefusals(t *testing.T) {
 		{"    alpha *= 2.0f;\n", "5:5: alpha is a scalar argument, which .knl reads only; copy it into a local variable"},
 		{"    int j = i;\n    for (int k = 0; k < n; k++) j += 1;\n    b[j] = 0.0f;\n", "7:7: j is changed by the loop at line 6; after it its value is not known here"},
 		{"    int j = i;\n    for (int k = 0; k < n; k++) { if (k < 3) j += 1; }\n", "6:48: j is assigned inside a loop or an if but declared outside"},
+		// Under an affine if, an affine value stays refused (kmeans'
+		// index = i is a private only under an if that reads data).
+		{"    int j = 0;\n    for (int k = 0; k < n; k++) { if (k < 3) j = k; }\n    b[i] = j;\n", "6:48: j is assigned inside a loop or an if but declared outside"},
+		// return; ends the kernel only as its last statement.
+		{"    b[i] = 0.0f;\n    return;\n    b[i] = 1.0f;\n", "6:5: a return at the top level is dead code after it"},
 		{"    int j = i;\n    if (i < 10) j = 0;\n    b[j] = 0.0f;\n", "7:7: j is assigned in the if at line 6, so after it its value depends on the branch taken"},
 		{"    for (int k = 0; k < n; k++) { if (a[k] > 0) break; }\n", "5:23: the loop over k has a break, so it is unrolled at import, and its bounds must be constants (a -D can fix an integer argument"},
 		{"    for (int k = 0; k < 4; k++) { if (a[k] > 0) break; }\n", "5:35: a break whose condition is not known at import (it depends on the indices or on data)"},
