@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 // translate sets up the kernel's parameters, arrays and launch axes and
@@ -114,8 +116,9 @@ func (t *translator) setParams(opts Options) error {
 				floats = append(floats, p)
 				continue
 			}
-			if reserved[p.name] {
-				return errorAt(p.p, "argument %s is a word of .knl; rename it", p.name)
+			if reserved[p.name] || counts.ReservedInC(p.name) {
+				// A size keeps its name, which count and predict take.
+				return errorAt(p.p, "argument %s is a word of .knl or of the C generated from it (or a name C reserves); rename it", p.name)
 			}
 			t.used[p.name] = true
 			t.params = append(t.params, p.name)
