@@ -65,11 +65,7 @@ func TestCorpusOnPoCLAsPorts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := importAll(file, src, opts)
-			if global := portGlobal(handSrc); err != nil && strings.Contains(err.Error(), "the number of work-groups along axis") && global != nil {
-				opts.Global = global
-				r, err = importAll(file, src, opts)
-			}
+			r, err := importCorpus(file, src, handSrc, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
