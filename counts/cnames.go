@@ -53,10 +53,11 @@ var cReserved = func() map[string]bool {
 	return m
 }()
 
-// cReservedName reports whether name cannot name anything in the
-// generated C: a word of cReserved, or an identifier C reserves to the
+// ReservedInC reports whether name cannot name anything in the
+// generated C (the parser refuses it; cimport renames a C name that is
+// one): a word of cReserved, or an identifier C reserves to the
 // implementation (two leading underscores, or one and a capital letter).
-func cReservedName(name string) bool {
+func ReservedInC(name string) bool {
 	return cReserved[name] || strings.HasPrefix(name, "__") ||
 		len(name) > 1 && name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z'
 }
@@ -68,21 +69,21 @@ func (r *resolver) targetNames() error {
 		return r.errf(pos, "%s %s: %q is reserved in the OpenCL C or CUDA C that uniperf generates from the kernel "+
 			"(a keyword, type or built-in there); rename it, for example to %s_k", what, name, name, strings.TrimLeft(name, "_"))
 	}
-	if cReservedName(r.k.Name) {
+	if ReservedInC(r.k.Name) {
 		return refuse(r.b.name.pos, "kernel", r.k.Name)
 	}
 	for _, in := range r.k.Inames {
-		if cReservedName(in.Name) {
+		if ReservedInC(in.Name) {
 			return refuse(r.namePos(in.Name), "iname", in.Name)
 		}
 	}
 	for _, p := range r.k.Params {
-		if cReservedName(p) {
+		if ReservedInC(p) {
 			return refuse(r.namePos(p), "parameter", p)
 		}
 	}
 	for _, a := range r.k.Arrays {
-		if cReservedName(a.Name) {
+		if ReservedInC(a.Name) {
 			what := "array"
 			switch {
 			case a.Space == Argument:

@@ -119,6 +119,18 @@ func importAll(file string, src []byte, opts Options) (*Result, error) {
 	}
 }
 
+// importCorpus imports with opts, and again with the hand port's launch
+// as --global where the original has no guard to bound the grid
+// (conv3d).
+func importCorpus(file string, src, handSrc []byte, opts Options) (*Result, error) {
+	r, err := importAll(file, src, opts)
+	if global := portGlobal(handSrc); err != nil && strings.Contains(err.Error(), "the number of work-groups along axis") && global != nil {
+		opts.Global = global
+		r, err = importAll(file, src, opts)
+	}
+	return r, err
+}
+
 // corpusEqual are the hand ports whose originals import unedited with
 // counts equal to the port's (36 of PolyBench-ACC, 6 of cuda-samples).
 // The others the test reads are logged.
@@ -165,11 +177,7 @@ func TestCorpusCountsAsHandPorts(t *testing.T) {
 			opts.Defines[s] = "3.0f"
 		}
 		handSrc, _ := os.ReadFile(f)
-		r, err := importAll(file, src, opts)
-		if global := portGlobal(handSrc); err != nil && strings.Contains(err.Error(), "the number of work-groups along axis") && global != nil {
-			opts.Global = global
-			r, err = importAll(file, src, opts)
-		}
+		r, err := importCorpus(file, src, handSrc, opts)
 		if err != nil {
 			report(knl, "%v", err)
 			continue

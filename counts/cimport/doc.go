@@ -51,7 +51,8 @@
 //     the file that is not a kernel) is inlined; x >> k of an index that
 //     2^k does not divide is x // 2^k, data; gridDim is known where
 //     --groups gives it without a division; an integer set to a constant
-//     and accumulated from data in a loop is a private variable;
+//     and accumulated from data in a loop, or set under an if that reads
+//     data, is a private variable;
 //   - a loop whose bounds are data, given its most iterations (--trips
 //     j=maxrl), is the language's data-bounded loop, for j = start ..
 //     end max maxrl, generated as C's loop; where that loop cannot say
@@ -121,5 +122,17 @@
 // # The front end
 //
 // The lexer, preprocessor and parser of the kernels' C subset are written
-// here; docs/importing.md says why not modernc.org/cc/v4. Inputs are bounded.
+// here, in Go, without cgo. The maintained pure-Go C parser,
+// modernc.org/cc/v4, does not serve: it parses C11 and needs a host
+// configuration (predefined macros, include paths, an ABI), while kernels
+// are CUDA C++ (templates, namespaces such as cg::, references) and
+// OpenCL C (address-space qualifiers, vector types), which it accepts only
+// after macros rewrite the source, and those would erase what the
+// translation reads (__shared__, __local). A kernel's own subset is
+// small (declarations, for, if, blocks and expressions), host code around
+// it is skipped by matching braces, and headers are not read: what a
+// kernel uses of CUDA and OpenCL (indices, math functions, barriers) is
+// built in. Every input is bounded in size, nesting depth and macro
+// expansions, so that a hostile source ends in an error, not a crash
+// (FuzzImport).
 package cimport

@@ -11,8 +11,9 @@ import (
 
 // FuzzImport imports mutations of C sources: whatever the input, Import
 // returns a .knl that parses (it checks that itself) or an *Error, with a
-// line and column where the cause is a place of the source, and never
-// panics. The seeds are the originals of examples/ with their flags as a
+// line and column where the cause is a place of the source (a flag of a
+// "// uniperf:" comment included), never one that blames the importer,
+// and never panics. The seeds are the originals of examples/ with their flags as a
 // "// uniperf:" comment, so that mutations reach the translation.
 func FuzzImport(f *testing.F) {
 	all := append(slices.Clone(ports), fanPorts...)
@@ -53,6 +54,16 @@ func FuzzImport(f *testing.F) {
 		}
 		if e.File != "k"+ext || e.Msg == "" {
 			t.Fatalf("%q: want the file's name and a message", err)
+		}
+		// Every flag stands in a comment here: its refusal has the
+		// comment's place.
+		if e.Line == 0 && strings.HasPrefix(e.Msg, "-") {
+			t.Fatalf("%q: a flag of a comment refused without the comment's line", err)
+		}
+		// A translation the .knl parser refuses is the importer's
+		// bug, not bad input.
+		if strings.Contains(e.Msg, "please report this") {
+			t.Fatalf("%q: the importer wrote a .knl it refuses", err)
 		}
 	})
 }

@@ -50,7 +50,7 @@ func importKernel(file string, src []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts, from, err := withComments(opts, l.comments)
+	opts, from, places, err := withComments(opts, l.comments)
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +60,7 @@ func importKernel(file string, src []byte, opts Options) (*Result, error) {
 	}
 	k, _, err := parseKernel(l, cuda, opts, predefined)
 	if err != nil {
+		placeFlag(err, places)
 		return nil, err
 	}
 	// A -D that names a floating-point argument gives the .knl scalar
@@ -80,7 +81,9 @@ func importKernel(file string, src []byte, opts Options) (*Result, error) {
 		}
 	}
 	im := &importer{file: file, l: l, cuda: cuda, opts: opts, from: from, predefined: predefined}
-	return im.withTunables(tunableCandidates(k, opts))
+	r, err := im.withTunables(tunableCandidates(k, opts))
+	placeFlag(err, places)
+	return r, err
 }
 
 // parseKernel preprocesses and parses the source and picks the kernel.
@@ -133,8 +136,9 @@ func pick(ks []*kernelFunc, name string) (*kernelFunc, error) {
 
 // withComments merges the "// uniperf: FLAGS" comments of the source
 // into opts (the flags of opts win), and says where each size came
-// from.
-func withComments(opts Options, cs []comment) (Options, map[string]string, error) {
+// from, and at which comment each flag taken from one stands (keyed as
+// flagKey).
+func withComments(opts Options, cs []comment) (Options, map[string]string, map[string]pos, error) {
 	from := map[string]string{}
 	out := opts
 	out.Defines = maps.Clone(opts.Defines)
@@ -159,10 +163,11 @@ func withComments(opts Options, cs []comment) (Options, map[string]string, error
 		from["assume "+a] = "the command line"
 	}
 	out.Assume = slices.Clone(opts.Assume)
+	places := map[string]pos{}
 	for _, c := range cs {
 		fo, err := ParseFlags(strings.Fields(c.text))
 		if err != nil {
-			return out, nil, errorAt(c.p, "the uniperf: comment: %v", err)
+			return out, nil, nil, errorAt(c.p, "the uniperf: comment: %v", err)
 		}
 		where := fmt.Sprintf("the comment at line %d", c.p.line)
 		if out.Kernel == "" {
@@ -170,39 +175,39 @@ func withComments(opts Options, cs []comment) (Options, map[string]string, error
 		}
 		for n, v := range fo.Defines {
 			if _, ok := out.Defines[n]; !ok {
-				out.Defines[n] = v
+				out.Defines[n], places["-D "+n] = v, c.p
 			}
 		}
 		for n, v := range fo.Trips {
 			if _, ok := out.Trips[n]; !ok {
-				out.Trips[n] = v
+				out.Trips[n], places["--trips "+n] = v, c.p
 			}
 		}
 		for _, a := range fo.Assume {
 			if !slices.Contains(out.Assume, a) {
 				out.Assume = append(out.Assume, a)
-				from["assume "+a] = where
+				from["assume "+a], places["--assume "+a] = where, c.p
 			}
 		}
 		for n, v := range fo.Arrays {
 			if _, ok := out.Arrays[n]; !ok {
 				out.Arrays[n] = v
-				from["array "+n] = where
+				from["array "+n], places["--array "+n] = where, c.p
 			}
 		}
 		if len(out.Local) == 0 && len(fo.Local) > 0 {
-			out.Local, from["local"] = fo.Local, where
+			out.Local, from["local"], places["--local"] = fo.Local, where, c.p
 		}
 		if len(out.Global) == 0 && len(out.Groups) == 0 {
 			if len(fo.Global) > 0 {
-				out.Global, from["global"] = fo.Global, where
+				out.Global, from["global"], places["--global"] = fo.Global, where, c.p
 			}
 			if len(fo.Groups) > 0 {
-				out.Groups, from["groups"] = fo.Groups, where
+				out.Groups, from["groups"], places["--groups"] = fo.Groups, where, c.p
 			}
 		}
 	}
-	return out, from, nil
+	return out, from, places, nil
 }
 
 // A tunable is a -D of a positive integer (-D BLOCK_SIZE=128) that the

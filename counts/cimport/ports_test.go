@@ -121,7 +121,9 @@ func TestPortsCountAsHandPorts(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				h, err := hc.Eval(size)
+				// The port may leave out arguments the kernel does not
+				// read (kmeans' offset and size).
+				h, err := hc.Eval(own(hand, size))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -31,12 +31,17 @@ func TestRefusals(t *testing.T) {
 		{"    int q = (int)a[i];\n    b[i] = q % 3;\n", "6:14: integer % of data"},
 		{"    for (int k = (int)a[i]; k < n; k++) b[k] = 0.0f;\n", "5:18: the loop over k starts at a value read from data; write its bounds affine, or give the most iterations it runs, --trips k=BOUND"},
 		{"    // uniperf: --trips k=8\n    for (int k = (int)a[i]; k > 0; k++) b[k] = 0.0f;\n", "6:5: the condition of the loop over k (--trips k=8) must be comparisons of k"},
-		{"    // uniperf: --trips k=8\n    b[i] = 0.0f;\n", " --trips k=8: the kernel has no for loop over k"},
+		{"    // uniperf: --trips k=8\n    b[i] = 0.0f;\n", "5:5: --trips k=8: the kernel has no for loop over k"},
 		{"    // uniperf: --trips k=8\n    int e = (int)b[i];\n    for (int k = (int)a[i]; k < e; k++) { b[i] += a[k]; __syncthreads(); }\n", "7:57: a barrier inside the loop at line 7, whose bounds are data: work-items run it different numbers of times"},
 		{"    b[i*i] = a[i];\n", "5:8: * is not affine in the indices: a product of two indices"},
 		{"    alpha *= 2.0f;\n", "5:5: alpha is a scalar argument, which .knl reads only; copy it into a local variable"},
 		{"    int j = i;\n    for (int k = 0; k < n; k++) j += 1;\n    b[j] = 0.0f;\n", "7:7: j is changed by the loop at line 6; after it its value is not known here"},
 		{"    int j = i;\n    for (int k = 0; k < n; k++) { if (k < 3) j += 1; }\n", "6:48: j is assigned inside a loop or an if but declared outside"},
+		// Under an affine if, an affine value stays refused (kmeans'
+		// index = i is a private only under an if that reads data).
+		{"    int j = 0;\n    for (int k = 0; k < n; k++) { if (k < 3) j = k; }\n    b[i] = j;\n", "6:48: j is assigned inside a loop or an if but declared outside"},
+		// return; ends the kernel only as its last statement.
+		{"    b[i] = 0.0f;\n    return;\n    b[i] = 1.0f;\n", "6:5: a return at the top level is dead code after it"},
 		{"    int j = i;\n    if (i < 10) j = 0;\n    b[j] = 0.0f;\n", "7:7: j is assigned in the if at line 6, so after it its value depends on the branch taken"},
 		{"    for (int k = 0; k < n; k++) { if (a[k] > 0) break; }\n", "5:23: the loop over k has a break, so it is unrolled at import, and its bounds must be constants (a -D can fix an integer argument"},
 		{"    for (int k = 0; k < 4; k++) { if (a[k] > 0) break; }\n", "5:35: a break whose condition is not known at import (it depends on the indices or on data)"},
@@ -120,5 +125,61 @@ func TestTrailingLoopRefused(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), "k.cu:"+c.want) {
 			t.Errorf("%s: %v\nwant k.cu:%s", c.body, err, c.want)
 		}
+	}
+}
+
+// TestExtentNotPositive checks that an array extent below 1, from
+// --array or a __constant__ declaration, is refused as the flag's or the
+// source's fault (FuzzImport found --array x=0 reported as the
+// importer's: the .knl it wrote refused the array).
+func TestExtentNotPositive(t *testing.T) {
+	const kernel = "__constant__ float w[W];\n__global__ void k(float *a, int n)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) a[i] = w[0];\n}\n"
+	for _, c := range []struct{ flags, want string }{
+		{"--array a=0 -D W=4", "k.cu: --array a=0: an extent must be positive (the number of elements the host allocates), not 0"},
+		{"--array a=n-n -D W=4", "k.cu: --array a=n-n: an extent must be positive (the number of elements the host allocates), not 0"},
+		{"--array a=n -D W=4 --array w=-3", "k.cu: --array w=-3: an extent must be positive (the number of elements the host allocates), not -3"},
+		{"--array a=n -D W=0", "k.cu:1:22: w: its size must be a positive constant"},
+		{"--array a=n -D W=n", "k.cu:1:22: w: its size must be a positive constant"},
+	} {
+		opts, err := ParseFlags(append([]string{"--local", "64"}, strings.Fields(c.flags)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Import("k.cu", []byte(kernel), opts)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v\nwant %s", c.flags, err, c.want)
+		}
+	}
+	// Given in a comment, a flag's refusal takes the comment's place.
+	_, err := Import("k.cu", []byte("#define W 4\n  // uniperf: --local 64 --array a=0\n"+kernel), Options{})
+	const want = "k.cu:2:3: --array a=0: an extent must be positive (the number of elements the host allocates), not 0"
+	if err == nil || err.Error() != want {
+		t.Errorf("%v\nwant %s", err, want)
+	}
+}
+
+// TestNamesReservedInC checks that a C name the generated C cannot use
+// (FuzzImport found an argument _A0, which C reserves to the
+// implementation, written as the .knl's scalar and refused there as the
+// importer's fault) is renamed where the .knl's name is the import's
+// own (arrays, scalars, privates, loop indices), and refused where it is
+// the user's (a size, which count and predict take by name).
+func TestNamesReservedInC(t *testing.T) {
+	const src = "// uniperf: --local 64 --groups un/64 --array pipe=un\n__global__ void k(float *pipe, float _Scale, int un, int hf) {\n" +
+		"  int i = blockIdx.x*blockDim.x + threadIdx.x;\n  float quad = 0;\n  for (int _J = 0; _J < hf; _J++) quad += pipe[_J];\n" +
+		"  if (i < un) pipe[i] = quad * _Scale;\n}\n"
+	r, err := Import("k.cu", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nscalar Scale_k f32\n", "\narray pipe_k f32 [un]\n", "\nprivate quad_k f32\n", "\nfor J_k\n", "pipe_k[64*bx + tx] = quad_k * Scale_k\n"} {
+		if !strings.Contains(string(r.Knl), want) {
+			t.Errorf("no %q in\n%s", want, r.Knl)
+		}
+	}
+	_, err = Import("k.cu", []byte(strings.ReplaceAll(src, "un", "uniform")), Options{})
+	const refused = "k.cu:2:50: argument uniform is a word of .knl or of the C generated from it (or a name C reserves); rename it"
+	if err == nil || err.Error() != refused {
+		t.Errorf("%v\nwant %s", err, refused)
 	}
 }

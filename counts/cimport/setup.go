@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 // translate sets up the kernel's parameters, arrays and launch axes and
@@ -114,8 +116,9 @@ func (t *translator) setParams(opts Options) error {
 				floats = append(floats, p)
 				continue
 			}
-			if reserved[p.name] {
-				return errorAt(p.p, "argument %s is a word of .knl; rename it", p.name)
+			if reserved[p.name] || counts.ReservedInC(p.name) {
+				// A size keeps its name, which count and predict take.
+				return errorAt(p.p, "argument %s is a word of .knl or of the C generated from it (or a name C reserves); rename it", p.name)
 			}
 			t.used[p.name] = true
 			t.params = append(t.params, p.name)
@@ -161,15 +164,15 @@ func (t *translator) setConstants(opts Options, from map[string]string, macros m
 				return err
 			}
 			c, ok := v.a.poly()
-			if v.kind != vInt || !ok {
-				return errorAt(e.p, "%s: its size must be a constant", d.name)
+			if k, isConst := c.constant(); v.kind != vInt || !ok || !isConst || k < 1 {
+				return errorAt(e.p, "%s: its size must be a positive constant", d.name)
 			}
 			if size, ok = size.mul(c); !ok {
 				return errorAt(e.p, "%s: its size overflows", d.name)
 			}
 		}
 		if ext, ok := opts.Arrays[d.name]; ok {
-			v, err := t.flagValue(ext, macros, "--array "+d.name)
+			v, err := t.arrayExtent(d.name, ext, macros)
 			if err != nil {
 				return err
 			}
@@ -209,7 +212,7 @@ func (t *translator) setArrays(opts Options, from map[string]string, macros map[
 		if !ok {
 			return errorAt(p.p, "the extent of array %s is not in the source: give --array %s=EXTENT (its number of elements, in the integer arguments: --array %s=n*n) or a comment // uniperf: --array %s=EXTENT", p.name, p.name, p.name, p.name)
 		}
-		v, err := t.flagValue(ext, macros, "--array "+p.name)
+		v, err := t.arrayExtent(p.name, ext, macros)
 		if err != nil {
 			return err
 		}
@@ -230,6 +233,20 @@ func (t *translator) setArrays(opts Options, from map[string]string, macros map[
 		t.declare(p.name, &variable{kind: "array", name: a.name, dtype: dtype})
 	}
 	return nil
+}
+
+// arrayExtent evaluates --array NAME=EXT. A constant extent below 1 is
+// refused here, as the flag's fault: the .knl would refuse the array,
+// which would read as the importer's.
+func (t *translator) arrayExtent(name, ext string, macros map[string]*macro) (poly, error) {
+	v, err := t.flagValue(ext, macros, "--array "+name)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := v.constant(); ok && c < 1 {
+		return nil, &Error{Msg: fmt.Sprintf("--array %s=%s: an extent must be positive (the number of elements the host allocates), not %d", name, ext, c)}
+	}
+	return v, nil
 }
 
 // setAxes sets up the launch's axes from --local and --global or

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
+	"github.com/uniperf/uniperf/measurekernels/launch/pocltest"
 )
 
 // suitePort is an original of Rodinia or Kernel Tuner whose hand port
@@ -503,9 +504,10 @@ const needleHost = "cols == 16*block_width + 1 && i >= 1 && i <= block_width"
 // both in the reference interpreter, that the import executes what the
 // port does (the interpreter's tallies of operations, accesses, barriers
 // and groups) and writes what a Go reimplementation of the original
-// computes. needle's i32 additions are also checked against a count by
+// computes, as the generated code does on the OpenCL device (PoCL). needle's i32 additions are also checked against a count by
 // hand (needleAdds), in both.
 func TestFanRunsAsHandPorts(t *testing.T) {
+	dev := pocltest.Open(t)
 	want := map[string]original{
 		"fan1": func(p map[string]int64, in map[string][]float32) map[string][]float32 {
 			n, s := p["Size"], p["t"]
@@ -589,8 +591,11 @@ func TestFanRunsAsHandPorts(t *testing.T) {
 					t.Errorf("at %v: the import counts\n%v\nthe hand port\n%v", size, nonzero(cg), nonzero(ch))
 				}
 				in, out, got := run(k, size)
-				for arr, w := range want[p.knl](size, in) {
+				expect := want[p.knl](size, in)
+				onPoCL := runOnDevice(t, dev, k, own(k, size), in, slices.Collect(maps.Keys(expect)))
+				for arr, w := range expect {
 					compareArrays(t, arr, out[arr], w)
+					compareArrays(t, arr+" on PoCL", onPoCL[arr], w)
 				}
 				_, _, h := run(hand, size)
 				if per, ok := needleAdds[p.knl]; ok {

@@ -17,6 +17,11 @@ func (t *translator) block(ss []*stmt) error {
 // return puts the rest under its opposite condition.
 func (t *translator) sequence(ss []*stmt) error {
 	for i, s := range ss {
+		if s.kind == "return" && t.endsKernel(s) {
+			// A kernel's last statement, return; (kmeans'), returns
+			// where its body would end.
+			return nil
+		}
 		if s.kind == "if" && s.els == nil && isReturn(s.then) && len(t.fns) > 0 {
 			// In an inlined function, "if (C) return X; REST" is an if
 			// and an else.
@@ -34,6 +39,13 @@ func (t *translator) sequence(ss []*stmt) error {
 		}
 	}
 	return nil
+}
+
+// endsKernel reports whether s is the last statement of the kernel's
+// body, outside any loop, inlined function or if but its guards.
+func (t *translator) endsKernel(s *stmt) bool {
+	body := t.k.body.body
+	return len(t.fns) == 0 && t.inLoop == 0 && t.inIf == t.guards && len(body) > 0 && body[len(body)-1] == s
 }
 
 func isReturn(s *stmt) bool {
@@ -434,7 +446,7 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 		pre = val
 	}
 	if v.scope != t.scope && !t.branchLocal(v) {
-		if ok, err := t.accumulator(v, lhs.text, rhs); ok || err != nil {
+		if ok, err := t.accumulator(v, lhs.text, op, rhs); ok || err != nil {
 			if err != nil {
 				return err
 			}
@@ -482,10 +494,12 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 
 // accumulator makes v, an integer variable declared with a constant
 // and set from data inside a loop or an if (uint sum = 0; for (...)
-// sum += s[...];), a private variable from its declaration on, as a
+// sum += s[...];), or set to an affine value under an if that reads
+// data (kmeans' index = i under if (dist < min_dist), the nearest
+// cluster so far), a private variable from its declaration on, as a
 // floating-point one is: its constant is stored where it was declared.
 // It reports whether it did.
-func (t *translator) accumulator(v *variable, cname string, rhs *expr) (bool, error) {
+func (t *translator) accumulator(v *variable, cname, op string, rhs *expr) (bool, error) {
 	c, isConst := v.val.constant()
 	if v.kind != "int" || !isConst || v.declList == nil || hasCall(rhs) {
 		// rhs is evaluated twice: a call's inlined body would be emitted
@@ -493,8 +507,11 @@ func (t *translator) accumulator(v *variable, cname string, rhs *expr) (bool, er
 		return false, nil
 	}
 	val, err := t.eval(rhs)
-	if err != nil || val.kind != vData {
+	if err != nil {
 		return false, err
+	}
+	if val.kind != vData && !(val.kind == vInt && op == "=" && t.underData()) {
+		return false, nil
 	}
 	priv := &array{name: t.unique(cname), cname: cname, dtype: v.dtype, space: "private", p: t.k.p}
 	t.privs = append(t.privs, priv)
@@ -502,6 +519,12 @@ func (t *translator) accumulator(v *variable, cname string, rhs *expr) (bool, er
 	*v.declList = slices.Insert(*v.declList, min(v.declAt, len(*v.declList)), init)
 	v.kind, v.name, v.declList = "data", priv.name, nil
 	return true, nil
+}
+
+// underData reports whether an enclosing if's condition reads data:
+// what it sets then depends on the data, not on the indices alone.
+func (t *translator) underData() bool {
+	return slices.ContainsFunc(t.frames, func(f *frame) bool { return f.c != nil && !f.c.affine() })
 }
 
 // becomeData makes v, an integer variable declared without a value

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 // variable is what a name of the kernel stands for.
@@ -208,10 +210,16 @@ func (t *translator) declare(name string, v *variable) {
 }
 
 // unique returns a .knl name for want that no other name takes and that
-// is no word of the language.
+// is no word of the language or of the C generated from it.
 func (t *translator) unique(want string) string {
+	if counts.ReservedInC(want) {
+		// A name C reserves to the implementation (_A0), or a word of
+		// the generated C that the source's dialect allows (constant in
+		// CUDA), is renamed as the .knl's refusal suggests.
+		want = strings.TrimLeft(want, "_") + "_k"
+	}
 	name := want
-	for k := 2; t.used[name] || reserved[name]; k++ {
+	for k := 2; t.used[name] || reserved[name] || counts.ReservedInC(name); k++ {
 		name = want + "_" + strconv.Itoa(k)
 	}
 	t.used[name] = true
@@ -260,7 +268,7 @@ func elemType(c ctype, p pos, name string) (string, error) {
 		return "i64", nil
 	case "char":
 		return "i8", nil
-	case "uchar":
+	case "uchar", "bool":
 		return "u8", nil
 	case "short":
 		return "i16", nil
