@@ -80,6 +80,9 @@ func TestImportRefusals(t *testing.T) {
 		{[]string{"import", good, "--local", "64"}, regexp.QuoteMeta(good) + `:1:26: the extent of array a`},
 		{[]string{"import", cu, "--local", "64", "--array", "a=64*n", "--groups", "n", "-D", "=1"}, `-D =1: want NAME=VALUE`},
 		{[]string{"import", cu, "--local", "64", "--groups", "n", "--array", "a=64*n", "--out", cu}, `is the input file`},
+		{[]string{"import", good, "--local", "64", "--global", "0", "--array", "a=n"}, `--global 0: axis 0 launches no work-item`},
+		{[]string{"import", good, "--local", "64", "--groups", "0", "--array", "a=n"}, `--groups 0: axis 0 launches no work-item`},
+		{[]string{"import", good, "--local", "64", "--groups", "1 - 1", "--array", "a=n"}, `--groups 1 - 1: axis 0 launches no work-item`},
 	} {
 		code, msg := runAll(t, c.args...)
 		if code != 2 || !regexp.MustCompile(c.want).MatchString(msg) {

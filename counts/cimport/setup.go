@@ -301,6 +301,9 @@ func (t *translator) setAxes(opts Options, from map[string]string, macros map[st
 		if err != nil {
 			return err
 		}
+		if k, ok := n.constant(); ok && (flag == "--global" || den.equal(constPoly(1))) && k+c <= 0 {
+			return &Error{Msg: fmt.Sprintf("%s %s: axis %d launches no work-item; give the host's grid (at least 1)", flag, text, a)}
+		}
 		ax.launch = &launchSize{flag: flag, text: text, n: n, den: den, c: c}
 		var ok bool
 		if flag == "--groups" && den.equal(constPoly(1)) {
