@@ -10,25 +10,26 @@ import (
 // partNames names the parts of a prediction in its explanation.
 var partNames = [nParts]string{additive: "added", memoryPart: "memory", computePart: "compute", groupsPart: "groups"}
 
-// explainTerms returns a prediction's terms, largest first, each its
+// explainTerms returns the terms of a form's prediction from counts
+// aligned with props and priced by values, largest first, each its
 // count (as priced: grid-filled, ties merged) times its weight and the
 // part it falls in, then the parts' totals, saying which part of a max
 // form sets the time: a term of a part below the largest adds nothing,
 // so that a ranking between launches bound by the same part turns on
 // that part's terms alone.
-func (m *Model) explainTerms(cnt []float64) []models.Quantity {
+func explainTerms(form string, props []string, values, cnt []float64) []models.Quantity {
 	var out []models.Quantity
-	for j, p := range m.Properties {
-		t := m.Values[j] * cnt[j]
+	for j, p := range props {
+		t := values[j] * cnt[j]
 		if t == 0 {
 			continue
 		}
-		k := partOf(m.Config.Form, p)
+		k := partOf(form, p)
 		out = append(out, models.Quantity{Name: p, Value: t, Unit: "s",
-			Note: fmt.Sprintf("%.6g × %.4g s, %s part", cnt[j], m.Values[j], partNames[k])})
+			Note: fmt.Sprintf("%.6g × %.4g s, %s part", cnt[j], values[j], partNames[k])})
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Value > out[b].Value })
-	part := partTimes(m.Config.Form, m.Properties, m.Values, cnt)
+	part := partTimes(form, props, values, cnt)
 	b := bound(part)
 	for k := additive; k < nParts; k++ {
 		if part[k] == 0 {
@@ -36,7 +37,7 @@ func (m *Model) explainTerms(cnt []float64) []models.Quantity {
 		}
 		note := "added to the largest of the memory, compute and groups parts"
 		switch {
-		case m.Config.Form == FormSum:
+		case form == FormSum:
 			note = "the sum form adds every term"
 		case k == b:
 			note = "the largest of the memory, compute and groups parts: it sets the time"

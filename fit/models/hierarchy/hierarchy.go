@@ -354,7 +354,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 		slices.Sort(unpriced)
 		return models.Prediction{}, fmt.Errorf("kernel %s: %s: the calibration has no weight for it: no row it was fitted on exercised it", c.Kernel, strings.Join(unpriced, ", "))
 	}
-	pred := models.Prediction{Seconds: combine(m.Config.Form, m.Properties, m.Values, cnt), Explain: m.explainTerms(cnt)}
+	pred := models.Prediction{Seconds: combine(m.Config.Form, m.Properties, m.Values, cnt), Explain: explainTerms(m.Config.Form, m.Properties, m.Values, cnt)}
 	tr := lf.traffic
 	note := "from the hierarchy counts"
 	if tr.Lines {
