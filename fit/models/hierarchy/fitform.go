@@ -34,23 +34,18 @@ func partOf(form, p string) int {
 	return computePart
 }
 
-// partTimes prices counts (aligned with props) by part; terms, when not
-// nil, receives each term's seconds.
-func partTimes(form string, props []string, values, cnt []float64, terms map[string]float64) [nParts]float64 {
+// partTimes prices counts (aligned with props) by part.
+func partTimes(form string, props []string, values, cnt []float64) [nParts]float64 {
 	var part [nParts]float64
 	for j, p := range props {
-		t := values[j] * cnt[j]
-		part[partOf(form, p)] += t
-		if terms != nil && t != 0 {
-			terms[p] = t
-		}
+		part[partOf(form, p)] += values[j] * cnt[j]
 	}
 	return part
 }
 
 // combine is the form's time: the additive part plus the largest other.
-func combine(form string, props []string, values, cnt []float64, terms map[string]float64) float64 {
-	part := partTimes(form, props, values, cnt, terms)
+func combine(form string, props []string, values, cnt []float64) float64 {
+	part := partTimes(form, props, values, cnt)
 	return part[additive] + max(part[memoryPart], part[computePart], part[groupsPart])
 }
 
@@ -119,7 +114,7 @@ func fitMax(form string, props []string, samples []fit.Sample) ([]float64, error
 		next := make([]int, len(samples))
 		masked := make([]fit.Sample, len(samples))
 		for i, s := range samples {
-			next[i] = bound(partTimes(form, props, values, s.Counts, nil))
+			next[i] = bound(partTimes(form, props, values, s.Counts))
 			masked[i] = s
 			masked[i].Counts = slices.Clone(s.Counts)
 			for j, p := range props {
@@ -148,7 +143,7 @@ func fitMax(form string, props []string, samples []fit.Sample) ([]float64, error
 func objective(form string, props []string, values []float64, samples []fit.Sample) float64 {
 	s2 := 0.0
 	for _, s := range samples {
-		r := 1 - combine(form, props, values, s.Counts, nil)/s.Time
+		r := 1 - combine(form, props, values, s.Counts)/s.Time
 		s2 += r * r
 	}
 	if math.IsNaN(s2) {

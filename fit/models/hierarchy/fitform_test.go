@@ -41,7 +41,7 @@ func synthetic(form string, weights []float64, n int) ([]string, []fit.Sample) {
 			cnt[j] = v
 		}
 		samples[i] = fit.Sample{Kernel: "k", Class: string(rune('a' + i%5)), Counts: cnt}
-		samples[i].Time = combine(form, props, weights, cnt, nil)
+		samples[i].Time = combine(form, props, weights, cnt)
 	}
 	return props, samples
 }

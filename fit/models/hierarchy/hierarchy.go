@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/uniperf/uniperf/fit"
@@ -261,7 +260,7 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 	m.Properties, m.Values, m.Rows = props, values, len(rows)
 	errs := make([]float64, len(samples))
 	for i, s := range samples {
-		errs[i] = fit.RelativeError(combine(m.Config.Form, props, values, s.Counts, nil), s.Time)
+		errs[i] = fit.RelativeError(combine(m.Config.Form, props, values, s.Counts), s.Time)
 	}
 	m.TrainingError = fit.GeoMean(errs)
 	return objective(m.Config.Form, props, values, samples), nil
@@ -355,14 +354,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 		slices.Sort(unpriced)
 		return models.Prediction{}, fmt.Errorf("kernel %s: %s: the calibration has no weight for it: no row it was fitted on exercised it", c.Kernel, strings.Join(unpriced, ", "))
 	}
-	terms := map[string]float64{}
-	t := combine(m.Config.Form, m.Properties, m.Values, cnt, terms)
-	pred := models.Prediction{Seconds: t}
-	names := slices.Collect(maps.Keys(terms))
-	sort.Slice(names, func(a, b int) bool { return terms[names[a]] > terms[names[b]] })
-	for _, p := range names {
-		pred.Explain = append(pred.Explain, models.Quantity{Name: p, Value: terms[p], Unit: "s"})
-	}
+	pred := models.Prediction{Seconds: combine(m.Config.Form, m.Properties, m.Values, cnt), Explain: explainTerms(m.Config.Form, m.Properties, m.Values, cnt)}
 	tr := lf.traffic
 	note := "from the hierarchy counts"
 	if tr.Lines {
