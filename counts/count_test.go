@@ -117,6 +117,8 @@ func countChecks() []planCheck {
 	for _, r := range []int64{1, 4} {
 		add("global_ldg_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
 		add("gather_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
+		add("gather_i32", map[string]int64{"R": r}, n(600), n(257), n(1))
+		add("scatter_f32", map[string]int64{"S": r}, n(600), n(257), n(1))
 	}
 	for _, k := range []int64{1, 32, 256} {
 		add("atomic_add_i32", map[string]int64{"K": k}, n(600), n(1))
@@ -277,6 +279,33 @@ func TestCountLarge(t *testing.T) {
 		"global.load.f32.stride=1": tileLoads, "local.store.f32": tileLoads, "local.load.f32": 2 * ni * mi * li,
 		"global.store.f32.stride=1": ni * li, "global.minldst.f32.stride=1": ni * li, "sync.barrier": 2 * tiles * ni * li,
 		"launch.groups": (ni / 16) * (li / 16), "launch.const": 1})
+
+	// gather_i32 and scatter_f32 at n = 2^23 + 1, R = S = 4: per element
+	// R index loads of perm (stride 1, i32), and either R i32 loads of x
+	// at subscripts read from perm, R additions (the sum from zero) and
+	// one stride-1 store of y, whose i32 minimum with the index loads is
+	// n; or one stride-1 load of x and S f32 stores at subscripts read
+	// from perm. ceil(n/256) groups.
+	const ng = 1<<23 + 1
+	groups := int64((ng + 255) / 256)
+	for _, c := range []struct {
+		kernel string
+		consts map[string]int64
+		want   map[string]int64
+	}{
+		{"gather_i32", map[string]int64{"R": 4}, map[string]int64{"global.load.i32.stride=1": 4 * ng, "global.load.indirect.i32": 4 * ng,
+			"int.i32.add": 4 * ng, "global.store.i32.stride=1": ng, "global.minldst.i32.stride=1": ng}},
+		{"scatter_f32", map[string]int64{"S": 4}, map[string]int64{"global.load.i32.stride=1": 4 * ng, "global.load.f32.stride=1": ng,
+			"global.store.indirect.f32": 4 * ng}},
+	} {
+		_, counted := countedLibraryKernel(t, c.kernel, c.consts)
+		got, err := counted.Eval(map[string]int64{"n": ng})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.want["launch.groups"], c.want["launch.const"] = groups, 1
+		compareProps(t, got, c.want)
+	}
 }
 
 // TestCountErrors checks overflow, assumptions and parameter names.

@@ -552,28 +552,61 @@ func localStoresSetup(lx int64) func(p map[string]int64, rng *rand.Rand) (map[st
 	}
 }
 
-// gatherSetup checks gather_f32: y[i] sums x[perm[k*n + i]] for k < r,
-// each row of perm a random permutation.
-func gatherSetup(r int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+// randomPerms returns r rows of n, each a random permutation of 0..n-1,
+// as the measurement fills index arrays.
+func randomPerms(r, n int64, rng *rand.Rand) []int32 {
+	perm := make([]int32, r*n)
+	for k := range r {
+		for i, v := range rng.Perm(int(n)) {
+			perm[k*n+int64(i)] = int32(v)
+		}
+	}
+	return perm
+}
+
+// gatherSetup checks gather_<t>: y[i] sums x[perm[k*n + i]] for k < r,
+// each row of perm a random permutation. The values are multiples of 1/4
+// below 16 (integers below 64 in i32), whose sums are exact in any
+// order.
+func gatherSetup[T int32 | float32](r int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		n := p["n"]
-		perm, x, y := make([]int32, r*n), make([]float32, n), make([]float32, n)
-		for k := range r {
-			for i, v := range rng.Perm(int(n)) {
-				perm[k*n+int64(i)] = int32(v)
-			}
-		}
+		perm, x, y := randomPerms(r, n, rng), make([]T, n), make([]T, n)
 		for i := range x {
-			x[i] = float32(rng.IntN(64)) / 4
+			x[i] = T(rng.IntN(64))
+			if _, isInt := any(x[i]).(int32); !isInt {
+				x[i] /= 4
+			}
 		}
 		return map[string]any{"perm": perm, "x": x, "y": y}, func() error {
 			for i := range n {
-				var want float32
+				var want T
 				for k := range r {
 					want += x[perm[k*n+i]]
 				}
 				if y[i] != want {
-					return fmt.Errorf("y[%d] = %g, want %g", i, y[i], want)
+					return fmt.Errorf("y[%d] = %v, want %v", i, y[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// scatterSetup checks scatter_f32: y[perm[j]] = x[j mod n] for j <
+// S*n, perm a random permutation of 0..S*n-1, so that every cell of y is
+// stored once, by the work-item the permutation sends to it.
+func scatterSetup(s int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		perm, x, y := randomPerms(1, s*n, rng), make([]float32, n), poisonF32(s*n)
+		for i := range x {
+			x[i] = float32(rng.IntN(64)) / 4
+		}
+		return map[string]any{"perm": perm, "x": x, "y": y}, func() error {
+			for j, c := range perm {
+				if got, want := y[c], x[int64(j)%n]; got != want {
+					return fmt.Errorf("y[%d] = %v, want x[%d] = %v", c, got, int64(j)%n, want)
 				}
 			}
 			return nil
@@ -1066,8 +1099,12 @@ func libraryCases() []libraryCase {
 		{"uniform_store_u8", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, uniformStoreSetup(0)},
 		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
-		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup(1)},
-		{"gather_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, gatherSetup(4)},
+		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup[float32](1)},
+		{"gather_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, gatherSetup[float32](4)},
+		{"gather_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup[int32](1)},
+		{"gather_i32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, gatherSetup[int32](4)},
+		{"scatter_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, scatterSetup(1)},
+		{"scatter_f32", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 21}, scatterSetup(4)},
 		{"atomic_add_i32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 21}, atomicSetup[int32](1)},
 		{"atomic_add_i32", map[string]int64{"LX": 8, "K": 8}, map[string]int64{"n": 21}, atomicSetup[int32](8)},
 		{"atomic_add_f32", map[string]int64{"LX": 8, "K": 3}, map[string]int64{"n": 21}, atomicSetup[float32](3)},

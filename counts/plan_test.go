@@ -74,6 +74,8 @@ func planChecks() []planCheck {
 		add("atomic_add_"+t, map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	}
 	add("gather_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	add("gather_i32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	add("scatter_f32", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("finite_diff", s2, map[string]int64{"n": 11}, map[string]int64{"n": 3})
 	add("nbody", l1, map[string]int64{"n": 19}, map[string]int64{"n": 2}, map[string]int64{"n": 9})
 	add("convolution", s2, map[string]int64{"n": 5})
@@ -111,7 +113,8 @@ func planChecks() []planCheck {
 // randomArrays makes arrays of the kernel's global arrays at params with
 // small random values (positive, so that rsqrt and pow stay finite; u8
 // bytes not 0, so that uniform_store_u8's condition on its byte holds in
-// every work-item and the plan's upper bound is what runs).
+// every work-item and the plan's upper bound is what runs; i32 cells
+// their subscript along the last axis).
 func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]any {
 	rng := rand.New(rand.NewPCG(1, 2))
 	arrays := map[string]any{}
@@ -141,7 +144,23 @@ func randomArrays(t *testing.T, k *Kernel, params map[string]int64) map[string]a
 			}
 			arrays[a.Name] = s
 		case I32:
-			arrays[a.Name] = make([]int32, n)
+			// Each cell holds its subscript along the last axis: an
+			// index array (its rows) is then a permutation, the
+			// identity, and a scatter through one (scatter_f32) stores
+			// each cell once, as through the measurement's random
+			// permutations.
+			s, last := make([]int32, n), int64(1)
+			if len(a.Shape) > 0 {
+				v, err := a.Shape[len(a.Shape)-1].Eval(params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				last = max(v, 1)
+			}
+			for i := range s {
+				s[i] = int32(int64(i) % last)
+			}
+			arrays[a.Name] = s
 		case I64:
 			arrays[a.Name] = make([]int64, n)
 		case I8:

@@ -82,6 +82,16 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
+	"gather_i32": {
+		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	// perm is a permutation (launch fills index arrays so): no two
+	// stores go to one cell.
+	"scatter_f32": {
+		[]consts{{"LX": 16, "S": 1}, {"LX": 64, "S": 4}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
 	"atomic_add_i32": {
 		[]consts{{"LX": 16, "K": 1}, {"LX": 64, "K": 32}, {"LX": 256, "K": 256}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
