@@ -46,6 +46,14 @@ type Config struct {
 	// across work-items is not the order they run in, and the lines
 	// they move are the line counts'.
 	ScalarLoops bool `json:"scalar_loops,omitempty"`
+	// UnrolledSums, with ScalarLoops, leaves vectorised an instruction
+	// whose only reductions are over unrolled inames alone (unr or ilp):
+	// such a sum is straight-line code, no loop of its own, so that
+	// PoCL's loop over the work-items stays innermost and its strided
+	// accesses stay strided (vector_sums' x[c, i] over an unrolled c,
+	// a filled stride-D load, rather than a contiguous one). Scalar's
+	// reduction rule otherwise, as ScalarChain's does for its chains.
+	UnrolledSums bool `json:"unrolled_sums,omitempty"`
 	// CoreShare, with Lines, takes the groups' lines from DRAM once
 	// each only while a group's lines fit one core's share of the last
 	// cache (its capacity over the compute units), else every line

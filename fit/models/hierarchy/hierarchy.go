@@ -321,6 +321,11 @@ func (m *Model) idleFactor(groups int64) float64 {
 	return float64(m.Cores) / float64(groups)
 }
 
+// NoWeight is the note of an explanation's term for a feature that the
+// calibration has no weight for, priced at zero with ZeroMissing: a
+// reader (hierstudy's -why) tells such a term from one whose weight is 0.
+const NoWeight = "no weight: no row fitted exercised it; priced at zero"
+
 // Predict implements Model. A non-zero feature without a weight (no row
 // fitted exercised it) is an error, unless ZeroMissing.
 func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, error) {
@@ -386,7 +391,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 			Note: "strided global accesses run one work-item at a time (in a loop without a barrier, or a reduction), priced as contiguous"})
 	}
 	for _, p := range slices.Sorted(slices.Values(unpriced)) {
-		pred.Explain = append(pred.Explain, models.Quantity{Name: p, Value: 0, Unit: "s", Note: "no weight: no row fitted exercised it; priced at zero"})
+		pred.Explain = append(pred.Explain, models.Quantity{Name: p, Value: 0, Unit: "s", Note: NoWeight})
 	}
 	return pred, nil
 }
