@@ -250,7 +250,7 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 			return fmt.Errorf("%s: %w", form, err)
 		}
 		if h, ok := m.(*hierarchy.Model); ok && whyFlag {
-			if err := why(env, meas, form, h); err != nil {
+			if err := why(env, meas, form, h, func() (models.Model, error) { return newModel(form) }); err != nil {
 				return err
 			}
 		}

@@ -135,10 +135,10 @@ func (w classWhy) text(form string, foldW, allW func(string) float64) string {
 	return b.String()
 }
 
-// why calibrates form without each class of the measurement rows in
-// turn, as the cross-validation does, and prints each class's
-// diagnosis; all is the form calibrated on every row.
-func why(env *models.Env, meas []models.Row, form string, all *hierarchy.Model) error {
+// why calibrates a new model of form (newFold) without each class of
+// the measurement rows in turn, as the cross-validation does, and prints
+// each class's diagnosis; all is the form calibrated on every row.
+func why(env *models.Env, meas []models.Row, form string, all *hierarchy.Model, newFold func() (models.Model, error)) error {
 	classes := map[string][]models.Row{}
 	for _, r := range meas {
 		classes[r.Class] = append(classes[r.Class], r)
@@ -150,11 +150,14 @@ func why(env *models.Env, meas []models.Row, form string, all *hierarchy.Model) 
 				rest = append(rest, r)
 			}
 		}
-		m, err := newModel(form)
+		m, err := newFold()
 		if err != nil {
 			return err
 		}
-		fold := m.(*hierarchy.Model)
+		fold, ok := m.(*hierarchy.Model)
+		if !ok {
+			return fmt.Errorf("-why: form %s is not a hierarchy form", form)
+		}
 		if err := fold.Calibrate(env, rest); err != nil {
 			fmt.Printf("    %s why %s: not calibrated without it: %v\n", form, class, err)
 			continue

@@ -64,23 +64,6 @@ func hasReduce(s *counts.Instruction) bool {
 	return containsReduce(s.RHS) || (s.Pred != nil && containsReduce(s.Pred))
 }
 
-// hasLoopReduce reports whether an instruction of k holds a reduction
-// over some iname that is not unrolled (unrolledOnly).
-func hasLoopReduce(k *counts.Kernel, s *counts.Instruction) bool {
-	found := false
-	visit := func(e counts.Expr) bool {
-		if r, ok := e.(*counts.Reduce); ok && !unrolledOnly(k, r) {
-			found = true
-		}
-		return !found
-	}
-	counts.Walk(s.RHS, visit)
-	if s.Pred != nil {
-		counts.Walk(s.Pred, visit)
-	}
-	return found
-}
-
 // contiguous is the stride class of an access that uses its lines in
 // order: what a scalar access walking memory costs per access, the lines
 // it moves being priced by the line counts.
