@@ -15,6 +15,18 @@
 // hierarchy writes for the chosen form, so that uniperf tune --model
 // hierarchy --weights DIR/FORM.json ranks a tuning space with any form.
 //
+// -why diagnoses the leave-one-class-out misses of the hierarchy forms:
+// for each class left out, its rows the calibration without it cannot
+// predict and the features no other class exercises that leave them so
+// (a row is predicted, and counts in the figure, only where every
+// feature of it has a weight from the other classes), then, of the
+// predicted rows, the geomean and signed median error (p/m − 1), how
+// many are too slow and too fast, and the terms with the largest share
+// of the prediction (a term's seconds over the prediction's, averaged
+// over the rows) with their weights, left out and calibrated on every
+// row. It calibrates each fold once more; -cv=false spares the
+// cross-validation's own.
+//
 // -device-file FILE gives the device file of a device that no shipped
 // file names, such as the Xeon VM of datasets/xeon
 // (datasets/xeon/pocl-xeon-device.json); without it the tables' device
@@ -44,15 +56,16 @@ import (
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
 	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
-	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or sum|max|maxgroups[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+chain][+regchain|+scalarchain][+localacc][+localfoot][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or sum|max|maxgroups[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+chain][+regchain|+scalarchain][+localacc][+localfoot][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
 	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
 	flag.BoolVar(&explain, "explain", false, "print every corpus row's prediction with its largest terms and its traffic")
 	deviceFile := flag.String("device-file", "", "device parameter file (JSON, see fit/gpus) for a device that no shipped file names, such as a CPU of its own")
+	whyFlag := flag.Bool("why", false, "diagnose each class left out: its unpredicted rows and the features that leave them so, its signed errors and the terms of its predictions (hierarchy forms)")
 	calDir := flag.String("calibrations", "", "write each hierarchy form's calibration on all the measurement rows to DIR/FORM.json, for uniperf tune --model hierarchy --weights")
 	flag.Parse()
-	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows, *calDir, *deviceFile); err != nil {
+	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows, *calDir, *deviceFile, *whyFlag); err != nil {
 		fmt.Fprintln(os.Stderr, "hierstudy:", err)
 		os.Exit(1)
 	}
@@ -85,7 +98,7 @@ func parseForm(s string) (hierarchy.Config, error) {
 	parts := strings.Split(s, "+")
 	c := hierarchy.Config{Form: parts[0], Levels: true, Reuse: true, LLC: "l2"}
 	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
-		return c, fmt.Errorf("form %q: want linear, hierarchy, or sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +chain, +regchain, +scalarchain, +localacc, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
+		return c, fmt.Errorf("form %q: want linear, hierarchy, or sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +unrsum, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +chain, +regchain, +scalarchain, +localacc, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
 	}
 	for _, p := range parts[1:] {
 		switch p {
@@ -107,6 +120,8 @@ func parseForm(s string) (hierarchy.Config, error) {
 			c.Lines, c.LineScale, c.ScaleContiguous = true, true, true
 		case "scalar":
 			c.ScalarLoops = true
+		case "unrsum":
+			c.ScalarLoops, c.UnrolledSums = true, true
 		case "core":
 			c.CoreShare = true
 		case "refetch":
@@ -168,7 +183,7 @@ func newModel(form string) (models.Model, error) {
 	return &hierarchy.Model{Config: c}, nil
 }
 
-func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool, calDir, deviceFile string) error {
+func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool, calDir, deviceFile string, whyFlag bool) error {
 	fitTabs, err := load(fitPaths)
 	if err != nil {
 		return err
@@ -233,6 +248,11 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 		m, _ := newModel(form)
 		if err := m.Calibrate(env, meas); err != nil {
 			return fmt.Errorf("%s: %w", form, err)
+		}
+		if h, ok := m.(*hierarchy.Model); ok && whyFlag {
+			if err := why(env, meas, form, h, func() (models.Model, error) { return newModel(form) }); err != nil {
+				return err
+			}
 		}
 		if _, ok := m.(*hierarchy.Model); ok && calDir != "" {
 			if err := writeCalibration(calDir, form, m, device, d, fitPaths); err != nil {

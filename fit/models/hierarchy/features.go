@@ -147,7 +147,7 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 	}
 	cs := in.Counts
 	if cfg.ScalarLoops {
-		if cs, lf.scalar, err = scalarCounts(env, c, cs); err != nil {
+		if cs, lf.scalar, err = scalarCounts(env, c, cs, cfg.UnrolledSums); err != nil {
 			return nil, err
 		}
 	}

@@ -53,8 +53,8 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v, refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v, local accesses tied %v, local beyond L1 %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.LocalAccesses, m.Config.LocalFootprint, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v, local accesses tied %v, local beyond L1 %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.LocalAccesses, m.Config.LocalFootprint, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 
@@ -320,6 +320,11 @@ func (m *Model) idleFactor(groups int64) float64 {
 	return float64(m.Cores) / float64(groups)
 }
 
+// NoWeight is the note of an explanation's term for a feature that the
+// calibration has no weight for, priced at zero with ZeroMissing: a
+// reader (hierstudy's -why) tells such a term from one whose weight is 0.
+const NoWeight = "no weight: no row fitted exercised it; priced at zero"
+
 // Predict implements Model. A non-zero feature without a weight (no row
 // fitted exercised it) is an error, unless ZeroMissing.
 func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, error) {
@@ -378,7 +383,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 			Note: "strided global accesses run one work-item at a time (in a loop without a barrier, or a reduction), priced as contiguous"})
 	}
 	for _, p := range slices.Sorted(slices.Values(unpriced)) {
-		pred.Explain = append(pred.Explain, models.Quantity{Name: p, Value: 0, Unit: "s", Note: "no weight: no row fitted exercised it; priced at zero"})
+		pred.Explain = append(pred.Explain, models.Quantity{Name: p, Value: 0, Unit: "s", Note: NoWeight})
 	}
 	return pred, nil
 }

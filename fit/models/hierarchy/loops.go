@@ -18,7 +18,18 @@ import (
 // innermost; a reduction is an inner loop of its instruction alike.
 // Instructions in loops that hold a barrier (a tiled matmul's loop over
 // tiles) are split into regions inside the loop and stay vectorised.
-func Scalar(k *counts.Kernel) map[string]bool {
+func Scalar(k *counts.Kernel) map[string]bool { return scalarOf(k, false) }
+
+// scalarOf is Scalar; with unrolledSums (Config.UnrolledSums) a
+// reduction over unrolled inames alone (unr or ilp: straight-line code,
+// no loop of its own) does not make its instruction scalar, which then
+// runs one work-item at a time only inside a sequential loop or a
+// reduction over some iname that is not unrolled.
+func scalarOf(k *counts.Kernel, unrolledSums bool) map[string]bool {
+	reduces := hasReduce
+	if unrolledSums {
+		reduces = func(s *counts.Instruction) bool { return hasLoopReduce(k, s) }
+	}
 	out := map[string]bool{}
 	var walk func(nodes []counts.Node, inLoop bool)
 	walk = func(nodes []counts.Node, inLoop bool) {
@@ -27,7 +38,7 @@ func Scalar(k *counts.Kernel) map[string]bool {
 			case *counts.Loop:
 				walk(n.Body, !holdsBarrier(n.Body))
 			case *counts.Instruction:
-				out[n.StatementID()] = inLoop || hasReduce(n)
+				out[n.StatementID()] = inLoop || reduces(n)
 			}
 		}
 	}
@@ -78,8 +89,8 @@ func scalarClass(p string) string {
 // Config.ScalarLoops they are priced as contiguous accesses
 // (scalarClass), since their stride across work-items is not the order
 // they run in.
-func scalarMoves(c *counts.Counted, params map[string]int64) (map[string]int64, error) {
-	scalar := Scalar(c.Kernel())
+func scalarMoves(c *counts.Counted, params map[string]int64, unrolledSums bool) (map[string]int64, error) {
+	scalar := scalarOf(c.Kernel(), unrolledSums)
 	parts, vals, err := c.BreakdownAt(counts.ByInstruction, params)
 	if err != nil {
 		return nil, err
@@ -93,20 +104,24 @@ func scalarMoves(c *counts.Counted, params map[string]int64) (map[string]int64, 
 	return out, nil
 }
 
-func scalarMovesOf(k *counts.Counted, params map[string]int64) (map[string]int64, error) {
-	return once("scalar", k, params, func() (map[string]int64, error) { return scalarMoves(k, params) })
+func scalarMovesOf(k *counts.Counted, params map[string]int64, unrolledSums bool) (map[string]int64, error) {
+	name := "scalar"
+	if unrolledSums {
+		name = "scalar-unrolled-sums"
+	}
+	return once(name, k, params, func() (map[string]int64, error) { return scalarMoves(k, params, unrolledSums) })
 }
 
 // scalarCounts returns the counts cs of a launch with the strided
 // accesses that run one work-item at a time priced as contiguous ones
 // (scalarMoves), and the min(loads, stores) corrections of the classes
 // they leave and join taken again; moved is the accesses moved.
-func scalarCounts(env *models.Env, c models.Case, cs map[string]int64) (out map[string]int64, moved int64, err error) {
+func scalarCounts(env *models.Env, c models.Case, cs map[string]int64, unrolledSums bool) (out map[string]int64, moved int64, err error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {
 		return nil, 0, err
 	}
-	moves, err := scalarMovesOf(k, c.Params)
+	moves, err := scalarMovesOf(k, c.Params, unrolledSums)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -93,7 +93,7 @@ func TestScalarMovesClosedForms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		moves, err := scalarMoves(k, c.params)
+		moves, err := scalarMoves(k, c.params, false)
 		if err != nil {
 			t.Fatalf("%s %v: %v", c.kernel, c.params, err)
 		}
@@ -169,5 +169,86 @@ func TestScaleContiguous(t *testing.T) {
 		if want := 254 * k.scale; math.Abs(stores-want) > 1e-9*want {
 			t.Errorf("ScaleContiguous %v: stores priced as %g, want %g", k.contiguous, stores, want)
 		}
+	}
+}
+
+// TestUnrolledSums checks Config.UnrolledSums against the kernels'
+// text: vector_sum's out[i] = sum(c, x[c, i]) over an unrolled c is
+// straight-line code, so that its 3 n loads of x, stride 3 across the
+// work-items (D = 3, x column-major), move to the contiguous class
+// without the option and stay without it (none move); gramschmidt1's
+// norm sums over a sequential iname and adi1's statements sit in a
+// loop, which stay scalar either way (adi1's 8 n (n - 1) loads and
+// 2 n (n - 1) stores, TestScalarMovesClosedForms).
+func TestUnrolledSums(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files)}
+	for _, c := range []struct {
+		kernel       string
+		target       string
+		scalar, unrs bool
+	}{
+		{"../../../measurekernels/library/vector_sum.knl", "out", true, false},
+		{"../../../examples/gramschmidt1.knl", "r", true, true},
+		{"../../../examples/adi1.knl", "X", true, true},
+	} {
+		k, err := env.Counter.Kernel(c.kernel, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, in := range k.Kernel().Statements {
+			s, ok := in.(*counts.Instruction)
+			if !ok || s.LHS.Array.Name != c.target {
+				continue
+			}
+			found = true
+			if got := scalarOf(k.Kernel(), false)[s.StatementID()]; got != c.scalar {
+				t.Errorf("%s: %s scalar %v, want %v", c.kernel, c.target, got, c.scalar)
+			}
+			if got := scalarOf(k.Kernel(), true)[s.StatementID()]; got != c.unrs {
+				t.Errorf("%s: %s scalar with unrolled sums %v, want %v", c.kernel, c.target, got, c.unrs)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no instruction assigns %s", c.kernel, c.target)
+		}
+	}
+	const n = 1024
+	k, err := env.Counter.Kernel("../../../measurekernels/library/vector_sum.knl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []struct {
+		unrolledSums bool
+		loads        int64
+	}{{false, 3 * n}, {true, 0}} {
+		moves, err := scalarMoves(k, map[string]int64{"n": n}, u.unrolledSums)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var loads int64
+		for p, v := range moves {
+			if strings.HasPrefix(p, "global.load.") {
+				loads += v
+			}
+		}
+		if loads != u.loads || len(moves) > 1 {
+			t.Errorf("unrolled sums %v: moves %v, want %d loads of x", u.unrolledSums, moves, u.loads)
+		}
+	}
+	k, err = env.Counter.Kernel("../../../examples/adi1.knl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, err := scalarMoves(k, map[string]int64{"n": 64}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all int64
+	for _, v := range moves {
+		all += v
+	}
+	if all != 10*64*63 {
+		t.Errorf("adi1 with unrolled sums: %d accesses move (%v), want 10 n (n - 1) = %d", all, moves, 10*64*63)
 	}
 }

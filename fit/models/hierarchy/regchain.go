@@ -270,17 +270,6 @@ func sharedChains(k *counts.Kernel, chains map[string]counts.DType) map[string]b
 	return out
 }
 
-// unrolledOnly reports whether every iname of r is unrolled (unr or
-// ilp): the reduction is straight-line code, no loop of its own.
-func unrolledOnly(k *counts.Kernel, r *counts.Reduce) bool {
-	for _, name := range r.Inames {
-		if in := k.Iname(name); in == nil || in.Tag.Kind != counts.Unroll && in.Tag.Kind != counts.ILP {
-			return false
-		}
-	}
-	return true
-}
-
 // laneInames returns the inames of Lanes' dimensions.
 func laneInames(k *counts.Kernel, s *counts.Instruction) map[string]bool {
 	named := map[string]bool{}
