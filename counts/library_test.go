@@ -277,6 +277,49 @@ func TestRegChainClassHandCounts(t *testing.T) {
 	}
 }
 
+// scalar_chain_<t> and scalar_sum_f32 counted by hand, as their headers
+// say. scalar_chain: per work-item the set-up m = (c & 7) + 3 and x =
+// (i + c) & 4095, an i32 addition and an i32 bitwise operation each
+// (converted to t when assigned; the conversions are free), nl steps of
+// one t multiplication, addition and bitwise operation, and one f32
+// store (stride 1). scalar_sum_f32: per work-item one f32 load and one
+// store (stride 1) and nl terms x0 + l, an addition each, summed by nl
+// additions (counted from zero). ceil(n/256) groups.
+func TestScalarChainClassHandCounts(t *testing.T) {
+	for _, name := range []string{"scalar_chain_i32", "scalar_chain_i64", "scalar_sum_f32"} {
+		k := loadLibraryKernel(t, name, nil)
+		counted, err := counts.Count(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int64{1, 300, 1 << 16} {
+			for _, nl := range []int64{1, 128, 512} {
+				params := map[string]int64{"n": n, "nl": nl}
+				if name != "scalar_sum_f32" {
+					params["c"] = 13
+				}
+				got, err := counted.Eval(params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]int64{"global.store.f32.stride=1": n, "launch.groups": (n + 255) / 256, "launch.const": 1}
+				switch name {
+				case "scalar_chain_i32":
+					want["int.i32.add"], want["int.i32.bitwise"], want["int.i32.mul"] = 2*n+nl*n, 2*n+nl*n, nl*n
+				case "scalar_chain_i64":
+					want["int.i32.add"], want["int.i32.bitwise"] = 2*n, 2*n
+					want["int.i64.add"], want["int.i64.bitwise"], want["int.i64.mul"] = nl*n, nl*n, nl*n
+				default:
+					want["global.load.f32.stride=1"], want["global.minldst.f32.stride=1"], want["flop.f32.add"] = n, n, 2*nl*n
+				}
+				if !maps.Equal(got, want) {
+					t.Errorf("%s n=%d nl=%d: %v, want %v", name, n, nl, got, want)
+				}
+			}
+		}
+	}
+}
+
 // local_stores counted by hand, as its header says: per work-item one
 // global load and one global store (stride 1), and in each of nr rounds
 // S local stores, one local load (a warp reads LX - 1 - l, consecutive
@@ -496,6 +539,53 @@ func TestColumnWalkHandCounts(t *testing.T) {
 		if seen != len(wantLines) {
 			t.Errorf("%v: %d of the %d line counts, want all", params, seen, len(wantLines))
 		}
+	}
+}
+
+// scalarChainSetup checks scalar_chain_i32 (mask 4095) or _i64 (mask
+// 2^40 - 1): out[i] is x started at (i + c) & 4095 and run through nl
+// steps x = (x*m + 1) & mask, m = (c & 7) + 3, in Go's int64 (every value
+// stays below 2^44), converted to f32.
+func scalarChainSetup(mask int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n, nl, c := p["n"], p["nl"], p["c"]
+		out := poisonF32(n)
+		return map[string]any{"out": out}, func() error {
+			m := c&7 + 3
+			for i := range n {
+				x := (i + c) & 4095
+				for range nl {
+					x = (x*m + 1) & mask
+				}
+				if want := float32(x); out[i] != want {
+					return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// scalarSumSetup checks scalar_sum_f32: out[i] is the sum of a[i] + l
+// over l < nl, added in order in float32 from zero, as the kernel's one
+// accumulator does: the same operations in the same order, so equal.
+func scalarSumSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	n, nl := p["n"], p["nl"]
+	a, out := make([]float32, n), poisonF32(n)
+	for i := range a {
+		a[i] = rng.Float32()
+	}
+	return map[string]any{"a": a, "out": out}, func() error {
+		for i := range n {
+			var want float32
+			for l := range nl {
+				want += a[i] + float32(l)
+			}
+			if out[i] != want {
+				return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
+			}
+		}
+		return nil
 	}
 }
 
@@ -1087,6 +1177,11 @@ func libraryCases() []libraryCase {
 		{"reg_chain_f32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 21, "nl": 40}, regChainSetup[float32](1)},
 		{"reg_chain_f32", map[string]int64{"LX": 8, "K": 8}, map[string]int64{"n": 21, "nl": 5}, regChainSetup[float32](8)},
 		{"reg_chain_f64", map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 21, "nl": 10}, regChainSetup[float64](4)},
+		{"scalar_chain_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nl": 40, "c": 13}, scalarChainSetup(4095)},
+		{"scalar_chain_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 5, "nl": 1, "c": -9}, scalarChainSetup(4095)},
+		{"scalar_chain_i64", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nl": 40, "c": 1000}, scalarChainSetup(1<<40 - 1)},
+		{"scalar_sum_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nl": 40}, scalarSumSetup},
+		{"scalar_sum_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 3, "nl": 1}, scalarSumSetup},
 		{"local_stores", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 24, "nr": 3}, localStoresSetup(8)},
 		{"local_stores", map[string]int64{"LX": 16, "S": 1}, map[string]int64{"n": 32, "nr": 2}, localStoresSetup(16)},
 		{"local_tile", map[string]int64{"LX": 8, "C": 5}, map[string]int64{"n": 24, "nr": 3}, localTileSetup(8, 5)},

@@ -129,6 +129,20 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "K": 2}, {"LX": 64, "K": 4}},
 		[]params{{"n": 1000, "nl": 5}, {"n": 37, "nl": 1}, {"n": 1, "nl": 3}},
 	},
+	// One chain of nl steps, of one step, and a c whose mask and start
+	// come from a negative number.
+	"scalar_chain_i32": {
+		[]consts{{"LX": 16}, {"LX": 64}},
+		[]params{{"n": 1000, "nl": 5, "c": 13}, {"n": 37, "nl": 1, "c": -3}, {"n": 1, "nl": 3, "c": 0}},
+	},
+	"scalar_chain_i64": {
+		[]consts{{"LX": 16}, {"LX": 64}},
+		[]params{{"n": 1000, "nl": 5, "c": 13}, {"n": 37, "nl": 1, "c": -3}, {"n": 1, "nl": 3, "c": 0}},
+	},
+	"scalar_sum_f32": {
+		[]consts{{"LX": 16}, {"LX": 64}},
+		[]params{{"n": 1000, "nl": 5}, {"n": 37, "nl": 1}, {"n": 1, "nl": 3}},
+	},
 	// n a multiple of LX, as local_stores assumes; an odd and an even
 	// count of rounds leave the mirror image read or not.
 	"local_stores": {

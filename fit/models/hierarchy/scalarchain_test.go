@@ -27,6 +27,10 @@ import (
 //     neither counts; the sum over k and j does, 4 m points a work-item.
 //   - testdata/twochains.knl and arith_int_i32: several privates carried
 //     through one loop (x0 and x1; x0 to x3), whose steps overlap: none.
+//   - scalar_chain_i32 and _i64 (the scalar_chain class): one chain of
+//     nl steps x = (x*m + 1) & 4095 a work-item, n nl in the chain's
+//     type (m is assigned once, before the loop, and carries nothing);
+//     scalar_sum_f32: one sum of nl terms a work-item, n nl.
 func TestScalarChainSteps(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(models.Files)}
 	const chain = "../../../measurekernels/library/reg_chain_f32.knl"
@@ -47,6 +51,9 @@ func TestScalarChainSteps(t *testing.T) {
 		{"../../../examples/cn_pnpoly.knl", nil, map[string]int64{"n": 512}, map[string]int64{"i32": 512 * 600}},
 		{"testdata/scalarchains.knl", nil, map[string]int64{"n": 128, "m": 10}, map[string]int64{"f32": 128 * 4 * 10}},
 		{"testdata/twochains.knl", nil, map[string]int64{"n": 128, "m": 10}, nil},
+		{"../../../measurekernels/library/scalar_chain_i32.knl", nil, map[string]int64{"n": 300, "nl": 16, "c": 13}, map[string]int64{"i32": 300 * 16}},
+		{"../../../measurekernels/library/scalar_chain_i64.knl", nil, map[string]int64{"n": 257, "nl": 5, "c": -4}, map[string]int64{"i64": 257 * 5}},
+		{"../../../measurekernels/library/scalar_sum_f32.knl", nil, map[string]int64{"n": 300, "nl": 7}, map[string]int64{"f32": 300 * 7}},
 		{"../../../measurekernels/library/arith_int_i32.knl", nil, map[string]int64{"n": 16, "na": 2, "nb": 3, "nc": 1, "nd": 2, "ne": 1, "c": 5}, nil},
 	} {
 		k, err := env.Counter.Kernel(c.kernel, c.consts)
