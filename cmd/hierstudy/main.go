@@ -367,7 +367,7 @@ func printExplained(name string, r models.Row, p models.Prediction) {
 	var terms, traffic []string
 	for _, q := range p.Explain {
 		switch {
-		case q.Unit == "s" && len(terms) < 4:
+		case q.Unit == "s" && len(terms) < 4 && !strings.HasPrefix(q.Name, hierarchy.PartPrefix):
 			terms = append(terms, fmt.Sprintf("%s %.2g", q.Name, q.Value))
 		case strings.HasPrefix(q.Name, "traffic.") || strings.HasPrefix(q.Name, "loads."):
 			traffic = append(traffic, fmt.Sprintf("%s %.3g", q.Name, q.Value))

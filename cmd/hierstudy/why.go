@@ -179,7 +179,7 @@ func why(env *models.Env, meas []models.Row, form string, all *hierarchy.Model, 
 // hold predicts a row with the fold (ZeroMissing) and with the
 // calibration on every row.
 func hold(env *models.Env, r models.Row, fold, all *hierarchy.Model) (heldRow, error) {
-	h := heldRow{measured: r.TimeS, fold: map[string]float64{}, all: map[string]float64{}}
+	h := heldRow{measured: r.TimeS}
 	p, err := fold.Predict(env, models.CaseOf(r))
 	if err != nil {
 		return h, err
@@ -189,20 +189,26 @@ func hold(env *models.Env, r models.Row, fold, all *hierarchy.Model) (heldRow, e
 		return h, err
 	}
 	h.predicted, h.allPredicted = p.Seconds, q.Seconds
-	for _, e := range p.Explain {
+	h.fold, h.unpriced = terms(p.Explain)
+	h.all, _ = terms(q.Explain)
+	return h, nil
+}
+
+// terms returns an explanation's priced terms, in seconds, and the
+// features it has no weight for. The part totals that follow the terms
+// are sums of them, not terms.
+func terms(explain []models.Quantity) (map[string]float64, []string) {
+	priced := map[string]float64{}
+	var unpriced []string
+	for _, e := range explain {
 		switch {
 		case e.Note == hierarchy.NoWeight:
-			h.unpriced = append(h.unpriced, e.Name)
-		case e.Unit == "s":
-			h.fold[e.Name] = e.Value
+			unpriced = append(unpriced, e.Name)
+		case e.Unit == "s" && !strings.HasPrefix(e.Name, hierarchy.PartPrefix):
+			priced[e.Name] = e.Value
 		}
 	}
-	for _, e := range q.Explain {
-		if e.Unit == "s" && e.Note != hierarchy.NoWeight {
-			h.all[e.Name] = e.Value
-		}
-	}
-	return h, nil
+	return priced, unpriced
 }
 
 // weightOf returns a calibration's weight of a feature, NaN where it

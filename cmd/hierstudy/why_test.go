@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/hierarchy"
 )
 
 // TestSummarize checks a class's diagnosis against figures worked by
@@ -74,5 +77,26 @@ func TestMedianAndTop(t *testing.T) {
 	got := top(map[string]float64{"b": 1, "a": 1, "c": 3, "d": 0.5}, 3)
 	if want := []string{"c", "a", "b"}; !slices.Equal(got, want) {
 		t.Errorf("top = %v, want %v", got, want)
+	}
+}
+
+// TestTerms checks that an explanation's part totals, which sum its
+// terms, are not taken for terms, and that unpriced features are named.
+func TestTerms(t *testing.T) {
+	explain := []models.Quantity{
+		{Name: "flop.f32.add", Value: 3e-3, Unit: "s"},
+		{Name: "global.load.f32", Value: 1e-3, Unit: "s"},
+		{Name: "local.load.i64", Unit: "s", Note: hierarchy.NoWeight},
+		{Name: "traffic.dram", Value: 4096, Unit: "B"},
+		{Name: hierarchy.PartPrefix + "compute", Value: 3e-3, Unit: "s"},
+		{Name: hierarchy.PartPrefix + "memory", Value: 1e-3, Unit: "s"},
+	}
+	priced, unpriced := terms(explain)
+	want := map[string]float64{"flop.f32.add": 3e-3, "global.load.f32": 1e-3}
+	if len(priced) != len(want) || priced["flop.f32.add"] != want["flop.f32.add"] || priced["global.load.f32"] != want["global.load.f32"] {
+		t.Errorf("terms = %v, want %v", priced, want)
+	}
+	if !slices.Equal(unpriced, []string{"local.load.i64"}) {
+		t.Errorf("unpriced = %v, want local.load.i64", unpriced)
 	}
 }

@@ -7,6 +7,10 @@ import (
 	"github.com/uniperf/uniperf/fit/models"
 )
 
+// PartPrefix begins the names of an explanation's part totals
+// ("part.memory"), which follow its terms and are not terms themselves.
+const PartPrefix = "part."
+
 // partNames names the parts of a prediction in its explanation.
 var partNames = [nParts]string{additive: "added", memoryPart: "memory", computePart: "compute", groupsPart: "groups"}
 
@@ -44,7 +48,7 @@ func explainTerms(form string, props []string, values, cnt []float64) []models.Q
 		case k != additive:
 			note = fmt.Sprintf("below the %s part: adds nothing", partNames[b])
 		}
-		out = append(out, models.Quantity{Name: "part." + partNames[k], Value: part[k], Unit: "s", Note: note})
+		out = append(out, models.Quantity{Name: PartPrefix + partNames[k], Value: part[k], Unit: "s", Note: note})
 	}
 	return out
 }
