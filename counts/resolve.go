@@ -281,8 +281,18 @@ func (r *resolver) declare(s rawStatement, t DType, w weakness, sc *scope) *Acce
 		}
 		r.fail(yours, "%s names the temporary that holds the condition of the if block at %s, which is tested once where the block starts (docs/kernel-language.md, if blocks): give yours another name", name.text, block)
 	}
-	if r.k.arrayIndex[name.text] != nil || r.k.inameIndex[name.text] != nil || r.isParam[name.text] {
+	switch a := r.k.arrayIndex[name.text]; {
+	case a != nil && a.Space == Private:
 		r.fail(name.pos, "%s is already declared; '<>' declares a new temporary: assign the one declared with %s = ..., or give the new one another name", name.text, name.text)
+	case a != nil || r.k.inameIndex[name.text] != nil || r.isParam[name.text]:
+		kind := "a size parameter"
+		switch {
+		case a != nil:
+			kind = "an array"
+		case r.k.inameIndex[name.text] != nil:
+			kind = "an iname"
+		}
+		r.fail(name.pos, "%s is already declared, as %s; '<>' declares a new temporary: give it another name", name.text, kind)
 	}
 	if reservedName(name.text) {
 		r.fail(name.pos, "%q is reserved and cannot name a temporary", name.text)
