@@ -183,3 +183,22 @@ func TestNamesReservedInC(t *testing.T) {
 		t.Errorf("%v\nwant %s", err, refused)
 	}
 }
+
+// TestKernelNamedByAWord checks that a kernel CUDA allows but .knl or the
+// generated C does not (kernel, pipe, _Kern) takes another name in the
+// .knl, says so in its header, and counts (found in review: it was
+// refused as the importer's fault).
+func TestKernelNamedByAWord(t *testing.T) {
+	for name, want := range map[string]string{"kernel": "kernel_k", "pipe": "pipe_k", "_Kern": "Kern_k"} {
+		src := "// uniperf: --local 64 --groups (n+63)/64 --array a=n\n__global__ void " + name + "(float *a, int n) {\n" +
+			"  int i = blockIdx.x*blockDim.x + threadIdx.x;\n  if (i < n) a[i] *= 2.0f;\n}\n"
+		r, err := Import("k.cu", []byte(src), Options{})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if r.Kernel != name || !strings.Contains(string(r.Knl), "\nkernel "+want+"\n") || !strings.Contains(string(r.Knl), "# kernel "+name+": named "+want) {
+			t.Errorf("%s: result kernel %s, .knl\n%s\nwant the C name kept and the .knl's kernel %s", name, r.Kernel, r.Knl, want)
+		}
+	}
+}

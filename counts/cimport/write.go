@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/uniperf/uniperf/counts"
 )
 
 // write prints the .knl: a header saying where every size came from,
@@ -53,7 +55,14 @@ func (t *translator) write(file string) ([]byte, error) {
 	for _, n := range slices.Sorted(maps.Keys(t.opts.tunables)) {
 		fmt.Fprintf(&b, "const %s = %d\n", n, t.opts.tunables[n])
 	}
-	fmt.Fprintf(&b, "kernel %s\n", t.k.name)
+	name := t.k.name
+	if reserved[name] || counts.ReservedInC(name) {
+		// CUDA allows a kernel named kernel or pipe, words of .knl or of
+		// OpenCL C: the .knl's kernel takes another name.
+		name = t.unique(name)
+		fmt.Fprintf(&b, "# kernel %s: named %s here, %s being a word of .knl or of the C generated from it\n", t.k.name, name, t.k.name)
+	}
+	fmt.Fprintf(&b, "kernel %s\n", name)
 	fmt.Fprintf(&b, "domain [%s] -> { [%s] : %s }\n", strings.Join(t.params, ", "), strings.Join(t.launchInames(), ", "), t.constraints(t.launchConstraints(), true))
 	if len(assumed) > 0 {
 		fmt.Fprintf(&b, "assume %s >= 1\n", strings.Join(assumed, ", "))
