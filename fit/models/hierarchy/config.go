@@ -226,12 +226,17 @@ func (c Config) checkLong(knee bool) error {
 	return nil
 }
 
-// checkChains reports RegChain and ScalarChain together: the scalar
-// chains' steps are among RegChain's, and two weights on one step would
-// price it twice.
-func (c Config) checkChains() error {
+// checkPairs reports options that do not go together: RegChain and
+// ScalarChain (the scalar chains' steps are among RegChain's, and two
+// weights on one step would price it twice), and UnrolledSums without
+// ScalarLoops, which it refines and without which it would do nothing
+// that the saved form says it does.
+func (c Config) checkPairs() error {
 	if c.RegChain && c.ScalarChain {
 		return fmt.Errorf("config.reg_chain and config.scalar_chain: the scalar chains' steps are among the register chains', which would price them twice; keep one")
+	}
+	if c.UnrolledSums && !c.ScalarLoops {
+		return fmt.Errorf("config.unrolled_sums without config.scalar_loops: it says which sums scalar loops leave vectorised, and does nothing alone; set both, or neither")
 	}
 	return nil
 }

@@ -305,7 +305,7 @@ func firstLine(s string) string {
 // levelsOf returns the capacities of the device's caches that cfg
 // names.
 func levelsOf(env *models.Env, cfg Config) (Levels, error) {
-	if err := cfg.checkChains(); err != nil {
+	if err := cfg.checkPairs(); err != nil {
 		return Levels{}, fmt.Errorf("hierarchy: %w", err)
 	}
 	if env.Device == nil {

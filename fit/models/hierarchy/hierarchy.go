@@ -114,7 +114,7 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 // calibration's long walks name a measure and a knee, and it prices
 // one set of register chains at most (checkChains).
 func (m *Model) CheckCalibration() error {
-	if err := m.Config.checkChains(); err != nil {
+	if err := m.Config.checkPairs(); err != nil {
 		return err
 	}
 	if m.Config.LongWalk == "" {

@@ -118,4 +118,9 @@ func TestScalarChainCalibration(t *testing.T) {
 	if err := (&Model{Config: both}).CheckCalibration(); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("both chain sets: restored: %v, want %q", err, want)
 	}
+	alone := Config{Form: cfg.Form, UnrolledSums: true}
+	const wantAlone = "config.unrolled_sums without config.scalar_loops"
+	if err := (&Model{Config: alone}).CheckCalibration(); err == nil || !strings.Contains(err.Error(), wantAlone) {
+		t.Errorf("unrolled sums alone: restored: %v, want %q", err, wantAlone)
+	}
 }
