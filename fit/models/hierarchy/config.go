@@ -53,9 +53,10 @@ type Config struct {
 	// accesses stay strided (vector_sums' x[c, i] over an unrolled c,
 	// a filled stride-D load, rather than a contiguous one). Scalar's
 	// reduction rule otherwise, as ScalarChain's does for its chains.
-	// Chosen on a CPU (PoCL), by the development kernels between forms
-	// within 0.02 on cross-validation, by a margin below the corpus's
-	// run-to-run spread (docs/model.md).
+	// Not chosen: the development kernels, deciding between forms
+	// within 0.02 on cross-validation, chose it on one set of PoCL
+	// tables and not on the next, each time by a margin below the
+	// corpus's run-to-run spread (docs/model.md).
 	UnrolledSums bool `json:"unrolled_sums,omitempty"`
 	// CoreShare, with Lines, takes the groups' lines from DRAM once
 	// each only while a group's lines fit one core's share of the last
@@ -272,7 +273,7 @@ const (
 func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
-			ScalarLoops: true, UnrolledSums: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, ScalarChain: true, LocalAccesses: true, LocalConflict: true,
+			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, ScalarChain: true, LocalAccesses: true, LocalConflict: true,
 			LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}

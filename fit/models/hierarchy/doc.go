@@ -17,9 +17,9 @@
 // only the contiguous accesses are scaled, a strided class's weight
 // pricing its lines already), the strided accesses PoCL runs one
 // work-item at a time ([Scalar]: in a loop without a barrier, or a
-// reduction) are priced as contiguous (Config.ScalarLoops; a sum over
-// unrolled inames alone, straight-line code, leaves its instruction
-// vectorised: Config.UnrolledSums), and a
+// reduction) are priced as contiguous (Config.ScalarLoops; with
+// Config.UnrolledSums, not chosen, a sum over unrolled inames alone,
+// straight-line code, leaves its instruction vectorised), and a
 // launch beyond the last cache takes each group's lines from DRAM once
 // only while they fit one core's share of it (Config.CoreShare), the
 // lines a work-item's walk loses to the L2's sets before the next
