@@ -91,8 +91,9 @@ func (m *measurer) caseKey(c suite.Case) datasets.Key {
 	return datasets.MakeKey(c.Entry.Kernel, c.Consts, c.Params, local)
 }
 
-// ir is the parsed library kernel at consts, parsed once. Its error is the
-// parser's; buildProgram meets and reports the same one.
+// ir is the parsed library kernel at consts, parsed once for the rows'
+// keys and the program alike. Its error is the parser's, which program
+// reports.
 func (m *measurer) ir(name string, consts map[string]int64) (*counts.Kernel, error) {
 	key := programKey(name, consts)
 	if k, ok := m.irs[key]; ok {
@@ -120,8 +121,10 @@ func (m *measurer) program(c suite.Case) (*program, error) {
 	}
 	p, ok := m.programs[key]
 	if !ok {
-		var err error
-		p, err = buildProgram(m.dev, m.opts.Generate, c.Entry.Kernel, c.Consts)
+		ir, err := m.ir(c.Entry.Kernel, c.Consts)
+		if err == nil {
+			p, err = buildProgram(m.dev, m.opts.Generate, ir, c.Entry.Kernel, c.Consts)
+		}
 		var limit *localLimitError
 		if errors.As(err, &limit) {
 			// A device limit, not a fault, as a work-group too large is.

@@ -36,14 +36,10 @@ func programKey(name string, consts map[string]int64) string {
 // Generator turns a kernel into source for a backend.
 type Generator func(k *counts.Kernel, backend gpu.Backend) (*codegen.Code, error)
 
-// buildProgram parses the library kernel with consts, generates code and
-// compiles it; local arrays beyond the device's local memory are a
-// *localLimitError.
-func buildProgram(dev gpu.Device, gen Generator, name string, consts map[string]int64) (*program, error) {
-	ir, err := parseLibrary(name, consts)
-	if err != nil {
-		return nil, err
-	}
+// buildProgram generates code for ir, the library kernel name parsed
+// with consts, and compiles it; local arrays beyond the device's local
+// memory are a *localLimitError.
+func buildProgram(dev gpu.Device, gen Generator, ir *counts.Kernel, name string, consts map[string]int64) (*program, error) {
 	if info := dev.Info(); info.LocalMemBytes > 0 {
 		if n := ir.LocalBytes(); n > info.LocalMemBytes {
 			return nil, &localLimitError{key: programKey(name, consts), bytes: n, limit: info.LocalMemBytes, device: info.Name}
