@@ -5,8 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-
-	"github.com/uniperf/uniperf/counts"
 )
 
 // translate sets up the kernel's parameters, arrays and launch axes and
@@ -116,7 +114,7 @@ func (t *translator) setParams(opts Options) error {
 				floats = append(floats, p)
 				continue
 			}
-			if reserved[p.name] || counts.ReservedInC(p.name) {
+			if unusable(p.name) {
 				// A size keeps its name, which count and predict take.
 				return errorAt(p.p, "argument %s is a word of .knl or of the C generated from it (or a name C reserves); rename it", p.name)
 			}

@@ -219,7 +219,7 @@ func (t *translator) unique(want string) string {
 		want = strings.TrimLeft(want, "_") + "_k"
 	}
 	name := want
-	for k := 2; t.used[name] || reserved[name] || counts.ReservedInC(name); k++ {
+	for k := 2; t.used[name] || unusable(name); k++ {
 		name = want + "_" + strconv.Itoa(k)
 	}
 	t.used[name] = true
@@ -228,6 +228,10 @@ func (t *translator) unique(want string) string {
 
 // reserved lists the .knl's words, which cannot name anything.
 var reserved = map[string]bool{}
+
+// unusable reports whether name is a word of .knl, or one the C
+// generated from it reserves or C reserves to the implementation.
+func unusable(name string) bool { return reserved[name] || counts.ReservedInC(name) }
 
 func init() {
 	for _, w := range []string{"kernel", "const", "domain", "assume", "array", "local", "private", "split", "tag",

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/uniperf/uniperf/counts"
 )
 
 // write prints the .knl: a header saying where every size came from,
@@ -56,7 +54,7 @@ func (t *translator) write(file string) ([]byte, error) {
 		fmt.Fprintf(&b, "const %s = %d\n", n, t.opts.tunables[n])
 	}
 	name := t.k.name
-	if reserved[name] || counts.ReservedInC(name) {
+	if unusable(name) {
 		// CUDA allows a kernel named kernel or pipe, words of .knl or of
 		// OpenCL C: the .knl's kernel takes another name.
 		name = t.unique(name)
