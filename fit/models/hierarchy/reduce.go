@@ -6,10 +6,17 @@ import "github.com/uniperf/uniperf/counts"
 // count its points, and Scalar runs its instruction one work-item at a
 // time.
 func containsReduce(e counts.Expr) bool {
+	return containsReduceWhere(e, func(*counts.Reduce) bool { return true })
+}
+
+// containsReduceWhere reports whether e holds a reduction that keep
+// accepts.
+func containsReduceWhere(e counts.Expr, keep func(*counts.Reduce) bool) bool {
 	found := false
 	counts.Walk(e, func(e counts.Expr) bool {
-		_, r := e.(*counts.Reduce)
-		found = found || r
+		if r, ok := e.(*counts.Reduce); ok && keep(r) {
+			found = true
+		}
 		return !found
 	})
 	return found
@@ -26,19 +33,15 @@ func unrolledOnly(k *counts.Kernel, r *counts.Reduce) bool {
 	return true
 }
 
+// loopReduce accepts the reductions of k over some iname that is not
+// unrolled (unrolledOnly): a loop through one accumulator.
+func loopReduce(k *counts.Kernel) func(*counts.Reduce) bool {
+	return func(r *counts.Reduce) bool { return !unrolledOnly(k, r) }
+}
+
 // hasLoopReduce reports whether an instruction of k holds a reduction
-// over some iname that is not unrolled (unrolledOnly).
+// that loopReduce accepts.
 func hasLoopReduce(k *counts.Kernel, s *counts.Instruction) bool {
-	found := false
-	visit := func(e counts.Expr) bool {
-		if r, ok := e.(*counts.Reduce); ok && !unrolledOnly(k, r) {
-			found = true
-		}
-		return !found
-	}
-	counts.Walk(s.RHS, visit)
-	if s.Pred != nil {
-		counts.Walk(s.Pred, visit)
-	}
-	return found
+	loop := loopReduce(k)
+	return containsReduceWhere(s.RHS, loop) || s.Pred != nil && containsReduceWhere(s.Pred, loop)
 }

@@ -161,7 +161,7 @@ func buildSkeletons(k *counts.Kernel, set chainSet) *regSkeletons {
 	keep := func(*counts.Reduce) bool { return true }
 	if set.scalar {
 		scalar, shared = Scalar(k), sharedChains(k, chains)
-		keep = func(r *counts.Reduce) bool { return !unrolledOnly(k, r) }
+		keep = loopReduce(k)
 	}
 	with, without := map[string]*counts.Instruction{}, map[string]*counts.Instruction{}
 	found := false
