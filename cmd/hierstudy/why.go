@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/models/hierarchy"
@@ -82,15 +83,8 @@ func summarize(class string, rows []heldRow) classWhy {
 }
 
 // median is the median of xs (the mean of the middle two of an even
-// count).
-func median(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
+// count), as a row's spread takes it.
+func median(xs []float64) float64 { return datasets.SpreadOf(xs, 0).Median }
 
 // top returns the n keys of m with the largest values, largest first
 // (ties by name).
