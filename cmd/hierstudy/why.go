@@ -133,17 +133,7 @@ func (w classWhy) text(form string, foldW, allW func(string) float64) string {
 // the measurement rows in turn, as the cross-validation does, and prints
 // each class's diagnosis; all is the form calibrated on every row.
 func why(env *models.Env, meas []models.Row, form string, all *hierarchy.Model, newFold func() (models.Model, error)) error {
-	classes := map[string][]models.Row{}
-	for _, r := range meas {
-		classes[r.Class] = append(classes[r.Class], r)
-	}
-	for _, class := range slices.Sorted(maps.Keys(classes)) {
-		var rest []models.Row
-		for _, r := range meas {
-			if r.Class != class {
-				rest = append(rest, r)
-			}
-		}
+	for _, f := range models.Folds(meas) {
 		m, err := newFold()
 		if err != nil {
 			return err
@@ -152,20 +142,20 @@ func why(env *models.Env, meas []models.Row, form string, all *hierarchy.Model, 
 		if !ok {
 			return fmt.Errorf("-why: form %s is not a hierarchy form", form)
 		}
-		if err := fold.Calibrate(env, rest); err != nil {
-			fmt.Printf("    %s why %s: not calibrated without it: %v\n", form, class, err)
+		if err := fold.Calibrate(env, f.Rest); err != nil {
+			fmt.Printf("    %s why %s: not calibrated without it: %v\n", form, f.Class, err)
 			continue
 		}
 		fold.ZeroMissing = true
 		var held []heldRow
-		for _, r := range classes[class] {
+		for _, r := range f.Held {
 			h, err := hold(env, r, fold, all)
 			if err != nil {
-				return fmt.Errorf("-why, class %s: %w", class, err)
+				return fmt.Errorf("-why, class %s: %w", f.Class, err)
 			}
 			held = append(held, h)
 		}
-		fmt.Print(summarize(class, held).text(form, weightOf(fold), weightOf(all)))
+		fmt.Print(summarize(f.Class, held).text(form, weightOf(fold), weightOf(all)))
 	}
 	return nil
 }

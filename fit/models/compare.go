@@ -184,37 +184,54 @@ func CrossValidateFrom(d DeviceRows, full Model, newModel func(string) (Model, e
 
 func crossValidate(d DeviceRows, name string, full Model, newModel func(string) (Model, error)) (out []report.Case, skipped []string) {
 	meas, _ := byRole(d.Rows)
-	classes := map[string][]Row{}
-	for _, r := range meas {
-		classes[r.Class] = append(classes[r.Class], r)
-	}
-	for _, class := range slices.Sorted(maps.Keys(classes)) {
-		var rest []Row
-		for _, r := range meas {
-			if r.Class != class {
-				rest = append(rest, r)
-			}
-		}
+	for _, f := range Folds(meas) {
 		m, err := newModel(name)
 		switch {
 		case err != nil:
-		case len(rest) == 0:
+		case len(f.Rest) == 0:
 			err = fmt.Errorf("no other class to calibrate on")
 		default:
-			err = calibrateFold(d.Env, m, rest, full)
+			err = calibrateFold(d.Env, m, f.Rest, full)
 		}
 		if err == nil {
-			out = append(out, predictRows(m, d, classes[class])...)
+			out = append(out, predictRows(m, d, f.Held)...)
 			continue
 		}
-		skipped = append(skipped, fmt.Sprintf("%s, %s, class %s: %v", name, d.Device, class, err))
-		for _, r := range classes[class] {
+		skipped = append(skipped, fmt.Sprintf("%s, %s, class %s: %v", name, d.Device, f.Class, err))
+		for _, r := range f.Held {
 			o := ReportCase(r.Row)
-			o.Model, o.Device, o.Err = name, d.Device, fmt.Sprintf("not calibrated without class %s (see below)", class)
+			o.Model, o.Device, o.Err = name, d.Device, fmt.Sprintf("not calibrated without class %s (see below)", f.Class)
 			out = append(out, o)
 		}
 	}
 	return out, skipped
+}
+
+// Fold is a class of measurement rows held out of a calibration, and the
+// rows of the other classes that calibrate without it.
+type Fold struct {
+	Class      string
+	Held, Rest []Row
+}
+
+// Folds splits rows into the folds of leave-one-class-out
+// cross-validation, one a class, in the classes' sorted order.
+func Folds(rows []Row) []Fold {
+	classes := map[string][]Row{}
+	for _, r := range rows {
+		classes[r.Class] = append(classes[r.Class], r)
+	}
+	var out []Fold
+	for _, class := range slices.Sorted(maps.Keys(classes)) {
+		f := Fold{Class: class, Held: classes[class]}
+		for _, r := range rows {
+			if r.Class != class {
+				f.Rest = append(f.Rest, r)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // calibrateFold calibrates m on a fold's rows, from full where m is a
