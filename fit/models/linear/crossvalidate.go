@@ -2,7 +2,6 @@ package linear
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -39,23 +38,15 @@ func CrossValidate(c *models.Counter, tables map[string]*datasets.Table, opts Op
 			opts.Ties = w.Ties
 		}
 	}
-	for _, class := range slices.Sorted(maps.Keys(models.ClassesOf(rows))) {
-		var train, held []models.Row
-		for _, r := range rows {
-			if r.Class == class {
-				held = append(held, r)
-			} else {
-				train = append(train, r)
-			}
-		}
-		got, why, err := predictHeld(c, train, held, opts)
+	for _, f := range models.Folds(rows) {
+		got, why, err := predictHeld(c, f.Rest, f.Held, opts)
 		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: %v", class, err))
+			skipped = append(skipped, fmt.Sprintf("%s: %v", f.Class, err))
 			continue
 		}
 		cases = append(cases, got...)
 		if len(why) > 0 {
-			skipped = append(skipped, fmt.Sprintf("%s: %d of %d rows not predicted: %s", class, len(held)-len(got), len(held), strings.Join(why, "; ")))
+			skipped = append(skipped, fmt.Sprintf("%s: %d of %d rows not predicted: %s", f.Class, len(f.Held)-len(got), len(f.Held), strings.Join(why, "; ")))
 		}
 	}
 	return cases, skipped, nil
