@@ -144,8 +144,8 @@ func TestRegChainStepsClosedForms(t *testing.T) {
 //     xi unrolled inside the filter loops i and j: both dimensions are
 //     lanes, and at h = w = 64 its (64/2)² work-items each run FH FW =
 //     289 steps through acc[0, 0];
-//   - matmul_kernel's kb loop is nested inside ti and tj, so each cell's
-//     chain runs through it alone: no lanes, every cell's steps count;
+//   - matmul_kernel unrolls ti and tj inside its kb loop, as the
+//     original does: both dimensions of acc are lanes;
 //   - testdata/regchains.knl's w is a scalar: no dimension.
 func TestRegChainLanes(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(models.Files)}
@@ -172,7 +172,7 @@ func TestRegChainLanes(t *testing.T) {
 		{chain, map[string]int64{"K": 4}, "step", []int{0}},
 		{chain, map[string]int64{"K": 4}, "init", nil},
 		{conv, map[string]int64{"TX": 2, "TY": 2}, "upd", []int{0, 1}},
-		{mm, nil, "upd", nil},
+		{mm, nil, "upd", []int{0, 1}},
 		{"testdata/regchains.knl", nil, "wacc", nil},
 	} {
 		if got := lanes(c.path, c.consts, c.id); !slices.Equal(got, c.want) {
