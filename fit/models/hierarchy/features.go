@@ -32,6 +32,8 @@ type launchFacts struct {
 	// scalar is the strided global accesses priced as contiguous
 	// (Config.ScalarLoops).
 	scalar int64
+	// registers is the local loads kept in registers (Config.LocalReuse).
+	registers int64
 }
 
 // FootprintsOf returns the hierarchy counts of a launch summed over its
@@ -164,6 +166,11 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 			v *= scale
 		}
 		lf.features[name] = v
+	}
+	if cfg.LocalReuse {
+		if err := lf.dropRegisterLoads(env, c); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.LocalAccesses {
 		localAccesses(lf.features)
