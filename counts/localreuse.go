@@ -18,15 +18,6 @@ import (
 // TY cells and sB's TX once each. The counts of local.load.T count every
 // copy; RegisterLoadsAt counts the copies that repeat one.
 
-// localLoad is a local load that is not indirect: its instruction, its
-// access and its reference (the inames it executes in, the
-// instruction's and its reductions', and its conditions).
-type localLoad struct {
-	ins *Instruction
-	acc *Access
-	ref gref
-}
-
 // registerInames returns the unrolled inames (tagged unr) of a load that
 // are nested inside every other loop of it: the innermost run of its
 // loops, its instruction's sequential inames and its reductions', whose

@@ -104,6 +104,15 @@ type gref struct {
 	upper  bool
 }
 
+// localLoad is a local load that is not indirect: its instruction, its
+// access and its reference (the inames it executes in, the
+// instruction's and its reductions', and its conditions).
+type localLoad struct {
+	ins *Instruction
+	acc *Access
+	ref gref
+}
+
 // renamedApart returns a copy of u with every dimension and existential
 // variable renamed to a fresh name.
 func (p *plan) renamedApart(u *uset) *uset {

@@ -265,6 +265,25 @@ func (lf *launchFacts) addLocalConflicts(env *models.Env, c models.Case, cfg Con
 	return nil
 }
 
+// dropRegisterLoads leaves the local loads of a launch that a compiler
+// keeps in registers (Config.LocalReuse) out of its local.load.T
+// features, in place.
+func (lf *launchFacts) dropRegisterLoads(env *models.Env, c models.Case) error {
+	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
+	if err != nil {
+		return err
+	}
+	kept, err := once("registerloads", k, c.Params, func() (map[string]int64, error) { return k.RegisterLoadsAt(c.Params) })
+	if err != nil {
+		return err
+	}
+	for p, n := range kept {
+		lf.features[p] -= float64(n)
+		lf.registers += n
+	}
+	return nil
+}
+
 // conflictsOf returns the conflict features of a launch of k at params
 // with items work-items, under the
 // capacities lv.

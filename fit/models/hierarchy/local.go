@@ -1,10 +1,6 @@
 package hierarchy
 
-import (
-	"strings"
-
-	"github.com/uniperf/uniperf/fit/models"
-)
+import "strings"
 
 // LocalAccessPrefix starts the features of Config.LocalAccesses: a
 // type's local-memory loads and stores together, local.access.<type>.
@@ -59,22 +55,3 @@ func isLocalAccess(rest string) bool {
 }
 
 func isBeyondL1(p string) bool { return strings.HasPrefix(p, LocalL2Prefix) }
-
-// dropRegisterLoads leaves the local loads of a launch that a compiler
-// keeps in registers (Config.LocalReuse) out of its local.load.T
-// features, in place.
-func (lf *launchFacts) dropRegisterLoads(env *models.Env, c models.Case) error {
-	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
-	if err != nil {
-		return err
-	}
-	kept, err := once("registerloads", k, c.Params, func() (map[string]int64, error) { return k.RegisterLoadsAt(c.Params) })
-	if err != nil {
-		return err
-	}
-	for p, n := range kept {
-		lf.features[p] -= float64(n)
-		lf.registers += n
-	}
-	return nil
-}
