@@ -82,6 +82,24 @@ func TestRegisterLoadsMatmul(t *testing.T) {
 	}
 }
 
+// registerKernel returns a kernel of 64-wide work-groups that stores a
+// local cell per work-item, s[i_in], then runs body after a barrier,
+// with the inames j (0 to 3) and r (0 to 2) tagged as tags says.
+func registerKernel(tags, body string) string {
+	return `kernel k
+domain [n] -> { [i, j, r] : 0 <= i < n and 0 <= j < 4 and 0 <= r < 3 }
+assume n >= 64 and n mod 64 = 0
+array a f32 [n]
+array b f32 [n]
+local s f32 [64]
+private acc f32 [4]
+split i 64 i_out i_in
+tag i_out g.0, i_in l.0, ` + tags + `
+s[i_in] = a[i] {inames=i}
+barrier
+` + body
+}
+
 // TestRegisterLoadsNone checks that RegisterLoadsAt keeps nothing where
 // the rule keeps nothing: the convolution port, whose sh_input subscript
 // depends on both unrolled inames (yi, xi; its i and j are loops around
@@ -90,18 +108,6 @@ func TestRegisterLoadsMatmul(t *testing.T) {
 // and a load in an unrolled loop that a loop of the code encloses
 // (nothing unrolled inside the innermost loop).
 func TestRegisterLoadsNone(t *testing.T) {
-	const head = `kernel k
-domain [n] -> { [i, j, r] : 0 <= i < n and 0 <= j < 4 and 0 <= r < 3 }
-assume n >= 64 and n mod 64 = 0
-array a f32 [n]
-array b f32 [n]
-local s f32 [64]
-private acc f32 [4]
-split i 64 i_out i_in
-tag i_out g.0, i_in l.0, j unr
-s[i_in] = a[i] {inames=i}
-barrier
-`
 	for _, c := range []struct {
 		name, file, src string
 		consts          map[string]int64
@@ -109,9 +115,10 @@ barrier
 	}{
 		{"convolution", "../examples/convolution_kernel.knl", "", map[string]int64{"TX": 2, "TY": 2}, map[string]int64{"h": 40, "w": 40}},
 		{"local_bank", "../measurekernels/library/local_bank.knl", "", nil, map[string]int64{"n": 512}},
-		{"store in block", "store.knl", head + "acc[j] = s[i_in] {inames=i, id=ld}\ns[i_in] = s[i_in] + 1.0f {inames=i:j, dep=ld}\nb[i] = acc[0] + acc[3] {dep=ld}\n", nil, map[string]int64{"n": 128}},
-		{"store by itself", "self.knl", head + "s[i_in] = s[i_in] + 1.0f {inames=i:j}\nb[i] = s[i_in]\n", nil, map[string]int64{"n": 128}},
-		{"loop inside", "loop.knl", head + "acc[j] = 0 {inames=i, id=z}\nacc[j] = acc[j] + s[i_in] {inames=i:r, id=u, dep=z}\nb[i] = acc[0] {dep=u}\n", nil, map[string]int64{"n": 128}},
+		{"store in block", "store.knl", registerKernel("j unr", "acc[j] = s[i_in] {inames=i, id=ld}\ns[i_in] = s[i_in] + 1.0f {inames=i:j, dep=ld}\nb[i] = acc[0] + acc[3] {dep=ld}\n"), nil, map[string]int64{"n": 128}},
+		{"store by itself", "self.knl", registerKernel("j unr", "s[i_in] = s[i_in] + 1.0f {inames=i:j}\nb[i] = s[i_in]\n"), nil, map[string]int64{"n": 128}},
+		{"loop inside", "loop.knl", registerKernel("j unr", "acc[j] = 0 {inames=i, id=z}\nacc[j] = acc[j] + s[i_in] {inames=i:r, id=u, dep=z}\nb[i] = acc[0] {dep=u}\n"), nil, map[string]int64{"n": 128}},
+		{"barrier in block", "barrier.knl", registerKernel("j unr", "acc[j] = s[i_in] {inames=i, id=ld}\nbarrier {inames=j}\nb[i] = acc[0] + acc[3] {dep=ld}\n"), nil, map[string]int64{"n": 128}},
 	} {
 		var src []byte
 		if c.src != "" {
@@ -124,25 +131,12 @@ barrier
 }
 
 // TestRegisterLoadsKept checks a load that does not depend on its block's
-// unrolled inames, as in TestRegisterLoadsNone's kernel: each work-item
+// unrolled inames, in registerKernel's kernel: each work-item
 // loads s[i_in] at four j and keeps three, 3n; and a load in a reduction
 // over an unrolled iname inside the unrolled j, s[i_in] again, kept at
 // every (j, r) but the first, 11n.
 func TestRegisterLoadsKept(t *testing.T) {
-	const src = `kernel k
-domain [n] -> { [i, j, r] : 0 <= i < n and 0 <= j < 4 and 0 <= r < 3 }
-assume n >= 64 and n mod 64 = 0
-array a f32 [n]
-array b f32 [n]
-local s f32 [64]
-private acc f32 [4]
-split i 64 i_out i_in
-tag i_out g.0, i_in l.0, j unr, r unr
-s[i_in] = a[i] {inames=i}
-barrier
-acc[j] = s[i_in] + sum(r, s[i_in]) {inames=i, id=ld}
-b[i] = acc[0] + acc[3] {dep=ld}
-`
+	src := registerKernel("j unr, r unr", "acc[j] = s[i_in] + sum(r, s[i_in]) {inames=i, id=ld}\nb[i] = acc[0] + acc[3] {dep=ld}\n")
 	const n = 128
 	want := map[string]int64{"local.load.f32": 3*n + 11*n}
 	if got := registerLoadsOf(t, "kept.knl", []byte(src), nil, map[string]int64{"n": n}); !maps.Equal(got, want) {
