@@ -133,6 +133,9 @@ func (p *plan) instruction(ins *Instruction) error {
 				return nil
 			}
 			static(memProperty(Local, MemAccess{DType: a.DType, Store: store}), count, w)
+			if !store {
+				p.locals = append(p.locals, localLoad{ins, acc, gref{acc.Index, append(slices.Clone(ins.Within), red...), false, w.conds, w.upper}})
+			}
 			return p.conflicts(acc, ins, red, w, count)
 		case Global:
 			inames := append(slices.Clone(ins.Within), red...)
@@ -325,20 +328,32 @@ func (p *plan) imagesOf(name string, refs []gref) ([][]image, error) {
 	}
 	per := make([][]image, len(refs))
 	for i, r := range refs {
-		rename := p.copyNames(r.inames)
-		pieces, err := withConds(p.domainPieces(r.inames, rename, nil), r.conds, rename)
-		if err != nil {
-			return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
+		if per[i], err = p.domainImages(name, r); err != nil {
+			return nil, err
 		}
-		for _, pc := range pieces {
-			im := image{pc: pc, ref: r, names: rename}
+		for j := range per[i] {
 			for _, ix := range index[i] {
-				im.idx = append(im.idx, renameQaff(ix, rename))
+				per[i][j].idx = append(per[i][j].idx, renameQaff(ix, per[i][j].names))
 			}
-			per[i] = append(per[i], im)
 		}
 	}
 	return per, nil
+}
+
+// domainImages returns an image of reference r to array name per
+// disjunct of its domain, without subscripts: the points at which it
+// executes, over its own copy of the inames.
+func (p *plan) domainImages(name string, r gref) ([]image, error) {
+	rename := p.copyNames(r.inames)
+	pieces, err := withConds(p.domainPieces(r.inames, rename, nil), r.conds, rename)
+	if err != nil {
+		return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
+	}
+	out := make([]image, len(pieces))
+	for i, pc := range pieces {
+		out[i] = image{pc: pc, ref: r, names: rename}
+	}
+	return out, nil
 }
 
 // subscriptsOf returns the subscripts of each reference to array name as

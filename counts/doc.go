@@ -13,7 +13,9 @@
 // footprints and memory-hierarchy counts of its global arrays
 // ([Counted.Footprints], [Counted.Hierarchy]; not properties of the
 // fitted model; exactly at given sizes where they have no symbolic form:
-// [Counted.FootprintsAt], [Counted.HierarchyAt]), checks that given sizes
+// [Counted.FootprintsAt], [Counted.HierarchyAt]), counts the local loads
+// a compiler keeps in registers across unrolled loops
+// ([Counted.RegisterLoadsAt]), checks that given sizes
 // keep every access in bounds ([Counted.CheckBounds]) and compiles chosen
 // counts for fast evaluation ([Counted.Compile]).
 //

@@ -304,7 +304,7 @@ func (c *Counted) countInstances(name string, refs []gref, per [][]image, stores
 		if r.store || len(per[i]) == 0 {
 			continue
 		}
-		u, err := c.plan.instances(name, per[i], stores, cs)
+		u, err := c.plan.instances(name, per[i], stores, cs, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -164,9 +164,11 @@ func storedToo(pc piece, stores []image, cells []string) []piece {
 }
 
 // instances returns the set of points (coordinates, the reference's own
-// inames) at which a reference executes, given its images; with stores,
-// only those whose cell some image of stores touches.
-func (p *plan) instances(name string, ref []image, stores []image, cs []coord) (*uset, error) {
+// inames but those of drop) at which a reference executes, given its
+// images; with stores, only those whose cell some image of stores
+// touches. The inames of drop are projected out: a point stands for
+// every value of them at which the reference executes there.
+func (p *plan) instances(name string, ref []image, stores []image, cs []coord, drop []string) (*uset, error) {
 	// The reference's own inames place it on the axes it runs along;
 	// only the others need a coordinate.
 	cs = slices.DeleteFunc(slices.Clone(cs), func(c coord) bool {
@@ -175,7 +177,9 @@ func (p *plan) instances(name string, ref []image, stores []image, cs []coord) (
 	dims := p.coordDims(cs)
 	var own []string
 	for _, x := range ref[0].ref.inames {
-		own = append(own, ref[0].names[x])
+		if !slices.Contains(drop, x) {
+			own = append(own, ref[0].names[x])
+		}
 	}
 	cells := p.cellDims(name, len(ref[0].idx))
 	u := &uset{dims: slices.Concat(dims, own)}

@@ -75,6 +75,9 @@ type plan struct {
 	fp      map[string]footprint // array -> footprint sets
 	names   map[string]bool      // every name in use, for fresh variables
 	refs    map[string][]gref    // array -> its references, for footprints
+	// locals is the local loads that are not indirect, for the loads a
+	// compiler keeps in registers (see Counted.RegisterLoadsAt).
+	locals []localLoad
 	// indirect maps an array to its first indirect access, whose cells
 	// no footprint can know.
 	indirect map[string]*Access
@@ -99,6 +102,15 @@ type gref struct {
 	store  bool
 	conds  []dnf
 	upper  bool
+}
+
+// localLoad is a local load that is not indirect: its instruction, its
+// access and its reference (the inames it executes in, the
+// instruction's and its reductions', and its conditions).
+type localLoad struct {
+	ins *Instruction
+	acc *Access
+	ref gref
 }
 
 // renamedApart returns a copy of u with every dimension and existential

@@ -10,6 +10,11 @@
 //	go run ./cmd/hierstudy -fit datasets/pocl-epyc-paper.arrow,datasets/hierarchy/pocl-epyc.arrow \
 //	    -split development datasets/examples-pocl/*.arrow
 //
+// A form is linear, hierarchy (the chosen form of the tables' device,
+// hierarchy.Chosen), hierarchy+OPTION... (the chosen form with options
+// added: hierarchy+localreuse), or sum, max or maxgroups with options
+// (-forms lists them).
+//
 // -calibrations DIR writes each hierarchy form's calibration on all the
 // measurement rows to DIR/FORM.json, the file uniperf fit --model
 // hierarchy writes for the chosen form, so that uniperf tune --model
@@ -56,7 +61,7 @@ import (
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
 	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
-	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or sum|max|maxgroups[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+chain][+regchain|+scalarchain][+localacc][+localfoot][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+chain][+regchain|+scalarchain][+localacc][+localreuse][+localfoot][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
 	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
@@ -97,8 +102,11 @@ func parseForm(s string) (hierarchy.Config, error) {
 	}
 	parts := strings.Split(s, "+")
 	c := hierarchy.Config{Form: parts[0], Levels: true, Reuse: true, LLC: "l2"}
+	if c.Form == "hierarchy" {
+		c = hierarchy.Chosen(deviceKind)
+	}
 	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
-		return c, fmt.Errorf("form %q: want linear, hierarchy, or sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +unrsum, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +chain, +regchain, +scalarchain, +localacc, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
+		return c, fmt.Errorf("form %q: want linear, hierarchy, or hierarchy, sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +unrsum, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +chain, +regchain, +scalarchain, +localacc, +localreuse, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
 	}
 	for _, p := range parts[1:] {
 		switch p {
@@ -146,6 +154,8 @@ func parseForm(s string) (hierarchy.Config, error) {
 			c.LocalAccesses = true
 		case "localfoot":
 			c.LocalFootprint = true
+		case "localreuse":
+			c.LocalReuse = true
 		case "l1conflict":
 			c.LocalConflict = true
 		case "l1conflictst":
@@ -164,6 +174,10 @@ func parseForm(s string) (hierarchy.Config, error) {
 	}
 	return c, nil
 }
+
+// deviceKind is the fit tables' device's kind ("cpu" or "gpu"), whose
+// chosen form (hierarchy.Chosen) "hierarchy+OPTION" adds options to.
+var deviceKind string
 
 // ties are the default linear fit's ties, chosen once on all the
 // measurement rows (as uniperf validate --cv does) and kept in every fold.
@@ -206,6 +220,7 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 	if err != nil {
 		return err
 	}
+	deviceKind = d.Kind
 	banks, _ := models.DeviceBanks(device)
 	env := &models.Env{Counter: models.NewCounterWith(source, banks), Device: d}
 	meas := models.Rows(fitTabs, datasets.RoleMeasurement)

@@ -158,6 +158,18 @@ type Config struct {
 	// three local cells between two barriers, so that a store's own
 	// weight took the barrier's cost.
 	LocalAccesses bool `json:"local_accesses,omitempty"`
+	// LocalReuse leaves out of the local loads those a compiler keeps in
+	// registers (counts.Counted.RegisterLoadsAt): in a block of unrolled
+	// loops inside every loop of the code, without a store to the array
+	// or a barrier, a load's copies at one address are one load. Kernel
+	// Tuner's matmul updates its TY x TX sums from TY cells of sA and TX
+	// of sB a step, where the local loads count 2*TY*TX. The kept loads
+	// leave the local.load.T properties, and so Config.LocalAccesses'
+	// features, priced by the same weights. The global loads need no
+	// such rule: those the rule would keep repeat a cell of their
+	// work-item, which Reuse leaves out already, but at cells some store
+	// of the launch touches.
+	LocalReuse bool `json:"local_reuse,omitempty"`
 	// LocalFootprint prices the local accesses of a launch whose
 	// work-group declares more local bytes than a core's L1 holds (the
 	// local arrays' extents at the binding's consts, Inputs.LocalBytes,

@@ -32,6 +32,8 @@ type launchFacts struct {
 	// scalar is the strided global accesses priced as contiguous
 	// (Config.ScalarLoops).
 	scalar int64
+	// registers is the local loads kept in registers (Config.LocalReuse).
+	registers int64
 }
 
 // FootprintsOf returns the hierarchy counts of a launch summed over its
@@ -165,6 +167,11 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		}
 		lf.features[name] = v
 	}
+	if cfg.LocalReuse {
+		if err := lf.dropRegisterLoads(env, c); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.LocalAccesses {
 		localAccesses(lf.features)
 	}
@@ -254,6 +261,25 @@ func (lf *launchFacts) addLocalConflicts(env *models.Env, c models.Case, cfg Con
 	}
 	if stores > 0 {
 		lf.features[LocalConflictStoreBytes] = stores
+	}
+	return nil
+}
+
+// dropRegisterLoads leaves the local loads of a launch that a compiler
+// keeps in registers (Config.LocalReuse) out of its local.load.T
+// features, in place.
+func (lf *launchFacts) dropRegisterLoads(env *models.Env, c models.Case) error {
+	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
+	if err != nil {
+		return err
+	}
+	kept, err := once("registerloads", k, c.Params, func() (map[string]int64, error) { return k.RegisterLoadsAt(c.Params) })
+	if err != nil {
+		return err
+	}
+	for p, n := range kept {
+		lf.features[p] -= float64(n)
+		lf.registers += n
 	}
 	return nil
 }
