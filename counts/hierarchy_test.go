@@ -44,7 +44,9 @@ var hierarchyCases = []hierarchyCase{
 	{"accumulate_global", map[string]int64{"LX": 8}, []map[string]int64{{"n": 21, "nk": 4}}},
 	// Flattened subscripts whose pitch is not a chain of parameters, and
 	// sum_floats, whose union is past the symbolic counter's budget:
-	// counted at the sizes given (HierarchyAt's AtSizes).
+	// counted at the sizes given (HierarchyAt's AtSizes), but for the
+	// bpnn kernels' hid + 1 and convolution_naive's w + FW - 1, affine
+	// factors of their extents, which split symbolically.
 	{"adi4.knl", nil, []map[string]int64{{"n": 300, "i1": 5}, {"n": 37, "i1": 36}}},
 	{"adi6.knl", nil, []map[string]int64{{"n": 300, "i1": 5}, {"n": 37, "i1": 0}}},
 	{"bpnn_adjust_weights.knl", nil, []map[string]int64{{"nb": 3, "hid": 16}, {"nb": 1, "hid": 16}}},
