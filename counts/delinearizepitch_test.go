@@ -136,17 +136,7 @@ func TestAffinePitchHierarchy(t *testing.T) {
 				if got, want := hierarchyMap(hs, vals), hierarchyMap(ths, tvals); !maps.Equal(got, want) {
 					t.Errorf("at %v: flattened %v, with a dimension per pitch %v", p, got, want)
 				}
-				got, err := flat.Eval(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := twin.Eval(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !maps.Equal(got, want) {
-					t.Errorf("at %v: counts %v, with a dimension per pitch %v", p, got, want)
-				}
+				checkSameCounts(t, p, flat, twin)
 			}
 		})
 	}

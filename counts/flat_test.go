@@ -42,17 +42,24 @@ func TestFlatIndexing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range append(flatParams, map[string]int64{"nx": 100, "ny": 37, "nz": 5}) {
-		got, err := flat.Eval(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := twin.Eval(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !maps.Equal(got, want) {
-			t.Errorf("at %v: flattened %v, two-dimensional %v", p, got, want)
-		}
+		checkSameCounts(t, p, flat, twin)
+	}
+}
+
+// checkSameCounts checks that a flattened kernel's counts at p equal
+// those of its twin written with a dimension per pitch.
+func checkSameCounts(t *testing.T, p map[string]int64, flat, twin *Counted) {
+	t.Helper()
+	got, err := flat.Eval(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := twin.Eval(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("at %v: flattened %v, with a dimension per pitch %v", p, got, want)
 	}
 }
 
@@ -199,19 +206,8 @@ func TestFlatParameterOffsets(t *testing.T) {
 				t.Errorf("at %v: %s %s footprint %d, the interpreter touched %d elements", p, f.Array, direction(f.Store), sizes[i].Elements, want)
 			}
 		}
-		if p["t"] < 0 || p["t"] >= p["m"] {
-			continue
-		}
-		got, err := c.Eval(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := twin.Eval(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !maps.Equal(got, want) {
-			t.Errorf("at %v: flattened %v, two-dimensional %v", p, got, want)
+		if p["t"] >= 0 && p["t"] < p["m"] {
+			checkSameCounts(t, p, c, twin)
 		}
 	}
 }

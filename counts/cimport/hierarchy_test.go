@@ -60,12 +60,7 @@ func TestSuitesHierarchyAsHandPorts(t *testing.T) {
 		t.Run(p.knl, func(t *testing.T) {
 			hand := handPort(t, p.knl, nil)
 			for _, size := range p.sizes {
-				q, isize := p.importAt(size)
-				r := importPort(t, q)
-				got, err := counts.ParseKernel(p.knl+".knl", r.Knl, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
+				got, isize, _ := p.imported(t, size)
 				g, _, err := hierarchyAt(t, got, isize)
 				key := p.knl + " " + fmt.Sprint(size)
 				if want, ok := suiteHierarchyRefused[key]; ok {
