@@ -4,11 +4,11 @@ import "fmt"
 
 // This file counts the footprints and the memory-hierarchy counts at
 // given parameter values where they have no symbolic count: a flattened
-// subscript whose pitch is not a chain of parameters (wall[row*cols + c],
-// m[(offset + i)*matrix_dim + j], w[(hid + 1)*r + c]) is not affine in
-// the inames and parameters together, but with every parameter fixed it
-// is, and the image of the domain under it is a set package polyhedra
-// counts exactly. The same holds for a set too large to count
+// subscript that does not split into rows (wall[row*cols + c], whose
+// pitch is no chain of parameters, m[(offset + i)*matrix_dim + j]) is
+// not affine in the inames and parameters together, but with every
+// parameter fixed it is, and the image of the domain under it is a set
+// package polyhedra counts exactly. The same holds for a set too large to count
 // symbolically. The plan of such a count fixes the parameters (plan.at):
 // it registers its sets with them fixed and splits the addresses of
 // flattened subscripts at them (delinearizeat.go); hierarchyAtParams and

@@ -26,7 +26,12 @@ import (
 // the same expression of parameters in every reference (the column t of
 // a[(x + t + 1)*n + t] and a[t*n + t]) needs no check: it shifts every
 // address alike, so distinct tuples stay distinct elements whatever its
-// value.
+// value. Where the split along the parameters fails, a pitch that the
+// array's extent declares affine, a factor a*p + c of it (w + 14 of an
+// array [(h + 14)*(w + 14)]), stands for its parameter p, and the split
+// is tried again along it, each index then within 0 and its pitch less
+// one (see delinearizepitch.go); where that fails too, the error is the
+// first split's.
 func (p *plan) delinearize(name string, refs []gref) ([][]Affine, error) {
 	a := p.k.arrayIndex[name]
 	out := make([][]Affine, len(refs))
@@ -50,13 +55,34 @@ func (p *plan) delinearize(name string, refs []gref) ([][]Affine, error) {
 	if len(a.Shape) != 1 {
 		return nil, errorf(p.k.File, a.Pos, "array %s: a subscript of an array of %d dimensions multiplies an iname by a parameter; index a multi-dimensional array by one iname expression per dimension, or declare it with one dimension (a[i*n + j] of an array [n*n])", name, len(a.Shape))
 	}
+	split, err := p.splitFlat(name, refs, nil)
+	if err == nil {
+		return split, nil
+	}
+	// A pitch that the extent declares affine (w + 14 of an array
+	// [(h + 14)*(w + 14)]); where that does not split either, the error is
+	// the split's along the parameters, which says what to write.
+	if sh := extentPitches(a.Shape[0]); len(sh) > 0 {
+		if shifted, serr := sh.rewrite(refs); serr == nil {
+			if split, serr := p.splitFlat(name, shifted, sh); serr == nil {
+				return split, nil
+			}
+		}
+	}
+	return nil, err
+}
+
+// splitFlat splits the references' flattened indices along the first of
+// their stride chains under which every check holds, the indices'
+// parameters those of sh where it names them.
+func (p *plan) splitFlat(name string, refs []gref, sh pitches) ([][]Affine, error) {
 	chains, err := p.strideChains(name, refs)
 	if err != nil {
 		return nil, err
 	}
 	var first error
 	for _, chain := range chains {
-		split, err := p.splitRefs(name, refs, chain, nil)
+		split, err := p.splitRefs(name, refs, chain, nil, sh)
 		if err == nil {
 			return split, nil
 		}
@@ -67,7 +93,7 @@ func (p *plan) delinearize(name string, refs []gref) ([][]Affine, error) {
 		if !slices.Contains(skip, true) {
 			continue
 		}
-		if split, err := p.splitRefs(name, refs, chain, skip); err == nil && sameDims(split, skip) {
+		if split, err := p.splitRefs(name, refs, chain, skip, sh); err == nil && sameDims(split, skip) {
 			return split, nil
 		}
 	}
@@ -76,11 +102,11 @@ func (p *plan) delinearize(name string, refs []gref) ([][]Affine, error) {
 
 // splitRefs splits every reference's flattened index along chain, not
 // checking the ranges of the dimensions skip marks.
-func (p *plan) splitRefs(name string, refs []gref, chain []string, skip []bool) ([][]Affine, error) {
+func (p *plan) splitRefs(name string, refs []gref, chain []string, skip []bool, sh pitches) ([][]Affine, error) {
 	out := make([][]Affine, len(refs))
 	for i, r := range refs {
 		var err error
-		if out[i], err = p.splitIndex(name, r, chain, skip); err != nil {
+		if out[i], err = p.splitIndex(name, r, chain, skip, sh); err != nil {
 			return nil, err
 		}
 	}
@@ -135,7 +161,9 @@ const maxMovable = 3
 // choice, in the order that keeps terms outermost, under which every
 // index but the outermost, and but those skip marks, stays within its
 // range. A term c*s_d*q, q a parameter, stands in dimension d as c*q.
-func (p *plan) splitIndex(name string, r gref, chain []string, skip []bool) ([]Affine, error) {
+// The indices returned, and checked, name the kernel's parameters, not
+// sh's.
+func (p *plan) splitIndex(name string, r gref, chain []string, skip []bool, sh pitches) ([]Affine, error) {
 	base := make([]Affine, len(chain))
 	base[len(chain)-1].Const = r.index[0].Const
 	var movable []Term
@@ -172,7 +200,11 @@ func (p *plan) splitIndex(name string, r gref, chain []string, skip []bool) ([]A
 				return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
 			}
 		}
-		err := p.checkSplit(name, r, dims, chain, skip)
+		dims, err := sh.back(dims)
+		if err != nil {
+			return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
+		}
+		err = p.checkSplit(name, r, dims, chain, skip, sh)
 		if err == nil {
 			return dims, nil
 		}
@@ -185,12 +217,12 @@ func (p *plan) splitIndex(name string, r gref, chain []string, skip []bool) ([]A
 
 // checkSplit checks every index of a split but the outermost and those
 // skip marks.
-func (p *plan) checkSplit(name string, r gref, dims []Affine, chain []string, skip []bool) error {
+func (p *plan) checkSplit(name string, r gref, dims []Affine, chain []string, skip []bool, sh pitches) error {
 	for d := 1; d < len(dims); d++ {
 		if skip != nil && skip[d] {
 			continue
 		}
-		if err := p.checkDelinearized(name, r, dims[d], chain[d-1], chain[d]); err != nil {
+		if err := p.checkDelinearized(name, r, dims[d], chain[d-1], chain[d], sh); err != nil {
 			return err
 		}
 	}
@@ -315,23 +347,25 @@ func orOne(m string) string {
 }
 
 // checkDelinearized fails unless index e, of the dimension weighed by
-// small, stays within 0 and big/small - 1 wherever reference r executes.
-func (p *plan) checkDelinearized(name string, r gref, e Affine, big, small string) error {
+// small, stays within 0 and big/small - 1 wherever reference r executes
+// (big/small a parameter, of sh's or the kernel's).
+func (p *plan) checkDelinearized(name string, r gref, e Affine, big, small string, sh pitches) error {
 	par, _ := ratio(big, small)
+	pitch := sh.of(par)
 	inames := p.k.inameOrder(r.inames)
 	pieces, err := withConds(p.domainPieces(inames, nil, inames), r.conds, nil)
 	if err != nil {
 		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
 	}
 	q := e.qaff()
-	below, _ := qconst(-1).addScaled(q, -1) // e <= -1
-	above, _ := q.addScaled(qname(par), -1) // e >= par
+	below, _ := qconst(-1).addScaled(q, -1)   // e <= -1
+	above, _ := q.addScaled(pitch.qaff(), -1) // e >= pitch
 	n := p.counted(p.add(outOfRange(inames, pieces, below, above)))
 	if n.err != nil {
-		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: checking that index %s stays within 0..%s-1: %v", name, e, par, n.err)
+		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: checking that index %s stays within 0..%s-1: %v", name, e, sh.text(par), n.err)
 	}
 	if !n.n.IsZero() {
-		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: a flattened subscript does not split into dimensions: the index %s, weighed by %s, leaves 0..%s-1 at %s, so distinct indices may be one element and its footprint is not counted%s", name, e, orOne(small), par, pointsWhere(n.n.String()), splitHint)
+		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: a flattened subscript does not split into dimensions: the index %s, weighed by %s, leaves 0..%s-1 at %s, so distinct indices may be one element and its footprint is not counted%s", name, e, orOne(small), sh.text(par), pointsWhere(n.n.String()), splitHint)
 	}
 	return nil
 }

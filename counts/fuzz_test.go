@@ -2,6 +2,8 @@ package counts
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +38,55 @@ func FuzzParseKernel(f *testing.F) {
 		}
 		e.budget = 100000
 		_, _, _ = e.launch()
+	})
+}
+
+// FuzzAffinePitch builds a kernel that reads a diagonal of K points, K*A
+// rows and K*B columns long, of an array flattened with the pitch w + C
+// that its extent declares, and checks the memory-hierarchy counts:
+// symbolic ones, where the split is accepted, must equal at the sizes w
+// and h those of the interpreter's accesses; a refusal must be the split's
+// error, which says what to write. The seeds (testdata/fuzz/FuzzAffinePitch)
+// hold a split (C = 14, a column in range), an overlap (C = 2, columns past the
+// pitch) and a pitch that is negative at small w.
+func FuzzAffinePitch(f *testing.F) {
+	f.Fuzz(func(t *testing.T, c int8, k, a, b, w, h uint8) {
+		pc, nk, na, nb := int64(c%24)-4, int64(k%5)+1, int64(a%3), int64(b%4)
+		pw, ph := int64(w%12)+1, int64(h%6)+1
+		src := fmt.Sprintf(`kernel f
+domain [w, h] -> { [y, x] : 0 <= y < h and 0 <= x < w }
+domain { [k] : 0 <= k < %d }
+array in f32 [(h + %d)*(w + %d)]
+array out f32 [h*w]
+split x 4 x_out x_in
+tag x_out g.0, x_in l.0
+out[y*w + x] = sum(k, in[(y + %d*k)*(w + %d) + x + %d*k])
+`, nk, (nk-1)*(na+nb)+2, pc, na, pc, nb)
+		k2, err := ParseKernel("pitch.knl", []byte(src), nil)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		cnt, err := Count(k2)
+		if err != nil {
+			return // a strided access whose footprint is refused, as Count says
+		}
+		if _, err := cnt.Hierarchy(); err != nil {
+			if !strings.Contains(err.Error(), "declare the array with a dimension per pitch") {
+				t.Fatalf("refusal without the advice: %v\n%s", err, src)
+			}
+			return
+		}
+		p := map[string]int64{"w": pw, "h": ph}
+		if pw+pc < 1 {
+			return // no allocation to run the interpreter on
+		}
+		hs, vals, err := cnt.HierarchyAt(p)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		checkHierarchyCounts(t, p, hs, vals, traceHierarchy(t, k2, p))
+		if t.Failed() {
+			t.Logf("kernel:\n%s", src)
+		}
 	})
 }

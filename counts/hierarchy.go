@@ -18,8 +18,9 @@ import (
 // tagged inames; where several inames share an axis, they hold where
 // those inames start at the same value (HierarchyAt checks it).
 //
-// Where a count has no symbolic form (a flattened subscript whose pitch
-// is not a chain of parameters, a set past the counter's budget), the
+// Where a count has no symbolic form (a flattened subscript that does
+// not split into dimensions along its pitches, parameters or affine
+// factors of the array's extent, a set past the counter's budget), the
 // error says so; HierarchyAt counts it at given sizes.
 func (c *Counted) Hierarchy() ([]HierarchyCount, error) {
 	hs, err := c.hierarchy()
@@ -38,8 +39,8 @@ func (c *Counted) Hierarchy() ([]HierarchyCount, error) {
 // as Eval checks them; inames that share a hardware axis must start at the
 // same value there, and a value beyond int64 is an error.
 //
-// Where Hierarchy fails (a flattened subscript whose pitch is not a chain
-// of parameters, a set too large to count symbolically), HierarchyAt
+// Where Hierarchy fails (a flattened subscript that does not split into
+// dimensions, a set too large to count symbolically), HierarchyAt
 // counts the sets again with every parameter fixed, where any affine
 // subscript is affine in the inames: the counts are exact there, marked
 // AtSizes, and their Expression is the value.
@@ -136,10 +137,11 @@ func (c *Counted) countHierarchy() ([]countedHierarchy, error) {
 
 // hierarchySplitHint is what to write where an array's hierarchy sets are
 // too complex to count: the set itself, kilobytes of constraints, is left
-// out of the error. A flattened subscript whose pitch is no parameter
-// (w + 14) makes a floor division of every work-group's cells, where a
-// dimension per pitch keeps them boxes.
-const hierarchySplitHint = "; where its subscripts are flattened with a pitch (in[(y + k)*(w + 14) + x + k]), declare the array with a dimension per pitch and subscript each (in[y + k, x + k] of an array [h + 14, w + 14]), whose sets stay simple"
+// out of the error. A flattened subscript that does not split into
+// dimensions (rows of pitch w + 14 that overlap, or a pitch the extent
+// does not declare) makes a floor division of every work-group's cells,
+// where a dimension per pitch keeps them boxes.
+const hierarchySplitHint = "; where its subscripts are flattened with a pitch that does not split them into dimensions (in[(y + k)*(w + 14) + x + k] where x + k reaches w + 14, or of an extent that is no multiple of w + 14), declare the array with a dimension per pitch and subscript each (in[y + k, x + k] of an array [h + 14, w + 14]), whose sets stay simple"
 
 // arrayHierarchy counts the hierarchy counts of one global array.
 func (c *Counted) arrayHierarchy(a *Array) ([]countedHierarchy, error) {

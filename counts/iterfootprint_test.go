@@ -3,7 +3,6 @@ package counts
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -52,14 +51,6 @@ func traceIterFootprints(t *testing.T, k *Kernel, params map[string]int64) map[s
 	return out
 }
 
-// iterRefused are the kernels of hierarchyCases whose per-iteration
-// counts are refused, with the error's cause: convolution_naive's
-// flattened input[(y+i)*(w+16) + x+j], split at the sizes given, leaves
-// floors of the iteration's i that the exact counter will not expand.
-var iterRefused = map[string]string{
-	"convolution_naive.knl": "per-iteration footprint of input: ",
-}
-
 // TestIterFootprintsAgainstInterpreter compares the symbolic per-iteration
 // counts with those of the accesses the interpreter performs, on the
 // kernels of the hierarchy's tests (library kernels, examples, kernels
@@ -75,12 +66,6 @@ func TestIterFootprintsAgainstInterpreter(t *testing.T) {
 			}
 			for _, params := range hc.params {
 				hs, vals, err := c.IterFootprintsAt(params)
-				if want, ok := iterRefused[hc.kernel]; ok {
-					if err == nil || !strings.Contains(err.Error(), want) {
-						t.Errorf("%v: error %v, want one containing %q", params, err, want)
-					}
-					continue
-				}
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -232,9 +217,6 @@ func traceSharedLoads(t *testing.T, k *Kernel, params map[string]int64) map[stri
 // loads the interpreter's sites repeat within a group's iteration.
 func TestSharedLoadsAgainstInterpreter(t *testing.T) {
 	for _, hc := range hierarchyCases {
-		if _, ok := iterRefused[hc.kernel]; ok {
-			continue
-		}
 		t.Run(hc.kernel, func(t *testing.T) {
 			k := readKernel(t, hc.kernel, hc.consts)
 			c, err := Count(k)

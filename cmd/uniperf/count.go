@@ -85,8 +85,10 @@ stores, touch over the whole launch, and the bytes they hold (elements times
 the element size). An element that several work-items, iterations or
 references touch counts once, so the count is exact even where a subscript
 maps several points to one element. A footprint with no symbolic form
-(flattened subscripts whose pitch is not a chain of parameters, as
-wall[row*cols + c] or w[(hid + 1)*r + c]) is counted exactly at the
+(flattened subscripts that do not split into rows, as wall[row*cols + c],
+whose pitch is no chain of parameters; a pitch that is an affine factor
+of the extent, w + 16 of in[(y + j)*(w + 16) + x] in an array
+[(h + 16)*(w + 16)], splits) is counted exactly at the
 sizes --param gives, and said so; without them, count asks for them.
 
 --hierarchy prints, instead of the properties, the memory-hierarchy counts

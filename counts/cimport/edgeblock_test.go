@@ -1,6 +1,7 @@
 package cimport
 
 import (
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,6 +17,9 @@ import (
 // groups of 256 work-items, each loading one element (1536 loads and
 // local stores) and h*w = 777 of them storing one; the interpreter
 // reads the NaN padding and stores twice the image, as Go computes.
+// Its loads, rows w + 16 apart, split into rows symbolically for the
+// memory-hierarchy counts: each group's 16 x 16 tile is its own 1024
+// bytes of in, the stores h*w floats of out, none loaded twice.
 func TestEdgeTileImports(t *testing.T) {
 	k := importOwn(t, "edgetile.cu")
 	c, err := counts.Count(k)
@@ -38,6 +42,20 @@ func TestEdgeTileImports(t *testing.T) {
 		if got[prop] != want {
 			t.Errorf("%s = %d, want %d", prop, got[prop], want)
 		}
+	}
+	if _, err := c.Hierarchy(); err != nil {
+		t.Fatalf("no symbolic hierarchy counts: %v", err)
+	}
+	hier, _, err := hierarchyAt(t, k, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]int64{
+		"global.footprint.launch.bytes in": 6 * 1024, "global.footprint.group.bytes in": 6 * 1024, "global.load.reuse.workitem in": 0,
+		"global.footprint.launch.bytes out": 4 * h * w, "global.footprint.group.bytes out": 4 * h * w,
+		"global.footprint.launch.bytes": 6*1024 + 4*h*w, "global.footprint.group.bytes": 6*1024 + 4*h*w, "global.load.reuse.workitem": 0,
+	}; !maps.Equal(hier, want) {
+		t.Errorf("memory hierarchy %v, want %v", hier, want)
 	}
 	in := make([]float32, (h+16)*(w+16))
 	for i := range in {

@@ -104,6 +104,19 @@ func (p suitePort) importAt(size map[string]int64) (port, map[string]int64) {
 	return q, isize
 }
 
+// imported imports the original at a size of the hand port, returning
+// the kernel, the size of its parameters and the import.
+func (p suitePort) imported(t *testing.T, size map[string]int64) (*counts.Kernel, map[string]int64, *Result) {
+	t.Helper()
+	q, isize := p.importAt(size)
+	r := importPort(t, q)
+	k, err := counts.ParseKernel(p.knl+".knl", r.Knl, nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r.Knl)
+	}
+	return k, isize, r
+}
+
 // TestSuitesCountAsHandPorts imports Rodinia's and Kernel Tuner's
 // originals of examples/, unedited, and checks that their counts equal
 // the hand ports', property by property, at two sizes.
@@ -112,12 +125,7 @@ func TestSuitesCountAsHandPorts(t *testing.T) {
 		t.Run(p.knl, func(t *testing.T) {
 			hand := handPort(t, p.knl, nil)
 			for _, size := range p.sizes {
-				q, isize := p.importAt(size)
-				r := importPort(t, q)
-				got, err := counts.ParseKernel(p.knl+".knl", r.Knl, nil)
-				if err != nil {
-					t.Fatalf("%v\n%s", err, r.Knl)
-				}
+				got, isize, r := p.imported(t, size)
 				g, h, err := countBoth(got, hand, isize, size)
 				if err != nil {
 					t.Fatalf("%v\n%s", err, r.Knl)
