@@ -129,6 +129,20 @@ func countChecks() []planCheck {
 		add("atomic_add_f32", map[string]int64{"K": k}, n(600), n(1))
 	}
 	add("vector_sum", map[string]int64{"D": 2}, n(37))
+	for _, st := range []int64{2, 3} {
+		add("global_strided_i32", map[string]int64{"STRIDE": st}, n(1000), n(513), n(1))
+		add("global_strided_i32", map[string]int64{"STRIDE": st, "R": 4}, n(1000), n(2))
+		add("global_strided_i32", map[string]int64{"STRIDE": st, "S": 2}, n(1000), n(514))
+	}
+	for _, d := range []int64{2, 3} {
+		add("vector_sum_i32", map[string]int64{"D": d}, n(600), n(257), n(1))
+	}
+	for _, k := range []string{"scaled_sum_i32", "scaled_sum_ldg"} {
+		add(k, map[string]int64{"K": 32}, n(600), n(257), n(1))
+	}
+	for _, k := range []string{"transpose_read_coalesced_i32", "transpose_write_coalesced_i32"} {
+		add(k, nil, n(40), n(37), n(16), n(1))
+	}
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {
 		for _, t := range []string{"f32", "f64"} {
 			add("arith_"+op+"_"+t, nil, map[string]int64{"n": 37, "nk": 3}, map[string]int64{"n": 16, "nk": 1})
@@ -309,6 +323,59 @@ func TestCountLarge(t *testing.T) {
 		}
 		c.want["launch.groups"], c.want["launch.const"] = groups, 1
 		compareProps(t, got, c.want)
+	}
+
+	// The session-13 classes at the same n = 2^23 + 1 = 3·2796203, by
+	// hand. global_strided_i32: m = ceil(n/STRIDE) work-items (4194305 at
+	// stride 2, 2796203 at 3), each R loads and S stores one of every
+	// STRIDE elements apart (class 1/STRIDE: the rows of a and b each
+	// hold m used cells in a box of STRIDE·(m-1) + 1), min(R, S)·m their
+	// minimum, R - 1 additions; ceil(m/256) groups. vector_sum_i32 (D =
+	// 3): 3n loads filling x (class 3/3), 2n additions, n stride-1 stores
+	// and no minimum (no stride-1 i32 load). scaled_sum_i32 and
+	// scaled_sum_ldg (K = 512): 512n uniform loads of w (an i32 load, or
+	// an f32 ldg load of the readonly w), 512n additions and n
+	// multiplications, one stride-1 load of a and one store. The
+	// transposes at n = 5000: n^2 stride-1 i32 accesses on one side and
+	// n^2 of class 4/>4 (stride n, every element used) on the other,
+	// ceil(n/16)^2 groups.
+	const m2, m3 = 1<<22 + 1, ng / 3
+	for _, c := range []struct {
+		kernel string
+		consts map[string]int64
+		want   map[string]int64
+	}{
+		{"global_strided_i32", map[string]int64{"STRIDE": 2}, map[string]int64{"global.load.i32.stride=1/2": m2, "global.store.i32.stride=1/2": m2,
+			"global.minldst.i32.stride=1/2": m2, "launch.groups": (m2 + 255) / 256}},
+		{"global_strided_i32", map[string]int64{"STRIDE": 3, "R": 4, "S": 2}, map[string]int64{"global.load.i32.stride=1/3": 4 * m3,
+			"global.store.i32.stride=1/3": 2 * m3, "global.minldst.i32.stride=1/3": 2 * m3, "int.i32.add": 3 * m3, "launch.groups": (m3 + 255) / 256}},
+		{"vector_sum_i32", nil, map[string]int64{"global.load.i32.stride=3/3": 3 * ng, "int.i32.add": 2 * ng,
+			"global.store.i32.stride=1": ng, "launch.groups": groups}},
+		{"scaled_sum_i32", map[string]int64{"K": 512}, map[string]int64{"global.load.i32.stride=0": 512 * ng, "global.load.i32.stride=1": ng,
+			"global.store.i32.stride=1": ng, "global.minldst.i32.stride=1": ng, "int.i32.add": 512 * ng, "int.i32.mul": ng, "launch.groups": groups}},
+		{"scaled_sum_ldg", map[string]int64{"K": 512}, map[string]int64{"global.ldg.f32.stride=0": 512 * ng, "global.load.f32.stride=1": ng,
+			"global.store.f32.stride=1": ng, "global.minldst.f32.stride=1": ng, "flop.f32.add": 512 * ng, "flop.f32.mul": ng, "launch.groups": groups}},
+	} {
+		_, counted := countedLibraryKernel(t, c.kernel, c.consts)
+		got, err := counted.Eval(map[string]int64{"n": ng})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.want["launch.const"] = 1
+		compareProps(t, got, c.want)
+	}
+	const nt = 5000
+	for kernel, want := range map[string]map[string]int64{
+		"transpose_read_coalesced_i32":  {"global.load.i32.stride=1": nt * nt, "global.store.i32.stride=4/>4": nt * nt},
+		"transpose_write_coalesced_i32": {"global.load.i32.stride=4/>4": nt * nt, "global.store.i32.stride=1": nt * nt},
+	} {
+		_, counted := countedLibraryKernel(t, kernel, nil)
+		got, err := counted.Eval(map[string]int64{"n": nt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want["launch.groups"], want["launch.const"] = (nt+15)/16*((nt+15)/16), 1
+		compareProps(t, got, want)
 	}
 }
 

@@ -54,6 +54,24 @@ func poisonF32(n int64) []float32 {
 	return s
 }
 
+// randI32 draws n integers in [-1000, 1000]; poisonI32 fills n with
+// MinInt32, which no sum or product of the _i32 kernels' checks reaches.
+func randI32(rng *rand.Rand, n int64) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = int32(rng.IntN(2001) - 1000)
+	}
+	return s
+}
+
+func poisonI32(n int64) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = math.MinInt32
+	}
+	return s
+}
+
 // smallIntsF32 draws n integers in [0, 1000) as float32: their sums
 // stay exact in f32 below 2^24, so that a setup's check can compare the
 // kernel's sums for equality.
@@ -92,10 +110,22 @@ func matmulSetup(n, m, l int64, rng *rand.Rand) (a, b, c []float32, check func()
 	}
 }
 
+// transposeSetup checks b = a^T for n x n f32 matrices (the transposes),
+// transposeI32Setup for i32 ones (their _i32 twins).
 func transposeSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	n := p["n"]
 	a, b := randF32(rng, n*n), poisonF32(n*n)
-	return map[string]any{"a": a, "b": b}, func() error {
+	return map[string]any{"a": a, "b": b}, checkTranspose(n, a, b)
+}
+
+func transposeI32Setup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	n := p["n"]
+	a, b := randI32(rng, n*n), poisonI32(n*n)
+	return map[string]any{"a": a, "b": b}, checkTranspose(n, a, b)
+}
+
+func checkTranspose[T float32 | int32](n int64, a, b []T) func() error {
+	return func() error {
 		for i := range n {
 			for j := range n {
 				if b[i*n+j] != a[j*n+i] {
@@ -138,6 +168,14 @@ func localBankSetup(lx, r int64) func(p map[string]int64, rng *rand.Rand) (map[s
 // _u16) in [0, 64), so that a sum of four fits, with the type's largest
 // value the poison.
 func intSumSetup[T int32 | int64 | float32 | uint8 | uint16](lx, r, s int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return stridedSumSetup[T](lx, r, s, 1)
+}
+
+// stridedSumSetup is intSumSetup with the global sums and stores on
+// every stride-th element alone, as global_strided_i32 makes them: b[j*n
+// + i] for i a multiple of stride sums a[k*n + i], and the other
+// elements of b keep the poison.
+func stridedSumSetup[T int32 | int64 | float32 | uint8 | uint16](lx, r, s, stride int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		n := p["n"]
 		na := n
@@ -160,13 +198,16 @@ func intSumSetup[T int32 | int64 | float32 | uint8 | uint16](lx, r, s int64) fun
 		}
 		return map[string]any{"a": a, "b": b}, func() error {
 			for i := range n {
-				var want T
-				for k := range r {
-					if lx == 0 {
-						want += a[k*n+i]
-					} else {
-						lo := i / lx * lx
-						want += a[lo+(i-lo+k)%lx]
+				want := T(poison)
+				if i%stride == 0 {
+					want = 0
+					for k := range r {
+						if lx == 0 {
+							want += a[k*n+i]
+						} else {
+							lo := i / lx * lx
+							want += a[lo+(i-lo+k)%lx]
+						}
 					}
 				}
 				for j := range s {
@@ -1204,6 +1245,8 @@ func libraryCases() []libraryCase {
 		{"atomic_add_i32", map[string]int64{"LX": 8, "K": 8}, map[string]int64{"n": 21}, atomicSetup[int32](8)},
 		{"atomic_add_f32", map[string]int64{"LX": 8, "K": 3}, map[string]int64{"n": 21}, atomicSetup[float32](3)},
 		{"transpose_read_coalesced", small2, map[string]int64{"n": 10}, transposeSetup},
+		{"transpose_read_coalesced_i32", small2, map[string]int64{"n": 10}, transposeI32Setup},
+		{"transpose_write_coalesced_i32", small2, map[string]int64{"n": 9}, transposeI32Setup},
 		{"vector_scale_add", map[string]int64{"LX": 8}, map[string]int64{"n": 37}, vectorSetup(1)},
 		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 2}, map[string]int64{"n": 37}, vectorSetup(2)},
 		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 3}, map[string]int64{"n": 37}, vectorSetup(3)},
@@ -1278,6 +1321,15 @@ func libraryCases() []libraryCase {
 		{"vector_sum", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, vectorSumSetup(3)},
 		{"scaled_sum", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, scaledSumSetup(5)},
 		{"scaled_sum", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 3}, scaledSumSetup(1)},
+		{"scaled_sum_ldg", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, scaledSumSetup(5)},
+		{"scaled_sum_i32", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, scaledSumI32Setup(5)},
+		{"scaled_sum_i32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 3}, scaledSumI32Setup(1)},
+		{"vector_sum_i32", map[string]int64{"LX": 8, "D": 2}, map[string]int64{"n": 21}, vectorSumI32Setup(2)},
+		{"vector_sum_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, vectorSumI32Setup(3)},
+		{"global_strided_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 37}, stridedSumSetup[int32](0, 1, 1, 2)},
+		{"global_strided_i32", map[string]int64{"LX": 8, "STRIDE": 3, "R": 4}, map[string]int64{"n": 37}, stridedSumSetup[int32](0, 4, 1, 3)},
+		{"global_strided_i32", map[string]int64{"LX": 8, "STRIDE": 3, "S": 2}, map[string]int64{"n": 38}, stridedSumSetup[int32](0, 1, 2, 3)},
+		{"global_strided_i32", map[string]int64{"LX": 8, "STRIDE": 2}, map[string]int64{"n": 1}, stridedSumSetup[int32](0, 1, 1, 2)},
 		{"arith_mix_f32", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 11, "nb": 3, "nc": 5, "nd": 4}, mixSetup(false)},
 		{"arith_mix_f32", nil, map[string]int64{"n": 16, "na": 1, "nb": 9, "nc": 1, "nd": 1}, mixSetup(false)},
 		{"arith_mix_f64", map[string]int64{"LX": 4, "LY": 3}, map[string]int64{"n": 7, "na": 11, "nb": 3, "nc": 5, "nd": 6}, mixSetup(true)},
@@ -1371,6 +1423,48 @@ func vectorSumSetup(d int64) func(map[string]int64, *rand.Rand) (map[string]any,
 		x, out := randF32(rng, d*n), poisonF32(n)
 		return map[string]any{"x": x, "out": out}, func() error {
 			return checkSums(out, d, func(i, c int64) float32 { return x[i*d+c] })
+		}
+	}
+}
+
+// vectorSumI32Setup checks vector_sum_i32: out[i] = x[0, i] + ... +
+// x[d-1, i] exactly, x a d x n column-major i32 array.
+func vectorSumI32Setup(d int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		x, out := randI32(rng, d*n), poisonI32(n)
+		return map[string]any{"x": x, "out": out}, func() error {
+			for i := range n {
+				var want int32
+				for c := range d {
+					want += x[i*d+c]
+				}
+				if out[i] != want {
+					return fmt.Errorf("out[%d] = %d, want %d", i, out[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// scaledSumI32Setup checks scaled_sum_i32: out[i] = a[i]·(w[0] + ... +
+// w[k-1]) exactly (at most 1000·512·1000 in magnitude, within i32).
+func scaledSumI32Setup(k int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		a, w, out := randI32(rng, n), randI32(rng, k), poisonI32(n)
+		return map[string]any{"a": a, "w": w, "out": out}, func() error {
+			var sum int32
+			for _, v := range w {
+				sum += v
+			}
+			for i := range n {
+				if want := a[i] * sum; out[i] != want {
+					return fmt.Errorf("out[%d] = %d, want %d", i, out[i], want)
+				}
+			}
+			return nil
 		}
 	}
 }

@@ -175,6 +175,26 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 64}, {"LX": 16, "R": 8}},
 		[]params{{"n": 128}, {"n": 64}},
 	},
+	// Both strides, with 4 loads and with 2 stores a work-item; n = 2
+	// and 1 leave one work-item.
+	"global_strided_i32": {
+		[]consts{{"LX": 16, "STRIDE": 2}, {"LX": 64, "STRIDE": 3, "R": 4}, {"LX": 32, "STRIDE": 2, "S": 2}, {"LX": 16, "STRIDE": 3, "S": 2}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}, {"n": 2}},
+	},
+	"vector_sum_i32": {
+		[]consts{{"LX": 16, "D": 2}, {"LX": 64, "D": 3}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	"scaled_sum_i32": {
+		[]consts{{"LX": 16, "K": 7}, {"LX": 64, "K": 1}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	"scaled_sum_ldg": {
+		[]consts{{"LX": 16, "K": 7}, {"LX": 64, "K": 1}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	"transpose_read_coalesced_i32":  {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
+	"transpose_write_coalesced_i32": {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
 	"global_copy_strided": {
 		[]consts{{"LX": 16, "STRIDE": 2}, {"LX": 64, "STRIDE": 3}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}, {"n": 2}},

@@ -75,11 +75,12 @@ func TestPaperSuiteFollowsTheSeed(t *testing.T) {
 	// atomic_add (indirect accesses and atomics), reg_chain (chains
 	// through registers), local_stores (local stores between barriers),
 	// local_atomic (atomic additions to local memory), uniform_store
-	// (a store every work-item makes to one address) and scatter (stores
-	// at subscripts read from data).
+	// (a store every work-item makes to one address), scatter (stores
+	// at subscripts read from data) and global_int_strided (i32 loads
+	// and stores in the stride classes other than 1).
 	own := []string{"global_strided", "vector_norms", "vector_sums", "matvec", "uniform_loads", "arith_mix", "global_fan", "empty_1d",
 		"grid_fill_chain", "grid_fill_stream", "grid_fill_local", "local_bank", "arith_int", "global_int", "local_int", "global_f16", "global_ldg", "gather", "atomic_add",
-		"reg_chain", "local_stores", "local_atomic", "uniform_store", "scatter"}
+		"reg_chain", "local_stores", "local_atomic", "uniform_store", "scatter", "global_int_strided"}
 	if len(classes) != 9+len(own) || slices.ContainsFunc(own, func(c string) bool { return !classes[c] }) {
 		t.Errorf("%d measurement classes %v, want the seed's 9 and %v", len(classes), classes, own)
 	}
