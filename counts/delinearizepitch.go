@@ -3,6 +3,7 @@ package counts
 import (
 	"errors"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 )
@@ -99,8 +100,14 @@ func extentPitches(ext Affine) pitches {
 		if !ok || num == 0 {
 			continue
 		}
-		a, c := den*e, num
-		g := gcd(absInt(a), absInt(c))
+		// den*e overflows for a pitch no int64 a holds (2^62*n^4 + n^3:
+		// a = 2^64), and wrapped it can be 0, which shiftParam divides by.
+		a, err := mulInt(den, e)
+		if err != nil {
+			continue
+		}
+		c := num
+		g := gcd(a, absInt(c))
 		a, c = a/g, c/g
 		fresh := par + "'"
 		shifted, err := shiftParam(ext, par, fresh, a, c)
@@ -146,7 +153,8 @@ func powerCoeff(a Affine, par string, e int) Affine {
 
 // proportion returns num and den > 0, in lowest terms, such that x is
 // num/den times y; ok is false where it is no multiple of y (or y is
-// zero, or the products overflow).
+// zero, or the products overflow, or a coefficient compared is
+// MinInt64).
 func proportion(x, y Affine) (num, den int64, ok bool) {
 	coeffs := func(a Affine) map[string]int64 {
 		m := map[string]int64{}
@@ -167,6 +175,9 @@ func proportion(x, y Affine) (num, den int64, ok bool) {
 	}
 	ref := slices.Sorted(maps.Keys(ys))[0]
 	num, den = xs[ref], ys[ref]
+	if num == math.MinInt64 || den == math.MinInt64 {
+		return 0, 0, false // its negation overflows, so no den > 0 holds it
+	}
 	if den < 0 {
 		num, den = -num, -den
 	}

@@ -30,6 +30,9 @@ func TestExtentPitches(t *testing.T) {
 		{"n*m", nil},
 		{"2*n*m*n", nil},
 		{"n", nil},
+		// (a*n + c)^4 with 4*c/a = 1/2^62: a = 2^64 is past int64, so no
+		// pitch (the product wrapped to 0 and divided by it).
+		{"4611686018427387904*n*n*n*n + n*n*n", nil},
 	} {
 		src := fmt.Sprintf("kernel k\ndomain [n, m, h, w, d] -> { [i] : 0 <= i < n }\narray a f32 [%s]\na[i] = 1\n", tc.extent)
 		k, err := ParseKernel("pitch.knl", []byte(src), nil)
@@ -184,14 +187,18 @@ var overlappingRows = strings.NewReplacer("0 <= k < 15", "0 <= k < 16", "[(h + 1
 // TestAffinePitchRefusals checks what stays refused, with the message
 // of a pitch that does not split: an inner index that reaches the pitch,
 // a pitch that is 0 or negative somewhere in the domain (w - 3 at w <= 3,
-// where no column lies in 0..w - 4; assumed away, it splits), and a
-// pitch the extent does not declare.
+// where no column lies in 0..w - 4; assumed away, it splits), a pitch
+// the extent does not declare, and an extent whose candidate pitch is
+// past int64 (its coefficient overflowed to 0 and was divided by).
 func TestAffinePitchRefusals(t *testing.T) {
 	neg := "kernel k\ndomain [w, h] -> { [y, x] : 0 <= y < h and 0 <= x < 1 }\narray a f32 [h*(w - 3)]\narray o f32 [h]\ntag x l.0\no[y] = a[y*(w - 3) + x]\n"
 	for _, tc := range []struct{ name, src, want string }{
 		{"row overlaps the next", overlappingRows, "the index 224*y_out + 14*y_in + 15*k + 16*x_out + x_in, weighed by 1, leaves 0..w-1 at some points"},
 		{"pitch not positive", neg, "the index -3*y + x, weighed by 1, leaves 0..w-1 at [w, h] -> { h : w <= 0 and h >= 1; (-1 + h) : w >= 1 and h >= 2 } points"},
 		{"pitch not declared", strings.Replace(paddedRows, "[(h + 14)*(w + 14)]", "[(h + 14)*(w + 14) + 1]", 1), "leaves 0..w-1 at some points"},
+		// an extent whose candidate pitch, 2^64*n + 1, is past int64.
+		{"pitch past int64", "kernel k\ndomain [n] -> { [i, j] : 0 <= i < n and 0 <= j < n }\narray a f32 [4611686018427387904*n*n*n*n + n*n*n]\narray o f32 [n, n]\no[i, j] = a[i*n + 2*j]\n",
+			"the index 2*j, weighed by 1, leaves 0..n-1 at [n] -> { n * floor(n/2) : n >= 2 } points"},
 	} {
 		_, err := countedSrc(t, "refused.knl", tc.src).Hierarchy()
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "declare the array with a dimension per pitch") {
