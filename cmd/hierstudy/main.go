@@ -36,9 +36,15 @@
 // file names, such as the Xeon VM of datasets/xeon
 // (datasets/xeon/pocl-xeon-device.json); without it the tables' device
 // must be a shipped one.
+//
+// It exits 2 where a flag or a table is at fault (an unknown form or
+// split, a table that cannot be read, a device no file names), checking
+// the flags before it reads anything, and 1 where the study itself
+// fails.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"maps"
@@ -72,8 +78,32 @@ func main() {
 	flag.Parse()
 	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows, *calDir, *deviceFile, *whyFlag); err != nil {
 		fmt.Fprintln(os.Stderr, "hierstudy:", err)
+		var bad badInput
+		if errors.As(err, &bad) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
+}
+
+// badInput marks an error of the command line or its tables (exit 2),
+// as against a fault met while studying them (exit 1).
+type badInput struct{ error }
+
+func (b badInput) Unwrap() error { return b.error }
+
+// checkArgs refuses flags that name no form or split before any table
+// is read, since a study runs for minutes before it reaches them.
+func checkArgs(split string, forms []string) error {
+	if split != "" && split != string(examples.Development) && split != string(examples.HeldOut) {
+		return badInput{fmt.Errorf("-split %q: want %s or %s", split, examples.Development, examples.HeldOut)}
+	}
+	for _, form := range forms {
+		if _, err := newModel(form); err != nil {
+			return badInput{err}
+		}
+	}
+	return nil
 }
 
 func source(name string) (string, []byte, error) {
@@ -198,13 +228,16 @@ func newModel(form string) (models.Model, error) {
 }
 
 func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool, calDir, deviceFile string, whyFlag bool) error {
+	if err := checkArgs(split, forms); err != nil {
+		return err
+	}
 	fitTabs, err := load(fitPaths)
 	if err != nil {
-		return err
+		return badInput{err}
 	}
 	device, err := models.OneDevice(fitTabs)
 	if err != nil {
-		return err
+		return badInput{err}
 	}
 	var keep []string
 	for _, p := range kernelPaths {
@@ -214,11 +247,11 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 	}
 	kernTabs, err := load(keep)
 	if err != nil {
-		return err
+		return badInput{err}
 	}
 	d, err := lookupDevice(device, deviceFile)
 	if err != nil {
-		return err
+		return badInput{err}
 	}
 	deviceKind = d.Kind
 	banks, _ := models.DeviceBanks(device)
@@ -238,9 +271,6 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 	fmt.Println("| form | LOCO geomean (rows) | test cross-kernel | corpus cross-kernel | corpus exp(mean|log|)-1 | worst ratio | kernels > 3x | training |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---|")
 	for _, form := range forms {
-		if _, err := newModel(form); err != nil {
-			return err
-		}
 		locoText := "-"
 		if cv {
 			cases, _ := models.CrossValidate(models.DeviceRows{Device: device, Env: env, Rows: meas}, form, newModel)
