@@ -208,7 +208,7 @@ func buildSkeletons(k *counts.Kernel, set chainSet) *regSkeletons {
 // generated code runs such an iname's values one after another inside
 // each iteration of the innermost carrying loop, so that their chains'
 // steps are in flight together. Where a carrying loop is nested inside
-// the unrolled iname (matmul_kernel's kb inside ti and tj), each cell's
+// the unrolled iname (a k loop inside unrolled tile loops), each cell's
 // chain runs through that loop before the next cell's starts, and its
 // cells are no lanes. An iname whose first value is no single affine
 // bound (counts.Kernel.FirstValue) is no lane either: its chains are
