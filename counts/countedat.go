@@ -30,3 +30,16 @@ func (c *Counted) atParams(params map[string]int64) (*Counted, error) {
 	p.at = params
 	return &Counted{k: c.k, plan: p, params: c.params}, nil
 }
+
+// checkAt checks params as Eval checks them, and that inames sharing a
+// hardware axis start at the same value there (checkBases), as every
+// count at given sizes needs.
+func (c *Counted) checkAt(params map[string]int64) error {
+	if _, err := c.Eval(params); err != nil {
+		return err
+	}
+	if err := c.k.checkBases(params); err != nil {
+		return errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
+	}
+	return nil
+}

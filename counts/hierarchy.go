@@ -45,11 +45,8 @@ func (c *Counted) Hierarchy() ([]HierarchyCount, error) {
 // subscript is affine in the inames: the counts are exact there, marked
 // AtSizes, and their Expression is the value.
 func (c *Counted) HierarchyAt(params map[string]int64) ([]HierarchyCount, []int64, error) {
-	if _, err := c.Eval(params); err != nil {
+	if err := c.checkAt(params); err != nil {
 		return nil, nil, err
-	}
-	if err := c.k.checkBases(params); err != nil {
-		return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
 	}
 	hs, err := c.hierarchy()
 	if err != nil {

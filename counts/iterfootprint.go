@@ -94,11 +94,8 @@ func (c *Counted) SharedLoadsAt(params map[string]int64) (map[string]int64, erro
 // axis start together there, and returns the symbolic counts, or where
 // they fail the counts at params, marked AtSizes.
 func (c *Counted) iterCountsAt(params map[string]int64) (*iterCounts, error) {
-	if _, err := c.Eval(params); err != nil {
+	if err := c.checkAt(params); err != nil {
 		return nil, err
-	}
-	if err := c.k.checkBases(params); err != nil {
-		return nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
 	}
 	ic, err := c.iterFootprints()
 	if err == nil {

@@ -58,11 +58,8 @@ func (c *Counted) LinesAt(params map[string]int64, lineBytes int64) ([]LineCount
 	if lineBytes <= 0 || lineBytes&(lineBytes-1) != 0 {
 		return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: cache lines of %d bytes: a line is a power of two bytes (64 on x86-64 and most ARM cores)", c.k.Name, lineBytes)
 	}
-	if _, err := c.Eval(params); err != nil {
+	if err := c.checkAt(params); err != nil {
 		return nil, nil, err
-	}
-	if err := c.k.checkBases(params); err != nil {
-		return nil, nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
 	}
 	at, err := c.atParams(params)
 	if err != nil {

@@ -88,11 +88,8 @@ func dependsOn(ix Affine, x string) bool {
 // none of its loads are kept. The parameters are checked as Eval checks
 // them; where the sets have no symbolic count they are counted at params.
 func (c *Counted) RegisterLoadsAt(params map[string]int64) (map[string]int64, error) {
-	if _, err := c.Eval(params); err != nil {
+	if err := c.checkAt(params); err != nil {
 		return nil, err
-	}
-	if err := c.k.checkBases(params); err != nil {
-		return nil, errorf(c.k.File, Pos{}, "kernel %s: %v", c.k.Name, err)
 	}
 	// A plan of its own: the plan of c adds the hierarchy's sets, and a
 	// plan is not safe for concurrent use.
