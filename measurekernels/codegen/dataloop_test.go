@@ -11,14 +11,20 @@ import (
 	"github.com/uniperf/uniperf/measurekernels/gpu"
 )
 
-// example parses a kernel of examples/.
+// example parses a kernel of examples/ with its default consts.
 func example(t *testing.T, name string) *counts.Kernel {
+	t.Helper()
+	return exampleWith(t, name, nil)
+}
+
+// exampleWith parses a kernel of examples/ with consts cs bound.
+func exampleWith(t *testing.T, name string, cs consts) *counts.Kernel {
 	t.Helper()
 	src, err := os.ReadFile("../../examples/" + name + ".knl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := counts.ParseKernel(name+".knl", src, nil)
+	k, err := counts.ParseKernel(name+".knl", src, cs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,9 @@
 // order, then the size parameters as 32-bit integers ([Code].Args). Its
 // body computes each parallel iname from the hardware indices, declares
 // local arrays as __local (OpenCL) or __shared__ (CUDA), follows the
-// schedule's loops (a loop over an unr iname gets #pragma unroll), writes
+// schedule's loops (a loop over an unr iname gets #pragma unroll, and
+// runs over the constant bounds its domain has where the parameters leave
+// its own bounds open, its edge tested in the guards inside), writes
 // each barrier where the schedule has it, and guards each instruction by
 // the test that its inames lie in their projected domain. Conditions
 // evaluate as the kernel language says (&& and || short-circuit, if()

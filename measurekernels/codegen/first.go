@@ -53,34 +53,52 @@ func (d *polyDomain) first(x string) (firstValue, error) {
 // minus the largest constant lower bound plus one, when its bounds have
 // one piece with both (0 when they have none). It is -1 when unknown.
 func (d *polyDomain) extentBound(x string) (int64, error) {
-	s, err := d.projected([]string{x})
-	if err != nil {
-		return 0, err
-	}
-	raw, err := s.Bounds(x, nil)
+	r, err := d.constBounds(x)
 	switch {
 	case err != nil:
 		return 0, err
-	case len(raw) == 0:
+	case r.pieces == 0:
 		return 0, nil
-	case len(raw) > 1:
+	case r.pieces > 1:
 		return -1, nil
 	}
-	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if r.lo < math.MinInt32 || r.hi > math.MaxInt32 { // unknown, or too large to matter
+		return -1, nil
+	}
+	return max(r.hi-r.lo+1, 0), nil
+}
+
+// constRange is what the bounds of an iname over the domain projected onto
+// it say by constants alone.
+type constRange struct {
+	pieces int // of the bounds; lo and hi describe one piece only
+	// lo is the largest constant lower bound (MinInt64 without one), hi
+	// the least constant upper bound (MaxInt64 without one).
+	lo, hi int64
+}
+
+// constBounds bounds x over the domain projected onto it by constants.
+func (d *polyDomain) constBounds(x string) (constRange, error) {
+	s, err := d.projected([]string{x})
+	if err != nil {
+		return constRange{}, err
+	}
+	raw, err := s.Bounds(x, nil)
+	if err != nil || len(raw) != 1 {
+		return constRange{pieces: len(raw)}, err
+	}
+	r := constRange{pieces: 1, lo: math.MinInt64, hi: math.MaxInt64}
 	for _, l := range raw[0].Lower {
 		if v, err := l.Eval(nil); err == nil {
-			lo = max(lo, v)
+			r.lo = max(r.lo, v)
 		}
 	}
 	for _, u := range raw[0].Upper {
 		if v, err := u.Eval(nil); err == nil {
-			hi = min(hi, v)
+			r.hi = min(r.hi, v)
 		}
 	}
-	if lo < math.MinInt32 || hi > math.MaxInt32 { // unknown, or too large to matter
-		return -1, nil
-	}
-	return max(hi-lo+1, 0), nil
+	return r, nil
 }
 
 // hardwareFacts is what the launch grid guarantees about the parallel

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -34,7 +35,45 @@ func newPolyDomain(k *counts.Kernel) (*polyDomain, error) {
 	if d.hardware, err = d.hardwareFacts(); err != nil {
 		return nil, err
 	}
+	if d.loose, err = d.looseRanges(); err != nil {
+		return nil, err
+	}
 	return d, nil
+}
+
+// looseRanges are the constant ranges of the unrolled inames whose loops
+// run over them: those whose bounds over the domain projected onto them
+// (the parameters and every other iname left free) have one piece with a
+// constant first and last value, and which the assumptions alone do not
+// bound by constants (a loop "for (ti = 0; ti <= imin(TY - 1, (n - 1 -
+// ty)/BY); ++ti)"). The constants bound the iname wherever it runs, so
+// the loop visits every value of the domain. An iname that the
+// assumptions bound by constants keeps its loops, guards and all, as
+// does one bounded only by other inames (a triangle's j <= i): the
+// decision is the iname's, never its loop's, so that every context in
+// which it is known says the same (see context).
+func (d *polyDomain) looseRanges() (map[string][2]int64, error) {
+	out := map[string][2]int64{}
+	for _, in := range d.k.Inames {
+		if in.Tag.Kind != counts.Unroll || in.Data != nil {
+			continue
+		}
+		r, err := d.constBounds(in.Name)
+		if err != nil {
+			return nil, fmt.Errorf("iname %s: %w", in.Name, err)
+		}
+		if r.pieces != 1 || r.lo < math.MinInt32 || r.hi > math.MaxInt32 || r.lo > r.hi {
+			continue
+		}
+		lb, err := d.loopBounds(d.assume, in.Name, nil)
+		if err != nil {
+			return nil, fmt.Errorf("iname %s: %w", in.Name, err)
+		}
+		if !constantBounds(lb) {
+			out[in.Name] = [2]int64{r.lo, r.hi}
+		}
+	}
+	return out, nil
 }
 
 func (d *polyDomain) base(x string) ([]string, string, error) {
@@ -46,7 +85,10 @@ func (d *polyDomain) base(x string) ([]string, string, error) {
 }
 
 func (d *polyDomain) loop(x string, known, lanes []string) (loopBounds, error) {
-	ctx, err := d.projected(known)
+	if lb, ok := d.looseLoop(x); ok {
+		return lb, nil
+	}
+	ctx, err := d.context(known)
 	if err != nil {
 		return loopBounds{}, err
 	}
@@ -153,7 +195,7 @@ func (d *polyDomain) multiLoop(ctx *polyhedra.Set, x string, known []string, ps 
 // member is the test that the current values of inames lie in their
 // projected domain, where those of known do.
 func (d *polyDomain) member(inames, known []string) (string, error) {
-	ctx, err := d.projected(known)
+	ctx, err := d.context(known)
 	if err != nil {
 		return "", err
 	}

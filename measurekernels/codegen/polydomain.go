@@ -23,7 +23,9 @@ import (
 //   - the assumptions hold: counts refuses to launch or run a kernel at
 //     parameters that violate them;
 //   - inside loops over sequential inames O, the values of O lie in the
-//     domain projected onto O, since the loops visit exactly those;
+//     domain projected onto O, since the loops visit exactly those, but
+//     for an unrolled loop over a constant range, whose iname lies in
+//     that range only (see context);
 //   - inside an instruction's guard (its reductions), the values of its
 //     inames lie in the domain projected onto them;
 //   - a parallel iname alone on its hardware axis takes exactly the values
@@ -44,6 +46,9 @@ type polyDomain struct {
 	// hardware holds what the launch grid guarantees about the parallel
 	// inames, and the assumptions.
 	hardware *polyhedra.Set
+	// loose holds the constant ranges that unrolled loops run over (see
+	// looseRanges).
+	loose map[string][2]int64
 }
 
 // firstValue is the value of a parallel iname on hardware index 0: expr,
