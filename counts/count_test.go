@@ -120,6 +120,7 @@ func countChecks() []planCheck {
 	add("uniform_store_u8", nil, n(600), n(257), n(1))
 	for _, r := range []int64{1, 4} {
 		add("global_ldg_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
+		add("global_ldg_i32", map[string]int64{"R": r}, n(600), n(257), n(1))
 		add("gather_f32", map[string]int64{"R": r}, n(600), n(257), n(1))
 		add("gather_i32", map[string]int64{"R": r}, n(600), n(257), n(1))
 		add("scatter_f32", map[string]int64{"S": r}, n(600), n(257), n(1))

@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -352,20 +353,36 @@ func orOne(m string) string {
 func (p *plan) checkDelinearized(name string, r gref, e Affine, big, small string, sh pitches) error {
 	par, _ := ratio(big, small)
 	pitch := sh.of(par)
+	pos := p.k.arrayIndex[name].Pos
 	inames := p.k.inameOrder(r.inames)
 	pieces, err := withConds(p.domainPieces(inames, nil, inames), r.conds, nil)
 	if err != nil {
-		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: %v", name, err)
+		return errorf(p.k.File, pos, "array %s: %v", name, err)
 	}
+	// A bound that overflows int64 (a subscript's constant or
+	// coefficient near ±2^63, a pitch's constant beside one) is left the
+	// zero constraint 0 >= 0, which holds everywhere: the check then
+	// passes only where the reference runs nowhere, and fails naming the
+	// overflow, not a count of points out of range that the bound never
+	// described.
 	q := e.qaff()
-	below, _ := qconst(-1).addScaled(q, -1)   // e <= -1
-	above, _ := q.addScaled(pitch.qaff(), -1) // e >= pitch
-	n := p.counted(p.add(outOfRange(inames, pieces, below, above)))
-	if n.err != nil {
-		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: checking that index %s stays within 0..%s-1: %v", name, e, sh.text(par), n.err)
+	var overflow error
+	below, err := qconst(-1).addScaled(q, -1) // e <= -1
+	if err != nil {
+		overflow = fmt.Errorf("%w in -1 - (%s), the bound below 0", err, e)
 	}
-	if !n.n.IsZero() {
-		return errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: a flattened subscript does not split into dimensions: the index %s, weighed by %s, leaves 0..%s-1 at %s, so distinct indices may be one element and its footprint is not counted%s", name, e, orOne(small), sh.text(par), pointsWhere(n.n.String()), splitHint)
+	above, err := q.addScaled(pitch.qaff(), -1) // e >= pitch
+	if err != nil && overflow == nil {
+		overflow = fmt.Errorf("%w in %s - %s, the bound above %s-1", err, e, sh.text(par), sh.text(par))
+	}
+	n := p.counted(p.add(outOfRange(inames, pieces, below, above)))
+	switch {
+	case overflow != nil && (n.err != nil || !n.n.IsZero()):
+		return errorf(p.k.File, pos, "array %s: checking that index %s stays within 0..%s-1: %v: its constants or coefficients are too large for 64-bit integers, so its footprint is not counted", name, e, sh.text(par), overflow)
+	case n.err != nil:
+		return errorf(p.k.File, pos, "array %s: checking that index %s stays within 0..%s-1: %v", name, e, sh.text(par), n.err)
+	case !n.n.IsZero():
+		return errorf(p.k.File, pos, "array %s: a flattened subscript does not split into dimensions: the index %s, weighed by %s, leaves 0..%s-1 at %s, so distinct indices may be one element and its footprint is not counted%s", name, e, orOne(small), sh.text(par), pointsWhere(n.n.String()), splitHint)
 	}
 	return nil
 }

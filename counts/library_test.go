@@ -159,7 +159,7 @@ func localBankSetup(lx, r int64) func(p map[string]int64, rng *rand.Rand) (map[s
 	}
 }
 
-// intSumSetup checks global_int_<t> and global_ldg_f32 (lx = 0) and
+// intSumSetup checks global_int_<t> and global_ldg_<t> (lx = 0) and
 // local_int_<t>: b[i] (b[j*n + i] for each j < s, global) sums, in T, r
 // elements of a: a[k*n + i] for k < r (global), or
 // a[lo + (i - lo + k) mod lx], lo the start of i's group of lx (local).
@@ -1235,6 +1235,8 @@ func libraryCases() []libraryCase {
 		{"uniform_store_u8", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, uniformStoreSetup(0)},
 		{"global_ldg_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[float32](0, 1, 1)},
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
+		{"global_ldg_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[int32](0, 1, 1)},
+		{"global_ldg_i32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[int32](0, 4, 1)},
 		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup[float32](1)},
 		{"gather_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, gatherSetup[float32](4)},
 		{"gather_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup[int32](1)},

@@ -41,20 +41,28 @@ func TestReadOnlyHandCounts(t *testing.T) {
 	}
 }
 
-// The measurement class global_ldg_f32, counted by hand: per element R
-// loads of the readonly a (stride 1), R f32 additions of the sum and a
-// store of b; n = 1000 in groups of 256 is 4 groups.
+// The measurement classes global_ldg_f32 and global_ldg_i32, counted by
+// hand from their text: per element R loads of the readonly a (stride 1
+// across work-items, 4 bytes in either type), R additions of the sum
+// (from zero: f32 flops or i32 integer additions) and one store of b;
+// no min(loads, stores), since a readonly array has no stores. In groups
+// of 256, n = 1000 is 4 groups, n = 1 one and n = 2^23 + 1, far beyond
+// enumeration, 32769.
 func TestReadOnlyClassHandCounts(t *testing.T) {
-	for _, r := range []int64{1, 4} {
-		_, counted := countedLibraryKernel(t, "global_ldg_f32", map[string]int64{"R": r})
-		got, err := counted.Eval(map[string]int64{"n": 1000})
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range []struct{ typ, add string }{{"f32", "flop.f32.add"}, {"i32", "int.i32.add"}} {
+		for _, r := range []int64{1, 4} {
+			_, counted := countedLibraryKernel(t, "global_ldg_"+c.typ, map[string]int64{"R": r})
+			for _, n := range []int64{1000, 1, 1<<23 + 1} {
+				got, err := counted.Eval(map[string]int64{"n": n})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Run(fmt.Sprint(c.typ, ",R=", r, ",n=", n), func(t *testing.T) {
+					compareProps(t, got, map[string]int64{"global.ldg." + c.typ + ".stride=1": n * r,
+						"global.store." + c.typ + ".stride=1": n, c.add: n * r, "launch.groups": (n + 255) / 256, "launch.const": 1})
+				})
+			}
 		}
-		t.Run(fmt.Sprint("R=", r), func(t *testing.T) {
-			compareProps(t, got, map[string]int64{"global.ldg.f32.stride=1": 1000 * r, "global.store.f32.stride=1": 1000,
-				"flop.f32.add": 1000 * r, "launch.groups": 4, "launch.const": 1})
-		})
 	}
 }
 

@@ -166,6 +166,10 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
+	"global_ldg_i32": {
+		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
 	// n a multiple of LX, as local_int assumes, and R <= LX.
 	"local_int_i32": {
 		[]consts{{"LX": 64}, {"LX": 16, "R": 8}},
