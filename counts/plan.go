@@ -78,9 +78,9 @@ type plan struct {
 	// locals is the local loads that are not indirect, for the loads a
 	// compiler keeps in registers (see Counted.RegisterLoadsAt).
 	locals []localLoad
-	// indirect maps an array to its first indirect access, whose cells
-	// no footprint can know.
-	indirect map[string]*Access
+	// indirect maps an array to its indirect accesses, whose cells no
+	// footprint can know.
+	indirect map[string]*indirectUse
 	bounded  []boundedAccess // the accesses CheckBounds checks
 	upper    map[string]bool // static properties counted as upper bounds
 	fresh    int
