@@ -136,7 +136,7 @@ func parseForm(s string) (hierarchy.Config, error) {
 		c = hierarchy.Chosen(deviceKind)
 	}
 	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
-		return c, fmt.Errorf("form %q: want linear, hierarchy, or hierarchy, sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +unrsum, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +chain, +regchain, +scalarchain, +localacc, +localreuse, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
+		return c, fmt.Errorf("form %q: want linear, hierarchy, or hierarchy, sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +unrsum, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +indirect, +chain, +regchain, +scalarchain, +localacc, +localreuse, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
 	}
 	for _, p := range parts[1:] {
 		switch p {
@@ -174,6 +174,8 @@ func parseForm(s string) (hierarchy.Config, error) {
 			c.Lines, c.Conflict, c.LongWalk = true, true, hierarchy.LongPages
 		case "longpages2":
 			c.Lines, c.Conflict, c.LongWalk, c.LongSecond = true, true, hierarchy.LongPages, true
+		case "indirect":
+			c.Indirect = true
 		case "chain":
 			c.Chain = true
 		case "regchain":
