@@ -11,16 +11,6 @@ import "strings"
 // hierarchy and the cache lines, at given sizes, bound the cells of an
 // array they touch (indirectbound.go).
 
-// indirectUse is what the plan keeps of an array's indirect accesses:
-// the first, which errors name, the terms that count their executions
-// (those of their properties), and whether one loads and whether one
-// stores (an atomic stores).
-type indirectUse struct {
-	first         *Access
-	counts        []term
-	loads, stores bool
-}
-
 // indirectAccess adds an indirect access of an instruction: what its
 // subscripts evaluate (visit) and one access of its own property (add,
 // which returns the term it counts), counted exactly over the execution

@@ -192,9 +192,9 @@ func (c *Counted) boundLines(a *Array, u *indirectUse, ns []int64, lineBytes int
 // constant returns the function of value v everywhere, for a count made
 // at sizes.
 func (c *Counted) constant(v int64) (*polyhedra.PwQPolynomial, error) {
-	one, err := c.countSet(&uset{pieces: []piece{{}}})
-	if err != nil {
-		return nil, err
+	one := c.plan.counted(c.plan.add(&uset{pieces: []piece{{}}}))
+	if one.err != nil {
+		return nil, one.err
 	}
-	return one.Scale(big.NewRat(v, 1)), nil
+	return one.n.Scale(big.NewRat(v, 1)), nil
 }

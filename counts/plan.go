@@ -104,6 +104,16 @@ type gref struct {
 	upper  bool
 }
 
+// indirectUse is what the plan keeps of an array's indirect accesses:
+// the first, which errors name, the terms that count their executions
+// (those of their properties), and whether one loads and whether one
+// stores (an atomic stores).
+type indirectUse struct {
+	first         *Access
+	counts        []term
+	loads, stores bool
+}
+
 // localLoad is a local load that is not indirect: its instruction, its
 // access and its reference (the inames it executes in, the
 // instruction's and its reductions', and its conditions).
