@@ -25,7 +25,7 @@ func buildPlan(k *Kernel, opts Options, eager bool) (*plan, error) {
 // parameters fixed at fixed where it is not nil.
 func buildPlanFixed(k *Kernel, opts Options, eager bool, fixed map[string]int64) (*plan, error) {
 	p := &plan{eager: eager, k: k, opts: opts, index: map[string]int{}, proj: map[string]int{}, parts: map[string]piece{}, static: map[string][]term{}, fp: map[string]footprint{},
-		names: map[string]bool{}, refs: map[string][]gref{}, indirect: map[string]*Access{}, upper: map[string]bool{}, workers: newWorkers(), fixed: fixed}
+		names: map[string]bool{}, refs: map[string][]gref{}, indirect: map[string]*indirectUse{}, upper: map[string]bool{}, workers: newWorkers(), fixed: fixed}
 	a := k.Assumptions()
 	if a == "" {
 		a = "0 = 0"
@@ -103,11 +103,11 @@ func (p *plan) instruction(ins *Instruction) error {
 		a := acc.Array
 		if acc.IsIndirect() {
 			return p.indirectAccess(acc, store, store && ins.Atomic, func(x Expr) error { return visit(x, red, w) },
-				func(name string) error {
+				func(name string) (term, error) {
 					count, err := countAt(red, w)
 					count.src.array = a.Name
 					static(name, count, w)
-					return err
+					return count, err
 				})
 		}
 		if len(acc.Index) > 0 && !w.upper {

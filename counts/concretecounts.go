@@ -84,24 +84,7 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 		}
 		return b.cards[i], nil
 	}
-	value := func(t term) (int64, error) {
-		v := t.coef
-		for _, f := range t.factors {
-			m := int64(0)
-			for _, s := range f {
-				c, err := card(s)
-				if err != nil {
-					return 0, err
-				}
-				m = max(m, c)
-			}
-			var err error
-			if v, err = mulInt(v, m); err != nil {
-				return 0, err
-			}
-		}
-		return v, nil
-	}
+	value := func(t term) (int64, error) { return t.valueWith(card) }
 	add := func(name string, v int64) error {
 		s, err := addInt(b.props[name], v)
 		b.props[name] = s
@@ -144,6 +127,27 @@ func (p *plan) concrete(params map[string]int64, budget int64) (*breakdown, erro
 		}
 	}
 	return b, nil
+}
+
+// valueWith evaluates the term given the sizes of the plan's sets: its
+// coefficient times, for each factor, the largest of its sets.
+func (t term) valueWith(card func(set int) (int64, error)) (int64, error) {
+	v := t.coef
+	for _, f := range t.factors {
+		m := int64(0)
+		for _, s := range f {
+			c, err := card(s)
+			if err != nil {
+				return 0, err
+			}
+			m = max(m, c)
+		}
+		var err error
+		if v, err = mulInt(v, m); err != nil {
+			return 0, err
+		}
+	}
+	return v, nil
 }
 
 // footprint evaluates the number of cells of a footprint and of its

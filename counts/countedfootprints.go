@@ -62,7 +62,7 @@ func (c *Counted) countFootprints() ([]countedFootprint, error) {
 		if a.Space != Global {
 			continue
 		}
-		if err := c.knownCells(a, "footprint"); err != nil {
+		if err := c.knownCells(a, "footprint", false); err != nil {
 			return nil, err
 		}
 		for _, store := range []bool{false, true} {

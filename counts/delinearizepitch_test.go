@@ -131,7 +131,7 @@ func TestAffinePitchHierarchy(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkHierarchyCounts(t, p, hs, vals, traceHierarchy(t, flat.k, p))
+				checkHierarchyCounts(t, p, hs, vals, traceHierarchy(t, flat.k, p, nil))
 				ths, tvals, err := twin.HierarchyAt(p)
 				if err != nil {
 					t.Fatal(err)

@@ -50,7 +50,15 @@
 // indirect accesses, whose subscripts read data (global.load.indirect.f32
 // for x[col[j]]; a gather from a readonly array counts as indirect), and
 // atomic_add(TARGET, VALUE) on global or local f32, i32 and u32 elements
-// (global.atomic.i32.add), as in this histogram:
+// (global.atomic.i32.add). Which cells an indirect access touches is
+// data: the footprints refuse such an array; the memory-hierarchy counts
+// and cache lines at given sizes ([Counted.HierarchyAt],
+// [Counted.LinesAt]) count every other array exactly and bound it, its
+// distinct cells at a place (the launch, a work-group, a work-item) at
+// most the executions of its indirect accesses plus the cells of its
+// affine references there, and at most its extent, its repeated loads at
+// least those of its affine loads, each such count marked Approximate
+// ([Counted.IndirectArrays] lists those arrays). A histogram:
 //
 //	kernel hist
 //	domain [n] -> { [i] : 0 <= i < n }

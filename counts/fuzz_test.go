@@ -84,7 +84,7 @@ out[y*w + x] = sum(k, in[(y + %d*k)*(w + %d) + x + %d*k])
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
-		checkHierarchyCounts(t, p, hs, vals, traceHierarchy(t, k2, p))
+		checkHierarchyCounts(t, p, hs, vals, traceHierarchy(t, k2, p, nil))
 		if t.Failed() {
 			t.Logf("kernel:\n%s", src)
 		}

@@ -21,9 +21,16 @@ import (
 // Where a count has no symbolic form (a flattened subscript that does
 // not split into dimensions along its pitches, parameters or affine
 // factors of the array's extent, a set past the counter's budget), the
-// error says so; HierarchyAt counts it at given sizes.
+// error says so; HierarchyAt counts it at given sizes. A kernel with an
+// indirect access (a subscript that reads data) has none either:
+// HierarchyAt bounds the counts of its arrays with indirect accesses
+// (see the package docs) and counts the others exactly.
 func (c *Counted) Hierarchy() ([]HierarchyCount, error) {
 	hs, err := c.hierarchy()
+	if err != nil && len(c.IndirectArrays()) > 0 {
+		// The error of an array with indirect accesses says what sizes give.
+		return nil, err
+	}
 	if err != nil {
 		return nil, atSizesHint(err)
 	}
@@ -43,7 +50,14 @@ func (c *Counted) Hierarchy() ([]HierarchyCount, error) {
 // dimensions, a set too large to count symbolically), HierarchyAt
 // counts the sets again with every parameter fixed, where any affine
 // subscript is affine in the inames: the counts are exact there, marked
-// AtSizes, and their Expression is the value.
+// AtSizes, and their Expression is the value. Those of an array with
+// indirect accesses are bounds, marked Approximate too: its footprints
+// at most the executions of those accesses plus the cells of its affine
+// references, and at most its extent (the launch's) or the groups times
+// its extent (FootprintGroup); its repeats those of its affine loads, a
+// lower bound (a further load adds one load and at most one distinct
+// cell of its work-item), but 0 at the cells no store touches where an
+// indirect access stores (any cell may be stored).
 func (c *Counted) HierarchyAt(params map[string]int64) ([]HierarchyCount, []int64, error) {
 	if err := c.checkAt(params); err != nil {
 		return nil, nil, err
@@ -89,15 +103,26 @@ func (c *Counted) countHierarchy() ([]countedHierarchy, error) {
 	if c.footprints != nil {
 		_, _ = c.footprints()
 	}
-	var per []countedHierarchy
+	// An array with indirect accesses refuses the symbolic counts before
+	// any is counted.
 	for _, a := range c.k.Arrays {
-		if a.Space != Global || len(c.plan.refs[a.Name]) == 0 && c.plan.indirect[a.Name] == nil {
+		if a.Space != Global {
 			continue
 		}
-		if err := c.knownCells(a, "memory hierarchy"); err != nil {
+		if err := c.knownCells(a, "memory hierarchy", true); err != nil {
 			return nil, err
 		}
+	}
+	var per []countedHierarchy
+	for _, a := range c.k.Arrays {
+		u := c.plan.indirect[a.Name]
+		if a.Space != Global || len(c.plan.refs[a.Name]) == 0 && u == nil {
+			continue
+		}
 		hs, err := c.arrayHierarchy(a)
+		if err == nil && u != nil {
+			hs, err = c.boundHierarchy(a, u, hs)
+		}
 		var complex *polyhedra.ComplexityError
 		if errors.As(err, &complex) {
 			return nil, errorf(c.k.File, a.Pos, "kernel %s: memory hierarchy of %s: a %v%s", c.k.Name, a.Name, complex, hierarchySplitHint)

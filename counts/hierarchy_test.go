@@ -102,8 +102,9 @@ func readKernel(t *testing.T, name string, consts map[string]int64) *Kernel {
 // accesses it performs, what Counted.Hierarchy counts: distinct bytes of
 // the launch and of each work-group, and the loads that repeat a cell
 // their work-item loaded before, at cells some store touches and at the
-// others. Keys are "name array"; "name" alone for the sums.
-func traceHierarchy(t *testing.T, k *Kernel, params map[string]int64) map[string]int64 {
+// others. Keys are "name array"; "name" alone for the sums. The arrays
+// hold data, or where that is nil randomArrays'.
+func traceHierarchy(t *testing.T, k *Kernel, params map[string]int64, data map[string]any) map[string]int64 {
 	t.Helper()
 	type cell struct {
 		array string
@@ -127,9 +128,7 @@ func traceHierarchy(t *testing.T, k *Kernel, params map[string]int64) map[string
 			loads[placed{c, gid, lid}]++
 		}
 	}
-	if _, err := Run(k, params, randomArrays(t, k, params), &RunOptions{global: hook}); err != nil {
-		t.Fatal(err)
-	}
+	traceRun(t, k, params, data, hook)
 	out := map[string]int64{}
 	add := func(name, array string, n int64) {
 		out[name+" "+array] += n
@@ -152,6 +151,18 @@ func traceHierarchy(t *testing.T, k *Kernel, params map[string]int64) map[string
 	return out
 }
 
+// traceRun runs k at params on data, or where that is nil on
+// randomArrays, calling hook at each global access.
+func traceRun(t *testing.T, k *Kernel, params map[string]int64, data map[string]any, hook func(array string, store bool, gid, lid [3]int64, flat int64)) {
+	t.Helper()
+	if data == nil {
+		data = randomArrays(t, k, params)
+	}
+	if _, err := Run(k, params, data, &RunOptions{global: hook}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestHierarchyAgainstInterpreter compares the symbolic memory-hierarchy
 // counts with those of the accesses the interpreter performs, on library
 // kernels and the examples, at sizes the work-groups divide and sizes
@@ -169,7 +180,7 @@ func TestHierarchyAgainstInterpreter(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := traceHierarchy(t, k, params)
+				want := traceHierarchy(t, k, params, nil)
 				checkHierarchyCounts(t, params, hs, vals, want)
 			}
 		})

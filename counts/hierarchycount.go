@@ -41,7 +41,10 @@ type HierarchyCount struct {
 	// Approximate is set when a reference counted executes under a
 	// condition that reads data: it is counted as if it always executed.
 	// A footprint is then an upper bound; a repeat count, the difference
-	// of two such counts, may err either way.
+	// of two such counts, may err either way. It is set too on the
+	// counts of an array with indirect accesses (counted at sizes only,
+	// HierarchyAt): a footprint is then an upper bound, a repeat count a
+	// lower bound (see HierarchyAt).
 	Approximate bool
 	// AtSizes is set when the count has no symbolic form and was counted
 	// at the parameters given to Counted.HierarchyAt; Expression is then

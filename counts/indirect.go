@@ -7,28 +7,35 @@ import "strings"
 // them (resolver.indirect), and the interpreter evaluates their
 // subscripts as values (interp.indirectIndexer). This file holds what
 // follows for the counts: the plan counts them as properties of their
-// own (indirectProperty), and the footprints and the memory hierarchy,
-// which cannot know their cells, refuse them.
+// own (indirectProperty), the footprints refuse them, and the memory
+// hierarchy and the cache lines, at given sizes, bound the cells of an
+// array they touch (indirectbound.go).
 
 // indirectAccess adds an indirect access of an instruction: what its
-// subscripts evaluate (visit) and one access of its own property (add),
-// counted exactly over the execution domain as any access is, or an
-// atomic addition when atomic. It records the array as one whose cells
-// the footprints cannot know.
-func (p *plan) indirectAccess(acc *Access, store, atomic bool, visit func(Expr) error, add func(name string) error) error {
+// subscripts evaluate (visit) and one access of its own property (add,
+// which returns the term it counts), counted exactly over the execution
+// domain as any access is, or an atomic addition when atomic. It records
+// the access with its array's indirect accesses.
+func (p *plan) indirectAccess(acc *Access, store, atomic bool, visit func(Expr) error, add func(name string) (term, error)) error {
 	for _, x := range acc.Indirect {
 		if err := visit(x); err != nil {
 			return err
 		}
 	}
 	a := acc.Array
-	if _, seen := p.indirect[a.Name]; !seen {
-		p.indirect[a.Name] = acc
+	u := p.indirect[a.Name]
+	if u == nil {
+		u = &indirectUse{first: acc}
+		p.indirect[a.Name] = u
 	}
+	u.loads, u.stores = u.loads || !store, u.stores || store
+	name := indirectProperty(a.Space, store, a.DType)
 	if atomic {
-		return add(atomicProperty(a.Space, a.DType))
+		name = atomicProperty(a.Space, a.DType)
 	}
-	return add(indirectProperty(a.Space, store, a.DType))
+	t, err := add(name)
+	u.counts = append(u.counts, t)
+	return err
 }
 
 // minLdStRest returns the type and stride class of a global load that
@@ -41,13 +48,33 @@ func minLdStRest(name string) (string, bool) {
 
 // knownCells fails, for what (a footprint, the memory hierarchy), when
 // an array has indirect accesses: which of its cells they touch is data.
-func (c *Counted) knownCells(a *Array, what string) error {
-	acc := c.plan.indirect[a.Name]
-	if acc == nil {
+// With bounded, where the plan counts at given sizes (plan.at), the
+// caller bounds those cells (indirectbound.go) and knownCells passes.
+func (c *Counted) knownCells(a *Array, what string, bounded bool) error {
+	u := c.plan.indirect[a.Name]
+	if u == nil || bounded && c.plan.at != nil {
 		return nil
 	}
-	return errorf(c.k.File, acc.At, "kernel %s: %s of %s: %s reads its subscripts from data, so which cells of %s it touches is known only when the kernel runs (at most all of them); the reference interpreter records the cells of a run on given data (Run with RunOptions{Trace: true}: Tally.Footprints), or count the %s of a kernel without indirect accesses",
-		c.k.Name, what, a.Name, acc, a.Name, what)
+	how := "count the " + what + " of a kernel without indirect accesses"
+	if bounded {
+		how = "give every parameter a value (uniperf count --param NAME=V): the " + what + " counts there bound the cells of such an array by the executions of those accesses and by its extent"
+	}
+	return errorf(c.k.File, u.first.At, "kernel %s: %s of %s: %s reads its subscripts from data, so which cells of %s it touches is known only when the kernel runs (at most all of them); the reference interpreter records the cells of a run on given data (Run with RunOptions{Trace: true}: Tally.Footprints), or %s",
+		c.k.Name, what, a.Name, u.first, a.Name, how)
+}
+
+// IndirectArrays lists, in declaration order, the global arrays that an
+// access reads its subscripts from data for: those whose memory-hierarchy
+// counts and cache lines at sizes are bounds (HierarchyCount.Approximate,
+// LineCount.Approximate), not exact counts.
+func (c *Counted) IndirectArrays() []string {
+	var out []string
+	for _, a := range c.k.Arrays {
+		if a.Space == Global && c.plan.indirect[a.Name] != nil {
+			out = append(out, a.Name)
+		}
+	}
+	return out
 }
 
 // cellsOnly returns the trace recorder of an indirect global access: it

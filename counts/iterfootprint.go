@@ -181,7 +181,7 @@ func (c *Counted) countIterFootprints() (*iterCounts, error) {
 		if a.Space != Global || len(c.plan.refs[a.Name]) == 0 && c.plan.indirect[a.Name] == nil {
 			continue
 		}
-		if err := c.knownCells(a, "per-iteration footprint"); err != nil {
+		if err := c.knownCells(a, "per-iteration footprint", false); err != nil {
 			return nil, err
 		}
 		nests, approx, err := c.loopNests(a.Name)

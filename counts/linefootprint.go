@@ -37,7 +37,9 @@ type LineCount struct {
 	Array string
 	// Approximate is set when a reference counted executes under a
 	// condition that reads data: it is counted as if it always executed,
-	// and the count is an upper bound.
+	// and the count is an upper bound. It is set too on the counts of an
+	// array with indirect accesses, which are upper bounds (see
+	// HierarchyAt).
 	Approximate bool
 }
 
@@ -49,7 +51,10 @@ type LineCount struct {
 // element e of an array of b-byte elements, at row-major offset e, to lie
 // in line floor(e*b/lineBytes).
 //
-// The counts are exact, as HierarchyAt's counts at sizes are: with every
+// An array with indirect accesses is bounded as HierarchyAt bounds it:
+// at most the executions of those accesses plus the lines of its affine
+// references at each place, at most the lines it spans there. The other
+// counts are exact, as HierarchyAt's counts at sizes are: with every
 // parameter fixed an element's offset is affine in the inames, its line a
 // floor of that, and the sets of (work-group or work-item, line) pairs
 // are counted by package polyhedra without enumerating them. Work-groups
@@ -80,10 +85,11 @@ func (c *Counted) LinesAt(params map[string]int64, lineBytes int64) ([]LineCount
 		if a.Space != Global || len(at.plan.refs[a.Name]) == 0 && at.plan.indirect[a.Name] == nil {
 			continue
 		}
-		if err := at.knownCells(a, "cache lines"); err != nil {
+		if err := at.knownCells(a, "cache lines", true); err != nil {
 			return nil, nil, err
 		}
 		all, approx, err := at.lineImages(a, lineBytes, inBounds)
+		approx = approx || at.plan.indirect[a.Name] != nil
 		if err != nil {
 			return nil, nil, errorf(c.k.File, a.Pos, "kernel %s: cache lines of %s: %v", c.k.Name, a.Name, err)
 		}
@@ -95,6 +101,9 @@ func (c *Counted) LinesAt(params map[string]int64, lineBytes int64) ([]LineCount
 	approxAll := slices.Contains(approxs, true)
 	for j, a := range arrays {
 		ns, err := at.arrayLines(a.Name, placed[j])
+		if u := at.plan.indirect[a.Name]; err == nil && u != nil {
+			ns, err = at.boundLines(a, u, ns, lineBytes)
+		}
 		if err != nil {
 			return nil, nil, errorf(c.k.File, a.Pos, "kernel %s: cache lines of %s: %v", c.k.Name, a.Name, err)
 		}

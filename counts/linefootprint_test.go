@@ -10,8 +10,9 @@ import (
 // accesses it performs, what Counted.LinesAt counts: the distinct lines
 // (element offset times element size, divided by lineBytes) of the
 // launch, of each work-group and of each work-item. Keys are "name
-// array"; "name" alone for the sums.
-func traceLines(t *testing.T, k *Kernel, params map[string]int64, lineBytes int64) map[string]int64 {
+// array"; "name" alone for the sums. The arrays hold data, or where that
+// is nil randomArrays'.
+func traceLines(t *testing.T, k *Kernel, params map[string]int64, lineBytes int64, data map[string]any) map[string]int64 {
 	t.Helper()
 	type line struct {
 		array string
@@ -30,9 +31,7 @@ func traceLines(t *testing.T, k *Kernel, params map[string]int64, lineBytes int6
 		group[placed{l, gid, [3]int64{}}] = true
 		item[placed{l, gid, lid}] = true
 	}
-	if _, err := Run(k, params, randomArrays(t, k, params), &RunOptions{global: hook}); err != nil {
-		t.Fatal(err)
-	}
+	traceRun(t, k, params, data, hook)
 	out := map[string]int64{}
 	for name, set := range map[string][]line{
 		LinesLaunch:   keysOf(launch, func(l line) line { return l }),
@@ -130,7 +129,7 @@ func TestLinesAgainstInterpreter(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					want := traceLines(t, k, params, lineBytes)
+					want := traceLines(t, k, params, lineBytes, nil)
 					got := map[string]int64{}
 					for i, l := range ls {
 						key := l.Name

@@ -78,9 +78,9 @@ type plan struct {
 	// locals is the local loads that are not indirect, for the loads a
 	// compiler keeps in registers (see Counted.RegisterLoadsAt).
 	locals []localLoad
-	// indirect maps an array to its first indirect access, whose cells
-	// no footprint can know.
-	indirect map[string]*Access
+	// indirect maps an array to its indirect accesses, whose cells no
+	// footprint can know.
+	indirect map[string]*indirectUse
 	bounded  []boundedAccess // the accesses CheckBounds checks
 	upper    map[string]bool // static properties counted as upper bounds
 	fresh    int
@@ -102,6 +102,16 @@ type gref struct {
 	store  bool
 	conds  []dnf
 	upper  bool
+}
+
+// indirectUse is what the plan keeps of an array's indirect accesses:
+// the first, which errors name, the terms that count their executions
+// (those of their properties), and whether one loads and whether one
+// stores (an atomic stores).
+type indirectUse struct {
+	first         *Access
+	counts        []term
+	loads, stores bool
 }
 
 // localLoad is a local load that is not indirect: its instruction, its

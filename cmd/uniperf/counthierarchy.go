@@ -81,7 +81,7 @@ func writeHierarchy(w io.Writer, c *counts.Counted, params map[string]int64, at,
 	for _, r := range rows {
 		note := ""
 		if r.Approximate {
-			note = "; approximate: counted as if its data-dependent conditions held"
+			note = "; approximate: it reads data (a data-dependent condition counted as if it held, cells chosen by data bounded by the executions and the extent)"
 		}
 		if r.AtSizes {
 			r.Expression = "(no symbolic form: counted at these sizes)"

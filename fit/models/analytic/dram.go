@@ -17,7 +17,7 @@ func DRAMShare(env *models.Env, c models.Case, in *models.Inputs) float64 {
 	if lb+sb == 0 || caches == nil {
 		return 1
 	}
-	f, err := hierarchy.FootprintsOf(env, c, false)
+	f, err := hierarchy.FootprintsOf(env, c, false, false)
 	if err != nil {
 		return 1
 	}

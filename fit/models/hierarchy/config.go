@@ -120,6 +120,21 @@ type Config struct {
 	// LongKnee2 is LongSecond's knee, above LongKnee; Calibrate fits it
 	// with LongKnee.
 	LongKnee2 int64 `json:"long_knee2,omitempty"`
+	// Indirect gives a kernel with indirect accesses (x[col[j]], whose
+	// subscripts read data) its hierarchy counts and cache lines: its
+	// arrays without such accesses counted exactly, those with them
+	// bounded (counts.Counted.HierarchyAt: their distinct cells at most
+	// the executions of those accesses plus the cells of their affine
+	// references, and at most their extent at each place), the bounds
+	// taken for the counts. Where the executions stay below the extent
+	// the bound prices each execution as a cell of its own, as
+	// streaming does; where they exceed it, the array is priced as read
+	// once a place. Without it such a kernel has no hierarchy counts and
+	// streams at every level. Session 14 (docs/accuracy.md): within 0.02
+	// of the chosen form on cross-validation; the development kernels'
+	// exp-mean-log, the declared criterion, prefers it, their geomean
+	// does not.
+	Indirect bool `json:"indirect,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a
 	// cell an earlier iteration of their loop stored, as features

@@ -10,7 +10,9 @@
 // cache, else the work-groups' distinct bytes summed; and [L2Bytes], the
 // work-groups' distinct bytes summed while a group's fit L1, else the
 // streamed bytes. A kernel without hierarchy counts (counts refuses
-// subscripts that do not split) is priced as streaming at every level.
+// subscripts that do not split) is priced as streaming at every level,
+// as one with indirect accesses (x[col[j]]) is unless Config.Indirect
+// takes the bounds counts gives its gathered arrays, the others exact.
 // On a CPU the traffic terms count whole cache lines where counts gives
 // the kernel's lines (Config.Lines, Config.LineScale: a column walk
 // moves a 64-byte line for each float it uses; Config.ScaleContiguous:

@@ -39,12 +39,17 @@ type launchFacts struct {
 // FootprintsOf returns the hierarchy counts of a launch summed over its
 // global arrays, or the error that refused them; with lines, its cache
 // lines too where LinesAt counts them (else its traffic stays in bytes).
-// Other models that price traffic by level (Hong–Kim's DRAM share) read
-// the same counts through it.
-func FootprintsOf(env *models.Env, c models.Case, lines bool) (*Footprints, error) {
+// A kernel with indirect accesses is refused unless indirect is set
+// (Config.Indirect): its counts are then bounds. Other models that price
+// traffic by level (Hong–Kim's DRAM share) read the same counts through
+// it.
+func FootprintsOf(env *models.Env, c models.Case, lines, indirect bool) (*Footprints, error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {
 		return nil, err
+	}
+	if ind := k.IndirectArrays(); len(ind) > 0 && !indirect {
+		return nil, fmt.Errorf("kernel %s: memory hierarchy: %s read their subscripts from data (indirect accesses), whose cells only a run knows; Config.Indirect prices their bounds", c.Kernel, strings.Join(ind, ", "))
 	}
 	// The hierarchy model and Hong–Kim ask for the same launches, and a
 	// cross-validation once per class left out.
@@ -125,7 +130,7 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		return nil, err
 	}
 	lf := &launchFacts{groups: in.Groups(), size: in.GroupSize(), features: map[string]float64{}}
-	f, err := FootprintsOf(env, c, cfg.Lines)
+	f, err := FootprintsOf(env, c, cfg.Lines, cfg.Indirect)
 	if err != nil {
 		if _, cerr := env.Counter.Kernel(c.Kernel, c.Consts); cerr != nil {
 			return nil, cerr

@@ -53,8 +53,8 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v, local accesses tied %v, local loads kept in registers %v, local beyond L1 %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.LocalAccesses, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v, local accesses tied %v, local loads kept in registers %v, local beyond L1 %v, indirect arrays bounded %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.LocalAccesses, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.Indirect, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 

@@ -1,6 +1,7 @@
 package hierarchy
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/fit/models"
@@ -255,16 +256,40 @@ func TestFootprintsOfCached(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
 	c := models.Case{Kernel: "../../../examples/gemm.knl", Params: map[string]int64{"ni": 40, "nj": 100, "nk": 7}}
 	const launch = 4 * (40*7 + 7*100 + 40*100)
-	first, err := FootprintsOf(env, c, false)
+	first, err := FootprintsOf(env, c, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first.Iter = &IterFootprints{Bytes: 1}
-	second, err := FootprintsOf(env, c, false)
+	second, err := FootprintsOf(env, c, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if first == second || second.Iter != nil || first.Launch != launch || second.Launch != launch {
 		t.Errorf("second call %p %+v after first %p %+v, want launch footprint %d in each, and no Iter in the second", second, *second, first, *first, launch)
+	}
+}
+
+// TestFootprintsOfIndirect checks that a kernel with an indirect access
+// is refused without Config.Indirect, as other models that read
+// FootprintsOf expect, and with it gets its counts: spmv_ellpackr at
+// dim = 256, maxrl = 4 (2 groups of 128 rows) touches val and cols,
+// 1024 cells of 4 bytes each, all of them a group's own, rowLengths and
+// out 256 each, exactly; vec, gathered 1024 times (the row loop counted
+// at maxrl trips), at most its 256 cells for the launch and 2 × 256
+// summed over the groups.
+func TestFootprintsOfIndirect(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
+	c := models.Case{Kernel: "../../../examples/spmv_ellpackr.knl", Params: map[string]int64{"dim": 256, "maxrl": 4}}
+	if _, err := FootprintsOf(env, c, false, false); err == nil || !strings.Contains(err.Error(), "vec read their subscripts from data") {
+		t.Errorf("without indirect: err = %v, want a refusal naming vec", err)
+	}
+	f, err := FootprintsOf(env, c, false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const exact = 4 * (1024 + 1024 + 256 + 256)
+	if f.Launch != exact+4*256 || f.Group != exact+4*512 || f.ReusedLoads != 0 {
+		t.Errorf("footprints %+v, want launch %d, group %d and no reuse", *f, exact+4*256, exact+4*512)
 	}
 }
