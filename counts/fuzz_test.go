@@ -56,8 +56,10 @@ func FuzzParseKernel(f *testing.F) {
 // many sizes, and counting one with its pitch checks takes up to seconds,
 // so the kernel and its counts, or its refusal, are kept per kernel: an
 // input then costs its interpreter run, and fuzzing explores sizes rather
-// than recounting.
+// than recounting. The counts of a kernel hold about 1.4 MB, so at most
+// maxPitchKernels are kept.
 func FuzzAffinePitch(f *testing.F) {
+	const maxPitchKernels = 256
 	seen := map[string]pitchKernel{}
 	f.Fuzz(func(t *testing.T, c int8, k, a, b, w, h uint8) {
 		pc, nk, na, nb := int64(uint8(c)%24)-4, int64(k%5)+1, int64(a%3), int64(b%4)
@@ -74,6 +76,9 @@ out[y*w + x] = sum(k, in[(y + %d*k)*(w + %d) + x + %d*k])
 		kc, ok := seen[src]
 		if !ok {
 			kc = countPitch(t, src)
+			if len(seen) == maxPitchKernels {
+				clear(seen)
+			}
 			seen[src] = kc
 		}
 		k2, cnt := kc.k, kc.cnt
