@@ -48,10 +48,24 @@ func FuzzParseKernel(f *testing.F) {
 // and h those of the interpreter's accesses; a refusal must be the split's
 // error, which says what to write. The seeds (testdata/fuzz/FuzzAffinePitch)
 // hold a split (C = 14, a column in range), an overlap (C = 2, columns past the
-// pitch) and a pitch that is negative at small w.
+// pitch), a pitch that is negative at small w, and two inputs whose counting
+// passed, on a loaded machine, the 10 s that the fuzzing engine allows an
+// input before it kills the worker (443fadec0a0454e6, 551da4e938e9fa0f).
+//
+// The fuzzing engine's limit is on wall time, so the kernels are bounded by
+// the CPU time they take to count: C runs over -4..19, K over 1..5, A over
+// 0..1 and B over 0..3, 960 kernels that take at most 1.5 s each (A = 2
+// with B >= 2 took up to 3.8 s, past 10 s of wall time at a load of 15).
+// A worker meets each kernel at many sizes, so the kernel and its counts,
+// or its refusal, are kept per kernel: an input then costs its
+// interpreter run, and fuzzing explores sizes rather than recounting. The
+// counts of a kernel hold about 1.4 MB, so at most maxPitchKernels are
+// kept.
 func FuzzAffinePitch(f *testing.F) {
+	const maxPitchKernels = 256
+	seen := map[string]pitchKernel{}
 	f.Fuzz(func(t *testing.T, c int8, k, a, b, w, h uint8) {
-		pc, nk, na, nb := int64(c%24)-4, int64(k%5)+1, int64(a%3), int64(b%4)
+		pc, nk, na, nb := int64(uint8(c)%24)-4, int64(k%5)+1, int64(a%2), int64(b%4)
 		pw, ph := int64(w%12)+1, int64(h%6)+1
 		src := fmt.Sprintf(`kernel f
 domain [w, h] -> { [y, x] : 0 <= y < h and 0 <= x < w }
@@ -62,18 +76,16 @@ split x 4 x_out x_in
 tag x_out g.0, x_in l.0
 out[y*w + x] = sum(k, in[(y + %d*k)*(w + %d) + x + %d*k])
 `, nk, (nk-1)*(na+nb)+2, pc, na, pc, nb)
-		k2, err := ParseKernel("pitch.knl", []byte(src), nil)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, src)
-		}
-		cnt, err := Count(k2)
-		if err != nil {
-			return // a strided access whose footprint is refused, as Count says
-		}
-		if _, err := cnt.Hierarchy(); err != nil {
-			if !strings.Contains(err.Error(), "declare the array with a dimension per pitch") {
-				t.Fatalf("refusal without the advice: %v\n%s", err, src)
+		kc, ok := seen[src]
+		if !ok {
+			kc = countPitch(t, src)
+			if len(seen) == maxPitchKernels {
+				clear(seen)
 			}
+			seen[src] = kc
+		}
+		k2, cnt := kc.k, kc.cnt
+		if cnt == nil {
 			return
 		}
 		p := map[string]int64{"w": pw, "h": ph}
@@ -89,4 +101,32 @@ out[y*w + x] = sum(k, in[(y + %d*k)*(w + %d) + x + %d*k])
 			t.Logf("kernel:\n%s", src)
 		}
 	})
+}
+
+// pitchKernel is a kernel of FuzzAffinePitch and its counts, nil where
+// Count refuses it (a strided access whose footprint is not counted) or
+// Hierarchy does.
+type pitchKernel struct {
+	k   *Kernel
+	cnt *Counted
+}
+
+// countPitch parses and counts a kernel of FuzzAffinePitch; a refusal of
+// Hierarchy must carry the advice to declare a dimension per pitch.
+func countPitch(t *testing.T, src string) pitchKernel {
+	k, err := ParseKernel("pitch.knl", []byte(src), nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	cnt, err := Count(k)
+	if err != nil {
+		return pitchKernel{k: k}
+	}
+	if _, err := cnt.Hierarchy(); err != nil {
+		if !strings.Contains(err.Error(), "declare the array with a dimension per pitch") {
+			t.Fatalf("refusal without the advice: %v\n%s", err, src)
+		}
+		return pitchKernel{k: k}
+	}
+	return pitchKernel{k, cnt}
 }

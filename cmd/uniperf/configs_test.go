@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -87,4 +88,19 @@ func TestPredictSeveralConsts(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "tied to itself") {
 		t.Errorf("--const LX=LX=64: exit %d: %s", code, stderr)
 	}
+}
+
+// FuzzReadConfigs feeds --configs - arbitrary text: it must be an error or
+// between one and maxParamSets configurations. The seeds
+// (testdata/fuzz/FuzzReadConfigs) hold a JSON array, JSON lines and CSV.
+func FuzzReadConfigs(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		configs, err := readConfigs("-", bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		if len(configs) == 0 || len(configs) > maxParamSets {
+			t.Fatalf("%d configurations", len(configs))
+		}
+	})
 }

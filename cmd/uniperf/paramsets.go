@@ -149,7 +149,10 @@ func parseSweep(f string) ([]string, []int64, error) {
 	if err1 != nil || err2 != nil || a > b {
 		return bad("the ends must be integers with A <= B")
 	}
-	if (b-a)/step >= maxParamSets {
+	// b - a in uint64, where it is exact for any a <= b: in int64 it
+	// wraps from 2^63 on (-2^62..2^62 is -1), which passed this bound and
+	// then appended values until memory ran out.
+	if (uint64(b)-uint64(a))/uint64(step) >= maxParamSets {
 		return bad(fmt.Sprintf("more than %d values", maxParamSets))
 	}
 	var values []int64

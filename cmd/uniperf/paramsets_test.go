@@ -90,6 +90,8 @@ func TestParamSetsErrors(t *testing.T) {
 		{nil, []string{"n=2^3..2^63"}, "<= 62"},
 		{nil, []string{"n=1..2:0"}, "positive"},
 		{nil, []string{"n=0..1000000000"}, "more than"},
+		{nil, []string{"n=-4611686018427387904..4611686018427387904"}, "more than"},
+		{nil, []string{"n=-9223372036854775808..9223372036854775807:2"}, "more than"},
 		{nil, []string{"n=0..999:1", "m=0..999:1"}, "more than"},
 		{nil, []string{"n"}, "malformed"},
 	} {
@@ -98,4 +100,27 @@ func TestParamSetsErrors(t *testing.T) {
 			t.Errorf("%v %v: error %v, want one containing %q", c.params, c.sweeps, err, c.want)
 		}
 	}
+}
+
+// FuzzParamSets feeds --param and --sweep arbitrary text: the expansion
+// must be an error or at most maxParamSets sets, each binding the same
+// names, in bounded time and memory. The seeds
+// (testdata/fuzz/FuzzParamSets) hold tied names, a stepped sweep, powers
+// of two, and a sweep whose width 2^63 wrapped to -1 in int64 and ran
+// out of memory.
+func FuzzParamSets(f *testing.F) {
+	f.Fuzz(func(t *testing.T, param, sweep string) {
+		sets, err := paramSets([]string{param}, []string{sweep})
+		if err != nil {
+			return
+		}
+		if len(sets) == 0 || len(sets) > maxParamSets {
+			t.Fatalf("%d sets", len(sets))
+		}
+		for _, s := range sets {
+			if len(s) != len(sets[0]) {
+				t.Fatalf("sets bind %v and %v", s, sets[0])
+			}
+		}
+	})
 }

@@ -31,3 +31,21 @@ func TestDecodeCalibration(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeCalibrationShapes: a calibration whose weights do not match its
+// properties one to one, which Predict would index past, is refused when
+// read (inputs FuzzDecodeCalibration's seeds linear-short and
+// hierarchy-short hold).
+func TestDecodeCalibrationShapes(t *testing.T) {
+	for _, c := range []struct{ model, calibration, want string }{
+		{"linear", `{"Weights": {"Model": "unified", "Properties": ["flop.f32.add", "launch.const"], "Values": [1e-12]}}`,
+			"c.json: the linear calibration: weights for the calibrated device: 1 weights for 2 properties"},
+		{"hierarchy", `{"config": {"form": "sum"}, "properties": ["flop.f32.add", "launch.const"], "values": [1e-12]}`,
+			"c.json: the hierarchy calibration: 1 weights for 2 features"},
+	} {
+		file := `{"schema": "uniperf-calibration/1", "model": "` + c.model + `", "device": "d", "calibration": ` + c.calibration + `}`
+		if _, _, err := models.DecodeCalibration("c.json", []byte(file), c.model); err == nil || err.Error() != c.want {
+			t.Errorf("%s: got %v, want %q", c.model, err, c.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ package models_test
 // the commands' blank imports do for the commands.
 import (
 	_ "github.com/uniperf/uniperf/fit/models/cycles"
+	_ "github.com/uniperf/uniperf/fit/models/hierarchy"
 	_ "github.com/uniperf/uniperf/fit/models/hongkim"
 	_ "github.com/uniperf/uniperf/fit/models/linear"
 	_ "github.com/uniperf/uniperf/fit/models/resios"

@@ -87,6 +87,11 @@ func weightColumn(head []string, label string) (int, error) {
 		if l == head[i] || head[i+1] != l+" rate" || head[i+2] != l+" note" {
 			return 0, fmt.Errorf("columns %d to %d are %q, %q, %q, not a device's weight_s, rate and note", i+1, i+3, head[i], head[i+1], head[i+2])
 		}
+		if strings.TrimSpace(l) == "" {
+			// Weights name their device; a blank label would pass here
+			// and fail Validate wherever the weights are used.
+			return 0, fmt.Errorf("column %d, %q, names no device", i+1, head[i])
+		}
 		if l == label || (label == "" && len(head) == 5) {
 			return i, nil
 		}

@@ -95,6 +95,7 @@ func TestWeightsCSVErrors(t *testing.T) {
 		{"short row", "property,rate_unit,X weight_s,X rate,X note\nflop.f32.add,GFLOP/s,1e-12\n", "", "line 2: 3 fields, the header has 5"},
 		{"property twice", "property,rate_unit,X weight_s,X rate,X note\na,,1,,\na,,2,,\n", "", `line 3: property "a" is empty or given twice`},
 		{"no weights", "property,rate_unit,X weight_s,X rate,X note\na,,,,no weight\n", "", `device "X" has no weights`},
+		{"no device label", "property,rate_unit, weight_s, rate, note\nflop.f32.add,GFLOP/s,1e-12,1000,\n", "", `line 1: column 3, " weight_s", names no device`},
 		{"bad quoting", "property,rate_unit,X weight_s,X rate,X note\n\"a,,1,,\n", "", "line 2, column"},
 	} {
 		_, err := weightsio.DecodeWeightsCSV([]byte(c.data), c.label)
@@ -102,4 +103,21 @@ func TestWeightsCSVErrors(t *testing.T) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
+}
+
+// FuzzDecodeWeightsCSV feeds DecodeWeightsCSV arbitrary text and labels:
+// it must return an error or weights that pass Validate, the check every
+// weight table meets before it prices a count. The seeds
+// (testdata/fuzz/FuzzDecodeWeightsCSV) hold an export of two devices read
+// by label, one device read without, and a device column with no label.
+func FuzzDecodeWeightsCSV(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte, label string) {
+		w, err := weightsio.DecodeWeightsCSV(data, label)
+		if err != nil {
+			return
+		}
+		if err := w.Validate(); err != nil {
+			t.Fatalf("decoded weights that do not validate: %v", err)
+		}
+	})
 }

@@ -111,9 +111,18 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 }
 
 // CheckCalibration implements models.CalibrationChecker: a restored
-// calibration's long walks name a measure and a knee, and it prices
-// one set of register chains at most (checkChains).
+// calibration has a weight per feature and a usable grid fill, which
+// Predict reads without checking, its long walks name a measure and a
+// knee, and it prices one set of register chains at most (checkChains).
 func (m *Model) CheckCalibration() error {
+	if len(m.Values) != len(m.Properties) {
+		return fmt.Errorf("%d weights for %d features", len(m.Values), len(m.Properties))
+	}
+	if m.Fill != nil {
+		if err := m.Fill.Validate(); err != nil {
+			return err
+		}
+	}
 	if err := m.Config.checkPairs(); err != nil {
 		return err
 	}

@@ -49,6 +49,21 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	return p, nil
 }
 
+// CheckCalibration implements models.CalibrationChecker: restored weights
+// must pass fit.Weights.Validate, as a weight table read from disk does,
+// since Predict reads them as such (a weight per property). Calibrate
+// names no device, so the check lends them one where they have none.
+func (m *Model) CheckCalibration() error {
+	if m.Weights == nil {
+		return nil
+	}
+	w := *m.Weights
+	if w.Device == "" {
+		w.Device = "the calibrated device"
+	}
+	return w.Validate()
+}
+
 // Summary implements Model.
 func (m *Model) Summary() string {
 	if m.Weights == nil {
