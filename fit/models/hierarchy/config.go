@@ -301,7 +301,7 @@ func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
 			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, ScalarChain: true, LocalAccesses: true, LocalConflict: true,
-			LLC: "l2", Saturation: FillNone}
+			Indirect: true, LLC: "l2", Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }
