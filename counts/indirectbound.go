@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -59,17 +60,21 @@ func (p *plan) reachOf(a *Array, u *indirectUse) (reach, error) {
 			r.executions, err = addInt(r.executions, v)
 		}
 		if err != nil {
-			return r, errorf(p.k.File, u.first.At, "array %s: the executions of its indirect accesses at %s: %v", a.Name, paramText(p.k.Params, p.at), err)
+			return r, errorf(p.k.File, u.first.At, "the executions of its indirect accesses at %s: %v", paramText(p.k.Params, p.at), err)
 		}
 	}
 	r.extent = 1
-	for _, s := range a.Shape {
+	for d, s := range a.Shape {
 		ext, err := s.Eval(p.at)
 		if err == nil {
 			r.extent, err = mulInt(r.extent, ext)
 		}
 		if err != nil {
-			return r, errorf(p.k.File, a.Pos, "array %s: extent %s at %s: %v", a.Name, s, paramText(p.k.Params, p.at), err)
+			return r, fmt.Errorf("extent %s at %s: %w", s, paramText(p.k.Params, p.at), err)
+		}
+		if ext < 0 {
+			// A negative extent would cap the cells below zero.
+			return r, fmt.Errorf("extent %s along dimension %d is %d at %s, so its cells cannot bound those of its indirect accesses", s, d, ext, paramText(p.k.Params, p.at))
 		}
 	}
 	global, local, err := p.k.Launch(p.at)
@@ -78,8 +83,10 @@ func (p *plan) reachOf(a *Array, u *indirectUse) (reach, error) {
 	}
 	r.groups, r.items = 1, 1
 	for ax := range 3 {
-		// A grid beyond int64 caps nothing: the sums stay.
-		r.groups = satMul(r.groups, global[ax]/local[ax])
+		// A grid beyond int64 caps nothing: the sums stay. An axis whose
+		// local iname is empty at these sizes has local and global size
+		// 0: no work-item runs, so no group counts.
+		r.groups = satMul(r.groups, global[ax]/max(local[ax], 1))
 		r.items = satMul(r.items, global[ax])
 	}
 	return r, nil
@@ -179,7 +186,11 @@ func (c *Counted) boundLines(a *Array, u *indirectUse, ns []int64, lineBytes int
 	if err != nil {
 		return nil, err
 	}
-	lines := (bytes + lineBytes - 1) / lineBytes
+	// ceil(bytes / lineBytes), where bytes + lineBytes - 1 may overflow.
+	lines := bytes / lineBytes
+	if bytes%lineBytes != 0 {
+		lines++
+	}
 	out := make([]int64, len(ns))
 	for i, places := range []int64{1, r.groups, r.items} {
 		if out[i], err = capped(ns[i], r.executions, places, lines); err != nil {

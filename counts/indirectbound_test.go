@@ -259,3 +259,59 @@ func TestIndirectBoundReuse(t *testing.T) {
 		}
 	}
 }
+
+// TestIndirectBoundEdges checks the bounds where the launch or the
+// gathered array is empty, negative or near 2^63 bytes. At n = 0 no
+// work-item runs (the local iname i_in is empty, local and global size
+// 0): every count is 0. At m = -3, without the assumption m >= 1, x has
+// no extent to cap its cells by: refused, naming x and its extent. With
+// x f64 of m*k = (2^30-1)(2^30+1) = 2^60-1 cells, 2^63-8 bytes in
+// 2^57 lines of 64 bytes, the 10 executions are the bound at each
+// place: 10 lines each.
+func TestIndirectBoundEdges(t *testing.T) {
+	c, err := Count(parseSrc(t, "gather_affine", gatherAffineKernel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := map[string]int64{"n": 0, "m": 5}
+	_, vals, err := c.HierarchyAt(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lvals, err := c.LinesAt(empty, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(append(vals, lvals...), func(v int64) bool { return v != 0 }) {
+		t.Errorf("n = 0: hierarchy counts %v, lines %v, want all 0", vals, lvals)
+	}
+
+	unassumed, err := Count(parseSrc(t, "gather_affine", strings.Replace(gatherAffineKernel, "assume m >= 1\n", "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	negative := map[string]int64{"n": 10, "m": -3}
+	_, _, herr := unassumed.HierarchyAt(negative)
+	_, _, lerr := unassumed.LinesAt(negative, 64)
+	for _, err := range []error{herr, lerr} {
+		if err == nil || !strings.Contains(err.Error(), "gather_affine.knl:6:7: kernel gather_affine:") ||
+			!strings.Contains(err.Error(), "of x: extent m along dimension 0 is -3 at n=10, m=-3") {
+			t.Errorf("m = -3: err = %v", err)
+		}
+	}
+
+	src := strings.NewReplacer("[n, m]", "[n, m, k]", "array x f32 [m]", "array x f64 [m*k]", " + a[i]", "").Replace(gatherAffineKernel)
+	wide, err := Count(parseSrc(t, "gather_wide", src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, lvals, err := wide.LinesAt(map[string]int64{"n": 10, "m": 1<<30 - 1, "k": 1<<30 + 1}, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range ls {
+		if l.Array == "x" && lvals[i] != 10 {
+			t.Errorf("x f64 [2^60-1]: %s = %d, want 10", l.Name, lvals[i])
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -78,10 +79,11 @@ func writeHierarchy(w io.Writer, c *counts.Counted, params map[string]int64, at,
 	}
 	fmt.Fprintln(w, header+": memory hierarchy")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	indirect := c.IndirectArrays()
 	for _, r := range rows {
 		note := ""
 		if r.Approximate {
-			note = "; approximate: it reads data (a data-dependent condition counted as if it held, cells chosen by data bounded by the executions and the extent)"
+			note = approximateNote(r, indirect)
 		}
 		if r.AtSizes {
 			r.Expression = "(no symbolic form: counted at these sizes)"
@@ -99,4 +101,20 @@ func writeHierarchy(w io.Writer, c *counts.Counted, params map[string]int64, at,
 		}
 	}
 	return tw.Flush()
+}
+
+// approximateNote says why an approximate count is one, which decides
+// which way it errs: the cells of an array with indirect accesses are
+// bounded, its footprints from above and its repeats from below, and a
+// reference under a data-dependent condition is counted as if it ran.
+func approximateNote(r hierarchyRow, indirect []string) string {
+	switch {
+	case r.Array == "(all)":
+		return "; approximate: it sums approximate counts of the arrays"
+	case !slices.Contains(indirect, r.Array):
+		return "; approximate: counted as if its data-dependent conditions held"
+	case r.Name == counts.FootprintLaunch || r.Name == counts.FootprintGroup:
+		return "; approximate: an upper bound, its indirect accesses' cells chosen by data (at most their executions plus its affine cells, at most its extent)"
+	}
+	return "; approximate: a lower bound, the repeats of its affine loads (its indirect accesses' cells chosen by data)"
 }

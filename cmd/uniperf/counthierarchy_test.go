@@ -120,3 +120,27 @@ func TestCountHierarchyAtSizes(t *testing.T) {
 		t.Errorf("exit %d, table:\n%s", code, out)
 	}
 }
+
+// TestCountHierarchyIndirect checks count --hierarchy on spmv_ellpackr at
+// dim=1000, maxrl=20 (8 groups of 128 work-items): vec, gathered 20000
+// times, is bounded by its 1000 cells of 4 bytes for the launch and 8 ×
+// 4000 bytes over the groups, and its note says which way each count
+// errs; val, read in a loop whose trips are data, is counted as if the
+// loop always ran to maxrl: 20 × 1000 cells of 4 bytes.
+func TestCountHierarchyIndirect(t *testing.T) {
+	code, out, msg := runCountAll(t, "../../examples/spmv_ellpackr.knl", "--hierarchy", "--param", "dim=1000", "--param", "maxrl=20")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	for _, want := range []string{
+		"global.footprint.launch.bytes  vec         4000    (no symbolic form: counted at these sizes); approximate: an upper bound,",
+		"global.footprint.group.bytes   vec         32000   (no symbolic form: counted at these sizes); approximate: an upper bound,",
+		"global.load.reuse.workitem     vec         0       (no symbolic form: counted at these sizes); approximate: a lower bound,",
+		"global.footprint.launch.bytes  val         80000   (no symbolic form: counted at these sizes); approximate: counted as if its data-dependent conditions held\n",
+		"global.footprint.launch.bytes  (all)       172000  (no symbolic form: counted at these sizes); approximate: it sums approximate counts",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no line %q in\n%s", want, out)
+		}
+	}
+}
