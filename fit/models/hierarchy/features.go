@@ -49,7 +49,7 @@ func FootprintsOf(env *models.Env, c models.Case, lines, indirect bool) (*Footpr
 		return nil, err
 	}
 	if ind := k.IndirectArrays(); len(ind) > 0 && !indirect {
-		return nil, fmt.Errorf("kernel %s: memory hierarchy: %s read their subscripts from data (indirect accesses), whose cells only a run knows; Config.Indirect prices their bounds", c.Kernel, strings.Join(ind, ", "))
+		return nil, fmt.Errorf("kernel %s: memory hierarchy: the accesses to %s read their subscripts from data (indirect accesses), whose cells only a run knows; Config.Indirect prices their bounds", c.Kernel, strings.Join(ind, ", "))
 	}
 	// The hierarchy model and Hong–Kim ask for the same launches, and a
 	// cross-validation once per class left out.

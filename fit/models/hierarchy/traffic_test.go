@@ -281,7 +281,7 @@ func TestFootprintsOfCached(t *testing.T) {
 func TestFootprintsOfIndirect(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
 	c := models.Case{Kernel: "../../../examples/spmv_ellpackr.knl", Params: map[string]int64{"dim": 256, "maxrl": 4}}
-	if _, err := FootprintsOf(env, c, false, false); err == nil || !strings.Contains(err.Error(), "vec read their subscripts from data") {
+	if _, err := FootprintsOf(env, c, false, false); err == nil || !strings.Contains(err.Error(), "accesses to vec read their subscripts from data") {
 		t.Errorf("without indirect: err = %v, want a refusal naming vec", err)
 	}
 	f, err := FootprintsOf(env, c, false, true)
