@@ -2,6 +2,7 @@ package counts
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -97,7 +98,7 @@ func (p *plan) reachOf(a *Array, u *indirectUse) (reach, error) {
 func satMul(a, b int64) int64 {
 	v, err := mulInt(a, b)
 	if err != nil {
-		return int64(^uint64(0) >> 1)
+		return math.MaxInt64
 	}
 	return v
 }
@@ -186,11 +187,8 @@ func (c *Counted) boundLines(a *Array, u *indirectUse, ns []int64, lineBytes int
 	if err != nil {
 		return nil, err
 	}
-	// ceil(bytes / lineBytes), where bytes + lineBytes - 1 may overflow.
-	lines := bytes / lineBytes
-	if bytes%lineBytes != 0 {
-		lines++
-	}
+	// ceilDiv, since bytes + lineBytes - 1 may overflow.
+	lines := ceilDiv(bytes, lineBytes)
 	out := make([]int64, len(ns))
 	for i, places := range []int64{1, r.groups, r.items} {
 		if out[i], err = capped(ns[i], r.executions, places, lines); err != nil {
