@@ -62,7 +62,7 @@ func (d *polyDomain) extentBound(x string) (int64, error) {
 	case r.pieces > 1:
 		return -1, nil
 	}
-	if r.lo < math.MinInt32 || r.hi > math.MaxInt32 { // unknown, or too large to matter
+	if !r.small() {
 		return -1, nil
 	}
 	return max(r.hi-r.lo+1, 0), nil
@@ -75,6 +75,12 @@ type constRange struct {
 	// lo is the largest constant lower bound (MinInt64 without one), hi
 	// the least constant upper bound (MaxInt64 without one).
 	lo, hi int64
+}
+
+// small reports whether both ends are known and within int32: an end
+// without a constant bound, or one too large to matter, is not.
+func (r constRange) small() bool {
+	return r.lo >= math.MinInt32 && r.hi <= math.MaxInt32
 }
 
 // constBounds bounds x over the domain projected onto it by constants.

@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -62,7 +61,7 @@ func (d *polyDomain) looseRanges() (map[string][2]int64, error) {
 		if err != nil {
 			return nil, fmt.Errorf("iname %s: %w", in.Name, err)
 		}
-		if r.pieces != 1 || r.lo < math.MinInt32 || r.hi > math.MaxInt32 || r.lo > r.hi {
+		if r.pieces != 1 || !r.small() || r.lo > r.hi {
 			continue
 		}
 		lb, err := d.loopBounds(d.assume, in.Name, nil)
