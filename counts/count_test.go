@@ -130,6 +130,11 @@ func countChecks() []planCheck {
 		add("atomic_add_f32", map[string]int64{"K": k}, n(600), n(1))
 	}
 	add("vector_sum", map[string]int64{"D": 2}, n(37))
+	for _, t := range []string{"f32", "i32"} {
+		for _, su := range [][2]int64{{2, 1}, {2, 2}, {3, 1}, {3, 3}, {3, 2}} {
+			add("global_ldg_strided_"+t, map[string]int64{"STRIDE": su[0], "U": su[1]}, n(600), n(257), n(1))
+		}
+	}
 	for _, st := range []int64{2, 3} {
 		add("global_strided_i32", map[string]int64{"STRIDE": st}, n(1000), n(513), n(1))
 		add("global_strided_i32", map[string]int64{"STRIDE": st, "R": 4}, n(1000), n(2))

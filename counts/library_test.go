@@ -1237,6 +1237,11 @@ func libraryCases() []libraryCase {
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
 		{"global_ldg_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[int32](0, 1, 1)},
 		{"global_ldg_i32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[int32](0, 4, 1)},
+		{"global_ldg_strided_f32", map[string]int64{"LX": 8, "STRIDE": 2, "U": 1}, map[string]int64{"n": 21}, ldgStridedF32Setup(2, 1)},
+		{"global_ldg_strided_f32", map[string]int64{"LX": 8, "STRIDE": 3, "U": 3}, map[string]int64{"n": 21}, ldgStridedF32Setup(3, 3)},
+		{"global_ldg_strided_f32", map[string]int64{"LX": 8, "STRIDE": 3, "U": 2}, map[string]int64{"n": 1}, ldgStridedF32Setup(3, 2)},
+		{"global_ldg_strided_i32", map[string]int64{"LX": 8, "STRIDE": 3, "U": 1}, map[string]int64{"n": 21}, ldgStridedI32Setup(3, 1)},
+		{"global_ldg_strided_i32", map[string]int64{"LX": 8, "STRIDE": 2, "U": 2}, map[string]int64{"n": 21}, ldgStridedI32Setup(2, 2)},
 		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup[float32](1)},
 		{"gather_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, gatherSetup[float32](4)},
 		{"gather_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup[int32](1)},
@@ -1443,6 +1448,39 @@ func vectorSumI32Setup(d int64) func(map[string]int64, *rand.Rand) (map[string]a
 				}
 				if out[i] != want {
 					return fmt.Errorf("out[%d] = %d, want %d", i, out[i], want)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// ldgStridedF32Setup checks global_ldg_strided_f32: b[i] = a[stride*i] +
+// ... + a[stride*i + u - 1], a of stride·n elements.
+func ldgStridedF32Setup(stride, u int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		a, b := randF32(rng, stride*n), poisonF32(n)
+		return map[string]any{"a": a, "b": b}, func() error {
+			return checkSums(b, u, func(i, c int64) float32 { return a[stride*i+c] })
+		}
+	}
+}
+
+// ldgStridedI32Setup checks global_ldg_strided_i32 as ldgStridedF32Setup
+// does global_ldg_strided_f32, exactly.
+func ldgStridedI32Setup(stride, u int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n := p["n"]
+		a, b := randI32(rng, stride*n), poisonI32(n)
+		return map[string]any{"a": a, "b": b}, func() error {
+			for i := range n {
+				var want int32
+				for c := range u {
+					want += a[stride*i+c]
+				}
+				if b[i] != want {
+					return fmt.Errorf("b[%d] = %d, want %d", i, b[i], want)
 				}
 			}
 			return nil

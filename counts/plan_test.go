@@ -74,6 +74,8 @@ func planChecks() []planCheck {
 	add("uniform_store_u8", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("global_ldg_i32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	add("global_ldg_strided_f32", map[string]int64{"LX": 8, "STRIDE": 3, "U": 1}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	add("global_ldg_strided_i32", map[string]int64{"LX": 8, "STRIDE": 2, "U": 2}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("global_strided_i32", map[string]int64{"LX": 8, "STRIDE": 3, "R": 4}, map[string]int64{"n": 37}, map[string]int64{"n": 1})
 	add("global_strided_i32", map[string]int64{"LX": 8, "STRIDE": 2, "S": 2}, map[string]int64{"n": 38})
 	add("vector_sum_i32", map[string]int64{"LX": 8, "D": 2}, map[string]int64{"n": 21}, map[string]int64{"n": 1})

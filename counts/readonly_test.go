@@ -66,6 +66,45 @@ func TestReadOnlyClassHandCounts(t *testing.T) {
 	}
 }
 
+// The measurement kernels global_ldg_strided_f32 and _i32, counted by
+// hand from their text: each work-item i loads a[STRIDE*i + c] for c < U
+// once, so that adjacent work-items load STRIDE elements apart and
+// together use U of every STRIDE elements of a (class U/STRIDE: U·n cells
+// over a span of STRIDE·(n - 1) + U, U/STRIDE of it at n = 1000 and
+// beyond, but all of it at n = 1, whose one work-item's U cells are the
+// whole span: class STRIDE/STRIDE there); it adds
+// the U terms (U - 1 additions: f32 flops or i32 integer additions) and
+// stores b[i] (stride 1). No min(loads, stores): a has no stores. In
+// groups of 256, n = 1000 is 4 groups, n = 1 one and n = 2^23 + 1 32769.
+// U = 2 at STRIDE = 3 (class 2/3) is no variant of the suite's, and is
+// counted all the same.
+func TestReadOnlyStridedClassHandCounts(t *testing.T) {
+	for _, c := range []struct{ typ, add string }{{"f32", "flop.f32.add"}, {"i32", "int.i32.add"}} {
+		for _, su := range [][2]int64{{2, 1}, {2, 2}, {3, 1}, {3, 3}, {3, 2}} {
+			stride, u := su[0], su[1]
+			_, counted := countedLibraryKernel(t, "global_ldg_strided_"+c.typ, map[string]int64{"STRIDE": stride, "U": u})
+			for _, n := range []int64{1000, 1, 1<<23 + 1} {
+				got, err := counted.Eval(map[string]int64{"n": n})
+				if err != nil {
+					t.Fatal(err)
+				}
+				used := u
+				if n == 1 {
+					used = stride
+				}
+				want := map[string]int64{fmt.Sprintf("global.ldg.%s.stride=%d/%d", c.typ, used, stride): u * n,
+					"global.store." + c.typ + ".stride=1": n, "launch.groups": (n + 255) / 256, "launch.const": 1}
+				if u > 1 {
+					want[c.add] = (u - 1) * n
+				}
+				t.Run(fmt.Sprint(c.typ, ",STRIDE=", stride, ",U=", u, ",n=", n), func(t *testing.T) {
+					compareProps(t, got, want)
+				})
+			}
+		}
+	}
+}
+
 // docs/kernel-language.md's readonly stencil, counted by hand: n - 4
 // points, each 5 uniform loads of w, 5 stride-1 loads of x, 5 muls, 4
 // adds and a store; groups of 128 from i = 2.

@@ -170,6 +170,15 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "R": 1}, {"LX": 64, "R": 4}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
+	// Every class the suite measures, and 2/3, which it does not.
+	"global_ldg_strided_f32": {
+		[]consts{{"LX": 16, "STRIDE": 2, "U": 1}, {"LX": 64, "STRIDE": 2, "U": 2}, {"LX": 16, "STRIDE": 3, "U": 1}, {"LX": 64, "STRIDE": 3, "U": 3}, {"LX": 32, "STRIDE": 3, "U": 2}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
+	"global_ldg_strided_i32": {
+		[]consts{{"LX": 16, "STRIDE": 2, "U": 1}, {"LX": 64, "STRIDE": 2, "U": 2}, {"LX": 16, "STRIDE": 3, "U": 1}, {"LX": 64, "STRIDE": 3, "U": 3}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
 	// n a multiple of LX, as local_int assumes, and R <= LX.
 	"local_int_i32": {
 		[]consts{{"LX": 64}, {"LX": 16, "R": 8}},
