@@ -15,8 +15,14 @@ import "fmt"
 // footprintsAtParams count with it.
 
 // atSizesHint adds to the error of a symbolic footprint or hierarchy
-// count what to do instead.
-func atSizesHint(err error) error {
+// count what to do instead: count it at given sizes. A kernel without
+// parameters has no other sizes, and counting at them fixes nothing, so
+// that its sets are the ones that failed: only a change to the kernel
+// helps.
+func (c *Counted) atSizesHint(err error) error {
+	if len(c.k.Params) == 0 {
+		return fmt.Errorf("%w; kernel %s has no parameters, so counting at given sizes would count these same sets: rewrite the accesses the message names", err, c.k.Name)
+	}
 	return fmt.Errorf("%w; given a value for every parameter (uniperf count --param NAME=V), it is counted exactly at those sizes", err)
 }
 

@@ -15,7 +15,7 @@ import (
 func (c *Counted) Footprints() ([]Footprint, error) {
 	fps, err := c.footprints()
 	if err != nil {
-		return nil, atSizesHint(err)
+		return nil, c.atSizesHint(err)
 	}
 	out := make([]Footprint, len(fps))
 	for i, f := range fps {

@@ -32,7 +32,7 @@ func (c *Counted) Hierarchy() ([]HierarchyCount, error) {
 		return nil, err
 	}
 	if err != nil {
-		return nil, atSizesHint(err)
+		return nil, c.atSizesHint(err)
 	}
 	out := make([]HierarchyCount, len(hs))
 	for i, h := range hs {

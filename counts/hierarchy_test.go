@@ -384,3 +384,40 @@ func TestHierarchyComplexPitch(t *testing.T) {
 		}
 	}
 }
+
+// A kernel without parameters whose hierarchy counts fail (a flattened
+// subscript, a[(y + k)*70 + x + k], too complex to count) is told where
+// and why, and that counting at sizes would not help, since it has no
+// sizes to fix: the hint for kernels with parameters (--param) would
+// send its user to count the same sets again, which fail alike.
+func TestHierarchyNoParametersRefusal(t *testing.T) {
+	k := parseSrc(t, "np", `kernel np
+domain { [y, x, k] : 0 <= y < 60 and 0 <= x < 60 and 0 <= k < 3 }
+array a f32 [70*70]
+array b f32 [60, 60]
+split x 16 x_out x_in
+tag x_out g.0, x_in l.0, y g.1, k unr
+b[y, x] = sum(k, a[(y + k)*70 + x + k])
+`)
+	c, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Hierarchy()
+	if err == nil {
+		t.Fatal("Hierarchy counted np; want its refusal")
+	}
+	msg := err.Error()
+	for _, want := range []string{"np.knl:3:7: kernel np: memory hierarchy of a: a set too complex",
+		"declare the array with a dimension per pitch", "kernel np has no parameters, so counting at given sizes would count these same sets"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("Hierarchy: %q\nwant it to say %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "--param") {
+		t.Errorf("Hierarchy: %q\nsends a kernel without parameters to --param", msg)
+	}
+	if _, _, err := c.HierarchyAt(map[string]int64{}); err == nil {
+		t.Error("HierarchyAt counted np, which the refusal says it cannot")
+	}
+}

@@ -45,7 +45,7 @@ const (
 func (c *Counted) IterFootprints() ([]HierarchyCount, error) {
 	ic, err := c.iterFootprints()
 	if err != nil {
-		return nil, atSizesHint(err)
+		return nil, c.atSizesHint(err)
 	}
 	out := make([]HierarchyCount, len(ic.counts))
 	for i, h := range ic.counts {
