@@ -44,6 +44,45 @@ func filledStrideTarget(p string) (string, bool) {
 	return head + ".stride=1", true
 }
 
+// ReadOnlyStrideTies returns ties with the ties added that price a
+// strided readonly load like a plain load of its class: a property
+// global.ldg.T.stride=C, C a class of stride 2 or more (k/s or k/>4), is
+// tied to global.load.T.stride=C, or to the property ties tie that to
+// (FilledStrideTies' stride-1 load of a filled class), replacing a tie
+// of its own. It is an option, not a rule: where the read-only data path
+// is a cache of its own (a GPU's __ldg) a strided readonly load may cost
+// other than a plain one, and where it is the same path (a CPU) the
+// rows of the two may still say otherwise; cross-validation on the rows
+// of both chooses. The map is new, keyed by the tied property, and holds
+// the ties of the readonly properties in properties and of the readonly
+// counterparts of the plain strided loads in properties, so that weights
+// fitted on rows without readonly loads (a fold that leaves their class
+// out) price them too.
+func ReadOnlyStrideTies(properties []string, ties map[string]string) map[string]string {
+	out := maps.Clone(ties)
+	if out == nil {
+		out = map[string]string{}
+	}
+	for _, p := range properties {
+		head, class, ok := strings.Cut(p, ".stride=")
+		if !ok || !strings.Contains(class, "/") {
+			continue
+		}
+		typ, isLdg := strings.CutPrefix(head, "global.ldg.")
+		if !isLdg {
+			if typ, ok = strings.CutPrefix(head, "global.load."); !ok {
+				continue
+			}
+		}
+		to := "global.load." + typ + ".stride=" + class
+		if next, tied := ties[to]; tied {
+			to = next
+		}
+		out["global.ldg."+typ+".stride="+class] = to
+	}
+	return out
+}
+
 // TieColumns merges the counts of every tied property into its target's
 // column, so that a fit gives both one weight: it returns the properties
 // without the tied ones (a target absent from properties is added at the

@@ -25,6 +25,39 @@ func TestFilledStrideTies(t *testing.T) {
 	}
 }
 
+// The read-only ties, written out by hand: the strided readonly loads
+// (1/2, 2/3, 1/>4) go to the plain load of their class, a filled one
+// (2/2) to the stride-1 load the filled ties send that class to,
+// replacing its own tie to the readonly stride-1 load; the plain strided
+// loads (f32 1/2, f64 3/3) bring the ties of their readonly counterparts,
+// whether those are present or not; stride-1 and uniform readonly loads,
+// and stores, stay as they were. The ties given are not changed.
+func TestReadOnlyStrideTies(t *testing.T) {
+	props := []string{
+		"global.ldg.f32.stride=1/2", "global.ldg.i32.stride=2/3", "global.ldg.b8.stride=1/>4", "global.ldg.f32.stride=2/2",
+		"global.ldg.f32.stride=1", "global.ldg.f32.stride=0", "global.load.f32.stride=1/2", "global.load.f64.stride=3/3", "global.ldg.i32",
+		"global.store.f32.stride=1/2", "flop.f32.add",
+	}
+	filled := map[string]string{"global.load.f32.stride=2/2": "global.load.f32.stride=1", "global.ldg.f32.stride=2/2": "global.ldg.f32.stride=1"}
+	want := map[string]string{
+		"global.load.f32.stride=2/2": "global.load.f32.stride=1",
+		"global.ldg.f32.stride=2/2":  "global.load.f32.stride=1",
+		"global.ldg.f64.stride=3/3":  "global.load.f64.stride=3/3",
+		"global.ldg.f32.stride=1/2":  "global.load.f32.stride=1/2",
+		"global.ldg.i32.stride=2/3":  "global.load.i32.stride=2/3",
+		"global.ldg.b8.stride=1/>4":  "global.load.b8.stride=1/>4",
+	}
+	if got := ReadOnlyStrideTies(props, filled); !maps.Equal(got, want) {
+		t.Errorf("ties %v, want %v", got, want)
+	}
+	if filled["global.ldg.f32.stride=2/2"] != "global.ldg.f32.stride=1" || len(filled) != 2 {
+		t.Errorf("the ties given changed: %v", filled)
+	}
+	if got := ReadOnlyStrideTies(props[:1], nil); !maps.Equal(got, map[string]string{"global.ldg.f32.stride=1/2": "global.load.f32.stride=1/2"}) {
+		t.Errorf("without other ties: %v", got)
+	}
+}
+
 func TestTieColumns(t *testing.T) {
 	props := []string{"a", "b2", "c", "d2"}
 	ties := map[string]string{"b2": "a", "d2": "d", "e2": "e"}

@@ -13,7 +13,10 @@
 // A form is linear, hierarchy (the chosen form of the tables' device,
 // hierarchy.Chosen), hierarchy+OPTION... (the chosen form with options
 // added: hierarchy+localreuse), or sum, max or maxgroups with options
-// (-forms lists them).
+// (-forms lists them). linear+ldgties and the option ldgties price the
+// strided readonly loads by the weights of the plain loads of their
+// classes (fit.ReadOnlyStrideTies), for the choice between those ties
+// and weights of their own.
 //
 // -calibrations DIR writes each hierarchy form's calibration on all the
 // measurement rows to DIR/FORM.json, the file uniperf fit --model
@@ -67,7 +70,7 @@ import (
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
 	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
-	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+chain][+regchain|+scalarchain][+localacc][+localreuse][+localfoot][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), linear+ldgties (strided readonly loads priced by the plain loads of their class), hierarchy (the chosen form), or hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+ldgties][+chain][+regchain|+scalarchain][+localacc][+localreuse][+localfoot][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
 	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
@@ -136,7 +139,7 @@ func parseForm(s string) (hierarchy.Config, error) {
 		c = hierarchy.Chosen(deviceKind)
 	}
 	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
-		return c, fmt.Errorf("form %q: want linear, hierarchy, or hierarchy, sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +unrsum, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +indirect, +chain, +regchain, +scalarchain, +localacc, +localreuse, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
+		return c, fmt.Errorf("form %q: want linear, hierarchy, or hierarchy, sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +unrsum, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +indirect, +ldgties, +chain, +regchain, +scalarchain, +localacc, +localreuse, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
 	}
 	for _, p := range parts[1:] {
 		switch p {
@@ -188,6 +191,8 @@ func parseForm(s string) (hierarchy.Config, error) {
 			c.LocalFootprint = true
 		case "localreuse":
 			c.LocalReuse = true
+		case "ldgties":
+			c.ReadOnlyTies = true
 		case "l1conflict":
 			c.LocalConflict = true
 		case "l1conflictst":
@@ -221,6 +226,8 @@ func newModel(form string) (models.Model, error) {
 		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, Ties: ties}}, nil
 	case "linear+nofill":
 		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Ties: ties}}, nil
+	case "linear+ldgties":
+		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, Ties: ties, ReadOnlyTies: true}}, nil
 	}
 	c, err := parseForm(form)
 	if err != nil {

@@ -135,6 +135,13 @@ type Config struct {
 	// exp-mean-log, the declared criterion, prefers it, their geomean
 	// does not.
 	Indirect bool `json:"indirect,omitempty"`
+	// ReadOnlyTies prices each strided readonly load feature
+	// (global.ldg.T.stride=k/s) by the weight of the plain load of its
+	// class (fit.ReadOnlyStrideTies), on a CPU as on a GPU; their bytes
+	// enter the traffic terms as a load's either way (globalAccess). An
+	// option for the choice between their own weights and the tie, which
+	// cross-validation on the rows of the global_ldg class makes.
+	ReadOnlyTies bool `json:"read_only_ties,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a
 	// cell an earlier iteration of their loop stored, as features

@@ -253,6 +253,9 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 	if m.Ties != nil {
 		m.Ties = fit.FilledStrideTies(props)
 	}
+	if m.Config.ReadOnlyTies {
+		m.Ties = fit.ReadOnlyStrideTies(props, m.Ties)
+	}
 	samples := make([]fit.Sample, len(rows))
 	for i, r := range rows {
 		cnt := make([]float64, len(props))

@@ -3,6 +3,7 @@ package hierarchy
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
@@ -93,5 +94,37 @@ func tableRows(t *testing.T, path string) func(classes ...string) []models.Row {
 			}
 		}
 		return out
+	}
+}
+
+// TestReadOnlyTies calibrates the CPU's chosen form on the shipped PoCL
+// rows of global_strided (plain stride-2 and stride-3 loads of 1 of every
+// STRIDE elements), global_stride1 (stride-1 loads and stores) and the
+// empty kernel, which have no readonly loads: a
+// stride-2 readonly load of global_ldg_strided_f32 (1 of every 2, f32)
+// has no weight then, and the prediction is refused, unless ReadOnlyTies
+// prices it by global.load.f32.stride=1/2's weight.
+func TestReadOnlyTies(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")}
+	rows := tableRows(t, "../../../datasets/pocl-epyc-paper.arrow")("global_strided", "global_stride1", "empty")
+	c := models.Case{Kernel: "global_ldg_strided_f32", Consts: map[string]int64{"LX": 256, "STRIDE": 2, "U": 1}, Params: map[string]int64{"n": 1 << 20}}
+	const ldg, load = "global.ldg.f32.stride=1/2", "global.load.f32.stride=1/2"
+	for _, tie := range []bool{false, true} {
+		cfg := Chosen("cpu")
+		cfg.ReadOnlyTies = tie
+		m := &Model{Config: cfg}
+		if err := m.Calibrate(env, rows); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Ties[ldg]; tie && got != load || !tie && got != "" {
+			t.Errorf("ReadOnlyTies %v: %s tied to %q", tie, ldg, got)
+		}
+		p, err := m.Predict(env, c)
+		if tie && (err != nil || !(p.Seconds > 0)) {
+			t.Errorf("with the tie: %v, %v; want a prediction", p, err)
+		}
+		if !tie && (err == nil || !strings.Contains(err.Error(), ldg)) {
+			t.Errorf("without the tie: %v, %v; want a refusal naming %s", p, err, ldg)
+		}
 	}
 }

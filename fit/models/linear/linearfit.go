@@ -44,6 +44,12 @@ type Options struct {
 	// them (see calibrateTies), except on a device whose shipped device
 	// file says it is a CPU. Ties, if set, is then ignored.
 	ChooseTies bool
+	// ReadOnlyTies prices each strided readonly load by the weight of
+	// the plain load of its class (fit.ReadOnlyStrideTies), added to Ties
+	// or to the ties ChooseTies keeps. An option for the choice between
+	// their own weights and the tie, which cross-validation on the rows
+	// of the global_ldg class makes; off, they have weights of their own.
+	ReadOnlyTies bool
 	// FillRows are measurement rows from other tables (of the same
 	// device through another backend, say) that a grid-fill class may be
 	// read from (see readFill): where rows of the fitted rows' device
@@ -413,8 +419,11 @@ func tiesAmong(ties map[string]string, w *fit.Weights) map[string]string {
 
 // calibrateOnce is Calibrate with the ties of opts, none chosen.
 func calibrateOnce(c *models.Counter, rows []models.Row, opts Options) (*fit.Weights, error) {
+	opts, err := withReadOnlyTies(c, rows, opts)
+	if err != nil {
+		return nil, err
+	}
 	var w *fit.Weights
-	var err error
 	if opts.Fill != nil {
 		w, err = calibrateFill(c, rows, opts)
 	} else {

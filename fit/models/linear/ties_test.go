@@ -3,6 +3,7 @@ package linear
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/datasets"
@@ -12,22 +13,29 @@ import (
 
 // tieKernels load a[2i] and a[2i+1], together every element of a: filled
 // stride-2 loads (stride=2/2), with an addition, a power or a
-// multiplication.
+// multiplication; odd loads a[2i] alone (stride=1/2). A name with the
+// prefix ldg is the kernel of the rest of its name with a readonly.
 var tieKernels = map[string]string{
 	"pair":    "a[2*i] + a[2*i + 1]",
 	"pairpow": "a[2*i] ** a[2*i + 1]",
 	"pairmul": "a[2*i] * a[2*i + 1]",
+	"odd":     "a[2*i]",
 }
 
 func tieSource(name string) (string, []byte, error) {
-	expr, ok := tieKernels[name]
+	base, readOnly := strings.CutPrefix(name, "ldg")
+	expr, ok := tieKernels[base]
 	if !ok {
 		return testSource(name)
+	}
+	attr := ""
+	if readOnly {
+		attr = " readonly"
 	}
 	src := "kernel " + name + `
 const LX = 64
 domain [n] -> { [i] : 0 <= i < n }
-array a f32 [2*n]
+array a f32 [2*n]` + attr + `
 array b f32 [n]
 split i LX i_out i_in
 tag i_out g.0, i_in l.0
@@ -47,6 +55,12 @@ const (
 // Counter (whose counts of these kernels, 2n filled loads, n flops and n
 // stores, package counts tests).
 func tieTables(t *testing.T, device string, filled float64, tied ...string) map[string]*datasets.Table {
+	return timedTables(t, device, map[string]float64{filledLoad: filled, "flop.f32.pow": powWeight}, tied...)
+}
+
+// timedTables is tieTables with the weights of over in place of the true
+// ones.
+func timedTables(t *testing.T, device string, over map[string]float64, tied ...string) map[string]*datasets.Table {
 	t.Helper()
 	c := models.NewCounter(tieSource)
 	tab := syntheticTable(device, append(slices.Clone(allKernels), tied...), datasets.RoleMeasurement)
@@ -57,7 +71,7 @@ func tieTables(t *testing.T, device string, filled float64, tied ...string) map[
 		}
 		secs := 0.0
 		for p, n := range counts {
-			w, ok := map[string]float64{filledLoad: filled, "flop.f32.pow": powWeight}[p]
+			w, ok := over[p]
 			if !ok {
 				w = trueWeights[p]
 			}
@@ -147,5 +161,48 @@ func TestCrossValidateWithChosenTies(t *testing.T) {
 	}
 	if n == 0 {
 		t.Error("no pair row predicted held out")
+	}
+}
+
+// A strided readonly load that costs what the plain load of its class
+// does (odd and ldgodd: one stride-2 load of 1 of every 2 elements, at
+// 5e-10 s, plain or readonly): with ReadOnlyTies the fit prices the
+// readonly one by the plain one's weight, and cross-validation predicts
+// ldgodd held out exactly from odd's rows, which without the tie give
+// global.ldg.f32.stride=1/2 no weight and leave ldgodd unpredicted. On a
+// CPU, where the filled ties are not offered, the option is honoured.
+func TestReadOnlyTies(t *testing.T) {
+	const halfLoad, ldgHalf, weight = "global.load.f32.stride=1/2", "global.ldg.f32.stride=1/2", 5e-10
+	device := "pthread-skylake-avx512-AMD EPYC"
+	tables := timedTables(t, device, map[string]float64{halfLoad: weight, ldgHalf: weight}, "odd", "ldgodd")
+	opts := Options{ChooseTies: true, ReadOnlyTies: true}
+	w, err := CalibrateTables(models.NewCounter(tieSource), tables, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Ties[ldgHalf] != halfLoad {
+		t.Fatalf("ties %v, want %s tied to %s", w.Ties, ldgHalf, halfLoad)
+	}
+	if got, ok := w.Weight(ldgHalf); !ok || math.Abs(got-weight) > 1e-6*weight {
+		t.Errorf("%s: weight %g (%v), want %g", ldgHalf, got, ok, weight)
+	}
+	for _, readOnly := range []bool{true, false} {
+		opts.ReadOnlyTies = readOnly
+		cases, _, err := CrossValidate(models.NewCounter(tieSource), tables, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, c := range cases {
+			if c.Kernel == "ldgodd" {
+				n++
+				if e := c.RelErr(); e > 1e-6 {
+					t.Errorf("ldgodd %s held out: relative error %g, want exact", c.Size, e)
+				}
+			}
+		}
+		if readOnly && n == 0 || !readOnly && n != 0 {
+			t.Errorf("ReadOnlyTies %v: %d ldgodd rows predicted held out, want them all with the tie and none without", readOnly, n)
+		}
 	}
 }
