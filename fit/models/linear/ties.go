@@ -2,7 +2,6 @@ package linear
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -48,29 +47,6 @@ func calibrateTies(c *models.Counter, rows []models.Row, opts Options) (*fit.Wei
 	}
 	apart.Diagnostics.TieCheck = check
 	return apart, nil
-}
-
-// withReadOnlyTies returns opts with opts.ReadOnlyTies resolved: the
-// ties of fit.ReadOnlyStrideTies for the properties that rows count added
-// to opts.Ties, which Samples and the weights take from there.
-func withReadOnlyTies(c *models.Counter, rows []models.Row, opts Options) (Options, error) {
-	if !opts.ReadOnlyTies {
-		return opts, nil
-	}
-	c.Prepare(rows)
-	seen := map[string]bool{}
-	for _, r := range rows {
-		v, err := c.Counts(r.Kernel, r.Consts, r.Params)
-		if err != nil {
-			return opts, fmt.Errorf("%s: %w", r.Label(), err)
-		}
-		for p := range v {
-			seen[p] = true
-		}
-	}
-	opts.Ties = fit.ReadOnlyStrideTies(slices.Sorted(maps.Keys(seen)), opts.Ties)
-	opts.ReadOnlyTies = false
-	return opts, nil
 }
 
 // onCPU reports whether the rows' device is one whose shipped device
