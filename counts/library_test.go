@@ -1237,11 +1237,11 @@ func libraryCases() []libraryCase {
 		{"global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[float32](0, 4, 1)},
 		{"global_ldg_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, intSumSetup[int32](0, 1, 1)},
 		{"global_ldg_i32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, intSumSetup[int32](0, 4, 1)},
-		{"global_ldg_strided_f32", map[string]int64{"LX": 8, "STRIDE": 2, "U": 1}, map[string]int64{"n": 21}, ldgStridedF32Setup(2, 1)},
-		{"global_ldg_strided_f32", map[string]int64{"LX": 8, "STRIDE": 3, "U": 3}, map[string]int64{"n": 21}, ldgStridedF32Setup(3, 3)},
-		{"global_ldg_strided_f32", map[string]int64{"LX": 8, "STRIDE": 3, "U": 2}, map[string]int64{"n": 1}, ldgStridedF32Setup(3, 2)},
-		{"global_ldg_strided_i32", map[string]int64{"LX": 8, "STRIDE": 3, "U": 1}, map[string]int64{"n": 21}, ldgStridedI32Setup(3, 1)},
-		{"global_ldg_strided_i32", map[string]int64{"LX": 8, "STRIDE": 2, "U": 2}, map[string]int64{"n": 21}, ldgStridedI32Setup(2, 2)},
+		{"global_ldg_strided_f32", map[string]int64{"LX": 8, "STRIDE": 2, "U": 1}, map[string]int64{"n": 21}, groupSumF32Setup("a", "b", 2, 1)},
+		{"global_ldg_strided_f32", map[string]int64{"LX": 8, "STRIDE": 3, "U": 3}, map[string]int64{"n": 21}, groupSumF32Setup("a", "b", 3, 3)},
+		{"global_ldg_strided_f32", map[string]int64{"LX": 8, "STRIDE": 3, "U": 2}, map[string]int64{"n": 1}, groupSumF32Setup("a", "b", 3, 2)},
+		{"global_ldg_strided_i32", map[string]int64{"LX": 8, "STRIDE": 3, "U": 1}, map[string]int64{"n": 21}, groupSumI32Setup("a", "b", 3, 1)},
+		{"global_ldg_strided_i32", map[string]int64{"LX": 8, "STRIDE": 2, "U": 2}, map[string]int64{"n": 21}, groupSumI32Setup("a", "b", 2, 2)},
 		{"gather_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup[float32](1)},
 		{"gather_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, gatherSetup[float32](4)},
 		{"gather_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, gatherSetup[int32](1)},
@@ -1425,11 +1425,18 @@ func matvecConstSetup(m int64) func(map[string]int64, *rand.Rand) (map[string]an
 // vectorSumSetup checks out[i] = x[0, i] + ... + x[d-1, i] on a d x n
 // column-major array.
 func vectorSumSetup(d int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+	return groupSumF32Setup("x", "out", d, d)
+}
+
+// groupSumF32Setup checks out[i] = in[stride*i] + ... + in[stride*i + u - 1],
+// in of stride·n elements (vector_sum with u = stride,
+// global_ldg_strided_f32), near its float64 value.
+func groupSumF32Setup(in, out string, stride, u int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		n := p["n"]
-		x, out := randF32(rng, d*n), poisonF32(n)
-		return map[string]any{"x": x, "out": out}, func() error {
-			return checkSums(out, d, func(i, c int64) float32 { return x[i*d+c] })
+		a, b := randF32(rng, stride*n), poisonF32(n)
+		return map[string]any{in: a, out: b}, func() error {
+			return checkSums(b, u, func(i, c int64) float32 { return a[stride*i+c] })
 		}
 	}
 }
@@ -1437,50 +1444,23 @@ func vectorSumSetup(d int64) func(map[string]int64, *rand.Rand) (map[string]any,
 // vectorSumI32Setup checks vector_sum_i32: out[i] = x[0, i] + ... +
 // x[d-1, i] exactly, x a d x n column-major i32 array.
 func vectorSumI32Setup(d int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
-	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
-		n := p["n"]
-		x, out := randI32(rng, d*n), poisonI32(n)
-		return map[string]any{"x": x, "out": out}, func() error {
-			for i := range n {
-				var want int32
-				for c := range d {
-					want += x[i*d+c]
-				}
-				if out[i] != want {
-					return fmt.Errorf("out[%d] = %d, want %d", i, out[i], want)
-				}
-			}
-			return nil
-		}
-	}
+	return groupSumI32Setup("x", "out", d, d)
 }
 
-// ldgStridedF32Setup checks global_ldg_strided_f32: b[i] = a[stride*i] +
-// ... + a[stride*i + u - 1], a of stride·n elements.
-func ldgStridedF32Setup(stride, u int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
-	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
-		n := p["n"]
-		a, b := randF32(rng, stride*n), poisonF32(n)
-		return map[string]any{"a": a, "b": b}, func() error {
-			return checkSums(b, u, func(i, c int64) float32 { return a[stride*i+c] })
-		}
-	}
-}
-
-// ldgStridedI32Setup checks global_ldg_strided_i32 as ldgStridedF32Setup
-// does global_ldg_strided_f32, exactly.
-func ldgStridedI32Setup(stride, u int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
+// groupSumI32Setup checks groupSumF32Setup's sums in i32, exactly
+// (vector_sum_i32, global_ldg_strided_i32).
+func groupSumI32Setup(in, out string, stride, u int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		n := p["n"]
 		a, b := randI32(rng, stride*n), poisonI32(n)
-		return map[string]any{"a": a, "b": b}, func() error {
+		return map[string]any{in: a, out: b}, func() error {
 			for i := range n {
 				var want int32
 				for c := range u {
 					want += a[stride*i+c]
 				}
 				if b[i] != want {
-					return fmt.Errorf("b[%d] = %d, want %d", i, b[i], want)
+					return fmt.Errorf("%s[%d] = %d, want %d", out, i, b[i], want)
 				}
 			}
 			return nil

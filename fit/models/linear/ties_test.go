@@ -146,22 +146,29 @@ func TestChooseTiesNotOnCPU(t *testing.T) {
 // the addition's, which the other classes determine.
 func TestCrossValidateWithChosenTies(t *testing.T) {
 	tables := tieTables(t, "gpu", trueWeights[unitLoad], "pair", "pairpow")
-	cases, _, err := CrossValidate(models.NewCounter(tieSource), tables, Options{ChooseTies: true})
+	if heldOutExact(t, tables, Options{ChooseTies: true}, "pair") == 0 {
+		t.Error("no pair row predicted held out")
+	}
+}
+
+// heldOutExact cross-validates tables with opts and returns how many rows
+// of kernel it predicted held out, each of which must be exact.
+func heldOutExact(t *testing.T, tables map[string]*datasets.Table, opts Options, kernel string) int {
+	t.Helper()
+	cases, _, err := CrossValidate(models.NewCounter(tieSource), tables, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
 	for _, c := range cases {
-		if c.Kernel == "pair" {
+		if c.Kernel == kernel {
 			n++
 			if e := c.RelErr(); e > 1e-6 {
-				t.Errorf("pair %s held out: relative error %g, want exact", c.Size, e)
+				t.Errorf("%s %s held out: relative error %g, want exact", kernel, c.Size, e)
 			}
 		}
 	}
-	if n == 0 {
-		t.Error("no pair row predicted held out")
-	}
+	return n
 }
 
 // A strided readonly load that costs what the plain load of its class
@@ -188,19 +195,7 @@ func TestReadOnlyTies(t *testing.T) {
 	}
 	for _, readOnly := range []bool{true, false} {
 		opts.ReadOnlyTies = readOnly
-		cases, _, err := CrossValidate(models.NewCounter(tieSource), tables, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for _, c := range cases {
-			if c.Kernel == "ldgodd" {
-				n++
-				if e := c.RelErr(); e > 1e-6 {
-					t.Errorf("ldgodd %s held out: relative error %g, want exact", c.Size, e)
-				}
-			}
-		}
+		n := heldOutExact(t, tables, opts, "ldgodd")
 		if readOnly && n == 0 || !readOnly && n != 0 {
 			t.Errorf("ReadOnlyTies %v: %d ldgodd rows predicted held out, want them all with the tie and none without", readOnly, n)
 		}
