@@ -95,3 +95,18 @@ func TestContextBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestContextBytesLocalContext checks ContextBytes on the measurement
+// class that varies it, local_context: in its rounds (the loop r, which
+// holds the barriers) the store t[i_in] keeps one address and the S
+// unrolled loads t[(i_in + s) mod LX] S more, whatever LX; x, 4 bytes,
+// crosses the barriers. PoCL 3.1 keeps 65 addresses a work-item at
+// S = 64, at LX = 16 and 1024 alike (docs/model.md).
+func TestContextBytesLocalContext(t *testing.T) {
+	for _, c := range []struct{ lx, s int64 }{{16, 16}, {16, 64}, {1024, 64}, {256, 256}} {
+		k := loadLibraryKernel(t, "local_context", map[string]int64{"LX": c.lx, "S": c.s})
+		if got, ok := k.ContextBytes(); !ok || got != 8*(c.s+1)+4 {
+			t.Errorf("LX=%d S=%d: %d bytes (ok %v), want %d", c.lx, c.s, got, ok, 8*(c.s+1)+4)
+		}
+	}
+}
