@@ -209,12 +209,13 @@ type Config struct {
 	// file's l1_bytes_per_sm), by weights of their own,
 	// ContextL2Prefix+the property's rest; ContextL2 also, where it
 	// exceeds a core's L2 (l2_bytes over sm_count), by ContextLLCPrefix
-	// ones. Kernel Tuner's matmul on PoCL keeps 17 KiB a 16-item group
-	// and 1.6 MiB a 1024-item group at 2 x 4 tiles, and takes 2.5 times
-	// as long (docs/model.md). Not with LocalFootprint, which moves the
-	// same accesses by the local arrays' bytes. Calibrate drops a level
-	// no row reaches (ContextL2 to ContextL1, ContextL1 to none). Not
-	// chosen: no measurement class varies it yet.
+	// ones. Kernel Tuner's matmul on PoCL at 2 x 4 tiles keeps 17 KiB a
+	// 16 x 1 group (5.12 ms at n = 256) and 1.6 MiB a 32 x 32 group
+	// (18.4 ms; docs/model.md). Not with LocalFootprint, which moves
+	// the same accesses by the local arrays' bytes. Calibrate drops a
+	// level no row reaches (ContextL2 to ContextL1, ContextL1 to none).
+	// Not chosen: the shipped tables have no row beyond L1; the
+	// hierarchy suite's opt-in class local_context varies it.
 	Context string `json:"context,omitempty"`
 	// LocalConflict prices by a weight of its own, LocalConflictBytes,
 	// the lines that a work-item's walk through local memory loses from
