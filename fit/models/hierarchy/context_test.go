@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/uniperf/uniperf/datasets"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/models/modeltest"
 )
@@ -68,16 +67,7 @@ func TestContext(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		for p, v := range lf.features {
-			if strings.HasPrefix(p, "local.") && !strings.Contains(p, ".conflict=") && c.want[p] != v {
-				t.Errorf("%s: feature %s = %g, want %g", c.name, p, v, c.want[p])
-			}
-		}
-		for p, v := range c.want {
-			if lf.features[p] != v {
-				t.Errorf("%s: feature %s = %g, want %g", c.name, p, lf.features[p], v)
-			}
-		}
+		checkLocalFeatures(t, c.name, lf.features, c.want)
 	}
 }
 
@@ -108,17 +98,8 @@ func TestContextPairs(t *testing.T) {
 // Context weights cannot be fitted, and Calibrate drops the option, as
 // its Summary says.
 func TestContextCalibrates(t *testing.T) {
-	tab, err := datasets.Read("../../../datasets/hierarchy/pocl-epyc.arrow")
-	if err != nil {
-		t.Fatal(err)
-	}
 	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")}
-	var rows []models.Row
-	for _, r := range models.Rows(map[string]*datasets.Table{"h": tab}, datasets.RoleMeasurement) {
-		if r.Class == "empty" || r.Class == "local_tile" {
-			rows = append(rows, r)
-		}
-	}
+	rows := hierarchyRows(t, "empty", "local_tile")
 	for _, level := range []string{ContextL1, ContextL2} {
 		cfg := Chosen("cpu")
 		cfg.Context = level
