@@ -435,17 +435,17 @@ func localTileSetup(lx, c int64) func(p map[string]int64, rng *rand.Rand) (map[s
 
 // local_context counted by hand, as its header says: per work-item one
 // global load and one global store (stride 1), and in each of nr rounds
-// two barriers, one local store and, for each s < S with i + s < n, a
-// local load and an f32 addition: the launch's n work-items add
-// min(S, n - i) cells each, nS - S(S - 1)/2 in all where n >= S; n/LX
-// groups.
+// two barriers, one local store, S i32 additions (the guard's i + s)
+// and, for each s < S with i + s < n, a local load and an f32 addition:
+// the launch's n work-items add min(S, n - i) cells each, nS - S(S -
+// 1)/2 in all where n >= S; n/LX groups.
 func TestLocalContextHandCounts(t *testing.T) {
 	for _, c := range []struct{ lx, s int64 }{{16, 16}, {64, 64}, {256, 256}, {1024, 16}} {
 		checkRoundCounts(t, "local_context", map[string]int64{"LX": c.lx, "S": c.s}, []int64{1, 4}, func(n, nr int64) map[string]int64 {
 			adds := nr * (n*c.s - c.s*(c.s-1)/2)
 			return map[string]int64{"global.load.f32.stride=1": n, "global.store.f32.stride=1": n,
 				"global.minldst.f32.stride=1": n, "local.store.f32": nr * n, "local.load.f32": adds,
-				"flop.f32.add": adds, "sync.barrier": 2 * nr * n, "launch.groups": n / c.lx, "launch.const": 1}
+				"flop.f32.add": adds, "int.i32.add": nr * n * c.s, "sync.barrier": 2 * nr * n, "launch.groups": n / c.lx, "launch.const": 1}
 		})
 	}
 }
