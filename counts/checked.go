@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"math"
 	"math/bits"
 )
 
@@ -43,3 +44,23 @@ func floorDiv(a, b int64) int64 {
 func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
 func mulU(a, b uint64) (hi, lo uint64) { return bits.Mul64(a, b) }
+
+// satMul returns a*b for non-negative a and b, or the largest int64
+// where that overflows.
+func satMul(a, b int64) int64 {
+	v, err := mulInt(a, b)
+	if err != nil {
+		return math.MaxInt64
+	}
+	return v
+}
+
+// satAdd returns a+b for non-negative a and b, or the largest int64
+// where that overflows.
+func satAdd(a, b int64) int64 {
+	v, err := addInt(a, b)
+	if err != nil {
+		return math.MaxInt64
+	}
+	return v
+}

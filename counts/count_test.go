@@ -116,6 +116,8 @@ func countChecks() []planCheck {
 	add("local_tile", map[string]int64{"C": 4}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})
 	add("local_tile", map[string]int64{"LX": 64, "C": 16}, map[string]int64{"n": 192, "nr": 2})
 	add("local_atomic_i32", map[string]int64{"K": 32}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})
+	add("local_context", map[string]int64{"S": 64}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})
+	add("local_context", map[string]int64{"LX": 16, "S": 256}, map[string]int64{"n": 64, "nr": 2})
 	add("local_atomic_i32", map[string]int64{"LX": 64, "K": 1}, map[string]int64{"n": 192, "nr": 2})
 	add("uniform_store_u8", nil, n(600), n(257), n(1))
 	for _, r := range []int64{1, 4} {

@@ -2,7 +2,6 @@ package counts
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 
 	"github.com/uniperf/uniperf/polyhedra"
@@ -91,16 +90,6 @@ func (p *plan) reachOf(a *Array, u *indirectUse) (reach, error) {
 		r.items = satMul(r.items, global[ax])
 	}
 	return r, nil
-}
-
-// satMul returns a*b for non-negative a and b, or the largest int64
-// where that overflows.
-func satMul(a, b int64) int64 {
-	v, err := mulInt(a, b)
-	if err != nil {
-		return math.MaxInt64
-	}
-	return v
 }
 
 // capped returns min(counted + executions, places × per): the bound on

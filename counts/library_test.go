@@ -433,6 +433,52 @@ func localTileSetup(lx, c int64) func(p map[string]int64, rng *rand.Rand) (map[s
 	}
 }
 
+// local_context counted by hand, as its header says: per work-item one
+// global load and one global store (stride 1), and in each of nr rounds
+// two barriers, one local store, S i32 additions (the guard's i + s)
+// and, for each s < S with i + s < n, a local load and an f32 addition:
+// the launch's n work-items add min(S, n - i) cells each, nS - S(S -
+// 1)/2 in all where n >= S; n/LX groups.
+func TestLocalContextHandCounts(t *testing.T) {
+	for _, c := range []struct{ lx, s int64 }{{16, 16}, {64, 64}, {256, 256}, {1024, 16}} {
+		checkRoundCounts(t, "local_context", map[string]int64{"LX": c.lx, "S": c.s}, []int64{1, 4}, func(n, nr int64) map[string]int64 {
+			adds := nr * (n*c.s - c.s*(c.s-1)/2)
+			return map[string]int64{"global.load.f32.stride=1": n, "global.store.f32.stride=1": n,
+				"global.minldst.f32.stride=1": n, "local.store.f32": nr * n, "local.load.f32": adds,
+				"flop.f32.add": adds, "int.i32.add": nr * n * c.s, "sync.barrier": 2 * nr * n, "launch.groups": n / c.lx, "launch.const": 1}
+		})
+	}
+}
+
+// localContextSetup checks local_context: each round work-item i of a
+// group of lx adds to its value x the values the group stored that round
+// at (l + s) mod lx for s < S with i + s < n, computed here round by
+// round. The values are small integers, exact in f32.
+func localContextSetup(lx, s int64) func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+		n, nr := p["n"], p["nr"]
+		a, b := smallIntsF32(n, rng), poisonF32(n)
+		return map[string]any{"a": a, "b": b}, func() error {
+			x := slices.Clone(a)
+			for range nr {
+				stored := slices.Clone(x)
+				for i := range n {
+					g, l := i-i%lx, i%lx
+					for k := int64(0); k < s && i+k < n; k++ {
+						x[i] += stored[g+(l+k)%lx]
+					}
+				}
+			}
+			for i := range n {
+				if b[i] != x[i] {
+					return fmt.Errorf("b[%d] = %v, want %v", i, b[i], x[i])
+				}
+			}
+			return nil
+		}
+	}
+}
+
 // Hand counts of local_atomic_i32 (n work-items in groups of LX, nr
 // rounds, K work-items a cell): a work-item loads x once, clears its
 // cell, adds to a cell nr times, reads its cell back and stores it, and
@@ -1229,6 +1275,8 @@ func libraryCases() []libraryCase {
 		{"local_tile", map[string]int64{"LX": 16, "C": 1}, map[string]int64{"n": 32, "nr": 1}, localTileSetup(16, 1)},
 		{"local_tile", map[string]int64{"LX": 8, "C": 3, "PAD": 16}, map[string]int64{"n": 16, "nr": 2}, localTileSetup(8, 3)},
 		{"local_atomic_i32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 24, "nr": 3}, localAtomicSetup(8, 1)},
+		{"local_context", map[string]int64{"LX": 8, "S": 3}, map[string]int64{"n": 24, "nr": 3}, localContextSetup(8, 3)},
+		{"local_context", map[string]int64{"LX": 8, "S": 20}, map[string]int64{"n": 16, "nr": 2}, localContextSetup(8, 20)},
 		{"local_atomic_i32", map[string]int64{"LX": 16, "K": 4}, map[string]int64{"n": 32, "nr": 2}, localAtomicSetup(16, 4)},
 		{"local_atomic_i32", map[string]int64{"LX": 8, "K": 8}, map[string]int64{"n": 16, "nr": 1}, localAtomicSetup(8, 8)},
 		{"uniform_store_u8", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, uniformStoreSetup(3)},

@@ -71,6 +71,7 @@ func planChecks() []planCheck {
 	add("local_stores", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 24, "nr": 3})
 	add("local_tile", map[string]int64{"LX": 8, "C": 5}, map[string]int64{"n": 24, "nr": 3})
 	add("local_atomic_i32", map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 24, "nr": 3})
+	add("local_context", map[string]int64{"LX": 8, "S": 12}, map[string]int64{"n": 24, "nr": 3})
 	add("uniform_store_u8", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("global_ldg_f32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("global_ldg_i32", map[string]int64{"LX": 8, "R": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})

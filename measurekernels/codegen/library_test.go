@@ -155,6 +155,13 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "C": 1}, {"LX": 64, "C": 5}, {"LX": 32, "C": 3, "PAD": 16}},
 		[]params{{"n": 128, "nr": 3}, {"n": 64, "nr": 1}},
 	},
+	// n a multiple of LX, as local_context assumes; S below, at and
+	// above LX (its cells read round the local array more than once),
+	// and n < S + LX so that the guard i + s < n stops some additions.
+	"local_context": {
+		[]consts{{"LX": 16, "S": 4}, {"LX": 16, "S": 16}, {"LX": 64, "S": 100}},
+		[]params{{"n": 128, "nr": 3}, {"n": 64, "nr": 1}},
+	},
 	"uniform_store_u8": {groups1D, []params{{"n": 1000}, {"n": 37}, {"n": 1}}},
 	// n a multiple of LX, as local_atomic_i32 assumes; K = 1 every cell
 	// its own, K = 4 and 64 shared, and cells above LX/K left at 0.

@@ -206,6 +206,24 @@ type Config struct {
 	// power-of-two columns fall in few of L1's sets (docs/model.md).
 	// Calibrate leaves it off where no row declares more than L1.
 	LocalFootprint bool `json:"local_footprint,omitempty"`
+	// Context prices the local accesses of a launch by where a
+	// work-group's context lies: the bytes PoCL keeps a slot for each
+	// of its work-items across barriers (counts.Kernel.ContextBytes
+	// times the group's work-items), among them an address for each
+	// unrolled local access whose address a barrier loop does not
+	// change, which the access loads from that slot every time it runs.
+	// ContextL1: where the context exceeds a core's L1 (the device
+	// file's l1_bytes_per_sm), by weights of their own,
+	// ContextL2Prefix+the property's rest; ContextL2 also, where it
+	// exceeds a core's L2 (l2_bytes over sm_count), by ContextLLCPrefix
+	// ones. Kernel Tuner's matmul on PoCL at 2 x 4 tiles keeps 17 KiB a
+	// 16 x 1 group (5.12 ms at n = 256) and 1.6 MiB a 32 x 32 group
+	// (18.4 ms; docs/model.md). Not with LocalFootprint, which moves
+	// the same accesses by the local arrays' bytes. Calibrate drops a
+	// level no row reaches (ContextL2 to ContextL1, ContextL1 to none).
+	// Not chosen: the shipped tables have no row beyond L1; the
+	// hierarchy suite's opt-in class local_context varies it.
+	Context string `json:"context,omitempty"`
 	// LocalConflict prices by a weight of its own, LocalConflictBytes,
 	// the lines that a work-item's walk through local memory loses from
 	// a core's L1 because it reaches too few of its sets, and that the
@@ -263,9 +281,11 @@ func (c Config) checkLong(knee bool) error {
 
 // checkPairs reports options that do not go together: RegChain and
 // ScalarChain (the scalar chains' steps are among RegChain's, and two
-// weights on one step would price it twice), and UnrolledSums without
+// weights on one step would price it twice), UnrolledSums without
 // ScalarLoops, which it refines and without which it would do nothing
-// that the saved form says it does.
+// that the saved form says it does, and Context with LocalFootprint,
+// which would move one access to two places; and a Context that names
+// no level.
 func (c Config) checkPairs() error {
 	if c.RegChain && c.ScalarChain {
 		return fmt.Errorf("config.reg_chain and config.scalar_chain: the scalar chains' steps are among the register chains', which would price them twice; keep one")
@@ -273,8 +293,21 @@ func (c Config) checkPairs() error {
 	if c.UnrolledSums && !c.ScalarLoops {
 		return fmt.Errorf("config.unrolled_sums without config.scalar_loops: it says which sums scalar loops leave vectorised, and does nothing alone; set both, or neither")
 	}
+	if c.Context != "" && c.Context != ContextL1 && c.Context != ContextL2 {
+		return fmt.Errorf("config.context %q: want %q or %q, or leave it out (no context levels)", c.Context, ContextL1, ContextL2)
+	}
+	if c.Context != "" && c.LocalFootprint {
+		return fmt.Errorf("config.context and config.local_footprint: both move the local accesses to weights of their own, one by the group's context and one by its local arrays; keep one")
+	}
 	return nil
 }
+
+// The levels of Config.Context: the context beyond a core's L1, and
+// beyond its L2 as well.
+const (
+	ContextL1 = "l1"
+	ContextL2 = "l2"
+)
 
 // KneeGrid is the knees Calibrate tries for Config.LongWalk, in lines
 // or pages a walk: around the EPYC's 512 to 1024 (docs/accuracy.md),

@@ -82,17 +82,8 @@ func TestCoreFill(t *testing.T) {
 // file's sm_count (pocl-cpu.json: 2, clinfo's compute units), and says
 // so in the Summary.
 func TestCoreFillCalibrates(t *testing.T) {
-	tab, err := datasets.Read("../../../datasets/hierarchy/pocl-epyc.arrow")
-	if err != nil {
-		t.Fatal(err)
-	}
 	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")}
-	var rows []models.Row
-	for _, r := range models.Rows(map[string]*datasets.Table{"h": tab}, datasets.RoleMeasurement) {
-		if r.Class == "empty" || r.Class == "reuse_group" {
-			rows = append(rows, r)
-		}
-	}
+	rows := hierarchyRows(t, "empty", "reuse_group")
 	cfg := Chosen("cpu")
 	cfg.Saturation = FillCores
 	m := &Model{Config: cfg}
@@ -108,4 +99,21 @@ func TestCoreFillCalibrates(t *testing.T) {
 	if err := (&Model{Config: cfg}).Calibrate(env, rows); err == nil || !strings.Contains(err.Error(), "sm_count") {
 		t.Errorf("device without sm_count: %v, want an error naming sm_count", err)
 	}
+}
+
+// hierarchyRows returns the measurement rows of the shipped hierarchy
+// table (datasets/hierarchy/pocl-epyc.arrow) of the classes named.
+func hierarchyRows(t *testing.T, classes ...string) []models.Row {
+	t.Helper()
+	tab, err := datasets.Read("../../../datasets/hierarchy/pocl-epyc.arrow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []models.Row
+	for _, r := range models.Rows(map[string]*datasets.Table{"h": tab}, datasets.RoleMeasurement) {
+		if slices.Contains(classes, r.Class) {
+			rows = append(rows, r)
+		}
+	}
+	return rows
 }

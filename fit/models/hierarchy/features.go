@@ -181,7 +181,12 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		localAccesses(lf.features)
 	}
 	if cfg.LocalFootprint && lv.L1 > 0 && in.LocalBytes > lv.L1 {
-		beyondL1(lf.features)
+		moveLocal(lf.features, LocalL2Prefix)
+	}
+	if cfg.Context != "" {
+		if prefix := contextLevel(in, cfg.Context, lv); prefix != "" {
+			moveLocal(lf.features, prefix)
+		}
 	}
 	if cfg.Chain {
 		steps, err := chainStepsOf(env, c)
@@ -353,7 +358,7 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 	if cfg.CoreShare && env.Device.SMs > 0 {
 		lv.Core = lv.LLC / int64(env.Device.SMs)
 	}
-	if cfg.Conflict && env.Device.SMs > 0 {
+	if (cfg.Conflict || cfg.Context == ContextL2) && env.Device.SMs > 0 {
 		lv.L2Core, lv.Ways = c.L2/int64(env.Device.SMs), c.L2Ways
 	}
 	if cfg.ConflictTLB {

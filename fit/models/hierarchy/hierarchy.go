@@ -53,8 +53,8 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v, local accesses tied %v, local loads kept in registers %v, local beyond L1 %v, indirect arrays bounded %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.LocalAccesses, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.Indirect, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v, local accesses tied %v, local loads kept in registers %v, local beyond L1 %v, context levels %q, indirect arrays bounded %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.LocalAccesses, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.Context, m.Config.Indirect, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 
@@ -233,6 +233,21 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 		// No row's group declares more local bytes than L1: the weights
 		// cannot be fitted, and the calibration is the form without.
 		m.Config.LocalFootprint = false
+	}
+	keys := slices.Collect(maps.Keys(seen))
+	l2, llc := slices.ContainsFunc(keys, isContextL2), slices.ContainsFunc(keys, isContextLLC)
+	if m.Config.Context == ContextL2 && !(l2 && llc) {
+		// A level no row reaches has weights that cannot be fitted: the
+		// calibration is the form with the first level alone, which
+		// prices a launch beyond L2 as one beyond L1. The rows beyond
+		// L2 move to the first level's features, counted again.
+		m.Config.Context = ContextL1
+		if llc {
+			return m.calibrate(env, rows)
+		}
+	}
+	if m.Config.Context == ContextL1 && !l2 {
+		m.Config.Context = ""
 	}
 	if m.Config.ConflictTLB && !seen[ConflictTLBBytes] {
 		m.Config.ConflictTLB = false

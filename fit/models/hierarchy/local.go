@@ -1,6 +1,11 @@
 package hierarchy
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/uniperf/uniperf/fit/models"
+)
 
 // LocalAccessPrefix starts the features of Config.LocalAccesses: a
 // type's local-memory loads and stores together, local.access.<type>.
@@ -10,6 +15,15 @@ const LocalAccessPrefix = "local.access."
 // accesses of a group whose local arrays exceed L1, local.l2.<rest> for
 // local.<rest> (local.l2.access.f32, local.l2.load.f32).
 const LocalL2Prefix = "local.l2."
+
+// ContextL2Prefix and ContextLLCPrefix start the features of
+// Config.Context: the local accesses of a group whose context exceeds a
+// core's L1, and its L2, local.ctx2.<rest> and local.ctx3.<rest> for
+// local.<rest>.
+const (
+	ContextL2Prefix  = "local.ctx2."
+	ContextLLCPrefix = "local.ctx3."
+)
 
 // localAccesses folds each type's local loads and stores (local.load.T,
 // local.store.T) into one feature, LocalAccessPrefix+T, in place. The
@@ -28,18 +42,19 @@ func localAccesses(features map[string]float64) {
 	}
 }
 
-// beyondL1 moves every local access property (local.load.T,
-// local.store.T, local.access.T) to its LocalL2Prefix feature, in place:
-// the features of a launch whose group's local arrays exceed L1. The
+// moveLocal moves every local access property (local.load.T,
+// local.store.T, local.access.T) to its feature under prefix, in place:
+// LocalL2Prefix for a launch whose group's local arrays exceed L1, the
+// Context prefixes for one whose group's context does. The
 // bank-conflict properties stay, a bank being a GPU's.
-func beyondL1(features map[string]float64) {
+func moveLocal(features map[string]float64, prefix string) {
 	for name, v := range features {
 		rest, ok := strings.CutPrefix(name, "local.")
 		if !ok || !isLocalAccess(rest) {
 			continue
 		}
 		delete(features, name)
-		features[LocalL2Prefix+rest] += v
+		features[prefix+rest] += v
 	}
 }
 
@@ -55,3 +70,28 @@ func isLocalAccess(rest string) bool {
 }
 
 func isBeyondL1(p string) bool { return strings.HasPrefix(p, LocalL2Prefix) }
+
+func isContextL2(p string) bool  { return strings.HasPrefix(p, ContextL2Prefix) }
+func isContextLLC(p string) bool { return strings.HasPrefix(p, ContextLLCPrefix) }
+
+// contextLevel returns the prefix of the features a launch's local
+// accesses move to under Config.Context at level (ContextL1 or
+// ContextL2): ContextLLCPrefix where its group's context exceeds a
+// core's L2 (lv.L2Core, at ContextL2), ContextL2Prefix where it exceeds
+// L1, "" where it fits L1, the device gives no L1, or the kernel's
+// context has no count (counts.Kernel.ContextBytes).
+func contextLevel(in *models.Inputs, level string, lv Levels) string {
+	per, ok := in.Kernel.ContextBytes()
+	if !ok || lv.L1 <= 0 {
+		return ""
+	}
+	hi, group := bits.Mul64(uint64(per), uint64(in.GroupSize()))
+	beyond := func(bytes int64) bool { return hi != 0 || group > uint64(bytes) }
+	switch {
+	case level == ContextL2 && lv.L2Core > 0 && beyond(lv.L2Core):
+		return ContextLLCPrefix
+	case beyond(lv.L1):
+		return ContextL2Prefix
+	}
+	return ""
+}

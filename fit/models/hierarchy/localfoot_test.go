@@ -55,15 +55,22 @@ func TestLocalFootprint(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		for p, v := range lf.features {
-			if strings.HasPrefix(p, "local.") && !strings.Contains(p, ".conflict=") && c.want[p] != v {
-				t.Errorf("%s: feature %s = %g, want %g", c.name, p, v, c.want[p])
-			}
+		checkLocalFeatures(t, c.name, lf.features, c.want)
+	}
+}
+
+// checkLocalFeatures checks that a launch's local access features
+// (local.*, the bank-conflict ones aside) are want's, every other absent.
+func checkLocalFeatures(t *testing.T, name string, features, want map[string]float64) {
+	t.Helper()
+	for p, v := range features {
+		if strings.HasPrefix(p, "local.") && !strings.Contains(p, ".conflict=") && want[p] != v {
+			t.Errorf("%s: feature %s = %g, want %g", name, p, v, want[p])
 		}
-		for p, v := range c.want {
-			if lf.features[p] != v {
-				t.Errorf("%s: feature %s = %g, want %g", c.name, p, lf.features[p], v)
-			}
+	}
+	for p, v := range want {
+		if features[p] != v {
+			t.Errorf("%s: feature %s = %g, want %g", name, p, features[p], v)
 		}
 	}
 }
