@@ -177,7 +177,7 @@ func TestJacobi1DFirstValue(t *testing.T) {
 			dev.Close()
 			t.Fatalf("%v\n%s", err, code.Source)
 		}
-		for _, n := range []int64{3, 4, 257, 258, 259, 300, 514, 515} {
+		for _, n := range []int64{3, 4, 100, 257, 258, 259, 300, 514, 515, 1000} {
 			if err := lk.Check(map[string]int64{"n": n}); err != nil {
 				t.Errorf("%s at n = %d: %v", name, n, err)
 			}
