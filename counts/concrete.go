@@ -292,6 +292,30 @@ func (e *engine) domain(inames []string) (*cdomain, error) {
 	return d, nil
 }
 
+// indexDomain returns the compiled set of the values that tagged iname x
+// takes on its hardware axis (see Kernel.IndexDomain): its own range, or
+// the domain relevant to it.
+func (e *engine) indexDomain(x string) (*cdomain, error) {
+	own, ok := e.k.ownRange(x)
+	if !ok {
+		return e.domain([]string{x})
+	}
+	key := "own " + x
+	if d, ok := e.doms[key]; ok {
+		return d, nil
+	}
+	d := &cdomain{inames: []int{e.slot[x]}}
+	for _, c := range own {
+		cc, err := e.compileConj(c, d.inames)
+		if err != nil {
+			return nil, err
+		}
+		d.conjs = append(d.conjs, cc)
+	}
+	e.doms[key] = d
+	return d, nil
+}
+
 // compileConj compiles a conjunction whose variables own must be bounded
 // (other variables of the engine that it does not mention are free and
 // irrelevant to it), and bounds them.
