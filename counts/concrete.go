@@ -281,6 +281,12 @@ func (e *engine) domain(inames []string) (*cdomain, error) {
 			d.inames = append(d.inames, e.slot[n])
 		}
 	}
+	return e.compileDomain(key, d, set)
+}
+
+// compileDomain compiles the conjunctions of set into d, whose inames are
+// set, and keeps d under key.
+func (e *engine) compileDomain(key string, d *cdomain, set dnf) (*cdomain, error) {
 	for _, c := range set {
 		cc, err := e.compileConj(c, d.inames)
 		if err != nil {
@@ -304,16 +310,7 @@ func (e *engine) indexDomain(x string) (*cdomain, error) {
 	if d, ok := e.doms[key]; ok {
 		return d, nil
 	}
-	d := &cdomain{inames: []int{e.slot[x]}}
-	for _, c := range own {
-		cc, err := e.compileConj(c, d.inames)
-		if err != nil {
-			return nil, err
-		}
-		d.conjs = append(d.conjs, cc)
-	}
-	e.doms[key] = d
-	return d, nil
+	return e.compileDomain(key, &cdomain{inames: []int{e.slot[x]}}, own)
 }
 
 // compileConj compiles a conjunction whose variables own must be bounded

@@ -67,14 +67,18 @@ type firstValue struct {
 
 // projected is the kernel domain projected onto inames.
 func (d *polyDomain) projected(inames []string) (*polyhedra.Set, error) {
-	key := strings.Join(inames, ",")
+	return d.parsed(strings.Join(inames, ","), func() string { return d.k.ProjectedDomain(inames) })
+}
+
+// parsed returns the set that src gives, parsed once and kept under key.
+func (d *polyDomain) parsed(key string, src func() string) (*polyhedra.Set, error) {
 	if s, ok := d.sets[key]; ok {
 		return s, nil
 	}
-	src := d.k.ProjectedDomain(inames)
-	s, err := polyhedra.ParseSet(src)
+	text := src()
+	s, err := polyhedra.ParseSet(text)
 	if err != nil {
-		return nil, fmt.Errorf("domain %s: %w", src, err)
+		return nil, fmt.Errorf("domain %s: %w", text, err)
 	}
 	d.sets[key] = s
 	return s, nil
@@ -99,17 +103,7 @@ func (p piece) hi(vars map[string]string) (string, error) {
 // indexed is the set of the values that parallel iname x takes on its
 // hardware axis (counts.Kernel.IndexDomain).
 func (d *polyDomain) indexed(x string) (*polyhedra.Set, error) {
-	key := "index " + x
-	if s, ok := d.sets[key]; ok {
-		return s, nil
-	}
-	src := d.k.IndexDomain(x)
-	s, err := polyhedra.ParseSet(src)
-	if err != nil {
-		return nil, fmt.Errorf("domain %s: %w", src, err)
-	}
-	d.sets[key] = s
-	return s, nil
+	return d.parsed("index "+x, func() string { return d.k.IndexDomain(x) })
 }
 
 // pieces returns the simplified pieces of x's bounds with outer fixed,
