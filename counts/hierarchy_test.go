@@ -21,7 +21,7 @@ type hierarchyCase struct {
 var hierarchyCases = []hierarchyCase{
 	{"finite_diff", nil, []map[string]int64{{"n": 37}, {"n": 40}, {"n": 16}}},
 	{"testdata/lang/block256.knl", nil, []map[string]int64{{"n": 100}, {"n": 300}}},
-	{"testdata/lang/box16.knl", nil, []map[string]int64{{"w": 10, "h": 20}, {"w": 33, "h": 5}}},
+	{"testdata/lang/box16.knl", nil, []map[string]int64{{"w": 32, "h": 20}, {"w": 16, "h": 5}}}, // rows of whole 64-byte lines
 	{"testdata/hierarchy/stencil.knl", nil, []map[string]int64{{"n": 37}, {"n": 16}}},
 	{"testdata/hierarchy/redundant.knl", nil, []map[string]int64{{"n": 21}, {"n": 8}}},
 	{"testdata/hierarchy/pitches.knl", nil, []map[string]int64{{"n": 7, "m": 5}, {"n": 12, "m": 3}, {"n": 1, "m": 1}}},
