@@ -157,6 +157,11 @@ type engine struct {
 	params     map[string]int64
 	base       []int64 // slot values with the parameters filled in
 	doms       map[string]*cdomain
+	// ownMag holds, for each local iname's slot that runs over its own
+	// range (Kernel.ownRange), the largest magnitude of that range: its
+	// work-items take those values, which may lie outside the domain's
+	// box, and overflow checks must allow them.
+	ownMag map[int]uint64
 	// budget bounds the number of candidate values the enumeration may
 	// try; spending past it aborts with ErrTooLarge.
 	budget int64
@@ -195,6 +200,25 @@ func newEngine(k *Kernel, params map[string]int64) (*engine, error) {
 	if !e.holdsParamsOnly(k.assume) {
 		return nil, errorf(k.File, Pos{}, "parameters %s violate the assumptions %s", e.paramString(), k.Assumptions())
 	}
+	// The own ranges are compiled first, so that every domain compiled
+	// after them knows their magnitudes.
+	own := map[int]uint64{}
+	for _, in := range k.Inames {
+		if _, ok := k.ownRange(in.Name); !ok {
+			continue
+		}
+		d, err := e.indexDomain(in.Name)
+		if err != nil {
+			return nil, err
+		}
+		s := e.slot[in.Name]
+		for _, c := range d.conjs {
+			if !c.dead {
+				own[s] = max(own[s], c.box[s].magnitude())
+			}
+		}
+	}
+	e.ownMag = own
 	return e, nil
 }
 
@@ -257,6 +281,12 @@ func (e *engine) domain(inames []string) (*cdomain, error) {
 			d.inames = append(d.inames, e.slot[n])
 		}
 	}
+	return e.compileDomain(key, d, set)
+}
+
+// compileDomain compiles the conjunctions of set into d, whose inames are
+// set, and keeps d under key.
+func (e *engine) compileDomain(key string, d *cdomain, set dnf) (*cdomain, error) {
 	for _, c := range set {
 		cc, err := e.compileConj(c, d.inames)
 		if err != nil {
@@ -266,6 +296,21 @@ func (e *engine) domain(inames []string) (*cdomain, error) {
 	}
 	e.doms[key] = d
 	return d, nil
+}
+
+// indexDomain returns the compiled set of the values that tagged iname x
+// takes on its hardware axis (see Kernel.IndexDomain): its own range, or
+// the domain relevant to it.
+func (e *engine) indexDomain(x string) (*cdomain, error) {
+	own, ok := e.k.ownRange(x)
+	if !ok {
+		return e.domain([]string{x})
+	}
+	key := "own " + x
+	if d, ok := e.doms[key]; ok {
+		return d, nil
+	}
+	return e.compileDomain(key, &cdomain{inames: []int{e.slot[x]}}, own)
 }
 
 // compileConj compiles a conjunction whose variables own must be bounded
@@ -312,6 +357,7 @@ func (e *engine) boxConj(c *cconj, inames []int) error {
 		m := c.box[i].magnitude()
 		if !known[i] {
 			m = 4*m + 4 // room for work-item indices beyond this iname's extent
+			m = max(m, e.ownMag[i])
 		}
 		if m >= limit {
 			return errorf(e.file, Pos{}, "domain values are too large to evaluate concretely (at %s)", e.paramString())

@@ -31,15 +31,22 @@ func ExampleParseKernel() {
 	// insn_0: y[8*i_out + i_in] = ((2.0f * x[8*i_out + i_in]) + 1.0f)
 }
 
+// "split i LX" with LX = 4 launches ceil(n/4) groups of 4 work-items at
+// every n, as a C host launching blocks of 4 does: at n = 10 three groups,
+// two work-items of the last idle; at n = 3 one group of 4, one idle.
 func ExampleKernel_Launch() {
 	k, err := counts.ParseKernel("scale.knl", []byte(exampleKernel), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	global, local, err := k.Launch(map[string]int64{"n": 10})
-	fmt.Println(global, local, err)
-	// Output: [12 1 1] [4 1 1] <nil>
+	for _, n := range []int64{10, 3} {
+		global, local, err := k.Launch(map[string]int64{"n": n})
+		fmt.Println(global, local, err)
+	}
+	// Output:
+	// [12 1 1] [4 1 1] <nil>
+	// [4 1 1] [4 1 1] <nil>
 }
 
 func ExampleRun() {

@@ -19,7 +19,9 @@ type hierarchyCase struct {
 }
 
 var hierarchyCases = []hierarchyCase{
-	{"finite_diff", nil, []map[string]int64{{"n": 37}, {"n": 40}}},
+	{"finite_diff", nil, []map[string]int64{{"n": 37}, {"n": 40}, {"n": 16}}},
+	{"testdata/lang/block256.knl", nil, []map[string]int64{{"n": 100}, {"n": 300}}},
+	{"testdata/lang/box16.knl", nil, []map[string]int64{{"w": 32, "h": 20}, {"w": 16, "h": 5}}}, // rows of whole 64-byte lines
 	{"testdata/hierarchy/stencil.knl", nil, []map[string]int64{{"n": 37}, {"n": 16}}},
 	{"testdata/hierarchy/redundant.knl", nil, []map[string]int64{{"n": 21}, {"n": 8}}},
 	{"testdata/hierarchy/pitches.knl", nil, []map[string]int64{{"n": 7, "m": 5}, {"n": 12, "m": 3}, {"n": 1, "m": 1}}},
@@ -253,11 +255,14 @@ func TestHierarchyRefusals(t *testing.T) {
 		params map[string]int64
 		want   string
 	}{
-		// One work-group along each axis: the tile's inames start at 1
-		// there, the halo's at 0, on one axis.
-		{"finite_diff", map[string]int64{"n": 16}, "inames j_in and hc_in share axis l.0 but start at 1 and 0"},
+		// Two local inames of one axis, each bounded by itself, one
+		// from 0, the other from 1.
+		{shiftedLanes, map[string]int64{"n": 4}, "inames a and b share axis l.0 but start at 0 and 1"},
 	} {
-		k := readKernel(t, tc.kernel, nil)
+		k, err := ParseKernel("shifted.knl", []byte(tc.kernel), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		c, err := Count(k)
 		if err != nil {
 			t.Fatal(err)
@@ -267,6 +272,18 @@ func TestHierarchyRefusals(t *testing.T) {
 		}
 	}
 }
+
+// shiftedLanes runs two local inames on axis l.0 whose own ranges start
+// at different values.
+const shiftedLanes = `kernel shifted
+domain [n] -> { [g, a, b] : 0 <= g < n and 0 <= a < 16 and 1 <= b <= 16 }
+array x f32 [16*n + 17]
+array y f32 [16*n + 17]
+array z f32 [16*n + 17]
+tag g g.0, a l.0, b l.0
+y[16*g + a] = x[16*g + a]
+z[16*g + b] = x[16*g + b]
+`
 
 // ExampleCounted_HierarchyAt counts the memory-hierarchy counts of a
 // matrix-vector product y = A x with a work-item per row, 64 rows a

@@ -15,7 +15,7 @@ import (
 // index g.a or local id l.a, with the inames tagged with it. A point of
 // the domain executes at the value of its tagged iname; an instruction
 // outside every iname of an axis executes at each of the axis's values,
-// the values of any iname tagged with it. Launch runs iname value
+// the values of any iname tagged with it (Kernel.IndexDomain). Launch runs iname value
 // base + q at index q, so the values stand for the indices when the
 // inames that share an axis have the same base (checkBases).
 type coord struct {
@@ -94,7 +94,7 @@ func (p *plan) placed(im image, dims []string, cs []coord) ([]piece, error) {
 		for _, y := range c.inames {
 			rename := p.copyNames([]string{y})
 			at, _ := qname(dims[i]).addScaled(qname(rename[y]), -1)
-			for _, d := range p.domainPieces([]string{y}, rename, nil) {
+			for _, d := range p.indexPieces(y, rename, nil) {
 				for _, pc := range pieces {
 					out = append(out, piece{exists: slices.Concat(pc.exists, d.exists), c: slices.Concat(pc.c, d.c, conj{{at, true}})})
 				}
@@ -106,6 +106,29 @@ func (p *plan) placed(im image, dims []string, cs []coord) ([]piece, error) {
 		pieces = out
 	}
 	return pieces, nil
+}
+
+// indexPieces returns the values that tagged iname y takes on its axis
+// (Kernel.IndexDomain) as pieces over the renamed inames (identity when
+// rename is nil), quantifying those not in keep, as domainPieces does.
+func (p *plan) indexPieces(y string, rename map[string]string, keep []string) []piece {
+	own, ok := p.k.ownRange(y)
+	if !ok {
+		return p.domainPieces([]string{y}, rename, keep)
+	}
+	r := y
+	if rename != nil {
+		r = rename[y]
+	}
+	var exists []string
+	if !slices.Contains(keep, r) {
+		exists = []string{r}
+	}
+	out := make([]piece, len(own))
+	for i, c := range own {
+		out[i] = piece{exists: exists, c: renameConj(c, rename)}
+	}
+	return out
 }
 
 // at constrains the cells dims to the image's subscripts.

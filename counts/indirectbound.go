@@ -84,8 +84,9 @@ func (p *plan) reachOf(a *Array, u *indirectUse) (reach, error) {
 	r.groups, r.items = 1, 1
 	for ax := range 3 {
 		// A grid beyond int64 caps nothing: the sums stay. An axis whose
-		// local iname is empty at these sizes has local and global size
-		// 0: no work-item runs, so no group counts.
+		// inames are empty at these sizes has global size 0 (and local
+		// size 0 where its local iname takes the domain's projection):
+		// no work-item runs, so no group counts.
 		r.groups = satMul(r.groups, global[ax]/max(local[ax], 1))
 		r.items = satMul(r.items, global[ax])
 	}

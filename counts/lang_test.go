@@ -20,6 +20,9 @@ type langCheck struct {
 
 var langChecks = map[string][]langCheck{
 	"edgehalo":         {{nil, []map[string]int64{{"n": 37}, {"n": 32}, {"n": 1}}}},
+	"block256":         {{nil, []map[string]int64{{"n": 100}, {"n": 300}, {"n": 1}}}},
+	"box16":            {{nil, []map[string]int64{{"w": 10, "h": 20}, {"w": 33, "h": 5}}}},
+	"tiedlane":         {{nil, []map[string]int64{{"n": 10}, {"n": 100}}}},
 	"loopy_logic":      {{nil, []map[string]int64{{"n": 3, "m": 13, "ell": 3}, {"n": 2, "m": 21, "ell": 10}, {"n": 2, "m": 7, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}}},
 	"loopy_bitwise":    {{nil, []map[string]int64{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}}},
 	"loopy_specialops": {{nil, []map[string]int64{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}}},

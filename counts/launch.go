@@ -17,14 +17,22 @@ type grid struct {
 // tagged g.a, the work-group size the largest extent of those tagged l.a
 // (several inames may share an axis, say a prefetch iname and a compute
 // iname); an axis without tagged inames has size 1. An iname's extent is
-// max - min + 1 over the kernel domain projected onto it; iname value
-// min + q runs on index q. Inames of shorter extent than their axis leave
-// the remaining work-items idle in the instructions that use them. The
-// extents are those at params, so a split's inner iname can be shorter
-// than its factor: "split i 256" launches one group of n work-items below
-// n = 256, and jacobi-1d's interior 1 <= i < n - 1 one group of n - 2
-// from i = 1 below n = 258 (groups of 256 from i = 0 above), where a C
-// host launches whole blocks with the domain as a guard.
+// max - min + 1 over the values it takes on its axis (IndexDomain), and
+// value min + q runs on index q. A work-group iname takes the values of
+// the kernel domain projected onto it, so no group is launched without
+// work. A local iname takes its own range where the domain bounds it by
+// itself, with the constraints that mention it and parameters only, as a
+// C host launches the block size the kernel was written for:
+// "split i 256" launches groups of 256 work-items at every n, ceil(n/256)
+// of them, the work-items past n idle, and jacobi-1d's interior
+// 1 <= i < n - 1, split by 256, runs i_in from 0 at every n, work-item 0
+// of the first group idle. Where the domain bounds a local iname only
+// together with other inames (0 <= l and 16*g + l < n), it takes the
+// values of the domain projected onto it at params. Inames of shorter
+// extent than their axis, and work-items whose values lie outside the
+// domain, are idle in the instructions that run in those inames;
+// barriers and instructions that run in no iname of an axis run on all
+// of its work-items.
 func (k *Kernel) Launch(params map[string]int64) (global, local [3]int64, err error) {
 	e, err := newEngine(k, params)
 	if err != nil {
@@ -34,8 +42,8 @@ func (k *Kernel) Launch(params map[string]int64) (global, local [3]int64, err er
 }
 
 // IndexBases returns, at the given parameters, the value each tagged
-// iname takes at index 0 of its hardware axis (its least value in the
-// domain): the work-group or work-item with index q runs iname x at
+// iname takes at index 0 of its hardware axis (its least value in
+// IndexDomain): the work-group or work-item with index q runs iname x at
 // bases[x] + q. Inames whose projection is empty are left out.
 func (k *Kernel) IndexBases(params map[string]int64) (bases map[string]int64, err error) {
 	e, err := newEngine(k, params)
@@ -82,7 +90,7 @@ func (e *engine) grid() (*grid, error) {
 		}
 		slot := e.slot[in.Name]
 		g.tagged[kind][in.Tag.Axis] = append(g.tagged[kind][in.Tag.Axis], slot)
-		dom, err := e.domain([]string{in.Name})
+		dom, err := e.indexDomain(in.Name)
 		if err != nil {
 			return nil, err
 		}

@@ -56,10 +56,10 @@ func (p *plan) projection(inames []string) int {
 
 // axisSize returns the launch size along a hardware axis (kind 0: groups
 // along g.a, kind 1: work-items along l.a) as a factor: the largest
-// number of values of an iname tagged with it, the projection of the
-// domain onto each tagged iname. Launch checks that the values of a
-// tagged iname are contiguous, so that this is its extent. ok is false
-// when no iname has the tag (the size is 1).
+// number of values of an iname tagged with it on the axis (indexSet).
+// Launch checks that the values of a tagged iname are contiguous, so
+// that this is its extent. ok is false when no iname has the tag (the
+// size is 1).
 func (p *plan) axisSize(kind, a int) (factor, bool) {
 	want := Tag{Kind: Group, Axis: a}
 	if kind == 1 {
@@ -68,10 +68,20 @@ func (p *plan) axisSize(kind, a int) (factor, bool) {
 	var f factor
 	for _, in := range p.k.Inames {
 		if in.Tag == want {
-			f = append(f, p.projection([]string{in.Name}))
+			f = append(f, p.indexSet(in.Name))
 		}
 	}
 	return f, len(f) > 0
+}
+
+// indexSet is the set of the values that tagged iname x takes on its
+// hardware axis (Kernel.IndexDomain): its own range, or the domain
+// projected onto it.
+func (p *plan) indexSet(x string) int {
+	if _, ok := p.k.ownRange(x); !ok {
+		return p.projection([]string{x})
+	}
+	return p.add(&uset{dims: []string{x}, pieces: p.indexPieces(x, nil, []string{x})})
 }
 
 // spanUnion registers the set whose size is the largest size of the

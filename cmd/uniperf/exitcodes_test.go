@@ -283,7 +283,7 @@ func TestExitKernelsOnPoCL(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"measure", empty, "--device", "opencl", "--param", "n=64"}, 2, "the launch grid is empty (axis 0: global size 0, local size 0)"},
+		{[]string{"measure", empty, "--device", "opencl", "--param", "n=64"}, 2, "the launch grid is empty (axis 0: global size 0, local size 16)"},
 		{[]string{"measure", empty, "--device", "opencl", "--param", "n=64", "--check-param", "n=64"}, 2, "the launch grid is empty"},
 		{[]string{"measure", div0, "--device", "opencl", "--param", "n=64"}, 0, ""},
 	} {

@@ -13,10 +13,11 @@ import (
 // changes the launch's work-group size), in the kernel's source read by
 // src, once per kernel: at its largest size in cases (the greatest product
 // of its params; the first case of that size gives the other bindings).
-// There the extent caps the group least: at a small size a const that
-// sets the number of work-items changes the capped group too
-// (vector_scale_add's STRIDE at n = 64), and would join variants that
-// differ in their work. Finding the consts in the source rather than by
+// There the extent caps the group least where a group is capped: a local
+// iname that the domain bounds only together with other inames takes the
+// domain's projection (see counts.Kernel.Launch), and at a small size a
+// const that sets the number of work-items would change that capped
+// group too, joining variants that differ in their work. Finding the consts in the source rather than by
 // which consts vary with the rows' work-group sizes does not depend on
 // which variants a table happens to hold.
 func WorkGroupConsts(src Source, cases []report.Case) (map[string][]string, error) {

@@ -12,15 +12,19 @@ import (
 )
 
 // first computes the first value of parallel iname x, its value on
-// hardware index 0 (its least value in the kernel domain projected onto
-// it, as counts.Kernel.IndexBases defines it), as C over the parameters.
+// hardware index 0 (its least value in its index domain, as
+// counts.Kernel.IndexBases defines it), as C over the parameters.
 //
 // The bounds are simplified against the assumptions only: x's own domain
 // would make every bound of x redundant. Hardware indices run over
 // contiguous values, so where filters remain the first value is found by
 // stepping up from the largest lower bound.
 func (d *polyDomain) first(x string) (firstValue, error) {
-	ps, err := d.pieces(d.assume, x, nil)
+	s, err := d.indexed(x)
+	if err != nil {
+		return firstValue{}, err
+	}
+	ps, err := d.piecesOf(d.assume, s, x, nil)
 	if err != nil {
 		return firstValue{}, err
 	}
@@ -44,16 +48,16 @@ func (d *polyDomain) first(x string) (firstValue, error) {
 			f.exact = f.lows[0]
 		}
 	}
-	f.extent, err = d.extentBound(x)
+	f.extent, err = d.extentBound(s, x)
 	return f, err
 }
 
-// extentBound bounds the number of values of x, max - min + 1 over the
-// domain projected onto it, by a constant: the least constant upper bound
-// minus the largest constant lower bound plus one, when its bounds have
-// one piece with both (0 when they have none). It is -1 when unknown.
-func (d *polyDomain) extentBound(x string) (int64, error) {
-	r, err := d.constBounds(x)
+// extentBound bounds the number of values of x, max - min + 1 over s (its
+// index domain), by a constant: the least constant upper bound minus the
+// largest constant lower bound plus one, when its bounds have one piece
+// with both (0 when they have none). It is -1 when unknown.
+func (d *polyDomain) extentBound(s *polyhedra.Set, x string) (int64, error) {
+	r, err := constBounds(s, x)
 	switch {
 	case err != nil:
 		return 0, err
@@ -83,12 +87,8 @@ func (r constRange) small() bool {
 	return r.lo >= math.MinInt32 && r.hi <= math.MaxInt32
 }
 
-// constBounds bounds x over the domain projected onto it by constants.
-func (d *polyDomain) constBounds(x string) (constRange, error) {
-	s, err := d.projected([]string{x})
-	if err != nil {
-		return constRange{}, err
-	}
+// constBounds bounds x over s, a set of x alone, by constants.
+func constBounds(s *polyhedra.Set, x string) (constRange, error) {
 	raw, err := s.Bounds(x, nil)
 	if err != nil || len(raw) != 1 {
 		return constRange{pieces: len(raw)}, err
@@ -109,8 +109,8 @@ func (d *polyDomain) constBounds(x string) (constRange, error) {
 
 // hardwareFacts is what the launch grid guarantees about the parallel
 // inames: one alone on its hardware axis takes exactly the values of its
-// projected domain (counts makes them a contiguous range and the axis
-// exactly as long); one that shares its axis is x = first + q for an
+// index domain (counts makes them a contiguous range and the axis exactly
+// as long); one that shares its axis is x = first + q for an
 // index q >= 0, so at least every lower bound its first value starts from
 // (firstCode only steps up from their largest), and where the first value
 // is one bound E, and the extent of every iname on the axis has a constant
@@ -131,7 +131,7 @@ func (d *polyDomain) hardwareFacts() (*polyhedra.Set, error) {
 		var fact *polyhedra.Set
 		var err error
 		if len(names) == 1 {
-			fact, err = d.projected(names)
+			fact, err = d.indexed(in.Name)
 		} else {
 			fact, err = d.sharedFact(in.Name, names)
 		}
@@ -251,18 +251,19 @@ const (
 // any value serves and the last candidate needs no test). A candidate that
 // polyhedra proves never first (its test fails wherever the earlier ones
 // fail) is left out, and each test is simplified where the earlier ones
-// fail, so jacobi-2d's first value of a 32-wide inner iname reads
-// (n >= 34) ? 0 : 1 rather than a test per lane.
+// fail, so that a first value that is 0 at large sizes and 1 below reads
+// (n >= 34) ? 0 : 1 rather than a test per candidate. (A split's inner
+// iname, bounded by itself, starts at its own lower bound, a constant;
+// this serves the inames that take their projected domain.)
 //
 // A loop that steps up from lo computes the same value, but every
 // work-item computes the first value, and on a CPU OpenCL a loop in every
 // work-item keeps the work-items' loop around the kernel body from
-// vectorizing (the guard of jacobi-2d in its domain ran 9 to 10 times
-// slower than the same guard as an if, on PoCL; jacobi-1d's 256-wide i_in,
-// whose loop never steps at n >= 258, 3.7 to 5.7 times slower than
-// (n >= 258) ? 0 : 1). The candidates stop where no parameter values are
-// left on which the piece has a point, so a wide range with few first
-// values (a split of a domain that starts at 1) needs few of them; one
+// vectorizing (jacobi-2d's, when its inner inames started at their least
+// value in the domain, ran 9 to 10 times slower than the same choice as
+// a conditional, on PoCL; jacobi-1d's 3.7 to 5.7 times). The candidates
+// stop where no parameter values are left on which the piece has a
+// point, so a wide range with few first values needs few of them; one
 // query first makes sure that they do, so that a range whose first value
 // can be any (a domain from a parameter, s <= i) costs no more than
 // before. ok is false when lo or hi is not a constant, or when that

@@ -22,6 +22,9 @@ const langDir = "../../counts/testdata/lang"
 // the smallest sizes allowed.
 var langCases = map[string]libraryCase{
 	"edgehalo":         {[]consts{nil}, []params{{"n": 37}, {"n": 32}, {"n": 1}}},
+	"block256":         {[]consts{nil}, []params{{"n": 100}, {"n": 300}, {"n": 256}, {"n": 1}}},
+	"box16":            {[]consts{nil}, []params{{"w": 10, "h": 20}, {"w": 33, "h": 5}}},
+	"tiedlane":         {[]consts{nil}, []params{{"n": 10}, {"n": 100}}},
 	"loopy_logic":      {[]consts{nil}, []params{{"n": 3, "m": 13, "ell": 3}, {"n": 2, "m": 21, "ell": 10}, {"n": 1, "m": 1, "ell": 1}}},
 	"loopy_bitwise":    {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}},
 	"loopy_specialops": {[]consts{nil}, []params{{"n": 3, "m": 5, "ell": 4}, {"n": 1, "m": 1, "ell": 1}}},

@@ -57,7 +57,11 @@ func (d *polyDomain) looseRanges() (map[string][2]int64, error) {
 		if in.Tag.Kind != counts.Unroll || in.Data != nil {
 			continue
 		}
-		r, err := d.constBounds(in.Name)
+		s, err := d.projected([]string{in.Name})
+		if err != nil {
+			return nil, fmt.Errorf("iname %s: %w", in.Name, err)
+		}
+		r, err := constBounds(s, in.Name)
 		if err != nil {
 			return nil, fmt.Errorf("iname %s: %w", in.Name, err)
 		}

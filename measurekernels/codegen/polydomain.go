@@ -29,8 +29,9 @@ import (
 //   - inside an instruction's guard (its reductions), the values of its
 //     inames lie in the domain projected onto them;
 //   - a parallel iname alone on its hardware axis takes exactly the values
-//     of its projected domain (counts makes that range contiguous and the
-//     axis exactly as long), and one sharing its axis lies between its
+//     of its index domain, its projected domain or a local iname's own
+//     range (counts.Kernel.IndexDomain; counts makes that range contiguous
+//     and the axis exactly as long), and one sharing its axis lies between its
 //     first value and the first value plus the axis's length (see
 //     hardwareFacts).
 //
@@ -66,14 +67,18 @@ type firstValue struct {
 
 // projected is the kernel domain projected onto inames.
 func (d *polyDomain) projected(inames []string) (*polyhedra.Set, error) {
-	key := strings.Join(inames, ",")
+	return d.parsed(strings.Join(inames, ","), func() string { return d.k.ProjectedDomain(inames) })
+}
+
+// parsed returns the set that src gives, parsed once and kept under key.
+func (d *polyDomain) parsed(key string, src func() string) (*polyhedra.Set, error) {
 	if s, ok := d.sets[key]; ok {
 		return s, nil
 	}
-	src := d.k.ProjectedDomain(inames)
-	s, err := polyhedra.ParseSet(src)
+	text := src()
+	s, err := polyhedra.ParseSet(text)
 	if err != nil {
-		return nil, fmt.Errorf("domain %s: %w", src, err)
+		return nil, fmt.Errorf("domain %s: %w", text, err)
 	}
 	d.sets[key] = s
 	return s, nil
@@ -95,6 +100,12 @@ func (p piece) hi(vars map[string]string) (string, error) {
 	return fold("imin", bounds(p.all, upper, vars))
 }
 
+// indexed is the set of the values that parallel iname x takes on its
+// hardware axis (counts.Kernel.IndexDomain).
+func (d *polyDomain) indexed(x string) (*polyhedra.Set, error) {
+	return d.parsed("index "+x, func() string { return d.k.IndexDomain(x) })
+}
+
 // pieces returns the simplified pieces of x's bounds with outer fixed,
 // within ctx, leaving out those whose guards never hold there.
 func (d *polyDomain) pieces(ctx *polyhedra.Set, x string, outer []string) ([]piece, error) {
@@ -102,6 +113,11 @@ func (d *polyDomain) pieces(ctx *polyhedra.Set, x string, outer []string) ([]pie
 	if err != nil {
 		return nil, err
 	}
+	return d.piecesOf(ctx, s, x, outer)
+}
+
+// piecesOf is pieces over the set s, whose dimensions are outer and x.
+func (d *polyDomain) piecesOf(ctx, s *polyhedra.Set, x string, outer []string) ([]piece, error) {
 	raw, err := s.Bounds(x, outer)
 	if err != nil {
 		return nil, err

@@ -91,11 +91,13 @@ func TestGeneratedSizeBound(t *testing.T) {
 	}
 }
 
-// The first value of a split's inner iname is the closed form a person
-// derives: jacobi-2d's interior 1 <= j <= n - 2 holds a multiple of 32
-// (j_in = 0) when 32 <= n - 2, and starts at j = 1 otherwise; likewise for
-// i with 8. The kernel computes what the reference interpreter computes
-// on both sides of those sizes.
+// A split's inner iname starts at 0 on local id 0 at every size, as the
+// C original's blocks do: jacobi-2d's interior 1 <= j <= n - 2 leaves
+// work-item j_in = 0 of the first group idle (likewise i with 8), guarded
+// out by the domain. The kernel computes what the reference interpreter
+// computes on both sides of the sizes where the interior first holds a
+// multiple of the block (n = 10 for i, 34 for j), below one block and
+// above.
 func TestJacobiFirstValues(t *testing.T) {
 	path := filepath.Join("..", "..", "examples", "jacobi2d.knl")
 	src, err := os.ReadFile(path)
@@ -111,8 +113,8 @@ func TestJacobiFirstValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"int i_in = ((n >= 10) ? 0 : 1) + (int)get_local_id(1);",
-		"int j_in = ((n >= 34) ? 0 : 1) + (int)get_local_id(0);",
+		"int i_in = (int)get_local_id(1);",
+		"int j_in = (int)get_local_id(0);",
 		"b[(8*i_out + i_in)*n + 32*j_out + j_in] = ",
 		"a[(8*i_out + i_in + 1)*n + 32*j_out + j_in]",
 	} {
@@ -132,12 +134,12 @@ func TestJacobiFirstValues(t *testing.T) {
 	}
 }
 
-// jacobi-1d's interior 1 <= i <= n - 2, split by 256, holds a multiple of
-// 256 (i_in = 0 at i = 256) when 256 <= n - 2, and starts at i = 1
-// otherwise: the first value is that closed form, not a loop in every
-// work-item that steps through the 256 candidates (on PoCL the loop made
-// jacobi1d1 3.7 to 5.7 times slower). The kernel computes what the
-// reference interpreter computes on both sides of n = 258.
+// jacobi-1d's interior 1 <= i <= n - 2, split by 256, runs i_in from 0
+// on local id 0 at every n, as its original does (work-item 0 of the first
+// group idle), with no loop or test for a first value: the domain guards
+// the idle work-items, and the kernel computes what the reference
+// interpreter computes below one group (n = 3, 4), on both sides of
+// n = 258 where the interior first holds a multiple of 256, and above.
 func TestJacobi1DFirstValue(t *testing.T) {
 	for name, x := range map[string]string{"jacobi1d1": "i_in", "jacobi1d2": "j_in"} {
 		path := filepath.Join("..", "..", "examples", name+".knl")
@@ -155,7 +157,7 @@ func TestJacobi1DFirstValue(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := map[gpu.Backend]string{gpu.OpenCL: "(int)get_local_id(0)", gpu.CUDA: "(int)threadIdx.x"}[b]
-			if want := "int " + x + " = ((n >= 258) ? 0 : 1) + " + id + ";"; !strings.Contains(code.Source, want) {
+			if want := "int " + x + " = " + id + ";"; !strings.Contains(code.Source, want) {
 				t.Errorf("%s in %s: no %q in\n%s", name, b, want, code.Source)
 			}
 			if strings.Contains(code.Source, "while") {
@@ -175,7 +177,7 @@ func TestJacobi1DFirstValue(t *testing.T) {
 			dev.Close()
 			t.Fatalf("%v\n%s", err, code.Source)
 		}
-		for _, n := range []int64{3, 4, 257, 258, 259, 300, 514, 515} {
+		for _, n := range []int64{3, 4, 100, 257, 258, 259, 300, 514, 515, 1000} {
 			if err := lk.Check(map[string]int64{"n": n}); err != nil {
 				t.Errorf("%s at n = %d: %v", name, n, err)
 			}
@@ -185,8 +187,9 @@ func TestJacobi1DFirstValue(t *testing.T) {
 	}
 }
 
-// wideFirst is a split whose first inner value can be any of its 256 (s
-// mod 256): no short chain of candidates gives it, so a loop finds it.
+// wideFirst is a split of a range that starts at a parameter: its first
+// group is floor(s/256), and its inner iname runs from 0 on local id 0
+// whatever s is, the work-items below s idle.
 const wideFirst = `kernel wide
 domain [n, s] -> { [i] : s <= i < n }
 assume s >= 0
@@ -196,12 +199,12 @@ tag i_in l.0, i_out g.0
 a[i] = 2.0f*a[i]
 `
 
-// TestWideFirstValueLoops checks the other side of TestJacobi1DFirstValue:
-// where the first value of a 256-wide split can be any of them (s <= i),
-// the code keeps the loop (one query tells, not a candidate per value),
-// and computes what the interpreter computes for s at, below and above
-// multiples of 256.
-func TestWideFirstValueLoops(t *testing.T) {
+// TestWideSplitStartsAtZero checks the other side of
+// TestJacobi1DFirstValue: where the domain's first value can be any of the
+// block's 256 (s <= i), the inner iname still starts at 0, the groups at
+// floor(s/256), and the kernel computes what the interpreter computes for
+// s at, below and above multiples of 256.
+func TestWideSplitStartsAtZero(t *testing.T) {
 	k, err := counts.ParseKernel("wide.knl", []byte(wideFirst), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -210,8 +213,13 @@ func TestWideFirstValueLoops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(code.Source, "while (base_i_in < 255") {
-		t.Errorf("no loop for the first value in\n%s", code.Source)
+	for _, want := range []string{"int i_out = floordiv(s, 256) + (int)get_group_id(0);", "int i_in = (int)get_local_id(0);"} {
+		if !strings.Contains(code.Source, want) {
+			t.Errorf("no %q in\n%s", want, code.Source)
+		}
+	}
+	if strings.Contains(code.Source, "while") {
+		t.Errorf("a loop in\n%s", code.Source)
 	}
 	dev := pocltest.Open(t)
 	lk := pocltest.Build(t, dev, k, code)
