@@ -13,10 +13,10 @@
 // A form is linear, hierarchy (the chosen form of the tables' device,
 // hierarchy.Chosen), hierarchy+OPTION... (the chosen form with options
 // added: hierarchy+localreuse), or sum, max or maxgroups with options
-// (-forms lists them). linear+ldgties and the option ldgties price the
-// strided readonly loads by the weights of the plain loads of their
-// classes (fit.ReadOnlyStrideTies), for the choice between those ties
-// and weights of their own.
+// (-forms lists them). linear, as uniperf fit, prices the strided
+// readonly loads by the weights of the plain loads of their classes
+// (fit.ReadOnlyStrideTies), linear+ownldg by weights of their own; the
+// hierarchy option ldgties adds those ties to a hierarchy form.
 //
 // -calibrations DIR writes each hierarchy form's calibration on all the
 // measurement rows to DIR/FORM.json, the file uniperf fit --model
@@ -70,7 +70,7 @@ import (
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
 	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
-	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), linear+ldgties (strided readonly loads priced by the plain loads of their class), hierarchy (the chosen form), or hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+ldgties][+chain][+regchain|+scalarchain][+localacc][+localreuse][+localfoot|+context|+context2][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), linear+ownldg (strided readonly loads with weights of their own, not the plain loads'), hierarchy (the chosen form), or hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+ldgties][+chain][+regchain|+scalarchain][+localacc][+localreuse][+localfoot|+context|+context2][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
 	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
@@ -227,11 +227,11 @@ var ties map[string]string
 func newModel(form string) (models.Model, error) {
 	switch form {
 	case "linear":
-		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, Ties: ties}}, nil
-	case "linear+nofill":
-		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Ties: ties}}, nil
-	case "linear+ldgties":
 		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, Ties: ties, ReadOnlyTies: true}}, nil
+	case "linear+nofill":
+		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Ties: ties, ReadOnlyTies: true}}, nil
+	case "linear+ownldg":
+		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, Ties: ties}}, nil
 	}
 	c, err := parseForm(form)
 	if err != nil {
