@@ -67,7 +67,7 @@ import (
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
 	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
-	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+chain][+regchain|+scalarchain][+localacc][+localreuse][+localfoot][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), hierarchy (the chosen form), or hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+chain][+regchain|+scalarchain][+localacc|+localany][+nobanks][+width][+localreuse][+localfoot][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
 	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
@@ -136,7 +136,7 @@ func parseForm(s string) (hierarchy.Config, error) {
 		c = hierarchy.Chosen(deviceKind)
 	}
 	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
-		return c, fmt.Errorf("form %q: want linear, hierarchy, or hierarchy, sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +unrsum, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +indirect, +chain, +regchain, +scalarchain, +localacc, +localreuse, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
+		return c, fmt.Errorf("form %q: want linear, hierarchy, or hierarchy, sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +unrsum, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +indirect, +chain, +regchain, +scalarchain, +localacc, +localany, +nobanks, +width, +localreuse, +localfoot, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
 	}
 	for _, p := range parts[1:] {
 		switch p {
@@ -184,6 +184,12 @@ func parseForm(s string) (hierarchy.Config, error) {
 			c.ScalarChain = true
 		case "localacc":
 			c.LocalAccesses = true
+		case "localany":
+			c.LocalAccesses, c.LocalAnyType = true, true
+		case "width":
+			c.WidthTies = true
+		case "nobanks":
+			c.NoBanks = true
 		case "localfoot":
 			c.LocalFootprint = true
 		case "localreuse":
