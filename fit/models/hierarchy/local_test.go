@@ -9,6 +9,13 @@ import (
 	"github.com/uniperf/uniperf/fit/models/modeltest"
 )
 
+// localCount is a kernel's local accesses at params, derived by hand.
+type localCount struct {
+	kernel string
+	params map[string]int64
+	want   float64
+}
+
 // TestLocalAccesses checks the feature of Config.LocalAccesses against
 // closed forms derived by hand from the kernels' text, and against the
 // local loads and stores the reference interpreter executed.
@@ -26,11 +33,7 @@ import (
 func TestLocalAccesses(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
 	lv := Levels{L1: 1 << 15, LLC: 1 << 21}
-	for _, c := range []struct {
-		kernel string
-		params map[string]int64
-		want   float64
-	}{
+	for _, c := range []localCount{
 		{"../../../examples/lud_diagonal.knl", map[string]int64{"matrix_dim": 64, "offset": 16}, 1616 + 4200},
 		{"../../../examples/lud_diagonal.knl", map[string]int64{"matrix_dim": 256, "offset": 48}, 1616 + 4200},
 		{"../../../measurekernels/library/local_bank.knl", map[string]int64{"n": 1024}, 1024 + 1024/8 + 32*1024},
@@ -115,16 +118,12 @@ func TestNoBanks(t *testing.T) {
 // R = 32) stores every work-item's element and 32 more a group (n + n/8)
 // and loads 32 a work-item (32 n), 33920 i64 accesses that go to
 // local.access.any; lud_diagonal's 1616 stores and 4200 loads of f32
-// (TestLocalAccesses) go there too; the bank conflicts stay apart. A calibration file that asks for it
-// without LocalAccesses is refused.
+// (TestLocalAccesses) go there too, its bank conflicts staying apart. A
+// calibration file that asks for it without LocalAccesses is refused.
 func TestLocalAnyType(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
 	lv := Levels{L1: 1 << 15, LLC: 1 << 21}
-	for _, c := range []struct {
-		kernel string
-		params map[string]int64
-		want   float64
-	}{
+	for _, c := range []localCount{
 		{"../../../measurekernels/library/local_int_i64.knl", map[string]int64{"n": 1024}, 1024 + 1024/8 + 32*1024},
 		{"../../../examples/lud_diagonal.knl", map[string]int64{"matrix_dim": 64, "offset": 16}, 1616 + 4200},
 	} {

@@ -1,6 +1,10 @@
 package hierarchy
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/uniperf/uniperf/fit"
+)
 
 // widthTies returns the ties of Config.WidthTies over the features
 // props: each memory access feature of an integer type, i32 or i64
@@ -9,15 +13,7 @@ import "strings"
 // to the one of the floating-point type of its width, f32 or f64. The
 // atomics (global.atomic.T.add, local.atomic.T.add) stay apart: an atomic
 // addition of a float is another operation than one of an integer.
-func widthTies(props []string) map[string]string {
-	ties := map[string]string{}
-	for _, p := range props {
-		if to, ok := widthTarget(p); ok {
-			ties[p] = to
-		}
-	}
-	return ties
-}
+func widthTies(props []string) map[string]string { return fit.TiesBy(props, widthTarget) }
 
 // widthFloat is the floating-point type of each integer type's width.
 var widthFloat = map[string]string{"i32": "f32", "i64": "f64"}
