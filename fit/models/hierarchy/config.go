@@ -180,7 +180,8 @@ type Config struct {
 	// local_int's i64 accesses are the only i64 ones, and local.access.i32
 	// is otherwise local_atomic's alone, which prices it at nothing beside
 	// the atomics. Accesses at subscripts that read data
-	// (local.access.indirect.T) stay apart.
+	// (local.access.indirect.T) stay apart. Not chosen (session 15):
+	// worse by 0.034 on cross-validation (docs/model.md).
 	LocalAnyType bool `json:"local_any_type,omitempty"`
 	// WidthTies prices each memory access of an integer type by the
 	// weight of the floating-point type of its width (widthTies): an i32
@@ -189,6 +190,9 @@ type Config struct {
 	// moves 4 or 8 bytes at the same cost whatever they hold. On PoCL the
 	// global_int class's i32 stores and i64 loads were priced by the few
 	// such accesses of other classes, whose time other features carry.
+	// Not chosen (session 15): better by 0.016 on cross-validation, a
+	// margin within 0.02, and the development kernels' exp-mean-log
+	// worse (docs/model.md).
 	WidthTies bool `json:"width_ties,omitempty"`
 	// LocalReuse leaves out of the local loads those a compiler keeps in
 	// registers (counts.Counted.RegisterLoadsAt): in a block of unrolled
@@ -210,7 +214,9 @@ type Config struct {
 	// conflicted access is priced as any other local access. Each degree
 	// is one feature that local_bank alone exercises on PoCL (degree 2
 	// transpose_prefetch's too), so that leaving local_bank out of a
-	// cross-validation fold left 12 of its 20 rows unpriced.
+	// cross-validation fold left 12 of its 20 rows unpriced. Not chosen
+	// (session 15): within 0.02 on cross-validation, and the development
+	// kernels' exp-mean-log worse (docs/model.md).
 	NoBanks bool `json:"no_banks,omitempty"`
 	// LocalFootprint prices the local accesses of a launch whose
 	// work-group declares more local bytes than a core's L1 holds (the
