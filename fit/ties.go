@@ -20,9 +20,15 @@ import (
 // map is keyed by the tied property and holds only properties present in
 // properties.
 func FilledStrideTies(properties []string) map[string]string {
+	return TiesBy(properties, filledStrideTarget)
+}
+
+// TiesBy returns the ties of the properties that target ties: each
+// property p for which target(p) gives (to, true), tied to to.
+func TiesBy(properties []string, target func(p string) (string, bool)) map[string]string {
 	ties := map[string]string{}
 	for _, p := range properties {
-		if to, ok := filledStrideTarget(p); ok {
+		if to, ok := target(p); ok {
 			ties[p] = to
 		}
 	}

@@ -67,10 +67,14 @@ import (
 	"github.com/uniperf/uniperf/fit/models/linear"
 )
 
+// formSyntax lists the hierarchy forms and their options, for -forms'
+// help and for the refusal of a form it does not name.
+const formSyntax = "hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+ldgties][+chain][+regchain|+scalarchain][+localacc|+localany][+nobanks][+width][+localreuse][+localfoot|+context|+context2][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]"
+
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
 	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
-	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), linear+ownldg (strided readonly loads with weights of their own, not the plain loads'), hierarchy (the chosen form), or hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+ldgties][+chain][+regchain|+scalarchain][+localacc][+localreuse][+localfoot|+context|+context2][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]")
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), linear+ownldg (strided readonly loads with weights of their own, not the plain loads'), hierarchy (the chosen form), or "+formSyntax)
 	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
@@ -139,7 +143,7 @@ func parseForm(s string) (hierarchy.Config, error) {
 		c = hierarchy.Chosen(deviceKind)
 	}
 	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
-		return c, fmt.Errorf("form %q: want linear, hierarchy, or hierarchy, sum, max or maxgroups with +noreuse, +nolevels, +l3, +iter, +iterl1, +lines, +linescale, +scale1, +scalar, +unrsum, +core, +refetch, +conflict, +tlb, +long, +longpages, +longpages2, +indirect, +ldgties, +chain, +regchain, +scalarchain, +localacc, +localreuse, +localfoot, +context, +context2, +l1conflict, +l1conflictst, +nofill, +corefill, +sN", s)
+		return c, fmt.Errorf("form %q: want linear, linear+nofill, linear+ownldg, hierarchy, or %s", s, formSyntax)
 	}
 	for _, p := range parts[1:] {
 		switch p {
@@ -187,6 +191,12 @@ func parseForm(s string) (hierarchy.Config, error) {
 			c.ScalarChain = true
 		case "localacc":
 			c.LocalAccesses = true
+		case "localany":
+			c.LocalAccesses, c.LocalAnyType = true, true
+		case "width":
+			c.WidthTies = true
+		case "nobanks":
+			c.NoBanks = true
 		case "localfoot":
 			c.LocalFootprint = true
 		case "context":

@@ -180,6 +180,27 @@ type Config struct {
 	// three local cells between two barriers, so that a store's own
 	// weight took the barrier's cost.
 	LocalAccesses bool `json:"local_accesses,omitempty"`
+	// LocalAnyType, with LocalAccesses, prices the local loads and stores
+	// of every type by one weight, LocalAnyAccess, rather than one a
+	// type: a CPU's local memory is ordinary cached memory, where a
+	// scalar access of 4 bytes costs what one of 8 does. On PoCL
+	// local_int's i64 accesses are the only i64 ones, and local.access.i32
+	// is otherwise local_atomic's alone, which prices it at nothing beside
+	// the atomics. Accesses at subscripts that read data
+	// (local.access.indirect.T) stay apart. Not chosen (session 15):
+	// worse by 0.034 on cross-validation (docs/model.md).
+	LocalAnyType bool `json:"local_any_type,omitempty"`
+	// WidthTies prices each memory access of an integer type by the
+	// weight of the floating-point type of its width (widthTies): an i32
+	// load by the f32 load's weight of its stride class, an i64 store by
+	// the f64 store's, local accesses alike, the atomics apart. A CPU
+	// moves 4 or 8 bytes at the same cost whatever they hold. On PoCL the
+	// global_int class's i32 stores and i64 loads were priced by the few
+	// such accesses of other classes, whose time other features carry.
+	// Not chosen (session 15): better by 0.016 on cross-validation, a
+	// margin within 0.02, and the development kernels' exp-mean-log
+	// worse (docs/model.md).
+	WidthTies bool `json:"width_ties,omitempty"`
 	// LocalReuse leaves out of the local loads those a compiler keeps in
 	// registers (counts.Counted.RegisterLoadsAt): in a block of unrolled
 	// loops inside every loop of the code, without a store to the array
@@ -192,6 +213,18 @@ type Config struct {
 	// work-item, which Reuse leaves out already, but at cells some store
 	// of the launch touches.
 	LocalReuse bool `json:"local_reuse,omitempty"`
+	// NoBanks leaves out the local bank-conflict properties
+	// (local.<type>.conflict=<degree>, counted a second time beside the
+	// local loads and stores as a correction): on a CPU local memory is
+	// ordinary cached memory with no banks, so that the degree a GPU's
+	// warp would meet says nothing of what the access costs there, and a
+	// conflicted access is priced as any other local access. Each degree
+	// is one feature that local_bank alone exercises on PoCL (degree 2
+	// transpose_prefetch's too), so that leaving local_bank out of a
+	// cross-validation fold left 12 of its 20 rows unpriced. Not chosen
+	// (session 15): within 0.02 on cross-validation, and the development
+	// kernels' exp-mean-log worse (docs/model.md).
+	NoBanks bool `json:"no_banks,omitempty"`
 	// LocalFootprint prices the local accesses of a launch whose
 	// work-group declares more local bytes than a core's L1 holds (the
 	// local arrays' extents at the binding's consts, Inputs.LocalBytes,
@@ -283,12 +316,15 @@ func (c Config) checkLong(knee bool) error {
 // ScalarChain (the scalar chains' steps are among RegChain's, and two
 // weights on one step would price it twice), UnrolledSums without
 // ScalarLoops, which it refines and without which it would do nothing
-// that the saved form says it does, and Context with LocalFootprint,
-// which would move one access to two places; and a Context that names
-// no level.
+// that the saved form says it does, LocalAnyType without LocalAccesses
+// alike, and Context with LocalFootprint, which would move one access
+// to two places; and a Context that names no level.
 func (c Config) checkPairs() error {
 	if c.RegChain && c.ScalarChain {
 		return fmt.Errorf("config.reg_chain and config.scalar_chain: the scalar chains' steps are among the register chains', which would price them twice; keep one")
+	}
+	if c.LocalAnyType && !c.LocalAccesses {
+		return fmt.Errorf("config.local_any_type without config.local_accesses: it ties the types' local.access features, which local_accesses makes; set both, or neither")
 	}
 	if c.UnrolledSums && !c.ScalarLoops {
 		return fmt.Errorf("config.unrolled_sums without config.scalar_loops: it says which sums scalar loops leave vectorised, and does nothing alone; set both, or neither")

@@ -177,8 +177,14 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 			return nil, err
 		}
 	}
+	if cfg.NoBanks {
+		dropBanks(lf.features)
+	}
 	if cfg.LocalAccesses {
 		localAccesses(lf.features)
+	}
+	if cfg.LocalAnyType {
+		anyTypeAccesses(lf.features)
 	}
 	if cfg.LocalFootprint && lv.L1 > 0 && in.LocalBytes > lv.L1 {
 		moveLocal(lf.features, LocalL2Prefix)

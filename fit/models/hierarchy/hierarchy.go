@@ -53,8 +53,8 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v, local accesses tied %v, local loads kept in registers %v, local beyond L1 %v, context levels %q, indirect arrays bounded %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.LocalAccesses, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.Context, m.Config.Indirect, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v, local accesses tied %v (every type together %v), bank conflicts dropped %v, integer accesses tied by width %v, local loads kept in registers %v, local beyond L1 %v, context levels %q, indirect arrays bounded %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.LocalAccesses, m.Config.LocalAnyType, m.Config.NoBanks, m.Config.WidthTies, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.Context, m.Config.Indirect, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 
@@ -271,6 +271,9 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 	if m.Config.ReadOnlyTies {
 		m.Ties = fit.ReadOnlyStrideTies(props, m.Ties)
 	}
+	if m.Config.WidthTies {
+		m.Ties = withWidthTies(m.Ties, props)
+	}
 	samples := make([]fit.Sample, len(rows))
 	for i, r := range rows {
 		cnt := make([]float64, len(props))
@@ -372,6 +375,10 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	for p, v := range feats {
 		if t, ok := m.Ties[p]; ok {
 			p = t
+		} else if w, ok := widthTarget(p); ok && m.Config.WidthTies {
+			// A feature no calibration row had is priced by its
+			// width's weight all the same.
+			p = w
 		}
 		j := slices.Index(m.Properties, p)
 		if j < 0 {

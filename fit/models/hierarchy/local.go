@@ -11,6 +11,10 @@ import (
 // type's local-memory loads and stores together, local.access.<type>.
 const LocalAccessPrefix = "local.access."
 
+// LocalAnyAccess is the feature of Config.LocalAnyType: the local loads
+// and stores of every type together.
+const LocalAnyAccess = LocalAccessPrefix + "any"
+
 // LocalL2Prefix starts the features of Config.LocalFootprint: the local
 // accesses of a group whose local arrays exceed L1, local.l2.<rest> for
 // local.<rest> (local.l2.access.f32, local.l2.load.f32).
@@ -94,4 +98,39 @@ func contextLevel(in *models.Inputs, level string, lv Levels) string {
 		return ContextL2Prefix
 	}
 	return ""
+}
+
+// dropBanks deletes the local bank-conflict properties
+// (local.T.conflict=D) from features, in place (Config.NoBanks).
+func dropBanks(features map[string]float64) {
+	for name := range features {
+		if isBankConflict(name) {
+			delete(features, name)
+		}
+	}
+}
+
+// isBankConflict reports whether p is a local bank-conflict property,
+// local.<type>.conflict=<degree>.
+func isBankConflict(p string) bool {
+	rest, ok := strings.CutPrefix(p, "local.")
+	if !ok {
+		return false
+	}
+	_, degree, ok := strings.Cut(rest, ".")
+	return ok && strings.HasPrefix(degree, "conflict=")
+}
+
+// anyTypeAccesses folds each type's local accesses (LocalAccessPrefix+T)
+// into one feature, LocalAnyAccess, in place (Config.LocalAnyType); the
+// indirect ones (LocalAccessPrefix+"indirect."+T) stay.
+func anyTypeAccesses(features map[string]float64) {
+	for name, v := range features {
+		t, ok := strings.CutPrefix(name, LocalAccessPrefix)
+		if !ok || name == LocalAnyAccess || strings.Contains(t, ".") {
+			continue
+		}
+		delete(features, name)
+		features[LocalAnyAccess] += v
+	}
 }
