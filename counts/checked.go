@@ -64,3 +64,16 @@ func satAdd(a, b int64) int64 {
 	}
 	return v
 }
+
+// satExtent returns hi - lo + 1, the number of integers from lo to hi (0
+// where hi < lo), or the largest int64 where that overflows: a range
+// from -2^62 to 2^62 would wrap round to a negative count.
+func satExtent(lo, hi int64) int64 {
+	if hi < lo {
+		return 0
+	}
+	if d := uint64(hi) - uint64(lo); d < math.MaxInt64 {
+		return int64(d) + 1
+	}
+	return math.MaxInt64
+}

@@ -66,7 +66,7 @@ func (k *Kernel) ContextBytes() (bytes int64, ok bool) {
 				if !ok {
 					return false
 				}
-				copies = satMul(copies, max(hi-lo+1, 0))
+				copies = satMul(copies, satExtent(lo, hi))
 			}
 			total = satAdd(total, satMul(copies, pointerBytes))
 			return true

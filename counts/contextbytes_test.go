@@ -1,6 +1,7 @@
 package counts_test
 
 import (
+	"math"
 	"os"
 	"testing"
 
@@ -107,6 +108,40 @@ func TestContextBytesLocalContext(t *testing.T) {
 		k := loadLibraryKernel(t, "local_context", map[string]int64{"LX": c.lx, "S": c.s})
 		if got, ok := k.ContextBytes(); !ok || got != 8*(c.s+1)+4 {
 			t.Errorf("LX=%d S=%d: %d bytes (ok %v), want %d", c.lx, c.s, got, ok, 8*(c.s+1)+4)
+		}
+	}
+}
+
+// An unrolled iname whose constant range no int64 counts (-2^62 to 2^62,
+// 2^63 + 1 values) saturates the bytes at math.MaxInt64, as LocalBytes
+// does, rather than wrapping round to a negative count of copies that
+// dropped a[u]: 0 <= u < 4 gives, by hand, the two accesses of
+// s[l] = s[l] + 1.0f and the s[l] of a[u] = s[l] (3 addresses) and
+// a[u]'s 4 copies, 7 addresses of 8 bytes.
+func TestContextBytesSaturate(t *testing.T) {
+	for _, c := range []struct {
+		rng  string
+		want int64
+	}{
+		{"0 <= u < 4", 8 * (3 + 4)},
+		{"-4611686018427387904 <= u <= 4611686018427387904", math.MaxInt64},
+	} {
+		k, err := counts.ParseKernel("wide.knl", []byte(`kernel wide
+domain [n] -> { [g, l, k, u] : 0 <= g < n and 0 <= l < 16 and 0 <= k < n and `+c.rng+` }
+array a f32 [n]
+local s f32 [16]
+tag g g.0, l l.0, u unr
+for k
+  s[l] = s[l] + 1.0f
+  barrier
+  a[u] = s[l] {inames=g:l:k:u}
+end
+`), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := k.ContextBytes(); !ok || got != c.want {
+			t.Errorf("%s: %d bytes (ok %v), want %d", c.rng, got, ok, c.want)
 		}
 	}
 }

@@ -69,7 +69,12 @@ func (e *engine) launch() (global, local [3]int64, err error) {
 		return global, local, err
 	}
 	for a := range 3 {
-		global[a] = g.groups[a] * g.local[a]
+		// Parameters up to 2^40 and a local iname's own range can give
+		// a grid whose work-items no int64 holds; wrapped round, it
+		// would read as empty or negative.
+		if global[a], err = mulInt(g.groups[a], g.local[a]); err != nil {
+			return [3]int64{}, [3]int64{}, errorf(e.file, Pos{}, "the launch grid along axis %d, %d groups of %d work-items, has more work-items than 64-bit integers hold (at %s)", a, g.groups[a], g.local[a], e.paramString())
+		}
 	}
 	return global, g.local, nil
 }

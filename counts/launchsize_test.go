@@ -115,3 +115,29 @@ func TestLaunchWholeBlocks(t *testing.T) {
 		})
 	}
 }
+
+// A grid whose work-items no int64 holds is refused with its place and
+// cause rather than wrapped round (2^36 groups of 2^40 work-items is 2^76
+// at n = 2^40, which wrapped to a global size of 0, an "empty" grid);
+// below that the product is exact: 2 groups of 2^40 at n = 20 (g < 20/16
+// leaves g = 0 and 1; l's own range 0 <= l < 2^40 sets the group).
+func TestLaunchOverflow(t *testing.T) {
+	k := parseSrc(t, "wide", `kernel wide
+domain [n] -> { [g, l] : 0 <= g < n and 0 <= l < 1099511627776 and l + 16*g < n }
+array a f32 [n]
+tag g g.0, l l.0
+a[l + 16*g] = 2.0f * a[l + 16*g]
+`)
+	global, local, err := k.Launch(map[string]int64{"n": 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [3]int64{1 << 41, 1, 1}; global != want || local != [3]int64{1 << 40, 1, 1} {
+		t.Errorf("launch %v/%v at n = 20, want %v/%v", global, local, want, [3]int64{1 << 40, 1, 1})
+	}
+	_, _, err = k.Launch(map[string]int64{"n": 1 << 40})
+	want := "wide.knl: the launch grid along axis 0, 68719476736 groups of 1099511627776 work-items, has more work-items than 64-bit integers hold (at n=1099511627776)"
+	if err == nil || err.Error() != want {
+		t.Errorf("launch at n = 2^40: %v, want %q", err, want)
+	}
+}

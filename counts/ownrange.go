@@ -56,9 +56,5 @@ func (k *Kernel) IndexDomain(x string) string {
 	if !ok {
 		return k.ProjectedDomain([]string{x})
 	}
-	c := "0 = 0"
-	if len(own) != 1 || len(own[0]) != 0 {
-		c = own.String()
-	}
-	return islSet(k.Params, []string{x}, c)
+	return islSet(k.Params, []string{x}, own.String())
 }

@@ -48,3 +48,40 @@ func TestLanesStartAtZero(t *testing.T) {
 		}
 	}
 }
+
+// A local iname bounded by itself from a parameter, s <= l < s + 16,
+// starts at that bound on local id 0 (counts.Kernel.IndexBases gives s)
+// and its own range is the whole of its domain, l < n among it, so that
+// the statement runs unguarded: the launch has exactly the work-items
+// with work (16 a group, or n - s where n - s < 16).
+func TestLaneStartsAtParameter(t *testing.T) {
+	k, err := counts.ParseKernel("shift.knl", []byte(`kernel shift
+domain [n, s] -> { [g, l] : 0 <= g < n and s <= l < s + 16 and l < n }
+array a f32 [n, n]
+tag g g.0, l l.0
+a[g, l] = 2.0f * a[g, l]
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := codegen.Generate(k, gpu.OpenCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "int l = s + (int)get_local_id(0);"; !strings.Contains(code.Source, want) || strings.Contains(code.Source, "if (") {
+		t.Errorf("want %q and no guard in\n%s", want, code.Source)
+	}
+	// At n = 40, s = 30: 40 groups (g < 40) of the 10 values 30..39 of l.
+	at := map[string]int64{"n": 40, "s": 30}
+	global, local, err := k.Launch(at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bases, err := k.IndexBases(at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if global != [3]int64{400, 1, 1} || local != [3]int64{10, 1, 1} || bases["l"] != 30 {
+		t.Errorf("launch %v/%v, l from %d at %v; want 400/10, from 30", global, local, bases["l"], at)
+	}
+}

@@ -138,9 +138,10 @@ type Config struct {
 	// ReadOnlyTies prices each strided readonly load feature
 	// (global.ldg.T.stride=k/s) by the weight of the plain load of its
 	// class (fit.ReadOnlyStrideTies), on a CPU as on a GPU; their bytes
-	// enter the traffic terms as a load's either way (globalAccess). An
-	// option for the choice between their own weights and the tie, which
-	// cross-validation on the rows of the global_ldg class makes.
+	// enter the traffic terms as a load's either way (globalAccess). Not
+	// chosen (session 15): 0.353 against 0.356 on cross-validation, within
+	// 0.02, and the development kernels' exp-mean-log equal
+	// (docs/model.md), which keeps the form as it was.
 	ReadOnlyTies bool `json:"read_only_ties,omitempty"`
 	// Chain adds the steps of the dependence chains through global
 	// memory (Chains): the executions of the instructions that load a

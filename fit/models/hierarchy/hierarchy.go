@@ -377,8 +377,13 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 			p = t
 		} else if w, ok := widthTarget(p); ok && m.Config.WidthTies {
 			// A feature no calibration row had is priced by its
-			// width's weight all the same.
+			// width's weight all the same, or by what that one is
+			// tied to (a filled stride's stride-1 access), since the
+			// float feature's column went to its target.
 			p = w
+			if t, ok := m.Ties[w]; ok {
+				p = t
+			}
 		}
 		j := slices.Index(m.Properties, p)
 		if j < 0 {

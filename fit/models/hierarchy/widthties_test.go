@@ -73,3 +73,27 @@ func TestWidthTiesPredict(t *testing.T) {
 		}
 	}
 }
+
+// TestWidthTiesPredictThroughTie prices global_ldg_strided_i32 at
+// STRIDE = U = 2, n = 4096 (8192 i32 readonly loads of class 2/2, 4096
+// i32 stores and additions, 16 groups) with a calibration on f32 rows,
+// whose ldg 2/2 feature is tied to the ldg stride-1 one (a filled
+// stride): the i32 loads go to the f32 ldg 2/2 feature by width and on to
+// its target, 8192 × 2 ps + 4096 × (3 + 1) ps + 1 µs + 16 × 7 ns, where
+// they were refused as global.ldg.f32.stride=2/2, a column the tie had
+// merged away.
+func TestWidthTiesPredictThroughTie(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
+	c := models.Case{Kernel: "../../../measurekernels/library/global_ldg_strided_i32.knl", Consts: map[string]int64{"STRIDE": 2, "U": 2}, Params: map[string]int64{"n": 4096}}
+	m := &Model{Config: Config{Form: FormSum, WidthTies: true, LLC: "l2", Saturation: FillNone},
+		Ties:       map[string]string{"global.ldg.f32.stride=2/2": "global.ldg.f32.stride=1"},
+		Properties: []string{"global.ldg.f32.stride=1", "global.store.f32.stride=1", "int.i32.add", "launch.const", "launch.groups"},
+		Values:     []float64{2e-12, 3e-12, 1e-12, 1e-6, 7e-9}}
+	p, err := m.Predict(env, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 8192*2e-12 + 4096*(3+1)*1e-12 + 1e-6 + 16*7e-9; math.Abs(p.Seconds-want) > 1e-12*want {
+		t.Errorf("predicted %.9g s, want %.9g", p.Seconds, want)
+	}
+}

@@ -46,9 +46,11 @@ type Options struct {
 	ChooseTies bool
 	// ReadOnlyTies prices each strided readonly load by the weight of
 	// the plain load of its class (fit.ReadOnlyStrideTies), added to Ties
-	// or to the ties ChooseTies keeps. An option for the choice between
-	// their own weights and the tie, which cross-validation on the rows
-	// of the global_ldg class makes; off, they have weights of their own.
+	// or to the ties ChooseTies keeps. uniperf fit sets it unless told
+	// --own-ldg, --no-ties or --free: chosen in session 15 on PoCL's rows
+	// (docs/model.md), and the only way the GPU tables, which have no
+	// strided readonly rows, price those loads. Off, they have weights of
+	// their own.
 	ReadOnlyTies bool
 	// FillRows are measurement rows from other tables (of the same
 	// device through another backend, say) that a grid-fill class may be
