@@ -99,8 +99,7 @@ func (k *Kernel) barrierLoops() map[string]bool {
 
 // unrolled reports whether an iname's loop is unrolled (unr or ilp).
 func (k *Kernel) unrolled(x string) bool {
-	t := k.inameIndex[x].Tag.Kind
-	return t == Unroll || t == ILP
+	return k.inameIndex[x].Tag.Unrolled()
 }
 
 // contextAccesses calls visit on every access of e with the unrolled

@@ -93,6 +93,9 @@ type Tag struct {
 // Parallel reports whether the tag makes the iname a hardware index.
 func (t Tag) Parallel() bool { return t.Kind == Group || t.Kind == LocalID }
 
+// Unrolled reports whether the tag asks for an unrolled loop (unr or ilp).
+func (t Tag) Unrolled() bool { return t.Kind == Unroll || t.Kind == ILP }
+
 func (t Tag) String() string {
 	switch t.Kind {
 	case Group:

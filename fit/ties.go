@@ -55,11 +55,11 @@ func filledStrideTarget(p string) (string, bool) {
 // global.ldg.T.stride=C, C a class of stride 2 or more (k/s or k/>4), is
 // tied to global.load.T.stride=C, or to the property ties tie that to
 // (FilledStrideTies' stride-1 load of a filled class), replacing a tie
-// of its own. It is an option, not a rule: where the read-only data path
-// is a cache of its own (a GPU's __ldg) a strided readonly load may cost
-// other than a plain one, and where it is the same path (a CPU) the
-// rows of the two may still say otherwise; cross-validation on the rows
-// of both chooses. The map is new, keyed by the tied property, and holds
+// of its own. uniperf fit adds these ties unless told not to (chosen on
+// PoCL's rows, docs/model.md); they are not a law: where the read-only
+// data path is a cache of its own (a GPU's __ldg) a strided readonly
+// load may cost other than a plain one, and where it is the same path
+// (a CPU) the rows of the two may still say otherwise. The map is new, keyed by the tied property, and holds
 // the ties of the readonly properties in properties and of the readonly
 // counterparts of the plain strided loads in properties, so that weights
 // fitted on rows without readonly loads (a fold that leaves their class

@@ -287,7 +287,7 @@ func laneInames(k *counts.Kernel, s *counts.Instruction) map[string]bool {
 		case !named[name]:
 			carried = true
 			clear(lane)
-		case carried && (in.Tag.Kind == counts.Unroll || in.Tag.Kind == counts.ILP):
+		case carried && in.Tag.Unrolled():
 			if _, ok := k.FirstValue(name); ok {
 				lane[name] = true
 			}
