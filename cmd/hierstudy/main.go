@@ -69,7 +69,7 @@ import (
 
 // formSyntax lists the hierarchy forms and their options, for -forms'
 // help and for the refusal of a form it does not name.
-const formSyntax = "hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+ldgties][+chain][+regchain|+scalarchain][+localacc|+localany][+nobanks][+width][+localreuse][+localfoot|+context|+context2][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]"
+const formSyntax = "hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+ldgties][+chain][+regchain|+scalarchain][+localacc|+localany][+nobanks][+width][+localreuse][+localfoot|+context|+context2|+nocontext][+l1conflict|+l1conflictst][+nofill|+corefill|+sN]"
 
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
@@ -198,11 +198,16 @@ func parseForm(s string) (hierarchy.Config, error) {
 		case "nobanks":
 			c.NoBanks = true
 		case "localfoot":
-			c.LocalFootprint = true
+			// The footprint and the context both move a local access to
+			// a level; the CPU's chosen form has a context, so the
+			// footprint replaces it.
+			c.LocalFootprint, c.Context = true, ""
 		case "context":
 			c.Context = hierarchy.ContextL1
 		case "context2":
 			c.Context = hierarchy.ContextL2
+		case "nocontext":
+			c.Context = ""
 		case "localreuse":
 			c.LocalReuse = true
 		case "ldgties":
