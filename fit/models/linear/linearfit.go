@@ -66,6 +66,15 @@ type Options struct {
 	FillRows []models.Row
 }
 
+// DefaultOptions are uniperf fit's default options, which its flags
+// adjust and hierstudy's form linear fits with: the non-negative fit
+// with the grid fill (a saturation of their own for the latency-bound
+// properties), the filled strided ties where cross-validation keeps
+// them, and the strided readonly loads priced by the plain loads.
+func DefaultOptions() Options {
+	return Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, ChooseTies: true, ReadOnlyTies: true}
+}
+
 // Samples counts every row and returns the properties that occur in any of
 // them (sorted) with one fit sample per row. Counting errors name the row.
 func Samples(c *models.Counter, rows []models.Row, opts Options) ([]string, []fit.Sample, error) {
