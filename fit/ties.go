@@ -89,6 +89,30 @@ func ReadOnlyStrideTies(properties []string, ties map[string]string) map[string]
 	return out
 }
 
+// ReadOnlyStrideFallback is ReadOnlyStrideTies for the strided readonly
+// loads that no row prices on its own: a property in counted, which some
+// row of the fit counts (nonzero, so that the fit gives it a column and
+// a weight of its own), keeps the tie ties give it, or none; the others
+// are tied as ReadOnlyStrideTies ties them. It is the tie as a fallback
+// (uniperf fit --ldg-fallback, not the default): a table with strided
+// readonly rows fits those loads by their own rows, and one without (a
+// GPU table, a fold that leaves their class out) still prices them by
+// the plain loads.
+func ReadOnlyStrideFallback(properties []string, counted map[string]bool, ties map[string]string) map[string]string {
+	out := ReadOnlyStrideTies(properties, ties)
+	for p, c := range counted {
+		if !c {
+			continue
+		}
+		if to, ok := ties[p]; ok {
+			out[p] = to
+		} else {
+			delete(out, p)
+		}
+	}
+	return out
+}
+
 // TieColumns merges the counts of every tied property into its target's
 // column, so that a fit gives both one weight: it returns the properties
 // without the tied ones (a target absent from properties is added at the

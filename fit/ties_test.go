@@ -58,6 +58,41 @@ func TestReadOnlyStrideTies(t *testing.T) {
 	}
 }
 
+// The fallback ties, written out by hand from TestReadOnlyStrideTies'
+// properties: the strided readonly loads that rows count (f32 1/2 with
+// no tie of its own, f32 2/2 with the filled tie to the readonly
+// stride-1 load) keep what they had, own weight or filled tie; those
+// counted by no row (i32 2/3, b8 1/>4, and f64 3/3, the counterpart of a
+// plain load) are tied to the plain load of their class as the ties do;
+// a counted property that is no strided readonly load (the plain f32 1/2
+// load, a stride-1 readonly one) changes nothing, and one marked false
+// in counted is not counted.
+func TestReadOnlyStrideFallback(t *testing.T) {
+	props := []string{
+		"global.ldg.f32.stride=1/2", "global.ldg.i32.stride=2/3", "global.ldg.b8.stride=1/>4", "global.ldg.f32.stride=2/2",
+		"global.ldg.f32.stride=1", "global.load.f32.stride=1/2", "global.load.f64.stride=3/3",
+	}
+	counted := map[string]bool{"global.ldg.f32.stride=1/2": true, "global.ldg.f32.stride=2/2": true, "global.load.f32.stride=1/2": true, "global.ldg.f32.stride=1": true, "global.ldg.i32.stride=2/3": false}
+	filled := map[string]string{"global.ldg.f32.stride=2/2": "global.ldg.f32.stride=1"}
+	want := map[string]string{
+		"global.ldg.f32.stride=2/2": "global.ldg.f32.stride=1",
+		"global.ldg.i32.stride=2/3": "global.load.i32.stride=2/3",
+		"global.ldg.b8.stride=1/>4": "global.load.b8.stride=1/>4",
+		"global.ldg.f64.stride=3/3": "global.load.f64.stride=3/3",
+	}
+	if got := ReadOnlyStrideFallback(props, counted, filled); !maps.Equal(got, want) {
+		t.Errorf("ties %v, want %v", got, want)
+	}
+	if len(filled) != 1 {
+		t.Errorf("the ties given changed: %v", filled)
+	}
+	// With no row counting a strided readonly load the fallback is the
+	// tie itself: f32 1/2 to the plain load.
+	if got := ReadOnlyStrideFallback(props[:1], nil, nil); !maps.Equal(got, map[string]string{"global.ldg.f32.stride=1/2": "global.load.f32.stride=1/2"}) {
+		t.Errorf("nothing counted: %v", got)
+	}
+}
+
 func TestTieColumns(t *testing.T) {
 	props := []string{"a", "b2", "c", "d2"}
 	ties := map[string]string{"b2": "a", "d2": "d", "e2": "e"}

@@ -13,10 +13,17 @@
 // A form is linear, hierarchy (the chosen form of the tables' device,
 // hierarchy.Chosen), hierarchy+OPTION... (the chosen form with options
 // added: hierarchy+localreuse), or sum, max or maxgroups with options
-// (-forms lists them). linear, as uniperf fit, prices the strided
-// readonly loads by the weights of the plain loads of their classes
-// (fit.ReadOnlyStrideTies), linear+ownldg by weights of their own; the
-// hierarchy option ldgties adds those ties to a hierarchy form.
+// (-forms lists them). linear is uniperf fit's default fit
+// (linear.DefaultOptions): it prices the strided readonly loads by the
+// weights of the plain loads of their classes (fit.ReadOnlyStrideTies),
+// linear+ownldg by weights of their own, linear+fallbackldg by their own
+// where a row counts them and by the plain loads' where none does
+// (fit.ReadOnlyStrideFallback); the hierarchy option ldgties adds the
+// ties to a hierarchy form. Each linear form chooses its filled strided
+// ties once, on all the measurement rows, as uniperf fit does with its
+// options, and fits every fold with that choice, as uniperf validate
+// --cv does; calibrated on all the rows, linear gives uniperf fit's
+// weights.
 //
 // -calibrations DIR writes each hierarchy form's calibration on all the
 // measurement rows to DIR/FORM.json, the file uniperf fit --model
@@ -74,7 +81,7 @@ const formSyntax = "hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
 	split := flag.String("split", "", "with corpus tables: keep only kernels of this part of examples/ (development or held-out)")
-	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), linear+ownldg (strided readonly loads with weights of their own, not the plain loads'), hierarchy (the chosen form), or "+formSyntax)
+	forms := flag.String("forms", "linear,hierarchy", "comma-separated forms: linear (the default fit), linear+nofill (without the grid fill), linear+ownldg (strided readonly loads with weights of their own, not the plain loads'), linear+fallbackldg (their own where rows count them, the plain loads' where none does), hierarchy (the chosen form), or "+formSyntax)
 	cv := flag.Bool("cv", true, "leave-one-class-out cross-validation on the fit tables")
 	perKernel := flag.Bool("kernels", false, "print every kernel's error")
 	testRows := flag.Bool("test", false, "also predict the fit tables' test rows (the paper's test kernels): for the report, never while choosing a form")
@@ -143,7 +150,7 @@ func parseForm(s string) (hierarchy.Config, error) {
 		c = hierarchy.Chosen(deviceKind)
 	}
 	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
-		return c, fmt.Errorf("form %q: want linear, linear+nofill, linear+ownldg, hierarchy, or %s", s, formSyntax)
+		return c, fmt.Errorf("form %q: want linear, linear+nofill, linear+ownldg, linear+fallbackldg, hierarchy, or %s", s, formSyntax)
 	}
 	for _, p := range parts[1:] {
 		switch p {
@@ -235,18 +242,51 @@ func parseForm(s string) (hierarchy.Config, error) {
 // chosen form (hierarchy.Chosen) "hierarchy+OPTION" adds options to.
 var deviceKind string
 
-// ties are the default linear fit's ties, chosen once on all the
-// measurement rows (as uniperf validate --cv does) and kept in every fold.
-var ties map[string]string
-
-func newModel(form string) (models.Model, error) {
+// linearOptions returns the options of a linear form, which choose
+// their ties as uniperf fit's do, and whether form is one.
+func linearOptions(form string) (linear.Options, bool) {
+	o := linear.DefaultOptions()
 	switch form {
 	case "linear":
-		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, Ties: ties, ReadOnlyTies: true}}, nil
 	case "linear+nofill":
-		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Ties: ties, ReadOnlyTies: true}}, nil
+		o.Fill = nil
 	case "linear+ownldg":
-		return &linear.Model{Options: linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, Ties: ties}}, nil
+		o.ReadOnlyTies = false
+	case "linear+fallbackldg":
+		o.ReadOnlyFallback = true
+	default:
+		return o, false
+	}
+	return o, true
+}
+
+// chosen holds each linear form's calibration on all the measurement
+// rows (chooseTies), whose choice of ties its models keep in every fold.
+var chosen = map[string]*fit.Weights{}
+
+// chooseTies calibrates each linear form of forms on rows, choosing its
+// ties as uniperf fit does, for newModel.
+func chooseTies(env *models.Env, rows []models.Row, forms []string) error {
+	for _, form := range forms {
+		o, ok := linearOptions(form)
+		if !ok {
+			continue
+		}
+		w, err := linear.Calibrate(env.Counter, rows, o)
+		if err != nil {
+			return fmt.Errorf("%s: %w", form, err)
+		}
+		chosen[form] = w
+	}
+	return nil
+}
+
+func newModel(form string) (models.Model, error) {
+	if o, ok := linearOptions(form); ok {
+		if w := chosen[form]; w != nil {
+			o = linear.WithTiesOf(o, w)
+		}
+		return &linear.Model{Options: o}, nil
 	}
 	c, err := parseForm(form)
 	if err != nil {
@@ -282,19 +322,16 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 		return badInput{err}
 	}
 	deviceKind = d.Kind
-	banks, _ := models.DeviceBanks(device)
-	env := &models.Env{Counter: models.NewCounterWith(source, banks), Device: d}
+	env := studyEnv(device, d)
 	meas := models.Rows(fitTabs, datasets.RoleMeasurement)
 	var test []models.Row
 	if testRows {
 		test = models.Rows(fitTabs, datasets.RoleTest)
 	}
 	corpus := models.Rows(kernTabs, datasets.RoleTest)
-	chosen, err := linear.Calibrate(env.Counter, meas, linear.Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, ChooseTies: true})
-	if err != nil {
+	if err := chooseTies(env, meas, forms); err != nil {
 		return err
 	}
-	ties = chosen.Ties
 	fmt.Printf("device %s: %d measurement rows, %d test rows, %d corpus rows (%s)\n", device, len(meas), len(test), len(corpus), orAll(split))
 	fmt.Println("| form | LOCO geomean (rows) | test cross-kernel | corpus cross-kernel | corpus exp(mean|log|)-1 | worst ratio | kernels > 3x | training |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---|")
@@ -346,6 +383,13 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 		}
 	}
 	return nil
+}
+
+// studyEnv is the environment the forms are calibrated and predict in:
+// device d, the tables' device, counting local accesses with its banks.
+func studyEnv(device string, d *gpus.Device) *models.Env {
+	banks, _ := models.DeviceBanks(device)
+	return &models.Env{Counter: models.NewCounterWith(source, banks), Device: d}
 }
 
 // zeroMissing makes a calibrated model price a property no row fitted

@@ -39,11 +39,14 @@ type fitOptions struct {
 	noTies bool
 	// ownLdg gives the strided readonly loads weights of their own
 	// instead of the plain loads' of their classes.
-	ownLdg     bool
-	model      string
-	deviceFile string
-	coverage   bool
-	json       bool
+	ownLdg bool
+	// ldgFallback keeps that tie only for the strided readonly loads
+	// that no row counts.
+	ldgFallback bool
+	model       string
+	deviceFile  string
+	coverage    bool
+	json        bool
 	// fillFrom names the tables that the grid-fill classes may be read
 	// from besides the fitted ones (--fill-from), and fillRows holds
 	// their measurement rows once the tables are loaded (withFillRows).
@@ -134,6 +137,10 @@ tables) still prices them; chosen on PoCL's rows, where the two were
 within 0.02 on cross-validation and the development kernels of
 examples/ preferred the tie (docs/model.md). --own-ldg gives them
 weights of their own; --no-ties and --free drop the tie too.
+--ldg-fallback keeps the tie only for the strided readonly loads that
+no measurement row counts, and fits the others by their own rows: on a
+table with such rows it is --own-ldg for the classes they hold, on one
+without (the GPU tables) the default.
 
 Properties that are zero in every row are dropped and listed. Properties
 that the measurement set cannot tell apart (collinear columns) make the fit
@@ -214,6 +221,7 @@ func init() {
 	f.BoolVar(&fitOpts.oneSaturation, "one-saturation", false, "one grid-fill saturation for every property, none apart for the latency-bound or the coalesced global ones")
 	f.BoolVar(&fitOpts.noTies, "no-ties", false, "keep every weight apart: never tie filled strided accesses to stride-1 ones")
 	f.BoolVar(&fitOpts.ownLdg, "own-ldg", false, "give strided readonly loads (global.ldg.T.stride=k/s) weights of their own instead of the plain loads' of their classes")
+	f.BoolVar(&fitOpts.ldgFallback, "ldg-fallback", false, "price a strided readonly load by the plain load of its class only where no row counts it, by a weight of its own where one does")
 	f.StringVar(&fitOpts.model, "model", "linear", "model to fit: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&fitOpts.hongkimTraffic, "hongkim-traffic", "", hongkimTrafficUsage)
 	f.StringVar(&fitOpts.deviceFile, "device-file", "", "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear")
@@ -227,19 +235,22 @@ func init() {
 // with the grid fill), or with --free seed 001's (neither), with the other
 // flags applied.
 func (o fitOptions) linear() linear.Options {
-	f := fit.DefaultOptions()
+	lo := linear.DefaultOptions()
 	if o.free {
-		f = fit.Options{}
+		lo.Fit = fit.Options{}
 	}
-	f.Balance = f.Balance || o.balance
-	f.Robust = f.Robust || o.robust
-	f.MinNorm = o.minNorm
-	lo := linear.Options{Fit: f, NoInteger: o.noInteger, ChooseTies: !o.free && !o.noTies, ReadOnlyTies: !o.ownLdg && !o.free && !o.noTies, FillRows: o.fillRows}
-	if !o.free && !o.noFill {
-		lo.Fill = &fit.GridFill{}
-		if !o.oneSaturation {
-			lo.Fill.Latency = new(int64)
-		}
+	lo.Fit.Balance = lo.Fit.Balance || o.balance
+	lo.Fit.Robust = lo.Fit.Robust || o.robust
+	lo.Fit.MinNorm = o.minNorm
+	lo.NoInteger, lo.FillRows = o.noInteger, o.fillRows
+	lo.ChooseTies = !o.free && !o.noTies
+	lo.ReadOnlyTies = !o.ownLdg && !o.free && !o.noTies
+	lo.ReadOnlyFallback = o.ldgFallback
+	switch {
+	case o.free || o.noFill:
+		lo.Fill = nil
+	case o.oneSaturation:
+		lo.Fill.Latency = nil
 	}
 	return lo
 }
@@ -252,10 +263,14 @@ func (o fitOptions) withFillRows(lt *loadedTables) (fitOptions, error) {
 	return o, err
 }
 
-// linearOnly refuses the linear model's fit options with another model.
-func (o fitOptions) linearOnly(model string) error {
-	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.noInteger || o.coverage || o.noFill || o.oneSaturation || o.noTies || o.ownLdg || len(o.fillFrom) > 0) {
-		return fmt.Errorf("--free, --balance, --robust, --min-norm, --no-integer, --coverage, --no-grid-fill, --one-saturation, --no-ties, --own-ldg and --fill-from concern the linear model's fit, not the %s model's", model)
+// checkLinear refuses the linear model's fit options with another
+// model, and --ldg-fallback with the flags that drop the tie it keeps.
+func (o fitOptions) checkLinear(model string) error {
+	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.noInteger || o.coverage || o.noFill || o.oneSaturation || o.noTies || o.ownLdg || o.ldgFallback || len(o.fillFrom) > 0) {
+		return fmt.Errorf("--free, --balance, --robust, --min-norm, --no-integer, --coverage, --no-grid-fill, --one-saturation, --no-ties, --own-ldg, --ldg-fallback and --fill-from concern the linear model's fit, not the %s model's", model)
+	}
+	if o.ldgFallback && (o.ownLdg || o.noTies || o.free) {
+		return fmt.Errorf("--ldg-fallback keeps the strided readonly loads' tie where no row counts them, and --own-ldg, --no-ties and --free drop that tie: give one or the other")
 	}
 	return nil
 }
@@ -301,7 +316,7 @@ func fitTables(stdout io.Writer, args []string, opts fitOptions) error {
 	if _, err := models.New(opts.model); err != nil {
 		return fmt.Errorf("--model: %w", err)
 	}
-	if err := opts.linearOnly(opts.model); err != nil {
+	if err := opts.checkLinear(opts.model); err != nil {
 		return err
 	}
 	if err := opts.checkHongkimTraffic(opts.model); err != nil {

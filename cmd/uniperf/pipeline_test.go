@@ -150,7 +150,9 @@ func TestPipelineErrors(t *testing.T) {
 		{validateCmd, []string{"validate", "--cv", "--coverage", table}, "give --weights"},
 		{validateCmd, []string{"validate", "--weights", good, "--coverage", truncated}, truncated},
 		{validateCmd, []string{"validate", "--weights", good, "--coverage", fewer}, "fitted on other tables (" + table + ")"},
-		{fitCmd, []string{"fit", table, "--coverage", "--model", "cycles", "--out", good}, "--coverage, --no-grid-fill, --one-saturation, --no-ties, --own-ldg and --fill-from concern the linear model"},
+		{fitCmd, []string{"fit", table, "--coverage", "--model", "cycles", "--out", good}, "--coverage, --no-grid-fill, --one-saturation, --no-ties, --own-ldg, --ldg-fallback and --fill-from concern the linear model"},
+		{fitCmd, []string{"fit", table, "--ldg-fallback", "--own-ldg", "--out", good}, "--ldg-fallback keeps the strided readonly loads' tie"},
+		{validateCmd, []string{"validate", "--cv", "--ldg-fallback", "--no-ties", table}, "give one or the other"},
 		{fitCmd, []string{"fit", table, "--no-ties", "--model", "xu", "--out", good}, "concern the linear model's fit, not the xu model's"},
 	} {
 		code, _, stderr := runCommand(t, c.cmd, c.args...)

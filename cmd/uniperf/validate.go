@@ -56,7 +56,7 @@ seen. Rows that count a property no other class exercises, or a
 combination of properties the other classes do not determine, are not
 predicted; each class's such rows are listed with the reason.
 --free, --balance, --robust, --min-norm, --no-integer, --no-grid-fill,
---one-saturation, --no-ties, --own-ldg and --fill-from set up those fits as in uniperf fit; the
+--one-saturation, --no-ties, --own-ldg, --ldg-fallback and --fill-from set up those fits as in uniperf fit; the
 ties of the default fit are chosen once, on all the measurement rows,
 and every fold fits with that choice. The error is 0.291 on the shipped
 pocl-epyc-paper table and 0.115 to 0.141 on the H100 and H200 tables; on
@@ -129,6 +129,7 @@ func init() {
 	f.BoolVar(&validateOpts.fit.oneSaturation, "one-saturation", false, "with --cv: one grid-fill saturation for every property, none apart for the latency-bound ones")
 	f.BoolVar(&validateOpts.fit.noTies, "no-ties", false, "with --cv: keep every weight apart, no filled strided accesses tied to stride-1 ones")
 	f.BoolVar(&validateOpts.fit.ownLdg, "own-ldg", false, "with --cv: give strided readonly loads weights of their own instead of the plain loads' of their classes")
+	f.BoolVar(&validateOpts.fit.ldgFallback, "ldg-fallback", false, "with --cv: price a strided readonly load by the plain load of its class only where no row counts it")
 	f.StringSliceVar(&validateOpts.fit.fillFrom, "fill-from", nil, "with --cv: "+fillFromUsage)
 	f.StringVar(&validateOpts.model, "model", "linear", "model to validate: "+strings.Join(models.Names(), ", "))
 	f.StringVar(&validateOpts.deviceFile, "device-file", "", "device parameter file (shipped name or JSON, see fit/gpus) for models other than linear")
@@ -154,7 +155,7 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	if _, err := models.New(opts.model); err != nil {
 		return fmt.Errorf("--model: %w", err)
 	}
-	if err := opts.fit.linearOnly(opts.model); err != nil {
+	if err := opts.fit.checkLinear(opts.model); err != nil {
 		return err
 	}
 	if opts.coverage && (opts.weights == "" || opts.model != "linear") {

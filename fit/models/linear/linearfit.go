@@ -52,6 +52,11 @@ type Options struct {
 	// strided readonly rows, price those loads. Off, they have weights of
 	// their own.
 	ReadOnlyTies bool
+	// ReadOnlyFallback, with ReadOnlyTies, ties only the strided readonly
+	// loads that no row counts (fit.ReadOnlyStrideFallback): one that a
+	// row counts keeps a weight of its own, as without ReadOnlyTies. An
+	// option (uniperf fit --ldg-fallback), not the default.
+	ReadOnlyFallback bool
 	// FillRows are measurement rows from other tables (of the same
 	// device through another backend, say) that a grid-fill class may be
 	// read from (see readFill): where rows of the fitted rows' device
@@ -59,6 +64,15 @@ type Options struct {
 	// work-groups, the class's saturation is read from them instead.
 	// They enter no fit.
 	FillRows []models.Row
+}
+
+// DefaultOptions are uniperf fit's default options, which its flags
+// adjust and hierstudy's form linear fits with: the non-negative fit
+// with the grid fill (a saturation of their own for the latency-bound
+// properties), the filled strided ties where cross-validation keeps
+// them, and the strided readonly loads priced by the plain loads.
+func DefaultOptions() Options {
+	return Options{Fit: fit.DefaultOptions(), Fill: &fit.GridFill{Latency: new(int64)}, ChooseTies: true, ReadOnlyTies: true}
 }
 
 // Samples counts every row and returns the properties that occur in any of
@@ -421,24 +435,35 @@ func tiesAmong(ties map[string]string, w *fit.Weights) map[string]string {
 
 // withReadOnlyTies returns opts with opts.ReadOnlyTies resolved: the
 // ties of fit.ReadOnlyStrideTies for the properties that rows count added
-// to opts.Ties, which Samples and the weights take from there.
+// to opts.Ties, which Samples and the weights take from there, or with
+// opts.ReadOnlyFallback those of fit.ReadOnlyStrideFallback, which spares
+// the properties that some row counts nonzero: those the fit gives a
+// column, and so a weight, of their own.
 func withReadOnlyTies(c *models.Counter, rows []models.Row, opts Options) (Options, error) {
 	if !opts.ReadOnlyTies {
 		return opts, nil
 	}
 	c.Prepare(rows)
-	seen := map[string]bool{}
+	seen, counted := map[string]bool{}, map[string]bool{}
 	for _, r := range rows {
 		v, err := c.Counts(r.Kernel, r.Consts, r.Params)
 		if err != nil {
 			return opts, fmt.Errorf("%s: %w", r.Label(), err)
 		}
-		for p := range v {
+		for p, n := range v {
 			seen[p] = true
+			if n != 0 {
+				counted[p] = true
+			}
 		}
 	}
-	opts.Ties = fit.ReadOnlyStrideTies(slices.Sorted(maps.Keys(seen)), opts.Ties)
-	opts.ReadOnlyTies = false
+	props := slices.Sorted(maps.Keys(seen))
+	if opts.ReadOnlyFallback {
+		opts.Ties = fit.ReadOnlyStrideFallback(props, counted, opts.Ties)
+	} else {
+		opts.Ties = fit.ReadOnlyStrideTies(props, opts.Ties)
+	}
+	opts.ReadOnlyTies, opts.ReadOnlyFallback = false, false
 	return opts, nil
 }
 

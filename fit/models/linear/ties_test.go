@@ -201,3 +201,71 @@ func TestReadOnlyTies(t *testing.T) {
 		}
 	}
 }
+
+// The fallback ties on rows timed with a strided readonly load dearer
+// than the plain load of its class (ldgodd's global.ldg.f32.stride=1/2 at
+// 8e-10 s, odd's global.load.f32.stride=1/2 at 5e-10 s; each kernel
+// counts n of its load, a store and the launch, whose true weights the
+// other kernels give). With ldgodd's rows the readonly load keeps its own
+// weight, 8e-10; without them it is priced by the plain load's, 5e-10,
+// where own weights (ReadOnlyTies off) leave it unpriced. Left out one
+// class at a time, ldgodd is predicted from odd's rows by the tie, at
+// its time less n × 3e-10, and odd, whose plain load then only ldgodd's
+// rows could price through the tie, is not predicted.
+func TestReadOnlyFallback(t *testing.T) {
+	const halfLoad, ldgHalf, plain, own = "global.load.f32.stride=1/2", "global.ldg.f32.stride=1/2", 5e-10, 8e-10
+	device := "pthread-skylake-avx512-AMD EPYC"
+	over := map[string]float64{halfLoad: plain, ldgHalf: own}
+	fallback := Options{ChooseTies: true, ReadOnlyTies: true, ReadOnlyFallback: true}
+	near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-6*want }
+
+	with := timedTables(t, device, over, "odd", "ldgodd")
+	w, err := CalibrateTables(models.NewCounter(tieSource), with, fallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if to, tied := w.Ties[ldgHalf]; tied {
+		t.Errorf("with ldgodd's rows: %s tied to %s, want its own weight", ldgHalf, to)
+	}
+	if got, ok := w.Weight(ldgHalf); !ok || !near(got, own) {
+		t.Errorf("with ldgodd's rows: %s weight %g (%v), want %g", ldgHalf, got, ok, own)
+	}
+
+	without := timedTables(t, device, over, "odd")
+	ldgCase := models.Case{Kernel: "ldgodd", Consts: map[string]int64{"LX": 64}, Params: map[string]int64{"n": 4096}}
+	for _, o := range []Options{fallback, {ChooseTies: true}} {
+		w, err := CalibrateTables(models.NewCounter(tieSource), without, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, wok := w.Weight(ldgHalf)
+		m := &Model{Weights: w}
+		_, perr := m.Predict(&models.Env{Counter: models.NewCounter(tieSource)}, ldgCase)
+		switch {
+		case o.ReadOnlyFallback && (w.Ties[ldgHalf] != halfLoad || !wok || !near(got, plain) || perr != nil):
+			t.Errorf("fallback without ldgodd's rows: tie %q, weight %g (%v), prediction error %v; want the tie to %s at %g", w.Ties[ldgHalf], got, wok, perr, halfLoad, plain)
+		case !o.ReadOnlyFallback && (wok || perr == nil):
+			t.Errorf("own weights without ldgodd's rows: weight %g (%v), prediction error %v; want no weight and a refusal", got, wok, perr)
+		}
+	}
+
+	cases, _, err := CrossValidate(models.NewCounter(tieSource), with, fallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ldg := 0
+	for _, c := range cases {
+		switch c.Kernel {
+		case "ldgodd":
+			ldg++
+			if want := c.Measured - float64(c.Params["n"])*(own-plain); !near(c.Predicted, want) {
+				t.Errorf("ldgodd %s held out: predicted %g, want %g", c.Size, c.Predicted, want)
+			}
+		case "odd":
+			t.Errorf("odd %s predicted held out (%g), from a tie the fallback does not make", c.Size, c.Predicted)
+		}
+	}
+	if ldg == 0 {
+		t.Error("no ldgodd row predicted held out")
+	}
+}
