@@ -58,6 +58,29 @@ func TestReadOnlyStrideTies(t *testing.T) {
 	}
 }
 
+// The classes of session 16's readonly kernels, by hand: the column
+// reads of transpose_ldg_f32 and _i32 (4/>4, every element of a
+// stride over 4 used) go to the plain loads of class 4/>4, which the
+// transposes measure; a class of stride 4 (1/4) to its plain class, and
+// the filled one (4/4) to the stride-1 load the filled ties send the
+// plain 4/4 to; the uniform loads of scaled_sum_ldg and scaled_sum_ldg_i32
+// (stride 0) are no strided class and keep weights of their own.
+func TestReadOnlyStrideTiesWide(t *testing.T) {
+	props := []string{"global.ldg.f32.stride=4/>4", "global.ldg.i32.stride=4/>4", "global.ldg.i32.stride=1/4",
+		"global.ldg.f32.stride=4/4", "global.ldg.i32.stride=0", "global.ldg.f32.stride=0"}
+	filled := FilledStrideTies([]string{"global.load.f32.stride=4/4", "global.load.f32.stride=4/>4"})
+	want := map[string]string{
+		"global.load.f32.stride=4/4": "global.load.f32.stride=1",
+		"global.ldg.f32.stride=4/>4": "global.load.f32.stride=4/>4",
+		"global.ldg.i32.stride=4/>4": "global.load.i32.stride=4/>4",
+		"global.ldg.i32.stride=1/4":  "global.load.i32.stride=1/4",
+		"global.ldg.f32.stride=4/4":  "global.load.f32.stride=1",
+	}
+	if got := ReadOnlyStrideTies(props, filled); !maps.Equal(got, want) {
+		t.Errorf("ties %v, want %v", got, want)
+	}
+}
+
 func TestTieColumns(t *testing.T) {
 	props := []string{"a", "b2", "c", "d2"}
 	ties := map[string]string{"b2": "a", "d2": "d", "e2": "e"}
