@@ -145,10 +145,10 @@ func countChecks() []planCheck {
 	for _, d := range []int64{2, 3} {
 		add("vector_sum_i32", map[string]int64{"D": d}, n(600), n(257), n(1))
 	}
-	for _, k := range []string{"scaled_sum_i32", "scaled_sum_ldg"} {
+	for _, k := range []string{"scaled_sum_i32", "scaled_sum_ldg", "scaled_sum_ldg_i32"} {
 		add(k, map[string]int64{"K": 32}, n(600), n(257), n(1))
 	}
-	for _, k := range []string{"transpose_read_coalesced_i32", "transpose_write_coalesced_i32"} {
+	for _, k := range []string{"transpose_read_coalesced_i32", "transpose_write_coalesced_i32", "transpose_ldg_f32", "transpose_ldg_i32"} {
 		add(k, nil, n(40), n(37), n(16), n(1))
 	}
 	for _, op := range []string{"add", "mul", "div", "pow", "rsqrt"} {

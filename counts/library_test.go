@@ -1302,6 +1302,9 @@ func libraryCases() []libraryCase {
 		{"transpose_read_coalesced", small2, map[string]int64{"n": 10}, transposeSetup},
 		{"transpose_read_coalesced_i32", small2, map[string]int64{"n": 10}, transposeI32Setup},
 		{"transpose_write_coalesced_i32", small2, map[string]int64{"n": 9}, transposeI32Setup},
+		{"transpose_ldg_f32", small2, map[string]int64{"n": 9}, transposeSetup},
+		{"transpose_ldg_i32", small2, map[string]int64{"n": 10}, transposeI32Setup},
+		{"transpose_ldg_i32", small2, map[string]int64{"n": 1}, transposeI32Setup},
 		{"vector_scale_add", map[string]int64{"LX": 8}, map[string]int64{"n": 37}, vectorSetup(1)},
 		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 2}, map[string]int64{"n": 37}, vectorSetup(2)},
 		{"vector_scale_add", map[string]int64{"LX": 8, "STRIDE": 3}, map[string]int64{"n": 37}, vectorSetup(3)},
@@ -1379,6 +1382,8 @@ func libraryCases() []libraryCase {
 		{"scaled_sum_ldg", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, scaledSumSetup(5)},
 		{"scaled_sum_i32", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, scaledSumI32Setup(5)},
 		{"scaled_sum_i32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 3}, scaledSumI32Setup(1)},
+		{"scaled_sum_ldg_i32", map[string]int64{"LX": 8, "K": 5}, map[string]int64{"n": 21}, scaledSumI32Setup(5)},
+		{"scaled_sum_ldg_i32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 3}, scaledSumI32Setup(1)},
 		{"vector_sum_i32", map[string]int64{"LX": 8, "D": 2}, map[string]int64{"n": 21}, vectorSumI32Setup(2)},
 		{"vector_sum_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 21}, vectorSumI32Setup(3)},
 		{"global_strided_i32", map[string]int64{"LX": 8}, map[string]int64{"n": 37}, stridedSumSetup[int32](0, 1, 1, 2)},
@@ -1516,8 +1521,9 @@ func groupSumI32Setup(in, out string, stride, u int64) func(map[string]int64, *r
 	}
 }
 
-// scaledSumI32Setup checks scaled_sum_i32: out[i] = a[i]·(w[0] + ... +
-// w[k-1]) exactly (at most 1000·512·1000 in magnitude, within i32).
+// scaledSumI32Setup checks scaled_sum_i32 and scaled_sum_ldg_i32:
+// out[i] = a[i]·(w[0] + ... + w[k-1]) exactly (at most 1000·512·1000 in
+// magnitude, within i32).
 func scaledSumI32Setup(k int64) func(map[string]int64, *rand.Rand) (map[string]any, func() error) {
 	return func(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
 		n := p["n"]

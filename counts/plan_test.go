@@ -82,8 +82,11 @@ func planChecks() []planCheck {
 	add("vector_sum_i32", map[string]int64{"LX": 8, "D": 2}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("scaled_sum_i32", map[string]int64{"LX": 8, "K": 3}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("scaled_sum_ldg", map[string]int64{"LX": 8, "K": 3}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
+	add("scaled_sum_ldg_i32", map[string]int64{"LX": 8, "K": 3}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	add("transpose_read_coalesced_i32", s2, map[string]int64{"n": 9})
 	add("transpose_write_coalesced_i32", s2, map[string]int64{"n": 9})
+	add("transpose_ldg_f32", s2, map[string]int64{"n": 9}, map[string]int64{"n": 1})
+	add("transpose_ldg_i32", s2, map[string]int64{"n": 10})
 	for _, t := range []string{"i32", "f32"} {
 		add("atomic_add_"+t, map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 21}, map[string]int64{"n": 1})
 	}

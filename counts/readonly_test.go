@@ -105,6 +105,48 @@ func TestReadOnlyStridedClassHandCounts(t *testing.T) {
 	}
 }
 
+// The measurement kernels scaled_sum_ldg_i32, transpose_ldg_f32 and
+// transpose_ldg_i32, counted by hand from their text. scaled_sum_ldg_i32:
+// per element K loads of the readonly w, the same cell for every
+// work-item (uniform: stride 0), K i32 additions of the sum (from zero)
+// and one multiplication, one stride-1 load of a and one store of out,
+// their minimum n; groups of 256 (n = 1000: 4, n = 1: 1, n = 2^23 + 1:
+// 32769). The transposes: n^2 work-items, each one store of b (stride 1)
+// and one load of the readonly a, whose column a[j, i] lies n elements
+// from its neighbour's (a stride that depends on n is class >4 at every
+// n) and which over the launch use every element of a (4 of 4); no
+// minimum, a having no stores; groups of 16 x 16 (n = 37: 9, n = 1: 1,
+// n = 5000: 313^2).
+func TestReadOnlyUniformAndWideHandCounts(t *testing.T) {
+	for _, k := range []int64{32, 512} {
+		_, counted := countedLibraryKernel(t, "scaled_sum_ldg_i32", map[string]int64{"K": k})
+		for _, n := range []int64{1000, 1, 1<<23 + 1} {
+			got, err := counted.Eval(map[string]int64{"n": n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Run(fmt.Sprint("scaled_sum_ldg_i32,K=", k, ",n=", n), func(t *testing.T) {
+				compareProps(t, got, map[string]int64{"global.ldg.i32.stride=0": k * n, "global.load.i32.stride=1": n,
+					"global.store.i32.stride=1": n, "global.minldst.i32.stride=1": n, "int.i32.add": k * n, "int.i32.mul": n,
+					"launch.groups": (n + 255) / 256, "launch.const": 1})
+			})
+		}
+	}
+	for _, typ := range []string{"f32", "i32"} {
+		_, counted := countedLibraryKernel(t, "transpose_ldg_"+typ, nil)
+		for _, n := range []int64{37, 1, 5000} {
+			got, err := counted.Eval(map[string]int64{"n": n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Run(fmt.Sprint("transpose_ldg_", typ, ",n=", n), func(t *testing.T) {
+				compareProps(t, got, map[string]int64{"global.ldg." + typ + ".stride=4/>4": n * n, "global.store." + typ + ".stride=1": n * n,
+					"launch.groups": (n + 15) / 16 * ((n + 15) / 16), "launch.const": 1})
+			})
+		}
+	}
+}
+
 // docs/kernel-language.md's readonly stencil, counted by hand: n - 4
 // points, each 5 uniform loads of w, 5 stride-1 loads of x, 5 muls, 4
 // adds and a store; groups of 128 from i = 2.

@@ -30,18 +30,31 @@ func TestFilledStrideTies(t *testing.T) {
 // (2/2) to the stride-1 load the filled ties send that class to,
 // replacing its own tie to the readonly stride-1 load; the plain strided
 // loads (f32 1/2, f64 3/3) bring the ties of their readonly counterparts,
-// whether those are present or not; stride-1 and uniform readonly loads,
-// and stores, stay as they were. The ties given are not changed.
+// whether those are present or not; stride-1 and uniform readonly loads
+// (the f32 and i32 ones of scaled_sum_ldg and scaled_sum_ldg_i32), and
+// stores, stay as they were. The classes at stride 4 and beyond do the
+// same: the column reads of transpose_ldg_f32 and _i32 (4/>4, every
+// element used at a stride over 4) go to the plain 4/>4 loads the
+// transposes measure, 1/4 to the plain 1/4, and the filled 4/4 to the
+// stride-1 load the filled ties send the plain 4/4 to. The ties given
+// are not changed.
 func TestReadOnlyStrideTies(t *testing.T) {
 	props := []string{
 		"global.ldg.f32.stride=1/2", "global.ldg.i32.stride=2/3", "global.ldg.b8.stride=1/>4", "global.ldg.f32.stride=2/2",
 		"global.ldg.f32.stride=1", "global.ldg.f32.stride=0", "global.load.f32.stride=1/2", "global.load.f64.stride=3/3", "global.ldg.i32",
 		"global.store.f32.stride=1/2", "flop.f32.add",
+		"global.ldg.f32.stride=4/>4", "global.ldg.i32.stride=4/>4", "global.ldg.i32.stride=1/4", "global.ldg.f32.stride=4/4", "global.ldg.i32.stride=0",
 	}
-	filled := map[string]string{"global.load.f32.stride=2/2": "global.load.f32.stride=1", "global.ldg.f32.stride=2/2": "global.ldg.f32.stride=1"}
+	filled := map[string]string{"global.load.f32.stride=2/2": "global.load.f32.stride=1", "global.ldg.f32.stride=2/2": "global.ldg.f32.stride=1",
+		"global.load.f32.stride=4/4": "global.load.f32.stride=1"}
 	want := map[string]string{
 		"global.load.f32.stride=2/2": "global.load.f32.stride=1",
 		"global.ldg.f32.stride=2/2":  "global.load.f32.stride=1",
+		"global.load.f32.stride=4/4": "global.load.f32.stride=1",
+		"global.ldg.f32.stride=4/4":  "global.load.f32.stride=1",
+		"global.ldg.f32.stride=4/>4": "global.load.f32.stride=4/>4",
+		"global.ldg.i32.stride=4/>4": "global.load.i32.stride=4/>4",
+		"global.ldg.i32.stride=1/4":  "global.load.i32.stride=1/4",
 		"global.ldg.f64.stride=3/3":  "global.load.f64.stride=3/3",
 		"global.ldg.f32.stride=1/2":  "global.load.f32.stride=1/2",
 		"global.ldg.i32.stride=2/3":  "global.load.i32.stride=2/3",
@@ -50,7 +63,7 @@ func TestReadOnlyStrideTies(t *testing.T) {
 	if got := ReadOnlyStrideTies(props, filled); !maps.Equal(got, want) {
 		t.Errorf("ties %v, want %v", got, want)
 	}
-	if filled["global.ldg.f32.stride=2/2"] != "global.ldg.f32.stride=1" || len(filled) != 2 {
+	if filled["global.ldg.f32.stride=2/2"] != "global.ldg.f32.stride=1" || len(filled) != 3 {
 		t.Errorf("the ties given changed: %v", filled)
 	}
 	if got := ReadOnlyStrideTies(props[:1], nil); !maps.Equal(got, map[string]string{"global.ldg.f32.stride=1/2": "global.load.f32.stride=1/2"}) {

@@ -24,6 +24,7 @@ func TestOptInEntries(t *testing.T) {
 	}
 	optIn := []string{"global_int_i32", "global_int_i64", "global_int_u8", "global_int_u16", "global_f16", "local_int_i32", "local_int_i64", "global_ldg_f32", "global_ldg_i32", "global_ldg_strided_f32", "global_ldg_strided_i32", "gather_f32", "gather_i32", "scatter_f32", "atomic_add_i32", "atomic_add_f32",
 		"global_strided_i32", "vector_sum_i32", "scaled_sum_i32", "transpose_read_coalesced_i32", "transpose_write_coalesced_i32", "scaled_sum_ldg",
+		"scaled_sum_ldg_i32", "transpose_ldg_f32", "transpose_ldg_i32",
 		"reg_chain_f32", "reg_chain_f64", "local_stores", "local_atomic_i32", "uniform_store_u8"}
 	all := names(Options{Suite: s})
 	if len(all) != len(s.Kernels)-len(optIn) {

@@ -213,8 +213,14 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16, "K": 7}, {"LX": 64, "K": 1}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
 	},
+	"scaled_sum_ldg_i32": {
+		[]consts{{"LX": 16, "K": 7}, {"LX": 64, "K": 1}},
+		[]params{{"n": 1000}, {"n": 37}, {"n": 1}},
+	},
 	"transpose_read_coalesced_i32":  {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
 	"transpose_write_coalesced_i32": {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
+	"transpose_ldg_f32":             {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
+	"transpose_ldg_i32":             {groups2D, []params{{"n": 40}, {"n": 37}, {"n": 1}}},
 	"global_copy_strided": {
 		[]consts{{"LX": 16, "STRIDE": 2}, {"LX": 64, "STRIDE": 3}},
 		[]params{{"n": 1000}, {"n": 37}, {"n": 1}, {"n": 2}},

@@ -18,10 +18,12 @@
 // the matrix whose columns it sums. Of the opt-in kernels of issue 42's
 // strided i32 and uniform readonly loads, global_strided_i32 has STRIDE
 // (2 or 3), R (loads) and S (stores), vector_sum_i32 has D, and
-// scaled_sum_i32 and scaled_sum_ldg have K; of its strided readonly
-// loads, global_ldg_strided_f32 and global_ldg_strided_i32 have STRIDE
-// (2 or 3) and U, the elements of each group of STRIDE that a work-item
-// sums (1 to STRIDE). reuse_group, reread_l2, reread_dram,
+// scaled_sum_i32, scaled_sum_ldg and scaled_sum_ldg_i32 have K; of its
+// strided readonly loads, global_ldg_strided_f32 and
+// global_ldg_strided_i32 have STRIDE (2 or 3) and U, the elements of
+// each group of STRIDE that a work-item sums (1 to STRIDE), and
+// transpose_ldg_f32 and transpose_ldg_i32 (stride n, class >4) only the
+// work-group sizes. reuse_group, reread_l2, reread_dram,
 // column_walk, accumulate_global, local_tile, local_context and core_fill are the memory-hierarchy
 // classes, which only the opt-in hierarchy suite measures. Each file's comment says what the kernel computes and which
 // configuration of the seed it is.

@@ -3,6 +3,7 @@ package linear
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,18 +14,24 @@ import (
 
 // tieKernels load a[2i] and a[2i+1], together every element of a: filled
 // stride-2 loads (stride=2/2), with an addition, a power or a
-// multiplication; odd loads a[2i] alone (stride=1/2). A name with the
-// prefix ldg is the kernel of the rest of its name with a readonly.
-var tieKernels = map[string]string{
-	"pair":    "a[2*i] + a[2*i + 1]",
-	"pairpow": "a[2*i] ** a[2*i + 1]",
-	"pairmul": "a[2*i] * a[2*i + 1]",
-	"odd":     "a[2*i]",
+// multiplication; odd loads a[2i] alone (stride=1/2); wide sums the 8
+// elements a[8i] to a[8i+7], loads of stride 8 that together use every
+// element of a (stride=4/>4), with 7 additions. A name with the prefix
+// ldg is the kernel of the rest of its name with a readonly.
+var tieKernels = map[string]struct {
+	span int
+	expr string
+}{
+	"pair":    {2, "a[2*i] + a[2*i + 1]"},
+	"pairpow": {2, "a[2*i] ** a[2*i + 1]"},
+	"pairmul": {2, "a[2*i] * a[2*i + 1]"},
+	"odd":     {2, "a[2*i]"},
+	"wide":    {8, "a[8*i] + a[8*i + 1] + a[8*i + 2] + a[8*i + 3] + a[8*i + 4] + a[8*i + 5] + a[8*i + 6] + a[8*i + 7]"},
 }
 
 func tieSource(name string) (string, []byte, error) {
 	base, readOnly := strings.CutPrefix(name, "ldg")
-	expr, ok := tieKernels[base]
+	k, ok := tieKernels[base]
 	if !ok {
 		return testSource(name)
 	}
@@ -35,11 +42,11 @@ func tieSource(name string) (string, []byte, error) {
 	src := "kernel " + name + `
 const LX = 64
 domain [n] -> { [i] : 0 <= i < n }
-array a f32 [2*n]` + attr + `
+array a f32 [` + strconv.Itoa(k.span) + `*n]` + attr + `
 array b f32 [n]
 split i LX i_out i_in
 tag i_out g.0, i_in l.0
-b[i] = ` + expr
+b[i] = ` + k.expr
 	return name + ".knl", []byte(src), nil
 }
 
@@ -172,32 +179,37 @@ func heldOutExact(t *testing.T, tables map[string]*datasets.Table, opts Options,
 }
 
 // A strided readonly load that costs what the plain load of its class
-// does (odd and ldgodd: one stride-2 load of 1 of every 2 elements, at
-// 5e-10 s, plain or readonly): with ReadOnlyTies the fit prices the
-// readonly one by the plain one's weight, and cross-validation predicts
-// ldgodd held out exactly from odd's rows, which without the tie give
-// global.ldg.f32.stride=1/2 no weight and leave ldgodd unpredicted. On a
-// CPU, where the filled ties are not offered, the option is honoured.
+// does (odd and ldgodd: one stride-2 load of 1 of every 2 elements; wide
+// and ldgwide: eight stride-8 loads that together use every element,
+// class 4/>4; at 5e-10 s, plain or readonly): with ReadOnlyTies the fit
+// prices the readonly one by the plain one's weight, and
+// cross-validation predicts the readonly kernel held out exactly from
+// the plain one's rows, which without the tie give its ldg property no
+// weight and leave it unpredicted. On a CPU, where the filled ties are
+// not offered, the option is honoured.
 func TestReadOnlyTies(t *testing.T) {
-	const halfLoad, ldgHalf, weight = "global.load.f32.stride=1/2", "global.ldg.f32.stride=1/2", 5e-10
+	const weight = 5e-10
 	device := "pthread-skylake-avx512-AMD EPYC"
-	tables := timedTables(t, device, map[string]float64{halfLoad: weight, ldgHalf: weight}, "odd", "ldgodd")
-	opts := Options{ChooseTies: true, ReadOnlyTies: true}
-	w, err := CalibrateTables(models.NewCounter(tieSource), tables, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.Ties[ldgHalf] != halfLoad {
-		t.Fatalf("ties %v, want %s tied to %s", w.Ties, ldgHalf, halfLoad)
-	}
-	if got, ok := w.Weight(ldgHalf); !ok || math.Abs(got-weight) > 1e-6*weight {
-		t.Errorf("%s: weight %g (%v), want %g", ldgHalf, got, ok, weight)
-	}
-	for _, readOnly := range []bool{true, false} {
-		opts.ReadOnlyTies = readOnly
-		n := heldOutExact(t, tables, opts, "ldgodd")
-		if readOnly && n == 0 || !readOnly && n != 0 {
-			t.Errorf("ReadOnlyTies %v: %d ldgodd rows predicted held out, want them all with the tie and none without", readOnly, n)
+	for _, c := range []struct{ plain, class string }{{"odd", "1/2"}, {"wide", "4/>4"}} {
+		load, ldg := "global.load.f32.stride="+c.class, "global.ldg.f32.stride="+c.class
+		tables := timedTables(t, device, map[string]float64{load: weight, ldg: weight}, c.plain, "ldg"+c.plain)
+		opts := Options{ChooseTies: true, ReadOnlyTies: true}
+		w, err := CalibrateTables(models.NewCounter(tieSource), tables, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Ties[ldg] != load {
+			t.Fatalf("ties %v, want %s tied to %s", w.Ties, ldg, load)
+		}
+		if got, ok := w.Weight(ldg); !ok || math.Abs(got-weight) > 1e-6*weight {
+			t.Errorf("%s: weight %g (%v), want %g", ldg, got, ok, weight)
+		}
+		for _, readOnly := range []bool{true, false} {
+			opts.ReadOnlyTies = readOnly
+			n := heldOutExact(t, tables, opts, "ldg"+c.plain)
+			if readOnly && n == 0 || !readOnly && n != 0 {
+				t.Errorf("ReadOnlyTies %v: %d ldg%s rows predicted held out, want them all with the tie and none without", readOnly, n, c.plain)
+			}
 		}
 	}
 }
