@@ -58,7 +58,7 @@ predicted; each class's such rows are listed with the reason.
 --free, --balance, --robust, --min-norm, --no-integer, --no-grid-fill,
 --one-saturation, --no-ties, --own-ldg, --ldg-fallback and --fill-from set up those fits as in uniperf fit; the
 ties of the default fit are chosen once, on all the measurement rows,
-and every fold fits with that choice. The error is 0.291 on the shipped
+and every fold fits with that choice. The error is 0.285 on the shipped
 pocl-epyc-paper table and 0.115 to 0.141 on the H100 and H200 tables; on
 a CPU it is large where a class alone sets a property apart (strided
 stores), where its sizes straddle the last-level cache, or where a loop
