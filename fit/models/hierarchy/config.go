@@ -187,7 +187,9 @@ type Config struct {
 	// Unguarded lanes (reg_chain's) are packed into vector instructions
 	// and count nothing. 0 leaves it off; hierstudy's +lanes is 4 (a
 	// multiply-add's latency, 4 cycles on the EPYC, over the cycle a
-	// lane's step issues in), +lanes2 is 2. Not chosen.
+	// lane's step of the convolution issues in), +lanes2 2 and +lanes8
+	// 8. The hierarchy suite's opt-in class guarded_lanes varies the
+	// lanes at fixed work. Not chosen.
 	GuardedLanes int64 `json:"guarded_lanes,omitempty"`
 	// LocalAccesses prices a type's local-memory loads and stores by
 	// one weight (LocalAccessPrefix+type) instead of one each. On a CPU

@@ -27,13 +27,21 @@ import (
 //   - TX = TY = 1: one lane, every pixel, 4·10·9 = 360 whatever the
 //     option (ScalarChain counts it alone).
 //
-// reg_chain_f32's K accumulators are bounded by K alone, no work-item's
-// id: PoCL packs them into vector instructions, and they count nothing.
+// guarded_lanes_f32 at LX = 16, n = 300, nl = 5: each work-item whose
+// first output, K*16*g + t, is below n waits on a chain of 5 steps. At
+// K = 1 every output, 1500; at K = 2, groups of 32 outputs, 9 whole ones
+// (144 work-items) and of the tenth, from 288, the 12 below 300: 156
+// work-items, 780 steps; at K = 4, groups of 64, 4 whole ones and the
+// fifth's 16 first outputs, 256 to 271: 80 work-items, 400 steps; at
+// K = 8 none. reg_chain_f32's K accumulators are bounded by K alone, no
+// work-item's id: PoCL packs them into vector instructions, and they
+// count nothing.
 func TestGuardedLanesSteps(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(models.Files)}
 	const conv = "../../../examples/convolution_kernel.knl"
 	const chain = "../../../measurekernels/library/reg_chain_f32.knl"
-	image := map[string]int64{"h": 4, "w": 10}
+	const lanes = "../../../measurekernels/library/guarded_lanes_f32.knl"
+	image, sums := map[string]int64{"h": 4, "w": 10}, map[string]int64{"n": 300, "nl": 5}
 	tile := func(tx, ty int64) map[string]int64 {
 		return map[string]int64{"BX": 4, "BY": 2, "TX": tx, "TY": ty, "FH": 3, "FW": 3}
 	}
@@ -50,6 +58,10 @@ func TestGuardedLanesSteps(t *testing.T) {
 		{conv, tile(1, 2), image, [3]int64{0, 180, 180}},
 		{conv, tile(2, 2), image, [3]int64{0, 0, 108}},
 		{conv, tile(4, 2), image, [3]int64{0, 0, 0}},
+		{lanes, map[string]int64{"LX": 16, "K": 1}, sums, [3]int64{1500, 1500, 1500}},
+		{lanes, map[string]int64{"LX": 16, "K": 2}, sums, [3]int64{0, 780, 780}},
+		{lanes, map[string]int64{"LX": 16, "K": 4}, sums, [3]int64{0, 0, 400}},
+		{lanes, map[string]int64{"LX": 16, "K": 8}, sums, [3]int64{0, 0, 0}},
 		{chain, map[string]int64{"K": 2}, map[string]int64{"n": 300, "nl": 16}, [3]int64{0, 0, 0}},
 		{chain, map[string]int64{"K": 4}, map[string]int64{"n": 300, "nl": 16}, [3]int64{0, 0, 0}},
 	} {
