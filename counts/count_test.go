@@ -111,6 +111,8 @@ func countChecks() []planCheck {
 		add("scalar_chain_"+t, nil, map[string]int64{"n": 600, "nl": 7, "c": 13}, map[string]int64{"n": 1, "nl": 1, "c": -5})
 	}
 	add("scalar_sum_f32", nil, map[string]int64{"n": 600, "nl": 7}, map[string]int64{"n": 1, "nl": 1})
+	add("guarded_lanes_f32", map[string]int64{"K": 4}, map[string]int64{"n": 600, "nl": 7}, map[string]int64{"n": 1, "nl": 1})
+	add("guarded_lanes_f32", map[string]int64{"LX": 64, "K": 16}, map[string]int64{"n": 1100, "nl": 3})
 	add("local_stores", map[string]int64{"S": 4}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})
 	add("local_stores", map[string]int64{"LX": 64, "S": 16}, map[string]int64{"n": 192, "nr": 2})
 	add("local_tile", map[string]int64{"C": 4}, map[string]int64{"n": 512, "nr": 3}, map[string]int64{"n": 256, "nr": 1})

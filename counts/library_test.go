@@ -318,6 +318,37 @@ func TestRegChainClassHandCounts(t *testing.T) {
 	}
 }
 
+// guarded_lanes_f32 counted by hand, as its header says: for each of
+// the n outputs (whichever work-item computes it, and however many the
+// last group's work-items keep) nl multiply-adds, an f32 multiplication
+// and addition each, and nl loads of a at stride 1 across the work-
+// items and of c at stride 0, the same cell for all; one store of out
+// (stride 1); ceil(n/(K*LX)) groups. At fixed n and nl every K counts
+// the same but for the groups.
+func TestGuardedLanesClassHandCounts(t *testing.T) {
+	for _, c := range []struct{ lx, k int64 }{{256, 1}, {256, 4}, {384, 4}, {64, 16}} {
+		counted, err := counts.Count(loadLibraryKernel(t, "guarded_lanes_f32", map[string]int64{"LX": c.lx, "K": c.k}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int64{1, 300, 1 << 14, 1<<14 + 64} {
+			for _, nl := range []int64{1, 128} {
+				got, err := counted.Eval(map[string]int64{"n": n, "nl": nl})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]int64{"global.load.f32.stride=1": n * nl, "global.load.f32.stride=0": n * nl,
+					"global.store.f32.stride=1": n, "global.minldst.f32.stride=1": n,
+					"flop.f32.mul": n * nl, "flop.f32.add": n * nl,
+					"launch.groups": (n + c.k*c.lx - 1) / (c.k * c.lx), "launch.const": 1}
+				if !maps.Equal(got, want) {
+					t.Errorf("LX=%d K=%d n=%d nl=%d: %v, want %v", c.lx, c.k, n, nl, got, want)
+				}
+			}
+		}
+	}
+}
+
 // scalar_chain_<t> and scalar_sum_f32 counted by hand, as their headers
 // say. scalar_chain: per work-item the set-up m = (c & 7) + 3 and x =
 // (i + c) & 4095, an i32 addition and an i32 bitwise operation each
@@ -667,6 +698,33 @@ func scalarSumSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() 
 			var want float32
 			for l := range nl {
 				want += a[i] + float32(l)
+			}
+			if out[i] != want {
+				return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
+			}
+		}
+		return nil
+	}
+}
+
+// guardedLanesSetup checks guarded_lanes_f32: out[p] is the sum over
+// l < nl of a[p + l]*c[l], whichever work-item and sum computes it. a
+// and c hold small integers, so that the sums are exact in f32 in any
+// order and with or without fused multiply-adds.
+func guardedLanesSetup(p map[string]int64, rng *rand.Rand) (map[string]any, func() error) {
+	n, nl := p["n"], p["nl"]
+	a, c, out := make([]float32, n+nl), make([]float32, nl), poisonF32(n)
+	for i := range a {
+		a[i] = float32(rng.IntN(4))
+	}
+	for l := range c {
+		c[l] = float32(rng.IntN(4))
+	}
+	return map[string]any{"a": a, "c": c, "out": out}, func() error {
+		for i := range n {
+			var want float32
+			for l := range nl {
+				want += a[i+l] * c[l]
 			}
 			if out[i] != want {
 				return fmt.Errorf("out[%d] = %v, want %v", i, out[i], want)
@@ -1269,6 +1327,9 @@ func libraryCases() []libraryCase {
 		{"scalar_chain_i64", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nl": 40, "c": 1000}, scalarChainSetup(1<<40 - 1)},
 		{"scalar_sum_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 21, "nl": 40}, scalarSumSetup},
 		{"scalar_sum_f32", map[string]int64{"LX": 8}, map[string]int64{"n": 3, "nl": 1}, scalarSumSetup},
+		{"guarded_lanes_f32", map[string]int64{"LX": 8, "K": 1}, map[string]int64{"n": 21, "nl": 7}, guardedLanesSetup},
+		{"guarded_lanes_f32", map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 21, "nl": 7}, guardedLanesSetup},
+		{"guarded_lanes_f32", map[string]int64{"LX": 4, "K": 16}, map[string]int64{"n": 70, "nl": 3}, guardedLanesSetup},
 		{"local_stores", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 24, "nr": 3}, localStoresSetup(8)},
 		{"local_stores", map[string]int64{"LX": 16, "S": 1}, map[string]int64{"n": 32, "nr": 2}, localStoresSetup(16)},
 		{"local_tile", map[string]int64{"LX": 8, "C": 5}, map[string]int64{"n": 24, "nr": 3}, localTileSetup(8, 5)},

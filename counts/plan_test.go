@@ -68,6 +68,7 @@ func planChecks() []planCheck {
 	add("scalar_chain_i32", l1, map[string]int64{"n": 21, "nl": 3, "c": 13}, map[string]int64{"n": 1, "nl": 1, "c": -5})
 	add("scalar_chain_i64", l1, map[string]int64{"n": 21, "nl": 3, "c": 13})
 	add("scalar_sum_f32", l1, map[string]int64{"n": 21, "nl": 3}, map[string]int64{"n": 1, "nl": 1})
+	add("guarded_lanes_f32", map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 21, "nl": 3}, map[string]int64{"n": 1, "nl": 1})
 	add("local_stores", map[string]int64{"LX": 8, "S": 4}, map[string]int64{"n": 24, "nr": 3})
 	add("local_tile", map[string]int64{"LX": 8, "C": 5}, map[string]int64{"n": 24, "nr": 3})
 	add("local_atomic_i32", map[string]int64{"LX": 8, "K": 4}, map[string]int64{"n": 24, "nr": 3})

@@ -40,7 +40,8 @@ func TestOptInEntries(t *testing.T) {
 	}
 }
 
-// The hierarchy suite's core_fill, scalar_chain and local_context kernels are opt-in
+// The hierarchy suite's core_fill, scalar_chain, local_context and
+// guarded_lanes kernels are opt-in
 // too: without --kernels the suite plans what the shipped hierarchy
 // table holds.
 func TestHierarchyOptIn(t *testing.T) {
@@ -52,7 +53,7 @@ func TestHierarchyOptIn(t *testing.T) {
 	for _, k := range (&measurer{opts: Options{Suite: s}}).entries() {
 		planned = append(planned, k.Kernel)
 	}
-	optIn := []string{"core_fill", "scalar_chain_i32", "scalar_chain_i64", "scalar_sum_f32", "local_context"}
+	optIn := []string{"core_fill", "scalar_chain_i32", "scalar_chain_i64", "scalar_sum_f32", "local_context", "guarded_lanes_f32"}
 	if slices.ContainsFunc(optIn, func(k string) bool { return slices.Contains(planned, k) }) || len(planned) != len(s.Kernels)-len(optIn) {
 		t.Errorf("without --kernels the hierarchy suite plans %v, want all but %v", planned, optIn)
 	}

@@ -143,6 +143,13 @@ var libraryCases = map[string]libraryCase{
 		[]consts{{"LX": 16}, {"LX": 64}},
 		[]params{{"n": 1000, "nl": 5}, {"n": 37, "nl": 1}, {"n": 1, "nl": 3}},
 	},
+	// one sum a work-item, four and sixteen; n below, at and past a
+	// multiple of K*LX, so that the last group's work-items keep fewer
+	// sums than K, some none.
+	"guarded_lanes_f32": {
+		[]consts{{"LX": 16, "K": 1}, {"LX": 16, "K": 4}, {"LX": 8, "K": 16}},
+		[]params{{"n": 1000, "nl": 5}, {"n": 37, "nl": 1}, {"n": 128, "nl": 3}},
+	},
 	// n a multiple of LX, as local_stores assumes; an odd and an even
 	// count of rounds leave the mirror image read or not.
 	"local_stores": {

@@ -14,7 +14,8 @@
 // summed from, reuse_group has K, the width of the window each
 // work-item sums, local_tile has C, the rows of its local tile, and
 // PAD, the padding of a row, local_context has S, the cells each
-// work-item adds a round, and column_walk has p, the row pitch of
+// work-item adds a round, guarded_lanes_f32 has K, the sums each
+// work-item keeps, and column_walk has p, the row pitch of
 // the matrix whose columns it sums. Of the opt-in kernels of issue 42's
 // strided i32 and uniform readonly loads, global_strided_i32 has STRIDE
 // (2 or 3), R (loads) and S (stores), vector_sum_i32 has D, and
@@ -24,7 +25,7 @@
 // each group of STRIDE that a work-item sums (1 to STRIDE), and
 // transpose_ldg_f32 and transpose_ldg_i32 (stride n, class >4) only the
 // work-group sizes. reuse_group, reread_l2, reread_dram,
-// column_walk, accumulate_global, local_tile, local_context and core_fill are the memory-hierarchy
+// column_walk, accumulate_global, local_tile, local_context, guarded_lanes_f32 and core_fill are the memory-hierarchy
 // classes, which only the opt-in hierarchy suite measures. Each file's comment says what the kernel computes and which
 // configuration of the seed it is.
 //

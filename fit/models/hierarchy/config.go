@@ -172,6 +172,25 @@ type Config struct {
 	// between forms within 0.02 on cross-validation (docs/model.md).
 	// Calibrate leaves it off where no row has such a chain.
 	ScalarChain bool `json:"scalar_chain,omitempty"`
+	// GuardedLanes, with ScalarChain, counts among ScalarChainPrefix's
+	// steps the first lane's steps of a chain of several lanes (Lanes)
+	// that hold at most GuardedLanes values together, one of whose
+	// inames is bounded by a condition that differs by work-item
+	// (counts.Kernel.ItemBounded). PoCL runs each lane's step in a
+	// branch of its own, one work-item at a time, with scalar
+	// instructions, so that a work-item waits on its first chain's
+	// latency as it would with one accumulator while the few others
+	// overlap it: Kernel Tuner's convolution on PoCL runs its tiles of
+	// 1, 2 and 4 sums at 0.98 to 1.22 times its first lane's steps at the
+	// rate of one sum's, and tiles of 8 and 16 sums, whose steps no
+	// longer fit in a step's latency, at 2.9 and 6.1 (docs/model.md).
+	// Unguarded lanes (reg_chain's) are packed into vector instructions
+	// and count nothing. 0 leaves it off; hierstudy's +lanes is 4 (a
+	// multiply-add's latency, 4 cycles on the EPYC, over the cycle a
+	// lane's step of the convolution issues in), +lanes2 2 and +lanes8
+	// 8. The hierarchy suite's opt-in class guarded_lanes varies the
+	// lanes at fixed work. Not chosen.
+	GuardedLanes int64 `json:"guarded_lanes,omitempty"`
 	// LocalAccesses prices a type's local-memory loads and stores by
 	// one weight (LocalAccessPrefix+type) instead of one each. On a CPU
 	// local memory is ordinary cached memory, where a store costs what
@@ -316,7 +335,8 @@ func (c Config) checkLong(knee bool) error {
 
 // checkPairs reports options that do not go together: RegChain and
 // ScalarChain (the scalar chains' steps are among RegChain's, and two
-// weights on one step would price it twice), UnrolledSums without
+// weights on one step would price it twice), GuardedLanes without
+// ScalarChain, whose features it adds to, UnrolledSums without
 // ScalarLoops, which it refines and without which it would do nothing
 // that the saved form says it does, LocalAnyType without LocalAccesses
 // alike, and Context with LocalFootprint, which would move one access
@@ -324,6 +344,12 @@ func (c Config) checkLong(knee bool) error {
 func (c Config) checkPairs() error {
 	if c.RegChain && c.ScalarChain {
 		return fmt.Errorf("config.reg_chain and config.scalar_chain: the scalar chains' steps are among the register chains', which would price them twice; keep one")
+	}
+	if c.GuardedLanes < 0 {
+		return fmt.Errorf("config.guarded_lanes %d: want the most lanes a counted chain may have, 1 or more, or 0 (off)", c.GuardedLanes)
+	}
+	if c.GuardedLanes > 0 && !c.ScalarChain {
+		return fmt.Errorf("config.guarded_lanes without config.scalar_chain: it adds steps to the scalar chains' features, which scalar_chain makes; set both, or neither")
 	}
 	if c.LocalAnyType && !c.LocalAccesses {
 		return fmt.Errorf("config.local_any_type without config.local_accesses: it ties the types' local.access features, which local_accesses makes; set both, or neither")

@@ -82,7 +82,12 @@
 // latency; RegChain's one weight could not price those and the
 // reg_chain class's vectorised K = 4 and 8 rows together. Within 0.02
 // on cross-validation, it did better on the development kernels
-// (docs/accuracy.md).
+// (docs/accuracy.md). [Config.GuardedLanes] (not chosen) adds, with it,
+// the first lane's steps of a chain of a few lanes that a condition
+// differing by work-item bounds (the convolution's tile of sums, each
+// bounded by the image's edge), which PoCL runs in a branch each with
+// scalar instructions, overlapping only within a step's latency; the
+// opt-in guarded_lanes class varies the lanes at fixed work.
 //
 // [Config.LocalAccesses] (chosen on a CPU) prices a type's local loads
 // and stores by one weight, [LocalAccessPrefix]+type, so that the

@@ -207,6 +207,7 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 		set := allChains
 		if cfg.ScalarChain {
 			set = scalarChains
+			set.lanes = cfg.GuardedLanes
 		}
 		steps, err := regChainStepsOf(env, c, set)
 		if err != nil {

@@ -42,15 +42,17 @@ const ScalarChainPrefix = "chain.scalar."
 
 // chainSet names which register chains the skeletons count, and the
 // features' prefix: every chain (Config.RegChain) or the scalar ones of
-// a single accumulator (Config.ScalarChain).
+// a single accumulator (Config.ScalarChain), with those of at most lanes
+// guarded lanes (Config.GuardedLanes; 0: none).
 type chainSet struct {
 	prefix string
 	scalar bool
+	lanes  int64
 }
 
 var (
-	allChains    = chainSet{RegChainPrefix, false}
-	scalarChains = chainSet{ScalarChainPrefix, true}
+	allChains    = chainSet{RegChainPrefix, false, 0}
+	scalarChains = chainSet{ScalarChainPrefix, true, 0}
 )
 
 // RegisterChains returns, by statement ID, the element type of each
@@ -183,7 +185,7 @@ func buildSkeletons(k *counts.Kernel, set chainSet) *regSkeletons {
 			w = wo
 		}
 		found = found || containsReduce(w)
-		if t, ok := chains[in.ID]; ok && counted && (!set.scalar || oneLane(k, in) && !shared[in.ID]) {
+		if t, ok := chains[in.ID]; ok && counted && (!set.scalar || (oneLane(k, in) || guardedLanes(k, in, set.lanes)) && !shared[in.ID]) {
 			found = true
 			var step counts.Expr = &counts.Binary{Op: counts.OpAdd, X: zero(t), Y: zero(t), T: t}
 			if cond := firstLane(k, in); cond != nil {
@@ -236,6 +238,28 @@ func oneLane(k *counts.Kernel, s *counts.Instruction) bool {
 		}
 	}
 	return true
+}
+
+// guardedLanes reports whether s's lanes (Lanes) hold at most most
+// values together (the product of their inames' constant ranges,
+// counts.Kernel.ConstantRange) and one of their inames is bounded by a
+// condition that differs by work-item (counts.Kernel.ItemBounded):
+// Config.GuardedLanes's chains, whose first lane counts as one
+// accumulator's chain does. An iname whose range depends on the
+// parameters counts as too many values.
+func guardedLanes(k *counts.Kernel, s *counts.Instruction, most int64) bool {
+	values, guarded := int64(1), false
+	for name := range laneInames(k, s) {
+		lo, hi, ok := k.ConstantRange(name)
+		if !ok || hi-lo+1 > most {
+			return false
+		}
+		if values *= max(hi-lo+1, 1); values > most {
+			return false
+		}
+		guarded = guarded || k.ItemBounded(name)
+	}
+	return guarded
 }
 
 // sharedChains returns the instructions of chains (RegisterChains) whose
