@@ -87,6 +87,14 @@
 // runs past its pitch, a pitch the extent does not declare) is refused
 // where a symbolic footprint is needed, with that form to write instead.
 //
+// A local access counts its bank-conflict degree warp by warp (32
+// consecutive work-items of the group), over the lanes its conditions
+// leave active: a transposed read of a 16 x 16 tile is 8-way where a
+// whole warp reads it and conflict-free under tx == 0
+// (ExampleCount_bankConflictsPerWarp). Where a condition on a lane names
+// a parameter, every lane is taken as active and the count is marked an
+// upper bound.
+//
 // A global array's extent is what the host allocates, not the logical
 // image: a tiled kernel whose edge block loads its whole tile and halo
 // unguarded, guarding only its store, as tuned kernels do, reads past
