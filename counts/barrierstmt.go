@@ -10,7 +10,7 @@ func (b *builder) barrierStmt(c *cursor, kw token) {
 	}
 	s.ann = c.parseAnnotation()
 	if len(s.ann.conds) > 0 {
-		c.failAt(s.ann.condPos, "a barrier cannot be conditional (if=): every work-item must reach it")
+		c.failAt(s.ann.condPos, "a barrier cannot be conditional (if=): every work-item must reach it. Drop if=; for a tunable, make it a compile-time if, whose condition names only constants (if BS > 16: barrier)")
 	}
 	b.statements = append(b.statements, s)
 }

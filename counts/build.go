@@ -200,7 +200,7 @@ func (r *resolver) params() error {
 		for i, q := range a.shape {
 			for _, n := range shapeNames(q) {
 				if r.k.inameIndex[n] != nil || r.splitInto[n] != [2]string{} {
-					return r.errf(a.shapePos[i], "array %s: shape depends on iname %s; shapes may use parameters only", a.name.text, n)
+					return r.errf(a.shapePos[i], "array %s: shape depends on iname %s; shapes may use parameters only: declare the extent the host allocates in parameters and constants (array %s f32 [n]), and bound %s in its domain", a.name.text, n, a.name.text, n)
 				}
 				add(n)
 			}
@@ -208,7 +208,7 @@ func (r *resolver) params() error {
 	}
 	for _, n := range r.k.assume.names() {
 		if r.k.inameIndex[n] != nil || r.splitInto[n] != [2]string{} {
-			return r.errf(r.b.assumePos[0], "assumptions mention iname %s; they may constrain parameters only", n)
+			return r.errf(r.b.assumePos[0], "assumptions mention iname %s; they may constrain parameters only: bound %s in its domain instead (domain [n] -> { [%s] : 0 <= %s < n and ... })", n, n, n, n)
 		}
 		add(n)
 	}

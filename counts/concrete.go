@@ -350,7 +350,7 @@ func (e *engine) boxConj(c *cconj, inames []int) error {
 			if e.k != nil {
 				pos = e.k.Domains[e.k.Inames[s].Domain].pos
 			}
-			return errorf(e.file, pos, "the domain is unbounded in iname %s (at %s)", e.varNames[s], e.paramString())
+			return errorf(e.file, pos, "the domain is unbounded in iname %s (at %s)%s", e.varNames[s], e.paramString(), boundHint(e.varNames[s]))
 		}
 	}
 	for i := range c.box {

@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -36,7 +37,11 @@ func countWith(k *Kernel, opts Options, fixed map[string]int64) (*Counted, error
 	b := &counter{p: p, c: &Counted{k: k, plan: p, params: slices.Clone(k.Params), fixed: fixed, assumedMax: map[int]*polyhedra.PwQPolynomial{}}, set: map[int]int{}, max: map[string]int{}}
 	b.unit = p.add(&uset{pieces: []piece{{}}})
 	if err := b.count(); err != nil {
-		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v", k.Name, err)
+		hint := ""
+		if ub := (*polyhedra.UnboundedError)(nil); errors.As(err, &ub) {
+			hint = boundHint(ub.Dim)
+		}
+		return nil, errorf(k.File, Pos{}, "counting kernel %s: %v%s", k.Name, err, hint)
 	}
 	p.eager = false // sets the plan registers from now on are footprints
 	c := b.c

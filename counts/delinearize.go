@@ -49,7 +49,7 @@ func (p *plan) delinearize(name string, refs []gref) ([][]Affine, error) {
 	for _, r := range refs {
 		for _, ix := range r.index {
 			if len(ix.Floors) > 0 {
-				return nil, errorf(p.k.File, a.Pos, "array %s: a flattened subscript with a floor division or remainder (%s) does not split into dimensions, so its footprint is not counted", name, ix)
+				return nil, errorf(p.k.File, a.Pos, "array %s: a flattened subscript with a floor division or remainder (%s) does not split into dimensions, so its footprint is not counted%s", name, ix, splitHint)
 			}
 		}
 	}
@@ -183,7 +183,7 @@ func (p *plan) splitIndex(name string, r gref, chain []string, skip []bool, sh p
 		}
 	}
 	if len(movable) > maxMovable {
-		return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: the flattened subscript %s has %d terms of parameters alone, more than the %d whose dimension delinearization chooses", name, r.index[0], len(movable), maxMovable)
+		return nil, errorf(p.k.File, p.k.arrayIndex[name].Pos, "array %s: the flattened subscript %s has %d terms of parameters alone, more than the %d whose dimension delinearization chooses%s", name, r.index[0], len(movable), maxMovable, splitHint)
 	}
 	var first error
 	for mask := range 1 << len(movable) {

@@ -77,6 +77,24 @@
 // it starts, as C does, computing one that costs something into a
 // temporary ifcond_LINE_COL (ExampleCount_ifTestsOnce).
 //
+// A subscript may be flattened as C writes it, a[i*n + j] of an array
+// [n*n]: where the extent is the product of the pitches (the rows of
+// in[(y + 1)*(w + 2) + x + 1] of an array [(h + 2)*(w + 2)]: w + 2, an
+// affine pitch such as Rodinia's hid + 1), the subscript splits into one
+// index per dimension, and its strides, footprints and bounds count as
+// those of the array written with a dimension per pitch
+// (ExampleCount_flattened). One that does not split (an inner index that
+// runs past its pitch, a pitch the extent does not declare) is refused
+// where a symbolic footprint is needed, with that form to write instead.
+//
+// A local access counts its bank-conflict degree warp by warp (32
+// consecutive work-items of the group), over the lanes its conditions
+// leave active: a transposed read of a 16 x 16 tile is 8-way where a
+// whole warp reads it and conflict-free under tx == 0
+// (ExampleCount_bankConflictsPerWarp). Where a condition on a lane names
+// a parameter, every lane is taken as active and the count is marked an
+// upper bound.
+//
 // A global array's extent is what the host allocates, not the logical
 // image: a tiled kernel whose edge block loads its whole tile and halo
 // unguarded, guarding only its store, as tuned kernels do, reads past

@@ -66,6 +66,13 @@ var ErrTooLarge = errors.New("the domain is too large to enumerate")
 // evaluated). The caller evaluates the properties one by one instead.
 var ErrNotWeighable = errors.New("the properties cannot be folded into one weighted sum")
 
+// boundHint ends the refusal of a domain that leaves iname unbounded
+// with what to write: C's loops and launches bound each index on both
+// sides.
+func boundHint(iname string) string {
+	return fmt.Sprintf("; bound %s on both sides in its domain (0 <= %s < n), as the original's loop or launch does", iname, iname)
+}
+
 // errOverflow reports an integer result that does not fit in int64. Counts
 // are exact or an error; nothing in this package wraps around silently.
 var errOverflow = errors.New("integer overflow")

@@ -629,3 +629,86 @@ if BS >= 32: barrier
 	// map[] 48 96 37 0
 	// map[BS:8] 0 0 0 37
 }
+
+// A flattened subscript whose pitch is affine, w + 2, and a readonly
+// array. At h = 3, w = 20: 60 work-items of the domain, each loading two
+// cells of in through the read-only path (120 global.ldg loads, stride 1
+// along x) and storing one; 2 groups of 16 along x, 3 along y. The loads
+// touch rows 0 to 3 of in, columns 1 to 20: (h + 1)*w = 80 cells.
+func ExampleCount_flattened() {
+	k, err := counts.ParseKernel("rows.knl", []byte(`kernel rows
+domain [h, w] -> { [y, x] : 0 <= y < h and 0 <= x < w }
+array in f32 [(h + 2)*(w + 2)] readonly
+array out f32 [h*w]
+split x 16 x_out x_in
+tag x_out g.0, x_in l.0, y g.1
+out[y*w + x] = in[(y + 1)*(w + 2) + x + 1] + in[y*(w + 2) + x + 1]
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	at := map[string]int64{"h": 3, "w": 20}
+	v, err := c.Eval(at)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(v["global.ldg.f32.stride=1"], v["global.store.f32.stride=1"], v["flop.f32.add"], v["launch.groups"])
+	fps, sizes, err := c.FootprintsAt(at)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, f := range fps {
+		fmt.Println(f.Array, sizes[i].Elements, f.Elements)
+	}
+	// Output:
+	// 120 60 60 6
+	// in 80 [h, w] -> { (w + h * w) : h >= 1 and w >= 1 }
+	// out 60 [h, w] -> { h * w : h >= 1 and w >= 1 }
+}
+
+// The bank-conflict degree counted warp by warp. A 16 x 16 group stores
+// a tile row by row and reads it transposed, tile[tx, ty]: word 16*tx +
+// ty, in bank ty for even tx and 16 + ty for odd, so a warp (two rows,
+// ty = 2w and 2w + 1) asks 4 banks for 8 words each, 8-way. Under tx ==
+// 0 each warp has two lanes, ty = 2w and 2w + 1, in two banks: no
+// conflict. Under ty == 0 warp 0 has 16 lanes in banks 0 and 16, 8 words
+// each: 16 loads of class 8 a group, the other warps idle; with every
+// lane active, 256. At n = 2 groups:
+func ExampleCount_bankConflictsPerWarp() {
+	const src = `kernel tr
+domain [n] -> { [g, tx, ty] : 0 <= g < n and 0 <= tx < 16 and 0 <= ty < 16 }
+array x f32 [256*n]
+array y f32 [256*n]
+local tile f32 [16, 16]
+tag g g.0, tx l.0, ty l.1
+tile[ty, tx] = x[256*g + 16*ty + tx]
+barrier
+if COND: y[256*g + 16*ty + tx] = tile[tx, ty]
+`
+	for _, cond := range []string{"tx == 0", "ty == 0", "ty < 16"} {
+		k, err := counts.ParseKernel("tr.knl", []byte(strings.Replace(src, "COND", cond, 1)), nil)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		c, err := counts.Count(k)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		v, _ := c.Eval(map[string]int64{"n": 2})
+		fmt.Println(cond, v["local.load.f32"], v["local.f32.conflict=8"], c.UpperBound("local.f32.conflict=8"))
+	}
+	// Output:
+	// tx == 0 32 0 false
+	// ty == 0 32 32 false
+	// ty < 16 512 512 false
+}

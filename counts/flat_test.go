@@ -73,6 +73,8 @@ func TestFlatIndexingErrors(t *testing.T) {
 		{"columns differ", "b[i, j] = a[i*m + n] + a[i*m + n + 1]\n", "the index n, weighed by 1, leaves 0..m-1"},
 		{"lane in a floor", "b[i // 2, j] = 1\n", "the l.0 iname i is inside a floor division or remainder"},
 		{"two dimensions", "array z f32 [n*m, 2]\nb[i, j] = z[i*m + j, 1]\n", "a subscript of an array of 2 dimensions multiplies an iname by a parameter"},
+		{"floor in a flattened subscript", "b[i, j] = a[i*m + j // 2]\n", "a flattened subscript with a floor division or remainder (i*m + floor((j)/2)) does not split into dimensions"},
+		{"too many parameter terms", "array y f32 [(n + 1)*m*m*m*m]\nb[i, j] = y[i*m*m*m*m + m*m*m*m + m*m*m + m*m + m + j]\n", "has 4 terms of parameters alone, more than the 3 whose dimension delinearization chooses"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,7 +86,7 @@ func TestFlatIndexingErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.msg) {
 				t.Errorf("error %v, want %q", err, tc.msg)
 			}
-			if hint := "declare the array with a dimension per pitch"; strings.Contains(tc.msg, "weigh") && !strings.Contains(err.Error(), hint) {
+			if hint := "declare the array with a dimension per pitch"; (strings.Contains(tc.msg, "weigh") || strings.Contains(tc.msg, "flattened") || strings.Contains(tc.msg, "parameters alone")) && !strings.Contains(err.Error(), hint) {
 				t.Errorf("error %v, want the hint %q", err, hint)
 			}
 		})

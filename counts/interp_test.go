@@ -389,8 +389,12 @@ a[i + 1] = 1 {id=shift}
 		}
 	}
 	unb := mustParse(t, "kernel u\ndomain { [i] : i >= 0 }\narray o i32 [4]\no[0] = i\n")
-	if _, err := counts.Run(unb, nil, map[string]any{"o": make([]int32, 4)}, nil); err == nil || !strings.Contains(err.Error(), "unbounded in iname i") {
+	hint := "; bound i on both sides in its domain (0 <= i < n), as the original's loop or launch does"
+	if _, err := counts.Run(unb, nil, map[string]any{"o": make([]int32, 4)}, nil); err == nil || !strings.Contains(err.Error(), "unbounded in iname i (at )"+hint) {
 		t.Errorf("unbounded: %v", err)
+	}
+	if _, err := counts.Count(unb); err == nil || !strings.Contains(err.Error(), "dimension i has no lower or no upper bound for some parameter values"+hint) {
+		t.Errorf("unbounded, counted: %v", err)
 	}
 }
 

@@ -154,7 +154,7 @@ func (r *resolver) barrier(s rawStatement, id string, deps []string) *Barrier {
 	inames := r.expandInames(statementInames(s), "barrier inames")
 	for _, n := range inames {
 		if tag := r.k.inameIndex[n].Tag; tag.Parallel() {
-			r.fail(s.pos, "barrier inside parallel iname %s (%s): every work-item must reach a barrier, so it may only be inside sequential loops", n, tag)
+			r.fail(s.pos, "barrier inside parallel iname %s (%s): every work-item must reach a barrier, so it may only be inside sequential loops; end the for block over %s before the barrier and open it again after it (or drop %s from its inames=): the barrier then runs once on every work-item", n, tag, n, n)
 		}
 	}
 	return &Barrier{ID: id, Pos: s.pos, Inames: inames, Deps: deps, Tags: tagNames(s.ann.tags)}
@@ -193,7 +193,7 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	}
 	for n, p := range sc.reduced {
 		if _, ok := sc.used[n]; ok {
-			r.fail(p, "iname %s is reduced over but also used outside the reduction", n)
+			r.fail(p, "iname %s is reduced over but also used outside the reduction, where it has no value: reduce over an iname of its own (domain { [%s2] : ... }, then sum(%s2, ...)), or move the use into the reduction", n, n, n)
 		}
 	}
 	within := r.expandInames(statementInames(s), "inames annotation")
@@ -333,7 +333,7 @@ func (r *resolver) declare(s rawStatement, t DType, w weakness, sc *scope) *Acce
 		case lo < 0:
 			r.fail(n.t.pos, "iname %s takes negative values (from %d), which cannot subscript %s; declare it with 'private' and shift the subscript", n.t.text, lo, name.text)
 		case hi >= maxDeclaredElements || size*(hi+1) > maxDeclaredElements:
-			r.fail(n.t.pos, "temporary %s would have more than %d elements, too many for a work-item's registers", name.text, maxDeclaredElements)
+			r.fail(n.t.pos, "temporary %s would have more than %d elements, too many for a work-item's registers: declare it 'local' (one copy per work-group) or 'array' (global memory) with its extent", name.text, maxDeclaredElements)
 		}
 		size *= hi + 1
 		a.Shape = append(a.Shape, Affine{Const: hi + 1})
@@ -407,6 +407,12 @@ func (r *resolver) access(e rexpr, sc *scope, context string) *Access {
 	return acc
 }
 
+// viaTemporary ends the refusal of a non-affine subscript with what C
+// code that needs one can write: the value computed into a temporary
+// subscripts as data does, an indirect access, whose cells the counts
+// bound rather than know.
+const viaTemporary = "; where the original needs it, compute the subscript into an integer temporary first (<i32> t = ..., then a[t]): the access then counts as an indirect one, whose cells are data to the counts"
+
 // inamesOf returns the inames among a term's factors.
 func (r *resolver) inamesOf(t Term) []string {
 	var out []string
@@ -479,33 +485,33 @@ func (r *resolver) affine(e rexpr, sc *scope) Affine {
 		case "*":
 			p, err := x.mul(y)
 			if errors.Is(err, errFloorProduct) {
-				r.fail(e.at, "non-affine subscript: %v", err)
+				r.fail(e.at, "non-affine subscript: %v%s", err, viaTemporary)
 			}
 			p = arith(e.at)(p, err)
 			for _, t := range p.Terms {
 				if n := r.inamesOf(t); len(n) > 1 {
-					r.fail(e.at, "non-affine subscript: (%s)*(%s) multiplies inames %s and %s; a subscript may multiply an iname by parameters and constants only", x, y, n[0], n[1])
+					r.fail(e.at, "non-affine subscript: (%s)*(%s) multiplies inames %s and %s; a subscript may multiply an iname by parameters and constants only%s", x, y, n[0], n[1], viaTemporary)
 				}
 			}
 			return p
 		case "//", "%":
 			if !y.IsConst() || y.Const <= 0 {
-				r.fail(e.at, "non-affine subscript: %s by %s; subscripts may divide by positive constants only", e.op, y)
+				r.fail(e.at, "non-affine subscript: %s by %s; subscripts may divide by positive constants only (a literal or a const)%s", e.op, y, viaTemporary)
 			}
 			f, err := floorOfAffine(x, y.Const)
 			if err != nil {
-				r.fail(e.at, "non-affine subscript: %v", err)
+				r.fail(e.at, "non-affine subscript: %v%s", err, viaTemporary)
 			}
 			if e.op == "//" {
 				return f
 			}
 			return arith(e.at)(x.addScaled(f, -y.Const)) // x - d*floor(x/d)
 		}
-		r.fail(e.at, "non-affine subscript: operator %s is not allowed in subscripts", e.op)
+		r.fail(e.at, "non-affine subscript: operator %s is not allowed in subscripts (+, -, * by parameters and constants, // and %% by constants are)%s", e.op, viaTemporary)
 	case *rSub:
 		r.fail(e.t.pos, "data-dependent subscript: %s is an array; subscripts must be affine in inames and parameters", e.t.text)
 	}
-	r.fail(e.rpos(), "non-affine subscript: subscripts must be affine in inames and parameters")
+	r.fail(e.rpos(), "non-affine subscript: subscripts must be affine in inames and parameters%s", viaTemporary)
 	return Affine{}
 }
 
@@ -657,7 +663,7 @@ func (r *resolver) literal(t token) (Expr, weakness) {
 	if single {
 		f := float32(v)
 		if math.IsInf(float64(f), 0) {
-			r.fail(t.pos, "literal %s is out of range for f32", t.text)
+			r.fail(t.pos, "literal %s is out of range for f32: where it meets an f64 value, write it without its f (an unsuffixed literal is a double), or write a value within f32's range (3.4028235e38)", t.text)
 		}
 		return &Literal{Float: float64(f), T: F32, At: t.pos}, strong
 	}
@@ -853,7 +859,7 @@ func (r *resolver) reduce(e *rReduce, sc *scope) (Expr, weakness) {
 		}
 		for _, b := range sc.bound {
 			if b == n {
-				r.fail(e.t.pos, "nested reductions over the same iname %s", n)
+				r.fail(e.t.pos, "nested reductions over the same iname %s: reduce the inner one over an iname of its own (domain { [%s2] : ... }, then sum(%s2, ...))", n, n, n)
 			}
 		}
 		if _, again := sc.reduced[n]; again {
@@ -906,7 +912,7 @@ func (r *resolver) settle(e Expr, t DType) Expr {
 		if t == F32 {
 			f := float32(e.Float)
 			if math.IsInf(float64(f), 0) && !math.IsInf(e.Float, 0) {
-				r.fail(e.At, "literal %g is out of range for f32", e.Float)
+				r.fail(e.At, "literal %g is out of range for f32, the type it is used as here: give what takes it type f64 (array x f64 [n], <f64> t = ...), or write a value within f32's range (3.4028235e38)", e.Float)
 			}
 			e.Float = float64(f)
 		}

@@ -3,6 +3,10 @@ package examples_test
 import (
 	"maps"
 	"math"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/uniperf/uniperf/counts"
@@ -332,5 +336,88 @@ func TestKmeansBfsHandCounts(t *testing.T) {
 				t.Errorf("%s: %s is not marked an upper bound", w.kernel, name)
 			}
 		}
+	}
+}
+
+// flattenNeedle rewrites a needle port's score and reference matrices,
+// [cols, cols] there, into Rodinia's flattened form: arrays of cols*cols
+// elements indexed by cols*ROW + COLUMN, as needle_kernel.cu computes its
+// index (cols*BLOCK_SIZE*b_index_y + BLOCK_SIZE*b_index_x + tx + (cols + 1)
+// and the like), the same cells in the same row-major layout.
+func flattenNeedle(src string) string {
+	src = strings.ReplaceAll(src, "i32 [cols, cols]", "i32 [cols*cols]")
+	return regexp.MustCompile(`(referrence|matrix_cuda)\[([^][,]*), ([^][,]*)\]`).ReplaceAllString(src, "$1[cols*($2) + $3]")
+}
+
+// TestNeedleFlattened checks issue 42's item 4 on the kernels it names:
+// nw's passes written with Rodinia's flattened subscripts, whose pitch
+// cols multiplies an expression of inames and parameters (cols*(BS*(i - 1
+// - bx) + 1 + ty) + BS*bx + 1 + tx), count what the two-dimensional ports
+// count, property by property, and the same footprints, at two sizes
+// each, and compute what the Go reimplementation of the original
+// computes.
+func TestNeedleFlattened(t *testing.T) {
+	sizes := map[string][]map[string]int64{
+		"needle1": {kernels["needle1"].params, {"cols": 65, "block_width": 4, "i": 4, "penalty": 3}},
+		"needle2": {kernels["needle2"].params, {"cols": 65, "block_width": 4, "i": 1, "penalty": 3}},
+	}
+	for name, at := range sizes {
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(name + ".knl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A reference left two-dimensional would not parse.
+			flat, err := counts.ParseKernel(name+"-flat.knl", []byte(flattenNeedle(string(src))), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := flat.Array("matrix_cuda").Shape; len(s) != 1 {
+				t.Fatalf("matrix_cuda has shape %v, want one dimension", s)
+			}
+			fc, err := counts.Count(flat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc, err := counts.Count(parse(t, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range at {
+				got, err := fc.Eval(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := tc.Eval(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !maps.Equal(got, want) {
+					t.Errorf("at %v: flattened %v, two-dimensional %v", p, got, want)
+				}
+				_, gotFp, err := fc.FootprintsAt(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, wantFp, err := tc.FootprintsAt(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(gotFp, wantFp) {
+					t.Errorf("at %v: footprints flattened %v, two-dimensional %v", p, gotFp, wantFp)
+				}
+				in := inputs(flat, p)
+				data := map[string]any{}
+				for n, s := range in {
+					data[n] = toRun(flat, n, s)
+				}
+				if _, err := counts.Run(flat, p, data, nil); err != nil {
+					t.Fatal(err)
+				}
+				for arr, w := range kernels[name].want(p, in) {
+					compare(t, name, arr, fromRun(data[arr]), w)
+				}
+			}
+		})
 	}
 }

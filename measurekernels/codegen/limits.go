@@ -21,7 +21,7 @@ const MaxLocalBytes = 1 << 20
 func checkSizes(k *counts.Kernel) error {
 	for _, c := range k.Consts {
 		if c.Value > math.MaxInt32 || c.Value < math.MinInt32 {
-			return &counts.Error{File: k.File, Pos: c.Pos, Msg: fmt.Sprintf("const %s = %d does not fit the 32-bit int arithmetic of the generated code", c.Name, c.Value)}
+			return &counts.Error{File: k.File, Pos: c.Pos, Msg: fmt.Sprintf("const %s = %d does not fit the 32-bit int arithmetic of the generated code: give it a value from %d to %d (--const %s=V)", c.Name, c.Value, math.MinInt32, math.MaxInt32, c.Name)}
 		}
 	}
 	for _, a := range k.Arrays {
@@ -32,7 +32,7 @@ func checkSizes(k *counts.Kernel) error {
 		for _, d := range a.Shape {
 			hi, lo := bits.Mul64(size, uint64(max(d.Const, 0)))
 			if !d.IsConst() || hi != 0 || lo > MaxLocalBytes {
-				return &counts.Error{File: k.File, Pos: a.Pos, Msg: fmt.Sprintf("array %s of shape %v: more than the %d bytes a local or private array may have", a.Name, a.Shape, MaxLocalBytes)}
+				return &counts.Error{File: k.File, Pos: a.Pos, Msg: fmt.Sprintf("array %s of shape %v: more than the %d bytes a local or private array may have: make it smaller (the consts of its extent), or declare it a global array (array %s ...)", a.Name, a.Shape, MaxLocalBytes, a.Name)}
 			}
 			size = lo
 		}

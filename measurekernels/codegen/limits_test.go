@@ -21,8 +21,8 @@ func TestSizesRefused(t *testing.T) {
 		ly   int64
 		want string
 	}{
-		{4611686018427387904, "finite_diff.knl:10:7: const LY = 4611686018427387904 does not fit the 32-bit int arithmetic"},
-		{1073741824, "finite_diff.knl:16:7: array t of shape [1073741826 18]: more than the 1048576 bytes"},
+		{4611686018427387904, "finite_diff.knl:10:7: const LY = 4611686018427387904 does not fit the 32-bit int arithmetic of the generated code: give it a value from -2147483648 to 2147483647 (--const LY=V)"},
+		{1073741824, "finite_diff.knl:16:7: array t of shape [1073741826 18]: more than the 1048576 bytes a local or private array may have: make it smaller (the consts of its extent), or declare it a global array (array t ...)"},
 		// (14562 + 2) * 18 * 4 = 1048608 bytes, the first past the bound
 		{14562, "array t of shape [14564 18]: more than"},
 	} {
