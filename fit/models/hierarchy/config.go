@@ -291,7 +291,11 @@ type Config struct {
 	// measurement rows are timed warm (a launch run again and again,
 	// nothing flushed between runs), and on the EPYC their time per byte
 	// climbs past the 32 MiB of a core complex's L3, not past the
-	// 2 MiB of its cores' L2 (docs/model.md).
+	// 2 MiB of its cores' L2 (docs/model.md). Session 16: WarmL3 is
+	// the declared rule's pick on PoCL (cross-validation 0.345 → 0.294,
+	// the DRAM weight 1.36 → 13.7 ps/B; the development kernels worse,
+	// exp-mean-log 0.506 → 0.570), WarmLLC not (0.333); Chosen does not
+	// have it yet.
 	Warm string `json:"warm,omitempty"`
 	// Saturation is the grid fill: FillLinear takes the default linear
 	// fit's saturations (read from the grid-fill classes, or chosen by
