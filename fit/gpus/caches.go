@@ -19,6 +19,13 @@ type Caches struct {
 	// L3 is a CPU's last-level cache, in bytes, as its system reports
 	// it; 0 when absent.
 	L3 int64 `json:"l3_bytes,omitempty"`
+	// L3Shared is the part of a CPU's L3 that its cores share and keep
+	// their lines in, where the system reports a larger whole (a
+	// guest's hypervisor gives the host socket's L3, while its cores
+	// sit on one core complex with an L3 of its own), in bytes; 0 when
+	// unknown. A launch whose lines fit it finds them there again on its
+	// next run (package hierarchy's Config.Warm).
+	L3Shared int64 `json:"l3_shared_bytes,omitempty"`
 	// L2Ways is the associativity of the L2 cache where the device file
 	// gives it (a CPU's, per core): a walk whose byte stride is a
 	// multiple of a large power of two reaches only some of its sets
@@ -59,7 +66,7 @@ func (c *Caches) validate(sms int) error {
 	for _, f := range []struct {
 		name     string
 		v, limit int64
-	}{{"caches.l1_bytes_per_sm", c.L1PerSM, maxL1PerSM}, {"caches.l2_bytes", c.L2, maxCache}, {"caches.l3_bytes", c.L3, maxCache}} {
+	}{{"caches.l1_bytes_per_sm", c.L1PerSM, maxL1PerSM}, {"caches.l2_bytes", c.L2, maxCache}, {"caches.l3_bytes", c.L3, maxCache}, {"caches.l3_shared_bytes", c.L3Shared, maxCache}} {
 		if f.v < 0 || f.v > f.limit {
 			return fmt.Errorf("%s must be 0 to %d bytes, have %d", f.name, f.limit, f.v)
 		}

@@ -55,6 +55,7 @@ func TestCachesValidation(t *testing.T) {
 		{`"l2_bytes": 52428800`, `"l2_bytes": -1`, "caches.l2_bytes must be 0 to"},
 		{`"l1_bytes_per_sm": 262144`, `"l1_bytes_per_sm": 1073741824`, "caches.l1_bytes_per_sm must be 0 to"},
 		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l3_bytes": 8589934592`, "caches.l3_bytes must be 0 to"},
+		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l3_shared_bytes": -1`, "caches.l3_shared_bytes must be 0 to"},
 		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l2_ways": 65`, "caches.l2_ways must be 0 (unknown) to 64"},
 		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l1_ways": -1`, "caches.l1_ways must be 0 (unknown) to 64"},
 		{`"l2_bytes": 52428800`, `"l2_bytes": 52428800, "l1_dtlb_entries": -1`, "caches.l1_dtlb_entries must be 0 (unknown) to 65536"},

@@ -371,6 +371,15 @@ func levelsOf(env *models.Env, cfg Config) (Levels, error) {
 	if cfg.ConflictTLB {
 		lv.DTLB = c.DTLBEntries
 	}
+	switch cfg.Warm {
+	case WarmLLC:
+		lv.Warm = lv.LLC
+	case WarmL3:
+		if c.L3Shared <= 0 {
+			return Levels{}, &gpus.MissingError{File: env.Device.File, Field: "caches.l3_shared_bytes", Model: "hierarchy (config.warm " + WarmL3 + ")"}
+		}
+		lv.Warm = c.L3Shared
+	}
 	if cfg.LocalConflict {
 		lv.L1Ways = c.L1Ways
 	}

@@ -53,8 +53,8 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v (guarded lanes %d), local accesses tied %v (every type together %v), bank conflicts dropped %v, integer accesses tied by width %v, local loads kept in registers %v, local beyond L1 %v, context levels %q, indirect arrays bounded %v, last cache %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.GuardedLanes, m.Config.LocalAccesses, m.Config.LocalAnyType, m.Config.NoBanks, m.Config.WidthTies, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.Context, m.Config.Indirect, m.Config.LLC, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v (guarded lanes %d), local accesses tied %v (every type together %v), bank conflicts dropped %v, integer accesses tied by width %v, local loads kept in registers %v, local beyond L1 %v, context levels %q, indirect arrays bounded %v, last cache %s, warm cache %q, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.GuardedLanes, m.Config.LocalAccesses, m.Config.LocalAnyType, m.Config.NoBanks, m.Config.WidthTies, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.Context, m.Config.Indirect, m.Config.LLC, m.Config.Warm, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 
@@ -409,6 +409,9 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 		case m.Config.LineScale:
 			note += fmt.Sprintf("; global accesses priced at %.3g times", tr.LineScale())
 		}
+	}
+	if m.Config.Warm != "" {
+		note += fmt.Sprintf("; none from DRAM where the launch fits the %s cache kept between runs", m.Config.Warm)
 	}
 	if !tr.Counted {
 		note = "streaming: no hierarchy counts (" + lf.refusal + ")"

@@ -28,6 +28,10 @@ type Levels struct {
 	// Knee2, where not 0, is the second knee, in Knee's measure
 	// (Config.LongSecond, Config.LongKnee2).
 	Knee2 int64
+	// Warm, where not 0, is the cache that keeps a launch's lines from
+	// one run to the next (Config.Warm): a launch whose lines (bytes)
+	// fit it moves nothing from DRAM.
+	Warm int64
 }
 
 // Footprints are the memory-hierarchy counts of one launch (package
@@ -67,7 +71,7 @@ type Traffic struct {
 	// DRAM is the bytes read from or written to DRAM: the launch's
 	// footprint while it fits the last-level cache, else the groups'
 	// footprints summed (each group brings its own cells), at most the
-	// streamed bytes.
+	// streamed bytes; none while the footprint fits Levels.Warm.
 	DRAM float64
 	// L2 is the bytes moving from the last-level cache into the caches
 	// near the compute units: the groups' footprints summed while an
@@ -153,7 +157,9 @@ func globalAccess(name string) (kind string, size int, ok bool) {
 
 // TrafficOf places a launch's global traffic at each level: cs are its
 // counts, f its footprints (nil where the kernel has none: streaming),
-// groups its work-groups and lv the capacities.
+// groups its work-groups and lv the capacities. A launch whose
+// footprint fits lv.Warm reads it from that cache on every run but the
+// first, and moves nothing from DRAM; one without footprints streams.
 func TrafficOf(cs map[string]int64, f *Footprints, groups int64, lv Levels) Traffic {
 	loads, lb, sb := Accesses(cs)
 	t := Traffic{Loads: loads, Streamed: lb + sb}
@@ -167,6 +173,9 @@ func TrafficOf(cs map[string]int64, f *Footprints, groups int64, lv Levels) Traf
 	if f.Lines {
 		t.Lines = true
 		t.DRAM, t.L2, t.Refetched = lineTraffic(f, groups, lv)
+		if lv.Warm > 0 && f.LaunchLines <= float64(lv.Warm) {
+			t.DRAM, t.Refetched = 0, 0
+		}
 		return t
 	}
 	t.DRAM = f.Launch
@@ -182,6 +191,9 @@ func TrafficOf(cs map[string]int64, f *Footprints, groups int64, lv Levels) Traf
 	}
 	t.Shared = f.Iter.fits(lv.L1)
 	t.DRAM = min(t.DRAM, t.L2)
+	if lv.Warm > 0 && f.Launch <= float64(lv.Warm) {
+		t.DRAM = 0
+	}
 	return t
 }
 
