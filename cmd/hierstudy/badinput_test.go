@@ -16,6 +16,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{table, "dev", "hierarchy", `-split "dev"`},
 		{table, "", "hierarchy+nosuch", `unknown option "nosuch"`},
+		{table, "", "hierarchy+context+localfoot", "+localfoot and +context or +context2 both move"},
+		{table, "", "hierarchy+localfoot+context2", "+localfoot and +context or +context2 both move"},
 		{table, "", "linear,maxx", `form "maxx"`},
 		{"no/such/table.arrow", "", "linear", "no/such/table.arrow"},
 	} {

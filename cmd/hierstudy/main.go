@@ -152,6 +152,7 @@ func parseForm(s string) (hierarchy.Config, error) {
 	if c.Form != hierarchy.FormSum && c.Form != hierarchy.FormMax && c.Form != hierarchy.FormMaxGroups {
 		return c, fmt.Errorf("form %q: want linear, linear+nofill, linear+ownldg, linear+fallbackldg, hierarchy, or %s", s, formSyntax)
 	}
+	namedContext := false
 	for _, p := range parts[1:] {
 		switch p {
 		case "noreuse":
@@ -211,16 +212,13 @@ func parseForm(s string) (hierarchy.Config, error) {
 		case "nobanks":
 			c.NoBanks = true
 		case "localfoot":
-			// The footprint and the context both move a local access to
-			// a level; the CPU's chosen form has a context, so the
-			// footprint replaces it.
-			c.LocalFootprint, c.Context = true, ""
+			c.LocalFootprint = true
 		case "context":
-			c.Context = hierarchy.ContextL1
+			c.Context, namedContext = hierarchy.ContextL1, true
 		case "context2":
-			c.Context = hierarchy.ContextL2
+			c.Context, namedContext = hierarchy.ContextL2, true
 		case "nocontext":
-			c.Context = ""
+			c.Context, namedContext = "", true
 		case "localreuse":
 			c.LocalReuse = true
 		case "ldgties":
@@ -244,6 +242,15 @@ func parseForm(s string) (hierarchy.Config, error) {
 			}
 			return c, fmt.Errorf("form %q: unknown option %q", s, p)
 		}
+	}
+	if c.LocalFootprint {
+		// The footprint and the context both move a local access to a
+		// level; the footprint replaces the chosen form's context (the
+		// CPU's has one), and one named with it is refused, not dropped.
+		if namedContext && c.Context != "" {
+			return c, fmt.Errorf("form %q: +localfoot and +context or +context2 both move a local access to a level, which would price it twice; keep one", s)
+		}
+		c.Context = ""
 	}
 	return c, nil
 }

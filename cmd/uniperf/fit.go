@@ -263,10 +263,16 @@ func (o fitOptions) withFillRows(lt *loadedTables) (fitOptions, error) {
 	return o, err
 }
 
+// setsFit reports whether o holds a flag that sets up how the linear
+// model is fitted (--coverage, which reports on a fit, is not one).
+func (o fitOptions) setsFit() bool {
+	return o.free || o.balance || o.robust || o.minNorm || o.noInteger || o.noFill || o.oneSaturation || o.noTies || o.ownLdg || o.ldgFallback || len(o.fillFrom) > 0
+}
+
 // checkLinear refuses the linear model's fit options with another
 // model, and --ldg-fallback with the flags that drop the tie it keeps.
 func (o fitOptions) checkLinear(model string) error {
-	if model != "linear" && (o.free || o.balance || o.robust || o.minNorm || o.noInteger || o.coverage || o.noFill || o.oneSaturation || o.noTies || o.ownLdg || o.ldgFallback || len(o.fillFrom) > 0) {
+	if model != "linear" && (o.coverage || o.setsFit()) {
 		return fmt.Errorf("--free, --balance, --robust, --min-norm, --no-integer, --coverage, --no-grid-fill, --one-saturation, --no-ties, --own-ldg, --ldg-fallback and --fill-from concern the linear model's fit, not the %s model's", model)
 	}
 	if o.ldgFallback && (o.ownLdg || o.noTies || o.free) {

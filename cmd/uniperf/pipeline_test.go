@@ -153,6 +153,9 @@ func TestPipelineErrors(t *testing.T) {
 		{fitCmd, []string{"fit", table, "--coverage", "--model", "cycles", "--out", good}, "--coverage, --no-grid-fill, --one-saturation, --no-ties, --own-ldg, --ldg-fallback and --fill-from concern the linear model"},
 		{fitCmd, []string{"fit", table, "--ldg-fallback", "--own-ldg", "--out", good}, "--ldg-fallback keeps the strided readonly loads' tie"},
 		{validateCmd, []string{"validate", "--cv", "--ldg-fallback", "--no-ties", table}, "give one or the other"},
+		{validateCmd, []string{"validate", "--weights", good, "--ldg-fallback", table}, "set up the fits of --cv; --weights validates weights already fitted"},
+		{validateCmd, []string{"validate", "--weights", good, "--own-ldg", table}, "set up the fits of --cv"},
+		{validateCmd, []string{"validate", "--weights", good, "--fill-from", table, table}, "set up the fits of --cv"},
 		{fitCmd, []string{"fit", table, "--no-ties", "--model", "xu", "--out", good}, "concern the linear model's fit, not the xu model's"},
 	} {
 		code, _, stderr := runCommand(t, c.cmd, c.args...)

@@ -158,6 +158,10 @@ func validate(out io.Writer, args []string, opts validateOptions) error {
 	if err := opts.fit.checkLinear(opts.model); err != nil {
 		return err
 	}
+	if !opts.cv && opts.fit.setsFit() {
+		// With --weights nothing is fitted: the flags would do nothing.
+		return fmt.Errorf("--free, --balance, --robust, --min-norm, --no-integer, --no-grid-fill, --one-saturation, --no-ties, --own-ldg, --ldg-fallback and --fill-from set up the fits of --cv; --weights validates weights already fitted: drop them, or give them to the uniperf fit that writes the weights")
+	}
 	if opts.coverage && (opts.weights == "" || opts.model != "linear") {
 		return fmt.Errorf("--coverage reports on the linear model's weights: give --weights, not --cv or another --model")
 	}

@@ -87,6 +87,30 @@ func TestGuardedLanesSteps(t *testing.T) {
 	}
 }
 
+// TestGuardedLanesStepsCached asks the cached steps of one launch, as
+// features do, for chain sets that differ in their guarded lanes alone,
+// in one process, as hierstudy's forms +lanes2, +lanes and the chosen
+// form (none) do: each gets its own count, those of
+// TestGuardedLanesSteps (guarded_lanes_f32 at K = 4, LX = 16, n = 300, nl =
+// 5: 80 work-items of 5 steps with at most 4 lanes, none with fewer),
+// whatever was asked first.
+func TestGuardedLanesStepsCached(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files)}
+	c := models.Case{Kernel: "../../../measurekernels/library/guarded_lanes_f32.knl", Consts: map[string]int64{"LX": 16, "K": 4}, Params: map[string]int64{"n": 300, "nl": 5}}
+	want := map[int64]int64{0: 0, 2: 0, 4: 400}
+	for _, lanes := range []int64{0, 4, 2, 4, 0} {
+		set := scalarChains
+		set.lanes = lanes
+		got, err := regChainStepsOf(env, c, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[ScalarChainPrefix+"f32"] != want[lanes] {
+			t.Errorf("at most %d guarded lanes: steps %v, want %s%d", lanes, got, ScalarChainPrefix+"f32=", want[lanes])
+		}
+	}
+}
+
 // TestGuardedLanesConfig checks that GuardedLanes is refused without
 // ScalarChain, whose features it adds to, and below zero.
 func TestGuardedLanesConfig(t *testing.T) {

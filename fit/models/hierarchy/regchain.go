@@ -513,10 +513,15 @@ func isRegChain(p string) bool {
 	return strings.HasPrefix(p, RegChainPrefix) || strings.HasPrefix(p, ScalarChainPrefix)
 }
 
+// regChainStepsOf is regChainSteps of a case, counted once per launch
+// and set: the cache's name holds the guarded lanes as well as the
+// prefix, since one process (hierstudy) calibrates forms that differ in
+// Config.GuardedLanes alone.
 func regChainStepsOf(env *models.Env, c models.Case, set chainSet) (map[string]int64, error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {
 		return nil, err
 	}
-	return once(set.prefix, k, c.Params, func() (map[string]int64, error) { return regChainSteps(k, c.Params, set) })
+	name := fmt.Sprintf("%slanes=%d", set.prefix, set.lanes)
+	return once(name, k, c.Params, func() (map[string]int64, error) { return regChainSteps(k, c.Params, set) })
 }
