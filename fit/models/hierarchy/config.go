@@ -314,8 +314,9 @@ type Config struct {
 	// 2 MiB of its cores' L2 (docs/model.md). Session 16: WarmL3 is
 	// the declared rule's pick on PoCL (cross-validation 0.345 → 0.294,
 	// the DRAM weight 1.36 → 13.7 ps/B; the development kernels worse,
-	// exp-mean-log 0.506 → 0.570), WarmLLC not (0.333); Chosen does not
-	// have it yet.
+	// exp-mean-log 0.506 → 0.570), WarmLLC not (0.333), so Chosen's CPU
+	// form has WarmL3; Calibrate leaves it out of the chosen form on a
+	// device file without caches.l3_shared_bytes.
 	Warm string `json:"warm,omitempty"`
 	// Saturation is the grid fill: FillLinear takes the default linear
 	// fit's saturations (read from the grid-fill classes, or chosen by
@@ -437,7 +438,7 @@ func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
 			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, ScalarChain: true, LocalAccesses: true, LocalConflict: true,
-			Context: ContextL1, Indirect: true, LLC: "l2", Saturation: FillNone}
+			Context: ContextL1, Indirect: true, LLC: "l2", Warm: WarmL3, Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }

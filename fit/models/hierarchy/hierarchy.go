@@ -102,6 +102,12 @@ func (m *Model) Calibrate(env *models.Env, rows []models.Row) error {
 	}
 	if m.Config == (Config{}) && env.Device != nil {
 		m.Config = Chosen(env.Device.Kind)
+		// The chosen CPU form keeps a launch within the shared L3 warm
+		// where the device file says how large that L3 is (pocl-cpu);
+		// on another CPU it prices DRAM as a cold cache, as before.
+		if m.Config.Warm == WarmL3 && (env.Device.Caches == nil || env.Device.Caches.L3Shared <= 0) {
+			m.Config.Warm = ""
+		}
 	}
 	if m.Config.LongWalk != "" && m.Config.LongKnee == 0 {
 		return m.calibrateKnee(env, rows)
