@@ -11,6 +11,12 @@ type resolver struct {
 	// held maps the temporary of an if block's condition to the
 	// condition it holds (ifonce.go).
 	held map[*Array]Expr
+	// affineTemps are the temporaries that hold affine values, cur the
+	// statement being resolved, and inCond whether a condition is
+	// (affinetemp.go).
+	affineTemps map[string]*affineTemp
+	cur         *rawStatement
+	inCond      bool
 }
 
 func (r *resolver) errf(pos Pos, format string, args ...any) error {
