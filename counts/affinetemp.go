@@ -35,43 +35,6 @@ import "slices"
 // the expression written in place does. A condition compares the value
 // as an i32 index, so the substitution there is for i32 temporaries.
 
-// affineTemp is what the resolver keeps of a temporary that holds an
-// affine value.
-type affineTemp struct {
-	value  rexpr    // the right-hand side, resolved again at each use
-	inames []string // the inames the value names
-	loops  []token  // the for-block inames around the declaration
-	preds  []rexpr  // the conditions around the declaration
-	t      DType
-}
-
-// noteAffineTemp records the temporary that statement s declares, where
-// it holds an affine value.
-func (r *resolver) noteAffineTemp(s rawStatement, lhs *Access) {
-	name, ok := s.lhs.(*rName)
-	a := lhs.Array
-	if !ok || s.synthetic || s.atomic || a.Space != Private || len(a.Shape) > 0 || (a.DType != I32 && a.DType != I64) {
-		return
-	}
-	assigned := 0
-	for _, o := range r.b.statements {
-		if assigns(o, name.t.text) {
-			assigned++
-		}
-	}
-	if assigned != 1 {
-		return
-	}
-	v, ok := r.tryAffine(s.rhs)
-	if !ok {
-		return
-	}
-	if r.affineTemps == nil {
-		r.affineTemps = map[string]*affineTemp{}
-	}
-	r.affineTemps[a.Name] = &affineTemp{value: s.rhs, inames: r.inamesIn(v), loops: s.inames, preds: s.preds, t: a.DType}
-}
-
 // assigns reports whether statement s assigns the array or temporary
 // name.
 func assigns(s rawStatement, name string) bool {
@@ -82,36 +45,6 @@ func assigns(s rawStatement, name string) bool {
 		return l.t.text == name
 	}
 	return false
-}
-
-// tryAffine resolves e as a subscript would be, or returns false where e
-// reads data or is not affine.
-func (r *resolver) tryAffine(e rexpr) (a Affine, ok bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			if _, bailed := v.(resolveBailout); !bailed {
-				panic(v)
-			}
-			ok = false
-		}
-	}()
-	if r.readsData(e) {
-		return Affine{}, false
-	}
-	return r.affine(e, &scope{used: map[string]Pos{}, reduced: map[string]Pos{}}), true
-}
-
-// inamesIn returns the inames an affine value names, its floor divisions'
-// included.
-func (r *resolver) inamesIn(a Affine) []string {
-	var out []string
-	for _, t := range a.Terms {
-		out = append(out, r.inamesOf(t)...)
-	}
-	for _, f := range a.Floors {
-		out = append(out, r.inamesIn(f.Num)...)
-	}
-	return out
 }
 
 // affineAt returns the affine temporary name where the statement being

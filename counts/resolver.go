@@ -37,3 +37,13 @@ func (r *resolver) unknownIname(pos Pos, name, context string) error {
 	}
 	return r.errf(pos, "%s: %s is not an iname", context, name)
 }
+
+// affineTemp is what the resolver keeps of a temporary that holds an
+// affine value.
+type affineTemp struct {
+	value  rexpr    // the right-hand side, resolved again at each use
+	inames []string // the inames the value names
+	loops  []token  // the for-block inames around the declaration
+	preds  []rexpr  // the conditions around the declaration
+	t      DType
+}
