@@ -12,6 +12,10 @@ func affineValue(e Expr) (qaff, bool) {
 		return qconst(e.Int), !e.T.IsFloat()
 	case *Index:
 		return e.Value.qaff(), true
+	case *Access:
+		if e.holds != nil {
+			return e.holds.qaff(), true
+		}
 	case *Cast:
 		if e.T.IsFloat() || e.X.Type().IsFloat() {
 			return qaff{}, false

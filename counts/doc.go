@@ -48,7 +48,11 @@
 // f32, a store rounds to the nearest half; global.load.f16.stride=1,
 // ExampleRun_half),
 // indirect accesses, whose subscripts read data (global.load.indirect.f32
-// for x[col[j]]; a gather from a readonly array counts as indirect), and
+// for x[col[j]]; a gather from a readonly array counts as indirect; a
+// private i32 or i64 temporary assigned once by an affine expression,
+// <i32> ind = i*n + t, reads no data: val[ind] counts as val[i*n + t],
+// a condition comparing it is affine, and only its own operations count
+// where it is assigned, as before; ExampleCount_affineTemporary), and
 // atomic_add(TARGET, VALUE) on global or local f32, i32 and u32 elements
 // (global.atomic.i32.add). Which cells an indirect access touches is
 // data: the footprints refuse such an array; the memory-hierarchy counts

@@ -712,3 +712,46 @@ if COND: y[256*g + 16*ty + tx] = tile[tx, ty]
 	// ty == 0 32 32 false
 	// ty < 16 512 512 false
 }
+
+// A private i32 temporary that holds an affine value subscripts as the
+// expression it holds, as a C compiler sees through it: val[ind] loads at
+// stride 1 along t, not as a gather, and the guard last < m is affine,
+// so the n*(m - 1) loads under it are exact, not upper bounds. ind and
+// last still count their own i32 operations where they are assigned: a
+// mul and two adds a trip. At n = 64, m = 4: 64*3 = 192 loads and adds,
+// 64*4*2 = 512 i32 adds, 256 i32 muls.
+func ExampleCount_affineTemporary() {
+	k, err := counts.ParseKernel("ell.knl", []byte(`kernel ell
+domain [n, m] -> { [t, i] : 0 <= t < n and 0 <= i < m }
+array val f32 [m*n] readonly
+array out f32 [n]
+split t 32 t_out t_in
+tag t_out g.0, t_in l.0
+for t
+  <f32> s = 0.0f
+  for i
+    <i32> ind = i*n + t
+    <i32> last = i + 1
+    if last < m: s = s + val[ind]
+  end
+  out[t] = s
+end
+`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, err := c.Eval(map[string]int64{"n": 64, "m": 4})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(v["global.ldg.f32.stride=1"], v["global.load.indirect.f32"], v["flop.f32.add"], v["int.i32.add"], v["int.i32.mul"], c.Bounds())
+	// Output:
+	// 192 0 192 512 256 []
+}

@@ -46,9 +46,18 @@ type Access struct {
 	Indirect []Expr
 	Tag      string
 	At       Pos
+	// Written holds the subscripts as written where they name
+	// temporaries that hold affine values (affinetemp.go): Index holds
+	// them with the temporaries' values in place, which counting and the
+	// interpreter read, and generated code prints these; nil elsewhere.
+	Written []Expr
 	// held is the condition that the temporary an if block tests holds
 	// (ifonce.go), which counting reads in its place; nil elsewhere.
 	held Expr
+	// holds is the affine value that a temporary read in a condition
+	// holds there (affinetemp.go), which counting reads in its place;
+	// nil elsewhere.
+	holds *Affine
 }
 
 // IsIndirect reports whether the access's subscripts read data.

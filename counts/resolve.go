@@ -162,6 +162,7 @@ func (r *resolver) barrier(s rawStatement, id string, deps []string) *Barrier {
 
 func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instruction {
 	sc := &scope{used: map[string]Pos{}, reduced: map[string]Pos{}}
+	r.cur = &s
 	var lhs *Access
 	if !s.decl {
 		lhs = r.access(s.lhs, sc, "assignment")
@@ -186,6 +187,7 @@ func (r *resolver) instruction(s rawStatement, id string, deps []string) *Instru
 	rhs, w := r.value(s.rhs, sc)
 	if s.decl {
 		lhs = r.declare(s, rhs.Type(), w, sc)
+		r.noteAffineTemp(s, lhs)
 	}
 	rhs = r.fold(r.coerce(rhs, w, storedType(lhs.Type(), rhs, w)))
 	if pred != nil {
@@ -404,6 +406,12 @@ func (r *resolver) access(e rexpr, sc *scope, context string) *Access {
 	for _, x := range idx {
 		acc.Index = append(acc.Index, r.affine(x, sc))
 	}
+	if slices.ContainsFunc(idx, r.namesAffineTemp) {
+		outer := r.inCond
+		r.inCond = false
+		acc.Written = r.integers(a, idx, sc)
+		r.inCond = outer
+	}
 	return acc
 }
 
@@ -466,6 +474,8 @@ func (r *resolver) affine(e rexpr, sc *scope) Affine {
 			return a
 		case r.isParam[n]:
 			return Affine{Terms: []Term{{n, 1}}}
+		case r.affineAt(n) != nil:
+			return r.affine(r.affineTemps[n].value, sc) // as if written in place
 		case r.k.arrayIndex[n] != nil && r.k.arrayIndex[n].Space == Argument:
 			r.fail(e.t.pos, "data-dependent subscript: %s is a scalar argument, whose value the counts do not know; an integer that subscripts must be a size parameter (leave out 'scalar %s' and use %s as a parameter)", n, n, n)
 		case r.k.arrayIndex[n] != nil:
@@ -534,6 +544,12 @@ func (r *resolver) typeExpr(e rexpr, sc *scope) (Expr, weakness) {
 		return r.literal(e.t)
 	case *rName:
 		n := e.t.text
+		if t := r.affineAt(n); t != nil && r.inCond {
+			acc := r.access(e, sc, "reference")
+			v := r.affine(t.value, sc)
+			acc.holds = &v
+			return acc, strong
+		}
 		if r.k.arrayIndex[n] != nil {
 			return r.access(e, sc, "reference"), strong
 		}
@@ -589,6 +605,9 @@ func (r *resolver) value(e rexpr, sc *scope) (Expr, weakness) {
 // cond resolves a condition. A number is a condition too, as in C: it
 // holds where the number is not zero.
 func (r *resolver) cond(e rexpr, sc *scope) Expr {
+	outer := r.inCond
+	r.inCond = true
+	defer func() { r.inCond = outer }()
 	x, w := r.typeExpr(e, sc)
 	if x.Type() == Bool {
 		return x
@@ -956,7 +975,7 @@ func (r *resolver) readsData(e rexpr) bool {
 		return true
 	case *rName:
 		a := r.k.arrayIndex[e.t.text]
-		return a != nil && a.Space != Argument
+		return a != nil && a.Space != Argument && r.affineAt(e.t.text) == nil
 	case *rBin:
 		return r.readsData(e.x) || r.readsData(e.y)
 	case *rNeg:
@@ -984,6 +1003,14 @@ func (r *resolver) indirect(acc *Access, idx []rexpr, sc *scope) *Access {
 	if a.Space == Private {
 		r.fail(acc.At, "%s is a private array, whose elements live in registers and take constant or affine subscripts; a subscript that reads data needs memory: declare %s with 'local' (one copy per work-group) or 'array'", a.Name, a.Name)
 	}
+	acc.Indirect = r.integers(a, idx, sc)
+	return acc
+}
+
+// integers resolves the subscripts idx of array a as integer values,
+// evaluated where the access is.
+func (r *resolver) integers(a *Array, idx []rexpr, sc *scope) []Expr {
+	var out []Expr
 	for _, x := range idx {
 		v, w := r.value(x, sc)
 		if w == weakInt {
@@ -992,9 +1019,9 @@ func (r *resolver) indirect(acc *Access, idx []rexpr, sc *scope) *Access {
 		if v.Type().IsFloat() {
 			r.fail(x.rpos(), "subscript %s of %s is %s: subscripts are integers; convert it with (int)(...), which truncates as C does", v, a.Name, v.Type())
 		}
-		acc.Indirect = append(acc.Indirect, r.fold(v))
+		out = append(out, r.fold(v))
 	}
-	return acc
+	return out
 }
 
 // storedType is the type of the value an instruction stores into an
@@ -1009,4 +1036,61 @@ func storedType(t DType, value Expr, w weakness) DType {
 		return F64
 	}
 	return F32
+}
+
+// noteAffineTemp records the temporary that statement s declares, where
+// it holds an affine value.
+func (r *resolver) noteAffineTemp(s rawStatement, lhs *Access) {
+	name, ok := s.lhs.(*rName)
+	a := lhs.Array
+	if !ok || s.synthetic || s.atomic || a.Space != Private || len(a.Shape) > 0 || (a.DType != I32 && a.DType != I64) {
+		return
+	}
+	assigned := 0
+	for _, o := range r.b.statements {
+		if assigns(o, name.t.text) {
+			assigned++
+		}
+	}
+	if assigned != 1 {
+		return
+	}
+	v, ok := r.tryAffine(s.rhs)
+	if !ok {
+		return
+	}
+	if r.affineTemps == nil {
+		r.affineTemps = map[string]*affineTemp{}
+	}
+	r.affineTemps[a.Name] = &affineTemp{value: s.rhs, inames: r.inamesIn(v), loops: s.inames, preds: s.preds, t: a.DType}
+}
+
+// tryAffine resolves e as a subscript would be, or returns false where e
+// reads data or is not affine.
+func (r *resolver) tryAffine(e rexpr) (a Affine, ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			if _, bailed := v.(resolveBailout); !bailed {
+				panic(v)
+			}
+			ok = false
+		}
+	}()
+	if r.readsData(e) {
+		return Affine{}, false
+	}
+	return r.affine(e, &scope{used: map[string]Pos{}, reduced: map[string]Pos{}}), true
+}
+
+// inamesIn returns the inames an affine value names, its floor divisions'
+// included.
+func (r *resolver) inamesIn(a Affine) []string {
+	var out []string
+	for _, t := range a.Terms {
+		out = append(out, r.inamesOf(t)...)
+	}
+	for _, f := range a.Floors {
+		out = append(out, r.inamesIn(f.Num)...)
+	}
+	return out
 }

@@ -191,10 +191,7 @@ func (e *emitter) instruction(ins *counts.Instruction, depth int) error {
 	if err != nil {
 		return fmt.Errorf("instruction %s: %w", ins.ID, err)
 	}
-	lhs, err := e.access(ins.LHS)
-	if ins.LHS.IsIndirect() {
-		lhs, err = e.indirect(ins.LHS, ins.Within, body)
-	}
+	lhs, err := e.subscripted(ins.LHS, ins.Within, body)
 	if err != nil {
 		return fmt.Errorf("instruction %s: %w", ins.ID, err)
 	}

@@ -202,10 +202,7 @@ func (e *emitter) factored(a counts.Affine) string {
 // data cache, gathers included (OpenCL C has no such call: its const
 // restrict pointer is the hint). A half is read as a float (half.go).
 func (e *emitter) load(a *counts.Access, within []string, depth int) (string, error) {
-	s, err := e.access(a)
-	if a.IsIndirect() {
-		s, err = e.indirect(a, within, depth)
-	}
+	s, err := e.subscripted(a, within, depth)
 	ldg := a.Array.ReadOnly && e.d.ldg && (a.IsIndirect() || len(a.Index) > 0)
 	switch {
 	case err != nil:
@@ -664,13 +661,26 @@ func (e *emitter) conditional(x *counts.Conditional, within []string, depth int)
 	return name, nil
 }
 
-// indirect renders an access whose subscripts read data (x[col[j]]):
-// each subscript is a value computed where the access is, flattened
-// like an affine one for a global array.
-func (e *emitter) indirect(a *counts.Access, within []string, depth int) (string, error) {
+// subscripted renders an array element or a temporary: its subscripts
+// as written where they read data or name temporaries that hold affine
+// values, from their affine form elsewhere.
+func (e *emitter) subscripted(a *counts.Access, within []string, depth int) (string, error) {
+	switch {
+	case a.IsIndirect():
+		return e.indirect(a, a.Indirect, within, depth)
+	case a.Written != nil:
+		return e.indirect(a, a.Written, within, depth)
+	}
+	return e.access(a)
+}
+
+// indirect renders an access by its subscripts xs, integer values
+// computed where the access is (x[col[j]], val[ind]), flattened like
+// affine ones for a global array.
+func (e *emitter) indirect(a *counts.Access, xs []counts.Expr, within []string, depth int) (string, error) {
 	arr := a.Array
-	subs := make([]string, len(a.Indirect))
-	for d, x := range a.Indirect {
+	subs := make([]string, len(xs))
+	for d, x := range xs {
 		s, err := e.expr(x, within, depth)
 		if err != nil {
 			return "", err
