@@ -301,7 +301,7 @@ func addFloors(a, b []Floor, k int64) ([]Floor, error) {
 // plain affine expression.
 func floorOfAffine(a Affine, d int64) (Affine, error) {
 	if len(a.Floors) > 0 || !a.IsAffine() {
-		return Affine{}, errors.New("the dividend of a floor division or remainder in a subscript must be affine, without products or other divisions")
+		return Affine{}, errors.New("the dividend of a floor division or remainder in a subscript must be affine, without products or other divisions: write it as constants times inames and parameters, or compute the subscript into an i32 temporary (<i32> t = ..., then a[t]: an indirect access)")
 	}
 	if d == 1 {
 		return a, nil

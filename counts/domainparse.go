@@ -335,7 +335,7 @@ func (c *cursor) rmul(pos Pos, a, b rat) rat {
 		return whole(p.qaff())
 	}
 	if !a.q.isConst() {
-		c.failAt(pos, "non-affine product (%s)*(%s): one factor must be a constant", a.q, b.q)
+		c.failAt(pos, "non-affine product (%s)*(%s): one factor must be a constant: make it a const, or give the product a parameter of its own (i < nm with nm passed as n*m)", a.q, b.q)
 	}
 	den, err := mulInt(a.den, b.den)
 	if err != nil {
@@ -347,7 +347,7 @@ func (c *cursor) rmul(pos Pos, a, b rat) rat {
 // rdiv divides by a non-zero constant.
 func (c *cursor) rdiv(pos Pos, a, b rat) rat {
 	if !b.q.isConst() {
-		c.failAt(pos, "division by %s: divisors must be constants", b.q)
+		c.failAt(pos, "division by %s: divisors must be constants: multiply the constraint out (2*i/n < 1 is 2*i < n for n > 0)", b.q)
 	}
 	if b.q.c == 0 {
 		c.failAt(pos, "division by zero")
@@ -417,7 +417,7 @@ func (c *cursor) parseRPrimary() rat {
 		c.next()
 		return whole(qname(t.text))
 	case t.kind == tFloat:
-		c.failAt(t.pos, "domain constraints need integers, not %s", t.text)
+		c.failAt(t.pos, "domain constraints need integers, not %s: round the bound (i < 2.5 is i <= 2) or scale the constraint (2*i < 5)", t.text)
 	}
 	c.expected("an affine expression")
 	return rat{}
