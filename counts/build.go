@@ -264,7 +264,7 @@ func (r *resolver) arrays() error {
 		}
 		for i, q := range ra.shape {
 			if len(q.floors) > 0 {
-				return r.errf(ra.shapePos[i], "array %s: shape must be affine, without floor or mod", name)
+				return r.errf(ra.shapePos[i], "array %s: the extent %s takes floor, ceil or mod of a parameter, and a shape is affine in the parameters: %s", name, q, parameterExtent(name))
 			}
 			if ra.space != Global && !q.isConst() {
 				return r.errf(ra.shapePos[i], "%s array %s: shape must be constant, not %s: %s memory is sized when the kernel is compiled, so give the extent with a const (const LX = 256, then %s %s f32 [LX])", ra.space, name, q, ra.space, ra.space, name)

@@ -227,7 +227,7 @@ func (in *interp) compileLoad(acc *Access, cx *cctx, subs []iexpr) (cval, error)
 				rec(st, j)
 			}
 			if w, race := m.readRace(int(j), int32(st.wi), st.epoch); race {
-				in.fail(cx.ins, "reads %s, which work-item %s wrote with no barrier in between", in.cellName(a, j), in.describeItem(w))
+				in.fail(cx.ins, "reads %s, which work-item %s wrote with no barrier in between: add a barrier between the write and this read", in.cellName(a, j), in.describeItem(w))
 			}
 		}
 		if m.float {
@@ -307,7 +307,7 @@ func (in *interp) compileStore(acc *Access, cx *cctx, subs []iexpr) (func(st *st
 			}
 			same := (m.float && (m.f[j] == f)) || (!m.float && m.i[j] == i)
 			if w, race := m.writeRace(int(j), int32(st.wi), st.epoch, same); race {
-				in.fail(cx.ins, "writes %s, which work-item %s accessed with no barrier in between", in.cellName(a, j), in.describeItem(w))
+				in.fail(cx.ins, "writes %s, which work-item %s accessed with no barrier in between: add a barrier between that access and this write", in.cellName(a, j), in.describeItem(w))
 			}
 			if m.float {
 				m.f[j] = f
@@ -408,10 +408,21 @@ func (in *interp) storeRace(a *Array, cx *cctx) func(st *state, j int64, same bo
 		in.writes[a.Name] = gw
 	}
 	return func(st *state, j int64, same bool) {
-		if w, race := gw.race(j, in.itemID(), in.groupSize(), st.epoch, same); race {
-			in.fail(cx.ins, "stores to %s, which %s stored a different value to with no barrier in between (a write-write race)%s", in.cellName(a, j), in.describeWriter(w), atomicHint(cx.ins))
+		me := in.itemID()
+		if w, race := gw.race(j, me, in.groupSize(), st.epoch, same); race {
+			in.fail(cx.ins, "stores to %s, which %s stored a different value to with no barrier in between (a write-write race): %s%s", in.cellName(a, j), in.describeWriter(w), in.raceRemedy(w, me), atomicHint(cx.ins))
 		}
 	}
+}
+
+// raceRemedy says what removes a write-write race between writers w and
+// me: a barrier within a work-group; across work-groups, which no barrier
+// orders, one writer per element.
+func (in *interp) raceRemedy(w, me int64) string {
+	if n := in.groupSize(); (w-1)/n == (me-1)/n {
+		return "add a barrier between the two stores"
+	}
+	return "work-groups do not wait for one another, so no barrier orders them: give each work-item an element of its own, or store from one work-item alone (guard the store with a condition on the inames)"
 }
 
 // intLoad loads an integer array's element, widened.

@@ -264,14 +264,16 @@ func (c *cursor) radd(pos Pos, a, b rat, k int64) rat { // a + k*b
 	return rat{c.must(pos)(x.addScaled(y, k)), den}
 }
 
-// parseQSum reads an integer affine expression (an array extent).
+// parseQSum reads an integer quasi-affine expression (the bound of a
+// data-bounded loop).
 func (c *cursor) parseQSum() qaff {
 	pos := c.peek().pos
 	r := c.parseRSum()
-	if r.den != 1 {
+	q, ok := r.integer()
+	if !ok {
 		c.failAt(pos, "(%s)/%d is not an integer: write floor(e/d) or ceil(e/d)", r.q, r.den)
 	}
-	return r.q
+	return q
 }
 
 func (c *cursor) parseRSum() rat {

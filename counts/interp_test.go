@@ -420,8 +420,17 @@ b[i] = t[3 - ii]
 	}
 	racy := strings.Replace(src, "barrier\n", "", 1)
 	_, err := counts.Run(mustParse(t, racy), map[string]int64{"n": 8}, map[string]any{"a": a, "b": b}, nil)
-	if err == nil || !strings.Contains(err.Error(), "reads t[3], which work-item (3, 0, 0) wrote with no barrier in between") {
-		t.Errorf("race not reported: %v", err)
+	want := "test.knl:10:1: instruction insn_1: reads t[3], which work-item (3, 0, 0) wrote with no barrier in between: add a barrier between the write and this read (at n=8, group (0, 0, 0), local id (0, 0, 0))"
+	if err == nil || err.Error() != want {
+		t.Errorf("race reported as %v, want %q", err, want)
+	}
+	// Overwriting t after the reads, with no barrier between, races too:
+	// work-item 3 read t[0], which work-item 0 then overwrites.
+	rewrite := src + "t[ii] = 0\n"
+	_, err = counts.Run(mustParse(t, rewrite), map[string]int64{"n": 8}, map[string]any{"a": a, "b": b}, nil)
+	want = "test.knl:12:1: instruction insn_3: writes t[0], which work-item (3, 0, 0) accessed with no barrier in between: add a barrier between that access and this write (at n=8, group (0, 0, 0), local id (0, 0, 0))"
+	if err == nil || err.Error() != want {
+		t.Errorf("race reported as %v, want %q", err, want)
 	}
 }
 

@@ -178,9 +178,7 @@ func (b *builder) arrayStmt(c *cursor, kw string) {
 	if c.accept("[") {
 		for {
 			a.shapePos = append(a.shapePos, c.peek().pos)
-			c.products = true
-			a.shape = append(a.shape, c.parseQSum())
-			c.products = false
+			a.shape = append(a.shape, c.parseExtent(a.name.text))
 			if c.accept("]") {
 				break
 			}

@@ -74,7 +74,10 @@ func TestParseErrors(t *testing.T) {
 		{"domain division", "kernel k\ndomain [n] -> { [i] : 0 <= i and 2*i/n < 1 }\n", "2:37", "division by n: divisors must be constants: multiply the constraint out (2*i/n < 1 is 2*i < n for n > 0)"},
 		{"domain float", "kernel k\ndomain { [i] : 0 <= i < 2.5 }\n", "2:25", "domain constraints need integers, not 2.5: round the bound (i < 2.5 is i <= 2) or scale the constraint (2*i < 5)"},
 		{"domain division by zero", "kernel k\ndomain [n] -> { [i] : 0 <= i and i/0 < n }\n", "2:35", "division by zero"},
-		{"rational extent", "kernel k\narray a f32 [n/2]\n", "2:14", "(n)/2 is not an integer: write floor(e/d) or ceil(e/d)"},
+		{"rational extent", "kernel k\narray a f32 [n/2]\n", "2:14", "array a: the extent (n)/2 divides a parameter, and a shape is affine in the parameters: declare a parameter for the extent and tie it to the others with an assumption (array a f32 [nh] with assume 2*nh <= n <= 2*nh + 1 for n // 2, or assume n = 2*nh where n is even)"},
+		{"floor division in an extent", "kernel k\narray a f32 [n // 2]\n", "2:16", "array a: an extent divides as domains do, with floor(e/d) (floor(H/2) for H // 2 of a const H); where it divides a parameter, declare a parameter for the extent and tie it to the others with an assumption (array a f32 [nh] with assume 2*nh <= n <= 2*nh + 1 for n // 2, or assume n = 2*nh where n is even)"},
+		{"floor of a parameter in an extent", "kernel k\narray a f32 [floor(n/2)]\n", "2:14", "array a: the extent floor((n)/2) takes floor, ceil or mod of a parameter, and a shape is affine in the parameters: declare a parameter for the extent and tie it to the others with an assumption (array a f32 [nh] with assume 2*nh <= n <= 2*nh + 1 for n // 2, or assume n = 2*nh where n is even)"},
+		{"rational extent of consts", "kernel k\nconst H = 7\narray a f32 [H/2]\n", "3:14", "array a: the extent (7)/2 is not an integer: write floor(e/d) or ceil(e/d)"},
 		{"domain exists", "kernel k\ndomain { [i] : exists q : i = 2q }\n", "2:16", "exists is not supported in kernel domains: write its condition with mod or floor (exists k: i = 2k is i mod 2 = 0)"},
 		{"domain min", "kernel k\ndomain [n, m] -> { [i] : 0 <= i < min(n, m) }\n", "2:35", `"min" is not supported in kernel domains: write a constraint per argument (i < min(n, m) is i < n and i < m`},
 		{"domain union", "kernel k\ndomain { [i] : 0 <= i < 4; [i] : 8 <= i < 9 }\n", "2:26", "unions written with ';'"},
@@ -134,6 +137,11 @@ func TestParseErrors(t *testing.T) {
 		{"declaration in block", head + "for i\narray z f32 [n]\nend\n", "7:1", "'array' inside the for block opened at 6:1: declarations go outside for and if blocks; declare it above the block"},
 		{"declaration in compile-time if", "kernel k\nconst PAD = 1\nif PAD == 1\nlocal t f32 [17]\nend\n", "4:1", "'local' inside the if block opened at 3:1: declarations go outside for and if blocks; declare it above the block (where a compile-time if would choose between two declarations, declare one whose extent computes the choice from the constants: local t f32 [LX + PAD])"},
 		{"barrier in if", head + "if i > 2\nbarrier\nend\n", "7:1", "a barrier inside an if block"},
+		// A condition that names anything but consts and literals is a
+		// run-time one (staticCond), so the compile-time evaluator's own
+		// refusal of other names is never reached.
+		{"barrier in an if on a parameter", "kernel k\nconst A = 2\ndomain [n] -> { [i] : 0 <= i < n }\nif A < n\nbarrier\nend\n", "5:1", "a barrier inside an if block on a run-time condition: every work-item must reach a barrier, so it cannot be conditional. End the if block before the barrier and open it again after it, or, for a tunable, make it a compile-time if, whose condition names only constants (if BS > 16)"},
+		{"barrier in an if on a call of consts", "kernel k\nconst A = 2\nif max(A, 3) > 2\nbarrier\nend\n", "4:1", "a barrier inside an if block on a run-time condition"},
 		{"store to readonly", head + "array r f32 [n] readonly\nr[i] = 1\n", "7:1", "array r is declared readonly and cannot be stored to: drop readonly from its declaration at 6:7, or store into another array"},
 		{"update of readonly", head + "array r f32 [n] readonly\nr[i] += 1\n", "7:1", "array r is declared readonly and cannot be stored to"},
 		{"readonly local", head + "local r f32 [4] readonly\n", "6:17", "readonly marks global arrays that are read through the read-only cache; a local array is not: drop readonly"},

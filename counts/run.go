@@ -49,11 +49,14 @@ type RunOptions struct {
 // Local memory accesses are checked for races: a work-item that reads a
 // cell another work-item wrote, or writes a cell another work-item read
 // or wrote, with no barrier in between, is an error unless the write
-// leaves the value unchanged. Stores to global memory are checked for
-// write-write races: a work-item that stores a different value to an
-// element another work-item stored to, of another group or of its own
-// with no barrier in between, is an error naming both work-items and
-// their groups. Out-of-bounds subscripts, integer overflow,
+// leaves the value unchanged; it says to add a barrier between the two
+// accesses. Stores to global memory are checked for write-write races: a
+// work-item that stores a different value to an element another
+// work-item stored to, of another group or of its own with no barrier in
+// between, is an error naming both work-items and their groups and what
+// removes the race: within a group a barrier between the stores; across
+// groups, which no barrier orders, an element per work-item or one
+// work-item storing (and, for x = x + v, atomic_add). Out-of-bounds subscripts, integer overflow,
 // integer division by zero and conversions of non-finite or out-of-range
 // values to integers are errors naming the instruction.
 //

@@ -68,6 +68,9 @@ func (c *cursor) staticValue(e rexpr) int64 {
 	case *rBin:
 		return c.staticBinary(e)
 	}
+	// Not reached: staticCond evaluates only what literalOnly admits, and
+	// a condition naming anything else is a run-time one
+	// (TestParseErrors, "barrier in an if on a parameter").
 	c.failAt(e.rpos(), "a compile-time condition holds only constants and literals")
 	return 0
 }

@@ -1,0 +1,61 @@
+package counts
+
+import "fmt"
+
+// An array's extent is written in the domains' notation (isl's) and must
+// come out affine in the parameters, products of parameters allowed
+// (Array.Shape): floor(e/d), ceil(e/d) and mod fold where e holds consts
+// only, and an extent that divides a parameter is a parameter of its own,
+// tied to the others by an assumption. The refusals here say so, since a
+// C programmer writes the host's n / 2 as n // 2 or n/2.
+
+// parseExtent reads the extent of array name's dimension.
+func (c *cursor) parseExtent(name string) qaff {
+	pos := c.peek().pos
+	c.products = true
+	r := c.parseRSum()
+	c.products = false
+	if t := c.peek(); t.is("//") {
+		c.failAt(t.pos, "array %s: an extent divides as domains do, with floor(e/d) (floor(H/2) for H // 2 of a const H); where it divides a parameter, %s", name, parameterExtent(name))
+	}
+	q, ok := r.integer()
+	switch {
+	case ok:
+		return q
+	case r.q.isConst():
+		c.failAt(pos, "array %s: the extent (%s)/%d is not an integer: write floor(e/d) or ceil(e/d)", name, r.q, r.den)
+	}
+	c.failAt(pos, "array %s: the extent (%s)/%d divides a parameter, and a shape is affine in the parameters: %s", name, r.q, r.den, parameterExtent(name))
+	return qaff{}
+}
+
+// parameterExtent says how to write an extent that divides a parameter.
+func parameterExtent(name string) string {
+	return fmt.Sprintf("declare a parameter for the extent and tie it to the others with an assumption (array %s f32 [nh] with assume 2*nh <= n <= 2*nh + 1 for n // 2, or assume n = 2*nh where n is even)", name)
+}
+
+// integer returns r as an integer expression where its denominator
+// divides every coefficient ((2n + 6)/2 is n + 3), and false where not.
+func (r rat) integer() (qaff, bool) {
+	if r.den == 1 {
+		return r.q, true
+	}
+	d := r.den
+	if r.q.c%d != 0 {
+		return qaff{}, false
+	}
+	q := qaff{c: r.q.c / d}
+	for _, t := range r.q.terms {
+		if t.coef%d != 0 {
+			return qaff{}, false
+		}
+		q.terms = append(q.terms, lterm{t.name, t.coef / d})
+	}
+	for _, f := range r.q.floors {
+		if f.coef%d != 0 {
+			return qaff{}, false
+		}
+		q.floors = append(q.floors, fterm{f.coef / d, f.num, f.den})
+	}
+	return q, true
+}
