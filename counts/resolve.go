@@ -479,6 +479,9 @@ func (r *resolver) affine(e rexpr, sc *scope) Affine {
 		case r.k.arrayIndex[n] != nil && r.k.arrayIndex[n].Space == Argument:
 			r.fail(e.t.pos, "data-dependent subscript: %s is a scalar argument, whose value the counts do not know; an integer that subscripts must be a size parameter (leave out 'scalar %s' and use %s as a parameter)", n, n, n)
 		case r.k.arrayIndex[n] != nil:
+			// Not reached from what a user writes: access and tryAffine
+			// send a subscript that reads an array (readsData) to the
+			// indirect path before resolving it here.
 			r.fail(e.t.pos, "data-dependent subscript: %s is an array; subscripts must be affine in inames and parameters", n)
 		}
 		r.fail(e.t.pos, "undeclared name %s (not an iname, parameter or array)", n)
@@ -519,6 +522,7 @@ func (r *resolver) affine(e rexpr, sc *scope) Affine {
 		}
 		r.fail(e.at, "non-affine subscript: operator %s is not allowed in subscripts (+, -, * by parameters and constants, // and %% by constants are)%s", e.op, viaTemporary)
 	case *rSub:
+		// Not reached, as above.
 		r.fail(e.t.pos, "data-dependent subscript: %s is an array; subscripts must be affine in inames and parameters", e.t.text)
 	}
 	r.fail(e.rpos(), "non-affine subscript: subscripts must be affine in inames and parameters%s", viaTemporary)
