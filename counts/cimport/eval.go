@@ -30,7 +30,7 @@ func (t *translator) eval(e *expr) (*value, error) {
 		}
 		f, ok := floatLiteral(e.text)
 		if !ok {
-			return nil, errorAt(e.p, "%s is not a number .knl can write", e.text)
+			return nil, errorAt(e.p, "%s is not a number .knl can write: write it in decimal (0x1p3f is 8.0f)", e.text)
 		}
 		dtype := ""
 		if strings.HasSuffix(f, "f") {
@@ -61,7 +61,7 @@ func (t *translator) eval(e *expr) (*value, error) {
 	case "assign", "pre", "post":
 		return nil, errorAt(e.p, "an assignment inside an expression; make it a statement of its own")
 	case "str":
-		return nil, errorAt(e.p, "a string in a kernel is not understood")
+		return nil, errorAt(e.p, "a string in a kernel is not understood: .knl has no strings; remove what uses it")
 	}
 	return nil, errorAt(e.p, "this expression is not understood")
 }
@@ -69,8 +69,11 @@ func (t *translator) eval(e *expr) (*value, error) {
 func (t *translator) name(e *expr) (*value, error) {
 	v := t.lookup(e.text)
 	if v == nil {
-		if strings.Contains(e.text, "::") || e.text == "threadIdx" || e.text == "blockIdx" {
-			return nil, errorAt(e.p, "%s is not understood", e.text)
+		if strings.Contains(e.text, "::") {
+			return nil, errorAt(e.p, "%s is a C++ scoped name, which is not understood: write the value it stands for, or a C name given with -D NAME=VALUE", e.text)
+		}
+		if e.text == "threadIdx" || e.text == "blockIdx" {
+			return nil, errorAt(e.p, "%s is a vector: take its axis, %s.x (or .y, .z)", e.text, e.text)
 		}
 		return nil, errorAt(e.p, "%s is not declared (a macro or type from a header that is not read? give it with -D)", e.text)
 	}
@@ -97,11 +100,11 @@ func (t *translator) name(e *expr) (*value, error) {
 func (t *translator) member(e *expr) (*value, error) {
 	obj := e.args[0]
 	if obj.op != "id" {
-		return nil, errorAt(e.p, "a field of a structure is not understood")
+		return nil, errorAt(e.p, "a field of a structure is not understood here: copy the value into a variable of its type first (float2 v = p[i]; then v.x)")
 	}
 	ax := strings.Index("xyz", e.text)
 	if ax < 0 || len(e.text) != 1 {
-		return nil, errorAt(e.p, "%s.%s is not understood", obj.text, e.text)
+		return nil, errorAt(e.p, "%s.%s is not understood: the launch's vectors have the axes x, y and z", obj.text, e.text)
 	}
 	switch obj.text {
 	case "threadIdx", "blockIdx", "blockDim", "gridDim":
@@ -233,9 +236,9 @@ func (t *translator) binary(e *expr) (*value, error) {
 			op = "//"
 		}
 	case isInt && (op == "/" || op == "%"):
-		return nil, errorAt(e.p, "integer %s of data: .knl's // and %% round towards minus infinity, C's towards zero, so they differ where the dividend may be negative; not translated (of an unsigned char or short by a positive constant it is)", op)
+		return nil, errorAt(e.p, "integer %s of data: %s", op, signedDivision)
 	case !isInt && op != "+" && op != "-" && op != "*" && op != "/":
-		return nil, errorAt(e.p, "%s on floating-point values is not C", op)
+		return nil, errorAt(e.p, "%s on floating-point values is not C: %s", op, floatOperator(op))
 	}
 	p := binaryPrec[op]
 	return &value{kind: vData, text: paren(lt, l.prec, p) + " " + op + " " + paren(rt, r.prec, p+1), prec: p, dtype: dtype}, nil
@@ -495,7 +498,7 @@ func (t *translator) call(e *expr) (*value, error) {
 	f := e.args[0]
 	args := e.args[1:]
 	if f.op != "id" {
-		return nil, errorAt(e.p, "this call is not understood")
+		return nil, errorAt(e.p, "this call is not understood: call a device function by its name (f(x)); a call through a pointer has no .knl form")
 	}
 	switch f.text {
 	case "get_global_id", "get_local_id", "get_group_id", "get_local_size", "get_num_groups", "get_global_size":
@@ -575,6 +578,12 @@ func (t *translator) call(e *expr) (*value, error) {
 		name, ok = "f"+f.text, true
 	}
 	if !ok {
+		switch {
+		case f.text == "printf":
+			return nil, errorAt(e.p, "a call to printf: .knl kernels print nothing; remove the call (or put it under an #ifdef that is not defined)")
+		case strings.Contains(f.text, "::"):
+			return nil, errorAt(e.p, "a call to %s, a C++ scoped name: call the C function (std::max of floats is fmaxf, of ints max; std::sqrt is sqrtf)", f.text)
+		}
 		return nil, errorAt(e.p, "a call to %s: a device function or a builtin .knl does not have; inline it (as a macro, or by hand)", f.text)
 	}
 	want := 1

@@ -39,7 +39,7 @@ func halfArgument(name string, args []*expr, p pos) (*expr, error) {
 // halfToFloat is v, a half, read as a float.
 func halfToFloat(v *value, name string, p pos) (*value, error) {
 	if v.kind != vData || v.dtype != "f16" {
-		return nil, errorAt(p, "%s reads a half, an element of a __half (half) array", name)
+		return nil, errorAt(p, "%s reads a half, an element of a __half (half) array: pass it one (%s(h[i])), or, of a float, drop the conversion", name, name)
 	}
 	out := *v
 	out.dtype = "f32"

@@ -576,18 +576,22 @@ func (t *translator) storeValue(ref, dtype, op string, v *value, p pos) error {
 	switch op {
 	case "=", "+=", "-=", "*=", "/=":
 		if op == "/=" && isIntType(dtype) {
-			return errorAt(p, "integer division of data: not in .knl yet; compute it in floating point")
+			if dtype != "u32" {
+				return errorAt(p, "integer /= of data: %s", signedDivision)
+			}
+			t.emit(&item{kind: "instr", text: ref + " = " + ref + " // " + paren(text, v.prec, binaryPrec["//"]+1), p: p})
+			return nil
 		}
 		free := op == "=" && t.isPrivateScalar(ref) && isLiteral(v)
 		t.emit(&item{kind: "instr", text: ref + " " + op + " " + text, p: p, free: free})
 		return nil
 	}
 	if dtype == "f32" || dtype == "f64" {
-		return errorAt(p, "%s on a floating-point value is not C", op)
+		return errorAt(p, "%s on a floating-point value is not C: %s", op, floatOperator(op[:len(op)-1]))
 	}
 	bop := op[:len(op)-1]
-	if bop == "%" {
-		return errorAt(p, "%% of integer data: not in .knl yet")
+	if bop == "%" && dtype != "u32" {
+		return errorAt(p, "integer %%= of data: %s", signedDivision)
 	}
 	t.emit(&item{kind: "instr", text: ref + " = " + ref + " " + bop + " " + paren(text, v.prec, binaryPrec[bop]+1), p: p})
 	return nil
@@ -632,7 +636,7 @@ func (t *translator) forLoop(s *stmt) error {
 		return errorAt(s.p, "a loop over %s with step 0 never ends", name)
 	}
 	if s.e == nil {
-		return errorAt(s.p, "a loop without a condition: its trip count is not bounded")
+		return errorAt(s.p, "a loop without a condition: its trip count is not bounded; give it one, for (k = LOW; k < HIGH; k += STEP), or, where data ends it, its most trips with --trips")
 	}
 	if len(comps) == 0 && t.runsOnce(s, v, start, step) {
 		return t.unroll(s, name, v, start, "runs once")
@@ -678,7 +682,7 @@ func (t *translator) forLoop(s *stmt) error {
 		return errorAt(s.e.p, "the condition of the loop over %s is not a conjunction of affine comparisons (<, <=, >, >=); write the bounds so, or, where they are data, give the most iterations it runs, --trips %s=BOUND, to count it as an upper bound", name, name)
 	}
 	if !t.constantCoefficients(conj) {
-		return errorAt(s.e.p, "the bound of the loop over %s multiplies an index by a size parameter; a domain needs constant coefficients", name)
+		return errorAt(s.e.p, "the bound of the loop over %s multiplies an index by a size parameter, and a domain needs constant coefficients: give its most trips with --trips %s=BOUND to count it as an upper bound, or bound it by sizes and constants alone", name, name)
 	}
 	bounded := false
 	for _, k := range conj {
@@ -686,7 +690,7 @@ func (t *translator) forLoop(s *stmt) error {
 		bounded = bounded || ok && (s < 0 && !down || s > 0 && down)
 	}
 	if !bounded {
-		return errorAt(s.e.p, "the condition of the loop over %s does not bound it in the direction of its step", name)
+		return errorAt(s.e.p, "the condition of the loop over %s does not bound it in the direction of its step: a loop that counts up tests %s < HIGH (or <=), one that counts down %s > LOW (or >=)", name, name, name)
 	}
 	dom := append([]*cond{{op: "cmp", rel: ">=", e: trip}}, conj...)
 	if len(t.inData) > 0 {
@@ -763,7 +767,7 @@ func (t *translator) companions(s *stmt) (*stmt, []companion, error) {
 			return nil, nil, err
 		}
 		if v.kind != vInt {
-			return nil, nil, errorAt(d.init.p, "%s: a loop's second variable must start at an affine value", d.name)
+			return nil, nil, errorAt(d.init.p, "%s: a loop's second variable must start at an affine value (of the indices, sizes and constants): where its start is data, read it into a variable before the loop and add the first variable's steps to it in the body (int m0 = ...; then m0 + k)", d.name)
 		}
 		comps = append(comps, companion{name: d.name, start: v.a})
 	}
@@ -811,7 +815,7 @@ func (t *translator) loopInit(s *stmt) (string, *expr, error) {
 	case s.init.kind == "decl" && len(s.init.decls) == 1 && s.init.decls[0].init != nil:
 		d := s.init.decls[0]
 		if _, err := elemType(d.typ, d.p, d.name); err != nil || d.typ.base == "float" || d.typ.base == "double" {
-			return "", nil, errorAt(d.p, "the loop variable %s must be an integer", d.name)
+			return "", nil, errorAt(d.p, "the loop variable %s must be an integer: declare it int (for (int %s = 0; ...)) and compute a float from it in the body (float x = %s)", d.name, d.name, d.name)
 		}
 		name, init = d.name, d.init
 		t.declare(name, &variable{kind: "undef"})
