@@ -486,7 +486,7 @@ func (t *translator) assignInt(lhs *expr, v *variable, op string, rhs *expr, p p
 		return t.becomeData(v, lhs.text, val, p)
 	}
 	if val.kind != vInt {
-		return errorAt(p, "%s: an integer variable set from data; counts need its value to be an affine function of the indices and sizes", lhs.text)
+		return errorAt(p, "%s: an integer variable set from data; counts need its value to be an affine function of the indices and sizes: set it from data only where it is declared (int %s = (int)a[i];, inside the if or loop that sets it), which makes it a private of its own, whose use as a subscript is an indirect access", lhs.text, lhs.text)
 	}
 	v.kind, v.val = "int", val.a
 	return nil
@@ -826,7 +826,7 @@ func (t *translator) loopInit(s *stmt) (string, *expr, error) {
 			return "", nil, errorAt(s.p, "a while loop over %s, which holds data: its trip count is data; write it as a for loop with affine bounds (or, stepping by a constant, give its most trips with --trips %s=BOUND)", name, name)
 		}
 		if v == nil || v.kind != "int" && v.kind != "undef" {
-			return "", nil, errorAt(s.init.p, "the loop variable %s must be a declared integer", name)
+			return "", nil, errorAt(s.init.p, "the loop variable %s must be a declared integer: declare it int (for (int %s = 0; ...)) and compute a float from it in the body", name, name)
 		}
 	default:
 		return "", nil, errorAt(s.p, "the loop's initialization must set one integer variable: for (int i = LOW; ...)")
@@ -906,7 +906,7 @@ func (t *translator) unroll(s *stmt, name string, v *variable, start aff, why st
 		return errorAt(s.p, "the loop over %s %s, so it is unrolled at import, and does not start at a constant; write it as for (%s = LOW; %s < HIGH; %s += STEP) without a break, or make its bounds constants (-D)", name, why, name, name, name)
 	}
 	if s.e == nil || s.step == nil {
-		return errorAt(s.p, "a loop without a condition or a step: its trip count is not bounded")
+		return errorAt(s.p, "a loop without a condition or a step: its trip count is not bounded; give it both, for (k = LOW; k < HIGH; k += STEP)")
 	}
 	for n := 0; ; n++ {
 		if err := t.work(s.p); err != nil {
