@@ -58,7 +58,11 @@ func histogram256(p map[string]int64, in map[string][]float32) map[string][]floa
 // of a block's 256 bins once (bin from threadIdx.x in steps of 192), 240
 // * 256 = 61440 in all, sums the 6 warps' counters (6 loads and 6
 // additions from sum = 0; & TAG_MASK, 0xFFFFFFFF, is the value) and
-// stores once (stride 1).
+// stores once (stride 1). The words, the counters and the sums are uint
+// there and u32 in the port, whose operations, loads and stores count
+// under i32's names (a 32-bit integer either way; the shifts of d are
+// logical, as uint's are, and count as shifts all the same); s_WarpHist's
+// offset is an index, the port's i32 h.
 func TestHistogram256HandCounts(t *testing.T) {
 	const threads, bins = 240 * 192, 240 * 256
 	c, err := counts.Count(parse(t, "histogram256"))

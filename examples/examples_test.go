@@ -138,7 +138,7 @@ func parse(t *testing.T, name string) *counts.Kernel {
 func clone(s []float32) []float32 { return append([]float32(nil), s...) }
 
 // inputs fills every global array with values in [0.5, 1.5), or integers
-// in [-10, 10] for an i32 array, 0 or 1 for an 8- or 16-bit one (C's
+// in [-10, 10] for an i32 array and [0, 20] for a u32 one, 0 or 1 for an 8- or 16-bit one (C's
 // bool is one byte), and pathfinder's padding with copies of the row's
 // ends as its original reads them, and what fixInputs makes valid.
 // Integer arrays travel as float32 too (exactly, being small), converted
@@ -163,6 +163,8 @@ func inputs(k *counts.Kernel, p map[string]int64) map[string][]float32 {
 		for i := range s {
 			if a.DType == counts.I32 {
 				s[i] = float32(rng.IntN(21) - 10)
+			} else if a.DType == counts.U32 {
+				s[i] = float32(rng.IntN(21))
 			} else if a.DType.Narrow() {
 				s[i] = float32(rng.IntN(2))
 			} else {
@@ -305,6 +307,8 @@ func toRun(k *counts.Kernel, name string, s []float32) any {
 	switch dtype(k, name) {
 	case counts.I32:
 		return convert[int32](s)
+	case counts.U32:
+		return convert[uint32](s)
 	case counts.U8:
 		return convert[uint8](s)
 	case counts.I8:
@@ -317,10 +321,13 @@ func toRun(k *counts.Kernel, name string, s []float32) any {
 	return clone(s)
 }
 
-func convert[T int32 | uint8 | int8 | uint16 | int16](s []float32) []T {
+// convert converts through int64, so that a negative value wraps into
+// an unsigned type as C's conversion does (Go leaves a float's
+// conversion to a type that cannot hold it to the implementation).
+func convert[T int32 | uint32 | uint8 | int8 | uint16 | int16](s []float32) []T {
 	v := make([]T, len(s))
 	for i, x := range s {
-		v[i] = T(x)
+		v[i] = T(int64(x))
 	}
 	return v
 }
@@ -329,6 +336,8 @@ func convert[T int32 | uint8 | int8 | uint16 | int16](s []float32) []T {
 func fromRun(v any) []float32 {
 	switch v := v.(type) {
 	case []int32:
+		return widen(v)
+	case []uint32:
 		return widen(v)
 	case []uint8:
 		return widen(v)
@@ -343,7 +352,7 @@ func fromRun(v any) []float32 {
 	}
 }
 
-func widen[T int32 | uint8 | int8 | uint16 | int16](v []T) []float32 {
+func widen[T int32 | uint32 | uint8 | int8 | uint16 | int16](v []T) []float32 {
 	s := make([]float32, len(v))
 	for i, x := range v {
 		s[i] = float32(x)

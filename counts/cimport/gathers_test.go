@@ -33,6 +33,15 @@ func init() {
 	handDiffs["spmv_csr_scalar"] = func(size map[string]int64) map[string]int64 {
 		return map[string]int64{"global.ldg.i32.stride=1": 2 * size["dim"], "global.load.i32.stride=1": -2 * size["dim"]}
 	}
+	// examples/spmv_ellpackr.knl computes int ind = i*dim + t into an
+	// i32 temporary each trip, as SHOC does, and counts its
+	// multiplication and addition there, at each of the dim*maxrl trips
+	// the counts take; the import writes the affine ind into the
+	// subscripts, whose arithmetic is the address's and not counted.
+	handDiffs["spmv_ellpackr"] = func(size map[string]int64) map[string]int64 {
+		trips := size["dim"] * size["maxrl"]
+		return map[string]int64{"int.i32.mul": -trips, "int.i32.add": -trips}
+	}
 }
 
 // spmvFlags are SHOC's launch of spmv_csr_scalar_kernel (Spmv.cpp: 128

@@ -16,7 +16,7 @@ import "maps"
 // where C computes it, setting s_WarpHist (the multiplication by 256
 // does not: below). What histogram_common.h defines, which is not read, comes from
 // -D, its UMUL and UMAD as function-like macros. The header's uint is
-// the .knl's i32, as in the hand port. It counts as the hand port in
+// the .knl's u32, as in the hand port. It counts as the hand port in
 // TestSuitesCountAsHandPorts and runs in TestPortsRun and
 // TestPortsOnPoCL with the other ports.
 func init() {
