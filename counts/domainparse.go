@@ -235,6 +235,32 @@ type rat struct {
 
 func whole(q qaff) rat { return rat{q, 1} }
 
+// integer returns r as an integer expression where its denominator
+// divides every coefficient ((2n + 6)/2 is n + 3), and false where not.
+func (r rat) integer() (qaff, bool) {
+	if r.den == 1 {
+		return r.q, true
+	}
+	d := r.den
+	if r.q.c%d != 0 {
+		return qaff{}, false
+	}
+	q := qaff{c: r.q.c / d}
+	for _, t := range r.q.terms {
+		if t.coef%d != 0 {
+			return qaff{}, false
+		}
+		q.terms = append(q.terms, lterm{t.name, t.coef / d})
+	}
+	for _, f := range r.q.floors {
+		if f.coef%d != 0 {
+			return qaff{}, false
+		}
+		q.floors = append(q.floors, fterm{f.coef / d, f.num, f.den})
+	}
+	return q, true
+}
+
 // overCommon brings two rationals over a common denominator and returns
 // their numerators.
 func (c *cursor) overCommon(pos Pos, a, b rat) (qaff, qaff) {

@@ -33,29 +33,3 @@ func (c *cursor) parseExtent(name string) qaff {
 func parameterExtent(name string) string {
 	return fmt.Sprintf("declare a parameter for the extent and tie it to the others with an assumption (array %s f32 [nh] with assume 2*nh <= n <= 2*nh + 1 for n // 2, or assume n = 2*nh where n is even)", name)
 }
-
-// integer returns r as an integer expression where its denominator
-// divides every coefficient ((2n + 6)/2 is n + 3), and false where not.
-func (r rat) integer() (qaff, bool) {
-	if r.den == 1 {
-		return r.q, true
-	}
-	d := r.den
-	if r.q.c%d != 0 {
-		return qaff{}, false
-	}
-	q := qaff{c: r.q.c / d}
-	for _, t := range r.q.terms {
-		if t.coef%d != 0 {
-			return qaff{}, false
-		}
-		q.terms = append(q.terms, lterm{t.name, t.coef / d})
-	}
-	for _, f := range r.q.floors {
-		if f.coef%d != 0 {
-			return qaff{}, false
-		}
-		q.floors = append(q.floors, fterm{f.coef / d, f.num, f.den})
-	}
-	return q, true
-}
