@@ -12,11 +12,7 @@ func TestSplitInameInAnotherDomain(t *testing.T) {
 		"kernel k\ndomain [n] -> { [i] : 0 <= i < n }\nsplit i 4 io ii\ndomain { [j] : 0 <= j <= i }\narray a f32 [n]\na[i] = j\n",
 		"kernel k\ndomain [n] -> { [i] : 0 <= i < n }\ndomain { [j] : 0 <= j <= i }\nsplit i 4 io ii\narray a f32 [n]\na[i] = j\n",
 	} {
-		k, err := ParseKernel("k.knl", []byte(src), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := Count(k)
+		c, err := Count(parseSrc(t, "k", src))
 		if err != nil {
 			t.Fatal(err)
 		}
