@@ -212,21 +212,28 @@ func (t *translator) binary(e *expr) (*value, error) {
 	if l.kind == vInt && r.kind == vInt {
 		return t.intBinary(e, l.a, r.a)
 	}
-	if identity(e.text, l, r) {
+	return t.dataBinary(e.text, e.text, l, r, e.p)
+}
+
+// dataBinary translates l OP r where an operand is data, with C's
+// meaning: written is the operator as the source writes it (OP, or
+// OP= of a compound assignment, which computes the same), for the
+// refusals.
+func (t *translator) dataBinary(op, written string, l, r *value, at pos) (*value, error) {
+	if identity(op, l, r) {
 		// data >> 0 and data & 0xFFFFFFFF (cuda-samples' TAG_MASK) are
 		// the data, as a hand port writes them.
 		return l, nil
 	}
-	lt, rt, err := t.dataTexts(l, r, e.p)
+	lt, rt, err := t.dataTexts(l, r, at)
 	if err != nil {
 		return nil, err
 	}
 	dtype := wider(l.dtype, r.dtype)
-	if dtype == "" && (e.text == "/" || e.text == "%") && l.kind == vData && r.kind == vData && !strings.ContainsAny(lt+rt, ".e") {
+	if dtype == "" && (op == "/" || op == "%") && l.kind == vData && r.kind == vData && !strings.ContainsAny(lt+rt, ".e") {
 		dtype = "i32"
 	}
 	isInt := isIntType(dtype)
-	op := e.text
 	switch {
 	case isInt && (op == "/" || op == "%") && (dtype == "u32" || unsignedOperands(l, r)):
 		// Of values that cannot be negative, C's quotient and remainder
@@ -236,9 +243,9 @@ func (t *translator) binary(e *expr) (*value, error) {
 			op = "//"
 		}
 	case isInt && (op == "/" || op == "%"):
-		return nil, errorAt(e.p, "integer %s of data: %s", op, signedDivision)
+		return nil, errorAt(at, "integer %s of data: %s", written, signedDivision)
 	case !isInt && op != "+" && op != "-" && op != "*" && op != "/":
-		return nil, errorAt(e.p, "%s on floating-point values is not C: %s", op, floatOperator(op))
+		return nil, errorAt(at, "%s on floating-point values is not C: %s", written, floatOperator(op))
 	}
 	p := binaryPrec[op]
 	return &value{kind: vData, text: paren(lt, l.prec, p) + " " + op + " " + paren(rt, r.prec, p+1), prec: p, dtype: dtype}, nil

@@ -81,6 +81,7 @@ func TestRefusals(t *testing.T) {
 		{"    b[i] = a[i] % 2.0f;\n", "5:17: % on floating-point values is not C: write fmodf(x, y) (fmod for doubles)"},
 		{"    b[i] = (float)((int)a[i] << 2.0f);\n", "5:30: << on floating-point values is not C: convert the operand to an integer first ((int)x << ...)"},
 		{"    b[i] %= 2.0f;\n", "5:10: %= on a floating-point value is not C: write fmodf(x, y) (fmod for doubles)"},
+		{"    unsigned int q = (unsigned int)a[i];\n    q %= a[i];\n    b[i] = q;\n", "6:7: %= on floating-point values is not C: write fmodf(x, y) (fmod for doubles)"},
 		{"    b[i] = threadIdx.w;\n", "5:21: threadIdx.w is not understood: the launch's vectors have the axes x, y and z"},
 		{"    b[i] = (a[i]).x;\n", "5:18: a field of a structure is not understood here: copy the value into a variable of its type first (float2 v = p[i]; then v.x)"},
 		{"    int q = (int)a[i];\n    b[i] = q / 3;\n", "6:14: integer / of data: .knl's // and % round towards minus infinity, C's towards zero, so they differ where the dividend may be negative; not translated (of an unsigned char or short by a positive constant it is): declare the operands unsigned int where they cannot be negative, whose / and % translate, or compute in floating point (floorf(x/d), fmodf(x, d))"},

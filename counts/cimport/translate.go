@@ -569,31 +569,28 @@ func (t *translator) store(ref, dtype, op string, rhs *expr, p pos) error {
 
 // storeValue emits the instruction REF OP V.
 func (t *translator) storeValue(ref, dtype, op string, v *value, p pos) error {
-	text, err := t.dataText(v, p)
-	if err != nil {
-		return err
-	}
-	switch op {
-	case "=", "+=", "-=", "*=", "/=":
-		if op == "/=" && isIntType(dtype) {
-			if dtype != "u32" {
-				return errorAt(p, "integer /= of data: %s", signedDivision)
-			}
-			t.emit(&item{kind: "instr", text: ref + " = " + ref + " // " + paren(text, v.prec, binaryPrec["//"]+1), p: p})
-			return nil
+	isFloat := dtype == "f32" || dtype == "f64"
+	if op == "=" || op == "+=" || op == "-=" || op == "*=" || op == "/=" && isFloat {
+		text, err := t.dataText(v, p)
+		if err != nil {
+			return err
 		}
 		free := op == "=" && t.isPrivateScalar(ref) && isLiteral(v)
 		t.emit(&item{kind: "instr", text: ref + " " + op + " " + text, p: p, free: free})
 		return nil
 	}
-	if dtype == "f32" || dtype == "f64" {
+	if isFloat {
 		return errorAt(p, "%s on a floating-point value is not C: %s", op, floatOperator(op[:len(op)-1]))
 	}
-	bop := op[:len(op)-1]
-	if bop == "%" && dtype != "u32" {
-		return errorAt(p, "integer %%= of data: %s", signedDivision)
+	// C's q OP= v is q = q OP v, the operands converted as for OP: of
+	// an integer q, / and % are the .knl's // and % only where neither
+	// can be negative, and q /= x of a float x divides floats.
+	target := &value{kind: vData, text: ref, prec: precAtom, dtype: dtype}
+	val, err := t.dataBinary(op[:len(op)-1], op, target, v, p)
+	if err != nil {
+		return err
 	}
-	t.emit(&item{kind: "instr", text: ref + " = " + ref + " " + bop + " " + paren(text, v.prec, binaryPrec[bop]+1), p: p})
+	t.emit(&item{kind: "instr", text: ref + " = " + val.text, p: p})
 	return nil
 }
 
