@@ -44,7 +44,7 @@ func (b *builder) dataFor(c *cursor, kw token) token {
 	}
 	toks = append(append(toks, bound...), p("}"), c.peek())
 	nc := &cursor{file: c.file, toks: append(bound, c.peek()), products: true}
-	n := nc.parseQSum()
+	n := nc.parseMax()
 	nc.expectEnd()
 	dc := &cursor{file: c.file, toks: toks}
 	params, inames, set := dc.parseDomainSet()
@@ -59,6 +59,27 @@ func (b *builder) dataFor(c *cursor, kw token) token {
 	b.dataLoops = append(b.dataLoops, dl)
 	return j
 }
+
+// parseMax reads the bound N of a data-bounded loop, an integer affine
+// expression: a quotient that divides exactly is kept, a floor of
+// constants folds, and one that divides a parameter is refused with how
+// to write it (the resolver refuses floor and ceil of a parameter).
+func (c *cursor) parseMax() qaff {
+	pos := c.peek().pos
+	r := c.parseRSum()
+	q, ok := r.integer()
+	switch {
+	case ok:
+		return q
+	case r.q.isConst():
+		c.failAt(pos, "(%s)/%d is not an integer: write floor(e/d) or ceil(e/d)", r.q, r.den)
+	}
+	c.failAt(pos, "the max (%s)/%d divides a parameter or an iname, and a loop's max is affine in them: where it divides a parameter, %s", r.q, r.den, maxParameter)
+	return qaff{}
+}
+
+// maxParameter says how to write a max that divides a parameter.
+var maxParameter = dividedParameter("bound", "max nh")
 
 // isDataLoop reports whether name is the iname of a data-bounded loop.
 func (b *builder) isDataLoop(name string) bool {
@@ -78,7 +99,7 @@ func (r *resolver) dataLoops() error {
 			return r.errf(dl.iname.pos, "the loop over %s runs from data bounds and cannot be tagged %s: only a sequential loop can (drop the tag)", name, in.Tag)
 		}
 		if len(dl.max.floors) > 0 {
-			return r.errf(dl.kw.pos, "the loop over %s: its max must be affine, without floor or mod", name)
+			return r.errf(dl.kw.pos, "the loop over %s: its max %s takes floor, ceil or mod of a parameter or an iname, and a loop's max is affine in them: where it divides a parameter, %s", name, dl.max, maxParameter)
 		}
 		d := &DataBounds{Max: affineOf(dl.max)}
 		if _, ok := dl.lo.(*rNum); !ok {

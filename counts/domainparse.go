@@ -290,18 +290,6 @@ func (c *cursor) radd(pos Pos, a, b rat, k int64) rat { // a + k*b
 	return rat{c.must(pos)(x.addScaled(y, k)), den}
 }
 
-// parseQSum reads an integer quasi-affine expression (the bound of a
-// data-bounded loop).
-func (c *cursor) parseQSum() qaff {
-	pos := c.peek().pos
-	r := c.parseRSum()
-	q, ok := r.integer()
-	if !ok {
-		c.failAt(pos, "(%s)/%d is not an integer: write floor(e/d) or ceil(e/d)", r.q, r.den)
-	}
-	return q
-}
-
 func (c *cursor) parseRSum() rat {
 	r := c.parseRTerm()
 	for {

@@ -31,5 +31,12 @@ func (c *cursor) parseExtent(name string) qaff {
 
 // parameterExtent says how to write an extent that divides a parameter.
 func parameterExtent(name string) string {
-	return fmt.Sprintf("declare a parameter for the extent and tie it to the others with an assumption (array %s f32 [nh] with assume 2*nh <= n <= 2*nh + 1 for n // 2, or assume n = 2*nh where n is even)", name)
+	return dividedParameter("extent", "array "+name+" f32 [nh]")
+}
+
+// dividedParameter says how to write what divides a parameter where the
+// counts need it affine in the parameters (an extent, a data-bounded
+// loop's max): as a parameter of its own, used as use shows.
+func dividedParameter(what, use string) string {
+	return fmt.Sprintf("declare a parameter for the %s and tie it to the others with an assumption (%s with assume 2*nh <= n <= 2*nh + 1 for n // 2, or assume n = 2*nh where n is even)", what, use)
 }
