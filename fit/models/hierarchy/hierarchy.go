@@ -160,8 +160,25 @@ func (m *Model) CheckCalibration() error {
 // without the feature). With LongSecond it tries each pair of KneeGrid,
 // the first knee below the second, alike: at a second knee no row's
 // walk goes past, the calibration is the one-knee form, and so at the
-// later second knees.
+// later second knees. With Wake the knees are the form's without it
+// (fitWake at every pair would multiply the fits of a calibration by
+// its alternations), and Wake is fitted at them.
 func (m *Model) calibrateKnee(env *models.Env, rows []models.Row) error {
+	wake := m.Config.Wake
+	m.Config.Wake = false
+	if err := m.searchKnee(env, rows); err != nil {
+		return err
+	}
+	if !wake {
+		return nil
+	}
+	m.Config.Wake = true
+	_, err := m.calibrate(env, rows)
+	return err
+}
+
+// searchKnee is calibrateKnee's search of the knees.
+func (m *Model) searchKnee(env *models.Env, rows []models.Row) error {
 	var best Model
 	bestObj, found := math.Inf(1), false
 	for i, k := range KneeGrid {
@@ -321,7 +338,7 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 	}
 	m.Properties, m.Values, m.Rows = props, values, len(rows)
 	if m.Config.Wake {
-		samples = wakeSamples(m.Config.Form, props, values, samples, m.WakeCores, false)
+		samples = wakeSamples(m.Config.Form, props, values, samples, m.WakeCores)
 	}
 	errs := make([]float64, len(samples))
 	for i, s := range samples {
@@ -444,7 +461,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 		return models.Prediction{}, fmt.Errorf("kernel %s: %s: the calibration has no weight for it: no row it was fitted on exercised it", c.Kernel, strings.Join(unpriced, ", "))
 	}
 	if m.Config.Wake {
-		cnt = wakeCounts(m.Config.Form, m.Properties, m.Values, cnt, m.WakeCores, false)
+		cnt = wakeCounts(m.Config.Form, m.Properties, m.Values, cnt, m.WakeCores)
 	}
 	pred := models.Prediction{Seconds: combine(m.Config.Form, m.Properties, m.Values, cnt), Explain: explainTerms(m.Config.Form, m.Properties, m.Values, cnt)}
 	tr := lf.traffic

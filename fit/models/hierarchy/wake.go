@@ -29,30 +29,34 @@ func wakeShare(groups float64, cores int64) float64 {
 // wake latency L (WakeLatency's weight: the other cores have not joined
 // by the time it ends) and s·W + (1 − s)·L where it does (one core
 // alone until L, then the busiest core's share s of the rest), the two
-// equal at W = L. The counts are scaled by s and WakeLatency's count is
-// 1 − s in the second case; unchanged, WakeLatency's 0, in the first.
-// allCores forces the second case on every launch with s < 1 (the
-// fit's first assignment, before any latency is known).
-func wakeCounts(form string, props []string, values, cnt []float64, cores int64, allCores bool) []float64 {
-	out := slices.Clone(cnt)
+// equal at W = L.
+func wakeCounts(form string, props []string, values, cnt []float64, cores int64) []float64 {
 	jw, jg := slices.Index(props, WakeLatency), slices.Index(props, "launch.groups")
 	if jw < 0 || jg < 0 {
-		return out
+		return slices.Clone(cnt)
 	}
-	out[jw] = 0
+	one := slices.Clone(cnt)
+	one[jw] = 0
 	s := wakeShare(cnt[jg], cores)
-	if s >= 1 {
-		return out
+	if s >= 1 || work(form, props, values, one) <= values[jw] {
+		return one
 	}
-	if !allCores && work(form, props, values, out) <= values[jw] {
-		return out
-	}
+	return onAll(props, cnt, s)
+}
+
+// onAll returns cnt (aligned with props) for a launch that all cores
+// join: every count but launch.const's scaled by s, WakeLatency's 1 − s.
+func onAll(props []string, cnt []float64, s float64) []float64 {
+	out := slices.Clone(cnt)
 	for j, p := range props {
-		if p != "launch.const" {
+		switch p {
+		case "launch.const":
+		case WakeLatency:
+			out[j] = 1 - s
+		default:
 			out[j] *= s
 		}
 	}
-	out[jw] = 1 - s
 	return out
 }
 
@@ -67,41 +71,73 @@ func work(form string, props []string, values, cnt []float64) float64 {
 
 // wakeSamples returns samples with each one's counts as wakeCounts
 // gives them.
-func wakeSamples(form string, props []string, values []float64, samples []fit.Sample, cores int64, allCores bool) []fit.Sample {
+func wakeSamples(form string, props []string, values []float64, samples []fit.Sample, cores int64) []fit.Sample {
 	out := make([]fit.Sample, len(samples))
 	for i, s := range samples {
 		out[i] = s
-		out[i].Counts = wakeCounts(form, props, values, s.Counts, cores, allCores)
+		out[i].Counts = wakeCounts(form, props, values, s.Counts, cores)
 	}
 	return out
 }
 
-// wakeRounds bounds the alternation of fitWake.
+// timedSamples returns samples placed by their measured time: a launch
+// of more than one group that took longer than below on all cores
+// (onAll), the others on one. It is fitWake's first placing, before any
+// latency is known.
+func timedSamples(props []string, samples []fit.Sample, cores int64, below float64) []fit.Sample {
+	jw, jg := slices.Index(props, WakeLatency), slices.Index(props, "launch.groups")
+	out := make([]fit.Sample, len(samples))
+	for i, s := range samples {
+		out[i] = s
+		out[i].Counts = slices.Clone(s.Counts)
+		if jw < 0 || jg < 0 {
+			continue
+		}
+		out[i].Counts[jw] = 0
+		if sh := wakeShare(s.Counts[jg], cores); sh < 1 && s.Time > below {
+			out[i].Counts = onAll(props, s.Counts, sh)
+		}
+	}
+	return out
+}
+
+// WakeGrid is the measured times (s) that fitWake's first placings put
+// a launch on one core below: the EPYC's paper suite at one thread takes
+// 1.0 times its two-thread time below 3 µs, 1.3 to 1.7 times from 3 to
+// 300 µs (docs/model.md); fixed before any was tried.
+var WakeGrid = []float64{3e-6, 10e-6, 30e-6, 100e-6}
+
+// wakeRounds bounds each alternation of fitWake.
 const wakeRounds = 12
 
 // fitWake fits Config.Wake's form by alternation, as fitMax fits the
-// parts: every launch of more than one group starts on every core, the
-// weights (WakeLatency's among them) are fitted by inner on the counts
-// that gives, then each launch is placed again by the weights, until no
-// launch moves; the weights of least squared relative error under the
-// form are kept.
+// parts, from each first placing of WakeGrid: the weights
+// (WakeLatency's among them) are fitted by inner on the counts that the
+// placing gives, then each launch is placed again by the weights
+// (wakeCounts), until no launch moves. The weights of least squared
+// relative error under the form are kept. (From a placing of every
+// launch on all cores the latency's count is 1/2 wherever the groups
+// are even, the launch constant's twin, and the fit can stay at a
+// latency of 0.)
 func fitWake(form string, props []string, samples []fit.Sample, cores int64, inner func([]string, []fit.Sample) ([]float64, error)) ([]float64, error) {
 	var best []float64
 	bestObj := math.Inf(1)
-	values := make([]float64, len(props))
-	var placed []fit.Sample
-	for round := range wakeRounds {
-		next := wakeSamples(form, props, values, samples, cores, round == 0)
-		if round > 0 && samePlaces(next, placed, slices.Index(props, WakeLatency)) {
-			break
-		}
-		placed = next
-		var err error
-		if values, err = inner(props, placed); err != nil {
-			return nil, err
-		}
-		if obj := objective(form, props, values, wakeSamples(form, props, values, samples, cores, false)); best == nil || obj < bestObj {
-			best, bestObj = values, obj
+	jw := slices.Index(props, WakeLatency)
+	for _, below := range WakeGrid {
+		placed := timedSamples(props, samples, cores, below)
+		for range wakeRounds {
+			values, err := inner(props, placed)
+			if err != nil {
+				return nil, err
+			}
+			next := wakeSamples(form, props, values, samples, cores)
+			if obj := objective(form, props, values, next); best == nil || obj < bestObj {
+				best, bestObj = values, obj
+			}
+			if samePlaces(next, placed, jw) {
+				break
+			}
+			placed = next
 		}
 	}
 	return best, nil

@@ -74,7 +74,7 @@ func TestWakeCounts(t *testing.T) {
 		{1, 1e6, 0, 1000.3e-6},
 		{64, 10000, 0, 10.3e-6},
 	} {
-		cnt := wakeCounts(FormMaxGroups, wakeProps, w[:], wakeSample(c.groups, c.loads, c.adds), 2, false)
+		cnt := wakeCounts(FormMaxGroups, wakeProps, w[:], wakeSample(c.groups, c.loads, c.adds), 2)
 		got := combine(FormMaxGroups, wakeProps, w[:], cnt)
 		if !modeltest.RelClose(got, c.want, 1e-12) || !modeltest.RelClose(got, wakeTime(w[2], w[4], c.groups, maxWork(w, c.groups, c.loads, c.adds)), 1e-12) {
 			t.Errorf("%g groups, %g loads: %.6g s, want %.6g", c.groups, c.loads, got, c.want)
