@@ -330,7 +330,10 @@ type Config struct {
 	// 1.7 times as long from 3 to 300 µs, 1.8 to 2.2 times beyond, and
 	// a short launch (a corpus kernel's smallest sizes) priced at two
 	// cores' weights comes out too fast, its launch constant too large
-	// (docs/model.md). Calibrate leaves it off on a device file of one
+	// (docs/model.md). Session 17: the declared rule's pick on PoCL
+	// (cross-validation 0.297 → 0.292, within 0.02; the development
+	// kernels' exp-mean-log 0.577 → 0.519; L fitted at 2.66 µs), not
+	// yet in Chosen. Calibrate leaves it off on a device file of one
 	// core (sm_count).
 	Wake bool `json:"wake,omitempty"`
 	// Saturation is the grid fill: FillLinear takes the default linear
