@@ -318,6 +318,24 @@ type Config struct {
 	// form has WarmL3; Calibrate leaves it out of the chosen form on a
 	// device file without caches.l3_shared_bytes.
 	Warm string `json:"warm,omitempty"`
+	// Wake prices a launch as one core runs it until the device's
+	// other cores join (WakeLatency, wakeCounts): the weights are one
+	// core's, a launch whose work W (all but launch.const) is within
+	// the latency L takes W, a longer one s·W + (1 − s)·L, s the
+	// busiest core's share of its groups (half of them on the EPYC's
+	// two cores), and L a weight fitted with the others (fitWake). The
+	// measurement rows are mostly long launches, which the weights of a
+	// form without it follow: on the EPYC the paper suite at one thread
+	// (datasets/epyc1) takes the same time as at two below 3 µs, 1.3 to
+	// 1.7 times as long from 3 to 300 µs, 1.8 to 2.2 times beyond, and
+	// a short launch (a corpus kernel's smallest sizes) priced at two
+	// cores' weights comes out too fast, its launch constant too large
+	// (docs/model.md). Session 17: the declared rule's pick on PoCL
+	// (cross-validation 0.297 → 0.292, within 0.02; the development
+	// kernels' exp-mean-log 0.577 → 0.519; L fitted at 2.66 µs), not
+	// yet in Chosen. Calibrate leaves it off on a device file of one
+	// core (sm_count).
+	Wake bool `json:"wake,omitempty"`
 	// Saturation is the grid fill: FillLinear takes the default linear
 	// fit's saturations (read from the grid-fill classes, or chosen by
 	// training error), FillNone scales nothing, FillCores scales by the

@@ -29,6 +29,9 @@ type Model struct {
 	// Cores, with Config.Saturation FillCores, is the device's cores
 	// (its file's sm_count) that a launch's groups share.
 	Cores int64 `json:"cores,omitempty"`
+	// WakeCores, with Config.Wake, is the device's cores (its file's
+	// sm_count) that join a launch once it outlasts WakeLatency's weight.
+	WakeCores int64 `json:"wake_cores,omitempty"`
 	// Properties and Values are the features and their weights (s per
 	// count, s per byte for the traffic terms).
 	Properties []string  `json:"properties"`
@@ -53,8 +56,8 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v (guarded lanes %d), local accesses tied %v (every type together %v), bank conflicts dropped %v, integer accesses tied by width %v, local loads kept in registers %v, local beyond L1 %v, context levels %q, indirect arrays bounded %v, last cache %s, warm cache %q, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.GuardedLanes, m.Config.LocalAccesses, m.Config.LocalAnyType, m.Config.NoBanks, m.Config.WidthTies, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.Context, m.Config.Indirect, m.Config.LLC, m.Config.Warm, m.fillText(), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v (guarded lanes %d), local accesses tied %v (every type together %v), bank conflicts dropped %v, integer accesses tied by width %v, local loads kept in registers %v, local beyond L1 %v, context levels %q, indirect arrays bounded %v, last cache %s, warm cache %q, late cores %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.GuardedLanes, m.Config.LocalAccesses, m.Config.LocalAnyType, m.Config.NoBanks, m.Config.WidthTies, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.Context, m.Config.Indirect, m.Config.LLC, m.Config.Warm, m.wakeText(), m.fillText(), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 
@@ -66,6 +69,13 @@ func (m *Model) longText() string {
 		return fmt.Sprintf("past %d and %d %s", m.Config.LongKnee, m.Config.LongKnee2, m.Config.LongWalk)
 	}
 	return fmt.Sprintf("past %d %s", m.Config.LongKnee, m.Config.LongWalk)
+}
+
+func (m *Model) wakeText() string {
+	if !m.Config.Wake {
+		return "off"
+	}
+	return fmt.Sprintf("%d cores after %.3g µs", m.WakeCores, 1e6*m.weight(WakeLatency))
 }
 
 func (m *Model) fillText() string {
@@ -132,6 +142,9 @@ func (m *Model) CheckCalibration() error {
 	if err := m.Config.checkPairs(); err != nil {
 		return err
 	}
+	if m.Config.Wake && m.WakeCores < 2 {
+		return fmt.Errorf("config.wake with wake_cores %d: the cores that join a launch late are 2 or more (the device file's sm_count); uniperf fit --model hierarchy writes them: fit again, or correct wake_cores", m.WakeCores)
+	}
 	if m.Config.LongWalk == "" {
 		return nil
 	}
@@ -147,8 +160,25 @@ func (m *Model) CheckCalibration() error {
 // without the feature). With LongSecond it tries each pair of KneeGrid,
 // the first knee below the second, alike: at a second knee no row's
 // walk goes past, the calibration is the one-knee form, and so at the
-// later second knees.
+// later second knees. With Wake the knees are the form's without it
+// (fitWake at every pair would multiply the fits of a calibration by
+// its alternations), and Wake is fitted at them.
 func (m *Model) calibrateKnee(env *models.Env, rows []models.Row) error {
+	wake := m.Config.Wake
+	m.Config.Wake = false
+	if err := m.searchKnee(env, rows); err != nil {
+		return err
+	}
+	if !wake {
+		return nil
+	}
+	m.Config.Wake = true
+	_, err := m.calibrate(env, rows)
+	return err
+}
+
+// searchKnee is calibrateKnee's search of the knees.
+func (m *Model) searchKnee(env *models.Env, rows []models.Row) error {
 	var best Model
 	bestObj, found := math.Inf(1), false
 	for i, k := range KneeGrid {
@@ -195,6 +225,16 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 			return 0, fmt.Errorf("hierarchy: the busy cores' fill: device %s gives no sm_count", env.Device.Name)
 		}
 		m.Cores = int64(env.Device.SMs)
+	}
+	m.WakeCores = 0
+	if m.Config.Wake {
+		if env.Device.SMs < 2 {
+			// One core: no other core joins a launch, and the form is
+			// the one without.
+			m.Config.Wake = false
+		} else {
+			m.WakeCores = int64(env.Device.SMs)
+		}
 	}
 	m.Ties = nil
 	if env.Device.Kind != "cpu" {
@@ -270,6 +310,9 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 	if m.Config.LongSecond && (m.Config.LongWalk == "" || !seen[ConflictLong2Bytes]) {
 		m.Config.LongSecond, m.Config.LongKnee2 = false, 0
 	}
+	if m.Config.Wake {
+		seen[WakeLatency] = true
+	}
 	props := slices.Sorted(maps.Keys(seen))
 	if m.Ties != nil {
 		m.Ties = fit.FilledStrideTies(props)
@@ -294,6 +337,9 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 		return 0, fmt.Errorf("hierarchy: %w", err)
 	}
 	m.Properties, m.Values, m.Rows = props, values, len(rows)
+	if m.Config.Wake {
+		samples = wakeSamples(m.Config.Form, props, values, samples, m.WakeCores)
+	}
 	errs := make([]float64, len(samples))
 	for i, s := range samples {
 		errs[i] = fit.RelativeError(combine(m.Config.Form, props, values, s.Counts), s.Time)
@@ -302,8 +348,18 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 	return objective(m.Config.Form, props, values, samples), nil
 }
 
-// fitForm fits the weights of the model's form.
+// fitForm fits the weights of the model's form, with Config.Wake by
+// fitWake's alternation around it.
 func (m *Model) fitForm(props []string, samples []fit.Sample) ([]float64, error) {
+	if m.Config.Wake {
+		return fitWake(m.Config.Form, props, samples, m.WakeCores, m.fitParts)
+	}
+	return m.fitParts(props, samples)
+}
+
+// fitParts fits the weights of the model's form, its parts summed or
+// the largest taken.
+func (m *Model) fitParts(props []string, samples []fit.Sample) ([]float64, error) {
 	if m.Config.Form == FormSum {
 		return fitSum(props, samples)
 	}
@@ -403,6 +459,9 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 	if len(unpriced) > 0 && !m.ZeroMissing {
 		slices.Sort(unpriced)
 		return models.Prediction{}, fmt.Errorf("kernel %s: %s: the calibration has no weight for it: no row it was fitted on exercised it", c.Kernel, strings.Join(unpriced, ", "))
+	}
+	if m.Config.Wake {
+		cnt = wakeCounts(m.Config.Form, m.Properties, m.Values, cnt, m.WakeCores)
 	}
 	pred := models.Prediction{Seconds: combine(m.Config.Form, m.Properties, m.Values, cnt), Explain: explainTerms(m.Config.Form, m.Properties, m.Values, cnt)}
 	tr := lf.traffic
