@@ -76,7 +76,7 @@ import (
 
 // formSyntax lists the hierarchy forms and their options, for -forms'
 // help and for the refusal of a form it does not name.
-const formSyntax = "hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+ldgties][+chain][+regchain|+scalarchain][+lanes|+lanes2|+lanes8][+localacc|+localany][+nobanks][+width][+localreuse][+localfoot|+context|+context2|+nocontext][+l1conflict|+l1conflictst][+warm|+warmllc][+wake][+nofill|+corefill|+sN]"
+const formSyntax = "hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+ldgties][+chain][+regchain|+scalarchain][+lanes|+lanes2|+lanes8][+localacc|+localany][+nobanks][+width][+localreuse][+localfoot|+context|+context2|+nocontext][+l1conflict|+l1conflictst][+warm|+warmllc][+wake|+nowake][+nofill|+corefill|+sN]"
 
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
@@ -233,6 +233,8 @@ func parseForm(s string) (hierarchy.Config, error) {
 			c.Warm = hierarchy.WarmLLC
 		case "wake":
 			c.Wake = true
+		case "nowake":
+			c.Wake = false
 		case "nofill":
 			c.Saturation = hierarchy.FillNone
 		case "corefill":

@@ -332,8 +332,8 @@ type Config struct {
 	// cores' weights comes out too fast, its launch constant too large
 	// (docs/model.md). Session 17: the declared rule's pick on PoCL
 	// (cross-validation 0.297 → 0.292, within 0.02; the development
-	// kernels' exp-mean-log 0.577 → 0.519; L fitted at 2.66 µs), not
-	// yet in Chosen. Calibrate leaves it off on a device file of one
+	// kernels' exp-mean-log 0.577 → 0.519; L fitted at 2.66 µs), so Chosen's
+	// CPU form has it (hierstudy +nowake is the form before). Calibrate leaves it off on a device file of one
 	// core (sm_count).
 	Wake bool `json:"wake,omitempty"`
 	// Saturation is the grid fill: FillLinear takes the default linear
@@ -456,7 +456,7 @@ func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
 			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, ScalarChain: true, LocalAccesses: true, LocalConflict: true,
-			Context: ContextL1, Indirect: true, LLC: "l2", Warm: WarmL3, Saturation: FillNone}
+			Context: ContextL1, Indirect: true, LLC: "l2", Warm: WarmL3, Wake: true, Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }
