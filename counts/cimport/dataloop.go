@@ -266,7 +266,7 @@ func (t *translator) bindDataIndex(v *variable, name string, start *value, step 
 		return nil
 	}
 	if start.kind != vData || !isIntType(start.dtype) {
-		return errorAt(p, "the loop's start is not an integer")
+		return errorAt(p, "the start of the loop over %s is not an integer; convert it with (int)(...), which truncates", name)
 	}
 	dtype := promote(start.dtype)
 	text := start.text

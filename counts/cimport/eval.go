@@ -92,8 +92,10 @@ func (t *translator) name(e *expr) (*value, error) {
 		return nil, errorAt(e.p, "%s %s", e.text, why)
 	case "array":
 		return nil, errorAt(e.p, "%s is an array; index it", e.text)
+	case "group":
+		return nil, errorAt(e.p, "%s is a cooperative group, which has no value in .knl: only its sync() is understood (%s.sync(), a barrier)", e.text, e.text)
 	}
-	return nil, errorAt(e.p, "%s cannot be used as a value", e.text)
+	return nil, errorAt(e.p, "%s is a pointer, which has no value in .knl: read an element it points to (%s[j] or *%s)", e.text, e.text, e.text)
 }
 
 // member translates threadIdx.x, blockIdx.y, blockDim.z and gridDim.x.
@@ -110,7 +112,7 @@ func (t *translator) member(e *expr) (*value, error) {
 	case "threadIdx", "blockIdx", "blockDim", "gridDim":
 		return t.index(obj.text, ax, e.p)
 	}
-	return nil, errorAt(e.p, "%s.%s is not understood", obj.text, e.text)
+	return nil, errorAt(e.p, "%s.%s: only the launch's vectors (threadIdx, blockIdx, blockDim, gridDim), vector types (float2 ...) and structs the file defines have fields, and %s is none; drop .%s, or declare %s of such a type", obj.text, e.text, obj.text, e.text, obj.text)
 }
 
 // unlaunched reports whether e is an index of an axis the launch does
@@ -943,7 +945,7 @@ func (t *translator) ref(e *expr) (*array, string, error) {
 	}
 	arr := t.arrayNamed(v.name)
 	if len(subs) != len(arr.dims) && !(arr.space == "global" && len(subs) == 1) {
-		return nil, "", errorAt(e.p, "%s has %d dimensions, indexed with %d subscripts", base.text, len(arr.dims), len(subs))
+		return nil, "", errorAt(e.p, "%s has %d dimensions, indexed with %d subscripts: give one subscript for each dimension (%s[i][j] for two)", base.text, len(arr.dims), len(subs), base.text)
 	}
 	var texts []string
 	for _, s := range subs {

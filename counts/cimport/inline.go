@@ -22,7 +22,7 @@ func (t *translator) inline(fn *kernelFunc, args []*expr, p pos) (*value, error)
 	case slices.ContainsFunc(t.fns, func(f *fnFrame) bool { return f.name == fn.name }):
 		return nil, errorAt(p, "%s calls itself: recursion has no bounded depth to count; write it as a loop", fn.name)
 	case len(t.fns) == maxInline:
-		return nil, errorAt(p, "calls of device functions nested more than %d deep", maxInline)
+		return nil, errorAt(p, "calls of device functions nested more than %d deep; inline the innermost by hand (or write them as macros)", maxInline)
 	case len(args) != len(fn.params):
 		return nil, errorAt(p, "%s takes %d arguments, called with %d", fn.name, len(fn.params), len(args))
 	case !returnsOK(fn.body.body):

@@ -37,7 +37,7 @@ func (t *translator) pointer(e *expr) (*variable, bool, error) {
 		return nil, true, err
 	}
 	if val.kind == vCond || val.kind == vData && !isIntType(val.dtype) {
-		return nil, true, errorAt(e.p, "the offset of a pointer into %s is not an integer", base.text)
+		return nil, true, errorAt(e.p, "the offset of a pointer into %s is not an integer; convert it with (int)(...), which truncates", base.text)
 	}
 	return &variable{kind: "ptr", base: arr, off: val, name: arr.name, dtype: arr.dtype, scope: -1}, true, nil
 }

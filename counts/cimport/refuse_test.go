@@ -1,6 +1,7 @@
 package cimport
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,17 @@ const head = "// uniperf: --local 64 --groups n --array a=n --array b=n\n__globa
 
 // fns are device functions that the kernels of TestRefusals call, which
 // are not inlined; they stand on the kernel's first line.
-const fns = "__device__ float f(float x) { return f(x - 1.0f); } __device__ float g(float x) { for (int k = 0; k < 2; k++) return x; return x; } __device__ float h(float *p) { return p[0]; } "
+const fns = "__device__ float f(float x) { return f(x - 1.0f); } __device__ float g(float x) { for (int k = 0; k < 2; k++) return x; return x; } __device__ float h(float *p) { return p[0]; } __device__ float r(float x) { return; } "
+
+// deep is device functions d1 to d17 that call each other in turn, one
+// more than the importer inlines; they follow fns on the first line.
+var deep = func() string {
+	s := "__device__ float d17(float x) { return x; } "
+	for k := 16; k >= 1; k-- {
+		s += fmt.Sprintf("__device__ float d%d(float x) { return d%d(x); } ", k, k+1)
+	}
+	return s
+}()
 
 // TestRefusals checks that what is not affine, or not C that .knl can
 // say, is refused at its line and column with what to write instead.
@@ -98,8 +109,21 @@ func TestRefusals(t *testing.T) {
 		{"    b[i] = (*f)(a[i]);\n", "5:13: this call is not understood: call a device function by its name (f(x)); a call through a pointer has no .knl form"},
 		{"    b[i] = __half2float(a[i]);\n", "5:12: __half2float reads a half, an element of a __half (half) array: pass it one (__half2float(h[i])), or, of a float, drop the conversion"},
 		{"    b[i] = c[i];\n", "5:12: c is not an argument or a variable of the kernel (a __constant__"},
+		{"    float *p = a + i;\n    if (p != 0) b[i] = 1.0f;\n", "6:9: p is a pointer, which has no value in .knl: read an element it points to (p[j] or *p)"},
+		{"    cg::thread_block g = cg::this_thread_block();\n    b[i] = g;\n", "6:12: g is a cooperative group, which has no value in .knl: only its sync() is understood (g.sync(), a barrier)"},
+		{"    cg::thread_block g = cg::this_thread_block();\n    g = cg::this_thread_block();\n", "6:5: g is a cooperative group, which is set only where it is declared (thread_block g = this_thread_block();); remove this assignment"},
+		{"    b[i] = alpha.x;\n", "5:17: alpha.x: only the launch's vectors (threadIdx, blockIdx, blockDim, gridDim), vector types (float2 ...) and structs the file defines have fields, and alpha is none; drop .x, or declare alpha of such a type"},
+		{"    x = 3;\n", "5:5: x is not declared in the kernel (a __device__ variable declared outside it?): declare it there (float x = ...;), or pass the kernel an array to store into"},
+		{"    __shared__ float s[4][4];\n    s[i] = 0.0f;\n", "6:5: s has 2 dimensions, indexed with 1 subscripts: give one subscript for each dimension (s[i][j] for two)"},
+		{"    b[i] = h(a + 0.5f);\n", "5:16: the offset of a pointer into a is not an integer; convert it with (int)(...), which truncates"},
+		{"    for (int k = 1; k < 8; k = k * n) b[i] += a[k];\n", "5:30: the step of the loop over k, which is unrolled at import, does not give a constant: step it by constants alone (k *= 2, k >>= 1), giving a size a value with -D (-D n=VALUE fixes an integer argument)"},
+		{"    for (int k = 0; k < n; k += 0) b[i] += a[k];\n", "5:5: a loop over k with step 0 never ends; step it by a nonzero constant (k++, k += STEP)"},
+		{"    for (int k = 0, m; k < n; k++, m++) b[i] += a[k];\n", "5:21: m: a loop's second variable must be an integer with a start: declare it so, for (int k = 0, m = START; ...)"},
+		{"    // uniperf: --trips k=8\n    for (int k = a[i]; k < n; k++) b[i] += a[k];\n", "6:18: the start of the loop over k is not an integer; convert it with (int)(...), which truncates"},
+		{"    b[i] = d1(a[i]);\n", "1:302: calls of device functions nested more than 16 deep; inline the innermost by hand (or write them as macros)"},
+		{"    b[i] = r(a[i]);\n", "1:209: r: a return that does not match its return type: return a value (return x;) from a function that has a type, and none from a void one"},
 	} {
-		src := fns + head + c.body + "}\n"
+		src := fns + deep + head + c.body + "}\n"
 		_, err := Import("k.cu", []byte(src), Options{})
 		if err == nil {
 			t.Errorf("%q: imported", c.body)

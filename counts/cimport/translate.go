@@ -397,7 +397,7 @@ func (t *translator) assign(lhs *expr, op string, rhs *expr, p pos) error {
 	if lhs.op == "id" {
 		v := t.lookup(lhs.text)
 		if v == nil {
-			return errorAt(lhs.p, "%s is not declared", lhs.text)
+			return errorAt(lhs.p, "%s is not declared in the kernel (a __device__ variable declared outside it?): declare it there (float %s = ...;), or pass the kernel an array to store into", lhs.text, lhs.text)
 		}
 		switch v.kind {
 		case "int", "undef", "cond":
@@ -417,7 +417,7 @@ func (t *translator) assign(lhs *expr, op string, rhs *expr, p pos) error {
 		case "array", "ptr":
 			return t.advance(lhs, v, op, rhs, p)
 		}
-		return errorAt(lhs.p, "cannot assign to %s", lhs.text)
+		return errorAt(lhs.p, "%s is a cooperative group, which is set only where it is declared (thread_block %s = this_thread_block();); remove this assignment", lhs.text, lhs.text)
 	}
 	// C evaluates the target of a compound assignment once: an indirect
 	// subscript there is read into a temporary, which the load and the
@@ -630,7 +630,7 @@ func (t *translator) forLoop(s *stmt) error {
 		return t.unroll(s, name, v, start, "steps by other than a constant addition")
 	}
 	if len(step) == 0 {
-		return errorAt(s.p, "a loop over %s with step 0 never ends", name)
+		return errorAt(s.p, "a loop over %s with step 0 never ends; step it by a nonzero constant (%s++, %s += STEP)", name, name, name)
 	}
 	if s.e == nil {
 		return errorAt(s.p, "a loop without a condition: its trip count is not bounded; give it one, for (k = LOW; k < HIGH; k += STEP), or, where data ends it, its most trips with --trips")
@@ -757,7 +757,7 @@ func (t *translator) companions(s *stmt) (*stmt, []companion, error) {
 	var comps []companion
 	for _, d := range s.init.decls[1:] {
 		if d.init == nil || d.typ.ptr > 0 || len(d.dims) > 0 {
-			return nil, nil, errorAt(d.p, "%s: a loop's second variable must be an integer with a start", d.name)
+			return nil, nil, errorAt(d.p, "%s: a loop's second variable must be an integer with a start: declare it so, for (int k = 0, %s = START; ...)", d.name, d.name)
 		}
 		v, err := t.eval(d.init)
 		if err != nil {
@@ -796,7 +796,7 @@ func (t *translator) returnStmt(s *stmt) error {
 	case s.e == nil && f.ret == nil:
 		return nil
 	case s.e == nil || f.ret == nil:
-		return errorAt(s.p, "%s: a return that does not match its return type", f.name)
+		return errorAt(s.p, "%s: a return that does not match its return type: return a value (return x;) from a function that has a type, and none from a void one", f.name)
 	}
 	return t.store(f.ret.name, f.ret.dtype, "=", s.e, s.p)
 }
@@ -937,7 +937,7 @@ func (t *translator) unroll(s *stmt, name string, v *variable, start aff, why st
 		}
 		next, ok := v.val.constant()
 		if v.kind != "int" || !ok {
-			return errorAt(s.step.p, "the step of the loop over %s does not give a constant", name)
+			return errorAt(s.step.p, "the step of the loop over %s, which is unrolled at import, does not give a constant: step it by constants alone (k *= 2, k >>= 1), giving a size a value with -D (-D n=VALUE fixes an integer argument)", name)
 		}
 		cur = next
 	}
