@@ -35,7 +35,7 @@ var compareCmd = &cobra.Command{
 |predicted − measured| / measured of each model over all test rows, per
 kernel class and per device. A table is a path or embedded:NAME.
 
-The models (uniperf compare --models with a list; the default is all three):
+The models (uniperf compare --models with a list; by default the first three):
 
   linear   seed 001's unified model: one weight per property, fitted by
            relative-error least squares (uniperf's default fit; --free,
@@ -57,6 +57,12 @@ The models (uniperf compare --models with a list; the default is all three):
            measurement rows prefers (the summary gives both errors); on
            a GPU only the share of the global bytes that the hierarchy
            counts place in DRAM is priced at the DRAM weight
+  resios   per-instruction latency and throughput with ILP from the
+           expression DAG and a warp-level simulation (seed 000)
+  xu       occupancy and the execution-time model of seed 003
+  hierarchy
+           seed 001's fitted weights on counts with reused loads left
+           out and DRAM and L2 traffic terms (docs/model.md)
 
 The analytical models need the device's parameters (clock, SM count,
 limits, bandwidth, Hong–Kim's issue cycles, cycle weights). They come from
@@ -105,7 +111,7 @@ func init() {
 	f.BoolVar(&compareOpts.fit.minNorm, "min-norm", false, "accept collinear properties in the linear fit")
 	f.BoolVar(&compareOpts.fit.noInteger, "no-integer", false, "leave integer operations out of the linear model's fit")
 	f.BoolVar(&compareOpts.fit.noFill, "no-grid-fill", false, "fit the linear model without the grid-fill factor")
-	f.BoolVar(&compareOpts.fit.oneSaturation, "one-saturation", false, "one grid-fill saturation for every property, none apart for the latency-bound ones")
+	f.BoolVar(&compareOpts.fit.oneSaturation, "one-saturation", false, "one grid-fill saturation for every property, none apart for the latency-bound or the coalesced global ones")
 	f.BoolVar(&compareOpts.fit.noTies, "no-ties", false, "fit the linear model with every weight apart, no filled strided accesses tied to stride-1 ones")
 	f.StringSliceVar(&compareOpts.fit.fillFrom, "fill-from", nil, "the linear model's fit: "+fillFromUsage)
 	f.StringVar(&compareOpts.fit.hongkimTraffic, "hongkim-traffic", "", hongkimTrafficUsage)

@@ -97,10 +97,11 @@ mixed; one whose rows were measured with the device at a clock more than 2%
 away from the one it reports now is resumed with a warning.
 
 Suites: "quick" (every kernel, two sizes, two work-group sizes; minutes on a
-CPU) and "paper" (the classes, shapes, sizes and work-group size sets of
-seed 001 §4.1 and §5). The work-group size class (small, med or large, the
-seed's 1-D and 2-D sets) is chosen from the device's largest work-group
-unless --size-class is given.
+CPU), "paper" (the classes, shapes, sizes and work-group size sets of
+seed 001 §4.1 and §5) and "hierarchy" (the opt-in memory-hierarchy
+classes, docs/datasets.md). The work-group size class (small, med or
+large, the seed's 1-D and 2-D sets) is chosen from the device's largest
+work-group unless --size-class is given.
 
 Exit status: 0 when every kernel was measured, 1 when a kernel failed its
 check or the device failed (rows measured before stay in the table), 2 for

@@ -126,7 +126,7 @@ func init() {
 	f.BoolVar(&validateOpts.fit.minNorm, "min-norm", false, "with --cv: accept collinear properties")
 	f.BoolVar(&validateOpts.fit.noInteger, "no-integer", false, "with --cv: leave integer operations out of the fits")
 	f.BoolVar(&validateOpts.fit.noFill, "no-grid-fill", false, "with --cv: fit without the grid-fill factor")
-	f.BoolVar(&validateOpts.fit.oneSaturation, "one-saturation", false, "with --cv: one grid-fill saturation for every property, none apart for the latency-bound ones")
+	f.BoolVar(&validateOpts.fit.oneSaturation, "one-saturation", false, "with --cv: one grid-fill saturation for every property, none apart for the latency-bound or the coalesced global ones")
 	f.BoolVar(&validateOpts.fit.noTies, "no-ties", false, "with --cv: keep every weight apart, no filled strided accesses tied to stride-1 ones")
 	f.BoolVar(&validateOpts.fit.ownLdg, "own-ldg", false, "with --cv: give strided readonly loads weights of their own instead of the plain loads' of their classes")
 	f.BoolVar(&validateOpts.fit.ldgFallback, "ldg-fallback", false, "with --cv: price a strided readonly load by the plain load of its class only where no row counts it")
