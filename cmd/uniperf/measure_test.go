@@ -89,7 +89,7 @@ func TestMeasureErrors(t *testing.T) {
 		{[]string{"--device", "opencl", "--suite", "huge", "--out", filepath.Join(dir, "c.arrow")}, `no suite "huge"`},
 		{[]string{"--device", "opencl", "--size-class", "xl", "--out", filepath.Join(dir, "d.arrow")}, "want small, med or large"},
 		{[]string{"--device", "opencl", "--kernels", "nosuch", "--out", filepath.Join(dir, "e.arrow")}, "not in suite quick"},
-		{[]string{"--device", "opencl", "--out", filepath.Join(dir, "missing", "f.arrow")}, "no such file or directory"},
+		{[]string{"--device", "opencl", "--out", filepath.Join(dir, "missing", "f.arrow")}, "f.arrow: its directory " + filepath.Join(dir, "missing") + " does not exist"},
 		{[]string{"--device", "opencl", "--kernels", "empty", "--out", corrupt}, "cannot resume"},
 		// uniperf measure KERNEL
 		{[]string{"global_copy", "--device", "opencl"}, "give the kernel's parameters"},

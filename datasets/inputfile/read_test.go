@@ -194,4 +194,13 @@ func TestCheckOutput(t *testing.T) {
 	}
 	refusedAs(t, CheckOutput(toRegular), toRegular, "a symbolic link (to "+regular+"), which an output would replace rather than write through: name "+regular+" itself")
 	refusedAs(t, CheckOutput("/dev/stdout"), "/dev/stdout", "leave the output out to write to standard output")
+	// A new output in a directory that is missing, or is a file: the
+	// message names the output and the directory, not the temporary file
+	// a write would have failed to create there.
+	missing := filepath.Join(dir, "none", "w.arrow")
+	refusedAs(t, CheckOutput(missing), missing, "its directory "+dir+"/none does not exist")
+	deeper := filepath.Join(dir, "none", "sub", "w.arrow")
+	refusedAs(t, CheckOutput(deeper), deeper, "its directory "+dir+"/none/sub does not exist")
+	inFile := filepath.Join(regular, "w.arrow")
+	refusedAs(t, CheckOutput(inFile), inFile, "its directory "+regular+" is not a directory")
 }
