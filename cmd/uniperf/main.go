@@ -35,20 +35,22 @@ dot product of weights and counts.
 Exit status:
   0    success
   2    bad input or usage: syntax errors (with file:line:col, or
-       SET:line:col), unbounded sets, missing parameters, a kernel domain
-       empty at the parameters, corrupt tables (a checksum that does not
-       match, a string that is not UTF-8), results that are not finite numbers
-       (weights near 1e308 times counts, a fit of times near MaxFloat64, every
-       weight zero), paths that name no file (missing, a file where a
-       directory should be, a name too long), inputs that are not regular
-       files or exceed --max-input, flags out of range, unknown commands or
-       help topics; an output (--out, --plot) that is one of the command's
-       inputs (the same file, through any link) or another of its outputs,
-       a symbolic link (/dev/stdout among them: leave --out out to write to
-       standard output) or not a regular file: outputs replace their path,
-       so none is written through a link or over a device
-  1    a fault of the device, its driver or the system (a failed launch, an
-       unwritable output)
+       SET:line:col), unbounded sets, missing parameters, a launch grid
+       empty at the parameters a time is predicted at, corrupt tables (a
+       checksum that does not match, a string that is not UTF-8), results
+       that are not finite numbers (weights near 1e308 times counts, a fit
+       of times near MaxFloat64, every weight zero), paths that name no
+       file (missing, a file where a directory should be, a name too
+       long), inputs that are not regular files or exceed --max-input,
+       flags out of range, unknown commands or help topics; an output
+       (--out, --plot) that is one of the command's inputs (the same file,
+       through any link) or another of its outputs, a symbolic link
+       (/dev/stdout among them: leave --out out to write to standard
+       output), not a regular file, or in a directory that does not exist:
+       outputs replace their path, so none is written through a link or
+       over a device
+  1    a fault of the device, its driver or the system (a failed build or
+       launch, a wrong result from the device, a full disk, an I/O error)
   130  interrupted (SIGINT; 143 for SIGTERM): a measurement keeps every row
        written and the same command resumes it
   141  standard output closed early (uniperf table T --format csv | head):
