@@ -100,6 +100,14 @@ func kernelDecls(kernel string) (consts, params []string, err error) {
 	return constNames(k), k.Params, nil
 }
 
+// hasParams reports whether kernel declares size parameters, or cannot
+// be read to say: a kernel whose sizes are all consts (one imported with
+// every size as -D) is predicted without --param, at its one size.
+func hasParams(kernel string) bool {
+	_, params, err := kernelDecls(kernel)
+	return err != nil || len(params) > 0
+}
+
 // readConfigs reads --configs: a file, or stdin for "-", of
 // configurations, each a set of NAME=integer bindings: JSON (an array of
 // objects, or one object a line) or CSV (a header of names, then one

@@ -256,7 +256,7 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	if opts.weights == "" {
 		return fmt.Errorf("--weights is required: a weight table written by uniperf fit")
 	}
-	if len(opts.params) == 0 && len(opts.sweeps) == 0 && opts.configs == "" {
+	if len(opts.params) == 0 && len(opts.sweeps) == 0 && opts.configs == "" && hasParams(kernel) {
 		return fmt.Errorf("give the kernel's parameters with --param NAME=VALUE (or --sweep, or --configs)")
 	}
 	if _, err := models.New(opts.model); err != nil {
@@ -365,6 +365,15 @@ func constsFixed(cases []predictCase) bool {
 	return true
 }
 
+// atParams is " at " and the parameters of a prediction, or nothing for
+// a kernel without parameters.
+func atParams(params map[string]int64) string {
+	if len(params) == 0 {
+		return ""
+	}
+	return " at " + models.ParamString(params)
+}
+
 // writePredictions prints predictions as JSON (an object for one, a list
 // for several), with one's breakdown, or as a table of several.
 func writePredictions[P any](out io.Writer, asJSON bool, preds []P, one func(io.Writer, P) error, many func(io.Writer, []P) error) error {
@@ -380,7 +389,7 @@ func writePredictions[P any](out io.Writer, asJSON bool, preds []P, one func(io.
 }
 
 func printBreakdown(out io.Writer, p prediction) error {
-	fmt.Fprintf(out, "%s at %s on %s: predicted %s\n", p.Kernel, models.ParamString(p.Params), p.Device, seconds(p.Predicted))
+	fmt.Fprintf(out, "%s%s on %s: predicted %s\n", p.Kernel, atParams(p.Params), p.Device, seconds(p.Predicted))
 	if p.Predicted <= 0 {
 		fmt.Fprintf(out, "the prediction is not positive: negative weights dominate it (refit without --free)\n")
 	}
@@ -521,7 +530,7 @@ func printModelPredictions(out io.Writer, preds []modelPrediction) error {
 // printExplain prints a model's prediction with its intermediate
 // quantities.
 func printExplain(out io.Writer, p modelPrediction) error {
-	fmt.Fprintf(out, "%s at %s on %s (%s model): predicted %s\n\n", p.Kernel, models.ParamString(p.Params), p.Device, p.Model, seconds(p.Predicted))
+	fmt.Fprintf(out, "%s%s on %s (%s model): predicted %s\n\n", p.Kernel, atParams(p.Params), p.Device, p.Model, seconds(p.Predicted))
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "quantity\tvalue\tunit\tfrom")
 	for _, q := range p.Explain {

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A kernel whose sizes are all consts (one imported with every size as
+// -D, as docs/importing.md's matmul.cu) has no parameter to give: predict
+// takes it without --param, at its one size. The oracle is the same
+// kernel with its size a parameter, given as --param at the const's
+// value: the two count the same launch and predict the same time. A
+// kernel with parameters still asks for them.
+func TestPredictKernelWithoutParameters(t *testing.T) {
+	const weights = "../../datasets/tuning/pocl.weights.arrow"
+	dir := t.TempDir()
+	body := "split i 64 g l\ntag l l.0, g g.0\na[i] = 2.0f*a[i]\n"
+	fixed := filepath.Join(dir, "fixed.knl")
+	sized := filepath.Join(dir, "sized.knl")
+	if err := os.WriteFile(fixed, []byte("kernel scale\nconst N = 4096\ndomain { [i] : 0 <= i < N }\narray a f32 [N]\n"+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sized, []byte("kernel scale\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\n"+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	predicted := func(args ...string) float64 {
+		t.Helper()
+		code, out, stderr := runCommand(t, predictCmd, append([]string{"predict", "--weights", weights, "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("predict %v: exit %d: %s", args, code, stderr)
+		}
+		var p struct {
+			Predicted float64 `json:"predicted_s"`
+		}
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatalf("predict %v: %v\n%s", args, err, out)
+		}
+		return p.Predicted
+	}
+	got, want := predicted(fixed), predicted(sized, "--param", "n=4096")
+	if got != want || got <= 0 {
+		t.Errorf("predicted %g s without parameters, want %g s, the parametric kernel's at n = 4096", got, want)
+	}
+	code, out, stderr := runCommand(t, predictCmd, "predict", "--weights", weights, fixed)
+	if code != 0 || !strings.HasPrefix(out, fixed+" on ") {
+		t.Errorf("text: exit %d, %q (stderr %q); want the header %q without \" at \"", code, out, stderr, fixed+" on ")
+	}
+	code, _, stderr = runCommand(t, predictCmd, "predict", "--weights", weights, sized)
+	if code != 2 || !strings.Contains(stderr, "give the kernel's parameters") {
+		t.Errorf("parametric kernel without --param: exit %d, %q; want 2 and a request for its parameters", code, stderr)
+	}
+}
