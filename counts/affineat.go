@@ -44,6 +44,10 @@ func (a Affine) at(params map[string]int64) (qaff, error) {
 
 // paramText renders parameter values in the kernel's order: "n=128, m=4".
 func paramText(names []string, params map[string]int64) string {
+	if len(names) == 0 {
+		// Every size is a const: "at " then nothing would name no place.
+		return "its const values (it has no parameters)"
+	}
 	s := ""
 	for i, n := range names {
 		if i > 0 {

@@ -44,6 +44,9 @@ out[g] = c[3]
 		{"flat fits", flat("n*n"), 7, ""},
 		{"flat overruns", flat("n*n - 1"), 7, "a[i*n + j] is out of bounds at n=7: its subscript 1 (i*n + j) takes 0..48, and a has extent 48 there"},
 		{"data-dependent guard", guarded, 5, ""},
+		// Every size a const: the place is the consts, not an empty list.
+		{"no parameters", "kernel k\nconst N = 8\ndomain { [i] : 0 <= i < N }\narray a f32 [4]\ntag i l.0\na[i] = 1.0f\n", 0,
+			"instruction insn_0: a[i] is out of bounds at its const values (it has no parameters): its subscript 1 (i) takes 0..7, and a has extent 4 there"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -55,7 +58,11 @@ out[g] = c[3]
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = c.CheckBounds(map[string]int64{"n": tc.n})
+			params := map[string]int64{"n": tc.n}
+			if len(k.Params) == 0 {
+				params = nil
+			}
+			err = c.CheckBounds(params)
 			switch {
 			case tc.msg == "" && err != nil:
 				t.Errorf("error %v, want none", err)
