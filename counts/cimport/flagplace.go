@@ -21,7 +21,8 @@ func placeFlag(err error, places map[string]pos) {
 
 // flagKey reads which flag a refusal's message names, as it begins:
 // "--array x=0: ..." is --array x, "-D W=n: ..." -D W, "--groups n/64:
-// ..." --groups, "--assume t >= 0: ..." --assume t >= 0.
+// ..." --groups, "--assume t >= 0: ..." --assume t >= 0, "--assume: ..."
+// (an empty condition) --assume.
 func flagKey(msg string) string {
 	flag, rest, _ := strings.Cut(msg, " ")
 	switch flag {
@@ -32,6 +33,10 @@ func flagKey(msg string) string {
 	case "--assume":
 		cond, _, _ := strings.Cut(rest, ": ")
 		return flag + " " + cond
+	case "--assume:":
+		// An empty condition (--assume= in a comment) is refused before
+		// it is named.
+		return "--assume "
 	case "--local", "--global", "--groups", "--local:", "--global:", "--groups:":
 		return strings.TrimSuffix(flag, ":")
 	}

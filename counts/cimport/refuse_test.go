@@ -204,6 +204,13 @@ func TestExtentNotPositive(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("%v\nwant %s", err, want)
 	}
+	// An empty --assume in a comment too (FuzzImport found it placed
+	// nowhere).
+	_, err = Import("k.cu", []byte("#define W 4\n// uniperf: --local 64 --array a=n --assume=\n"+kernel), Options{})
+	const empty = "k.cu:2:1: --assume: expected an expression, found the end of the file"
+	if err == nil || err.Error() != empty {
+		t.Errorf("%v\nwant %s", err, empty)
+	}
 }
 
 // TestNamesReservedInC checks that a C name the generated C cannot use
