@@ -42,6 +42,21 @@
 // row. It calibrates each fold once more; -cv=false spares the
 // cross-validation's own.
 //
+// -train TABLES adds the rows of development kernels' corpus tables to
+// every calibration, -train-weight times each; a corpus kernel among
+// them is predicted by the calibration of its fold's complement (-folds
+// folds, kernels placed by their place in sorted order), so that no
+// kernel's figure comes from weights fitted on it. A held-out kernel's
+// table is refused. (Session 18: not chosen; docs/accuracy.md.)
+//
+// -repeats DIRS takes a corpus row's time as the median of its time in
+// the corpus tables given and in the same-named tables of DIRS, other
+// complete runs of the corpus on the device
+// (datasets/examples-pocl-repeat, datasets/examples-pocl-repeat2): each
+// run's time is the minimum of its kept runs, the statistic a fitted
+// row is, and their median is that statistic with less of one run's
+// noise.
+//
 // -device-file FILE gives the device file of a device that no shipped
 // file names, such as the Xeon VM of datasets/xeon
 // (datasets/xeon/pocl-xeon-device.json); without it the tables' device
