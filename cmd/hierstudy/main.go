@@ -42,6 +42,21 @@
 // row. It calibrates each fold once more; -cv=false spares the
 // cross-validation's own.
 //
+// -train TABLES adds the rows of development kernels' corpus tables to
+// every calibration, -train-weight times each; a corpus kernel among
+// them is predicted by the calibration of its fold's complement (-folds
+// folds, kernels placed by their place in sorted order), so that no
+// kernel's figure comes from weights fitted on it. A held-out kernel's
+// table is refused. (Session 18: not chosen; docs/accuracy.md.)
+//
+// -repeats DIRS takes a corpus row's time as the median of its time in
+// the corpus tables given and in the same-named tables of DIRS, other
+// complete runs of the corpus on the device
+// (datasets/examples-pocl-repeat, datasets/examples-pocl-repeat2): each
+// run's time is the minimum of its kept runs, the statistic a fitted
+// row is, and their median is that statistic with less of one run's
+// noise.
+//
 // -device-file FILE gives the device file of a device that no shipped
 // file names, such as the Xeon VM of datasets/xeon
 // (datasets/xeon/pocl-xeon-device.json); without it the tables' device
@@ -88,9 +103,20 @@ func main() {
 	flag.BoolVar(&explain, "explain", false, "print every corpus row's prediction with its largest terms and its traffic")
 	deviceFile := flag.String("device-file", "", "device parameter file (JSON, see fit/gpus) for a device that no shipped file names, such as a CPU of its own")
 	whyFlag := flag.Bool("why", false, "diagnose each class left out: its unpredicted rows and the features that leave them so, its signed errors and the terms of its predictions (hierarchy forms)")
+	trainTables := flag.String("train", "", "comma-separated corpus tables of development kernels whose rows join every calibration, -train-weight times each; a corpus kernel among them is predicted by the calibration without its fold (-folds)")
+	weight := flag.Int("train-weight", 1, "with -train: how many times each corpus row counts in the least squares")
+	folds := flag.Int("folds", 5, "with -train: the folds of the trained kernels (by their place in sorted order)")
+	repeats := flag.String("repeats", "", "comma-separated folders of other complete runs of the corpus on the device (datasets/examples-pocl-repeat,...): a corpus row's time is the median of its time in every run")
 	calDir := flag.String("calibrations", "", "write each hierarchy form's calibration on all the measurement rows to DIR/FORM.json, for uniperf tune --model hierarchy --weights")
 	flag.Parse()
-	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows, *calDir, *deviceFile, *whyFlag); err != nil {
+	tr := corpusSpec{weight: *weight, folds: *folds}
+	if *repeats != "" {
+		tr.repeats = strings.Split(*repeats, ",")
+	}
+	if *trainTables != "" {
+		tr.paths = strings.Split(*trainTables, ",")
+	}
+	if err := run(strings.Split(*fitTables, ","), flag.Args(), *split, strings.Split(*forms, ","), *cv, *perKernel, *testRows, *calDir, *deviceFile, *whyFlag, tr); err != nil {
 		fmt.Fprintln(os.Stderr, "hierstudy:", err)
 		var bad badInput
 		if errors.As(err, &bad) {
@@ -316,9 +342,16 @@ func newModel(form string) (models.Model, error) {
 	return &hierarchy.Model{Config: c}, nil
 }
 
-func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool, calDir, deviceFile string, whyFlag bool) error {
+func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool, calDir, deviceFile string, whyFlag bool, tr corpusSpec) error {
 	if err := checkArgs(split, forms); err != nil {
 		return err
+	}
+	if err := tr.check(); err != nil {
+		return err
+	}
+	trainTabs, err := load(tr.paths)
+	if err != nil {
+		return badInput{err}
 	}
 	fitTabs, err := load(fitPaths)
 	if err != nil {
@@ -338,6 +371,9 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 	if err != nil {
 		return badInput{err}
 	}
+	if err := medianOfRuns(kernTabs, tr.repeats); err != nil {
+		return badInput{err}
+	}
 	d, err := lookupDevice(device, deviceFile)
 	if err != nil {
 		return badInput{err}
@@ -350,10 +386,18 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 		test = models.Rows(fitTabs, datasets.RoleTest)
 	}
 	corpus := models.Rows(kernTabs, datasets.RoleTest)
+	train := models.Rows(trainTabs, datasets.RoleTest)
+	weight, folds := tr.weight, tr.folds
 	if err := chooseTies(env, meas, forms); err != nil {
 		return err
 	}
 	fmt.Printf("device %s: %d measurement rows, %d test rows, %d corpus rows (%s)\n", device, len(meas), len(test), len(corpus), orAll(split))
+	if len(tr.repeats) > 0 {
+		fmt.Printf("corpus times: the median of %d complete runs, the tables given and those of %s\n", len(tr.repeats)+1, strings.Join(tr.repeats, ", "))
+	}
+	if len(train) > 0 {
+		fmt.Printf("calibrated also on %d corpus rows of %d tables, %d times each; trained kernels predicted in %d folds\n", len(train), len(trainTabs), weight, folds)
+	}
 	fmt.Println("| form | LOCO geomean (rows) | test cross-kernel | corpus cross-kernel | corpus exp(mean|log|)-1 | worst ratio | kernels > 3x | training |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---|")
 	for _, form := range forms {
@@ -377,7 +421,7 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 			}
 		}
 		m, _ := newModel(form)
-		if err := m.Calibrate(env, meas); err != nil {
+		if err := m.Calibrate(env, trainRows(meas, train, weight)); err != nil {
 			return fmt.Errorf("%s: %w", form, err)
 		}
 		if h, ok := m.(*hierarchy.Model); ok && whyFlag {
@@ -391,8 +435,14 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 			}
 		}
 		zeroMissing(m)
-		tk, _ := score(m, env, test)
-		ck, st := score(m, env, corpus)
+		predict := func(r models.Row) (models.Prediction, error) { return m.Predict(env, models.CaseOf(r)) }
+		tk, _ := score(predict, test)
+		if weight > 0 && len(train) > 0 {
+			if predict, err = foldPredictor(form, env, meas, train, weight, folds, m); err != nil {
+				return err
+			}
+		}
+		ck, st := score(predict, corpus)
 		fmt.Printf("| %s | %s | %s | %s | %s | %s | %d | %s |\n", form, locoText, num(tk), num(ck), num(st.symmetric), num(st.worst), st.over3, m.Summary())
 		if len(st.streaming) > 0 {
 			fmt.Printf("    %s: %d kernels priced as streaming (no hierarchy counts): %v\n", form, len(st.streaming), slices.Sorted(maps.Keys(st.streaming)))
@@ -454,7 +504,7 @@ type stats struct {
 // kernels' geometric-mean relative errors, with the symmetric error
 // exp(mean |log(p/m)|) − 1 over the rows, the worst ratio max(p/m, m/p)
 // and the kernels with a row off by more than 3×.
-func score(m models.Model, env *models.Env, rows []models.Row) (float64, stats) {
+func score(predict predictor, rows []models.Row) (float64, stats) {
 	st := stats{perKernel: map[string]float64{}, signed: map[string][]string{}, symmetric: math.NaN(), worst: math.NaN(), streaming: map[string]int{}}
 	if len(rows) == 0 {
 		return math.NaN(), st
@@ -464,7 +514,7 @@ func score(m models.Model, env *models.Env, rows []models.Row) (float64, stats) 
 	bad := map[string]bool{}
 	for _, r := range rows {
 		name := strings.TrimSuffix(filepath.Base(r.Kernel), ".knl")
-		p, err := m.Predict(env, models.CaseOf(r))
+		p, err := predict(r)
 		if err != nil {
 			st.signed[name] = append(st.signed[name], "err:"+err.Error())
 			continue
