@@ -41,7 +41,8 @@ var measureCmd = &cobra.Command{
 uniperf measure KERNEL --device SELECTOR --param NAME=VALUE... times one
 kernel, a .knl file of your own or a library kernel, at the parameter sets
 that --param (NAME=V1,V2,... lists values) and --sweep give (every
-combination; names tied in one flag, --param nx=ny=V1,V2, vary together),
+combination; names tied in one flag, --param nx=ny=V1,V2, vary together;
+a kernel whose sizes are all consts takes none and runs at its one size),
 with --const NAME=VALUE bindings, and prints each set's launch grid and
 measured time (the minimum of the kept runs) with the runs' median and
 maximum; it warns, with the host's load, where the median lies more than

@@ -76,7 +76,7 @@ func measureKernel(stdout io.Writer, kernel string, opts kernelMeasureOptions) e
 	if opts.device == "" {
 		return fmt.Errorf("--device is required: see uniperf devices for the devices present")
 	}
-	if len(opts.params) == 0 && len(opts.sweeps) == 0 {
+	if len(opts.params) == 0 && len(opts.sweeps) == 0 && hasParams(kernel) {
 		return fmt.Errorf("give the kernel's parameters with --param NAME=VALUE (or --sweep)")
 	}
 	if opts.untilStable {
@@ -273,7 +273,7 @@ func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, ke
 // edited does not take the old kernel's times for the new one's.
 func sourceVariant(params map[string]int64, text []byte) string {
 	sum := sha256.Sum256(text)
-	return fmt.Sprintf("%s source=%x", launch.ParamString(params), sum[:6])
+	return strings.TrimSpace(fmt.Sprintf("%s source=%x", launch.ParamString(params), sum[:6]))
 }
 
 // findRow returns the table's row with key k.

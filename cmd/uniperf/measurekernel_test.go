@@ -148,6 +148,47 @@ func TestMeasureKernelOnPoCL(t *testing.T) {
 	}
 }
 
+// TestMeasureKernelWithoutParameters times a kernel whose sizes are all
+// consts (as an import with -D makes one) without --param, at its one
+// size: 4096 work-items in groups of 256 (N and LX by hand), a row whose
+// parameters are empty and whose variant is the source digest alone; a
+// kernel with parameters still asks for them.
+func TestMeasureKernelWithoutParameters(t *testing.T) {
+	dir := t.TempDir()
+	knl := filepath.Join(dir, "inc.knl")
+	text := "kernel inc\nconst N = 4096\nconst LX = 256\ndomain { [i] : 0 <= i < N }\narray a f32 [N]\narray b f32 [N]\nsplit i LX i_out i_in\ntag i_out g.0, i_in l.0\nb[i] = a[i] + 1.0f\n"
+	if err := os.WriteFile(knl, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	table := filepath.Join(dir, "inc.arrow")
+	code, out, errOut := runMeasure(t, knl, "--device", "opencl", "--runs", "3", "--discard", "1", "--out", table, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var got []kernelTime
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if r := got[0]; len(r.Params) != 0 || !slices.Equal(r.Global, []int64{4096}) || !slices.Equal(r.Local, []int64{256}) || !(r.Measured > 0) {
+		t.Errorf("params %v, launch %v x %v, time %g: want none, 4096 x 256, a time", r.Params, r.Global, r.Local, r.Measured)
+	}
+	tab, err := datasets.Read(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != 1 || !strings.HasPrefix(tab.Rows[0].Variant, "source=") {
+		t.Errorf("rows %+v: want one, its variant the source digest alone", tab.Rows)
+	}
+	withParams := filepath.Join(dir, "axpy.knl")
+	if err := os.WriteFile(withParams, []byte(axpyKnl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr := captureStderr(t, func() { code, _, _ = runMeasure(t, withParams, "--device", "opencl") })
+	if code != 2 || !strings.Contains(stderr, "give the kernel's parameters with --param") {
+		t.Errorf("a kernel with parameters and no --param: exit %d, %q", code, stderr)
+	}
+}
+
 // TestKernelsShowFile shows a .knl file of the user's: the source is the
 // library kernel's when the file holds the library kernel's text, and a
 // file with errors is refused with its line and column.
