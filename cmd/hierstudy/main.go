@@ -438,8 +438,8 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 		predict := func(r models.Row) (models.Prediction, error) { return m.Predict(env, models.CaseOf(r)) }
 		tk, _ := score(predict, test)
 		if weight > 0 && len(train) > 0 {
-			if predict, err = foldPredictor(form, env, meas, train, weight, folds, m); err != nil {
-				return err
+			if predict, err = foldPredictor(env, meas, train, weight, folds, m, func() (models.Model, error) { return newModel(form) }); err != nil {
+				return fmt.Errorf("%s: %w", form, err)
 			}
 		}
 		ck, st := score(predict, corpus)
@@ -461,19 +461,6 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 func studyEnv(device string, d *gpus.Device) *models.Env {
 	banks, _ := models.DeviceBanks(device)
 	return &models.Env{Counter: models.NewCounterWith(source, banks), Device: d}
-}
-
-// zeroMissing makes a calibrated model price a property no row fitted
-// exercised at zero, as uniperf validate does for the corpus; the
-// cross-validation leaves such rows out instead, as uniperf validate --cv
-// does.
-func zeroMissing(m models.Model) {
-	switch m := m.(type) {
-	case *linear.Model:
-		m.Weights.ZeroMissing = true
-	case *hierarchy.Model:
-		m.ZeroMissing = true
-	}
 }
 
 func orAll(s string) string {
@@ -575,4 +562,34 @@ func lookupDevice(device, file string) (*gpus.Device, error) {
 		return nil, fmt.Errorf("-device-file: %w", err)
 	}
 	return d, nil
+}
+
+// corpusSpec says how the corpus enters the study: which of its tables
+// join the calibrations (-train), how many times each row counts, in how
+// many folds the kernels trained on are predicted, and which other
+// complete runs give its times (-repeats).
+type corpusSpec struct {
+	paths         []string
+	weight, folds int
+	// repeats are the folders of the corpus's other complete runs
+	// (-repeats).
+	repeats []string
+}
+
+// check refuses weights and folds out of range and any table of a kernel
+// outside examples/' development part: held-out kernels are never fitted.
+func (t corpusSpec) check() error {
+	if t.weight < 1 || t.weight > 1000 {
+		return badInput{fmt.Errorf("-train-weight %d: want 1 to 1000", t.weight)}
+	}
+	if t.folds < 2 || t.folds > 100 {
+		return badInput{fmt.Errorf("-folds %d: want 2 to 100", t.folds)}
+	}
+	for _, p := range t.paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".arrow") + ".knl"
+		if examples.SplitOf(name) != examples.Development {
+			return badInput{fmt.Errorf("-train %s: %s is not a development kernel of examples/ (held-out kernels are never fitted)", p, name)}
+		}
+	}
+	return nil
 }

@@ -3,12 +3,11 @@ package main
 import (
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
-	"strings"
 
-	"github.com/uniperf/uniperf/examples"
 	"github.com/uniperf/uniperf/fit/models"
+	"github.com/uniperf/uniperf/fit/models/hierarchy"
+	"github.com/uniperf/uniperf/fit/models/linear"
 )
 
 // predictor predicts one corpus row.
@@ -30,7 +29,7 @@ func trainRows(meas, train []models.Row, weight int) []models.Row {
 // kernel not in train is predicted by all, the calibration on every row.
 // Kernels fall in folds by their place in sorted order, modulo folds: a
 // fixed rule, chosen before any figure.
-func foldPredictor(form string, env *models.Env, meas, train []models.Row, weight, folds int, all models.Model) (predictor, error) {
+func foldPredictor(env *models.Env, meas, train []models.Row, weight, folds int, all models.Model, newFold func() (models.Model, error)) (predictor, error) {
 	byKernel := map[string][]models.Row{}
 	for _, r := range train {
 		byKernel[r.Kernel] = append(byKernel[r.Kernel], r)
@@ -47,12 +46,12 @@ func foldPredictor(form string, env *models.Env, meas, train []models.Row, weigh
 				rest = append(rest, r)
 			}
 		}
-		m, err := newModel(form)
+		m, err := newFold()
 		if err != nil {
 			return nil, err
 		}
 		if err := m.Calibrate(env, trainRows(meas, rest, weight)); err != nil {
-			return nil, fmt.Errorf("%s, fold %d of %d: %w", form, f+1, folds, err)
+			return nil, fmt.Errorf("fold %d of %d: %w", f+1, folds, err)
 		}
 		zeroMissing(m)
 		fitted[f] = m
@@ -66,32 +65,15 @@ func foldPredictor(form string, env *models.Env, meas, train []models.Row, weigh
 	}, nil
 }
 
-// corpusSpec says how the corpus enters the study: which of its tables
-// join the calibrations (-train), how many times each row counts, in how
-// many folds the kernels trained on are predicted, and which other
-// complete runs give its times (-repeats).
-type corpusSpec struct {
-	paths         []string
-	weight, folds int
-	// repeats are the folders of the corpus's other complete runs
-	// (-repeats).
-	repeats []string
-}
-
-// check refuses weights and folds out of range and any table of a kernel
-// outside examples/' development part: held-out kernels are never fitted.
-func (t corpusSpec) check() error {
-	if t.weight < 1 || t.weight > 1000 {
-		return badInput{fmt.Errorf("-train-weight %d: want 1 to 1000", t.weight)}
+// zeroMissing makes a calibrated model price a property no row fitted
+// exercised at zero, as uniperf validate does for the corpus; the
+// cross-validation leaves such rows out instead, as uniperf validate --cv
+// does.
+func zeroMissing(m models.Model) {
+	switch m := m.(type) {
+	case *linear.Model:
+		m.Weights.ZeroMissing = true
+	case *hierarchy.Model:
+		m.ZeroMissing = true
 	}
-	if t.folds < 2 || t.folds > 100 {
-		return badInput{fmt.Errorf("-folds %d: want 2 to 100", t.folds)}
-	}
-	for _, p := range t.paths {
-		name := strings.TrimSuffix(filepath.Base(p), ".arrow") + ".knl"
-		if examples.SplitOf(name) != examples.Development {
-			return badInput{fmt.Errorf("-train %s: %s is not a development kernel of examples/ (held-out kernels are never fitted)", p, name)}
-		}
-	}
-	return nil
 }
