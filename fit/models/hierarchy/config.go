@@ -336,6 +336,20 @@ type Config struct {
 	// CPU form has it (hierstudy +nowake is the form before). Calibrate leaves it off on a device file of one
 	// core (sm_count).
 	Wake bool `json:"wake,omitempty"`
+	// WakeSmooth, with Wake, lets the other cores join after a random
+	// delay, exponential with mean µ (WakeLatency's weight), in place of
+	// a fixed L: a launch of work W then takes, on average,
+	// s·W + (1 − s)·µ·(1 − e^(−W/µ)), W where W ≪ µ and Wake's fixed
+	// form where W ≫ µ, with no step between. On the EPYC the paper
+	// suite's one-thread time over its two-thread time rises gradually
+	// with the launch's length (1.03 below 3 µs, 1.29 to 10, 1.45 to 30,
+	// 1.63 to 100, 1.71 to 300 µs), where the fixed form steps at L.
+	// Session 18: the declared rule's pick on PoCL (cross-validation
+	// 0.292 both, within 0.02; the development kernels' exp-mean-log
+	// 0.523 → 0.513; µ fitted at 2.46 µs), so Chosen's CPU form has it
+	// (hierstudy +wake is the fixed form before). Without Wake it does
+	// nothing.
+	WakeSmooth bool `json:"wake_smooth,omitempty"`
 	// Saturation is the grid fill: FillLinear takes the default linear
 	// fit's saturations (read from the grid-fill classes, or chosen by
 	// training error), FillNone scales nothing, FillCores scales by the
@@ -456,7 +470,7 @@ func Chosen(kind string) Config {
 	if kind == "cpu" {
 		return Config{Form: FormMaxGroups, Levels: true, Reuse: true, Lines: true, LineScale: true, ScaleContiguous: true,
 			ScalarLoops: true, CoreShare: true, Conflict: true, ConflictTLB: true, LongWalk: LongPages, LongSecond: true, Chain: true, ScalarChain: true, LocalAccesses: true, LocalConflict: true,
-			Context: ContextL1, Indirect: true, LLC: "l2", Warm: WarmL3, Wake: true, Saturation: FillNone}
+			Context: ContextL1, Indirect: true, LLC: "l2", Warm: WarmL3, Wake: true, WakeSmooth: true, Saturation: FillNone}
 	}
 	return Config{Form: FormMaxGroups, Levels: true, Reuse: true, LLC: "l2", Saturation: FillLinear}
 }

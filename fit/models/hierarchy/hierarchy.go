@@ -75,6 +75,9 @@ func (m *Model) wakeText() string {
 	if !m.Config.Wake {
 		return "off"
 	}
+	if m.Config.WakeSmooth {
+		return fmt.Sprintf("%d cores after %.3g µs on average", m.WakeCores, 1e6*m.weight(WakeLatency))
+	}
 	return fmt.Sprintf("%d cores after %.3g µs", m.WakeCores, 1e6*m.weight(WakeLatency))
 }
 
@@ -231,7 +234,7 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 		if env.Device.SMs < 2 {
 			// One core: no other core joins a launch, and the form is
 			// the one without.
-			m.Config.Wake = false
+			m.Config.Wake, m.Config.WakeSmooth = false, false
 		} else {
 			m.WakeCores = int64(env.Device.SMs)
 		}
@@ -338,7 +341,7 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 	}
 	m.Properties, m.Values, m.Rows = props, values, len(rows)
 	if m.Config.Wake {
-		samples = wakeSamples(m.Config.Form, props, values, samples, m.WakeCores)
+		samples = wakeSamples(m.Config.Form, props, values, samples, m.WakeCores, m.Config.WakeSmooth)
 	}
 	errs := make([]float64, len(samples))
 	for i, s := range samples {
@@ -352,7 +355,7 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 // fitWake's alternation around it.
 func (m *Model) fitForm(props []string, samples []fit.Sample) ([]float64, error) {
 	if m.Config.Wake {
-		return fitWake(m.Config.Form, props, samples, m.WakeCores, m.fitParts)
+		return fitWake(m.Config.Form, props, samples, m.WakeCores, m.Config.WakeSmooth, m.fitParts)
 	}
 	return m.fitParts(props, samples)
 }
@@ -461,7 +464,7 @@ func (m *Model) Predict(env *models.Env, c models.Case) (models.Prediction, erro
 		return models.Prediction{}, fmt.Errorf("kernel %s: %s: the calibration has no weight for it: no row it was fitted on exercised it", c.Kernel, strings.Join(unpriced, ", "))
 	}
 	if m.Config.Wake {
-		cnt = wakeCounts(m.Config.Form, m.Properties, m.Values, cnt, m.WakeCores)
+		cnt = wakeCounts(m.Config.Form, m.Properties, m.Values, cnt, m.WakeCores, m.Config.WakeSmooth)
 	}
 	pred := models.Prediction{Seconds: combine(m.Config.Form, m.Properties, m.Values, cnt), Explain: explainTerms(m.Config.Form, m.Properties, m.Values, cnt)}
 	tr := lf.traffic

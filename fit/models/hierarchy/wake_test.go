@@ -74,7 +74,7 @@ func TestWakeCounts(t *testing.T) {
 		{1, 1e6, 0, 1000.3e-6},
 		{64, 10000, 0, 10.3e-6},
 	} {
-		cnt := wakeCounts(FormMaxGroups, wakeProps, w[:], wakeSample(c.groups, c.loads, c.adds), 2)
+		cnt := wakeCounts(FormMaxGroups, wakeProps, w[:], wakeSample(c.groups, c.loads, c.adds), 2, false)
 		got := combine(FormMaxGroups, wakeProps, w[:], cnt)
 		if !modeltest.RelClose(got, c.want, 1e-12) || !modeltest.RelClose(got, wakeTime(w[2], w[4], c.groups, maxWork(w, c.groups, c.loads, c.adds)), 1e-12) {
 			t.Errorf("%g groups, %g loads: %.6g s, want %.6g", c.groups, c.loads, got, c.want)
@@ -100,7 +100,7 @@ func TestFitWake(t *testing.T) {
 			}
 		}
 	}
-	got, err := fitWake(FormSum, wakeProps, samples, 2, fitSum)
+	got, err := fitWake(FormSum, wakeProps, samples, 2, false, fitSum)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,8 +117,21 @@ func TestFitWake(t *testing.T) {
 // the same weights without Wake (const + W): within the latency, or of
 // one group, the same; beyond, const + s·W + (1 − s)·20 µs.
 func TestWakePredict(t *testing.T) {
+	testWakePredict(t, false)
+}
+
+// TestSmoothWakePredict prices TestWakePredict's launches with the
+// other cores joining after a mean delay of 20 µs: one group, the same
+// as without Wake; more, const + s·W + (1 − s)·20 µs·(1 − e^(−W/20 µs))
+// (smoothTime), W the work without Wake.
+func TestSmoothWakePredict(t *testing.T) {
+	testWakePredict(t, true)
+}
+
+func testWakePredict(t *testing.T, smooth bool) {
 	env := &models.Env{Counter: models.NewCounter(models.Files), Device: modeltest.Device(t, "pocl-cpu")}
 	cfg := Chosen("cpu")
+	cfg.WakeSmooth = smooth
 	lv, err := levelsOf(env, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -167,9 +180,14 @@ func TestWakePredict(t *testing.T) {
 		}
 		work := base.Seconds - 0.3e-6
 		want := base.Seconds
-		if s := math.Ceil(float64(g)/2) / float64(g); g > 1 && work > 20e-6 {
-			want = 0.3e-6 + s*work + (1-s)*20e-6
+		if g > 1 && work > 20e-6 {
 			moved++
+		}
+		switch {
+		case smooth:
+			want = smoothTime(0.3e-6, 20e-6, float64(g), work)
+		case g > 1 && work > 20e-6:
+			want = wakeTime(0.3e-6, 20e-6, float64(g), work)
 		}
 		if !modeltest.RelClose(p.Seconds, want, 1e-12) {
 			t.Errorf("%d groups: %.6g s, want %.6g (%.6g without Wake)", g, p.Seconds, want, base.Seconds)
@@ -212,5 +230,90 @@ func TestWakeCalibrates(t *testing.T) {
 	}
 	if one.Config.Wake || one.WakeCores != 0 || slices.Contains(one.Properties, WakeLatency) {
 		t.Errorf("one core: wake %v, cores %d, features %v: want it left off", one.Config.Wake, one.WakeCores, one.Properties)
+	}
+}
+
+// smoothTime is the mean time of a launch of groups work-groups and work
+// W on two cores whose second core joins after a delay D, exponential
+// with mean mu, by hand: cnst + W for one group; otherwise the first core
+// alone until min(D, W), then the busiest core's share s = ⌈G/2⌉/G of
+// the rest, T = s·W + (1 − s)·min(D, W), and E[min(D, W)] =
+// ∫₀^W e^(−x/µ) dx = µ(1 − e^(−W/µ)).
+func smoothTime(cnst, mu, groups, work float64) float64 {
+	if groups <= 1 {
+		return cnst + work
+	}
+	s := math.Ceil(groups/2) / groups
+	return cnst + s*work + (1-s)*mu*(1-math.Exp(-work/mu))
+}
+
+// TestSmoothWakeCounts prices TestWakeCounts' launches with a mean delay
+// of 10 µs, against values worked out from smoothTime's closed form:
+// 16 groups, W = 4.096 µs: 0.3 + 2.048 + 5(1 − e^(−0.4096)) = 4.02842 µs,
+// below the fixed form's 4.396 (the second core may come early); 4096
+// groups, W = 1048.576 µs: 529.588 µs, the fixed form's (e^(−104.9)
+// vanishes); 3 groups, W = 30 µs: 0.3 + 20 + (10/3)(1 − e^(−3)) =
+// 23.46738 µs; one group: 1000.3 µs; 64 groups, W = 10 µs:
+// 0.3 + 5 + 5(1 − e^(−1)) = 8.46060 µs.
+func TestSmoothWakeCounts(t *testing.T) {
+	w := [5]float64{0.5e-9, 1e-9, 0.3e-6, 7e-9, 10e-6}
+	for _, c := range []struct {
+		groups, loads, adds, want float64
+	}{
+		{16, 4096, 2048, 4.028421183e-6},
+		{4096, 1 << 20, 1 << 19, 529.588e-6},
+		{3, 30000, 100, 23.467376439e-6},
+		{1, 1e6, 0, 1000.3e-6},
+		{64, 10000, 0, 8.460602794e-6},
+	} {
+		cnt := wakeCounts(FormMaxGroups, wakeProps, w[:], wakeSample(c.groups, c.loads, c.adds), 2, true)
+		got := combine(FormMaxGroups, wakeProps, w[:], cnt)
+		if !modeltest.RelClose(got, c.want, 1e-9) || !modeltest.RelClose(got, smoothTime(w[2], w[4], c.groups, maxWork(w, c.groups, c.loads, c.adds)), 1e-12) {
+			t.Errorf("%g groups, %g loads: %.10g s, want %.10g", c.groups, c.loads, got, c.want)
+		}
+	}
+}
+
+// TestFitSmoothWake fits the weights and the mean delay back from
+// launches timed by smoothTime in the sum form, TestFitWake's launches:
+// the smooth alternation, whose rounds are bounded (wakeRounds) and
+// whose delay converges by Aitken's extrapolation, recovers each weight
+// to 1%.
+func TestFitSmoothWake(t *testing.T) {
+	w := [5]float64{0.5e-9, 1e-9, 0.3e-6, 7e-9, 10e-6}
+	var samples []fit.Sample
+	for _, groups := range []float64{1, 2, 3, 16, 256, 4096} {
+		for _, per := range []float64{4, 64, 256, 1024} {
+			for _, adds := range []float64{0.25, 4} {
+				loads, a := groups*per, adds*groups*per
+				work := w[0]*a + w[1]*loads + w[3]*groups
+				samples = append(samples, fit.Sample{Counts: wakeSample(groups, loads, a), Time: smoothTime(w[2], w[4], groups, work)})
+			}
+		}
+	}
+	got, err := fitWake(FormSum, wakeProps, samples, 2, true, fitSum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, p := range wakeProps {
+		if !modeltest.RelClose(got[j], w[j], 1e-2) {
+			t.Errorf("%s: fitted %.6g, want %.6g", p, got[j], w[j])
+		}
+	}
+}
+
+// TestAitken extrapolates x_k = 5 + 3·0.7^k, whose limit is 5 exactly
+// from any three terms, and refuses fewer than three terms or a constant
+// sequence.
+func TestAitken(t *testing.T) {
+	xs := []float64{5 + 3, 5 + 3*0.7, 5 + 3*0.49}
+	if got, ok := aitken(xs); !ok || math.Abs(got-5) > 1e-12 {
+		t.Errorf("aitken(%v) = %v, %v; want 5", xs, got, ok)
+	}
+	if _, ok := aitken(xs[:2]); ok {
+		t.Error("two terms extrapolated")
+	}
+	if _, ok := aitken([]float64{1, 1, 1}); ok {
+		t.Error("a constant sequence extrapolated")
 	}
 }
