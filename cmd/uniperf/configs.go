@@ -100,12 +100,25 @@ func kernelDecls(kernel string) (consts, params []string, err error) {
 	return constNames(k), k.Params, nil
 }
 
-// hasParams reports whether kernel declares size parameters, or cannot
-// be read to say: a kernel whose sizes are all consts (one imported with
-// every size as -D) is predicted without --param, at its one size.
-func hasParams(kernel string) bool {
-	_, params, err := kernelDecls(kernel)
-	return err != nil || len(params) > 0
+// hasParams reports whether kernel declares size parameters: a kernel
+// whose sizes are all consts (one imported with every size as -D) is
+// predicted and measured without --param, at its one size. The kernel is
+// read with the first binding of constFlags (--const), since a
+// placeholder const that every call overrides (const LX = 0) may not
+// parse at its default. A kernel that cannot be read even so is not
+// asked for parameters: the command's own reading says what is wrong,
+// with its place.
+func hasParams(kernel string, constFlags []string) bool {
+	sets, err := bindingSets("--const", constFlags, nil)
+	if err != nil {
+		return false
+	}
+	file, src, err := kernelSource(kernel)(kernel)
+	if err != nil {
+		return false
+	}
+	k, err := counts.ParseKernel(file, src, sets[0])
+	return err == nil && len(k.Params) > 0
 }
 
 // readConfigs reads --configs: a file, or stdin for "-", of

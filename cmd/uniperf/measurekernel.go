@@ -76,7 +76,7 @@ func measureKernel(stdout io.Writer, kernel string, opts kernelMeasureOptions) e
 	if opts.device == "" {
 		return fmt.Errorf("--device is required: see uniperf devices for the devices present")
 	}
-	if len(opts.params) == 0 && len(opts.sweeps) == 0 && hasParams(kernel) {
+	if len(opts.params) == 0 && len(opts.sweeps) == 0 && hasParams(kernel, opts.consts) {
 		return fmt.Errorf("give the kernel's parameters with --param NAME=VALUE (or --sweep)")
 	}
 	if opts.untilStable {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,5 +52,51 @@ func TestPredictKernelWithoutParameters(t *testing.T) {
 	code, _, stderr = runCommand(t, predictCmd, "predict", "--weights", weights, sized)
 	if code != 2 || !strings.Contains(stderr, "give the kernel's parameters") {
 		t.Errorf("parametric kernel without --param: exit %d, %q; want 2 and a request for its parameters", code, stderr)
+	}
+}
+
+// A kernel without parameters whose const is a placeholder every call
+// overrides (const M = 0, an extent, refused at its default) is
+// predicted with --const M=8 as the same kernel with const M = 8 written
+// in (the oracle), not asked for parameters; without the --const its
+// reading names what is wrong. measure alike goes on to the device
+// (--device nosuch, refused there) rather than ask for parameters.
+func TestPlaceholderConstWithoutParameters(t *testing.T) {
+	const weights = "../../datasets/tuning/pocl.weights.arrow"
+	dir := t.TempDir()
+	text := "kernel scale\nconst N = 4096\nconst M = 0\ndomain { [i] : 0 <= i < N }\narray a f32 [N]\narray b f32 [M]\nsplit i 64 g l\ntag l l.0, g g.0\na[i] = 2.0f*a[i]\n"
+	placeholder := filepath.Join(dir, "placeholder.knl")
+	written := filepath.Join(dir, "written.knl")
+	if err := os.WriteFile(placeholder, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(written, []byte(strings.Replace(text, "const M = 0", "const M = 8", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	predicted := func(args ...string) (p struct {
+		Predicted float64           `json:"predicted_s"`
+		Terms     []json.RawMessage `json:"terms"`
+	}) {
+		t.Helper()
+		code, out, stderr := runCommand(t, predictCmd, append([]string{"predict", "--weights", weights, "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("predict %v: exit %d: %s", args, code, stderr)
+		}
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatalf("predict %v: %v\n%s", args, err, out)
+		}
+		return p
+	}
+	got, want := predicted(placeholder, "--const", "M=8"), predicted(written)
+	if got.Predicted != want.Predicted || got.Predicted <= 0 || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
+		t.Errorf("placeholder with --const M=8: %g s, terms %s; want the kernel with M = 8 written in: %g s, terms %s", got.Predicted, got.Terms, want.Predicted, want.Terms)
+	}
+	code, _, stderr := runCommand(t, predictCmd, "predict", "--weights", weights, placeholder)
+	if want := placeholder + ":6:14: array b: extent 0 is not positive"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("placeholder at its default: exit %d, %q; want 2 and %q", code, stderr, want)
+	}
+	code, _, stderr = runCommand(t, measureCmd, "measure", placeholder, "--const", "M=8", "--device", "nosuch")
+	if code != 2 || !strings.Contains(stderr, `--device nosuch: device "nosuch": no such device`) {
+		t.Errorf("measure with --const M=8: exit %d, %q; want 2 and the device refused", code, stderr)
 	}
 }

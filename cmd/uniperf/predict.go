@@ -256,7 +256,7 @@ func predict(out io.Writer, kernel string, opts predictOptions) error {
 	if opts.weights == "" {
 		return fmt.Errorf("--weights is required: a weight table written by uniperf fit")
 	}
-	if len(opts.params) == 0 && len(opts.sweeps) == 0 && opts.configs == "" && hasParams(kernel) {
+	if len(opts.params) == 0 && len(opts.sweeps) == 0 && opts.configs == "" && hasParams(kernel, opts.consts) {
 		return fmt.Errorf("give the kernel's parameters with --param NAME=VALUE (or --sweep, or --configs)")
 	}
 	if _, err := models.New(opts.model); err != nil {
