@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/uniperf/uniperf/fit"
-	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/report"
 )
 
@@ -58,7 +57,7 @@ func doubtLines(w *fit.Weights, terms []fit.Term, limit float64) []string {
 // on weights held at zero or weakly determined.
 func warnDoubt(kernel string, params map[string]int64, w *fit.Weights, terms []fit.Term, limit float64) {
 	for _, l := range doubtLines(w, terms, limit) {
-		fmt.Fprintf(stderr, "warning: %s at %s: %s, above --warn-share %g\n", kernel, models.ParamString(params), l, limit)
+		fmt.Fprintf(stderr, "warning: %s%s: %s, above --warn-share %g\n", kernel, atParams(params), l, limit)
 	}
 }
 

@@ -100,3 +100,19 @@ func TestPlaceholderConstWithoutParameters(t *testing.T) {
 		t.Errorf("measure with --const M=8: exit %d, %q; want 2 and the device refused", code, stderr)
 	}
 }
+
+// A kernel without parameters is named alone in predict's warnings, as
+// in its header: "warning: K: ...", not "warning: K at : ..." with an
+// empty place. --warn-share 0.01 makes the launch constant's weakly
+// determined share (about half of a 4096-element launch) warned of.
+func TestWarningsWithoutParameters(t *testing.T) {
+	const weights = "../../datasets/tuning/pocl.weights.arrow"
+	fixed := filepath.Join(t.TempDir(), "fixed.knl")
+	if err := os.WriteFile(fixed, []byte("kernel scale\nconst N = 4096\ndomain { [i] : 0 <= i < N }\narray a f32 [N]\nsplit i 64 g l\ntag l l.0, g g.0\na[i] = 2.0f*a[i]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCommand(t, predictCmd, "predict", "--weights", weights, "--warn-share", "0.01", fixed)
+	if code != 0 || !strings.Contains(stderr, "warning: "+fixed+": ") || strings.Contains(stderr, " at :") {
+		t.Errorf("exit %d, stderr %q; want warnings that begin %q", code, stderr, "warning: "+fixed+": ")
+	}
+}

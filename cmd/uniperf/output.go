@@ -13,7 +13,6 @@ import (
 
 	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit"
-	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/weightsio"
 )
 
@@ -100,7 +99,7 @@ func finite(kernel string, params map[string]int64, t float64, terms ...fit.Term
 	if big != nil {
 		cause = fmt.Sprintf("the weight of %s, %g s, times its count, %g, gives %g s: weights times counts overflow 64-bit floats", big.Property, big.Weight, big.Count, big.Seconds)
 	}
-	return fmt.Errorf("predicting %s at %s: the prediction is %g s: %s (check the weights)", kernel, models.ParamString(params), t, cause)
+	return fmt.Errorf("predicting %s%s: the prediction is %g s: %s (check the weights)", kernel, atParams(params), t, cause)
 }
 
 // priced refuses a prediction of 0 s for a kernel with counts: every
@@ -122,7 +121,7 @@ func priced(kernel string, params map[string]int64, t float64, terms []fit.Term)
 	if len(counted) > 3 {
 		counted = append(counted[:3], fmt.Sprintf("and %d more", len(counted)-3))
 	}
-	return fmt.Errorf("predicting %s at %s: the prediction is 0 s: the weights of every property the kernel counts (%s) are zero (check the weights)", kernel, models.ParamString(params), strings.Join(counted, ", "))
+	return fmt.Errorf("predicting %s%s: the prediction is 0 s: the weights of every property the kernel counts (%s) are zero (check the weights)", kernel, atParams(params), strings.Join(counted, ", "))
 }
 
 // seconds renders a time with a unit that keeps three significant digits

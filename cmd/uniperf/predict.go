@@ -555,8 +555,8 @@ func mostlyUnpriced(kernel string, params map[string]int64, terms []fit.Term) er
 	if unpriced <= total/2 {
 		return nil
 	}
-	return fmt.Errorf("%s at %s: %.3g%% of the kernel's counts have no weight (%s), so the prediction would be mostly launch overhead; fit weights from tables with measurement kernels that exercise them, or pass --allow-unpriced to price them at zero anyway",
-		kernel, models.ParamString(params), 100*unpriced/total, strings.Join(names, ", "))
+	return fmt.Errorf("%s%s: %.3g%% of the kernel's counts have no weight (%s), so the prediction would be mostly launch overhead; fit weights from tables with measurement kernels that exercise them, or pass --allow-unpriced to price them at zero anyway",
+		kernel, atParams(params), 100*unpriced/total, strings.Join(names, ", "))
 }
 
 // warnUnweighted warns on stderr of each property of a prediction that the
@@ -569,8 +569,8 @@ func warnUnweighted(kernel string, params map[string]int64, terms []fit.Term) {
 	}
 	for _, t := range terms {
 		if t.Unweighted {
-			fmt.Fprintf(stderr, "warning: %s at %s: the weights have no weight for %s (count %g, %.2g%% of the kernel's counts); priced at zero (--strict refuses)\n",
-				kernel, models.ParamString(params), t.Property, t.Count, 100*t.Count/total)
+			fmt.Fprintf(stderr, "warning: %s%s: the weights have no weight for %s (count %g, %.2g%% of the kernel's counts); priced at zero (--strict refuses)\n",
+				kernel, atParams(params), t.Property, t.Count, 100*t.Count/total)
 		}
 	}
 }
