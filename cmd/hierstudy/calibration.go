@@ -13,7 +13,8 @@ import (
 )
 
 // writeCalibration writes the calibration of a form, calibrated on every
-// measurement row of the fit tables at paths, to dir/FORM.json in uniperf
+// measurement row of the fit tables at paths (and the corpus rows of the
+// -train tables among them), to dir/FORM.json in uniperf
 // fit --model's format, so that uniperf tune --model hierarchy --weights
 // ranks a space with a form that fit does not choose.
 func writeCalibration(dir, form string, m models.Model, device string, d *gpus.Device, paths []string) error {

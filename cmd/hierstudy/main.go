@@ -26,7 +26,9 @@
 // weights.
 //
 // -calibrations DIR writes each hierarchy form's calibration on all the
-// measurement rows to DIR/FORM.json, the file uniperf fit --model
+// measurement rows (with -train, and the corpus rows trained on, whose
+// tables the file names among its inputs with the fit tables) to
+// DIR/FORM.json, the file uniperf fit --model
 // hierarchy writes for the chosen form, so that uniperf tune --model
 // hierarchy --weights DIR/FORM.json ranks a tuning space with any form.
 //
@@ -107,7 +109,7 @@ func main() {
 	weight := flag.Int("train-weight", 1, "with -train: how many times each corpus row counts in the least squares")
 	folds := flag.Int("folds", 5, "with -train: the folds of the trained kernels (by their place in sorted order)")
 	repeats := flag.String("repeats", "", "comma-separated folders of other complete runs of the corpus on the device (datasets/examples-pocl-repeat,...): a corpus row's time is the median of its time in every run")
-	calDir := flag.String("calibrations", "", "write each hierarchy form's calibration on all the measurement rows to DIR/FORM.json, for uniperf tune --model hierarchy --weights")
+	calDir := flag.String("calibrations", "", "write each hierarchy form's calibration on all the measurement rows (and -train's corpus rows) to DIR/FORM.json, for uniperf tune --model hierarchy --weights")
 	flag.Parse()
 	tr := corpusSpec{weight: *weight, folds: *folds}
 	if *repeats != "" {
@@ -432,7 +434,7 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 			}
 		}
 		if _, ok := m.(*hierarchy.Model); ok && calDir != "" {
-			if err := writeCalibration(calDir, form, m, device, d, fitPaths); err != nil {
+			if err := writeCalibration(calDir, form, m, device, d, tr.inputs(fitPaths)); err != nil {
 				return err
 			}
 		}
@@ -576,6 +578,12 @@ type corpusSpec struct {
 	// repeats are the folders of the corpus's other complete runs
 	// (-repeats).
 	repeats []string
+}
+
+// inputs are the tables a calibration is fitted on: the fit tables
+// (their measurement rows) and -train's (their corpus rows).
+func (t corpusSpec) inputs(fitPaths []string) []string {
+	return append(slices.Clone(fitPaths), t.paths...)
 }
 
 // check refuses weights and folds out of range and any table of a kernel
