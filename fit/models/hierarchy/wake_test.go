@@ -64,20 +64,34 @@ func wakeSample(groups, loads, adds float64) []float64 {
 // one group of 10^6 loads (one core whatever its length: 1000.3 µs);
 // W at the latency exactly (one core: 10.3 µs).
 func TestWakeCounts(t *testing.T) {
-	w := [5]float64{0.5e-9, 1e-9, 0.3e-6, 7e-9, 10e-6}
-	for _, c := range []struct {
-		groups, loads, adds, want float64
-	}{
+	checkWakeCounts(t, false, wakeTime, []wakeCase{
 		{16, 4096, 2048, 4.396e-6},
 		{4096, 1 << 20, 1 << 19, 529.588e-6},
 		{3, 30000, 100, 0.3e-6 + 20e-6 + 10e-6/3},
 		{1, 1e6, 0, 1000.3e-6},
 		{64, 10000, 0, 10.3e-6},
-	} {
-		cnt := wakeCounts(FormMaxGroups, wakeProps, w[:], wakeSample(c.groups, c.loads, c.adds), 2, false)
+	}, 1e-12)
+}
+
+// handWeights are the weights of the hand-made launches, in wakeProps'
+// order: 0.5 ns an addition, 1 ns a load, 0.3 µs a launch, 7 ns a group
+// and a 10 µs latency.
+var handWeights = [5]float64{0.5e-9, 1e-9, 0.3e-6, 7e-9, 10e-6}
+
+// wakeCase is a hand-made launch and its time worked out by hand.
+type wakeCase struct{ groups, loads, adds, want float64 }
+
+// checkWakeCounts prices each case with wakeCounts (smooth or not) in
+// the max-groups form at handWeights, against its hand-worked time (to
+// tol) and against timeOf (cnst, latency, groups, W) at the case's work.
+func checkWakeCounts(t *testing.T, smooth bool, timeOf func(cnst, latency, groups, work float64) float64, cases []wakeCase, tol float64) {
+	t.Helper()
+	w := handWeights
+	for _, c := range cases {
+		cnt := wakeCounts(FormMaxGroups, wakeProps, w[:], wakeSample(c.groups, c.loads, c.adds), 2, smooth)
 		got := combine(FormMaxGroups, wakeProps, w[:], cnt)
-		if !modeltest.RelClose(got, c.want, 1e-12) || !modeltest.RelClose(got, wakeTime(w[2], w[4], c.groups, maxWork(w, c.groups, c.loads, c.adds)), 1e-12) {
-			t.Errorf("%g groups, %g loads: %.6g s, want %.6g", c.groups, c.loads, got, c.want)
+		if !modeltest.RelClose(got, c.want, tol) || !modeltest.RelClose(got, timeOf(w[2], w[4], c.groups, maxWork(w, c.groups, c.loads, c.adds)), 1e-12) {
+			t.Errorf("%g groups, %g loads: %.10g s, want %.10g", c.groups, c.loads, got, c.want)
 		}
 	}
 }
@@ -89,23 +103,31 @@ func TestWakeCounts(t *testing.T) {
 // weights do and recovers each weight to 1e-6. (The sum form: the max
 // forms' own alternation, fitMax, need not reach the exact weights.)
 func TestFitWake(t *testing.T) {
-	w := [5]float64{0.5e-9, 1e-9, 0.3e-6, 7e-9, 10e-6}
+	checkFitWake(t, false, wakeTime, 1e-6)
+}
+
+// checkFitWake fits handWeights back (to tol) with fitWake, smooth or
+// not, from launches of 1 to 4096 groups timed by timeOf in the sum
+// form.
+func checkFitWake(t *testing.T, smooth bool, timeOf func(cnst, latency, groups, work float64) float64, tol float64) {
+	t.Helper()
+	w := handWeights
 	var samples []fit.Sample
 	for _, groups := range []float64{1, 2, 3, 16, 256, 4096} {
 		for _, per := range []float64{4, 64, 256, 1024} {
 			for _, adds := range []float64{0.25, 4} {
 				loads, a := groups*per, adds*groups*per
 				work := w[0]*a + w[1]*loads + w[3]*groups
-				samples = append(samples, fit.Sample{Counts: wakeSample(groups, loads, a), Time: wakeTime(w[2], w[4], groups, work)})
+				samples = append(samples, fit.Sample{Counts: wakeSample(groups, loads, a), Time: timeOf(w[2], w[4], groups, work)})
 			}
 		}
 	}
-	got, err := fitWake(FormSum, wakeProps, samples, 2, false, fitSum)
+	got, err := fitWake(FormSum, wakeProps, samples, 2, smooth, fitSum)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for j, p := range wakeProps {
-		if !modeltest.RelClose(got[j], w[j], 1e-6) {
+		if !modeltest.RelClose(got[j], w[j], tol) {
 			t.Errorf("%s: fitted %.6g, want %.6g", p, got[j], w[j])
 		}
 	}
@@ -256,22 +278,13 @@ func smoothTime(cnst, mu, groups, work float64) float64 {
 // 23.46738 µs; one group: 1000.3 µs; 64 groups, W = 10 µs:
 // 0.3 + 5 + 5(1 − e^(−1)) = 8.46060 µs.
 func TestSmoothWakeCounts(t *testing.T) {
-	w := [5]float64{0.5e-9, 1e-9, 0.3e-6, 7e-9, 10e-6}
-	for _, c := range []struct {
-		groups, loads, adds, want float64
-	}{
+	checkWakeCounts(t, true, smoothTime, []wakeCase{
 		{16, 4096, 2048, 4.028421183e-6},
 		{4096, 1 << 20, 1 << 19, 529.588e-6},
 		{3, 30000, 100, 23.467376439e-6},
 		{1, 1e6, 0, 1000.3e-6},
 		{64, 10000, 0, 8.460602794e-6},
-	} {
-		cnt := wakeCounts(FormMaxGroups, wakeProps, w[:], wakeSample(c.groups, c.loads, c.adds), 2, true)
-		got := combine(FormMaxGroups, wakeProps, w[:], cnt)
-		if !modeltest.RelClose(got, c.want, 1e-9) || !modeltest.RelClose(got, smoothTime(w[2], w[4], c.groups, maxWork(w, c.groups, c.loads, c.adds)), 1e-12) {
-			t.Errorf("%g groups, %g loads: %.10g s, want %.10g", c.groups, c.loads, got, c.want)
-		}
-	}
+	}, 1e-9)
 }
 
 // TestFitSmoothWake fits the weights and the mean delay back from
@@ -280,26 +293,7 @@ func TestSmoothWakeCounts(t *testing.T) {
 // whose delay converges by Aitken's extrapolation, recovers each weight
 // to 1%.
 func TestFitSmoothWake(t *testing.T) {
-	w := [5]float64{0.5e-9, 1e-9, 0.3e-6, 7e-9, 10e-6}
-	var samples []fit.Sample
-	for _, groups := range []float64{1, 2, 3, 16, 256, 4096} {
-		for _, per := range []float64{4, 64, 256, 1024} {
-			for _, adds := range []float64{0.25, 4} {
-				loads, a := groups*per, adds*groups*per
-				work := w[0]*a + w[1]*loads + w[3]*groups
-				samples = append(samples, fit.Sample{Counts: wakeSample(groups, loads, a), Time: smoothTime(w[2], w[4], groups, work)})
-			}
-		}
-	}
-	got, err := fitWake(FormSum, wakeProps, samples, 2, true, fitSum)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for j, p := range wakeProps {
-		if !modeltest.RelClose(got[j], w[j], 1e-2) {
-			t.Errorf("%s: fitted %.6g, want %.6g", p, got[j], w[j])
-		}
-	}
+	checkFitWake(t, true, smoothTime, 1e-2)
 }
 
 // TestAitken extrapolates x_k = 5 + 3·0.7^k, whose limit is 5 exactly
