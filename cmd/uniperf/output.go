@@ -13,6 +13,7 @@ import (
 
 	"github.com/uniperf/uniperf/datasets/inputfile"
 	"github.com/uniperf/uniperf/fit"
+	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/weightsio"
 )
 
@@ -122,6 +123,15 @@ func priced(kernel string, params map[string]int64, t float64, terms []fit.Term)
 		counted = append(counted[:3], fmt.Sprintf("and %d more", len(counted)-3))
 	}
 	return fmt.Errorf("predicting %s%s: the prediction is 0 s: the weights of every property the kernel counts (%s) are zero (check the weights)", kernel, atParams(params), strings.Join(counted, ", "))
+}
+
+// atParams is " at " and the parameters of a prediction, or nothing for
+// a kernel without parameters.
+func atParams(params map[string]int64) string {
+	if len(params) == 0 {
+		return ""
+	}
+	return " at " + models.ParamString(params)
 }
 
 // seconds renders a time with a unit that keeps three significant digits

@@ -365,15 +365,6 @@ func constsFixed(cases []predictCase) bool {
 	return true
 }
 
-// atParams is " at " and the parameters of a prediction, or nothing for
-// a kernel without parameters.
-func atParams(params map[string]int64) string {
-	if len(params) == 0 {
-		return ""
-	}
-	return " at " + models.ParamString(params)
-}
-
 // writePredictions prints predictions as JSON (an object for one, a list
 // for several), with one's breakdown, or as a table of several.
 func writePredictions[P any](out io.Writer, asJSON bool, preds []P, one func(io.Writer, P) error, many func(io.Writer, []P) error) error {
