@@ -130,7 +130,7 @@ func (t *kernelTimer) build(ir *counts.Kernel) (*launch.Kernel, error) {
 // by zero) is the user's, and its error names the line.
 func (t *kernelTimer) check(k *launch.Kernel, params map[string]int64) error {
 	if err := k.Check(params); err != nil {
-		err = fmt.Errorf("kernel %s at %s: %w", k.IR.Name, launch.ParamString(params), err)
+		err = fmt.Errorf("kernel %s at %s: %w", k.IR.Name, sizeName(params), err)
 		var ce *counts.Error
 		var empty *launch.EmptyGridError
 		if errors.As(err, &ce) || errors.As(err, &empty) {

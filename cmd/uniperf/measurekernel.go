@@ -190,6 +190,9 @@ func checkSizes(ir *counts.Kernel, sets []map[string]int64, checkAt map[string]i
 	for _, p := range at {
 		v, err := c.Eval(p)
 		if err != nil {
+			if len(p) == 0 {
+				return fmt.Errorf("at %s: %w", sizeName(p), err)
+			}
 			return fmt.Errorf("parameters %s: %w", launch.ParamString(p), err)
 		}
 		ops := 0.0
@@ -203,8 +206,11 @@ func checkSizes(ir *counts.Kernel, sets []map[string]int64, checkAt map[string]i
 			if len(checkAt) > 0 {
 				flag = "choose a smaller --check-param"
 			}
+			if len(p) == 0 {
+				flag = "its sizes are consts, so no --check-param can make it smaller: make a size a parameter (domain [n] -> { ... }) and measure with --check-param n=SMALL --param n=BIG"
+			}
 			return fmt.Errorf("checking %s against the reference interpreter at %s would interpret %.3g operations (the limit is %.0g, a few seconds); %s",
-				ir.Name, launch.ParamString(p), ops, float64(maxCheckOps), flag)
+				ir.Name, sizeName(p), ops, float64(maxCheckOps), flag)
 		}
 	}
 	return nil
@@ -225,7 +231,7 @@ func measureSet(timer *kernelTimer, k *launch.Kernel, table *datasets.Writer, ke
 		if row, ok := findRow(table, datasets.MakeKey(kernel, consts, params, local)); ok {
 			if row.Variant != variant {
 				return kernelTime{}, fmt.Errorf("%s: the row of %s at %s was measured from another text of the kernel (variant %q, now %q): "+
-					"the file changed since; measure into another --out table", table.Path(), kernel, launch.ParamString(params), row.Variant, variant)
+					"the file changed since; measure into another --out table", table.Path(), kernel, sizeName(params), row.Variant, variant)
 			}
 			r.Measured, r.Raw, r.Resumed = row.TimeS, row.RawTimesS, true
 			s := datasets.SpreadOf(row.RawTimesS, int(row.RunsDiscarded))
@@ -374,7 +380,7 @@ func printKernelTimes(w io.Writer, results []kernelTime, table *datasets.Writer)
 		if repeated {
 			line += fmt.Sprintf("%d\t", len(r.Raw))
 			if !*r.Stable {
-				unstable = append(unstable, fmt.Sprintf("%s (median %.1f%% above the minimum after %d runs)", launch.ParamString(r.Params), 100*noise, len(r.Raw)))
+				unstable = append(unstable, fmt.Sprintf("%s (median %.1f%% above the minimum after %d runs)", sizeName(r.Params), 100*noise, len(r.Raw)))
 			}
 		}
 		if r.Predicted != nil {
@@ -384,7 +390,7 @@ func printKernelTimes(w io.Writer, results []kernelTime, table *datasets.Writer)
 			}
 		}
 		if noise > noisyRuns {
-			noisy = append(noisy, fmt.Sprintf("%s (median %.0f%% above the minimum)", launch.ParamString(r.Params), 100*noise))
+			noisy = append(noisy, fmt.Sprintf("%s (median %.0f%% above the minimum)", sizeName(r.Params), 100*noise))
 		}
 		if r.Resumed {
 			line += "  (from the table)"

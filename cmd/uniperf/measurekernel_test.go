@@ -179,11 +179,21 @@ func TestMeasureKernelWithoutParameters(t *testing.T) {
 	if len(tab.Rows) != 1 || !strings.HasPrefix(tab.Rows[0].Variant, "source=") {
 		t.Errorf("rows %+v: want one, its variant the source digest alone", tab.Rows)
 	}
+	// Too large to check against the interpreter: the message names its
+	// one size and says that --check-param cannot help.
+	big := filepath.Join(dir, "big.knl")
+	if err := os.WriteFile(big, []byte(strings.Replace(text, "N = 4096", "N = 268435456", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr := captureStderr(t, func() { code, _, _ = runMeasure(t, big, "--device", "opencl") })
+	if code != 2 || !strings.Contains(stderr, "against the reference interpreter at its one size") || !strings.Contains(stderr, "its sizes are consts") {
+		t.Errorf("a kernel too large to check: exit %d, %q", code, stderr)
+	}
 	withParams := filepath.Join(dir, "axpy.knl")
 	if err := os.WriteFile(withParams, []byte(axpyKnl), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stderr := captureStderr(t, func() { code, _, _ = runMeasure(t, withParams, "--device", "opencl") })
+	stderr = captureStderr(t, func() { code, _, _ = runMeasure(t, withParams, "--device", "opencl") })
 	if code != 2 || !strings.Contains(stderr, "give the kernel's parameters with --param") {
 		t.Errorf("a kernel with parameters and no --param: exit %d, %q", code, stderr)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/uniperf/uniperf/measurekernels/launch"
 	"io"
 	"io/fs"
 	"math"
@@ -132,6 +133,16 @@ func atParams(params map[string]int64) string {
 		return ""
 	}
 	return " at " + models.ParamString(params)
+}
+
+// sizeName names a measured size in measure's messages as
+// launch.ParamString does ("m=2,n=1"), or "its one size" for a kernel
+// without parameters, whose empty list would name nothing.
+func sizeName(params map[string]int64) string {
+	if len(params) == 0 {
+		return "its one size"
+	}
+	return launch.ParamString(params)
 }
 
 // seconds renders a time with a unit that keeps three significant digits
