@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -35,10 +37,19 @@ func TestBadInput(t *testing.T) {
 
 // TestBadCorpusInput checks the refusals of -train, -train-weight,
 // -folds and -repeats: a held-out kernel is never fitted (gemm.knl's
-// name hashes odd, examples/README.md), and a run that lacks a table is
-// named.
+// name hashes odd, examples/README.md), under its own name or another,
+// and a run that lacks a table is named.
 func TestBadCorpusInput(t *testing.T) {
 	const table = "../../datasets/pocl-epyc-quick.arrow"
+	// gemm's rows under a development kernel's name: refused by its rows.
+	renamed := filepath.Join(t.TempDir(), "bicg.arrow")
+	gemm, err := os.ReadFile("../../datasets/examples-pocl/gemm.arrow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(renamed, gemm, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		spec corpusSpec
 		want string
@@ -47,6 +58,7 @@ func TestBadCorpusInput(t *testing.T) {
 		{corpusSpec{weight: 1, folds: 1}, "-folds 1"},
 		{corpusSpec{paths: []string{"../../datasets/examples-pocl/gemm.arrow"}, weight: 1, folds: 5}, "gemm.knl is not a development kernel"},
 		{corpusSpec{weight: 1, folds: 5, repeats: []string{"no/such/run"}}, "no/such/run/bicg.arrow"},
+		{corpusSpec{paths: []string{renamed}, weight: 1, folds: 5}, "a row of examples/gemm.knl, not a development kernel"},
 	} {
 		err := run([]string{table}, []string{"../../datasets/examples-pocl/bicg.arrow"}, "", []string{"hierarchy"}, false, false, false, "", "", false, c.spec)
 		var bad badInput

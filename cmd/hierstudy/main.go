@@ -51,9 +51,9 @@
 // kernel's figure comes from weights fitted on it. A held-out kernel's
 // table is refused. (Session 18: not chosen; docs/accuracy.md.)
 //
-// -repeats DIRS takes a corpus row's time as the median of its time in
-// the corpus tables given and in the same-named tables of DIRS, other
-// complete runs of the corpus on the device
+// -repeats DIRS takes a corpus row's time, in the tables given and in
+// -train's, as the median of its time there and in the same-named
+// tables of DIRS, other complete runs of the corpus on the device
 // (datasets/examples-pocl-repeat, datasets/examples-pocl-repeat2): each
 // run's time is the minimum of its kept runs, the statistic a fitted
 // row is, and their median is that statistic with less of one run's
@@ -108,7 +108,7 @@ func main() {
 	trainTables := flag.String("train", "", "comma-separated corpus tables of development kernels whose rows join every calibration, -train-weight times each; a corpus kernel among them is predicted by the calibration without its fold (-folds)")
 	weight := flag.Int("train-weight", 1, "with -train: how many times each corpus row counts in the least squares")
 	folds := flag.Int("folds", 5, "with -train: the folds of the trained kernels (by their place in sorted order)")
-	repeats := flag.String("repeats", "", "comma-separated folders of other complete runs of the corpus on the device (datasets/examples-pocl-repeat,...): a corpus row's time is the median of its time in every run")
+	repeats := flag.String("repeats", "", "comma-separated folders of other complete runs of the corpus on the device (datasets/examples-pocl-repeat,...): a corpus row's time (of the tables given and of -train's) is the median of its time in every run")
 	calDir := flag.String("calibrations", "", "write each hierarchy form's calibration on all the measurement rows (and -train's corpus rows) to DIR/FORM.json, for uniperf tune --model hierarchy --weights")
 	flag.Parse()
 	tr := corpusSpec{weight: *weight, folds: *folds}
@@ -357,6 +357,12 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 	if err != nil {
 		return badInput{err}
 	}
+	if err := developmentOnly(trainTabs); err != nil {
+		return badInput{err}
+	}
+	if err := medianOfRuns(trainTabs, tr.repeats); err != nil {
+		return badInput{err}
+	}
 	fitTabs, err := load(fitPaths)
 	if err != nil {
 		return badInput{err}
@@ -599,6 +605,20 @@ func (t corpusSpec) check() error {
 		name := strings.TrimSuffix(filepath.Base(p), ".arrow") + ".knl"
 		if examples.SplitOf(name) != examples.Development {
 			return badInput{fmt.Errorf("-train %s: %s is not a development kernel of examples/ (held-out kernels are never fitted)", p, name)}
+		}
+	}
+	return nil
+}
+
+// developmentOnly refuses a -train table with a test row of a kernel
+// other than a development kernel of examples/, whatever the table's
+// name: the rows are what the calibrations fit.
+func developmentOnly(tabs map[string]*datasets.Table) error {
+	for path, t := range tabs {
+		for _, r := range t.Rows {
+			if r.Role == datasets.RoleTest && (filepath.Dir(r.Kernel) != "examples" || examples.SplitOf(filepath.Base(r.Kernel)) != examples.Development) {
+				return fmt.Errorf("-train %s: a row of %s, not a development kernel of examples/ (held-out kernels are never fitted)", path, r.Kernel)
+			}
 		}
 	}
 	return nil
