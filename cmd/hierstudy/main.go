@@ -397,7 +397,6 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 	}
 	corpus := models.Rows(kernTabs, datasets.RoleTest)
 	train := models.Rows(trainTabs, datasets.RoleTest)
-	weight, folds := tr.weight, tr.folds
 	if err := chooseTies(env, meas, forms); err != nil {
 		return err
 	}
@@ -406,7 +405,7 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 		fmt.Printf("corpus times: the median of %d complete runs, the tables given and those of %s\n", len(tr.repeats)+1, strings.Join(tr.repeats, ", "))
 	}
 	if len(train) > 0 {
-		fmt.Printf("calibrated also on %d corpus rows of %d tables, %d times each; trained kernels predicted in %d folds\n", len(train), len(trainTabs), weight, folds)
+		fmt.Printf("calibrated also on %d corpus rows of %d tables, %d times each; trained kernels predicted in %d folds\n", len(train), len(trainTabs), tr.weight, tr.folds)
 	}
 	fmt.Println("| form | LOCO geomean (rows) | test cross-kernel | corpus cross-kernel | corpus exp(mean|log|)-1 | worst ratio | kernels > 3x | training |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---|")
@@ -431,7 +430,7 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 			}
 		}
 		m, _ := newModel(form)
-		if err := m.Calibrate(env, trainRows(meas, train, weight)); err != nil {
+		if err := m.Calibrate(env, trainRows(meas, train, tr.weight)); err != nil {
 			return fmt.Errorf("%s: %w", form, err)
 		}
 		if h, ok := m.(*hierarchy.Model); ok && whyFlag {
@@ -447,8 +446,8 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 		zeroMissing(m)
 		predict := func(r models.Row) (models.Prediction, error) { return m.Predict(env, models.CaseOf(r)) }
 		tk, _ := score(predict, test)
-		if weight > 0 && len(train) > 0 {
-			if predict, err = foldPredictor(env, meas, train, weight, folds, m, func() (models.Model, error) { return newModel(form) }); err != nil {
+		if len(train) > 0 {
+			if predict, err = foldPredictor(env, meas, train, tr.weight, tr.folds, m, func() (models.Model, error) { return newModel(form) }); err != nil {
 				return fmt.Errorf("%s: %w", form, err)
 			}
 		}

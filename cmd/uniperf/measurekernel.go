@@ -191,7 +191,7 @@ func checkSizes(ir *counts.Kernel, sets []map[string]int64, checkAt map[string]i
 		v, err := c.Eval(p)
 		if err != nil {
 			if len(p) == 0 {
-				return fmt.Errorf("at %s: %w", sizeName(p), err)
+				return fmt.Errorf("at its one size: %w", err)
 			}
 			return fmt.Errorf("parameters %s: %w", launch.ParamString(p), err)
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/uniperf/uniperf/measurekernels/launch"
 	"io"
 	"io/fs"
 	"math"
@@ -16,6 +15,7 @@ import (
 	"github.com/uniperf/uniperf/fit"
 	"github.com/uniperf/uniperf/fit/models"
 	"github.com/uniperf/uniperf/fit/weightsio"
+	"github.com/uniperf/uniperf/measurekernels/launch"
 )
 
 // writeOutput writes data to the file path atomically, or to stdout when

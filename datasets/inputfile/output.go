@@ -10,10 +10,11 @@ import (
 
 // CheckOutput refuses an output path that names something other than a
 // regular file or nothing, a new one whose directory is missing, and,
-// under Guard, one that is an input of the command. Outputs are written to a temporary file renamed over the path,
-// and a rename replaces whatever the path names: --out /dev/null would
-// have replaced the device with a table, and a symbolic link (/dev/stdout
-// among them) the link, not its target, so a link is refused too.
+// under Guard, one that is an input of the command. Outputs are written
+// to a temporary file renamed over the path, and a rename replaces
+// whatever the path names: --out /dev/null would have replaced the
+// device with a table, and a symbolic link (/dev/stdout among them) the
+// link, not its target, so a link is refused too.
 func CheckOutput(path string) error {
 	info, err := os.Lstat(path)
 	switch {

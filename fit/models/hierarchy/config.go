@@ -332,9 +332,9 @@ type Config struct {
 	// cores' weights comes out too fast, its launch constant too large
 	// (docs/model.md). Session 17: the declared rule's pick on PoCL
 	// (cross-validation 0.297 → 0.292, within 0.02; the development
-	// kernels' exp-mean-log 0.577 → 0.519; L fitted at 2.66 µs), so Chosen's
-	// CPU form has it (hierstudy +nowake is the form before). Calibrate leaves it off on a device file of one
-	// core (sm_count).
+	// kernels' exp-mean-log 0.577 → 0.519; L fitted at 2.66 µs), so
+	// Chosen's CPU form has it (hierstudy +nowake is the form before).
+	// Calibrate leaves it off on a device file of one core (sm_count).
 	Wake bool `json:"wake,omitempty"`
 	// WakeSmooth, with Wake, lets the other cores join after a random
 	// delay, exponential with mean µ (WakeLatency's weight), in place of

@@ -75,10 +75,11 @@ func (m *Model) wakeText() string {
 	if !m.Config.Wake {
 		return "off"
 	}
+	mean := ""
 	if m.Config.WakeSmooth {
-		return fmt.Sprintf("%d cores after %.3g µs on average", m.WakeCores, 1e6*m.weight(WakeLatency))
+		mean = " on average"
 	}
-	return fmt.Sprintf("%d cores after %.3g µs", m.WakeCores, 1e6*m.weight(WakeLatency))
+	return fmt.Sprintf("%d cores after %.3g µs%s", m.WakeCores, 1e6*m.weight(WakeLatency), mean)
 }
 
 func (m *Model) fillText() string {
