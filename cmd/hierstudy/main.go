@@ -93,7 +93,7 @@ import (
 
 // formSyntax lists the hierarchy forms and their options, for -forms'
 // help and for the refusal of a form it does not name.
-const formSyntax = "hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+ldgties][+chain][+regchain|+scalarchain][+lanes|+lanes2|+lanes8][+localacc|+localany][+nobanks][+width][+localreuse][+localfoot|+context|+context2|+nocontext][+l1conflict|+l1conflictst][+warm|+warmllc][+wake|+wakeexp|+nowake][+nofill|+corefill|+sN]"
+const formSyntax = "hierarchy|sum|maxgroups|max[+noreuse][+nolevels][+l3][+iter|+iterl1][+lines|+linescale|+scale1][+scalar|+unrsum][+core|+refetch][+conflict][+tlb][+long|+longpages|+longpages2][+indirect][+ldgties][+chain][+regchain|+scalarchain][+scalarops][+lanes|+lanes2|+lanes8][+localacc|+localany][+nobanks][+width][+localreuse][+localfoot|+context|+context2|+nocontext][+l1conflict|+l1conflictst][+warm|+warmllc][+wake|+wakeexp|+nowake][+nofill|+corefill|+sN]"
 
 func main() {
 	fitTables := flag.String("fit", "", "comma-separated tables whose measurement rows calibrate (and are cross-validated)")
@@ -225,6 +225,8 @@ func parseForm(s string) (hierarchy.Config, error) {
 			c.RegChain = true
 		case "scalarchain":
 			c.ScalarChain = true
+		case "scalarops":
+			c.ScalarOps = true
 		case "lanes":
 			c.ScalarChain, c.GuardedLanes = true, 4
 		case "lanes2":

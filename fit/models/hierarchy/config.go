@@ -172,6 +172,15 @@ type Config struct {
 	// between forms within 0.02 on cross-validation (docs/model.md).
 	// Calibrate leaves it off where no row has such a chain.
 	ScalarChain bool `json:"scalar_chain,omitempty"`
+	// ScalarOps adds the arithmetic operations of the instructions a CPU
+	// runs one work-item at a time (Scalar) as one feature, ScalarOps,
+	// added to every form's time, as the chains' steps are: the flop
+	// weights are fitted mostly on code vectorised across the
+	// work-items, one instruction for a vector of lanes, where a scalar
+	// instruction issues for one work-item. Issue 41, session 19:
+	// declared against the chosen form on the one-VM PoCL tables.
+	// Calibrate leaves it off where no row has such an operation.
+	ScalarOps bool `json:"scalar_ops,omitempty"`
 	// GuardedLanes, with ScalarChain, counts among ScalarChainPrefix's
 	// steps the first lane's steps of a chain of several lanes (Lanes)
 	// that hold at most GuardedLanes values together, one of whose

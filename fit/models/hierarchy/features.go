@@ -217,6 +217,15 @@ func facts(env *models.Env, c models.Case, cfg Config, lv Levels) (*launchFacts,
 			lf.features[p] = float64(n)
 		}
 	}
+	if cfg.ScalarOps {
+		n, err := scalarOpsOf(env, c, cfg.UnrolledSums)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			lf.features[ScalarOps] = float64(n)
+		}
+	}
 	if cfg.Levels {
 		lf.features[DRAMBytes] = lf.traffic.DRAM
 		lf.features[L2Bytes] = lf.traffic.L2

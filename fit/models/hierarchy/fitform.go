@@ -26,7 +26,7 @@ func partOf(form, p string) int {
 		return additive
 	case p == "launch.groups" && form == FormMaxGroups:
 		return groupsPart
-	case strings.HasPrefix(p, "launch.") || isChain(p) || isRegChain(p):
+	case strings.HasPrefix(p, "launch.") || isChain(p) || isRegChain(p) || isScalarOps(p):
 		return additive
 	case strings.HasPrefix(p, "global.") || strings.HasPrefix(p, "mem."):
 		return memoryPart

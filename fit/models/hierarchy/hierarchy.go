@@ -56,8 +56,8 @@ func (m *Model) Summary() string {
 	if m.Properties == nil {
 		return "not calibrated"
 	}
-	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v (guarded lanes %d), local accesses tied %v (every type together %v), bank conflicts dropped %v, integer accesses tied by width %v, local loads kept in registers %v, local beyond L1 %v, context levels %q, indirect arrays bounded %v, last cache %s, warm cache %q, late cores %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
-		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.GuardedLanes, m.Config.LocalAccesses, m.Config.LocalAnyType, m.Config.NoBanks, m.Config.WidthTies, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.Context, m.Config.Indirect, m.Config.LLC, m.Config.Warm, m.wakeText(), m.fillText(), len(m.Properties), m.Rows, m.Streaming,
+	return fmt.Sprintf("form %s (levels %v, reuse %v, per-iteration %v, lines %v, scalar loops %v (unrolled sums vectorised %v), refetch %v, conflict %v, conflict TLB %v, long walks %s, local conflict %v (stores apart %v), chains %v, register chains %v, scalar chains %v (guarded lanes %d), scalar operations %v, local accesses tied %v (every type together %v), bank conflicts dropped %v, integer accesses tied by width %v, local loads kept in registers %v, local beyond L1 %v, context levels %q, indirect arrays bounded %v, last cache %s, warm cache %q, late cores %s, fill %s): %d weights fitted on %d rows (%d streaming: no hierarchy counts), DRAM %.3g ps/B, L2 %.3g ps/B, training error %s",
+		m.Config.Form, m.Config.Levels, m.Config.Reuse, m.Config.Iter, m.Config.Lines, m.Config.ScalarLoops, m.Config.UnrolledSums, m.Config.Refetch, m.Config.Conflict, m.Config.ConflictTLB, m.longText(), m.Config.LocalConflict, m.Config.LocalConflictStores, m.Config.Chain, m.Config.RegChain, m.Config.ScalarChain, m.Config.GuardedLanes, m.Config.ScalarOps, m.Config.LocalAccesses, m.Config.LocalAnyType, m.Config.NoBanks, m.Config.WidthTies, m.Config.LocalReuse, m.Config.LocalFootprint, m.Config.Context, m.Config.Indirect, m.Config.LLC, m.Config.Warm, m.wakeText(), m.fillText(), len(m.Properties), m.Rows, m.Streaming,
 		1e12*m.weight(DRAMBytes), 1e12*m.weight(L2Bytes), models.ErrorText(m.TrainingError))
 }
 
@@ -269,6 +269,11 @@ func (m *Model) calibrate(env *models.Env, rows []models.Row) (float64, error) {
 	}
 	if !slices.ContainsFunc(slices.Collect(maps.Keys(seen)), isRegChain) {
 		m.Config.RegChain, m.Config.ScalarChain, m.Config.GuardedLanes = false, false, 0
+	}
+	if m.Config.ScalarOps && !seen[ScalarOps] {
+		// No row runs an operation one work-item at a time: the weight
+		// cannot be fitted, and the calibration is the form without.
+		m.Config.ScalarOps = false
 	}
 	if m.Config.Refetch && !seen[RefetchBytes] {
 		// Likewise no row fetches a line again (no column walk beyond a
