@@ -177,9 +177,12 @@ type Config struct {
 	// added to every form's time, as the chains' steps are: the flop
 	// weights are fitted mostly on code vectorised across the
 	// work-items, one instruction for a vector of lanes, where a scalar
-	// instruction issues for one work-item. Issue 41, session 19:
-	// declared against the chosen form on the one-VM PoCL tables.
-	// Calibrate leaves it off where no row has such an operation.
+	// instruction issues for one work-item. Issue 41, session 19: not
+	// chosen on PoCL (cross-validation 0.297 against 0.302, within 0.02;
+	// the development kernels' exp-mean-log 0.521 against 0.482; the
+	// arithmetic classes' loops run scalar instructions too, and the
+	// feature takes weight from flop.f32.add). Calibrate leaves it off
+	// where no row has such an operation.
 	ScalarOps bool `json:"scalar_ops,omitempty"`
 	// GuardedLanes, with ScalarChain, counts among ScalarChainPrefix's
 	// steps the first lane's steps of a chain of several lanes (Lanes)
