@@ -351,7 +351,7 @@ func TestClockChange(t *testing.T) {
 		table, now int
 		warn       bool
 	}{
-		{2596, 2096, true},  // the PoCL table's VM and a slower one
+		{2596, 2096, true},  // the PoCL test rows' VM and the one of the other rows
 		{2596, 2600, false}, // within 2%
 		{1980, 1980, false},
 		{1980, 2019, false}, // 39 MHz of 1980: within 2%

@@ -172,17 +172,18 @@ type Config struct {
 	// between forms within 0.02 on cross-validation (docs/model.md).
 	// Calibrate leaves it off where no row has such a chain.
 	ScalarChain bool `json:"scalar_chain,omitempty"`
-	// ScalarOps adds the arithmetic operations of the instructions a CPU
-	// runs one work-item at a time (Scalar) as one feature, ScalarOps,
-	// added to every form's time, as the chains' steps are: the flop
-	// weights are fitted mostly on code vectorised across the
-	// work-items, one instruction for a vector of lanes, where a scalar
-	// instruction issues for one work-item. Issue 41, session 19: not
-	// chosen on PoCL (cross-validation 0.297 against 0.302, within 0.02;
-	// the development kernels' exp-mean-log 0.521 against 0.482; the
-	// arithmetic classes' loops run scalar instructions too, and the
-	// feature takes weight from flop.f32.add). Calibrate leaves it off
-	// where no row has such an operation.
+	// ScalarOps adds the floating-point operations (flop.*) of the
+	// instructions a CPU runs one work-item at a time (Scalar, with the
+	// form's UnrolledSums) as one feature, ScalarOps, added to every
+	// form's time, as the chains' steps are. Declared on the premise
+	// that the flop weights are fitted on code vectorised across the
+	// work-items, where a scalar instruction issues for one work-item;
+	// it does not hold, since the arithmetic classes' sums are Scalar
+	// too, and the feature takes weight from flop.f32.add (50 → 13 ps).
+	// Issue 41, session 19: not chosen on PoCL (cross-validation 0.297
+	// against 0.302, within 0.02; the development kernels' exp-mean-log
+	// 0.521 against 0.482). Calibrate leaves it off where no row has
+	// such an operation.
 	ScalarOps bool `json:"scalar_ops,omitempty"`
 	// GuardedLanes, with ScalarChain, counts among ScalarChainPrefix's
 	// steps the first lane's steps of a chain of several lanes (Lanes)

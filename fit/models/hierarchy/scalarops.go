@@ -9,20 +9,25 @@ import (
 	"github.com/uniperf/uniperf/fit/models"
 )
 
-// ScalarOps is the feature of Config.ScalarOps: the arithmetic
-// operations (every flop.* count) of the instructions a CPU runs one
-// work-item at a time (Scalar). The flop weights are fitted mostly on
-// straight-line code that PoCL vectorises across the work-items, where
-// one instruction serves a vector of lanes; a scalar instruction takes
-// its issue slot for one work-item alone, and this feature's weight is
-// what each such operation costs beyond its flop weight.
+// ScalarOps is the feature of Config.ScalarOps: the floating-point
+// operations (the flop.* counts, as the option was declared; the int.*
+// counts are left out) of the instructions a CPU runs one work-item at
+// a time (Scalar). It was declared on the premise that the flop weights
+// are fitted mostly on code PoCL vectorises across the work-items, one
+// instruction for a vector of lanes, so that a scalar instruction,
+// issued for one work-item alone, costs more than its flop weight says.
+// The premise does not hold: the arithmetic classes' instructions are
+// sums, which Scalar marks too, so the feature nearly repeats their flop
+// counts and takes weight from them (docs/model.md).
 const ScalarOps = "scalar.ops"
 
 // isScalarOps reports Config.ScalarOps's feature.
 func isScalarOps(p string) bool { return p == ScalarOps }
 
-// scalarOpsOf returns the arithmetic operations of a launch that run
-// one work-item at a time, counted once per launch and kernel.
+// scalarOpsOf returns the floating-point operations of a launch that
+// run one work-item at a time, counted once per launch and kernel;
+// unrolledSums is the form's Config.UnrolledSums, which the form's own
+// scalar accesses (Config.ScalarLoops) read as well.
 func scalarOpsOf(env *models.Env, c models.Case, unrolledSums bool) (int64, error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {

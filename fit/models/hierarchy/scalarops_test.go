@@ -16,6 +16,9 @@ import (
 // no loop: none. gramschmidt1's norm is a reduction of a multiplication
 // and an addition a term over ni terms, and its square root belongs to
 // the same instruction, run by the one work-item with t = 0: 2 ni + 1.
+// scalar_sum_f32 sums x0 + l over nl terms a work-item: two additions a
+// term, 2 n nl. scalar_chain_i32's steps are integer operations, which
+// the feature leaves out: none.
 func TestScalarOpsClosedForms(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(models.Files)}
 	for _, c := range []struct {
@@ -28,6 +31,8 @@ func TestScalarOpsClosedForms(t *testing.T) {
 		{"testdata/rowscale.knl", map[string]int64{"n": 128, "m": 10}, 128 * 10},
 		{"../../../examples/fan1.knl", map[string]int64{"Size": 256, "t": 1}, 0},
 		{"../../../examples/gramschmidt1.knl", map[string]int64{"ni": 1000, "nj": 16, "k": 1}, 2*1000 + 1},
+		{"../../../measurekernels/library/scalar_sum_f32.knl", map[string]int64{"n": 1024, "nl": 10}, 2 * 1024 * 10},
+		{"../../../measurekernels/library/scalar_chain_i32.knl", map[string]int64{"n": 1024, "nl": 10, "c": 13}, 0},
 	} {
 		got, err := scalarOpsOf(env, models.Case{Kernel: c.kernel, Params: c.params}, false)
 		if err != nil {
@@ -35,6 +40,27 @@ func TestScalarOpsClosedForms(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%s %v: %d scalar operations, want %d", c.kernel, c.params, got, c.want)
+		}
+	}
+}
+
+// TestScalarOpsUnrolledSums checks the form's UnrolledSums: vector_sum's
+// sum over its unrolled c (D = 3 terms, an addition each) is scalar
+// without it, 3 n operations, and straight-line code with it, none;
+// asked again after, the counts cached for the two stay apart.
+func TestScalarOpsUnrolledSums(t *testing.T) {
+	env := &models.Env{Counter: models.NewCounter(models.Files)}
+	const n = 1024
+	for _, c := range []struct {
+		unrolledSums bool
+		want         int64
+	}{{false, 3 * n}, {true, 0}, {false, 3 * n}} {
+		got, err := scalarOpsOf(env, models.Case{Kernel: "../../../measurekernels/library/vector_sum.knl", Params: map[string]int64{"n": n}}, c.unrolledSums)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("unrolled sums %v: %d scalar operations, want %d", c.unrolledSums, got, c.want)
 		}
 	}
 }
@@ -73,9 +99,10 @@ func TestScalarOpsFeature(t *testing.T) {
 
 // TestCalibrateScalarOps calibrates the CPU's chosen form with
 // ScalarOps on rows of the shipped PoCL hierarchy table: scalar_chain's
-// rows run their loops one work-item at a time, so the weight is fitted;
-// the empty kernel's run no operation, and the calibration is the form
-// without, rather than one that refuses such kernels.
+// scalar_sum_f32 rows add in loops run one work-item at a time, so the
+// weight is fitted; the empty kernel's rows run no operation, and the
+// calibration is the form without, rather than one that refuses such
+// kernels.
 func TestCalibrateScalarOps(t *testing.T) {
 	env := &models.Env{Counter: models.NewCounter(nil), Device: modeltest.Device(t, "pocl-cpu")}
 	rows := epycRows(t)
