@@ -14,16 +14,18 @@ import (
 func TestBadInput(t *testing.T) {
 	const table = "../../datasets/pocl-epyc-quick.arrow"
 	for _, c := range []struct {
-		fit, split, form, want string
+		fit, split, form, calDir, want string
 	}{
-		{table, "dev", "hierarchy", `-split "dev"`},
-		{table, "", "hierarchy+nosuch", `unknown option "nosuch"`},
-		{table, "", "hierarchy+context+localfoot", "+localfoot and +context or +context2 both move"},
-		{table, "", "hierarchy+localfoot+context2", "+localfoot and +context or +context2 both move"},
-		{table, "", "linear,maxx", `form "maxx"`},
-		{"no/such/table.arrow", "", "linear", "no/such/table.arrow"},
+		{table, "dev", "hierarchy", "", `-split "dev"`},
+		{table, "", "hierarchy+nosuch", "", `unknown option "nosuch"`},
+		{table, "", "hierarchy+context+localfoot", "", "+localfoot and +context or +context2 both move"},
+		{table, "", "hierarchy+localfoot+context2", "", "+localfoot and +context or +context2 both move"},
+		{table, "", "linear,maxx", "", `form "maxx"`},
+		{"no/such/table.arrow", "", "linear", "", "no/such/table.arrow"},
+		{table, "", "hierarchy", "no/such/folder", "-calibrations no/such/folder"},
+		{table, "", "hierarchy", table, "-calibrations " + table + ": not a folder"},
 	} {
-		err := run([]string{c.fit}, nil, c.split, strings.Split(c.form, ","), false, false, false, "", "", false, corpusSpec{weight: 1, folds: 5})
+		err := run([]string{c.fit}, nil, c.split, strings.Split(c.form, ","), false, false, false, c.calDir, "", false, corpusSpec{weight: 1, folds: 5})
 		var bad badInput
 		if !errors.As(err, &bad) {
 			t.Errorf("%+v: error %v, want bad input", c, err)

@@ -109,7 +109,7 @@ func main() {
 	weight := flag.Int("train-weight", 1, "with -train: how many times each corpus row counts in the least squares")
 	folds := flag.Int("folds", 5, "with -train: the folds of the trained kernels (by their place in sorted order)")
 	repeats := flag.String("repeats", "", "comma-separated folders of other complete runs of the corpus on the device (datasets/examples-pocl-repeat,...): a corpus row's time (of the tables given and of -train's) is the median of its time in every run")
-	calDir := flag.String("calibrations", "", "write each hierarchy form's calibration on all the measurement rows (and -train's corpus rows) to DIR/FORM.json, for uniperf tune --model hierarchy --weights")
+	calDir := flag.String("calibrations", "", "write each hierarchy form's calibration on all the measurement rows (and -train's corpus rows) to DIR/FORM.json (an existing folder), for uniperf tune --model hierarchy --weights")
 	flag.Parse()
 	tr := corpusSpec{weight: *weight, folds: *folds}
 	if *repeats != "" {
@@ -134,9 +134,17 @@ type badInput struct{ error }
 
 func (b badInput) Unwrap() error { return b.error }
 
-// checkArgs refuses flags that name no form or split before any table
-// is read, since a study runs for minutes before it reaches them.
-func checkArgs(split string, forms []string) error {
+// checkArgs refuses flags that name no form or split, or a
+// -calibrations folder that is not one, before any table is read, since
+// a study runs for minutes before it reaches them.
+func checkArgs(split string, forms []string, calDir string) error {
+	if calDir != "" {
+		if st, err := os.Stat(calDir); err != nil {
+			return badInput{fmt.Errorf("-calibrations %s: %w", calDir, err)}
+		} else if !st.IsDir() {
+			return badInput{fmt.Errorf("-calibrations %s: not a folder", calDir)}
+		}
+	}
 	if split != "" && split != string(examples.Development) && split != string(examples.HeldOut) {
 		return badInput{fmt.Errorf("-split %q: want %s or %s", split, examples.Development, examples.HeldOut)}
 	}
@@ -349,7 +357,7 @@ func newModel(form string) (models.Model, error) {
 }
 
 func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKernel, testRows bool, calDir, deviceFile string, whyFlag bool, tr corpusSpec) error {
-	if err := checkArgs(split, forms); err != nil {
+	if err := checkArgs(split, forms, calDir); err != nil {
 		return err
 	}
 	if err := tr.check(); err != nil {
