@@ -30,12 +30,12 @@ func trainRows(meas, train []models.Row, weight int) []models.Row {
 // Kernels fall in folds by their place in sorted order, modulo folds: a
 // fixed rule, chosen before any figure.
 func foldPredictor(env *models.Env, meas, train []models.Row, weight, folds int, all models.Model, newFold func() (models.Model, error)) (predictor, error) {
-	byKernel := map[string][]models.Row{}
+	kernels := map[string]bool{}
 	for _, r := range train {
-		byKernel[r.Kernel] = append(byKernel[r.Kernel], r)
+		kernels[r.Kernel] = true
 	}
 	fold := map[string]int{}
-	for i, k := range slices.Sorted(maps.Keys(byKernel)) {
+	for i, k := range slices.Sorted(maps.Keys(kernels)) {
 		fold[k] = i % folds
 	}
 	fitted := make([]models.Model, folds)

@@ -84,32 +84,50 @@ func scalarClass(p string) string {
 	return p[:i+1] + contiguous
 }
 
+// scalarProperties returns, by property, the counts of a launch's
+// instructions that run one work-item at a time (scalarOf, with
+// unrolledSums as Config.UnrolledSums says), counted once per launch:
+// what ScalarLoops moves (scalarMoves) and ScalarOps sums (scalarOpsOf)
+// are read from it. A property's share cannot overflow, since its whole
+// count is an int64.
+func scalarProperties(k *counts.Counted, params map[string]int64, unrolledSums bool) (map[string]int64, error) {
+	name := "scalar"
+	if unrolledSums {
+		name = "scalar-unrolled-sums"
+	}
+	return once(name, k, params, func() (map[string]int64, error) {
+		scalar := scalarOf(k.Kernel(), unrolledSums)
+		parts, vals, err := k.BreakdownAt(counts.ByInstruction, params)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]int64{}
+		for i, p := range parts {
+			if scalar[p.Source] {
+				out[p.Property] += vals[i]
+			}
+		}
+		return out, nil
+	})
+}
+
 // scalarMoves returns, by property, the global accesses of a launch that
 // run one work-item at a time (Scalar) in a strided class: under
 // Config.ScalarLoops they are priced as contiguous accesses
 // (scalarClass), since their stride across work-items is not the order
 // they run in.
 func scalarMoves(c *counts.Counted, params map[string]int64, unrolledSums bool) (map[string]int64, error) {
-	scalar := scalarOf(c.Kernel(), unrolledSums)
-	parts, vals, err := c.BreakdownAt(counts.ByInstruction, params)
+	props, err := scalarProperties(c, params, unrolledSums)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]int64{}
-	for i, p := range parts {
-		if scalar[p.Source] && scalarClass(p.Property) != "" {
-			out[p.Property] += vals[i]
+	for p, n := range props {
+		if scalarClass(p) != "" {
+			out[p] = n
 		}
 	}
 	return out, nil
-}
-
-func scalarMovesOf(k *counts.Counted, params map[string]int64, unrolledSums bool) (map[string]int64, error) {
-	name := "scalar"
-	if unrolledSums {
-		name = "scalar-unrolled-sums"
-	}
-	return once(name, k, params, func() (map[string]int64, error) { return scalarMoves(k, params, unrolledSums) })
 }
 
 // scalarCounts returns the counts cs of a launch with the strided
@@ -121,7 +139,7 @@ func scalarCounts(env *models.Env, c models.Case, cs map[string]int64, unrolledS
 	if err != nil {
 		return nil, 0, err
 	}
-	moves, err := scalarMovesOf(k, c.Params, unrolledSums)
+	moves, err := scalarMoves(k, c.Params, unrolledSums)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/uniperf/uniperf/counts"
 	"github.com/uniperf/uniperf/fit/models"
 )
 
@@ -25,37 +24,27 @@ const ScalarOps = "scalar.ops"
 func isScalarOps(p string) bool { return p == ScalarOps }
 
 // scalarOpsOf returns the floating-point operations of a launch that
-// run one work-item at a time, counted once per launch and kernel;
-// unrolledSums is the form's Config.UnrolledSums, which the form's own
-// scalar accesses (Config.ScalarLoops) read as well.
+// run one work-item at a time (scalarProperties' flop.* counts), with
+// unrolledSums the form's Config.UnrolledSums, which the form's scalar
+// accesses (Config.ScalarLoops) read as well.
 func scalarOpsOf(env *models.Env, c models.Case, unrolledSums bool) (int64, error) {
 	k, err := env.Counter.Kernel(c.Kernel, c.Consts)
 	if err != nil {
 		return 0, err
 	}
-	name := "scalarops"
-	if unrolledSums {
-		name = "scalarops-unrolled-sums"
-	}
-	return once(name, k, c.Params, func() (int64, error) { return scalarOps(k, c.Params, unrolledSums) })
-}
-
-// scalarOps sums the flop counts of k's scalar instructions at params.
-func scalarOps(k *counts.Counted, params map[string]int64, unrolledSums bool) (int64, error) {
-	scalar := scalarOf(k.Kernel(), unrolledSums)
-	parts, vals, err := k.BreakdownAt(counts.ByInstruction, params)
+	props, err := scalarProperties(k, c.Params, unrolledSums)
 	if err != nil {
 		return 0, err
 	}
 	var n int64
-	for i, p := range parts {
-		if !scalar[p.Source] || !strings.HasPrefix(p.Property, "flop.") {
+	for p, v := range props {
+		if !strings.HasPrefix(p, "flop.") {
 			continue
 		}
-		if vals[i] > math.MaxInt64-n {
-			return 0, fmt.Errorf("kernel %s: the operations run one work-item at a time exceed int64 at %v", k.Kernel().Name, params)
+		if v > math.MaxInt64-n {
+			return 0, fmt.Errorf("kernel %s: the operations run one work-item at a time exceed int64 at %v", k.Kernel().Name, c.Params)
 		}
-		n += vals[i]
+		n += v
 	}
 	return n, nil
 }
