@@ -45,6 +45,9 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 			if rok && (r.empty() || r.lo >= 0 && r.hi < ext) {
 				continue
 			}
+			if outside, decided := c.reachesOutside(b, ix, params, ext, quickBoundsCandidates); decided && !outside {
+				continue
+			}
 			lo, hi, ok, err := c.indexRange(b, ix, params)
 			var ce *polyhedra.ComplexityError
 			var be *polyhedra.BudgetError
@@ -67,19 +70,36 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 // indexRange returns the least and greatest value of subscript ix over
 // the execution domain of b at params; ok is false where b never runs.
 // It scans the values inwards from both ends of their bounding range,
-// which takes a few tries for most subscripts; where that fails (past
-// maxBoundsCandidates, or values beyond what enumeration handles), it
-// finds them exactly by projection (exactRange).
+// which takes a few tries for most subscripts. Where that fails within
+// quickBoundsCandidates (or the values are beyond what enumeration
+// handles), it finds them exactly by projection (exactRange), and only
+// where projection stops at its own limits does it scan on, up to
+// maxBoundsCandidates. A scan fails slowly where the domain's affine
+// guards cut the range's ends away: each value near an end is refuted by
+// a search of the whole domain (an imported tiled convolution whose tiles
+// overhang the image, if (y < input_height && x < input_width) around a
+// flattened load, took seconds a configuration, and projection
+// milliseconds).
 func (c *Counted) indexRange(b boundedAccess, ix Affine, params map[string]int64) (lo, hi int64, ok bool, err error) {
-	if lo, hi, ok, err = c.scannedRange(b, ix, params, maxBoundsCandidates); err != nil {
-		return c.exactRange(b, ix, params)
+	if lo, hi, ok, err = c.scannedRange(b, ix, params, quickBoundsCandidates, quickBoundsCandidates); err == nil {
+		return lo, hi, ok, nil
 	}
-	return lo, hi, ok, nil
+	lo, hi, ok, err = c.exactRange(b, ix, params)
+	var ce *polyhedra.ComplexityError
+	var be *polyhedra.BudgetError
+	if err == nil || !errors.As(err, &ce) && !errors.As(err, &be) {
+		return lo, hi, ok, err
+	}
+	if slo, shi, sok, serr := c.scannedRange(b, ix, params, maxBoundsCandidates, 0); serr == nil {
+		return slo, shi, sok, nil
+	}
+	return lo, hi, ok, err
 }
 
 // scannedRange is indexRange by enumeration, within budget candidate
-// values.
-func (c *Counted) scannedRange(b boundedAccess, ix Affine, params map[string]int64, budget int64) (lo, hi int64, ok bool, err error) {
+// values and, where searches is positive, that many searches of the
+// domain (see query.searches).
+func (c *Counted) scannedRange(b boundedAccess, ix Affine, params map[string]int64, budget, searches int64) (lo, hi int64, ok bool, err error) {
 	u, err := c.indexSet(b, ix, params)
 	if err != nil {
 		return 0, 0, false, err
@@ -89,12 +109,18 @@ func (c *Counted) scannedRange(b boundedAccess, ix Affine, params map[string]int
 	if err != nil {
 		return 0, 0, false, err
 	}
+	qu.searches, qu.limited = searches, searches > 0
 	lo, hi, ok = qu.extremes(slices.Clone(qu.e.base))
 	return lo, hi, ok, nil
 }
 
-// maxBoundsCandidates bounds the values CheckBounds tries per subscript.
-const maxBoundsCandidates = 1 << 26
+// quickBoundsCandidates bounds the first scan of a subscript's values
+// (milliseconds), maxBoundsCandidates the scan where projection has
+// stopped (seconds).
+const (
+	quickBoundsCandidates = 1 << 16
+	maxBoundsCandidates   = 1 << 26
+)
 
 // sameDomain reports whether a and b, accesses of one instruction in
 // turn, execute in the same inames under the same conditions, so that

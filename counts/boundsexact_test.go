@@ -11,7 +11,9 @@ import (
 // of exactRange against enumeration of the domain, for every subscript
 // of the examples whose pitches are not chains of parameters and of
 // kernels whose subscripts have a gap, a reversed row, a condition that
-// keeps the ends of the bounding range out, or no value at all.
+// keeps the ends of the bounding range out, no value at all, or values
+// below 0; and reachesOutside's answer at extents on either side of the
+// greatest value.
 func TestExactRangeAgainstEnumeration(t *testing.T) {
 	cases := []struct {
 		kernel string
@@ -28,6 +30,7 @@ func TestExactRangeAgainstEnumeration(t *testing.T) {
 		{"reversed", "kernel rev\ndomain [n] -> { [i, j] : 0 <= i < n and i <= j < n }\narray a f32 [n*n]\na[(n - 1 - i)*n + j - i] = 1\n", map[string]int64{"n": 11}},
 		{"guarded", "kernel g\ndomain [n] -> { [i, j, k] : 0 <= i, j, k < n }\narray a f32 [n*n*n]\nif i + j + k == n - 1 and i > 1\n  a[i*n*n + j*n + k] = 1\nend\n", map[string]int64{"n": 6}},
 		{"never", "kernel never\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\nif i > n: a[i] = 1\n", map[string]int64{"n": 6}},
+		{"shifted", "kernel s\ndomain [n] -> { [i] : 0 <= i < n }\narray a f32 [n]\na[i - 2] = 1\n", map[string]int64{"n": 7}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.kernel, func(t *testing.T) {
@@ -46,7 +49,7 @@ func TestExactRangeAgainstEnumeration(t *testing.T) {
 			}
 			for _, b := range c.plan.bounded {
 				for d, ix := range b.acc.Index {
-					lo, hi, ok, err := c.scannedRange(b, ix, tc.params, maxBoundsCandidates)
+					lo, hi, ok, err := c.scannedRange(b, ix, tc.params, maxBoundsCandidates, 0)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -61,6 +64,15 @@ func TestExactRangeAgainstEnumeration(t *testing.T) {
 					t.Logf("%s subscript %d: %d..%d in %v", b.acc, d+1, elo, ehi, time.Since(start))
 					if r, rok := c.enclosedRange(b, ix, tc.params); rok && ok && (r.empty() || r.lo > lo || r.hi < hi) {
 						t.Errorf("%s subscript %d: enclosure %+v misses enumeration's %d..%d", b.acc, d+1, r, lo, hi)
+					}
+					// At an extent one past the greatest value the subscript
+					// reaches outside only if it goes below 0; at the greatest
+					// value itself it does wherever it runs.
+					for _, ext := range []int64{hi + 1, hi} {
+						want := ok && (lo < 0 || ext == hi)
+						if out, decided := c.reachesOutside(b, ix, tc.params, ext, quickBoundsCandidates); !decided || out != want {
+							t.Errorf("%s subscript %d at extent %d: outside %v (decided %v), want %v: enumeration gives %d..%d (runs %v)", b.acc, d+1, ext, out, decided, want, lo, hi, ok)
+						}
 					}
 				}
 			}
@@ -96,7 +108,7 @@ func TestCheckBoundsPastEnumeration(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, b := range c.plan.bounded {
-			if _, _, _, err := c.scannedRange(b, b.acc.Index[0], params, 1000); err == nil {
+			if _, _, _, err := c.scannedRange(b, b.acc.Index[0], params, 1000, 0); err == nil {
 				t.Errorf("%s: enumeration within 1000 candidates succeeds", b.acc)
 			}
 		}

@@ -17,6 +17,12 @@ type query struct {
 	// down makes each run through the targets' values from the largest
 	// (a loop over a Down iname).
 	down bool
+	// searches, where limited, bounds the searches of the free inames
+	// the query may still start: a search that its inames' bounds refute
+	// at once spends nothing of the engine's budget, yet a scan can start
+	// millions of them (indexRange's first, quick scan stops on it).
+	searches int64
+	limited  bool
 }
 
 type qconj struct {
@@ -215,6 +221,11 @@ func holdsAll(c *cconj, idx []int, v []int64) bool {
 func (q *query) search(c *cconj, comp *qcomp, d int, v []int64) bool {
 	if d == len(comp.vars) {
 		return true
+	}
+	if q.limited {
+		if q.searches--; q.searches < 0 {
+			panic(runError{errorf(q.e.file, Pos{}, "%v (at %s)", ErrTooLarge, q.e.paramString())})
+		}
 	}
 	x := comp.vars[d]
 	b := c.box[x]
