@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"runtime/debug"
@@ -48,6 +49,9 @@ type tuneOptions struct {
 	// checkParams, with --measure, are the sizes each kernel is checked
 	// against the interpreter at, in place of --param's.
 	checkParams []string
+	// importFlags are uniperf import's flags for a C source KERNEL,
+	// whose tunables are macros.
+	importFlags string
 	// model predicts with a calibrated model other than linear, whose
 	// device parameters deviceFile gives where the calibration's device
 	// has no shipped file.
@@ -60,7 +64,8 @@ var tuneCmd = &cobra.Command{
 	Use:   "tune KERNEL --space SPACE.json --weights W [--param N=V]... [--map CONST=EXPR]... [--top K] [--out R.json|R.csv|R.arrow]",
 	Short: "Rank every configuration of a Kernel Tuner tuning space by predicted time",
 	Long: `tune predicts every valid configuration of a tuning space for KERNEL (a
-.knl file or a library kernel) and ranks them, fastest first.
+.knl file, a library kernel, or a CUDA or OpenCL source) and ranks them,
+fastest first.
 
 --space reads Kernel Tuner's formats: a T1 input file
 (ConfigurationSpace.TuningParameters, whose Values are Python lists such
@@ -84,6 +89,17 @@ names, --const BX=BY=16,32, bind several consts to it). Consts bound by
 neither keep the kernel's values; tunables that no const reads are
 named in a warning, since they do not change the prediction.
 --param gives the kernel's sizes, one value each.
+
+A CUDA (.cu) or OpenCL (.cl) source is tuned as Kernel Tuner compiles
+it: each configuration's tunables (and the names --map computes) are
+macros, -D NAME=VALUE, and the source is imported with them (see
+uniperf import), with the flags --import-flags gives in the syntax of a
+// uniperf: comment (--kernel, --local, --groups, --array, -D of the
+fixed macros) or the source's own // uniperf: comments. Imports that
+differ only in the values of their consts are one kernel, counted once;
+where an #if reads a tunable, each outcome is a kernel of its own, which
+one import of the .knl could not vary. A configuration the importer
+refuses is skipped as invalid. --measure takes .knl kernels only.
 
 Configurations that bind the same consts are one kernel: it is counted
 and predicted once, on every CPU, at the --param sizes only, which gives
@@ -148,6 +164,8 @@ is the exact expectation over which of the tied ones they hold. docs/tuning.md h
 the details.`,
 	Example: `  uniperf tune examples/matmul_kernel.knl --space examples/matmul_kernel.space.json --weights h100.weights.arrow \
       --param n=4096 --map BX=block_size_x --map BY=block_size_y --map TX=tile_size_x --map TY=tile_size_y --top 5
+  uniperf tune convolution.cu --space convolution.json --weights h100.weights.arrow --import-flags \
+      '--kernel convolution_kernel --local block_size_x,block_size_y --groups 4096/(block_size_x*tile_size_x),4096/(block_size_y*tile_size_y) --array output=4096*4096 --array input=4112*4112 --array filter=289'
   uniperf tune examples/stencil_kernel.knl --space examples/stencil_kernel.space.json --weights w.arrow \
       --param w=4096 --param h=2048 --map BX=block_size_x --map BY=block_size_y --out ranking.json
   uniperf tune --evaluate measured.json`,
@@ -182,6 +200,7 @@ func init() {
 	f.StringArrayVar(&o.checkParams, "check-param", nil, "with --measure: check each kernel against the interpreter at these parameters NAME=VALUE (repeatable) instead of at --param's")
 	f.StringVar(&o.model, "model", "linear", "model to predict with: "+strings.Join(models.Names(), ", ")+"; other than linear, --weights is the calibration uniperf fit --model wrote")
 	f.StringVar(&o.deviceFile, "device-file", "", "with --model other than linear: the device parameter file (shipped name or JSON, see fit/gpus)")
+	f.StringVar(&o.importFlags, "import-flags", "", "with a .cu or .cl KERNEL: uniperf import's flags, as in a // uniperf: comment (--kernel, --local, --groups, --array, -D ...); each configuration's tunables are -D macros")
 	f.BoolVar(&o.resume, "resume", false, "with --measure and --out: reuse the times --out already holds (an interrupted run's) and time only the rest")
 	rootCmd.AddCommand(tuneCmd)
 }
@@ -224,6 +243,12 @@ func runTune(out io.Writer, kernel string, opts tuneOptions) error {
 	if opts.bruteForce && opts.measure == "" {
 		return fmt.Errorf("--brute-force times every configuration: give the device with --measure SEL")
 	}
+	if opts.measure != "" && isCSource(kernel) {
+		return fmt.Errorf("--measure times .knl kernels: import %s with uniperf import (its tunables that #if reads as -D) and tune the .knl, or time the source with Kernel Tuner", kernel)
+	}
+	if opts.importFlags != "" && !isCSource(kernel) {
+		return fmt.Errorf("--import-flags is for a CUDA or OpenCL source (.cu, .cl); %s is not one", kernel)
+	}
 	if opts.measure != "" && opts.evaluate != "" {
 		return fmt.Errorf("--measure and --evaluate: time the configurations, or evaluate measured ones, not both")
 	}
@@ -259,8 +284,15 @@ func runTune(out io.Writer, kernel string, opts tuneOptions) error {
 	if r.skipped > 0 {
 		skipped = fmt.Sprintf(" (%d more skipped as invalid)", r.skipped)
 	}
-	fmt.Fprintf(out, "%s on %s: %d valid configurations%s, %d distinct const bindings counted and predicted in %s\n\n",
-		kernel, r.device, len(r.results), skipped, r.bindings, r.elapsed.Round(time.Millisecond))
+	imported := ""
+	if r.kernels > 0 {
+		imported = fmt.Sprintf(" (imported as %d distinct kernels)", r.kernels)
+		if r.kernels == 1 {
+			imported = " (imported as 1 distinct kernel)"
+		}
+	}
+	fmt.Fprintf(out, "%s on %s: %d valid configurations%s, %d distinct const bindings%s counted and predicted in %s\n\n",
+		kernel, r.device, len(r.results), skipped, r.bindings, imported, r.elapsed.Round(time.Millisecond))
 	return printTuneRanking(out, r.space, top)
 }
 
@@ -287,6 +319,9 @@ type ranking struct {
 	space    *tune.Space
 	results  []tune.Result
 	bindings int
+	// kernels counts the distinct kernels the imports of a C source gave
+	// (zero for a .knl).
+	kernels int
 	// skipped counts the configurations left out as invalid.
 	skipped int
 	device  string
@@ -318,13 +353,30 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 	if err != nil {
 		return nil, err
 	}
-	declared, kparams, err := kernelDecls(kernel)
+	src, ik, err := tuneSource(kernel, opts.importFlags)
 	if err != nil {
+		return nil, err
+	}
+	var declared, kparams []string
+	if ik != nil {
+		// Every tunable, and every name --map computes, is a macro.
+		declared = slices.Concat(space.Names(), slices.Collect(maps.Keys(exprs)))
+	} else if declared, kparams, err = kernelDecls(kernel); err != nil {
 		return nil, err
 	}
 	mapping, unused, err := tune.NewMapping(space, declared, exprs)
 	if err != nil {
 		return nil, err
+	}
+	configs, err := space.Configs()
+	if err != nil {
+		return nil, err
+	}
+	if len(configs) == 0 {
+		return nil, fmt.Errorf("%s: no configuration meets the restrictions", opts.space)
+	}
+	if ik != nil {
+		kparams = ik.params(space, mapping, configs)
 	}
 	// Said once here, since every binding would otherwise be skipped as
 	// invalid for the same missing or unknown size. A --const the kernel
@@ -337,29 +389,26 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		fmt.Fprintf(stderr, "warning: %s: no const of %s reads %s, so configurations that differ only there are predicted alike (--map CONST=EXPR maps tunables onto consts)\n",
 			opts.space, kernel, strings.Join(unused, ", "))
 	}
-	pr, err := newTunePredictor(kernel, params, predictorOptions{model: opts.model, weights: opts.weights, deviceFile: opts.deviceFile,
+	pr, err := newTunePredictor(src, params, predictorOptions{model: opts.model, weights: opts.weights, deviceFile: opts.deviceFile,
 		strict: opts.strict, unpriced: opts.unpriced})
 	if err != nil {
 		return nil, err
 	}
-	configs, err := space.Configs()
-	if err != nil {
-		return nil, err
-	}
-	if len(configs) == 0 {
-		return nil, fmt.Errorf("%s: no configuration meets the restrictions", opts.space)
-	}
 	var launches sync.Map // models.ParamString(consts) -> its launch at params
 	predict := func(consts map[string]int64) (float64, error) {
+		name, bound, err := tuneKernel(kernel, ik, consts)
+		if err != nil {
+			return 0, fmt.Errorf("%w: %w", tune.ErrInvalid, err)
+		}
 		// The ranking keeps a binding's prediction, not its counts:
 		// memory stays that of a few bindings however large the space.
-		defer pr.counter.Forget(kernel, consts)
-		l, err := bindable(pr.counter, kernel, consts, params)
+		defer pr.counter.Forget(name, bound)
+		l, err := bindable(pr.counter, name, bound, params)
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", tune.ErrInvalid, err)
 		}
 		launches.Store(models.ParamString(consts), l)
-		return pr.predict(consts, l)
+		return pr.predict(name, bound, l)
 	}
 	rk, err := tune.Rank(space, mapping, configs, predict, 0)
 	if err != nil {
@@ -374,12 +423,17 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		checkTuneLaunch(&launches, params, space, rk.Results)
 	}
 	if pr.weights != nil {
-		best := rk.Results[0]
-		_, terms, _, _ := linear.PredictLaunch(pr.counter, pr.weights, kernel, best.Consts, params)
-		warnUnweighted(kernel, params, terms)
-		warnDoubt(kernel, params, pr.weights, terms, defaultWarnShare)
+		if name, bound, err := tuneKernel(kernel, ik, rk.Results[0].Consts); err == nil {
+			_, terms, _, _ := linear.PredictLaunch(pr.counter, pr.weights, name, bound, params)
+			warnUnweighted(kernel, params, terms)
+			warnDoubt(kernel, params, pr.weights, terms, defaultWarnShare)
+		}
 	}
-	return &ranking{space: space, results: rk.Results, bindings: rk.Bindings, skipped: len(rk.Skipped), device: pr.device, params: params, elapsed: time.Since(start)}, nil
+	r := &ranking{space: space, results: rk.Results, bindings: rk.Bindings, skipped: len(rk.Skipped), device: pr.device, params: params, elapsed: time.Since(start)}
+	if ik != nil {
+		r.kernels = ik.kernels()
+	}
+	return r, nil
 }
 
 // checkTuneParams asks for every size parameter of the kernel in

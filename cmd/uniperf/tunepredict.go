@@ -18,7 +18,7 @@ type tunePredictor struct {
 	device  string
 	// predict is given the binding's launch, which tune has found
 	// already, so that the linear model need not find it again.
-	predict func(consts map[string]int64, l kernelLaunch) (float64, error)
+	predict func(kernel string, consts map[string]int64, l kernelLaunch) (float64, error)
 }
 
 // predictorOptions are the flags that choose tune's model: --model,
@@ -29,13 +29,14 @@ type predictorOptions struct {
 }
 
 // newTunePredictor reads --weights as the linear model's weight table,
-// or as the calibration uniperf fit --model wrote for another model.
-func newTunePredictor(kernel string, params map[string]int64, opts predictorOptions) (*tunePredictor, error) {
+// or as the calibration uniperf fit --model wrote for another model; its
+// counter reads the kernels from src.
+func newTunePredictor(src models.Source, params map[string]int64, opts predictorOptions) (*tunePredictor, error) {
 	if opts.model == "" || opts.model == "linear" {
 		if opts.deviceFile != "" {
 			return nil, fmt.Errorf("--device-file is for models other than linear, which needs no device parameters")
 		}
-		return linearTunePredictor(kernel, params, opts)
+		return linearTunePredictor(src, params, opts)
 	}
 	if _, err := models.New(opts.model); err != nil {
 		return nil, fmt.Errorf("--model: %w", err)
@@ -56,9 +57,9 @@ func newTunePredictor(kernel string, params map[string]int64, opts predictorOpti
 	// footprints, cache lines, scalar moves and chains, Hong–Kim's
 	// footprints) is exact at the sizes params, where the bindings share
 	// the parts of their sets (counts.Shared).
-	counter := models.NewCounterAt(kernelSource(kernel), models.DefaultBanks, params)
+	counter := models.NewCounterAt(src, models.DefaultBanks, params)
 	env := &models.Env{Counter: counter, Device: d}
-	return &tunePredictor{counter: env.Counter, device: cal.Device, predict: func(consts map[string]int64, _ kernelLaunch) (float64, error) {
+	return &tunePredictor{counter: env.Counter, device: cal.Device, predict: func(kernel string, consts map[string]int64, _ kernelLaunch) (float64, error) {
 		p, err := m.Predict(env, models.Case{Kernel: kernel, Consts: consts, Params: params})
 		if err != nil {
 			return 0, err
@@ -70,7 +71,7 @@ func newTunePredictor(kernel string, params map[string]int64, opts predictorOpti
 // linearTunePredictor predicts with seed 001's weights, as predict does,
 // counting each binding at the sizes params only: every configuration
 // is predicted there, and a count at fixed sizes is several times faster.
-func linearTunePredictor(kernel string, params map[string]int64, opts predictorOptions) (*tunePredictor, error) {
+func linearTunePredictor(src models.Source, params map[string]int64, opts predictorOptions) (*tunePredictor, error) {
 	w, err := loadWeights(opts.weights)
 	if err != nil {
 		return nil, err
@@ -79,8 +80,8 @@ func linearTunePredictor(kernel string, params map[string]int64, opts predictorO
 		return nil, fmt.Errorf("%s: %w", opts.weights, err)
 	}
 	w.ZeroMissing = !opts.strict
-	counter := models.NewCounterAt(kernelSource(kernel), models.WeightsBanks(w), params)
-	return &tunePredictor{counter: counter, weights: w, device: w.Device, predict: func(consts map[string]int64, l kernelLaunch) (float64, error) {
+	counter := models.NewCounterAt(src, models.WeightsBanks(w), params)
+	return &tunePredictor{counter: counter, weights: w, device: w.Device, predict: func(kernel string, consts map[string]int64, l kernelLaunch) (float64, error) {
 		t, terms, _, err := linear.PredictAt(counter, w, kernel, consts, params, l.global, l.local)
 		if err == nil {
 			if !opts.unpriced {

@@ -9,6 +9,11 @@ import "fmt"
 func CheckLaunch(kernel string, params map[string]int64, global, local [3]int64) error {
 	for a := range global {
 		if global[a] <= 0 || local[a] <= 0 {
+			// A kernel whose sizes are all consts has no parameters to
+			// name: "at " and nothing would name no place.
+			if len(params) == 0 {
+				return fmt.Errorf("%s: the launch grid at its const values is empty along axis %d: the domain has no points at them", kernel, a)
+			}
 			return fmt.Errorf("%s: the launch grid at %s is empty along axis %d: the domain has no points at these parameters", kernel, ParamString(params), a)
 		}
 	}
