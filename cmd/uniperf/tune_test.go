@@ -18,13 +18,8 @@ import (
 // need it.
 func ktMatmulSpace(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "matmul.json")
-	space := `{"tune_params": {"block_size_x": [16, 32, 64], "block_size_y": [1, 2, 4, 8, 16, 32], "tile_size_x": [1, 2, 4, 8], "tile_size_y": [1, 2, 4, 8]},
- "restrictions": ["block_size_x==block_size_y*tile_size_y"]}`
-	if err := os.WriteFile(path, []byte(space), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeTestFile(t, "matmul.json", `{"tune_params": {"block_size_x": [16, 32, 64], "block_size_y": [1, 2, 4, 8, 16, 32], "tile_size_x": [1, 2, 4, 8], "tile_size_y": [1, 2, 4, 8]},
+ "restrictions": ["block_size_x==block_size_y*tile_size_y"]}`)
 }
 
 var matmulMaps = []string{"--map", "BX=block_size_x", "--map", "BY=block_size_y", "--map", "TX=tile_size_x", "--map", "TY=tile_size_y"}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -20,16 +19,6 @@ var ktConvolutionFlags = "--kernel convolution_kernel -D image_width=64 -D image
 	"--groups (64+block_size_x*tile_size_x-1)/(block_size_x*tile_size_x),(48+block_size_y*tile_size_y-1)/(block_size_y*tile_size_y) " +
 	"--array output=64*48 --array input=68*52 --array filter=25"
 
-// writeSpace writes a tuning space (tune_params JSON) into a test folder.
-func writeSpace(t *testing.T, space string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "space.json")
-	if err := os.WriteFile(path, []byte(space), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // TestTuneCSource ranks a space of Kernel Tuner's convolution.cu itself.
 // Its #ifs read block_size_x/y, tile_size_x/y, use_padding and
 // read_only, so no one import can vary them. Oracle: each configuration
@@ -45,7 +34,7 @@ func writeSpace(t *testing.T, space string) string {
 // so the importer refuses the other 80. Each of the 160 is a binding.
 func TestTuneCSource(t *testing.T) {
 	weights := fitQuickWeights(t)
-	space := writeSpace(t, `{"tune_params": {"block_size_x": [16, 32, 48], "block_size_y": [2, 4], "tile_size_x": [1, 2], "tile_size_y": [1, 3],
+	space := writeTestFile(t, "space.json", `{"tune_params": {"block_size_x": [16, 32, 48], "block_size_y": [2, 4], "tile_size_x": [1, 2], "tile_size_y": [1, 3],
  "use_padding": [0, 1], "read_only": [0, 2], "use_cmem": [1, 2]}, "restrictions": ["use_padding==0 or block_size_x % 32 != 0"]}`)
 	code, out, stderr := runCommand(t, tuneCmd, "tune", ktConvolution, "--import-flags", ktConvolutionFlags, "--space", space,
 		"--weights", weights, "--top", "200", "--json")
