@@ -403,6 +403,10 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 		// The ranking keeps a binding's prediction, not its counts:
 		// memory stays that of a few bindings however large the space.
 		defer pr.counter.Forget(name, bound)
+		if ik != nil {
+			defer ik.done(name)
+			defer pr.counter.ForgetSource(name)
+		}
 		l, err := bindable(pr.counter, name, bound, params)
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", tune.ErrInvalid, err)
@@ -424,6 +428,9 @@ func rankSpace(kernel string, opts tuneOptions) (*ranking, error) {
 	}
 	if pr.weights != nil {
 		if name, bound, err := tuneKernel(kernel, ik, rk.Results[0].Consts); err == nil {
+			if ik != nil {
+				defer ik.done(name)
+			}
 			_, terms, _, _ := linear.PredictLaunch(pr.counter, pr.weights, name, bound, params)
 			warnUnweighted(kernel, params, terms)
 			warnDoubt(kernel, params, pr.weights, terms, defaultWarnShare)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -34,15 +35,20 @@ func isCSource(kernel string) bool {
 }
 
 // importedKernels imports a C source once per configuration and names
-// each distinct kernel it gives: the Source of tune's counter.
+// each distinct kernel it gives: the Source of tune's counter. Memory
+// stays small however many kernels a space gives (one a configuration
+// where #ifs read every tunable): each is known by a hash of its shape
+// and the macros that first gave it, and its text is kept only while a
+// binding of it is predicted (a later reading imports it again).
 type importedKernels struct {
 	file string
 	src  []byte
 	opts cimport.Options
 
-	mu    sync.Mutex
-	names map[string]string // the kernel's text without its consts' values -> its name
-	texts map[string][]byte // name -> the .knl
+	mu      sync.Mutex
+	names   map[[sha256.Size]byte]string // a hash of the kernel's shape -> its name
+	macros  map[string]map[string]int64  // name -> the macros that first gave it
+	pending map[string][]byte            // name -> its .knl, while a binding is predicted
 }
 
 // newImportedKernels reads the source and the flags of uniperf import
@@ -59,12 +65,12 @@ func newImportedKernels(file, flags string) (*importedKernels, error) {
 	if opts.Defines == nil {
 		opts.Defines = map[string]string{}
 	}
-	return &importedKernels{file: file, src: src, opts: opts, names: map[string]string{}, texts: map[string][]byte{}}, nil
+	return &importedKernels{file: file, src: src, opts: opts, names: map[[sha256.Size]byte]string{},
+		macros: map[string]map[string]int64{}, pending: map[string][]byte{}}, nil
 }
 
-// kernel imports the source with macros as -D and returns the name of
-// the kernel it gives and the binding of that kernel's consts.
-func (ik *importedKernels) kernel(macros map[string]int64) (string, map[string]int64, error) {
+// imports imports the source with macros as -D.
+func (ik *importedKernels) imports(macros map[string]int64) ([]byte, error) {
 	o := ik.opts
 	o.Defines = maps.Clone(ik.opts.Defines)
 	for n, v := range macros {
@@ -72,16 +78,29 @@ func (ik *importedKernels) kernel(macros map[string]int64) (string, map[string]i
 	}
 	r, err := cimport.Import(ik.file, ik.src, o)
 	if err != nil {
+		return nil, err
+	}
+	return r.Knl, nil
+}
+
+// kernel imports the source with macros as -D and returns the name of
+// the kernel it gives and the binding of that kernel's consts; its text
+// is kept until done(name).
+func (ik *importedKernels) kernel(macros map[string]int64) (string, map[string]int64, error) {
+	knl, err := ik.imports(macros)
+	if err != nil {
 		return "", nil, err
 	}
-	key, consts := kernelShape(r.Knl)
+	shape, consts := kernelShape(knl)
+	key := sha256.Sum256([]byte(shape))
 	ik.mu.Lock()
 	name, ok := ik.names[key]
 	if !ok {
 		name = fmt.Sprintf("%s[%d]", ik.file, len(ik.names)+1)
 		ik.names[key] = name
-		ik.texts[name] = r.Knl
+		ik.macros[name] = maps.Clone(macros)
 	}
+	ik.pending[name] = knl
 	ik.mu.Unlock()
 	bound := map[string]int64{}
 	for _, c := range consts {
@@ -92,6 +111,13 @@ func (ik *importedKernels) kernel(macros map[string]int64) (string, map[string]i
 	return name, bound, nil
 }
 
+// done drops the text kernel kept of name.
+func (ik *importedKernels) done(name string) {
+	ik.mu.Lock()
+	delete(ik.pending, name)
+	ik.mu.Unlock()
+}
+
 // kernels is how many distinct kernels the imports have given.
 func (ik *importedKernels) kernels() int {
 	ik.mu.Lock()
@@ -99,15 +125,21 @@ func (ik *importedKernels) kernels() int {
 	return len(ik.names)
 }
 
-// source serves the kernels kernel has named.
+// source serves the kernels kernel has named: the text it keeps, or the
+// import of the macros that first gave the kernel.
 func (ik *importedKernels) source(name string) (string, []byte, error) {
 	ik.mu.Lock()
-	defer ik.mu.Unlock()
-	knl, ok := ik.texts[name]
-	if !ok {
+	knl, ok := ik.pending[name]
+	macros, known := ik.macros[name]
+	ik.mu.Unlock()
+	switch {
+	case ok:
+		return name, knl, nil
+	case !known:
 		return "", nil, fmt.Errorf("%s: no kernel of that name was imported", name)
 	}
-	return name, knl, nil
+	knl, err := ik.imports(macros)
+	return name, knl, err
 }
 
 // kernelShape returns a .knl's text without its comments (the import's
@@ -173,6 +205,7 @@ func (ik *importedKernels) params(space *tune.Space, m *tune.Mapping, configs []
 			continue
 		}
 		file, knl, _ := ik.source(name)
+		ik.done(name)
 		if k, err := counts.ParseKernel(file, knl, nil); err == nil {
 			return k.Params
 		}

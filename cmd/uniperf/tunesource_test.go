@@ -149,3 +149,39 @@ func TestTuneCSourceBadInput(t *testing.T) {
 		}
 	}
 }
+
+// An imported kernel's text is kept only while a binding of it is
+// predicted; read later, it is imported again from the macros that first
+// gave it, to the same text, and a second configuration of the same
+// shape (block_size_y, a const of matmul.cu) is the same kernel.
+func TestImportedKernelsKeepNoText(t *testing.T) {
+	ik, err := newImportedKernels("../../counts/cimport/testdata/kerneltuner/matmul.cu",
+		"-D WIDTH=512 --local block_size_x,block_size_y --groups WIDTH/(block_size_x*tile_size_x),WIDTH/(block_size_y*tile_size_y) --array A=WIDTH*WIDTH --array B=WIDTH*WIDTH --array C=WIDTH*WIDTH")
+	if err != nil {
+		t.Fatal(err)
+	}
+	macros := map[string]int64{"block_size_x": 32, "block_size_y": 8, "tile_size_x": 2, "tile_size_y": 4}
+	name, bound, err := ik.kernel(macros)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bound) != 4 || bound["block_size_y"] != 8 {
+		t.Errorf("consts bound %v, want the four tunables", bound)
+	}
+	_, kept, err := ik.source(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ik.done(name)
+	if len(ik.pending) != 0 {
+		t.Errorf("%d texts kept after done", len(ik.pending))
+	}
+	_, again, err := ik.source(name)
+	if err != nil || string(again) != string(kept) {
+		t.Errorf("read again: %v; the same text: %v", err, string(again) == string(kept))
+	}
+	macros["block_size_y"] = 16
+	if other, bound, err := ik.kernel(macros); err != nil || other != name || bound["block_size_y"] != 16 {
+		t.Errorf("block_size_y = 16: kernel %q (%v), consts %v; want %q with block_size_y = 16", other, err, bound, name)
+	}
+}

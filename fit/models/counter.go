@@ -174,6 +174,15 @@ func (c *Counter) Forget(name string, consts map[string]int64) {
 	})
 }
 
+// ForgetSource drops the source of kernel name that the counter has
+// read and lexed, so that a caller that reads many kernels once each
+// (tune of a C source, where each configuration whose tunables an #if
+// reads is a kernel of its own) keeps the memory of the kernels under
+// way only. A later call reads it again.
+func (c *Counter) ForgetSource(name string) {
+	c.sources.Delete(name)
+}
+
 // Counts returns the exact non-zero property counts of kernel name with
 // consts bound, at params.
 func (c *Counter) Counts(name string, consts, params map[string]int64) (map[string]int64, error) {
