@@ -370,7 +370,8 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 	if err := developmentOnly(trainTabs); err != nil {
 		return badInput{err}
 	}
-	if err := medianOfRuns(trainTabs, tr.repeats); err != nil {
+	runs := newRepeatRuns(tr.repeats)
+	if err := medianOfRuns(trainTabs, runs); err != nil {
 		return badInput{err}
 	}
 	fitTabs, err := load(fitPaths)
@@ -391,7 +392,7 @@ func run(fitPaths, kernelPaths []string, split string, forms []string, cv, perKe
 	if err != nil {
 		return badInput{err}
 	}
-	if err := medianOfRuns(kernTabs, tr.repeats); err != nil {
+	if err := medianOfRuns(kernTabs, runs); err != nil {
 		return badInput{err}
 	}
 	d, err := lookupDevice(device, deviceFile)
