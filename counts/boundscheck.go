@@ -73,8 +73,8 @@ func (c *Counted) CheckBounds(params map[string]int64) error {
 // which takes a few tries for most subscripts. Where that fails within
 // quickBoundsCandidates (or the values are beyond what enumeration
 // handles), it finds them exactly by projection (exactRange), and only
-// where projection stops at its own limits does it scan on, up to
-// maxBoundsCandidates. A scan fails slowly where the domain's affine
+// where projection fails (its own limits, an overflow of its
+// arithmetic) does it scan on, up to maxBoundsCandidates. A scan fails slowly where the domain's affine
 // guards cut the range's ends away: each value near an end is refuted by
 // a search of the whole domain (an imported tiled convolution whose tiles
 // overhang the image, if (y < input_height && x < input_width) around a
@@ -85,10 +85,8 @@ func (c *Counted) indexRange(b boundedAccess, ix Affine, params map[string]int64
 		return lo, hi, ok, nil
 	}
 	lo, hi, ok, err = c.exactRange(b, ix, params)
-	var ce *polyhedra.ComplexityError
-	var be *polyhedra.BudgetError
-	if err == nil || !errors.As(err, &ce) && !errors.As(err, &be) {
-		return lo, hi, ok, err
+	if err == nil {
+		return lo, hi, ok, nil
 	}
 	if slo, shi, sok, serr := c.scannedRange(b, ix, params, maxBoundsCandidates, 0); serr == nil {
 		return slo, shi, sok, nil

@@ -7,8 +7,9 @@ import (
 
 // This file bounds the range of a subscript soundly but not always
 // tightly, in time linear in the domain's constraints, so that the
-// bounds check needs the exact range (scannedRange, exactRange) only
-// where the bound reaches outside the array. Per conjunction of the
+// bounds check searches the domain (reachesOutside), and finds the exact
+// range (scannedRange, exactRange), only where the bound reaches
+// outside the array. Per conjunction of the
 // domain, interval propagation boxes the inames, and the subscript's
 // interval over the box is narrowed by adding a multiple of one
 // inequality e >= 0 of the domain that cancels one of its terms: the

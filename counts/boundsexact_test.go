@@ -118,3 +118,24 @@ func TestCheckBoundsPastEnumeration(t *testing.T) {
 		}
 	}
 }
+
+// Where projection fails for a reason other than its limits (here an
+// overflow of its arithmetic at n = 3000000007, m = 1000003), the scan
+// finds the range, as it did before projection came first: by hand, the
+// least value is 2m + 1 (i = 2, j = 1: at i < 2 no j meets i//2 + j >=
+// 2) and the greatest n*m - 1 (i = n - 1, j = m - 1).
+func TestCheckBoundsProjectionOverflow(t *testing.T) {
+	k, err := ParseKernel("ovf.knl", []byte("kernel ovf\ndomain [n, m] -> { [i, j] : 0 <= i < n and 0 <= j <= floor(i/2) and j < m }\narray a f32 [50]\nif i // 2 + j >= 2: a[i*m + j] = 1\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, m = 3000000007, 1000003
+	err = c.CheckBounds(map[string]int64{"n": n, "m": m})
+	if want := fmt.Sprintf("takes %d..%d, and a has extent 50", 2*m+1, n*m-1); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v, want %q", err, want)
+	}
+}

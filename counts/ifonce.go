@@ -38,6 +38,14 @@ func (b *builder) snapshotConds(bl *block) {
 	if !reassignsCond(bl.conds, body) && !costly(bl.conds) {
 		return
 	}
+	var names []token
+	for _, c := range bl.conds {
+		walkRaw(c, func(x rexpr) {
+			if n, ok := x.(*rName); ok {
+				names = append(names, n.t)
+			}
+		})
+	}
 	repl := map[rexpr]rexpr{}
 	snaps := make([]rawStatement, len(bl.conds))
 	for k, cond := range bl.conds {
@@ -53,6 +61,11 @@ func (b *builder) snapshotConds(bl *block) {
 		s.lhs = &rName{t: name}
 		s.rhs = &rCall{token{tIdent, "if", at}, []rexpr{cond, &rNum{token{tInt, "1", at}}, &rNum{token{tInt, "0", at}}}}
 		s.ann.id = name
+		// Every test runs in the inames of all the block's conditions:
+		// an elif's (i < 1) reads where the if's (i + j >= 2) failed, a
+		// temporary of each (i, j), so it must be tested in the same
+		// loops, not once an i after the loop over j has ended.
+		s.condNames = slices.Clone(names)
 		// elif's condition is tested only where the earlier ones fail,
 		// as C's else if.
 		for _, earlier := range bl.conds[:k] {
@@ -60,14 +73,6 @@ func (b *builder) snapshotConds(bl *block) {
 		}
 		snaps[k] = s
 		repl[cond] = &rBin{"!=", &rName{t: name}, &rNum{token{tInt, "0", at}}, at}
-	}
-	var names []token
-	for _, c := range bl.conds {
-		walkRaw(c, func(x rexpr) {
-			if n, ok := x.(*rName); ok {
-				names = append(names, n.t)
-			}
-		})
 	}
 	for i := range body {
 		// A statement runs in the inames its conditions name: tested

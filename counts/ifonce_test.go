@@ -318,3 +318,49 @@ func TestIfBlockAffineOnce(t *testing.T) {
 		}
 	}
 }
+
+// An elif whose condition reads fewer inames than the if's (i < 1
+// against i + j >= 2) is tested at every (i, j), where the if's test
+// failed there, not once an i after the loop over j: by hand, at n = 3
+// and m = 9, the if's statement runs at the 24 points with i + j >= 2
+// and the elif's at (0, 0) and (0, 1). The interpreter once ran the if's
+// at all 27 and the elif's at none: its tests were scheduled in loops of
+// their own, the elif's reading the if's temporary after the loop over j.
+func TestIfBlockElifInTheIfsLoops(t *testing.T) {
+	k := mustParse(t, `kernel r
+domain [n, m] -> { [i, j] : 0 <= i < n and 0 <= j < m }
+array a f32 [90]
+if i + j >= 2
+  a[i*m + j] = 1
+elif i < 1
+  a[i*m + j + 2] = 2
+end
+`)
+	params := map[string]int64{"n": 3, "m": 9}
+	tl, err := counts.Run(k, params, map[string]any{"a": make([]float32, 90)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]int64{"insn_0": 24, "insn_1": 2} {
+		var got int64
+		for prop, n := range tl.Statements[id] {
+			if strings.HasPrefix(prop, "global.store.") {
+				got += n
+			}
+		}
+		if got != want {
+			t.Errorf("%s stored %d times, want %d (schedule:\n%s)", id, got, want, counts.FormatSchedule(k.Schedule))
+		}
+	}
+	c, err := counts.Count(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.Eval(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v["global.store.f32.stride=0"] + v["global.store.f32.stride=1"]; got != 26 {
+		t.Errorf("counts %v: %d stores, want 26", v, got)
+	}
+}

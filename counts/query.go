@@ -17,10 +17,11 @@ type query struct {
 	// down makes each run through the targets' values from the largest
 	// (a loop over a Down iname).
 	down bool
-	// searches, where limited, bounds the searches of the free inames
-	// the query may still start: a search that its inames' bounds refute
-	// at once spends nothing of the engine's budget, yet a scan can start
-	// millions of them (indexRange's first, quick scan stops on it).
+	// searches, where limited, bounds the steps down the search of the
+	// free inames (each call of search, one a depth): a step whose
+	// iname's bounds are empty spends nothing of the engine's budget, yet
+	// a scan can take millions of them (indexRange's first, quick scan
+	// and reachesOutside stop on it).
 	searches int64
 	limited  bool
 }
