@@ -200,13 +200,11 @@ func (ik *importedKernels) params(space *tune.Space, m *tune.Mapping, configs []
 		if err != nil {
 			continue
 		}
-		name, _, err := ik.kernel(macros)
+		knl, err := ik.imports(macros)
 		if err != nil {
 			continue
 		}
-		file, knl, _ := ik.source(name)
-		ik.done(name)
-		if k, err := counts.ParseKernel(file, knl, nil); err == nil {
+		if k, err := counts.ParseKernel(ik.file, knl, nil); err == nil {
 			return k.Params
 		}
 	}
